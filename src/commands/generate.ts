@@ -1,6 +1,29 @@
 import type { Env } from '../cli.js';
 import { CliError } from '../errors.js';
+import { openDuck } from '../panel/duck.js';
+import { generatePanel } from '../panel/generate.js';
+import type { PanelFormat } from '../panel/read.js';
+import { progress } from '../progress.js';
 
-export async function runGenerate(_opts: Record<string, unknown>, _env: Env): Promise<void> {
-  throw new CliError('generate: not implemented yet', 1);
+interface GenerateFlags {
+  out: string;
+  stores: number;
+  from: string;
+  to: string;
+  seed: string;
+  format: PanelFormat;
+  json?: boolean;
+}
+
+export async function runGenerate(flags: GenerateFlags, env: Env): Promise<void> {
+  if (flags.from > flags.to) throw new CliError(`--from ${flags.from} is after --to ${flags.to}`);
+  const duck = await openDuck();
+  const bar = progress(env, 'generate');
+  try {
+    const files = await generatePanel(duck, flags, (m) => bar.update(`month ${m}`));
+    bar.done(`wrote ${files.length} files to ${flags.out}`);
+    if (flags.json) env.stdout.write(JSON.stringify({ out: flags.out, stores: flags.stores, files }) + '\n');
+  } finally {
+    duck.close();
+  }
 }

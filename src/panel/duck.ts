@@ -1,0 +1,41 @@
+/** The DuckDB edge: one in-process database, plain-JS rows out, deliberate number conversion. */
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+export interface Duck {
+  conn: DuckDBConnection;
+  /** Runs a statement for its effect. */
+  run(sql: string): Promise<void>;
+  /** Runs a query; values come back as JSON-ish: BIGINT, HUGEINT and DECIMAL as strings. */
+  all<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  close(): void;
+}
+
+export async function openDuck(options: { threads?: number } = {}): Promise<Duck> {
+  const instance = await DuckDBInstance.create(':memory:', options.threads ? { threads: String(options.threads) } : {});
+  const conn = await instance.connect();
+  return {
+    conn,
+    run: async (sql) => {
+      await conn.run(sql);
+    },
+    all: async <T>(sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as T[],
+    close: () => {
+      conn.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/** A count or exact sum from DuckDB (string or number) as a JS number; refuses to lose precision. */
+export function toNumber(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  const n = typeof value === 'number' ? value : Number(value as string);
+  if (!Number.isFinite(n)) throw new Error(`not a number: ${String(value)}`);
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) throw new Error(`integer too large to publish exactly: ${String(value)}`);
+  return n;
+}
+
+/** SQL string literal. */
+export const lit = (s: string): string => `'${s.replaceAll("'", "''")}'`;
+/** SQL identifier. */
+export const ident = (s: string): string => `"${s.replaceAll('"', '""')}"`;

@@ -1,0 +1,131 @@
+/**
+ * A deterministic synthetic panel, generated inside DuckDB. Every random draw is a hash of
+ * (seed, store, column), never `random()`, so the same seed gives byte-identical files on any
+ * number of threads.
+ */
+import { mkdir, rename } from 'node:fs/promises';
+import path from 'node:path';
+import { lit, type Duck } from './duck.js';
+import { monthRange } from './columns.js';
+import type { PanelFormat } from './read.js';
+
+export interface GenerateOptions {
+  out: string;
+  stores: number;
+  from: string;
+  to: string;
+  seed: string;
+  format: PanelFormat;
+}
+
+/** Weighted choices: [value, weight]. Small weights make cells that fall under the floor. */
+const COUNTRIES: Array<[string, number]> = [
+  ['US', 40], ['GB', 10], ['CA', 7], ['AU', 6], ['DE', 6], ['FR', 4], ['NL', 3], ['ES', 2.5], ['IT', 2.5], ['SE', 2],
+  ['BR', 2], ['MX', 1.8], ['IN', 1.7], ['JP', 1.5], ['NZ', 1.4], ['IE', 1.2], ['DK', 1], ['NO', 0.9], ['BE', 0.9], ['CH', 0.8],
+  ['PL', 0.7], ['ZA', 0.6], ['SG', 0.5], ['AE', 0.4], ['PT', 0.35], ['AT', 0.3], ['FI', 0.25], ['IS', 0.08], ['LU', 0.06], ['MT', 0.04],
+];
+const CATEGORIES: Array<[string, number]> = [
+  ['apparel', 24], ['beauty', 12], ['home & garden', 10], ['food & drink', 8], ['electronics', 7], ['jewelry', 6], ['pets', 5],
+  ['toys', 4], ['sports', 4], ['health', 4], ['books', 2], ['Arts, Crafts & "DIY"', 2], ['Café & Thé', 1.5],
+  ['=HYPERLINK("http://x.test","deals")', 0.6], ['-Outlet', 0.5], ['+Plus Size', 0.5], ['@Home Office', 0.4],
+  ['Vintage\nCollectibles', 0.3], ['Zürich Uhren', 0.2], ['  apparel', 0.1],
+];
+const PLANS: Array<[string, number]> = [['basic', 45], ['grow', 30], ['advanced', 16], ['plus', 9]];
+const APPS: Array<[string, number]> = [
+  ['klaviyo', 0.38], ['shopify-inbox', 0.35], ['judgeme', 0.3], ['pagefly', 0.12], ['yotpo', 0.1], ['privy', 0.09],
+  ['aftership', 0.09], ['recharge', 0.08], ['gorgias', 0.08], ['loox', 0.07], ['tidio', 0.07], ['omnisend', 0.06],
+  ['gempages', 0.06], ['mailchimp', 0.05], ['smile-io', 0.05], ['route', 0.05], ['okendo', 0.04], ['shogun', 0.03],
+  ['bold-subscriptions', 0.02], ['appstle', 0.02],
+  ...Array.from({ length: 60 }, (_, k): [string, number] => [`app-${String(k + 1).padStart(3, '0')}`, 0.02 / (1 + k / 4)]),
+];
+/** Adoption of a yes/no signal at month index t: base + slope × t (monotone per store). */
+const ADOPTION: Record<string, [number, number]> = {
+  ads_meta: [0.42, 0.006], ads_google: [0.35, 0.005], ads_tiktok: [0.06, 0.008], ads_pinterest: [0.05, 0.002],
+  llms_txt: [0.03, 0.012], product_schema: [0.38, 0.01], agent_checkout: [0.01, 0.005], mcp_server: [0.004, 0.004],
+  ai_crawlers_allowed: [0.55, 0.008],
+};
+/** Share of missing values per column per month. */
+const NULL_RATE: Record<string, number> = {
+  domain: 0.02, country: 0.01, category: 0.03, plan: 0.02, created_month: 0.02, product_count: 0.04,
+  monthly_visits: 0.06, est_monthly_revenue_usd: 0.08, apps: 0.03, ads: 0.05, agentic: 0.07,
+};
+
+/** SQL CASE that picks from weighted choices with uniform draw `u`. */
+function pick(u: string, choices: Array<[string, number]>): string {
+  const total = choices.reduce((s, [, w]) => s + w, 0);
+  let acc = 0;
+  const whens = choices.map(([v, w]) => {
+    acc += w / total;
+    return `WHEN ${u} < ${acc.toFixed(6)} THEN ${lit(v)}`;
+  });
+  return `CASE ${whens.join(' ')} ELSE ${lit(choices[choices.length - 1][0])} END`;
+}
+
+/** Uniform draw in [0,1) from (seed, store, key). */
+const u = (key: string) => `u(i, ${key})`;
+const nullIf = (rate: number, key: string, expr: string) => `CASE WHEN ${u(key)} < ${rate} THEN NULL ELSE ${expr} END`;
+
+export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (month: string) => void): Promise<string[]> {
+  const months = monthRange(o.from, o.to);
+  const M = months.length;
+  await duck.run(`CREATE OR REPLACE MACRO u(i, k) AS (hash(${lit(o.seed)}, i, k) % 1000003) / 1000003.0`);
+  const hostile = [
+    `'=SUM(A1:A9)-' || i`, `'+' || i || ' plus'`, `'-' || i`, `'@shop' || i`, `'store, "quoted" ' || i`,
+    `'línea' || chr(10) || 'nueva ' || i`, `'café-ünïcødé-' || i`, `chr(9) || 'tab' || i`,
+  ];
+  const catalog = `[${APPS.map(([a, p]) => `{'a': ${lit(a)}, 'p': ${p}}`).join(', ')}]`;
+  await duck.run(`
+    CREATE OR REPLACE TABLE gen_store AS
+    WITH base AS (
+      SELECT i,
+        CASE WHEN ${u("'birth'")} < 0.72 OR ${M} = 1 THEN 0 ELSE 1 + floor(${u("'birthm'")} * ${Math.max(M - 1, 1)})::INT END AS b,
+        exp(1.6 * (${u("'s1'")} + ${u("'s2'")} + ${u("'s3'")} - 1.5)) AS s
+      FROM range(${o.stores}) t(i)
+    )
+    SELECT i, b, s,
+      CASE WHEN ${u("'death'")} < 0.12 THEN b + 1 + floor(${u("'deathm'")} * ${M})::INT ELSE ${M} END AS d,
+      CASE WHEN ${u("'hostile'")} < 0.004 THEN CASE i % 8 ${hostile.map((h, k) => `WHEN ${k} THEN ${h}`).join(' ')} END
+           ELSE 'st' || lpad(i::VARCHAR, 7, '0') END AS store_id,
+      ${nullIf(NULL_RATE.domain, "'domain'", `CASE WHEN ${u("'dom'")} < 0.55 THEN 'st' || i || '.myshopify.com' ELSE 'shop' || i || '.' || ${pick(u("'tld'"), [['com', 6], ['co.uk', 1], ['de', 1], ['store', 1]])} END`)} AS domain,
+      ${nullIf(NULL_RATE.country, "'country'", pick(u("'c'"), COUNTRIES))} AS country,
+      ${nullIf(NULL_RATE.category, "'category'", pick(u("'cat'"), CATEGORIES))} AS category,
+      floor(${u("'plan'")} * 1000)::INT AS plan_draw,
+      CASE WHEN ${u("'upg'")} < 0.1 THEN floor(${u("'upgm'")} * ${M})::INT END AS upgrade_t,
+      ${nullIf(NULL_RATE.created_month, "'cm'", `CASE WHEN b > 0 THEN NULL ELSE strftime(DATE ${lit(o.from + '-01')} - to_months(1 + floor(${u("'age'")} * 96)::INT), '%Y-%m') END`)} AS past_created,
+      ${u("'cm'")} < ${NULL_RATE.created_month} AS created_unknown,
+      list_transform(list_filter(${catalog}, c -> u(i, c.a) < c.p * least(2.0, 0.5 + s / 2)),
+                     c -> {'a': c.a, 'm': floor(u(i, c.a || ':m') * ${M + 6})::INT - 6}) AS app_plan
+    FROM base`);
+
+  await mkdir(o.out, { recursive: true });
+  const written: string[] = [];
+  const planOrder = PLANS.map(([p]) => p);
+  for (let t = 0; t < M; t++) {
+    const month = months[t];
+    onMonth?.(month);
+    const mu = (key: string) => `u(i, ${lit(key)} || ':${t}')`;
+    const monthNull = (rate: number, key: string, expr: string) => `CASE WHEN ${mu(key)} < ${rate} THEN NULL ELSE ${expr} END`;
+    const adopt = (col: string, nullRate: number) =>
+      `${monthNull(nullRate, col + ':null', `${u(lit(col))} < ${ADOPTION[col][0]} + ${ADOPTION[col][1]} * ${t}`)} AS ${col}`;
+    const planIdx = `(${pick(`plan_draw / 1000.0`, PLANS.map(([p, w]) => [String(planOrder.indexOf(p)), w]))})::INT + CASE WHEN upgrade_t <= ${t} THEN 1 ELSE 0 END`;
+    const select = `
+      SELECT store_id, domain, country, category,
+        ${monthNull(NULL_RATE.plan, 'plan', `[${planOrder.map(lit).join(', ')}][least(${planIdx}, ${planOrder.length - 1}) + 1]`)} AS plan,
+        CASE WHEN created_unknown THEN NULL WHEN b > 0 THEN [${months.map(lit).join(', ')}][b + 1] ELSE past_created END AS created_month,
+        ${monthNull(NULL_RATE.product_count, 'pc', `floor(20 * s * (1 + 0.02 * ${t}) + ${mu('pcj')} * 5)::BIGINT`)} AS product_count,
+        ${monthNull(NULL_RATE.monthly_visits, 'v', `floor(900 * pow(s, 1.2) * (0.85 + 0.3 * ${mu('vj')}))::BIGINT`)} AS monthly_visits,
+        ${monthNull(NULL_RATE.est_monthly_revenue_usd, 'r', `round(900 * pow(s, 1.2) * 1.1 * (0.7 + 0.6 * ${mu('rj')}), 2)::DECIMAL(18,2)`)} AS est_monthly_revenue_usd,
+        ${monthNull(NULL_RATE.apps, 'apps', `coalesce(nullif(array_to_string(list_transform(list_filter(app_plan, x -> x.m <= ${t}), x -> x.a), ';'), ''), 'shopify-inbox')`)} AS apps,
+        ${['ads_meta', 'ads_google', 'ads_tiktok', 'ads_pinterest'].map((c) => adopt(c, NULL_RATE.ads)).join(',\n        ')},
+        ${['llms_txt', 'product_schema', 'agent_checkout', 'mcp_server', 'ai_crawlers_allowed'].map((c) => adopt(c, NULL_RATE.agentic)).join(',\n        ')}
+      FROM gen_store WHERE b <= ${t} AND d > ${t}`;
+    const file = path.join(o.out, `${month}.${o.format}`);
+    const tmp = `${file}.tmp`;
+    const format = { csv: `(FORMAT csv, HEADER true)`, parquet: `(FORMAT parquet, COMPRESSION zstd)`, ndjson: `(FORMAT json)` }[o.format];
+    await duck.run(`COPY (${select} ORDER BY i) TO ${lit(tmp)} ${format}`);
+    await rename(tmp, file);
+    written.push(file);
+  }
+  await duck.run(`DROP TABLE gen_store`);
+  return written;
+}

@@ -1,0 +1,160 @@
+/**
+ * Reading and validating a panel folder into the DuckDB table `panel`. Anything wrong in the
+ * input stops with a CliError (exit 2) naming file, row and column; nothing is written.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { CliError } from '../errors.js';
+import { ident, lit, toNumber, type Duck } from './duck.js';
+import { MONTH, PANEL_COLUMNS, PANEL_FILE, type ColumnType } from './columns.js';
+
+export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
+
+export interface PanelFile {
+  month: string;
+  file: string;
+  name: string;
+  format: PanelFormat;
+}
+
+/** The panel files of a folder, sorted by month. */
+export async function listPanel(dir: string): Promise<PanelFile[]> {
+  let names: string[];
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new CliError(`${dir}: not a folder`);
+    names = await readdir(dir);
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`${dir}: no such folder (--input must name a folder of YYYY-MM.csv, .parquet or .ndjson files)`);
+  }
+  const files: PanelFile[] = [];
+  const seen = new Map<string, string>();
+  for (const name of names.sort()) {
+    const ext = path.extname(name).slice(1);
+    if (!['csv', 'parquet', 'ndjson'].includes(ext)) continue;
+    const m = PANEL_FILE.exec(name);
+    if (!m || !MONTH.test(m[1])) {
+      throw new CliError(`${path.join(dir, name)}: file name is not a month: expected YYYY-MM.${ext} with a month 01-12`);
+    }
+    const other = seen.get(m[1]);
+    if (other) throw new CliError(`${path.join(dir, name)}: month ${m[1]} is also in ${other}; keep one file per month`);
+    seen.set(m[1], name);
+    files.push({ month: m[1], file: path.join(dir, name), name, format: ext as PanelFormat });
+  }
+  if (files.length === 0) throw new CliError(`${dir}: no panel files (expected YYYY-MM.csv, .parquet or .ndjson)`);
+  return files.sort((a, b) => a.month.localeCompare(b.month));
+}
+
+const SOURCE: Record<PanelFormat, (file: string) => string> = {
+  csv: (f) =>
+    `read_csv(${lit(f)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', auto_detect = false, columns_from_header = true)`,
+  parquet: (f) => `read_parquet(${lit(f)})`,
+  ndjson: (f) => `read_json(${lit(f)}, format = 'newline_delimited')`,
+};
+
+/** Row number a person would look for: CSV counts its header as row 1; other formats count records from 1. */
+const rowNumber = (format: PanelFormat, rowid: number): number => rowid + (format === 'csv' ? 2 : 1);
+
+/** SQL that converts a raw cell to its typed value, NULL for empty (and for invalid: see isBad). */
+function convert(v: string, type: ColumnType, sourceType: string): string {
+  const text = `nullif(trim(CAST(${v} AS VARCHAR)), '')`;
+  switch (type) {
+    case 'string':
+      return `nfc_normalize(${text})`;
+    case 'country':
+      return `CASE WHEN regexp_full_match(${text}, '[A-Za-z]{2}') THEN upper(${text}) END`;
+    case 'month':
+      return `CASE WHEN regexp_full_match(${text}, '\\d{4}-(0[1-9]|1[0-2])') THEN ${text} END`;
+    case 'integer':
+      return `TRY_CAST(${text} AS BIGINT)`;
+    case 'decimal':
+      return `TRY_CAST(${text} AS DECIMAL(18,2))`;
+    case 'boolean':
+      return sourceType === 'BOOLEAN' ? v : `CASE lower(${text}) WHEN 'true' THEN TRUE WHEN 'false' THEN FALSE END`;
+    case 'apps':
+      return `CASE WHEN ${text} IS NOT NULL THEN list_sort(list_distinct(list_filter(list_transform(string_split(${text}, ';'), x -> trim(x)), x -> x <> ''))) END`;
+  }
+}
+
+const EXPECTED: Record<ColumnType, string> = {
+  string: 'text',
+  country: 'a two-letter ISO 3166-1 country code',
+  month: 'a month YYYY-MM',
+  integer: 'an integer',
+  decimal: 'a number (at most 16 digits before the point)',
+  boolean: 'true or false',
+  apps: "app ids separated by ';'",
+};
+
+/**
+ * Loads every file into `panel` (month, store_id, then the contract's columns, typed).
+ * Store ids keep every character; text dimensions are trimmed and NFC-normalised.
+ */
+export async function loadPanel(duck: Duck, files: PanelFile[], onFile?: (f: PanelFile) => void): Promise<void> {
+  const cols = PANEL_COLUMNS.map((c) => `${ident(c.name)} ${sqlType(c.type)}`).join(', ');
+  await duck.run(`CREATE OR REPLACE TABLE panel (month VARCHAR NOT NULL, ${cols})`);
+  for (const f of files) {
+    onFile?.(f);
+    await loadFile(duck, f);
+  }
+}
+
+function sqlType(t: ColumnType): string {
+  return { string: 'VARCHAR', country: 'VARCHAR', month: 'VARCHAR', integer: 'BIGINT', decimal: 'DECIMAL(18,2)', boolean: 'BOOLEAN', apps: 'VARCHAR[]' }[t];
+}
+
+async function loadFile(duck: Duck, f: PanelFile): Promise<void> {
+  try {
+    await duck.run(`CREATE OR REPLACE TEMP TABLE raw AS SELECT * FROM ${SOURCE[f.format](f.file)}`);
+  } catch (e) {
+    throw new CliError(`${f.file}: cannot be read as ${f.format.toUpperCase()}: ${firstLine((e as Error).message)}`);
+  }
+  const described = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE raw`);
+  const sourceTypes = new Map(described.map((d) => [d.column_name, d.column_type]));
+  if (!sourceTypes.has('store_id')) {
+    throw new CliError(`${f.file}: row 1, column store_id: the required column store_id is missing (columns: ${[...sourceTypes.keys()].join(', ') || 'none'})`);
+  }
+
+  const present = PANEL_COLUMNS.filter((c) => sourceTypes.has(c.name));
+  const badChecks = present
+    .filter((c) => c.type !== 'string')
+    .map((c) => {
+      const v = ident(c.name);
+      return { c, sql: `(${v} IS NOT NULL AND trim(CAST(${v} AS VARCHAR)) <> '' AND ${convert(v, c.type, sourceTypes.get(c.name)!)} IS NULL)` };
+    });
+  const storeId = `CAST(store_id AS VARCHAR)`;
+  const missingId = `(store_id IS NULL OR ${storeId} = '')`;
+  const cases = [`WHEN ${missingId} THEN 'store_id'`, ...badChecks.map(({ c, sql }) => `WHEN ${sql} THEN ${lit(c.name)}`)].join(' ');
+  const where = [missingId, ...badChecks.map((b) => b.sql)].join(' OR ');
+  const [bad] = await duck.all<{ rowid: string; col: string }>(
+    `SELECT rowid, CASE ${cases} END AS col FROM raw WHERE ${where} ORDER BY rowid LIMIT 1`,
+  );
+  if (bad) {
+    const col = PANEL_COLUMNS.find((c) => c.name === bad.col)!;
+    const [{ value }] = await duck.all<{ value: string | null }>(`SELECT CAST(${ident(col.name)} AS VARCHAR) AS value FROM raw WHERE rowid = ${toNumber(bad.rowid)}`);
+    const row = rowNumber(f.format, toNumber(bad.rowid));
+    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${EXPECTED[col.type]}, got ${JSON.stringify(value)}`;
+    throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}`);
+  }
+
+  const [dup] = await duck.all<{ id: string; first: string; second: string }>(
+    `SELECT id, rows[1] AS first, rows[2] AS second
+     FROM (SELECT ${storeId} AS id, list_sort(list(rowid)) AS rows FROM raw GROUP BY 1 HAVING count(*) > 1)
+     ORDER BY second LIMIT 1`,
+  );
+  if (dup) {
+    throw new CliError(
+      `${f.file}: row ${rowNumber(f.format, toNumber(dup.second))}, column store_id: duplicate store_id ${JSON.stringify(dup.id)} (first at row ${rowNumber(f.format, toNumber(dup.first))}); a store appears once per month`,
+    );
+  }
+
+  const select = PANEL_COLUMNS.map((c) => {
+    if (!sourceTypes.has(c.name)) return `NULL AS ${ident(c.name)}`;
+    if (c.name === 'store_id') return `${storeId} AS store_id`;
+    return `${convert(ident(c.name), c.type, sourceTypes.get(c.name)!)} AS ${ident(c.name)}`;
+  }).join(', ');
+  await duck.run(`INSERT INTO panel SELECT ${lit(f.month)} AS month, ${select} FROM raw`);
+  await duck.run(`DROP TABLE raw`);
+}
+
+const firstLine = (s: string): string => s.split('\n')[0];
