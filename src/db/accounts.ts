@@ -1,0 +1,143 @@
+/**
+ * Scored accounts of a workspace, ranked by (score desc, store_id asc). The accounts work
+ * (ingest and scoring) fills this table; `storelens accounts import` loads rows until then.
+ */
+import type { Kysely } from 'kysely';
+import type { Db } from './index.js';
+import type { AccountRow, Database } from './schema.js';
+
+export interface AccountInput {
+  store_id: string;
+  score: number;
+  domain?: string | null;
+  country?: string | null;
+  category?: string | null;
+  plan?: string | null;
+  in_market?: boolean;
+  evidence?: unknown[];
+}
+
+export interface UpsertResult {
+  inserted: number;
+  updated: number;
+  /** True when an existing account's score changed, which starts a new ranking version. */
+  reranked: boolean;
+}
+
+const CHUNK = 500;
+
+/** Inserts or updates accounts in chunks; re-scoring existing rows bumps the ranking version. */
+export async function upsertAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
+  const result: UpsertResult = { inserted: 0, updated: 0, reranked: false };
+  for (let i = 0; i < accounts.length; i += CHUNK) {
+    const chunk = dedupe(accounts.slice(i, i + CHUNK));
+    await db.write(async (trx) => {
+      const existing = await trx
+        .selectFrom('accounts')
+        .select(['store_id', 'score'])
+        .where('workspace_id', '=', workspaceId)
+        .where('store_id', 'in', chunk.map((a) => a.store_id))
+        .execute();
+      const scores = new Map(existing.map((r) => [r.store_id, r.score]));
+      let reranked = false;
+      for (const a of chunk) {
+        const old = scores.get(a.store_id);
+        if (old === undefined) result.inserted++;
+        else {
+          result.updated++;
+          if (old !== a.score) reranked = true;
+        }
+      }
+      const rows = chunk.map((a) => ({
+        workspace_id: workspaceId,
+        store_id: a.store_id,
+        score: a.score,
+        domain: a.domain ?? null,
+        country: a.country ?? null,
+        category: a.category ?? null,
+        plan: a.plan ?? null,
+        in_market: a.in_market === false ? 0 : 1,
+        evidence: JSON.stringify(a.evidence ?? []),
+        delivered_at: null,
+        updated_at: now.toISOString(),
+      }));
+      await trx
+        .insertInto('accounts')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(['workspace_id', 'store_id']).doUpdateSet((eb) => ({
+            score: eb.ref('excluded.score'),
+            domain: eb.ref('excluded.domain'),
+            country: eb.ref('excluded.country'),
+            category: eb.ref('excluded.category'),
+            plan: eb.ref('excluded.plan'),
+            in_market: eb.ref('excluded.in_market'),
+            evidence: eb.ref('excluded.evidence'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+      if (reranked) {
+        result.reranked = true;
+        await trx
+          .updateTable('workspaces')
+          .set((eb) => ({ ranking_version: eb('ranking_version', '+', 1) }))
+          .where('id', '=', workspaceId)
+          .execute();
+      }
+    });
+  }
+  return result;
+}
+
+function dedupe(chunk: readonly AccountInput[]): AccountInput[] {
+  const byId = new Map<string, AccountInput>();
+  for (const a of chunk) byId.set(a.store_id, a);
+  return [...byId.values()];
+}
+
+export interface PageQuery {
+  inMarketOnly: boolean;
+  /** Position after which the page starts (exclusive), in ranking order. */
+  after?: { score: number; store_id: string };
+  limit: number;
+}
+
+/** One page in ranking order (score desc, store_id asc). */
+export async function pageAccounts(trx: Kysely<Database>, workspaceId: string, q: PageQuery): Promise<AccountRow[]> {
+  let query = trx.selectFrom('accounts').selectAll().where('workspace_id', '=', workspaceId);
+  if (q.inMarketOnly) query = query.where('in_market', '=', 1);
+  const after = q.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('score', '<', after.score), eb.and([eb('score', '=', after.score), eb('store_id', '>', after.store_id)])]),
+    );
+  }
+  return query.orderBy('score', 'desc').orderBy('store_id', 'asc').limit(q.limit).execute();
+}
+
+/** Marks rows as delivered to an agent (one batched update); returns the store ids newly marked. */
+export async function markDelivered(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], now: Date): Promise<void> {
+  if (storeIds.length === 0) return;
+  await trx
+    .updateTable('accounts')
+    .set({ delivered_to_agent: 1, delivered_at: now.toISOString() })
+    .where('workspace_id', '=', workspaceId)
+    .where('store_id', 'in', [...storeIds])
+    .where('delivered_to_agent', '=', 0)
+    .execute();
+}
+
+export async function rankingVersion(trx: Kysely<Database>, workspaceId: string): Promise<number> {
+  const row = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  return row.ranking_version;
+}
+
+export async function countAccounts(db: Db, workspaceId: string): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,76 @@
+/** API keys: stored only as a hash, found by hash, listed by their visible prefix. */
+import type { Db } from './index.js';
+import type { ApiKeyRow, Workspace } from './schema.js';
+
+export interface NewApiKey {
+  id: string;
+  workspace_id: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  scopes: readonly string[];
+  created_by: string;
+  created_at: string;
+}
+
+export interface ApiKeyInfo extends Omit<ApiKeyRow, 'scopes'> {
+  scopes: string[];
+}
+
+export interface KeyWithWorkspace {
+  key: ApiKeyInfo;
+  workspace: Workspace;
+}
+
+const info = (row: ApiKeyRow): ApiKeyInfo => ({ ...row, scopes: JSON.parse(row.scopes) as string[] });
+
+export async function insertApiKey(db: Db, key: NewApiKey): Promise<ApiKeyInfo> {
+  const row = { ...key, scopes: JSON.stringify([...key.scopes]), revoked_at: null, last_used_at: null };
+  await db.kysely.insertInto('api_keys').values(row).execute();
+  return info(row);
+}
+
+/** The key (revoked or not) whose hash matches, with its workspace. */
+export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithWorkspace | undefined> {
+  const key = await db.kysely.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+  if (!key) return undefined;
+  const workspace = await db.kysely.selectFrom('workspaces').selectAll().where('id', '=', key.workspace_id).executeTakeFirst();
+  return workspace && { key: info(key), workspace };
+}
+
+export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyInfo[]> {
+  const rows = await db.kysely
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(info);
+}
+
+export async function getApiKey(db: Db, workspaceId: string, id: string): Promise<ApiKeyInfo | undefined> {
+  const row = await db.kysely
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => eb.or([eb('id', '=', id), eb('prefix', '=', id)]))
+    .executeTakeFirst();
+  return row && info(row);
+}
+
+/** Revokes a key; resolves to false when it was already revoked. */
+export async function revokeApiKey(db: Db, workspaceId: string, id: string, now: Date): Promise<boolean> {
+  const r = await db.kysely
+    .updateTable('api_keys')
+    .set({ revoked_at: now.toISOString() })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function touchApiKey(db: Db, id: string, now: Date): Promise<void> {
+  await db.kysely.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', id).execute();
+}

@@ -1,0 +1,125 @@
+/**
+ * Table types of the api database. One shape for SQLite and PostgreSQL: booleans are 0/1
+ * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings.
+ */
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  /** 1 when the workspace has approved pilot access (pilot operations). */
+  pilot_access: Generated<number>;
+  /** JSON array of activation names this workspace has (activation-gated operations). */
+  activations: Generated<string>;
+  /** Bumped whenever existing accounts are re-scored: cursors of an older ranking expire. */
+  ranking_version: Generated<number>;
+  created_at: string;
+}
+
+export interface MembersTable {
+  workspace_id: string;
+  email: string;
+  role: 'owner' | 'admin' | 'member';
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** Visible part of the key, e.g. `slk_3f9a2c7d1b0e`; the secret part is never stored. */
+  prefix: string;
+  /** sha256 hex of the whole key. */
+  hash: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  created_by: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface AccountsTable {
+  workspace_id: string;
+  store_id: string;
+  domain: string | null;
+  country: string | null;
+  category: string | null;
+  plan: string | null;
+  score: number;
+  /** 1 when the account is in the workspace's in-market snapshot. */
+  in_market: number;
+  delivered_to_agent: Generated<number>;
+  delivered_at: string | null;
+  /** JSON array of evidence items (signals and features that moved the score). */
+  evidence: Generated<string>;
+  updated_at: string;
+}
+
+export interface OutcomesTable {
+  id: string;
+  workspace_id: string;
+  api_key_id: string;
+  store_id: string;
+  action: string;
+  value: number | null;
+  occurred_at: string | null;
+  note: string | null;
+  lost_reason: string | null;
+  lost_reason_other: string | null;
+  recorded_at: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  /** JSON array of event types, or null for all. */
+  event_types: string | null;
+  /** Signing secret (needed to sign deliveries); never returned after registration. */
+  secret: string;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  idem_key: string;
+  fingerprint: string;
+  /** null while the first request is in progress. */
+  status: number | null;
+  response: string | null;
+  created_ms: number;
+}
+
+export interface RateCountersTable {
+  api_key_id: string;
+  kind: string;
+  window_ms: number;
+  count: number;
+}
+
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
+export interface Database {
+  workspaces: WorkspacesTable;
+  members: MembersTable;
+  api_keys: ApiKeysTable;
+  accounts: AccountsTable;
+  outcomes: OutcomesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_counters: RateCountersTable;
+  settings: SettingsTable;
+}
+
+export type Workspace = Selectable<WorkspacesTable>;
+export type Member = Selectable<MembersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type AccountRow = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
+export type OutcomeRow = Selectable<OutcomesTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;

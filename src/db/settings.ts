@@ -1,0 +1,13 @@
+/** Small shared settings (e.g. the cursor signing key) that every api process must agree on. */
+import type { Db } from './index.js';
+
+/** The stored value, created with make() by whichever process asks first. */
+export async function getOrCreateSetting(db: Db, name: string, make: () => string): Promise<string> {
+  await db.kysely
+    .insertInto('settings')
+    .values({ name, value: make() })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.kysely.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value;
+}

@@ -1,0 +1,58 @@
+/** Workspaces and their members. */
+import type { Db } from './index.js';
+import { newId } from './ids.js';
+import type { Member, Workspace } from './schema.js';
+
+export type Role = Member['role'];
+export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
+
+export async function createWorkspace(db: Db, name: string, now: Date): Promise<Workspace> {
+  const row = { id: newId('ws'), name, created_at: now.toISOString() };
+  await db.kysely.insertInto('workspaces').values(row).execute();
+  return (await findWorkspace(db, row.id))!;
+}
+
+/** Finds a workspace by id or by its unique name. */
+export async function findWorkspace(db: Db, idOrName: string): Promise<Workspace | undefined> {
+  return db.kysely
+    .selectFrom('workspaces')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
+/** Adds a member, or changes the role of an existing one. */
+export async function upsertMember(db: Db, workspaceId: string, email: string, role: Role, now: Date): Promise<Member> {
+  const row = { workspace_id: workspaceId, email, role, created_at: now.toISOString() };
+  await db.kysely
+    .insertInto('members')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'email']).doUpdateSet({ role }))
+    .execute();
+  return (await getMember(db, workspaceId, email))!;
+}
+
+export async function getMember(db: Db, workspaceId: string, email: string): Promise<Member | undefined> {
+  return db.kysely
+    .selectFrom('members')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+/** Grants or withdraws approved pilot access (pilot operations). */
+export async function setPilotAccess(db: Db, workspaceId: string, on: boolean): Promise<void> {
+  await db.kysely.updateTable('workspaces').set({ pilot_access: on ? 1 : 0 }).where('id', '=', workspaceId).execute();
+}
+
+/** Records an activation (for activation-gated operations), e.g. `growth_reports`. */
+export async function addActivation(db: Db, workspaceId: string, activation: string): Promise<void> {
+  await db.write(async (trx) => {
+    const ws = await trx.selectFrom('workspaces').select('activations').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+    const set = new Set<string>(JSON.parse(ws.activations));
+    set.add(activation);
+    await trx.updateTable('workspaces').set({ activations: JSON.stringify([...set].sort()) }).where('id', '=', workspaceId).execute();
+  });
+}

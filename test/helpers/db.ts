@@ -1,0 +1,65 @@
+/**
+ * Fresh databases for tests: a temporary SQLite file always, and a private PostgreSQL schema
+ * when DATABASE_URL is set (each test file, and each call, gets its own).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Db } from '../../src/db/index.js';
+
+export const pgUrl: string | undefined = process.env.DATABASE_URL;
+
+export type DialectName = 'SQLite' | 'PostgreSQL';
+
+/** The dialects to run a suite on; PostgreSQL only when DATABASE_URL is set. */
+export const dialects: { name: DialectName; skip: boolean; label: string }[] = [
+  { name: 'SQLite', skip: false, label: 'SQLite' },
+  { name: 'PostgreSQL', skip: !pgUrl, label: pgUrl ? 'PostgreSQL' : 'PostgreSQL (skipped: set DATABASE_URL)' },
+];
+
+export interface TestDb {
+  db: Db;
+  /** Options to open the same database again (e.g. from the CLI). */
+  dbPath?: string;
+  databaseUrl?: string;
+  cleanup(): Promise<void>;
+}
+
+export async function freshDb(dialect: DialectName, opts: { poolSize?: number } = {}): Promise<TestDb> {
+  if (dialect === 'SQLite') {
+    const dir = mkdtempSync(join(tmpdir(), 'storelens-db-'));
+    const dbPath = join(dir, 'test.db');
+    const db = await openDatabase({ dbPath });
+    return {
+      db,
+      dbPath,
+      cleanup: async () => {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (!pgUrl) throw new Error('DATABASE_URL is not set');
+  const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`create schema "${schema}"`);
+  await admin.end();
+  const url = new URL(pgUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const databaseUrl = url.toString();
+  const db = await openDatabase({ databaseUrl, poolSize: opts.poolSize });
+  return {
+    db,
+    databaseUrl,
+    cleanup: async () => {
+      await db.close();
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`drop schema "${schema}" cascade`);
+      await c.end();
+    },
+  };
+}
