@@ -1,0 +1,127 @@
+/**
+ * The `serve` application: a Fastify instance (no listening here; see server.ts) whose HTTP
+ * server answers the public statistics paths (`/api/data…`, `/data…`) straight from memory
+ * with the plain handler of handler.ts, before Fastify's routing, and hands every other path
+ * to Fastify, where extra plugins (the workspace API under `/api/v1`) are mounted.
+ *
+ * The public rules (query-string 404, public caching) therefore apply only under the public
+ * prefixes; every other response gets `Cache-Control: no-store` unless it sets its own.
+ * The same handler is also registered as Fastify routes, so `app.inject()` sees the public
+ * surface exactly as a socket does.
+ */
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyPluginCallback,
+  type FastifyServerOptions,
+  type HTTPMethods,
+} from 'fastify';
+import { createPublicHandler, type PublicHandler } from './handler.js';
+import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
+import { notFoundResponse, problem, PROBLEM_CONTENT_TYPE } from './problem.js';
+
+/** A Fastify plugin to register on the combined port, e.g. `{ plugin: apiPlugin, options: { prefix: '/api/v1' } }`. */
+export interface ServePlugin {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  plugin: FastifyPluginAsync<any> | FastifyPluginCallback<any>;
+  options?: Record<string, unknown>;
+}
+
+export interface ServeTimeouts {
+  /** Idle keep-alive connections are closed after this (ms); above common load-balancer idles. */
+  keepAliveMs?: number;
+  /** A request must be received completely within this (ms). */
+  requestMs?: number;
+  /** Request headers must arrive within this (ms). */
+  headersMs?: number;
+}
+
+export interface ServeAppOptions {
+  /** Output folder written by `storelens publish`. */
+  out: string;
+  /** Polling and reporting of the live publication. */
+  live?: LiveOptions;
+  /** Extra Fastify plugins, registered in order after the public surface. */
+  plugins?: ServePlugin[];
+  /** Or any other setup of the Fastify instance (runs after `plugins`). */
+  mount?: (app: FastifyInstance) => Promise<void> | void;
+  logger?: FastifyServerOptions['logger'];
+  timeouts?: ServeTimeouts;
+}
+
+export interface ServeApp {
+  readonly app: FastifyInstance;
+  readonly live: LivePublication;
+  /** The public surface alone, for a caller that runs its own node:http server. */
+  readonly handlePublic: PublicHandler;
+}
+
+const PUBLIC_ROUTE_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Builds the app: loads the live publication of `out` (none yet is fine: public paths answer
+ * 503 until the first publish), registers the plugins, and resolves once Fastify is ready.
+ */
+export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
+  const live = await openLivePublication(opts.out, opts.live);
+  const handlePublic = createPublicHandler(live);
+  const t = opts.timeouts ?? {};
+
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    serverFactory: (fastifyHandler) => {
+      const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        if (!handlePublic(req, res)) fastifyHandler(req, res);
+      });
+      server.keepAliveTimeout = t.keepAliveMs ?? 72_000;
+      server.requestTimeout = t.requestMs ?? 30_000;
+      server.headersTimeout = t.headersMs ?? 20_000;
+      return server;
+    },
+  });
+  app.addHook('onClose', async () => live.close());
+
+  // Reached through inject() only: on a socket the server above answers these paths first.
+  for (const url of ['/data', '/data/*', '/api/data', '/api/data/*']) {
+    app.route({
+      method: PUBLIC_ROUTE_METHODS,
+      url,
+      exposeHeadRoute: false,
+      handler: (request, reply) => {
+        reply.hijack();
+        if (!handlePublic(request.raw, reply.raw)) {
+          const r = notFoundResponse('no-such-path');
+          reply.raw.writeHead(r.status, [...r.headers]);
+          reply.raw.end(r.body);
+        }
+      },
+    });
+  }
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .code(404)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(problem('not-found', 'Not Found', 404, `No route ${request.method} ${request.url.split('?')[0]}.`));
+  });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    const detail = status >= 500 ? 'The server could not answer this request.' : error.message;
+    void reply
+      .code(status)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(problem(status >= 500 ? 'internal' : 'invalid-request', STATUS_CODES[status] ?? 'Error', status, detail));
+  });
+
+  for (const { plugin, options } of opts.plugins ?? []) await app.register(plugin, options ?? {});
+  if (opts.mount) await opts.mount(app);
+  await app.ready();
+  return { app, live, handlePublic };
+}

@@ -1,0 +1,77 @@
+/**
+ * The public statistics surface as one plain `node:http` request handler (SPEC.md "Public
+ * statistics", DESIGN.md "serve: HTTP rules"). It answers every path under `/api/data` and
+ * `/data` from the in-memory publication and returns false for anything else, which the
+ * caller hands on (to Fastify). Order of the checks:
+ *   1. method: GET and HEAD only, else 405 with `Allow: GET, HEAD`;
+ *   2. a non-empty query string ⇒ 404 (a bare `?` is an empty query);
+ *   3. the path in the live publication's table ⇒ 304 when a validator matches, else 200;
+ *   4. otherwise 404 saying why (trailing slash, unknown slug, malformed month, unpublished),
+ *      or 503 while nothing at all is published.
+ */
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import { ifNoneMatchMatches, notModifiedSince } from './conditional.js';
+import { METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, type PreparedResponse } from './problem.js';
+import type { Publication } from './publication.js';
+import { isPublicPath, resolvePublicPath } from './routes.js';
+
+/** Answers the request and returns true, or returns false without touching `res`. */
+export type PublicHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+export interface PublicationSource {
+  readonly current: Publication | null;
+}
+
+type Headers = OutgoingHttpHeader[];
+
+export function createPublicHandler(source: PublicationSource): PublicHandler {
+  return function handlePublic(req, res) {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    if (!isPublicPath(path)) return false;
+
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') {
+      send(res, METHOD_NOT_ALLOWED);
+      return true;
+    }
+    if (q !== -1 && q + 1 < url.length) {
+      send(res, notFoundResponse('query-string'));
+      return true;
+    }
+
+    const publication = source.current; // read once: the whole answer comes from this release
+    const artifact = publication?.byPath.get(path);
+    if (artifact !== undefined) {
+      const inm = req.headers['if-none-match'];
+      const ims = inm === undefined ? req.headers['if-modified-since'] : undefined;
+      if (
+        inm !== undefined
+          ? ifNoneMatchMatches(inm, artifact.opaqueTag)
+          : ims !== undefined && notModifiedSince(ims, artifact.lastModifiedMs)
+      ) {
+        res.writeHead(304, artifact.notModifiedHeaders as Headers);
+        res.end();
+      } else {
+        res.writeHead(200, artifact.okHeaders as Headers);
+        // Node sends no body for HEAD whatever end() is given; skip the copy anyway.
+        if (method === 'HEAD') res.end();
+        else res.end(artifact.body);
+      }
+      return true;
+    }
+
+    const resolution = resolvePublicPath(path);
+    if ('reason' in resolution) send(res, notFoundResponse(resolution.reason));
+    else if (publication === null) send(res, NO_PUBLICATION);
+    else send(res, notFoundResponse('not-published'));
+    return true;
+  };
+}
+
+function send(res: ServerResponse, r: PreparedResponse): void {
+  res.writeHead(r.status, r.headers as Headers);
+  if (res.req?.method === 'HEAD') res.end();
+  else res.end(r.body);
+}
