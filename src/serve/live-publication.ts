@@ -44,7 +44,7 @@ class Live implements LivePublication {
   private currentKey: string | null = null;
   private failed: { key: string; at: number } | null = null;
   private running: Promise<void> | null = null;
-  private again = false;
+  private queued: Promise<void> | null = null;
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private debounce: NodeJS.Timeout | null = null;
@@ -58,7 +58,9 @@ class Live implements LivePublication {
   start(): void {
     const pollMs = this.opts.pollMs ?? 1000;
     if (pollMs > 0) {
-      this.timer = setInterval(() => void this.refresh(), pollMs);
+      this.timer = setInterval(() => {
+        if (this.running === null) void this.refresh(); // a timer tick never queues behind a check
+      }, pollMs);
       this.timer.unref();
     }
     this.attachWatcher();
@@ -66,19 +68,18 @@ class Live implements LivePublication {
 
   refresh(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
+    if (this.running === null) {
+      this.running = this.checkOnce().finally(() => {
+        this.running = null;
+      });
       return this.running;
     }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        await this.checkOnce();
-      } while (this.again && !this.closed);
-    })().finally(() => {
-      this.running = null;
+    // A check is under way; the caller needs one that starts after its call: queue one (only one).
+    this.queued ??= this.running.then(() => {
+      this.queued = null;
+      return this.refresh();
     });
-    return this.running;
+    return this.queued;
   }
 
   close(): void {
@@ -114,6 +115,14 @@ class Live implements LivePublication {
   }
 
   private async checkOnce(): Promise<void> {
+    try {
+      await this.check();
+    } catch (e) {
+      this.opts.onEvent?.({ type: 'error', error: e as Error });
+    }
+  }
+
+  private async check(): Promise<void> {
     this.attachWatcher();
     const dir = await resolveCurrentRelease(this.outDir);
     if (dir === null) return; // nothing published (or it vanished): keep what we have
