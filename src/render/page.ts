@@ -40,6 +40,10 @@ export interface CardInput {
   suppressed: boolean;
   /** e.g. "storelens · stats.example.com/data/agentic-commerce · CC BY 4.0" */
   attribution: string;
+  /** Optional context line: the metric's title, e.g. "Stores with an llms.txt file". */
+  metricTitle?: string;
+  /** Optional context line: the dimension for people, e.g. "Country: US". */
+  dimensionLabel?: string;
 }
 
 /** One item of the RSS feed: a monthly release, or a correction of a past month. */

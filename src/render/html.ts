@@ -1,0 +1,163 @@
+/**
+ * A statistics page as one self-contained HTML document (`/data/{slug}`): inline CSS, an inline
+ * SVG trend per metric, a table per metric whose rows carry the stats' anchors, a copyable embed
+ * snippet per stat and schema.org Dataset JSON-LD. Pure: PageModel in, string out. Every piece
+ * of data is HTML-escaped; JSON-LD is escaped for a script element.
+ */
+import { LICENSE, PUBLISHER, type Stat } from '../stats/types.js';
+import { escapeHtml as e, jsonForScript } from './escape.js';
+import { pageUrl, renderEmbedSnippet } from './embed.js';
+import {
+  dimensionLabel,
+  formatMonth,
+  formatN,
+  formatStatDelta,
+  formatStatValue,
+} from './format.js';
+import { PAGE_CSS, PAGE_SCRIPT } from './html-assets.js';
+import { datasetJsonLd, LICENSE_URL } from './jsonld.js';
+import type { MetricSection, PageModel } from './page.js';
+import { renderTrendSvg } from './trend-svg.js';
+
+/** A readable, unique HTML id for a metric section. */
+function sectionIds(sections: MetricSection[]): string[] {
+  const seen = new Map<string, number>();
+  return sections.map((s) => {
+    const base = 'metric-' + (s.metric_key.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'x');
+    const count = (seen.get(base) ?? 0) + 1;
+    seen.set(base, count);
+    return count === 1 ? base : `${base}-${count}`;
+  });
+}
+
+function cell(text: string, stat: Stat, className = ''): string {
+  const classes = [className, stat.suppressed ? 'suppressed' : ''].filter(Boolean).join(' ');
+  return `<td${classes ? ` class="${classes}"` : ''}>${e(text)}</td>`;
+}
+
+function statRow(section: MetricSection, stat: Stat): string {
+  return (
+    `<tr id="${e(stat.anchor)}">` +
+    `<th scope="row">${e(dimensionLabel(stat.dimension))}</th>` +
+    cell(formatStatValue(stat, section), stat) +
+    cell(formatN(stat), stat) +
+    cell(formatStatDelta(stat, section), stat) +
+    `<td class="embed-link"><a href="#embed-${e(stat.anchor)}" aria-label="${e(`Embed code for ${dimensionLabel(stat.dimension)}`)}">Embed</a></td>` +
+    '</tr>'
+  );
+}
+
+function statTable(section: MetricSection, id: string, month: string): string {
+  if (section.stats.length === 0) return '<p>No figures for this metric this month.</p>';
+  const caption = `${section.title}, ${formatMonth(month)}, by dimension`;
+  return (
+    `<div class="table-wrap" role="region" aria-labelledby="${id}-caption" tabindex="0">` +
+    `<table><caption id="${id}-caption">${e(caption)}</caption>` +
+    '<thead><tr><th scope="col">Dimension</th><th scope="col">Value</th><th scope="col">Stores (n)</th>' +
+    '<th scope="col">Change vs previous month</th><th scope="col"><span class="visually-hidden">Embed</span></th></tr></thead>' +
+    `<tbody>${section.stats.map((s) => statRow(section, s)).join('')}</tbody></table></div>`
+  );
+}
+
+function embedBlock(page: PageModel, stat: Stat): string {
+  const codeId = `embed-code-${stat.anchor}`;
+  const snippet = renderEmbedSnippet({ baseUrl: page.baseUrl, slug: page.slug, stat });
+  return (
+    `<div class="embed" id="embed-${e(stat.anchor)}">` +
+    `<h3>${e(dimensionLabel(stat.dimension))}</h3>` +
+    `<p>${e(stat.sentence)}</p>` +
+    `<label for="${e(codeId)}">Embed code (card image, link and attribution)</label>` +
+    `<textarea id="${e(codeId)}" readonly rows="4" spellcheck="false">${e(snippet)}</textarea>` +
+    `<button type="button" data-copy="${e(codeId)}">Copy embed code</button>` +
+    `<p class="cite">Cite: ${e(stat.citation)}</p>` +
+    '</div>'
+  );
+}
+
+function renderSection(page: PageModel, section: MetricSection, id: string): string {
+  const trend = section.series.length
+    ? `<figure class="trend">${renderTrendSvg({ id: `${id}-trend`, title: section.title, series: section.series, format: section })}` +
+      `<figcaption>All stores, every published month.</figcaption></figure>`
+    : '';
+  const embeds = section.stats.length
+    ? `<details class="embeds"><summary>Embed or cite these figures (${section.stats.length})</summary>` +
+      section.stats.map((s) => embedBlock(page, s)).join('') +
+      '</details>'
+    : '';
+  return (
+    `<section class="metric" aria-labelledby="${id}-heading">` +
+    `<h2 id="${id}-heading">${e(section.title)}</h2>` +
+    `<p class="definition">${e(section.definition)}</p>` +
+    trend +
+    statTable(section, id, page.document.month) +
+    `<p class="method">Methodology version ${e(section.methodology_version)}. ` +
+    'Figures from fewer than 30 stores are suppressed.</p>' +
+    embeds +
+    '</section>'
+  );
+}
+
+function toc(page: PageModel, ids: string[]): string {
+  if (page.sections.length < 2) return '';
+  const items = page.sections.map((s, i) => `<li><a href="#${ids[i]}-heading">${e(s.title)}</a></li>`).join('');
+  return `<nav class="toc" aria-labelledby="toc-heading"><h2 id="toc-heading">On this page</h2><ul>${items}</ul></nav>`;
+}
+
+export function renderHtml(page: PageModel): string {
+  const { baseUrl, slug, document: doc } = page;
+  const url = pageUrl(baseUrl, slug);
+  const month = formatMonth(doc.month);
+  const ids = sectionIds(page.sections);
+  const json = `${baseUrl}/api/data/${slug}`;
+  const csv = `${json}/csv`;
+  const rss = `${baseUrl}/data/rss.xml`;
+  const head = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${e(`${page.title} · ${month} · ${PUBLISHER}`)}</title>`,
+    `<meta name="description" content="${e(page.intro)}">`,
+    `<link rel="canonical" href="${e(url)}">`,
+    `<link rel="alternate" type="text/markdown" href="${e(url)}.md">`,
+    `<link rel="alternate" type="application/json" href="${e(json)}">`,
+    `<link rel="alternate" type="text/csv" href="${e(csv)}">`,
+    `<link rel="alternate" type="application/rss+xml" title="${e(`${PUBLISHER} statistics`)}" href="${e(rss)}">`,
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:title" content="${e(page.title)}">`,
+    `<meta property="og:description" content="${e(page.intro)}">`,
+    `<meta property="og:url" content="${e(url)}">`,
+    `<style>${PAGE_CSS}</style>`,
+    `<script type="application/ld+json">${jsonForScript(datasetJsonLd(page), 2)}</script>`,
+    '</head>',
+  ];
+  const body = [
+    '<body>',
+    '<a class="skip" href="#main">Skip to the figures</a>',
+    '<header class="site"><div class="wrap">',
+    `<p class="brand">${e(PUBLISHER)} statistics</p>`,
+    `<h1>${e(page.title)}</h1>`,
+    `<p class="lede">${e(page.intro)}</p>`,
+    `<p class="meta">Figures for <strong>${e(month)}</strong> · published <time datetime="${e(doc.completed_at)}">${e(doc.completed_at.slice(0, 10))}</time></p>`,
+    '<nav aria-label="Downloads"><ul>' +
+      `<li><a href="${e(json)}">JSON</a></li><li><a href="${e(csv)}">CSV (all months)</a></li>` +
+      `<li><a href="${e(url)}.md">Markdown</a></li><li><a href="${e(rss)}">RSS feed</a></li>` +
+      `<li><a href="${e(pageUrl(baseUrl, 'methodology'))}">Methodology</a></li></ul></nav>`,
+    toc(page, ids),
+    '</div></header>',
+    '<main id="main"><div class="wrap">',
+    ...page.sections.map((s, i) => renderSection(page, s, ids[i]!)),
+    '</div></main>',
+    '<footer class="site"><div class="wrap">',
+    `<p>License: <a href="${LICENSE_URL}" rel="license">CC BY 4.0</a>. ${e(doc.license || LICENSE)}</p>`,
+    `<p>Attribution: <a href="${e(url)}">${e(`${PUBLISHER}, ${page.title}`)}</a>, ${e(month)}.</p>`,
+    '</div></footer>',
+    '<div id="copy-status" class="visually-hidden" role="status" aria-live="polite"></div>',
+    `<script>${PAGE_SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ];
+  return [...head, ...body].join('\n');
+}

@@ -1,0 +1,90 @@
+/**
+ * A statistics page as raw markdown (`/data/{slug}.md`): title, intro, one section per metric
+ * with a GFM table of its dimension rows, its definition and methodology version, an anchor
+ * per stat, the license line and an attribution link. Pure: PageModel in, string out.
+ */
+import { LICENSE, PUBLISHER } from '../stats/types.js';
+import { escapeHtml, escapeMarkdownInline, markdownCell } from './escape.js';
+import { pageUrl } from './embed.js';
+import {
+  dimensionLabel,
+  formatMonth,
+  formatN,
+  formatStatDelta,
+  formatStatValue,
+} from './format.js';
+import type { MetricSection, PageModel } from './page.js';
+
+/** Characters that would end or split a markdown link destination, percent-encoded. */
+function linkUrl(url: string): string {
+  return url.replace(/[\s()<>\\]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
+}
+
+function link(text: string, url: string): string {
+  return `[${escapeMarkdownInline(text)}](${linkUrl(url)})`;
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function sectionTable(section: MetricSection): string[] {
+  if (section.stats.length === 0) return ['No figures for this metric this month.'];
+  const lines = [
+    row(['Dimension', 'Value', 'Stores (n)', 'Change vs previous month']),
+    row(['---', '---:', '---:', '---:']),
+  ];
+  for (const stat of section.stats) {
+    const anchor = `<a id="${escapeHtml(stat.anchor)}"></a>`;
+    lines.push(
+      row([
+        anchor + markdownCell(dimensionLabel(stat.dimension)),
+        markdownCell(formatStatValue(stat, section)),
+        markdownCell(formatN(stat)),
+        markdownCell(formatStatDelta(stat, section)),
+      ]),
+    );
+  }
+  return lines;
+}
+
+function renderSection(section: MetricSection): string[] {
+  return [
+    `## ${escapeMarkdownInline(section.title)}`,
+    '',
+    escapeMarkdownInline(section.definition),
+    '',
+    ...sectionTable(section),
+    '',
+    `Methodology version: ${escapeMarkdownInline(section.methodology_version)}.`,
+    '',
+  ];
+}
+
+export function renderMarkdown(page: PageModel): string {
+  const { document: doc, baseUrl, slug } = page;
+  const month = formatMonth(doc.month);
+  const dataLinks = [
+    link('JSON', `${baseUrl}/api/data/${slug}`),
+    link('CSV', `${baseUrl}/api/data/${slug}/csv`),
+    link('HTML', pageUrl(baseUrl, slug)),
+    link('RSS', `${baseUrl}/data/rss.xml`),
+  ].join(' · ');
+  const lines = [
+    `# ${escapeMarkdownInline(page.title)}`,
+    '',
+    escapeMarkdownInline(page.intro),
+    '',
+    `Figures for ${escapeMarkdownInline(month)}, published ${escapeMarkdownInline(doc.completed_at)}. ` +
+      `Stats from fewer than 30 stores are suppressed. Data: ${dataLinks}.`,
+    '',
+    ...page.sections.flatMap(renderSection),
+    '## License',
+    '',
+    escapeMarkdownInline(doc.license || LICENSE),
+    '',
+    `Attribution: ${link(`${PUBLISHER}, ${page.title}`, pageUrl(baseUrl, slug))}, ${escapeMarkdownInline(month)}.`,
+    '',
+  ];
+  return lines.join('\n');
+}
