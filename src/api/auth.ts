@@ -1,0 +1,29 @@
+/** Bearer authentication: missing, malformed, unknown or revoked keys ⇒ 401 with WWW-Authenticate. */
+import type { Db } from '../db/index.js';
+import { findKeyByHash, touchApiKey, type KeyWithWorkspace } from '../db/api-keys.js';
+import { bearerKey, hashApiKey } from './keys.js';
+import { ApiProblem } from './problems.js';
+
+/** last_used_at is written at most this often per key, so reads stay reads. */
+const TOUCH_EVERY_MS = 60_000;
+
+const challenge = (error?: string) => ({
+  'www-authenticate': error ? `Bearer realm="storelens", error="${error}"` : 'Bearer realm="storelens"',
+});
+
+export async function authenticate(db: Db, authorization: string | string[] | undefined, now: Date): Promise<KeyWithWorkspace> {
+  if (authorization === undefined) {
+    throw new ApiProblem('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`.', challenge());
+  }
+  const key = bearerKey(authorization);
+  if (!key) throw new ApiProblem('unauthorized', 'The Authorization header is not `Bearer <API_KEY>` with a storelens key.', challenge('invalid_request'));
+  const found = await findKeyByHash(db, hashApiKey(key));
+  if (!found || found.key.revoked_at !== null) {
+    throw new ApiProblem('unauthorized', 'The API key is unknown or revoked.', challenge('invalid_token'));
+  }
+  const last = found.key.last_used_at ? Date.parse(found.key.last_used_at) : 0;
+  if (now.getTime() - last >= TOUCH_EVERY_MS || now.getTime() < last) {
+    await touchApiKey(db, found.key.id, now);
+  }
+  return found;
+}

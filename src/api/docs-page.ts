@@ -1,0 +1,51 @@
+/** A self-contained HTML reference of the API (no external assets), rendered from openapi.json. */
+
+const esc = (s: unknown): string =>
+  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+type Json = Record<string, any>;
+
+export function docsPage(doc: Json): string {
+  const ops: string[] = [];
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
+    for (const [method, op] of Object.entries(methods as Record<string, Json>)) {
+      const params = (op.parameters as Json[])
+        .map((p) => (p.$ref ? { name: 'Idempotency-Key', in: 'header', required: true, description: 'Stable logical request ID' } : p))
+        .map((p) => `<li><code>${esc(p.name)}</code> (${esc(p.in)}${p.required ? ', required' : ''}) ${esc(p.description)}</li>`)
+        .join('');
+      const statuses = Object.keys(op.responses).join(', ');
+      ops.push(`<section id="${esc(op.operationId)}">
+<h3><span class="m">${esc(method.toUpperCase())}</span> <code>${esc(doc.servers[0].url + path)}</code></h3>
+<p><strong>${esc(op.summary)}</strong> — <code>${esc(op.operationId)}</code>
+<span class="badge ${esc(op['x-availability'])}">${esc(op['x-availability'])}</span></p>
+<p>Scope <code>${esc(op['x-required-scope'])}</code>; ${esc(op['x-call-kind'])} call.</p>
+${op.description ? `<p>${esc(op.description).replace(/\n\n/g, '</p><p>')}</p>` : ''}
+${params ? `<ul>${params}</ul>` : ''}
+${op.requestBody ? `<details><summary>Request body</summary><pre>${esc(JSON.stringify(op.requestBody.content['application/json'].schema, null, 2))}</pre></details>` : ''}
+<p>Statuses: ${esc(statuses)}</p>
+</section>`);
+    }
+  }
+  const problems = Object.entries(doc['x-problem-types'] as Record<string, { status: number; title: string }>)
+    .map(([type, p]) => `<tr><td><code>${esc(type)}</code></td><td>${p.status}</td><td>${esc(p.title)}</td></tr>`)
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(doc.info.title)}</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f5f5f5;padding:.5rem;overflow:auto}
+section{border-top:1px solid #ddd;padding:.5rem 0}.m{font-weight:700}
+.badge{border-radius:3px;padding:0 .4rem;font-size:12px;background:#eee}.available{background:#d6f5d6}.unavailable{background:#f5d6d6}
+table{border-collapse:collapse}td{border:1px solid #ddd;padding:.2rem .5rem}
+</style></head><body>
+<h1>${esc(doc.info.title)}</h1>
+<p>${esc(doc.info.description).replace(/\n\n/g, '</p><p>')}</p>
+<p>Machine-readable: <a href="openapi.json">openapi.json</a></p>
+<h2>Operations</h2>
+${ops.join('\n')}
+<h2>Problem types</h2>
+<table><tr><th>type</th><th>status</th><th>title</th></tr>${problems}</table>
+</body></html>
+`;
+}

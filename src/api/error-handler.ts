@@ -1,0 +1,30 @@
+/** Maps every error inside /api/v1 to a problem; 5xx bodies never carry internals. */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { ApiProblem, isApiProblem, sendProblem } from './problems.js';
+
+export function toProblem(err: unknown, bodyLimit: number): ApiProblem {
+  if (isApiProblem(err)) return err;
+  const e = err as Partial<FastifyError>;
+  if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new ApiProblem('payload-too-large', `Request bodies are limited to ${bodyLimit} bytes.`);
+  }
+  if (e.statusCode === 415 || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return new ApiProblem('unsupported-media-type', 'Send request bodies as application/json.');
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiProblem('invalid-request', 'The request could not be read (check Content-Length, encoding and URL).');
+  }
+  if (isDatabaseUnavailable(err)) {
+    return new ApiProblem('service-unavailable', 'The service is temporarily unavailable; retry shortly.', { 'retry-after': '1' });
+  }
+  return new ApiProblem('internal-error', 'An internal error occurred.');
+}
+
+export function apiErrorHandler(bodyLimit: number) {
+  return (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const p = toProblem(err, bodyLimit);
+    if (p.status >= 500) req.log.error({ err }, 'api error');
+    return sendProblem(reply, p);
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Idempotency of mutating calls, scoped to (workspace, Idempotency-Key) and kept 24 hours.
+ * Fingerprint = method + route template + path params + sha256 of the canonical JSON body.
+ * Only calls that passed auth, scope, limits and validation get here and are stored.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/index.js';
+import { claimIdempotencyKey, completeIdempotencyKey, pruneIdempotencyKeys } from '../db/idempotency.js';
+import type { Database } from '../db/schema.js';
+import { ApiProblem } from './problems.js';
+import type { OperationResult } from './route-def.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_MAX = 255;
+
+/** JSON with object keys sorted at every level, so key order does not change the fingerprint. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function fingerprint(method: string, template: string, params: Record<string, string>, body: unknown): string {
+  const bodyHash = body === undefined ? '-' : createHash('sha256').update(canonicalJson(body)).digest('hex');
+  return createHash('sha256').update(`${method}\n${template}\n${canonicalJson(params)}\n${bodyHash}`).digest('hex');
+}
+
+/** The Idempotency-Key header, or a 400 problem when missing, empty, repeated or over 255 characters. */
+export function idempotencyKeyOf(header: string | string[] | undefined): string {
+  if (Array.isArray(header)) throw new ApiProblem('idempotency-key-required', 'Send exactly one Idempotency-Key header.');
+  if (header === undefined || header.trim() === '') {
+    throw new ApiProblem('idempotency-key-required', 'This operation needs an Idempotency-Key header: a stable logical request ID.');
+  }
+  if (header.length > IDEMPOTENCY_KEY_MAX) {
+    throw new ApiProblem('idempotency-key-required', `The Idempotency-Key header must be at most ${IDEMPOTENCY_KEY_MAX} characters.`);
+  }
+  return header;
+}
+
+export interface IdempotentResult extends OperationResult {
+  replayed: boolean;
+}
+
+interface Stored {
+  body: unknown;
+  problem?: boolean;
+}
+
+export interface IdempotencyRunner {
+  run(workspaceId: string, key: string, fp: string, mutate: (trx: Kysely<Database>) => Promise<OperationResult>): Promise<IdempotentResult>;
+}
+
+export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
+  let nextPrune = 0;
+  return {
+    async run(workspaceId, key, fp, mutate) {
+      const nowMs = now().getTime();
+      if (nowMs >= nextPrune) {
+        nextPrune = nowMs + 60 * 60 * 1000;
+        await pruneIdempotencyKeys(db, nowMs - IDEMPOTENCY_TTL_MS);
+      }
+      return db.write(async (trx) => {
+        const claim = await claimIdempotencyKey(trx, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS);
+        if (!claim.claimed) {
+          const ex = claim.existing;
+          if (ex.fingerprint !== fp) {
+            throw new ApiProblem('idempotency-key-reused', 'This Idempotency-Key was used with different input; nothing was changed. Use a new key for a new request.');
+          }
+          if (ex.status === null || ex.response === null) {
+            throw new ApiProblem('idempotency-request-in-progress', 'The first request with this Idempotency-Key is still in progress; retry shortly.', { 'retry-after': '1' });
+          }
+          const stored = JSON.parse(ex.response) as Stored;
+          return { status: ex.status, body: stored.body, problem: stored.problem, replayed: true };
+        }
+        const result = await mutate(trx);
+        const stored: Stored = { body: result.body, problem: result.problem };
+        await completeIdempotencyKey(trx, workspaceId, key, result.status, JSON.stringify(stored));
+        return { ...result, replayed: false };
+      });
+    },
+  };
+}

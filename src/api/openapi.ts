@@ -1,0 +1,153 @@
+/**
+ * openapi.json (OpenAPI 3.1) generated from the route table: every operation with its scope
+ * (security requirement and `x-required-scope`), `x-availability` from the capability
+ * manifest, its call kind and rate limit, parameters, bodies and problem responses.
+ */
+import { z } from 'zod';
+import type { CapabilityLookup } from './capabilities.js';
+import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from './idempotency.js';
+import { PROBLEM_BASE, PROBLEM_KINDS } from './problems.js';
+import { DEFAULT_LIMITS } from './rate-limit.js';
+import { type AnyRoute, isMutating } from './route-def.js';
+import { ROUTES } from './route-table.js';
+import { Problem } from './schemas.js';
+import { SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
+
+type Json = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+const STATUS_RESPONSES: Record<number, { name: string; description: string }> = {
+  400: { name: 'BadRequest', description: 'Invalid parameters, body, cursor, or missing/unusable Idempotency-Key' },
+  401: { name: 'Unauthorized', description: 'Missing or invalid API key (carries `WWW-Authenticate: Bearer`)' },
+  403: { name: 'Forbidden', description: 'The key lacks the scope the call needs' },
+  404: { name: 'NotFound', description: 'Not visible to this workspace, or the operation is unavailable (also pilot-required, activation-required)' },
+  409: { name: 'Conflict', description: 'Idempotency-Key reused with different input, a request with it still in progress, or conflicting state' },
+  413: { name: 'PayloadTooLarge', description: 'Request body over the 64 KiB limit' },
+  415: { name: 'UnsupportedMediaType', description: 'Request body not application/json' },
+  422: { name: 'Unprocessable', description: 'Valid JSON, but the request cannot be completed with the supplied resource' },
+  429: { name: 'TooManyRequests', description: 'Rate limit exceeded; wait the seconds given in `Retry-After`' },
+  503: { name: 'ServiceUnavailable', description: 'Authorization, policy or source data temporarily unavailable' },
+};
+
+const rateHeaders = {
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+};
+
+function problemStatuses(r: AnyRoute): number[] {
+  const s = new Set<number>([401, 403, 404, 429, 503, ...(r.problems ?? [])]);
+  if (isMutating(r)) [400, 409].forEach((x) => s.add(x));
+  if (r.query || r.params || r.body || r.headers) s.add(400);
+  if (r.body) [413, 415].forEach((x) => s.add(x));
+  return [...s].sort((a, b) => a - b);
+}
+
+function parameters(r: AnyRoute): Json[] {
+  const out: Json[] = [];
+  const add = (where: 'path' | 'query' | 'header', schema: z.ZodType | undefined) => {
+    if (!schema) return;
+    const js = jsonSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, prop] of Object.entries(js.properties ?? {})) {
+      const { description, ...s } = prop;
+      out.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), description, schema: s });
+    }
+  };
+  add('path', r.params);
+  add('query', r.query);
+  add('header', r.headers);
+  if (isMutating(r)) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  return out;
+}
+
+function operation(r: AnyRoute, capability: CapabilityLookup): Json {
+  const cap = capability(r.operationId);
+  const responses: Json = {
+    [String(r.status ?? 200)]: {
+      description: 'Success',
+      headers: { ...rateHeaders, ...(isMutating(r) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}) },
+      content: { 'application/json': { schema: jsonSchema(r.response, 'output') } },
+    },
+  };
+  for (const s of problemStatuses(r)) responses[String(s)] = { $ref: `#/components/responses/${STATUS_RESPONSES[s]!.name}` };
+  const op: Json = {
+    operationId: r.operationId,
+    summary: r.summary,
+    description: [r.description, `Scope: \`${r.scope}\`. Call kind: ${r.kind} (${DEFAULT_LIMITS[r.kind]} per minute per key). Availability: ${cap.availability}.`]
+      .filter(Boolean)
+      .join('\n\n'),
+    tags: [r.tag],
+    security: [{ bearerAuth: [r.scope] }],
+    'x-required-scope': r.scope,
+    'x-availability': cap.availability,
+    'x-call-kind': r.kind,
+    'x-rate-limit-per-minute': DEFAULT_LIMITS[r.kind],
+    parameters: parameters(r),
+    responses,
+  };
+  if (cap.availability === 'activation-gated') op['x-activation'] = cap.activation ?? r.activation ?? r.operationId;
+  if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } };
+  return op;
+}
+
+export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1'): Json {
+  const paths: Record<string, Json> = {};
+  for (const r of ROUTES) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, capability);
+  const problemSchema = jsonSchema(Problem, 'output');
+  const responses: Json = {};
+  for (const { name, description } of Object.values(STATUS_RESPONSES)) {
+    const headers: Json = {};
+    if (name === 'Unauthorized') headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: '`Bearer realm="storelens"`' };
+    if (name === 'TooManyRequests' || name === 'ServiceUnavailable') headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    if (name === 'TooManyRequests') Object.assign(headers, rateHeaders);
+    responses[name] = { description, headers, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'storelens workspace REST API',
+      version: '1',
+      description: [
+        'Workspace-scoped REST API. Every call needs `Authorization: Bearer <API_KEY>` and the scope listed on its operation; anything outside the key\'s workspace answers 404.',
+        `Rate limits per key per minute: read ${DEFAULT_LIMITS.read}, write ${DEFAULT_LIMITS.write}, report ${DEFAULT_LIMITS.report} (fixed one-minute windows); 429 carries Retry-After. Every response carries RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers).`,
+        `Mutating operations need an Idempotency-Key (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for ${IDEMPOTENCY_TTL_MS / 3_600_000} hours per workspace: the same key with the same input replays the stored result (Idempotent-Replayed: true); with changed input ⇒ 409 and nothing changes.`,
+        'Errors are RFC 7807 application/problem+json with stable `type` URIs under ' + PROBLEM_BASE + '. Checks run in this order: 401, 404 (unknown route, unavailable operation, pilot or activation missing), 403, 429, 400 (Idempotency-Key, then parameters and body), 409.',
+        'Lists are bounded: pass `next_cursor` back as `cursor`; null means the end. Cursors are opaque; a tampered or stale cursor ⇒ 400.',
+        'Every operation is labelled with `x-availability` from the capability manifest: available, pilot, activation-gated or unavailable. Unavailable operations remain published for compatibility but answer 404.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: basePath }],
+    tags: [...new Set(ROUTES.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `API key created under Integrations → API & MCP. Scopes: ${SCOPES.map((s) => `\`${s}\` (${SCOPE_DESCRIPTIONS[s]})`).join('; ')}.`,
+        },
+      },
+      schemas: { Problem: problemSchema },
+      responses,
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          description: `A stable logical request ID (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for 24 hours.`,
+          schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
+        },
+      },
+      headers: {
+        RateLimit: { description: 'Remaining quota and seconds to reset, e.g. `"read";r=119;t=42`', schema: { type: 'string' } },
+        RateLimitPolicy: { description: 'Quota policy, e.g. `"read";q=120;w=60`', schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+        IdempotentReplayed: { description: '`true` when the response is a replay of a stored result', schema: { type: 'string', enum: ['true'] } },
+      },
+    },
+    'x-problem-types': Object.fromEntries(Object.entries(PROBLEM_KINDS).map(([k, v]) => [PROBLEM_BASE + k, v])),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * One API operation, declared once: the router, auth, availability, scope, rate limit,
+ * idempotency, validation and openapi.json all read this.
+ */
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { Db } from '../db/index.js';
+import type { ApiKeyInfo } from '../db/api-keys.js';
+import type { Database, Workspace } from '../db/schema.js';
+import type { Availability } from './capabilities.js';
+import type { Scope } from './scopes.js';
+
+export type CallKind = 'read' | 'write' | 'report';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface HandlerContext<P, Q, B> {
+  db: Db;
+  /** The transaction of a mutating call (the idempotency record commits with it); db.kysely for reads. */
+  tx: Kysely<Database>;
+  now: Date;
+  workspace: Workspace;
+  key: ApiKeyInfo;
+  params: P;
+  query: Q;
+  body: B;
+  headers: Record<string, string | string[] | undefined>;
+  /** Signs and checks pagination cursors. */
+  cursorSecret: string;
+}
+
+/** What a handler answers. A problem result (e.g. 404 for an unknown id) is stored for replay like a success. */
+export interface OperationResult {
+  status: number;
+  body: unknown;
+  problem?: boolean;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteDef<P = undefined, Q = undefined, B = undefined> {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI form, relative to /api/v1: `/webhooks/{id}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  scope: Scope;
+  kind: CallKind;
+  /** Availability this operation is designed for once it works; the manifest decides today's. */
+  planned: Availability;
+  /** Activation a workspace needs when the operation is activation-gated. */
+  activation?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Request headers beyond Authorization and Idempotency-Key (e.g. If-Match). */
+  headers?: z.ZodObject;
+  response: z.ZodType;
+  /** Success status (200 unless said). */
+  status?: number;
+  /** Operation-specific problem statuses beyond those every call can answer. */
+  problems?: number[];
+  handler?: (ctx: HandlerContext<Out<P>, Out<Q>, Out<B>>) => Promise<OperationResult>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDef<any, any, any>;
+
+export function defineRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  def: RouteDef<P, Q, B>,
+): AnyRoute {
+  return def as AnyRoute;
+}
+
+export const isMutating = (r: AnyRoute): boolean => r.method !== 'GET';

@@ -1,0 +1,156 @@
+/** Accounts: the workspace's scored accounts, their detail, signals and status. */
+import { z } from 'zod';
+import { markDelivered, pageAccounts, rankingVersion } from '../../db/accounts.js';
+import type { AccountRow } from '../../db/schema.js';
+import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
+import { defineRoute } from '../route-def.js';
+import { page, pageQuery, storeParam } from '../schemas.js';
+
+export const Account = z.object({
+  object: z.literal('account'),
+  store_id: z.string(),
+  domain: z.string().nullable(),
+  country: z.string().nullable(),
+  category: z.string().nullable(),
+  plan: z.string().nullable(),
+  score: z.number().describe('Ranking score; higher ranks first'),
+  in_market: z.boolean(),
+  selected_for_first_party_surface: z
+    .boolean()
+    .describe("Selected for the service's own surface (in the in-market snapshot); proves selection, not rendering or viewing"),
+  delivered_to_agent: z.boolean().describe('Delivered to an agent (set by the call that returns the row); proves delivery, not viewing by a human'),
+  evidence: z.array(z.record(z.string(), z.unknown())).describe('Signals and features that moved the score'),
+  updated_at: z.string(),
+});
+
+export const SIGNAL_TYPES = [
+  'ad_channel_added',
+  'app_installed',
+  'app_removed',
+  'agentic_feature_adopted',
+  'traffic_jump',
+  'plan_changed',
+  'store_entered',
+  'store_exited',
+] as const;
+
+const Signal = z.object({
+  object: z.literal('signal'),
+  id: z.string(),
+  store_id: z.string(),
+  type: z.enum(SIGNAL_TYPES),
+  month: z.string().describe('YYYY-MM'),
+  detail: z.record(z.string(), z.unknown()),
+});
+
+export const ACCOUNT_STATUSES = ['open', 'working', 'qualified', 'disqualified', 'customer', 'do_not_contact'] as const;
+
+function toAccount(r: AccountRow, delivered: boolean): z.output<typeof Account> {
+  return {
+    object: 'account',
+    store_id: r.store_id,
+    domain: r.domain,
+    country: r.country,
+    category: r.category,
+    plan: r.plan,
+    score: r.score,
+    in_market: r.in_market === 1,
+    selected_for_first_party_surface: r.in_market === 1,
+    delivered_to_agent: delivered || r.delivered_to_agent === 1,
+    evidence: JSON.parse(r.evidence) as Record<string, unknown>[],
+    updated_at: r.updated_at,
+  };
+}
+
+export const accountRoutes = [
+  defineRoute({
+    operationId: 'list_accounts',
+    method: 'GET',
+    path: '/accounts',
+    tag: 'Accounts',
+    summary: 'List scored accounts',
+    description:
+      "The workspace's in-market accounts in ranking order (score descending, then store_id); `filter=all` widens the list to every scored account (search). Every returned row is marked delivered to the agent in the same transaction that serves the page.",
+    scope: 'read:accounts',
+    kind: 'read',
+    planned: 'available',
+    query: z.strictObject({
+      ...pageQuery,
+      filter: z.enum(['in_market', 'all']).default('in_market').describe('`in_market` (default) or `all` scored accounts'),
+    }),
+    response: page(Account),
+    problems: [400],
+    async handler({ db, workspace, query, now, cursorSecret }) {
+      const f = filterHash({ filter: query.filter });
+      return db.write(async (trx) => {
+        const v = await rankingVersion(trx, workspace.id);
+        const after = query.cursor ? decodeCursor(cursorSecret, query.cursor, { w: workspace.id, v, f }) : undefined;
+        const rows = await pageAccounts(trx, workspace.id, {
+          inMarketOnly: query.filter === 'in_market',
+          after: after && { score: after.s, store_id: after.i },
+          limit: query.limit + 1,
+        });
+        const pageRows = rows.slice(0, query.limit);
+        await markDelivered(trx, workspace.id, pageRows.filter((r) => r.delivered_to_agent !== 1).map((r) => r.store_id), now);
+        const last = pageRows[pageRows.length - 1];
+        const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v, s: last.score, i: last.store_id, f }) : null;
+        return { status: 200, body: { object: 'list', data: pageRows.map((r) => toAccount(r, true)), next_cursor: next } };
+      });
+    },
+  }),
+  defineRoute({
+    operationId: 'get_account',
+    method: 'GET',
+    path: '/accounts/{store_id}',
+    tag: 'Accounts',
+    summary: "Read one account's detail",
+    scope: 'read:accounts',
+    kind: 'read',
+    planned: 'available',
+    params: storeParam,
+    response: Account.extend({ features: z.record(z.string(), z.unknown()), recent_signals: z.array(Signal) }),
+    problems: [404],
+  }),
+  defineRoute({
+    operationId: 'list_account_signals',
+    method: 'GET',
+    path: '/accounts/{store_id}/signals',
+    tag: 'Accounts',
+    summary: "Read one account's signal history",
+    scope: 'read:accounts',
+    kind: 'read',
+    planned: 'available',
+    params: storeParam,
+    query: z.strictObject(pageQuery),
+    response: page(Signal),
+    problems: [400, 404],
+  }),
+  defineRoute({
+    operationId: 'set_account_status',
+    method: 'POST',
+    path: '/accounts/{store_id}/status',
+    tag: 'Accounts',
+    summary: "Set an account's status (operator decision)",
+    scope: 'write:deals',
+    kind: 'write',
+    planned: 'available',
+    params: storeParam,
+    body: z.strictObject({ status: z.enum(ACCOUNT_STATUSES), note: z.string().max(10_000).optional() }),
+    response: z.object({ object: z.literal('account_status'), store_id: z.string(), status: z.enum(ACCOUNT_STATUSES), updated_at: z.string() }),
+    problems: [404, 422],
+  }),
+  defineRoute({
+    operationId: 'get_current_list',
+    method: 'GET',
+    path: '/current-list',
+    tag: 'Accounts',
+    summary: 'Read the published current list',
+    description: 'Unavailable in the wallet-live state.',
+    scope: 'read:accounts',
+    kind: 'read',
+    planned: 'unavailable',
+    query: z.strictObject(pageQuery),
+    response: page(Account),
+    problems: [400],
+  }),
+];

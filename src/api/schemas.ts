@@ -1,0 +1,46 @@
+/** Schemas shared by several operations. */
+import { z } from 'zod';
+
+export const Problem = z
+  .object({
+    type: z.string().describe('Stable URI of the problem kind'),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+  })
+  .meta({ description: 'RFC 7807 problem details (application/problem+json)' });
+
+export const LIMIT_DEFAULT = 50;
+export const LIMIT_MIN = 1;
+export const LIMIT_MAX = 200;
+
+/** `limit` and `cursor` of every paged list. */
+export const pageQuery = {
+  limit: z.coerce
+    .number()
+    .int()
+    .min(LIMIT_MIN)
+    .max(LIMIT_MAX)
+    .default(LIMIT_DEFAULT)
+    .describe(`Page size, ${LIMIT_MIN}–${LIMIT_MAX} (default ${LIMIT_DEFAULT}); out of bounds ⇒ 400`),
+  cursor: z.string().min(1).max(2048).optional().describe('The `next_cursor` of the previous page'),
+};
+
+export function page<T extends z.ZodType>(item: T) {
+  return z
+    .object({
+      object: z.literal('list'),
+      data: z.array(item),
+      next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null at the end of the list'),
+    })
+    .meta({ description: 'A page of a bounded list' });
+}
+
+export const idParam = (what: string) => z.strictObject({ id: z.string().min(1).max(200).describe(`Identifier of the ${what}`) });
+export const storeParam = z.strictObject({ store_id: z.string().min(1).max(500).describe('Store identifier of the account') });
+
+export const IF_MATCH = z.object({
+  'if-match': z.string().optional().describe('Version of the deal the change is based on; a stale version ⇒ 409'),
+});
+
+export const Deleted = (object: string) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
