@@ -39,8 +39,7 @@ const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
  * Inline markdown text: the ASCII punctuation that can open markdown syntax in running text
  * is backslash-escaped (CommonMark allows a backslash before any ASCII punctuation), so data
  * never becomes emphasis, a link, a code span, raw HTML, an entity, strikethrough or a table
- * pipe; a block marker at the start (`#`, `>`, `-`, `+`, `=`, `1.`) is escaped too. Line
- * breaks become spaces and leading blanks go, so the text stays on its line.
+ * pipe. Line breaks become spaces and leading blanks go, so the text stays on its line.
  */
 export function escapeMarkdownInline(text: string): string {
   return text
@@ -48,7 +47,15 @@ export function escapeMarkdownInline(text: string): string {
     .replace(LINE_BREAKS, ' ')
     .replace(/^[ \t]+/, '')
     .replace(/[\\`*_[\]<|~]/g, (c) => '\\' + c)
-    .replace(/&(?=#?[0-9A-Za-z]+;)/g, '\\&')
+    .replace(/&(?=#?[0-9A-Za-z]+;)/g, '\\&');
+}
+
+/**
+ * A paragraph of markdown text: {@link escapeMarkdownInline}, and a block marker at its start
+ * (`#`, `>`, `-`, `+`, `=`, `1.`, `1)`) escaped so it stays a paragraph.
+ */
+export function escapeMarkdownParagraph(text: string): string {
+  return escapeMarkdownInline(text)
     .replace(/^([#>+=-])/, '\\$1')
     .replace(/^(\d+)([.)])/, '$1\\$2');
 }

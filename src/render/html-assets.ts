@@ -30,18 +30,18 @@ section.metric:first-of-type{border-top:0}
 .definition{max-width:48rem;margin:0 0 1rem}
 figure.trend{margin:0 0 1rem;padding:.75rem .75rem .25rem;background:var(--panel);border-radius:.5rem}
 figure.trend figcaption{color:var(--muted);font-size:.9rem}
-svg.trend{display:block;width:100%;height:auto}
+svg.trend{display:block;width:100%;max-width:42rem;height:auto;margin:0 auto}
 svg.trend .line{fill:none;stroke:var(--accent);stroke-width:2.5;stroke-linejoin:round;stroke-linecap:round}
 svg.trend .dot{fill:var(--accent)}
 svg.trend .grid{stroke:var(--border);stroke-width:1}
-svg.trend text{fill:var(--muted);font:12px system-ui,sans-serif}
+svg.trend text{fill:var(--muted);font:13px system-ui,sans-serif}
 svg.trend text.last{fill:var(--fg);font-weight:600}
-.table-wrap{overflow-x:auto;margin:0 0 .5rem}
+.table-wrap{overflow-x:auto;margin:0 0 .5rem;position:relative}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:0 0 .4rem}
 th,td{padding:.5rem .6rem;border-bottom:1px solid var(--border);text-align:right;vertical-align:top}
 thead th{font-size:.85rem;color:var(--muted);font-weight:600;border-bottom-width:2px}
-th[scope=row],thead th:first-child{text-align:left;font-weight:500;overflow-wrap:anywhere}
+th[scope=row],thead th:first-child{text-align:left;font-weight:500;overflow-wrap:break-word;word-break:break-word;min-width:9rem;width:40%}
 tbody tr:target{background:var(--mark)}
 td.suppressed{color:var(--muted);font-style:italic}
 td.embed-link{white-space:nowrap}
@@ -60,7 +60,7 @@ details.embeds>summary{cursor:pointer;font-weight:600;padding:.2rem 0}
 footer.site{border-top:1px solid var(--border);padding:1.25rem 0 2rem;color:var(--muted);font-size:.95rem}
 footer.site p{margin:.3rem 0;max-width:48rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-@media (max-width:40rem){th,td{padding:.45rem .4rem}thead th{font-size:.8rem}}
+@media (max-width:40rem){th,td{padding:.45rem .4rem}thead th{font-size:.8rem}svg.trend text{font-size:19px}figure.trend{padding:.5rem .4rem .25rem}th[scope=row],thead th:first-child{min-width:7rem}caption{position:sticky;left:0}}
 `.trim();
 
 /**

@@ -150,7 +150,7 @@ export function renderHtml(page: PageModel): string {
     ...page.sections.map((s, i) => renderSection(page, s, ids[i]!)),
     '</div></main>',
     '<footer class="site"><div class="wrap">',
-    `<p>License: <a href="${LICENSE_URL}" rel="license">CC BY 4.0</a>. ${e(doc.license || LICENSE)}</p>`,
+    `<p><a href="${LICENSE_URL}" rel="license">License</a>: ${e(doc.license || LICENSE)}</p>`,
     `<p>Attribution: <a href="${e(url)}">${e(`${PUBLISHER}, ${page.title}`)}</a>, ${e(month)}.</p>`,
     '</div></footer>',
     '<div id="copy-status" class="visually-hidden" role="status" aria-live="polite"></div>',

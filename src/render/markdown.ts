@@ -4,7 +4,7 @@
  * per stat, the license line and an attribution link. Pure: PageModel in, string out.
  */
 import { LICENSE, PUBLISHER } from '../stats/types.js';
-import { escapeHtml, escapeMarkdownInline, markdownCell } from './escape.js';
+import { escapeHtml, escapeMarkdownInline, escapeMarkdownParagraph, markdownCell } from './escape.js';
 import { pageUrl } from './embed.js';
 import {
   dimensionLabel,
@@ -52,7 +52,7 @@ function renderSection(section: MetricSection): string[] {
   return [
     `## ${escapeMarkdownInline(section.title)}`,
     '',
-    escapeMarkdownInline(section.definition),
+    escapeMarkdownParagraph(section.definition),
     '',
     ...sectionTable(section),
     '',
@@ -73,7 +73,7 @@ export function renderMarkdown(page: PageModel): string {
   const lines = [
     `# ${escapeMarkdownInline(page.title)}`,
     '',
-    escapeMarkdownInline(page.intro),
+    escapeMarkdownParagraph(page.intro),
     '',
     `Figures for ${escapeMarkdownInline(month)}, published ${escapeMarkdownInline(doc.completed_at)}. ` +
       `Stats from fewer than 30 stores are suppressed. Data: ${dataLinks}.`,
@@ -81,7 +81,7 @@ export function renderMarkdown(page: PageModel): string {
     ...page.sections.flatMap(renderSection),
     '## License',
     '',
-    escapeMarkdownInline(doc.license || LICENSE),
+    escapeMarkdownParagraph(doc.license || LICENSE),
     '',
     `Attribution: ${link(`${PUBLISHER}, ${page.title}`, pageUrl(baseUrl, slug))}, ${escapeMarkdownInline(month)}.`,
     '',

@@ -15,10 +15,10 @@ export interface TrendInput {
   format: ValueFormat;
 }
 
-const W = 640;
+const W = 600;
 const H = 170;
-const LEFT = 70;
-const RIGHT = 70;
+const LEFT = 92;
+const RIGHT = 92;
 const TOP = 16;
 const BOTTOM = 138;
 

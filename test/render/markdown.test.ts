@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../src/render/markdown.js';
+import { expectGolden } from '../helpers/golden.js';
+import { fixturePage } from './fixture-page.js';
+
+/** Cells of a GFM table row: `|` splits unless backslash-escaped (a backslash escapes the next char). */
+function splitRow(line: string): string[] {
+  expect(line.startsWith('| ') && line.endsWith(' |')).toBe(true);
+  const cells: string[] = [];
+  let cell = '';
+  for (let i = 1; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '\\') {
+      cell += c + (line[i + 1] ?? '');
+      i++;
+    } else if (c === '|') {
+      cells.push(cell.trim());
+      cell = '';
+    } else {
+      cell += c;
+    }
+  }
+  return cells;
+}
+
+/** Does `needle` occur outside a backslash escape? */
+function occursUnescaped(text: string, needle: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') {
+      i++;
+      continue;
+    }
+    if (text.startsWith(needle, i)) return true;
+  }
+  return false;
+}
+
+function tables(md: string): string[][] {
+  const out: string[][] = [];
+  let current: string[] | null = null;
+  for (const line of md.split('\n')) {
+    if (line.startsWith('|')) (current ??= []).push(line);
+    else if (current) {
+      out.push(current);
+      current = null;
+    }
+  }
+  return out;
+}
+
+describe('renderMarkdown', () => {
+  it('renders the fixture page as its golden file', () => {
+    expectGolden('render/agentic-commerce.md', renderMarkdown(fixturePage()));
+  });
+
+  it('puts one table per metric, one row per stat, each row with its anchor', () => {
+    const page = fixturePage();
+    const md = renderMarkdown(page);
+    const found = tables(md);
+    expect(found).toHaveLength(page.sections.length);
+    page.sections.forEach((section, i) => {
+      const rows = found[i]!.slice(2);
+      expect(rows).toHaveLength(section.stats.length);
+      section.stats.forEach((stat, j) => expect(rows[j]).toContain(`<a id="${stat.anchor}"></a>`));
+    });
+    expect(md).toContain(`## Stores with an llms.txt file`);
+    expect(md).toContain('Methodology version: 2026.1.');
+    expect(md).toContain('CC BY 4.0');
+    expect(md).toContain('Attribution: [storelens, Agentic commerce readiness](https://stats.example.com/data/agentic-commerce)');
+  });
+
+  it('says so in every cell of a suppressed stat', () => {
+    const md = renderMarkdown(fixturePage());
+    const row = md.split('\n').find((l) => l.includes('Plan: plus'))!;
+    expect(splitRow(row).slice(1, 4)).toEqual(['suppressed (fewer than 30 stores)', 'suppressed', 'suppressed']);
+  });
+
+  it('keeps the table structure and escapes syntax for any category string', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 40 }), { minLength: 1, maxLength: 4 }), (raw) => {
+        const categories = [...new Set(raw.map((c) => c + '<evil|'))];
+        const page = fixturePage(categories);
+        const md = renderMarkdown(page);
+        const found = tables(md);
+        expect(found).toHaveLength(page.sections.length);
+        found.forEach((lines, i) => {
+          expect(lines).toHaveLength(page.sections[i]!.stats.length + 2);
+          for (const line of lines) expect(splitRow(line)).toHaveLength(4);
+        });
+        expect(occursUnescaped(md, '<evil')).toBe(false);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
