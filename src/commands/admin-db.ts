@@ -1,0 +1,51 @@
+/** Shared edge of the admin commands: open the database, resolve a workspace, print results. */
+import type { Env } from '../cli.js';
+import { CliError } from '../errors.js';
+import { type Db, isPostgresUrl, openDatabase } from '../db/index.js';
+import type { Workspace } from '../db/schema.js';
+import { findWorkspace, getMember } from '../db/workspaces.js';
+
+export interface AdminOptions {
+  db?: string;
+  json?: boolean;
+}
+
+/** Opens DATABASE_URL when it is a postgres:// URL, else the SQLite file; migration notes go to stderr. */
+export async function openAdminDb(opts: AdminOptions, env: Env): Promise<Db> {
+  const url = env.env.DATABASE_URL;
+  const db = await openDatabase(isPostgresUrl(url) ? { databaseUrl: url } : { dbPath: opts.db ?? 'storelens.db' });
+  if (db.appliedMigrations.length) {
+    env.stderr.write(`storelens: ${db.location}: applied migrations ${db.appliedMigrations.join(', ')}\n`);
+  }
+  return db;
+}
+
+export async function withAdminDb<T>(opts: AdminOptions, env: Env, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = await openAdminDb(opts, env);
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+export async function requireWorkspace(db: Db, idOrName: string): Promise<Workspace> {
+  const ws = await findWorkspace(db, idOrName);
+  if (!ws) throw new CliError(`no workspace "${idOrName}" (give its id or name; create one with: storelens workspaces create NAME)`);
+  return ws;
+}
+
+/** The acting member must be an owner or admin of the workspace. */
+export async function requireOwnerOrAdmin(db: Db, ws: Workspace, email: string, action: string): Promise<'owner' | 'admin'> {
+  const m = await getMember(db, ws.id, email);
+  if (!m) throw new CliError(`${email} is not a member of workspace "${ws.name}"; only an owner or admin can ${action}`);
+  if (m.role !== 'owner' && m.role !== 'admin') {
+    throw new CliError(`${email} is a ${m.role} of workspace "${ws.name}"; only an owner or admin can ${action}`);
+  }
+  return m.role;
+}
+
+/** `--json`: one JSON object on stdout; otherwise the human text. */
+export function output(env: Env, opts: AdminOptions, json: object, text: string): void {
+  env.stdout.write(opts.json ? `${JSON.stringify(json)}\n` : text.endsWith('\n') ? text : `${text}\n`);
+}

@@ -1,0 +1,101 @@
+/** storelens keys create | list | revoke — only an owner or admin creates and revokes keys. */
+import type { Env } from '../cli.js';
+import { CliError } from '../errors.js';
+import { getApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
+import { generateApiKey } from '../api/keys.js';
+import { ACCESS_CHOICES, type AccessChoice, OWNER_ADMIN_ONLY, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
+import { type AdminOptions, output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+
+const list = (s: string | undefined): string[] =>
+  (s ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+interface CreateOptions extends AdminOptions {
+  workspace: string;
+  as: string;
+  name: string;
+  access?: string;
+  scopes?: string;
+}
+
+/** Parses --access and --scopes into the key's scopes, or explains what is wrong. */
+export function parseKeyScopes(access: string | undefined, scopes: string | undefined): Scope[] {
+  const choices = list(access);
+  const extra = list(scopes);
+  for (const c of choices) {
+    if (!isAccessChoice(c)) throw new CliError(`--access: "${c}" is not one of ${Object.keys(ACCESS_CHOICES).join(', ')}`);
+  }
+  for (const s of extra) {
+    if (!isScope(s)) throw new CliError(`--scopes: "${s}" is not a scope of the API`);
+  }
+  if (choices.length === 0 && extra.length === 0) {
+    throw new CliError('--access: choose at least one of read, write-outcomes, reports (comma-separated)');
+  }
+  return keyScopes(choices as AccessChoice[], extra as Scope[]);
+}
+
+export async function createKeyCommand(opts: CreateOptions, env: Env): Promise<void> {
+  const name = opts.name.trim();
+  if (!name) throw new CliError('--name must not be empty');
+  const scopes = parseKeyScopes(opts.access, opts.scopes);
+  const as = opts.as.trim().toLowerCase();
+  await withAdminDb(opts, env, async (db) => {
+    const ws = await requireWorkspace(db, opts.workspace);
+    const role = await requireOwnerOrAdmin(db, ws, as, 'create keys');
+    const restricted = scopes.filter((s) => OWNER_ADMIN_ONLY.includes(s));
+    if (restricted.length && role !== 'owner' && role !== 'admin') {
+      throw new CliError(`${restricted.join(', ')} can only be held by a key created by an owner or admin`);
+    }
+    const k = generateApiKey();
+    const now = env.now().toISOString();
+    await insertApiKey(db, { id: k.id, workspace_id: ws.id, name, prefix: k.prefix, hash: k.hash, scopes, created_by: as, created_at: now });
+    output(
+      env,
+      opts,
+      { id: k.id, key: k.key, prefix: k.prefix, name, scopes, created_by: as },
+      `Created key "${name}" (${k.prefix}) in ${ws.name} with scopes ${scopes.join(', ')}.\n\n  ${k.key}\n\nCopy it now: it is not shown again.\n`,
+    );
+  });
+}
+
+export async function listKeysCommand(opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
+  await withAdminDb(opts, env, async (db) => {
+    const ws = await requireWorkspace(db, opts.workspace);
+    const keys = (await listApiKeys(db, ws.id)).map((k) => ({
+      id: k.id,
+      prefix: k.prefix,
+      name: k.name,
+      scopes: k.scopes,
+      created_by: k.created_by,
+      created_at: k.created_at,
+      last_used_at: k.last_used_at,
+      revoked_at: k.revoked_at,
+    }));
+    const text = keys.length
+      ? keys
+          .map((k) => `${k.id}  ${k.prefix}  ${k.name}  [${k.scopes.join(' ')}]  by ${k.created_by}  last used ${k.last_used_at ?? 'never'}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ''}`)
+          .join('\n')
+      : `No keys in ${ws.name}.`;
+    output(env, opts, { workspace_id: ws.id, keys }, text);
+  });
+}
+
+export async function revokeKeyCommand(keyId: string, opts: AdminOptions & { workspace: string; as: string }, env: Env): Promise<void> {
+  const as = opts.as.trim().toLowerCase();
+  await withAdminDb(opts, env, async (db) => {
+    const ws = await requireWorkspace(db, opts.workspace);
+    await requireOwnerOrAdmin(db, ws, as, 'revoke keys');
+    const key = await getApiKey(db, ws.id, keyId);
+    if (!key) throw new CliError(`no key "${keyId}" in workspace "${ws.name}" (see: storelens keys list --workspace ${ws.name})`);
+    const changed = await revokeApiKey(db, ws.id, key.id, env.now());
+    const after = await getApiKey(db, ws.id, key.id);
+    output(
+      env,
+      opts,
+      { id: key.id, prefix: key.prefix, revoked: true, revoked_at: after?.revoked_at ?? null },
+      changed ? `Revoked key ${key.prefix} (${key.name})` : `Key ${key.prefix} was already revoked`,
+    );
+  });
+}

@@ -1,0 +1,17 @@
+/** storelens members add */
+import type { Env } from '../cli.js';
+import { CliError } from '../errors.js';
+import { type Role, upsertMember } from '../db/workspaces.js';
+import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export async function addMemberCommand(opts: AdminOptions & { workspace: string; email: string; role: Role }, env: Env): Promise<void> {
+  const email = opts.email.trim().toLowerCase();
+  if (!EMAIL.test(email)) throw new CliError(`--email: "${opts.email}" is not an email address`);
+  await withAdminDb(opts, env, async (db) => {
+    const ws = await requireWorkspace(db, opts.workspace);
+    const m = await upsertMember(db, ws.id, email, opts.role, env.now());
+    output(env, opts, { workspace_id: ws.id, email: m.email, role: m.role }, `${m.email} is now ${m.role} of ${ws.name}`);
+  });
+}

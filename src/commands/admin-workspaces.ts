@@ -1,0 +1,31 @@
+/** storelens workspaces create | pilot | activate */
+import type { Env } from '../cli.js';
+import { CliError } from '../errors.js';
+import { addActivation, createWorkspace, findWorkspace, setPilotAccess } from '../db/workspaces.js';
+import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';
+
+export async function createWorkspaceCommand(name: string, opts: AdminOptions, env: Env): Promise<void> {
+  const trimmed = name.trim();
+  if (!trimmed) throw new CliError('workspace name must not be empty');
+  await withAdminDb(opts, env, async (db) => {
+    if (await findWorkspace(db, trimmed)) throw new CliError(`a workspace named "${trimmed}" already exists`);
+    const ws = await createWorkspace(db, trimmed, env.now());
+    output(env, opts, { id: ws.id, name: ws.name }, `Created workspace ${ws.name} (${ws.id})`);
+  });
+}
+
+export async function pilotCommand(state: 'on' | 'off', opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
+  await withAdminDb(opts, env, async (db) => {
+    const ws = await requireWorkspace(db, opts.workspace);
+    await setPilotAccess(db, ws.id, state === 'on');
+    output(env, opts, { workspace_id: ws.id, pilot_access: state === 'on' }, `Pilot access ${state} for ${ws.name}`);
+  });
+}
+
+export async function activateCommand(activation: string, opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
+  await withAdminDb(opts, env, async (db) => {
+    const ws = await requireWorkspace(db, opts.workspace);
+    await addActivation(db, ws.id, activation);
+    output(env, opts, { workspace_id: ws.id, activation }, `Activated ${activation} for ${ws.name}`);
+  });
+}
