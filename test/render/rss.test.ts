@@ -1,0 +1,79 @@
+import Parser from 'rss-parser';
+import { describe, expect, it } from 'vitest';
+import type { FeedItem } from '../../src/render/page.js';
+import { renderFeed } from '../../src/render/rss.js';
+
+const BASE = 'https://stats.example.com';
+const ALL = ['platform-stores', 'agentic-commerce', 'platform-apps', 'platform-advertising', 'platform-trends', 'methodology'] as const;
+
+const items: FeedItem[] = [
+  { kind: 'release', month: '2026-09', completed_at: '2026-10-02T06:00:00.000Z', guid: 'release:2026-09', slugs: [...ALL] },
+  { kind: 'release', month: '2026-10', completed_at: '2026-11-02T06:00:00.000Z', guid: 'release:2026-10', slugs: [...ALL] },
+  {
+    kind: 'correction',
+    month: '2026-09',
+    completed_at: '2026-11-05T09:30:00.000Z',
+    guid: 'correction:2026-09:0123456789abcdef',
+    slugs: ['agentic-commerce', 'platform-stores'],
+    changed: {
+      'agentic-commerce': ['llms_txt:category:=cmd <b>]]></b>', 'llms_txt:all'],
+      'platform-stores': ['stores_count:all'],
+    },
+  },
+];
+
+async function parse(xml: string) {
+  return new Parser().parseString(xml);
+}
+
+describe('renderFeed', () => {
+  it('lists releases and corrections newest first with titles, links, guids and pubDates', async () => {
+    const feed = await parse(renderFeed({ baseUrl: BASE, items }));
+    expect(feed.title).toBe('storelens statistics');
+    expect(feed.items.map((i) => i.guid)).toEqual(['correction:2026-09:0123456789abcdef', 'release:2026-10', 'release:2026-09']);
+    expect(feed.items.map((i) => i.title)).toEqual([
+      'Correction: statistics for September 2026 revised',
+      'Statistics for October 2026 released',
+      'Statistics for September 2026 released',
+    ]);
+    expect(feed.items.map((i) => i.isoDate)).toEqual(['2026-11-05T09:30:00.000Z', '2026-11-02T06:00:00.000Z', '2026-10-02T06:00:00.000Z']);
+    expect(feed.items[1]!.pubDate).toBe('Mon, 02 Nov 2026 06:00:00 GMT');
+    expect(feed.items[1]!.link).toBe(`${BASE}/data/platform-stores`);
+  });
+
+  it('links every slug page from a release', async () => {
+    const feed = await parse(renderFeed({ baseUrl: BASE, items, pageTitles: { 'agentic-commerce': 'Agentic commerce readiness' } }));
+    const release = feed.items.find((i) => i.guid === 'release:2026-10')!;
+    for (const slug of ALL) expect(release.content).toContain(`href="${BASE}/data/${slug}"`);
+    expect(release.content).toContain('>Agentic commerce readiness</a>');
+  });
+
+  it('says which slugs and stats a correction changed, escaped', async () => {
+    const xml = renderFeed({ baseUrl: BASE, items });
+    const feed = await parse(xml);
+    const correction = feed.items[0]!;
+    expect(correction.content).toContain(`href="${BASE}/data/agentic-commerce"`);
+    expect(correction.content).toContain(`href="${BASE}/data/platform-stores"`);
+    expect(correction.content).toContain('<li>llms_txt:all</li>');
+    expect(correction.content).toContain('<li>llms_txt:category:=cmd &lt;b&gt;]]&gt;&lt;/b&gt;</li>');
+    expect(correction.content).toContain('2 stats changed');
+  });
+
+  it('sets lastBuildDate to the newest item, so equal input gives equal bytes', () => {
+    const xml = renderFeed({ baseUrl: BASE, items });
+    expect(xml).toContain('<lastBuildDate>Thu, 05 Nov 2026 09:30:00 GMT</lastBuildDate>');
+    expect(renderFeed({ baseUrl: BASE, items: [...items].reverse() })).toBe(xml);
+    expect(renderFeed({ baseUrl: BASE, items: [] })).toContain('<lastBuildDate>Thu, 01 Jan 1970 00:00:00 GMT</lastBuildDate>');
+  });
+
+  it('is RSS 2.0 with a self link', () => {
+    const xml = renderFeed({ baseUrl: BASE, items, title: 'Custom' });
+    expect(xml).toMatch(/<rss version="2\.0"/);
+    expect(xml).toContain(`<atom:link href="${BASE}/data/rss.xml" rel="self" type="application/rss+xml"/>`);
+    expect(xml).toContain('<title>Custom</title>');
+  });
+
+  it('refuses an item whose completed_at is not a timestamp', () => {
+    expect(() => renderFeed({ baseUrl: BASE, items: [{ ...items[0]!, completed_at: 'soon' }] })).toThrow(/completed_at/);
+  });
+});
