@@ -38,7 +38,12 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> 
     ? await openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
     : await openSqlite(opts.dbPath ?? 'storelens.db');
   try {
-    const applied = await migrateToLatest(db.kysely);
+    let schema: string | undefined;
+    if (db.dialect === 'postgres') {
+      const r = await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely);
+      schema = r.rows[0]?.s;
+    }
+    const applied = await migrateToLatest(db.kysely, schema);
     return { ...db, appliedMigrations: applied };
   } catch (e) {
     await db.close();

@@ -123,8 +123,9 @@ class InCodeProvider implements MigrationProvider {
 }
 
 /** Runs every pending migration; resolves to the names applied now (empty when up to date). */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new InCodeProvider() });
+export async function migrateToLatest(db: Kysely<any>, migrationTableSchema?: string): Promise<string[]> {
+  // On PostgreSQL the schema must be named: kysely otherwise finds another schema's migration tables.
+  const migrator = new Migrator({ db, provider: new InCodeProvider(), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
