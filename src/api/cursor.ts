@@ -38,7 +38,7 @@ export function decodeCursor(secret: string, cursor: string, expect: { w: string
   if (!payload || !sig || rest.length) throw bad('The cursor is not one this API issued.');
   const given = Buffer.from(sig, 'base64url');
   const want = mac(secret, payload);
-  if (given.length !== want.length || !timingSafeEqual(given, want)) throw bad('The cursor is not one this API issued.');
+  if (given.length !== want.length || given.toString('base64url') !== sig || !timingSafeEqual(given, want)) throw bad('The cursor is not one this API issued.');
   let state: CursorState;
   try {
     state = stateSchema.parse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));

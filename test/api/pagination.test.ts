@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertAccounts } from '../../src/db/accounts.js';
+import { dialects } from '../helpers/db.js';
+import { apiKey, call, startApi, workspace, type Harness } from './harness.js';
+
+const LIFTED = { read: 100_000, write: 100_000, report: 100_000 };
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`pagination of GET /accounts on ${d.label}`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startApi(d.name, { rateLimits: LIFTED });
+    });
+    afterAll(async () => h?.close());
+
+    async function seeded(n: number) {
+      const ws = await workspace(h.db);
+      // Ties on score on purpose: order falls back to store_id.
+      const rows = Array.from({ length: n }, (_, i) => ({ store_id: `store-${String(i).padStart(4, '0')}`, score: Math.floor(i / 3) / 10, in_market: i % 7 !== 0 }));
+      await upsertAccounts(h.db, ws.id, rows, new Date());
+      return { ws, rows, key: await apiKey(h.db, ws.id, ['read:accounts']) };
+    }
+
+    async function walk(key: string, limit: number, filter = '', between?: (page: number) => Promise<void>) {
+      const seen: any[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const q: string = `/accounts?limit=${limit}${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const r = await call(h.base, 'GET', q, { key });
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        expect(r.body.data.length).toBeLessThanOrEqual(limit);
+        seen.push(...r.body.data);
+        cursor = r.body.next_cursor;
+        pages++;
+        if (between) await between(pages);
+      } while (cursor);
+      return { seen, pages };
+    }
+
+    it('defaults to 50 in-market rows in ranking order', async () => {
+      const { key, rows } = await seeded(120);
+      const r = await call(h.base, 'GET', '/accounts', { key });
+      expect(r.body.data).toHaveLength(50);
+      const expected = rows
+        .filter((x) => x.in_market)
+        .sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1))
+        .slice(0, 50)
+        .map((x) => x.store_id);
+      expect(r.body.data.map((x: any) => x.store_id)).toEqual(expected);
+      expect(r.body.data.every((x: any) => x.selected_for_first_party_surface && x.delivered_to_agent)).toBe(true);
+    });
+
+    it('walks the whole list exactly once while rows are inserted', async () => {
+      const { ws, key, rows } = await seeded(95);
+      let added = 0;
+      const { seen } = await walk(key, 7, '&filter=all', async () => {
+        const extra = Array.from({ length: 3 }, () => ({ store_id: `new-${++added}`, score: (added % 11) / 10 }));
+        await upsertAccounts(h.db, ws.id, extra, new Date());
+      });
+      const ids = seen.map((x) => x.store_id);
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const r of rows) expect(ids).toContain(r.store_id);
+    });
+
+    it('returns next_cursor null on the last page, also when the list ends exactly at a page boundary', async () => {
+      const { key } = await seeded(10);
+      const { seen, pages } = await walk(key, 5, '&filter=all');
+      expect(seen).toHaveLength(10);
+      expect(pages).toBe(2);
+    });
+
+    it('marks delivered rows and leaves the rest undelivered; in_market decides selection', async () => {
+      const { key } = await seeded(30);
+      await call(h.base, 'GET', '/accounts?limit=5&filter=all', { key });
+      const all = await walk(key, 200, '&filter=all');
+      expect(all.seen.every((x) => x.delivered_to_agent)).toBe(true);
+      expect(all.seen.filter((x) => !x.selected_for_first_party_surface).every((x) => !x.in_market)).toBe(true);
+      expect(all.seen.some((x) => !x.selected_for_first_party_surface)).toBe(true);
+    });
+
+    it('answers 400 for a tampered cursor', async () => {
+      const { key } = await seeded(20);
+      const first = await call(h.base, 'GET', '/accounts?limit=5', { key });
+      const cursor: string = first.body.next_cursor;
+      const [payload, sig] = cursor.split('.');
+      const state = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+      state.s = 99;
+      const forged = `${Buffer.from(JSON.stringify(state)).toString('base64url')}.${sig}`;
+      for (const bad of [forged, `${cursor}x`, 'garbage', cursor.replace('.', '')]) {
+        const r = await call(h.base, 'GET', `/accounts?limit=5&cursor=${encodeURIComponent(bad)}`, { key });
+        expect(r.status).toBe(400);
+        expect(r.body.type).toBe('https://storelens.dev/problems/invalid-cursor');
+      }
+    });
+
+    it('answers 400 for a cursor used with other filters or after a re-ranking', async () => {
+      const { ws, key } = await seeded(20);
+      const first = await call(h.base, 'GET', '/accounts?limit=5', { key });
+      const c = encodeURIComponent(first.body.next_cursor);
+      expect((await call(h.base, 'GET', `/accounts?limit=5&filter=all&cursor=${c}`, { key })).status).toBe(400);
+      expect((await call(h.base, 'GET', `/accounts?limit=9&cursor=${c}`, { key })).status).toBe(200);
+      await upsertAccounts(h.db, ws.id, [{ store_id: 'store-0001', score: 42 }], new Date());
+      const r = await call(h.base, 'GET', `/accounts?limit=5&cursor=${c}`, { key });
+      expect(r.status).toBe(400);
+      expect(r.body.detail).toMatch(/ranking changed/);
+    });
+
+    it('accepts the documented bounds of limit', async () => {
+      const { key } = await seeded(3);
+      expect((await call(h.base, 'GET', '/accounts?limit=1', { key })).status).toBe(200);
+      expect((await call(h.base, 'GET', '/accounts?limit=200', { key })).status).toBe(200);
+    });
+  });
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects } from '../helpers/db.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`rate limits on ${d.label}`, () => {
+    let h: Harness;
+    let wsId: string;
+    beforeAll(async () => {
+      h = await startApi(d.name);
+      wsId = (await workspace(h.db)).id;
+    });
+    afterAll(async () => h?.close());
+
+    it('answers the 121st read in a minute with 429 and Retry-After, and serves again in the next window', async () => {
+      h.clock.set('2026-03-01T12:00:15.000Z');
+      const key = await apiKey(h.db, wsId, ['read:accounts']);
+      for (let i = 1; i <= 120; i++) {
+        const r = await call(h.base, 'GET', '/accounts?limit=1', { key });
+        expect(r.status, `read ${i}`).toBe(200);
+        if (i === 1) {
+          expect(r.headers.get('ratelimit-policy')).toBe('"read";q=120;w=60');
+          expect(r.headers.get('ratelimit')).toBe('"read";r=119;t=45');
+        }
+      }
+      h.clock.set('2026-03-01T12:00:59.200Z');
+      const over = await call(h.base, 'GET', '/accounts?limit=1', { key });
+      expect(over.status).toBe(429);
+      expect(over.contentType).toMatch(/problem\+json/);
+      expect(over.body.type).toBe('https://storelens.dev/problems/rate-limited');
+      expect(over.headers.get('retry-after')).toBe('1');
+      expect(over.headers.get('ratelimit')).toBe('"read";r=0;t=1');
+      h.clock.set('2026-03-01T12:01:00.000Z');
+      const next = await call(h.base, 'GET', '/accounts?limit=1', { key });
+      expect(next.status).toBe(200);
+      expect(next.headers.get('ratelimit')).toBe('"read";r=119;t=60');
+    });
+
+    it('limits writes to 20 a minute per key, independently of reads and of other keys', async () => {
+      h.clock.set('2026-03-01T13:00:00.000Z');
+      const key = await apiKey(h.db, wsId, ['read:accounts', 'write:outcomes']);
+      const other = await apiKey(h.db, wsId, ['write:outcomes']);
+      for (let i = 1; i <= 20; i++) {
+        expect((await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 's', action: 'won' } })).status).toBe(200);
+      }
+      const over = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 's', action: 'won' } });
+      expect(over.status).toBe(429);
+      expect(over.headers.get('retry-after')).toBe('60');
+      expect(over.headers.get('ratelimit-policy')).toBe('"write";q=20;w=60');
+      expect((await call(h.base, 'GET', '/accounts', { key })).status).toBe(200);
+      expect((await call(h.base, 'POST', '/outcomes', { key: other, idem: freshIdem(), body: { store_id: 's', action: 'won' } })).status).toBe(200);
+    });
+
+    it('checks the limit before the Idempotency-Key and the body', async () => {
+      h.clock.set('2026-03-01T14:00:00.000Z');
+      const key = await apiKey(h.db, wsId, ['write:outcomes']);
+      for (let i = 0; i < 20; i++) await call(h.base, 'POST', '/outcomes', { key, body: {} });
+      expect((await call(h.base, 'POST', '/outcomes', { key, body: {} })).status).toBe(429);
+    });
+
+    it('does not rate-limit openapi.json', async () => {
+      for (let i = 0; i < 130; i++) expect((await call(h.base, 'GET', '/openapi.json')).status).toBe(200);
+    });
+  });
+}

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_CHOICES, type AccessChoice, keyScopes } from '../../src/api/scopes.js';
+import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
+import { dialects } from '../helpers/db.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+
+const CHOICES = Object.keys(ACCESS_CHOICES) as AccessChoice[];
+
+/** Every non-empty combination of the three self-serve choices. */
+const COMBINATIONS: AccessChoice[][] = [];
+for (let mask = 1; mask < 1 << CHOICES.length; mask++) COMBINATIONS.push(CHOICES.filter((_, i) => mask & (1 << i)));
+
+describe('self-serve choices', () => {
+  it('grant exactly the scopes of the key form', () => {
+    expect(keyScopes(['read'])).toEqual(['read:accounts', 'read:watch']);
+    expect(keyScopes(['write-outcomes'])).toEqual(['write:outcomes']);
+    expect(keyScopes(['reports'])).toEqual(['generate:reports']);
+    for (const c of COMBINATIONS) expect(keyScopes(c)).not.toContain('manage:webhooks');
+  });
+});
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`scope matrix on ${d.label}`, () => {
+    let h: Harness;
+    let wsId: string;
+    beforeAll(async () => {
+      h = await startApi(d.name);
+      wsId = (await workspace(h.db)).id;
+    });
+    afterAll(async () => h?.close());
+
+    it.each(COMBINATIONS.map((c) => [c.join('+'), c] as const))('key with %s reaches exactly the operations of its scopes', async (_n, choices) => {
+      const key = await apiKey(h.db, wsId, keyScopes(choices));
+      const list = await call(h.base, 'GET', '/accounts', { key });
+      expect(list.status).toBe(choices.includes('read') ? 200 : 403);
+      const outcome = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 's', action: 'won' } });
+      expect(outcome.status).toBe(choices.includes('write-outcomes') ? 200 : 403);
+      const ep = await insertWebhookEndpoint(h.db, wsId, { url: 'https://example.com/h' }, new Date());
+      const del = await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem: freshIdem() });
+      expect(del.status).toBe(403);
+      for (const r of [list, outcome, del].filter((x) => x.status === 403)) {
+        expect(r.body.type).toBe('https://storelens.dev/problems/insufficient-scope');
+      }
+    });
+
+    it('an operator-granted manage:webhooks key deletes webhooks', async () => {
+      const key = await apiKey(h.db, wsId, keyScopes([], ['manage:webhooks']));
+      const ep = await insertWebhookEndpoint(h.db, wsId, { url: 'https://example.com/h' }, new Date());
+      expect((await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem: freshIdem() })).status).toBe(200);
+      expect((await call(h.base, 'GET', '/accounts', { key })).status).toBe(403);
+    });
+  });
+}
