@@ -1,6 +1,45 @@
 import type { Env } from '../cli.js';
 import { CliError } from '../errors.js';
+import { progress } from '../progress.js';
+import type { CardsMode } from '../publish/artifacts.js';
+import { publish } from '../publish/pipeline.js';
 
-export async function runPublish(_opts: Record<string, unknown>, _env: Env): Promise<void> {
-  throw new CliError('publish: not implemented yet', 1);
+interface PublishFlags {
+  input: string;
+  month?: string;
+  all?: boolean;
+  out: string;
+  baseUrl: string;
+  cards: CardsMode;
+  json?: boolean;
+}
+
+export async function runPublish(flags: PublishFlags, env: Env): Promise<void> {
+  if (Boolean(flags.month) === Boolean(flags.all)) throw new CliError('publish needs exactly one of --month YYYY-MM or --all');
+  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(flags.baseUrl)) throw new CliError(`--base-url ${flags.baseUrl} is not an http(s) URL without query or fragment`);
+  const bar = progress(env, 'publish');
+  const summary = await publish({
+    input: flags.input,
+    out: flags.out,
+    months: flags.all ? 'all' : flags.month!,
+    baseUrl: flags.baseUrl,
+    cards: flags.cards,
+    now: env.now,
+    onProgress: (m) => bar.update(m),
+  });
+  bar.done(summary.changed ? `published ${summary.months.length} month(s)` : 'no changes');
+  if (flags.json) {
+    env.stdout.write(JSON.stringify(summary) + '\n');
+  } else if (!summary.changed) {
+    env.stderr.write(`no changes: ${flags.out} already publishes this input\n`);
+  } else {
+    const parts = [
+      summary.releases.length ? `released ${summary.releases.join(', ')}` : '',
+      summary.corrections.length ? `corrected ${summary.corrections.join(', ')}` : '',
+      `${summary.stats} stats (${summary.suppressed} suppressed)`,
+      `${summary.files_written.length} files written`,
+      summary.cards_rendered ? `${summary.cards_rendered} cards rendered` : '',
+    ].filter(Boolean);
+    env.stderr.write(`published to ${flags.out} (latest ${summary.latest_month}): ${parts.join('; ')}\n`);
+  }
 }

@@ -47,7 +47,7 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
 
 const SOURCE: Record<PanelFormat, (file: string) => string> = {
   csv: (f) =>
-    `read_csv(${lit(f)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"', auto_detect = false, columns_from_header = true)`,
+    `read_csv(${lit(f)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"')`,
   parquet: (f) => `read_parquet(${lit(f)})`,
   ndjson: (f) => `read_json(${lit(f)}, format = 'newline_delimited')`,
 };

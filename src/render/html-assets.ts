@@ -9,7 +9,7 @@ export const PAGE_CSS = `
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#a4aeb9;--bg:#0f1419;--panel:#171d24;--border:#323b45;--accent:#6cb0ff;--mark:#3b3413}}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
-body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
+body{margin:0;overflow-wrap:break-word;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
 a{color:var(--accent);text-underline-offset:.15em}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .skip{position:absolute;left:-10000px;top:auto}

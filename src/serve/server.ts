@@ -62,11 +62,12 @@ export function closeOnSignals(
 ): Promise<NodeJS.Signals> {
   const signals = opts.signals ?? ['SIGTERM', 'SIGINT'];
   return new Promise((resolve, reject) => {
+    const handlers = signals.map((signal) => [signal, () => onSignal(signal)] as const);
     const onSignal = (signal: NodeJS.Signals) => {
-      for (const s of signals) process.off(s, onSignal);
+      for (const [s, h] of handlers) process.off(s, h);
       opts.onSignal?.(signal);
       server.close().then(() => resolve(signal), reject);
     };
-    for (const s of signals) process.on(s, onSignal);
+    for (const [s, h] of handlers) process.on(s, h);
   });
 }

@@ -1,0 +1,146 @@
+/**
+ * Every file of a publication, with its manifest entry. A file whose ETag is unchanged is linked
+ * from the live publication and keeps its Last-Modified; cards are re-rendered only when their
+ * content hash changed.
+ */
+import { pageCardInputs, cardHash, renderCards } from '../render/card.js';
+import { renderCsv } from '../render/csv.js';
+import { renderHtml } from '../render/html.js';
+import { renderMarkdown } from '../render/markdown.js';
+import type { CardInput, FeedItem } from '../render/page.js';
+import { renderFeed } from '../render/rss.js';
+import { PAGES } from '../stats/registry.js';
+import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
+import { CONTENT_TYPES, type ManifestEntry } from './manifest.js';
+import { pageModel, seriesOrder } from './pages.js';
+import type { Publication } from './publication.js';
+import type { ReleaseFile } from './release.js';
+import { bytesEtag } from './run-id.js';
+
+export type CardsMode = 'latest' | 'all' | 'none';
+
+export interface AssembleInput {
+  docs: Map<Slug, Map<string, { doc: StatsDocument; bytes: Buffer; etag: string }>>;
+  old: Publication | null;
+  baseUrl: string;
+  cards: CardsMode;
+  /** months whose documents were rebuilt in this run */
+  rebuilt: ReadonlySet<string>;
+  feed: FeedItem[];
+  completedAt: string;
+  cardThreads?: number;
+  progress: (message: string) => void;
+}
+
+export interface Assembled {
+  files: ReleaseFile[];
+  manifest: Record<string, ManifestEntry>;
+  /** whether anything differs from the live publication */
+  changed: boolean;
+  written: string[];
+  cardsRendered: number;
+}
+
+const CARD_PATH = /^data\/cards\/([^/]+)\/(\d{4}-\d{2})\/[^/]+\.png$/;
+
+export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
+  const httpDate = new Date(a.completedAt).toUTCString();
+  const oldFiles = a.old?.manifest.files ?? {};
+  const files: ReleaseFile[] = [];
+  const manifest: Record<string, ManifestEntry> = {};
+  const written: string[] = [];
+
+  const add = (path: string, bytes: Buffer | string, contentType: string, etag = bytesEtag(bytes), sourceHash?: string) => {
+    const before = oldFiles[path];
+    const size = Buffer.byteLength(bytes);
+    if (before && before.etag === etag && before.bytes === size) {
+      files.push({ path, linkFrom: a.old!.file(path) });
+      manifest[path] = before;
+      return;
+    }
+    files.push({ path, bytes });
+    manifest[path] = { etag, last_modified: httpDate, content_type: contentType, bytes: size, ...(sourceHash ? { source_hash: sourceHash } : {}) };
+    written.push(path);
+  };
+
+  const latestDocs = new Map<Slug, StatsDocument>();
+  for (const slug of SLUGS) {
+    const byMonth = a.docs.get(slug)!;
+    const months = [...byMonth.keys()].sort();
+    for (const m of months) {
+      const d = byMonth.get(m)!;
+      add(`api/data/${slug}/${m}.json`, d.bytes, CONTENT_TYPES.json, d.etag);
+    }
+    const latest = byMonth.get(months[months.length - 1])!;
+    latestDocs.set(slug, latest.doc);
+    add(`api/data/${slug}.json`, latest.bytes, CONTENT_TYPES.json, latest.etag);
+    const series = months.flatMap((m) => byMonth.get(m)!.doc.stats).sort(seriesOrder(slug));
+    add(`api/data/${slug}.csv`, renderCsv(series), CONTENT_TYPES.csv);
+    const history = months.map((m) => byMonth.get(m)!.doc);
+    const page = pageModel(latest.doc, history, a.baseUrl);
+    add(`data/${slug}.md`, renderMarkdown(page), CONTENT_TYPES.md);
+    add(`data/${slug}.html`, renderHtml(page), CONTENT_TYPES.html);
+  }
+  add('data/rss.xml', renderFeed({ baseUrl: a.baseUrl, items: a.feed, pageTitles: Object.fromEntries(PAGES.map((p) => [p.slug, p.title])) }), CONTENT_TYPES.xml);
+
+  const cardsRendered = await addCards(a, add, files, manifest);
+  const changed = written.length > 0 || Object.keys(oldFiles).some((p) => !(p in manifest));
+  return { files, manifest, changed, written, cardsRendered };
+}
+
+/** Cards of the target months (latest, or all), plus kept cards of months that did not change. */
+async function addCards(
+  a: AssembleInput,
+  add: (path: string, bytes: Buffer, contentType: string, etag?: string, sourceHash?: string) => void,
+  files: ReleaseFile[],
+  manifest: Record<string, ManifestEntry>,
+): Promise<number> {
+  const oldFiles = a.old?.manifest.files ?? {};
+  const monthsWithCards = new Set<string>();
+  for (const p of Object.keys(oldFiles)) {
+    const m = CARD_PATH.exec(p);
+    if (m) monthsWithCards.add(`${m[1]}/${m[2]}`);
+  }
+  const targets = new Set<string>();
+  for (const slug of SLUGS) {
+    const byMonth = a.docs.get(slug)!;
+    const months = [...byMonth.keys()].sort();
+    const chosen = a.cards === 'all' ? months : a.cards === 'latest' ? months.slice(-1) : [];
+    for (const m of chosen) targets.add(`${slug}/${m}`);
+    if (a.cards !== 'none') for (const m of months) if (a.rebuilt.has(m) && monthsWithCards.has(`${slug}/${m}`)) targets.add(`${slug}/${m}`);
+  }
+
+  const queue: Array<{ path: string; card: CardInput; hash: string }> = [];
+  for (const key of [...targets].sort()) {
+    const [slug, month] = key.split('/') as [Slug, string];
+    const byMonth = a.docs.get(slug)!;
+    const history = [...byMonth.keys()].sort().map((m) => byMonth.get(m)!.doc);
+    for (const card of pageCardInputs(pageModel(byMonth.get(month)!.doc, history, a.baseUrl))) {
+      const path = `data/cards/${slug}/${month}/${card.anchor}.png`;
+      const hash = cardHash(card);
+      const before = oldFiles[path];
+      if (before?.source_hash === hash) {
+        files.push({ path, linkFrom: a.old!.file(path) });
+        manifest[path] = before;
+      } else {
+        queue.push({ path, card, hash });
+      }
+    }
+  }
+  // Cards of months that were not targeted and did not change stay as they are.
+  for (const [path, entry] of Object.entries(oldFiles)) {
+    const m = CARD_PATH.exec(path);
+    if (!m || targets.has(`${m[1]}/${m[2]}`) || a.rebuilt.has(m[2])) continue;
+    files.push({ path, linkFrom: a.old!.file(path) });
+    manifest[path] = entry;
+  }
+  if (queue.length) {
+    a.progress(`rendering ${queue.length} cards`);
+    const pngs = await renderCards(
+      queue.map((q) => q.card),
+      { threads: a.cardThreads, onProgress: (done, total) => a.progress(`rendering cards ${done}/${total}`) },
+    );
+    queue.forEach((q, i) => add(q.path, pngs[i], CONTENT_TYPES.png, undefined, q.hash));
+  }
+  return queue.length;
+}

@@ -1,0 +1,163 @@
+/**
+ * The publish run: decide which documents changed (run ids), compute only those, assemble every
+ * artifact, and switch the new publication in atomically. Identical input rewrites nothing.
+ */
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { CliError } from '../errors.js';
+import { nextMonth } from '../panel/columns.js';
+import { listPanel } from '../panel/read.js';
+import { makeDocument, renderDocument } from '../render/json.js';
+import type { FeedItem } from '../render/page.js';
+import type { BuiltMonth } from '../stats/build.js';
+import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
+import { assembleArtifacts, type CardsMode } from './artifacts.js';
+import { computeMonths } from './compute.js';
+import { acquireLock } from './lock.js';
+import { changedStats } from './pages.js';
+import { publishedMonths, readPublication, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
+import { writeRelease } from './release.js';
+import { documentEtag, hashPanel, runId } from './run-id.js';
+
+export interface PublishOptions {
+  input: string;
+  out: string;
+  /** one month, or every month of the panel */
+  months: 'all' | string;
+  baseUrl: string;
+  cards: CardsMode;
+  now: () => Date;
+  onProgress?: (message: string) => void;
+  /** worker threads for cards (default: one per core) */
+  cardThreads?: number;
+}
+
+export interface PublishSummary {
+  out: string;
+  changed: boolean;
+  release: string | null;
+  completed_at: string | null;
+  latest_month: string | null;
+  /** months whose documents were (re)built in this run */
+  months: string[];
+  /** months published for the first time */
+  releases: string[];
+  /** months already published whose figures changed */
+  corrections: string[];
+  slugs: Slug[];
+  stats: number;
+  suppressed: number;
+  cards_rendered: number;
+  files_written: string[];
+}
+
+export async function publish(o: PublishOptions): Promise<PublishSummary> {
+  const progress = o.onProgress ?? (() => {});
+  const baseUrl = o.baseUrl.replace(/\/+$/, '');
+  const files = await listPanel(o.input);
+  const panelMonths = files.map((f) => f.month);
+  if (o.months !== 'all' && !panelMonths.includes(o.months)) {
+    throw new CliError(`--month ${o.months} is not in the panel ${o.input} (it has ${panelMonths[0]} to ${panelMonths[panelMonths.length - 1]})`);
+  }
+  progress('hashing panel files');
+  const hashes = await hashPanel(files);
+
+  const outExisted = await stat(o.out).then(() => true, () => false);
+  await mkdir(o.out, { recursive: true });
+  const lock = await acquireLock(o.out);
+  let wrote = false;
+  try {
+    const old = await readPublication(o.out);
+    const oldState: PublicationState = old?.state ?? { state_version: 1, runs: {}, feed: [] };
+    const before = publishedMonths(oldState);
+    const candidates = o.months === 'all' ? panelMonths : [o.months, nextMonth(o.months)].filter((m) => m === o.months || (before.includes(m) && panelMonths.includes(m)));
+
+    const runs: Record<string, Record<string, string>> = structuredClone(oldState.runs) as Record<string, Record<string, string>>;
+    const rebuild = new Set<string>();
+    for (const m of candidates) {
+      for (const slug of SLUGS) {
+        const id = runId(slug, m, hashes, baseUrl);
+        if (oldState.runs[slug]?.[m] !== id) rebuild.add(m);
+        (runs[slug] ??= {})[m] = id;
+      }
+    }
+    const months = [...rebuild].sort();
+    const built: Map<string, BuiltMonth> = months.length ? await computeMonths(files, months, baseUrl, progress) : new Map();
+    const completedAt = o.now().toISOString();
+
+    // Every published document: rebuilt ones fresh, the rest as they are.
+    const allMonths = [...new Set([...before, ...months])].sort();
+    const docs = new Map<Slug, Map<string, { doc: StatsDocument; bytes: Buffer; etag: string }>>();
+    const feed: FeedItem[] = [...oldState.feed];
+    const corrections: string[] = [];
+    for (const slug of SLUGS) {
+      const bySlug = new Map<string, { doc: StatsDocument; bytes: Buffer; etag: string }>();
+      for (const m of allMonths) {
+        const path = `api/data/${slug}/${m}.json`;
+        const b = built.get(m);
+        const bytes = b ? Buffer.from(renderDocument(makeDocument(slug, m, completedAt, b.stats.get(slug)!))) : await old!.read(path);
+        const doc = JSON.parse(bytes.toString('utf8')) as StatsDocument;
+        bySlug.set(m, { doc, bytes, etag: documentEtag(slug, m, runs[slug][m]) });
+      }
+      docs.set(slug, bySlug);
+    }
+    for (const m of months) {
+      if (!before.includes(m)) continue;
+      const changed: Partial<Record<Slug, string[]>> = {};
+      for (const slug of SLUGS) {
+        const previous = JSON.parse((await old!.read(`api/data/${slug}/${m}.json`)).toString('utf8')) as StatsDocument;
+        const ids = changedStats(previous, docs.get(slug)!.get(m)!.doc);
+        if (ids.length) changed[slug] = ids;
+      }
+      const slugs = SLUGS.filter((s) => changed[s]);
+      if (slugs.length === 0) continue;
+      corrections.push(m);
+      feed.push({ kind: 'correction', month: m, completed_at: completedAt, guid: `correction:${m}:${runs[slugs[0]][m].slice(0, 16)}`, slugs, changed });
+    }
+    const releases = months.filter((m) => !before.includes(m));
+    for (const m of releases) feed.push({ kind: 'release', month: m, completed_at: completedAt, guid: `release:${m}`, slugs: [...SLUGS] });
+
+    const artifacts = await assembleArtifacts({ docs, old, baseUrl, cards: o.cards, rebuilt: new Set(months), feed, completedAt, cardThreads: o.cardThreads, progress });
+    const latest = allMonths[allMonths.length - 1] ?? null;
+    const summary: PublishSummary = {
+      out: o.out,
+      changed: artifacts.changed,
+      release: null,
+      completed_at: artifacts.changed ? completedAt : null,
+      latest_month: latest,
+      months: artifacts.changed ? months : [],
+      releases: artifacts.changed ? releases : [],
+      corrections: artifacts.changed ? corrections : [],
+      slugs: [...SLUGS],
+      stats: 0,
+      suppressed: 0,
+      cards_rendered: artifacts.cardsRendered,
+      files_written: artifacts.changed ? artifacts.written : [],
+    };
+    for (const m of summary.months) {
+      for (const slug of SLUGS) {
+        for (const s of docs.get(slug)!.get(m)!.doc.stats) {
+          summary.stats += 1;
+          if (s.suppressed) summary.suppressed += 1;
+        }
+      }
+    }
+    if (!artifacts.changed) return summary;
+
+    const state: PublicationState = { state_version: 1, runs, feed };
+    progress('switching the publication in');
+    summary.release = await writeRelease(
+      o.out,
+      [
+        ...artifacts.files,
+        { path: MANIFEST_FILE, bytes: JSON.stringify({ manifest_version: 1, completed_at: completedAt, latest_month: latest, files: artifacts.manifest }, null, 2) + '\n' },
+        { path: STATE_FILE, bytes: JSON.stringify(state, null, 2) + '\n' },
+      ],
+      completedAt,
+    );
+    wrote = true;
+    return summary;
+  } finally {
+    await lock.release();
+    if (!outExisted && !wrote) await rm(o.out, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,42 @@
+/** The live publication as publish sees it: manifest, state and the bytes of its files. */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FeedItem } from '../render/page.js';
+import type { Slug } from '../stats/types.js';
+import type { Manifest } from './manifest.js';
+import { resolveCurrentRelease } from './release.js';
+
+/** Bookkeeping kept beside the manifest (not served): run ids and the feed's items. */
+export interface PublicationState {
+  state_version: 1;
+  /** slug → month → run id of the published document */
+  runs: Partial<Record<Slug, Record<string, string>>>;
+  feed: FeedItem[];
+}
+
+export interface Publication {
+  dir: string;
+  manifest: Manifest;
+  state: PublicationState;
+  file(p: string): string;
+  read(p: string): Promise<Buffer>;
+}
+
+export const STATE_FILE = 'state.json';
+export const MANIFEST_FILE = 'manifest.json';
+
+export async function readPublication(outDir: string): Promise<Publication | null> {
+  const dir = await resolveCurrentRelease(outDir);
+  if (!dir) return null;
+  const manifest = JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
+  const state = JSON.parse(await readFile(path.join(dir, STATE_FILE), 'utf8').catch(() => '{"state_version":1,"runs":{},"feed":[]}')) as PublicationState;
+  const file = (p: string) => path.join(dir, p);
+  return { dir, manifest, state, file, read: (p) => readFile(file(p)) };
+}
+
+/** Every month with a published document, ascending. */
+export function publishedMonths(state: PublicationState | undefined): string[] {
+  const months = new Set<string>();
+  for (const runs of Object.values(state?.runs ?? {})) for (const m of Object.keys(runs ?? {})) months.add(m);
+  return [...months].sort();
+}

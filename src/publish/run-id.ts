@@ -1,0 +1,44 @@
+/**
+ * Run ids (DESIGN.md "Decisions"): a (slug, month) document is rebuilt exactly when the hash of
+ * everything that can change it changes: this and the previous month's panel bytes, the
+ * registry and methodology versions, schema_version and base_url.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { previousMonth } from '../panel/columns.js';
+import type { PanelFile } from '../panel/read.js';
+import { metricsOf, pageOf, REGISTRY_VERSION } from '../stats/registry.js';
+import { SCHEMA_VERSION, type Slug } from '../stats/types.js';
+
+export async function hashFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export async function hashPanel(files: PanelFile[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const f of files) out.set(f.month, await hashFile(f.file));
+  return out;
+}
+
+export function runId(slug: Slug, month: string, panel: ReadonlyMap<string, string>, baseUrl: string): string {
+  const input = {
+    schema_version: SCHEMA_VERSION,
+    registry: REGISTRY_VERSION,
+    page: pageOf(slug),
+    metrics: metricsOf(slug),
+    base_url: baseUrl,
+    slug,
+    month,
+    panel: panel.get(month) ?? null,
+    prior: panel.get(previousMonth(month)) ?? null,
+  };
+  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+}
+
+/** Strong ETag of a JSON document: `"{slug}-{month}-{first 16 hex of run id}"`. */
+export const documentEtag = (slug: Slug, month: string, run: string): string => `"${slug}-${month}-${run.slice(0, 16)}"`;
+
+/** Strong ETag of any other file: a hash of its bytes. */
+export const bytesEtag = (bytes: Buffer | string): string => `"${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}"`;

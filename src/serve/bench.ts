@@ -1,0 +1,113 @@
+/**
+ * The serve benchmark: requests per second for a 200 and a 304 on `/api/data/{slug}`, from the
+ * `serve` server and from a bare `node:http` server answering the same bytes and headers from
+ * memory, in the same run, alternated round by round so both meet the same machine. Called by
+ * `npm run bench`; not a test.
+ */
+import { createServer, type OutgoingHttpHeader, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import type { Slug } from '../stats/types.js';
+import { loadPublication } from './publication.js';
+import { resolveCurrentRelease } from '../publish/release.js';
+import { startServer } from './server.js';
+
+export interface ServeBenchOptions {
+  /** Output folder with a publication (written by `storelens publish`). */
+  out: string;
+  slug?: Slug;
+  /** Seconds per measurement. */
+  durationSeconds?: number;
+  connections?: number;
+  pipelining?: number;
+  /** autocannon worker threads (0 = load generated on the main thread, beside the servers). */
+  workers?: number;
+  /** Measurements per server and case; the best one counts. */
+  rounds?: number;
+  /** Progress lines (e.g. to stderr). */
+  log?: (line: string) => void;
+}
+
+export interface ReqPerSec {
+  ok: number;
+  notModified: number;
+}
+
+export interface ServeBenchResult {
+  path: string;
+  bytes: number;
+  serve: ReqPerSec;
+  bare: ReqPerSec;
+  /** serve / bare (goal ≥ 0.9). */
+  ratio: ReqPerSec;
+}
+
+export async function benchServe(opts: ServeBenchOptions): Promise<ServeBenchResult> {
+  const slug = opts.slug ?? 'agentic-commerce';
+  const urlPath = `/api/data/${slug}`;
+  const dir = await resolveCurrentRelease(opts.out);
+  if (dir === null) throw new Error(`${opts.out}: nothing published to benchmark`);
+  const artifact = (await loadPublication(dir)).byPath.get(urlPath);
+  if (!artifact) throw new Error(`${opts.out}: ${urlPath} is not published`);
+
+  const serve = await startServer({ out: opts.out, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
+  const bare = await startBare(artifact.etag, artifact.okHeaders, artifact.notModifiedHeaders, artifact.body);
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  const best = { serve: { ok: 0, notModified: 0 }, bare: { ok: 0, notModified: 0 } };
+  try {
+    const run = async (base: string, conditional: boolean, duration = opts.durationSeconds ?? 5) => {
+      const r = await autocannon({
+        url: base + urlPath,
+        connections: opts.connections ?? 50,
+        pipelining: opts.pipelining ?? 1,
+        duration,
+        workers: opts.workers ?? 1,
+        headers: conditional ? { 'if-none-match': artifact.etag } : {},
+      });
+      if (r.errors || r.timeouts || r['4xx'] || r['5xx']) throw new Error(`bench ${base}: errors in the run`);
+      return r.requests.average;
+    };
+    // Warm both up (JIT, sockets) before measuring.
+    for (const base of [bareUrl, serve.url]) await run(base, false, 1);
+    for (let round = 0; round < (opts.rounds ?? 2); round++) {
+      for (const conditional of [false, true]) {
+        const key = conditional ? 'notModified' : 'ok';
+        const order = round % 2 === 0 ? (['bare', 'serve'] as const) : (['serve', 'bare'] as const);
+        for (const which of order) {
+          const rps = await run(which === 'bare' ? bareUrl : serve.url, conditional);
+          opts.log?.(`serve bench: ${which} ${conditional ? '304' : '200'} round ${round + 1}: ${Math.round(rps)} req/s`);
+          best[which][key] = Math.max(best[which][key], rps);
+        }
+      }
+    }
+  } finally {
+    await serve.close();
+    await new Promise((r) => bare.close(r));
+  }
+  return {
+    path: urlPath,
+    bytes: artifact.body.length,
+    serve: best.serve,
+    bare: best.bare,
+    ratio: { ok: best.serve.ok / best.bare.ok, notModified: best.serve.notModified / best.bare.notModified },
+  };
+}
+
+/** The reference: one resource, its bytes and headers in memory, a string compare for 304. */
+function startBare(
+  etag: string,
+  okHeaders: readonly string[],
+  notModifiedHeaders: readonly string[],
+  body: Buffer,
+): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, notModifiedHeaders as OutgoingHttpHeader[]);
+      res.end();
+    } else {
+      res.writeHead(200, okHeaders as OutgoingHttpHeader[]);
+      res.end(body);
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
