@@ -1,0 +1,116 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Env } from '../../src/cli.js';
+import { runServe } from '../../src/commands/serve.js';
+import { isCliError } from '../../src/errors.js';
+import { startServer } from '../../src/serve/server.js';
+import { samplePublicationFiles, writePublication } from '../helpers/publication.js';
+
+let out: string;
+
+beforeEach(async () => {
+  out = await mkdtemp(path.join(tmpdir(), 'storelens-cmd-'));
+});
+afterEach(async () => {
+  await rm(out, { recursive: true, force: true });
+});
+
+function fakeEnv() {
+  let text = '';
+  const stderr = new Writable({
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  const env: Env = { env: {}, stdout: new PassThrough(), stderr, now: () => new Date('2025-02-03T00:00:00Z') };
+  return { env, stderr: () => text };
+}
+
+async function until(probe: () => boolean, ms = 5000) {
+  const deadline = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('storelens serve', () => {
+  it('prints the URLs, serves the publication and stops on SIGTERM', async () => {
+    await writePublication(out, samplePublicationFiles({ runId: 'cmd', months: ['2025-01'] }), { latest_month: '2025-01' });
+    const { env, stderr } = fakeEnv();
+    const running = runServe({ out, port: 0, host: '127.0.0.1' }, env);
+    await until(() => /listening on/.test(stderr()));
+    const base = /listening on (http:\/\/\S+)/.exec(stderr())![1];
+    expect(stderr()).toContain(`${base}/api/data/agentic-commerce`);
+    expect(stderr()).toContain(`${base}/data/agentic-commerce`);
+    expect(stderr()).toMatch(/serving publication \S+ from .* latest month 2025-01/);
+    expect((await fetch(`${base}/api/data/agentic-commerce`)).status).toBe(200);
+
+    process.emit('SIGTERM');
+    await running;
+    expect(stderr()).toContain('stopped (SIGTERM)');
+    expect(process.listenerCount('SIGTERM')).toBe(0);
+    expect(process.listenerCount('SIGINT')).toBe(0);
+    await expect(fetch(`${base}/api/data/agentic-commerce`)).rejects.toThrow();
+  });
+
+  it('says that nothing is published yet, and stops on SIGINT', async () => {
+    const { env, stderr } = fakeEnv();
+    const running = runServe({ out, port: 0, host: '127.0.0.1' }, env);
+    await until(() => /listening on/.test(stderr()));
+    expect(stderr()).toMatch(/nothing is published .* yet/);
+    process.emit('SIGINT');
+    await running;
+    expect(stderr()).toContain('stopped (SIGINT)');
+  });
+
+  it('exits 2 on a bad port and 1 on a port in use', async () => {
+    const { env } = fakeEnv();
+    await expect(runServe({ out, port: 70000, host: '127.0.0.1' }, env)).rejects.toSatisfy(
+      (e) => isCliError(e) && e.exitCode === 2 && /--port/.test(e.message),
+    );
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      await expect(runServe({ out, port, host: '127.0.0.1' }, env)).rejects.toSatisfy(
+        (e) => isCliError(e) && e.exitCode === 1 && /in use/.test(e.message),
+      );
+    } finally {
+      taken.close();
+    }
+    expect(process.listenerCount('SIGTERM')).toBe(0);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes a request in flight, then refuses new connections', async () => {
+    await writePublication(out, samplePublicationFiles({ runId: 'g', months: ['2025-01'] }));
+    const server = await startServer({
+      out,
+      port: 0,
+      host: '127.0.0.1',
+      live: { pollMs: 0 },
+      mount: (app) => {
+        app.get('/slow', async () => {
+          await new Promise((r) => setTimeout(r, 300));
+          return { done: true };
+        });
+      },
+    });
+    const inFlight = fetch(`${server.url}/slow`);
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = server.close();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await closed;
+    await expect(fetch(`${server.url}/api/data/agentic-commerce`)).rejects.toThrow();
+  });
+});
