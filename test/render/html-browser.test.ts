@@ -47,7 +47,7 @@ describe.skipIf(!existsSync(CHROMIUM))('renderHtml in Chromium', () => {
     const stats = model.sections.flatMap((s) => s.stats);
     for (const stat of stats) await expect(page.locator(`[id="${stat.anchor}"]`).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('row', { name: /All stores 42\.1% 12,345 \+1\.2 pts/ }).count()).resolves.toBe(1);
-    const snippets = await page.locator('textarea[readonly]').evaluateAll((areas) => areas.map((a) => (a as HTMLTextAreaElement).value));
+    const snippets = await page.locator('textarea[readonly]').evaluateAll((areas) => areas.map((a) => (a as unknown as { value: string }).value));
     expect(snippets).toEqual(stats.map((stat) => renderEmbedSnippet({ baseUrl: model.baseUrl, slug: model.slug, stat })));
     expect(await page.locator('svg.trend[role="img"]').count()).toBe(model.sections.length);
     expect(errors).toEqual([]);
@@ -71,7 +71,7 @@ describe.skipIf(!existsSync(CHROMIUM))('renderHtml in Chromium', () => {
 
   it('fits a phone screen: only the tables scroll sideways', async () => {
     const { page } = await open(360);
-    const [scrollWidth, clientWidth] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    const [scrollWidth, clientWidth] = await page.evaluate<number[]>('[document.documentElement.scrollWidth, document.documentElement.clientWidth]');
     expect(scrollWidth).toBe(clientWidth);
     await page.close();
   });
