@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isPublicPath, manifestKeyToPath, resolvePublicPath } from '../../src/serve/routes.js';
+import { SLUGS } from '../../src/stats/types.js';
+
+const slug = fc.constantFrom(...SLUGS);
+const month = fc
+  .tuple(fc.integer({ min: 2000, max: 2099 }), fc.integer({ min: 1, max: 12 }))
+  .map(([y, m]) => `${y}-${String(m).padStart(2, '0')}`);
+const anchor = fc.stringMatching(/^[a-z0-9][a-z0-9_-]{0,40}$/);
+
+const publicKey = fc.oneof(
+  slug.map((s) => `api/data/${s}.json`),
+  fc.tuple(slug, month).map(([s, m]) => `api/data/${s}/${m}.json`),
+  slug.map((s) => `api/data/${s}.csv`),
+  slug.map((s) => `data/${s}.html`),
+  slug.map((s) => `data/${s}.md`),
+  fc.constant('data/rss.xml'),
+  fc.tuple(slug, month, anchor).map(([s, m, a]) => `data/cards/${s}/${m}/${a}.png`),
+);
+
+describe('URL ↔ manifest key', () => {
+  it('maps the documented URLs', () => {
+    expect(resolvePublicPath('/api/data/agentic-commerce')).toEqual({ key: 'api/data/agentic-commerce.json' });
+    expect(resolvePublicPath('/api/data/agentic-commerce/2025-01')).toEqual({ key: 'api/data/agentic-commerce/2025-01.json' });
+    expect(resolvePublicPath('/api/data/agentic-commerce/csv')).toEqual({ key: 'api/data/agentic-commerce.csv' });
+    expect(resolvePublicPath('/data/methodology')).toEqual({ key: 'data/methodology.html' });
+    expect(resolvePublicPath('/data/methodology.md')).toEqual({ key: 'data/methodology.md' });
+    expect(resolvePublicPath('/data/rss.xml')).toEqual({ key: 'data/rss.xml' });
+    expect(resolvePublicPath('/data/cards/platform-apps/2025-01/a-1b2c3d.png')).toEqual({
+      key: 'data/cards/platform-apps/2025-01/a-1b2c3d.png',
+    });
+  });
+
+  it('says why a public path names nothing', () => {
+    expect(resolvePublicPath('/api/data/agentic-commerce/')).toEqual({ reason: 'trailing-slash' });
+    expect(resolvePublicPath('/api/data/nope')).toEqual({ reason: 'unknown-slug' });
+    expect(resolvePublicPath('/api/data/agentic-commerce/2025-13')).toEqual({ reason: 'malformed-month' });
+    expect(resolvePublicPath('/data/cards/agentic-commerce/2025-1/a.png')).toEqual({ reason: 'malformed-month' });
+    expect(resolvePublicPath('/data/agentic-commerce.html')).toEqual({ reason: 'unknown-slug' });
+    expect(resolvePublicPath('/data/cards/agentic-commerce/2025-01/a.gif')).toEqual({ reason: 'no-such-path' });
+  });
+
+  it('round-trips every public manifest key through its URL', () => {
+    fc.assert(
+      fc.property(publicKey, (key) => {
+        const url = manifestKeyToPath(key);
+        expect(url).not.toBeNull();
+        expect(resolvePublicPath(url!)).toEqual({ key });
+      }),
+    );
+  });
+
+  it('gives no URL to keys that are not public artifacts', () => {
+    for (const key of ['manifest.json', 'api/data/x.json', 'data/agentic-commerce.json', 'data/cards/agentic-commerce/2025-01/../x.png', 'api/data/agentic-commerce/latest.json', '.releases/current/manifest.json', 'data/cards/agentic-commerce/2025-01/%2e.png']) {
+      expect(manifestKeyToPath(key), key).toBeNull();
+    }
+  });
+
+  it('never resolves any path to a key with "..", an encoded character or a backslash', () => {
+    const segment = fc.oneof(
+      fc.constantFrom('..', '.', '', '%2e%2e', '..%2f', '%252e', 'rss.xml', 'cards', 'csv', '2025-01', 'agentic-commerce', 'agentic-commerce.md', 'a.png', '..\\x'),
+      fc.string({ unit: fc.constantFrom('a', '.', '/', '%', '2', 'e', 'f', '\\', '-') , maxLength: 12 }),
+    );
+    const path = fc.tuple(fc.constantFrom('/data', '/api/data'), fc.array(segment, { maxLength: 5 })).map(([p, s]) => [p, ...s].join('/'));
+    fc.assert(
+      fc.property(path, (p) => {
+        const r = resolvePublicPath(p);
+        if ('key' in r) {
+          expect(r.key.split('/')).not.toContain('..');
+          expect(r.key).not.toMatch(/[%\\]/);
+          expect(manifestKeyToPath(r.key)).toBe(p);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('isPublicPath', () => {
+  it('covers /data and /api/data and nothing that merely starts like them', () => {
+    for (const p of ['/data', '/data/', '/data/x', '/api/data', '/api/data/x']) expect(isPublicPath(p), p).toBe(true);
+    for (const p of ['/database', '/datax/y', '/api/datas', '/api/v1/data', '/', '', '//data', '/Data']) expect(isPublicPath(p), p).toBe(false);
+  });
+});
