@@ -1,10 +1,12 @@
-/** A standalone api app (no listen): /api/v1 plus problem+json 404s everywhere else. */
+/** A standalone api app (no listen): /api/v1, with problem+json and no-store everywhere else too. */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { ApiProblem, sendProblem } from './problems.js';
-import { apiPlugin, type ApiOptions } from './plugin.js';
+import { apiErrorHandler } from './error-handler.js';
 import { apiFrameworkErrors } from './framework-errors.js';
+import { BODY_LIMIT, apiPlugin, type ApiOptions } from './plugin.js';
+import { ApiProblem, sendProblem } from './problems.js';
 
 export { apiPlugin, type ApiOptions } from './plugin.js';
+export { apiFrameworkErrors } from './framework-errors.js';
 
 export interface BuildApiAppOptions extends ApiOptions {
   logger?: boolean;
@@ -12,7 +14,12 @@ export interface BuildApiAppOptions extends ApiOptions {
 
 export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
   const { logger = false, ...apiOptions } = opts;
-  const app = Fastify({ logger, frameworkErrors: apiFrameworkErrors });
+  const app = Fastify({ logger, frameworkErrors: apiFrameworkErrors, bodyLimit: opts.bodyLimit ?? BODY_LIMIT });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  app.setErrorHandler(apiErrorHandler(opts.bodyLimit ?? BODY_LIMIT));
   await app.register(apiPlugin, { ...apiOptions, prefix: '/api/v1' });
   app.setNotFoundHandler(async (req, reply) =>
     sendProblem(reply, new ApiProblem('not-found', `There is nothing at ${req.method} ${req.url.split('?')[0]}; the API lives under /api/v1.`)),
