@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { main, type Env } from '../../src/cli.js';
+import { buildApiApp } from '../../src/api/app.js';
+import { countAccounts } from '../../src/db/accounts.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+
+function capture(): { out: string[]; err: string[]; stream(buf: string[]): Writable } {
+  return {
+    out: [],
+    err: [],
+    stream: (buf) =>
+      new Writable({
+        write(chunk, _enc, cb) {
+          buf.push(String(chunk));
+          cb();
+        },
+      }),
+  };
+}
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`admin CLI on ${d.label}`, () => {
+    let t: TestDb;
+    let app: FastifyInstance;
+    let base: string;
+    const dir = mkdtempSync(join(tmpdir(), 'storelens-cli-'));
+
+    async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
+      const c = capture();
+      const env: Env = {
+        env: t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {},
+        stdout: c.stream(c.out),
+        stderr: c.stream(c.err),
+        now: () => new Date('2026-02-01T09:00:00Z'),
+      };
+      const dbArgs = t.dbPath ? ['--db', t.dbPath] : [];
+      const code = await main(['node', 'storelens', ...args, ...dbArgs], env);
+      const stdout = c.out.join('');
+      let json: any;
+      if (args.includes('--json') && code === 0) {
+        expect(stdout.trim().split('\n')).toHaveLength(1);
+        json = JSON.parse(stdout);
+      }
+      return { code, stdout, stderr: c.err.join(''), json };
+    }
+
+    beforeAll(async () => {
+      t = await freshDb(d.name);
+      app = await buildApiApp({ db: t.db });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
+      expect((await run('workspaces', 'create', 'acme', '--json')).code).toBe(0);
+      await run('members', 'add', '--workspace', 'acme', '--email', 'owner@acme.test', '--role', 'owner');
+      await run('members', 'add', '--workspace', 'acme', '--email', 'admin@acme.test', '--role', 'admin');
+      await run('members', 'add', '--workspace', 'acme', '--email', 'member@acme.test', '--role', 'member');
+    });
+    afterAll(async () => {
+      await app?.close();
+      await t?.cleanup();
+    });
+
+    it('creates a workspace and prints {id, name}; a duplicate name is bad input', async () => {
+      const r = await run('workspaces', 'create', 'globex', '--json');
+      expect(r.code).toBe(0);
+      expect(r.json).toEqual({ id: expect.stringMatching(/^ws_/), name: 'globex' });
+      const dup = await run('workspaces', 'create', 'globex', '--json');
+      expect(dup.code).toBe(2);
+      expect(dup.stderr).toMatch(/already exists/);
+    });
+
+    it('adds members with a role and prints {workspace_id, email, role}', async () => {
+      const r = await run('members', 'add', '--workspace', 'acme', '--email', 'New@Acme.test', '--role', 'admin', '--json');
+      expect(r.json).toEqual({ workspace_id: expect.stringMatching(/^ws_/), email: 'new@acme.test', role: 'admin' });
+      expect((await run('members', 'add', '--workspace', 'acme', '--email', 'x@acme.test', '--role', 'king')).code).toBe(2);
+      expect((await run('members', 'add', '--workspace', 'nope', '--email', 'x@acme.test', '--role', 'member')).code).toBe(2);
+    });
+
+    it('creates a key once, stored only as a hash, that works against the API', async () => {
+      const r = await run('keys', 'create', '--workspace', 'acme', '--as', 'owner@acme.test', '--name', 'ci', '--access', 'read,write-outcomes', '--json');
+      expect(r.code).toBe(0);
+      expect(r.json).toEqual({
+        id: expect.stringMatching(/^key_/),
+        key: expect.stringMatching(/^slk_[0-9a-f]{12}_/),
+        prefix: expect.stringMatching(/^slk_[0-9a-f]{12}$/),
+        name: 'ci',
+        scopes: ['read:accounts', 'read:watch', 'write:outcomes'],
+        created_by: 'owner@acme.test',
+      });
+      expect(r.json.key.startsWith(r.json.prefix)).toBe(true);
+      const stored = await t.db.kysely.selectFrom('api_keys').selectAll().where('id', '=', r.json.id).executeTakeFirstOrThrow();
+      expect(JSON.stringify(stored)).not.toContain(r.json.key);
+      const res = await fetch(`${base}/accounts`, { headers: { authorization: `Bearer ${r.json.key}` } });
+      expect(res.status).toBe(200);
+      const list = await run('keys', 'list', '--workspace', 'acme', '--json');
+      expect(JSON.stringify(list.json)).not.toContain(r.json.key);
+      expect(list.json.keys.find((k: any) => k.id === r.json.id)).toMatchObject({ prefix: r.json.prefix, last_used_at: expect.any(String), revoked_at: null });
+    });
+
+    it('refuses key creation and revocation by a plain member', async () => {
+      const c = await run('keys', 'create', '--workspace', 'acme', '--as', 'member@acme.test', '--name', 'x', '--access', 'read');
+      expect(c.code).toBe(2);
+      expect(c.stderr).toMatch(/only an owner or admin/);
+      const k = await run('keys', 'create', '--workspace', 'acme', '--as', 'admin@acme.test', '--name', 'y', '--access', 'reports', '--json');
+      const rv = await run('keys', 'revoke', '--workspace', 'acme', '--as', 'member@acme.test', k.json.id);
+      expect(rv.code).toBe(2);
+      expect((await run('keys', 'create', '--workspace', 'acme', '--as', 'stranger@acme.test', '--name', 'x', '--access', 'read')).code).toBe(2);
+    });
+
+    it.each([
+      ['no choice', ['--access', '']],
+      ['an unknown choice', ['--access', 'read,admin']],
+      ['an unknown scope', ['--access', 'read', '--scopes', 'root']],
+    ])('rejects %s', async (_n, extra) => {
+      const r = await run('keys', 'create', '--workspace', 'acme', '--as', 'owner@acme.test', '--name', 'x', ...extra);
+      expect(r.code).toBe(2);
+    });
+
+    it('grants further scopes only through --scopes', async () => {
+      const r = await run('keys', 'create', '--workspace', 'acme', '--as', 'admin@acme.test', '--name', 'hooks', '--scopes', 'manage:webhooks', '--json');
+      expect(r.json.scopes).toEqual(['manage:webhooks']);
+      const all = await run('keys', 'create', '--workspace', 'acme', '--as', 'owner@acme.test', '--name', 'all', '--access', 'read,write-outcomes,reports', '--json');
+      expect(all.json.scopes).toEqual(['read:accounts', 'read:watch', 'write:outcomes', 'generate:reports']);
+    });
+
+    it('revokes a key, after which the API answers 401', async () => {
+      const k = await run('keys', 'create', '--workspace', 'acme', '--as', 'owner@acme.test', '--name', 'tmp', '--access', 'read', '--json');
+      const rv = await run('keys', 'revoke', '--workspace', 'acme', '--as', 'admin@acme.test', k.json.id, '--json');
+      expect(rv.code).toBe(0);
+      expect(rv.json).toMatchObject({ id: k.json.id, revoked: true });
+      const res = await fetch(`${base}/accounts`, { headers: { authorization: `Bearer ${k.json.key}` } });
+      expect(res.status).toBe(401);
+      expect((await run('keys', 'revoke', '--workspace', 'acme', '--as', 'admin@acme.test', 'key_unknown')).code).toBe(2);
+    });
+
+    it('imports NDJSON accounts, and writes nothing from a file with a bad line', async () => {
+      const ws = await run('workspaces', 'create', 'importer', '--json');
+      const good = join(dir, 'good.ndjson');
+      writeFileSync(good, ['{"store_id":"s1","score":0.9,"domain":"a.example"}', '', '{"store_id":"s2","score":0.1,"in_market":false}'].join('\n'));
+      const r = await run('accounts', 'import', good, '--workspace', ws.json.id, '--json');
+      expect(r.json).toEqual({ workspace_id: ws.json.id, imported: 2, inserted: 2, updated: 0 });
+      const bad = join(dir, 'bad.ndjson');
+      writeFileSync(bad, '{"store_id":"s3","score":1}\n{"store_id":"s4"}\n');
+      const b = await run('accounts', 'import', bad, '--workspace', 'importer');
+      expect(b.code).toBe(2);
+      expect(b.stderr).toContain('bad.ndjson: line 2: field score');
+      expect(await countAccounts(t.db, ws.json.id)).toBe(2);
+    });
+  });
+}
