@@ -1,0 +1,76 @@
+/**
+ * Running storelens the way a person or a CI job does, inside the test process: `runCli` calls
+ * `main` with a captured Env (stdout, stderr, fixed clock); `generate` and `publishPanel` are the
+ * programmatic entries with test defaults (fixed clock, no cards).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { main, type Env } from '../../src/cli.js';
+import { openDuck } from '../../src/panel/duck.js';
+import { generatePanel } from '../../src/panel/generate.js';
+import type { PanelFormat } from '../../src/panel/read.js';
+import { publish, type PublishOptions, type PublishSummary } from '../../src/publish/pipeline.js';
+import type { Slug, StatsDocument } from '../../src/stats/types.js';
+
+export const FIXED_NOW = new Date('2026-11-02T09:30:00.000Z');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function collector() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+/** `storelens …args` with a captured Env; never touches process.stdout/stderr. */
+export async function runCli(args: string[], now: Date = FIXED_NOW): Promise<CliResult> {
+  const out = collector();
+  const err = collector();
+  const env: Env = { env: {}, stdout: out.stream, stderr: err.stream, now: () => now };
+  const code = await main(['node', 'storelens', ...args], env);
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+export interface GenerateSpec {
+  stores: number;
+  from: string;
+  to: string;
+  seed: string;
+  format?: PanelFormat;
+}
+
+/** A synthetic panel written into `dir` (one file per month); returns the files. */
+export async function generate(dir: string, spec: GenerateSpec): Promise<string[]> {
+  const duck = await openDuck();
+  try {
+    return await generatePanel(duck, { out: dir, format: spec.format ?? 'csv', ...spec });
+  } finally {
+    duck.close();
+  }
+}
+
+export const BASE_URL = 'https://stats.example.com';
+
+/** publish() with a fixed clock, no cards and every month unless told otherwise. */
+export function publishPanel(input: string, out: string, options: Partial<PublishOptions> = {}): Promise<PublishSummary> {
+  return publish({ input, out, months: 'all', baseUrl: BASE_URL, cards: 'none', now: () => FIXED_NOW, ...options });
+}
+
+/** A published statistics document: the latest (`month` absent) or one month's. */
+export async function readDocument(out: string, slug: Slug, month?: string): Promise<StatsDocument> {
+  const file = month ? path.join(out, 'api', 'data', slug, `${month}.json`) : path.join(out, 'api', 'data', `${slug}.json`);
+  return JSON.parse(await readFile(file, 'utf8')) as StatsDocument;
+}
+
+/** A published CSV, as text. */
+export const readCsv = (out: string, slug: Slug): Promise<string> => readFile(path.join(out, 'api', 'data', `${slug}.csv`), 'utf8');

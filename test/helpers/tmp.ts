@@ -1,0 +1,59 @@
+/**
+ * Temporary folders for tests (each test its own, removed afterwards) and snapshots of a
+ * folder tree, to prove that a run left an output folder exactly as it was.
+ */
+import { createHash } from 'node:crypto';
+import { lstat, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** Temp folders made through `make`; `removeAll` (for afterEach/afterAll) deletes them. */
+export function tempDirs(prefix = 'storelens-test-') {
+  const made: string[] = [];
+  return {
+    async make(): Promise<string> {
+      const dir = await mkdtemp(path.join(tmpdir(), prefix));
+      made.push(dir);
+      return dir;
+    },
+    async removeAll(): Promise<void> {
+      await Promise.all(made.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+    },
+  };
+}
+
+/** One entry of a tree snapshot: what a file holds, where a link points, that a folder exists. */
+export type TreeEntry =
+  | { kind: 'file'; sha256: string; bytes: number; ino: number; mtimeMs: number }
+  | { kind: 'link'; target: string }
+  | { kind: 'dir' };
+
+/**
+ * Every path under `root` (symbolic links not followed) → its entry. Missing root ⇒ null.
+ * Folder mtimes are left out: taking and releasing the publish lock touches the top folder.
+ */
+export async function snapshotTree(root: string): Promise<Record<string, TreeEntry> | null> {
+  const top = await lstat(root).catch(() => null);
+  if (!top) return null;
+  const out: Record<string, TreeEntry> = {};
+  const walk = async (dir: string): Promise<void> => {
+    for (const name of (await readdir(dir)).sort()) {
+      const full = path.join(dir, name);
+      const rel = path.relative(root, full);
+      const st = await lstat(full);
+      if (st.isSymbolicLink()) out[rel] = { kind: 'link', target: await readlink(full) };
+      else if (st.isDirectory()) {
+        out[rel] = { kind: 'dir' };
+        await walk(full);
+      } else {
+        const sha256 = createHash('sha256').update(await readFile(full)).digest('hex');
+        out[rel] = { kind: 'file', sha256, bytes: st.size, ino: st.ino, mtimeMs: st.mtimeMs };
+      }
+    }
+  };
+  await walk(root);
+  return out;
+}
+
+/** Whether a path exists (without following a final symbolic link). */
+export const exists = (p: string): Promise<boolean> => lstat(p).then(() => true, () => false);
