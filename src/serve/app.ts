@@ -24,7 +24,6 @@ import { notFoundResponse, problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 
 /** A Fastify plugin to register on the combined port, e.g. `{ plugin: apiPlugin, options: { prefix: '/api/v1' } }`. */
 export interface ServePlugin {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   plugin: FastifyPluginAsync<any> | FastifyPluginCallback<any>;
   options?: Record<string, unknown>;
 }
