@@ -1,9 +1,8 @@
 /** The demo workspace `npm start` prints a key for: idempotent except for the fresh key. */
 import type { Db } from '../db/index.js';
-import { insertApiKey } from '../db/api-keys.js';
 import { upsertAccounts, type AccountInput } from '../db/accounts.js';
 import { createWorkspace, findWorkspace, upsertMember } from '../db/workspaces.js';
-import { generateApiKey } from './keys.js';
+import { issueApiKey } from './issue-key.js';
 import { keyScopes } from './scopes.js';
 
 export const DEMO_WORKSPACE = 'demo';
@@ -23,16 +22,12 @@ export async function ensureDemoKey(db: Db, now: Date = new Date()): Promise<{ w
   await upsertMember(db, ws.id, DEMO_OWNER, 'owner', now);
   const have = await db.kysely.selectFrom('accounts').select('store_id').where('workspace_id', '=', ws.id).limit(1).execute();
   if (have.length === 0) await upsertAccounts(db, ws.id, DEMO_ACCOUNTS, now);
-  const k = generateApiKey();
-  await insertApiKey(db, {
-    id: k.id,
-    workspace_id: ws.id,
+  const k = await issueApiKey(db, {
+    workspaceId: ws.id,
     name: `demo ${now.toISOString()}`,
-    prefix: k.prefix,
-    hash: k.hash,
     scopes: keyScopes(['read', 'write-outcomes', 'reports']),
-    created_by: DEMO_OWNER,
-    created_at: now.toISOString(),
+    createdBy: DEMO_OWNER,
+    now,
   });
   return { workspace: ws.name, key: k.key };
 }

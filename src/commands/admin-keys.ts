@@ -1,8 +1,8 @@
 /** storelens keys create | list | revoke — only an owner or admin creates and revokes keys. */
 import type { Env } from '../cli.js';
 import { CliError } from '../errors.js';
-import { getApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
-import { generateApiKey } from '../api/keys.js';
+import { getApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
+import { issueApiKey } from '../api/issue-key.js';
 import { ACCESS_CHOICES, type AccessChoice, OWNER_ADMIN_ONLY, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
 import { type AdminOptions, output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
@@ -48,9 +48,7 @@ export async function createKeyCommand(opts: CreateOptions, env: Env): Promise<v
     if (restricted.length && role !== 'owner' && role !== 'admin') {
       throw new CliError(`${restricted.join(', ')} can only be held by a key created by an owner or admin`);
     }
-    const k = generateApiKey();
-    const now = env.now().toISOString();
-    await insertApiKey(db, { id: k.id, workspace_id: ws.id, name, prefix: k.prefix, hash: k.hash, scopes, created_by: as, created_at: now });
+    const k = await issueApiKey(db, { workspaceId: ws.id, name, scopes, createdBy: as, now: env.now() });
     output(
       env,
       opts,

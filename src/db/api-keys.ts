@@ -32,10 +32,32 @@ export async function insertApiKey(db: Db, key: NewApiKey): Promise<ApiKeyInfo> 
 
 /** The key (revoked or not) whose hash matches, with its workspace. */
 export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithWorkspace | undefined> {
-  const key = await db.kysely.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
-  if (!key) return undefined;
-  const workspace = await db.kysely.selectFrom('workspaces').selectAll().where('id', '=', key.workspace_id).executeTakeFirst();
-  return workspace && { key: info(key), workspace };
+  const row = await db.kysely
+    .selectFrom('api_keys as k')
+    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+    .selectAll('k')
+    .select([
+      'w.name as w_name',
+      'w.pilot_access as w_pilot_access',
+      'w.activations as w_activations',
+      'w.ranking_version as w_ranking_version',
+      'w.created_at as w_created_at',
+    ])
+    .where('k.hash', '=', hash)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { w_name, w_pilot_access, w_activations, w_ranking_version, w_created_at, ...key } = row;
+  return {
+    key: info(key),
+    workspace: {
+      id: key.workspace_id,
+      name: w_name,
+      pilot_access: w_pilot_access,
+      activations: w_activations,
+      ranking_version: w_ranking_version,
+      created_at: w_created_at,
+    },
+  };
 }
 
 export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyInfo[]> {

@@ -60,7 +60,21 @@ async function openSqlite(path: string): Promise<Opened> {
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  // kysely prepares every query anew; reusing prepared statements makes small queries several times faster.
+  const statements = new Map<string, ReturnType<typeof database.prepare>>();
+  const cached = {
+    close: () => database.close(),
+    prepare: (text: string) => {
+      let st = statements.get(text);
+      if (!st) {
+        if (statements.size >= 2000) statements.clear();
+        st = database.prepare(text);
+        statements.set(text, st);
+      }
+      return st;
+    },
+  };
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
   return {
     kysely,
     dialect: 'sqlite',

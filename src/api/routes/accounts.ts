@@ -1,6 +1,6 @@
 /** Accounts: the workspace's scored accounts, their detail, signals and status. */
 import { z } from 'zod';
-import { markDelivered, pageAccounts, rankingVersion } from '../../db/accounts.js';
+import { markDelivered, pageAccounts } from '../../db/accounts.js';
 import type { AccountRow } from '../../db/schema.js';
 import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
 import { defineRoute } from '../route-def.js';
@@ -82,20 +82,28 @@ export const accountRoutes = [
     problems: [400],
     async handler({ db, workspace, query, now, cursorSecret }) {
       const f = filterHash({ filter: query.filter });
-      return db.write(async (trx) => {
-        const v = await rankingVersion(trx, workspace.id);
-        const after = query.cursor ? decodeCursor(cursorSecret, query.cursor, { w: workspace.id, v, f }) : undefined;
-        const rows = await pageAccounts(trx, workspace.id, {
-          inMarketOnly: query.filter === 'in_market',
-          after: after && { score: after.s, store_id: after.i },
-          limit: query.limit + 1,
+      // The workspace row was read with the key; a re-ranking after that is caught by the next cursor check.
+      const v = workspace.ranking_version;
+      const after = query.cursor ? decodeCursor(cursorSecret, query.cursor, { w: workspace.id, v, f }) : undefined;
+      const q = {
+        inMarketOnly: query.filter === 'in_market',
+        after: after && { score: after.s, store_id: after.i },
+        limit: query.limit + 1,
+      };
+      let rows = await pageAccounts(db.kysely, workspace.id, q);
+      if (rows.some((r, i) => i < query.limit && r.delivered_to_agent !== 1)) {
+        // Deliver in the same transaction that serves the page (one batched update).
+        rows = await db.write(async (trx) => {
+          const fresh = await pageAccounts(trx, workspace.id, q);
+          const undelivered = fresh.slice(0, query.limit).filter((r) => r.delivered_to_agent !== 1);
+          await markDelivered(trx, workspace.id, undelivered.map((r) => r.store_id), now);
+          return fresh;
         });
-        const pageRows = rows.slice(0, query.limit);
-        await markDelivered(trx, workspace.id, pageRows.filter((r) => r.delivered_to_agent !== 1).map((r) => r.store_id), now);
-        const last = pageRows[pageRows.length - 1];
-        const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v, s: last.score, i: last.store_id, f }) : null;
-        return { status: 200, body: { object: 'list', data: pageRows.map((r) => toAccount(r, true)), next_cursor: next } };
-      });
+      }
+      const pageRows = rows.slice(0, query.limit);
+      const last = pageRows[pageRows.length - 1];
+      const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v, s: last.score, i: last.store_id, f }) : null;
+      return { status: 200, body: { object: 'list', data: pageRows.map((r) => toAccount(r, true)), next_cursor: next } };
     },
   }),
   defineRoute({
