@@ -1,5 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_CAPABILITIES_PATH } from '../../src/api/capabilities.js';
+import { addActivation } from '../../src/db/workspaces.js';
 import { dialects } from '../helpers/db.js';
+
+function reportsManifest(): string {
+  const m = JSON.parse(readFileSync(DEFAULT_CAPABILITIES_PATH, 'utf8'));
+  m.operations.request_growth_report = { availability: 'activation-gated', activation: 'growth_reports' };
+  const path = join(mkdtempSync(join(tmpdir(), 'caps-')), 'capabilities.json');
+  writeFileSync(path, JSON.stringify(m));
+  return path;
+}
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
 
 for (const d of dialects) {
@@ -7,7 +20,7 @@ for (const d of dialects) {
     let h: Harness;
     let wsId: string;
     beforeAll(async () => {
-      h = await startApi(d.name);
+      h = await startApi(d.name, { capabilitiesPath: reportsManifest() });
       wsId = (await workspace(h.db)).id;
     });
     afterAll(async () => h?.close());
@@ -56,6 +69,17 @@ for (const d of dialects) {
       const key = await apiKey(h.db, wsId, ['write:outcomes']);
       for (let i = 0; i < 20; i++) await call(h.base, 'POST', '/outcomes', { key, body: {} });
       expect((await call(h.base, 'POST', '/outcomes', { key, body: {} })).status).toBe(429);
+    });
+
+    it('limits report calls to 5 a minute', async () => {
+      h.clock.set('2026-03-01T15:00:00.000Z');
+      const ws = await workspace(h.db);
+      await addActivation(h.db, ws.id, 'growth_reports');
+      const key = await apiKey(h.db, ws.id, ['generate:reports']);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await call(h.base, 'POST', '/reports/growth', { key, idem: freshIdem(), body: { store_id: 's' } })).status);
+      // The operation has no implementation yet (404 after the limit check); the sixth call is over the limit.
+      expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
     });
 
     it('does not rate-limit openapi.json', async () => {

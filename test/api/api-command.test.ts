@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runApi } from '../../src/commands/api.js';
+import type { Env } from '../../src/cli.js';
+
+describe('storelens api', () => {
+  it('migrates the database, listens and serves openapi.json, then closes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'storelens-api-'));
+    const err: string[] = [];
+    const env: Env = {
+      env: {},
+      stdout: new Writable({ write: (_c, _e, cb) => cb() }),
+      stderr: new Writable({ write: (c, _e, cb) => (err.push(String(c)), cb()) }),
+      now: () => new Date(),
+    };
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db') }, env, false);
+    try {
+      expect(err.join('')).toMatch(/applied migrations 0001_api_platform/);
+      expect(err.join('')).toContain(api.url);
+      const res = await fetch(`${api.url}/openapi.json`);
+      expect(res.status).toBe(200);
+      expect((await res.json()).openapi).toBe('3.1.0');
+    } finally {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { buildApiApp } from '../../src/api/app.js';
+import { issueApiKey } from '../../src/api/issue-key.js';
+import { createWorkspace } from '../../src/db/workspaces.js';
+import { dialects, freshDb } from '../helpers/db.js';
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`a lost database on ${d.label}`, () => {
+    it('answers 503 problem+json with Retry-After and no internals', async () => {
+      const t = await freshDb(d.name);
+      const ws = await createWorkspace(t.db, 'w', new Date());
+      const k = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: ['read:accounts'], createdBy: 'o@x', now: new Date() });
+      const app = await buildApiApp({ db: t.db });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
+      try {
+        expect((await fetch(`${base}/accounts`, { headers: { authorization: `Bearer ${k.key}` } })).status).toBe(200);
+        await t.db.close();
+        const res = await fetch(`${base}/accounts`, { headers: { authorization: `Bearer ${k.key}` } });
+        expect(res.status).toBe(503);
+        expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+        expect(res.headers.get('retry-after')).toBe('1');
+        const body = await res.json();
+        expect(body).toEqual({
+          type: 'https://storelens.dev/problems/service-unavailable',
+          title: 'Temporarily unavailable',
+          status: 503,
+          detail: 'The service is temporarily unavailable; retry shortly.',
+        });
+      } finally {
+        await app.close();
+        t.db.close = async () => {};
+        await t.cleanup();
+      }
+    });
+  });
+}
