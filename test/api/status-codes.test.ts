@@ -190,6 +190,10 @@ for (const d of dialects) {
           expect(r.status).toBe(200);
         }
       });
+      it.each(['application/json; charset=utf-8', 'Application/JSON'])('accepts Content-Type %s', async (ct) => {
+        const r = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), rawBody: JSON.stringify(valid), headers: { 'content-type': ct } });
+        expect(r.status).toBe(200);
+      });
       it('answers 400 for malformed JSON and an empty body', async () => {
         expectProblem(await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), rawBody: '{"store_id":' }), 400, 'malformed-json');
         expectProblem(await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), rawBody: '' }), 400, 'invalid-body');
