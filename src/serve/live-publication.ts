@@ -132,7 +132,7 @@ class Live implements LivePublication {
     if (this.failed && this.failed.key === key && Date.now() - this.failed.at < retryMs) return;
     const started = Date.now();
     try {
-      const publication = await loadPublication(dir);
+      const publication = await loadPublication(dir, { previous: this.current });
       if (this.closed) return;
       // Only now, with every byte in memory, does the new release become visible.
       this.current = publication;

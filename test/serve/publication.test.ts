@@ -57,4 +57,15 @@ describe('loadPublication', () => {
     const r2 = await writeRelease(out, { 'data/rss.xml': '<rss/>' }, { manifestPatch: { 'data/rss.xml': { last_modified: 'soon' } } });
     await expect(loadPublication(r2.dir)).rejects.toThrow(/last_modified/);
   });
+
+  it('keeps the bytes of entries whose validators did not change from the previous publication', async () => {
+    const first = await writeRelease(out, { 'data/rss.xml': '<rss>1</rss>', 'data/cards/agentic-commerce/2025-01/a-123456.png': 'PNG-A' });
+    const before = await loadPublication(first.dir);
+    const second = await writeRelease(out, { 'data/rss.xml': '<rss>2</rss>', 'data/cards/agentic-commerce/2025-01/a-123456.png': 'PNG-A' });
+    const after = await loadPublication(second.dir, { previous: before });
+    const card = '/data/cards/agentic-commerce/2025-01/a-123456.png';
+    expect(after.byPath.get(card)).toBe(before.byPath.get(card));
+    expect(after.byPath.get('/data/rss.xml')!.body.toString()).toBe('<rss>2</rss>');
+    expect(after.totalBytes).toBe(before.totalBytes);
+  });
 });
