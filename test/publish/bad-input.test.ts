@@ -1,0 +1,134 @@
+/**
+ * Bad input stops `storelens publish` with one message naming file, row and column, exit code 2,
+ * and writes nothing: a previously published folder stays byte for byte (inodes, mtimes, links)
+ * as it was, and an --out that did not exist still does not.
+ */
+import { cp, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BASE_URL, generate, publishPanel, runCli } from '../helpers/cli.js';
+import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
+
+const shared = tempDirs('storelens-bad-shared-');
+const dirs = tempDirs('storelens-bad-');
+let goodPanel: string;
+let published: string;
+
+beforeAll(async () => {
+  goodPanel = await shared.make();
+  published = await shared.make();
+  await generate(goodPanel, { stores: 300, seed: '51', from: '2026-08', to: '2026-09' });
+  await publishPanel(goodPanel, published);
+});
+afterAll(() => shared.removeAll());
+afterEach(() => dirs.removeAll());
+
+const HEADER = 'store_id,domain,country,category,plan,created_month,product_count,ads_meta';
+const GOOD_ROWS = ['s1,s1.example,US,apparel,basic,2025-01,10,true', 's2,s2.example,GB,beauty,grow,2025-02,20,false'];
+
+/** A panel folder holding the given files (name → content). */
+async function panelOf(files: Record<string, string>): Promise<string> {
+  const dir = await dirs.make();
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  return dir;
+}
+const csv = (...rows: string[]) => [HEADER, ...rows].join('\r\n') + '\r\n';
+
+/**
+ * Runs publish with `args` twice: over a copy of a published folder (which must not change) and
+ * with an --out that does not exist (which must stay absent). Returns the message.
+ */
+async function expectRejected(args: string[], message: RegExp): Promise<void> {
+  const tmp = await dirs.make();
+  const out = path.join(tmp, 'published');
+  await cp(published, out, { recursive: true, verbatimSymlinks: true });
+  const before = await snapshotTree(out);
+  for (const target of [out, path.join(tmp, 'absent')]) {
+    const r = await runCli(['publish', ...args, '--out', target, '--cards', 'none']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n'), 'one line, no stack trace').toHaveLength(1);
+    expect(r.stdout).toBe('');
+  }
+  expect(await snapshotTree(out)).toEqual(before);
+  expect(await exists(path.join(tmp, 'absent'))).toBe(false);
+}
+
+describe('publish rejects a bad panel folder', () => {
+  it('names a missing input folder', async () => {
+    const missing = path.join(await dirs.make(), 'no-such-panel');
+    await expectRejected(['--input', missing, '--all'], /no-such-panel: no such folder/);
+  });
+
+  it('names a folder with no panel files', async () => {
+    const dir = await panelOf({ 'README.txt': 'not a panel', 'notes.md': '#' });
+    await expectRejected(['--input', dir, '--all'], /: no panel files \(expected YYYY-MM\.csv/);
+  });
+
+  it.each(['2026-13.csv', '2026-1.csv', '2026-00.parquet', '202601.ndjson'])('names a file whose name is not a month: %s', async (name) => {
+    const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS), [name]: csv(...GOOD_ROWS) });
+    await expectRejected(['--input', dir, '--all'], new RegExp(`${name.replace('.', '\\.')}: file name is not a month`));
+  });
+
+  it('names a file without a store_id column', async () => {
+    const dir = await panelOf({ '2026-01.csv': 'id,country\r\ns1,US\r\n' });
+    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 1, column store_id: the required column store_id is missing/);
+  });
+
+  it('names the row of the second occurrence of a duplicate store_id', async () => {
+    const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS, 's3,,,,,,,', 's2,again.example,US,toys,plus,2025-03,5,true') });
+    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 5, column store_id: duplicate store_id "s2" \(first at row 3\)/);
+  });
+
+  it('counts NDJSON rows from 1 when naming a duplicate store_id', async () => {
+    const dir = await panelOf({ '2026-01.ndjson': '{"store_id":"a"}\n{"store_id":"b"}\n{"store_id":"a"}\n' });
+    await expectRejected(['--input', dir, '--all'], /2026-01\.ndjson: row 3, column store_id: duplicate store_id "a" \(first at row 1\)/);
+  });
+
+  it('names an empty store_id', async () => {
+    const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS, ',x.example,US,toys,plus,2025-03,5,true') });
+    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 4, column store_id: store_id is required and empty/);
+  });
+
+  it.each([
+    ['product_count', 's3,x,US,toys,plus,2025-03,abc,true', /row 4, column product_count: expected an integer, got "abc"/],
+    ['ads_meta', 's3,x,US,toys,plus,2025-03,5,yes', /row 4, column ads_meta: expected true or false, got "yes"/],
+    ['country', 's3,x,USA,toys,plus,2025-03,5,true', /row 4, column country: expected a two-letter ISO 3166-1 country code, got "USA"/],
+    ['created_month', 's3,x,US,toys,plus,2026/01,5,true', /row 4, column created_month: expected a month YYYY-MM, got "2026\/01"/],
+    ['created_month', 's3,x,US,toys,plus,2026-13,5,true', /row 4, column created_month: expected a month YYYY-MM, got "2026-13"/],
+  ])('names an unparseable %s value: %s', async (_column, row, message) => {
+    const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS), '2026-02.csv': csv(...GOOD_ROWS, row) });
+    await expectRejected(['--input', dir, '--all'], new RegExp(`2026-02\\.csv: ${message.source}`));
+  });
+
+  it('names an unparseable value in the month before the one asked for (its deltas need it)', async () => {
+    const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS, 's9,x,US,toys,plus,2025-03,many,true'), '2026-02.csv': csv(...GOOD_ROWS) });
+    await expectRejected(['--input', dir, '--month', '2026-02'], /2026-01\.csv: row 4, column product_count: expected an integer, got "many"/);
+  });
+});
+
+describe('publish rejects bad usage', () => {
+  it('names a --month that is not in the panel', async () => {
+    await expectRejected(['--input', goodPanel, '--month', '2026-07'], /--month 2026-07 is not in the panel .* \(it has 2026-08 to 2026-09\)/);
+  });
+
+  it('asks for exactly one of --month and --all', async () => {
+    await expectRejected(['--input', goodPanel], /publish needs exactly one of --month YYYY-MM or --all/);
+    await expectRejected(['--input', goodPanel, '--all', '--month', '2026-08'], /publish needs exactly one of --month YYYY-MM or --all/);
+  });
+
+  it.each(['ftp://stats.example.com', 'stats.example.com', 'https://stats.example.com/?utm=1', 'https://stats.example.com/#top'])(
+    'refuses the base URL %s',
+    async (url) => {
+      await expectRejected(['--input', goodPanel, '--all', '--base-url', url], /--base-url .* is not an http\(s\) URL without query or fragment/);
+    },
+  );
+
+  it('accepts the same panel and base URL afterwards (the copies above were a real publication)', async () => {
+    const out = path.join(await dirs.make(), 'published');
+    await cp(published, out, { recursive: true, verbatimSymlinks: true });
+    const r = await runCli(['publish', '--input', goodPanel, '--all', '--out', out, '--base-url', BASE_URL, '--cards', 'none', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ changed: false });
+  });
+});
