@@ -1,0 +1,106 @@
+/**
+ * `storelens generate`: a deterministic synthetic panel in the input contract, holding what
+ * makes publishing hard (hostile ids and categories, nulls everywhere optional, small cells).
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PANEL_COLUMNS } from '../../src/panel/columns.js';
+import { runCli } from '../helpers/cli.js';
+import { exists, tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-generate-');
+const ARGS = ['--stores', '3000', '--from', '2026-01', '--to', '2026-02'];
+const FILES = { csv: ['2026-01.csv', '2026-02.csv'], parquet: ['2026-01.parquet', '2026-02.parquet'] };
+
+/** Generates into a fresh folder; returns it. */
+async function generated(seed: string, format: 'csv' | 'parquet' = 'csv'): Promise<string> {
+  const out = path.join(await dirs.make(), 'panel');
+  const r = await runCli(['generate', '--out', out, ...ARGS, '--seed', seed, '--format', format]);
+  expect(r.code, r.stderr).toBe(0);
+  return out;
+}
+const bytesOf = async (dir: string) => Promise.all((await readdir(dir)).sort().map((f) => readFile(path.join(dir, f))));
+
+let rows: Array<Record<string, string>>;
+let csvA: string;
+
+beforeAll(async () => {
+  csvA = await generated('62');
+  rows = [];
+  for (const f of FILES.csv) rows.push(...(parse(await readFile(path.join(csvA, f)), { columns: true }) as Array<Record<string, string>>));
+});
+afterAll(() => dirs.removeAll());
+
+describe('storelens generate', () => {
+  it('writes one file per month with the contract columns in order', async () => {
+    expect((await readdir(csvA)).sort()).toEqual(FILES.csv);
+    const header = (await readFile(path.join(csvA, '2026-01.csv'), 'utf8')).split('\n')[0];
+    expect(header).toBe(PANEL_COLUMNS.map((c) => c.name).join(','));
+  });
+
+  it.each(['csv', 'parquet'] as const)('writes byte-identical %s files for the same seed', async (format) => {
+    const a = format === 'csv' ? csvA : await generated('62', format);
+    const b = await generated('62', format);
+    expect((await readdir(b)).sort()).toEqual(FILES[format]);
+    const [x, y] = [await bytesOf(a), await bytesOf(b)];
+    x.forEach((buf, i) => expect(buf.equals(y[i]), FILES[format][i]).toBe(true));
+  });
+
+  it('writes different files for a different seed', async () => {
+    const other = await bytesOf(await generated('63'));
+    const mine = await bytesOf(csvA);
+    mine.forEach((buf, i) => expect(buf.equals(other[i])).toBe(false));
+  });
+
+  it('holds hostile store ids: formula starts, commas and quotes, newlines, tabs, non-ASCII', () => {
+    const ids = rows.map((r) => r.store_id);
+    for (const start of ['=', '+', '-', '@', '\t']) expect(ids.some((id) => id.startsWith(start)), `an id starting with ${JSON.stringify(start)}`).toBe(true);
+    expect(ids.some((id) => id.includes(',') && id.includes('"'))).toBe(true);
+    expect(ids.some((id) => id.includes('\n'))).toBe(true);
+    expect(ids.some((id) => /[^\x00-\x7f]/.test(id))).toBe(true);
+  });
+
+  it('holds hostile categories: formula starts, commas and quotes, newlines, non-ASCII, untrimmed', () => {
+    const cats = new Set(rows.map((r) => r.category));
+    for (const start of ['=', '+', '-', '@']) expect([...cats].some((c) => c.startsWith(start)), `a category starting with ${start}`).toBe(true);
+    expect([...cats].some((c) => c.includes(',') && c.includes('"'))).toBe(true);
+    expect([...cats].some((c) => c.includes('\n'))).toBe(true);
+    expect([...cats].some((c) => /[^\x00-\x7f]/.test(c))).toBe(true);
+    expect([...cats].some((c) => c !== c.trim())).toBe(true);
+  });
+
+  it('leaves values unknown in every optional column, and never in store_id', () => {
+    for (const col of PANEL_COLUMNS) {
+      const empty = rows.filter((r) => r[col.name] === '').length;
+      if (col.required) expect(empty, col.name).toBe(0);
+      else expect(empty, col.name).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps store ids unique within a month and mostly stable across months', async () => {
+    const [jan, feb] = await Promise.all(
+      FILES.csv.map(async (f) => (parse(await readFile(path.join(csvA, f)), { columns: true }) as Array<Record<string, string>>).map((r) => r.store_id)),
+    );
+    expect(new Set(jan).size).toBe(jan.length);
+    expect(new Set(feb).size).toBe(feb.length);
+    const kept = new Set(feb);
+    expect(jan.filter((id) => kept.has(id)).length / jan.length).toBeGreaterThan(0.8);
+  });
+
+  it('prints a summary with --json', async () => {
+    const out = path.join(await dirs.make(), 'panel');
+    const r = await runCli(['generate', '--out', out, '--stores', '50', '--from', '2025-12', '--to', '2026-01', '--seed', '1', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ out, stores: 50, files: [path.join(out, '2025-12.csv'), path.join(out, '2026-01.csv')] });
+  });
+
+  it('exits 2 with a message, writing nothing, when --from is after --to', async () => {
+    const out = path.join(await dirs.make(), 'panel');
+    const r = await runCli(['generate', '--out', out, '--from', '2026-05', '--to', '2026-03']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--from 2026-05 is after --to 2026-03');
+    expect(await exists(out)).toBe(false);
+  });
+});
