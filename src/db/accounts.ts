@@ -2,7 +2,7 @@
  * Scored accounts of a workspace, ranked by (score desc, store_id asc). The accounts work
  * (ingest and scoring) fills this table; `storelens accounts import` loads rows until then.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Db } from './index.js';
 import type { AccountRow, Database } from './schema.js';
 
@@ -103,17 +103,18 @@ export interface PageQuery {
   limit: number;
 }
 
-/** One page in ranking order (score desc, store_id asc). */
+/** One page in ranking order (score desc, store_id asc). Hot path: plain SQL. */
 export async function pageAccounts(trx: Kysely<Database>, workspaceId: string, q: PageQuery): Promise<AccountRow[]> {
-  let query = trx.selectFrom('accounts').selectAll().where('workspace_id', '=', workspaceId);
-  if (q.inMarketOnly) query = query.where('in_market', '=', 1);
   const after = q.after;
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([eb('score', '<', after.score), eb.and([eb('score', '=', after.score), eb('store_id', '>', after.store_id)])]),
-    );
-  }
-  return query.orderBy('score', 'desc').orderBy('store_id', 'asc').limit(q.limit).execute();
+  const { rows } = await sql<AccountRow>`
+    select workspace_id, store_id, domain, country, category, plan, score, in_market, delivered_to_agent, delivered_at, evidence, updated_at
+    from accounts
+    where workspace_id = ${workspaceId}
+      ${q.inMarketOnly ? sql`and in_market = 1` : sql``}
+      ${after ? sql`and (score < ${after.score} or (score = ${after.score} and store_id > ${after.store_id}))` : sql``}
+    order by score desc, store_id asc
+    limit ${q.limit}`.execute(trx);
+  return rows;
 }
 
 /** Marks rows as delivered to an agent (one batched update); returns the store ids newly marked. */

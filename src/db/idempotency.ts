@@ -3,7 +3,7 @@
  * by inserting the row inside the transaction that performs the mutation, so of several
  * concurrent requests exactly one mutates; the others wait for it and then see its record.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Db } from './index.js';
 import type { Database } from './schema.js';
 
@@ -26,22 +26,14 @@ export async function claimIdempotencyKey(
   nowMs: number,
   ttlMs: number,
 ): Promise<Claim> {
-  const r = await trx
-    .insertInto('idempotency_keys')
-    .values({ workspace_id: workspaceId, idem_key: idemKey, fingerprint, status: null, response: null, created_ms: nowMs })
-    .onConflict((oc) =>
-      oc
-        .columns(['workspace_id', 'idem_key'])
-        .doUpdateSet((eb) => ({
-          fingerprint: eb.ref('excluded.fingerprint'),
-          status: null,
-          response: null,
-          created_ms: eb.ref('excluded.created_ms'),
-        }))
-        .where('idempotency_keys.created_ms', '<', nowMs - ttlMs),
-    )
-    .executeTakeFirst();
-  if (Number(r.numInsertedOrUpdatedRows ?? 0) > 0) return { claimed: true };
+  const claimed = await sql<{ idem_key: string }>`
+    insert into idempotency_keys (workspace_id, idem_key, fingerprint, status, response, created_ms)
+    values (${workspaceId}, ${idemKey}, ${fingerprint}, null, null, ${nowMs})
+    on conflict (workspace_id, idem_key) do update
+      set fingerprint = excluded.fingerprint, status = null, response = null, created_ms = excluded.created_ms
+      where idempotency_keys.created_ms < ${nowMs - ttlMs}
+    returning idem_key`.execute(trx);
+  if (claimed.rows.length > 0) return { claimed: true };
   const existing = await trx
     .selectFrom('idempotency_keys')
     .select(['fingerprint', 'status', 'response', 'created_ms'])
@@ -58,12 +50,8 @@ export async function completeIdempotencyKey(
   status: number,
   response: string,
 ): Promise<void> {
-  await trx
-    .updateTable('idempotency_keys')
-    .set({ status, response })
-    .where('workspace_id', '=', workspaceId)
-    .where('idem_key', '=', idemKey)
-    .execute();
+  await sql`update idempotency_keys set status = ${status}, response = ${response}
+    where workspace_id = ${workspaceId} and idem_key = ${idemKey}`.execute(trx);
 }
 
 /** Forgets records older than the cutoff. */

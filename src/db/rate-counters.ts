@@ -1,17 +1,15 @@
 /** Fixed-window request counters per (API key, call kind), shared by every api process. */
+import { sql } from 'kysely';
 import type { Db } from './index.js';
 
 /** Counts one request in the window; resolves to the window's count including it. */
 export async function hitRateCounter(db: Db, apiKeyId: string, kind: string, windowMs: number): Promise<number> {
-  const row = await db.kysely
-    .insertInto('rate_counters')
-    .values({ api_key_id: apiKeyId, kind, window_ms: windowMs, count: 1 })
-    .onConflict((oc) =>
-      oc.columns(['api_key_id', 'kind', 'window_ms']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  // Hot path (every call): plain SQL, valid on SQLite and PostgreSQL.
+  const { rows } = await sql<{ count: number }>`
+    insert into rate_counters (api_key_id, kind, window_ms, count) values (${apiKeyId}, ${kind}, ${windowMs}, 1)
+    on conflict (api_key_id, kind, window_ms) do update set count = rate_counters.count + 1
+    returning count`.execute(db.kysely);
+  return Number(rows[0]!.count);
 }
 
 export async function pruneRateCounters(db: Db, beforeWindowMs: number): Promise<void> {
