@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CAPABILITIES_PATH } from '../../src/api/capabilities.js';
 import { addActivation } from '../../src/db/workspaces.js';
+import type { AddressInfo } from 'node:net';
+import { buildApiApp } from '../../src/api/app.js';
+import { openDatabase } from '../../src/db/index.js';
 import { dialects } from '../helpers/db.js';
 
 function reportsManifest(): string {
@@ -80,6 +83,26 @@ for (const d of dialects) {
       for (let i = 0; i < 6; i++) statuses.push((await call(h.base, 'POST', '/reports/growth', { key, idem: freshIdem(), body: { store_id: 's' } })).status);
       // The operation has no implementation yet (404 after the limit check); the sixth call is over the limit.
       expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+    });
+
+    it('shares the counters between api processes on one database', async () => {
+      h.clock.set('2026-03-01T16:00:00.000Z');
+      const key = await apiKey(h.db, wsId, ['read:accounts']);
+      const db2 = await openDatabase({ dbPath: h.t.dbPath, databaseUrl: h.t.databaseUrl });
+      const app2 = await buildApiApp({ db: db2, now: h.clock.now, capabilitiesPath: reportsManifest() });
+      await app2.listen({ port: 0, host: '127.0.0.1' });
+      const base2 = `http://127.0.0.1:${(app2.server.address() as AddressInfo).port}/api/v1`;
+      try {
+        for (let i = 0; i < 60; i++) {
+          expect((await call(h.base, 'GET', '/accounts?limit=1', { key })).status).toBe(200);
+          expect((await call(base2, 'GET', '/accounts?limit=1', { key })).status).toBe(200);
+        }
+        expect((await call(base2, 'GET', '/accounts?limit=1', { key })).status).toBe(429);
+        expect((await call(h.base, 'GET', '/accounts?limit=1', { key })).status).toBe(429);
+      } finally {
+        await app2.close();
+        await db2.close();
+      }
     });
 
     it('does not rate-limit openapi.json', async () => {
