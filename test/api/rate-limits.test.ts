@@ -67,6 +67,15 @@ for (const d of dialects) {
       expect((await call(h.base, 'POST', '/outcomes', { key: other, idem: freshIdem(), body: { store_id: 's', action: 'won' } })).status).toBe(200);
     });
 
+    it('answers the 21st DELETE /webhooks/{id} in a minute with 429', async () => {
+      h.clock.set('2026-03-01T13:30:00.000Z');
+      const key = await apiKey(h.db, wsId, ['manage:webhooks']);
+      for (let i = 0; i < 20; i++) expect((await call(h.base, 'DELETE', `/webhooks/whe_${i}`, { key, idem: freshIdem() })).status).toBe(404);
+      const over = await call(h.base, 'DELETE', '/webhooks/whe_x', { key, idem: freshIdem() });
+      expect(over.status).toBe(429);
+      expect(over.headers.get('retry-after')).toBe('60');
+    });
+
     it('checks the limit before the Idempotency-Key and the body', async () => {
       h.clock.set('2026-03-01T14:00:00.000Z');
       const key = await apiKey(h.db, wsId, ['write:outcomes']);
