@@ -32,12 +32,13 @@ export function createPublicHandler(source: PublicationSource): PublicHandler {
     if (!isPublicPath(path)) return false;
 
     const method = req.method;
-    if (method !== 'GET' && method !== 'HEAD') {
-      send(res, METHOD_NOT_ALLOWED);
+    const head = method === 'HEAD';
+    if (method !== 'GET' && !head) {
+      send(res, METHOD_NOT_ALLOWED, false);
       return true;
     }
     if (q !== -1 && q + 1 < url.length) {
-      send(res, notFoundResponse('query-string'));
+      send(res, notFoundResponse('query-string'), head);
       return true;
     }
 
@@ -56,22 +57,22 @@ export function createPublicHandler(source: PublicationSource): PublicHandler {
       } else {
         res.writeHead(200, artifact.okHeaders as Headers);
         // Node sends no body for HEAD whatever end() is given; skip the copy anyway.
-        if (method === 'HEAD') res.end();
+        if (head) res.end();
         else res.end(artifact.body);
       }
       return true;
     }
 
     const resolution = resolvePublicPath(path);
-    if ('reason' in resolution) send(res, notFoundResponse(resolution.reason));
-    else if (publication === null) send(res, NO_PUBLICATION);
-    else send(res, notFoundResponse('not-published'));
+    if ('reason' in resolution) send(res, notFoundResponse(resolution.reason), head);
+    else if (publication === null) send(res, NO_PUBLICATION, head);
+    else send(res, notFoundResponse('not-published'), head);
     return true;
   };
 }
 
-function send(res: ServerResponse, r: PreparedResponse): void {
+function send(res: ServerResponse, r: PreparedResponse, head: boolean): void {
   res.writeHead(r.status, r.headers as Headers);
-  if (res.req?.method === 'HEAD') res.end();
+  if (head) res.end();
   else res.end(r.body);
 }
