@@ -116,11 +116,17 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     void reply
       .code(status)
       .type(PROBLEM_CONTENT_TYPE)
-      .send(problem(status >= 500 ? 'internal' : 'invalid-request', STATUS_CODES[status] ?? 'Error', status, detail));
+      .send(problem(status >= 500 ? 'internal-error' : 'invalid-request', STATUS_CODES[status] ?? 'Error', status, detail));
   });
 
-  for (const { plugin, options } of opts.plugins ?? []) await app.register(plugin, options ?? {});
-  if (opts.mount) await opts.mount(app);
-  await app.ready();
+  try {
+    for (const { plugin, options } of opts.plugins ?? []) await app.register(plugin, options ?? {});
+    if (opts.mount) await opts.mount(app);
+    await app.ready();
+  } catch (e) {
+    live.close();
+    await app.close().catch(() => undefined);
+    throw e;
+  }
   return { app, live, handlePublic };
 }
