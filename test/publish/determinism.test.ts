@@ -10,7 +10,7 @@ import { SLUGS } from '../../src/stats/types.js';
 import { generate, publishPanel, type GenerateSpec } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/tmp.js';
 
-const SPEC: GenerateSpec = { stores: 1500, seed: '31', from: '2026-02', to: '2026-04' };
+const SPEC: GenerateSpec = { stores: 800, seed: '31', from: '2026-02', to: '2026-04' };
 const MONTHS = ['2026-02', '2026-03', '2026-04'];
 const dirs = tempDirs('storelens-determinism-');
 const outs: Record<'first' | 'second' | 'parquet' | 'ndjson', string> = { first: '', second: '', parquet: '', ndjson: '' };
