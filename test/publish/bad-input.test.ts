@@ -70,6 +70,11 @@ describe('publish rejects a bad panel folder', () => {
     await expectRejected(['--input', dir, '--all'], new RegExp(`${name.replace('.', '\\.')}: file name is not a month`));
   });
 
+  it('names two files for one month', async () => {
+    const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS), '2026-01.ndjson': '{"store_id":"s1"}\n' });
+    await expectRejected(['--input', dir, '--all'], /2026-01\.ndjson: month 2026-01 is also in 2026-01\.csv; keep one file per month/);
+  });
+
   it('names a file without a store_id column', async () => {
     const dir = await panelOf({ '2026-01.csv': 'id,country\r\ns1,US\r\n' });
     await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 1, column store_id: the required column store_id is missing/);

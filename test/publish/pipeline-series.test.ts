@@ -3,7 +3,7 @@
  * deltas use the prior month; republishing identical input is a no-op that says so and leaves
  * every file (bytes, inode, mtime) and the `current` link as they were.
  */
-import { cp, readFile, readlink, writeFile } from 'node:fs/promises';
+import { cp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -106,5 +106,20 @@ describe('publishing month by month', () => {
     const active = (d: typeof octoberBefore) => d.stats.find((s) => s.id === 'active_stores:all')!;
     expect(active(octoberAfter).value).toBe(active(octoberBefore).value);
     expect(active(octoberAfter).delta!.value).toBe(active(octoberBefore).delta!.value! + 40);
+  });
+
+  it('publishes no delta for a month whose calendar-previous month is missing from the panel', async () => {
+    const panel = await dirs.make();
+    await cp(input, panel, { recursive: true });
+    await rm(path.join(panel, '2026-09.csv'));
+    const out = path.join(await dirs.make(), 'out');
+    const r = await publishMonth('2026-10', out, panel);
+    expect(r.code, r.stderr).toBe(0);
+    for (const slug of SLUGS) {
+      const stats = (await readDocument(out, slug)).stats;
+      expect(stats.filter((s) => s.delta !== null).map((s) => s.id)).toEqual([]);
+    }
+    const trends = (await readDocument(out, 'platform-trends')).stats;
+    expect(trends.filter((s) => !s.suppressed).map((s) => s.id)).toEqual([]);
   });
 });
