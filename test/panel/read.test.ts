@@ -1,0 +1,103 @@
+/**
+ * Reading a panel folder into DuckDB (src/panel/read.ts): the input contract's conversions.
+ * Store ids keep every character; dimensions are trimmed, NFC-normalised, countries upper-cased;
+ * empty = unknown; the same rows read alike from CSV, NDJSON and Parquet.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { lit, openDuck, type Duck } from '../../src/panel/duck.js';
+import { listPanel, loadPanel } from '../../src/panel/read.js';
+import { tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-read-');
+afterEach(() => dirs.removeAll());
+
+async function withPanel<T>(files: Record<string, string>, f: (duck: Duck, dir: string) => Promise<T>): Promise<T> {
+  const dir = await dirs.make();
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  const duck = await openDuck();
+  try {
+    await loadPanel(duck, await listPanel(dir));
+    return await f(duck, dir);
+  } finally {
+    duck.close();
+  }
+}
+
+const CSV = [
+  '\ufeffstore_id,country,category,plan,product_count,est_monthly_revenue_usd,apps,ads_meta,llms_txt',
+  '00123,us,Cafe\u0301,basic,007,12.5,klaviyo; judgeme ;klaviyo,TRUE,False',
+  '=SUM(A1),GB, Café ,  plus  ,1,,,,',
+  '" padded ",,"Arts, ""DIY""",,,0.01, ; ,false,true',
+].join('\r\n');
+
+describe('loadPanel', () => {
+  it('keeps store ids verbatim, leading zeros, formula characters and spaces included', async () => {
+    const ids = await withPanel({ '2026-01.csv': CSV }, (duck) => duck.all<{ store_id: string }>('SELECT store_id FROM panel ORDER BY store_id'));
+    expect(ids.map((r) => r.store_id)).toEqual([' padded ', '00123', '=SUM(A1)']);
+  });
+
+  it('trims and NFC-normalises dimensions and upper-cases countries, so spellings of one value share a cell', async () => {
+    const rows = await withPanel({ '2026-01.csv': CSV }, (duck) =>
+      duck.all<{ country: string | null; category: string; plan: string | null }>('SELECT country, category, plan FROM panel ORDER BY store_id'),
+    );
+    expect(rows).toEqual([
+      { country: null, category: 'Arts, "DIY"', plan: null },
+      { country: 'US', category: 'Café', plan: 'basic' },
+      { country: 'GB', category: 'Café', plan: 'plus' },
+    ]);
+  });
+
+  it('reads empty cells as unknown, booleans in any case, integers and exact decimals', async () => {
+    const rows = await withPanel({ '2026-01.csv': CSV }, (duck) =>
+      duck.all('SELECT product_count, CAST(est_monthly_revenue_usd AS VARCHAR) AS revenue, ads_meta, llms_txt FROM panel ORDER BY store_id'),
+    );
+    expect(rows).toEqual([
+      { product_count: null, revenue: '0.01', ads_meta: false, llms_txt: true },
+      { product_count: '7', revenue: '12.50', ads_meta: true, llms_txt: false },
+      { product_count: '1', revenue: null, ads_meta: null, llms_txt: null },
+    ]);
+  });
+
+  it('splits apps on semicolons, trimmed, distinct and sorted; only an empty cell is unknown', async () => {
+    const rows = await withPanel({ '2026-01.csv': CSV }, (duck) => duck.all<{ apps: string[] | null }>('SELECT apps FROM panel ORDER BY store_id'));
+    expect(rows.map((r) => r.apps)).toEqual([[], ['judgeme', 'klaviyo'], null]);
+  });
+
+  it('reads the same rows from CSV, NDJSON and Parquet', async () => {
+    const query = 'SELECT month, store_id, country, category, product_count, ads_meta, apps FROM panel ORDER BY month, store_id';
+    const parquetDir = await dirs.make();
+    const fromCsv = await withPanel({ '2026-01.csv': CSV }, async (duck, dir) => {
+      const parquet = lit(path.join(parquetDir, '2026-01.parquet'));
+      await duck.run(`COPY (SELECT * FROM read_csv(${lit(path.join(dir, '2026-01.csv'))}, all_varchar = true)) TO ${parquet} (FORMAT parquet)`);
+      return duck.all(query);
+    });
+    const ndjson = [
+      { store_id: '00123', country: 'us', category: 'Cafe\u0301', product_count: 7, apps: 'klaviyo; judgeme ;klaviyo', ads_meta: true },
+      { store_id: '=SUM(A1)', country: 'GB', category: ' Café ', product_count: 1, apps: null, ads_meta: null },
+      { store_id: ' padded ', country: '', category: 'Arts, "DIY"', product_count: null, apps: ' ; ', ads_meta: false },
+    ];
+    const fromNdjson = await withPanel({ '2026-01.ndjson': ndjson.map((r) => JSON.stringify(r)).join('\n') + '\n' }, (duck) => duck.all(query));
+    const duck = await openDuck();
+    try {
+      await loadPanel(duck, await listPanel(parquetDir));
+      expect(await duck.all(query)).toEqual(fromCsv);
+    } finally {
+      duck.close();
+    }
+    expect(fromNdjson).toEqual(fromCsv);
+    expect(fromCsv).toHaveLength(3);
+  });
+
+  it('loads every month of the folder in month order, ignoring files that are not panel files', async () => {
+    const months = await withPanel(
+      { '2026-02.csv': 'store_id\r\na\r\nb\r\n', '2025-12.csv': 'store_id\r\na\r\n', 'README.md': '# notes', 'notes.txt': '' },
+      (duck) => duck.all<{ month: string; stores: string }>('SELECT month, count(*)::VARCHAR AS stores FROM panel GROUP BY month ORDER BY month'),
+    );
+    expect(months).toEqual([
+      { month: '2025-12', stores: '1' },
+      { month: '2026-02', stores: '2' },
+    ]);
+  });
+});
