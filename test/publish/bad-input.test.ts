@@ -60,6 +60,11 @@ describe('publish rejects a bad panel folder', () => {
     await expectRejected(['--input', missing, '--all'], /no-such-panel: no such folder/);
   });
 
+  it('names an input that is a file, not a folder', async () => {
+    const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS) });
+    await expectRejected(['--input', path.join(dir, '2026-01.csv'), '--all'], /2026-01\.csv: not a folder/);
+  });
+
   it('names a folder with no panel files', async () => {
     const dir = await panelOf({ 'README.txt': 'not a panel', 'notes.md': '#' });
     await expectRejected(['--input', dir, '--all'], /: no panel files \(expected YYYY-MM\.csv/);
