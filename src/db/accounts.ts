@@ -104,10 +104,12 @@ export interface PageQuery {
 }
 
 /** One page in ranking order (score desc, store_id asc). Hot path: plain SQL. */
-export async function pageAccounts(trx: Kysely<Database>, workspaceId: string, q: PageQuery): Promise<AccountRow[]> {
+export type PageRow = Omit<AccountRow, 'workspace_id' | 'delivered_at'>;
+
+export async function pageAccounts(trx: Kysely<Database>, workspaceId: string, q: PageQuery): Promise<PageRow[]> {
   const after = q.after;
-  const { rows } = await sql<AccountRow>`
-    select workspace_id, store_id, domain, country, category, plan, score, in_market, delivered_to_agent, delivered_at, evidence, updated_at
+  const { rows } = await sql<PageRow>`
+    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at
     from accounts
     where workspace_id = ${workspaceId}
       ${q.inMarketOnly ? sql`and in_market = 1` : sql``}

@@ -1,7 +1,6 @@
 /** Accounts: the workspace's scored accounts, their detail, signals and status. */
 import { z } from 'zod';
-import { markDelivered, pageAccounts } from '../../db/accounts.js';
-import type { AccountRow } from '../../db/schema.js';
+import { markDelivered, pageAccounts, type PageRow } from '../../db/accounts.js';
 import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
 import { defineRoute } from '../route-def.js';
 import { page, pageQuery, storeParam } from '../schemas.js';
@@ -45,7 +44,7 @@ const Signal = z.object({
 
 export const ACCOUNT_STATUSES = ['open', 'working', 'qualified', 'disqualified', 'customer', 'do_not_contact'] as const;
 
-function toAccount(r: AccountRow, delivered: boolean): z.output<typeof Account> {
+function toAccount(r: PageRow, delivered: boolean): z.output<typeof Account> {
   return {
     object: 'account',
     store_id: r.store_id,
