@@ -61,18 +61,18 @@ function convert(v: string, type: ColumnType, sourceType: string): string {
   switch (type) {
     case 'string':
       return `nfc_normalize(${text})`;
+    case 'apps':
+      return `CASE WHEN ${text} IS NOT NULL THEN list_sort(list_distinct(list_filter(list_transform(string_split(${text}, ';'), x -> trim(x)), x -> x <> ''))) END`;
     case 'country':
       return `CASE WHEN regexp_full_match(${text}, '[A-Za-z]{2}') THEN upper(${text}) END`;
     case 'month':
       return `CASE WHEN regexp_full_match(${text}, '\\d{4}-(0[1-9]|1[0-2])') THEN ${text} END`;
     case 'integer':
-      return `TRY_CAST(${text} AS BIGINT)`;
+      return nativeOk(type, sourceType) ? `CAST(${v} AS BIGINT)` : `TRY_CAST(${text} AS BIGINT)`;
     case 'decimal':
-      return `TRY_CAST(${text} AS DECIMAL(18,2))`;
+      return nativeOk(type, sourceType) ? `CAST(${v} AS DECIMAL(18,2))` : `TRY_CAST(${text} AS DECIMAL(18,2))`;
     case 'boolean':
       return sourceType === 'BOOLEAN' ? v : `CASE lower(${text}) WHEN 'true' THEN TRUE WHEN 'false' THEN FALSE END`;
-    case 'apps':
-      return `CASE WHEN ${text} IS NOT NULL THEN list_sort(list_distinct(list_filter(list_transform(string_split(${text}, ';'), x -> trim(x)), x -> x <> ''))) END`;
   }
 }
 
@@ -87,29 +87,36 @@ const EXPECTED: Record<ColumnType, string> = {
 };
 
 /**
- * Loads every file into `panel` (month, store_id, then the contract's columns, typed).
+ * Checks every file and defines the view `panel` (month, mi, then the contract's columns, typed).
  * Store ids keep every character; text dimensions are trimmed and NFC-normalised.
  */
 export async function loadPanel(duck: Duck, files: PanelFile[], onFile?: (f: PanelFile) => void): Promise<void> {
-  const cols = PANEL_COLUMNS.map((c) => `${ident(c.name)} ${sqlType(c.type)}`).join(', ');
-  await duck.run(`CREATE OR REPLACE TABLE panel (month VARCHAR NOT NULL, ${cols})`);
-  for (const f of files) {
+  const selects: string[] = [];
+  for (const [i, f] of files.entries()) {
     onFile?.(f);
-    await loadFile(duck, f);
+    selects.push(await checkFile(duck, f, `raw_${i}`));
   }
+  // A view, not a copy: the aggregation streams the files (or staged CSV/NDJSON) once more.
+  await duck.run(`CREATE OR REPLACE VIEW panel AS ${selects.join('\nUNION ALL\n')}`);
 }
 
 function sqlType(t: ColumnType): string {
   return { string: 'VARCHAR', country: 'VARCHAR', month: 'VARCHAR', integer: 'BIGINT', decimal: 'DECIMAL(18,2)', boolean: 'BOOLEAN', apps: 'VARCHAR[]' }[t];
 }
 
-async function loadFile(duck: Duck, f: PanelFile): Promise<void> {
+/** Validates one file and returns the SELECT that reads it typed; CSV and NDJSON are staged in `table`. */
+async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<string> {
+  // Parquet is scanned in place (typed columns need no text round trip; file_row_number gives
+  // the row); CSV and NDJSON are staged in a table whose rowid is the record number.
+  const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
+  const rowid = f.format === 'parquet' ? 'file_row_number' : 'rowid';
   try {
-    await duck.run(`CREATE OR REPLACE TEMP TABLE raw AS SELECT * FROM ${SOURCE[f.format](f.file)}`);
+    if (from === table) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * FROM ${SOURCE[f.format](f.file)}`);
+    else await duck.run(`SELECT * FROM ${from} LIMIT 0`);
   } catch (e) {
     throw new CliError(`${f.file}: cannot be read as ${f.format.toUpperCase()}: ${firstLine((e as Error).message)}`);
   }
-  const described = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE raw`);
+  const described = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
   const sourceTypes = new Map(described.map((d) => [d.column_name, d.column_type]));
   if (!sourceTypes.has('store_id')) {
     throw new CliError(`${f.file}: row 1, column store_id: the required column store_id is missing (columns: ${[...sourceTypes.keys()].join(', ') || 'none'})`);
@@ -117,7 +124,7 @@ async function loadFile(duck: Duck, f: PanelFile): Promise<void> {
 
   const present = PANEL_COLUMNS.filter((c) => sourceTypes.has(c.name));
   const badChecks = present
-    .filter((c) => c.type !== 'string')
+    .filter((c) => c.type !== 'string' && !nativeOk(c.type, sourceTypes.get(c.name)!))
     .map((c) => {
       const v = ident(c.name);
       return { c, sql: `(${v} IS NOT NULL AND trim(CAST(${v} AS VARCHAR)) <> '' AND ${convert(v, c.type, sourceTypes.get(c.name)!)} IS NULL)` };
@@ -127,11 +134,11 @@ async function loadFile(duck: Duck, f: PanelFile): Promise<void> {
   const cases = [`WHEN ${missingId} THEN 'store_id'`, ...badChecks.map(({ c, sql }) => `WHEN ${sql} THEN ${lit(c.name)}`)].join(' ');
   const where = [missingId, ...badChecks.map((b) => b.sql)].join(' OR ');
   const [bad] = await duck.all<{ rowid: string; col: string }>(
-    `SELECT rowid, CASE ${cases} END AS col FROM raw WHERE ${where} ORDER BY rowid LIMIT 1`,
+    `SELECT ${rowid} AS rowid, CASE ${cases} END AS col FROM ${from} WHERE ${where} ORDER BY 1 LIMIT 1`,
   );
   if (bad) {
     const col = PANEL_COLUMNS.find((c) => c.name === bad.col)!;
-    const [{ value }] = await duck.all<{ value: string | null }>(`SELECT CAST(${ident(col.name)} AS VARCHAR) AS value FROM raw WHERE rowid = ${toNumber(bad.rowid)}`);
+    const [{ value }] = await duck.all<{ value: string | null }>(`SELECT CAST(${ident(col.name)} AS VARCHAR) AS value FROM ${from} WHERE ${rowid} = ${toNumber(bad.rowid)}`);
     const row = rowNumber(f.format, toNumber(bad.rowid));
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${EXPECTED[col.type]}, got ${JSON.stringify(value)}`;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}`);
@@ -139,7 +146,7 @@ async function loadFile(duck: Duck, f: PanelFile): Promise<void> {
 
   const [dup] = await duck.all<{ id: string; first: string; second: string }>(
     `SELECT id, rows[1] AS first, rows[2] AS second
-     FROM (SELECT ${storeId} AS id, list_sort(list(rowid)) AS rows FROM raw GROUP BY 1 HAVING count(*) > 1)
+     FROM (SELECT ${storeId} AS id, list_sort(list(${rowid})) AS rows FROM ${from} GROUP BY 1 HAVING count(*) > 1)
      ORDER BY second LIMIT 1`,
   );
   if (dup) {
@@ -149,12 +156,20 @@ async function loadFile(duck: Duck, f: PanelFile): Promise<void> {
   }
 
   const select = PANEL_COLUMNS.map((c) => {
-    if (!sourceTypes.has(c.name)) return `NULL AS ${ident(c.name)}`;
+    if (!sourceTypes.has(c.name)) return `CAST(NULL AS ${sqlType(c.type)}) AS ${ident(c.name)}`;
     if (c.name === 'store_id') return `${storeId} AS store_id`;
     return `${convert(ident(c.name), c.type, sourceTypes.get(c.name)!)} AS ${ident(c.name)}`;
   }).join(', ');
-  await duck.run(`INSERT INTO panel SELECT ${lit(f.month)} AS month, ${select} FROM raw`);
-  await duck.run(`DROP TABLE raw`);
+  const mi = Number(f.month.slice(0, 4)) * 12 + Number(f.month.slice(5, 7)) - 1;
+  return `SELECT ${lit(f.month)} AS month, ${mi} AS mi, ${select} FROM ${from}`;
+}
+
+/** Source columns whose values always convert: no per-row check needed. */
+function nativeOk(type: ColumnType, source: string): boolean {
+  if (type === 'boolean') return source === 'BOOLEAN';
+  if (type === 'integer') return ['BIGINT', 'INTEGER', 'SMALLINT', 'TINYINT', 'UINTEGER', 'USMALLINT', 'UTINYINT'].includes(source);
+  if (type === 'decimal') return /^DECIMAL\((\d+),\s*[0-2]\)$/.test(source) && Number(/\((\d+)/.exec(source)![1]) <= 18;
+  return false;
 }
 
 const firstLine = (s: string): string => s.split('\n')[0];

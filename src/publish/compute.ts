@@ -2,7 +2,7 @@
 import { previousMonth } from '../panel/columns.js';
 import { openDuck } from '../panel/duck.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
-import { aggregateMonth, prepareFacts } from '../stats/aggregate.js';
+import { aggregateMonths, prepareFacts } from '../stats/aggregate.js';
 import { buildMonth, type BuiltMonth } from '../stats/build.js';
 import { guardMonth } from '../stats/guard.js';
 
@@ -28,18 +28,17 @@ export async function computeMonths(
     await loadPanel(duck, load, (f) => onProgress(`reading ${f.name}`));
     onProgress('joining months');
     await prepareFacts(duck);
+    // Months whose documents are built, plus the previous months a count delta needs.
+    const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
+    onProgress(`aggregating ${months.length} month(s)`);
+    const aggs = await aggregateMonths(duck, [...new Set([...months, ...priorsNeeded])].sort());
     const out = new Map<string, BuiltMonth>();
     const priors = new Map<string, BuiltMonth>();
+    for (const p of priorsNeeded) priors.set(p, buildMonth(aggs.get(p)!, undefined, baseUrl));
     for (const m of [...months].sort()) {
-      onProgress(`aggregating ${m}`);
-      const p = previousMonth(m);
-      let prior = out.get(p) ?? priors.get(p);
-      if (!prior && byMonth.has(p)) {
-        prior = buildMonth(await aggregateMonth(duck, p), undefined, baseUrl);
-        priors.set(p, prior);
-      }
-      const agg = await aggregateMonth(duck, m);
-      const built = buildMonth(agg, prior, baseUrl);
+      onProgress(`building ${m}`);
+      const agg = aggs.get(m)!;
+      const built = buildMonth(agg, out.get(previousMonth(m)) ?? priors.get(previousMonth(m)), baseUrl);
       guardMonth(agg, built);
       out.set(m, built);
     }

@@ -3,7 +3,7 @@
  * stores' previous month, grouped by every dimension at once. Returns exact integers and
  * decimal sums as plain numbers; everything after this is pure (stats/build.ts).
  */
-import { ident, lit, toNumber, type Duck } from '../panel/duck.js';
+import { ident, toNumber, type Duck } from '../panel/duck.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, type DimensionName } from '../panel/columns.js';
 import { METRICS, PAGES, type MetricDef } from './registry.js';
 
@@ -39,57 +39,85 @@ export interface MonthAgg {
   groups: Map<DimensionName, Cell[]>;
 }
 
-/** Builds `panel_facts`: each panel row with its store's values in the calendar-previous month. */
+/** `2026-10` → a month index (year × 12 + month − 1), so the previous month is `mi - 1`. */
+export const monthIndexSql = (month: string) => `(${Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1})`;
+
+/** Macros the registry's SQL uses. */
 export async function prepareFacts(duck: Duck): Promise<void> {
-  await duck.run(`CREATE OR REPLACE MACRO prev_month(m) AS strftime(strptime(m || '-01', '%Y-%m-%d') - INTERVAL 1 MONTH, '%Y-%m')`);
   await duck.run(`CREATE OR REPLACE MACRO plan_rank(p) AS list_position(['basic', 'grow', 'advanced', 'plus'], p)`);
-  const prevCols = ['plan', 'apps', 'product_count', 'monthly_visits', ...AD_COLUMNS, ...AGENTIC_COLUMNS];
-  await duck.run(`
-    CREATE OR REPLACE TABLE panel_facts AS
-    SELECT p.*,
-      CASE WHEN pm.month IS NOT NULL THEN q.store_id IS NOT NULL END AS prev_present,
-      ${prevCols.map((c) => `q.${c} AS prev_${c}`).join(', ')}
-    FROM panel p
-    LEFT JOIN (SELECT DISTINCT month FROM panel) pm ON pm.month = prev_month(p.month)
-    LEFT JOIN panel q ON q.month = prev_month(p.month) AND q.store_id = p.store_id
-    ORDER BY p.month, p.store_id`);
 }
 
-/** The value a metric sums: a 0/1 for share, rate and count, the input itself for mean. */
-const summand = (m: MetricDef, side: string) => (m.kind === 'mean' ? `${side}_in_${m.key}` : `(${side}_in_${m.key})::INT`);
+const PREV_COLUMNS = ['plan', 'apps', 'product_count', 'monthly_visits', ...AD_COLUMNS, ...AGENTIC_COLUMNS];
 
+/**
+ * `facts` of the given month indexes: each panel row with each metric's input and eligibility,
+ * evaluated beside the store's values in the calendar-previous month (`prev_*`, for trends).
+ */
+function factsSql(mis: number[], metrics: readonly MetricDef[], present: ReadonlySet<number>): string {
+  const list = mis.join(', ') || 'NULL';
+  const prevList = mis.map((m) => m - 1).join(', ') || 'NULL';
+  const known = [...present].join(', ') || 'NULL';
+  const inputs = metrics.map((m) => `(${m.input}) AS in_${m.key}` + (m.eligible ? `, (${m.eligible}) AS el_${m.key}` : '')).join(',\n      ');
+  if (!metrics.some((m) => /\bprev_/.test(m.input + (m.eligible ?? '')))) {
+    return `SELECT month, mi, store_id, country, category, plan, apps, ${inputs} FROM panel WHERE mi IN (${list})`;
+  }
+  return `
+    SELECT month, mi, store_id, country, category, plan, apps,
+      ${inputs}
+    FROM (
+      SELECT p.*,
+        CASE WHEN p.mi - 1 IN (${known}) THEN q.q_store_id IS NOT NULL END AS prev_present,
+        ${PREV_COLUMNS.map((c) => `q.prev_${c}`).join(', ')}
+      FROM (SELECT * FROM panel WHERE mi IN (${list})) p
+      LEFT JOIN (SELECT store_id AS q_store_id, mi AS q_mi, ${PREV_COLUMNS.map((c) => `${c} AS prev_${c}`).join(', ')}
+                 FROM panel WHERE mi IN (${prevList})) q
+        ON q.q_mi = p.mi - 1 AND q.q_store_id = p.store_id
+    )`;
+}
+
+/**
+ * The sums of one metric. Written so that metrics without an eligibility rule share the plain
+ * counts (`count(*)`, `count(p_store_id)`), which DuckDB computes once for all of them.
+ */
 function aggregates(metrics: readonly MetricDef[]): string {
+  const and = (...conds: Array<string | false>) => conds.filter(Boolean).join(' AND ') || 'TRUE';
   return metrics
     .map((m) => {
       const k = m.key;
-      const el = `c_el_${k}`;
-      const known = m.kind === 'count' ? el : `${el} AND c_in_${k} IS NOT NULL`;
-      const both = `${el} AND p_el_${k} AND c_in_${k} IS NOT NULL AND p_in_${k} IS NOT NULL`;
-      // count_if and sum(CASE …) rather than FILTER: DuckDB runs hundreds of FILTER aggregates far slower.
-      const sumIf = (cond: string, x: string) => `CAST(sum(CASE WHEN ${cond} THEN ${x} END) AS VARCHAR)`;
-      return [
-        `count_if(${el}) AS "e:${k}"`,
-        `count_if(${known}) AS "n:${k}"`,
-        m.kind === 'count' ? `count_if(${el} AND c_in_${k}) AS "num:${k}"` : `${sumIf(known, summand(m, 'c'))} AS "num:${k}"`,
-        `count_if(${el} AND p_store_id IS NOT NULL) AS "cohort_n:${k}"`,
-        `count_if(${both}) AS "matched:${k}"`,
-        `${sumIf(both, summand(m, 'c'))} AS "cur_sum:${k}"`,
-        `${sumIf(both, summand(m, 'p'))} AS "prev_sum:${k}"`,
-      ].join(',\n      ');
+      const cur = `in_${k}`;
+      const prev = `p_in_${k}`;
+      const el = m.eligible !== undefined && `el_${k}`;
+      const pel = m.eligible !== undefined && `p_el_${k}`;
+      const countIf = (...c: Array<string | false>) => (c.every((x) => !x) ? 'count(*)' : `count_if(${and(...c)})`);
+      const sumIf = (x: string, ...c: Array<string | false>) => `CAST(sum(CASE WHEN ${and(...c)} THEN ${x} END) AS VARCHAR)`;
+      const out = [`${countIf(el)} AS "e:${k}"`, `${countIf(el, 'p_store_id IS NOT NULL')} AS "cohort_n:${k}"`];
+      if (m.kind === 'count') {
+        out.push(`${countIf(el)} AS "n:${k}"`, `${countIf(el, cur)} AS "num:${k}"`);
+      } else {
+        const both = [el, pel, `${cur} IS NOT NULL`, `${prev} IS NOT NULL`] as const;
+        out.push(`${countIf(el, `${cur} IS NOT NULL`)} AS "n:${k}"`, `${countIf(...both)} AS "matched:${k}"`);
+        if (m.kind === 'mean') {
+          out.push(`${sumIf(cur, el)} AS "num:${k}"`, `${sumIf(cur, ...both)} AS "cur_sum:${k}"`, `${sumIf(prev, ...both)} AS "prev_sum:${k}"`);
+        } else {
+          out.push(`${countIf(el, cur)} AS "num:${k}"`, `${countIf(...both, cur)} AS "cur_sum:${k}"`, `${countIf(...both, prev)} AS "prev_sum:${k}"`);
+        }
+      }
+      return out.join(',\n      ');
     })
     .join(',\n      ');
 }
 
-function sides(metrics: readonly MetricDef[], side: 'c' | 'p'): string {
-  return metrics.map((m) => `(${m.input}) AS ${side}_in_${m.key}, (${m.eligible ?? 'TRUE'}) AS ${side}_el_${m.key}`).join(', ');
-}
-
-function joined(month: string, metrics: readonly MetricDef[], extra = ''): string {
-  return `
-    SELECT c.*, p.p_store_id, ${metrics.map((m) => `p.p_in_${m.key}, p.p_el_${m.key}`).join(', ')}
-    FROM (SELECT store_id, country, category, plan, apps, ${sides(metrics, 'c')} FROM panel_facts WHERE month = ${lit(month)}) c
-    LEFT JOIN (SELECT store_id AS p_store_id, ${sides(metrics, 'p')} FROM panel_facts WHERE month = prev_month(${lit(month)})) p
-      ON p.p_store_id = c.store_id ${extra}`;
+/** This month's facts next to the same stores' facts of the previous month. */
+function joined(mis: number[], metrics: readonly MetricDef[], present: ReadonlySet<number>, unnestApps = false): string {
+  const both = [...new Set([...mis, ...mis.map((m) => m - 1)])].filter((m) => present.has(m));
+  const list = mis.join(', ');
+  const current = unnestApps ? `(SELECT *, unnest(apps) AS app FROM facts WHERE mi IN (${list}))` : `(SELECT * FROM facts WHERE mi IN (${list}))`;
+  return `(
+    WITH facts AS MATERIALIZED (${factsSql(both, metrics, present)})
+    SELECT * FROM ${current} c
+    LEFT JOIN (SELECT store_id AS p_store_id, mi AS p_mi, ${metrics.map((m) => `in_${m.key} AS p_in_${m.key}` + (m.eligible ? `, el_${m.key} AS p_el_${m.key}` : '')).join(', ')}
+               FROM facts) p
+      ON p.p_mi = c.mi - 1 AND p.p_store_id = c.store_id) c`;
 }
 
 function toCell(row: Record<string, unknown>, value: string | null, metrics: readonly MetricDef[]): Cell {
@@ -104,33 +132,42 @@ function toCell(row: Record<string, unknown>, value: string | null, metrics: rea
   return cell;
 }
 
-/** Every metric × every cell of one month. */
-export async function aggregateMonth(duck: Duck, month: string): Promise<MonthAgg> {
-  const [{ has }] = await duck.all<{ has: boolean }>(`SELECT count(*) > 0 AS has FROM panel WHERE month = prev_month(${lit(month)})`);
+/** Every metric × every cell of the given months, in one pass. */
+export async function aggregateMonths(duck: Duck, months: string[]): Promise<Map<string, MonthAgg>> {
+  const mis = months.map((m) => Number(monthIndexSql(m).slice(1, -1)));
+  const present = new Set((await duck.all<{ mi: number }>(`SELECT DISTINCT mi FROM panel`)).map((r) => toNumber(r.mi)));
+  const byMi = new Map<number, MonthAgg>();
+  months.forEach((month, i) => {
+    const groups = new Map<DimensionName, Cell[]>([...DIMENSIONS.map((d) => [d, []] as [DimensionName, Cell[]]), ['app', []]]);
+    byMi.set(mis[i], { month, hasPrior: present.has(mis[i] - 1), all: emptyCell(), groups });
+  });
+
   const dims = DIMENSIONS.map((d) => `GROUPING(${d}) AS ${ident('g_' + d)}`).join(', ');
   const rows = await duck.all(`
-    SELECT ${dims}, country, category, plan, count(*) AS stores,
+    SELECT mi, ${dims}, country, category, plan, count(*) AS stores,
       ${aggregates(METRICS)}
-    FROM (${joined(month, METRICS)})
-    GROUP BY GROUPING SETS ((), ${DIMENSIONS.map((d) => `(${d})`).join(', ')})`);
-
-  const groups = new Map<DimensionName, Cell[]>(DIMENSIONS.map((d) => [d, []]));
-  let all: Cell | undefined;
+    FROM ${joined(mis, METRICS, present)}
+    GROUP BY GROUPING SETS ((mi), ${DIMENSIONS.map((d) => `(mi, ${d})`).join(', ')})`);
   for (const row of rows) {
+    const agg = byMi.get(toNumber(row.mi))!;
     const dim = DIMENSIONS.find((d) => toNumber(row['g_' + d]) === 0);
-    if (!dim) all = toCell(row, null, METRICS);
-    else groups.get(dim)!.push(toCell(row, (row[dim] as string | null) ?? null, METRICS));
+    if (!dim) agg.all = toCell(row, null, METRICS);
+    else agg.groups.get(dim)!.push(toCell(row, (row[dim] as string | null) ?? null, METRICS));
   }
 
   const appMetrics = METRICS.filter((m) => PAGES.find((p) => p.slug === m.slug)?.byApp);
   const appRows = await duck.all(`
-    SELECT app, count(*) AS stores, ${aggregates(appMetrics)}
-    FROM (SELECT *, unnest(apps) AS app FROM (${joined(month, appMetrics)}))
-    GROUP BY app`);
-  groups.set('app', appRows.map((row) => toCell(row, row.app as string, appMetrics)));
+    SELECT mi, app, count(*) AS stores, ${aggregates(appMetrics)}
+    FROM ${joined(mis, appMetrics, present, true)}
+    GROUP BY mi, app`);
+  for (const row of appRows) byMi.get(toNumber(row.mi))!.groups.get('app')!.push(toCell(row, row.app as string, appMetrics));
 
-  for (const cells of groups.values()) cells.sort((a, b) => compareValues(a.value, b.value));
-  return { month, hasPrior: has, all: all ?? emptyCell(), groups };
+  const out = new Map<string, MonthAgg>();
+  for (const agg of byMi.values()) {
+    for (const cells of agg.groups.values()) cells.sort((a, b) => compareValues(a.value, b.value));
+    out.set(agg.month, agg);
+  }
+  return out;
 }
 
 function emptyCell(): Cell {

@@ -1,0 +1,36 @@
+/**
+ * `npm run bench`: every benchmark, each against its baseline measured in the same run, printed
+ * as figures and ratios. Not a test: nothing here fails a build.
+ * Environment: BENCH_STORES (default 1000000), BENCH_FROM/BENCH_TO (2025-10..2026-10),
+ * BENCH_DATA (cache folder for generated panels, default bench-data/), BENCH_ONLY (comma list).
+ */
+import path from 'node:path';
+import { benchPublish } from './publish.js';
+
+const env = process.env;
+const only = new Set((env.BENCH_ONLY ?? 'publish,serve,cards,api').split(','));
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+async function main(): Promise<void> {
+  const results: string[] = [];
+  if (only.has('publish')) {
+    const r = await benchPublish({
+      stores: Number(env.BENCH_STORES ?? 1_000_000),
+      from: env.BENCH_FROM ?? '2025-10',
+      to: env.BENCH_TO ?? '2026-10',
+      dataDir: path.resolve(env.BENCH_DATA ?? 'bench-data'),
+      log,
+    });
+    results.push(
+      `publish --all: ${fmt(r.publishSeconds)} s; floor (one DuckDB statement): ${fmt(r.floorSeconds)} s; ratio ${fmt(r.ratio)}× (goal ≤ 2×)` +
+        (r.generateSeconds !== null ? `; generating the panel took ${fmt(r.generateSeconds, 1)} s` : ''),
+    );
+  }
+  process.stdout.write(results.join('\n') + '\n');
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench failed: ${(e as Error).stack}\n`);
+  process.exitCode = 1;
+});
