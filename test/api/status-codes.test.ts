@@ -239,6 +239,12 @@ for (const d of dialects) {
         expect(again.headers.get('idempotent-replayed')).toBe('true');
         expectProblem(await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem: freshIdem() }), 404, 'not-found');
       });
+      it('answers a 4xx problem, never 405, for an over-long id', async () => {
+        const long = await call(h.base, 'DELETE', `/webhooks/${'w'.repeat(600)}`, { key, idem: freshIdem() });
+        expect([400, 404]).toContain(long.status);
+        expect(long.contentType).toMatch(/problem\+json/);
+        expectProblem(await call(h.base, 'DELETE', `/webhooks/${'w'.repeat(300)}`, { key, idem: freshIdem() }), 400, 'invalid-parameters');
+      });
       it('answers 404 for an unknown id and 400 without an Idempotency-Key', async () => {
         expectProblem(await call(h.base, 'DELETE', '/webhooks/whe_nope', { key, idem: freshIdem() }), 404, 'not-found');
         expectProblem(await call(h.base, 'DELETE', '/webhooks/whe_nope', { key }), 400, 'idempotency-key-required');
