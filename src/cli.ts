@@ -2,7 +2,7 @@
  * The storelens command line. The only module that reads process.argv and process.env:
  * each command gets its typed options and an Env built here.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isCliError } from './errors.js';
 import { registerApiCommands } from './commands/register-api.js';
 
@@ -21,13 +21,13 @@ export function defaultEnv(): Env {
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 function month(value: string): string {
-  if (!MONTH.test(value)) throw new CommanderError(2, 'storelens.month', `"${value}" is not a month (YYYY-MM)`);
+  if (!MONTH.test(value)) throw new InvalidArgumentError(`"${value}" is not a month (YYYY-MM)`);
   return value;
 }
 
 function positiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new CommanderError(2, 'storelens.int', `"${value}" is not a positive integer`);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
   return n;
 }
 

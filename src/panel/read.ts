@@ -2,7 +2,8 @@
  * Reading and validating a panel folder into the DuckDB table `panel`. Anything wrong in the
  * input stops with a CliError (exit 2) naming file, row and column; nothing is written.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import path from 'node:path';
 import { CliError } from '../errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
@@ -45,19 +46,41 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
   return files.sort((a, b) => a.month.localeCompare(b.month));
 }
 
-const SOURCE: Record<PanelFormat, (file: string) => string> = {
-  csv: (f) =>
-    `read_csv(${lit(f)}, header = true, all_varchar = true, delim = ',', quote = '"', escape = '"')`,
-  parquet: (f) => `read_parquet(${lit(f)})`,
-  ndjson: (f) => `read_json(${lit(f)}, format = 'newline_delimited')`,
-};
+/** The header of a CSV file, parsed by csv-parse (DuckDB then reads it without sniffing). */
+async function csvHeader(file: string): Promise<string[]> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(1 << 20), 0, 1 << 20, 0);
+    const rows = parse(buffer.subarray(0, bytesRead), { to_line: 1, bom: true, relax_column_count: true }) as string[][];
+    return rows[0] ?? [];
+  } finally {
+    await handle.close();
+  }
+}
+
+async function sourceSql(f: PanelFile): Promise<string> {
+  if (f.format === 'ndjson') return `read_json(${lit(f.file)}, format = 'newline_delimited')`;
+  const header = await csvHeader(f.file);
+  if (header.length === 0) throw new CliError(`${f.file}: row 1: no header row (the first row names the columns)`);
+  const columns = `{${header.map((h) => `${lit(h)}: 'VARCHAR'`).join(', ')}}`;
+  return `read_csv(${lit(f.file)}, header = true, auto_detect = false, columns = ${columns}, delim = ',', quote = '"', escape = '"')`;
+}
+
+/** DuckDB's CSV errors name the line; say it as file, row and what is wrong. */
+function csvReadError(f: PanelFile, message: string): CliError | null {
+  const line = /CSV Error on Line: (\d+)/.exec(message);
+  if (!line) return null;
+  const lines = message.split('\n').map((l) => l.trim());
+  const reason = lines.find((l, i) => i > 2 && l && !/^(Original Line|Possible fixes|\*|file =)/.test(l) && !lines[i - 1]?.startsWith('Original Line')) ?? 'malformed record';
+  return new CliError(`${f.file}: row ${line[1]}: ${reason}`);
+}
 
 /** Row number a person would look for: CSV counts its header as row 1; other formats count records from 1. */
 const rowNumber = (format: PanelFormat, rowid: number): number => rowid + (format === 'csv' ? 2 : 1);
 
 /** SQL that converts a raw cell to its typed value, NULL for empty (and for invalid: see isBad). */
 function convert(v: string, type: ColumnType, sourceType: string): string {
-  const text = `nullif(trim(CAST(${v} AS VARCHAR)), '')`;
+  const text = `nullif(trim(${asText(v, sourceType)}), '')`;
   switch (type) {
     case 'string':
       return `nfc_normalize(${text})`;
@@ -68,7 +91,7 @@ function convert(v: string, type: ColumnType, sourceType: string): string {
     case 'month':
       return `CASE WHEN regexp_full_match(${text}, '\\d{4}-(0[1-9]|1[0-2])') THEN ${text} END`;
     case 'integer':
-      return nativeOk(type, sourceType) ? `CAST(${v} AS BIGINT)` : `TRY_CAST(${text} AS BIGINT)`;
+      return nativeOk(type, sourceType) ? `CAST(${v} AS BIGINT)` : `CASE WHEN regexp_full_match(${text}, '[+-]?\\d+') THEN TRY_CAST(${text} AS BIGINT) END`;
     case 'decimal':
       return nativeOk(type, sourceType) ? `CAST(${v} AS DECIMAL(18,2))` : `TRY_CAST(${text} AS DECIMAL(18,2))`;
     case 'boolean':
@@ -111,10 +134,11 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
   const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
   const rowid = f.format === 'parquet' ? 'file_row_number' : 'rowid';
   try {
-    if (from === table) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * FROM ${SOURCE[f.format](f.file)}`);
+    if (from === table) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * FROM ${await sourceSql(f)}`);
     else await duck.run(`SELECT * FROM ${from} LIMIT 0`);
   } catch (e) {
-    throw new CliError(`${f.file}: cannot be read as ${f.format.toUpperCase()}: ${firstLine((e as Error).message)}`);
+    if (e instanceof CliError) throw e;
+    throw csvReadError(f, (e as Error).message) ?? new CliError(`${f.file}: cannot be read as ${f.format.toUpperCase()}: ${firstLine((e as Error).message)}`);
   }
   const described = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
   const sourceTypes = new Map(described.map((d) => [d.column_name, d.column_type]));
@@ -127,9 +151,10 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
     .filter((c) => c.type !== 'string' && !nativeOk(c.type, sourceTypes.get(c.name)!))
     .map((c) => {
       const v = ident(c.name);
-      return { c, sql: `(${v} IS NOT NULL AND trim(CAST(${v} AS VARCHAR)) <> '' AND ${convert(v, c.type, sourceTypes.get(c.name)!)} IS NULL)` };
+      const t = sourceTypes.get(c.name)!;
+      return { c, sql: `(${v} IS NOT NULL AND trim(${asText(v, t)}) <> '' AND ${convert(v, c.type, t)} IS NULL)` };
     });
-  const storeId = `CAST(store_id AS VARCHAR)`;
+  const storeId = asText('store_id', sourceTypes.get('store_id')!);
   const missingId = `(store_id IS NULL OR ${storeId} = '')`;
   const cases = [`WHEN ${missingId} THEN 'store_id'`, ...badChecks.map(({ c, sql }) => `WHEN ${sql} THEN ${lit(c.name)}`)].join(' ');
   const where = [missingId, ...badChecks.map((b) => b.sql)].join(' OR ');
@@ -138,7 +163,7 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
   );
   if (bad) {
     const col = PANEL_COLUMNS.find((c) => c.name === bad.col)!;
-    const [{ value }] = await duck.all<{ value: string | null }>(`SELECT CAST(${ident(col.name)} AS VARCHAR) AS value FROM ${from} WHERE ${rowid} = ${toNumber(bad.rowid)}`);
+    const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(bad.rowid)}`);
     const row = rowNumber(f.format, toNumber(bad.rowid));
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${EXPECTED[col.type]}, got ${JSON.stringify(value)}`;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}`);
@@ -163,6 +188,9 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
   const mi = Number(f.month.slice(0, 4)) * 12 + Number(f.month.slice(5, 7)) - 1;
   return `SELECT ${lit(f.month)} AS month, ${mi} AS mi, ${select} FROM ${from}`;
 }
+
+/** A cell as text; a JSON-typed cell (NDJSON mixing strings and numbers) without its quotes. */
+const asText = (v: string, sourceType: string): string => (sourceType === 'JSON' ? `(${v} ->> '$')` : `CAST(${v} AS VARCHAR)`);
 
 /** Source columns whose values always convert: no per-row check needed. */
 function nativeOk(type: ColumnType, source: string): boolean {

@@ -5,7 +5,7 @@
 import { previousMonth, type DimensionName } from '../panel/columns.js';
 import type { Cell, CellAgg, MonthAgg } from './aggregate.js';
 import { METRICS, PAGES, type MetricDef } from './registry.js';
-import { FLOOR, primary, protect, UNKNOWN, type SizedCell } from './suppression.js';
+import { FLOOR, primary, protect, type SizedCell } from './suppression.js';
 import { anchorOf, citationOf, dimensionString, scopeText, sentenceOf, statId } from './text.js';
 import type { Delta, Slug, Stat } from './types.js';
 
@@ -24,7 +24,7 @@ const round = (x: number, digits: number): number => {
 };
 const digitsOf = (m: MetricDef) => (m.kind === 'count' ? 0 : m.kind === 'mean' ? 2 : 4);
 
-const keyOf = (cell: Cell) => (cell.value === null ? UNKNOWN : cell.value);
+const keyOf = (cell: Cell) => cell.value!;
 
 function metricsFor(dim: DimensionName): readonly MetricDef[] {
   return dim === 'app' ? METRICS.filter((m) => PAGES.find((p) => p.slug === m.slug)?.byApp) : METRICS;
@@ -50,20 +50,21 @@ export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl
   }
 
   for (const [dim, cells] of agg.groups) {
-    const sized = (f: (c: Cell) => number): SizedCell[] => cells.map((c) => ({ key: keyOf(c), n: f(c) }));
+    // The unknown cell is never published and protects nothing (its size is public).
+    const known = cells.filter((c) => c.value !== null);
+    const sized = (f: (c: Cell) => number): SizedCell[] => known.map((c) => ({ key: keyOf(c), n: f(c) }));
     const storeCells = sized((c) => c.stores);
     const base = protect(storeCells, primary(storeCells));
     for (const metric of metricsFor(dim)) {
       const nCells = sized((c) => c.metrics.get(metric.key)!.n);
       const hidden = protect(nCells, new Set([...base, ...primary(nCells)]));
       const deltaStart = new Set(hidden);
-      for (const c of cells) {
+      for (const c of known) {
         const a = c.metrics.get(metric.key)!;
         if (deltaPrimary(metric, a, prior, statId(metric.key, dimensionString(dim, c.value)))) deltaStart.add(keyOf(c));
       }
       const deltaHidden = protect(sized((c) => c.metrics.get(metric.key)!.cohort_n), deltaStart);
-      for (const c of cells) {
-        if (c.value === null) continue; // the unknown cell is never published
+      for (const c of known) {
         const key = keyOf(c);
         rows.push({ metric, dim, cell: c, agg: c.metrics.get(metric.key)!, hidden: hidden.has(key), deltaHidden: deltaHidden.has(key) });
       }

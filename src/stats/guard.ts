@@ -37,7 +37,12 @@ export function guardMonth(agg: MonthAgg, built: BuiltMonth): void {
         let residual = totalFigure(figure)!;
         let hiddenCells = 0;
         for (const c of cells) {
-          const s = c.value === null ? undefined : published.get(`${metricKey}:${dim}:${c.value}`);
+          // A reader can learn the unknown cell's size (methodology publishes known shares): take it off too.
+          if (c.value === null) {
+            residual -= size(c);
+            continue;
+          }
+          const s = published.get(`${metricKey}:${dim}:${c.value}`);
           const f = s ? figure(s) : null;
           if (f !== null) residual -= f;
           else if (size(c) > 0) hiddenCells += 1;

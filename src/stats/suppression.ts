@@ -7,7 +7,11 @@
 
 export const FLOOR = 30;
 
-/** The key of the cell of stores whose dimension value is unknown: never published. */
+/**
+ * The key of the cell of stores whose dimension value is unknown. It is never published, yet its
+ * size is no secret (the methodology page publishes how many stores have a known country,
+ * category and plan), so it protects nothing: callers leave it out of the cells they protect.
+ */
 export const UNKNOWN = '\u0000unknown';
 
 export interface SizedCell {
@@ -36,7 +40,7 @@ export function protect(cells: readonly SizedCell[], hidden: ReadonlySet<string>
   return out;
 }
 
-/** Cells below the floor, plus the unknown cell. */
+/** Cells below the floor. */
 export function primary(cells: readonly SizedCell[], floor = FLOOR): Set<string> {
-  return new Set(cells.filter((c) => c.key === UNKNOWN || c.n < floor).map((c) => c.key));
+  return new Set(cells.filter((c) => c.n < floor).map((c) => c.key));
 }
