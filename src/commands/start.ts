@@ -1,6 +1,94 @@
+/**
+ * `npm start`: the whole product on embedded defaults. A demo panel (generated once), published
+ * every month without cards so the server is up at once, then the statistics and the workspace
+ * API on one port with a demo key printed; the share cards are rendered by a second publish in
+ * the background, which the server picks up without a restart.
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import type { Env } from '../cli.js';
+import { apiPlugin } from '../api/app.js';
+import { ensureDemoKey } from '../api/demo.js';
 import { CliError } from '../errors.js';
+import { openDuck } from '../panel/duck.js';
+import { generatePanel } from '../panel/generate.js';
+import { progress } from '../progress.js';
+import { publish, type PublishOptions } from '../publish/pipeline.js';
+import { closeOnSignals, startServer } from '../serve/server.js';
+import { openAdminDb } from './admin-db.js';
 
-export async function runStart(_opts: Record<string, unknown>, _env: Env): Promise<void> {
-  throw new CliError('start: not implemented yet', 1);
+export interface StartOptions {
+  port: number;
+  host: string;
+}
+
+/** Where the demo keeps its panel and database (git-ignored). */
+const STATE_DIR = '.storelens';
+const DEMO_PANEL = { stores: 3000, from: '2025-11', to: '2026-10', seed: 'demo' } as const;
+
+export async function runStart(opts: StartOptions, env: Env): Promise<void> {
+  const panel = path.join(STATE_DIR, 'demo-panel');
+  const out = 'output';
+  const baseUrl = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
+  const log = (line: string) => env.stderr.write(`storelens start: ${line}\n`);
+
+  const existing = await readdir(panel).catch(() => [] as string[]);
+  if (!existing.some((f) => f.endsWith('.csv'))) {
+    log(`generating a demo panel (${DEMO_PANEL.stores} stores, ${DEMO_PANEL.from} to ${DEMO_PANEL.to}) in ${panel}`);
+    const duck = await openDuck();
+    try {
+      await generatePanel(duck, { out: panel, format: 'csv', ...DEMO_PANEL });
+    } finally {
+      duck.close();
+    }
+  }
+
+  const bar = progress(env, 'publish');
+  const base: PublishOptions = { input: panel, out, months: 'all', baseUrl, cards: 'none', now: env.now, onProgress: (m) => bar.update(m) };
+  const first = await publish(base);
+  bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
+
+  const db = await openAdminDb({ db: path.join(STATE_DIR, 'demo.db') }, env);
+  const demo = await ensureDemoKey(db, env.now());
+  let server;
+  try {
+    server = await startServer({ out, port: opts.port, host: opts.host, plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now } }] });
+  } catch (e) {
+    await db.close();
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port 8081\``, 1);
+    throw e;
+  }
+  const url = server.url;
+  env.stderr.write(
+    [
+      '',
+      `storelens is running on ${url}`,
+      `  ${url}/data/agentic-commerce          a statistics page (also platform-stores, platform-apps, platform-advertising, platform-trends, methodology)`,
+      `  ${url}/api/data/agentic-commerce      its latest JSON; /csv for the monthly series; /2026-09 for one month`,
+      `  ${url}/data/rss.xml                   the release feed`,
+      `  ${url}/api/v1/docs                    the workspace REST API reference (openapi.json beside it)`,
+      '',
+      `demo API key for workspace "${demo.workspace}" (shown once, stored only as a hash):`,
+      `  ${demo.key}`,
+      `  curl -H "Authorization: Bearer ${demo.key}" ${url}/api/v1/accounts`,
+      '',
+      'stop with Ctrl-C',
+      '',
+    ].join('\n'),
+  );
+
+  // Cards in the background: the live server switches to the new publication when it lands.
+  let cardsDone = false;
+  log('rendering the share cards in the background; pages work meanwhile, card images appear when done');
+  void publish({ ...base, cards: 'latest', onProgress: () => {} })
+    .then((s) => log(s.cards_rendered ? `share cards ready (${s.cards_rendered} rendered)` : 'share cards up to date'))
+    .catch((e: Error) => log(`share cards failed: ${e.message}`))
+    .finally(() => (cardsDone = true));
+
+  const signal = await closeOnSignals(server, { onSignal: (s) => log(`${s}: stopping`) });
+  await db.close();
+  log(`stopped (${signal})`);
+  // An unfinished card render would keep its worker threads alive; the live publication is
+  // untouched by stopping it (the next publish takes over its stale lock), so leave now.
+  if (!cardsDone) process.exit(0);
 }
