@@ -1,9 +1,11 @@
 /**
  * Scored accounts of a workspace, ranked by (score desc, store_id asc). The accounts work
- * (ingest and scoring) fills this table; `storelens accounts import` loads rows until then.
+ * (ingest and scoring) fills this table through upsertAccounts, which keeps the ranking
+ * history that pagination cursors rely on; `storelens accounts import` loads rows until then.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './index.js';
+import { pruneRankingHistory, recordSupersededScores } from './rankings.js';
 import type { AccountRow, Database } from './schema.js';
 
 export interface AccountInput {
@@ -20,13 +22,16 @@ export interface AccountInput {
 export interface UpsertResult {
   inserted: number;
   updated: number;
-  /** True when an existing account's score changed, which starts a new ranking version. */
+  /** True when an existing account's score or in-market state changed: a new ranking version. */
   reranked: boolean;
 }
 
 const CHUNK = 500;
 
-/** Inserts or updates accounts in chunks; re-scoring existing rows bumps the ranking version. */
+/**
+ * Inserts or updates accounts in chunks (one transaction each). A chunk that re-scores existing
+ * rows records their previous scores and starts a new ranking version; new rows alone do not.
+ */
 export async function upsertAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
   const result: UpsertResult = { inserted: 0, updated: 0, reranked: false };
   for (let i = 0; i < accounts.length; i += CHUNK) {
@@ -34,36 +39,37 @@ export async function upsertAccounts(db: Db, workspaceId: string, accounts: read
     await db.write(async (trx) => {
       const existing = await trx
         .selectFrom('accounts')
-        .select(['store_id', 'score'])
+        .select(['store_id', 'score', 'in_market'])
         .where('workspace_id', '=', workspaceId)
         .where('store_id', 'in', chunk.map((a) => a.store_id))
         .execute();
-      const scores = new Map(existing.map((r) => [r.store_id, r.score]));
-      let reranked = false;
+      const before = new Map(existing.map((r) => [r.store_id, r]));
+      const superseded: { store_id: string; score: number; in_market: number }[] = [];
       for (const a of chunk) {
-        const old = scores.get(a.store_id);
-        if (old === undefined) result.inserted++;
+        const old = before.get(a.store_id);
+        if (!old) result.inserted++;
         else {
           result.updated++;
-          if (old !== a.score) reranked = true;
+          if (old.score !== a.score || old.in_market !== inMarket(a)) superseded.push(old);
         }
       }
-      const rows = chunk.map((a) => ({
-        workspace_id: workspaceId,
-        store_id: a.store_id,
-        score: a.score,
-        domain: a.domain ?? null,
-        country: a.country ?? null,
-        category: a.category ?? null,
-        plan: a.plan ?? null,
-        in_market: a.in_market === false ? 0 : 1,
-        evidence: JSON.stringify(a.evidence ?? []),
-        delivered_at: null,
-        updated_at: now.toISOString(),
-      }));
       await trx
         .insertInto('accounts')
-        .values(rows)
+        .values(
+          chunk.map((a) => ({
+            workspace_id: workspaceId,
+            store_id: a.store_id,
+            score: a.score,
+            domain: a.domain ?? null,
+            country: a.country ?? null,
+            category: a.category ?? null,
+            plan: a.plan ?? null,
+            in_market: inMarket(a),
+            evidence: JSON.stringify(a.evidence ?? []),
+            delivered_at: null,
+            updated_at: now.toISOString(),
+          })),
+        )
         .onConflict((oc) =>
           oc.columns(['workspace_id', 'store_id']).doUpdateSet((eb) => ({
             score: eb.ref('excluded.score'),
@@ -77,18 +83,17 @@ export async function upsertAccounts(db: Db, workspaceId: string, accounts: read
           })),
         )
         .execute();
-      if (reranked) {
+      if (superseded.length) {
         result.reranked = true;
-        await trx
-          .updateTable('workspaces')
-          .set((eb) => ({ ranking_version: eb('ranking_version', '+', 1) }))
-          .where('id', '=', workspaceId)
-          .execute();
+        await recordSupersededScores(trx, workspaceId, superseded, now);
       }
     });
   }
+  if (result.reranked) await pruneRankingHistory(db, now);
   return result;
 }
+
+const inMarket = (a: AccountInput): number => (a.in_market === false ? 0 : 1);
 
 function dedupe(chunk: readonly AccountInput[]): AccountInput[] {
   const byId = new Map<string, AccountInput>();
@@ -103,13 +108,17 @@ export interface PageQuery {
   limit: number;
 }
 
-/** One page in ranking order (score desc, store_id asc). Hot path: plain SQL. */
 export type PageRow = Omit<AccountRow, 'workspace_id' | 'delivered_at'>;
 
-export async function pageAccounts(trx: Kysely<Database>, workspaceId: string, q: PageQuery): Promise<PageRow[]> {
+/**
+ * One page of the current ranking (score desc, store_id asc), each row carrying the ranking
+ * version read in the same statement (one snapshot). Hot path: plain SQL.
+ */
+export async function pageAccounts(trx: Kysely<Database>, workspaceId: string, q: PageQuery): Promise<(PageRow & { ranking_version: number })[]> {
   const after = q.after;
-  const { rows } = await sql<PageRow>`
-    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at
+  const { rows } = await sql<PageRow & { ranking_version: number }>`
+    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at,
+      (select ranking_version from workspaces where id = ${workspaceId}) as ranking_version
     from accounts
     where workspace_id = ${workspaceId}
       ${q.inMarketOnly ? sql`and in_market = 1` : sql``}
@@ -119,7 +128,7 @@ export async function pageAccounts(trx: Kysely<Database>, workspaceId: string, q
   return rows;
 }
 
-/** Marks rows as delivered to an agent (one batched update); returns the store ids newly marked. */
+/** Marks rows as delivered to an agent (one batched update). */
 export async function markDelivered(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], now: Date): Promise<void> {
   if (storeIds.length === 0) return;
   await trx
@@ -129,11 +138,6 @@ export async function markDelivered(trx: Kysely<Database>, workspaceId: string, 
     .where('store_id', 'in', [...storeIds])
     .where('delivered_to_agent', '=', 0)
     .execute();
-}
-
-export async function rankingVersion(trx: Kysely<Database>, workspaceId: string): Promise<number> {
-  const row = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  return row.ranking_version;
 }
 
 export async function countAccounts(db: Db, workspaceId: string): Promise<number> {

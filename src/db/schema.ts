@@ -99,6 +99,17 @@ export interface RateCountersTable {
   count: number;
 }
 
+export interface RankingHistoryTable {
+  workspace_id: string;
+  /** The ranking version during which the account had this score. */
+  version: number;
+  store_id: string;
+  score: number;
+  in_market: number;
+  /** When that version was superseded (epoch ms). */
+  superseded_ms: number;
+}
+
 export interface SettingsTable {
   name: string;
   value: string;
@@ -113,6 +124,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_counters: RateCountersTable;
+  ranking_history: RankingHistoryTable;
   settings: SettingsTable;
 }
 

@@ -94,16 +94,59 @@ for (const d of dialects) {
       }
     });
 
-    it('answers 400 for a cursor used with other filters or after a re-ranking', async () => {
-      const { ws, key } = await seeded(20);
+    it('answers 400 for a cursor used with other filters', async () => {
+      const { key } = await seeded(20);
       const first = await call(h.base, 'GET', '/accounts?limit=5', { key });
       const c = encodeURIComponent(first.body.next_cursor);
       expect((await call(h.base, 'GET', `/accounts?limit=5&filter=all&cursor=${c}`, { key })).status).toBe(400);
       expect((await call(h.base, 'GET', `/accounts?limit=9&cursor=${c}`, { key })).status).toBe(200);
-      await upsertAccounts(h.db, ws.id, [{ store_id: 'store-0001', score: 42 }], new Date());
+    });
+
+    it('keeps walking the ranking it started on while accounts are re-scored', async () => {
+      const { ws, key } = await seeded(60);
+      const before = (await walk(key, 200, '&filter=all')).seen.map((x) => x.store_id);
+      let round = 0;
+      const { seen } = await walk(key, 8, '&filter=all', async () => {
+        round++;
+        // Re-score a few existing accounts (and move one out of the market) after every page.
+        const changes = [0, 1, 2].map((k) => ({ store_id: `store-${String((round * 7 + k * 13) % 60).padStart(4, '0')}`, score: ((round * 31 + k) % 17) / 3, in_market: k !== 2 }));
+        await upsertAccounts(h.db, ws.id, changes, new Date());
+      });
+      expect(round).toBeGreaterThan(3);
+      expect(seen.map((x) => x.store_id)).toEqual(before);
+      const fresh = await call(h.base, 'GET', '/accounts?limit=200&filter=all', { key });
+      expect(fresh.body.data.map((x: any) => x.store_id)).not.toEqual(before);
+    });
+
+    it('keeps the in-market list of the ranking it started on', async () => {
+      const { ws, key } = await seeded(40);
+      const before = (await walk(key, 200)).seen.map((x) => x.store_id);
+      const first = await call(h.base, 'GET', '/accounts?limit=10', { key });
+      await upsertAccounts(h.db, ws.id, before.slice(10, 20).map((store_id) => ({ store_id, score: 0.05, in_market: false })), new Date());
+      let cursor: string | null = first.body.next_cursor;
+      const rest: string[] = [];
+      while (cursor) {
+        const r = await call(h.base, 'GET', `/accounts?limit=10&cursor=${encodeURIComponent(cursor)}`, { key });
+        rest.push(...r.body.data.map((x: any) => x.store_id));
+        cursor = r.body.next_cursor;
+      }
+      expect([...first.body.data.map((x: any) => x.store_id), ...rest]).toEqual(before);
+    });
+
+    it('answers 400 once the ranking a cursor walks has been gone for over an hour', async () => {
+      const { ws, key } = await seeded(20);
+      const first = await call(h.base, 'GET', '/accounts?limit=5', { key });
+      const c = encodeURIComponent(first.body.next_cursor);
+      const t0 = Date.now();
+      await upsertAccounts(h.db, ws.id, [{ store_id: 'store-0001', score: 42 }], new Date(t0));
+      expect((await call(h.base, 'GET', `/accounts?limit=5&cursor=${c}`, { key })).status).toBe(200);
+      await upsertAccounts(h.db, ws.id, [{ store_id: 'store-0002', score: 43 }], new Date(t0 + 59 * 60_000));
+      expect((await call(h.base, 'GET', `/accounts?limit=5&cursor=${c}`, { key })).status).toBe(200);
+      await upsertAccounts(h.db, ws.id, [{ store_id: 'store-0003', score: 44 }], new Date(t0 + 61 * 60_000));
       const r = await call(h.base, 'GET', `/accounts?limit=5&cursor=${c}`, { key });
       expect(r.status).toBe(400);
-      expect(r.body.detail).toMatch(/ranking changed/);
+      expect(r.body.type).toBe('https://storelens.dev/problems/invalid-cursor');
+      expect(r.body.detail).toMatch(/expired/);
     });
 
     it('accepts the documented bounds of limit', async () => {

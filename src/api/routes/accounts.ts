@@ -1,6 +1,8 @@
 /** Accounts: the workspace's scored accounts, their detail, signals and status. */
 import { z } from 'zod';
-import { markDelivered, pageAccounts, type PageRow } from '../../db/accounts.js';
+import { markDelivered, type PageRow } from '../../db/accounts.js';
+import { rankingRetained, readRankingPage } from '../../db/rankings.js';
+import { ApiProblem } from '../problems.js';
 import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
 import { defineRoute } from '../route-def.js';
 import { page, pageQuery, storeParam } from '../schemas.js';
@@ -81,27 +83,33 @@ export const accountRoutes = [
     problems: [400],
     async handler({ db, workspace, query, now, cursorSecret }) {
       const f = filterHash({ filter: query.filter });
-      // The workspace row was read with the key; a re-ranking after that is caught by the next cursor check.
-      const v = workspace.ranking_version;
-      const after = query.cursor ? decodeCursor(cursorSecret, query.cursor, { w: workspace.id, v, f }) : undefined;
-      const q = {
-        inMarketOnly: query.filter === 'in_market',
-        after: after && { score: after.s, store_id: after.i },
-        limit: query.limit + 1,
-      };
-      let rows = await pageAccounts(db.kysely, workspace.id, q);
-      if (rows.some((r, i) => i < query.limit && r.delivered_to_agent !== 1)) {
+      const current = workspace.ranking_version;
+      let version: number | undefined;
+      let after: { score: number; store_id: string } | undefined;
+      if (query.cursor) {
+        const c = decodeCursor(cursorSecret, query.cursor, { w: workspace.id, f });
+        if (c.v > current) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
+        if (c.v < current && !(await rankingRetained(db, workspace.id, c.v))) {
+          throw new ApiProblem('invalid-cursor', 'The ranking this cursor walks has expired (rankings are kept at least an hour after they change); start again without a cursor.');
+        }
+        version = c.v;
+        after = { score: c.s, store_id: c.i };
+      }
+      const q = { inMarketOnly: query.filter === 'in_market', after, limit: query.limit + 1 };
+      let page = await readRankingPage(db.kysely, workspace.id, version, current, q);
+      if (page.rows.some((r, i) => i < query.limit && r.delivered_to_agent !== 1)) {
         // Deliver in the same transaction that serves the page (one batched update).
-        rows = await db.write(async (trx) => {
-          const fresh = await pageAccounts(trx, workspace.id, q);
-          const undelivered = fresh.slice(0, query.limit).filter((r) => r.delivered_to_agent !== 1);
+        page = await db.write(async (trx) => {
+          const fresh = await readRankingPage(trx, workspace.id, version ?? page.version, current, q);
+          const undelivered = fresh.rows.slice(0, query.limit).filter((r) => r.delivered_to_agent !== 1);
           await markDelivered(trx, workspace.id, undelivered.map((r) => r.store_id), now);
           return fresh;
         });
       }
-      const pageRows = rows.slice(0, query.limit);
+      const pageRows = page.rows.slice(0, query.limit);
       const last = pageRows[pageRows.length - 1];
-      const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v, s: last.score, i: last.store_id, f }) : null;
+      const next =
+        page.rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: page.version, s: last.score, i: last.store_id, f }) : null;
       return { status: 200, body: { object: 'list', data: pageRows.map((r) => toAccount(r, true)), next_cursor: next } };
     },
   }),

@@ -1,0 +1,88 @@
+/**
+ * Ranking versions and their history. A re-ranking (existing accounts re-scored) records the
+ * scores it replaces, tagged with the version they belonged to, and bumps the workspace's
+ * ranking_version. A cursor issued on version v keeps walking v — the score of an account at
+ * v is its earliest recorded score of a version ≥ v, else its current score — for at least
+ * RANKING_RETENTION_MS after v was superseded; then v is forgotten and its cursors answer 400.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Db } from './index.js';
+import { type PageQuery, type PageRow, pageAccounts } from './accounts.js';
+import type { Database } from './schema.js';
+
+export const RANKING_RETENTION_MS = 60 * 60 * 1000;
+
+/** Inside the re-ranking transaction: keeps the replaced scores and starts the next version. */
+export async function recordSupersededScores(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  superseded: readonly { store_id: string; score: number; in_market: number }[],
+  now: Date,
+): Promise<void> {
+  const ws = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  await trx
+    .insertInto('ranking_history')
+    .values(superseded.map((s) => ({ workspace_id: workspaceId, version: ws.ranking_version, store_id: s.store_id, score: s.score, in_market: s.in_market, superseded_ms: now.getTime() })))
+    .execute();
+  await trx
+    .updateTable('workspaces')
+    .set({ ranking_version: ws.ranking_version + 1 })
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+/** True when version v of the workspace's ranking can still be walked. */
+export async function rankingRetained(db: Db, workspaceId: string, version: number): Promise<boolean> {
+  const row = await db.kysely
+    .selectFrom('ranking_history')
+    .select('store_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('version', '=', version)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function pruneRankingHistory(db: Db, now: Date): Promise<void> {
+  await db.kysely.deleteFrom('ranking_history').where('superseded_ms', '<', now.getTime() - RANKING_RETENTION_MS).execute();
+}
+
+/** One page of an older ranking version (sorts the workspace's accounts; only cursors across a re-ranking take this path). */
+export async function pageAccountsAt(trx: Kysely<Database>, workspaceId: string, version: number, q: PageQuery): Promise<PageRow[]> {
+  const after = q.after;
+  const asOf = (column: 'score' | 'in_market') => sql`coalesce((
+      select h.${sql.ref(column)} from ranking_history h
+      where h.workspace_id = a.workspace_id and h.store_id = a.store_id and h.version >= ${version}
+      order by h.version asc limit 1), a.${sql.ref(column)})`;
+  const { rows } = await sql<PageRow>`
+    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at from (
+      select a.store_id, a.domain, a.country, a.category, a.plan, ${asOf('score')} as score, ${asOf('in_market')} as in_market,
+        a.delivered_to_agent, a.evidence, a.updated_at
+      from accounts a where a.workspace_id = ${workspaceId}
+    ) r
+    where 1 = 1
+      ${q.inMarketOnly ? sql`and in_market = 1` : sql``}
+      ${after ? sql`and (score < ${after.score} or (score = ${after.score} and store_id > ${after.store_id}))` : sql``}
+    order by score desc, store_id asc
+    limit ${q.limit}`.execute(trx);
+  return rows;
+}
+
+export interface RankingPage {
+  rows: PageRow[];
+  /** The ranking version the page was read from (goes into the next cursor). */
+  version: number;
+}
+
+/**
+ * A page of ranking `version` (undefined: the current one). `current` is the version the
+ * caller last saw; the fast path checks it against the version read with the rows.
+ */
+export async function readRankingPage(trx: Kysely<Database>, workspaceId: string, version: number | undefined, current: number, q: PageQuery): Promise<RankingPage> {
+  if (version === undefined || version >= current) {
+    const rows = await pageAccounts(trx, workspaceId, q);
+    const read = rows[0]?.ranking_version ?? current;
+    if (version === undefined || version === read) return { rows, version: read };
+  }
+  return { rows: await pageAccountsAt(trx, workspaceId, version, q), version };
+}
