@@ -115,7 +115,7 @@ export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1')
         `Rate limits per key per minute: read ${DEFAULT_LIMITS.read}, write ${DEFAULT_LIMITS.write}, report ${DEFAULT_LIMITS.report} (fixed one-minute windows); 429 carries Retry-After. Every response carries RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers).`,
         `Mutating operations need an Idempotency-Key (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for ${IDEMPOTENCY_TTL_MS / 3_600_000} hours per workspace: the same key with the same input replays the stored result (Idempotent-Replayed: true); with changed input ⇒ 409 and nothing changes.`,
         'Errors are RFC 7807 application/problem+json with stable `type` URIs under ' + PROBLEM_BASE + '. Checks run in this order: 401, 404 (unknown route, unavailable operation, pilot or activation missing), 403, 429, 400 (Idempotency-Key, then parameters and body), 409.',
-        'Lists are bounded: pass `next_cursor` back as `cursor`; null means the end. Cursors are opaque; a tampered or stale cursor ⇒ 400.',
+        'Lists are bounded: pass `next_cursor` back as `cursor`; null means the end. Cursors are opaque and keep walking the ranking they started on, which is kept at least an hour after it changes; a tampered cursor, one used with other filters, or one whose ranking has expired ⇒ 400.',
         'Every operation is labelled with `x-availability` from the capability manifest: available, pilot, activation-gated or unavailable. Unavailable operations remain published for compatibility but answer 404.',
       ].join('\n\n'),
     },
