@@ -15,14 +15,14 @@ function cell(value: string | null, stores: number): Cell {
   return { value, stores, metrics: new Map(METRICS.map((m) => [m.key, agg()])) };
 }
 
-/** A first month (no prior) with countries US 400, GB 120, IS 12, LU 20, and 10 unknown. */
+/** A first month (no prior) with countries US 400, GB 120, NO 31, IS 12, MT 5, and 5 unknown. */
 function month(): MonthAgg {
-  const countries = [cell('GB', 120), cell('IS', 12), cell('LU', 20), cell('US', 400), cell(null, 10)];
-  const others = [cell('x', 562)];
+  const countries = [cell('GB', 120), cell('IS', 12), cell('MT', 5), cell('NO', 31), cell('US', 400), cell(null, 5)];
+  const others = [cell('x', 573)];
   return {
     month: '2026-01',
     hasPrior: false,
-    all: cell(null, 562),
+    all: cell(null, 573),
     groups: new Map([
       ['country', countries],
       ['category', others],
@@ -42,12 +42,14 @@ function tamper(built: BuiltMonth, id: string, patch: Partial<Stat>): void {
 }
 
 describe('guardMonth', () => {
-  it('passes the stats buildMonth makes, with the small countries and the unknown cell hidden', () => {
+  it('passes the stats buildMonth makes, with the small countries hidden', () => {
     const agg = month();
     const built = buildMonth(agg, undefined, 'https://stats.example.com');
     expect(() => guardMonth(agg, built)).not.toThrow();
     expect(find(built, 'active_stores:country:IS').suppressed).toBe(true);
-    expect(find(built, 'active_stores:country:LU').suppressed).toBe(true);
+    expect(find(built, 'active_stores:country:MT').suppressed).toBe(true);
+    expect(find(built, 'active_stores:country:NO').suppressed).toBe(true);
+    expect(find(built, 'active_stores:country:GB').suppressed).toBe(false);
     expect(find(built, 'active_stores:country:US').n).toBe(400);
   });
 
@@ -63,27 +65,28 @@ describe('guardMonth', () => {
     for (const field of ['value', 'n', 'numerator', 'null_rate'] as const) {
       const agg = month();
       const built = buildMonth(agg, undefined, 'https://stats.example.com');
-      tamper(built, 'mean_product_count:country:LU', { [field]: 0.5 });
-      expect(() => guardMonth(agg, built), field).toThrow(/mean_product_count:country:LU \(2026-01\) is suppressed but carries figures/);
+      tamper(built, 'mean_product_count:country:MT', { [field]: 0.5 });
+      expect(() => guardMonth(agg, built), field).toThrow(/mean_product_count:country:MT \(2026-01\) is suppressed but carries figures/);
     }
   });
 
-  it('refuses a breakdown whose single hidden cell is the total minus the published cells', () => {
-    // ZZ (32) is hidden only to protect the unknown cell (10); publishing it leaves the 10 derivable.
+  it('refuses a breakdown whose single hidden cell is the total minus the published cells and the unknown cell', () => {
+    // The unknown cell's size is public (methodology publishes known shares): it protects nothing.
     const agg = month();
-    agg.groups.set('country', [cell('GB', 120), cell('US', 400), cell('ZZ', 32), cell(null, 10)]);
+    agg.groups.set('country', [cell('GB', 120), cell('US', 400), cell('ZZ', 12), cell(null, 41)]);
     const built = buildMonth(agg, undefined, 'https://stats.example.com');
     expect(() => guardMonth(agg, built)).not.toThrow();
-    for (const m of METRICS) tamper(built, `${m.key}:country:ZZ`, { suppressed: false, value: 16, numerator: 16, n: 32, null_rate: 0 });
-    expect(() => guardMonth(agg, built)).toThrow(/by country \(2026-01\): the published sample sizes leave 10 for 1 hidden cell\(s\)/);
+    expect(find(built, 'active_stores:country:GB').suppressed).toBe(true);
+    for (const m of METRICS) tamper(built, `${m.key}:country:GB`, { suppressed: false, value: 60, numerator: 60, n: 120, null_rate: 0 });
+    expect(() => guardMonth(agg, built)).toThrow(/by country \(2026-01\): the published sample sizes leave 12 for 1 hidden cell\(s\)/);
   });
 
   it('refuses hidden cells that together hold fewer stores than the floor', () => {
     const agg = month();
     const built = buildMonth(agg, undefined, 'https://stats.example.com');
-    // Publish LU (20): IS (12) and the unknown cell (10) remain, 22 stores between them.
-    for (const m of METRICS) tamper(built, `${m.key}:country:LU`, { suppressed: false, value: 10, numerator: 10, n: 20, null_rate: 0 });
-    expect(() => guardMonth(agg, built)).toThrow(DisclosureError);
+    // Publish NO (31, hidden to protect IS and MT): IS (12) and MT (5) remain, 17 stores between them.
+    for (const m of METRICS) tamper(built, `${m.key}:country:NO`, { suppressed: false, value: 15, numerator: 15, n: 31, null_rate: 0 });
+    expect(() => guardMonth(agg, built)).toThrow(/leave 17 for 2 hidden cell\(s\)/);
   });
 
   it('ignores breakdowns whose total is itself suppressed', () => {

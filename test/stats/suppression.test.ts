@@ -7,9 +7,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FLOOR, isProtected, primary, protect, UNKNOWN, type SizedCell } from '../../src/stats/suppression.js';
 
-/** A breakdown: distinct keys (sometimes the unknown cell), sizes around the floor, some empty. */
+/** A breakdown of known values (callers leave the unknown cell out): sizes around the floor, some empty. */
 const breakdown = fc
-  .uniqueArray(fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.constant(UNKNOWN)), { maxLength: 14 })
+  .uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 14 })
   .chain((keys) =>
     fc.tuple(...keys.map(() => fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 45 }), fc.integer({ min: 30, max: 5000 })))).map((ns) =>
       keys.map((key, i): SizedCell => ({ key, n: ns[i] })),
@@ -31,13 +31,17 @@ const feasible = (cells: SizedCell[], hidden: ReadonlySet<string>) => {
 };
 
 describe('primary', () => {
-  it('hides exactly the cells below the floor and the unknown cell', () => {
+  it('hides exactly the cells below the floor', () => {
     fc.assert(
       fc.property(breakdown, (cells) => {
         const hidden = primary(cells);
-        for (const c of cells) expect(hidden.has(c.key)).toBe(c.key === UNKNOWN || c.n < FLOOR);
+        for (const c of cells) expect(hidden.has(c.key)).toBe(c.n < FLOOR);
       }),
     );
+  });
+
+  it('gives the unknown-cell key no special treatment (its size is public, so callers leave it out)', () => {
+    expect([...primary([{ key: UNKNOWN, n: 500 }, { key: 'US', n: 12 }])]).toEqual(['US']);
   });
 });
 
@@ -110,9 +114,14 @@ describe('protect', () => {
     expect([...protect(cells, primary(cells))].sort()).toEqual(['IS', 'SE']);
   });
 
-  it('hides a second cell beside an unknown cell of any size', () => {
-    const cells = [{ key: 'basic', n: 740 }, { key: 'grow', n: 586 }, { key: 'plus', n: 167 }, { key: UNKNOWN, n: 34 }];
-    expect([...protect(cells, primary(cells))].sort()).toEqual(['plus', UNKNOWN].sort());
+  it('hides nothing in a breakdown whose cells all reach the floor', () => {
+    const cells = [{ key: 'basic', n: 740 }, { key: 'grow', n: 586 }, { key: 'plus', n: 167 }, { key: 'advanced', n: 30 }];
+    expect(protect(cells, primary(cells)).size).toBe(0);
+  });
+
+  it('hides the smallest large cell when a lone small cell cannot be paired with another small one', () => {
+    const cells = [{ key: 'basic', n: 740 }, { key: 'grow', n: 586 }, { key: 'plus', n: 167 }, { key: 'enterprise', n: 3 }];
+    expect([...protect(cells, primary(cells))].sort()).toEqual(['enterprise', 'plus']);
   });
 
   it('gives up (leaves everything hidden) when no safe pattern exists', () => {
