@@ -96,6 +96,17 @@ describe('storelens generate', () => {
     expect(JSON.parse(r.stdout)).toEqual({ out, stores: 50, files: [path.join(out, '2025-12.csv'), path.join(out, '2026-01.csv')] });
   });
 
+  it.each([
+    [['--from', '2026-5', '--to', '2026-06'], /'--from <YYYY-MM>' argument '2026-5' is invalid. "2026-5" is not a month/],
+    [['--from', '2026-05', '--to', '2026-06', '--stores', '0'], /'--stores <n>' argument '0' is invalid. "0" is not a positive integer/],
+  ])('exits 2 explaining a malformed option: %s', async (args, message) => {
+    const out = path.join(await dirs.make(), 'panel');
+    const r = await runCli(['generate', '--out', out, ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(await exists(out)).toBe(false);
+  });
+
   it('exits 2 with a message, writing nothing, when --from is after --to', async () => {
     const out = path.join(await dirs.make(), 'panel');
     const r = await runCli(['generate', '--out', out, '--from', '2026-05', '--to', '2026-03']);

@@ -90,6 +90,20 @@ describe('loadPanel', () => {
     expect(fromCsv).toHaveLength(3);
   });
 
+  it('reads NDJSON columns that mix strings and numbers as text, without JSON quotes', async () => {
+    const lines = [
+      { store_id: 1, category: 'apparel', product_count: '007' },
+      { store_id: 's2', category: 7, product_count: 3 },
+    ];
+    const rows = await withPanel({ '2026-01.ndjson': lines.map((l) => JSON.stringify(l)).join('\n') + '\n' }, (duck) =>
+      duck.all('SELECT store_id, category, product_count FROM panel ORDER BY store_id'),
+    );
+    expect(rows).toEqual([
+      { store_id: '1', category: 'apparel', product_count: '7' },
+      { store_id: 's2', category: '7', product_count: '3' },
+    ]);
+  });
+
   it('loads every month of the folder in month order, ignoring files that are not panel files', async () => {
     const months = await withPanel(
       { '2026-02.csv': 'store_id\r\na\r\nb\r\n', '2025-12.csv': 'store_id\r\na\r\n', 'README.md': '# notes', 'notes.txt': '' },

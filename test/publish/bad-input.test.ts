@@ -3,7 +3,7 @@
  * and writes nothing: a previously published folder stays byte for byte (inodes, mtimes, links)
  * as it was, and an --out that did not exist still does not.
  */
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, generate, publishPanel, runCli } from '../helpers/cli.js';
@@ -106,9 +106,20 @@ describe('publish rejects a bad panel folder', () => {
     ['country', 's3,x,USA,toys,plus,2025-03,5,true', /row 4, column country: expected a two-letter ISO 3166-1 country code, got "USA"/],
     ['created_month', 's3,x,US,toys,plus,2026/01,5,true', /row 4, column created_month: expected a month YYYY-MM, got "2026\/01"/],
     ['created_month', 's3,x,US,toys,plus,2026-13,5,true', /row 4, column created_month: expected a month YYYY-MM, got "2026-13"/],
+    ['product_count', 's3,x,US,toys,plus,2025-03,1.5,true', /row 4, column product_count: expected an integer, got "1\.5"/],
   ])('names an unparseable %s value: %s', async (_column, row, message) => {
     const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS), '2026-02.csv': csv(...GOOD_ROWS, row) });
     await expectRejected(['--input', dir, '--all'], new RegExp(`2026-02\\.csv: ${message.source}`));
+  });
+
+  it('names the row of a CSV record with an extra cell', async () => {
+    const dir = await panelOf({ '2026-01.csv': 'store_id,country\r\ns1,US\r\ns2,GB,extra\r\ns3,US\r\n' });
+    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 3: Expected Number of Columns: 2 Found: 3/);
+  });
+
+  it('names the row of a CSV record with an unterminated quote', async () => {
+    const dir = await panelOf({ '2026-01.csv': 'store_id,country\r\ns1,US\r\n"s2,GB\r\ns3,US\r\n' });
+    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 3\b/);
   });
 
   it('names an unparseable value in the month before the one asked for (its deltas need it)', async () => {
@@ -122,6 +133,10 @@ describe('publish rejects bad usage', () => {
     await expectRejected(['--input', goodPanel, '--month', '2026-07'], /--month 2026-07 is not in the panel .* \(it has 2026-08 to 2026-09\)/);
   });
 
+  it.each(['2026-13', '2026-1', 'October'])('explains a malformed --month %s', async (month) => {
+    await expectRejected(['--input', goodPanel, '--month', month], new RegExp(`'--month <YYYY-MM>' argument '${month}' is invalid. "${month}" is not a month \\(YYYY-MM\\)`));
+  });
+
   it('asks for exactly one of --month and --all', async () => {
     await expectRejected(['--input', goodPanel], /publish needs exactly one of --month YYYY-MM or --all/);
     await expectRejected(['--input', goodPanel, '--all', '--month', '2026-08'], /publish needs exactly one of --month YYYY-MM or --all/);
@@ -133,6 +148,17 @@ describe('publish rejects bad usage', () => {
       await expectRejected(['--input', goodPanel, '--all', '--base-url', url], /--base-url .* is not an http\(s\) URL without query or fragment/);
     },
   );
+
+  it('publishes a panel that leaves out optional columns (a whole dimension unknown)', async () => {
+    const rows = Array.from({ length: 100 }, (_, i) => `s${i},${i % 3 ? 'basic' : 'grow'}`);
+    const dir = await panelOf({ '2026-01.csv': ['store_id,plan', ...rows].join('\r\n') + '\r\n' });
+    const out = path.join(await dirs.make(), 'out');
+    const r = await runCli(['publish', '--input', dir, '--all', '--out', out, '--cards', 'none', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(await readFile(path.join(out, 'api/data/platform-stores.json'), 'utf8'));
+    const active = doc.stats.filter((s: { metric_key: string }) => s.metric_key === 'active_stores');
+    expect(active.map((s: { dimension: string; n: number | null }) => `${s.dimension}=${s.n}`)).toEqual(['all=100', 'plan:basic=66', 'plan:grow=34']);
+  });
 
   it('accepts the same panel and base URL afterwards (the copies above were a real publication)', async () => {
     const out = path.join(await dirs.make(), 'published');
