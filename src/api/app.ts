@@ -14,7 +14,7 @@ export interface BuildApiAppOptions extends ApiOptions {
 
 export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
   const { logger = false, ...apiOptions } = opts;
-  const app = Fastify({ logger, frameworkErrors: apiFrameworkErrors, bodyLimit: opts.bodyLimit ?? BODY_LIMIT, maxParamLength: 500 });
+  const app = Fastify({ logger, frameworkErrors: apiFrameworkErrors, bodyLimit: opts.bodyLimit ?? BODY_LIMIT, routerOptions: { maxParamLength: 500 } });
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('cache-control', 'no-store');
     return payload;
