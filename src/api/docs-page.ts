@@ -5,21 +5,26 @@ const esc = (s: unknown): string =>
 
 type Json = Record<string, any>;
 
+/** Escaped text with `code` spans and paragraph breaks. */
+const prose = (s: unknown): string =>
+  esc(s)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\n\n/g, '</p><p>');
+
 export function docsPage(doc: Json): string {
   const ops: string[] = [];
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Json>)) {
     for (const [method, op] of Object.entries(methods as Record<string, Json>)) {
       const params = (op.parameters as Json[])
         .map((p) => (p.$ref ? { name: 'Idempotency-Key', in: 'header', required: true, description: 'Stable logical request ID' } : p))
-        .map((p) => `<li><code>${esc(p.name)}</code> (${esc(p.in)}${p.required ? ', required' : ''}) ${esc(p.description)}</li>`)
+        .map((p) => `<li><code>${esc(p.name)}</code> (${esc(p.in)}${p.required ? ', required' : ''}) ${prose(p.description)}</li>`)
         .join('');
       const statuses = Object.keys(op.responses).join(', ');
       ops.push(`<section id="${esc(op.operationId)}">
 <h3><span class="m">${esc(method.toUpperCase())}</span> <code>${esc(doc.servers[0].url + path)}</code></h3>
 <p><strong>${esc(op.summary)}</strong> — <code>${esc(op.operationId)}</code>
 <span class="badge ${esc(op['x-availability'])}">${esc(op['x-availability'])}</span></p>
-<p>Scope <code>${esc(op['x-required-scope'])}</code>; ${esc(op['x-call-kind'])} call.</p>
-${op.description ? `<p>${esc(op.description).replace(/\n\n/g, '</p><p>')}</p>` : ''}
+${op.description ? `<p>${prose(op.description)}</p>` : ''}
 ${params ? `<ul>${params}</ul>` : ''}
 ${op.requestBody ? `<details><summary>Request body</summary><pre>${esc(JSON.stringify(op.requestBody.content['application/json'].schema, null, 2))}</pre></details>` : ''}
 <p>Statuses: ${esc(statuses)}</p>
@@ -40,7 +45,7 @@ section{border-top:1px solid #ddd;padding:.5rem 0}.m{font-weight:700}
 table{border-collapse:collapse}td{border:1px solid #ddd;padding:.2rem .5rem}
 </style></head><body>
 <h1>${esc(doc.info.title)}</h1>
-<p>${esc(doc.info.description).replace(/\n\n/g, '</p><p>')}</p>
+<p>${prose(doc.info.description)}</p>
 <p>Machine-readable: <a href="openapi.json">openapi.json</a></p>
 <h2>Operations</h2>
 ${ops.join('\n')}
