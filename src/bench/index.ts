@@ -5,6 +5,7 @@
  * BENCH_DATA (cache folder for generated panels, default bench-data/), BENCH_ONLY (comma list).
  */
 import path from 'node:path';
+import { benchCards } from './cards.js';
 import { benchPublish } from './publish.js';
 
 const env = process.env;
@@ -25,6 +26,13 @@ async function main(): Promise<void> {
     results.push(
       `publish --all: ${fmt(r.publishSeconds)} s; floor (one DuckDB statement): ${fmt(r.floorSeconds)} s; ratio ${fmt(r.ratio)}× (goal ≤ 2×)` +
         (r.generateSeconds !== null ? `; generating the panel took ${fmt(r.generateSeconds, 1)} s` : ''),
+    );
+  }
+  if (only.has('cards')) {
+    const r = await benchCards(log);
+    results.push(
+      `cards: ${r.cards} cards rendered in ${fmt(r.coldSeconds)} s (${fmt(r.coldPerSecond, 1)} cards/s on every core); ` +
+        `cached re-publish ${fmt(r.cachedSeconds)} s (${fmt(r.cachedPerSecond, 1)} cards/s, ${fmt(r.cachedPerSecond / r.coldPerSecond, 1)}× faster)`,
     );
   }
   process.stdout.write(results.join('\n') + '\n');

@@ -111,7 +111,7 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
     const select = `
       SELECT store_id, domain, country, category,
         ${monthNull(NULL_RATE.plan, 'plan', `[${planOrder.map(lit).join(', ')}][least(${planIdx}, ${planOrder.length - 1}) + 1]`)} AS plan,
-        CASE WHEN created_unknown THEN NULL WHEN b > 0 THEN [${months.map(lit).join(', ')}][b + 1] ELSE past_created END AS created_month,
+        CASE WHEN created_unknown THEN NULL WHEN b > 0 THEN [${months.map(lit).join(', ')}][b + 1] WHEN ${u("'new0'")} < 0.03 THEN ${lit(months[0])} ELSE past_created END AS created_month,
         ${monthNull(NULL_RATE.product_count, 'pc', `floor(20 * s * (1 + 0.02 * ${t}) + ${mu('pcj')} * 5)::BIGINT`)} AS product_count,
         ${monthNull(NULL_RATE.monthly_visits, 'v', `floor(900 * pow(s, 1.2) * (0.85 + 0.3 * ${mu('vj')}))::BIGINT`)} AS monthly_visits,
         ${monthNull(NULL_RATE.est_monthly_revenue_usd, 'r', `round(900 * pow(s, 1.2) * 1.1 * (0.7 + 0.6 * ${mu('rj')}), 2)::DECIMAL(18,2)`)} AS est_monthly_revenue_usd,

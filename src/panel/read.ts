@@ -70,8 +70,12 @@ async function sourceSql(f: PanelFile): Promise<string> {
 function csvReadError(f: PanelFile, message: string): CliError | null {
   const line = /CSV Error on Line: (\d+)/.exec(message);
   if (!line) return null;
+  // DuckDB prints the error line, "Original Line:", the record (it may span lines), then the
+  // reason, then "Possible fixes:": the reason is the last line before the fixes.
   const lines = message.split('\n').map((l) => l.trim());
-  const reason = lines.find((l, i) => i > 2 && l && !/^(Original Line|Possible fixes|\*|file =)/.test(l) && !lines[i - 1]?.startsWith('Original Line')) ?? 'malformed record';
+  const original = lines.findIndex((l) => l.startsWith('Original Line'));
+  const fixes = lines.findIndex((l) => l.startsWith('Possible fixes'));
+  const reason = (original >= 0 && fixes > original ? lines.slice(original + 2, fixes).filter(Boolean).pop() : undefined) ?? 'malformed record';
   return new CliError(`${f.file}: row ${line[1]}: ${reason}`);
 }
 

@@ -27,6 +27,8 @@ export interface Cell {
   /** null = unknown value (never published, always counted) */
   value: string | null;
   stores: number;
+  /** stores of the cell that were present in the previous month */
+  cohort: number;
   metrics: Map<string, CellAgg>;
 }
 
@@ -121,7 +123,7 @@ function joined(mis: number[], metrics: readonly MetricDef[], present: ReadonlyS
 }
 
 function toCell(row: Record<string, unknown>, value: string | null, metrics: readonly MetricDef[]): Cell {
-  const cell: Cell = { value, stores: toNumber(row.stores), metrics: new Map() };
+  const cell: Cell = { value, stores: toNumber(row.stores), cohort: toNumber(row.cohort), metrics: new Map() };
   for (const m of metrics) {
     const get = (f: string) => toNumber(row[`${f}:${m.key}`]);
     cell.metrics.set(m.key, {
@@ -144,7 +146,7 @@ export async function aggregateMonths(duck: Duck, months: string[]): Promise<Map
 
   const dims = DIMENSIONS.map((d) => `GROUPING(${d}) AS ${ident('g_' + d)}`).join(', ');
   const rows = await duck.all(`
-    SELECT mi, ${dims}, country, category, plan, count(*) AS stores,
+    SELECT mi, ${dims}, country, category, plan, count(*) AS stores, count(p_store_id) AS cohort,
       ${aggregates(METRICS)}
     FROM ${joined(mis, METRICS, present)}
     GROUP BY GROUPING SETS ((mi), ${DIMENSIONS.map((d) => `(mi, ${d})`).join(', ')})`);
@@ -157,7 +159,7 @@ export async function aggregateMonths(duck: Duck, months: string[]): Promise<Map
 
   const appMetrics = METRICS.filter((m) => PAGES.find((p) => p.slug === m.slug)?.byApp);
   const appRows = await duck.all(`
-    SELECT mi, app, count(*) AS stores, ${aggregates(appMetrics)}
+    SELECT mi, app, count(*) AS stores, count(p_store_id) AS cohort, ${aggregates(appMetrics)}
     FROM ${joined(mis, appMetrics, present, true)}
     GROUP BY mi, app`);
   for (const row of appRows) byMi.get(toNumber(row.mi))!.groups.get('app')!.push(toCell(row, row.app as string, appMetrics));
@@ -172,7 +174,7 @@ export async function aggregateMonths(duck: Duck, months: string[]): Promise<Map
 
 function emptyCell(): Cell {
   const metrics = new Map(METRICS.map((m) => [m.key, { e: 0, n: 0, num: 0, cohort_n: 0, matched: 0, cur_sum: 0, prev_sum: 0 }]));
-  return { value: null, stores: 0, metrics };
+  return { value: null, stores: 0, cohort: 0, metrics };
 }
 
 /** Code-point order, unknown last: the same on every machine. */

@@ -13,8 +13,8 @@ import type { Delta, Slug, Stat } from './types.js';
 export interface BuiltMonth {
   month: string;
   stats: Map<Slug, Stat[]>;
-  /** stat id → whether hidden and its numerator (for count deltas of the next month) */
-  cells: Map<string, { hidden: boolean; num: number }>;
+  /** stat id → whether hidden and its unrounded value (for whole-cell deltas of the next month) */
+  cells: Map<string, { hidden: boolean; value: number }>;
 }
 
 const round = (x: number, digits: number): number => {
@@ -23,11 +23,14 @@ const round = (x: number, digits: number): number => {
   return Object.is(r, -0) ? 0 : r;
 };
 const digitsOf = (m: MetricDef) => (m.kind === 'count' ? 0 : m.kind === 'mean' ? 2 : 4);
+const deltaKind = (m: MetricDef) => (m.kind === 'count' ? 'cell' : (m.delta ?? 'cohort'));
+const exactValue = (m: MetricDef, a: CellAgg) => (m.kind === 'count' ? a.num : a.n === 0 ? 0 : a.num / a.n);
 
 const keyOf = (cell: Cell) => cell.value!;
 
 function metricsFor(dim: DimensionName): readonly MetricDef[] {
-  return dim === 'app' ? METRICS.filter((m) => PAGES.find((p) => p.slug === m.slug)?.byApp) : METRICS;
+  const metrics = dim === 'app' ? METRICS.filter((m) => PAGES.find((p) => p.slug === m.slug)?.byApp) : METRICS;
+  return metrics.filter((m) => !m.skip?.includes(dim));
 }
 
 interface Row {
@@ -39,13 +42,45 @@ interface Row {
   deltaHidden: boolean;
 }
 
+/**
+ * Hidden cells of every metric of one breakdown. Each metric starts from the breakdown's base
+ * pattern (chosen from store counts, which every metric's n and null_rate reveal) plus its own
+ * cells below the floor; metrics of one group (the same n) then share the union, re-protected
+ * until nothing changes.
+ */
+function hiddenSets(
+  metrics: readonly MetricDef[],
+  sized: (f: (c: Cell) => number) => SizedCell[],
+  base: ReadonlySet<string>,
+  start: (m: MetricDef) => Iterable<string>,
+  size: (m: MetricDef, c: Cell) => number,
+): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const m of metrics) {
+    const cells = sized((c) => size(m, c));
+    out.set(m.key, protect(cells, new Set([...base, ...primary(cells), ...start(m)])));
+  }
+  const groups = new Map<string, MetricDef[]>();
+  for (const m of metrics) if (m.group) groups.set(m.group, [...(groups.get(m.group) ?? []), m]);
+  for (const members of groups.values()) {
+    for (let changed = true; changed; ) {
+      changed = false;
+      const union = new Set(members.flatMap((m) => [...out.get(m.key)!]));
+      for (const m of members) {
+        const next = protect(sized((c) => size(m, c)), union);
+        if (next.size !== out.get(m.key)!.size) changed = true;
+        out.set(m.key, next);
+      }
+    }
+  }
+  return out;
+}
+
 export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl: string): BuiltMonth {
   const rows: Row[] = [];
-  const allHidden = new Map<string, boolean>();
   for (const metric of METRICS) {
     const a = agg.all.metrics.get(metric.key)!;
     const hidden = a.n < FLOOR;
-    allHidden.set(metric.key, hidden);
     rows.push({ metric, dim: null, cell: agg.all, agg: a, hidden, deltaHidden: hidden || deltaPrimary(metric, a, prior, statId(metric.key, 'all')) });
   }
 
@@ -53,20 +88,24 @@ export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl
     // The unknown cell is never published and protects nothing (its size is public).
     const known = cells.filter((c) => c.value !== null);
     const sized = (f: (c: Cell) => number): SizedCell[] => known.map((c) => ({ key: keyOf(c), n: f(c) }));
+    const metrics = metricsFor(dim);
     const storeCells = sized((c) => c.stores);
     const base = protect(storeCells, primary(storeCells));
-    for (const metric of metricsFor(dim)) {
-      const nCells = sized((c) => c.metrics.get(metric.key)!.n);
-      const hidden = protect(nCells, new Set([...base, ...primary(nCells)]));
-      const deltaStart = new Set(hidden);
-      for (const c of known) {
-        const a = c.metrics.get(metric.key)!;
-        if (deltaPrimary(metric, a, prior, statId(metric.key, dimensionString(dim, c.value)))) deltaStart.add(keyOf(c));
-      }
-      const deltaHidden = protect(sized((c) => c.metrics.get(metric.key)!.cohort_n), deltaStart);
+    const hidden = hiddenSets(metrics, sized, base, () => [], (m, c) => c.metrics.get(m.key)!.n);
+    // Deltas: cohort sizes are one figure for every metric, so their base pattern is shared too.
+    const cohortCells = sized((c) => c.cohort);
+    const deltaBase = protect(cohortCells, primary(cohortCells));
+    const deltaHidden = hiddenSets(
+      metrics,
+      sized,
+      deltaBase,
+      (m) => [...hidden.get(m.key)!, ...known.filter((c) => deltaPrimary(m, c.metrics.get(m.key)!, prior, statId(m.key, dimensionString(dim, c.value)))).map(keyOf)],
+      (m, c) => c.metrics.get(m.key)!.cohort_n,
+    );
+    for (const metric of metrics) {
       for (const c of known) {
         const key = keyOf(c);
-        rows.push({ metric, dim, cell: c, agg: c.metrics.get(metric.key)!, hidden: hidden.has(key), deltaHidden: deltaHidden.has(key) });
+        rows.push({ metric, dim, cell: c, agg: c.metrics.get(metric.key)!, hidden: hidden.get(metric.key)!.has(key), deltaHidden: deltaHidden.get(metric.key)!.has(key) });
       }
     }
   }
@@ -74,19 +113,19 @@ export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl
   const order = new Map(METRICS.map((m, i) => [m.key, i]));
   rows.sort((a, b) => order.get(a.metric.key)! - order.get(b.metric.key)!); // stable: all, then each dimension
   const stats = new Map<Slug, Stat[]>(PAGES.map((p) => [p.slug, []]));
-  const out = new Map<string, { hidden: boolean; num: number }>();
+  const out = new Map<string, { hidden: boolean; value: number }>();
   for (const row of rows) {
     const stat = toStat(row, agg, prior, baseUrl);
     stats.get(row.metric.slug)!.push(stat);
-    out.set(stat.id, { hidden: row.hidden, num: row.agg.num });
+    out.set(stat.id, { hidden: row.hidden, value: exactValue(row.metric, row.agg) });
   }
   return { month: agg.month, stats, cells: out };
 }
 
-/** A delta that must be hidden on its own: too small a cohort, or a count whose prior cell was hidden. */
+/** A delta that must be hidden on its own: too small a cohort, or a whole-cell delta whose prior cell was hidden. */
 function deltaPrimary(metric: MetricDef, a: CellAgg, prior: BuiltMonth | undefined, id: string): boolean {
   if (a.cohort_n < FLOOR) return true;
-  if (metric.kind === 'count') {
+  if (deltaKind(metric) === 'cell') {
     const p = prior?.cells.get(id);
     return !p || p.hidden;
   }
@@ -116,7 +155,7 @@ function toStat(row: Row, agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl:
     suppressed: hidden,
     delta: deltaOf(row, agg, prior, id, digits),
     definition: metric.definition,
-    sentence: sentenceOf(metric, scope, agg.month, value, hidden ? null : a.n),
+    sentence: sentenceOf(metric, scope, agg.month, value, hidden ? null : a.n, !agg.hasPrior && metric.slug === 'platform-trends'),
     citation: citationOf(page, metric, scope, agg.month, canonical_url),
     month: agg.month,
     methodology_version: metric.methodology_version,
@@ -128,6 +167,9 @@ function deltaOf(row: Row, agg: MonthAgg, prior: BuiltMonth | undefined, id: str
   const prior_month = previousMonth(agg.month);
   if (row.deltaHidden) return { value: null, cohort_n: null, suppressed: true, prior_month };
   const a = row.agg;
-  const value = row.metric.kind === 'count' ? a.num - prior!.cells.get(id)!.num : round((a.cur_sum - a.prev_sum) / a.matched, digits);
+  const value =
+    deltaKind(row.metric) === 'cell'
+      ? round(exactValue(row.metric, a) - prior!.cells.get(id)!.value, digits)
+      : round((a.cur_sum - a.prev_sum) / a.matched, digits);
   return { value, cohort_n: a.cohort_n, suppressed: false, prior_month };
 }

@@ -44,7 +44,10 @@ export function scopeText(name: string | null, value: string | null): string {
   }
 }
 
-export function sentenceOf(metric: MetricDef, scope: string, month: string, value: number | null, n: number | null): string {
+export function sentenceOf(metric: MetricDef, scope: string, month: string, value: number | null, n: number | null, noPriorMonth = false): string {
+  if (value === null && noPriorMonth) {
+    return `No figure “${metric.title}” for ${scope} in ${monthText(month)}: it compares with the previous month, which is not in the panel.`;
+  }
   if (value === null) {
     return `The figure “${metric.title}” for ${scope} in ${monthText(month)} is suppressed to protect small samples (publication floor: 30 stores).`;
   }

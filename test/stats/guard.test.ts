@@ -78,7 +78,7 @@ describe('guardMonth', () => {
     expect(() => guardMonth(agg, built)).not.toThrow();
     expect(find(built, 'active_stores:country:GB').suppressed).toBe(true);
     for (const m of METRICS) tamper(built, `${m.key}:country:GB`, { suppressed: false, value: 60, numerator: 60, n: 120, null_rate: 0 });
-    expect(() => guardMonth(agg, built)).toThrow(/by country \(2026-01\): the published sample sizes leave 12 for 1 hidden cell\(s\)/);
+    expect(() => guardMonth(agg, built)).toThrow(/by country \(2026-01\): the published figures leave 12 for 1 hidden cell\(s\)/);
   });
 
   it('refuses hidden cells that together hold fewer stores than the floor', () => {

@@ -2,6 +2,7 @@
  * True cell figures of a month, computed in JavaScript from the panel files (see
  * reference-metrics.ts), and the stat a cell should publish when it is not suppressed.
  */
+import { METRICS } from '../../src/stats/registry.js';
 import type { Panel } from '../panel/panel-rows.js';
 import type { Delta, Stat } from '../../src/stats/types.js';
 import { cellOf, contexts, inputOf, priorContext, REFERENCE, roundAs } from './reference-metrics.js';
@@ -66,6 +67,9 @@ export const dimensionOf = (dim: Dim | null, value: string | null): string => (d
  * The figures a published (not suppressed) stat must carry. `priorCell` is the same cell one
  * month earlier (for a count's delta); `priorInPanel` whether the calendar-previous month exists.
  */
+/** Metrics whose delta compares whole cells (the registry says so): this month's value minus last month's. */
+const WHOLE_CELL_DELTA = new Set(METRICS.filter((m) => m.delta === 'cell').map((m) => m.key));
+
 export function expectedFigures(
   metricKey: string,
   cell: TrueCell,
@@ -77,7 +81,12 @@ export function expectedFigures(
   const delta = !priorInPanel
     ? null
     : {
-        value: kind === 'count' ? cell.sum - (priorCell?.sum ?? NaN) : roundAs((cell.curSum / scale - cell.prevSum / scale) / cell.matched, digits),
+        value:
+          kind === 'count'
+            ? cell.sum - (priorCell?.sum ?? NaN)
+            : WHOLE_CELL_DELTA.has(metricKey)
+              ? roundAs(cell.sum / scale / cell.n - (priorCell ? priorCell.sum / scale / priorCell.n : NaN), digits)
+              : roundAs((cell.curSum / scale - cell.prevSum / scale) / cell.matched, digits),
         cohort_n: cell.cohort,
       };
   return {
