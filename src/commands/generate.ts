@@ -1,19 +1,10 @@
 import type { Env } from '../cli.js';
 import { CliError } from '../errors.js';
 import { openDuck } from '../panel/duck.js';
-import { generatePanel } from '../panel/generate.js';
-import type { PanelFormat } from '../panel/read.js';
+import { generatePanel, type GenerateOptions } from '../panel/generate.js';
 import { progress } from '../progress.js';
 
-interface GenerateFlags {
-  out: string;
-  stores: number;
-  from: string;
-  to: string;
-  seed: string;
-  format: PanelFormat;
-  json?: boolean;
-}
+type GenerateFlags = GenerateOptions & { json?: boolean };
 
 export async function runGenerate(flags: GenerateFlags, env: Env): Promise<void> {
   if (flags.from > flags.to) throw new CliError(`--from ${flags.from} is after --to ${flags.to}`);
