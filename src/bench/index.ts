@@ -5,6 +5,7 @@
  * BENCH_DATA (cache folder for generated panels, default bench-data/), BENCH_ONLY (comma list).
  */
 import path from 'node:path';
+import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchPublish } from './publish.js';
 
@@ -33,6 +34,14 @@ async function main(): Promise<void> {
     results.push(
       `cards: ${r.cards} cards rendered in ${fmt(r.coldSeconds)} s (${fmt(r.coldPerSecond, 1)} cards/s on every core); ` +
         `cached re-publish ${fmt(r.cachedSeconds)} s (${fmt(r.cachedPerSecond, 1)} cards/s, ${fmt(r.cachedPerSecond / r.coldPerSecond, 1)}× faster)`,
+    );
+  }
+  if (only.has('api')) {
+    const r = await benchApi(log);
+    const op = (f: { rps: number; p99: number }) => `${fmt(f.rps, 0)} req/s, p99 ${fmt(f.p99, 1)} ms`;
+    results.push(
+      `api: hello-world ${op(r.hello)}; GET /accounts?limit=50 ${op(r.reads)}, ratio ${fmt(r.readRatio)} (goal ≥ 0.5); ` +
+        `POST /outcomes ${op(r.writes)}, ratio ${fmt(r.writeRatio)} (goal ≥ 2,000 outcomes/s on SQLite)`,
     );
   }
   process.stdout.write(results.join('\n') + '\n');

@@ -1,0 +1,234 @@
+/**
+ * The api benchmark: req/s and p99 latency of `GET /api/v1/accounts?limit=50` and of
+ * `POST /api/v1/outcomes` (a fresh Idempotency-Key per request), side by side with a Fastify
+ * hello-world measured in the same run. The servers listen on 127.0.0.1 in this process; the
+ * load generator (autocannon) runs in a child process, so it never shares their event loop.
+ *
+ * The database is a temporary SQLite file with one workspace, 500 accounts and many keys, with
+ * the default per-key limits (read 120, write 20 per minute): requests go round-robin over
+ * enough keys that no key passes its limit during the run, so every request takes the same
+ * path as a real call (auth, scope, counted rate limit, idempotency) and answers 200.
+ */
+import { fork } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One measured operation. */
+export interface OpFigures {
+  /** Mean 2xx responses per second. */
+  rps: number;
+  /** 99th percentile latency, milliseconds. */
+  p99: number;
+  requests: number;
+  /** Responses that were not 2xx, and socket errors or timeouts (both should be 0). */
+  non2xx: number;
+  errors: number;
+}
+
+export interface ApiBenchResult {
+  hello: OpFigures;
+  reads: OpFigures;
+  writes: OpFigures;
+  /** reads.rps / hello.rps (goal ≥ 0.5). */
+  readRatio: number;
+  /** writes.rps / hello.rps. */
+  writeRatio: number;
+  connections: number;
+  seconds: number;
+}
+
+export interface ApiBenchOptions {
+  /** Seconds per measurement (default 10). */
+  seconds?: number;
+  /** Concurrent connections (default 32). */
+  connections?: number;
+  /** Keys per operation; default: enough for 8,000 req/s over the run without passing a limit. */
+  readKeys?: number;
+  writeKeys?: number;
+}
+
+const LOAD_FLAG = '--storelens-api-bench-load';
+const ACCOUNTS = 500;
+const READ_LIMIT = 120;
+const WRITE_LIMIT = 20;
+const CEILING_RPS = 8_000;
+
+/** A request plan for the load generator (sent to the child process). */
+interface LoadPlan {
+  url: string;
+  method: 'GET' | 'POST';
+  connections: number;
+  seconds: number;
+  /** Bearer keys used round-robin, `uses` requests each at most. */
+  keys?: string[];
+  uses?: number;
+  /** POST /outcomes bodies with a fresh Idempotency-Key per request. */
+  outcomes?: boolean;
+}
+
+export async function benchApi(log: (line: string) => void, opts: ApiBenchOptions = {}): Promise<ApiBenchResult> {
+  const seconds = opts.seconds ?? 10;
+  const connections = opts.connections ?? 32;
+  const readKeys = opts.readKeys ?? Math.ceil((CEILING_RPS * seconds) / READ_LIMIT);
+  const writeKeys = opts.writeKeys ?? Math.ceil((CEILING_RPS * seconds) / WRITE_LIMIT);
+
+  const { default: Fastify } = await import('fastify');
+  const { buildApiApp } = await import('../api/app.js');
+  const { issueApiKey } = await import('../api/issue-key.js');
+  const { upsertAccounts } = await import('../db/accounts.js');
+  const { openDatabase } = await import('../db/index.js');
+  const { createWorkspace, upsertMember } = await import('../db/workspaces.js');
+
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-api-'));
+  const db = await openDatabase({ dbPath: path.join(dir, 'bench.db') });
+  const hello = Fastify({ logger: false });
+  hello.get('/', async () => ({ hello: 'world' }));
+  let api: Awaited<ReturnType<typeof buildApiApp>> | undefined;
+  try {
+    const now = new Date();
+    const ws = await createWorkspace(db, 'bench', now);
+    await upsertMember(db, ws.id, 'owner@example.com', 'owner', now);
+    await upsertAccounts(
+      db,
+      ws.id,
+      Array.from({ length: ACCOUNTS }, (_, i) => ({
+        store_id: `store-${String(i).padStart(4, '0')}`,
+        score: Math.round((1 - i / ACCOUNTS) * 1e6) / 1e6,
+        domain: `shop-${i}.example.com`,
+        country: ['US', 'GB', 'DE', 'FR'][i % 4],
+        category: ['apparel', 'beauty', 'home'][i % 3],
+        plan: ['basic', 'grow', 'plus'][i % 3],
+        in_market: i % 5 !== 4,
+        evidence: [{ signal: 'ad_channel_added', channel: 'tiktok', month: '2026-09' }],
+      })),
+      now,
+    );
+    log(`api: issuing ${readKeys} read keys and ${writeKeys} write keys …`);
+    const issue = async (n: number, access: 'read' | 'write') => {
+      const keys: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const scopes = access === 'read' ? (['read:accounts', 'read:watch'] as const) : (['write:outcomes'] as const);
+        keys.push((await issueApiKey(db, { workspaceId: ws.id, name: `bench-${access}-${i}`, scopes, createdBy: 'owner@example.com', now })).key);
+      }
+      return keys;
+    };
+    const read = await issue(readKeys, 'read');
+    const write = await issue(writeKeys, 'write');
+
+    api = await buildApiApp({ db });
+    const apiBase = await listen(api);
+    const helloBase = await listen(hello);
+
+    log(`api: hello-world, ${seconds} s, ${connections} connections …`);
+    const helloFigures = await runLoad({ url: `${helloBase}/`, method: 'GET', connections, seconds });
+    log(`api: GET /accounts?limit=50 …`);
+    const reads = await runLoad({ url: `${apiBase}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds, keys: read, uses: READ_LIMIT });
+    log(`api: POST /outcomes …`);
+    const writes = await runLoad({ url: `${apiBase}/api/v1/outcomes`, method: 'POST', connections, seconds, keys: write, uses: WRITE_LIMIT, outcomes: true });
+    for (const [name, f] of [['hello-world', helloFigures], ['reads', reads], ['writes', writes]] as const) {
+      if (f.non2xx || f.errors) log(`api: warning: ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
+    }
+    return {
+      hello: helloFigures,
+      reads,
+      writes,
+      readRatio: reads.rps / helloFigures.rps,
+      writeRatio: writes.rps / helloFigures.rps,
+      connections,
+      seconds,
+    };
+  } finally {
+    await hello.close();
+    await api?.close();
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function listen(app: { listen(o: { port: number; host: string }): Promise<string>; server: { address(): unknown } }): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/** Runs one plan in a child process (this module, started with LOAD_FLAG). */
+function runLoad(plan: LoadPlan): Promise<OpFigures> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [LOAD_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let result: OpFigures | undefined;
+    child.on('message', (m) => (result = m as OpFigures));
+    child.on('error', reject);
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`the load generator exited with ${code}`))));
+    child.send(plan);
+  });
+}
+
+// ---- the child: autocannon against one plan ----
+
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p99: number };
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+async function loadChild(plan: LoadPlan): Promise<OpFigures> {
+  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  const url = new URL(plan.url);
+  let n = 0;
+  const tag = `${process.pid}-${Date.now().toString(36)}`;
+  const setupRequest = (req: AutocannonRequest): AutocannonRequest => {
+    const i = n++;
+    const headers: Record<string, string> = {};
+    if (plan.keys) {
+      // Round-robin: key k serves requests k, k + K, k + 2K …, so no key passes `uses` until the budget is spent.
+      headers.authorization = `Bearer ${plan.keys[i % plan.keys.length]}`;
+    }
+    if (!plan.outcomes) return { ...req, method: plan.method, path: url.pathname + url.search, headers };
+    headers['content-type'] = 'application/json';
+    headers['idempotency-key'] = `bench-${tag}-${i}`;
+    const body = JSON.stringify({ store_id: `store-${String(i % ACCOUNTS).padStart(4, '0')}`, action: i % 7 === 0 ? 'won' : 'qualifying', value: i % 7 === 0 ? 1200 : undefined });
+    return { ...req, method: plan.method, path: url.pathname, headers, body };
+  };
+  const r = await autocannon({
+    url: url.origin,
+    connections: plan.connections,
+    duration: plan.seconds,
+    requests: [{ setupRequest }],
+  });
+  if (plan.keys && plan.uses && n > plan.keys.length * plan.uses) {
+    process.stderr.write(`bench: api: ${n} requests passed the key budget (${plan.keys.length} keys × ${plan.uses}); raise the key count\n`);
+  }
+  return {
+    rps: r['2xx'] / r.duration,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+if (process.argv.includes(LOAD_FLAG) && process.send) {
+  process.once('message', (plan) => {
+    loadChild(plan as LoadPlan).then(
+      (figures) => process.send!(figures, () => process.exit(0)),
+      (e) => {
+        process.stderr.write(`bench: api load generator failed: ${(e as Error).stack}\n`);
+        process.exit(1);
+      },
+    );
+  });
+}
