@@ -49,7 +49,11 @@ export interface ApiBenchOptions {
   /** Keys per operation; default: enough for 8,000 req/s over the run without passing a limit. */
   readKeys?: number;
   writeKeys?: number;
+  /** Operations to measure (default all three; for profiling one at a time). */
+  only?: readonly ('hello' | 'reads' | 'writes')[];
 }
+
+const SKIPPED: OpFigures = { rps: NaN, p99: NaN, requests: 0, non2xx: 0, errors: 0 };
 
 const LOAD_FLAG = '--storelens-api-bench-load';
 const ACCOUNTS = 500;
@@ -123,12 +127,15 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
     const apiBase = await listen(api);
     const helloBase = await listen(hello);
 
-    log(`api: hello-world, ${seconds} s, ${connections} connections …`);
-    const helloFigures = await runLoad({ url: `${helloBase}/`, method: 'GET', connections, seconds });
-    log(`api: GET /accounts?limit=50 …`);
-    const reads = await runLoad({ url: `${apiBase}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds, keys: read, uses: READ_LIMIT });
-    log(`api: POST /outcomes …`);
-    const writes = await runLoad({ url: `${apiBase}/api/v1/outcomes`, method: 'POST', connections, seconds, keys: write, uses: WRITE_LIMIT, outcomes: true });
+    const only = new Set(opts.only ?? ['hello', 'reads', 'writes']);
+    const measure = async (what: 'hello' | 'reads' | 'writes', title: string, plan: LoadPlan) => {
+      if (!only.has(what)) return SKIPPED;
+      log(`api: ${title}, ${seconds} s, ${connections} connections …`);
+      return runLoad(plan);
+    };
+    const helloFigures = await measure('hello', 'hello-world', { url: `${helloBase}/`, method: 'GET', connections, seconds });
+    const reads = await measure('reads', 'GET /accounts?limit=50', { url: `${apiBase}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds, keys: read, uses: READ_LIMIT });
+    const writes = await measure('writes', 'POST /outcomes', { url: `${apiBase}/api/v1/outcomes`, method: 'POST', connections, seconds, keys: write, uses: WRITE_LIMIT, outcomes: true });
     for (const [name, f] of [['hello-world', helloFigures], ['reads', reads], ['writes', writes]] as const) {
       if (f.non2xx || f.errors) log(`api: warning: ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
     }

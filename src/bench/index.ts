@@ -8,6 +8,7 @@ import path from 'node:path';
 import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchPublish } from './publish.js';
+import { benchServeOnPanel } from './serve.js';
 
 const env = process.env;
 const only = new Set((env.BENCH_ONLY ?? 'publish,serve,cards,api').split(','));
@@ -27,6 +28,13 @@ async function main(): Promise<void> {
     results.push(
       `publish --all: ${fmt(r.publishSeconds)} s; floor (one DuckDB statement): ${fmt(r.floorSeconds)} s; ratio ${fmt(r.ratio)}× (goal ≤ 2×)` +
         (r.generateSeconds !== null ? `; generating the panel took ${fmt(r.generateSeconds, 1)} s` : ''),
+    );
+  }
+  if (only.has('serve')) {
+    const r = await benchServeOnPanel(log);
+    results.push(
+      `serve ${r.path} (${r.bytes} bytes): 200 ${fmt(r.serve.ok, 0)} req/s vs bare node:http ${fmt(r.bare.ok, 0)} (ratio ${fmt(r.ratio.ok)}); ` +
+        `304 ${fmt(r.serve.notModified, 0)} vs ${fmt(r.bare.notModified, 0)} (ratio ${fmt(r.ratio.notModified)}) (goal ≥ 0.9)`,
     );
   }
   if (only.has('cards')) {

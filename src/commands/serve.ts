@@ -4,7 +4,10 @@
  */
 import path from 'node:path';
 import type { Env } from '../cli.js';
+import { apiPlugin } from '../api/app.js';
+import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';
+import { openAdminDb } from './admin-db.js';
 import type { ServePlugin } from '../serve/app.js';
 import type { LiveEvent } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
@@ -18,16 +21,12 @@ export interface ServeOptions {
 }
 
 /**
- * TODO(integrator): mount the workspace REST API for `--api`. Build the database from
- * src/db (SQLite file `opts.db`, or PostgreSQL when `env.env.DATABASE_URL` is set) and return
- * `[{ plugin: apiPlugin, options: { prefix: '/api/v1', db } }]` with `apiPlugin` from
- * src/api/app.ts; also return a cleanup that closes the database (called after the server).
+ * `--api`: the workspace REST API mounted under /api/v1 on the same port, over the SQLite file
+ * `opts.db` (or PostgreSQL when DATABASE_URL is set). `close` closes the database after the server.
  */
-export async function apiPlugins(
-  _opts: ServeOptions,
-  _env: Env,
-): Promise<{ plugins: ServePlugin[]; close: () => Promise<void> }> {
-  throw new CliError('serve --api: the workspace API is not wired into serve yet (run `storelens api`)', 1);
+export async function apiPlugins(opts: Pick<ServeOptions, 'db'>, env: Env): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db }> {
+  const db = await openAdminDb({ db: opts.db ?? 'storelens.db' }, env);
+  return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now } }], close: () => db.close(), db };
 }
 
 function checkOptions(opts: ServeOptions): void {

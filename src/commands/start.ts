@@ -7,7 +7,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../cli.js';
-import { apiPlugin } from '../api/app.js';
 import { ensureDemoKey } from '../api/demo.js';
 import { CliError } from '../errors.js';
 import { openDuck } from '../panel/duck.js';
@@ -15,7 +14,7 @@ import { generatePanel } from '../panel/generate.js';
 import { progress } from '../progress.js';
 import { publish, type PublishOptions } from '../publish/pipeline.js';
 import { closeOnSignals, startServer } from '../serve/server.js';
-import { openAdminDb } from './admin-db.js';
+import { apiPlugins } from './serve.js';
 
 export interface StartOptions {
   port: number;
@@ -48,13 +47,13 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 
-  const db = await openAdminDb({ db: path.join(STATE_DIR, 'demo.db') }, env);
-  const demo = await ensureDemoKey(db, env.now());
+  const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db') }, env);
+  const demo = await ensureDemoKey(api.db, env.now());
   let server;
   try {
-    server = await startServer({ out, port: opts.port, host: opts.host, plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now } }] });
+    server = await startServer({ out, port: opts.port, host: opts.host, plugins: api.plugins });
   } catch (e) {
-    await db.close();
+    await api.close();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port 8081\``, 1);
     throw e;
   }
@@ -86,7 +85,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     .finally(() => (cardsDone = true));
 
   const signal = await closeOnSignals(server, { onSignal: (s) => log(`${s}: stopping`) });
-  await db.close();
+  await api.close();
   log(`stopped (${signal})`);
   // An unfinished card render would keep its worker threads alive; the live publication is
   // untouched by stopping it (the next publish takes over its stale lock), so leave now.

@@ -101,17 +101,21 @@ async function addCards(
     const m = CARD_PATH.exec(p);
     if (m) monthsWithCards.add(`${m[1]}/${m[2]}`);
   }
-  const targets = new Set<string>();
+  // Months whose cards may be (re)rendered, and months whose kept cards must be re-checked
+  // because their documents were rebuilt (a card whose content did not change is kept even
+  // with --cards none; one that changed is re-rendered, or dropped with --cards none).
+  const render = new Set<string>();
+  const check = new Set<string>();
   for (const slug of SLUGS) {
-    const byMonth = a.docs.get(slug)!;
-    const months = [...byMonth.keys()].sort();
+    const months = [...a.docs.get(slug)!.keys()].sort();
     const chosen = a.cards === 'all' ? months : a.cards === 'latest' ? months.slice(-1) : [];
-    for (const m of chosen) targets.add(`${slug}/${m}`);
-    if (a.cards !== 'none') for (const m of months) if (a.rebuilt.has(m) && monthsWithCards.has(`${slug}/${m}`)) targets.add(`${slug}/${m}`);
+    for (const m of chosen) render.add(`${slug}/${m}`);
+    for (const m of months) if (a.rebuilt.has(m) && monthsWithCards.has(`${slug}/${m}`)) check.add(`${slug}/${m}`);
+    if (a.cards !== 'none') for (const key of check) render.add(key);
   }
 
   const queue: Array<{ path: string; card: CardInput; hash: string }> = [];
-  for (const key of [...targets].sort()) {
+  for (const key of [...new Set([...render, ...check])].sort()) {
     const [slug, month] = key.split('/') as [Slug, string];
     const byMonth = a.docs.get(slug)!;
     const history = [...byMonth.keys()].sort().map((m) => byMonth.get(m)!.doc);
@@ -122,15 +126,15 @@ async function addCards(
       if (before?.source_hash === hash) {
         files.push({ path, linkFrom: a.old!.file(path) });
         manifest[path] = before;
-      } else {
+      } else if (render.has(key)) {
         queue.push({ path, card, hash });
       }
     }
   }
-  // Cards of months that were not targeted and did not change stay as they are.
+  // Cards of months that were neither chosen nor rebuilt stay as they are.
   for (const [path, entry] of Object.entries(oldFiles)) {
     const m = CARD_PATH.exec(path);
-    if (!m || targets.has(`${m[1]}/${m[2]}`) || a.rebuilt.has(m[2])) continue;
+    if (!m || render.has(`${m[1]}/${m[2]}`) || check.has(`${m[1]}/${m[2]}`)) continue;
     files.push({ path, linkFrom: a.old!.file(path) });
     manifest[path] = entry;
   }

@@ -14,6 +14,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, {
   type FastifyError,
+  type FastifyReply,
   type FastifyInstance,
   type FastifyPluginAsync,
   type FastifyPluginCallback,
@@ -70,6 +71,15 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
 
   const app = Fastify({
     logger: opts.logger ?? false,
+    // Mounted APIs take ids up to a few hundred characters; errors before routing are problems too.
+    routerOptions: { maxParamLength: 500 },
+    frameworkErrors: (_error, _request, reply: FastifyReply) => {
+      void reply
+        .code(400)
+        .header('cache-control', 'no-store')
+        .type(PROBLEM_CONTENT_TYPE)
+        .send(problem('invalid-request', 'Bad Request', 400, 'The request URL or headers could not be read.'));
+    },
     serverFactory: (fastifyHandler) => {
       const server = createServer((req: IncomingMessage, res: ServerResponse) => {
         if (!handlePublic(req, res)) fastifyHandler(req, res);
