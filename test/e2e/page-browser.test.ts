@@ -20,6 +20,14 @@ import { tempDirs } from '../helpers/tmp.js';
 import { ensureRenderBuilt } from '../render/build-dist.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** The part of the DOM's HTMLImageElement used in the page (the project compiles without DOM types). */
+interface BrowserImage {
+  src: string;
+  naturalWidth: number;
+  naturalHeight: number;
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+}
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SLUG = 'agentic-commerce';
 /** Where the one screenshot goes (overwritten by each run), to look at by eye. */
@@ -104,7 +112,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`/data/${SLUG} in Chromium`, () => {
           list.map(
             (src) =>
               new Promise<[string, number, number]>((resolve) => {
-                const img = new Image();
+                const img = new (globalThis as unknown as { Image: new () => BrowserImage }).Image();
                 img.onload = () => resolve([src, img.naturalWidth, img.naturalHeight]);
                 img.onerror = () => resolve([src, 0, 0]);
                 img.src = src;

@@ -110,7 +110,7 @@ describe('a publish killed with SIGKILL at any moment', () => {
         live = now;
 
         // The next publish takes over any stale lock; every fourth one also writes a new publication.
-        const next = trial % 4 === 3 ? other(live) : live;
+        const next: 'A' | 'B' = trial % 4 === 3 ? other(live) : live;
         const again = await runBin(publishArgs(next));
         expect(again.code, again.stderr).toBe(0);
         expect(JSON.parse(again.stdout).changed).toBe(next !== live);
