@@ -1,7 +1,8 @@
 /**
  * The `serve` application: a Fastify instance (no listening here; see server.ts) whose HTTP
- * server answers the public statistics paths (`/api/data…`, `/data…`) straight from memory
- * with the plain handler of handler.ts, before Fastify's routing, and hands every other path
+ * server answers the public statistics paths (`/api/data…`, `/data…`) with the plain handler
+ * of handler.ts (documents from memory, cards streamed from the release folder through a small
+ * LRU of bodies), before Fastify's routing, and hands every other path
  * to Fastify, where extra plugins (the workspace API under `/api/v1`) are mounted.
  *
  * The public rules (query-string 404, public caching) therefore apply only under the public
@@ -20,6 +21,7 @@ import Fastify, {
   type FastifyPluginCallback,
   type FastifyServerOptions,
 } from 'fastify';
+import { BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
 import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
@@ -51,6 +53,8 @@ export interface ServeAppOptions {
   mount?: (app: FastifyInstance) => Promise<void> | void;
   logger?: FastifyServerOptions['logger'];
   timeouts?: ServeTimeouts;
+  /** Bound of the LRU of recently served card bodies (bytes; 0 = every card GET reads the disk). */
+  fileCacheBytes?: number;
 }
 
 export interface ServeApp {
@@ -58,6 +62,8 @@ export interface ServeApp {
   readonly live: LivePublication;
   /** The public surface alone, for a caller that runs its own node:http server. */
   readonly handlePublic: PublicHandler;
+  /** Recently served card bodies (null when disabled). */
+  readonly fileCache: BodyCache | null;
 }
 
 /**
@@ -66,7 +72,13 @@ export interface ServeApp {
  */
 export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   const live = await openLivePublication(opts.out, opts.live);
-  const handlePublic = createPublicHandler(live);
+  const cacheBytes = opts.fileCacheBytes ?? DEFAULT_FILE_CACHE_BYTES;
+  const fileCache = cacheBytes > 0 ? new BodyCache(cacheBytes) : null;
+  const handlePublic = createPublicHandler(live, {
+    fileCache,
+    // Called at request time only, once `app` exists.
+    onError: (error, artifact) => app.log.warn({ err: error, file: artifact.file }, 'card not served'),
+  });
   const t = opts.timeouts ?? {};
 
   const app = Fastify({
@@ -129,5 +141,5 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     await app.close().catch(() => undefined);
     throw e;
   }
-  return { app, live, handlePublic };
+  return { app, live, handlePublic, fileCache };
 }

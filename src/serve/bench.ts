@@ -49,7 +49,7 @@ export async function benchServe(opts: ServeBenchOptions): Promise<ServeBenchRes
   const dir = await resolveCurrentRelease(opts.out);
   if (dir === null) throw new Error(`${opts.out}: nothing published to benchmark`);
   const artifact = (await loadPublication(dir)).byPath.get(urlPath);
-  if (!artifact) throw new Error(`${opts.out}: ${urlPath} is not published`);
+  if (!artifact || artifact.body === null) throw new Error(`${opts.out}: ${urlPath} is not published`);
 
   const serve = await startServer({ out: opts.out, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
   const bare = await startBare(artifact.etag, artifact.okHeaders, artifact.notModifiedHeaders, artifact.body);

@@ -5,12 +5,15 @@
  * caller hands on (to Fastify). Order of the checks:
  *   1. method: GET and HEAD only, else 405 with `Allow: GET, HEAD`;
  *   2. a non-empty query string ⇒ 404 (a bare `?` is an empty query);
- *   3. the path in the live publication's table ⇒ 304 when a validator matches, else 200;
+ *   3. the path in the live publication's table ⇒ 304 when a validator matches, else 200 (a
+ *      document's body from memory; a card's streamed from its release folder, see file-body.ts;
+ *      a HEAD or a 304 never touches the disk);
  *   4. otherwise 404 saying why (trailing slash, unknown slug, malformed month, unpublished),
  *      or 503 while nothing at all is published.
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { ifNoneMatchMatches, notModifiedSince } from './conditional.js';
+import { sendFileBody, type BodyCache, type FileBodyHooks } from './file-body.js';
 import { METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, type PreparedResponse } from './problem.js';
 import type { Publication } from './publication.js';
 import { isPublicPath, resolvePublicPath } from './routes.js';
@@ -24,7 +27,13 @@ export interface PublicationSource {
 
 type Headers = OutgoingHttpHeader[];
 
-export function createPublicHandler(source: PublicationSource): PublicHandler {
+export interface PublicHandlerOptions extends FileBodyHooks {
+  /** Recently served card bodies; null (the default) reads every card GET from disk. */
+  fileCache?: BodyCache | null;
+}
+
+export function createPublicHandler(source: PublicationSource, opts: PublicHandlerOptions = {}): PublicHandler {
+  const fileCache = opts.fileCache ?? null;
   return function handlePublic(req, res) {
     const url = req.url ?? '';
     const q = url.indexOf('?');
@@ -54,11 +63,16 @@ export function createPublicHandler(source: PublicationSource): PublicHandler {
       ) {
         res.writeHead(304, artifact.notModifiedHeaders as Headers);
         res.end();
-      } else {
+      } else if (artifact.body !== null) {
         res.writeHead(200, artifact.okHeaders as Headers);
         // Node sends no body for HEAD whatever end() is given; skip the copy anyway.
         if (head) res.end();
         else res.end(artifact.body);
+      } else if (head) {
+        res.writeHead(200, artifact.okHeaders as Headers); // headers from the manifest: no disk
+        res.end();
+      } else {
+        sendFileBody(res, artifact, fileCache, opts);
       }
       return true;
     }

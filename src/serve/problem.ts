@@ -74,3 +74,13 @@ export const NO_PUBLICATION: PreparedResponse = prepare(
   problem('no-publication', 'Service Unavailable', 503, 'No statistics have been published yet; try again shortly.'),
   ['Cache-Control', 'no-store', 'Retry-After', '5'],
 );
+
+/**
+ * A file of the publication could not be read when a request needed it (e.g. its release was
+ * garbage-collected by a later publish while this process still served it): the next attempt
+ * is answered from the release then live.
+ */
+export const FILE_UNAVAILABLE: PreparedResponse = prepare(
+  problem('file-unavailable', 'Service Unavailable', 503, 'This file is being replaced by a newer publication; try again in a moment.'),
+  ['Cache-Control', 'no-store', 'Retry-After', '1'],
+);

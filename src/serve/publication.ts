@@ -1,9 +1,12 @@
 /**
- * One publication held in memory: the manifest of a release folder and every file it lists,
- * each with its response headers worked out once. Built completely before it is used, never
- * changed afterwards, so a request that picked one publication answers from it alone.
+ * One publication: the manifest of a release folder and every public file it lists, each with
+ * its response headers worked out once. Documents (JSON, CSV, markdown, HTML, RSS) are held in
+ * memory; share cards (`image/png`: thousands a month, most of the bytes) stay on disk, checked
+ * at load by a stat (there, and of the manifest's length) and streamed on request from the
+ * release folder, which is immutable once switched in. Built completely before it is used,
+ * never changed afterwards, so a request that picked one publication answers from it alone.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Manifest } from '../publish/manifest.js';
@@ -11,7 +14,10 @@ import { manifestKeyToPath } from './routes.js';
 
 export const ARTIFACT_CACHE = 'public, s-maxage=3600';
 
-export interface Artifact {
+/** Content types served from disk on demand rather than held in memory. */
+export const ON_DISK_CONTENT_TYPES: ReadonlySet<string> = new Set(['image/png']);
+
+interface ArtifactBase {
   /** Manifest key, e.g. `api/data/agentic-commerce.json`. */
   readonly key: string;
   /** Public URL path, e.g. `/api/data/agentic-commerce`. */
@@ -22,12 +28,28 @@ export interface Artifact {
   readonly lastModified: string;
   readonly lastModifiedMs: number;
   readonly contentType: string;
-  readonly body: Buffer;
+  /** Length of the body (the manifest's `bytes`, checked at load). */
+  readonly bytes: number;
   /** Flat header list of a 200 (and of a HEAD). */
   readonly okHeaders: readonly string[];
   /** Flat header list of a 304: the same validators and caching, no entity headers. */
   readonly notModifiedHeaders: readonly string[];
 }
+
+/** An artifact whose bytes are in memory. */
+export interface MemoryArtifact extends ArtifactBase {
+  readonly body: Buffer;
+  readonly file: null;
+}
+
+/** An artifact read from its release folder on each (uncached) GET. */
+export interface FileArtifact extends ArtifactBase {
+  readonly body: null;
+  /** Absolute path: the release folder joined with the manifest key (never with request input). */
+  readonly file: string;
+}
+
+export type Artifact = MemoryArtifact | FileArtifact;
 
 export interface Publication {
   /** Release folder name (or the folder itself for a hand-made tree). */
@@ -36,7 +58,13 @@ export interface Publication {
   readonly manifest: Manifest;
   /** Public URL path → artifact; the only way a request reaches a file. */
   readonly byPath: ReadonlyMap<string, Artifact>;
+  /** Length of every public artifact, in memory or on disk. */
   readonly totalBytes: number;
+  /** Bytes of artifact bodies held in memory (documents; cards excluded). */
+  readonly inMemoryBytes: number;
+  /** Artifacts served from disk (cards) and their total length. */
+  readonly onDiskFiles: number;
+  readonly onDiskBytes: number;
 }
 
 const manifestSchema = z.object({
@@ -85,75 +113,146 @@ export async function readManifest(dir: string): Promise<Manifest> {
 }
 
 /**
- * Loads a release folder completely: its manifest and the bytes of every public artifact it
- * lists, checked against the manifest's lengths. Rejects (and nothing changes for the caller)
- * when any file is missing or has another length.
+ * Loads a release folder: its manifest, the bytes of every public document it lists and a
+ * stat of every card, each checked against the manifest's length. Rejects (and nothing
+ * changes for the caller) when any file is missing or has another length.
  *
- * With `previous` (the publication being replaced), an entry whose key, strong ETag, length,
- * Last-Modified and content type are unchanged keeps the bytes already in memory: a strong
- * ETag names exactly those bytes, and a monthly publish leaves most cards untouched.
+ * With `previous` (the publication being replaced), a document whose key, strong ETag,
+ * length, Last-Modified and content type are unchanged keeps the bytes already in memory: a
+ * strong ETag names exactly those bytes. A card is always stat'ed in the new folder (the old
+ * folder may be garbage-collected by a later publish), and keeps its old artifact only when
+ * it is the same file.
  */
 export async function loadPublication(
   dir: string,
   opts: { concurrency?: number; previous?: Publication | null } = {},
 ): Promise<Publication> {
   const manifest = await readManifest(dir);
-  const entries = Object.entries(manifest.files)
-    .map(([key, entry]) => ({ key, entry, urlPath: manifestKeyToPath(key) }))
-    .filter((e): e is typeof e & { urlPath: string } => e.urlPath !== null);
   const byPath = new Map<string, Artifact>();
-  let totalBytes = 0;
-  const toRead: typeof entries = [];
-  for (const e of entries) {
-    const old = opts.previous?.byPath.get(e.urlPath);
-    if (old && sameEntry(old, e.key, e.entry)) {
-      byPath.set(e.urlPath, old);
-      totalBytes += old.body.length;
+  let inMemoryBytes = 0;
+  let onDiskFiles = 0;
+  let onDiskBytes = 0;
+  const toRead: Entry[] = [];
+  const toStat: Entry[] = [];
+  for (const [key, entry] of Object.entries(manifest.files)) {
+    const urlPath = manifestKeyToPath(key);
+    if (urlPath === null) continue;
+    const e = { key, entry, urlPath };
+    if (ON_DISK_CONTENT_TYPES.has(entry.content_type)) {
+      toStat.push(e);
+      continue;
+    }
+    const old = opts.previous?.byPath.get(urlPath);
+    if (old && old.body !== null && sameEntry(old, key, entry)) {
+      byPath.set(urlPath, old);
+      inMemoryBytes += old.bytes;
     } else {
       toRead.push(e);
     }
   }
   const concurrency = opts.concurrency ?? 64;
-  for (let i = 0; i < toRead.length; i += concurrency) {
-    const batch = toRead.slice(i, i + concurrency);
-    const bodies = await Promise.all(batch.map(({ key }) => readArtifact(dir, key)));
-    batch.forEach(({ key, entry, urlPath }, j) => {
-      const body = bodies[j];
-      if (body.length !== entry.bytes) {
-        throw new PublicationError(`${key} has ${body.length} bytes, the manifest says ${entry.bytes}`, dir);
-      }
-      totalBytes += body.length;
-      byPath.set(urlPath, makeArtifact(key, urlPath, entry, body));
-    });
-  }
-  return { id: path.basename(dir), dir, manifest, byPath, totalBytes };
+  await forEachLimit(toRead, concurrency, async ({ key, entry, urlPath }) => {
+    const body = await readArtifact(dir, key);
+    if (body.length !== entry.bytes) {
+      throw new PublicationError(`${key} has ${body.length} bytes, the manifest says ${entry.bytes}`, dir);
+    }
+    inMemoryBytes += body.length;
+    byPath.set(urlPath, makeArtifact(key, urlPath, entry, body, null));
+  });
+  await forEachLimit(toStat, concurrency, async ({ key, entry, urlPath }) => {
+    const file = artifactFile(dir, key);
+    await checkFile(dir, key, file, entry.bytes);
+    const old = opts.previous?.byPath.get(urlPath);
+    byPath.set(
+      urlPath,
+      old && old.file === file && sameEntry(old, key, entry) ? old : makeArtifact(key, urlPath, entry, null, file),
+    );
+    onDiskFiles++;
+    onDiskBytes += entry.bytes;
+  });
+  return {
+    id: path.basename(dir),
+    dir,
+    manifest,
+    byPath,
+    totalBytes: inMemoryBytes + onDiskBytes,
+    inMemoryBytes,
+    onDiskFiles,
+    onDiskBytes,
+  };
 }
 
-function sameEntry(old: Artifact, key: string, entry: Manifest['files'][string]): boolean {
+type ManifestFile = Manifest['files'][string];
+interface Entry {
+  key: string;
+  entry: ManifestFile;
+  urlPath: string;
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time; rejects with the first failure. */
+async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++];
+      try {
+        await fn(item);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+function sameEntry(old: Artifact, key: string, entry: ManifestFile): boolean {
   return (
     old.key === key &&
     old.etag === entry.etag &&
-    old.body.length === entry.bytes &&
+    old.bytes === entry.bytes &&
     old.lastModified === entry.last_modified &&
     old.contentType === entry.content_type
   );
 }
 
+/**
+ * Only keys of the strict public shapes get here (manifestKeyToPath): no `..`, no encoded
+ * characters. Request input never names a file.
+ */
+function artifactFile(dir: string, key: string): string {
+  return path.join(path.resolve(dir), ...key.split('/'));
+}
+
 async function readArtifact(dir: string, key: string): Promise<Buffer> {
   try {
-    // Only keys of the strict public shapes get here (manifestKeyToPath): no `..`, no
-    // encoded characters. Request input never names a file.
-    return await readFile(path.join(dir, ...key.split('/')));
+    return await readFile(artifactFile(dir, key));
   } catch (e) {
     throw new PublicationError(`cannot read ${key} (${(e as NodeJS.ErrnoException).code ?? e})`, dir);
   }
 }
 
+/** The cheap check of an on-disk artifact: a regular file of the manifest's length. */
+async function checkFile(dir: string, key: string, file: string, bytes: number): Promise<void> {
+  let s;
+  try {
+    s = await stat(file);
+  } catch (e) {
+    throw new PublicationError(`cannot read ${key} (${(e as NodeJS.ErrnoException).code ?? e})`, dir);
+  }
+  if (!s.isFile()) throw new PublicationError(`${key} is not a regular file`, dir);
+  if (s.size !== bytes) throw new PublicationError(`${key} has ${s.size} bytes, the manifest says ${bytes}`, dir);
+}
+
+function makeArtifact(key: string, urlPath: string, entry: ManifestFile, body: Buffer, file: null): MemoryArtifact;
+function makeArtifact(key: string, urlPath: string, entry: ManifestFile, body: null, file: string): FileArtifact;
 function makeArtifact(
   key: string,
   urlPath: string,
-  entry: Manifest['files'][string],
-  body: Buffer,
+  entry: ManifestFile,
+  body: Buffer | null,
+  file: string | null,
 ): Artifact {
   const validators = [
     'Cache-Control', ARTIFACT_CACHE,
@@ -161,6 +260,7 @@ function makeArtifact(
     'Last-Modified', entry.last_modified,
     'Access-Control-Allow-Origin', '*',
   ];
+  // One object shape for both kinds, so the request path's property reads stay monomorphic.
   return {
     key,
     path: urlPath,
@@ -169,13 +269,15 @@ function makeArtifact(
     lastModified: entry.last_modified,
     lastModifiedMs: Date.parse(entry.last_modified),
     contentType: entry.content_type,
-    body,
+    bytes: entry.bytes,
     okHeaders: [
       'Content-Type', entry.content_type,
-      'Content-Length', String(body.length),
+      'Content-Length', String(entry.bytes),
       ...validators,
       'X-Content-Type-Options', 'nosniff',
     ],
     notModifiedHeaders: validators,
-  };
+    body,
+    file,
+  } as Artifact;
 }

@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,10 +22,10 @@ describe('loadPublication', () => {
     expect(pub.byPath.size).toBe(Object.keys(files).length);
     const a = pub.byPath.get('/api/data/agentic-commerce/csv')!;
     expect(a.key).toBe('api/data/agentic-commerce.csv');
-    expect(a.body.toString()).toContain('# L');
+    expect(a.body!.toString()).toContain('# L');
     expect(a.okHeaders).toEqual([
       'Content-Type', 'text/csv; charset=utf-8',
-      'Content-Length', String(a.body.length),
+      'Content-Length', String(a.body!.length),
       'Cache-Control', 'public, s-maxage=3600',
       'ETag', release.manifest.files['api/data/agentic-commerce.csv'].etag,
       'Last-Modified', release.manifest.files['api/data/agentic-commerce.csv'].last_modified,
@@ -58,14 +59,71 @@ describe('loadPublication', () => {
     await expect(loadPublication(r2.dir)).rejects.toThrow(/last_modified/);
   });
 
-  it('keeps the bytes of entries whose validators did not change from the previous publication', async () => {
-    const first = await writeRelease(out, { 'data/rss.xml': '<rss>1</rss>', 'data/cards/agentic-commerce/2025-01/a-123456.png': 'PNG-A' });
+  it('keeps the bytes of documents whose validators did not change from the previous publication; cards point into the new folder', async () => {
+    const card = 'data/cards/agentic-commerce/2025-01/a-123456.png';
+    const first = await writeRelease(out, { 'data/rss.xml': '<rss>1</rss>', 'data/agentic-commerce.md': '# same', [card]: 'PNG-A' });
     const before = await loadPublication(first.dir);
-    const second = await writeRelease(out, { 'data/rss.xml': '<rss>2</rss>', 'data/cards/agentic-commerce/2025-01/a-123456.png': 'PNG-A' });
+    const second = await writeRelease(out, { 'data/rss.xml': '<rss>2</rss>', 'data/agentic-commerce.md': '# same', [card]: 'PNG-A' });
+    // The old folder may be garbage-collected: nothing of the new publication may depend on it.
+    await rm(first.dir, { recursive: true });
     const after = await loadPublication(second.dir, { previous: before });
-    const card = '/data/cards/agentic-commerce/2025-01/a-123456.png';
-    expect(after.byPath.get(card)).toBe(before.byPath.get(card));
-    expect(after.byPath.get('/data/rss.xml')!.body.toString()).toBe('<rss>2</rss>');
+    expect(after.byPath.get('/data/agentic-commerce.md')).toBe(before.byPath.get('/data/agentic-commerce.md'));
+    expect(after.byPath.get('/data/rss.xml')!.body!.toString()).toBe('<rss>2</rss>');
+    expect(after.byPath.get(`/${card}`)!.file).toBe(path.join(second.dir, card));
     expect(after.totalBytes).toBe(before.totalBytes);
+    // Loaded again from the same folder, an unchanged card keeps its artifact.
+    const again = await loadPublication(second.dir, { previous: after });
+    expect(again.byPath.get(`/${card}`)).toBe(after.byPath.get(`/${card}`));
+  });
+});
+
+describe('cards stay on disk', () => {
+  const CARDS = 3000;
+  const CARD_BYTES = 16 * 1024;
+  const cardKey = (i: number) => `data/cards/${i % 2 ? 'agentic-commerce' : 'platform-stores'}/2025-${String(1 + (i % 12)).padStart(2, '0')}/stat-${i}.png`;
+
+  it(`a publication of ${CARDS} cards holds none of their bytes, only a stat-checked path per card`, async () => {
+    const files: Record<string, string | Buffer> = { ...Object.fromEntries(Object.entries(samplePublicationFiles({ runId: 'M', months: ['2025-01'] })).map(([k, v]) => [k, v.body])) };
+    for (let i = 0; i < CARDS; i++) files[cardKey(i)] = randomBytes(CARD_BYTES);
+    const release = await writeRelease(out, files);
+    let documentBytes = 0;
+    let cardBytes = 0;
+    for (const e of Object.values(release.manifest.files)) {
+      if (e.content_type === 'image/png') cardBytes += e.bytes;
+      else documentBytes += e.bytes;
+    }
+    expect(cardBytes).toBeGreaterThan(CARDS * CARD_BYTES - 1);
+
+    const before = process.memoryUsage().arrayBuffers;
+    const pub = await loadPublication(release.dir);
+    const grew = process.memoryUsage().arrayBuffers - before;
+
+    expect(pub.inMemoryBytes).toBe(documentBytes);
+    expect(pub.onDiskBytes).toBe(cardBytes);
+    expect(pub.onDiskFiles).toBe(CARDS + 2); // plus the sample's two cards
+    expect(pub.totalBytes).toBe(documentBytes + cardBytes);
+    for (let i = 0; i < CARDS; i++) {
+      const a = pub.byPath.get(`/${cardKey(i)}`)!;
+      expect(a.body).toBeNull();
+      expect(a.file).toBe(path.join(release.dir, cardKey(i)));
+      expect(a.okHeaders).toContain(String(CARD_BYTES));
+    }
+    // Buffers held after the load: the documents, not ~48 MB of cards.
+    expect(grew).toBeLessThan(cardBytes / 10);
+  });
+
+  it('rejects a release whose card is missing, has another length, or is not a file', async () => {
+    const card = 'data/cards/agentic-commerce/2025-01/a-1.png';
+    const missing = await writeRelease(out, { 'data/rss.xml': '<rss/>', [card]: 'PNG' });
+    await unlink(path.join(missing.dir, card));
+    await expect(loadPublication(missing.dir)).rejects.toThrow(/cannot read data\/cards\/agentic-commerce\/2025-01\/a-1.png \(ENOENT\)/);
+
+    const longer = await writeRelease(out, { 'data/rss.xml': '<rss/>', [card]: 'PNG' }, { manifestPatch: { [card]: { bytes: 4 } } });
+    await expect(loadPublication(longer.dir)).rejects.toThrow(/a-1.png has 3 bytes, the manifest says 4/);
+
+    const dir = await writeRelease(out, { 'data/rss.xml': '<rss/>', [card]: 'PNG' });
+    await unlink(path.join(dir.dir, card));
+    await mkdir(path.join(dir.dir, card));
+    await expect(loadPublication(dir.dir)).rejects.toThrow(/a-1.png is not a regular file/);
   });
 });
