@@ -56,6 +56,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const cursorSecret = await getOrCreateSetting(db, 'cursor_secret', () => randomBytes(32).toString('hex'));
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
+  const reads = new ReadCache(READ_CACHE_ENTRIES);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_req, body, done) => done(null, body));
@@ -96,6 +97,13 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       config: { apiRoute: route },
       handler: async (req, reply) => {
         const auth = req.apiAuth!;
+        // A read answered before in this workspace at the same data versions: the same body again.
+        const cacheKey = isMutating(route) || route.headers ? undefined : `${route.operationId} ${auth.workspace.id} ${req.url}`;
+        const stamp = `${auth.workspace.accounts_version}:${auth.workspace.ranking_version}`;
+        if (cacheKey !== undefined) {
+          const hit = reads.get(cacheKey);
+          if (hit && hit.stamp === stamp) return reply.code(200).type(JSON_TYPE).send(hit.body);
+        }
         const idemKey = isMutating(route) ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
         const params = validate(route.params, req.params, 'invalid-parameters');
         const query = validate(route.query ?? EMPTY, req.query, 'invalid-parameters');
@@ -105,7 +113,13 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
         const handler = route.handler;
         if (!handler) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
         const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret };
-        if (idemKey === undefined) return send(reply, await handler(ctx));
+        if (idemKey === undefined) {
+          const result = await handler(ctx);
+          if (cacheKey === undefined || !result.cacheable || result.status !== 200 || result.problem) return send(reply, result);
+          const body = JSON.stringify(result.body);
+          reads.set(cacheKey, { stamp, body });
+          return reply.code(200).type(JSON_TYPE).send(body);
+        }
         const fp = fingerprint(route.method, route.path, (req.params ?? {}) as Record<string, string>, rawBody);
         const result = await idempotency.run(auth.workspace.id, idemKey, fp, (tx) => handler({ ...ctx, tx }));
         if (result.replayed) reply.header('idempotent-replayed', 'true');
@@ -123,6 +137,24 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
 };
 
 const EMPTY = z.strictObject({});
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Serialized cacheable reads (see OperationResult.cacheable), by operation, workspace and URL. */
+const READ_CACHE_ENTRIES = 2000;
+
+class ReadCache {
+  private readonly entries = new Map<string, { stamp: string; body: string }>();
+  constructor(private readonly max: number) {}
+  get(key: string) {
+    return this.entries.get(key);
+  }
+  set(key: string, value: { stamp: string; body: string }): void {
+    this.entries.delete(key);
+    // Oldest first out (Map keeps insertion order).
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
+  }
+}
 
 function checkAvailability(route: AnyRoute, cap: Capability, ws: Workspace): void {
   if (cap.availability === 'available') return;
@@ -164,7 +196,7 @@ function jsonBody(req: FastifyRequest): unknown {
 function send(reply: FastifyReply, r: OperationResult): FastifyReply {
   return reply
     .code(r.status)
-    .type(r.problem ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8')
+    .type(r.problem ? PROBLEM_CONTENT_TYPE : JSON_TYPE)
     .send(JSON.stringify(r.body));
 }
 

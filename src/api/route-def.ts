@@ -33,6 +33,12 @@ export interface OperationResult {
   status: number;
   body: unknown;
   problem?: boolean;
+  /**
+   * A read whose body depends only on the workspace's data versions (accounts_version,
+   * ranking_version) and the request URL, and whose side effects are done: the plugin may
+   * answer the same URL in the same workspace with this body until a version moves.
+   */
+  cacheable?: boolean;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;

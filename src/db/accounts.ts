@@ -29,8 +29,10 @@ export interface UpsertResult {
 const CHUNK = 500;
 
 /**
- * Inserts or updates accounts in chunks (one transaction each). A chunk that re-scores existing
- * rows records their previous scores and starts a new ranking version; new rows alone do not.
+ * Inserts or updates accounts in chunks (one transaction each). Every chunk bumps the
+ * workspace's accounts_version (served pages are reused until it moves: every writer of
+ * accounts rows must bump it). A chunk that re-scores existing rows records their previous
+ * scores and starts a new ranking version; new rows alone do not.
  */
 export async function upsertAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
   const result: UpsertResult = { inserted: 0, updated: 0, reranked: false };
@@ -83,6 +85,11 @@ export async function upsertAccounts(db: Db, workspaceId: string, accounts: read
           })),
         )
         .execute();
+      await trx
+        .updateTable('workspaces')
+        .set((eb) => ({ accounts_version: eb('accounts_version', '+', 1) }))
+        .where('id', '=', workspaceId)
+        .execute();
       if (superseded.length) {
         result.reranked = true;
         await recordSupersededScores(trx, workspaceId, superseded, now);
@@ -128,7 +135,10 @@ export async function pageAccounts(trx: Kysely<Database>, workspaceId: string, q
   return rows;
 }
 
-/** Marks rows as delivered to an agent (one batched update). */
+/**
+ * Marks rows as delivered to an agent (one batched update). It leaves accounts_version alone:
+ * a delivery mark never reverts, and a served page reports its rows delivered anyway.
+ */
 export async function markDelivered(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], now: Date): Promise<void> {
   if (storeIds.length === 0) return;
   await trx

@@ -31,18 +31,17 @@ export async function insertApiKey(db: Db, key: NewApiKey): Promise<ApiKeyInfo> 
   return info(row);
 }
 
-/** The key (revoked or not) whose hash matches, with its workspace. */
 /** The key (revoked or not) whose hash matches, with its workspace. Hot path: plain SQL (the builder costs more than the query). */
 export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithWorkspace | undefined> {
-  const { rows } = await sql<ApiKeyRow & { w_name: string; w_pilot_access: number; w_activations: string; w_ranking_version: number; w_created_at: string }>`
+  const { rows } = await sql<ApiKeyRow & { w_name: string; w_pilot_access: number; w_activations: string; w_ranking_version: number; w_accounts_version: number; w_created_at: string }>`
     select k.id, k.workspace_id, k.name, k.prefix, k.hash, k.scopes, k.created_by, k.created_at, k.revoked_at, k.last_used_at,
       w.name as w_name, w.pilot_access as w_pilot_access, w.activations as w_activations,
-      w.ranking_version as w_ranking_version, w.created_at as w_created_at
+      w.ranking_version as w_ranking_version, w.accounts_version as w_accounts_version, w.created_at as w_created_at
     from api_keys k join workspaces w on w.id = k.workspace_id
     where k.hash = ${hash}`.execute(db.kysely);
   const row = rows[0];
   if (!row) return undefined;
-  const { w_name, w_pilot_access, w_activations, w_ranking_version, w_created_at, ...key } = row;
+  const { w_name, w_pilot_access, w_activations, w_ranking_version, w_accounts_version, w_created_at, ...key } = row;
   return {
     key: info(key),
     workspace: {
@@ -51,6 +50,7 @@ export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithWorksp
       pilot_access: w_pilot_access,
       activations: w_activations,
       ranking_version: w_ranking_version,
+      accounts_version: w_accounts_version,
       created_at: w_created_at,
     },
   };
@@ -90,5 +90,5 @@ export async function revokeApiKey(db: Db, workspaceId: string, id: string, now:
 }
 
 export async function touchApiKey(db: Db, id: string, now: Date): Promise<void> {
-  await db.kysely.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', id).execute();
+  await db.autocommit((q) => q.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', id).execute());
 }

@@ -16,8 +16,20 @@ export interface Db {
   readonly location: string;
   /** Migrations applied by this open (empty when the schema was already current). */
   readonly appliedMigrations: readonly string[];
-  /** Runs fn in one write transaction (`BEGIN IMMEDIATE` on SQLite); rolls back on throw. */
+  /**
+   * Runs fn atomically in a write transaction; rolls back fn's changes on throw and resolves
+   * only once they are committed. On SQLite the writes queued while the connection is busy
+   * share one `BEGIN IMMEDIATE … COMMIT` (group commit), each in its own savepoint, so a
+   * failing fn undoes only its own changes; on PostgreSQL each call is its own transaction.
+   * fn must touch the database only through trx (never db.write again: that would wait for itself).
+   */
   write<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * A short write outside any transaction of the caller (a counter, a last-used stamp): on
+   * SQLite it joins the group commit like write(); on PostgreSQL its statements run on the pool
+   * and each commits on its own (one round trip, no BEGIN/COMMIT).
+   */
+  autocommit<T>(fn: (q: Kysely<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -53,45 +65,107 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> 
 
 type Opened = Omit<Db, 'appliedMigrations'>;
 
+/** Most writes one group commit takes; the rest wait for the next. */
+const GROUP_COMMIT_MAX = 256;
+
+interface QueuedWrite {
+  fn: (trx: Kysely<Database>) => Promise<unknown>;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
 async function openSqlite(path: string): Promise<Opened> {
   const { default: SQLite } = await import('better-sqlite3');
   const database = new SQLite(path);
   database.pragma('journal_mode = WAL');
   database.pragma('busy_timeout = 5000');
+  // WAL + NORMAL: a commit is durable against a crash of the process (the WAL is written before
+  // COMMIT returns); only a power loss or OS crash can drop the last commits, never corrupt the file.
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   // kysely prepares every query anew; reusing prepared statements makes small queries several times faster.
   const statements = new Map<string, ReturnType<typeof database.prepare>>();
-  const cached = {
-    close: () => database.close(),
-    prepare: (text: string) => {
-      let st = statements.get(text);
-      if (!st) {
-        if (statements.size >= 2000) statements.clear();
-        st = database.prepare(text);
-        statements.set(text, st);
-      }
-      return st;
-    },
+  const prepare = (text: string) => {
+    let st = statements.get(text);
+    if (!st) {
+      if (statements.size >= 2000) statements.clear();
+      st = database.prepare(text);
+      statements.set(text, st);
+    }
+    return st;
   };
+  const cached = { close: () => database.close(), prepare };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const run = (text: string) => (prepare(text) as unknown as { run(): unknown }).run();
+
+  // Group commit: every commit writes each page it changed to the WAL, so N small writes in one
+  // transaction cost little more than one. Writes queued in one turn of the event loop (and while
+  // a batch runs) go into the next batch, each in a savepoint of its own.
+  const queue: QueuedWrite[] = [];
+  let scheduled = false;
+  let running: Promise<void> | undefined;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      running = flush().finally(() => (running = undefined));
+    });
+  };
+  const flush = async () => {
+    const batch = queue.splice(0, GROUP_COMMIT_MAX);
+    if (batch.length === 0) return;
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      await kysely.connection().execute(async (conn) => {
+        run('begin immediate');
+        try {
+          for (const w of batch) {
+            run('savepoint w');
+            try {
+              outcomes.push({ ok: true, value: await w.fn(conn) });
+              run('release w');
+            } catch (error) {
+              // An error SQLite answers by rolling back the whole transaction fails the whole batch.
+              if (!database.inTransaction) throw error;
+              run('rollback to w');
+              run('release w');
+              outcomes.push({ ok: false, error });
+            }
+          }
+          run('commit');
+        } catch (e) {
+          if (database.inTransaction) run('rollback');
+          throw e;
+        }
+      });
+      batch.forEach((w, i) => {
+        const o = outcomes[i]!;
+        if (o.ok) w.resolve(o.value);
+        else w.reject(o.error);
+      });
+    } catch (e) {
+      for (const w of batch) w.reject(e);
+    } finally {
+      if (queue.length) schedule();
+    }
+  };
+  const write = <T>(fn: (trx: Kysely<Database>) => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      schedule();
+    });
+
   return {
     kysely,
     dialect: 'sqlite',
     location: `SQLite ${path}`,
-    write: (fn) =>
-      kysely.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
-        try {
-          const result = await fn(conn);
-          await sql`commit`.execute(conn);
-          return result;
-        } catch (e) {
-          if (database.inTransaction) await sql`rollback`.execute(conn);
-          throw e;
-        }
-      }),
-    close: () => kysely.destroy(),
+    write,
+    autocommit: write,
+    close: async () => {
+      while (queue.length || scheduled || running) await (running ?? new Promise<void>((r) => setImmediate(r)));
+      await kysely.destroy();
+    },
   };
 }
 
@@ -117,6 +191,7 @@ async function openPostgres(url: string, max: number): Promise<Opened> {
     dialect: 'postgres',
     location: `PostgreSQL ${safe.host}${safe.pathname}`,
     write: (fn) => kysely.transaction().execute(fn),
+    autocommit: (fn) => fn(kysely),
     close: () => kysely.destroy(),
   };
 }

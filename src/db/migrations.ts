@@ -132,6 +132,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('ranking_history_age').on('ranking_history').column('superseded_ms').execute();
     },
   },
+  '0003_accounts_version': {
+    async up(db: Kysely<any>) {
+      // Bumped by every change to a workspace's accounts, so a served page can be reused
+      // (by any process) until its accounts change: see db/accounts.ts.
+      await db.schema
+        .alterTable('workspaces')
+        .addColumn('accounts_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 class InCodeProvider implements MigrationProvider {

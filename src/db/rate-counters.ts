@@ -4,11 +4,11 @@ import type { Db } from './index.js';
 
 /** Counts one request in the window; resolves to the window's count including it. */
 export async function hitRateCounter(db: Db, apiKeyId: string, kind: string, windowMs: number): Promise<number> {
-  // Hot path (every call): plain SQL, valid on SQLite and PostgreSQL.
-  const { rows } = await sql<{ count: number }>`
+  // Hot path (every call): plain SQL, valid on SQLite and PostgreSQL; group-committed on SQLite.
+  const { rows } = await db.autocommit((q) => sql<{ count: number }>`
     insert into rate_counters (api_key_id, kind, window_ms, count) values (${apiKeyId}, ${kind}, ${windowMs}, 1)
     on conflict (api_key_id, kind, window_ms) do update set count = rate_counters.count + 1
-    returning count`.execute(db.kysely);
+    returning count`.execute(q));
   return Number(rows[0]!.count);
 }
 

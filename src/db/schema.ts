@@ -13,6 +13,8 @@ export interface WorkspacesTable {
   activations: Generated<string>;
   /** Bumped whenever existing accounts are re-scored: cursors of an older ranking expire. */
   ranking_version: Generated<number>;
+  /** Bumped by every change to the workspace's accounts rows (not by delivery marks): pages read at one version can be reused. */
+  accounts_version: Generated<number>;
   created_at: string;
 }
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { openDatabase } from '../../src/db/index.js';
 import { createWorkspace } from '../../src/db/workspaces.js';
-import { countAccounts, upsertAccounts } from '../../src/db/accounts.js';
+import { countAccounts, markDelivered, upsertAccounts } from '../../src/db/accounts.js';
 import { hitRateCounter } from '../../src/db/rate-counters.js';
 import { claimIdempotencyKey, completeIdempotencyKey } from '../../src/db/idempotency.js';
 
@@ -16,7 +16,7 @@ for (const d of dialects) {
     afterAll(async () => t?.cleanup());
 
     it('runs the migrations once and is current on the next open', async () => {
-      expect(t.db.appliedMigrations).toEqual(['0001_api_platform', '0002_ranking_history']);
+      expect(t.db.appliedMigrations).toEqual(['0001_api_platform', '0002_ranking_history', '0003_accounts_version']);
       const again = await openDatabase({ dbPath: t.dbPath, databaseUrl: t.databaseUrl });
       expect(again.appliedMigrations).toEqual([]);
       await again.close();
@@ -41,6 +41,43 @@ for (const d of dialects) {
       const r2 = await upsertAccounts(t.db, ws.id, [{ store_id: 'b', score: 3 }, { store_id: 'a', score: 1 }], new Date());
       const r3 = await upsertAccounts(t.db, ws.id, [{ store_id: 'a', score: 5 }], new Date());
       expect([r1.reranked, r2.reranked, r3.reranked]).toEqual([false, false, true]);
+    });
+
+    it('commits concurrent writes together and undoes only the one that throws', async () => {
+      const put = (name: string, fail = false) =>
+        t.db.write(async (trx) => {
+          await trx.insertInto('settings').values({ name, value: name }).execute();
+          if (fail) throw new Error(`${name} failed`);
+          return name;
+        });
+      const results = await Promise.allSettled([put('gc-a'), put('gc-b', true), put('gc-c'), put('gc-d')]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((results[0] as PromiseFulfilledResult<string>).value).toBe('gc-a');
+      const names = await t.db.kysely.selectFrom('settings').select('name').where('name', 'like', 'gc-%').orderBy('name').execute();
+      expect(names.map((r) => r.name)).toEqual(['gc-a', 'gc-c', 'gc-d']);
+    });
+
+    it('fails a write whose statement breaks a constraint without losing the others', async () => {
+      await t.db.write((trx) => trx.insertInto('settings').values({ name: 'gc-dup', value: '1' }).execute());
+      const results = await Promise.allSettled([
+        t.db.write((trx) => trx.insertInto('settings').values({ name: 'gc-dup', value: '2' }).execute()),
+        t.db.autocommit((q) => q.insertInto('settings').values({ name: 'gc-e', value: '1' }).execute()),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+      const rows = await t.db.kysely.selectFrom('settings').select(['name', 'value']).where('name', 'in', ['gc-dup', 'gc-e']).orderBy('name').execute();
+      expect(rows).toEqual([{ name: 'gc-dup', value: '1' }, { name: 'gc-e', value: '1' }]);
+    });
+
+    it('bumps the accounts version on every change to accounts, not on delivery', async () => {
+      const ws = await createWorkspace(t.db, 'versions', new Date());
+      const version = async () => (await t.db.kysely.selectFrom('workspaces').select('accounts_version').where('id', '=', ws.id).executeTakeFirstOrThrow()).accounts_version;
+      const v0 = await version();
+      await upsertAccounts(t.db, ws.id, [{ store_id: 'a', score: 1 }], new Date());
+      const v1 = await version();
+      await upsertAccounts(t.db, ws.id, [{ store_id: 'a', score: 1, domain: 'a.example' }], new Date());
+      const v2 = await version();
+      await t.db.write((trx) => markDelivered(trx, ws.id, ['a'], new Date()));
+      expect([v1 > v0, v2 > v1, await version()]).toEqual([true, true, v2]);
     });
 
     it('lets one claim of an idempotency key win and takes over expired ones', async () => {

@@ -110,7 +110,10 @@ export const accountRoutes = [
       const last = pageRows[pageRows.length - 1];
       const next =
         page.rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: page.version, s: last.score, i: last.store_id, f }) : null;
-      return { status: 200, body: { object: 'list', data: pageRows.map((r) => toAccount(r, true)), next_cursor: next } };
+      // Every row of the page is now delivered (delivery never reverts): the page can be served
+      // again as it is until the workspace's accounts or ranking change.
+      const cacheable = page.version === current;
+      return { status: 200, body: { object: 'list', data: pageRows.map((r) => toAccount(r, true)), next_cursor: next }, cacheable };
     },
   }),
   defineRoute({
