@@ -140,7 +140,7 @@ const EMPTY = z.strictObject({});
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Serialized cacheable reads (see OperationResult.cacheable), by operation, workspace and URL. */
-const READ_CACHE_ENTRIES = 2000;
+const READ_CACHE_ENTRIES = 500;
 
 class ReadCache {
   private readonly entries = new Map<string, { stamp: string; body: string }>();

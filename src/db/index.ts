@@ -65,6 +65,24 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> 
 
 type Opened = Omit<Db, 'appliedMigrations'>;
 
+/** A prepared statement of the SQLite connection (better-sqlite3). */
+export interface SqliteStatement {
+  readonly reader: boolean;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
+}
+export type SqlitePrepare = (text: string) => SqliteStatement;
+
+/** The group commit's connection handle → its cached prepare; see sqliteHandle(). */
+const sqliteHandles = new WeakMap<Kysely<Database>, SqlitePrepare>();
+
+/**
+ * Inside a SQLite write (the trx a write() fn receives), the connection's cached prepared
+ * statements, for hot statements to run synchronously without the query executor; undefined
+ * anywhere else (PostgreSQL, or outside a write), where they go through kysely.
+ */
+export const sqliteHandle = (trx: Kysely<Database>): SqlitePrepare | undefined => sqliteHandles.get(trx);
+
 /** Most writes one group commit takes; the rest wait for the next. */
 const GROUP_COMMIT_MAX = 256;
 
@@ -118,6 +136,7 @@ async function openSqlite(path: string): Promise<Opened> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await kysely.connection().execute(async (conn) => {
+        sqliteHandles.set(conn, prepare as SqlitePrepare);
         run('begin immediate');
         try {
           for (const w of batch) {
