@@ -16,7 +16,7 @@ import { acquireLock } from './lock.js';
 import { changedStats } from './pages.js';
 import { publishedMonths, readPublication, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
 import { writeRelease } from './release.js';
-import { documentEtag, hashPanel, runId } from './run-id.js';
+import { documentEtag, hashPanel, REACH, runId } from './run-id.js';
 
 export interface PublishOptions {
   input: string;
@@ -69,18 +69,23 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const old = await readPublication(o.out);
     const oldState: PublicationState = old?.state ?? { state_version: 1, runs: {}, feed: [] };
     const before = publishedMonths(oldState);
-    const candidates = o.months === 'all' ? panelMonths : [o.months, nextMonth(o.months)].filter((m) => m === o.months || (before.includes(m) && panelMonths.includes(m)));
+    // A correction of month M also reaches the months whose documents depend on M.
+    const reach = Math.max(...SLUGS.map((s) => REACH[s]));
+    const after = o.months === 'all' ? [] : [o.months];
+    for (let i = 0; i < reach && after.length; i++) after.push(nextMonth(after[after.length - 1]));
+    const candidates = o.months === 'all' ? panelMonths : after.filter((m) => m === o.months || (before.includes(m) && panelMonths.includes(m)));
 
     const runs: Record<string, Record<string, string>> = structuredClone(oldState.runs) as Record<string, Record<string, string>>;
+    /** `${slug}/${month}` of every document whose run id changed */
     const rebuild = new Set<string>();
     for (const m of candidates) {
       for (const slug of SLUGS) {
         const id = runId(slug, m, hashes, baseUrl);
-        if (oldState.runs[slug]?.[m] !== id) rebuild.add(m);
+        if (oldState.runs[slug]?.[m] !== id) rebuild.add(`${slug}/${m}`);
         (runs[slug] ??= {})[m] = id;
       }
     }
-    const months = [...rebuild].sort();
+    const months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
     const built: Map<string, BuiltMonth> = months.length ? await computeMonths(files, months, baseUrl, progress) : new Map();
     const completedAt = o.now().toISOString();
 
@@ -93,7 +98,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       const bySlug = new Map<string, { doc: StatsDocument; bytes: Buffer; etag: string }>();
       for (const m of allMonths) {
         const path = `api/data/${slug}/${m}.json`;
-        const b = built.get(m);
+        const b = rebuild.has(`${slug}/${m}`) ? built.get(m) : undefined;
         const bytes = b ? Buffer.from(renderDocument(makeDocument(slug, m, completedAt, b.stats.get(slug)!))) : await old!.read(path);
         const doc = JSON.parse(bytes.toString('utf8')) as StatsDocument;
         bySlug.set(m, { doc, bytes, etag: documentEtag(slug, m, runs[slug][m]) });
@@ -104,6 +109,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       if (!before.includes(m)) continue;
       const changed: Partial<Record<Slug, string[]>> = {};
       for (const slug of SLUGS) {
+        if (!rebuild.has(`${slug}/${m}`)) continue;
         const previous = JSON.parse((await old!.read(`api/data/${slug}/${m}.json`)).toString('utf8')) as StatsDocument;
         const ids = changedStats(previous, docs.get(slug)!.get(m)!.doc);
         if (ids.length) changed[slug] = ids;
@@ -111,7 +117,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       const slugs = SLUGS.filter((s) => changed[s]);
       if (slugs.length === 0) continue;
       corrections.push(m);
-      feed.push({ kind: 'correction', month: m, completed_at: completedAt, guid: `correction:${m}:${runs[slugs[0]][m].slice(0, 16)}`, slugs, changed });
+      feed.push({ kind: 'correction', month: m, completed_at: completedAt, guid: `correction:${m}:${completedAt}`, slugs, changed });
     }
     const releases = months.filter((m) => !before.includes(m));
     for (const m of releases) feed.push({ kind: 'release', month: m, completed_at: completedAt, guid: `release:${m}`, slugs: [...SLUGS] });
@@ -133,11 +139,12 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       cards_rendered: artifacts.cardsRendered,
       files_written: artifacts.changed ? artifacts.written : [],
     };
-    for (const m of summary.months) {
-      for (const slug of SLUGS) {
-        for (const s of docs.get(slug)!.get(m)!.doc.stats) {
+    if (artifacts.changed) {
+      for (const key of rebuild) {
+        const [slug, m] = key.split('/') as [Slug, string];
+        for (const st of docs.get(slug)!.get(m)!.doc.stats) {
           summary.stats += 1;
-          if (s.suppressed) summary.suppressed += 1;
+          if (st.suppressed) summary.suppressed += 1;
         }
       }
     }

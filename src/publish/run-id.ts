@@ -1,7 +1,7 @@
 /**
  * Run ids (DESIGN.md "Decisions"): a (slug, month) document is rebuilt exactly when the hash of
- * everything that can change it changes: this and the previous month's panel bytes, the
- * registry and methodology versions, schema_version and base_url.
+ * everything that can change it changes: this month's panel bytes and those of the months its
+ * deltas reach back to, the registry and methodology versions, schema_version and base_url.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -22,6 +22,26 @@ export async function hashPanel(files: PanelFile[]): Promise<Map<string, string>
   return out;
 }
 
+/**
+ * How many earlier months a page's documents depend on: deltas need the previous month; the
+ * trend metrics compare with the previous month already, so their deltas reach two back.
+ */
+export const REACH: Record<Slug, number> = {
+  'platform-stores': 1,
+  'agentic-commerce': 1,
+  'platform-apps': 1,
+  'platform-advertising': 1,
+  'platform-trends': 2,
+  methodology: 1,
+};
+
+/** `month` and the `n` months before it, oldest first. */
+export function monthsBack(month: string, n: number): string[] {
+  const out = [month];
+  for (let i = 0; i < n; i++) out.unshift(previousMonth(out[0]));
+  return out;
+}
+
 export function runId(slug: Slug, month: string, panel: ReadonlyMap<string, string>, baseUrl: string): string {
   const input = {
     schema_version: SCHEMA_VERSION,
@@ -31,8 +51,7 @@ export function runId(slug: Slug, month: string, panel: ReadonlyMap<string, stri
     base_url: baseUrl,
     slug,
     month,
-    panel: panel.get(month) ?? null,
-    prior: panel.get(previousMonth(month)) ?? null,
+    panel: monthsBack(month, REACH[slug]).map((m) => panel.get(m) ?? null),
   };
   return createHash('sha256').update(JSON.stringify(input)).digest('hex');
 }
