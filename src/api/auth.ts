@@ -11,7 +11,13 @@ const challenge = (error?: string) => ({
   'www-authenticate': error ? `Bearer realm="storelens", error="${error}"` : 'Bearer realm="storelens"',
 });
 
-export async function authenticate(db: Db, authorization: string | string[] | undefined, now: Date): Promise<KeyWithWorkspace> {
+export interface Authenticated extends KeyWithWorkspace {
+  /** last_used_at is due: record it (the rate limiter does, in the same write as its count). */
+  touchDue: boolean;
+}
+
+/** Finds the key; writes nothing (see touchDue). */
+export async function authenticate(db: Db, authorization: string | string[] | undefined, now: Date): Promise<Authenticated> {
   if (authorization === undefined) {
     throw new ApiProblem('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`.', challenge());
   }
@@ -22,8 +28,10 @@ export async function authenticate(db: Db, authorization: string | string[] | un
     throw new ApiProblem('unauthorized', 'The API key is unknown or revoked.', challenge('invalid_token'));
   }
   const last = found.key.last_used_at ? Date.parse(found.key.last_used_at) : 0;
-  if (now.getTime() - last >= TOUCH_EVERY_MS || now.getTime() < last) {
-    await touchApiKey(db, found.key.id, now);
-  }
-  return found;
+  return { ...found, touchDue: now.getTime() - last >= TOUCH_EVERY_MS || now.getTime() < last };
+}
+
+/** Records the key's use when due (calls that reach no rate limiter: unknown routes). */
+export async function touchIfDue(db: Db, auth: Authenticated, now: Date): Promise<void> {
+  if (auth.touchDue) await touchApiKey(db, auth.key.id, now);
 }

@@ -11,7 +11,7 @@ import type { Db } from '../db/index.js';
 import type { KeyWithWorkspace } from '../db/api-keys.js';
 import { getOrCreateSetting } from '../db/settings.js';
 import type { Workspace } from '../db/schema.js';
-import { authenticate } from './auth.js';
+import { authenticate, touchIfDue } from './auth.js';
 import { capabilityReader, type Capability } from './capabilities.js';
 import { docsPage } from './docs-page.js';
 import { apiErrorHandler } from './error-handler.js';
@@ -69,20 +69,22 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   app.addHook('onRequest', async (req, reply) => {
     const route = req.routeOptions.config?.apiRoute;
     if (!route) return;
-    const auth = await authenticate(db, req.headers.authorization, now());
+    const at = now();
+    const auth = await authenticate(db, req.headers.authorization, at);
     req.apiAuth = auth;
     checkAvailability(route, capability(route.operationId), auth.workspace);
     if (!auth.key.scopes.includes(route.scope)) {
       throw new ApiProblem('insufficient-scope', `This operation needs the scope ${route.scope}, which this key lacks.`, {}, { required_scope: route.scope });
     }
-    const { headers } = await limiter.hit(auth.key.id, route.kind);
+    const { headers } = await limiter.hit(auth.key.id, route.kind, auth.touchDue ? at : undefined);
     reply.headers(headers);
   });
 
   app.setNotFoundHandler(async (req, reply) => {
     const path = relativePath(req.url, prefix);
     if (DOC_PATHS.has(path)) throw methodNotAllowed(req.method, ['GET']);
-    await authenticate(db, req.headers.authorization, now());
+    const at = now();
+    await touchIfDue(db, await authenticate(db, req.headers.authorization, at), at);
     const allowed = ROUTES.filter((r) => templateRegex(r.path).test(path)).map((r) => r.method);
     // The router refuses over-long path parameters; that is not a method problem.
     if (allowed.length && !allowed.includes(req.method as AnyRoute['method'])) throw methodNotAllowed(req.method, allowed);

@@ -17,14 +17,17 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  /** Counts the call; throws a 429 problem when over the limit. Resolves to headers for the response. */
-  hit(apiKeyId: string, kind: CallKind): Promise<RateDecision>;
+  /**
+   * Counts the call; throws a 429 problem when over the limit. Resolves to headers for the
+   * response. With touchAt, records the key's last use in the same write.
+   */
+  hit(apiKeyId: string, kind: CallKind, touchAt?: Date): Promise<RateDecision>;
 }
 
 export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<CallKind, number>> = DEFAULT_LIMITS): RateLimiter {
   let nextPrune = 0;
   return {
-    async hit(apiKeyId, kind) {
+    async hit(apiKeyId, kind, touchAt) {
       const nowMs = now().getTime();
       const windowMs = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       if (nowMs >= nextPrune) {
@@ -32,7 +35,7 @@ export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<Cal
         await pruneRateCounters(db, windowMs - WINDOW_MS);
       }
       const limit = limits[kind];
-      const count = await hitRateCounter(db, apiKeyId, kind, windowMs);
+      const count = await hitRateCounter(db, apiKeyId, kind, windowMs, touchAt);
       const reset = Math.max(1, Math.ceil((windowMs + WINDOW_MS - nowMs) / 1000));
       const headers = {
         'ratelimit-policy': `"${kind}";q=${limit};w=${WINDOW_MS / 1000}`,

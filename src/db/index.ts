@@ -4,6 +4,7 @@
  * database only through the repositories beside this file.
  */
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
 
@@ -101,6 +102,10 @@ async function openSqlite(path: string): Promise<Opened> {
   // COMMIT returns); only a power loss or OS crash can drop the last commits, never corrupt the file.
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
+  // Checkpoints run in a worker (see checkpointer.ts), started with the first write batch.
+  const file = path !== ':memory:' && path !== '' ? path : undefined;
+  if (file) database.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  let checkpointer: Checkpointer | undefined;
   // kysely prepares every query anew; reusing prepared statements makes small queries several times faster.
   const statements = new Map<string, ReturnType<typeof database.prepare>>();
   const prepare = (text: string) => {
@@ -133,6 +138,7 @@ async function openSqlite(path: string): Promise<Opened> {
   const flush = async () => {
     const batch = queue.splice(0, GROUP_COMMIT_MAX);
     if (batch.length === 0) return;
+    if (file && !checkpointer) checkpointer = startCheckpointer(file);
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await kysely.connection().execute(async (conn) => {
@@ -183,6 +189,7 @@ async function openSqlite(path: string): Promise<Opened> {
     autocommit: write,
     close: async () => {
       while (queue.length || scheduled || running) await (running ?? new Promise<void>((r) => setImmediate(r)));
+      await checkpointer?.stop();
       await kysely.destroy();
     },
   };

@@ -2,19 +2,31 @@
 import { sql } from 'kysely';
 import { type Db, sqliteHandle } from './index.js';
 
-/** Counts one request in the window; resolves to the window's count including it. */
-export async function hitRateCounter(db: Db, apiKeyId: string, kind: string, windowMs: number): Promise<number> {
+/**
+ * Counts one request in the window; resolves to the window's count including it. With
+ * touchAt, also records the key's last use (api_keys.last_used_at) in the same write.
+ */
+export async function hitRateCounter(db: Db, apiKeyId: string, kind: string, windowMs: number, touchAt?: Date): Promise<number> {
   // Hot path (every call): plain SQL, valid on SQLite and PostgreSQL; group-committed on SQLite.
-  const { rows } = await db.autocommit((q) => {
+  const { rows } = await db.autocommit(async (q) => {
     const prepare = sqliteHandle(q);
-    if (prepare) return Promise.resolve({ rows: prepare(HIT_SQLITE).all(apiKeyId, kind, windowMs) as { count: number }[] });
-    return sql<{ count: number }>`
-    insert into rate_counters (api_key_id, kind, window_ms, count) values (${apiKeyId}, ${kind}, ${windowMs}, 1)
-    on conflict (api_key_id, kind, window_ms) do update set count = rate_counters.count + 1
-    returning count`.execute(q);
+    if (prepare) {
+      if (touchAt) prepare(TOUCH_SQLITE).run(touchAt.toISOString(), apiKeyId);
+      return { rows: prepare(HIT_SQLITE).all(apiKeyId, kind, windowMs) as { count: number }[] };
+    }
+    const [, hit] = await Promise.all([
+      touchAt ? sql`update api_keys set last_used_at = ${touchAt.toISOString()} where id = ${apiKeyId}`.execute(q) : undefined,
+      sql<{ count: number }>`
+        insert into rate_counters (api_key_id, kind, window_ms, count) values (${apiKeyId}, ${kind}, ${windowMs}, 1)
+        on conflict (api_key_id, kind, window_ms) do update set count = rate_counters.count + 1
+        returning count`.execute(q),
+    ]);
+    return hit;
   });
   return Number(rows[0]!.count);
 }
+
+const TOUCH_SQLITE = 'update api_keys set last_used_at = ? where id = ?';
 
 const HIT_SQLITE = `insert into rate_counters (api_key_id, kind, window_ms, count) values (?, ?, ?, 1)
   on conflict (api_key_id, kind, window_ms) do update set count = rate_counters.count + 1
