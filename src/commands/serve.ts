@@ -39,8 +39,8 @@ function checkOptions(opts: ServeOptions): void {
 function describe(event: LiveEvent, out: string): string {
   if (event.type === 'error') return `storelens serve: publication not loaded, still serving the previous one: ${event.error.message}\n`;
   const p = event.publication;
-  const mb = (p.totalBytes / 1e6).toFixed(1);
-  return `storelens serve: serving publication ${p.id} from ${out} (${p.byPath.size} files, ${mb} MB, latest month ${p.manifest.latest_month ?? 'none'}, loaded in ${event.ms} ms)\n`;
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+  return `storelens serve: serving publication ${p.id} from ${out} (${p.byPath.size} files: ${mb(p.inMemoryBytes)} MB in memory, ${p.onDiskFiles} cards (${mb(p.onDiskBytes)} MB) streamed from disk; latest month ${p.manifest.latest_month ?? 'none'}, loaded in ${event.ms} ms)\n`;
 }
 
 /** Prints where to look; `server.url` is the base without a trailing slash. */
