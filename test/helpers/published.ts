@@ -40,9 +40,14 @@ export async function narrowPanel(dir: string, countries: string[] = []): Promis
   }
 }
 
+/** Rewrites the first `count` stores of a panel file with `edit`. */
+export function editRows(file: string, count: number, edit: (row: Row) => Row): Promise<void> {
+  return rewriteCsv(file, (rows) => rows.map((r, i) => (i < count ? edit(r) : r)));
+}
+
 /** Flips a boolean column (`true` ⇄ `false`, unknown ⇒ `true`) for the first `count` stores of a panel file. */
 export function flipColumn(file: string, column: string, count: number): Promise<void> {
-  return rewriteCsv(file, (rows) => rows.map((r, i) => (i < count ? { ...r, [column]: r[column] === 'true' ? 'false' : 'true' } : r)));
+  return editRows(file, count, (r) => ({ ...r, [column]: r[column] === 'true' ? 'false' : 'true' }));
 }
 
 /** Drops the first `count` stores of a panel file. */
