@@ -5,7 +5,7 @@
  * adds an RSS correction item for M; identical input is a no-op. Cards are re-rendered only
  * where their content changed.
  */
-import { cp, readlink } from 'node:fs/promises';
+import { cp, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +134,40 @@ describe(`correcting ${M} after ${PRIOR}, ${M} and ${NEXT} were published`, () =
     expect(await snapshotTree(out)).toEqual(treeBefore);
     expect(await readlink(path.join(out, '.releases', 'current'))).toBe(id);
   });
+});
+
+describe('correcting a month of a longer series', () => {
+  it('leaves every document as a fresh publish of the corrected panel has it, trend deltas two months on included, and gives each correction its own guid', async () => {
+    const root = await dirs.make();
+    const original = path.join(root, 'original');
+    const fixed = path.join(root, 'fixed');
+    const fresh = path.join(root, 'fresh');
+    const series = path.join(root, 'out');
+    const months = ['2026-07', '2026-08', '2026-09', '2026-10'];
+    await generate(original, { stores: 400, seed: '41', from: months[0]!, to: months[3]! });
+    await cp(original, fixed, { recursive: true });
+    await flipColumn(path.join(fixed, '2026-08.csv'), 'llms_txt', 60);
+    let day = 1;
+    const run = (panel: string, options: Parameters<typeof publishPanel>[2] = {}) => publishPanel(panel, series, { now: () => new Date(Date.UTC(2026, 10, day++)), ...options });
+    await run(original);
+    await run(fixed, { months: '2026-08' });
+    await publishPanel(fixed, fresh);
+    const differences: string[] = [];
+    for (const slug of SLUGS) {
+      for (const m of months) {
+        const want = new Map((await readDocument(fresh, slug, m)).stats.map((s) => [s.id, JSON.stringify(s)]));
+        for (const s of (await readDocument(series, slug, m)).stats) if (want.get(s.id) !== JSON.stringify(s)) differences.push(`${slug} ${m} ${s.id}`);
+      }
+    }
+    expect(differences).toEqual([]);
+
+    await run(original, { months: '2026-08' });
+    expect((await run(fixed, { months: '2026-08' })).corrections).toContain('2026-08');
+    const feed = await new Parser().parseString(await readFile(path.join(series, 'data', 'rss.xml'), 'utf8'));
+    const guids = feed.items.map((i) => i.guid!);
+    expect(guids.filter((g) => g.startsWith('correction:2026-08:'))).toHaveLength(3);
+    expect(new Set(guids).size, guids.join('\n')).toBe(guids.length);
+  }, 120_000);
 });
 
 describe('share cards across runs', () => {

@@ -176,6 +176,18 @@ describe('the publish lock', () => {
     }
   });
 
+  it('refuses the second of two publishes that run at once in one process', async () => {
+    const dir = await copyOfOut();
+    const changed = path.join(await dirs.make(), 'panel');
+    await cp(input, changed, { recursive: true });
+    await flipColumn(path.join(changed, `${FEB}.csv`), 'llms_txt', 12);
+    const results = await Promise.allSettled([publishPanel(changed, dir, { now: () => T2 }), publishPanel(input, dir, { baseUrl: 'https://other.example.com', now: () => T2 })]);
+    const outcome = results.map((r) => (r.status === 'rejected' ? String(r.reason) : `published ${r.value.release}`));
+    expect(outcome.filter((o) => /another publish .* is writing this output folder/.test(o)), outcome.join('\n')).toHaveLength(1);
+    expect(outcome.filter((o) => o.startsWith('published'))).toHaveLength(1);
+    expect(await exists(path.join(dir, LOCK_FILE))).toBe(false);
+  });
+
   it('takes over a lock whose process is gone', async () => {
     const dir = await copyOfOut();
     await writeFile(path.join(dir, LOCK_FILE), `${await deadPid()}\n`);
