@@ -3,7 +3,7 @@
  * Fingerprint = method + route template + path params + sha256 of the canonical JSON body.
  * Only calls that passed auth, scope, limits and validation get here and are stored.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/index.js';
 import { claimIdempotencyKey, completeIdempotencyKey, pruneIdempotencyKeys } from '../db/idempotency.js';
@@ -27,8 +27,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function fingerprint(method: string, template: string, params: Record<string, string>, body: unknown): string {
-  const bodyHash = body === undefined ? '-' : createHash('sha256').update(canonicalJson(body)).digest('hex');
-  return createHash('sha256').update(`${method}\n${template}\n${canonicalJson(params)}\n${bodyHash}`).digest('hex');
+  const bodyHash = body === undefined ? '-' : hash('sha256', canonicalJson(body), 'hex');
+  return hash('sha256', `${method}\n${template}\n${canonicalJson(params)}\n${bodyHash}`, 'hex');
 }
 
 /** The Idempotency-Key header, or a 400 problem when missing, empty, repeated or over 255 characters. */

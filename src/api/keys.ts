@@ -2,7 +2,7 @@
  * API key material. A key reads `slk_<12 hex prefix>_<43 chars of base64url secret>` (256 bits);
  * the prefix identifies it in listings and logs, only sha256(key) is stored.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export interface GeneratedKey {
   id: string;
@@ -11,7 +11,7 @@ export interface GeneratedKey {
   hash: string;
 }
 
-export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
 
 export function generateApiKey(): GeneratedKey {
   const prefix = `slk_${randomBytes(6).toString('hex')}`;
