@@ -15,9 +15,10 @@ export interface BuildApiAppOptions extends ApiOptions {
 export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
   const { logger = false, ...apiOptions } = opts;
   const app = Fastify({ logger, frameworkErrors: apiFrameworkErrors, bodyLimit: opts.bodyLimit ?? BODY_LIMIT, routerOptions: { maxParamLength: 500 } });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  // Callback style: no promise per response.
+  app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
   app.setErrorHandler(apiErrorHandler(opts.bodyLimit ?? BODY_LIMIT));
   await app.register(apiPlugin, { ...apiOptions, prefix: '/api/v1' });

@@ -61,9 +61,10 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_req, body, done) => done(null, body));
   app.setErrorHandler(apiErrorHandler(bodyLimit));
-  app.addHook('onSend', async (_req, reply, payload) => {
+  // Callback style: no promise per response.
+  app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 
   app.addHook('onRequest', async (req, reply) => {

@@ -32,14 +32,18 @@ export async function insertApiKey(db: Db, key: NewApiKey): Promise<ApiKeyInfo> 
 }
 
 /** The key (revoked or not) whose hash matches, with its workspace. Hot path: plain SQL (the builder costs more than the query). */
+type KeyLookupRow = ApiKeyRow & { w_name: string; w_pilot_access: number; w_activations: string; w_ranking_version: number; w_accounts_version: number; w_created_at: string };
+
+const KEY_LOOKUP = `select k.id, k.workspace_id, k.name, k.prefix, k.hash, k.scopes, k.created_by, k.created_at, k.revoked_at, k.last_used_at,
+    w.name as w_name, w.pilot_access as w_pilot_access, w.activations as w_activations,
+    w.ranking_version as w_ranking_version, w.accounts_version as w_accounts_version, w.created_at as w_created_at
+  from api_keys k join workspaces w on w.id = k.workspace_id
+  where k.hash = `;
+
 export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithWorkspace | undefined> {
-  const { rows } = await sql<ApiKeyRow & { w_name: string; w_pilot_access: number; w_activations: string; w_ranking_version: number; w_accounts_version: number; w_created_at: string }>`
-    select k.id, k.workspace_id, k.name, k.prefix, k.hash, k.scopes, k.created_by, k.created_at, k.revoked_at, k.last_used_at,
-      w.name as w_name, w.pilot_access as w_pilot_access, w.activations as w_activations,
-      w.ranking_version as w_ranking_version, w.accounts_version as w_accounts_version, w.created_at as w_created_at
-    from api_keys k join workspaces w on w.id = k.workspace_id
-    where k.hash = ${hash}`.execute(db.kysely);
-  const row = rows[0];
+  const row = db.sqliteRead
+    ? await db.sqliteRead((prepare) => prepare(`${KEY_LOOKUP}?`).all(hash)[0] as KeyLookupRow | undefined)
+    : (await sql<KeyLookupRow>`${sql.raw(KEY_LOOKUP)}${hash}`.execute(db.kysely)).rows[0];
   if (!row) return undefined;
   const { w_name, w_pilot_access, w_activations, w_ranking_version, w_accounts_version, w_created_at, ...key } = row;
   return {

@@ -27,10 +27,16 @@ export interface Db {
   write<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
   /**
    * A short write outside any transaction of the caller (a counter, a last-used stamp): on
-   * SQLite it joins the group commit like write(); on PostgreSQL its statements run on the pool
-   * and each commits on its own (one round trip, no BEGIN/COMMIT).
+   * SQLite it joins the group commit like write() but without a savepoint; on PostgreSQL its
+   * statements run on the pool (one round trip each, no BEGIN/COMMIT). Either way each
+   * statement is atomic on its own, not fn as a whole.
    */
   autocommit<T>(fn: (q: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * SQLite only: runs fn with the connection's cached prepared statements while holding the
+   * connection (so never inside another caller's transaction). For hot reads; fn is synchronous.
+   */
+  readonly sqliteRead?: <T>(fn: (prepare: SqlitePrepare) => T) => Promise<T>;
   close(): Promise<void>;
 }
 
@@ -89,6 +95,8 @@ const GROUP_COMMIT_MAX = 256;
 
 interface QueuedWrite {
   fn: (trx: Kysely<Database>) => Promise<unknown>;
+  /** autocommit(): no savepoint (each statement is atomic on its own, as on PostgreSQL). */
+  bare: boolean;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -146,6 +154,15 @@ async function openSqlite(path: string): Promise<Opened> {
         run('begin immediate');
         try {
           for (const w of batch) {
+            if (w.bare) {
+              try {
+                outcomes.push({ ok: true, value: await w.fn(conn) });
+              } catch (error) {
+                if (!database.inTransaction) throw error;
+                outcomes.push({ ok: false, error });
+              }
+              continue;
+            }
             run('savepoint w');
             try {
               outcomes.push({ ok: true, value: await w.fn(conn) });
@@ -175,9 +192,9 @@ async function openSqlite(path: string): Promise<Opened> {
       if (queue.length) schedule();
     }
   };
-  const write = <T>(fn: (trx: Kysely<Database>) => Promise<T>) =>
+  const enqueue = <T>(fn: (trx: Kysely<Database>) => Promise<T>, bare: boolean) =>
     new Promise<T>((resolve, reject) => {
-      queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      queue.push({ fn, bare, resolve: resolve as (v: unknown) => void, reject });
       schedule();
     });
 
@@ -185,8 +202,9 @@ async function openSqlite(path: string): Promise<Opened> {
     kysely,
     dialect: 'sqlite',
     location: `SQLite ${path}`,
-    write,
-    autocommit: write,
+    sqliteRead: (fn) => kysely.connection().execute(async () => fn(prepare as SqlitePrepare)),
+    write: (fn) => enqueue(fn, false),
+    autocommit: (fn) => enqueue(fn, true),
     close: async () => {
       while (queue.length || scheduled || running) await (running ?? new Promise<void>((r) => setImmediate(r)));
       await checkpointer?.stop();
