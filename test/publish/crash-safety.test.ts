@@ -24,8 +24,8 @@ import { ensureRenderBuilt } from '../render/build-dist.js';
 import { raw } from '../serve/http.js';
 
 type Panel = 'A' | 'B';
-const SPREAD_TRIALS = 20;
-const WRITE_PHASE_TRIALS = 5;
+const SPREAD_TRIALS = 16;
+const WRITE_PHASE_TRIALS = 4;
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const PROBE = '/api/data/platform-stores';
 
