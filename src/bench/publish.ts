@@ -11,7 +11,8 @@ import { openDuck, lit } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { publish } from '../publish/pipeline.js';
 import { METRICS, type MetricDef } from '../stats/registry.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS, monthRange } from '../panel/columns.js';
+import { monthRange } from '../panel/columns.js';
+import { PREV_COLUMNS, registerMacros } from '../stats/aggregate.js';
 
 export interface PublishBenchOptions {
   stores: number;
@@ -60,7 +61,7 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
     o.log('floor: one DuckDB statement …');
     const duck = await openDuck();
     try {
-      await duck.run(`CREATE MACRO plan_rank(p) AS list_position(['basic', 'grow', 'advanced', 'plus'], p)`);
+      await registerMacros(duck);
       t0 = performance.now();
       await duck.run(`CREATE TEMP TABLE floor AS ${floorSql(files)}`);
       const floorSeconds = seconds(t0);
@@ -76,7 +77,6 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
 
 /** The floor statement: read, join each store to its previous month, aggregate every cell. */
 export function floorSql(files: string[]): string {
-  const prevCols = ['plan', 'apps', 'product_count', 'monthly_visits', ...AD_COLUMNS, ...AGENTIC_COLUMNS];
   const inputs = METRICS.map((m) => `(${m.input}) AS in_${m.key}`).join(', ');
   const aggsOf = (metrics: readonly MetricDef[]) =>
     metrics
@@ -105,8 +105,8 @@ export function floorSql(files: string[]): string {
     facts AS (
       SELECT p.store_id, p.mi, p.country, p.category, p.plan, p.apps, ${inputs}
       FROM (
-        SELECT p.*, q.q_store_id IS NOT NULL AS prev_present, ${prevCols.map((c) => `q.prev_${c}`).join(', ')}
-        FROM p LEFT JOIN (SELECT store_id AS q_store_id, mi AS q_mi, ${prevCols.map((c) => `${c} AS prev_${c}`).join(', ')} FROM p) q
+        SELECT p.*, q.q_store_id IS NOT NULL AS prev_present, ${PREV_COLUMNS.map((c) => `q.prev_${c}`).join(', ')}
+        FROM p LEFT JOIN (SELECT store_id AS q_store_id, mi AS q_mi, ${PREV_COLUMNS.map((c) => `${c} AS prev_${c}`).join(', ')} FROM p) q
           ON q.q_mi = p.mi - 1 AND q.q_store_id = p.store_id) p
     ),
     j AS (

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import path from 'node:path';
 import { CliError } from '../errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
-import { MONTH, PANEL_COLUMNS, PANEL_FILE, type ColumnType } from './columns.js';
+import { MONTH, monthIndex, PANEL_COLUMNS, PANEL_FILE, type ColumnType } from './columns.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
 
@@ -189,8 +189,7 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
     if (c.name === 'store_id') return `${storeId} AS store_id`;
     return `${convert(ident(c.name), c.type, sourceTypes.get(c.name)!)} AS ${ident(c.name)}`;
   }).join(', ');
-  const mi = Number(f.month.slice(0, 4)) * 12 + Number(f.month.slice(5, 7)) - 1;
-  return `SELECT ${lit(f.month)} AS month, ${mi} AS mi, ${select} FROM ${from}`;
+  return `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from}`;
 }
 
 /** A cell as text; a JSON-typed cell (NDJSON mixing strings and numbers) without its quotes. */

@@ -2,7 +2,7 @@
 import { previousMonth } from '../panel/columns.js';
 import { openDuck } from '../panel/duck.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
-import { aggregateMonths, prepareFacts } from '../stats/aggregate.js';
+import { aggregateMonths, registerMacros } from '../stats/aggregate.js';
 import { buildMonth, type BuiltMonth } from '../stats/build.js';
 import { guardMonth } from '../stats/guard.js';
 
@@ -26,8 +26,7 @@ export async function computeMonths(
   try {
     const load = [...needed].sort().map((m) => byMonth.get(m)!);
     await loadPanel(duck, load, (f) => onProgress(`reading ${f.name}`));
-    onProgress('joining months');
-    await prepareFacts(duck);
+    await registerMacros(duck);
     // Months whose documents are built, plus the previous months a count delta needs.
     const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
     onProgress(`aggregating ${months.length} month(s)`);

@@ -4,7 +4,7 @@
  * decimal sums as plain numbers; everything after this is pure (stats/build.ts).
  */
 import { ident, toNumber, type Duck } from '../panel/duck.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, type DimensionName } from '../panel/columns.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, type DimensionName } from '../panel/columns.js';
 import { METRICS, PAGES, type MetricDef } from './registry.js';
 
 /** Sums of one metric in one cell of one month. */
@@ -41,15 +41,13 @@ export interface MonthAgg {
   groups: Map<DimensionName, Cell[]>;
 }
 
-/** `2026-10` → a month index (year × 12 + month − 1), so the previous month is `mi - 1`. */
-export const monthIndexSql = (month: string) => `(${Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1})`;
-
 /** Macros the registry's SQL uses. */
-export async function prepareFacts(duck: Duck): Promise<void> {
+export async function registerMacros(duck: Duck): Promise<void> {
   await duck.run(`CREATE OR REPLACE MACRO plan_rank(p) AS list_position(['basic', 'grow', 'advanced', 'plus'], p)`);
 }
 
-const PREV_COLUMNS = ['plan', 'apps', 'product_count', 'monthly_visits', ...AD_COLUMNS, ...AGENTIC_COLUMNS];
+/** Columns the trend metrics read from the previous month, as `prev_*`. */
+export const PREV_COLUMNS = ['plan', 'apps', 'product_count', 'monthly_visits', ...AD_COLUMNS, ...AGENTIC_COLUMNS];
 
 /**
  * `facts` of the given month indexes: each panel row with each metric's input and eligibility,
@@ -136,7 +134,7 @@ function toCell(row: Record<string, unknown>, value: string | null, metrics: rea
 
 /** Every metric × every cell of the given months, in one pass. */
 export async function aggregateMonths(duck: Duck, months: string[]): Promise<Map<string, MonthAgg>> {
-  const mis = months.map((m) => Number(monthIndexSql(m).slice(1, -1)));
+  const mis = months.map(monthIndex);
   const present = new Set((await duck.all<{ mi: number }>(`SELECT DISTINCT mi FROM panel`)).map((r) => toNumber(r.mi)));
   const byMi = new Map<number, MonthAgg>();
   months.forEach((month, i) => {

@@ -1,28 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Writable } from 'node:stream';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { main, type Env } from '../../src/cli.js';
+import { main } from '../../src/cli.js';
+import { capturedEnv } from '../helpers/cli.js';
 import { buildApiApp } from '../../src/api/app.js';
 import { countAccounts } from '../../src/db/accounts.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
-
-function capture(): { out: string[]; err: string[]; stream(buf: string[]): Writable } {
-  return {
-    out: [],
-    err: [],
-    stream: (buf) =>
-      new Writable({
-        write(chunk, _enc, cb) {
-          buf.push(String(chunk));
-          cb();
-        },
-      }),
-  };
-}
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`admin CLI on ${d.label}`, () => {
@@ -32,22 +18,16 @@ for (const d of dialects) {
     const dir = mkdtempSync(join(tmpdir(), 'storelens-cli-'));
 
     async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-      const c = capture();
-      const env: Env = {
-        env: t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {},
-        stdout: c.stream(c.out),
-        stderr: c.stream(c.err),
-        now: () => new Date('2026-02-01T09:00:00Z'),
-      };
+      const c = capturedEnv(new Date('2026-02-01T09:00:00Z'), t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {});
       const dbArgs = t.dbPath ? ['--db', t.dbPath] : [];
-      const code = await main(['node', 'storelens', ...args, ...dbArgs], env);
-      const stdout = c.out.join('');
+      const code = await main(['node', 'storelens', ...args, ...dbArgs], c.env);
+      const stdout = c.stdout();
       let json: any;
       if (args.includes('--json') && code === 0) {
         expect(stdout.trim().split('\n')).toHaveLength(1);
         json = JSON.parse(stdout);
       }
-      return { code, stdout, stderr: c.err.join(''), json };
+      return { code, stdout, stderr: c.stderr(), json };
     }
 
     beforeAll(async () => {

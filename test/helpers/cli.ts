@@ -32,13 +32,18 @@ function collector() {
   return { stream, text: () => text };
 }
 
-/** `storelens …args` with a captured Env; never touches process.stdout/stderr. */
-export async function runCli(args: string[], now: Date = FIXED_NOW): Promise<CliResult> {
+/** An Env whose stdout and stderr are captured as text; never touches process.stdout/stderr. */
+export function capturedEnv(now: Date = FIXED_NOW, vars: Env['env'] = {}): { env: Env; stdout: () => string; stderr: () => string } {
   const out = collector();
   const err = collector();
-  const env: Env = { env: {}, stdout: out.stream, stderr: err.stream, now: () => now };
-  const code = await main(['node', 'storelens', ...args], env);
-  return { code, stdout: out.text(), stderr: err.text() };
+  return { env: { env: vars, stdout: out.stream, stderr: err.stream, now: () => now }, stdout: out.text, stderr: err.text };
+}
+
+/** `storelens …args` with a captured Env. */
+export async function runCli(args: string[], now: Date = FIXED_NOW): Promise<CliResult> {
+  const c = capturedEnv(now);
+  const code = await main(['node', 'storelens', ...args], c.env);
+  return { code, stdout: c.stdout(), stderr: c.stderr() };
 }
 
 export interface GenerateSpec {

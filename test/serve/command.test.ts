@@ -3,12 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Env } from '../../src/cli.js';
 import { runServe } from '../../src/commands/serve.js';
 import { isCliError } from '../../src/errors.js';
 import { startServer } from '../../src/serve/server.js';
+import { capturedEnv } from '../helpers/cli.js';
 import { samplePublicationFiles, writePublication } from '../helpers/publication.js';
 
 let out: string;
@@ -20,17 +19,7 @@ afterEach(async () => {
   await rm(out, { recursive: true, force: true });
 });
 
-function fakeEnv() {
-  let text = '';
-  const stderr = new Writable({
-    write(chunk, _enc, done) {
-      text += String(chunk);
-      done();
-    },
-  });
-  const env: Env = { env: {}, stdout: new PassThrough(), stderr, now: () => new Date('2025-02-03T00:00:00Z') };
-  return { env, stderr: () => text };
-}
+const fakeEnv = () => capturedEnv(new Date('2025-02-03T00:00:00Z'));
 
 async function until(probe: () => boolean, ms = 5000) {
   const deadline = Date.now() + ms;
