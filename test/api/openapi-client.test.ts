@@ -57,11 +57,11 @@ describe('openapi.json and a generated client', () => {
     expect(byId.list_accounts['x-availability']).toBe('available');
     expect(byId.record_outcome['x-availability']).toBe('available');
     expect(byId.delete_webhook['x-availability']).toBe('available');
-    expect(byId.record_outcome.responses['409']).toBeDefined();
-    expect(byId.record_outcome.responses['400']).toBeDefined();
-    expect(byId.delete_webhook.responses['400']).toBeDefined();
+    expect(byId.record_outcome.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' });
+    expect(byId.record_outcome.responses['400']).toEqual({ $ref: '#/components/responses/BadRequest' });
+    expect(byId.delete_webhook.responses['400']).toEqual({ $ref: '#/components/responses/BadRequest' });
     expect(byId.get_supervision['x-required-scope']).toBe('read:wallet');
-    expect(doc.components.responses.BadRequest.content['application/problem+json']).toBeDefined();
+    expect(doc.components.responses.BadRequest.content).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
     expect(byId.list_accounts.parameters.find((p: any) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
   });
 
