@@ -1,10 +1,11 @@
 /**
  * A client generated from openapi.json (openapi-typescript types + openapi-fetch) calling the
- * three implemented operations. Type-checked by openapi-client.test.ts, so a change to the
- * document that breaks callers fails the tests.
+ * three implemented operations. Its types are the golden test/golden/api/storelens-api.d.ts;
+ * openapi-client.test.ts type-checks this file, so a change to the document that breaks
+ * callers fails the tests.
  */
 import createClient from 'openapi-fetch';
-import type { paths } from './generated/storelens-api.js';
+import type { paths } from '../golden/api/storelens-api.js';
 
 export async function exerciseClient(baseUrl: string, key: string, webhookId: string) {
   const client = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${key}` } });

@@ -35,7 +35,7 @@ for (const d of dialects) {
       const r = await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key: a.key, idem: freshIdem() });
       expect(r.status).toBe(404);
       expect(r.body.type).toBe('https://storelens.dev/problems/not-found');
-      expect(await findWebhookEndpoint(h.db, b.id, ep.id)).toBeDefined();
+      expect(await findWebhookEndpoint(h.db, b.id, ep.id)).toMatchObject({ id: ep.id, url: 'https://b.example/h', deleted_at: null });
       expect((await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key: b.key, idem: freshIdem() })).status).toBe(200);
     });
 

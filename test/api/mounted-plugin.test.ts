@@ -30,7 +30,7 @@ describe('apiPlugin mounted beside public routes on one port', () => {
     const res = await fetch(`${origin}/api/v1/accounts`, { headers: { authorization: `Bearer ${demo.key}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const body = await res.json();
+    const body = (await res.json()) as { data: unknown[] };
     expect(body.data.length).toBeGreaterThan(0);
   });
 

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_CHOICES, type AccessChoice, keyScopes } from '../../src/api/scopes.js';
 import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
+import { addActivation } from '../../src/db/workspaces.js';
 import { dialects } from '../helpers/db.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
 
 const CHOICES = Object.keys(ACCESS_CHOICES) as AccessChoice[];
@@ -9,6 +11,9 @@ const CHOICES = Object.keys(ACCESS_CHOICES) as AccessChoice[];
 /** Every non-empty combination of the three self-serve choices. */
 const COMBINATIONS: AccessChoice[][] = [];
 for (let mask = 1; mask < 1 << CHOICES.length; mask++) COMBINATIONS.push(CHOICES.filter((_, i) => mask & (1 << i)));
+
+/** The working operations, and the report operation behind an activation the workspace has. */
+const OPERATIONS = { ...WORKING, request_growth_report: { availability: 'activation-gated', activation: 'growth_reports' } } as const;
 
 describe('self-serve choices', () => {
   it('grant exactly the scopes of the key form', () => {
@@ -22,12 +27,18 @@ describe('self-serve choices', () => {
 for (const d of dialects) {
   describe.skipIf(d.skip)(`scope matrix on ${d.label}`, () => {
     let h: Harness;
+    let caps: CapabilityManifest;
     let wsId: string;
     beforeAll(async () => {
-      h = await startApi(d.name);
+      caps = capabilityManifest(OPERATIONS);
+      h = await startApi(d.name, { capabilitiesPath: caps.path });
       wsId = (await workspace(h.db)).id;
+      await addActivation(h.db, wsId, 'growth_reports');
     });
-    afterAll(async () => h?.close());
+    afterAll(async () => {
+      await h?.close();
+      caps?.remove();
+    });
 
     it.each(COMBINATIONS.map((c) => [c.join('+'), c] as const))('key with %s reaches exactly the operations of its scopes', async (_n, choices) => {
       const key = await apiKey(h.db, wsId, keyScopes(choices));
@@ -38,7 +49,10 @@ for (const d of dialects) {
       const ep = await insertWebhookEndpoint(h.db, wsId, { url: 'https://example.com/h' }, new Date());
       const del = await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem: freshIdem() });
       expect(del.status).toBe(403);
-      for (const r of [list, outcome, del].filter((x) => x.status === 403)) {
+      // A body without store_id: a key with the scope gets past the scope check to the body check.
+      const report = await call(h.base, 'POST', '/reports/growth', { key, idem: freshIdem(), body: {} });
+      expect(report.status).toBe(choices.includes('reports') ? 400 : 403);
+      for (const r of [list, outcome, del, report].filter((x) => x.status === 403)) {
         expect(r.body.type).toBe('https://storelens.dev/problems/insufficient-scope');
       }
     });

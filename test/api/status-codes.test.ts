@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
+import { upsertAccounts } from '../../src/db/accounts.js';
+import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/db/webhooks.js';
 import { listOutcomes } from '../../src/db/outcomes.js';
 import { addActivation, setPilotAccess } from '../../src/db/workspaces.js';
 import { revokeApiKey, listApiKeys } from '../../src/db/api-keys.js';
-import { DEFAULT_CAPABILITIES_PATH } from '../../src/api/capabilities.js';
 import { dialects } from '../helpers/db.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from './harness.js';
-import { readFileSync } from 'node:fs';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const ALL = ['read:accounts', 'read:watch', 'write:outcomes', 'generate:reports', 'manage:webhooks', 'write:outreach', 'write:deals'] as const;
@@ -23,31 +20,36 @@ function expectProblem(r: CallResult, status: number, kind: string): void {
   expect(r.headers.get('cache-control')).toBe('no-store');
 }
 
-/** A manifest with one pilot and one activation-gated operation that have handlers missing: checks run before handlers. */
-function testManifest(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'caps-'));
-  const base = JSON.parse(readFileSync(DEFAULT_CAPABILITIES_PATH, 'utf8'));
-  base.operations.enroll_outreach = 'pilot';
-  base.operations.request_growth_report = { availability: 'activation-gated', activation: 'growth_reports' };
-  const path = join(dir, 'capabilities.json');
-  writeFileSync(path, JSON.stringify(base));
-  return path;
-}
+/** The working operations, and two published ones this manifest marks unavailable. */
+const OPERATIONS = { ...WORKING, get_current_list: 'unavailable', create_deal: 'unavailable' } as const;
+/** Working operations behind each gate, so passing a gate answers what the operation does. */
+const GATED = { list_accounts: 'pilot', record_outcome: { availability: 'activation-gated', activation: 'outcome_tracking' }, delete_webhook: 'unavailable' } as const;
 
 const valid = { store_id: 'store-1', action: 'won', value: 1200 };
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`status codes on ${d.label}`, () => {
     let h: Harness;
+    let gated: Harness;
+    let caps: CapabilityManifest;
+    let gatedCaps: CapabilityManifest;
     let wsId: string;
     let key: string;
     beforeAll(async () => {
-      h = await startApi(d.name, { capabilitiesPath: testManifest(), rateLimits: { read: 10_000, write: 10_000, report: 10_000 } });
+      caps = capabilityManifest(OPERATIONS);
+      gatedCaps = capabilityManifest(GATED);
+      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { read: 10_000, write: 10_000, report: 10_000 } });
+      gated = await startApi(d.name, { capabilitiesPath: gatedCaps.path });
       const ws = await workspace(h.db);
       wsId = ws.id;
       key = await apiKey(h.db, ws.id, ALL);
     });
-    afterAll(async () => h?.close());
+    afterAll(async () => {
+      await h?.close();
+      await gated?.close();
+      caps?.remove();
+      gatedCaps?.remove();
+    });
 
     describe('401', () => {
       it('answers 401 with WWW-Authenticate when the Authorization header is missing', async () => {
@@ -107,37 +109,50 @@ for (const d of dialects) {
         expectProblem(await call(h.base, 'GET', '/current-list', { key }), 404, 'operation-unavailable');
         expectProblem(await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: {} }), 404, 'operation-unavailable');
       });
+      it('answers 404 operation-unavailable for a working operation the manifest marks unavailable, and leaves its data alone', async () => {
+        const ws = await workspace(gated.db);
+        const k = await apiKey(gated.db, ws.id, ['manage:webhooks']);
+        const ep = await insertWebhookEndpoint(gated.db, ws.id, { url: 'https://example.com/hook' }, new Date());
+        expectProblem(await call(gated.base, 'DELETE', `/webhooks/${ep.id}`, { key: k, idem: freshIdem() }), 404, 'operation-unavailable');
+        expect(await findWebhookEndpoint(gated.db, ws.id, ep.id)).toMatchObject({ id: ep.id, deleted_at: null });
+      });
       it('answers 404 pilot-required without pilot access, then passes the gate with it', async () => {
-        const body = { store_id: 's', cadence_id: 'c' };
-        expectProblem(await call(h.base, 'POST', '/outreach/enrollments', { key, idem: freshIdem(), body }), 404, 'pilot-required');
-        await setPilotAccess(h.db, wsId, true);
-        const r = await call(h.base, 'POST', '/outreach/enrollments', { key, idem: freshIdem(), body });
-        expect(r.body.type).not.toBe(PROBLEM + 'pilot-required');
-        await setPilotAccess(h.db, wsId, false);
+        const ws = await workspace(gated.db);
+        await upsertAccounts(gated.db, ws.id, [{ store_id: 'top', score: 9 }], new Date());
+        const k = await apiKey(gated.db, ws.id, ['read:accounts']);
+        expectProblem(await call(gated.base, 'GET', '/accounts', { key: k }), 404, 'pilot-required');
+        await setPilotAccess(gated.db, ws.id, true);
+        const r = await call(gated.base, 'GET', '/accounts', { key: k });
+        expect(r.status).toBe(200);
+        expect(r.body).toMatchObject({ object: 'list', data: [{ object: 'account', store_id: 'top' }], next_cursor: null });
       });
       it('answers 404 activation-required without the activation', async () => {
-        const body = { store_id: 's' };
-        const r = await call(h.base, 'POST', '/reports/growth', { key, idem: freshIdem(), body });
+        const ws = await workspace(gated.db);
+        const k = await apiKey(gated.db, ws.id, ['write:outcomes']);
+        const r = await call(gated.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: valid });
         expectProblem(r, 404, 'activation-required');
-        const ws = await workspace(h.db);
-        await addActivation(h.db, ws.id, 'growth_reports');
-        const k2 = await apiKey(h.db, ws.id, ['generate:reports']);
-        const r2 = await call(h.base, 'POST', '/reports/growth', { key: k2, idem: freshIdem(), body });
-        expect(r2.body.type).not.toBe(PROBLEM + 'activation-required');
+        expect(r.body.activation).toBe('outcome_tracking');
+        expect(await listOutcomes(gated.db, ws.id)).toEqual([]);
+        await addActivation(gated.db, ws.id, 'outcome_tracking');
+        const r2 = await call(gated.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: valid });
+        expect(r2.status).toBe(200);
+        expect(r2.body).toMatchObject({ object: 'outcome', ...valid });
+        expect((await listOutcomes(gated.db, ws.id)).map((o) => o.id)).toEqual([r2.body.id]);
       });
       it('reads the manifest at call time', async () => {
-        const path = testManifest();
-        const other = await startApi(d.name, { capabilitiesPath: path });
+        const manifest = capabilityManifest(WORKING);
+        const other = await startApi(d.name, { capabilitiesPath: manifest.path });
         try {
           const ws = await workspace(other.db);
           const k = await apiKey(other.db, ws.id, ['read:accounts']);
           expect((await call(other.base, 'GET', '/accounts', { key: k })).status).toBe(200);
-          const m = JSON.parse(readFileSync(path, 'utf8'));
-          m.operations.list_accounts = 'unavailable';
-          writeFileSync(path, JSON.stringify(m, null, 1));
+          manifest.write({ ...WORKING, list_accounts: 'unavailable' });
           expectProblem(await call(other.base, 'GET', '/accounts', { key: k }), 404, 'operation-unavailable');
+          manifest.write(WORKING);
+          expect((await call(other.base, 'GET', '/accounts', { key: k })).status).toBe(200);
         } finally {
           await other.close();
+          manifest.remove();
         }
       });
     });
@@ -152,6 +167,12 @@ for (const d of dialects) {
       it('answers 404 before 403 for an unavailable operation', async () => {
         const k = await apiKey(h.db, wsId, ['read:watch']);
         expectProblem(await call(h.base, 'GET', '/current-list', { key: k }), 404, 'operation-unavailable');
+      });
+      it('answers 404 before 403 for a gate the workspace has not passed', async () => {
+        const ws = await workspace(gated.db);
+        const k = await apiKey(gated.db, ws.id, ['read:watch']);
+        expectProblem(await call(gated.base, 'GET', '/accounts', { key: k }), 404, 'pilot-required');
+        expectProblem(await call(gated.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: valid }), 404, 'activation-required');
       });
       it('answers 403 before 400 for a missing Idempotency-Key', async () => {
         const k = await apiKey(h.db, wsId, ['read:accounts']);
@@ -220,9 +241,11 @@ for (const d of dialects) {
       it('records nothing for rejected requests', async () => {
         const ws = await workspace(h.db);
         const k = await apiKey(h.db, ws.id, ['write:outcomes']);
-        await call(h.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: { store_id: 's', action: 'lost' } });
-        await call(h.base, 'POST', '/outcomes', { key: k, body: valid });
+        expectProblem(await call(h.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: { store_id: 's', action: 'lost' } }), 400, 'invalid-body');
+        expectProblem(await call(h.base, 'POST', '/outcomes', { key: k, body: valid }), 400, 'idempotency-key-required');
         expect(await listOutcomes(h.db, ws.id)).toEqual([]);
+        const accepted = await call(h.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: valid });
+        expect((await listOutcomes(h.db, ws.id)).map((o) => o.id)).toEqual([accepted.body.id]);
       });
     });
 

@@ -49,9 +49,15 @@ describe('storelens generate', () => {
   });
 
   it('writes different files for a different seed', async () => {
-    const other = await bytesOf(await generated('63'));
+    const otherDir = await generated('63');
+    expect((await readdir(otherDir)).sort()).toEqual(FILES.csv);
+    const other = await bytesOf(otherDir);
     const mine = await bytesOf(csvA);
-    mine.forEach((buf, i) => expect(buf.equals(other[i])).toBe(false));
+    const header = (b: Buffer) => b.toString('utf8').split('\n')[0];
+    mine.forEach((buf, i) => {
+      expect(header(other[i]!), FILES.csv[i]).toBe(PANEL_COLUMNS.map((c) => c.name).join(','));
+      expect(buf.equals(other[i]!), FILES.csv[i]).toBe(false);
+    });
   });
 
   it('holds hostile store ids: formula starts, commas and quotes, newlines, tabs, non-ASCII', () => {

@@ -23,7 +23,7 @@ function staleRenderFiles(): string[] {
 export function ensureRenderBuilt(): void {
   if (staleRenderFiles().length === 0) return;
   try {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.json')], {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
       cwd: ROOT,
       stdio: 'pipe',
     });

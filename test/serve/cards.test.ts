@@ -323,12 +323,12 @@ describe('BodyCache', () => {
   it('evicts the least recently used bodies to stay within its byte bound', () => {
     const c = new BodyCache(100, 50);
     c.set('a', buf(40));
-    c.set('b', buf(40));
-    expect(c.get('a')).toBeDefined(); // a is now the most recent
-    c.set('c', buf(40)); // 120 > 100: b goes
+    c.set('b', buf(40, 2));
+    expect(c.get('a')).toEqual(buf(40)); // a is now the most recent
+    c.set('c', buf(40, 3)); // 120 > 100: b goes
     expect(c.get('b')).toBeUndefined();
-    expect(c.get('a')).toBeDefined();
-    expect(c.get('c')).toBeDefined();
+    expect(c.get('a')).toEqual(buf(40));
+    expect(c.get('c')).toEqual(buf(40, 3));
     expect(c.bytes).toBe(80);
     expect(c.count).toBe(2);
   });

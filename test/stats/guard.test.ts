@@ -12,7 +12,7 @@ import type { Stat } from '../../src/stats/types.js';
 /** A cell whose every metric has `stores` eligible stores, all known, half qualifying. */
 function cell(value: string | null, stores: number): Cell {
   const agg = (): CellAgg => ({ e: stores, n: stores, num: Math.floor(stores / 2), cohort_n: 0, matched: 0, cur_sum: 0, prev_sum: 0 });
-  return { value, stores, metrics: new Map(METRICS.map((m) => [m.key, agg()])) };
+  return { value, stores, cohort: 0, metrics: new Map(METRICS.map((m) => [m.key, agg()])) };
 }
 
 /** A first month (no prior) with countries US 400, GB 120, NO 31, IS 12, MT 5, and 5 unknown. */

@@ -1,0 +1,36 @@
+/**
+ * Capability manifests written by a test. A test names every operation it calls and how
+ * available each is, so it keeps meaning the same thing when config/capabilities.json changes
+ * (an operation ships, a pilot opens). Operations left out are unavailable, as in any manifest.
+ */
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Availability } from '../../src/api/capabilities.js';
+
+export type ManifestEntry = Availability | { availability: Availability; activation?: string };
+export type Operations = Record<string, ManifestEntry>;
+
+export interface CapabilityManifest {
+  /** The file, for `capabilitiesPath`. */
+  path: string;
+  /** Replaces the manifest (a new file renamed into place, as an operator's edit would land). */
+  write(operations: Operations): void;
+  remove(): void;
+}
+
+/** The operations that work today, available: what most tests call. */
+export const WORKING: Operations = { list_accounts: 'available', record_outcome: 'available', delete_webhook: 'available' };
+
+export function capabilityManifest(operations: Operations): CapabilityManifest {
+  const dir = mkdtempSync(join(tmpdir(), 'storelens-caps-'));
+  const path = join(dir, 'capabilities.json');
+  let version = 0;
+  const write = (ops: Operations) => {
+    const next = join(dir, `next-${++version}.json`);
+    writeFileSync(next, JSON.stringify({ operations: ops }, null, 2));
+    renameSync(next, path);
+  };
+  write(operations);
+  return { path, write, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
