@@ -593,7 +593,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Request body not application/json */
+        /** @description Request body not application/json in UTF-8, or sent with a Content-Encoding */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
