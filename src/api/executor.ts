@@ -62,6 +62,8 @@ export interface ExecutorOptions {
   capability: CapabilityLookup;
   /** Per-minute limits by call kind; default read 120, write 20, report 5. */
   rateLimits?: Partial<Record<CallKind, number>>;
+  /** Told of every error execute() answers with a 5xx (whose body never carries internals). */
+  onError?: (err: unknown) => void;
 }
 
 export interface OperationExecutor {
@@ -143,6 +145,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
         return { ...r, headers: { ...admitted, ...r.headers } };
       } catch (e) {
         const p = toProblem(e, BODY_LIMIT);
+        if (p.status >= 500) opts.onError?.(e);
         return { status: p.status, headers: { ...admitted, ...p.headers }, body: JSON.stringify(p.body()), problem: true };
       }
     },

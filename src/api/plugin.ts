@@ -8,7 +8,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Db } from '../db/index.js';
-import { touchIfDue, authenticate } from './auth.js';
+import { authenticate, touchIfDue } from './auth.js';
 import { BODY_LIMIT, unreadableJsonBody } from './body.js';
 import { capabilityReader } from './capabilities.js';
 import { docsPage } from './docs-page.js';

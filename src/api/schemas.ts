@@ -31,7 +31,7 @@ export const queryInt = <T extends z.ZodType>(schema: T) =>
 
 /** `limit` and `cursor` of every paged list. */
 export const pageQuery = {
-  limit: queryInt(z.int().min(LIMIT_MIN).max(LIMIT_MAX).default(LIMIT_DEFAULT)).describe(`Page size, ${LIMIT_MIN}–${LIMIT_MAX} (default ${LIMIT_DEFAULT}); out of bounds ⇒ 400`),
+  limit: queryInt(z.int().min(LIMIT_MIN).max(LIMIT_MAX).default(LIMIT_DEFAULT)).describe(`Page size, ${LIMIT_MIN}–${LIMIT_MAX} in decimal digits (default ${LIMIT_DEFAULT}); anything else ⇒ 400`),
   cursor: z.string().min(1).max(2048).optional().describe('The `next_cursor` of the previous page'),
 };
 

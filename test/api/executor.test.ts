@@ -113,5 +113,28 @@ for (const d of dialects) {
       expect([over.status, JSON.parse(over.body).type]).toEqual([429, PROBLEM + 'rate-limited']);
       expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     });
+
+    it('answers a lost database with a 503 problem without internals, and reports the error', async () => {
+      const lost = await freshDb(d.name);
+      const ws = await workspace(lost.db);
+      const k = await apiKey(lost.db, ws.id, ['read:accounts']);
+      const errors: unknown[] = [];
+      const e = await createExecutor({ db: lost.db, now: () => new Date(), capability: capabilityReader(), onError: (err) => errors.push(err) });
+      await lost.db.close();
+      try {
+        const r = await e.execute(route('list_accounts'), request({ key: k }));
+        expect([r.status, r.problem, r.headers['retry-after']]).toEqual([503, true, '1']);
+        expect(JSON.parse(r.body)).toEqual({
+          type: PROBLEM + 'service-unavailable',
+          title: 'Temporarily unavailable',
+          status: 503,
+          detail: 'The service is temporarily unavailable; retry shortly.',
+        });
+        expect(errors).toHaveLength(1);
+      } finally {
+        lost.db.close = async () => {};
+        await lost.cleanup();
+      }
+    });
   });
 }
