@@ -16,7 +16,7 @@ import { getOrCreateSetting } from '../db/settings.js';
 import type { Workspace } from '../db/schema.js';
 import { type Authenticated, authenticate } from './auth.js';
 import { BODY_LIMIT } from './body.js';
-import { type Capability, type CapabilityLookup } from './capabilities.js';
+import type { Capability, CapabilityLookup } from './capabilities.js';
 import { toProblem } from './error-handler.js';
 import { fingerprint, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
 import { ApiProblem, type ProblemKind } from './problems.js';
