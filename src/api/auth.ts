@@ -1,4 +1,7 @@
-/** Bearer authentication: missing, malformed, unknown or revoked keys ⇒ 401 with WWW-Authenticate. */
+/**
+ * Bearer authentication: missing, malformed, unknown or revoked keys ⇒ 401 with
+ * WWW-Authenticate; so is a key whose creator is no longer a member of its workspace.
+ */
 import type { Db } from '../db/index.js';
 import { findKeyByHash, touchApiKey, type KeyWithWorkspace } from '../db/api-keys.js';
 import { bearerKey, hashApiKey } from './keys.js';
@@ -26,6 +29,9 @@ export async function authenticate(db: Db, authorization: string | string[] | un
   const found = await findKeyByHash(db, hashApiKey(key));
   if (!found || found.key.revoked_at !== null) {
     throw new ApiProblem('unauthorized', 'The API key is unknown or revoked.', challenge('invalid_token'));
+  }
+  if (found.creatorRole === null) {
+    throw new ApiProblem('unauthorized', 'The API key stopped working: the member who created it has left the workspace.', challenge('invalid_token'));
   }
   const last = found.key.last_used_at ? Date.parse(found.key.last_used_at) : 0;
   return { ...found, touchDue: now.getTime() - last >= TOUCH_EVERY_MS || now.getTime() < last };

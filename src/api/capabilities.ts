@@ -1,7 +1,8 @@
 /**
  * The capability manifest (config/capabilities.json): the availability of every operation,
  * read again at call time (cached per file modification), so flipping an operation needs no
- * restart. An operation missing from the manifest, or an unreadable manifest, is unavailable.
+ * restart. An operation missing from the manifest gets the availability its route plans
+ * (`planned`); an unreadable or invalid manifest makes every operation unavailable.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,13 +25,22 @@ const manifestSchema = z.object({ operations: z.record(z.string(), entry) });
 
 export const DEFAULT_CAPABILITIES_PATH = fileURLToPath(new URL('../../config/capabilities.json', import.meta.url));
 
-export type CapabilityLookup = (operationId: string) => Capability;
+/** What the lookup needs of a route: its id and its planned availability (the default). */
+export interface PlannedOperation {
+  operationId: string;
+  planned: Availability;
+}
+
+export type CapabilityLookup = (op: PlannedOperation) => Capability;
+
+const UNAVAILABLE: Capability = Object.freeze({ availability: 'unavailable' });
 
 /** A lookup that re-reads the manifest whenever the file changes. */
 export function capabilityReader(path: string = DEFAULT_CAPABILITIES_PATH): CapabilityLookup {
   let stamp = '';
-  let ops: Record<string, Capability> = {};
-  return (operationId) => {
+  let ops: Record<string, Capability> | undefined;
+  const planned = new Map<Availability, Capability>(AVAILABILITIES.map((a) => [a, Object.freeze({ availability: a })]));
+  return ({ operationId, planned: availability }) => {
     try {
       const st = statSync(path);
       const now = `${st.mtimeMs}:${st.size}:${st.ino}`;
@@ -40,8 +50,9 @@ export function capabilityReader(path: string = DEFAULT_CAPABILITIES_PATH): Capa
       }
     } catch {
       stamp = '';
-      ops = {};
+      ops = undefined;
     }
-    return ops[operationId] ?? { availability: 'unavailable' };
+    if (!ops) return UNAVAILABLE;
+    return ops[operationId] ?? planned.get(availability)!;
   };
 }

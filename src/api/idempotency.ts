@@ -6,9 +6,9 @@
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/index.js';
-import { claimIdempotencyKey, completeIdempotencyKey, pruneIdempotencyKeys } from '../db/idempotency.js';
+import { type Claim, claimIdempotencyKey, completeIdempotencyKey, pruneIdempotencyKeys } from '../db/idempotency.js';
 import type { Database } from '../db/schema.js';
-import { ApiProblem } from './problems.js';
+import { ApiProblem, isApiProblem } from './problems.js';
 import type { OperationResult } from './route-def.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -43,16 +43,27 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
   return header;
 }
 
-export interface IdempotentResult extends OperationResult {
+export interface IdempotentResult {
+  status: number;
+  body: unknown;
+  problem?: boolean;
+  /** A problem's own headers (e.g. Retry-After). */
+  headers?: Record<string, string>;
   replayed: boolean;
 }
 
 interface Stored {
   body: unknown;
   problem?: boolean;
+  headers?: Record<string, string>;
 }
 
 export interface IdempotencyRunner {
+  /**
+   * Runs mutate once per (workspace, key) and stores its result; the same key and input later
+   * replays it. An ApiProblem (4xx) mutate throws undoes its writes and is stored and answered
+   * like a success, so a replay answers the same problem.
+   */
   run(workspaceId: string, key: string, fp: string, mutate: (trx: Kysely<Database>) => Promise<OperationResult>): Promise<IdempotentResult>;
 }
 
@@ -65,24 +76,47 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
         nextPrune = nowMs + 60 * 60 * 1000;
         await pruneIdempotencyKeys(db, nowMs - IDEMPOTENCY_TTL_MS);
       }
-      return db.write(async (trx) => {
-        const claim = await claimIdempotencyKey(trx, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS);
-        if (!claim.claimed) {
-          const ex = claim.existing;
-          if (ex.fingerprint !== fp) {
-            throw new ApiProblem('idempotency-key-reused', 'This Idempotency-Key was used with different input; nothing was changed. Use a new key for a new request.');
+      let refused: ApiProblem | undefined;
+      try {
+        return await db.write(async (trx) => {
+          const held = heldBy(await claimIdempotencyKey(trx, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS), fp);
+          if (held) return held;
+          let result: OperationResult;
+          try {
+            result = await mutate(trx);
+          } catch (e) {
+            if (isApiProblem(e) && e.status < 500) refused = e;
+            throw e;
           }
-          if (ex.status === null || ex.response === null) {
-            throw new ApiProblem('idempotency-request-in-progress', 'The first request with this Idempotency-Key is still in progress; retry shortly.', { 'retry-after': '1' });
-          }
-          const stored = JSON.parse(ex.response) as Stored;
-          return { status: ex.status, body: stored.body, problem: stored.problem, replayed: true };
-        }
-        const result = await mutate(trx);
-        const stored: Stored = { body: result.body, problem: result.problem };
-        await completeIdempotencyKey(trx, workspaceId, key, result.status, JSON.stringify(stored));
-        return { ...result, replayed: false };
-      });
+          await completeIdempotencyKey(trx, workspaceId, key, result.status, JSON.stringify({ body: result.body } satisfies Stored));
+          return { status: result.status, body: result.body, replayed: false };
+        });
+      } catch (e) {
+        if (refused === undefined || e !== refused) throw e;
+        // The handler's writes and the claim were rolled back: record the problem as the key's result.
+        const p = refused;
+        const stored: Stored = { body: p.body(), problem: true, headers: Object.keys(p.headers).length ? p.headers : undefined };
+        return db.write(async (trx) => {
+          const held = heldBy(await claimIdempotencyKey(trx, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS), fp);
+          if (held) return held;
+          await completeIdempotencyKey(trx, workspaceId, key, p.status, JSON.stringify(stored));
+          return { status: p.status, ...stored, replayed: false };
+        });
+      }
     },
   };
+}
+
+/** undefined when this request claimed the key; else the answer from the record that holds it. */
+function heldBy(c: Claim, fp: string): IdempotentResult | undefined {
+  if (c.claimed) return undefined;
+  const ex = c.existing;
+  if (ex.fingerprint !== fp) {
+    throw new ApiProblem('idempotency-key-reused', 'This Idempotency-Key was used with different input; nothing was changed. Use a new key for a new request.');
+  }
+  if (ex.status === null || ex.response === null) {
+    throw new ApiProblem('idempotency-request-in-progress', 'The first request with this Idempotency-Key is still in progress; retry shortly.', { 'retry-after': '1' });
+  }
+  const stored = JSON.parse(ex.response) as Stored;
+  return { status: ex.status, body: stored.body, problem: stored.problem, headers: stored.headers, replayed: true };
 }

@@ -4,6 +4,7 @@
  * manifest, its call kind and rate limit, parameters, bodies and problem responses.
  */
 import { z } from 'zod';
+import { BODY_LIMIT, bodyLimitText } from './body.js';
 import type { CapabilityLookup } from './capabilities.js';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from './idempotency.js';
 import { PROBLEM_BASE, PROBLEM_KINDS } from './problems.js';
@@ -15,23 +16,25 @@ import { SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
 
 type Json = Record<string, unknown>;
 
+const retention = `${IDEMPOTENCY_TTL_MS / 3_600_000} hours`;
+
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
   return rest;
 }
 
-const STATUS_RESPONSES: Record<number, { name: string; description: string }> = {
+const statusResponses = (bodyLimit: number): Record<number, { name: string; description: string }> => ({
   400: { name: 'BadRequest', description: 'Invalid parameters, body, cursor, or missing/unusable Idempotency-Key' },
   401: { name: 'Unauthorized', description: 'Missing or invalid API key (carries `WWW-Authenticate: Bearer`)' },
   403: { name: 'Forbidden', description: 'The key lacks the scope the call needs' },
   404: { name: 'NotFound', description: 'Not visible to this workspace, or the operation is unavailable (also pilot-required, activation-required)' },
   409: { name: 'Conflict', description: 'Idempotency-Key reused with different input, a request with it still in progress, or conflicting state' },
-  413: { name: 'PayloadTooLarge', description: 'Request body over the 64 KiB limit' },
-  415: { name: 'UnsupportedMediaType', description: 'Request body not application/json' },
+  413: { name: 'PayloadTooLarge', description: `Request body over the ${bodyLimitText(bodyLimit)} limit` },
+  415: { name: 'UnsupportedMediaType', description: 'Request body not application/json in UTF-8, or sent with a Content-Encoding' },
   422: { name: 'Unprocessable', description: 'Valid JSON, but the request cannot be completed with the supplied resource' },
   429: { name: 'TooManyRequests', description: 'Rate limit exceeded; wait the seconds given in `Retry-After`' },
   503: { name: 'ServiceUnavailable', description: 'Authorization, policy or source data temporarily unavailable' },
-};
+});
 
 const rateHeaders = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
@@ -63,8 +66,8 @@ function parameters(r: AnyRoute): Json[] {
   return out;
 }
 
-function operation(r: AnyRoute, capability: CapabilityLookup): Json {
-  const cap = capability(r.operationId);
+function operation(r: AnyRoute, capability: CapabilityLookup, statuses: ReturnType<typeof statusResponses>): Json {
+  const cap = capability(r);
   const responses: Json = {
     [String(r.status ?? 200)]: {
       description: 'Success',
@@ -72,7 +75,7 @@ function operation(r: AnyRoute, capability: CapabilityLookup): Json {
       content: { 'application/json': { schema: jsonSchema(r.response, 'output') } },
     },
   };
-  for (const s of problemStatuses(r)) responses[String(s)] = { $ref: `#/components/responses/${STATUS_RESPONSES[s]!.name}` };
+  for (const s of problemStatuses(r)) responses[String(s)] = { $ref: `#/components/responses/${statuses[s]!.name}` };
   const op: Json = {
     operationId: r.operationId,
     summary: r.summary,
@@ -93,12 +96,13 @@ function operation(r: AnyRoute, capability: CapabilityLookup): Json {
   return op;
 }
 
-export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1'): Json {
+export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1', bodyLimit = BODY_LIMIT): Json {
+  const statuses = statusResponses(bodyLimit);
   const paths: Record<string, Json> = {};
-  for (const r of ROUTES) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, capability);
+  for (const r of ROUTES) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, capability, statuses);
   const problemSchema = jsonSchema(Problem, 'output');
   const responses: Json = {};
-  for (const { name, description } of Object.values(STATUS_RESPONSES)) {
+  for (const { name, description } of Object.values(statuses)) {
     const headers: Json = {};
     if (name === 'Unauthorized') headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: '`Bearer realm="storelens"`' };
     if (name === 'TooManyRequests' || name === 'ServiceUnavailable') headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
@@ -113,7 +117,7 @@ export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1')
       description: [
         'Workspace-scoped REST API. Every call needs `Authorization: Bearer <API_KEY>` and the scope listed on its operation; anything outside the key\'s workspace answers 404.',
         `Rate limits per key per minute: read ${DEFAULT_LIMITS.read}, write ${DEFAULT_LIMITS.write}, report ${DEFAULT_LIMITS.report} (fixed one-minute windows); 429 carries Retry-After. Every response carries RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers).`,
-        `Mutating operations need an Idempotency-Key (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for ${IDEMPOTENCY_TTL_MS / 3_600_000} hours per workspace: the same key with the same input replays the stored result (Idempotent-Replayed: true); with changed input ⇒ 409 and nothing changes.`,
+        `Mutating operations need an Idempotency-Key (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for ${retention} per workspace: the same key with the same input replays the stored result (Idempotent-Replayed: true); with changed input ⇒ 409 and nothing changes.`,
         'Errors are RFC 7807 application/problem+json with stable `type` URIs under ' + PROBLEM_BASE + '. Checks run in this order: 401, 404 (unknown route, unavailable operation, pilot or activation missing), 403, 429, 400 (Idempotency-Key, then parameters and body), 409.',
         'Lists are bounded: pass `next_cursor` back as `cursor`; null means the end. Cursors are opaque and keep walking the ranking they started on, which is kept at least an hour after it changes; a tampered cursor, one used with other filters, or one whose ranking has expired ⇒ 400.',
         'Every operation is labelled with `x-availability` from the capability manifest: available, pilot, activation-gated or unavailable. Unavailable operations remain published for compatibility but answer 404.',
@@ -137,7 +141,7 @@ export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1')
           name: 'Idempotency-Key',
           in: 'header',
           required: true,
-          description: `A stable logical request ID (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for 24 hours.`,
+          description: `A stable logical request ID (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for ${retention}.`,
           schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
         },
       },

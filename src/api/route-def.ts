@@ -28,15 +28,14 @@ export interface HandlerContext<P, Q, B> {
   cursorSecret: string;
 }
 
-/** What a handler answers. A problem result (e.g. 404 for an unknown id) is stored for replay like a success. */
+/** What a handler answers when it succeeds (failures are thrown: see defineRoute). */
 export interface OperationResult {
   status: number;
   body: unknown;
-  problem?: boolean;
   /**
    * A read whose body depends only on the workspace's data versions (accounts_version,
-   * ranking_version) and the request URL, and whose side effects are done: the plugin may
-   * answer the same URL in the same workspace with this body until a version moves.
+   * ranking_version) and the request target, and whose side effects are done: the executor may
+   * answer the same target in the same workspace with this body until a version moves.
    */
   cacheable?: boolean;
 }
@@ -53,7 +52,10 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined> {
   description?: string;
   scope: Scope;
   kind: CallKind;
-  /** Availability this operation is designed for once it works; the manifest decides today's. */
+  /**
+   * Availability this operation is designed for: what it gets when config/capabilities.json
+   * does not list it. An entry in the manifest decides.
+   */
   planned: Availability;
   /** Activation a workspace needs when the operation is activation-gated. */
   activation?: string;
@@ -73,6 +75,14 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRoute = RouteDef<any, any, any>;
 
+/**
+ * Declares an operation. How a handler fails — one rule for every handler: it **throws an
+ * ApiProblem** (404 for an unknown id, 409 for a stale version, 400 for a bad cursor …) and
+ * never returns a problem. The executor answers it as problem+json. In a mutating call it also
+ * rolls back everything the handler wrote and stores the problem under the Idempotency-Key, so
+ * a replay answers the same problem (with `Idempotent-Replayed: true`), exactly as a success
+ * is replayed; a 5xx or any other error is not stored, so a retry runs again.
+ */
 export function defineRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
   def: RouteDef<P, Q, B>,
 ): AnyRoute {

@@ -14,15 +14,24 @@ export const LIMIT_DEFAULT = 50;
 export const LIMIT_MIN = 1;
 export const LIMIT_MAX = 200;
 
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * A whole number in a query string, written in plain decimal digits only: `0x10`, `1e2`, `+5`,
+ * `05` or ` 5` ⇒ 400 (Number() would take them all). A number passed as such (a transport
+ * with typed arguments) is taken as it is; `schema` then checks its range.
+ */
+export const queryInt = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v, ctx) => {
+    if (typeof v !== 'string') return v;
+    if (DECIMAL.test(v)) return Number(v);
+    ctx.addIssue({ code: 'custom', message: `must be a whole number in decimal digits (got ${JSON.stringify(v.slice(0, 20))})` });
+    return z.NEVER;
+  }, schema);
+
 /** `limit` and `cursor` of every paged list. */
 export const pageQuery = {
-  limit: z.coerce
-    .number()
-    .int()
-    .min(LIMIT_MIN)
-    .max(LIMIT_MAX)
-    .default(LIMIT_DEFAULT)
-    .describe(`Page size, ${LIMIT_MIN}–${LIMIT_MAX} (default ${LIMIT_DEFAULT}); out of bounds ⇒ 400`),
+  limit: queryInt(z.int().min(LIMIT_MIN).max(LIMIT_MAX).default(LIMIT_DEFAULT)).describe(`Page size, ${LIMIT_MIN}–${LIMIT_MAX} in decimal digits (default ${LIMIT_DEFAULT}); anything else ⇒ 400`),
   cursor: z.string().min(1).max(2048).optional().describe('The `next_cursor` of the previous page'),
 };
 

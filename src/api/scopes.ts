@@ -40,8 +40,28 @@ export type AccessChoice = keyof typeof ACCESS_CHOICES;
 export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
 export const isAccessChoice = (s: string): s is AccessChoice => Object.hasOwn(ACCESS_CHOICES, s);
 
-/** Scopes only an owner or admin may hold on a key they created. */
-export const OWNER_ADMIN_ONLY: readonly Scope[] = ['manage:webhooks'];
+/** Scopes of the self-serve key form. */
+export const SELF_SERVE_SCOPES: readonly Scope[] = SCOPES.filter((s) => Object.values(ACCESS_CHOICES).some((c) => (c as readonly Scope[]).includes(s)));
+
+/**
+ * Scopes a plain member could not grant (everything outside the self-serve form): a key holds
+ * them only while its creator is an owner or admin of the workspace — checked on every call.
+ */
+export const OWNER_ADMIN_ONLY: readonly Scope[] = SCOPES.filter((s) => !SELF_SERVE_SCOPES.includes(s));
+
+const canGrantAll = (role: string | null): boolean => role === 'owner' || role === 'admin';
+
+/**
+ * Why a key may not use `scope` now (the detail of a 403), or undefined when it may: the key
+ * lacks it, or it is owner/admin-only and the key's creator no longer is one.
+ */
+export function scopeRefusal(scope: Scope, held: readonly string[], creatorRole: string | null, creator: string): string | undefined {
+  if (!held.includes(scope)) return `This operation needs the scope ${scope}, which this key lacks.`;
+  if (!canGrantAll(creatorRole) && OWNER_ADMIN_ONLY.includes(scope)) {
+    return `This operation needs the scope ${scope}, which a key keeps only while its creator is an owner or admin of the workspace; ${creator} is now a ${creatorRole ?? 'non-member'}.`;
+  }
+  return undefined;
+}
 
 /** The scopes for a key: self-serve choices plus operator-granted scopes, sorted, no duplicates. */
 export function keyScopes(access: readonly AccessChoice[], extra: readonly Scope[] = []): Scope[] {

@@ -1,7 +1,7 @@
 /** API keys: stored only as a hash, found by hash, listed by their visible prefix. */
 import { sql } from 'kysely';
 import type { Db } from './index.js';
-import type { ApiKeyRow, Workspace } from './schema.js';
+import type { ApiKeyRow, Member, Workspace } from './schema.js';
 
 export interface NewApiKey {
   id: string;
@@ -21,6 +21,8 @@ export interface ApiKeyInfo extends Omit<ApiKeyRow, 'scopes'> {
 export interface KeyWithWorkspace {
   key: ApiKeyInfo;
   workspace: Workspace;
+  /** The role its creator holds in the workspace now; null when no longer a member. */
+  creatorRole: Member['role'] | null;
 }
 
 const info = (row: ApiKeyRow): ApiKeyInfo => ({ ...row, scopes: JSON.parse(row.scopes) as string[] });
@@ -31,13 +33,18 @@ export async function insertApiKey(db: Db, key: NewApiKey): Promise<ApiKeyInfo> 
   return info(row);
 }
 
-/** The key (revoked or not) whose hash matches, with its workspace. Hot path: plain SQL (the builder costs more than the query). */
-type KeyLookupRow = ApiKeyRow & { w_name: string; w_pilot_access: number; w_activations: string; w_ranking_version: number; w_accounts_version: number; w_created_at: string };
+/**
+ * The key (revoked or not) whose hash matches, with its workspace and its creator's current
+ * role, in one query. Hot path: plain SQL (the builder costs more than the query).
+ */
+type KeyLookupRow = ApiKeyRow & { c_role: Member['role'] | null; w_name: string; w_pilot_access: number; w_activations: string; w_ranking_version: number; w_accounts_version: number; w_created_at: string };
 
 const KEY_LOOKUP = `select k.id, k.workspace_id, k.name, k.prefix, k.hash, k.scopes, k.created_by, k.created_at, k.revoked_at, k.last_used_at,
     w.name as w_name, w.pilot_access as w_pilot_access, w.activations as w_activations,
-    w.ranking_version as w_ranking_version, w.accounts_version as w_accounts_version, w.created_at as w_created_at
+    w.ranking_version as w_ranking_version, w.accounts_version as w_accounts_version, w.created_at as w_created_at,
+    m.role as c_role
   from api_keys k join workspaces w on w.id = k.workspace_id
+  left join members m on m.workspace_id = k.workspace_id and m.email = k.created_by
   where k.hash = `;
 
 export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithWorkspace | undefined> {
@@ -45,9 +52,10 @@ export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithWorksp
     ? await db.sqliteRead((prepare) => prepare(`${KEY_LOOKUP}?`).all(hash)[0] as KeyLookupRow | undefined)
     : (await sql<KeyLookupRow>`${sql.raw(KEY_LOOKUP)}${hash}`.execute(db.kysely)).rows[0];
   if (!row) return undefined;
-  const { w_name, w_pilot_access, w_activations, w_ranking_version, w_accounts_version, w_created_at, ...key } = row;
+  const { c_role, w_name, w_pilot_access, w_activations, w_ranking_version, w_accounts_version, w_created_at, ...key } = row;
   return {
     key: info(key),
+    creatorRole: c_role ?? null,
     workspace: {
       id: key.workspace_id,
       name: w_name,

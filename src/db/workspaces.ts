@@ -42,6 +42,12 @@ export async function getMember(db: Db, workspaceId: string, email: string): Pro
     .executeTakeFirst();
 }
 
+/** Removes a member; their API keys stop working. Resolves to false when there was none. */
+export async function removeMember(db: Db, workspaceId: string, email: string): Promise<boolean> {
+  const r = await db.kysely.deleteFrom('members').where('workspace_id', '=', workspaceId).where('email', '=', email).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
 /** Grants or withdraws approved pilot access (pilot operations). */
 export async function setPilotAccess(db: Db, workspaceId: string, on: boolean): Promise<void> {
   await db.kysely.updateTable('workspaces').set({ pilot_access: on ? 1 : 0 }).where('id', '=', workspaceId).execute();

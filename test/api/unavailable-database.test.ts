@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../../src/api/app.js';
 import { issueApiKey } from '../../src/api/issue-key.js';
-import { createWorkspace } from '../../src/db/workspaces.js';
+import { createWorkspace, upsertMember } from '../../src/db/workspaces.js';
 import { dialects, freshDb } from '../helpers/db.js';
 
 for (const d of dialects) {
@@ -10,6 +10,7 @@ for (const d of dialects) {
     it('answers 503 problem+json with Retry-After and no internals', async () => {
       const t = await freshDb(d.name);
       const ws = await createWorkspace(t.db, 'w', new Date());
+      await upsertMember(t.db, ws.id, 'o@x', 'owner', new Date());
       const k = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: ['read:accounts'], createdBy: 'o@x', now: new Date() });
       const app = await buildApiApp({ db: t.db });
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -73,8 +73,7 @@ export const webhookRoutes = [
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
       if (!(await deleteWebhookEndpoint(tx, workspace.id, params.id, now))) {
-        const p = new ApiProblem('not-found', `No webhook endpoint "${params.id}" in this workspace.`);
-        return { status: 404, body: p.body(), problem: true };
+        throw new ApiProblem('not-found', `No webhook endpoint "${params.id}" in this workspace.`);
       }
       return { status: 200, body: { id: params.id, object: 'webhook_endpoint', deleted: true } };
     },

@@ -593,7 +593,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Request body not application/json */
+        /** @description Request body not application/json in UTF-8, or sent with a Content-Encoding */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -656,7 +656,7 @@ export interface operations {
     list_accounts: {
         parameters: {
             query?: {
-                /** @description Page size, 1–200 (default 50); out of bounds ⇒ 400 */
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
@@ -784,7 +784,7 @@ export interface operations {
     list_account_signals: {
         parameters: {
             query?: {
-                /** @description Page size, 1–200 (default 50); out of bounds ⇒ 400 */
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
@@ -892,7 +892,7 @@ export interface operations {
     get_current_list: {
         parameters: {
             query?: {
-                /** @description Page size, 1–200 (default 50); out of bounds ⇒ 400 */
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
@@ -1020,7 +1020,7 @@ export interface operations {
     list_deals: {
         parameters: {
             query?: {
-                /** @description Page size, 1–200 (default 50); out of bounds ⇒ 400 */
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
@@ -1369,7 +1369,7 @@ export interface operations {
     find_contacts: {
         parameters: {
             query?: {
-                /** @description Page size, 1–200 (default 50); out of bounds ⇒ 400 */
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
@@ -1638,7 +1638,7 @@ export interface operations {
     list_watches: {
         parameters: {
             query?: {
-                /** @description Page size, 1–200 (default 50); out of bounds ⇒ 400 */
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
@@ -2060,7 +2060,7 @@ export interface operations {
     list_webhooks: {
         parameters: {
             query?: {
-                /** @description Page size, 1–200 (default 50); out of bounds ⇒ 400 */
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;

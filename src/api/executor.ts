@@ -1,0 +1,212 @@
+/**
+ * The operation executor: one /api/v1 operation on a plain request, every check in DESIGN's
+ * order — 401 → 404 (unavailable, pilot, activation) → 403 → 429 → 400 (Idempotency-Key, then
+ * params, query, headers and body) → 409 — then the handler. REST (plugin.ts) is a thin
+ * adapter over it; any other transport (MCP tools) runs the very same checks by passing its
+ * arguments as params, query and body.
+ *
+ * Two phases, because a transport that streams bodies should not read one from a caller it
+ * has not admitted: admit() (auth, availability, scope, rate limit) and perform() (validation,
+ * idempotency, the handler). execute() runs both and answers every failure as a problem.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../db/index.js';
+import { getOrCreateSetting } from '../db/settings.js';
+import type { Workspace } from '../db/schema.js';
+import { type Authenticated, authenticate } from './auth.js';
+import { BODY_LIMIT } from './body.js';
+import type { Capability, CapabilityLookup } from './capabilities.js';
+import { toProblem } from './error-handler.js';
+import { fingerprint, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
+import { ApiProblem, type ProblemKind } from './problems.js';
+import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
+import { type AnyRoute, type CallKind, isMutating } from './route-def.js';
+import { scopeRefusal } from './scopes.js';
+
+/** A call of one operation, independent of the transport. */
+export interface OperationRequest {
+  /** Path parameters by name. */
+  params: Record<string, unknown>;
+  /** Query parameters by name; a repeated one arrives as an array (and is refused). */
+  query: Record<string, unknown>;
+  /** Request headers, lower-case names (Authorization, Idempotency-Key, If-Match, …). */
+  headers: Record<string, string | string[] | undefined>;
+  /** The request body as JSON text; undefined when none was sent. */
+  rawBody?: string;
+  /**
+   * What, besides the operation and workspace, decides a read's answer: the transport's
+   * request target (REST: the URL). Cacheable reads are reused per target.
+   */
+  target: string;
+}
+
+/** What a transport writes back. */
+export interface OperationResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON text (a problem+json document when problem is set). */
+  body: string;
+  problem?: boolean;
+}
+
+/** A caller that passed 401 → 404 → 403 → 429, with the headers every later answer carries. */
+export interface Admission {
+  auth: Authenticated;
+  headers: Record<string, string>;
+}
+
+export interface ExecutorOptions {
+  db: Db;
+  now: () => Date;
+  capability: CapabilityLookup;
+  /** Per-minute limits by call kind; default read 120, write 20, report 5. */
+  rateLimits?: Partial<Record<CallKind, number>>;
+  /** Told of every error execute() answers with a 5xx (whose body never carries internals). */
+  onError?: (err: unknown) => void;
+}
+
+export interface OperationExecutor {
+  /** 401 → 404 → 403 → 429; throws the ApiProblem of the first check that fails. */
+  admit(route: AnyRoute, headers: OperationRequest['headers']): Promise<Admission>;
+  /**
+   * 400 → 409 → handler for an admitted caller. Throws the ApiProblem of a failed check (and a
+   * read handler's); a mutating handler's problem is stored for replay and answered.
+   */
+  perform(route: AnyRoute, request: OperationRequest, admission: Admission): Promise<OperationResponse>;
+  /** admit() then perform(); never throws: every failure is a problem response. */
+  execute(route: AnyRoute, request: OperationRequest): Promise<OperationResponse>;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+const EMPTY = z.strictObject({});
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const REPLAYED: Record<string, string> = Object.freeze({ 'idempotent-replayed': 'true' }) as Record<string, string>;
+
+/** Serialized cacheable reads (see OperationResult.cacheable), by operation, workspace and target. */
+const READ_CACHE_ENTRIES = 500;
+
+export async function createExecutor(opts: ExecutorOptions): Promise<OperationExecutor> {
+  const { db, now, capability } = opts;
+  const limiter = rateLimiter(db, now, { ...DEFAULT_LIMITS, ...opts.rateLimits });
+  const idempotency = idempotencyRunner(db, now);
+  const cursorSecret = await getOrCreateSetting(db, 'cursor_secret', () => randomBytes(32).toString('hex'));
+  const reads = new ReadCache(READ_CACHE_ENTRIES);
+
+  const admit = async (route: AnyRoute, headers: OperationRequest['headers']): Promise<Admission> => {
+    const at = now();
+    const auth = await authenticate(db, headers.authorization, at);
+    checkAvailability(route, capability(route), auth.workspace);
+    const refusal = scopeRefusal(route.scope, auth.key.scopes, auth.creatorRole, auth.key.created_by);
+    if (refusal) throw new ApiProblem('insufficient-scope', refusal, {}, { required_scope: route.scope });
+    const decision = await limiter.hit(auth.key.id, route.kind, auth.touchDue ? at : undefined);
+    return { auth, headers: decision.headers };
+  };
+
+  const perform = async (route: AnyRoute, req: OperationRequest, { auth }: Admission): Promise<OperationResponse> => {
+    // A read answered before in this workspace at the same data versions: the same body again.
+    const cacheKey = isMutating(route) || route.headers ? undefined : `${route.operationId} ${auth.workspace.id} ${req.target}`;
+    const stamp = `${auth.workspace.accounts_version}:${auth.workspace.ranking_version}`;
+    if (cacheKey !== undefined) {
+      const hit = reads.get(cacheKey);
+      if (hit && hit.stamp === stamp) return { status: 200, headers: NO_HEADERS, body: hit.body };
+    }
+    const idemKey = isMutating(route) ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
+    const params = validate(route.params, req.params, 'invalid-parameters');
+    const query = validate(route.query ?? EMPTY, singleValued(req.query), 'invalid-parameters');
+    if (route.headers) validate(route.headers, req.headers, 'invalid-parameters');
+    const input = route.body ? jsonBody(req.rawBody) : undefined;
+    const body = validate(route.body, input, 'invalid-body');
+    const handler = route.handler;
+    if (!handler) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
+    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret };
+    if (idemKey === undefined) {
+      const result = await handler(ctx);
+      const json = JSON.stringify(result.body);
+      if (cacheKey !== undefined && result.cacheable && result.status === 200) reads.set(cacheKey, { stamp, body: json });
+      return { status: result.status, headers: NO_HEADERS, body: json };
+    }
+    const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input);
+    const result = await idempotency.run(auth.workspace.id, idemKey, fp, (tx) => handler({ ...ctx, tx }));
+    const headers = result.replayed ? (result.headers ? { ...result.headers, ...REPLAYED } : REPLAYED) : (result.headers ?? NO_HEADERS);
+    return { status: result.status, headers, body: JSON.stringify(result.body), problem: result.problem };
+  };
+
+  return {
+    admit,
+    perform,
+    async execute(route, req) {
+      let admitted: Record<string, string> = NO_HEADERS;
+      try {
+        const admission = await admit(route, req.headers);
+        admitted = admission.headers;
+        const r = await perform(route, req, admission);
+        return { ...r, headers: { ...admitted, ...r.headers } };
+      } catch (e) {
+        const p = toProblem(e, BODY_LIMIT);
+        if (p.status >= 500) opts.onError?.(e);
+        return { status: p.status, headers: { ...admitted, ...p.headers }, body: JSON.stringify(p.body()), problem: true };
+      }
+    },
+  };
+}
+
+class ReadCache {
+  private readonly entries = new Map<string, { stamp: string; body: string }>();
+  constructor(private readonly max: number) {}
+  get(key: string) {
+    return this.entries.get(key);
+  }
+  set(key: string, value: { stamp: string; body: string }): void {
+    this.entries.delete(key);
+    // Oldest first out (Map keeps insertion order).
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
+  }
+}
+
+function checkAvailability(route: AnyRoute, cap: Capability, ws: Workspace): void {
+  if (cap.availability === 'available') return;
+  if (cap.availability === 'unavailable') {
+    throw new ApiProblem('operation-unavailable', `${route.operationId} is published for compatibility but unavailable in the current wallet-live state.`);
+  }
+  if (cap.availability === 'pilot' && ws.pilot_access !== 1) {
+    throw new ApiProblem('pilot-required', `${route.operationId} is available only to workspaces with approved pilot access.`);
+  }
+  if (cap.availability === 'activation-gated') {
+    const needed = cap.activation ?? route.activation ?? route.operationId;
+    if (!(JSON.parse(ws.activations) as string[]).includes(needed)) {
+      throw new ApiProblem('activation-required', `${route.operationId} needs the "${needed}" activation for this workspace.`, {}, { activation: needed });
+    }
+  }
+}
+
+/** The query as given, or a 400 naming every parameter given more than once. */
+function singleValued(query: Record<string, unknown>): Record<string, unknown> {
+  let repeated: string[] | undefined;
+  for (const name in query) if (Array.isArray(query[name])) (repeated ??= []).push(name);
+  if (!repeated) return query;
+  const errors = repeated.map((path) => ({ path, message: 'given more than once; send it once' }));
+  throw new ApiProblem('invalid-parameters', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {}, { errors });
+}
+
+function validate(schema: z.ZodType | undefined, input: unknown, kind: ProblemKind): any {
+  if (!schema) return undefined;
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+  throw new ApiProblem(kind, detail || 'The request is invalid.', {}, { errors: issues });
+}
+
+function jsonBody(raw: string | undefined): unknown {
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw new ApiProblem('invalid-body', 'This operation needs a JSON body (Content-Type: application/json).');
+  }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ApiProblem('malformed-json', 'The request body is not valid JSON.');
+  }
+}
