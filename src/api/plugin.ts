@@ -6,7 +6,7 @@
  * content-type parser, not-found and error handlers are encapsulated: register it with
  * `{ prefix: '/api/v1' }` next to other routes.
  */
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.js';
 import { authenticate, touchIfDue } from './auth.js';
 import { BODY_LIMIT, unreadableJsonBody } from './body.js';
@@ -69,12 +69,14 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   app.addHook('onRequest', async (req, reply) => {
     const route = req.routeOptions.config?.apiRoute;
     if (!route) return;
+    // `/accounts/` matches `/accounts/{id}` with an empty id: no resource lives there.
+    if (hasEmptyParam(req.params)) return notFound(req, reply);
     const admission = await executor.admit(route, req.headers);
     req.apiAdmission = admission;
     reply.headers(admission.headers);
   });
 
-  app.setNotFoundHandler(async (req, reply) => {
+  const notFound = async (req: FastifyRequest, reply: FastifyReply) => {
     const path = relativePath(req.url, prefix);
     if (DOC_PATHS.has(path)) throw methodNotAllowed(req.method, ['GET']);
     const at = now();
@@ -83,7 +85,8 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     // The router refuses over-long path parameters; that is not a method problem.
     if (allowed.length && !allowed.includes(req.method as AnyRoute['method'])) throw methodNotAllowed(req.method, allowed);
     return sendProblem(reply, new ApiProblem('not-found', `There is no operation at ${req.method} ${prefix}${path}.`));
-  });
+  };
+  app.setNotFoundHandler(notFound);
 
   for (const route of ROUTES) {
     app.route({
@@ -109,6 +112,11 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   );
   app.get('/docs', { exposeHeadRoute: false }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openApi())));
 };
+
+function hasEmptyParam(params: unknown): boolean {
+  for (const v of Object.values(params as Record<string, string>)) if (v === '') return true;
+  return false;
+}
 
 function send(reply: FastifyReply, r: OperationResponse): FastifyReply {
   return reply

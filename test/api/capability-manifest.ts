@@ -1,12 +1,15 @@
 /**
  * Capability manifests written by a test. A test names every operation it calls and how
  * available each is, so it keeps meaning the same thing when config/capabilities.json changes
- * (an operation ships, a pilot opens). Operations left out are unavailable, as in any manifest.
+ * (an operation ships, a pilot opens). Every operation the test does not name is written as
+ * unavailable, so no route's planned availability (what a manifest that leaves it out gives it)
+ * leaks into a test.
  */
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Availability } from '../../src/api/capabilities.js';
+import { ROUTES } from '../../src/api/route-table.js';
 
 export type ManifestEntry = Availability | { availability: Availability; activation?: string };
 export type Operations = Record<string, ManifestEntry>;
@@ -28,7 +31,8 @@ export function capabilityManifest(operations: Operations): CapabilityManifest {
   let version = 0;
   const write = (ops: Operations) => {
     const next = join(dir, `next-${++version}.json`);
-    writeFileSync(next, JSON.stringify({ operations: ops }, null, 2));
+    const all: Operations = Object.fromEntries(ROUTES.map((r) => [r.operationId, 'unavailable']));
+    writeFileSync(next, JSON.stringify({ operations: { ...all, ...ops } }, null, 2));
     renameSync(next, path);
   };
   write(operations);

@@ -80,7 +80,7 @@ describe('openapi.json and a generated client', () => {
       expect(ops.enroll_outreach.description).toContain('Availability: pilot.');
       expect(ops.request_growth_report).toMatchObject({ 'x-availability': 'activation-gated', 'x-activation': 'growth_reports' });
       expect(ops.get_current_list['x-availability']).toBe('unavailable');
-      expect(ops.record_outcome['x-availability'], 'an operation left out of the manifest').toBe('unavailable');
+      expect(ops.record_outcome['x-availability'], 'an operation the test manifest does not name').toBe('unavailable');
     } finally {
       await other.close();
       caps.remove();
