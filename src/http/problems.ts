@@ -24,6 +24,7 @@ export const HTTP_PROBLEMS = {
   'expectation-failed': { status: 417, title: 'Expectation Failed' },
   'header-fields-too-large': { status: 431, title: 'Request Header Fields Too Large' },
   'internal-error': { status: 500, title: 'Internal Server Error' },
+  'not-implemented': { status: 501, title: 'Not Implemented' },
 } as const satisfies Record<string, ProblemSpec>;
 
 /** The workspace API's own kinds (under /api/v1). */

@@ -8,9 +8,10 @@
  *     and headers over Node's limit ⇒ 431; oversized chunk extensions ⇒ 413; a request not
  *     received in time ⇒ 408; all with `Connection: close` (the parser cannot resume);
  *   - HTTP/1.1 without Host ⇒ 400 (`Connection: close`, as Node would, but as a problem);
- *   - `Expect` other than `100-continue` ⇒ 417;
+ *   - `Expect` other than `100-continue` ⇒ 417; CONNECT (this is no proxy) ⇒ 501;
  *   - a request target in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2) is
- *     answered as its origin form (`/path`), so every route and rule sees the same URL.
+ *     answered as its origin form (`/path`), so every route and rule sees the same URL; a
+ *     target in neither form (another scheme, user information, no path) ⇒ 400, `*` aside.
  *
  * Ordinary origin-form requests pay one character test here and nothing else.
  */
@@ -26,6 +27,8 @@ export interface ServerTimeouts {
   requestMs?: number;
   /** Request headers must arrive within this (ms). */
   headersMs?: number;
+  /** How often the two limits above are checked (ms); a request may overrun them by up to this. */
+  checkMs?: number;
 }
 
 export interface WireOptions {
@@ -47,15 +50,17 @@ export function wireServerOptions(opts: WireOptions = {}): WireServerOptions {
 
 function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): Server {
   const answerFirst = opts.answerFirst;
+  const t = opts.timeouts ?? {};
   // Host is checked below, so that its absence is answered as a problem too.
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  const options = { requireHostHeader: false, connectionsCheckingInterval: t.checkMs ?? 30_000 };
+  const server = createServer(options, (req, res) => {
     if (answerMalformed(req, res)) return;
     if (answerFirst !== undefined && answerFirst(req, res)) return;
     if (answerAmbiguous(req, res)) return;
     fastifyHandler(req, res);
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => send(res, EXPECTATION_FAILED));
-  const t = opts.timeouts ?? {};
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWith(socket, NOT_A_PROXY));
   server.keepAliveTimeout = t.keepAliveMs ?? 72_000;
   server.requestTimeout = t.requestMs ?? 30_000;
   server.headersTimeout = t.headersMs ?? 20_000;
@@ -63,8 +68,9 @@ function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): S
 }
 
 /**
- * The origin form (`/path?query`) of an absolute-form request target (`http://host/path?query`),
- * or null when `target` is not one (origin form, `*`, another scheme).
+ * The origin form (`/path?query`) of an absolute-form request target (`http://host/path?query`,
+ * `https://host:8443`), or null when `target` is not one (origin form, `*`, another scheme,
+ * user information in the authority).
  */
 export function originForm(target: string): string | null {
   const authority = ABSOLUTE.exec(target);
@@ -75,14 +81,18 @@ export function originForm(target: string): string | null {
   return rest.charCodeAt(0) === 47 ? rest : null; // '/'
 }
 
-const ABSOLUTE = /^https?:\/\/[^/?#]*/i;
+const ABSOLUTE = /^https?:\/\/[^/?#@]*/i;
 
 /** Rewrites an absolute-form target in place; answers a request no handler should see. */
 function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url!;
-  if (url.charCodeAt(0) !== 47) {
+  if (url.charCodeAt(0) !== 47 && url !== '*') {
     const origin = originForm(url);
-    if (origin !== null) req.url = origin;
+    if (origin === null) {
+      send(res, BAD_TARGET);
+      return true;
+    }
+    req.url = origin;
   }
   if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
     send(res, MISSING_HOST);
@@ -137,6 +147,7 @@ function send(res: ServerResponse, p: WireProblem): void {
 const MISSING_HOST = wireProblem('invalid-request', 'An HTTP/1.1 request needs a Host header.', true);
 const DUPLICATE_HOST = wireProblem('invalid-request', 'The request has more than one Host header.', true);
 const DUPLICATE_AUTHORIZATION = wireProblem('invalid-request', 'The request has more than one Authorization header; send one.', true);
+const BAD_TARGET = wireProblem('invalid-request', 'The request target must be a path, or an http(s) URL without user information.', true);
 const EXPECTATION_FAILED = wireProblem('expectation-failed', 'The only expectation this server meets is "Expect: 100-continue".', false);
 
 /** What the parser rejected, by Node's error code; anything else is a plain 400. */
@@ -147,6 +158,7 @@ const CLIENT_ERRORS: Record<string, WireProblem> = {
   HPE_INVALID_URL: wireProblem('invalid-request', 'The request target is not a valid URL; bytes outside printable ASCII must be percent-encoded.', true),
 };
 const UNPARSABLE = wireProblem('invalid-request', 'The request is not valid HTTP/1.1.', true);
+const NOT_A_PROXY = wireProblem('not-implemented', 'This server is no proxy: CONNECT is not supported.', true);
 
 /** The whole response as bytes, for a socket that has no ServerResponse. */
 function responseBytes(p: WireProblem): Buffer {
@@ -168,7 +180,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  socket.end(responseBytes(CLIENT_ERRORS[error.code ?? ''] ?? UNPARSABLE));
+  endWith(socket, CLIENT_ERRORS[error.code ?? ''] ?? UNPARSABLE);
+}
+
+/** Writes `p` as the last bytes of the connection; cuts it if the client does not close in time. */
+function endWith(socket: Duplex, p: WireProblem): void {
+  socket.end(responseBytes(p));
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 

@@ -143,6 +143,15 @@ export const WIRE_CASES: WireCase[] = [
     kind: 'expectation-failed',
     closes: false,
   },
+  { name: 'CONNECT (no proxy here)', request: 'CONNECT storelens.test:443 HTTP/1.1\r\nHost: storelens.test:443\r\n\r\n', status: 501, kind: 'not-implemented', closes: true },
+  { name: 'a target of another scheme', request: `GET ftp://storelens.test/api/v1/accounts HTTP/1.1\r\n${HOST}\r\n`, status: 400, kind: 'invalid-request', closes: true },
+  {
+    name: 'an absolute-form target with user information',
+    request: `GET http://user@storelens.test/api/v1/openapi.json HTTP/1.1\r\n${HOST}\r\n`,
+    status: 400,
+    kind: 'invalid-request',
+    closes: true,
+  },
   {
     name: 'a path Fastify cannot decode',
     request: `GET /api/v1/accounts/%E0%A4%A HTTP/1.1\r\n${HOST}\r\n`,

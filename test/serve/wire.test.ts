@@ -54,6 +54,28 @@ describe('requests rejected before routing', () => {
   });
 });
 
+describe('timeouts', () => {
+  it('answers a request whose headers do not arrive in time with a 408 problem and closes', async () => {
+    const slow = await startServer({
+      out,
+      port: 0,
+      host: '127.0.0.1',
+      live: { pollMs: 0 },
+      timeouts: { headersMs: 200, requestMs: 400, checkMs: 50 },
+    });
+    try {
+      const started = Date.now();
+      const res = await sendRaw(slow.url, 'GET /api/data/agentic-commerce HTTP/1.1\r\nHost: storelens.test\r\nX-Still-Typing: ');
+      expectWireProblem(res, 408, 'request-timeout');
+      expect(res.headers.connection).toBe('close');
+      expect(res.closed).toBe(true);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('absolute-form request targets', () => {
   it('answers public statistics like the origin form', async () => {
     const etag = release.manifest.files['api/data/agentic-commerce.json'].etag;
