@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPlugin } from '../../src/api/app.js';
+import { PROBLEM_BASE } from '../../src/api/problems.js';
 import { ensureDemoKey } from '../../src/api/demo.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
@@ -51,6 +52,31 @@ describe('requests rejected before routing', () => {
   it('answers a NUL byte in a public path with a problem, not Node’s bare 400', async () => {
     const res = await sendRaw(server.url, 'GET /api/data/agentic\0commerce HTTP/1.1\r\nHost: a\r\n\r\n');
     expectWireProblem(res, 400, 'invalid-request');
+  });
+});
+
+describe('one problem registry', () => {
+  it('gives a problem type the same status and title on the public surface, the API and the wire, as openapi.json lists it', async () => {
+    const listed = JSON.parse((await get('/api/v1/openapi.json')).text)['x-problem-types'];
+    const demo = await ensureDemoKey(t.db);
+    const auth = `Authorization: Bearer ${demo.key}\r\n`;
+    const answers = [
+      await get('/api/data/no-such-slug'),
+      await get('/elsewhere'),
+      await get('/api/v1/no-such-operation', auth),
+      await sendRaw(server.url, 'POST /data/rss.xml HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'),
+      await sendRaw(server.url, `PUT /api/v1/accounts HTTP/1.1\r\nHost: a\r\n${auth}Content-Length: 0\r\nConnection: close\r\n\r\n`),
+      await sendRaw(server.url, 'GET /api/data/agentic-commerce HTTP/1.1\r\n\r\n'),
+      await sendRaw(server.url, `GET /${'x'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`),
+    ];
+    const types = new Set<string>();
+    for (const res of answers) {
+      const p = JSON.parse(res.text);
+      expect(p.status).toBe(res.status);
+      expect(listed[p.type], p.type).toEqual({ status: p.status, title: p.title });
+      types.add(p.type.slice(PROBLEM_BASE.length));
+    }
+    expect([...types].sort()).toEqual(['header-fields-too-large', 'invalid-request', 'method-not-allowed', 'not-found']);
   });
 });
 
