@@ -13,7 +13,8 @@
  *     answered as its origin form (`/path`), so every route and rule sees the same URL; a
  *     target in neither form (another scheme, user information, no path) ⇒ 400, `*` aside.
  *
- * Ordinary origin-form requests pay one character test here and nothing else.
+ * An ordinary origin-form request pays one character test here, besides the Host check Node
+ * would make anyway; the duplicate-field scan runs only for what reaches Fastify.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -191,8 +192,7 @@ function endWith(socket: Duplex, p: WireProblem): void {
 
 /** Fastify's `frameworkErrors`: what Fastify rejects before routing (a malformed URL, an over-long parameter). */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const server = (error.statusCode ?? 500) >= 500;
-  const body = server
+  const body = (error.statusCode ?? 500) >= 500
     ? problemBody('internal-error', 'The server could not answer this request.')
     : problemBody('invalid-request', 'The request URL or headers could not be read.');
   void reply.code(body.status).header('cache-control', 'no-store').type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
