@@ -1,7 +1,7 @@
-/** A standalone api app (no listen): /api/v1, with problem+json and no-store everywhere else too. */
+/** A standalone api app (no listen): /api/v1, with problem+json and no-store everywhere else too, down to the wire. */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { apiErrorHandler } from './error-handler.js';
-import { apiFrameworkErrors } from './framework-errors.js';
 import { BODY_LIMIT, apiPlugin, type ApiOptions } from './plugin.js';
 import { ApiProblem, sendProblem } from './problems.js';
 
@@ -10,11 +10,19 @@ export { apiFrameworkErrors } from './framework-errors.js';
 
 export interface BuildApiAppOptions extends ApiOptions {
   logger?: boolean;
+  /** Connection limits of the server (defaults in http/wire.ts). */
+  timeouts?: ServerTimeouts;
 }
 
 export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
-  const { logger = false, ...apiOptions } = opts;
-  const app = Fastify({ logger, frameworkErrors: apiFrameworkErrors, bodyLimit: opts.bodyLimit ?? BODY_LIMIT, routerOptions: { maxParamLength: 500 } });
+  const { logger = false, timeouts, ...apiOptions } = opts;
+  const app = Fastify({
+    logger,
+    bodyLimit: opts.bodyLimit ?? BODY_LIMIT,
+    routerOptions: { maxParamLength: 500 },
+    // Wire errors, framework errors and absolute-form targets as problems (http/wire.ts).
+    ...wireServerOptions({ timeouts }),
+  });
   // Callback style: no promise per response.
   app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('cache-control', 'no-store');

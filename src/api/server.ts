@@ -10,9 +10,7 @@ export interface ListeningApi {
 
 export async function listenApi(opts: BuildApiAppOptions & { port: number; host: string }): Promise<ListeningApi> {
   const { port, host, ...appOpts } = opts;
-  const app = await buildApiApp(appOpts);
-  app.server.requestTimeout = 30_000;
-  app.server.headersTimeout = 15_000;
+  const app = await buildApiApp({ timeouts: { requestMs: 30_000, headersMs: 15_000 }, ...appOpts });
   await app.listen({ port, host });
   const addr = app.server.address();
   const actual = typeof addr === 'object' && addr ? addr.port : port;

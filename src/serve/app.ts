@@ -12,19 +12,18 @@
  * besides being unreachable on a socket, registering both `/data` and `/data/*` measurably
  * slowed every request of the process, 304s by about a third.)
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, {
   type FastifyError,
-  type FastifyReply,
   type FastifyInstance,
   type FastifyPluginAsync,
   type FastifyPluginCallback,
   type FastifyServerOptions,
 } from 'fastify';
+import { httpProblemKind, PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
+import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
 import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
-import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 import { isPublicPath } from './routes.js';
 
 /** A Fastify plugin to register on the combined port, e.g. `{ plugin: apiPlugin, options: { prefix: '/api/v1' } }`. */
@@ -33,14 +32,7 @@ export interface ServePlugin {
   options?: Record<string, unknown>;
 }
 
-export interface ServeTimeouts {
-  /** Idle keep-alive connections are closed after this (ms); above common load-balancer idles. */
-  keepAliveMs?: number;
-  /** A request must be received completely within this (ms). */
-  requestMs?: number;
-  /** Request headers must arrive within this (ms). */
-  headersMs?: number;
-}
+export type ServeTimeouts = ServerTimeouts;
 
 export interface ServeAppOptions {
   /** Output folder written by `storelens publish`. */
@@ -79,28 +71,14 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     // Called at request time only, once `app` exists.
     onError: (error, artifact) => app.log.warn({ err: error, file: artifact.file }, 'card not served'),
   });
-  const t = opts.timeouts ?? {};
 
   const app = Fastify({
     logger: opts.logger ?? false,
-    // Mounted APIs take ids up to a few hundred characters; errors before routing are problems too.
+    // Mounted APIs take ids up to a few hundred characters.
     routerOptions: { maxParamLength: 500 },
-    frameworkErrors: (_error, _request, reply: FastifyReply) => {
-      void reply
-        .code(400)
-        .header('cache-control', 'no-store')
-        .type(PROBLEM_CONTENT_TYPE)
-        .send(problem('invalid-request', 'Bad Request', 400, 'The request URL or headers could not be read.'));
-    },
-    serverFactory: (fastifyHandler) => {
-      const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-        if (!handlePublic(req, res)) fastifyHandler(req, res);
-      });
-      server.keepAliveTimeout = t.keepAliveMs ?? 72_000;
-      server.requestTimeout = t.requestMs ?? 30_000;
-      server.headersTimeout = t.headersMs ?? 20_000;
-      return server;
-    },
+    // Wire errors, framework errors and absolute-form targets (http/wire.ts); public paths
+    // are answered there, before Fastify.
+    ...wireServerOptions({ timeouts: opts.timeouts, answerFirst: handlePublic }),
   });
   app.addHook('onClose', async () => live.close());
 
@@ -120,7 +98,7 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     void reply
       .code(404)
       .type(PROBLEM_CONTENT_TYPE)
-      .send(problem('not-found', 'Not Found', 404, `No route ${request.method} ${request.url.split('?')[0]}.`));
+      .send(problemBody('not-found', `No route ${request.method} ${request.url.split('?')[0]}.`));
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
@@ -129,7 +107,7 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     void reply
       .code(status)
       .type(PROBLEM_CONTENT_TYPE)
-      .send(problem(status >= 500 ? 'internal-error' : 'invalid-request', STATUS_CODES[status] ?? 'Error', status, detail));
+      .send(problemBody(httpProblemKind(status), detail, {}, status));
   });
 
   try {

@@ -1,23 +1,16 @@
 /**
  * RFC 7807 problem responses of the public surface, built once: every error here has a fixed
  * body (the request is never echoed back), so each is a ready Buffer plus its header list.
+ * Kinds, statuses and titles come from the shared registry (../http/problems.ts).
  */
+import { PROBLEM_CONTENT_TYPE, problemBody, type ProblemBody, type ProblemKind } from '../http/problems.js';
 import type { NotFoundReason } from './routes.js';
 
-/** Stable problem type URIs; the API under /api/v1 uses the same base. */
-export const PROBLEM_BASE = 'https://storelens.dev/problems/';
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+export { PROBLEM_BASE, PROBLEM_CONTENT_TYPE } from '../http/problems.js';
 
 export const PUBLIC_ALLOW = 'GET, HEAD';
 /** Short, so a month published a minute later is not hidden behind a cached 404 for an hour. */
 export const NOT_FOUND_CACHE = 'public, s-maxage=60';
-
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-}
 
 /** A response ready to write: status, flat header list (name, value, name, value …) and body. */
 export interface PreparedResponse {
@@ -26,11 +19,8 @@ export interface PreparedResponse {
   readonly body: Buffer;
 }
 
-export function problem(kind: string, title: string, status: number, detail: string): Problem {
-  return { type: PROBLEM_BASE + kind, title, status, detail };
-}
-
-function prepare(p: Problem, extra: readonly string[]): PreparedResponse {
+function prepare(kind: ProblemKind, detail: string, extra: readonly string[]): PreparedResponse {
+  const p: ProblemBody = problemBody(kind, detail);
   const body = Buffer.from(JSON.stringify(p));
   const headers = [
     'Content-Type', PROBLEM_CONTENT_TYPE,
@@ -56,7 +46,7 @@ export type NotFoundKind = keyof typeof NOT_FOUND_DETAIL;
 const notFound = new Map<NotFoundKind, PreparedResponse>(
   (Object.keys(NOT_FOUND_DETAIL) as NotFoundKind[]).map((k) => [
     k,
-    prepare(problem('not-found', 'Not Found', 404, NOT_FOUND_DETAIL[k]), ['Cache-Control', NOT_FOUND_CACHE]),
+    prepare('not-found', NOT_FOUND_DETAIL[k], ['Cache-Control', NOT_FOUND_CACHE]),
   ]),
 );
 
@@ -65,13 +55,15 @@ export function notFoundResponse(kind: NotFoundKind): PreparedResponse {
 }
 
 export const METHOD_NOT_ALLOWED: PreparedResponse = prepare(
-  problem('method-not-allowed', 'Method Not Allowed', 405, 'The public statistics are read-only: use GET or HEAD.'),
+  'method-not-allowed',
+  'The public statistics are read-only: use GET or HEAD.',
   ['Allow', PUBLIC_ALLOW, 'Cache-Control', NOT_FOUND_CACHE],
 );
 
 /** Before the first publication appears in the output folder. */
 export const NO_PUBLICATION: PreparedResponse = prepare(
-  problem('no-publication', 'Service Unavailable', 503, 'No statistics have been published yet; try again shortly.'),
+  'no-publication',
+  'No statistics have been published yet; try again shortly.',
   ['Cache-Control', 'no-store', 'Retry-After', '5'],
 );
 
@@ -81,6 +73,7 @@ export const NO_PUBLICATION: PreparedResponse = prepare(
  * is answered from the release then live.
  */
 export const FILE_UNAVAILABLE: PreparedResponse = prepare(
-  problem('file-unavailable', 'Service Unavailable', 503, 'This file is being replaced by a newer publication; try again in a moment.'),
+  'file-unavailable',
+  'This file is being replaced by a newer publication; try again in a moment.',
   ['Cache-Control', 'no-store', 'Retry-After', '1'],
 );

@@ -1,0 +1,199 @@
+/**
+ * The HTTP/1.1 edge both servers share (`storelens serve`, which may mount the API, and
+ * `storelens api`): what happens before a request reaches a handler. Every error here is
+ * problem+json too, including the ones Node's parser raises before any request exists:
+ *
+ *   - a request the parser rejects (bad request line, NUL or raw non-ASCII bytes in the target,
+ *     malformed header, conflicting Content-Length / Transfer-Encoding …) ⇒ 400; request line
+ *     and headers over Node's limit ⇒ 431; oversized chunk extensions ⇒ 413; a request not
+ *     received in time ⇒ 408; all with `Connection: close` (the parser cannot resume);
+ *   - HTTP/1.1 without Host ⇒ 400 (`Connection: close`, as Node would, but as a problem);
+ *   - `Expect` other than `100-continue` ⇒ 417; CONNECT (this is no proxy) ⇒ 501;
+ *   - a request target in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2) is
+ *     answered as its origin form (`/path`), so every route and rule sees the same URL; a
+ *     target in neither form (another scheme, user information, no path) ⇒ 400, `*` aside.
+ *
+ * An ordinary origin-form request pays one character test here, besides the Host check Node
+ * would make anyway; the duplicate-field scan runs only for what reaches Fastify.
+ */
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { PROBLEM_CONTENT_TYPE, problemBody, PROBLEM_KINDS, type ProblemKind } from './problems.js';
+
+export interface ServerTimeouts {
+  /** Idle keep-alive connections are closed after this (ms); above common load-balancer idles. */
+  keepAliveMs?: number;
+  /** A request must be received completely within this (ms). */
+  requestMs?: number;
+  /** Request headers must arrive within this (ms). */
+  headersMs?: number;
+  /** How often the two limits above are checked (ms); a request may overrun them by up to this. */
+  checkMs?: number;
+}
+
+export interface WireOptions {
+  timeouts?: ServerTimeouts;
+  /** Answers some requests before Fastify sees them (the public surface); true when it did. */
+  answerFirst?: (req: IncomingMessage, res: ServerResponse) => boolean;
+}
+
+type WireServerOptions = Required<Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'frameworkErrors'>>;
+
+/** The Fastify options that put a server behind this edge (spread them into `Fastify({…})`). */
+export function wireServerOptions(opts: WireOptions = {}): WireServerOptions {
+  return {
+    serverFactory: (fastifyHandler) => createWireServer(fastifyHandler, opts),
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+  };
+}
+
+function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): Server {
+  const answerFirst = opts.answerFirst;
+  const t = opts.timeouts ?? {};
+  // Host is checked below, so that its absence is answered as a problem too.
+  const options = { requireHostHeader: false, connectionsCheckingInterval: t.checkMs ?? 30_000 };
+  const server = createServer(options, (req, res) => {
+    if (answerMalformed(req, res)) return;
+    if (answerFirst !== undefined && answerFirst(req, res)) return;
+    if (answerAmbiguous(req, res)) return;
+    fastifyHandler(req, res);
+  });
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => send(res, EXPECTATION_FAILED));
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWith(socket, NOT_A_PROXY));
+  server.keepAliveTimeout = t.keepAliveMs ?? 72_000;
+  server.requestTimeout = t.requestMs ?? 30_000;
+  server.headersTimeout = t.headersMs ?? 20_000;
+  return server;
+}
+
+/**
+ * The origin form (`/path?query`) of an absolute-form request target (`http://host/path?query`,
+ * `https://host:8443`), or null when `target` is not one (origin form, `*`, another scheme,
+ * user information in the authority).
+ */
+export function originForm(target: string): string | null {
+  const authority = ABSOLUTE.exec(target);
+  if (authority === null) return null;
+  const rest = target.slice(authority[0].length);
+  if (rest === '') return '/';
+  if (rest.charCodeAt(0) === 63) return `/${rest}`; // '?'
+  return rest.charCodeAt(0) === 47 ? rest : null; // '/'
+}
+
+const ABSOLUTE = /^https?:\/\/[^/?#@]*/i;
+
+/** Rewrites an absolute-form target in place; answers a request no handler should see. */
+function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url!;
+  if (url.charCodeAt(0) !== 47 && url !== '*') {
+    const origin = originForm(url);
+    if (origin === null) {
+      send(res, BAD_TARGET);
+      return true;
+    }
+    req.url = origin;
+  }
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+    send(res, MISSING_HOST);
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Answers a request with two Host or two Authorization fields (Node keeps the first and drops
+ * the rest, another hop may keep the last). Only for what Fastify routes: the public surface
+ * reads neither field.
+ */
+function answerAmbiguous(req: IncomingMessage, res: ServerResponse): boolean {
+  const raw = req.rawHeaders;
+  let hosts = 0;
+  let authorizations = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+    else if (name.length === 13 && name.toLowerCase() === 'authorization') authorizations++;
+  }
+  if (hosts > 1) send(res, DUPLICATE_HOST);
+  else if (authorizations > 1) send(res, DUPLICATE_AUTHORIZATION);
+  else return false;
+  return true;
+}
+
+interface WireProblem {
+  readonly status: number;
+  readonly headers: readonly string[];
+  readonly body: Buffer;
+}
+
+function wireProblem(kind: ProblemKind, detail: string, close: boolean): WireProblem {
+  const body = Buffer.from(JSON.stringify(problemBody(kind, detail)));
+  const headers = [
+    'Content-Type', PROBLEM_CONTENT_TYPE,
+    'Content-Length', String(body.length),
+    'Cache-Control', 'no-store',
+    'X-Content-Type-Options', 'nosniff',
+  ];
+  if (close) headers.push('Connection', 'close');
+  return { status: PROBLEM_KINDS[kind].status, headers, body };
+}
+
+function send(res: ServerResponse, p: WireProblem): void {
+  res.writeHead(p.status, p.headers as string[]);
+  res.end(p.body);
+}
+
+const MISSING_HOST = wireProblem('invalid-request', 'An HTTP/1.1 request needs a Host header.', true);
+const DUPLICATE_HOST = wireProblem('invalid-request', 'The request has more than one Host header.', true);
+const DUPLICATE_AUTHORIZATION = wireProblem('invalid-request', 'The request has more than one Authorization header; send one.', true);
+const BAD_TARGET = wireProblem('invalid-request', 'The request target must be a path, or an http(s) URL without user information.', true);
+const EXPECTATION_FAILED = wireProblem('expectation-failed', 'The only expectation this server meets is "Expect: 100-continue".', false);
+
+/** What the parser rejected, by Node's error code; anything else is a plain 400. */
+const CLIENT_ERRORS: Record<string, WireProblem> = {
+  HPE_HEADER_OVERFLOW: wireProblem('header-fields-too-large', 'The request line and headers are larger than this server accepts.', true),
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: wireProblem('payload-too-large', 'The chunk extensions of the request body are larger than this server accepts.', true),
+  ERR_HTTP_REQUEST_TIMEOUT: wireProblem('request-timeout', 'The request was not received in time.', true),
+  HPE_INVALID_URL: wireProblem('invalid-request', 'The request target is not a valid URL; bytes outside printable ASCII must be percent-encoded.', true),
+};
+const UNPARSABLE = wireProblem('invalid-request', 'The request is not valid HTTP/1.1.', true);
+const NOT_A_PROXY = wireProblem('not-implemented', 'This server is no proxy: CONNECT is not supported.', true);
+
+/** The whole response as bytes, for a socket that has no ServerResponse. */
+function responseBytes(p: WireProblem): Buffer {
+  const lines = [`HTTP/1.1 ${p.status} ${STATUS_CODES[p.status]}`, `Date: ${new Date().toUTCString()}`];
+  for (let i = 0; i < p.headers.length; i += 2) lines.push(`${p.headers[i]}: ${p.headers[i + 1]}`);
+  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), p.body]);
+}
+
+/** How long a rejected connection may take to read its answer before it is cut (ms). */
+const LINGER_MS = 2_000;
+
+/**
+ * Fastify's `clientErrorHandler` (Node's 'clientError'): the parser failed, so there is no
+ * request, only the socket. Answers unless a response is already under way on it.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  endWith(socket, CLIENT_ERRORS[error.code ?? ''] ?? UNPARSABLE);
+}
+
+/** Writes `p` as the last bytes of the connection; cuts it if the client does not close in time. */
+function endWith(socket: Duplex, p: WireProblem): void {
+  socket.end(responseBytes(p));
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+/** Fastify's `frameworkErrors`: what Fastify rejects before routing (a malformed URL, an over-long parameter). */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const body = (error.statusCode ?? 500) >= 500
+    ? problemBody('internal-error', 'The server could not answer this request.')
+    : problemBody('invalid-request', 'The request URL or headers could not be read.');
+  void reply.code(body.status).header('cache-control', 'no-store').type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+}

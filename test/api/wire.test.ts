@@ -1,0 +1,44 @@
+/** The standalone api server on the wire: what Node rejects is a problem too, and absolute-form targets work. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDemoKey } from '../../src/api/demo.js';
+import { expectWireProblem, sendRaw, WIRE_CASES } from '../helpers/wire.js';
+import { startApi, type Harness } from './harness.js';
+
+let h: Harness;
+let origin: string;
+
+beforeAll(async () => {
+  h = await startApi('SQLite');
+  origin = new URL(h.base).origin;
+});
+afterAll(async () => h?.close());
+
+describe('requests rejected before routing', () => {
+  it.each(WIRE_CASES)('answers $name with $status problem+json', async (c) => {
+    const res = await sendRaw(origin, c.request);
+    expectWireProblem(res, c.status, c.kind);
+    expect(res.closed).toBe(c.closes);
+    if (c.closes) expect(res.headers.connection).toBe('close');
+  });
+});
+
+describe('absolute-form request targets', () => {
+  it('answers GET http://host/api/v1/… like the origin form, query string included', async () => {
+    const demo = await ensureDemoKey(h.db);
+    const request = (target: string) =>
+      sendRaw(origin, `GET ${target} HTTP/1.1\r\nHost: storelens.test\r\nAuthorization: Bearer ${demo.key}\r\nConnection: close\r\n\r\n`);
+    const plain = await request('/api/v1/accounts?limit=1');
+    expect(plain.status).toBe(200);
+    const absolute = await request('http://storelens.test/api/v1/accounts?limit=1');
+    expect(absolute.status).toBe(200);
+    expect(JSON.parse(absolute.text)).toEqual(JSON.parse(plain.text));
+    expect(JSON.parse(absolute.text).data).toHaveLength(1);
+    expect((await request('HTTPS://storelens.test:8443/api/v1/accounts?limit=1')).status).toBe(200);
+  });
+
+  it('answers an unknown absolute-form path with the same 404 problem as its origin form', async () => {
+    const res = await sendRaw(origin, 'GET http://storelens.test/nope?x=1 HTTP/1.1\r\nHost: storelens.test\r\n\r\n');
+    const p = expectWireProblem(res, 404, 'not-found');
+    expect(p.detail).toContain('GET /nope;');
+  });
+});
