@@ -1,7 +1,8 @@
 /** storelens members add */
 import type { Env } from '../cli.js';
 import { CliError } from '../errors.js';
-import { type Role, upsertMember } from '../db/workspaces.js';
+import { upsertMember } from '../db/workspaces.js';
+import type { Role } from '../workspaces/roles.js';
 import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;

@@ -1,10 +1,8 @@
 /** Workspaces and their members. */
 import type { Db } from './index.js';
 import { newId } from './ids.js';
+import type { Role } from '../workspaces/roles.js';
 import type { Member, Workspace } from './schema.js';
-
-export type Role = Member['role'];
-export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 
 export async function createWorkspace(db: Db, name: string, now: Date): Promise<Workspace> {
   const row = { id: newId('ws'), name, created_at: now.toISOString() };

@@ -1,9 +1,8 @@
 /** Managed, self-directed and client watches (designed; unavailable until the watch work implements them). */
 import { z } from 'zod';
+import { WATCH_HEALTH } from '../../watches/health.js';
 import { defineRoute } from '../route-def.js';
 import { Deleted, idParam, page, pageQuery } from '../schemas.js';
-
-export const WATCH_HEALTH = ['healthy', 'degraded', 'failing', 'paused'] as const;
 
 const Watch = z.object({
   object: z.literal('watch'),

@@ -1,0 +1,4 @@
+/** Health of a watch, derived at every ingest from the watched stores; each change is one `watch.health_changed` event. */
+export const WATCH_HEALTH = ['healthy', 'degraded', 'failing', 'paused'] as const;
+
+export type WatchHealth = (typeof WATCH_HEALTH)[number];
