@@ -63,7 +63,7 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
       const nowMs = now().getTime();
       if (nowMs >= nextPrune) {
         nextPrune = nowMs + 60 * 60 * 1000;
-        await pruneIdempotencyKeys(db, nowMs - IDEMPOTENCY_TTL_MS);
+        await pruneIdempotencyKeys(db.kysely, nowMs - IDEMPOTENCY_TTL_MS);
       }
       return db.write(async (trx) => {
         const claim = await claimIdempotencyKey(trx, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS);

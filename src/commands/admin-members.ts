@@ -12,7 +12,7 @@ export async function addMemberCommand(opts: AdminOptions & { workspace: string;
   if (!EMAIL.test(email)) throw new CliError(`--email: "${opts.email}" is not an email address`);
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    const m = await upsertMember(db, ws.id, email, opts.role, env.now());
+    const m = await upsertMember(db.kysely, ws.id, email, opts.role, env.now());
     output(env, opts, { workspace_id: ws.id, email: m.email, role: m.role }, `${m.email} is now ${m.role} of ${ws.name}`);
   });
 }

@@ -69,8 +69,8 @@ for (const d of dialects) {
         const ws = await workspace(h.db);
         const k = await apiKey(h.db, ws.id, ['read:accounts']);
         expect((await call(h.base, 'GET', '/accounts', { key: k })).status).toBe(200);
-        const [row] = await listApiKeys(h.db, ws.id);
-        await revokeApiKey(h.db, ws.id, row!.id, new Date());
+        const [row] = await listApiKeys(h.db.kysely, ws.id);
+        await revokeApiKey(h.db.kysely, ws.id, row!.id, new Date());
         expectProblem(await call(h.base, 'GET', '/accounts', { key: k }), 401, 'unauthorized');
       });
       it('checks the key before telling whether a route exists', async () => {
@@ -80,7 +80,7 @@ for (const d of dialects) {
         const ws = await workspace(h.db);
         const k = await apiKey(h.db, ws.id, ['read:accounts']);
         await call(h.base, 'GET', '/accounts', { key: k });
-        const [row] = await listApiKeys(h.db, ws.id);
+        const [row] = await listApiKeys(h.db.kysely, ws.id);
         expect(row!.last_used_at).toBe(h.clock.now().toISOString());
       });
     });
@@ -110,17 +110,17 @@ for (const d of dialects) {
       it('answers 404 pilot-required without pilot access, then passes the gate with it', async () => {
         const body = { store_id: 's', cadence_id: 'c' };
         expectProblem(await call(h.base, 'POST', '/outreach/enrollments', { key, idem: freshIdem(), body }), 404, 'pilot-required');
-        await setPilotAccess(h.db, wsId, true);
+        await setPilotAccess(h.db.kysely, wsId, true);
         const r = await call(h.base, 'POST', '/outreach/enrollments', { key, idem: freshIdem(), body });
         expect(r.body.type).not.toBe(PROBLEM + 'pilot-required');
-        await setPilotAccess(h.db, wsId, false);
+        await setPilotAccess(h.db.kysely, wsId, false);
       });
       it('answers 404 activation-required without the activation', async () => {
         const body = { store_id: 's' };
         const r = await call(h.base, 'POST', '/reports/growth', { key, idem: freshIdem(), body });
         expectProblem(r, 404, 'activation-required');
         const ws = await workspace(h.db);
-        await addActivation(h.db, ws.id, 'growth_reports');
+        await h.db.write((trx) => addActivation(trx, ws.id, 'growth_reports'));
         const k2 = await apiKey(h.db, ws.id, ['generate:reports']);
         const r2 = await call(h.base, 'POST', '/reports/growth', { key: k2, idem: freshIdem(), body });
         expect(r2.body.type).not.toBe(PROBLEM + 'activation-required');
@@ -222,13 +222,13 @@ for (const d of dialects) {
         const k = await apiKey(h.db, ws.id, ['write:outcomes']);
         await call(h.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: { store_id: 's', action: 'lost' } });
         await call(h.base, 'POST', '/outcomes', { key: k, body: valid });
-        expect(await listOutcomes(h.db, ws.id)).toEqual([]);
+        expect(await listOutcomes(h.db.kysely, ws.id)).toEqual([]);
       });
     });
 
     describe('DELETE /webhooks/{id}', () => {
       it('answers 200 {id, deleted: true}, then 404 for a new request, and replays the 200', async () => {
-        const ep = await insertWebhookEndpoint(h.db, wsId, { url: 'https://example.com/hook' }, new Date());
+        const ep = await insertWebhookEndpoint(h.db.kysely, wsId, { url: 'https://example.com/hook' }, new Date());
         const idem = freshIdem();
         const r = await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem });
         expect(r.status).toBe(200);

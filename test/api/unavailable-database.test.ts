@@ -9,7 +9,7 @@ for (const d of dialects) {
   describe.skipIf(d.skip)(`a lost database on ${d.label}`, () => {
     it('answers 503 problem+json with Retry-After and no internals', async () => {
       const t = await freshDb(d.name);
-      const ws = await createWorkspace(t.db, 'w', new Date());
+      const ws = await createWorkspace(t.db.kysely, 'w', new Date());
       const k = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: ['read:accounts'], createdBy: 'o@x', now: new Date() });
       const app = await buildApiApp({ db: t.db });
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,8 +1,8 @@
 /** Accounts: the workspace's scored accounts, their detail, signals and status. */
 import { z } from 'zod';
 import { ACCOUNT_STATUSES } from '../../accounts/statuses.js';
-import { markDelivered, type PageRow } from '../../db/accounts.js';
-import { rankingRetained, readRankingPage } from '../../db/rankings.js';
+import { markDelivered } from '../../db/accounts.js';
+import { type PageRow, rankingRetained, readRankingPage } from '../../db/rankings.js';
 import { SIGNAL_TYPES } from '../../signals/types.js';
 import { ApiProblem } from '../problems.js';
 import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
@@ -78,7 +78,7 @@ export const accountRoutes = [
       if (query.cursor) {
         const c = decodeCursor(cursorSecret, query.cursor, { w: workspace.id, f });
         if (c.v > current) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
-        if (c.v < current && !(await rankingRetained(db, workspace.id, c.v))) {
+        if (c.v < current && !(await rankingRetained(db.kysely, workspace.id, c.v))) {
           throw new ApiProblem('invalid-cursor', 'The ranking this cursor walks has expired (rankings are kept at least an hour after they change); start again without a cursor.');
         }
         version = c.v;
