@@ -2,7 +2,7 @@
  * RFC 7807 problem responses of the public surface, built once: every error here has a fixed
  * body (the request is never echoed back), so each is a ready Buffer plus its header list.
  */
-import type { NotFoundReason } from './routes.js';
+import type { NotFoundReason } from '../public-paths.js';
 
 /** Stable problem type URIs; the API under /api/v1 uses the same base. */
 export const PROBLEM_BASE = 'https://storelens.dev/problems/';
