@@ -5,6 +5,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isCliError } from './errors.js';
 import { registerApiCommands } from './commands/register-api.js';
+import { isMonth } from './month.js';
 
 /** What the commands may take from the process, passed in so tests can swap it. */
 export interface Env {
@@ -18,10 +19,8 @@ export function defaultEnv(): Env {
   return { env: process.env, stdout: process.stdout, stderr: process.stderr, now: () => new Date() };
 }
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-
 function month(value: string): string {
-  if (!MONTH.test(value)) throw new InvalidArgumentError(`"${value}" is not a month (YYYY-MM)`);
+  if (!isMonth(value)) throw new InvalidArgumentError(`"${value}" is not a month (YYYY-MM)`);
   return value;
 }
 

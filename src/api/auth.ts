@@ -26,7 +26,7 @@ export async function authenticate(db: Db, authorization: string | string[] | un
   }
   const key = bearerKey(authorization);
   if (!key) throw new ApiProblem('unauthorized', 'The Authorization header is not `Bearer <API_KEY>` with a storelens key.', challenge('invalid_request'));
-  const found = await findKeyByHash(db, hashApiKey(key));
+  const found = await findKeyByHash(db.kysely, hashApiKey(key));
   if (!found || found.key.revoked_at !== null) {
     throw new ApiProblem('unauthorized', 'The API key is unknown or revoked.', challenge('invalid_token'));
   }
@@ -39,5 +39,5 @@ export async function authenticate(db: Db, authorization: string | string[] | un
 
 /** Records the key's use when due (calls that reach no rate limiter: unknown routes). */
 export async function touchIfDue(db: Db, auth: Authenticated, now: Date): Promise<void> {
-  if (auth.touchDue) await touchApiKey(db, auth.key.id, now);
+  if (auth.touchDue) await db.autocommit((q) => touchApiKey(q, auth.key.id, now));
 }

@@ -1,6 +1,6 @@
 /** The demo workspace `npm start` prints a key for: idempotent except for the fresh key. */
 import type { Db } from '../db/index.js';
-import { upsertAccounts, type AccountInput } from '../db/accounts.js';
+import { importAccounts, type AccountInput } from '../db/accounts.js';
 import { createWorkspace, findWorkspace, upsertMember } from '../db/workspaces.js';
 import { issueApiKey } from './issue-key.js';
 import { keyScopes } from './scopes.js';
@@ -18,10 +18,10 @@ const DEMO_ACCOUNTS: AccountInput[] = [
 ];
 
 export async function ensureDemoKey(db: Db, now: Date = new Date()): Promise<{ workspace: string; key: string }> {
-  const ws = (await findWorkspace(db, DEMO_WORKSPACE)) ?? (await createWorkspace(db, DEMO_WORKSPACE, now));
-  await upsertMember(db, ws.id, DEMO_OWNER, 'owner', now);
+  const ws = (await findWorkspace(db.kysely, DEMO_WORKSPACE)) ?? (await createWorkspace(db.kysely, DEMO_WORKSPACE, now));
+  await upsertMember(db.kysely, ws.id, DEMO_OWNER, 'owner', now);
   const have = await db.kysely.selectFrom('accounts').select('store_id').where('workspace_id', '=', ws.id).limit(1).execute();
-  if (have.length === 0) await upsertAccounts(db, ws.id, DEMO_ACCOUNTS, now);
+  if (have.length === 0) await importAccounts(db, ws.id, DEMO_ACCOUNTS, now);
   const k = await issueApiKey(db, {
     workspaceId: ws.id,
     name: `demo ${now.toISOString()}`,

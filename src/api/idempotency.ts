@@ -74,7 +74,7 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
       const nowMs = now().getTime();
       if (nowMs >= nextPrune) {
         nextPrune = nowMs + 60 * 60 * 1000;
-        await pruneIdempotencyKeys(db, nowMs - IDEMPOTENCY_TTL_MS);
+        await pruneIdempotencyKeys(db.kysely, nowMs - IDEMPOTENCY_TTL_MS);
       }
       let refused: ApiProblem | undefined;
       try {

@@ -19,7 +19,7 @@ export async function issueApiKey(
   k: { workspaceId: string; name: string; scopes: readonly Scope[]; createdBy: string; now: Date },
 ): Promise<IssuedKey> {
   const g = generateApiKey();
-  await insertApiKey(db, {
+  await insertApiKey(db.kysely, {
     id: g.id,
     workspace_id: k.workspaceId,
     name: k.name,

@@ -32,10 +32,10 @@ export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<Cal
       const windowMs = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       if (nowMs >= nextPrune) {
         nextPrune = windowMs + WINDOW_MS;
-        await pruneRateCounters(db, windowMs - WINDOW_MS);
+        await pruneRateCounters(db.kysely, windowMs - WINDOW_MS);
       }
       const limit = limits[kind];
-      const count = await hitRateCounter(db, apiKeyId, kind, windowMs, touchAt);
+      const count = await db.autocommit((q) => hitRateCounter(q, apiKeyId, kind, windowMs, touchAt));
       const reset = Math.max(1, Math.ceil((windowMs + WINDOW_MS - nowMs) / 1000));
       const headers = {
         'ratelimit-policy': `"${kind}";q=${limit};w=${WINDOW_MS / 1000}`,

@@ -83,7 +83,7 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
   const { default: Fastify } = await import('fastify');
   const { buildApiApp } = await import('../api/app.js');
   const { issueApiKey } = await import('../api/issue-key.js');
-  const { upsertAccounts } = await import('../db/accounts.js');
+  const { importAccounts } = await import('../db/accounts.js');
   const { openDatabase } = await import('../db/index.js');
   const { createWorkspace, upsertMember } = await import('../db/workspaces.js');
 
@@ -94,9 +94,9 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
   let api: Awaited<ReturnType<typeof buildApiApp>> | undefined;
   try {
     const now = new Date();
-    const ws = await createWorkspace(db, 'bench', now);
-    await upsertMember(db, ws.id, 'owner@example.com', 'owner', now);
-    await upsertAccounts(
+    const ws = await createWorkspace(db.kysely, 'bench', now);
+    await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', now);
+    await importAccounts(
       db,
       ws.id,
       Array.from({ length: ACCOUNTS }, (_, i) => ({

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Env } from '../cli.js';
 import { CliError } from '../errors.js';
-import { type AccountInput, upsertAccounts } from '../db/accounts.js';
+import { type AccountInput, importAccounts } from '../db/accounts.js';
 import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';
 
 const nullableText = z.string().nullable().optional();
@@ -51,7 +51,7 @@ export async function importAccountsCommand(file: string, opts: AdminOptions & {
   const accounts = parseAccountsNdjson(file, text);
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    const r = await upsertAccounts(db, ws.id, accounts, env.now());
+    const r = await importAccounts(db, ws.id, accounts, env.now());
     output(
       env,
       opts,

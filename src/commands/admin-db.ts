@@ -30,14 +30,14 @@ export async function withAdminDb<T>(opts: AdminOptions, env: Env, fn: (db: Db) 
 }
 
 export async function requireWorkspace(db: Db, idOrName: string): Promise<Workspace> {
-  const ws = await findWorkspace(db, idOrName);
+  const ws = await findWorkspace(db.kysely, idOrName);
   if (!ws) throw new CliError(`no workspace "${idOrName}" (give its id or name; create one with: storelens workspaces create NAME)`);
   return ws;
 }
 
 /** The acting member must be an owner or admin of the workspace. */
 export async function requireOwnerOrAdmin(db: Db, ws: Workspace, email: string, action: string): Promise<'owner' | 'admin'> {
-  const m = await getMember(db, ws.id, email);
+  const m = await getMember(db.kysely, ws.id, email);
   if (!m) throw new CliError(`${email} is not a member of workspace "${ws.name}"; only an owner or admin can ${action}`);
   if (m.role !== 'owner' && m.role !== 'admin') {
     throw new CliError(`${email} is a ${m.role} of workspace "${ws.name}"; only an owner or admin can ${action}`);

@@ -61,7 +61,7 @@ export async function createKeyCommand(opts: CreateOptions, env: Env): Promise<v
 export async function listKeysCommand(opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    const keys = (await listApiKeys(db, ws.id)).map((k) => ({
+    const keys = (await listApiKeys(db.kysely, ws.id)).map((k) => ({
       id: k.id,
       prefix: k.prefix,
       name: k.name,
@@ -85,10 +85,10 @@ export async function revokeKeyCommand(keyId: string, opts: AdminOptions & { wor
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
     await requireOwnerOrAdmin(db, ws, as, 'revoke keys');
-    const key = await getApiKey(db, ws.id, keyId);
+    const key = await getApiKey(db.kysely, ws.id, keyId);
     if (!key) throw new CliError(`no key "${keyId}" in workspace "${ws.name}" (see: storelens keys list --workspace ${ws.name})`);
-    const changed = await revokeApiKey(db, ws.id, key.id, env.now());
-    const after = await getApiKey(db, ws.id, key.id);
+    const changed = await revokeApiKey(db.kysely, ws.id, key.id, env.now());
+    const after = await getApiKey(db.kysely, ws.id, key.id);
     output(
       env,
       opts,

@@ -1,7 +1,8 @@
 /** storelens members add */
 import type { Env } from '../cli.js';
 import { CliError } from '../errors.js';
-import { type Role, upsertMember } from '../db/workspaces.js';
+import { upsertMember } from '../db/workspaces.js';
+import type { Role } from '../workspaces/roles.js';
 import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -11,7 +12,7 @@ export async function addMemberCommand(opts: AdminOptions & { workspace: string;
   if (!EMAIL.test(email)) throw new CliError(`--email: "${opts.email}" is not an email address`);
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    const m = await upsertMember(db, ws.id, email, opts.role, env.now());
+    const m = await upsertMember(db.kysely, ws.id, email, opts.role, env.now());
     output(env, opts, { workspace_id: ws.id, email: m.email, role: m.role }, `${m.email} is now ${m.role} of ${ws.name}`);
   });
 }

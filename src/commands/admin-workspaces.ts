@@ -8,8 +8,8 @@ export async function createWorkspaceCommand(name: string, opts: AdminOptions, e
   const trimmed = name.trim();
   if (!trimmed) throw new CliError('workspace name must not be empty');
   await withAdminDb(opts, env, async (db) => {
-    if (await findWorkspace(db, trimmed)) throw new CliError(`a workspace named "${trimmed}" already exists`);
-    const ws = await createWorkspace(db, trimmed, env.now());
+    if (await findWorkspace(db.kysely, trimmed)) throw new CliError(`a workspace named "${trimmed}" already exists`);
+    const ws = await createWorkspace(db.kysely, trimmed, env.now());
     output(env, opts, { id: ws.id, name: ws.name }, `Created workspace ${ws.name} (${ws.id})`);
   });
 }
@@ -17,7 +17,7 @@ export async function createWorkspaceCommand(name: string, opts: AdminOptions, e
 export async function pilotCommand(state: 'on' | 'off', opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    await setPilotAccess(db, ws.id, state === 'on');
+    await setPilotAccess(db.kysely, ws.id, state === 'on');
     output(env, opts, { workspace_id: ws.id, pilot_access: state === 'on' }, `Pilot access ${state} for ${ws.name}`);
   });
 }
@@ -25,7 +25,7 @@ export async function pilotCommand(state: 'on' | 'off', opts: AdminOptions & { w
 export async function activateCommand(activation: string, opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    await addActivation(db, ws.id, activation);
+    await db.write((trx) => addActivation(trx, ws.id, activation));
     output(env, opts, { workspace_id: ws.id, activation }, `Activated ${activation} for ${ws.name}`);
   });
 }

@@ -5,8 +5,7 @@
  */
 import { Argument, type Command, Option } from 'commander';
 import type { Env } from '../cli.js';
-
-const ROLES = ['owner', 'admin', 'member'];
+import { ROLES } from '../workspaces/roles.js';
 
 const dbOption = () => new Option('--db <path>', 'SQLite file (ignored when DATABASE_URL is set)').default('storelens.db');
 const jsonOption = () => new Option('--json', 'print exactly one JSON object on stdout');

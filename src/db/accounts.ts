@@ -2,11 +2,16 @@
  * Scored accounts of a workspace, ranked by (score desc, store_id asc). The accounts work
  * (ingest and scoring) fills this table through upsertAccounts, which keeps the ranking
  * history that pagination cursors rely on; `storelens accounts import` loads rows until then.
+ *
+ * Served pages are reused until the workspace's accounts_version (or ranking_version) moves,
+ * so every write of accounts rows must bump it in the same transaction. This module is the
+ * only writer of the table and its exported writers do: upsertAccounts (and importAccounts,
+ * built on it). markDelivered is the one deliberate exception (see there).
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Db } from './index.js';
 import { pruneRankingHistory, recordSupersededScores } from './rankings.js';
-import type { AccountRow, Database } from './schema.js';
+import type { Database } from './schema.js';
 
 export interface AccountInput {
   store_id: string;
@@ -26,113 +31,113 @@ export interface UpsertResult {
   reranked: boolean;
 }
 
+/** Rows per statement (keeps every statement under SQLite's bound-parameter limit). */
 const CHUNK = 500;
 
 /**
- * Inserts or updates accounts in chunks (one transaction each). Every chunk bumps the
- * workspace's accounts_version (served pages are reused until it moves: every writer of
- * accounts rows must bump it). A chunk that re-scores existing rows records their previous
- * scores and starts a new ranking version; new rows alone do not.
+ * Inserts or updates accounts in the caller's transaction and bumps the workspace's
+ * accounts_version. Re-scoring existing rows records their previous scores and starts a new
+ * ranking version; new rows alone do not.
  */
-export async function upsertAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
+export async function upsertAccounts(trx: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
   const result: UpsertResult = { inserted: 0, updated: 0, reranked: false };
-  for (let i = 0; i < accounts.length; i += CHUNK) {
-    const chunk = dedupe(accounts.slice(i, i + CHUNK));
-    await db.write(async (trx) => {
-      const existing = await trx
-        .selectFrom('accounts')
-        .select(['store_id', 'score', 'in_market'])
-        .where('workspace_id', '=', workspaceId)
-        .where('store_id', 'in', chunk.map((a) => a.store_id))
-        .execute();
-      const before = new Map(existing.map((r) => [r.store_id, r]));
-      const superseded: { store_id: string; score: number; in_market: number }[] = [];
-      for (const a of chunk) {
-        const old = before.get(a.store_id);
-        if (!old) result.inserted++;
-        else {
-          result.updated++;
-          if (old.score !== a.score || old.in_market !== inMarket(a)) superseded.push(old);
-        }
+  const rows = dedupe(accounts);
+  const superseded: { store_id: string; score: number; in_market: number }[] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    const existing = await trx
+      .selectFrom('accounts')
+      .select(['store_id', 'score', 'in_market'])
+      .where('workspace_id', '=', workspaceId)
+      .where('store_id', 'in', chunk.map((a) => a.store_id))
+      .execute();
+    const before = new Map(existing.map((r) => [r.store_id, r]));
+    for (const a of chunk) {
+      const old = before.get(a.store_id);
+      if (!old) result.inserted++;
+      else {
+        result.updated++;
+        if (old.score !== a.score || old.in_market !== inMarket(a)) superseded.push(old);
       }
-      await trx
-        .insertInto('accounts')
-        .values(
-          chunk.map((a) => ({
-            workspace_id: workspaceId,
-            store_id: a.store_id,
-            score: a.score,
-            domain: a.domain ?? null,
-            country: a.country ?? null,
-            category: a.category ?? null,
-            plan: a.plan ?? null,
-            in_market: inMarket(a),
-            evidence: JSON.stringify(a.evidence ?? []),
-            delivered_at: null,
-            updated_at: now.toISOString(),
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(['workspace_id', 'store_id']).doUpdateSet((eb) => ({
-            score: eb.ref('excluded.score'),
-            domain: eb.ref('excluded.domain'),
-            country: eb.ref('excluded.country'),
-            category: eb.ref('excluded.category'),
-            plan: eb.ref('excluded.plan'),
-            in_market: eb.ref('excluded.in_market'),
-            evidence: eb.ref('excluded.evidence'),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
-        )
-        .execute();
-      await trx
-        .updateTable('workspaces')
-        .set((eb) => ({ accounts_version: eb('accounts_version', '+', 1) }))
-        .where('id', '=', workspaceId)
-        .execute();
-      if (superseded.length) {
-        result.reranked = true;
-        await recordSupersededScores(trx, workspaceId, superseded, now);
-      }
-    });
+    }
+    await writeRows(trx, workspaceId, chunk, now);
   }
-  if (result.reranked) await pruneRankingHistory(db, now);
+  await bumpAccountsVersion(trx, workspaceId);
+  if (superseded.length) {
+    result.reranked = true;
+    await recordSupersededScores(trx, workspaceId, superseded, now);
+    await pruneRankingHistory(trx, now);
+  }
   return result;
+}
+
+/** Transactions per import: a large file commits in parts, so it never holds the database for long. */
+const IMPORT_CHUNK = 500;
+
+/**
+ * upsertAccounts for a whole import (the admin CLI, the demo): commits every IMPORT_CHUNK
+ * accounts in a write of their own, each bumping accounts_version. Takes the Db, since it
+ * opens those writes itself.
+ */
+export async function importAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
+  const total: UpsertResult = { inserted: 0, updated: 0, reranked: false };
+  for (let i = 0; i < accounts.length; i += IMPORT_CHUNK) {
+    const r = await db.write((trx) => upsertAccounts(trx, workspaceId, accounts.slice(i, i + IMPORT_CHUNK), now));
+    total.inserted += r.inserted;
+    total.updated += r.updated;
+    total.reranked ||= r.reranked;
+  }
+  return total;
+}
+
+async function writeRows(trx: Kysely<Database>, workspaceId: string, chunk: readonly AccountInput[], now: Date): Promise<void> {
+  await trx
+    .insertInto('accounts')
+    .values(
+      chunk.map((a) => ({
+        workspace_id: workspaceId,
+        store_id: a.store_id,
+        score: a.score,
+        domain: a.domain ?? null,
+        country: a.country ?? null,
+        category: a.category ?? null,
+        plan: a.plan ?? null,
+        in_market: inMarket(a),
+        evidence: JSON.stringify(a.evidence ?? []),
+        delivered_at: null,
+        updated_at: now.toISOString(),
+      })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['workspace_id', 'store_id']).doUpdateSet((eb) => ({
+        score: eb.ref('excluded.score'),
+        domain: eb.ref('excluded.domain'),
+        country: eb.ref('excluded.country'),
+        category: eb.ref('excluded.category'),
+        plan: eb.ref('excluded.plan'),
+        in_market: eb.ref('excluded.in_market'),
+        evidence: eb.ref('excluded.evidence'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+}
+
+async function bumpAccountsVersion(trx: Kysely<Database>, workspaceId: string): Promise<void> {
+  await trx
+    .updateTable('workspaces')
+    .set((eb) => ({ accounts_version: eb('accounts_version', '+', 1) }))
+    .where('id', '=', workspaceId)
+    .execute();
 }
 
 const inMarket = (a: AccountInput): number => (a.in_market === false ? 0 : 1);
 
-function dedupe(chunk: readonly AccountInput[]): AccountInput[] {
+/** The last entry of each store_id wins. */
+function dedupe(accounts: readonly AccountInput[]): AccountInput[] {
   const byId = new Map<string, AccountInput>();
-  for (const a of chunk) byId.set(a.store_id, a);
+  for (const a of accounts) byId.set(a.store_id, a);
   return [...byId.values()];
-}
-
-export interface PageQuery {
-  inMarketOnly: boolean;
-  /** Position after which the page starts (exclusive), in ranking order. */
-  after?: { score: number; store_id: string };
-  limit: number;
-}
-
-export type PageRow = Omit<AccountRow, 'workspace_id' | 'delivered_at'>;
-
-/**
- * One page of the current ranking (score desc, store_id asc), each row carrying the ranking
- * version read in the same statement (one snapshot). Hot path: plain SQL.
- */
-export async function pageAccounts(trx: Kysely<Database>, workspaceId: string, q: PageQuery): Promise<(PageRow & { ranking_version: number })[]> {
-  const after = q.after;
-  const { rows } = await sql<PageRow & { ranking_version: number }>`
-    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at,
-      (select ranking_version from workspaces where id = ${workspaceId}) as ranking_version
-    from accounts
-    where workspace_id = ${workspaceId}
-      ${q.inMarketOnly ? sql`and in_market = 1` : sql``}
-      ${after ? sql`and (score < ${after.score} or (score = ${after.score} and store_id > ${after.store_id}))` : sql``}
-    order by score desc, store_id asc
-    limit ${q.limit}`.execute(trx);
-  return rows;
 }
 
 /**
@@ -150,8 +155,8 @@ export async function markDelivered(trx: Kysely<Database>, workspaceId: string, 
     .execute();
 }
 
-export async function countAccounts(db: Db, workspaceId: string): Promise<number> {
-  const row = await db.kysely
+export async function countAccounts(q: Kysely<Database>, workspaceId: string): Promise<number> {
+  const row = await q
     .selectFrom('accounts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('workspace_id', '=', workspaceId)

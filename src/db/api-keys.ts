@@ -1,7 +1,7 @@
 /** API keys: stored only as a hash, found by hash, listed by their visible prefix. */
-import { sql } from 'kysely';
-import type { Db } from './index.js';
-import type { ApiKeyRow, Member, Workspace } from './schema.js';
+import { type Kysely, sql } from 'kysely';
+import { prepared } from './prepared.js';
+import type { ApiKeyRow, Database, Member, Workspace } from './schema.js';
 
 export interface NewApiKey {
   id: string;
@@ -27,30 +27,26 @@ export interface KeyWithWorkspace {
 
 const info = (row: ApiKeyRow): ApiKeyInfo => ({ ...row, scopes: JSON.parse(row.scopes) as string[] });
 
-export async function insertApiKey(db: Db, key: NewApiKey): Promise<ApiKeyInfo> {
+export async function insertApiKey(q: Kysely<Database>, key: NewApiKey): Promise<ApiKeyInfo> {
   const row = { ...key, scopes: JSON.stringify([...key.scopes]), revoked_at: null, last_used_at: null };
-  await db.kysely.insertInto('api_keys').values(row).execute();
+  await q.insertInto('api_keys').values(row).execute();
   return info(row);
 }
 
-/**
- * The key (revoked or not) whose hash matches, with its workspace and its creator's current
- * role, in one query. Hot path: plain SQL (the builder costs more than the query).
- */
 type KeyLookupRow = ApiKeyRow & { c_role: Member['role'] | null; w_name: string; w_pilot_access: number; w_activations: string; w_ranking_version: number; w_accounts_version: number; w_created_at: string };
 
-const KEY_LOOKUP = `select k.id, k.workspace_id, k.name, k.prefix, k.hash, k.scopes, k.created_by, k.created_at, k.revoked_at, k.last_used_at,
-    w.name as w_name, w.pilot_access as w_pilot_access, w.activations as w_activations,
-    w.ranking_version as w_ranking_version, w.accounts_version as w_accounts_version, w.created_at as w_created_at,
-    m.role as c_role
-  from api_keys k join workspaces w on w.id = k.workspace_id
-  left join members m on m.workspace_id = k.workspace_id and m.email = k.created_by
-  where k.hash = `;
-
-export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithWorkspace | undefined> {
-  const row = db.sqliteRead
-    ? await db.sqliteRead((prepare) => prepare(`${KEY_LOOKUP}?`).all(hash)[0] as KeyLookupRow | undefined)
-    : (await sql<KeyLookupRow>`${sql.raw(KEY_LOOKUP)}${hash}`.execute(db.kysely)).rows[0];
+/** The key (revoked or not) whose hash matches, with its workspace and its creator's current role, in one query. Hot path (every call). */
+export async function findKeyByHash(q: Kysely<Database>, hash: string): Promise<KeyWithWorkspace | undefined> {
+  const [row] = await prepared(
+    q,
+    sql<KeyLookupRow>`select k.id, k.workspace_id, k.name, k.prefix, k.hash, k.scopes, k.created_by, k.created_at, k.revoked_at, k.last_used_at,
+        w.name as w_name, w.pilot_access as w_pilot_access, w.activations as w_activations,
+        w.ranking_version as w_ranking_version, w.accounts_version as w_accounts_version, w.created_at as w_created_at,
+        m.role as c_role
+      from api_keys k join workspaces w on w.id = k.workspace_id
+      left join members m on m.workspace_id = k.workspace_id and m.email = k.created_by
+      where k.hash = ${hash}`,
+  );
   if (!row) return undefined;
   const { c_role, w_name, w_pilot_access, w_activations, w_ranking_version, w_accounts_version, w_created_at, ...key } = row;
   return {
@@ -68,8 +64,8 @@ export async function findKeyByHash(db: Db, hash: string): Promise<KeyWithWorksp
   };
 }
 
-export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyInfo[]> {
-  const rows = await db.kysely
+export async function listApiKeys(q: Kysely<Database>, workspaceId: string): Promise<ApiKeyInfo[]> {
+  const rows = await q
     .selectFrom('api_keys')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
@@ -79,8 +75,8 @@ export async function listApiKeys(db: Db, workspaceId: string): Promise<ApiKeyIn
   return rows.map(info);
 }
 
-export async function getApiKey(db: Db, workspaceId: string, id: string): Promise<ApiKeyInfo | undefined> {
-  const row = await db.kysely
+export async function getApiKey(q: Kysely<Database>, workspaceId: string, id: string): Promise<ApiKeyInfo | undefined> {
+  const row = await q
     .selectFrom('api_keys')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
@@ -90,8 +86,8 @@ export async function getApiKey(db: Db, workspaceId: string, id: string): Promis
 }
 
 /** Revokes a key; resolves to false when it was already revoked. */
-export async function revokeApiKey(db: Db, workspaceId: string, id: string, now: Date): Promise<boolean> {
-  const r = await db.kysely
+export async function revokeApiKey(q: Kysely<Database>, workspaceId: string, id: string, now: Date): Promise<boolean> {
+  const r = await q
     .updateTable('api_keys')
     .set({ revoked_at: now.toISOString() })
     .where('workspace_id', '=', workspaceId)
@@ -101,6 +97,7 @@ export async function revokeApiKey(db: Db, workspaceId: string, id: string, now:
   return Number(r.numUpdatedRows) > 0;
 }
 
-export async function touchApiKey(db: Db, id: string, now: Date): Promise<void> {
-  await db.autocommit((q) => q.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', id).execute());
+/** Records the key's last use (run it in db.autocommit: a stamp, not part of any other write). */
+export async function touchApiKey(q: Kysely<Database>, id: string, now: Date): Promise<void> {
+  await q.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', id).execute();
 }

@@ -1,11 +1,20 @@
 /**
  * Opens the api database: SQLite (better-sqlite3, WAL) by default, PostgreSQL (pg) when a
  * `postgres://` URL is given. Migrations run on open. The rest of the product reaches the
- * database only through the repositories beside this file.
+ * database only through the repositories beside this file, which share one convention:
+ *
+ * - a repository function takes a query executor first: `db.kysely`, or the `trx` a write()
+ *   or autocommit() fn receives. It joins the caller's transaction and opens none of its own,
+ *   so a caller composes several into one atomic write. importAccounts, which commits a large
+ *   import in chunks, takes the Db; so does getOrCreateSetting until its caller passes db.kysely;
+ * - a hot statement is one `sql` template run through prepared() (see prepared.ts);
+ * - an invariant of an aggregate (e.g. every write of accounts rows bumps the workspace's
+ *   accounts_version) lives inside its exported writers, never in the caller.
  */
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest } from './migrations.js';
+import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
 import type { Database } from './schema.js';
 
 export type { Database } from './schema.js';
@@ -32,11 +41,6 @@ export interface Db {
    * statement is atomic on its own, not fn as a whole.
    */
   autocommit<T>(fn: (q: Kysely<Database>) => Promise<T>): Promise<T>;
-  /**
-   * SQLite only: runs fn with the connection's cached prepared statements while holding the
-   * connection (so never inside another caller's transaction). For hot reads; fn is synchronous.
-   */
-  readonly sqliteRead?: <T>(fn: (prepare: SqlitePrepare) => T) => Promise<T>;
   close(): Promise<void>;
 }
 
@@ -71,24 +75,6 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> 
 }
 
 type Opened = Omit<Db, 'appliedMigrations'>;
-
-/** A prepared statement of the SQLite connection (better-sqlite3). */
-export interface SqliteStatement {
-  readonly reader: boolean;
-  all(...params: unknown[]): unknown[];
-  run(...params: unknown[]): { changes: number };
-}
-export type SqlitePrepare = (text: string) => SqliteStatement;
-
-/** The group commit's connection handle → its cached prepare; see sqliteHandle(). */
-const sqliteHandles = new WeakMap<Kysely<Database>, SqlitePrepare>();
-
-/**
- * Inside a SQLite write (the trx a write() fn receives), the connection's cached prepared
- * statements, for hot statements to run synchronously without the query executor; undefined
- * anywhere else (PostgreSQL, or outside a write), where they go through kysely.
- */
-export const sqliteHandle = (trx: Kysely<Database>): SqlitePrepare | undefined => sqliteHandles.get(trx);
 
 /** Most writes one group commit takes; the rest wait for the next. */
 const GROUP_COMMIT_MAX = 256;
@@ -127,6 +113,7 @@ async function openSqlite(path: string): Promise<Opened> {
   };
   const cached = { close: () => database.close(), prepare };
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  registerSqliteRoot(kysely, prepare as SqlitePrepare);
   const run = (text: string) => (prepare(text) as unknown as { run(): unknown }).run();
 
   // Group commit: every commit writes each page it changed to the WAL, so N small writes in one
@@ -150,7 +137,7 @@ async function openSqlite(path: string): Promise<Opened> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await kysely.connection().execute(async (conn) => {
-        sqliteHandles.set(conn, prepare as SqlitePrepare);
+        registerHeldConnection(conn, prepare as SqlitePrepare);
         run('begin immediate');
         try {
           for (const w of batch) {
@@ -202,7 +189,6 @@ async function openSqlite(path: string): Promise<Opened> {
     kysely,
     dialect: 'sqlite',
     location: `SQLite ${path}`,
-    sqliteRead: (fn) => kysely.connection().execute(async () => fn(prepare as SqlitePrepare)),
     write: (fn) => enqueue(fn, false),
     autocommit: (fn) => enqueue(fn, true),
     close: async () => {

@@ -6,11 +6,22 @@
  * RANKING_RETENTION_MS after v was superseded; then v is forgotten and its cursors answer 400.
  */
 import { type Kysely, sql } from 'kysely';
-import type { Db } from './index.js';
-import { type PageQuery, type PageRow, pageAccounts } from './accounts.js';
-import type { Database } from './schema.js';
+import { prepared } from './prepared.js';
+import type { AccountRow, Database } from './schema.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
+
+/** Rows per insert (keeps every statement under SQLite's bound-parameter limit). */
+const HISTORY_CHUNK = 500;
+
+export interface PageQuery {
+  inMarketOnly: boolean;
+  /** Position after which the page starts (exclusive), in ranking order. */
+  after?: { score: number; store_id: string };
+  limit: number;
+}
+
+export type PageRow = Omit<AccountRow, 'workspace_id' | 'delivered_at'>;
 
 /** Inside the re-ranking transaction: keeps the replaced scores and starts the next version. */
 export async function recordSupersededScores(
@@ -20,10 +31,16 @@ export async function recordSupersededScores(
   now: Date,
 ): Promise<void> {
   const ws = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  await trx
-    .insertInto('ranking_history')
-    .values(superseded.map((s) => ({ workspace_id: workspaceId, version: ws.ranking_version, store_id: s.store_id, score: s.score, in_market: s.in_market, superseded_ms: now.getTime() })))
-    .execute();
+  for (let i = 0; i < superseded.length; i += HISTORY_CHUNK) {
+    await trx
+      .insertInto('ranking_history')
+      .values(
+        superseded
+          .slice(i, i + HISTORY_CHUNK)
+          .map((s) => ({ workspace_id: workspaceId, version: ws.ranking_version, store_id: s.store_id, score: s.score, in_market: s.in_market, superseded_ms: now.getTime() })),
+      )
+      .execute();
+  }
   await trx
     .updateTable('workspaces')
     .set({ ranking_version: ws.ranking_version + 1 })
@@ -32,8 +49,8 @@ export async function recordSupersededScores(
 }
 
 /** True when version v of the workspace's ranking can still be walked. */
-export async function rankingRetained(db: Db, workspaceId: string, version: number): Promise<boolean> {
-  const row = await db.kysely
+export async function rankingRetained(q: Kysely<Database>, workspaceId: string, version: number): Promise<boolean> {
+  const row = await q
     .selectFrom('ranking_history')
     .select('store_id')
     .where('workspace_id', '=', workspaceId)
@@ -43,8 +60,28 @@ export async function rankingRetained(db: Db, workspaceId: string, version: numb
   return row !== undefined;
 }
 
-export async function pruneRankingHistory(db: Db, now: Date): Promise<void> {
-  await db.kysely.deleteFrom('ranking_history').where('superseded_ms', '<', now.getTime() - RANKING_RETENTION_MS).execute();
+export async function pruneRankingHistory(q: Kysely<Database>, now: Date): Promise<void> {
+  await q.deleteFrom('ranking_history').where('superseded_ms', '<', now.getTime() - RANKING_RETENTION_MS).execute();
+}
+
+/**
+ * One page of the current ranking (score desc, store_id asc), each row carrying the ranking
+ * version read in the same statement (one snapshot). Hot path: plain SQL.
+ */
+export async function pageAccounts(q: Kysely<Database>, workspaceId: string, p: PageQuery): Promise<(PageRow & { ranking_version: number })[]> {
+  const after = p.after;
+  return prepared(
+    q,
+    sql<PageRow & { ranking_version: number }>`
+    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at,
+      (select ranking_version from workspaces where id = ${workspaceId}) as ranking_version
+    from accounts
+    where workspace_id = ${workspaceId}
+      ${p.inMarketOnly ? sql`and in_market = 1` : sql``}
+      ${after ? sql`and (score < ${after.score} or (score = ${after.score} and store_id > ${after.store_id}))` : sql``}
+    order by score desc, store_id asc
+    limit ${p.limit}`,
+  );
 }
 
 /** One page of an older ranking version (sorts the workspace's accounts; only cursors across a re-ranking take this path). */

@@ -3,6 +3,8 @@
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings.
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { DealStage, LostReason } from '../pipeline/stages.js';
+import type { Role } from '../workspaces/roles.js';
 
 export interface WorkspacesTable {
   id: string;
@@ -21,7 +23,7 @@ export interface WorkspacesTable {
 export interface MembersTable {
   workspace_id: string;
   email: string;
-  role: 'owner' | 'admin' | 'member';
+  role: Role;
   created_at: string;
 }
 
@@ -63,11 +65,11 @@ export interface OutcomesTable {
   workspace_id: string;
   api_key_id: string;
   store_id: string;
-  action: string;
+  action: DealStage;
   value: number | null;
   occurred_at: string | null;
   note: string | null;
-  lost_reason: string | null;
+  lost_reason: LostReason | null;
   lost_reason_other: string | null;
   recorded_at: string;
 }

@@ -1,7 +1,10 @@
 /** Small shared settings (e.g. the cursor signing key) that every api process must agree on. */
 import type { Db } from './index.js';
 
-/** The stored value, created with make() by whichever process asks first. */
+/**
+ * The stored value, created with make() by whichever process asks first. (Still takes the Db,
+ * not an executor: its one caller, the api plugin, is being reshaped; it passes db.kysely next.)
+ */
 export async function getOrCreateSetting(db: Db, name: string, make: () => string): Promise<string> {
   await db.kysely
     .insertInto('settings')

@@ -1,7 +1,6 @@
 /** Registered event-notification endpoints. Deletion is soft so the delivery log keeps its endpoint. */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Db } from './index.js';
 import { newId } from './ids.js';
 import type { Database, WebhookEndpointRow } from './schema.js';
 
@@ -10,7 +9,7 @@ export interface NewWebhookEndpoint {
   event_types?: readonly string[] | null;
 }
 
-export async function insertWebhookEndpoint(db: Db, workspaceId: string, ep: NewWebhookEndpoint, now: Date): Promise<WebhookEndpointRow> {
+export async function insertWebhookEndpoint(q: Kysely<Database>, workspaceId: string, ep: NewWebhookEndpoint, now: Date): Promise<WebhookEndpointRow> {
   const row: WebhookEndpointRow = {
     id: newId('whe'),
     workspace_id: workspaceId,
@@ -20,14 +19,13 @@ export async function insertWebhookEndpoint(db: Db, workspaceId: string, ep: New
     created_at: now.toISOString(),
     deleted_at: null,
   };
-  await db.kysely.insertInto('webhook_endpoints').values(row).execute();
+  await q.insertInto('webhook_endpoints').values(row).execute();
   return row;
 }
 
 /** Live (not deleted) endpoint of this workspace, or undefined. */
-export async function findWebhookEndpoint(db: Db | Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow | undefined> {
-  const k = 'kysely' in db ? db.kysely : db;
-  return k
+export async function findWebhookEndpoint(q: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+  return q
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where('workspace_id', '=', workspaceId)

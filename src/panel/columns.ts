@@ -31,7 +31,6 @@ export const DIMENSIONS = ['country', 'category', 'plan'] as const;
 export type DimensionName = (typeof DIMENSIONS)[number] | 'app';
 
 export const PANEL_FILE = /^(\d{4}-\d{2})\.(csv|parquet|ndjson)$/;
-export const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 /** `2026-10` → a month index (year × 12 + month − 1), so the previous month is `mi - 1`. */
 export const monthIndex = (month: string): number => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;

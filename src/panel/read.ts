@@ -7,7 +7,8 @@ import { parse } from 'csv-parse/sync';
 import path from 'node:path';
 import { CliError } from '../errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
-import { MONTH, monthIndex, PANEL_COLUMNS, PANEL_FILE, type ColumnType } from './columns.js';
+import { isMonth, MONTH_PATTERN } from '../month.js';
+import { monthIndex, PANEL_COLUMNS, PANEL_FILE, type ColumnType } from './columns.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
 
@@ -34,7 +35,7 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
     const ext = path.extname(name).slice(1);
     if (!['csv', 'parquet', 'ndjson'].includes(ext)) continue;
     const m = PANEL_FILE.exec(name);
-    if (!m || !MONTH.test(m[1])) {
+    if (!m || !isMonth(m[1])) {
       throw new CliError(`${path.join(dir, name)}: file name is not a month: expected YYYY-MM.${ext} with a month 01-12`);
     }
     const other = seen.get(m[1]);
@@ -93,7 +94,7 @@ function convert(v: string, type: ColumnType, sourceType: string): string {
     case 'country':
       return `CASE WHEN regexp_full_match(${text}, '[A-Za-z]{2}') THEN upper(${text}) END`;
     case 'month':
-      return `CASE WHEN regexp_full_match(${text}, '\\d{4}-(0[1-9]|1[0-2])') THEN ${text} END`;
+      return `CASE WHEN regexp_full_match(${text}, '${MONTH_PATTERN}') THEN ${text} END`;
     case 'integer':
       return nativeOk(type, sourceType) ? `CAST(${v} AS BIGINT)` : `CASE WHEN regexp_full_match(${text}, '[+-]?\\d+') THEN TRY_CAST(${text} AS BIGINT) END`;
     case 'decimal':

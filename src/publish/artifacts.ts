@@ -3,6 +3,7 @@
  * from the live publication and keeps its Last-Modified; cards are re-rendered only when their
  * content hash changed.
  */
+import { manifestKey, parseManifestKey } from '../public-paths.js';
 import { pageCardInputs, cardHash, renderCards } from '../render/card.js';
 import { renderCsv } from '../render/csv.js';
 import { renderHtml } from '../render/html.js';
@@ -41,8 +42,6 @@ export interface Assembled {
   cardsRendered: number;
 }
 
-const CARD_PATH = /^data\/cards\/([^/]+)\/(\d{4}-\d{2})\/[^/]+\.png$/;
-
 export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
   const httpDate = new Date(a.completedAt).toUTCString();
   const oldFiles = a.old?.manifest.files ?? {};
@@ -69,23 +68,29 @@ export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
     const months = [...byMonth.keys()].sort();
     for (const m of months) {
       const d = byMonth.get(m)!;
-      add(`api/data/${slug}/${m}.json`, d.bytes, CONTENT_TYPES.json, d.etag);
+      add(manifestKey({ kind: 'month-json', slug, month: m }), d.bytes, CONTENT_TYPES.json, d.etag);
     }
     const latest = byMonth.get(months[months.length - 1])!;
     latestDocs.set(slug, latest.doc);
-    add(`api/data/${slug}.json`, latest.bytes, CONTENT_TYPES.json, latest.etag);
+    add(manifestKey({ kind: 'latest-json', slug }), latest.bytes, CONTENT_TYPES.json, latest.etag);
     const series = months.flatMap((m) => byMonth.get(m)!.doc.stats).sort(seriesOrder(slug));
-    add(`api/data/${slug}.csv`, renderCsv(series), CONTENT_TYPES.csv);
+    add(manifestKey({ kind: 'csv', slug }), renderCsv(series), CONTENT_TYPES.csv);
     const history = months.map((m) => byMonth.get(m)!.doc);
     const page = pageModel(latest.doc, history, a.baseUrl);
-    add(`data/${slug}.md`, renderMarkdown(page), CONTENT_TYPES.md);
-    add(`data/${slug}.html`, renderHtml(page), CONTENT_TYPES.html);
+    add(manifestKey({ kind: 'markdown', slug }), renderMarkdown(page), CONTENT_TYPES.md);
+    add(manifestKey({ kind: 'html', slug }), renderHtml(page), CONTENT_TYPES.html);
   }
-  add('data/rss.xml', renderFeed({ baseUrl: a.baseUrl, items: a.feed, pageTitles: Object.fromEntries(PAGES.map((p) => [p.slug, p.title])) }), CONTENT_TYPES.xml);
+  add(manifestKey({ kind: 'feed' }), renderFeed({ baseUrl: a.baseUrl, items: a.feed, pageTitles: Object.fromEntries(PAGES.map((p) => [p.slug, p.title])) }), CONTENT_TYPES.xml);
 
   const cardsRendered = await addCards(a, add, files, manifest);
   const changed = written.length > 0 || Object.keys(oldFiles).some((p) => !(p in manifest));
   return { files, manifest, changed, written, cardsRendered };
+}
+
+/** `{slug}/{month}` of a card's manifest key; undefined for any other key. */
+function cardOf(key: string): string | undefined {
+  const a = parseManifestKey(key);
+  return a?.kind === 'card' ? `${a.slug}/${a.month}` : undefined;
 }
 
 /** Cards of the target months (latest, or all), plus kept cards of months that did not change. */
@@ -98,8 +103,8 @@ async function addCards(
   const oldFiles = a.old?.manifest.files ?? {};
   const monthsWithCards = new Set<string>();
   for (const p of Object.keys(oldFiles)) {
-    const m = CARD_PATH.exec(p);
-    if (m) monthsWithCards.add(`${m[1]}/${m[2]}`);
+    const card = cardOf(p);
+    if (card) monthsWithCards.add(card);
   }
   // Months whose cards may be (re)rendered, and months whose kept cards must be re-checked
   // because their documents were rebuilt (a card whose content did not change is kept even
@@ -120,7 +125,7 @@ async function addCards(
     const byMonth = a.docs.get(slug)!;
     const history = [...byMonth.keys()].sort().map((m) => byMonth.get(m)!.doc);
     for (const card of pageCardInputs(pageModel(byMonth.get(month)!.doc, history, a.baseUrl))) {
-      const path = `data/cards/${slug}/${month}/${card.anchor}.png`;
+      const path = manifestKey({ kind: 'card', slug, month, anchor: card.anchor });
       const hash = cardHash(card);
       const before = oldFiles[path];
       if (before?.source_hash === hash) {
@@ -133,8 +138,8 @@ async function addCards(
   }
   // Cards of months that were neither chosen nor rebuilt stay as they are.
   for (const [path, entry] of Object.entries(oldFiles)) {
-    const m = CARD_PATH.exec(path);
-    if (!m || render.has(`${m[1]}/${m[2]}`) || check.has(`${m[1]}/${m[2]}`)) continue;
+    const card = cardOf(path);
+    if (!card || render.has(card) || check.has(card)) continue;
     files.push({ path, linkFrom: a.old!.file(path) });
     manifest[path] = entry;
   }

@@ -6,6 +6,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { CliError } from '../errors.js';
 import { nextMonth } from '../panel/columns.js';
 import { listPanel } from '../panel/read.js';
+import { manifestKey } from '../public-paths.js';
 import { makeDocument, renderDocument } from '../render/json.js';
 import type { FeedItem } from '../render/page.js';
 import type { BuiltMonth } from '../stats/build.js';
@@ -97,7 +98,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     for (const slug of SLUGS) {
       const bySlug = new Map<string, { doc: StatsDocument; bytes: Buffer; etag: string }>();
       for (const m of allMonths) {
-        const path = `api/data/${slug}/${m}.json`;
+        const path = manifestKey({ kind: 'month-json', slug, month: m });
         const b = rebuild.has(`${slug}/${m}`) ? built.get(m) : undefined;
         const bytes = b ? Buffer.from(renderDocument(makeDocument(slug, m, completedAt, b.stats.get(slug)!))) : await old!.read(path);
         const doc = JSON.parse(bytes.toString('utf8')) as StatsDocument;
@@ -110,7 +111,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       const changed: Partial<Record<Slug, string[]>> = {};
       for (const slug of SLUGS) {
         if (!rebuild.has(`${slug}/${m}`)) continue;
-        const previous = JSON.parse((await old!.read(`api/data/${slug}/${m}.json`)).toString('utf8')) as StatsDocument;
+        const previous = JSON.parse((await old!.read(manifestKey({ kind: 'month-json', slug, month: m }))).toString('utf8')) as StatsDocument;
         const ids = changedStats(previous, docs.get(slug)!.get(m)!.doc);
         if (ids.length) changed[slug] = ids;
       }

@@ -3,6 +3,7 @@
  * brand and page title, month, the value (or the suppression notice), the sentence, n and the
  * attribution. Pure: the text cleaner is passed in.
  */
+import { FLOOR } from '../stats/floor.js';
 import { CARD_HEIGHT, CARD_WIDTH } from './embed.js';
 import { formatCount, formatMonth, SUPPRESSED_CARD_TEXT } from './format.js';
 import type { CardInput } from './page.js';
@@ -48,7 +49,7 @@ export function cardElement(card: CardInput, clean: (text: string) => string, fo
         el('div', { fontSize: 40, fontWeight: 600, color: COLORS.suppressed, marginTop: 8 }, SUPPRESSED_CARD_TEXT.replace(/^Suppressed: /, '')),
       ])
     : line(clean(card.valueText), { fontSize: valueSize(card.valueText), fontWeight: 700, color: COLORS.ink, lineHeight: 1.05, letterSpacing: -2 });
-  const nText = card.suppressed || card.n === null ? 'n < 30 stores' : `n = ${formatCount(card.n)} stores`;
+  const nText = card.suppressed || card.n === null ? `n < ${FLOOR} stores` : `n = ${formatCount(card.n)} stores`;
 
   return el(
     'div',

@@ -3,7 +3,7 @@
  * `renderCard` renders one in process, `renderCards` many on every core, `cardHash` says
  * whether a card's content changed since it was last rendered.
  */
-export { CARD_HEIGHT, CARD_WIDTH, cardPath, cardUrl } from './embed.js';
+export { CARD_HEIGHT, CARD_WIDTH } from './embed.js';
 export { CARD_RENDERER_VERSION, canonicalJson, cardHash, cleanCardText, renderCard, renderCardSvg } from './card-render.js';
 export { cardWorkerPath, renderCards, type RenderCardsOptions } from './card-pool.js';
 export { cardAttribution, pageCardInputs } from './card-inputs.js';

@@ -3,26 +3,12 @@
  * the stat on its page, then the attribution link and "CC BY 4.0". URLs are absolute and pinned
  * to the month, so an embedded image never changes under a reader.
  */
+import { cardUrl } from '../public-paths.js';
 import { PUBLISHER, type Slug, type Stat } from '../stats/types.js';
 import { escapeHtml } from './escape.js';
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
-
-/** `{baseUrl}/data/{slug}` */
-export function pageUrl(baseUrl: string, slug: Slug): string {
-  return `${baseUrl}/data/${slug}`;
-}
-
-/** Path of a card below the output root and the site root: `data/cards/{slug}/{month}/{anchor}.png`. */
-export function cardPath(slug: Slug, month: string, anchor: string): string {
-  return `data/cards/${slug}/${month}/${anchor}.png`;
-}
-
-/** `{baseUrl}/data/cards/{slug}/{month}/{anchor}.png` */
-export function cardUrl(baseUrl: string, slug: Slug, month: string, anchor: string): string {
-  return `${baseUrl}/${cardPath(slug, month, anchor)}`;
-}
 
 export interface EmbedInput {
   baseUrl: string;

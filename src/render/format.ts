@@ -2,14 +2,15 @@
  * Values formatted for people. Deterministic: every formatter pins 'en-US', so the output
  * never depends on the machine's locale, and nothing here reads the clock.
  */
+import { FLOOR } from '../stats/floor.js';
 import type { Delta, MetricKind, Stat } from '../stats/types.js';
 
 /** What a suppressed figure says wherever a number would stand. */
-export const SUPPRESSED_TEXT = 'suppressed (fewer than 30 stores)';
+export const SUPPRESSED_TEXT = `suppressed (fewer than ${FLOOR} stores)`;
 /** The same in a narrow column (n, change) of a row whose value already says why. */
 export const SUPPRESSED_SHORT_TEXT = 'suppressed';
 /** Card wording of the same (DESIGN.md: suppressed cards say the figure is suppressed). */
-export const SUPPRESSED_CARD_TEXT = 'Suppressed: fewer than 30 stores';
+export const SUPPRESSED_CARD_TEXT = `Suppressed: fewer than ${FLOOR} stores`;
 /** No figure: first month, a gap before this month, or a non-finite number. */
 export const NO_VALUE_TEXT = '—';
 

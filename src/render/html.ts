@@ -4,9 +4,11 @@
  * snippet per stat and schema.org Dataset JSON-LD. Pure: PageModel in, string out. Every piece
  * of data is HTML-escaped; JSON-LD is escaped for a script element.
  */
+import { pageUrl, publicUrl } from '../public-paths.js';
+import { FLOOR } from '../stats/floor.js';
 import { LICENSE, PUBLISHER, type Stat } from '../stats/types.js';
 import { escapeHtml as e, jsonForScript } from './escape.js';
-import { pageUrl, renderEmbedSnippet } from './embed.js';
+import { renderEmbedSnippet } from './embed.js';
 import {
   dimensionLabel,
   formatMonth,
@@ -91,7 +93,7 @@ function renderSection(page: PageModel, section: MetricSection, id: string): str
     trend +
     statTable(section, id, page.document.month) +
     `<p class="method">Methodology version ${e(section.methodology_version)}. ` +
-    'Figures from fewer than 30 stores are suppressed.</p>' +
+    `Figures from fewer than ${FLOOR} stores are suppressed.</p>` +
     embeds +
     '</section>'
   );
@@ -108,9 +110,10 @@ export function renderHtml(page: PageModel): string {
   const url = pageUrl(baseUrl, slug);
   const month = formatMonth(doc.month);
   const ids = sectionIds(page.sections);
-  const json = `${baseUrl}/api/data/${slug}`;
-  const csv = `${json}/csv`;
-  const rss = `${baseUrl}/data/rss.xml`;
+  const json = publicUrl(baseUrl, { kind: 'latest-json', slug });
+  const csv = publicUrl(baseUrl, { kind: 'csv', slug });
+  const markdown = publicUrl(baseUrl, { kind: 'markdown', slug });
+  const rss = publicUrl(baseUrl, { kind: 'feed' });
   const head = [
     '<!doctype html>',
     '<html lang="en">',
@@ -120,7 +123,7 @@ export function renderHtml(page: PageModel): string {
     `<title>${e(`${page.title} · ${month} · ${PUBLISHER}`)}</title>`,
     `<meta name="description" content="${e(page.intro)}">`,
     `<link rel="canonical" href="${e(url)}">`,
-    `<link rel="alternate" type="text/markdown" href="${e(url)}.md">`,
+    `<link rel="alternate" type="text/markdown" href="${e(markdown)}">`,
     `<link rel="alternate" type="application/json" href="${e(json)}">`,
     `<link rel="alternate" type="text/csv" href="${e(csv)}">`,
     `<link rel="alternate" type="application/rss+xml" title="${e(`${PUBLISHER} statistics`)}" href="${e(rss)}">`,
@@ -142,7 +145,7 @@ export function renderHtml(page: PageModel): string {
     `<p class="meta">Figures for <strong>${e(month)}</strong> · published <time datetime="${e(doc.completed_at)}">${e(doc.completed_at.slice(0, 10))}</time></p>`,
     '<nav aria-label="Downloads"><ul>' +
       `<li><a href="${e(json)}">JSON</a></li><li><a href="${e(csv)}">CSV (all months)</a></li>` +
-      `<li><a href="${e(url)}.md">Markdown</a></li><li><a href="${e(rss)}">RSS feed</a></li>` +
+      `<li><a href="${e(markdown)}">Markdown</a></li><li><a href="${e(rss)}">RSS feed</a></li>` +
       `<li><a href="${e(pageUrl(baseUrl, 'methodology'))}">Methodology</a></li></ul></nav>`,
     toc(page, ids),
     '</div></header>',

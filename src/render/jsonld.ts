@@ -2,8 +2,9 @@
  * schema.org `Dataset` description of a page, for search engines and dataset catalogues:
  * the JSON and CSV distributions, license, creator and temporal coverage.
  */
+import { pageUrl, publicUrl } from '../public-paths.js';
+import { FLOOR } from '../stats/floor.js';
 import { PUBLISHER } from '../stats/types.js';
-import { pageUrl } from './embed.js';
 import { formatMonth } from './format.js';
 import type { PageModel } from './page.js';
 
@@ -29,7 +30,7 @@ export function datasetJsonLd(page: PageModel): Record<string, unknown> {
     '@type': 'Dataset',
     '@id': url,
     name: page.title,
-    description: `${page.intro} Latest figures: ${formatMonth(doc.month)}. Figures from fewer than 30 stores are suppressed.`,
+    description: `${page.intro} Latest figures: ${formatMonth(doc.month)}. Figures from fewer than ${FLOOR} stores are suppressed.`,
     url,
     license: LICENSE_URL,
     isAccessibleForFree: true,
@@ -48,13 +49,13 @@ export function datasetJsonLd(page: PageModel): Record<string, unknown> {
         '@type': 'DataDownload',
         name: `${page.title} (JSON, latest month)`,
         encodingFormat: 'application/json',
-        contentUrl: `${baseUrl}/api/data/${slug}`,
+        contentUrl: publicUrl(baseUrl, { kind: 'latest-json', slug }),
       },
       {
         '@type': 'DataDownload',
         name: `${page.title} (CSV, full monthly series)`,
         encodingFormat: 'text/csv',
-        contentUrl: `${baseUrl}/api/data/${slug}/csv`,
+        contentUrl: publicUrl(baseUrl, { kind: 'csv', slug }),
       },
     ],
   };

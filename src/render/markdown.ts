@@ -3,9 +3,10 @@
  * with a GFM table of its dimension rows, its definition and methodology version, an anchor
  * per stat, the license line and an attribution link. Pure: PageModel in, string out.
  */
+import { pageUrl, publicUrl } from '../public-paths.js';
+import { FLOOR } from '../stats/floor.js';
 import { LICENSE, PUBLISHER } from '../stats/types.js';
 import { escapeHtml, escapeMarkdownInline, escapeMarkdownParagraph, markdownCell } from './escape.js';
-import { pageUrl } from './embed.js';
 import {
   dimensionLabel,
   formatMonth,
@@ -65,10 +66,10 @@ export function renderMarkdown(page: PageModel): string {
   const { document: doc, baseUrl, slug } = page;
   const month = formatMonth(doc.month);
   const dataLinks = [
-    link('JSON', `${baseUrl}/api/data/${slug}`),
-    link('CSV', `${baseUrl}/api/data/${slug}/csv`),
+    link('JSON', publicUrl(baseUrl, { kind: 'latest-json', slug })),
+    link('CSV', publicUrl(baseUrl, { kind: 'csv', slug })),
     link('HTML', pageUrl(baseUrl, slug)),
-    link('RSS', `${baseUrl}/data/rss.xml`),
+    link('RSS', publicUrl(baseUrl, { kind: 'feed' })),
   ].join(' · ');
   const lines = [
     `# ${escapeMarkdownInline(page.title)}`,
@@ -76,7 +77,7 @@ export function renderMarkdown(page: PageModel): string {
     escapeMarkdownParagraph(page.intro),
     '',
     `Figures for ${escapeMarkdownInline(month)}, published ${escapeMarkdownInline(doc.completed_at)}. ` +
-      `Stats from fewer than 30 stores are suppressed. Data: ${dataLinks}.`,
+      `Stats from fewer than ${FLOOR} stores are suppressed. Data: ${dataLinks}.`,
     '',
     ...page.sections.flatMap(renderSection),
     '## License',

@@ -4,9 +4,10 @@
  * newest item's completion time (never "now"), so equal input gives equal bytes (and ETag).
  */
 import { Feed } from 'feed';
+import { isMonth } from '../month.js';
+import { pageUrl, publicUrl } from '../public-paths.js';
 import { LICENSE, PUBLISHER, type Slug } from '../stats/types.js';
 import { escapeHtml } from './escape.js';
-import { pageUrl } from './embed.js';
 import { formatMonth } from './format.js';
 import type { FeedItem } from './page.js';
 
@@ -32,7 +33,7 @@ function parseTime(item: FeedItem): Date {
 }
 
 function checkMonth(item: FeedItem): string {
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(item.month)) {
+  if (!isMonth(item.month)) {
     throw new Error(`feed item ${item.guid}: month is not YYYY-MM: ${JSON.stringify(item.month)}`);
   }
   return formatMonth(item.month);
@@ -78,14 +79,14 @@ export function renderFeed(opts: FeedOptions): string {
   const items = newestFirst(opts.items);
   const newest = items[0];
   const feed = new Feed({
-    id: `${opts.baseUrl}/data/rss.xml`,
+    id: publicUrl(opts.baseUrl, { kind: 'feed' }),
     title: opts.title ?? `${PUBLISHER} statistics`,
     description: 'Monthly public e-commerce statistics: each release and each correction of a past month.',
     link: opts.baseUrl + '/',
     language: 'en',
     copyright: LICENSE,
     generator: PUBLISHER,
-    feedLinks: { rss: `${opts.baseUrl}/data/rss.xml` },
+    feedLinks: { rss: publicUrl(opts.baseUrl, { kind: 'feed' }) },
     updated: newest ? parseTime(newest) : EMPTY_FEED_DATE,
   });
   for (const item of items) {

@@ -7,6 +7,7 @@
 import { createServer, type OutgoingHttpHeader, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
+import { urlPath as publicPath } from '../public-paths.js';
 import type { Slug } from '../stats/types.js';
 import { resolveCurrentRelease } from '../publish/release.js';
 import { loadPublication } from './publication.js';
@@ -45,7 +46,7 @@ export interface ServeBenchResult {
 
 export async function benchServe(opts: ServeBenchOptions): Promise<ServeBenchResult> {
   const slug = opts.slug ?? 'agentic-commerce';
-  const urlPath = `/api/data/${slug}`;
+  const urlPath = publicPath({ kind: 'latest-json', slug });
   const dir = await resolveCurrentRelease(opts.out);
   if (dir === null) throw new Error(`${opts.out}: nothing published to benchmark`);
   const artifact = (await loadPublication(dir)).byPath.get(urlPath);

@@ -3,6 +3,7 @@
  * matched cohort, and the texts. Pure: plain data in, plain data out.
  */
 import { previousMonth, type DimensionName } from '../panel/columns.js';
+import { canonicalUrl } from '../public-paths.js';
 import type { Cell, CellAgg, MonthAgg } from './aggregate.js';
 import { METRICS, PAGES, type MetricDef } from './registry.js';
 import { FLOOR, primary, protect, type SizedCell } from './suppression.js';
@@ -138,7 +139,7 @@ function toStat(row: Row, agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl:
   const dimension = dimensionString(dim, cell.value);
   const id = statId(metric.key, dimension);
   const anchor = anchorOf(id);
-  const canonical_url = `${baseUrl}/data/${metric.slug}#${anchor}`;
+  const canonical_url = canonicalUrl(baseUrl, metric.slug, anchor);
   const scope = scopeText(dim, cell.value);
   const digits = digitsOf(metric);
   const value = hidden ? null : metric.kind === 'count' ? a.num : round(a.num / a.n, digits);

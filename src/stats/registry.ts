@@ -9,6 +9,7 @@
  * - count: `input` is BOOLEAN, "qualifies"; NULL counts as not qualifying (a count's null_rate is 0).
  * `eligible` (default TRUE) narrows the stores a metric speaks about.
  */
+import { FLOOR } from './floor.js';
 import type { MetricKind, Slug } from './types.js';
 
 export interface MetricDef {
@@ -67,7 +68,7 @@ export const PAGES: readonly PageDef[] = [
   { slug: 'platform-apps', title: 'Platform apps', intro: 'Which apps stores install, how many, and what the stores using each app look like.', byApp: true },
   { slug: 'platform-advertising', title: 'Platform advertising', intro: 'Which ad channels stores use, judged by the pixels and tags seen on their storefronts.' },
   { slug: 'platform-trends', title: 'Platform trends', intro: 'What changed since the previous month within the same stores: adoption of apps, ad channels and agentic features, traffic and plan changes.' },
-  { slug: 'methodology', title: 'Methodology', intro: 'How the panel is built and how complete it is. Every figure counts stores observed in the month. A figure based on fewer than 30 stores is suppressed (publication floor); to keep suppressed figures from being recovered by subtraction, further cells of the same breakdown are suppressed until every breakdown hides either nothing or at least two cells covering at least 30 stores together (secondary suppression). Stores with an unknown country, category or plan form a hidden cell of their own. Month-over-month changes compare the same stores in both months (matched cohort) and are suppressed below 30 such stores.' },
+  { slug: 'methodology', title: 'Methodology', intro: `How the panel is built and how complete it is. Every figure counts stores observed in the month. A figure based on fewer than ${FLOOR} stores is suppressed (publication floor); to keep suppressed figures from being recovered by subtraction, further cells of the same breakdown are suppressed until every breakdown hides either nothing or at least two cells covering at least ${FLOOR} stores together (secondary suppression). Stores with an unknown country, category or plan form a hidden cell of their own. Month-over-month changes compare the same stores in both months (matched cohort) and are suppressed below ${FLOOR} such stores.` },
 ];
 
 export const METRICS: readonly MetricDef[] = [

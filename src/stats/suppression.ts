@@ -5,7 +5,9 @@
  * least `floor` stores together; until then the smallest published cell is hidden too.
  */
 
-export const FLOOR = 30;
+import { FLOOR } from './floor.js';
+
+export { FLOOR };
 
 /**
  * The key of the cell of stores whose dimension value is unknown. It is never published, yet its

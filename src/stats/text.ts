@@ -1,6 +1,7 @@
 /** Ids, anchors, sentences and citations of stats: pure text, one place. */
 import { createHash } from 'node:crypto';
 import { formatMonth as monthText, formatValue } from '../render/format.js';
+import { FLOOR } from './floor.js';
 import type { MetricDef, PageDef } from './registry.js';
 import { PUBLISHER } from './types.js';
 
@@ -49,7 +50,7 @@ export function sentenceOf(metric: MetricDef, scope: string, month: string, valu
     return `No figure “${metric.title}” for ${scope} in ${monthText(month)}: it compares with the previous month, which is not in the panel.`;
   }
   if (value === null) {
-    return `The figure “${metric.title}” for ${scope} in ${monthText(month)} is suppressed to protect small samples (publication floor: 30 stores).`;
+    return `The figure “${metric.title}” for ${scope} in ${monthText(month)} is suppressed to protect small samples (publication floor: ${FLOOR} stores).`;
   }
   const text = formatValue(value, metric);
   return metric.sentence

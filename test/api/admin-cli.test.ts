@@ -129,7 +129,7 @@ for (const d of dialects) {
       const b = await run('accounts', 'import', bad, '--workspace', 'importer');
       expect(b.code).toBe(2);
       expect(b.stderr).toContain('bad.ndjson: line 2: field score');
-      expect(await countAccounts(t.db, ws.json.id)).toBe(2);
+      expect(await countAccounts(t.db.kysely, ws.json.id)).toBe(2);
     });
   });
 }

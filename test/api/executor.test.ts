@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityReader } from '../../src/api/capabilities.js';
 import { type OperationExecutor, type OperationRequest, createExecutor } from '../../src/api/executor.js';
 import { routeById } from '../../src/api/route-table.js';
-import { upsertAccounts } from '../../src/db/accounts.js';
+import { importAccounts } from '../../src/db/accounts.js';
 import { listOutcomes } from '../../src/db/outcomes.js';
 import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
@@ -37,7 +37,7 @@ for (const d of dialects) {
       t = await freshDb(d.name);
       exec = await createExecutor({ db: t.db, now: fakeClock().now, capability: capabilityReader(), rateLimits: { write: 3 } });
       wsId = (await workspace(t.db)).id;
-      await upsertAccounts(t.db, wsId, [{ store_id: 'a', score: 2 }, { store_id: 'b', score: 1 }], new Date());
+      await importAccounts(t.db, wsId, [{ store_id: 'a', score: 2 }, { store_id: 'b', score: 1 }], new Date());
       key = await apiKey(t.db, wsId, ['read:accounts', 'write:outcomes', 'manage:webhooks']);
     });
     afterAll(async () => t?.cleanup());
@@ -86,7 +86,7 @@ for (const d of dialects) {
       expect(first.headers['idempotent-replayed']).toBeUndefined();
       expect(again.body).toBe(first.body);
       expect(again.headers['idempotent-replayed']).toBe('true');
-      expect(await listOutcomes(t.db, ws.id)).toHaveLength(1);
+      expect(await listOutcomes(t.db.kysely, ws.id)).toHaveLength(1);
     });
 
     it('stores a problem a handler throws and replays it for the same Idempotency-Key', async () => {
@@ -98,7 +98,7 @@ for (const d of dialects) {
       const replay = await exec.execute(route('delete_webhook'), request({ key: k, idem, params: { id: 'whe_nope' } }));
       expect([replay.status, replay.problem, replay.body]).toEqual([404, true, missing.body]);
       expect(replay.headers['idempotent-replayed']).toBe('true');
-      const ep = await insertWebhookEndpoint(t.db, ws.id, { url: 'https://example.com/h' }, new Date());
+      const ep = await insertWebhookEndpoint(t.db.kysely, ws.id, { url: 'https://example.com/h' }, new Date());
       const other = await exec.execute(route('delete_webhook'), request({ key: k, idem, params: { id: ep.id } }));
       expect(JSON.parse(other.body).type).toBe(PROBLEM + 'idempotency-key-reused');
     });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { upsertAccounts } from '../../src/db/accounts.js';
+import { importAccounts } from '../../src/db/accounts.js';
 import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, startApi, workspace, type Harness } from './harness.js';
@@ -68,8 +68,8 @@ for (const d of dialects) {
       h = await startApi(d.name, { rateLimits: LIFTED });
       const ws = await workspace(h.db);
       key = await apiKey(h.db, ws.id, ['read:accounts', 'read:watch', 'write:outcomes', 'manage:webhooks', 'generate:reports']);
-      hook = (await insertWebhookEndpoint(h.db, ws.id, { url: 'https://example.com/h' }, new Date())).id;
-      await upsertAccounts(h.db, ws.id, [{ store_id: 'a', score: 1 }], new Date());
+      hook = (await insertWebhookEndpoint(h.db.kysely, ws.id, { url: 'https://example.com/h' }, new Date())).id;
+      await importAccounts(h.db, ws.id, [{ store_id: 'a', score: 1 }], new Date());
     });
     afterAll(async () => h?.close());
 

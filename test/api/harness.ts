@@ -53,14 +53,14 @@ export async function startApi(dialect: DialectName, opts: Omit<ApiOptions, 'db'
 
 let wsCounter = 0;
 export async function workspace(db: Db, name = `ws-${++wsCounter}-${Math.random().toString(36).slice(2, 8)}`): Promise<Workspace> {
-  const ws = await createWorkspace(db, name, new Date());
-  await upsertMember(db, ws.id, 'owner@example.com', 'owner', new Date());
+  const ws = await createWorkspace(db.kysely, name, new Date());
+  await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', new Date());
   return ws;
 }
 
 export async function apiKey(db: Db, workspaceId: string, scopes: readonly Scope[]): Promise<string> {
   const k = generateApiKey();
-  await insertApiKey(db, {
+  await insertApiKey(db.kysely, {
     id: k.id,
     workspace_id: workspaceId,
     name: 'test',

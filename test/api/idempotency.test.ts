@@ -47,7 +47,7 @@ for (const d of dialects) {
       expect(second.status).toBe(200);
       expect(second.body).toEqual(first.body);
       expect(second.headers.get('idempotent-replayed')).toBe('true');
-      expect(await listOutcomes(h.db, ws.id)).toHaveLength(1);
+      expect(await listOutcomes(h.db.kysely, ws.id)).toHaveLength(1);
     });
 
     it('answers 409 and records nothing when the same key comes with a changed body', async () => {
@@ -58,7 +58,7 @@ for (const d of dialects) {
       expect(r.status).toBe(409);
       expect(r.contentType).toMatch(/problem\+json/);
       expect(r.body.type).toBe('https://storelens.dev/problems/idempotency-key-reused');
-      const rows = await listOutcomes(h.db, ws.id);
+      const rows = await listOutcomes(h.db.kysely, ws.id);
       expect(rows.map((o) => o.action)).toEqual(['won']);
     });
 
@@ -66,7 +66,7 @@ for (const d of dialects) {
       const { ws, key } = await fresh();
       const idem = freshIdem();
       await call(h.base, 'POST', '/outcomes', { key, idem, body: { store_id: 's1', action: 'won' } });
-      const ep = await insertWebhookEndpoint(h.db, ws.id, { url: 'https://example.com/h' }, new Date());
+      const ep = await insertWebhookEndpoint(h.db.kysely, ws.id, { url: 'https://example.com/h' }, new Date());
       expect((await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem })).status).toBe(409);
     });
 
@@ -76,7 +76,7 @@ for (const d of dialects) {
       expect((await call(h.base, 'POST', '/outcomes', { key, idem, body: { store_id: 's1', action: 'lost' } })).status).toBe(400);
       const ok = await call(h.base, 'POST', '/outcomes', { key, idem, body: { store_id: 's1', action: 'lost', lost_reason: 'budget' } });
       expect(ok.status).toBe(200);
-      expect(await listOutcomes(h.db, ws.id)).toHaveLength(1);
+      expect(await listOutcomes(h.db.kysely, ws.id)).toHaveLength(1);
     });
 
     it('makes exactly one row of 50 concurrent requests with one key', async () => {
@@ -84,7 +84,7 @@ for (const d of dialects) {
       const idem = freshIdem();
       const body = { store_id: 'concurrent', action: 'negotiation' };
       const results = await Promise.all(Array.from({ length: 50 }, () => call(h.base, 'POST', '/outcomes', { key, idem, body })));
-      const rows = await listOutcomes(h.db, ws.id);
+      const rows = await listOutcomes(h.db.kysely, ws.id);
       expect(rows).toHaveLength(1);
       for (const r of results) {
         expect([200, 409]).toContain(r.status);
@@ -100,7 +100,7 @@ for (const d of dialects) {
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) => call(h.base, 'POST', '/outcomes', { key, idem, body: { store_id: `s${i}`, action: 'won' } })),
       );
-      expect(await listOutcomes(h.db, ws.id)).toHaveLength(1);
+      expect(await listOutcomes(h.db.kysely, ws.id)).toHaveLength(1);
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409)).toHaveLength(49);
     });
@@ -116,7 +116,7 @@ for (const d of dialects) {
       const later = await call(h.base, 'POST', '/outcomes', { key, idem, body });
       expect(later.status).toBe(200);
       expect(later.headers.get('idempotent-replayed')).toBeNull();
-      expect(await listOutcomes(h.db, ws.id)).toHaveLength(2);
+      expect(await listOutcomes(h.db.kysely, ws.id)).toHaveLength(2);
     });
   });
 }

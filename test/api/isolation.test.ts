@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertAccounts } from '../../src/db/accounts.js';
+import { importAccounts } from '../../src/db/accounts.js';
 import { listOutcomes } from '../../src/db/outcomes.js';
 import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/db/webhooks.js';
 import { dialects } from '../helpers/db.js';
@@ -18,8 +18,8 @@ for (const d of dialects) {
       const wb = await workspace(h.db);
       a = { id: wa.id, key: await apiKey(h.db, wa.id, ALL) };
       b = { id: wb.id, key: await apiKey(h.db, wb.id, ALL) };
-      await upsertAccounts(h.db, wa.id, Array.from({ length: 5 }, (_, i) => ({ store_id: `a-${i}`, score: i })), new Date());
-      await upsertAccounts(h.db, wb.id, Array.from({ length: 5 }, (_, i) => ({ store_id: `b-${i}`, score: i })), new Date());
+      await importAccounts(h.db, wa.id, Array.from({ length: 5 }, (_, i) => ({ store_id: `a-${i}`, score: i })), new Date());
+      await importAccounts(h.db, wb.id, Array.from({ length: 5 }, (_, i) => ({ store_id: `b-${i}`, score: i })), new Date());
     });
     afterAll(async () => h?.close());
 
@@ -31,18 +31,18 @@ for (const d of dialects) {
     });
 
     it("answers 404, never 403, for another workspace's webhook, and leaves it alone", async () => {
-      const ep = await insertWebhookEndpoint(h.db, b.id, { url: 'https://b.example/h' }, new Date());
+      const ep = await insertWebhookEndpoint(h.db.kysely, b.id, { url: 'https://b.example/h' }, new Date());
       const r = await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key: a.key, idem: freshIdem() });
       expect(r.status).toBe(404);
       expect(r.body.type).toBe('https://storelens.dev/problems/not-found');
-      expect(await findWebhookEndpoint(h.db, b.id, ep.id)).toMatchObject({ id: ep.id, url: 'https://b.example/h', deleted_at: null });
+      expect(await findWebhookEndpoint(h.db.kysely, b.id, ep.id)).toMatchObject({ id: ep.id, url: 'https://b.example/h', deleted_at: null });
       expect((await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key: b.key, idem: freshIdem() })).status).toBe(200);
     });
 
     it('records outcomes in the caller workspace only', async () => {
       await call(h.base, 'POST', '/outcomes', { key: a.key, idem: freshIdem(), body: { store_id: 'b-1', action: 'won' } });
-      expect((await listOutcomes(h.db, a.id)).map((o) => o.store_id)).toEqual(['b-1']);
-      expect(await listOutcomes(h.db, b.id)).toEqual([]);
+      expect((await listOutcomes(h.db.kysely, a.id)).map((o) => o.store_id)).toEqual(['b-1']);
+      expect(await listOutcomes(h.db.kysely, b.id)).toEqual([]);
     });
 
     it('keeps Idempotency-Keys apart between workspaces', async () => {

@@ -44,7 +44,7 @@ for (const d of dialects) {
       const ws = await workspace(h.db);
       const key = await apiKey(h.db, ws.id, ['read:accounts', 'manage:webhooks', 'write:deals']);
       const deleteHook = async () => {
-        const ep = await insertWebhookEndpoint(h.db, ws.id, { url: 'https://example.com/h' }, new Date());
+        const ep = await insertWebhookEndpoint(h.db.kysely, ws.id, { url: 'https://example.com/h' }, new Date());
         return call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem: freshIdem() });
       };
       return { ws, key, deleteHook };
@@ -53,7 +53,7 @@ for (const d of dialects) {
     it('refuses manage:webhooks with 403 once the creator is demoted to member, and says why', async () => {
       const { ws, key, deleteHook } = await ownerKey();
       expect((await deleteHook()).status).toBe(200);
-      await upsertMember(h.db, ws.id, OWNER, 'member', new Date());
+      await upsertMember(h.db.kysely, ws.id, OWNER, 'member', new Date());
       const r = await deleteHook();
       expect(r.status).toBe(403);
       expect(r.contentType).toMatch(/^application\/problem\+json/);
@@ -64,7 +64,7 @@ for (const d of dialects) {
 
     it('keeps self-serve scopes working for a demoted creator', async () => {
       const { ws, key } = await ownerKey();
-      await upsertMember(h.db, ws.id, OWNER, 'member', new Date());
+      await upsertMember(h.db.kysely, ws.id, OWNER, 'member', new Date());
       expect((await call(h.base, 'GET', '/accounts', { key })).status).toBe(200);
     });
 
@@ -73,7 +73,7 @@ for (const d of dialects) {
       const body = { status: 'working' };
       // The operation has no handler yet: an admitted key passes 403 and gets 404 operation-unavailable.
       expect((await call(h.base, 'POST', '/accounts/s1/status', { key, idem: freshIdem(), body })).status).toBe(404);
-      await upsertMember(h.db, ws.id, OWNER, 'member', new Date());
+      await upsertMember(h.db.kysely, ws.id, OWNER, 'member', new Date());
       const r = await call(h.base, 'POST', '/accounts/s1/status', { key, idem: freshIdem(), body });
       expect(r.status).toBe(403);
       expect(r.body.required_scope).toBe('write:deals');
@@ -81,16 +81,16 @@ for (const d of dialects) {
 
     it('lets the key use those scopes again when the creator becomes an admin', async () => {
       const { ws, deleteHook } = await ownerKey();
-      await upsertMember(h.db, ws.id, OWNER, 'member', new Date());
+      await upsertMember(h.db.kysely, ws.id, OWNER, 'member', new Date());
       expect((await deleteHook()).status).toBe(403);
-      await upsertMember(h.db, ws.id, OWNER, 'admin', new Date());
+      await upsertMember(h.db.kysely, ws.id, OWNER, 'admin', new Date());
       expect((await deleteHook()).status).toBe(200);
     });
 
     it('stops the key (401) once its creator is no longer a member, on routes known and unknown', async () => {
       const { ws, key } = await ownerKey();
       expect((await call(h.base, 'GET', '/accounts', { key })).status).toBe(200);
-      expect(await removeMember(h.db, ws.id, OWNER)).toBe(true);
+      expect(await removeMember(h.db.kysely, ws.id, OWNER)).toBe(true);
       for (const path of ['/accounts', '/no-such-route']) {
         const r = await call(h.base, 'GET', path, { key });
         expect(r.status).toBe(401);
@@ -103,8 +103,8 @@ for (const d of dialects) {
     it('does not let a member of another workspace with the same email keep the key alive', async () => {
       const { ws, key } = await ownerKey();
       const other = await workspace(h.db);
-      await upsertMember(h.db, other.id, OWNER, 'owner', new Date());
-      await removeMember(h.db, ws.id, OWNER);
+      await upsertMember(h.db.kysely, other.id, OWNER, 'owner', new Date());
+      await removeMember(h.db.kysely, ws.id, OWNER);
       expect((await call(h.base, 'GET', '/accounts', { key })).status).toBe(401);
     });
   });

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { upsertAccounts } from '../../src/db/accounts.js';
+import { importAccounts } from '../../src/db/accounts.js';
 import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { expectGolden } from '../helpers/golden.js';
@@ -107,9 +107,9 @@ describe('openapi.json and a generated client', () => {
 
   it('calls the three operations through openapi-fetch', async () => {
     const ws = await workspace(h.db);
-    await upsertAccounts(h.db, ws.id, [{ store_id: 'top', score: 9 }, { store_id: 'mid', score: 5 }, { store_id: 'low', score: 1 }], new Date());
+    await importAccounts(h.db, ws.id, [{ store_id: 'top', score: 9 }, { store_id: 'mid', score: 5 }, { store_id: 'low', score: 1 }], new Date());
     const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:outcomes', 'manage:webhooks']);
-    const ep = await insertWebhookEndpoint(h.db, ws.id, { url: 'https://example.com/h' }, new Date());
+    const ep = await insertWebhookEndpoint(h.db.kysely, ws.id, { url: 'https://example.com/h' }, new Date());
     const { exerciseClient } = await import('./client-usage.js');
     expect(await exerciseClient(h.base, key, ep.id)).toEqual({
       firstStore: 'top',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LOST_REASONS, OUTCOME_ACTIONS, OutcomeInput } from '../../src/api/routes/outcomes.js';
+import { OutcomeInput } from '../../src/api/routes/outcomes.js';
+import { DEAL_STAGES, LOST_REASONS } from '../../src/pipeline/stages.js';
 
 const FIELDS = new Set(['store_id', 'action', 'value', 'occurred_at', 'note', 'lost_reason', 'lost_reason_other']);
 
@@ -9,7 +10,7 @@ function specAccepts(b: any): boolean {
   if (typeof b !== 'object' || b === null || Array.isArray(b)) return false;
   if (Object.keys(b).some((k) => !FIELDS.has(k))) return false;
   if (typeof b.store_id !== 'string') return false;
-  if (!(OUTCOME_ACTIONS as readonly string[]).includes(b.action)) return false;
+  if (!(DEAL_STAGES as readonly string[]).includes(b.action)) return false;
   if ('value' in b && (typeof b.value !== 'number' || !Number.isFinite(b.value))) return false;
   for (const f of ['occurred_at', 'note', 'lost_reason_other']) if (f in b && typeof b[f] !== 'string') return false;
   if ('lost_reason' in b && !(LOST_REASONS as readonly string[]).includes(b.lost_reason)) return false;
@@ -22,7 +23,7 @@ const anyValue = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.boolean(), 
 const body = fc.record(
   {
     store_id: fc.oneof(fc.string(), anyValue),
-    action: fc.oneof(fc.constantFrom(...OUTCOME_ACTIONS), anyValue),
+    action: fc.oneof(fc.constantFrom(...DEAL_STAGES), anyValue),
     value: fc.oneof(fc.double(), anyValue),
     occurred_at: fc.oneof(fc.string(), anyValue),
     note: fc.oneof(fc.string(), anyValue),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertAccounts } from '../../src/db/accounts.js';
+import { importAccounts } from '../../src/db/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, startApi, workspace, type Harness } from './harness.js';
 
@@ -17,7 +17,7 @@ for (const d of dialects) {
       const ws = await workspace(h.db);
       // Ties on score on purpose: order falls back to store_id.
       const rows = Array.from({ length: n }, (_, i) => ({ store_id: `store-${String(i).padStart(4, '0')}`, score: Math.floor(i / 3) / 10, in_market: i % 7 !== 0 }));
-      await upsertAccounts(h.db, ws.id, rows, new Date());
+      await importAccounts(h.db, ws.id, rows, new Date());
       return { ws, rows, key: await apiKey(h.db, ws.id, ['read:accounts']) };
     }
 
@@ -56,7 +56,7 @@ for (const d of dialects) {
       let added = 0;
       const { seen } = await walk(key, 7, '&filter=all', async () => {
         const extra = Array.from({ length: 3 }, () => ({ store_id: `new-${++added}`, score: (added % 11) / 10 }));
-        await upsertAccounts(h.db, ws.id, extra, new Date());
+        await importAccounts(h.db, ws.id, extra, new Date());
       });
       const ids = seen.map((x) => x.store_id);
       expect(new Set(ids).size).toBe(ids.length);
@@ -110,7 +110,7 @@ for (const d of dialects) {
         round++;
         // Re-score a few existing accounts (and move one out of the market) after every page.
         const changes = [0, 1, 2].map((k) => ({ store_id: `store-${String((round * 7 + k * 13) % 60).padStart(4, '0')}`, score: ((round * 31 + k) % 17) / 3, in_market: k !== 2 }));
-        await upsertAccounts(h.db, ws.id, changes, new Date());
+        await importAccounts(h.db, ws.id, changes, new Date());
       });
       expect(round).toBeGreaterThan(3);
       expect(seen.map((x) => x.store_id)).toEqual(before);
@@ -122,7 +122,7 @@ for (const d of dialects) {
       const { ws, key } = await seeded(40);
       const before = (await walk(key, 200)).seen.map((x) => x.store_id);
       const first = await call(h.base, 'GET', '/accounts?limit=10', { key });
-      await upsertAccounts(h.db, ws.id, before.slice(10, 20).map((store_id) => ({ store_id, score: 0.05, in_market: false })), new Date());
+      await importAccounts(h.db, ws.id, before.slice(10, 20).map((store_id) => ({ store_id, score: 0.05, in_market: false })), new Date());
       let cursor: string | null = first.body.next_cursor;
       const rest: string[] = [];
       while (cursor) {
@@ -138,11 +138,11 @@ for (const d of dialects) {
       const first = await call(h.base, 'GET', '/accounts?limit=5', { key });
       const c = encodeURIComponent(first.body.next_cursor);
       const t0 = Date.now();
-      await upsertAccounts(h.db, ws.id, [{ store_id: 'store-0001', score: 42 }], new Date(t0));
+      await importAccounts(h.db, ws.id, [{ store_id: 'store-0001', score: 42 }], new Date(t0));
       expect((await call(h.base, 'GET', `/accounts?limit=5&cursor=${c}`, { key })).status).toBe(200);
-      await upsertAccounts(h.db, ws.id, [{ store_id: 'store-0002', score: 43 }], new Date(t0 + 59 * 60_000));
+      await importAccounts(h.db, ws.id, [{ store_id: 'store-0002', score: 43 }], new Date(t0 + 59 * 60_000));
       expect((await call(h.base, 'GET', `/accounts?limit=5&cursor=${c}`, { key })).status).toBe(200);
-      await upsertAccounts(h.db, ws.id, [{ store_id: 'store-0003', score: 44 }], new Date(t0 + 61 * 60_000));
+      await importAccounts(h.db, ws.id, [{ store_id: 'store-0003', score: 44 }], new Date(t0 + 61 * 60_000));
       const r = await call(h.base, 'GET', `/accounts?limit=5&cursor=${c}`, { key });
       expect(r.status).toBe(400);
       expect(r.body.type).toBe('https://storelens.dev/problems/invalid-cursor');

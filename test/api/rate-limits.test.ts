@@ -83,7 +83,7 @@ for (const d of dialects) {
     it('limits report calls to 5 a minute', async () => {
       h.clock.set('2026-03-01T15:00:00.000Z');
       const ws = await workspace(h.db);
-      await addActivation(h.db, ws.id, 'growth_reports');
+      await h.db.write((trx) => addActivation(trx, ws.id, 'growth_reports'));
       const key = await apiKey(h.db, ws.id, ['generate:reports']);
       const statuses: number[] = [];
       // A body without store_id: each call within the limit gets past it to the body check (400), whatever the operation does.

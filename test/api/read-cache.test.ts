@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApiApp } from '../../src/api/app.js';
 import { revokeApiKey } from '../../src/db/api-keys.js';
-import { upsertAccounts } from '../../src/db/accounts.js';
+import { importAccounts } from '../../src/db/accounts.js';
 import { openDatabase } from '../../src/db/index.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, startApi, workspace, type Harness } from './harness.js';
@@ -20,7 +20,7 @@ for (const d of dialects) {
 
     async function seeded() {
       const ws = await workspace(h.db);
-      await upsertAccounts(h.db, ws.id, Array.from({ length: 10 }, (_, i) => ({ store_id: `s${i}`, score: 10 - i, domain: `old-${i}.example` })), new Date());
+      await importAccounts(h.db, ws.id, Array.from({ length: 10 }, (_, i) => ({ store_id: `s${i}`, score: 10 - i, domain: `old-${i}.example` })), new Date());
       return { ws, key: await apiKey(h.db, ws.id, ['read:accounts']) };
     }
 
@@ -33,7 +33,7 @@ for (const d of dialects) {
       const first = await call(h.base, 'GET', '/accounts?limit=5', { key });
       const again = await call(h.base, 'GET', '/accounts?limit=5', { key });
       expect(again.body).toEqual(first.body);
-      await upsertAccounts(h.db, ws.id, [{ store_id: 's0', score: 10, domain: 'new-0.example' }, { store_id: 'top', score: 99 }], new Date());
+      await importAccounts(h.db, ws.id, [{ store_id: 's0', score: 10, domain: 'new-0.example' }, { store_id: 'top', score: 99 }], new Date());
       expect(await delivered(ws.id, 'top')).toBe(0);
       const after = await call(h.base, 'GET', '/accounts?limit=5', { key });
       expect(after.body.data.map((a: any) => a.store_id)).toEqual(['top', 's0', 's1', 's2', 's3']);
@@ -49,7 +49,7 @@ for (const d of dialects) {
       try {
         const get = async () => JSON.parse((await otherApp.inject({ method: 'GET', url: '/api/v1/accounts?limit=3', headers: { authorization: `Bearer ${key}` } })).body);
         expect((await get()).data[0].domain).toBe('old-0.example');
-        await upsertAccounts(h.db, ws.id, [{ store_id: 's0', score: 10, domain: 'moved.example' }], new Date());
+        await importAccounts(h.db, ws.id, [{ store_id: 's0', score: 10, domain: 'moved.example' }], new Date());
         expect((await get()).data[0].domain).toBe('moved.example');
       } finally {
         await otherApp.close();
@@ -62,7 +62,7 @@ for (const d of dialects) {
       expect((await call(h.base, 'GET', '/accounts?limit=4', { key })).status).toBe(200);
       expect((await call(h.base, 'GET', '/accounts?limit=4', { key })).status).toBe(200);
       const row = await h.db.kysely.selectFrom('api_keys').select('id').where('workspace_id', '=', ws.id).executeTakeFirstOrThrow();
-      expect(await revokeApiKey(h.db, ws.id, row.id, new Date())).toBe(true);
+      expect(await revokeApiKey(h.db.kysely, ws.id, row.id, new Date())).toBe(true);
       const r = await call(h.base, 'GET', '/accounts?limit=4', { key });
       expect(r.status).toBe(401);
       expect(r.contentType).toContain('application/problem+json');
@@ -72,7 +72,7 @@ for (const d of dialects) {
     it('never answers another workspace with a reused page', async () => {
       const a = await seeded();
       const b = await seeded();
-      await upsertAccounts(h.db, b.ws.id, [{ store_id: 'only-b', score: 50 }], new Date());
+      await importAccounts(h.db, b.ws.id, [{ store_id: 'only-b', score: 50 }], new Date());
       const ra = await call(h.base, 'GET', '/accounts?limit=2', { key: a.key });
       const rb = await call(h.base, 'GET', '/accounts?limit=2', { key: b.key });
       expect(ra.body.data.map((x: any) => x.store_id)).toEqual(['s0', 's1']);

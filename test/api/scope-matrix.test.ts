@@ -33,7 +33,7 @@ for (const d of dialects) {
       caps = capabilityManifest(OPERATIONS);
       h = await startApi(d.name, { capabilitiesPath: caps.path });
       wsId = (await workspace(h.db)).id;
-      await addActivation(h.db, wsId, 'growth_reports');
+      await h.db.write((trx) => addActivation(trx, wsId, 'growth_reports'));
     });
     afterAll(async () => {
       await h?.close();
@@ -46,7 +46,7 @@ for (const d of dialects) {
       expect(list.status).toBe(choices.includes('read') ? 200 : 403);
       const outcome = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 's', action: 'won' } });
       expect(outcome.status).toBe(choices.includes('write-outcomes') ? 200 : 403);
-      const ep = await insertWebhookEndpoint(h.db, wsId, { url: 'https://example.com/h' }, new Date());
+      const ep = await insertWebhookEndpoint(h.db.kysely, wsId, { url: 'https://example.com/h' }, new Date());
       const del = await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem: freshIdem() });
       expect(del.status).toBe(403);
       // A body without store_id: a key with the scope gets past the scope check to the body check.
@@ -59,7 +59,7 @@ for (const d of dialects) {
 
     it('an operator-granted manage:webhooks key deletes webhooks', async () => {
       const key = await apiKey(h.db, wsId, keyScopes([], ['manage:webhooks']));
-      const ep = await insertWebhookEndpoint(h.db, wsId, { url: 'https://example.com/h' }, new Date());
+      const ep = await insertWebhookEndpoint(h.db.kysely, wsId, { url: 'https://example.com/h' }, new Date());
       expect((await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem: freshIdem() })).status).toBe(200);
       expect((await call(h.base, 'GET', '/accounts', { key })).status).toBe(403);
     });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertAccounts } from '../../src/db/accounts.js';
+import { importAccounts } from '../../src/db/accounts.js';
 import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/db/webhooks.js';
 import { listOutcomes } from '../../src/db/outcomes.js';
 import { addActivation, setPilotAccess } from '../../src/db/workspaces.js';
@@ -71,8 +71,8 @@ for (const d of dialects) {
         const ws = await workspace(h.db);
         const k = await apiKey(h.db, ws.id, ['read:accounts']);
         expect((await call(h.base, 'GET', '/accounts', { key: k })).status).toBe(200);
-        const [row] = await listApiKeys(h.db, ws.id);
-        await revokeApiKey(h.db, ws.id, row!.id, new Date());
+        const [row] = await listApiKeys(h.db.kysely, ws.id);
+        await revokeApiKey(h.db.kysely, ws.id, row!.id, new Date());
         expectProblem(await call(h.base, 'GET', '/accounts', { key: k }), 401, 'unauthorized');
       });
       it('checks the key before telling whether a route exists', async () => {
@@ -82,7 +82,7 @@ for (const d of dialects) {
         const ws = await workspace(h.db);
         const k = await apiKey(h.db, ws.id, ['read:accounts']);
         await call(h.base, 'GET', '/accounts', { key: k });
-        const [row] = await listApiKeys(h.db, ws.id);
+        const [row] = await listApiKeys(h.db.kysely, ws.id);
         expect(row!.last_used_at).toBe(h.clock.now().toISOString());
       });
     });
@@ -112,16 +112,16 @@ for (const d of dialects) {
       it('answers 404 operation-unavailable for a working operation the manifest marks unavailable, and leaves its data alone', async () => {
         const ws = await workspace(gated.db);
         const k = await apiKey(gated.db, ws.id, ['manage:webhooks']);
-        const ep = await insertWebhookEndpoint(gated.db, ws.id, { url: 'https://example.com/hook' }, new Date());
+        const ep = await insertWebhookEndpoint(gated.db.kysely, ws.id, { url: 'https://example.com/hook' }, new Date());
         expectProblem(await call(gated.base, 'DELETE', `/webhooks/${ep.id}`, { key: k, idem: freshIdem() }), 404, 'operation-unavailable');
-        expect(await findWebhookEndpoint(gated.db, ws.id, ep.id)).toMatchObject({ id: ep.id, deleted_at: null });
+        expect(await findWebhookEndpoint(gated.db.kysely, ws.id, ep.id)).toMatchObject({ id: ep.id, deleted_at: null });
       });
       it('answers 404 pilot-required without pilot access, then passes the gate with it', async () => {
         const ws = await workspace(gated.db);
-        await upsertAccounts(gated.db, ws.id, [{ store_id: 'top', score: 9 }], new Date());
+        await importAccounts(gated.db, ws.id, [{ store_id: 'top', score: 9 }], new Date());
         const k = await apiKey(gated.db, ws.id, ['read:accounts']);
         expectProblem(await call(gated.base, 'GET', '/accounts', { key: k }), 404, 'pilot-required');
-        await setPilotAccess(gated.db, ws.id, true);
+        await setPilotAccess(gated.db.kysely, ws.id, true);
         const r = await call(gated.base, 'GET', '/accounts', { key: k });
         expect(r.status).toBe(200);
         expect(r.body).toMatchObject({ object: 'list', data: [{ object: 'account', store_id: 'top' }], next_cursor: null });
@@ -132,12 +132,12 @@ for (const d of dialects) {
         const r = await call(gated.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: valid });
         expectProblem(r, 404, 'activation-required');
         expect(r.body.activation).toBe('outcome_tracking');
-        expect(await listOutcomes(gated.db, ws.id)).toEqual([]);
-        await addActivation(gated.db, ws.id, 'outcome_tracking');
+        expect(await listOutcomes(gated.db.kysely, ws.id)).toEqual([]);
+        await gated.db.write((trx) => addActivation(trx, ws.id, 'outcome_tracking'));
         const r2 = await call(gated.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: valid });
         expect(r2.status).toBe(200);
         expect(r2.body).toMatchObject({ object: 'outcome', ...valid });
-        expect((await listOutcomes(gated.db, ws.id)).map((o) => o.id)).toEqual([r2.body.id]);
+        expect((await listOutcomes(gated.db.kysely, ws.id)).map((o) => o.id)).toEqual([r2.body.id]);
       });
       it('reads the manifest at call time', async () => {
         const manifest = capabilityManifest(WORKING);
@@ -243,15 +243,15 @@ for (const d of dialects) {
         const k = await apiKey(h.db, ws.id, ['write:outcomes']);
         expectProblem(await call(h.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: { store_id: 's', action: 'lost' } }), 400, 'invalid-body');
         expectProblem(await call(h.base, 'POST', '/outcomes', { key: k, body: valid }), 400, 'idempotency-key-required');
-        expect(await listOutcomes(h.db, ws.id)).toEqual([]);
+        expect(await listOutcomes(h.db.kysely, ws.id)).toEqual([]);
         const accepted = await call(h.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), body: valid });
-        expect((await listOutcomes(h.db, ws.id)).map((o) => o.id)).toEqual([accepted.body.id]);
+        expect((await listOutcomes(h.db.kysely, ws.id)).map((o) => o.id)).toEqual([accepted.body.id]);
       });
     });
 
     describe('DELETE /webhooks/{id}', () => {
       it('answers 200 {id, deleted: true}, then 404 for a new request, and replays the 200', async () => {
-        const ep = await insertWebhookEndpoint(h.db, wsId, { url: 'https://example.com/hook' }, new Date());
+        const ep = await insertWebhookEndpoint(h.db.kysely, wsId, { url: 'https://example.com/hook' }, new Date());
         const idem = freshIdem();
         const r = await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key, idem });
         expect(r.status).toBe(200);

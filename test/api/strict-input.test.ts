@@ -69,7 +69,7 @@ for (const d of dialects) {
         expect(r.status).toBe(415);
         expect(r.body.type).toBe(PROBLEM + 'unsupported-media-type');
         expect(r.body.detail).toMatch(/Content-Encoding: gzip/);
-        expect(await listOutcomes(h.db, ws.id)).toEqual([]);
+        expect(await listOutcomes(h.db.kysely, ws.id)).toEqual([]);
       });
       it.each(['br', 'deflate', 'identity, gzip', 'x-custom'])('answers 415 for Content-Encoding: %s', async (coding) => {
         const r = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: outcome, headers: { 'content-encoding': coding } });

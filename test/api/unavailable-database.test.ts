@@ -9,8 +9,8 @@ for (const d of dialects) {
   describe.skipIf(d.skip)(`a lost database on ${d.label}`, () => {
     it('answers 503 problem+json with Retry-After and no internals', async () => {
       const t = await freshDb(d.name);
-      const ws = await createWorkspace(t.db, 'w', new Date());
-      await upsertMember(t.db, ws.id, 'o@x', 'owner', new Date());
+      const ws = await createWorkspace(t.db.kysely, 'w', new Date());
+      await upsertMember(t.db.kysely, ws.id, 'o@x', 'owner', new Date());
       const k = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: ['read:accounts'], createdBy: 'o@x', now: new Date() });
       const app = await buildApiApp({ db: t.db });
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { openDatabase } from '../../src/db/index.js';
 import { createWorkspace } from '../../src/db/workspaces.js';
-import { countAccounts, markDelivered, upsertAccounts } from '../../src/db/accounts.js';
+import { countAccounts, markDelivered, importAccounts } from '../../src/db/accounts.js';
 import { hitRateCounter } from '../../src/db/rate-counters.js';
 import { claimIdempotencyKey, completeIdempotencyKey } from '../../src/db/idempotency.js';
 
@@ -23,23 +23,23 @@ for (const d of dialects) {
     });
 
     it('returns counts as numbers, not strings', async () => {
-      const ws = await createWorkspace(t.db, 'counts', new Date());
-      await upsertAccounts(t.db, ws.id, [{ store_id: 'a', score: 1 }, { store_id: 'b', score: 2 }], new Date());
-      expect(await countAccounts(t.db, ws.id)).toBe(2);
+      const ws = await createWorkspace(t.db.kysely, 'counts', new Date());
+      await importAccounts(t.db, ws.id, [{ store_id: 'a', score: 1 }, { store_id: 'b', score: 2 }], new Date());
+      expect(await countAccounts(t.db.kysely, ws.id)).toBe(2);
       const big = await t.db.kysely.selectNoFrom(sql<number>`cast(9007199254740 as bigint)`.as('n')).executeTakeFirstOrThrow();
       expect(big.n).toBe(9007199254740);
     });
 
     it('counts rate-limit hits atomically', async () => {
-      const counts = await Promise.all(Array.from({ length: 25 }, () => hitRateCounter(t.db, 'k1', 'read', 60_000)));
+      const counts = await Promise.all(Array.from({ length: 25 }, () => t.db.autocommit((q) => hitRateCounter(q, 'k1', 'read', 60_000))));
       expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     });
 
     it('bumps the ranking version only when an existing score changes', async () => {
-      const ws = await createWorkspace(t.db, 'rerank', new Date());
-      const r1 = await upsertAccounts(t.db, ws.id, [{ store_id: 'a', score: 1 }], new Date());
-      const r2 = await upsertAccounts(t.db, ws.id, [{ store_id: 'b', score: 3 }, { store_id: 'a', score: 1 }], new Date());
-      const r3 = await upsertAccounts(t.db, ws.id, [{ store_id: 'a', score: 5 }], new Date());
+      const ws = await createWorkspace(t.db.kysely, 'rerank', new Date());
+      const r1 = await importAccounts(t.db, ws.id, [{ store_id: 'a', score: 1 }], new Date());
+      const r2 = await importAccounts(t.db, ws.id, [{ store_id: 'b', score: 3 }, { store_id: 'a', score: 1 }], new Date());
+      const r3 = await importAccounts(t.db, ws.id, [{ store_id: 'a', score: 5 }], new Date());
       expect([r1.reranked, r2.reranked, r3.reranked]).toEqual([false, false, true]);
     });
 
@@ -69,12 +69,12 @@ for (const d of dialects) {
     });
 
     it('bumps the accounts version on every change to accounts, not on delivery', async () => {
-      const ws = await createWorkspace(t.db, 'versions', new Date());
+      const ws = await createWorkspace(t.db.kysely, 'versions', new Date());
       const version = async () => (await t.db.kysely.selectFrom('workspaces').select('accounts_version').where('id', '=', ws.id).executeTakeFirstOrThrow()).accounts_version;
       const v0 = await version();
-      await upsertAccounts(t.db, ws.id, [{ store_id: 'a', score: 1 }], new Date());
+      await importAccounts(t.db, ws.id, [{ store_id: 'a', score: 1 }], new Date());
       const v1 = await version();
-      await upsertAccounts(t.db, ws.id, [{ store_id: 'a', score: 1, domain: 'a.example' }], new Date());
+      await importAccounts(t.db, ws.id, [{ store_id: 'a', score: 1, domain: 'a.example' }], new Date());
       const v2 = await version();
       await t.db.write((trx) => markDelivered(trx, ws.id, ['a'], new Date()));
       expect([v1 > v0, v2 > v1, await version()]).toEqual([true, true, v2]);

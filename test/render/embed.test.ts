@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cardPath, cardUrl, renderEmbedSnippet } from '../../src/render/embed.js';
+import { cardUrl, manifestKey } from '../../src/public-paths.js';
+import { renderEmbedSnippet } from '../../src/render/embed.js';
 import { BASE_URL, fixturePage, SLUG } from './fixture-page.js';
 
 describe('renderEmbedSnippet', () => {
@@ -22,7 +23,7 @@ describe('renderEmbedSnippet', () => {
   });
 
   it('puts cards at data/cards/{slug}/{month}/{anchor}.png', () => {
-    expect(cardPath(SLUG, '2026-10', 'a-1')).toBe('data/cards/agentic-commerce/2026-10/a-1.png');
+    expect(manifestKey({ kind: 'card', slug: SLUG, month: '2026-10', anchor: 'a-1' })).toBe('data/cards/agentic-commerce/2026-10/a-1.png');
     expect(cardUrl(BASE_URL, SLUG, '2026-10', 'a-1')).toBe(`${BASE_URL}/data/cards/agentic-commerce/2026-10/a-1.png`);
   });
 });

@@ -1,7 +1,9 @@
 /** Accounts: the workspace's scored accounts, their detail, signals and status. */
 import { z } from 'zod';
-import { markDelivered, type PageRow } from '../../db/accounts.js';
-import { rankingRetained, readRankingPage } from '../../db/rankings.js';
+import { ACCOUNT_STATUSES } from '../../accounts/statuses.js';
+import { markDelivered } from '../../db/accounts.js';
+import { type PageRow, rankingRetained, readRankingPage } from '../../db/rankings.js';
+import { SIGNAL_TYPES } from '../../signals/types.js';
 import { ApiProblem } from '../problems.js';
 import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
 import { defineRoute } from '../route-def.js';
@@ -24,17 +26,6 @@ export const Account = z.object({
   updated_at: z.string(),
 });
 
-export const SIGNAL_TYPES = [
-  'ad_channel_added',
-  'app_installed',
-  'app_removed',
-  'agentic_feature_adopted',
-  'traffic_jump',
-  'plan_changed',
-  'store_entered',
-  'store_exited',
-] as const;
-
 const Signal = z.object({
   object: z.literal('signal'),
   id: z.string(),
@@ -43,8 +34,6 @@ const Signal = z.object({
   month: z.string().describe('YYYY-MM'),
   detail: z.record(z.string(), z.unknown()),
 });
-
-export const ACCOUNT_STATUSES = ['open', 'working', 'qualified', 'disqualified', 'customer', 'do_not_contact'] as const;
 
 function toAccount(r: PageRow, delivered: boolean): z.output<typeof Account> {
   return {
@@ -89,7 +78,7 @@ export const accountRoutes = [
       if (query.cursor) {
         const c = decodeCursor(cursorSecret, query.cursor, { w: workspace.id, f });
         if (c.v > current) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
-        if (c.v < current && !(await rankingRetained(db, workspace.id, c.v))) {
+        if (c.v < current && !(await rankingRetained(db.kysely, workspace.id, c.v))) {
           throw new ApiProblem('invalid-cursor', 'The ranking this cursor walks has expired (rankings are kept at least an hour after they change); start again without a cursor.');
         }
         version = c.v;

@@ -1,9 +1,8 @@
 /** Deals: pipeline of the workspace (designed; unavailable until the pipeline work implements it). */
 import { z } from 'zod';
+import { DEAL_STAGES } from '../../pipeline/stages.js';
 import { defineRoute } from '../route-def.js';
 import { IF_MATCH, idParam, page, pageQuery } from '../schemas.js';
-
-export const DEAL_STAGES = ['discovery', 'qualifying', 'proposal', 'negotiation', 'won', 'lost'] as const;
 
 const Deal = z.object({
   object: z.literal('deal'),

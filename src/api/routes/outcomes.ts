@@ -2,16 +2,14 @@
 import { z } from 'zod';
 import { newId } from '../../db/ids.js';
 import { insertOutcome } from '../../db/outcomes.js';
+import { DEAL_STAGES, LOST_REASONS } from '../../pipeline/stages.js';
 import { defineRoute } from '../route-def.js';
-
-export const OUTCOME_ACTIONS = ['discovery', 'qualifying', 'proposal', 'negotiation', 'won', 'lost'] as const;
-export const LOST_REASONS = ['no_response', 'timing', 'budget', 'chose_another_agency', 'project_cancelled', 'not_a_fit', 'other'] as const;
 
 /** SPEC's Outcome table, including the conditional lost_reason / lost_reason_other; unknown fields ⇒ 400. */
 export const OutcomeInput = z
   .strictObject({
     store_id: z.string().describe('Any string; an unknown store is accepted and becomes a label once it matches a visible account'),
-    action: z.enum(OUTCOME_ACTIONS),
+    action: z.enum(DEAL_STAGES),
     value: z.number().optional().describe('Deal value, meant for action `won`'),
     occurred_at: z.string().optional().describe('Any string'),
     note: z.string().optional(),
@@ -38,7 +36,7 @@ export const RecordedOutcome = z.object({
   object: z.literal('outcome'),
   id: z.string(),
   store_id: z.string(),
-  action: z.enum(OUTCOME_ACTIONS),
+  action: z.enum(DEAL_STAGES),
   value: z.number().nullable(),
   occurred_at: z.string().nullable(),
   note: z.string().nullable(),

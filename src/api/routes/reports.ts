@@ -1,5 +1,6 @@
 /** Growth reports (designed as activation-gated; unavailable until implemented). */
 import { z } from 'zod';
+import { MONTH } from '../../month.js';
 import { defineRoute } from '../route-def.js';
 import { idParam } from '../schemas.js';
 
@@ -23,7 +24,7 @@ export const reportRoutes = [
     kind: 'report',
     planned: 'activation-gated',
     activation: 'growth_reports',
-    body: z.strictObject({ store_id: z.string().min(1), month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/).optional() }),
+    body: z.strictObject({ store_id: z.string().min(1), month: z.string().regex(MONTH).optional() }),
     response: GrowthReport,
     status: 202,
     problems: [400, 409, 422],

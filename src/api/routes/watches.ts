@@ -1,14 +1,13 @@
 /** Managed, self-directed and client watches (designed; unavailable until the watch work implements them). */
 import { z } from 'zod';
+import { WATCH_HEALTH, WATCH_TYPES } from '../../watches/types.js';
 import { defineRoute } from '../route-def.js';
 import { Deleted, idParam, page, pageQuery } from '../schemas.js';
-
-export const WATCH_HEALTH = ['healthy', 'degraded', 'failing', 'paused'] as const;
 
 const Watch = z.object({
   object: z.literal('watch'),
   id: z.string(),
-  type: z.enum(['self_directed', 'client']),
+  type: z.enum(WATCH_TYPES),
   store_id: z.string(),
   client_name: z.string().nullable(),
   health: z.enum(WATCH_HEALTH),
@@ -46,7 +45,7 @@ export const watchRoutes = [
     summary: 'List self-directed and client watches with their health',
     scope: 'read:watch',
     kind: 'read',
-    query: z.strictObject({ ...pageQuery, type: z.enum(['self_directed', 'client']).optional() }),
+    query: z.strictObject({ ...pageQuery, type: z.enum(WATCH_TYPES).optional() }),
     response: page(Watch),
     problems: [400],
   }),
@@ -58,7 +57,7 @@ export const watchRoutes = [
     summary: 'Add a self-directed or client watch',
     scope: 'write:watch',
     kind: 'write',
-    body: z.strictObject({ type: z.enum(['self_directed', 'client']), store_id: z.string().min(1), client_name: z.string().max(200).optional() }),
+    body: z.strictObject({ type: z.enum(WATCH_TYPES), store_id: z.string().min(1), client_name: z.string().max(200).optional() }),
     response: Watch,
     status: 201,
     problems: [400, 409, 422],

@@ -1,20 +1,10 @@
 /** Event-notification endpoints (webhooks). Registration and listing arrive with the events work. */
 import { z } from 'zod';
 import { deleteWebhookEndpoint } from '../../db/webhooks.js';
+import { EVENT_TYPES } from '../../events/types.js';
 import { ApiProblem } from '../problems.js';
 import { defineRoute } from '../route-def.js';
 import { Deleted, idParam, page, pageQuery } from '../schemas.js';
-
-export const EVENT_TYPES = [
-  'deal.created',
-  'deal.updated',
-  'deal.stage_changed',
-  'contact.created',
-  'store.entered',
-  'store.exited',
-  'store.signal',
-  'watch.health_changed',
-] as const;
 
 const WebhookEndpoint = z.object({
   object: z.literal('webhook_endpoint'),

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPublicPath, manifestKeyToPath, resolvePublicPath } from '../../src/serve/routes.js';
-import { SLUGS } from '../../src/stats/types.js';
+import {
+  canonicalUrl, cardUrl, isPublicPath, manifestKey, manifestKeyToPath, pageUrl, parseManifestKey, publicUrl, resolvePublicPath, urlPath, type PublicArtifact,
+} from '../src/public-paths.js';
+import { SLUGS } from '../src/stats/types.js';
 
 const slug = fc.constantFrom(...SLUGS);
 const month = fc
@@ -81,5 +83,38 @@ describe('isPublicPath', () => {
   it('covers /data and /api/data and nothing that merely starts like them', () => {
     for (const p of ['/data', '/data/', '/data/x', '/api/data', '/api/data/x']) expect(isPublicPath(p), p).toBe(true);
     for (const p of ['/database', '/datax/y', '/api/datas', '/api/v1/data', '/', '', '//data', '/Data']) expect(isPublicPath(p), p).toBe(false);
+  });
+});
+
+const artifact: fc.Arbitrary<PublicArtifact> = fc.oneof(
+  slug.map((s) => ({ kind: 'latest-json' as const, slug: s })),
+  fc.tuple(slug, month).map(([s, m]) => ({ kind: 'month-json' as const, slug: s, month: m })),
+  slug.map((s) => ({ kind: 'csv' as const, slug: s })),
+  slug.map((s) => ({ kind: 'html' as const, slug: s })),
+  slug.map((s) => ({ kind: 'markdown' as const, slug: s })),
+  fc.constant({ kind: 'feed' as const }),
+  fc.tuple(slug, month, anchor).map(([s, m, a]) => ({ kind: 'card' as const, slug: s, month: m, anchor: a })),
+);
+
+describe('one artifact: manifest key, URL path, absolute URL', () => {
+  it('names the same artifact by its key and by its URL path', () => {
+    fc.assert(
+      fc.property(artifact, (a) => {
+        expect(parseManifestKey(manifestKey(a))).toEqual(a);
+        expect(resolvePublicPath(urlPath(a))).toEqual({ key: manifestKey(a) });
+        expect(manifestKeyToPath(manifestKey(a))).toBe(urlPath(a));
+        expect(publicUrl('https://stats.example.com', a)).toBe(`https://stats.example.com${urlPath(a)}`);
+      }),
+    );
+  });
+
+  it('links pages, stats and cards with the URLs the spec documents', () => {
+    const base = 'https://stats.example.com';
+    expect(pageUrl(base, 'methodology')).toBe(`${base}/data/methodology`);
+    expect(canonicalUrl(base, 'agentic-commerce', 'x-1a2b3c')).toBe(`${base}/data/agentic-commerce#x-1a2b3c`);
+    expect(cardUrl(base, 'platform-apps', '2026-10', 'a-1')).toBe(`${base}/data/cards/platform-apps/2026-10/a-1.png`);
+    expect(publicUrl(base, { kind: 'csv', slug: 'platform-trends' })).toBe(`${base}/api/data/platform-trends/csv`);
+    expect(publicUrl(base, { kind: 'markdown', slug: 'platform-trends' })).toBe(`${base}/data/platform-trends.md`);
+    expect(publicUrl(base, { kind: 'feed' })).toBe(`${base}/data/rss.xml`);
   });
 });

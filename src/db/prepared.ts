@@ -1,0 +1,48 @@
+/**
+ * The one way a hot statement runs: its SQL is written once, as a kysely `sql` template (valid
+ * on SQLite and PostgreSQL), and run through prepared(). On SQLite the compiled text is prepared
+ * once per connection and run synchronously: directly on a connection the caller already holds
+ * (a write or autocommit of db/index.ts), else while holding the connection for that one
+ * statement; on PostgreSQL it runs through kysely like any query.
+ */
+import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
+import type { Database } from './schema.js';
+
+/** A prepared statement of the SQLite connection (better-sqlite3). */
+export interface SqliteStatement {
+  readonly reader: boolean;
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
+}
+export type SqlitePrepare = (text: string) => SqliteStatement;
+
+/** Executors bound to a SQLite connection held by the group commit → its cached prepare. */
+const held = new WeakMap<Kysely<Database>, SqlitePrepare>();
+/** A SQLite database's root executor → its cached prepare. */
+const roots = new WeakMap<Kysely<Database>, SqlitePrepare>();
+
+/** db/index.ts only: registers the root executor of a SQLite database. */
+export function registerSqliteRoot(kysely: Kysely<Database>, prepare: SqlitePrepare): void {
+  roots.set(kysely, prepare);
+}
+
+/** db/index.ts only: registers the executor of a connection the group commit holds. */
+export function registerHeldConnection(conn: Kysely<Database>, prepare: SqlitePrepare): void {
+  held.set(conn, prepare);
+}
+
+/** Runs one statement on q (a database's executor or a transaction) and resolves to its rows. */
+export async function prepared<R>(q: Kysely<Database>, query: RawBuilder<R>): Promise<R[]> {
+  const onHeld = held.get(q);
+  if (onHeld) return runOn(onHeld, query.compile(q));
+  const root = roots.get(q);
+  if (root) return q.connection().execute(async () => runOn(root, query.compile(q)));
+  return (await query.execute(q)).rows;
+}
+
+function runOn<R>(prepare: SqlitePrepare, c: CompiledQuery<R>): R[] {
+  const st = prepare(c.sql);
+  if (st.reader) return st.all(...c.parameters) as R[];
+  st.run(...c.parameters);
+  return [];
+}

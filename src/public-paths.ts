@@ -1,0 +1,171 @@
+/**
+ * The public URL space of the statistics (DESIGN.md "Output layout"), written once: each
+ * artifact's manifest key (its path below the output folder), its URL path and its absolute
+ * URL. publish writes files under these keys, serve resolves request paths to them, and the
+ * renderers link to them.
+ *
+ *   /api/data/{slug}                          api/data/{slug}.json
+ *   /api/data/{slug}/{YYYY-MM}                api/data/{slug}/{YYYY-MM}.json
+ *   /api/data/{slug}/csv                      api/data/{slug}.csv
+ *   /data/{slug}                              data/{slug}.html
+ *   /data/{slug}.md                           data/{slug}.md
+ *   /data/rss.xml                             data/rss.xml
+ *   /data/cards/{slug}/{YYYY-MM}/{anchor}.png data/cards/{slug}/{YYYY-MM}/{anchor}.png
+ *
+ * Pure: strings in, strings out. Paths are matched raw (never percent-decoded): every legal
+ * segment is plain ASCII, so an encoded character, `..`, an empty segment or a trailing slash
+ * simply matches nothing.
+ */
+import { isMonth } from './month.js';
+import { SLUGS, type Slug } from './stats/types.js';
+
+export type PublicArtifact =
+  | { kind: 'latest-json'; slug: Slug }
+  | { kind: 'month-json'; slug: Slug; month: string }
+  | { kind: 'csv'; slug: Slug }
+  | { kind: 'html'; slug: Slug }
+  | { kind: 'markdown'; slug: Slug }
+  | { kind: 'feed' }
+  | { kind: 'card'; slug: Slug; month: string; anchor: string };
+
+const SLUG_SET: ReadonlySet<string> = new Set(SLUGS);
+/** Card file names: `{anchor}.png`, the anchor being a URL-safe slug (DESIGN.md "Decisions"). */
+const ANCHOR = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+const FEED = 'rss.xml';
+
+export const isSlug = (s: string | undefined): s is Slug => s !== undefined && SLUG_SET.has(s);
+
+/** The artifact's manifest key, e.g. `api/data/agentic-commerce.json`. */
+export function manifestKey(a: PublicArtifact): string {
+  switch (a.kind) {
+    case 'latest-json':
+      return `api/data/${a.slug}.json`;
+    case 'month-json':
+      return `api/data/${a.slug}/${a.month}.json`;
+    case 'csv':
+      return `api/data/${a.slug}.csv`;
+    case 'html':
+      return `data/${a.slug}.html`;
+    case 'markdown':
+      return `data/${a.slug}.md`;
+    case 'feed':
+      return `data/${FEED}`;
+    case 'card':
+      return `data/cards/${a.slug}/${a.month}/${a.anchor}.png`;
+  }
+}
+
+/** The artifact's URL path, e.g. `/api/data/agentic-commerce`. */
+export function urlPath(a: PublicArtifact): string {
+  switch (a.kind) {
+    case 'latest-json':
+      return `/api/data/${a.slug}`;
+    case 'month-json':
+      return `/api/data/${a.slug}/${a.month}`;
+    case 'csv':
+      return `/api/data/${a.slug}/csv`;
+    case 'html':
+      return `/data/${a.slug}`;
+    default:
+      return `/${manifestKey(a)}`;
+  }
+}
+
+/** `{baseUrl}{path}`; baseUrl without a trailing slash, e.g. `https://stats.example.com`. */
+export const publicUrl = (baseUrl: string, a: PublicArtifact): string => baseUrl + urlPath(a);
+
+/** The statistics page: `{baseUrl}/data/{slug}`. */
+export const pageUrl = (baseUrl: string, slug: Slug): string => publicUrl(baseUrl, { kind: 'html', slug });
+
+/** A stat on its page: `{baseUrl}/data/{slug}#{anchor}`. */
+export const canonicalUrl = (baseUrl: string, slug: Slug, anchor: string): string => `${pageUrl(baseUrl, slug)}#${anchor}`;
+
+/** A stat's share card, pinned to its month. */
+export const cardUrl = (baseUrl: string, slug: Slug, month: string, anchor: string): string =>
+  publicUrl(baseUrl, { kind: 'card', slug, month, anchor });
+
+/** Why a public path names nothing; each reason has a fixed detail text (see serve/problem.ts). */
+export type NotFoundReason = 'no-such-path' | 'unknown-slug' | 'malformed-month' | 'trailing-slash';
+
+export type Resolution = { key: string } | { reason: NotFoundReason };
+
+/** True when the path (query string already removed) belongs to the public statistics surface. */
+export function isPublicPath(path: string): boolean {
+  if (path.startsWith('/data')) return path.length === 5 || path.charCodeAt(5) === 47; // '/'
+  if (path.startsWith('/api/data')) return path.length === 9 || path.charCodeAt(9) === 47;
+  return false;
+}
+
+/** The artifact a URL path (no query string) names, or why it names none. */
+export function parseUrlPath(path: string): PublicArtifact | { reason: NotFoundReason } {
+  if (path.length > 1 && path.endsWith('/')) return { reason: 'trailing-slash' };
+  const parts = path.split('/'); // ['', 'api', 'data', …] or ['', 'data', …]
+  if (parts[1] === 'api' && parts[2] === 'data') return parseApi(parts.slice(3));
+  if (parts[1] === 'data') return parseData(parts.slice(2));
+  return { reason: 'no-such-path' };
+}
+
+/**
+ * Maps a public URL path (no query string) to the manifest key it names. Whether the key is
+ * published is the manifest's business; this only decides the shape.
+ */
+export function resolvePublicPath(path: string): Resolution {
+  const a = parseUrlPath(path);
+  return 'reason' in a ? a : { key: manifestKey(a) };
+}
+
+function parseApi(rest: string[]): PublicArtifact | { reason: NotFoundReason } {
+  const [slug, second] = rest;
+  if (rest.length === 0 || rest.length > 2) return { reason: 'no-such-path' };
+  if (!isSlug(slug)) return { reason: 'unknown-slug' };
+  if (second === undefined) return { kind: 'latest-json', slug };
+  if (second === 'csv') return { kind: 'csv', slug };
+  if (!isMonth(second)) return { reason: 'malformed-month' };
+  return { kind: 'month-json', slug, month: second };
+}
+
+function parseData(rest: string[]): PublicArtifact | { reason: NotFoundReason } {
+  if (rest.length === 1) {
+    const name = rest[0]!;
+    if (name === FEED) return { kind: 'feed' };
+    const markdown = name.endsWith('.md');
+    const slug = markdown ? name.slice(0, -3) : name;
+    if (!isSlug(slug)) return { reason: 'unknown-slug' };
+    return { kind: markdown ? 'markdown' : 'html', slug };
+  }
+  if (rest.length === 4 && rest[0] === 'cards') {
+    const [, slug, month, file] = rest as [string, string, string, string];
+    if (!isSlug(slug)) return { reason: 'unknown-slug' };
+    if (!isMonth(month)) return { reason: 'malformed-month' };
+    if (!file.endsWith('.png') || !ANCHOR.test(file.slice(0, -4))) return { reason: 'no-such-path' };
+    return { kind: 'card', slug, month, anchor: file.slice(0, -4) };
+  }
+  return { reason: 'no-such-path' };
+}
+
+/** The artifact a manifest key names, or null when the key is not a public artifact. */
+export function parseManifestKey(key: string): PublicArtifact | null {
+  let m: RegExpExecArray | null;
+  let a: PublicArtifact | null = null;
+  if ((m = /^api\/data\/([^/]+)\.json$/.exec(key)) && isSlug(m[1])) a = { kind: 'latest-json', slug: m[1] };
+  else if ((m = /^api\/data\/([^/]+)\/([^/]+)\.json$/.exec(key)) && isSlug(m[1])) a = { kind: 'month-json', slug: m[1], month: m[2]! };
+  else if ((m = /^api\/data\/([^/]+)\.csv$/.exec(key)) && isSlug(m[1])) a = { kind: 'csv', slug: m[1] };
+  else if ((m = /^data\/([^/]+)\.html$/.exec(key)) && isSlug(m[1])) a = { kind: 'html', slug: m[1] };
+  else if ((m = /^data\/([^/]+)\.md$/.exec(key)) && isSlug(m[1])) a = { kind: 'markdown', slug: m[1] };
+  else if (key === `data/${FEED}`) a = { kind: 'feed' };
+  else if ((m = /^data\/cards\/([^/]+)\/([^/]+)\/([^/]+)\.png$/.exec(key)) && isSlug(m[1])) a = { kind: 'card', slug: m[1], month: m[2]!, anchor: m[3]! };
+  if (a === null) return null;
+  // Only a key that the URL space gives back names an artifact (a malformed month or anchor does not).
+  const back = parseUrlPath(urlPath(a));
+  return 'reason' in back || manifestKey(back) !== key ? null : back;
+}
+
+/**
+ * The public URL path of a manifest key, or null when the key is not a public artifact (e.g.
+ * `data/{slug}.html` is reachable only as `/data/{slug}`). A key is served only when
+ * `resolvePublicPath(manifestKeyToPath(key))` gives the key back.
+ */
+export function manifestKeyToPath(key: string): string | null {
+  const a = parseManifestKey(key);
+  return a && urlPath(a);
+}

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findKeyByHash, insertApiKey } from '../../src/db/api-keys.js';
+import { createWorkspace } from '../../src/db/workspaces.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+
+// Hot statements run through one helper, inside a write and outside any; either way a reader
+// sees only committed rows, never the half-done work of a write in progress.
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`hot statements on ${d.label}`, () => {
+    let t: TestDb;
+    let wsId: string;
+    beforeAll(async () => {
+      t = await freshDb(d.name);
+      wsId = (await createWorkspace(t.db.kysely, 'hot', new Date())).id;
+    });
+    afterAll(async () => t?.cleanup());
+
+    const key = (n: string) => ({
+      id: `key_${n}`, workspace_id: wsId, name: n, prefix: `slk_${n}`, hash: `hash-${n}`,
+      scopes: ['read:accounts'], created_by: 'owner@example.com', created_at: new Date().toISOString(),
+    });
+
+    it('finds a key inside the write that adds it, and outside once committed', async () => {
+      const inside = await t.db.write(async (trx) => {
+        await insertApiKey(trx, key('a'));
+        return findKeyByHash(trx, 'hash-a');
+      });
+      expect(inside?.key.id).toBe('key_a');
+      const outside = await findKeyByHash(t.db.kysely, 'hash-a');
+      expect(outside).toMatchObject({ key: { id: 'key_a', scopes: ['read:accounts'] }, workspace: { id: wsId, name: 'hot' } });
+    });
+
+    it('never shows a reader the rows of a write still in progress, nor of one rolled back', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let inserted!: () => void;
+      const started = new Promise<void>((r) => (inserted = r));
+      const write = t.db.write(async (trx) => {
+        await insertApiKey(trx, key('b'));
+        inserted();
+        await gate;
+        throw new Error('rolled back');
+      });
+      await started;
+      const read = findKeyByHash(t.db.kysely, 'hash-b');
+      release();
+      await expect(write).rejects.toThrow('rolled back');
+      expect(await read).toBeUndefined();
+      expect(await findKeyByHash(t.db.kysely, 'hash-b')).toBeUndefined();
+    });
+  });
+}
