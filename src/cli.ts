@@ -4,15 +4,9 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isCliError } from './errors.js';
+import type { Env } from './env.js';
 import { registerApiCommands } from './commands/register-api.js';
 
-/** What the commands may take from the process, passed in so tests can swap it. */
-export interface Env {
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly now: () => Date;
-}
 
 export function defaultEnv(): Env {
   return { env: process.env, stdout: process.stdout, stderr: process.stderr, now: () => new Date() };

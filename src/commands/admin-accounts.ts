@@ -1,7 +1,7 @@
 /** storelens accounts import FILE: NDJSON, one account per line with at least store_id and score. */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { type AccountInput, upsertAccounts } from '../db/accounts.js';
 import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';

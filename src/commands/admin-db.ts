@@ -1,5 +1,5 @@
 /** Shared edge of the admin commands: open the database, resolve a workspace, print results. */
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { type Db, isPostgresUrl, openDatabase } from '../db/index.js';
 import type { Workspace } from '../db/schema.js';

@@ -1,5 +1,5 @@
 /** storelens keys create | list | revoke — only an owner or admin creates and revokes keys. */
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
 import { issueApiKey } from '../api/issue-key.js';

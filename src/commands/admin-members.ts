@@ -1,5 +1,5 @@
 /** storelens members add */
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { type Role, upsertMember } from '../db/workspaces.js';
 import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';

@@ -1,5 +1,5 @@
 /** storelens workspaces create | pilot | activate */
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { addActivation, createWorkspace, findWorkspace, setPilotAccess } from '../db/workspaces.js';
 import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';

@@ -1,5 +1,5 @@
 /** storelens api: the workspace REST API on its own port. */
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { listenApi, type ListeningApi } from '../api/server.js';
 import { openAdminDb } from './admin-db.js';

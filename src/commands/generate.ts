@@ -1,4 +1,4 @@
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel, type GenerateOptions } from '../panel/generate.js';

@@ -1,4 +1,4 @@
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { progress } from '../progress.js';
 import type { CardsMode } from '../publish/artifacts.js';

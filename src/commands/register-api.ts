@@ -4,7 +4,7 @@
  * object on stdout; logs and migration notes on stderr). Implementations load lazily.
  */
 import { Argument, type Command, Option } from 'commander';
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 
 const ROLES = ['owner', 'admin', 'member'];
 

@@ -3,7 +3,7 @@
  * API on the same port). Prints the URLs to stderr and runs until SIGTERM or SIGINT.
  */
 import path from 'node:path';
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { apiPlugin } from '../api/app.js';
 import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';

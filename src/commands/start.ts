@@ -6,7 +6,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { ensureDemoKey } from '../api/demo.js';
 import { CliError } from '../errors.js';
 import { openDuck } from '../panel/duck.js';
