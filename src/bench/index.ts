@@ -4,12 +4,13 @@
  * fails a build.
  */
 import path from 'node:path';
+import type { BENCHMARKS } from '../settings/table.js';
 import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchPublish } from './publish.js';
 import { benchServeOnPanel } from './serve.js';
 
-export type BenchName = 'publish' | 'serve' | 'cards' | 'api';
+export type BenchName = (typeof BENCHMARKS)[number];
 
 export interface BenchOptions {
   /** The publish benchmark's panel: stores, months, and the folder caching it between runs. */

@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
+import { DB_PATH } from '../defaults.js';
 
 export type { Database } from './schema.js';
 
@@ -41,7 +42,7 @@ export interface Db {
 }
 
 export interface OpenDatabaseOptions {
-  /** SQLite file (default `storelens.db`; `:memory:` for a private in-memory database). */
+  /** SQLite file (default `DB_PATH`, storelens.db; `:memory:` for a private in-memory database). */
   dbPath?: string;
   /** `postgres://…`: use PostgreSQL instead of SQLite. */
   databaseUrl?: string;
@@ -55,7 +56,7 @@ export const isPostgresUrl = (url: string | undefined): url is string =>
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> {
   const db = isPostgresUrl(opts.databaseUrl)
     ? await openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
-    : await openSqlite(opts.dbPath ?? 'storelens.db');
+    : await openSqlite(opts.dbPath ?? DB_PATH);
   try {
     let schema: string | undefined;
     if (db.dialect === 'postgres') {

@@ -70,6 +70,9 @@ export interface SettingDef<C extends CommandName = CommandName> {
   readonly commands: readonly C[];
 }
 
+/** `storelens bench` runs these (src/bench/index.ts). */
+export const BENCHMARKS = ['publish', 'serve', 'cards', 'api'] as const;
+
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;
@@ -85,7 +88,6 @@ export const SETTINGS = [
   { name: 'to', flag: '--to', value: month, required: true, help: 'last month', commands: ['generate'] },
   { name: 'seed', flag: '--seed', value: text('s'), default: '1', help: 'seed: the same seed gives byte-identical files', commands: ['generate'] },
   { name: 'format', flag: '--format', value: oneOf('format', ['csv', 'parquet', 'ndjson']), default: 'csv', help: 'file format', commands: ['generate'] },
-  { name: 'json', flag: '--json', value: toggle, help: 'print a summary as JSON on stdout', commands: ['generate', 'publish'] },
   // publish
   { name: 'input', flag: '--input', value: text('dir'), required: true, help: 'panel folder: YYYY-MM.csv | .parquet | .ndjson files', commands: ['publish'] },
   { name: 'month', flag: '--month', value: month, help: 'publish (or correct) one month', commands: ['publish'] },
@@ -93,22 +95,14 @@ export const SETTINGS = [
   { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder', commands: ['publish'] },
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'public base URL used in canonical URLs, citations and cards', commands: ['publish'] },
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
+  { name: 'json', flag: '--json', value: toggle, help: 'print a summary as JSON on stdout', commands: ['generate', 'publish'] },
   // serve, start, api
   { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder written by publish', commands: ['serve'] },
   { name: 'port', flag: '--port', value: port, default: PORT, defaultFor: { api: API_PORT }, help: 'port to listen on (0: any free port)', commands: LISTENERS },
   { name: 'host', flag: '--host', value: text('host'), default: HOST, help: 'interface to listen on', commands: LISTENERS },
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api (ignored when DATABASE_URL is set)', commands: ['serve'] },
-  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', ...ADMIN] },
-  {
-    name: 'databaseUrl',
-    env: 'DATABASE_URL',
-    value: text('url'),
-    help: 'a postgres:// URL: the workspace database is that PostgreSQL database instead of the SQLite file',
-    commands: ['serve', 'start', 'api', ...ADMIN],
-  },
   // administration
-  { name: 'json', flag: '--json', value: toggle, help: 'print exactly one JSON object on stdout', commands: ADMIN },
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
   { name: 'email', flag: '--email', value: text('email'), required: true, help: 'member email', commands: ['members add'] },
   { name: 'role', flag: '--role', value: oneOf('role', ['owner', 'admin', 'member']), required: true, help: 'workspace role', commands: ['members add'] },
@@ -123,6 +117,16 @@ export const SETTINGS = [
     commands: ['keys create'],
   },
   { name: 'scopes', flag: '--scopes', value: text('list'), help: 'operator grant of further scopes, comma-separated (e.g. manage:webhooks)', commands: ['keys create'] },
+  // the workspace database
+  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', ...ADMIN] },
+  {
+    name: 'databaseUrl',
+    env: 'DATABASE_URL',
+    value: text('url'),
+    help: 'a postgres:// URL: the workspace database is that PostgreSQL database instead of the SQLite file',
+    commands: ['serve', 'start', 'api', ...ADMIN],
+  },
+  { name: 'json', flag: '--json', value: toggle, help: 'print exactly one JSON object on stdout', commands: ADMIN },
   // bench
   { name: 'stores', flag: '--stores', value: positiveInt, env: 'BENCH_STORES', default: 1_000_000, help: 'stores in the publish benchmark panel', commands: ['bench'] },
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },
@@ -131,10 +135,10 @@ export const SETTINGS = [
   {
     name: 'only',
     flag: '--only',
-    value: someOf('list', ['publish', 'serve', 'cards', 'api']),
+    value: someOf('list', BENCHMARKS),
     env: 'BENCH_ONLY',
-    default: ['publish', 'serve', 'cards', 'api'],
-    help: 'benchmarks to run, comma-separated: publish, serve, cards, api',
+    default: BENCHMARKS,
+    help: `benchmarks to run, comma-separated: ${BENCHMARKS.join(', ')}`,
     commands: ['bench'],
   },
 ] as const satisfies readonly SettingDef[];
