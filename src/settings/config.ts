@@ -30,7 +30,10 @@ export interface FlagValues {
  */
 export function resolveConfig<C extends CommandName>(command: C, flags: FlagValues, vars: Readonly<Record<string, string | undefined>>): Config<C> {
   const config: Record<string, unknown> = {};
-  for (const s of settingsOf(command)) config[s.name] = resolveOne(s, command, flags, vars);
+  for (const s of settingsOf(command)) {
+    const value = resolveOne(s, command, flags, vars);
+    config[s.name] = Array.isArray(value) ? Object.freeze([...value]) : value;
+  }
   return Object.freeze(config) as Config<C>;
 }
 

@@ -54,7 +54,9 @@ describe('the Config of a command', () => {
     const vars = { BENCH_STORES: '5000', BENCH_ONLY: 'serve,api' };
     expect((await parse(['bench'], vars)).invocation!.config).toMatchObject({ stores: 5000, only: ['serve', 'api'], from: '2025-10', data: 'bench-data' });
     expect((await parse(['bench', '--stores', '7'], vars)).invocation!.config).toMatchObject({ stores: 7, only: ['serve', 'api'] });
-    expect((await parse(['bench'])).invocation!.config).toMatchObject({ stores: 1_000_000, only: ['publish', 'serve', 'cards', 'api'] });
+    const defaults = (await parse(['bench'])).invocation!.config;
+    expect(defaults).toMatchObject({ stores: 1_000_000, only: ['publish', 'serve', 'cards', 'api'] });
+    expect(Object.isFrozen((defaults as { only: unknown }).only)).toBe(true);
   });
 
   it.each([

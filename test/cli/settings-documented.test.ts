@@ -72,6 +72,7 @@ describe('--help', () => {
       else expect(text).toContain(flat(c.summary));
     }
     expect(text).toContain('--debug');
+    expect(text).not.toContain('../shared');
   });
 
   it.each(names)('of %s documents each of its settings: flag, help, environment variable and default', async (command) => {
