@@ -12,7 +12,7 @@ import { COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, P
 export type Invocation = { [C in CommandName]: { readonly command: C; readonly config: Config<C>; readonly args: readonly string[] } }[CommandName];
 
 /** The text --help shows for a setting (its help, and where else it can come from). */
-export function describe(s: SettingDef): string {
+export function helpText(s: SettingDef): string {
   return s.env ? `${s.help} (env: ${s.env})` : s.help;
 }
 
@@ -22,7 +22,7 @@ export function flagWithArg(s: SettingDef): string {
 }
 
 function option(s: SettingDef, command: CommandName | null): Option {
-  const o = new Option(flagWithArg(s), describe(s));
+  const o = new Option(flagWithArg(s), helpText(s));
   if (s.value.choices) o.choices(s.value.choices);
   else if (s.value.arg) o.argParser((raw: string) => s.value.parse(raw));
   const fallback = command ? defaultFor(s, command) : undefined;

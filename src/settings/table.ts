@@ -54,7 +54,7 @@ export const COMMANDS = [
 
 export type CommandName = (typeof COMMANDS)[number]['name'];
 
-export interface SettingDef<C extends CommandName = CommandName> {
+export interface SettingDef {
   /** The key in the Config (also commander's name for the flag). */
   readonly name: string;
   /** `--port`; absent for a setting read only from the environment. */
@@ -64,10 +64,10 @@ export interface SettingDef<C extends CommandName = CommandName> {
   readonly env?: string;
   readonly default?: unknown;
   /** A default that differs for some commands. */
-  readonly defaultFor?: Partial<Record<C, unknown>>;
+  readonly defaultFor?: Partial<Record<CommandName, unknown>>;
   readonly required?: boolean;
   readonly help: string;
-  readonly commands: readonly C[];
+  readonly commands: readonly CommandName[];
 }
 
 /** `storelens bench` runs these (src/bench/index.ts). */
