@@ -44,9 +44,9 @@ export function settingsSection(): string {
   const global = GLOBAL_SETTINGS.map((s: SettingDef) => `${code(flagWithArg(s))} (${s.help})`).join(', ');
   return [
     START,
-    '<!-- generated from src/settings/table.ts: edit the table, then run `npm run readme` -->',
     '',
     `Every command also takes ${global} and \`--help\`. A flag wins over its environment variable, which wins over the default.`,
+    'This list is generated from `src/settings/table.ts`: edit the table, then `npm run readme` rewrites it.',
     '',
     ...(COMMANDS as readonly CommandDef[]).map(section),
     END,
