@@ -8,11 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { END, START, settingsSection } from '../../src/settings/readme.js';
 import { flagWithArg } from '../../src/settings/program.js';
-import { COMMANDS, type CommandName, GLOBAL_SETTINGS, SETTINGS, settingsOf } from '../../src/settings/table.js';
+import { COMMANDS, type CommandName, GLOBAL_SETTINGS, SETTINGS, type SettingDef, settingsOf } from '../../src/settings/table.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 const names = COMMANDS.map((c) => c.name as CommandName);
+const ALL: readonly SettingDef[] = [...SETTINGS, ...GLOBAL_SETTINGS];
 
 async function help(...words: string[]): Promise<string> {
   const c = capturedEnv();
@@ -39,7 +40,7 @@ function commandPart(section: string, command: string): string {
 
 describe('the settings table', () => {
   it('gives every command and setting a help text, and takes each flag once per command', () => {
-    for (const s of [...SETTINGS, ...GLOBAL_SETTINGS]) expect(s.help.trim(), s.name).not.toBe('');
+    for (const s of ALL) expect(s.help.trim(), s.name).not.toBe('');
     for (const c of COMMANDS) expect(c.summary.trim(), c.name).not.toBe('');
     for (const command of names) {
       const settings = settingsOf(command);
@@ -50,7 +51,7 @@ describe('the settings table', () => {
   });
 
   it("names each setting as commander names its flag, so the Config key is the flag's", () => {
-    for (const s of [...SETTINGS, ...GLOBAL_SETTINGS].filter((s) => s.flag)) {
+    for (const s of ALL.filter((s) => s.flag)) {
       expect(new Option(flagWithArg(s)).attributeName(), s.flag).toBe(s.name);
     }
   });
