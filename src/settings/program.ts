@@ -6,7 +6,7 @@
 import { Argument, Command, Option } from 'commander';
 import type { Env } from '../env.js';
 import { type Config, resolveConfig } from './config.js';
-import { COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, PROGRAM, type SettingDef, defaultFor, settingsOf } from './table.js';
+import { COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
 
 /** A parsed command line: the command, its Config and its positional arguments. */
 export type Invocation = { [C in CommandName]: { readonly command: C; readonly config: Config<C>; readonly args: readonly string[] } }[CommandName];
@@ -14,11 +14,6 @@ export type Invocation = { [C in CommandName]: { readonly command: C; readonly c
 /** The text --help shows for a setting (its help, and where else it can come from). */
 export function helpText(s: SettingDef): string {
   return s.env ? `${s.help} (env: ${s.env})` : s.help;
-}
-
-/** `--port <port>` or `--json`. */
-export function flagWithArg(s: SettingDef): string {
-  return s.value.arg ? `${s.flag} <${s.value.arg}>` : s.flag!;
 }
 
 function option(s: SettingDef, command: CommandName | null): Option {

@@ -2,8 +2,7 @@
  * The option list of README.md, generated from the settings table between two markers; a test
  * fails when README.md and the table disagree, and `npm run readme` rewrites the section.
  */
-import { COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, PROGRAM, type SettingDef, defaultFor, settingsOf } from './table.js';
-import { flagWithArg } from './program.js';
+import { COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
 
 export const START = '<!-- settings:start -->';
 export const END = '<!-- settings:end -->';

@@ -153,3 +153,8 @@ export function settingsOf(command: CommandName): SettingDef[] {
 export function defaultFor(setting: SettingDef, command: CommandName): unknown {
   return setting.defaultFor && command in setting.defaultFor ? setting.defaultFor[command] : setting.default;
 }
+
+/** `--port <port>`, or `--json` for a switch. */
+export function flagWithArg(s: SettingDef): string {
+  return s.value.arg ? `${s.flag} <${s.value.arg}>` : s.flag!;
+}

@@ -7,8 +7,7 @@ import { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { END, START, settingsSection } from '../../src/settings/readme.js';
-import { flagWithArg } from '../../src/settings/program.js';
-import { COMMANDS, type CommandName, GLOBAL_SETTINGS, SETTINGS, type SettingDef, settingsOf } from '../../src/settings/table.js';
+import { COMMANDS, type CommandName, GLOBAL_SETTINGS, SETTINGS, type SettingDef, flagWithArg, settingsOf } from '../../src/settings/table.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
