@@ -1,105 +1,64 @@
 /**
- * The storelens command line. The only module that reads process.argv and process.env:
- * each command gets its typed options and an Env built here.
+ * The storelens command line. The only module that reads process.argv and process.env: it
+ * parses the command line once into a frozen Config (flags, then environment, then defaults, as
+ * declared in src/settings/table.ts) and hands it, with an Env, to the command, loaded lazily so
+ * `storelens --help` stays instant.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { CommanderError } from 'commander';
+import type { Env } from './env.js';
 import { isCliError } from './errors.js';
-import { registerApiCommands } from './commands/register-api.js';
-import { isMonth } from './month.js';
-
-/** What the commands may take from the process, passed in so tests can swap it. */
-export interface Env {
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly now: () => Date;
-}
+import type { Config } from './settings/config.js';
+import { buildProgram, type Invocation } from './settings/program.js';
+import type { CommandName } from './settings/table.js';
 
 export function defaultEnv(): Env {
   return { env: process.env, stdout: process.stdout, stderr: process.stderr, now: () => new Date() };
 }
 
-function month(value: string): string {
-  if (!isMonth(value)) throw new InvalidArgumentError(`"${value}" is not a month (YYYY-MM)`);
-  return value;
+type Runner<C extends CommandName> = (config: Config<C>, args: readonly string[], env: Env) => Promise<unknown>;
+
+const RUN: { [C in CommandName]: Runner<C> } = {
+  generate: async (c, _, env) => (await import('./commands/generate.js')).runGenerate(c, env),
+  publish: async (c, _, env) => (await import('./commands/publish.js')).runPublish(c, env),
+  serve: async (c, _, env) => (await import('./commands/serve.js')).runServe(c, env),
+  start: async (c, _, env) => (await import('./commands/start.js')).runStart(c, env),
+  api: async (c, _, env) => (await import('./commands/api.js')).runApi(c, env),
+  'workspaces create': async (c, [name], env) => (await import('./commands/admin-workspaces.js')).createWorkspaceCommand(name, c, env),
+  'workspaces pilot': async (c, [state], env) => (await import('./commands/admin-workspaces.js')).pilotCommand(state as 'on' | 'off', c, env),
+  'workspaces activate': async (c, [activation], env) => (await import('./commands/admin-workspaces.js')).activateCommand(activation, c, env),
+  'members add': async (c, _, env) => (await import('./commands/admin-members.js')).addMemberCommand(c, env),
+  'keys create': async (c, _, env) => (await import('./commands/admin-keys.js')).createKeyCommand(c, env),
+  'keys list': async (c, _, env) => (await import('./commands/admin-keys.js')).listKeysCommand(c, env),
+  'keys revoke': async (c, [keyId], env) => (await import('./commands/admin-keys.js')).revokeKeyCommand(keyId, c, env),
+  'accounts import': async (c, [file], env) => (await import('./commands/admin-accounts.js')).importAccountsCommand(file, c, env),
+  bench: async (c, _, env) => (await import('./commands/bench.js')).runBench(c, env),
+};
+
+async function dispatch(invocation: Invocation, env: Env): Promise<void> {
+  await (RUN[invocation.command] as Runner<CommandName>)(invocation.config as Config<CommandName>, invocation.args, env);
 }
 
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
-  return n;
-}
-
-export function buildProgram(env: Env): Command {
-  const program = new Command('storelens')
-    .description('Public e-commerce statistics (generate, publish, serve) and the workspace REST API (api).')
-    .option('--debug', 'print stack traces for errors')
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => env.stdout.write(s),
-      writeErr: (s) => env.stderr.write(s),
-    });
-
-  program
-    .command('generate')
-    .description('write a deterministic synthetic monthly store panel (one file per month)')
-    .requiredOption('--out <dir>', 'folder to write the panel into')
-    .option('--stores <n>', 'number of distinct stores over the whole period', positiveInt, 2000)
-    .requiredOption('--from <YYYY-MM>', 'first month', month)
-    .requiredOption('--to <YYYY-MM>', 'last month', month)
-    .option('--seed <s>', 'seed: the same seed gives byte-identical files', '1')
-    .addOption(new Option('--format <format>', 'file format').choices(['csv', 'parquet', 'ndjson']).default('csv'))
-    .option('--json', 'print a summary as JSON on stdout')
-    .action(async (opts) => {
-      const { runGenerate } = await import('./commands/generate.js');
-      await runGenerate(opts, env);
-    });
-
-  program
-    .command('publish')
-    .description('aggregate a monthly panel and publish every statistics page (JSON, CSV, markdown, HTML, cards, RSS)')
-    .requiredOption('--input <dir>', 'panel folder: YYYY-MM.csv | .parquet | .ndjson files')
-    .option('--month <YYYY-MM>', 'publish (or correct) one month', month)
-    .option('--all', 'publish every month in the panel')
-    .option('--out <dir>', 'output folder', 'output')
-    .option('--base-url <url>', 'public base URL used in canonical URLs, citations and cards', 'http://localhost:8080')
-    .addOption(new Option('--cards <which>', 'PNG share cards to render').choices(['latest', 'all', 'none']).default('latest'))
-    .option('--json', 'print a summary as JSON on stdout')
-    .action(async (opts) => {
-      const { runPublish } = await import('./commands/publish.js');
-      await runPublish(opts, env);
-    });
-
-  program
-    .command('serve')
-    .description('serve the published statistics (and with --api, the workspace REST API on the same port)')
-    .option('--out <dir>', 'output folder written by publish', 'output')
-    .option('--port <port>', 'port', (v) => Number(v), 8080)
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--api', 'also mount the workspace REST API under /api/v1')
-    .option('--db <path>', 'SQLite file for --api (ignored when DATABASE_URL is set)', 'storelens.db')
-    .action(async (opts) => {
-      const { runServe } = await import('./commands/serve.js');
-      await runServe(opts, env);
-    });
-
-  program
-    .command('start')
-    .description('the demo: generate a panel if absent, publish it, serve statistics and API on one port, print a demo key')
-    .option('--port <port>', 'port', (v) => Number(v), 8080)
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .action(async (opts) => {
-      const { runStart } = await import('./commands/start.js');
-      await runStart(opts, env);
-    });
-
-  registerApiCommands(program, env);
-  return program;
+/**
+ * Parses `argv` without running anything: the command and its frozen Config, or null when
+ * commander answered by itself (--help, --version) or refused the command line (exit code 2).
+ */
+export async function parseCommandLine(argv: readonly string[], env: Env): Promise<Invocation | null> {
+  let parsed: Invocation | null = null;
+  const program = buildProgram(env, async (invocation) => {
+    parsed = invocation;
+  });
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) return null;
+    throw e;
+  }
+  return parsed;
 }
 
 /** Runs the CLI; resolves to the process exit code. */
 export async function main(argv: string[], env: Env = defaultEnv()): Promise<number> {
-  const program = buildProgram(env);
+  const program = buildProgram(env, (invocation) => dispatch(invocation, env));
   try {
     await program.parseAsync(argv);
     return 0;

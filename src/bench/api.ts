@@ -11,7 +11,6 @@
  */
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,14 +54,15 @@ export interface ApiBenchOptions {
 
 const SKIPPED: OpFigures = { rps: NaN, p99: NaN, requests: 0, non2xx: 0, errors: 0 };
 
-const LOAD_FLAG = '--storelens-api-bench-load';
+/** The load generator's entry module, beside this one (in dist/ as in src/). */
+const LOAD_CHILD = fileURLToPath(new URL('./api-load.js', import.meta.url));
 const ACCOUNTS = 500;
 const READ_LIMIT = 120;
 const WRITE_LIMIT = 20;
 const CEILING_RPS = 8_000;
 
 /** A request plan for the load generator (sent to the child process). */
-interface LoadPlan {
+export interface LoadPlan {
   url: string;
   method: 'GET' | 'POST';
   connections: number;
@@ -70,8 +70,8 @@ interface LoadPlan {
   /** Bearer keys used round-robin, `uses` requests each at most. */
   keys?: string[];
   uses?: number;
-  /** POST /outcomes bodies with a fresh Idempotency-Key per request. */
-  outcomes?: boolean;
+  /** POST /outcomes bodies with a fresh Idempotency-Key per request, over this many store ids. */
+  outcomes?: { accounts: number };
 }
 
 export async function benchApi(log: (line: string) => void, opts: ApiBenchOptions = {}): Promise<ApiBenchResult> {
@@ -135,7 +135,7 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
     };
     const helloFigures = await measure('hello', 'hello-world', { url: `${helloBase}/`, method: 'GET', connections, seconds });
     const reads = await measure('reads', 'GET /accounts?limit=50', { url: `${apiBase}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds, keys: read, uses: READ_LIMIT });
-    const writes = await measure('writes', 'POST /outcomes', { url: `${apiBase}/api/v1/outcomes`, method: 'POST', connections, seconds, keys: write, uses: WRITE_LIMIT, outcomes: true });
+    const writes = await measure('writes', 'POST /outcomes', { url: `${apiBase}/api/v1/outcomes`, method: 'POST', connections, seconds, keys: write, uses: WRITE_LIMIT, outcomes: { accounts: ACCOUNTS } });
     for (const [name, f] of [['hello-world', helloFigures], ['reads', reads], ['writes', writes]] as const) {
       if (f.non2xx || f.errors) log(`api: warning: ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
     }
@@ -161,81 +161,14 @@ async function listen(app: { listen(o: { port: number; host: string }): Promise<
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
 
-/** Runs one plan in a child process (this module, started with LOAD_FLAG). */
+/** Runs one plan in a child process (src/bench/api-load.ts), which gets it over IPC. */
 function runLoad(plan: LoadPlan): Promise<OpFigures> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [LOAD_FLAG], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(LOAD_CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let result: OpFigures | undefined;
     child.on('message', (m) => (result = m as OpFigures));
     child.on('error', reject);
     child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`the load generator exited with ${code}`))));
     child.send(plan);
-  });
-}
-
-// ---- the child: autocannon against one plan ----
-
-interface AutocannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number };
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-}
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-
-async function loadChild(plan: LoadPlan): Promise<OpFigures> {
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const url = new URL(plan.url);
-  let n = 0;
-  const tag = `${process.pid}-${Date.now().toString(36)}`;
-  const setupRequest = (req: AutocannonRequest): AutocannonRequest => {
-    const i = n++;
-    const headers: Record<string, string> = {};
-    if (plan.keys) {
-      // Round-robin: key k serves requests k, k + K, k + 2K …, so no key passes `uses` until the budget is spent.
-      headers.authorization = `Bearer ${plan.keys[i % plan.keys.length]}`;
-    }
-    if (!plan.outcomes) return { ...req, method: plan.method, path: url.pathname + url.search, headers };
-    headers['content-type'] = 'application/json';
-    headers['idempotency-key'] = `bench-${tag}-${i}`;
-    const body = JSON.stringify({ store_id: `store-${String(i % ACCOUNTS).padStart(4, '0')}`, action: i % 7 === 0 ? 'won' : 'qualifying', value: i % 7 === 0 ? 1200 : undefined });
-    return { ...req, method: plan.method, path: url.pathname, headers, body };
-  };
-  const r = await autocannon({
-    url: url.origin,
-    connections: plan.connections,
-    duration: plan.seconds,
-    requests: [{ setupRequest }],
-  });
-  if (plan.keys && plan.uses && n > plan.keys.length * plan.uses) {
-    process.stderr.write(`bench: api: ${n} requests passed the key budget (${plan.keys.length} keys × ${plan.uses}); raise the key count\n`);
-  }
-  return {
-    rps: r['2xx'] / r.duration,
-    p99: r.latency.p99,
-    requests: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors + r.timeouts,
-  };
-}
-
-if (process.argv.includes(LOAD_FLAG) && process.send) {
-  process.once('message', (plan) => {
-    loadChild(plan as LoadPlan).then(
-      (figures) => process.send!(figures, () => process.exit(0)),
-      (e) => {
-        process.stderr.write(`bench: api load generator failed: ${(e as Error).stack}\n`);
-        process.exit(1);
-      },
-    );
   });
 }

@@ -1,30 +1,33 @@
 /**
- * `npm run bench`: every benchmark, each against its baseline measured in the same run, printed
- * as figures and ratios. Not a test: nothing here fails a build.
- * Environment: BENCH_STORES (default 1000000), BENCH_FROM/BENCH_TO (2025-10..2026-10),
- * BENCH_DATA (cache folder for generated panels, default bench-data/), BENCH_ONLY (comma list).
+ * Every benchmark, each against its baseline measured in the same run, as lines of figures and
+ * ratios (`storelens bench`, which `npm run bench` runs, prints them). Not a test: nothing here
+ * fails a build.
  */
 import path from 'node:path';
+import type { BENCHMARKS } from '../settings/table.js';
 import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchPublish } from './publish.js';
 import { benchServeOnPanel } from './serve.js';
 
-const env = process.env;
-const only = new Set((env.BENCH_ONLY ?? 'publish,serve,cards,api').split(','));
-const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+export type BenchName = (typeof BENCHMARKS)[number];
+
+export interface BenchOptions {
+  /** The publish benchmark's panel: stores, months, and the folder caching it between runs. */
+  readonly stores: number;
+  readonly from: string;
+  readonly to: string;
+  readonly data: string;
+  readonly only: readonly BenchName[];
+}
+
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
-async function main(): Promise<void> {
+export async function runBenchmarks(opts: BenchOptions, log: (line: string) => void): Promise<string[]> {
+  const only = new Set(opts.only);
   const results: string[] = [];
   if (only.has('publish')) {
-    const r = await benchPublish({
-      stores: Number(env.BENCH_STORES ?? 1_000_000),
-      from: env.BENCH_FROM ?? '2025-10',
-      to: env.BENCH_TO ?? '2026-10',
-      dataDir: path.resolve(env.BENCH_DATA ?? 'bench-data'),
-      log,
-    });
+    const r = await benchPublish({ stores: opts.stores, from: opts.from, to: opts.to, dataDir: path.resolve(opts.data), log });
     results.push(
       `publish --all: ${fmt(r.publishSeconds)} s; floor (one DuckDB statement): ${fmt(r.floorSeconds)} s; ratio ${fmt(r.ratio)}× (goal ≤ 2×)` +
         (r.generateSeconds !== null ? `; generating the panel took ${fmt(r.generateSeconds, 1)} s` : ''),
@@ -52,10 +55,5 @@ async function main(): Promise<void> {
         `POST /outcomes ${op(r.writes)}, ratio ${fmt(r.writeRatio)} (goal ≥ 2,000 outcomes/s on SQLite)`,
     );
   }
-  process.stdout.write(results.join('\n') + '\n');
+  return results;
 }
-
-main().catch((e) => {
-  process.stderr.write(`bench failed: ${(e as Error).stack}\n`);
-  process.exitCode = 1;
-});

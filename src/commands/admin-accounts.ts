@@ -1,10 +1,11 @@
 /** storelens accounts import FILE: NDJSON, one account per line with at least store_id and score. */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { type AccountInput, importAccounts } from '../db/accounts.js';
-import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';
+import type { Config } from '../settings/config.js';
+import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 
 const nullableText = z.string().nullable().optional();
 
@@ -41,7 +42,7 @@ export function parseAccountsNdjson(file: string, text: string): AccountInput[] 
   return out;
 }
 
-export async function importAccountsCommand(file: string, opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
+export async function importAccountsCommand(file: string, opts: Config<'accounts import'>, env: Env): Promise<void> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

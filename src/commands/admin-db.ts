@@ -1,19 +1,22 @@
 /** Shared edge of the admin commands: open the database, resolve a workspace, print results. */
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
+import { DB_PATH } from '../defaults.js';
 import { CliError } from '../errors.js';
 import { type Db, isPostgresUrl, openDatabase } from '../db/index.js';
 import type { Workspace } from '../db/schema.js';
 import { findWorkspace, getMember } from '../db/workspaces.js';
 
+/** What every admin command takes (see the settings table). */
 export interface AdminOptions {
-  db?: string;
-  json?: boolean;
+  readonly db?: string;
+  readonly databaseUrl?: string;
+  readonly json?: boolean;
 }
 
-/** Opens DATABASE_URL when it is a postgres:// URL, else the SQLite file; migration notes go to stderr. */
+/** Opens `databaseUrl` when it is a postgres:// URL, else the SQLite file; migration notes go to stderr. */
 export async function openAdminDb(opts: AdminOptions, env: Env): Promise<Db> {
-  const url = env.env.DATABASE_URL;
-  const db = await openDatabase(isPostgresUrl(url) ? { databaseUrl: url } : { dbPath: opts.db ?? 'storelens.db' });
+  const url = opts.databaseUrl;
+  const db = await openDatabase(isPostgresUrl(url) ? { databaseUrl: url } : { dbPath: opts.db ?? DB_PATH });
   if (db.appliedMigrations.length) {
     env.stderr.write(`storelens: ${db.location}: applied migrations ${db.appliedMigrations.join(', ')}\n`);
   }

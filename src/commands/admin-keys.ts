@@ -1,24 +1,17 @@
 /** storelens keys create | list | revoke — only an owner or admin creates and revokes keys. */
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
 import { issueApiKey } from '../api/issue-key.js';
 import { ACCESS_CHOICES, type AccessChoice, OWNER_ADMIN_ONLY, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
-import { type AdminOptions, output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+import type { Config } from '../settings/config.js';
+import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
 const list = (s: string | undefined): string[] =>
   (s ?? '')
     .split(',')
     .map((x) => x.trim())
     .filter(Boolean);
-
-interface CreateOptions extends AdminOptions {
-  workspace: string;
-  as: string;
-  name: string;
-  access?: string;
-  scopes?: string;
-}
 
 /** Parses --access and --scopes into the key's scopes, or explains what is wrong. */
 export function parseKeyScopes(access: string | undefined, scopes: string | undefined): Scope[] {
@@ -36,7 +29,7 @@ export function parseKeyScopes(access: string | undefined, scopes: string | unde
   return keyScopes(choices as AccessChoice[], extra as Scope[]);
 }
 
-export async function createKeyCommand(opts: CreateOptions, env: Env): Promise<void> {
+export async function createKeyCommand(opts: Config<'keys create'>, env: Env): Promise<void> {
   const name = opts.name.trim();
   if (!name) throw new CliError('--name must not be empty');
   const scopes = parseKeyScopes(opts.access, opts.scopes);
@@ -58,7 +51,7 @@ export async function createKeyCommand(opts: CreateOptions, env: Env): Promise<v
   });
 }
 
-export async function listKeysCommand(opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
+export async function listKeysCommand(opts: Config<'keys list'>, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
     const keys = (await listApiKeys(db.kysely, ws.id)).map((k) => ({
@@ -80,7 +73,7 @@ export async function listKeysCommand(opts: AdminOptions & { workspace: string }
   });
 }
 
-export async function revokeKeyCommand(keyId: string, opts: AdminOptions & { workspace: string; as: string }, env: Env): Promise<void> {
+export async function revokeKeyCommand(keyId: string, opts: Config<'keys revoke'>, env: Env): Promise<void> {
   const as = opts.as.trim().toLowerCase();
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);

@@ -1,13 +1,14 @@
 /** storelens members add */
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { upsertMember } from '../db/workspaces.js';
 import type { Role } from '../workspaces/roles.js';
-import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';
+import type { Config } from '../settings/config.js';
+import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-export async function addMemberCommand(opts: AdminOptions & { workspace: string; email: string; role: Role }, env: Env): Promise<void> {
+export async function addMemberCommand(opts: Config<'members add'>, env: Env): Promise<void> {
   const email = opts.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw new CliError(`--email: "${opts.email}" is not an email address`);
   await withAdminDb(opts, env, async (db) => {

@@ -1,10 +1,11 @@
 /** storelens workspaces create | pilot | activate */
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { addActivation, createWorkspace, findWorkspace, setPilotAccess } from '../db/workspaces.js';
-import { type AdminOptions, output, requireWorkspace, withAdminDb } from './admin-db.js';
+import type { Config } from '../settings/config.js';
+import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 
-export async function createWorkspaceCommand(name: string, opts: AdminOptions, env: Env): Promise<void> {
+export async function createWorkspaceCommand(name: string, opts: Config<'workspaces create'>, env: Env): Promise<void> {
   const trimmed = name.trim();
   if (!trimmed) throw new CliError('workspace name must not be empty');
   await withAdminDb(opts, env, async (db) => {
@@ -14,7 +15,7 @@ export async function createWorkspaceCommand(name: string, opts: AdminOptions, e
   });
 }
 
-export async function pilotCommand(state: 'on' | 'off', opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
+export async function pilotCommand(state: 'on' | 'off', opts: Config<'workspaces pilot'>, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
     await setPilotAccess(db.kysely, ws.id, state === 'on');
@@ -22,7 +23,7 @@ export async function pilotCommand(state: 'on' | 'off', opts: AdminOptions & { w
   });
 }
 
-export async function activateCommand(activation: string, opts: AdminOptions & { workspace: string }, env: Env): Promise<void> {
+export async function activateCommand(activation: string, opts: Config<'workspaces activate'>, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
     await db.write((trx) => addActivation(trx, ws.id, activation));

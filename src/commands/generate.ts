@@ -1,12 +1,11 @@
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { openDuck } from '../panel/duck.js';
-import { generatePanel, type GenerateOptions } from '../panel/generate.js';
+import { generatePanel } from '../panel/generate.js';
 import { progress } from '../progress.js';
+import type { Config } from '../settings/config.js';
 
-type GenerateFlags = GenerateOptions & { json?: boolean };
-
-export async function runGenerate(flags: GenerateFlags, env: Env): Promise<void> {
+export async function runGenerate(flags: Config<'generate'>, env: Env): Promise<void> {
   if (flags.from > flags.to) throw new CliError(`--from ${flags.from} is after --to ${flags.to}`);
   const duck = await openDuck();
   const bar = progress(env, 'generate');

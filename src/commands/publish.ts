@@ -1,22 +1,12 @@
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { progress } from '../progress.js';
-import type { CardsMode } from '../publish/artifacts.js';
 import { publish } from '../publish/pipeline.js';
+import type { Config } from '../settings/config.js';
 
-interface PublishFlags {
-  input: string;
-  month?: string;
-  all?: boolean;
-  out: string;
-  baseUrl: string;
-  cards: CardsMode;
-  json?: boolean;
-}
-
-export async function runPublish(flags: PublishFlags, env: Env): Promise<void> {
+/** `--base-url` and `--month` are checked as they are parsed (src/settings/values.ts). */
+export async function runPublish(flags: Config<'publish'>, env: Env): Promise<void> {
   if (Boolean(flags.month) === Boolean(flags.all)) throw new CliError('publish needs exactly one of --month YYYY-MM or --all');
-  if (!/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(flags.baseUrl)) throw new CliError(`--base-url ${flags.baseUrl} is not an http(s) URL without query or fragment`);
   const bar = progress(env, 'publish');
   const summary = await publish({
     input: flags.input,

@@ -3,37 +3,28 @@
  * API on the same port). Prints the URLs to stderr and runs until SIGTERM or SIGINT.
  */
 import path from 'node:path';
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { apiPlugin } from '../api/app.js';
 import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';
+import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
+import { listenError } from './listen-error.js';
 import type { ServePlugin } from '../serve/app.js';
 import type { LiveEvent } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
 
-export interface ServeOptions {
-  out: string;
-  port: number;
-  host: string;
-  api?: boolean;
-  db?: string;
-}
+type ServeConfig = Config<'serve'>;
+/** The Config of `serve`; a programmatic caller may leave out what has a default. */
+export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<ServeConfig>;
 
 /**
  * `--api`: the workspace REST API mounted under /api/v1 on the same port, over the SQLite file
- * `opts.db` (or PostgreSQL when DATABASE_URL is set). `close` closes the database after the server.
+ * `opts.db` (or PostgreSQL when `databaseUrl` is set). `close` closes the database after the server.
  */
-export async function apiPlugins(opts: Pick<ServeOptions, 'db'>, env: Env): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db }> {
-  const db = await openAdminDb({ db: opts.db ?? 'storelens.db' }, env);
+export async function apiPlugins(opts: Pick<ServeOptions, 'db' | 'databaseUrl'>, env: Env): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db }> {
+  const db = await openAdminDb(opts, env);
   return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now } }], close: () => db.close(), db };
-}
-
-function checkOptions(opts: ServeOptions): void {
-  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
-    throw new CliError(`--port: "${opts.port}" is not a port number (0-65535)`, 2);
-  }
-  if (!opts.host) throw new CliError('--host: an interface is required', 2);
 }
 
 function describe(event: LiveEvent, out: string): string {
@@ -61,7 +52,7 @@ function printUrls(server: RunningServer, opts: ServeOptions, env: Env): void {
 }
 
 export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
-  checkOptions(opts);
+  if (!opts.host) throw new CliError('--host: an interface is required', 2);
   const out = path.resolve(opts.out);
   const api = opts.api ? await apiPlugins(opts, env) : null;
   let server: RunningServer;
@@ -75,10 +66,7 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
     });
   } catch (e) {
     await api?.close();
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new CliError(`--port ${opts.port}: already in use on ${opts.host}`, 1);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`--host ${opts.host}: cannot listen there`, 2);
-    throw e;
+    throw listenError(e, opts);
   }
   printUrls(server, opts, env);
   const signal = await closeOnSignals(server, {

@@ -6,28 +6,28 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Env } from '../cli.js';
+import type { Env } from '../env.js';
 import { ensureDemoKey } from '../api/demo.js';
+import { API_PORT, OUT_DIR, PORT, STATE_DIR } from '../defaults.js';
 import { CliError } from '../errors.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { progress } from '../progress.js';
 import { publish, type PublishOptions } from '../publish/pipeline.js';
 import { closeOnSignals, startServer } from '../serve/server.js';
+import type { Config } from '../settings/config.js';
+import { listenError } from './listen-error.js';
 import { apiPlugins } from './serve.js';
 
-export interface StartOptions {
-  port: number;
-  host: string;
-}
+/** The Config of `start`; a programmatic caller may leave out DATABASE_URL. */
+export type StartOptions = Pick<Config<'start'>, 'port' | 'host'> & Partial<Config<'start'>>;
 
-/** Where the demo keeps its panel and database (git-ignored). */
-const STATE_DIR = '.storelens';
+/** The demo keeps its panel and database in the state folder (git-ignored). */
 const DEMO_PANEL = { stores: 3000, from: '2025-11', to: '2026-10', seed: 'demo' } as const;
 
 export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const panel = path.join(STATE_DIR, 'demo-panel');
-  const out = 'output';
+  const out = OUT_DIR;
   const baseUrl = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
   const log = (line: string) => env.stderr.write(`storelens start: ${line}\n`);
 
@@ -47,15 +47,15 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 
-  const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db') }, env);
+  const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   let server;
   try {
     server = await startServer({ out, port: opts.port, host: opts.host, plugins: api.plugins });
   } catch (e) {
     await api.close();
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port 8081\``, 1);
-    throw e;
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1);
+    throw listenError(e, opts);
   }
   const url = server.url;
   env.stderr.write(

@@ -16,6 +16,7 @@ import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } f
 import { migrateToLatest } from './migrations.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
 import type { Database } from './schema.js';
+import { DB_PATH } from '../defaults.js';
 
 export type { Database } from './schema.js';
 
@@ -45,7 +46,7 @@ export interface Db {
 }
 
 export interface OpenDatabaseOptions {
-  /** SQLite file (default `storelens.db`; `:memory:` for a private in-memory database). */
+  /** SQLite file (default `DB_PATH`, storelens.db; `:memory:` for a private in-memory database). */
   dbPath?: string;
   /** `postgres://…`: use PostgreSQL instead of SQLite. */
   databaseUrl?: string;
@@ -59,7 +60,7 @@ export const isPostgresUrl = (url: string | undefined): url is string =>
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> {
   const db = isPostgresUrl(opts.databaseUrl)
     ? await openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
-    : await openSqlite(opts.dbPath ?? 'storelens.db');
+    : await openSqlite(opts.dbPath ?? DB_PATH);
   try {
     let schema: string | undefined;
     if (db.dialect === 'postgres') {

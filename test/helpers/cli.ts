@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { main, type Env } from '../../src/cli.js';
+import { main } from '../../src/cli.js';
+import type { Env } from '../../src/env.js';
 import { openDuck } from '../../src/panel/duck.js';
 import { generatePanel } from '../../src/panel/generate.js';
 import type { PanelFormat } from '../../src/panel/read.js';

@@ -1,0 +1,19 @@
+/**
+ * Where storelens puts things and listens when told nothing else. Written once: the settings
+ * table (src/settings/table.ts), `start` and the database layer read them from here.
+ */
+import path from 'node:path';
+
+/** Private working state (demo panel and database, runs): git-ignored, never published. */
+export const STATE_DIR = '.storelens';
+/** The private runs folder (per-store features and signals of each publish). */
+export const RUNS_DIR = path.join(STATE_DIR, 'runs');
+/** The SQLite file of the workspace database. */
+export const DB_PATH = 'storelens.db';
+/** The published statistics (public). */
+export const OUT_DIR = 'output';
+export const HOST = '127.0.0.1';
+/** `serve` and `start`: statistics (and the API) on one port. */
+export const PORT = 8080;
+/** `api` alone, beside a `serve` on PORT. */
+export const API_PORT = 8081;

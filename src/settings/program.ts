@@ -1,0 +1,79 @@
+/**
+ * The commander program, built from the settings table: every command, its arguments, its
+ * options with their parsers, defaults and help, and an "Environment:" section for the settings
+ * read from environment variables. A command's action resolves its frozen Config and hands it on.
+ */
+import { Argument, Command, Option } from 'commander';
+import type { Env } from '../env.js';
+import { type Config, resolveConfig } from './config.js';
+import { COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
+
+/** A parsed command line: the command, its Config and its positional arguments. */
+export type Invocation = { [C in CommandName]: { readonly command: C; readonly config: Config<C>; readonly args: readonly string[] } }[CommandName];
+
+/** The text --help shows for a setting (its help, and where else it can come from). */
+export function helpText(s: SettingDef): string {
+  return s.env ? `${s.help} (env: ${s.env})` : s.help;
+}
+
+function option(s: SettingDef, command: CommandName | null): Option {
+  const o = new Option(flagWithArg(s), helpText(s));
+  if (s.value.choices) o.choices(s.value.choices);
+  else if (s.value.arg) o.argParser((raw: string) => s.value.parse(raw));
+  const fallback = command ? defaultFor(s, command) : undefined;
+  if (fallback !== undefined) o.default(fallback, Array.isArray(fallback) ? fallback.join(',') : undefined);
+  if (s.required) o.makeOptionMandatory();
+  return o;
+}
+
+function environmentHelp(settings: readonly SettingDef[]): string {
+  const vars = settings.filter((s) => !s.flag && s.env);
+  if (!vars.length) return '';
+  const width = Math.max(...vars.map((s) => s.env!.length));
+  return `\nEnvironment:\n${vars.map((s) => `  ${s.env!.padEnd(width)}  ${s.help}`).join('\n')}\n`;
+}
+
+function addCommand(parent: Command, def: CommandDef, name: string, env: Env, onCommand: (i: Invocation) => Promise<void>): void {
+  const cmd = parent.command(name, { hidden: def.hidden }).description(def.summary);
+  for (const a of def.args ?? []) {
+    const arg = new Argument(`<${a.name}>`, a.help);
+    if (a.choices) arg.choices(a.choices);
+    cmd.addArgument(arg);
+  }
+  const settings = settingsOf(def.name as CommandName);
+  for (const s of settings) if (s.flag) cmd.addOption(option(s, def.name as CommandName));
+  const envHelp = environmentHelp(settings);
+  if (envHelp) cmd.addHelpText('after', envHelp);
+  cmd.action(async () => {
+    const command = def.name as CommandName;
+    const config = resolveConfig(command, { value: (n) => cmd.getOptionValue(n), source: (n) => cmd.getOptionValueSource(n) }, env.env);
+    await onCommand({ command, config, args: cmd.processedArgs as string[] } as Invocation);
+  });
+}
+
+/**
+ * The program; output goes to env's streams, and errors throw instead of exiting (subcommands
+ * inherit both because they are created with `.command()`).
+ */
+export function buildProgram(env: Env, onCommand: (invocation: Invocation) => Promise<void>): Command {
+  const program = new Command(PROGRAM.name)
+    .description(PROGRAM.summary)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => env.stdout.write(s), writeErr: (s) => env.stderr.write(s) });
+  for (const s of GLOBAL_SETTINGS) program.addOption(option(s, null));
+  const groups = new Map<string, Command>();
+  for (const def of COMMANDS as readonly CommandDef[]) {
+    const [first, sub] = def.name.split(' ');
+    if (!sub) {
+      addCommand(program, def, first, env, onCommand);
+      continue;
+    }
+    let group = groups.get(first);
+    if (!group) {
+      group = program.command(first).description(GROUPS[first as keyof typeof GROUPS]);
+      groups.set(first, group);
+    }
+    addCommand(group, def, sub, env, onCommand);
+  }
+  return program;
+}

@@ -1,0 +1,161 @@
+/**
+ * Every command and every option of storelens, declared once. The table drives commander (flags,
+ * parsing, `--help`), the Config each command receives (src/settings/config.ts) and the option
+ * list in README.md (src/settings/readme.ts; `npm run readme` rewrites it).
+ */
+import { ROLES } from '../workspaces/roles.js';
+import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT } from '../defaults.js';
+import { ACCESS_CHOICES } from '../api/scopes.js';
+import { httpUrl, month, oneOf, port, positiveInt, someOf, text, toggle, type Value } from './values.js';
+
+export const PROGRAM = {
+  name: 'storelens',
+  summary: 'Public e-commerce statistics (generate, publish, serve) and the workspace REST API (api).',
+} as const;
+
+export interface ArgumentDef {
+  readonly name: string;
+  readonly help: string;
+  readonly choices?: readonly string[];
+}
+
+export interface CommandDef {
+  /** `generate`, or `keys create` for a subcommand of a group. */
+  readonly name: string;
+  readonly summary: string;
+  readonly args?: readonly ArgumentDef[];
+  /** Left out of `storelens --help` (its own --help still works). */
+  readonly hidden?: boolean;
+}
+
+/** Groups of administration commands (`storelens keys …`). */
+export const GROUPS = {
+  workspaces: 'administer workspaces',
+  members: 'administer workspace members',
+  keys: 'administer API keys (owner or admin only)',
+  accounts: 'load scored accounts (demos and tests)',
+} as const;
+
+export const COMMANDS = [
+  { name: 'generate', summary: 'write a deterministic synthetic monthly store panel (one file per month)' },
+  { name: 'publish', summary: 'aggregate a monthly panel and publish every statistics page (JSON, CSV, markdown, HTML, cards, RSS)' },
+  { name: 'serve', summary: 'serve the published statistics (and with --api, the workspace REST API on the same port)' },
+  { name: 'start', summary: 'the demo: generate a panel if absent, publish it, serve statistics and API on one port, print a demo key' },
+  { name: 'api', summary: 'serve the workspace REST API (/api/v1) over the database' },
+  { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
+  { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
+  { name: 'workspaces activate', summary: 'record an activation for activation-gated operations (e.g. growth_reports)', args: [{ name: 'activation', help: 'activation name' }] },
+  { name: 'members add', summary: 'add a member to a workspace (or change their role)' },
+  { name: 'keys create', summary: 'create an API key; the key is printed once' },
+  { name: 'keys list', summary: 'list the keys of a workspace (never the secrets)' },
+  { name: 'keys revoke', summary: 'revoke a key', args: [{ name: 'key-id', help: 'key id or prefix' }] },
+  { name: 'accounts import', summary: 'import NDJSON accounts: one object per line with at least store_id and score', args: [{ name: 'file', help: 'NDJSON file' }] },
+  { name: 'bench', summary: 'run the benchmarks, each against a baseline measured in the same run (what `npm run bench` runs)', hidden: true },
+] as const satisfies readonly CommandDef[];
+
+export type CommandName = (typeof COMMANDS)[number]['name'];
+
+export interface SettingDef {
+  /** The key in the Config (also commander's name for the flag). */
+  readonly name: string;
+  /** `--port`; absent for a setting read only from the environment. */
+  readonly flag?: string;
+  readonly value: Value<unknown>;
+  /** Environment variable read when the flag is not given. */
+  readonly env?: string;
+  readonly default?: unknown;
+  /** A default that differs for some commands. */
+  readonly defaultFor?: Partial<Record<CommandName, unknown>>;
+  readonly required?: boolean;
+  readonly help: string;
+  readonly commands: readonly CommandName[];
+}
+
+/** `storelens bench` runs these (src/bench/index.ts). */
+export const BENCHMARKS = ['publish', 'serve', 'cards', 'api'] as const;
+
+const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
+const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
+const LISTENERS = ['serve', 'start', 'api'] as const;
+
+/** Options every command takes (`storelens --debug publish …`). */
+export const GLOBAL_SETTINGS = [{ name: 'debug', flag: '--debug', value: toggle, help: 'print stack traces for errors', commands: [] }] as const satisfies readonly SettingDef[];
+
+export const SETTINGS = [
+  // generate
+  { name: 'out', flag: '--out', value: text('dir'), required: true, help: 'folder to write the panel into', commands: ['generate'] },
+  { name: 'stores', flag: '--stores', value: positiveInt, default: 2000, help: 'number of distinct stores over the whole period', commands: ['generate'] },
+  { name: 'from', flag: '--from', value: month, required: true, help: 'first month', commands: ['generate'] },
+  { name: 'to', flag: '--to', value: month, required: true, help: 'last month', commands: ['generate'] },
+  { name: 'seed', flag: '--seed', value: text('s'), default: '1', help: 'seed: the same seed gives byte-identical files', commands: ['generate'] },
+  { name: 'format', flag: '--format', value: oneOf('format', ['csv', 'parquet', 'ndjson']), default: 'csv', help: 'file format', commands: ['generate'] },
+  // publish
+  { name: 'input', flag: '--input', value: text('dir'), required: true, help: 'panel folder: YYYY-MM.csv | .parquet | .ndjson files', commands: ['publish'] },
+  { name: 'month', flag: '--month', value: month, help: 'publish (or correct) one month', commands: ['publish'] },
+  { name: 'all', flag: '--all', value: toggle, help: 'publish every month in the panel', commands: ['publish'] },
+  { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder', commands: ['publish'] },
+  { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'public base URL used in canonical URLs, citations and cards', commands: ['publish'] },
+  { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
+  { name: 'json', flag: '--json', value: toggle, help: 'print a summary as JSON on stdout', commands: ['generate', 'publish'] },
+  // serve, start, api
+  { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder written by publish', commands: ['serve'] },
+  { name: 'port', flag: '--port', value: port, default: PORT, defaultFor: { api: API_PORT }, help: 'port to listen on (0: any free port)', commands: LISTENERS },
+  { name: 'host', flag: '--host', value: text('host'), default: HOST, help: 'interface to listen on', commands: LISTENERS },
+  { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
+  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api (ignored when DATABASE_URL is set)', commands: ['serve'] },
+  // administration
+  { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
+  { name: 'email', flag: '--email', value: text('email'), required: true, help: 'member email', commands: ['members add'] },
+  { name: 'role', flag: '--role', value: oneOf('role', ROLES), required: true, help: 'workspace role', commands: ['members add'] },
+  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin creating the key', commands: ['keys create'] },
+  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin revoking the key', commands: ['keys revoke'] },
+  { name: 'name', flag: '--name', value: text('name'), required: true, help: 'a name for the key', commands: ['keys create'] },
+  {
+    name: 'access',
+    flag: '--access',
+    value: text('list'),
+    help: `self-serve choices, comma-separated: ${Object.keys(ACCESS_CHOICES).join(', ')}`,
+    commands: ['keys create'],
+  },
+  { name: 'scopes', flag: '--scopes', value: text('list'), help: 'operator grant of further scopes, comma-separated (e.g. manage:webhooks)', commands: ['keys create'] },
+  // the workspace database
+  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', ...ADMIN] },
+  {
+    name: 'databaseUrl',
+    env: 'DATABASE_URL',
+    value: text('url'),
+    help: 'a postgres:// URL: the workspace database is that PostgreSQL database instead of the SQLite file',
+    commands: ['serve', 'start', 'api', ...ADMIN],
+  },
+  { name: 'json', flag: '--json', value: toggle, help: 'print exactly one JSON object on stdout', commands: ADMIN },
+  // bench
+  { name: 'stores', flag: '--stores', value: positiveInt, env: 'BENCH_STORES', default: 1_000_000, help: 'stores in the publish benchmark panel', commands: ['bench'] },
+  { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },
+  { name: 'to', flag: '--to', value: month, env: 'BENCH_TO', default: '2026-10', help: 'last month of the publish benchmark panel', commands: ['bench'] },
+  { name: 'data', flag: '--data', value: text('dir'), env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },
+  {
+    name: 'only',
+    flag: '--only',
+    value: someOf('list', BENCHMARKS),
+    env: 'BENCH_ONLY',
+    default: BENCHMARKS,
+    help: `benchmarks to run, comma-separated: ${BENCHMARKS.join(', ')}`,
+    commands: ['bench'],
+  },
+] as const satisfies readonly SettingDef[];
+
+export type Setting = (typeof SETTINGS)[number];
+
+/** The settings `command` takes, in table order. */
+export function settingsOf(command: CommandName): SettingDef[] {
+  return SETTINGS.filter((s) => (s.commands as readonly string[]).includes(command));
+}
+
+export function defaultFor(setting: SettingDef, command: CommandName): unknown {
+  return setting.defaultFor && command in setting.defaultFor ? setting.defaultFor[command] : setting.default;
+}
+
+/** `--port <port>`, or `--json` for a switch. */
+export function flagWithArg(s: SettingDef): string {
+  return s.value.arg ? `${s.flag} <${s.value.arg}>` : s.flag!;
+}

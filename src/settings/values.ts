@@ -1,0 +1,82 @@
+/**
+ * The kinds of value a setting takes: each parses the text of a flag or an environment variable,
+ * or throws an InvalidArgumentError saying what is wrong (commander names the flag in front of it).
+ * Numbers are strict decimal digits: `0x10`, `1e2`, `+5`, ` 5` and `5.0` are refused.
+ */
+import { isMonth } from '../month.js';
+import { InvalidArgumentError } from 'commander';
+
+export interface Value<T> {
+  /** The placeholder in `--flag <arg>`; absent for a switch (`--json`), which takes no text. */
+  readonly arg?: string;
+  /** The allowed texts, when the value is one of a list (shown by --help). */
+  readonly choices?: readonly string[];
+  parse(raw: string): T;
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/** A non-negative integer written in decimal digits only, or null. */
+function decimal(raw: string): number | null {
+  if (!DIGITS.test(raw)) return null;
+  const n = Number(raw);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+export function parsePort(raw: string): number {
+  const n = decimal(raw);
+  if (n === null || n > 65535) throw new InvalidArgumentError(`"${raw}" is not a port number (0-65535)`);
+  return n;
+}
+
+export function parseMonth(raw: string): string {
+  if (!isMonth(raw)) throw new InvalidArgumentError(`"${raw}" is not a month (YYYY-MM)`);
+  return raw;
+}
+
+export function parsePositiveInt(raw: string): number {
+  const n = decimal(raw);
+  if (n === null || n === 0) throw new InvalidArgumentError(`"${raw}" is not a positive integer`);
+  return n;
+}
+
+const HTTP_URL = /^https?:\/\/[^/?#]+(\/[^?#]*)?$/;
+
+export function parseHttpUrl(raw: string): string {
+  if (!HTTP_URL.test(raw)) throw new InvalidArgumentError(`"${raw}" is not an http(s) URL without query or fragment`);
+  return raw;
+}
+
+export const port: Value<number> = { arg: 'port', parse: parsePort };
+export const month: Value<string> = { arg: 'YYYY-MM', parse: parseMonth };
+export const positiveInt: Value<number> = { arg: 'n', parse: parsePositiveInt };
+export const httpUrl: Value<string> = { arg: 'url', parse: parseHttpUrl };
+/** Any text; `arg` names it in --help (`<dir>`, `<path>`, `<email>` …). */
+export const text = (arg: string): Value<string> => ({ arg, parse: (raw) => raw });
+/** A flag without a value: true when given, false otherwise. */
+export const toggle: Value<boolean> = { parse: () => true };
+
+/** One of `choices`. */
+export function oneOf<const T extends string>(arg: string, choices: readonly T[]): Value<T> {
+  return {
+    arg,
+    choices,
+    parse: (raw) => {
+      if (!(choices as readonly string[]).includes(raw)) throw new InvalidArgumentError(`"${raw}" is not one of ${choices.join(', ')}`);
+      return raw as T;
+    },
+  };
+}
+
+/** A comma-separated list of some of `choices`, at least one. */
+export function someOf<const T extends string>(arg: string, choices: readonly T[]): Value<readonly T[]> {
+  return {
+    arg,
+    parse: (raw) => {
+      const items = raw.split(',').map((s) => s.trim());
+      const bad = items.find((s) => !(choices as readonly string[]).includes(s));
+      if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not one of ${choices.join(', ')}`);
+      return Object.freeze([...new Set(items)]) as readonly T[];
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The api benchmark's load generator runs in a child process that takes its plan over IPC (it
+ * reads no command line): forked alone, it loads a real server and sends back the figures.
+ * Needs `npm run build` (it forks dist/bench/api-load.js, as the benchmark does).
+ */
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadPlan, OpFigures } from '../../src/bench/api.js';
+
+const CHILD = fileURLToPath(new URL('../../dist/bench/api-load.js', import.meta.url));
+const seen: { method?: string; url?: string; authorization?: string; idempotencyKey?: string; body: string }[] = [];
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization, idempotencyKey: req.headers['idempotency-key'] as string, body });
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+});
+let base: string;
+
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function load(plan: LoadPlan): Promise<OpFigures> {
+  return new Promise((resolve, reject) => {
+    const child = fork(CHILD, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    let figures: OpFigures | undefined;
+    child.on('message', (m) => (figures = m as OpFigures));
+    child.on('error', reject);
+    child.on('exit', (code) => (figures ? resolve(figures) : reject(new Error(`load child exited with ${code}`))));
+    child.send(plan);
+  });
+}
+
+describe('the api benchmark load generator', () => {
+  it('sends the planned POSTs round-robin over the keys, each with a fresh Idempotency-Key, and reports the figures', async () => {
+    const figures = await load({ url: `${base}/api/v1/outcomes`, method: 'POST', connections: 2, seconds: 1, keys: ['k1', 'k2'], uses: 1_000_000, outcomes: { accounts: 3 } });
+    expect(figures.requests).toBeGreaterThan(0);
+    expect(figures.rps).toBeGreaterThan(0);
+    expect(figures.non2xx).toBe(0);
+    const posts = seen.filter((r) => r.url === '/api/v1/outcomes');
+    expect(posts.length).toBeGreaterThanOrEqual(figures.requests);
+    expect(new Set(posts.map((r) => r.authorization))).toEqual(new Set(['Bearer k1', 'Bearer k2']));
+    expect(new Set(posts.map((r) => r.idempotencyKey)).size).toBe(posts.length);
+    expect(new Set(posts.map((r) => JSON.parse(r.body).store_id))).toEqual(new Set(['store-0000', 'store-0001', 'store-0002']));
+  });
+});

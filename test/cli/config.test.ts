@@ -1,0 +1,80 @@
+/**
+ * Each command receives one frozen Config: a flag wins over its environment variable, which wins
+ * over the default; a bad environment value is bad usage (exit 2) naming the variable.
+ */
+import { describe, expect, it } from 'vitest';
+import { main, parseCommandLine } from '../../src/cli.js';
+import type { Env } from '../../src/env.js';
+import { capturedEnv } from '../helpers/cli.js';
+
+async function parse(args: string[], vars: Env['env'] = {}) {
+  const c = capturedEnv(undefined, vars);
+  const invocation = await parseCommandLine(['node', 'storelens', ...args], c.env);
+  return { invocation, stderr: c.stderr() };
+}
+
+describe('the Config of a command', () => {
+  it('holds every setting of serve, from the defaults when no flag is given, frozen', async () => {
+    const { invocation } = await parse(['serve']);
+    expect(invocation).toEqual({
+      command: 'serve',
+      args: [],
+      config: { out: 'output', port: 8080, host: '127.0.0.1', api: false, db: 'storelens.db', databaseUrl: undefined },
+    });
+    expect(Object.isFrozen(invocation!.config)).toBe(true);
+    expect(() => {
+      (invocation!.config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('takes the flags given, parsed', async () => {
+    const { invocation } = await parse(['serve', '--port', '0', '--host', '::1', '--api', '--db', 'x.db', '--out', 'pub']);
+    expect(invocation!.config).toEqual({ out: 'pub', port: 0, host: '::1', api: true, db: 'x.db', databaseUrl: undefined });
+  });
+
+  it('listens on 8081 for api alone and 8080 for serve and start', async () => {
+    expect((await parse(['api'])).invocation!.config).toMatchObject({ port: 8081 });
+    expect((await parse(['start'])).invocation!.config).toMatchObject({ port: 8080 });
+  });
+
+  it('reads DATABASE_URL for every command that opens the workspace database', async () => {
+    const url = 'postgres://u@127.0.0.1:5432/db';
+    for (const args of [['serve', '--api'], ['start'], ['api'], ['keys', 'list', '--workspace', 'w'], ['workspaces', 'create', 'acme']]) {
+      expect((await parse(args, { DATABASE_URL: url })).invocation!.config, args.join(' ')).toMatchObject({ databaseUrl: url });
+    }
+    expect((await parse(['publish', '--input', 'p', '--all'], { DATABASE_URL: url })).invocation!.config).not.toHaveProperty('databaseUrl');
+  });
+
+  it('passes the positional arguments beside the Config', async () => {
+    const { invocation } = await parse(['keys', 'revoke', '--workspace', 'acme', '--as', 'a@acme.test', 'key_1']);
+    expect(invocation).toMatchObject({ command: 'keys revoke', args: ['key_1'], config: { workspace: 'acme', as: 'a@acme.test', json: false } });
+  });
+
+  it('prefers a flag to its environment variable, and the variable to the default', async () => {
+    const vars = { BENCH_STORES: '5000', BENCH_ONLY: 'serve,api' };
+    expect((await parse(['bench'], vars)).invocation!.config).toMatchObject({ stores: 5000, only: ['serve', 'api'], from: '2025-10', data: 'bench-data' });
+    expect((await parse(['bench', '--stores', '7'], vars)).invocation!.config).toMatchObject({ stores: 7, only: ['serve', 'api'] });
+    const defaults = (await parse(['bench'])).invocation!.config;
+    expect(defaults).toMatchObject({ stores: 1_000_000, only: ['publish', 'serve', 'cards', 'api'] });
+    expect(Object.isFrozen((defaults as { only: unknown }).only)).toBe(true);
+  });
+
+  it.each([
+    ['BENCH_STORES', '1e3', /BENCH_STORES: "1e3" is not a positive integer/],
+    ['BENCH_FROM', '2025-13', /BENCH_FROM: "2025-13" is not a month/],
+    ['BENCH_ONLY', 'serve,nope', /BENCH_ONLY: "nope" is not one of publish, serve, cards, api/],
+  ])('exits 2 on a bad %s, naming it, and runs nothing', async (name, value, message) => {
+    const c = capturedEnv(undefined, { [name]: value });
+    const code = await main(['node', 'storelens', 'bench'], c.env);
+    expect(code).toBe(2);
+    expect(c.stderr()).toMatch(message);
+    expect(c.stdout()).toBe('');
+  });
+
+  it('is null when commander answers by itself or refuses the command line', async () => {
+    expect((await parse(['serve', '--help'])).invocation).toBeNull();
+    const refused = await parse(['serve', '--port', 'x']);
+    expect(refused.invocation).toBeNull();
+    expect(refused.stderr).toMatch(/--port/);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * One validator per kind of value, strict decimal digits for numbers, and a bad value is bad
+ * usage: exit 2 with one message naming the flag, before anything runs.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { parseHttpUrl, parseMonth, parsePort, parsePositiveInt } from '../../src/settings/values.js';
+import { capturedEnv } from '../helpers/cli.js';
+
+const NOT_DECIMAL = ['0x10', '1e2', '+5', '-5', ' 5', '5 ', '5.0', '5.', '', '٥', 'Infinity', 'NaN', '0b1', '1_000'];
+
+async function run(...args: string[]) {
+  const c = capturedEnv();
+  const code = await main(['node', 'storelens', ...args], c.env);
+  return { code, stdout: c.stdout(), stderr: c.stderr() };
+}
+
+describe('--port', () => {
+  it('takes every integer from 0 to 65535 written in decimal digits', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 65535 }), (n) => parsePort(String(n)) === n));
+    expect(parsePort('08080')).toBe(8080);
+  });
+
+  it.each([...NOT_DECIMAL, '65536', '99999999999999999999'])('refuses %j', (raw) => {
+    expect(() => parsePort(raw)).toThrow(/is not a port number \(0-65535\)/);
+  });
+
+  it('refuses any text that is not decimal digits', () => {
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !/^[0-9]+$/.test(s)),
+        (s) => {
+          expect(() => parsePort(s)).toThrow(/is not a port number/);
+        },
+      ),
+    );
+  });
+
+  it.each([
+    ['serve', '0x10'],
+    ['start', '65536'],
+    ['api', '1e2'],
+    ['api', '+5'],
+  ])('%s --port %s exits 2 naming the flag, and runs nothing', async (command, value) => {
+    const r = await run(command, '--port', value);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`option '--port <port>' argument '${value}' is invalid. "${value}" is not a port number (0-65535)`);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('positive integers', () => {
+  it('takes 1 and up in decimal digits', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (n) => parsePositiveInt(String(n)) === n));
+  });
+
+  it.each([...NOT_DECIMAL, '0', '00', '9007199254740993'])('refuses %j', (raw) => {
+    expect(() => parsePositiveInt(raw)).toThrow(/is not a positive integer/);
+  });
+
+  it.each(['0x10', '1e2', '+5'])('generate --stores %s exits 2 naming the flag', async (value) => {
+    const r = await run('generate', '--out', 'never-written', '--from', '2026-01', '--to', '2026-02', '--stores', value);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`option '--stores <n>' argument '${value}' is invalid. "${value}" is not a positive integer`);
+  });
+});
+
+describe('months', () => {
+  it('takes YYYY-MM with a month from 01 to 12', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), (y, m) => {
+        const text = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`;
+        return parseMonth(text) === text;
+      }),
+    );
+  });
+
+  it.each(['2026-13', '2026-00', '2026-1', '26-01', '2026-01-01', '2026/01', ' 2026-01', 'October', ''])('refuses %j', (raw) => {
+    expect(() => parseMonth(raw)).toThrow(/is not a month \(YYYY-MM\)/);
+  });
+});
+
+describe('base URLs', () => {
+  it.each(['https://stats.example.com', 'http://localhost:8080', 'https://example.com/stats/'])('takes %s', (url) => {
+    expect(parseHttpUrl(url)).toBe(url);
+  });
+
+  it.each(['ftp://stats.example.com', 'stats.example.com', 'https://stats.example.com/?utm=1', 'https://stats.example.com/#top'])('refuses %s', (url) => {
+    expect(() => parseHttpUrl(url)).toThrow(/is not an http\(s\) URL without query or fragment/);
+  });
+});
