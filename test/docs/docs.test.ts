@@ -1,0 +1,120 @@
+/**
+ * The guides in docs/ stay true to the code where that is cheap to check: every problem type
+ * with its status, every operation the shipped manifest makes available, the limits and the
+ * key choices the API enforces, every administration command, and every relative link (and
+ * its #anchor) in README.md and docs/.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BODY_LIMIT, bodyLimitText } from '../../src/api/body.js';
+import { capabilityReader } from '../../src/api/capabilities.js';
+import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../../src/api/idempotency.js';
+import { DEFAULT_LIMITS } from '../../src/api/rate-limit.js';
+import { ROUTES } from '../../src/api/route-table.js';
+import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../src/api/schemas.js';
+import { ACCESS_CHOICES, SCOPES } from '../../src/api/scopes.js';
+import { PROBLEM_KINDS } from '../../src/http/problems.js';
+import { COMMANDS, settingsOf } from '../../src/settings/table.js';
+import { ROLES } from '../../src/workspaces/roles.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+const restApi = read('docs/rest-api.md');
+const administration = read('docs/administration.md');
+
+/** A markdown table row starting with these cells (cell text as written, backticks included). */
+const row = (...cells: string[]) => `| ${cells.join(' | ')} |`;
+const code = (s: string) => `\`${s}\``;
+
+describe('docs/rest-api.md', () => {
+  it.each(Object.entries(PROBLEM_KINDS))('lists the problem type %s with its status', (kind, spec) => {
+    expect(restApi).toContain(row(code(kind), String(spec.status)));
+  });
+
+  it('documents every operation the shipped capability manifest makes available, with its method and path', () => {
+    const capability = capabilityReader();
+    const available = ROUTES.filter((r) => capability(r).availability === 'available');
+    expect(available.length).toBeGreaterThan(0);
+    for (const r of available) expect(restApi).toContain(`${code(r.operationId)}: ${code(`${r.method} /api/v1${r.path}`)}`);
+  });
+
+  it('states the limits the API enforces', () => {
+    for (const [kind, limit] of Object.entries(DEFAULT_LIMITS)) expect(restApi).toMatch(new RegExp(`^\\| \`${kind}\` \\|.*\\| ${limit} \\|$`, 'm'));
+    expect(restApi).toContain(`**${IDEMPOTENCY_TTL_MS / 3_600_000} hours**`);
+    expect(restApi).toContain(`1 to ${IDEMPOTENCY_KEY_MAX} characters`);
+    expect(restApi).toContain(`over ${IDEMPOTENCY_KEY_MAX} characters`);
+    expect(restApi).toContain(`over ${bodyLimitText(BODY_LIMIT)} (${BODY_LIMIT.toLocaleString('en')} bytes)`);
+    expect(restApi).toContain(`${LIMIT_MIN} to ${LIMIT_MAX}, default ${LIMIT_DEFAULT}`);
+  });
+
+  it('names every scope, and the scopes of each self-serve choice', () => {
+    for (const scope of SCOPES) expect(restApi).toContain(row(code(scope)));
+    for (const [choice, scopes] of Object.entries(ACCESS_CHOICES)) expect(restApi).toContain(row(code(choice), scopes.map(code).join(', ')));
+  });
+});
+
+describe('docs/administration.md', () => {
+  const adminCommands = COMMANDS.map((c) => c.name).filter((name) => {
+    const names = settingsOf(name).map((s) => s.name);
+    return names.includes('db') && names.includes('json');
+  });
+
+  it.each(adminCommands)('documents storelens %s', (name) => {
+    expect(administration).toContain(`### \`storelens ${name}`);
+  });
+
+  it('names every role and the scopes of each self-serve choice', () => {
+    for (const role of ROLES) expect(administration).toContain(row(code(role)));
+    for (const [choice, scopes] of Object.entries(ACCESS_CHOICES)) expect(administration).toContain(row(code(choice), scopes.map(code).join(', ')));
+  });
+});
+
+describe('links in README.md and docs/', () => {
+  const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const links = files.flatMap((file) => relativeLinks(read(file)).map((target) => ({ file, target })));
+
+  it('finds the guides linked from README.md', () => {
+    const fromReadme = links.filter((l) => l.file === 'README.md').map((l) => l.target);
+    expect(fromReadme).toEqual(expect.arrayContaining(['docs/rest-api.md', 'docs/administration.md']));
+  });
+
+  it.each(links.map((l) => [l.file, l.target]))('%s: %s resolves', (file, target) => {
+    const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
+    const resolved = pathPart === '' ? path.join(ROOT, file) : path.join(ROOT, path.dirname(file), decodeURIComponent(pathPart));
+    expect(resolved.startsWith(ROOT), `${target} stays inside the repository`).toBe(true);
+    expect(existsSync(resolved), `${target} exists`).toBe(true);
+    if (anchor !== undefined && resolved.endsWith('.md')) {
+      expect(headingAnchors(readFileSync(resolved, 'utf8')), `#${anchor} is a heading of ${path.relative(ROOT, resolved)}`).toContain(anchor);
+    }
+  });
+});
+
+/** The markdown text outside fenced code blocks and inline code spans. */
+function prose(markdown: string): string {
+  return markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
+}
+
+/** Targets of inline links `[text](target)` that are not URLs with a scheme. */
+function relativeLinks(markdown: string): string[] {
+  const targets = [...prose(markdown).matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+  return targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t));
+}
+
+/** Anchors of the headings, as GitHub derives them: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+function headingAnchors(markdown: string): string[] {
+  const seen = new Map<string, number>();
+  const headings = markdown.replace(/^```[\s\S]*?^```$/gm, '').match(/^#{1,6} .+$/gm) ?? [];
+  return headings.map((h) => {
+    const base = h
+      .replace(/^#+ /, '')
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return n === 0 ? base : `${base}-${n}`;
+  });
+}
