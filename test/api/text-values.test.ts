@@ -1,7 +1,8 @@
 /**
  * Text a JSON body can carry that a database cannot store as sent: U+0000 (PostgreSQL text
  * refuses it) and lone surrogates (not Unicode; both drivers would store U+FFFD instead). Both
- * are refused as the body's problem on either database, before anything is written.
+ * are refused as the body's problem on either database, before anything is written; so are
+ * bytes that are not UTF-8, which would otherwise be stored as U+FFFD.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../src/api/issue-key.js';
@@ -61,5 +62,37 @@ describe.each(dialects)('$label', ({ name, skip }) => {
     const p = (await res.json()) as { type: string; errors: unknown };
     expect(p.type).toBe('https://storelens.dev/problems/invalid-parameters');
     expect(p.errors).toEqual([{ path: 'id', message: expect.stringContaining('U+0000') }]);
+  });
+});
+
+describe('a JSON body that is not UTF-8', () => {
+  let h: Harness;
+  let key: string;
+  beforeAll(async () => {
+    h = await startApi('SQLite');
+    const ws = await workspace(h.db);
+    key = (await issueApiKey(h.db, { workspaceId: ws.id, name: 'bytes', scopes: ['write:outcomes'], createdBy: 'owner@example.com', now: new Date() })).key;
+  });
+  afterAll(async () => h?.close());
+
+  const record = (body: Buffer, idem: string) =>
+    fetch(`${h.base}/outcomes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idem },
+      body,
+    });
+
+  it('is a 400 malformed-json problem, not text with U+FFFD written in place of its bytes', async () => {
+    const latin1 = Buffer.from('{"store_id":"caf\xe9","action":"won"}', 'latin1');
+    const res = await record(latin1, 'bytes-latin1');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { type: string }).type).toBe('https://storelens.dev/problems/malformed-json');
+    expect(await h.db.kysely.selectFrom('outcomes').select('id').execute()).toEqual([]);
+  });
+
+  it('leaves UTF-8 text as it was sent', async () => {
+    const res = await record(Buffer.from('{"store_id":"café","action":"won"}', 'utf8'), 'bytes-utf8');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { store_id: string }).store_id).toBe('café');
   });
 });
