@@ -17,6 +17,7 @@ import { migrateToLatest } from './migrations.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
 import type { Database } from './schema.js';
 import { DB_PATH } from '../defaults.js';
+import { isPostgresUrl } from './url.js';
 
 export type { Database } from './schema.js';
 
@@ -54,8 +55,7 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
-export const isPostgresUrl = (url: string | undefined): url is string =>
-  !!url && /^postgres(ql)?:\/\//.test(url);
+export { isPostgresUrl } from './url.js';
 
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> {
   const db = isPostgresUrl(opts.databaseUrl)
