@@ -12,7 +12,8 @@
  *     coding other than chunked (Node would hand the coded bytes on as the body) ⇒ 501;
  *   - a request target in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2) is
  *     answered as its origin form (`/path`), so every route and rule sees the same URL; a
- *     target in neither form (another scheme, user information, no host) ⇒ 400, `*` aside;
+ *     target in neither form (another scheme, user information, no host) ⇒ 400, as is `*`
+ *     (RFC 9112 §3.2.4) with any method but OPTIONS;
  *   - two Host, Authorization, Idempotency-Key or Content-Type fields ⇒ 400 (which one counts
  *     depends on the hop reading them).
  *
@@ -91,7 +92,7 @@ const ABSOLUTE = /^https?:\/\/[^/?#@:][^/?#@]*/i;
 /** Rewrites an absolute-form target in place; answers a request no handler should see. */
 function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url!;
-  if (url.charCodeAt(0) !== 47 && url !== '*') {
+  if (url.charCodeAt(0) !== 47 && (url !== '*' || req.method !== 'OPTIONS')) {
     const origin = originForm(url);
     if (origin === null) {
       send(res, BAD_TARGET);
@@ -169,7 +170,7 @@ const DUPLICATE_AUTHORIZATION = wireProblem('invalid-request', 'The request has 
 const DUPLICATE_IDEMPOTENCY_KEY = wireProblem('invalid-request', 'The request has more than one Idempotency-Key header; send one.', true);
 const DUPLICATE_CONTENT_TYPE = wireProblem('invalid-request', 'The request has more than one Content-Type header; send one.', true);
 const UNSUPPORTED_TRANSFER_CODING = wireProblem('not-implemented', 'The only transfer coding this server reads is chunked; send the body uncoded.', true);
-const BAD_TARGET = wireProblem('invalid-request', 'The request target must be a path, or an http(s) URL without user information.', true);
+const BAD_TARGET = wireProblem('invalid-request', 'The request target must be a path, an http(s) URL with a host and no user information, or * for OPTIONS.', true);
 const EXPECTATION_FAILED = wireProblem('expectation-failed', 'The only expectation this server meets is "Expect: 100-continue".', false);
 
 /** What the parser rejected, by Node's error code; anything else is a plain 400. */

@@ -194,6 +194,7 @@ export const WIRE_CASES: WireCase[] = [
     kind: 'invalid-request',
     closes: true,
   },
+  { name: 'the asterisk form with GET (OPTIONS only)', request: `GET * HTTP/1.1\r\n${HOST}\r\n`, status: 400, kind: 'invalid-request', closes: true },
   {
     name: 'a path Fastify cannot decode',
     request: `GET /api/v1/accounts/%E0%A4%A HTTP/1.1\r\n${HOST}\r\n`,
