@@ -13,12 +13,13 @@
  *   - a request target in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2) is
  *     answered as its origin form (`/path`), so every route and rule sees the same URL; a
  *     target in neither form (another scheme, user information, no host) ⇒ 400, as is `*`
- *     (RFC 9112 §3.2.4) with any method but OPTIONS;
+ *     (RFC 9112 §3.2.4) with any method but OPTIONS, and a target with a `#fragment`;
  *   - two Host, Authorization, Idempotency-Key or Content-Type fields ⇒ 400 (which one counts
  *     depends on the hop reading them).
  *
- * An ordinary origin-form request pays one character test and one header lookup here, besides
- * the Host check Node would make anyway; the duplicate-field scan runs only for what reaches Fastify.
+ * An ordinary origin-form request pays one character test, one scan of its target for `#` and
+ * one header lookup here, besides the Host check Node would make anyway; the duplicate-field
+ * scan runs only for what reaches Fastify.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -100,6 +101,11 @@ function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
     }
     req.url = origin;
   }
+  // A fragment is no part of a request target (RFC 9112 §3.2); the router would read it as a query.
+  if (req.url!.includes('#')) {
+    send(res, BAD_TARGET);
+    return true;
+  }
   if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
     send(res, MISSING_HOST);
     return true;
@@ -170,7 +176,7 @@ const DUPLICATE_AUTHORIZATION = wireProblem('invalid-request', 'The request has 
 const DUPLICATE_IDEMPOTENCY_KEY = wireProblem('invalid-request', 'The request has more than one Idempotency-Key header; send one.', true);
 const DUPLICATE_CONTENT_TYPE = wireProblem('invalid-request', 'The request has more than one Content-Type header; send one.', true);
 const UNSUPPORTED_TRANSFER_CODING = wireProblem('not-implemented', 'The only transfer coding this server reads is chunked; send the body uncoded.', true);
-const BAD_TARGET = wireProblem('invalid-request', 'The request target must be a path, an http(s) URL with a host and no user information, or * for OPTIONS.', true);
+const BAD_TARGET = wireProblem('invalid-request', 'The request target must be a path, an http(s) URL with a host and no user information, or * for OPTIONS; never with a #fragment.', true);
 const EXPECTATION_FAILED = wireProblem('expectation-failed', 'The only expectation this server meets is "Expect: 100-continue".', false);
 
 /** What the parser rejected, by Node's error code; anything else is a plain 400. */

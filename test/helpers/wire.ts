@@ -195,6 +195,7 @@ export const WIRE_CASES: WireCase[] = [
     closes: true,
   },
   { name: 'the asterisk form with GET (OPTIONS only)', request: `GET * HTTP/1.1\r\n${HOST}\r\n`, status: 400, kind: 'invalid-request', closes: true },
+  { name: 'a fragment in the target', request: `GET /api/v1/accounts#limit=5 HTTP/1.1\r\n${HOST}\r\n`, status: 400, kind: 'invalid-request', closes: true },
   {
     name: 'a path Fastify cannot decode',
     request: `GET /api/v1/accounts/%E0%A4%A HTTP/1.1\r\n${HOST}\r\n`,
