@@ -17,7 +17,6 @@ import { migrateToLatest } from './migrations.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
 import type { Database } from './schema.js';
 import { DB_PATH } from '../defaults.js';
-import { isPostgresUrl } from './url.js';
 
 export type { Database } from './schema.js';
 
@@ -55,7 +54,8 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
-export { isPostgresUrl } from './url.js';
+export const isPostgresUrl = (url: string | undefined): url is string =>
+  !!url && /^postgres(ql)?:\/\//.test(url);
 
 export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> {
   const db = isPostgresUrl(opts.databaseUrl)

@@ -6,7 +6,7 @@
 import { ROLES } from '../workspaces/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT } from '../defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
-import { httpUrl, month, oneOf, port, positiveInt, postgresUrl, someOf, text, toggle, type Value } from './values.js';
+import { httpUrl, month, oneOf, port, positiveInt, someOf, text, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -123,7 +123,7 @@ export const SETTINGS = [
   {
     name: 'databaseUrl',
     env: 'DATABASE_URL',
-    value: postgresUrl,
+    value: text('url'),
     help: 'a postgres:// URL: the workspace database is that PostgreSQL database instead of the SQLite file',
     commands: ['serve', 'start', 'api', ...ADMIN],
   },

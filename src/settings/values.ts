@@ -3,7 +3,6 @@
  * or throws an InvalidArgumentError saying what is wrong (commander names the flag in front of it).
  * Numbers are strict decimal digits: `0x10`, `1e2`, `+5`, ` 5` and `5.0` are refused.
  */
-import { isPostgresUrl } from '../db/url.js';
 import { isMonth } from '../month.js';
 import { InvalidArgumentError } from 'commander';
 
@@ -48,17 +47,10 @@ export function parseHttpUrl(raw: string): string {
   return raw;
 }
 
-/** The value is not echoed: a database URL may hold a password. */
-export function parsePostgresUrl(raw: string): string {
-  if (!isPostgresUrl(raw)) throw new InvalidArgumentError('not a postgres:// or postgresql:// URL (the value is not shown: it may hold a password)');
-  return raw;
-}
-
 export const port: Value<number> = { arg: 'port', parse: parsePort };
 export const month: Value<string> = { arg: 'YYYY-MM', parse: parseMonth };
 export const positiveInt: Value<number> = { arg: 'n', parse: parsePositiveInt };
 export const httpUrl: Value<string> = { arg: 'url', parse: parseHttpUrl };
-export const postgresUrl: Value<string> = { arg: 'url', parse: parsePostgresUrl };
 /** Any text; `arg` names it in --help (`<dir>`, `<path>`, `<email>` …). */
 export const text = (arg: string): Value<string> => ({ arg, parse: (raw) => raw });
 /** A flag without a value: true when given, false otherwise. */

@@ -62,6 +62,11 @@ describe('the Config of a command', () => {
     },
   );
 
+  it('leaves DATABASE_URL alone for serve without --api, which opens no database', async () => {
+    const { invocation } = await parse(['serve'], { DATABASE_URL: 'mysql://u@127.0.0.1/db' });
+    expect(invocation).toMatchObject({ command: 'serve', config: { api: false } });
+  });
+
   it('takes postgresql:// as well as postgres://', async () => {
     const url = 'postgresql://u@127.0.0.1:5432/db';
     expect((await parse(['api'], { DATABASE_URL: url })).invocation!.config).toMatchObject({ databaseUrl: url });
