@@ -201,19 +201,43 @@ const LINGER_MS = 2_000;
 
 /**
  * Fastify's `clientErrorHandler` (Node's 'clientError'): the parser failed, so there is no
- * request, only the socket. Answers unless a response is already under way on it.
+ * request, only the socket; the answer follows any response still under way on it.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+  const inFlight = inFlightOn(socket);
+  // The failure is in the body of the request being answered: it gets this answer instead, unless its own has begun.
+  const ownBody = inFlight !== null && !inFlight.req.complete;
+  if (error.code === 'ECONNRESET' || !socket.writable || (ownBody && inFlight.headersSent)) {
     socket.destroy();
     return;
   }
-  endWith(socket, CLIENT_ERRORS[error.code ?? ''] ?? UNPARSABLE);
+  const p = CLIENT_ERRORS[error.code ?? ''] ?? UNPARSABLE;
+  if (ownBody) endNow(socket, p);
+  else endWith(socket, p);
+}
+
+function inFlightOn(socket: Duplex): ServerResponse | null {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+}
+
+/**
+ * Writes `p` as the last bytes of the connection, after the response to an earlier pipelined
+ * request still being answered on it (answers go in request order).
+ */
+function endWith(socket: Duplex, p: WireProblem): void {
+  const inFlight = inFlightOn(socket);
+  if (inFlight && !inFlight.writableFinished) {
+    inFlight.once('finish', () => endWith(socket, p));
+    inFlight.once('close', () => {
+      if (!inFlight.writableFinished) socket.destroy();
+    });
+    return;
+  }
+  endNow(socket, p);
 }
 
 /** Writes `p` as the last bytes of the connection; cuts it if the client does not close in time. */
-function endWith(socket: Duplex, p: WireProblem): void {
+function endNow(socket: Duplex, p: WireProblem): void {
   socket.end(responseBytes(p));
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }

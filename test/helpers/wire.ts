@@ -48,6 +48,24 @@ export function sendRaw(base: string, request: string | Buffer): Promise<WireRes
   });
 }
 
+/** Sends `request` and reads until the server closes the connection: the status lines in order, and all bytes. */
+export function sendRawUntilClosed(base: string, request: string): Promise<{ statuses: number[]; text: string }> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(u.port), u.hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      resolve({ statuses: [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1])), text });
+    });
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ECONNRESET' && e.code !== 'EPIPE') reject(e);
+    });
+    socket.write(Buffer.from(request, 'latin1'));
+  });
+}
+
 function parse(data: Buffer): Omit<WireResponse, 'closed'> | null {
   const end = data.indexOf('\r\n\r\n');
   if (end === -1) return null;
