@@ -24,7 +24,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { PROBLEM_CONTENT_TYPE, problemBody, PROBLEM_KINDS, type ProblemKind } from './problems.js';
+import { PROBLEM_CONTENT_TYPE, prepareProblem, problemBody, type PreparedProblem, type ProblemKind } from './problems.js';
 
 export interface ServerTimeouts {
   /** Idle keep-alive connections are closed after this (ms); above common load-balancer idles. */
@@ -147,22 +147,10 @@ function answerAmbiguous(req: IncomingMessage, res: ServerResponse): boolean {
   return true;
 }
 
-interface WireProblem {
-  readonly status: number;
-  readonly headers: readonly string[];
-  readonly body: Buffer;
-}
+type WireProblem = PreparedProblem;
 
 function wireProblem(kind: ProblemKind, detail: string, close: boolean): WireProblem {
-  const body = Buffer.from(JSON.stringify(problemBody(kind, detail)));
-  const headers = [
-    'Content-Type', PROBLEM_CONTENT_TYPE,
-    'Content-Length', String(body.length),
-    'Cache-Control', 'no-store',
-    'X-Content-Type-Options', 'nosniff',
-  ];
-  if (close) headers.push('Connection', 'close');
-  return { status: PROBLEM_KINDS[kind].status, headers, body };
+  return prepareProblem(kind, detail, close ? ['Cache-Control', 'no-store', 'Connection', 'close'] : ['Cache-Control', 'no-store']);
 }
 
 function send(res: ServerResponse, p: WireProblem): void {
