@@ -6,7 +6,6 @@ import { BODY_LIMIT, apiPlugin, type ApiOptions } from './plugin.js';
 import { ApiProblem, sendProblem } from './problems.js';
 
 export { apiPlugin, type ApiOptions } from './plugin.js';
-export { apiFrameworkErrors } from './framework-errors.js';
 
 export interface BuildApiAppOptions extends ApiOptions {
   logger?: boolean;

@@ -19,7 +19,7 @@ import { BODY_LIMIT } from './body.js';
 import type { Capability, CapabilityLookup } from './capabilities.js';
 import { toProblem } from './error-handler.js';
 import { fingerprint, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
-import { ApiProblem, type ProblemKind } from './problems.js';
+import { ApiProblem, isApiProblem, type ProblemKind } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
 import { type AnyRoute, type CallKind, isMutating } from './route-def.js';
 import { scopeRefusal } from './scopes.js';
@@ -113,8 +113,8 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
       if (hit && hit.stamp === stamp) return { status: 200, headers: NO_HEADERS, body: hit.body };
     }
     const idemKey = isMutating(route) ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
-    const params = validate(route.params, req.params, 'invalid-parameters');
-    const query = validate(route.query ?? EMPTY, singleValued(req.query), 'invalid-parameters');
+    const params = validate(route.params, storableValues(req.params), 'invalid-parameters');
+    const query = validate(route.query ?? EMPTY, storableValues(singleValued(req.query)), 'invalid-parameters');
     if (route.headers) validate(route.headers, req.headers, 'invalid-parameters');
     const input = route.body ? jsonBody(req.rawBody) : undefined;
     const body = validate(route.body, input, 'invalid-body');
@@ -191,6 +191,24 @@ function singleValued(query: Record<string, unknown>): Record<string, unknown> {
   throw new ApiProblem('invalid-parameters', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {}, { errors });
 }
 
+/**
+ * Text a database stores as sent: no U+0000 (PostgreSQL text refuses it) and no unpaired
+ * surrogate (not Unicode; the drivers would write U+FFFD instead). True when `s` is not.
+ */
+function unstorable(s: string): boolean {
+  return s.includes('\0') || LONE_SURROGATE.test(s);
+}
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE = 'must not contain U+0000 or an unpaired surrogate (\\ud800-\\udfff alone)';
+
+/** The parameters as given, or a 400 naming every one whose text is unstorable. */
+function storableValues(values: Record<string, unknown>): Record<string, unknown> {
+  const bad = Object.keys(values).filter((name) => unstorable(name) || (typeof values[name] === 'string' && unstorable(values[name] as string)));
+  if (bad.length === 0) return values;
+  const errors = bad.map((path) => ({ path, message: UNSTORABLE }));
+  throw new ApiProblem('invalid-parameters', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {}, { errors });
+}
+
 function validate(schema: z.ZodType | undefined, input: unknown, kind: ProblemKind): any {
   if (!schema) return undefined;
   const r = schema.safeParse(input);
@@ -204,9 +222,20 @@ function jsonBody(raw: string | undefined): unknown {
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw new ApiProblem('invalid-body', 'This operation needs a JSON body (Content-Type: application/json).');
   }
+  // JSON text reaches U+0000 and lone surrogates only through \u escapes: no escape, no check.
+  const reviver = raw.includes('\\u') ? refuseUnstorable : undefined;
   try {
-    return JSON.parse(raw);
-  } catch {
+    return JSON.parse(raw, reviver);
+  } catch (e) {
+    if (isApiProblem(e)) throw e;
     throw new ApiProblem('malformed-json', 'The request body is not valid JSON.');
   }
+}
+
+function refuseUnstorable(this: unknown, key: string, value: unknown): unknown {
+  if (unstorable(key) || (typeof value === 'string' && unstorable(value))) {
+    const path = unstorable(key) ? 'a member name' : key === '' ? 'the body' : key;
+    throw new ApiProblem('invalid-body', `Strings in the body ${UNSTORABLE}: ${path} does.`, {}, { errors: [{ path, message: UNSTORABLE }] });
+  }
+  return value;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { BODY_LIMIT, bodyLimitText } from './body.js';
 import type { CapabilityLookup } from './capabilities.js';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from './idempotency.js';
-import { PROBLEM_BASE, PROBLEM_KINDS } from './problems.js';
+import { API_PROBLEM_KINDS, PROBLEM_BASE } from './problems.js';
 import { DEFAULT_LIMITS } from './rate-limit.js';
 import { type AnyRoute, isMutating } from './route-def.js';
 import { ROUTES } from './route-table.js';
@@ -152,6 +152,6 @@ export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1',
         IdempotentReplayed: { description: '`true` when the response is a replay of a stored result', schema: { type: 'string', enum: ['true'] } },
       },
     },
-    'x-problem-types': Object.fromEntries(Object.entries(PROBLEM_KINDS).map(([k, v]) => [PROBLEM_BASE + k, v])),
+    'x-problem-types': Object.fromEntries(Object.entries(API_PROBLEM_KINDS).map(([k, v]) => [PROBLEM_BASE + k, v])),
   };
 }

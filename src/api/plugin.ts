@@ -53,10 +53,12 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const openApi = () => buildOpenApi(capability, prefix, bodyLimit);
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (req, body, done) => {
     const refused = unreadableJsonBody(req.headers['content-type'], req.headers['content-encoding']);
-    if (refused) done(refused, undefined);
-    else done(null, body);
+    if (refused) return done(refused, undefined);
+    const text = utf8Text(body as Buffer);
+    if (typeof text === 'string') done(null, text);
+    else done(text, undefined);
   });
   app.setErrorHandler(apiErrorHandler(bodyLimit));
   // Callback style: no promise per response.
@@ -112,6 +114,18 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   );
   app.get('/docs', { exposeHeadRoute: false }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openApi())));
 };
+
+// fatal: bytes that are not UTF-8 are refused, not replaced by U+FFFD; ignoreBOM: a BOM stays and is not JSON.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body as text (the executor parses it), or a malformed-json problem when it is not UTF-8 (RFC 8259 §8.1). */
+function utf8Text(body: Buffer): string | ApiProblem {
+  try {
+    return UTF8.decode(body);
+  } catch {
+    return new ApiProblem('malformed-json', 'The request body is not valid UTF-8 (RFC 8259 JSON is UTF-8).');
+  }
+}
 
 function hasEmptyParam(params: unknown): boolean {
   for (const v of Object.values(params as Record<string, string>)) if (v === '') return true;

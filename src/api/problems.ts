@@ -15,9 +15,9 @@ import {
 export { PROBLEM_BASE, PROBLEM_CONTENT_TYPE, problemType, type ProblemBody } from '../http/problems.js';
 
 /** The kinds /api/v1 answers: plain HTTP ones and its own (openapi.json lists them). */
-export const PROBLEM_KINDS = { ...HTTP_PROBLEMS, ...API_PROBLEMS } as const;
+export const API_PROBLEM_KINDS = { ...HTTP_PROBLEMS, ...API_PROBLEMS } as const;
 
-export type ProblemKind = keyof typeof PROBLEM_KINDS;
+export type ProblemKind = keyof typeof API_PROBLEM_KINDS;
 
 /** An error answered as a problem; thrown from hooks and handlers. */
 export class ApiProblem extends Error {
@@ -30,7 +30,7 @@ export class ApiProblem extends Error {
   ) {
     super(detail);
     this.name = 'ApiProblem';
-    this.status = PROBLEM_KINDS[kind].status;
+    this.status = API_PROBLEM_KINDS[kind].status;
   }
 
   body(): ProblemBody {

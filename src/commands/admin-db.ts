@@ -13,10 +13,18 @@ export interface AdminOptions {
   readonly json?: boolean;
 }
 
-/** Opens `databaseUrl` when it is a postgres:// URL, else the SQLite file; migration notes go to stderr. */
+/**
+ * Opens PostgreSQL when `databaseUrl` (DATABASE_URL) is set, else the SQLite file; migration
+ * notes go to stderr. Every command that opens the workspace database comes through here, so a
+ * DATABASE_URL naming another database is refused (exit 2) here, and only by those commands.
+ */
 export async function openAdminDb(opts: AdminOptions, env: Env): Promise<Db> {
   const url = opts.databaseUrl;
-  const db = await openDatabase(isPostgresUrl(url) ? { databaseUrl: url } : { dbPath: opts.db ?? DB_PATH });
+  if (url !== undefined && !isPostgresUrl(url)) {
+    // Not echoed: a database URL may hold a password.
+    throw new CliError('DATABASE_URL: not a postgres:// or postgresql:// URL (the value is not shown: it may hold a password)', 2);
+  }
+  const db = await openDatabase(url !== undefined ? { databaseUrl: url } : { dbPath: opts.db ?? DB_PATH });
   if (db.appliedMigrations.length) {
     env.stderr.write(`storelens: ${db.location}: applied migrations ${db.appliedMigrations.join(', ')}\n`);
   }

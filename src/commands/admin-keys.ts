@@ -3,7 +3,7 @@ import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
 import { issueApiKey } from '../api/issue-key.js';
-import { ACCESS_CHOICES, type AccessChoice, OWNER_ADMIN_ONLY, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
+import { ACCESS_CHOICES, type AccessChoice, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
@@ -36,11 +36,9 @@ export async function createKeyCommand(opts: Config<'keys create'>, env: Env): P
   const as = opts.as.trim().toLowerCase();
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    const role = await requireOwnerOrAdmin(db, ws, as, 'create keys');
-    const restricted = scopes.filter((s) => OWNER_ADMIN_ONLY.includes(s));
-    if (restricted.length && role !== 'owner' && role !== 'admin') {
-      throw new CliError(`${restricted.join(', ')} can only be held by a key created by an owner or admin`);
-    }
+    // Only an owner or admin gets past this, so any scope may be granted; the key keeps the
+    // owner/admin-only ones while its creator stays one (checked on every call).
+    await requireOwnerOrAdmin(db, ws, as, 'create keys');
     const k = await issueApiKey(db, { workspaceId: ws.id, name, scopes, createdBy: as, now: env.now() });
     output(
       env,

@@ -74,6 +74,24 @@ export function problemBody(kind: ProblemKind, detail: string, extensions: Recor
   return { type: problemType(kind), title: k.title, status: status ?? k.status, detail, ...extensions };
 }
 
+/** A problem ready to write as it is: status, flat header list (name, value, name, value …) and body. */
+export interface PreparedProblem {
+  readonly status: number;
+  readonly headers: readonly string[];
+  readonly body: Buffer;
+}
+
+/**
+ * A problem of `kind` built once, for a surface that answers it without echoing the request:
+ * its bytes, Content-Type, Content-Length and nosniff, then `extra` headers.
+ */
+export function prepareProblem(kind: ProblemKind, detail: string, extra: readonly string[]): PreparedProblem {
+  const p = problemBody(kind, detail);
+  const body = Buffer.from(JSON.stringify(p));
+  const headers = ['Content-Type', PROBLEM_CONTENT_TYPE, 'Content-Length', String(body.length), 'X-Content-Type-Options', 'nosniff', ...extra];
+  return { status: p.status, headers, body };
+}
+
 /** The plain HTTP kind answering `status`: its own when there is one, else invalid-request (4xx) or internal-error. */
 export function httpProblemKind(status: number): HttpProblemKind {
   for (const [kind, spec] of Object.entries(HTTP_PROBLEMS) as [HttpProblemKind, ProblemSpec][]) {

@@ -8,18 +8,23 @@
  *     and headers over Node's limit ⇒ 431; oversized chunk extensions ⇒ 413; a request not
  *     received in time ⇒ 408; all with `Connection: close` (the parser cannot resume);
  *   - HTTP/1.1 without Host ⇒ 400 (`Connection: close`, as Node would, but as a problem);
- *   - `Expect` other than `100-continue` ⇒ 417; CONNECT (this is no proxy) ⇒ 501;
+ *   - `Expect` other than `100-continue` ⇒ 417; CONNECT (this is no proxy) ⇒ 501; a transfer
+ *     coding other than chunked (Node would hand the coded bytes on as the body) ⇒ 501;
  *   - a request target in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2) is
  *     answered as its origin form (`/path`), so every route and rule sees the same URL; a
- *     target in neither form (another scheme, user information, no path) ⇒ 400, `*` aside.
+ *     target in neither form (another scheme, user information, no host) ⇒ 400, as is `*`
+ *     (RFC 9112 §3.2.4) with any method but OPTIONS, and a target with a `#fragment`;
+ *   - two Host, Authorization, Idempotency-Key or Content-Type fields ⇒ 400 (which one counts
+ *     depends on the hop reading them).
  *
- * An ordinary origin-form request pays one character test here, besides the Host check Node
- * would make anyway; the duplicate-field scan runs only for what reaches Fastify.
+ * An ordinary origin-form request pays one character test, one scan of its target for `#` and
+ * one header lookup here, besides the Host check Node would make anyway; the duplicate-field
+ * scan runs only for what reaches Fastify.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { PROBLEM_CONTENT_TYPE, problemBody, PROBLEM_KINDS, type ProblemKind } from './problems.js';
+import { PROBLEM_CONTENT_TYPE, prepareProblem, problemBody, type PreparedProblem, type ProblemKind } from './problems.js';
 
 export interface ServerTimeouts {
   /** Idle keep-alive connections are closed after this (ms); above common load-balancer idles. */
@@ -71,7 +76,7 @@ function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): S
 /**
  * The origin form (`/path?query`) of an absolute-form request target (`http://host/path?query`,
  * `https://host:8443`), or null when `target` is not one (origin form, `*`, another scheme,
- * user information in the authority).
+ * user information in the authority, no host).
  */
 export function originForm(target: string): string | null {
   const authority = ABSOLUTE.exec(target);
@@ -82,12 +87,13 @@ export function originForm(target: string): string | null {
   return rest.charCodeAt(0) === 47 ? rest : null; // '/'
 }
 
-const ABSOLUTE = /^https?:\/\/[^/?#@]*/i;
+/** Scheme and authority; the host may not be empty (RFC 9110 §4.2.1). */
+const ABSOLUTE = /^https?:\/\/[^/?#@:][^/?#@]*/i;
 
 /** Rewrites an absolute-form target in place; answers a request no handler should see. */
 function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url!;
-  if (url.charCodeAt(0) !== 47 && url !== '*') {
+  if (url.charCodeAt(0) !== 47 && (url !== '*' || req.method !== 'OPTIONS')) {
     const origin = originForm(url);
     if (origin === null) {
       send(res, BAD_TARGET);
@@ -95,49 +101,56 @@ function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
     }
     req.url = origin;
   }
+  // A fragment is no part of a request target (RFC 9112 §3.2); the router would read it as a query.
+  if (req.url!.includes('#')) {
+    send(res, BAD_TARGET);
+    return true;
+  }
   if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
     send(res, MISSING_HOST);
+    return true;
+  }
+  // Node decodes chunked and nothing else (and joins repeated fields): `gzip, chunked` would
+  // reach the body parser still gzip-coded. RFC 9112 §6.1: an unknown coding ⇒ 501.
+  const te = req.headers['transfer-encoding'];
+  if (te !== undefined && te.toLowerCase() !== 'chunked') {
+    send(res, UNSUPPORTED_TRANSFER_CODING);
     return true;
   }
   return false;
 }
 
 /**
- * Answers a request with two Host or two Authorization fields (Node keeps the first and drops
- * the rest, another hop may keep the last). Only for what Fastify routes: the public surface
- * reads neither field.
+ * Answers a request with two Host, Authorization, Idempotency-Key or Content-Type fields (Node
+ * keeps the first Host, Authorization or Content-Type and drops the rest, where another hop may
+ * keep the last; it joins two Idempotency-Keys into a third key neither names). Only for what
+ * Fastify routes: the public surface reads none of these fields.
  */
 function answerAmbiguous(req: IncomingMessage, res: ServerResponse): boolean {
   const raw = req.rawHeaders;
   let hosts = 0;
   let authorizations = 0;
+  let idempotencyKeys = 0;
+  let contentTypes = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
     if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
     else if (name.length === 13 && name.toLowerCase() === 'authorization') authorizations++;
+    else if (name.length === 15 && name.toLowerCase() === 'idempotency-key') idempotencyKeys++;
+    else if (name.length === 12 && name.toLowerCase() === 'content-type') contentTypes++;
   }
   if (hosts > 1) send(res, DUPLICATE_HOST);
   else if (authorizations > 1) send(res, DUPLICATE_AUTHORIZATION);
+  else if (idempotencyKeys > 1) send(res, DUPLICATE_IDEMPOTENCY_KEY);
+  else if (contentTypes > 1) send(res, DUPLICATE_CONTENT_TYPE);
   else return false;
   return true;
 }
 
-interface WireProblem {
-  readonly status: number;
-  readonly headers: readonly string[];
-  readonly body: Buffer;
-}
+type WireProblem = PreparedProblem;
 
 function wireProblem(kind: ProblemKind, detail: string, close: boolean): WireProblem {
-  const body = Buffer.from(JSON.stringify(problemBody(kind, detail)));
-  const headers = [
-    'Content-Type', PROBLEM_CONTENT_TYPE,
-    'Content-Length', String(body.length),
-    'Cache-Control', 'no-store',
-    'X-Content-Type-Options', 'nosniff',
-  ];
-  if (close) headers.push('Connection', 'close');
-  return { status: PROBLEM_KINDS[kind].status, headers, body };
+  return prepareProblem(kind, detail, close ? ['Cache-Control', 'no-store', 'Connection', 'close'] : ['Cache-Control', 'no-store']);
 }
 
 function send(res: ServerResponse, p: WireProblem): void {
@@ -148,7 +161,10 @@ function send(res: ServerResponse, p: WireProblem): void {
 const MISSING_HOST = wireProblem('invalid-request', 'An HTTP/1.1 request needs a Host header.', true);
 const DUPLICATE_HOST = wireProblem('invalid-request', 'The request has more than one Host header.', true);
 const DUPLICATE_AUTHORIZATION = wireProblem('invalid-request', 'The request has more than one Authorization header; send one.', true);
-const BAD_TARGET = wireProblem('invalid-request', 'The request target must be a path, or an http(s) URL without user information.', true);
+const DUPLICATE_IDEMPOTENCY_KEY = wireProblem('invalid-request', 'The request has more than one Idempotency-Key header; send one.', true);
+const DUPLICATE_CONTENT_TYPE = wireProblem('invalid-request', 'The request has more than one Content-Type header; send one.', true);
+const UNSUPPORTED_TRANSFER_CODING = wireProblem('not-implemented', 'The only transfer coding this server reads is chunked; send the body uncoded.', true);
+const BAD_TARGET = wireProblem('invalid-request', 'The request target must be a path, an http(s) URL with a host and no user information, or * for OPTIONS; never with a #fragment.', true);
 const EXPECTATION_FAILED = wireProblem('expectation-failed', 'The only expectation this server meets is "Expect: 100-continue".', false);
 
 /** What the parser rejected, by Node's error code; anything else is a plain 400. */
@@ -173,19 +189,43 @@ const LINGER_MS = 2_000;
 
 /**
  * Fastify's `clientErrorHandler` (Node's 'clientError'): the parser failed, so there is no
- * request, only the socket. Answers unless a response is already under way on it.
+ * request, only the socket; the answer follows any response still under way on it.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+  const inFlight = inFlightOn(socket);
+  // The failure is in the body of the request being answered: it gets this answer instead, unless its own has begun.
+  const ownBody = inFlight !== null && !inFlight.req.complete;
+  if (error.code === 'ECONNRESET' || !socket.writable || (ownBody && inFlight.headersSent)) {
     socket.destroy();
     return;
   }
-  endWith(socket, CLIENT_ERRORS[error.code ?? ''] ?? UNPARSABLE);
+  const p = CLIENT_ERRORS[error.code ?? ''] ?? UNPARSABLE;
+  if (ownBody) endNow(socket, p);
+  else endWith(socket, p);
+}
+
+function inFlightOn(socket: Duplex): ServerResponse | null {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+}
+
+/**
+ * Writes `p` as the last bytes of the connection, after the response to an earlier pipelined
+ * request still being answered on it (answers go in request order).
+ */
+function endWith(socket: Duplex, p: WireProblem): void {
+  const inFlight = inFlightOn(socket);
+  if (inFlight && !inFlight.writableFinished) {
+    inFlight.once('finish', () => endWith(socket, p));
+    inFlight.once('close', () => {
+      if (!inFlight.writableFinished) socket.destroy();
+    });
+    return;
+  }
+  endNow(socket, p);
 }
 
 /** Writes `p` as the last bytes of the connection; cuts it if the client does not close in time. */
-function endWith(socket: Duplex, p: WireProblem): void {
+function endNow(socket: Duplex, p: WireProblem): void {
   socket.end(responseBytes(p));
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }

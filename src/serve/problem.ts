@@ -3,7 +3,7 @@
  * body (the request is never echoed back), so each is a ready Buffer plus its header list.
  * Kinds, statuses and titles come from the shared registry (../http/problems.ts).
  */
-import { PROBLEM_CONTENT_TYPE, problemBody, type ProblemBody, type ProblemKind } from '../http/problems.js';
+import { prepareProblem, type PreparedProblem, type ProblemKind } from '../http/problems.js';
 import type { NotFoundReason } from '../public-paths.js';
 
 export { PROBLEM_BASE, PROBLEM_CONTENT_TYPE } from '../http/problems.js';
@@ -13,23 +13,10 @@ export const PUBLIC_ALLOW = 'GET, HEAD';
 export const NOT_FOUND_CACHE = 'public, s-maxage=60';
 
 /** A response ready to write: status, flat header list (name, value, name, value …) and body. */
-export interface PreparedResponse {
-  readonly status: number;
-  readonly headers: readonly string[];
-  readonly body: Buffer;
-}
+export type PreparedResponse = PreparedProblem;
 
 function prepare(kind: ProblemKind, detail: string, extra: readonly string[]): PreparedResponse {
-  const p: ProblemBody = problemBody(kind, detail);
-  const body = Buffer.from(JSON.stringify(p));
-  const headers = [
-    'Content-Type', PROBLEM_CONTENT_TYPE,
-    'Content-Length', String(body.length),
-    'Access-Control-Allow-Origin', '*',
-    'X-Content-Type-Options', 'nosniff',
-    ...extra,
-  ];
-  return { status: p.status, headers, body };
+  return prepareProblem(kind, detail, ['Access-Control-Allow-Origin', '*', ...extra]);
 }
 
 const NOT_FOUND_DETAIL: Record<NotFoundReason | 'query-string' | 'not-published', string> = {

@@ -38,14 +38,16 @@ const headerValue = fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x
 const pathSegment = fc.oneof(
   fc.constantFrom('accounts', 'outcomes', 'webhooks', 'deals', 'openapi.json', 'docs', '', '..', '%', '%zz', '%00', '%2F', 'x'.repeat(300)),
   fc.string({ maxLength: 12 }).map(encodeURIComponent),
+  // Any code point, U+0000 included (a NUL in a parameter once reached PostgreSQL).
+  fc.string({ maxLength: 12, unit: 'binary' }).map(encodeURIComponent),
 );
 const outcomeLike = fc.record(
   {
-    store_id: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+    store_id: fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.integer(), fc.constant(null)),
     action: fc.oneof(fc.constantFrom('discovery', 'qualifying', 'proposal', 'negotiation', 'won', 'lost'), fc.string()),
     value: fc.oneof(fc.double(), fc.string(), fc.constant(null)),
     occurred_at: fc.string(),
-    note: fc.string(),
+    note: fc.oneof(fc.string(), fc.string({ unit: 'binary' })),
     lost_reason: fc.oneof(fc.constantFrom('no_response', 'timing', 'budget', 'chose_another_agency', 'project_cancelled', 'not_a_fit', 'other'), fc.string()),
     lost_reason_other: fc.string(),
     extra: fc.jsonValue(),
@@ -116,7 +118,7 @@ for (const d of dialects) {
 
     it('answers any DELETE /webhooks/{id} without a 5xx', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.oneof(fc.constant(hook), fc.string({ minLength: 1, maxLength: 120 }).map(encodeURIComponent)), headerValue, async (id, idem) => {
+        fc.asyncProperty(fc.oneof(fc.constant(hook), fc.string({ minLength: 1, maxLength: 120 }).map(encodeURIComponent), fc.string({ minLength: 1, maxLength: 40, unit: 'binary' }).map(encodeURIComponent)), headerValue, async (id, idem) => {
           const r: Req = { method: 'DELETE', path: `/webhooks/${id}`, headers: { authorization: `Bearer ${key}`, 'idempotency-key': idem } };
           expectWellFormed(await send(h.base, r), r);
         }),

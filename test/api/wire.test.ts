@@ -1,7 +1,7 @@
 /** The standalone api server on the wire: what Node rejects is a problem too, and absolute-form targets work. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemoKey } from '../../src/api/demo.js';
-import { expectWireProblem, sendRaw, WIRE_CASES } from '../helpers/wire.js';
+import { expectWireProblem, sendRaw, sendRawUntilClosed, WIRE_CASES } from '../helpers/wire.js';
 import { startApi, type Harness } from './harness.js';
 
 let h: Harness;
@@ -40,5 +40,18 @@ describe('absolute-form request targets', () => {
     const res = await sendRaw(origin, 'GET http://storelens.test/nope?x=1 HTTP/1.1\r\nHost: storelens.test\r\n\r\n');
     const p = expectWireProblem(res, 404, 'not-found');
     expect(p.detail).toContain('GET /nope;');
+  });
+});
+
+describe('a request the parser rejects, pipelined behind a valid one', () => {
+  it.each([
+    ['a NUL byte in the path', 'GET /api/v1/acc\0ounts HTTP/1.1\r\nHost: storelens.test\r\n\r\n', 400],
+    ['CONNECT', 'CONNECT storelens.test:443 HTTP/1.1\r\nHost: storelens.test:443\r\n\r\n', 501],
+  ])('is answered (%s) after the valid request’s response, which arrives whole', async (_what, second, status) => {
+    const demo = await ensureDemoKey(h.db);
+    const first = `GET /api/v1/accounts?limit=1 HTTP/1.1\r\nHost: storelens.test\r\nAuthorization: Bearer ${demo.key}\r\n\r\n`;
+    const res = await sendRawUntilClosed(origin, first + second);
+    expect(res.statuses).toEqual([200, status]);
+    expect(res.text).toContain('"object":"list"');
   });
 });

@@ -2,6 +2,9 @@
  * Each command receives one frozen Config: a flag wins over its environment variable, which wins
  * over the default; a bad environment value is bad usage (exit 2) naming the variable.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, parseCommandLine } from '../../src/cli.js';
 import type { Env } from '../../src/env.js';
@@ -43,6 +46,30 @@ describe('the Config of a command', () => {
       expect((await parse(args, { DATABASE_URL: url })).invocation!.config, args.join(' ')).toMatchObject({ databaseUrl: url });
     }
     expect((await parse(['publish', '--input', 'p', '--all'], { DATABASE_URL: url })).invocation!.config).not.toHaveProperty('databaseUrl');
+  });
+
+  it.each(['mysql://u@127.0.0.1/db', 'postgres:/127.0.0.1/db', '127.0.0.1:5432/db'])(
+    'exits 2 on a DATABASE_URL that is not a PostgreSQL URL (%s), naming it, instead of opening the SQLite file',
+    async (url) => {
+      const dir = mkdtempSync(join(tmpdir(), 'storelens-dburl-'));
+      const c = capturedEnv(undefined, { DATABASE_URL: url });
+      const code = await main(['node', 'storelens', 'keys', 'list', '--workspace', 'w', '--db', join(dir, 'x.db')], c.env);
+      expect(code).toBe(2);
+      expect(c.stderr()).toMatch(/DATABASE_URL: not a postgres:\/\/ or postgresql:\/\/ URL/);
+      expect(c.stderr()).not.toContain(url);
+      expect(existsSync(join(dir, 'x.db'))).toBe(false);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  );
+
+  it('leaves DATABASE_URL alone for serve without --api, which opens no database', async () => {
+    const { invocation } = await parse(['serve'], { DATABASE_URL: 'mysql://u@127.0.0.1/db' });
+    expect(invocation).toMatchObject({ command: 'serve', config: { api: false } });
+  });
+
+  it('takes postgresql:// as well as postgres://', async () => {
+    const url = 'postgresql://u@127.0.0.1:5432/db';
+    expect((await parse(['api'], { DATABASE_URL: url })).invocation!.config).toMatchObject({ databaseUrl: url });
   });
 
   it('passes the positional arguments beside the Config', async () => {

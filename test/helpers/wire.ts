@@ -48,6 +48,24 @@ export function sendRaw(base: string, request: string | Buffer): Promise<WireRes
   });
 }
 
+/** Sends `request` and reads until the server closes the connection: the status lines in order, and all bytes. */
+export function sendRawUntilClosed(base: string, request: string): Promise<{ statuses: number[]; text: string }> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(u.port), u.hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      resolve({ statuses: [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1])), text });
+    });
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ECONNRESET' && e.code !== 'EPIPE') reject(e);
+    });
+    socket.write(Buffer.from(request, 'latin1'));
+  });
+}
+
 function parse(data: Buffer): Omit<WireResponse, 'closed'> | null {
   const end = data.indexOf('\r\n\r\n');
   if (end === -1) return null;
@@ -152,6 +170,50 @@ export const WIRE_CASES: WireCase[] = [
     kind: 'invalid-request',
     closes: true,
   },
+  {
+    name: 'an absolute-form target with an empty host',
+    request: `GET http:///api/v1/openapi.json HTTP/1.1\r\n${HOST}\r\n`,
+    status: 400,
+    kind: 'invalid-request',
+    closes: true,
+  },
+  {
+    name: 'an absolute-form target with a port but no host',
+    request: `GET http://:80/api/v1/openapi.json HTTP/1.1\r\n${HOST}\r\n`,
+    status: 400,
+    kind: 'invalid-request',
+    closes: true,
+  },
+  {
+    name: 'a transfer coding other than chunked',
+    request: `POST /api/v1/outcomes HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+    status: 501,
+    kind: 'not-implemented',
+    closes: true,
+  },
+  {
+    name: 'a transfer coding in a second Transfer-Encoding field',
+    request: `POST /api/v1/outcomes HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+    status: 501,
+    kind: 'not-implemented',
+    closes: true,
+  },
+  {
+    name: 'two Idempotency-Key fields',
+    request: `POST /api/v1/outcomes HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nIdempotency-Key: first-key-0001\r\nIdempotency-Key: second-key-002\r\nContent-Length: 2\r\n\r\n{}`,
+    status: 400,
+    kind: 'invalid-request',
+    closes: true,
+  },
+  {
+    name: 'two Content-Type fields',
+    request: `POST /api/v1/outcomes HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Type: text/plain\r\nIdempotency-Key: first-key-0001\r\nContent-Length: 2\r\n\r\n{}`,
+    status: 400,
+    kind: 'invalid-request',
+    closes: true,
+  },
+  { name: 'the asterisk form with GET (OPTIONS only)', request: `GET * HTTP/1.1\r\n${HOST}\r\n`, status: 400, kind: 'invalid-request', closes: true },
+  { name: 'a fragment in the target', request: `GET /api/v1/accounts#limit=5 HTTP/1.1\r\n${HOST}\r\n`, status: 400, kind: 'invalid-request', closes: true },
   {
     name: 'a path Fastify cannot decode',
     request: `GET /api/v1/accounts/%E0%A4%A HTTP/1.1\r\n${HOST}\r\n`,
