@@ -12,7 +12,7 @@ import { generatePanel } from '../panel/generate.js';
 import { publish } from '../publish/pipeline.js';
 import { METRICS, type MetricDef } from '../stats/registry.js';
 import { monthRange } from '../panel/columns.js';
-import { PREV_COLUMNS, registerMacros } from '../stats/aggregate.js';
+import { PREV_COLUMNS, registerMacros } from '../panel/aggregate.js';
 
 export interface PublishBenchOptions {
   stores: number;

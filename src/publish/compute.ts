@@ -2,7 +2,7 @@
 import { previousMonth } from '../panel/columns.js';
 import { openDuck } from '../panel/duck.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
-import { aggregateMonths, registerMacros } from '../stats/aggregate.js';
+import { aggregateMonths, registerMacros } from '../panel/aggregate.js';
 import { buildMonth, type BuiltMonth } from '../stats/build.js';
 import { guardMonth } from '../stats/guard.js';
 

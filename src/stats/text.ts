@@ -1,6 +1,6 @@
 /** Ids, anchors, sentences and citations of stats: pure text, one place. */
 import { createHash } from 'node:crypto';
-import { formatMonth as monthText, formatValue } from '../render/format.js';
+import { formatMonth as monthText, formatValue } from './format.js';
 import type { MetricDef, PageDef } from './registry.js';
 import { PUBLISHER } from './types.js';
 
