@@ -14,7 +14,7 @@ import { assembleArtifacts, type CardsMode } from './artifacts.js';
 import { computeMonths } from './compute.js';
 import { acquireLock } from './lock.js';
 import { changedStats } from './pages.js';
-import { publishedMonths, readPublication, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
+import { loadSuppression, publishedMonths, readPublication, saveSuppression, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
 import { writeRelease } from './release.js';
 import { documentEtag, hashPanel, REACH, runId } from './run-id.js';
 
@@ -86,7 +86,15 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       }
     }
     const months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
-    const built: Map<string, BuiltMonth> = months.length ? await computeMonths(files, months, baseUrl, progress) : new Map();
+    const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
+    const computed = months.length ? await computeMonths(files, months, baseUrl, progress, saved) : undefined;
+    const built: Map<string, BuiltMonth> = computed?.built ?? new Map();
+    const suppression = { ...oldState.suppression };
+    for (const [m, x] of computed?.extras ?? []) {
+      if (!months.includes(m)) continue;
+      if (x.cells.size + x.stats.size + x.cohorts.size > 0) suppression[m] = saveSuppression(x);
+      else delete suppression[m];
+    }
     const completedAt = o.now().toISOString();
 
     // Every published document: rebuilt ones fresh, the rest as they are.
@@ -150,7 +158,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     }
     if (!artifacts.changed) return summary;
 
-    const state: PublicationState = { state_version: 1, runs, feed };
+    const state: PublicationState = { state_version: 1, runs, feed, ...(Object.keys(suppression).length ? { suppression: sortedKeys(suppression) } : {}) };
     progress('switching the publication in');
     summary.release = await writeRelease(
       o.out,
@@ -168,3 +176,5 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     if (!outExisted && !wrote) await rm(o.out, { recursive: true, force: true });
   }
 }
+
+const sortedKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));

@@ -1,0 +1,111 @@
+/**
+ * Builds one month under the protection rule: build, audit what a reader can bound from it and
+ * the month before, suppress a little more where the rule fails, and again, until it holds.
+ * Refuses (DisclosureError) only when no further suppression can help. Pure but for the solver.
+ *
+ * What is suppressed more, chosen to lose the least: for a store count, the next-smallest
+ * published cell of the breakdown; for a count of the month before pinned by this month's
+ * cohorts, that cell's cohort figures (its deltas and returning-store numerator) in this month;
+ * for a cohort, new-store count, n or numerator, the same figure of the next-smallest published
+ * cell that holds any of it (and, when none is left, the metric's total).
+ */
+import { previousMonth } from '../panel/columns.js';
+import type { MonthAgg } from './aggregate.js';
+import { audit, publishedCohort, publishedOf, type AuditMonth, type Finding, type Published } from './audit.js';
+import { buildMonth, noExtraSuppression, type BuiltMonth, type ExtraSuppression } from './build.js';
+import { DisclosureError } from './guard.js';
+import type { IntervalSolver } from './lp.js';
+import { dimensionString, statId } from './text.js';
+
+export { DisclosureError };
+
+/** Rounds of "suppress more, audit again" before giving up; each round hides at least one more figure. */
+const MAX_ROUNDS = 200;
+
+export interface ProtectedMonth {
+  built: BuiltMonth;
+  extra: ExtraSuppression;
+  /** audit rounds it took */
+  rounds: number;
+}
+
+/**
+ * `previous` is the calendar-previous month as published (final), when there is one: its
+ * figures and this month's cohorts are audited together.
+ */
+export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, baseUrl: string, solver: IntervalSolver): ProtectedMonth {
+  const extra = noExtraSuppression();
+  const prior = previous?.agg.month === previousMonth(agg.month) ? previous : undefined;
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    const built = buildMonth(agg, prior?.built, baseUrl, extra);
+    const findings = audit([...(prior ? [prior] : []), { agg, built }], solver);
+    if (findings.length === 0) return { built, extra, rounds: round };
+    const stats = publishedOf(built);
+    const done = new Set<string>();
+    let more = false;
+    for (const f of findings) {
+      const group = `${f.month}|${f.dim}|${f.metric}|${f.figure}`;
+      if (done.has(group)) continue;
+      done.add(group);
+      more = remedy(f, agg, stats, prior ? publishedOf(prior.built) : undefined, extra) || more;
+    }
+    if (!more) throw new DisclosureError(describe(findings[0]));
+  }
+  throw new DisclosureError(`${agg.month}: the protection rule still fails after ${MAX_ROUNDS} rounds of suppression`);
+}
+
+function describe(f: Finding): string {
+  const what = f.metric ? `${f.figure} of ${f.metric}` : f.figure;
+  const [lo, hi] = f.interval.map((x) => Math.round(x * 100) / 100);
+  return `cannot protect ${what} by ${f.dim} for ${f.value} in ${f.month}: the published figures bound it to [${lo}, ${hi}] and no further suppression helps`;
+}
+
+/** Adds one suppression that may fix the finding; false when nothing is left to add. */
+function remedy(f: Finding, agg: MonthAgg, stats: Published, before: Published | undefined, extra: ExtraSuppression): boolean {
+  const cells = (agg.groups.get(f.dim) ?? []).filter((c) => c.value !== null);
+  const where = (value: string | null) => dimensionString(f.dim, value);
+  const shown = (id: string) => {
+    const s = stats.get(id);
+    return s !== undefined && !s.suppressed;
+  };
+  const add = (set: Set<string>, key: string) => !set.has(key) && (set.add(key), true);
+  const smallest = <T>(items: T[], size: (x: T) => number) => [...items].sort((a, b) => size(a) - size(b))[0];
+
+  if (f.month !== agg.month) {
+    // The month before is final: what pins it is this month's cohorts. Hide the cell's own
+    // cohort if it is published, else the smallest published cohort of a cell hidden then.
+    const own = cells.find((c) => c.value === f.value && publishedCohort(stats, where(c.value)) !== null);
+    if (own) return add(extra.cohorts, where(own.value));
+    const candidates = cells.filter((c) => publishedCohort(stats, where(c.value)) !== null && !extra.cohorts.has(where(c.value)));
+    const next = smallest(candidates, (c) => c.cohort);
+    if (next !== undefined) return add(extra.cohorts, where(next.value));
+    if (publishedCohort(stats, 'all') !== null) return add(extra.cohorts, 'all');
+  }
+  // A cell's new stores are at most its stores less its cohort: with both published, hide the cohort.
+  if (f.figure === 'new stores' && f.month === agg.month && publishedCohort(stats, where(f.value)) !== null) return add(extra.cohorts, where(f.value));
+  switch (f.month === agg.month ? f.figure : 'stores') {
+    case 'stores': {
+      // Too high a lower bound comes from the cohorts: the total's cohort and the cells' sizes
+      // the month before bound each cell's cohort from below. Hide the total's cohort.
+      if (f.lowTooTight && f.month === agg.month && publishedCohort(stats, 'all') !== null) return add(extra.cohorts, 'all');
+      // Else hide one more cell, preferring one hidden the month before: consistent patterns
+      // leave a reader fewer differences to work with.
+      const open = cells.filter((c) => shown(statId('active_stores', where(c.value))));
+      const hiddenBefore = open.filter((c) => before && before.get(statId('active_stores', where(c.value)))?.suppressed !== false);
+      const next = smallest(hiddenBefore.length ? hiddenBefore : open, (c) => c.stores);
+      return next !== undefined && add(extra.cells, where(next.value));
+    }
+    case 'cohort': {
+      const next = smallest(cells.filter((c) => c.cohort > 0 && publishedCohort(stats, where(c.value)) !== null), (c) => c.cohort);
+      return next !== undefined && add(extra.cohorts, where(next.value));
+    }
+    case 'new stores':
+    case 'n':
+    case 'numerator': {
+      const key = f.metric ?? 'new_stores';
+      const holds = (c: (typeof cells)[number]) => (f.figure === 'n' ? c.metrics.get(key)!.n : c.metrics.get(key)!.num) !== 0;
+      const next = smallest(cells.filter((c) => holds(c) && shown(statId(key, where(c.value)))), (c) => c.metrics.get(key)!.n);
+      return next !== undefined ? add(extra.stats, statId(key, where(next.value))) : add(extra.stats, statId(key, 'all'));
+    }
+  }
+}
