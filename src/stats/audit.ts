@@ -85,15 +85,28 @@ export function publishedCohort(stats: Published, dimension: string): number | n
 
 export const AUDITED_DIMENSIONS: readonly DimensionName[] = ['country', 'category', 'plan'];
 
-/** Every finding over the months in scope (ascending); `only` limits the findings to some months. */
-export function audit(months: AuditMonth[], solver: IntervalSolver, only?: ReadonlySet<string>): Finding[] {
+export interface AuditScope {
+  /** breakdowns to audit (default: all) */
+  dims?: ReadonlySet<DimensionName>;
+  /** breakdowns whose store-count system is solved (default: the audited ones) */
+  solve?: ReadonlySet<DimensionName>;
+  /**
+   * Called with every hidden figure's interval. Without `exact`, an interval the rule already
+   * accepts may be one found inside the true interval (solving stops once the rule holds).
+   */
+  onInterval?: (f: Finding) => void;
+  exact?: boolean;
+}
+
+/** Every finding over the months in scope (ascending). */
+export function audit(months: AuditMonth[], solver: IntervalSolver, scope: AuditScope = {}): Finding[] {
   const published = months.map((m) => publishedOf(m.built));
   const findings: Finding[] = [];
   for (const dim of AUDITED_DIMENSIONS) {
-    const stores = auditStores(dim, months, published, solver, only, findings);
-    months.forEach((m, i) => {
-      if (!only || only.has(m.agg.month)) auditMetrics(dim, m.agg, published[i], stores, findings);
-    });
+    if (scope.dims && !scope.dims.has(dim)) continue;
+    const solve = !scope.solve || scope.solve.has(dim);
+    const stores = auditStores(dim, months, published, solve ? solver : undefined, findings, scope);
+    months.forEach((m, i) => auditMetrics(dim, m.agg, published[i], stores, findings, scope));
   }
   return findings;
 }
@@ -102,7 +115,7 @@ type Intervals = Map<string, [number, number]>;
 const cellKey = (month: string, value: string | null) => `${month}\u0000${value ?? ''}`;
 
 /** The store-count system of one breakdown; returns a box around every cell's store count. */
-function auditStores(dim: DimensionName, months: AuditMonth[], published: Published[], solver: IntervalSolver, only: ReadonlySet<string> | undefined, findings: Finding[]): Intervals {
+function auditStores(dim: DimensionName, months: AuditMonth[], published: Published[], solver: IntervalSolver | undefined, findings: Finding[], scope: AuditScope): Intervals {
   const b = new SystemBuilder();
   const storeVar = new Map<string, number>();
   const boxes: Intervals = new Map();
@@ -115,7 +128,7 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     const cells = agg.groups.get(dim) ?? [];
     const prior = previousMonth(agg.month);
     const priorCells = new Map((months.find((m) => m.agg.month === prior)?.agg.groups.get(dim) ?? []).map((c) => [c.value, c]));
-    const target = (only === undefined || only.has(agg.month)) && inScope.has(agg.month);
+    const target = solver !== undefined;
     const s: number[] = [];
     const co: number[] = [];
     const nw: number[] = [];
@@ -162,14 +175,16 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     if (coTotal !== null) b.equal(co.map((v) => [v, 1]), coTotal);
   });
 
+  if (!solver) return boxes;
   const fine = (t: (typeof targets)[number], interval: [number, number]) => (t.figure === 'stores' ? storeCountProtected(interval, t.truth) : !determined(interval));
   const byVar = new Map(targets.map((t) => [t.v, t]));
-  const found = solver.intervals(b, targets.map((t) => t.v), (v, seen) => fine(byVar.get(v)!, seen));
+  const found = solver.intervals(b, targets.map((t) => t.v), scope.exact ? undefined : (v, seen) => fine(byVar.get(v)!, seen));
   targets.forEach((t, i) => {
     const interval = found[i];
-    if (fine(t, interval)) return;
     const lowTooTight = t.figure === 'stores' && interval[0] > lowEnough(t.truth);
-    findings.push({ month: t.month, dim, value: t.cell.value!, metric: null, figure: t.figure, interval, truth: t.truth, lowTooTight });
+    const finding: Finding = { month: t.month, dim, value: t.cell.value!, metric: null, figure: t.figure, interval, truth: t.truth, lowTooTight };
+    scope.onInterval?.(finding);
+    if (!fine(t, interval)) findings.push(finding);
   });
   return boxes;
 }
@@ -178,7 +193,7 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
 const perStore = (m: MetricDef): [number, number] => (m.kind === 'mean' ? [...(m.range ?? [0, Infinity])] as [number, number] : [0, 1]);
 
 /** Each metric's hidden n and numerators in one breakdown and month. */
-function auditMetrics(dim: DimensionName, agg: MonthAgg, stats: Published, stores: Intervals, findings: Finding[]): void {
+function auditMetrics(dim: DimensionName, agg: MonthAgg, stats: Published, stores: Intervals, findings: Finding[], scope: AuditScope): void {
   const cells = agg.groups.get(dim) ?? [];
   const allStores = shown(stats.get(statId('active_stores', 'all')));
   for (const m of METRICS) {
@@ -207,10 +222,13 @@ function auditMetrics(dim: DimensionName, agg: MonthAgg, stats: Published, store
     hidden.forEach((c, i) => {
       if (c.value === null) return;
       const a = c.metrics.get(m.key)!;
-      const report = (figure: Figure, interval: [number, number], truth: number) =>
-        findings.push({ month: agg.month, dim, value: c.value!, metric: m.key, figure, interval, truth, lowTooTight: false });
-      if (!nIsStores && determined(intervals[i].n)) report('n', intervals[i].n, a.n);
-      if (determined(intervals[i].num)) report('numerator', intervals[i].num, a.num);
+      const report = (figure: Figure, interval: [number, number], truth: number, check: boolean) => {
+        const finding: Finding = { month: agg.month, dim, value: c.value!, metric: m.key, figure, interval, truth, lowTooTight: false };
+        scope.onInterval?.(finding);
+        if (check && determined(interval)) findings.push(finding);
+      };
+      report('n', intervals[i].n, a.n, !nIsStores);
+      report('numerator', intervals[i].num, a.num, true);
     });
   }
 }
