@@ -144,7 +144,9 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
       const nv = newPub !== null ? b.constant(newPub) : b.variable(0, total.n!);
       nw.push(nv);
       b.atMost([nv], [sv]);
-      if (newPub === null && c.value !== null && target) targets.push({ v: nv, month: agg.month, cell: c, figure: 'new stores', truth: newStores });
+      // New stores are audited where the cell's size is hidden: where it is published, new stores
+      // are at most its stores less its published cohort, a figure this rule does not cover.
+      if (newPub === null && pub === null && target) targets.push({ v: nv, month: agg.month, cell: c, figure: 'new stores', truth: newStores });
       if (!agg.hasPrior) continue;
       const coPub = c.value === null ? null : publishedCohort(stats, where);
       const cv = coPub !== null ? b.constant(coPub) : b.variable(0, total.n!);

@@ -117,7 +117,8 @@ function remedy(f: Finding, agg: MonthAgg, stats: Published, before: Published |
     }
     case 'cohort': {
       const next = smallest(cells.filter((c) => c.cohort > 0 && publishedCohort(stats, where(c.value)) !== null), (c) => c.cohort);
-      return next === undefined ? null : add('cohorts', where(next.value));
+      if (next !== undefined) return add('cohorts', where(next.value));
+      return publishedCohort(stats, 'all') !== null ? add('cohorts', 'all') : null;
     }
     case 'new stores':
     case 'n':
@@ -125,7 +126,9 @@ function remedy(f: Finding, agg: MonthAgg, stats: Published, before: Published |
       const key = f.metric ?? 'new_stores';
       const holds = (c: (typeof cells)[number]) => (f.figure === 'n' ? c.metrics.get(key)!.n : c.metrics.get(key)!.num) !== 0;
       const next = smallest(cells.filter((c) => holds(c) && shown(statId(key, where(c.value)))), (c) => c.metrics.get(key)!.n);
-      return next !== undefined ? add('stats', statId(key, where(next.value))) : add('stats', statId(key, 'all'));
+      if (next !== undefined) return add('stats', statId(key, where(next.value)));
+      // New stores are also what a month's stores less its cohort leave: hide the total's cohort last.
+      return add('stats', statId(key, 'all')) ?? (f.figure === 'new stores' && publishedCohort(stats, 'all') !== null ? add('cohorts', 'all') : null);
     }
   }
 }
