@@ -48,11 +48,13 @@ export interface Finding {
 
 /**
  * The protection rule for a hidden store count: its interval reaches the floor and at least 30%
- * of the true size both ways (down to one store: a published cell has at least one, that much
- * is always known).
+ * of the true size both ways; down to one store (a published cell has at least one, that much
+ * is always known). When every cell of the breakdown is hidden, the upward reach is capped at
+ * `most`, the most the cell could hold (what the hidden cells hold together, less one store for
+ * each other hidden cell): no suppression can widen it further.
  */
-export function storeCountProtected([lo, hi]: [number, number], truth: number): boolean {
-  return hi >= FLOOR - EPS && lo <= lowEnough(truth) && hi >= truth * (1 + PROTECTION_SHARE) - EPS;
+export function storeCountProtected([lo, hi]: [number, number], truth: number, most = Infinity): boolean {
+  return hi >= Math.min(Math.max(FLOOR, truth * (1 + PROTECTION_SHARE)), most) - EPS && lo <= lowEnough(truth);
 }
 
 const lowEnough = (truth: number) => Math.max(1, truth * (1 - PROTECTION_SHARE)) + EPS;
@@ -119,7 +121,7 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
   const b = new SystemBuilder();
   const storeVar = new Map<string, number>();
   const boxes: Intervals = new Map();
-  const targets: Array<{ v: number; month: string; cell: Cell; figure: Figure; truth: number }> = [];
+  const targets: Array<{ v: number; month: string; cell: Cell; figure: Figure; truth: number; most?: number }> = [];
   const inScope = new Set(months.map((m) => m.agg.month));
   months.forEach(({ agg }, i) => {
     const stats = published[i];
@@ -167,10 +169,15 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     b.equal(s.map((v) => [v, 1]), total.n!);
     // Boxes for the metrics' n (outer bounds: one store up to what the hidden cells hold together).
     const hiddenTotal = total.n! - s.reduce((sum, v) => sum + (b.lower[v] === b.upper[v] ? b.lower[v] : 0), 0);
+    const hiddenCells = s.filter((v) => b.lower[v] !== b.upper[v]).length;
     for (const c of cells) {
       const v = storeVar.get(cellKey(agg.month, c.value))!;
       boxes.set(cellKey(agg.month, c.value), b.lower[v] === b.upper[v] ? [b.lower[v], b.upper[v]] : [1, hiddenTotal]);
     }
+    // With every cell hidden, no further suppression can widen an interval: the rule then asks
+    // for the most a cell could hold.
+    const everyCellHidden = cells.every((c) => c.value === null || b.lower[storeVar.get(cellKey(agg.month, c.value))!] !== b.upper[storeVar.get(cellKey(agg.month, c.value))!]);
+    if (everyCellHidden) for (const t of targets) if (t.month === agg.month && t.figure === 'stores') t.most = hiddenTotal - (hiddenCells - 1);
     const newTotal = shown(stats.get(statId('new_stores', 'all')));
     if (newTotal) b.equal(nw.map((v) => [v, 1]), newTotal.value!);
     const coTotal = agg.hasPrior ? publishedCohort(stats, 'all') : null;
@@ -178,7 +185,7 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
   });
 
   if (!solver) return boxes;
-  const fine = (t: (typeof targets)[number], interval: [number, number]) => (t.figure === 'stores' ? storeCountProtected(interval, t.truth) : !determined(interval));
+  const fine = (t: (typeof targets)[number], interval: [number, number]) => (t.figure === 'stores' ? storeCountProtected(interval, t.truth, t.most) : !determined(interval));
   const byVar = new Map(targets.map((t) => [t.v, t]));
   const found = solver.intervals(b, targets.map((t) => t.v), scope.exact ? undefined : (v, seen) => fine(byVar.get(v)!, seen));
   targets.forEach((t, i) => {
