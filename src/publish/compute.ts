@@ -6,6 +6,7 @@ import { CliError } from '../errors.js';
 import { previousMonth } from '../panel/columns.js';
 import { aggregateMonths, registerMacros } from '../panel/aggregate.js';
 import { openDuck } from '../panel/duck.js';
+import { fingerprintMonths } from '../panel/fingerprint.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
 import type { MonthAgg } from '../stats/aggregate.js';
 import type { AuditMonth } from '../stats/audit.js';
@@ -20,6 +21,8 @@ export interface ComputedMonths {
   extras: Map<string, ExtraSuppression>;
   /** time spent building under the protection rule (audits and re-builds included) */
   auditSeconds: number;
+  /** month → fingerprint of its panel file (panel/fingerprint.ts), for each built month */
+  fingerprints: Map<string, string>;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function computeMonths(
   const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
   const duck = await openDuck();
   let aggs: Map<string, MonthAgg>;
+  let fingerprints: Map<string, string>;
   try {
     const load = [...needed].sort().map((m) => byMonth.get(m)!);
     await loadPanel(duck, load, (f) => onProgress(`reading ${f.name}`));
@@ -51,6 +55,7 @@ export async function computeMonths(
     onProgress(`aggregating ${months.length} month(s)`);
     // Months whose documents are built, plus the previous months a count delta needs.
     aggs = await aggregateMonths(duck, [...new Set([...months, ...priorsNeeded])].sort());
+    fingerprints = await fingerprintMonths(duck, months);
   } finally {
     duck.close();
   }
@@ -78,7 +83,7 @@ export async function computeMonths(
     done.set(m, { agg, built });
     if (months.includes(m)) out.set(m, built);
   }
-  return { built: out, extras, auditSeconds };
+  return { built: out, extras, auditSeconds, fingerprints };
 }
 
 /** A disclosure the rules cannot prevent stops the run (exit 1), naming metric, breakdown and month. */

@@ -5,10 +5,12 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { CliError } from '../errors.js';
 import { nextMonth } from '../panel/columns.js';
+import { storesChanged } from '../panel/fingerprint.js';
 import { listPanel } from '../panel/read.js';
 import { makeDocument, renderDocument } from '../render/json.js';
 import type { FeedItem } from '../render/page.js';
 import type { BuiltMonth } from '../stats/build.js';
+import { FLOOR } from '../stats/suppression.js';
 import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
 import { assembleArtifacts, type CardsMode } from './artifacts.js';
 import { computeMonths } from './compute.js';
@@ -29,6 +31,10 @@ export interface PublishOptions {
   onProgress?: (message: string) => void;
   /** worker threads for cards (default: one per core) */
   cardThreads?: number;
+  /** warnings for the operator (a correction that touches fewer than 30 stores) */
+  onWarning?: (message: string) => void;
+  /** seconds spent building under the protection rule (for the benchmark) */
+  onAudit?: (seconds: number) => void;
 }
 
 export interface PublishSummary {
@@ -89,7 +95,20 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
     const computed = months.length ? await computeMonths(files, months, baseUrl, progress, saved) : undefined;
     const built: Map<string, BuiltMonth> = computed?.built ?? new Map();
+    if (computed) o.onAudit?.(computed.auditSeconds);
     const suppression = { ...oldState.suppression };
+    const fingerprints = { ...oldState.fingerprints };
+    for (const [m, f] of computed?.fingerprints ?? []) {
+      const was = oldState.fingerprints?.[m];
+      const changedStores = was === undefined ? 0 : storesChanged(was, f);
+      if (before.includes(m) && changedStores > 0 && changedStores < FLOOR) {
+        o.onWarning?.(
+          `the correction of ${m} changes the records of about ${changedStores} store(s), fewer than ${FLOOR}: ` +
+            `whoever compares this release of ${m} with the previous one can read those stores' own figures from the differences in the totals`,
+        );
+      }
+      fingerprints[m] = f;
+    }
     for (const [m, x] of computed?.extras ?? []) {
       if (!months.includes(m)) continue;
       if (x.cells.size + x.stats.size + x.cohorts.size > 0) suppression[m] = saveSuppression(x);
@@ -158,7 +177,13 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     }
     if (!artifacts.changed) return summary;
 
-    const state: PublicationState = { state_version: 1, runs, feed, ...(Object.keys(suppression).length ? { suppression: sortedKeys(suppression) } : {}) };
+    const state: PublicationState = {
+      state_version: 1,
+      runs,
+      feed,
+      ...(Object.keys(suppression).length ? { suppression: sortedKeys(suppression) } : {}),
+      ...(Object.keys(fingerprints).length ? { fingerprints: sortedKeys(fingerprints) } : {}),
+    };
     progress('switching the publication in');
     summary.release = await writeRelease(
       o.out,

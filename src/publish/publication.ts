@@ -15,6 +15,8 @@ export interface PublicationState {
   feed: FeedItem[];
   /** month → what the disclosure audit suppressed beyond the rules (absent: nothing) */
   suppression?: Record<string, SavedSuppression>;
+  /** month → fingerprint of the panel file it was published from (panel/fingerprint.ts) */
+  fingerprints?: Record<string, string>;
 }
 
 export interface SavedSuppression {
