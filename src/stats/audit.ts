@@ -86,6 +86,8 @@ export function publishedCohort(stats: Published, dimension: string): number | n
 }
 
 export const AUDITED_DIMENSIONS: readonly DimensionName[] = ['country', 'category', 'plan'];
+/** Breakdowns by a value a store keeps from month to month. */
+const KEPT: ReadonlySet<DimensionName> = new Set(['country', 'category']);
 
 export interface AuditScope {
   /** breakdowns to audit (default: all) */
@@ -155,8 +157,9 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
       co.push(cv);
       b.atMost([cv], [sv]);
       if (c.cohort + newStores <= c.stores) b.atMost([cv, nv], [sv]);
-      // A store keeps its cell from one month to the next where the data says so.
-      if (inScope.has(prior)) {
+      // A store keeps its country and category (its plan changes by design): a cell's cohort
+      // fits in the same cell the month before, where the data says so.
+      if (inScope.has(prior) && KEPT.has(dim)) {
         const before = priorCells.get(c.value);
         const pv = before ? storeVar.get(cellKey(prior, c.value)) : undefined;
         if (before && pv !== undefined && c.cohort <= before.stores) b.atMost([cv], [pv]);

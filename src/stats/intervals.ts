@@ -45,6 +45,8 @@ export function metricIntervals(m: MetricCells): CellIntervals[] {
     const othersN: [number, number] = m.nResidual === null ? [othersLo, othersHi] : [Math.max(othersLo, m.nResidual - n[1]), Math.min(othersHi, m.nResidual - n[0])];
     const othersNum: [number, number] = [Math.min(times(vlo, othersN[0]), times(vlo, othersN[1])), Math.max(times(vhi, othersN[0]), times(vhi, othersN[1]))];
     const num: [number, number] = [Math.max(own[0], m.numResidual - othersNum[1]), Math.min(own[1], m.numResidual - othersNum[0])];
+    // n holds at least the numerator's stores (for counts and shares: num ≤ n).
+    if (vhi <= 1 && vlo >= 0) n[0] = Math.max(n[0], num[0]);
     return { n, num };
   });
 }

@@ -59,7 +59,7 @@ export interface PageDef {
 }
 
 /** Bumped when the registry changes in a way that changes published figures. */
-export const REGISTRY_VERSION = '2026.11-1';
+export const REGISTRY_VERSION = '2026.11-2';
 const V1 = '1.0';
 
 const AGENTIC = ['llms_txt', 'product_schema', 'agent_checkout', 'mcp_server', 'ai_crawlers_allowed'];
