@@ -56,9 +56,9 @@ export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, ba
       const own = f.metric === null && (f.month !== agg.month || f.figure === 'new stores');
       const group = own ? `${f.month}|${f.dim}|${f.value}|${f.figure}` : `${f.month}|${f.dim}|${f.metric}|${f.figure}`;
       if (done.has(group)) continue;
-      done.add(group);
       const added = remedy(f, agg, stats, prior ? publishedOf(prior.built) : undefined, extra);
       if (!added) continue;
+      done.add(group);
       more = true;
       const total = added.kind !== 'cells' && (added.key === 'all' || added.key.endsWith(':all'));
       for (const d of total ? AUDITED_DIMENSIONS : [f.dim]) {
