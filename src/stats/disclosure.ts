@@ -15,9 +15,13 @@ import { audit, AUDITED_DIMENSIONS, publishedCohort, publishedOf, type AuditMont
 import { buildMonth, noExtraSuppression, type BuiltMonth, type ExtraSuppression } from './build.js';
 import { DisclosureError } from './guard.js';
 import type { IntervalSolver } from './lp.js';
+import { METRICS } from './registry.js';
 import { dimensionString, statId } from './text.js';
 
 export { DisclosureError };
+
+/** Metrics whose figures are store counts: hiding one changes the store-count system. */
+const COUNTS = new Set(METRICS.filter((m) => m.kind === 'count' || m.numeratorIsSampleSize).map((m) => m.key));
 
 /** Rounds of "suppress more, audit again" before giving up; each round hides at least one more figure. */
 const MAX_ROUNDS = 200;
@@ -63,7 +67,9 @@ export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, ba
       const total = added.kind !== 'cells' && (added.key === 'all' || added.key.endsWith(':all'));
       for (const d of total ? AUDITED_DIMENSIONS : [f.dim]) {
         dims.add(d);
-        if (total || added.kind !== 'stats' || added.key.startsWith('new_stores:')) solve.add(d);
+        // Hiding figures only widens intervals; what can bring new findings is a newly hidden
+        // store count, cohort or count, the figures of the store-count system.
+        if (total || added.kind !== 'stats' || COUNTS.has(added.key.slice(0, added.key.indexOf(':')))) solve.add(d);
       }
     }
     if (!more) throw new DisclosureError(describe(findings[0]));
