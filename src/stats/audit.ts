@@ -85,7 +85,7 @@ export function publishedCohort(stats: Published, dimension: string): number | n
   return null;
 }
 
-export const AUDITED_DIMENSIONS: readonly DimensionName[] = ['country', 'category', 'plan'];
+export const AUDITED_DIMENSIONS: readonly DimensionName[] = ['country', 'category', 'plan', 'app'];
 /** Breakdowns by a value a store keeps from month to month. */
 const KEPT: ReadonlySet<DimensionName> = new Set(['country', 'category']);
 
@@ -109,6 +109,10 @@ export function audit(months: AuditMonth[], solver: IntervalSolver, scope: Audit
   for (const dim of AUDITED_DIMENSIONS) {
     if (scope.dims && !scope.dims.has(dim)) continue;
     const solve = !scope.solve || scope.solve.has(dim);
+    if (dim === 'app') {
+      auditApps(months, published, solve ? solver : undefined, findings, scope);
+      continue;
+    }
     const stores = auditStores(dim, months, published, solve ? solver : undefined, findings, scope);
     months.forEach((m, i) => auditMetrics(dim, m.agg, published[i], stores, findings, scope));
   }
@@ -199,6 +203,44 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     if (!fine(t, interval)) findings.push(finding);
   });
   return boxes;
+}
+
+/** App cells overlap (a store runs several apps): what adds up is installs, this total's numerator. */
+const APP_IDENTITY = 'mean_apps_installed';
+
+/** An app cell's size, if any of its published stats states it (they all count its stores). */
+export function publishedAppSize(stats: Published, dimension: string): number | null {
+  for (const m of METRICS) {
+    const s = shown(stats.get(statId(m.key, dimension)));
+    if (s) return s.n;
+  }
+  return null;
+}
+
+/** The app breakdown: its cells' sizes add up to the installs total, each at most the stores with known apps. */
+function auditApps(months: AuditMonth[], published: Published[], solver: IntervalSolver | undefined, findings: Finding[], scope: AuditScope): void {
+  if (!solver) return;
+  const b = new SystemBuilder();
+  const targets: Array<{ v: number; month: string; cell: Cell; most: number }> = [];
+  months.forEach(({ agg }, i) => {
+    const installs = shown(published[i].get(statId(APP_IDENTITY, 'all')));
+    if (!installs) return;
+    const cells = agg.groups.get('app') ?? [];
+    const sizes = cells.map((c) => publishedAppSize(published[i], dimensionString('app', c.value)));
+    const vars = sizes.map((pub) => (pub !== null ? b.constant(pub) : b.variable(1, installs.n!)));
+    b.equal(vars.map((v) => [v, 1]), installs.numerator!);
+    const hidden = sizes.filter((x) => x === null).length;
+    const most = sizes.every((x) => x === null) ? installs.numerator! - (hidden - 1) : Infinity;
+    cells.forEach((c, k) => sizes[k] === null && targets.push({ v: vars[k], month: agg.month, cell: c, most }));
+  });
+  const fine = (t: (typeof targets)[number], interval: [number, number]) => storeCountProtected(interval, t.cell.stores, t.most);
+  const byVar = new Map(targets.map((t) => [t.v, t]));
+  const found = solver.intervals(b, targets.map((t) => t.v), scope.exact ? undefined : (v, seen) => fine(byVar.get(v)!, seen));
+  targets.forEach((t, i) => {
+    const finding: Finding = { month: t.month, dim: 'app', value: t.cell.value!, metric: null, figure: 'stores', interval: found[i], truth: t.cell.stores, lowTooTight: false };
+    scope.onInterval?.(finding);
+    if (!fine(t, found[i])) findings.push(finding);
+  });
 }
 
 /** The default range of one store's contribution to a metric's numerator. */

@@ -11,7 +11,7 @@
  */
 import { previousMonth, type DimensionName } from '../panel/columns.js';
 import type { MonthAgg } from './aggregate.js';
-import { audit, AUDITED_DIMENSIONS, publishedCohort, publishedOf, type AuditMonth, type AuditScope, type Finding, type Published } from './audit.js';
+import { audit, AUDITED_DIMENSIONS, publishedAppSize, publishedCohort, publishedOf, type AuditMonth, type AuditScope, type Finding, type Published } from './audit.js';
 import { buildMonth, noExtraSuppression, type BuiltMonth, type ExtraSuppression } from './build.js';
 import { DisclosureError } from './guard.js';
 import type { IntervalSolver } from './lp.js';
@@ -116,8 +116,10 @@ function remedy(f: Finding, agg: MonthAgg, stats: Published, before: Published |
       if (f.lowTooTight && f.month === agg.month && publishedCohort(stats, 'all') !== null) return add('cohorts', 'all');
       // Else hide one more cell, preferring one hidden the month before: consistent patterns
       // leave a reader fewer differences to work with.
-      const open = cells.filter((c) => shown(statId('active_stores', where(c.value))));
-      const hiddenBefore = open.filter((c) => before && before.get(statId('active_stores', where(c.value)))?.suppressed !== false);
+      const storesShown = (p: Published | undefined, c: (typeof cells)[number]) =>
+        p !== undefined && (f.dim === 'app' ? publishedAppSize(p, where(c.value)) !== null : p.get(statId('active_stores', where(c.value)))?.suppressed === false);
+      const open = cells.filter((c) => storesShown(stats, c));
+      const hiddenBefore = open.filter((c) => !storesShown(before, c));
       const next = smallest(hiddenBefore.length ? hiddenBefore : open, (c) => c.stores);
       return next === undefined ? null : add('cells', where(next.value));
     }
