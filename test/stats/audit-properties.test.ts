@@ -129,4 +129,21 @@ describe('the disclosure audit', () => {
     expect(dk, JSON.stringify(findings)).toBeDefined();
     expect(storeCountProtected(dk!.interval, 29)).toBe(false);
   }, 60_000);
+
+  it('refuses, naming figure, breakdown, cell and month, when the month before already leaks and nothing in this month can help', async () => {
+    const dir = await dirs.make();
+    const months = ['2026-01', '2026-02'];
+    await writePanel(dir, [
+      ...stores('us', 298, 'US', 'apparel', months),
+      ...stores('us-mcp', 2, 'US', 'apparel', months, ['mcp_server']),
+      ...stores('gb', 120, 'GB', 'apparel', months),
+      ...stores('dk', 12, 'DK', 'beauty', months),
+      ...stores('no', 25, 'NO', 'beauty', months),
+    ]);
+    const [jan, feb] = await aggregate(dir);
+    // January as built before the audit: every MCP server is in the published US cell, so the
+    // hidden countries' MCP numerators are pinned at zero, and February cannot undo that.
+    const leaky = { agg: jan, built: buildMonth(jan, undefined, 'https://stats.example.com') };
+    expect(() => protectMonth(feb, leaky, 'https://stats.example.com', solver)).toThrow(/^cannot protect numerator of \w+ by country for (DK|NO) in 2026-01: the published figures bound it to \[0, 0\]/);
+  }, 60_000);
 });
