@@ -121,7 +121,9 @@ function remedy(f: Finding, agg: MonthAgg, stats: Published, before: Published |
       const open = cells.filter((c) => storesShown(stats, c));
       const hiddenBefore = open.filter((c) => !storesShown(before, c));
       const next = smallest(hiddenBefore.length ? hiddenBefore : open, (c) => c.stores);
-      return next === undefined ? null : add('cells', where(next.value));
+      if (next !== undefined) return add('cells', where(next.value));
+      // Every cell is hidden: what still bounds them is the cohorts; hide the total's.
+      return f.dim !== 'app' && publishedCohort(stats, 'all') !== null ? add('cohorts', 'all') : null;
     }
     case 'cohort': {
       const next = smallest(cells.filter((c) => c.cohort > 0 && publishedCohort(stats, where(c.value)) !== null), (c) => c.cohort);
