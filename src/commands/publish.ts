@@ -16,6 +16,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
     cards: flags.cards,
     now: env.now,
     onProgress: (m) => bar.update(m),
+    onWarning: (m) => env.stderr.write(`warning: ${m}\n`),
   });
   bar.done(summary.changed ? `published ${summary.months.length} month(s)` : 'no changes');
   if (flags.json) {

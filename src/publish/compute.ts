@@ -1,49 +1,97 @@
-/** Statistics for the months that need them: load the panel files they depend on, aggregate, build, guard. */
+/**
+ * Statistics for the months that need them: load the panel files they depend on, aggregate,
+ * then build each month under the protection rule (audited with the month before), and guard.
+ */
+import { CliError } from '../errors.js';
 import { previousMonth } from '../panel/columns.js';
+import { aggregateMonths, registerMacros } from '../panel/aggregate.js';
 import { openDuck } from '../panel/duck.js';
+import { fingerprintMonths } from '../panel/fingerprint.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
-import { aggregateMonths, registerMacros } from '../stats/aggregate.js';
-import { buildMonth, type BuiltMonth } from '../stats/build.js';
+import type { MonthAgg } from '../stats/aggregate.js';
+import type { AuditMonth } from '../stats/audit.js';
+import { buildMonth, type BuiltMonth, type ExtraSuppression } from '../stats/build.js';
+import { DisclosureError, protectMonth } from '../stats/disclosure.js';
 import { guardMonth } from '../stats/guard.js';
+import { loadIntervalSolver } from '../stats/lp.js';
+
+export interface ComputedMonths {
+  built: Map<string, BuiltMonth>;
+  /** the suppression the audit added to each built month (kept with the publication) */
+  extras: Map<string, ExtraSuppression>;
+  /** time spent building under the protection rule (audits and re-builds included) */
+  auditSeconds: number;
+  /** month → fingerprint of its panel file (panel/fingerprint.ts), for each built month */
+  fingerprints: Map<string, string>;
+}
 
 /**
  * Built stats of each requested month. A month's deltas need the previous month, whose trend
  * inputs need the one before: those files are loaded too, so `--month` and `--all` agree.
+ * `published` holds the audit's suppression of months already published: a previous month that
+ * is not rebuilt is rebuilt exactly as it was published.
  */
 export async function computeMonths(
   files: PanelFile[],
   months: string[],
   baseUrl: string,
   onProgress: (msg: string) => void,
-): Promise<Map<string, BuiltMonth>> {
+  published: ReadonlyMap<string, ExtraSuppression> = new Map(),
+): Promise<ComputedMonths> {
   const byMonth = new Map(files.map((f) => [f.month, f]));
   const needed = new Set<string>();
   for (const m of months) {
     const p = previousMonth(m);
     for (const x of [m, p, previousMonth(p)]) if (byMonth.has(x)) needed.add(x);
   }
+  const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
   const duck = await openDuck();
+  let aggs: Map<string, MonthAgg>;
+  let fingerprints: Map<string, string>;
   try {
     const load = [...needed].sort().map((m) => byMonth.get(m)!);
     await loadPanel(duck, load, (f) => onProgress(`reading ${f.name}`));
     await registerMacros(duck);
-    // Months whose documents are built, plus the previous months a count delta needs.
-    const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
     onProgress(`aggregating ${months.length} month(s)`);
-    const aggs = await aggregateMonths(duck, [...new Set([...months, ...priorsNeeded])].sort());
-    const out = new Map<string, BuiltMonth>();
-    const priors = new Map<string, BuiltMonth>();
-    for (const p of priorsNeeded) priors.set(p, buildMonth(aggs.get(p)!, undefined, baseUrl));
-    for (const m of [...months].sort()) {
-      onProgress(`building ${m}`);
-      const agg = aggs.get(m)!;
-      const built = buildMonth(agg, out.get(previousMonth(m)) ?? priors.get(previousMonth(m)), baseUrl);
-      guardMonth(agg, built);
-      out.set(m, built);
-    }
-    return out;
+    // Months whose documents are built, plus the previous months a count delta needs.
+    aggs = await aggregateMonths(duck, [...new Set([...months, ...priorsNeeded])].sort());
+    fingerprints = await fingerprintMonths(duck, months);
   } finally {
     duck.close();
   }
+  const solver = await loadIntervalSolver();
+  let auditSeconds = 0;
+  const done = new Map<string, AuditMonth>();
+  const out = new Map<string, BuiltMonth>();
+  const extras = new Map<string, ExtraSuppression>();
+  for (const m of [...aggs.keys()].sort()) {
+    const agg = aggs.get(m)!;
+    const previous = done.get(previousMonth(m));
+    const known = months.includes(m) ? undefined : published.get(m);
+    let built: BuiltMonth;
+    if (known) {
+      built = buildMonth(agg, previous?.built, baseUrl, known);
+    } else {
+      onProgress(`building ${m} under the protection rule`);
+      const t0 = performance.now();
+      const p = refuseOnDisclosure(() => protectMonth(agg, previous, baseUrl, solver));
+      auditSeconds += (performance.now() - t0) / 1000;
+      built = p.built;
+      extras.set(m, p.extra);
+    }
+    refuseOnDisclosure(() => guardMonth(agg, built));
+    done.set(m, { agg, built });
+    if (months.includes(m)) out.set(m, built);
+  }
+  return { built: out, extras, auditSeconds, fingerprints };
 }
 
+/** A disclosure the rules cannot prevent stops the run (exit 1), naming metric, breakdown and month. */
+function refuseOnDisclosure<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof DisclosureError) throw new CliError(`refusing to publish: ${e.message}`, 1);
+    throw e;
+  }
+}

@@ -5,17 +5,19 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { CliError } from '../errors.js';
 import { nextMonth } from '../panel/columns.js';
+import { storesChanged } from '../panel/fingerprint.js';
 import { listPanel } from '../panel/read.js';
 import { manifestKey } from '../public-paths.js';
 import { makeDocument, renderDocument } from '../render/json.js';
 import type { FeedItem } from '../render/page.js';
 import type { BuiltMonth } from '../stats/build.js';
+import { FLOOR } from '../stats/suppression.js';
 import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
 import { assembleArtifacts, type CardsMode } from './artifacts.js';
 import { computeMonths } from './compute.js';
 import { acquireLock } from './lock.js';
 import { changedStats } from './pages.js';
-import { publishedMonths, readPublication, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
+import { loadSuppression, publishedMonths, readPublication, saveSuppression, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
 import { writeRelease } from './release.js';
 import { documentEtag, hashPanel, REACH, runId } from './run-id.js';
 
@@ -30,6 +32,10 @@ export interface PublishOptions {
   onProgress?: (message: string) => void;
   /** worker threads for cards (default: one per core) */
   cardThreads?: number;
+  /** warnings for the operator (a correction that touches fewer than FLOOR stores) */
+  onWarning?: (message: string) => void;
+  /** seconds spent building under the protection rule (for the benchmark) */
+  onAudit?: (seconds: number) => void;
 }
 
 export interface PublishSummary {
@@ -87,7 +93,28 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       }
     }
     const months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
-    const built: Map<string, BuiltMonth> = months.length ? await computeMonths(files, months, baseUrl, progress) : new Map();
+    const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
+    const computed = months.length ? await computeMonths(files, months, baseUrl, progress, saved) : undefined;
+    const built: Map<string, BuiltMonth> = computed?.built ?? new Map();
+    if (computed) o.onAudit?.(computed.auditSeconds);
+    const suppression = { ...oldState.suppression };
+    const fingerprints = { ...oldState.fingerprints };
+    for (const [m, f] of computed?.fingerprints ?? []) {
+      const was = oldState.fingerprints?.[m];
+      const changedStores = was === undefined ? 0 : storesChanged(was, f);
+      if (before.includes(m) && changedStores > 0 && changedStores < FLOOR) {
+        o.onWarning?.(
+          `the correction of ${m} changes the records of about ${changedStores} store(s), fewer than ${FLOOR}: ` +
+            `whoever compares this release of ${m} with the previous one can read those stores' own figures from the differences in the totals`,
+        );
+      }
+      fingerprints[m] = f;
+    }
+    for (const [m, x] of computed?.extras ?? []) {
+      if (!months.includes(m)) continue;
+      if (x.cells.size + x.stats.size + x.cohorts.size > 0) suppression[m] = saveSuppression(x);
+      else delete suppression[m];
+    }
     const completedAt = o.now().toISOString();
 
     // Every published document: rebuilt ones fresh, the rest as they are.
@@ -151,7 +178,13 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     }
     if (!artifacts.changed) return summary;
 
-    const state: PublicationState = { state_version: 1, runs, feed };
+    const state: PublicationState = {
+      state_version: 1,
+      runs,
+      feed,
+      ...(Object.keys(suppression).length ? { suppression: sortedKeys(suppression) } : {}),
+      ...(Object.keys(fingerprints).length ? { fingerprints: sortedKeys(fingerprints) } : {}),
+    };
     progress('switching the publication in');
     summary.release = await writeRelease(
       o.out,
@@ -169,3 +202,5 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     if (!outExisted && !wrote) await rm(o.out, { recursive: true, force: true });
   }
 }
+
+const sortedKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));

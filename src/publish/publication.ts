@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FeedItem } from '../render/page.js';
+import type { ExtraSuppression } from '../stats/build.js';
 import type { Slug } from '../stats/types.js';
 import type { Manifest } from './manifest.js';
 import { resolveCurrentRelease } from './release.js';
@@ -12,7 +13,20 @@ export interface PublicationState {
   /** slug → month → run id of the published document */
   runs: Partial<Record<Slug, Record<string, string>>>;
   feed: FeedItem[];
+  /** month → what the disclosure audit suppressed beyond the rules (absent: nothing) */
+  suppression?: Record<string, SavedSuppression>;
+  /** month → fingerprint of the panel file it was published from (panel/fingerprint.ts) */
+  fingerprints?: Record<string, string>;
 }
+
+export interface SavedSuppression {
+  cells: string[];
+  stats: string[];
+  cohorts: string[];
+}
+
+export const saveSuppression = (x: ExtraSuppression): SavedSuppression => ({ cells: [...x.cells].sort(), stats: [...x.stats].sort(), cohorts: [...x.cohorts].sort() });
+export const loadSuppression = (x: SavedSuppression): ExtraSuppression => ({ cells: new Set(x.cells), stats: new Set(x.stats), cohorts: new Set(x.cohorts) });
 
 export interface Publication {
   dir: string;

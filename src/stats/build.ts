@@ -29,6 +29,28 @@ const exactValue = (m: MetricDef, a: CellAgg) => (m.kind === 'count' ? a.num : a
 
 const keyOf = (cell: Cell) => cell.value!;
 
+/**
+ * Suppression the disclosure audit adds on top of the rules below (stats/audit.ts), for one
+ * month. Keys of cells are `{dimension}:{value}`.
+ */
+export interface ExtraSuppression {
+  /** whole cells: every metric */
+  cells: Set<string>;
+  /** stat ids: one metric in one cell (or `{metric}:all`); the metric's group follows */
+  stats: Set<string>;
+  /** cells (or `all`) whose cohort figures are hidden: every delta, and numerators that count the cohort */
+  cohorts: Set<string>;
+}
+
+export const noExtraSuppression = (): ExtraSuppression => ({ cells: new Set(), stats: new Set(), cohorts: new Set() });
+
+/**
+ * A figure that counts stores is a sample size: below the floor it is not published. A count's
+ * value and a numerator that counts the stores present in both months are such figures.
+ */
+const numeratorIsSampleSize = (m: MetricDef) => m.kind === 'count' || m.numeratorIsSampleSize === true;
+const underFloor = (m: MetricDef, a: CellAgg) => a.n < FLOOR || (numeratorIsSampleSize(m) && a.num < FLOOR);
+
 function metricsFor(dim: DimensionName): readonly MetricDef[] {
   const metrics = dim === 'app' ? METRICS.filter((m) => PAGES.find((p) => p.slug === m.slug)?.byApp) : METRICS;
   return metrics.filter((m) => !m.skip?.includes(dim));
@@ -77,12 +99,13 @@ function hiddenSets(
   return out;
 }
 
-export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl: string): BuiltMonth {
+export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl: string, extra: ExtraSuppression = noExtraSuppression()): BuiltMonth {
   const rows: Row[] = [];
   for (const metric of METRICS) {
     const a = agg.all.metrics.get(metric.key)!;
-    const hidden = a.n < FLOOR;
-    rows.push({ metric, dim: null, cell: agg.all, agg: a, hidden, deltaHidden: hidden || deltaPrimary(metric, a, prior, statId(metric.key, 'all')) });
+    const cohortHidden = extra.cohorts.has('all');
+    const hidden = underFloor(metric, a) || extra.stats.has(statId(metric.key, 'all')) || (cohortHidden && metric.numeratorIsSampleSize === true);
+    rows.push({ metric, dim: null, cell: agg.all, agg: a, hidden, deltaHidden: hidden || cohortHidden || deltaPrimary(metric, a, prior, statId(metric.key, 'all')) });
   }
 
   for (const [dim, cells] of agg.groups) {
@@ -90,12 +113,20 @@ export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl
     const known = cells.filter((c) => c.value !== null);
     const sized = (f: (c: Cell) => number): SizedCell[] => known.map((c) => ({ key: keyOf(c), n: f(c) }));
     const metrics = metricsFor(dim);
+    const extraOf = (set: Set<string>) => known.filter((c) => set.has(dimensionString(dim, c.value))).map(keyOf);
     const storeCells = sized((c) => c.stores);
-    const base = protect(storeCells, primary(storeCells));
-    const hidden = hiddenSets(metrics, sized, base, () => [], (m, c) => c.metrics.get(m.key)!.n);
+    const base = protect(storeCells, new Set([...primary(storeCells), ...extraOf(extra.cells)]));
+    const start = (m: MetricDef) =>
+      known
+        .filter((c) => {
+          const where = dimensionString(dim, c.value);
+          return (numeratorIsSampleSize(m) && c.metrics.get(m.key)!.num < FLOOR) || extra.stats.has(statId(m.key, where)) || (m.numeratorIsSampleSize && extra.cohorts.has(where));
+        })
+        .map(keyOf);
+    const hidden = hiddenSets(metrics, sized, base, start, (m, c) => c.metrics.get(m.key)!.n);
     // Deltas: cohort sizes are one figure for every metric, so their base pattern is shared too.
     const cohortCells = sized((c) => c.cohort);
-    const deltaBase = protect(cohortCells, primary(cohortCells));
+    const deltaBase = protect(cohortCells, new Set([...primary(cohortCells), ...extraOf(extra.cohorts)]));
     const deltaHidden = hiddenSets(
       metrics,
       sized,

@@ -37,6 +37,16 @@ export interface MetricDef {
    * so one cannot reveal the sample size the other hides.
    */
   group?: string;
+  /**
+   * What one store adds to a mean's numerator, when it is bounded: the disclosure audit uses it
+   * (default [0, ∞): the inputs are counts and amounts). Shares and counts add 0 or 1.
+   */
+  range?: readonly [number, number];
+  /**
+   * The numerator counts stores present in both months (a cohort): it is a sample size, and
+   * below the floor it is not published (DESIGN.md "Statistics rules").
+   */
+  numeratorIsSampleSize?: boolean;
   /** Breakdowns that would be tautologies (a plan share by plan). */
   skip?: ReadonlyArray<'country' | 'category' | 'plan' | 'app'>;
 }
@@ -50,7 +60,7 @@ export interface PageDef {
 }
 
 /** Bumped when the registry changes in a way that changes published figures. */
-export const REGISTRY_VERSION = '2026.11-1';
+export const REGISTRY_VERSION = '2026.11-2';
 const V1 = '1.0';
 
 const AGENTIC = ['llms_txt', 'product_schema', 'agent_checkout', 'mcp_server', 'ai_crawlers_allowed'];
@@ -68,7 +78,7 @@ export const PAGES: readonly PageDef[] = [
   { slug: 'platform-apps', title: 'Platform apps', intro: 'Which apps stores install, how many, and what the stores using each app look like.', byApp: true },
   { slug: 'platform-advertising', title: 'Platform advertising', intro: 'Which ad channels stores use, judged by the pixels and tags seen on their storefronts.' },
   { slug: 'platform-trends', title: 'Platform trends', intro: 'What changed since the previous month within the same stores: adoption of apps, ad channels and agentic features, traffic and plan changes.' },
-  { slug: 'methodology', title: 'Methodology', intro: `How the panel is built and how complete it is. Every figure counts stores observed in the month. A figure based on fewer than ${FLOOR} stores is suppressed (publication floor); to keep suppressed figures from being recovered by subtraction, further cells of the same breakdown are suppressed until every breakdown hides either nothing or at least two cells covering at least ${FLOOR} stores together (secondary suppression). Stores with an unknown country, category or plan form a hidden cell of their own. Month-over-month changes compare the same stores in both months (matched cohort) and are suppressed below ${FLOOR} such stores.` },
+  { slug: 'methodology', title: 'Methodology', intro: `How the panel is built and how complete it is. Every figure counts stores observed in the month. A figure based on fewer than ${FLOOR} stores is suppressed (publication floor), and so is a figure that is itself a number of stores (a count, or the stores also active the month before) when it is below ${FLOOR}. Suppressed figures must not be recoverable from what is published, alone or combined across breakdowns, metrics and months: before anything is published, an audit bounds every hidden figure from all published figures of the month and the month before, by linear programming, and further figures are suppressed until the protection rule holds. The rule: a hidden store count can be bounded by a reader no closer than from 30% below its true size (down to one store) to 30% above it and to at least ${FLOOR} stores, and no hidden sample size, numerator or cohort can be determined exactly, zero included. Stores with an unknown country, category or plan form a hidden cell of their own, whose size is public. Month-over-month changes compare the same stores in both months (matched cohort) and are suppressed below ${FLOOR} such stores. A corrected month is published again: comparing the two releases shows what the correction changed, and a correction of only a few stores can reveal those stores’ own figures.` },
 ];
 
 export const METRICS: readonly MetricDef[] = [
@@ -89,7 +99,7 @@ export const METRICS: readonly MetricDef[] = [
   { slug: 'agentic-commerce', key: 'mcp_server_share', title: 'Stores with an MCP server', kind: 'share', unit: 'share', input: 'mcp_server', definition: 'Share of stores, among those checked, that expose a Model Context Protocol server.', sentence: 'In {month}, {value} of {scope} exposed an MCP server.', methodology_version: V1 },
   { slug: 'agentic-commerce', key: 'ai_crawlers_allowed_share', title: 'Stores allowing AI crawlers', kind: 'share', unit: 'share', input: 'ai_crawlers_allowed', definition: 'Share of stores, among those checked, whose robots rules allow the major AI crawlers.', sentence: 'In {month}, {value} of {scope} allowed AI crawlers.', methodology_version: V1 },
   { slug: 'agentic-commerce', key: 'agent_ready_share', title: 'Agent-ready stores', kind: 'share', unit: 'share', input: '(llms_txt AND product_schema AND ai_crawlers_allowed)', definition: 'Share of stores that serve llms.txt, publish product structured data and allow AI crawlers (unknown when a missing check could change the answer).', sentence: 'In {month}, {value} of {scope} were agent-ready.', methodology_version: V1 },
-  { slug: 'agentic-commerce', key: 'mean_readiness_signals', title: 'Readiness signals per store', kind: 'mean', group: 'agentic', unit: 'signals', input: countTrue(AGENTIC), definition: 'Mean number of the five readiness signals present, over stores with all five checked.', sentence: 'In {month}, {scope} showed {value} on average, out of five readiness signals checked.', methodology_version: V1 },
+  { slug: 'agentic-commerce', key: 'mean_readiness_signals', title: 'Readiness signals per store', kind: 'mean', group: 'agentic', unit: 'signals', range: [0, 5], input: countTrue(AGENTIC), definition: 'Mean number of the five readiness signals present, over stores with all five checked.', sentence: 'In {month}, {scope} showed {value} on average, out of five readiness signals checked.', methodology_version: V1 },
 
   // platform-apps (also broken down by app)
   { slug: 'platform-apps', key: 'mean_apps_installed', title: 'Apps per store', kind: 'mean', group: 'apps', unit: 'apps', input: 'len(apps)', definition: 'Mean number of detected apps, over stores whose apps are known.', sentence: 'In {month}, {scope} ran {value} on average.', methodology_version: V1 },
@@ -106,17 +116,17 @@ export const METRICS: readonly MetricDef[] = [
   }),
   { slug: 'platform-advertising', key: 'any_ads_share', title: 'Stores advertising anywhere', kind: 'share', unit: 'share', input: `(${ADS.join(' OR ')})`, definition: 'Share of stores with at least one ad pixel or tag of the four channels (unknown when no pixel was seen and a channel was not checked).', sentence: 'In {month}, {value} of {scope} advertised on at least one channel.', methodology_version: V1 },
   { slug: 'platform-advertising', key: 'multi_channel_ads_share', title: 'Stores on two or more ad channels', kind: 'share', group: 'ads', unit: 'share', input: `${countTrue(ADS)} >= 2`, definition: 'Share of stores, with all four channels checked, that advertise on two or more.', sentence: 'In {month}, {value} of {scope} advertised on two or more channels.', methodology_version: V1 },
-  { slug: 'platform-advertising', key: 'mean_ad_channels', title: 'Ad channels per store', kind: 'mean', group: 'ads', unit: 'channels', input: countTrue(ADS), definition: 'Mean number of the four ad channels used, over stores with all four checked.', sentence: 'In {month}, {scope} used {value} on average.', methodology_version: V1 },
+  { slug: 'platform-advertising', key: 'mean_ad_channels', title: 'Ad channels per store', kind: 'mean', group: 'ads', unit: 'channels', range: [0, 4], input: countTrue(ADS), definition: 'Mean number of the four ad channels used, over stores with all four checked.', sentence: 'In {month}, {scope} used {value} on average.', methodology_version: V1 },
 
   // platform-trends (same store, previous month; NULL when the store was not there). These are
   // about change already: their delta compares whole cells.
-  { slug: 'platform-trends', key: 'returning_store_share', title: 'Stores also active last month', kind: 'share', delta: 'cell', unit: 'share', input: 'prev_present', definition: 'Share of active stores that were also active in the previous month.', sentence: 'In {month}, {value} of {scope} had also been active the month before.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'returning_store_share', title: 'Stores also active last month', kind: 'share', delta: 'cell', numeratorIsSampleSize: true, unit: 'share', input: 'prev_present', definition: 'Share of active stores that were also active in the previous month.', sentence: 'In {month}, {value} of {scope} had also been active the month before.', methodology_version: V1 },
   { slug: 'platform-trends', key: 'app_adopter_share', title: 'Stores that installed a new app', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN ${prevKnown('apps')} THEN len(list_filter(apps, a -> NOT list_contains(prev_apps, a))) > 0 END`, definition: 'Share of stores, with known apps in both months, that installed at least one app they did not run the month before.', sentence: 'In {month}, {value} of {scope} installed a new app.', methodology_version: V1 },
   { slug: 'platform-trends', key: 'ad_channel_adopter_share', title: 'Stores that added an ad channel', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN prev_present THEN (${ADS.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that started advertising on a channel they did not use the month before.', sentence: 'In {month}, {value} of {scope} added an ad channel.', methodology_version: V1 },
   { slug: 'platform-trends', key: 'agentic_adopter_share', title: 'Stores that adopted an agentic feature', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN prev_present THEN (${AGENTIC.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that adopted at least one agentic-commerce readiness signal they lacked the month before.', sentence: 'In {month}, {value} of {scope} adopted a new agentic-commerce feature.', methodology_version: V1 },
   { slug: 'platform-trends', key: 'traffic_jump_share', title: 'Stores whose traffic jumped', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN ${prevKnown('monthly_visits')} THEN monthly_visits > prev_monthly_visits * 1.1 END`, definition: 'Share of stores, with visit estimates in both months, whose monthly visits rose by more than 10%.', sentence: 'In {month}, {value} of {scope} grew their traffic by more than 10%.', methodology_version: V1 },
   { slug: 'platform-trends', key: 'plan_upgrade_share', title: 'Stores that upgraded their plan', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN ${prevKnown('plan')} THEN plan_rank(plan) > plan_rank(prev_plan) END`, definition: 'Share of stores, with a known plan in both months, that moved to a higher plan (basic < grow < advanced < plus).', sentence: 'In {month}, {value} of {scope} upgraded their plan.', methodology_version: V1 },
-  { slug: 'platform-trends', key: 'mean_product_count_change', title: 'Change in products per store', kind: 'mean', delta: 'cell', unit: 'products', input: `CASE WHEN ${prevKnown('product_count')} THEN product_count - prev_product_count END`, definition: 'Mean change in the number of products listed since the previous month, over stores with known counts in both months.', sentence: 'In {month}, {scope} changed their catalogue by {value} on average.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'mean_product_count_change', title: 'Change in products per store', kind: 'mean', delta: 'cell', range: [-Infinity, Infinity], unit: 'products', input: `CASE WHEN ${prevKnown('product_count')} THEN product_count - prev_product_count END`, definition: 'Mean change in the number of products listed since the previous month, over stores with known counts in both months.', sentence: 'In {month}, {scope} changed their catalogue by {value} on average.', methodology_version: V1 },
 
   // methodology: panel size and field completeness
   { slug: 'methodology', key: 'panel_stores', title: 'Stores in the panel', kind: 'count', unit: 'stores', input: 'TRUE', definition: 'Number of stores in the month’s panel.', sentence: 'In {month}, the panel held {value} {scope}.', methodology_version: V1 },

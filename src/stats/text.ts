@@ -1,6 +1,6 @@
 /** Ids, anchors, sentences and citations of stats: pure text, one place. */
 import { createHash } from 'node:crypto';
-import { formatMonth as monthText, formatValue } from '../render/format.js';
+import { formatMonth as monthText, formatValue } from './format.js';
 import { FLOOR } from './floor.js';
 import type { MetricDef, PageDef } from './registry.js';
 import { PUBLISHER } from './types.js';
@@ -13,7 +13,19 @@ export function dimensionString(name: string | null, value: string | null): stri
 export const statId = (metricKey: string, dimension: string): string => `${metricKey}:${dimension}`;
 
 /** URL-safe slug of the id plus 6 hex of its sha256, so distinct ids never share an anchor. */
+const anchors = new Map<string, string>();
+
 export function anchorOf(id: string): string {
+  let anchor = anchors.get(id);
+  if (anchor === undefined) {
+    anchor = makeAnchor(id);
+    if (anchors.size > 200_000) anchors.clear();
+    anchors.set(id, anchor);
+  }
+  return anchor;
+}
+
+function makeAnchor(id: string): string {
   const slug = id
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

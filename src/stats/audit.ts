@@ -1,0 +1,288 @@
+/**
+ * The disclosure audit: what a reader can bound from every published figure of the months in
+ * scope, cell by cell, against the protection rule. Pure: aggregates and built documents in,
+ * findings out.
+ *
+ * Store counts, cohorts (stores present the month before) and new stores of one breakdown form
+ * one linear system over all months in scope: each month's cells add up to the published total
+ * (the unknown cell's size is public), a cohort and the new stores fit in the cell, and where
+ * the data says stores keep their cell, a cell's cohort fits in the same cell's size the month
+ * before. HiGHS gives each hidden figure's interval. Each metric's n and numerator then form a
+ * small system per month and breakdown, bounded in closed form (intervals.ts) with the store
+ * counts' intervals as boxes.
+ */
+import { previousMonth, type DimensionName } from '../panel/columns.js';
+import type { Cell, MonthAgg } from './aggregate.js';
+import type { BuiltMonth } from './build.js';
+import { metricIntervals } from './intervals.js';
+import { SystemBuilder, type IntervalSolver } from './lp.js';
+import { METRICS, type MetricDef } from './registry.js';
+import { FLOOR } from './suppression.js';
+import { dimensionString, statId } from './text.js';
+import type { Stat } from './types.js';
+
+/** A hidden store count's interval must reach this far from the true size, both ways. */
+export const PROTECTION_SHARE = 0.3;
+const EPS = 1e-6;
+
+export interface AuditMonth {
+  agg: MonthAgg;
+  built: BuiltMonth;
+}
+
+export type Figure = 'stores' | 'cohort' | 'new stores' | 'n' | 'numerator';
+
+export interface Finding {
+  month: string;
+  dim: DimensionName;
+  /** the hidden cell's value */
+  value: string;
+  /** null for store counts, cohorts and new stores (every metric shares them) */
+  metric: string | null;
+  figure: Figure;
+  interval: [number, number];
+  truth: number;
+  /** whether a reader's lower bound is what is too tight (else the upper bound, or both) */
+  lowTooTight: boolean;
+}
+
+/**
+ * The protection rule for a hidden store count: its interval reaches the floor and at least 30%
+ * of the true size both ways; down to one store (a published cell has at least one, that much
+ * is always known). When every cell of the breakdown is hidden, the upward reach is capped at
+ * `most`, the most the cell could hold (what the hidden cells hold together, less one store for
+ * each other hidden cell): no suppression can widen it further.
+ */
+export function storeCountProtected([lo, hi]: [number, number], truth: number, most = Infinity): boolean {
+  return hi >= Math.min(Math.max(FLOOR, truth * (1 + PROTECTION_SHARE)), most) - EPS && lo <= lowEnough(truth);
+}
+
+const lowEnough = (truth: number) => Math.max(1, truth * (1 - PROTECTION_SHARE)) + EPS;
+
+/** Whether an integer figure is pinned: its interval holds a single integer. */
+export function determined([lo, hi]: [number, number]): boolean {
+  return Math.floor(hi + EPS) - Math.ceil(lo - EPS) < 1;
+}
+
+/** Published figures of one month, by stat id. */
+export type Published = Map<string, Stat>;
+
+export function publishedOf(built: BuiltMonth): Published {
+  const out: Published = new Map();
+  for (const list of built.stats.values()) for (const s of list) out.set(s.id, s);
+  return out;
+}
+
+const shown = (s: Stat | undefined): Stat | null => (s && !s.suppressed ? s : null);
+
+/** The cohort size of a cell, if any published figure states it (a delta, or a numerator that counts it). */
+export function publishedCohort(stats: Published, dimension: string): number | null {
+  for (const m of METRICS) {
+    const s = stats.get(statId(m.key, dimension));
+    if (m.numeratorIsSampleSize && shown(s)) return s!.numerator;
+    if (s?.delta && !s.delta.suppressed && s.delta.cohort_n !== null) return s.delta.cohort_n;
+  }
+  return null;
+}
+
+export const AUDITED_DIMENSIONS: readonly DimensionName[] = ['country', 'category', 'plan', 'app'];
+/** Breakdowns by a value a store keeps from month to month. */
+const KEPT: ReadonlySet<DimensionName> = new Set(['country', 'category']);
+
+export interface AuditScope {
+  /** breakdowns to audit (default: all) */
+  dims?: ReadonlySet<DimensionName>;
+  /** breakdowns whose store-count system is solved (default: the audited ones) */
+  solve?: ReadonlySet<DimensionName>;
+  /**
+   * Called with every hidden figure's interval. Without `exact`, an interval the rule already
+   * accepts may be one found inside the true interval (solving stops once the rule holds).
+   */
+  onInterval?: (f: Finding) => void;
+  exact?: boolean;
+}
+
+/** Every finding over the months in scope (ascending). */
+export function audit(months: AuditMonth[], solver: IntervalSolver, scope: AuditScope = {}): Finding[] {
+  const published = months.map((m) => publishedOf(m.built));
+  const findings: Finding[] = [];
+  for (const dim of AUDITED_DIMENSIONS) {
+    if (scope.dims && !scope.dims.has(dim)) continue;
+    const solve = !scope.solve || scope.solve.has(dim);
+    if (dim === 'app') {
+      auditApps(months, published, solve ? solver : undefined, findings, scope);
+      continue;
+    }
+    const stores = auditStores(dim, months, published, solve ? solver : undefined, findings, scope);
+    months.forEach((m, i) => auditMetrics(dim, m.agg, published[i], stores, findings, scope));
+  }
+  return findings;
+}
+
+type Intervals = Map<string, [number, number]>;
+const cellKey = (month: string, value: string | null) => `${month}\u0000${value ?? ''}`;
+
+/** The store-count system of one breakdown; returns a box around every cell's store count. */
+function auditStores(dim: DimensionName, months: AuditMonth[], published: Published[], solver: IntervalSolver | undefined, findings: Finding[], scope: AuditScope): Intervals {
+  const b = new SystemBuilder();
+  const storeVar = new Map<string, number>();
+  const boxes: Intervals = new Map();
+  const targets: Array<{ v: number; month: string; cell: Cell; figure: Figure; truth: number; most?: number }> = [];
+  const inScope = new Set(months.map((m) => m.agg.month));
+  months.forEach(({ agg }, i) => {
+    const stats = published[i];
+    const total = shown(stats.get(statId('active_stores', 'all')));
+    if (!total) return;
+    const cells = agg.groups.get(dim) ?? [];
+    const prior = previousMonth(agg.month);
+    const priorCells = new Map((months.find((m) => m.agg.month === prior)?.agg.groups.get(dim) ?? []).map((c) => [c.value, c]));
+    const target = solver !== undefined;
+    const s: number[] = [];
+    const co: number[] = [];
+    const nw: number[] = [];
+    for (const c of cells) {
+      const where = dimensionString(dim, c.value);
+      const pub = c.value === null ? c.stores : shown(stats.get(statId('active_stores', where)))?.n ?? null;
+      const sv = pub !== null ? b.constant(pub) : b.variable(1, total.n!);
+      storeVar.set(cellKey(agg.month, c.value), sv);
+      s.push(sv);
+      if (pub === null && target) targets.push({ v: sv, month: agg.month, cell: c, figure: 'stores', truth: c.stores });
+      const newStores = c.metrics.get('new_stores')!.num;
+      const newPub = c.value === null ? null : shown(stats.get(statId('new_stores', where)))?.value ?? null;
+      const nv = newPub !== null ? b.constant(newPub) : b.variable(0, total.n!);
+      nw.push(nv);
+      b.atMost([nv], [sv]);
+      // New stores are audited where the cell's size is hidden: where it is published, new stores
+      // are at most its stores less its published cohort, a figure this rule does not cover.
+      if (newPub === null && pub === null && target) targets.push({ v: nv, month: agg.month, cell: c, figure: 'new stores', truth: newStores });
+      if (!agg.hasPrior) continue;
+      const coPub = c.value === null ? null : publishedCohort(stats, where);
+      const cv = coPub !== null ? b.constant(coPub) : b.variable(0, total.n!);
+      co.push(cv);
+      b.atMost([cv], [sv]);
+      if (c.cohort + newStores <= c.stores) b.atMost([cv, nv], [sv]);
+      // A store keeps its country and category (its plan changes by design): a cell's cohort
+      // fits in the same cell the month before, where the data says so.
+      if (inScope.has(prior) && KEPT.has(dim)) {
+        const before = priorCells.get(c.value);
+        const pv = before ? storeVar.get(cellKey(prior, c.value)) : undefined;
+        if (before && pv !== undefined && c.cohort <= before.stores) b.atMost([cv], [pv]);
+        if (!before && c.cohort === 0) b.row([[cv, 1]], -Infinity, 0);
+      }
+      if (coPub === null && c.value !== null && target && (!inScope.has(prior) || priorCells.has(c.value))) {
+        targets.push({ v: cv, month: agg.month, cell: c, figure: 'cohort', truth: c.cohort });
+      }
+    }
+    b.equal(s.map((v) => [v, 1]), total.n!);
+    // Boxes for the metrics' n (outer bounds: one store up to what the hidden cells hold together).
+    const hiddenTotal = total.n! - s.reduce((sum, v) => sum + (b.lower[v] === b.upper[v] ? b.lower[v] : 0), 0);
+    const hiddenCells = s.filter((v) => b.lower[v] !== b.upper[v]).length;
+    for (const c of cells) {
+      const v = storeVar.get(cellKey(agg.month, c.value))!;
+      boxes.set(cellKey(agg.month, c.value), b.lower[v] === b.upper[v] ? [b.lower[v], b.upper[v]] : [1, hiddenTotal]);
+    }
+    // With every cell hidden, no further suppression can widen an interval: the rule then asks
+    // for the most a cell could hold.
+    const everyCellHidden = cells.every((c) => c.value === null || b.lower[storeVar.get(cellKey(agg.month, c.value))!] !== b.upper[storeVar.get(cellKey(agg.month, c.value))!]);
+    if (everyCellHidden) for (const t of targets) if (t.month === agg.month && t.figure === 'stores') t.most = hiddenTotal - (hiddenCells - 1);
+    const newTotal = shown(stats.get(statId('new_stores', 'all')));
+    if (newTotal) b.equal(nw.map((v) => [v, 1]), newTotal.value!);
+    const coTotal = agg.hasPrior ? publishedCohort(stats, 'all') : null;
+    if (coTotal !== null) b.equal(co.map((v) => [v, 1]), coTotal);
+  });
+
+  if (!solver) return boxes;
+  const fine = (t: (typeof targets)[number], interval: [number, number]) => (t.figure === 'stores' ? storeCountProtected(interval, t.truth, t.most) : !determined(interval));
+  const byVar = new Map(targets.map((t) => [t.v, t]));
+  const found = solver.intervals(b, targets.map((t) => t.v), scope.exact ? undefined : (v, seen) => fine(byVar.get(v)!, seen));
+  targets.forEach((t, i) => {
+    const interval = found[i];
+    const lowTooTight = t.figure === 'stores' && interval[0] > lowEnough(t.truth);
+    const finding: Finding = { month: t.month, dim, value: t.cell.value!, metric: null, figure: t.figure, interval, truth: t.truth, lowTooTight };
+    scope.onInterval?.(finding);
+    if (!fine(t, interval)) findings.push(finding);
+  });
+  return boxes;
+}
+
+/** App cells overlap (a store runs several apps): what adds up is installs, this total's numerator. */
+const APP_IDENTITY = 'mean_apps_installed';
+
+/** An app cell's size, if any of its published stats states it (they all count its stores). */
+export function publishedAppSize(stats: Published, dimension: string): number | null {
+  for (const m of METRICS) {
+    const s = shown(stats.get(statId(m.key, dimension)));
+    if (s) return s.n;
+  }
+  return null;
+}
+
+/** The app breakdown: its cells' sizes add up to the installs total, each at most the stores with known apps. */
+function auditApps(months: AuditMonth[], published: Published[], solver: IntervalSolver | undefined, findings: Finding[], scope: AuditScope): void {
+  if (!solver) return;
+  const b = new SystemBuilder();
+  const targets: Array<{ v: number; month: string; cell: Cell; most: number }> = [];
+  months.forEach(({ agg }, i) => {
+    const installs = shown(published[i].get(statId(APP_IDENTITY, 'all')));
+    if (!installs) return;
+    const cells = agg.groups.get('app') ?? [];
+    const sizes = cells.map((c) => publishedAppSize(published[i], dimensionString('app', c.value)));
+    const vars = sizes.map((pub) => (pub !== null ? b.constant(pub) : b.variable(1, installs.n!)));
+    b.equal(vars.map((v) => [v, 1]), installs.numerator!);
+    const hidden = sizes.filter((x) => x === null).length;
+    const most = sizes.every((x) => x === null) ? installs.numerator! - (hidden - 1) : Infinity;
+    cells.forEach((c, k) => sizes[k] === null && targets.push({ v: vars[k], month: agg.month, cell: c, most }));
+  });
+  const fine = (t: (typeof targets)[number], interval: [number, number]) => storeCountProtected(interval, t.cell.stores, t.most);
+  const byVar = new Map(targets.map((t) => [t.v, t]));
+  const found = solver.intervals(b, targets.map((t) => t.v), scope.exact ? undefined : (v, seen) => fine(byVar.get(v)!, seen));
+  targets.forEach((t, i) => {
+    const finding: Finding = { month: t.month, dim: 'app', value: t.cell.value!, metric: null, figure: 'stores', interval: found[i], truth: t.cell.stores, lowTooTight: false };
+    scope.onInterval?.(finding);
+    if (!fine(t, found[i])) findings.push(finding);
+  });
+}
+
+/** The default range of one store's contribution to a metric's numerator. */
+const perStore = (m: MetricDef): [number, number] => (m.kind === 'mean' ? [...(m.range ?? [0, Infinity])] as [number, number] : [0, 1]);
+
+/** Each metric's hidden n and numerators in one breakdown and month. */
+function auditMetrics(dim: DimensionName, agg: MonthAgg, stats: Published, stores: Intervals, findings: Finding[], scope: AuditScope): void {
+  const cells = agg.groups.get(dim) ?? [];
+  const allStores = shown(stats.get(statId('active_stores', 'all')));
+  for (const m of METRICS) {
+    if (m.skip?.includes(dim as 'country')) continue;
+    const total = shown(stats.get(statId(m.key, 'all')));
+    if (!total) continue;
+    // When the total's n is every store, so is every cell's: n is the store count.
+    const nIsStores = allStores !== null && total.n === allStores.n;
+    let nResidual = total.n!;
+    let numResidual = total.numerator!;
+    const hidden: Cell[] = [];
+    const nBox: Array<[number, number]> = [];
+    for (const c of cells) {
+      const s = c.value === null ? null : shown(stats.get(statId(m.key, dimensionString(dim, c.value))));
+      if (s) {
+        nResidual -= s.n!;
+        numResidual -= s.numerator!;
+        continue;
+      }
+      const box = stores.get(cellKey(agg.month, c.value)) ?? [c.value === null ? c.stores : 1, allStores?.n ?? Infinity];
+      hidden.push(c);
+      nBox.push(nIsStores ? box : [0, box[1]]);
+    }
+    if (hidden.every((c) => c.value === null)) continue;
+    const intervals = metricIntervals({ nResidual, numResidual, nBox, perStore: perStore(m) });
+    hidden.forEach((c, i) => {
+      if (c.value === null) return;
+      const a = c.metrics.get(m.key)!;
+      const report = (figure: Figure, interval: [number, number], truth: number, check: boolean) => {
+        const finding: Finding = { month: agg.month, dim, value: c.value!, metric: m.key, figure, interval, truth, lowTooTight: false };
+        scope.onInterval?.(finding);
+        if (check && determined(interval)) findings.push(finding);
+      };
+      report('n', intervals[i].n, a.n, !nIsStores);
+      report('numerator', intervals[i].num, a.num, true);
+    });
+  }
+}
