@@ -1,0 +1,265 @@
+/**
+ * An independent reader's attack on a release (issue 8), from the published JSON and CSV alone
+ * (published-reader.ts); it imports nothing of src/stats. For one breakdown, ONE linear programme
+ * over every published month holds every figure a reader can tie together:
+ *
+ * - per month and cell: the store count S, every metric's n and numerator, the returning stores
+ *   R (returning_store_share's numerator) and, per metric with a shown delta, its cohort D;
+ * - the cells of every additive figure add up to its `all` figure (store counts, n, numerators of
+ *   counts, shares, rates and bounded means, delta cohorts); the unknown cell's size is the total
+ *   less the known-share numerator on the methodology page;
+ * - numerator ≤ n ≤ S (a mean's sum between its per-store range times n); a trend metric's n and
+ *   every delta cohort ≤ R ≤ S; a count's shown delta gives the cell's count the month before;
+ * - with `stable` (stores keep their country and category, as the generator does): R of a cell
+ *   ≤ its S the month before (0 where the cell did not exist) and new stores + R ≤ S.
+ *
+ * HiGHS (LP relaxation, warm-started: one model, one objective per bound) minimises and
+ * maximises every hidden figure.
+ */
+import type { Figure, Release } from './published-reader.js';
+
+export type Dim = 'country' | 'category' | 'plan';
+export const UNKNOWN = '(unknown)';
+
+export interface Target {
+  month: string;
+  cell: string;
+  /** 'stores', 'returning', or `n:<metric>` / `num:<metric>` */
+  figure: string;
+}
+export interface Bound extends Target {
+  lo: number;
+  hi: number;
+  /** every cell of the breakdown is hidden that month: `most` is the most any cell could hold */
+  most?: number;
+}
+
+const COUNTS = new Set(['active_stores', 'new_stores', 'panel_stores']);
+/** Trend metrics count stores present in both months: their n is at most the returning stores. */
+const TRENDS = new Set(['app_adopter_share', 'ad_channel_adopter_share', 'agentic_adopter_share', 'traffic_jump_share', 'plan_upgrade_share', 'mean_product_count_change']);
+/** What one store adds to a mean's sum, as the definitions state it; unlisted means: unbounded. */
+const MEAN_RANGE: Record<string, [number, number]> = {
+  mean_readiness_signals: [0, 5],
+  mean_ad_channels: [0, 4],
+  mean_apps_installed: [0, Infinity],
+  mean_product_count: [0, Infinity],
+  mean_monthly_visits: [0, Infinity],
+  mean_est_revenue_usd: [0, Infinity],
+};
+/** Means whose sum is a whole number of things (targets like any numerator). */
+const INTEGER_MEANS = new Set(['mean_readiness_signals', 'mean_ad_channels', 'mean_apps_installed']);
+
+type Highs = { createModel(source: { format: 'lp'; data: string }): HighsModel };
+interface HighsModel {
+  options: { set(o: Record<string, unknown>): void };
+  getColByName(name: string): number;
+  changeColCost(i: number, c: number): void;
+  run(): void;
+  getModelStatus(): number;
+  getObjectiveValue(): number;
+  dispose(): void;
+}
+let highs: Promise<Highs> | undefined;
+const loadHighs = () => (highs ??= import('highs').then((m) => (m.default as unknown as () => Promise<Highs>)()));
+
+const shown = (f: Figure | undefined) => (f && !f.suppressed && f.n !== null ? f : null);
+const before = (month: string) => {
+  const [y, m] = month.split('-').map(Number);
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+};
+
+class Programme {
+  private names = new Map<string, string>();
+  private box = new Map<string, [number, number]>();
+  readonly rows: string[] = [];
+  /** The column of `key`, created within [lo, hi] (narrowed when asked again). */
+  v(key: string, lo = 0, hi = Infinity): string {
+    let name = this.names.get(key);
+    if (!name) {
+      this.names.set(key, (name = `x${this.names.size}`));
+      this.box.set(name, [lo, hi]);
+    } else {
+      const [a, b] = this.box.get(name)!;
+      this.box.set(name, [Math.max(a, lo), Math.min(b, hi)]);
+    }
+    return name;
+  }
+  has(key: string): boolean {
+    return this.names.has(key);
+  }
+  fix(key: string, value: number): string {
+    return this.v(key, value, value);
+  }
+  /** Σ coef·x  (op)  rhs */
+  row(terms: Array<[string, number]>, op: '<=' | '>=' | '=', rhs: number): void {
+    const text = terms.map(([x, c]) => `${c < 0 ? '-' : '+'} ${Math.abs(c)} ${x}`).join(' ');
+    this.rows.push(`${text || '0 x0'} ${op} ${rhs}`);
+  }
+  text(): string {
+    const bound = ([name, [lo, hi]]: [string, [number, number]]) => ` ${lo === -Infinity ? '-inf' : lo} <= ${name} <= ${hi === Infinity ? '+inf' : hi}`;
+    return `Minimize\n obj: 0 x0\nSubject To\n${this.rows.map((r, i) => ` r${i}: ${r}`).join('\n')}\nBounds\n${[...this.box].map(bound).join('\n')}\nEnd\n`;
+  }
+}
+
+export interface AttackOptions {
+  /** stores keep their cell from month to month (country, category) */
+  stable: boolean;
+  /** which hidden figures to bound (default: all; every figure constrains the others either way) */
+  only?: (t: Target) => boolean;
+}
+
+/** Every hidden figure of `dim` (or those `only` picks), with the interval the programme allows. */
+export async function attackRelease(release: Release, dim: Dim, { stable, only = () => true }: AttackOptions): Promise<Bound[]> {
+  const p = new Programme();
+  const targets: Array<Target & { key: string }> = [];
+  const mosts = new Map<string, number>();
+  const months = [...release.months.keys()].sort();
+  const cellsOf = (month: string) => {
+    const cells = new Set<string>();
+    for (const f of release.months.get(month)!.values()) if (f.dimension.startsWith(`${dim}:`)) cells.add(f.dimension.slice(dim.length + 1));
+    return [...cells, UNKNOWN];
+  };
+  for (const month of months) {
+    const figs = release.months.get(month)!;
+    const total = shown(figs.get('active_stores|all'));
+    if (!total) continue;
+    const T = total.n!;
+    const cells = cellsOf(month);
+    const get = (metric: string, cell: string) => (cell === UNKNOWN ? null : shown(figs.get(`${metric}|${dim}:${cell}`)));
+    const key = (figure: string, cell: string, m = month) => `${m}|${cell}|${figure}`;
+    const target = (figure: string, cell: string) => only({ month, cell, figure }) && targets.push({ month, cell, figure, key: key(figure, cell) });
+
+    // Store counts.
+    const known = shown(figs.get(`${dim}_known_share|all`));
+    let hiddenCells = 0;
+    let publishedStores = 0;
+    for (const cell of cells) {
+      const pub = get('active_stores', cell);
+      if (pub) {
+        p.fix(key('stores', cell), pub.n!);
+        publishedStores += pub.n!;
+      } else if (cell === UNKNOWN) {
+        if (known && known.n === T) p.fix(key('stores', cell), T - known.numerator!);
+        else p.v(key('stores', cell), 0, T);
+      } else {
+        p.v(key('stores', cell), 1, T);
+        target('stores', cell);
+        hiddenCells++;
+      }
+    }
+    p.row(cells.map((c) => [p.v(key('stores', c)), 1]), '=', T);
+    if (hiddenCells === cells.length - 1 && known && known.n === T) mosts.set(month, T - (T - known.numerator!) - publishedStores - (hiddenCells - 1));
+
+    const metrics = new Set<string>();
+    for (const f of figs.values()) if (f.dimension === 'all' || f.dimension.startsWith(`${dim}:`)) metrics.add(f.metric);
+    const hasPrior = metrics.has('returning_store_share');
+    // Returning stores (the numerator of returning_store_share) come first: trends refer to them.
+    const returning = (cell: string) => p.v(key('num:returning_store_share', cell), 0, T);
+
+    for (const metric of metrics) {
+      const isStores = metric === 'active_stores';
+      const all = shown(figs.get(`${metric}|all`));
+      const count = COUNTS.has(metric);
+      const mean = metric.startsWith('mean_');
+      const range = MEAN_RANGE[metric];
+      const nKey = (cell: string) => key(`n:${metric}`, cell);
+      const numKey = (cell: string) => key(`num:${metric}`, cell);
+      for (const cell of cells) {
+        const s = p.v(key('stores', cell));
+        const pub = get(metric, cell);
+        const hiddenCell = cell !== UNKNOWN;
+        const n = isStores ? s : pub ? p.fix(nKey(cell), pub.n!) : p.v(nKey(cell), 0, T);
+        if (!pub && hiddenCell && !count) target(`n:${metric}`, cell);
+        if (isStores) {
+          // its figures are the store counts themselves
+        } else if (metric === 'panel_stores' && all && all.n === T) p.row([[n, 1], [s, -1]], '=', 0);
+        else p.row([[n, 1], [s, -1]], '<=', 0);
+        if (TRENDS.has(metric) && hasPrior) p.row([[n, 1], [returning(cell), -1]], '<=', 0);
+        if (count) {
+          if (!pub && hiddenCell && !isStores) target(`num:${metric}`, cell);
+        } else if (!mean || range) {
+          const [lo, hi] = range ?? [0, 1];
+          const u = pub ? p.fix(numKey(cell), pub.numerator!) : p.v(numKey(cell), mean ? -Infinity : 0, mean && hi === Infinity ? Infinity : T * hi);
+          if (!pub && hiddenCell && (!mean || INTEGER_MEANS.has(metric))) target(`num:${metric}`, cell);
+          p.row([[u, 1], [n, -lo]], '>=', 0);
+          if (hi !== Infinity) p.row([[u, 1], [n, -hi]], '<=', 0);
+        }
+        // A count's shown delta states the cell's count the month before.
+        const f = cell === UNKNOWN ? null : figs.get(`${metric}|${dim}:${cell}`);
+        if (count && f && f.change !== null && pub) {
+          const prior = metric === 'active_stores' ? key('stores', cell, before(month)) : key(`n:${metric}`, cell, before(month));
+          p.row([[p.v(prior), 1]], '=', pub.n! - f.change);
+        }
+        // A shown delta's cohort: the cell's stores present the month before (every metric's delta
+        // is taken on that cohort, as the published figures show).
+        if (hasPrior && f && f.cohort !== null) p.row([[returning(cell), 1]], '=', f.cohort);
+      }
+      if (all && !isStores) {
+        p.row(cells.map((c) => [p.v(nKey(c)), 1]), '=', all.n!);
+        if (!count && (!mean || range) && all.numerator !== null) p.row(cells.map((c) => [p.v(numKey(c)), 1]), '=', all.numerator);
+      }
+      const allCohort = figs.get(`${metric}|all`)?.cohort ?? null;
+      if (hasPrior && allCohort !== null) p.row(cells.map((c) => [returning(c), 1]), '=', allCohort);
+      if (count && metric === 'new_stores' && stable && hasPrior) for (const c of cells) p.row([[p.v(nKey(c)), 1], [returning(c), 1], [p.v(key('stores', c)), -1]], '<=', 0);
+    }
+    if (hasPrior) {
+      for (const cell of cells) if (cell !== UNKNOWN && !get('returning_store_share', cell)) target('returning', cell);
+      if (stable && release.months.has(before(month))) {
+        const earlier = new Set(cellsOf(before(month)));
+        for (const cell of cells) {
+          if (earlier.has(cell)) p.row([[returning(cell), 1], [p.v(key('stores', cell, before(month))), -1]], '<=', 0);
+          else p.row([[returning(cell), 1]], '<=', 0);
+        }
+      }
+    }
+  }
+  return solveAll(p, targets, mosts);
+}
+
+async function solveAll(p: Programme, targets: Array<Target & { key: string }>, mosts: Map<string, number>): Promise<Bound[]> {
+  const model = (await loadHighs()).createModel({ format: 'lp', data: p.text() });
+  try {
+    model.options.set({ output_flag: false });
+    const solve = (i: number, sign: 1 | -1) => {
+      model.changeColCost(i, sign);
+      model.run();
+      const status = model.getModelStatus();
+      const x = sign * model.getObjectiveValue();
+      model.changeColCost(i, 0);
+      if (status !== 7) throw new Error(`attack LP: HiGHS status ${status}`);
+      return x;
+    };
+    return targets.map(({ key, ...t }) => {
+      const figure = t.figure === 'returning' ? 'num:returning_store_share' : t.figure;
+      const i = model.getColByName(p.v(`${t.month}|${t.cell}|${figure}`));
+      const bound: Bound = { ...t, lo: solve(i, 1), hi: solve(i, -1) };
+      if (t.figure === 'stores' && mosts.has(t.month)) bound.most = mosts.get(t.month);
+      void key;
+      return bound;
+    });
+  } finally {
+    model.dispose();
+  }
+}
+
+export interface Verdict {
+  text: string;
+  kind: 'outside' | 'stores' | 'pinned';
+}
+
+const EPS = 1e-6;
+/**
+ * The protection rule against what the attack found, with the true figure where the caller
+ * knows it: a hidden store count's interval reaches 30 and ±30% of the truth (down to 1; up to
+ * `most` when every cell is hidden), and no other hidden figure is pinned to one whole number.
+ */
+export function judge(b: Bound, truth: number | undefined): Verdict | null {
+  const text = `${b.month} ${b.cell} ${b.figure}: true ${truth ?? '?'}, bounded to [${+b.lo.toFixed(2)}, ${+b.hi.toFixed(2)}]`;
+  if (truth !== undefined && (truth < b.lo - EPS || truth > b.hi + EPS)) return { text: `${text} (outside: an assumption is wrong)`, kind: 'outside' };
+  if (b.figure === 'stores' && truth !== undefined) {
+    const reach = Math.min(Math.max(30, 1.3 * truth), b.most ?? Infinity);
+    if (b.hi < reach - EPS || b.lo > Math.max(1, 0.7 * truth) + EPS) return { text, kind: 'stores' };
+    return null;
+  }
+  return Math.floor(b.hi + EPS) - Math.ceil(b.lo - EPS) < 1 ? { text, kind: 'pinned' } : null;
+}
