@@ -11,7 +11,7 @@
  * - numerator ≤ n ≤ S (a mean's sum between its per-store range times n); a trend metric's n and
  *   every delta cohort ≤ R ≤ S; a count's shown delta gives the cell's count the month before;
  * - with `stable` (stores keep their country and category, as the generator does): R of a cell
- *   ≤ its S the month before (0 where the cell did not exist) and new stores + R ≤ S.
+ *   ≤ its S the month before (0 where the cell did not exist).
  *
  * HiGHS (LP relaxation, warm-started: one model, one objective per bound) minimises and
  * maximises every hidden figure.
@@ -200,7 +200,8 @@ export async function attackRelease(release: Release, dim: Dim, { stable, only =
       }
       const allCohort = figs.get(`${metric}|all`)?.cohort ?? null;
       if (hasPrior && allCohort !== null) p.row(cells.map((c) => [returning(c), 1]), '=', allCohort);
-      if (count && metric === 'new_stores' && stable && hasPrior) for (const c of cells) p.row([[p.v(nKey(c)), 1], [returning(c), 1], [p.v(key('stores', c)), -1]], '<=', 0);
+      // (New stores + returning stores ≤ stores does not hold: the generated panels have stores
+      // created in a month they were already observed in.)
     }
     if (hasPrior) {
       for (const cell of cells) if (cell !== UNKNOWN && !get('returning_store_share', cell)) target('returning', cell);
@@ -253,7 +254,7 @@ const EPS = 1e-6;
  * knows it: a hidden store count's interval reaches 30 and ±30% of the truth (down to 1; up to
  * `most` when every cell is hidden), and no other hidden figure is pinned to one whole number.
  */
-export function judge(b: Bound, truth: number | undefined): Verdict | null {
+export function judge(b: Bound, truth: number | undefined, publishedStores: number | null = null): Verdict | null {
   const text = `${b.month} ${b.cell} ${b.figure}: true ${truth ?? '?'}, bounded to [${+b.lo.toFixed(2)}, ${+b.hi.toFixed(2)}]`;
   if (truth !== undefined && (truth < b.lo - EPS || truth > b.hi + EPS)) return { text: `${text} (outside: an assumption is wrong)`, kind: 'outside' };
   if (b.figure === 'stores' && truth !== undefined) {
@@ -261,5 +262,7 @@ export function judge(b: Bound, truth: number | undefined): Verdict | null {
     if (b.hi < reach - EPS || b.lo > Math.max(1, 0.7 * truth) + EPS) return { text, kind: 'stores' };
     return null;
   }
+  // An n pinned at the cell's published store count (every store checked) tells nothing new.
+  if (b.figure.startsWith('n:') && publishedStores !== null && Math.abs(b.lo - publishedStores) < EPS && Math.abs(b.hi - publishedStores) < EPS) return null;
   return Math.floor(b.hi + EPS) - Math.ceil(b.lo - EPS) < 1 ? { text, kind: 'pinned' } : null;
 }
