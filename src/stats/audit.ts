@@ -120,6 +120,7 @@ export function audit(months: AuditMonth[], solver: IntervalSolver, scope: Audit
 }
 
 type Intervals = Map<string, [number, number]>;
+const WITHIN_COHORT = METRICS.filter((m) => m.withinCohort);
 const cellKey = (month: string, value: string | null) => `${month}\u0000${value ?? ''}`;
 
 /** The store-count system of one breakdown; returns a box around every cell's store count. */
@@ -160,6 +161,11 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
       const cv = coPub !== null ? b.constant(coPub) : b.variable(0, total.n!);
       co.push(cv);
       b.atMost([cv], [sv]);
+      // A trend's n counts stores present in both months: a published one bounds the cohort from below.
+      for (const m of WITHIN_COHORT) {
+        const trend = shown(stats.get(statId(m.key, where)));
+        if (trend) b.atMost([b.constant(trend.n!)], [cv]);
+      }
       if (c.cohort + newStores <= c.stores) b.atMost([cv, nv], [sv]);
       // A store keeps its country and category (its plan changes by design): a cell's cohort
       // fits in the same cell the month before, where the data says so.
@@ -189,6 +195,12 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     if (newTotal) b.equal(nw.map((v) => [v, 1]), newTotal.value!);
     const coTotal = agg.hasPrior ? publishedCohort(stats, 'all') : null;
     if (coTotal !== null) b.equal(co.map((v) => [v, 1]), coTotal);
+    else if (co.length) {
+      for (const m of WITHIN_COHORT) {
+        const trend = agg.hasPrior ? shown(stats.get(statId(m.key, 'all'))) : null;
+        if (trend) b.row(co.map((v) => [v, 1]), trend.n!, Infinity);
+      }
+    }
   });
 
   if (!solver) return boxes;

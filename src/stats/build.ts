@@ -99,12 +99,15 @@ function hiddenSets(
   return out;
 }
 
+/** Figures that state (or bound from below) a cell's cohort: hidden with the cohort. */
+const hiddenWithCohort = (m: MetricDef): boolean => m.numeratorIsSampleSize === true || m.withinCohort === true;
+
 export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl: string, extra: ExtraSuppression = noExtraSuppression()): BuiltMonth {
   const rows: Row[] = [];
   for (const metric of METRICS) {
     const a = agg.all.metrics.get(metric.key)!;
     const cohortHidden = extra.cohorts.has('all');
-    const hidden = underFloor(metric, a) || extra.stats.has(statId(metric.key, 'all')) || (cohortHidden && metric.numeratorIsSampleSize === true);
+    const hidden = underFloor(metric, a) || extra.stats.has(statId(metric.key, 'all')) || (cohortHidden && hiddenWithCohort(metric));
     rows.push({ metric, dim: null, cell: agg.all, agg: a, hidden, deltaHidden: hidden || cohortHidden || deltaPrimary(metric, a, prior, statId(metric.key, 'all')) });
   }
 
@@ -120,7 +123,7 @@ export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl
       known
         .filter((c) => {
           const where = dimensionString(dim, c.value);
-          return (numeratorIsSampleSize(m) && c.metrics.get(m.key)!.num < FLOOR) || extra.stats.has(statId(m.key, where)) || (m.numeratorIsSampleSize && extra.cohorts.has(where));
+          return (numeratorIsSampleSize(m) && c.metrics.get(m.key)!.num < FLOOR) || extra.stats.has(statId(m.key, where)) || (hiddenWithCohort(m) && extra.cohorts.has(where));
         })
         .map(keyOf);
     const hidden = hiddenSets(metrics, sized, base, start, (m, c) => c.metrics.get(m.key)!.n);

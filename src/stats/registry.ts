@@ -47,6 +47,12 @@ export interface MetricDef {
    * below the floor it is not published (DESIGN.md "Statistics rules").
    */
   numeratorIsSampleSize?: boolean;
+  /**
+   * Only stores present in both months are eligible (a trend): the metric's n is at most the
+   * cell's cohort, so a published n bounds a hidden cohort from below, and hiding a cell's
+   * cohort hides this metric's figures for the cell too.
+   */
+  withinCohort?: boolean;
   /** Breakdowns that would be tautologies (a plan share by plan). */
   skip?: ReadonlyArray<'country' | 'category' | 'plan' | 'app'>;
 }
@@ -60,7 +66,7 @@ export interface PageDef {
 }
 
 /** Bumped when the registry changes in a way that changes published figures. */
-export const REGISTRY_VERSION = '2026.11-2';
+export const REGISTRY_VERSION = '2026.11-3';
 const V1 = '1.0';
 
 const AGENTIC = ['llms_txt', 'product_schema', 'agent_checkout', 'mcp_server', 'ai_crawlers_allowed'];
@@ -121,12 +127,12 @@ export const METRICS: readonly MetricDef[] = [
   // platform-trends (same store, previous month; NULL when the store was not there). These are
   // about change already: their delta compares whole cells.
   { slug: 'platform-trends', key: 'returning_store_share', title: 'Stores also active last month', kind: 'share', delta: 'cell', numeratorIsSampleSize: true, unit: 'share', input: 'prev_present', definition: 'Share of active stores that were also active in the previous month.', sentence: 'In {month}, {value} of {scope} had also been active the month before.', methodology_version: V1 },
-  { slug: 'platform-trends', key: 'app_adopter_share', title: 'Stores that installed a new app', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN ${prevKnown('apps')} THEN len(list_filter(apps, a -> NOT list_contains(prev_apps, a))) > 0 END`, definition: 'Share of stores, with known apps in both months, that installed at least one app they did not run the month before.', sentence: 'In {month}, {value} of {scope} installed a new app.', methodology_version: V1 },
-  { slug: 'platform-trends', key: 'ad_channel_adopter_share', title: 'Stores that added an ad channel', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN prev_present THEN (${ADS.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that started advertising on a channel they did not use the month before.', sentence: 'In {month}, {value} of {scope} added an ad channel.', methodology_version: V1 },
-  { slug: 'platform-trends', key: 'agentic_adopter_share', title: 'Stores that adopted an agentic feature', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN prev_present THEN (${AGENTIC.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that adopted at least one agentic-commerce readiness signal they lacked the month before.', sentence: 'In {month}, {value} of {scope} adopted a new agentic-commerce feature.', methodology_version: V1 },
-  { slug: 'platform-trends', key: 'traffic_jump_share', title: 'Stores whose traffic jumped', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN ${prevKnown('monthly_visits')} THEN monthly_visits > prev_monthly_visits * 1.1 END`, definition: 'Share of stores, with visit estimates in both months, whose monthly visits rose by more than 10%.', sentence: 'In {month}, {value} of {scope} grew their traffic by more than 10%.', methodology_version: V1 },
-  { slug: 'platform-trends', key: 'plan_upgrade_share', title: 'Stores that upgraded their plan', kind: 'share', delta: 'cell', unit: 'share', input: `CASE WHEN ${prevKnown('plan')} THEN plan_rank(plan) > plan_rank(prev_plan) END`, definition: 'Share of stores, with a known plan in both months, that moved to a higher plan (basic < grow < advanced < plus).', sentence: 'In {month}, {value} of {scope} upgraded their plan.', methodology_version: V1 },
-  { slug: 'platform-trends', key: 'mean_product_count_change', title: 'Change in products per store', kind: 'mean', delta: 'cell', range: [-Infinity, Infinity], unit: 'products', input: `CASE WHEN ${prevKnown('product_count')} THEN product_count - prev_product_count END`, definition: 'Mean change in the number of products listed since the previous month, over stores with known counts in both months.', sentence: 'In {month}, {scope} changed their catalogue by {value} on average.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'app_adopter_share', title: 'Stores that installed a new app', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN ${prevKnown('apps')} THEN len(list_filter(apps, a -> NOT list_contains(prev_apps, a))) > 0 END`, definition: 'Share of stores, with known apps in both months, that installed at least one app they did not run the month before.', sentence: 'In {month}, {value} of {scope} installed a new app.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'ad_channel_adopter_share', title: 'Stores that added an ad channel', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN prev_present THEN (${ADS.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that started advertising on a channel they did not use the month before.', sentence: 'In {month}, {value} of {scope} added an ad channel.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'agentic_adopter_share', title: 'Stores that adopted an agentic feature', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN prev_present THEN (${AGENTIC.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that adopted at least one agentic-commerce readiness signal they lacked the month before.', sentence: 'In {month}, {value} of {scope} adopted a new agentic-commerce feature.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'traffic_jump_share', title: 'Stores whose traffic jumped', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN ${prevKnown('monthly_visits')} THEN monthly_visits > prev_monthly_visits * 1.1 END`, definition: 'Share of stores, with visit estimates in both months, whose monthly visits rose by more than 10%.', sentence: 'In {month}, {value} of {scope} grew their traffic by more than 10%.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'plan_upgrade_share', title: 'Stores that upgraded their plan', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN ${prevKnown('plan')} THEN plan_rank(plan) > plan_rank(prev_plan) END`, definition: 'Share of stores, with a known plan in both months, that moved to a higher plan (basic < grow < advanced < plus).', sentence: 'In {month}, {value} of {scope} upgraded their plan.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'mean_product_count_change', title: 'Change in products per store', kind: 'mean', delta: 'cell', withinCohort: true, range: [-Infinity, Infinity], unit: 'products', input: `CASE WHEN ${prevKnown('product_count')} THEN product_count - prev_product_count END`, definition: 'Mean change in the number of products listed since the previous month, over stores with known counts in both months.', sentence: 'In {month}, {scope} changed their catalogue by {value} on average.', methodology_version: V1 },
 
   // methodology: panel size and field completeness
   { slug: 'methodology', key: 'panel_stores', title: 'Stores in the panel', kind: 'count', unit: 'stores', input: 'TRUE', definition: 'Number of stores in the month’s panel.', sentence: 'In {month}, the panel held {value} {scope}.', methodology_version: V1 },
