@@ -81,11 +81,12 @@ describe('an independent attack on what publish writes', () => {
     expect(found.violations).toEqual([]);
   }, 60_000);
 
-
-  // Found on a generated panel (400 stores, seed 11, 2026-01..03; store counts and cohorts, 506
-  // figures, 107 s): with stable cells, category '+Plus Size' in 2026-01 (1 store) is bounded to
-  // [1, 18], below the floor; the cohorts of cells absent the month before are pinned at 0
-  // (country AE 2026-03, category 'Zürich Uhren' 2026-02, '+Plus Size' 2026-03; the audit leaves
-  // new cells' cohorts out on purpose). Not asserted here until fixed, and too slow for the suite.
-  it.todo('bounds no hidden store count of a generated 400-store panel below the floor (2026-01 +Plus Size: [1, 18] today)');
+  // On a generated panel (400 stores, seed 11, 2026-01..03; store counts and cohorts of country
+  // and category, 250 figures, 41 s) an attacker assuming stores keep their cell finds only this:
+  // a cell that first appears in a month (country AE 2026-03, category 'Zürich Uhren' 2026-02,
+  // '+Plus Size' 2026-03) has no returning stores — it is absent from the month before's
+  // documents, so its hidden cohort is 0. Publishing every cell ever seen in every month would
+  // close it. (The '+Plus Size' 2026-01 store count bounded to [1, 18] is no longer found since
+  // trend figures are audited as cohort bounds.) Too slow for the suite.
+  it.todo('pins no hidden cohort of a cell that first appears that month (generated 400-store panel, seed 11)');
 });
