@@ -2,40 +2,28 @@
  * `serve` (with the API mounted, as `serve --api` runs) on the wire: what Node rejects is a
  * problem too, and absolute-form targets are answered like their origin form everywhere.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPlugin } from '../../src/api/app.js';
 import { PROBLEM_BASE } from '../../src/api/problems.js';
 import { ensureDemoKey } from '../../src/api/demo.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
-import { freshDb, type TestDb } from '../helpers/db.js';
-import { samplePublicationFiles, TINY_PNG, writePublication, type WrittenRelease } from '../helpers/publication.js';
+import type { TestDb } from '../helpers/db.js';
+import { startServeWithApi, type ServeWithApi } from '../helpers/serve-with-api.js';
+import { TINY_PNG, type WrittenRelease } from '../helpers/publication.js';
 import { expectWireProblem, sendRaw, WIRE_CASES } from '../helpers/wire.js';
 
 let out: string;
 let t: TestDb;
 let server: RunningServer;
 let release: WrittenRelease;
+let running: ServeWithApi;
 
 beforeAll(async () => {
-  out = await mkdtemp(path.join(tmpdir(), 'storelens-wire-'));
-  release = await writePublication(out, samplePublicationFiles({ runId: 'wire', months: ['2025-01', '2025-02'] }));
-  t = await freshDb('SQLite');
-  server = await startServer({
-    out,
-    port: 0,
-    host: '127.0.0.1',
-    live: { pollMs: 0 },
-    plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db: t.db } }],
-  });
+  running = await startServeWithApi('wire', ['2025-01', '2025-02']);
+  ({ out, t, server, release } = running);
 });
 
 afterAll(async () => {
-  await server?.close();
-  await t?.cleanup();
-  await rm(out, { recursive: true, force: true });
+  await running?.close();
 });
 
 const get = (target: string, headers = '') =>

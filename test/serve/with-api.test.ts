@@ -1,36 +1,22 @@
 /** serve and the workspace API on one port, the way `serve --api` and `npm start` run them. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPlugin } from '../../src/api/app.js';
 import { ensureDemoKey } from '../../src/api/demo.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
-import { freshDb, type TestDb } from '../helpers/db.js';
-import { samplePublicationFiles, writePublication } from '../helpers/publication.js';
+import type { TestDb } from '../helpers/db.js';
+import { startServeWithApi, type ServeWithApi } from '../helpers/serve-with-api.js';
 import { raw } from './http.js';
 
-let out: string;
 let t: TestDb;
 let server: RunningServer;
+let running: ServeWithApi;
 
 beforeAll(async () => {
-  out = await mkdtemp(path.join(tmpdir(), 'storelens-with-api-'));
-  await writePublication(out, samplePublicationFiles({ runId: 'api', months: ['2025-01'] }));
-  t = await freshDb('SQLite');
-  server = await startServer({
-    out,
-    port: 0,
-    host: '127.0.0.1',
-    live: { pollMs: 0 },
-    plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db: t.db } }],
-  });
+  running = await startServeWithApi('api', ['2025-01']);
+  ({ t, server } = running);
 });
 
 afterAll(async () => {
-  await server?.close();
-  await t?.cleanup();
-  await rm(out, { recursive: true, force: true });
+  await running?.close();
 });
 
 describe('serve with apiPlugin under /api/v1', () => {
