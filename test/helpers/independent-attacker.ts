@@ -17,6 +17,7 @@
  * maximises every hidden figure.
  */
 import type { Figure, Release } from './published-reader.js';
+import { loadHighs } from './highs.js';
 
 export type Dim = 'country' | 'category' | 'plan';
 export const UNKNOWN = '(unknown)';
@@ -49,18 +50,6 @@ const MEAN_RANGE: Record<string, [number, number]> = {
 /** Means whose sum is a whole number of things (targets like any numerator). */
 const INTEGER_MEANS = new Set(['mean_readiness_signals', 'mean_ad_channels', 'mean_apps_installed']);
 
-type Highs = { createModel(source: { format: 'lp'; data: string }): HighsModel };
-interface HighsModel {
-  options: { set(o: Record<string, unknown>): void };
-  getColByName(name: string): number;
-  changeColCost(i: number, c: number): void;
-  run(): void;
-  getModelStatus(): number;
-  getObjectiveValue(): number;
-  dispose(): void;
-}
-let highs: Promise<Highs> | undefined;
-const loadHighs = () => (highs ??= import('highs').then((m) => (m.default as unknown as () => Promise<Highs>)()));
 
 const shown = (f: Figure | undefined) => (f && !f.suppressed && f.n !== null ? f : null);
 const before = (month: string) => {

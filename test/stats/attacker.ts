@@ -8,6 +8,7 @@
  * src/stats/audit.ts: CPLEX LP text, one persistent model, one objective per bound.
  */
 import type { Stat } from '../../src/stats/types.js';
+import { loadHighs } from '../helpers/highs.js';
 
 /** month → stat id → stat, read from the published JSON. */
 export type PublishedStats = Map<string, Map<string, Stat>>;
@@ -21,18 +22,6 @@ export interface Bound {
   hi: number;
 }
 
-type Highs = { createModel(source: { format: 'lp'; data: string }): HighsModel };
-interface HighsModel {
-  options: { set(o: Record<string, unknown>): void };
-  getColByName(name: string): number;
-  changeColCost(i: number, c: number): void;
-  run(): void;
-  getModelStatus(): number;
-  getObjectiveValue(): number;
-  dispose(): void;
-}
-let highs: Promise<Highs> | undefined;
-const loadHighs = () => (highs ??= import('highs').then((m) => (m.default as unknown as () => Promise<Highs>)()));
 
 const shown = (s: Stat | undefined) => (s && !s.suppressed ? s : null);
 const prev = (month: string) => {
