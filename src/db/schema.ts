@@ -3,7 +3,10 @@
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings.
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { AccountStatus } from '../accounts/statuses.js';
+import type { EventType } from '../events/types.js';
 import type { DealStage, LostReason } from '../pipeline/stages.js';
+import type { SignalType } from '../signals/types.js';
 import type { Role } from '../workspaces/roles.js';
 
 export interface WorkspacesTable {
@@ -58,6 +61,100 @@ export interface AccountsTable {
   /** JSON array of evidence items (signals and features that moved the score). */
   evidence: Generated<string>;
   updated_at: string;
+  /** The score's logit: evidence contributions plus the intercept add up to it. */
+  logit: Generated<number>;
+  /** 1 when the row is in the in-market list as exploration (see accounts/ranking.ts). */
+  explore: Generated<number>;
+  /** The workspace model version that scored the row. */
+  model_version: Generated<number>;
+  /** JSON array of the recent signals shown on the row: {type, month, detail}. */
+  signals: Generated<string>;
+}
+
+/** Which run of each month is visible (ingest flips it in one transaction). */
+export interface IngestedMonthsTable {
+  month: string;
+  run_id: string;
+  stores: number;
+  signals: number;
+  loaded_at: string;
+}
+
+/** One store's features in one month (a row of the run's stores.parquet). */
+export interface StoreMonthsTable {
+  run_id: string;
+  month: string;
+  store_id: string;
+  domain: string | null;
+  country: string | null;
+  category: string | null;
+  plan: string | null;
+  created_month: string | null;
+  product_count: number | null;
+  monthly_visits: number | null;
+  est_monthly_revenue_usd: number | null;
+  /** JSON array of installed app ids. */
+  apps: string;
+  /** JSON array of ad networks seen (meta, google, tiktok, pinterest). */
+  ads: string;
+  /** JSON array of agentic features present (llms_txt, product_schema, agent_checkout, mcp_server, ai_crawlers_allowed). */
+  agentic: string;
+}
+
+/** One signal of one store in one month (a row of the run's signals.parquet). */
+export interface StoreSignalsTable {
+  run_id: string;
+  /** Stable across re-ingests: derived from (month, store_id, type, subject). */
+  id: string;
+  month: string;
+  store_id: string;
+  type: SignalType;
+  /** The network, app or feature the signal is about, when it is about one. */
+  subject: string | null;
+  /** In (0, 1]: how strong the change was. */
+  strength: number;
+  /** Plain-words description. */
+  detail: string;
+}
+
+export interface WorkspaceProfilesTable {
+  workspace_id: string;
+  /** JSON of accounts/profile.ts `Profile`. */
+  profile: string;
+  updated_at: string;
+}
+
+/** Append-only: the latest row of a (workspace, store) is its status. */
+export interface AccountStatusesTable {
+  id: string;
+  workspace_id: string;
+  store_id: string;
+  status: AccountStatus;
+  note: string | null;
+  /** `key:<id>` or `member:<email>`. */
+  actor: string;
+  created_at: string;
+}
+
+export interface WorkspaceModelsTable {
+  workspace_id: string;
+  version: number;
+  /** JSON of the fitted model (weights, posterior, labels used). */
+  model: string;
+  labels: number;
+  fitted_at: string;
+}
+
+/** Events written in the same transaction as the change that causes them. */
+export interface OutboxTable {
+  id: string;
+  /** Order of writing within the database (epoch ms × 1000 + counter, or a sequence). */
+  seq: number;
+  workspace_id: string;
+  type: EventType;
+  /** JSON of the event's data. */
+  data: string;
+  created_at: string;
 }
 
 export interface OutcomesTable {
@@ -130,6 +227,13 @@ export interface Database {
   rate_counters: RateCountersTable;
   ranking_history: RankingHistoryTable;
   settings: SettingsTable;
+  ingested_months: IngestedMonthsTable;
+  store_months: StoreMonthsTable;
+  store_signals: StoreSignalsTable;
+  workspace_profiles: WorkspaceProfilesTable;
+  account_statuses: AccountStatusesTable;
+  workspace_models: WorkspaceModelsTable;
+  outbox: OutboxTable;
 }
 
 export type Workspace = Selectable<WorkspacesTable>;

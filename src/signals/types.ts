@@ -1,17 +1,23 @@
 /**
- * The month-over-month signals a store can show (an account's signal history). The signal
- * registry (type, DuckDB SQL, plain-words detail) grows here; the API and the database read
- * the list from this module.
+ * The month-over-month signals a store can show (an account's signal history). publish derives
+ * them (signals/derive.ts), ingest loads them, scoring weighs them, and the API lists them: all
+ * read the list from this module. Thresholds and wording live with the derivation.
  */
 export const SIGNAL_TYPES = [
-  'ad_channel_added',
+  'store_opened',
+  'store_closed',
+  'ad_channel_started',
+  'ad_channel_stopped',
   'app_installed',
   'app_removed',
   'agentic_feature_adopted',
-  'traffic_jump',
-  'plan_changed',
-  'store_entered',
-  'store_exited',
+  'agentic_feature_dropped',
+  'traffic_up',
+  'traffic_down',
+  'catalogue_growth',
+  'revenue_jump',
+  'plan_upgraded',
+  'plan_downgraded',
 ] as const;
 
 export type SignalType = (typeof SIGNAL_TYPES)[number];
