@@ -227,6 +227,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('accounts').addColumn('explore', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       await db.schema.alterTable('accounts').addColumn('model_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       await db.schema.alterTable('accounts').addColumn('signals', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await db.schema.alterTable('accounts').addColumn('status', 'text', (c) => c.notNull().defaultTo('open')).execute();
     },
   },
 };

@@ -69,6 +69,8 @@ export interface AccountsTable {
   model_version: Generated<number>;
   /** JSON array of the recent signals shown on the row: {type, month, detail}. */
   signals: Generated<string>;
+  /** The operator's latest status for the account (history in account_statuses). */
+  status: Generated<AccountStatus>;
 }
 
 /** Which run of each month is visible (ingest flips it in one transaction). */
