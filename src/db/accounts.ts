@@ -11,6 +11,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from './index.js';
 import { pruneRankingHistory, recordSupersededScores } from './rankings.js';
+import type { AccountStatus } from '../accounts/statuses.js';
 import type { Database } from './schema.js';
 
 export interface AccountInput {
@@ -22,6 +23,15 @@ export interface AccountInput {
   plan?: string | null;
   in_market?: boolean;
   evidence?: unknown[];
+  /** The score's logit (the evidence's contributions add up to it). */
+  logit?: number;
+  /** In the in-market list as exploration. */
+  explore?: boolean;
+  model_version?: number;
+  /** Recent signals shown on the row. */
+  signals?: unknown[];
+  /** Status of a new row (an existing row keeps its own: set_account_status owns it). */
+  status?: AccountStatus;
 }
 
 export interface UpsertResult {
@@ -104,6 +114,11 @@ async function writeRows(trx: Kysely<Database>, workspaceId: string, chunk: read
         plan: a.plan ?? null,
         in_market: inMarket(a),
         evidence: JSON.stringify(a.evidence ?? []),
+        logit: a.logit ?? 0,
+        explore: a.explore ? 1 : 0,
+        model_version: a.model_version ?? 0,
+        signals: JSON.stringify(a.signals ?? []),
+        status: a.status ?? 'open',
         delivered_at: null,
         updated_at: now.toISOString(),
       })),
@@ -117,9 +132,47 @@ async function writeRows(trx: Kysely<Database>, workspaceId: string, chunk: read
         plan: eb.ref('excluded.plan'),
         in_market: eb.ref('excluded.in_market'),
         evidence: eb.ref('excluded.evidence'),
+        logit: eb.ref('excluded.logit'),
+        explore: eb.ref('excluded.explore'),
+        model_version: eb.ref('excluded.model_version'),
+        signals: eb.ref('excluded.signals'),
         updated_at: eb.ref('excluded.updated_at'),
       })),
     )
+    .execute();
+}
+
+/**
+ * Removes accounts the workspace can no longer see (its profile or the panel changed), in the
+ * caller's transaction; bumps accounts_version and starts a new ranking version, so cursors of
+ * the ranking that listed them expire on schedule rather than skipping rows silently.
+ */
+export async function removeAccounts(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], now: Date): Promise<void> {
+  if (storeIds.length === 0) return;
+  const superseded: { store_id: string; score: number; in_market: number }[] = [];
+  for (let i = 0; i < storeIds.length; i += CHUNK) {
+    const chunk = storeIds.slice(i, i + CHUNK);
+    superseded.push(
+      ...(await trx.selectFrom('accounts').select(['store_id', 'score', 'in_market']).where('workspace_id', '=', workspaceId).where('store_id', 'in', chunk).execute()),
+    );
+    await trx.deleteFrom('accounts').where('workspace_id', '=', workspaceId).where('store_id', 'in', chunk).execute();
+  }
+  await bumpAccountsVersion(trx, workspaceId);
+  if (superseded.length) {
+    await recordSupersededScores(trx, workspaceId, superseded, now);
+    await pruneRankingHistory(trx, now);
+  }
+}
+
+/** What a re-scoring compares against: every account of the workspace as it stands. */
+export async function scoredAccounts(
+  q: Kysely<Database>,
+  workspaceId: string,
+): Promise<{ store_id: string; score: number; logit: number; in_market: number; explore: number; model_version: number; signals: string; status: AccountStatus }[]> {
+  return q
+    .selectFrom('accounts')
+    .select(['store_id', 'score', 'logit', 'in_market', 'explore', 'model_version', 'signals', 'status'])
+    .where('workspace_id', '=', workspaceId)
     .execute();
 }
 

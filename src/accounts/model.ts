@@ -1,0 +1,402 @@
+/**
+ * The account model: a Bayesian logistic regression per workspace, additive in its inputs so
+ * every score is explained exactly. The prior is the documented starting weighting (PRIOR
+ * below); a workspace's outcomes move the weights away from it. Fitting finds the posterior
+ * mode (Newton's method on the penalised log-likelihood); the Hessian there gives the Laplace
+ * approximation of the posterior, from which exploration draws (Thompson sampling).
+ *
+ * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
+ */
+import type { SignalType } from '../signals/types.js';
+import { monthIndex } from '../panel/columns.js';
+
+/** A store as the model sees it: its latest ingested month and its recent signals. */
+export interface StoreSnapshot {
+  store_id: string;
+  /** The latest month the store is in the panel. */
+  month: string;
+  domain: string | null;
+  country: string | null;
+  category: string | null;
+  plan: string | null;
+  created_month: string | null;
+  product_count: number | null;
+  monthly_visits: number | null;
+  est_monthly_revenue_usd: number | null;
+  apps: string[];
+  ads: string[];
+  agentic: string[];
+  /** Signals of the last SIGNAL_WINDOW months, newest first. */
+  signals: RecentSignal[];
+}
+
+export interface RecentSignal {
+  id: string;
+  type: SignalType;
+  month: string;
+  subject: string | null;
+  strength: number;
+  detail: string;
+}
+
+/** A learning label: y in [0, 1] with a weight (outcomes/labels.ts maps actions to them). */
+export interface Label {
+  store_id: string;
+  y: number;
+  weight: number;
+}
+
+/** Signals older than this many months (before the latest ingested month) do not count. */
+export const SIGNAL_WINDOW = 6;
+/** A signal's weight halves every month. */
+export const SIGNAL_HALF_LIFE_MONTHS = 1;
+/** Apps get their own input when at least this share of the workspace's accounts has them (most frequent first, at most MAX_APPS). */
+export const MIN_APP_SHARE = 0.01;
+export const MAX_APPS = 40;
+
+/** Prior mean and standard deviation of one weight. */
+interface PriorEntry {
+  mean: number;
+  sd: number;
+}
+
+/**
+ * The starting weighting: what the model believes before a workspace reports any outcome.
+ * Fresh activity (new channels, apps, agentic features, growth, upgrades) raises a score;
+ * retreat lowers it; a store that closed is almost never worth contacting.
+ */
+export const PRIOR = {
+  intercept: { mean: -2, sd: 2 },
+  category: { mean: 0, sd: 0.75 },
+  country: { mean: 0, sd: 0.75 },
+  plan: { mean: 0, sd: 0.75 },
+  size: { visits: { mean: 0.3, sd: 0.5 }, revenue: { mean: 0.3, sd: 0.5 }, products: { mean: 0.1, sd: 0.5 } },
+  app: { mean: 0.05, sd: 0.5 },
+  ads: { mean: 0.15, sd: 0.5 },
+  agentic: { mean: 0.15, sd: 0.5 },
+  signal: {
+    store_opened: { mean: 0.3, sd: 0.75 },
+    store_closed: { mean: -3, sd: 0.75 },
+    ad_channel_started: { mean: 0.8, sd: 0.75 },
+    ad_channel_stopped: { mean: -0.4, sd: 0.75 },
+    app_installed: { mean: 0.4, sd: 0.75 },
+    app_removed: { mean: -0.2, sd: 0.75 },
+    agentic_feature_adopted: { mean: 0.6, sd: 0.75 },
+    agentic_feature_dropped: { mean: -0.3, sd: 0.75 },
+    traffic_up: { mean: 0.7, sd: 0.75 },
+    traffic_down: { mean: -0.5, sd: 0.75 },
+    catalogue_growth: { mean: 0.5, sd: 0.75 },
+    revenue_jump: { mean: 0.7, sd: 0.75 },
+    plan_upgraded: { mean: 0.8, sd: 0.75 },
+    plan_downgraded: { mean: -0.6, sd: 0.75 },
+  } satisfies Record<SignalType, PriorEntry>,
+} as const;
+
+type SizeKey = keyof typeof PRIOR.size;
+const SIZE_COLUMN: Record<SizeKey, 'monthly_visits' | 'est_monthly_revenue_usd' | 'product_count'> = {
+  visits: 'monthly_visits',
+  revenue: 'est_monthly_revenue_usd',
+  products: 'product_count',
+};
+
+/** One input of the model. Index 0 is always the intercept. */
+export interface Input {
+  key: string;
+  prior: PriorEntry;
+  /** For size inputs: mean and sd of log1p(value) over the workspace's accounts. */
+  scale?: { mean: number; sd: number };
+}
+
+/** The inputs of a workspace's model: fixed for one fit, derived from its accounts. */
+export interface InputSpace {
+  inputs: Input[];
+  index: Map<string, number>;
+  /** The latest ingested month: signal ages count from it. */
+  latestMonth: string;
+}
+
+export function inputSpace(stores: readonly StoreSnapshot[], latestMonth: string): InputSpace {
+  const inputs: Input[] = [{ key: 'intercept', prior: PRIOR.intercept }];
+  const values = (f: (s: StoreSnapshot) => string | null) => [...new Set(stores.map(f).filter((v): v is string => v !== null))].sort();
+  for (const c of values((s) => s.country)) inputs.push({ key: `country:${c}`, prior: PRIOR.country });
+  for (const c of values((s) => s.category)) inputs.push({ key: `category:${c}`, prior: PRIOR.category });
+  for (const p of values((s) => s.plan)) inputs.push({ key: `plan:${p}`, prior: PRIOR.plan });
+  for (const k of Object.keys(SIZE_COLUMN) as SizeKey[]) {
+    const logs = stores.map((s) => s[SIZE_COLUMN[k]]).filter((v): v is number => v !== null).map((v) => Math.log1p(Math.max(0, v)));
+    const mean = logs.reduce((a, b) => a + b, 0) / Math.max(1, logs.length);
+    const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, logs.length)) || 1;
+    inputs.push({ key: `size:${k}`, prior: PRIOR.size[k], scale: { mean, sd } });
+  }
+  const appCounts = new Map<string, number>();
+  for (const s of stores) for (const a of new Set(s.apps)) appCounts.set(a, (appCounts.get(a) ?? 0) + 1);
+  const apps = [...appCounts]
+    .filter(([, n]) => n >= MIN_APP_SHARE * stores.length)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_APPS)
+    .map(([a]) => a)
+    .sort();
+  for (const a of apps) inputs.push({ key: `app:${a}`, prior: PRIOR.app });
+  for (const n of ['google', 'meta', 'pinterest', 'tiktok']) inputs.push({ key: `ads:${n}`, prior: PRIOR.ads });
+  for (const f of ['agent_checkout', 'ai_crawlers_allowed', 'llms_txt', 'mcp_server', 'product_schema']) inputs.push({ key: `agentic:${f}`, prior: PRIOR.agentic });
+  for (const [t, prior] of Object.entries(PRIOR.signal)) inputs.push({ key: `signal:${t}`, prior });
+  return { inputs, index: new Map(inputs.map((inp, i) => [inp.key, i])), latestMonth };
+}
+
+/** One term of a store's logit: input index, value, and the signals behind it (for evidence). */
+interface Term {
+  i: number;
+  x: number;
+  signal?: RecentSignal;
+}
+
+/** How much a signal of `month` still counts at the latest month (0 outside the window). */
+export function signalDecay(month: string, latestMonth: string): number {
+  const age = monthIndex(latestMonth) - monthIndex(month);
+  if (age < 0 || age >= SIGNAL_WINDOW) return 0;
+  return Math.pow(0.5, age / SIGNAL_HALF_LIFE_MONTHS);
+}
+
+/** The non-zero inputs of a store (the intercept first). One term per signal, so evidence names each. */
+export function terms(space: InputSpace, s: StoreSnapshot): Term[] {
+  const out: Term[] = [{ i: 0, x: 1 }];
+  const one = (key: string) => {
+    const i = space.index.get(key);
+    if (i !== undefined) out.push({ i, x: 1 });
+  };
+  if (s.country !== null) one(`country:${s.country}`);
+  if (s.category !== null) one(`category:${s.category}`);
+  if (s.plan !== null) one(`plan:${s.plan}`);
+  for (const k of Object.keys(SIZE_COLUMN) as SizeKey[]) {
+    const v = s[SIZE_COLUMN[k]];
+    const i = space.index.get(`size:${k}`)!;
+    const scale = space.inputs[i].scale!;
+    if (v !== null) {
+      const x = (Math.log1p(Math.max(0, v)) - scale.mean) / scale.sd;
+      if (x !== 0) out.push({ i, x });
+    }
+  }
+  for (const a of new Set(s.apps)) one(`app:${a}`);
+  for (const n of new Set(s.ads)) one(`ads:${n}`);
+  for (const f of new Set(s.agentic)) one(`agentic:${f}`);
+  for (const sig of s.signals) {
+    const x = sig.strength * signalDecay(sig.month, space.latestMonth);
+    const i = space.index.get(`signal:${sig.type}`);
+    if (x > 0 && i !== undefined) out.push({ i, x, signal: sig });
+  }
+  return out;
+}
+
+/** A fitted model: weights over the input space, and the posterior's precision factor. */
+export interface FittedModel {
+  space: InputSpace;
+  weights: Float64Array;
+  /** Lower-triangular Cholesky factor L of the posterior precision H = L Lᵀ (row-major d×d). */
+  precisionFactor: Float64Array;
+  labels: number;
+  iterations: number;
+}
+
+/**
+ * Posterior mode of the weights given the labels: Newton's method on
+ *   Σ w_i [y_i log σ(z_i) + (1 − y_i) log(1 − σ(z_i))] − ½ Σ_j (β_j − μ_j)² / s_j².
+ * Unlabelled stores do not enter the fit; without labels the mode is the prior mean.
+ */
+export function fit(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; y: number; weight: number }>): FittedModel {
+  const d = space.inputs.length;
+  const mu = Float64Array.from(space.inputs, (inp) => inp.prior.mean);
+  const prec = Float64Array.from(space.inputs, (inp) => 1 / (inp.prior.sd * inp.prior.sd));
+  const beta = Float64Array.from(mu);
+  let factor: Float64Array = new Float64Array(d * d);
+  let iterations = 0;
+  for (; iterations < 50; iterations++) {
+    const grad = new Float64Array(d);
+    const hess = new Float64Array(d * d);
+    for (let j = 0; j < d; j++) {
+      grad[j] = -prec[j] * (beta[j] - mu[j]);
+      hess[j * d + j] = prec[j];
+    }
+    for (const row of labelled) {
+      let z = 0;
+      for (const t of row.terms) z += beta[t.i] * t.x;
+      const p = sigmoid(z);
+      const r = row.weight * (row.y - p);
+      const w = row.weight * p * (1 - p);
+      // Terms of one input (several signals of a type) add up to its value.
+      const merged = mergeTerms(row.terms);
+      for (const [a, xa] of merged) {
+        grad[a] += r * xa;
+        for (const [b, xb] of merged) if (b <= a) hess[a * d + b] += w * xa * xb;
+      }
+    }
+    factor = cholesky(hess, d);
+    const step = solveCholesky(factor, d, grad);
+    let max = 0;
+    for (let j = 0; j < d; j++) {
+      beta[j] += step[j];
+      max = Math.max(max, Math.abs(step[j]));
+    }
+    if (max < 1e-8) break;
+  }
+  if (labelled.length === 0) factor = cholesky(diagonal(prec), d);
+  return { space, weights: beta, precisionFactor: factor, labels: labelled.length, iterations };
+}
+
+/** Weights drawn from the posterior (Laplace approximation): β̂ + L⁻ᵀ ε, ε standard normal. */
+export function sampleWeights(m: FittedModel, random: () => number): Float64Array {
+  const d = m.weights.length;
+  const eps = Float64Array.from({ length: d }, () => gaussian(random));
+  const z = backSubstituteTransposed(m.precisionFactor, d, eps);
+  return Float64Array.from(m.weights, (b, j) => b + z[j]);
+}
+
+/** One evidence item: the intercept, or a feature or signal that moved the score. */
+export interface EvidenceItem {
+  kind: 'intercept' | 'feature' | 'signal';
+  key: string;
+  detail: string;
+  contribution: number;
+  month?: string;
+}
+
+export interface Scored {
+  logit: number;
+  score: number;
+  evidence: EvidenceItem[];
+}
+
+/** A store's score with its evidence: the contributions, intercept included, add up to the logit. */
+export function score(m: FittedModel, s: StoreSnapshot): Scored {
+  const evidence: EvidenceItem[] = [];
+  let logit = 0;
+  for (const t of terms(m.space, s)) {
+    const contribution = m.weights[t.i] * t.x;
+    if (contribution === 0 && t.i !== 0) continue;
+    logit += contribution;
+    evidence.push(describe(m.space.inputs[t.i], t, s, contribution));
+  }
+  const [intercept, ...rest] = evidence;
+  rest.sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution) || (a.key < b.key ? -1 : 1));
+  return { logit, score: sigmoid(logit), evidence: [intercept, ...rest] };
+}
+
+/** The logit under other weights (Thompson sampling), without evidence. */
+export function logitWith(weights: Float64Array, space: InputSpace, s: StoreSnapshot): number {
+  let z = 0;
+  for (const t of terms(space, s)) z += weights[t.i] * t.x;
+  return z;
+}
+
+const AD_NAMES: Record<string, string> = { meta: 'Meta', google: 'Google', tiktok: 'TikTok', pinterest: 'Pinterest' };
+const AGENTIC_NAMES: Record<string, string> = {
+  llms_txt: 'publishes llms.txt',
+  product_schema: 'has product schema markup',
+  agent_checkout: 'offers agent checkout',
+  mcp_server: 'runs an MCP server',
+  ai_crawlers_allowed: 'allows AI crawlers',
+};
+
+function describe(input: Input, t: Term, s: StoreSnapshot, contribution: number): EvidenceItem {
+  const [group, name] = splitKey(input.key);
+  const item = (detail: string): EvidenceItem => ({ kind: 'feature', key: input.key, detail, contribution });
+  switch (group) {
+    case 'intercept':
+      return { kind: 'intercept', key: 'intercept', detail: 'Starting point for every account of this workspace', contribution };
+    case 'country':
+      return item(`Based in ${name}`);
+    case 'category':
+      return item(`Sells ${name}`);
+    case 'plan':
+      return item(`On the ${name} plan`);
+    case 'size': {
+      const v = s[SIZE_COLUMN[name as SizeKey]]!;
+      const what = { visits: `${fmt(v)} monthly visits`, revenue: `about $${fmt(v)} estimated monthly revenue`, products: `${fmt(v)} products` }[name as SizeKey];
+      return item(`${what} (${t.x >= 0 ? 'above' : 'below'} the typical account)`);
+    }
+    case 'app':
+      return item(`Uses the ${name} app`);
+    case 'ads':
+      return item(`Advertises on ${AD_NAMES[name] ?? name}`);
+    case 'agentic':
+      return item(`The store ${AGENTIC_NAMES[name] ?? name}`);
+    default: {
+      const sig = t.signal!;
+      const age = monthIndex(s.month) - monthIndex(sig.month);
+      return { kind: 'signal', key: input.key, detail: `${sig.detail} (${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''})`, contribution, month: sig.month };
+    }
+  }
+}
+
+const splitKey = (key: string): [string, string] => {
+  const at = key.indexOf(':');
+  return at < 0 ? [key, ''] : [key.slice(0, at), key.slice(at + 1)];
+};
+
+const fmt = (v: number) => Math.round(v).toLocaleString('en-US');
+
+export const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+
+function mergeTerms(ts: readonly Term[]): Array<[number, number]> {
+  const m = new Map<number, number>();
+  for (const t of ts) m.set(t.i, (m.get(t.i) ?? 0) + t.x);
+  return [...m];
+}
+
+function diagonal(v: Float64Array): Float64Array {
+  const d = v.length;
+  const out = new Float64Array(d * d);
+  for (let j = 0; j < d; j++) out[j * d + j] = v[j];
+  return out;
+}
+
+/** Cholesky factor of a symmetric positive-definite matrix given by its lower triangle. */
+function cholesky(a: Float64Array, d: number): Float64Array {
+  const l = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = a[i * d + j];
+      for (let k = 0; k < j; k++) s -= l[i * d + k] * l[j * d + k];
+      l[i * d + j] = i === j ? Math.sqrt(Math.max(s, 1e-12)) : s / l[j * d + j];
+    }
+  }
+  return l;
+}
+
+/** Solves L Lᵀ x = b. */
+function solveCholesky(l: Float64Array, d: number, b: Float64Array): Float64Array {
+  const y = new Float64Array(d);
+  for (let i = 0; i < d; i++) {
+    let s = b[i];
+    for (let k = 0; k < i; k++) s -= l[i * d + k] * y[k];
+    y[i] = s / l[i * d + i];
+  }
+  return backSubstituteTransposed(l, d, y);
+}
+
+/** Solves Lᵀ x = y. */
+function backSubstituteTransposed(l: Float64Array, d: number, y: Float64Array): Float64Array {
+  const x = new Float64Array(d);
+  for (let i = d - 1; i >= 0; i--) {
+    let s = y[i];
+    for (let k = i + 1; k < d; k++) s -= l[k * d + i] * x[k];
+    x[i] = s / l[i * d + i];
+  }
+  return x;
+}
+
+function gaussian(random: () => number): number {
+  const u = 1 - random();
+  const v = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/** A seeded generator in [0, 1) (mulberry32): the same seed draws the same exploration. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,256 @@
+/**
+ * Re-scoring a workspace: its visible stores (the ingested panel through its profile), its
+ * labels (outcomes), a fitted model, the in-market list with its exploration share, and the
+ * events of what changed — written in one transaction (accounts rows, model, outbox).
+ *
+ * A refresh is skipped when nothing it reads has moved (the ingested runs, the profile, the
+ * outcomes, the statuses): the inputs' stamp is kept with the model.
+ */
+import { createHash } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../db/index.js';
+import { removeAccounts, scoredAccounts, upsertAccounts, type AccountInput } from '../db/accounts.js';
+import { appendEvents, type NewEvent } from '../db/outbox.js';
+import type { Database } from '../db/schema.js';
+import { ingestGeneration, loadSnapshots } from '../db/snapshots.js';
+import { previousMonth } from '../panel/columns.js';
+import type { DealStage } from '../pipeline/stages.js';
+import { labelsOf } from './labels.js';
+import { fit, inputSpace, logitWith, sampleWeights, score, seededRandom, terms, type FittedModel, type RecentSignal, type StoreSnapshot } from './model.js';
+import { matchesProfile, Profile } from './profile.js';
+import type { AccountStatus } from './statuses.js';
+
+/** Share of the in-market list reserved for exploration (Thompson sampling from the posterior). */
+export const EXPLORE_SHARE = 0.1;
+/** In-market accounts score in the top fifth of the workspace's accounts … */
+export const IN_MARKET_QUANTILE = 0.8;
+/** … and never below this score. */
+export const IN_MARKET_MIN_SCORE = 0.05;
+/** Statuses that keep an account out of the in-market list (it stays listed with filter=all). */
+export const NOT_IN_MARKET: ReadonlySet<AccountStatus> = new Set(['disqualified', 'do_not_contact', 'customer']);
+/** Recent signals shown on an account row. */
+export const ROW_SIGNALS = 10;
+
+export interface RefreshResult {
+  /** False when nothing the ranking reads had changed. */
+  refreshed: boolean;
+  model_version: number;
+  accounts: number;
+  in_market: number;
+  explore: number;
+  labels: number;
+  events: number;
+}
+
+interface Snapshots {
+  generation: string;
+  latest: string;
+  stores: StoreSnapshot[];
+}
+
+/** Per database, the last generation's snapshots: every workspace reads the same stores. */
+const cache = new WeakMap<Kysely<Database>, Snapshots>();
+
+async function snapshots(q: Kysely<Database>): Promise<Snapshots | undefined> {
+  const gen = await ingestGeneration(q);
+  if (gen.length === 0) return undefined;
+  const generation = gen.map((g) => `${g.month}=${g.run_id}`).join(',');
+  let s = cache.get(q);
+  if (s?.generation !== generation) {
+    const latest = gen[gen.length - 1].month;
+    s = { generation, latest, stores: await loadSnapshots(q, latest) };
+    cache.set(q, s);
+  }
+  return s;
+}
+
+/** Cheap aggregates that move whenever a refresh would read something new. */
+async function stamp(q: Kysely<Database>, workspaceId: string, generation: string): Promise<string> {
+  const { rows } = await sql<{ p: string | null; o: unknown; om: string | null; s: unknown; sm: string | null }>`
+    select
+      (select updated_at || profile from workspace_profiles where workspace_id = ${workspaceId}) as p,
+      (select count(*) from outcomes where workspace_id = ${workspaceId}) as o,
+      (select max(recorded_at) from outcomes where workspace_id = ${workspaceId}) as om,
+      (select count(*) from account_statuses where workspace_id = ${workspaceId}) as s,
+      (select max(created_at) from account_statuses where workspace_id = ${workspaceId}) as sm`.execute(q);
+  const r = rows[0];
+  return createHash('sha256')
+    .update(JSON.stringify([generation, r.p, String(r.o), r.om, String(r.s), r.sm]))
+    .digest('hex');
+}
+
+export interface RankInput {
+  store_id: string;
+  score: number;
+  /** Could be in-market at all: a recent signal, present in the latest month, status allows. */
+  eligible: boolean;
+  labelled: boolean;
+  /** The logit under weights drawn from the posterior. */
+  sampled: number;
+}
+
+/**
+ * The in-market list: eligible accounts at or above the threshold (the IN_MARKET_QUANTILE score
+ * of all accounts, at least IN_MARKET_MIN_SCORE), plus EXPLORE_SHARE of the list drawn by
+ * Thompson sampling from the other eligible, unlabelled accounts (the highest sampled logits).
+ */
+export function selectInMarket(rows: readonly RankInput[]): { inMarket: Set<string>; explore: Set<string>; threshold: number } {
+  const scores = rows.map((r) => r.score).sort((a, b) => a - b);
+  const q = scores.length ? scores[Math.min(scores.length - 1, Math.floor(IN_MARKET_QUANTILE * scores.length))] : 1;
+  const threshold = Math.max(IN_MARKET_MIN_SCORE, q);
+  const inMarket = new Set(rows.filter((r) => r.eligible && r.score >= threshold).map((r) => r.store_id));
+  const want = inMarket.size === 0 ? 0 : Math.max(1, Math.round((inMarket.size * EXPLORE_SHARE) / (1 - EXPLORE_SHARE)));
+  const explore = new Set(
+    rows
+      .filter((r) => r.eligible && !r.labelled && !inMarket.has(r.store_id))
+      .sort((a, b) => b.sampled - a.sampled || (a.store_id < b.store_id ? -1 : 1))
+      .slice(0, want)
+      .map((r) => r.store_id),
+  );
+  for (const id of explore) inMarket.add(id);
+  return { inMarket, explore, threshold };
+}
+
+interface StoredModel {
+  stamp: string;
+  latest_month: string;
+  threshold: number;
+  explore_share: number;
+  weights: Record<string, number>;
+}
+
+/** Re-scores one workspace if anything it reads moved (or always, with force). */
+export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, opts: { force?: boolean } = {}): Promise<RefreshResult> {
+  const snap = await snapshots(db.kysely);
+  const prev = await db.kysely.selectFrom('workspace_models').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+  const none: RefreshResult = { refreshed: false, model_version: prev?.version ?? 0, accounts: 0, in_market: 0, explore: 0, labels: prev?.labels ?? 0, events: 0 };
+  if (!snap) return none;
+  const inputs = await stamp(db.kysely, workspaceId, snap.generation);
+  if (!opts.force && prev && (JSON.parse(prev.model) as StoredModel).stamp === inputs) return none;
+
+  const profileRow = await db.kysely.selectFrom('workspace_profiles').select('profile').where('workspace_id', '=', workspaceId).executeTakeFirst();
+  const profile = profileRow ? Profile.parse(JSON.parse(profileRow.profile)) : null;
+  const visible = snap.stores.filter((s) => matchesProfile(profile, s));
+  const byId = new Map(visible.map((s) => [s.store_id, s]));
+  const outcomes = await db.kysely
+    .selectFrom('outcomes')
+    .select(['store_id', 'action'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('recorded_at')
+    .orderBy('id')
+    .execute();
+  const labels = labelsOf(outcomes as { store_id: string; action: DealStage }[]).filter((l) => byId.has(l.store_id));
+  const space = inputSpace(visible, snap.latest);
+  const model = fit(
+    space,
+    labels.map((l) => ({ terms: terms(space, byId.get(l.store_id)!), y: l.y, weight: l.weight })),
+  );
+  const version = (prev?.version ?? 0) + 1;
+
+  return db.write(async (trx) => {
+    const before = new Map((await scoredAccounts(trx, workspaceId)).map((a) => [a.store_id, a]));
+    const statuses = await latestStatuses(trx, workspaceId);
+    const labelled = new Set(labels.map((l) => l.store_id));
+    const recent = previousMonth(snap.latest);
+    const random = seededRandom(seedOf(workspaceId, version));
+    const sampled = sampleWeights(model, random);
+    const scoredRows = visible.map((s) => ({ s, scored: score(model, s) }));
+    const { inMarket, explore, threshold } = selectInMarket(
+      scoredRows.map(({ s, scored }) => ({
+        store_id: s.store_id,
+        score: scored.score,
+        eligible:
+          s.month === snap.latest &&
+          !NOT_IN_MARKET.has(before.get(s.store_id)?.status ?? statuses.get(s.store_id) ?? 'open') &&
+          s.signals.some((g) => g.month >= recent),
+        labelled: labelled.has(s.store_id),
+        sampled: logitWith(sampled, space, s),
+      })),
+    );
+
+    const rows: AccountInput[] = scoredRows.map(({ s, scored }) => ({
+      store_id: s.store_id,
+      domain: s.domain,
+      country: s.country,
+      category: s.category,
+      plan: s.plan,
+      score: scored.score,
+      logit: scored.logit,
+      evidence: scored.evidence,
+      in_market: inMarket.has(s.store_id),
+      explore: explore.has(s.store_id),
+      model_version: version,
+      signals: s.signals.slice(0, ROW_SIGNALS).map(rowSignal),
+      status: statuses.get(s.store_id) ?? 'open',
+    }));
+    await upsertAccounts(trx, workspaceId, rows, now);
+    const gone = [...before.keys()].filter((id) => !byId.has(id));
+    await removeAccounts(trx, workspaceId, gone, now);
+
+    const events = changeEvents(workspaceId, version, before, rows, gone);
+    await appendEvents(trx, events, now);
+    const stored: StoredModel = { stamp: inputs, latest_month: snap.latest, threshold, explore_share: EXPLORE_SHARE, weights: weightsByKey(model) };
+    const values = { version, model: JSON.stringify(stored), labels: labels.length, fitted_at: now.toISOString() };
+    await trx
+      .insertInto('workspace_models')
+      .values({ workspace_id: workspaceId, ...values })
+      .onConflict((oc) => oc.column('workspace_id').doUpdateSet(values))
+      .execute();
+    return { refreshed: true, model_version: version, accounts: rows.length, in_market: inMarket.size, explore: explore.size, labels: labels.length, events: events.length };
+  });
+}
+
+/** Every workspace, one after the other. */
+export async function refreshAll(db: Db, now: Date): Promise<Map<string, RefreshResult>> {
+  const out = new Map<string, RefreshResult>();
+  const workspaces = await db.kysely.selectFrom('workspaces').select('id').orderBy('id').execute();
+  for (const w of workspaces) out.set(w.id, await refreshWorkspace(db, w.id, now));
+  return out;
+}
+
+const rowSignal = (g: RecentSignal) => ({ id: g.id, type: g.type, month: g.month, subject: g.subject, detail: g.detail, strength: g.strength });
+
+function changeEvents(
+  workspaceId: string,
+  version: number,
+  before: ReadonlyMap<string, { in_market: number; signals: string }>,
+  rows: readonly AccountInput[],
+  gone: readonly string[],
+): NewEvent[] {
+  const events: NewEvent[] = [];
+  const event = (type: NewEvent['type'], data: Record<string, unknown>) => events.push({ workspace_id: workspaceId, type, data: { ...data, model_version: version } });
+  for (const r of rows) {
+    const was = before.get(r.store_id);
+    const wasIn = was?.in_market === 1;
+    if (r.in_market && !wasIn) {
+      event('store.entered', { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore === true, signals: r.signals });
+    } else if (!r.in_market && wasIn) {
+      event('store.exited', { store_id: r.store_id, transition: 'exited', score: r.score });
+    } else if (r.in_market && was) {
+      const seen = new Set((JSON.parse(was.signals) as { id: string }[]).map((g) => g.id));
+      for (const g of (r.signals ?? []) as ReturnType<typeof rowSignal>[]) {
+        if (!seen.has(g.id)) event('store.signal', { store_id: r.store_id, signal: g, score: r.score });
+      }
+    }
+  }
+  for (const id of gone) if (before.get(id)?.in_market === 1) event('store.exited', { store_id: id, transition: 'exited', score: null, reason: 'no longer visible' });
+  return events;
+}
+
+/** The latest status of each store the workspace ever set one for (restores it when a store becomes visible again). */
+async function latestStatuses(q: Kysely<Database>, workspaceId: string): Promise<Map<string, AccountStatus>> {
+  const rows = await q
+    .selectFrom('account_statuses')
+    .select(['store_id', 'status'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return new Map(rows.map((r) => [r.store_id, r.status]));
+}
+
+function weightsByKey(m: FittedModel): Record<string, number> {
+  return Object.fromEntries(m.space.inputs.map((inp, j) => [inp.key, m.weights[j]]));
+}
+
+const seedOf = (workspaceId: string, version: number): number => createHash('sha256').update(`${workspaceId}:${version}`).digest().readUInt32LE(0);
