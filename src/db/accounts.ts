@@ -10,6 +10,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Db } from './index.js';
+import { runBulk } from './prepared.js';
 import { pruneRankingHistory, recordSupersededScores } from './rankings.js';
 import type { AccountStatus } from '../accounts/statuses.js';
 import type { Database } from './schema.js';
@@ -140,6 +141,88 @@ async function writeRows(trx: Kysely<Database>, workspaceId: string, chunk: read
       })),
     )
     .execute();
+}
+
+/** A row of a re-scoring. The descriptive fields are written only by a full save. */
+export interface ScoredAccount {
+  store_id: string;
+  score: number;
+  logit: number;
+  in_market: boolean;
+  explore: boolean;
+  model_version: number;
+  domain?: string | null;
+  country?: string | null;
+  category?: string | null;
+  plan?: string | null;
+  /** Evidence before weighting (accounts/model.ts StoredEvidence). */
+  evidence?: unknown[];
+  signals?: unknown[];
+  /** Status of a new row; an existing row keeps its own. */
+  status?: AccountStatus;
+}
+
+const UPSERT_COLUMNS = 'store_id, domain, country, category, plan, score, logit, in_market, explore, model_version, evidence, signals, status, workspace_id, updated_at';
+const UPSERT_SET = ['domain', 'country', 'category', 'plan', 'score', 'logit', 'in_market', 'explore', 'model_version', 'evidence', 'signals', 'updated_at']
+  .map((c) => `${c} = excluded.${c}`)
+  .join(', ');
+
+/**
+ * A workspace's re-scoring, in the caller's transaction, at bulk speed (db/prepared.ts runBulk).
+ * `full` writes every column (the data or the profile changed: new evidence, new rows); else
+ * only the scores move (a refit on new labels). Keeps the ranking history of every account
+ * whose score or in-market state changed, and bumps accounts_version.
+ */
+export async function saveScoredAccounts(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  rows: readonly ScoredAccount[],
+  before: ReadonlyMap<string, { score: number; in_market: number }>,
+  now: Date,
+  full: boolean,
+): Promise<{ reranked: boolean }> {
+  const at = now.toISOString();
+  if (full) {
+    await runBulk(
+      trx,
+      {
+        sqlite: `insert into accounts (${UPSERT_COLUMNS}) values (${UPSERT_COLUMNS.split(',').map(() => '?').join(', ')}) on conflict (workspace_id, store_id) do update set ${UPSERT_SET}`,
+        postgres:
+          `insert into accounts (${UPSERT_COLUMNS}) select v.*, $14::text, $15::text from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], ` +
+          `$6::float8[], $7::float8[], $8::integer[], $9::integer[], $10::integer[], $11::text[], $12::text[], $13::text[]) as v ` +
+          `on conflict (workspace_id, store_id) do update set ${UPSERT_SET}`,
+        extra: [workspaceId, at],
+      },
+      rows.map((r) => [
+        r.store_id, r.domain ?? null, r.country ?? null, r.category ?? null, r.plan ?? null, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0,
+        r.model_version, JSON.stringify(r.evidence ?? []), JSON.stringify(r.signals ?? []), r.status ?? 'open',
+      ]),
+    );
+  } else {
+    await runBulk(
+      trx,
+      {
+        sqlite: 'update accounts set score = ?, logit = ?, in_market = ?, explore = ?, model_version = ?, updated_at = ? where store_id = ? and workspace_id = ?',
+        postgres:
+          'update accounts a set score = v.score, logit = v.logit, in_market = v.in_market, explore = v.explore, model_version = v.model_version, updated_at = v.updated_at ' +
+          'from unnest($1::float8[], $2::float8[], $3::integer[], $4::integer[], $5::integer[], $6::text[], $7::text[]) as v(score, logit, in_market, explore, model_version, updated_at, store_id) ' +
+          'where a.workspace_id = $8 and a.store_id = v.store_id',
+        extra: [workspaceId],
+      },
+      rows.map((r) => [r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version, at, r.store_id]),
+    );
+  }
+  const superseded: { store_id: string; score: number; in_market: number }[] = [];
+  for (const r of rows) {
+    const old = before.get(r.store_id);
+    if (old && (old.score !== r.score || old.in_market !== (r.in_market ? 1 : 0))) superseded.push({ store_id: r.store_id, score: old.score, in_market: old.in_market });
+  }
+  await bumpAccountsVersion(trx, workspaceId);
+  if (superseded.length) {
+    await recordSupersededScores(trx, workspaceId, superseded, now);
+    await pruneRankingHistory(trx, now);
+  }
+  return { reranked: superseded.length > 0 };
 }
 
 /**

@@ -213,6 +213,15 @@ const migrations: Record<string, Migration> = {
         .addColumn('labels', 'integer', (c) => c.notNull())
         .addColumn('fitted_at', 'text', (c) => c.notNull())
         .execute();
+      // Each model version's weights, kept while rows or cursors may still show that version.
+      await db.schema
+        .createTable('model_weights')
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('weights', 'text', (c) => c.notNull())
+        .addColumn('created_ms', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('model_weights_pk', ['workspace_id', 'version'])
+        .execute();
       await db.schema
         .createTable('outbox')
         .addColumn('id', 'text', (c) => c.primaryKey())

@@ -6,13 +6,10 @@
  * RANKING_RETENTION_MS after v was superseded; then v is forgotten and its cursors answer 400.
  */
 import { type Kysely, sql } from 'kysely';
-import { prepared } from './prepared.js';
+import { prepared, runBulk } from './prepared.js';
 import type { AccountRow, Database } from './schema.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
-
-/** Rows per insert (keeps every statement under SQLite's bound-parameter limit). */
-const HISTORY_CHUNK = 500;
 
 export interface PageQuery {
   inMarketOnly: boolean;
@@ -31,16 +28,17 @@ export async function recordSupersededScores(
   now: Date,
 ): Promise<void> {
   const ws = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  for (let i = 0; i < superseded.length; i += HISTORY_CHUNK) {
-    await trx
-      .insertInto('ranking_history')
-      .values(
-        superseded
-          .slice(i, i + HISTORY_CHUNK)
-          .map((s) => ({ workspace_id: workspaceId, version: ws.ranking_version, store_id: s.store_id, score: s.score, in_market: s.in_market, superseded_ms: now.getTime() })),
-      )
-      .execute();
-  }
+  await runBulk(
+    trx,
+    {
+      sqlite: 'insert into ranking_history (store_id, score, in_market, workspace_id, version, superseded_ms) values (?, ?, ?, ?, ?, ?)',
+      postgres:
+        'insert into ranking_history (store_id, score, in_market, workspace_id, version, superseded_ms) ' +
+        'select v.*, $4::text, $5::integer, $6::bigint from unnest($1::text[], $2::float8[], $3::integer[]) as v',
+      extra: [workspaceId, ws.ranking_version, now.getTime()],
+    },
+    superseded.map((s) => [s.store_id, s.score, s.in_market]),
+  );
   await trx
     .updateTable('workspaces')
     .set({ ranking_version: ws.ranking_version + 1 })

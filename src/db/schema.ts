@@ -147,6 +147,14 @@ export interface WorkspaceModelsTable {
   fitted_at: string;
 }
 
+/** The weights of each model version (JSON object input key → weight). */
+export interface ModelWeightsTable {
+  workspace_id: string;
+  version: number;
+  weights: string;
+  created_ms: number;
+}
+
 /** Events written in the same transaction as the change that causes them. */
 export interface OutboxTable {
   id: string;
@@ -235,6 +243,7 @@ export interface Database {
   workspace_profiles: WorkspaceProfilesTable;
   account_statuses: AccountStatusesTable;
   workspace_models: WorkspaceModelsTable;
+  model_weights: ModelWeightsTable;
   outbox: OutboxTable;
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace, selectInMarket, EXPLORE_SHARE } from '../../src/accounts/refresh.js';
+import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { listEvents } from '../../src/db/outbox.js';
 import { insertOutcome } from '../../src/db/outcomes.js';
 import { newId } from '../../src/db/ids.js';
@@ -54,8 +55,9 @@ for (const d of dialects) {
       expect(r).toMatchObject({ refreshed: true, model_version: 1, accounts: 120 });
       const rows = await accounts(db, ws.id);
       expect(rows).toHaveLength(120);
-      for (const row of rows) {
-        const evidence = JSON.parse(row.evidence) as { kind: string; contribution: number; detail: string }[];
+      const shown = await rowsEvidence(db.kysely, ws.id, rows);
+      for (const [k, row] of rows.entries()) {
+        const evidence = shown[k] as { kind: string; contribution: number; detail: string }[];
         expect(evidence[0].kind).toBe('intercept');
         expect(evidence.reduce((s, e) => s + e.contribution, 0)).toBeCloseTo(row.logit, 9);
         expect(row.score).toBeCloseTo(1 / (1 + Math.exp(-row.logit)), 12);
