@@ -280,7 +280,7 @@ export const accountRoutes = [
       const data = rows.slice(0, query.limit);
       const last = data[data.length - 1];
       const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: 0, s: monthNumber(last.month), i: last.id, f }) : null;
-      return { status: 200, body: { object: 'list', data: data.map((r) => ({ object: 'signal', ...r })), next_cursor: next } };
+      return { status: 200, body: { object: 'list', data: data.map((r) => ({ object: 'signal', id: r.id, store_id: r.store_id, type: r.type, month: r.month, subject: r.subject, strength: r.strength, detail: r.detail })), next_cursor: next } };
     },
   }),
   defineRoute({
