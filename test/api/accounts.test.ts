@@ -145,6 +145,15 @@ for (const d of dialects) {
         expect(ids(await list('filter=all&country=US&status=working', key))).toEqual(['e', 'a', 'd']);
       });
 
+      it('answers a signal filter from the signals ingested since the last call', async () => {
+        const mine = await workspace(h.db);
+        const key = await apiKey(h.db, mine.id, ['read:accounts']);
+        await seedAccounts(h.db, mine.id, [{ store_id: 'late-bloomer', score: 0.5 }]);
+        expect(ids(await list('filter=all&signal_type=catalogue_growth', key))).toEqual([]);
+        await seedRun(h.db, '2026-05', 'run-may', [], [{ store_id: 'late-bloomer', type: 'catalogue_growth' }]);
+        expect(ids(await list('filter=all&signal_type=catalogue_growth', key))).toEqual(['late-bloomer']);
+      });
+
       it.each([
         ['min_score', 'min_score=high'],
         ['min_score', 'min_score=1e-3'],

@@ -213,8 +213,9 @@ export const accountRoutes = [
       const next =
         page.rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: page.version, s: last.score, i: last.store_id, f }) : null;
       // Every row of the page is now delivered (delivery never reverts): the page can be served
-      // again as it is until the workspace's accounts or ranking change.
-      const cacheable = page.version === current;
+      // again as it is until the workspace's accounts or ranking change — unless it filters on
+      // signals, which an ingest changes without touching the accounts.
+      const cacheable = page.version === current && signal_type === undefined && signals_since === undefined;
       return { status: 200, body: { object: 'list', data: pageRows.map((r) => toAccount(r, true)), next_cursor: next }, cacheable };
     },
   }),
