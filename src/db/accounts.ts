@@ -6,14 +6,15 @@
  * Served pages are reused until the workspace's accounts_version (or ranking_version) moves,
  * so every write of accounts rows must bump it in the same transaction. This module is the
  * only writer of the table and its exported writers do: upsertAccounts (and importAccounts,
- * built on it). markDelivered is the one deliberate exception (see there).
+ * built on it) and setAccountStatus. markDelivered is the one deliberate exception (see there).
  */
 import type { Kysely } from 'kysely';
+import type { AccountStatus } from '../accounts/statuses.js';
 import type { Db } from './index.js';
+import { newId } from './ids.js';
 import { runBulk } from './prepared.js';
 import { pruneRankingHistory, recordSupersededScores } from './rankings.js';
-import type { AccountStatus } from '../accounts/statuses.js';
-import type { Database } from './schema.js';
+import type { AccountRow, Database } from './schema.js';
 
 export interface AccountInput {
   store_id: string;
@@ -298,4 +299,61 @@ export async function countAccounts(q: Kysely<Database>, workspaceId: string): P
     .where('workspace_id', '=', workspaceId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** One account of the workspace, or undefined when the workspace cannot see that store. */
+export async function getAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<AccountRow | undefined> {
+  return q.selectFrom('accounts').selectAll().where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).executeTakeFirst();
+}
+
+export interface StatusChange {
+  status: AccountStatus;
+  note: string | null;
+  /** `key:<id>` or `member:<email>`. */
+  actor: string;
+}
+
+export interface StatusEntry extends StatusChange {
+  created_at: string;
+}
+
+/**
+ * An operator's status decision: appended to the account's history and made the account's
+ * current status (accounts_version bumped), in the caller's transaction. Undefined, writing
+ * nothing, when the workspace has no account for the store (it cannot see it).
+ */
+export async function setAccountStatus(trx: Kysely<Database>, workspaceId: string, storeId: string, change: StatusChange, now: Date): Promise<StatusEntry | undefined> {
+  const updated = await trx
+    .updateTable('accounts')
+    .set({ status: change.status })
+    .where('workspace_id', '=', workspaceId)
+    .where('store_id', '=', storeId)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return undefined;
+  const created_at = now.toISOString();
+  await trx
+    .insertInto('account_statuses')
+    .values({ id: statusId(now), workspace_id: workspaceId, store_id: storeId, status: change.status, note: change.note, actor: change.actor, created_at })
+    .execute();
+  await bumpAccountsVersion(trx, workspaceId);
+  return { ...change, created_at };
+}
+
+/** The account's status changes, newest first. */
+export async function statusHistory(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<StatusEntry[]> {
+  return q
+    .selectFrom('account_statuses')
+    .select(['status', 'note', 'actor', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('store_id', '=', storeId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+let statusSeq = 0;
+/** Sorts in writing order within one millisecond of one process (history ties break on it). */
+function statusId(now: Date): string {
+  statusSeq = (statusSeq + 1) % 0x1000000;
+  return `ast_${now.getTime().toString(16).padStart(12, '0')}${statusSeq.toString(16).padStart(6, '0')}${newId('', 4).slice(1)}`;
 }

@@ -5,13 +5,28 @@
  * v is its earliest recorded score of a version ≥ v, else its current score — for at least
  * RANKING_RETENTION_MS after v was superseded; then v is forgotten and its cursors answer 400.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { AccountStatus } from '../accounts/statuses.js';
+import type { SignalType } from '../signals/types.js';
 import { prepared, runBulk } from './prepared.js';
 import type { AccountRow, Database } from './schema.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 
-export interface PageQuery {
+/** Narrowing filters of a ranking page (all optional; they combine with AND). */
+export interface AccountFilters {
+  minScore?: number;
+  country?: string;
+  category?: string;
+  plan?: string;
+  status?: AccountStatus;
+  /** Only accounts with a signal of this type (in or after signalsSince when given). */
+  signalType?: SignalType;
+  /** Only accounts with a signal (of signalType when given) in this month (YYYY-MM) or later. */
+  signalsSince?: string;
+}
+
+export interface PageQuery extends AccountFilters {
   inMarketOnly: boolean;
   /** Position after which the page starts (exclusive), in ranking order. */
   after?: { score: number; store_id: string };
@@ -72,10 +87,11 @@ export async function pageAccounts(q: Kysely<Database>, workspaceId: string, p: 
     q,
     sql<PageRow & { ranking_version: number }>`
     select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at,
+      logit, explore, model_version, signals, status,
       (select ranking_version from workspaces where id = ${workspaceId}) as ranking_version
     from accounts
     where workspace_id = ${workspaceId}
-      ${p.inMarketOnly ? sql`and in_market = 1` : sql``}
+      ${filtersSql(p, 'accounts')}
       ${after ? sql`and (score < ${after.score} or (score = ${after.score} and store_id > ${after.store_id}))` : sql``}
     order by score desc, store_id asc
     limit ${p.limit}`,
@@ -90,17 +106,41 @@ export async function pageAccountsAt(trx: Kysely<Database>, workspaceId: string,
       where h.workspace_id = a.workspace_id and h.store_id = a.store_id and h.version >= ${version}
       order by h.version asc limit 1), a.${sql.ref(column)})`;
   const { rows } = await sql<PageRow>`
-    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at from (
+    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at,
+      logit, explore, model_version, signals, status from (
       select a.store_id, a.domain, a.country, a.category, a.plan, ${asOf('score')} as score, ${asOf('in_market')} as in_market,
-        a.delivered_to_agent, a.evidence, a.updated_at
+        a.delivered_to_agent, a.evidence, a.updated_at, a.logit, a.explore, a.model_version, a.signals, a.status
       from accounts a where a.workspace_id = ${workspaceId}
     ) r
     where 1 = 1
-      ${q.inMarketOnly ? sql`and in_market = 1` : sql``}
+      ${filtersSql(q, 'r')}
       ${after ? sql`and (score < ${after.score} or (score = ${after.score} and store_id > ${after.store_id}))` : sql``}
     order by score desc, store_id asc
     limit ${q.limit}`.execute(trx);
   return rows;
+}
+
+/**
+ * The page's filters as SQL conditions (each `and …`) on the row relation `rel`; score and
+ * in_market are the relation's (the as-of values on an older version's path).
+ */
+function filtersSql(p: PageQuery, rel: 'accounts' | 'r'): RawBuilder<unknown> {
+  const col = (name: string) => sql.ref(`${rel}.${name}`);
+  const parts: RawBuilder<unknown>[] = [];
+  if (p.inMarketOnly) parts.push(sql`and ${col('in_market')} = 1`);
+  if (p.minScore !== undefined) parts.push(sql`and ${col('score')} >= ${p.minScore}`);
+  if (p.country !== undefined) parts.push(sql`and ${col('country')} = ${p.country}`);
+  if (p.category !== undefined) parts.push(sql`and ${col('category')} = ${p.category}`);
+  if (p.plan !== undefined) parts.push(sql`and ${col('plan')} = ${p.plan}`);
+  if (p.status !== undefined) parts.push(sql`and ${col('status')} = ${p.status}`);
+  if (p.signalType !== undefined || p.signalsSince !== undefined) {
+    parts.push(sql`and exists (
+      select 1 from store_signals s join ingested_months im on im.month = s.month and im.run_id = s.run_id
+      where s.store_id = ${col('store_id')}
+        ${p.signalType !== undefined ? sql`and s.type = ${p.signalType}` : sql``}
+        ${p.signalsSince !== undefined ? sql`and s.month >= ${p.signalsSince}` : sql``})`);
+  }
+  return parts.length ? sql.join(parts, sql` `) : sql``;
 }
 
 export interface RankingPage {
