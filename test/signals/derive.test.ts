@@ -4,79 +4,15 @@
  * and returns, unknown values (no signal), thresholds at and just below their edge, and hostile
  * text that must come back from the Parquet files exactly as it went in.
  */
-import { writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PANEL_COLUMNS } from '../../src/panel/columns.js';
 import { lit, openDuck } from '../../src/panel/duck.js';
 import { readRunsIndex } from '../../src/panel/runs.js';
 import { SIGNAL_TYPES } from '../../src/signals/types.js';
 import { publishPanel } from '../helpers/cli.js';
+import { FEB, HOSTILE_APP, HOSTILE_DOMAIN, HOSTILE_ID, JAN, MAR, PANEL, writePanel } from '../helpers/signals-panel.js';
 import { tempDirs } from '../helpers/tmp.js';
-
-const [JAN, FEB, MAR] = ['2026-01', '2026-02', '2026-03'];
-const HOSTILE_ID = '=HYPERLINK("http://x");\n\'ü 🛒 "quoted"';
-const HOSTILE_APP = '=1+1"\') DROP TABLE x--';
-const HOSTILE_DOMAIN = '<script>alert("x")</script>.example';
-
-type Row = Partial<Record<(typeof PANEL_COLUMNS)[number]['name'], string>>;
-const base = (id: string, over: Row = {}): Row => ({
-  store_id: id, domain: `${id}.example`, country: 'US', category: 'apparel', plan: 'grow', created_month: '2024-05',
-  product_count: '100', monthly_visits: '5000', est_monthly_revenue_usd: '8000.00', apps: 'klaviyo',
-  ads_meta: 'false', ads_google: 'false', ads_tiktok: 'false', ads_pinterest: 'false',
-  llms_txt: 'false', product_schema: 'false', agent_checkout: 'false', mcp_server: 'false', ai_crawlers_allowed: 'false',
-  ...over,
-});
-
-/** month → rows; what each store does is said beside it. */
-const PANEL: Record<string, Row[]> = {
-  [JAN]: [
-    base('new-in-first-month', { created_month: JAN }), // store_opened in the first month
-    base('old-in-first-month'), // nothing: the first month has no previous month
-    base('leaves-and-returns'),
-    base('changes-everything', {
-      plan: 'basic', product_count: '40', monthly_visits: '10000', est_monthly_revenue_usd: '1000.00', apps: 'klaviyo',
-      ads_meta: 'true', mcp_server: 'true',
-    }),
-    base('below-thresholds', { plan: 'enterprise', product_count: '5', monthly_visits: '99', est_monthly_revenue_usd: '999.99' }),
-    base('unknowns', { plan: '', product_count: '10', monthly_visits: '', est_monthly_revenue_usd: '', apps: '', ads_meta: '', llms_txt: '' }),
-    base(HOSTILE_ID, { domain: HOSTILE_DOMAIN, category: "Robert'); DROP TABLE panel;--", apps: 'safe' }),
-  ],
-  [FEB]: [
-    base('new-in-first-month', { created_month: JAN }),
-    base('old-in-first-month'),
-    // leaves-and-returns is absent: store_closed
-    base('opens-in-feb', { created_month: FEB }), // store_opened "Opened in"
-    base('changes-everything', {
-      plan: 'plus', product_count: '50', monthly_visits: '13000', est_monthly_revenue_usd: '1300.00', apps: 'klaviyo;judge.me',
-      ads_meta: 'false', ads_tiktok: 'true', llms_txt: 'true', mcp_server: 'false',
-    }),
-    base('below-thresholds', { plan: 'plus', product_count: '14', monthly_visits: '1000', est_monthly_revenue_usd: '5000.00' }),
-    base('unknowns', { plan: 'plus', product_count: '', monthly_visits: '20000', est_monthly_revenue_usd: '5000.00', apps: 'klaviyo', ads_meta: 'true', llms_txt: 'true' }),
-    base(HOSTILE_ID, { domain: HOSTILE_DOMAIN, category: "Robert'); DROP TABLE panel;--", apps: `safe;${HOSTILE_APP}` }),
-  ],
-  [MAR]: [
-    base('new-in-first-month', { created_month: JAN }),
-    base('old-in-first-month'),
-    base('leaves-and-returns'), // back: store_opened "Appeared in the panel"
-    // opens-in-feb is gone: store_closed in the last month
-    base('changes-everything', {
-      plan: 'grow', product_count: '50', monthly_visits: '9750', est_monthly_revenue_usd: '1300.00', apps: 'klaviyo',
-      ads_tiktok: 'true', llms_txt: 'true',
-    }),
-    base('below-thresholds', { plan: 'plus', product_count: '14', monthly_visits: '1299', est_monthly_revenue_usd: '6499.99' }),
-    base('unknowns', { plan: 'plus', product_count: '', monthly_visits: '20000', est_monthly_revenue_usd: '5000.00', apps: 'klaviyo', ads_meta: 'true', llms_txt: 'true' }),
-    base(HOSTILE_ID, { domain: HOSTILE_DOMAIN, category: "Robert'); DROP TABLE panel;--", apps: `safe;${HOSTILE_APP}` }),
-  ],
-};
-
-export async function writePanel(dir: string, panel: Record<string, Row[]>): Promise<void> {
-  const columns = PANEL_COLUMNS.map((c) => c.name);
-  for (const [month, rows] of Object.entries(panel)) {
-    await writeFile(path.join(dir, `${month}.csv`), stringify(rows, { header: true, columns, quoted_match: /[\n"',;]/ }));
-  }
-}
 
 interface Signal {
   id: string;
@@ -98,8 +34,7 @@ beforeAll(async () => {
   const root = await dirs.make();
   const input = path.join(root, 'panel');
   runs = path.join(root, 'runs');
-  await import('node:fs/promises').then((fs) => fs.mkdir(input));
-  await writePanel(input, PANEL);
+  await writePanel(input);
   summaryRuns = (await publishPanel(input, path.join(root, 'out'), { runs })).runs;
   const index = await readRunsIndex(runs);
   const duck = await openDuck();
@@ -186,9 +121,8 @@ describe('signals of a hand-built three-month panel', () => {
     expect([...seen].sort()).toEqual([...SIGNAL_TYPES].sort());
   });
 
-  it('gives every signal a strength in (0, 1] and the stable id of the contract', async () => {
+  it('gives every signal a strength in (0, 1] and the stable id of the contract', () => {
     const all = [JAN, FEB, MAR].flatMap((m) => signals.get(m)!);
-    const { createHash } = await import('node:crypto');
     for (const s of all) {
       expect(s.strength).toBeGreaterThan(0);
       expect(s.strength).toBeLessThanOrEqual(1);
