@@ -83,6 +83,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   await mkdir(o.out, { recursive: true });
   const lock = await acquireLock(o.out);
   let wrote = false;
+  let runsLock: Awaited<ReturnType<typeof acquireLock>> | undefined;
   try {
     const old = await readPublication(o.out);
     const oldState: PublicationState = old?.state ?? { state_version: 1, runs: {}, feed: [] };
@@ -108,6 +109,11 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const runIds = new Map(o.runs === undefined ? [] : candidates.map((m) => [m, signalsRunId(m, hashes)] as const));
     const runMonths = o.runs === undefined ? [] : await staleRuns(o.runs, await readRunsIndex(o.runs), runIds);
     const runsRequest = o.runs === undefined || runMonths.length === 0 ? undefined : { runsDir: o.runs, months: runMonths, runIds };
+    // One writer per runs folder too (two publishes with different --out may share it).
+    if (runsRequest) {
+      await mkdir(runsRequest.runsDir, { recursive: true });
+      runsLock = await acquireLock(runsRequest.runsDir);
+    }
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
     const computed = months.length || runsRequest ? await computeMonths(files, months, baseUrl, progress, saved, runsRequest) : undefined;
     /** Points the runs index at the new runs: only once the publication itself has succeeded. */
@@ -224,6 +230,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     await switchRuns();
     return summary;
   } finally {
+    await runsLock?.release();
     await lock.release();
     if (!outExisted && !wrote) await rm(o.out, { recursive: true, force: true });
   }
