@@ -143,13 +143,11 @@ export async function writeRuns(duck: Duck, o: WriteRunsOptions): Promise<RunInf
       const tmp = path.join(o.runsDir, month, `.tmp-${runId.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
       await mkdir(tmp);
       try {
-        await duck.run(`COPY (${storesSelect('run_cur')}) TO ${lit(path.join(tmp, 'stores.parquet'))} (FORMAT parquet)`);
-        await duck.run(`COPY (${signalsSql(month, 'run_cur', 'run_prev', o.panelMonths.has(prev))}) TO ${lit(path.join(tmp, 'signals.parquet'))} (FORMAT parquet)`);
-        const [counts] = await duck.all<{ stores: unknown; signals: unknown }>(
-          `SELECT (SELECT count(*) FROM read_parquet(${lit(path.join(tmp, 'stores.parquet'))})) AS stores,
-                  (SELECT count(*) FROM read_parquet(${lit(path.join(tmp, 'signals.parquet'))})) AS signals`,
-        );
-        const info: RunInfo = { month, run_id: runId, stores: toNumber(counts.stores), signals: toNumber(counts.signals), signals_version: SIGNALS_VERSION };
+        // COPY answers the number of rows it wrote.
+        const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
+        const stores = await copy(storesSelect('run_cur'), 'stores.parquet');
+        const signals = await copy(signalsSql(month, 'run_cur', 'run_prev', o.panelMonths.has(prev)), 'signals.parquet');
+        const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION };
         await writeFile(path.join(tmp, 'run.json'), JSON.stringify(info) + '\n');
         await renameDir(tmp, final);
         written.push(info);
