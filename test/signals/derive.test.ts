@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lit, openDuck } from '../../src/panel/duck.js';
 import { readRunsIndex } from '../../src/panel/runs.js';
+import { SIGNALS } from '../../src/signals/derive.js';
 import { SIGNAL_TYPES } from '../../src/signals/types.js';
 import { publishPanel } from '../helpers/cli.js';
 import { FEB, HOSTILE_APP, HOSTILE_DOMAIN, HOSTILE_ID, JAN, MAR, PANEL, writePanel } from '../helpers/signals-panel.js';
@@ -114,6 +115,10 @@ describe('signals of a hand-built three-month panel', () => {
     expect(find(MAR, 'changes-everything', 'plan_downgraded')).toMatchObject({ detail: 'Downgraded from plus to grow' });
     expect(find(MAR, 'changes-everything', 'app_removed')).toMatchObject({ detail: 'Removed judge.me' });
     expect(find(MAR, 'leaves-and-returns', 'store_opened')).toMatchObject({ detail: 'Appeared in the panel in 2026-03, absent the month before' });
+  });
+
+  it('declares each signal type of the shared list exactly once', () => {
+    expect(SIGNALS.map((s) => s.type)).toEqual([...SIGNAL_TYPES]);
   });
 
   it('derives every signal type somewhere in the panel', () => {
