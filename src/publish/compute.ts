@@ -32,8 +32,10 @@ export interface ComputedMonths {
 export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds'>;
 
 /**
- * Built stats of each requested month (none is fine: `runs` alone then loads what it needs). A month's deltas need the previous month, whose trend
+ * Built stats of each requested month. A month's deltas need the previous month, whose trend
  * inputs need the one before: those files are loaded too, so `--month` and `--all` agree.
+ * `runs` asks for the runs folder's months from the same load (each with its previous month);
+ * with no stats month requested, only that is done.
  * `published` holds the audit's suppression of months already published: a previous month that
  * is not rebuilt is rebuilt exactly as it was published.
  */
