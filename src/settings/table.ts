@@ -4,7 +4,7 @@
  * list in README.md (src/settings/readme.ts; `npm run readme` rewrites it).
  */
 import { ROLES } from '../workspaces/roles.js';
-import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT } from '../defaults.js';
+import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { httpUrl, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
@@ -100,6 +100,7 @@ export const SETTINGS = [
   { name: 'all', flag: '--all', value: toggle, help: 'publish every month in the panel', commands: ['publish'] },
   { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder', commands: ['publish'] },
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'public base URL used in canonical URLs, citations and cards', commands: ['publish'] },
+  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private folder for every store\'s features and monthly signals (never inside --out)', commands: ['publish', 'start'] },
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
   { name: 'json', flag: '--json', value: toggle, help: 'print a summary as JSON on stdout', commands: ['generate', 'publish'] },
   // serve, start, api
