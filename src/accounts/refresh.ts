@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/index.js';
-import { removeAccounts, saveScoredAccounts, scoredAccounts, type ScoredAccount } from '../db/accounts.js';
+import { accountSignals, removeAccounts, saveScoredAccounts, scoredAccounts, type ScoredAccount } from '../db/accounts.js';
 import { appendEvents, type NewEvent } from '../db/outbox.js';
 import { RANKING_RETENTION_MS } from '../db/rankings.js';
 import type { Database } from '../db/schema.js';
@@ -160,6 +160,8 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   return db.write(async (trx) => {
     const before = new Map((await scoredAccounts(trx, workspaceId)).map((a) => [a.store_id, a]));
     const statuses = await latestStatuses(trx, workspaceId);
+    // New signals come only with new data (a full refresh): what each account showed before.
+    const oldSignals = full ? await accountSignals(trx, workspaceId) : new Map<string, string>();
     const labelled = new Set(labels.map((l) => l.store_id));
     const recent = previousMonth(snap.latest);
     const random = seededRandom(seedOf(workspaceId, version));
@@ -199,7 +201,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     const gone = [...before.keys()].filter((id) => !byId.has(id));
     await removeAccounts(trx, workspaceId, gone, now);
 
-    const events = changeEvents(workspaceId, version, before, rows, gone, byId);
+    const events = changeEvents(workspaceId, version, before, oldSignals, rows, gone, byId);
     await appendEvents(trx, events, now);
     const weights = weightsByKey(model);
     const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: EXPLORE_SHARE, weights };
@@ -233,7 +235,8 @@ const rowSignal = (g: RecentSignal) => ({ id: g.id, type: g.type, month: g.month
 function changeEvents(
   workspaceId: string,
   version: number,
-  before: ReadonlyMap<string, { in_market: number; signals: string }>,
+  before: ReadonlyMap<string, { in_market: number }>,
+  oldSignals: ReadonlyMap<string, string>,
   rows: readonly ScoredAccount[],
   gone: readonly string[],
   stores: ReadonlyMap<string, StoreSnapshot>,
@@ -248,8 +251,8 @@ function changeEvents(
       event('store.entered', { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore, signals });
     } else if (!r.in_market && wasIn) {
       event('store.exited', { store_id: r.store_id, transition: 'exited', score: r.score });
-    } else if (r.in_market && was) {
-      const seen = new Set((JSON.parse(was.signals) as { id: string }[]).map((g) => g.id));
+    } else if (r.in_market && oldSignals.has(r.store_id)) {
+      const seen = new Set((JSON.parse(oldSignals.get(r.store_id)!) as { id: string }[]).map((g) => g.id));
       for (const g of signals) {
         if (!seen.has(g.id)) event('store.signal', { store_id: r.store_id, signal: g, score: r.score });
       }

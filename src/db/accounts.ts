@@ -115,11 +115,9 @@ async function writeRows(trx: Kysely<Database>, workspaceId: string, chunk: read
         category: a.category ?? null,
         plan: a.plan ?? null,
         in_market: inMarket(a),
-        evidence: JSON.stringify(a.evidence ?? []),
         logit: a.logit ?? 0,
         explore: a.explore ? 1 : 0,
         model_version: a.model_version ?? 0,
-        signals: JSON.stringify(a.signals ?? []),
         status: a.status ?? 'open',
         delivered_at: null,
         updated_at: now.toISOString(),
@@ -133,15 +131,31 @@ async function writeRows(trx: Kysely<Database>, workspaceId: string, chunk: read
         category: eb.ref('excluded.category'),
         plan: eb.ref('excluded.plan'),
         in_market: eb.ref('excluded.in_market'),
-        evidence: eb.ref('excluded.evidence'),
         logit: eb.ref('excluded.logit'),
         explore: eb.ref('excluded.explore'),
         model_version: eb.ref('excluded.model_version'),
-        signals: eb.ref('excluded.signals'),
         updated_at: eb.ref('excluded.updated_at'),
       })),
     )
     .execute();
+  await writeDetails(trx, workspaceId, chunk.map((a) => [a.store_id, JSON.stringify(a.evidence ?? []), JSON.stringify(a.signals ?? [])]));
+}
+
+/** Rows of [store_id, evidence JSON, signals JSON]. */
+async function writeDetails(trx: Kysely<Database>, workspaceId: string, rows: readonly (readonly unknown[])[]): Promise<void> {
+  await runBulk(
+    trx,
+    {
+      sqlite:
+        'insert into account_details (store_id, evidence, signals, workspace_id) values (?, ?, ?, ?) ' +
+        'on conflict (workspace_id, store_id) do update set evidence = excluded.evidence, signals = excluded.signals',
+      postgres:
+        'insert into account_details (store_id, evidence, signals, workspace_id) select v.*, $4::text from unnest($1::text[], $2::text[], $3::text[]) as v ' +
+        'on conflict (workspace_id, store_id) do update set evidence = excluded.evidence, signals = excluded.signals',
+      extra: [workspaceId],
+    },
+    rows,
+  );
 }
 
 /** A row of a re-scoring. The descriptive fields are written only by a full save. */
@@ -163,8 +177,8 @@ export interface ScoredAccount {
   status?: AccountStatus;
 }
 
-const UPSERT_COLUMNS = 'store_id, domain, country, category, plan, score, logit, in_market, explore, model_version, evidence, signals, status, workspace_id, updated_at';
-const UPSERT_SET = ['domain', 'country', 'category', 'plan', 'score', 'logit', 'in_market', 'explore', 'model_version', 'evidence', 'signals', 'updated_at']
+const UPSERT_COLUMNS = 'store_id, domain, country, category, plan, score, logit, in_market, explore, model_version, status, workspace_id, updated_at';
+const UPSERT_SET = ['domain', 'country', 'category', 'plan', 'score', 'logit', 'in_market', 'explore', 'model_version', 'updated_at']
   .map((c) => `${c} = excluded.${c}`)
   .join(', ');
 
@@ -189,16 +203,17 @@ export async function saveScoredAccounts(
       {
         sqlite: `insert into accounts (${UPSERT_COLUMNS}) values (${UPSERT_COLUMNS.split(',').map(() => '?').join(', ')}) on conflict (workspace_id, store_id) do update set ${UPSERT_SET}`,
         postgres:
-          `insert into accounts (${UPSERT_COLUMNS}) select v.*, $14::text, $15::text from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], ` +
-          `$6::float8[], $7::float8[], $8::integer[], $9::integer[], $10::integer[], $11::text[], $12::text[], $13::text[]) as v ` +
+          `insert into accounts (${UPSERT_COLUMNS}) select v.*, $12::text, $13::text from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], ` +
+          `$6::float8[], $7::float8[], $8::integer[], $9::integer[], $10::integer[], $11::text[]) as v ` +
           `on conflict (workspace_id, store_id) do update set ${UPSERT_SET}`,
         extra: [workspaceId, at],
       },
       rows.map((r) => [
         r.store_id, r.domain ?? null, r.country ?? null, r.category ?? null, r.plan ?? null, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0,
-        r.model_version, JSON.stringify(r.evidence ?? []), JSON.stringify(r.signals ?? []), r.status ?? 'open',
+        r.model_version, r.status ?? 'open',
       ]),
     );
+    await writeDetails(trx, workspaceId, rows.map((r) => [r.store_id, JSON.stringify(r.evidence ?? []), JSON.stringify(r.signals ?? [])]));
   } else {
     await runBulk(
       trx,
@@ -240,6 +255,7 @@ export async function removeAccounts(trx: Kysely<Database>, workspaceId: string,
       ...(await trx.selectFrom('accounts').select(['store_id', 'score', 'in_market']).where('workspace_id', '=', workspaceId).where('store_id', 'in', chunk).execute()),
     );
     await trx.deleteFrom('accounts').where('workspace_id', '=', workspaceId).where('store_id', 'in', chunk).execute();
+    await trx.deleteFrom('account_details').where('workspace_id', '=', workspaceId).where('store_id', 'in', chunk).execute();
   }
   await bumpAccountsVersion(trx, workspaceId);
   if (superseded.length) {
@@ -252,12 +268,14 @@ export async function removeAccounts(trx: Kysely<Database>, workspaceId: string,
 export async function scoredAccounts(
   q: Kysely<Database>,
   workspaceId: string,
-): Promise<{ store_id: string; score: number; logit: number; in_market: number; explore: number; model_version: number; signals: string; status: AccountStatus }[]> {
-  return q
-    .selectFrom('accounts')
-    .select(['store_id', 'score', 'logit', 'in_market', 'explore', 'model_version', 'signals', 'status'])
-    .where('workspace_id', '=', workspaceId)
-    .execute();
+): Promise<{ store_id: string; score: number; in_market: number; status: AccountStatus }[]> {
+  return q.selectFrom('accounts').select(['store_id', 'score', 'in_market', 'status']).where('workspace_id', '=', workspaceId).execute();
+}
+
+/** The recent signals each account shows (JSON text), for the accounts given. */
+export async function accountSignals(q: Kysely<Database>, workspaceId: string): Promise<Map<string, string>> {
+  const rows = await q.selectFrom('account_details').select(['store_id', 'signals']).where('workspace_id', '=', workspaceId).execute();
+  return new Map(rows.map((r) => [r.store_id, r.signals]));
 }
 
 async function bumpAccountsVersion(trx: Kysely<Database>, workspaceId: string): Promise<void> {
@@ -302,8 +320,15 @@ export async function countAccounts(q: Kysely<Database>, workspaceId: string): P
 }
 
 /** One account of the workspace, or undefined when the workspace cannot see that store. */
-export async function getAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<AccountRow | undefined> {
-  return q.selectFrom('accounts').selectAll().where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).executeTakeFirst();
+export async function getAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<(AccountRow & { evidence: string; signals: string }) | undefined> {
+  return q
+    .selectFrom('accounts as a')
+    .innerJoin('account_details as d', (j) => j.onRef('d.workspace_id', '=', 'a.workspace_id').onRef('d.store_id', '=', 'a.store_id'))
+    .selectAll('a')
+    .select(['d.evidence', 'd.signals'])
+    .where('a.workspace_id', '=', workspaceId)
+    .where('a.store_id', '=', storeId)
+    .executeTakeFirst();
 }
 
 export interface StatusChange {

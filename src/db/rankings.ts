@@ -33,7 +33,7 @@ export interface PageQuery extends AccountFilters {
   limit: number;
 }
 
-export type PageRow = Omit<AccountRow, 'workspace_id' | 'delivered_at'>;
+export type PageRow = Omit<AccountRow, 'workspace_id' | 'delivered_at'> & { evidence: string; signals: string };
 
 /** Inside the re-ranking transaction: keeps the replaced scores and starts the next version. */
 export async function recordSupersededScores(
@@ -86,14 +86,14 @@ export async function pageAccounts(q: Kysely<Database>, workspaceId: string, p: 
   return prepared(
     q,
     sql<PageRow & { ranking_version: number }>`
-    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at,
-      logit, explore, model_version, signals, status,
+    select a.store_id, a.domain, a.country, a.category, a.plan, a.score, a.in_market, a.delivered_to_agent, d.evidence, a.updated_at,
+      a.logit, a.explore, a.model_version, d.signals, a.status,
       (select ranking_version from workspaces where id = ${workspaceId}) as ranking_version
-    from accounts
-    where workspace_id = ${workspaceId}
-      ${filtersSql(p, 'accounts')}
-      ${after ? sql`and (score < ${after.score} or (score = ${after.score} and store_id > ${after.store_id}))` : sql``}
-    order by score desc, store_id asc
+    from accounts a join account_details d on d.workspace_id = a.workspace_id and d.store_id = a.store_id
+    where a.workspace_id = ${workspaceId}
+      ${filtersSql(p, 'a')}
+      ${after ? sql`and (a.score < ${after.score} or (a.score = ${after.score} and a.store_id > ${after.store_id}))` : sql``}
+    order by a.score desc, a.store_id asc
     limit ${p.limit}`,
   );
 }
@@ -109,8 +109,9 @@ export async function pageAccountsAt(trx: Kysely<Database>, workspaceId: string,
     select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at,
       logit, explore, model_version, signals, status from (
       select a.store_id, a.domain, a.country, a.category, a.plan, ${asOf('score')} as score, ${asOf('in_market')} as in_market,
-        a.delivered_to_agent, a.evidence, a.updated_at, a.logit, a.explore, a.model_version, a.signals, a.status
-      from accounts a where a.workspace_id = ${workspaceId}
+        a.delivered_to_agent, d.evidence, a.updated_at, a.logit, a.explore, a.model_version, d.signals, a.status
+      from accounts a join account_details d on d.workspace_id = a.workspace_id and d.store_id = a.store_id
+      where a.workspace_id = ${workspaceId}
     ) r
     where 1 = 1
       ${filtersSql(q, 'r')}
@@ -124,7 +125,7 @@ export async function pageAccountsAt(trx: Kysely<Database>, workspaceId: string,
  * The page's filters as SQL conditions (each `and …`) on the row relation `rel`; score and
  * in_market are the relation's (the as-of values on an older version's path).
  */
-function filtersSql(p: PageQuery, rel: 'accounts' | 'r'): RawBuilder<unknown> {
+function filtersSql(p: PageQuery, rel: 'a' | 'r'): RawBuilder<unknown> {
   const col = (name: string) => sql.ref(`${rel}.${name}`);
   const parts: RawBuilder<unknown>[] = [];
   if (p.inMarketOnly) parts.push(sql`and ${col('in_market')} = 1`);

@@ -22,7 +22,15 @@ async function record(db: Db, wsId: string, storeId: string, action: DealStage) 
 }
 
 const accounts = (db: Db, wsId: string) =>
-  db.kysely.selectFrom('accounts').selectAll().where('workspace_id', '=', wsId).orderBy('score', 'desc').orderBy('store_id').execute();
+  db.kysely
+    .selectFrom('accounts as a')
+    .innerJoin('account_details as d', (j) => j.onRef('d.workspace_id', '=', 'a.workspace_id').onRef('d.store_id', '=', 'a.store_id'))
+    .selectAll('a')
+    .select(['d.evidence', 'd.signals'])
+    .where('a.workspace_id', '=', wsId)
+    .orderBy('a.score', 'desc')
+    .orderBy('a.store_id')
+    .execute();
 
 /** 120 stores in two categories that differ in nothing else, every one with a fresh signal. */
 function twoKinds(): { stores: StoreRow[]; signals: SignalRow[] } {

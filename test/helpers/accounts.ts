@@ -118,7 +118,6 @@ export async function seedAccounts(db: Db, workspaceId: string, accounts: SeedAc
           logit: a.logit ?? Math.log(a.score / (1 - a.score)),
           explore: a.explore ? 1 : 0,
           model_version: a.model_version ?? 1,
-          signals: JSON.stringify(a.signals ?? []),
         })
         .where('workspace_id', '=', workspaceId)
         .where('store_id', '=', a.store_id)
