@@ -18,6 +18,9 @@ import { ACCESS_CHOICES, SCOPES } from '../../src/api/scopes.js';
 import { PROBLEM_KINDS } from '../../src/http/problems.js';
 import { COMMANDS, settingsOf } from '../../src/settings/table.js';
 import { ROLES } from '../../src/workspaces/roles.js';
+import { LABELS } from '../../src/accounts/labels.js';
+import { PRIOR, SIGNAL_WINDOW } from '../../src/accounts/model.js';
+import { EXPLORE_SHARE, IN_MARKET_MIN_SCORE, IN_MARKET_QUANTILE, NOT_IN_MARKET } from '../../src/accounts/refresh.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
@@ -118,3 +121,28 @@ function headingAnchors(markdown: string): string[] {
     return n === 0 ? base : `${base}-${n}`;
   });
 }
+
+describe('docs/accounts.md', () => {
+  const accounts = read('docs/accounts.md');
+  const signed = (w: number) => (w > 0 ? `+${w.toFixed(1)}` : `−${Math.abs(w).toFixed(1)}`);
+  const words = (type: string) => type.replace(/_/g, ' ');
+
+  it('states the starting weight of every signal as the model has it', () => {
+    for (const [type, prior] of Object.entries(PRIOR.signal)) expect(accounts).toContain(`| ${words(type)} | ${signed(prior.mean)} |`);
+    expect(accounts).toContain(`intercept starts at ${signed(PRIOR.intercept.mean).replace('+', '')}`);
+  });
+
+  it('states the label of every outcome action', () => {
+    for (const [action, l] of Object.entries(LABELS)) expect(accounts).toContain(`| ${action} | ${l.y === 1 ? 'positive' : 'negative'} | ${l.weight} |`);
+  });
+
+  it('states the in-market rule and the exploration share', () => {
+    expect(IN_MARKET_QUANTILE).toBe(0.8);
+    expect(accounts).toContain('top fifth');
+    expect(accounts).toContain(`at least ${IN_MARKET_MIN_SCORE}`);
+    expect(EXPLORE_SHARE).toBe(0.1);
+    expect(accounts).toContain('one\ntenth of the in-market list');
+    expect(accounts).toContain(`last ${SIGNAL_WINDOW} months`);
+    for (const s of NOT_IN_MARKET) expect(accounts).toContain(code(s));
+  });
+});
