@@ -9,6 +9,7 @@ import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';
 import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
+import { watchRuns } from './ingest.js';
 import { listenError } from './listen-error.js';
 import type { ServePlugin } from '../serve/app.js';
 import type { LiveEvent } from '../serve/live-publication.js';
@@ -20,11 +21,21 @@ export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<
 
 /**
  * `--api`: the workspace REST API mounted under /api/v1 on the same port, over the SQLite file
- * `opts.db` (or PostgreSQL when `databaseUrl` is set). `close` closes the database after the server.
+ * `opts.db` (or PostgreSQL when `databaseUrl` is set); with `runs`, that runs folder is ingested
+ * in the background now and whenever publish writes a new run. `close` (after the server) stops
+ * ingesting and closes the database.
  */
-export async function apiPlugins(opts: Pick<ServeOptions, 'db' | 'databaseUrl'>, env: Env): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db }> {
+export async function apiPlugins(
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs'> & { label?: string },
+  env: Env,
+): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db }> {
   const db = await openAdminDb(opts, env);
-  return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now } }], close: () => db.close(), db };
+  const watcher = opts.runs !== undefined ? watchRuns(db, opts.runs, env, opts.label ?? 'storelens serve') : undefined;
+  const close = async () => {
+    await watcher?.stop();
+    await db.close();
+  };
+  return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now } }], close, db };
 }
 
 function describe(event: LiveEvent, out: string): string {

@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../env.js';
 import { ensureDemoKey } from '../api/demo.js';
-import { API_PORT, OUT_DIR, PORT, STATE_DIR } from '../defaults.js';
+import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../defaults.js';
 import { CliError } from '../errors.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
@@ -47,7 +47,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 
-  const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl }, env);
+  const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start' }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   let server;
   try {

@@ -4,7 +4,7 @@
  * list in README.md (src/settings/readme.ts; `npm run readme` rewrites it).
  */
 import { ROLES } from '../workspaces/roles.js';
-import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT } from '../defaults.js';
+import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { httpUrl, month, oneOf, port, positiveInt, someOf, text, toggle, type Value } from './values.js';
 
@@ -42,6 +42,7 @@ export const COMMANDS = [
   { name: 'serve', summary: 'serve the published statistics (and with --api, the workspace REST API on the same port)' },
   { name: 'start', summary: 'the demo: generate a panel if absent, publish it, serve statistics and API on one port, print a demo key' },
   { name: 'api', summary: 'serve the workspace REST API (/api/v1) over the database' },
+  { name: 'ingest', summary: 'load the runs publish wrote (per-store features and signals) into the workspace database' },
   { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
   { name: 'workspaces activate', summary: 'record an activation for activation-gated operations (e.g. growth_reports)', args: [{ name: 'activation', help: 'activation name' }] },
@@ -103,6 +104,8 @@ export const SETTINGS = [
   { name: 'host', flag: '--host', value: text('host'), default: HOST, help: 'interface to listen on', commands: LISTENERS },
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api (ignored when DATABASE_URL is set)', commands: ['serve'] },
+  // ingest (and the API servers, which ingest on start and whenever publish writes a new run)
+  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder written by publish (per-store features and signals)', commands: ['ingest', 'api', 'serve', 'start'] },
   // administration
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
   { name: 'email', flag: '--email', value: text('email'), required: true, help: 'member email', commands: ['members add'] },
@@ -119,15 +122,15 @@ export const SETTINGS = [
   },
   { name: 'scopes', flag: '--scopes', value: text('list'), help: 'operator grant of further scopes, comma-separated (e.g. manage:webhooks)', commands: ['keys create'] },
   // the workspace database
-  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', ...ADMIN] },
+  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', 'ingest', ...ADMIN] },
   {
     name: 'databaseUrl',
     env: 'DATABASE_URL',
     value: text('url'),
     help: 'a postgres:// URL: the workspace database is that PostgreSQL database instead of the SQLite file',
-    commands: ['serve', 'start', 'api', ...ADMIN],
+    commands: ['serve', 'start', 'api', 'ingest', ...ADMIN],
   },
-  { name: 'json', flag: '--json', value: toggle, help: 'print exactly one JSON object on stdout', commands: ADMIN },
+  { name: 'json', flag: '--json', value: toggle, help: 'print exactly one JSON object on stdout', commands: ['ingest', ...ADMIN] },
   // bench
   { name: 'stores', flag: '--stores', value: positiveInt, env: 'BENCH_STORES', default: 1_000_000, help: 'stores in the publish benchmark panel', commands: ['bench'] },
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },

@@ -136,6 +136,29 @@ for (const d of dialects) {
       expect(ghosts).toEqual([]);
     });
 
+    it('loads each month once when two ingests run at once (the second waits for the lease)', async () => {
+      const runs = await dirs.make();
+      await writeRuns(runs, { '2026-01': { stores: manyStores(3000) }, '2026-02': FEB });
+      const other = t.dbPath ? await openDatabase({ dbPath: t.dbPath }) : await openDatabase({ databaseUrl: t.databaseUrl! });
+      try {
+        const both = await Promise.all([ingestRuns(t.db, runs, { ...opts, chunkRows: 500 }), ingestRuns(other, runs, { ...opts, chunkRows: 500 })]);
+        expect(both.map((s) => s.months).sort()).toEqual([[], ['2026-01', '2026-02']]);
+      } finally {
+        await other.close();
+      }
+      expect(await counts(t.db)).toEqual({ store_months: 3002, store_signals: 5 });
+      expect(await t.db.kysely.selectFrom('settings').selectAll().where('name', '=', 'ingest_lease').execute()).toEqual([]);
+    });
+
+    it('takes over the lease of an ingest that died, once it has expired', async () => {
+      const runs = await dirs.make();
+      await writeRuns(runs, { '2026-01': JAN });
+      const dead = JSON.stringify({ owner: 'dead-1', until: NOW.getTime() + 1000 });
+      await t.db.write((trx) => trx.insertInto('settings').values({ name: 'ingest_lease', value: dead }).execute());
+      await expect(ingestRuns(t.db, runs, { ...opts, leaseWaitMs: 300 })).rejects.toThrow(/another ingest \(dead-1\) is loading/);
+      expect(await ingestRuns(t.db, runs, { now: () => new Date(NOW.getTime() + 2000) })).toMatchObject({ months: ['2026-01'] });
+    });
+
     it('refuses a run whose folder is missing, naming the file, and flips nothing for that month', async () => {
       const runs = await dirs.make();
       const first = await writeRuns(runs, { '2026-01': JAN });
