@@ -9,7 +9,7 @@
  * (month, run_id)): rows of a run being loaded, or of a run superseded a moment ago, stay out.
  */
 import { sql, type Kysely } from 'kysely';
-import { prepared } from './prepared.js';
+import { prepared, runSqliteText } from './prepared.js';
 import type { Database, IngestedMonthsTable, StoreMonthsTable, StoreSignalsTable } from './schema.js';
 
 export type IngestedMonth = IngestedMonthsTable;
@@ -74,7 +74,7 @@ type Table = 'store_months' | 'store_signals';
 
 /**
  * Inserts rows in the caller's transaction, as few statements as possible: on SQLite prepared
- * multi-row inserts (cached per statement size), on PostgreSQL one `insert … select from
+ * multi-row inserts (text built once per statement size, bound without kysely's compile), on PostgreSQL one `insert … select from
  * unnest(arrays)` (one round trip, a fixed number of parameters whatever the row count).
  */
 export async function insertStoreMonths(trx: Kysely<Database>, dialect: 'sqlite' | 'postgres', rows: readonly StoreMonthRow[]): Promise<void> {
@@ -101,9 +101,24 @@ async function insertRows(
   }
   for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_STATEMENT) {
     const part = rows.slice(i, i + SQLITE_ROWS_PER_STATEMENT);
-    const tuples = part.map((r) => sql`(${sql.join(columns.map((c) => r[c] ?? null))})`);
-    await prepared(trx, sql`insert into ${sql.table(table)} (${cols}) values ${sql.join(tuples)}`);
+    const params: unknown[] = new Array(part.length * columns.length);
+    let k = 0;
+    for (const r of part) for (const c of columns) params[k++] = r[c] ?? null;
+    await runSqliteText(trx, sqliteInsertText(table, columns, part.length), params);
   }
+}
+
+/** `insert into t (a, b) values (?, ?), (?, ?)…` for n rows (kept: one text per table and size). */
+const insertTexts = new Map<string, string>();
+function sqliteInsertText(table: Table, columns: readonly string[], n: number): string {
+  const key = `${table}:${n}`;
+  let text = insertTexts.get(key);
+  if (!text) {
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array.from({ length: n }, () => tuple).join(', ')}`;
+    insertTexts.set(key, text);
+  }
+  return text;
 }
 
 /**

@@ -73,7 +73,7 @@ export interface SettingDef {
 }
 
 /** `storelens bench` runs these (src/bench/index.ts). */
-export const BENCHMARKS = ['publish', 'serve', 'cards', 'api'] as const;
+export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest'] as const;
 
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
@@ -133,6 +133,7 @@ export const SETTINGS = [
   { name: 'json', flag: '--json', value: toggle, help: 'print exactly one JSON object on stdout', commands: ['ingest', ...ADMIN] },
   // bench
   { name: 'stores', flag: '--stores', value: positiveInt, env: 'BENCH_STORES', default: 1_000_000, help: 'stores in the publish benchmark panel', commands: ['bench'] },
+  { name: 'ingestStores', flag: '--ingest-stores', value: positiveInt, env: 'BENCH_STORES', default: 20_000, help: 'stores per month in the ingest benchmark runs (BENCH_STORES sets both)', commands: ['bench'] },
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },
   { name: 'to', flag: '--to', value: month, env: 'BENCH_TO', default: '2026-10', help: 'last month of the publish benchmark panel', commands: ['bench'] },
   { name: 'data', flag: '--data', value: text('dir'), env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },

@@ -79,10 +79,10 @@ describe('the Config of a command', () => {
 
   it('prefers a flag to its environment variable, and the variable to the default', async () => {
     const vars = { BENCH_STORES: '5000', BENCH_ONLY: 'serve,api' };
-    expect((await parse(['bench'], vars)).invocation!.config).toMatchObject({ stores: 5000, only: ['serve', 'api'], from: '2025-10', data: 'bench-data' });
+    expect((await parse(['bench'], vars)).invocation!.config).toMatchObject({ stores: 5000, ingestStores: 5000, only: ['serve', 'api'], from: '2025-10', data: 'bench-data' });
     expect((await parse(['bench', '--stores', '7'], vars)).invocation!.config).toMatchObject({ stores: 7, only: ['serve', 'api'] });
     const defaults = (await parse(['bench'])).invocation!.config;
-    expect(defaults).toMatchObject({ stores: 1_000_000, only: ['publish', 'serve', 'cards', 'api'] });
+    expect(defaults).toMatchObject({ stores: 1_000_000, ingestStores: 20_000, only: ['publish', 'serve', 'cards', 'api', 'ingest'] });
     expect(Object.isFrozen((defaults as { only: unknown }).only)).toBe(true);
   });
 
