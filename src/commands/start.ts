@@ -7,7 +7,9 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../env.js';
+import { refreshAll } from '../accounts/refresh.js';
 import { ensureDemoKey } from '../api/demo.js';
+import { ingestRuns } from '../ingest/ingest.js';
 import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../defaults.js';
 import { CliError } from '../errors.js';
 import { openDuck } from '../panel/duck.js';
@@ -49,6 +51,11 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
 
   const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start' }, env);
   const demo = await ensureDemoKey(api.db, env.now());
+  // Accounts before the first request: load the runs publish wrote and score the demo workspace.
+  const ingested = await ingestRuns(api.db, opts.runs ?? RUNS_DIR, { now: env.now });
+  if (ingested.months.length) log(`ingested ${ingested.months.length} months of store data (${ingested.stores} store rows, ${ingested.signals} signals)`);
+  const ranked = (await refreshAll(api.db, env.now())).get(demo.workspaceId);
+  if (ranked?.refreshed) log(`scored ${ranked.accounts} accounts of the demo workspace, ${ranked.in_market} in market`);
   let server;
   try {
     server = await startServer({ out, port: opts.port, host: opts.host, plugins: api.plugins });
@@ -69,7 +76,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
       '',
       `demo API key for workspace "${demo.workspace}" (shown once, stored only as a hash):`,
       `  ${demo.key}`,
-      `  curl -H "Authorization: Bearer ${demo.key}" ${url}/api/v1/accounts`,
+      `  curl -H "Authorization: Bearer ${demo.key}" "${url}/api/v1/accounts?limit=3"     ranked in-market accounts with their evidence`,
       '',
       'stop with Ctrl-C',
       '',
