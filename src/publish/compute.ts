@@ -14,6 +14,7 @@ import { buildMonth, type BuiltMonth, type ExtraSuppression } from '../stats/bui
 import { DisclosureError, protectMonth } from '../stats/disclosure.js';
 import { guardMonth } from '../stats/guard.js';
 import { loadIntervalSolver } from '../stats/lp.js';
+import { unionOf, valuesOf, withUniverse, type CellValues } from '../stats/universe.js';
 
 export interface ComputedMonths {
   built: Map<string, BuiltMonth>;
@@ -23,13 +24,18 @@ export interface ComputedMonths {
   auditSeconds: number;
   /** month → fingerprint of its panel file (panel/fingerprint.ts), for each built month */
   fingerprints: Map<string, string>;
+  /** month → the breakdown values holding stores, for each built month */
+  cells: Map<string, CellValues>;
+  /** every breakdown value listed in each built month (stats/universe.ts) */
+  universe: CellValues;
 }
 
 /**
  * Built stats of each requested month. A month's deltas need the previous month, whose trend
  * inputs need the one before: those files are loaded too, so `--month` and `--all` agree.
  * `published` holds the audit's suppression of months already published: a previous month that
- * is not rebuilt is rebuilt exactly as it was published.
+ * is not rebuilt is rebuilt exactly as it was published. `known` holds the breakdown values of
+ * the published months not rebuilt: every month lists those and the built months' own.
  */
 export async function computeMonths(
   files: PanelFile[],
@@ -37,6 +43,7 @@ export async function computeMonths(
   baseUrl: string,
   onProgress: (msg: string) => void,
   published: ReadonlyMap<string, ExtraSuppression> = new Map(),
+  known: CellValues = {},
 ): Promise<ComputedMonths> {
   const byMonth = new Map(files.map((f) => [f.month, f]));
   const needed = new Set<string>();
@@ -59,6 +66,9 @@ export async function computeMonths(
   } finally {
     duck.close();
   }
+  const cells = new Map(months.filter((m) => aggs.has(m)).map((m) => [m, valuesOf(aggs.get(m)!)]));
+  const universe = unionOf([known, ...cells.values()]);
+  for (const [m, agg] of aggs) aggs.set(m, withUniverse(agg, universe));
   const solver = await loadIntervalSolver();
   let auditSeconds = 0;
   const done = new Map<string, AuditMonth>();
@@ -83,7 +93,7 @@ export async function computeMonths(
     done.set(m, { agg, built });
     if (months.includes(m)) out.set(m, built);
   }
-  return { built: out, extras, auditSeconds, fingerprints };
+  return { built: out, extras, auditSeconds, fingerprints, cells, universe };
 }
 
 /** A disclosure the rules cannot prevent stops the run (exit 1), naming metric, breakdown and month. */

@@ -12,6 +12,7 @@ import { makeDocument, renderDocument } from '../render/json.js';
 import type { FeedItem } from '../render/page.js';
 import type { BuiltMonth } from '../stats/build.js';
 import { FLOOR } from '../stats/suppression.js';
+import { unionOf, universeHash } from '../stats/universe.js';
 import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
 import { assembleArtifacts, type CardsMode } from './artifacts.js';
 import { computeMonths } from './compute.js';
@@ -80,21 +81,41 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const reach = Math.max(...SLUGS.map((s) => REACH[s]));
     const after = o.months === 'all' ? [] : [o.months];
     for (let i = 0; i < reach && after.length; i++) after.push(nextMonth(after[after.length - 1]));
-    const candidates = o.months === 'all' ? panelMonths : after.filter((m) => m === o.months || (before.includes(m) && panelMonths.includes(m)));
+    // Months published before their breakdown values were kept are rebuilt (they now list every value).
+    const storedCells = oldState.cells ?? {};
+    const unlisted = before.filter((m) => !storedCells[m] && panelMonths.includes(m));
+    const candidates = o.months === 'all' ? panelMonths : [...new Set([...unlisted, ...after.filter((m) => m === o.months || (before.includes(m) && panelMonths.includes(m)))])];
 
     const runs: Record<string, Record<string, string>> = structuredClone(oldState.runs) as Record<string, Record<string, string>>;
     /** `${slug}/${month}` of every document whose run id changed */
     const rebuild = new Set<string>();
-    for (const m of candidates) {
-      for (const slug of SLUGS) {
-        const id = runId(slug, m, hashes, baseUrl);
-        if (oldState.runs[slug]?.[m] !== id) rebuild.add(`${slug}/${m}`);
-        (runs[slug] ??= {})[m] = id;
+    const plan = (ms: string[], cells: string) => {
+      for (const m of ms) {
+        for (const slug of SLUGS) {
+          const id = runId(slug, m, hashes, baseUrl, cells);
+          if (oldState.runs[slug]?.[m] !== id) rebuild.add(`${slug}/${m}`);
+          (runs[slug] ??= {})[m] = id;
+        }
+      }
+    };
+    const oldUniverse = universeHash(unionOf(before.map((m) => storedCells[m] ?? {})));
+    plan(candidates, oldUniverse);
+    let months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
+    const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
+    const kept = before.filter((m) => !months.includes(m));
+    let computed = months.length ? await computeMonths(files, months, baseUrl, progress, saved, unionOf(kept.map((m) => storedCells[m] ?? {}))) : undefined;
+    if (computed) {
+      const universe = universeHash(computed.universe);
+      plan(months, universe);
+      if (universe !== oldUniverse && kept.some((m) => panelMonths.includes(m))) {
+        // A breakdown value new to the publication (or gone from it): every published month lists
+        // the new set of rows, a correction of each. Built again together, so deltas and audits agree.
+        months = [...new Set([...months, ...kept.filter((m) => panelMonths.includes(m))])].sort();
+        progress(`the published breakdown values changed: rebuilding ${months.length} month(s)`);
+        computed = await computeMonths(files, months, baseUrl, progress, saved, computed.universe);
+        plan(months, universe);
       }
     }
-    const months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
-    const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
-    const computed = months.length ? await computeMonths(files, months, baseUrl, progress, saved) : undefined;
     const built: Map<string, BuiltMonth> = computed?.built ?? new Map();
     if (computed) o.onAudit?.(computed.auditSeconds);
     const suppression = { ...oldState.suppression };
@@ -115,6 +136,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       if (x.cells.size + x.stats.size + x.cohorts.size > 0) suppression[m] = saveSuppression(x);
       else delete suppression[m];
     }
+    const cells = Object.fromEntries(Object.entries(storedCells).filter(([m]) => before.includes(m)));
+    for (const [m, v] of computed?.cells ?? []) cells[m] = v;
     const completedAt = o.now().toISOString();
 
     // Every published document: rebuilt ones fresh, the rest as they are.
@@ -184,6 +207,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       feed,
       ...(Object.keys(suppression).length ? { suppression: sortedKeys(suppression) } : {}),
       ...(Object.keys(fingerprints).length ? { fingerprints: sortedKeys(fingerprints) } : {}),
+      ...(Object.keys(cells).length ? { cells: sortedKeys(cells) } : {}),
     };
     progress('switching the publication in');
     summary.release = await writeRelease(

@@ -8,6 +8,7 @@ export interface HighsModel {
   run(): void;
   getModelStatus(): number;
   getObjectiveValue(): number;
+  getSolution(): { colValue: number[] };
   dispose(): void;
 }
 
