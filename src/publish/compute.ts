@@ -14,7 +14,7 @@ import { buildMonth, type BuiltMonth, type ExtraSuppression } from '../stats/bui
 import { DisclosureError, protectMonth } from '../stats/disclosure.js';
 import { guardMonth } from '../stats/guard.js';
 import { loadIntervalSolver } from '../stats/lp.js';
-import { unionOf, valuesOf, withUniverse, type CellValues } from '../stats/universe.js';
+import { unionOf, universeHash, valuesOf, withUniverse, type CellValues } from '../stats/universe.js';
 
 export interface ComputedMonths {
   built: Map<string, BuiltMonth>;
@@ -28,6 +28,8 @@ export interface ComputedMonths {
   cells: Map<string, CellValues>;
   /** every breakdown value listed in each built month (stats/universe.ts) */
   universe: CellValues;
+  /** the listed values differ from `listedAs`: nothing was built, every published month must be */
+  relisted: boolean;
 }
 
 /**
@@ -35,7 +37,9 @@ export interface ComputedMonths {
  * inputs need the one before: those files are loaded too, so `--month` and `--all` agree.
  * `published` holds the audit's suppression of months already published: a previous month that
  * is not rebuilt is rebuilt exactly as it was published. `known` holds the breakdown values of
- * the published months not rebuilt: every month lists those and the built months' own.
+ * the published months not rebuilt: every month lists those and the built months' own. With
+ * `listedAs` (the hash of the values the months not rebuilt list), a change of the listed values
+ * stops before building: those months must be rebuilt with the others.
  */
 export async function computeMonths(
   files: PanelFile[],
@@ -44,6 +48,7 @@ export async function computeMonths(
   onProgress: (msg: string) => void,
   published: ReadonlyMap<string, ExtraSuppression> = new Map(),
   known: CellValues = {},
+  listedAs?: string,
 ): Promise<ComputedMonths> {
   const byMonth = new Map(files.map((f) => [f.month, f]));
   const needed = new Set<string>();
@@ -68,6 +73,9 @@ export async function computeMonths(
   }
   const cells = new Map(months.filter((m) => aggs.has(m)).map((m) => [m, valuesOf(aggs.get(m)!)]));
   const universe = unionOf([known, ...cells.values()]);
+  if (listedAs !== undefined && universeHash(universe) !== listedAs) {
+    return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, cells, universe, relisted: true };
+  }
   for (const [m, agg] of aggs) aggs.set(m, withUniverse(agg, universe));
   const solver = await loadIntervalSolver();
   let auditSeconds = 0;
@@ -93,7 +101,7 @@ export async function computeMonths(
     done.set(m, { agg, built });
     if (months.includes(m)) out.set(m, built);
   }
-  return { built: out, extras, auditSeconds, fingerprints, cells, universe };
+  return { built: out, extras, auditSeconds, fingerprints, cells, universe, relisted: false };
 }
 
 /** A disclosure the rules cannot prevent stops the run (exit 1), naming metric, breakdown and month. */

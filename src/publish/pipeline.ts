@@ -102,20 +102,17 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     plan(candidates, oldUniverse);
     let months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
-    const kept = before.filter((m) => !months.includes(m));
-    let computed = months.length ? await computeMonths(files, months, baseUrl, progress, saved, unionOf(kept.map((m) => storedCells[m] ?? {}))) : undefined;
-    if (computed) {
-      const universe = universeHash(computed.universe);
-      plan(months, universe);
-      if (universe !== oldUniverse && kept.some((m) => panelMonths.includes(m))) {
-        // A breakdown value new to the publication (or gone from it): every published month lists
-        // the new set of rows, a correction of each. Built again together, so deltas and audits agree.
-        months = [...new Set([...months, ...kept.filter((m) => panelMonths.includes(m))])].sort();
-        progress(`the published breakdown values changed: rebuilding ${months.length} month(s)`);
-        computed = await computeMonths(files, months, baseUrl, progress, saved, computed.universe);
-        plan(months, universe);
-      }
+    const kept = before.filter((m) => !months.includes(m) && panelMonths.includes(m));
+    const known = unionOf(before.filter((m) => !months.includes(m)).map((m) => storedCells[m] ?? {}));
+    let computed = months.length ? await computeMonths(files, months, baseUrl, progress, saved, known, kept.length ? oldUniverse : undefined) : undefined;
+    if (computed?.relisted) {
+      // A breakdown value new to the publication (or gone from it): every published month lists
+      // the new set of rows, a correction of each, built together so deltas and audits agree.
+      months = [...new Set([...months, ...kept])].sort();
+      progress(`the listed breakdown values changed: rebuilding ${months.length} month(s)`);
+      computed = await computeMonths(files, months, baseUrl, progress, saved, computed.universe);
     }
+    if (computed) plan(months, universeHash(computed.universe));
     const built: Map<string, BuiltMonth> = computed?.built ?? new Map();
     if (computed) o.onAudit?.(computed.auditSeconds);
     const suppression = { ...oldState.suppression };
