@@ -9,6 +9,7 @@ export interface HighsModel {
   getModelStatus(): number;
   getObjectiveValue(): number;
   getSolution(): { colValue: number[] };
+  clearSolver(): void;
   dispose(): void;
 }
 

@@ -9,7 +9,8 @@
  *   counts, shares, rates and bounded means, delta cohorts); the unknown cell's size is the total
  *   less the known-share numerator on the methodology page;
  * - numerator ≤ n ≤ S (a mean's sum between its per-store range times n); a trend metric's n and
- *   every delta cohort ≤ R ≤ S; a count's shown delta gives the cell's count the month before;
+ *   every delta cohort ≤ R ≤ S; a count's shown delta gives the cell's count (its value, e.g.
+ *   the new stores) the month before;
  * - with `stable` (stores keep their country and category, as the generator does): R of a cell
  *   ≤ its S the month before (0 where the cell is not listed then);
  * - a hidden cell holds 0 stores or more (the methodology lists every cell seen in any month in
@@ -114,11 +115,11 @@ export interface AttackOptions {
 /** Every hidden figure of `dim` (or those `only` picks), with the interval the programme allows. */
 export async function attackRelease(release: Release, dim: Dim, options: AttackOptions): Promise<Bound[]> {
   const all = [...release.months.keys()].sort();
-  if (options.window === undefined) return solveAll(...programme(release, dim, all, all, options), options.enough);
+  if (options.window === undefined) return solveAll(...programme(release, dim, all, all, options), options.enough, `${dim}, every month`);
   const out: Bound[] = [];
   for (const [i, month] of all.entries()) {
     const months = all.slice(Math.max(0, i - options.window), i + options.window + 1);
-    out.push(...(await solveAll(...programme(release, dim, months, [month], options), options.enough)));
+    out.push(...(await solveAll(...programme(release, dim, months, [month], options), options.enough, `${dim}${options.stable ? ' (stable cells)' : ''}, ${months.join(' ')}`)));
   }
   return out;
 }
@@ -192,6 +193,8 @@ function programme(release: Release, dim: Dim, months: string[], attacked: strin
         if (TRENDS.has(metric) && hasPrior) p.row([[n, 1], [returning(cell), -1]], '<=', 0);
         if (count) {
           if (!pub && hiddenCell && !isStores) target(`num:${metric}`, cell);
+          // A count's numerator (its value: the stores counted, e.g. new stores) fits in its n.
+          if (!isStores) p.row([[pub ? p.fix(numKey(cell), pub.numerator!) : p.v(numKey(cell), 0, T), 1], [n, -1]], '<=', 0);
         } else if (!mean || range) {
           const [lo, hi] = range ?? [0, 1];
           const u = pub ? p.fix(numKey(cell), pub.numerator!) : p.v(numKey(cell), mean ? -Infinity : 0, mean && hi === Infinity ? Infinity : T * hi);
@@ -199,11 +202,11 @@ function programme(release: Release, dim: Dim, months: string[], attacked: strin
           p.row([[u, 1], [n, -lo]], '>=', 0);
           if (hi !== Infinity) p.row([[u, 1], [n, -hi]], '<=', 0);
         }
-        // A count's shown delta states the cell's count the month before.
+        // A count's shown delta states the cell's count (its value) the month before.
         const f = cell === UNKNOWN ? null : figs.get(`${metric}|${dim}:${cell}`);
         if (count && f && f.change !== null && pub) {
-          const prior = metric === 'active_stores' ? key('stores', cell, before(month)) : key(`n:${metric}`, cell, before(month));
-          p.row([[p.v(prior), 1]], '=', pub.n! - f.change);
+          const prior = metric === 'active_stores' ? key('stores', cell, before(month)) : key(`num:${metric}`, cell, before(month));
+          p.row([[p.v(prior), 1]], '=', pub.numerator! - f.change);
         }
         // A shown delta's cohort: the cell's stores present the month before (every metric's delta
         // is taken on that cohort, as the published figures show).
@@ -211,7 +214,7 @@ function programme(release: Release, dim: Dim, months: string[], attacked: strin
       }
       if (all && !isStores) {
         p.row(cells.map((c) => [p.v(nKey(c)), 1]), '=', all.n!);
-        if (!count && (!mean || range) && all.numerator !== null) p.row(cells.map((c) => [p.v(numKey(c)), 1]), '=', all.numerator);
+        if ((count || !mean || range) && all.numerator !== null) p.row(cells.map((c) => [p.v(numKey(c)), 1]), '=', all.numerator);
       }
       const allCohort = figs.get(`${metric}|all`)?.cohort ?? null;
       if (hasPrior && allCohort !== null) p.row(cells.map((c) => [returning(c), 1]), '=', allCohort);
@@ -232,7 +235,7 @@ function programme(release: Release, dim: Dim, months: string[], attacked: strin
   return [p, targets, mosts];
 }
 
-async function solveAll(p: Programme, targets: Array<Target & { key: string }>, mosts: Map<string, number>, enough?: (b: Bound) => boolean): Promise<Bound[]> {
+async function solveAll(p: Programme, targets: Array<Target & { key: string }>, mosts: Map<string, number>, enough?: (b: Bound) => boolean, context = ''): Promise<Bound[]> {
   if (targets.length === 0) return [];
   const model = (await loadHighs()).createModel({ format: 'lp', data: p.text() });
   try {
@@ -246,8 +249,16 @@ async function solveAll(p: Programme, targets: Array<Target & { key: string }>, 
     const solve = (i: number, sign: 1 | -1) => {
       model.changeColCost(i, sign);
       model.run();
-      const status = model.getModelStatus();
-      if (status !== 7) throw new Error(`attack LP: HiGHS status ${status}`);
+      let status = model.getModelStatus();
+      if (status !== 7) {
+        // A warm start can go astray numerically: solve that objective again from scratch with the dual simplex.
+        model.options.set({ simplex_strategy: 1 });
+        model.clearSolver();
+        model.run();
+        status = model.getModelStatus();
+        model.options.set({ simplex_strategy: 4 });
+      }
+      if (status !== 7) throw new Error(`attack LP: HiGHS status ${status} (${context})`);
       const x = sign * model.getObjectiveValue();
       if (enough) {
         const values = model.getSolution().colValue;
