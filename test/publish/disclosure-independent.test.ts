@@ -2,7 +2,8 @@
  * An attacker written apart from the audit (test/helpers/independent-attacker.ts) reads what
  * publish wrote — every month's JSON and every CSV — and, per breakdown, bounds every hidden
  * store count, returning-store count and rare-feature numerator with one linear programme over
- * all months. Compared with the truth counted from the panel files: no hidden store count is
+ * all months (on the generated panel: per month, with the months either side; twelve months of
+ * larger panels: npm run sweep:disclosure). Compared with the truth counted from the panel files: no hidden store count is
  * bounded inside its protection interval (below 30, or within ±30% of the truth) and no other
  * hidden figure is pinned, zero included; with and without assuming stores keep their cell.
  */
