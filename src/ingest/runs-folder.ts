@@ -13,6 +13,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../errors.js';
+import { MONTH, MONTH_PATTERN } from '../month.js';
 import { type Duck, lit } from '../panel/duck.js';
 import { SIGNAL_TYPES } from '../signals/types.js';
 
@@ -25,7 +26,6 @@ export interface RunRef {
   readonly dir: string;
 }
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const RUN_ID = /^[0-9a-f]{64}$/;
 
 export const indexFile = (runsDir: string): string => path.join(runsDir, 'index.json');
@@ -159,7 +159,7 @@ const storeProblems = (month: string): RowProblem[] => [
   { bad: `month IS DISTINCT FROM ${lit(month)}`, field: 'month', says: `is not ${month}` },
   { bad: `store_id IS NULL OR store_id = ''`, field: 'store_id', says: 'is empty' },
   { bad: `count(*) OVER (PARTITION BY store_id) > 1`, field: 'store_id', says: 'appears twice' },
-  { bad: `created_month IS NOT NULL AND NOT regexp_full_match(created_month, '\\d{4}-(0[1-9]|1[0-2])')`, field: 'created_month', says: 'is not a month' },
+  { bad: `created_month IS NOT NULL AND NOT regexp_full_match(created_month, '${MONTH_PATTERN}')`, field: 'created_month', says: 'is not a month' },
   { bad: `product_count < 0 OR monthly_visits < 0`, field: 'product_count or monthly_visits', says: 'is negative' },
   { bad: `NOT isfinite(est_monthly_revenue_usd)`, field: 'est_monthly_revenue_usd', says: 'is not a finite number' },
   { bad: `list_contains(apps, NULL) OR list_contains(ads, NULL) OR list_contains(agentic, NULL)`, field: 'apps, ads or agentic', says: 'holds a null' },

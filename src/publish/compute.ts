@@ -15,6 +15,7 @@ import { buildMonth, type BuiltMonth, type ExtraSuppression } from '../stats/bui
 import { DisclosureError, protectMonth } from '../stats/disclosure.js';
 import { guardMonth } from '../stats/guard.js';
 import { loadIntervalSolver } from '../stats/lp.js';
+import { unionOf, universeHash, valuesOf, withUniverse, type CellValues } from '../stats/universe.js';
 
 export interface ComputedMonths {
   built: Map<string, BuiltMonth>;
@@ -26,6 +27,12 @@ export interface ComputedMonths {
   fingerprints: Map<string, string>;
   /** the runs written (or found complete) in the runs folder, one per requested run month */
   runs: RunInfo[];
+  /** month → the breakdown values holding stores, for each built month */
+  cells: Map<string, CellValues>;
+  /** every breakdown value listed in each built month (stats/universe.ts) */
+  universe: CellValues;
+  /** the listed values differ from `listedAs`: nothing was built, every published month must be */
+  relisted: boolean;
 }
 
 /** The runs (panel/runs.ts) to write from the same DuckDB load: months and their run ids. */
@@ -37,7 +44,10 @@ export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds'
  * `runs` asks for the runs folder's months from the same load (each with its previous month);
  * with no stats month requested, only that is done.
  * `published` holds the audit's suppression of months already published: a previous month that
- * is not rebuilt is rebuilt exactly as it was published.
+ * is not rebuilt is rebuilt exactly as it was published. `known` holds the breakdown values of
+ * the published months not rebuilt: every month lists those and the built months' own. With
+ * `listedAs` (the hash of the values the months not rebuilt list), a change of the listed values
+ * stops before building: those months must be rebuilt with the others.
  */
 export async function computeMonths(
   files: PanelFile[],
@@ -45,6 +55,8 @@ export async function computeMonths(
   baseUrl: string,
   onProgress: (msg: string) => void,
   published: ReadonlyMap<string, ExtraSuppression> = new Map(),
+  known: CellValues = {},
+  listedAs?: string,
   runs?: RunsRequest,
 ): Promise<ComputedMonths> {
   const byMonth = new Map(files.map((f) => [f.month, f]));
@@ -73,7 +85,13 @@ export async function computeMonths(
   } finally {
     duck.close();
   }
-  if (aggs.size === 0) return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, runs: written };
+  if (aggs.size === 0) return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, runs: written, cells: new Map(), universe: unionOf([known]), relisted: false };
+  const cells = new Map(months.filter((m) => aggs.has(m)).map((m) => [m, valuesOf(aggs.get(m)!)]));
+  const universe = unionOf([known, ...cells.values()]);
+  if (listedAs !== undefined && universeHash(universe) !== listedAs) {
+    return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, cells, universe, relisted: true, runs: written };
+  }
+  for (const [m, agg] of aggs) aggs.set(m, withUniverse(agg, universe));
   const solver = await loadIntervalSolver();
   let auditSeconds = 0;
   const done = new Map<string, AuditMonth>();
@@ -98,7 +116,7 @@ export async function computeMonths(
     done.set(m, { agg, built });
     if (months.includes(m)) out.set(m, built);
   }
-  return { built: out, extras, auditSeconds, fingerprints, runs: written };
+  return { built: out, extras, auditSeconds, fingerprints, cells, universe, relisted: false, runs: written };
 }
 
 /** A disclosure the rules cannot prevent stops the run (exit 1), naming metric, breakdown and month. */

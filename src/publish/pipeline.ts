@@ -13,6 +13,7 @@ import { makeDocument, renderDocument } from '../render/json.js';
 import type { FeedItem } from '../render/page.js';
 import type { BuiltMonth } from '../stats/build.js';
 import { FLOOR } from '../stats/suppression.js';
+import { unionOf, universeHash } from '../stats/universe.js';
 import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
 import { assembleArtifacts, type CardsMode } from './artifacts.js';
 import { computeMonths } from './compute.js';
@@ -92,19 +93,26 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const reach = Math.max(...SLUGS.map((s) => REACH[s]));
     const after = o.months === 'all' ? [] : [o.months];
     for (let i = 0; i < reach && after.length; i++) after.push(nextMonth(after[after.length - 1]));
-    const candidates = o.months === 'all' ? panelMonths : after.filter((m) => m === o.months || (before.includes(m) && panelMonths.includes(m)));
+    // Months published before their breakdown values were kept are rebuilt (they now list every value).
+    const storedCells = oldState.cells ?? {};
+    const unlisted = before.filter((m) => !storedCells[m] && panelMonths.includes(m));
+    const candidates = o.months === 'all' ? panelMonths : [...new Set([...unlisted, ...after.filter((m) => m === o.months || (before.includes(m) && panelMonths.includes(m)))])];
 
     const runs: Record<string, Record<string, string>> = structuredClone(oldState.runs) as Record<string, Record<string, string>>;
     /** `${slug}/${month}` of every document whose run id changed */
     const rebuild = new Set<string>();
-    for (const m of candidates) {
-      for (const slug of SLUGS) {
-        const id = runId(slug, m, hashes, baseUrl);
-        if (oldState.runs[slug]?.[m] !== id) rebuild.add(`${slug}/${m}`);
-        (runs[slug] ??= {})[m] = id;
+    const plan = (ms: string[], cells: string) => {
+      for (const m of ms) {
+        for (const slug of SLUGS) {
+          const id = runId(slug, m, hashes, baseUrl, cells);
+          if (oldState.runs[slug]?.[m] !== id) rebuild.add(`${slug}/${m}`);
+          (runs[slug] ??= {})[m] = id;
+        }
       }
-    }
-    const months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
+    };
+    const oldUniverse = universeHash(unionOf(before.map((m) => storedCells[m] ?? {})));
+    plan(candidates, oldUniverse);
+    let months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
     // Runs: every processed month whose run id is not the one the runs folder holds.
     const runIds = new Map(o.runs === undefined ? [] : candidates.map((m) => [m, signalsRunId(m, hashes)] as const));
     const runMonths = o.runs === undefined ? [] : await staleRuns(o.runs, await readRunsIndex(o.runs), runIds);
@@ -115,7 +123,19 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       runsLock = await acquireLock(runsRequest.runsDir);
     }
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
-    const computed = months.length || runsRequest ? await computeMonths(files, months, baseUrl, progress, saved, runsRequest) : undefined;
+    const kept = before.filter((m) => !months.includes(m) && panelMonths.includes(m));
+    const known = unionOf(before.filter((m) => !months.includes(m)).map((m) => storedCells[m] ?? {}));
+    let computed =
+      months.length || runsRequest ? await computeMonths(files, months, baseUrl, progress, saved, known, kept.length ? oldUniverse : undefined, runsRequest) : undefined;
+    if (computed?.relisted) {
+      // A breakdown value new to the publication (or gone from it): every published month lists
+      // the new set of rows, a correction of each, built together so deltas and audits agree.
+      const runsWritten = computed.runs;
+      months = [...new Set([...months, ...kept])].sort();
+      progress(`the listed breakdown values changed: rebuilding ${months.length} month(s)`);
+      computed = { ...(await computeMonths(files, months, baseUrl, progress, saved, computed.universe)), runs: runsWritten };
+    }
+    if (computed && months.length) plan(months, universeHash(computed.universe));
     /** Points the runs index at the new runs: only once the publication itself has succeeded. */
     const switchRuns = async () => {
       if (!runsRequest) return;
@@ -142,6 +162,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       if (x.cells.size + x.stats.size + x.cohorts.size > 0) suppression[m] = saveSuppression(x);
       else delete suppression[m];
     }
+    const cells = Object.fromEntries(Object.entries(storedCells).filter(([m]) => before.includes(m)));
+    for (const [m, v] of computed?.cells ?? []) cells[m] = v;
     const completedAt = o.now().toISOString();
 
     // Every published document: rebuilt ones fresh, the rest as they are.
@@ -215,6 +237,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       feed,
       ...(Object.keys(suppression).length ? { suppression: sortedKeys(suppression) } : {}),
       ...(Object.keys(fingerprints).length ? { fingerprints: sortedKeys(fingerprints) } : {}),
+      ...(Object.keys(cells).length ? { cells: sortedKeys(cells) } : {}),
     };
     progress('switching the publication in');
     summary.release = await writeRelease(

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FeedItem } from '../render/page.js';
 import type { ExtraSuppression } from '../stats/build.js';
+import type { CellValues } from '../stats/universe.js';
 import type { Slug } from '../stats/types.js';
 import type { Manifest } from './manifest.js';
 import { resolveCurrentRelease } from './release.js';
@@ -17,6 +18,8 @@ export interface PublicationState {
   suppression?: Record<string, SavedSuppression>;
   /** month → fingerprint of the panel file it was published from (panel/fingerprint.ts) */
   fingerprints?: Record<string, string>;
+  /** month → the breakdown values holding stores in it as published: their union is listed in every month */
+  cells?: Record<string, CellValues>;
 }
 
 export interface SavedSuppression {

@@ -1,7 +1,8 @@
 /**
  * Run ids (DESIGN.md "Decisions"): a (slug, month) document is rebuilt exactly when the hash of
  * everything that can change it changes: this month's panel bytes and those of the months its
- * deltas reach back to, the registry and methodology versions, schema_version and base_url.
+ * deltas reach back to, the registry and methodology versions, schema_version, base_url, and the
+ * breakdown values the publication lists in every month (stats/universe.ts).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -42,7 +43,7 @@ export function monthsBack(month: string, n: number): string[] {
   return out;
 }
 
-export function runId(slug: Slug, month: string, panel: ReadonlyMap<string, string>, baseUrl: string): string {
+export function runId(slug: Slug, month: string, panel: ReadonlyMap<string, string>, baseUrl: string, cells: string): string {
   const input = {
     schema_version: SCHEMA_VERSION,
     registry: REGISTRY_VERSION,
@@ -52,6 +53,7 @@ export function runId(slug: Slug, month: string, panel: ReadonlyMap<string, stri
     slug,
     month,
     panel: monthsBack(month, REACH[slug]).map((m) => panel.get(m) ?? null),
+    cells,
   };
   return createHash('sha256').update(JSON.stringify(input)).digest('hex');
 }

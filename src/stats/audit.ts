@@ -48,10 +48,12 @@ export interface Finding {
 
 /**
  * The protection rule for a hidden store count: its interval reaches the floor and at least 30%
- * of the true size both ways; down to one store (a published cell has at least one, that much
- * is always known). When every cell of the breakdown is hidden, the upward reach is capped at
- * `most`, the most the cell could hold (what the hidden cells hold together, less one store for
- * each other hidden cell): no suppression can widen it further.
+ * of the true size both ways; down to one store (the audit takes a cell that holds stores to
+ * be known to hold one). An empty cell (listed because its value is seen in another month) is
+ * held to the same rule: its interval must reach the floor. When every cell of the breakdown is
+ * hidden, the upward reach is capped at `most`, the most the cell could hold (what the hidden
+ * cells hold together, less one store for each other non-empty hidden cell): no suppression can
+ * widen it further.
  */
 export function storeCountProtected([lo, hi]: [number, number], truth: number, most = Infinity): boolean {
   return hi >= Math.min(Math.max(FLOOR, truth * (1 + PROTECTION_SHARE)), most) - EPS && lo <= lowEnough(truth);
@@ -144,7 +146,9 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     for (const c of cells) {
       const where = dimensionString(dim, c.value);
       const pub = c.value === null ? c.stores : shown(stats.get(statId('active_stores', where)))?.n ?? null;
-      const sv = pub !== null ? b.constant(pub) : b.variable(1, total.n!);
+      // A listed cell may hold no stores (every value seen in any month is listed: universe.ts);
+      // one that holds some is taken to be known to (a stronger reader than any real one).
+      const sv = pub !== null ? b.constant(pub) : b.variable(c.stores > 0 ? 1 : 0, total.n!);
       storeVar.set(cellKey(agg.month, c.value), sv);
       s.push(sv);
       if (pub === null && target) targets.push({ v: sv, month: agg.month, cell: c, figure: 'stores', truth: c.stores });
@@ -180,17 +184,17 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
       }
     }
     b.equal(s.map((v) => [v, 1]), total.n!);
-    // Boxes for the metrics' n (outer bounds: one store up to what the hidden cells hold together).
+    // Boxes for the metrics' n (outer bounds: one store, none for an empty cell, up to what the hidden cells hold together).
     const hiddenTotal = total.n! - s.reduce((sum, v) => sum + (b.lower[v] === b.upper[v] ? b.lower[v] : 0), 0);
-    const hiddenCells = s.filter((v) => b.lower[v] !== b.upper[v]).length;
+    const hiddenLeast = s.reduce((sum, v) => sum + (b.lower[v] === b.upper[v] ? 0 : b.lower[v]), 0);
     for (const c of cells) {
       const v = storeVar.get(cellKey(agg.month, c.value))!;
-      boxes.set(cellKey(agg.month, c.value), b.lower[v] === b.upper[v] ? [b.lower[v], b.upper[v]] : [1, hiddenTotal]);
+      boxes.set(cellKey(agg.month, c.value), b.lower[v] === b.upper[v] ? [b.lower[v], b.upper[v]] : [b.lower[v], hiddenTotal]);
     }
     // With every cell hidden, no further suppression can widen an interval: the rule then asks
     // for the most a cell could hold.
     const everyCellHidden = cells.every((c) => c.value === null || b.lower[storeVar.get(cellKey(agg.month, c.value))!] !== b.upper[storeVar.get(cellKey(agg.month, c.value))!]);
-    if (everyCellHidden) for (const t of targets) if (t.month === agg.month && t.figure === 'stores') t.most = hiddenTotal - (hiddenCells - 1);
+    if (everyCellHidden) for (const t of targets) if (t.month === agg.month && t.figure === 'stores') t.most = hiddenTotal - (hiddenLeast - b.lower[t.v]);
     const newTotal = shown(stats.get(statId('new_stores', 'all')));
     if (newTotal) b.equal(nw.map((v) => [v, 1]), newTotal.value!);
     const coTotal = agg.hasPrior ? publishedCohort(stats, 'all') : null;
@@ -279,7 +283,7 @@ function auditMetrics(dim: DimensionName, agg: MonthAgg, stats: Published, store
         numResidual -= s.numerator!;
         continue;
       }
-      const box = stores.get(cellKey(agg.month, c.value)) ?? [c.value === null ? c.stores : 1, allStores?.n ?? Infinity];
+      const box = stores.get(cellKey(agg.month, c.value)) ?? [c.value === null ? c.stores : Math.min(1, c.stores), allStores?.n ?? Infinity];
       hidden.push(c);
       nBox.push(nIsStores ? box : [0, box[1]]);
     }

@@ -1,6 +1,6 @@
 /** The standalone api server on the wire: what Node rejects is a problem too, and absolute-form targets work. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDemoKey } from '../../src/api/demo.js';
+import { demoWithAccounts } from '../helpers/accounts.js';
 import { expectWireProblem, sendRaw, sendRawUntilClosed, WIRE_CASES } from '../helpers/wire.js';
 import { startApi, type Harness } from './harness.js';
 
@@ -24,7 +24,7 @@ describe('requests rejected before routing', () => {
 
 describe('absolute-form request targets', () => {
   it('answers GET http://host/api/v1/… like the origin form, query string included', async () => {
-    const demo = await ensureDemoKey(h.db);
+    const demo = await demoWithAccounts(h.db);
     const request = (target: string) =>
       sendRaw(origin, `GET ${target} HTTP/1.1\r\nHost: storelens.test\r\nAuthorization: Bearer ${demo.key}\r\nConnection: close\r\n\r\n`);
     const plain = await request('/api/v1/accounts?limit=1');
@@ -48,7 +48,7 @@ describe('a request the parser rejects, pipelined behind a valid one', () => {
     ['a NUL byte in the path', 'GET /api/v1/acc\0ounts HTTP/1.1\r\nHost: storelens.test\r\n\r\n', 400],
     ['CONNECT', 'CONNECT storelens.test:443 HTTP/1.1\r\nHost: storelens.test:443\r\n\r\n', 501],
   ])('is answered (%s) after the valid request’s response, which arrives whole', async (_what, second, status) => {
-    const demo = await ensureDemoKey(h.db);
+    const demo = await demoWithAccounts(h.db);
     const first = `GET /api/v1/accounts?limit=1 HTTP/1.1\r\nHost: storelens.test\r\nAuthorization: Bearer ${demo.key}\r\n\r\n`;
     const res = await sendRawUntilClosed(origin, first + second);
     expect(res.statuses).toEqual([200, status]);

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { AccountStatus } from '../../src/accounts/statuses.js';
 import { upsertAccounts } from '../../src/db/accounts.js';
+import { ensureDemoKey } from '../../src/api/demo.js';
 import type { Db } from '../../src/db/index.js';
 import type { SignalType } from '../../src/signals/types.js';
 
@@ -124,4 +125,14 @@ export async function seedAccounts(db: Db, workspaceId: string, accounts: SeedAc
         .execute();
     }
   });
+}
+
+/** The demo workspace's key, with two scored accounts to list (as if its panel had been ingested). */
+export async function demoWithAccounts(db: Db): Promise<{ workspace: string; workspaceId: string; key: string }> {
+  const demo = await ensureDemoKey(db);
+  await seedAccounts(db, demo.workspaceId, [
+    { store_id: 'demo-a', score: 0.9, domain: 'a.example' },
+    { store_id: 'demo-b', score: 0.8, domain: 'b.example' },
+  ]);
+  return demo;
 }

@@ -8,6 +8,8 @@ export interface HighsModel {
   run(): void;
   getModelStatus(): number;
   getObjectiveValue(): number;
+  getSolution(): { colValue: number[] };
+  clearSolver(): void;
   dispose(): void;
 }
 

@@ -64,7 +64,9 @@ async function builtWithoutAudit(input: string): Promise<PublishedStats> {
 function truthOf(panel: Panel, dim: Dim): (b: Bound) => number {
   return (b) => {
     const key = b.figure === 'stores' || b.figure === 'cohort' ? 'active_stores' : b.figure;
-    const cell = trueCells(panel, b.month, key, dim).get(b.value)!;
+    // A cell listed in a month it holds no stores (it has some in another month) counts 0.
+    const cell = trueCells(panel, b.month, key, dim).get(b.value);
+    if (!cell) return 0;
     return b.figure === 'stores' ? cell.e : b.figure === 'cohort' ? cell.cohort : cell.sum;
   };
 }

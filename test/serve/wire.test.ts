@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_BASE } from '../../src/api/problems.js';
-import { ensureDemoKey } from '../../src/api/demo.js';
+import { demoWithAccounts } from '../helpers/accounts.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import type { TestDb } from '../helpers/db.js';
 import { startServeWithApi, type ServeWithApi } from '../helpers/serve-with-api.js';
@@ -46,7 +46,7 @@ describe('requests rejected before routing', () => {
 describe('one problem registry', () => {
   it('gives a problem type the same status and title on the public surface, the API and the wire, as openapi.json lists it', async () => {
     const listed = JSON.parse((await get('/api/v1/openapi.json')).text)['x-problem-types'];
-    const demo = await ensureDemoKey(t.db);
+    const demo = await demoWithAccounts(t.db);
     const auth = `Authorization: Bearer ${demo.key}\r\n`;
     const answers = [
       await get('/api/data/no-such-slug'),
@@ -118,7 +118,7 @@ describe('absolute-form request targets', () => {
   });
 
   it('serves the mounted API', async () => {
-    const demo = await ensureDemoKey(t.db);
+    const demo = await demoWithAccounts(t.db);
     const auth = `Authorization: Bearer ${demo.key}\r\n`;
     const res = await get('http://storelens.test/api/v1/accounts?limit=2', auth);
     expect(res.status).toBe(200);

@@ -74,7 +74,8 @@ export async function attack(published: PublishedStats, dim: 'country' | 'catego
       const st = unknown ? null : shown(stats.get(`active_stores:${dimension}`));
       if (st) fix(s, st.n!);
       else if (unknown && known) fix(s, all.n! - known.numerator!);
-      else bounds.push(` ${unknown ? 0 : 1} <= ${s} <= ${all.n}`);
+      // Every cell seen in any month is listed in every month: a hidden one may be empty.
+      else bounds.push(` 0 <= ${s} <= ${all.n}`);
       if (!st && !unknown) targets.push({ name: s, month, value, figure: 'stores' });
       const nw = col('new', value);
       const newStat = unknown ? null : shown(stats.get(`new_stores:${dimension}`));
