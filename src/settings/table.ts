@@ -89,6 +89,7 @@ export const SETTINGS = [
   { name: 'to', flag: '--to', value: month, required: true, help: 'last month', commands: ['generate'] },
   { name: 'seed', flag: '--seed', value: text('s'), default: '1', help: 'seed: the same seed gives byte-identical files', commands: ['generate'] },
   { name: 'format', flag: '--format', value: oneOf('format', ['csv', 'parquet', 'ndjson']), default: 'csv', help: 'file format', commands: ['generate'] },
+  { name: 'truth', flag: '--truth', value: text('file'), help: 'also write each last-month store\'s hidden true propensity {store_id, p} (CSV, or NDJSON for .ndjson) for the learning benchmark', commands: ['generate'] },
   // publish
   { name: 'input', flag: '--input', value: text('dir'), required: true, help: 'panel folder: YYYY-MM.csv | .parquet | .ndjson files', commands: ['publish'] },
   { name: 'month', flag: '--month', value: month, help: 'publish (or correct) one month', commands: ['publish'] },

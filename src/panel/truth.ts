@@ -1,0 +1,92 @@
+/**
+ * The hidden truth of a generated panel (`storelens generate --truth FILE`): for every store of
+ * the last month, the propensity p = σ(wᵀx) that an agency contacting it wins it. x is computed
+ * here from the generator's own latent variables (before any value is blanked out as missing)
+ * and from the change between the last two months: its own notion of what happened, written
+ * independently of src/signals and src/accounts. The learning benchmark draws outcomes from p;
+ * the service never sees it, and must learn what it can from those outcomes.
+ *
+ * HIDDEN_TRUTH is chosen so there is something to learn: a few strong effects the account
+ * model's prior (accounts/model.ts PRIOR) does not know (category, plan, a few apps, agentic
+ * checkout), and some of its beliefs wrong-signed (bigger stores, Meta ads, allowing AI crawlers
+ * and brand-new stores all lower p here, where the prior raises the score).
+ */
+import { rename } from 'node:fs/promises';
+import { lit, type Duck } from './duck.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS } from './columns.js';
+import { PLAN_ORDER, adoptedSql, appsSql, planIndexSql } from './generate.js';
+
+export const HIDDEN_TRUTH = {
+  intercept: -3.3,
+  /** Category as generated (before it is blanked): unlisted categories 0. */
+  category: { beauty: 1.5, pets: 1.1, health: 0.9, electronics: -1.2, apparel: -0.6 } as Record<string, number>,
+  country: { US: 0.4, DE: -0.8, FR: -0.6 } as Record<string, number>,
+  /** Plan in the last month. */
+  plan: { plus: 1.3, advanced: 0.6, basic: -0.5 } as Record<string, number>,
+  /** Per standard deviation of the log latent size (visits, revenue and catalogue all grow with it). */
+  size: -0.6,
+  /** Apps installed in the last month. */
+  app: { recharge: 1.2, gorgias: 0.9, klaviyo: 0.6 } as Record<string, number>,
+  /** Ad channels and agentic features on in the last month. */
+  flag: { ads_tiktok: 0.8, ads_meta: -0.5, agent_checkout: 1.4, llms_txt: 1.0, mcp_server: 1.0, ai_crawlers_allowed: -0.4 } as Record<string, number>,
+  /** Changes between the last two months. */
+  change: {
+    /** The plan moved up a tier. */
+    plan_upgraded: 1.5,
+    /** Per ad channel switched on. */
+    ads_started: 0.6,
+    /** Per agentic feature switched on. */
+    agentic_adopted: 0.8,
+    /** Per app installed. */
+    app_installed: 0.3,
+    /** First month in the panel. */
+    opened: -0.8,
+  },
+} as const;
+
+/** The standard deviation of log(s), s = exp(1.6 (U1 + U2 + U3 − 1.5)) in generate.ts: 1.6 × 0.5. */
+const LOG_SIZE_SD = 0.8;
+
+const weighted = (expr: string, weights: Record<string, number>) =>
+  `CASE ${expr} ${Object.entries(weights).map(([v, w]) => `WHEN ${lit(v)} THEN ${w}`).join(' ')} ELSE 0 END`;
+
+/** The logit of each store of the last month (index M − 1) as a SQL expression over gen_store. */
+function logitSql(M: number): string {
+  const t1 = M - 1;
+  const t0 = Math.max(M - 2, 0);
+  const W = HIDDEN_TRUTH;
+  const plan1 = `[${PLAN_ORDER.map(lit).join(', ')}][least(${planIndexSql(t1)}, ${PLAN_ORDER.length - 1}) + 1]`;
+  const upgraded = `(least(${planIndexSql(t1)}, ${PLAN_ORDER.length - 1}) > least(${planIndexSql(t0)}, ${PLAN_ORDER.length - 1}))`;
+  const flag = (c: string) => `CASE WHEN ${adoptedSql(c as (typeof AD_COLUMNS)[number], t1)} THEN ${W.flag[c] ?? 0} ELSE 0 END`;
+  const started = (cols: readonly string[]) =>
+    cols.map((c) => `CASE WHEN ${adoptedSql(c as (typeof AD_COLUMNS)[number], t1)} AND NOT ${adoptedSql(c as (typeof AD_COLUMNS)[number], t0)} THEN 1 ELSE 0 END`).join(' + ');
+  const installed = M > 1 ? `len(list_filter(app_plan, x -> x.m = ${t1}))` : '0';
+  return [
+    `${W.intercept}`,
+    weighted('category', W.category),
+    weighted('country', W.country),
+    weighted(plan1, W.plan),
+    `${W.size} * ln(s) / ${LOG_SIZE_SD}`,
+    `list_sum(list_transform(${appsSql(t1)}, a -> ${weighted('a', W.app)}))`,
+    ...Object.keys(W.flag).map(flag),
+    `CASE WHEN ${upgraded} THEN ${W.change.plan_upgraded} ELSE 0 END`,
+    `${W.change.ads_started} * (${started(AD_COLUMNS)})`,
+    `${W.change.agentic_adopted} * (${started(AGENTIC_COLUMNS)})`,
+    `${W.change.app_installed} * ${installed}`,
+    `CASE WHEN ${M} > 1 AND b = ${t1} THEN ${W.change.opened} ELSE 0 END`,
+  ]
+    .map((e) => `coalesce(${e}, 0)`)
+    .join(' + ');
+}
+
+/** Writes {store_id, p} for every store of the last month: CSV, or NDJSON when the file ends in .ndjson/.json. */
+export async function writeTruth(duck: Duck, file: string, M: number): Promise<void> {
+  const t1 = M - 1;
+  const tmp = `${file}.tmp`;
+  const format = /\.(nd)?json$/i.test(file) ? '(FORMAT json)' : '(FORMAT csv, HEADER true)';
+  await duck.run(`
+    COPY (SELECT store_id, round(1 / (1 + exp(-(${logitSql(M)}))), 6) AS p
+          FROM gen_store WHERE b <= ${t1} AND d > ${t1} ORDER BY i)
+    TO ${lit(tmp)} ${format}`);
+  await rename(tmp, file);
+}
