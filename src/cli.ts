@@ -26,6 +26,7 @@ const RUN: { [C in CommandName]: Runner<C> } = {
   'workspaces create': async (c, [name], env) => (await import('./commands/admin-workspaces.js')).createWorkspaceCommand(name, c, env),
   'workspaces pilot': async (c, [state], env) => (await import('./commands/admin-workspaces.js')).pilotCommand(state as 'on' | 'off', c, env),
   'workspaces activate': async (c, [activation], env) => (await import('./commands/admin-workspaces.js')).activateCommand(activation, c, env),
+  'workspaces profile': async (c, [workspace], env) => (await import('./commands/admin-profile.js')).profileCommand(workspace, c, env),
   'members add': async (c, _, env) => (await import('./commands/admin-members.js')).addMemberCommand(c, env),
   'keys create': async (c, _, env) => (await import('./commands/admin-keys.js')).createKeyCommand(c, env),
   'keys list': async (c, _, env) => (await import('./commands/admin-keys.js')).listKeysCommand(c, env),

@@ -143,7 +143,7 @@ export function inputSpace(stores: readonly StoreSnapshot[], latestMonth: string
 }
 
 /** One term of a store's logit: input index, value, and the signals behind it (for evidence). */
-interface Term {
+export interface Term {
   i: number;
   x: number;
   signal?: RecentSignal;
@@ -258,32 +258,63 @@ export interface EvidenceItem {
   month?: string;
 }
 
+/**
+ * An evidence item before weighting: the input's value for the store. A row keeps these (they
+ * change only with the data); the contribution is the current model's weight times `x`, so a
+ * refit rewrites scores, never the evidence.
+ */
+export interface StoredEvidence {
+  kind: EvidenceItem['kind'];
+  key: string;
+  detail: string;
+  x: number;
+  month?: string;
+}
+
+/** The stored evidence of a store, one item per term, in the order the logit sums them. */
+export function storedEvidence(space: InputSpace, s: StoreSnapshot, ts: readonly Term[] = terms(space, s)): StoredEvidence[] {
+  return ts.map((t) => describe(space.inputs[t.i], t, s));
+}
+
+/** Σ weight × value over the terms: the logit, summed in the order the evidence lists them. */
+export function logitOf(weights: Float64Array, ts: readonly Term[]): number {
+  let z = 0;
+  for (const t of ts) z += weights[t.i] * t.x;
+  return z;
+}
+
+/**
+ * Weighted evidence: the intercept first, then every input that moved the score, largest
+ * effect first. The contributions add up to the logit the row was scored with.
+ */
+export function explain(stored: readonly StoredEvidence[], weights: Readonly<Record<string, number>>): EvidenceItem[] {
+  const items = stored.map(({ x, ...rest }) => ({ ...rest, contribution: (weights[rest.key] ?? 0) * x }));
+  const [intercept, ...rest] = items;
+  const moved = rest.filter((e) => e.contribution !== 0);
+  moved.sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return intercept ? [intercept, ...moved] : moved;
+}
+
 export interface Scored {
   logit: number;
   score: number;
   evidence: EvidenceItem[];
 }
 
-/** A store's score with its evidence: the contributions, intercept included, add up to the logit. */
+/** A store's score with its evidence (what a row shows): the contributions add up to the logit. */
 export function score(m: FittedModel, s: StoreSnapshot): Scored {
-  const evidence: EvidenceItem[] = [];
-  let logit = 0;
-  for (const t of terms(m.space, s)) {
-    const contribution = m.weights[t.i] * t.x;
-    if (contribution === 0 && t.i !== 0) continue;
-    logit += contribution;
-    evidence.push(describe(m.space.inputs[t.i], t, s, contribution));
-  }
-  const [intercept, ...rest] = evidence;
-  rest.sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution) || (a.key < b.key ? -1 : 1));
-  return { logit, score: sigmoid(logit), evidence: [intercept, ...rest] };
+  const ts = terms(m.space, s);
+  const logit = logitOf(m.weights, ts);
+  return { logit, score: sigmoid(logit), evidence: explain(storedEvidence(m.space, s, ts), weightsByKey(m)) };
+}
+
+export function weightsByKey(m: FittedModel): Record<string, number> {
+  return Object.fromEntries(m.space.inputs.map((inp, j) => [inp.key, m.weights[j]]));
 }
 
 /** The logit under other weights (Thompson sampling), without evidence. */
 export function logitWith(weights: Float64Array, space: InputSpace, s: StoreSnapshot): number {
-  let z = 0;
-  for (const t of terms(space, s)) z += weights[t.i] * t.x;
-  return z;
+  return logitOf(weights, terms(space, s));
 }
 
 const AD_NAMES: Record<string, string> = { meta: 'Meta', google: 'Google', tiktok: 'TikTok', pinterest: 'Pinterest' };
@@ -295,12 +326,12 @@ const AGENTIC_NAMES: Record<string, string> = {
   ai_crawlers_allowed: 'allows AI crawlers',
 };
 
-function describe(input: Input, t: Term, s: StoreSnapshot, contribution: number): EvidenceItem {
+function describe(input: Input, t: Term, s: StoreSnapshot): StoredEvidence {
   const [group, name] = splitKey(input.key);
-  const item = (detail: string): EvidenceItem => ({ kind: 'feature', key: input.key, detail, contribution });
+  const item = (detail: string): StoredEvidence => ({ kind: 'feature', key: input.key, detail, x: t.x });
   switch (group) {
     case 'intercept':
-      return { kind: 'intercept', key: 'intercept', detail: 'Starting point for every account of this workspace', contribution };
+      return { kind: 'intercept', key: 'intercept', detail: 'Starting point for every account of this workspace', x: t.x };
     case 'country':
       return item(`Based in ${name}`);
     case 'category':
@@ -321,7 +352,7 @@ function describe(input: Input, t: Term, s: StoreSnapshot, contribution: number)
     default: {
       const sig = t.signal!;
       const age = monthIndex(s.month) - monthIndex(sig.month);
-      return { kind: 'signal', key: input.key, detail: `${sig.detail} (${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''})`, contribution, month: sig.month };
+      return { kind: 'signal', key: input.key, detail: `${sig.detail} (${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''})`, x: t.x, month: sig.month };
     }
   }
 }
@@ -331,7 +362,7 @@ const splitKey = (key: string): [string, string] => {
   return at < 0 ? [key, ''] : [key.slice(0, at), key.slice(at + 1)];
 };
 
-const fmt = (v: number) => Math.round(v).toLocaleString('en-US');
+const fmt = (v: number) => String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 export const sigmoid = (z: number): number => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 

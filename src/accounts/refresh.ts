@@ -9,14 +9,15 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/index.js';
-import { removeAccounts, scoredAccounts, upsertAccounts, type AccountInput } from '../db/accounts.js';
+import { accountSignals, removeAccounts, saveScoredAccounts, scoredAccounts, type ScoredAccount } from '../db/accounts.js';
 import { appendEvents, type NewEvent } from '../db/outbox.js';
+import { RANKING_RETENTION_MS } from '../db/rankings.js';
 import type { Database } from '../db/schema.js';
 import { ingestGeneration, loadSnapshots } from '../db/snapshots.js';
 import { previousMonth } from '../panel/columns.js';
 import type { DealStage } from '../pipeline/stages.js';
 import { labelsOf } from './labels.js';
-import { fit, inputSpace, logitWith, sampleWeights, score, seededRandom, terms, type FittedModel, type RecentSignal, type StoreSnapshot } from './model.js';
+import { fit, inputSpace, logitOf, sampleWeights, seededRandom, sigmoid, storedEvidence, terms, weightsByKey, type RecentSignal, type StoreSnapshot } from './model.js';
 import { matchesProfile, Profile } from './profile.js';
 import type { AccountStatus } from './statuses.js';
 
@@ -64,8 +65,11 @@ async function snapshots(q: Kysely<Database>): Promise<Snapshots | undefined> {
   return s;
 }
 
-/** Cheap aggregates that move whenever a refresh would read something new. */
-async function stamp(q: Kysely<Database>, workspaceId: string, generation: string): Promise<string> {
+/**
+ * Cheap aggregates that move whenever a refresh would read something new: `data` (the ingested
+ * runs and the profile: what the evidence depends on) and `all` (also outcomes and statuses).
+ */
+async function stamp(q: Kysely<Database>, workspaceId: string, generation: string): Promise<{ data: string; all: string }> {
   const { rows } = await sql<{ p: string | null; o: unknown; om: string | null; s: unknown; sm: string | null }>`
     select
       (select updated_at || profile from workspace_profiles where workspace_id = ${workspaceId}) as p,
@@ -74,9 +78,8 @@ async function stamp(q: Kysely<Database>, workspaceId: string, generation: strin
       (select count(*) from account_statuses where workspace_id = ${workspaceId}) as s,
       (select max(created_at) from account_statuses where workspace_id = ${workspaceId}) as sm`.execute(q);
   const r = rows[0];
-  return createHash('sha256')
-    .update(JSON.stringify([generation, r.p, String(r.o), r.om, String(r.s), r.sm]))
-    .digest('hex');
+  const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
+  return { data: hash([generation, r.p]), all: hash([generation, r.p, String(r.o), r.om, String(r.s), r.sm]) };
 }
 
 export interface RankInput {
@@ -111,8 +114,10 @@ export function selectInMarket(rows: readonly RankInput[], exploreShare = EXPLOR
   return { inMarket, explore, threshold };
 }
 
-interface StoredModel {
+/** What workspace_models.model holds. */
+export interface StoredModel {
   stamp: string;
+  data_stamp: string;
   latest_month: string;
   threshold: number;
   explore_share: number;
@@ -134,10 +139,14 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const none: RefreshResult = { refreshed: false, model_version: prev?.version ?? 0, accounts: 0, in_market: 0, explore: 0, labels: prev?.labels ?? 0, events: 0 };
   if (!snap) return none;
   const inputs = await stamp(db.kysely, workspaceId, snap.generation);
-  if (!opts.force && prev && (JSON.parse(prev.model) as StoredModel).stamp === inputs) return none;
+  const prevModel = prev ? (JSON.parse(prev.model) as StoredModel) : undefined;
+  if (!opts.force && prevModel?.stamp === inputs.all) return none;
+  // The evidence depends on the data only: a refit on new labels rewrites scores, not evidence.
+  const full = opts.force === true || prevModel?.data_stamp !== inputs.data;
 
   const profileRow = await db.kysely.selectFrom('workspace_profiles').select('profile').where('workspace_id', '=', workspaceId).executeTakeFirst();
-  const profile = profileRow ? Profile.parse(JSON.parse(profileRow.profile)) : null;
+  const stored = profileRow ? (JSON.parse(profileRow.profile) as unknown) : null;
+  const profile = stored === null ? null : Profile.parse(stored);
   const visible = snap.stores.filter((s) => matchesProfile(profile, s));
   const byId = new Map(visible.map((s) => [s.store_id, s]));
   const outcomes = await db.kysely
@@ -149,56 +158,69 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     .execute();
   const labels = labelsOf(outcomes as { store_id: string; action: DealStage }[]).filter((l) => byId.has(l.store_id));
   const space = inputSpace(visible, snap.latest);
+  const termsOf = new Map(visible.map((s) => [s.store_id, terms(space, s)]));
   const model = fit(
     space,
-    labels.map((l) => ({ terms: terms(space, byId.get(l.store_id)!), y: l.y, weight: l.weight })),
+    labels.map((l) => ({ terms: termsOf.get(l.store_id)!, y: l.y, weight: l.weight })),
   );
   const version = (prev?.version ?? 0) + 1;
 
   return db.write(async (trx) => {
     const before = new Map((await scoredAccounts(trx, workspaceId)).map((a) => [a.store_id, a]));
     const statuses = await latestStatuses(trx, workspaceId);
+    // New signals come only with new data (a full refresh): what each account showed before.
+    const oldSignals = full ? await accountSignals(trx, workspaceId) : new Map<string, string>();
     const labelled = new Set(labels.map((l) => l.store_id));
     const recent = previousMonth(snap.latest);
     const random = seededRandom(seedOf(workspaceId, version));
     const sampled = sampleWeights(model, random);
-    const scoredRows = visible.map((s) => ({ s, scored: score(model, s) }));
+    const logits = visible.map((s) => logitOf(model.weights, termsOf.get(s.store_id)!));
     const { inMarket, explore, threshold } = selectInMarket(
-      scoredRows.map(({ s, scored }) => ({
+      visible.map((s, k) => ({
         store_id: s.store_id,
-        score: scored.score,
+        score: sigmoid(logits[k]),
         eligible:
           s.month === snap.latest &&
           !NOT_IN_MARKET.has(before.get(s.store_id)?.status ?? statuses.get(s.store_id) ?? 'open') &&
           s.signals.some((g) => g.month >= recent),
         labelled: labelled.has(s.store_id),
-        sampled: logitWith(sampled, space, s),
+        sampled: logitOf(sampled, termsOf.get(s.store_id)!),
       })),
       exploreShare,
     );
 
-    const rows: AccountInput[] = scoredRows.map(({ s, scored }) => ({
+    const rows: ScoredAccount[] = visible.map((s, k) => ({
       store_id: s.store_id,
-      domain: s.domain,
-      country: s.country,
-      category: s.category,
-      plan: s.plan,
-      score: scored.score,
-      logit: scored.logit,
-      evidence: scored.evidence,
+      score: sigmoid(logits[k]),
+      logit: logits[k],
       in_market: inMarket.has(s.store_id),
       explore: explore.has(s.store_id),
       model_version: version,
-      signals: s.signals.slice(0, ROW_SIGNALS).map(rowSignal),
-      status: statuses.get(s.store_id) ?? 'open',
+      ...(full && {
+        domain: s.domain,
+        country: s.country,
+        category: s.category,
+        plan: s.plan,
+        evidence: storedEvidence(space, s, termsOf.get(s.store_id)!),
+        signals: s.signals.slice(0, ROW_SIGNALS).map(rowSignal),
+        status: statuses.get(s.store_id) ?? 'open',
+      }),
     }));
-    await upsertAccounts(trx, workspaceId, rows, now);
+    await saveScoredAccounts(trx, workspaceId, rows, before, now, full);
     const gone = [...before.keys()].filter((id) => !byId.has(id));
     await removeAccounts(trx, workspaceId, gone, now);
 
-    const events = changeEvents(workspaceId, version, before, rows, gone);
+    const events = changeEvents(workspaceId, version, before, oldSignals, rows, gone, byId);
     await appendEvents(trx, events, now);
-    const stored: StoredModel = { stamp: inputs, latest_month: snap.latest, threshold, explore_share: exploreShare, weights: weightsByKey(model) };
+    const weights = weightsByKey(model);
+    const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare, weights };
+    await trx.insertInto('model_weights').values({ workspace_id: workspaceId, version, weights: JSON.stringify(weights), created_ms: now.getTime() }).execute();
+    await trx
+      .deleteFrom('model_weights')
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '<', version)
+      .where('created_ms', '<', now.getTime() - RANKING_RETENTION_MS)
+      .execute();
     const values = { version, model: JSON.stringify(stored), labels: labels.length, fitted_at: now.toISOString() };
     await trx
       .insertInto('workspace_models')
@@ -222,22 +244,25 @@ const rowSignal = (g: RecentSignal) => ({ id: g.id, type: g.type, month: g.month
 function changeEvents(
   workspaceId: string,
   version: number,
-  before: ReadonlyMap<string, { in_market: number; signals: string }>,
-  rows: readonly AccountInput[],
+  before: ReadonlyMap<string, { in_market: number }>,
+  oldSignals: ReadonlyMap<string, string>,
+  rows: readonly ScoredAccount[],
   gone: readonly string[],
+  stores: ReadonlyMap<string, StoreSnapshot>,
 ): NewEvent[] {
   const events: NewEvent[] = [];
   const event = (type: NewEvent['type'], data: Record<string, unknown>) => events.push({ workspace_id: workspaceId, type, data: { ...data, model_version: version } });
   for (const r of rows) {
     const was = before.get(r.store_id);
     const wasIn = was?.in_market === 1;
+    const signals = stores.get(r.store_id)!.signals.slice(0, ROW_SIGNALS).map(rowSignal);
     if (r.in_market && !wasIn) {
-      event('store.entered', { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore === true, signals: r.signals });
+      event('store.entered', { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore, signals });
     } else if (!r.in_market && wasIn) {
       event('store.exited', { store_id: r.store_id, transition: 'exited', score: r.score });
-    } else if (r.in_market && was) {
-      const seen = new Set((JSON.parse(was.signals) as { id: string }[]).map((g) => g.id));
-      for (const g of (r.signals ?? []) as ReturnType<typeof rowSignal>[]) {
+    } else if (r.in_market && oldSignals.has(r.store_id)) {
+      const seen = new Set((JSON.parse(oldSignals.get(r.store_id)!) as { id: string }[]).map((g) => g.id));
+      for (const g of signals) {
         if (!seen.has(g.id)) event('store.signal', { store_id: r.store_id, signal: g, score: r.score });
       }
     }
@@ -256,10 +281,6 @@ async function latestStatuses(q: Kysely<Database>, workspaceId: string): Promise
     .orderBy('id')
     .execute();
   return new Map(rows.map((r) => [r.store_id, r.status]));
-}
-
-function weightsByKey(m: FittedModel): Record<string, number> {
-  return Object.fromEntries(m.space.inputs.map((inp, j) => [inp.key, m.weights[j]]));
 }
 
 const seedOf = (workspaceId: string, version: number): number => createHash('sha256').update(`${workspaceId}:${version}`).digest().readUInt32LE(0);

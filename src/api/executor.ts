@@ -62,6 +62,11 @@ export interface ExecutorOptions {
   capability: CapabilityLookup;
   /** Per-minute limits by call kind; default read 120, write 20, report 5. */
   rateLimits?: Partial<Record<CallKind, number>>;
+  /**
+   * Told after a mutating operation committed (not on a replay): background work that follows
+   * a write (re-ranking after an outcome) starts here, off the request path.
+   */
+  onWrite?: (operationId: string, workspaceId: string) => void;
   /** Told of every error execute() answers with a 5xx (whose body never carries internals). */
   onError?: (err: unknown) => void;
 }
@@ -129,6 +134,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     }
     const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input);
     const result = await idempotency.run(auth.workspace.id, idemKey, fp, (tx) => handler({ ...ctx, tx }));
+    if (!result.replayed && result.status < 300) opts.onWrite?.(route.operationId, auth.workspace.id);
     const headers = result.replayed ? (result.headers ? { ...result.headers, ...REPLAYED } : REPLAYED) : (result.headers ?? NO_HEADERS);
     return { status: result.status, headers, body: JSON.stringify(result.body), problem: result.problem };
   };

@@ -30,6 +30,8 @@ export interface ApiOptions {
   /** Per-minute limits by call kind; default read 120, write 20, report 5. */
   rateLimits?: Partial<Record<CallKind, number>>;
   bodyLimit?: number;
+  /** Told after a mutating operation committed (see ExecutorOptions.onWrite). */
+  onWrite?: (operationId: string, workspaceId: string) => void;
 }
 
 declare module 'fastify' {
@@ -47,7 +49,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const { db } = opts;
   const now = opts.now ?? (() => new Date());
   const capability = capabilityReader(opts.capabilitiesPath);
-  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits });
+  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite });
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
   const openApi = () => buildOpenApi(capability, prefix, bodyLimit);

@@ -5,6 +5,7 @@ import { contactRoutes } from './routes/contacts.js';
 import { dealRoutes } from './routes/deals.js';
 import { outcomeRoutes } from './routes/outcomes.js';
 import { outreachRoutes } from './routes/outreach.js';
+import { profileRoutes } from './routes/profile.js';
 import { reportRoutes } from './routes/reports.js';
 import { walletRoutes } from './routes/wallet.js';
 import { watchRoutes } from './routes/watches.js';
@@ -12,6 +13,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 
 export const ROUTES: readonly AnyRoute[] = [
   ...accountRoutes,
+  ...profileRoutes,
   ...outcomeRoutes,
   ...dealRoutes,
   ...contactRoutes,

@@ -4,6 +4,7 @@ import { CliError } from '../errors.js';
 import { listenApi, type ListeningApi } from '../api/server.js';
 import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
+import { startBackground } from './background.js';
 import { listenError } from './listen-error.js';
 
 /** The Config of `api`; a programmatic caller may leave out DATABASE_URL. */
@@ -12,10 +13,12 @@ export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> & Pa
 /** Opens the database, listens, and closes both on SIGINT/SIGTERM; resolves once listening. */
 export async function runApi(opts: ApiCommandOptions, env: Env, signals = true): Promise<ListeningApi> {
   const db = await openAdminDb(opts, env);
+  const background = startBackground(db, { now: env.now, log: (line) => env.stderr.write(`storelens api: ${line}\n`) });
   let api: ListeningApi;
   try {
-    api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now });
+    api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite });
   } catch (e) {
+    await background.stop();
     await db.close();
     const known = listenError(e, opts);
     throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
@@ -23,6 +26,7 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
   env.stderr.write(`storelens api: ${api.url} (${db.location}); reference at ${api.url}/docs\n`);
   const close = async () => {
     await api.close();
+    await background.stop();
     await db.close();
   };
   if (signals) {

@@ -14,6 +14,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
     months: flags.all ? 'all' : flags.month!,
     baseUrl: flags.baseUrl,
     cards: flags.cards,
+    runs: flags.runs,
     now: env.now,
     onProgress: (m) => bar.update(m),
     onWarning: (m) => env.stderr.write(`warning: ${m}\n`),
@@ -23,6 +24,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
     env.stdout.write(JSON.stringify(summary) + '\n');
   } else if (!summary.changed) {
     env.stderr.write(`no changes: ${flags.out} already publishes this input\n`);
+    if (summary.runs.length) env.stderr.write(`wrote the stores and signals of ${summary.runs.join(', ')} to ${flags.runs}\n`);
   } else {
     const parts = [
       summary.releases.length ? `released ${summary.releases.join(', ')}` : '',
@@ -30,6 +32,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
       `${summary.stats} stats (${summary.suppressed} suppressed)`,
       `${summary.files_written.length} files written`,
       summary.cards_rendered ? `${summary.cards_rendered} cards rendered` : '',
+      summary.runs.length ? `stores and signals of ${summary.runs.length} month(s) written to ${flags.runs}` : '',
     ].filter(Boolean);
     env.stderr.write(`published to ${flags.out} (latest ${summary.latest_month}): ${parts.join('; ')}\n`);
   }

@@ -9,6 +9,7 @@ import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';
 import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
+import { startBackground, type Background } from './background.js';
 import { listenError } from './listen-error.js';
 import type { ServePlugin } from '../serve/app.js';
 import type { LiveEvent } from '../serve/live-publication.js';
@@ -22,9 +23,14 @@ export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<
  * `--api`: the workspace REST API mounted under /api/v1 on the same port, over the SQLite file
  * `opts.db` (or PostgreSQL when `databaseUrl` is set). `close` closes the database after the server.
  */
-export async function apiPlugins(opts: Pick<ServeOptions, 'db' | 'databaseUrl'>, env: Env): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db }> {
+export async function apiPlugins(opts: Pick<ServeOptions, 'db' | 'databaseUrl'>, env: Env): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background }> {
   const db = await openAdminDb(opts, env);
-  return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now } }], close: () => db.close(), db };
+  const background = startBackground(db, { now: env.now, log: (line) => env.stderr.write(`storelens serve: ${line}\n`) });
+  const close = async () => {
+    await background.stop();
+    await db.close();
+  };
+  return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite } }], close, db, background };
 }
 
 function describe(event: LiveEvent, out: string): string {

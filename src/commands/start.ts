@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../env.js';
 import { ensureDemoKey } from '../api/demo.js';
-import { API_PORT, OUT_DIR, PORT, STATE_DIR } from '../defaults.js';
+import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../defaults.js';
 import { CliError } from '../errors.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
@@ -43,7 +43,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   }
 
   const bar = progress(env, 'publish');
-  const base: PublishOptions = { input: panel, out, months: 'all', baseUrl, cards: 'none', now: env.now, onProgress: (m) => bar.update(m) };
+  const base: PublishOptions = { input: panel, out, months: 'all', baseUrl, cards: 'none', runs: opts.runs ?? RUNS_DIR, now: env.now, onProgress: (m) => bar.update(m) };
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 

@@ -2,7 +2,7 @@
  * The one set of migrations, run on start on SQLite and PostgreSQL alike. Append new
  * migrations; never edit one that has shipped.
  */
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_api_platform': {
@@ -213,6 +213,15 @@ const migrations: Record<string, Migration> = {
         .addColumn('labels', 'integer', (c) => c.notNull())
         .addColumn('fitted_at', 'text', (c) => c.notNull())
         .execute();
+      // Each model version's weights, kept while rows or cursors may still show that version.
+      await db.schema
+        .createTable('model_weights')
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('weights', 'text', (c) => c.notNull())
+        .addColumn('created_ms', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('model_weights_pk', ['workspace_id', 'version'])
+        .execute();
       await db.schema
         .createTable('outbox')
         .addColumn('id', 'text', (c) => c.primaryKey())
@@ -226,7 +235,17 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('accounts').addColumn('logit', 'double precision', (c) => c.notNull().defaultTo(0)).execute();
       await db.schema.alterTable('accounts').addColumn('explore', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       await db.schema.alterTable('accounts').addColumn('model_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable('accounts').addColumn('signals', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      // The row's wide parts live beside it, so a re-scoring rewrites narrow rows only.
+      await db.schema
+        .createTable('account_details')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('store_id', 'text', (c) => c.notNull())
+        .addColumn('evidence', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('signals', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addPrimaryKeyConstraint('account_details_pk', ['workspace_id', 'store_id'])
+        .execute();
+      await sql`insert into account_details (workspace_id, store_id, evidence) select workspace_id, store_id, evidence from accounts`.execute(db);
+      await db.schema.alterTable('accounts').dropColumn('evidence').execute();
       await db.schema.alterTable('accounts').addColumn('status', 'text', (c) => c.notNull().defaultTo('open')).execute();
     },
   },

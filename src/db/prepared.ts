@@ -5,7 +5,7 @@
  * (a write or autocommit of db/index.ts), else while holding the connection for that one
  * statement; on PostgreSQL it runs through kysely like any query.
  */
-import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
+import { CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from './schema.js';
 
 /** A prepared statement of the SQLite connection (better-sqlite3). */
@@ -45,4 +45,44 @@ function runOn<R>(prepare: SqlitePrepare, c: CompiledQuery<R>): R[] {
   if (st.reader) return st.all(...c.parameters) as R[];
   st.run(...c.parameters);
   return [];
+}
+
+/** How many rows one PostgreSQL statement of runBulk carries (as arrays, through unnest). */
+const PG_BULK_ROWS = 10_000;
+
+export interface BulkStatement {
+  /** SQLite: the statement for one row, with `?` for each of the row's values in order, then `extra`'s. */
+  sqlite: string;
+  /**
+   * PostgreSQL: the statement for many rows, reading column k of the rows as the array
+   * parameter `$k` (typed in the text, e.g. `unnest($1::text[], $2::float8[])`); parameters
+   * after the columns come from `extra`.
+   */
+  postgres: string;
+  extra?: readonly unknown[];
+}
+
+/**
+ * Writes many rows with one statement text, as fast as each database allows, in the caller's
+ * transaction: on SQLite one prepared statement run per row on the held connection (a
+ * synchronous loop, no round trips); on PostgreSQL the rows travel as column arrays, a batch
+ * per statement.
+ */
+export async function runBulk(q: Kysely<Database>, st: BulkStatement, rows: readonly (readonly unknown[])[]): Promise<void> {
+  if (rows.length === 0) return;
+  const loop = (prepare: SqlitePrepare) => {
+    const s = prepare(st.sqlite);
+    const extra = st.extra ?? [];
+    for (const r of rows) s.run(...r, ...extra);
+  };
+  const onHeld = held.get(q);
+  if (onHeld) return loop(onHeld);
+  const root = roots.get(q);
+  if (root) return q.connection().execute(async () => loop(root));
+  const width = rows[0].length;
+  for (let i = 0; i < rows.length; i += PG_BULK_ROWS) {
+    const chunk = rows.slice(i, i + PG_BULK_ROWS);
+    const columns = Array.from({ length: width }, (_, k) => chunk.map((r) => r[k]));
+    await q.executeQuery(CompiledQuery.raw(st.postgres, [...columns, ...(st.extra ?? [])]));
+  }
 }

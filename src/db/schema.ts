@@ -58,8 +58,6 @@ export interface AccountsTable {
   in_market: number;
   delivered_to_agent: Generated<number>;
   delivered_at: string | null;
-  /** JSON array of evidence items (signals and features that moved the score). */
-  evidence: Generated<string>;
   updated_at: string;
   /** The score's logit: evidence contributions plus the intercept add up to it. */
   logit: Generated<number>;
@@ -67,10 +65,18 @@ export interface AccountsTable {
   explore: Generated<number>;
   /** The workspace model version that scored the row. */
   model_version: Generated<number>;
-  /** JSON array of the recent signals shown on the row: {type, month, detail}. */
-  signals: Generated<string>;
   /** The operator's latest status for the account (history in account_statuses). */
   status: Generated<AccountStatus>;
+}
+
+/** The wide parts of an account row (rewritten only when the data behind them changes). */
+export interface AccountDetailsTable {
+  workspace_id: string;
+  store_id: string;
+  /** JSON array of evidence items (accounts/model.ts StoredEvidence for scored rows; as imported otherwise). */
+  evidence: Generated<string>;
+  /** JSON array of the recent signals shown on the row. */
+  signals: Generated<string>;
 }
 
 /** Which run of each month is visible (ingest flips it in one transaction). */
@@ -145,6 +151,14 @@ export interface WorkspaceModelsTable {
   model: string;
   labels: number;
   fitted_at: string;
+}
+
+/** The weights of each model version (JSON object input key → weight). */
+export interface ModelWeightsTable {
+  workspace_id: string;
+  version: number;
+  weights: string;
+  created_ms: number;
 }
 
 /** Events written in the same transaction as the change that causes them. */
@@ -223,6 +237,7 @@ export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
   accounts: AccountsTable;
+  account_details: AccountDetailsTable;
   outcomes: OutcomesTable;
   webhook_endpoints: WebhookEndpointsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -235,6 +250,7 @@ export interface Database {
   workspace_profiles: WorkspaceProfilesTable;
   account_statuses: AccountStatusesTable;
   workspace_models: WorkspaceModelsTable;
+  model_weights: ModelWeightsTable;
   outbox: OutboxTable;
 }
 

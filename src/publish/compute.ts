@@ -8,6 +8,7 @@ import { aggregateMonths, registerMacros } from '../panel/aggregate.js';
 import { openDuck } from '../panel/duck.js';
 import { fingerprintMonths } from '../panel/fingerprint.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
+import { writeRuns, type RunInfo, type WriteRunsOptions } from '../panel/runs.js';
 import type { MonthAgg } from '../stats/aggregate.js';
 import type { AuditMonth } from '../stats/audit.js';
 import { buildMonth, type BuiltMonth, type ExtraSuppression } from '../stats/build.js';
@@ -23,11 +24,18 @@ export interface ComputedMonths {
   auditSeconds: number;
   /** month → fingerprint of its panel file (panel/fingerprint.ts), for each built month */
   fingerprints: Map<string, string>;
+  /** the runs written (or found complete) in the runs folder, one per requested run month */
+  runs: RunInfo[];
 }
+
+/** The runs (panel/runs.ts) to write from the same DuckDB load: months and their run ids. */
+export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds'>;
 
 /**
  * Built stats of each requested month. A month's deltas need the previous month, whose trend
  * inputs need the one before: those files are loaded too, so `--month` and `--all` agree.
+ * `runs` asks for the runs folder's months from the same load (each with its previous month);
+ * with no stats month requested, only that is done.
  * `published` holds the audit's suppression of months already published: a previous month that
  * is not rebuilt is rebuilt exactly as it was published.
  */
@@ -37,6 +45,7 @@ export async function computeMonths(
   baseUrl: string,
   onProgress: (msg: string) => void,
   published: ReadonlyMap<string, ExtraSuppression> = new Map(),
+  runs?: RunsRequest,
 ): Promise<ComputedMonths> {
   const byMonth = new Map(files.map((f) => [f.month, f]));
   const needed = new Set<string>();
@@ -44,21 +53,27 @@ export async function computeMonths(
     const p = previousMonth(m);
     for (const x of [m, p, previousMonth(p)]) if (byMonth.has(x)) needed.add(x);
   }
+  // A month's signals compare it with the month before.
+  for (const m of runs?.months ?? []) for (const x of [m, previousMonth(m)]) if (byMonth.has(x)) needed.add(x);
   const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
   const duck = await openDuck();
   let aggs: Map<string, MonthAgg>;
   let fingerprints: Map<string, string>;
+  let written: RunInfo[] = [];
   try {
     const load = [...needed].sort().map((m) => byMonth.get(m)!);
     await loadPanel(duck, load, (f) => onProgress(`reading ${f.name}`));
     await registerMacros(duck);
-    onProgress(`aggregating ${months.length} month(s)`);
     // Months whose documents are built, plus the previous months a count delta needs.
-    aggs = await aggregateMonths(duck, [...new Set([...months, ...priorsNeeded])].sort());
+    const aggregated = [...new Set([...months, ...priorsNeeded])].sort();
+    if (aggregated.length) onProgress(`aggregating ${months.length} month(s)`);
+    aggs = aggregated.length ? await aggregateMonths(duck, aggregated) : new Map();
     fingerprints = await fingerprintMonths(duck, months);
+    if (runs?.months.length) written = await writeRuns(duck, { ...runs, panelMonths: new Set(byMonth.keys()), onProgress });
   } finally {
     duck.close();
   }
+  if (aggs.size === 0) return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, runs: written };
   const solver = await loadIntervalSolver();
   let auditSeconds = 0;
   const done = new Map<string, AuditMonth>();
@@ -83,7 +98,7 @@ export async function computeMonths(
     done.set(m, { agg, built });
     if (months.includes(m)) out.set(m, built);
   }
-  return { built: out, extras, auditSeconds, fingerprints };
+  return { built: out, extras, auditSeconds, fingerprints, runs: written };
 }
 
 /** A disclosure the rules cannot prevent stops the run (exit 1), naming metric, breakdown and month. */

@@ -7,6 +7,7 @@ import { CliError } from '../errors.js';
 import { nextMonth } from '../panel/columns.js';
 import { storesChanged } from '../panel/fingerprint.js';
 import { listPanel } from '../panel/read.js';
+import { isWithin, readRunsIndex, signalsRunId, staleRuns, switchRunsIndex } from '../panel/runs.js';
 import { manifestKey } from '../public-paths.js';
 import { makeDocument, renderDocument } from '../render/json.js';
 import type { FeedItem } from '../render/page.js';
@@ -28,6 +29,11 @@ export interface PublishOptions {
   months: 'all' | string;
   baseUrl: string;
   cards: CardsMode;
+  /**
+   * The private runs folder (panel/runs.ts): every processed month's store features and signals.
+   * Never inside `out` (nor `out` inside it). Absent: no runs are written (programmatic callers).
+   */
+  runs?: string;
   now: () => Date;
   onProgress?: (message: string) => void;
   /** worker threads for cards (default: one per core) */
@@ -55,6 +61,8 @@ export interface PublishSummary {
   suppressed: number;
   cards_rendered: number;
   files_written: string[];
+  /** months whose run (stores and signals) was written to the runs folder in this run */
+  runs: string[];
 }
 
 export async function publish(o: PublishOptions): Promise<PublishSummary> {
@@ -65,6 +73,9 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   if (o.months !== 'all' && !panelMonths.includes(o.months)) {
     throw new CliError(`--month ${o.months} is not in the panel ${o.input} (it has ${panelMonths[0]} to ${panelMonths[panelMonths.length - 1]})`);
   }
+  if (o.runs !== undefined && ((await isWithin(o.runs, o.out)) || (await isWithin(o.out, o.runs)))) {
+    throw new CliError(`--runs ${o.runs} and --out ${o.out} overlap: the runs folder is private and must not be inside the public output folder (nor the output inside it)`);
+  }
   progress('hashing panel files');
   const hashes = await hashPanel(files);
 
@@ -72,6 +83,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   await mkdir(o.out, { recursive: true });
   const lock = await acquireLock(o.out);
   let wrote = false;
+  let runsLock: Awaited<ReturnType<typeof acquireLock>> | undefined;
   try {
     const old = await readPublication(o.out);
     const oldState: PublicationState = old?.state ?? { state_version: 1, runs: {}, feed: [] };
@@ -93,8 +105,23 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       }
     }
     const months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
+    // Runs: every processed month whose run id is not the one the runs folder holds.
+    const runIds = new Map(o.runs === undefined ? [] : candidates.map((m) => [m, signalsRunId(m, hashes)] as const));
+    const runMonths = o.runs === undefined ? [] : await staleRuns(o.runs, await readRunsIndex(o.runs), runIds);
+    const runsRequest = o.runs === undefined || runMonths.length === 0 ? undefined : { runsDir: o.runs, months: runMonths, runIds };
+    // One writer per runs folder too (two publishes with different --out may share it).
+    if (runsRequest) {
+      await mkdir(runsRequest.runsDir, { recursive: true });
+      runsLock = await acquireLock(runsRequest.runsDir);
+    }
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
-    const computed = months.length ? await computeMonths(files, months, baseUrl, progress, saved) : undefined;
+    const computed = months.length || runsRequest ? await computeMonths(files, months, baseUrl, progress, saved, runsRequest) : undefined;
+    /** Points the runs index at the new runs: only once the publication itself has succeeded. */
+    const switchRuns = async () => {
+      if (!runsRequest) return;
+      progress('switching the runs index');
+      await switchRunsIndex(runsRequest.runsDir, new Map(runMonths.map((m) => [m, runIds.get(m)!])));
+    };
     const built: Map<string, BuiltMonth> = computed?.built ?? new Map();
     if (computed) o.onAudit?.(computed.auditSeconds);
     const suppression = { ...oldState.suppression };
@@ -166,6 +193,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       suppressed: 0,
       cards_rendered: artifacts.cardsRendered,
       files_written: artifacts.changed ? artifacts.written : [],
+      runs: runMonths,
     };
     if (artifacts.changed) {
       for (const key of rebuild) {
@@ -176,7 +204,10 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
         }
       }
     }
-    if (!artifacts.changed) return summary;
+    if (!artifacts.changed) {
+      await switchRuns();
+      return summary;
+    }
 
     const state: PublicationState = {
       state_version: 1,
@@ -196,8 +227,10 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       completedAt,
     );
     wrote = true;
+    await switchRuns();
     return summary;
   } finally {
+    await runsLock?.release();
     await lock.release();
     if (!outExisted && !wrote) await rm(o.out, { recursive: true, force: true });
   }

@@ -19,6 +19,7 @@ export function helpText(s: SettingDef): string {
 function option(s: SettingDef, command: CommandName | null): Option {
   const o = new Option(flagWithArg(s), helpText(s));
   if (s.value.choices) o.choices(s.value.choices);
+  else if (s.value.repeatable) o.argParser((raw: string, previous: unknown) => [...((previous as unknown[] | undefined) ?? []), ...(s.value.parse(raw) as unknown[])]);
   else if (s.value.arg) o.argParser((raw: string) => s.value.parse(raw));
   const fallback = command ? defaultFor(s, command) : undefined;
   if (fallback !== undefined) o.default(fallback, Array.isArray(fallback) ? fallback.join(',') : undefined);

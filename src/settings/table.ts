@@ -4,9 +4,9 @@
  * list in README.md (src/settings/readme.ts; `npm run readme` rewrites it).
  */
 import { ROLES } from '../workspaces/roles.js';
-import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT } from '../defaults.js';
+import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
-import { httpUrl, month, oneOf, port, positiveInt, someOf, text, toggle, type Value } from './values.js';
+import { httpUrl, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -45,6 +45,11 @@ export const COMMANDS = [
   { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
   { name: 'workspaces activate', summary: 'record an activation for activation-gated operations (e.g. growth_reports)', args: [{ name: 'activation', help: 'activation name' }] },
+  {
+    name: 'workspaces profile',
+    summary: "set the workspace's target profile (which stores are its accounts; owner or admin only); without options, print it",
+    args: [{ name: 'workspace', help: 'workspace id or name' }],
+  },
   { name: 'members add', summary: 'add a member to a workspace (or change their role)' },
   { name: 'keys create', summary: 'create an API key; the key is printed once' },
   { name: 'keys list', summary: 'list the keys of a workspace (never the secrets)' },
@@ -74,7 +79,7 @@ export interface SettingDef {
 /** `storelens bench` runs these (src/bench/index.ts). */
 export const BENCHMARKS = ['publish', 'serve', 'cards', 'api'] as const;
 
-const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
+const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;
 
@@ -96,6 +101,7 @@ export const SETTINGS = [
   { name: 'all', flag: '--all', value: toggle, help: 'publish every month in the panel', commands: ['publish'] },
   { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder', commands: ['publish'] },
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'public base URL used in canonical URLs, citations and cards', commands: ['publish'] },
+  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private folder for every store\'s features and monthly signals (never inside --out)', commands: ['publish', 'start'] },
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
   { name: 'json', flag: '--json', value: toggle, help: 'print a summary as JSON on stdout', commands: ['generate', 'publish'] },
   // serve, start, api
@@ -111,6 +117,18 @@ export const SETTINGS = [
   { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin creating the key', commands: ['keys create'] },
   { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin revoking the key', commands: ['keys revoke'] },
   { name: 'name', flag: '--name', value: text('name'), required: true, help: 'a name for the key', commands: ['keys create'] },
+  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin setting the profile', commands: ['workspaces profile'] },
+  { name: 'countries', flag: '--countries', value: text('list'), help: 'ISO 3166-1 alpha-2 codes, comma-separated (e.g. US,GB)', commands: ['workspaces profile'] },
+  { name: 'categories', flag: '--categories', value: text('list'), help: 'panel categories, comma-separated (use --category for one containing a comma)', commands: ['workspaces profile'] },
+  { name: 'category', flag: '--category', value: texts('name'), help: 'one panel category, as written (repeatable; may contain commas)', commands: ['workspaces profile'] },
+  { name: 'plans', flag: '--plans', value: text('list'), help: 'plans, comma-separated (e.g. plus,advanced)', commands: ['workspaces profile'] },
+  { name: 'minVisits', flag: '--min-visits', value: nonNegativeInt, help: 'at least this many monthly visits', commands: ['workspaces profile'] },
+  { name: 'maxVisits', flag: '--max-visits', value: nonNegativeInt, help: 'at most this many monthly visits', commands: ['workspaces profile'] },
+  { name: 'minRevenue', flag: '--min-revenue', value: nonNegativeNumber, help: 'at least this estimated monthly revenue (USD)', commands: ['workspaces profile'] },
+  { name: 'maxRevenue', flag: '--max-revenue', value: nonNegativeNumber, help: 'at most this estimated monthly revenue (USD)', commands: ['workspaces profile'] },
+  { name: 'minProducts', flag: '--min-products', value: nonNegativeInt, help: 'at least this many products', commands: ['workspaces profile'] },
+  { name: 'maxProducts', flag: '--max-products', value: nonNegativeInt, help: 'at most this many products', commands: ['workspaces profile'] },
+  { name: 'clear', flag: '--clear', value: toggle, help: 'remove the profile: the workspace sees every store', commands: ['workspaces profile'] },
   {
     name: 'access',
     flag: '--access',

@@ -11,6 +11,8 @@ export interface Value<T> {
   readonly arg?: string;
   /** The allowed texts, when the value is one of a list (shown by --help). */
   readonly choices?: readonly string[];
+  /** The flag may be given several times; the values are concatenated (T is then an array). */
+  readonly repeatable?: boolean;
   parse(raw: string): T;
 }
 
@@ -47,10 +49,27 @@ export function parseHttpUrl(raw: string): string {
   return raw;
 }
 
+/** A non-negative integer in decimal digits (0 allowed). */
+export function parseNonNegativeInt(raw: string): number {
+  const n = decimal(raw);
+  if (n === null) throw new InvalidArgumentError(`"${raw}" is not a whole number (0 or more, decimal digits)`);
+  return n;
+}
+
+/** A non-negative decimal number: `1200`, `1200.50`; no sign, exponent or blanks. */
+export function parseNonNegativeNumber(raw: string): number {
+  if (!/^(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(raw)) throw new InvalidArgumentError(`"${raw}" is not a number (0 or more, e.g. 1200 or 1200.50)`);
+  return Number(raw);
+}
+
 export const port: Value<number> = { arg: 'port', parse: parsePort };
 export const month: Value<string> = { arg: 'YYYY-MM', parse: parseMonth };
 export const positiveInt: Value<number> = { arg: 'n', parse: parsePositiveInt };
 export const httpUrl: Value<string> = { arg: 'url', parse: parseHttpUrl };
+export const nonNegativeInt: Value<number> = { arg: 'n', parse: parseNonNegativeInt };
+export const nonNegativeNumber: Value<number> = { arg: 'n', parse: parseNonNegativeNumber };
+/** Text that may be given several times (`--category a --category b`): the list of them, in order. */
+export const texts = (arg: string): Value<readonly string[]> => ({ arg, repeatable: true, parse: (raw) => [raw] });
 /** Any text; `arg` names it in --help (`<dir>`, `<path>`, `<email>` …). */
 export const text = (arg: string): Value<string> => ({ arg, parse: (raw) => raw });
 /** A flag without a value: true when given, false otherwise. */

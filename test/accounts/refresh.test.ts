@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace, selectInMarket, EXPLORE_SHARE } from '../../src/accounts/refresh.js';
+import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { listEvents } from '../../src/db/outbox.js';
 import { insertOutcome } from '../../src/db/outcomes.js';
 import { newId } from '../../src/db/ids.js';
@@ -21,7 +22,15 @@ async function record(db: Db, wsId: string, storeId: string, action: DealStage) 
 }
 
 const accounts = (db: Db, wsId: string) =>
-  db.kysely.selectFrom('accounts').selectAll().where('workspace_id', '=', wsId).orderBy('score', 'desc').orderBy('store_id').execute();
+  db.kysely
+    .selectFrom('accounts as a')
+    .innerJoin('account_details as d', (j) => j.onRef('d.workspace_id', '=', 'a.workspace_id').onRef('d.store_id', '=', 'a.store_id'))
+    .selectAll('a')
+    .select(['d.evidence', 'd.signals'])
+    .where('a.workspace_id', '=', wsId)
+    .orderBy('a.score', 'desc')
+    .orderBy('a.store_id')
+    .execute();
 
 /** 120 stores in two categories that differ in nothing else, every one with a fresh signal. */
 function twoKinds(): { stores: StoreRow[]; signals: SignalRow[] } {
@@ -54,8 +63,9 @@ for (const d of dialects) {
       expect(r).toMatchObject({ refreshed: true, model_version: 1, accounts: 120 });
       const rows = await accounts(db, ws.id);
       expect(rows).toHaveLength(120);
-      for (const row of rows) {
-        const evidence = JSON.parse(row.evidence) as { kind: string; contribution: number; detail: string }[];
+      const shown = await rowsEvidence(db.kysely, ws.id, rows);
+      for (const [k, row] of rows.entries()) {
+        const evidence = shown[k] as { kind: string; contribution: number; detail: string }[];
         expect(evidence[0].kind).toBe('intercept');
         expect(evidence.reduce((s, e) => s + e.contribution, 0)).toBeCloseTo(row.logit, 9);
         expect(row.score).toBeCloseTo(1 / (1 + Math.exp(-row.logit)), 12);

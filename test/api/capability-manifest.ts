@@ -23,7 +23,15 @@ export interface CapabilityManifest {
 }
 
 /** The operations that work today, available: what most tests call. */
-export const WORKING: Operations = { list_accounts: 'available', record_outcome: 'available', delete_webhook: 'available' };
+export const WORKING: Operations = {
+  list_accounts: 'available',
+  get_account: 'available',
+  list_account_signals: 'available',
+  set_account_status: 'available',
+  get_profile: 'available',
+  record_outcome: 'available',
+  delete_webhook: 'available',
+};
 
 export function capabilityManifest(operations: Operations): CapabilityManifest {
   const dir = mkdtempSync(join(tmpdir(), 'storelens-caps-'));

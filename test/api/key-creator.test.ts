@@ -12,7 +12,7 @@ import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './ha
 const PROBLEM = 'https://storelens.dev/problems/';
 const OWNER = 'owner@example.com';
 
-/** The default manifest with set_account_status (scope write:deals, no handler yet) available. */
+/** The default manifest with set_account_status (scope write:deals) available. */
 function manifestWithAccountStatus(): string {
   const m = JSON.parse(readFileSync(DEFAULT_CAPABILITIES_PATH, 'utf8'));
   m.operations.set_account_status = 'available';
@@ -71,8 +71,9 @@ for (const d of dialects) {
     it('applies the rule to every owner/admin-only scope, not only manage:webhooks', async () => {
       const { ws, key } = await ownerKey();
       const body = { status: 'working' };
-      // The operation has no handler yet: an admitted key passes 403 and gets 404 operation-unavailable.
-      expect((await call(h.base, 'POST', '/accounts/s1/status', { key, idem: freshIdem(), body })).status).toBe(404);
+      // An admitted key passes 403 and gets 404: the workspace has no account s1.
+      const admitted = await call(h.base, 'POST', '/accounts/s1/status', { key, idem: freshIdem(), body });
+      expect([admitted.status, admitted.body.type]).toEqual([404, PROBLEM + 'not-found']);
       await upsertMember(h.db.kysely, ws.id, OWNER, 'member', new Date());
       const r = await call(h.base, 'POST', '/accounts/s1/status', { key, idem: freshIdem(), body });
       expect(r.status).toBe(403);

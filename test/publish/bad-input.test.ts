@@ -44,7 +44,7 @@ async function expectRejected(args: string[], message: RegExp): Promise<void> {
   await cp(published, out, { recursive: true, verbatimSymlinks: true });
   const before = await snapshotTree(out);
   for (const target of [out, path.join(tmp, 'absent')]) {
-    const r = await runCli(['publish', ...args, '--out', target, '--cards', 'none']);
+    const r = await runCli(['publish', ...args, '--out', target, '--runs', `${target}.runs`, '--cards', 'none']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n'), 'one line, no stack trace').toHaveLength(1);
@@ -153,7 +153,7 @@ describe('publish rejects bad usage', () => {
     const rows = Array.from({ length: 100 }, (_, i) => `s${i},${i % 3 ? 'basic' : 'grow'}`);
     const dir = await panelOf({ '2026-01.csv': ['store_id,plan', ...rows].join('\r\n') + '\r\n' });
     const out = path.join(await dirs.make(), 'out');
-    const r = await runCli(['publish', '--input', dir, '--all', '--out', out, '--cards', 'none', '--json']);
+    const r = await runCli(['publish', '--input', dir, '--all', '--out', out, '--runs', `${out}.runs`, '--cards', 'none', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(await readFile(path.join(out, 'api/data/platform-stores.json'), 'utf8'));
     const active = doc.stats.filter((s: { metric_key: string }) => s.metric_key === 'active_stores');
@@ -163,7 +163,7 @@ describe('publish rejects bad usage', () => {
   it('accepts the same panel and base URL afterwards (the copies above were a real publication)', async () => {
     const out = path.join(await dirs.make(), 'published');
     await cp(published, out, { recursive: true, verbatimSymlinks: true });
-    const r = await runCli(['publish', '--input', goodPanel, '--all', '--out', out, '--base-url', BASE_URL, '--cards', 'none', '--json']);
+    const r = await runCli(['publish', '--input', goodPanel, '--all', '--out', out, '--runs', `${out}.runs`, '--base-url', BASE_URL, '--cards', 'none', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ changed: false });
   });

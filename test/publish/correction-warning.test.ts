@@ -16,7 +16,7 @@ const dirs = tempDirs('storelens-correction-warning-');
 let input: string;
 let out: string;
 const publishMonth = (panel: string, month: string, dir = out) =>
-  runCli(['publish', '--input', panel, '--month', month, '--out', dir, '--base-url', BASE_URL, '--cards', 'none']);
+  runCli(['publish', '--input', panel, '--month', month, '--out', dir, '--runs', `${dir}.runs`, '--base-url', BASE_URL, '--cards', 'none']);
 const total = async (dir: string, id: string): Promise<Stat> => {
   const doc = JSON.parse(await readFile(path.join(dir, 'api/data/platform-stores/2026-09.json'), 'utf8')) as StatsDocument;
   return doc.stats.find((s) => s.id === id)!;

@@ -57,7 +57,7 @@ async function publishCli(panel: Panel, killAfter?: { ms: number; from: 'start' 
     }
   });
   const started = Date.now();
-  const run = spawnBin(['publish', '--input', panels[panel], '--all', '--out', out, '--base-url', BASE_URL, '--cards', 'latest', '--json']);
+  const run = spawnBin(['publish', '--input', panels[panel], '--all', '--out', out, '--runs', `${out}.runs`, '--base-url', BASE_URL, '--cards', 'latest', '--json']);
   if (killAfter) {
     const at = killAfter.from === 'start' ? sleep(killAfter.ms) : stagedNow.then(() => sleep(killAfter.ms));
     void Promise.race([at, run.done]).then(() => run.child.kill('SIGKILL'));

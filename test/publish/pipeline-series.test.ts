@@ -21,7 +21,7 @@ let allOut: string;
 const runs: { september?: CliResult; october?: CliResult; septemberBytes?: string } = {};
 
 const publishMonth = (month: string, out: string, panel = input) =>
-  runCli(['publish', '--input', panel, '--month', month, '--out', out, '--base-url', BASE_URL, '--cards', 'none', '--json']);
+  runCli(['publish', '--input', panel, '--month', month, '--out', out, '--runs', `${out}.runs`, '--base-url', BASE_URL, '--cards', 'none', '--json']);
 const withoutCompletedAt = (text: string) => text.replace(/\n  "completed_at": "[^"]*",\n/, '\n');
 /** A test's own copy of the month-by-month publication. */
 async function copyOfBase(): Promise<string> {
@@ -32,7 +32,7 @@ async function copyOfBase(): Promise<string> {
 
 beforeAll(async () => {
   input = await shared.make();
-  base = await shared.make();
+  base = path.join(await shared.make(), 'out');
   allOut = await shared.make();
   await generate(input, { stores: 400, seed: '41', from: '2026-08', to: '2026-10' });
   runs.september = await publishMonth('2026-09', base);
@@ -81,7 +81,7 @@ describe('publishing month by month', () => {
     const again = await publishMonth('2026-10', out);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ changed: false, release: null, months: [], files_written: [] });
-    const plain = await runCli(['publish', '--input', input, '--month', '2026-09', '--out', out, '--base-url', BASE_URL, '--cards', 'none']);
+    const plain = await runCli(['publish', '--input', input, '--month', '2026-09', '--out', out, '--runs', `${out}.runs`, '--base-url', BASE_URL, '--cards', 'none']);
     expect(plain.code).toBe(0);
     expect(plain.stderr).toContain('no changes');
 

@@ -43,7 +43,7 @@ let januaryFeed: string;
 const latest = new Map<string, StatsDocument>();
 
 const parseFeed = (xml: string) => new Parser().parseString(xml);
-const publishArgs = (panel: string, dir: string) => ['publish', '--input', panel, '--all', '--out', dir, '--base-url', BASE_URL, '--cards', 'latest', '--json'];
+const publishArgs = (panel: string, dir: string) => ['publish', '--input', panel, '--all', '--out', dir, '--runs', `${dir}.runs`, '--base-url', BASE_URL, '--cards', 'latest', '--json'];
 /** A copy of the publication, for a test that publishes into it. */
 async function copyOfOut(): Promise<string> {
   const copy = path.join(await dirs.make(), 'out');

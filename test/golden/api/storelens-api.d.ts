@@ -8,7 +8,7 @@ export interface paths {
         };
         /**
          * List scored accounts
-         * @description The workspace's in-market accounts in ranking order (score descending, then store_id); `filter=all` widens the list to every scored account (search). Every returned row is marked delivered to the agent in the same transaction that serves the page.
+         * @description The workspace's in-market accounts in ranking order (score descending, then store_id); `filter=all` widens the list to every scored account (search). `min_score`, `country`, `category`, `plan`, `status`, `signal_type` and `signals_since` narrow either list and combine; a cursor only continues the walk with the filters it was issued for (other filters ⇒ 400). Accounts with status `disqualified`, `do_not_contact` or `customer` are never in-market but stay listed with `filter=all`. Every returned row is marked delivered to the agent in the same transaction that serves the page.
          *
          *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
@@ -30,7 +30,9 @@ export interface paths {
         };
         /**
          * Read one account's detail
-         * @description Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * @description The account row (score, evidence, status, recent signals) plus the store's latest features, the status history (newest first), a summary of its signal history, and its deals and contacts (both always empty until the deal and contact operations are available). A store the workspace cannot see (outside its profile, or unknown) ⇒ 404. Reading the detail delivers the row to the agent: `delivered_to_agent` becomes true, as for the rows of list_accounts.
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["get_account"];
         put?: never;
@@ -50,7 +52,9 @@ export interface paths {
         };
         /**
          * Read one account's signal history
-         * @description Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * @description Every signal of the store across all ingested months, newest month first (then by id), paged. A store the workspace cannot see ⇒ 404.
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["list_account_signals"];
         put?: never;
@@ -72,7 +76,9 @@ export interface paths {
         put?: never;
         /**
          * Set an account's status (operator decision)
-         * @description Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: unavailable.
+         * @description Records an operator decision: `open`, `working`, `qualified`, `disqualified`, `customer` or `do_not_contact` (anything else ⇒ 400), with an optional note. It becomes the account's `status` (a list_accounts filter) and is appended to its status history with the key as actor. `disqualified`, `do_not_contact` and `customer` accounts are never in-market; they stay listed with `filter=all`. A store the workspace cannot see ⇒ 404. Idempotency-Key: the same key and body replay the answer, the same key with another body ⇒ 409.
+         *
+         *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: available.
          */
         post: operations["set_account_status"];
         delete?: never;
@@ -95,6 +101,28 @@ export interface paths {
          *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: unavailable.
          */
         get: operations["get_current_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the workspace's target profile
+         * @description The countries, categories, plans and size bounds (visits, revenue, products) a store must match to be one of the workspace's accounts; a store with an unknown value never passes a bound on it. `profile: null` means the workspace sees every store. An owner or admin sets it with `storelens workspaces profile`.
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["get_profile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -662,6 +690,20 @@ export interface operations {
                 cursor?: string;
                 /** @description `in_market` (default) or `all` scored accounts */
                 filter?: "in_market" | "all";
+                /** @description Only accounts scoring at least this */
+                min_score?: number;
+                /** @description Only accounts of this country */
+                country?: string;
+                /** @description Only accounts of this category (exact; categories may contain commas) */
+                category?: string;
+                /** @description Only accounts on this plan */
+                plan?: string;
+                /** @description Only accounts with this status */
+                status?: "open" | "working" | "qualified" | "disqualified" | "customer" | "do_not_contact";
+                /** @description Only accounts with a signal of this type (in any ingested month, or since `signals_since`) */
+                signal_type?: "store_opened" | "store_closed" | "ad_channel_started" | "ad_channel_stopped" | "app_installed" | "app_removed" | "agentic_feature_adopted" | "agentic_feature_dropped" | "traffic_up" | "traffic_down" | "catalogue_growth" | "revenue_jump" | "plan_upgraded" | "plan_downgraded";
+                /** @description Only accounts with a signal (of `signal_type` when given) in this month or later */
+                signals_since?: string;
             };
             header?: never;
             path?: never;
@@ -688,16 +730,54 @@ export interface operations {
                             country: string | null;
                             category: string | null;
                             plan: string | null;
-                            /** @description Ranking score; higher ranks first */
+                            /** @description Ranking score (the probability the model gives the account); higher ranks first */
                             score: number;
+                            /** @description log(score / (1 − score)): the sum of the evidence contributions */
+                            logit: number;
+                            /** @description The workspace model version that scored the row; it moves when outcomes refit the model */
+                            model_version: number;
+                            /** @description In the in-market list: score above the threshold with a signal in the last two months (or an exploration pick) */
                             in_market: boolean;
+                            /** @description In the in-market list as exploration (to learn from outcomes), not for its score alone */
+                            explore: boolean;
+                            /**
+                             * @description The latest operator status (set_account_status); `open` until one is set
+                             * @enum {string}
+                             */
+                            status: "open" | "working" | "qualified" | "disqualified" | "customer" | "do_not_contact";
                             /** @description Selected for the service's own surface (in the in-market snapshot); proves selection, not rendering or viewing */
                             selected_for_first_party_surface: boolean;
                             /** @description Delivered to an agent (set by the call that returns the row); proves delivery, not viewing by a human */
                             delivered_to_agent: boolean;
-                            /** @description Signals and features that moved the score */
+                            /** @description The recent signals the score weighs, newest first */
+                            signals: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "store_opened" | "store_closed" | "ad_channel_started" | "ad_channel_stopped" | "app_installed" | "app_removed" | "agentic_feature_adopted" | "agentic_feature_dropped" | "traffic_up" | "traffic_down" | "catalogue_growth" | "revenue_jump" | "plan_upgraded" | "plan_downgraded";
+                                /** @description YYYY-MM */
+                                month: string;
+                                /** @description The network, app, feature or new plan the signal is about, when it is about one */
+                                subject: string | null;
+                                /** @description Plain words, e.g. "Started advertising on TikTok" */
+                                detail: string;
+                                /** @description In (0, 1] */
+                                strength: number;
+                            }[];
+                            /** @description The features and signals that moved the score, with their contributions */
                             evidence: {
-                                [key: string]: unknown;
+                                /**
+                                 * @description `intercept` (the model's base rate), a `feature` of the store, or a recent `signal`
+                                 * @enum {string}
+                                 */
+                                kind: "intercept" | "feature" | "signal";
+                                /** @description What moved the score, e.g. `country:US`, `ads:tiktok`, `signal:app_installed` */
+                                key: string;
+                                /** @description The same in plain words */
+                                detail: string;
+                                /** @description Its contribution to the score's logit; all contributions of a row add up to `logit` */
+                                contribution: number;
+                                /** @description For a signal: the month it happened */
+                                month?: string;
                             }[];
                             updated_at: string;
                         }[];
@@ -742,33 +822,100 @@ export interface operations {
                         country: string | null;
                         category: string | null;
                         plan: string | null;
-                        /** @description Ranking score; higher ranks first */
+                        /** @description Ranking score (the probability the model gives the account); higher ranks first */
                         score: number;
+                        /** @description log(score / (1 − score)): the sum of the evidence contributions */
+                        logit: number;
+                        /** @description The workspace model version that scored the row; it moves when outcomes refit the model */
+                        model_version: number;
+                        /** @description In the in-market list: score above the threshold with a signal in the last two months (or an exploration pick) */
                         in_market: boolean;
+                        /** @description In the in-market list as exploration (to learn from outcomes), not for its score alone */
+                        explore: boolean;
+                        /**
+                         * @description The latest operator status (set_account_status); `open` until one is set
+                         * @enum {string}
+                         */
+                        status: "open" | "working" | "qualified" | "disqualified" | "customer" | "do_not_contact";
                         /** @description Selected for the service's own surface (in the in-market snapshot); proves selection, not rendering or viewing */
                         selected_for_first_party_surface: boolean;
                         /** @description Delivered to an agent (set by the call that returns the row); proves delivery, not viewing by a human */
                         delivered_to_agent: boolean;
-                        /** @description Signals and features that moved the score */
-                        evidence: {
-                            [key: string]: unknown;
-                        }[];
-                        updated_at: string;
-                        features: {
-                            [key: string]: unknown;
-                        };
-                        recent_signals: {
-                            /** @constant */
-                            object: "signal";
+                        /** @description The recent signals the score weighs, newest first */
+                        signals: {
                             id: string;
-                            store_id: string;
                             /** @enum {string} */
-                            type: "ad_channel_added" | "app_installed" | "app_removed" | "agentic_feature_adopted" | "traffic_jump" | "plan_changed" | "store_entered" | "store_exited";
+                            type: "store_opened" | "store_closed" | "ad_channel_started" | "ad_channel_stopped" | "app_installed" | "app_removed" | "agentic_feature_adopted" | "agentic_feature_dropped" | "traffic_up" | "traffic_down" | "catalogue_growth" | "revenue_jump" | "plan_upgraded" | "plan_downgraded";
                             /** @description YYYY-MM */
                             month: string;
-                            detail: {
-                                [key: string]: unknown;
+                            /** @description The network, app, feature or new plan the signal is about, when it is about one */
+                            subject: string | null;
+                            /** @description Plain words, e.g. "Started advertising on TikTok" */
+                            detail: string;
+                            /** @description In (0, 1] */
+                            strength: number;
+                        }[];
+                        /** @description The features and signals that moved the score, with their contributions */
+                        evidence: {
+                            /**
+                             * @description `intercept` (the model's base rate), a `feature` of the store, or a recent `signal`
+                             * @enum {string}
+                             */
+                            kind: "intercept" | "feature" | "signal";
+                            /** @description What moved the score, e.g. `country:US`, `ads:tiktok`, `signal:app_installed` */
+                            key: string;
+                            /** @description The same in plain words */
+                            detail: string;
+                            /** @description Its contribution to the score's logit; all contributions of a row add up to `logit` */
+                            contribution: number;
+                            /** @description For a signal: the month it happened */
+                            month?: string;
+                        }[];
+                        updated_at: string;
+                        /** @description The store's features in the latest ingested month it is present in (null when the panel has none) */
+                        features: {
+                            /** @description The latest ingested month the store is present in */
+                            month: string;
+                            domain: string | null;
+                            country: string | null;
+                            category: string | null;
+                            plan: string | null;
+                            created_month: string | null;
+                            product_count: number | null;
+                            monthly_visits: number | null;
+                            est_monthly_revenue_usd: number | null;
+                            /** @description Installed app ids */
+                            apps: string[];
+                            /** @description Ad networks whose pixel was seen: meta, google, tiktok, pinterest */
+                            ads: string[];
+                            /** @description Agentic-commerce features present: llms_txt, product_schema, agent_checkout, mcp_server, ai_crawlers_allowed */
+                            agentic: string[];
+                        } | null;
+                        /** @description Status changes, newest first */
+                        status_history: {
+                            /** @enum {string} */
+                            status: "open" | "working" | "qualified" | "disqualified" | "customer" | "do_not_contact";
+                            note: string | null;
+                            /** @description `key:<key id>` for a change made through the API */
+                            actor: string;
+                            created_at: string;
+                        }[];
+                        signal_summary: {
+                            total: number;
+                            /** @description Signal count by type */
+                            by_type: {
+                                [key: string]: number;
                             };
+                            first_month: string | null;
+                            last_month: string | null;
+                        };
+                        /** @description The account's deals: always empty until the deal operations are available */
+                        deals: {
+                            [key: string]: unknown;
+                        }[];
+                        /** @description The account's contacts: always empty until the contact operations are available */
+                        contacts: {
+                            [key: string]: unknown;
                         }[];
                     };
                 };
@@ -812,15 +959,19 @@ export interface operations {
                         data: {
                             /** @constant */
                             object: "signal";
+                            /** @description Stable across re-ingests of the same month */
                             id: string;
                             store_id: string;
                             /** @enum {string} */
-                            type: "ad_channel_added" | "app_installed" | "app_removed" | "agentic_feature_adopted" | "traffic_jump" | "plan_changed" | "store_entered" | "store_exited";
+                            type: "store_opened" | "store_closed" | "ad_channel_started" | "ad_channel_stopped" | "app_installed" | "app_removed" | "agentic_feature_adopted" | "agentic_feature_dropped" | "traffic_up" | "traffic_down" | "catalogue_growth" | "revenue_jump" | "plan_upgraded" | "plan_downgraded";
                             /** @description YYYY-MM */
                             month: string;
-                            detail: {
-                                [key: string]: unknown;
-                            };
+                            /** @description The network, app, feature or new plan the signal is about, when it is about one */
+                            subject: string | null;
+                            /** @description In (0, 1]: how strong the change was */
+                            strength: number;
+                            /** @description Plain words */
+                            detail: string;
                         }[];
                         /** @description Pass as `cursor` for the next page; null at the end of the list */
                         next_cursor: string | null;
@@ -853,6 +1004,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     status: "open" | "working" | "qualified" | "disqualified" | "customer" | "do_not_contact";
+                    /** @description Why (free text) */
                     note?: string;
                 };
             };
@@ -873,6 +1025,7 @@ export interface operations {
                         store_id: string;
                         /** @enum {string} */
                         status: "open" | "working" | "qualified" | "disqualified" | "customer" | "do_not_contact";
+                        note: string | null;
                         updated_at: string;
                     };
                 };
@@ -884,7 +1037,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -922,16 +1074,54 @@ export interface operations {
                             country: string | null;
                             category: string | null;
                             plan: string | null;
-                            /** @description Ranking score; higher ranks first */
+                            /** @description Ranking score (the probability the model gives the account); higher ranks first */
                             score: number;
+                            /** @description log(score / (1 − score)): the sum of the evidence contributions */
+                            logit: number;
+                            /** @description The workspace model version that scored the row; it moves when outcomes refit the model */
+                            model_version: number;
+                            /** @description In the in-market list: score above the threshold with a signal in the last two months (or an exploration pick) */
                             in_market: boolean;
+                            /** @description In the in-market list as exploration (to learn from outcomes), not for its score alone */
+                            explore: boolean;
+                            /**
+                             * @description The latest operator status (set_account_status); `open` until one is set
+                             * @enum {string}
+                             */
+                            status: "open" | "working" | "qualified" | "disqualified" | "customer" | "do_not_contact";
                             /** @description Selected for the service's own surface (in the in-market snapshot); proves selection, not rendering or viewing */
                             selected_for_first_party_surface: boolean;
                             /** @description Delivered to an agent (set by the call that returns the row); proves delivery, not viewing by a human */
                             delivered_to_agent: boolean;
-                            /** @description Signals and features that moved the score */
+                            /** @description The recent signals the score weighs, newest first */
+                            signals: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "store_opened" | "store_closed" | "ad_channel_started" | "ad_channel_stopped" | "app_installed" | "app_removed" | "agentic_feature_adopted" | "agentic_feature_dropped" | "traffic_up" | "traffic_down" | "catalogue_growth" | "revenue_jump" | "plan_upgraded" | "plan_downgraded";
+                                /** @description YYYY-MM */
+                                month: string;
+                                /** @description The network, app, feature or new plan the signal is about, when it is about one */
+                                subject: string | null;
+                                /** @description Plain words, e.g. "Started advertising on TikTok" */
+                                detail: string;
+                                /** @description In (0, 1] */
+                                strength: number;
+                            }[];
+                            /** @description The features and signals that moved the score, with their contributions */
                             evidence: {
-                                [key: string]: unknown;
+                                /**
+                                 * @description `intercept` (the model's base rate), a `feature` of the store, or a recent `signal`
+                                 * @enum {string}
+                                 */
+                                kind: "intercept" | "feature" | "signal";
+                                /** @description What moved the score, e.g. `country:US`, `ads:tiktok`, `signal:app_installed` */
+                                key: string;
+                                /** @description The same in plain words */
+                                detail: string;
+                                /** @description Its contribution to the score's logit; all contributions of a row add up to `logit` */
+                                contribution: number;
+                                /** @description For a signal: the month it happened */
+                                month?: string;
                             }[];
                             updated_at: string;
                         }[];
@@ -941,6 +1131,52 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "profile";
+                        workspace_id: string;
+                        profile: {
+                            /** @description ISO 3166-1 alpha-2 codes; stores of other (or unknown) countries are not visible */
+                            countries?: string[];
+                            /** @description Panel categories, compared exactly */
+                            categories?: string[];
+                            plans?: string[];
+                            min_visits?: number;
+                            max_visits?: number;
+                            min_revenue_usd?: number;
+                            max_revenue_usd?: number;
+                            min_products?: number;
+                            max_products?: number;
+                        } | null;
+                        /** @description When the profile was last set or cleared; null when it never was */
+                        updated_at: string | null;
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

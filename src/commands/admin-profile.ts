@@ -1,0 +1,76 @@
+/**
+ * storelens workspaces profile W — sets (or clears, or prints) the workspace's target profile,
+ * owner or admin only. A changed profile changes which stores are the workspace's accounts;
+ * the api's ranking refresh notices workspace_profiles.updated_at.
+ */
+import { Profile } from '../accounts/profile.js';
+import type { Env } from '../env.js';
+import { CliError } from '../errors.js';
+import { getProfile, setProfile, type WorkspaceProfile } from '../db/profiles.js';
+import type { Config } from '../settings/config.js';
+import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+
+type ProfileOptions = Config<'workspaces profile'>;
+
+const COUNTRY = /^[A-Z]{2}$/;
+
+/** A comma-separated flag value as a list: items trimmed, none empty. */
+function list(flag: string, raw: string): string[] {
+  const items = raw.split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) throw new CliError(`${flag}: empty item in "${raw}" (comma-separated, no empty entries)`);
+  return [...new Set(items)];
+}
+
+/** The profile the options describe, or undefined when they describe none (print only). */
+export function profileFromOptions(opts: ProfileOptions): Profile | null | undefined {
+  const given: Profile = {};
+  if (opts.countries !== undefined) {
+    const countries = list('--countries', opts.countries);
+    const bad = countries.find((c) => !COUNTRY.test(c));
+    if (bad !== undefined) throw new CliError(`--countries: "${bad}" is not an ISO 3166-1 alpha-2 code in capitals (e.g. US)`);
+    given.countries = countries;
+  }
+  const categories = [...(opts.categories !== undefined ? list('--categories', opts.categories) : []), ...(opts.category ?? [])];
+  if (opts.category?.some((c) => c.trim() === '')) throw new CliError('--category: must not be empty');
+  if (categories.length) given.categories = [...new Set(categories)];
+  if (opts.plans !== undefined) given.plans = list('--plans', opts.plans);
+  const bounds = [
+    ['--min-visits', '--max-visits', 'min_visits', 'max_visits', opts.minVisits, opts.maxVisits],
+    ['--min-revenue', '--max-revenue', 'min_revenue_usd', 'max_revenue_usd', opts.minRevenue, opts.maxRevenue],
+    ['--min-products', '--max-products', 'min_products', 'max_products', opts.minProducts, opts.maxProducts],
+  ] as const;
+  for (const [minFlag, maxFlag, minKey, maxKey, min, max] of bounds) {
+    if (min !== undefined && max !== undefined && min > max) throw new CliError(`${minFlag} ${min} is above ${maxFlag} ${max}`);
+    if (min !== undefined) given[minKey] = min;
+    if (max !== undefined) given[maxKey] = max;
+  }
+  const any = Object.keys(given).length > 0;
+  if (opts.clear) {
+    if (any) throw new CliError('--clear: give either --clear or profile options, not both');
+    return null;
+  }
+  if (!any) return undefined;
+  const r = Profile.safeParse(given);
+  if (!r.success) {
+    const issue = r.error.issues[0]!;
+    throw new CliError(`profile ${issue.path.join('.')}: ${issue.message}`);
+  }
+  return r.data;
+}
+
+function describe(p: WorkspaceProfile, name: string): string {
+  if (!p.profile) return `${name} has no profile: it sees every store.`;
+  const lines = Object.entries(p.profile).map(([k, v]) => `  ${k}: ${Array.isArray(v) ? JSON.stringify(v) : String(v)}`);
+  return `Profile of ${name} (updated ${p.updated_at}):\n${lines.join('\n')}`;
+}
+
+export async function profileCommand(workspace: string, opts: ProfileOptions, env: Env): Promise<void> {
+  const profile = profileFromOptions(opts);
+  const as = opts.as.trim().toLowerCase();
+  await withAdminDb(opts, env, async (db) => {
+    const ws = await requireWorkspace(db, workspace);
+    await requireOwnerOrAdmin(db, ws, as, 'set the profile');
+    const stored = profile === undefined ? await getProfile(db.kysely, ws.id) : await db.write((trx) => setProfile(trx, ws.id, profile, env.now()));
+    output(env, opts, { workspace_id: ws.id, profile: stored.profile }, describe(stored, ws.name));
+  });
+}

@@ -1,0 +1,220 @@
+/**
+ * The private runs folder (publish writes it, `ingest` reads it): per month, every store's
+ * features (stores.parquet) and its month-over-month signals (signals.parquet), content-addressed
+ * by a run id, so a store's whole signal history exists and an unchanged month is never rewritten.
+ *
+ *   <runs>/index.json                        {"runs_version":1,"months":{"2026-01":"<run-id>", …}}
+ *   <runs>/<month>/<run-id>/stores.parquet   one row per store present in <month>
+ *   <runs>/<month>/<run-id>/signals.parquet  the month's signals (vs the calendar-previous month)
+ *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores","signals","signals_version"}
+ *
+ * A run folder is written beside its final place and renamed in (complete or absent); index.json
+ * is switched last (temporary file + rename), then the superseded runs of those months go.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CliError } from '../errors.js';
+import { SIGNALS_VERSION, signalsSql } from '../signals/derive.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex, previousMonth } from './columns.js';
+import { lit, toNumber, type Duck } from './duck.js';
+
+export const RUNS_INDEX = 'index.json';
+export const RUNS_VERSION = 1;
+
+export interface RunsIndex {
+  runs_version: 1;
+  /** month → run id of its current run */
+  months: Record<string, string>;
+}
+
+export interface RunInfo {
+  month: string;
+  run_id: string;
+  stores: number;
+  signals: number;
+  signals_version: string;
+}
+
+/**
+ * The run id of a month: sha256 hex of JSON `{signals_version, month, panel: [sha256 of the
+ * previous month's panel file or null, sha256 of this month's]}` (`panel` = hashPanel's map).
+ */
+export function signalsRunId(month: string, panel: ReadonlyMap<string, string>): string {
+  const input = { signals_version: SIGNALS_VERSION, month, panel: [panel.get(previousMonth(month)) ?? null, panel.get(month) ?? null] };
+  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+}
+
+/** The runs index, or an empty one when the folder has none yet. A damaged index stops the run. */
+export async function readRunsIndex(runsDir: string): Promise<RunsIndex> {
+  const file = path.join(runsDir, RUNS_INDEX);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { runs_version: 1, months: {} };
+    throw e;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const index = parsed as Partial<RunsIndex> | undefined;
+  const ok =
+    index?.runs_version === RUNS_VERSION &&
+    typeof index.months === 'object' &&
+    index.months !== null &&
+    Object.values(index.months).every((v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v));
+  if (!ok) throw new CliError(`${file}: not a runs index (expected {"runs_version":1,"months":{…}}); move it away and publish again to rewrite every run`);
+  return index as RunsIndex;
+}
+
+/** Folder of one month's run. */
+export const runDir = (runsDir: string, month: string, runId: string): string => path.join(runsDir, month, runId);
+
+const exists = (p: string): Promise<boolean> => stat(p).then(() => true, () => false);
+
+/**
+ * The months among `months` whose run must be written: their run id is not the one in the index,
+ * or the run folder has gone. `runIds` gives each month's run id (signalsRunId).
+ */
+export async function staleRuns(runsDir: string, index: RunsIndex, runIds: ReadonlyMap<string, string>): Promise<string[]> {
+  const out: string[] = [];
+  for (const [m, id] of [...runIds].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (index.months[m] !== id || !(await exists(path.join(runDir(runsDir, m, id), 'run.json')))) out.push(m);
+  }
+  return out;
+}
+
+/** stores.parquet columns, in the contract's order and types, from a relation of panel rows. */
+function storesSelect(rel: string): string {
+  const ads = `list_filter([${AD_COLUMNS.map((c) => `CASE WHEN ${c} THEN ${lit(c.slice('ads_'.length))} END`).join(', ')}], x -> x IS NOT NULL)`;
+  const agentic = `list_filter([${AGENTIC_COLUMNS.map((c) => `CASE WHEN ${c} THEN ${lit(c)} END`).join(', ')}], x -> x IS NOT NULL)`;
+  return `SELECT CAST(month AS VARCHAR) AS month, CAST(store_id AS VARCHAR) AS store_id, CAST(domain AS VARCHAR) AS domain,
+      CAST(country AS VARCHAR) AS country, CAST(category AS VARCHAR) AS category, CAST(plan AS VARCHAR) AS plan,
+      CAST(created_month AS VARCHAR) AS created_month, CAST(product_count AS BIGINT) AS product_count,
+      CAST(monthly_visits AS BIGINT) AS monthly_visits, CAST(est_monthly_revenue_usd AS DOUBLE) AS est_monthly_revenue_usd,
+      CAST(coalesce(apps, []) AS VARCHAR[]) AS apps, CAST(${ads} AS VARCHAR[]) AS ads, CAST(${agentic} AS VARCHAR[]) AS agentic
+    FROM ${rel} ORDER BY store_id`;
+}
+
+export interface WriteRunsOptions {
+  runsDir: string;
+  /** months whose run to write (each with its previous month loaded in `panel` when the panel has it) */
+  months: readonly string[];
+  /** month → run id */
+  runIds: ReadonlyMap<string, string>;
+  /** every month of the panel (to tell "M−1 absent from the panel" from "store absent in M−1") */
+  panelMonths: ReadonlySet<string>;
+  onProgress?: (message: string) => void;
+}
+
+/**
+ * Writes the run folder of each month from the loaded DuckDB view `panel`. Months are taken in
+ * order holding two months of rows at a time: each month's rows are read from the panel once.
+ * A run folder already complete (an earlier run stopped before switching the index) is kept.
+ * The index is not switched here: `switchRunsIndex` does it once the publish has succeeded.
+ */
+export async function writeRuns(duck: Duck, o: WriteRunsOptions): Promise<RunInfo[]> {
+  const written: RunInfo[] = [];
+  let held: string | null = null;
+  try {
+    for (const month of [...o.months].sort()) {
+      const runId = o.runIds.get(month)!;
+      const final = runDir(o.runsDir, month, runId);
+      if (await exists(path.join(final, 'run.json'))) {
+        written.push(JSON.parse(await readFile(path.join(final, 'run.json'), 'utf8')) as RunInfo);
+        continue;
+      }
+      o.onProgress?.(`writing the stores and signals of ${month} to ${o.runsDir}`);
+      const prev = previousMonth(month);
+      if (held === prev) {
+        await duck.run(`DROP TABLE IF EXISTS run_prev`);
+        await duck.run(`ALTER TABLE run_cur RENAME TO run_prev`);
+      } else {
+        await duck.run(`CREATE OR REPLACE TEMP TABLE run_prev AS SELECT * FROM panel WHERE mi = ${monthIndex(prev)}`);
+      }
+      await duck.run(`CREATE OR REPLACE TEMP TABLE run_cur AS SELECT * FROM panel WHERE mi = ${monthIndex(month)}`);
+      held = month;
+
+      await mkdir(path.join(o.runsDir, month), { recursive: true });
+      const tmp = path.join(o.runsDir, month, `.tmp-${runId.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
+      await mkdir(tmp);
+      try {
+        // COPY answers the number of rows it wrote.
+        const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
+        const stores = await copy(storesSelect('run_cur'), 'stores.parquet');
+        const signals = await copy(signalsSql(month, 'run_cur', 'run_prev', o.panelMonths.has(prev)), 'signals.parquet');
+        const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION };
+        await writeFile(path.join(tmp, 'run.json'), JSON.stringify(info) + '\n');
+        await renameDir(tmp, final);
+        written.push(info);
+      } finally {
+        await rm(tmp, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await duck.run(`DROP TABLE IF EXISTS run_cur`);
+    await duck.run(`DROP TABLE IF EXISTS run_prev`);
+  }
+  return written;
+}
+
+/** Moves a finished run folder into place; one already there (same run id ⇒ same content) wins. */
+async function renameDir(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if ((code === 'ENOTEMPTY' || code === 'EEXIST') && (await exists(path.join(to, 'run.json')))) return;
+    throw e;
+  }
+}
+
+/**
+ * Points index.json at the given runs (other months keep theirs), atomically, then removes every
+ * other entry (superseded runs, leftovers of interrupted writes) of those months' folders.
+ */
+export async function switchRunsIndex(runsDir: string, runs: ReadonlyMap<string, string>): Promise<void> {
+  if (runs.size === 0) return;
+  const index = await readRunsIndex(runsDir);
+  const months = { ...index.months };
+  for (const [m, id] of runs) months[m] = id;
+  const sorted = Object.fromEntries(Object.entries(months).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const next: RunsIndex = { runs_version: 1, months: sorted };
+  const file = path.join(runsDir, RUNS_INDEX);
+  await mkdir(runsDir, { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await writeFile(tmp, JSON.stringify(next, null, 2) + '\n');
+  await rename(tmp, file);
+  for (const [m, id] of runs) {
+    const dir = path.join(runsDir, m);
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      if (name !== id) await rm(path.join(dir, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/** `a` is `b` or inside it, comparing real paths (a path not yet made: its nearest existing parent's). */
+export async function isWithin(a: string, b: string): Promise<boolean> {
+  const [ra, rb] = await Promise.all([realish(a), realish(b)]);
+  const rel = path.relative(rb, ra);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+async function realish(p: string): Promise<string> {
+  let dir = path.resolve(p);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(await realpath(dir), ...rest);
+    } catch {
+      const parent = path.dirname(dir);
+      if (parent === dir) return path.resolve(p);
+      rest.unshift(path.basename(dir));
+      dir = parent;
+    }
+  }
+}

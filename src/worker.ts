@@ -1,0 +1,63 @@
+/**
+ * The one background loop of a server process: named tasks run one at a time, each on its own
+ * interval and whenever something triggers it (a trigger while the task is pending coalesces;
+ * while it runs, it runs once more after). Errors are reported, never thrown: a failing task
+ * runs again on its next turn.
+ */
+export interface Task {
+  run: () => Promise<void>;
+  /** Also run every this many milliseconds (omit: only when triggered). */
+  everyMs?: number;
+}
+
+export interface Worker {
+  /** Run the named task soon. */
+  trigger(name: string): void;
+  /** Resolves once nothing is pending or running. */
+  idle(): Promise<void>;
+  /** Stops the timers and waits for the running task. */
+  stop(): Promise<void>;
+}
+
+export function startWorker(tasks: Record<string, Task>, onError: (task: string, e: unknown) => void): Worker {
+  const pending = new Set<string>();
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const waiters: Array<() => void> = [];
+
+  const drain = async () => {
+    while (pending.size && !stopped) {
+      const [name] = pending;
+      pending.delete(name);
+      try {
+        await tasks[name].run();
+      } catch (e) {
+        onError(name, e);
+      }
+    }
+    running = null;
+    for (const w of waiters.splice(0)) w();
+  };
+  const trigger = (name: string) => {
+    if (stopped) return;
+    if (!tasks[name]) throw new Error(`no worker task ${name}`);
+    pending.add(name);
+    running ??= drain();
+  };
+  const timers = Object.entries(tasks)
+    .filter(([, t]) => t.everyMs !== undefined)
+    .map(([name, t]) => {
+      const timer = setInterval(() => trigger(name), t.everyMs);
+      timer.unref();
+      return timer;
+    });
+  return {
+    trigger,
+    idle: () => (running ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { it } from 'vitest';
+import { refreshWorkspace } from '../../src/accounts/refresh.js';
+import { freshDb } from '../../test/helpers/db.js';
+import { ingestMonth } from '../../test/helpers/ingested.js';
+import { workspace } from '../../test/api/harness.js';
+it('scale', async () => {
+  const t = await freshDb((process.env.D as any) ?? 'SQLite');
+  const N = 200_000;
+  const C = ['US','GB','DE','FR','CA','AU'], K = ['apparel','beauty','toys','home','pets'], P = ['basic','grow','advanced','plus'];
+  const stores = Array.from({ length: N }, (_, i) => ({ store_id: `st${i}`, country: C[i % 6], category: K[i % 5], plan: P[i % 4], monthly_visits: 100 + (i % 5000), product_count: 10 + (i % 300), est_monthly_revenue_usd: 1000 + (i % 7000), apps: i % 3 ? ['klaviyo'] : ['judgeme', 'yotpo'], ads: i % 2 ? ['meta'] : [] }));
+  const signals = stores.filter((_, i) => i % 4 === 0).map((s) => ({ store_id: s.store_id, type: 'app_installed' as const, subject: 'klaviyo' }));
+  let t0 = performance.now();
+  await ingestMonth(t.db, '2026-10', stores, signals);
+  console.log('seed', performance.now() - t0);
+  const ws = await workspace(t.db);
+  t0 = performance.now();
+  await refreshWorkspace(t.db, ws.id, new Date());
+  console.log('first refresh', performance.now() - t0);
+  t0 = performance.now();
+  await t.db.kysely.insertInto('outcomes').values({ id: 'o1', workspace_id: ws.id, api_key_id: 'k', store_id: 'st5', action: 'won', value: null, occurred_at: null, note: null, lost_reason: null, lost_reason_other: null, recorded_at: new Date().toISOString() }).execute();
+  const r = await refreshWorkspace(t.db, ws.id, new Date());
+  console.log('second refresh', performance.now() - t0, JSON.stringify(r));
+  await t.cleanup();
+}, 600_000);

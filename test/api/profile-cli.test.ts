@@ -1,0 +1,98 @@
+/** `storelens workspaces profile W`: owner/admin only, validated, `--json` prints what is stored. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli.js';
+import { getProfile } from '../../src/db/profiles.js';
+import { capturedEnv } from '../helpers/cli.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`storelens workspaces profile on ${d.label}`, () => {
+    let t: TestDb;
+    let wsId: string;
+
+    async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
+      const c = capturedEnv(new Date('2026-02-01T09:00:00Z'), t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {});
+      const dbArgs = t.dbPath ? ['--db', t.dbPath] : [];
+      const code = await main(['node', 'storelens', ...args, ...dbArgs], c.env);
+      const stdout = c.stdout();
+      let json: any;
+      if (args.includes('--json') && code === 0) {
+        expect(stdout.trim().split('\n')).toHaveLength(1);
+        json = JSON.parse(stdout);
+      }
+      return { code, stdout, stderr: c.stderr(), json };
+    }
+    const profile = (...args: string[]) => run('workspaces', 'profile', 'acme', ...args);
+
+    beforeAll(async () => {
+      t = await freshDb(d.name);
+      wsId = (await run('workspaces', 'create', 'acme', '--json')).json.id;
+      await run('members', 'add', '--workspace', 'acme', '--email', 'owner@acme.test', '--role', 'owner');
+      await run('members', 'add', '--workspace', 'acme', '--email', 'admin@acme.test', '--role', 'admin');
+      await run('members', 'add', '--workspace', 'acme', '--email', 'member@acme.test', '--role', 'member');
+    });
+    afterAll(async () => t?.cleanup());
+
+    it('sets the profile from the flags and prints {workspace_id, profile}', async () => {
+      const r = await profile(
+        '--as', 'owner@acme.test', '--countries', 'US,GB', '--categories', 'apparel,beauty', '--category', 'home, garden',
+        '--plans', 'plus,advanced', '--min-visits', '0', '--max-visits', '50000', '--min-revenue', '1000.50', '--max-products', '900', '--json',
+      );
+      expect(r.code).toBe(0);
+      const expected = {
+        countries: ['US', 'GB'],
+        categories: ['apparel', 'beauty', 'home, garden'],
+        plans: ['plus', 'advanced'],
+        min_visits: 0,
+        max_visits: 50000,
+        min_revenue_usd: 1000.5,
+        max_products: 900,
+      };
+      expect(r.json).toEqual({ workspace_id: wsId, profile: expected });
+      const stored = await getProfile(t.db.kysely, wsId);
+      expect(stored).toEqual({ workspace_id: wsId, profile: expected, updated_at: '2026-02-01T09:00:00.000Z' });
+    });
+
+    it('replaces the whole profile, prints it without options, and clears it with --clear', async () => {
+      expect((await profile('--as', 'admin@acme.test', '--plans', 'plus', '--json')).json.profile).toEqual({ plans: ['plus'] });
+      expect((await profile('--as', 'admin@acme.test', '--json')).json).toEqual({ workspace_id: wsId, profile: { plans: ['plus'] } });
+      expect((await profile('--as', 'admin@acme.test')).stdout).toContain('plans: ["plus"]');
+      expect((await profile('--as', 'admin@acme.test', '--clear', '--json')).json).toEqual({ workspace_id: wsId, profile: null });
+      expect((await getProfile(t.db.kysely, wsId)).profile).toBeNull();
+      expect((await profile('--as', 'admin@acme.test')).stdout).toMatch(/no profile: it sees every store/);
+    });
+
+    it('refuses a member (exit 2) and changes nothing', async () => {
+      await profile('--as', 'owner@acme.test', '--countries', 'DE', '--json');
+      const r = await profile('--as', 'member@acme.test', '--countries', 'US', '--json');
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(r.stderr).toMatch(/member@acme\.test is a member of workspace "acme"; only an owner or admin can set the profile/);
+      expect((await profile('--as', 'stranger@acme.test', '--countries', 'US')).code).toBe(2);
+      expect((await getProfile(t.db.kysely, wsId)).profile).toEqual({ countries: ['DE'] });
+    });
+
+    it.each([
+      ['--countries', ['--countries', 'us']],
+      ['--countries', ['--countries', 'US,,GB']],
+      ['--plans', ['--plans', 'plus,']],
+      ['--min-visits', ['--min-visits', '-1']],
+      ['--max-visits', ['--max-visits', '1e3']],
+      ['--min-revenue', ['--min-revenue', 'lots']],
+      ['--min-products', ['--min-products', '12.5']],
+      ['--min-visits', ['--min-visits', '10', '--max-visits', '5']],
+      ['--clear', ['--clear', '--plans', 'plus']],
+    ])('exits 2 naming %s for bad values, writing nothing', async (flag, args) => {
+      const before = await getProfile(t.db.kysely, wsId);
+      const r = await profile('--as', 'owner@acme.test', ...args, '--json');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(flag);
+      expect(r.stdout).toBe('');
+      expect(await getProfile(t.db.kysely, wsId)).toEqual(before);
+    });
+
+    it('names the workspace it cannot find', async () => {
+      const r = await run('workspaces', 'profile', 'nope', '--as', 'owner@acme.test', '--plans', 'plus');
+      expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('no workspace "nope"')]);
+    });
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * Seeding what the ingest and the ranking refresh write (store_months, store_signals,
+ * ingested_months, accounts), straight through SQL, for tests of the account operations.
+ */
+import { createHash } from 'node:crypto';
+import type { AccountStatus } from '../../src/accounts/statuses.js';
+import { upsertAccounts } from '../../src/db/accounts.js';
+import type { Db } from '../../src/db/index.js';
+import type { SignalType } from '../../src/signals/types.js';
+
+export interface SeedStore {
+  store_id: string;
+  domain?: string | null;
+  country?: string | null;
+  category?: string | null;
+  plan?: string | null;
+  created_month?: string | null;
+  product_count?: number | null;
+  monthly_visits?: number | null;
+  est_monthly_revenue_usd?: number | null;
+  apps?: string[];
+  ads?: string[];
+  agentic?: string[];
+}
+
+export interface SeedSignal {
+  store_id: string;
+  type: SignalType;
+  subject?: string | null;
+  strength?: number;
+  detail?: string;
+}
+
+export const signalId = (month: string, s: SeedSignal): string =>
+  `sig_${createHash('md5').update(`${month}\0${s.store_id}\0${s.type}\0${s.subject ?? ''}`).digest('hex')}`;
+
+/**
+ * One month's run: its stores and signals, and (unless `visible: false`) the ingested_months
+ * row that makes it the month's visible run.
+ */
+export async function seedRun(db: Db, month: string, runId: string, stores: SeedStore[], signals: SeedSignal[], visible = true): Promise<void> {
+  await db.write(async (trx) => {
+    if (stores.length) {
+      await trx
+        .insertInto('store_months')
+        .values(
+          stores.map((s) => ({
+            run_id: runId,
+            month,
+            store_id: s.store_id,
+            domain: s.domain ?? null,
+            country: s.country ?? null,
+            category: s.category ?? null,
+            plan: s.plan ?? null,
+            created_month: s.created_month ?? null,
+            product_count: s.product_count ?? null,
+            monthly_visits: s.monthly_visits ?? null,
+            est_monthly_revenue_usd: s.est_monthly_revenue_usd ?? null,
+            apps: JSON.stringify(s.apps ?? []),
+            ads: JSON.stringify(s.ads ?? []),
+            agentic: JSON.stringify(s.agentic ?? []),
+          })),
+        )
+        .execute();
+    }
+    if (signals.length) {
+      await trx
+        .insertInto('store_signals')
+        .values(
+          signals.map((s) => ({
+            run_id: runId,
+            id: signalId(month, s),
+            month,
+            store_id: s.store_id,
+            type: s.type,
+            subject: s.subject ?? null,
+            strength: s.strength ?? 0.5,
+            detail: s.detail ?? `${s.type} ${s.subject ?? ''}`.trim(),
+          })),
+        )
+        .execute();
+    }
+    if (visible) {
+      await trx
+        .insertInto('ingested_months')
+        .values({ month, run_id: runId, stores: stores.length, signals: signals.length, loaded_at: new Date().toISOString() })
+        .onConflict((oc) => oc.column('month').doUpdateSet({ run_id: runId }))
+        .execute();
+    }
+  });
+}
+
+export interface SeedAccount {
+  store_id: string;
+  score: number;
+  country?: string | null;
+  category?: string | null;
+  plan?: string | null;
+  domain?: string | null;
+  in_market?: boolean;
+  status?: AccountStatus;
+  logit?: number;
+  explore?: boolean;
+  model_version?: number;
+  signals?: unknown[];
+  evidence?: unknown[];
+}
+
+/** Accounts rows of a workspace, as the ranking refresh would write them. */
+export async function seedAccounts(db: Db, workspaceId: string, accounts: SeedAccount[], now = new Date()): Promise<void> {
+  await db.write(async (trx) => {
+    await upsertAccounts(trx, workspaceId, accounts, now);
+    for (const a of accounts) {
+      await trx
+        .updateTable('accounts')
+        .set({
+          status: a.status ?? 'open',
+          logit: a.logit ?? Math.log(a.score / (1 - a.score)),
+          explore: a.explore ? 1 : 0,
+          model_version: a.model_version ?? 1,
+        })
+        .where('workspace_id', '=', workspaceId)
+        .where('store_id', '=', a.store_id)
+        .execute();
+    }
+  });
+}

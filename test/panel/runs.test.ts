@@ -1,0 +1,177 @@
+/**
+ * The private runs folder publish writes (src/panel/runs.ts): the contract's layout and Parquet
+ * schemas, run ids that make identical input a no-op and a correction rewrite exactly the month
+ * and the next one, runs written even when the statistics are already published, and a runs
+ * folder that overlaps the public output refused before anything is written.
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lit, openDuck } from '../../src/panel/duck.js';
+import { readRunsIndex, signalsRunId } from '../../src/panel/runs.js';
+import { hashPanel } from '../../src/publish/run-id.js';
+import { listPanel } from '../../src/panel/read.js';
+import { SIGNALS_VERSION } from '../../src/signals/derive.js';
+import { publishPanel, runCli } from '../helpers/cli.js';
+import { FEB, JAN, MAR, PANEL, base, writePanel } from '../helpers/signals-panel.js';
+import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-runs-');
+afterAll(() => dirs.removeAll());
+
+/** A fresh panel folder, output folder and runs folder. */
+async function setup() {
+  const root = await dirs.make();
+  const input = path.join(root, 'panel');
+  await writePanel(input);
+  return { root, input, out: path.join(root, 'out'), runs: path.join(root, 'runs') };
+}
+
+const describeParquet = async (file: string) => {
+  const duck = await openDuck();
+  try {
+    return (await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`)).map(
+      (c) => `${c.column_name} ${c.column_type}`,
+    );
+  } finally {
+    duck.close();
+  }
+};
+
+describe('the runs folder of a first publish', () => {
+  let s: Awaited<ReturnType<typeof setup>>;
+  beforeAll(async () => {
+    s = await setup();
+    await publishPanel(s.input, s.out, { runs: s.runs });
+  });
+
+  it('indexes one run per month, named by the run id of the contract', async () => {
+    const hashes = await hashPanel(await listPanel(s.input));
+    const index = await readRunsIndex(s.runs);
+    expect(index).toEqual({ runs_version: 1, months: Object.fromEntries([JAN, FEB, MAR].map((m) => [m, signalsRunId(m, hashes)])) });
+    // sha256 of {signals_version, month, panel: [previous month's file hash or null, this month's]}
+    const { createHash } = await import('node:crypto');
+    const expected = createHash('sha256').update(JSON.stringify({ signals_version: SIGNALS_VERSION, month: JAN, panel: [null, hashes.get(JAN)] })).digest('hex');
+    expect(index.months[JAN]).toBe(expected);
+    for (const m of [JAN, FEB, MAR]) {
+      expect((await readdir(path.join(s.runs, m))).sort()).toEqual([index.months[m]]);
+      expect((await readdir(path.join(s.runs, m, index.months[m]))).sort()).toEqual(['run.json', 'signals.parquet', 'stores.parquet']);
+    }
+  });
+
+  it('describes each run in run.json', async () => {
+    const index = await readRunsIndex(s.runs);
+    const info = JSON.parse(await readFile(path.join(s.runs, FEB, index.months[FEB], 'run.json'), 'utf8'));
+    expect(info).toEqual({ month: FEB, run_id: index.months[FEB], stores: PANEL[FEB].length, signals: 12, signals_version: SIGNALS_VERSION });
+  });
+
+  it('writes stores.parquet and signals.parquet with exactly the columns and types of the contract', async () => {
+    const dir = path.join(s.runs, FEB, (await readRunsIndex(s.runs)).months[FEB]);
+    expect(await describeParquet(path.join(dir, 'stores.parquet'))).toEqual([
+      'month VARCHAR', 'store_id VARCHAR', 'domain VARCHAR', 'country VARCHAR', 'category VARCHAR', 'plan VARCHAR', 'created_month VARCHAR',
+      'product_count BIGINT', 'monthly_visits BIGINT', 'est_monthly_revenue_usd DOUBLE', 'apps VARCHAR[]', 'ads VARCHAR[]', 'agentic VARCHAR[]',
+    ]);
+    expect(await describeParquet(path.join(dir, 'signals.parquet'))).toEqual([
+      'id VARCHAR', 'month VARCHAR', 'store_id VARCHAR', 'type VARCHAR', 'subject VARCHAR', 'strength DOUBLE', 'detail VARCHAR',
+    ]);
+  });
+});
+
+describe('publishing again', () => {
+  it('rewrites no run when the input is identical', async () => {
+    const s = await setup();
+    await publishPanel(s.input, s.out, { runs: s.runs });
+    const before = await snapshotTree(s.runs);
+    const again = await publishPanel(s.input, s.out, { runs: s.runs });
+    expect(again).toMatchObject({ changed: false, runs: [] });
+    expect(await snapshotTree(s.runs)).toEqual(before);
+  });
+
+  it('writes the runs into a fresh runs folder even when the statistics are already published', async () => {
+    const s = await setup();
+    await publishPanel(s.input, s.out);
+    expect(await exists(s.runs)).toBe(false);
+    const published = await snapshotTree(s.out);
+    const again = await publishPanel(s.input, s.out, { runs: s.runs });
+    expect(again).toMatchObject({ changed: false, months: [], runs: [JAN, FEB, MAR] });
+    expect(Object.keys((await readRunsIndex(s.runs)).months)).toEqual([JAN, FEB, MAR]);
+    expect(await snapshotTree(s.out)).toEqual(published);
+  });
+
+  it('rewrites the run of a corrected month and of the next one, removes the runs they replace, and keeps the month before', async () => {
+    const s = await setup();
+    await publishPanel(s.input, s.out, { runs: s.runs });
+    const before = await readRunsIndex(s.runs);
+    const janTree = await snapshotTree(path.join(s.runs, JAN));
+
+    // The correction: a store of February had far more visits than first reported.
+    const corrected = { ...PANEL, [FEB]: PANEL[FEB].map((r) => (r.store_id === 'old-in-first-month' ? base('old-in-first-month', { monthly_visits: '9000' }) : r)) };
+    await writePanel(s.input, corrected);
+    const summary = await publishPanel(s.input, s.out, { runs: s.runs, months: FEB });
+    expect(summary.runs).toEqual([FEB, MAR]);
+
+    const after = await readRunsIndex(s.runs);
+    expect(after.months[JAN]).toBe(before.months[JAN]);
+    for (const m of [FEB, MAR]) {
+      expect(after.months[m]).not.toBe(before.months[m]);
+      expect(await readdir(path.join(s.runs, m))).toEqual([after.months[m]]);
+    }
+    expect(await snapshotTree(path.join(s.runs, JAN))).toEqual(janTree);
+
+    const duck = await openDuck();
+    try {
+      const file = (m: string) => lit(path.join(s.runs, m, after.months[m], 'signals.parquet'));
+      const feb = await duck.all<{ type: string }>(`SELECT type FROM read_parquet(${file(FEB)}) WHERE store_id = 'old-in-first-month'`);
+      expect(feb.map((r) => r.type)).toEqual(['traffic_up']);
+      const mar = await duck.all<{ type: string; detail: string }>(`SELECT type, detail FROM read_parquet(${file(MAR)}) WHERE store_id = 'old-in-first-month'`);
+      expect(mar).toEqual([{ type: 'traffic_down', detail: 'Monthly visits down 44% (9,000 → 5,000)' }]);
+    } finally {
+      duck.close();
+    }
+  });
+
+  it('takes over a complete run folder left by a publish that stopped before switching the index', async () => {
+    const s = await setup();
+    await publishPanel(s.input, s.out, { runs: s.runs });
+    const index = await readRunsIndex(s.runs);
+    await writeFile(path.join(s.runs, 'index.json'), JSON.stringify({ runs_version: 1, months: { [JAN]: index.months[JAN] } }));
+    const again = await publishPanel(s.input, s.out, { runs: s.runs });
+    expect(again.runs).toEqual([FEB, MAR]);
+    expect(await readRunsIndex(s.runs)).toEqual(index);
+  });
+});
+
+describe('a runs folder that overlaps the output folder', () => {
+  it.each([
+    ['inside the output folder', (out: string, _runs: string) => ({ out, runs: path.join(out, 'runs') })],
+    ['holding the output folder', (_out: string, runs: string) => ({ out: path.join(runs, 'public'), runs })],
+    ['equal to the output folder', (out: string) => ({ out, runs: out })],
+  ])('is refused with exit 2 when %s, and nothing is written', async (_what, place) => {
+    const s = await setup();
+    const { out, runs } = place(s.out, s.runs);
+    const r = await runCli(['publish', '--input', s.input, '--out', out, '--runs', runs, '--all', '--cards', 'none']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--runs ${runs} and --out ${out} overlap`);
+    expect(await exists(out)).toBe(false);
+    expect(await exists(runs)).toBe(false);
+  });
+
+  it('is refused through a symbolic link that leads into the output folder', async () => {
+    const s = await setup();
+    const { mkdir, symlink } = await import('node:fs/promises');
+    await mkdir(s.out);
+    await symlink(s.out, path.join(s.root, 'link'));
+    const r = await runCli(['publish', '--input', s.input, '--out', s.out, '--runs', path.join(s.root, 'link', 'runs'), '--all', '--cards', 'none']);
+    expect(r.code).toBe(2);
+    expect(await readdir(s.out)).toEqual([]);
+  });
+});
+
+describe('publish --json', () => {
+  it('names the months whose runs were written', async () => {
+    const s = await setup();
+    const r = await runCli(['publish', '--input', s.input, '--out', s.out, '--runs', s.runs, '--all', '--cards', 'none', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ runs: [JAN, FEB, MAR] });
+  });
+});
