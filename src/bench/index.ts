@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { BENCHMARKS } from '../settings/table.js';
 import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
+import { benchIngest } from './ingest.js';
 import { benchPublish } from './publish.js';
 import { benchServeOnPanel } from './serve.js';
 
@@ -15,6 +16,8 @@ export type BenchName = (typeof BENCHMARKS)[number];
 export interface BenchOptions {
   /** The publish benchmark's panel: stores, months, and the folder caching it between runs. */
   readonly stores: number;
+  /** The ingest benchmark's stores per month (same months and cache folder). */
+  readonly ingestStores: number;
   readonly from: string;
   readonly to: string;
   readonly data: string;
@@ -54,6 +57,15 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     results.push(
       `api: hello-world ${op(r.hello)}; GET /accounts?limit=50 ${op(r.reads)}, ratio ${fmt(r.readRatio)} (goal ≥ 0.5); ` +
         `POST /outcomes ${op(r.writes)}, ratio ${fmt(r.writeRatio)} (goal ≥ 2,000 outcomes/s on SQLite)`,
+    );
+  }
+  if (only.has('ingest')) {
+    const r = await benchIngest({ stores: opts.ingestStores, from: opts.from, to: opts.to, dataDir: path.resolve(opts.data), log });
+    results.push(
+      `ingest: ${r.months} months, ${r.stores.toLocaleString('en-US')} store rows and ${r.signals.toLocaleString('en-US')} signals into SQLite in ${fmt(r.ingestSeconds)} s ` +
+        `(${fmt((r.stores + r.signals) / r.ingestSeconds / 1000, 0)}k rows/s); floor (one prepared statement, one transaction): ${fmt(r.floorSeconds)} s; ` +
+        `ratio ${fmt(r.ratio)}× (goal ≤ 1.5×)` +
+        (r.generateSeconds !== null ? `; writing the runs took ${fmt(r.generateSeconds, 1)} s` : ''),
     );
   }
   return results;

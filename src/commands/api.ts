@@ -5,12 +5,20 @@ import { listenApi, type ListeningApi } from '../api/server.js';
 import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
 import { startBackground } from './background.js';
+import { watchRuns } from './ingest.js';
 import { listenError } from './listen-error.js';
 
 /** The Config of `api`; a programmatic caller may leave out DATABASE_URL. */
-export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> & Partial<Config<'api'>>;
+export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
+  Partial<Config<'api'>> & {
+    /** How often to look for a new run in `runs` (tests; default INGEST_POLL_MS). */
+    ingestIntervalMs?: number;
+  };
 
-/** Opens the database, listens, and closes both on SIGINT/SIGTERM; resolves once listening. */
+/**
+ * Opens the database, listens, and closes both on SIGINT/SIGTERM; resolves once listening. With
+ * `runs`, ingests that runs folder in the background now and whenever publish writes a new run.
+ */
 export async function runApi(opts: ApiCommandOptions, env: Env, signals = true): Promise<ListeningApi> {
   const db = await openAdminDb(opts, env);
   const background = startBackground(db, { now: env.now, log: (line) => env.stderr.write(`storelens api: ${line}\n`) });
@@ -24,7 +32,9 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
     throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
   }
   env.stderr.write(`storelens api: ${api.url} (${db.location}); reference at ${api.url}/docs\n`);
+  const watcher = opts.runs !== undefined ? watchRuns(db, opts.runs, env, 'storelens api', opts.ingestIntervalMs) : undefined;
   const close = async () => {
+    await watcher?.stop();
     await api.close();
     await background.stop();
     await db.close();

@@ -10,6 +10,7 @@ import { CliError } from '../errors.js';
 import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
 import { startBackground, type Background } from './background.js';
+import { watchRuns } from './ingest.js';
 import { listenError } from './listen-error.js';
 import type { ServePlugin } from '../serve/app.js';
 import type { LiveEvent } from '../serve/live-publication.js';
@@ -21,12 +22,19 @@ export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<
 
 /**
  * `--api`: the workspace REST API mounted under /api/v1 on the same port, over the SQLite file
- * `opts.db` (or PostgreSQL when `databaseUrl` is set). `close` closes the database after the server.
+ * `opts.db` (or PostgreSQL when `databaseUrl` is set); with `runs`, that runs folder is ingested
+ * in the background now and whenever publish writes a new run. `close` (after the server) stops
+ * ingesting and closes the database.
  */
-export async function apiPlugins(opts: Pick<ServeOptions, 'db' | 'databaseUrl'>, env: Env): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background }> {
+export async function apiPlugins(
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs'> & { label?: string },
+  env: Env,
+): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background }> {
   const db = await openAdminDb(opts, env);
   const background = startBackground(db, { now: env.now, log: (line) => env.stderr.write(`storelens serve: ${line}\n`) });
+  const watcher = opts.runs !== undefined ? watchRuns(db, opts.runs, env, opts.label ?? 'storelens serve') : undefined;
   const close = async () => {
+    await watcher?.stop();
     await background.stop();
     await db.close();
   };

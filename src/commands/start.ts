@@ -47,7 +47,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 
-  const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl }, env);
+  const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start' }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   let server;
   try {

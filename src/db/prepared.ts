@@ -86,3 +86,22 @@ export async function runBulk(q: Kysely<Database>, st: BulkStatement, rows: read
     await q.executeQuery(CompiledQuery.raw(st.postgres, [...columns, ...(st.extra ?? [])]));
   }
 }
+
+/**
+ * Bulk loads only (ingest's multi-row inserts): runs a write statement whose SQLite text, with
+ * `?` placeholders, the caller builds once per shape, binding `params` in order, on q's SQLite
+ * connection like prepared(). It skips kysely's compile, which costs more than SQLite itself for
+ * a statement of thousands of values. SQLite only: throws on any other executor.
+ */
+export async function runSqliteText(q: Kysely<Database>, text: string, params: readonly unknown[]): Promise<void> {
+  const onHeld = held.get(q);
+  if (onHeld) {
+    onHeld(text).run(...params);
+    return;
+  }
+  const root = roots.get(q);
+  if (!root) throw new Error('runSqliteText: not a SQLite executor');
+  await q.connection().execute(async () => {
+    root(text).run(...params);
+  });
+}

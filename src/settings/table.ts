@@ -42,6 +42,7 @@ export const COMMANDS = [
   { name: 'serve', summary: 'serve the published statistics (and with --api, the workspace REST API on the same port)' },
   { name: 'start', summary: 'the demo: generate a panel if absent, publish it, serve statistics and API on one port, print a demo key' },
   { name: 'api', summary: 'serve the workspace REST API (/api/v1) over the database' },
+  { name: 'ingest', summary: 'load the runs publish wrote (per-store features and signals) into the workspace database' },
   { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
   { name: 'workspaces activate', summary: 'record an activation for activation-gated operations (e.g. growth_reports)', args: [{ name: 'activation', help: 'activation name' }] },
@@ -77,7 +78,7 @@ export interface SettingDef {
 }
 
 /** `storelens bench` runs these (src/bench/index.ts). */
-export const BENCHMARKS = ['publish', 'serve', 'cards', 'api'] as const;
+export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest'] as const;
 
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
@@ -110,6 +111,8 @@ export const SETTINGS = [
   { name: 'host', flag: '--host', value: text('host'), default: HOST, help: 'interface to listen on', commands: LISTENERS },
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api (ignored when DATABASE_URL is set)', commands: ['serve'] },
+  // ingest (and the API servers, which ingest on start and whenever publish writes a new run)
+  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder written by publish (per-store features and signals)', commands: ['ingest', 'api', 'serve', 'start'] },
   // administration
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
   { name: 'email', flag: '--email', value: text('email'), required: true, help: 'member email', commands: ['members add'] },
@@ -138,17 +141,18 @@ export const SETTINGS = [
   },
   { name: 'scopes', flag: '--scopes', value: text('list'), help: 'operator grant of further scopes, comma-separated (e.g. manage:webhooks)', commands: ['keys create'] },
   // the workspace database
-  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', ...ADMIN] },
+  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', 'ingest', ...ADMIN] },
   {
     name: 'databaseUrl',
     env: 'DATABASE_URL',
     value: text('url'),
     help: 'a postgres:// URL: the workspace database is that PostgreSQL database instead of the SQLite file',
-    commands: ['serve', 'start', 'api', ...ADMIN],
+    commands: ['serve', 'start', 'api', 'ingest', ...ADMIN],
   },
-  { name: 'json', flag: '--json', value: toggle, help: 'print exactly one JSON object on stdout', commands: ADMIN },
+  { name: 'json', flag: '--json', value: toggle, help: 'print exactly one JSON object on stdout', commands: ['ingest', ...ADMIN] },
   // bench
   { name: 'stores', flag: '--stores', value: positiveInt, env: 'BENCH_STORES', default: 1_000_000, help: 'stores in the publish benchmark panel', commands: ['bench'] },
+  { name: 'ingestStores', flag: '--ingest-stores', value: positiveInt, env: 'BENCH_STORES', default: 20_000, help: 'stores per month in the ingest benchmark runs (BENCH_STORES sets both)', commands: ['bench'] },
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },
   { name: 'to', flag: '--to', value: month, env: 'BENCH_TO', default: '2026-10', help: 'last month of the publish benchmark panel', commands: ['bench'] },
   { name: 'data', flag: '--data', value: text('dir'), env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },

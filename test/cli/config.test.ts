@@ -22,7 +22,7 @@ describe('the Config of a command', () => {
     expect(invocation).toEqual({
       command: 'serve',
       args: [],
-      config: { out: 'output', port: 8080, host: '127.0.0.1', api: false, db: 'storelens.db', databaseUrl: undefined },
+      config: { out: 'output', port: 8080, host: '127.0.0.1', api: false, db: 'storelens.db', runs: '.storelens/runs', databaseUrl: undefined },
     });
     expect(Object.isFrozen(invocation!.config)).toBe(true);
     expect(() => {
@@ -31,8 +31,8 @@ describe('the Config of a command', () => {
   });
 
   it('takes the flags given, parsed', async () => {
-    const { invocation } = await parse(['serve', '--port', '0', '--host', '::1', '--api', '--db', 'x.db', '--out', 'pub']);
-    expect(invocation!.config).toEqual({ out: 'pub', port: 0, host: '::1', api: true, db: 'x.db', databaseUrl: undefined });
+    const { invocation } = await parse(['serve', '--port', '0', '--host', '::1', '--api', '--db', 'x.db', '--out', 'pub', '--runs', 'private/runs']);
+    expect(invocation!.config).toEqual({ out: 'pub', port: 0, host: '::1', api: true, db: 'x.db', runs: 'private/runs', databaseUrl: undefined });
   });
 
   it('listens on 8081 for api alone and 8080 for serve and start', async () => {
@@ -79,10 +79,10 @@ describe('the Config of a command', () => {
 
   it('prefers a flag to its environment variable, and the variable to the default', async () => {
     const vars = { BENCH_STORES: '5000', BENCH_ONLY: 'serve,api' };
-    expect((await parse(['bench'], vars)).invocation!.config).toMatchObject({ stores: 5000, only: ['serve', 'api'], from: '2025-10', data: 'bench-data' });
+    expect((await parse(['bench'], vars)).invocation!.config).toMatchObject({ stores: 5000, ingestStores: 5000, only: ['serve', 'api'], from: '2025-10', data: 'bench-data' });
     expect((await parse(['bench', '--stores', '7'], vars)).invocation!.config).toMatchObject({ stores: 7, only: ['serve', 'api'] });
     const defaults = (await parse(['bench'])).invocation!.config;
-    expect(defaults).toMatchObject({ stores: 1_000_000, only: ['publish', 'serve', 'cards', 'api'] });
+    expect(defaults).toMatchObject({ stores: 1_000_000, ingestStores: 20_000, only: ['publish', 'serve', 'cards', 'api', 'ingest'] });
     expect(Object.isFrozen((defaults as { only: unknown }).only)).toBe(true);
   });
 

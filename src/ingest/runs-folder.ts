@@ -1,0 +1,193 @@
+/**
+ * Reading publish's private runs folder (the contract publish writes, ingest reads):
+ *
+ *   <runs>/index.json                        {"runs_version":1,"months":{"2026-01":"<run-id>", …}}
+ *   <runs>/<month>/<run-id>/stores.parquet   one row per store present in <month>
+ *   <runs>/<month>/<run-id>/signals.parquet  the month's signals
+ *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores":N,"signals":N,"signals_version":"…"}
+ *
+ * Everything read here is checked (shape, names, types, counts) and a problem names the file,
+ * the row and the field. Values stay data: paths are built only from a checked month and run id,
+ * and file names reach DuckDB as quoted literals.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { CliError } from '../errors.js';
+import { type Duck, lit } from '../panel/duck.js';
+import { SIGNAL_TYPES } from '../signals/types.js';
+
+export const RUNS_VERSION = 1;
+
+export interface RunRef {
+  readonly month: string;
+  readonly runId: string;
+  /** `<runs>/<month>/<run-id>`. */
+  readonly dir: string;
+}
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const RUN_ID = /^[0-9a-f]{64}$/;
+
+export const indexFile = (runsDir: string): string => path.join(runsDir, 'index.json');
+
+/** The runs the index points at, oldest month first. A missing folder is bad usage (exit 2). */
+export async function readRunsIndex(runsDir: string): Promise<RunRef[]> {
+  const st = await stat(runsDir).catch(() => null);
+  if (!st?.isDirectory()) throw new CliError(`${runsDir}: no runs folder (publish writes it; give another with --runs DIR)`, 2);
+  const file = indexFile(runsDir);
+  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new CliError(e.code === 'ENOENT' ? `${file}: missing (nothing published into this runs folder yet)` : `${file}: ${e.message}`, 2);
+  });
+  return parseRunsIndex(text, runsDir);
+}
+
+/** index.json's text → the runs it names; refuses anything but the contract's shape. */
+export function parseRunsIndex(text: string, runsDir: string): RunRef[] {
+  const file = indexFile(runsDir);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${file}: not JSON (${(e as Error).message})`, 2);
+  }
+  if (!isObject(doc)) throw new CliError(`${file}: expected an object {"runs_version":1,"months":{…}}`, 2);
+  if (doc.runs_version !== RUNS_VERSION) throw new CliError(`${file}: runs_version ${JSON.stringify(doc.runs_version)} is not ${RUNS_VERSION} (written by another storelens version?)`, 2);
+  if (!isObject(doc.months)) throw new CliError(`${file}: field "months" must be an object of month → run id`, 2);
+  const runs: RunRef[] = [];
+  for (const [month, runId] of Object.entries(doc.months)) {
+    if (!MONTH.test(month)) throw new CliError(`${file}: months: ${JSON.stringify(month)} is not a month (YYYY-MM)`, 2);
+    if (typeof runId !== 'string' || !RUN_ID.test(runId)) throw new CliError(`${file}: months.${month}: ${JSON.stringify(runId)} is not a run id (64 hex digits)`, 2);
+    runs.push({ month, runId, dir: path.join(runsDir, month, runId) });
+  }
+  return runs.sort((a, b) => (a.month < b.month ? -1 : a.month > b.month ? 1 : 0));
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** stores.parquet: exact column names and DuckDB types. */
+export const STORES_SCHEMA = {
+  month: 'VARCHAR',
+  store_id: 'VARCHAR',
+  domain: 'VARCHAR',
+  country: 'VARCHAR',
+  category: 'VARCHAR',
+  plan: 'VARCHAR',
+  created_month: 'VARCHAR',
+  product_count: 'BIGINT',
+  monthly_visits: 'BIGINT',
+  est_monthly_revenue_usd: 'DOUBLE',
+  apps: 'VARCHAR[]',
+  ads: 'VARCHAR[]',
+  agentic: 'VARCHAR[]',
+} as const;
+
+export const SIGNALS_SCHEMA = {
+  id: 'VARCHAR',
+  month: 'VARCHAR',
+  store_id: 'VARCHAR',
+  type: 'VARCHAR',
+  subject: 'VARCHAR',
+  strength: 'DOUBLE',
+  detail: 'VARCHAR',
+} as const;
+
+export interface RunFiles {
+  readonly stores: string;
+  readonly signals: string;
+  readonly stores_count: number;
+  readonly signals_count: number;
+}
+
+/**
+ * Checks a run directory before anything of it is loaded: run.json agrees with the index, both
+ * Parquet files have the contract's columns, every row is well-formed, and the row counts match
+ * run.json. Throws a CliError naming the file (and row and field) otherwise.
+ */
+export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
+  const runJson = path.join(run.dir, 'run.json');
+  const text = await readFile(runJson, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new CliError(`${runJson}: ${e.code === 'ENOENT' ? 'missing (index.json names this run, but its folder is incomplete or gone)' : e.message}`, 2);
+  });
+  let meta: unknown;
+  try {
+    meta = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${runJson}: not JSON (${(e as Error).message})`, 2);
+  }
+  if (!isObject(meta)) throw new CliError(`${runJson}: expected an object`, 2);
+  if (meta.month !== run.month) throw new CliError(`${runJson}: field "month" is ${JSON.stringify(meta.month)}, index.json says ${run.month}`, 2);
+  if (meta.run_id !== run.runId) throw new CliError(`${runJson}: field "run_id" is ${JSON.stringify(meta.run_id)}, index.json says ${run.runId}`, 2);
+  for (const f of ['stores', 'signals'] as const) {
+    if (!Number.isSafeInteger(meta[f]) || (meta[f] as number) < 0) throw new CliError(`${runJson}: field "${f}" must be a count, got ${JSON.stringify(meta[f])}`, 2);
+  }
+  const stores = path.join(run.dir, 'stores.parquet');
+  const signals = path.join(run.dir, 'signals.parquet');
+  await checkSchema(duck, stores, STORES_SCHEMA);
+  await checkSchema(duck, signals, SIGNALS_SCHEMA);
+  const storesCount = await checkRows(duck, stores, storeProblems(run.month));
+  const signalsCount = await checkRows(duck, signals, signalProblems(run.month));
+  if (storesCount !== meta.stores) throw new CliError(`${stores}: ${storesCount} rows, ${runJson} says ${String(meta.stores)}`, 2);
+  if (signalsCount !== meta.signals) throw new CliError(`${signals}: ${signalsCount} rows, ${runJson} says ${String(meta.signals)}`, 2);
+  return { stores, signals, stores_count: storesCount, signals_count: signalsCount };
+}
+
+async function checkSchema(duck: Duck, file: string, schema: Record<string, string>): Promise<void> {
+  const found = await stat(file).catch(() => null);
+  if (!found?.isFile()) throw new CliError(`${file}: missing (index.json names this run, but its folder is incomplete or gone)`, 2);
+  let cols: { column_name: string; column_type: string }[];
+  try {
+    cols = await duck.all(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`);
+  } catch (e) {
+    throw new CliError(`${file}: not a readable Parquet file (${firstLine(e)})`, 2);
+  }
+  const types = new Map(cols.map((c) => [c.column_name, c.column_type]));
+  for (const [name, type] of Object.entries(schema)) {
+    const got = types.get(name);
+    if (got === undefined) throw new CliError(`${file}: column "${name}" is missing`, 2);
+    if (got !== type) throw new CliError(`${file}: column "${name}" is ${got}, expected ${type}`, 2);
+  }
+}
+
+/** A check over every row: the SQL condition that makes a row bad, and what to say about it. */
+interface RowProblem {
+  readonly bad: string;
+  readonly field: string;
+  readonly says: string;
+}
+
+const storeProblems = (month: string): RowProblem[] => [
+  { bad: `month IS DISTINCT FROM ${lit(month)}`, field: 'month', says: `is not ${month}` },
+  { bad: `store_id IS NULL OR store_id = ''`, field: 'store_id', says: 'is empty' },
+  { bad: `count(*) OVER (PARTITION BY store_id) > 1`, field: 'store_id', says: 'appears twice' },
+  { bad: `created_month IS NOT NULL AND NOT regexp_full_match(created_month, '\\d{4}-(0[1-9]|1[0-2])')`, field: 'created_month', says: 'is not a month' },
+  { bad: `product_count < 0 OR monthly_visits < 0`, field: 'product_count or monthly_visits', says: 'is negative' },
+  { bad: `NOT isfinite(est_monthly_revenue_usd)`, field: 'est_monthly_revenue_usd', says: 'is not a finite number' },
+  { bad: `list_contains(apps, NULL) OR list_contains(ads, NULL) OR list_contains(agentic, NULL)`, field: 'apps, ads or agentic', says: 'holds a null' },
+];
+
+const signalProblems = (month: string): RowProblem[] => [
+  { bad: `month IS DISTINCT FROM ${lit(month)}`, field: 'month', says: `is not ${month}` },
+  { bad: `id IS NULL OR id = ''`, field: 'id', says: 'is empty' },
+  { bad: `count(*) OVER (PARTITION BY id) > 1`, field: 'id', says: 'appears twice' },
+  { bad: `store_id IS NULL OR store_id = ''`, field: 'store_id', says: 'is empty' },
+  { bad: `type IS NULL OR type NOT IN (${SIGNAL_TYPES.map(lit).join(', ')})`, field: 'type', says: 'is not a signal type' },
+  { bad: `strength IS NULL OR NOT (strength > 0 AND strength <= 1)`, field: 'strength', says: 'is not in (0, 1]' },
+  { bad: `detail IS NULL`, field: 'detail', says: 'is empty' },
+];
+
+/** Row count of a Parquet file whose rows pass every check; else a CliError naming the first bad row (1-based). */
+async function checkRows(duck: Duck, file: string, problems: readonly RowProblem[]): Promise<number> {
+  const flags = problems.map((p, i) => `(${p.bad}) AS p${i}`).join(', ');
+  const first = problems.map((_, i) => `min(row_n) FILTER (WHERE p${i}) AS p${i}`).join(', ');
+  const [r] = await duck.all<Record<string, string | number | null>>(
+    `WITH t AS (SELECT row_number() OVER () AS row_n, * FROM read_parquet(${lit(file)})), ` +
+      `f AS (SELECT row_n, ${flags} FROM t) SELECT count(*) AS n, ${first} FROM f`,
+  );
+  for (let i = 0; i < problems.length; i++) {
+    const row = r?.[`p${i}`];
+    if (row !== null && row !== undefined) throw new CliError(`${file}: row ${String(row)}: field "${problems[i]!.field}" ${problems[i]!.says}`, 2);
+  }
+  return Number(r?.n ?? 0);
+}
+
+const firstLine = (e: unknown): string => String((e as Error).message ?? e).split('\n')[0]!;

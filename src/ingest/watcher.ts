@@ -1,0 +1,93 @@
+/**
+ * Ingest while serving: `api`, `serve --api` and `start` load the runs folder on start and then
+ * poll its index.json (a timer, not fs.watch, which misses renames on some file systems and
+ * platforms): when its content changes, the new runs are ingested while requests go on being
+ * answered. A failure is reported through onError and never stops the server; the same index is
+ * retried after `retryMs`, a new one at once.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { Db } from '../db/index.js';
+import { ingestRuns, type IngestSummary } from './ingest.js';
+import { indexFile } from './runs-folder.js';
+
+/** How often a serving process looks for a new index.json. */
+export const INGEST_POLL_MS = 2_000;
+
+export interface IngestWatcherOptions {
+  /** Poll interval (default INGEST_POLL_MS). */
+  intervalMs?: number;
+  /** Wait before retrying an index.json whose ingest failed (default 60 s). */
+  retryMs?: number;
+  now: () => Date;
+  /** After an ingest that loaded at least one month (e.g. to re-score); an error here goes to onError. */
+  onLoaded: (summary: IngestSummary) => Promise<void>;
+  /** A failed check or ingest; the same message is not reported twice in a row. */
+  onError: (error: Error) => void;
+  onProgress?: (msg: string) => void;
+}
+
+export interface IngestWatcher {
+  /** Stops polling; resolves once a check in progress has finished. */
+  stop(): Promise<void>;
+}
+
+export function startIngestWatcher(db: Db, runsDir: string, opts: IngestWatcherOptions): IngestWatcher {
+  const interval = opts.intervalMs ?? INGEST_POLL_MS;
+  const retryMs = opts.retryMs ?? 60_000;
+  let loaded: string | undefined;
+  let failed: { text: string; at: number } | undefined;
+  let lastError: string | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  const report = (e: unknown) => {
+    const error = e instanceof Error ? e : new Error(String(e));
+    if (error.message !== lastError) opts.onError(error);
+    lastError = error.message;
+  };
+
+  const check = async () => {
+    let text: string;
+    try {
+      text = await readFile(indexFile(runsDir), 'utf8');
+    } catch {
+      // A runs folder without index.json: publish has not finished its first run yet.
+      if (await isDirectory(runsDir)) return;
+      // No runs folder at all: ingestRuns says so (once) and the watcher keeps looking.
+      text = '';
+    }
+    if (text !== '' && text === loaded) return;
+    if (failed && text !== '' && failed.text === text && Date.now() - failed.at < retryMs) return;
+    try {
+      // Another process ingesting: give up soon and retry later (what it loads is visible anyway).
+      const summary = await ingestRuns(db, runsDir, { now: opts.now, onProgress: opts.onProgress, leaseWaitMs: Math.max(interval, 1000) });
+      loaded = text;
+      failed = undefined;
+      lastError = undefined;
+      if (summary.months.length > 0) await opts.onLoaded(summary);
+    } catch (e) {
+      failed = { text, at: Date.now() };
+      report(e);
+    }
+  };
+
+  const loop = () => {
+    if (stopped) return;
+    running = check().finally(() => {
+      running = undefined;
+      if (!stopped) timer = setTimeout(loop, interval);
+    });
+  };
+  timer = setTimeout(loop, 0);
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+const isDirectory = (p: string): Promise<boolean> => stat(p).then((s) => s.isDirectory(), () => false);

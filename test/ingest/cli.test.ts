@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../helpers/published.js';
+import { writeRuns } from '../helpers/runs-fixture.js';
+import { tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-ingest-cli-');
+afterAll(() => dirs.removeAll());
+
+/** The built binary (`npm run build` first) on a SQLite file, whatever DATABASE_URL the tests run with. */
+function bin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC' };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += String(c)));
+  child.stderr.on('data', (c: Buffer) => (stderr += String(c)));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('storelens ingest', () => {
+  it('prints exactly {months, stores, signals} with --json, and nothing new the second time', async () => {
+    const dir = await dirs.make();
+    const runs = path.join(dir, 'runs');
+    const db = path.join(dir, 'api.db');
+    await writeRuns(runs, {
+      '2026-01': { stores: [{ store_id: 'a' }, { store_id: 'b' }] },
+      '2026-02': { stores: [{ store_id: 'a' }], signals: [{ store_id: 'b', type: 'store_closed', strength: 1, detail: 'Store closed' }] },
+    });
+    const first = await bin(['ingest', '--runs', runs, '--db', db, '--json']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(`${JSON.stringify({ months: ['2026-01', '2026-02'], stores: 3, signals: 1 })}\n`);
+    const again = await bin(['ingest', '--runs', runs, '--db', db, '--json']);
+    expect(again.stdout).toBe(`${JSON.stringify({ months: [], stores: 0, signals: 0 })}\n`);
+    const text = await bin(['ingest', '--runs', runs, '--db', db]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe(`SQLite ${db} is up to date with ${runs}\n`);
+  });
+
+  it('exits 2 naming the folder when the runs folder is missing, and writes nothing on stdout', async () => {
+    const dir = await dirs.make();
+    const r = await bin(['ingest', '--runs', path.join(dir, 'nope'), '--db', path.join(dir, 'api.db'), '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`storelens: ${path.join(dir, 'nope')}: no runs folder`);
+  });
+});

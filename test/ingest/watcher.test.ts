@@ -1,0 +1,87 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ingestedMonths } from '../../src/db/stores.js';
+import type { IngestSummary } from '../../src/ingest/ingest.js';
+import { startIngestWatcher } from '../../src/ingest/watcher.js';
+import { freshDb } from '../helpers/db.js';
+import { manyStores, writeRuns } from '../helpers/runs-fixture.js';
+import { tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-watch-');
+afterAll(() => dirs.removeAll());
+
+async function until(cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('ingest watcher', () => {
+  it('ingests on start, then every new index.json while running, and reports a bad one without stopping', async () => {
+    const t = await freshDb('SQLite');
+    const runs = path.join(await dirs.make(), 'runs');
+    const loaded: IngestSummary[] = [];
+    const errors: string[] = [];
+    const w = startIngestWatcher(t.db, runs, {
+      intervalMs: 30,
+      now: () => new Date('2026-11-02T09:30:00Z'),
+      onLoaded: async (s) => {
+        loaded.push(s);
+      },
+      onError: (e) => errors.push(e.message),
+    });
+    try {
+      // No runs folder yet: said once, and the watcher keeps looking.
+      await until(() => errors.length === 1);
+      expect(errors[0]).toContain('no runs folder');
+      const first = await writeRuns(runs, { '2026-01': { stores: manyStores(50) } });
+      await until(() => loaded.length === 1);
+      expect(loaded[0]).toEqual({ months: ['2026-01'], stores: 50, signals: 0 });
+
+      await writeFile(path.join(runs, 'index.json'), '{"runs_version":1,"months":');
+      await until(() => errors.length === 2);
+      expect(errors[1]).toContain('index.json: not JSON');
+      expect((await ingestedMonths(t.db.kysely)).map((m) => m.run_id)).toEqual([first['2026-01']]);
+
+      const second = await writeRuns(runs, { '2026-01': { stores: manyStores(50, 1) }, '2026-02': { stores: manyStores(60) } });
+      await until(() => loaded.length === 2);
+      expect(loaded[1]).toEqual({ months: ['2026-01', '2026-02'], stores: 110, signals: 0 });
+      expect((await ingestedMonths(t.db.kysely)).map((m) => m.run_id)).toEqual([second['2026-01'], second['2026-02']]);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(loaded).toHaveLength(2);
+      expect(errors).toHaveLength(2);
+    } finally {
+      await w.stop();
+      await t.cleanup();
+    }
+  });
+
+  it('reports a failing onLoaded and goes on watching', async () => {
+    const t = await freshDb('SQLite');
+    const runs = await dirs.make();
+    const errors: string[] = [];
+    let calls = 0;
+    const w = startIngestWatcher(t.db, runs, {
+      intervalMs: 30,
+      now: () => new Date('2026-11-02T09:30:00Z'),
+      onLoaded: async () => {
+        calls++;
+        throw new Error('re-scoring failed');
+      },
+      onError: (e) => errors.push(e.message),
+    });
+    try {
+      await writeRuns(runs, { '2026-01': { stores: manyStores(5) } });
+      await until(() => errors.length === 1);
+      expect(errors).toEqual(['re-scoring failed']);
+      await writeRuns(runs, { '2026-01': { stores: manyStores(5) }, '2026-02': { stores: manyStores(6) } });
+      await until(() => calls === 2);
+    } finally {
+      await w.stop();
+      await t.cleanup();
+    }
+  });
+});
