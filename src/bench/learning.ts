@@ -2,8 +2,9 @@
  * The learning benchmark: does a workspace's account ranking learn from the outcomes it records?
  *
  * A panel is generated with its hidden truth (`generate --truth`: every last-month store's true
- * propensity p, unknown to the service), loaded into a fresh database, and an agency works its
- * list in rounds of ROUND_SIZE outcomes:
+ * propensity p, unknown to the service), published with its runs folder (`--cards none`) and
+ * ingested into a fresh database, the product's own path; then an agency works its list in
+ * rounds of ROUND_SIZE outcomes:
  *   - each round it takes ROUND_SIZE unlabelled accounts of its in-market list: every unlabelled
  *     explore row first (highest score first; the list reserves them so that they get worked),
  *     then the highest-scored unlabelled exploit rows; if the in-market list runs short it goes
@@ -28,7 +29,8 @@ import { openDatabase, type Db } from '../db/index.js';
 import { insertOutcome } from '../db/outcomes.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
-import { loadPanelStandIn } from './learning-panel.js';
+import { ingestRuns } from '../ingest/ingest.js';
+import { publish } from '../publish/pipeline.js';
 
 export const ROUND_SIZE = 25;
 export const TOP = 50;
@@ -43,14 +45,17 @@ export interface Figures {
   ndcg: number[];
 }
 
-/** A generated panel with its hidden truth. */
+/** A generated panel with its hidden truth, published with its runs folder. */
 export interface TruthPanel {
   panel: string;
+  runs: string;
   truth: Map<string, number>;
 }
 
+/** The product's data path: generate (with --truth), then publish every month with its runs (no cards). */
 export async function generateTruthPanel(dir: string, o: { stores: number; from: string; to: string; seed: string }): Promise<TruthPanel> {
   const panel = path.join(dir, 'panel');
+  const runs = path.join(dir, 'runs');
   const truthFile = path.join(dir, 'truth.ndjson');
   const duck = await openDuck();
   try {
@@ -58,13 +63,14 @@ export async function generateTruthPanel(dir: string, o: { stores: number; from:
   } finally {
     duck.close();
   }
+  await publish({ input: panel, out: path.join(dir, 'out'), months: 'all', baseUrl: 'https://stats.example.com', cards: 'none', runs, now: () => NOW });
   const truth = new Map<string, number>();
   for (const line of (await readFile(truthFile, 'utf8')).split('\n')) {
     if (line.trim() === '') continue;
     const r = JSON.parse(line) as { store_id: string; p: number };
     truth.set(r.store_id, r.p);
   }
-  return { panel, truth };
+  return { panel, runs, truth };
 }
 
 /** A uniform draw in [0, 1) fixed by (seed, store): the store's outcome is the same in every arm. */
@@ -103,14 +109,14 @@ export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string
   return { ep: sum(model) / sum(oracle), ndcg: dcg(model) / dcg(oracle) };
 }
 
-/** One seed: a fresh database loaded with the panel, the three arms worked side by side. */
+/** One seed: a fresh database that ingests the runs, the three arms worked one after the other. */
 export async function simulateLearning(
   tp: TruthPanel,
   o: { seed: number; rounds: number; dbPath: string; log?: (line: string) => void },
 ): Promise<Record<Arm, Figures>> {
   const db = await openDatabase({ dbPath: o.dbPath });
   try {
-    await loadPanelStandIn(db, tp.panel);
+    await ingestRuns(db, tp.runs, { now: () => NOW });
     const share: Record<Arm, number | null> = { 'no learning': null, 'exploit only': 0, 'with exploration': EXPLORE_SHARE };
     const out = {} as Record<Arm, Figures>;
     for (const arm of ARMS) {
