@@ -39,6 +39,9 @@ export type Arm = (typeof ARMS)[number];
 
 const NOW = new Date('2026-11-01T00:00:00Z');
 
+/** The benchmark's panel: modest, so ten seeds take a few minutes. */
+export const LEARNING_PANEL = { stores: 4000, from: '2026-08', to: '2026-10', seeds: 10, rounds: 8 } as const;
+
 export interface Figures {
   /** E-P@50 and NDCG@50 before any outcome (index 0) and after each round. */
   ep: number[];
@@ -112,14 +115,14 @@ export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string
 /** One seed: a fresh database that ingests the runs, the three arms worked one after the other. */
 export async function simulateLearning(
   tp: TruthPanel,
-  o: { seed: number; rounds: number; dbPath: string; log?: (line: string) => void },
-): Promise<Record<Arm, Figures>> {
+  o: { seed: number; rounds: number; dbPath: string; arms?: readonly Arm[]; log?: (line: string) => void },
+): Promise<Partial<Record<Arm, Figures>>> {
   const db = await openDatabase({ dbPath: o.dbPath });
   try {
     await ingestRuns(db, tp.runs, { now: () => NOW });
     const share: Record<Arm, number | null> = { 'no learning': null, 'exploit only': 0, 'with exploration': EXPLORE_SHARE };
-    const out = {} as Record<Arm, Figures>;
-    for (const arm of ARMS) {
+    const out: Partial<Record<Arm, Figures>> = {};
+    for (const arm of o.arms ?? ARMS) {
       const wsId = `ws_learning_${o.seed}_${ARMS.indexOf(arm)}`;
       await db.kysely.insertInto('workspaces').values({ id: wsId, name: `learning ${o.seed} ${arm}`, created_at: NOW.toISOString() }).execute();
       await refreshWorkspace(db, wsId, NOW, { exploreShare: share[arm] ?? EXPLORE_SHARE });
@@ -193,7 +196,7 @@ export async function benchLearning(
     const dir = await mkdtemp(path.join(os.tmpdir(), `storelens-learning-${seed}-`));
     try {
       const tp = await generateTruthPanel(dir, { stores: o.stores, from: o.from, to: o.to, seed: `learning-${seed}` });
-      runs.push(await simulateLearning(tp, { seed, rounds: o.rounds, dbPath: path.join(dir, 'api.db'), log }));
+      runs.push((await simulateLearning(tp, { seed, rounds: o.rounds, dbPath: path.join(dir, 'api.db'), log })) as Record<Arm, Figures>);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -78,7 +78,7 @@ export interface SettingDef {
 }
 
 /** `storelens bench` runs these (src/bench/index.ts). */
-export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest'] as const;
+export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning'] as const;
 
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
@@ -112,7 +112,7 @@ export const SETTINGS = [
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api (ignored when DATABASE_URL is set)', commands: ['serve'] },
   // ingest (and the API servers, which ingest on start and whenever publish writes a new run)
-  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder written by publish (per-store features and signals)', commands: ['ingest', 'api', 'serve', 'start'] },
+  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder written by publish (per-store features and signals)', commands: ['ingest', 'api', 'serve'] },
   // administration
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
   { name: 'email', flag: '--email', value: text('email'), required: true, help: 'member email', commands: ['members add'] },
