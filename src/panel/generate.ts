@@ -8,7 +8,7 @@ import path from 'node:path';
 import { lit, type Duck } from './duck.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, monthRange } from './columns.js';
 import type { PanelFormat } from './read.js';
-import { writeTruth } from './truth.js';
+import { writeTruth, type Latent } from './truth.js';
 
 export interface GenerateOptions {
   out: string;
@@ -48,15 +48,16 @@ const ADOPTION: Record<string, [number, number]> = {
   ai_crawlers_allowed: [0.55, 0.008],
 };
 /** Whether a store has adopted `col` by month index t (before the month's nulls). Reads gen_store. */
-export const adoptedSql = (col: keyof typeof ADOPTION, t: number): string => `(${u(lit(col))} < ${ADOPTION[col][0]} + ${ADOPTION[col][1]} * ${t})`;
+const adoptedSql = (col: string, t: number): string => `(${u(lit(col))} < ${ADOPTION[col][0]} + ${ADOPTION[col][1]} * ${t})`;
 /** The plan's index in PLANS order at month index t, before capping to the top plan. Reads gen_store. */
-export const planIndexSql = (t: number): string => {
+const planIndexSql = (t: number): string => {
   const planOrder = PLANS.map(([p]) => p);
   return `(${pick(`plan_draw / 1000.0`, PLANS.map(([p, w]) => [String(planOrder.indexOf(p)), w]))})::INT + CASE WHEN upgrade_t <= ${t} THEN 1 ELSE 0 END`;
 };
-export const PLAN_ORDER: readonly string[] = PLANS.map(([p]) => p);
 /** The app ids installed at month index t (a list). Reads gen_store. */
-export const appsSql = (t: number): string => `list_transform(list_filter(app_plan, x -> x.m <= ${t}), x -> x.a)`;
+const appsSql = (t: number): string => `list_transform(list_filter(app_plan, x -> x.m <= ${t}), x -> x.a)`;
+/** What the hidden truth (panel/truth.ts) reads of the generator's latent variables. */
+const LATENT: Latent = { planOrder: PLANS.map(([p]) => p), planIndexSql, appsSql, adoptedSql };
 
 /** Share of missing values per column per month. */
 const NULL_RATE: Record<string, number> = {
@@ -119,7 +120,7 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
     onMonth?.(month);
     const mu = (key: string) => `u(i, ${lit(key)} || ':${t}')`;
     const monthNull = (rate: number, key: string, expr: string) => `CASE WHEN ${mu(key)} < ${rate} THEN NULL ELSE ${expr} END`;
-    const adopt = (col: keyof typeof ADOPTION, nullRate: number) =>
+    const adopt = (col: string, nullRate: number) =>
       `${monthNull(nullRate, col + ':null', `${u(lit(col))} < ${ADOPTION[col][0]} + ${ADOPTION[col][1]} * ${t}`)} AS ${col}`;
     const planIdx = planIndexSql(t);
     const select = `
@@ -140,7 +141,7 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
     await rename(tmp, file);
     written.push(file);
   }
-  if (o.truth) await writeTruth(duck, o.truth, M);
+  if (o.truth) await writeTruth(duck, o.truth, M, LATENT);
   await duck.run(`DROP TABLE gen_store`);
   return written;
 }

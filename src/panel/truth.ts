@@ -16,7 +16,18 @@
 import { rename } from 'node:fs/promises';
 import { lit, type Duck } from './duck.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS } from './columns.js';
-import { PLAN_ORDER, adoptedSql, appsSql, planIndexSql } from './generate.js';
+
+/** The generator's latent variables as SQL over its gen_store table (panel/generate.ts passes them in). */
+export interface Latent {
+  /** Plans from lowest to highest. */
+  planOrder: readonly string[];
+  /** The plan's index in planOrder at month index t, before capping to the top plan. */
+  planIndexSql(t: number): string;
+  /** The app ids installed at month index t (a list). */
+  appsSql(t: number): string;
+  /** Whether a store has adopted a yes/no column (ads_*, agentic) by month index t. */
+  adoptedSql(col: string, t: number): string;
+}
 
 export const HIDDEN_TRUTH = {
   intercept: -2.0,
@@ -53,15 +64,15 @@ const weighted = (expr: string, weights: Record<string, number>) =>
   Object.keys(weights).length === 0 ? '0' : `CASE ${expr} ${Object.entries(weights).map(([v, w]) => `WHEN ${lit(v)} THEN ${w}`).join(' ')} ELSE 0 END`;
 
 /** The logit of each store of the last month (index M − 1) as a SQL expression over gen_store. */
-function logitSql(M: number): string {
+function logitSql(M: number, L: Latent): string {
   const t1 = M - 1;
   const t0 = Math.max(M - 2, 0);
   const W = HIDDEN_TRUTH;
-  const plan1 = `[${PLAN_ORDER.map(lit).join(', ')}][least(${planIndexSql(t1)}, ${PLAN_ORDER.length - 1}) + 1]`;
-  const upgraded = `(least(${planIndexSql(t1)}, ${PLAN_ORDER.length - 1}) > least(${planIndexSql(t0)}, ${PLAN_ORDER.length - 1}))`;
-  const flag = (c: string) => `CASE WHEN ${adoptedSql(c as (typeof AD_COLUMNS)[number], t1)} THEN ${W.flag[c] ?? 0} ELSE 0 END`;
-  const started = (cols: readonly string[]) =>
-    cols.map((c) => `CASE WHEN ${adoptedSql(c as (typeof AD_COLUMNS)[number], t1)} AND NOT ${adoptedSql(c as (typeof AD_COLUMNS)[number], t0)} THEN 1 ELSE 0 END`).join(' + ');
+  const top = L.planOrder.length - 1;
+  const plan1 = `[${L.planOrder.map(lit).join(', ')}][least(${L.planIndexSql(t1)}, ${top}) + 1]`;
+  const upgraded = `(least(${L.planIndexSql(t1)}, ${top}) > least(${L.planIndexSql(t0)}, ${top}))`;
+  const flag = (c: string) => `CASE WHEN ${L.adoptedSql(c, t1)} THEN ${W.flag[c] ?? 0} ELSE 0 END`;
+  const started = (cols: readonly string[]) => cols.map((c) => `CASE WHEN ${L.adoptedSql(c, t1)} AND NOT ${L.adoptedSql(c, t0)} THEN 1 ELSE 0 END`).join(' + ');
   const installed = M > 1 ? `len(list_filter(app_plan, x -> x.m = ${t1}))` : '0';
   return [
     `${W.intercept}`,
@@ -69,7 +80,7 @@ function logitSql(M: number): string {
     weighted('country', W.country),
     weighted(plan1, W.plan),
     `${W.size} * ln(s) / ${LOG_SIZE_SD}`,
-    `list_sum(list_transform(${appsSql(t1)}, a -> ${weighted('a', W.app)}))`,
+    `list_sum(list_transform(${L.appsSql(t1)}, a -> ${weighted('a', W.app)}))`,
     ...Object.keys(W.flag).map(flag),
     `CASE WHEN ${upgraded} THEN ${W.change.plan_upgraded} ELSE 0 END`,
     `${W.change.ads_started} * (${started(AD_COLUMNS)})`,
@@ -82,12 +93,12 @@ function logitSql(M: number): string {
 }
 
 /** Writes {store_id, p} for every store of the last month: CSV, or NDJSON when the file ends in .ndjson/.json. */
-export async function writeTruth(duck: Duck, file: string, M: number): Promise<void> {
+export async function writeTruth(duck: Duck, file: string, M: number, latent: Latent): Promise<void> {
   const t1 = M - 1;
   const tmp = `${file}.tmp`;
   const format = /\.(nd)?json$/i.test(file) ? '(FORMAT json)' : '(FORMAT csv, HEADER true)';
   await duck.run(`
-    COPY (SELECT store_id, round(1 / (1 + exp(-(${logitSql(M)}))), 6) AS p
+    COPY (SELECT store_id, round(1 / (1 + exp(-(${logitSql(M, latent)}))), 6) AS p
           FROM gen_store WHERE b <= ${t1} AND d > ${t1} ORDER BY i)
     TO ${lit(tmp)} ${format}`);
   await rename(tmp, file);
