@@ -68,10 +68,16 @@ interface PriorEntry {
 export const PRIOR = {
   intercept: { mean: -2, sd: 2 },
   category: { mean: 0, sd: 0.75 },
-  country: { mean: 0, sd: 0.75 },
+  /**
+   * Country and app are one input per level (some 30 countries, up to MAX_APPS apps): the prior
+   * holds that few of them matter, so each starts tight; a strong one still shows after tens of
+   * labels. (Learning benchmark, 10 seeds, E-P@50 after 200 outcomes with exploration: 0.76 with
+   * sd 0.75 / 0.5, 0.79 with 0.375 / 0.25; exploit-only 0.70 → 0.73.)
+   */
+  country: { mean: 0, sd: 0.375 },
   plan: { mean: 0, sd: 0.75 },
   size: { visits: { mean: 0.3, sd: 0.5 }, revenue: { mean: 0.3, sd: 0.5 }, products: { mean: 0.1, sd: 0.5 } },
-  app: { mean: 0.05, sd: 0.5 },
+  app: { mean: 0.05, sd: 0.25 },
   ads: { mean: 0.15, sd: 0.5 },
   agentic: { mean: 0.15, sd: 0.5 },
   signal: {

@@ -128,12 +128,12 @@ export interface RankInput {
  * of all accounts, at least IN_MARKET_MIN_SCORE), plus EXPLORE_SHARE of the list drawn by
  * Thompson sampling from the other eligible, unlabelled accounts (the highest sampled logits).
  */
-export function selectInMarket(rows: readonly RankInput[]): { inMarket: Set<string>; explore: Set<string>; threshold: number } {
+export function selectInMarket(rows: readonly RankInput[], exploreShare = EXPLORE_SHARE): { inMarket: Set<string>; explore: Set<string>; threshold: number } {
   const scores = rows.map((r) => r.score).sort((a, b) => a - b);
   const q = scores.length ? scores[Math.min(scores.length - 1, Math.floor(IN_MARKET_QUANTILE * scores.length))] : 1;
   const threshold = Math.max(IN_MARKET_MIN_SCORE, q);
   const inMarket = new Set(rows.filter((r) => r.eligible && r.score >= threshold).map((r) => r.store_id));
-  const want = inMarket.size === 0 ? 0 : Math.max(1, Math.round((inMarket.size * EXPLORE_SHARE) / (1 - EXPLORE_SHARE)));
+  const want = inMarket.size === 0 || exploreShare <= 0 ? 0 : Math.max(1, Math.round((inMarket.size * exploreShare) / (1 - exploreShare)));
   const explore = new Set(
     rows
       .filter((r) => r.eligible && !r.labelled && !inMarket.has(r.store_id))
@@ -155,8 +155,16 @@ export interface StoredModel {
   weights: Record<string, number>;
 }
 
+export interface RefreshOptions {
+  /** Re-score even when nothing the ranking reads has moved. */
+  force?: boolean;
+  /** Share of the in-market list drawn for exploration (default EXPLORE_SHARE; 0 turns it off). */
+  exploreShare?: number;
+}
+
 /** Re-scores one workspace if anything it reads moved (or always, with force). */
-export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, opts: { force?: boolean } = {}): Promise<RefreshResult> {
+export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, opts: RefreshOptions = {}): Promise<RefreshResult> {
+  const exploreShare = opts.exploreShare ?? EXPLORE_SHARE;
   const snap = await snapshots(db.kysely);
   const prev = await db.kysely.selectFrom('workspace_models').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
   const none: RefreshResult = { refreshed: false, model_version: prev?.version ?? 0, accounts: 0, in_market: 0, explore: 0, labels: prev?.labels ?? 0, events: 0 };
@@ -204,6 +212,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
         labelled: labelled.has(s.store_id),
         sampled: logitOf(sampled, termsOf.get(s.store_id)!),
       })),
+      exploreShare,
     );
 
     const rows: ScoredAccount[] = visible.map((s, k) => ({
@@ -232,7 +241,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     const events = changeEvents(workspaceId, version, before, oldSignals, rows, gone, byId);
     await appendEvents(trx, events, now);
     const weights = weightsByKey(model);
-    const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: EXPLORE_SHARE, weights };
+    const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare, weights };
     await trx.insertInto('model_weights').values({ workspace_id: workspaceId, version, weights: JSON.stringify(weights), created_ms: now.getTime() }).execute();
     await trx
       .deleteFrom('model_weights')

@@ -8,6 +8,7 @@ import type { BENCHMARKS } from '../settings/table.js';
 import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchIngest } from './ingest.js';
+import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
 import { benchPublish } from './publish.js';
 import { benchServeOnPanel } from './serve.js';
 
@@ -68,5 +69,24 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
         (r.generateSeconds !== null ? `; writing the runs took ${fmt(r.generateSeconds, 1)} s` : ''),
     );
   }
+  if (only.has('learning')) {
+    const r = await benchLearning(LEARNING_PANEL, log);
+    results.push(...learningLines(r));
+  }
   return results;
+}
+
+/** Per round the mean over seeds of each arm, then each arm's interval after the last round. */
+function learningLines(r: LearningBenchResult): string[] {
+  const lines = [`learning: ${r.seeds} seeds, rounds of 25 outcomes; per round (0 = before any outcome) the mean E-P@50 and NDCG@50 over the seeds`];
+  for (const arm of ARMS) {
+    lines.push(`learning: ${arm.padEnd(16)} E-P@50  ${r.mean[arm].ep.map((x) => fmt(x)).join(' ')}`);
+    lines.push(`learning: ${arm.padEnd(16)} NDCG@50 ${r.mean[arm].ndcg.map((x) => fmt(x)).join(' ')}`);
+  }
+  const iv = (x: { mean: number; low: number; high: number }) => `${fmt(x.mean)} [${fmt(x.low)}, ${fmt(x.high)}]`;
+  const outcomes = r.rounds * 25;
+  for (const arm of ARMS) lines.push(`learning: after ${outcomes} outcomes, ${arm}: E-P@50 ${iv(r.final[arm].ep)}, NDCG@50 ${iv(r.final[arm].ndcg)} (mean [95% interval])`);
+  const gap = r.final['with exploration'].ep.mean - r.final['no learning'].ep.mean;
+  lines.push(`learning: with exploration − no learning = ${fmt(gap)} (goal: E-P@50 ≥ 0.8 and ≥ 0.15 above the baseline)`);
+  return lines;
 }

@@ -6,8 +6,9 @@
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { lit, type Duck } from './duck.js';
-import { monthRange } from './columns.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, monthRange } from './columns.js';
 import type { PanelFormat } from './read.js';
+import { writeTruth, type Latent } from './truth.js';
 
 export interface GenerateOptions {
   out: string;
@@ -16,6 +17,8 @@ export interface GenerateOptions {
   to: string;
   seed: string;
   format: PanelFormat;
+  /** Also write the hidden true propensity of every store of the last month (panel/truth.ts). */
+  truth?: string;
 }
 
 /** Weighted choices: [value, weight]. Small weights make cells that fall under the floor. */
@@ -44,6 +47,18 @@ const ADOPTION: Record<string, [number, number]> = {
   llms_txt: [0.03, 0.012], product_schema: [0.38, 0.01], agent_checkout: [0.01, 0.005], mcp_server: [0.004, 0.004],
   ai_crawlers_allowed: [0.55, 0.008],
 };
+/** Whether a store has adopted `col` by month index t (before the month's nulls). Reads gen_store. */
+const adoptedSql = (col: string, t: number): string => `(${u(lit(col))} < ${ADOPTION[col][0]} + ${ADOPTION[col][1]} * ${t})`;
+/** The plan's index in PLANS order at month index t, before capping to the top plan. Reads gen_store. */
+const planIndexSql = (t: number): string => {
+  const planOrder = PLANS.map(([p]) => p);
+  return `(${pick(`plan_draw / 1000.0`, PLANS.map(([p, w]) => [String(planOrder.indexOf(p)), w]))})::INT + CASE WHEN upgrade_t <= ${t} THEN 1 ELSE 0 END`;
+};
+/** The app ids installed at month index t (a list). Reads gen_store. */
+const appsSql = (t: number): string => `list_transform(list_filter(app_plan, x -> x.m <= ${t}), x -> x.a)`;
+/** What the hidden truth (panel/truth.ts) reads of the generator's latent variables. */
+const LATENT: Latent = { planOrder: PLANS.map(([p]) => p), planIndexSql, appsSql, adoptedSql };
+
 /** Share of missing values per column per month. */
 const NULL_RATE: Record<string, number> = {
   domain: 0.02, country: 0.01, category: 0.03, plan: 0.02, created_month: 0.02, product_count: 0.04,
@@ -107,7 +122,7 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
     const monthNull = (rate: number, key: string, expr: string) => `CASE WHEN ${mu(key)} < ${rate} THEN NULL ELSE ${expr} END`;
     const adopt = (col: string, nullRate: number) =>
       `${monthNull(nullRate, col + ':null', `${u(lit(col))} < ${ADOPTION[col][0]} + ${ADOPTION[col][1]} * ${t}`)} AS ${col}`;
-    const planIdx = `(${pick(`plan_draw / 1000.0`, PLANS.map(([p, w]) => [String(planOrder.indexOf(p)), w]))})::INT + CASE WHEN upgrade_t <= ${t} THEN 1 ELSE 0 END`;
+    const planIdx = planIndexSql(t);
     const select = `
       SELECT store_id, domain, country, category,
         ${monthNull(NULL_RATE.plan, 'plan', `[${planOrder.map(lit).join(', ')}][least(${planIdx}, ${planOrder.length - 1}) + 1]`)} AS plan,
@@ -115,9 +130,9 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
         ${monthNull(NULL_RATE.product_count, 'pc', `floor(20 * s * (1 + 0.02 * ${t}) + ${mu('pcj')} * 5)::BIGINT`)} AS product_count,
         ${monthNull(NULL_RATE.monthly_visits, 'v', `floor(900 * pow(s, 1.2) * (0.85 + 0.3 * ${mu('vj')}))::BIGINT`)} AS monthly_visits,
         ${monthNull(NULL_RATE.est_monthly_revenue_usd, 'r', `round(900 * pow(s, 1.2) * 1.1 * (0.7 + 0.6 * ${mu('rj')}), 2)::DECIMAL(18,2)`)} AS est_monthly_revenue_usd,
-        ${monthNull(NULL_RATE.apps, 'apps', `coalesce(nullif(array_to_string(list_transform(list_filter(app_plan, x -> x.m <= ${t}), x -> x.a), ';'), ''), 'shopify-inbox')`)} AS apps,
-        ${['ads_meta', 'ads_google', 'ads_tiktok', 'ads_pinterest'].map((c) => adopt(c, NULL_RATE.ads)).join(',\n        ')},
-        ${['llms_txt', 'product_schema', 'agent_checkout', 'mcp_server', 'ai_crawlers_allowed'].map((c) => adopt(c, NULL_RATE.agentic)).join(',\n        ')}
+        ${monthNull(NULL_RATE.apps, 'apps', `coalesce(nullif(array_to_string(${appsSql(t)}, ';'), ''), 'shopify-inbox')`)} AS apps,
+        ${AD_COLUMNS.map((c) => adopt(c, NULL_RATE.ads)).join(',\n        ')},
+        ${AGENTIC_COLUMNS.map((c) => adopt(c, NULL_RATE.agentic)).join(',\n        ')}
       FROM gen_store WHERE b <= ${t} AND d > ${t}`;
     const file = path.join(o.out, `${month}.${o.format}`);
     const tmp = `${file}.tmp`;
@@ -126,6 +141,7 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
     await rename(tmp, file);
     written.push(file);
   }
+  if (o.truth) await writeTruth(duck, o.truth, M, LATENT);
   await duck.run(`DROP TABLE gen_store`);
   return written;
 }

@@ -78,7 +78,7 @@ export interface SettingDef {
 }
 
 /** `storelens bench` runs these (src/bench/index.ts). */
-export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest'] as const;
+export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning'] as const;
 
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
@@ -95,6 +95,7 @@ export const SETTINGS = [
   { name: 'to', flag: '--to', value: month, required: true, help: 'last month', commands: ['generate'] },
   { name: 'seed', flag: '--seed', value: text('s'), default: '1', help: 'seed: the same seed gives byte-identical files', commands: ['generate'] },
   { name: 'format', flag: '--format', value: oneOf('format', ['csv', 'parquet', 'ndjson']), default: 'csv', help: 'file format', commands: ['generate'] },
+  { name: 'truth', flag: '--truth', value: text('file'), help: 'also write each last-month store\'s hidden true propensity {store_id, p} (CSV, or NDJSON for .ndjson) for the learning benchmark', commands: ['generate'] },
   // publish
   { name: 'input', flag: '--input', value: text('dir'), required: true, help: 'panel folder: YYYY-MM.csv | .parquet | .ndjson files', commands: ['publish'] },
   { name: 'month', flag: '--month', value: month, help: 'publish (or correct) one month', commands: ['publish'] },
