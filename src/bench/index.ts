@@ -8,6 +8,7 @@ import type { BENCHMARKS } from '../settings/table.js';
 import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchIngest } from './ingest.js';
+import { benchRanking } from './ranking.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
 import { benchPublish } from './publish.js';
 import { benchServeOnPanel } from './serve.js';
@@ -19,6 +20,7 @@ export interface BenchOptions {
   readonly stores: number;
   /** The ingest benchmark's stores per month (same months and cache folder). */
   readonly ingestStores: number;
+  readonly rankingAccounts: number;
   readonly from: string;
   readonly to: string;
   readonly data: string;
@@ -67,6 +69,14 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
         `(${fmt((r.stores + r.signals) / r.ingestSeconds / 1000, 0)}k rows/s); floor (one prepared statement, one transaction): ${fmt(r.floorSeconds)} s; ` +
         `ratio ${fmt(r.ratio)}× (goal ≤ 1.5×)` +
         (r.generateSeconds !== null ? `; writing the runs took ${fmt(r.generateSeconds, 1)} s` : ''),
+    );
+  }
+  if (only.has('ranking')) {
+    const r = await benchRanking({ accounts: opts.rankingAccounts, dataDir: path.resolve(opts.data), log });
+    const lat = (l: { requests: number; p50: number; p99: number }) => `p50 ${fmt(l.p50, 1)} ms, p99 ${fmt(l.p99, 1)} ms (${l.requests} requests)`;
+    results.push(
+      `ranking: ${r.accounts.toLocaleString('en-US')} accounts scored in ${fmt(r.firstSeconds)} s; refit + re-rank after one outcome ${fmt(r.refitSeconds)} s (goal ≤ 2 s); ` +
+        `GET /accounts?limit=50 at 64 connections alone: ${lat(r.alone)}; during a refit: ${lat(r.duringRefit)} (goal p99 < 20 ms)`,
     );
   }
   if (only.has('learning')) {

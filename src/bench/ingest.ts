@@ -72,7 +72,7 @@ export async function benchIngest(o: IngestBenchOptions): Promise<IngestBenchRes
 const runIdOf = (stores: number, month: string) => createHash('sha256').update(`bench-${stores}-${month}`).digest('hex');
 
 /** Contract runs: every store present every month, features varying by month; a signal for one store in ten. */
-async function writeBenchRuns(runs: string, stores: number, months: readonly string[]): Promise<void> {
+export async function writeBenchRuns(runs: string, stores: number, months: readonly string[]): Promise<void> {
   const duck = await openDuck();
   const index: Record<string, string> = {};
   try {

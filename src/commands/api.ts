@@ -22,6 +22,8 @@ export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
 export async function runApi(opts: ApiCommandOptions, env: Env, signals = true): Promise<ListeningApi> {
   const db = await openAdminDb(opts, env);
   const background = startBackground(db, { now: env.now, log: (line) => env.stderr.write(`storelens api: ${line}\n`) });
+  // The first ranking before the first request.
+  await background.worker.idle();
   let api: ListeningApi;
   try {
     api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite });

@@ -7,7 +7,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../env.js';
-import { refreshAll } from '../accounts/refresh.js';
 import { ensureDemoKey } from '../api/demo.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../defaults.js';
@@ -54,8 +53,8 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   // Accounts before the first request: load the runs publish wrote and score the demo workspace.
   const ingested = await ingestRuns(api.db, opts.runs ?? RUNS_DIR, { now: env.now });
   if (ingested.months.length) log(`ingested ${ingested.months.length} months of store data (${ingested.stores} store rows, ${ingested.signals} signals)`);
-  const ranked = (await refreshAll(api.db, env.now())).get(demo.workspaceId);
-  if (ranked?.refreshed) log(`scored ${ranked.accounts} accounts of the demo workspace, ${ranked.in_market} in market`);
+  api.background.worker.trigger('refresh');
+  await api.background.worker.idle();
   let server;
   try {
     server = await startServer({ out, port: opts.port, host: opts.host, plugins: api.plugins });

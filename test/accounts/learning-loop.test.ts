@@ -44,5 +44,37 @@ for (const d of dialects) {
       await bg.worker.idle();
       expect(await modelVersion(ws.id)).toBe(2);
     });
+
+    it('walks every account exactly once while outcomes re-rank the list mid-walk, and the scores move', async () => {
+      const ws = await workspace(h.db);
+      bg.worker.trigger('refresh');
+      await bg.worker.idle();
+      const key = await apiKey(h.db, ws.id, ['write:outcomes', 'read:accounts']);
+      const seen: string[] = [];
+      const scores = new Map<string, number>();
+      let cursor: string | null = null;
+      let page = 0;
+      do {
+        const r = await call(h.base, 'GET', `/accounts?filter=all&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+        expect(r.status).toBe(200);
+        for (const a of r.body.data) {
+          seen.push(a.store_id);
+          scores.set(a.store_id, a.score);
+        }
+        cursor = r.body.next_cursor;
+        if (page++ < 3) {
+          // Each outcome refits the model: the ranking the cursor started on is superseded.
+          const o = await call(h.base, 'POST', '/outcomes', { key, idem: `walk-${page}`, body: { store_id: `st${page * 2}`, action: 'lost', lost_reason: 'timing' } });
+          expect(o.status).toBe(200);
+          await bg.worker.idle();
+        }
+      } while (cursor);
+      expect(seen.length).toBe(60);
+      expect(new Set(seen).size).toBe(60);
+      expect(await modelVersion(ws.id)).toBe(4);
+      const now = await call(h.base, 'GET', '/accounts?filter=all&limit=100', { key });
+      const moved = now.body.data.filter((a: { store_id: string; score: number }) => a.score !== scores.get(a.store_id));
+      expect(moved.length).toBeGreaterThan(0);
+    });
   });
 }

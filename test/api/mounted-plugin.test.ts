@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { apiPlugin } from '../../src/api/app.js';
 import { ensureDemoKey } from '../../src/api/demo.js';
+import { demoWithAccounts } from '../helpers/accounts.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
 
 describe('apiPlugin mounted beside public routes on one port', () => {
@@ -26,7 +27,7 @@ describe('apiPlugin mounted beside public routes on one port', () => {
   });
 
   it('serves /api/v1 with the demo key and no-store', async () => {
-    const demo = await ensureDemoKey(t.db);
+    const demo = await demoWithAccounts(t.db);
     const res = await fetch(`${origin}/api/v1/accounts`, { headers: { authorization: `Bearer ${demo.key}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');

@@ -39,7 +39,9 @@ describe('storelens api --runs', () => {
         answered++;
       }
       expect(answered).toBeGreaterThan(0);
-      expect(c.stderr()).toContain(`storelens api: ingested 2026-01, 2026-02 from ${runs} (5200 store rows, 0 signals)`);
+      // The line is written once the load is over (after the flip, the old rows go first).
+      const line = `storelens api: ingested 2026-01, 2026-02 from ${runs} (5200 store rows, 0 signals)`;
+      await until(async () => c.stderr().includes(line));
     } finally {
       await reader.close();
       await api.close();

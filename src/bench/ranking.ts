@@ -1,0 +1,116 @@
+/**
+ * The ranking benchmark: a workspace of N visible accounts (contract runs, ingested into SQLite)
+ * is scored once; then one new outcome ⇒ a refit and re-rank (the goal: ≤ 2 s at 200,000
+ * accounts); then `GET /accounts?limit=50` from 64 concurrent clients, first alone (the
+ * baseline) and then while another refit runs in the same process, as `storelens api` does it.
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { refreshWorkspace } from '../accounts/refresh.js';
+import { buildApiApp } from '../api/app.js';
+import { issueApiKey } from '../api/issue-key.js';
+import { keyScopes } from '../api/scopes.js';
+import { newId } from '../db/ids.js';
+import { openDatabase } from '../db/index.js';
+import { insertOutcome } from '../db/outcomes.js';
+import { createWorkspace, upsertMember } from '../db/workspaces.js';
+import { ingestRuns } from '../ingest/ingest.js';
+import { writeBenchRuns } from './ingest.js';
+
+export interface RankingBenchResult {
+  accounts: number;
+  firstSeconds: number;
+  refitSeconds: number;
+  alone: Latency;
+  duringRefit: Latency;
+}
+
+export interface Latency {
+  requests: number;
+  p50: number;
+  p99: number;
+}
+
+const MONTHS = ['2026-09', '2026-10'];
+const CLIENTS = 64;
+const LIFTED = { read: 1e9, write: 1e9, report: 1e9 };
+const seconds = (t0: number) => (performance.now() - t0) / 1000;
+
+export async function benchRanking(o: { accounts: number; dataDir: string; log: (line: string) => void }): Promise<RankingBenchResult> {
+  const runs = path.join(o.dataDir, `runs-rank-${o.accounts}`);
+  if (!(await stat(path.join(runs, 'index.json')).then(() => true, () => false))) {
+    o.log(`writing runs of ${o.accounts.toLocaleString('en-US')} stores × ${MONTHS.length} months into ${runs} …`);
+    await writeBenchRuns(runs, o.accounts, MONTHS);
+  }
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-ranking-'));
+  const db = await openDatabase({ dbPath: path.join(tmp, 'ranking.db') });
+  try {
+    o.log('ingest …');
+    await ingestRuns(db, runs, { now: () => new Date() });
+    const ws = await createWorkspace(db.kysely, 'bench', new Date());
+    await upsertMember(db.kysely, ws.id, 'owner@bench.example', 'owner', new Date());
+    o.log('first scoring …');
+    let t0 = performance.now();
+    const first = await refreshWorkspace(db, ws.id, new Date());
+    const firstSeconds = seconds(t0);
+    let labelled = 0;
+    const label = async () => {
+      const store = `s${String(labelled * 97).padStart(8, '0')}`;
+      labelled++;
+      await db.write((trx) =>
+        insertOutcome(trx, {
+          id: newId('out'), workspace_id: ws.id, api_key_id: 'bench', store_id: store, action: labelled % 2 ? 'won' : 'lost', value: null,
+          occurred_at: null, note: null, lost_reason: labelled % 2 ? null : 'timing', lost_reason_other: null, recorded_at: new Date().toISOString(),
+        }),
+      );
+    };
+    await label();
+    o.log('refit and re-rank after one outcome …');
+    t0 = performance.now();
+    await refreshWorkspace(db, ws.id, new Date());
+    const refitSeconds = seconds(t0);
+
+    const app = await buildApiApp({ db, rateLimits: LIFTED });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const port = (app.server.address() as { port: number }).port;
+      const key = (await issueApiKey(db, { workspaceId: ws.id, name: 'bench', scopes: keyScopes(['read']), createdBy: 'owner@bench.example', now: new Date() })).key;
+      const url = `http://127.0.0.1:${port}/api/v1/accounts?limit=50`;
+      o.log(`GET /accounts?limit=50 from ${CLIENTS} clients, alone …`);
+      const alone = await load(url, key, async () => new Promise((r) => setTimeout(r, Math.max(1000, refitSeconds * 1000))));
+      await label();
+      o.log(`… and during a refit`);
+      const duringRefit = await load(url, key, async () => void (await refreshWorkspace(db, ws.id, new Date())));
+      return { accounts: first.accounts, firstSeconds, refitSeconds, alone, duringRefit };
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await db.close();
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** CLIENTS loops of requests for as long as `during` runs; latencies in ms. */
+async function load(url: string, key: string, during: () => Promise<void>): Promise<Latency> {
+  const times: number[] = [];
+  let done = false;
+  const client = async () => {
+    while (!done) {
+      const t0 = performance.now();
+      const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET /accounts answered ${res.status}`);
+      times.push(performance.now() - t0);
+    }
+  };
+  const clients = Array.from({ length: CLIENTS }, client);
+  await during();
+  done = true;
+  await Promise.all(clients);
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
+  return { requests: times.length, p50: at(0.5), p99: at(0.99) };
+}
+
