@@ -162,7 +162,7 @@ async function listen(app: { listen(o: { port: number; host: string }): Promise<
 }
 
 /** Runs one plan in a child process (src/bench/api-load.ts), which gets it over IPC. */
-function runLoad(plan: LoadPlan): Promise<OpFigures> {
+export function runLoad(plan: LoadPlan): Promise<OpFigures> {
   return new Promise((resolve, reject) => {
     const child = fork(LOAD_CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let result: OpFigures | undefined;

@@ -73,7 +73,7 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
   }
   if (only.has('ranking')) {
     const r = await benchRanking({ accounts: opts.rankingAccounts, dataDir: path.resolve(opts.data), log });
-    const lat = (l: { requests: number; p50: number; p99: number }) => `p50 ${fmt(l.p50, 1)} ms, p99 ${fmt(l.p99, 1)} ms (${l.requests} requests)`;
+    const lat = (l: { requests: number; rps: number; p99: number }) => `${fmt(l.rps, 0)} req/s, p99 ${fmt(l.p99, 1)} ms`;
     results.push(
       `ranking: ${r.accounts.toLocaleString('en-US')} accounts scored in ${fmt(r.firstSeconds)} s; refit + re-rank after one outcome ${fmt(r.refitSeconds)} s (goal ≤ 2 s); ` +
         `GET /accounts?limit=50 at 64 connections alone: ${lat(r.alone)}; during a refit: ${lat(r.duringRefit)} (goal p99 < 20 ms)`,

@@ -1,8 +1,9 @@
 /**
  * The ranking benchmark: a workspace of N visible accounts (contract runs, ingested into SQLite)
  * is scored once; then one new outcome ⇒ a refit and re-rank (the goal: ≤ 2 s at 200,000
- * accounts); then `GET /accounts?limit=50` from 64 concurrent clients, first alone (the
- * baseline) and then while another refit runs in the same process, as `storelens api` does it.
+ * accounts); then `GET /accounts?limit=50` at 64 connections from a load generator in a child
+ * process, first alone (the baseline) and then while another refit runs in the server's process,
+ * as `storelens api` does it.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,6 +17,7 @@ import { openDatabase } from '../db/index.js';
 import { insertOutcome } from '../db/outcomes.js';
 import { createWorkspace, upsertMember } from '../db/workspaces.js';
 import { ingestRuns } from '../ingest/ingest.js';
+import { runLoad } from './api.js';
 import { writeBenchRuns } from './ingest.js';
 
 export interface RankingBenchResult {
@@ -28,7 +30,7 @@ export interface RankingBenchResult {
 
 export interface Latency {
   requests: number;
-  p50: number;
+  rps: number;
   p99: number;
 }
 
@@ -78,10 +80,11 @@ export async function benchRanking(o: { accounts: number; dataDir: string; log: 
       const key = (await issueApiKey(db, { workspaceId: ws.id, name: 'bench', scopes: keyScopes(['read']), createdBy: 'owner@bench.example', now: new Date() })).key;
       const url = `http://127.0.0.1:${port}/api/v1/accounts?limit=50`;
       o.log(`GET /accounts?limit=50 from ${CLIENTS} clients, alone …`);
-      const alone = await load(url, key, async () => new Promise((r) => setTimeout(r, Math.max(1000, refitSeconds * 1000))));
+      const window = Math.max(3, Math.ceil(refitSeconds) + 2);
+      const alone = await load(url, key, async () => {}, window);
       await label();
       o.log(`… and during a refit`);
-      const duringRefit = await load(url, key, async () => void (await refreshWorkspace(db, ws.id, new Date())));
+      const duringRefit = await load(url, key, async () => void (await refreshWorkspace(db, ws.id, new Date())), window);
       return { accounts: first.accounts, firstSeconds, refitSeconds, alone, duringRefit };
     } finally {
       await app.close();
@@ -92,25 +95,11 @@ export async function benchRanking(o: { accounts: number; dataDir: string; log: 
   }
 }
 
-/** CLIENTS loops of requests for as long as `during` runs; latencies in ms. */
-async function load(url: string, key: string, during: () => Promise<void>): Promise<Latency> {
-  const times: number[] = [];
-  let done = false;
-  const client = async () => {
-    while (!done) {
-      const t0 = performance.now();
-      const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`GET /accounts answered ${res.status}`);
-      times.push(performance.now() - t0);
-    }
-  };
-  const clients = Array.from({ length: CLIENTS }, client);
+/** GET url at CLIENTS connections from a child process (autocannon) for as long as `during` runs. */
+async function load(url: string, key: string, during: () => Promise<void>, seconds: number): Promise<Latency> {
+  const figures = runLoad({ url, method: 'GET', connections: CLIENTS, seconds, keys: [key], uses: 1e9 });
+  await new Promise((r) => setTimeout(r, 500)); // the load generator is up
   await during();
-  done = true;
-  await Promise.all(clients);
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN;
-  return { requests: times.length, p50: at(0.5), p99: at(0.99) };
+  const f = await figures;
+  return { requests: f.requests, rps: f.rps, p99: f.p99 };
 }
-

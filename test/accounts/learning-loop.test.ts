@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackground, type Background } from '../../src/commands/background.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
-import { ingestMonth } from '../helpers/ingested.js';
+import { seedRun } from '../helpers/accounts.js';
 
 // An outcome answers at once and the workspace's ranking is refit behind it, by the server's
 // background worker (never on the request path).
@@ -17,7 +17,7 @@ for (const d of dialects) {
       bg = startBackground(h.db, { now: h.clock.now, log: (l) => lines.push(l), everyMs: 3_600_000 });
       onWrite = bg.onWrite;
       const stores = Array.from({ length: 60 }, (_, i) => ({ store_id: `st${i}`, country: 'US', category: i % 2 ? 'toys' : 'beauty', plan: 'grow', monthly_visits: 500 + i }));
-      await ingestMonth(h.db, '2026-10', stores, stores.map((s) => ({ store_id: s.store_id, type: 'app_installed' as const, subject: 'klaviyo' })));
+      await seedRun(h.db, '2026-10', 'run-2026-10', stores, stores.map((s) => ({ store_id: s.store_id, type: 'app_installed' as const, subject: 'klaviyo' })));
     });
     afterAll(async () => {
       await bg?.stop();

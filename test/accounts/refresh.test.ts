@@ -8,7 +8,7 @@ import type { Db } from '../../src/db/index.js';
 import type { DealStage } from '../../src/pipeline/stages.js';
 import { workspace } from '../api/harness.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
-import { ingestMonth, type SignalRow, type StoreRow } from '../helpers/ingested.js';
+import { seedRun, type SeedSignal as SignalRow, type SeedStore as StoreRow } from '../helpers/accounts.js';
 
 const NOW = new Date('2026-11-01T00:00:00Z');
 
@@ -52,8 +52,8 @@ for (const d of dialects) {
       t = await freshDb(d.name);
       db = t.db;
       const { stores, signals } = twoKinds();
-      await ingestMonth(db, '2026-09', stores, []);
-      await ingestMonth(db, '2026-10', stores, signals);
+      await seedRun(db, '2026-09', 'run-2026-09', stores, []);
+      await seedRun(db, '2026-10', 'run-2026-10', stores, signals);
     });
     afterAll(async () => t?.cleanup());
 

@@ -32,6 +32,9 @@ export interface SeedSignal {
   detail?: string;
 }
 
+/** Rows per insert (under SQLite's bound-parameter limit). */
+const CHUNK = 500;
+
 export const signalId = (month: string, s: SeedSignal): string =>
   `sig_${createHash('md5').update(`${month}\0${s.store_id}\0${s.type}\0${s.subject ?? ''}`).digest('hex')}`;
 
@@ -41,11 +44,11 @@ export const signalId = (month: string, s: SeedSignal): string =>
  */
 export async function seedRun(db: Db, month: string, runId: string, stores: SeedStore[], signals: SeedSignal[], visible = true): Promise<void> {
   await db.write(async (trx) => {
-    if (stores.length) {
+    for (let i = 0; i < stores.length; i += CHUNK) {
       await trx
         .insertInto('store_months')
         .values(
-          stores.map((s) => ({
+          stores.slice(i, i + CHUNK).map((s) => ({
             run_id: runId,
             month,
             store_id: s.store_id,
@@ -64,11 +67,11 @@ export async function seedRun(db: Db, month: string, runId: string, stores: Seed
         )
         .execute();
     }
-    if (signals.length) {
+    for (let i = 0; i < signals.length; i += CHUNK) {
       await trx
         .insertInto('store_signals')
         .values(
-          signals.map((s) => ({
+          signals.slice(i, i + CHUNK).map((s) => ({
             run_id: runId,
             id: signalId(month, s),
             month,
