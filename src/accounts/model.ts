@@ -7,25 +7,13 @@
  *
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */
+import type { StoreFeatures } from '../db/store-history.js';
 import type { SignalType } from '../signals/types.js';
 import { monthIndex } from '../panel/columns.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
-export interface StoreSnapshot {
+export interface StoreSnapshot extends StoreFeatures {
   store_id: string;
-  /** The latest month the store is in the panel. */
-  month: string;
-  domain: string | null;
-  country: string | null;
-  category: string | null;
-  plan: string | null;
-  created_month: string | null;
-  product_count: number | null;
-  monthly_visits: number | null;
-  est_monthly_revenue_usd: number | null;
-  apps: string[];
-  ads: string[];
-  agentic: string[];
   /** Signals of the last SIGNAL_WINDOW months, newest first. */
   signals: RecentSignal[];
 }

@@ -6,7 +6,9 @@ import { type Kysely, sql } from 'kysely';
 import type { SignalType } from '../signals/types.js';
 import type { Database } from './schema.js';
 
+/** A store's features in one month (a row of store_months as the API and the model read it). */
 export interface StoreFeatures {
+  /** The month of these features (for a snapshot: the latest month the store is in the panel). */
   month: string;
   domain: string | null;
   country: string | null;

@@ -8,21 +8,9 @@ import { upsertAccounts } from '../../src/db/accounts.js';
 import { ensureDemoKey } from '../../src/api/demo.js';
 import type { Db } from '../../src/db/index.js';
 import type { SignalType } from '../../src/signals/types.js';
+import type { FixtureStore } from './runs-fixture.js';
 
-export interface SeedStore {
-  store_id: string;
-  domain?: string | null;
-  country?: string | null;
-  category?: string | null;
-  plan?: string | null;
-  created_month?: string | null;
-  product_count?: number | null;
-  monthly_visits?: number | null;
-  est_monthly_revenue_usd?: number | null;
-  apps?: string[];
-  ads?: string[];
-  agentic?: string[];
-}
+export type SeedStore = FixtureStore;
 
 export interface SeedSignal {
   store_id: string;
