@@ -5,7 +5,7 @@ import { listenApi, type ListeningApi } from '../api/server.js';
 import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
 import { startBackground } from './background.js';
-import { watchRuns } from './ingest.js';
+import { ingestTask } from './ingest.js';
 import { listenError } from './listen-error.js';
 
 /** The Config of `api`; a programmatic caller may leave out DATABASE_URL. */
@@ -21,7 +21,11 @@ export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
  */
 export async function runApi(opts: ApiCommandOptions, env: Env, signals = true): Promise<ListeningApi> {
   const db = await openAdminDb(opts, env);
-  const background = startBackground(db, { now: env.now, log: (line) => env.stderr.write(`storelens api: ${line}\n`) });
+  const background = startBackground(db, {
+    now: env.now,
+    log: (line) => env.stderr.write(`storelens api: ${line}\n`),
+    ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, 'storelens api', opts.ingestIntervalMs) : undefined,
+  });
   // The first ranking before the first request.
   await background.worker.idle();
   let api: ListeningApi;
@@ -34,9 +38,7 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
     throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
   }
   env.stderr.write(`storelens api: ${api.url} (${db.location}); reference at ${api.url}/docs\n`);
-  const watcher = opts.runs !== undefined ? watchRuns(db, opts.runs, env, 'storelens api', () => background.worker.trigger('refresh'), opts.ingestIntervalMs) : undefined;
   const close = async () => {
-    await watcher?.stop();
     await api.close();
     await background.stop();
     await db.close();

@@ -1,6 +1,6 @@
 /**
  * The background work of a process that serves the API, on the one worker loop: ingest new
- * runs of the panel, and re-rank workspaces whose inputs moved (new months, a profile, an
+ * runs of the panel (while serving: readers see a month once it is whole), and re-rank workspaces whose inputs moved (new months, a profile, an
  * outcome, a status). A write that changes labels triggers a re-rank at once, off the request
  * path; the periodic turns catch changes made by other processes (the admin CLI, another
  * server on the same PostgreSQL).
@@ -15,9 +15,12 @@ const RERANKING = new Set(['record_outcome', 'set_account_status']);
 export interface BackgroundOptions {
   now: () => Date;
   log: (line: string) => void;
-  /** Loads new runs of the panel; resolves to the months it loaded (none: nothing new). */
-  ingest?: () => Promise<{ months: string[] }>;
-  /** How often the periodic turns run (default 5 s). */
+  /**
+   * Looks for new runs of the panel and loads them (ingest/watcher.ts ingestCheck), made with the
+   * callback to call after a load: the worker then re-ranks.
+   */
+  ingest?: { check: (onLoaded: () => void) => () => Promise<void>; everyMs: number };
+  /** How often the periodic re-ranking turn runs (default 5 s). */
   everyMs?: number;
 }
 
@@ -39,21 +42,9 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
       },
     },
   };
-  const ingest = opts.ingest;
-  if (ingest) {
-    tasks.ingest = {
-      everyMs: every,
-      run: async () => {
-        const r = await ingest();
-        if (r.months.length) {
-          opts.log(`ingested ${r.months.join(', ')}`);
-          worker.trigger('refresh');
-        }
-      },
-    };
-  }
+  if (opts.ingest) tasks.ingest = { everyMs: opts.ingest.everyMs, run: opts.ingest.check(() => worker.trigger('refresh')) };
   const worker = startWorker(tasks, (task, e) => opts.log(`${task} failed (will retry): ${(e as Error).message}`));
-  if (ingest) worker.trigger('ingest');
+  // The first ranking now; the first look at the runs folder on the ingest task's first turn.
   worker.trigger('refresh');
   return {
     worker,

@@ -2,7 +2,8 @@
 import type { Env } from '../env.js';
 import type { Db } from '../db/index.js';
 import { ingestRuns } from '../ingest/ingest.js';
-import { startIngestWatcher, type IngestWatcher } from '../ingest/watcher.js';
+import { ingestCheck, INGEST_POLL_MS } from '../ingest/watcher.js';
+import type { BackgroundOptions } from './background.js';
 import { progress } from '../progress.js';
 import type { Config } from '../settings/config.js';
 import { output, withAdminDb } from './admin-db.js';
@@ -22,19 +23,22 @@ export async function runIngest(opts: IngestCommandOptions, env: Env): Promise<v
 }
 
 /**
- * For the servers (`api`, `serve --api`, `start`): ingest `runs` now and whenever publish writes
- * a new run, logging to stderr, then `onLoaded` (the re-ranking); a failure is logged and the
- * server goes on.
+ * For the servers (`api`, `serve --api`, `start`): the background worker's ingest task over
+ * `runs`, logging to stderr; a failure is logged and the server goes on.
  */
-export function watchRuns(db: Db, runs: string, env: Env, label: string, onLoaded: () => void, intervalMs?: number): IngestWatcher {
+export function ingestTask(db: Db, runs: string, env: Env, label: string, intervalMs = INGEST_POLL_MS): NonNullable<BackgroundOptions['ingest']> {
   const log = (line: string) => env.stderr.write(`${label}: ${line}\n`);
-  return startIngestWatcher(db, runs, {
-    intervalMs,
-    now: env.now,
-    onLoaded: async (s) => {
-      log(`ingested ${s.months.join(', ')} from ${runs} (${s.stores} store rows, ${s.signals} signals)`);
-      onLoaded();
-    },
-    onError: (e) => log(`ingest: ${e.message} (still serving what was loaded before)`),
-  });
+  return {
+    everyMs: intervalMs,
+    check: (onLoaded) =>
+      ingestCheck(db, runs, {
+        intervalMs,
+        now: env.now,
+        onLoaded: async (s) => {
+          log(`ingested ${s.months.join(', ')} from ${runs} (${s.stores} store rows, ${s.signals} signals)`);
+          onLoaded();
+        },
+        onError: (e) => log(`ingest: ${e.message} (still serving what was loaded before)`),
+      }),
+  };
 }

@@ -10,7 +10,7 @@ import { CliError } from '../errors.js';
 import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
 import { startBackground, type Background } from './background.js';
-import { watchRuns } from './ingest.js';
+import { ingestTask } from './ingest.js';
 import { listenError } from './listen-error.js';
 import type { ServePlugin } from '../serve/app.js';
 import type { LiveEvent } from '../serve/live-publication.js';
@@ -32,10 +32,12 @@ export async function apiPlugins(
 ): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background }> {
   const db = await openAdminDb(opts, env);
   const label = opts.label ?? 'storelens serve';
-  const background = startBackground(db, { now: env.now, log: (line) => env.stderr.write(`${label}: ${line}\n`) });
-  const watcher = opts.runs !== undefined ? watchRuns(db, opts.runs, env, label, () => background.worker.trigger('refresh')) : undefined;
+  const background = startBackground(db, {
+    now: env.now,
+    log: (line) => env.stderr.write(`${label}: ${line}\n`),
+    ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, label) : undefined,
+  });
   const close = async () => {
-    await watcher?.stop();
     await background.stop();
     await db.close();
   };

@@ -9,6 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Db } from '../db/index.js';
 import { ingestRuns, type IngestSummary } from './ingest.js';
 import { indexFile } from './runs-folder.js';
+import { startWorker } from '../worker.js';
 
 /** How often a serving process looks for a new index.json. */
 export const INGEST_POLL_MS = 2_000;
@@ -31,15 +32,17 @@ export interface IngestWatcher {
   stop(): Promise<void>;
 }
 
-export function startIngestWatcher(db: Db, runsDir: string, opts: IngestWatcherOptions): IngestWatcher {
+/**
+ * One look at the runs folder: ingests when index.json changed since the last successful load
+ * (a failed one is retried after `retryMs`, a changed one at once). Never throws: failures go
+ * to onError. The server's worker loop runs it every `intervalMs` (commands/background.ts).
+ */
+export function ingestCheck(db: Db, runsDir: string, opts: IngestWatcherOptions): () => Promise<void> {
   const interval = opts.intervalMs ?? INGEST_POLL_MS;
   const retryMs = opts.retryMs ?? 60_000;
   let loaded: string | undefined;
   let failed: { text: string; at: number } | undefined;
   let lastError: string | undefined;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
 
   const report = (e: unknown) => {
     const error = e instanceof Error ? e : new Error(String(e));
@@ -47,7 +50,7 @@ export function startIngestWatcher(db: Db, runsDir: string, opts: IngestWatcherO
     lastError = error.message;
   };
 
-  const check = async () => {
+  return async () => {
     let text: string;
     try {
       text = await readFile(indexFile(runsDir), 'utf8');
@@ -71,23 +74,13 @@ export function startIngestWatcher(db: Db, runsDir: string, opts: IngestWatcherO
       report(e);
     }
   };
+}
 
-  const loop = () => {
-    if (stopped) return;
-    running = check().finally(() => {
-      running = undefined;
-      if (!stopped) timer = setTimeout(loop, interval);
-    });
-  };
-  timer = setTimeout(loop, 0);
-
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+/** ingestCheck on a worker loop of its own: now, then every `intervalMs`. */
+export function startIngestWatcher(db: Db, runsDir: string, opts: IngestWatcherOptions): IngestWatcher {
+  const worker = startWorker({ ingest: { everyMs: opts.intervalMs ?? INGEST_POLL_MS, run: ingestCheck(db, runsDir, opts) } }, (_task, e) => opts.onError(e as Error));
+  worker.trigger('ingest');
+  return { stop: () => worker.stop() };
 }
 
 const isDirectory = (p: string): Promise<boolean> => stat(p).then((s) => s.isDirectory(), () => false);
