@@ -163,7 +163,13 @@ const storeProblems = (month: string): RowProblem[] => [
   { bad: `product_count < 0 OR monthly_visits < 0`, field: 'product_count or monthly_visits', says: 'is negative' },
   { bad: `NOT isfinite(est_monthly_revenue_usd)`, field: 'est_monthly_revenue_usd', says: 'is not a finite number' },
   { bad: `list_contains(apps, NULL) OR list_contains(ads, NULL) OR list_contains(agentic, NULL)`, field: 'apps, ads or agentic', says: 'holds a null' },
+  ...noNul(['store_id', 'domain', 'country', 'category', 'plan']),
+  { bad: `list_bool_or(list_transform(apps, a -> contains(a, chr(0))))`, field: 'apps', says: NUL_SAYS },
 ];
+
+const NUL_SAYS = 'contains the character U+0000, which no database column can hold';
+/** Text no database stores as sent (PostgreSQL refuses U+0000): named here, not by the database. */
+const noNul = (columns: readonly string[]): RowProblem[] => columns.map((c) => ({ bad: `contains(${c}, chr(0))`, field: c, says: NUL_SAYS }));
 
 const signalProblems = (month: string): RowProblem[] => [
   { bad: `month IS DISTINCT FROM ${lit(month)}`, field: 'month', says: `is not ${month}` },
@@ -173,6 +179,7 @@ const signalProblems = (month: string): RowProblem[] => [
   { bad: `type IS NULL OR type NOT IN (${SIGNAL_TYPES.map(lit).join(', ')})`, field: 'type', says: 'is not a signal type' },
   { bad: `strength IS NULL OR NOT (strength > 0 AND strength <= 1)`, field: 'strength', says: 'is not in (0, 1]' },
   { bad: `detail IS NULL`, field: 'detail', says: 'is empty' },
+  ...noNul(['id', 'store_id', 'subject', 'detail']),
 ];
 
 /** Row count of a Parquet file whose rows pass every check; else a CliError naming the first bad row (1-based). */

@@ -26,7 +26,7 @@ export interface Lock {
  * Takes the lock: the pid is written to a private file first, then linked to the lock path,
  * so the lock never exists without its owner's pid (link fails when the lock exists).
  */
-export async function acquireLock(outDir: string): Promise<Lock> {
+export async function acquireLock(outDir: string, what = 'output folder'): Promise<Lock> {
   const file = path.join(outDir, LOCK_FILE);
   const mine = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await writeFile(mine, `${process.pid}\n`);
@@ -42,7 +42,7 @@ export async function acquireLock(outDir: string): Promise<Lock> {
       const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
         const who = pid === process.pid ? 'another publish in this process' : `another publish (pid ${pid})`;
-        throw new CliError(`${outDir}: ${who} is writing this output folder; run again when it has finished`, 1);
+        throw new CliError(`${outDir}: ${who} is writing this ${what}; run again when it has finished`, 1);
       }
       await rm(file, { force: true }); // stale: its process is gone
     }

@@ -120,7 +120,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     // One writer per runs folder too (two publishes with different --out may share it).
     if (runsRequest) {
       await mkdir(runsRequest.runsDir, { recursive: true });
-      runsLock = await acquireLock(runsRequest.runsDir);
+      runsLock = await acquireLock(runsRequest.runsDir, 'runs folder');
     }
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
     const kept = before.filter((m) => !months.includes(m) && panelMonths.includes(m));

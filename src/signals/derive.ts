@@ -2,8 +2,8 @@
  * The signal registry: one entry per signal type, each a DuckDB condition over a store's row of
  * month M beside its row of the calendar-previous month, a strength in (0, 1] and a plain-words
  * detail. publish (panel/runs.ts) evaluates every entry in one query per month; docs/signals.md
- * says the same in words for users. Change a rule or a threshold ⇒ bump SIGNALS_VERSION, so every
- * month's run is rewritten.
+ * says the same in words for users. SIGNALS_VERSION is a hash of the registry's SQL, so changing a
+ * rule, a threshold or a wording rewrites every month's run by itself.
  *
  * The relation the entries read (`signalsSql`): one row per store present in M or in M−1, with
  * the panel columns of M under their own names and those of M−1 as `prev_*`, plus
@@ -14,12 +14,11 @@
  * Rules shared by every entry: a change needs the store in both months, and the value it compares
  * known (not NULL) in both months; an unknown value gives no signal of that kind, never a guess.
  */
+import { createHash } from 'node:crypto';
 import { AD_COLUMNS, AGENTIC_COLUMNS } from '../panel/columns.js';
 import { lit } from '../panel/duck.js';
 import type { SignalType } from './types.js';
 
-/** Part of every run id: bump it when an entry, a threshold or a wording changes. */
-export const SIGNALS_VERSION = '1';
 
 /** traffic_up: monthly visits at least this multiple of the previous month's… */
 export const TRAFFIC_UP_RATIO = 1.3;
@@ -219,3 +218,14 @@ export function signalsSql(month: string, cur: string, prev: string, prevKnown: 
       CAST(${lit(month)} AS VARCHAR) AS month, store_id, type, CAST(subject AS VARCHAR) AS subject, strength, detail
     FROM s ORDER BY store_id, type, subject NULLS FIRST`;
 }
+
+/**
+ * Part of every run id: a hash of every entry and of the relation they read (the SQL of one
+ * month), so a changed rule, threshold or wording rewrites the runs without anyone remembering
+ * to bump a number. RUNS_FORMAT covers what the SQL does not: the files' layout.
+ */
+const RUNS_FORMAT = 1;
+export const SIGNALS_VERSION = createHash('sha256')
+  .update(JSON.stringify({ format: RUNS_FORMAT, signals: SIGNALS, sql: signalsSql('2000-02', 'cur', 'prev', true) }))
+  .digest('hex')
+  .slice(0, 16);

@@ -179,6 +179,10 @@ for (const d of dialects) {
       const bad = await writeRuns(runs, { '2026-01': { stores: [{ store_id: 'a' }], signals: [{ store_id: 'a', type: 'traffic_up', strength: 1.5 }] } });
       const signals = path.join(runs, '2026-01', bad['2026-01']!, 'signals.parquet');
       await expect(ingestRuns(t.db, runs, opts)).rejects.toThrow(`${signals}: row 1: field "strength" is not in (0, 1]`);
+      // U+0000 in a text value: PostgreSQL would refuse it mid-load; the check names it first.
+      const nul = await writeRuns(runs, { '2026-01': { stores: [{ store_id: 'a' }, { store_id: 'b', category: 'Caf\u0000é' }] } });
+      const withNul = path.join(runs, '2026-01', nul['2026-01']!, 'stores.parquet');
+      await expect(ingestRuns(t.db, runs, opts)).rejects.toThrow(`${withNul}: row 2: field "category" contains the character U+0000`);
       expect(await ingestedMonths(t.db.kysely)).toEqual([]);
       expect(await counts(t.db)).toEqual({ store_months: 0, store_signals: 0 });
     });
