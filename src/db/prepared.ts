@@ -73,7 +73,9 @@ export async function runBulk(q: Kysely<Database>, st: BulkStatement, rows: read
   const loop = (prepare: SqlitePrepare) => {
     const s = prepare(st.sqlite);
     const extra = st.extra ?? [];
-    for (const r of rows) s.run(...r, ...extra);
+    // An array binds its items in order: no spread per row.
+    if (extra.length === 0) for (const r of rows) s.run(r);
+    else for (const r of rows) s.run([...r, ...extra]);
   };
   const onHeld = held.get(q);
   if (onHeld) return loop(onHeld);
@@ -85,23 +87,4 @@ export async function runBulk(q: Kysely<Database>, st: BulkStatement, rows: read
     const columns = Array.from({ length: width }, (_, k) => chunk.map((r) => r[k]));
     await q.executeQuery(CompiledQuery.raw(st.postgres, [...columns, ...(st.extra ?? [])]));
   }
-}
-
-/**
- * Bulk loads only (ingest's multi-row inserts): runs a write statement whose SQLite text, with
- * `?` placeholders, the caller builds once per shape, binding `params` in order, on q's SQLite
- * connection like prepared(). It skips kysely's compile, which costs more than SQLite itself for
- * a statement of thousands of values. SQLite only: throws on any other executor.
- */
-export async function runSqliteText(q: Kysely<Database>, text: string, params: readonly unknown[]): Promise<void> {
-  const onHeld = held.get(q);
-  if (onHeld) {
-    onHeld(text).run(...params);
-    return;
-  }
-  const root = roots.get(q);
-  if (!root) throw new Error('runSqliteText: not a SQLite executor');
-  await q.connection().execute(async () => {
-    root(text).run(...params);
-  });
 }

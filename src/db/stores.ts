@@ -9,7 +9,7 @@
  * (month, run_id)): rows of a run being loaded, or of a run superseded a moment ago, stay out.
  */
 import { sql, type Kysely } from 'kysely';
-import { prepared, runSqliteText } from './prepared.js';
+import { prepared, runBulk } from './prepared.js';
 import type { Database, IngestedMonthsTable, StoreMonthsTable, StoreSignalsTable } from './schema.js';
 
 export type IngestedMonth = IngestedMonthsTable;
@@ -67,58 +67,27 @@ const PG_TYPES: Record<string, string> = {
   strength: 'float8',
 };
 
-/** Rows per SQLite statement: 14 columns × 500 stays far under the bound-parameter limit. */
-const SQLITE_ROWS_PER_STATEMENT = 500;
-
 type Table = 'store_months' | 'store_signals';
 
-/**
- * Inserts rows in the caller's transaction, as few statements as possible: on SQLite prepared
- * multi-row inserts (text built once per statement size, bound without kysely's compile), on PostgreSQL one `insert … select from
- * unnest(arrays)` (one round trip, a fixed number of parameters whatever the row count).
- */
-export async function insertStoreMonths(trx: Kysely<Database>, dialect: 'sqlite' | 'postgres', rows: readonly StoreMonthRow[]): Promise<void> {
-  await insertRows(trx, dialect, 'store_months', STORE_MONTH_COLUMNS, rows as unknown as readonly Record<string, unknown>[]);
+/** Inserts rows in the caller's transaction at bulk speed (prepared.ts runBulk). */
+export async function insertStoreMonths(trx: Kysely<Database>, rows: readonly StoreMonthRow[]): Promise<void> {
+  await insertRows(trx, 'store_months', STORE_MONTH_COLUMNS, rows as unknown as readonly Record<string, unknown>[]);
 }
 
-export async function insertStoreSignals(trx: Kysely<Database>, dialect: 'sqlite' | 'postgres', rows: readonly StoreSignalRow[]): Promise<void> {
-  await insertRows(trx, dialect, 'store_signals', STORE_SIGNAL_COLUMNS, rows as unknown as readonly Record<string, unknown>[]);
+export async function insertStoreSignals(trx: Kysely<Database>, rows: readonly StoreSignalRow[]): Promise<void> {
+  await insertRows(trx, 'store_signals', STORE_SIGNAL_COLUMNS, rows as unknown as readonly Record<string, unknown>[]);
 }
 
-async function insertRows(
-  trx: Kysely<Database>,
-  dialect: 'sqlite' | 'postgres',
-  table: Table,
-  columns: readonly string[],
-  rows: readonly Record<string, unknown>[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  const cols = sql.join(columns.map((c) => sql.ref(c)));
-  if (dialect === 'postgres') {
-    const arrays = columns.map((c) => sql`${rows.map((r) => r[c] ?? null)}::${sql.raw(PG_TYPES[c] ?? 'text')}[]`);
-    await sql`insert into ${sql.table(table)} (${cols}) select * from unnest(${sql.join(arrays)})`.execute(trx);
-    return;
-  }
-  for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_STATEMENT) {
-    const part = rows.slice(i, i + SQLITE_ROWS_PER_STATEMENT);
-    const params: unknown[] = new Array(part.length * columns.length);
-    let k = 0;
-    for (const r of part) for (const c of columns) params[k++] = r[c] ?? null;
-    await runSqliteText(trx, sqliteInsertText(table, columns, part.length), params);
-  }
-}
-
-/** `insert into t (a, b) values (?, ?), (?, ?)…` for n rows (kept: one text per table and size). */
-const insertTexts = new Map<string, string>();
-function sqliteInsertText(table: Table, columns: readonly string[], n: number): string {
-  const key = `${table}:${n}`;
-  let text = insertTexts.get(key);
-  if (!text) {
-    const tuple = `(${columns.map(() => '?').join(', ')})`;
-    text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array.from({ length: n }, () => tuple).join(', ')}`;
-    insertTexts.set(key, text);
-  }
-  return text;
+async function insertRows(trx: Kysely<Database>, table: Table, columns: readonly string[], rows: readonly Record<string, unknown>[]): Promise<void> {
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  await runBulk(
+    trx,
+    {
+      sqlite: `insert into "${table}" (${list}) values (${columns.map(() => '?').join(', ')})`,
+      postgres: `insert into "${table}" (${list}) select * from unnest(${columns.map((c, k) => `$${k + 1}::${PG_TYPES[c] ?? 'text'}[]`).join(', ')})`,
+    },
+    rows.map((r) => columns.map((c) => r[c] ?? null)),
+  );
 }
 
 /**

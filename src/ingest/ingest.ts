@@ -94,12 +94,12 @@ async function loadRun(db: Db, duck: Duck, lease: Lease, run: RunRef, files: Run
   await streamRows(duck, storesQuery(files.stores), chunk, async (cols, n) => {
     await lease.renew();
     const rows = storeRows(run.runId, cols, n, files.stores);
-    await db.write((trx) => insertStoreMonths(trx, db.dialect, rows));
+    await db.write((trx) => insertStoreMonths(trx, rows));
   });
   await streamRows(duck, signalsQuery(files.signals), chunk, async (cols, n) => {
     await lease.renew();
     const rows = signalRows(run.runId, cols, n);
-    await db.write((trx) => insertStoreSignals(trx, db.dialect, rows));
+    await db.write((trx) => insertStoreSignals(trx, rows));
   });
   await lease.renew();
   const flipped = await db.write((trx) =>
