@@ -7,7 +7,7 @@
  *
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */
-import type { StoreFeatures } from '../db/store-history.js';
+import type { StoreFeatures, StoreSignal } from '../db/store-history.js';
 import type { SignalType } from '../signals/types.js';
 import { monthIndex } from '../panel/columns.js';
 
@@ -18,14 +18,8 @@ export interface StoreSnapshot extends StoreFeatures {
   signals: RecentSignal[];
 }
 
-export interface RecentSignal {
-  id: string;
-  type: SignalType;
-  month: string;
-  subject: string | null;
-  strength: number;
-  detail: string;
-}
+/** A signal of the store's recent months. */
+export type RecentSignal = Omit<StoreSignal, 'store_id'>;
 
 /** A learning label: y in [0, 1] with a weight (outcomes/labels.ts maps actions to them). */
 export interface Label {

@@ -13,7 +13,8 @@ import { accountSignals, removeAccounts, saveScoredAccounts, scoredAccounts, typ
 import { appendEvents, type NewEvent } from '../db/outbox.js';
 import { RANKING_RETENTION_MS } from '../db/rankings.js';
 import type { Database } from '../db/schema.js';
-import { ingestGeneration, loadSnapshots } from '../db/snapshots.js';
+import { loadSnapshots } from '../db/snapshots.js';
+import { ingestedMonths } from '../db/stores.js';
 import { previousMonth } from '../panel/columns.js';
 import type { DealStage } from '../pipeline/stages.js';
 import { labelsOf } from './labels.js';
@@ -53,7 +54,7 @@ interface Snapshots {
 const cache = new WeakMap<Kysely<Database>, Snapshots>();
 
 async function snapshots(q: Kysely<Database>): Promise<Snapshots | undefined> {
-  const gen = await ingestGeneration(q);
+  const gen = await ingestedMonths(q);
   if (gen.length === 0) return undefined;
   const generation = gen.map((g) => `${g.month}=${g.run_id}`).join(',');
   let s = cache.get(q);

@@ -2,9 +2,10 @@
  * Reads of the panel's per-store history (store_months, store_signals) for one store. Only
  * rows of the visible run of each month count: (month, run_id) as recorded in ingested_months.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { SignalType } from '../signals/types.js';
-import type { Database } from './schema.js';
+import type { Database, StoreMonthsTable, StoreSignalsTable } from './schema.js';
+import { visibleStoreMonths, visibleStoreSignals } from './stores.js';
 
 /** A store's features in one month (a row of store_months as the API and the model read it). */
 export interface StoreFeatures {
@@ -23,27 +24,28 @@ export interface StoreFeatures {
   agentic: string[];
 }
 
-/** The store's features in the latest ingested month it is present in, or null. */
-export async function latestStoreFeatures(q: Kysely<Database>, storeId: string): Promise<StoreFeatures | null> {
-  const row = await q
-    .selectFrom('store_months as sm')
-    .innerJoin('ingested_months as im', (j) => j.onRef('im.month', '=', 'sm.month').onRef('im.run_id', '=', 'sm.run_id'))
-    .select(['sm.month', 'sm.domain', 'sm.country', 'sm.category', 'sm.plan', 'sm.created_month', 'sm.product_count', 'sm.monthly_visits', 'sm.est_monthly_revenue_usd', 'sm.apps', 'sm.ads', 'sm.agentic'])
-    .where('sm.store_id', '=', storeId)
-    .orderBy('sm.month', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!row) return null;
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v)); // pg returns int8 as text
+/** A store_months row as the API and the model read it (the lists parsed). */
+export function toFeatures(row: Omit<StoreMonthsTable, 'run_id' | 'store_id'>): StoreFeatures {
   return {
-    ...row,
-    product_count: num(row.product_count),
-    monthly_visits: num(row.monthly_visits),
-    est_monthly_revenue_usd: num(row.est_monthly_revenue_usd),
+    month: row.month,
+    domain: row.domain,
+    country: row.country,
+    category: row.category,
+    plan: row.plan,
+    created_month: row.created_month,
+    product_count: row.product_count,
+    monthly_visits: row.monthly_visits,
+    est_monthly_revenue_usd: row.est_monthly_revenue_usd,
     apps: JSON.parse(row.apps) as string[],
     ads: JSON.parse(row.ads) as string[],
     agentic: JSON.parse(row.agentic) as string[],
   };
+}
+
+/** The store's features in the latest ingested month it is present in, or null. */
+export async function latestStoreFeatures(q: Kysely<Database>, storeId: string): Promise<StoreFeatures | null> {
+  const row = await visibleStoreMonths(q).selectAll('sm').where('sm.store_id', '=', storeId).orderBy('sm.month', 'desc').limit(1).executeTakeFirst();
+  return row ? toFeatures(row) : null;
 }
 
 export interface SignalSummary {
@@ -54,13 +56,11 @@ export interface SignalSummary {
 }
 
 export async function signalSummary(q: Kysely<Database>, storeId: string): Promise<SignalSummary> {
-  const rows = await q
-    .selectFrom('store_signals as s')
-    .innerJoin('ingested_months as im', (j) => j.onRef('im.month', '=', 's.month').onRef('im.run_id', '=', 's.run_id'))
-    .select((eb) => ['s.type', eb.fn.countAll<number | string>().as('n'), eb.fn.min('s.month').as('first'), eb.fn.max('s.month').as('last')])
-    .where('s.store_id', '=', storeId)
-    .groupBy('s.type')
-    .orderBy('s.type')
+  const rows = await visibleStoreSignals(q)
+    .select((eb) => ['ss.type', eb.fn.countAll<number | string>().as('n'), eb.fn.min('ss.month').as('first'), eb.fn.max('ss.month').as('last')])
+    .where('ss.store_id', '=', storeId)
+    .groupBy('ss.type')
+    .orderBy('ss.type')
     .execute();
   const summary: SignalSummary = { total: 0, by_type: {}, first_month: null, last_month: null };
   for (const r of rows) {
@@ -73,24 +73,14 @@ export async function signalSummary(q: Kysely<Database>, storeId: string): Promi
   return summary;
 }
 
-export interface StoreSignal {
-  id: string;
-  month: string;
-  store_id: string;
-  type: SignalType;
-  subject: string | null;
-  strength: number;
-  detail: string;
-}
+/** A signal as the API reads it: a store_signals row without its run. */
+export type StoreSignal = Omit<StoreSignalsTable, 'run_id'>;
 
 /** One page of the store's signals across every ingested month: newest month first, then id. */
 export async function pageStoreSignals(q: Kysely<Database>, storeId: string, after: { month: string; id: string } | undefined, limit: number): Promise<StoreSignal[]> {
-  const { rows } = await sql<StoreSignal>`
-    select s.id, s.month, s.store_id, s.type, s.subject, s.strength, s.detail
-    from store_signals s join ingested_months im on im.month = s.month and im.run_id = s.run_id
-    where s.store_id = ${storeId}
-      ${after ? sql`and (s.month < ${after.month} or (s.month = ${after.month} and s.id > ${after.id}))` : sql``}
-    order by s.month desc, s.id asc
-    limit ${limit}`.execute(q);
-  return rows.map((r) => ({ ...r, strength: Number(r.strength) }));
+  let query = visibleStoreSignals(q)
+    .select(['ss.id', 'ss.month', 'ss.store_id', 'ss.type', 'ss.subject', 'ss.strength', 'ss.detail'])
+    .where('ss.store_id', '=', storeId);
+  if (after) query = query.where((eb) => eb.or([eb('ss.month', '<', after.month), eb.and([eb('ss.month', '=', after.month), eb('ss.id', '>', after.id)])]));
+  return query.orderBy('ss.month', 'desc').orderBy('ss.id', 'asc').limit(limit).execute();
 }
