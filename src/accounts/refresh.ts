@@ -13,13 +13,14 @@ import { accountSignals, removeAccounts, saveScoredAccounts, scoredAccounts, typ
 import { appendEvents, type NewEvent } from '../db/outbox.js';
 import { RANKING_RETENTION_MS } from '../db/rankings.js';
 import type { Database } from '../db/schema.js';
+import { listOutcomes } from '../db/outcomes.js';
+import { getProfile } from '../db/profiles.js';
 import { loadSnapshots } from '../db/snapshots.js';
 import { ingestedMonths } from '../db/stores.js';
 import { previousMonth } from '../panel/columns.js';
-import type { DealStage } from '../pipeline/stages.js';
 import { labelsOf } from './labels.js';
 import { fit, inputSpace, logitOf, sampleWeights, seededRandom, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
-import { matchesProfile, Profile } from './profile.js';
+import { matchesProfile, type Profile } from './profile.js';
 import type { AccountStatus } from './statuses.js';
 
 /** Share of the in-market list reserved for exploration (Thompson sampling from the posterior). */
@@ -77,13 +78,11 @@ interface WorkspaceInputs {
 /** Per database and workspace, the inputs of the last data stamp: a refit on new labels reuses them. */
 const inputsCache = new WeakMap<Kysely<Database>, Map<string, WorkspaceInputs>>();
 
-function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: string, snap: Snapshots, profileJson: string | null): WorkspaceInputs {
+function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: string, snap: Snapshots, profile: Profile | null): WorkspaceInputs {
   let byWs = inputsCache.get(q);
   if (!byWs) inputsCache.set(q, (byWs = new Map()));
   const hit = byWs.get(workspaceId);
   if (hit?.dataStamp === dataStamp) return hit;
-  const stored = profileJson === null ? null : (JSON.parse(profileJson) as unknown);
-  const profile = stored === null ? null : Profile.parse(stored);
   const visible = snap.stores.filter((s) => matchesProfile(profile, s));
   const space = inputSpace(visible, snap.latest);
   const made: WorkspaceInputs = {
@@ -146,14 +145,13 @@ export function selectInMarket(rows: readonly RankInput[], exploreShare = EXPLOR
   return { inMarket, explore, threshold };
 }
 
-/** What workspace_models.model holds. */
+/** What workspace_models.model holds (the weights of each version are in model_weights). */
 export interface StoredModel {
   stamp: string;
   data_stamp: string;
   latest_month: string;
   threshold: number;
   explore_share: number;
-  weights: Record<string, number>;
 }
 
 export interface RefreshOptions {
@@ -176,16 +174,9 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   // The evidence depends on the data only: a refit on new labels rewrites scores, not evidence.
   const full = opts.force === true || prevModel?.data_stamp !== inputs.data;
 
-  const profileRow = await db.kysely.selectFrom('workspace_profiles').select('profile').where('workspace_id', '=', workspaceId).executeTakeFirst();
-  const { visible, byId, space, termsOf } = workspaceInputs(db.kysely, workspaceId, inputs.data, snap, profileRow?.profile ?? null);
-  const outcomes = await db.kysely
-    .selectFrom('outcomes')
-    .select(['store_id', 'action'])
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('recorded_at')
-    .orderBy('id')
-    .execute();
-  const labels = labelsOf(outcomes as { store_id: string; action: DealStage }[]).filter((l) => byId.has(l.store_id));
+  const { profile } = await getProfile(db.kysely, workspaceId);
+  const { visible, byId, space, termsOf } = workspaceInputs(db.kysely, workspaceId, inputs.data, snap, profile);
+  const labels = labelsOf(await listOutcomes(db.kysely, workspaceId)).filter((l) => byId.has(l.store_id));
   const model = fit(
     space,
     labels.map((l) => ({ terms: termsOf.get(l.store_id)!, y: l.y, weight: l.weight })),
@@ -241,9 +232,8 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
 
     const events = changeEvents(workspaceId, version, before, oldSignals, rows, gone, byId);
     await appendEvents(trx, events, now);
-    const weights = weightsByKey(model);
-    const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare, weights };
-    await trx.insertInto('model_weights').values({ workspace_id: workspaceId, version, weights: JSON.stringify(weights), created_ms: now.getTime() }).execute();
+    const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare };
+    await trx.insertInto('model_weights').values({ workspace_id: workspaceId, version, weights: JSON.stringify(weightsByKey(model)), created_ms: now.getTime() }).execute();
     await trx
       .deleteFrom('model_weights')
       .where('workspace_id', '=', workspaceId)

@@ -2,7 +2,6 @@
 import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { upsertMember } from '../db/workspaces.js';
-import type { Role } from '../workspaces/roles.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 
