@@ -98,24 +98,10 @@ export interface SeedAccount {
   evidence?: unknown[];
 }
 
-/** Accounts rows of a workspace, as the ranking refresh would write them. */
+/** Accounts rows of a workspace, as the ranking refresh would write them (a status is set on a new row). */
 export async function seedAccounts(db: Db, workspaceId: string, accounts: SeedAccount[], now = new Date()): Promise<void> {
-  await db.write(async (trx) => {
-    await upsertAccounts(trx, workspaceId, accounts, now);
-    for (const a of accounts) {
-      await trx
-        .updateTable('accounts')
-        .set({
-          status: a.status ?? 'open',
-          logit: a.logit ?? Math.log(a.score / (1 - a.score)),
-          explore: a.explore ? 1 : 0,
-          model_version: a.model_version ?? 1,
-        })
-        .where('workspace_id', '=', workspaceId)
-        .where('store_id', '=', a.store_id)
-        .execute();
-    }
-  });
+  const rows = accounts.map((a) => ({ ...a, logit: a.logit ?? Math.log(a.score / (1 - a.score)), model_version: a.model_version ?? 1 }));
+  await db.write((trx) => upsertAccounts(trx, workspaceId, rows, now));
 }
 
 /** The demo workspace's key, with two scored accounts to list (as if its panel had been ingested). */
