@@ -1,77 +1,36 @@
 /**
  * Seeding what the ingest and the ranking refresh write (store_months, store_signals,
- * ingested_months, accounts), straight through SQL, for tests of the account operations.
+ * ingested_months, accounts) straight into the database, for tests of the account operations.
  */
 import { createHash } from 'node:crypto';
 import type { AccountStatus } from '../../src/accounts/statuses.js';
 import { upsertAccounts } from '../../src/db/accounts.js';
+import { insertStoreMonths, insertStoreSignals } from '../../src/db/stores.js';
 import { ensureDemoKey } from '../../src/api/demo.js';
 import type { Db } from '../../src/db/index.js';
-import type { SignalType } from '../../src/signals/types.js';
-import type { FixtureStore } from './runs-fixture.js';
+import { type FixtureSignal, type FixtureStore, signalRecord, storeRecord } from './runs-fixture.js';
 
 export type SeedStore = FixtureStore;
 
-export interface SeedSignal {
-  store_id: string;
-  type: SignalType;
-  subject?: string | null;
-  strength?: number;
-  detail?: string;
-}
-
-/** Rows per insert (under SQLite's bound-parameter limit). */
-const CHUNK = 500;
+export type SeedSignal = FixtureSignal;
 
 export const signalId = (month: string, s: SeedSignal): string =>
   `sig_${createHash('md5').update(`${month}\0${s.store_id}\0${s.type}\0${s.subject ?? ''}`).digest('hex')}`;
 
 /**
- * One month's run: its stores and signals, and (unless `visible: false`) the ingested_months
- * row that makes it the month's visible run.
+ * One month's run, written as ingest writes it (the contract's rows, db/stores.ts inserts), and
+ * (unless `visible: false`) the ingested_months row that makes it the month's visible run.
  */
 export async function seedRun(db: Db, month: string, runId: string, stores: SeedStore[], signals: SeedSignal[], visible = true): Promise<void> {
   await db.write(async (trx) => {
-    for (let i = 0; i < stores.length; i += CHUNK) {
-      await trx
-        .insertInto('store_months')
-        .values(
-          stores.slice(i, i + CHUNK).map((s) => ({
-            run_id: runId,
-            month,
-            store_id: s.store_id,
-            domain: s.domain ?? null,
-            country: s.country ?? null,
-            category: s.category ?? null,
-            plan: s.plan ?? null,
-            created_month: s.created_month ?? null,
-            product_count: s.product_count ?? null,
-            monthly_visits: s.monthly_visits ?? null,
-            est_monthly_revenue_usd: s.est_monthly_revenue_usd ?? null,
-            apps: JSON.stringify(s.apps ?? []),
-            ads: JSON.stringify(s.ads ?? []),
-            agentic: JSON.stringify(s.agentic ?? []),
-          })),
-        )
-        .execute();
-    }
-    for (let i = 0; i < signals.length; i += CHUNK) {
-      await trx
-        .insertInto('store_signals')
-        .values(
-          signals.slice(i, i + CHUNK).map((s) => ({
-            run_id: runId,
-            id: signalId(month, s),
-            month,
-            store_id: s.store_id,
-            type: s.type,
-            subject: s.subject ?? null,
-            strength: s.strength ?? 0.5,
-            detail: s.detail ?? `${s.type} ${s.subject ?? ''}`.trim(),
-          })),
-        )
-        .execute();
-    }
+    await insertStoreMonths(
+      trx,
+      stores.map((s) => {
+        const r = storeRecord(month, s);
+        return { ...r, run_id: runId, apps: JSON.stringify(r.apps), ads: JSON.stringify(r.ads), agentic: JSON.stringify(r.agentic) };
+      }),
+    );
+    await insertStoreSignals(trx, signals.map((s) => ({ ...signalRecord(month, s), run_id: runId, id: signalId(month, s) })));
     if (visible) {
       await trx
         .insertInto('ingested_months')

@@ -95,7 +95,8 @@ export async function writeIndex(runsDir: string, months: Record<string, string>
   await rename(tmp, path.join(runsDir, 'index.json'));
 }
 
-function storeRecord(month: string, s: FixtureStore) {
+/** A fixture store as the contract's row of `month` (the runs' stores.parquet, store_months). */
+export function storeRecord(month: string, s: FixtureStore) {
   return {
     month,
     store_id: s.store_id,
@@ -113,7 +114,8 @@ function storeRecord(month: string, s: FixtureStore) {
   };
 }
 
-function signalRecord(month: string, s: FixtureSignal) {
+/** A fixture signal as the contract's row of `month`, without its id. */
+export function signalRecord(month: string, s: FixtureSignal) {
   return { month, store_id: s.store_id, type: s.type, subject: s.subject ?? null, strength: s.strength ?? 0.5, detail: s.detail ?? `${s.type} ${s.subject ?? ''}`.trim() };
 }
 
