@@ -16,10 +16,11 @@ import type { Database } from '../db/schema.js';
 import { listOutcomes } from '../db/outcomes.js';
 import { getProfile } from '../db/profiles.js';
 import { loadSnapshots } from '../db/snapshots.js';
+import { seededRandom } from '../random.js';
 import { ingestedMonths } from '../db/stores.js';
 import { previousMonth } from '../panel/columns.js';
 import { labelsOf } from './labels.js';
-import { fit, inputSpace, logitOf, sampleWeights, seededRandom, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
+import { fit, inputSpace, logitOf, sampleWeights, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
 import type { AccountStatus } from './statuses.js';
 

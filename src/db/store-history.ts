@@ -7,22 +7,11 @@ import type { SignalType } from '../signals/types.js';
 import type { Database, StoreMonthsTable, StoreSignalsTable } from './schema.js';
 import { visibleStoreMonths, visibleStoreSignals } from './stores.js';
 
-/** A store's features in one month (a row of store_months as the API and the model read it). */
-export interface StoreFeatures {
-  /** The month of these features (for a snapshot: the latest month the store is in the panel). */
-  month: string;
-  domain: string | null;
-  country: string | null;
-  category: string | null;
-  plan: string | null;
-  created_month: string | null;
-  product_count: number | null;
-  monthly_visits: number | null;
-  est_monthly_revenue_usd: number | null;
-  apps: string[];
-  ads: string[];
-  agentic: string[];
-}
+/**
+ * A store's features in one month as the API and the model read it: a store_months row without
+ * its run and store, the lists parsed. For a snapshot, `month` is the latest month the store is in.
+ */
+export type StoreFeatures = Omit<StoreMonthsTable, 'run_id' | 'store_id' | 'apps' | 'ads' | 'agentic'> & { apps: string[]; ads: string[]; agentic: string[] };
 
 /** A store_months row as the API and the model read it (the lists parsed). */
 export function toFeatures(row: Omit<StoreMonthsTable, 'run_id' | 'store_id'>): StoreFeatures {

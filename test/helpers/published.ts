@@ -153,14 +153,5 @@ export async function servedMismatches(base: string, dir: string, manifest: Mani
   return problems.sort();
 }
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same delays. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same seed gives the same delays. */
+export { seededRandom } from '../../src/random.js';

@@ -6,17 +6,10 @@ import { ingestedMonths } from '../../src/db/stores.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { manyStores, writeRuns } from '../helpers/runs-fixture.js';
 import { tempDirs } from '../helpers/tmp.js';
+import { until } from '../helpers/wait.js';
 
 const dirs = tempDirs('storelens-ingest-serve-');
 afterAll(() => dirs.removeAll());
-
-async function until(cond: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('storelens api --runs', () => {
   it('ingests on start and each new run while answering requests', async () => {

@@ -7,17 +7,10 @@ import { startIngestWatcher } from '../../src/ingest/watcher.js';
 import { freshDb } from '../helpers/db.js';
 import { manyStores, writeRuns } from '../helpers/runs-fixture.js';
 import { tempDirs } from '../helpers/tmp.js';
+import { until } from '../helpers/wait.js';
 
 const dirs = tempDirs('storelens-watch-');
 afterAll(() => dirs.removeAll());
-
-async function until(cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('ingest watcher', () => {
   it('ingests on start, then every new index.json while running, and reports a bad one without stopping', async () => {

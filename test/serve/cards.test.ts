@@ -17,6 +17,7 @@ import type { LiveEvent } from '../../src/serve/live-publication.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { samplePublicationFiles, switchCurrent, TINY_PNG, writePublication, writeRelease, type WrittenRelease } from '../helpers/publication.js';
 import { raw } from './http.js';
+import { until } from '../helpers/wait.js';
 
 const SMALL = 'data/cards/agentic-commerce/2025-02/share-all-abc123.png';
 const BIG = 'data/cards/agentic-commerce/2025-02/big-1.png';
@@ -75,14 +76,6 @@ function expect503(res: { status: number; headers: Record<string, unknown>; text
   expect(res.headers['cache-control']).toBe('no-store');
   expect(res.headers.etag).toBeUndefined();
   expect(JSON.parse(res.text)).toMatchObject({ status: 503, type: 'https://storelens.dev/problems/file-unavailable' });
-}
-
-async function until(probe: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** Open descriptors of this process (the server runs in it). */

@@ -9,6 +9,7 @@ import { isCliError } from '../../src/errors.js';
 import { startServer } from '../../src/serve/server.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { samplePublicationFiles, writePublication } from '../helpers/publication.js';
+import { until } from '../helpers/wait.js';
 
 let out: string;
 
@@ -20,14 +21,6 @@ afterEach(async () => {
 });
 
 const fakeEnv = () => capturedEnv(new Date('2025-02-03T00:00:00Z'));
-
-async function until(probe: () => boolean, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('storelens serve', () => {
   it('prints the URLs, serves the publication and stops on SIGTERM', async () => {

@@ -12,6 +12,7 @@ import {
   writeRelease,
 } from '../helpers/publication.js';
 import { raw } from './http.js';
+import { until } from '../helpers/wait.js';
 
 let out: string;
 let server: RunningServer | undefined;
@@ -31,16 +32,6 @@ afterEach(async () => {
 async function start(pollMs = 20) {
   server = await startServer({ out, port: 0, host: '127.0.0.1', live: { pollMs, retryMs: 50, onEvent: (e) => events.push(e) } });
   return server;
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const runOf = async (s: RunningServer, url = '/api/data/agentic-commerce') => {
