@@ -1,6 +1,6 @@
 /**
- * Ingest while serving: `api`, `serve --api` and `start` load the runs folder on start and then
- * poll its index.json (a timer, not fs.watch, which misses renames on some file systems and
+ * Ingest while serving: `api`, `serve --api` and `start` poll the runs folder's index.json from
+ * their worker loop (a timer, not fs.watch, which misses renames on some file systems and
  * platforms): when its content changes, the new runs are ingested while requests go on being
  * answered. A failure is reported through onError and never stops the server; the same index is
  * retried after `retryMs`, a new one at once.
@@ -9,7 +9,6 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Db } from '../db/index.js';
 import { ingestRuns, type IngestSummary } from './ingest.js';
 import { indexFile } from './runs-folder.js';
-import { startWorker } from '../worker.js';
 
 /** How often a serving process looks for a new index.json. */
 export const INGEST_POLL_MS = 2_000;
@@ -25,11 +24,6 @@ export interface IngestWatcherOptions {
   /** A failed check or ingest; the same message is not reported twice in a row. */
   onError: (error: Error) => void;
   onProgress?: (msg: string) => void;
-}
-
-export interface IngestWatcher {
-  /** Stops polling; resolves once a check in progress has finished. */
-  stop(): Promise<void>;
 }
 
 /**
@@ -74,13 +68,6 @@ export function ingestCheck(db: Db, runsDir: string, opts: IngestWatcherOptions)
       report(e);
     }
   };
-}
-
-/** ingestCheck on a worker loop of its own: now, then every `intervalMs`. */
-export function startIngestWatcher(db: Db, runsDir: string, opts: IngestWatcherOptions): IngestWatcher {
-  const worker = startWorker({ ingest: { everyMs: opts.intervalMs ?? INGEST_POLL_MS, run: ingestCheck(db, runsDir, opts) } }, (_task, e) => opts.onError(e as Error));
-  worker.trigger('ingest');
-  return { stop: () => worker.stop() };
 }
 
 const isDirectory = (p: string): Promise<boolean> => stat(p).then((s) => s.isDirectory(), () => false);

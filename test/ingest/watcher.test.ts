@@ -3,7 +3,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ingestedMonths } from '../../src/db/stores.js';
 import type { IngestSummary } from '../../src/ingest/ingest.js';
-import { startIngestWatcher } from '../../src/ingest/watcher.js';
+import { startBackground } from '../../src/commands/background.js';
+import type { Db } from '../../src/db/index.js';
+import { ingestCheck, type IngestWatcherOptions } from '../../src/ingest/watcher.js';
 import { freshDb } from '../helpers/db.js';
 import { manyStores, writeRuns } from '../helpers/runs-fixture.js';
 import { tempDirs } from '../helpers/tmp.js';
@@ -12,13 +14,18 @@ import { until } from '../helpers/wait.js';
 const dirs = tempDirs('storelens-watch-');
 afterAll(() => dirs.removeAll());
 
+/** The runs folder watched the way a server does it: the ingest task of its worker loop. */
+function watch(db: Db, runs: string, opts: IngestWatcherOptions) {
+  return startBackground(db, { now: opts.now, log: () => {}, everyMs: 3_600_000, ingest: { everyMs: opts.intervalMs!, check: () => ingestCheck(db, runs, opts) } });
+}
+
 describe('ingest watcher', () => {
   it('ingests on start, then every new index.json while running, and reports a bad one without stopping', async () => {
     const t = await freshDb('SQLite');
     const runs = path.join(await dirs.make(), 'runs');
     const loaded: IngestSummary[] = [];
     const errors: string[] = [];
-    const w = startIngestWatcher(t.db, runs, {
+    const w = watch(t.db, runs, {
       intervalMs: 30,
       now: () => new Date('2026-11-02T09:30:00Z'),
       onLoaded: async (s) => {
@@ -57,7 +64,7 @@ describe('ingest watcher', () => {
     const runs = await dirs.make();
     const errors: string[] = [];
     let calls = 0;
-    const w = startIngestWatcher(t.db, runs, {
+    const w = watch(t.db, runs, {
       intervalMs: 30,
       now: () => new Date('2026-11-02T09:30:00Z'),
       onLoaded: async () => {
