@@ -52,35 +52,31 @@ const CHUNK = 500;
  * ranking version; new rows alone do not.
  */
 export async function upsertAccounts(trx: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
-  const result: UpsertResult = { inserted: 0, updated: 0, reranked: false };
   const rows = dedupe(accounts);
-  const superseded: { store_id: string; score: number; in_market: number }[] = [];
+  const before = new Map<string, { score: number; in_market: number }>();
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK);
-    const existing = await trx
-      .selectFrom('accounts')
-      .select(['store_id', 'score', 'in_market'])
-      .where('workspace_id', '=', workspaceId)
-      .where('store_id', 'in', chunk.map((a) => a.store_id))
-      .execute();
-    const before = new Map(existing.map((r) => [r.store_id, r]));
-    for (const a of chunk) {
-      const old = before.get(a.store_id);
-      if (!old) result.inserted++;
-      else {
-        result.updated++;
-        if (old.score !== a.score || old.in_market !== inMarket(a)) superseded.push(old);
-      }
+    const ids = rows.slice(i, i + CHUNK).map((a) => a.store_id);
+    for (const r of await trx.selectFrom('accounts').select(['store_id', 'score', 'in_market']).where('workspace_id', '=', workspaceId).where('store_id', 'in', ids).execute()) {
+      before.set(r.store_id, r);
     }
-    await writeRows(trx, workspaceId, chunk, now);
   }
-  await bumpAccountsVersion(trx, workspaceId);
-  if (superseded.length) {
-    result.reranked = true;
-    await recordSupersededScores(trx, workspaceId, superseded, now);
-    await pruneRankingHistory(trx, now);
-  }
-  return result;
+  const scored: ScoredAccount[] = rows.map((a) => ({
+    store_id: a.store_id,
+    score: a.score,
+    logit: a.logit ?? 0,
+    in_market: a.in_market !== false,
+    explore: a.explore === true,
+    model_version: a.model_version ?? 0,
+    domain: a.domain ?? null,
+    country: a.country ?? null,
+    category: a.category ?? null,
+    plan: a.plan ?? null,
+    evidence: a.evidence ?? [],
+    signals: a.signals ?? [],
+    status: a.status,
+  }));
+  const { reranked } = await saveScoredAccounts(trx, workspaceId, scored, before, now, true);
+  return { inserted: rows.length - before.size, updated: before.size, reranked };
 }
 
 /** Transactions per import: a large file commits in parts, so it never holds the database for long. */
@@ -100,45 +96,6 @@ export async function importAccounts(db: Db, workspaceId: string, accounts: read
     total.reranked ||= r.reranked;
   }
   return total;
-}
-
-async function writeRows(trx: Kysely<Database>, workspaceId: string, chunk: readonly AccountInput[], now: Date): Promise<void> {
-  await trx
-    .insertInto('accounts')
-    .values(
-      chunk.map((a) => ({
-        workspace_id: workspaceId,
-        store_id: a.store_id,
-        score: a.score,
-        domain: a.domain ?? null,
-        country: a.country ?? null,
-        category: a.category ?? null,
-        plan: a.plan ?? null,
-        in_market: inMarket(a),
-        logit: a.logit ?? 0,
-        explore: a.explore ? 1 : 0,
-        model_version: a.model_version ?? 0,
-        status: a.status ?? 'open',
-        delivered_at: null,
-        updated_at: now.toISOString(),
-      })),
-    )
-    .onConflict((oc) =>
-      oc.columns(['workspace_id', 'store_id']).doUpdateSet((eb) => ({
-        score: eb.ref('excluded.score'),
-        domain: eb.ref('excluded.domain'),
-        country: eb.ref('excluded.country'),
-        category: eb.ref('excluded.category'),
-        plan: eb.ref('excluded.plan'),
-        in_market: eb.ref('excluded.in_market'),
-        logit: eb.ref('excluded.logit'),
-        explore: eb.ref('excluded.explore'),
-        model_version: eb.ref('excluded.model_version'),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    )
-    .execute();
-  await writeDetails(trx, workspaceId, chunk.map((a) => [a.store_id, JSON.stringify(a.evidence ?? []), JSON.stringify(a.signals ?? [])]));
 }
 
 /** Rows of [store_id, evidence JSON, signals JSON]. */
@@ -285,8 +242,6 @@ async function bumpAccountsVersion(trx: Kysely<Database>, workspaceId: string): 
     .where('id', '=', workspaceId)
     .execute();
 }
-
-const inMarket = (a: AccountInput): number => (a.in_market === false ? 0 : 1);
 
 /** The last entry of each store_id wins. */
 function dedupe(accounts: readonly AccountInput[]): AccountInput[] {
