@@ -1,12 +1,14 @@
 /**
- * Scored accounts of a workspace, ranked by (score desc, store_id asc). The accounts work
- * (ingest and scoring) fills this table through upsertAccounts, which keeps the ranking
- * history that pagination cursors rely on; `storelens accounts import` loads rows until then.
+ * Scored accounts of a workspace, ranked by (score desc, store_id asc), with their wide parts
+ * (evidence, recent signals) in account_details. The ranking refresh (accounts/refresh.ts) writes
+ * them through saveScoredAccounts, `storelens accounts import` through upsertAccounts (built on
+ * it); both keep the ranking history that pagination cursors rely on.
  *
  * Served pages are reused until the workspace's accounts_version (or ranking_version) moves,
  * so every write of accounts rows must bump it in the same transaction. This module is the
- * only writer of the table and its exported writers do: upsertAccounts (and importAccounts,
- * built on it) and setAccountStatus. markDelivered is the one deliberate exception (see there).
+ * only writer of the table and its exported writers do: saveScoredAccounts (and upsertAccounts,
+ * importAccounts), removeAccounts and setAccountStatus. markDelivered is the one deliberate
+ * exception (see there).
  */
 import type { Kysely } from 'kysely';
 import type { AccountStatus } from '../accounts/statuses.js';
