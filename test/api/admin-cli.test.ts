@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { main } from '../../src/cli.js';
-import { capturedEnv } from '../helpers/cli.js';
+import { adminCli } from '../helpers/cli.js';
 import { buildApiApp } from '../../src/api/app.js';
 import { countAccounts } from '../../src/db/accounts.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
@@ -17,18 +16,7 @@ for (const d of dialects) {
     let base: string;
     const dir = mkdtempSync(join(tmpdir(), 'storelens-cli-'));
 
-    async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-      const c = capturedEnv(new Date('2026-02-01T09:00:00Z'), t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {});
-      const dbArgs = t.dbPath ? ['--db', t.dbPath] : [];
-      const code = await main(['node', 'storelens', ...args, ...dbArgs], c.env);
-      const stdout = c.stdout();
-      let json: any;
-      if (args.includes('--json') && code === 0) {
-        expect(stdout.trim().split('\n')).toHaveLength(1);
-        json = JSON.parse(stdout);
-      }
-      return { code, stdout, stderr: c.stderr(), json };
-    }
+    const run = adminCli(() => t);
 
     beforeAll(async () => {
       t = await freshDb(d.name);

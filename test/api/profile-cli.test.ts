@@ -1,8 +1,7 @@
 /** `storelens workspaces profile W`: owner/admin only, validated, `--json` prints what is stored. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { getProfile } from '../../src/db/profiles.js';
-import { capturedEnv } from '../helpers/cli.js';
+import { adminCli } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 
 for (const d of dialects) {
@@ -10,18 +9,7 @@ for (const d of dialects) {
     let t: TestDb;
     let wsId: string;
 
-    async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-      const c = capturedEnv(new Date('2026-02-01T09:00:00Z'), t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {});
-      const dbArgs = t.dbPath ? ['--db', t.dbPath] : [];
-      const code = await main(['node', 'storelens', ...args, ...dbArgs], c.env);
-      const stdout = c.stdout();
-      let json: any;
-      if (args.includes('--json') && code === 0) {
-        expect(stdout.trim().split('\n')).toHaveLength(1);
-        json = JSON.parse(stdout);
-      }
-      return { code, stdout, stderr: c.stderr(), json };
-    }
+    const run = adminCli(() => t);
     const profile = (...args: string[]) => run('workspaces', 'profile', 'acme', ...args);
 
     beforeAll(async () => {

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { expect } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { Env } from '../../src/env.js';
 import { openDuck } from '../../src/panel/duck.js';
@@ -80,3 +81,30 @@ export async function readDocument(out: string, slug: Slug, month?: string): Pro
 
 /** A published CSV, as text. */
 export const readCsv = (out: string, slug: Slug): Promise<string> => readFile(path.join(out, 'api', 'data', `${slug}.csv`), 'utf8');
+
+export interface AdminResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed, for a successful `--json` run (which must print exactly one line). */
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/**
+ * Runs admin commands in-process against a test database (`--db` for SQLite, DATABASE_URL for
+ * PostgreSQL); `db` is read at each call, so a suite can open its database in beforeAll.
+ */
+export function adminCli(db: () => { dbPath?: string; databaseUrl?: string }): (...args: string[]) => Promise<AdminResult> {
+  return async (...args) => {
+    const t = db();
+    const c = capturedEnv(new Date('2026-02-01T09:00:00Z'), t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {});
+    const code = await main(['node', 'storelens', ...args, ...(t.dbPath ? ['--db', t.dbPath] : [])], c.env);
+    const stdout = c.stdout();
+    let json: unknown;
+    if (args.includes('--json') && code === 0) {
+      expect(stdout.trim().split('\n')).toHaveLength(1);
+      json = JSON.parse(stdout);
+    }
+    return { code, stdout, stderr: c.stderr(), json };
+  };
+}
