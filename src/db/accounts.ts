@@ -339,3 +339,12 @@ function statusId(now: Date): string {
   statusSeq = (statusSeq + 1) % 0x1000000;
   return `ast_${now.getTime().toString(16).padStart(12, '0')}${statusSeq.toString(16).padStart(6, '0')}${newId('', 4).slice(1)}`;
 }
+
+/**
+ * True when the workspace can see the store (it is one of its accounts). Every operation on a
+ * store (deals, contacts, watches, statuses) answers 404 when this is false.
+ */
+export async function accountVisible(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<boolean> {
+  const row = await q.selectFrom('accounts').select('store_id').where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).executeTakeFirst();
+  return row !== undefined;
+}
