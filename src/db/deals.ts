@@ -156,7 +156,8 @@ const history = (deal: DealRow, version: number, field: string, kind: DealHistor
 /** The deal's stage as a learning label: an outcome of that action naming the deal. */
 async function recordLabel(trx: Kysely<Database>, deal: DealRow, who: Actor, at: string): Promise<void> {
   await insertOutcome(trx, {
-    id: newId('out'),
+    // Sortable: of two moves in one millisecond the later is the store's label (outcomes order by time, then id).
+    id: sortableId('out', new Date(at)),
     workspace_id: deal.workspace_id,
     api_key_id: who.apiKeyId,
     store_id: deal.store_id,
