@@ -10,7 +10,7 @@ import type { Db } from '../db/index.js';
 import { startWorker, type Task, type Worker } from '../worker.js';
 
 /** Operations whose commit moves a workspace's ranking inputs. */
-const RERANKING = new Set(['record_outcome', 'set_account_status']);
+const RERANKING = new Set(['record_outcome', 'set_account_status', 'create_deal', 'move_deal_stage']);
 
 export interface BackgroundOptions {
   now: () => Date;
