@@ -9,9 +9,8 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/index.js';
-import { accountSignals, removeAccounts, saveScoredAccounts, scoredAccounts, type ScoredAccount } from '../db/accounts.js';
 import { appendEvents, type NewEvent } from '../db/outbox.js';
-import { RANKING_RETENTION_MS } from '../db/rankings.js';
+import { currentRanking, detailSignals, type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedRow, startRanking, writeRanking } from '../db/rankings.js';
 import type { Database } from '../db/schema.js';
 import { listOutcomes } from '../db/outcomes.js';
 import { getProfile } from '../db/profiles.js';
@@ -182,73 +181,80 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     space,
     labels.map((l) => ({ terms: termsOf.get(l.store_id)!, y: l.y, weight: l.weight })),
   );
+  const current = await currentRanking(db.kysely, workspaceId);
+  const before = new Map(current.rows.map((r) => [r.store_id, r]));
+  const statuses = await accountStatuses(db.kysely, workspaceId);
+  const fullWrite = full || current.gen === null;
+  // New signals come only with new data (a full refresh): what each account showed before.
+  const oldSignals = fullWrite && current.gen !== null ? await detailSignals(db.kysely, workspaceId, current.gen) : new Map<string, string>();
+  const run = inWrites(db);
+  const next = await startRanking(run, workspaceId, fullWrite, now);
+  // The model's own version (1, 2, …): it moves with every refit; the ranking's is next.version.
   const version = (prev?.version ?? 0) + 1;
 
-  return db.write(async (trx) => {
-    const before = new Map((await scoredAccounts(trx, workspaceId)).map((a) => [a.store_id, a]));
-    const statuses = await latestStatuses(trx, workspaceId);
-    // New signals come only with new data (a full refresh): what each account showed before.
-    const oldSignals = full ? await accountSignals(trx, workspaceId) : new Map<string, string>();
-    const labelled = new Set(labels.map((l) => l.store_id));
-    const recent = previousMonth(snap.latest);
-    const random = seededRandom(seedOf(workspaceId, version));
-    const sampled = sampleWeights(model, random);
-    const logits = visible.map((s) => logitOf(model.weights, termsOf.get(s.store_id)!));
-    const { inMarket, explore, threshold } = selectInMarket(
-      visible.map((s, k) => ({
-        store_id: s.store_id,
-        score: sigmoid(logits[k]),
-        eligible:
-          s.month === snap.latest &&
-          !NOT_IN_MARKET.has(before.get(s.store_id)?.status ?? statuses.get(s.store_id) ?? 'open') &&
-          s.signals.some((g) => g.month >= recent),
-        labelled: labelled.has(s.store_id),
-        sampled: logitOf(sampled, termsOf.get(s.store_id)!),
-      })),
-      exploreShare,
-    );
-
-    const rows: ScoredAccount[] = visible.map((s, k) => ({
+  const labelled = new Set(labels.map((l) => l.store_id));
+  const recent = previousMonth(snap.latest);
+  const random = seededRandom(seedOf(workspaceId, version));
+  const sampled = sampleWeights(model, random);
+  const logits = visible.map((s) => logitOf(model.weights, termsOf.get(s.store_id)!));
+  const { inMarket, explore, threshold } = selectInMarket(
+    visible.map((s, k) => ({
       store_id: s.store_id,
       score: sigmoid(logits[k]),
-      logit: logits[k],
-      in_market: inMarket.has(s.store_id),
-      explore: explore.has(s.store_id),
-      model_version: version,
-      ...(full && {
+      eligible: s.month === snap.latest && !NOT_IN_MARKET.has(statuses.get(s.store_id) ?? 'open') && s.signals.some((g) => g.month >= recent),
+      labelled: labelled.has(s.store_id),
+      sampled: logitOf(sampled, termsOf.get(s.store_id)!),
+    })),
+    exploreShare,
+  );
+  const rows: RankedRow[] = visible.map((s, k) => ({
+    store_id: s.store_id,
+    score: sigmoid(logits[k]),
+    logit: logits[k],
+    in_market: inMarket.has(s.store_id),
+    explore: explore.has(s.store_id),
+    model_version: version,
+  }));
+  const details: DetailRow[] | undefined = fullWrite
+    ? visible.map((s) => ({
+        store_id: s.store_id,
         domain: s.domain,
         country: s.country,
         category: s.category,
         plan: s.plan,
-        evidence: storedEvidence(space, s, termsOf.get(s.store_id)!),
-        signals: s.signals.slice(0, ROW_SIGNALS).map(rowSignal),
-        status: statuses.get(s.store_id) ?? 'open',
-      }),
-    }));
-    // In ranking order: the ranking indexes are then written front to back (far fewer page misses).
-    rows.sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1));
-    await saveScoredAccounts(trx, workspaceId, rows, before, now, full);
-    const gone = [...before.keys()].filter((id) => !byId.has(id));
-    await removeAccounts(trx, workspaceId, gone, now);
+        evidence: JSON.stringify(storedEvidence(space, s, termsOf.get(s.store_id)!)),
+        signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
+      }))
+    : undefined;
+  const gone = [...before.keys()].filter((id) => !byId.has(id));
+  const events = changeEvents(workspaceId, version, before, oldSignals, rows, gone, byId);
+  const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare };
 
-    const events = changeEvents(workspaceId, version, before, oldSignals, rows, gone, byId);
-    await appendEvents(trx, events, now);
-    const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare };
-    await trx.insertInto('model_weights').values({ workspace_id: workspaceId, version, weights: JSON.stringify(weightsByKey(model)), created_ms: now.getTime() }).execute();
-    await trx
-      .deleteFrom('model_weights')
-      .where('workspace_id', '=', workspaceId)
-      .where('version', '<', version)
-      .where('created_ms', '<', now.getTime() - RANKING_RETENTION_MS)
-      .execute();
-    const values = { version, model: JSON.stringify(stored), labels: labels.length, fitted_at: now.toISOString() };
-    await trx
-      .insertInto('workspace_models')
-      .values({ workspace_id: workspaceId, ...values })
-      .onConflict((oc) => oc.column('workspace_id').doUpdateSet(values))
-      .execute();
-    return { refreshed: true, model_version: version, accounts: rows.length, in_market: inMarket.size, explore: explore.size, labels: labels.length, events: events.length };
+  const made = await writeRanking(run, workspaceId, next, {
+    rows,
+    details,
+    basedOn: current.version,
+    now,
+    // The model and the events commit with the flip that makes the ranking current.
+    onCurrent: async (trx) => {
+      await appendEvents(trx, events, now);
+      await trx.insertInto('model_weights').values({ workspace_id: workspaceId, version, weights: JSON.stringify(weightsByKey(model)), created_ms: now.getTime() }).execute();
+      await trx
+        .deleteFrom('model_weights')
+        .where('workspace_id', '=', workspaceId)
+        .where('version', '<', version)
+        .where('created_ms', '<', now.getTime() - RANKING_RETENTION_MS)
+        .execute();
+      const values = { version, model: JSON.stringify(stored), labels: labels.length, fitted_at: now.toISOString() };
+      await trx
+        .insertInto('workspace_models')
+        .values({ workspace_id: workspaceId, ...values })
+        .onConflict((oc) => oc.column('workspace_id').doUpdateSet(values))
+        .execute();
+    },
   });
+  if (!made) return none;
+  return { refreshed: true, model_version: version, accounts: rows.length, in_market: inMarket.size, explore: explore.size, labels: labels.length, events: events.length };
 }
 
 /** Every workspace, one after the other. */
@@ -266,7 +272,7 @@ function changeEvents(
   version: number,
   before: ReadonlyMap<string, { in_market: number }>,
   oldSignals: ReadonlyMap<string, string>,
-  rows: readonly ScoredAccount[],
+  rows: readonly RankedRow[],
   gone: readonly string[],
   stores: ReadonlyMap<string, StoreSnapshot>,
 ): NewEvent[] {
@@ -291,15 +297,9 @@ function changeEvents(
   return events;
 }
 
-/** The latest status of each store the workspace ever set one for (restores it when a store becomes visible again). */
-async function latestStatuses(q: Kysely<Database>, workspaceId: string): Promise<Map<string, AccountStatus>> {
-  const rows = await q
-    .selectFrom('account_statuses')
-    .select(['store_id', 'status'])
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+/** The operator's status of each account that has one other than open. */
+async function accountStatuses(q: Kysely<Database>, workspaceId: string): Promise<Map<string, AccountStatus>> {
+  const rows = await q.selectFrom('accounts').select(['store_id', 'status']).where('workspace_id', '=', workspaceId).where('status', '<>', 'open').execute();
   return new Map(rows.map((r) => [r.store_id, r.status]));
 }
 

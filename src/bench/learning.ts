@@ -89,7 +89,14 @@ interface AccountRow {
 }
 
 const ranked = (db: Db, wsId: string): Promise<AccountRow[]> =>
-  db.kysely.selectFrom('accounts').select(['store_id', 'score', 'in_market', 'explore']).where('workspace_id', '=', wsId).orderBy('score', 'desc').orderBy('store_id').execute();
+  db.kysely
+    .selectFrom('workspaces as w')
+    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
+    .select(['r.store_id', 'r.score', 'r.in_market', 'r.explore'])
+    .where('w.id', '=', wsId)
+    .orderBy('r.score', 'desc')
+    .orderBy('r.store_id')
+    .execute();
 
 /** The next round's accounts (the rule in the header). */
 export function nextRound(rows: readonly AccountRow[], labelled: ReadonlySet<string>, size = ROUND_SIZE): string[] {

@@ -1,22 +1,20 @@
 /**
- * Scored accounts of a workspace, ranked by (score desc, store_id asc), with their wide parts
- * (evidence, recent signals) in account_details. The ranking refresh (accounts/refresh.ts) writes
- * them through saveScoredAccounts, `storelens accounts import` through upsertAccounts (built on
- * it); both keep the ranking history that pagination cursors rely on.
+ * A workspace's accounts: the stores of its current ranking (db/rankings.ts: scores, evidence,
+ * recent signals by version) and the operator's state of each (this module's accounts table:
+ * status, delivery marks). The ranking refresh (accounts/refresh.ts) writes rankings;
+ * `storelens accounts import` writes one through upsertAccounts / importAccounts.
  *
  * Served pages are reused until the workspace's accounts_version (or ranking_version) moves,
- * so every write of accounts rows must bump it in the same transaction. This module is the
- * only writer of the table and its exported writers do: saveScoredAccounts (and upsertAccounts,
- * importAccounts), removeAccounts and setAccountStatus. markDelivered is the one deliberate
- * exception (see there).
+ * so every write that changes what a page shows bumps it in the same transaction: a new
+ * ranking version does (writeRanking), and so does setAccountStatus. markDelivered is the one
+ * deliberate exception (see there).
  */
 import type { Kysely } from 'kysely';
 import type { AccountStatus } from '../accounts/statuses.js';
 import type { Db } from './index.js';
 import { newId } from './ids.js';
-import { runBulk } from './prepared.js';
-import { pruneRankingHistory, recordSupersededScores } from './rankings.js';
-import type { AccountRow, Database } from './schema.js';
+import { type DetailRow, inTransaction, inWrites, type PageRow, rankedAccount, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
+import type { Database } from './schema.js';
 
 export interface AccountInput {
   store_id: string;
@@ -49,192 +47,56 @@ export interface UpsertResult {
 const CHUNK = 500;
 
 /**
- * Inserts or updates accounts in the caller's transaction and bumps the workspace's
- * accounts_version. Re-scoring existing rows records their previous scores and starts a new
- * ranking version; new rows alone do not.
+ * Writes the accounts given (the last of a store_id wins) as a new ranking version that carries
+ * over every other account of the current one, in the caller's transaction. Re-scored or new
+ * rows start a new ranking version; cursors keep walking the one they started on.
  */
 export async function upsertAccounts(trx: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
+  return importInto(inTransaction(trx), trx, workspaceId, accounts, now);
+}
+
+/**
+ * upsertAccounts for a whole import (the admin CLI, tests): the new version's rows are written
+ * in parts, each its own short write, and the version becomes current in one more. Takes the
+ * Db, since it opens those writes itself.
+ */
+export async function importAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
+  return importInto(inWrites(db), db.kysely, workspaceId, accounts, now);
+}
+
+async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
   const rows = dedupe(accounts);
   const before = new Map<string, { score: number; in_market: number }>();
+  const version = (await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow()).ranking_version;
   for (let i = 0; i < rows.length; i += CHUNK) {
     const ids = rows.slice(i, i + CHUNK).map((a) => a.store_id);
-    for (const r of await trx.selectFrom('accounts').select(['store_id', 'score', 'in_market']).where('workspace_id', '=', workspaceId).where('store_id', 'in', ids).execute()) {
-      before.set(r.store_id, r);
-    }
+    const found = await q.selectFrom('rankings').select(['store_id', 'score', 'in_market']).where('workspace_id', '=', workspaceId).where('version', '=', version).where('store_id', 'in', ids).execute();
+    for (const r of found) before.set(r.store_id, r);
   }
-  const scored: ScoredAccount[] = rows.map((a) => ({
+  const ranked: RankedRow[] = rows.map((a) => ({
     store_id: a.store_id,
     score: a.score,
     logit: a.logit ?? 0,
     in_market: a.in_market !== false,
     explore: a.explore === true,
     model_version: a.model_version ?? 0,
+  }));
+  const details: DetailRow[] = rows.map((a) => ({
+    store_id: a.store_id,
     domain: a.domain ?? null,
     country: a.country ?? null,
     category: a.category ?? null,
     plan: a.plan ?? null,
-    evidence: a.evidence ?? [],
-    signals: a.signals ?? [],
-    status: a.status,
+    evidence: JSON.stringify(a.evidence ?? []),
+    signals: JSON.stringify(a.signals ?? []),
   }));
-  const { reranked } = await saveScoredAccounts(trx, workspaceId, scored, before, now, true);
+  const statuses = new Map(rows.filter((a) => a.status !== undefined).map((a) => [a.store_id, a.status!]));
+  await writeRanking(run, workspaceId, await startRanking(run, workspaceId, true, now), { rows: ranked, details, carryOver: true, statuses, now });
+  const reranked = rows.some((a) => {
+    const old = before.get(a.store_id);
+    return old !== undefined && (old.score !== a.score || old.in_market !== (a.in_market !== false ? 1 : 0));
+  });
   return { inserted: rows.length - before.size, updated: before.size, reranked };
-}
-
-/** Transactions per import: a large file commits in parts, so it never holds the database for long. */
-const IMPORT_CHUNK = 500;
-
-/**
- * upsertAccounts for a whole import (the admin CLI, the demo): commits every IMPORT_CHUNK
- * accounts in a write of their own, each bumping accounts_version. Takes the Db, since it
- * opens those writes itself.
- */
-export async function importAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
-  const total: UpsertResult = { inserted: 0, updated: 0, reranked: false };
-  for (let i = 0; i < accounts.length; i += IMPORT_CHUNK) {
-    const r = await db.write((trx) => upsertAccounts(trx, workspaceId, accounts.slice(i, i + IMPORT_CHUNK), now));
-    total.inserted += r.inserted;
-    total.updated += r.updated;
-    total.reranked ||= r.reranked;
-  }
-  return total;
-}
-
-/** Rows of [store_id, evidence JSON, signals JSON]. */
-async function writeDetails(trx: Kysely<Database>, workspaceId: string, rows: readonly (readonly unknown[])[]): Promise<void> {
-  await runBulk(
-    trx,
-    {
-      sqlite:
-        'insert into account_details (store_id, evidence, signals, workspace_id) values (?, ?, ?, ?) ' +
-        'on conflict (workspace_id, store_id) do update set evidence = excluded.evidence, signals = excluded.signals',
-      postgres:
-        'insert into account_details (store_id, evidence, signals, workspace_id) select v.*, $4::text from unnest($1::text[], $2::text[], $3::text[]) as v ' +
-        'on conflict (workspace_id, store_id) do update set evidence = excluded.evidence, signals = excluded.signals',
-      extra: [workspaceId],
-    },
-    rows,
-  );
-}
-
-/** A row of a re-scoring. The descriptive fields are written only by a full save. */
-export interface ScoredAccount {
-  store_id: string;
-  score: number;
-  logit: number;
-  in_market: boolean;
-  explore: boolean;
-  model_version: number;
-  domain?: string | null;
-  country?: string | null;
-  category?: string | null;
-  plan?: string | null;
-  /** Evidence before weighting (accounts/model.ts StoredEvidence). */
-  evidence?: unknown[];
-  signals?: unknown[];
-  /** Status of a new row; an existing row keeps its own. */
-  status?: AccountStatus;
-}
-
-const UPSERT_COLUMNS = 'store_id, domain, country, category, plan, score, logit, in_market, explore, model_version, status, workspace_id, updated_at';
-const UPSERT_SET = ['domain', 'country', 'category', 'plan', 'score', 'logit', 'in_market', 'explore', 'model_version', 'updated_at']
-  .map((c) => `${c} = excluded.${c}`)
-  .join(', ');
-
-/**
- * A workspace's re-scoring, in the caller's transaction, at bulk speed (db/prepared.ts runBulk).
- * `full` writes every column (the data or the profile changed: new evidence, new rows); else
- * only the scores move (a refit on new labels). Keeps the ranking history of every account
- * whose score or in-market state changed, and bumps accounts_version.
- */
-export async function saveScoredAccounts(
-  trx: Kysely<Database>,
-  workspaceId: string,
-  rows: readonly ScoredAccount[],
-  before: ReadonlyMap<string, { score: number; in_market: number }>,
-  now: Date,
-  full: boolean,
-): Promise<{ reranked: boolean }> {
-  const at = now.toISOString();
-  if (full) {
-    await runBulk(
-      trx,
-      {
-        sqlite: `insert into accounts (${UPSERT_COLUMNS}) values (${UPSERT_COLUMNS.split(',').map(() => '?').join(', ')}) on conflict (workspace_id, store_id) do update set ${UPSERT_SET}`,
-        postgres:
-          `insert into accounts (${UPSERT_COLUMNS}) select v.*, $12::text, $13::text from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], ` +
-          `$6::float8[], $7::float8[], $8::integer[], $9::integer[], $10::integer[], $11::text[]) as v ` +
-          `on conflict (workspace_id, store_id) do update set ${UPSERT_SET}`,
-        extra: [workspaceId, at],
-      },
-      rows.map((r) => [
-        r.store_id, r.domain ?? null, r.country ?? null, r.category ?? null, r.plan ?? null, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0,
-        r.model_version, r.status ?? 'open',
-      ]),
-    );
-    await writeDetails(trx, workspaceId, rows.map((r) => [r.store_id, JSON.stringify(r.evidence ?? []), JSON.stringify(r.signals ?? [])]));
-  } else {
-    await runBulk(
-      trx,
-      {
-        sqlite: 'update accounts set score = ?, logit = ?, in_market = ?, explore = ?, model_version = ?, updated_at = ? where store_id = ? and workspace_id = ?',
-        postgres:
-          'update accounts a set score = v.score, logit = v.logit, in_market = v.in_market, explore = v.explore, model_version = v.model_version, updated_at = v.updated_at ' +
-          'from unnest($1::float8[], $2::float8[], $3::integer[], $4::integer[], $5::integer[], $6::text[], $7::text[]) as v(score, logit, in_market, explore, model_version, updated_at, store_id) ' +
-          'where a.workspace_id = $8 and a.store_id = v.store_id',
-        extra: [workspaceId],
-      },
-      rows.map((r) => [r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version, at, r.store_id]),
-    );
-  }
-  const superseded: { store_id: string; score: number; in_market: number }[] = [];
-  for (const r of rows) {
-    const old = before.get(r.store_id);
-    if (old && (old.score !== r.score || old.in_market !== (r.in_market ? 1 : 0))) superseded.push({ store_id: r.store_id, score: old.score, in_market: old.in_market });
-  }
-  await bumpAccountsVersion(trx, workspaceId);
-  if (superseded.length) {
-    await recordSupersededScores(trx, workspaceId, superseded, now);
-    await pruneRankingHistory(trx, now);
-  }
-  return { reranked: superseded.length > 0 };
-}
-
-/**
- * Removes accounts the workspace can no longer see (its profile or the panel changed), in the
- * caller's transaction; bumps accounts_version and starts a new ranking version, so cursors of
- * the ranking that listed them expire on schedule rather than skipping rows silently.
- */
-export async function removeAccounts(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], now: Date): Promise<void> {
-  if (storeIds.length === 0) return;
-  const superseded: { store_id: string; score: number; in_market: number }[] = [];
-  for (let i = 0; i < storeIds.length; i += CHUNK) {
-    const chunk = storeIds.slice(i, i + CHUNK);
-    superseded.push(
-      ...(await trx.selectFrom('accounts').select(['store_id', 'score', 'in_market']).where('workspace_id', '=', workspaceId).where('store_id', 'in', chunk).execute()),
-    );
-    await trx.deleteFrom('accounts').where('workspace_id', '=', workspaceId).where('store_id', 'in', chunk).execute();
-    await trx.deleteFrom('account_details').where('workspace_id', '=', workspaceId).where('store_id', 'in', chunk).execute();
-  }
-  await bumpAccountsVersion(trx, workspaceId);
-  if (superseded.length) {
-    await recordSupersededScores(trx, workspaceId, superseded, now);
-    await pruneRankingHistory(trx, now);
-  }
-}
-
-/** What a re-scoring compares against: every account of the workspace as it stands. */
-export async function scoredAccounts(
-  q: Kysely<Database>,
-  workspaceId: string,
-): Promise<{ store_id: string; score: number; in_market: number; status: AccountStatus }[]> {
-  return q.selectFrom('accounts').select(['store_id', 'score', 'in_market', 'status']).where('workspace_id', '=', workspaceId).execute();
-}
-
-/** The recent signals each account shows (JSON text), for the accounts given. */
-export async function accountSignals(q: Kysely<Database>, workspaceId: string): Promise<Map<string, string>> {
-  const rows = await q.selectFrom('account_details').select(['store_id', 'signals']).where('workspace_id', '=', workspaceId).execute();
-  return new Map(rows.map((r) => [r.store_id, r.signals]));
 }
 
 async function bumpAccountsVersion(trx: Kysely<Database>, workspaceId: string): Promise<void> {
@@ -267,25 +129,20 @@ export async function markDelivered(trx: Kysely<Database>, workspaceId: string, 
     .execute();
 }
 
+/** Accounts in the workspace's current ranking. */
 export async function countAccounts(q: Kysely<Database>, workspaceId: string): Promise<number> {
   const row = await q
-    .selectFrom('accounts')
+    .selectFrom('workspaces as w')
+    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('workspace_id', '=', workspaceId)
+    .where('w.id', '=', workspaceId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-/** One account of the workspace, or undefined when the workspace cannot see that store. */
-export async function getAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<(AccountRow & { evidence: string; signals: string }) | undefined> {
-  return q
-    .selectFrom('accounts as a')
-    .innerJoin('account_details as d', (j) => j.onRef('d.workspace_id', '=', 'a.workspace_id').onRef('d.store_id', '=', 'a.store_id'))
-    .selectAll('a')
-    .select(['d.evidence', 'd.signals'])
-    .where('a.workspace_id', '=', workspaceId)
-    .where('a.store_id', '=', storeId)
-    .executeTakeFirst();
+/** One account of the workspace's current ranking, or undefined when the workspace cannot see that store. */
+export async function getAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
+  return rankedAccount(q, workspaceId, storeId);
 }
 
 export interface StatusChange {
@@ -302,9 +159,10 @@ export interface StatusEntry extends StatusChange {
 /**
  * An operator's status decision: appended to the account's history and made the account's
  * current status (accounts_version bumped), in the caller's transaction. Undefined, writing
- * nothing, when the workspace has no account for the store (it cannot see it).
+ * nothing, when the workspace cannot see the store.
  */
 export async function setAccountStatus(trx: Kysely<Database>, workspaceId: string, storeId: string, change: StatusChange, now: Date): Promise<StatusEntry | undefined> {
+  if (!(await accountVisible(trx, workspaceId, storeId))) return undefined;
   const updated = await trx
     .updateTable('accounts')
     .set({ status: change.status })
@@ -345,6 +203,12 @@ function statusId(now: Date): string {
  * store (deals, contacts, watches, statuses) answers 404 when this is false.
  */
 export async function accountVisible(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<boolean> {
-  const row = await q.selectFrom('accounts').select('store_id').where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).executeTakeFirst();
+  const row = await q
+    .selectFrom('workspaces as w')
+    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
+    .select('r.store_id')
+    .where('w.id', '=', workspaceId)
+    .where('r.store_id', '=', storeId)
+    .executeTakeFirst();
   return row !== undefined;
 }

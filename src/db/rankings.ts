@@ -1,17 +1,279 @@
 /**
- * Ranking versions and their history. A re-ranking (existing accounts re-scored) records the
- * scores it replaces, tagged with the version they belonged to, and bumps the workspace's
- * ranking_version. A cursor issued on version v keeps walking v — the score of an account at
- * v is its earliest recorded score of a version ≥ v, else its current score — for at least
- * RANKING_RETENTION_MS after v was superseded; then v is forgotten and its cursors answer 400.
+ * Ranking versions. A workspace's ranking is written as a whole new version beside the current
+ * one — its rows in short transactions of RANKING_CHUNK rows, so no reader or writer waits long
+ * behind it — and becomes current in one small transaction (with whatever the caller writes
+ * there: events, the model). Rows of a version never change, so a page reads one version and a
+ * cursor issued on version v keeps walking v while v is kept: the current version, and each
+ * superseded one for RANKING_RETENTION_MS after it was superseded, as long as the superseded
+ * versions kept add up to at most MAX_SUPERSEDED_ROWS rows (an older cursor answers 400 and the
+ * walk starts again).
+ *
+ * What a row shows beyond its score (domain, country, evidence, recent signals) lives in
+ * ranking_details by generation: a refit on new labels writes new scores over the same
+ * generation; new data writes a new one. The operator's state of an account (status, delivery
+ * marks) is the accounts table's, and is current whatever version a page reads.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AccountStatus } from '../accounts/statuses.js';
 import type { SignalType } from '../signals/types.js';
+import type { Db } from './index.js';
 import { prepared, runBulk } from './prepared.js';
-import type { AccountRow, Database } from './schema.js';
+import type { Database } from './schema.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
+/**
+ * Rows of superseded versions kept per workspace, however recent (bounds the storage of frequent
+ * refits): the newest superseded versions are kept while their rows add up to at most this,
+ * and the newest one always.
+ */
+export const MAX_SUPERSEDED_ROWS = 2_000_000;
+/** Rows per write transaction of a ranking. */
+const RANKING_CHUNK = 4_000;
+/** A version still `writing` after this long was abandoned by its writer (a crash): it is deleted. */
+const ABANDONED_MS = 30 * 60 * 1000;
+
+/** One account's place in a ranking. */
+export interface RankedRow {
+  store_id: string;
+  score: number;
+  logit: number;
+  in_market: boolean;
+  explore: boolean;
+  model_version: number;
+}
+
+/** What a row shows beyond its score; evidence and signals as JSON text. */
+export interface DetailRow {
+  store_id: string;
+  domain: string | null;
+  country: string | null;
+  category: string | null;
+  plan: string | null;
+  evidence: string;
+  signals: string;
+}
+
+/** Runs fn in a write: db.write for a ranking written in parts, or fn(trx) inside the caller's transaction. */
+export type Run = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+export const inWrites = (db: Db): Run => (fn) => db.write(fn);
+export const inTransaction = (trx: Kysely<Database>): Run => (fn) => fn(trx);
+
+export interface RankingWrite {
+  /** The rows of the new version. */
+  rows: readonly RankedRow[];
+  /** A new generation of details: details[i] for rows[i]. Without it the version shows the current version's. */
+  details?: readonly DetailRow[];
+  /** Rows (and details) of the current version that `rows` does not list are carried over (an import). */
+  carryOver?: boolean;
+  /** Status of accounts new to the workspace (by store_id; default open). */
+  statuses?: ReadonlyMap<string, AccountStatus>;
+  /** The version the rows were computed from: the new one becomes current only if this still is. */
+  basedOn?: number;
+  /** More writes in the transaction that makes the version current. */
+  onCurrent?: (trx: Kysely<Database>, version: number) => Promise<void>;
+  now: Date;
+}
+
+/** A version number handed out to a writer, with the details generation it writes or shows. */
+export interface NewVersion {
+  version: number;
+  gen: number;
+  /** The version current when it was handed out (null: the workspace had none). */
+  current: number | null;
+}
+
+/** Hands out the next version number (one small write); `newGen`: the version writes new details. */
+export async function startRanking(run: Run, workspaceId: string, newGen: boolean, now: Date): Promise<NewVersion> {
+  return run(async (trx) => {
+    await trx
+      .updateTable('workspaces')
+      .set((eb) => ({ ranking_seq: eb('ranking_seq', '+', 1) }))
+      .where('id', '=', workspaceId)
+      .execute();
+    const ws = await trx.selectFrom('workspaces').select('ranking_seq').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+    const cur = await trx.selectFrom('ranking_versions').select(['version', 'gen']).where('workspace_id', '=', workspaceId).where('state', '=', 'current').executeTakeFirst();
+    const version = ws.ranking_seq;
+    const gen = newGen || !cur ? version : cur.gen;
+    await trx
+      .insertInto('ranking_versions')
+      .values({ workspace_id: workspaceId, version, gen, state: 'writing', created_at: now.toISOString(), created_ms: now.getTime(), superseded_ms: null })
+      .execute();
+    return { version, gen, current: cur?.version ?? null };
+  });
+}
+
+/**
+ * Writes the rows of a version handed out by startRanking and makes it current. False when
+ * `basedOn` was no longer current by then (another writer got there first; nothing is kept).
+ */
+export async function writeRanking(run: Run, workspaceId: string, v: NewVersion, w: RankingWrite): Promise<boolean> {
+  if (w.details && w.details.length !== w.rows.length) throw new Error('writeRanking: details[i] must be the details of rows[i]');
+  const { version, gen, current } = v;
+  try {
+    for (let i = 0; i < w.rows.length; i += RANKING_CHUNK) {
+      const rows = w.rows.slice(i, i + RANKING_CHUNK);
+      const details = w.details?.slice(i, i + RANKING_CHUNK);
+      await run(async (trx) => {
+        await insertRows(trx, workspaceId, version, rows);
+        if (details) {
+          await insertDetails(trx, workspaceId, gen, details);
+          await ensureAccounts(trx, workspaceId, details.map((d) => d.store_id), w.statuses, w.now);
+        }
+      });
+    }
+    if (w.carryOver && current !== null) await run((trx) => carryOver(trx, workspaceId, current, version, gen));
+  } catch (e) {
+    await deleteVersion(run, workspaceId, version).catch(() => undefined);
+    throw e;
+  }
+  const made = await run(async (trx) => {
+    const ws = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+    if (w.basedOn !== undefined && ws.ranking_version !== w.basedOn) return false;
+    await trx
+      .updateTable('ranking_versions')
+      .set({ state: 'superseded', superseded_ms: w.now.getTime() })
+      .where('workspace_id', '=', workspaceId)
+      .where('state', '=', 'current')
+      .execute();
+    const count = await trx
+      .selectFrom('rankings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('ranking_versions')
+      .set({ state: 'current', rows: Number(count.n) })
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .execute();
+    await trx
+      .updateTable('workspaces')
+      .set((eb) => ({ ranking_version: version, accounts_version: eb('accounts_version', '+', 1) }))
+      .where('id', '=', workspaceId)
+      .execute();
+    await w.onCurrent?.(trx, version);
+    return true;
+  });
+  if (!made) await deleteVersion(run, workspaceId, version);
+  await pruneRankings(run, workspaceId, w.now);
+  return made;
+}
+
+async function insertRows(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly RankedRow[]): Promise<void> {
+  await runBulk(
+    trx,
+    {
+      sqlite: 'insert into rankings (store_id, score, logit, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      postgres:
+        'insert into rankings (store_id, score, logit, in_market, explore, model_version, workspace_id, version) ' +
+        'select v.*, $7::text, $8::integer from unnest($1::text[], $2::float8[], $3::float8[], $4::integer[], $5::integer[], $6::integer[]) as v',
+      extra: [workspaceId, version],
+    },
+    rows.map((r) => [r.store_id, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version]),
+  );
+}
+
+async function insertDetails(trx: Kysely<Database>, workspaceId: string, gen: number, rows: readonly DetailRow[]): Promise<void> {
+  await runBulk(
+    trx,
+    {
+      sqlite:
+        'insert into ranking_details (store_id, domain, country, category, plan, evidence, signals, workspace_id, gen) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      postgres:
+        'insert into ranking_details (store_id, domain, country, category, plan, evidence, signals, workspace_id, gen) ' +
+        'select v.*, $8::text, $9::integer from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) as v',
+      extra: [workspaceId, gen],
+    },
+    rows.map((d) => [d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals]),
+  );
+}
+
+/** Every ranked store has an accounts row (its operator state); existing rows keep theirs. */
+async function ensureAccounts(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], statuses: ReadonlyMap<string, AccountStatus> | undefined, now: Date): Promise<void> {
+  await runBulk(
+    trx,
+    {
+      sqlite: 'insert into accounts (store_id, status, workspace_id, updated_at) values (?, ?, ?, ?) on conflict (workspace_id, store_id) do nothing',
+      postgres:
+        'insert into accounts (store_id, status, workspace_id, updated_at) select v.*, $3::text, $4::text from unnest($1::text[], $2::text[]) as v ' +
+        'on conflict (workspace_id, store_id) do nothing',
+      extra: [workspaceId, now.toISOString()],
+    },
+    storeIds.map((id) => [id, statuses?.get(id) ?? 'open']),
+  );
+}
+
+/** The rows and details of version `from` that the new version does not have yet. */
+async function carryOver(trx: Kysely<Database>, workspaceId: string, from: number, version: number, gen: number): Promise<void> {
+  const fromGen = await trx.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', from).executeTakeFirstOrThrow();
+  await sql`insert into rankings (workspace_id, version, store_id, score, logit, in_market, explore, model_version)
+    select o.workspace_id, ${version}, o.store_id, o.score, o.logit, o.in_market, o.explore, o.model_version from rankings o
+    where o.workspace_id = ${workspaceId} and o.version = ${from}
+      and not exists (select 1 from rankings n where n.workspace_id = o.workspace_id and n.version = ${version} and n.store_id = o.store_id)`.execute(trx);
+  if (fromGen.gen === gen) return;
+  await sql`insert into ranking_details (workspace_id, gen, store_id, domain, country, category, plan, evidence, signals)
+    select o.workspace_id, ${gen}, o.store_id, o.domain, o.country, o.category, o.plan, o.evidence, o.signals from ranking_details o
+    where o.workspace_id = ${workspaceId} and o.gen = ${fromGen.gen}
+      and not exists (select 1 from ranking_details n where n.workspace_id = o.workspace_id and n.gen = ${gen} and n.store_id = o.store_id)`.execute(trx);
+}
+
+/**
+ * Deletes what no cursor may walk any more: versions superseded over RANKING_RETENTION_MS ago,
+ * or beyond the MAX_SUPERSEDED_ROWS of the latest; versions a crashed writer left; details no kept version
+ * shows. In parts, like the writes.
+ */
+export async function pruneRankings(run: Run, workspaceId: string, now: Date): Promise<void> {
+  const versions = await run((trx) =>
+    trx.selectFrom('ranking_versions').select(['version', 'state', 'rows', 'created_ms', 'superseded_ms']).where('workspace_id', '=', workspaceId).orderBy('superseded_ms', 'desc').execute(),
+  );
+  let kept = 0;
+  const expired = [
+    ...versions.filter((v) => {
+      if (v.state !== 'superseded') return false;
+      kept += Number(v.rows);
+      return (kept > MAX_SUPERSEDED_ROWS && kept > Number(v.rows)) || Number(v.superseded_ms) < now.getTime() - RANKING_RETENTION_MS;
+    }),
+    ...versions.filter((v) => (v.state === 'writing' && Number(v.created_ms) < now.getTime() - ABANDONED_MS) || v.state === 'deleting'),
+  ];
+  for (const v of expired) await deleteVersion(run, workspaceId, v.version);
+  if (expired.length === 0) return;
+  for (;;) {
+    const deleted = await run(async (trx) => {
+      const r = await sql`delete from ranking_details where workspace_id = ${workspaceId} and (gen, store_id) in (
+        select d.gen, d.store_id from ranking_details d
+        where d.workspace_id = ${workspaceId} and d.gen not in (select gen from ranking_versions where workspace_id = ${workspaceId})
+        limit ${RANKING_CHUNK})`.execute(trx);
+      return Number(r.numAffectedRows ?? 0);
+    });
+    if (deleted < RANKING_CHUNK) break;
+  }
+}
+
+async function deleteVersion(run: Run, workspaceId: string, version: number): Promise<void> {
+  await run((trx) => trx.updateTable('ranking_versions').set({ state: 'deleting' }).where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
+  for (;;) {
+    const deleted = await run(async (trx) => {
+      const r = await sql`delete from rankings where workspace_id = ${workspaceId} and version = ${version} and store_id in (
+        select store_id from rankings where workspace_id = ${workspaceId} and version = ${version} limit ${RANKING_CHUNK})`.execute(trx);
+      return Number(r.numAffectedRows ?? 0);
+    });
+    if (deleted < RANKING_CHUNK) break;
+  }
+  await run((trx) => trx.deleteFrom('ranking_versions').where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
+}
+
+/** True when version v of the workspace's ranking can still be walked. */
+export async function rankingRetained(q: Kysely<Database>, workspaceId: string, version: number): Promise<boolean> {
+  const row = await q
+    .selectFrom('ranking_versions')
+    .select('state')
+    .where('workspace_id', '=', workspaceId)
+    .where('version', '=', version)
+    .where('state', 'in', ['current', 'superseded'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 /** Narrowing filters of a ranking page (all optional; they combine with AND). */
 export interface AccountFilters {
@@ -33,132 +295,97 @@ export interface PageQuery extends AccountFilters {
   limit: number;
 }
 
-export type PageRow = Omit<AccountRow, 'workspace_id' | 'delivered_at'> & { evidence: string; signals: string };
-
-/** Inside the re-ranking transaction: keeps the replaced scores and starts the next version. */
-export async function recordSupersededScores(
-  trx: Kysely<Database>,
-  workspaceId: string,
-  superseded: readonly { store_id: string; score: number; in_market: number }[],
-  now: Date,
-): Promise<void> {
-  const ws = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  await runBulk(
-    trx,
-    {
-      sqlite: 'insert into ranking_history (store_id, score, in_market, workspace_id, version, superseded_ms) values (?, ?, ?, ?, ?, ?)',
-      postgres:
-        'insert into ranking_history (store_id, score, in_market, workspace_id, version, superseded_ms) ' +
-        'select v.*, $4::text, $5::integer, $6::bigint from unnest($1::text[], $2::float8[], $3::integer[]) as v',
-      extra: [workspaceId, ws.ranking_version, now.getTime()],
-    },
-    superseded.map((s) => [s.store_id, s.score, s.in_market]),
-  );
-  await trx
-    .updateTable('workspaces')
-    .set({ ranking_version: ws.ranking_version + 1 })
-    .where('id', '=', workspaceId)
-    .execute();
+/** An account row as a page (or the detail) reads it. */
+export interface PageRow {
+  store_id: string;
+  domain: string | null;
+  country: string | null;
+  category: string | null;
+  plan: string | null;
+  score: number;
+  logit: number;
+  in_market: number;
+  explore: number;
+  model_version: number;
+  evidence: string;
+  signals: string;
+  status: AccountStatus;
+  delivered_to_agent: number;
+  /** When the row's ranking version was written. */
+  updated_at: string;
 }
 
-/** True when version v of the workspace's ranking can still be walked. */
-export async function rankingRetained(q: Kysely<Database>, workspaceId: string, version: number): Promise<boolean> {
-  const row = await q
-    .selectFrom('ranking_history')
-    .select('store_id')
-    .where('workspace_id', '=', workspaceId)
-    .where('version', '=', version)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+const ROW_COLUMNS = sql`r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.in_market, r.explore, r.model_version,
+  d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at`;
 
-export async function pruneRankingHistory(q: Kysely<Database>, now: Date): Promise<void> {
-  await q.deleteFrom('ranking_history').where('superseded_ms', '<', now.getTime() - RANKING_RETENTION_MS).execute();
-}
+const ROW_JOINS = sql`join rankings r on r.workspace_id = v.workspace_id and r.version = v.version
+  join ranking_details d on d.workspace_id = v.workspace_id and d.gen = v.gen and d.store_id = r.store_id
+  join accounts a on a.workspace_id = v.workspace_id and a.store_id = r.store_id`;
 
-/**
- * One page of the current ranking (score desc, store_id asc), each row carrying the ranking
- * version read in the same statement (one snapshot). Hot path: plain SQL.
- */
-export async function pageAccounts(q: Kysely<Database>, workspaceId: string, p: PageQuery): Promise<(PageRow & { ranking_version: number })[]> {
+/** One page of ranking `version` (score desc, store_id asc). Hot path: plain SQL. */
+export async function pageRanking(q: Kysely<Database>, workspaceId: string, version: number, p: PageQuery): Promise<PageRow[]> {
   const after = p.after;
   return prepared(
     q,
-    sql<PageRow & { ranking_version: number }>`
-    select a.store_id, a.domain, a.country, a.category, a.plan, a.score, a.in_market, a.delivered_to_agent, d.evidence, a.updated_at,
-      a.logit, a.explore, a.model_version, d.signals, a.status,
-      (select ranking_version from workspaces where id = ${workspaceId}) as ranking_version
-    from accounts a join account_details d on d.workspace_id = a.workspace_id and d.store_id = a.store_id
-    where a.workspace_id = ${workspaceId}
-      ${filtersSql(p, 'a')}
-      ${after ? sql`and (a.score < ${after.score} or (a.score = ${after.score} and a.store_id > ${after.store_id}))` : sql``}
-    order by a.score desc, a.store_id asc
+    sql<PageRow>`
+    select ${ROW_COLUMNS}
+    from ranking_versions v ${ROW_JOINS}
+    where v.workspace_id = ${workspaceId} and v.version = ${version}
+      ${filtersSql(p)}
+      ${after ? sql`and (r.score < ${after.score} or (r.score = ${after.score} and r.store_id > ${after.store_id}))` : sql``}
+    order by r.score desc, r.store_id asc
     limit ${p.limit}`,
   );
 }
 
-/** One page of an older ranking version (sorts the workspace's accounts; only cursors across a re-ranking take this path). */
-export async function pageAccountsAt(trx: Kysely<Database>, workspaceId: string, version: number, q: PageQuery): Promise<PageRow[]> {
-  const after = q.after;
-  const asOf = (column: 'score' | 'in_market') => sql`coalesce((
-      select h.${sql.ref(column)} from ranking_history h
-      where h.workspace_id = a.workspace_id and h.store_id = a.store_id and h.version >= ${version}
-      order by h.version asc limit 1), a.${sql.ref(column)})`;
-  const { rows } = await sql<PageRow>`
-    select store_id, domain, country, category, plan, score, in_market, delivered_to_agent, evidence, updated_at,
-      logit, explore, model_version, signals, status from (
-      select a.store_id, a.domain, a.country, a.category, a.plan, ${asOf('score')} as score, ${asOf('in_market')} as in_market,
-        a.delivered_to_agent, d.evidence, a.updated_at, a.logit, a.explore, a.model_version, d.signals, a.status
-      from accounts a join account_details d on d.workspace_id = a.workspace_id and d.store_id = a.store_id
-      where a.workspace_id = ${workspaceId}
-    ) r
-    where 1 = 1
-      ${filtersSql(q, 'r')}
-      ${after ? sql`and (score < ${after.score} or (score = ${after.score} and store_id > ${after.store_id}))` : sql``}
-    order by score desc, store_id asc
-    limit ${q.limit}`.execute(trx);
-  return rows;
+/** One account of the current ranking, or undefined when the workspace cannot see the store. */
+export async function rankedAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
+  const rows = await prepared(
+    q,
+    sql<PageRow>`
+    select ${ROW_COLUMNS}
+    from workspaces w join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version ${ROW_JOINS}
+    where w.id = ${workspaceId} and r.store_id = ${storeId}`,
+  );
+  return rows[0];
 }
 
-/**
- * The page's filters as SQL conditions (each `and …`) on the row relation `rel`; score and
- * in_market are the relation's (the as-of values on an older version's path).
- */
-function filtersSql(p: PageQuery, rel: 'a' | 'r'): RawBuilder<unknown> {
-  const col = (name: string) => sql.ref(`${rel}.${name}`);
+/** The page's filters as SQL conditions (each `and …`) on the rows r, details d and accounts a. */
+function filtersSql(p: PageQuery): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [];
-  if (p.inMarketOnly) parts.push(sql`and ${col('in_market')} = 1`);
-  if (p.minScore !== undefined) parts.push(sql`and ${col('score')} >= ${p.minScore}`);
-  if (p.country !== undefined) parts.push(sql`and ${col('country')} = ${p.country}`);
-  if (p.category !== undefined) parts.push(sql`and ${col('category')} = ${p.category}`);
-  if (p.plan !== undefined) parts.push(sql`and ${col('plan')} = ${p.plan}`);
-  if (p.status !== undefined) parts.push(sql`and ${col('status')} = ${p.status}`);
+  if (p.inMarketOnly) parts.push(sql`and r.in_market = 1`);
+  if (p.minScore !== undefined) parts.push(sql`and r.score >= ${p.minScore}`);
+  if (p.country !== undefined) parts.push(sql`and d.country = ${p.country}`);
+  if (p.category !== undefined) parts.push(sql`and d.category = ${p.category}`);
+  if (p.plan !== undefined) parts.push(sql`and d.plan = ${p.plan}`);
+  if (p.status !== undefined) parts.push(sql`and a.status = ${p.status}`);
   if (p.signalType !== undefined || p.signalsSince !== undefined) {
     parts.push(sql`and exists (
       select 1 from store_signals s join ingested_months im on im.month = s.month and im.run_id = s.run_id
-      where s.store_id = ${col('store_id')}
+      where s.store_id = r.store_id
         ${p.signalType !== undefined ? sql`and s.type = ${p.signalType}` : sql``}
         ${p.signalsSince !== undefined ? sql`and s.month >= ${p.signalsSince}` : sql``})`);
   }
   return parts.length ? sql.join(parts, sql` `) : sql``;
 }
 
-export interface RankingPage {
-  rows: PageRow[];
-  /** The ranking version the page was read from (goes into the next cursor). */
-  version: number;
+/** The current ranking (its version, details generation and narrow rows: what a re-ranking compares against). */
+export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: { store_id: string; score: number; in_market: number }[] }> {
+  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  const v = await q.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', ws.ranking_version).executeTakeFirst();
+  if (!v) return { version: ws.ranking_version, gen: null, rows: [] };
+  const rows = await q.selectFrom('rankings').select(['store_id', 'score', 'in_market']).where('workspace_id', '=', workspaceId).where('version', '=', ws.ranking_version).execute();
+  return { version: ws.ranking_version, gen: v.gen, rows };
 }
 
-/**
- * A page of ranking `version` (undefined: the current one). `current` is the version the
- * caller last saw; the fast path checks it against the version read with the rows.
- */
-export async function readRankingPage(trx: Kysely<Database>, workspaceId: string, version: number | undefined, current: number, q: PageQuery): Promise<RankingPage> {
-  if (version === undefined || version >= current) {
-    const rows = await pageAccounts(trx, workspaceId, q);
-    const read = rows[0]?.ranking_version ?? current;
-    if (version === undefined || version === read) return { rows, version: read };
-  }
-  return { rows: await pageAccountsAt(trx, workspaceId, version, q), version };
+/** The recent signals (JSON text) each row of a details generation shows. */
+export async function detailSignals(q: Kysely<Database>, workspaceId: string, gen: number): Promise<Map<string, string>> {
+  const rows = await q.selectFrom('ranking_details').select(['store_id', 'signals']).where('workspace_id', '=', workspaceId).where('gen', '=', gen).execute();
+  return new Map(rows.map((r) => [r.store_id, r.signals]));
+}
+
+/** Every row of the workspace's current ranking, in ranking order (tests, benchmarks, exports). */
+export async function currentRows(q: Kysely<Database>, workspaceId: string): Promise<PageRow[]> {
+  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  return pageRanking(q, workspaceId, ws.ranking_version, { inMarketOnly: false, limit: Number.MAX_SAFE_INTEGER });
 }

@@ -16,8 +16,10 @@ export interface WorkspacesTable {
   pilot_access: Generated<number>;
   /** JSON array of activation names this workspace has (activation-gated operations). */
   activations: Generated<string>;
-  /** Bumped whenever existing accounts are re-scored: cursors of an older ranking expire. */
+  /** The current ranking version (db/rankings.ts); cursors walk the version they were issued on. */
   ranking_version: Generated<number>;
+  /** The last ranking version number handed out (versions are written before they become current). */
+  ranking_seq: Generated<number>;
   /** Bumped by every change to the workspace's accounts rows (not by delivery marks): pages read at one version can be reused. */
   accounts_version: Generated<number>;
   created_at: string;
@@ -46,37 +48,64 @@ export interface ApiKeysTable {
   last_used_at: string | null;
 }
 
+/** The operator's state of each account the workspace has had (its scores live in rankings). */
 export interface AccountsTable {
   workspace_id: string;
+  store_id: string;
+  delivered_to_agent: Generated<number>;
+  delivered_at: string | null;
+  updated_at: string;
+  /** The operator's latest status for the account (history in account_statuses). */
+  status: Generated<AccountStatus>;
+}
+
+/**
+ * One ranking of a workspace: its rows (rankings) and their details generation. `writing`
+ * while its rows are written, `current` once made current, `superseded` after (kept for
+ * cursors; see db/rankings.ts), `deleting` while its rows are deleted.
+ */
+export interface RankingVersionsTable {
+  workspace_id: string;
+  version: number;
+  /** The ranking_details generation its rows show. */
+  gen: number;
+  state: 'writing' | 'current' | 'superseded' | 'deleting';
+  /** Its row count (set when it becomes current). */
+  rows: Generated<number>;
+  created_at: string;
+  created_ms: number;
+  superseded_ms: number | null;
+}
+
+/** One account's place in one ranking version. */
+export interface RankingsTable {
+  workspace_id: string;
+  version: number;
+  store_id: string;
+  score: number;
+  /** The score's logit: evidence contributions plus the intercept add up to it. */
+  logit: number;
+  /** 1 when the account is in the version's in-market list. */
+  in_market: number;
+  /** 1 when it is there as exploration. */
+  explore: number;
+  /** The workspace model version that scored the row (0: imported). */
+  model_version: number;
+}
+
+/** What a ranking's rows show beyond their scores, per generation (changes only with the data). */
+export interface RankingDetailsTable {
+  workspace_id: string;
+  gen: number;
   store_id: string;
   domain: string | null;
   country: string | null;
   category: string | null;
   plan: string | null;
-  score: number;
-  /** 1 when the account is in the workspace's in-market snapshot. */
-  in_market: number;
-  delivered_to_agent: Generated<number>;
-  delivered_at: string | null;
-  updated_at: string;
-  /** The score's logit: evidence contributions plus the intercept add up to it. */
-  logit: Generated<number>;
-  /** 1 when the row is in the in-market list as exploration (see accounts/ranking.ts). */
-  explore: Generated<number>;
-  /** The workspace model version that scored the row. */
-  model_version: Generated<number>;
-  /** The operator's latest status for the account (history in account_statuses). */
-  status: Generated<AccountStatus>;
-}
-
-/** The wide parts of an account row (rewritten only when the data behind them changes). */
-export interface AccountDetailsTable {
-  workspace_id: string;
-  store_id: string;
   /** JSON array of evidence items (accounts/model.ts StoredEvidence for scored rows; as imported otherwise). */
-  evidence: Generated<string>;
+  evidence: string;
   /** JSON array of the recent signals shown on the row. */
-  signals: Generated<string>;
+  signals: string;
 }
 
 /** Which run of each month is visible (ingest flips it in one transaction). */
@@ -218,17 +247,6 @@ export interface RateCountersTable {
   count: number;
 }
 
-export interface RankingHistoryTable {
-  workspace_id: string;
-  /** The ranking version during which the account had this score. */
-  version: number;
-  store_id: string;
-  score: number;
-  in_market: number;
-  /** When that version was superseded (epoch ms). */
-  superseded_ms: number;
-}
-
 export interface SettingsTable {
   name: string;
   value: string;
@@ -288,12 +306,13 @@ export interface Database {
   members: MembersTable;
   api_keys: ApiKeysTable;
   accounts: AccountsTable;
-  account_details: AccountDetailsTable;
+  ranking_versions: RankingVersionsTable;
+  rankings: RankingsTable;
+  ranking_details: RankingDetailsTable;
   outcomes: OutcomesTable;
   webhook_endpoints: WebhookEndpointsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_counters: RateCountersTable;
-  ranking_history: RankingHistoryTable;
   settings: SettingsTable;
   ingested_months: IngestedMonthsTable;
   store_months: StoreMonthsTable;
@@ -308,7 +327,8 @@ export interface Database {
   deal_history: DealHistoryTable;
 }
 
-export type Workspace = Selectable<WorkspacesTable>;
+/** A workspace as the API sees it (ranking_seq is the ranking writer's own counter). */
+export type Workspace = Omit<Selectable<WorkspacesTable>, 'ranking_seq'>;
 export type Member = Selectable<MembersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type AccountRow = Selectable<AccountsTable>;

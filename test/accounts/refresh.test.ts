@@ -7,6 +7,7 @@ import { newId } from '../../src/db/ids.js';
 import type { Db } from '../../src/db/index.js';
 import type { DealStage } from '../../src/pipeline/stages.js';
 import { workspace } from '../api/harness.js';
+import { currentRows } from '../../src/db/rankings.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { seedRun, type SeedSignal as SignalRow, type SeedStore as StoreRow } from '../helpers/accounts.js';
 
@@ -21,16 +22,7 @@ async function record(db: Db, wsId: string, storeId: string, action: DealStage) 
   );
 }
 
-const accounts = (db: Db, wsId: string) =>
-  db.kysely
-    .selectFrom('accounts as a')
-    .innerJoin('account_details as d', (j) => j.onRef('d.workspace_id', '=', 'a.workspace_id').onRef('d.store_id', '=', 'a.store_id'))
-    .selectAll('a')
-    .select(['d.evidence', 'd.signals'])
-    .where('a.workspace_id', '=', wsId)
-    .orderBy('a.score', 'desc')
-    .orderBy('a.store_id')
-    .execute();
+const accounts = (db: Db, wsId: string) => currentRows(db.kysely, wsId);
 
 /** 120 stores in two categories that differ in nothing else, every one with a fresh signal. */
 function twoKinds(): { stores: StoreRow[]; signals: SignalRow[] } {

@@ -67,9 +67,11 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const ACCOUNTS_WRITE = /(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*'accounts'\s*\)|\b(insert\s+into|update|delete\s+from)\s+accounts\b/i;
 
 describe('writers of the accounts table', () => {
-  it('live only in src/db/accounts.ts, whose writers keep accounts_version', () => {
+  // db/rankings.ts adds the rows of stores new to a ranking before the version that lists them
+  // becomes current (and bumps accounts_version then); db/accounts.ts writes everything else.
+  it('live only in src/db/accounts.ts and the ranking writer, whose writers keep accounts_version', () => {
     const files = (readdirSync(SRC, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
     const writers = files.filter((f) => ACCOUNTS_WRITE.test(readFileSync(join(SRC, f), 'utf8'))).map((f) => relative(SRC, join(SRC, f)));
-    expect(writers).toEqual(['db/accounts.ts']);
+    expect(writers.sort()).toEqual(['db/accounts.ts', 'db/rankings.ts']);
   });
 });

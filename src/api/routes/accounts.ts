@@ -5,7 +5,7 @@ import type { Db } from '../../db/index.js';
 import { ACCOUNT_STATUSES } from '../../accounts/statuses.js';
 import { getAccount, markDelivered, setAccountStatus, statusHistory } from '../../db/accounts.js';
 import { dealsOfStore } from '../../db/deals.js';
-import { type PageQuery, type PageRow, rankingRetained, readRankingPage } from '../../db/rankings.js';
+import { type PageQuery, type PageRow, pageRanking, rankingRetained } from '../../db/rankings.js';
 import { latestStoreFeatures, pageStoreSignals, signalSummary } from '../../db/store-history.js';
 import { MONTH, isMonth } from '../../month.js';
 import { SIGNAL_TYPES } from '../../signals/types.js';
@@ -191,7 +191,7 @@ export const accountRoutes = [
         const c = decodeCursor(cursorSecret, query.cursor, { w: workspace.id, f });
         if (c.v > current) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
         if (c.v < current && !(await rankingRetained(db.kysely, workspace.id, c.v))) {
-          throw new ApiProblem('invalid-cursor', 'The ranking this cursor walks has expired (rankings are kept at least an hour after they change); start again without a cursor.');
+          throw new ApiProblem('invalid-cursor', 'The ranking this cursor walks has expired (a replaced ranking is kept for an hour, fewer when the workspace re-ranks very often); start again without a cursor.');
         }
         version = c.v;
         after = { score: c.s, store_id: c.i };
@@ -208,24 +208,25 @@ export const accountRoutes = [
         after,
         limit: query.limit + 1,
       };
-      let page = await readRankingPage(db.kysely, workspace.id, version, current, q);
-      if (page.rows.some((r, i) => i < query.limit && r.delivered_to_agent !== 1)) {
+      // Rows of a version never change: the page is one version's, whichever statement reads it.
+      const at = version ?? current;
+      let rows = await pageRanking(db.kysely, workspace.id, at, q);
+      if (rows.some((r, i) => i < query.limit && Number(r.delivered_to_agent) !== 1)) {
         // Deliver in the same transaction that serves the page (one batched update).
-        page = await db.write(async (trx) => {
-          const fresh = await readRankingPage(trx, workspace.id, version ?? page.version, current, q);
-          const undelivered = fresh.rows.slice(0, query.limit).filter((r) => r.delivered_to_agent !== 1);
+        rows = await db.write(async (trx) => {
+          const fresh = await pageRanking(trx, workspace.id, at, q);
+          const undelivered = fresh.slice(0, query.limit).filter((r) => Number(r.delivered_to_agent) !== 1);
           await markDelivered(trx, workspace.id, undelivered.map((r) => r.store_id), now);
           return fresh;
         });
       }
-      const pageRows = page.rows.slice(0, query.limit);
+      const pageRows = rows.slice(0, query.limit);
       const last = pageRows[pageRows.length - 1];
-      const next =
-        page.rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: page.version, s: last.score, i: last.store_id, f }) : null;
+      const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: at, s: last.score, i: last.store_id, f }) : null;
       // Every row of the page is now delivered (delivery never reverts): the page can be served
       // again as it is until the workspace's accounts or ranking change — unless it filters on
       // signals, which an ingest changes without touching the accounts.
-      const cacheable = page.version === current && signal_type === undefined && signals_since === undefined;
+      const cacheable = at === current && signal_type === undefined && signals_since === undefined;
       return { status: 200, body: { object: 'list', data: await withEvidence(db, workspace.id, pageRows), next_cursor: next }, cacheable };
     },
   }),
