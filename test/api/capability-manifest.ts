@@ -31,6 +31,11 @@ export const WORKING: Operations = {
   get_profile: 'available',
   record_outcome: 'available',
   delete_webhook: 'available',
+  find_contacts: 'available',
+  get_contact: 'available',
+  add_contact: 'available',
+  update_contact: 'available',
+  discover_contacts: 'available',
 };
 
 export function capabilityManifest(operations: Operations): CapabilityManifest {
