@@ -14,11 +14,15 @@ export async function runIngest(opts: IngestCommandOptions, env: Env): Promise<v
   await withAdminDb(opts, env, async (db) => {
     const bar = progress(env, 'ingest');
     const s = await ingestRuns(db, opts.runs, { now: env.now, onProgress: (m) => bar.update(m) });
-    bar.done(s.months.length ? `loaded ${s.months.length} months` : 'nothing new');
+    const changed = s.months.length > 0 || s.contacts !== undefined;
+    bar.done(changed ? `loaded ${s.months.length} months` : 'nothing new');
+    const contacts = s.contacts === undefined ? '' : `; the contact source (${s.contacts} contacts)`;
     const text = s.months.length
-      ? `ingested ${s.months.length} month${s.months.length === 1 ? '' : 's'} (${s.months.join(', ')}): ${s.stores} store rows, ${s.signals} signals into ${db.location}`
-      : `${db.location} is up to date with ${opts.runs}`;
-    output(env, opts, { months: s.months, stores: s.stores, signals: s.signals }, text);
+      ? `ingested ${s.months.length} month${s.months.length === 1 ? '' : 's'} (${s.months.join(', ')}): ${s.stores} store rows, ${s.signals} signals${contacts} into ${db.location}`
+      : s.contacts !== undefined
+        ? `ingested the contact source (${s.contacts} contacts) into ${db.location}`
+        : `${db.location} is up to date with ${opts.runs}`;
+    output(env, opts, { months: s.months, stores: s.stores, signals: s.signals, ...(s.contacts === undefined ? {} : { contacts: s.contacts }) }, text);
   });
 }
 

@@ -301,6 +301,42 @@ export interface DealHistoryTable {
   created_at: string;
 }
 
+/** A workspace's contact (email normalised: trimmed, domain lower-cased; unique per workspace). */
+export interface ContactsTable {
+  id: string;
+  workspace_id: string;
+  store_id: string;
+  name: string | null;
+  email: string;
+  role: string | null;
+  /** `discovered` when the store's contact source listed the email when it was added, else `manual`. */
+  source: 'manual' | 'discovered';
+  /** The contact source's own `source` column for a discovered contact. */
+  source_detail: string | null;
+  /** `key:<id>` or `member:<email>`. */
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One row of the data team's contact source (not per workspace; replaced whole by ingest). */
+export interface StoreContactsTable {
+  store_id: string;
+  email: string;
+  name: string | null;
+  role: string | null;
+  source: string | null;
+}
+
+/** Which contact source store_contacts holds: one row, id `current`. */
+export interface IngestedContactsTable {
+  id: string;
+  /** The source's content id in the runs folder (index.json `contacts`). */
+  source_id: string;
+  rows: number;
+  loaded_at: string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   members: MembersTable;
@@ -322,6 +358,9 @@ export interface Database {
   workspace_models: WorkspaceModelsTable;
   model_weights: ModelWeightsTable;
   outbox: OutboxTable;
+  contacts: ContactsTable;
+  store_contacts: StoreContactsTable;
+  ingested_contacts: IngestedContactsTable;
   deals: DealsTable;
   deal_notes: DealNotesTable;
   deal_history: DealHistoryTable;
@@ -335,3 +374,4 @@ export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type OutcomeRow = Selectable<OutcomesTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type ContactRow = Selectable<ContactsTable>;

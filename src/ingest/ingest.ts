@@ -10,7 +10,8 @@
  *  3. ingested_months flips to the new run in one small transaction (compare-and-set on the
  *     previous run id): readers go from the whole old month to the whole new one;
  *  4. the previous run's rows are deleted, in chunks.
- * Re-ingesting the same runs writes nothing. One ingest runs at a time per database (a lease,
+ * The contact source index.json names (contacts/source.ts) replaces store_contacts whole, in one
+ * transaction, when it is not the one loaded. Re-ingesting the same runs writes nothing. One ingest runs at a time per database (a lease,
  * see lease.ts); the holder first removes rows of any run that is not visible (a crashed load,
  * or a superseded run whose deletion was interrupted).
  */
@@ -29,7 +30,9 @@ import { CliError } from '../errors.js';
 import { type Duck, lit, openDuck } from '../panel/duck.js';
 import type { SignalType } from '../signals/types.js';
 import { acquireLease, type Lease } from './lease.js';
-import { checkRun, readRunsIndex, type RunFiles, type RunRef } from './runs-folder.js';
+import { checkRun, readContactsPointer, readRunsIndex, type RunFiles, type RunRef } from './runs-folder.js';
+import { ingestedContacts, replaceStoreContacts } from '../db/contacts.js';
+import { readContactsRun } from '../contacts/source.js';
 
 export interface IngestSummary {
   /** Months loaded by this ingest (a new or corrected run), oldest first. */
@@ -38,6 +41,8 @@ export interface IngestSummary {
   stores: number;
   /** Signal rows loaded by this ingest. */
   signals: number;
+  /** Rows of the contact source loaded by this ingest (absent when the source did not change). */
+  contacts?: number;
 }
 
 export interface IngestOptions {
@@ -65,6 +70,8 @@ export async function ingestRuns(db: Db, runsDir: string, opts: IngestOptions): 
     const visible = new Map((await ingestedMonths(db.kysely)).map((m) => [m.month, m.run_id]));
     const todo = runs.filter((r) => visible.get(r.month) !== r.runId);
     const summary: IngestSummary = { months: [], stores: 0, signals: 0 };
+    const contacts = await loadContacts(db, runsDir, opts.now(), say);
+    if (contacts !== null) summary.contacts = contacts;
     if (todo.length === 0) return summary;
     const duck = await openDuck();
     try {
@@ -108,6 +115,21 @@ async function loadRun(db: Db, duck: Duck, lease: Lease, run: RunRef, files: Run
   if (!flipped) throw new CliError(`${run.month}: another ingest changed this month while it was loading; run ingest again`, 1);
   say(`${run.month}: now serving run ${run.runId.slice(0, 12)}`);
   if (previous) await deleteRun(db, lease, previous, chunk);
+}
+
+/**
+ * Replaces store_contacts with the contact source index.json names (or empties it when the
+ * index names none), in one transaction; nothing when it holds that source already. Resolves to
+ * the rows loaded, or null when nothing changed.
+ */
+async function loadContacts(db: Db, runsDir: string, now: Date, say: (m: string) => void): Promise<number | null> {
+  const wanted = await readContactsPointer(runsDir);
+  const held = await ingestedContacts(db.kysely);
+  if ((held?.source_id ?? null) === wanted) return null;
+  const rows = wanted === null ? [] : await readContactsRun(runsDir, wanted);
+  say(wanted === null ? 'removing the contact source (the runs folder names none now)' : `loading ${rows.length} contacts of source ${wanted.slice(0, 12)}`);
+  await db.write((trx) => replaceStoreContacts(trx, wanted, rows, now));
+  return rows.length;
 }
 
 /** Deletes the rows of every run no month shows: crashed loads and superseded runs. */

@@ -62,6 +62,23 @@ export function parseRunsIndex(text: string, runsDir: string): RunRef[] {
   return runs.sort((a, b) => (a.month < b.month ? -1 : a.month > b.month ? 1 : 0));
 }
 
+/** The contact source index.json names (its `contacts` id), or null; anything but a content id is refused. */
+export function contactsOfIndex(text: string, runsDir: string): string | null {
+  const doc = JSON.parse(text) as Record<string, unknown>;
+  if (doc.contacts === undefined) return null;
+  if (typeof doc.contacts !== 'string' || !RUN_ID.test(doc.contacts)) {
+    throw new CliError(`${indexFile(runsDir)}: contacts: ${JSON.stringify(doc.contacts)} is not a contacts id (64 hex digits)`, 2);
+  }
+  return doc.contacts;
+}
+
+/** The contact source index.json names now, or null. */
+export async function readContactsPointer(runsDir: string): Promise<string | null> {
+  const text = await readFile(indexFile(runsDir), 'utf8');
+  parseRunsIndex(text, runsDir);
+  return contactsOfIndex(text, runsDir);
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** stores.parquet: exact column names and DuckDB types. */

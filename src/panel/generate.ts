@@ -59,6 +59,43 @@ const appsSql = (t: number): string => `list_transform(list_filter(app_plan, x -
 /** What the hidden truth (panel/truth.ts) reads of the generator's latent variables. */
 const LATENT: Latent = { planOrder: PLANS.map(([p]) => p), planIndexSql, appsSql, adoptedSql };
 
+/** The contact source beside the panel (contacts/source.ts): a few people at about one store in six. */
+const CONTACT_SHARE = 0.16;
+const FIRST_NAMES = ['Ana', 'Ben', 'Chloé', 'Dev', 'Emma', 'Femi', 'Grace', 'Hiro', 'Ines', 'Jon', 'Kai', 'Lena', 'Mo', 'Nia', 'Omar', 'Priya'];
+const LAST_NAMES = ['Silva', 'Okafor', 'Müller', 'Smith', 'Tanaka', "O'Brien", 'García', 'Nguyen', 'Kowalski', 'Haddad'];
+const ROLES: Array<[string, number]> = [['Founder', 5], ['CEO', 3], ['Head of Marketing', 3], ['Buyer', 2], ['Operations', 2], ['=Ops, "Lead"', 0.3], ['-', 0.2]];
+const SOURCES: Array<[string, number]> = [['company site', 5], ['trade fair 2025', 2], ['press release', 2], ['partner referral', 1], ['+imported, "legacy"', 0.2]];
+
+/**
+ * Writes contacts.csv from gen_store: 1–3 contacts for about CONTACT_SHARE of the stores, each
+ * with an email at the store's domain (some with the domain in capitals, which ingest
+ * normalises), and now and then a hostile name, role or source.
+ */
+async function writeContacts(duck: Duck, out: string): Promise<string> {
+  const file = path.join(out, 'contacts.csv');
+  const tmp = `${file}.tmp`;
+  const first = `[${FIRST_NAMES.map(lit).join(', ')}][1 + floor(u(i, 'cf' || k) * ${FIRST_NAMES.length})::INT]`;
+  const last = `[${LAST_NAMES.map(lit).join(', ')}][1 + floor(u(i, 'cl' || k) * ${LAST_NAMES.length})::INT]`;
+  const host = `coalesce(domain, 'shop' || i || '.example')`;
+  await duck.run(`
+    COPY (
+      SELECT store_id, name, lower(regexp_replace(strip_accents(f), '[^A-Za-z]', '', 'g')) || '.' || k || '@' ||
+               CASE WHEN u(i, 'cu' || k) < 0.1 THEN upper(${host}) ELSE ${host} END AS email,
+             role, source
+      FROM (
+        SELECT i, k, store_id, domain, f,
+          CASE WHEN u(i, 'cn' || k) < 0.03 THEN '=HYPERLINK("http://x.test","' || f || '")' WHEN u(i, 'cn' || k) < 0.06 THEN NULL ELSE f || ' ' || l END AS name,
+          ${nullIf(0.1, "'cr' || k", pick(`u(i, 'crp' || k)`, ROLES))} AS role,
+          ${pick(`u(i, 'cs' || k)`, SOURCES)} AS source
+        FROM (SELECT i, store_id, domain, ${first} AS f, ${last} AS l, k
+              FROM gen_store, range(1 + floor(u(i, 'cnum') * 3)::INT) r(k)
+              WHERE u(i, 'contacts') < ${CONTACT_SHARE})
+      ) ORDER BY i, k
+    ) TO ${lit(tmp)} (FORMAT csv, HEADER true)`);
+  await rename(tmp, file);
+  return file;
+}
+
 /** Share of missing values per column per month. */
 const NULL_RATE: Record<string, number> = {
   domain: 0.02, country: 0.01, category: 0.03, plan: 0.02, created_month: 0.02, product_count: 0.04,
@@ -141,6 +178,7 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
     await rename(tmp, file);
     written.push(file);
   }
+  await writeContacts(duck, o.out);
   if (o.truth) await writeTruth(duck, o.truth, M, LATENT);
   await duck.run(`DROP TABLE gen_store`);
   return written;

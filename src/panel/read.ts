@@ -5,6 +5,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import path from 'node:path';
+import { CONTACTS_FILE } from '../contacts/source.js';
 import { CliError } from '../errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../month.js';
@@ -34,6 +35,8 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
   for (const name of names.sort()) {
     const ext = path.extname(name).slice(1);
     if (!['csv', 'parquet', 'ndjson'].includes(ext)) continue;
+    // The contact source beside the panel (contacts/source.ts) is not a month.
+    if (CONTACTS_FILE.test(name)) continue;
     const m = PANEL_FILE.exec(name);
     if (!m || !isMonth(m[1])) {
       throw new CliError(`${path.join(dir, name)}: file name is not a month: expected YYYY-MM.${ext} with a month 01-12`);

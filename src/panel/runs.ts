@@ -7,6 +7,7 @@
  *   <runs>/<month>/<run-id>/stores.parquet   one row per store present in <month>
  *   <runs>/<month>/<run-id>/signals.parquet  the month's signals (vs the calendar-previous month)
  *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores","signals","signals_version"}
+ *   <runs>/contacts/<contacts-id>/…          the contact source (contacts/source.ts), named by index.json "contacts"
  *
  * A run folder is written beside its final place and renamed in (complete or absent); index.json
  * is switched last (temporary file + rename), then the superseded runs of those months go.
@@ -26,6 +27,8 @@ export interface RunsIndex {
   runs_version: 1;
   /** month → run id of its current run */
   months: Record<string, string>;
+  /** The contact source's id (contacts/source.ts), when the panel has one. */
+  contacts?: string;
 }
 
 export interface RunInfo {
@@ -66,7 +69,8 @@ export async function readRunsIndex(runsDir: string): Promise<RunsIndex> {
     index?.runs_version === RUNS_VERSION &&
     typeof index.months === 'object' &&
     index.months !== null &&
-    Object.values(index.months).every((v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v));
+    Object.values(index.months).every((v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)) &&
+    (index.contacts === undefined || (typeof index.contacts === 'string' && /^[0-9a-f]{64}$/.test(index.contacts)));
   if (!ok) throw new CliError(`${file}: not a runs index (expected {"runs_version":1,"months":{…}}); move it away and publish again to rewrite every run`);
   return index as RunsIndex;
 }
@@ -174,16 +178,18 @@ async function renameDir(from: string, to: string): Promise<void> {
 }
 
 /**
- * Points index.json at the given runs (other months keep theirs), atomically, then removes every
- * other entry (superseded runs, leftovers of interrupted writes) of those months' folders.
+ * Points index.json at the given runs (other months keep theirs) and, when `contacts` is given,
+ * at that contact source (null: none), atomically, then removes every other entry (superseded
+ * runs, leftovers of interrupted writes) of those months' folders.
  */
-export async function switchRunsIndex(runsDir: string, runs: ReadonlyMap<string, string>): Promise<void> {
-  if (runs.size === 0) return;
+export async function switchRunsIndex(runsDir: string, runs: ReadonlyMap<string, string>, contacts?: string | null): Promise<void> {
+  if (runs.size === 0 && contacts === undefined) return;
   const index = await readRunsIndex(runsDir);
   const months = { ...index.months };
   for (const [m, id] of runs) months[m] = id;
   const sorted = Object.fromEntries(Object.entries(months).sort(([a], [b]) => (a < b ? -1 : 1)));
-  const next: RunsIndex = { runs_version: 1, months: sorted };
+  const source = contacts === undefined ? index.contacts : (contacts ?? undefined);
+  const next: RunsIndex = { runs_version: 1, months: sorted, ...(source ? { contacts: source } : {}) };
   const file = path.join(runsDir, RUNS_INDEX);
   await mkdir(runsDir, { recursive: true });
   const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;

@@ -3,6 +3,7 @@
  * artifact, and switch the new publication in atomically. Identical input rewrites nothing.
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
+import { contactsToCarry, pruneContactsRuns, writeContactsRun } from '../contacts/source.js';
 import { CliError } from '../errors.js';
 import { nextMonth } from '../panel/columns.js';
 import { storesChanged } from '../panel/fingerprint.js';
@@ -115,12 +116,16 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     let months = [...new Set([...rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
     // Runs: every processed month whose run id is not the one the runs folder holds.
     const runIds = new Map(o.runs === undefined ? [] : candidates.map((m) => [m, signalsRunId(m, hashes)] as const));
-    const runMonths = o.runs === undefined ? [] : await staleRuns(o.runs, await readRunsIndex(o.runs), runIds);
+    const runsIndex = o.runs === undefined ? undefined : await readRunsIndex(o.runs);
+    const runMonths = o.runs === undefined ? [] : await staleRuns(o.runs, runsIndex!, runIds);
     const runsRequest = o.runs === undefined || runMonths.length === 0 ? undefined : { runsDir: o.runs, months: runMonths, runIds };
+    // The contact source beside the panel (checked now, before anything is written), carried
+    // into the private runs folder only: never into the public output.
+    const contacts = o.runs === undefined ? undefined : await contactsToCarry(o.input, o.runs, runsIndex!.contacts);
     // One writer per runs folder too (two publishes with different --out may share it).
-    if (runsRequest) {
-      await mkdir(runsRequest.runsDir, { recursive: true });
-      runsLock = await acquireLock(runsRequest.runsDir, 'runs folder');
+    if (o.runs !== undefined && (runsRequest || contacts)) {
+      await mkdir(o.runs, { recursive: true });
+      runsLock = await acquireLock(o.runs, 'runs folder');
     }
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
     const kept = before.filter((m) => !months.includes(m) && panelMonths.includes(m));
@@ -138,9 +143,14 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     if (computed && months.length) plan(months, universeHash(computed.universe));
     /** Points the runs index at the new runs: only once the publication itself has succeeded. */
     const switchRuns = async () => {
-      if (!runsRequest) return;
+      if (o.runs === undefined || (!runsRequest && !contacts)) return;
+      if (contacts?.data) {
+        progress(`writing the contact source to ${o.runs}`);
+        await writeContactsRun(o.runs, contacts.data);
+      }
       progress('switching the runs index');
-      await switchRunsIndex(runsRequest.runsDir, new Map(runMonths.map((m) => [m, runIds.get(m)!])));
+      await switchRunsIndex(o.runs, new Map(runMonths.map((m) => [m, runIds.get(m)!])), contacts ? contacts.id : undefined);
+      if (contacts) await pruneContactsRuns(o.runs, contacts.id);
     };
     const built: Map<string, BuiltMonth> = computed?.built ?? new Map();
     if (computed) o.onAudit?.(computed.auditSeconds);

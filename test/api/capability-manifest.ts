@@ -39,6 +39,11 @@ export const WORKING: Operations = {
   add_deal_note: 'available',
   list_deal_notes: 'available',
   list_deal_history: 'available',
+  find_contacts: 'available',
+  get_contact: 'available',
+  add_contact: 'available',
+  update_contact: 'available',
+  discover_contacts: 'available',
 };
 
 export function capabilityManifest(operations: Operations): CapabilityManifest {

@@ -69,3 +69,28 @@ export async function exerciseDeals(baseUrl: string, key: string, storeId: strin
     listed: list.data?.data.map((d) => d.id === id),
   };
 }
+
+/** The contact operations through the same generated client: add, get, update, find, discover. */
+export async function exerciseContacts(baseUrl: string, key: string, storeId: string) {
+  const client = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${key}` } });
+  const idem = (what: string) => ({ 'Idempotency-Key': `client-${what}-${Date.now()}-${Math.random()}` });
+  const added = await client.POST('/contacts', { params: { header: idem('add') }, body: { store_id: storeId, email: ' Kim@Client.EXAMPLE', name: 'Kim' } });
+  const id: string = added.data?.id ?? 'missing';
+  const got = await client.GET('/contacts/{id}', { params: { path: { id } } });
+  const updated = await client.PATCH('/contacts/{id}', { params: { path: { id }, header: idem('upd') }, body: { role: 'Buyer', name: null } });
+  const found = await client.GET('/contacts', { params: { query: { store_id: storeId, q: 'kim', limit: 10 } } });
+  const discovered = await client.POST('/contacts/discover', { params: { header: idem('disc') }, body: { store_id: storeId } });
+  const duplicate = await client.POST('/contacts', { params: { header: idem('dup') }, body: { store_id: storeId, email: 'Kim@client.example' } });
+  const email: string | undefined = got.data?.email;
+  const role: string | null | undefined = updated.data?.role;
+  return {
+    addStatus: added.response.status,
+    email,
+    role,
+    name: updated.data?.name,
+    found: found.data?.data.map((c) => c.id).includes(id),
+    suggestions: discovered.data?.data.length,
+    duplicateStatus: duplicate.response.status,
+    duplicateNamesIt: ((duplicate.error as { detail?: string } | undefined)?.detail ?? '').includes(id),
+  };
+}

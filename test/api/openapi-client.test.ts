@@ -139,4 +139,21 @@ describe('openapi.json and a generated client', () => {
       missingProblemType: 'https://storelens.dev/problems/not-found',
     });
   });
+
+  it('calls each contact operation through openapi-fetch', async () => {
+    const ws = await workspace(h.db);
+    await importAccounts(h.db, ws.id, [{ store_id: 'shop', score: 3 }], new Date());
+    const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:contacts']);
+    const { exerciseContacts } = await import('./client-usage.js');
+    expect(await exerciseContacts(h.base, key, 'shop')).toEqual({
+      addStatus: 201,
+      email: 'Kim@client.example',
+      role: 'Buyer',
+      name: null,
+      found: true,
+      suggestions: 0,
+      duplicateStatus: 409,
+      duplicateNamesIt: true,
+    });
+  });
 });

@@ -6,13 +6,15 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readContactsFile } from '../../src/contacts/source.js';
 import { PANEL_COLUMNS } from '../../src/panel/columns.js';
 import { runCli } from '../helpers/cli.js';
 import { exists, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-generate-');
 const ARGS = ['--stores', '3000', '--from', '2026-01', '--to', '2026-02'];
-const FILES = { csv: ['2026-01.csv', '2026-02.csv'], parquet: ['2026-01.parquet', '2026-02.parquet'] };
+const MONTH_FILES = ['2026-01.csv', '2026-02.csv'];
+const FILES = { csv: [...MONTH_FILES, 'contacts.csv'], parquet: ['2026-01.parquet', '2026-02.parquet', 'contacts.csv'] };
 
 /** Generates into a fresh folder; returns it. */
 async function generated(seed: string, format: 'csv' | 'parquet' = 'csv'): Promise<string> {
@@ -29,7 +31,7 @@ let csvA: string;
 beforeAll(async () => {
   csvA = await generated('62');
   rows = [];
-  for (const f of FILES.csv) rows.push(...(parse(await readFile(path.join(csvA, f)), { columns: true }) as Array<Record<string, string>>));
+  for (const f of MONTH_FILES) rows.push(...(parse(await readFile(path.join(csvA, f)), { columns: true }) as Array<Record<string, string>>));
 });
 afterAll(() => dirs.removeAll());
 
@@ -55,7 +57,7 @@ describe('storelens generate', () => {
     const mine = await bytesOf(csvA);
     const header = (b: Buffer) => b.toString('utf8').split('\n')[0];
     mine.forEach((buf, i) => {
-      expect(header(other[i]!), FILES.csv[i]).toBe(PANEL_COLUMNS.map((c) => c.name).join(','));
+      expect(header(other[i]!), FILES.csv[i]).toBe(FILES.csv[i] === 'contacts.csv' ? 'store_id,name,email,role,source' : PANEL_COLUMNS.map((c) => c.name).join(','));
       expect(buf.equals(other[i]!), FILES.csv[i]).toBe(false);
     });
   });
@@ -87,7 +89,7 @@ describe('storelens generate', () => {
 
   it('keeps store ids unique within a month and mostly stable across months', async () => {
     const [jan, feb] = await Promise.all(
-      FILES.csv.map(async (f) => (parse(await readFile(path.join(csvA, f)), { columns: true }) as Array<Record<string, string>>).map((r) => r.store_id)),
+      MONTH_FILES.map(async (f) => (parse(await readFile(path.join(csvA, f)), { columns: true }) as Array<Record<string, string>>).map((r) => r.store_id)),
     );
     expect(new Set(jan).size).toBe(jan.length);
     expect(new Set(feb).size).toBe(feb.length);
@@ -119,5 +121,24 @@ describe('storelens generate', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--from 2026-05 is after --to 2026-03');
     expect(await exists(out)).toBe(false);
+  });
+
+  it('writes a contact source beside the panel: a few contacts for a fraction of the stores, every one readable and checked', async () => {
+    const contacts = await readContactsFile(path.join(csvA, 'contacts.csv'));
+    const stores = new Set(rows.map((r) => r.store_id));
+    const withContacts = new Set(contacts.map((c) => c.store_id));
+    expect(withContacts.size).toBeGreaterThan(stores.size * 0.08);
+    expect(withContacts.size).toBeLessThan(stores.size * 0.3);
+    for (const c of contacts) expect(stores.has(c.store_id), c.store_id).toBe(true);
+    const perStore = new Map<string, number>();
+    for (const c of contacts) perStore.set(c.store_id, (perStore.get(c.store_id) ?? 0) + 1);
+    expect(Math.max(...perStore.values())).toBeLessThanOrEqual(3);
+    // Hostile text survives the round trip; a domain written in capitals arrives lower-cased.
+    expect(contacts.some((c) => c.name?.startsWith('=HYPERLINK('))).toBe(true);
+    expect(contacts.some((c) => c.role === '=Ops, "Lead"' || c.source === '+imported, "legacy"')).toBe(true);
+    expect(contacts.some((c) => c.name === null)).toBe(true);
+    for (const c of contacts) expect(c.email.slice(c.email.indexOf('@'))).toBe(c.email.slice(c.email.indexOf('@')).toLowerCase());
+    const raw = await readFile(path.join(csvA, 'contacts.csv'), 'utf8');
+    expect(raw).toMatch(/@[^,\n]*[A-Z]/);
   });
 });

@@ -14,6 +14,8 @@ import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
 import { defineRoute } from '../route-def.js';
 import { Deal } from './deals.js';
 import { page, pageQuery, storeParam } from '../schemas.js';
+import { contactsOfStore } from '../../db/contacts.js';
+import { Contact } from './contacts.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
 
@@ -104,7 +106,7 @@ const AccountDetail = Account.extend({
     last_month: z.string().nullable(),
   }),
   deals: z.array(Deal).describe("The account's deals, oldest first"),
-  contacts: z.array(z.record(z.string(), z.unknown())).describe("The account's contacts: always empty until the contact operations are available"),
+  contacts: z.array(Contact).describe("The workspace's contacts at this store, oldest first"),
 });
 
 /** A decimal number in a query string: `0.7`, `1`, `-2.5`; nothing else (no exponent, no hex, no blanks). */
@@ -237,7 +239,7 @@ export const accountRoutes = [
     tag: 'Accounts',
     summary: "Read one account's detail",
     description:
-      "The account row (score, evidence, status, recent signals) plus the store's latest features, the status history (newest first), a summary of its signal history, and its deals and contacts (both always empty until the deal and contact operations are available). A store the workspace cannot see (outside its profile, or unknown) ⇒ 404. Reading the detail delivers the row to the agent: `delivered_to_agent` becomes true, as for the rows of list_accounts.",
+      "The account row (score, evidence, status, recent signals) plus the store's latest features, the status history (newest first), a summary of its signal history, its deals (always empty until the deal operations are available) and its contacts. A store the workspace cannot see (outside its profile, or unknown) ⇒ 404. Reading the detail delivers the row to the agent: `delivered_to_agent` becomes true, as for the rows of list_accounts.",
     scope: 'read:accounts',
     kind: 'read',
     planned: 'available',
@@ -247,10 +249,11 @@ export const accountRoutes = [
     async handler({ db, workspace, params, now }) {
       const row = await getAccount(db.kysely, workspace.id, params.store_id);
       if (!row) throw notVisible(params.store_id);
-      const [features, history, summary] = await Promise.all([
+      const [features, history, summary, contacts] = await Promise.all([
         latestStoreFeatures(db.kysely, params.store_id),
         statusHistory(db.kysely, workspace.id, params.store_id),
         signalSummary(db.kysely, params.store_id),
+        contactsOfStore(db.kysely, workspace.id, params.store_id),
       ]);
       if (Number(row.delivered_to_agent) !== 1) await db.write((trx) => markDelivered(trx, workspace.id, [params.store_id], now));
       const body: z.output<typeof AccountDetail> = {
@@ -259,7 +262,7 @@ export const accountRoutes = [
         status_history: history,
         signal_summary: summary,
         deals: await dealsOfStore(db.kysely, workspace.id, params.store_id),
-        contacts: [],
+        contacts,
       };
       return { status: 200, body };
     },

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Read one account's detail
-         * @description The account row (score, evidence, status, recent signals) plus the store's latest features, the status history (newest first), a summary of its signal history, and its deals and contacts (both always empty until the deal and contact operations are available). A store the workspace cannot see (outside its profile, or unknown) ⇒ 404. Reading the detail delivers the row to the agent: `delivered_to_agent` becomes true, as for the rows of list_accounts.
+         * @description The account row (score, evidence, status, recent signals) plus the store's latest features, the status history (newest first), a summary of its signal history, its deals (always empty until the deal operations are available) and its contacts. A store the workspace cannot see (outside its profile, or unknown) ⇒ 404. Reading the detail delivers the row to the agent: `delivered_to_agent` becomes true, as for the rows of list_accounts.
          *
          *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
@@ -290,15 +290,17 @@ export interface paths {
         };
         /**
          * Find existing contacts
-         * @description Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * @description The workspace's contacts, oldest first, paged. `email` (exact, compared normalised), `name` (part of it, any case), `store_id` (exact) and `q` (part of the name, email, role or store id, any case) narrow the list and combine; a cursor continues only the walk of the filters it was issued for (other filters ⇒ 400). A `store_id` the workspace cannot see ⇒ 404.
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["find_contacts"];
         put?: never;
         /**
          * Add a contact
-         * @description Emits `contact.created`.
+         * @description Adds a contact for a store the workspace can see (else 404). The email is stored trimmed with its domain lower-cased; one the workspace already has (in any case of its domain) ⇒ 409 naming the existing contact (`existing_contact_id`). A contact whose email the contact source lists for the store is `discovered` (with the source), any other `manual`. Emits `contact.created` with the contact.
          *
-         *     Scope: `write:contacts`. Call kind: write (20 per minute per key). Availability: unavailable.
+         *     Scope: `write:contacts`. Call kind: write (20 per minute per key). Availability: available.
          */
         post: operations["add_contact"];
         delete?: never;
@@ -314,7 +316,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read one contact
+         * @description Another workspace's contact id ⇒ 404.
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["get_contact"];
         put?: never;
         post?: never;
         delete?: never;
@@ -322,7 +330,9 @@ export interface paths {
         head?: never;
         /**
          * Update a contact
-         * @description Scope: `write:contacts`. Call kind: write (20 per minute per key). Availability: unavailable.
+         * @description Changes the given fields (`null` clears a name or role). A new email is normalised like on add; one another contact of the workspace has ⇒ 409 naming it. Another workspace's contact id ⇒ 404. Emits no event.
+         *
+         *     Scope: `write:contacts`. Call kind: write (20 per minute per key). Availability: available.
          */
         patch: operations["update_contact"];
         trace?: never;
@@ -338,9 +348,9 @@ export interface paths {
         put?: never;
         /**
          * Discover new contacts for a store
-         * @description Suggests contacts not yet saved; emits no event.
+         * @description Suggests contacts for a store the workspace can see (else 404) from the contact source the data team supplies, each with its source, leaving out emails the workspace has already saved (at most 100, by email). `roles` keeps the suggestions whose role is one of them (any case). Creates nothing (add a suggestion with add_contact) and emits no event.
          *
-         *     Scope: `write:contacts`. Call kind: write (20 per minute per key). Availability: unavailable.
+         *     Scope: `write:contacts`. Call kind: write (20 per minute per key). Availability: available.
          */
         post: operations["discover_contacts"];
         delete?: never;
@@ -968,9 +978,27 @@ export interface operations {
                             created_at: string;
                             updated_at: string;
                         }[];
-                        /** @description The account's contacts: always empty until the contact operations are available */
+                        /** @description The workspace's contacts at this store, oldest first */
                         contacts: {
-                            [key: string]: unknown;
+                            /** @constant */
+                            object: "contact";
+                            id: string;
+                            store_id: string;
+                            name: string | null;
+                            /** @description Normalised: trimmed, the domain lower-cased */
+                            email: string;
+                            role: string | null;
+                            /**
+                             * @description `discovered` when the contact source listed this email for the store when it was added, else `manual`
+                             * @enum {string}
+                             */
+                            source: "manual" | "discovered";
+                            /** @description For a discovered contact: where the data team's source found it */
+                            source_detail: string | null;
+                            /** @description `key:<key id>` for a contact added through the API */
+                            created_by: string;
+                            created_at: string;
+                            updated_at: string;
                         }[];
                     };
                 };
@@ -1853,8 +1881,13 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
-                store_id?: string;
+                /** @description Only the contact with this email (trimmed, domain in any case) */
                 email?: string;
+                /** @description Only contacts whose name contains this, in any case */
+                name?: string;
+                /** @description Only this store's contacts */
+                store_id?: string;
+                /** @description Only contacts whose name, email, role or store id contains this, in any case */
                 q?: string;
             };
             header?: never;
@@ -1880,10 +1913,18 @@ export interface operations {
                             id: string;
                             store_id: string;
                             name: string | null;
-                            email: string | null;
+                            /** @description Normalised: trimmed, the domain lower-cased */
+                            email: string;
                             role: string | null;
-                            /** @enum {string} */
+                            /**
+                             * @description `discovered` when the contact source listed this email for the store when it was added, else `manual`
+                             * @enum {string}
+                             */
                             source: "manual" | "discovered";
+                            /** @description For a discovered contact: where the data team's source found it */
+                            source_detail: string | null;
+                            /** @description `key:<key id>` for a contact added through the API */
+                            created_by: string;
                             created_at: string;
                             updated_at: string;
                         }[];
@@ -1914,9 +1955,9 @@ export interface operations {
             content: {
                 "application/json": {
                     store_id: string;
+                    /** @description An email address; stored trimmed with its domain lower-cased, and unique in the workspace */
+                    email: string;
                     name?: string;
-                    /** Format: email */
-                    email?: string;
                     role?: string;
                 };
             };
@@ -1937,10 +1978,18 @@ export interface operations {
                         id: string;
                         store_id: string;
                         name: string | null;
-                        email: string | null;
+                        /** @description Normalised: trimmed, the domain lower-cased */
+                        email: string;
                         role: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `discovered` when the contact source listed this email for the store when it was added, else `manual`
+                         * @enum {string}
+                         */
                         source: "manual" | "discovered";
+                        /** @description For a discovered contact: where the data team's source found it */
+                        source_detail: string | null;
+                        /** @description `key:<key id>` for a contact added through the API */
+                        created_by: string;
                         created_at: string;
                         updated_at: string;
                     };
@@ -1953,7 +2002,57 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the contact */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "contact";
+                        id: string;
+                        store_id: string;
+                        name: string | null;
+                        /** @description Normalised: trimmed, the domain lower-cased */
+                        email: string;
+                        role: string | null;
+                        /**
+                         * @description `discovered` when the contact source listed this email for the store when it was added, else `manual`
+                         * @enum {string}
+                         */
+                        source: "manual" | "discovered";
+                        /** @description For a discovered contact: where the data team's source found it */
+                        source_detail: string | null;
+                        /** @description `key:<key id>` for a contact added through the API */
+                        created_by: string;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1974,10 +2073,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name?: string;
-                    /** Format: email */
+                    /** @description An email address; stored trimmed with its domain lower-cased, and unique in the workspace */
                     email?: string;
-                    role?: string;
+                    name?: string | null;
+                    role?: string | null;
                 };
             };
         };
@@ -1997,10 +2096,18 @@ export interface operations {
                         id: string;
                         store_id: string;
                         name: string | null;
-                        email: string | null;
+                        /** @description Normalised: trimmed, the domain lower-cased */
+                        email: string;
                         role: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `discovered` when the contact source listed this email for the store when it was added, else `manual`
+                         * @enum {string}
+                         */
                         source: "manual" | "discovered";
+                        /** @description For a discovered contact: where the data team's source found it */
+                        source_detail: string | null;
+                        /** @description `key:<key id>` for a contact added through the API */
+                        created_by: string;
                         created_at: string;
                         updated_at: string;
                     };
@@ -2050,16 +2157,13 @@ export interface operations {
                         object: "list";
                         data: {
                             /** @constant */
-                            object: "contact";
+                            object: "contact_suggestion";
                             store_id: string;
                             name: string | null;
-                            email: string | null;
+                            email: string;
                             role: string | null;
-                            /** @enum {string} */
-                            source: "manual" | "discovered";
-                            created_at: string;
-                            updated_at: string;
-                            id: null;
+                            /** @description Where the data team's contact source found the contact */
+                            source: string | null;
                         }[];
                     };
                 };
@@ -2071,7 +2175,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

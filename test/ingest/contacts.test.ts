@@ -1,0 +1,143 @@
+/**
+ * The contact source end to end: generate writes contacts.csv beside the panel, publish carries
+ * it into the private runs folder (never the public output), ingest loads it into
+ * store_contacts; a changed source replaces the load whole, the same one changes nothing, a
+ * removed one empties it, and a bad one stops publish naming file, row and column.
+ */
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readContactsFile } from '../../src/contacts/source.js';
+import type { StoreContact } from '../../src/db/contacts.js';
+import { ingestRuns } from '../../src/ingest/ingest.js';
+import { openDuck, lit } from '../../src/panel/duck.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { FIXED_NOW, generate, publishPanel } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-contacts-');
+afterAll(() => dirs.removeAll());
+
+const sorted = (rows: readonly StoreContact[]) => [...rows].sort((a, b) => (a.store_id + '\0' + a.email < b.store_id + '\0' + b.email ? -1 : 1));
+const index = async (runs: string) => JSON.parse(await readFile(path.join(runs, 'index.json'), 'utf8')) as { months: Record<string, string>; contacts?: string };
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of await readdir(dir)) {
+    const p = path.join(dir, name);
+    // stat, not the entry: a publication is switched in through a symlink.
+    if ((await stat(p)).isDirectory()) out.push(...(await filesUnder(p)));
+    else out.push(p);
+  }
+  return out;
+}
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`the contact source through generate, publish and ingest on ${d.label}`, () => {
+    let t: TestDb;
+    let panel: string;
+    let out: string;
+    let runs: string;
+    let generated: StoreContact[];
+    const opts = { now: () => FIXED_NOW };
+    const loaded = async () => sorted(await t.db.kysely.selectFrom('store_contacts').selectAll().execute());
+
+    beforeAll(async () => {
+      const dir = await dirs.make();
+      panel = path.join(dir, 'panel');
+      out = path.join(dir, 'out');
+      runs = path.join(dir, 'runs');
+      await generate(panel, { stores: 400, from: '2026-01', to: '2026-02', seed: 'contacts' });
+      generated = await readContactsFile(path.join(panel, 'contacts.csv'));
+      t = await freshDb(d.name);
+    });
+    afterAll(async () => t?.cleanup());
+
+    it('carries the generated contacts into the runs folder and ingest loads exactly them', async () => {
+      await publishPanel(panel, out, { runs });
+      const idx = await index(runs);
+      expect(idx.contacts).toMatch(/^[0-9a-f]{64}$/);
+      expect(await stat(path.join(runs, 'contacts', idx.contacts!, 'contacts.ndjson')).then((s) => s.isFile())).toBe(true);
+      const s = await ingestRuns(t.db, runs, opts);
+      expect(s.months).toEqual(['2026-01', '2026-02']);
+      expect(s.contacts).toBe(generated.length);
+      expect(await loaded()).toEqual(sorted(generated));
+      expect(generated.length).toBeGreaterThan(20);
+    });
+
+    it('never writes a contact into the public output', async () => {
+      const files = await filesUnder(out);
+      expect(files.filter((f) => /contact/i.test(path.relative(out, f)))).toEqual([]);
+      const sample = generated.slice(0, 40).map((c) => c.email);
+      for (const f of files) {
+        const text = await readFile(f, 'latin1');
+        for (const email of sample) expect(text.includes(email), `${email} in ${f}`).toBe(false);
+      }
+    });
+
+    it('changes nothing when the same source is published and ingested again, in any format', async () => {
+      const before = await index(runs);
+      const file = path.join(runs, 'contacts', before.contacts!, 'contacts.ndjson');
+      const mtime = (await stat(file)).mtimeMs;
+      // The same contacts as Parquet, in another order: the same content id.
+      const duck = await openDuck();
+      try {
+        await duck.run(`COPY (SELECT * FROM read_csv(${lit(path.join(panel, 'contacts.csv'))}, all_varchar = true) ORDER BY email DESC) TO ${lit(path.join(panel, 'contacts.parquet'))} (FORMAT parquet)`);
+      } finally {
+        duck.close();
+      }
+      await rm(path.join(panel, 'contacts.csv'));
+      await publishPanel(panel, out, { runs });
+      expect(await index(runs)).toEqual(before);
+      expect((await stat(file)).mtimeMs).toBe(mtime);
+      const s = await ingestRuns(t.db, runs, opts);
+      expect(s).toEqual({ months: [], stores: 0, signals: 0 });
+      expect(await loaded()).toEqual(sorted(generated));
+    });
+
+    it('replaces the whole load with a changed source, and removes the superseded one from the runs folder', async () => {
+      const old = (await index(runs)).contacts!;
+      await rm(path.join(panel, 'contacts.parquet'));
+      const next: StoreContact[] = [
+        { store_id: generated[0]!.store_id, email: 'new.person@Fresh.Example', name: 'New Person', role: 'CEO', source: 'company site' },
+        { store_id: generated[1]!.store_id, email: 'x@y.example', name: '=cmd|"/c calc"!A1', role: null, source: null },
+      ];
+      await writeFile(
+        path.join(panel, 'contacts.ndjson'),
+        next.map((c) => JSON.stringify(c)).join('\n') + '\n',
+      );
+      await publishPanel(panel, out, { runs });
+      const idx = await index(runs);
+      expect(idx.contacts).not.toBe(old);
+      expect(await readdir(path.join(runs, 'contacts'))).toEqual([idx.contacts]);
+      expect((await ingestRuns(t.db, runs, opts)).contacts).toBe(2);
+      expect(await loaded()).toEqual(sorted([{ ...next[0]!, email: 'new.person@fresh.example' }, next[1]!]));
+    });
+
+    it('stops publish naming the file, row and column of a bad contact, and leaves the runs folder as it was', async () => {
+      const before = await index(runs);
+      const file = path.join(panel, 'contacts.ndjson');
+      await writeFile(file, ['{"store_id":"a","email":"a@b.example"}', '', '{"store_id":"b","email":"not-an-email"}'].join('\n') + '\n');
+      await expect(publishPanel(panel, out, { runs })).rejects.toThrow(`${file}: row 2, column email: expected an email address, got "not-an-email"`);
+      await writeFile(file, '{"store_id":"a","email":"a@B.example"}\n{"store_id":"a","email":"a@b.EXAMPLE"}\n');
+      await expect(publishPanel(panel, out, { runs })).rejects.toThrow(`${file}: row 2, column email: "a@b.example" is listed twice for store "a" (first at row 1)`);
+      await writeFile(file, '{"store_id":"","email":"a@b.example"}\n');
+      await expect(publishPanel(panel, out, { runs })).rejects.toThrow(`${file}: row 1, column store_id: store_id is required and empty`);
+      const csv = path.join(panel, 'contacts.csv');
+      await rm(file);
+      await writeFile(csv, 'store_id,name\na,Ann\n');
+      await expect(publishPanel(panel, out, { runs })).rejects.toThrow(`${csv}: row 1, column email: the required column email is missing`);
+      await rm(csv);
+      expect(await index(runs)).toEqual(before);
+    });
+
+    it('empties store_contacts once the panel has no contacts file', async () => {
+      await publishPanel(panel, out, { runs });
+      expect((await index(runs)).contacts).toBeUndefined();
+      expect(await readdir(path.join(runs, 'contacts'))).toEqual([]);
+      expect((await ingestRuns(t.db, runs, opts)).contacts).toBe(0);
+      expect(await loaded()).toEqual([]);
+      expect((await ingestRuns(t.db, runs, opts)).contacts).toBeUndefined();
+    });
+  });
+}
