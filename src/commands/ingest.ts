@@ -3,6 +3,7 @@ import type { Env } from '../env.js';
 import type { Db } from '../db/index.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { ingestCheck, INGEST_POLL_MS } from '../ingest/watcher.js';
+import { evaluateWatches } from '../watches/evaluate.js';
 import type { BackgroundOptions } from './background.js';
 import { progress } from '../progress.js';
 import type { Config } from '../settings/config.js';
@@ -15,10 +16,13 @@ export async function runIngest(opts: IngestCommandOptions, env: Env): Promise<v
     const bar = progress(env, 'ingest');
     const s = await ingestRuns(db, opts.runs, { now: env.now, onProgress: (m) => bar.update(m) });
     bar.done(s.months.length ? `loaded ${s.months.length} months` : 'nothing new');
+    // Every ingest checks the watches (a no-op for a watch whose inputs did not move).
+    const w = await evaluateWatches(db, env.now());
     const text = s.months.length
       ? `ingested ${s.months.length} month${s.months.length === 1 ? '' : 's'} (${s.months.join(', ')}): ${s.stores} store rows, ${s.signals} signals into ${db.location}`
       : `${db.location} is up to date with ${opts.runs}`;
-    output(env, opts, { months: s.months, stores: s.stores, signals: s.signals }, text);
+    const watches = w.checked ? `; checked ${w.checked} watch${w.checked === 1 ? '' : 'es'} (${w.changed} changed health)` : '';
+    output(env, opts, { months: s.months, stores: s.stores, signals: s.signals, watches_checked: w.checked, watches_changed: w.changed }, text + watches);
   });
 }
 
