@@ -21,8 +21,8 @@ export async function runIngest(opts: IngestCommandOptions, env: Env): Promise<v
     const text = s.months.length
       ? `ingested ${s.months.length} month${s.months.length === 1 ? '' : 's'} (${s.months.join(', ')}): ${s.stores} store rows, ${s.signals} signals into ${db.location}`
       : `${db.location} is up to date with ${opts.runs}`;
-    const watches = w.checked ? `; checked ${w.checked} watch${w.checked === 1 ? '' : 'es'} (${w.changed} changed health)` : '';
-    output(env, opts, { months: s.months, stores: s.stores, signals: s.signals, watches_checked: w.checked, watches_changed: w.changed }, text + watches);
+    if (w.checked) env.stderr.write(`checked ${w.checked} watch${w.checked === 1 ? '' : 'es'} (${w.changed} changed health)\n`);
+    output(env, opts, { months: s.months, stores: s.stores, signals: s.signals }, text);
   });
 }
 
