@@ -61,7 +61,7 @@ export function buildBrief({ watch, receipt, changes }: BriefInput): Brief {
     health_reason: watch.health_reason,
     stores_checked: receipt?.stores_checked ?? 0,
     summary,
-    changes: storeChanges.map((c) => ({ ...c })),
+    changes: storeChanges.map(({ store_id, domain, kind, level, detail }) => ({ store_id, domain, kind, level, detail })),
   };
 }
 
