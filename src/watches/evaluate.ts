@@ -61,15 +61,23 @@ async function observeStores(q: Kysely<Database>, storeIds: readonly string[], m
     );
   }
   const num = (x: number | null | undefined) => (x === null || x === undefined ? null : Number(x));
+  const now = new Map(rows.filter((r) => r.month === month).map((r) => [r.store_id, r]));
+  const before = new Map(rows.filter((r) => r.month === prev).map((r) => [r.store_id, r]));
+  const byStore = new Map<string, StoreObservation['signals'][number][]>();
+  for (const { store_id, type, subject, detail } of signals) {
+    const list = byStore.get(store_id) ?? [];
+    list.push({ type, subject, detail });
+    byStore.set(store_id, list);
+  }
   return storeIds.map((id) => {
-    const cur = rows.find((r) => r.store_id === id && r.month === month);
-    const before = rows.find((r) => r.store_id === id && r.month === prev);
+    const cur = now.get(id);
+    const was = before.get(id);
     return {
       store_id: id,
-      domain: cur?.domain ?? before?.domain ?? null,
+      domain: cur?.domain ?? was?.domain ?? null,
       present: cur !== undefined,
-      signals: signals.filter((s) => s.store_id === id).map(({ type, subject, detail }) => ({ type, subject, detail })),
-      revenue: { current: num(cur?.est_monthly_revenue_usd), previous: num(before?.est_monthly_revenue_usd) },
+      signals: byStore.get(id) ?? [],
+      revenue: { current: num(cur?.est_monthly_revenue_usd), previous: num(was?.est_monthly_revenue_usd) },
     };
   });
 }
