@@ -48,8 +48,23 @@ export function page<T extends z.ZodType>(item: T) {
 export const idParam = (what: string) => z.strictObject({ id: z.string().min(1).max(200).describe(`Identifier of the ${what}`) });
 export const storeParam = z.strictObject({ store_id: z.string().min(1).max(500).describe('Store identifier of the account') });
 
+/** A version in If-Match: its number, bare or quoted as an ETag (`3` or `"3"`). */
+export const IF_MATCH_VERSION = /^(?:([1-9][0-9]{0,14})|"([1-9][0-9]{0,14})")$/;
+
 export const IF_MATCH = z.object({
-  'if-match': z.string().optional().describe('Version of the deal the change is based on; a stale version ⇒ 409'),
+  'if-match': z
+    .string()
+    .regex(IF_MATCH_VERSION, 'must be the version the change is based on, e.g. 3 or "3"')
+    .optional()
+    .describe('The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it the change applies to the latest version.'),
 });
+
+/** The version an If-Match header names (validated by IF_MATCH), or undefined when none was sent. */
+export function ifMatchVersion(headers: Record<string, string | string[] | undefined>): number | undefined {
+  const v = headers['if-match'];
+  if (typeof v !== 'string') return undefined;
+  const m = IF_MATCH_VERSION.exec(v)!;
+  return Number(m[1] ?? m[2]);
+}
 
 export const Deleted = (object: string) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });

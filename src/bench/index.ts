@@ -73,10 +73,10 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
   }
   if (only.has('ranking')) {
     const r = await benchRanking({ accounts: opts.rankingAccounts, dataDir: path.resolve(opts.data), log });
-    const lat = (l: { requests: number; rps: number; p99: number }) => `${fmt(l.rps, 0)} req/s, p99 ${fmt(l.p99, 1)} ms`;
+    const lat = (l: { requests: number; rps: number; p99: number; failed: number }) => `${fmt(l.rps, 0)} req/s, p99 ${fmt(l.p99, 1)} ms${l.failed ? ` (${l.failed} failed)` : ''}`;
     results.push(
       `ranking: ${r.accounts.toLocaleString('en-US')} accounts scored in ${fmt(r.firstSeconds)} s; refit + re-rank after one outcome ${fmt(r.refitSeconds)} s (goal ≤ 2 s); ` +
-        `GET /accounts?limit=50 at 64 connections alone: ${lat(r.alone)}; during a refit: ${lat(r.duringRefit)} (goal p99 < 20 ms)`,
+        `GET /accounts?limit=50 (${fmt(r.pageBytes / 1024, 0)} KiB a page) at 64 connections alone: ${lat(r.alone)}; during a refit: ${lat(r.duringRefit)} (goal p99 < 20 ms)`,
     );
   }
   if (only.has('learning')) {

@@ -26,12 +26,16 @@ export interface RankingBenchResult {
   refitSeconds: number;
   alone: Latency;
   duringRefit: Latency;
+  /** Bytes of one page (the load's response size). */
+  pageBytes: number;
 }
 
 export interface Latency {
   requests: number;
   rps: number;
   p99: number;
+  /** Responses that were not 2xx, plus socket errors (both should be 0). */
+  failed: number;
 }
 
 const MONTHS = ['2026-09', '2026-10'];
@@ -81,11 +85,13 @@ export async function benchRanking(o: { accounts: number; dataDir: string; log: 
       const url = `http://127.0.0.1:${port}/api/v1/accounts?limit=50`;
       o.log(`GET /accounts?limit=50 from ${CLIENTS} clients, alone …`);
       const window = Math.max(3, Math.ceil(refitSeconds) + 2);
+      const bytes = (await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).arrayBuffer()).byteLength;
+      o.log(`one page is ${(bytes / 1024).toFixed(0)} KiB`);
       const alone = await load(url, key, async () => {}, window);
       await label();
       o.log(`… and during a refit`);
       const duringRefit = await load(url, key, async () => void (await refreshWorkspace(db, ws.id, new Date())), window);
-      return { accounts: first.accounts, firstSeconds, refitSeconds, alone, duringRefit };
+      return { accounts: first.accounts, firstSeconds, refitSeconds, alone, duringRefit, pageBytes: bytes };
     } finally {
       await app.close();
     }
@@ -101,5 +107,5 @@ async function load(url: string, key: string, during: () => Promise<void>, secon
   await new Promise((r) => setTimeout(r, 500)); // the load generator is up
   await during();
   const f = await figures;
-  return { requests: f.requests, rps: f.rps, p99: f.p99 };
+  return { requests: f.requests, rps: f.rps, p99: f.p99, failed: f.non2xx + f.errors };
 }

@@ -12,7 +12,7 @@ import type { Db } from '../db/index.js';
 import { startWorker, type Task, type Worker } from '../worker.js';
 
 /** Operations whose commit moves a workspace's ranking inputs. */
-const RERANKING = new Set(['record_outcome', 'set_account_status']);
+const RERANKING = new Set(['record_outcome', 'set_account_status', 'create_deal', 'move_deal_stage']);
 /** Operations whose commit changes what a watch holds: the watch is checked at once. */
 const REWATCHING = new Set(['resize_managed_watch', 'add_watch', 'add_watch_stores', 'remove_watch_store']);
 

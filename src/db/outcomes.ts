@@ -3,13 +3,14 @@ import { type Kysely, sql } from 'kysely';
 import { prepared } from './prepared.js';
 import type { Database, OutcomeRow } from './schema.js';
 
-/** Hot path (every record_outcome). */
-export async function insertOutcome(trx: Kysely<Database>, row: OutcomeRow): Promise<OutcomeRow> {
+/** Hot path (every record_outcome; a deal's stage move too, naming its deal). */
+export async function insertOutcome(trx: Kysely<Database>, input: Omit<OutcomeRow, 'deal_id'> & { deal_id?: string | null }): Promise<OutcomeRow> {
+  const row: OutcomeRow = { ...input, deal_id: input.deal_id ?? null };
   await prepared(
     trx,
-    sql`insert into outcomes (id, workspace_id, api_key_id, store_id, action, value, occurred_at, note, lost_reason, lost_reason_other, recorded_at)
+    sql`insert into outcomes (id, workspace_id, api_key_id, store_id, action, value, occurred_at, note, lost_reason, lost_reason_other, recorded_at, deal_id)
       values (${row.id}, ${row.workspace_id}, ${row.api_key_id}, ${row.store_id}, ${row.action}, ${row.value}, ${row.occurred_at},
-        ${row.note}, ${row.lost_reason}, ${row.lost_reason_other}, ${row.recorded_at})`,
+        ${row.note}, ${row.lost_reason}, ${row.lost_reason_other}, ${row.recorded_at}, ${row.deal_id})`,
   );
   return row;
 }

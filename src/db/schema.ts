@@ -186,6 +186,8 @@ export interface OutcomesTable {
   lost_reason: LostReason | null;
   lost_reason_other: string | null;
   recorded_at: string;
+  /** The deal whose stage move recorded this outcome; null for record_outcome. */
+  deal_id: string | null;
 }
 
 export interface WebhookEndpointsTable {
@@ -231,6 +233,55 @@ export interface RankingHistoryTable {
 export interface SettingsTable {
   name: string;
   value: string;
+}
+
+export interface DealsTable {
+  id: string;
+  workspace_id: string;
+  store_id: string;
+  title: string;
+  value: number | null;
+  /** ISO 4217 code, upper case. */
+  currency: string | null;
+  stage: DealStage;
+  owner_email: string | null;
+  /** YYYY-MM-DD. */
+  expected_close_date: string | null;
+  /** Set while the deal is lost. */
+  lost_reason: LostReason | null;
+  lost_reason_other: string | null;
+  /** 1 at creation, +1 on every change. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DealNotesTable {
+  /** Sorts in writing order (see db/deals.ts). */
+  id: string;
+  workspace_id: string;
+  deal_id: string;
+  body: string;
+  actor: string;
+  created_at: string;
+}
+
+/** One row per creation, stage move and changed field; (deal_id, version, field) orders it. */
+export interface DealHistoryTable {
+  deal_id: string;
+  /** The deal's version after the change. */
+  version: number;
+  /** `stage` for a creation or a stage move, else the changed field. */
+  field: string;
+  workspace_id: string;
+  kind: 'created' | 'stage_changed' | 'field_changed';
+  /** JSON of the value before (null for a creation) and after. */
+  from_value: string;
+  to_value: string;
+  lost_reason: LostReason | null;
+  lost_reason_other: string | null;
+  actor: string;
+  created_at: string;
 }
 
 /** A managed, self-directed or client watch (src/watches/). */
@@ -318,6 +369,9 @@ export interface Database {
   workspace_models: WorkspaceModelsTable;
   model_weights: ModelWeightsTable;
   outbox: OutboxTable;
+  deals: DealsTable;
+  deal_notes: DealNotesTable;
+  deal_history: DealHistoryTable;
 }
 
 export type Workspace = Selectable<WorkspacesTable>;

@@ -31,6 +31,14 @@ export const WORKING: Operations = {
   get_profile: 'available',
   record_outcome: 'available',
   delete_webhook: 'available',
+  list_deals: 'available',
+  get_deal: 'available',
+  create_deal: 'available',
+  update_deal: 'available',
+  move_deal_stage: 'available',
+  add_deal_note: 'available',
+  list_deal_notes: 'available',
+  list_deal_history: 'available',
 };
 
 export function capabilityManifest(operations: Operations): CapabilityManifest {

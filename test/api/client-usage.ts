@@ -1,6 +1,6 @@
 /**
  * A client generated from openapi.json (openapi-typescript types + openapi-fetch) calling the
- * three implemented operations. Its types are the golden test/golden/api/storelens-api.d.ts;
+ * implemented operations. Its types are the golden test/golden/api/storelens-api.d.ts;
  * openapi-client.test.ts type-checks this file, so a change to the document that breaks
  * callers fails the tests.
  */
@@ -32,5 +32,40 @@ export async function exerciseClient(baseUrl: string, key: string, webhookId: st
     deleted: deleted.data?.deleted,
     missingStatus: missing.response.status,
     missingProblemType: (missing.error as { type?: string } | undefined)?.type,
+  };
+}
+
+/** The deal operations, each once, as a client of the pipeline would call them. */
+export async function exerciseDeals(baseUrl: string, key: string, storeId: string) {
+  const client = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${key}` } });
+  const idem = (what: string) => ({ 'Idempotency-Key': `client-${what}-${Date.now()}` });
+  const created = await client.POST('/deals', {
+    params: { header: idem('create') },
+    body: { store_id: storeId, title: 'Relaunch', value: 5000, currency: 'EUR', owner_email: 'ana@agency.example', expected_close_date: '2026-06-30' },
+  });
+  const id = created.data?.id ?? 'missing';
+  const version: number | undefined = created.data?.version;
+  const read = await client.GET('/deals/{id}', { params: { path: { id } } });
+  const updated = await client.PATCH('/deals/{id}', { params: { path: { id }, header: { ...idem('update'), 'if-match': String(version) } }, body: { value: 6000 } });
+  const moved = await client.POST('/deals/{id}/stage', {
+    params: { path: { id }, header: { ...idem('move'), 'if-match': String(updated.data?.version) } },
+    body: { stage: 'lost', lost_reason: 'budget' },
+  });
+  const stale = await client.POST('/deals/{id}/stage', { params: { path: { id }, header: { ...idem('stale'), 'if-match': '1' } }, body: { stage: 'proposal' } });
+  const note = await client.POST('/deals/{id}/notes', { params: { path: { id }, header: idem('note') }, body: { body: 'Budget frozen until Q3' } });
+  const notes = await client.GET('/deals/{id}/notes', { params: { path: { id }, query: { limit: 10 } } });
+  const history = await client.GET('/deals/{id}/history', { params: { path: { id } } });
+  const list = await client.GET('/deals', { params: { query: { stage: 'lost', store_id: storeId } } });
+  const stage: 'discovery' | 'qualifying' | 'proposal' | 'negotiation' | 'won' | 'lost' | undefined = moved.data?.stage;
+  return {
+    created: created.response.status,
+    readTitle: read.data?.title,
+    updatedValue: updated.data?.value,
+    stage,
+    staleStatus: stale.response.status,
+    noteBody: note.data?.body,
+    notes: notes.data?.data.length,
+    history: history.data?.data.map((c) => `${c.kind}:${c.field}:${String(c.from)}→${String(c.to)}`),
+    listed: list.data?.data.map((d) => d.id === id),
   };
 }

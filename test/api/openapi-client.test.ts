@@ -105,6 +105,24 @@ describe('openapi.json and a generated client', () => {
     expect(diagnostics).toEqual([]);
   });
 
+  it('calls the deal operations through openapi-fetch', async () => {
+    const ws = await workspace(h.db);
+    await importAccounts(h.db, ws.id, [{ store_id: 'top', score: 9 }], new Date());
+    const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals']);
+    const { exerciseDeals } = await import('./client-usage.js');
+    expect(await exerciseDeals(h.base, key, 'top')).toEqual({
+      created: 201,
+      readTitle: 'Relaunch',
+      updatedValue: 6000,
+      stage: 'lost',
+      staleStatus: 409,
+      noteBody: 'Budget frozen until Q3',
+      notes: 1,
+      history: ['created:stage:null→discovery', 'field_changed:value:5000→6000', 'stage_changed:stage:discovery→lost'],
+      listed: [true],
+    });
+  });
+
   it('calls the three operations through openapi-fetch', async () => {
     const ws = await workspace(h.db);
     await importAccounts(h.db, ws.id, [{ store_id: 'top', score: 9 }, { store_id: 'mid', score: 5 }, { store_id: 'low', score: 1 }], new Date());

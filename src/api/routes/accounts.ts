@@ -4,6 +4,7 @@ import { rowsEvidence } from '../../accounts/evidence.js';
 import type { Db } from '../../db/index.js';
 import { ACCOUNT_STATUSES } from '../../accounts/statuses.js';
 import { getAccount, markDelivered, setAccountStatus, statusHistory } from '../../db/accounts.js';
+import { dealsOfStore } from '../../db/deals.js';
 import { type PageQuery, type PageRow, rankingRetained, readRankingPage } from '../../db/rankings.js';
 import { latestStoreFeatures, pageStoreSignals, signalSummary } from '../../db/store-history.js';
 import { MONTH, isMonth } from '../../month.js';
@@ -11,6 +12,7 @@ import { SIGNAL_TYPES } from '../../signals/types.js';
 import { ApiProblem } from '../problems.js';
 import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
 import { defineRoute } from '../route-def.js';
+import { Deal } from './deals.js';
 import { page, pageQuery, storeParam } from '../schemas.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
@@ -101,7 +103,7 @@ const AccountDetail = Account.extend({
     first_month: z.string().nullable(),
     last_month: z.string().nullable(),
   }),
-  deals: z.array(z.record(z.string(), z.unknown())).describe("The account's deals: always empty until the deal operations are available"),
+  deals: z.array(Deal).describe("The account's deals, oldest first"),
   contacts: z.array(z.record(z.string(), z.unknown())).describe("The account's contacts: always empty until the contact operations are available"),
 });
 
@@ -255,7 +257,7 @@ export const accountRoutes = [
         features,
         status_history: history,
         signal_summary: summary,
-        deals: [],
+        deals: await dealsOfStore(db.kysely, workspace.id, params.store_id),
         contacts: [],
       };
       return { status: 200, body };

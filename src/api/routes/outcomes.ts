@@ -73,7 +73,7 @@ export const outcomeRoutes = [
         lost_reason_other: body.lost_reason_other ?? null,
         recorded_at: now.toISOString(),
       });
-      const { workspace_id: _w, api_key_id: _k, ...rest } = row;
+      const { workspace_id: _w, api_key_id: _k, deal_id: _d, ...rest } = row;
       return { status: 200, body: { object: 'outcome', ...rest } };
     },
   }),

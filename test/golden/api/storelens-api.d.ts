@@ -162,15 +162,17 @@ export interface paths {
         };
         /**
          * List deals
-         * @description Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * @description The workspace's deals in creation order (a walk sees each deal once), narrowed by `stage`, `store_id`, `owner_email` and `updated_since`, which combine. A cursor only continues the walk with the filters it was issued for (other filters ⇒ 400).
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["list_deals"];
         put?: never;
         /**
          * Create a deal
-         * @description Emits `deal.created`.
+         * @description Creates a deal (version 1) for a store the workspace can see (another ⇒ 404), at `stage` (default `discovery`; `lost` needs `lost_reason`, and `lost_reason_other` when it is `other`, exactly like an Outcome). The starting stage is a learning label for the ranking, like an outcome of that action. Emits `deal.created`.
          *
-         *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: unavailable.
+         *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: available.
          */
         post: operations["create_deal"];
         delete?: never;
@@ -188,7 +190,9 @@ export interface paths {
         };
         /**
          * Read a deal
-         * @description Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * @description Another workspace's deal, or an unknown id ⇒ 404.
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["get_deal"];
         put?: never;
@@ -198,9 +202,9 @@ export interface paths {
         head?: never;
         /**
          * Update a deal
-         * @description Emits `deal.updated`. A stale If-Match version ⇒ 409.
+         * @description Changes title, value, currency, owner_email or expected_close_date (null clears a field; the stage moves with move_deal_stage). With `If-Match: <version>` the change applies only to that version: a stale one ⇒ 409 (of two changes based on one version exactly one wins). Each changed field is one history entry. Emits `deal.updated` with the changes; a change that changes nothing emits nothing and keeps the version.
          *
-         *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: unavailable.
+         *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: available.
          */
         patch: operations["update_deal"];
         trace?: never;
@@ -216,9 +220,9 @@ export interface paths {
         put?: never;
         /**
          * Move a deal to another stage
-         * @description Emits only `deal.stage_changed`. A stale If-Match version ⇒ 409.
+         * @description Moves the deal along the transition table (discovery → qualifying, proposal, negotiation, won, lost; qualifying → discovery, proposal, negotiation, won, lost; proposal → discovery, qualifying, negotiation, won, lost; negotiation → discovery, qualifying, proposal, won, lost; won → discovery, qualifying, proposal, negotiation; lost → discovery, qualifying, proposal, negotiation); anything else, including the stage it is in, ⇒ 422 naming from and to. `lost` needs `lost_reason` (and `lost_reason_other` when it is `other`) ⇒ 400 otherwise; leaving lost clears them. `If-Match: <version>`: a stale one ⇒ 409. The new stage is a learning label for the ranking, like an outcome of that action. Emits only `deal.stage_changed`.
          *
-         *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: unavailable.
+         *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: available.
          */
         post: operations["move_deal_stage"];
         delete?: never;
@@ -234,15 +238,43 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a deal's notes
+         * @description Oldest first, paged.
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["list_deal_notes"];
         put?: never;
         /**
          * Add a note to a deal
-         * @description Emits no event.
+         * @description Adds a note with the key as actor. The deal's version does not move; emits no event.
          *
-         *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: unavailable.
+         *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: available.
          */
         post: operations["add_deal_note"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deals/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a deal's history
+         * @description Every change in the order it happened: the creation, each stage move and each changed field, with from, to, actor and time. Paged.
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["list_deal_history"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1065,9 +1097,32 @@ export interface operations {
                             first_month: string | null;
                             last_month: string | null;
                         };
-                        /** @description The account's deals: always empty until the deal operations are available */
+                        /** @description The account's deals, oldest first */
                         deals: {
-                            [key: string]: unknown;
+                            /** @constant */
+                            object: "deal";
+                            id: string;
+                            /** @description The account (store) the deal is with */
+                            store_id: string;
+                            title: string;
+                            /** @description Deal value in `currency` */
+                            value: number | null;
+                            /** @description ISO 4217 */
+                            currency: string | null;
+                            /** @enum {string} */
+                            stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
+                            /** @description Who owns the deal (trimmed, domain lower-cased) */
+                            owner_email: string | null;
+                            /** @description YYYY-MM-DD */
+                            expected_close_date: string | null;
+                            /** @description Why it was lost, while the stage is `lost` */
+                            lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                            /** @description The free text of lost_reason `other` */
+                            lost_reason_other: string | null;
+                            /** @description 1 at creation, +1 on every change; send it as If-Match */
+                            version: number;
+                            created_at: string;
+                            updated_at: string;
                         }[];
                         /** @description The account's contacts: always empty until the contact operations are available */
                         contacts: {
@@ -1416,8 +1471,14 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
-                store_id?: string;
+                /** @description Only deals in this stage */
                 stage?: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
+                /** @description Only deals of this store */
+                store_id?: string;
+                /** @description Only deals of this owner */
+                owner_email?: string;
+                /** @description Only deals changed at or after this time (ISO 8601 with a zone, e.g. 2026-03-01T00:00:00Z) */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -1440,14 +1501,24 @@ export interface operations {
                             /** @constant */
                             object: "deal";
                             id: string;
+                            /** @description The account (store) the deal is with */
                             store_id: string;
-                            name: string;
+                            title: string;
+                            /** @description Deal value in `currency` */
+                            value: number | null;
+                            /** @description ISO 4217 */
+                            currency: string | null;
                             /** @enum {string} */
                             stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
-                            amount: number | null;
-                            currency: string | null;
+                            /** @description Who owns the deal (trimmed, domain lower-cased) */
                             owner_email: string | null;
-                            /** @description Increases on every change; send it as If-Match */
+                            /** @description YYYY-MM-DD */
+                            expected_close_date: string | null;
+                            /** @description Why it was lost, while the stage is `lost` */
+                            lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                            /** @description The free text of lost_reason `other` */
+                            lost_reason_other: string | null;
+                            /** @description 1 at creation, +1 on every change; send it as If-Match */
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -1478,18 +1549,27 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A store the workspace can see (one of its accounts); another ⇒ 404 */
                     store_id: string;
+                    title: string;
                     /**
+                     * @description Where the deal starts (default `discovery`)
                      * @default discovery
                      * @enum {string}
                      */
                     stage?: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
-                    name: string;
-                    amount?: number | null;
-                    currency?: string;
-                    /** Format: email */
-                    owner_email?: string;
-                };
+                    /**
+                     * @description Required when the stage is `lost` (and only then)
+                     * @enum {string}
+                     */
+                    lost_reason?: "no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other";
+                    /** @description Required when lost_reason is `other` (and only then) */
+                    lost_reason_other?: string;
+                    value?: number | null;
+                    currency?: string | null;
+                    owner_email?: string | null;
+                    expected_close_date?: string | null;
+                } & (unknown & unknown);
             };
         };
         responses: {
@@ -1506,14 +1586,24 @@ export interface operations {
                         /** @constant */
                         object: "deal";
                         id: string;
+                        /** @description The account (store) the deal is with */
                         store_id: string;
-                        name: string;
+                        title: string;
+                        /** @description Deal value in `currency` */
+                        value: number | null;
+                        /** @description ISO 4217 */
+                        currency: string | null;
                         /** @enum {string} */
                         stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
-                        amount: number | null;
-                        currency: string | null;
+                        /** @description Who owns the deal (trimmed, domain lower-cased) */
                         owner_email: string | null;
-                        /** @description Increases on every change; send it as If-Match */
+                        /** @description YYYY-MM-DD */
+                        expected_close_date: string | null;
+                        /** @description Why it was lost, while the stage is `lost` */
+                        lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                        /** @description The free text of lost_reason `other` */
+                        lost_reason_other: string | null;
+                        /** @description 1 at creation, +1 on every change; send it as If-Match */
                         version: number;
                         created_at: string;
                         updated_at: string;
@@ -1527,7 +1617,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1556,14 +1645,24 @@ export interface operations {
                         /** @constant */
                         object: "deal";
                         id: string;
+                        /** @description The account (store) the deal is with */
                         store_id: string;
-                        name: string;
+                        title: string;
+                        /** @description Deal value in `currency` */
+                        value: number | null;
+                        /** @description ISO 4217 */
+                        currency: string | null;
                         /** @enum {string} */
                         stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
-                        amount: number | null;
-                        currency: string | null;
+                        /** @description Who owns the deal (trimmed, domain lower-cased) */
                         owner_email: string | null;
-                        /** @description Increases on every change; send it as If-Match */
+                        /** @description YYYY-MM-DD */
+                        expected_close_date: string | null;
+                        /** @description Why it was lost, while the stage is `lost` */
+                        lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                        /** @description The free text of lost_reason `other` */
+                        lost_reason_other: string | null;
+                        /** @description 1 at creation, +1 on every change; send it as If-Match */
                         version: number;
                         created_at: string;
                         updated_at: string;
@@ -1582,7 +1681,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Version of the deal the change is based on; a stale version ⇒ 409 */
+                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it the change applies to the latest version. */
                 "if-match"?: string;
                 /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -1596,11 +1695,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name?: string;
-                    amount?: number | null;
-                    currency?: string;
-                    /** Format: email */
-                    owner_email?: string;
+                    title?: string;
+                    /** @description null clears it */
+                    value?: number | null;
+                    /** @description null clears it */
+                    currency?: string | null;
+                    /** @description null clears it */
+                    owner_email?: string | null;
+                    /** @description null clears it */
+                    expected_close_date?: string | null;
                 };
             };
         };
@@ -1618,14 +1721,103 @@ export interface operations {
                         /** @constant */
                         object: "deal";
                         id: string;
+                        /** @description The account (store) the deal is with */
                         store_id: string;
-                        name: string;
+                        title: string;
+                        /** @description Deal value in `currency` */
+                        value: number | null;
+                        /** @description ISO 4217 */
+                        currency: string | null;
                         /** @enum {string} */
                         stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
-                        amount: number | null;
-                        currency: string | null;
+                        /** @description Who owns the deal (trimmed, domain lower-cased) */
                         owner_email: string | null;
-                        /** @description Increases on every change; send it as If-Match */
+                        /** @description YYYY-MM-DD */
+                        expected_close_date: string | null;
+                        /** @description Why it was lost, while the stage is `lost` */
+                        lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                        /** @description The free text of lost_reason `other` */
+                        lost_reason_other: string | null;
+                        /** @description 1 at creation, +1 on every change; send it as If-Match */
+                        version: number;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    move_deal_stage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it the change applies to the latest version. */
+                "if-match"?: string;
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the deal */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
+                    /**
+                     * @description Required when the stage is `lost` (and only then)
+                     * @enum {string}
+                     */
+                    lost_reason?: "no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other";
+                    /** @description Required when lost_reason is `other` (and only then) */
+                    lost_reason_other?: string;
+                } & (unknown & unknown);
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "deal";
+                        id: string;
+                        /** @description The account (store) the deal is with */
+                        store_id: string;
+                        title: string;
+                        /** @description Deal value in `currency` */
+                        value: number | null;
+                        /** @description ISO 4217 */
+                        currency: string | null;
+                        /** @enum {string} */
+                        stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
+                        /** @description Who owns the deal (trimmed, domain lower-cased) */
+                        owner_email: string | null;
+                        /** @description YYYY-MM-DD */
+                        expected_close_date: string | null;
+                        /** @description Why it was lost, while the stage is `lost` */
+                        lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                        /** @description The free text of lost_reason `other` */
+                        lost_reason_other: string | null;
+                        /** @description 1 at creation, +1 on every change; send it as If-Match */
                         version: number;
                         created_at: string;
                         updated_at: string;
@@ -1644,54 +1836,46 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    move_deal_stage: {
+    list_deal_notes: {
         parameters: {
-            query?: never;
-            header: {
-                /** @description Version of the deal the change is based on; a stale version ⇒ 409 */
-                "if-match"?: string;
-                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
-                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
             };
+            header?: never;
             path: {
                 /** @description Identifier of the deal */
                 id: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Success */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @constant */
-                        object: "deal";
-                        id: string;
-                        store_id: string;
-                        name: string;
-                        /** @enum {string} */
-                        stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
-                        amount: number | null;
-                        currency: string | null;
-                        owner_email: string | null;
-                        /** @description Increases on every change; send it as If-Match */
-                        version: number;
-                        created_at: string;
-                        updated_at: string;
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "deal_note";
+                            id: string;
+                            deal_id: string;
+                            body: string;
+                            /** @description `key:<key id>` for a note added through the API */
+                            actor: string;
+                            created_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -1699,10 +1883,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1743,6 +1923,8 @@ export interface operations {
                         id: string;
                         deal_id: string;
                         body: string;
+                        /** @description `key:<key id>` for a note added through the API */
+                        actor: string;
                         created_at: string;
                     };
                 };
@@ -1754,6 +1936,68 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_deal_history: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the deal */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "deal_change";
+                            deal_id: string;
+                            /** @description The deal's version after the change */
+                            version: number;
+                            /** @enum {string} */
+                            kind: "created" | "stage_changed" | "field_changed";
+                            /** @description `stage` for a creation or a stage move, else the field that changed */
+                            field: string;
+                            /** @description The value before (null for a creation) */
+                            from: string | number | null;
+                            /** @description The value after */
+                            to: string | number | null;
+                            /** @description For a move to (or a creation at) `lost` */
+                            lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                            lost_reason_other: string | null;
+                            /** @description `key:<key id>` for a change made through the API */
+                            actor: string;
+                            changed_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
