@@ -45,9 +45,11 @@ export interface OperationRequest {
 export interface OperationResponse {
   status: number;
   headers: Record<string, string>;
-  /** JSON text (a problem+json document when problem is set). */
+  /** JSON text (a problem+json document when problem is set), or text of `contentType`. */
   body: string;
   problem?: boolean;
+  /** Set when the body is not JSON (OperationResult.contentType). */
+  contentType?: string;
 }
 
 /** A caller that passed 401 → 404 → 403 → 429, with the headers every later answer carries. */
@@ -128,6 +130,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret };
     if (idemKey === undefined) {
       const result = await handler(ctx);
+      if (result.contentType !== undefined) return { status: result.status, headers: NO_HEADERS, body: String(result.body), contentType: result.contentType };
       const json = JSON.stringify(result.body);
       if (cacheKey !== undefined && result.cacheable && result.status === 200) reads.set(cacheKey, { stamp, body: json });
       return { status: result.status, headers: NO_HEADERS, body: json };

@@ -72,7 +72,10 @@ function operation(r: AnyRoute, capability: CapabilityLookup, statuses: ReturnTy
     [String(r.status ?? 200)]: {
       description: 'Success',
       headers: { ...rateHeaders, ...(isMutating(r) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}) },
-      content: { 'application/json': { schema: jsonSchema(r.response, 'output') } },
+      content: {
+        'application/json': { schema: jsonSchema(r.response, 'output') },
+        ...Object.fromEntries(Object.entries(r.alternateContent ?? {}).map(([type, description]) => [type, { schema: { type: 'string', description } }])),
+      },
     },
   };
   for (const s of problemStatuses(r)) responses[String(s)] = { $ref: `#/components/responses/${statuses[s]!.name}` };

@@ -138,7 +138,7 @@ function send(reply: FastifyReply, r: OperationResponse): FastifyReply {
   return reply
     .code(r.status)
     .headers(r.headers)
-    .type(r.problem ? PROBLEM_CONTENT_TYPE : JSON_TYPE)
+    .type(r.problem ? PROBLEM_CONTENT_TYPE : (r.contentType ?? JSON_TYPE))
     .send(r.body);
 }
 

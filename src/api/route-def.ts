@@ -38,6 +38,11 @@ export interface OperationResult {
    * answer the same target in the same workspace with this body until a version moves.
    */
   cacheable?: boolean;
+  /**
+   * The body is this media type's text (a string sent as it is), not JSON: e.g. a watch brief
+   * as `text/markdown; charset=utf-8`. Only for reads (a mutating answer is always JSON).
+   */
+  contentType?: string;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -65,6 +70,8 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined> {
   /** Request headers beyond Authorization and Idempotency-Key (e.g. If-Match). */
   headers?: z.ZodObject;
   response: z.ZodType;
+  /** Other media types the success response can have (e.g. `text/markdown`), with a description; openapi.json lists them. */
+  alternateContent?: Record<string, string>;
   /** Success status (200 unless said). */
   status?: number;
   /** Operation-specific problem statuses beyond those every call can answer. */

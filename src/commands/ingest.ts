@@ -3,6 +3,7 @@ import type { Env } from '../env.js';
 import type { Db } from '../db/index.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { ingestCheck, INGEST_POLL_MS } from '../ingest/watcher.js';
+import { evaluateWatches } from '../watches/evaluate.js';
 import type { BackgroundOptions } from './background.js';
 import { progress } from '../progress.js';
 import type { Config } from '../settings/config.js';
@@ -16,12 +17,15 @@ export async function runIngest(opts: IngestCommandOptions, env: Env): Promise<v
     const s = await ingestRuns(db, opts.runs, { now: env.now, onProgress: (m) => bar.update(m) });
     const changed = s.months.length > 0 || s.contacts !== undefined;
     bar.done(changed ? `loaded ${s.months.length} months` : 'nothing new');
+    // Every ingest checks the watches (a no-op for a watch whose inputs did not move).
+    const w = await evaluateWatches(db, env.now());
     const contacts = s.contacts === undefined ? '' : `; the contact source (${s.contacts} contacts)`;
     const text = s.months.length
       ? `ingested ${s.months.length} month${s.months.length === 1 ? '' : 's'} (${s.months.join(', ')}): ${s.stores} store rows, ${s.signals} signals${contacts} into ${db.location}`
       : s.contacts !== undefined
         ? `ingested the contact source (${s.contacts} contacts) into ${db.location}`
         : `${db.location} is up to date with ${opts.runs}`;
+    if (w.checked) env.stderr.write(`checked ${w.checked} watch${w.checked === 1 ? '' : 'es'} (${w.changed} changed health)\n`);
     output(env, opts, { months: s.months, stores: s.stores, signals: s.signals, ...(s.contacts === undefined ? {} : { contacts: s.contacts }) }, text);
   });
 }

@@ -389,3 +389,38 @@ export async function currentRows(q: Kysely<Database>, workspaceId: string): Pro
   const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
   return pageRanking(q, workspaceId, ws.ranking_version, { inMarketOnly: false, limit: Number.MAX_SAFE_INTEGER });
 }
+
+/** The store ids among `storeIds` the workspace can see (in its current ranking). */
+export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, storeIds: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < storeIds.length; i += 500) {
+    const rows = await q
+      .selectFrom('workspaces as w')
+      .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
+      .select('r.store_id')
+      .where('w.id', '=', workspaceId)
+      .where('r.store_id', 'in', storeIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.add(r.store_id);
+  }
+  return out;
+}
+
+/** The current ranking's in-market accounts in ranking order (the first `limit`). */
+export async function inMarketStoreIds(q: Kysely<Database>, workspaceId: string, limit: number): Promise<string[]> {
+  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  const rows = await pageRanking(q, workspaceId, ws.ranking_version, { inMarketOnly: true, limit });
+  return rows.map((r) => r.store_id);
+}
+
+/** How many accounts the current ranking has in market. */
+export async function countInMarket(q: Kysely<Database>, workspaceId: string): Promise<number> {
+  const r = await q
+    .selectFrom('workspaces as w')
+    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('w.id', '=', workspaceId)
+    .where('r.in_market', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

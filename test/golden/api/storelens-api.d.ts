@@ -368,11 +368,41 @@ export interface paths {
         };
         /**
          * Read managed-watch state
-         * @description Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * @description The workspace's managed watch: the service watches its in-market accounts, best score first, up to the capacity. Status `none` (and health `paused`) until it is started with resize_managed_watch.
+         *
+         *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["get_managed_watch"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Resize (or start) the managed watch
+         * @description Sets the capacity: how many in-market accounts the managed watch holds. Starts the managed watch when there is none, and restarts a cancelled one (its health stays `paused` until the next check). Health is derived at the next check.
+         *
+         *     Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: available.
+         */
+        patch: operations["resize_managed_watch"];
+        trace?: never;
+    };
+    "/watch/managed/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the managed watch
+         * @description Cancels the managed watch: it is no longer checked and its health becomes `paused` (one `watch.health_changed` event). Cancelling a cancelled watch changes nothing. No managed watch ⇒ 404. Resizing restarts it.
+         *
+         *     Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: available.
+         */
+        post: operations["cancel_managed_watch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -387,14 +417,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List self-directed and client watches with their health
-         * @description Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * List watches with their health
+         * @description The workspace's watches (the managed one too, once started), oldest first; `type` narrows the list.
+         *
+         *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["list_watches"];
         put?: never;
         /**
          * Add a self-directed or client watch
-         * @description Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: unavailable.
+         * @description A self-directed watch (stores the workspace picks) or a client watch (a client's name and its stores). Every store must be one of the workspace's accounts: otherwise 404 naming them (`store_ids`), and nothing is added. At most 1000 stores per watch (422 beyond). Health is derived at the next check.
+         *
+         *     Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: available.
          */
         post: operations["add_watch"];
         delete?: never;
@@ -410,14 +444,136 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read one watch
+         * @description Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["get_watch"];
         put?: never;
         post?: never;
         /**
          * Remove a self-directed or client watch
-         * @description Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: unavailable.
+         * @description Removes the watch with its stores, events and receipts. The managed watch is cancelled, not removed (409).
+         *
+         *     Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: available.
          */
         delete: operations["remove_watch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/watches/{id}/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a watch's stores
+         * @description A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity).
+         *
+         *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["list_watch_stores"];
+        put?: never;
+        /**
+         * Add stores to a self-directed or client watch
+         * @description Stores already in the watch stay as they are. Every store must be one of the workspace's accounts: otherwise 404 naming them (`store_ids`), and nothing is added. At most 1000 stores per watch (422 beyond). The managed watch's stores follow the ranking (409).
+         *
+         *     Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: available.
+         */
+        post: operations["add_watch_stores"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/watches/{id}/stores/{store_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a store from a self-directed or client watch
+         * @description A store the watch does not hold ⇒ 404. The managed watch's stores follow the ranking (409).
+         *
+         *     Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: available.
+         */
+        delete: operations["remove_watch_store"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/watches/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a watch's events
+         * @description What each check found, per store and month (signals, sharp revenue falls, absences) and for the watch as a whole (staleness, capacity, health changes): newest month first.
+         *
+         *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["list_watch_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/watches/{id}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a watch's receipts
+         * @description Proof of each check, newest first: the month and run it read, the stores it checked and the health it found.
+         *
+         *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["list_watch_receipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/watches/{id}/brief": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a watch's brief
+         * @description A plain-words summary of the latest checked month's changes in the watched stores. JSON by default; markdown (`text/markdown`) with `format=markdown`, or with `Accept: text/markdown` when `format` is not given.
+         *
+         *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["get_watch_brief"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2197,16 +2353,61 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @enum {string} */
+                        type: "managed" | "self_directed" | "client";
+                        /** @description The client's name (client watches) */
+                        client_name: string | null;
+                        /** @description How many in-market accounts the managed watch holds; null for other watches */
+                        capacity: number | null;
+                        /** @description Stores the watch holds now */
+                        store_count: number;
+                        /**
+                         * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                         * @enum {string}
+                         */
+                        health: "healthy" | "degraded" | "failing" | "paused";
+                        /** @description Why, in plain words */
+                        health_reason: string;
+                        /** @description The latest ingested month of the last check (null: not checked yet) */
+                        checked_month: string | null;
+                        checked_at: string | null;
+                        /** @description null until started */
+                        created_at: string | null;
+                        updated_at: string | null;
                         /** @constant */
                         object: "managed_watch";
-                        size: number;
-                        /** @enum {string} */
-                        health: "healthy" | "degraded" | "failing" | "paused";
-                        /** @enum {string} */
+                        /** @description null until the managed watch is started (resize_managed_watch) */
+                        id: string | null;
+                        /**
+                         * @description `none` until the managed watch is started
+                         * @enum {string}
+                         */
                         status: "active" | "cancelled" | "none";
+                        /** @description The workspace's in-market accounts; more than the capacity degrades the watch */
+                        in_market_accounts: number;
+                        /** @description The five newest events */
                         recent_events: {
-                            [key: string]: unknown;
+                            /** @constant */
+                            object: "watch_event";
+                            id: string;
+                            watch_id: string;
+                            /** @description YYYY-MM */
+                            month: string;
+                            /** @description The store that changed; null for a change of the watch as a whole (health, staleness, capacity) */
+                            store_id: string | null;
+                            domain: string | null;
+                            /** @description A signal type (e.g. `traffic_down`), `revenue_down`, `store_absent`, `data_stale`, `capacity_exceeded` or `health_changed` */
+                            kind: string;
+                            /**
+                             * @description The health the change points to: `healthy` for an informational change
+                             * @enum {string}
+                             */
+                            level: "healthy" | "degraded" | "failing" | "paused";
+                            /** @description Plain words */
+                            detail: string;
+                            created_at: string;
                         }[];
+                        /** @description Path of the brief of the latest check */
                         latest_brief_url: string | null;
                     };
                 };
@@ -2218,6 +2419,195 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    resize_managed_watch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1–1000 */
+                    capacity: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        type: "managed" | "self_directed" | "client";
+                        /** @description The client's name (client watches) */
+                        client_name: string | null;
+                        /** @description How many in-market accounts the managed watch holds; null for other watches */
+                        capacity: number | null;
+                        /** @description Stores the watch holds now */
+                        store_count: number;
+                        /**
+                         * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                         * @enum {string}
+                         */
+                        health: "healthy" | "degraded" | "failing" | "paused";
+                        /** @description Why, in plain words */
+                        health_reason: string;
+                        /** @description The latest ingested month of the last check (null: not checked yet) */
+                        checked_month: string | null;
+                        checked_at: string | null;
+                        /** @description null until started */
+                        created_at: string | null;
+                        updated_at: string | null;
+                        /** @constant */
+                        object: "managed_watch";
+                        /** @description null until the managed watch is started (resize_managed_watch) */
+                        id: string | null;
+                        /**
+                         * @description `none` until the managed watch is started
+                         * @enum {string}
+                         */
+                        status: "active" | "cancelled" | "none";
+                        /** @description The workspace's in-market accounts; more than the capacity degrades the watch */
+                        in_market_accounts: number;
+                        /** @description The five newest events */
+                        recent_events: {
+                            /** @constant */
+                            object: "watch_event";
+                            id: string;
+                            watch_id: string;
+                            /** @description YYYY-MM */
+                            month: string;
+                            /** @description The store that changed; null for a change of the watch as a whole (health, staleness, capacity) */
+                            store_id: string | null;
+                            domain: string | null;
+                            /** @description A signal type (e.g. `traffic_down`), `revenue_down`, `store_absent`, `data_stale`, `capacity_exceeded` or `health_changed` */
+                            kind: string;
+                            /**
+                             * @description The health the change points to: `healthy` for an informational change
+                             * @enum {string}
+                             */
+                            level: "healthy" | "degraded" | "failing" | "paused";
+                            /** @description Plain words */
+                            detail: string;
+                            created_at: string;
+                        }[];
+                        /** @description Path of the brief of the latest check */
+                        latest_brief_url: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancel_managed_watch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        type: "managed" | "self_directed" | "client";
+                        /** @description The client's name (client watches) */
+                        client_name: string | null;
+                        /** @description How many in-market accounts the managed watch holds; null for other watches */
+                        capacity: number | null;
+                        /** @description Stores the watch holds now */
+                        store_count: number;
+                        /**
+                         * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                         * @enum {string}
+                         */
+                        health: "healthy" | "degraded" | "failing" | "paused";
+                        /** @description Why, in plain words */
+                        health_reason: string;
+                        /** @description The latest ingested month of the last check (null: not checked yet) */
+                        checked_month: string | null;
+                        checked_at: string | null;
+                        /** @description null until started */
+                        created_at: string | null;
+                        updated_at: string | null;
+                        /** @constant */
+                        object: "managed_watch";
+                        /** @description null until the managed watch is started (resize_managed_watch) */
+                        id: string | null;
+                        /**
+                         * @description `none` until the managed watch is started
+                         * @enum {string}
+                         */
+                        status: "active" | "cancelled" | "none";
+                        /** @description The workspace's in-market accounts; more than the capacity degrades the watch */
+                        in_market_accounts: number;
+                        /** @description The five newest events */
+                        recent_events: {
+                            /** @constant */
+                            object: "watch_event";
+                            id: string;
+                            watch_id: string;
+                            /** @description YYYY-MM */
+                            month: string;
+                            /** @description The store that changed; null for a change of the watch as a whole (health, staleness, capacity) */
+                            store_id: string | null;
+                            domain: string | null;
+                            /** @description A signal type (e.g. `traffic_down`), `revenue_down`, `store_absent`, `data_stale`, `capacity_exceeded` or `health_changed` */
+                            kind: string;
+                            /**
+                             * @description The health the change points to: `healthy` for an informational change
+                             * @enum {string}
+                             */
+                            level: "healthy" | "degraded" | "failing" | "paused";
+                            /** @description Plain words */
+                            detail: string;
+                            created_at: string;
+                        }[];
+                        /** @description Path of the brief of the latest check */
+                        latest_brief_url: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     list_watches: {
         parameters: {
             query?: {
@@ -2225,7 +2615,8 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
-                type?: "self_directed" | "client";
+                /** @description Only watches of this type */
+                type?: "managed" | "self_directed" | "client";
             };
             header?: never;
             path?: never;
@@ -2249,13 +2640,27 @@ export interface operations {
                             object: "watch";
                             id: string;
                             /** @enum {string} */
-                            type: "self_directed" | "client";
-                            store_id: string;
+                            type: "managed" | "self_directed" | "client";
+                            /** @description The client's name (client watches) */
                             client_name: string | null;
+                            /** @description How many in-market accounts the managed watch holds; null for other watches */
+                            capacity: number | null;
                             /** @enum {string} */
+                            status: "active" | "cancelled";
+                            /** @description Stores the watch holds now */
+                            store_count: number;
+                            /**
+                             * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                             * @enum {string}
+                             */
                             health: "healthy" | "degraded" | "failing" | "paused";
-                            last_event_at: string | null;
+                            /** @description Why, in plain words */
+                            health_reason: string;
+                            /** @description The latest ingested month of the last check (null: not checked yet) */
+                            checked_month: string | null;
+                            checked_at: string | null;
                             created_at: string;
+                            updated_at: string;
                         }[];
                         /** @description Pass as `cursor` for the next page; null at the end of the list */
                         next_cursor: string | null;
@@ -2283,10 +2688,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description `self_directed` (stores the workspace picks) or `client` (a client and its stores)
+                     * @enum {string}
+                     */
                     type: "self_directed" | "client";
-                    store_id: string;
+                    /** @description Required for a client watch; not allowed otherwise */
                     client_name?: string;
+                    /**
+                     * @description Stores to watch (up to 200 per call); each must be one of the workspace's accounts
+                     * @default []
+                     */
+                    store_ids?: string[];
                 };
             };
         };
@@ -2305,13 +2718,27 @@ export interface operations {
                         object: "watch";
                         id: string;
                         /** @enum {string} */
-                        type: "self_directed" | "client";
-                        store_id: string;
+                        type: "managed" | "self_directed" | "client";
+                        /** @description The client's name (client watches) */
                         client_name: string | null;
+                        /** @description How many in-market accounts the managed watch holds; null for other watches */
+                        capacity: number | null;
                         /** @enum {string} */
+                        status: "active" | "cancelled";
+                        /** @description Stores the watch holds now */
+                        store_count: number;
+                        /**
+                         * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                         * @enum {string}
+                         */
                         health: "healthy" | "degraded" | "failing" | "paused";
-                        last_event_at: string | null;
+                        /** @description Why, in plain words */
+                        health_reason: string;
+                        /** @description The latest ingested month of the last check (null: not checked yet) */
+                        checked_month: string | null;
+                        checked_at: string | null;
                         created_at: string;
+                        updated_at: string;
                     };
                 };
             };
@@ -2323,6 +2750,63 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_watch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the watch */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "watch";
+                        id: string;
+                        /** @enum {string} */
+                        type: "managed" | "self_directed" | "client";
+                        /** @description The client's name (client watches) */
+                        client_name: string | null;
+                        /** @description How many in-market accounts the managed watch holds; null for other watches */
+                        capacity: number | null;
+                        /** @enum {string} */
+                        status: "active" | "cancelled";
+                        /** @description Stores the watch holds now */
+                        store_count: number;
+                        /**
+                         * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                         * @enum {string}
+                         */
+                        health: "healthy" | "degraded" | "failing" | "paused";
+                        /** @description Why, in plain words */
+                        health_reason: string;
+                        /** @description The latest ingested month of the last check (null: not checked yet) */
+                        checked_month: string | null;
+                        checked_at: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2365,6 +2849,379 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_watch_stores: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the watch */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "watch_store";
+                            store_id: string;
+                            /** @description null for the managed watch (its stores follow the ranking) */
+                            added_at: string | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    add_watch_stores: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the watch */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Stores to add (1–200 per call) */
+                    store_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "watch";
+                        id: string;
+                        /** @enum {string} */
+                        type: "managed" | "self_directed" | "client";
+                        /** @description The client's name (client watches) */
+                        client_name: string | null;
+                        /** @description How many in-market accounts the managed watch holds; null for other watches */
+                        capacity: number | null;
+                        /** @enum {string} */
+                        status: "active" | "cancelled";
+                        /** @description Stores the watch holds now */
+                        store_count: number;
+                        /**
+                         * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                         * @enum {string}
+                         */
+                        health: "healthy" | "degraded" | "failing" | "paused";
+                        /** @description Why, in plain words */
+                        health_reason: string;
+                        /** @description The latest ingested month of the last check (null: not checked yet) */
+                        checked_month: string | null;
+                        checked_at: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    remove_watch_store: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the watch */
+                id: string;
+                /** @description Store identifier */
+                store_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "watch";
+                        id: string;
+                        /** @enum {string} */
+                        type: "managed" | "self_directed" | "client";
+                        /** @description The client's name (client watches) */
+                        client_name: string | null;
+                        /** @description How many in-market accounts the managed watch holds; null for other watches */
+                        capacity: number | null;
+                        /** @enum {string} */
+                        status: "active" | "cancelled";
+                        /** @description Stores the watch holds now */
+                        store_count: number;
+                        /**
+                         * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                         * @enum {string}
+                         */
+                        health: "healthy" | "degraded" | "failing" | "paused";
+                        /** @description Why, in plain words */
+                        health_reason: string;
+                        /** @description The latest ingested month of the last check (null: not checked yet) */
+                        checked_month: string | null;
+                        checked_at: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_watch_events: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the watch */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "watch_event";
+                            id: string;
+                            watch_id: string;
+                            /** @description YYYY-MM */
+                            month: string;
+                            /** @description The store that changed; null for a change of the watch as a whole (health, staleness, capacity) */
+                            store_id: string | null;
+                            domain: string | null;
+                            /** @description A signal type (e.g. `traffic_down`), `revenue_down`, `store_absent`, `data_stale`, `capacity_exceeded` or `health_changed` */
+                            kind: string;
+                            /**
+                             * @description The health the change points to: `healthy` for an informational change
+                             * @enum {string}
+                             */
+                            level: "healthy" | "degraded" | "failing" | "paused";
+                            /** @description Plain words */
+                            detail: string;
+                            created_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_watch_receipts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the watch */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "watch_receipt";
+                            id: string;
+                            watch_id: string;
+                            /** @description The latest ingested month the check read */
+                            month: string;
+                            /** @description That month's run */
+                            run_id: string;
+                            stores_checked: number;
+                            /** @description The stores checked */
+                            store_ids: string[];
+                            /**
+                             * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                             * @enum {string}
+                             */
+                            health: "healthy" | "degraded" | "failing" | "paused";
+                            health_reason: string;
+                            checked_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_watch_brief: {
+        parameters: {
+            query?: {
+                /** @description `json` (default) or `markdown` */
+                format?: "json" | "markdown";
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the watch */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "watch_brief";
+                        watch_id: string;
+                        /** @enum {string} */
+                        type: "managed" | "self_directed" | "client";
+                        client_name: string | null;
+                        /** @description The month the brief covers: the latest checked month (null: not checked yet) */
+                        month: string | null;
+                        run_id: string | null;
+                        /**
+                         * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                         * @enum {string}
+                         */
+                        health: "healthy" | "degraded" | "failing" | "paused";
+                        health_reason: string;
+                        stores_checked: number;
+                        /** @description Plain words */
+                        summary: string;
+                        /** @description That month's changes in the watched stores */
+                        changes: {
+                            store_id: string | null;
+                            domain: string | null;
+                            kind: string;
+                            /**
+                             * @description healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules
+                             * @enum {string}
+                             */
+                            level: "healthy" | "degraded" | "failing" | "paused";
+                            detail: string;
+                        }[];
+                    };
+                    "text/markdown": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,0 +1,177 @@
+/**
+ * The check of every active watch, run after each ingest (the background worker's `watches`
+ * task, `storelens ingest`) and on the worker's interval. A watch is checked when its
+ * generation moved — the ingested months and their runs, its stores (for the managed watch:
+ * its capacity and the in-market accounts), or the current month (staleness) — so a second
+ * call with nothing new writes nothing. A check records, in one transaction: the findings of
+ * the latest month as watch events, a receipt, the new health and, when the health level
+ * changed, exactly one `watch.health_changed` event in the outbox.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/index.js';
+import { countInMarket, inMarketStoreIds } from '../db/rankings.js';
+import type { Database } from '../db/schema.js';
+import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../db/stores.js';
+import {
+  activeWatches,
+  insertWatchEvents,
+  insertWatchReceipt,
+  nextSeq,
+  setWatchHealth,
+  watchStoreIds,
+  type WatchRow,
+} from '../db/watches.js';
+import { newId } from '../db/ids.js';
+import { deriveHealth, type Finding, monthOf, previousMonth, type StoreObservation, type WatchObservation } from './health.js';
+
+export interface EvaluateSummary {
+  /** Watches checked now (their generation moved). */
+  checked: number;
+  /** Of those, the ones whose health level changed (one event each). */
+  changed: number;
+}
+
+const hash = (parts: readonly unknown[]): string => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+
+const CHUNK = 500;
+
+/** What the watched stores show in `month` (and the revenue of the calendar-previous month). */
+async function observeStores(q: Kysely<Database>, storeIds: readonly string[], month: string): Promise<StoreObservation[]> {
+  const prev = previousMonth(month);
+  const rows: { store_id: string; month: string; domain: string | null; est_monthly_revenue_usd: number | null }[] = [];
+  const signals: { store_id: string; type: StoreObservation['signals'][number]['type']; subject: string | null; detail: string }[] = [];
+  for (let i = 0; i < storeIds.length; i += CHUNK) {
+    const ids = storeIds.slice(i, i + CHUNK);
+    rows.push(
+      ...(await visibleStoreMonths(q)
+        .select(['sm.store_id', 'sm.month', 'sm.domain', 'sm.est_monthly_revenue_usd'])
+        .where('sm.store_id', 'in', ids)
+        .where('sm.month', 'in', [month, prev])
+        .execute()),
+    );
+    signals.push(
+      ...(await visibleStoreSignals(q)
+        .select(['ss.store_id', 'ss.type', 'ss.subject', 'ss.detail'])
+        .where('ss.store_id', 'in', ids)
+        .where('ss.month', '=', month)
+        .orderBy('ss.id')
+        .execute()),
+    );
+  }
+  const num = (x: number | null | undefined) => (x === null || x === undefined ? null : Number(x));
+  const now = new Map(rows.filter((r) => r.month === month).map((r) => [r.store_id, r]));
+  const before = new Map(rows.filter((r) => r.month === prev).map((r) => [r.store_id, r]));
+  const byStore = new Map<string, StoreObservation['signals'][number][]>();
+  for (const { store_id, type, subject, detail } of signals) {
+    const list = byStore.get(store_id) ?? [];
+    list.push({ type, subject, detail });
+    byStore.set(store_id, list);
+  }
+  return storeIds.map((id) => {
+    const cur = now.get(id);
+    const was = before.get(id);
+    return {
+      store_id: id,
+      domain: cur?.domain ?? was?.domain ?? null,
+      present: cur !== undefined,
+      signals: byStore.get(id) ?? [],
+      revenue: { current: num(cur?.est_monthly_revenue_usd), previous: num(was?.est_monthly_revenue_usd) },
+    };
+  });
+}
+
+/** The stable id of a finding: recording the same finding again is a no-op. */
+const findingId = (watchId: string, month: string, f: Finding): string =>
+  `wev_${hash([watchId, month, f.store_id, f.kind, f.subject]).slice(0, 24)}`;
+
+export async function evaluateWatches(db: Db, now: Date): Promise<EvaluateSummary> {
+  const summary: EvaluateSummary = { checked: 0, changed: 0 };
+  const months = await ingestedMonths(db.kysely);
+  const latest = months[months.length - 1];
+  if (!latest) return summary;
+  const currentMonth = monthOf(now);
+  const base = [months.map((m) => [m.month, m.run_id]), currentMonth];
+  for (const w of await activeWatches(db.kysely)) {
+    let storeIds: string[];
+    let capacity: WatchObservation['capacity'];
+    if (w.type === 'managed') {
+      const cap = w.capacity ?? 0;
+      storeIds = await inMarketStoreIds(db.kysely, w.workspace_id, cap);
+      capacity = { capacity: cap, inMarket: await countInMarket(db.kysely, w.workspace_id) };
+    } else {
+      storeIds = await watchStoreIds(db.kysely, w.id);
+    }
+    const generation = hash([base, storeIds, capacity ?? null]);
+    if (generation === w.generation) continue;
+    const observation = { month: latest.month, currentMonth, stores: await observeStores(db.kysely, storeIds, latest.month), capacity };
+    const result = deriveHealth(observation);
+    const changed = await db.write((trx) => recordCheck(trx, w, generation, latest, storeIds, result, now));
+    if (changed === undefined) continue;
+    summary.checked++;
+    if (changed) summary.changed++;
+  }
+  return summary;
+}
+
+/**
+ * Records one check, unless another check of the same watch got there first or the watch was
+ * cancelled meanwhile (undefined, nothing written). True when the health level changed.
+ */
+async function recordCheck(
+  trx: Kysely<Database>,
+  w: WatchRow,
+  generation: string,
+  latest: { month: string; run_id: string },
+  storeIds: readonly string[],
+  result: ReturnType<typeof deriveHealth>,
+  now: Date,
+): Promise<boolean | undefined> {
+  const at = now.toISOString();
+  let claim = trx
+    .updateTable('watches')
+    .set({ generation, checked_month: latest.month, checked_at: at })
+    .where('id', '=', w.id)
+    .where('status', '=', 'active');
+  claim = w.generation === null ? claim.where('generation', 'is', null) : claim.where('generation', '=', w.generation);
+  if (Number((await claim.executeTakeFirst()).numUpdatedRows) === 0) return undefined;
+  // Re-read the health inside the transaction: a cancel or another check may have moved it.
+  const current = await trx.selectFrom('watches').select(['health']).where('id', '=', w.id).executeTakeFirstOrThrow();
+  const events = result.findings.map((f) => ({
+    id: findingId(w.id, latest.month, f),
+    watch_id: w.id,
+    month: latest.month,
+    store_id: f.store_id,
+    domain: f.domain,
+    kind: f.kind,
+    level: f.level,
+    detail: f.detail,
+    created_at: at,
+  }));
+  if (current.health !== result.health) {
+    events.push({
+      id: `wev_${newId('h').slice(2)}`,
+      watch_id: w.id,
+      month: latest.month,
+      store_id: null,
+      domain: null,
+      kind: 'health_changed',
+      level: result.health,
+      detail: `Health ${current.health} → ${result.health}: ${result.reason}`,
+      created_at: at,
+    });
+  }
+  await insertWatchEvents(trx, events);
+  await insertWatchReceipt(trx, {
+    id: newId('wrc'),
+    watch_id: w.id,
+    seq: nextSeq(now),
+    month: latest.month,
+    run_id: latest.run_id,
+    store_ids: JSON.stringify(storeIds),
+    health: result.health,
+    health_reason: result.reason,
+    checked_at: at,
+  });
+  return setWatchHealth(trx, { id: w.id, workspace_id: w.workspace_id, health: current.health }, result.health, result.reason, now);
+}
