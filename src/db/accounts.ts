@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { AccountStatus } from '../accounts/statuses.js';
 import type { Db } from './index.js';
 import { newId } from './ids.js';
-import { type DetailRow, inTransaction, inWrites, type PageRow, rankedAccount, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
+import { currentRanking, type DetailRow, inTransaction, inWrites, type PageRow, rankedAccount, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
 import type { Database } from './schema.js';
 
 export interface AccountInput {
@@ -65,23 +65,23 @@ export async function importAccounts(db: Db, workspaceId: string, accounts: read
 }
 
 async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
-  const rows = dedupe(accounts);
-  const before = new Map<string, { score: number; in_market: number }>();
-  const version = (await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow()).ranking_version;
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const ids = rows.slice(i, i + CHUNK).map((a) => a.store_id);
-    const found = await q.selectFrom('rankings').select(['store_id', 'score', 'in_market']).where('workspace_id', '=', workspaceId).where('version', '=', version).where('store_id', 'in', ids).execute();
-    for (const r of found) before.set(r.store_id, r);
+  const listed = dedupe(accounts);
+  const current = await currentRanking(q, workspaceId);
+  const before = new Map(current.rows.map((r) => [r.store_id, r]));
+  const ranked = new Map<string, RankedRow>(
+    current.rows.map((r) => [r.store_id, { ...r, in_market: r.in_market === 1, explore: r.explore === 1 }]),
+  );
+  for (const a of listed) {
+    ranked.set(a.store_id, {
+      store_id: a.store_id,
+      score: a.score,
+      logit: a.logit ?? 0,
+      in_market: a.in_market !== false,
+      explore: a.explore === true,
+      model_version: a.model_version ?? 0,
+    });
   }
-  const ranked: RankedRow[] = rows.map((a) => ({
-    store_id: a.store_id,
-    score: a.score,
-    logit: a.logit ?? 0,
-    in_market: a.in_market !== false,
-    explore: a.explore === true,
-    model_version: a.model_version ?? 0,
-  }));
-  const details: DetailRow[] = rows.map((a) => ({
+  const details: DetailRow[] = listed.map((a) => ({
     store_id: a.store_id,
     domain: a.domain ?? null,
     country: a.country ?? null,
@@ -90,13 +90,14 @@ async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, ac
     evidence: JSON.stringify(a.evidence ?? []),
     signals: JSON.stringify(a.signals ?? []),
   }));
-  const statuses = new Map(rows.filter((a) => a.status !== undefined).map((a) => [a.store_id, a.status!]));
-  await writeRanking(run, workspaceId, await startRanking(run, workspaceId, true, now), { rows: ranked, details, carryOver: true, statuses, now });
-  const reranked = rows.some((a) => {
-    const old = before.get(a.store_id);
-    return old !== undefined && (old.score !== a.score || old.in_market !== (a.in_market !== false ? 1 : 0));
+  const statuses = new Map(listed.filter((a) => a.status !== undefined).map((a) => [a.store_id, a.status!]));
+  await writeRanking(run, workspaceId, await startRanking(run, workspaceId, true, now), { rows: [...ranked.values()], details, carryDetails: true, statuses, now });
+  const updated = listed.filter((a) => before.has(a.store_id));
+  const reranked = updated.some((a) => {
+    const old = before.get(a.store_id)!;
+    return old.score !== a.score || old.in_market !== (a.in_market !== false ? 1 : 0);
   });
-  return { inserted: rows.length - before.size, updated: before.size, reranked };
+  return { inserted: listed.length - updated.length, updated: updated.length, reranked };
 }
 
 async function bumpAccountsVersion(trx: Kysely<Database>, workspaceId: string): Promise<void> {
@@ -133,11 +134,11 @@ export async function markDelivered(trx: Kysely<Database>, workspaceId: string, 
 export async function countAccounts(q: Kysely<Database>, workspaceId: string): Promise<number> {
   const row = await q
     .selectFrom('workspaces as w')
-    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .innerJoin('ranking_versions as v', (j) => j.onRef('v.workspace_id', '=', 'w.id').onRef('v.version', '=', 'w.ranking_version'))
+    .select('v.rows')
     .where('w.id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .executeTakeFirst();
+  return Number(row?.rows ?? 0);
 }
 
 /** One account of the workspace's current ranking, or undefined when the workspace cannot see that store. */
@@ -205,10 +206,10 @@ function statusId(now: Date): string {
 export async function accountVisible(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<boolean> {
   const row = await q
     .selectFrom('workspaces as w')
-    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-    .select('r.store_id')
+    .innerJoin('ranking_positions as p', (j) => j.onRef('p.workspace_id', '=', 'w.id').onRef('p.version', '=', 'w.ranking_version'))
+    .select('p.store_id')
     .where('w.id', '=', workspaceId)
-    .where('r.store_id', '=', storeId)
+    .where('p.store_id', '=', storeId)
     .executeTakeFirst();
   return row !== undefined;
 }

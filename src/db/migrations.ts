@@ -325,13 +325,21 @@ const migrations: Record<string, Migration> = {
         .createTable('rankings')
         .addColumn('workspace_id', 'text', (c) => c.notNull())
         .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('pos', 'integer', (c) => c.notNull())
         .addColumn('store_id', 'text', (c) => c.notNull())
         .addColumn('score', 'double precision', (c) => c.notNull())
         .addColumn('logit', 'double precision', (c) => c.notNull())
         .addColumn('in_market', 'integer', (c) => c.notNull())
         .addColumn('explore', 'integer', (c) => c.notNull())
         .addColumn('model_version', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('rankings_pk', ['workspace_id', 'version', 'store_id']);
+        .addPrimaryKeyConstraint('rankings_pk', ['workspace_id', 'version', 'pos']);
+      let positions = db.schema
+        .createTable('ranking_positions')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('store_id', 'text', (c) => c.notNull())
+        .addColumn('pos', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('ranking_positions_pk', ['workspace_id', 'version', 'store_id']);
       let details = db.schema
         .createTable('ranking_details')
         .addColumn('workspace_id', 'text', (c) => c.notNull())
@@ -347,18 +355,22 @@ const migrations: Record<string, Migration> = {
       if (db.getExecutor().adapter instanceof SqliteAdapter) {
         // The rows live in the primary-key tree itself: one tree less to write per row.
         rankings = rankings.modifyEnd(sql`without rowid`);
+        positions = positions.modifyEnd(sql`without rowid`);
         details = details.modifyEnd(sql`without rowid`);
       }
       await rankings.execute();
+      await positions.execute();
       await details.execute();
-      await db.schema.createIndex('rankings_order').on('rankings').columns(['workspace_id', 'version', 'score desc', 'store_id']).execute();
       // The current ranking of every workspace becomes its first version.
       await sql`insert into ranking_versions (workspace_id, version, gen, state, rows, created_at, created_ms)
         select w.id, w.ranking_version, w.ranking_version, 'current', count(*), max(a.updated_at), 0
         from workspaces w join accounts a on a.workspace_id = w.id group by w.id, w.ranking_version`.execute(db);
-      await sql`insert into rankings (workspace_id, version, store_id, score, logit, in_market, explore, model_version)
-        select a.workspace_id, w.ranking_version, a.store_id, a.score, a.logit, a.in_market, a.explore, a.model_version
+      await sql`insert into rankings (workspace_id, version, pos, store_id, score, logit, in_market, explore, model_version)
+        select a.workspace_id, w.ranking_version, row_number() over (partition by a.workspace_id order by a.score desc, a.store_id),
+          a.store_id, a.score, a.logit, a.in_market, a.explore, a.model_version
         from accounts a join workspaces w on w.id = a.workspace_id`.execute(db);
+      await sql`insert into ranking_positions (workspace_id, version, store_id, pos)
+        select workspace_id, version, store_id, pos from rankings`.execute(db);
       await sql`insert into ranking_details (workspace_id, gen, store_id, domain, country, category, plan, evidence, signals)
         select a.workspace_id, w.ranking_version, a.store_id, a.domain, a.country, a.category, a.plan, coalesce(d.evidence, '[]'), coalesce(d.signals, '[]')
         from accounts a join workspaces w on w.id = a.workspace_id

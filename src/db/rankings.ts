@@ -8,7 +8,10 @@
  * versions kept add up to at most MAX_SUPERSEDED_ROWS rows (an older cursor answers 400 and the
  * walk starts again).
  *
- * What a row shows beyond its score (domain, country, evidence, recent signals) lives in
+ * A version's rows are keyed by their position in it (1 = the best score; ties by store_id), so
+ * each version is written front to back — append-only, the cheapest write a B-tree has — and
+ * read front to back; ranking_positions finds a store's position (written in store_id order,
+ * append-only too). What a row shows beyond its score (domain, country, evidence, recent signals) lives in
  * ranking_details by generation: a refit on new labels writes new scores over the same
  * generation; new data writes a new one. The operator's state of an account (status, delivery
  * marks) is the accounts table's, and is current whatever version a page reads.
@@ -18,7 +21,7 @@ import type { AccountStatus } from '../accounts/statuses.js';
 import type { SignalType } from '../signals/types.js';
 import type { Db } from './index.js';
 import { prepared, runBulk } from './prepared.js';
-import type { Database } from './schema.js';
+import type { Database, RankingsTable } from './schema.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 /**
@@ -59,12 +62,12 @@ export const inWrites = (db: Db): Run => (fn) => db.write(fn);
 export const inTransaction = (trx: Kysely<Database>): Run => (fn) => fn(trx);
 
 export interface RankingWrite {
-  /** The rows of the new version. */
+  /** Every row of the new version (any order: the version is the ranking order). */
   rows: readonly RankedRow[];
-  /** A new generation of details: details[i] for rows[i]. Without it the version shows the current version's. */
+  /** A new generation of details (any order). Without it the version shows the current version's. */
   details?: readonly DetailRow[];
-  /** Rows (and details) of the current version that `rows` does not list are carried over (an import). */
-  carryOver?: boolean;
+  /** With details: the stores they leave out keep their details of the current version (an import). */
+  carryDetails?: boolean;
   /** Status of accounts new to the workspace (by store_id; default open). */
   statuses?: ReadonlyMap<string, AccountStatus>;
   /** The version the rows were computed from: the new one becomes current only if this still is. */
@@ -107,21 +110,22 @@ export async function startRanking(run: Run, workspaceId: string, newGen: boolea
  * `basedOn` was no longer current by then (another writer got there first; nothing is kept).
  */
 export async function writeRanking(run: Run, workspaceId: string, v: NewVersion, w: RankingWrite): Promise<boolean> {
-  if (w.details && w.details.length !== w.rows.length) throw new Error('writeRanking: details[i] must be the details of rows[i]');
   const { version, gen, current } = v;
+  const ranked = [...w.rows].sort(rankingOrder);
+  const byStore = ranked.map((r, k) => ({ store_id: r.store_id, pos: k + 1 })).sort((a, b) => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
+  const details = w.details ? [...w.details].sort((a, b) => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0)) : [];
   try {
-    for (let i = 0; i < w.rows.length; i += RANKING_CHUNK) {
-      const rows = w.rows.slice(i, i + RANKING_CHUNK);
-      const details = w.details?.slice(i, i + RANKING_CHUNK);
+    const parts = Math.max(ranked.length, details.length);
+    for (let i = 0; i < parts; i += RANKING_CHUNK) {
       await run(async (trx) => {
-        await insertRows(trx, workspaceId, version, rows);
-        if (details) {
-          await insertDetails(trx, workspaceId, gen, details);
-          await ensureAccounts(trx, workspaceId, details.map((d) => d.store_id), w.statuses, w.now);
-        }
+        await insertRows(trx, workspaceId, version, ranked.slice(i, i + RANKING_CHUNK), i);
+        await insertPositions(trx, workspaceId, version, byStore.slice(i, i + RANKING_CHUNK));
+        const d = details.slice(i, i + RANKING_CHUNK);
+        await insertDetails(trx, workspaceId, gen, d);
+        await ensureAccounts(trx, workspaceId, d.map((x) => x.store_id), w.statuses, w.now);
       });
     }
-    if (w.carryOver && current !== null) await run((trx) => carryOver(trx, workspaceId, current, version, gen));
+    if (w.details && w.carryDetails && current !== null) await run((trx) => carryDetails(trx, workspaceId, current, gen));
   } catch (e) {
     await deleteVersion(run, workspaceId, version).catch(() => undefined);
     throw e;
@@ -135,15 +139,9 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
       .where('workspace_id', '=', workspaceId)
       .where('state', '=', 'current')
       .execute();
-    const count = await trx
-      .selectFrom('rankings')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .where('version', '=', version)
-      .executeTakeFirstOrThrow();
     await trx
       .updateTable('ranking_versions')
-      .set({ state: 'current', rows: Number(count.n) })
+      .set({ state: 'current', rows: ranked.length })
       .where('workspace_id', '=', workspaceId)
       .where('version', '=', version)
       .execute();
@@ -160,17 +158,35 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   return made;
 }
 
-async function insertRows(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly RankedRow[]): Promise<void> {
+/** Ranking order: score descending, then store_id. */
+export const rankingOrder = (a: { score: number; store_id: string }, b: { score: number; store_id: string }): number =>
+  b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
+
+/** Rows in ranking order; the first one's position is offset + 1. */
+async function insertRows(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly RankedRow[], offset: number): Promise<void> {
   await runBulk(
     trx,
     {
-      sqlite: 'insert into rankings (store_id, score, logit, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      sqlite: 'insert into rankings (pos, store_id, score, logit, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       postgres:
-        'insert into rankings (store_id, score, logit, in_market, explore, model_version, workspace_id, version) ' +
-        'select v.*, $7::text, $8::integer from unnest($1::text[], $2::float8[], $3::float8[], $4::integer[], $5::integer[], $6::integer[]) as v',
+        'insert into rankings (pos, store_id, score, logit, in_market, explore, model_version, workspace_id, version) ' +
+        'select v.*, $8::text, $9::integer from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::integer[], $6::integer[], $7::integer[]) as v',
       extra: [workspaceId, version],
     },
-    rows.map((r) => [r.store_id, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version]),
+    rows.map((r, k) => [offset + k + 1, r.store_id, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version]),
+  );
+}
+
+async function insertPositions(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly { store_id: string; pos: number }[]): Promise<void> {
+  await runBulk(
+    trx,
+    {
+      sqlite: 'insert into ranking_positions (store_id, pos, workspace_id, version) values (?, ?, ?, ?)',
+      postgres:
+        'insert into ranking_positions (store_id, pos, workspace_id, version) select v.*, $3::text, $4::integer from unnest($1::text[], $2::integer[]) as v',
+      extra: [workspaceId, version],
+    },
+    rows.map((r) => [r.store_id, r.pos]),
   );
 }
 
@@ -204,13 +220,9 @@ async function ensureAccounts(trx: Kysely<Database>, workspaceId: string, storeI
   );
 }
 
-/** The rows and details of version `from` that the new version does not have yet. */
-async function carryOver(trx: Kysely<Database>, workspaceId: string, from: number, version: number, gen: number): Promise<void> {
+/** The details of version `from`'s generation that the new generation does not have yet. */
+async function carryDetails(trx: Kysely<Database>, workspaceId: string, from: number, gen: number): Promise<void> {
   const fromGen = await trx.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', from).executeTakeFirstOrThrow();
-  await sql`insert into rankings (workspace_id, version, store_id, score, logit, in_market, explore, model_version)
-    select o.workspace_id, ${version}, o.store_id, o.score, o.logit, o.in_market, o.explore, o.model_version from rankings o
-    where o.workspace_id = ${workspaceId} and o.version = ${from}
-      and not exists (select 1 from rankings n where n.workspace_id = o.workspace_id and n.version = ${version} and n.store_id = o.store_id)`.execute(trx);
   if (fromGen.gen === gen) return;
   await sql`insert into ranking_details (workspace_id, gen, store_id, domain, country, category, plan, evidence, signals)
     select o.workspace_id, ${gen}, o.store_id, o.domain, o.country, o.category, o.plan, o.evidence, o.signals from ranking_details o
@@ -254,9 +266,11 @@ async function deleteVersion(run: Run, workspaceId: string, version: number): Pr
   await run((trx) => trx.updateTable('ranking_versions').set({ state: 'deleting' }).where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
   for (;;) {
     const deleted = await run(async (trx) => {
-      const r = await sql`delete from rankings where workspace_id = ${workspaceId} and version = ${version} and store_id in (
-        select store_id from rankings where workspace_id = ${workspaceId} and version = ${version} limit ${RANKING_CHUNK})`.execute(trx);
-      return Number(r.numAffectedRows ?? 0);
+      const r = await sql`delete from rankings where workspace_id = ${workspaceId} and version = ${version} and pos in (
+        select pos from rankings where workspace_id = ${workspaceId} and version = ${version} limit ${RANKING_CHUNK})`.execute(trx);
+      const p = await sql`delete from ranking_positions where workspace_id = ${workspaceId} and version = ${version} and store_id in (
+        select store_id from ranking_positions where workspace_id = ${workspaceId} and version = ${version} limit ${RANKING_CHUNK})`.execute(trx);
+      return Math.max(Number(r.numAffectedRows ?? 0), Number(p.numAffectedRows ?? 0));
     });
     if (deleted < RANKING_CHUNK) break;
   }
@@ -290,13 +304,15 @@ export interface AccountFilters {
 
 export interface PageQuery extends AccountFilters {
   inMarketOnly: boolean;
-  /** Position after which the page starts (exclusive), in ranking order. */
-  after?: { score: number; store_id: string };
+  /** Position in the version after which the page starts (exclusive). */
+  afterPos?: number;
   limit: number;
 }
 
 /** An account row as a page (or the detail) reads it. */
 export interface PageRow {
+  /** Position in its ranking version (1 = first). */
+  pos: number;
   store_id: string;
   domain: string | null;
   country: string | null;
@@ -315,25 +331,23 @@ export interface PageRow {
   updated_at: string;
 }
 
-const ROW_COLUMNS = sql`r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.in_market, r.explore, r.model_version,
+const ROW_COLUMNS = sql`r.pos, r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.in_market, r.explore, r.model_version,
   d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at`;
 
 const ROW_JOINS = sql`join rankings r on r.workspace_id = v.workspace_id and r.version = v.version
   join ranking_details d on d.workspace_id = v.workspace_id and d.gen = v.gen and d.store_id = r.store_id
   join accounts a on a.workspace_id = v.workspace_id and a.store_id = r.store_id`;
 
-/** One page of ranking `version` (score desc, store_id asc). Hot path: plain SQL. */
+/** One page of ranking `version` (score desc, store_id asc: its positions in order). Hot path: plain SQL. */
 export async function pageRanking(q: Kysely<Database>, workspaceId: string, version: number, p: PageQuery): Promise<PageRow[]> {
-  const after = p.after;
   return prepared(
     q,
     sql<PageRow>`
     select ${ROW_COLUMNS}
     from ranking_versions v ${ROW_JOINS}
-    where v.workspace_id = ${workspaceId} and v.version = ${version}
+    where v.workspace_id = ${workspaceId} and v.version = ${version} and r.pos > ${p.afterPos ?? 0}
       ${filtersSql(p)}
-      ${after ? sql`and (r.score < ${after.score} or (r.score = ${after.score} and r.store_id > ${after.store_id}))` : sql``}
-    order by r.score desc, r.store_id asc
+    order by r.pos
     limit ${p.limit}`,
   );
 }
@@ -344,8 +358,13 @@ export async function rankedAccount(q: Kysely<Database>, workspaceId: string, st
     q,
     sql<PageRow>`
     select ${ROW_COLUMNS}
-    from workspaces w join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version ${ROW_JOINS}
-    where w.id = ${workspaceId} and r.store_id = ${storeId}`,
+    from workspaces w
+    join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version
+    join ranking_positions p on p.workspace_id = w.id and p.version = w.ranking_version and p.store_id = ${storeId}
+    join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = p.pos
+    join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = r.store_id
+    join accounts a on a.workspace_id = w.id and a.store_id = r.store_id
+    where w.id = ${workspaceId}`,
   );
   return rows[0];
 }
@@ -369,12 +388,20 @@ function filtersSql(p: PageQuery): RawBuilder<unknown> {
   return parts.length ? sql.join(parts, sql` `) : sql``;
 }
 
+export type CurrentRow = Pick<RankingsTable, 'store_id' | 'score' | 'logit' | 'in_market' | 'explore' | 'model_version'>;
+
 /** The current ranking (its version, details generation and narrow rows: what a re-ranking compares against). */
-export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: { store_id: string; score: number; in_market: number }[] }> {
+export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: CurrentRow[] }> {
   const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
   const v = await q.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', ws.ranking_version).executeTakeFirst();
   if (!v) return { version: ws.ranking_version, gen: null, rows: [] };
-  const rows = await q.selectFrom('rankings').select(['store_id', 'score', 'in_market']).where('workspace_id', '=', workspaceId).where('version', '=', ws.ranking_version).execute();
+  const rows = await q
+    .selectFrom('rankings')
+    .select(['store_id', 'score', 'logit', 'in_market', 'explore', 'model_version'])
+    .where('workspace_id', '=', workspaceId)
+    .where('version', '=', ws.ranking_version)
+    .orderBy('pos')
+    .execute();
   return { version: ws.ranking_version, gen: v.gen, rows };
 }
 
@@ -396,10 +423,10 @@ export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, 
   for (let i = 0; i < storeIds.length; i += 500) {
     const rows = await q
       .selectFrom('workspaces as w')
-      .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-      .select('r.store_id')
+      .innerJoin('ranking_positions as p', (j) => j.onRef('p.workspace_id', '=', 'w.id').onRef('p.version', '=', 'w.ranking_version'))
+      .select('p.store_id')
       .where('w.id', '=', workspaceId)
-      .where('r.store_id', 'in', storeIds.slice(i, i + 500))
+      .where('p.store_id', 'in', storeIds.slice(i, i + 500))
       .execute();
     for (const r of rows) out.add(r.store_id);
   }

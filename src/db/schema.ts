@@ -82,6 +82,8 @@ export interface RankingVersionsTable {
 export interface RankingsTable {
   workspace_id: string;
   version: number;
+  /** Its position in the version (1 = the best score; ties by store_id). */
+  pos: number;
   store_id: string;
   score: number;
   /** The score's logit: evidence contributions plus the intercept add up to it. */
@@ -92,6 +94,14 @@ export interface RankingsTable {
   explore: number;
   /** The workspace model version that scored the row (0: imported). */
   model_version: number;
+}
+
+/** Where each store is in a ranking version (rankings is keyed by position). */
+export interface RankingPositionsTable {
+  workspace_id: string;
+  version: number;
+  store_id: string;
+  pos: number;
 }
 
 /** What a ranking's rows show beyond their scores, per generation (changes only with the data). */
@@ -406,6 +416,7 @@ export interface Database {
   accounts: AccountsTable;
   ranking_versions: RankingVersionsTable;
   rankings: RankingsTable;
+  ranking_positions: RankingPositionsTable;
   ranking_details: RankingDetailsTable;
   outcomes: OutcomesTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -188,7 +188,7 @@ export const accountRoutes = [
       const f = filterHash({ filter, min_score, country, category, plan, status, signal_type, signals_since });
       const current = workspace.ranking_version;
       let version: number | undefined;
-      let after: { score: number; store_id: string } | undefined;
+      let afterPos: number | undefined;
       if (query.cursor) {
         const c = decodeCursor(cursorSecret, query.cursor, { w: workspace.id, f });
         if (c.v > current) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
@@ -196,7 +196,7 @@ export const accountRoutes = [
           throw new ApiProblem('invalid-cursor', 'The ranking this cursor walks has expired (a replaced ranking is kept for an hour, fewer when the workspace re-ranks very often); start again without a cursor.');
         }
         version = c.v;
-        after = { score: c.s, store_id: c.i };
+        afterPos = c.s;
       }
       const q: PageQuery = {
         inMarketOnly: filter === 'in_market',
@@ -207,7 +207,7 @@ export const accountRoutes = [
         status,
         signalType: signal_type,
         signalsSince: signals_since,
-        after,
+        afterPos,
         limit: query.limit + 1,
       };
       // Rows of a version never change: the page is one version's, whichever statement reads it.
@@ -224,7 +224,7 @@ export const accountRoutes = [
       }
       const pageRows = rows.slice(0, query.limit);
       const last = pageRows[pageRows.length - 1];
-      const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: at, s: last.score, i: last.store_id, f }) : null;
+      const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: at, s: last.pos, i: last.store_id, f }) : null;
       // Every row of the page is now delivered (delivery never reverts): the page can be served
       // again as it is until the workspace's accounts or ranking change — unless it filters on
       // signals, which an ingest changes without touching the accounts.
