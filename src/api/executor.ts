@@ -23,6 +23,7 @@ import { ApiProblem, isApiProblem, type ProblemKind } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
 import { type AnyRoute, type CallKind, isMutating } from './route-def.js';
 import { scopeRefusal } from './scopes.js';
+import { type WebhookRuntime, webhookRuntime } from '../webhooks/runtime.js';
 
 /** A call of one operation, independent of the transport. */
 export interface OperationRequest {
@@ -69,6 +70,8 @@ export interface ExecutorOptions {
   onWrite?: (operationId: string, workspaceId: string) => void;
   /** Told of every error execute() answers with a 5xx (whose body never carries internals). */
   onError?: (err: unknown) => void;
+  /** The webhook routes' secret box and SSRF settings (default: the database's key, no local URLs, system DNS). */
+  webhooks?: WebhookRuntime;
 }
 
 export interface OperationExecutor {
@@ -98,6 +101,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   const idempotency = idempotencyRunner(db, now);
   const cursorSecret = await getOrCreateSetting(db, 'cursor_secret', () => randomBytes(32).toString('hex'));
   const reads = new ReadCache(READ_CACHE_ENTRIES);
+  const webhooks = opts.webhooks ?? (await webhookRuntime(db.kysely));
 
   const admit = async (route: AnyRoute, headers: OperationRequest['headers']): Promise<Admission> => {
     const at = now();
@@ -125,7 +129,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     const body = validate(route.body, input, 'invalid-body');
     const handler = route.handler;
     if (!handler) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
-    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret };
+    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret, webhooks };
     if (idemKey === undefined) {
       const result = await handler(ctx);
       const json = JSON.stringify(result.body);

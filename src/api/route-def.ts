@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/index.js';
 import type { ApiKeyInfo } from '../db/api-keys.js';
 import type { Database, Workspace } from '../db/schema.js';
+import type { WebhookRuntime } from '../webhooks/runtime.js';
 import type { Availability } from './capabilities.js';
 import type { Scope } from './scopes.js';
 
@@ -26,6 +27,8 @@ export interface HandlerContext<P, Q, B> {
   headers: Record<string, string | string[] | undefined>;
   /** Signs and checks pagination cursors. */
   cursorSecret: string;
+  /** Webhook signing secrets' box and the SSRF guard's settings. */
+  webhooks: WebhookRuntime;
 }
 
 /** What a handler answers when it succeeds (failures are thrown: see defineRoute). */
@@ -38,6 +41,11 @@ export interface OperationResult {
    * answer the same target in the same workspace with this body until a version moves.
    */
   cacheable?: boolean;
+  /**
+   * What the Idempotency-Key record keeps and a replay answers, when it must differ from body
+   * (a secret shown once is never stored in plain text): default body.
+   */
+  replayBody?: unknown;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
