@@ -3,10 +3,14 @@
  * runs of the panel (while serving: readers see a month once it is whole), and re-rank workspaces whose inputs moved (new months, a profile, an
  * outcome, a status). A write that changes labels triggers a re-rank at once, off the request
  * path; the periodic turns catch changes made by other processes (the admin CLI, another
- * server on the same PostgreSQL).
+ * server on the same PostgreSQL). With webhooks, the `deliver` task fans events out and starts
+ * their sends (which run off the loop); every committed write triggers it, so an event written
+ * by an API call leaves at once.
  */
 import { refreshAll } from '../accounts/refresh.js';
 import type { Db } from '../db/index.js';
+import { createDeliverer, type Deliverer } from '../webhooks/deliver.js';
+import type { WebhookRuntime } from '../webhooks/runtime.js';
 import { startWorker, type Task, type Worker } from '../worker.js';
 
 /** Operations whose commit moves a workspace's ranking inputs. */
@@ -22,10 +26,15 @@ export interface BackgroundOptions {
   ingest?: { check: (onLoaded: () => void) => () => Promise<void>; everyMs: number };
   /** How often the periodic re-ranking turn runs (default 5 s). */
   everyMs?: number;
+  /** Deliver webhook events (the `deliver` task). */
+  webhooks?: WebhookRuntime & { everyMs?: number; ca?: string | Buffer };
+  /** Run only these tasks (`storelens worker`: deliver only); default all. */
+  only?: readonly string[];
 }
 
 export interface Background {
   worker: Worker;
+  deliverer?: Deliverer;
   onWrite(operationId: string, workspaceId: string): void;
   stop(): Promise<void>;
 }
@@ -42,15 +51,35 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
       },
     },
   };
-  if (opts.ingest) tasks.ingest = { everyMs: opts.ingest.everyMs, run: opts.ingest.check(() => worker.trigger('refresh')) };
+  if (opts.ingest) {
+    tasks.ingest = {
+      everyMs: opts.ingest.everyMs,
+      run: opts.ingest.check(() => {
+        worker.trigger('refresh');
+        if (tasks.deliver) worker.trigger('deliver');
+      }),
+    };
+  }
+  let deliverer: Deliverer | undefined;
+  if (opts.webhooks) {
+    const d = createDeliverer(db, { now: opts.now, box: opts.webhooks.box, guard: opts.webhooks.guard, ca: opts.webhooks.ca, log: opts.log, onSettled: () => worker.trigger('deliver') });
+    deliverer = d;
+    tasks.deliver = { everyMs: opts.webhooks.everyMs ?? 1_000, run: () => d.pump() };
+  }
+  if (opts.only) for (const name of Object.keys(tasks)) if (!opts.only.includes(name)) delete tasks[name];
   const worker = startWorker(tasks, (task, e) => opts.log(`${task} failed (will retry): ${(e as Error).message}`));
   // The first ranking now; the first look at the runs folder on the ingest task's first turn.
-  worker.trigger('refresh');
+  for (const first of ['refresh', 'deliver']) if (tasks[first]) worker.trigger(first);
   return {
     worker,
+    deliverer,
     onWrite: (op) => {
-      if (RERANKING.has(op)) worker.trigger('refresh');
+      if (RERANKING.has(op) && tasks.refresh) worker.trigger('refresh');
+      if (tasks.deliver) worker.trigger('deliver');
     },
-    stop: () => worker.stop(),
+    stop: async () => {
+      await worker.stop();
+      await deliverer?.stop();
+    },
   };
 }
