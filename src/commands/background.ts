@@ -64,7 +64,7 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
   if (opts.webhooks) {
     const d = createDeliverer(db, { now: opts.now, box: opts.webhooks.box, guard: opts.webhooks.guard, ca: opts.webhooks.ca, log: opts.log, onSettled: () => worker.trigger('deliver') });
     deliverer = d;
-    tasks.deliver = { everyMs: opts.webhooks.everyMs ?? 1_000, run: () => d.pump() };
+    tasks.deliver = { everyMs: opts.webhooks.everyMs ?? 1_000, run: async () => void (await d.pump()) };
   }
   if (opts.only) for (const name of Object.keys(tasks)) if (!opts.only.includes(name)) delete tasks[name];
   const worker = startWorker(tasks, (task, e) => opts.log(`${task} failed (will retry): ${(e as Error).message}`));

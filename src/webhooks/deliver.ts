@@ -59,8 +59,8 @@ export interface DelivererOptions {
 }
 
 export interface Deliverer {
-  /** Fans out new events, claims due messages and starts sending them; resolves once started. */
-  pump(): Promise<void>;
+  /** Fans out new events, claims due messages and starts sending them; resolves (to how many it started) once started. */
+  pump(): Promise<number>;
   /** Sends in flight. */
   readonly inFlight: number;
   /** Resolves once every send in flight is recorded. */
@@ -220,7 +220,7 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
       return inFlight.size;
     },
     async pump() {
-      if (stopped) return;
+      if (stopped) return 0;
       const now = opts.now();
       const nowMs = now.getTime();
       if (nowMs >= nextPrune) {
@@ -229,10 +229,12 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
       }
       while ((await db.write((trx) => fanOut(trx, db.dialect, now))) === 500);
       const room = maxInFlight - inFlight.size;
-      if (room <= 0) return;
+      if (room <= 0) return 0;
       const ids = await db.write((trx) => claimDue(trx, db.dialect, { nowMs, leaseUntilMs: nowMs + LEASE_MS, workerId, limit: room, perEndpoint }));
-      if (ids.length === 0 || stopped) return;
-      for (const m of await loadClaimed(db.kysely, ids)) start(m);
+      if (ids.length === 0 || stopped) return 0;
+      const claimed = await loadClaimed(db.kysely, ids);
+      for (const m of claimed) start(m);
+      return claimed.length;
     },
     async drain() {
       while (inFlight.size) await Promise.all([...inFlight]);
