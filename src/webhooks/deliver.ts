@@ -11,7 +11,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import type { Db } from '../db/index.js';
 import {
   type AttemptOutcome,
@@ -122,7 +122,7 @@ export function send(target: CheckedTarget, body: string, headers: Record<string
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'storelens-webhooks/1' },
         lookup,
         agent: false,
-        ...(isHttps ? { servername: /^[0-9.]+$|:/.test(target.host) ? undefined : target.host, ca: o.ca ? [...rootCertificates, o.ca] : undefined } : {}),
+        ...(isHttps ? { servername: /^[0-9.]+$|:/.test(target.host) ? undefined : target.host, secureContext: o.ca ? contextWith(o.ca) : undefined } : {}),
       },
       (res) => {
         res.resume();
@@ -140,6 +140,14 @@ export function send(target: CheckedTarget, body: string, headers: Record<string
     req.on('error', (e) => done({ statusCode: null, error: (e as Error).message, retryAfterMs: null }));
     req.end(body);
   });
+}
+
+const contexts = new Map<string | Buffer, SecureContext>();
+/** The system's roots plus `ca`, built once (building a context parses every root certificate). */
+function contextWith(ca: string | Buffer): SecureContext {
+  let c = contexts.get(ca);
+  if (!c) contexts.set(ca, (c = createSecureContext({ ca: [...rootCertificates, ca] })));
+  return c;
 }
 
 function retryAfter(v: string | undefined, nowMs: number): number | null {
