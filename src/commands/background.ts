@@ -48,6 +48,8 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
         for (const [ws, r] of await refreshAll(db, opts.now())) {
           if (r.refreshed) opts.log(`re-ranked workspace ${ws}: ${r.accounts} accounts, ${r.in_market} in market (${r.explore} exploring), ${r.labels} labels, model v${r.model_version}`);
         }
+        // A re-ranking writes store.* events: send them now, not on the next periodic turn.
+        if (tasks.deliver) worker.trigger('deliver');
       },
     },
   };
