@@ -79,7 +79,7 @@ export interface SettingDef {
 }
 
 /** `storelens bench` runs these (src/bench/index.ts). */
-export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking'] as const;
+export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks'] as const;
 
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
