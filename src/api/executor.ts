@@ -131,13 +131,14 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     if (!handler) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
     const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret, webhooks };
     if (idemKey === undefined) {
-      const result = await handler(ctx);
+      const result = await handler(route.prepare ? { ...ctx, prepared: await route.prepare(ctx) } : ctx);
       const json = JSON.stringify(result.body);
       if (cacheKey !== undefined && result.cacheable && result.status === 200) reads.set(cacheKey, { stamp, body: json });
       return { status: result.status, headers: NO_HEADERS, body: json };
     }
     const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input);
-    const result = await idempotency.run(auth.workspace.id, idemKey, fp, (tx) => handler({ ...ctx, tx }));
+    const prepared = route.prepare ? await route.prepare(ctx) : undefined;
+    const result = await idempotency.run(auth.workspace.id, idemKey, fp, (tx) => handler({ ...ctx, tx, prepared }));
     if (!result.replayed && result.status < 300) opts.onWrite?.(route.operationId, auth.workspace.id);
     const headers = result.replayed ? (result.headers ? { ...result.headers, ...REPLAYED } : REPLAYED) : (result.headers ?? NO_HEADERS);
     return { status: result.status, headers, body: JSON.stringify(result.body), problem: result.problem };

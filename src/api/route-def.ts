@@ -29,6 +29,8 @@ export interface HandlerContext<P, Q, B> {
   cursorSecret: string;
   /** Webhook signing secrets' box and the SSRF guard's settings. */
   webhooks: WebhookRuntime;
+  /** What the route's prepare() answered (undefined without one). */
+  prepared?: unknown;
 }
 
 /** What a handler answers when it succeeds (failures are thrown: see defineRoute). */
@@ -78,6 +80,13 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined> {
   /** Operation-specific problem statuses beyond those every call can answer. */
   problems?: number[];
   handler?: (ctx: HandlerContext<Out<P>, Out<Q>, Out<B>>) => Promise<OperationResult>;
+  /**
+   * Slow work a mutating handler needs that must not run inside its transaction (on SQLite every
+   * write waits for it): run after validation and before the transaction, its answer reaches the
+   * handler as ctx.prepared. It should answer, not throw, what the handler decides on, since a
+   * replay never calls the handler (a throw here would answer a replay too).
+   */
+  prepare?: (ctx: Omit<HandlerContext<Out<P>, Out<Q>, Out<B>>, 'tx' | 'prepared'>) => Promise<unknown>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

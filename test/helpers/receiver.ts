@@ -30,6 +30,8 @@ export interface Answer {
   delayMs?: number;
   /** Never answer (the socket stays open until closed). */
   hang?: boolean;
+  /** Close the connection without answering (a receiver that is down). */
+  drop?: boolean;
 }
 
 export interface Receiver {
@@ -102,6 +104,11 @@ export async function startReceiver(o: { tls?: boolean; host?: string } = {}): P
         active.set(rec.id, active.get(rec.id)! - 1);
         if (!res.writableEnded) res.writeHead(a.status, a.headers).end();
       };
+      if (a.drop) {
+        active.set(rec.id, active.get(rec.id)! - 1);
+        req.socket.destroy();
+        return;
+      }
       if (a.hang) {
         res.on('close', () => active.set(rec.id, active.get(rec.id)! - 1));
         return;

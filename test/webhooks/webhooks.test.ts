@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, freshIdem } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
-import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
+import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { LEASE_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
 import { settle, startWebhooks, type WebhookHarness } from './setup.js';
 
@@ -141,7 +141,7 @@ for (const d of dialects) {
 
     it('marks a message failed once the schedule is exhausted, shows it in the log, and recover sends the backlog', async () => {
       const ep = await endpoint();
-      rx.respond = () => ({ status: 503 });
+      rx.respond = () => ({ status: 0, drop: true }); // down: the connection closes unanswered
       const start = h.clock.now().toISOString();
       await h.emit([{ type: 'deal.created', data: { n: 1 } }, { type: 'deal.updated', data: { n: 2 } }]);
       const w = h.deliverer();
@@ -154,7 +154,7 @@ for (const d of dialects) {
       let entries = await log(ep.id);
       expect(entries.map((e) => e.status)).toEqual(['failed', 'failed']);
       expect(entries[0].attempts).toHaveLength(RETRY_SCHEDULE_MS.length + 1);
-      expect(entries[0]).toMatchObject({ last_status_code: 503, last_error: 'HTTP 503', next_retry_at: null });
+      expect(entries[0]).toMatchObject({ last_status_code: null, last_error: expect.stringMatching(/socket hang up|ECONNRESET/), next_retry_at: null });
       // Nothing more is sent by itself.
       h.clock.advance(24 * HOUR);
       await settle(w);
@@ -178,6 +178,25 @@ for (const d of dialects) {
         body: { since: new Date(h.clock.now().getTime() - 31 * 24 * HOUR).toISOString(), until: h.clock.now().toISOString() },
       });
       expect(old.status).toBe(422);
+    });
+
+    it('counts a redirect as a failure without following it, and honours a longer Retry-After', async () => {
+      const ep = await endpoint();
+      rx.respond = (r): Answer => (r.json.data.n === 1 ? { status: 302, headers: { location: 'https://hooks.test/elsewhere' } } : { status: 503, headers: { 'retry-after': '3600' } });
+      const t0 = h.clock.now().getTime();
+      await h.emit([{ type: 'deal.created', data: { n: 1 } }]);
+      h.clock.advance(1);
+      await h.emit([{ type: 'deal.created', data: { n: 2 } }]);
+      await settle(h.deliverer());
+      expect(rx.received).toHaveLength(2);
+      const entries = await log(ep.id);
+      const byN = (n: number) => entries.find((e) => e.id === rx.received.find((r) => r.json.data.n === n)!.id);
+      const [redirect, retryAfter] = [byN(1), byN(2)];
+      expect(redirect).toMatchObject({ status: 'pending', last_status_code: 302, last_error: 'redirect (HTTP 302) not followed' });
+      // The schedule's first wait is 5 s (±10%); the receiver asked for an hour.
+      expect(Date.parse(redirect.next_retry_at) - t0).toBeLessThan(6_000);
+      expect(retryAfter).toMatchObject({ status: 'pending', last_status_code: 503 });
+      expect(Date.parse(retryAfter.next_retry_at) - t0).toBeGreaterThanOrEqual(3_600_000);
     });
 
     it('redelivers with the same webhook-id after a worker dies mid-delivery', async () => {

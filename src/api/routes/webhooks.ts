@@ -116,14 +116,24 @@ function deliveryOut(d: WebhookDeliveryRow, attempts: readonly WebhookAttemptRow
   };
 }
 
-/** The guard at registration (and on a URL change): a refused URL ⇒ 422 with the reason. */
-async function checkUrl(url: string, webhooks: WebhookRuntime): Promise<void> {
+/**
+ * The guard at registration (and on a URL change), run before the transaction (it resolves the
+ * host): why the URL is refused, or null.
+ */
+async function urlRefusal(url: string | undefined, webhooks: WebhookRuntime): Promise<string | null> {
+  if (url === undefined) return null;
   try {
     await checkTarget(url, webhooks.guard);
+    return null;
   } catch (e) {
-    if (e instanceof RefusedTarget) throw new ApiProblem('unprocessable', `The URL cannot receive deliveries: ${e.message}.`);
+    if (e instanceof RefusedTarget) return e.message;
     throw e;
   }
+}
+
+/** A refused URL ⇒ 422 with the reason. */
+function refuseUrl(prepared: unknown): void {
+  if (typeof prepared === 'string') throw new ApiProblem('unprocessable', `The URL cannot receive deliveries: ${prepared}.`);
 }
 
 async function endpointOr404(q: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow> {
@@ -159,8 +169,9 @@ export const webhookRoutes = [
     }),
     response: WithSecret,
     problems: [400, 409, 422],
-    async handler({ tx, workspace, body, now, webhooks }) {
-      await checkUrl(body.url, webhooks);
+    prepare: ({ body, webhooks }) => urlRefusal(body.url, webhooks),
+    async handler({ tx, workspace, body, now, webhooks, prepared }) {
+      refuseUrl(prepared);
       const secret = newSigningSecret();
       const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ?? null, description: body.description ?? null, sealedSecret: webhooks.box.seal(secret) }, now);
       const out = endpointOut(ep, now.getTime());
@@ -234,9 +245,10 @@ export const webhookRoutes = [
     }),
     response: WebhookEndpoint,
     problems: [400, 404, 409, 422],
-    async handler({ tx, workspace, params, body, now, webhooks }) {
+    prepare: ({ body, webhooks }) => urlRefusal(body.url, webhooks),
+    async handler({ tx, workspace, params, body, now, prepared }) {
       await endpointOr404(tx, workspace.id, params.id);
-      if (body.url !== undefined) await checkUrl(body.url, webhooks);
+      refuseUrl(prepared);
       const ep = await updateWebhookEndpoint(tx, workspace.id, params.id, body, now);
       return { status: 200, body: endpointOut(ep!, now.getTime()) };
     },
