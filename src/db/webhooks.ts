@@ -280,6 +280,24 @@ export interface ClaimedMessage {
   event?: { id: string; type: string; created_at: string; workspace_id: string; data: string };
 }
 
+/** Whether fanOut() has anything to do (a read: an idle worker opens no write transaction). */
+export async function hasUndispatched(q: Kysely<Database>): Promise<boolean> {
+  return (await q.selectFrom('outbox').select('id').where('dispatched', '=', 0).limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Whether some message is due and unclaimed at `nowMs` (a read, before claimDue's write). */
+export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolean> {
+  const row = await q
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_ms', '<=', nowMs)
+    .where((eb) => eb.or([eb('claimed_until_ms', 'is', null), eb('claimed_until_ms', '<=', nowMs)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Claims up to `limit` due messages for `workerId` until `leaseUntilMs`, at most `perEndpoint`
  * in flight per endpoint across all workers. On PostgreSQL the candidate rows are locked

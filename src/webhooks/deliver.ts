@@ -18,6 +18,8 @@ import {
   type ClaimedMessage,
   claimDue,
   fanOut,
+  hasDue,
+  hasUndispatched,
   loadClaimed,
   pruneDeliveries,
   recordAttempt,
@@ -235,9 +237,9 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
         nextPrune = nowMs + 3600_000;
         await db.write((trx) => pruneDeliveries(trx, nowMs - RETENTION_MS));
       }
-      while ((await db.write((trx) => fanOut(trx, db.dialect, now))) === 500);
+      if (await hasUndispatched(db.kysely)) while ((await db.write((trx) => fanOut(trx, db.dialect, now))) === 500);
       const room = maxInFlight - inFlight.size;
-      if (room <= 0) return 0;
+      if (room <= 0 || !(await hasDue(db.kysely, nowMs))) return 0;
       const ids = await db.write((trx) => claimDue(trx, db.dialect, { nowMs, leaseUntilMs: nowMs + LEASE_MS, workerId, limit: room, perEndpoint }));
       if (ids.length === 0 || stopped) return 0;
       const claimed = await loadClaimed(db.kysely, ids);
