@@ -252,8 +252,11 @@ export async function insertTestMessage(trx: Kysely<Database>, ep: WebhookEndpoi
   return row;
 }
 
-export async function findDelivery(q: Kysely<Database>, endpointId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
-  return q.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).where('id', '=', id).executeTakeFirst();
+/** One message of the endpoint with its attempts, or undefined. */
+export async function findDelivery(q: Kysely<Database>, endpointId: string, id: string): Promise<{ delivery: WebhookDeliveryRow; attempts: WebhookAttemptRow[] } | undefined> {
+  const delivery = await q.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).where('id', '=', id).executeTakeFirst();
+  if (!delivery) return undefined;
+  return { delivery, attempts: await q.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', id).orderBy('attempt').execute() };
 }
 
 /** A page of the endpoint's messages, newest first, after (created_ms, id) — with their attempts. */

@@ -326,6 +326,7 @@ for (const d of dialects) {
       expect(verify(ep.secret, rx.received[0])).toMatchObject({ type: 'webhook.test', data: { endpoint_id: ep.id } });
       const retry = await call(h.base, 'POST', `/webhooks/${ep.id}/deliveries/${test.body.id}/retry`, { key: h.key, idem: freshIdem() });
       expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ id: test.body.id, status: 'pending', attempts: [expect.objectContaining({ attempt: 1, status_code: 200 })] });
       await settle(w);
       expect(rx.received.map((r) => r.id)).toEqual([test.body.id, test.body.id]);
       const [entry] = await log(ep.id);

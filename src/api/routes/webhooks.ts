@@ -173,7 +173,7 @@ export const webhookRoutes = [
     async handler({ tx, workspace, body, now, webhooks, prepared }) {
       refuseUrl(prepared);
       const secret = newSigningSecret();
-      const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ?? null, description: body.description ?? null, sealedSecret: webhooks.box.seal(secret) }, now);
+      const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ? [...new Set(body.event_types)] : null, description: body.description ?? null, sealedSecret: webhooks.box.seal(secret) }, now);
       const out = endpointOut(ep, now.getTime());
       return { status: 200, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
     },
@@ -249,7 +249,7 @@ export const webhookRoutes = [
     async handler({ tx, workspace, params, body, now, prepared }) {
       await endpointOr404(tx, workspace.id, params.id);
       refuseUrl(prepared);
-      const ep = await updateWebhookEndpoint(tx, workspace.id, params.id, body, now);
+      const ep = await updateWebhookEndpoint(tx, workspace.id, params.id, { ...body, event_types: body.event_types && [...new Set(body.event_types)] }, now);
       return { status: 200, body: endpointOut(ep!, now.getTime()) };
     },
   }),
@@ -345,7 +345,8 @@ export const webhookRoutes = [
       if (!(await retryDelivery(tx, params.id, params.delivery_id, now))) {
         throw new ApiProblem('not-found', `No delivery "${params.delivery_id}" of webhook endpoint "${params.id}".`);
       }
-      return { status: 200, body: deliveryOut((await findDelivery(tx, params.id, params.delivery_id))!, []) };
+      const found = (await findDelivery(tx, params.id, params.delivery_id))!;
+      return { status: 200, body: deliveryOut(found.delivery, found.attempts) };
     },
   }),
   defineRoute({
