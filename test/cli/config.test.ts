@@ -86,6 +86,16 @@ describe('the Config of a command', () => {
     expect(Object.isFrozen((defaults as { only: unknown }).only)).toBe(true);
   });
 
+  it('turns the webhook local-development setting on only when asked: the flag, or the variable set to a yes', async () => {
+    expect((await parse(['worker'])).invocation!.config).toMatchObject({ webhooksAllowLocal: false });
+    expect((await parse(['worker', '--webhooks-allow-local'])).invocation!.config).toMatchObject({ webhooksAllowLocal: true });
+    for (const yes of ['1', 'true', 'on', 'yes']) expect((await parse(['api'], { STORELENS_WEBHOOKS_ALLOW_LOCAL: yes })).invocation!.config).toMatchObject({ webhooksAllowLocal: true });
+    for (const no of ['0', 'false', 'off', 'no']) expect((await parse(['api'], { STORELENS_WEBHOOKS_ALLOW_LOCAL: no })).invocation!.config).toMatchObject({ webhooksAllowLocal: false });
+    const c = capturedEnv(undefined, { STORELENS_WEBHOOKS_ALLOW_LOCAL: 'maybe' });
+    expect(await main(['node', 'storelens', 'worker'], c.env)).toBe(2);
+    expect(c.stderr()).toMatch(/STORELENS_WEBHOOKS_ALLOW_LOCAL: "maybe" is not one of/);
+  });
+
   it.each([
     ['BENCH_STORES', '1e3', /BENCH_STORES: "1e3" is not a positive integer/],
     ['BENCH_FROM', '2025-13', /BENCH_FROM: "2025-13" is not a month/],
