@@ -24,6 +24,7 @@ const RUN: { [C in CommandName]: Runner<C> } = {
   start: async (c, _, env) => (await import('./commands/start.js')).runStart(c, env),
   api: async (c, _, env) => (await import('./commands/api.js')).runApi(c, env),
   ingest: async (c, _, env) => (await import('./commands/ingest.js')).runIngest(c, env),
+  worker: async (c, _, env) => (await import('./commands/worker.js')).runWorker(c, env),
   'workspaces create': async (c, [name], env) => (await import('./commands/admin-workspaces.js')).createWorkspaceCommand(name, c, env),
   'workspaces pilot': async (c, [state], env) => (await import('./commands/admin-workspaces.js')).pilotCommand(state as 'on' | 'off', c, env),
   'workspaces activate': async (c, [activation], env) => (await import('./commands/admin-workspaces.js')).activateCommand(activation, c, env),

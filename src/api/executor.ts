@@ -23,6 +23,7 @@ import { ApiProblem, isApiProblem, type ProblemKind } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
 import { type AnyRoute, type CallKind, isMutating } from './route-def.js';
 import { scopeRefusal } from './scopes.js';
+import { type WebhookRuntime, webhookRuntime } from '../webhooks/runtime.js';
 
 /** A call of one operation, independent of the transport. */
 export interface OperationRequest {
@@ -71,6 +72,8 @@ export interface ExecutorOptions {
   onWrite?: (operationId: string, workspaceId: string) => void;
   /** Told of every error execute() answers with a 5xx (whose body never carries internals). */
   onError?: (err: unknown) => void;
+  /** The webhook routes' secret box and SSRF settings (default: the database's key, no local URLs, system DNS). */
+  webhooks?: WebhookRuntime;
 }
 
 export interface OperationExecutor {
@@ -100,6 +103,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   const idempotency = idempotencyRunner(db, now);
   const cursorSecret = await getOrCreateSetting(db, 'cursor_secret', () => randomBytes(32).toString('hex'));
   const reads = new ReadCache(READ_CACHE_ENTRIES);
+  const webhooks = opts.webhooks ?? (await webhookRuntime(db.kysely));
 
   const admit = async (route: AnyRoute, headers: OperationRequest['headers']): Promise<Admission> => {
     const at = now();
@@ -127,16 +131,17 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     const body = validate(route.body, input, 'invalid-body');
     const handler = route.handler;
     if (!handler) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
-    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret };
+    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret, webhooks };
     if (idemKey === undefined) {
-      const result = await handler(ctx);
+      const result = await handler(route.prepare ? { ...ctx, prepared: await route.prepare(ctx) } : ctx);
       if (result.contentType !== undefined) return { status: result.status, headers: NO_HEADERS, body: String(result.body), contentType: result.contentType };
       const json = JSON.stringify(result.body);
       if (cacheKey !== undefined && result.cacheable && result.status === 200) reads.set(cacheKey, { stamp, body: json });
       return { status: result.status, headers: NO_HEADERS, body: json };
     }
     const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input);
-    const result = await idempotency.run(auth.workspace.id, idemKey, fp, (tx) => handler({ ...ctx, tx }));
+    const prepared = route.prepare ? await route.prepare(ctx) : undefined;
+    const result = await idempotency.run(auth.workspace.id, idemKey, fp, (tx) => handler({ ...ctx, tx, prepared }));
     if (!result.replayed && result.status < 300) opts.onWrite?.(route.operationId, auth.workspace.id);
     const headers = result.replayed ? (result.headers ? { ...result.headers, ...REPLAYED } : REPLAYED) : (result.headers ?? NO_HEADERS);
     return { status: result.status, headers, body: JSON.stringify(result.body), problem: result.problem };

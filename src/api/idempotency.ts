@@ -88,7 +88,7 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
             if (isApiProblem(e) && e.status < 500) refused = e;
             throw e;
           }
-          await completeIdempotencyKey(trx, workspaceId, key, result.status, JSON.stringify({ body: result.body } satisfies Stored));
+          await completeIdempotencyKey(trx, workspaceId, key, result.status, JSON.stringify({ body: result.replayBody ?? result.body } satisfies Stored));
           return { status: result.status, body: result.body, replayed: false };
         });
       } catch (e) {

@@ -18,6 +18,7 @@ import { buildOpenApi } from './openapi.js';
 import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
 import { ROUTES, fastifyPath } from './route-table.js';
+import type { WebhookRuntime } from '../webhooks/runtime.js';
 
 export { BODY_LIMIT } from './body.js';
 
@@ -32,6 +33,8 @@ export interface ApiOptions {
   bodyLimit?: number;
   /** Told after a mutating operation committed (see ExecutorOptions.onWrite). */
   onWrite?: (operationId: string, workspaceId: string) => void;
+  /** The webhook routes' secret box and SSRF settings (see ExecutorOptions.webhooks). */
+  webhooks?: WebhookRuntime;
 }
 
 declare module 'fastify' {
@@ -49,7 +52,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const { db } = opts;
   const now = opts.now ?? (() => new Date());
   const capability = capabilityReader(opts.capabilitiesPath);
-  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite });
+  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, webhooks: opts.webhooks });
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
   const openApi = () => buildOpenApi(capability, prefix, bodyLimit);

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/index.js';
 import type { ApiKeyInfo } from '../db/api-keys.js';
 import type { Database, Workspace } from '../db/schema.js';
+import type { WebhookRuntime } from '../webhooks/runtime.js';
 import type { Availability } from './capabilities.js';
 import type { Scope } from './scopes.js';
 
@@ -26,6 +27,10 @@ export interface HandlerContext<P, Q, B> {
   headers: Record<string, string | string[] | undefined>;
   /** Signs and checks pagination cursors. */
   cursorSecret: string;
+  /** Webhook signing secrets' box and the SSRF guard's settings. */
+  webhooks: WebhookRuntime;
+  /** What the route's prepare() answered (undefined without one). */
+  prepared?: unknown;
 }
 
 /** What a handler answers when it succeeds (failures are thrown: see defineRoute). */
@@ -43,6 +48,11 @@ export interface OperationResult {
    * as `text/markdown; charset=utf-8`. Only for reads (a mutating answer is always JSON).
    */
   contentType?: string;
+  /**
+   * What the Idempotency-Key record keeps and a replay answers, when it must differ from body
+   * (a secret shown once is never stored in plain text): default body.
+   */
+  replayBody?: unknown;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -77,6 +87,13 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined> {
   /** Operation-specific problem statuses beyond those every call can answer. */
   problems?: number[];
   handler?: (ctx: HandlerContext<Out<P>, Out<Q>, Out<B>>) => Promise<OperationResult>;
+  /**
+   * Slow work a mutating handler needs that must not run inside its transaction (on SQLite every
+   * write waits for it): run after validation and before the transaction, its answer reaches the
+   * handler as ctx.prepared. It should answer, not throw, what the handler decides on, since a
+   * replay never calls the handler (a throw here would answer a replay too).
+   */
+  prepare?: (ctx: Omit<HandlerContext<Out<P>, Out<Q>, Out<B>>, 'tx' | 'prepared'>) => Promise<unknown>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

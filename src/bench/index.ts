@@ -12,6 +12,7 @@ import { benchRanking } from './ranking.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
 import { benchPublish } from './publish.js';
 import { benchServeOnPanel } from './serve.js';
+import { benchWebhooks } from './webhooks.js';
 
 export type BenchName = (typeof BENCHMARKS)[number];
 
@@ -77,6 +78,13 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     results.push(
       `ranking: ${r.accounts.toLocaleString('en-US')} accounts scored in ${fmt(r.firstSeconds)} s; refit + re-rank after one outcome ${fmt(r.refitSeconds)} s (goal ≤ 2 s); ` +
         `GET /accounts?limit=50 (${fmt(r.pageBytes / 1024, 0)} KiB a page) at 64 connections alone: ${lat(r.alone)}; during a refit: ${lat(r.duringRefit)} (goal p99 < 20 ms)`,
+    );
+  }
+  if (only.has('webhooks')) {
+    const r = await benchWebhooks(log);
+    results.push(
+      `webhooks: ${r.messages} deliveries to ${r.endpoints} local endpoints: ${fmt(r.oneWorker, 0)}/s with one worker, ${fmt(r.twoWorkers, 0)}/s with two; ` +
+        `commit → receipt at ${r.rate} events/s: p50 ${fmt(r.latency.p50, 0)} ms, p99 ${fmt(r.latency.p99, 0)} ms, max ${fmt(r.latency.max, 0)} ms over ${r.latency.messages} messages (goal p99 < 1 s)`,
     );
   }
   if (only.has('learning')) {

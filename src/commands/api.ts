@@ -7,6 +7,7 @@ import { openAdminDb } from './admin-db.js';
 import { startBackground } from './background.js';
 import { ingestTask } from './ingest.js';
 import { listenError } from './listen-error.js';
+import { webhookRuntimeOf } from './worker.js';
 
 /** The Config of `api`; a programmatic caller may leave out DATABASE_URL. */
 export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
@@ -21,16 +22,24 @@ export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
  */
 export async function runApi(opts: ApiCommandOptions, env: Env, signals = true): Promise<ListeningApi> {
   const db = await openAdminDb(opts, env);
+  let webhooks;
+  try {
+    webhooks = await webhookRuntimeOf(db, opts);
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
   const background = startBackground(db, {
     now: env.now,
     log: (line) => env.stderr.write(`storelens api: ${line}\n`),
     ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, 'storelens api', opts.ingestIntervalMs) : undefined,
+    webhooks,
   });
   // The first ranking before the first request.
   await background.worker.idle();
   let api: ListeningApi;
   try {
-    api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite });
+    api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite, webhooks });
   } catch (e) {
     await background.stop();
     await db.close();

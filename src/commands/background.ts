@@ -1,14 +1,21 @@
 /**
  * The background work of a process that serves the API, on the one worker loop: ingest new
- * runs of the panel (while serving: readers see a month once it is whole), re-rank workspaces whose inputs moved (new months, a profile, an
- * outcome, a status), and check the watches (src/watches/evaluate.ts) after each load, after a
- * watch changes, and on their own interval. A write that changes labels triggers a re-rank at once, off the request
- * path; the periodic turns catch changes made by other processes (the admin CLI, another
- * server on the same PostgreSQL).
+ * runs of the panel (while serving: readers see a month once it is whole), re-rank workspaces
+ * whose inputs moved (new months, a profile, an outcome, a status, a deal's stage), check the
+ * watches (src/watches/evaluate.ts) after each load, after a watch changes and on their own
+ * interval, and — with webhooks — deliver the outbox (the `deliver` task fans events out and
+ * starts their sends, which run off the loop).
+ *
+ * A write that changes labels triggers a re-rank at once, off the request path; every committed
+ * write triggers `deliver`, so an event written by an API call leaves at once. The periodic
+ * turns catch changes made by other processes (the admin CLI, another server on the same
+ * PostgreSQL).
  */
 import { refreshAll } from '../accounts/refresh.js';
-import { evaluateWatches } from '../watches/evaluate.js';
 import type { Db } from '../db/index.js';
+import { evaluateWatches } from '../watches/evaluate.js';
+import { createDeliverer, type Deliverer } from '../webhooks/deliver.js';
+import type { WebhookRuntime } from '../webhooks/runtime.js';
 import { startWorker, type Task, type Worker } from '../worker.js';
 
 /** Operations whose commit moves a workspace's ranking inputs. */
@@ -21,30 +28,36 @@ export interface BackgroundOptions {
   log: (line: string) => void;
   /**
    * Looks for new runs of the panel and loads them (ingest/watcher.ts ingestCheck), made with the
-   * callback to call after a load: the worker then re-ranks.
+   * callback to call after a load: the worker then re-ranks and checks the watches.
    */
   ingest?: { check: (onLoaded: () => void) => () => Promise<void>; everyMs: number };
   /** How often the periodic re-ranking turn runs (default 5 s). */
   everyMs?: number;
   /** How often the periodic watch check runs (default 30 s; it writes only when a watch's inputs moved). */
   watchesEveryMs?: number;
+  /** Deliver webhook events (the `deliver` task). */
+  webhooks?: WebhookRuntime & { everyMs?: number; ca?: string | Buffer };
+  /** Run only these tasks (`storelens worker`: deliver only); default all. */
+  only?: readonly string[];
 }
 
 export interface Background {
   worker: Worker;
+  deliverer?: Deliverer;
   onWrite(operationId: string, workspaceId: string): void;
   stop(): Promise<void>;
 }
 
 export function startBackground(db: Db, opts: BackgroundOptions): Background {
-  const every = opts.everyMs ?? 5_000;
   const tasks: Record<string, Task> = {
     refresh: {
-      everyMs: every,
+      everyMs: opts.everyMs ?? 5_000,
       run: async () => {
         for (const [ws, r] of await refreshAll(db, opts.now())) {
           if (r.refreshed) opts.log(`re-ranked workspace ${ws}: ${r.accounts} accounts, ${r.in_market} in market (${r.explore} exploring), ${r.labels} labels, model v${r.model_version}`);
         }
+        // A re-ranking writes store.* events: send them now, not on the next periodic turn.
+        trigger('deliver');
       },
     },
     // After the refresh (its in-market accounts are what the managed watch holds).
@@ -53,23 +66,45 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
       run: async () => {
         const s = await evaluateWatches(db, opts.now());
         if (s.checked) opts.log(`checked ${s.checked} watch${s.checked === 1 ? '' : 'es'}: ${s.changed} changed health`);
+        trigger('deliver');
       },
     },
   };
-  const afterIngest = () => {
-    worker.trigger('refresh');
-    worker.trigger('watches');
-  };
-  if (opts.ingest) tasks.ingest = { everyMs: opts.ingest.everyMs, run: opts.ingest.check(afterIngest) };
+  if (opts.ingest) {
+    tasks.ingest = {
+      everyMs: opts.ingest.everyMs,
+      run: opts.ingest.check(() => {
+        trigger('refresh');
+        trigger('watches');
+      }),
+    };
+  }
+  let deliverer: Deliverer | undefined;
+  if (opts.webhooks) {
+    const d = createDeliverer(db, { now: opts.now, box: opts.webhooks.box, guard: opts.webhooks.guard, ca: opts.webhooks.ca, log: opts.log, onSettled: () => trigger('deliver') });
+    deliverer = d;
+    tasks.deliver = { everyMs: opts.webhooks.everyMs ?? 1_000, run: async () => void (await d.pump()) };
+  }
+  if (opts.only) for (const name of Object.keys(tasks)) if (!opts.only.includes(name)) delete tasks[name];
   const worker = startWorker(tasks, (task, e) => opts.log(`${task} failed (will retry): ${(e as Error).message}`));
+  /** Runs a task at once if this process runs it. */
+  function trigger(task: string): void {
+    if (tasks[task]) worker.trigger(task);
+  }
   // The first ranking now; the first look at the runs folder on the ingest task's first turn.
-  worker.trigger('refresh');
+  trigger('refresh');
+  trigger('deliver');
   return {
     worker,
+    deliverer,
     onWrite: (op) => {
-      if (RERANKING.has(op)) worker.trigger('refresh');
-      if (REWATCHING.has(op)) worker.trigger('watches');
+      if (RERANKING.has(op)) trigger('refresh');
+      if (REWATCHING.has(op)) trigger('watches');
+      trigger('deliver');
     },
-    stop: () => worker.stop(),
+    stop: async () => {
+      await worker.stop();
+      await deliverer?.stop();
+    },
   };
 }

@@ -12,6 +12,7 @@ import { openAdminDb } from './admin-db.js';
 import { startBackground, type Background } from './background.js';
 import { ingestTask } from './ingest.js';
 import { listenError } from './listen-error.js';
+import { webhookRuntimeOf } from './worker.js';
 import type { ServePlugin } from '../serve/app.js';
 import type { LiveEvent } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
@@ -27,21 +28,29 @@ export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<
  * ingesting and closes the database.
  */
 export async function apiPlugins(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs'> & { label?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'> & { label?: string },
   env: Env,
 ): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background }> {
   const db = await openAdminDb(opts, env);
   const label = opts.label ?? 'storelens serve';
+  let webhooks;
+  try {
+    webhooks = await webhookRuntimeOf(db, opts);
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
   const background = startBackground(db, {
     now: env.now,
     log: (line) => env.stderr.write(`${label}: ${line}\n`),
     ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, label) : undefined,
+    webhooks,
   });
   const close = async () => {
     await background.stop();
     await db.close();
   };
-  return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite } }], close, db, background };
+  return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks } }], close, db, background };
 }
 
 function describe(event: LiveEvent, out: string): string {

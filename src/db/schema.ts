@@ -211,6 +211,8 @@ export interface OutboxTable {
   /** JSON of the event's data. */
   data: string;
   created_at: string;
+  /** 1 once the webhook fan-out turned the event into deliveries. */
+  dispatched: Generated<number>;
 }
 
 export interface OutcomesTable {
@@ -235,10 +237,60 @@ export interface WebhookEndpointsTable {
   url: string;
   /** JSON array of event types, or null for all. */
   event_types: string | null;
-  /** Signing secret (needed to sign deliveries); never returned after registration. */
+  /** Signing secret, encrypted (webhooks/secrets.ts); never returned after registration or rotation. */
   secret: string;
   created_at: string;
   deleted_at: string | null;
+  description: string | null;
+  /** Set while the endpoint is disabled (by PATCH, a 410 answer, or five days of failures). */
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  /** The secret before the last rotation, encrypted; it signs too until previous_secret_until_ms. */
+  previous_secret: string | null;
+  previous_secret_until_ms: number | null;
+  /** The last per-endpoint sequence number given to a message. */
+  last_seq: Generated<number>;
+  /** Since when every attempt failed (null after a success). */
+  failing_since_ms: number | null;
+  updated_at: string | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One message: an event (or a test event) for one endpoint; its id is the `webhook-id`. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  /** Per-endpoint sequence number. */
+  seq: number;
+  /** JSON of the message body when it is not built from the outbox row (test events). */
+  payload: string | null;
+  status: DeliveryStatus;
+  /** Attempts since the message was (re)scheduled: the retry schedule's position. */
+  attempts: Generated<number>;
+  next_attempt_ms: number;
+  /** A worker's lease: nobody else sends the message before this time. */
+  claimed_until_ms: number | null;
+  claimed_by: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_ms: number;
+  delivered_ms: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  /** 1, 2, …: counts every attempt of the message, retries and recoveries included. */
+  attempt: number;
+  started_ms: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  next_retry_ms: number | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -420,6 +472,8 @@ export interface Database {
   ranking_details: RankingDetailsTable;
   outcomes: OutcomesTable;
   webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_counters: RateCountersTable;
   settings: SettingsTable;
@@ -451,4 +505,6 @@ export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type OutcomeRow = Selectable<OutcomesTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type ContactRow = Selectable<ContactsTable>;

@@ -6,7 +6,7 @@
 import { ROLES } from '../workspaces/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
-import { httpUrl, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
+import { envSwitch, httpUrl, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -43,6 +43,7 @@ export const COMMANDS = [
   { name: 'start', summary: 'the demo: generate a panel if absent, publish it, serve statistics and API on one port, print a demo key' },
   { name: 'api', summary: 'serve the workspace REST API (/api/v1) over the database' },
   { name: 'ingest', summary: 'load the runs publish wrote (per-store features and signals) into the workspace database' },
+  { name: 'worker', summary: 'deliver webhook events (signed, retried) without serving: the worker loop of `api` on its own; several may share one PostgreSQL database' },
   { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
   { name: 'workspaces activate', summary: 'record an activation for activation-gated operations (e.g. growth_reports)', args: [{ name: 'activation', help: 'activation name' }] },
@@ -78,7 +79,7 @@ export interface SettingDef {
 }
 
 /** `storelens bench` runs these (src/bench/index.ts). */
-export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking'] as const;
+export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks'] as const;
 
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
@@ -141,15 +142,38 @@ export const SETTINGS = [
   },
   { name: 'scopes', flag: '--scopes', value: text('list'), help: 'operator grant of further scopes, comma-separated (e.g. manage:webhooks)', commands: ['keys create'] },
   // the workspace database
-  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', 'ingest', ...ADMIN] },
+  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', 'ingest', 'worker', ...ADMIN] },
   {
     name: 'databaseUrl',
     env: 'DATABASE_URL',
     value: text('url'),
     help: 'a postgres:// URL: the workspace database is that PostgreSQL database instead of the SQLite file',
-    commands: ['serve', 'start', 'api', 'ingest', ...ADMIN],
+    commands: ['serve', 'start', 'api', 'ingest', 'worker', ...ADMIN],
   },
   { name: 'json', flag: '--json', value: toggle, help: 'print exactly one JSON object on stdout', commands: ['ingest', ...ADMIN] },
+  // webhooks
+  {
+    name: 'webhooksAllowLocal',
+    flag: '--webhooks-allow-local',
+    env: 'STORELENS_WEBHOOKS_ALLOW_LOCAL',
+    value: envSwitch,
+    help: 'local development and tests only: webhook endpoints may use http and loopback addresses (off by default)',
+    commands: ['serve', 'start', 'api', 'worker'],
+  },
+  {
+    name: 'secretKey',
+    env: 'STORELENS_SECRET_KEY',
+    value: text('key'),
+    help: 'server key (32 bytes: 64 hex digits or base64) that encrypts webhook signing secrets; unset: one generated into the database',
+    commands: ['serve', 'start', 'api', 'worker'],
+  },
+  {
+    name: 'previousSecretKey',
+    env: 'STORELENS_SECRET_KEY_PREVIOUS',
+    value: text('key'),
+    help: 'during a server key rotation: the key being replaced (secrets under it are re-encrypted at start)',
+    commands: ['serve', 'start', 'api', 'worker'],
+  },
   // bench
   { name: 'stores', flag: '--stores', value: positiveInt, env: 'BENCH_STORES', default: 1_000_000, help: 'stores in the publish benchmark panel', commands: ['bench'] },
   { name: 'rankingAccounts', flag: '--ranking-accounts', value: positiveInt, env: 'BENCH_ACCOUNTS', default: 200_000, help: 'visible accounts of the workspace the ranking benchmark refits', commands: ['bench'] },

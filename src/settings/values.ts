@@ -75,6 +75,16 @@ export const text = (arg: string): Value<string> => ({ arg, parse: (raw) => raw 
 /** A flag without a value: true when given, false otherwise. */
 export const toggle: Value<boolean> = { parse: () => true };
 
+/** A switch that an environment variable can also set: 1/true/on/yes or 0/false/off/no (anything else is refused). */
+export const envSwitch: Value<boolean> = {
+  parse: (raw) => {
+    const v = String(raw ?? '1').trim().toLowerCase();
+    if (['1', 'true', 'on', 'yes'].includes(v)) return true;
+    if (['0', 'false', 'off', 'no'].includes(v)) return false;
+    throw new InvalidArgumentError(`"${raw}" is not one of 1, true, on, yes, 0, false, off, no`);
+  },
+};
+
 /** One of `choices`. */
 export function oneOf<const T extends string>(arg: string, choices: readonly T[]): Value<T> {
   return {

@@ -22,7 +22,7 @@ describe('the Config of a command', () => {
     expect(invocation).toEqual({
       command: 'serve',
       args: [],
-      config: { out: 'output', port: 8080, host: '127.0.0.1', api: false, db: 'storelens.db', runs: '.storelens/runs', databaseUrl: undefined },
+      config: { out: 'output', port: 8080, host: '127.0.0.1', api: false, db: 'storelens.db', runs: '.storelens/runs', databaseUrl: undefined, webhooksAllowLocal: false, secretKey: undefined, previousSecretKey: undefined },
     });
     expect(Object.isFrozen(invocation!.config)).toBe(true);
     expect(() => {
@@ -32,7 +32,7 @@ describe('the Config of a command', () => {
 
   it('takes the flags given, parsed', async () => {
     const { invocation } = await parse(['serve', '--port', '0', '--host', '::1', '--api', '--db', 'x.db', '--out', 'pub', '--runs', 'private/runs']);
-    expect(invocation!.config).toEqual({ out: 'pub', port: 0, host: '::1', api: true, db: 'x.db', runs: 'private/runs', databaseUrl: undefined });
+    expect(invocation!.config).toEqual({ out: 'pub', port: 0, host: '::1', api: true, db: 'x.db', runs: 'private/runs', databaseUrl: undefined, webhooksAllowLocal: false, secretKey: undefined, previousSecretKey: undefined });
   });
 
   it('listens on 8081 for api alone and 8080 for serve and start', async () => {
@@ -82,8 +82,18 @@ describe('the Config of a command', () => {
     expect((await parse(['bench'], vars)).invocation!.config).toMatchObject({ stores: 5000, ingestStores: 5000, only: ['serve', 'api'], from: '2025-10', data: 'bench-data' });
     expect((await parse(['bench', '--stores', '7'], vars)).invocation!.config).toMatchObject({ stores: 7, only: ['serve', 'api'] });
     const defaults = (await parse(['bench'])).invocation!.config;
-    expect(defaults).toMatchObject({ stores: 1_000_000, ingestStores: 20_000, rankingAccounts: 200_000, only: ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking'] });
+    expect(defaults).toMatchObject({ stores: 1_000_000, ingestStores: 20_000, rankingAccounts: 200_000, only: ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks'] });
     expect(Object.isFrozen((defaults as { only: unknown }).only)).toBe(true);
+  });
+
+  it('turns the webhook local-development setting on only when asked: the flag, or the variable set to a yes', async () => {
+    expect((await parse(['worker'])).invocation!.config).toMatchObject({ webhooksAllowLocal: false });
+    expect((await parse(['worker', '--webhooks-allow-local'])).invocation!.config).toMatchObject({ webhooksAllowLocal: true });
+    for (const yes of ['1', 'true', 'on', 'yes']) expect((await parse(['api'], { STORELENS_WEBHOOKS_ALLOW_LOCAL: yes })).invocation!.config).toMatchObject({ webhooksAllowLocal: true });
+    for (const no of ['0', 'false', 'off', 'no']) expect((await parse(['api'], { STORELENS_WEBHOOKS_ALLOW_LOCAL: no })).invocation!.config).toMatchObject({ webhooksAllowLocal: false });
+    const c = capturedEnv(undefined, { STORELENS_WEBHOOKS_ALLOW_LOCAL: 'maybe' });
+    expect(await main(['node', 'storelens', 'worker'], c.env)).toBe(2);
+    expect(c.stderr()).toMatch(/STORELENS_WEBHOOKS_ALLOW_LOCAL: "maybe" is not one of/);
   });
 
   it.each([

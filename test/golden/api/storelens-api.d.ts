@@ -710,15 +710,17 @@ export interface paths {
         };
         /**
          * List event-notification endpoints
-         * @description Scope: `manage:webhooks`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * @description Oldest first. Secrets are never shown.
+         *
+         *     Scope: `manage:webhooks`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["list_webhooks"];
         put?: never;
         /**
          * Register an event-notification endpoint
-         * @description Registers an https URL. Leaving out `event_types` delivers every event type. The signing secret is returned once, in this response; a replay with the same Idempotency-Key does not return it again. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
+         * @description Registers an https URL whose host resolves to public addresses only. Leaving out `event_types` delivers every event type. The signing secret is returned once, in this response; a replay with the same Idempotency-Key returns the endpoint with `secret: null` and says why. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). A URL the SSRF guard refuses ⇒ 422.
          *
-         *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: unavailable.
+         *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
          */
         post: operations["register_webhook"];
         delete?: never;
@@ -734,16 +736,138 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read an event-notification endpoint
+         * @description The secret is never shown. An unknown id or another workspace's endpoint ⇒ 404.
+         *
+         *     Scope: `manage:webhooks`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["get_webhook"];
         put?: never;
         post?: never;
         /**
          * Delete an event-notification endpoint
-         * @description 200 with `{id, deleted: true}`. An unknown id or another workspace's endpoint ⇒ 404; a replay with the same Idempotency-Key ⇒ the same 200.
+         * @description 200 with `{id, deleted: true}`; nothing more is sent to it. An unknown id or another workspace's endpoint ⇒ 404; a replay with the same Idempotency-Key ⇒ the same 200.
          *
          *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
          */
         delete: operations["delete_webhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an event-notification endpoint
+         * @description Changes the URL (checked like at registration), the event types (null: every type), the description, or enables/disables the endpoint. Enabling clears the reason it was disabled; events that happened while it was disabled are not sent (use recover).
+         *
+         *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
+         */
+        patch: operations["update_webhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Returns the new secret once. For 24 hours every delivery carries two signatures (new and previous secret), so the receiver can switch without losing a message. A replay with the same Idempotency-Key returns the endpoint with `secret: null`.
+         *
+         *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
+         */
+        post: operations["rotate_webhook_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery log
+         * @description Newest first: each message with its event, every attempt (status code, duration, error, next retry) and its state. Kept 30 days.
+         *
+         *     Scope: `manage:webhooks`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["list_webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike).
+         *
+         *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
+         */
+        post: operations["retry_webhook_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send every event of a time window again
+         * @description After a receiver outage: every event of the endpoint's types that happened in [since, until] is sent again (a message that exists keeps its webhook-id). Events are kept 30 days: an older `since` ⇒ 422.
+         *
+         *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
+         */
+        post: operations["recover_webhook_events"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed test event
+         * @description Sends a `webhook.test` event to the endpoint, signed like every delivery; it appears in the delivery log.
+         *
+         *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
+         */
+        post: operations["test_webhook"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3529,6 +3653,13 @@ export interface operations {
                             url: string;
                             /** @description null: every event type */
                             event_types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[] | null;
+                            description: string | null;
+                            enabled: boolean;
+                            /** @description Why the endpoint is disabled (by a PATCH, a 410 answer, or five days of failed deliveries) */
+                            disabled_reason: string | null;
+                            disabled_at: string | null;
+                            /** @description Until then the secret before the last rotation also signs every delivery */
+                            previous_secret_expires_at: string | null;
                             created_at: string;
                         }[];
                         /** @description Pass as `cursor` for the next page; null at the end of the list */
@@ -3557,7 +3688,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description https URL (http only with the local-development setting)
+                     */
                     url: string;
                     event_types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[];
                     description?: string;
@@ -3566,7 +3700,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -3581,9 +3715,18 @@ export interface operations {
                         url: string;
                         /** @description null: every event type */
                         event_types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[] | null;
+                        description: string | null;
+                        enabled: boolean;
+                        /** @description Why the endpoint is disabled (by a PATCH, a 410 answer, or five days of failed deliveries) */
+                        disabled_reason: string | null;
+                        disabled_at: string | null;
+                        /** @description Until then the secret before the last rotation also signs every delivery */
+                        previous_secret_expires_at: string | null;
                         created_at: string;
-                        /** @description Shown once; null on a replay */
+                        /** @description The signing secret (`whsec_…`), shown once; null on an idempotent replay */
                         secret: string | null;
+                        /** @description Why `secret` is null */
+                        secret_note?: string;
                     };
                 };
             };
@@ -3595,6 +3738,52 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the webhook endpoint */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "webhook_endpoint";
+                        id: string;
+                        url: string;
+                        /** @description null: every event type */
+                        event_types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[] | null;
+                        description: string | null;
+                        enabled: boolean;
+                        /** @description Why the endpoint is disabled (by a PATCH, a 410 answer, or five days of failed deliveries) */
+                        disabled_reason: string | null;
+                        disabled_at: string | null;
+                        /** @description Until then the secret before the last rotation also signs every delivery */
+                        previous_secret_expires_at: string | null;
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3629,6 +3818,380 @@ export interface operations {
                         object: "webhook_endpoint";
                         /** @constant */
                         deleted: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    update_webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description https URL (http only with the local-development setting)
+                     */
+                    url?: string;
+                    event_types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[] | null;
+                    description?: string | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "webhook_endpoint";
+                        id: string;
+                        url: string;
+                        /** @description null: every event type */
+                        event_types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[] | null;
+                        description: string | null;
+                        enabled: boolean;
+                        /** @description Why the endpoint is disabled (by a PATCH, a 410 answer, or five days of failed deliveries) */
+                        disabled_reason: string | null;
+                        disabled_at: string | null;
+                        /** @description Until then the secret before the last rotation also signs every delivery */
+                        previous_secret_expires_at: string | null;
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotate_webhook_secret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "webhook_endpoint";
+                        id: string;
+                        url: string;
+                        /** @description null: every event type */
+                        event_types: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[] | null;
+                        description: string | null;
+                        enabled: boolean;
+                        /** @description Why the endpoint is disabled (by a PATCH, a 410 answer, or five days of failed deliveries) */
+                        disabled_reason: string | null;
+                        disabled_at: string | null;
+                        /** @description Until then the secret before the last rotation also signs every delivery */
+                        previous_secret_expires_at: string | null;
+                        created_at: string;
+                        /** @description The signing secret (`whsec_…`), shown once; null on an idempotent replay */
+                        secret: string | null;
+                        /** @description Why `secret` is null */
+                        secret_note?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_webhook_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the webhook endpoint */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "webhook_delivery";
+                            /** @description The `webhook-id` of every attempt of this message */
+                            id: string;
+                            endpoint_id: string;
+                            event: {
+                                id: string;
+                                type: string;
+                            };
+                            /** @description Per-endpoint sequence number: receivers order by it and spot gaps */
+                            sequence: number;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            attempts: {
+                                attempt: number;
+                                at: string;
+                                status_code: number | null;
+                                duration_ms: number;
+                                error: string | null;
+                                next_retry_at: string | null;
+                            }[];
+                            last_status_code: number | null;
+                            last_error: string | null;
+                            next_retry_at: string | null;
+                            created_at: string;
+                            delivered_at: string | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retry_webhook_delivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint */
+                id: string;
+                /** @description Identifier of the delivery (its webhook-id) */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "webhook_delivery";
+                        /** @description The `webhook-id` of every attempt of this message */
+                        id: string;
+                        endpoint_id: string;
+                        event: {
+                            id: string;
+                            type: string;
+                        };
+                        /** @description Per-endpoint sequence number: receivers order by it and spot gaps */
+                        sequence: number;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed";
+                        attempts: {
+                            attempt: number;
+                            at: string;
+                            status_code: number | null;
+                            duration_ms: number;
+                            error: string | null;
+                            next_retry_at: string | null;
+                        }[];
+                        last_status_code: number | null;
+                        last_error: string | null;
+                        next_retry_at: string | null;
+                        created_at: string;
+                        delivered_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recover_webhook_events: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    since: string;
+                    /** Format: date-time */
+                    until: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "webhook_recovery";
+                        endpoint_id: string;
+                        since: string;
+                        until: string;
+                        scheduled: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    test_webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "webhook_delivery";
+                        /** @description The `webhook-id` of every attempt of this message */
+                        id: string;
+                        endpoint_id: string;
+                        event: {
+                            id: string;
+                            type: string;
+                        };
+                        /** @description Per-endpoint sequence number: receivers order by it and spot gaps */
+                        sequence: number;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed";
+                        attempts: {
+                            attempt: number;
+                            at: string;
+                            status_code: number | null;
+                            duration_ms: number;
+                            error: string | null;
+                            next_retry_at: string | null;
+                        }[];
+                        last_status_code: number | null;
+                        last_error: string | null;
+                        next_retry_at: string | null;
+                        created_at: string;
+                        delivered_at: string | null;
                     };
                 };
             };

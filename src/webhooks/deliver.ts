@@ -1,0 +1,261 @@
+/**
+ * The delivery worker: fans outbox events out into messages, claims due messages with a lease,
+ * POSTs each to its endpoint signed per Standard Webhooks, and records the attempt. Sends run
+ * concurrently off the worker loop (pump() only starts them), at most PER_ENDPOINT at once per
+ * endpoint, so one slow or dead endpoint never delays the others.
+ *
+ * At-least-once: a message is marked only after its answer; a worker that dies mid-send leaves
+ * the lease to run out and the next claim sends it again with the same `webhook-id`.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import type { Db } from '../db/index.js';
+import {
+  type AttemptOutcome,
+  type ClaimedMessage,
+  claimDue,
+  fanOut,
+  hasDue,
+  hasUndispatched,
+  loadClaimed,
+  pruneDeliveries,
+  recordAttempt,
+} from '../db/webhooks.js';
+import type { WebhookEndpointRow } from '../db/schema.js';
+import type { SecretBox } from './secrets.js';
+import { type CheckedTarget, checkTarget, type GuardOptions, RefusedTarget } from './ssrf.js';
+
+/** Waits after the first, second, … failed attempt; after the last the message is failed. */
+export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000] as const;
+/** ± this share of each wait, at random, so retries of many messages spread out. */
+export const JITTER = 0.1;
+/** A receiver's Retry-After is honoured up to this. */
+export const RETRY_AFTER_CAP_MS = 10 * 3600_000;
+/** Success is a 2xx answer within this. */
+export const SEND_TIMEOUT_MS = 15_000;
+/** A claim's lease: long enough for a send and its record; after it another worker may send again. */
+export const LEASE_MS = 60_000;
+export const PER_ENDPOINT = 4;
+export const RETENTION_MS = 30 * 24 * 3600_000;
+/** How long the previous secret still signs after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+export interface DelivererOptions {
+  now: () => Date;
+  box: SecretBox;
+  guard: GuardOptions;
+  /** Extra trusted CA certificates (tests' self-signed receivers). */
+  ca?: string | Buffer;
+  /** Most sends in flight in this process. */
+  maxInFlight?: number;
+  perEndpoint?: number;
+  /** A name for the claims of this worker (default: random). */
+  workerId?: string;
+  /** Told when a send settles (the worker loop pumps again: more may be due). */
+  onSettled?: () => void;
+  log?: (line: string) => void;
+  random?: () => number;
+}
+
+export interface Deliverer {
+  /** Fans out new events, claims due messages and starts sending them; resolves (to how many it started) once started. */
+  pump(): Promise<number>;
+  /** Sends in flight. */
+  readonly inFlight: number;
+  /** Resolves once every send in flight is recorded. */
+  drain(): Promise<void>;
+  /** Waits for sends in flight, then stops claiming. */
+  stop(): Promise<void>;
+  /** Simulates a crash: drops every send in flight without recording it (tests). */
+  abandon(): void;
+}
+
+/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, space-separated. */
+export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string): string {
+  return secrets
+    .map((s) => `v1,${createHmac('sha256', Buffer.from(s.replace(/^whsec_/, ''), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64')}`)
+    .join(' ');
+}
+
+/** The secrets that sign now: the current one, and the previous one during the rotation overlap. */
+export function signingSecrets(ep: WebhookEndpointRow, box: SecretBox, nowMs: number): string[] {
+  const out = [box.open(ep.secret)];
+  if (ep.previous_secret !== null && ep.previous_secret_until_ms !== null && nowMs < Number(ep.previous_secret_until_ms)) out.push(box.open(ep.previous_secret));
+  return out;
+}
+
+/** The wait before the attempt after `failed` failures (0-based index into the schedule), or null when none is left. */
+export function nextWaitMs(failed: number, retryAfterMs: number | null, random: () => number): number | null {
+  if (failed >= RETRY_SCHEDULE_MS.length) return null;
+  const base = RETRY_SCHEDULE_MS[failed] * (1 + JITTER * (2 * random() - 1));
+  return Math.round(Math.max(base, Math.min(retryAfterMs ?? 0, RETRY_AFTER_CAP_MS)));
+}
+
+export interface SendResult {
+  statusCode: number | null;
+  error: string | null;
+  retryAfterMs: number | null;
+}
+
+/** One POST to a checked target, connected to the checked address only; never follows redirects. */
+export function send(target: CheckedTarget, body: string, headers: Record<string, string>, o: { ca?: string | Buffer; timeoutMs?: number; nowMs?: number } = {}): Promise<SendResult> {
+  const pinned = target.addresses[0];
+  const lookup: LookupFunction = (_host, options, cb) => {
+    if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+    else cb(null, pinned.address, pinned.family);
+  };
+  const isHttps = target.url.protocol === 'https:';
+  const mod = isHttps ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (r: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const req = mod.request(
+      target.url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'storelens-webhooks/1' },
+        lookup,
+        agent: false,
+        ...(isHttps ? { servername: /^[0-9.]+$|:/.test(target.host) ? undefined : target.host, secureContext: o.ca ? contextWith(o.ca) : undefined } : {}),
+      },
+      (res) => {
+        res.resume();
+        const code = res.statusCode ?? 0;
+        const ok = code >= 200 && code < 300;
+        const error = ok ? null : code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`;
+        done({ statusCode: code, error, retryAfterMs: retryAfter(res.headers['retry-after'], o.nowMs ?? Date.now()) });
+        res.on('error', () => undefined);
+      },
+    );
+    const timer = setTimeout(() => {
+      done({ statusCode: null, error: `no answer within ${(o.timeoutMs ?? SEND_TIMEOUT_MS) / 1000} s`, retryAfterMs: null });
+      req.destroy();
+    }, o.timeoutMs ?? SEND_TIMEOUT_MS);
+    req.on('error', (e) => done({ statusCode: null, error: (e as Error).message, retryAfterMs: null }));
+    req.end(body);
+  });
+}
+
+const contexts = new Map<string | Buffer, SecureContext>();
+/** The system's roots plus `ca`, built once (building a context parses every root certificate). */
+function contextWith(ca: string | Buffer): SecureContext {
+  let c = contexts.get(ca);
+  if (!c) contexts.set(ca, (c = createSecureContext({ ca: [...rootCertificates, ca] })));
+  return c;
+}
+
+function retryAfter(v: string | undefined, nowMs: number): number | null {
+  if (!v) return null;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : Math.max(0, t - nowMs);
+}
+
+/** The JSON body of a message: `{id, type, created_at, workspace_id, sequence, data}`. */
+export function messageBody(m: ClaimedMessage): string | undefined {
+  if (m.delivery.payload !== null) return m.delivery.payload;
+  if (!m.event) return undefined;
+  return `{"id":${JSON.stringify(m.event.id)},"type":${JSON.stringify(m.event.type)},"created_at":${JSON.stringify(m.event.created_at)},"workspace_id":${JSON.stringify(m.event.workspace_id)},"sequence":${Number(m.delivery.seq)},"data":${m.event.data}}`;
+}
+
+export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
+  const workerId = opts.workerId ?? `wkr_${randomBytes(6).toString('hex')}`;
+  const maxInFlight = opts.maxInFlight ?? 64;
+  const perEndpoint = opts.perEndpoint ?? PER_ENDPOINT;
+  const random = opts.random ?? Math.random;
+  const log = opts.log ?? (() => undefined);
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let abandoned = false;
+  let nextPrune = 0;
+
+  const attempt = async (m: ClaimedMessage): Promise<void> => {
+    const startedMs = opts.now().getTime();
+    const started = performance.now();
+    const body = messageBody(m);
+    let r: SendResult;
+    if (body === undefined) r = { statusCode: null, error: 'the event is no longer kept (retention)', retryAfterMs: null };
+    else {
+      try {
+        const target = await checkTarget(m.endpoint.url, opts.guard);
+        // webhook-timestamp is the real time of sending: receivers compare it with their clock.
+        const ts = Math.floor(Date.now() / 1000);
+        const headers = {
+          'webhook-id': m.delivery.id,
+          'webhook-timestamp': String(ts),
+          'webhook-signature': signatureHeader(signingSecrets(m.endpoint, opts.box, startedMs), m.delivery.id, ts, body),
+          'webhook-sequence': String(m.delivery.seq),
+        };
+        r = await send(target, body, headers, { ca: opts.ca, nowMs: startedMs });
+      } catch (e) {
+        r = { statusCode: null, error: e instanceof RefusedTarget ? `refused: ${e.message}` : (e as Error).message, retryAfterMs: null };
+      }
+    }
+    if (abandoned) return;
+    const nowMs = opts.now().getTime();
+    const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+    const gone = r.statusCode === 410;
+    const wait = ok || gone || body === undefined ? null : nextWaitMs(m.delivery.attempts, r.retryAfterMs, random);
+    const outcome: AttemptOutcome = {
+      startedMs,
+      durationMs: performance.now() - started,
+      statusCode: r.statusCode,
+      error: r.error,
+      result: ok ? 'delivered' : gone ? 'gone' : 'failed',
+      nextAttemptMs: wait === null ? null : nowMs + wait,
+    };
+    await db.write((trx) => recordAttempt(trx, m.delivery, workerId, outcome, nowMs));
+  };
+
+  const start = (m: ClaimedMessage) => {
+    const p: Promise<void> = attempt(m)
+      .catch((e) => log(`recording delivery ${m.delivery.id} failed (its lease runs out and it is sent again): ${(e as Error).message}`))
+      .finally(() => {
+        inFlight.delete(p);
+        if (!stopped && !abandoned) opts.onSettled?.();
+      });
+    inFlight.add(p);
+  };
+
+  return {
+    get inFlight() {
+      return inFlight.size;
+    },
+    async pump() {
+      if (stopped) return 0;
+      const now = opts.now();
+      const nowMs = now.getTime();
+      if (nowMs >= nextPrune) {
+        nextPrune = nowMs + 3600_000;
+        await db.write((trx) => pruneDeliveries(trx, nowMs - RETENTION_MS));
+      }
+      if (await hasUndispatched(db.kysely)) while ((await db.write((trx) => fanOut(trx, db.dialect, now))) === 500);
+      const room = maxInFlight - inFlight.size;
+      if (room <= 0 || !(await hasDue(db.kysely, nowMs))) return 0;
+      const ids = await db.write((trx) => claimDue(trx, db.dialect, { nowMs, leaseUntilMs: nowMs + LEASE_MS, workerId, limit: room, perEndpoint }));
+      if (ids.length === 0 || stopped) return 0;
+      const claimed = await loadClaimed(db.kysely, ids);
+      for (const m of claimed) start(m);
+      return claimed.length;
+    },
+    async drain() {
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
+    async stop() {
+      stopped = true;
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
+    abandon() {
+      abandoned = true;
+      stopped = true;
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Signing secrets at rest: AES-256-GCM under a server key. The key comes from the environment
+ * (STORELENS_SECRET_KEY: 32 bytes as 64 hex digits or base64) or, when that is not set, is
+ * generated into the settings table on first use. A sealed value names the key that sealed it
+ * (first 8 hex digits of its sha256), so a rotated key can still open older values until
+ * resealAll() rewrites them under the current key (STORELENS_SECRET_KEY_PREVIOUS names the old
+ * one during a rotation).
+ */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+const SETTING = 'webhook_secret_key';
+const VERSION = 'v1';
+
+export interface SecretBox {
+  /** Encrypts a signing secret under the current key. */
+  seal(plain: string): string;
+  /** Decrypts a sealed secret (under the current or an older known key); a plain `whsec_` value is returned as is. */
+  open(sealed: string): string;
+  /** Whether `sealed` is under the current key (false: resealAll() rewrites it). */
+  isCurrent(sealed: string): boolean;
+}
+
+export interface ServerKeyEnv {
+  /** STORELENS_SECRET_KEY. */
+  key?: string;
+  /** STORELENS_SECRET_KEY_PREVIOUS: the key being rotated away from. */
+  previous?: string;
+}
+
+export const serverKeyEnv = (env: Readonly<Record<string, string | undefined>>): ServerKeyEnv => ({
+  key: env.STORELENS_SECRET_KEY || undefined,
+  previous: env.STORELENS_SECRET_KEY_PREVIOUS || undefined,
+});
+
+/** A new signing secret: `whsec_` + base64 of 24 random bytes. */
+export const newSigningSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
+
+export function parseKey(text: string, name: string): Buffer {
+  const t = text.trim();
+  const buf = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64');
+  if (buf.length !== 32) throw new Error(`${name} must be 32 bytes, written as 64 hex digits or base64`);
+  return buf;
+}
+
+const keyId = (key: Buffer): string => createHash('sha256').update(key).digest('hex').slice(0, 8);
+
+/** The box for this process: the environment's keys, and the database's generated key. */
+export async function loadSecretBox(q: Kysely<Database>, env: ServerKeyEnv = {}): Promise<SecretBox> {
+  const keys: Buffer[] = [];
+  if (env.key) keys.push(parseKey(env.key, 'STORELENS_SECRET_KEY'));
+  if (env.previous) keys.push(parseKey(env.previous, 'STORELENS_SECRET_KEY_PREVIOUS'));
+  const stored = env.key ? await readSetting(q) : await getOrCreate(q);
+  if (stored) keys.push(parseKey(stored, 'the stored webhook secret key'));
+  return secretBox(keys);
+}
+
+/** keys[0] seals; every key opens. */
+export function secretBox(keys: readonly Buffer[]): SecretBox {
+  const byId = new Map(keys.map((k) => [keyId(k), k]));
+  const current = keys[0];
+  const currentId = keyId(current);
+  return {
+    seal(plain) {
+      const iv = randomBytes(12);
+      const c = createCipheriv('aes-256-gcm', current, iv);
+      c.setAAD(Buffer.from(currentId));
+      const ct = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+      return [VERSION, currentId, iv.toString('base64url'), c.getAuthTag().toString('base64url'), ct.toString('base64url')].join(':');
+    },
+    open(sealed) {
+      if (sealed.startsWith('whsec_')) return sealed;
+      const [v, id, iv, tag, ct] = sealed.split(':');
+      const key = byId.get(id);
+      if (v !== VERSION || !key) throw new Error(`a webhook secret is sealed under an unknown server key (${id}); set STORELENS_SECRET_KEY_PREVIOUS to the key it was sealed with`);
+      const d = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      d.setAAD(Buffer.from(id));
+      d.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
+    },
+    isCurrent: (sealed) => sealed.startsWith(`${VERSION}:${currentId}:`),
+  };
+}
+
+/**
+ * Rewrites every endpoint secret not sealed under the current key (plain values of an older
+ * version, values under a rotated key); resolves to how many it rewrote. A value under a key
+ * that is not known is left alone.
+ */
+export async function resealAll(q: Kysely<Database>, box: SecretBox): Promise<number> {
+  const rows = await q.selectFrom('webhook_endpoints').select(['id', 'secret', 'previous_secret']).execute();
+  let n = 0;
+  for (const r of rows) {
+    const stale = !box.isCurrent(r.secret) || (r.previous_secret !== null && !box.isCurrent(r.previous_secret));
+    if (!stale) continue;
+    let secret: string;
+    let previous: string | null;
+    try {
+      secret = box.seal(box.open(r.secret));
+      previous = r.previous_secret === null ? null : box.seal(box.open(r.previous_secret));
+    } catch {
+      // Under a key nobody named: left as is; its deliveries fail and say which setting is missing.
+      continue;
+    }
+    await q
+      .updateTable('webhook_endpoints')
+      .set({ secret, previous_secret: previous })
+      .where('id', '=', r.id)
+      .where('secret', '=', r.secret)
+      .execute();
+    n++;
+  }
+  return n;
+}
+
+async function readSetting(q: Kysely<Database>): Promise<string | undefined> {
+  return (await q.selectFrom('settings').select('value').where('name', '=', SETTING).executeTakeFirst())?.value;
+}
+
+async function getOrCreate(q: Kysely<Database>): Promise<string> {
+  await q
+    .insertInto('settings')
+    .values({ name: SETTING, value: randomBytes(32).toString('hex') })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  return (await readSetting(q))!;
+}

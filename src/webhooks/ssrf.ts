@@ -1,0 +1,116 @@
+/**
+ * The SSRF guard for endpoint URLs: https only, and every address the host resolves to must be
+ * public. Checked at registration and again before every delivery, whose connection is then
+ * pinned to the checked address (deliver.ts), so a name cannot rebind between check and use.
+ * `allowLocal` (the local-development setting) also admits http and loopback addresses.
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Name → addresses. Injected in tests (no DNS there). */
+export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+
+export interface GuardOptions {
+  resolve: Resolver;
+  /** Local development and tests: also allow http URLs and loopback addresses. */
+  allowLocal: boolean;
+}
+
+/** A URL the guard admitted, with the addresses it checked (connect to one of these only). */
+export interface CheckedTarget {
+  url: URL;
+  host: string;
+  addresses: ResolvedAddress[];
+}
+
+export class RefusedTarget extends Error {}
+
+/** Why an address is not public, or null when it is. */
+export function addressRefusal(address: string, allowLocal: boolean): string | null {
+  if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
+  let ip = ipaddr.parse(address);
+  let via = '';
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    const range = v6.range();
+    const embedded = embeddedIPv4(v6, range);
+    if (embedded === 'refuse') return `${address} is in the IPv6 ${range} range`;
+    if (embedded) {
+      ip = embedded;
+      via = ` (embedded in ${address}, ${range})`;
+    }
+  }
+  const range = ip.range();
+  if (range === 'unicast') return null;
+  if (range === 'loopback' && allowLocal) return null;
+  return `${ip.toString()}${via} is a ${RANGE_NAMES[range] ?? range} address`;
+}
+
+const RANGE_NAMES: Record<string, string> = {
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'carrier-grade NAT (100.64.0.0/10)',
+  private: 'private',
+  reserved: 'reserved',
+  uniqueLocal: 'unique-local (private)',
+  deprecatedSiteLocal: 'site-local (private)',
+};
+
+/** The IPv4 address an IPv6 form carries (mapped, translated, NAT64, 6to4); 'refuse' for Teredo. */
+function embeddedIPv4(ip: ipaddr.IPv6, range: string): ipaddr.IPv4 | 'refuse' | null {
+  const b = ip.toByteArray();
+  switch (range) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return new ipaddr.IPv4(b.slice(12, 16));
+    case '6to4':
+      return new ipaddr.IPv4(b.slice(2, 6));
+    case 'teredo':
+      return 'refuse';
+    default:
+      return null;
+  }
+}
+
+/** Checks the URL and every address its host resolves to; throws RefusedTarget with the reason. */
+export async function checkTarget(raw: string, opts: GuardOptions): Promise<CheckedTarget> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RefusedTarget('not a URL');
+  }
+  if (url.protocol !== 'https:' && !(opts.allowLocal && url.protocol === 'http:')) {
+    throw new RefusedTarget(`only https URLs are allowed (got ${url.protocol.replace(':', '')})`);
+  }
+  if (url.username || url.password) throw new RefusedTarget('URLs with credentials are not allowed');
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  let addresses: ResolvedAddress[];
+  if (isIP(host)) addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
+  else {
+    try {
+      addresses = await opts.resolve(host);
+    } catch (e) {
+      throw new RefusedTarget(`the host ${host} does not resolve (${(e as Error).message})`);
+    }
+    if (addresses.length === 0) throw new RefusedTarget(`the host ${host} does not resolve`);
+  }
+  for (const a of addresses) {
+    const why = addressRefusal(a.address, opts.allowLocal);
+    if (why) throw new RefusedTarget(host === a.address ? `${why}; only public addresses are allowed` : `${host} resolves to ${why}; only public addresses are allowed`);
+  }
+  return { url, host, addresses };
+}

@@ -1,0 +1,84 @@
+/** A real api server with webhooks over a fresh database, a receiver resolver and deliverers driven by the test. */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApiApp } from '../../src/api/app.js';
+import type { Db } from '../../src/db/index.js';
+import { appendEvents, type NewEvent } from '../../src/db/outbox.js';
+import type { EventType } from '../../src/events/types.js';
+import { createDeliverer, type Deliverer, type DelivererOptions } from '../../src/webhooks/deliver.js';
+import { type WebhookRuntime, webhookRuntime } from '../../src/webhooks/runtime.js';
+import type { ResolvedAddress } from '../../src/webhooks/ssrf.js';
+import { apiKey, type Clock, fakeClock, workspace } from '../api/harness.js';
+import { type DialectName, freshDb, type TestDb } from '../helpers/db.js';
+import { selfSigned } from '../helpers/receiver.js';
+
+export interface WebhookHarness {
+  t: TestDb;
+  db: Db;
+  app: FastifyInstance;
+  base: string;
+  clock: Clock;
+  runtime: WebhookRuntime;
+  /** Name → addresses the guard sees (change it to simulate DNS changes). */
+  dns: Map<string, string[]>;
+  wsId: string;
+  key: string;
+  deliverer(o?: Partial<DelivererOptions>): Deliverer;
+  /** Appends events in one transaction (as a change would). */
+  emit(events: { type: EventType; data?: Record<string, unknown> }[], wsId?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startWebhooks(dialect: DialectName, o: { allowLocal?: boolean; poolSize?: number } = {}): Promise<WebhookHarness> {
+  const t = await freshDb(dialect, { poolSize: o.poolSize });
+  // The scheduling clock starts at the real time (signatures carry real time: see deliver.ts).
+  const clock = fakeClock(new Date().toISOString());
+  const dns = new Map<string, string[]>([['hooks.test', ['127.0.0.1']]]);
+  const resolve = async (host: string): Promise<ResolvedAddress[]> => {
+    const a = dns.get(host);
+    if (!a) throw new Error(`ENOTFOUND ${host}`);
+    return a.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  const runtime = await webhookRuntime(t.db.kysely, { allowLocal: o.allowLocal ?? true, resolve });
+  const app = await buildApiApp({ db: t.db, now: clock.now, webhooks: runtime, rateLimits: { read: 100_000, write: 100_000 } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const ws = await workspace(t.db);
+  const key = await apiKey(t.db, ws.id, ['manage:webhooks']);
+  const deliverers: Deliverer[] = [];
+  return {
+    t,
+    db: t.db,
+    app,
+    base: `http://127.0.0.1:${port}/api/v1`,
+    clock,
+    runtime,
+    dns,
+    wsId: ws.id,
+    key,
+    deliverer(opts = {}) {
+      const d = createDeliverer(t.db, { now: clock.now, box: runtime.box, guard: runtime.guard, ca: selfSigned().cert, random: () => 0.5, ...opts });
+      deliverers.push(d);
+      return d;
+    },
+    async emit(events, wsId = ws.id) {
+      const rows: NewEvent[] = events.map((e) => ({ workspace_id: wsId, type: e.type, data: e.data ?? {} }));
+      await t.db.write((trx) => appendEvents(trx, rows, clock.now()));
+    },
+    async close() {
+      for (const d of deliverers) d.abandon();
+      await app.close();
+      await t.cleanup();
+    },
+  };
+}
+
+/** Pumps and waits until a pump starts nothing (everything due is sent and recorded). */
+export async function settle(d: Deliverer, maxRounds = 100): Promise<void> {
+  for (let i = 0; i < maxRounds; i++) {
+    const n = await d.pump();
+    await d.drain();
+    if (n === 0) return;
+  }
+  throw new Error('deliveries did not settle');
+}

@@ -1,0 +1,363 @@
+/**
+ * Webhooks end to end over real sockets: the API registers endpoints, events appended to the
+ * outbox are delivered by the worker to a real HTTPS receiver on loopback, and every delivery
+ * is verified with the `standardwebhooks` library. SQLite always; PostgreSQL with DATABASE_URL.
+ */
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, freshIdem } from '../api/harness.js';
+import { dialects } from '../helpers/db.js';
+import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
+import { LEASE_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
+import { settle, startWebhooks, type WebhookHarness } from './setup.js';
+
+const HOUR = 3600_000;
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`webhooks (${d.label})`, () => {
+    let h: WebhookHarness;
+    let rx: Receiver;
+    beforeEach(async () => {
+      h = await startWebhooks(d.name);
+      rx = await startReceiver();
+    });
+    afterEach(async () => {
+      await rx.close();
+      await h.close();
+    });
+
+    const register = async (body: Record<string, unknown>, idem = freshIdem()) => call(h.base, 'POST', '/webhooks', { key: h.key, idem, body });
+    const endpoint = async (body: Record<string, unknown> = {}) => {
+      const r = await register({ url: rx.url(), ...body });
+      expect(r.status).toBe(200);
+      return r.body as { id: string; secret: string };
+    };
+    const log = async (id: string) => (await call(h.base, 'GET', `/webhooks/${id}/deliveries?limit=200`, { key: h.key })).body.data as any[];
+
+    it('registers with the secret once; a replay, GET and the list never show it, and the database file does not hold it', async () => {
+      const idem = freshIdem();
+      const first = await register({ url: rx.url(), event_types: ['deal.created'], description: 'CRM' }, idem);
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ object: 'webhook_endpoint', url: rx.url(), event_types: ['deal.created'], description: 'CRM', enabled: true });
+      const secret: string = first.body.secret;
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+      expect(Buffer.from(secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
+      const replay = await register({ url: rx.url(), event_types: ['deal.created'], description: 'CRM' }, idem);
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body).toMatchObject({ id: first.body.id, secret: null });
+      expect(replay.body.secret_note).toMatch(/shown only in the first response/);
+      const got = await call(h.base, 'GET', `/webhooks/${first.body.id}`, { key: h.key });
+      expect(got.status).toBe(200);
+      expect(got.body).not.toHaveProperty('secret');
+      const list = await call(h.base, 'GET', '/webhooks', { key: h.key });
+      expect(list.body.data.map((e: any) => e.id)).toEqual([first.body.id]);
+      expect(JSON.stringify(list.body)).not.toContain(secret.slice(6, 20));
+      // Nowhere in the database in plain text (the endpoint row, the idempotency record).
+      const dump = JSON.stringify([
+        await h.db.kysely.selectFrom('webhook_endpoints').selectAll().execute(),
+        await h.db.kysely.selectFrom('idempotency_keys').selectAll().execute(),
+      ]);
+      expect(dump).not.toContain(secret.slice(6, 20));
+      if (h.t.dbPath) {
+        await h.db.write(async () => undefined);
+        for (const file of [h.t.dbPath, `${h.t.dbPath}-wal`]) {
+          let bytes: Buffer;
+          try {
+            bytes = readFileSync(file);
+          } catch {
+            continue;
+          }
+          expect(bytes.includes(Buffer.from(secret.slice(6, 20)))).toBe(false);
+          expect(bytes.includes(Buffer.from(secret))).toBe(false);
+        }
+      }
+    });
+
+    it('delivers each event signed (verified with standardwebhooks), with per-endpoint sequence numbers and the event types asked for', async () => {
+      const all = await endpoint();
+      const rx2 = await startReceiver();
+      try {
+        const deals = (await register({ url: rx2.url(), event_types: ['deal.stage_changed'] })).body as { id: string; secret: string };
+        await h.emit([
+          { type: 'deal.created', data: { deal_id: 'd1' } },
+          { type: 'deal.stage_changed', data: { deal_id: 'd1', from: 'lead', to: 'qualified' } },
+          { type: 'store.entered', data: { store_id: 's1' } },
+        ]);
+        await settle(h.deliverer());
+        expect(rx.received).toHaveLength(3);
+        for (const r of rx.received) {
+          const payload = verify(all.secret, r) as any;
+          expect(payload).toMatchObject({ workspace_id: h.wsId, id: expect.stringMatching(/^evt_/), created_at: expect.any(String) });
+          expect(r.sequence).toBe(String(payload.sequence));
+        }
+        expect(rx.received.map((r) => r.json.type).sort()).toEqual(['deal.created', 'deal.stage_changed', 'store.entered']);
+        expect(rx.received.map((r) => r.json.sequence).sort()).toEqual([1, 2, 3]);
+        expect(rx2.received).toHaveLength(1);
+        expect(verify(deals.secret, rx2.received[0])).toMatchObject({ type: 'deal.stage_changed', sequence: 1, data: { deal_id: 'd1', from: 'lead', to: 'qualified' } });
+        expect(() => verify(deals.secret, rx.received[0])).toThrow();
+        // The log shows each message with its attempt.
+        const entries = await log(all.id);
+        expect(entries).toHaveLength(3);
+        for (const e of entries) {
+          expect(e).toMatchObject({ status: 'delivered', last_status_code: 200, next_retry_at: null });
+          expect(e.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, next_retry_at: null })]);
+          expect(rx.received.map((r) => r.id)).toContain(e.id);
+        }
+        // Another workspace's events never reach this endpoint.
+        const other = await (await import('../api/harness.js')).workspace(h.db);
+        await h.emit([{ type: 'deal.created' }], other.id);
+        await settle(h.deliverer());
+        expect(rx.received).toHaveLength(3);
+      } finally {
+        await rx2.close();
+      }
+    });
+
+    it('retries a receiver answering 500 with backoff until it answers 200: delivered, nothing lost, one webhook-id', async () => {
+      const ep = await endpoint();
+      let failures = 3;
+      rx.respond = () => (failures-- > 0 ? { status: 500 } : { status: 200 });
+      await h.emit([{ type: 'store.exited', data: { store_id: 's9' } }]);
+      const w = h.deliverer();
+      await settle(w);
+      expect(rx.received).toHaveLength(1);
+      // Nothing is due before the schedule says so.
+      h.clock.advance(RETRY_SCHEDULE_MS[0] - 1_000);
+      await settle(w);
+      expect(rx.received).toHaveLength(1);
+      for (const wait of RETRY_SCHEDULE_MS.slice(0, 3)) {
+        h.clock.advance(wait * 1.2);
+        await settle(w);
+      }
+      expect(rx.received).toHaveLength(4);
+      expect(new Set(rx.received.map((r) => r.id)).size).toBe(1);
+      for (const r of rx.received) verify(ep.secret, r);
+      const [entry] = await log(ep.id);
+      expect(entry.status).toBe('delivered');
+      expect(entry.attempts.map((a: any) => a.status_code)).toEqual([500, 500, 500, 200]);
+      expect(entry.attempts[0].next_retry_at).not.toBeNull();
+    });
+
+    it('marks a message failed once the schedule is exhausted, shows it in the log, and recover sends the backlog', async () => {
+      const ep = await endpoint();
+      rx.respond = () => ({ status: 0, drop: true }); // down: the connection closes unanswered
+      const start = h.clock.now().toISOString();
+      await h.emit([{ type: 'deal.created', data: { n: 1 } }, { type: 'deal.updated', data: { n: 2 } }]);
+      const w = h.deliverer();
+      await settle(w);
+      for (const wait of RETRY_SCHEDULE_MS) {
+        h.clock.advance(wait * 1.2);
+        await settle(w);
+      }
+      expect(rx.received).toHaveLength(2 * (RETRY_SCHEDULE_MS.length + 1));
+      let entries = await log(ep.id);
+      expect(entries.map((e) => e.status)).toEqual(['failed', 'failed']);
+      expect(entries[0].attempts).toHaveLength(RETRY_SCHEDULE_MS.length + 1);
+      expect(entries[0]).toMatchObject({ last_status_code: null, last_error: expect.stringMatching(/socket hang up|ECONNRESET/), next_retry_at: null });
+      // Nothing more is sent by itself.
+      h.clock.advance(24 * HOUR);
+      await settle(w);
+      expect(rx.received).toHaveLength(16);
+      // The receiver is back: recover the window.
+      rx.respond = () => ({ status: 204 });
+      const before = rx.received.length;
+      const rec = await call(h.base, 'POST', `/webhooks/${ep.id}/recover`, { key: h.key, idem: freshIdem(), body: { since: start, until: h.clock.now().toISOString() } });
+      expect(rec.status).toBe(200);
+      expect(rec.body).toMatchObject({ object: 'webhook_recovery', scheduled: 2 });
+      await settle(w);
+      const resent = rx.received.slice(before);
+      expect(resent.map((r) => r.json.data.n).sort()).toEqual([1, 2]);
+      for (const r of resent) verify(ep.secret, r);
+      entries = await log(ep.id);
+      expect(entries.map((e) => e.status)).toEqual(['delivered', 'delivered']);
+      // A window older than the 30-day retention is refused.
+      const old = await call(h.base, 'POST', `/webhooks/${ep.id}/recover`, {
+        key: h.key,
+        idem: freshIdem(),
+        body: { since: new Date(h.clock.now().getTime() - 31 * 24 * HOUR).toISOString(), until: h.clock.now().toISOString() },
+      });
+      expect(old.status).toBe(422);
+    });
+
+    it('counts a redirect as a failure without following it, and honours a longer Retry-After', async () => {
+      const ep = await endpoint();
+      rx.respond = (r): Answer => (r.json.data.n === 1 ? { status: 302, headers: { location: 'https://hooks.test/elsewhere' } } : { status: 503, headers: { 'retry-after': '3600' } });
+      const t0 = h.clock.now().getTime();
+      await h.emit([{ type: 'deal.created', data: { n: 1 } }]);
+      h.clock.advance(1);
+      await h.emit([{ type: 'deal.created', data: { n: 2 } }]);
+      await settle(h.deliverer());
+      expect(rx.received).toHaveLength(2);
+      const entries = await log(ep.id);
+      const byN = (n: number) => entries.find((e) => e.id === rx.received.find((r) => r.json.data.n === n)!.id);
+      const [redirect, retryAfter] = [byN(1), byN(2)];
+      expect(redirect).toMatchObject({ status: 'pending', last_status_code: 302, last_error: 'redirect (HTTP 302) not followed' });
+      // The schedule's first wait is 5 s (±10%); the receiver asked for an hour.
+      expect(Date.parse(redirect.next_retry_at) - t0).toBeLessThan(6_000);
+      expect(retryAfter).toMatchObject({ status: 'pending', last_status_code: 503 });
+      expect(Date.parse(retryAfter.next_retry_at) - t0).toBeGreaterThanOrEqual(3_600_000);
+    });
+
+    it('redelivers with the same webhook-id after a worker dies mid-delivery', async () => {
+      const ep = await endpoint();
+      rx.respond = () => ({ status: 200, hang: true });
+      await h.emit([{ type: 'contact.created', data: { contact_id: 'c1' } }]);
+      const first = h.deliverer({ workerId: 'first' });
+      expect(await first.pump()).toBe(1);
+      await waitFor(() => rx.received.length === 1);
+      first.abandon(); // killed: nothing recorded
+      rx.respond = () => ({ status: 200 });
+      const second = h.deliverer({ workerId: 'second' });
+      // Within the lease nobody else sends it.
+      expect(await second.pump()).toBe(0);
+      h.clock.advance(LEASE_MS + 1);
+      await settle(second);
+      expect(rx.received).toHaveLength(2);
+      expect(rx.received[1].id).toBe(rx.received[0].id);
+      verify(ep.secret, rx.received[1]);
+      const [entry] = await log(ep.id);
+      expect(entry.status).toBe('delivered');
+    });
+
+    it('a slow endpoint does not delay a fast one', async () => {
+      const slowRx = await startReceiver();
+      try {
+        slowRx.respond = () => ({ status: 200, delayMs: 3_000 });
+        await register({ url: slowRx.url('/slow') });
+        const fast = await endpoint();
+        await h.emit(Array.from({ length: 20 }, (_, i) => ({ type: 'store.signal' as const, data: { i } })));
+        const w = h.deliverer();
+        const t0 = Date.now();
+        // Pump as the worker loop would (each settled send pumps again).
+        const loop = setInterval(() => void w.pump(), 20);
+        try {
+          await waitFor(() => rx.received.length === 20, 2_500);
+        } finally {
+          clearInterval(loop);
+        }
+        expect(Date.now() - t0).toBeLessThan(2_500);
+        expect(slowRx.received.length).toBeLessThanOrEqual(4);
+        for (const r of rx.received) verify(fast.secret, r);
+        w.abandon();
+      } finally {
+        await slowRx.close();
+      }
+    });
+
+    it('stops delivering to a deleted or disabled endpoint; enabling resumes; 410 disables it and says why', async () => {
+      const ep = await endpoint();
+      const w = h.deliverer();
+      const patch = (body: unknown) => call(h.base, 'PATCH', `/webhooks/${ep.id}`, { key: h.key, idem: freshIdem(), body });
+      const off = await patch({ enabled: false });
+      expect(off.body).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/PATCH/) });
+      await h.emit([{ type: 'deal.created' }]);
+      await settle(w);
+      expect(rx.received).toHaveLength(0);
+      expect((await patch({ enabled: true })).body).toMatchObject({ enabled: true, disabled_reason: null });
+      await h.emit([{ type: 'deal.updated' }]);
+      await settle(w);
+      expect(rx.received.map((r) => r.json.type)).toEqual(['deal.updated']);
+      // 410 Gone disables.
+      rx.respond = () => ({ status: 410 });
+      await h.emit([{ type: 'deal.updated' }]);
+      await settle(w);
+      const got = (await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).body;
+      expect(got).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/410/) });
+      rx.respond = () => ({ status: 200 });
+      await h.emit([{ type: 'deal.updated' }]);
+      await settle(w);
+      expect(rx.received).toHaveLength(2);
+      // Deletion.
+      await patch({ enabled: true });
+      expect((await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key: h.key, idem: freshIdem() })).status).toBe(200);
+      await h.emit([{ type: 'deal.updated' }]);
+      await settle(w);
+      expect(rx.received).toHaveLength(2);
+      expect((await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).status).toBe(404);
+    });
+
+    it('disables an endpoint whose every delivery failed for five days', async () => {
+      const ep = await endpoint();
+      rx.respond = () => ({ status: 500 });
+      const w = h.deliverer();
+      for (let day = 0; day <= 5; day++) {
+        await h.emit([{ type: 'deal.updated', data: { day } }]);
+        await settle(w);
+        h.clock.advance(24 * HOUR + 1000);
+      }
+      const got = (await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).body;
+      expect(got.enabled).toBe(false);
+      expect(got.disabled_reason).toMatch(/5 days/);
+    });
+
+    it('signs with both secrets for 24 hours after a rotation, then with the new one only; a replayed rotation shows no secret', async () => {
+      const ep = await endpoint();
+      const idem = freshIdem();
+      const rot = await call(h.base, 'POST', `/webhooks/${ep.id}/rotate-secret`, { key: h.key, idem });
+      expect(rot.status).toBe(200);
+      const fresh: string = rot.body.secret;
+      expect(fresh).toMatch(/^whsec_/);
+      expect(fresh).not.toBe(ep.secret);
+      expect(rot.body.previous_secret_expires_at).not.toBeNull();
+      const again = await call(h.base, 'POST', `/webhooks/${ep.id}/rotate-secret`, { key: h.key, idem });
+      expect(again.body.secret).toBeNull();
+      const w = h.deliverer();
+      await h.emit([{ type: 'deal.created' }]);
+      await settle(w);
+      expect(rx.received[0].signature.split(' ')).toHaveLength(2);
+      verify(ep.secret, rx.received[0]);
+      verify(fresh, rx.received[0]);
+      h.clock.advance(24 * HOUR + 1);
+      await h.emit([{ type: 'deal.created' }]);
+      await settle(w);
+      expect(rx.received[1].signature.split(' ')).toHaveLength(1);
+      verify(fresh, rx.received[1]);
+      expect(() => verify(ep.secret, rx.received[1])).toThrow();
+    });
+
+    it('retry sends one message again with its webhook-id; test sends a signed test event; both appear in the log', async () => {
+      const ep = await endpoint();
+      const w = h.deliverer();
+      const test = await call(h.base, 'POST', `/webhooks/${ep.id}/test`, { key: h.key, idem: freshIdem() });
+      expect(test.status).toBe(200);
+      expect(test.body).toMatchObject({ object: 'webhook_delivery', status: 'pending', event: { type: 'webhook.test' } });
+      await settle(w);
+      expect(verify(ep.secret, rx.received[0])).toMatchObject({ type: 'webhook.test', data: { endpoint_id: ep.id } });
+      const retry = await call(h.base, 'POST', `/webhooks/${ep.id}/deliveries/${test.body.id}/retry`, { key: h.key, idem: freshIdem() });
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ id: test.body.id, status: 'pending', attempts: [expect.objectContaining({ attempt: 1, status_code: 200 })] });
+      await settle(w);
+      expect(rx.received.map((r) => r.id)).toEqual([test.body.id, test.body.id]);
+      const [entry] = await log(ep.id);
+      expect(entry.attempts).toHaveLength(2);
+      expect((await call(h.base, 'POST', `/webhooks/${ep.id}/deliveries/msg_nope/retry`, { key: h.key, idem: freshIdem() })).status).toBe(404);
+    });
+
+    it('pages the delivery log with cursors', async () => {
+      const ep = await endpoint();
+      await h.emit(Array.from({ length: 7 }, (_, i) => ({ type: 'store.signal' as const, data: { i } })));
+      await settle(h.deliverer());
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const q: string = cursor ? `?limit=3&cursor=${encodeURIComponent(cursor)}` : '?limit=3';
+        const r = await call(h.base, 'GET', `/webhooks/${ep.id}/deliveries${q}`, { key: h.key });
+        expect(r.status).toBe(200);
+        seen.push(...r.body.data.map((x: any) => x.id));
+        cursor = r.body.next_cursor;
+      } while (cursor);
+      expect(seen).toHaveLength(7);
+      expect(new Set(seen).size).toBe(7);
+      expect((await call(h.base, 'GET', `/webhooks/${ep.id}/deliveries?cursor=bogus`, { key: h.key })).status).toBe(400);
+    });
+  });
+}
+
+async function waitFor(probe: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
