@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import { appendEvents, type NewEvent } from '../db/outbox.js';
-import { currentRanking, detailSignals, type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedRow, startRanking, writeRanking } from '../db/rankings.js';
+import { currentRanking, detailSignals, rankingHead, type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedRow, startRanking, writeRanking } from '../db/rankings.js';
 import type { Database } from '../db/schema.js';
 import { listOutcomes } from '../db/outcomes.js';
 import { getProfile } from '../db/profiles.js';
@@ -73,6 +73,8 @@ interface WorkspaceInputs {
   byId: Map<string, StoreSnapshot>;
   space: InputSpace;
   termsOf: Map<string, Term[]>;
+  /** termsOf of visible[k], by k. */
+  termsList: Term[][];
 }
 
 /** Per database and workspace, the inputs of the last data stamp: a refit on new labels reuses them. */
@@ -90,8 +92,10 @@ function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: st
     visible,
     byId: new Map(visible.map((s) => [s.store_id, s])),
     space,
-    termsOf: new Map(visible.map((s) => [s.store_id, terms(space, s)])),
+    termsOf: new Map(),
+    termsList: visible.map((s) => terms(space, s)),
   };
+  visible.forEach((s, k) => made.termsOf.set(s.store_id, made.termsList[k]));
   byWs.set(workspaceId, made);
   return made;
 }
@@ -129,7 +133,7 @@ export interface RankInput {
  * Thompson sampling from the other eligible, unlabelled accounts (the highest sampled logits).
  */
 export function selectInMarket(rows: readonly RankInput[], exploreShare = EXPLORE_SHARE): { inMarket: Set<string>; explore: Set<string>; threshold: number } {
-  const scores = rows.map((r) => r.score).sort((a, b) => a - b);
+  const scores = Float64Array.from(rows, (r) => r.score).sort();
   const q = scores.length ? scores[Math.min(scores.length - 1, Math.floor(IN_MARKET_QUANTILE * scores.length))] : 1;
   const threshold = Math.max(IN_MARKET_MIN_SCORE, q);
   const inMarket = new Set(rows.filter((r) => r.eligible && r.score >= threshold).map((r) => r.store_id));
@@ -175,13 +179,13 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const full = opts.force === true || prevModel?.data_stamp !== inputs.data;
 
   const { profile } = await getProfile(db.kysely, workspaceId);
-  const { visible, byId, space, termsOf } = workspaceInputs(db.kysely, workspaceId, inputs.data, snap, profile);
+  const { visible, byId, space, termsOf, termsList } = workspaceInputs(db.kysely, workspaceId, inputs.data, snap, profile);
   const labels = labelsOf(await listOutcomes(db.kysely, workspaceId)).filter((l) => byId.has(l.store_id));
   const model = fit(
     space,
     labels.map((l) => ({ terms: termsOf.get(l.store_id)!, y: l.y, weight: l.weight })),
   );
-  const current = await currentRanking(db.kysely, workspaceId);
+  const current = await currentOf(db.kysely, workspaceId);
   const before = new Map(current.rows.map((r) => [r.store_id, r]));
   const statuses = await accountStatuses(db.kysely, workspaceId);
   const fullWrite = full || current.gen === null;
@@ -196,14 +200,14 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const recent = previousMonth(snap.latest);
   const random = seededRandom(seedOf(workspaceId, version));
   const sampled = sampleWeights(model, random);
-  const logits = visible.map((s) => logitOf(model.weights, termsOf.get(s.store_id)!));
+  const logits = termsList.map((ts) => logitOf(model.weights, ts));
   const { inMarket, explore, threshold } = selectInMarket(
     visible.map((s, k) => ({
       store_id: s.store_id,
       score: sigmoid(logits[k]),
       eligible: s.month === snap.latest && !NOT_IN_MARKET.has(statuses.get(s.store_id) ?? 'open') && s.signals.some((g) => g.month >= recent),
       labelled: labelled.has(s.store_id),
-      sampled: logitOf(sampled, termsOf.get(s.store_id)!),
+      sampled: logitOf(sampled, termsList[k]),
     })),
     exploreShare,
   );
@@ -216,13 +220,13 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     model_version: version,
   }));
   const details: DetailRow[] | undefined = fullWrite
-    ? visible.map((s) => ({
+    ? visible.map((s, k) => ({
         store_id: s.store_id,
         domain: s.domain,
         country: s.country,
         category: s.category,
         plan: s.plan,
-        evidence: JSON.stringify(storedEvidence(space, s, termsOf.get(s.store_id)!)),
+        evidence: JSON.stringify(storedEvidence(space, s, termsList[k])),
         signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
       }))
     : undefined;
@@ -254,7 +258,30 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     },
   });
   if (!made) return none;
+  remember(db.kysely, workspaceId, { version: next.version, gen: next.gen, rows: rows.map((r) => ({ store_id: r.store_id, in_market: r.in_market ? 1 : 0 })) });
   return { refreshed: true, model_version: version, accounts: rows.length, in_market: inMarket.size, explore: explore.size, labels: labels.length, events: events.length };
+}
+
+interface KnownRanking {
+  version: number;
+  gen: number | null;
+  rows: { store_id: string; in_market: number }[];
+}
+
+/** Per database and workspace, the ranking this process wrote last: the next refit compares against it without reading it back. */
+const written = new WeakMap<Kysely<Database>, Map<string, KnownRanking>>();
+
+function remember(q: Kysely<Database>, workspaceId: string, r: KnownRanking): void {
+  let byWs = written.get(q);
+  if (!byWs) written.set(q, (byWs = new Map()));
+  byWs.set(workspaceId, r);
+}
+
+/** The current ranking: the one this process wrote, if it still is current, else read. */
+async function currentOf(q: Kysely<Database>, workspaceId: string): Promise<KnownRanking> {
+  const hit = written.get(q)?.get(workspaceId);
+  if (hit && (await rankingHead(q, workspaceId)).version === hit.version) return hit;
+  return currentRanking(q, workspaceId);
 }
 
 /** Every workspace, one after the other. */
@@ -281,14 +308,14 @@ function changeEvents(
   for (const r of rows) {
     const was = before.get(r.store_id);
     const wasIn = was?.in_market === 1;
-    const signals = stores.get(r.store_id)!.signals.slice(0, ROW_SIGNALS).map(rowSignal);
+    const signals = () => stores.get(r.store_id)!.signals.slice(0, ROW_SIGNALS).map(rowSignal);
     if (r.in_market && !wasIn) {
-      event('store.entered', { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore, signals });
+      event('store.entered', { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore, signals: signals() });
     } else if (!r.in_market && wasIn) {
       event('store.exited', { store_id: r.store_id, transition: 'exited', score: r.score });
     } else if (r.in_market && oldSignals.has(r.store_id)) {
       const seen = new Set((JSON.parse(oldSignals.get(r.store_id)!) as { id: string }[]).map((g) => g.id));
-      for (const g of signals) {
+      for (const g of signals()) {
         if (!seen.has(g.id)) event('store.signal', { store_id: r.store_id, signal: g, score: r.score });
       }
     }

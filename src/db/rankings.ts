@@ -111,9 +111,8 @@ export async function startRanking(run: Run, workspaceId: string, newGen: boolea
  */
 export async function writeRanking(run: Run, workspaceId: string, v: NewVersion, w: RankingWrite): Promise<boolean> {
   const { version, gen, current } = v;
-  const ranked = [...w.rows].sort(rankingOrder);
-  const byStore = ranked.map((r, k) => ({ store_id: r.store_id, pos: k + 1 })).sort((a, b) => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
-  const details = w.details ? [...w.details].sort((a, b) => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0)) : [];
+  const { ranked, byStore } = order(w.rows);
+  const details = w.details ? [...w.details].sort(byStoreId) : [];
   try {
     const parts = Math.max(ranked.length, details.length);
     for (let i = 0; i < parts; i += RANKING_CHUNK) {
@@ -158,6 +157,22 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   return made;
 }
 
+/**
+ * The rows in ranking order, and each store's position in store_id order (the order
+ * ranking_positions is written in). Rows that come in store_id order (a refresh's) need no
+ * second sort.
+ */
+function order(rows: readonly RankedRow[]): { ranked: RankedRow[]; byStore: { store_id: string; pos: number }[] } {
+  const inStoreOrder = rows.every((r, k) => k === 0 || rows[k - 1].store_id < r.store_id);
+  const source = inStoreOrder ? rows : [...rows].sort(byStoreId);
+  const idx = Array.from(source, (_, k) => k).sort((a, b) => rankingOrder(source[a], source[b]));
+  const pos = new Int32Array(source.length);
+  idx.forEach((k, p) => (pos[k] = p + 1));
+  return { ranked: idx.map((k) => source[k]), byStore: source.map((r, k) => ({ store_id: r.store_id, pos: pos[k] })) };
+}
+
+const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
+
 /** Ranking order: score descending, then store_id. */
 export const rankingOrder = (a: { score: number; store_id: string }, b: { score: number; store_id: string }): number =>
   b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
@@ -170,10 +185,9 @@ async function insertRows(trx: Kysely<Database>, workspaceId: string, version: n
       sqlite: 'insert into rankings (pos, store_id, score, logit, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       postgres:
         'insert into rankings (pos, store_id, score, logit, in_market, explore, model_version, workspace_id, version) ' +
-        'select v.*, $8::text, $9::integer from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::integer[], $6::integer[], $7::integer[]) as v',
-      extra: [workspaceId, version],
+        'select * from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::integer[], $6::integer[], $7::integer[], $8::text[], $9::integer[])',
     },
-    rows.map((r, k) => [offset + k + 1, r.store_id, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version]),
+    rows.map((r, k) => [offset + k + 1, r.store_id, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version, workspaceId, version]),
   );
 }
 
@@ -182,11 +196,9 @@ async function insertPositions(trx: Kysely<Database>, workspaceId: string, versi
     trx,
     {
       sqlite: 'insert into ranking_positions (store_id, pos, workspace_id, version) values (?, ?, ?, ?)',
-      postgres:
-        'insert into ranking_positions (store_id, pos, workspace_id, version) select v.*, $3::text, $4::integer from unnest($1::text[], $2::integer[]) as v',
-      extra: [workspaceId, version],
+      postgres: 'insert into ranking_positions (store_id, pos, workspace_id, version) select * from unnest($1::text[], $2::integer[], $3::text[], $4::integer[])',
     },
-    rows.map((r) => [r.store_id, r.pos]),
+    rows.map((r) => [r.store_id, r.pos, workspaceId, version]),
   );
 }
 
@@ -392,17 +404,23 @@ export type CurrentRow = Pick<RankingsTable, 'store_id' | 'score' | 'logit' | 'i
 
 /** The current ranking (its version, details generation and narrow rows: what a re-ranking compares against). */
 export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: CurrentRow[] }> {
-  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  const v = await q.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', ws.ranking_version).executeTakeFirst();
-  if (!v) return { version: ws.ranking_version, gen: null, rows: [] };
+  const head = await rankingHead(q, workspaceId);
+  if (head.gen === null) return { ...head, rows: [] };
   const rows = await q
     .selectFrom('rankings')
     .select(['store_id', 'score', 'logit', 'in_market', 'explore', 'model_version'])
     .where('workspace_id', '=', workspaceId)
-    .where('version', '=', ws.ranking_version)
+    .where('version', '=', head.version)
     .orderBy('pos')
     .execute();
-  return { version: ws.ranking_version, gen: v.gen, rows };
+  return { ...head, rows };
+}
+
+/** The current ranking version and its details generation (null: the workspace has no ranking yet). */
+export async function rankingHead(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null }> {
+  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  const v = await q.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', ws.ranking_version).executeTakeFirst();
+  return { version: ws.ranking_version, gen: v?.gen ?? null };
 }
 
 /** The recent signals (JSON text) each row of a details generation shows. */
