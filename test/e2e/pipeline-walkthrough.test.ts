@@ -7,7 +7,9 @@
  * checked, every step the issue names must be there in order, and another workspace's key gets
  * 404 for the walk-through's deal, contact and watch. SQLite always; PostgreSQL with DATABASE_URL.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -118,6 +120,24 @@ function shellWords(line: string, vars: Vars): string[][] {
   end();
   if (commands.some((cmd) => cmd.length === 0)) throw new Error(`empty command in: ${line}`);
   return commands;
+}
+
+/**
+ * What bash makes of a pipeline: it runs the line with curl, storelens and jq replaced by
+ * functions recording their arguments, so the test reads the README as a shell does.
+ */
+function bashWords(line: string, vars: Vars): string[][] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'storelens-sh-'));
+  try {
+    const stub = (name: string) => `${name}() { printf '%s\\0' "$@" > "$OUT/${name}"; ${name === 'jq' ? 'cat >/dev/null; ' : ''}}`;
+    execFileSync('bash', ['-c', `set -eu\n${['curl', 'storelens', 'jq'].map(stub).join('\n')}\n${line}`], { env: { ...vars, OUT: dir, PATH: process.env.PATH } });
+    return shellWords(line, vars).map(([name]) => {
+      const recorded = readFileSync(path.join(dir, name!), 'utf8').split('\0');
+      return [name!, ...recorded.slice(0, -1)];
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** `jq -r FILTER` for paths like `.id` and `.data[0].store_id`. */
@@ -281,7 +301,10 @@ for (const d of dialects) {
         expect(res.status, `${r.method} ${p}: ${text}`).toBeLessThan(300);
         return text;
       };
-      const run = async (pipeline: string[][]): Promise<string> => {
+      const run = async (line: string): Promise<string> => {
+        const pipeline = shellWords(line, vars);
+        // The test's reading of the line is the shell's.
+        expect(pipeline, `bash reads: ${line}`).toEqual(bashWords(line, vars));
         let out = '';
         for (const [cmd, ...args] of pipeline) {
           if (cmd === 'storelens') out = await cli(args);
@@ -298,7 +321,7 @@ for (const d of dialects) {
         const sub = /^([A-Z_][A-Z0-9_]*)=\$\((.*)\)$/.exec(line);
         const plain = /^([A-Z_][A-Z0-9_]*)=(\S+)$/.exec(line);
         if (sub) {
-          vars[sub[1]!] = (await run(shellWords(sub[2]!, vars))).replace(/\n$/, '');
+          vars[sub[1]!] = (await run(sub[2]!)).replace(/\n$/, '');
           expect(vars[sub[1]!], `${sub[1]} is set`).not.toMatch(/^(null|)$/);
         } else if (plain) {
           const value = shellWords(plain[2]!, vars)[0]![0]!;
@@ -307,7 +330,7 @@ for (const d of dialects) {
             expect(value).toMatch(/^http:\/\/localhost:8081\/api\/v1$/);
             vars.BASE = value;
           } else vars[plain[1]!] = value;
-        } else await run(shellWords(line, vars));
+        } else await run(line);
       }
 
       // ---- what each step answered
