@@ -11,7 +11,7 @@
  * turns catch changes made by other processes (the admin CLI, another server on the same
  * PostgreSQL).
  */
-import { refreshAll } from '../accounts/refresh.js';
+import { startRefresher } from '../accounts/refresher.js';
 import type { Db } from '../db/index.js';
 import { evaluateWatches } from '../watches/evaluate.js';
 import { createDeliverer, type Deliverer } from '../webhooks/deliver.js';
@@ -49,11 +49,13 @@ export interface Background {
 }
 
 export function startBackground(db: Db, opts: BackgroundOptions): Background {
+  // Off the request thread when it can be (accounts/refresher.ts).
+  const refresher = startRefresher(db);
   const tasks: Record<string, Task> = {
     refresh: {
       everyMs: opts.everyMs ?? 5_000,
       run: async () => {
-        for (const [ws, r] of await refreshAll(db, opts.now())) {
+        for (const [ws, r] of await refresher.refreshAll(opts.now())) {
           if (r.refreshed) opts.log(`re-ranked workspace ${ws}: ${r.accounts} accounts, ${r.in_market} in market (${r.explore} exploring), ${r.labels} labels, model v${r.model_version}`);
         }
         // A re-ranking writes store.* events: send them now, not on the next periodic turn.
@@ -105,6 +107,7 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
     stop: async () => {
       await worker.stop();
       await deliverer?.stop();
+      await refresher.close();
     },
   };
 }

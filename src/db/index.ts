@@ -27,6 +27,8 @@ export interface Db {
   readonly location: string;
   /** Migrations applied by this open (empty when the schema was already current). */
   readonly appliedMigrations: readonly string[];
+  /** How it was opened: another thread opens the same database with these. */
+  readonly options: OpenDatabaseOptions;
   /**
    * Runs fn atomically in a write transaction; rolls back fn's changes on throw and resolves
    * only once they are committed. On SQLite the writes queued while the connection is busy
@@ -68,14 +70,14 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> 
       schema = r.rows[0]?.s;
     }
     const applied = await migrateToLatest(db.kysely, schema);
-    return { ...db, appliedMigrations: applied };
+    return { ...db, appliedMigrations: applied, options: isPostgresUrl(opts.databaseUrl) ? { databaseUrl: opts.databaseUrl, poolSize: opts.poolSize } : { dbPath: opts.dbPath ?? DB_PATH } };
   } catch (e) {
     await db.close();
     throw e;
   }
 }
 
-type Opened = Omit<Db, 'appliedMigrations'>;
+type Opened = Omit<Db, 'appliedMigrations' | 'options'>;
 
 /** Most writes one group commit takes; the rest wait for the next. */
 const GROUP_COMMIT_MAX = 256;

@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { builtWorkerPath } from '../threads.js';
 import { renderCard } from './card-render.js';
 import type { CardInput } from './page.js';
 
@@ -16,17 +16,9 @@ export interface RenderCardsOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/**
- * The built worker file. From dist/ it sits beside this module; when this module runs as
- * TypeScript source (vitest), it is the matching file under dist/ (build first: `npm test`
- * does, through `pretest`).
- */
+/** The built worker file (see threads.ts). */
 export function cardWorkerPath(moduleUrl: string = import.meta.url): string {
-  const here = fileURLToPath(moduleUrl);
-  if (here.endsWith('.ts')) {
-    return fileURLToPath(new URL('../../dist/render/card-worker.js', moduleUrl));
-  }
-  return fileURLToPath(new URL('./card-worker.js', moduleUrl));
+  return builtWorkerPath(moduleUrl, './card-worker.js');
 }
 
 async function renderInProcess(cards: CardInput[], onProgress?: RenderCardsOptions['onProgress']): Promise<Buffer[]> {

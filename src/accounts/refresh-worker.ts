@@ -1,0 +1,23 @@
+/**
+ * Worker-thread entry of the refresher (accounts/refresher.ts): re-ranks workspaces on a
+ * connection of its own, so scoring 200,000 accounts and writing their ranking never blocks
+ * the thread that answers requests. Its caches (snapshots, inputs, the last ranking written)
+ * stay warm between tasks.
+ */
+import { workerData } from 'node:worker_threads';
+import { openDatabase, type Db, type OpenDatabaseOptions } from '../db/index.js';
+import { refreshAll, type RefreshResult } from './refresh.js';
+
+export type RefreshTask = { kind: 'refresh'; now: string } | { kind: 'close' };
+
+let opened: Promise<Db> | undefined;
+
+export default async function refreshTask(task: RefreshTask): Promise<[string, RefreshResult][]> {
+  if (task.kind === 'close') {
+    if (opened) await (await opened).close();
+    opened = undefined;
+    return [];
+  }
+  opened ??= openDatabase(workerData as OpenDatabaseOptions);
+  return [...(await refreshAll(await opened, new Date(task.now)))];
+}

@@ -1,0 +1,70 @@
+/**
+ * The refresher re-ranks on a worker thread with its own connection when the database can be
+ * opened twice, and the ranking it writes is the one readers see — the same as an in-process
+ * re-ranking of the same inputs would write.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshWorkspace } from '../../src/accounts/refresh.js';
+import { startRefresher } from '../../src/accounts/refresher.js';
+import { openDatabase } from '../../src/db/index.js';
+import { currentRows } from '../../src/db/rankings.js';
+import { workspace } from '../api/harness.js';
+import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+
+const NOW = new Date('2026-11-01T00:00:00Z');
+
+function panel(): { stores: SeedStore[]; signals: SeedSignal[] } {
+  const stores: SeedStore[] = [];
+  const signals: SeedSignal[] = [];
+  for (let i = 0; i < 60; i++) {
+    const id = `r${String(i).padStart(3, '0')}`;
+    stores.push({ store_id: id, country: i % 2 ? 'US' : 'GB', category: i % 3 ? 'beauty' : 'toys', plan: 'grow', monthly_visits: 500 + 10 * i, apps: [], ads: i % 4 ? [] : ['meta'] });
+    signals.push({ store_id: id, type: 'app_installed', subject: 'klaviyo', strength: 1, detail: 'Installed Klaviyo' });
+  }
+  return { stores, signals };
+}
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`the refresher on ${d.label}`, () => {
+    let t: TestDb;
+    beforeAll(async () => {
+      t = await freshDb(d.name);
+      const { stores, signals } = panel();
+      await seedRun(t.db, '2026-09', 'run-09', stores, []);
+      await seedRun(t.db, '2026-10', 'run-10', stores, signals);
+    });
+    afterAll(async () => t?.cleanup());
+
+    it('re-ranks on its own thread, and writes what an in-process re-ranking writes', async () => {
+      const ws = await workspace(t.db);
+      const refresher = startRefresher(t.db);
+      try {
+        expect(refresher.where).toBe('thread');
+        const results = await refresher.refreshAll(NOW);
+        expect(results.get(ws.id)).toMatchObject({ refreshed: true, accounts: 60, model_version: 1 });
+      } finally {
+        await refresher.close();
+      }
+      const threaded = (await currentRows(t.db.kysely, ws.id)).map((r) => [r.store_id, r.score, r.logit]);
+      expect(threaded).toHaveLength(60);
+      // The same inputs re-ranked in this thread: the same ranking (exploration draws aside).
+      expect(await refreshWorkspace(t.db, ws.id, NOW, { force: true })).toMatchObject({ refreshed: true, model_version: 2 });
+      expect((await currentRows(t.db.kysely, ws.id)).map((r) => [r.store_id, r.score, r.logit])).toEqual(threaded);
+    });
+  });
+}
+
+describe('the refresher of an in-memory database', () => {
+  it('re-ranks in-process (another thread cannot open that database)', async () => {
+    const db = await openDatabase({ dbPath: ':memory:' });
+    try {
+      const refresher = startRefresher(db);
+      expect(refresher.where).toBe('in-process');
+      expect(await refresher.refreshAll(NOW)).toEqual(new Map());
+      await refresher.close();
+    } finally {
+      await db.close();
+    }
+  });
+});
