@@ -8,7 +8,9 @@
  * that the status change triggers each arrive exactly once, signed, and the delivery log lists
  * them as delivered. SQLite always; PostgreSQL with DATABASE_URL.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { runApi } from '../../src/commands/api.js';
@@ -41,6 +43,27 @@ beforeAll(async () => {
   await writeRuns(runsDir, { [MONTHS[0]]: { stores }, [MONTHS[1]]: { stores, signals } });
 }, 60_000);
 afterAll(() => dirs.removeAll());
+
+/**
+ * The README's verification snippet (its "Events (webhooks)" section's ```js block) run on one
+ * received request: its import is the library's, `body` and `headers` are the request's, and
+ * what it logs is returned.
+ */
+function readmeVerify(secret: string, body: string, headers: Record<string, string>): unknown[] {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('\n## Events (webhooks)\n');
+  expect(start, 'README has an "Events (webhooks)" section').toBeGreaterThanOrEqual(0);
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const block = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('the README\'s events section has no ```js block');
+  const lines = block.trimEnd().split('\n');
+  expect(lines.length, 'five lines').toBeLessThanOrEqual(5);
+  expect(lines[0]).toBe("import { Webhook } from 'standardwebhooks';");
+  const logged: unknown[] = [];
+  const run = new Function('Webhook', 'process', 'console', 'body', 'headers', lines.slice(1).join('\n'));
+  run(Webhook, { env: { STORELENS_WEBHOOK_SECRET: secret } }, { log: (...a: unknown[]) => logged.push(...a) }, body, headers);
+  return logged;
+}
 
 /** No flag given on the command line: every setting comes from the environment or its default. */
 const noFlags = { value: () => undefined, source: () => undefined };
@@ -142,6 +165,11 @@ for (const d of dialects) {
       expect(byType['deal.stage_changed']!.data).toMatchObject({ deal_id: deal.id, from: 'discovery', to: 'proposal' });
       expect(byType['store.exited']!.data).toMatchObject({ store_id: leaving, transition: 'exited' });
       expect(new Set(mine.map((p) => p.workspace_id)).size).toBe(1);
+      // The README's five lines verify a real delivery, and refuse it under another secret.
+      const exited = receiver.received.find((r) => r.json.type === 'store.exited' && r.json.data.store_id === leaving)!;
+      const headers = { 'webhook-id': exited.id, 'webhook-timestamp': exited.timestamp, 'webhook-signature': exited.signature };
+      expect(readmeVerify(secret, exited.body, headers)).toEqual(['store.exited', byType['store.exited']!.data]);
+      expect(() => readmeVerify(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, exited.body, headers)).toThrow();
       // A signature made with another secret does not verify.
       expect(() => verify(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, receiver!.received[0]!)).toThrow();
 

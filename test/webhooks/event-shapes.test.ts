@@ -21,17 +21,17 @@ import { settle, startWebhooks, type WebhookHarness } from './setup.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** The example messages in docs/webhooks.md's "Event types" section, by type. */
-function documentedExamples(): Map<string, Json> {
-  const doc = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
-  const start = doc.indexOf('\n## Event types\n');
-  expect(start, 'docs/webhooks.md has a "## Event types" section').toBeGreaterThanOrEqual(0);
+/** The example messages in the ```json blocks of `file`'s section `heading`, by type. */
+function documentedExamples(file: string, heading: string): Map<string, Json> {
+  const doc = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+  const start = doc.indexOf(`\n## ${heading}\n`);
+  expect(start, `${file} has a "## ${heading}" section`).toBeGreaterThanOrEqual(0);
   const end = doc.indexOf('\n## ', start + 1);
   const section = doc.slice(start, end < 0 ? undefined : end);
   const examples = new Map<string, Json>();
   for (const [, block] of section.matchAll(/```json\n([\s\S]*?)```/g)) {
     const message = JSON.parse(block!) as Json;
-    expect(examples.has(message.type), `one example of ${message.type}`).toBe(false);
+    expect(examples.has(message.type), `one example of ${message.type} in ${file}`).toBe(false);
     examples.set(message.type, message);
   }
   return examples;
@@ -76,8 +76,12 @@ for (const d of dialects) {
     });
 
     it('each is emitted by the change it describes, delivered, and shaped like its example in docs/webhooks.md', async () => {
-      const examples = documentedExamples();
+      const examples = documentedExamples('docs/webhooks.md', 'Event types');
       expect([...examples.keys()].sort()).toEqual([...EVENT_TYPES].sort());
+      // The README's example is shaped as the guide's (which the events below are held to).
+      const readme = documentedExamples('README.md', 'Events (webhooks)');
+      expect(readme.size).toBeGreaterThan(0);
+      for (const [type, message] of readme) expect(shape(message), `README's ${type}`).toEqual(shape(examples.get(type)));
 
       const key = await apiKey(h.db, h.wsId, ['read:accounts', 'write:deals', 'write:contacts', 'read:watch', 'write:watch']);
       const write = async (method: string, path: string, body: Json) => {
