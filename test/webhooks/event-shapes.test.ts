@@ -120,6 +120,10 @@ for (const d of dialects) {
       expect(events[1]!.data.changes).toEqual([{ field: 'value', from: 12000, to: 15000 }]);
       expect(events[2]!.data).toMatchObject({ from: 'discovery', to: 'proposal' });
       seen += events.length;
+      // A PATCH that changes nothing and a note emit nothing.
+      await write('PATCH', `/deals/${deal.id}`, { value: 15000, title: 'Spring relaunch' });
+      await write('POST', `/deals/${deal.id}/notes`, { body: 'Wants the proposal by Friday' });
+      expect(await newEvents(seen)).toEqual([]);
 
       // A contact added by hand.
       const contact = await write('POST', '/contacts', { store_id: store, email: 'maya@example.com', name: 'Maya' });
