@@ -314,9 +314,15 @@ function changeEvents(
     } else if (!r.in_market && wasIn) {
       event('store.exited', { store_id: r.store_id, transition: 'exited', score: r.score });
     } else if (r.in_market && oldSignals.has(r.store_id)) {
-      const seen = new Set((JSON.parse(oldSignals.get(r.store_id)!) as { id: string }[]).map((g) => g.id));
+      // New: not shown before, and recent enough that it would have been shown had it existed
+      // (a signal that only moves up into the shown ten is not news).
+      // Shown newest month first, then by id (db/snapshots.ts).
+      const shown = JSON.parse(oldSignals.get(r.store_id)!) as { id: string; month: string }[];
+      const seen = new Set(shown.map((g) => g.id));
+      const last = shown.length >= ROW_SIGNALS ? shown[shown.length - 1] : undefined;
+      const wouldShow = (g: { id: string; month: string }) => !last || g.month > last.month || (g.month === last.month && g.id < last.id);
       for (const g of signals()) {
-        if (!seen.has(g.id)) event('store.signal', { store_id: r.store_id, signal: g, score: r.score });
+        if (!seen.has(g.id) && wouldShow(g)) event('store.signal', { store_id: r.store_id, signal: g, score: r.score });
       }
     }
   }
