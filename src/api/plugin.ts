@@ -6,6 +6,7 @@
  * content-type parser, not-found and error handlers are encapsulated: register it with
  * `{ prefix: '/api/v1' }` next to other routes.
  */
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.js';
 import { authenticate, touchIfDue } from './auth.js';
@@ -109,7 +110,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
           rawBody: req.body as string | undefined,
           target: req.url,
         };
-        return send(reply, await executor.perform(route, request, req.apiAdmission!));
+        return send(reply, await executor.perform(route, request, req.apiAdmission!), req.headers['accept-encoding']);
       },
     });
   }
@@ -137,13 +138,21 @@ function hasEmptyParam(params: unknown): boolean {
   return false;
 }
 
-function send(reply: FastifyReply, r: OperationResponse): FastifyReply {
-  return reply
+function send(reply: FastifyReply, r: OperationResponse, acceptEncoding?: string | string[]): FastifyReply {
+  reply
     .code(r.status)
     .headers(r.headers)
-    .type(r.problem ? PROBLEM_CONTENT_TYPE : (r.contentType ?? JSON_TYPE))
-    .send(r.body);
+    .type(r.problem ? PROBLEM_CONTENT_TYPE : (r.contentType ?? JSON_TYPE));
+  if (!r.gzipped) return reply.send(r.body);
+  // A cacheable read goes out gzipped to a caller that takes it (compressed once per page).
+  reply.header('vary', 'accept-encoding');
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding;
+  if (header === undefined || negotiate(header, ENCODINGS) !== 'gzip') return reply.send(r.body);
+  return reply.header('content-encoding', 'gzip').send(r.gzipped());
 }
+
+/** What a cacheable read can be sent as, preferred first. */
+const ENCODINGS = ['gzip', 'identity'];
 
 function methodNotAllowed(method: string, allowed: string[]): ApiProblem {
   const allow = [...new Set(allowed)].join(', ');

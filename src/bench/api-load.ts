@@ -30,7 +30,8 @@ async function loadChild(plan: LoadPlan): Promise<OpFigures> {
   const tag = `${process.pid}-${Date.now().toString(36)}`;
   const setupRequest = (req: AutocannonRequest): AutocannonRequest => {
     const i = n++;
-    const headers: Record<string, string> = {};
+    // As HTTP clients send it (Node's fetch, browsers, curl --compressed): pages may come gzipped.
+    const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate' };
     if (plan.keys) {
       // Round-robin: key k serves requests k, k + K, k + 2K …, so no key passes `uses` until the budget is spent.
       headers.authorization = `Bearer ${plan.keys[i % plan.keys.length]}`;

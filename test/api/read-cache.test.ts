@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApiApp } from '../../src/api/app.js';
 import { revokeApiKey } from '../../src/db/api-keys.js';
@@ -27,6 +29,41 @@ for (const d of dialects) {
     const delivered = async (wsId: string, storeId: string) =>
       (await h.db.kysely.selectFrom('accounts').select('delivered_to_agent').where('workspace_id', '=', wsId).where('store_id', '=', storeId).executeTakeFirstOrThrow())
         .delivered_to_agent;
+
+    it('sends a page gzipped to a caller that accepts gzip, and as it is to one that does not', async () => {
+      const { key } = await seeded();
+      const raw = async (acceptEncoding?: string) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+        if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding;
+        // node:http, not fetch: fetch would undo the gzip before the test could see it.
+        return new Promise<{ status: number; headers: import('node:http').IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+          const req = httpRequest(`${h.base}/accounts?limit=5`, { headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      };
+      const plain = await raw();
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toMatch(/accept-encoding/i);
+      const page = JSON.parse(plain.bytes.toString('utf8'));
+      expect(page.data).toHaveLength(5);
+      for (const accept of ['gzip', 'gzip, deflate, br', 'br;q=1, gzip;q=0.5']) {
+        const zipped = await raw(accept);
+        expect(zipped.status).toBe(200);
+        expect(zipped.headers['content-encoding']).toBe('gzip');
+        expect(zipped.headers.vary).toMatch(/accept-encoding/i);
+        expect(JSON.parse(gunzipSync(zipped.bytes).toString('utf8'))).toEqual(page);
+      }
+      for (const accept of ['identity', 'gzip;q=0', 'br']) {
+        const asIs = await raw(accept);
+        expect(asIs.headers['content-encoding']).toBeUndefined();
+        expect(JSON.parse(asIs.bytes.toString('utf8'))).toEqual(page);
+      }
+    });
 
     it('serves the same page again, and changed or new accounts on the next call after a change', async () => {
       const { ws, key } = await seeded();
