@@ -74,7 +74,7 @@ export async function decideCommand(id: string, verdict: 'approved' | 'denied', 
       d = await db.write((trx) => decide(trx, id, verdict, opts.as, env.now()));
     } catch (e) {
       if (e instanceof DecisionError) throw new CliError(e.message);
-      if (isApiProblem(e)) throw new CliError(`cannot approve ${id}: ${e.detail}`);
+      if (isApiProblem(e)) throw new CliError(`cannot approve ${id}: ${e.detail}`, 1);
       throw e;
     }
     output(
