@@ -13,6 +13,7 @@
  */
 import { refreshAll } from '../accounts/refresh.js';
 import type { Db } from '../db/index.js';
+import { runOutreach } from '../outreach/worker.js';
 import { runReports } from '../reports/worker.js';
 import type { StatisticsSource } from '../reports/statistics.js';
 import { evaluateWatches } from '../watches/evaluate.js';
@@ -41,6 +42,8 @@ export interface BackgroundOptions {
   webhooks?: WebhookRuntime & { everyMs?: number; ca?: string | Buffer };
   /** Generate growth reports from these published statistics (the `reports` task). */
   reports?: { statistics: StatisticsSource; everyMs?: number };
+  /** How often due outreach steps are looked for (default 10 s; needs `webhooks`, whose signing and guard it uses). */
+  outreachEveryMs?: number;
   /** Run only these tasks (`storelens worker`: deliver only); default all. */
   only?: readonly string[];
 }
@@ -81,6 +84,13 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
       run: async () => void (await runReports(db, { now: opts.now, statistics, log: opts.log })),
     };
   }
+  if (opts.webhooks) {
+    const webhooks = opts.webhooks;
+    tasks.outreach = {
+      everyMs: opts.outreachEveryMs ?? 10_000,
+      run: async () => void (await runOutreach(db, { now: opts.now, webhooks, ca: webhooks.ca, log: opts.log })),
+    };
+  }
   if (opts.ingest) {
     tasks.ingest = {
       everyMs: opts.ingest.everyMs,
@@ -112,6 +122,7 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
       if (RERANKING.has(op)) trigger('refresh');
       if (REWATCHING.has(op)) trigger('watches');
       if (op === 'request_growth_report') trigger('reports');
+      if (op === 'enroll_outreach') trigger('outreach');
       trigger('deliver');
     },
     stop: async () => {

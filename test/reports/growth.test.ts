@@ -41,7 +41,7 @@ for (const d of dialects) {
       await seedRun(h.db, MONTH, 'run-1', [
         { store_id: 'st0000001', domain: 'st1.myshopify.com', country: 'US', category: 'sports', plan: 'basic', monthly_visits: 10, product_count: 30, apps: [], ads: [], agentic: [] },
         { store_id: 'st0000003', domain: 'shop3.com', country: 'AU', category: 'beauty', plan: 'plus', monthly_visits: 2558, ads: ['meta'], agentic: ['llms_txt', 'product_schema'] },
-      ], [{ store_id: 'st0000001', type: 'ads_started', subject: 'tiktok', detail: 'Started advertising on TikTok' }]);
+      ], [{ store_id: 'st0000001', type: 'ad_channel_started', subject: 'tiktok', detail: 'Started advertising on TikTok' }]);
       const w = await workspace(h.db);
       await seedAccounts(h.db, w.id, [
         { store_id: 'st0000001', score: 0.9, country: 'US', category: 'sports', plan: 'basic' },
@@ -91,7 +91,7 @@ for (const d of dialects) {
         expect(p.n).toBeGreaterThanOrEqual(30);
         expect(p.citation).toContain('October 2026');
       }
-      expect(report.signals).toEqual([expect.objectContaining({ type: 'ads_started', month: MONTH, detail: 'Started advertising on TikTok' })]);
+      expect(report.signals).toEqual([expect.objectContaining({ type: 'ad_channel_started', month: MONTH, detail: 'Started advertising on TikTok' })]);
       expect(report.recommendations.length).toBeGreaterThan(0);
       for (const rec of report.recommendations) expect(report.peers.some((p: any) => p.citation === rec.citation && p.metric_key === rec.metric_key)).toBe(true);
       const md = await call(h.base, 'GET', `/reports/growth/${accepted.body.id}`, { key: ws.key, headers: { accept: 'text/markdown' } });
