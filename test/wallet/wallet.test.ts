@@ -37,7 +37,7 @@ for (const d of dialects) {
     const request = (key: string, store = 'store-a', idem = freshIdem()) => call(h.base, 'POST', '/reports/growth', { key, idem, body: { store_id: store } });
 
     beforeAll(async () => {
-      caps = capabilityManifest(Object.fromEntries(WALLET_OPS.map((op) => [op, 'available'])));
+      caps = capabilityManifest({ ...Object.fromEntries(WALLET_OPS.map((op) => [op, 'available'])), list_accounts: 'available', get_account: 'available' });
       h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { report: 1000 }, poolSize: 4 });
     });
     afterAll(async () => {
@@ -220,6 +220,16 @@ for (const d of dialects) {
       expect((await call(h.base, 'GET', '/supervision?since=2999-01-01T00:00:00Z', { key: ws.key })).body.data).toHaveLength(0);
       expect((await call(h.base, 'GET', '/supervision?kind=outreach_step_sent', { key: ws.key })).body.data).toHaveLength(0);
       expect((await call(h.base, 'GET', '/supervision?since=yesterday', { key: ws.key })).status).toBe(400);
+    });
+
+    it('records each delivery of accounts to an agent for supervision, once per account', async () => {
+      const ws = await setup();
+      const reader = await apiKey(h.db, ws.id, ['read:accounts', 'read:wallet']);
+      expect((await call(h.base, 'GET', '/accounts?filter=all', { key: reader })).status).toBe(200);
+      expect((await call(h.base, 'GET', '/accounts?filter=all', { key: reader })).status).toBe(200);
+      expect((await call(h.base, 'GET', '/accounts/store-a', { key: reader })).status).toBe(200);
+      const sup = (await call(h.base, 'GET', '/supervision?kind=accounts_delivered', { key: reader })).body.data;
+      expect(sup).toEqual([expect.objectContaining({ kind: 'accounts_delivered', quantity: 2, actor: expect.stringMatching(/^key:/), allowed_by: 'plan:allowance', ledger_entry_id: null, detail: { store_ids: ['store-a', 'store-b'] } })]);
     });
 
     it("never shows another workspace's wallet, reports or approvals", async () => {
