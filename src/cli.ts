@@ -34,6 +34,11 @@ const RUN: { [C in CommandName]: Runner<C> } = {
   'keys list': async (c, _, env) => (await import('./commands/admin-keys.js')).listKeysCommand(c, env),
   'keys revoke': async (c, [keyId], env) => (await import('./commands/admin-keys.js')).revokeKeyCommand(keyId, c, env),
   'accounts import': async (c, [file], env) => (await import('./commands/admin-accounts.js')).importAccountsCommand(file, c, env),
+  'wallet credit': async (c, [workspace, amount], env) => (await import('./commands/admin-wallet.js')).creditCommand(workspace, amount, c, env),
+  'wallet rules': async (c, [workspace], env) => (await import('./commands/admin-wallet.js')).rulesCommand(workspace, c, env),
+  'wallet approve': async (c, [id], env) => (await import('./commands/admin-wallet.js')).decideCommand(id, 'approved', c, env),
+  'wallet deny': async (c, [id], env) => (await import('./commands/admin-wallet.js')).decideCommand(id, 'denied', c, env),
+  'outreach sender': async (c, [workspace], env) => (await import('./commands/admin-outreach.js')).senderCommand(workspace, c, env),
   bench: async (c, _, env) => (await import('./commands/bench.js')).runBench(c, env),
 };
 

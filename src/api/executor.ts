@@ -140,14 +140,15 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret, webhooks };
     if (idemKey === undefined) {
       const result = await handler(route.prepare ? { ...ctx, prepared: await route.prepare(ctx) } : ctx);
-      if (result.contentType !== undefined) return { status: result.status, headers: NO_HEADERS, body: String(result.body), contentType: result.contentType };
+      const headers = result.headers ?? NO_HEADERS;
+      if (result.contentType !== undefined) return { status: result.status, headers, body: String(result.body), contentType: result.contentType };
       const json = JSON.stringify(result.body);
       if (cacheKey !== undefined && result.cacheable && result.status === 200) {
         const entry: CachedRead = { stamp, body: json };
         reads.set(cacheKey, entry);
-        return { status: 200, headers: NO_HEADERS, body: json, gzipped: () => (entry.gzipped ??= gzipSync(json)) };
+        return { status: 200, headers, body: json, gzipped: () => (entry.gzipped ??= gzipSync(json)) };
       }
-      return { status: result.status, headers: NO_HEADERS, body: json };
+      return { status: result.status, headers, body: json };
     }
     const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input);
     const prepared = route.prepare ? await route.prepare(ctx) : undefined;

@@ -88,8 +88,8 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
             if (isApiProblem(e) && e.status < 500) refused = e;
             throw e;
           }
-          await completeIdempotencyKey(trx, workspaceId, key, result.status, JSON.stringify({ body: result.replayBody ?? result.body } satisfies Stored));
-          return { status: result.status, body: result.body, replayed: false };
+          await completeIdempotencyKey(trx, workspaceId, key, result.status, JSON.stringify({ body: result.replayBody ?? result.body, headers: result.headers } satisfies Stored));
+          return { status: result.status, body: result.body, headers: result.headers, replayed: false };
         });
       } catch (e) {
         if (refused === undefined || e !== refused) throw e;

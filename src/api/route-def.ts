@@ -53,6 +53,8 @@ export interface OperationResult {
    * (a secret shown once is never stored in plain text): default body.
    */
   replayBody?: unknown;
+  /** Response headers of a success (e.g. `location` of an accepted request); a replay answers them too. */
+  headers?: Record<string, string>;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;

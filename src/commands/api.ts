@@ -4,6 +4,8 @@ import { CliError } from '../errors.js';
 import { listenApi, type ListeningApi } from '../api/server.js';
 import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
+import { OUT_DIR } from '../defaults.js';
+import { publishedStatistics } from '../reports/statistics.js';
 import { startBackground } from './background.js';
 import { ingestTask } from './ingest.js';
 import { listenError } from './listen-error.js';
@@ -34,6 +36,7 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
     log: (line) => env.stderr.write(`storelens api: ${line}\n`),
     ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, 'storelens api', opts.ingestIntervalMs) : undefined,
     webhooks,
+    reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) },
   });
   // The first ranking before the first request.
   await background.worker.idle();

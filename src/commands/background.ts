@@ -3,7 +3,7 @@
  * runs of the panel (while serving: readers see a month once it is whole), re-rank workspaces
  * whose inputs moved (new months, a profile, an outcome, a status, a deal's stage), check the
  * watches (src/watches/evaluate.ts) after each load, after a watch changes and on their own
- * interval, and — with webhooks — deliver the outbox (the `deliver` task fans events out and
+ * interval, generate growth reports (src/reports/worker.ts), and — with webhooks — deliver the outbox (the `deliver` task fans events out and
  * starts their sends, which run off the loop).
  *
  * A write that changes labels triggers a re-rank at once, off the request path; every committed
@@ -13,6 +13,9 @@
  */
 import { startRefresher } from '../accounts/refresher.js';
 import type { Db } from '../db/index.js';
+import { runOutreach } from '../outreach/worker.js';
+import { runReports } from '../reports/worker.js';
+import type { StatisticsSource } from '../reports/statistics.js';
 import { evaluateWatches } from '../watches/evaluate.js';
 import { createDeliverer, type Deliverer } from '../webhooks/deliver.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
@@ -37,6 +40,10 @@ export interface BackgroundOptions {
   watchesEveryMs?: number;
   /** Deliver webhook events (the `deliver` task). */
   webhooks?: WebhookRuntime & { everyMs?: number; ca?: string | Buffer };
+  /** Generate growth reports from these published statistics (the `reports` task). */
+  reports?: { statistics: StatisticsSource; everyMs?: number };
+  /** How often due outreach steps are looked for (default 10 s; needs `webhooks`, whose signing and guard it uses). */
+  outreachEveryMs?: number;
   /** Run only these tasks (`storelens worker`: deliver only); default all. */
   only?: readonly string[];
 }
@@ -72,6 +79,20 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
       },
     },
   };
+  if (opts.reports) {
+    const { statistics } = opts.reports;
+    tasks.reports = {
+      everyMs: opts.reports.everyMs ?? 2_000,
+      run: async () => void (await runReports(db, { now: opts.now, statistics, log: opts.log })),
+    };
+  }
+  if (opts.webhooks) {
+    const webhooks = opts.webhooks;
+    tasks.outreach = {
+      everyMs: opts.outreachEveryMs ?? 10_000,
+      run: async () => void (await runOutreach(db, { now: opts.now, webhooks, ca: webhooks.ca, log: opts.log })),
+    };
+  }
   if (opts.ingest) {
     tasks.ingest = {
       everyMs: opts.ingest.everyMs,
@@ -102,6 +123,8 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
     onWrite: (op) => {
       if (RERANKING.has(op)) trigger('refresh');
       if (REWATCHING.has(op)) trigger('watches');
+      if (op === 'request_growth_report') trigger('reports');
+      if (op === 'enroll_outreach') trigger('outreach');
       trigger('deliver');
     },
     stop: async () => {

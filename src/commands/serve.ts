@@ -9,6 +9,7 @@ import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';
 import type { Config } from '../settings/config.js';
 import { openAdminDb } from './admin-db.js';
+import { publishedStatistics } from '../reports/statistics.js';
 import { startBackground, type Background } from './background.js';
 import { ingestTask } from './ingest.js';
 import { listenError } from './listen-error.js';
@@ -28,7 +29,7 @@ export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<
  * ingesting and closes the database.
  */
 export async function apiPlugins(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'> & { label?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'> & { label?: string; out?: string },
   env: Env,
 ): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background }> {
   const db = await openAdminDb(opts, env);
@@ -45,6 +46,7 @@ export async function apiPlugins(
     log: (line) => env.stderr.write(`${label}: ${line}\n`),
     ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, label) : undefined,
     webhooks,
+    reports: opts.out !== undefined ? { statistics: publishedStatistics(opts.out) } : undefined,
   });
   const close = async () => {
     await background.stop();

@@ -495,6 +495,16 @@ export interface Database {
   deals: DealsTable;
   deal_notes: DealNotesTable;
   deal_history: DealHistoryTable;
+  wallets: WalletsTable;
+  ledger_entries: LedgerEntriesTable;
+  prices: PricesTable;
+  approvals: ApprovalsTable;
+  supervision_entries: SupervisionEntriesTable;
+  growth_reports: GrowthReportsTable;
+  outreach_cadences: OutreachCadencesTable;
+  outreach_enrollments: OutreachEnrollmentsTable;
+  outreach_steps: OutreachStepsTable;
+  outreach_senders: OutreachSendersTable;
 }
 
 /** A workspace as the API sees it (ranking_seq is the ranking writer's own counter). */
@@ -508,3 +518,174 @@ export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type ContactRow = Selectable<ContactsTable>;
+
+/** A workspace's wallet: money in integer minor units of `currency`; `balance` is the sum of its ledger entries. */
+export interface WalletsTable {
+  workspace_id: string;
+  currency: string;
+  balance: Generated<number>;
+  plan: string;
+  /** Standing rule: a charge of at least this amount waits for an owner's approval (null: none waits). */
+  auto_approve_below: number | null;
+  /** Standing rule: debits of a calendar month (UTC) may not exceed this (null: no cap). */
+  monthly_cap: number | null;
+  rules_updated_at: string | null;
+  rules_updated_by: string | null;
+  created_at: string;
+}
+
+export type LedgerKind = 'credit' | 'debit' | 'refund';
+
+/** The append-only ledger: credits and refunds positive, debits negative. */
+export interface LedgerEntriesTable {
+  id: string;
+  workspace_id: string;
+  seq: number;
+  kind: LedgerKind;
+  amount: number;
+  currency: string;
+  balance_after: number;
+  unit: string | null;
+  quantity: number | null;
+  unit_price: number | null;
+  price_version: number | null;
+  /** The cause: the operation (or CLI command, or worker step) ... */
+  operation_id: string;
+  /** ... its idempotency key (unique per workspace and operation) ... */
+  idempotency_key: string;
+  /** ... and who: `key:<id>`, `member:<email>` or `worker`. */
+  actor: string;
+  /** `approval:<id>`, `rule:auto_approve_below`, `rule:none` for debits. */
+  allowed_by: string | null;
+  approval_id: string | null;
+  refund_of: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface PricesTable {
+  version: number;
+  unit: string;
+  currency: string;
+  unit_price: number;
+  description: string;
+  effective_from: string;
+}
+
+export type ApprovalStatus = 'pending' | 'approved' | 'denied';
+
+export interface ApprovalsTable {
+  id: string;
+  workspace_id: string;
+  seq: number;
+  status: ApprovalStatus;
+  unit: string;
+  quantity: number;
+  amount: number;
+  currency: string;
+  price_version: number;
+  operation_id: string;
+  idempotency_key: string;
+  actor: string;
+  resource_kind: string | null;
+  resource_id: string | null;
+  entry_id: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  requested_at: string;
+}
+
+export interface SupervisionEntriesTable {
+  id: string;
+  workspace_id: string;
+  seq: number;
+  kind: string;
+  actor: string;
+  api_key_id: string | null;
+  subject: string | null;
+  quantity: number;
+  /** JSON object. */
+  detail: string;
+  allowed_by: string;
+  approval_id: string | null;
+  ledger_entry_id: string | null;
+  created_at: string;
+}
+
+export type GrowthReportStatus = 'awaiting_approval' | 'queued' | 'running' | 'done' | 'failed';
+
+export interface GrowthReportsTable {
+  id: string;
+  workspace_id: string;
+  seq: number;
+  store_id: string;
+  month: string | null;
+  status: GrowthReportStatus;
+  requested_by: string;
+  ledger_entry_id: string | null;
+  approval_id: string | null;
+  refund_entry_id: string | null;
+  /** JSON of the finished report. */
+  content: string | null;
+  /** JSON problem of a failed report. */
+  problem: string | null;
+  claimed_until_ms: number | null;
+  requested_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface OutreachCadencesTable {
+  id: string;
+  workspace_id: string;
+  seq: number;
+  name: string;
+  /** JSON array of {day, name}. */
+  steps: string;
+  created_at: string;
+}
+
+export type EnrollmentStatus = 'awaiting_approval' | 'active' | 'stopped' | 'completed';
+
+export interface OutreachEnrollmentsTable {
+  id: string;
+  workspace_id: string;
+  seq: number;
+  store_id: string;
+  contact_id: string;
+  cadence_id: string;
+  status: EnrollmentStatus;
+  actor: string;
+  api_key_id: string | null;
+  next_step: Generated<number>;
+  start_ms: number | null;
+  next_due_ms: number | null;
+  ledger_entry_id: string | null;
+  approval_id: string | null;
+  stop_reason: string | null;
+  created_at: string;
+  stopped_at: string | null;
+}
+
+export type OutreachStepStatus = 'sent' | 'held' | 'failed';
+
+export interface OutreachStepsTable {
+  id: string;
+  enrollment_id: string;
+  workspace_id: string;
+  step: number;
+  day: number;
+  due_ms: number;
+  status: OutreachStepStatus;
+  reason: string | null;
+  ledger_entry_id: string | null;
+  status_code: number | null;
+  created_at: string;
+}
+
+export interface OutreachSendersTable {
+  workspace_id: string;
+  url: string;
+  secret: string;
+  created_at: string;
+}

@@ -42,6 +42,8 @@ export const API_PROBLEMS = {
   'idempotency-key-reused': { status: 409, title: 'Idempotency-Key reused with different input' },
   'idempotency-request-in-progress': { status: 409, title: 'A request with this Idempotency-Key is in progress' },
   conflict: { status: 409, title: 'Conflict' },
+  'insufficient-funds': { status: 409, title: 'Insufficient funds' },
+  'spend-cap-reached': { status: 409, title: 'Monthly spend cap reached' },
   unprocessable: { status: 422, title: 'Request cannot be completed' },
   'rate-limited': { status: 429, title: 'Rate limit exceeded' },
   'service-unavailable': { status: 503, title: 'Temporarily unavailable' },

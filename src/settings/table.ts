@@ -34,6 +34,8 @@ export const GROUPS = {
   members: 'administer workspace members',
   keys: 'administer API keys (owner or admin only)',
   accounts: 'load scored accounts (demos and tests)',
+  wallet: "manage a workspace's wallet: credits, standing rules, approvals (owner or admin only)",
+  outreach: "configure a workspace's outreach delivery adapter (owner or admin only)",
 } as const;
 
 export const COMMANDS = [
@@ -57,6 +59,22 @@ export const COMMANDS = [
   { name: 'keys list', summary: 'list the keys of a workspace (never the secrets)' },
   { name: 'keys revoke', summary: 'revoke a key', args: [{ name: 'key-id', help: 'key id or prefix' }] },
   { name: 'accounts import', summary: 'import NDJSON accounts: one object per line with at least store_id and score', args: [{ name: 'file', help: 'NDJSON file' }] },
+  {
+    name: 'wallet credit',
+    summary: "add money to a workspace's wallet (one ledger entry naming you and the reason)",
+    args: [
+      { name: 'workspace', help: 'workspace id or name' },
+      { name: 'amount', help: 'amount in the currency, e.g. 50 or 50.00 (stored as whole cents)' },
+    ],
+  },
+  { name: 'wallet rules', summary: 'set the standing rules (auto-approve amount, monthly cap); without options, print them', args: [{ name: 'workspace', help: 'workspace id or name' }] },
+  { name: 'wallet approve', summary: 'approve a pending charge: the wallet is debited and the work it waits for starts', args: [{ name: 'id', help: 'approval id' }] },
+  { name: 'wallet deny', summary: 'deny a pending charge: nothing is debited and the work it waits for does not happen', args: [{ name: 'id', help: 'approval id' }] },
+  {
+    name: 'outreach sender',
+    summary: "set the workspace's outreach sender (a signed webhook to your own sender; the signing secret is printed once); without --url, print it",
+    args: [{ name: 'workspace', help: 'workspace id or name' }],
+  },
   { name: 'bench', summary: 'run the benchmarks, each against a baseline measured in the same run (what `npm run bench` runs)', hidden: true },
 ] as const satisfies readonly CommandDef[];
 
@@ -81,7 +99,8 @@ export interface SettingDef {
 /** `storelens bench` runs these (src/bench/index.ts). */
 export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks'] as const;
 
-const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
+const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
+const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;
 
@@ -107,7 +126,7 @@ export const SETTINGS = [
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
   { name: 'json', flag: '--json', value: toggle, help: 'print a summary as JSON on stdout', commands: ['generate', 'publish'] },
   // serve, start, api
-  { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder written by publish', commands: ['serve'] },
+  { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder written by publish (the api cites its statistics in growth reports)', commands: ['serve', 'api'] },
   { name: 'port', flag: '--port', value: port, default: PORT, defaultFor: { api: API_PORT }, help: 'port to listen on (0: any free port)', commands: LISTENERS },
   { name: 'host', flag: '--host', value: text('host'), default: HOST, help: 'interface to listen on', commands: LISTENERS },
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
@@ -140,6 +159,14 @@ export const SETTINGS = [
     help: `self-serve choices, comma-separated: ${Object.keys(ACCESS_CHOICES).join(', ')}`,
     commands: ['keys create'],
   },
+  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin acting on the wallet', commands: WALLET },
+  { name: 'reason', flag: '--reason', value: text('text'), required: true, help: 'why the money is added (kept on the ledger entry)', commands: ['wallet credit'] },
+  { name: 'idempotencyKey', flag: '--idempotency-key', value: text('key'), help: 'a stable identity for this credit: running the command again with it credits nothing more', commands: ['wallet credit'] },
+  { name: 'autoApproveBelow', flag: '--auto-approve-below', value: text('amount|off'), help: 'charges of at least this amount wait for an approval (off: none waits)', commands: ['wallet rules'] },
+  { name: 'monthlyCap', flag: '--monthly-cap', value: text('amount|off'), help: 'the most a calendar month may spend (off: no cap)', commands: ['wallet rules'] },
+  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin setting the sender', commands: ['outreach sender'] },
+  { name: 'url', flag: '--url', value: httpUrl, help: "your sender's https URL: each outreach step is POSTed there, signed like webhook deliveries", commands: ['outreach sender'] },
+  { name: 'clear', flag: '--clear', value: toggle, help: 'remove the sender: steps are held', commands: ['outreach sender'] },
   { name: 'scopes', flag: '--scopes', value: text('list'), help: 'operator grant of further scopes, comma-separated (e.g. manage:webhooks)', commands: ['keys create'] },
   // the workspace database
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', 'ingest', 'worker', ...ADMIN] },

@@ -29,10 +29,18 @@ describe('the capability manifest', () => {
   });
 
   it('decides over the plan for an operation it lists', () => {
-    const lookup = capabilityReader(DEFAULT_CAPABILITIES_PATH);
-    // The wallet is designed available and stays unavailable in the wallet-live state.
+    // The shipped manifest lists the wallet as it is planned: available; outreach as a pilot.
+    const shipped = capabilityReader(DEFAULT_CAPABILITIES_PATH);
     expect(routeById('get_wallet')!.planned).toBe('available');
-    expect(lookup(routeById('get_wallet')!)).toEqual({ availability: 'unavailable' });
+    expect(shipped(routeById('get_wallet')!)).toEqual({ availability: 'available' });
+    expect(shipped(routeById('enroll_outreach')!)).toEqual({ availability: 'pilot' });
+    expect(shipped(routeById('request_growth_report')!)).toEqual({ availability: 'activation-gated', activation: 'growth_reports' });
+    // An operator who lists it otherwise wins over the plan.
+    const m = JSON.parse(readFileSync(DEFAULT_CAPABILITIES_PATH, 'utf8'));
+    m.operations.get_wallet = 'unavailable';
+    const path = join(mkdtempSync(join(tmpdir(), 'caps-')), 'capabilities.json');
+    writeFileSync(path, JSON.stringify(m));
+    expect(capabilityReader(path)(routeById('get_wallet')!)).toEqual({ availability: 'unavailable' });
   });
 
   it('makes every operation unavailable when it cannot be read', () => {

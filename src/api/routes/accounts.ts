@@ -1,5 +1,8 @@
 /** Accounts: the workspace's scored accounts, their detail, signals and status. */
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import type { Database } from '../../db/schema.js';
+import { recordSupervision } from '../../db/wallet.js';
 import { rowsEvidence } from '../../accounts/evidence.js';
 import type { Db } from '../../db/index.js';
 import { ACCOUNT_STATUSES } from '../../accounts/statuses.js';
@@ -162,6 +165,19 @@ async function withEvidence(db: Db, workspaceId: string, rows: readonly PageRow[
   return rows.map((r, k) => toAccount(r, true, evidence[k]));
 }
 
+/**
+ * The supervision entry of a delivery (accounts newly delivered to the key's agent). Delivery is
+ * covered by the plan; accounts beyond its monthly allowance are billed monthly, not per call.
+ */
+async function superviseDelivery(trx: Kysely<Database>, workspaceId: string, keyId: string, storeIds: readonly string[], now: Date): Promise<void> {
+  if (storeIds.length === 0) return;
+  await recordSupervision(
+    trx,
+    { workspace_id: workspaceId, kind: 'accounts_delivered', actor: `key:${keyId}`, api_key_id: keyId, subject: storeIds[0]!, quantity: storeIds.length, detail: { store_ids: storeIds.slice(0, 200) }, allowed_by: 'plan:allowance' },
+    now,
+  );
+}
+
 const notVisible = (storeId: string) => new ApiProblem('not-found', `No account "${storeId}" in this workspace.`);
 
 /** Signal cursors reuse the ranking cursor: s = the month as YYYYMM, i = the last signal id. */
@@ -183,7 +199,7 @@ export const accountRoutes = [
     query: listQuery,
     response: page(Account),
     problems: [400],
-    async handler({ db, workspace, query, now, cursorSecret }) {
+    async handler({ db, workspace, key, query, now, cursorSecret }) {
       const { filter, min_score, country, category, plan, status, signal_type, signals_since } = query;
       const f = filterHash({ filter, min_score, country, category, plan, status, signal_type, signals_since });
       const current = workspace.ranking_version;
@@ -219,6 +235,7 @@ export const accountRoutes = [
           const fresh = await pageRanking(trx, workspace.id, at, q);
           const undelivered = fresh.slice(0, query.limit).filter((r) => Number(r.delivered_to_agent) !== 1);
           await markDelivered(trx, workspace.id, undelivered.map((r) => r.store_id), now);
+          await superviseDelivery(trx, workspace.id, key.id, undelivered.map((r) => r.store_id), now);
           return fresh;
         });
       }
@@ -246,7 +263,7 @@ export const accountRoutes = [
     params: storeParam,
     response: AccountDetail,
     problems: [404],
-    async handler({ db, workspace, params, now }) {
+    async handler({ db, workspace, key, params, now }) {
       const row = await getAccount(db.kysely, workspace.id, params.store_id);
       if (!row) throw notVisible(params.store_id);
       const [features, history, summary, contacts] = await Promise.all([
@@ -255,7 +272,12 @@ export const accountRoutes = [
         signalSummary(db.kysely, params.store_id),
         contactsOfStore(db.kysely, workspace.id, params.store_id),
       ]);
-      if (Number(row.delivered_to_agent) !== 1) await db.write((trx) => markDelivered(trx, workspace.id, [params.store_id], now));
+      if (Number(row.delivered_to_agent) !== 1) {
+        await db.write(async (trx) => {
+          await markDelivered(trx, workspace.id, [params.store_id], now);
+          await superviseDelivery(trx, workspace.id, key.id, [params.store_id], now);
+        });
+      }
       const body: z.output<typeof AccountDetail> = {
         ...(await withEvidence(db, workspace.id, [row]))[0],
         features,

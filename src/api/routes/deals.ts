@@ -1,5 +1,6 @@
 /** Deals: the workspace's pipeline — deals on its visible stores, their stages, notes and history. */
 import { z } from 'zod';
+import { stopStoreEnrollments } from '../../db/outreach.js';
 import { accountVisible } from '../../db/accounts.js';
 import {
   addDealNote,
@@ -245,6 +246,7 @@ export const dealRoutes = [
         actorOf(key),
         now,
       );
+      if (deal.stage === 'won' || deal.stage === 'lost') await stopStoreEnrollments(tx, workspace.id, body.store_id, `deal ${deal.id} ${deal.stage}`, now);
       return { status: 201, body: deal };
     },
   }),
@@ -285,7 +287,12 @@ export const dealRoutes = [
     async handler({ tx, workspace, key, params, body, headers, now }) {
       const ifMatch = ifMatchVersion(headers);
       const move = { stage: body.stage, lost_reason: body.lost_reason ?? null, lost_reason_other: body.lost_reason_other ?? null };
-      return answer(params.id, await moveDealStage(tx, workspace.id, params.id, move, ifMatch, actorOf(key), now), ifMatch);
+      const moved = await moveDealStage(tx, workspace.id, params.id, move, ifMatch, actorOf(key), now);
+      // A won or lost deal ends the store's outreach, in the same transaction.
+      if (moved.outcome === 'changed' && (moved.deal.stage === 'won' || moved.deal.stage === 'lost')) {
+        await stopStoreEnrollments(tx, workspace.id, moved.deal.store_id, `deal ${moved.deal.id} ${moved.deal.stage}`, now);
+      }
+      return answer(params.id, moved, ifMatch);
     },
   }),
   defineRoute({

@@ -1,5 +1,6 @@
 /** Outcomes: operator decisions written back; each one becomes a learning label. */
 import { z } from 'zod';
+import { stopStoreEnrollments } from '../../db/outreach.js';
 import { newId } from '../../db/ids.js';
 import { insertOutcome } from '../../db/outcomes.js';
 import { DEAL_STAGES, LOST_REASONS } from '../../pipeline/stages.js';
@@ -73,6 +74,8 @@ export const outcomeRoutes = [
         lost_reason_other: body.lost_reason_other ?? null,
         recorded_at: now.toISOString(),
       });
+      // A won or lost outcome ends the store's outreach, in the same transaction.
+      if (body.action === 'won' || body.action === 'lost') await stopStoreEnrollments(tx, workspace.id, body.store_id, `outcome ${row.id} ${body.action}`, now);
       const { workspace_id: _w, api_key_id: _k, deal_id: _d, ...rest } = row;
       return { status: 200, body: { object: 'outcome', ...rest } };
     },

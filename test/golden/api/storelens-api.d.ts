@@ -587,10 +587,96 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read wallet balance, usage and pricing
-         * @description Scope: `read:wallet`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * Read the wallet: balance, spend this month, cap and plan
+         * @description Scope: `read:wallet`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["get_wallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the ledger: every debit, credit and refund with its cause
+         * @description The append-only ledger, newest first. Every entry names the operation, idempotency key and actor that caused it; the balance is the sum of all entries.
+         *
+         *     Scope: `read:wallet`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["list_wallet_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the current price list
+         * @description The price of every billable unit (growth report, outreach enrollment, outreach step, account delivered beyond the plan allowance), each with the version of the price list it belongs to.
+         *
+         *     Scope: `read:wallet`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["get_wallet_pricing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approvals (charges waiting for, or decided by, an owner)
+         * @description Newest first. Owners and admins decide pending ones with `storelens wallet approve|deny ID`.
+         *
+         *     Scope: `read:wallet`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["list_wallet_approvals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the standing rules (auto-approve amount, monthly cap)
+         * @description Scope: `read:wallet`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["get_wallet_rules"];
         put?: never;
         post?: never;
         delete?: never;
@@ -607,10 +693,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read supervision data: approvals and standing rules
-         * @description Supervision reads use scope read:wallet (approvals and standing rules are supervision data).
+         * What agents and keys did on the workspace's behalf
+         * @description Accounts delivered, reports requested, outreach enrollments and steps sent, newest first; each names the key or member, what allowed it (an approval or a standing rule) and its ledger entry. Supervision reads use scope read:wallet (approvals and standing rules are supervision data).
          *
-         *     Scope: `read:wallet`. Call kind: read (120 per minute per key). Availability: unavailable.
+         *     Scope: `read:wallet`. Call kind: read (120 per minute per key). Availability: available.
          */
         get: operations["get_supervision"];
         put?: never;
@@ -628,11 +714,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List requested growth reports, newest first
+         * @description Scope: `generate:reports`. Call kind: read (120 per minute per key). Availability: activation-gated.
+         */
+        get: operations["list_growth_reports"];
         put?: never;
         /**
          * Request a growth report for a store
-         * @description Scope: `generate:reports`. Call kind: report (5 per minute per key). Availability: unavailable.
+         * @description Charged from the wallet on acceptance (price `growth_report` of GET /wallet/pricing): 202 with the report (`queued`) and its Location. A charge at or above the auto-approve amount answers 202 with the report `awaiting_approval` until an owner decides. Too little balance ⇒ 409 insufficient-funds; over the monthly cap ⇒ 409 spend-cap-reached. A store the workspace cannot see ⇒ 404. Call kind `report` (5 a minute per key).
+         *
+         *     Scope: `generate:reports`. Call kind: report (5 per minute per key). Availability: activation-gated.
          */
         post: operations["request_growth_report"];
         delete?: never;
@@ -650,11 +742,39 @@ export interface paths {
         };
         /**
          * Read a requested growth report
-         * @description Scope: `generate:reports`. Call kind: read (120 per minute per key). Availability: unavailable.
+         * @description JSON by default; a finished report as markdown with `format=markdown`, or with `Accept: text/markdown` when `format` is not given.
+         *
+         *     Scope: `generate:reports`. Call kind: read (120 per minute per key). Availability: activation-gated.
          */
         get: operations["get_growth_report"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/outreach/cadences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List outreach cadences, newest first
+         * @description Scope: `write:outreach`. Call kind: read (120 per minute per key). Availability: pilot.
+         */
+        get: operations["list_outreach_cadences"];
+        put?: never;
+        /**
+         * Create an outreach cadence (named steps with delays in days)
+         * @description Steps are in order and their days never decrease, e.g. day 0, 3 and 7.
+         *
+         *     Scope: `write:outreach`. Call kind: write (20 per minute per key). Availability: pilot.
+         */
+        post: operations["create_outreach_cadence"];
         delete?: never;
         options?: never;
         head?: never;
@@ -668,13 +788,39 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List outreach enrollments, newest first
+         * @description Scope: `write:outreach`. Call kind: read (120 per minute per key). Availability: pilot.
+         */
+        get: operations["list_outreach_enrollments"];
         put?: never;
         /**
-         * Enroll a store in an outreach cadence
-         * @description Scope: `write:outreach`. Call kind: write (20 per minute per key). Availability: unavailable.
+         * Enroll a store's contact in an outreach cadence
+         * @description Charged on acceptance (price `outreach_enrollment`): 201 with the enrollment `active`, its first step due at day 0 of the cadence; 202 `awaiting_approval` when the charge is at or above the auto-approve amount. An account with status `do_not_contact` or `disqualified` ⇒ 422; a contact of another store ⇒ 422; an unknown store, contact or cadence ⇒ 404; the store's contact already active in this cadence ⇒ 409; wallet problems ⇒ 409 insufficient-funds or spend-cap-reached.
+         *
+         *     Scope: `write:outreach`. Call kind: write (20 per minute per key). Availability: pilot.
          */
         post: operations["enroll_outreach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/outreach/enrollments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an outreach enrollment and its steps
+         * @description Scope: `write:outreach`. Call kind: read (120 per minute per key). Availability: pilot.
+         */
+        get: operations["get_outreach_enrollment"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -691,8 +837,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Stop a store in an outreach cadence
-         * @description Scope: `write:outreach`. Call kind: write (20 per minute per key). Availability: unavailable.
+         * Stop an outreach enrollment
+         * @description No further step is sent. Stopping one that already ended ⇒ 409.
+         *
+         *     Scope: `write:outreach`. Call kind: write (20 per minute per key). Availability: pilot.
          */
         post: operations["stop_outreach"];
         delete?: never;
@@ -3370,13 +3518,19 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         object: "wallet";
-                        balance: number;
+                        /** @description ISO 4217 code */
                         currency: string;
-                        usage_this_month: number;
-                        pricing: {
-                            item: string;
-                            unit_price: number;
-                        }[];
+                        /** @description The sum of every ledger entry, in minor units of the currency (cents for USD) */
+                        balance: number;
+                        /** @description Debits less refunds in the current calendar month (UTC), in minor units of the currency (cents for USD) */
+                        spent_this_month: number;
+                        monthly_cap: number | null;
+                        auto_approve_below: number | null;
+                        plan: {
+                            name: string;
+                            /** @description Accounts delivered per month before each further one is billable (billed monthly) */
+                            accounts_allowance: number;
+                        };
                     };
                 };
             };
@@ -3387,7 +3541,74 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    get_supervision: {
+    list_wallet_usage: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "ledger_entry";
+                            id: string;
+                            /** @enum {string} */
+                            kind: "credit" | "debit" | "refund";
+                            /** @description Signed: credits and refunds positive, debits negative, in minor units of the currency (cents for USD) */
+                            amount: number;
+                            currency: string;
+                            /** @description The balance once this entry was written, in minor units of the currency (cents for USD) */
+                            balance_after: number;
+                            /** @description The billable unit, for debits and refunds */
+                            unit: string | null;
+                            quantity: number | null;
+                            unit_price: number | null;
+                            price_version: number | null;
+                            /** @description The operation (or CLI command, or worker step) that caused the entry */
+                            operation_id: string;
+                            /** @description The request identity of the cause */
+                            idempotency_key: string;
+                            /** @description `key:<id>`, `member:<email>`, `worker` or `service` */
+                            actor: string;
+                            /** @description For a debit: `approval:<id>`, `rule:auto_approve_below` or `rule:no_approval_needed` */
+                            allowed_by: string | null;
+                            approval_id: string | null;
+                            refund_of: string | null;
+                            reason: string | null;
+                            created_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_wallet_pricing: {
         parameters: {
             query?: never;
             header?: never;
@@ -3406,22 +3627,290 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @constant */
-                        object: "supervision";
-                        approvals: {
-                            id: string;
-                            action: string;
-                            /** @enum {string} */
-                            status: "pending" | "approved" | "rejected";
-                            requested_at: string;
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "price";
+                            unit: string;
+                            /** @description Price of one unit, in minor units of the currency (cents for USD) */
+                            unit_price: number;
+                            currency: string;
+                            /** @description Version of the price list this price belongs to */
+                            version: number;
+                            description: string;
+                            effective_from: string;
                         }[];
-                        standing_rules: {
-                            id: string;
-                            rule: string;
-                            created_at: string;
-                        }[];
+                        next_cursor: null;
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_wallet_approvals: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+                /** @description Only approvals in this state */
+                status?: "pending" | "approved" | "denied";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "approval";
+                            id: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "denied";
+                            unit: string;
+                            quantity: number;
+                            /** @description What it costs once approved, in minor units of the currency (cents for USD) */
+                            amount: number;
+                            currency: string;
+                            operation_id: string;
+                            idempotency_key: string;
+                            actor: string;
+                            resource: {
+                                kind: string;
+                                id: string;
+                            } | null;
+                            ledger_entry_id: string | null;
+                            requested_at: string;
+                            decided_at: string | null;
+                            decided_by: string | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_wallet_rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "wallet_rules";
+                        currency: string;
+                        auto_approve_below: number | null;
+                        monthly_cap: number | null;
+                        updated_at: string | null;
+                        updated_by: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_supervision: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+                /** @description Only entries of this kind */
+                kind?: "accounts_delivered" | "report_requested" | "outreach_enrolled" | "outreach_step_sent";
+                /** @description Only what this API key did */
+                key_id?: string;
+                /** @description Only entries at or after this time (ISO 8601) */
+                since?: string;
+                /** @description Only entries before this time (ISO 8601) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "supervision_entry";
+                            id: string;
+                            /** @enum {string} */
+                            kind: "accounts_delivered" | "report_requested" | "outreach_enrolled" | "outreach_step_sent";
+                            /** @description `key:<id>` (an API key) or `member:<email>`; steps the worker sends name the key that enrolled the store */
+                            actor: string;
+                            api_key_id: string | null;
+                            /** @description The report, enrollment or step, or the first store of a delivered page */
+                            subject: string | null;
+                            quantity: number;
+                            detail: {
+                                [key: string]: unknown;
+                            };
+                            /** @description What allowed it: `approval:<id>`, `rule:auto_approve_below`, `rule:no_approval_needed`, `plan:allowance` or `pending:<approval id>` */
+                            allowed_by: string;
+                            approval_id: string | null;
+                            ledger_entry_id: string | null;
+                            created_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_growth_reports: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "growth_report";
+                            id: string;
+                            store_id: string;
+                            /** @description The month asked for; null: the latest published month when generated */
+                            month: string | null;
+                            /** @enum {string} */
+                            status: "awaiting_approval" | "queued" | "running" | "done" | "failed";
+                            /** @description The debit that paid for it */
+                            ledger_entry_id: string | null;
+                            approval_id: string | null;
+                            /** @description The refund of a failed report */
+                            refund_entry_id: string | null;
+                            /** @description The finished report (status `done`) */
+                            report: {
+                                store_id: string;
+                                month: string;
+                                /** @description The store's features that month (null when the panel has none) */
+                                store: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description Published, unsuppressed figures of the store's cells that month */
+                                peers: {
+                                    slug: string;
+                                    metric_key: string;
+                                    /** @description `all`, or the store's `country:…`, `category:…` or `plan:…` cell */
+                                    dimension: string;
+                                    value: number;
+                                    n: number;
+                                    month: string;
+                                    sentence: string;
+                                    /** @description The published citation, pinned to the month */
+                                    citation: string;
+                                    canonical_url: string;
+                                }[];
+                                signals: {
+                                    type: string;
+                                    month: string;
+                                    detail: string;
+                                    strength: number;
+                                }[];
+                                /** @description What moved the account's score (accounts model) */
+                                evidence: {
+                                    [key: string]: unknown;
+                                }[];
+                                recommendations: {
+                                    text: string;
+                                    metric_key: string;
+                                    dimension: string;
+                                    citation: string;
+                                }[];
+                            } | null;
+                            /** @description Why it failed (status `failed`) */
+                            problem: {
+                                /** @description Stable URI of the problem kind */
+                                type: string;
+                                title: string;
+                                status: number;
+                                detail: string;
+                            } | null;
+                            requested_at: string;
+                            finished_at: string | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3443,6 +3932,7 @@ export interface operations {
             content: {
                 "application/json": {
                     store_id: string;
+                    /** @description Default: the latest published month */
                     month?: string;
                 };
             };
@@ -3462,10 +3952,64 @@ export interface operations {
                         object: "growth_report";
                         id: string;
                         store_id: string;
+                        /** @description The month asked for; null: the latest published month when generated */
+                        month: string | null;
                         /** @enum {string} */
-                        status: "queued" | "running" | "ready" | "failed";
-                        url: string | null;
+                        status: "awaiting_approval" | "queued" | "running" | "done" | "failed";
+                        /** @description The debit that paid for it */
+                        ledger_entry_id: string | null;
+                        approval_id: string | null;
+                        /** @description The refund of a failed report */
+                        refund_entry_id: string | null;
+                        /** @description The finished report (status `done`) */
+                        report: {
+                            store_id: string;
+                            month: string;
+                            /** @description The store's features that month (null when the panel has none) */
+                            store: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Published, unsuppressed figures of the store's cells that month */
+                            peers: {
+                                slug: string;
+                                metric_key: string;
+                                /** @description `all`, or the store's `country:…`, `category:…` or `plan:…` cell */
+                                dimension: string;
+                                value: number;
+                                n: number;
+                                month: string;
+                                sentence: string;
+                                /** @description The published citation, pinned to the month */
+                                citation: string;
+                                canonical_url: string;
+                            }[];
+                            signals: {
+                                type: string;
+                                month: string;
+                                detail: string;
+                                strength: number;
+                            }[];
+                            /** @description What moved the account's score (accounts model) */
+                            evidence: {
+                                [key: string]: unknown;
+                            }[];
+                            recommendations: {
+                                text: string;
+                                metric_key: string;
+                                dimension: string;
+                                citation: string;
+                            }[];
+                        } | null;
+                        /** @description Why it failed (status `failed`) */
+                        problem: {
+                            /** @description Stable URI of the problem kind */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                        } | null;
                         requested_at: string;
+                        finished_at: string | null;
                     };
                 };
             };
@@ -3476,14 +4020,16 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
     get_growth_report: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `json` (default) or `markdown` (a finished report only) */
+                format?: "json" | "markdown";
+            };
             header?: never;
             path: {
                 /** @description Identifier of the growth report */
@@ -3506,10 +4052,246 @@ export interface operations {
                         object: "growth_report";
                         id: string;
                         store_id: string;
+                        /** @description The month asked for; null: the latest published month when generated */
+                        month: string | null;
                         /** @enum {string} */
-                        status: "queued" | "running" | "ready" | "failed";
-                        url: string | null;
+                        status: "awaiting_approval" | "queued" | "running" | "done" | "failed";
+                        /** @description The debit that paid for it */
+                        ledger_entry_id: string | null;
+                        approval_id: string | null;
+                        /** @description The refund of a failed report */
+                        refund_entry_id: string | null;
+                        /** @description The finished report (status `done`) */
+                        report: {
+                            store_id: string;
+                            month: string;
+                            /** @description The store's features that month (null when the panel has none) */
+                            store: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description Published, unsuppressed figures of the store's cells that month */
+                            peers: {
+                                slug: string;
+                                metric_key: string;
+                                /** @description `all`, or the store's `country:…`, `category:…` or `plan:…` cell */
+                                dimension: string;
+                                value: number;
+                                n: number;
+                                month: string;
+                                sentence: string;
+                                /** @description The published citation, pinned to the month */
+                                citation: string;
+                                canonical_url: string;
+                            }[];
+                            signals: {
+                                type: string;
+                                month: string;
+                                detail: string;
+                                strength: number;
+                            }[];
+                            /** @description What moved the account's score (accounts model) */
+                            evidence: {
+                                [key: string]: unknown;
+                            }[];
+                            recommendations: {
+                                text: string;
+                                metric_key: string;
+                                dimension: string;
+                                citation: string;
+                            }[];
+                        } | null;
+                        /** @description Why it failed (status `failed`) */
+                        problem: {
+                            /** @description Stable URI of the problem kind */
+                            type: string;
+                            title: string;
+                            status: number;
+                            detail: string;
+                        } | null;
                         requested_at: string;
+                        finished_at: string | null;
+                    };
+                    "text/markdown": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_outreach_cadences: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "outreach_cadence";
+                            id: string;
+                            name: string;
+                            steps: {
+                                day: number;
+                                name: string;
+                            }[];
+                            created_at: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    create_outreach_cadence: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    steps: {
+                        /** @description Days after enrollment the step is due (0: at once) */
+                        day: number;
+                        /** @description What the step is, e.g. "intro email"; sent to your sender with the step */
+                        name: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "outreach_cadence";
+                        id: string;
+                        name: string;
+                        steps: {
+                            day: number;
+                            name: string;
+                        }[];
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    list_outreach_enrollments: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1–200 in decimal digits (default 50); anything else ⇒ 400 */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page */
+                cursor?: string;
+                status?: "awaiting_approval" | "active" | "stopped" | "completed";
+                store_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @constant */
+                            object: "outreach_enrollment";
+                            id: string;
+                            store_id: string;
+                            contact_id: string;
+                            cadence_id: string;
+                            /** @enum {string} */
+                            status: "awaiting_approval" | "active" | "stopped" | "completed";
+                            /** @description Index of the next step; null once the enrollment ended */
+                            next_step: number | null;
+                            next_due_at: string | null;
+                            /** @description The debit for the enrollment */
+                            ledger_entry_id: string | null;
+                            approval_id: string | null;
+                            stop_reason: string | null;
+                            /** @description Steps recorded so far, in order */
+                            steps: {
+                                /** @description 0-based index into the cadence */
+                                step: number;
+                                day: number;
+                                due_at: string;
+                                /**
+                                 * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                                 * @enum {string}
+                                 */
+                                status: "sent" | "held" | "failed";
+                                reason: string | null;
+                                ledger_entry_id: string | null;
+                                recorded_at: string;
+                            }[];
+                            created_at: string;
+                            stopped_at: string | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null at the end of the list */
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -3535,8 +4317,8 @@ export interface operations {
             content: {
                 "application/json": {
                     store_id: string;
+                    contact_id: string;
                     cadence_id: string;
-                    contact_id?: string;
                 };
             };
         };
@@ -3555,9 +4337,32 @@ export interface operations {
                         object: "outreach_enrollment";
                         id: string;
                         store_id: string;
+                        contact_id: string;
                         cadence_id: string;
                         /** @enum {string} */
-                        status: "active" | "stopped" | "completed";
+                        status: "awaiting_approval" | "active" | "stopped" | "completed";
+                        /** @description Index of the next step; null once the enrollment ended */
+                        next_step: number | null;
+                        next_due_at: string | null;
+                        /** @description The debit for the enrollment */
+                        ledger_entry_id: string | null;
+                        approval_id: string | null;
+                        stop_reason: string | null;
+                        /** @description Steps recorded so far, in order */
+                        steps: {
+                            /** @description 0-based index into the cadence */
+                            step: number;
+                            day: number;
+                            due_at: string;
+                            /**
+                             * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                             * @enum {string}
+                             */
+                            status: "sent" | "held" | "failed";
+                            reason: string | null;
+                            ledger_entry_id: string | null;
+                            recorded_at: string;
+                        }[];
                         created_at: string;
                         stopped_at: string | null;
                     };
@@ -3571,6 +4376,70 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_outreach_enrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the enrollment */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "outreach_enrollment";
+                        id: string;
+                        store_id: string;
+                        contact_id: string;
+                        cadence_id: string;
+                        /** @enum {string} */
+                        status: "awaiting_approval" | "active" | "stopped" | "completed";
+                        /** @description Index of the next step; null once the enrollment ended */
+                        next_step: number | null;
+                        next_due_at: string | null;
+                        /** @description The debit for the enrollment */
+                        ledger_entry_id: string | null;
+                        approval_id: string | null;
+                        stop_reason: string | null;
+                        /** @description Steps recorded so far, in order */
+                        steps: {
+                            /** @description 0-based index into the cadence */
+                            step: number;
+                            day: number;
+                            due_at: string;
+                            /**
+                             * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                             * @enum {string}
+                             */
+                            status: "sent" | "held" | "failed";
+                            reason: string | null;
+                            ledger_entry_id: string | null;
+                            recorded_at: string;
+                        }[];
+                        created_at: string;
+                        stopped_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3604,9 +4473,32 @@ export interface operations {
                         object: "outreach_enrollment";
                         id: string;
                         store_id: string;
+                        contact_id: string;
                         cadence_id: string;
                         /** @enum {string} */
-                        status: "active" | "stopped" | "completed";
+                        status: "awaiting_approval" | "active" | "stopped" | "completed";
+                        /** @description Index of the next step; null once the enrollment ended */
+                        next_step: number | null;
+                        next_due_at: string | null;
+                        /** @description The debit for the enrollment */
+                        ledger_entry_id: string | null;
+                        approval_id: string | null;
+                        stop_reason: string | null;
+                        /** @description Steps recorded so far, in order */
+                        steps: {
+                            /** @description 0-based index into the cadence */
+                            step: number;
+                            day: number;
+                            due_at: string;
+                            /**
+                             * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                             * @enum {string}
+                             */
+                            status: "sent" | "held" | "failed";
+                            reason: string | null;
+                            ledger_entry_id: string | null;
+                            recorded_at: string;
+                        }[];
                         created_at: string;
                         stopped_at: string | null;
                     };

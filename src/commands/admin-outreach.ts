@@ -1,0 +1,26 @@
+/** storelens outreach sender W --url URL --as EMAIL: the workspace's delivery adapter for outreach steps. */
+import { clearSender, getSender, setSender } from '../db/outreach.js';
+import type { Env } from '../env.js';
+import type { Config } from '../settings/config.js';
+import { loadSecretBox, newSigningSecret, serverKeyEnv } from '../webhooks/secrets.js';
+import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+
+export async function senderCommand(workspace: string, opts: Config<'outreach sender'>, env: Env): Promise<void> {
+  await withAdminDb(opts, env, async (db) => {
+    const ws = await requireWorkspace(db, workspace);
+    await requireOwnerOrAdmin(db, ws, opts.as, 'set the outreach sender');
+    if (opts.clear) {
+      await db.write((trx) => clearSender(trx, ws.id));
+      return output(env, opts, { workspace_id: ws.id, url: null }, `No outreach sender for ${ws.name}: steps are held`);
+    }
+    if (opts.url === undefined) {
+      const s = await getSender(db.kysely, ws.id);
+      return output(env, opts, { workspace_id: ws.id, url: s?.url ?? null }, s ? `Outreach sender of ${ws.name}: ${s.url}` : `No outreach sender for ${ws.name}: steps are held`);
+    }
+    const box = await loadSecretBox(db.kysely, serverKeyEnv(env.env));
+    const secret = newSigningSecret();
+    const url = opts.url;
+    await db.write((trx) => setSender(trx, ws.id, url, box.seal(secret), env.now()));
+    output(env, opts, { workspace_id: ws.id, url, secret }, `Outreach sender of ${ws.name}: ${url}\nSigning secret (shown once): ${secret}`);
+  });
+}

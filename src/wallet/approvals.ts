@@ -1,0 +1,59 @@
+/**
+ * An owner's decision on a pending charge, in one transaction: approve ⇒ the wallet is debited
+ * now (409 problems as for any charge) and the work waiting for it starts (a report is queued,
+ * an enrollment starts its cadence); deny ⇒ nothing is debited and the work ends (the report
+ * fails, the enrollment stops).
+ */
+import type { Kysely } from 'kysely';
+import { problemBody } from '../http/problems.js';
+import { activateEnrollment, cadenceSteps, getCadence, getEnrollment, stopEnrollment } from '../db/outreach.js';
+import { failReport, releaseReport } from '../db/reports.js';
+import type { Database } from '../db/schema.js';
+import { type ApprovalRow, decideApproval, getApproval, type LedgerEntry, linkSupervision } from '../db/wallet.js';
+import { debitApproval } from './billing.js';
+
+export class DecisionError extends Error {}
+
+export interface Decision {
+  approval: ApprovalRow;
+  entry: LedgerEntry | null;
+}
+
+export async function decide(trx: Kysely<Database>, approvalId: string, verdict: 'approved' | 'denied', member: string, now: Date): Promise<Decision> {
+  const a = await getApproval(trx, approvalId);
+  if (!a) throw new DecisionError(`no approval "${approvalId}"`);
+  if (a.status !== 'pending') throw new DecisionError(`approval ${a.id} is already ${a.status}`);
+  const by = `member:${member}`;
+  let entry: LedgerEntry | null = null;
+  if (verdict === 'approved') {
+    entry = await debitApproval(trx, a, by, now);
+    await release(trx, a, entry, now);
+  } else {
+    await refuse(trx, a, now);
+  }
+  if (!(await decideApproval(trx, a.id, verdict, by, entry?.id ?? null, now))) throw new DecisionError(`approval ${a.id} was decided meanwhile`);
+  return { approval: (await getApproval(trx, a.id))!, entry };
+}
+
+async function release(trx: Kysely<Database>, a: ApprovalRow, entry: LedgerEntry, now: Date): Promise<void> {
+  if (!a.resource_id) return;
+  const link = { ledger_entry_id: entry.id, approval_id: a.id, allowed_by: `approval:${a.id}` };
+  if (a.resource_kind === 'growth_report') {
+    await releaseReport(trx, a.resource_id, entry.id);
+    await linkSupervision(trx, a.workspace_id, a.resource_id, 'report_requested', link);
+  } else if (a.resource_kind === 'outreach_enrollment') {
+    const e = await getEnrollment(trx, a.workspace_id, a.resource_id);
+    const c = e && (await getCadence(trx, a.workspace_id, e.cadence_id));
+    if (e && c) await activateEnrollment(trx, e, cadenceSteps(c)[0]?.day ?? 0, entry.id, now);
+    await linkSupervision(trx, a.workspace_id, a.resource_id, 'outreach_enrolled', link);
+  }
+}
+
+async function refuse(trx: Kysely<Database>, a: ApprovalRow, now: Date): Promise<void> {
+  if (!a.resource_id) return;
+  if (a.resource_kind === 'growth_report') {
+    await failReport(trx, a.resource_id, problemBody('conflict', `The charge for this report was denied (approval ${a.id}); nothing was debited.`), null, now);
+  } else if (a.resource_kind === 'outreach_enrollment') {
+    await stopEnrollment(trx, a.resource_id, `approval ${a.id} denied`, now);
+  }
+}

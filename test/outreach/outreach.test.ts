@@ -1,0 +1,172 @@
+/**
+ * Outreach over a real socket on SQLite and PostgreSQL: cadences, enrollments (charged, 422 for
+ * accounts that must not be contacted), steps advancing on an injected clock in the worker,
+ * held without a sender, sent signed to the workspace's sender (each a debit and a supervision
+ * entry), and stopped by a won or lost outcome or deal, or by stop_outreach.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertContact } from '../../src/db/contacts.js';
+import { newId } from '../../src/db/ids.js';
+import { setPilotAccess } from '../../src/db/workspaces.js';
+import { runOutreach } from '../../src/outreach/worker.js';
+import { type WebhookRuntime, webhookRuntime } from '../../src/webhooks/runtime.js';
+import { seedAccounts } from '../helpers/accounts.js';
+import { adminCli } from '../helpers/cli.js';
+import { dialects } from '../helpers/db.js';
+import { type Receiver, selfSigned, startReceiver, verify } from '../helpers/receiver.js';
+import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
+
+const DAY = 24 * 3600_000;
+const OPS = ['list_outreach_cadences', 'create_outreach_cadence', 'enroll_outreach', 'list_outreach_enrollments', 'get_outreach_enrollment', 'stop_outreach'];
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`outreach on ${d.label}`, () => {
+    let h: Harness;
+    let caps: CapabilityManifest;
+    let runtime: WebhookRuntime;
+    let receiver: Receiver;
+    const run = adminCli(() => h.t);
+
+    beforeAll(async () => {
+      caps = capabilityManifest({ ...Object.fromEntries(OPS.map((op) => [op, 'pilot'])), record_outcome: 'available', get_wallet: 'available', list_wallet_usage: 'available', get_supervision: 'available', create_deal: 'available' });
+      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { write: 1000, read: 1000 } });
+      runtime = await webhookRuntime(h.db.kysely, { allowLocal: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+      receiver = await startReceiver({ tls: true });
+    });
+    afterAll(async () => {
+      await receiver?.close();
+      await h?.close();
+      caps?.remove();
+    });
+
+    const worker = () => runOutreach(h.db, { now: h.clock.now, webhooks: runtime, ca: selfSigned().cert });
+
+    async function setup(o: { funds?: string; pilot?: boolean } = {}) {
+      const ws = await workspace(h.db);
+      if (o.pilot !== false) await setPilotAccess(h.db.kysely, ws.id, true);
+      await seedAccounts(h.db, ws.id, [
+        { store_id: 'store-a', score: 0.9 },
+        { store_id: 'store-b', score: 0.8 },
+        { store_id: 'store-dnc', score: 0.7, status: 'do_not_contact' },
+        { store_id: 'store-dq', score: 0.6, status: 'disqualified' },
+      ]);
+      const contact = async (store: string) => {
+        const id = newId('con');
+        const at = new Date().toISOString();
+        await h.db.write((trx) => insertContact(trx, { id, workspace_id: ws.id, store_id: store, name: null, email: `${id}@example.com`, role: null, source: 'manual', source_detail: null, created_by: 'member:owner@example.com', created_at: at, updated_at: at }));
+        return id;
+      };
+      if (o.funds) await run('wallet', 'credit', ws.name, o.funds, '--reason', 'outreach', '--as', 'owner@example.com');
+      const key = await apiKey(h.db, ws.id, ['write:outreach', 'read:wallet', 'write:outcomes', 'write:deals']);
+      const cadence = await call(h.base, 'POST', '/outreach/cadences', { key, idem: freshIdem(), body: { name: 'intro', steps: [{ day: 0, name: 'intro email' }, { day: 3, name: 'follow-up' }, { day: 7, name: 'last note' }] } });
+      expect(cadence.status).toBe(201);
+      return { ws, key, cadence: cadence.body.id as string, contact };
+    }
+    const enroll = (key: string, body: object, idem = freshIdem()) => call(h.base, 'POST', '/outreach/enrollments', { key, idem, body });
+    const get = async (key: string, id: string) => (await call(h.base, 'GET', `/outreach/enrollments/${id}`, { key })).body;
+
+    it('is 404 pilot-required without pilot access', async () => {
+      const ws = await workspace(h.db);
+      const key = await apiKey(h.db, ws.id, ['write:outreach']);
+      const r = await call(h.base, 'GET', '/outreach/cadences', { key });
+      expect(r.status).toBe(404);
+      expect(r.body.type).toBe('https://storelens.dev/problems/pilot-required');
+    });
+
+    it('refuses accounts that must not be contacted (422), unknown things (404), foreign contacts (422), duplicates (409) and unfunded enrollments (409)', async () => {
+      const { key, cadence, contact } = await setup({ funds: '10' });
+      expect((await enroll(key, { store_id: 'store-dnc', contact_id: await contact('store-dnc'), cadence_id: cadence })).status).toBe(422);
+      expect((await enroll(key, { store_id: 'store-dq', contact_id: await contact('store-dq'), cadence_id: cadence })).body.type).toBe('https://storelens.dev/problems/unprocessable');
+      expect((await enroll(key, { store_id: 'store-a', contact_id: 'con_nope', cadence_id: cadence })).status).toBe(404);
+      expect((await enroll(key, { store_id: 'store-a', contact_id: await contact('store-a'), cadence_id: 'cad_nope' })).status).toBe(404);
+      expect((await enroll(key, { store_id: 'store-x', contact_id: await contact('store-a'), cadence_id: cadence })).status).toBe(404);
+      expect((await enroll(key, { store_id: 'store-a', contact_id: await contact('store-b'), cadence_id: cadence })).status).toBe(422);
+      const c = await contact('store-a');
+      expect((await enroll(key, { store_id: 'store-a', contact_id: c, cadence_id: cadence })).status).toBe(201);
+      expect((await enroll(key, { store_id: 'store-a', contact_id: c, cadence_id: cadence })).status).toBe(409);
+      const poor = await setup();
+      const r = await enroll(poor.key, { store_id: 'store-a', contact_id: await poor.contact('store-a'), cadence_id: poor.cadence });
+      expect(r.status).toBe(409);
+      expect(r.body.type).toBe('https://storelens.dev/problems/insufficient-funds');
+    });
+
+    it('advances steps on the cadence days and holds them when no sender is configured', async () => {
+      const { key, cadence, contact } = await setup({ funds: '10' });
+      const start = h.clock.now().getTime();
+      const e = await enroll(key, { store_id: 'store-a', contact_id: await contact('store-a'), cadence_id: cadence });
+      expect(e.body).toMatchObject({ status: 'active', next_step: 0, next_due_at: new Date(start).toISOString(), ledger_entry_id: expect.stringMatching(/^led_/) });
+      await worker();
+      expect((await get(key, e.body.id)).steps).toEqual([expect.objectContaining({ step: 0, day: 0, status: 'held', reason: 'no outreach sender is configured', ledger_entry_id: null })]);
+      h.clock.advance(3 * DAY - 1000);
+      await worker();
+      expect((await get(key, e.body.id)).steps).toHaveLength(1);
+      h.clock.advance(1000);
+      await worker();
+      const two = await get(key, e.body.id);
+      expect(two.steps.map((s: any) => [s.step, s.due_at])).toEqual([[0, new Date(start).toISOString()], [1, new Date(start + 3 * DAY).toISOString()]]);
+      expect(two.next_due_at).toBe(new Date(start + 7 * DAY).toISOString());
+      h.clock.advance(4 * DAY);
+      await worker();
+      await worker();
+      const done = await get(key, e.body.id);
+      expect(done).toMatchObject({ status: 'completed', next_step: null, next_due_at: null });
+      expect(done.steps).toHaveLength(3);
+      const usage = (await call(h.base, 'GET', '/wallet/usage', { key })).body.data;
+      expect(usage.filter((x: any) => x.kind === 'debit').map((x: any) => x.unit)).toEqual(['outreach_enrollment']);
+    });
+
+    it('sends each due step signed to the sender, debits it and records it for supervision', async () => {
+      const { ws, key, cadence, contact } = await setup({ funds: '10' });
+      const sender = await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com', '--json');
+      expect(sender.code, sender.stderr).toBe(0);
+      const before = receiver.received.length;
+      const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
+      await worker();
+      const sent = receiver.received.slice(before);
+      expect(sent).toHaveLength(1);
+      expect(verify(sender.json.secret, sent[0]!)).toMatchObject({ type: 'outreach.step', enrollment_id: e.body.id, store_id: 'store-b', step: { index: 0, day: 0, name: 'intro email' } });
+      const view = await get(key, e.body.id);
+      expect(view.steps).toEqual([expect.objectContaining({ step: 0, status: 'sent', ledger_entry_id: expect.stringMatching(/^led_/) })]);
+      const usage = (await call(h.base, 'GET', '/wallet/usage', { key })).body.data;
+      expect(usage[0]).toMatchObject({ id: view.steps[0].ledger_entry_id, kind: 'debit', amount: -25, unit: 'outreach_step', operation_id: 'outreach_step', idempotency_key: `${e.body.id}:0` });
+      const sup = (await call(h.base, 'GET', '/supervision?kind=outreach_step_sent', { key })).body.data;
+      expect(sup).toEqual([expect.objectContaining({ ledger_entry_id: view.steps[0].ledger_entry_id, allowed_by: `enrollment:${e.body.id}`, actor: e.body.id ? expect.stringMatching(/^key:/) : '' })]);
+      // A second worker turn at the same time sends nothing more.
+      await worker();
+      expect(receiver.received.length - before).toBe(1);
+      expect((await call(h.base, 'GET', '/wallet', { key })).body.balance).toBe(1000 - 100 - 25);
+    });
+
+    it('stops the store\'s enrollments on a won outcome, a lost deal, or stop_outreach', async () => {
+      const { key, cadence, contact } = await setup({ funds: '10' });
+      const a = await enroll(key, { store_id: 'store-a', contact_id: await contact('store-a'), cadence_id: cadence });
+      const b = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
+      expect((await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 'store-a', action: 'won', value: 10 } })).status).toBe(200);
+      expect(await get(key, a.body.id)).toMatchObject({ status: 'stopped', stop_reason: expect.stringMatching(/^outcome .* won$/) });
+      const deal = await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'store-b', title: 'x', stage: 'lost', lost_reason: 'timing' } });
+      expect(deal.status, JSON.stringify(deal.body)).toBe(201);
+      expect(await get(key, b.body.id)).toMatchObject({ status: 'stopped', stop_reason: expect.stringMatching(/lost$/) });
+      h.clock.advance(10 * DAY);
+      await worker();
+      expect((await get(key, a.body.id)).steps).toEqual([]);
+      const c = await enroll(key, { store_id: 'store-a', contact_id: await contact('store-a'), cadence_id: cadence });
+      const stop = await call(h.base, 'POST', `/outreach/enrollments/${c.body.id}/stop`, { key, idem: freshIdem() });
+      expect(stop.body).toMatchObject({ status: 'stopped' });
+      expect((await call(h.base, 'POST', `/outreach/enrollments/${c.body.id}/stop`, { key, idem: freshIdem() })).status).toBe(409);
+      const list = await call(h.base, 'GET', '/outreach/enrollments?status=stopped&limit=2', { key });
+      expect(list.body.data).toHaveLength(2);
+      expect(list.body.next_cursor).not.toBeNull();
+    });
+
+    it("never shows another workspace's cadences or enrollments", async () => {
+      const one = await setup({ funds: '10' });
+      const two = await setup({ funds: '10' });
+      const e = await enroll(one.key, { store_id: 'store-a', contact_id: await one.contact('store-a'), cadence_id: one.cadence });
+      expect((await call(h.base, 'GET', `/outreach/enrollments/${e.body.id}`, { key: two.key })).status).toBe(404);
+      expect((await call(h.base, 'POST', `/outreach/enrollments/${e.body.id}/stop`, { key: two.key, idem: freshIdem() })).status).toBe(404);
+      expect((await enroll(two.key, { store_id: 'store-a', contact_id: await two.contact('store-a'), cadence_id: one.cadence })).status).toBe(404);
+      expect((await call(h.base, 'GET', '/outreach/cadences', { key: two.key })).body.data.map((c: any) => c.id)).toEqual([two.cadence]);
+    });
+  });
+}

@@ -1,0 +1,247 @@
+/**
+ * The wallet over a real socket on SQLite and PostgreSQL: credits from the CLI, charges of a
+ * billable operation (growth reports), the standing rules, approvals, replays, the race of two
+ * charges the balance covers once, and the ledger's invariants as properties.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerSum, lockWallet, readWallet } from '../../src/db/wallet.js';
+import { addActivation } from '../../src/db/workspaces.js';
+import { charge, credit, refund } from '../../src/wallet/billing.js';
+import { seedAccounts } from '../helpers/accounts.js';
+import { adminCli } from '../helpers/cli.js';
+import { dialects } from '../helpers/db.js';
+import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
+
+const PROBLEM = 'https://storelens.dev/problems/';
+const WALLET_OPS = ['get_wallet', 'list_wallet_usage', 'get_wallet_pricing', 'list_wallet_approvals', 'get_wallet_rules', 'get_supervision', 'request_growth_report', 'list_growth_reports', 'get_growth_report'];
+const REPORT_PRICE = 500;
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`wallet on ${d.label}`, () => {
+    let h: Harness;
+    let caps: CapabilityManifest;
+    const run = adminCli(() => h.t);
+
+    /** A workspace with the activation, two visible stores, an owner, and a key reading the wallet and requesting reports. */
+    async function setup(): Promise<{ id: string; name: string; key: string }> {
+      const ws = await workspace(h.db);
+      await h.db.write((trx) => addActivation(trx, ws.id, 'growth_reports'));
+      await seedAccounts(h.db, ws.id, [
+        { store_id: 'store-a', score: 0.9 },
+        { store_id: 'store-b', score: 0.8 },
+      ]);
+      return { id: ws.id, name: ws.name, key: await apiKey(h.db, ws.id, ['read:wallet', 'generate:reports']) };
+    }
+    const request = (key: string, store = 'store-a', idem = freshIdem()) => call(h.base, 'POST', '/reports/growth', { key, idem, body: { store_id: store } });
+
+    beforeAll(async () => {
+      caps = capabilityManifest({ ...Object.fromEntries(WALLET_OPS.map((op) => [op, 'available'])), list_accounts: 'available', get_account: 'available' });
+      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { report: 1000 }, poolSize: 4 });
+    });
+    afterAll(async () => {
+      await h?.close();
+      caps?.remove();
+    });
+
+    it('starts empty, in USD minor units, with the versioned price list', async () => {
+      const ws = await setup();
+      const w = await call(h.base, 'GET', '/wallet', { key: ws.key });
+      expect(w.status).toBe(200);
+      expect(w.body).toEqual({ object: 'wallet', currency: 'USD', balance: 0, spent_this_month: 0, monthly_cap: null, auto_approve_below: null, plan: { name: 'standard', accounts_allowance: 1000 } });
+      const p = await call(h.base, 'GET', '/wallet/pricing', { key: ws.key });
+      expect(p.body.data.map((x: any) => [x.unit, x.unit_price, x.currency, x.version])).toEqual([
+        ['account_delivered_over_allowance', 2, 'USD', 1],
+        ['growth_report', REPORT_PRICE, 'USD', 1],
+        ['outreach_enrollment', 100, 'USD', 1],
+        ['outreach_step', 25, 'USD', 1],
+      ]);
+    });
+
+    it('credits from the CLI (owner or admin only), names the cause, and a repeated --idempotency-key credits once', async () => {
+      const ws = await setup();
+      const r = await run('wallet', 'credit', ws.name, '12.50', '--reason', 'top-up', '--as', 'owner@example.com', '--idempotency-key', 'inv-1', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json).toMatchObject({ workspace_id: ws.id, amount: 1250, currency: 'USD', balance: 1250, idempotency_key: 'inv-1' });
+      expect((await run('wallet', 'credit', ws.name, '12.50', '--reason', 'top-up', '--as', 'owner@example.com', '--idempotency-key', 'inv-1', '--json')).json.balance).toBe(1250);
+      const bad = await run('wallet', 'credit', ws.name, '1.005', '--reason', 'x', '--as', 'owner@example.com');
+      expect(bad.code).toBe(2);
+      const stranger = await run('wallet', 'credit', ws.name, '5', '--reason', 'x', '--as', 'nobody@example.com');
+      expect(stranger.code).toBe(2);
+      const usage = await call(h.base, 'GET', '/wallet/usage', { key: ws.key });
+      expect(usage.body.data).toEqual([expect.objectContaining({ kind: 'credit', amount: 1250, operation_id: 'wallet_credit', idempotency_key: 'inv-1', actor: 'member:owner@example.com', reason: 'top-up', balance_after: 1250 })]);
+    });
+
+    it('debits a report on acceptance (202 + Location), once per Idempotency-Key, and 409s without funds', async () => {
+      const ws = await setup();
+      const poor = await request(ws.key);
+      expect(poor.status).toBe(409);
+      expect(poor.body).toMatchObject({ type: `${PROBLEM}insufficient-funds`, amount: REPORT_PRICE, balance: 0 });
+      await run('wallet', 'credit', ws.name, '10', '--reason', 'r', '--as', 'owner@example.com');
+      const idem = freshIdem();
+      const r = await request(ws.key, 'store-a', idem);
+      expect(r.status).toBe(202);
+      expect(r.headers.get('location')).toBe(`/api/v1/reports/growth/${r.body.id}`);
+      expect(r.body).toMatchObject({ object: 'growth_report', status: 'queued', store_id: 'store-a', ledger_entry_id: expect.stringMatching(/^led_/) });
+      const again = await request(ws.key, 'store-a', idem);
+      expect(again.status).toBe(202);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.headers.get('location')).toBe(r.headers.get('location'));
+      const w = await call(h.base, 'GET', '/wallet', { key: ws.key });
+      expect(w.body).toMatchObject({ balance: 1000 - REPORT_PRICE, spent_this_month: REPORT_PRICE });
+      const usage = await call(h.base, 'GET', '/wallet/usage', { key: ws.key });
+      const debits = usage.body.data.filter((e: any) => e.kind === 'debit');
+      expect(debits).toEqual([expect.objectContaining({ id: r.body.ledger_entry_id, amount: -REPORT_PRICE, unit: 'growth_report', operation_id: 'request_growth_report', idempotency_key: idem, allowed_by: 'rule:no_approval_needed' })]);
+      expect(debits[0].actor).toMatch(/^key:/);
+      const invisible = await request(ws.key, 'store-unknown');
+      expect(invisible.status).toBe(404);
+    });
+
+    it('lets exactly one of two concurrent charges through when the balance covers one', async () => {
+      for (let round = 0; round < 3; round++) {
+        const ws = await setup();
+        await run('wallet', 'credit', ws.name, '5', '--reason', 'one report', '--as', 'owner@example.com');
+        const both = await Promise.all([request(ws.key, 'store-a'), request(ws.key, 'store-b')]);
+        expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
+        expect(both.find((r) => r.status === 409)!.body.type).toBe(`${PROBLEM}insufficient-funds`);
+        expect(await readWallet(h.db.kysely, ws.id, new Date())).toMatchObject({ balance: 0 });
+        expect(await ledgerSum(h.db.kysely, ws.id)).toBe(0);
+      }
+    });
+
+    it('holds a charge at or above the auto-approve amount for an approval; approve debits and queues, deny debits nothing', async () => {
+      const ws = await setup();
+      await run('wallet', 'credit', ws.name, '20', '--reason', 'r', '--as', 'owner@example.com');
+      const rules = await run('wallet', 'rules', ws.name, '--auto-approve-below', '5', '--as', 'admin@example.com', '--json');
+      expect(rules.code).toBe(2); // not a member
+      await run('members', 'add', '--workspace', ws.name, '--email', 'admin@example.com', '--role', 'admin');
+      expect((await run('wallet', 'rules', ws.name, '--auto-approve-below', '5', '--as', 'admin@example.com', '--json')).json).toMatchObject({ auto_approve_below: 500, monthly_cap: null });
+      const held = await request(ws.key);
+      expect(held.status).toBe(202);
+      expect(held.body).toMatchObject({ status: 'awaiting_approval', ledger_entry_id: null, approval_id: expect.stringMatching(/^apr_/) });
+      expect((await call(h.base, 'GET', '/wallet', { key: ws.key })).body.balance).toBe(2000);
+      const pending = await call(h.base, 'GET', '/wallet/approvals?status=pending', { key: ws.key });
+      expect(pending.body.data).toEqual([expect.objectContaining({ id: held.body.approval_id, amount: REPORT_PRICE, resource: { kind: 'growth_report', id: held.body.id } })]);
+      const member = await run('wallet', 'approve', held.body.approval_id, '--as', 'someone@example.com');
+      expect(member.code).toBe(2);
+      const ok = await run('wallet', 'approve', held.body.approval_id, '--as', 'owner@example.com', '--json');
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.json).toMatchObject({ status: 'approved', amount: REPORT_PRICE, ledger_entry_id: expect.stringMatching(/^led_/) });
+      expect((await run('wallet', 'approve', held.body.approval_id, '--as', 'owner@example.com')).code).toBe(2);
+      const report = await call(h.base, 'GET', `/reports/growth/${held.body.id}`, { key: ws.key });
+      expect(report.body).toMatchObject({ status: 'queued', ledger_entry_id: ok.json.ledger_entry_id });
+      expect((await call(h.base, 'GET', '/wallet', { key: ws.key })).body.balance).toBe(1500);
+      const sup = await call(h.base, 'GET', '/supervision?kind=report_requested', { key: ws.key });
+      expect(sup.body.data[0]).toMatchObject({ subject: held.body.id, allowed_by: `approval:${held.body.approval_id}`, ledger_entry_id: ok.json.ledger_entry_id });
+
+      const second = await request(ws.key, 'store-b');
+      const denied = await run('wallet', 'deny', second.body.approval_id, '--as', 'owner@example.com', '--json');
+      expect(denied.json).toMatchObject({ status: 'denied', ledger_entry_id: null });
+      expect((await call(h.base, 'GET', `/reports/growth/${second.body.id}`, { key: ws.key })).body).toMatchObject({ status: 'failed', ledger_entry_id: null });
+      expect((await call(h.base, 'GET', '/wallet', { key: ws.key })).body.balance).toBe(1500);
+      expect((await call(h.base, 'GET', '/wallet/rules', { key: ws.key })).body).toMatchObject({ auto_approve_below: 500, updated_by: 'member:admin@example.com' });
+    });
+
+    it('refuses a charge over the monthly cap with spend-cap-reached', async () => {
+      const ws = await setup();
+      await run('wallet', 'credit', ws.name, '100', '--reason', 'r', '--as', 'owner@example.com');
+      await run('wallet', 'rules', ws.name, '--monthly-cap', '7.50', '--as', 'owner@example.com');
+      expect((await request(ws.key)).status).toBe(202);
+      const over = await request(ws.key, 'store-b');
+      expect(over.status).toBe(409);
+      expect(over.body).toMatchObject({ type: `${PROBLEM}spend-cap-reached`, spent_this_month: REPORT_PRICE, monthly_cap: 750 });
+      expect((await call(h.base, 'GET', '/wallet', { key: ws.key })).body).toMatchObject({ balance: 10_000 - REPORT_PRICE, monthly_cap: 750 });
+    });
+
+    it('keeps balance = sum of entries, every entry with its cause, and never debits a cause twice (property)', async () => {
+      const ws = await setup();
+      const op = fc.oneof(
+        fc.record({ t: fc.constant('credit' as const), amount: fc.integer({ min: 1, max: 3000 }), key: fc.integer({ min: 0, max: 5 }) }),
+        fc.record({ t: fc.constant('charge' as const), key: fc.integer({ min: 0, max: 8 }) }),
+        fc.record({ t: fc.constant('refund' as const), pick: fc.nat() }),
+      );
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+          const round = ++n;
+          const now = new Date('2026-01-15T10:00:00Z');
+          const debits: string[] = [];
+          const causes = new Set<string>();
+          for (const o of ops) {
+            await h.db
+              .write(async (trx) => {
+                if (o.t === 'credit') {
+                  await credit(trx, ws.id, o.amount, 'p', 'member:owner@example.com', `c-${round}-${o.key}`, now);
+                  causes.add(`wallet_credit c-${round}-${o.key}`);
+                } else if (o.t === 'charge') {
+                  const c = await charge(trx, { workspaceId: ws.id, unit: 'growth_report', quantity: 1, operationId: 'request_growth_report', idempotencyKey: `k-${round}-${o.key}`, actor: 'key:test', now });
+                  if (c.status === 'debited') debits.push(c.entry.id);
+                  causes.add(`request_growth_report k-${round}-${o.key}`);
+                } else if (debits.length) {
+                  await refund(trx, debits[o.pick % debits.length]!, 'p', now);
+                }
+              })
+              .catch((e) => {
+                if (e?.kind !== 'insufficient-funds') throw e;
+              });
+          }
+          const w = await h.db.write((trx) => lockWallet(trx, ws.id, now));
+          expect(w.balance).toBe(await ledgerSum(h.db.kysely, ws.id));
+          expect(w.balance).toBeGreaterThanOrEqual(0);
+          const rows = await h.db.kysely.selectFrom('ledger_entries').selectAll().where('workspace_id', '=', ws.id).execute();
+          for (const r of rows) {
+            expect(r.operation_id && r.idempotency_key && r.actor).toBeTruthy();
+            if (r.kind === 'refund') expect(rows.some((x) => x.id === r.refund_of && x.kind === 'debit' && Number(x.amount) === -Number(r.amount))).toBe(true);
+          }
+          const seen = rows.filter((r) => r.idempotency_key.includes(`-${round}-`)).map((r) => `${r.operation_id} ${r.idempotency_key}`);
+          expect(new Set(seen).size).toBe(seen.length);
+        }),
+        { numRuns: 15 },
+      );
+    });
+
+    it('pages the ledger with cursors and filters supervision by kind, key and time', async () => {
+      const ws = await setup();
+      for (let i = 0; i < 3; i++) await run('wallet', 'credit', ws.name, '10', '--reason', `r${i}`, '--as', 'owner@example.com');
+      await request(ws.key);
+      const first = await call(h.base, 'GET', '/wallet/usage?limit=2', { key: ws.key });
+      expect(first.body.data).toHaveLength(2);
+      const second = await call(h.base, 'GET', `/wallet/usage?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key: ws.key });
+      expect(second.body.data).toHaveLength(2);
+      expect(second.body.next_cursor).toBeNull();
+      expect(new Set([...first.body.data, ...second.body.data].map((e: any) => e.id)).size).toBe(4);
+      expect((await call(h.base, 'GET', '/wallet/usage?cursor=bogus', { key: ws.key })).status).toBe(400);
+      const sup = await call(h.base, 'GET', '/supervision', { key: ws.key });
+      expect(sup.body.data).toEqual([expect.objectContaining({ kind: 'report_requested', actor: expect.stringMatching(/^key:/), allowed_by: 'rule:no_approval_needed', ledger_entry_id: expect.stringMatching(/^led_/) })]);
+      const keyId = sup.body.data[0].api_key_id;
+      expect((await call(h.base, 'GET', `/supervision?key_id=${keyId}`, { key: ws.key })).body.data).toHaveLength(1);
+      expect((await call(h.base, 'GET', '/supervision?key_id=key_other', { key: ws.key })).body.data).toHaveLength(0);
+      expect((await call(h.base, 'GET', '/supervision?since=2999-01-01T00:00:00Z', { key: ws.key })).body.data).toHaveLength(0);
+      expect((await call(h.base, 'GET', '/supervision?kind=outreach_step_sent', { key: ws.key })).body.data).toHaveLength(0);
+      expect((await call(h.base, 'GET', '/supervision?since=yesterday', { key: ws.key })).status).toBe(400);
+    });
+
+    it('records each delivery of accounts to an agent for supervision, once per account', async () => {
+      const ws = await setup();
+      const reader = await apiKey(h.db, ws.id, ['read:accounts', 'read:wallet']);
+      expect((await call(h.base, 'GET', '/accounts?filter=all', { key: reader })).status).toBe(200);
+      expect((await call(h.base, 'GET', '/accounts?filter=all', { key: reader })).status).toBe(200);
+      expect((await call(h.base, 'GET', '/accounts/store-a', { key: reader })).status).toBe(200);
+      const sup = (await call(h.base, 'GET', '/supervision?kind=accounts_delivered', { key: reader })).body.data;
+      expect(sup).toEqual([expect.objectContaining({ kind: 'accounts_delivered', quantity: 2, actor: expect.stringMatching(/^key:/), allowed_by: 'plan:allowance', ledger_entry_id: null, detail: { store_ids: ['store-a', 'store-b'] } })]);
+    });
+
+    it("never shows another workspace's wallet, reports or approvals", async () => {
+      const a = await setup();
+      const b = await setup();
+      await run('wallet', 'credit', a.name, '10', '--reason', 'r', '--as', 'owner@example.com');
+      const r = await request(a.key);
+      expect((await call(h.base, 'GET', `/reports/growth/${r.body.id}`, { key: b.key })).status).toBe(404);
+      expect((await call(h.base, 'GET', '/wallet', { key: b.key })).body.balance).toBe(0);
+      expect((await call(h.base, 'GET', '/wallet/usage', { key: b.key })).body.data).toEqual([]);
+      expect((await call(h.base, 'GET', '/supervision', { key: b.key })).body.data).toEqual([]);
+      expect((await call(h.base, 'GET', '/reports/growth', { key: b.key })).body.data).toEqual([]);
+    });
+  });
+}
