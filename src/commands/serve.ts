@@ -14,7 +14,7 @@ import { ingestTask } from './ingest.js';
 import { listenError } from './listen-error.js';
 import { webhookRuntimeOf } from './worker.js';
 import type { ServePlugin } from '../serve/app.js';
-import type { LiveEvent } from '../serve/live-publication.js';
+import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
 
 type ServeConfig = Config<'serve'>;
@@ -30,7 +30,7 @@ export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<
 export async function apiPlugins(
   opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'> & { label?: string },
   env: Env,
-): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background }> {
+): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background; follow: (live: LivePublication) => void }> {
   const db = await openAdminDb(opts, env);
   const label = opts.label ?? 'storelens serve';
   let webhooks;
@@ -50,7 +50,16 @@ export async function apiPlugins(
     await background.stop();
     await db.close();
   };
-  return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks } }], close, db, background };
+  // The MCP endpoint offers the statistics the server publishes (known once the server runs).
+  let live: LivePublication | undefined;
+  const mcp = { publication: () => live?.current ?? null };
+  return {
+    plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks, mcp } }],
+    close,
+    db,
+    background,
+    follow: (l) => (live = l),
+  };
 }
 
 function describe(event: LiveEvent, out: string): string {
@@ -94,6 +103,7 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
     await api?.close();
     throw listenError(e, opts);
   }
+  api?.follow(server.serve.live);
   printUrls(server, opts, env);
   const signal = await closeOnSignals(server, {
     onSignal: (s) => env.stderr.write(`storelens serve: ${s}: finishing requests in flight, then stopping\n`),

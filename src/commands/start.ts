@@ -63,6 +63,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1);
     throw listenError(e, opts);
   }
+  api.follow(server.serve.live);
   const url = server.url;
   env.stderr.write(
     [

@@ -54,7 +54,7 @@ for (const d of dialects) {
       const r = await fetch(`${h.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toMatch(/^Bearer /);
-      expect((await r.json()).type).toBe(`${PROBLEM}unauthorized`);
+      expect(((await r.json()) as { type: string }).type).toBe(`${PROBLEM}unauthorized`);
     });
 
     it('refuses a browser Origin that is not this server (DNS rebinding)', async () => {
