@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { Env } from '../env.js';
 import { apiPlugin } from '../api/app.js';
+import { webPlugin } from '../web/plugin.js';
 import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';
 import type { Config } from '../settings/config.js';
@@ -54,7 +55,10 @@ export async function apiPlugins(
   let live: LivePublication | undefined;
   const mcp = { publication: () => live?.current ?? null };
   return {
-    plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks, mcp } }],
+    plugins: [
+      { plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks, mcp } },
+      { plugin: webPlugin, options: { db, now: env.now } },
+    ],
     close,
     db,
     background,

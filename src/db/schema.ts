@@ -495,6 +495,50 @@ export interface Database {
   deals: DealsTable;
   deal_notes: DealNotesTable;
   deal_history: DealHistoryTable;
+  member_logins: MemberLoginsTable;
+  member_invites: MemberInvitesTable;
+  member_sessions: MemberSessionsTable;
+  workspace_settings: WorkspaceSettingsTable;
+  oauth_records: OauthRecordsTable;
+}
+
+export interface MemberLoginsTable {
+  email: string;
+  password_hash: string;
+  updated_at: string;
+}
+
+export interface MemberInvitesTable {
+  token_hash: string;
+  workspace_id: string;
+  email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface MemberSessionsTable {
+  token_hash: string;
+  email: string;
+  csrf: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface WorkspaceSettingsTable {
+  workspace_id: string;
+  wallet_visibility: 'owners' | 'all';
+}
+
+export interface OauthRecordsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_ms: number | string | null;
+  consumed_ms: number | string | null;
 }
 
 /** A workspace as the API sees it (ranking_seq is the ranking writer's own counter). */
