@@ -14,11 +14,12 @@ import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/db/members-auth.js';
 import type { Workspace } from '../../src/db/schema.js';
 import { call, startApi, workspace, type Harness } from '../api/harness.js';
+import { dialects } from '../helpers/db.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-describe.skipIf(!existsSync(CHROMIUM))('Integrations page in Chromium', () => {
+for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Integrations page in Chromium on ${d.label}`, () => {
   let h: Harness;
   let ws: Workspace;
   let browser: BrowserContext;
@@ -31,7 +32,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Integrations page in Chromium', () => {
   };
 
   beforeAll(async () => {
-    h = await startApi('SQLite');
+    h = await startApi(d.name);
     ws = await workspace(h.db);
     origin = h.base.replace(/\/api\/v1$/, '');
     browser = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'storelens-chromium-')), { executablePath: CHROMIUM, args: ARGS, headless: true });
