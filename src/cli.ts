@@ -30,6 +30,7 @@ const RUN: { [C in CommandName]: Runner<C> } = {
   'workspaces activate': async (c, [activation], env) => (await import('./commands/admin-workspaces.js')).activateCommand(activation, c, env),
   'workspaces profile': async (c, [workspace], env) => (await import('./commands/admin-profile.js')).profileCommand(workspace, c, env),
   'members add': async (c, _, env) => (await import('./commands/admin-members.js')).addMemberCommand(c, env),
+  'members invite': async (c, _, env) => (await import('./commands/admin-members.js')).inviteMemberCommand(c, env),
   'keys create': async (c, _, env) => (await import('./commands/admin-keys.js')).createKeyCommand(c, env),
   'keys list': async (c, _, env) => (await import('./commands/admin-keys.js')).listKeysCommand(c, env),
   'keys revoke': async (c, [keyId], env) => (await import('./commands/admin-keys.js')).revokeKeyCommand(keyId, c, env),

@@ -4,6 +4,7 @@ import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { apiErrorHandler } from './error-handler.js';
 import { BODY_LIMIT, apiPlugin, type ApiOptions } from './plugin.js';
 import { ApiProblem, sendProblem } from './problems.js';
+import { webPlugin } from '../web/plugin.js';
 
 export { apiPlugin, type ApiOptions } from './plugin.js';
 
@@ -29,6 +30,8 @@ export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInst
   });
   app.setErrorHandler(apiErrorHandler(opts.bodyLimit ?? BODY_LIMIT));
   await app.register(apiPlugin, { ...apiOptions, prefix: '/api/v1' });
+  // Member sign-in and Integrations → API & MCP (and the assistant connector's OAuth pages).
+  await app.register(webPlugin, { db: opts.db, now: opts.now, publicUrl: opts.mcp?.publicUrl });
   app.setNotFoundHandler(async (req, reply) =>
     sendProblem(reply, new ApiProblem('not-found', `There is nothing at ${req.method} ${req.url.split('?')[0]}; the API lives under /api/v1.`)),
   );

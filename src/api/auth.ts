@@ -17,6 +17,11 @@ const challenge = (error?: string) => ({
 export interface Authenticated extends KeyWithWorkspace {
   /** last_used_at is due: record it (the rate limiter does, in the same write as its count). */
   touchDue: boolean;
+  /**
+   * Set for a member signed in through the assistant connector (OAuth): `key.scopes` are the
+   * grants derived from the member's role at this call, and the whole scope rule.
+   */
+  derivedGrants?: boolean;
 }
 
 /** Finds the key; writes nothing (see touchDue). */

@@ -28,3 +28,14 @@ export async function ensureDemoKey(db: Db, now: Date = new Date()): Promise<{ w
   });
   return { workspace: ws.name, workspaceId: ws.id, key: k.key };
 }
+
+/** A fresh password for the demo owner, so `npm start` can print a sign-in for the Integrations page. */
+export async function resetDemoSignIn(db: Db, now: Date = new Date()): Promise<{ email: string; password: string }> {
+  const { randomBytes } = await import('node:crypto');
+  const { hashPassword } = await import('../members/passwords.js');
+  const { setPasswordHash } = await import('../db/members-auth.js');
+  const password = `demo-${randomBytes(9).toString('base64url')}`;
+  const hashed = await hashPassword(password);
+  await db.write((trx) => setPasswordHash(trx, DEMO_OWNER, hashed, now));
+  return { email: DEMO_OWNER, password };
+}

@@ -80,18 +80,30 @@ export interface ExecutorOptions {
   onError?: (err: unknown) => void;
   /** The webhook routes' secret box and SSRF settings (default: the database's key, no local URLs, system DNS). */
   webhooks?: WebhookRuntime;
+  /**
+   * Who the Authorization header names (default: an API key, auth.ts). The assistant connector
+   * passes one that also accepts OAuth access tokens, whose grants it derives at the call.
+   */
+  authenticate?: (authorization: string | string[] | undefined, now: Date) => Promise<Authenticated>;
 }
 
 export interface OperationExecutor {
-  /** 401 → 404 → 403 → 429; throws the ApiProblem of the first check that fails. */
-  admit(route: AnyRoute, headers: OperationRequest['headers']): Promise<Admission>;
+  /**
+   * 401 → 404 → 403 → 429; throws the ApiProblem of the first check that fails. A transport that
+   * authenticated the caller for this very request already (MCP) passes it as `auth`.
+   */
+  admit(route: AnyRoute, headers: OperationRequest['headers'], auth?: Authenticated): Promise<Admission>;
+  /** Who the Authorization header names (the 401 check of admit alone). */
+  authenticate(authorization: string | string[] | undefined): Promise<Authenticated>;
+  /** Whether admit() would let this caller past 404 and 403 (availability and scope; nothing counted). */
+  permits(route: AnyRoute, auth: Authenticated): boolean;
   /**
    * 400 → 409 → handler for an admitted caller. Throws the ApiProblem of a failed check (and a
    * read handler's); a mutating handler's problem is stored for replay and answered.
    */
   perform(route: AnyRoute, request: OperationRequest, admission: Admission): Promise<OperationResponse>;
   /** admit() then perform(); never throws: every failure is a problem response. */
-  execute(route: AnyRoute, request: OperationRequest): Promise<OperationResponse>;
+  execute(route: AnyRoute, request: OperationRequest, auth?: Authenticated): Promise<OperationResponse>;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -111,11 +123,13 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   const reads = new ReadCache(READ_CACHE_ENTRIES);
   const webhooks = opts.webhooks ?? (await webhookRuntime(db.kysely));
 
-  const admit = async (route: AnyRoute, headers: OperationRequest['headers']): Promise<Admission> => {
+  const authenticateCaller = opts.authenticate ?? ((authorization, at) => authenticate(db, authorization, at));
+
+  const admit = async (route: AnyRoute, headers: OperationRequest['headers'], known?: Authenticated): Promise<Admission> => {
     const at = now();
-    const auth = await authenticate(db, headers.authorization, at);
+    const auth = known ?? (await authenticateCaller(headers.authorization, at));
     checkAvailability(route, capability(route), auth.workspace);
-    const refusal = scopeRefusal(route.scope, auth.key.scopes, auth.creatorRole, auth.key.created_by);
+    const refusal = refusalOf(route, auth);
     if (refusal) throw new ApiProblem('insufficient-scope', refusal, {}, { required_scope: route.scope });
     const decision = await limiter.hit(auth.key.id, route.kind, auth.touchDue ? at : undefined);
     return { auth, headers: decision.headers };
@@ -161,10 +175,19 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   return {
     admit,
     perform,
-    async execute(route, req) {
+    authenticate: (authorization) => authenticateCaller(authorization, now()),
+    permits(route, auth) {
+      try {
+        checkAvailability(route, capability(route), auth.workspace);
+      } catch {
+        return false;
+      }
+      return refusalOf(route, auth) === undefined;
+    },
+    async execute(route, req, auth) {
       let admitted: Record<string, string> = NO_HEADERS;
       try {
-        const admission = await admit(route, req.headers);
+        const admission = await admit(route, req.headers, auth);
         admitted = admission.headers;
         const r = await perform(route, req, admission);
         return { ...r, headers: { ...admitted, ...r.headers } };
@@ -195,6 +218,12 @@ class ReadCache {
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, value);
   }
+}
+
+/** A key's scopes follow its creator's role (scopes.ts); a signed-in member's grants were derived from the role at this call. */
+function refusalOf(route: AnyRoute, auth: Authenticated): string | undefined {
+  if (auth.derivedGrants) return auth.key.scopes.includes(route.scope) ? undefined : `This operation needs the scope ${route.scope}, which ${auth.key.created_by}'s role does not grant now.`;
+  return scopeRefusal(route.scope, auth.key.scopes, auth.creatorRole, auth.key.created_by);
 }
 
 function checkAvailability(route: AnyRoute, cap: Capability, ws: Workspace): void {

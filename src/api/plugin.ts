@@ -20,6 +20,7 @@ import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
 import { ROUTES, fastifyPath } from './route-table.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
+import { type McpOptions, registerMcp } from '../mcp/endpoint.js';
 
 export { BODY_LIMIT } from './body.js';
 
@@ -36,6 +37,8 @@ export interface ApiOptions {
   onWrite?: (operationId: string, workspaceId: string) => void;
   /** The webhook routes' secret box and SSRF settings (see ExecutorOptions.webhooks). */
   webhooks?: WebhookRuntime;
+  /** The MCP endpoint at /mcp: statistics resources, allowed browser origins, OAuth metadata. */
+  mcp?: McpOptions;
 }
 
 declare module 'fastify' {
@@ -114,6 +117,8 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
       },
     });
   }
+
+  registerMcp(app, executor, ROUTES, opts.mcp);
 
   app.get('/openapi.json', { exposeHeadRoute: false }, async (_req, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(openApi())),

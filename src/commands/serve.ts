@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { Env } from '../env.js';
 import { apiPlugin } from '../api/app.js';
+import { webPlugin } from '../web/plugin.js';
 import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';
 import type { Config } from '../settings/config.js';
@@ -15,7 +16,7 @@ import { ingestTask } from './ingest.js';
 import { listenError } from './listen-error.js';
 import { webhookRuntimeOf } from './worker.js';
 import type { ServePlugin } from '../serve/app.js';
-import type { LiveEvent } from '../serve/live-publication.js';
+import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
 
 type ServeConfig = Config<'serve'>;
@@ -31,7 +32,7 @@ export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<
 export async function apiPlugins(
   opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'> & { label?: string; out?: string },
   env: Env,
-): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background }> {
+): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background; follow: (live: LivePublication) => void }> {
   const db = await openAdminDb(opts, env);
   const label = opts.label ?? 'storelens serve';
   let webhooks;
@@ -52,7 +53,19 @@ export async function apiPlugins(
     await background.stop();
     await db.close();
   };
-  return { plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks } }], close, db, background };
+  // The MCP endpoint offers the statistics the server publishes (known once the server runs).
+  let live: LivePublication | undefined;
+  const mcp = { publication: () => live?.current ?? null };
+  return {
+    plugins: [
+      { plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks, mcp } },
+      { plugin: webPlugin, options: { db, now: env.now } },
+    ],
+    close,
+    db,
+    background,
+    follow: (l) => (live = l),
+  };
 }
 
 function describe(event: LiveEvent, out: string): string {
@@ -96,6 +109,7 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
     await api?.close();
     throw listenError(e, opts);
   }
+  api?.follow(server.serve.live);
   printUrls(server, opts, env);
   const signal = await closeOnSignals(server, {
     onSignal: (s) => env.stderr.write(`storelens serve: ${s}: finishing requests in flight, then stopping\n`),

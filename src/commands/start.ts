@@ -7,7 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../env.js';
-import { ensureDemoKey } from '../api/demo.js';
+import { ensureDemoKey, resetDemoSignIn } from '../api/demo.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../defaults.js';
 import { CliError } from '../errors.js';
@@ -50,6 +50,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
 
   const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey }, env);
   const demo = await ensureDemoKey(api.db, env.now());
+  const signIn = await resetDemoSignIn(api.db, env.now());
   // Accounts before the first request: load the runs publish wrote and score the demo workspace.
   const ingested = await ingestRuns(api.db, opts.runs ?? RUNS_DIR, { now: env.now });
   if (ingested.months.length) log(`ingested ${ingested.months.length} months of store data (${ingested.stores} store rows, ${ingested.signals} signals)`);
@@ -63,6 +64,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1);
     throw listenError(e, opts);
   }
+  api.follow(server.serve.live);
   const url = server.url;
   env.stderr.write(
     [
@@ -72,10 +74,15 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
       `  ${url}/api/data/agentic-commerce      its latest JSON; /csv for the monthly series; /2026-09 for one month`,
       `  ${url}/data/rss.xml                   the release feed`,
       `  ${url}/api/v1/docs                    the workspace REST API reference (openapi.json beside it)`,
+      `  ${url}/integrations                   Integrations → API & MCP: create and revoke keys, the MCP URL`,
+      `  ${url}/api/v1/mcp                     the MCP endpoint for assistants (Bearer API key)`,
       '',
       `demo API key for workspace "${demo.workspace}" (shown once, stored only as a hash):`,
       `  ${demo.key}`,
       `  curl -H "Authorization: Bearer ${demo.key}" "${url}/api/v1/accounts?limit=3"     ranked in-market accounts with their evidence`,
+      '',
+      `demo member sign-in (owner of "${demo.workspace}"; a new password every start):`,
+      `  ${url}/signin   email ${signIn.email}   password ${signIn.password}`,
       '',
       'stop with Ctrl-C',
       '',

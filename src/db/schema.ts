@@ -461,6 +461,45 @@ export interface WatchReceiptsTable {
   checked_at: string;
 }
 
+export interface MemberLoginsTable {
+  email: string;
+  password_hash: string;
+  updated_at: string;
+}
+
+export interface MemberInvitesTable {
+  token_hash: string;
+  workspace_id: string;
+  email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface MemberSessionsTable {
+  token_hash: string;
+  email: string;
+  csrf: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface WorkspaceSettingsTable {
+  workspace_id: string;
+  wallet_visibility: 'owners' | 'all';
+}
+
+export interface OauthRecordsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_ms: number | string | null;
+  consumed_ms: number | string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   members: MembersTable;
@@ -505,6 +544,11 @@ export interface Database {
   outreach_enrollments: OutreachEnrollmentsTable;
   outreach_steps: OutreachStepsTable;
   outreach_senders: OutreachSendersTable;
+  member_logins: MemberLoginsTable;
+  member_invites: MemberInvitesTable;
+  member_sessions: MemberSessionsTable;
+  workspace_settings: WorkspaceSettingsTable;
+  oauth_records: OauthRecordsTable;
 }
 
 /** A workspace as the API sees it (ranking_seq is the ranking writer's own counter). */

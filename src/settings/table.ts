@@ -55,6 +55,7 @@ export const COMMANDS = [
     args: [{ name: 'workspace', help: 'workspace id or name' }],
   },
   { name: 'members add', summary: 'add a member to a workspace (or change their role)' },
+  { name: 'members invite', summary: 'add a member (if new) and print a one-time link where they set their password and sign in (valid 7 days)' },
   { name: 'keys create', summary: 'create an API key; the key is printed once' },
   { name: 'keys list', summary: 'list the keys of a workspace (never the secrets)' },
   { name: 'keys revoke', summary: 'revoke a key', args: [{ name: 'key-id', help: 'key id or prefix' }] },
@@ -100,8 +101,8 @@ export interface SettingDef {
 export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks'] as const;
 
 const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
-const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender'] as const;
-const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
+const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender'] as const;
+const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;
 
 /** Options every command takes (`storelens --debug publish …`). */
@@ -135,7 +136,9 @@ export const SETTINGS = [
   { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder publish writes (per-store features and signals) and the API ingests', commands: ['ingest', 'api', 'serve', 'start'] },
   // administration
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
-  { name: 'email', flag: '--email', value: text('email'), required: true, help: 'member email', commands: ['members add'] },
+  { name: 'email', flag: '--email', value: text('email'), required: true, help: 'member email', commands: ['members add', 'members invite'] },
+  { name: 'role', flag: '--role', value: oneOf('role', ROLES), default: 'member', help: 'workspace role of a new member (an existing member keeps theirs)', commands: ['members invite'] },
+  { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'the server members open (the invite link starts with it)', commands: ['members invite'] },
   { name: 'role', flag: '--role', value: oneOf('role', ROLES), required: true, help: 'workspace role', commands: ['members add'] },
   { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin creating the key', commands: ['keys create'] },
   { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin revoking the key', commands: ['keys revoke'] },

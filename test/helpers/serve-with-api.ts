@@ -19,12 +19,13 @@ export async function startServeWithApi(runId: string, months: string[]): Promis
   const out = await mkdtemp(path.join(tmpdir(), `storelens-${runId}-`));
   const release = await writePublication(out, samplePublicationFiles({ runId, months }));
   const t = await freshDb('SQLite');
-  const server = await startServer({
+  let server: RunningServer | undefined = undefined;
+  server = await startServer({
     out,
     port: 0,
     host: '127.0.0.1',
     live: { pollMs: 0 },
-    plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db: t.db } }],
+    plugins: [{ plugin: apiPlugin, options: { prefix: '/api/v1', db: t.db, mcp: { publication: () => server?.serve.live.current ?? null } } }],
   });
   return {
     out,

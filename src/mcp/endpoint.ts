@@ -1,0 +1,166 @@
+/**
+ * The MCP endpoint, `/api/v1/mcp`: Streamable HTTP on the 2026-07-28 specification (no protocol
+ * sessions; every request stands alone) through the official SDK's `createMcpHandler`. The
+ * caller is authenticated per HTTP request by the executor (an API key, or an OAuth access
+ * token when the assistant connector is on), a 401 points MCP clients at the protected-resource
+ * metadata, and each request gets a fresh server listing exactly the tools this caller may
+ * call now. A tool call runs the operation through the executor REST uses — availability,
+ * scope, rate limit, Idempotency-Key, validation, handler — and answers a problem as a tool error.
+ */
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { type CallToolResult, McpServer, type StandardSchemaWithJSON, createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticated } from '../api/auth.js';
+import type { OperationExecutor, OperationResponse } from '../api/executor.js';
+import { ApiProblem, isApiProblem, sendProblem } from '../api/problems.js';
+import { type AnyRoute, isMutating } from '../api/route-def.js';
+import { SCOPES } from '../api/scopes.js';
+import { type PublicationSource, registerStatisticsResources } from './resources.js';
+import { type OperationTool, operationTools } from './tools.js';
+
+export const MCP_PATH = '/mcp';
+const SERVER_INFO = { name: 'storelens', title: 'storelens workspace API', version: '1.0.0' };
+
+export interface McpOptions {
+  /** The public statistics to offer as resources (none when absent). */
+  publication?: PublicationSource;
+  /**
+   * Hostnames a browser `Origin` may name (DNS-rebinding guard); requests without an Origin
+   * (assistants, scripts) always pass. Default: localhost names plus the host of `publicUrl`.
+   */
+  allowedOrigins?: string[];
+  /** The origin clients reach this server at (`https://api.example.com`); default: from each request's Host. */
+  publicUrl?: string;
+  /** Where the RFC 9728 protected-resource metadata is (set when the OAuth sign-in is on), given the server origin. */
+  resourceMetadataUrl?: (origin: string) => string;
+}
+
+interface Ctx {
+  executor: OperationExecutor;
+  routes: readonly AnyRoute[];
+  prefix: string;
+  opts: McpOptions;
+}
+
+/** Registers `{prefix}/mcp` (POST, GET and DELETE; the SDK answers what the stateless protocol does not serve). */
+export function registerMcp(app: FastifyInstance, executor: OperationExecutor, routes: readonly AnyRoute[], opts: McpOptions = {}): void {
+  const ctx: Ctx = { executor, routes, prefix: app.prefix, opts };
+  const allowed = [...localhostAllowedOrigins(), ...(opts.allowedOrigins ?? []), ...(opts.publicUrl ? [new URL(opts.publicUrl).hostname] : [])];
+  const handler = createMcpHandler(({ authInfo }) => serverFor(ctx, authInfo?.extra?.caller as Caller), { responseMode: 'json' });
+  app.addHook('onClose', async () => handler.close());
+
+  app.route({
+    method: ['POST', 'GET', 'DELETE'],
+    url: MCP_PATH,
+    exposeHeadRoute: false,
+    handler: async (req, reply) => {
+      const origin = originOf(req, opts);
+      const request = webRequest(req, origin);
+      const refused = originValidationResponse(request, allowed);
+      if (refused) return sendWeb(reply, refused);
+      let auth: Authenticated;
+      try {
+        auth = await executor.authenticate(req.headers.authorization);
+      } catch (e) {
+        if (isApiProblem(e) && e.status === 401 && opts.resourceMetadataUrl) return sendProblem(reply, withResourceMetadata(e, opts.resourceMetadataUrl(origin)));
+        throw e;
+      }
+      const caller: Caller = { auth, origin };
+      const res = await handler.fetch(request, { authInfo: { token: 'verified', clientId: auth.key.id, scopes: auth.key.scopes, extra: { caller } } });
+      return sendWeb(reply, res);
+    },
+  });
+}
+
+interface Caller {
+  auth: Authenticated;
+  origin: string;
+}
+
+/** The 401 of an MCP request also tells the client where to sign in (RFC 9728 §5.1) and what to ask for. */
+function withResourceMetadata(p: ApiProblem, metadataUrl: string): ApiProblem {
+  const base = p.headers['www-authenticate'] ?? 'Bearer realm="storelens"';
+  const header = `${base}, resource_metadata="${metadataUrl}", scope="${SCOPES.join(' ')}"`;
+  return new ApiProblem(p.kind, `${p.detail} Assistants sign in with OAuth: see ${metadataUrl}.`, { ...p.headers, 'www-authenticate': header }, p.extensions);
+}
+
+function serverFor(ctx: Ctx, caller: Caller): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    instructions:
+      'storelens: a workspace\'s scored in-market accounts (with evidence), its pipeline (deals, contacts, outcomes), watches and webhooks. Every tool is one REST operation of /api/v1 with the same rules; a failure is a tool error carrying the RFC 7807 problem.',
+  });
+  for (const tool of operationTools(ctx.routes)) {
+    if (!ctx.executor.permits(tool.route, caller.auth)) continue;
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: passThrough(tool),
+        annotations: {
+          title: tool.title,
+          readOnlyHint: !isMutating(tool.route),
+          destructiveHint: tool.route.method === 'DELETE',
+          idempotentHint: isMutating(tool.route),
+          openWorldHint: false,
+        },
+      },
+      async (args: Record<string, unknown>) => toolResult(await ctx.executor.execute(tool.route, tool.request(args ?? {}), caller.auth)),
+    );
+  }
+  const publication = ctx.opts.publication?.();
+  if (publication) registerStatisticsResources(server, publication, ctx.opts.publicUrl ?? caller.origin);
+  return server;
+}
+
+/**
+ * The tool's JSON Schema for tools/list, and no validation of its own: the executor validates
+ * the arguments (after auth, availability, scope and the rate limit, as for REST) with the
+ * route's zod schemas and answers the same 400 problems.
+ */
+function passThrough(tool: OperationTool): StandardSchemaWithJSON<Record<string, unknown>> {
+  const schema = tool.inputSchema as unknown as Record<string, unknown>;
+  return {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'storelens',
+      validate: (value: unknown) => ({ value: (value ?? {}) as Record<string, unknown> }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+}
+
+function toolResult(r: OperationResponse): CallToolResult {
+  const replayed = r.headers['idempotent-replayed'] === 'true';
+  const meta = { 'storelens/status': r.status, ...(replayed ? { 'storelens/idempotent-replayed': true } : {}), ...(r.headers['retry-after'] ? { 'storelens/retry-after': Number(r.headers['retry-after']) } : {}) };
+  if (r.contentType !== undefined) return { content: [{ type: 'text', text: r.body }], _meta: meta };
+  const parsed = JSON.parse(r.body) as unknown;
+  const structured = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  return { content: [{ type: 'text', text: r.body }], ...(structured ? { structuredContent: structured } : {}), ...(r.problem ? { isError: true } : {}), _meta: meta };
+}
+
+function originOf(req: FastifyRequest, opts: McpOptions): string {
+  return opts.publicUrl ? opts.publicUrl.replace(/\/$/, '') : `${req.protocol}://${req.host}`;
+}
+
+function webRequest(req: FastifyRequest, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const body = typeof req.body === 'string' ? req.body : undefined;
+  return new Request(origin + req.url, { method: req.method, headers, body: req.method === 'POST' ? (body ?? '') : undefined });
+}
+
+async function sendWeb(reply: FastifyReply, res: Response): Promise<FastifyReply> {
+  reply.code(res.status);
+  res.headers.forEach((value, name) => {
+    if (name !== 'content-length') reply.header(name, value);
+  });
+  if (!res.body) return reply.send('');
+  const type = res.headers.get('content-type') ?? '';
+  if (type.startsWith('text/event-stream')) return reply.send(Readable.fromWeb(res.body as unknown as NodeReadableStream));
+  return reply.send(await res.text());
+}

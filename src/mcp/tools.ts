@@ -1,0 +1,154 @@
+/**
+ * One MCP tool per /api/v1 operation, derived from its route definition: name = operationId,
+ * description from summary and description, input schema from the route's zod schemas (path
+ * parameters, query, extra headers and body merged into one object). A call's arguments are
+ * split back into the plain OperationRequest the REST adapter would build, so the executor
+ * validates them with the very same schemas and answers the same problems.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { OperationRequest } from '../api/executor.js';
+import { IDEMPOTENCY_KEY_MAX } from '../api/idempotency.js';
+import { type AnyRoute, isMutating } from '../api/route-def.js';
+
+type Json = Record<string, unknown>;
+interface ObjectSchema {
+  type: 'object';
+  properties: Record<string, Json>;
+  required: string[];
+  additionalProperties: false;
+  description?: string;
+}
+
+/** The tool argument carrying the Idempotency-Key of a mutating operation. */
+export const IDEMPOTENCY_ARG = 'idempotency_key';
+
+export interface OperationTool {
+  route: AnyRoute;
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: ObjectSchema;
+  /** This call's arguments as the request REST would have built. */
+  request(args: Record<string, unknown>): OperationRequest;
+}
+
+function objectSchema(schema: z.ZodType | undefined): { properties: Record<string, Json>; required: string[] } {
+  if (!schema) return { properties: {}, required: [] };
+  const { $schema: _s, ...js } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json & { properties?: Record<string, Json>; required?: string[] };
+  return { properties: js.properties ?? {}, required: js.required ?? [] };
+}
+
+/** An HTTP header name as an argument name: `If-Match` ⇒ `if_match`. */
+const headerArg = (header: string): string => header.toLowerCase().replace(/-/g, '_');
+
+export function operationTool(route: AnyRoute): OperationTool {
+  const params = objectSchema(route.params);
+  const query = objectSchema(route.query);
+  const headers = objectSchema(route.headers);
+  const headerArgs = new Map(Object.keys(headers.properties).map((h) => [headerArg(h), h.toLowerCase()]));
+  const properties: Record<string, Json> = { ...params.properties, ...query.properties };
+  const required = [...params.required];
+  for (const [name, prop] of Object.entries(headers.properties)) {
+    properties[headerArg(name)] = { ...prop, description: `${String(prop.description ?? '')} (the ${name} header of the REST call)`.trim() };
+    if (headers.required.includes(name)) required.push(headerArg(name));
+  }
+  const mutating = isMutating(route);
+  if (mutating) {
+    properties[IDEMPOTENCY_ARG] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: IDEMPOTENCY_KEY_MAX,
+      description:
+        'A stable id of this logical request (the Idempotency-Key of the REST call): a retry with the same id and input replays the first answer. Left out, the id is derived from the operation and its arguments, so an identical call within 24 hours is a replay.',
+    };
+  }
+  // A body object's fields sit beside the parameters unless a name is taken; then under `body`.
+  let nestedBody = false;
+  if (route.body) {
+    const js = z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }) as Json & { type?: string; properties?: Record<string, Json>; required?: string[] };
+    const fields = js.type === 'object' && js.properties ? js.properties : undefined;
+    if (fields && !Object.keys(fields).some((n) => n in properties)) {
+      Object.assign(properties, fields);
+      required.push(...(js.required ?? []));
+    } else {
+      const { $schema: _s, ...rest } = js;
+      properties.body = { ...rest, description: 'The JSON body of the REST call' };
+      required.push('body');
+      nestedBody = true;
+    }
+  }
+  const paramNames = new Set(Object.keys(params.properties));
+  const queryNames = new Set(Object.keys(query.properties));
+  const parts = [route.summary, route.description, `REST: ${route.method} /api/v1${route.path} (scope ${route.scope}).`];
+
+  return {
+    route,
+    name: route.operationId,
+    title: route.summary,
+    description: parts.filter(Boolean).join('\n\n'),
+    inputSchema: { type: 'object', properties, required: [...new Set(required)], additionalProperties: false },
+    request(args) {
+      const p: Record<string, unknown> = {};
+      const q: Record<string, unknown> = {};
+      const h: Record<string, string> = {};
+      const body: Record<string, unknown> = {};
+      let idem: unknown;
+      for (const [name, value] of Object.entries(args)) {
+        if (value === undefined) continue;
+        if (paramNames.has(name)) p[name] = scalarText(value);
+        else if (queryNames.has(name)) q[name] = scalarText(value);
+        else if (headerArgs.has(name)) h[headerArgs.get(name)!] = String(scalarText(value));
+        else if (mutating && name === IDEMPOTENCY_ARG) idem = value;
+        else if (nestedBody && name === 'body') Object.assign(body, { [BODY]: value });
+        // A body field, or a name no schema declares: the body's strict schema refuses it (400), or
+        // without a body it is an unknown query parameter, as in a REST URL.
+        else if (route.body && !nestedBody) body[name] = value;
+        else q[name] = scalarText(value);
+      }
+      if (mutating) h['idempotency-key'] = typeof idem === 'string' ? idem : derivedKey(route.operationId, args);
+      const sent = nestedBody ? body[BODY] : body;
+      return {
+        params: p,
+        query: q,
+        headers: h,
+        rawBody: route.body && sent !== undefined ? JSON.stringify(sent) : undefined,
+        target: `mcp:${route.operationId}?${canonicalJson({ ...p, ...q })}`,
+      };
+    },
+  };
+}
+
+const BODY = Symbol('body') as unknown as string;
+
+/** A path or query value as REST receives it: text (numbers and booleans as written in a URL). */
+function scalarText(v: unknown): unknown {
+  return typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
+}
+
+/** The Idempotency-Key of a call that gave none: the operation and its arguments, hashed. */
+export function derivedKey(operationId: string, args: Record<string, unknown>): string {
+  return `mcp-${createHash('sha256').update(`${operationId}\n${canonicalJson(args)}`).digest('hex').slice(0, 48)}`;
+}
+
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+let cache: Map<readonly AnyRoute[], OperationTool[]> | undefined;
+/** The tools of a route table, built once per table. */
+export function operationTools(routes: readonly AnyRoute[]): OperationTool[] {
+  cache ??= new Map();
+  let tools = cache.get(routes);
+  if (!tools) cache.set(routes, (tools = routes.map(operationTool)));
+  return tools;
+}

@@ -1,0 +1,30 @@
+/**
+ * What a member signed in through the assistant connector may do, derived from their current
+ * role and the workspace's wallet visibility at every call (SPEC, Authentication rule 6).
+ */
+import type { Scope } from '../api/scopes.js';
+import type { WalletVisibility } from '../db/members-auth.js';
+import type { Role } from '../workspaces/roles.js';
+
+/** Day-to-day access of every active member. */
+export const MEMBER_GRANTS: readonly Scope[] = [
+  'read:accounts',
+  'read:watch',
+  'write:watch',
+  'write:outcomes',
+  'write:deals',
+  'write:contacts',
+  'generate:reports',
+  'write:outreach',
+];
+
+const isOwnerOrAdmin = (role: Role | null): boolean => role === 'owner' || role === 'admin';
+
+/** The grants of a member with `role` (none when no longer a member). */
+export function memberGrants(role: Role | null, wallet: WalletVisibility): Scope[] {
+  if (role === null) return [];
+  const grants: Scope[] = [...MEMBER_GRANTS];
+  if (wallet === 'all' || isOwnerOrAdmin(role)) grants.push('read:wallet');
+  if (isOwnerOrAdmin(role)) grants.push('manage:webhooks');
+  return grants;
+}

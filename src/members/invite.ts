@@ -1,0 +1,27 @@
+/** Invite links: a member (added if new) gets a one-time link to set a password and sign in. */
+import type { Db } from '../db/index.js';
+import { insertInvite } from '../db/members-auth.js';
+import { getMember, upsertMember } from '../db/workspaces.js';
+import { randomToken, tokenHash } from '../web/session.js';
+import type { Role } from '../workspaces/roles.js';
+
+export const INVITE_DAYS = 7;
+
+export interface Invite {
+  workspace_id: string;
+  email: string;
+  role: Role;
+  url: string;
+  expires_at: string;
+}
+
+export async function inviteMember(db: Db, i: { workspaceId: string; email: string; role: Role; baseUrl: string; now: Date }): Promise<Invite> {
+  const token = randomToken();
+  const expiresAt = new Date(i.now.getTime() + INVITE_DAYS * 86_400_000);
+  const member = await db.write(async (trx) => {
+    const m = (await getMember(trx, i.workspaceId, i.email)) ?? (await upsertMember(trx, i.workspaceId, i.email, i.role, i.now));
+    await insertInvite(trx, { tokenHash: tokenHash(token), workspaceId: i.workspaceId, email: i.email, now: i.now, expiresAt });
+    return m;
+  });
+  return { workspace_id: i.workspaceId, email: member.email, role: member.role as Role, url: `${i.baseUrl.replace(/\/$/, '')}/invite/${token}`, expires_at: expiresAt.toISOString() };
+}

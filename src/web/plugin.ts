@@ -1,0 +1,185 @@
+/**
+ * Member sign-in and Integrations → API & MCP, server-rendered at the root of the server:
+ * `/signin`, `/signout`, `/invite/{token}` (set a password from an invite link) and
+ * `/integrations` (the MCP URL; create, list and revoke API keys). Every form carries a CSRF
+ * token; only an owner or admin of the workspace creates and revokes keys.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { issueApiKey } from '../api/issue-key.js';
+import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
+import { getApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
+import type { Db } from '../db/index.js';
+import { deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership } from '../db/members-auth.js';
+import { findWorkspace } from '../db/workspaces.js';
+import { PASSWORD_MIN, hashPassword, passwordMatches } from '../members/passwords.js';
+import { integrationsPage, invitePage, messagePage, signInPage } from './pages.js';
+import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, tokenHash, type SignedIn } from './session.js';
+
+export interface WebOptions {
+  db: Db;
+  now?: () => Date;
+  /** The origin clients reach this server at; default: from each request's Host. */
+  publicUrl?: string;
+}
+
+type Form = Record<string, string | string[] | undefined>;
+
+export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
+  const { db } = opts;
+  const now = opts.now ?? (() => new Date());
+  const originOf = (req: FastifyRequest) => (opts.publicUrl ? opts.publicUrl.replace(/\/$/, '') : `${req.protocol}://${req.host}`);
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
+    const form: Form = {};
+    for (const [k, v] of new URLSearchParams(body as string)) {
+      const prior = form[k];
+      form[k] = prior === undefined ? v : [...(Array.isArray(prior) ? prior : [prior]), v];
+    }
+    done(null, form);
+  });
+
+  const html = (reply: FastifyReply, status: number, page: (nonce: string) => string) => {
+    const nonce = randomBytes(16).toString('base64');
+    return reply
+      .code(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'`)
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer')
+      .send(page(nonce));
+  };
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+  app.get('/signin', async (req, reply) => {
+    const next = safeNext((req.query as Form).next);
+    const csrf = preSessionCsrf(req, reply);
+    return html(reply, 200, (nonce) => signInPage({ csrf, next, nonce }));
+  });
+
+  app.post('/signin', async (req, reply) => {
+    const form = (req.body ?? {}) as Form;
+    const next = safeNext(one(form.next));
+    const email = String(one(form.email) ?? '').trim().toLowerCase();
+    if (!preSessionCsrfOk(req, one(form.csrf))) {
+      const csrf = preSessionCsrf(req, reply);
+      return html(reply, 403, (nonce) => signInPage({ csrf, next, email, nonce, error: 'The form expired; please sign in again.' }));
+    }
+    const ok = await passwordMatches(await passwordHashOf(db.kysely, email), String(one(form.password) ?? ''));
+    const member = ok && (await membershipsOf(db.kysely, email)).length > 0;
+    if (!member) {
+      const csrf = preSessionCsrf(req, reply);
+      return html(reply, 401, (nonce) => signInPage({ csrf, next, email, nonce, error: 'Wrong email or password, or no workspace membership.' }));
+    }
+    await startSession(db, req, reply, email, now());
+    return reply.redirect(next, 303);
+  });
+
+  app.post('/signout', async (req, reply) => {
+    const s = await currentSession(db, req, now());
+    if (s && sameToken(s.csrf, one(((req.body ?? {}) as Form).csrf))) await db.write((trx) => deleteSession(trx, s.tokenHash));
+    endSessionCookie(req, reply);
+    return reply.redirect('/signin', 303);
+  });
+
+  app.get('/invite/:token', async (req, reply) => {
+    const invite = await findOpenInvite(db.kysely, tokenHash((req.params as { token: string }).token), now());
+    if (!invite) return html(reply, 404, (nonce) => messagePage('Invite not valid', 'This invite link was used already or has expired. Ask for a new one.', nonce));
+    const ws = await findWorkspace(db.kysely, invite.workspace_id);
+    const csrf = preSessionCsrf(req, reply);
+    return html(reply, 200, (nonce) => invitePage({ email: invite.email, workspace: ws?.name ?? '', csrf, nonce, minLength: PASSWORD_MIN }));
+  });
+
+  app.post('/invite/:token', async (req, reply) => {
+    const h = tokenHash((req.params as { token: string }).token);
+    const invite = await findOpenInvite(db.kysely, h, now());
+    if (!invite) return html(reply, 404, (nonce) => messagePage('Invite not valid', 'This invite link was used already or has expired. Ask for a new one.', nonce));
+    const ws = await findWorkspace(db.kysely, invite.workspace_id);
+    const form = (req.body ?? {}) as Form;
+    const password = String(one(form.password) ?? '');
+    const problem = !preSessionCsrfOk(req, one(form.csrf))
+      ? 'The form expired; please try again.'
+      : password.length < PASSWORD_MIN
+        ? `The password needs at least ${PASSWORD_MIN} characters.`
+        : password !== one(form.confirm)
+          ? 'The two passwords differ.'
+          : undefined;
+    if (problem) {
+      const csrf = preSessionCsrf(req, reply);
+      return html(reply, 400, (nonce) => invitePage({ email: invite.email, workspace: ws?.name ?? '', csrf, nonce, minLength: PASSWORD_MIN, error: problem }));
+    }
+    const hashed = await hashPassword(password);
+    const used = await db.write(async (trx) => {
+      if (!(await useInvite(trx, h, now()))) return false;
+      await setPasswordHash(trx, invite.email, hashed, now());
+      return true;
+    });
+    if (!used) return html(reply, 404, (nonce) => messagePage('Invite not valid', 'This invite link was used already.', nonce));
+    await startSession(db, req, reply, invite.email, now());
+    return reply.redirect(`/integrations?workspace=${encodeURIComponent(invite.workspace_id)}`, 303);
+  });
+
+  /** The signed-in member and the workspace of the page (`?workspace=`, default the first), or a redirect to sign in. */
+  const signedIn = async (req: FastifyRequest, reply: FastifyReply): Promise<{ s: SignedIn; ws: Membership; all: Membership[] } | undefined> => {
+    const s = await currentSession(db, req, now());
+    const all = s ? await membershipsOf(db.kysely, s.email) : [];
+    if (!s || all.length === 0) {
+      await reply.redirect(`/signin?next=${encodeURIComponent(req.url)}`, 303);
+      return undefined;
+    }
+    const wanted = (req.query as Form).workspace;
+    const ws = all.find((m) => m.workspace_id === wanted) ?? all[0]!;
+    return { s, ws, all };
+  };
+
+  const page = async (req: FastifyRequest, reply: FastifyReply, who: { s: SignedIn; ws: Membership; all: Membership[] }, status = 200, extra: { created?: { name: string; key: string; prefix: string }; error?: string } = {}) => {
+    const keys = await listApiKeys(db.kysely, who.ws.workspace_id);
+    return html(reply, status, (nonce) =>
+      integrationsPage({ email: who.s.email, csrf: who.s.csrf, workspace: who.ws, workspaces: who.all, keys, mcpUrl: `${originOf(req)}/api/v1/mcp`, nonce, ...extra }),
+    );
+  };
+
+  app.get('/integrations', async (req, reply) => {
+    const who = await signedIn(req, reply);
+    if (!who) return reply;
+    return page(req, reply, who);
+  });
+
+  /** A POST of the page: signed in, the session's CSRF token, and an owner or admin. */
+  const managing = async (req: FastifyRequest, reply: FastifyReply) => {
+    const who = await signedIn(req, reply);
+    if (!who) return undefined;
+    const form = (req.body ?? {}) as Form;
+    if (!sameToken(who.s.csrf, one(form.csrf))) {
+      await page(req, reply, who, 403, { error: 'The form expired; nothing was changed. Please try again.' });
+      return undefined;
+    }
+    if (who.ws.role !== 'owner' && who.ws.role !== 'admin') {
+      await page(req, reply, who, 403, { error: 'Only an owner or admin can create and revoke keys.' });
+      return undefined;
+    }
+    return { who, form };
+  };
+
+  app.post('/integrations/keys', async (req, reply) => {
+    const m = await managing(req, reply);
+    if (!m) return reply;
+    const name = String(one(m.form.name) ?? '').trim();
+    const raw = m.form.access === undefined ? [] : Array.isArray(m.form.access) ? m.form.access : [m.form.access];
+    const choices = raw.filter(isAccessChoice) as AccessChoice[];
+    if (!name || name.length > 100) return page(req, reply, m.who, 400, { error: 'Give the key a name (up to 100 characters).' });
+    if (choices.length === 0 || choices.length !== raw.length) return page(req, reply, m.who, 400, { error: 'Choose at least one kind of access.' });
+    const issued = await issueApiKey(db, { workspaceId: m.who.ws.workspace_id, name, scopes: keyScopes(choices), createdBy: m.who.s.email, now: now() });
+    return page(req, reply, m.who, 201, { created: { name: issued.name, key: issued.key, prefix: issued.prefix } });
+  });
+
+  app.post('/integrations/keys/:id/revoke', async (req, reply) => {
+    const m = await managing(req, reply);
+    if (!m) return reply;
+    const key = await getApiKey(db.kysely, m.who.ws.workspace_id, (req.params as { id: string }).id);
+    if (!key) return page(req, reply, m.who, 404, { error: 'There is no such key in this workspace.' });
+    await db.write((trx) => revokeApiKey(trx, m.who.ws.workspace_id, key.id, now()));
+    return reply.redirect(`/integrations?workspace=${encodeURIComponent(m.who.ws.workspace_id)}`, 303);
+  });
+};

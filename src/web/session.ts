@@ -1,0 +1,75 @@
+/**
+ * Browser sessions of signed-in members: an opaque cookie (HttpOnly, SameSite=Lax, Secure over
+ * https) whose hash is stored with a CSRF token every form of the session carries. Forms shown
+ * before sign-in (sign-in, invite) carry a double-submit token from a SameSite=Strict cookie.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/index.js';
+import { findSession, insertSession } from '../db/members-auth.js';
+
+export const SESSION_COOKIE = 'storelens_session';
+const PRE_CSRF_COOKIE = 'storelens_csrf';
+const SESSION_MS = 12 * 3600_000;
+
+export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
+export const randomToken = (): string => randomBytes(32).toString('base64url');
+
+export function cookies(req: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+function setCookie(req: FastifyRequest, reply: FastifyReply, name: string, value: string, o: { maxAge: number; sameSite: 'Lax' | 'Strict' }): void {
+  const secure = req.protocol === 'https' ? '; Secure' : '';
+  const line = `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=${o.sameSite}; Max-Age=${o.maxAge}${secure}`;
+  const prior = reply.getHeader('set-cookie');
+  reply.header('set-cookie', prior === undefined ? [line] : [...(Array.isArray(prior) ? prior : [String(prior)]), line]);
+}
+
+export const sameToken = (a: string | undefined, b: string | undefined): boolean =>
+  typeof a === 'string' && typeof b === 'string' && a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export interface SignedIn {
+  email: string;
+  csrf: string;
+  tokenHash: string;
+}
+
+export async function currentSession(db: Db, req: FastifyRequest, now: Date): Promise<SignedIn | undefined> {
+  const token = cookies(req)[SESSION_COOKIE];
+  if (!token) return undefined;
+  const h = tokenHash(token);
+  const s = await findSession(db.kysely, h, now);
+  return s && { ...s, tokenHash: h };
+}
+
+export async function startSession(db: Db, req: FastifyRequest, reply: FastifyReply, email: string, now: Date): Promise<void> {
+  const token = randomToken();
+  await db.write((trx) => insertSession(trx, { tokenHash: tokenHash(token), email, csrf: randomToken(), now, expiresAt: new Date(now.getTime() + SESSION_MS) }));
+  setCookie(req, reply, SESSION_COOKIE, token, { maxAge: SESSION_MS / 1000, sameSite: 'Lax' });
+}
+
+export function endSessionCookie(req: FastifyRequest, reply: FastifyReply): void {
+  setCookie(req, reply, SESSION_COOKIE, '', { maxAge: 0, sameSite: 'Lax' });
+}
+
+/** The CSRF token of a form shown before sign-in (set as a cookie too). */
+export function preSessionCsrf(req: FastifyRequest, reply: FastifyReply): string {
+  const existing = cookies(req)[PRE_CSRF_COOKIE];
+  if (existing && existing.length >= 32) return existing;
+  const token = randomToken();
+  setCookie(req, reply, PRE_CSRF_COOKIE, token, { maxAge: 3600, sameSite: 'Strict' });
+  return token;
+}
+
+export const preSessionCsrfOk = (req: FastifyRequest, sent: string | undefined): boolean => sameToken(cookies(req)[PRE_CSRF_COOKIE], sent);
+
+/** A local path to go to after sign-in (never another site). */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/integrations';
+}

@@ -1,0 +1,175 @@
+/**
+ * The MCP endpoint with API keys, through the official SDK client over a real socket: one tool
+ * per operation this key may call, each call running the REST checks (scope, availability,
+ * rate limit, idempotency, validation, isolation) and answering problems as tool errors.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Workspace } from '../../src/db/schema.js';
+import { seedAccounts } from '../helpers/accounts.js';
+import { dialects } from '../helpers/db.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';
+import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
+import { mcpClient, toolJson, type McpTestClient } from './helpers.js';
+
+const PROBLEM = 'https://storelens.dev/problems/';
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`MCP tools with API keys on ${d.label}`, () => {
+    let h: Harness;
+    let caps: CapabilityManifest;
+    let ws: Workspace;
+    let other: Workspace;
+    let read: string;
+    let write: string;
+    let otherRead: string;
+    const clients: McpTestClient[] = [];
+    const connect = async (key: string) => {
+      const c = await mcpClient(h.base, { key });
+      clients.push(c);
+      return c.client;
+    };
+
+    beforeAll(async () => {
+      caps = capabilityManifest({ ...WORKING, get_wallet: 'unavailable', register_webhook: 'pilot' });
+      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { read: 1000, write: 20, report: 5 } });
+      ws = await workspace(h.db);
+      other = await workspace(h.db);
+      read = await apiKey(h.db, ws.id, ['read:accounts', 'read:watch']);
+      write = await apiKey(h.db, ws.id, ['read:accounts', 'write:outcomes', 'write:deals']);
+      otherRead = await apiKey(h.db, other.id, ['read:accounts']);
+      await seedAccounts(h.db, ws.id, [
+        { store_id: 'mcp-a', score: 0.9, domain: 'a.example' },
+        { store_id: 'mcp-b', score: 0.8, domain: 'b.example' },
+      ]);
+      await seedAccounts(h.db, other.id, [{ store_id: 'other-only', score: 0.7 }]);
+    });
+
+    afterAll(async () => {
+      for (const c of clients) await c.close();
+      await h?.close();
+      caps?.remove();
+    });
+
+    it('answers 401 without a key, with a Bearer challenge', async () => {
+      const r = await fetch(`${h.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      expect(((await r.json()) as { type: string }).type).toBe(`${PROBLEM}unauthorized`);
+    });
+
+    it('refuses a browser Origin that is not this server (DNS rebinding)', async () => {
+      const r = await fetch(`${h.base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', origin: 'https://evil.example', authorization: `Bearer ${read}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      expect(r.status).toBe(403);
+    });
+
+    it('lists one tool per operation the key may call, named by operationId with its route schema', async () => {
+      const client = await connect(read);
+      const { tools } = await client.listTools();
+      const names = tools.map((t) => t.name).sort();
+      // read:accounts and read:watch operations that are available; no write, no wallet (unavailable), no webhooks.
+      expect(names).toContain('list_accounts');
+      expect(names).toContain('get_account');
+      expect(names).not.toContain('record_outcome');
+      expect(names).not.toContain('get_wallet');
+      expect(names).not.toContain('register_webhook');
+      const list = tools.find((t) => t.name === 'list_accounts')!;
+      expect(list.description).toMatch(/GET \/api\/v1\/accounts/);
+      expect(Object.keys(list.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['limit', 'cursor']));
+      const get = tools.find((t) => t.name === 'get_account')!;
+      expect(get.inputSchema.required).toEqual(['store_id']);
+      expect(get.annotations?.readOnlyHint).toBe(true);
+    });
+
+    it('lists write tools with an idempotency_key argument for a key holding their scopes', async () => {
+      const client = await connect(write);
+      const { tools } = await client.listTools();
+      const outcome = tools.find((t) => t.name === 'record_outcome')!;
+      expect(Object.keys(outcome.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['store_id', 'action', 'idempotency_key']));
+      expect(tools.map((t) => t.name)).not.toContain('list_watches');
+    });
+
+    it('returns the REST body of a tool call and marks the rows delivered to an agent', async () => {
+      const client = await connect(read);
+      const r = await client.callTool({ name: 'list_accounts', arguments: { limit: 1 } });
+      expect(r.isError).toBeFalsy();
+      const body = toolJson(r);
+      expect(body.data).toHaveLength(1);
+      expect(body.data[0].store_id).toBe('mcp-a');
+      expect(body.data[0].delivered_to_agent).toBe(true);
+      expect(r.structuredContent).toEqual(body);
+      const rest = await call(h.base, 'GET', '/accounts/mcp-a', { key: read });
+      expect(rest.body.delivered_to_agent).toBe(true);
+    });
+
+    it('answers another workspace\'s account as a 404 problem (isolation)', async () => {
+      const client = await connect(read);
+      const r = await client.callTool({ name: 'get_account', arguments: { store_id: 'other-only' } });
+      expect(r.isError).toBe(true);
+      expect(toolJson(r)).toMatchObject({ type: `${PROBLEM}not-found`, status: 404 });
+      const theirs = await connect(otherRead);
+      const ok = await theirs.callTool({ name: 'get_account', arguments: { store_id: 'other-only' } });
+      expect(ok.isError).toBeFalsy();
+    });
+
+    it('answers invalid arguments with the same 400 problem as REST', async () => {
+      const client = await connect(read);
+      const r = await client.callTool({ name: 'list_accounts', arguments: { limit: 'many' } });
+      const rest = await call(h.base, 'GET', '/accounts?limit=many', { key: read });
+      expect(r.isError).toBe(true);
+      expect(toolJson(r)).toEqual(rest.body);
+      expect(rest.status).toBe(400);
+    });
+
+    it('replays a write with the same idempotency_key and refuses it with changed input (409)', async () => {
+      const client = await connect(write);
+      const args = { store_id: 'mcp-a', action: 'qualifying', idempotency_key: 'mcp-outcome-1' };
+      const first = await client.callTool({ name: 'record_outcome', arguments: args });
+      expect(first.isError).toBeFalsy();
+      const again = await client.callTool({ name: 'record_outcome', arguments: args });
+      expect(toolJson(again)).toEqual(toolJson(first));
+      expect(again._meta?.['storelens/idempotent-replayed']).toBe(true);
+      const changed = await client.callTool({ name: 'record_outcome', arguments: { ...args, action: 'proposal' } });
+      expect(changed.isError).toBe(true);
+      expect(toolJson(changed).type).toBe(`${PROBLEM}idempotency-key-reused`);
+      // The same Idempotency-Key over REST is the same request identity.
+      const rest = await call(h.base, 'POST', '/outcomes', { key: write, idem: 'mcp-outcome-1', body: { store_id: 'mcp-a', action: 'qualifying' } });
+      expect(rest.headers.get('idempotent-replayed')).toBe('true');
+      expect(rest.body).toEqual(toolJson(first));
+    });
+
+    it('derives the Idempotency-Key from the arguments when none is given', async () => {
+      const client = await connect(write);
+      const args = { store_id: 'mcp-b', action: 'discovery', note: 'derived' };
+      const first = await client.callTool({ name: 'record_outcome', arguments: args });
+      const again = await client.callTool({ name: 'record_outcome', arguments: args });
+      expect(first.isError).toBeFalsy();
+      expect(again._meta?.['storelens/idempotent-replayed']).toBe(true);
+    });
+
+    it('shares the rate limit of the key with REST: 429 as a tool error with retry_after', async () => {
+      h.clock.advance(60_000);
+      const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:outcomes']);
+      const client = await connect(key);
+      for (let i = 0; i < 20; i++) {
+        const r = await call(h.base, 'POST', '/outcomes', { key, idem: `rl-${i}`, body: { store_id: 'mcp-a', action: 'discovery' } });
+        expect(r.status).toBe(200);
+      }
+      const r = await client.callTool({ name: 'record_outcome', arguments: { store_id: 'mcp-a', action: 'won', idempotency_key: 'rl-mcp' } });
+      expect(r.isError).toBe(true);
+      expect(toolJson(r)).toMatchObject({ type: `${PROBLEM}rate-limited`, status: 429 });
+      expect(r._meta?.['storelens/retry-after']).toBeGreaterThan(0);
+    });
+
+    it('stops listing and calling at once when the key is revoked', async () => {
+      const key = await apiKey(h.db, ws.id, ['read:accounts']);
+      const client = await connect(key);
+      expect((await client.callTool({ name: 'list_accounts', arguments: {} })).isError).toBeFalsy();
+      await h.db.kysely.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('workspace_id', '=', ws.id).where('name', '=', 'test').execute();
+      await expect(client.callTool({ name: 'list_accounts', arguments: {} })).rejects.toThrow(/401|nauthori/);
+    });
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Integrations → API & MCP in real Chromium: an invited owner sets a password and lands on the
+ * page, creates a key with each choice and sees it once, the key works on the API, revoking it
+ * stops it; a plain member sees the list without controls and cannot revoke by a forged POST.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertMember } from '../../src/db/workspaces.js';
+import { inviteMember } from '../../src/members/invite.js';
+import { hashPassword } from '../../src/members/passwords.js';
+import { setPasswordHash } from '../../src/db/members-auth.js';
+import type { Workspace } from '../../src/db/schema.js';
+import { call, startApi, workspace, type Harness } from '../api/harness.js';
+import { dialects } from '../helpers/db.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Integrations page in Chromium on ${d.label}`, () => {
+  let h: Harness;
+  let ws: Workspace;
+  let browser: BrowserContext;
+  let origin: string;
+
+  const newPage = async (): Promise<Page> => {
+    // One browser profile: each test starts signed out.
+    await browser.clearCookies();
+    return browser.newPage();
+  };
+
+  beforeAll(async () => {
+    h = await startApi(d.name);
+    ws = await workspace(h.db);
+    origin = h.base.replace(/\/api\/v1$/, '');
+    browser = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'storelens-chromium-')), { executablePath: CHROMIUM, args: ARGS, headless: true });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it('lets an invited owner set a password, create a key of each choice shown once, and revoke it', async () => {
+    const invite = await inviteMember(h.db, { workspaceId: ws.id, email: 'owner@example.com', role: 'owner', baseUrl: origin, now: new Date() });
+    const page = await newPage();
+    await page.goto(invite.url);
+    await page.getByLabel('New password').fill('correct horse battery');
+    await page.getByLabel('Repeat it').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await page.waitForURL(/\/integrations/);
+    expect(await page.locator('#mcp-url').textContent()).toBe(`${origin}/api/v1/mcp`);
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'storelens_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+
+    const expected: Record<string, string[]> = { read: ['read:accounts', 'read:watch'], 'write-outcomes': ['write:outcomes'], reports: ['generate:reports'] };
+    for (const [choice, scopes] of Object.entries(expected)) {
+      await page.getByLabel('Name').fill(`key ${choice}`);
+      await page.locator(`#choice-${choice}`).check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const key = (await page.locator('#new-key').textContent())!;
+      expect(key.length).toBeGreaterThan(20);
+      const row = page.locator('tbody tr', { hasText: `key ${choice}` });
+      expect(await row.textContent()).toContain(scopes.join(' '));
+      // Shown once: the page again does not carry it.
+      await page.goto(`${origin}/integrations`);
+      expect(await page.content()).not.toContain(key);
+      if (choice === 'read') {
+        expect((await call(h.base, 'GET', '/accounts', { key })).status).toBe(200);
+        await page.locator('tbody tr', { hasText: 'key read' }).getByRole('button', { name: /Revoke/ }).click();
+        await page.waitForURL(/\/integrations/);
+        expect(await page.locator('tbody tr', { hasText: 'key read' }).textContent()).toContain('revoked');
+        expect((await call(h.base, 'GET', '/accounts', { key })).status).toBe(401);
+      }
+    }
+  });
+
+  it('refuses a key with no choice', async () => {
+    const page = await newPage();
+    await setPasswordHash(h.db.kysely, 'owner@example.com', await hashPassword('correct horse battery'), new Date());
+    await page.goto(`${origin}/signin`);
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/integrations/);
+    await page.getByLabel('Name').fill('nothing');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    expect(await page.getByRole('alert').textContent()).toMatch(/at least one/);
+  });
+
+  it('shows a member the keys without controls, and refuses a forged revoke', async () => {
+    await upsertMember(h.db.kysely, ws.id, 'member@example.com', 'member', new Date());
+    await setPasswordHash(h.db.kysely, 'member@example.com', await hashPassword('member password 1'), new Date());
+    const page = await newPage();
+    await page.goto(`${origin}/integrations`);
+    await page.waitForURL(/\/signin/);
+    await page.getByLabel('Email').fill('member@example.com');
+    await page.getByLabel('Password').fill('member password 1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/integrations/);
+    expect(await page.locator('tbody tr', { hasText: 'key reports' }).textContent()).toContain('active');
+    expect(await page.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    // A hand-made POST with the member's own session and CSRF token is still refused.
+    const csrf = await page.locator('input[name=csrf]').first().inputValue();
+    const keyId = (await h.db.kysely.selectFrom('api_keys').select('id').where('name', '=', 'key reports').executeTakeFirstOrThrow()).id;
+    const r = await page.request.post(`${origin}/integrations/keys/${keyId}/revoke`, { form: { csrf } });
+    expect(r.status()).toBe(403);
+    const still = await h.db.kysely.selectFrom('api_keys').select('revoked_at').where('id', '=', keyId).executeTakeFirstOrThrow();
+    expect(still.revoked_at).toBeNull();
+  });
+
+  it('refuses a form without the CSRF token', async () => {
+    const page = await newPage();
+    const r = await page.request.post(`${origin}/signin`, { form: { email: 'owner@example.com', password: 'correct horse battery' }, maxRedirects: 0 });
+    expect(r.status()).toBe(403);
+  });
+});
