@@ -50,3 +50,43 @@ export function decodeCursor(secret: string, cursor: string, expect: { w: string
   if (state.f !== expect.f) throw bad('The cursor was issued for different filters; pass the same filters or start again without a cursor.');
   return state;
 }
+
+/** Where a row of a keyset list stands: a number (a time, a sequence, a month, a position) and a string (an id). */
+export interface ListKey {
+  s: number;
+  i: string;
+}
+
+export interface ListPage<R> {
+  object: 'list';
+  data: R[];
+  next_cursor: string | null;
+}
+
+/** The walk of one keyset list (every list but the account ranking, whose cursors carry a ranking version). */
+export interface ListPager {
+  /** Where the page starts: after this key (undefined: the first page). */
+  after: ListKey | undefined;
+  /** The page of rows read with limit + 1: the first `limit`, mapped, and the cursor after the last. */
+  page<T, R>(rows: readonly T[], limit: number, key: (r: T) => ListKey, map: (r: T) => R): ListPage<R>;
+}
+
+/** `filters` names the list and everything that narrows it: a cursor walks only the list it was issued for. */
+export function listPager(secret: string, workspaceId: string, filters: Record<string, unknown>, cursor: string | undefined): ListPager {
+  const f = filterHash(filters);
+  let after: ListKey | undefined;
+  if (cursor) {
+    const c = decodeCursor(secret, cursor, { w: workspaceId, f });
+    if (c.v !== 0 || !Number.isSafeInteger(c.s)) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
+    after = { s: c.s, i: c.i };
+  }
+  return {
+    after,
+    page(rows, limit, key, map) {
+      const data = rows.slice(0, limit);
+      const last = data[data.length - 1];
+      const next = rows.length > limit && last !== undefined ? encodeCursor(secret, { w: workspaceId, v: 0, ...key(last), f }) : null;
+      return { object: 'list', data: data.map(map), next_cursor: next };
+    },
+  };
+}

@@ -10,10 +10,10 @@ import { getAccount, markDelivered, setAccountStatus, statusHistory } from '../.
 import { dealsOfStore } from '../../db/deals.js';
 import { type PageQuery, type PageRow, pageRanking, rankingRetained } from '../../db/rankings.js';
 import { latestStoreFeatures, pageStoreSignals, signalSummary } from '../../db/store-history.js';
-import { MONTH, isMonth } from '../../month.js';
+import { MONTH, monthNumber, monthText } from '../../month.js';
 import { SIGNAL_TYPES } from '../../signals/types.js';
 import { ApiProblem } from '../problems.js';
-import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
+import { decodeCursor, encodeCursor, filterHash, listPager } from '../cursor.js';
 import { defineRoute } from '../route-def.js';
 import { Deal } from './deals.js';
 import { page, pageQuery, storeParam } from '../schemas.js';
@@ -180,9 +180,6 @@ async function superviseDelivery(trx: Kysely<Database>, workspaceId: string, key
 
 const notVisible = (storeId: string) => new ApiProblem('not-found', `No account "${storeId}" in this workspace.`);
 
-/** Signal cursors reuse the ranking cursor: s = the month as YYYYMM, i = the last signal id. */
-const monthNumber = (month: string): number => Number(month.slice(0, 4)) * 100 + Number(month.slice(5, 7));
-const monthText = (n: number): string => `${String(Math.floor(n / 100)).padStart(4, '0')}-${String(n % 100).padStart(2, '0')}`;
 
 export const accountRoutes = [
   defineRoute({
@@ -305,19 +302,10 @@ export const accountRoutes = [
     problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       if (!(await getAccount(db.kysely, workspace.id, params.store_id))) throw notVisible(params.store_id);
-      const f = filterHash({ store_id: params.store_id });
-      let after: { month: string; id: string } | undefined;
-      if (query.cursor) {
-        const c = decodeCursor(cursorSecret, query.cursor, { w: workspace.id, f });
-        const month = monthText(c.s);
-        if (c.v !== 0 || !Number.isInteger(c.s) || !isMonth(month)) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
-        after = { month, id: c.i };
-      }
-      const rows = await pageStoreSignals(db.kysely, params.store_id, after, query.limit + 1);
-      const data = rows.slice(0, query.limit);
-      const last = data[data.length - 1];
-      const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: 0, s: monthNumber(last.month), i: last.id, f }) : null;
-      return { status: 200, body: { object: 'list', data: data.map((r) => ({ object: 'signal', id: r.id, store_id: r.store_id, type: r.type, month: r.month, subject: r.subject, strength: r.strength, detail: r.detail })), next_cursor: next } };
+      const p = listPager(cursorSecret, workspace.id, { store_id: params.store_id }, query.cursor);
+      const rows = await pageStoreSignals(db.kysely, params.store_id, p.after && { month: monthText(p.after.s), id: p.after.i }, query.limit + 1);
+      const signal = (r: (typeof rows)[number]) => ({ object: 'signal' as const, id: r.id, store_id: r.store_id, type: r.type, month: r.month, subject: r.subject, strength: r.strength, detail: r.detail });
+      return { status: 200, body: p.page(rows, query.limit, (r) => ({ s: monthNumber(r.month), i: r.id }), signal) };
     },
   }),
   defineRoute({

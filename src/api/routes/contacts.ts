@@ -19,7 +19,7 @@ import {
 import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
 import { appendEvents } from '../../db/outbox.js';
-import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
+import { listPager } from '../cursor.js';
 import { ApiProblem } from '../problems.js';
 import { defineRoute } from '../route-def.js';
 import { idParam, page, pageQuery } from '../schemas.js';
@@ -87,18 +87,10 @@ export const contactRoutes = [
     async handler({ db, workspace, query, cursorSecret }) {
       const filters = { email: query.email === undefined ? undefined : normaliseEmail(query.email), name: query.name, store_id: query.store_id, q: query.q };
       if (filters.store_id !== undefined && !(await accountVisible(db.kysely, workspace.id, filters.store_id))) throw notVisible(filters.store_id);
-      const f = filterHash({ contacts: filters });
-      let after: { created_at: string; id: string } | undefined;
-      if (query.cursor) {
-        const c = decodeCursor(cursorSecret, query.cursor, { w: workspace.id, f });
-        if (c.v !== 0 || !Number.isSafeInteger(c.s)) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
-        after = { created_at: new Date(c.s).toISOString(), id: c.i };
-      }
+      const p = listPager(cursorSecret, workspace.id, { contacts: filters }, query.cursor);
+      const after = p.after && { created_at: new Date(p.after.s).toISOString(), id: p.after.i };
       const rows = await findContacts(db.kysely, workspace.id, { email: filters.email, name: filters.name, storeId: filters.store_id, text: filters.q, after, limit: query.limit + 1 });
-      const data = rows.slice(0, query.limit);
-      const last = data[data.length - 1];
-      const next = rows.length > query.limit && last ? encodeCursor(cursorSecret, { w: workspace.id, v: 0, s: Date.parse(last.created_at), i: last.id, f }) : null;
-      return { status: 200, body: { object: 'list', data: data.map(toContactView), next_cursor: next } };
+      return { status: 200, body: p.page(rows, query.limit, (c) => ({ s: Date.parse(c.created_at), i: c.id }), toContactView) };
     },
   }),
   defineRoute({

@@ -15,7 +15,7 @@ import {
   updateDeal,
 } from '../../db/deals.js';
 import { DEAL_STAGES, LOST_REASONS, STAGE_TRANSITIONS } from '../../pipeline/stages.js';
-import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
+import { listPager } from '../cursor.js';
 import { ApiProblem } from '../problems.js';
 import { defineRoute } from '../route-def.js';
 import { IF_MATCH, idParam, ifMatchVersion, page, pageQuery } from '../schemas.js';
@@ -157,20 +157,6 @@ function answer(id: string, r: ChangeResult, ifMatch: number | undefined): { sta
   }
 }
 
-/** Cursors of the deal lists: `i` carries the last id (or history field), `s` the history version. */
-function after(cursorSecret: string, workspaceId: string, cursor: string | undefined, f: string): { s: number; i: string } | undefined {
-  if (!cursor) return undefined;
-  const c = decodeCursor(cursorSecret, cursor, { w: workspaceId, f });
-  if (c.v !== 0) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
-  return { s: c.s, i: c.i };
-}
-
-function pageOf<T>(rows: T[], limit: number, next: (last: T) => { s: number; i: string }, cursorSecret: string, workspaceId: string, f: string) {
-  const data = rows.slice(0, limit);
-  const last = data[data.length - 1];
-  const n = rows.length > limit && last ? encodeCursor(cursorSecret, { w: workspaceId, v: 0, ...next(last), f }) : null;
-  return { status: 200, body: { object: 'list' as const, data, next_cursor: n } };
-}
 
 const common = { tag: 'Deals', planned: 'available' as const };
 const actorOf = (key: { id: string }) => ({ actor: `key:${key.id}`, apiKeyId: key.id });
@@ -197,10 +183,9 @@ export const dealRoutes = [
     async handler({ db, workspace, query, cursorSecret }) {
       const updatedSince = query.updated_since === undefined ? undefined : new Date(query.updated_since).toISOString();
       const filters = { stage: query.stage, storeId: query.store_id, ownerEmail: query.owner_email, updatedSince };
-      const f = filterHash(filters);
-      const from = after(cursorSecret, workspace.id, query.cursor, f);
-      const rows = await listDeals(db.kysely, workspace.id, filters, from?.i, query.limit + 1);
-      return pageOf(rows, query.limit, (d) => ({ s: 0, i: d.id }), cursorSecret, workspace.id, f);
+      const p = listPager(cursorSecret, workspace.id, filters, query.cursor);
+      const rows = await listDeals(db.kysely, workspace.id, filters, p.after?.i, query.limit + 1);
+      return { status: 200, body: p.page(rows, query.limit, (d) => ({ s: 0, i: d.id }), (d) => d) };
     },
   }),
   defineRoute({
@@ -329,11 +314,10 @@ export const dealRoutes = [
     response: page(DealNote),
     problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
-      const f = filterHash({ notes: params.id });
-      const from = after(cursorSecret, workspace.id, query.cursor, f);
-      const rows = await listDealNotes(db.kysely, workspace.id, params.id, from?.i, query.limit + 1);
+      const p = listPager(cursorSecret, workspace.id, { notes: params.id }, query.cursor);
+      const rows = await listDealNotes(db.kysely, workspace.id, params.id, p.after?.i, query.limit + 1);
       if (!rows) throw noDeal(params.id);
-      return pageOf(rows, query.limit, (n) => ({ s: 0, i: n.id }), cursorSecret, workspace.id, f);
+      return { status: 200, body: p.page(rows, query.limit, (n) => ({ s: 0, i: n.id }), (n) => n) };
     },
   }),
   defineRoute({
@@ -350,11 +334,10 @@ export const dealRoutes = [
     response: page(DealChange),
     problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
-      const f = filterHash({ history: params.id });
-      const from = after(cursorSecret, workspace.id, query.cursor, f);
-      const rows = await listDealHistory(db.kysely, workspace.id, params.id, from && { version: from.s, field: from.i }, query.limit + 1);
+      const p = listPager(cursorSecret, workspace.id, { history: params.id }, query.cursor);
+      const rows = await listDealHistory(db.kysely, workspace.id, params.id, p.after && { version: p.after.s, field: p.after.i }, query.limit + 1);
       if (!rows) throw noDeal(params.id);
-      return pageOf(rows, query.limit, (c) => ({ s: c.version, i: c.field }), cursorSecret, workspace.id, f);
+      return { status: 200, body: p.page(rows, query.limit, (c) => ({ s: c.version, i: c.field }), (c) => c) };
     },
   }),
 ];

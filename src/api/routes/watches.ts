@@ -26,7 +26,8 @@ import type { Database } from '../../db/schema.js';
 import { briefMarkdown, buildBrief } from '../../watches/brief.js';
 import { ADDABLE_WATCH_TYPES, WATCH_ADD_MAX, WATCH_HEALTH, WATCH_MAX_STORES, WATCH_STATUSES, WATCH_TYPES } from '../../watches/types.js';
 import type { Kysely } from 'kysely';
-import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
+import { listPager } from '../cursor.js';
+import { monthNumber, monthText } from '../../month.js';
 import { ApiProblem } from '../problems.js';
 import { defineRoute } from '../route-def.js';
 import { Deleted, idParam, page, pageQuery } from '../schemas.js';
@@ -223,21 +224,7 @@ const notManaged = (w: WatchRow, what: string) => {
   if (w.type === 'managed') throw new ApiProblem('conflict', `The managed watch's stores follow the ranking; ${what} is for self-directed and client watches (resize or cancel the managed watch instead).`);
 };
 
-/** Cursors of these lists: s and i as each list says, v 0, f naming the list. */
-function after(secret: string, cursor: string | undefined, w: string, f: string): { s: number; i: string } | undefined {
-  if (!cursor) return undefined;
-  const c = decodeCursor(secret, cursor, { w, f });
-  if (c.v !== 0 || !Number.isSafeInteger(c.s)) throw new ApiProblem('invalid-cursor', 'The cursor is not one this API issued.');
-  return { s: c.s, i: c.i };
-}
-const monthNumber = (m: string): number => Number(m.slice(0, 4)) * 100 + Number(m.slice(5, 7));
-const monthText = (n: number): string => `${String(Math.floor(n / 100)).padStart(4, '0')}-${String(n % 100).padStart(2, '0')}`;
 
-function paged<T, R>(rows: readonly T[], limit: number, map: (r: T) => R, key: (r: T) => { s: number; i: string }, cursor: (k: { s: number; i: string }) => string) {
-  const data = rows.slice(0, limit);
-  const last = data[data.length - 1];
-  return { object: 'list' as const, data: data.map(map), next_cursor: rows.length > limit && last !== undefined ? cursor(key(last)) : null };
-}
 
 export const watchRoutes = [
   defineRoute({
@@ -314,12 +301,10 @@ export const watchRoutes = [
     response: page(Watch),
     problems: [400],
     async handler({ db, workspace, query, cursorSecret }) {
-      const f = filterHash({ list: 'watches', type: query.type });
-      const a = after(cursorSecret, query.cursor, workspace.id, f);
-      const rows = await pageWatches(db.kysely, workspace.id, query.type, a && { seq: a.s, id: a.i }, query.limit + 1);
-      const data = await Promise.all(rows.slice(0, query.limit).map((w) => toWatch(db.kysely, w)));
-      const body = paged(rows, query.limit, (w) => w, (w) => ({ s: w.seq, i: w.id }), (k) => encodeCursor(cursorSecret, { w: workspace.id, v: 0, ...k, f }));
-      return { status: 200, body: { ...body, data } };
+      const p = listPager(cursorSecret, workspace.id, { list: 'watches', type: query.type }, query.cursor);
+      const rows = await pageWatches(db.kysely, workspace.id, query.type, p.after && { seq: p.after.s, id: p.after.i }, query.limit + 1);
+      const body = p.page(rows, query.limit, (w) => ({ s: w.seq, i: w.id }), (w) => w);
+      return { status: 200, body: { ...body, data: await Promise.all(body.data.map((w) => toWatch(db.kysely, w))) } };
     },
   }),
   defineRoute({
@@ -391,14 +376,13 @@ export const watchRoutes = [
     problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       const w = await findWatch(db.kysely, workspace.id, params.id);
-      const f = filterHash({ list: 'watch_stores', watch: w.id });
-      const a = after(cursorSecret, query.cursor, workspace.id, f);
-      const cursor = (k: { s: number; i: string }) => encodeCursor(cursorSecret, { w: workspace.id, v: 0, ...k, f });
+      const p = listPager(cursorSecret, workspace.id, { list: 'watch_stores', watch: w.id }, query.cursor);
+      const a = p.after;
       if (w.type === 'managed') {
         const all = await inMarketStoreIds(db.kysely, workspace.id, w.capacity ?? 0);
         const from = a ? a.s : 0;
         const rows = all.slice(from, from + query.limit + 1).map((id, k) => ({ id, k: from + k + 1 }));
-        return { status: 200, body: paged(rows, query.limit, (r) => ({ object: 'watch_store' as const, store_id: r.id, added_at: null }), (r) => ({ s: r.k, i: r.id }), cursor) };
+        return { status: 200, body: p.page(rows, query.limit, (r) => ({ s: r.k, i: r.id }), (r) => ({ object: 'watch_store' as const, store_id: r.id, added_at: null })) };
       }
       const rows = await db.kysely
         .selectFrom('watch_stores')
@@ -408,7 +392,7 @@ export const watchRoutes = [
         .orderBy('store_id')
         .limit(query.limit + 1)
         .execute();
-      return { status: 200, body: paged(rows, query.limit, (r) => ({ object: 'watch_store' as const, store_id: r.store_id, added_at: r.added_at }), (r) => ({ s: 0, i: r.store_id }), cursor) };
+      return { status: 200, body: p.page(rows, query.limit, (r) => ({ s: 0, i: r.store_id }), (r) => ({ object: 'watch_store' as const, store_id: r.store_id, added_at: r.added_at })) };
     },
   }),
   defineRoute({
@@ -469,13 +453,9 @@ export const watchRoutes = [
     problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       const w = await findWatch(db.kysely, workspace.id, params.id);
-      const f = filterHash({ list: 'watch_events', watch: w.id });
-      const a = after(cursorSecret, query.cursor, workspace.id, f);
-      const rows = await pageWatchEvents(db.kysely, w.id, a && { month: monthText(a.s), id: a.i }, query.limit + 1);
-      return {
-        status: 200,
-        body: paged(rows, query.limit, toEvent, (e) => ({ s: monthNumber(e.month), i: e.id }), (k) => encodeCursor(cursorSecret, { w: workspace.id, v: 0, ...k, f })),
-      };
+      const p = listPager(cursorSecret, workspace.id, { list: 'watch_events', watch: w.id }, query.cursor);
+      const rows = await pageWatchEvents(db.kysely, w.id, p.after && { month: monthText(p.after.s), id: p.after.i }, query.limit + 1);
+      return { status: 200, body: p.page(rows, query.limit, (e) => ({ s: monthNumber(e.month), i: e.id }), toEvent) };
     },
   }),
   defineRoute({
@@ -493,14 +473,13 @@ export const watchRoutes = [
     problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       const w = await findWatch(db.kysely, workspace.id, params.id);
-      const f = filterHash({ list: 'watch_receipts', watch: w.id });
-      const a = after(cursorSecret, query.cursor, workspace.id, f);
-      const rows = await pageWatchReceipts(db.kysely, w.id, a && { seq: a.s, id: a.i }, query.limit + 1);
+      const p = listPager(cursorSecret, workspace.id, { list: 'watch_receipts', watch: w.id }, query.cursor);
+      const rows = await pageWatchReceipts(db.kysely, w.id, p.after && { seq: p.after.s, id: p.after.i }, query.limit + 1);
       const toReceipt = (r: (typeof rows)[number]): z.output<typeof WatchReceipt> => {
         const ids = JSON.parse(r.store_ids) as string[];
         return { object: 'watch_receipt', id: r.id, watch_id: r.watch_id, month: r.month, run_id: r.run_id, stores_checked: ids.length, store_ids: ids, health: r.health, health_reason: r.health_reason, checked_at: r.checked_at };
       };
-      return { status: 200, body: paged(rows, query.limit, toReceipt, (r) => ({ s: r.seq, i: r.id }), (k) => encodeCursor(cursorSecret, { w: workspace.id, v: 0, ...k, f })) };
+      return { status: 200, body: p.page(rows, query.limit, (r) => ({ s: r.seq, i: r.id }), toReceipt) };
     },
   }),
   defineRoute({

@@ -24,7 +24,7 @@ import { RETENTION_MS, ROTATION_OVERLAP_MS } from '../../webhooks/deliver.js';
 import type { WebhookRuntime } from '../../webhooks/runtime.js';
 import { newSigningSecret } from '../../webhooks/secrets.js';
 import { checkTarget, RefusedTarget } from '../../webhooks/ssrf.js';
-import { decodeCursor, encodeCursor, filterHash } from '../cursor.js';
+import { listPager } from '../cursor.js';
 import { ApiProblem } from '../problems.js';
 import { defineRoute } from '../route-def.js';
 import { Deleted, idParam, page, pageQuery } from '../schemas.js';
@@ -192,20 +192,9 @@ export const webhookRoutes = [
     response: page(WebhookEndpoint),
     problems: [400],
     async handler({ tx, workspace, query, now, cursorSecret }) {
-      const f = filterHash({ list: 'webhooks' });
-      const after = query.cursor ? decodeCursor(cursorSecret, query.cursor, { w: workspace.id, f }) : undefined;
-      const rows = await listWebhookEndpoints(tx, workspace.id, query.limit + 1, after && { created_at: new Date(after.s).toISOString(), id: after.i });
-      const more = rows.length > query.limit;
-      const shown = rows.slice(0, query.limit);
-      const last = shown.at(-1);
-      return {
-        status: 200,
-        body: {
-          object: 'list',
-          data: shown.map((ep) => endpointOut(ep, now.getTime())),
-          next_cursor: more && last ? encodeCursor(cursorSecret, { w: workspace.id, v: 0, s: Date.parse(last.created_at), i: last.id, f }) : null,
-        },
-      };
+      const p = listPager(cursorSecret, workspace.id, { list: 'webhooks' }, query.cursor);
+      const rows = await listWebhookEndpoints(tx, workspace.id, query.limit + 1, p.after && { created_at: new Date(p.after.s).toISOString(), id: p.after.i });
+      return { status: 200, body: p.page(rows, query.limit, (ep) => ({ s: Date.parse(ep.created_at), i: ep.id }), (ep) => endpointOut(ep, now.getTime())) };
     },
   }),
   defineRoute({
@@ -311,20 +300,9 @@ export const webhookRoutes = [
     problems: [400, 404],
     async handler({ tx, workspace, params, query, cursorSecret }) {
       await endpointOr404(tx, workspace.id, params.id);
-      const f = filterHash({ deliveries: params.id });
-      const after = query.cursor ? decodeCursor(cursorSecret, query.cursor, { w: workspace.id, f }) : undefined;
-      const rows = await listDeliveries(tx, params.id, query.limit + 1, after && { created_ms: after.s, id: after.i });
-      const more = rows.length > query.limit;
-      const shown = rows.slice(0, query.limit);
-      const last = shown.at(-1)?.delivery;
-      return {
-        status: 200,
-        body: {
-          object: 'list',
-          data: shown.map((r) => deliveryOut(r.delivery, r.attempts)),
-          next_cursor: more && last ? encodeCursor(cursorSecret, { w: workspace.id, v: 0, s: Number(last.created_ms), i: last.id, f }) : null,
-        },
-      };
+      const p = listPager(cursorSecret, workspace.id, { deliveries: params.id }, query.cursor);
+      const rows = await listDeliveries(tx, params.id, query.limit + 1, p.after && { created_ms: p.after.s, id: p.after.i });
+      return { status: 200, body: p.page(rows, query.limit, (r) => ({ s: Number(r.delivery.created_ms), i: r.delivery.id }), (r) => deliveryOut(r.delivery, r.attempts)) };
     },
   }),
   defineRoute({
