@@ -23,9 +23,16 @@ export async function pilotCommand(state: 'on' | 'off', opts: Config<'workspaces
   });
 }
 
-export async function activateCommand(activation: string, opts: Config<'workspaces activate'>, env: Env): Promise<void> {
+/** `activate W NAME`, or `activate NAME --workspace W`. */
+export async function activateCommand(args: readonly string[], opts: Config<'workspaces activate'>, env: Env): Promise<void> {
+  const [first, second] = args;
+  const { workspace, activation } = second === undefined ? { workspace: opts.workspace, activation: first } : { workspace: first, activation: second };
+  if (workspace === undefined) throw new CliError('name the workspace: storelens workspaces activate W ACTIVATION (or --workspace W)');
+  if (second !== undefined && opts.workspace !== undefined && opts.workspace !== first) {
+    throw new CliError(`two workspaces named: "${first}" and --workspace "${opts.workspace}"`);
+  }
   await withAdminDb(opts, env, async (db) => {
-    const ws = await requireWorkspace(db, opts.workspace);
+    const ws = await requireWorkspace(db, workspace);
     await db.write((trx) => addActivation(trx, ws.id, activation));
     output(env, opts, { workspace_id: ws.id, activation }, `Activated ${activation} for ${ws.name}`);
   });

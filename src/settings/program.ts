@@ -37,7 +37,7 @@ function environmentHelp(settings: readonly SettingDef[]): string {
 function addCommand(parent: Command, def: CommandDef, name: string, env: Env, onCommand: (i: Invocation) => Promise<void>): void {
   const cmd = parent.command(name, { hidden: def.hidden }).description(def.summary);
   for (const a of def.args ?? []) {
-    const arg = new Argument(`<${a.name}>`, a.help);
+    const arg = new Argument(a.optional ? `[${a.name}]` : `<${a.name}>`, a.help);
     if (a.choices) arg.choices(a.choices);
     cmd.addArgument(arg);
   }

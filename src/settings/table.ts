@@ -17,6 +17,8 @@ export interface ArgumentDef {
   readonly name: string;
   readonly help: string;
   readonly choices?: readonly string[];
+  /** May be left out (only after the required ones). */
+  readonly optional?: boolean;
 }
 
 export interface CommandDef {
@@ -48,7 +50,14 @@ export const COMMANDS = [
   { name: 'worker', summary: 'deliver webhook events (signed, retried) without serving: the worker loop of `api` on its own; several may share one PostgreSQL database' },
   { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
-  { name: 'workspaces activate', summary: 'record an activation for activation-gated operations (e.g. growth_reports)', args: [{ name: 'activation', help: 'activation name' }] },
+  {
+    name: 'workspaces activate',
+    summary: 'record an activation for activation-gated operations: `workspaces activate W growth_reports` (or `workspaces activate growth_reports --workspace W`)',
+    args: [
+      { name: 'workspace', help: 'workspace id or name (with one argument: the activation, and --workspace names the workspace)' },
+      { name: 'activation', help: 'activation name, e.g. growth_reports', optional: true },
+    ],
+  },
   {
     name: 'workspaces profile',
     summary: "set the workspace's target profile (which stores are its accounts; owner or admin only); without options, print it",
@@ -102,7 +111,7 @@ export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learni
 
 const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender'] as const;
-const IN_WORKSPACE = ['workspaces pilot', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
+const IN_WORKSPACE = ['workspaces pilot', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;
 
 /** Options every command takes (`storelens --debug publish …`). */
@@ -136,6 +145,7 @@ export const SETTINGS = [
   { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder publish writes (per-store features and signals) and the API ingests', commands: ['ingest', 'api', 'serve', 'start'] },
   // administration
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
+  { name: 'workspace', flag: '--workspace', value: text('w'), help: 'workspace id or name (instead of the first argument)', commands: ['workspaces activate'] },
   { name: 'email', flag: '--email', value: text('email'), required: true, help: 'member email', commands: ['members add', 'members invite'] },
   { name: 'role', flag: '--role', value: oneOf('role', ROLES), default: 'member', help: 'workspace role of a new member (an existing member keeps theirs)', commands: ['members invite'] },
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'the server members open (the invite link starts with it)', commands: ['members invite'] },

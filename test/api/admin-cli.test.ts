@@ -42,6 +42,21 @@ for (const d of dialects) {
       expect(dup.stderr).toMatch(/already exists/);
     });
 
+    it('records an activation named after the workspace or with --workspace, and refuses two different workspaces', async () => {
+      const activations = async () => JSON.parse((await t.db.kysely.selectFrom('workspaces').select('activations').where('name', '=', 'acme').executeTakeFirstOrThrow()).activations) as string[];
+      const a = await run('workspaces', 'activate', 'acme', 'growth_reports', '--json');
+      expect(a.code).toBe(0);
+      expect(a.json).toEqual({ workspace_id: expect.stringMatching(/^ws_/), activation: 'growth_reports' });
+      expect((await run('workspaces', 'activate', 'beta_feature', '--workspace', 'acme')).code).toBe(0);
+      expect(await activations()).toEqual(expect.arrayContaining(['growth_reports', 'beta_feature']));
+      const both = await run('workspaces', 'activate', 'acme', 'x', '--workspace', 'globex');
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/two workspaces/);
+      const none = await run('workspaces', 'activate', 'growth_reports');
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(/name the workspace/);
+    });
+
     it('adds members with a role and prints {workspace_id, email, role}', async () => {
       const r = await run('members', 'add', '--workspace', 'acme', '--email', 'New@Acme.test', '--role', 'admin', '--json');
       expect(r.json).toEqual({ workspace_id: expect.stringMatching(/^ws_/), email: 'new@acme.test', role: 'admin' });
