@@ -3,13 +3,10 @@ import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { listenApi, type ListeningApi } from '../api/server.js';
 import type { Config } from '../settings/config.js';
-import { openAdminDb } from './admin-db.js';
 import { OUT_DIR } from '../defaults.js';
 import { publishedStatistics } from '../reports/statistics.js';
-import { startBackground } from './background.js';
-import { ingestTask } from './ingest.js';
 import { listenError } from './listen-error.js';
-import { webhookRuntimeOf } from './worker.js';
+import { openServing } from './worker.js';
 
 /** The Config of `api`; a programmatic caller may leave out DATABASE_URL. */
 export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
@@ -23,37 +20,22 @@ export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
  * `runs`, ingests that runs folder in the background now and whenever publish writes a new run.
  */
 export async function runApi(opts: ApiCommandOptions, env: Env, signals = true): Promise<ListeningApi> {
-  const db = await openAdminDb(opts, env);
-  let webhooks;
-  try {
-    webhooks = await webhookRuntimeOf(db, opts);
-  } catch (e) {
-    await db.close();
-    throw e;
-  }
-  const background = startBackground(db, {
-    now: env.now,
-    log: (line) => env.stderr.write(`storelens api: ${line}\n`),
-    ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, 'storelens api', opts.ingestIntervalMs) : undefined,
-    webhooks,
-    reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) },
-  });
+  const serving = await openServing(opts, env, 'storelens api', { reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) } });
+  const { db, webhooks, background } = serving;
   // The first ranking before the first request.
   await background.worker.idle();
   let api: ListeningApi;
   try {
     api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite, webhooks });
   } catch (e) {
-    await background.stop();
-    await db.close();
+    await serving.close();
     const known = listenError(e, opts);
     throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
   }
   env.stderr.write(`storelens api: ${api.url} (${db.location}); reference at ${api.url}/docs\n`);
   const close = async () => {
     await api.close();
-    await background.stop();
-    await db.close();
+    await serving.close();
   };
   if (signals) {
     process.once('SIGINT', () => void close());

@@ -9,12 +9,10 @@ import { webPlugin } from '../web/plugin.js';
 import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';
 import type { Config } from '../settings/config.js';
-import { openAdminDb } from './admin-db.js';
 import { publishedStatistics } from '../reports/statistics.js';
-import { startBackground, type Background } from './background.js';
-import { ingestTask } from './ingest.js';
+import type { Background } from './background.js';
 import { listenError } from './listen-error.js';
-import { webhookRuntimeOf } from './worker.js';
+import { openServing } from './worker.js';
 import type { ServePlugin } from '../serve/app.js';
 import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
@@ -33,26 +31,10 @@ export async function apiPlugins(
   opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'> & { label?: string; out?: string },
   env: Env,
 ): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background; follow: (live: LivePublication) => void }> {
-  const db = await openAdminDb(opts, env);
   const label = opts.label ?? 'storelens serve';
-  let webhooks;
-  try {
-    webhooks = await webhookRuntimeOf(db, opts);
-  } catch (e) {
-    await db.close();
-    throw e;
-  }
-  const background = startBackground(db, {
-    now: env.now,
-    log: (line) => env.stderr.write(`${label}: ${line}\n`),
-    ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, label) : undefined,
-    webhooks,
+  const { db, webhooks, background, close } = await openServing(opts, env, label, {
     reports: opts.out !== undefined ? { statistics: publishedStatistics(opts.out) } : undefined,
   });
-  const close = async () => {
-    await background.stop();
-    await db.close();
-  };
   // The MCP endpoint offers the statistics the server publishes (known once the server runs).
   let live: LivePublication | undefined;
   const mcp = { publication: () => live?.current ?? null };
