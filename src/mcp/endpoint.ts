@@ -43,11 +43,29 @@ interface Ctx {
   opts: McpOptions;
 }
 
+/**
+ * The SDK warns on the console, at every start, that JSON responses drop notifications sent
+ * before a result. Our tools send none (each is one executor call), so the warning only adds
+ * noise to a server's log; every other console line goes through.
+ */
+function withoutJsonModeWarning<T>(make: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith("responseMode: 'json' drops mid-call notifications")) return;
+    warn(...args);
+  };
+  try {
+    return make();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 /** Registers `{prefix}/mcp` (POST, GET and DELETE; the SDK answers what the stateless protocol does not serve). */
 export function registerMcp(app: FastifyInstance, executor: OperationExecutor, routes: readonly AnyRoute[], opts: McpOptions = {}): void {
   const ctx: Ctx = { executor, routes, prefix: app.prefix, opts };
   const allowed = [...localhostAllowedOrigins(), ...(opts.allowedOrigins ?? []), ...(opts.publicUrl ? [new URL(opts.publicUrl).hostname] : [])];
-  const handler = createMcpHandler(({ authInfo }) => serverFor(ctx, authInfo?.extra?.caller as Caller), { responseMode: 'json' });
+  const handler = withoutJsonModeWarning(() => createMcpHandler(({ authInfo }) => serverFor(ctx, authInfo?.extra?.caller as Caller), { responseMode: 'json' }));
   app.addHook('onClose', async () => handler.close());
 
   app.route({
