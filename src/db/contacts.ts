@@ -7,19 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import type { ContactRow, Database } from './schema.js';
 
 /** A contact as the API answers it. */
-export interface ContactView {
-  object: 'contact';
-  id: string;
-  store_id: string;
-  name: string | null;
-  email: string;
-  role: string | null;
-  source: 'manual' | 'discovered';
-  source_detail: string | null;
-  created_by: string;
-  created_at: string;
-  updated_at: string;
-}
+export type ContactView = { object: 'contact' } & Omit<ContactRow, 'workspace_id'>;
 
 export function toContactView(r: ContactRow): ContactView {
   return {

@@ -14,23 +14,8 @@ import type { Database, DealHistoryTable, DealsTable } from './schema.js';
 
 type DealRow = Selectable<DealsTable>;
 
-/** A deal as the API shows it. */
-export interface Deal {
-  object: 'deal';
-  id: string;
-  store_id: string;
-  title: string;
-  value: number | null;
-  currency: string | null;
-  stage: DealStage;
-  owner_email: string | null;
-  expected_close_date: string | null;
-  lost_reason: LostReason | null;
-  lost_reason_other: string | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A deal as the API shows it: its row without the workspace. */
+export type Deal = { object: 'deal' } & Omit<DealRow, 'workspace_id'>;
 
 /** The fields update_deal may change (the stage moves only through moveDealStage). */
 export const EDITABLE = ['title', 'value', 'currency', 'owner_email', 'expected_close_date'] as const;

@@ -21,7 +21,7 @@ import type { AccountStatus } from '../accounts/statuses.js';
 import type { SignalType } from '../signals/types.js';
 import type { Db } from './index.js';
 import { prepared, runBulk } from './prepared.js';
-import type { Database, RankingsTable } from './schema.js';
+import type { Database, RankingDetailsTable, RankingsTable } from './schema.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 /**
@@ -46,15 +46,7 @@ export interface RankedRow {
 }
 
 /** What a row shows beyond its score; evidence and signals as JSON text. */
-export interface DetailRow {
-  store_id: string;
-  domain: string | null;
-  country: string | null;
-  category: string | null;
-  plan: string | null;
-  evidence: string;
-  signals: string;
-}
+export type DetailRow = Omit<RankingDetailsTable, 'workspace_id' | 'gen'>;
 
 /** Runs fn in a write: db.write for a ranking written in parts, or fn(trx) inside the caller's transaction. */
 export type Run = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
