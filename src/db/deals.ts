@@ -284,6 +284,8 @@ export async function moveDealStage(trx: Kysely<Database>, workspaceId: string, 
           store_id: deal.store_id,
           from: deal.stage,
           to: next.stage,
+          // The deal's version after the move: the If-Match of a receiver's next change.
+          version: next.version,
           changed_at: at,
           actor: who.actor,
           lost_reason: next.lost_reason,

@@ -325,7 +325,7 @@ for (const d of dialects) {
         id: expect.any(String),
         type: 'deal.stage_changed',
         created_at: h.clock.now().toISOString(),
-        data: { deal_id: deal.id, store_id: 's1', from: 'discovery', to: 'lost', changed_at: h.clock.now().toISOString(), actor: `key:${kid}`, lost_reason: 'no_response', lost_reason_other: null },
+        data: { deal_id: deal.id, store_id: 's1', from: 'discovery', to: 'lost', version: 3, changed_at: h.clock.now().toISOString(), actor: `key:${kid}`, lost_reason: 'no_response', lost_reason_other: null },
       });
       const outcomes = async () => (await listOutcomes(h.db.kysely, fresh.id)).length;
       const before = { events: all.length, outcomes: await outcomes(), history: (await get(`/deals/${deal.id}/history`, k)).body.data.length };

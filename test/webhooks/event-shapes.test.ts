@@ -118,7 +118,7 @@ for (const d of dialects) {
       expect(events.every((e) => e.data.deal_id === deal.id && e.data.store_id === store)).toBe(true);
       expect(events[0]!.data.deal).toMatchObject({ id: deal.id, stage: 'discovery', version: 1 });
       expect(events[1]!.data.changes).toEqual([{ field: 'value', from: 12000, to: 15000 }]);
-      expect(events[2]!.data).toMatchObject({ from: 'discovery', to: 'proposal' });
+      expect(events[2]!.data).toMatchObject({ from: 'discovery', to: 'proposal', version: 3 });
       seen += events.length;
       // A PATCH that changes nothing and a note emit nothing.
       await write('PATCH', `/deals/${deal.id}`, { value: 15000, title: 'Spring relaunch' });
