@@ -76,7 +76,8 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
       },
       jwks: { keys: [jwk] },
       cookies: { keys: [cookieKey] },
-      scopes: ['openid', 'offline_access', ...SCOPES],
+      // The storelens scopes are the MCP resource's (getResourceServerInfo), not OpenID ones.
+      scopes: ['openid', 'offline_access'],
       claims: { openid: ['sub'] },
       responseTypes: ['code'],
       pkce: { required: () => true },
