@@ -22,7 +22,7 @@ export interface BuildApiAppOptions extends ApiOptions {
 export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
   const { logger = false, timeouts, oauth: oauthOptions, ...apiOptions } = opts;
   const now = opts.now ?? (() => new Date());
-  const oauth = oauthOptions === false ? undefined : await oauthServer(opts.db, now, oauthOptions);
+  const oauth = oauthOptions === false ? undefined : await oauthServer(opts.db, now, oauthOptions ?? { allowLocal: opts.webhooks?.guard.allowLocal });
   if (oauth) {
     // MCP clients find the sign-in from the 401 and present access tokens for the MCP URL.
     apiOptions.mcp = {

@@ -200,8 +200,6 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the 
     expect(refreshed.status).toBe(200);
     const fresh = (await refreshed.json()) as { access_token: string; refresh_token: string };
     expect(fresh.refresh_token).not.toBe(oldRefresh);
-    const reuse = await fetch(tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: oldRefresh, client_id: CLIENT_ID }) });
-    expect(reuse.status).toBe(400);
 
     const mcp = (token: string) =>
       fetch(`${h.base}/mcp`, {
@@ -209,7 +207,13 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the 
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       });
-    // Reusing a rotated refresh token revokes the whole grant (the library's reuse detection).
+    expect((await mcp(fresh.access_token)).status).toBe(200);
+    // Revocation (RFC 7009) of the refresh token ends its grant: the access token stops at the next call.
+    const revoked = await fetch(`${origin}/oauth/token/revocation`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: fresh.refresh_token, client_id: CLIENT_ID }) });
+    expect(revoked.status).toBe(200);
     expect((await mcp(fresh.access_token)).status).toBe(401);
+    // The rotated-out refresh token is spent.
+    const reuse = await fetch(tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: oldRefresh, client_id: CLIENT_ID }) });
+    expect(reuse.status).toBe(400);
   }, 30_000);
 });
