@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type Harness } from '../api/harness.js';
+import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 
 const verifier = randomBytes(32).toString('base64url');
@@ -72,6 +73,21 @@ for (const d of dialects) describe.skipIf(d.skip)(`OAuth clients on ${d.label}`,
     const privateDoc = await authorize(so, { client_id: 'https://10.0.0.7/client.json', redirect_uri: 'https://10.0.0.7/cb', code_challenge: challenge, code_challenge_method: 'S256' });
     expect(privateDoc.status).toBe(400);
     expect(await privateDoc.text()).toContain('invalid_client');
+  });
+
+  it('pre-registers an assistant with `storelens oauth register`', async () => {
+    const run = adminCli(() => strict.t);
+    const origin = originOf(strict);
+    const params = { client_id: 'desk-assistant', redirect_uri: 'http://127.0.0.1:9/desk', code_challenge: challenge, code_challenge_method: 'S256', resource: `${origin}/api/v1/mcp` };
+    expect((await authorize(origin, params)).status).toBe(400);
+    const bad = await run('oauth', 'register', 'desk-assistant', '--redirect-uri', 'http://desk.example/cb');
+    expect(bad.code).not.toBe(0);
+    const r = await run('oauth', 'register', 'desk-assistant', '--redirect-uri', 'http://127.0.0.1:9/desk', '--client-name', 'Desk', '--json');
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({ client_id: 'desk-assistant', client_name: 'Desk', redirect_uris: ['http://127.0.0.1:9/desk'] });
+    const ok = await authorize(origin, params);
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toMatch(/\/oauth\/interaction\//);
   });
 
   it('registers older clients dynamically, and insists on PKCE S256 and the MCP URL as resource', async () => {
