@@ -5,9 +5,9 @@ import { apiErrorHandler } from './error-handler.js';
 import { BODY_LIMIT, apiPlugin, type ApiOptions } from './plugin.js';
 import { ApiProblem, sendProblem } from './problems.js';
 import { webPlugin } from '../web/plugin.js';
-import { oauthPlugin, resourceMetadataUrlOf } from '../oauth/plugin.js';
-import { type OAuthOptions, mcpResourceOf, oauthServer } from '../oauth/provider.js';
-import { authenticateAccessToken } from '../oauth/tokens.js';
+import { assistantConnector } from '../oauth/connector.js';
+import { oauthPlugin } from '../oauth/plugin.js';
+import type { OAuthOptions } from '../oauth/provider.js';
 
 export { apiPlugin, type ApiOptions } from './plugin.js';
 
@@ -22,15 +22,10 @@ export interface BuildApiAppOptions extends ApiOptions {
 export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
   const { logger = false, timeouts, oauth: oauthOptions, ...apiOptions } = opts;
   const now = opts.now ?? (() => new Date());
-  const oauth = oauthOptions === false ? undefined : await oauthServer(opts.db, now, oauthOptions ?? { allowLocal: opts.webhooks?.guard.allowLocal });
-  if (oauth) {
-    // MCP clients find the sign-in from the 401 and present access tokens for the MCP URL.
-    apiOptions.mcp = {
-      ...apiOptions.mcp,
-      resourceMetadataUrl: resourceMetadataUrlOf,
-      accessToken: (authorization, origin) => authenticateAccessToken(opts.db, authorization, mcpResourceOf(origin), now()),
-    };
-  }
+  const connector = oauthOptions === false ? undefined : await assistantConnector(opts.db, now, oauthOptions ?? { allowLocal: opts.webhooks?.guard.allowLocal });
+  const oauth = connector?.oauth;
+  // MCP clients find the sign-in from the 401 and present access tokens for the MCP URL.
+  if (connector) apiOptions.mcp = { ...apiOptions.mcp, ...connector.mcp };
   const app = Fastify({
     logger,
     bodyLimit: opts.bodyLimit ?? BODY_LIMIT,
