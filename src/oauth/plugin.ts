@@ -15,6 +15,9 @@ export interface OAuthPluginOptions {
   publicUrl?: string;
 }
 
+/** oidc-provider's own limit of a request body. */
+const BODY_LIMIT = 56 * 1024;
+
 export const PROTECTED_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
 
 /** Where the MCP endpoint's RFC 9728 metadata is (the path of the resource appended, §3.1). */
@@ -23,13 +26,15 @@ export const resourceMetadataUrlOf = (origin: string): string => `${origin.repla
 export const oauthPlugin: FastifyPluginAsync<OAuthPluginOptions> = async (app, opts) => {
   const originOf = (req: FastifyRequest) => (opts.publicUrl ? opts.publicUrl.replace(/\/$/, '') : `${req.protocol}://${req.host}`);
 
-  // oidc-provider reads the bodies it needs.
+  // Bodies are read here, whole, and handed to oidc-provider as read (its `req.body` fallback):
+  // a stream left unread for it to read later could stall.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
 
   /** Hands the request to the provider of its origin, as if mounted at /oauth. */
   const delegate = (req: FastifyRequest, reply: FastifyReply, path: string) => {
-    const raw = req.raw as typeof req.raw & { originalUrl?: string };
+    const raw = req.raw as typeof req.raw & { originalUrl?: string; body?: unknown };
+    if (typeof req.body === 'string') raw.body = req.body;
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     raw.originalUrl = `${OAUTH_PREFIX}${path}${query}`;
     raw.url = `${path}${query}`;

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPasswordHash } from '../../src/db/members-auth.js';
 import { registerOAuthClient } from '../../src/db/oauth.js';
@@ -57,23 +57,34 @@ class MemoryProvider implements OAuthClientProvider {
   }
 }
 
-/** The loopback redirect target: resolves with the authorization response's parameters. */
+/** The loopback redirect target: each answer at /callback, in order (other paths, e.g. a favicon, are 404). */
 function callbackServer(): Promise<{ url: string; next: () => Promise<URLSearchParams>; close: () => void }> {
+  const answers: URLSearchParams[] = [];
   let waiting: ((p: URLSearchParams) => void) | undefined;
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (u.pathname !== '/callback') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.');
-    waiting?.(u.searchParams);
+    if (waiting) {
+      waiting(u.searchParams);
+      waiting = undefined;
+    } else answers.push(u.searchParams);
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () =>
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
-        next: () => new Promise((r) => (waiting = r)),
+        next: () => (answers.length ? Promise.resolve(answers.shift()!) : new Promise((r) => (waiting = r))),
         close: () => server.close(),
       }),
     ),
   );
+}
+
+/** Leaves the page (on the assistant's callback) and closes it. */
+async function done(page: Page): Promise<void> {
+  await page.goto('about:blank');
+  await page.close();
 }
 
 async function connect(base: string, provider: OAuthClientProvider): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
@@ -135,7 +146,6 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the 
 
     // 2. The member signs in and consents in Chromium.
     const page = await browser.newPage();
-    const answered = cb.next();
     await page.goto(authUrl.href);
     await page.waitForURL(/\/signin/);
     await page.getByLabel('Email').fill(EMAIL);
@@ -146,11 +156,11 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the 
     expect(grants).toContain('manage:webhooks');
     expect(grants).toContain('read:accounts');
     await page.getByRole('button', { name: 'Allow' }).click();
-    const params = await answered;
+    const params = await cb.next();
     expect(params.get('iss')).toBe(origin);
     const code = params.get('code')!;
     expect(code).toBeTruthy();
-    await page.close();
+    await done(page);
 
     // 3. The SDK exchanges the code (PKCE) and connects with the access token.
     const first = new StreamableHTTPClientTransport(new URL(`${h.base}/mcp`), { authProvider: provider });
@@ -215,5 +225,25 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the 
     // The rotated-out refresh token is spent.
     const reuse = await fetch(tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: oldRefresh, client_id: CLIENT_ID }) });
     expect(reuse.status).toBe(400);
+  }, 30_000);
+
+  it('reuses the signed-in session, refuses a consent without the CSRF token, and tells the assistant when the member denies', async () => {
+    const other = new MemoryProvider(cb.url);
+    await expect(connect(h.base, other)).rejects.toBeInstanceOf(UnauthorizedError);
+    const page = await browser.newPage();
+    // Signed in already (the browser kept the session): straight to the consent screen.
+    await page.goto(other.authorizationUrl!.href);
+    await page.waitForURL(/\/oauth\/interaction\//);
+    const grants = await page.getByRole('list', { name: `Grants in ${ws.name}` }).textContent();
+    expect(grants).toContain('read:accounts');
+    expect(grants).not.toContain('manage:webhooks'); // a member now
+    const forged = await page.request.post(page.url(), { form: { decision: 'allow', workspace: ws.id }, maxRedirects: 0 });
+    expect(forged.status()).toBe(403);
+    await page.getByRole('button', { name: 'Deny' }).click();
+    const params = await cb.next();
+    expect(params.get('error')).toBe('access_denied');
+    expect(params.get('iss')).toBe(origin);
+    expect(params.get('code')).toBeNull();
+    await done(page);
   }, 30_000);
 });
