@@ -40,6 +40,7 @@ const RUN: { [C in CommandName]: Runner<C> } = {
   'wallet approve': async (c, [id], env) => (await import('./commands/admin-wallet.js')).decideCommand(id, 'approved', c, env),
   'wallet deny': async (c, [id], env) => (await import('./commands/admin-wallet.js')).decideCommand(id, 'denied', c, env),
   'outreach sender': async (c, [workspace], env) => (await import('./commands/admin-outreach.js')).senderCommand(workspace, c, env),
+  'oauth register': async (c, [clientId], env) => (await import('./commands/admin-oauth.js')).registerClientCommand(clientId, c, env),
   bench: async (c, _, env) => (await import('./commands/bench.js')).runBench(c, env),
 };
 

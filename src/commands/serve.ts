@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { Env } from '../env.js';
 import { apiPlugin } from '../api/app.js';
 import { webPlugin } from '../web/plugin.js';
+import { assistantConnector } from '../oauth/connector.js';
+import { oauthPlugin } from '../oauth/plugin.js';
 import type { Db } from '../db/index.js';
 import { CliError } from '../errors.js';
 import type { Config } from '../settings/config.js';
@@ -35,13 +37,22 @@ export async function apiPlugins(
   const { db, webhooks, background, close } = await openServing(opts, env, label, {
     reports: opts.out !== undefined ? { statistics: publishedStatistics(opts.out) } : undefined,
   });
+  // The assistant connector's OAuth sign-in; metadata documents on loopback only under the local setting.
+  let connector: Awaited<ReturnType<typeof assistantConnector>>;
+  try {
+    connector = await assistantConnector(db, env.now, { allowLocal: webhooks.guard.allowLocal });
+  } catch (e) {
+    await close();
+    throw e;
+  }
   // The MCP endpoint offers the statistics the server publishes (known once the server runs).
   let live: LivePublication | undefined;
-  const mcp = { publication: () => live?.current ?? null };
+  const mcp = { publication: () => live?.current ?? null, ...connector.mcp };
   return {
     plugins: [
       { plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks, mcp } },
-      { plugin: webPlugin, options: { db, now: env.now } },
+      { plugin: webPlugin, options: { db, now: env.now, oauth: connector.oauth } },
+      { plugin: oauthPlugin, options: { oauth: connector.oauth } },
     ],
     close,
     db,

@@ -75,7 +75,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
       `  ${url}/data/rss.xml                   the release feed`,
       `  ${url}/api/v1/docs                    the workspace REST API reference (openapi.json beside it)`,
       `  ${url}/integrations                   Integrations → API & MCP: create and revoke keys, the MCP URL`,
-      `  ${url}/api/v1/mcp                     the MCP endpoint for assistants (Bearer API key)`,
+      `  ${url}/api/v1/mcp                     the MCP endpoint for assistants (they sign in with OAuth by themselves; a Bearer API key works too)`,
       '',
       `demo API key for workspace "${demo.workspace}" (shown once, stored only as a hash):`,
       `  ${demo.key}`,

@@ -34,6 +34,11 @@ export interface McpOptions {
   publicUrl?: string;
   /** Where the RFC 9728 protected-resource metadata is (set when the OAuth sign-in is on), given the server origin. */
   resourceMetadataUrl?: (origin: string) => string;
+  /**
+   * The assistant connector: the caller an OAuth access token signs in, checked for the MCP URL
+   * of `origin` (undefined when the header is no access token; an API key goes to the executor).
+   */
+  accessToken?: (authorization: string | string[] | undefined, origin: string) => Promise<Authenticated | undefined>;
 }
 
 interface Ctx {
@@ -79,7 +84,7 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
       if (refused) return sendWeb(reply, refused);
       let auth: Authenticated;
       try {
-        auth = await executor.authenticate(req.headers.authorization);
+        auth = (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization));
       } catch (e) {
         if (isApiProblem(e) && e.status === 401 && opts.resourceMetadataUrl) return sendProblem(reply, withResourceMetadata(e, opts.resourceMetadataUrl(origin)));
         throw e;

@@ -38,6 +38,7 @@ export const GROUPS = {
   accounts: 'load scored accounts (demos and tests)',
   wallet: "manage a workspace's wallet: credits, standing rules, approvals (owner or admin only)",
   outreach: "configure a workspace's outreach delivery adapter (owner or admin only)",
+  oauth: "pre-register assistants for the assistant connector's OAuth sign-in",
 } as const;
 
 export const COMMANDS = [
@@ -85,6 +86,11 @@ export const COMMANDS = [
     summary: "set the workspace's outreach sender (a signed webhook to your own sender; the signing secret is printed once); without --url, print it",
     args: [{ name: 'workspace', help: 'workspace id or name' }],
   },
+  {
+    name: 'oauth register',
+    summary: 'pre-register an assistant (a public OAuth client using PKCE) under a client id of your choosing; assistants with a metadata document URL need no registration',
+    args: [{ name: 'client-id', help: 'the client id the assistant will present' }],
+  },
   { name: 'bench', summary: 'run the benchmarks, each against a baseline measured in the same run (what `npm run bench` runs)', hidden: true },
 ] as const satisfies readonly CommandDef[];
 
@@ -110,7 +116,7 @@ export interface SettingDef {
 export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks'] as const;
 
 const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
-const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender'] as const;
+const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;
 
@@ -181,6 +187,8 @@ export const SETTINGS = [
   { name: 'url', flag: '--url', value: httpUrl, help: "your sender's https URL: each outreach step is POSTed there, signed like webhook deliveries", commands: ['outreach sender'] },
   { name: 'clear', flag: '--clear', value: toggle, help: 'remove the sender: steps are held', commands: ['outreach sender'] },
   { name: 'scopes', flag: '--scopes', value: text('list'), help: 'operator grant of further scopes, comma-separated (e.g. manage:webhooks)', commands: ['keys create'] },
+  { name: 'redirectUri', flag: '--redirect-uri', value: texts('url'), required: true, help: "where the assistant receives the sign-in's answer (repeat for several)", commands: ['oauth register'] },
+  { name: 'clientName', flag: '--client-name', value: text('name'), help: 'the name the consent screen shows', commands: ['oauth register'] },
   // the workspace database
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', 'ingest', 'worker', ...ADMIN] },
   {
@@ -197,7 +205,7 @@ export const SETTINGS = [
     flag: '--webhooks-allow-local',
     env: 'STORELENS_WEBHOOKS_ALLOW_LOCAL',
     value: envSwitch,
-    help: 'local development and tests only: webhook endpoints may use http and loopback addresses (off by default)',
+    help: 'local development and tests only: webhook endpoints, and the client metadata documents of assistants signing in with OAuth, may use http and loopback addresses (off by default)',
     commands: ['serve', 'start', 'api', 'worker'],
   },
   {

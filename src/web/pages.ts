@@ -120,3 +120,46 @@ ${created}${createForm}
     v.nonce,
   );
 }
+
+export interface ConsentView {
+  nonce: string;
+  csrf: string;
+  email: string;
+  /** Where the form posts (the interaction's page). */
+  action: string;
+  client: { id: string; name?: string };
+  redirectTo: string;
+  /** Each workspace of the member with the grants their role gives there now. */
+  workspaces: { membership: Membership; grants: string[] }[];
+  describe: (scope: string) => string;
+}
+
+/** The assistant connector's consent screen: who asks, for which workspace, with which grants. */
+export function consentPage(v: ConsentView): string {
+  const name = v.client.name ? `${esc(v.client.name)} (<code>${esc(v.client.id)}</code>)` : `<code>${esc(v.client.id)}</code>`;
+  let host = '';
+  try {
+    host = new URL(v.redirectTo).host;
+  } catch {
+    host = v.redirectTo;
+  }
+  const choices = v.workspaces
+    .map(
+      (w, i) => `<div class="workspace"><input type="radio" name="workspace" id="ws-${i}" value="${esc(w.membership.workspace_id)}"${i === 0 ? ' checked' : ''} required>
+<label for="ws-${i}">${esc(w.membership.name)} — as ${esc(w.membership.role)}</label>
+<ul aria-label="Grants in ${esc(w.membership.name)}">${w.grants.map((g) => `<li><code>${esc(g)}</code> ${esc(v.describe(g))}</li>`).join('')}</ul></div>`,
+    )
+    .join('\n');
+  return layout(
+    'Allow an assistant',
+    `<h1>Allow an assistant to use storelens</h1>
+<section><p>${name} asks to act as <strong>${esc(v.email)}</strong>. After you allow it, it is sent back to <code>${esc(host)}</code>.</p>
+<form method="post" action="${esc(v.action)}"><input type="hidden" name="csrf" value="${esc(v.csrf)}">
+<fieldset><legend>Workspace and what the assistant may do there</legend>
+${choices}
+</fieldset>
+<p>The access follows your role at every call: if your role changes or you leave the workspace, the assistant's access changes or ends at once.</p>
+<p><button type="submit" name="decision" value="allow">Allow</button> <button type="submit" name="decision" value="deny" class="secondary">Deny</button></p></form></section>`,
+    v.nonce,
+  );
+}

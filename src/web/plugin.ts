@@ -13,6 +13,8 @@ import type { Db } from '../db/index.js';
 import { deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership } from '../db/members-auth.js';
 import { findWorkspace } from '../db/workspaces.js';
 import { PASSWORD_MIN, hashPassword, passwordMatches } from '../members/passwords.js';
+import type { OAuthServer } from '../oauth/provider.js';
+import { registerInteractions } from './interactions.js';
 import { integrationsPage, invitePage, messagePage, signInPage } from './pages.js';
 import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, tokenHash, type SignedIn } from './session.js';
 
@@ -21,6 +23,8 @@ export interface WebOptions {
   now?: () => Date;
   /** The origin clients reach this server at; default: from each request's Host. */
   publicUrl?: string;
+  /** The assistant connector's authorization server: its sign-in and consent pages are served here. */
+  oauth?: OAuthServer;
 }
 
 type Form = Record<string, string | string[] | undefined>;
@@ -51,6 +55,8 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       .send(page(nonce));
   };
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+  if (opts.oauth) registerInteractions(app, { db, now, oauth: opts.oauth, originOf, html });
 
   app.get('/signin', async (req, reply) => {
     const next = safeNext((req.query as Form).next);

@@ -1,7 +1,7 @@
 /** A real api server on a free port over a fresh database, with an injected clock. */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApiApp } from '../../src/api/app.js';
+import { type BuildApiAppOptions, buildApiApp } from '../../src/api/app.js';
 import type { ApiOptions } from '../../src/api/plugin.js';
 import { generateApiKey } from '../../src/api/keys.js';
 import type { Scope } from '../../src/api/scopes.js';
@@ -31,7 +31,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startApi(dialect: DialectName, opts: Omit<ApiOptions, 'db' | 'now'> & { poolSize?: number } = {}): Promise<Harness> {
+export async function startApi(dialect: DialectName, opts: Omit<ApiOptions, 'db' | 'now'> & Pick<BuildApiAppOptions, 'oauth'> & { poolSize?: number } = {}): Promise<Harness> {
   const { poolSize, ...apiOpts } = opts;
   const t = await freshDb(dialect, { poolSize });
   const clock = fakeClock();

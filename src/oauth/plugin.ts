@@ -1,0 +1,67 @@
+/**
+ * The authorization server on the api server: oidc-provider's own app under /oauth (authorize,
+ * token, revocation, registration, jwks), its metadata at the root (RFC 8414
+ * /.well-known/oauth-authorization-server, and OpenID discovery), and the MCP endpoint's
+ * protected-resource metadata (RFC 9728). The login and consent pages are the web plugin's
+ * (web/interactions.ts). Bodies reach oidc-provider unread: it parses them itself.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { SCOPES } from '../api/scopes.js';
+import { MCP_RESOURCE_PATH, OAUTH_PREFIX, mcpResourceOf, type OAuthServer } from './provider.js';
+
+export interface OAuthPluginOptions {
+  oauth: OAuthServer;
+  /** The origin clients reach this server at; default: from each request's Host. */
+  publicUrl?: string;
+}
+
+/** oidc-provider's own limit of a request body. */
+const BODY_LIMIT = 56 * 1024;
+
+export const PROTECTED_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
+
+/** Where the MCP endpoint's RFC 9728 metadata is (the path of the resource appended, §3.1). */
+export const resourceMetadataUrlOf = (origin: string): string => `${origin.replace(/\/$/, '')}${PROTECTED_RESOURCE_METADATA}${MCP_RESOURCE_PATH}`;
+
+export const oauthPlugin: FastifyPluginAsync<OAuthPluginOptions> = async (app, opts) => {
+  const originOf = (req: FastifyRequest) => (opts.publicUrl ? opts.publicUrl.replace(/\/$/, '') : `${req.protocol}://${req.host}`);
+
+  // Bodies are read here, whole, and handed to oidc-provider as read (its `req.body` fallback):
+  // a stream left unread for it to read later could stall.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
+
+  /** Hands the request to the provider of its origin, as if mounted at /oauth. */
+  const delegate = (req: FastifyRequest, reply: FastifyReply, path: string) => {
+    const raw = req.raw as typeof req.raw & { originalUrl?: string; body?: unknown };
+    if (typeof req.body === 'string') raw.body = req.body;
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+    raw.originalUrl = `${OAUTH_PREFIX}${path}${query}`;
+    raw.url = `${path}${query}`;
+    reply.hijack();
+    opts.oauth.providerFor(originOf(req)).callback()(raw, reply.raw);
+  };
+
+  const protectedResource = async (req: FastifyRequest, reply: FastifyReply) => {
+    const origin = originOf(req);
+    return reply.header('cache-control', 'public, max-age=3600').header('access-control-allow-origin', '*').send({
+      resource: mcpResourceOf(origin),
+      authorization_servers: [origin],
+      scopes_supported: SCOPES,
+      bearer_methods_supported: ['header'],
+      resource_name: 'storelens workspace (MCP)',
+      resource_documentation: `${origin}/api/v1/docs`,
+    });
+  };
+  app.get(PROTECTED_RESOURCE_METADATA, protectedResource);
+  app.get(`${PROTECTED_RESOURCE_METADATA}${MCP_RESOURCE_PATH}`, protectedResource);
+
+  for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+    app.route({ method: ['GET', 'OPTIONS'], url: path, handler: async (req, reply) => delegate(req, reply, '/.well-known/openid-configuration') });
+  }
+  app.route({
+    method: ['GET', 'POST', 'OPTIONS', 'DELETE', 'PUT'],
+    url: `${OAUTH_PREFIX}/*`,
+    handler: async (req, reply) => delegate(req, reply, req.url.split('?')[0]!.slice(OAUTH_PREFIX.length)),
+  });
+};

@@ -1,0 +1,91 @@
+/**
+ * The assistant connector's sign-in pages, for oidc-provider's interactions
+ * (`/oauth/interaction/{uid}`): a member not signed in goes to the sign-in form first (and comes
+ * back); a signed-in member sees the consent screen — which assistant asks, for which workspace,
+ * and the grants the member's role gives there now — and allows or denies. The session's CSRF
+ * token guards the form, as on every other page.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '../api/scopes.js';
+import type { Db } from '../db/index.js';
+import { membershipsOf, walletVisibility, type Membership } from '../db/members-auth.js';
+import { memberGrants } from '../members/grants.js';
+import { OAUTH_PREFIX, accountIdOf, mcpResourceOf, type OAuthServer } from '../oauth/provider.js';
+import { consentPage, messagePage } from './pages.js';
+import { currentSession, sameToken } from './session.js';
+
+type Form = Record<string, string | string[] | undefined>;
+type Html = (reply: FastifyReply, status: number, page: (nonce: string) => string) => FastifyReply;
+
+const OIDC_SCOPES = new Set(['openid', 'offline_access']);
+
+export function registerInteractions(app: FastifyInstance, d: { db: Db; now: () => Date; oauth: OAuthServer; originOf: (req: FastifyRequest) => string; html: Html }): void {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const path = (uid: string) => `${OAUTH_PREFIX}/interaction/${encodeURIComponent(uid)}`;
+
+  /** The pending interaction, or an error page when it expired (or belongs to another browser). */
+  const pending = async (req: FastifyRequest, reply: FastifyReply) => {
+    const provider = d.oauth.providerFor(d.originOf(req));
+    try {
+      const details = await provider.interactionDetails(req.raw, reply.raw);
+      return { provider, details };
+    } catch {
+      await d.html(reply, 400, (nonce) => messagePage('Sign-in expired', 'This sign-in request expired or was opened in another browser. Start the connection again from the assistant.', nonce));
+      return undefined;
+    }
+  };
+
+  const grantsByWorkspace = async (all: Membership[]) =>
+    Promise.all(all.map(async (m) => ({ membership: m, grants: memberGrants(m.role, await walletVisibility(d.db.kysely, m.workspace_id)) })));
+
+  app.get(`${OAUTH_PREFIX}/interaction/:uid`, async (req, reply) => {
+    const p = await pending(req, reply);
+    if (!p) return reply;
+    const s = await currentSession(d.db, req, d.now());
+    const all = s ? await membershipsOf(d.db.kysely, s.email) : [];
+    if (!s || all.length === 0) return reply.redirect(`/signin?next=${encodeURIComponent(path(p.details.uid))}`, 303);
+    const client = await p.provider.Client.find(String(p.details.params.client_id));
+    const workspaces = await grantsByWorkspace(all);
+    return d.html(reply, 200, (nonce) =>
+      consentPage({
+        nonce,
+        csrf: s.csrf,
+        email: s.email,
+        action: path(p.details.uid),
+        client: { id: String(p.details.params.client_id), name: client?.clientName },
+        redirectTo: String(p.details.params.redirect_uri ?? ''),
+        workspaces,
+        describe: (scope) => SCOPE_DESCRIPTIONS[scope as Scope] ?? scope,
+      }),
+    );
+  });
+
+  app.post(`${OAUTH_PREFIX}/interaction/:uid`, async (req, reply) => {
+    const p = await pending(req, reply);
+    if (!p) return reply;
+    const s = await currentSession(d.db, req, d.now());
+    const form = (req.body ?? {}) as Form;
+    if (!s) return reply.redirect(`/signin?next=${encodeURIComponent(path(p.details.uid))}`, 303);
+    if (!sameToken(s.csrf, one(form.csrf))) return d.html(reply, 403, (nonce) => messagePage('Form expired', 'The form expired; nothing was allowed. Go back and try again.', nonce));
+    if (one(form.decision) !== 'allow') {
+      const to = await p.provider.interactionResult(req.raw, reply.raw, { error: 'access_denied', error_description: 'The member declined the sign-in.' }, { mergeWithLastSubmission: false });
+      return reply.redirect(to, 303);
+    }
+    const membership = (await membershipsOf(d.db.kysely, s.email)).find((m) => m.workspace_id === one(form.workspace));
+    if (!membership) return d.html(reply, 403, (nonce) => messagePage('Not a member', 'You are not a member of that workspace.', nonce));
+    const accountId = accountIdOf(membership.workspace_id, s.email);
+    const clientId = String(p.details.params.client_id);
+    const grant = new p.provider.Grant({ accountId, clientId });
+    const requested = String(p.details.params.scope ?? '').split(' ').filter(Boolean);
+    const oidc = requested.filter((x) => OIDC_SCOPES.has(x));
+    if (oidc.length) grant.addOIDCScope(oidc.join(' '));
+    // What the member consents to: every storelens scope asked for (none named: all of them);
+    // at each call the role in force then decides which of these hold (oauth/tokens.ts).
+    const asked = requested.filter((x) => (SCOPES as readonly string[]).includes(x));
+    const resources = p.details.params.resource ? [p.details.params.resource].flat() : [mcpResourceOf(d.originOf(req))];
+    for (const resource of resources) grant.addResourceScope(String(resource), (asked.length ? asked : SCOPES).join(' '));
+    const grantId = await grant.save();
+    const to = await p.provider.interactionResult(req.raw, reply.raw, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    return reply.redirect(to, 303);
+  });
+}
