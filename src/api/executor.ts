@@ -121,6 +121,8 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   const idempotency = idempotencyRunner(db, now);
   const cursorSecret = await getOrCreateSetting(db, 'cursor_secret', () => randomBytes(32).toString('hex'));
   const reads = new ReadCache(READ_CACHE_ENTRIES);
+  /** Cacheable reads being computed, by data versions and cache key. */
+  const inflight = new Map<string, Promise<CachedRead | undefined>>();
   const webhooks = opts.webhooks ?? (await webhookRuntime(db.kysely));
 
   const authenticateCaller = opts.authenticate ?? ((authorization, at) => authenticate(db, authorization, at));
@@ -139,9 +141,17 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     // A read answered before in this workspace at the same data versions: the same body again.
     const cacheKey = isMutating(route) || route.headers ? undefined : `${route.operationId} ${auth.workspace.id} ${req.target}`;
     const stamp = `${auth.workspace.accounts_version}:${auth.workspace.ranking_version}`;
+    const flightKey = cacheKey === undefined ? undefined : `${stamp} ${cacheKey}`;
     if (cacheKey !== undefined) {
       const hit = reads.get(cacheKey);
-      if (hit && hit.stamp === stamp) return { status: 200, headers: NO_HEADERS, body: hit.body, gzipped: () => (hit.gzipped ??= gzipSync(hit.body)) };
+      if (hit && hit.stamp === stamp) return served(hit);
+      // The same read already running (e.g. every client asking for the first page right after a
+      // re-ranking): wait for its answer rather than compute it again.
+      const running = inflight.get(flightKey!);
+      if (running) {
+        const entry = await running;
+        if (entry) return served(entry);
+      }
     }
     const idemKey = isMutating(route) ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
     const params = validate(route.params, storableValues(req.params), 'invalid-parameters');
@@ -153,16 +163,26 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     if (!handler) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
     const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret, webhooks };
     if (idemKey === undefined) {
-      const result = await handler(route.prepare ? { ...ctx, prepared: await route.prepare(ctx) } : ctx);
-      const headers = result.headers ?? NO_HEADERS;
-      if (result.contentType !== undefined) return { status: result.status, headers, body: String(result.body), contentType: result.contentType };
-      const json = JSON.stringify(result.body);
-      if (cacheKey !== undefined && result.cacheable && result.status === 200) {
-        const entry: CachedRead = { stamp, body: json };
-        reads.set(cacheKey, entry);
-        return { status: 200, headers, body: json, gzipped: () => (entry.gzipped ??= gzipSync(json)) };
+      let settle: (entry: CachedRead | undefined) => void = () => {};
+      const leads = flightKey !== undefined && !inflight.has(flightKey);
+      if (leads) inflight.set(flightKey, new Promise((resolve) => (settle = resolve)));
+      try {
+        const result = await handler(route.prepare ? { ...ctx, prepared: await route.prepare(ctx) } : ctx);
+        const headers = result.headers ?? NO_HEADERS;
+        if (result.contentType !== undefined) return { status: result.status, headers, body: String(result.body), contentType: result.contentType };
+        const json = JSON.stringify(result.body);
+        if (cacheKey !== undefined && result.cacheable && result.status === 200) {
+          const entry: CachedRead = { stamp, body: json };
+          reads.set(cacheKey, entry);
+          settle(entry);
+          return { ...served(entry), headers };
+        }
+        return { status: result.status, headers, body: json };
+      } finally {
+        // Waiters of an answer that is not to be shared (or of a failure) compute their own.
+        settle(undefined);
+        if (leads) inflight.delete(flightKey);
       }
-      return { status: result.status, headers, body: json };
     }
     const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input);
     const prepared = route.prepare ? await route.prepare(ctx) : undefined;
@@ -204,6 +224,11 @@ interface CachedRead {
   stamp: string;
   body: string;
   gzipped?: Buffer;
+}
+
+/** A cached read as an answer: the body, and gzipped on demand (once). */
+function served(entry: CachedRead): OperationResponse {
+  return { status: 200, headers: NO_HEADERS, body: entry.body, gzipped: () => (entry.gzipped ??= gzipSync(entry.body)) };
 }
 
 class ReadCache {

@@ -79,6 +79,9 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> 
 
 type Opened = Omit<Db, 'appliedMigrations' | 'options'>;
 
+/** How long a statement waits for a lock another connection holds. */
+const BUSY_TIMEOUT_MS = 5000;
+
 /** Most writes one group commit takes; the rest wait for the next. */
 const GROUP_COMMIT_MAX = 256;
 
@@ -94,7 +97,7 @@ async function openSqlite(path: string): Promise<Opened> {
   const { default: SQLite } = await import('better-sqlite3');
   const database = new SQLite(path);
   database.pragma('journal_mode = WAL');
-  database.pragma('busy_timeout = 5000');
+  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // WAL + NORMAL: a commit is durable against a crash of the process (the WAL is written before
   // COMMIT returns); only a power loss or OS crash can drop the last commits, never corrupt the file.
   database.pragma('synchronous = NORMAL');
@@ -133,15 +136,35 @@ async function openSqlite(path: string): Promise<Opened> {
       running = flush().finally(() => (running = undefined));
     });
   };
+  // BEGIN IMMEDIATE without blocking the event loop: while another connection (the re-ranking
+  // thread, another process) holds the write lock, try again every millisecond between turns of
+  // the loop rather than wait in SQLite's busy handler, which would stall every request of this
+  // process meanwhile (and, backing off, miss the short gaps a ranking writer leaves).
+  const beginWrite = async () => {
+    const started = Date.now();
+    for (;;) {
+      database.pragma('busy_timeout = 0');
+      try {
+        run('begin immediate');
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() - started > BUSY_TIMEOUT_MS) throw e;
+      } finally {
+        database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  };
   const flush = async () => {
     const batch = queue.splice(0, GROUP_COMMIT_MAX);
     if (batch.length === 0) return;
     if (file && !checkpointer) checkpointer = startCheckpointer(file);
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
+      // The lock first, outside the connection: reads go on while the write waits for it.
+      await beginWrite();
       await kysely.connection().execute(async (conn) => {
         registerHeldConnection(conn, prepare as SqlitePrepare);
-        run('begin immediate');
         try {
           for (const w of batch) {
             if (w.bare) {
@@ -177,6 +200,7 @@ async function openSqlite(path: string): Promise<Opened> {
         else w.reject(o.error);
       });
     } catch (e) {
+      if (database.inTransaction) run('rollback');
       for (const w of batch) w.reject(e);
     } finally {
       if (queue.length) schedule();

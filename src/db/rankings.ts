@@ -32,6 +32,8 @@ export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 export const MAX_SUPERSEDED_ROWS = 2_000_000;
 /** Rows per write transaction of a ranking. */
 const RANKING_CHUNK = 4_000;
+/** The pause between two parts of a ranking write. */
+const PART_GAP_MS = 1;
 /** A version still `writing` after this long was abandoned by its writer (a crash): it is deleted. */
 const ABANDONED_MS = 30 * 60 * 1000;
 
@@ -115,6 +117,8 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
         await insertDetails(trx, workspaceId, gen, d);
         await ensureAccounts(trx, workspaceId, d.map((x) => x.store_id), w.statuses, w.now);
       });
+      // A gap between parts, so a writer waiting for the lock (the API's own writes) gets in.
+      await new Promise((r) => setTimeout(r, PART_GAP_MS));
     }
     if (w.details && w.carryDetails && current !== null) await run((trx) => carryDetails(trx, workspaceId, current, gen));
   } catch (e) {

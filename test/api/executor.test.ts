@@ -52,6 +52,28 @@ for (const d of dialects) {
       expect(body.next_cursor).toEqual(expect.any(String));
     });
 
+    it('computes a read that many callers ask for at once a single time, and gives each the same answer', async () => {
+      const base = route('list_accounts');
+      let runs = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const counted = { ...base, handler: async (ctx: Parameters<NonNullable<typeof base.handler>>[0]) => {
+        runs++;
+        await gate;
+        return base.handler!(ctx);
+      } };
+      const answers = Promise.all(Array.from({ length: 8 }, () => exec.execute(counted, request({ key, query: { limit: 2, filter: 'all' } }))));
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      const all = await answers;
+      expect(runs).toBe(1);
+      expect(new Set(all.map((a) => a.body)).size).toBe(1);
+      expect(all.every((a) => a.status === 200 && a.headers.ratelimit !== undefined)).toBe(true);
+      // A read that is not shared (another target) runs on its own.
+      await exec.execute(counted, request({ key, query: { limit: 1, filter: 'all' } }));
+      expect(runs).toBe(2);
+    });
+
     it('runs the checks in the same order as REST: 401, 404, 403, 400', async () => {
       const unauth = await exec.execute(route('record_outcome'), request({ body: { store_id: 's', action: 'won' } }));
       expect([unauth.status, JSON.parse(unauth.body).type]).toEqual([401, PROBLEM + 'unauthorized']);
