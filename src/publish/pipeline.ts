@@ -22,6 +22,7 @@ import { acquireLock } from './lock.js';
 import { changedStats } from './pages.js';
 import { loadSuppression, publishedMonths, readPublication, saveSuppression, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
 import { writeRelease } from './release.js';
+import { phaseClock, type Phase } from './phases.js';
 import { documentEtag, hashPanel, REACH, runId } from './run-id.js';
 
 export interface PublishOptions {
@@ -38,6 +39,8 @@ export interface PublishOptions {
   runs?: string;
   now: () => Date;
   onProgress?: (message: string) => void;
+  /** called as each phase of the run starts (phases.ts): a progress display can time them */
+  onPhase?: (phase: Phase) => void;
   /** worker threads for cards (default: one per core) */
   cardThreads?: number;
   /** warnings for the operator (a correction that touches fewer than FLOOR stores) */
@@ -65,10 +68,18 @@ export interface PublishSummary {
   files_written: string[];
   /** months whose run (stores and signals) was written to the runs folder in this run */
   runs: string[];
+  /** seconds spent in each phase of the run (phases.ts), for scripts and the benchmark */
+  phases: Partial<Record<Phase, number>>;
 }
 
 export async function publish(o: PublishOptions): Promise<PublishSummary> {
   const progress = o.onProgress ?? (() => {});
+  const clock = phaseClock();
+  const phase = (p: Phase) => {
+    clock.enter(p);
+    o.onPhase?.(p);
+  };
+  const report = { progress, phase };
   const baseUrl = o.baseUrl.replace(/\/+$/, '');
   const files = await listPanel(o.input);
   const panelMonths = files.map((f) => f.month);
@@ -78,6 +89,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   if (o.runs !== undefined && ((await isWithin(o.runs, o.out)) || (await isWithin(o.out, o.runs)))) {
     throw new CliError(`--runs ${o.runs} and --out ${o.out} overlap: the runs folder is private and must not be inside the public output folder (nor the output inside it)`);
   }
+  phase('hashing');
   progress('hashing panel files');
   const hashes = await hashPanel(files);
 
@@ -131,14 +143,14 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const kept = before.filter((m) => !months.includes(m) && panelMonths.includes(m));
     const known = unionOf(before.filter((m) => !months.includes(m)).map((m) => storedCells[m] ?? {}));
     let computed =
-      months.length || runsRequest ? await computeMonths(files, months, baseUrl, progress, saved, known, kept.length ? oldUniverse : undefined, runsRequest) : undefined;
+      months.length || runsRequest ? await computeMonths(files, months, baseUrl, report, saved, known, kept.length ? oldUniverse : undefined, runsRequest) : undefined;
     if (computed?.relisted) {
       // A breakdown value new to the publication (or gone from it): every published month lists
       // the new set of rows, a correction of each, built together so deltas and audits agree.
       const runsWritten = computed.runs;
       months = [...new Set([...months, ...kept])].sort();
       progress(`the listed breakdown values changed: rebuilding ${months.length} month(s)`);
-      computed = { ...(await computeMonths(files, months, baseUrl, progress, saved, computed.universe)), runs: runsWritten };
+      computed = { ...(await computeMonths(files, months, baseUrl, report, saved, computed.universe)), runs: runsWritten };
     }
     if (computed && months.length) plan(months, universeHash(computed.universe));
     /** Points the runs index at the new runs: only once the publication itself has succeeded. */
@@ -152,6 +164,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       await switchRunsIndex(o.runs, new Map(runMonths.map((m) => [m, runIds.get(m)!])), contacts ? contacts.id : undefined);
       if (contacts) await pruneContactsRuns(o.runs, contacts.id);
     };
+    phase('writing');
     const built: Map<string, BuiltMonth> = computed?.built ?? new Map();
     if (computed) o.onAudit?.(computed.auditSeconds);
     const suppression = { ...oldState.suppression };
@@ -209,7 +222,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const releases = months.filter((m) => !before.includes(m));
     for (const m of releases) feed.push({ kind: 'release', month: m, completed_at: completedAt, guid: `release:${m}`, slugs: [...SLUGS] });
 
-    const artifacts = await assembleArtifacts({ docs, old, baseUrl, cards: o.cards, rebuilt: new Set(months), feed, completedAt, cardThreads: o.cardThreads, progress });
+    const artifacts = await assembleArtifacts({ docs, old, baseUrl, cards: o.cards, rebuilt: new Set(months), feed, completedAt, cardThreads: o.cardThreads, progress, phase });
     const latest = allMonths[allMonths.length - 1] ?? null;
     const summary: PublishSummary = {
       out: o.out,
@@ -226,6 +239,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       cards_rendered: artifacts.cardsRendered,
       files_written: artifacts.changed ? artifacts.written : [],
       runs: runMonths,
+      phases: {},
     };
     if (artifacts.changed) {
       for (const key of rebuild) {
@@ -238,6 +252,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     }
     if (!artifacts.changed) {
       await switchRuns();
+      clock.stop();
+      summary.phases = clock.totals();
       return summary;
     }
 
@@ -261,6 +277,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     );
     wrote = true;
     await switchRuns();
+    clock.stop();
+    summary.phases = clock.totals();
     return summary;
   } finally {
     await runsLock?.release();
