@@ -5,22 +5,18 @@
  * comparing them counts the stores a correction touched without keeping the old panel.
  */
 import { PANEL_COLUMNS } from './columns.js';
-import { ident, lit, type Duck } from './duck.js';
+import { ident, type Duck } from './duck.js';
 
 export const FINGERPRINT_BUCKETS = 1024;
 
-/** month → fingerprint (base64 of one 64-bit hash per bucket), for months of the loaded `panel`. */
-export async function fingerprintMonths(duck: Duck, months: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (months.length === 0) return out;
+/** The fingerprint (base64 of one 64-bit hash per bucket) of one month's typed panel rows in `table`. */
+export async function fingerprintTable(duck: Duck, table: string): Promise<string> {
   const row = PANEL_COLUMNS.map((c) => ident(c.name)).join(', ');
-  const rows = await duck.all<{ month: string; b: number | string; h: string }>(`
-    SELECT month, hash(store_id) % ${FINGERPRINT_BUCKETS} AS b, CAST(bit_xor(hash(${row})) AS VARCHAR) AS h
-    FROM panel WHERE month IN (${months.map(lit).join(', ')}) GROUP BY ALL`);
-  const buffers = new Map(months.map((m) => [m, Buffer.alloc(FINGERPRINT_BUCKETS * 8)]));
-  for (const r of rows) buffers.get(r.month)!.writeBigUInt64LE(BigInt(r.h), Number(r.b) * 8);
-  for (const [m, b] of buffers) out.set(m, b.toString('base64'));
-  return out;
+  const rows = await duck.all<{ b: number | string; h: string }>(`
+    SELECT hash(store_id) % ${FINGERPRINT_BUCKETS} AS b, CAST(bit_xor(hash(${row})) AS VARCHAR) AS h FROM ${table} GROUP BY ALL`);
+  const buffer = Buffer.alloc(FINGERPRINT_BUCKETS * 8);
+  for (const r of rows) buffer.writeBigUInt64LE(BigInt(r.h), Number(r.b) * 8);
+  return buffer.toString('base64');
 }
 
 /** How many buckets two fingerprints of a month differ in: about the number of stores changed. */

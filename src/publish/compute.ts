@@ -4,9 +4,8 @@
  */
 import { CliError } from '../errors.js';
 import { previousMonth } from '../panel/columns.js';
-import { aggregateMonths, registerMacros } from '../panel/aggregate.js';
+import { aggregatePanel, registerMacros } from '../panel/aggregate.js';
 import { openDuck } from '../panel/duck.js';
-import { fingerprintMonths } from '../panel/fingerprint.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
 import { writeRuns, type RunInfo, type WriteRunsOptions } from '../panel/runs.js';
 import type { MonthAgg } from '../stats/aggregate.js';
@@ -88,8 +87,7 @@ export async function computeMonths(
     // Months whose documents are built, plus the previous months a count delta needs.
     const aggregated = [...new Set([...months, ...priorsNeeded])].sort();
     if (aggregated.length) report.progress(`aggregating ${months.length} month(s)`);
-    aggs = aggregated.length ? await aggregateMonths(duck, aggregated) : new Map();
-    fingerprints = await fingerprintMonths(duck, months);
+    ({ aggs, fingerprints } = await aggregatePanel(duck, aggregated, months, (m) => report.progress(`aggregating ${m}`)));
     if (runs?.months.length) {
       report.phase('writing');
       written = await writeRuns(duck, { ...runs, panelMonths: new Set(byMonth.keys()), onProgress: report.progress });

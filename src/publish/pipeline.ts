@@ -23,7 +23,8 @@ import { changedStats } from './pages.js';
 import { loadSuppression, publishedMonths, readPublication, saveSuppression, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
 import { writeRelease } from './release.js';
 import { phaseClock, type Phase } from './phases.js';
-import { documentEtag, hashPanel, REACH, runId } from './run-id.js';
+import { hashPanelCached, readHashCache, writeHashCache } from './hash-cache.js';
+import { documentEtag, REACH, runId } from './run-id.js';
 
 export interface PublishOptions {
   input: string;
@@ -91,7 +92,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   }
   phase('hashing');
   progress('hashing panel files');
-  const hashes = await hashPanel(files);
+  const cacheRead = await readHashCache(o.out);
+  const { hashes, cache: hashCache } = await hashPanelCached(files, cacheRead);
 
   const outExisted = await stat(o.out).then(() => true, () => false);
   await mkdir(o.out, { recursive: true });
@@ -252,6 +254,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     }
     if (!artifacts.changed) {
       await switchRuns();
+      await writeHashCache(o.out, hashCache, cacheRead);
       clock.stop();
       summary.phases = clock.totals();
       return summary;
@@ -277,6 +280,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     );
     wrote = true;
     await switchRuns();
+    await writeHashCache(o.out, hashCache, cacheRead);
     clock.stop();
     summary.phases = clock.totals();
     return summary;
