@@ -3,7 +3,8 @@
  * ctime, to the nanosecond): a file whose identity is unchanged is not read again. Run ids
  * still come from content hashes; the cache only saves re-reading bytes it has hashed. It lives
  * in the output folder's private `.cache/` (never served), written only by a run holding the
- * output's lock; a damaged or foreign cache is ignored and rewritten.
+ * output's lock, with a new release (a run that changes nothing touches nothing); a damaged or
+ * foreign cache is ignored and rewritten.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -25,6 +26,8 @@ export interface HashCache {
   version: number;
   /** absolute path of a panel file → its identity and content hash */
   files: Record<string, Entry>;
+  /** the contact source beside the panel: its identity and the contacts id it checked to (contacts/source.ts) */
+  contacts?: { file: string; identity: string; id: string };
 }
 
 /**
@@ -34,7 +37,7 @@ export interface HashCache {
  */
 const SETTLED_NS = 2_000_000_000n;
 
-async function identityOf(file: string): Promise<{ identity: string; settled: boolean }> {
+export async function identityOf(file: string): Promise<{ identity: string; settled: boolean }> {
   const s = await stat(file, { bigint: true });
   const changed = s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs;
   return { identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, settled: BigInt(Date.now()) * 1_000_000n - changed > SETTLED_NS };
@@ -73,6 +76,17 @@ export async function hashPanelCached(files: readonly PanelFile[], cache: HashCa
     if (after.identity === before.identity && after.settled) next.files[key] = { identity: before.identity, sha256 };
   }
   return { hashes, cache: next };
+}
+
+/**
+ * The contacts id of a contact file already checked, when its identity is the one remembered;
+ * else undefined (read and check it).
+ */
+export async function rememberedContacts(cache: HashCache, file: string): Promise<string | undefined> {
+  const known = cache.contacts;
+  if (!known || known.file !== path.resolve(file)) return undefined;
+  const now = await identityOf(file).catch(() => undefined);
+  return now?.identity === known.identity ? known.id : undefined;
 }
 
 /** Writes the cache (atomically) unless it is what was read. */

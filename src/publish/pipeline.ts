@@ -3,7 +3,8 @@
  * artifact, and switch the new publication in atomically. Identical input rewrites nothing.
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { contactsToCarry, pruneContactsRuns, writeContactsRun } from '../contacts/source.js';
+import path from 'node:path';
+import { CONTACTS_DATA, contactsDir, contactsToCarry, findContactsFile, pruneContactsRuns, writeContactsRun } from '../contacts/source.js';
 import { CliError } from '../errors.js';
 import { nextMonth } from '../panel/columns.js';
 import { storesChanged } from '../panel/fingerprint.js';
@@ -23,7 +24,8 @@ import { changedStats } from './pages.js';
 import { loadSuppression, publishedMonths, readPublication, saveSuppression, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
 import { writeRelease } from './release.js';
 import { phaseClock, type Phase } from './phases.js';
-import { hashPanelCached, readHashCache, writeHashCache } from './hash-cache.js';
+import { assemblyKey } from './assembly-key.js';
+import { hashPanelCached, identityOf, readHashCache, rememberedContacts, writeHashCache, type HashCache } from './hash-cache.js';
 import { documentEtag, REACH, runId } from './run-id.js';
 
 export interface PublishOptions {
@@ -135,11 +137,18 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const runsRequest = o.runs === undefined || runMonths.length === 0 ? undefined : { runsDir: o.runs, months: runMonths, runIds };
     // The contact source beside the panel (checked now, before anything is written), carried
     // into the private runs folder only: never into the public output.
-    const contacts = o.runs === undefined ? undefined : await contactsToCarry(o.input, o.runs, runsIndex!.contacts);
+    const contacts = o.runs === undefined ? undefined : await carryContacts(o.input, o.runs, runsIndex!.contacts, cacheRead, hashCache);
     // One writer per runs folder too (two publishes with different --out may share it).
     if (o.runs !== undefined && (runsRequest || contacts)) {
       await mkdir(o.runs, { recursive: true });
       runsLock = await acquireLock(o.runs, 'runs folder');
+    }
+    // Nothing to build, no run to write, and the live publication was assembled from exactly
+    // these documents, feed, options and program: it is what this run would write.
+    if (months.length === 0 && !runsRequest && !contacts && oldState.assembly !== undefined &&
+        oldState.assembly === (await assemblyKey({ runs, feed: oldState.feed, baseUrl, cards: o.cards }))) {
+      clock.stop();
+      return unchangedSummary(o.out, before[before.length - 1] ?? null, clock.totals());
     }
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
     const kept = before.filter((m) => !months.includes(m) && panelMonths.includes(m));
@@ -254,7 +263,6 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     }
     if (!artifacts.changed) {
       await switchRuns();
-      await writeHashCache(o.out, hashCache, cacheRead);
       clock.stop();
       summary.phases = clock.totals();
       return summary;
@@ -267,6 +275,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       ...(Object.keys(suppression).length ? { suppression: sortedKeys(suppression) } : {}),
       ...(Object.keys(fingerprints).length ? { fingerprints: sortedKeys(fingerprints) } : {}),
       ...(Object.keys(cells).length ? { cells: sortedKeys(cells) } : {}),
+      assembly: await assemblyKey({ runs, feed, baseUrl, cards: o.cards }),
     };
     progress('switching the publication in');
     summary.release = await writeRelease(
@@ -289,6 +298,33 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     await lock.release();
     if (!outExisted && !wrote) await rm(o.out, { recursive: true, force: true });
   }
+}
+
+function unchangedSummary(out: string, latest: string | null, phases: PublishSummary['phases']): PublishSummary {
+  return {
+    out, changed: false, release: null, completed_at: null, latest_month: latest, months: [], releases: [], corrections: [],
+    slugs: [...SLUGS], stats: 0, suppressed: 0, cards_rendered: 0, files_written: [], runs: [], phases,
+  };
+}
+
+/**
+ * contactsToCarry, skipping the read and check of a contact file whose identity is the one
+ * remembered with the id the runs index already names (and whose folder is there).
+ */
+async function carryContacts(input: string, runsDir: string, current: string | undefined, read: HashCache, next: HashCache): ReturnType<typeof contactsToCarry> {
+  const file = await findContactsFile(input);
+  if (!file) return contactsToCarry(input, runsDir, current);
+  const known = await rememberedContacts(read, file);
+  if (known !== undefined && known === current && (await stat(path.join(contactsDir(runsDir, known), CONTACTS_DATA)).then(() => true, () => false))) {
+    next.contacts = read.contacts;
+    return undefined;
+  }
+  const before = await identityOf(file);
+  const carried = await contactsToCarry(input, runsDir, current);
+  const id = carried ? carried.id : (current ?? null);
+  const after = await identityOf(file);
+  if (id !== null && after.identity === before.identity && after.settled) next.contacts = { file: path.resolve(file), identity: before.identity, id };
+  return carried;
 }
 
 const sortedKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
