@@ -7,7 +7,7 @@ import { emptyCell, compareValues, type Cell, type MonthAgg } from '../stats/agg
 import { METRICS, PAGES, type MetricDef } from '../stats/registry.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, type DimensionName } from './columns.js';
 import { ident, toNumber, type Duck } from './duck.js';
-import { fingerprintTable } from './fingerprint.js';
+import { FINGERPRINT_COLUMNS, fingerprintOf, fingerprintTable } from './fingerprint.js';
 
 /** Macros the registry's SQL uses. */
 export async function registerMacros(duck: Duck): Promise<void> {
@@ -20,18 +20,21 @@ export const PREV_COLUMNS = ['plan', 'apps', 'product_count', 'monthly_visits', 
 /**
  * One month's facts: each row of `cur` (the month's typed panel rows) with each metric's input
  * and eligibility, evaluated beside the same store's values in the calendar-previous month
- * (`prev_*` from `prev`, for trends). `prev` is null when the previous month is not loaded:
- * then `prev_present` is NULL (unknown), not FALSE.
+ * (`prev_*` from `prev`, for trends), and its own PREV_COLUMNS (the next month's `prev`).
+ * `prev` is null when the previous month is not loaded: then `prev_present` is NULL (unknown),
+ * not FALSE. With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
  */
-function factsSql(cur: string, prev: string | null, metrics: readonly MetricDef[]): string {
+function factsSql(cur: string, prev: string | null, metrics: readonly MetricDef[], fingerprint: boolean): string {
   const inputs = metrics.map((m) => `(${m.input}) AS in_${m.key}` + (m.eligible ? `, (${m.eligible}) AS el_${m.key}` : '')).join(',\n      ');
   // Without the previous month, its columns are NULL (typed like this month's) and so is prev_present.
   const from = prev ?? `(SELECT * FROM ${cur} LIMIT 0)`;
   const present = prev ? 'q.q_store_id IS NOT NULL' : 'CAST(NULL AS BOOLEAN)';
   const prevColumns = `${present} AS prev_present, ${PREV_COLUMNS.map((c) => `q.prev_${c}`).join(', ')}`;
   const join = `LEFT JOIN (SELECT store_id AS q_store_id, ${PREV_COLUMNS.map((c) => `${c} AS prev_${c}`).join(', ')} FROM ${from}) q ON q.q_store_id = p.store_id`;
+  const own = PREV_COLUMNS.filter((c) => !['plan', 'apps'].includes(c)).join(', ');
   return `
-    SELECT month, mi, store_id, country, category, plan, apps,
+    SELECT month, mi, store_id, country, category, plan, apps, ${own},
+      ${fingerprint ? `${FINGERPRINT_COLUMNS},` : ''}
       ${inputs}
     FROM (SELECT p.*, ${prevColumns} FROM ${cur} p ${join})`;
 }
@@ -102,20 +105,21 @@ export interface PanelAggregates {
 
 /**
  * Every metric × every cell of `months`, and the fingerprints of `fingerprinted`, reading each
- * loaded month of the view `panel` once: months are taken in order, each month's typed rows
- * and facts held while the next month needs them (two months at a time). A month's facts are
- * derived once, whether it is aggregated, the previous month of one, or both.
+ * loaded month of the view `panel` once: months are taken in order, each month's facts (or,
+ * for a month only needed before another, its trend columns) held while the next month needs
+ * them (two months at a time). A month's facts are derived once, whether it is aggregated, the
+ * previous month of one, or both.
  */
 export async function aggregatePanel(duck: Duck, months: string[], fingerprinted: readonly string[] = [], onMonth?: (month: string) => void): Promise<PanelAggregates> {
   const present = new Set((await duck.all<{ mi: number }>(`SELECT DISTINCT mi FROM panel`)).map((r) => toNumber(r.mi)));
   const wanted = new Set(months.map(monthIndex));
   const fingerprint = new Set(fingerprinted);
-  // Facts: every aggregated month and the loaded month before each. Typed rows: those, and the
-  // loaded month before each (its columns are the facts' `prev_*`).
+  // Facts: every aggregated month and the loaded month before each. Months read: those, the
+  // loaded month before each (its columns are the facts' `prev_*`), and those fingerprinted.
   const factsOf = new Set([...wanted, ...[...wanted].map((m) => m - 1).filter((m) => present.has(m))]);
   const rowsOf = new Set([...factsOf, ...[...factsOf].map((m) => m - 1).filter((m) => present.has(m)), ...fingerprinted.map(monthIndex)]);
   const appMetrics = METRICS.filter((m) => PAGES.find((p) => p.slug === m.slug)?.byApp);
-  const rows = (mi: number) => `agg_rows_${mi}`;
+  const prevOf = (mi: number) => `agg_prev_${mi}`;
   const facts = (mi: number) => `agg_facts_${mi}`;
   const aggs = new Map<string, MonthAgg>();
   const fingerprints = new Map<string, string>();
@@ -126,16 +130,22 @@ export async function aggregatePanel(duck: Duck, months: string[], fingerprinted
   };
   try {
     for (const mi of [...rowsOf].sort((a, b) => a - b)) {
-      await duck.run(`CREATE OR REPLACE TEMP TABLE ${rows(mi)} AS SELECT * FROM panel WHERE mi = ${mi}`);
-      made.push(rows(mi));
       const month = monthOf(mi);
-      if (fingerprint.has(month)) fingerprints.set(month, await fingerprintTable(duck, rows(mi)));
-      const prevRows = made.includes(rows(mi - 1)) ? rows(mi - 1) : null;
+      const rows = `(SELECT * FROM panel WHERE mi = ${mi})`;
+      // The previous month's columns: from its facts, or read for this month alone.
+      const prev = made.includes(facts(mi - 1)) ? facts(mi - 1) : made.includes(prevOf(mi - 1)) ? prevOf(mi - 1) : null;
       if (factsOf.has(mi)) {
-        await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${factsSql(rows(mi), prevRows, METRICS)}`);
+        await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${factsSql(rows, prev, METRICS, fingerprint.has(month))}`);
         made.push(facts(mi));
+        if (fingerprint.has(month)) fingerprints.set(month, await fingerprintOf(duck, facts(mi)));
+      } else {
+        if (fingerprint.has(month)) fingerprints.set(month, await fingerprintTable(duck, rows));
+        if (factsOf.has(mi + 1)) {
+          await duck.run(`CREATE OR REPLACE TEMP TABLE ${prevOf(mi)} AS SELECT store_id, ${PREV_COLUMNS.join(', ')} FROM ${rows}`);
+          made.push(prevOf(mi));
+        }
       }
-      if (prevRows) await drop(prevRows);
+      if (made.includes(prevOf(mi - 1))) await drop(prevOf(mi - 1));
       if (wanted.has(mi)) {
         onMonth?.(month);
         const prevFacts = made.includes(facts(mi - 1)) ? facts(mi - 1) : null;

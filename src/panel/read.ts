@@ -156,7 +156,8 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
 
   const present = PANEL_COLUMNS.filter((c) => sourceTypes.has(c.name));
   const badChecks = present
-    .filter((c) => c.type !== 'string' && !nativeOk(c.type, sourceTypes.get(c.name)!))
+    // Text and app lists always convert (an app list of non-empty text is a list): no check.
+    .filter((c) => c.type !== 'string' && c.type !== 'apps' && !nativeOk(c.type, sourceTypes.get(c.name)!))
     .map((c) => {
       const v = ident(c.name);
       const t = sourceTypes.get(c.name)!;
