@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { phaseClock } from '../../src/publish/phases.js';
+import { PHASES, phaseClock } from '../../src/publish/phases.js';
 import { progress } from '../../src/progress.js';
 import { capturedEnv } from '../helpers/cli.js';
 
@@ -58,5 +60,13 @@ describe('progress on a terminal', () => {
     bar.phase('reading');
     bar.done('published');
     expect(c.stderr()).toBe('');
+  });
+});
+
+describe('docs/publishing.md', () => {
+  it('describes every phase --json reports, in order', () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/publishing.md'), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z]+)` \|/gm)].map((m) => m[1]);
+    expect(rows).toEqual([...PHASES]);
   });
 });
