@@ -47,7 +47,8 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
   if (only.has('cards')) {
     const r = await benchCards(log);
     results.push(
-      `cards: ${r.cards} cards rendered in ${fmt(r.coldSeconds)} s (${fmt(r.coldPerSecond, 1)} cards/s on every core); ` +
+      `cards: ${r.cards} cards rendered in ${fmt(r.coldSeconds)} s (${fmt(r.coldPerSecond, 1)} cards/s on every core; goal ≥ 30); ` +
+        `${fmt(r.cpuPerCard * 1000, 0)} ms of CPU a card, so ${fmt(r.cores / r.cpuPerCard, 1)} cards/s on ${r.cores} idle cores; ` +
         `cached re-publish ${fmt(r.cachedSeconds)} s (${fmt(r.cachedPerSecond, 1)} cards/s, ${fmt(r.cachedPerSecond / r.coldPerSecond, 1)}× faster)`,
     );
   }
