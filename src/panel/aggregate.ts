@@ -39,37 +39,45 @@ function factsSql(cur: string, prev: string | null, metrics: readonly MetricDef[
     FROM (SELECT p.*, ${prevColumns} FROM ${cur} p ${join})`;
 }
 
+/** One aggregate column: its alias, its SQL over facts rows, and whether it is a sum (exact decimal or huge integer) rather than a count. */
+interface AggregateColumn {
+  alias: string;
+  expr: string;
+  sum: boolean;
+}
+
 /**
- * The sums of one metric. Written so that metrics without an eligibility rule share the plain
+ * The sums of each metric. Written so that metrics without an eligibility rule share the plain
  * counts (`count(*)`, `count(p_store_id)`), which DuckDB computes once for all of them.
  */
-function aggregates(metrics: readonly MetricDef[]): string {
+function aggregateColumns(metrics: readonly MetricDef[]): AggregateColumn[] {
   const and = (...conds: Array<string | false>) => conds.filter(Boolean).join(' AND ') || 'TRUE';
-  return metrics
-    .map((m) => {
-      const k = m.key;
-      const cur = `in_${k}`;
-      const prev = `p_in_${k}`;
-      const el = m.eligible !== undefined && `el_${k}`;
-      const pel = m.eligible !== undefined && `p_el_${k}`;
-      const countIf = (...c: Array<string | false>) => (c.every((x) => !x) ? 'count(*)' : `count_if(${and(...c)})`);
-      const sumIf = (x: string, ...c: Array<string | false>) => `CAST(sum(CASE WHEN ${and(...c)} THEN ${x} END) AS VARCHAR)`;
-      const out = [`${countIf(el)} AS "e:${k}"`, `${countIf(el, 'p_store_id IS NOT NULL')} AS "cohort_n:${k}"`];
-      if (m.kind === 'count') {
-        out.push(`${countIf(el)} AS "n:${k}"`, `${countIf(el, cur)} AS "num:${k}"`);
-      } else {
-        const both = [el, pel, `${cur} IS NOT NULL`, `${prev} IS NOT NULL`] as const;
-        out.push(`${countIf(el, `${cur} IS NOT NULL`)} AS "n:${k}"`, `${countIf(...both)} AS "matched:${k}"`);
-        if (m.kind === 'mean') {
-          out.push(`${sumIf(cur, el)} AS "num:${k}"`, `${sumIf(cur, ...both)} AS "cur_sum:${k}"`, `${sumIf(prev, ...both)} AS "prev_sum:${k}"`);
-        } else {
-          out.push(`${countIf(el, cur)} AS "num:${k}"`, `${countIf(...both, cur)} AS "cur_sum:${k}"`, `${countIf(...both, prev)} AS "prev_sum:${k}"`);
-        }
-      }
-      return out.join(',\n      ');
-    })
-    .join(',\n      ');
+  return metrics.flatMap((m) => {
+    const k = m.key;
+    const cur = `in_${k}`;
+    const prev = `p_in_${k}`;
+    const el = m.eligible !== undefined && `el_${k}`;
+    const pel = m.eligible !== undefined && `p_el_${k}`;
+    const countIf = (alias: string, ...c: Array<string | false>): AggregateColumn => ({ alias: `${alias}:${k}`, expr: c.every((x) => !x) ? 'count(*)' : `count_if(${and(...c)})`, sum: false });
+    const sumIf = (alias: string, x: string, ...c: Array<string | false>): AggregateColumn => ({ alias: `${alias}:${k}`, expr: `sum(CASE WHEN ${and(...c)} THEN ${x} END)`, sum: true });
+    const out = [countIf('e', el), countIf('cohort_n', el, 'p_store_id IS NOT NULL')];
+    if (m.kind === 'count') {
+      out.push(countIf('n', el), countIf('num', el, cur));
+    } else {
+      const both = [el, pel, `${cur} IS NOT NULL`, `${prev} IS NOT NULL`] as const;
+      out.push(countIf('n', el, `${cur} IS NOT NULL`), countIf('matched', ...both));
+      if (m.kind === 'mean') out.push(sumIf('num', cur, el), sumIf('cur_sum', cur, ...both), sumIf('prev_sum', prev, ...both));
+      else out.push(countIf('num', el, cur), countIf('cur_sum', ...both, cur), countIf('prev_sum', ...both, prev));
+    }
+    return out;
+  });
 }
+
+/** The aggregates as SELECT columns over facts rows; sums come back as exact text. */
+const aggregates = (metrics: readonly MetricDef[]): string =>
+  aggregateColumns(metrics)
+    .map((c) => `${c.sum ? `CAST(${c.expr} AS VARCHAR)` : c.expr} AS "${c.alias}"`)
+    .join(',\n      ');
 
 /** A month's facts next to the same stores' facts of the previous month (`p_*`, NULL when absent). */
 function joined(cur: string, prev: string | null, metrics: readonly MetricDef[], unnestApps = false): string {
@@ -165,12 +173,23 @@ const monthOf = (mi: number): string => `${Math.floor(mi / 12)}-${String((mi % 1
 async function aggregateMonth(duck: Duck, month: string, hasPrior: boolean, rel: string, appRel: string, appMetrics: readonly MetricDef[]): Promise<MonthAgg> {
   const groups = new Map<DimensionName, Cell[]>([...DIMENSIONS.map((d) => [d, []] as [DimensionName, Cell[]]), ['app', []]]);
   const agg: MonthAgg = { month, hasPrior, all: emptyCell(), groups };
-  const dims = DIMENSIONS.map((d) => `GROUPING(${d}) AS ${ident('g_' + d)}`).join(', ');
-  const rows = await duck.all(`
-    SELECT ${dims}, country, category, plan, count(*) AS stores, count(p_store_id) AS cohort,
-      ${aggregates(METRICS)}
+  // Once at the finest cell (country × category × plan), then rolled up: every figure is a
+  // count or an exact sum, so the roll-up's sums are the same numbers as summing the rows.
+  const columns = aggregateColumns(METRICS);
+  await duck.run(`
+    CREATE OR REPLACE TEMP TABLE agg_finest AS
+    SELECT country, category, plan, count(*) AS stores, count(p_store_id) AS cohort,
+      ${columns.map((c) => `${c.expr} AS "${c.alias}"`).join(',\n      ')}
     FROM ${rel} c
+    GROUP BY country, category, plan`);
+  const dims = DIMENSIONS.map((d) => `GROUPING(${d}) AS ${ident('g_' + d)}`).join(', ');
+  const distinct = [...new Map(columns.map((c) => [c.alias, c])).values()];
+  const rows = await duck.all(`
+    SELECT ${dims}, country, category, plan, sum(stores) AS stores, sum(cohort) AS cohort,
+      ${distinct.map((c) => `${c.sum ? `CAST(sum("${c.alias}") AS VARCHAR)` : `sum("${c.alias}")`} AS "${c.alias}"`).join(',\n      ')}
+    FROM agg_finest
     GROUP BY GROUPING SETS ((), ${DIMENSIONS.map((d) => `(${d})`).join(', ')})`);
+  await duck.run(`DROP TABLE agg_finest`);
   for (const row of rows) {
     const dim = DIMENSIONS.find((d) => toNumber(row['g_' + d]) === 0);
     if (!dim) agg.all = toCell(row, null, METRICS);
