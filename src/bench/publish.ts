@@ -85,12 +85,17 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
     const duck = await openDuck();
     let rawSeconds: number, floorSeconds: number, addedRawSeconds: number, correctionRawSeconds: number, rows: number;
     try {
+      // The best of two reads: the first may pay for a cold page cache or a busy moment, and a
+      // raw read measured too slow would flatter every ratio.
       const raw = async (fs: string[]) => {
-        const t0 = performance.now();
-        await duck.run(`CREATE OR REPLACE TEMP TABLE raw AS SELECT * FROM read_parquet([${fs.map(lit).join(', ')}])`);
-        const s = seconds(t0);
-        await duck.run(`DROP TABLE raw`);
-        return s;
+        let best = Infinity;
+        for (let i = 0; i < 2; i++) {
+          const t0 = performance.now();
+          await duck.run(`CREATE OR REPLACE TEMP TABLE raw AS SELECT * FROM read_parquet([${fs.map(lit).join(', ')}])`);
+          best = Math.min(best, seconds(t0));
+          await duck.run(`DROP TABLE raw`);
+        }
+        return best;
       };
       o.log('raw read: every column of every month into a DuckDB table …');
       rawSeconds = await raw(files);
