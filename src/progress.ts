@@ -3,18 +3,39 @@ import type { Env } from './env.js';
 
 export interface Progress {
   update(message: string): void;
+  /**
+   * A new phase starts: the one before, when it took a second or more, keeps a line of its
+   * own with its time (`publish: reading 2.3s`).
+   */
+  phase(name: string): void;
   done(message: string): void;
 }
+
+/** Phases shorter than this leave no line of their own. */
+const PHASE_LINE_MS = 1000;
 
 export function progress(env: Env, task: string): Progress {
   const tty = Boolean(env.stderr.isTTY) && !env.env.CI;
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+  let current: { name: string; since: number } | undefined;
+  const endPhase = () => {
+    if (tty && current && Date.now() - current.since >= PHASE_LINE_MS) {
+      env.stderr.write(`\r\x1b[2K${task}: ${current.name} ${((Date.now() - current.since) / 1000).toFixed(1)}s\n`);
+    }
+    current = undefined;
+  };
   return {
+    phase: (name) => {
+      endPhase();
+      current = { name, since: Date.now() };
+      if (tty) env.stderr.write(`\r\x1b[2K${task}: ${name} (${elapsed()})`);
+    },
     update: (message) => {
       if (tty) env.stderr.write(`\r\x1b[2K${task}: ${message} (${elapsed()})`);
     },
     done: (message) => {
+      endPhase();
       if (tty) env.stderr.write(`\r\x1b[2K${task}: ${message} in ${elapsed()}\n`);
     },
   };

@@ -17,6 +17,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
     runs: flags.runs,
     now: env.now,
     onProgress: (m) => bar.update(m),
+    onPhase: (p) => bar.phase(p),
     onWarning: (m) => env.stderr.write(`warning: ${m}\n`),
   });
   bar.done(summary.changed ? `published ${summary.months.length} month(s)` : 'no changes');

@@ -5,23 +5,23 @@
  * comparing them counts the stores a correction touched without keeping the old panel.
  */
 import { PANEL_COLUMNS } from './columns.js';
-import { ident, lit, type Duck } from './duck.js';
+import { ident, type Duck } from './duck.js';
 
 export const FINGERPRINT_BUCKETS = 1024;
 
-/** month → fingerprint (base64 of one 64-bit hash per bucket), for months of the loaded `panel`. */
-export async function fingerprintMonths(duck: Duck, months: string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (months.length === 0) return out;
-  const row = PANEL_COLUMNS.map((c) => ident(c.name)).join(', ');
-  const rows = await duck.all<{ month: string; b: number | string; h: string }>(`
-    SELECT month, hash(store_id) % ${FINGERPRINT_BUCKETS} AS b, CAST(bit_xor(hash(${row})) AS VARCHAR) AS h
-    FROM panel WHERE month IN (${months.map(lit).join(', ')}) GROUP BY ALL`);
-  const buffers = new Map(months.map((m) => [m, Buffer.alloc(FINGERPRINT_BUCKETS * 8)]));
-  for (const r of rows) buffers.get(r.month)!.writeBigUInt64LE(BigInt(r.h), Number(r.b) * 8);
-  for (const [m, b] of buffers) out.set(m, b.toString('base64'));
-  return out;
+/** Each row's bucket (`fp_b`) and hash (`fp_h`), as columns of a SELECT over typed panel rows. */
+export const FINGERPRINT_COLUMNS = `hash(store_id) % ${FINGERPRINT_BUCKETS} AS fp_b, hash(${PANEL_COLUMNS.map((c) => ident(c.name)).join(', ')}) AS fp_h`;
+
+/** The fingerprint (base64 of one 64-bit hash per bucket) of a table or subquery with FINGERPRINT_COLUMNS. */
+export async function fingerprintOf(duck: Duck, rel: string): Promise<string> {
+  const rows = await duck.all<{ b: number | string; h: string }>(`SELECT fp_b AS b, CAST(bit_xor(fp_h) AS VARCHAR) AS h FROM ${rel} GROUP BY ALL`);
+  const buffer = Buffer.alloc(FINGERPRINT_BUCKETS * 8);
+  for (const r of rows) buffer.writeBigUInt64LE(BigInt(r.h), Number(r.b) * 8);
+  return buffer.toString('base64');
 }
+
+/** The fingerprint of one month's typed panel rows in `rel` (a table or subquery). */
+export const fingerprintTable = (duck: Duck, rel: string): Promise<string> => fingerprintOf(duck, `(SELECT ${FINGERPRINT_COLUMNS} FROM ${rel})`);
 
 /** How many buckets two fingerprints of a month differ in: about the number of stores changed. */
 export function storesChanged(before: string, after: string): number {

@@ -15,6 +15,7 @@ import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
 import { CONTENT_TYPES, type ManifestEntry } from './manifest.js';
 import { pageModel, seriesOrder } from './pages.js';
 import type { Publication } from './publication.js';
+import type { Phase } from './phases.js';
 import type { ReleaseFile } from './release.js';
 import { bytesEtag } from './run-id.js';
 
@@ -31,6 +32,8 @@ export interface AssembleInput {
   completedAt: string;
   cardThreads?: number;
   progress: (message: string) => void;
+  /** entered while cards render, then back to writing */
+  phase?: (phase: Phase) => void;
 }
 
 export interface Assembled {
@@ -144,12 +147,14 @@ async function addCards(
     manifest[path] = entry;
   }
   if (queue.length) {
+    a.phase?.('cards');
     a.progress(`rendering ${queue.length} cards`);
     const pngs = await renderCards(
       queue.map((q) => q.card),
       { threads: a.cardThreads, onProgress: (done, total) => a.progress(`rendering cards ${done}/${total}`) },
     );
     queue.forEach((q, i) => add(q.path, pngs[i], CONTENT_TYPES.png, undefined, q.hash));
+    a.phase?.('writing');
   }
   return queue.length;
 }

@@ -4,9 +4,8 @@
  */
 import { CliError } from '../errors.js';
 import { previousMonth } from '../panel/columns.js';
-import { aggregateMonths, registerMacros } from '../panel/aggregate.js';
+import { aggregatePanel, registerMacros } from '../panel/aggregate.js';
 import { openDuck } from '../panel/duck.js';
-import { fingerprintMonths } from '../panel/fingerprint.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
 import { writeRuns, type RunInfo, type WriteRunsOptions } from '../panel/runs.js';
 import type { MonthAgg } from '../stats/aggregate.js';
@@ -16,6 +15,13 @@ import { DisclosureError, protectMonth } from '../stats/disclosure.js';
 import { guardMonth } from '../stats/guard.js';
 import { loadIntervalSolver } from '../stats/lp.js';
 import { unionOf, universeHash, valuesOf, withUniverse, type CellValues } from '../stats/universe.js';
+import type { Phase } from './phases.js';
+
+/** Where computeMonths reports: progress lines, and the phase it enters (phases.ts). */
+export interface Reporter {
+  progress: (message: string) => void;
+  phase: (phase: Phase) => void;
+}
 
 export interface ComputedMonths {
   built: Map<string, BuiltMonth>;
@@ -53,7 +59,7 @@ export async function computeMonths(
   files: PanelFile[],
   months: string[],
   baseUrl: string,
-  onProgress: (msg: string) => void,
+  report: Reporter,
   published: ReadonlyMap<string, ExtraSuppression> = new Map(),
   known: CellValues = {},
   listedAs?: string,
@@ -74,14 +80,18 @@ export async function computeMonths(
   let written: RunInfo[] = [];
   try {
     const load = [...needed].sort().map((m) => byMonth.get(m)!);
-    await loadPanel(duck, load, (f) => onProgress(`reading ${f.name}`));
+    report.phase('reading');
+    await loadPanel(duck, load, (f) => report.progress(`reading ${f.name}`));
     await registerMacros(duck);
+    report.phase('aggregating');
     // Months whose documents are built, plus the previous months a count delta needs.
     const aggregated = [...new Set([...months, ...priorsNeeded])].sort();
-    if (aggregated.length) onProgress(`aggregating ${months.length} month(s)`);
-    aggs = aggregated.length ? await aggregateMonths(duck, aggregated) : new Map();
-    fingerprints = await fingerprintMonths(duck, months);
-    if (runs?.months.length) written = await writeRuns(duck, { ...runs, panelMonths: new Set(byMonth.keys()), onProgress });
+    if (aggregated.length) report.progress(`aggregating ${months.length} month(s)`);
+    ({ aggs, fingerprints } = await aggregatePanel(duck, aggregated, months, (m) => report.progress(`aggregating ${m}`)));
+    if (runs?.months.length) {
+      report.phase('writing');
+      written = await writeRuns(duck, { ...runs, panelMonths: new Set(byMonth.keys()), onProgress: report.progress });
+    }
   } finally {
     duck.close();
   }
@@ -92,6 +102,7 @@ export async function computeMonths(
     return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, cells, universe, relisted: true, runs: written };
   }
   for (const [m, agg] of aggs) aggs.set(m, withUniverse(agg, universe));
+  report.phase('auditing');
   const solver = await loadIntervalSolver();
   let auditSeconds = 0;
   const done = new Map<string, AuditMonth>();
@@ -105,7 +116,7 @@ export async function computeMonths(
     if (known) {
       built = buildMonth(agg, previous?.built, baseUrl, known);
     } else {
-      onProgress(`building ${m} under the protection rule`);
+      report.progress(`building ${m} under the protection rule`);
       const t0 = performance.now();
       const p = refuseOnDisclosure(() => protectMonth(agg, previous, baseUrl, solver));
       auditSeconds += (performance.now() - t0) / 1000;

@@ -3,7 +3,8 @@
  * artifact, and switch the new publication in atomically. Identical input rewrites nothing.
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
-import { contactsToCarry, pruneContactsRuns, writeContactsRun } from '../contacts/source.js';
+import path from 'node:path';
+import { CONTACTS_DATA, contactsDir, contactsToCarry, findContactsFile, pruneContactsRuns, writeContactsRun } from '../contacts/source.js';
 import { CliError } from '../errors.js';
 import { nextMonth } from '../panel/columns.js';
 import { storesChanged } from '../panel/fingerprint.js';
@@ -22,7 +23,10 @@ import { acquireLock } from './lock.js';
 import { changedStats } from './pages.js';
 import { loadSuppression, publishedMonths, readPublication, saveSuppression, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
 import { writeRelease } from './release.js';
-import { documentEtag, hashPanel, REACH, runId } from './run-id.js';
+import { phaseClock, type Phase } from './phases.js';
+import { assemblyKey } from './assembly-key.js';
+import { hashPanelCached, identityOf, readHashCache, rememberedContacts, writeHashCache, type HashCache } from './hash-cache.js';
+import { documentEtag, REACH, runId } from './run-id.js';
 
 export interface PublishOptions {
   input: string;
@@ -38,6 +42,8 @@ export interface PublishOptions {
   runs?: string;
   now: () => Date;
   onProgress?: (message: string) => void;
+  /** called as each phase of the run starts (phases.ts): a progress display can time them */
+  onPhase?: (phase: Phase) => void;
   /** worker threads for cards (default: one per core) */
   cardThreads?: number;
   /** warnings for the operator (a correction that touches fewer than FLOOR stores) */
@@ -65,10 +71,18 @@ export interface PublishSummary {
   files_written: string[];
   /** months whose run (stores and signals) was written to the runs folder in this run */
   runs: string[];
+  /** seconds spent in each phase of the run (phases.ts), for scripts and the benchmark */
+  phases: Partial<Record<Phase, number>>;
 }
 
 export async function publish(o: PublishOptions): Promise<PublishSummary> {
   const progress = o.onProgress ?? (() => {});
+  const clock = phaseClock();
+  const phase = (p: Phase) => {
+    clock.enter(p);
+    o.onPhase?.(p);
+  };
+  const report = { progress, phase };
   const baseUrl = o.baseUrl.replace(/\/+$/, '');
   const files = await listPanel(o.input);
   const panelMonths = files.map((f) => f.month);
@@ -78,8 +92,10 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   if (o.runs !== undefined && ((await isWithin(o.runs, o.out)) || (await isWithin(o.out, o.runs)))) {
     throw new CliError(`--runs ${o.runs} and --out ${o.out} overlap: the runs folder is private and must not be inside the public output folder (nor the output inside it)`);
   }
+  phase('hashing');
   progress('hashing panel files');
-  const hashes = await hashPanel(files);
+  const cacheRead = await readHashCache(o.out);
+  const { hashes, cache: hashCache } = await hashPanelCached(files, cacheRead);
 
   const outExisted = await stat(o.out).then(() => true, () => false);
   await mkdir(o.out, { recursive: true });
@@ -121,24 +137,31 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const runsRequest = o.runs === undefined || runMonths.length === 0 ? undefined : { runsDir: o.runs, months: runMonths, runIds };
     // The contact source beside the panel (checked now, before anything is written), carried
     // into the private runs folder only: never into the public output.
-    const contacts = o.runs === undefined ? undefined : await contactsToCarry(o.input, o.runs, runsIndex!.contacts);
+    const contacts = o.runs === undefined ? undefined : await carryContacts(o.input, o.runs, runsIndex!.contacts, cacheRead, hashCache);
     // One writer per runs folder too (two publishes with different --out may share it).
     if (o.runs !== undefined && (runsRequest || contacts)) {
       await mkdir(o.runs, { recursive: true });
       runsLock = await acquireLock(o.runs, 'runs folder');
     }
+    // Nothing to build, no run to write, and the live publication was assembled from exactly
+    // these documents, feed, options and program: it is what this run would write.
+    if (months.length === 0 && !runsRequest && !contacts && oldState.assembly !== undefined &&
+        oldState.assembly === (await assemblyKey({ runs, feed: oldState.feed, baseUrl, cards: o.cards }))) {
+      clock.stop();
+      return unchangedSummary(o.out, before[before.length - 1] ?? null, clock.totals());
+    }
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
     const kept = before.filter((m) => !months.includes(m) && panelMonths.includes(m));
     const known = unionOf(before.filter((m) => !months.includes(m)).map((m) => storedCells[m] ?? {}));
     let computed =
-      months.length || runsRequest ? await computeMonths(files, months, baseUrl, progress, saved, known, kept.length ? oldUniverse : undefined, runsRequest) : undefined;
+      months.length || runsRequest ? await computeMonths(files, months, baseUrl, report, saved, known, kept.length ? oldUniverse : undefined, runsRequest) : undefined;
     if (computed?.relisted) {
       // A breakdown value new to the publication (or gone from it): every published month lists
       // the new set of rows, a correction of each, built together so deltas and audits agree.
       const runsWritten = computed.runs;
       months = [...new Set([...months, ...kept])].sort();
       progress(`the listed breakdown values changed: rebuilding ${months.length} month(s)`);
-      computed = { ...(await computeMonths(files, months, baseUrl, progress, saved, computed.universe)), runs: runsWritten };
+      computed = { ...(await computeMonths(files, months, baseUrl, report, saved, computed.universe)), runs: runsWritten };
     }
     if (computed && months.length) plan(months, universeHash(computed.universe));
     /** Points the runs index at the new runs: only once the publication itself has succeeded. */
@@ -152,6 +175,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       await switchRunsIndex(o.runs, new Map(runMonths.map((m) => [m, runIds.get(m)!])), contacts ? contacts.id : undefined);
       if (contacts) await pruneContactsRuns(o.runs, contacts.id);
     };
+    phase('writing');
     const built: Map<string, BuiltMonth> = computed?.built ?? new Map();
     if (computed) o.onAudit?.(computed.auditSeconds);
     const suppression = { ...oldState.suppression };
@@ -209,7 +233,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const releases = months.filter((m) => !before.includes(m));
     for (const m of releases) feed.push({ kind: 'release', month: m, completed_at: completedAt, guid: `release:${m}`, slugs: [...SLUGS] });
 
-    const artifacts = await assembleArtifacts({ docs, old, baseUrl, cards: o.cards, rebuilt: new Set(months), feed, completedAt, cardThreads: o.cardThreads, progress });
+    const artifacts = await assembleArtifacts({ docs, old, baseUrl, cards: o.cards, rebuilt: new Set(months), feed, completedAt, cardThreads: o.cardThreads, progress, phase });
     const latest = allMonths[allMonths.length - 1] ?? null;
     const summary: PublishSummary = {
       out: o.out,
@@ -226,6 +250,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       cards_rendered: artifacts.cardsRendered,
       files_written: artifacts.changed ? artifacts.written : [],
       runs: runMonths,
+      phases: {},
     };
     if (artifacts.changed) {
       for (const key of rebuild) {
@@ -238,6 +263,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     }
     if (!artifacts.changed) {
       await switchRuns();
+      clock.stop();
+      summary.phases = clock.totals();
       return summary;
     }
 
@@ -248,6 +275,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       ...(Object.keys(suppression).length ? { suppression: sortedKeys(suppression) } : {}),
       ...(Object.keys(fingerprints).length ? { fingerprints: sortedKeys(fingerprints) } : {}),
       ...(Object.keys(cells).length ? { cells: sortedKeys(cells) } : {}),
+      assembly: await assemblyKey({ runs, feed, baseUrl, cards: o.cards }),
     };
     progress('switching the publication in');
     summary.release = await writeRelease(
@@ -261,12 +289,42 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     );
     wrote = true;
     await switchRuns();
+    await writeHashCache(o.out, hashCache, cacheRead);
+    clock.stop();
+    summary.phases = clock.totals();
     return summary;
   } finally {
     await runsLock?.release();
     await lock.release();
     if (!outExisted && !wrote) await rm(o.out, { recursive: true, force: true });
   }
+}
+
+function unchangedSummary(out: string, latest: string | null, phases: PublishSummary['phases']): PublishSummary {
+  return {
+    out, changed: false, release: null, completed_at: null, latest_month: latest, months: [], releases: [], corrections: [],
+    slugs: [...SLUGS], stats: 0, suppressed: 0, cards_rendered: 0, files_written: [], runs: [], phases,
+  };
+}
+
+/**
+ * contactsToCarry, skipping the read and check of a contact file whose identity is the one
+ * remembered with the id the runs index already names (and whose folder is there).
+ */
+async function carryContacts(input: string, runsDir: string, current: string | undefined, read: HashCache, next: HashCache): ReturnType<typeof contactsToCarry> {
+  const file = await findContactsFile(input);
+  if (!file) return contactsToCarry(input, runsDir, current);
+  const known = await rememberedContacts(read, file);
+  if (known !== undefined && known === current && (await stat(path.join(contactsDir(runsDir, known), CONTACTS_DATA)).then(() => true, () => false))) {
+    next.contacts = read.contacts;
+    return undefined;
+  }
+  const before = await identityOf(file);
+  const carried = await contactsToCarry(input, runsDir, current);
+  const id = carried ? carried.id : (current ?? null);
+  const after = await identityOf(file);
+  if (id !== null && after.identity === before.identity && after.settled) next.contacts = { file: path.resolve(file), identity: before.identity, id };
+  return carried;
 }
 
 const sortedKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));

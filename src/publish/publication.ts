@@ -20,6 +20,8 @@ export interface PublicationState {
   fingerprints?: Record<string, string>;
   /** month → the breakdown values holding stores in it as published: their union is listed in every month */
   cells?: Record<string, CellValues>;
+  /** the assembly key (assembly-key.ts) the publication was written with */
+  assembly?: string;
 }
 
 export interface SavedSuppression {

@@ -1,0 +1,29 @@
+/**
+ * One publish in a process of its own, so the benchmark can report its peak memory. Forked by
+ * src/bench/publish.ts from dist/: the options come as the first IPC message, the answer goes
+ * back as `{seconds, maxRssBytes, summary}` and the process exits.
+ */
+import { publish, type PublishOptions } from '../publish/pipeline.js';
+
+export type ChildOptions = Omit<PublishOptions, 'now' | 'onProgress' | 'onWarning' | 'onAudit'>;
+
+export interface ChildResult {
+  seconds: number;
+  /** peak resident memory of the whole process, DuckDB's native memory included */
+  maxRssBytes: number;
+  summary: Awaited<ReturnType<typeof publish>>;
+}
+
+process.once('message', (options: ChildOptions) => {
+  const t0 = performance.now();
+  publish({ ...options, now: () => new Date() }).then(
+    (summary) => {
+      // resourceUsage().maxRSS is in kilobytes (getrusage).
+      const result: ChildResult = { seconds: (performance.now() - t0) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, summary };
+      process.send!(result, () => process.disconnect());
+    },
+    (e: unknown) => {
+      process.send!({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }, () => process.disconnect());
+    },
+  );
+});
