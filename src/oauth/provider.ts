@@ -9,7 +9,7 @@
  * a request arrives at gets its own provider (tokens carry that origin's MCP URL as audience).
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import Provider, { errors, type Interaction } from 'oidc-provider';
+import type { default as Provider, Interaction } from 'oidc-provider';
 import { SCOPES } from '../api/scopes.js';
 import type { Db } from '../db/index.js';
 import { oauthAdapter } from '../db/oauth.js';
@@ -52,6 +52,8 @@ export interface OAuthServer {
 }
 
 export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = {}): Promise<OAuthServer> {
+  // Loaded when a server mounts the sign-in, not by every module that names its types.
+  const { default: OidcProvider, errors } = await import('oidc-provider');
   const jwk = JSON.parse(
     await getOrCreateSetting(db, 'oauth_signing_jwk', () => JSON.stringify({ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'RS256' })),
   ) as Record<string, unknown>;
@@ -62,7 +64,7 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
 
   const build = (origin: string): Provider => {
     const resource = mcpResourceOf(origin);
-    const provider = new Provider(origin, {
+    const provider = new OidcProvider(origin, {
       adapter: class extends Adapter {
         constructor(model: string) {
           super(model);
