@@ -8,7 +8,7 @@
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */
 import type { StoreFeatures, StoreSignal } from '../db/store-history.js';
-import type { SignalType } from '../signals/types.js';
+import { NETWORK_NAMES, type SignalType } from '../signals/types.js';
 import { monthIndex } from '../panel/columns.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
@@ -312,12 +312,6 @@ export function weightsByKey(m: FittedModel): Record<string, number> {
   return Object.fromEntries(m.space.inputs.map((inp, j) => [inp.key, m.weights[j]]));
 }
 
-/** The logit under other weights (Thompson sampling), without evidence. */
-export function logitWith(weights: Float64Array, space: InputSpace, s: StoreSnapshot): number {
-  return logitOf(weights, terms(space, s));
-}
-
-const AD_NAMES: Record<string, string> = { meta: 'Meta', google: 'Google', tiktok: 'TikTok', pinterest: 'Pinterest' };
 const AGENTIC_NAMES: Record<string, string> = {
   llms_txt: 'publishes llms.txt',
   product_schema: 'has product schema markup',
@@ -346,7 +340,7 @@ function describe(input: Input, t: Term, s: StoreSnapshot): StoredEvidence {
     case 'app':
       return item(`Uses the ${name} app`);
     case 'ads':
-      return item(`Advertises on ${AD_NAMES[name] ?? name}`);
+      return item(`Advertises on ${NETWORK_NAMES[name] ?? name}`);
     case 'agentic':
       return item(`The store ${AGENTIC_NAMES[name] ?? name}`);
     default: {

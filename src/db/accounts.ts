@@ -43,9 +43,6 @@ export interface UpsertResult {
   reranked: boolean;
 }
 
-/** Rows per statement (keeps every statement under SQLite's bound-parameter limit). */
-const CHUNK = 500;
-
 /**
  * Writes the accounts given (the last of a store_id wins) as a new ranking version that carries
  * over every other account of the current one, in the caller's transaction. Re-scored or new

@@ -12,12 +12,6 @@ export const LOST_REASONS = ['no_response', 'timing', 'budget', 'chose_another_a
 
 export type LostReason = (typeof LOST_REASONS)[number];
 
-/** The stages a deal is still being worked in; won and lost end it. */
-export const OPEN_STAGES = ['discovery', 'qualifying', 'proposal', 'negotiation'] as const satisfies readonly DealStage[];
-
-/** Won and lost: a deal there stays there unless it is reopened to an open stage. */
-export const isTerminal = (stage: DealStage): boolean => stage === 'won' || stage === 'lost';
-
 /**
  * The transition table: the stages a deal in `from` may move to. An open stage may move to any
  * other stage (forward, back, or straight to won or lost); won and lost are terminal and only

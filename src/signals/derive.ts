@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { AD_COLUMNS, AGENTIC_COLUMNS } from '../panel/columns.js';
 import { lit } from '../panel/duck.js';
-import type { SignalType } from './types.js';
+import { NETWORK_NAMES, type SignalType } from './types.js';
 
 
 /** traffic_up: monthly visits at least this multiple of the previous month's… */
@@ -37,9 +37,6 @@ export const REVENUE_MIN_PREVIOUS_USD = 1000;
 /** Plans from lowest to highest; any other plan (or none) gives no plan signal. */
 export const PLAN_RANK = ['basic', 'grow', 'advanced', 'plus'] as const;
 
-/** `ads_tiktok` → the value `tiktok` used as the signal's subject and in stores.parquet `ads`. */
-export const AD_NETWORKS = AD_COLUMNS.map((c) => c.slice('ads_'.length));
-const NETWORK_LABELS: Record<string, string> = { meta: 'Meta', google: 'Google', tiktok: 'TikTok', pinterest: 'Pinterest' };
 const FEATURE_LABELS: Record<(typeof AGENTIC_COLUMNS)[number], string> = {
   llms_txt: 'llms.txt',
   product_schema: 'product schema markup',
@@ -105,14 +102,14 @@ export const SIGNALS: readonly SignalDef[] = [
     when: `present AND prev_present`,
     subject: { list: flipped(AD_COLUMNS, adNetwork, 'now') },
     strength: '1.0',
-    detail: `'Started advertising on ' || ${labelOf(NETWORK_LABELS)}`,
+    detail: `'Started advertising on ' || ${labelOf(NETWORK_NAMES)}`,
   },
   {
     type: 'ad_channel_stopped',
     when: `present AND prev_present`,
     subject: { list: flipped(AD_COLUMNS, adNetwork, 'before') },
     strength: '1.0',
-    detail: `'Stopped advertising on ' || ${labelOf(NETWORK_LABELS)}`,
+    detail: `'Stopped advertising on ' || ${labelOf(NETWORK_NAMES)}`,
   },
   {
     type: 'app_installed',

@@ -21,3 +21,6 @@ export const SIGNAL_TYPES = [
 ] as const;
 
 export type SignalType = (typeof SIGNAL_TYPES)[number];
+
+/** An ad network's name in plain words, by the value a store's `ads` holds (`tiktok` → TikTok). */
+export const NETWORK_NAMES: Readonly<Record<string, string>> = { meta: 'Meta', google: 'Google', tiktok: 'TikTok', pinterest: 'Pinterest' };
