@@ -4,11 +4,17 @@
  * the thread that answers requests. Its caches (snapshots, inputs, the last ranking written)
  * stay warm between tasks.
  */
+import { constants, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { openDatabase, type Db, type OpenDatabaseOptions } from '../db/index.js';
 import { refreshAll, type RefreshResult } from './refresh.js';
 
 export type RefreshTask = { kind: 'refresh'; now: string } | { kind: 'close' };
+
+// Re-ranking is background work: it yields the CPU to the thread that answers requests. On
+// Linux a thread's nice value is its own (setpriority of the calling thread), so this lowers
+// this thread alone; elsewhere it would lower the whole process, so it is not done.
+if (process.platform === 'linux') setPriority(constants.priority.PRIORITY_LOW);
 
 let opened: Promise<Db> | undefined;
 

@@ -4,7 +4,7 @@
  * decimal sums as plain numbers (stats/aggregate.ts); everything after this is pure.
  */
 import { emptyCell, compareValues, type Cell, type MonthAgg } from '../stats/aggregate.js';
-import { METRICS, PAGES, type MetricDef } from '../stats/registry.js';
+import { deltaKind, METRICS, PAGES, type MetricDef } from '../stats/registry.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, type DimensionName } from './columns.js';
 import { ident, toNumber, type Duck } from './duck.js';
 import { FINGERPRINT_COLUMNS, fingerprintOf, fingerprintTable } from './fingerprint.js';
@@ -17,26 +17,53 @@ export async function registerMacros(duck: Duck): Promise<void> {
 /** Columns the trend metrics read from the previous month, as `prev_*`. */
 export const PREV_COLUMNS = ['plan', 'apps', 'product_count', 'monthly_visits', ...AD_COLUMNS, ...AGENTIC_COLUMNS];
 
+/** A trend metric: its input compares the store with itself in the previous month (`prev_*`). */
+const readsPrevious = (m: MetricDef): boolean => /\bprev_/.test(`${m.input} ${m.eligible ?? ''}`);
+/** Metrics computed from a month's own row, and those that need the previous month's row too. */
+const OWN = METRICS.filter((m) => !readsPrevious(m));
+const TRENDS = METRICS.filter(readsPrevious);
+// A trend's own previous value would need the month before the previous one: its delta is
+// taken cell against cell, which needs no matched cohort (stats/build.ts).
+for (const m of TRENDS) if (deltaKind(m) !== 'cell') throw new Error(`metric ${m.key} reads the previous month, so its delta must compare cells`);
+
+/** A metric's input and eligibility as SELECT columns (`in_*`, `el_*`). */
+const inputColumns = (metrics: readonly MetricDef[]): string =>
+  metrics.map((m) => `(${m.input}) AS in_${m.key}` + (m.eligible ? `, (${m.eligible}) AS el_${m.key}` : '')).join(',\n      ');
+
 /**
- * One month's facts: each row of `cur` (the month's typed panel rows) with each metric's input
- * and eligibility, evaluated beside the same store's values in the calendar-previous month
- * (`prev_*` from `prev`, for trends), and its own PREV_COLUMNS (the next month's `prev`).
- * `prev` is null when the previous month is not loaded: then `prev_present` is NULL (unknown),
- * not FALSE. With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
+ * One month's own facts: its typed panel rows (`rows`), the PREV_COLUMNS the next month's
+ * trends read, and the input and eligibility of every metric computed from the row alone.
+ * With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
  */
-function factsSql(cur: string, prev: string | null, metrics: readonly MetricDef[], fingerprint: boolean): string {
-  const inputs = metrics.map((m) => `(${m.input}) AS in_${m.key}` + (m.eligible ? `, (${m.eligible}) AS el_${m.key}` : '')).join(',\n      ');
-  // Without the previous month, its columns are NULL (typed like this month's) and so is prev_present.
-  const from = prev ?? `(SELECT * FROM ${cur} LIMIT 0)`;
-  const present = prev ? 'q.q_store_id IS NOT NULL' : 'CAST(NULL AS BOOLEAN)';
-  const prevColumns = `${present} AS prev_present, ${PREV_COLUMNS.map((c) => `q.prev_${c}`).join(', ')}`;
-  const join = `LEFT JOIN (SELECT store_id AS q_store_id, ${PREV_COLUMNS.map((c) => `${c} AS prev_${c}`).join(', ')} FROM ${from}) q ON q.q_store_id = p.store_id`;
+function ownFactsSql(rows: string, fingerprint: boolean): string {
   const own = PREV_COLUMNS.filter((c) => !['plan', 'apps'].includes(c)).join(', ');
   return `
-    SELECT month, mi, store_id, country, category, plan, apps, ${own},
+    SELECT store_id, country, category, plan, apps, ${own},
       ${fingerprint ? `${FINGERPRINT_COLUMNS},` : ''}
-      ${inputs}
-    FROM (SELECT p.*, ${prevColumns} FROM ${cur} p ${join})`;
+      ${inputColumns(OWN)}
+    FROM ${rows}`;
+}
+
+/**
+ * A month's facts (`own`) beside the same stores' facts of the previous month (`prev`, or
+ * none when that month is not loaded): the previous month's columns as `prev_*` (with
+ * `prev_present`, NULL when the previous month is unknown), its inputs as `p_in_*`/`p_el_*`
+ * and `p_store_id`, then the trend metrics' inputs. One join per month serves every metric.
+ * `metrics` narrows the previous inputs carried; `unnestApps` adds one row per installed app.
+ */
+function joined(own: string, prev: string | null, metrics: readonly MetricDef[], unnestApps = false): string {
+  // Only a cohort delta compares a store's input with its own previous one (aggregateColumns).
+  const carried = metrics.filter((m) => deltaKind(m) === 'cohort');
+  const trends = metrics.filter(readsPrevious);
+  const prevInputs = carried.map((m) => `p.in_${m.key} AS p_in_${m.key}` + (m.eligible ? `, p.el_${m.key} AS p_el_${m.key}` : ''));
+  // Without the previous month, its columns are NULL (typed like this month's) and so is prev_present.
+  const from = prev ?? `(SELECT * FROM ${own} LIMIT 0)`;
+  const present = prev ? 'p.store_id IS NOT NULL' : 'CAST(NULL AS BOOLEAN)';
+  const previous = [`p.store_id AS p_store_id`, `${present} AS prev_present`, ...PREV_COLUMNS.map((c) => `p.${c} AS prev_${c}`), ...prevInputs].join(', ');
+  const pair = `(SELECT c.*, ${previous} FROM ${own} c LEFT JOIN ${from} p ON p.store_id = c.store_id)`;
+  const facts = trends.length ? `(SELECT *, ${inputColumns(trends)} FROM ${pair})` : pair;
+  // Unnested after the join: the join probes each store once, not once per app.
+  return unnestApps ? `(SELECT *, unnest(apps) AS app FROM ${facts})` : facts;
 }
 
 /** One aggregate column: its alias, its SQL over facts rows, and whether it is a sum (exact decimal or huge integer) rather than a count. */
@@ -52,17 +79,32 @@ interface AggregateColumn {
  */
 function aggregateColumns(metrics: readonly MetricDef[]): AggregateColumn[] {
   const and = (...conds: Array<string | false>) => conds.filter(Boolean).join(' AND ') || 'TRUE';
+  // The cheapest form of each: count(*) and count(x) need no per-row expression; DuckDB
+  // computes an aggregate that several metrics share (count(p_store_id)) once.
+  const countOf = (c: Array<string | false>): string => {
+    const conds = c.filter(Boolean) as string[];
+    if (conds.length === 0) return 'count(*)';
+    const known = conds.length === 1 ? /^(\w+) IS NOT NULL$/.exec(conds[0]) : null;
+    return known ? `count(${known[1]})` : `count_if(${and(...conds)})`;
+  };
   return metrics.flatMap((m) => {
     const k = m.key;
     const cur = `in_${k}`;
     const prev = `p_in_${k}`;
     const el = m.eligible !== undefined && `el_${k}`;
     const pel = m.eligible !== undefined && `p_el_${k}`;
-    const countIf = (alias: string, ...c: Array<string | false>): AggregateColumn => ({ alias: `${alias}:${k}`, expr: c.every((x) => !x) ? 'count(*)' : `count_if(${and(...c)})`, sum: false });
-    const sumIf = (alias: string, x: string, ...c: Array<string | false>): AggregateColumn => ({ alias: `${alias}:${k}`, expr: `sum(CASE WHEN ${and(...c)} THEN ${x} END)`, sum: true });
+    const countIf = (alias: string, ...c: Array<string | false>): AggregateColumn => ({ alias: `${alias}:${k}`, expr: countOf(c), sum: false });
+    const sumIf = (alias: string, x: string, ...c: Array<string | false>): AggregateColumn => ({
+      alias: `${alias}:${k}`,
+      expr: c.some(Boolean) ? `sum(CASE WHEN ${and(...c)} THEN ${x} END)` : `sum(${x})`,
+      sum: true,
+    });
     const out = [countIf('e', el), countIf('cohort_n', el, 'p_store_id IS NOT NULL')];
     if (m.kind === 'count') {
       out.push(countIf('n', el), countIf('num', el, cur));
+    } else if (deltaKind(m) === 'cell') {
+      // A whole-cell delta needs no matched cohort: matched, cur_sum and prev_sum stay 0.
+      out.push(countIf('n', el, `${cur} IS NOT NULL`), m.kind === 'mean' ? sumIf('num', cur, el) : countIf('num', el, cur));
     } else {
       const both = [el, pel, `${cur} IS NOT NULL`, `${prev} IS NOT NULL`] as const;
       out.push(countIf('n', el, `${cur} IS NOT NULL`), countIf('matched', ...both));
@@ -78,15 +120,6 @@ const aggregates = (metrics: readonly MetricDef[]): string =>
   aggregateColumns(metrics)
     .map((c) => `${c.sum ? `CAST(${c.expr} AS VARCHAR)` : c.expr} AS "${c.alias}"`)
     .join(',\n      ');
-
-/** A month's facts next to the same stores' facts of the previous month (`p_*`, NULL when absent). */
-function joined(cur: string, prev: string | null, metrics: readonly MetricDef[], unnestApps = false): string {
-  const current = unnestApps ? `(SELECT *, unnest(apps) AS app FROM ${cur})` : cur;
-  const prevColumns = metrics.map((m) => `in_${m.key} AS p_in_${m.key}` + (m.eligible ? `, el_${m.key} AS p_el_${m.key}` : '')).join(', ');
-  // Without the previous month, the `p_*` columns are NULL, typed like this month's.
-  const from = prev ?? `(SELECT * FROM ${cur} LIMIT 0)`;
-  return `(SELECT * FROM ${current} c LEFT JOIN (SELECT store_id AS p_store_id, ${prevColumns} FROM ${from}) p ON p.p_store_id = c.store_id)`;
-}
 
 function toCell(row: Record<string, unknown>, value: string | null, metrics: readonly MetricDef[]): Cell {
   const cell: Cell = { value, stores: toNumber(row.stores), cohort: toNumber(row.cohort), metrics: new Map() };
@@ -113,53 +146,42 @@ export interface PanelAggregates {
 
 /**
  * Every metric × every cell of `months`, and the fingerprints of `fingerprinted`, reading each
- * loaded month of the view `panel` once: months are taken in order, each month's facts (or,
- * for a month only needed before another, its trend columns) held while the next month needs
- * them (two months at a time). A month's facts are derived once, whether it is aggregated, the
- * previous month of one, or both.
+ * loaded month of the view `panel` once: months are taken in order, each month's own facts
+ * held while the next month needs them (two months at a time). A month is aggregated beside
+ * the previous month's facts, joined once: trends need no month before that.
  */
 export async function aggregatePanel(duck: Duck, months: string[], fingerprinted: readonly string[] = [], onMonth?: (month: string) => void): Promise<PanelAggregates> {
   const present = new Set((await duck.all<{ mi: number }>(`SELECT DISTINCT mi FROM panel`)).map((r) => toNumber(r.mi)));
   const wanted = new Set(months.map(monthIndex));
   const fingerprint = new Set(fingerprinted);
-  // Facts: every aggregated month and the loaded month before each. Months read: those, the
-  // loaded month before each (its columns are the facts' `prev_*`), and those fingerprinted.
-  const factsOf = new Set([...wanted, ...[...wanted].map((m) => m - 1).filter((m) => present.has(m))]);
-  const rowsOf = new Set([...factsOf, ...[...factsOf].map((m) => m - 1).filter((m) => present.has(m)), ...fingerprinted.map(monthIndex)]);
+  // Months read: every aggregated month, the loaded month before each, and those fingerprinted.
+  const read = new Set([...wanted, ...[...wanted].map((m) => m - 1).filter((m) => present.has(m)), ...fingerprinted.map(monthIndex)]);
   const appMetrics = METRICS.filter((m) => PAGES.find((p) => p.slug === m.slug)?.byApp);
-  const prevOf = (mi: number) => `agg_prev_${mi}`;
   const facts = (mi: number) => `agg_facts_${mi}`;
   const aggs = new Map<string, MonthAgg>();
   const fingerprints = new Map<string, string>();
-  const made: string[] = [];
+  const made = new Set<string>();
   const drop = async (table: string) => {
     await duck.run(`DROP TABLE IF EXISTS ${table}`);
-    made.splice(made.indexOf(table), 1);
+    made.delete(table);
   };
   try {
-    for (const mi of [...rowsOf].sort((a, b) => a - b)) {
+    for (const mi of [...read].sort((a, b) => a - b)) {
       const month = monthOf(mi);
       const rows = `(SELECT * FROM panel WHERE mi = ${mi})`;
-      // The previous month's columns: from its facts, or read for this month alone.
-      const prev = made.includes(facts(mi - 1)) ? facts(mi - 1) : made.includes(prevOf(mi - 1)) ? prevOf(mi - 1) : null;
-      if (factsOf.has(mi)) {
-        await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${factsSql(rows, prev, METRICS, fingerprint.has(month))}`);
-        made.push(facts(mi));
+      if (wanted.has(mi) || wanted.has(mi + 1)) {
+        await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month))}`);
+        made.add(facts(mi));
         if (fingerprint.has(month)) fingerprints.set(month, await fingerprintOf(duck, facts(mi)));
-      } else {
-        if (fingerprint.has(month)) fingerprints.set(month, await fingerprintTable(duck, rows));
-        if (factsOf.has(mi + 1)) {
-          await duck.run(`CREATE OR REPLACE TEMP TABLE ${prevOf(mi)} AS SELECT store_id, ${PREV_COLUMNS.join(', ')} FROM ${rows}`);
-          made.push(prevOf(mi));
-        }
+      } else if (fingerprint.has(month)) {
+        fingerprints.set(month, await fingerprintTable(duck, rows));
       }
-      if (made.includes(prevOf(mi - 1))) await drop(prevOf(mi - 1));
       if (wanted.has(mi)) {
         onMonth?.(month);
-        const prevFacts = made.includes(facts(mi - 1)) ? facts(mi - 1) : null;
-        aggs.set(month, await aggregateMonth(duck, month, present.has(mi - 1), joined(facts(mi), prevFacts, METRICS), joined(facts(mi), prevFacts, appMetrics, true), appMetrics));
+        const prev = made.has(facts(mi - 1)) ? facts(mi - 1) : null;
+        aggs.set(month, await aggregateMonth(duck, month, present.has(mi - 1), joined(facts(mi), prev, METRICS), joined(facts(mi), prev, appMetrics, true), appMetrics));
       }
-      if (made.includes(facts(mi - 1))) await drop(facts(mi - 1));
+      if (made.has(facts(mi - 1))) await drop(facts(mi - 1));
     }
   } finally {
     for (const table of [...made]) await drop(table);

@@ -194,12 +194,20 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
     );
   }
 
+  // App lists repeat (a month of a million stores has about a tenth as many distinct ones):
+  // each distinct text is split, trimmed, deduplicated and sorted once, then joined back.
+  const apps = sourceTypes.get('apps');
+  const appsText = apps === undefined ? undefined : asText('r.apps', apps);
   const select = PANEL_COLUMNS.map((c) => {
     if (!sourceTypes.has(c.name)) return `CAST(NULL AS ${sqlType(c.type)}) AS ${ident(c.name)}`;
-    if (c.name === 'store_id') return `${storeId} AS store_id`;
-    return `${convert(ident(c.name), c.type, sourceTypes.get(c.name)!)} AS ${ident(c.name)}`;
+    if (c.name === 'store_id') return `${asText('r.store_id', sourceTypes.get('store_id')!)} AS store_id`;
+    if (c.type === 'apps') return `apps_of.list AS ${ident(c.name)}`;
+    return `${convert(`r.${ident(c.name)}`, c.type, sourceTypes.get(c.name)!)} AS ${ident(c.name)}`;
   }).join(', ');
-  return `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from}`;
+  const dictionary = appsText
+    ? ` LEFT JOIN (SELECT text, ${convert('text', 'apps', 'VARCHAR')} AS list FROM (SELECT DISTINCT ${appsText} AS text FROM ${from} r)) apps_of ON apps_of.text = ${appsText}`
+    : '';
+  return `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`;
 }
 
 /** A cell as text; a JSON-typed cell (NDJSON mixing strings and numbers) without its quotes. */

@@ -5,7 +5,7 @@
 import { previousMonth, type DimensionName } from '../panel/columns.js';
 import { canonicalUrl } from '../public-paths.js';
 import type { Cell, CellAgg, MonthAgg } from './aggregate.js';
-import { METRICS, PAGES, type MetricDef } from './registry.js';
+import { deltaKind, METRICS, PAGES, type MetricDef } from './registry.js';
 import { FLOOR, primary, protect, type SizedCell } from './suppression.js';
 import { anchorOf, citationOf, dimensionString, scopeText, sentenceOf, statId } from './text.js';
 import type { Delta, Slug, Stat } from './types.js';
@@ -24,7 +24,6 @@ const round = (x: number, digits: number): number => {
   return Object.is(r, -0) ? 0 : r;
 };
 const digitsOf = (m: MetricDef) => (m.kind === 'count' ? 0 : m.kind === 'mean' ? 2 : 4);
-const deltaKind = (m: MetricDef) => (m.kind === 'count' ? 'cell' : (m.delta ?? 'cohort'));
 const exactValue = (m: MetricDef, a: CellAgg) => (m.kind === 'count' ? a.num : a.n === 0 ? 0 : a.num / a.n);
 
 const keyOf = (cell: Cell) => cell.value!;

