@@ -3,6 +3,8 @@
  * opened twice, and the ranking it writes is the one readers see — the same as an in-process
  * re-ranking of the same inputs would write.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { startRefresher } from '../../src/accounts/refresher.js';
@@ -25,6 +27,14 @@ function panel(): { stores: SeedStore[]; signals: SeedSignal[] } {
   return { stores, signals };
 }
 
+/** The nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
 for (const d of dialects) {
   describe.skipIf(d.skip)(`the refresher on ${d.label}`, () => {
     let t: TestDb;
@@ -38,11 +48,17 @@ for (const d of dialects) {
 
     it('re-ranks on its own thread, and writes what an in-process re-ranking writes', async () => {
       const ws = await workspace(t.db);
+      const priorityBefore = getPriority();
       const refresher = startRefresher(t.db);
       try {
         expect(refresher.where).toBe('thread');
         const results = await refresher.refreshAll(NOW);
         expect(results.get(ws.id)).toMatchObject({ refreshed: true, accounts: 60, model_version: 1 });
+        if (process.platform === 'linux') {
+          // The re-ranking thread yields the CPU to requests; the thread answering them keeps its priority.
+          expect(threadNiceValues()).toContain(19);
+          expect(getPriority()).toBe(priorityBefore);
+        }
       } finally {
         await refresher.close();
       }
