@@ -88,6 +88,8 @@ export async function benchRanking(o: { accounts: number; dataDir: string; log: 
       const window = Math.max(3, Math.ceil(refitSeconds) + 2);
       const bytes = (await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).arrayBuffer()).byteLength;
       o.log(`one page is ${(bytes / 1024).toFixed(0)} KiB`);
+      // Warm first (JIT, caches), so "alone" is the server's steady state, not its first seconds.
+      await load(url, key, async () => {}, 2);
       const alone = await load(url, key, async () => {}, window);
       // As `storelens api` re-ranks: on the refresher (a worker thread with its own connection),
       // warmed by one refit as a running server's is.

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Sqlite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addActivation } from '../../src/db/workspaces.js';
 import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../../src/api/app.js';
@@ -109,6 +110,41 @@ for (const d of dialects) {
         await app2.close();
         await db2.close();
       }
+    });
+
+    it.runIf(d.name === 'SQLite')('answers a call far below its limit while another writer holds the database, and waits from half the limit on', async () => {
+      h.clock.set('2026-03-01T17:00:00.000Z');
+      const key = await apiKey(h.db, wsId, ['read:accounts']);
+      const stored = async () => Number((await h.db.kysely.selectFrom('rate_counters').select('count').where('window_ms', '=', Date.parse('2026-03-01T17:00:00.000Z')).executeTakeFirst())?.count ?? 0);
+      // A re-ranking's write, say: the one SQLite write lock is taken.
+      const writer = new Sqlite(h.t.dbPath!);
+      writer.exec('begin immediate');
+      try {
+        const r = await call(h.base, 'GET', '/accounts?limit=1', { key });
+        expect(r.status).toBe(200);
+        expect(r.headers.get('ratelimit')).toBe('"read";r=119;t=60');
+        expect(await stored()).toBe(0);
+      } finally {
+        writer.exec('commit');
+      }
+      // Written behind the call once the lock is free.
+      await vi.waitFor(async () => expect(await stored()).toBe(1));
+      for (let i = 2; i <= 60; i++) expect((await call(h.base, 'GET', '/accounts?limit=1', { key })).status).toBe(200);
+      await vi.waitFor(async () => expect(await stored()).toBe(60));
+      writer.exec('begin immediate');
+      let answered = false;
+      const late = call(h.base, 'GET', '/accounts?limit=1', { key }).then((x) => ((answered = true), x));
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(answered).toBe(false);
+      } finally {
+        writer.exec('commit');
+        writer.close();
+      }
+      const r = await late;
+      expect(r.status).toBe(200);
+      expect(r.headers.get('ratelimit')).toBe('"read";r=59;t=60');
+      expect(await stored()).toBe(61);
     });
 
     it('does not rate-limit openapi.json', async () => {
