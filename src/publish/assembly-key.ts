@@ -22,7 +22,7 @@ const RENDERING_LIBRARIES = ['satori', '@resvg/resvg-js', '@fontsource/inter', '
 let codeHash: Promise<string> | undefined;
 
 /** sha256 of every module of this program (src/ or dist/, wherever this one runs from) and the libraries' versions. */
-function programHash(): Promise<string> {
+export function programHash(): Promise<string> {
   codeHash ??= (async () => {
     const root = fileURLToPath(new URL('..', import.meta.url));
     const hash = createHash('sha256');
@@ -39,7 +39,8 @@ function programHash(): Promise<string> {
   return codeHash;
 }
 
-function libraryVersion(require: NodeJS.Require, name: string): string {
+/** The version of an installed library, as its package.json says ('unknown' when not found). */
+export function libraryVersion(require: NodeJS.Require, name: string): string {
   try {
     let dir = path.dirname(require.resolve(name));
     for (;;) {

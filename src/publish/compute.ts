@@ -39,67 +39,80 @@ export interface ComputedMonths {
   universe: CellValues;
   /** the listed values differ from `listedAs`: nothing was built, every published month must be */
   relisted: boolean;
+  /** the months aggregated by this call (not taken from `cached`), for the cache */
+  aggregated: Map<string, MonthAgg>;
 }
 
 /** The runs (panel/runs.ts) to write from the same DuckDB load: months and their run ids. */
 export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds'>;
 
+/** What computeMonths may take from earlier runs and must keep consistent with them. */
+export interface ComputeOptions {
+  /**
+   * The audit's suppression of months already published: a previous month that is not rebuilt
+   * is rebuilt exactly as it was published.
+   */
+  published?: ReadonlyMap<string, ExtraSuppression>;
+  /** the breakdown values of the published months not rebuilt: every month lists those and the built months' own */
+  known?: CellValues;
+  /**
+   * The hash of the values the months not rebuilt list: a change of the listed values stops
+   * before building (those months must be rebuilt with the others).
+   */
+  listedAs?: string;
+  /** the runs folder's months to write from the same load (each with its previous month) */
+  runs?: RunsRequest;
+  /** aggregates kept from earlier runs (aggregate-cache.ts), by month: those months are not aggregated again */
+  cached?: ReadonlyMap<string, MonthAgg>;
+}
+
 /**
- * Built stats of each requested month. A month's deltas need the previous month, whose trend
- * inputs need the one before: those files are loaded too, so `--month` and `--all` agree.
- * `runs` asks for the runs folder's months from the same load (each with its previous month);
- * with no stats month requested, only that is done.
- * `published` holds the audit's suppression of months already published: a previous month that
- * is not rebuilt is rebuilt exactly as it was published. `known` holds the breakdown values of
- * the published months not rebuilt: every month lists those and the built months' own. With
- * `listedAs` (the hash of the values the months not rebuilt list), a change of the listed values
- * stops before building: those months must be rebuilt with the others.
+ * Built stats of each requested month. A month's deltas and audit need the previous month's
+ * aggregates; a month's aggregates need its panel file and the previous month's (trends and
+ * matched cohorts): those files are loaded, so `--month` and `--all` agree. With only runs
+ * requested, only those are written.
  */
-export async function computeMonths(
-  files: PanelFile[],
-  months: string[],
-  baseUrl: string,
-  report: Reporter,
-  published: ReadonlyMap<string, ExtraSuppression> = new Map(),
-  known: CellValues = {},
-  listedAs?: string,
-  runs?: RunsRequest,
-): Promise<ComputedMonths> {
+export async function computeMonths(files: PanelFile[], months: string[], baseUrl: string, report: Reporter, o: ComputeOptions = {}): Promise<ComputedMonths> {
+  const { published = new Map(), known = {}, listedAs, runs, cached = new Map() } = o;
   const byMonth = new Map(files.map((f) => [f.month, f]));
+  const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
+  // Months whose documents are built, plus the previous months a delta and the audit need.
+  const aggregated = [...new Set([...months, ...priorsNeeded])].sort();
+  const toAggregate = aggregated.filter((m) => !cached.has(m));
   const needed = new Set<string>();
-  for (const m of months) {
-    const p = previousMonth(m);
-    for (const x of [m, p, previousMonth(p)]) if (byMonth.has(x)) needed.add(x);
-  }
+  for (const m of toAggregate) for (const x of [m, previousMonth(m)]) if (byMonth.has(x)) needed.add(x);
   // A month's signals compare it with the month before.
   for (const m of runs?.months ?? []) for (const x of [m, previousMonth(m)]) if (byMonth.has(x)) needed.add(x);
-  const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
-  const duck = await openDuck();
-  let aggs: Map<string, MonthAgg>;
-  let fingerprints: Map<string, string>;
+  let aggs = new Map<string, MonthAgg>();
+  let fingerprints = new Map<string, string>();
   let written: RunInfo[] = [];
-  try {
-    const load = [...needed].sort().map((m) => byMonth.get(m)!);
-    report.phase('reading');
-    await loadPanel(duck, load, (f) => report.progress(`reading ${f.name}`));
-    await registerMacros(duck);
-    report.phase('aggregating');
-    // Months whose documents are built, plus the previous months a count delta needs.
-    const aggregated = [...new Set([...months, ...priorsNeeded])].sort();
-    if (aggregated.length) report.progress(`aggregating ${months.length} month(s)`);
-    ({ aggs, fingerprints } = await aggregatePanel(duck, aggregated, months, (m) => report.progress(`aggregating ${m}`)));
-    if (runs?.months.length) {
-      report.phase('writing');
-      written = await writeRuns(duck, { ...runs, panelMonths: new Set(byMonth.keys()), onProgress: report.progress });
+  if (needed.size) {
+    const duck = await openDuck();
+    try {
+      const load = [...needed].sort().map((m) => byMonth.get(m)!);
+      report.phase('reading');
+      await loadPanel(duck, load, (f) => report.progress(`reading ${f.name}`));
+      await registerMacros(duck);
+      report.phase('aggregating');
+      if (toAggregate.length) report.progress(`aggregating ${toAggregate.length} month(s)`);
+      // Fingerprints of the built months aggregated here (a month taken from the cache kept its panel file).
+      const fingerprinted = months.filter((m) => toAggregate.includes(m));
+      ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, fingerprinted, (m) => report.progress(`aggregating ${m}`)));
+      if (runs?.months.length) {
+        report.phase('writing');
+        written = await writeRuns(duck, { ...runs, panelMonths: new Set(byMonth.keys()), onProgress: report.progress });
+      }
+    } finally {
+      duck.close();
     }
-  } finally {
-    duck.close();
   }
-  if (aggs.size === 0) return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, runs: written, cells: new Map(), universe: unionOf([known]), relisted: false };
+  const fresh = new Map(aggs);
+  for (const m of aggregated) if (cached.has(m)) aggs.set(m, cached.get(m)!);
+  if (aggs.size === 0) return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, runs: written, cells: new Map(), universe: unionOf([known]), relisted: false, aggregated: fresh };
   const cells = new Map(months.filter((m) => aggs.has(m)).map((m) => [m, valuesOf(aggs.get(m)!)]));
   const universe = unionOf([known, ...cells.values()]);
   if (listedAs !== undefined && universeHash(universe) !== listedAs) {
-    return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, cells, universe, relisted: true, runs: written };
+    return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, cells, universe, relisted: true, runs: written, aggregated: fresh };
   }
   for (const [m, agg] of aggs) aggs.set(m, withUniverse(agg, universe));
   report.phase('auditing');
@@ -127,7 +140,7 @@ export async function computeMonths(
     done.set(m, { agg, built });
     if (months.includes(m)) out.set(m, built);
   }
-  return { built: out, extras, auditSeconds, fingerprints, cells, universe, relisted: false, runs: written };
+  return { built: out, extras, auditSeconds, fingerprints, cells, universe, relisted: false, runs: written, aggregated: fresh };
 }
 
 /** A disclosure the rules cannot prevent stops the run (exit 1), naming metric, breakdown and month. */

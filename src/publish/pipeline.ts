@@ -6,19 +6,21 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CONTACTS_DATA, contactsDir, contactsToCarry, findContactsFile, pruneContactsRuns, writeContactsRun } from '../contacts/source.js';
 import { CliError } from '../errors.js';
-import { nextMonth } from '../panel/columns.js';
+import { nextMonth, previousMonth } from '../panel/columns.js';
 import { storesChanged } from '../panel/fingerprint.js';
 import { listPanel } from '../panel/read.js';
 import { isWithin, readRunsIndex, signalsRunId, staleRuns, switchRunsIndex } from '../panel/runs.js';
 import { manifestKey } from '../public-paths.js';
 import { makeDocument, renderDocument } from '../render/json.js';
 import type { FeedItem } from '../render/page.js';
+import type { MonthAgg } from '../stats/aggregate.js';
 import type { BuiltMonth } from '../stats/build.js';
 import { FLOOR } from '../stats/suppression.js';
 import { unionOf, universeHash } from '../stats/universe.js';
 import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
 import { assembleArtifacts, type CardsMode } from './artifacts.js';
-import { computeMonths } from './compute.js';
+import { computeMonths, type ComputeOptions } from './compute.js';
+import { aggregateKey, readAggregates, writeAggregates } from './aggregate-cache.js';
 import { acquireLock } from './lock.js';
 import { changedStats } from './pages.js';
 import { loadSuppression, publishedMonths, readPublication, saveSuppression, STATE_FILE, MANIFEST_FILE, type PublicationState } from './publication.js';
@@ -153,15 +155,29 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
     const kept = before.filter((m) => !months.includes(m) && panelMonths.includes(m));
     const known = unionOf(before.filter((m) => !months.includes(m)).map((m) => storedCells[m] ?? {}));
-    let computed =
-      months.length || runsRequest ? await computeMonths(files, months, baseUrl, report, saved, known, kept.length ? oldUniverse : undefined, runsRequest) : undefined;
+    // Aggregates kept from earlier runs (read for the months a computation builds and the months before them).
+    const aggregateKeys = new Map(await Promise.all(panelMonths.map(async (m) => [m, await aggregateKey(m, hashes)] as const)));
+    const cached = new Map<string, MonthAgg>();
+    const aggregated = new Map<string, MonthAgg>();
+    const fingerprinted = new Map<string, string>();
+    const compute = async (ms: string[], options: ComputeOptions) => {
+      const wanted = new Set(ms.flatMap((m) => [m, previousMonth(m)]));
+      const keys = [...aggregateKeys].filter(([m]) => wanted.has(m) && !cached.has(m) && !aggregated.has(m));
+      for (const [m, agg] of await readAggregates(o.out, new Map(keys))) cached.set(m, agg);
+      const c = await computeMonths(files, ms, baseUrl, report, { ...options, published: saved, cached: new Map([...cached, ...aggregated]) });
+      for (const [m, agg] of c.aggregated) aggregated.set(m, agg);
+      // A month aggregated by an earlier call is fingerprinted by it (this call took it from `aggregated`).
+      for (const [m, f] of c.fingerprints) fingerprinted.set(m, f);
+      return { ...c, fingerprints: new Map([...fingerprinted].filter(([m]) => ms.includes(m))) };
+    };
+    let computed = months.length || runsRequest ? await compute(months, { known, listedAs: kept.length ? oldUniverse : undefined, runs: runsRequest }) : undefined;
     if (computed?.relisted) {
       // A breakdown value new to the publication (or gone from it): every published month lists
       // the new set of rows, a correction of each, built together so deltas and audits agree.
       const runsWritten = computed.runs;
       months = [...new Set([...months, ...kept])].sort();
       progress(`the listed breakdown values changed: rebuilding ${months.length} month(s)`);
-      computed = { ...(await computeMonths(files, months, baseUrl, report, saved, computed.universe)), runs: runsWritten };
+      computed = { ...(await compute(months, { known: computed.universe })), runs: runsWritten };
     }
     if (computed && months.length) plan(months, universeHash(computed.universe));
     /** Points the runs index at the new runs: only once the publication itself has succeeded. */
@@ -290,6 +306,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     wrote = true;
     await switchRuns();
     await writeHashCache(o.out, hashCache, cacheRead);
+    await writeAggregates(o.out, new Map([...aggregated].map(([m, agg]) => [m, { key: aggregateKeys.get(m)!, agg }])), new Set(aggregateKeys.values()));
     clock.stop();
     summary.phases = clock.totals();
     return summary;

@@ -1,0 +1,89 @@
+/**
+ * Each month's aggregates (stats/aggregate.ts's MonthAgg: every metric × every cell), kept from
+ * the run that computed them, so the next run aggregates only the months whose input changed:
+ * one added month aggregates that month, not also the month before it (whose aggregates the
+ * audit and the deltas need), and a correction aggregates only the months it reaches.
+ *
+ * A month's aggregates are a function of its panel file, the previous month's (trends and
+ * matched cohorts compare the two) and the program: the key is the hash of those three, with
+ * DuckDB's version. They live gzipped in the output folder's private `.cache/aggregates/`, written
+ * only by a run holding the output's lock, after its release; entries no month of the panel
+ * names any more are removed then. A damaged entry is ignored (the month is aggregated again).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { previousMonth } from '../panel/columns.js';
+import type { DimensionName } from '../panel/columns.js';
+import type { Cell, CellAgg, MonthAgg } from '../stats/aggregate.js';
+import { libraryVersion, programHash } from './assembly-key.js';
+import { CACHE_DIR } from './hash-cache.js';
+
+const FOLDER = 'aggregates';
+const VERSION = 1;
+
+/** The key of a month's aggregates: program, DuckDB, and the hashes of its panel file and the previous month's. */
+export async function aggregateKey(month: string, hashes: ReadonlyMap<string, string>): Promise<string> {
+  const input = {
+    version: VERSION,
+    program: await programHash(),
+    duckdb: libraryVersion(createRequire(import.meta.url), '@duckdb/node-api'),
+    month,
+    panel: [hashes.get(previousMonth(month)) ?? null, hashes.get(month) ?? null],
+  };
+  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+}
+
+const fileOf = (outDir: string, key: string) => path.join(outDir, CACHE_DIR, FOLDER, `${key}.json.gz`);
+
+interface StoredCell {
+  value: string | null;
+  stores: number;
+  cohort: number;
+  metrics: [string, CellAgg][];
+}
+interface StoredAgg {
+  month: string;
+  hasPrior: boolean;
+  all: StoredCell;
+  groups: [DimensionName, StoredCell[]][];
+}
+
+const storeCell = (c: Cell): StoredCell => ({ value: c.value, stores: c.stores, cohort: c.cohort, metrics: [...c.metrics] });
+const loadCell = (c: StoredCell): Cell => ({ value: c.value, stores: c.stores, cohort: c.cohort, metrics: new Map(c.metrics) });
+
+/** The cached aggregates of these months (month → key), where present and readable. */
+export async function readAggregates(outDir: string, keys: ReadonlyMap<string, string>): Promise<Map<string, MonthAgg>> {
+  const out = new Map<string, MonthAgg>();
+  for (const [month, key] of keys) {
+    try {
+      const stored = JSON.parse((await promisify(gunzip)(await readFile(fileOf(outDir, key)))).toString('utf8')) as StoredAgg;
+      if (stored.month !== month) continue;
+      out.set(month, { month, hasPrior: stored.hasPrior, all: loadCell(stored.all), groups: new Map(stored.groups.map(([d, cells]) => [d, cells.map(loadCell)])) });
+    } catch {
+      // absent or damaged: aggregated again
+    }
+  }
+  return out;
+}
+
+/**
+ * Stores the aggregates computed by this run (month → key and aggregates), and removes every
+ * entry whose key is not in `keep`. Each file is written whole (a temporary name, then renamed).
+ */
+export async function writeAggregates(outDir: string, computed: ReadonlyMap<string, { key: string; agg: MonthAgg }>, keep: ReadonlySet<string>): Promise<void> {
+  const dir = path.join(outDir, CACHE_DIR, FOLDER);
+  await mkdir(dir, { recursive: true });
+  for (const { key, agg } of computed.values()) {
+    const stored: StoredAgg = { month: agg.month, hasPrior: agg.hasPrior, all: storeCell(agg.all), groups: [...agg.groups].map(([d, cells]) => [d, cells.map(storeCell)]) };
+    const tmp = `${fileOf(outDir, key)}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(tmp, await promisify(gzip)(JSON.stringify(stored)));
+    await rename(tmp, fileOf(outDir, key));
+  }
+  for (const name of await readdir(dir)) {
+    if (name.endsWith('.tmp') || !keep.has(name.slice(0, name.indexOf('.')))) await rm(path.join(dir, name), { force: true });
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Month aggregates kept between runs (publish/aggregate-cache.ts): an added month reads only
+ * its own panel file and the previous month's, and publishes what a fresh publish of the whole
+ * panel does; a damaged cache entry is aggregated again, never trusted.
+ */
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SLUGS } from '../../src/stats/types.js';
+import { generate, publishPanel } from '../helpers/cli.js';
+import { dropRows } from '../helpers/published.js';
+import { tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-aggregate-cache-');
+afterAll(() => dirs.removeAll());
+
+const MONTHS = ['2026-07', '2026-08', '2026-09', '2026-10'];
+
+/** Every month document of a publication, by `slug/month`. */
+async function documents(out: string): Promise<Map<string, string>> {
+  const docs = new Map<string, string>();
+  for (const slug of SLUGS) for (const m of MONTHS) docs.set(`${slug}/${m}`, await readFile(path.join(out, 'api/data', slug, `${m}.json`), 'utf8'));
+  return docs;
+}
+
+/** The panel files a publish read, from its progress lines. */
+async function filesRead(run: (onProgress: (line: string) => void) => Promise<unknown>): Promise<string[]> {
+  const lines: string[] = [];
+  await run((line) => lines.push(line));
+  return lines.filter((l) => l.startsWith('reading ')).map((l) => l.slice('reading '.length));
+}
+
+describe('month aggregates kept between runs', () => {
+  it('aggregates an added month from its file and the previous one only, and publishes what a fresh publish does', async () => {
+    const full = await dirs.make();
+    await generate(full, { stores: 400, seed: 'agg-cache', from: MONTHS[0], to: MONTHS[3] });
+    const grown = await dirs.make();
+    for (const m of MONTHS.slice(0, 3)) await cp(path.join(full, `${m}.csv`), path.join(grown, `${m}.csv`));
+    const out = path.join(await dirs.make(), 'out');
+    await publishPanel(grown, out);
+    expect((await readdir(path.join(out, '.cache/aggregates'))).length).toBe(3);
+
+    await cp(path.join(full, `${MONTHS[3]}.csv`), path.join(grown, `${MONTHS[3]}.csv`));
+    // Without the cache it would also aggregate 2026-09 (the audit and the deltas need it), reading 2026-08 too.
+    expect(await filesRead((onProgress) => publishPanel(grown, out, { months: MONTHS[3], onProgress }))).toEqual(['2026-09.csv', '2026-10.csv']);
+
+    const fresh = path.join(await dirs.make(), 'out');
+    await publishPanel(full, fresh);
+    expect(await documents(out)).toEqual(await documents(fresh));
+  });
+
+  it('aggregates a month again when its cached aggregates are damaged, and when the previous month was corrected', async () => {
+    const input = await dirs.make();
+    await generate(input, { stores: 400, seed: 'agg-cache-2', from: MONTHS[0], to: MONTHS[3] });
+    const out = path.join(await dirs.make(), 'out');
+    await publishPanel(input, out);
+    const cache = path.join(out, '.cache/aggregates');
+    for (const name of await readdir(cache)) await writeFile(path.join(cache, name), 'not gzip');
+    await dropRows(path.join(input, `${MONTHS[3]}.csv`), 3);
+    // 2026-09's entry is damaged: aggregated again, from its file and 2026-08's.
+    expect(await filesRead((onProgress) => publishPanel(input, out, { months: MONTHS[3], onProgress }))).toEqual(['2026-08.csv', '2026-09.csv', '2026-10.csv']);
+
+    // A correction of 2026-08: its aggregates and 2026-09's (matched against it) are computed
+    // again; 2026-07's entry is still damaged. 2026-10's documents are rebuilt too (their deltas
+    // reach back), but its aggregates, of 2026-09 and 2026-10 only, are reused.
+    await dropRows(path.join(input, `${MONTHS[1]}.csv`), 2);
+    expect(await filesRead((onProgress) => publishPanel(input, out, { months: MONTHS[1], onProgress }))).toEqual(['2026-07.csv', '2026-08.csv', '2026-09.csv']);
+    const fresh = path.join(await dirs.make(), 'out');
+    await publishPanel(input, fresh);
+    expect(await documents(out)).toEqual(await documents(fresh));
+  });
+});
