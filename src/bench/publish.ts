@@ -44,10 +44,10 @@ export interface PublishBenchResult {
   /** the old floor: one DuckDB statement (read, previous-month join, every cell) */
   floorSeconds: number;
   all: PublishRun;
-  /** the raw read of the months an added month needs (it and the two before) */
+  /** the raw read of the months an added month reads (it and the month before; the aggregates of the month before are kept) */
   addedRawSeconds: number;
   added: PublishRun;
-  /** the raw read of the months a correction needs (two before it to two after) */
+  /** the raw read of the months a correction reads (the month before it to the month after: two months' aggregates change) */
   correctionRawSeconds: number;
   correction: PublishRun;
   noop: PublishRun;
@@ -77,8 +77,8 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
   const last = months[months.length - 1];
   // The corrected month: far enough back that the correction reaches two published months after it.
   const corrected = months[months.length - 4];
-  const addedNeeds = months.slice(-3);
-  const correctionNeeds = months.slice(months.length - 6, months.length - 1);
+  const addedNeeds = months.slice(-2);
+  const correctionNeeds = months.slice(months.length - 5, months.length - 2);
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-'));
   try {
