@@ -13,7 +13,9 @@ export type RefreshTask = { kind: 'refresh'; now: string } | { kind: 'close' };
 
 // Re-ranking is background work: it yields the CPU to the thread that answers requests. On
 // Linux a thread's nice value is its own (setpriority of the calling thread), so this lowers
-// this thread alone; elsewhere it would lower the whole process, so it is not done.
+// this thread alone; elsewhere it would lower the whole process, so it is not done. (Threads
+// this one starts would inherit it; the process's shared thread pool is started by the main
+// thread before this worker exists.)
 if (process.platform === 'linux') setPriority(constants.priority.PRIORITY_LOW);
 
 let opened: Promise<Db> | undefined;

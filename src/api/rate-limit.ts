@@ -6,10 +6,12 @@
  *
  * A call far below its limit is not kept waiting for the database: it is counted in memory and
  * its count written behind it (one write for every call counted meanwhile), while the count
- * it is judged by is the database's last answer plus the calls since. From half the limit on,
- * a call waits for its count to be written and is judged by the database's answer, so the limit
- * holds exactly, across processes too. Why: on SQLite every write takes the one write lock, and
- * a read that waited for it would wait behind a re-ranking's writes.
+ * it is judged by is the database's last answer plus this process's calls since. The first call
+ * of a window in a process, and every call from half the limit on, waits for its count to be
+ * written and is judged by the database's answer (less this process's calls counted after it),
+ * so one process holds the limit exactly; processes sharing a database learn each other's calls
+ * with each write. Why: on SQLite every write takes the one write lock, and a read that waited
+ * for it would wait behind a re-ranking's writes.
  */
 import type { Db } from '../db/index.js';
 import { hitRateCounter, pruneRateCounters } from '../db/rate-counters.js';
@@ -36,48 +38,55 @@ interface Counter {
   apiKeyId: string;
   kind: CallKind;
   windowMs: number;
-  /** the window's count in the database, as its last write answered */
+  /** the window's count in the database as the last write answered, and the last call of this process it covered */
   stored: number;
-  /** calls counted here and not yet written */
+  storedUpTo: number;
+  /** whether a write answered yet (until then this process knows nothing of the others' calls) */
+  known: boolean;
+  /** calls this process counted in the window (each call's sequence number) */
+  seq: number;
+  /** calls counted here and not yet written, and calls being written */
   unwritten: number;
-  /** calls being written */
   writing: number;
   touchAt?: Date;
-  /** settles with the stored count once the calls counted so far are written */
-  written?: Promise<number>;
+  /** the last write queued; its answer covers every call counted before it ran */
+  written?: Promise<void>;
 }
 
 export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<CallKind, number>> = DEFAULT_LIMITS): RateLimiter {
   let currentWindow = 0;
   const counters = new Map<string, Counter>();
 
-  /** Writes a counter's unwritten calls (after any write of it still running); resolves to the stored count. */
-  const write = (c: Counter): Promise<number> => {
-    const before = c.written ?? Promise.resolve(0);
-    const written = before.catch(() => 0).then(async () => {
-      const calls = c.unwritten;
-      const touchAt = c.touchAt;
-      if (calls === 0 && touchAt === undefined) return c.stored;
-      c.unwritten = 0;
-      c.writing = calls;
-      c.touchAt = undefined;
-      try {
-        c.stored = await db.autocommit((q) => hitRateCounter(q, c.apiKeyId, c.kind, c.windowMs, touchAt, calls));
-        return c.stored;
-      } catch (e) {
-        // Counted again by the next write.
-        c.unwritten += calls;
-        c.touchAt ??= touchAt;
-        throw e;
-      } finally {
-        c.writing = 0;
-      }
-    });
+  /** Writes a counter's unwritten calls, after any write of it still running. */
+  const write = (c: Counter): Promise<void> => {
+    const written = (c.written ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(async () => {
+        const calls = c.unwritten;
+        const touchAt = c.touchAt;
+        if (calls === 0 && touchAt === undefined) return;
+        const upTo = c.seq;
+        c.unwritten = 0;
+        c.writing = calls;
+        c.touchAt = undefined;
+        try {
+          c.stored = await db.autocommit((q) => hitRateCounter(q, c.apiKeyId, c.kind, c.windowMs, touchAt, calls));
+          c.storedUpTo = upTo;
+          c.known = true;
+        } catch (e) {
+          // Counted again by the next write.
+          c.unwritten += calls;
+          c.touchAt ??= touchAt;
+          throw e;
+        } finally {
+          c.writing = 0;
+        }
+      });
     c.written = written;
-    void written.then(
-      () => (c.written === written ? (c.written = undefined) : undefined),
-      () => (c.written === written ? (c.written = undefined) : undefined),
-    );
+    const settled = () => {
+      if (c.written === written) c.written = undefined;
+    };
+    written.then(settled, settled);
     return written;
   };
 
@@ -87,22 +96,33 @@ export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<Cal
       const windowMs = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       if (windowMs !== currentWindow) {
         currentWindow = windowMs;
-        for (const [id, c] of counters) if (c.windowMs < windowMs && c.unwritten === 0 && !c.written) counters.delete(id);
+        // Past windows are forgotten; a count not yet written is written once more (best effort).
+        for (const [id, c] of counters) {
+          if (c.windowMs >= windowMs) continue;
+          counters.delete(id);
+          if (c.unwritten > 0 && !c.written) write(c).catch(() => undefined);
+        }
         // Behind the call too: nothing waits for old windows to go.
         void pruneRateCounters(db.kysely, windowMs - WINDOW_MS).catch(() => undefined);
       }
       const limit = limits[kind];
       const id = `${apiKeyId}\n${kind}\n${windowMs}`;
       let c = counters.get(id);
-      if (!c) counters.set(id, (c = { apiKeyId, kind, windowMs, stored: 0, unwritten: 0, writing: 0 }));
+      if (!c) counters.set(id, (c = { apiKeyId, kind, windowMs, stored: 0, storedUpTo: 0, known: false, seq: 0, unwritten: 0, writing: 0 }));
+      const seq = ++c.seq;
       c.unwritten += 1;
       if (touchAt) c.touchAt = touchAt;
       const estimate = c.stored + c.writing + c.unwritten;
       const pending = write(c);
       let count = estimate;
-      if (estimate > limit / 2) count = await pending;
-      // A failed write behind a call is the next call's to retry (it writes this count again).
-      else pending.catch(() => undefined);
+      if (!c.known || estimate > limit / 2) {
+        await pending;
+        // The database's count after the write that took this call, less this process's calls after it.
+        count = c.stored - (c.storedUpTo - seq);
+      } else {
+        // A failed write behind a call is the next call's to retry (it writes this count again).
+        pending.catch(() => undefined);
+      }
       const reset = Math.max(1, Math.ceil((windowMs + WINDOW_MS - nowMs) / 1000));
       const headers = {
         'ratelimit-policy': `"${kind}";q=${limit};w=${WINDOW_MS / 1000}`,

@@ -94,13 +94,19 @@ describe('accounts from the panel, end to end', () => {
         expect(res.status).toBe(200);
         n++;
       }
-      // The server refits in the background within seconds of the outcomes.
+      // The server refits in the background within seconds of the outcomes. A refit that began
+      // while they were still arriving saw only some: wait until the model stops moving (a
+      // refresh with no new label refits nothing), two seconds after it last moved.
       const version = before[0].model_version;
       let after = await all();
-      for (let tries = 0; after[0].model_version === version || !after.every((r) => r.model_version === after[0].model_version); tries++) {
-        if (tries > 100) throw new Error('no refit within 20 s');
+      let stableSince = Date.now();
+      for (let tries = 0; after[0].model_version === version || Date.now() - stableSince < 2000; tries++) {
+        if (tries > 150) throw new Error('the model did not settle within 30 s');
         await new Promise((r) => setTimeout(r, 200));
-        after = await all();
+        const next = await all();
+        if (!next.every((r) => r.model_version === next[0].model_version)) continue;
+        if (next[0].model_version !== after[0].model_version) stableSince = Date.now();
+        after = next;
       }
       // Among the accounts not labelled, the favoured category ranks higher than it did.
       const meanRank = (rows: Row[]) => {
