@@ -23,7 +23,7 @@ import { libraryVersion, programHash } from './assembly-key.js';
 import { CACHE_DIR } from './hash-cache.js';
 
 const FOLDER = 'aggregates';
-const VERSION = 1;
+const VERSION = 2;
 
 /** The key of a month's aggregates: program, DuckDB, and the hashes of its panel file and the previous month's. */
 export async function aggregateKey(month: string, hashes: ReadonlyMap<string, string>): Promise<string> {
@@ -47,6 +47,8 @@ interface StoredCell {
 }
 interface StoredAgg {
   month: string;
+  /** the month's fingerprint (panel/fingerprint.ts), for correction warnings of the months built from this entry */
+  fingerprint: string;
   hasPrior: boolean;
   all: StoredCell;
   groups: [DimensionName, StoredCell[]][];
@@ -55,14 +57,21 @@ interface StoredAgg {
 const storeCell = (c: Cell): StoredCell => ({ value: c.value, stores: c.stores, cohort: c.cohort, metrics: [...c.metrics] });
 const loadCell = (c: StoredCell): Cell => ({ value: c.value, stores: c.stores, cohort: c.cohort, metrics: new Map(c.metrics) });
 
+/** A month's kept aggregates and its panel file's fingerprint. */
+export interface KeptMonth {
+  agg: MonthAgg;
+  fingerprint: string;
+}
+
 /** The cached aggregates of these months (month → key), where present and readable. */
-export async function readAggregates(outDir: string, keys: ReadonlyMap<string, string>): Promise<Map<string, MonthAgg>> {
-  const out = new Map<string, MonthAgg>();
+export async function readAggregates(outDir: string, keys: ReadonlyMap<string, string>): Promise<Map<string, KeptMonth>> {
+  const out = new Map<string, KeptMonth>();
   for (const [month, key] of keys) {
     try {
       const stored = JSON.parse((await promisify(gunzip)(await readFile(fileOf(outDir, key)))).toString('utf8')) as StoredAgg;
-      if (stored.month !== month) continue;
-      out.set(month, { month, hasPrior: stored.hasPrior, all: loadCell(stored.all), groups: new Map(stored.groups.map(([d, cells]) => [d, cells.map(loadCell)])) });
+      if (stored.month !== month || typeof stored.fingerprint !== 'string') continue;
+      const agg: MonthAgg = { month, hasPrior: stored.hasPrior, all: loadCell(stored.all), groups: new Map(stored.groups.map(([d, cells]) => [d, cells.map(loadCell)])) };
+      out.set(month, { agg, fingerprint: stored.fingerprint });
     } catch {
       // absent or damaged: aggregated again
     }
@@ -74,11 +83,11 @@ export async function readAggregates(outDir: string, keys: ReadonlyMap<string, s
  * Stores the aggregates computed by this run (month → key and aggregates), and removes every
  * entry whose key is not in `keep`. Each file is written whole (a temporary name, then renamed).
  */
-export async function writeAggregates(outDir: string, computed: ReadonlyMap<string, { key: string; agg: MonthAgg }>, keep: ReadonlySet<string>): Promise<void> {
+export async function writeAggregates(outDir: string, computed: ReadonlyMap<string, KeptMonth & { key: string }>, keep: ReadonlySet<string>): Promise<void> {
   const dir = path.join(outDir, CACHE_DIR, FOLDER);
   await mkdir(dir, { recursive: true });
-  for (const { key, agg } of computed.values()) {
-    const stored: StoredAgg = { month: agg.month, hasPrior: agg.hasPrior, all: storeCell(agg.all), groups: [...agg.groups].map(([d, cells]) => [d, cells.map(storeCell)]) };
+  for (const { key, agg, fingerprint } of computed.values()) {
+    const stored: StoredAgg = { month: agg.month, fingerprint, hasPrior: agg.hasPrior, all: storeCell(agg.all), groups: [...agg.groups].map(([d, cells]) => [d, cells.map(storeCell)]) };
     const tmp = `${fileOf(outDir, key)}.${randomBytes(6).toString('hex')}.tmp`;
     await writeFile(tmp, await promisify(gzip)(JSON.stringify(stored)));
     await rename(tmp, fileOf(outDir, key));

@@ -29,7 +29,7 @@ export interface ComputedMonths {
   extras: Map<string, ExtraSuppression>;
   /** time spent building under the protection rule (audits and re-builds included) */
   auditSeconds: number;
-  /** month → fingerprint of its panel file (panel/fingerprint.ts), for each built month */
+  /** month → fingerprint of its panel file (panel/fingerprint.ts), for each month aggregated by this call */
   fingerprints: Map<string, string>;
   /** the runs written (or found complete) in the runs folder, one per requested run month */
   runs: RunInfo[];
@@ -95,9 +95,8 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       await registerMacros(duck);
       report.phase('aggregating');
       if (toAggregate.length) report.progress(`aggregating ${toAggregate.length} month(s)`);
-      // Fingerprints of the built months aggregated here (a month taken from the cache kept its panel file).
-      const fingerprinted = months.filter((m) => toAggregate.includes(m));
-      ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, fingerprinted, (m) => report.progress(`aggregating ${m}`)));
+      // Every month aggregated here is fingerprinted too: its aggregates may be kept and build it later.
+      ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, toAggregate, (m) => report.progress(`aggregating ${m}`)));
       if (runs?.months.length) {
         report.phase('writing');
         written = await writeRuns(duck, { ...runs, panelMonths: new Set(byMonth.keys()), onProgress: report.progress });

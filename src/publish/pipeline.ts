@@ -163,10 +163,13 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const compute = async (ms: string[], options: ComputeOptions) => {
       const wanted = new Set(ms.flatMap((m) => [m, previousMonth(m)]));
       const keys = [...aggregateKeys].filter(([m]) => wanted.has(m) && !cached.has(m) && !aggregated.has(m));
-      for (const [m, agg] of await readAggregates(o.out, new Map(keys))) cached.set(m, agg);
+      for (const [m, kept] of await readAggregates(o.out, new Map(keys))) {
+        cached.set(m, kept.agg);
+        fingerprinted.set(m, kept.fingerprint);
+      }
       const c = await computeMonths(files, ms, baseUrl, report, { ...options, published: saved, cached: new Map([...cached, ...aggregated]) });
       for (const [m, agg] of c.aggregated) aggregated.set(m, agg);
-      // A month aggregated by an earlier call is fingerprinted by it (this call took it from `aggregated`).
+      // The fingerprint of a month built from kept aggregates is the one kept with them.
       for (const [m, f] of c.fingerprints) fingerprinted.set(m, f);
       return { ...c, fingerprints: new Map([...fingerprinted].filter(([m]) => ms.includes(m))) };
     };
@@ -306,7 +309,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     wrote = true;
     await switchRuns();
     await writeHashCache(o.out, hashCache, cacheRead);
-    await writeAggregates(o.out, new Map([...aggregated].map(([m, agg]) => [m, { key: aggregateKeys.get(m)!, agg }])), new Set(aggregateKeys.values()));
+    await writeAggregates(o.out, new Map([...aggregated].map(([m, agg]) => [m, { key: aggregateKeys.get(m)!, agg, fingerprint: fingerprinted.get(m)! }])), new Set(aggregateKeys.values()));
     clock.stop();
     summary.phases = clock.totals();
     return summary;

@@ -69,4 +69,18 @@ describe('month aggregates kept between runs', () => {
     await publishPanel(input, fresh);
     expect(await documents(out)).toEqual(await documents(fresh));
   });
+
+  it("keeps a month's fingerprint with its aggregates, so a correction of a month first built from them still warns", async () => {
+    const input = await dirs.make();
+    await generate(input, { stores: 400, seed: 'agg-cache-3', from: MONTHS[0], to: MONTHS[2] });
+    const out = path.join(await dirs.make(), 'out');
+    // 2026-08 is aggregated as 2026-09's previous month, then built from the kept aggregates
+    // (only 2026-07, its own previous month, is aggregated then).
+    await publishPanel(input, out, { months: MONTHS[2] });
+    expect(await filesRead((onProgress) => publishPanel(input, out, { months: MONTHS[1], onProgress }))).toEqual(['2026-07.csv']);
+    await dropRows(path.join(input, `${MONTHS[1]}.csv`), 3);
+    const warnings: string[] = [];
+    await publishPanel(input, out, { months: MONTHS[1], onWarning: (w) => warnings.push(w) });
+    expect(warnings).toEqual([expect.stringContaining('the correction of 2026-08 changes the records of about 3 store(s)')]);
+  });
 });
