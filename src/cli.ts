@@ -29,6 +29,7 @@ const RUN: { [C in CommandName]: Runner<C> } = {
   'workspaces pilot': async (c, [state], env) => (await import('./commands/admin-workspaces.js')).pilotCommand(state as 'on' | 'off', c, env),
   'workspaces activate': async (c, args, env) => (await import('./commands/admin-workspaces.js')).activateCommand(args, c, env),
   'workspaces profile': async (c, [workspace], env) => (await import('./commands/admin-profile.js')).profileCommand(workspace, c, env),
+  'workspaces wallet-visibility': async (c, [workspace, visibility], env) => (await import('./commands/admin-workspaces.js')).walletVisibilityCommand(workspace, visibility, c, env),
   'members add': async (c, _, env) => (await import('./commands/admin-members.js')).addMemberCommand(c, env),
   'members invite': async (c, _, env) => (await import('./commands/admin-members.js')).inviteMemberCommand(c, env),
   'keys create': async (c, _, env) => (await import('./commands/admin-keys.js')).createKeyCommand(c, env),

@@ -1,9 +1,10 @@
-/** storelens workspaces create | pilot | activate */
+/** storelens workspaces create | pilot | activate | wallet-visibility */
 import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { addActivation, createWorkspace, findWorkspace, setPilotAccess } from '../db/workspaces.js';
+import { setWalletVisibility, WALLET_VISIBILITIES, walletVisibility, type WalletVisibility } from '../db/members-auth.js';
 import type { Config } from '../settings/config.js';
-import { output, requireWorkspace, withAdminDb } from './admin-db.js';
+import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
 export async function createWorkspaceCommand(name: string, opts: Config<'workspaces create'>, env: Env): Promise<void> {
   const trimmed = name.trim();
@@ -35,5 +36,36 @@ export async function activateCommand(args: readonly string[], opts: Config<'wor
     const ws = await requireWorkspace(db, workspace);
     await db.write((trx) => addActivation(trx, ws.id, activation));
     output(env, opts, { workspace_id: ws.id, activation }, `Activated ${activation} for ${ws.name}`);
+  });
+}
+
+const VISIBILITY_TEXT: Record<WalletVisibility, string> = {
+  owners: 'only owners and admins may read the wallet',
+  all: 'every member may read the wallet',
+};
+
+/** The visibility given on the command line, or undefined when none was (print only). */
+export function parseWalletVisibility(raw: string | undefined): WalletVisibility | undefined {
+  if (raw === undefined) return undefined;
+  if (!(WALLET_VISIBILITIES as readonly string[]).includes(raw)) {
+    throw new CliError(`visibility: "${raw}" is not one of ${WALLET_VISIBILITIES.join(', ')} (owners: owners and admins only; all: every member)`);
+  }
+  return raw as WalletVisibility;
+}
+
+/**
+ * `wallet-visibility W [owners|all]`: whether a member (role `member`) signed in through the
+ * assistant connector gets read:wallet (members/grants.ts). Owner or admin only; without a
+ * value, prints it.
+ */
+export async function walletVisibilityCommand(workspace: string, raw: string | undefined, opts: Config<'workspaces wallet-visibility'>, env: Env): Promise<void> {
+  const visibility = parseWalletVisibility(raw);
+  const as = opts.as.trim().toLowerCase();
+  await withAdminDb(opts, env, async (db) => {
+    const ws = await requireWorkspace(db, workspace);
+    await requireOwnerOrAdmin(db, ws, as, visibility === undefined ? 'see the wallet visibility' : 'set the wallet visibility');
+    if (visibility !== undefined) await db.write((trx) => setWalletVisibility(trx, ws.id, visibility));
+    const stored = await walletVisibility(db.kysely, ws.id);
+    output(env, opts, { workspace_id: ws.id, wallet_visibility: stored }, `Wallet visibility of ${ws.name}: ${stored} (${VISIBILITY_TEXT[stored]})`);
   });
 }

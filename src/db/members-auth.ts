@@ -73,7 +73,10 @@ export async function deleteSession(q: Kysely<Database>, tokenHash: string): Pro
   await q.deleteFrom('member_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-export type WalletVisibility = 'owners' | 'all';
+/** The values of the workspace setting wallet visibility; `owners` is the default. */
+export const WALLET_VISIBILITIES = ['owners', 'all'] as const;
+
+export type WalletVisibility = (typeof WALLET_VISIBILITIES)[number];
 
 /** Who may read the workspace's wallet: `owners` (owners and admins; the default) or `all` members. */
 export async function walletVisibility(q: Kysely<Database>, workspaceId: string): Promise<WalletVisibility> {

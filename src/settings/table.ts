@@ -6,6 +6,7 @@
 import { ROLES } from '../workspaces/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
+import { WALLET_VISIBILITIES } from '../db/members-auth.js';
 import { envSwitch, httpUrl, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
@@ -64,6 +65,14 @@ export const COMMANDS = [
     summary: "set the workspace's target profile (which stores are its accounts; owner or admin only); without options, print it",
     args: [{ name: 'workspace', help: 'workspace id or name' }],
   },
+  {
+    name: 'workspaces wallet-visibility',
+    summary: "set who may read the wallet through the assistant connector (owner or admin only): owners (owners and admins; the default) or all (every member); without a value, print it",
+    args: [
+      { name: 'workspace', help: 'workspace id or name' },
+      { name: 'visibility', help: `${WALLET_VISIBILITIES.join(' or ')} (left out: print the current value)`, optional: true },
+    ],
+  },
   { name: 'members add', summary: 'add a member to a workspace (or change their role)' },
   { name: 'members invite', summary: 'add a member (if new) and print a one-time link where they set their password and sign in (valid 7 days)' },
   { name: 'keys create', summary: 'create an API key; the key is printed once' },
@@ -116,7 +125,7 @@ export interface SettingDef {
 export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks'] as const;
 
 const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
-const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
+const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;
 
@@ -171,6 +180,7 @@ export const SETTINGS = [
   { name: 'minProducts', flag: '--min-products', value: nonNegativeInt, help: 'at least this many products', commands: ['workspaces profile'] },
   { name: 'maxProducts', flag: '--max-products', value: nonNegativeInt, help: 'at most this many products', commands: ['workspaces profile'] },
   { name: 'clear', flag: '--clear', value: toggle, help: 'remove the profile: the workspace sees every store', commands: ['workspaces profile'] },
+  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin setting (or printing) the wallet visibility', commands: ['workspaces wallet-visibility'] },
   {
     name: 'access',
     flag: '--access',
