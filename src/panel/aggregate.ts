@@ -5,7 +5,7 @@
  */
 import { emptyCell, compareValues, type Cell, type MonthAgg } from '../stats/aggregate.js';
 import { deltaKind, METRICS, PAGES, type MetricDef } from '../stats/registry.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, type DimensionName } from './columns.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, PANEL_COLUMNS, type DimensionName } from './columns.js';
 import { ident, toNumber, type Duck } from './duck.js';
 import { FINGERPRINT_COLUMNS, fingerprintOf, fingerprintTable } from './fingerprint.js';
 
@@ -31,14 +31,14 @@ const inputColumns = (metrics: readonly MetricDef[]): string =>
   metrics.map((m) => `(${m.input}) AS in_${m.key}` + (m.eligible ? `, (${m.eligible}) AS el_${m.key}` : '')).join(',\n      ');
 
 /**
- * One month's own facts: its typed panel rows (`rows`), the PREV_COLUMNS the next month's
- * trends read, and the input and eligibility of every metric computed from the row alone.
- * With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
+ * One month's own facts: its typed panel rows (`rows`: month, mi and every panel column, which
+ * the next month's trends and the runs read), and the input and eligibility of every metric
+ * computed from the row alone. With `fingerprint`, also each row's fingerprint bucket and hash
+ * (fingerprint.ts).
  */
 function ownFactsSql(rows: string, fingerprint: boolean): string {
-  const own = PREV_COLUMNS.filter((c) => !['plan', 'apps'].includes(c)).join(', ');
   return `
-    SELECT store_id, country, category, plan, apps, ${own},
+    SELECT month, mi, ${PANEL_COLUMNS.map((c) => ident(c.name)).join(', ')},
       ${fingerprint ? `${FINGERPRINT_COLUMNS},` : ''}
       ${inputColumns(OWN)}
     FROM ${rows}`;
@@ -144,18 +144,35 @@ export interface PanelAggregates {
   fingerprints: Map<string, string>;
 }
 
+/** Months whose typed rows someone else reads in the same pass (the runs: publish/compute.ts). */
+export interface MonthVisit {
+  months: readonly string[];
+  /** called once per month, in order, with its typed rows and the previous month's (null when not loaded) */
+  each: (month: string, cur: string, prev: string | null) => Promise<void>;
+}
+
 /**
  * Every metric × every cell of `months`, and the fingerprints of `fingerprinted`, reading each
  * loaded month of the view `panel` once: months are taken in order, each month's own facts
  * held while the next month needs them (two months at a time). A month is aggregated beside
- * the previous month's facts, joined once: trends need no month before that.
+ * the previous month's facts, joined once: trends need no month before that. `visit` hands the
+ * same tables to another reader of the months (the runs), so no month is read twice.
  */
-export async function aggregatePanel(duck: Duck, months: string[], fingerprinted: readonly string[] = [], onMonth?: (month: string) => void): Promise<PanelAggregates> {
+export async function aggregatePanel(
+  duck: Duck,
+  months: string[],
+  fingerprinted: readonly string[] = [],
+  onMonth?: (month: string) => void,
+  visit?: MonthVisit,
+): Promise<PanelAggregates> {
   const present = new Set((await duck.all<{ mi: number }>(`SELECT DISTINCT mi FROM panel`)).map((r) => toNumber(r.mi)));
   const wanted = new Set(months.map(monthIndex));
+  const visited = new Set((visit?.months ?? []).map(monthIndex));
   const fingerprint = new Set(fingerprinted);
-  // Months read: every aggregated month, the loaded month before each, and those fingerprinted.
-  const read = new Set([...wanted, ...[...wanted].map((m) => m - 1).filter((m) => present.has(m)), ...fingerprinted.map(monthIndex)]);
+  // Months whose own facts are made: every aggregated or visited month, and the loaded month before each.
+  const held = new Set([...wanted, ...visited]);
+  for (const mi of [...held]) if (present.has(mi - 1)) held.add(mi - 1);
+  const read = new Set([...held, ...fingerprinted.map(monthIndex)]);
   const appMetrics = METRICS.filter((m) => PAGES.find((p) => p.slug === m.slug)?.byApp);
   const facts = (mi: number) => `agg_facts_${mi}`;
   const aggs = new Map<string, MonthAgg>();
@@ -169,19 +186,20 @@ export async function aggregatePanel(duck: Duck, months: string[], fingerprinted
     for (const mi of [...read].sort((a, b) => a - b)) {
       const month = monthOf(mi);
       const rows = `(SELECT * FROM panel WHERE mi = ${mi})`;
-      if (wanted.has(mi) || wanted.has(mi + 1)) {
+      if (held.has(mi)) {
         await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month))}`);
         made.add(facts(mi));
         if (fingerprint.has(month)) fingerprints.set(month, await fingerprintOf(duck, facts(mi)));
       } else if (fingerprint.has(month)) {
         fingerprints.set(month, await fingerprintTable(duck, rows));
       }
+      const prev = made.has(facts(mi - 1)) ? facts(mi - 1) : null;
       if (wanted.has(mi)) {
         onMonth?.(month);
-        const prev = made.has(facts(mi - 1)) ? facts(mi - 1) : null;
         aggs.set(month, await aggregateMonth(duck, month, present.has(mi - 1), joined(facts(mi), prev, METRICS), joined(facts(mi), prev, appMetrics, true), appMetrics));
       }
-      if (made.has(facts(mi - 1))) await drop(facts(mi - 1));
+      if (visited.has(mi)) await visit!.each(month, facts(mi), prev);
+      if (prev) await drop(prev);
     }
   } finally {
     for (const table of [...made]) await drop(table);

@@ -116,54 +116,31 @@ export interface WriteRunsOptions {
 }
 
 /**
- * Writes the run folder of each month from the loaded DuckDB view `panel`. Months are taken in
- * order holding two months of rows at a time: each month's rows are read from the panel once.
- * A run folder already complete (an earlier run stopped before switching the index) is kept.
- * The index is not switched here: `switchRunsIndex` does it once the publish has succeeded.
+ * Writes the run folder of one month from `cur` and `prev`, relations of the panel's typed rows
+ * of the month and of the month before (`prev` null when that month is not loaded). A run
+ * folder already complete (an earlier run stopped before switching the index) is kept. The
+ * index is not switched here: `switchRunsIndex` does it once the publish has succeeded.
  */
-export async function writeRuns(duck: Duck, o: WriteRunsOptions): Promise<RunInfo[]> {
-  const written: RunInfo[] = [];
-  let held: string | null = null;
+export async function writeRun(duck: Duck, month: string, cur: string, prev: string | null, o: WriteRunsOptions): Promise<RunInfo> {
+  const runId = o.runIds.get(month)!;
+  const final = runDir(o.runsDir, month, runId);
+  if (await exists(path.join(final, 'run.json'))) return JSON.parse(await readFile(path.join(final, 'run.json'), 'utf8')) as RunInfo;
+  o.onProgress?.(`writing the stores and signals of ${month} to ${o.runsDir}`);
+  await mkdir(path.join(o.runsDir, month), { recursive: true });
+  const tmp = path.join(o.runsDir, month, `.tmp-${runId.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  await mkdir(tmp);
   try {
-    for (const month of [...o.months].sort()) {
-      const runId = o.runIds.get(month)!;
-      const final = runDir(o.runsDir, month, runId);
-      if (await exists(path.join(final, 'run.json'))) {
-        written.push(JSON.parse(await readFile(path.join(final, 'run.json'), 'utf8')) as RunInfo);
-        continue;
-      }
-      o.onProgress?.(`writing the stores and signals of ${month} to ${o.runsDir}`);
-      const prev = previousMonth(month);
-      if (held === prev) {
-        await duck.run(`DROP TABLE IF EXISTS run_prev`);
-        await duck.run(`ALTER TABLE run_cur RENAME TO run_prev`);
-      } else {
-        await duck.run(`CREATE OR REPLACE TEMP TABLE run_prev AS SELECT * FROM panel WHERE mi = ${monthIndex(prev)}`);
-      }
-      await duck.run(`CREATE OR REPLACE TEMP TABLE run_cur AS SELECT * FROM panel WHERE mi = ${monthIndex(month)}`);
-      held = month;
-
-      await mkdir(path.join(o.runsDir, month), { recursive: true });
-      const tmp = path.join(o.runsDir, month, `.tmp-${runId.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
-      await mkdir(tmp);
-      try {
-        // COPY answers the number of rows it wrote.
-        const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
-        const stores = await copy(storesSelect('run_cur'), 'stores.parquet');
-        const signals = await copy(signalsSql(month, 'run_cur', 'run_prev', o.panelMonths.has(prev)), 'signals.parquet');
-        const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION };
-        await writeFile(path.join(tmp, 'run.json'), JSON.stringify(info) + '\n');
-        await renameDir(tmp, final);
-        written.push(info);
-      } finally {
-        await rm(tmp, { recursive: true, force: true });
-      }
-    }
+    // COPY answers the number of rows it wrote.
+    const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
+    const stores = await copy(storesSelect(cur), 'stores.parquet');
+    const signals = await copy(signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, o.panelMonths.has(previousMonth(month))), 'signals.parquet');
+    const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION };
+    await writeFile(path.join(tmp, 'run.json'), JSON.stringify(info) + '\n');
+    await renameDir(tmp, final);
+    return info;
   } finally {
-    await duck.run(`DROP TABLE IF EXISTS run_cur`);
-    await duck.run(`DROP TABLE IF EXISTS run_prev`);
+    await rm(tmp, { recursive: true, force: true });
   }
-  return written;
 }
 
 /** Moves a finished run folder into place; one already there (same run id ⇒ same content) wins. */

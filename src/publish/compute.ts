@@ -7,7 +7,7 @@ import { previousMonth } from '../panel/columns.js';
 import { aggregatePanel, registerMacros } from '../panel/aggregate.js';
 import { openDuck } from '../panel/duck.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
-import { writeRuns, type RunInfo, type WriteRunsOptions } from '../panel/runs.js';
+import { writeRun, type RunInfo, type WriteRunsOptions } from '../panel/runs.js';
 import type { MonthAgg } from '../stats/aggregate.js';
 import type { AuditMonth } from '../stats/audit.js';
 import { buildMonth, type BuiltMonth, type ExtraSuppression } from '../stats/build.js';
@@ -85,7 +85,7 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
   for (const m of runs?.months ?? []) for (const x of [m, previousMonth(m)]) if (byMonth.has(x)) needed.add(x);
   let aggs = new Map<string, MonthAgg>();
   let fingerprints = new Map<string, string>();
-  let written: RunInfo[] = [];
+  const written: RunInfo[] = [];
   if (needed.size) {
     const duck = await openDuck();
     try {
@@ -95,12 +95,18 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       await registerMacros(duck);
       report.phase('aggregating');
       if (toAggregate.length) report.progress(`aggregating ${toAggregate.length} month(s)`);
+      // The runs are written from the same month tables, as each month is aggregated.
+      const writing = runs && { ...runs, panelMonths: new Set(byMonth.keys()), onProgress: report.progress };
+      const visit = writing && {
+        months: writing.months,
+        each: async (month: string, cur: string, prev: string | null) => {
+          report.phase('writing');
+          written.push(await writeRun(duck, month, cur, prev, writing));
+          report.phase('aggregating');
+        },
+      };
       // Every month aggregated here is fingerprinted too: its aggregates may be kept and build it later.
-      ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, toAggregate, (m) => report.progress(`aggregating ${m}`)));
-      if (runs?.months.length) {
-        report.phase('writing');
-        written = await writeRuns(duck, { ...runs, panelMonths: new Set(byMonth.keys()), onProgress: report.progress });
-      }
+      ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, toAggregate, (m) => report.progress(`aggregating ${m}`), visit));
     } finally {
       duck.close();
     }
