@@ -104,6 +104,7 @@ function publishLines(r: PublishBenchResult): string[] {
       (r.generateSeconds !== null ? `; generating the panel took ${fmt(r.generateSeconds, 1)} s` : ''),
     run('--all --cards none', r.all, r.rawSeconds, '≤ 3×, peak RSS ≤ 2 GiB') +
       `; the disclosure audit adds ${fmt((100 * (r.all.phases.auditing ?? 0)) / Math.max(r.all.seconds - (r.all.phases.auditing ?? 0), 1e-9), 1)}% to the rest (goal ≤ 20%)`,
+    run("--all --cards none, also writing the runs folder (the command's default)", r.allWithRuns, r.rawSeconds, 'none'),
     run('one added month', r.added, r.addedRawSeconds, '≤ 2×'),
     run('a correction of a past month', r.correction, r.correctionRawSeconds, 'none'),
     `publish: no-op: ${fmt(r.noop.seconds)} s (goal ≤ 1 s), ${fmt(r.noop.seconds / r.rawSeconds, 2)}× the raw read; peak RSS ${fmt(r.noop.maxRssBytes / GIB)} GiB; ` +

@@ -2,8 +2,9 @@
  * The publish benchmark, every figure against the raw read measured in the same run (every
  * panel column of every month into a DuckDB table: what publishing cannot beat): the old floor
  * (one hand-written DuckDB statement computing the same counts, with the previous-month join),
- * `publish --all --cards none`, one added month, a correction of a past month and a no-op. Each
- * publish runs in a process of its own (publish-child.ts), so its peak memory is its own.
+ * `publish --all --cards none` (without and with the runs folder), one added month, a correction
+ * of a past month and a no-op. Each publish runs in a process of its own (publish-child.ts), so
+ * its peak memory is its own.
  */
 import { fork } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
@@ -44,6 +45,8 @@ export interface PublishBenchResult {
   /** the old floor: one DuckDB statement (read, previous-month join, every cell) */
   floorSeconds: number;
   all: PublishRun;
+  /** `publish --all --cards none` as the command runs it by default: also writing every month's run (stores and signals) */
+  allWithRuns: PublishRun;
   /** the raw read of the months an added month reads (it and the month before; the aggregates of the month before are kept) */
   addedRawSeconds: number;
   added: PublishRun;
@@ -119,6 +122,8 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
     const base = { baseUrl: 'https://stats.example.com', cards: 'none' as const };
     o.log('publish --all --cards none …');
     const all = await publishInChild({ ...base, input: panel, out: path.join(work, 'out-all'), months: 'all' });
+    o.log("publish --all --cards none, writing the runs folder too (the command's default) …");
+    const allWithRuns = await publishInChild({ ...base, input: panel, out: path.join(work, 'out-runs'), runs: path.join(work, 'runs'), months: 'all' });
     o.log('no-op: publish --all again …');
     const noop = await publishInChild({ ...base, input: panel, out: path.join(work, 'out-all'), months: 'all' });
 
@@ -136,7 +141,7 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
     await rm(path.join(grown, `${corrected}.parquet`));
     await copyFile(path.join(work, 'corrected.parquet'), path.join(grown, `${corrected}.parquet`));
     const correction = await publishInChild({ ...base, input: grown, out, months: corrected });
-    return { stores: o.stores, months: months.length, rows, generateSeconds, rawSeconds, floorSeconds, all, addedRawSeconds, added, correctionRawSeconds, correction, noop };
+    return { stores: o.stores, months: months.length, rows, generateSeconds, rawSeconds, floorSeconds, all, allWithRuns, addedRawSeconds, added, correctionRawSeconds, correction, noop };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
