@@ -30,15 +30,19 @@ for (const m of TRENDS) if (deltaKind(m) !== 'cell') throw new Error(`metric ${m
 const inputColumns = (metrics: readonly MetricDef[]): string =>
   metrics.map((m) => `(${m.input}) AS in_${m.key}` + (m.eligible ? `, (${m.eligible}) AS el_${m.key}` : '')).join(',\n      ');
 
+/** The columns of a month's typed rows the aggregation itself reads beside its inputs. */
+const AGGREGATED_COLUMNS = [...new Set(['store_id', ...DIMENSIONS, ...PREV_COLUMNS])];
+
 /**
- * One month's own facts: its typed panel rows (`rows`: month, mi and every panel column, which
- * the next month's trends and the runs read), and the input and eligibility of every metric
- * computed from the row alone. With `fingerprint`, also each row's fingerprint bucket and hash
- * (fingerprint.ts).
+ * One month's own facts: its typed panel rows (`rows`: the columns the aggregation and the next
+ * month's trends read or, with `everyColumn`, month, mi and every panel column, for another
+ * reader such as the runs), and the input and eligibility of every metric computed from the
+ * row alone. With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
  */
-function ownFactsSql(rows: string, fingerprint: boolean): string {
+function ownFactsSql(rows: string, fingerprint: boolean, everyColumn: boolean): string {
+  const columns = everyColumn ? ['month', 'mi', ...PANEL_COLUMNS.map((c) => c.name)] : AGGREGATED_COLUMNS;
   return `
-    SELECT month, mi, ${PANEL_COLUMNS.map((c) => ident(c.name)).join(', ')},
+    SELECT ${columns.map(ident).join(', ')},
       ${fingerprint ? `${FINGERPRINT_COLUMNS},` : ''}
       ${inputColumns(OWN)}
     FROM ${rows}`;
@@ -187,7 +191,9 @@ export async function aggregatePanel(
       const month = monthOf(mi);
       const rows = `(SELECT * FROM panel WHERE mi = ${mi})`;
       if (held.has(mi)) {
-        await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month))}`);
+        // A visited month and the month before it are read by the visitor too: every column.
+        const everyColumn = visited.has(mi) || visited.has(mi + 1);
+        await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month), everyColumn)}`);
         made.add(facts(mi));
         if (fingerprint.has(month)) fingerprints.set(month, await fingerprintOf(duck, facts(mi)));
       } else if (fingerprint.has(month)) {
