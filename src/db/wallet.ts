@@ -146,7 +146,7 @@ export async function monthSpend(q: Kysely<Database>, workspaceId: string, now: 
     .where('operation_id', '!=', STATEMENT_OPERATION)
     .where('created_at', '>=', monthStart(now))
     .executeTakeFirstOrThrow();
-  return -Number(r.total);
+  return -Number(r.total) || 0; // never -0
 }
 
 /** Sum of every entry's amount (what the balance must equal). */
