@@ -38,7 +38,7 @@ const Wallet = z.object({
   spent_this_month: Minor('Debits less refunds in the current calendar month (UTC), not counting the monthly statement (which bills the previous month)'),
   monthly_cap: Minor('The standing monthly cap').nullable(),
   auto_approve_below: Minor('The standing auto-approve amount').nullable(),
-  plan: z.object({ name: z.string(), accounts_allowance: z.int().describe('Accounts delivered per month before each further one is billable (billed monthly)') }),
+  plan: z.object({ name: z.string(), accounts_allowance: z.int().describe('Accounts delivered per month before each further one is billable (billed once the month ends, as one monthly_statement debit)') }),
 });
 
 const LedgerItem = z.object({

@@ -3528,7 +3528,7 @@ export interface operations {
                         auto_approve_below: number | null;
                         plan: {
                             name: string;
-                            /** @description Accounts delivered per month before each further one is billable (billed monthly) */
+                            /** @description Accounts delivered per month before each further one is billable (billed once the month ends, as one monthly_statement debit) */
                             accounts_allowance: number;
                         };
                     };
