@@ -3,8 +3,10 @@
  * runs of the panel (while serving: readers see a month once it is whole), re-rank workspaces
  * whose inputs moved (new months, a profile, an outcome, a status, a deal's stage), check the
  * watches (src/watches/evaluate.ts) after each load, after a watch changes and on their own
- * interval, generate growth reports (src/reports/worker.ts), and — with webhooks — deliver the outbox (the `deliver` task fans events out and
- * starts their sends, which run off the loop).
+ * interval, generate growth reports (src/reports/worker.ts), bill each closed month's accounts
+ * delivered beyond the plan's allowance (the `statements` task, src/wallet/statements.ts), and —
+ * with webhooks — deliver the outbox (the `deliver` task fans events out and starts their sends,
+ * which run off the loop).
  *
  * A write that changes labels triggers a re-rank at once, off the request path; every committed
  * write triggers `deliver`, so an event written by an API call leaves at once. The periodic
@@ -15,6 +17,7 @@ import { startRefresher } from '../accounts/refresher.js';
 import type { Db } from '../db/index.js';
 import { runOutreach } from '../outreach/worker.js';
 import { runReports } from '../reports/worker.js';
+import { runStatements } from '../wallet/statements.js';
 import type { StatisticsSource } from '../reports/statistics.js';
 import { evaluateWatches } from '../watches/evaluate.js';
 import { createDeliverer, type Deliverer } from '../webhooks/deliver.js';
@@ -44,6 +47,8 @@ export interface BackgroundOptions {
   reports?: { statistics: StatisticsSource; everyMs?: number };
   /** How often due outreach steps are looked for (default 10 s; needs `webhooks`, whose signing and guard it uses). */
   outreachEveryMs?: number;
+  /** How often closed months are looked for to bill on the monthly statement (default 5 min). */
+  statementsEveryMs?: number;
   /** Run only these tasks (`storelens worker`: deliver only); default all. */
   only?: readonly string[];
 }
@@ -77,6 +82,11 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
         if (s.checked) opts.log(`checked ${s.checked} watch${s.checked === 1 ? '' : 'es'}: ${s.changed} changed health`);
         trigger('deliver');
       },
+    },
+    // A closed month is billed once (the ledger's unique cause), so several servers may all run it.
+    statements: {
+      everyMs: opts.statementsEveryMs ?? 300_000,
+      run: async () => void (await runStatements(db, { now: opts.now, log: opts.log })),
     },
   };
   if (opts.reports) {
@@ -116,6 +126,7 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
   }
   // The first ranking now; the first look at the runs folder on the ingest task's first turn.
   trigger('refresh');
+  trigger('statements');
   trigger('deliver');
   return {
     worker,

@@ -571,7 +571,7 @@ export interface WalletsTable {
   plan: string;
   /** Standing rule: a charge of at least this amount waits for an owner's approval (null: none waits). */
   auto_approve_below: number | null;
-  /** Standing rule: debits of a calendar month (UTC) may not exceed this (null: no cap). */
+  /** Standing rule: debits of a calendar month (UTC) may not exceed this (null: no cap); the monthly statement is not counted. */
   monthly_cap: number | null;
   rules_updated_at: string | null;
   rules_updated_by: string | null;
@@ -599,7 +599,7 @@ export interface LedgerEntriesTable {
   idempotency_key: string;
   /** ... and who: `key:<id>`, `member:<email>` or `worker`. */
   actor: string;
-  /** `approval:<id>`, `rule:auto_approve_below`, `rule:none` for debits. */
+  /** For debits: `approval:<id>`, `rule:auto_approve_below`, `rule:no_approval_needed`, `plan:<name>` (the monthly statement). */
   allowed_by: string | null;
   approval_id: string | null;
   refund_of: string | null;

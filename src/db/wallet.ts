@@ -18,6 +18,11 @@ export const DEFAULT_CURRENCY = 'USD';
 export const DEFAULT_PLAN = 'standard';
 /** Accounts a plan delivers per month before each further one is billable. */
 export const PLAN_ALLOWANCES: Readonly<Record<string, number>> = { standard: 1000 };
+/**
+ * The operation of the monthly statement's debits (src/wallet/statements.ts), one per closed
+ * month keyed `YYYY-MM`. They bill what was already delivered: the monthly cap does not count them.
+ */
+export const STATEMENT_OPERATION = 'monthly_statement';
 
 let lastSeq = 0;
 /** Increasing within a process, ordered by time across processes (epoch µs, bumped on ties). */
@@ -128,16 +133,20 @@ export async function entryByCause(q: Kysely<Database>, workspaceId: string, ope
 
 export const monthStart = (now: Date): string => `${now.toISOString().slice(0, 7)}-01T00:00:00.000Z`;
 
-/** Money spent in now's calendar month (UTC): debits less refunds, as a positive amount. */
+/**
+ * Money spent in now's calendar month (UTC): debits less refunds, as a positive amount. The
+ * monthly statement is left out: it bills an earlier month's deliveries and is never refused.
+ */
 export async function monthSpend(q: Kysely<Database>, workspaceId: string, now: Date): Promise<number> {
   const r = await q
     .selectFrom('ledger_entries')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('amount'), eb.lit(0)).as('total'))
     .where('workspace_id', '=', workspaceId)
     .where('kind', 'in', ['debit', 'refund'])
+    .where('operation_id', '!=', STATEMENT_OPERATION)
     .where('created_at', '>=', monthStart(now))
     .executeTakeFirstOrThrow();
-  return -Number(r.total);
+  return -Number(r.total) || 0; // never -0
 }
 
 /** Sum of every entry's amount (what the balance must equal). */
@@ -157,7 +166,11 @@ export async function pageLedger(q: Kysely<Database>, workspaceId: string, after
   return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => normEntry(r as LedgerEntry));
 }
 
-/** The current price of every unit: each unit's greatest version in effect at `now`. */
+/**
+ * The current price of every unit: each unit's greatest version in effect at `now` (a version is
+ * in effect from its `effective_from` inclusive, so the price in force during a month is the one
+ * at the month's last millisecond, not at the next month's first).
+ */
 export async function currentPrices(q: Kysely<Database>, now: Date): Promise<Price[]> {
   const rows = (await q.selectFrom('prices').selectAll().where('effective_from', '<=', now.toISOString()).orderBy('unit').orderBy('version', 'desc').execute()) as Price[];
   const seen = new Set<string>();

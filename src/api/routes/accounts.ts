@@ -167,7 +167,8 @@ async function withEvidence(db: Db, workspaceId: string, rows: readonly PageRow[
 
 /**
  * The supervision entry of a delivery (accounts newly delivered to the key's agent). Delivery is
- * covered by the plan; accounts beyond its monthly allowance are billed monthly, not per call.
+ * covered by the plan; accounts beyond its monthly allowance are billed once the month ends, on
+ * the monthly statement (src/wallet/statements.ts), not per call.
  */
 async function superviseDelivery(trx: Kysely<Database>, workspaceId: string, keyId: string, storeIds: readonly string[], now: Date): Promise<void> {
   if (storeIds.length === 0) return;

@@ -35,10 +35,10 @@ const Wallet = z.object({
   object: z.literal('wallet'),
   currency: z.string().describe('ISO 4217 code'),
   balance: Minor('The sum of every ledger entry'),
-  spent_this_month: Minor('Debits less refunds in the current calendar month (UTC)'),
+  spent_this_month: Minor('Debits less refunds in the current calendar month (UTC), not counting the monthly statement (which bills the previous month)'),
   monthly_cap: Minor('The standing monthly cap').nullable(),
   auto_approve_below: Minor('The standing auto-approve amount').nullable(),
-  plan: z.object({ name: z.string(), accounts_allowance: z.int().describe('Accounts delivered per month before each further one is billable (billed monthly)') }),
+  plan: z.object({ name: z.string(), accounts_allowance: z.int().describe('Accounts delivered per month before each further one is billable (billed once the month ends, as one monthly_statement debit)') }),
 });
 
 const LedgerItem = z.object({
@@ -55,7 +55,7 @@ const LedgerItem = z.object({
   operation_id: z.string().describe('The operation (or CLI command, or worker step) that caused the entry'),
   idempotency_key: z.string().describe('The request identity of the cause'),
   actor: z.string().describe('`key:<id>`, `member:<email>`, `worker` or `service`'),
-  allowed_by: z.string().nullable().describe('For a debit: `approval:<id>`, `rule:auto_approve_below` or `rule:no_approval_needed`'),
+  allowed_by: z.string().nullable().describe('For a debit: `approval:<id>`, `rule:auto_approve_below`, `rule:no_approval_needed`, or `plan:<name>` for the monthly statement of accounts delivered beyond the plan allowance'),
   approval_id: z.string().nullable(),
   refund_of: z.string().nullable(),
   reason: z.string().nullable(),

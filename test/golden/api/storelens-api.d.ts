@@ -3522,13 +3522,13 @@ export interface operations {
                         currency: string;
                         /** @description The sum of every ledger entry, in minor units of the currency (cents for USD) */
                         balance: number;
-                        /** @description Debits less refunds in the current calendar month (UTC), in minor units of the currency (cents for USD) */
+                        /** @description Debits less refunds in the current calendar month (UTC), not counting the monthly statement (which bills the previous month), in minor units of the currency (cents for USD) */
                         spent_this_month: number;
                         monthly_cap: number | null;
                         auto_approve_below: number | null;
                         plan: {
                             name: string;
-                            /** @description Accounts delivered per month before each further one is billable (billed monthly) */
+                            /** @description Accounts delivered per month before each further one is billable (billed once the month ends, as one monthly_statement debit) */
                             accounts_allowance: number;
                         };
                     };
@@ -3588,7 +3588,7 @@ export interface operations {
                             idempotency_key: string;
                             /** @description `key:<id>`, `member:<email>`, `worker` or `service` */
                             actor: string;
-                            /** @description For a debit: `approval:<id>`, `rule:auto_approve_below` or `rule:no_approval_needed` */
+                            /** @description For a debit: `approval:<id>`, `rule:auto_approve_below`, `rule:no_approval_needed`, or `plan:<name>` for the monthly statement of accounts delivered beyond the plan allowance */
                             allowed_by: string | null;
                             approval_id: string | null;
                             refund_of: string | null;
