@@ -12,3 +12,14 @@ export const monthNumber = (month: string): number => Number(month.slice(0, 4)) 
 
 /** The month of a monthNumber. */
 export const monthText = (n: number): string => `${String(Math.floor(n / 100)).padStart(4, '0')}-${String(n % 100).padStart(2, '0')}`;
+
+/** `2026-01` → `2025-12`. */
+export function previousMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+}
+
+export function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}

@@ -1,5 +1,7 @@
 /** The input contract of a monthly panel (DESIGN.md "Input contract"). */
 
+import { nextMonth } from '../month.js';
+
 export type ColumnType = 'string' | 'country' | 'month' | 'integer' | 'decimal' | 'apps' | 'boolean';
 
 export interface PanelColumn {
@@ -35,16 +37,8 @@ export const PANEL_FILE = /^(\d{4}-\d{2})\.(csv|parquet|ndjson)$/;
 /** `2026-10` → a month index (year × 12 + month − 1), so the previous month is `mi - 1`. */
 export const monthIndex = (month: string): number => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
 
-/** `2026-01` → `2025-12`. */
-export function previousMonth(month: string): string {
-  const [y, m] = month.split('-').map(Number);
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-}
-
-export function nextMonth(month: string): string {
-  const [y, m] = month.split('-').map(Number);
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
-}
+/** Month arithmetic lives with the month format (month.ts); the panel's callers find it here too. */
+export { nextMonth, previousMonth } from '../month.js';
 
 /** Every month from `from` to `to`, inclusive. */
 export function monthRange(from: string, to: string): string[] {

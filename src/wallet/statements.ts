@@ -14,6 +14,7 @@ import type { Db } from '../db/index.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Database } from '../db/schema.js';
 import { appendEntry, currentPrices, entryByCause, type LedgerEntry, lockWallet, PLAN_ALLOWANCES, STATEMENT_OPERATION } from '../db/wallet.js';
+import { nextMonth } from '../month.js';
 import { formatAmount } from './money.js';
 
 export const STATEMENT_UNIT = 'account_delivered_over_allowance';
@@ -21,11 +22,6 @@ export const STATEMENT_UNIT = 'account_delivered_over_allowance';
 /** The first instant of `YYYY-MM` (UTC), as stored times are written. */
 const startOf = (month: string): string => `${month}-01T00:00:00.000Z`;
 const monthOf = (d: Date): string => d.toISOString().slice(0, 7);
-function nextMonth(month: string): string {
-  const y = Number(month.slice(0, 4));
-  const m = Number(month.slice(5, 7));
-  return m === 12 ? `${String(y + 1).padStart(4, '0')}-01` : `${month.slice(0, 4)}-${String(m + 1).padStart(2, '0')}`;
-}
 
 /** The closed months a wallet created at `createdAt` is billed for at `now`: its creation month up to the month before now's. */
 export function closedMonths(createdAt: string, now: Date): string[] {
