@@ -6,7 +6,7 @@
 import { Argument, Command, Option } from 'commander';
 import type { Env } from '../env.js';
 import { type Config, resolveConfig } from './config.js';
-import { COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
+import { argumentUsage, COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
 
 /** A parsed command line: the command, its Config and its positional arguments. */
 export type Invocation = { [C in CommandName]: { readonly command: C; readonly config: Config<C>; readonly args: readonly string[] } }[CommandName];
@@ -37,7 +37,7 @@ function environmentHelp(settings: readonly SettingDef[]): string {
 function addCommand(parent: Command, def: CommandDef, name: string, env: Env, onCommand: (i: Invocation) => Promise<void>): void {
   const cmd = parent.command(name, { hidden: def.hidden }).description(def.summary);
   for (const a of def.args ?? []) {
-    const arg = new Argument(a.optional ? `[${a.name}]` : `<${a.name}>`, a.help);
+    const arg = new Argument(argumentUsage(a), a.help);
     if (a.choices) arg.choices(a.choices);
     cmd.addArgument(arg);
   }

@@ -2,7 +2,7 @@
  * The option list of README.md, generated from the settings table between two markers; a test
  * fails when README.md and the table disagree, and `npm run readme` rewrites the section.
  */
-import { COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
+import { argumentUsage, COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
 
 export const START = '<!-- settings:start -->';
 export const END = '<!-- settings:end -->';
@@ -22,12 +22,12 @@ function row(s: SettingDef, command: CommandName): string {
 }
 
 function usage(def: CommandDef): string {
-  return [PROGRAM.name, def.name, ...(def.args ?? []).map((a) => `<${a.name}>`)].join(' ');
+  return [PROGRAM.name, def.name, ...(def.args ?? []).map(argumentUsage)].join(' ');
 }
 
 function section(def: CommandDef): string {
   const lines = [`#### ${code(usage(def))}`, '', `${def.summary[0].toUpperCase()}${def.summary.slice(1)}.`, ''];
-  for (const a of def.args ?? []) lines.push(`- ${code(`<${a.name}>`)}: ${a.help}${a.choices ? ` (one of: ${a.choices.join(', ')})` : ''}`);
+  for (const a of def.args ?? []) lines.push(`- ${code(argumentUsage(a))}: ${a.help}${a.choices ? ` (one of: ${a.choices.join(', ')})` : ''}`);
   if (def.args?.length) lines.push('');
   const settings = settingsOf(def.name as CommandName);
   if (settings.length) {

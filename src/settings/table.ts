@@ -22,6 +22,9 @@ export interface ArgumentDef {
   readonly optional?: boolean;
 }
 
+/** An argument as help and README write it: `<name>`, or `[name]` when it may be left out. */
+export const argumentUsage = (a: ArgumentDef): string => (a.optional ? `[${a.name}]` : `<${a.name}>`);
+
 export interface CommandDef {
   /** `generate`, or `keys create` for a subcommand of a group. */
   readonly name: string;
