@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { previousMonth } from '../panel/columns.js';
+import { previousMonth } from '../month.js';
 import type { DimensionName } from '../panel/columns.js';
 import type { Cell, CellAgg, MonthAgg } from '../stats/aggregate.js';
 import { libraryVersion, programHash } from './assembly-key.js';
