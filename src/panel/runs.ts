@@ -17,7 +17,7 @@ import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 
 import path from 'node:path';
 import { CliError } from '../errors.js';
 import { SIGNALS_VERSION, signalsSql } from '../signals/derive.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex, previousMonth } from './columns.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, previousMonth } from './columns.js';
 import { lit, toNumber, type Duck } from './duck.js';
 
 export const RUNS_INDEX = 'index.json';

@@ -77,8 +77,8 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
   const byMonth = new Map(files.map((f) => [f.month, f]));
   const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
   // Months whose documents are built, plus the previous months a delta and the audit need.
-  const aggregated = [...new Set([...months, ...priorsNeeded])].sort();
-  const toAggregate = aggregated.filter((m) => !cached.has(m));
+  const monthsAggregated = [...new Set([...months, ...priorsNeeded])].sort();
+  const toAggregate = monthsAggregated.filter((m) => !cached.has(m));
   const needed = new Set<string>();
   for (const m of toAggregate) for (const x of [m, previousMonth(m)]) if (byMonth.has(x)) needed.add(x);
   // A month's signals compare it with the month before.
@@ -112,7 +112,7 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
     }
   }
   const fresh = new Map(aggs);
-  for (const m of aggregated) if (cached.has(m)) aggs.set(m, cached.get(m)!);
+  for (const m of monthsAggregated) if (cached.has(m)) aggs.set(m, cached.get(m)!);
   if (aggs.size === 0) return { built: new Map(), extras: new Map(), auditSeconds: 0, fingerprints, runs: written, cells: new Map(), universe: unionOf([known]), relisted: false, aggregated: fresh };
   const cells = new Map(months.filter((m) => aggs.has(m)).map((m) => [m, valuesOf(aggs.get(m)!)]));
   const universe = unionOf([known, ...cells.values()]);

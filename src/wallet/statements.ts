@@ -13,7 +13,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Database } from '../db/schema.js';
-import { appendEntry, currentPrices, entryByCause, type LedgerEntry, lockWallet, PLAN_ALLOWANCES, STATEMENT_OPERATION } from '../db/wallet.js';
+import { appendEntry, currentPrices, entryByCause, type LedgerEntry, lockWallet, monthStart, PLAN_ALLOWANCES, STATEMENT_OPERATION } from '../db/wallet.js';
 import { nextMonth } from '../month.js';
 import { formatAmount } from './money.js';
 
@@ -54,7 +54,7 @@ export interface StatementOptions {
 /** Bills every closed month not yet billed, in every workspace with a wallet; resolves to the debits it wrote. */
 export async function runStatements(db: Db, opts: StatementOptions): Promise<LedgerEntry[]> {
   const now = opts.now();
-  const current = startOf(monthOf(now));
+  const current = monthStart(now);
   const written: LedgerEntry[] = [];
   const wallets = await db.kysely.selectFrom('wallets').select(['workspace_id', 'plan', 'created_at']).orderBy('workspace_id').execute();
   for (const w of wallets) {
@@ -91,7 +91,7 @@ export async function runStatements(db: Db, opts: StatementOptions): Promise<Led
  * worker) or the month stayed within the allowance.
  */
 export async function billMonth(db: Db, workspaceId: string, month: string, now: Date): Promise<LedgerEntry | undefined> {
-  if (startOf(month) >= startOf(monthOf(now))) throw new Error(`${month} is not a closed month at ${now.toISOString()}`);
+  if (startOf(month) >= monthStart(now)) throw new Error(`${month} is not a closed month at ${now.toISOString()}`);
   try {
     return await db.write(async (trx) => {
       const wallet = await lockWallet(trx, workspaceId, now);

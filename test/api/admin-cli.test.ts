@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { adminCli } from '../helpers/cli.js';
+import { adminCli, seedAcme } from '../helpers/cli.js';
 import { buildApiApp } from '../../src/api/app.js';
 import { countAccounts } from '../../src/db/accounts.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
@@ -23,10 +23,7 @@ for (const d of dialects) {
       app = await buildApiApp({ db: t.db });
       await app.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
-      expect((await run('workspaces', 'create', 'acme', '--json')).code).toBe(0);
-      await run('members', 'add', '--workspace', 'acme', '--email', 'owner@acme.test', '--role', 'owner');
-      await run('members', 'add', '--workspace', 'acme', '--email', 'admin@acme.test', '--role', 'admin');
-      await run('members', 'add', '--workspace', 'acme', '--email', 'member@acme.test', '--role', 'member');
+      await seedAcme(run);
     });
     afterAll(async () => {
       await app?.close();

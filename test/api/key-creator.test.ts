@@ -51,7 +51,7 @@ for (const d of dialects) {
     }
 
     it('refuses manage:webhooks with 403 once the creator is demoted to member, and says why', async () => {
-      const { ws, key, deleteHook } = await ownerKey();
+      const { ws, deleteHook } = await ownerKey();
       expect((await deleteHook()).status).toBe(200);
       await upsertMember(h.db.kysely, ws.id, OWNER, 'member', new Date());
       const r = await deleteHook();

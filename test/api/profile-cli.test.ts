@@ -1,7 +1,7 @@
 /** `storelens workspaces profile W`: owner/admin only, validated, `--json` prints what is stored. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProfile } from '../../src/db/profiles.js';
-import { adminCli } from '../helpers/cli.js';
+import { adminCli, seedAcme } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 
 for (const d of dialects) {
@@ -14,10 +14,7 @@ for (const d of dialects) {
 
     beforeAll(async () => {
       t = await freshDb(d.name);
-      wsId = (await run('workspaces', 'create', 'acme', '--json')).json.id;
-      await run('members', 'add', '--workspace', 'acme', '--email', 'owner@acme.test', '--role', 'owner');
-      await run('members', 'add', '--workspace', 'acme', '--email', 'admin@acme.test', '--role', 'admin');
-      await run('members', 'add', '--workspace', 'acme', '--email', 'member@acme.test', '--role', 'member');
+      wsId = await seedAcme(run);
     });
     afterAll(async () => t?.cleanup());
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walletVisibility } from '../../src/db/members-auth.js';
 import { memberGrants } from '../../src/members/grants.js';
 import type { Role } from '../../src/workspaces/roles.js';
-import { adminCli } from '../helpers/cli.js';
+import { adminCli, seedAcme } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 
 for (const d of dialects) {
@@ -22,10 +22,7 @@ for (const d of dialects) {
 
     beforeAll(async () => {
       t = await freshDb(d.name);
-      wsId = (await run('workspaces', 'create', 'acme', '--json')).json.id;
-      await run('members', 'add', '--workspace', 'acme', '--email', 'owner@acme.test', '--role', 'owner');
-      await run('members', 'add', '--workspace', 'acme', '--email', 'admin@acme.test', '--role', 'admin');
-      await run('members', 'add', '--workspace', 'acme', '--email', 'member@acme.test', '--role', 'member');
+      wsId = await seedAcme(run);
     });
     afterAll(async () => t?.cleanup());
 

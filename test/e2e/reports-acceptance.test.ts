@@ -19,6 +19,7 @@ import { main } from '../../src/cli.js';
 import { runApi } from '../../src/commands/api.js';
 import type { Env } from '../../src/env.js';
 import { resolveConfig } from '../../src/settings/config.js';
+import type { PeerFigure } from '../../src/reports/growth.js';
 import type { StatsDocument } from '../../src/stats/types.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
@@ -113,18 +114,6 @@ function readmeStorelens(): { assigns?: string; args: string[] }[] {
 
 // ---------------------------------------------------------------------------------------------
 
-interface Peer {
-  slug: string;
-  metric_key: string;
-  dimension: string;
-  value: number;
-  n: number;
-  month: string;
-  sentence: string;
-  citation: string;
-  canonical_url: string;
-}
-
 interface Report {
   object: string;
   id: string;
@@ -138,7 +127,7 @@ interface Report {
     store_id: string;
     month: string;
     store: { country: string | null; category: string | null; plan: string | null } | null;
-    peers: Peer[];
+    peers: PeerFigure[];
     recommendations: { text: string; metric_key: string; dimension: string; citation: string }[];
   } | null;
 }
@@ -258,10 +247,10 @@ for (const d of dialects) {
       expect(content.store).not.toBeNull();
       expect(content.store!.category).toBe(store.category);
       const cells = new Set(['all', `category:${content.store!.category}`, `country:${content.store!.country}`, `plan:${content.store!.plan}`]);
-      const figures: (Peer & { suppressed: boolean })[] = [];
+      const figures: (PeerFigure & { suppressed: boolean })[] = [];
       for (const slug of SLUGS) {
         const doc = JSON.parse(await readFile(path.join(out, 'api', 'data', slug, `${latestMonth}.json`), 'utf8')) as StatsDocument;
-        for (const s of doc.stats) if (cells.has(s.dimension)) figures.push({ ...(s as unknown as Peer), slug, suppressed: s.suppressed });
+        for (const s of doc.stats) if (cells.has(s.dimension)) figures.push({ ...(s as unknown as PeerFigure), slug, suppressed: s.suppressed });
       }
       const id = (p: { slug: string; metric_key: string; dimension: string }) => `${p.slug} ${p.metric_key} ${p.dimension}`;
       const suppressed = new Set(figures.filter((f) => f.suppressed).map(id));

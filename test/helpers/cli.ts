@@ -108,3 +108,11 @@ export function adminCli(db: () => { dbPath?: string; databaseUrl?: string }): (
     return { code, stdout, stderr: c.stderr(), json };
   };
 }
+
+/** Through the CLI: workspace `acme` with an owner, an admin and a member (`<role>@acme.test`); resolves to its id. */
+export async function seedAcme(run: (...args: string[]) => Promise<AdminResult>): Promise<string> {
+  const created = await run('workspaces', 'create', 'acme', '--json');
+  expect(created.code).toBe(0);
+  for (const role of ['owner', 'admin', 'member']) await run('members', 'add', '--workspace', 'acme', '--email', `${role}@acme.test`, '--role', role);
+  return (created.json as { id: string }).id;
+}

@@ -1,7 +1,7 @@
 /** serve and the workspace API on one port, the way `serve --api` and `npm start` run them. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemoKey } from '../../src/api/demo.js';
-import { startServer, type RunningServer } from '../../src/serve/server.js';
+import type { RunningServer } from '../../src/serve/server.js';
 import type { TestDb } from '../helpers/db.js';
 import { startServeWithApi, type ServeWithApi } from '../helpers/serve-with-api.js';
 import { raw } from './http.js';
