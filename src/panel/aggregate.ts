@@ -26,25 +26,37 @@ const TRENDS = METRICS.filter(readsPrevious);
 // taken cell against cell, which needs no matched cohort (stats/build.ts).
 for (const m of TRENDS) if (deltaKind(m) !== 'cell') throw new Error(`metric ${m.key} reads the previous month, so its delta must compare cells`);
 
+/**
+ * The panel column an input reads as it is (or TRUE): such an input is not copied into a month's
+ * facts but read in place, which keeps the facts and the join's build side narrow.
+ */
+const inPlace = (m: MetricDef): string | null => (m.eligible === undefined && /^([a-z_]+|TRUE)$/.test(m.input) ? m.input : null);
+/** Inputs computed once into a month's own facts. */
+const COMPUTED = OWN.filter((m) => !inPlace(m));
+/** Inputs read in place, and the columns they read. */
+const IN_PLACE = OWN.filter(inPlace);
+const IN_PLACE_COLUMNS = IN_PLACE.map(inPlace).filter((c): c is string => c !== 'TRUE');
+
 /** A metric's input and eligibility as SELECT columns (`in_*`, `el_*`). */
 const inputColumns = (metrics: readonly MetricDef[]): string =>
   metrics.map((m) => `(${m.input}) AS in_${m.key}` + (m.eligible ? `, (${m.eligible}) AS el_${m.key}` : '')).join(',\n      ');
 
 /** The columns of a month's typed rows the aggregation itself reads beside its inputs. */
-const AGGREGATED_COLUMNS = [...new Set(['store_id', ...DIMENSIONS, ...PREV_COLUMNS])];
+const AGGREGATED_COLUMNS = [...new Set(['store_id', ...DIMENSIONS, ...PREV_COLUMNS, ...IN_PLACE_COLUMNS])];
 
 /**
  * One month's own facts: its typed panel rows (`rows`: the columns the aggregation and the next
  * month's trends read or, with `everyColumn`, month, mi and every panel column, for another
  * reader such as the runs), and the input and eligibility of every metric computed from the
- * row alone. With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
+ * row alone, but those read in place (inPlace). With `fingerprint`, also each row's
+ * fingerprint bucket and hash (fingerprint.ts).
  */
 function ownFactsSql(rows: string, fingerprint: boolean, everyColumn: boolean): string {
   const columns = everyColumn ? ['month', 'mi', ...PANEL_COLUMNS.map((c) => c.name)] : AGGREGATED_COLUMNS;
   return `
     SELECT ${columns.map(ident).join(', ')},
       ${fingerprint ? `${FINGERPRINT_COLUMNS},` : ''}
-      ${inputColumns(OWN)}
+      ${inputColumns(COMPUTED)}
     FROM ${rows}`;
 }
 
@@ -59,11 +71,17 @@ function joined(own: string, prev: string | null, metrics: readonly MetricDef[],
   // Only a cohort delta compares a store's input with its own previous one (aggregateColumns).
   const carried = metrics.filter((m) => deltaKind(m) === 'cohort');
   const trends = metrics.filter(readsPrevious);
-  const prevInputs = carried.map((m) => `p.in_${m.key} AS p_in_${m.key}` + (m.eligible ? `, p.el_${m.key} AS p_el_${m.key}` : ''));
+  const prevInput = (m: MetricDef): string => {
+    const column = inPlace(m);
+    if (column === null) return `p.in_${m.key}`;
+    return column === 'TRUE' ? 'CASE WHEN p.store_id IS NOT NULL THEN TRUE END' : `p.${column}`;
+  };
+  const prevInputs = carried.map((m) => `${prevInput(m)} AS p_in_${m.key}` + (m.eligible ? `, p.el_${m.key} AS p_el_${m.key}` : ''));
+  const ownInputs = IN_PLACE.filter((m) => metrics.includes(m)).map((m) => `${inPlace(m) === 'TRUE' ? 'TRUE' : `c.${inPlace(m)}`} AS in_${m.key}`);
   // Without the previous month, its columns are NULL (typed like this month's) and so is prev_present.
   const from = prev ?? `(SELECT * FROM ${own} LIMIT 0)`;
   const present = prev ? 'p.store_id IS NOT NULL' : 'CAST(NULL AS BOOLEAN)';
-  const previous = [`p.store_id AS p_store_id`, `${present} AS prev_present`, ...PREV_COLUMNS.map((c) => `p.${c} AS prev_${c}`), ...prevInputs].join(', ');
+  const previous = [...ownInputs, `p.store_id AS p_store_id`, `${present} AS prev_present`, ...PREV_COLUMNS.map((c) => `p.${c} AS prev_${c}`), ...prevInputs].join(', ');
   const pair = `(SELECT c.*, ${previous} FROM ${own} c LEFT JOIN ${from} p ON p.store_id = c.store_id)`;
   const facts = trends.length ? `(SELECT *, ${inputColumns(trends)} FROM ${pair})` : pair;
   // Unnested after the join: the join probes each store once, not once per app.
@@ -169,7 +187,7 @@ export async function aggregatePanel(
   onMonth?: (month: string) => void,
   visit?: MonthVisit,
 ): Promise<PanelAggregates> {
-  const present = new Set((await duck.all<{ mi: number }>(`SELECT DISTINCT mi FROM panel`)).map((r) => toNumber(r.mi)));
+  const present = new Set((await duck.all<{ mi: number }>(`SELECT mi FROM panel_months`)).map((r) => toNumber(r.mi)));
   const wanted = new Set(months.map(monthIndex));
   const visited = new Set((visit?.months ?? []).map(monthIndex));
   const fingerprint = new Set(fingerprinted);

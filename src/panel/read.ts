@@ -118,7 +118,8 @@ const EXPECTED: Record<ColumnType, string> = {
 };
 
 /**
- * Checks every file and defines the view `panel` (month, mi, then the contract's columns, typed).
+ * Checks every file and defines the view `panel` (month, mi, then the contract's columns, typed)
+ * and the table `panel_months` (the loaded months' mi).
  * Store ids keep every character; text dimensions are trimmed and NFC-normalised.
  */
 export async function loadPanel(duck: Duck, files: PanelFile[], onFile?: (f: PanelFile) => void): Promise<void> {
@@ -129,6 +130,8 @@ export async function loadPanel(duck: Duck, files: PanelFile[], onFile?: (f: Pan
   }
   // A view, not a copy: the aggregation streams the files (or staged CSV/NDJSON) once more.
   await duck.run(`CREATE OR REPLACE VIEW panel AS ${selects.join('\nUNION ALL\n')}`);
+  // The months loaded, known without reading them.
+  await duck.run(`CREATE OR REPLACE TEMP TABLE panel_months AS SELECT unnest([${files.map((f) => monthIndex(f.month)).join(', ')}]::INTEGER[]) AS mi`);
 }
 
 function sqlType(t: ColumnType): string {
