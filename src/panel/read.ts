@@ -170,21 +170,21 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
   const missingId = `(store_id IS NULL OR ${storeId} = '')`;
   const cases = [`WHEN ${missingId} THEN 'store_id'`, ...badChecks.map(({ c, sql }) => `WHEN ${sql} THEN ${lit(c.name)}`)].join(' ');
   const where = [missingId, ...badChecks.map((b) => b.sql)].join(' OR ');
-  const [bad] = await duck.all<{ rowid: string; col: string }>(
-    `SELECT ${rowid} AS rowid, CASE ${cases} END AS col FROM ${from} WHERE ${where} ORDER BY 1 LIMIT 1`,
+  // One scan answers both checks: the first bad cell's row, and whether any store id repeats
+  // (distinct hashes as many as rows: no duplicate; the exact search below runs only on a
+  // duplicate or a hash collision, and finds nothing on a collision).
+  const [check] = await duck.all<{ bad: string | null; unique: boolean }>(
+    `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(DISTINCT hash(${storeId})) = count(*) AS unique FROM ${from}`,
   );
-  if (bad) {
-    const col = PANEL_COLUMNS.find((c) => c.name === bad.col)!;
-    const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(bad.rowid)}`);
-    const row = rowNumber(f.format, toNumber(bad.rowid));
+  if (check.bad !== null) {
+    const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
+    const col = PANEL_COLUMNS.find((c) => c.name === name)!;
+    const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
+    const row = rowNumber(f.format, toNumber(check.bad));
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${EXPECTED[col.type]}, got ${JSON.stringify(value)}`;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}`);
   }
-
-  // Distinct hashes as many as rows: no duplicate (the exact search below runs only on a
-  // duplicate or a hash collision, and finds nothing on a collision).
-  const [{ unique }] = await duck.all<{ unique: boolean }>(`SELECT count(DISTINCT hash(${storeId})) = count(*) AS unique FROM ${from}`);
-  const [dup] = unique
+  const [dup] = check.unique
     ? []
     : await duck.all<{ id: string; first: string; second: string }>(
         `SELECT id, rows[1] AS first, rows[2] AS second
