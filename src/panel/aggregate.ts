@@ -44,19 +44,32 @@ const inputColumns = (metrics: readonly MetricDef[]): string =>
 /** The columns of a month's typed rows the aggregation itself reads beside its inputs. */
 const AGGREGATED_COLUMNS = [...new Set(['store_id', ...DIMENSIONS, ...PREV_COLUMNS, ...IN_PLACE_COLUMNS])];
 
+/** What a month's own facts hold: everything (a visited month), what aggregating it reads, or only what the next month reads of it. */
+type FactsWidth = 'every column' | 'aggregated' | 'previous only';
+
+/** Metrics whose delta compares a store with its own previous input: the next month reads their inputs. */
+const CARRIED = METRICS.filter((m) => deltaKind(m) === 'cohort');
+
 /**
- * One month's own facts: its typed panel rows (`rows`: the columns the aggregation and the next
- * month's trends read or, with `everyColumn`, month, mi and every panel column, for another
- * reader such as the runs), and the input and eligibility of every metric computed from the
- * row alone, but those read in place (inPlace). With `fingerprint`, also each row's
- * fingerprint bucket and hash (fingerprint.ts).
+ * One month's own facts: its typed panel rows and the input and eligibility of every metric
+ * computed from the row alone, but those read in place (inPlace). `width` says which columns:
+ * with 'every column', month, mi and every panel column (for another reader such as the runs);
+ * 'aggregated', those the aggregation and the next month's trends read; 'previous only' (a
+ * month loaded only as the one before another), the store id and what the next month reads of
+ * it. With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
  */
-function ownFactsSql(rows: string, fingerprint: boolean, everyColumn: boolean): string {
-  const columns = everyColumn ? ['month', 'mi', ...PANEL_COLUMNS.map((c) => c.name)] : AGGREGATED_COLUMNS;
+function ownFactsSql(rows: string, fingerprint: boolean, width: FactsWidth): string {
+  const previousOnly = width === 'previous only';
+  const inputs = previousOnly ? COMPUTED.filter((m) => CARRIED.includes(m)) : COMPUTED;
+  const columns = {
+    'every column': ['month', 'mi', ...PANEL_COLUMNS.map((c) => c.name)],
+    aggregated: AGGREGATED_COLUMNS,
+    'previous only': [...new Set(['store_id', ...PREV_COLUMNS, ...IN_PLACE.filter((m) => CARRIED.includes(m)).flatMap((m) => (inPlace(m) === 'TRUE' ? [] : [inPlace(m)!]))])],
+  }[width];
   return `
-    SELECT ${columns.map(ident).join(', ')},
-      ${fingerprint ? `${FINGERPRINT_COLUMNS},` : ''}
-      ${inputColumns(COMPUTED)}
+    SELECT ${columns.map(ident).join(', ')}
+      ${fingerprint ? `, ${FINGERPRINT_COLUMNS}` : ''}
+      ${inputs.length ? `, ${inputColumns(inputs)}` : ''}
     FROM ${rows}`;
 }
 
@@ -69,7 +82,7 @@ function ownFactsSql(rows: string, fingerprint: boolean, everyColumn: boolean): 
  */
 function joined(own: string, prev: string | null, metrics: readonly MetricDef[], unnestApps = false): string {
   // Only a cohort delta compares a store's input with its own previous one (aggregateColumns).
-  const carried = metrics.filter((m) => deltaKind(m) === 'cohort');
+  const carried = metrics.filter((m) => CARRIED.includes(m));
   const trends = metrics.filter(readsPrevious);
   const prevInput = (m: MetricDef): string => {
     const column = inPlace(m);
@@ -210,8 +223,8 @@ export async function aggregatePanel(
       const rows = `(SELECT * FROM panel WHERE mi = ${mi})`;
       if (held.has(mi)) {
         // A visited month and the month before it are read by the visitor too: every column.
-        const everyColumn = visited.has(mi) || visited.has(mi + 1);
-        await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month), everyColumn)}`);
+        const width: FactsWidth = visited.has(mi) || visited.has(mi + 1) ? 'every column' : wanted.has(mi) || fingerprint.has(month) ? 'aggregated' : 'previous only';
+        await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month), width)}`);
         made.add(facts(mi));
         if (fingerprint.has(month)) fingerprints.set(month, await fingerprintOf(duck, facts(mi)));
       } else if (fingerprint.has(month)) {
