@@ -33,16 +33,17 @@ for (const m of TRENDS) if (deltaKind(m) !== 'cell') throw new Error(`metric ${m
 const inPlace = (m: MetricDef): string | null => (m.eligible === undefined && /^([a-z_]+|TRUE)$/.test(m.input) ? m.input : null);
 /** Inputs computed once into a month's own facts. */
 const COMPUTED = OWN.filter((m) => !inPlace(m));
-/** Inputs read in place, and the columns they read. */
+/** Inputs read in place, and the panel columns such inputs of `metrics` read. */
 const IN_PLACE = OWN.filter(inPlace);
-const IN_PLACE_COLUMNS = IN_PLACE.map(inPlace).filter((c): c is string => c !== 'TRUE');
+const columnsReadInPlace = (metrics: readonly MetricDef[]): string[] =>
+  metrics.map(inPlace).filter((c): c is string => c !== null && c !== 'TRUE');
 
 /** A metric's input and eligibility as SELECT columns (`in_*`, `el_*`). */
 const inputColumns = (metrics: readonly MetricDef[]): string =>
   metrics.map((m) => `(${m.input}) AS in_${m.key}` + (m.eligible ? `, (${m.eligible}) AS el_${m.key}` : '')).join(',\n      ');
 
 /** The columns of a month's typed rows the aggregation itself reads beside its inputs. */
-const AGGREGATED_COLUMNS = [...new Set(['store_id', ...DIMENSIONS, ...PREV_COLUMNS, ...IN_PLACE_COLUMNS])];
+const AGGREGATED_COLUMNS = [...new Set(['store_id', ...DIMENSIONS, ...PREV_COLUMNS, ...columnsReadInPlace(OWN)])];
 
 /** What a month's own facts hold: everything (a visited month), what aggregating it reads, or only what the next month reads of it. */
 type FactsWidth = 'every column' | 'aggregated' | 'previous only';
@@ -64,7 +65,7 @@ function ownFactsSql(rows: string, fingerprint: boolean, width: FactsWidth): str
   const columns = {
     'every column': ['month', 'mi', ...PANEL_COLUMNS.map((c) => c.name)],
     aggregated: AGGREGATED_COLUMNS,
-    'previous only': [...new Set(['store_id', ...PREV_COLUMNS, ...IN_PLACE.filter((m) => CARRIED.includes(m)).flatMap((m) => (inPlace(m) === 'TRUE' ? [] : [inPlace(m)!]))])],
+    'previous only': [...new Set(['store_id', ...PREV_COLUMNS, ...columnsReadInPlace(CARRIED)])],
   }[width];
   return `
     SELECT ${columns.map(ident).join(', ')}
