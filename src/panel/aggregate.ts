@@ -30,7 +30,8 @@ for (const m of TRENDS) if (deltaKind(m) !== 'cell') throw new Error(`metric ${m
  * The panel column an input reads as it is (or TRUE): such an input is not copied into a month's
  * facts but read in place, which keeps the facts and the join's build side narrow.
  */
-const inPlace = (m: MetricDef): string | null => (m.eligible === undefined && /^([a-z_]+|TRUE)$/.test(m.input) ? m.input : null);
+const inPlace = (m: MetricDef): string | null =>
+  m.eligible === undefined && (m.input === 'TRUE' || PANEL_COLUMNS.some((c) => c.name === m.input)) ? m.input : null;
 /** Inputs computed once into a month's own facts. */
 const COMPUTED = OWN.filter((m) => !inPlace(m));
 /** Inputs read in place, and the panel columns such inputs of `metrics` read. */
@@ -76,10 +77,11 @@ function ownFactsSql(rows: string, fingerprint: boolean, width: FactsWidth): str
 
 /**
  * A month's facts (`own`) beside the same stores' facts of the previous month (`prev`, or
- * none when that month is not loaded): the previous month's columns as `prev_*` (with
- * `prev_present`, NULL when the previous month is unknown), its inputs as `p_in_*`/`p_el_*`
- * and `p_store_id`, then the trend metrics' inputs. One join per month serves every metric.
- * `metrics` narrows the previous inputs carried; `unnestApps` adds one row per installed app.
+ * none when that month is not loaded): the inputs read in place as `in_*`, the previous
+ * month's columns as `prev_*` (with `prev_present`, NULL when the previous month is unknown),
+ * its inputs as `p_in_*`/`p_el_*` and `p_store_id`, then the trend metrics' inputs. One join
+ * per month serves every metric. `metrics` narrows the inputs added and the previous inputs
+ * carried; `unnestApps` adds one row per installed app.
  */
 function joined(own: string, prev: string | null, metrics: readonly MetricDef[], unnestApps = false): string {
   // Only a cohort delta compares a store's input with its own previous one (aggregateColumns).
@@ -88,10 +90,10 @@ function joined(own: string, prev: string | null, metrics: readonly MetricDef[],
   const prevInput = (m: MetricDef): string => {
     const column = inPlace(m);
     if (column === null) return `p.in_${m.key}`;
-    return column === 'TRUE' ? 'CASE WHEN p.store_id IS NOT NULL THEN TRUE END' : `p.${column}`;
+    return column === 'TRUE' ? 'CASE WHEN p.store_id IS NOT NULL THEN TRUE END' : `p.${ident(column)}`;
   };
   const prevInputs = carried.map((m) => `${prevInput(m)} AS p_in_${m.key}` + (m.eligible ? `, p.el_${m.key} AS p_el_${m.key}` : ''));
-  const ownInputs = IN_PLACE.filter((m) => metrics.includes(m)).map((m) => `${inPlace(m) === 'TRUE' ? 'TRUE' : `c.${inPlace(m)}`} AS in_${m.key}`);
+  const ownInputs = IN_PLACE.filter((m) => metrics.includes(m)).map((m) => `${inPlace(m) === 'TRUE' ? 'TRUE' : `c.${ident(inPlace(m)!)}`} AS in_${m.key}`);
   // Without the previous month, its columns are NULL (typed like this month's) and so is prev_present.
   const from = prev ?? `(SELECT * FROM ${own} LIMIT 0)`;
   const present = prev ? 'p.store_id IS NOT NULL' : 'CAST(NULL AS BOOLEAN)';
@@ -169,7 +171,7 @@ function toCell(row: Record<string, unknown>, value: string | null, metrics: rea
   return cell;
 }
 
-/** Every metric × every cell of the given months (panel/read.ts's view `panel` holds them). */
+/** Every metric × every cell of the given months (panel/read.ts's loadPanel holds them: the view `panel` and the table `panel_months`). */
 export async function aggregateMonths(duck: Duck, months: string[]): Promise<Map<string, MonthAgg>> {
   return (await aggregatePanel(duck, months)).aggs;
 }
@@ -189,7 +191,8 @@ export interface MonthVisit {
 
 /**
  * Every metric × every cell of `months`, and the fingerprints of `fingerprinted`, reading each
- * loaded month of the view `panel` once: months are taken in order, each month's own facts
+ * loaded month of the view `panel` once (`panel_months` lists the months holding stores,
+ * both from loadPanel): months are taken in order, each month's own facts
  * held while the next month needs them (two months at a time). A month is aggregated beside
  * the previous month's facts, joined once: trends need no month before that. `visit` hands the
  * same tables to another reader of the months (the runs), so no month is read twice.
@@ -231,13 +234,14 @@ export async function aggregatePanel(
       } else if (fingerprint.has(month)) {
         fingerprints.set(month, await fingerprintTable(duck, rows));
       }
-      const prev = made.has(facts(mi - 1)) ? facts(mi - 1) : null;
+      // A month without stores is no previous month, aggregated in this call or not.
+      const prev = made.has(facts(mi - 1)) && present.has(mi - 1) ? facts(mi - 1) : null;
       if (wanted.has(mi)) {
         onMonth?.(month);
         aggs.set(month, await aggregateMonth(duck, month, present.has(mi - 1), joined(facts(mi), prev, METRICS), joined(facts(mi), prev, appMetrics, true), appMetrics));
       }
       if (visited.has(mi)) await visit!.each(month, facts(mi), prev);
-      if (prev) await drop(prev);
+      if (made.has(facts(mi - 1))) await drop(facts(mi - 1));
     }
   } finally {
     for (const table of [...made]) await drop(table);

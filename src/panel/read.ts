@@ -119,27 +119,31 @@ const EXPECTED: Record<ColumnType, string> = {
 
 /**
  * Checks every file and defines the view `panel` (month, mi, then the contract's columns, typed)
- * and the table `panel_months` (the loaded months' mi).
+ * and the table `panel_months` (the mi of each loaded month that holds stores).
  * Store ids keep every character; text dimensions are trimmed and NFC-normalised.
  */
 export async function loadPanel(duck: Duck, files: PanelFile[], onFile?: (f: PanelFile) => void): Promise<void> {
   const selects: string[] = [];
+  const withRows: number[] = [];
   for (const [i, f] of files.entries()) {
     onFile?.(f);
-    selects.push(await checkFile(duck, f, `raw_${i}`));
+    const checked = await checkFile(duck, f, `raw_${i}`);
+    selects.push(checked.select);
+    if (checked.rows > 0) withRows.push(monthIndex(f.month));
   }
   // A view, not a copy: the aggregation streams the files (or staged CSV/NDJSON) once more.
   await duck.run(`CREATE OR REPLACE VIEW panel AS ${selects.join('\nUNION ALL\n')}`);
-  // The months loaded, known without reading them.
-  await duck.run(`CREATE OR REPLACE TEMP TABLE panel_months AS SELECT unnest([${files.map((f) => monthIndex(f.month)).join(', ')}]::INTEGER[]) AS mi`);
+  // The months holding stores, known from the checks without reading the files again (a file
+  // of no rows is no month: its stores are not "present last month").
+  await duck.run(`CREATE OR REPLACE TEMP TABLE panel_months AS SELECT unnest([${withRows.join(', ')}]::INTEGER[]) AS mi`);
 }
 
 function sqlType(t: ColumnType): string {
   return { string: 'VARCHAR', country: 'VARCHAR', month: 'VARCHAR', integer: 'BIGINT', decimal: 'DECIMAL(18,2)', boolean: 'BOOLEAN', apps: 'VARCHAR[]' }[t];
 }
 
-/** Validates one file and returns the SELECT that reads it typed; CSV and NDJSON are staged in `table`. */
-async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<string> {
+/** Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and NDJSON are staged in `table`. */
+async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number }> {
   // Parquet is scanned in place (typed columns need no text round trip; file_row_number gives
   // the row); CSV and NDJSON are staged in a table whose rowid is the record number.
   const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
@@ -173,8 +177,8 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
   // One scan answers both checks: the first bad cell's row, and whether any store id repeats
   // (distinct hashes as many as rows: no duplicate; the exact search below runs only on a
   // duplicate or a hash collision, and finds nothing on a collision).
-  const [check] = await duck.all<{ bad: string | null; unique: boolean }>(
-    `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(DISTINCT hash(${storeId})) = count(*) AS unique FROM ${from}`,
+  const [check] = await duck.all<{ bad: string | null; unique: boolean; rows: string }>(
+    `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows FROM ${from}`,
   );
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
@@ -210,7 +214,7 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<strin
   const dictionary = appsText
     ? ` LEFT JOIN (SELECT text, ${convert('text', 'apps', 'VARCHAR')} AS list FROM (SELECT DISTINCT ${appsText} AS text FROM ${from} r)) apps_of ON apps_of.text = ${appsText}`
     : '';
-  return `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`;
+  return { select: `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`, rows: toNumber(check.rows) };
 }
 
 /** A cell as text; a JSON-typed cell (NDJSON mixing strings and numbers) without its quotes. */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lit, openDuck, type Duck } from '../../src/panel/duck.js';
 import { listPanel, loadPanel } from '../../src/panel/read.js';
+import { aggregateMonths, registerMacros } from '../../src/panel/aggregate.js';
 import { tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-read-');
@@ -114,4 +115,23 @@ describe('loadPanel', () => {
       { month: '2026-02', stores: '2' },
     ]);
   });
+});
+
+describe('months without stores', () => {
+  it.each([['alone', ['2026-02']], ['with the empty month', ['2026-01', '2026-02']]])(
+    'are no previous month: the month after one, aggregated %s, compares with nothing',
+    async (_, months) => {
+      const header = CSV.split('\r\n')[0];
+      const aggs = await withPanel({ '2026-01.csv': header + '\r\n', '2026-02.csv': CSV }, async (duck) => {
+        await registerMacros(duck);
+        return aggregateMonths(duck, months);
+      });
+      if (months.includes('2026-01')) expect(aggs.get('2026-01')!.all.stores).toBe(0);
+      const feb = aggs.get('2026-02')!;
+      expect(feb.hasPrior).toBe(false);
+      expect(feb.all.cohort).toBe(0);
+      // "Also active last month" is unknown for every store, not 0% of them.
+      expect(feb.all.metrics.get('returning_store_share')).toMatchObject({ e: 3, n: 0, num: 0 });
+    },
+  );
 });
