@@ -185,7 +185,7 @@ export interface PanelAggregates {
 /** Months whose typed rows someone else reads in the same pass (the runs: publish/compute.ts). */
 export interface MonthVisit {
   months: readonly string[];
-  /** called once per month, in order, with its typed rows and the previous month's (null when not loaded) */
+  /** called once per month, in order, with its typed rows and the previous month's (null when there is none to compare with: not loaded, or this month or that one holds no stores) */
   each: (month: string, cur: string, prev: string | null) => Promise<void>;
 }
 
@@ -234,8 +234,9 @@ export async function aggregatePanel(
       } else if (fingerprint.has(month)) {
         fingerprints.set(month, await fingerprintTable(duck, rows));
       }
-      // A month without stores is no previous month, aggregated in this call or not.
-      const prev = made.has(facts(mi - 1)) && present.has(mi - 1) ? facts(mi - 1) : null;
+      // A month without stores is no previous month, aggregated in this call or not, and has none
+      // (its statistics are empty either way; its signals compare it with nothing).
+      const prev = made.has(facts(mi - 1)) && present.has(mi - 1) && present.has(mi) ? facts(mi - 1) : null;
       if (wanted.has(mi)) {
         onMonth?.(month);
         aggs.set(month, await aggregateMonth(duck, month, present.has(mi - 1), joined(facts(mi), prev, METRICS), joined(facts(mi), prev, appMetrics, true), appMetrics));

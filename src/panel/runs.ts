@@ -110,14 +110,15 @@ export interface WriteRunsOptions {
   months: readonly string[];
   /** month → run id */
   runIds: ReadonlyMap<string, string>;
-  /** every month of the panel (to tell "M−1 absent from the panel" from "store absent in M−1") */
-  panelMonths: ReadonlySet<string>;
   onProgress?: (message: string) => void;
 }
 
 /**
  * Writes the run folder of one month from `cur` and `prev`, relations of the panel's typed rows
- * of the month and of the month before (`prev` null when that month is not loaded). A run
+ * of the month and of the month before. `prev` is null when there is no month to compare with:
+ * the month before is not in the panel or holds no stores, or this month holds none (a file of
+ * no rows is no data, not a month every store left). A store absent from a known previous
+ * month opened; without one, only a store created in the month did. A run
  * folder already complete (an earlier run stopped before switching the index) is kept. The
  * index is not switched here: `switchRunsIndex` does it once the publish has succeeded.
  */
@@ -133,7 +134,7 @@ export async function writeRun(duck: Duck, month: string, cur: string, prev: str
     // COPY answers the number of rows it wrote.
     const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
     const stores = await copy(storesSelect(cur), 'stores.parquet');
-    const signals = await copy(signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, o.panelMonths.has(previousMonth(month))), 'signals.parquet');
+    const signals = await copy(signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, prev !== null), 'signals.parquet');
     const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION };
     await writeFile(path.join(tmp, 'run.json'), JSON.stringify(info) + '\n');
     await renameDir(tmp, final);

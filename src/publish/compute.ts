@@ -96,7 +96,7 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       report.phase('aggregating');
       if (toAggregate.length) report.progress(`aggregating ${toAggregate.length} month(s)`);
       // The runs are written from the same month tables, as each month is aggregated.
-      const writing = runs && { ...runs, panelMonths: new Set(byMonth.keys()), onProgress: report.progress };
+      const writing = runs && { ...runs, onProgress: report.progress };
       const visit = writing && {
         months: writing.months,
         each: async (month: string, cur: string, prev: string | null) => {

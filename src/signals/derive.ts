@@ -9,7 +9,8 @@
  * the panel columns of M under their own names and those of M−1 as `prev_*`, plus
  *   `present`       the store is in month M
  *   `prev_present`  the store is in month M−1
- *   `prev_known`    month M−1 is in the panel at all (false in the panel's first month)
+ *   `prev_known`    month M−1 is in the panel and holds stores (false in the panel's first month,
+ *                   after a missing month, and next to a month file of no rows: runs.ts writeRun)
  *   `month`         month M (text)
  * Rules shared by every entry: a change needs the store in both months, and the value it compares
  * known (not NULL) in both months; an unknown value gives no signal of that kind, never a guess.
@@ -221,7 +222,10 @@ export function signalsSql(month: string, cur: string, prev: string, prevKnown: 
  * month), so a changed rule, threshold or wording rewrites the runs without anyone remembering
  * to bump a number. RUNS_FORMAT covers what the SQL does not: the files' layout.
  */
-const RUNS_FORMAT = 1;
+// 2: a month file of no rows is no month to compare with (before, every store of the month
+// after it "opened" and every store of the month before it "closed"): runs written by 1 are
+// rewritten once.
+const RUNS_FORMAT = 2;
 export const SIGNALS_VERSION = createHash('sha256')
   .update(JSON.stringify({ format: RUNS_FORMAT, signals: SIGNALS, sql: signalsSql('2000-02', 'cur', 'prev', true) }))
   .digest('hex')
