@@ -8,7 +8,8 @@ import { CONTACTS_DATA, contactsDir, contactsToCarry, findContactsFile, pruneCon
 import { CliError } from '../errors.js';
 import { nextMonth, previousMonth } from '../panel/columns.js';
 import { storesChanged } from '../panel/fingerprint.js';
-import { listPanel } from '../panel/read.js';
+import { listPanel, loadPanel } from '../panel/read.js';
+import { openDuck } from '../panel/duck.js';
 import { isWithin, readRunsIndex, signalsRunId, staleRuns, switchRunsIndex } from '../panel/runs.js';
 import { manifestKey } from '../public-paths.js';
 import { makeDocument, renderDocument } from '../render/json.js';
@@ -108,6 +109,23 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const old = await readPublication(o.out);
     const oldState: PublicationState = old?.state ?? { state_version: 1, runs: {}, feed: [] };
     const before = publishedMonths(oldState);
+    // A publication is made from the whole panel. A published month whose file has gone would
+    // stay published beside months rebuilt as if it had never been (the month after it without
+    // a previous month, every month still listing its breakdown values): refused before anything
+    // is written, once the panel's files pass their checks (a bad file is named first).
+    const gone = before.filter((m) => !panelMonths.includes(m));
+    if (gone.length) {
+      const duck = await openDuck();
+      try {
+        await loadPanel(duck, files);
+      } finally {
+        duck.close();
+      }
+      throw new CliError(
+        `${o.input}: ${gone.join(', ')} ${gone.length === 1 ? 'is' : 'are'} published in ${o.out} but no longer in the panel; ` +
+          'put the file back, or publish the panel as it is now into a new output folder',
+      );
+    }
     // A correction of month M also reaches the months whose documents depend on M.
     const reach = Math.max(...SLUGS.map((s) => REACH[s]));
     const after = o.months === 'all' ? [] : [o.months];

@@ -3,7 +3,7 @@
  * and writes nothing: a previously published folder stays byte for byte (inodes, mtimes, links)
  * as it was, and an --out that did not exist still does not.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, generate, publishPanel, runCli } from '../helpers/cli.js';
@@ -125,6 +125,26 @@ describe('publish rejects a bad panel folder', () => {
   it('names an unparseable value in the month before the one asked for (its deltas need it)', async () => {
     const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS, 's9,x,US,toys,plus,2025-03,many,true'), '2026-02.csv': csv(...GOOD_ROWS) });
     await expectRejected(['--input', dir, '--month', '2026-02'], /2026-01\.csv: row 4, column product_count: expected an integer, got "many"/);
+  });
+});
+
+describe('publish rejects a panel that lost a published month', () => {
+  it('names the month whose file has gone, and changes nothing', async () => {
+    const tmp = await dirs.make();
+    const out = path.join(tmp, 'published');
+    await cp(published, out, { recursive: true, verbatimSymlinks: true });
+    const panel = path.join(tmp, 'panel');
+    await cp(goodPanel, panel, { recursive: true });
+    await rm(path.join(panel, '2026-08.csv'));
+    const before = await snapshotTree(out);
+    for (const months of [['--all'], ['--month', '2026-09']]) {
+      const r = await runCli(['publish', '--input', panel, ...months, '--out', out, '--runs', `${out}.runs`, '--cards', 'none']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/2026-08 is published in .* but no longer in the panel; put the file back, or publish the panel as it is now into a new output folder/);
+      expect(r.stdout).toBe('');
+    }
+    expect(await snapshotTree(out)).toEqual(before);
+    expect(await exists(`${out}.runs`)).toBe(false);
   });
 });
 
