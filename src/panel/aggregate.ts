@@ -39,6 +39,17 @@ const IN_PLACE = OWN.filter(inPlace);
 const columnsReadInPlace = (metrics: readonly MetricDef[]): string[] =>
   metrics.map(inPlace).filter((c): c is string => c !== null && c !== 'TRUE');
 
+/**
+ * A metric's input in a month's facts `side` (`c` this month, `p` the previous month, TRUE only
+ * where the store is present): its column when read in place, else the computed `in_*`.
+ */
+function inputOf(m: MetricDef, side: 'c' | 'p'): string {
+  const column = inPlace(m);
+  if (column === null) return `${side}.in_${m.key}`;
+  if (column !== 'TRUE') return `${side}.${ident(column)}`;
+  return side === 'c' ? 'TRUE' : 'CASE WHEN p.store_id IS NOT NULL THEN TRUE END';
+}
+
 /** A metric's input and eligibility as SELECT columns (`in_*`, `el_*`). */
 const inputColumns = (metrics: readonly MetricDef[]): string =>
   metrics.map((m) => `(${m.input}) AS in_${m.key}` + (m.eligible ? `, (${m.eligible}) AS el_${m.key}` : '')).join(',\n      ');
@@ -87,13 +98,8 @@ function joined(own: string, prev: string | null, metrics: readonly MetricDef[],
   // Only a cohort delta compares a store's input with its own previous one (aggregateColumns).
   const carried = metrics.filter((m) => CARRIED.includes(m));
   const trends = metrics.filter(readsPrevious);
-  const prevInput = (m: MetricDef): string => {
-    const column = inPlace(m);
-    if (column === null) return `p.in_${m.key}`;
-    return column === 'TRUE' ? 'CASE WHEN p.store_id IS NOT NULL THEN TRUE END' : `p.${ident(column)}`;
-  };
-  const prevInputs = carried.map((m) => `${prevInput(m)} AS p_in_${m.key}` + (m.eligible ? `, p.el_${m.key} AS p_el_${m.key}` : ''));
-  const ownInputs = IN_PLACE.filter((m) => metrics.includes(m)).map((m) => `${inPlace(m) === 'TRUE' ? 'TRUE' : `c.${ident(inPlace(m)!)}`} AS in_${m.key}`);
+  const prevInputs = carried.map((m) => `${inputOf(m, 'p')} AS p_in_${m.key}` + (m.eligible ? `, p.el_${m.key} AS p_el_${m.key}` : ''));
+  const ownInputs = IN_PLACE.filter((m) => metrics.includes(m)).map((m) => `${inputOf(m, 'c')} AS in_${m.key}`);
   // Without the previous month, its columns are NULL (typed like this month's) and so is prev_present.
   const from = prev ?? `(SELECT * FROM ${own} LIMIT 0)`;
   const present = prev ? 'p.store_id IS NOT NULL' : 'CAST(NULL AS BOOLEAN)';

@@ -132,8 +132,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     for (let i = 0; i < reach && after.length; i++) after.push(nextMonth(after[after.length - 1]));
     // Months published before their breakdown values were kept are rebuilt (they now list every value).
     const storedCells = oldState.cells ?? {};
-    const unlisted = before.filter((m) => !storedCells[m] && panelMonths.includes(m));
-    const candidates = o.months === 'all' ? panelMonths : [...new Set([...unlisted, ...after.filter((m) => m === o.months || (before.includes(m) && panelMonths.includes(m)))])];
+    const unlisted = before.filter((m) => !storedCells[m]);
+    const candidates = o.months === 'all' ? panelMonths : [...new Set([...unlisted, ...after.filter((m) => m === o.months || before.includes(m))])];
 
     const runs: Record<string, Record<string, string>> = structuredClone(oldState.runs) as Record<string, Record<string, string>>;
     /** `${slug}/${month}` of every document whose run id changed */
@@ -171,7 +171,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       return unchangedSummary(o.out, before[before.length - 1] ?? null, clock.totals());
     }
     const saved = new Map(Object.entries(oldState.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
-    const kept = before.filter((m) => !months.includes(m) && panelMonths.includes(m));
+    const kept = before.filter((m) => !months.includes(m));
     const known = unionOf(before.filter((m) => !months.includes(m)).map((m) => storedCells[m] ?? {}));
     // Aggregates kept from earlier runs (read for the months a computation builds and the months before them).
     const aggregateKeys = new Map(await Promise.all(panelMonths.map(async (m) => [m, await aggregateKey(m, hashes)] as const)));

@@ -23,6 +23,13 @@ async function documents(out: string): Promise<Map<string, string>> {
   return docs;
 }
 
+/** The documents a fresh publish of `input` writes. */
+async function freshDocuments(input: string): Promise<Map<string, string>> {
+  const fresh = path.join(await dirs.make(), 'out');
+  await publishPanel(input, fresh);
+  return documents(fresh);
+}
+
 /** The panel files a publish read, from its progress lines. */
 async function filesRead(run: (onProgress: (line: string) => void) => Promise<unknown>): Promise<string[]> {
   const lines: string[] = [];
@@ -44,9 +51,7 @@ describe('month aggregates kept between runs', () => {
     // Without the cache it would also aggregate 2026-09 (the audit and the deltas need it), reading 2026-08 too.
     expect(await filesRead((onProgress) => publishPanel(grown, out, { months: MONTHS[3], onProgress }))).toEqual(['2026-09.csv', '2026-10.csv']);
 
-    const fresh = path.join(await dirs.make(), 'out');
-    await publishPanel(full, fresh);
-    expect(await documents(out)).toEqual(await documents(fresh));
+    expect(await documents(out)).toEqual(await freshDocuments(full));
   });
 
   it('aggregates a month again when its cached aggregates are damaged, and when the previous month was corrected', async () => {
@@ -65,9 +70,7 @@ describe('month aggregates kept between runs', () => {
     // reach back), but its aggregates, of 2026-09 and 2026-10 only, are reused.
     await dropRows(path.join(input, `${MONTHS[1]}.csv`), 2);
     expect(await filesRead((onProgress) => publishPanel(input, out, { months: MONTHS[1], onProgress }))).toEqual(['2026-07.csv', '2026-08.csv', '2026-09.csv']);
-    const fresh = path.join(await dirs.make(), 'out');
-    await publishPanel(input, fresh);
-    expect(await documents(out)).toEqual(await documents(fresh));
+    expect(await documents(out)).toEqual(await freshDocuments(input));
   });
 
   it("keeps a month's fingerprint with its aggregates, so a correction of a month first built from them still warns", async () => {
