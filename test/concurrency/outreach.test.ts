@@ -1,0 +1,29 @@
+/**
+ * Outreach under concurrent requests split over two api processes: one active enrollment per
+ * contact and cadence, charged once.
+ */
+import { describe, expect, it } from 'vitest';
+import { call, freshIdem } from '../api/harness.js';
+import { dialects } from '../helpers/db.js';
+import { burst, seedContact, seedWorkspace, statuses, useFleet } from './fixture.js';
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`outreach enrollments raced over two api processes on ${d.label}`, () => {
+    const fleet = useFleet(d.name);
+
+    it('enrolls a contact in a cadence once: one 201, the rest 409, one charge', async () => {
+      const f = fleet();
+      const { ws, keys } = await seedWorkspace(f.db, ['write:outreach', 'read:wallet'], { keys: 20, funds: 100_000, accounts: ['store-a'] });
+      const contact = await seedContact(f.db, ws.id, 'store-a');
+      const cadence = await call(f.procs.base(0), 'POST', '/outreach/cadences', { key: keys[0], idem: freshIdem(), body: { name: 'intro', steps: [{ day: 0, name: 'intro email' }, { day: 3, name: 'follow-up' }] } });
+      expect(cadence.status).toBe(201);
+      const rs = await burst(f, 20, (i) => ({ method: 'POST', path: '/outreach/enrollments', key: keys[i]!, body: { store_id: 'store-a', contact_id: contact, cadence_id: cadence.body.id } }));
+      expect(statuses(rs)).toEqual({ 201: 1, 409: 19 });
+      for (const r of rs.filter((x) => x.status === 409)) expect(r.body.type).toBe('https://storelens.dev/problems/conflict');
+      const enrollments = await f.db.kysely.selectFrom('outreach_enrollments').select(['id', 'status']).where('workspace_id', '=', ws.id).execute();
+      expect(enrollments).toHaveLength(1);
+      const debits = await f.db.kysely.selectFrom('ledger_entries').select(['amount']).where('workspace_id', '=', ws.id).where('operation_id', '=', 'enroll_outreach').execute();
+      expect(debits).toHaveLength(1);
+    });
+  });
+}
