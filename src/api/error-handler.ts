@@ -1,6 +1,6 @@
 /** Maps every error inside /api/v1 to a problem; 5xx bodies never carry internals. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseUnavailable, violatedConstraint } from '../db/errors.js';
 import { ApiProblem, isApiProblem, sendProblem } from './problems.js';
 
 export function toProblem(err: unknown, bodyLimit: number): ApiProblem {
@@ -14,6 +14,12 @@ export function toProblem(err: unknown, bodyLimit: number): ApiProblem {
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new ApiProblem('invalid-request', 'The request could not be read (check Content-Length, encoding and URL).');
+  }
+  // A rule the database enforces (a uniqueness, a reference) that a concurrent request broke
+  // first: the request changed nothing, and a retry (same Idempotency-Key) runs it again.
+  const constraint = violatedConstraint(err);
+  if (constraint !== undefined) {
+    return new ApiProblem('conflict', `The request conflicts with a concurrent change (${constraint}); nothing was changed. Read the resource again and retry.`, {}, { constraint });
   }
   if (isDatabaseUnavailable(err)) {
     return new ApiProblem('service-unavailable', 'The service is temporarily unavailable; retry shortly.', { 'retry-after': '1' });

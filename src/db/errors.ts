@@ -18,3 +18,21 @@ export function isUniqueViolation(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/** True for a foreign-key violation on either dialect (a parent deleted while a child was written). */
+export function isForeignKeyViolation(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/**
+ * The constraint a violation names (PostgreSQL: its name; SQLite: the columns in its message,
+ * e.g. `watches.managed_key`), or undefined when e is no unique or foreign-key violation.
+ */
+export function violatedConstraint(e: unknown): string | undefined {
+  if (!isUniqueViolation(e) && !isForeignKeyViolation(e)) return undefined;
+  const { constraint, message } = e as { constraint?: unknown; message?: unknown };
+  if (typeof constraint === 'string' && constraint) return constraint;
+  const m = typeof message === 'string' ? /constraint failed: (.+)$/i.exec(message) : null;
+  return m?.[1] ?? (isForeignKeyViolation(e) ? 'a reference to a row that no longer exists' : 'a uniqueness rule');
+}

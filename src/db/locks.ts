@@ -1,0 +1,25 @@
+/**
+ * Row locks for a check-then-write: the parent row of whatever a request checks (a cap, a
+ * state, its children) is locked first, in the same transaction, so a concurrent request on
+ * another connection or process waits and then sees this one's writes. On PostgreSQL that is
+ * `SELECT … FOR UPDATE`; on SQLite every write transaction already holds the database's one
+ * write lock (BEGIN IMMEDIATE), so the plain read is enough.
+ */
+import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Database } from './schema.js';
+
+/** True when q runs on PostgreSQL. */
+export const onPostgres = (q: Kysely<Database>): boolean => q.getExecutor().adapter instanceof PostgresAdapter;
+
+type KeyColumn<T extends keyof Database> = keyof Database[T] & string;
+
+/**
+ * Locks the rows of `table` where every column of `key` equals its value, for the rest of trx,
+ * and resolves to them as stored now (after any commit it waited for). No row: nothing locked, [].
+ */
+export async function lockRows<T extends keyof Database & string>(trx: Kysely<Database>, table: T, key: Partial<Record<KeyColumn<T>, string | number>>): Promise<Database[T][]> {
+  let query = trx.selectFrom(table as never).selectAll() as any;
+  for (const [column, value] of Object.entries(key)) query = query.where(column, '=', value);
+  if (onPostgres(trx)) query = query.forUpdate();
+  return (await query.execute()) as Database[T][];
+}
