@@ -4,13 +4,15 @@
  * Headers per draft-ietf-httpapi-ratelimit-headers: `RateLimit-Policy: "read";q=120;w=60`
  * and `RateLimit: "read";r=<remaining>;t=<seconds to reset>`; 429 adds `Retry-After`.
  *
- * A call far below its limit is not kept waiting for the database: it is counted in memory and
- * its count written behind it (one write for every call counted meanwhile), while the count
- * it is judged by is the database's last answer plus this process's calls since. The first call
- * of a window in a process, and every call from half the limit on, waits for its count to be
- * written and is judged by the database's answer (less this process's calls counted after it),
- * so one process holds the limit exactly; processes sharing a database learn each other's calls
- * with each write. Why: on SQLite every write takes the one write lock, and a read that waited
+ * The database counts admitted calls only. A call far below its limit is not kept waiting for
+ * the database: it is admitted on this process's estimate (the database's last answer plus this
+ * process's calls since) and counted by a write behind it (one write for every call counted
+ * meanwhile). The first call of a window in a process, and every call from half the limit on,
+ * asks the database: its write admits, in order, only the calls that fit below the limit. So a
+ * call is refused only when the limit's worth of calls really were admitted (never before the
+ * limit), one process holds the limit exactly, and P processes sharing a database can pass it
+ * only by the calls the other P − 1 admitted on their estimates: at most (P − 1) × limit / 2.
+ * Why estimates at all: on SQLite every write takes the one write lock, and a read that waited
  * for it would wait behind a re-ranking's writes.
  */
 import type { Db } from '../db/index.js';
@@ -38,15 +40,15 @@ interface Counter {
   apiKeyId: string;
   kind: CallKind;
   windowMs: number;
-  /** the window's count in the database as the last write answered, and the last call of this process it covered */
+  /** the window's admitted calls in the database as the last write answered */
   stored: number;
-  storedUpTo: number;
   /** whether a write answered yet (until then this process knows nothing of the others' calls) */
   known: boolean;
-  /** calls this process counted in the window (each call's sequence number) */
-  seq: number;
-  /** calls counted here and not yet written, and calls being written */
-  unwritten: number;
+  /** calls answered without waiting and not yet written */
+  admitted: number;
+  /** calls waiting for the next write to judge them, in arrival order */
+  asking: Array<{ resolve: (place: number | undefined) => void; reject: (e: unknown) => void }>;
+  /** calls in the write running now */
   writing: number;
   touchAt?: Date;
   /** the last write queued; its answer covers every call counted before it ran */
@@ -57,26 +59,30 @@ export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<Cal
   let currentWindow = 0;
   const counters = new Map<string, Counter>();
 
-  /** Writes a counter's unwritten calls, after any write of it still running. */
-  const write = (c: Counter): Promise<void> => {
+  /** Writes a counter's calls not yet written, after any write of it still running. */
+  const write = (c: Counter, limit: number): Promise<void> => {
     const written = (c.written ?? Promise.resolve())
       .catch(() => undefined)
       .then(async () => {
-        const calls = c.unwritten;
+        const admitted = c.admitted;
+        const asking = c.asking.splice(0);
         const touchAt = c.touchAt;
-        if (calls === 0 && touchAt === undefined) return;
-        const upTo = c.seq;
-        c.unwritten = 0;
-        c.writing = calls;
+        if (admitted === 0 && asking.length === 0 && touchAt === undefined) return;
+        c.admitted = 0;
+        c.writing = admitted + asking.length;
         c.touchAt = undefined;
         try {
-          c.stored = await db.autocommit((q) => hitRateCounter(q, c.apiKeyId, c.kind, c.windowMs, touchAt, calls));
-          c.storedUpTo = upTo;
+          const r = await db.autocommit((q) => hitRateCounter(q, c.apiKeyId, c.kind, c.windowMs, { admitted, asking: asking.length, limit }, touchAt));
+          c.stored = r.count;
           c.known = true;
+          // The first (count - prev - admitted) asking calls got in, in order.
+          const placed = r.count - r.prev - admitted;
+          asking.forEach((a, i) => a.resolve(i < placed ? r.prev + admitted + i + 1 : undefined));
         } catch (e) {
-          // Counted again by the next write.
-          c.unwritten += calls;
+          // Admitted calls are counted again by the next write; asking ones fail with the write.
+          c.admitted += admitted;
           c.touchAt ??= touchAt;
+          for (const a of asking) a.reject(e);
           throw e;
         } finally {
           c.writing = 0;
@@ -94,41 +100,42 @@ export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<Cal
     async hit(apiKeyId, kind, touchAt) {
       const nowMs = now().getTime();
       const windowMs = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
+      const limit = limits[kind];
       if (windowMs !== currentWindow) {
         currentWindow = windowMs;
-        // Past windows are forgotten; a count not yet written is written once more (best effort).
+        // Past windows are forgotten; calls admitted and not yet written are written once more (best effort).
         for (const [id, c] of counters) {
           if (c.windowMs >= windowMs) continue;
           counters.delete(id);
-          if (c.unwritten > 0 && !c.written) write(c).catch(() => undefined);
+          if (c.admitted > 0 && !c.written) write(c, limits[c.kind]).catch(() => undefined);
         }
         // Behind the call too: nothing waits for old windows to go.
         void pruneRateCounters(db.kysely, windowMs - WINDOW_MS).catch(() => undefined);
       }
-      const limit = limits[kind];
       const id = `${apiKeyId}\n${kind}\n${windowMs}`;
       let c = counters.get(id);
-      if (!c) counters.set(id, (c = { apiKeyId, kind, windowMs, stored: 0, storedUpTo: 0, known: false, seq: 0, unwritten: 0, writing: 0 }));
-      const seq = ++c.seq;
-      c.unwritten += 1;
+      if (!c) counters.set(id, (c = { apiKeyId, kind, windowMs, stored: 0, known: false, admitted: 0, asking: [], writing: 0 }));
       if (touchAt) c.touchAt = touchAt;
-      const estimate = c.stored + c.writing + c.unwritten;
-      const pending = write(c);
-      let count = estimate;
-      if (!c.known || estimate > limit / 2) {
-        await pending;
-        // The database's count after the write that took this call, less this process's calls after it.
-        count = c.stored - (c.storedUpTo - seq);
-      } else {
+      const estimate = c.stored + c.writing + c.admitted + c.asking.length + 1;
+      let count: number | undefined;
+      if (c.known && estimate <= limit / 2) {
+        // Far below the limit: answered now, counted by the write behind it.
+        c.admitted += 1;
+        count = estimate;
         // A failed write behind a call is the next call's to retry (it writes this count again).
-        pending.catch(() => undefined);
+        write(c, limit).catch(() => undefined);
+      } else {
+        // Judged by the database: admitted only while the stored count of admitted calls is below the limit.
+        const place = new Promise<number | undefined>((resolve, reject) => c.asking.push({ resolve, reject }));
+        write(c, limit).catch(() => undefined);
+        count = await place;
       }
       const reset = Math.max(1, Math.ceil((windowMs + WINDOW_MS - nowMs) / 1000));
       const headers = {
         'ratelimit-policy': `"${kind}";q=${limit};w=${WINDOW_MS / 1000}`,
-        ratelimit: `"${kind}";r=${Math.max(0, limit - count)};t=${reset}`,
+        ratelimit: `"${kind}";r=${Math.max(0, limit - (count ?? limit))};t=${reset}`,
       };
-      if (count > limit) {
+      if (count === undefined) {
         throw new ApiProblem(
           'rate-limited',
           `This key may make ${limit} ${kind} calls per minute; wait ${reset} seconds.`,

@@ -771,6 +771,11 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('oauth_records_uid').on('oauth_records').columns(['uid']).execute();
     },
   },
+  '0016_rate_counter_prev': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('rate_counters').addColumn('prev', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -307,7 +307,10 @@ export interface RateCountersTable {
   api_key_id: string;
   kind: string;
   window_ms: number;
+  /** Admitted calls of the window. */
   count: number;
+  /** The count before the last write (0 after the first). */
+  prev: number;
 }
 
 export interface SettingsTable {

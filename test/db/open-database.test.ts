@@ -16,7 +16,7 @@ for (const d of dialects) {
     afterAll(async () => t?.cleanup());
 
     it('runs the migrations once and is current on the next open', async () => {
-      expect(t.db.appliedMigrations).toEqual(['0001_api_platform', '0002_ranking_history', '0003_accounts_version', '0004_accounts_intelligence', '0005_deals', '0006_contacts', '0007_watches', '0008_webhooks', '0009_ranking_versions', '0010_wallet', '0012_members_auth']);
+      expect(t.db.appliedMigrations).toEqual(['0001_api_platform', '0002_ranking_history', '0003_accounts_version', '0004_accounts_intelligence', '0005_deals', '0006_contacts', '0007_watches', '0008_webhooks', '0009_ranking_versions', '0010_wallet', '0012_members_auth', '0016_rate_counter_prev']);
       const again = await openDatabase({ dbPath: t.dbPath, databaseUrl: t.databaseUrl });
       expect(again.appliedMigrations).toEqual([]);
       await again.close();
@@ -30,9 +30,12 @@ for (const d of dialects) {
       expect(big.n).toBe(9007199254740);
     });
 
-    it('counts rate-limit hits atomically', async () => {
-      const counts = await Promise.all(Array.from({ length: 25 }, () => t.db.autocommit((q) => hitRateCounter(q, 'k1', 'read', 60_000))));
-      expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    it('counts rate-limit hits atomically, admitting asking calls only below the limit', async () => {
+      const ask = () => t.db.autocommit((q) => hitRateCounter(q, 'k1', 'read', 60_000, { admitted: 0, asking: 1, limit: 20 }));
+      const counts = (await Promise.all(Array.from({ length: 25 }, ask))).map((r) => r.count);
+      expect(counts.sort((a, b) => a - b)).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), 20, 20, 20, 20, 20]);
+      // Calls already admitted are counted past the limit; the answer says where the write started.
+      expect(await t.db.autocommit((q) => hitRateCounter(q, 'k1', 'read', 60_000, { admitted: 2, asking: 3, limit: 20 }))).toEqual({ prev: 20, count: 22 });
     });
 
     it('bumps the ranking version only when an existing score changes', async () => {
