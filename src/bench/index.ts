@@ -9,6 +9,7 @@ import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchIngest } from './ingest.js';
 import { benchRanking } from './ranking.js';
+import { benchScaleOut } from './scale-out.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
 import { benchPublish, type PublishBenchResult, type PublishRun } from './publish.js';
 import { benchServeOnPanel } from './serve.js';
@@ -26,6 +27,8 @@ export interface BenchOptions {
   readonly to: string;
   readonly data: string;
   readonly only: readonly BenchName[];
+  /** PostgreSQL for the scale-out benchmark (skipped without it). */
+  readonly databaseUrl?: string;
 }
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
@@ -83,6 +86,16 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
       `webhooks: ${r.messages} deliveries to ${r.endpoints} local endpoints: ${fmt(r.oneWorker, 0)}/s with one worker, ${fmt(r.twoWorkers, 0)}/s with two; ` +
         `commit → receipt at ${r.rate} events/s: p50 ${fmt(r.latency.p50, 0)} ms, p99 ${fmt(r.latency.p99, 0)} ms, max ${fmt(r.latency.max, 0)} ms over ${r.latency.messages} messages (goal p99 < 1 s)`,
     );
+  }
+  if (only.has('scaleout')) {
+    const r = await benchScaleOut(opts.databaseUrl, log);
+    if (r) {
+      const op = (f: { rps: number; p99: number }) => `${fmt(f.rps, 0)} req/s, p99 ${fmt(f.p99, 1)} ms`;
+      results.push(
+        `scale-out on PostgreSQL (${r.connections} connections, ${r.seconds} s each): GET /accounts?limit=50 one api ${op(r.one.reads)} | two api + worker ${op(r.two.reads)} (ratio ${fmt(r.two.reads.rps / r.one.reads.rps)}); ` +
+          `POST /outcomes one api ${op(r.one.writes)} | two api + worker ${op(r.two.writes)} (ratio ${fmt(r.two.writes.rps / r.one.writes.rps)}; on 2 cores: the shape, not a speed-up)`,
+      );
+    }
   }
   if (only.has('learning')) {
     const r = await benchLearning(LEARNING_PANEL, log);
