@@ -8,6 +8,7 @@
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from './ids.js';
+import { lockRows } from './locks.js';
 import type { Database, LedgerEntriesTable, LedgerKind, PricesTable } from './schema.js';
 
 export type WalletRow = Selectable<Database['wallets']>;
@@ -213,6 +214,15 @@ export async function getApproval(q: Kysely<Database>, id: string, workspaceId?:
   let query = q.selectFrom('approvals').selectAll().where('id', '=', id);
   if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
   const r = await query.executeTakeFirst();
+  return r ? normApproval(r as ApprovalRow) : undefined;
+}
+
+/**
+ * The approval, locked for the rest of trx: a decision checks that it is pending under this lock,
+ * so of two concurrent decisions (any process) the second waits and then finds it decided.
+ */
+export async function lockApproval(trx: Kysely<Database>, id: string): Promise<ApprovalRow | undefined> {
+  const [r] = await lockRows(trx, 'approvals', { id });
   return r ? normApproval(r as ApprovalRow) : undefined;
 }
 
