@@ -95,8 +95,8 @@ export function statuses(rs: readonly CallResult[]): Record<number, number> {
  * an older entry's, the newest balance_after = the balance = the sum of the amounts. Resolves to
  * the entries, newest first.
  */
-export async function expectConsistentLedger(db: Db, workspaceId: string): Promise<{ seq: number; amount: number; balance_after: number; created_at: string; operation_id: string; idempotency_key: string; refund_of: string | null }[]> {
-  const rows = (await db.kysely.selectFrom('ledger_entries').select(['seq', 'amount', 'balance_after', 'created_at', 'operation_id', 'idempotency_key', 'refund_of']).where('workspace_id', '=', workspaceId).orderBy('seq', 'desc').execute()).map((r) => ({
+export async function expectConsistentLedger(db: Db, workspaceId: string): Promise<{ id: string; seq: number; amount: number; balance_after: number; created_at: string; operation_id: string; idempotency_key: string; refund_of: string | null }[]> {
+  const rows = (await db.kysely.selectFrom('ledger_entries').select(['id', 'seq', 'amount', 'balance_after', 'created_at', 'operation_id', 'idempotency_key', 'refund_of']).where('workspace_id', '=', workspaceId).orderBy('seq', 'desc').execute()).map((r) => ({
     ...r,
     seq: Number(r.seq),
     amount: Number(r.amount),
