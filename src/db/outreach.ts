@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from './schema.js';
 import { newId } from './ids.js';
+import { lockRows } from './locks.js';
 import { nextSeq } from './wallet.js';
 
 export type CadenceRow = Selectable<OutreachCadencesTable>;
@@ -37,10 +38,35 @@ export async function getCadence(q: Kysely<Database>, workspaceId: string, id: s
   return r ? { ...(r as CadenceRow), seq: Number(r.seq) } : undefined;
 }
 
+/**
+ * The cadence, locked for the rest of trx: enrolling checks the cadence's running enrollments
+ * under this lock, so a concurrent enrollment in it (any process) waits and then sees this one's.
+ */
+export async function lockCadence(trx: Kysely<Database>, workspaceId: string, id: string): Promise<CadenceRow | undefined> {
+  const [r] = await lockRows(trx, 'outreach_cadences', { workspace_id: workspaceId, id });
+  return r ? { ...(r as CadenceRow), seq: Number(r.seq) } : undefined;
+}
+
 export async function pageCadences(q: Kysely<Database>, workspaceId: string, after: { seq: number; id: string } | undefined, limit: number): Promise<CadenceRow[]> {
   let query = q.selectFrom('outreach_cadences').selectAll().where('workspace_id', '=', workspaceId);
   if (after) query = query.where((eb) => eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]));
   return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => ({ ...(r as CadenceRow), seq: Number(r.seq) }));
+}
+
+/** Statuses of an enrollment that has not ended (index outreach_enrollments_running: one per contact and cadence). */
+export const RUNNING = ['active', 'awaiting_approval'] as const;
+
+/** The contact's running enrollment in the cadence, if any. */
+export async function runningEnrollment(q: Kysely<Database>, workspaceId: string, contactId: string, cadenceId: string): Promise<EnrollmentRow | undefined> {
+  const r = await q
+    .selectFrom('outreach_enrollments')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('contact_id', '=', contactId)
+    .where('cadence_id', '=', cadenceId)
+    .where('status', 'in', RUNNING)
+    .executeTakeFirst();
+  return r ? normEnrollment(r as EnrollmentRow) : undefined;
 }
 
 export async function insertEnrollment(trx: Kysely<Database>, e: Pick<EnrollmentRow, 'id' | 'workspace_id' | 'store_id' | 'contact_id' | 'cadence_id' | 'status' | 'actor' | 'api_key_id' | 'ledger_entry_id' | 'approval_id' | 'start_ms' | 'next_due_ms'>, now: Date): Promise<EnrollmentRow> {
@@ -64,15 +90,19 @@ export async function pageEnrollments(q: Kysely<Database>, workspaceId: string, 
   return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => normEnrollment(r as EnrollmentRow));
 }
 
-/** An approved enrollment starts now: its first step is due at day 0 of the cadence from now. */
-export async function activateEnrollment(trx: Kysely<Database>, e: EnrollmentRow, firstDay: number, entryId: string, now: Date): Promise<void> {
+/**
+ * An approved enrollment starts now: its first step is due at day 0 of the cadence from now.
+ * Resolves to whether it did (false: it is no longer awaiting approval).
+ */
+export async function activateEnrollment(trx: Kysely<Database>, e: EnrollmentRow, firstDay: number, entryId: string, now: Date): Promise<boolean> {
   const nowMs = now.getTime();
-  await trx
+  const r = await trx
     .updateTable('outreach_enrollments')
     .set({ status: 'active', ledger_entry_id: entryId, start_ms: nowMs, next_due_ms: nowMs + firstDay * DAY_MS })
     .where('id', '=', e.id)
     .where('status', '=', 'awaiting_approval')
-    .execute();
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** Stops an enrollment that has not ended; resolves to whether it did. */
@@ -81,7 +111,7 @@ export async function stopEnrollment(trx: Kysely<Database>, id: string, reason: 
     .updateTable('outreach_enrollments')
     .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
     .where('id', '=', id)
-    .where('status', 'in', ['active', 'awaiting_approval'])
+    .where('status', 'in', RUNNING)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
@@ -93,7 +123,7 @@ export async function stopStoreEnrollments(trx: Kysely<Database>, workspaceId: s
     .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
     .where('workspace_id', '=', workspaceId)
     .where('store_id', '=', storeId)
-    .where('status', 'in', ['active', 'awaiting_approval'])
+    .where('status', 'in', RUNNING)
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }

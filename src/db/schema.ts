@@ -579,6 +579,10 @@ export interface WalletsTable {
   rules_updated_at: string | null;
   rules_updated_by: string | null;
   created_at: string;
+  /** The newest ledger entry's seq: the next entry takes ledger_seq + 1 in the UPDATE that moves the balance. */
+  ledger_seq: Generated<number>;
+  /** The newest ledger entry's created_at (null: no entry yet); a later entry is never dated earlier. */
+  ledger_at: string | null;
 }
 
 export type LedgerKind = 'credit' | 'debit' | 'refund';
@@ -587,6 +591,7 @@ export type LedgerKind = 'credit' | 'debit' | 'refund';
 export interface LedgerEntriesTable {
   id: string;
   workspace_id: string;
+  /** Order in the wallet's ledger, from wallets.ledger_seq: newest first is seq descending. */
   seq: number;
   kind: LedgerKind;
   amount: number;

@@ -2,10 +2,13 @@
  * The wallet aggregate: the wallet row (balance, plan, standing rules), the append-only ledger,
  * the versioned price list, approvals and supervision entries. Money is integer minor units.
  * The balance column is the sum of the ledger's amounts: appendEntry() is the only writer of
- * either, and it writes both in the caller's transaction.
+ * either, and it writes both in the caller's transaction. The entry's order number, balance_after
+ * and time come from the UPDATE that moves the balance, so they follow the order in which the
+ * wallet row's lock was taken, across processes.
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from './ids.js';
+import { lockRows } from './locks.js';
 import type { Database, LedgerEntriesTable, LedgerKind, PricesTable } from './schema.js';
 
 export type WalletRow = Selectable<Database['wallets']>;
@@ -25,7 +28,11 @@ export const PLAN_ALLOWANCES: Readonly<Record<string, number>> = { standard: 100
 export const STATEMENT_OPERATION = 'monthly_statement';
 
 let lastSeq = 0;
-/** Increasing within a process, ordered by time across processes (epoch µs, bumped on ties). */
+/**
+ * Increasing within a process, ordered by time across processes (epoch µs, bumped on ties): the
+ * list order of approvals, supervision entries, reports and outreach rows. Ledger entries take
+ * theirs from the wallet row (appendEntry).
+ */
 export function nextSeq(now: Date): number {
   lastSeq = Math.max(lastSeq + 1, now.getTime() * 1000);
   return lastSeq;
@@ -37,6 +44,7 @@ const normWallet = (w: WalletRow): WalletRow => ({
   balance: int(w.balance),
   auto_approve_below: w.auto_approve_below === null ? null : int(w.auto_approve_below),
   monthly_cap: w.monthly_cap === null ? null : int(w.monthly_cap),
+  ledger_seq: int(w.ledger_seq),
 });
 const normEntry = (e: LedgerEntry): LedgerEntry => ({
   ...e,
@@ -54,7 +62,7 @@ export async function readWallet(q: Kysely<Database>, workspaceId: string, now: 
   const row = await q.selectFrom('wallets').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
   return row
     ? normWallet(row as WalletRow)
-    : { workspace_id: workspaceId, currency: DEFAULT_CURRENCY, balance: 0, plan: DEFAULT_PLAN, auto_approve_below: null, monthly_cap: null, rules_updated_at: null, rules_updated_by: null, created_at: now.toISOString() };
+    : { workspace_id: workspaceId, currency: DEFAULT_CURRENCY, balance: 0, plan: DEFAULT_PLAN, auto_approve_below: null, monthly_cap: null, rules_updated_at: null, rules_updated_by: null, created_at: now.toISOString(), ledger_seq: 0, ledger_at: null };
 }
 
 /**
@@ -89,17 +97,33 @@ export interface NewEntry {
   reason?: string | null;
 }
 
-/** Appends one entry and moves the balance by its amount; `wallet` must come from lockWallet in the same trx. */
+/**
+ * Appends one entry and moves the balance by its amount; `wallet` must come from lockWallet in the
+ * same trx. One UPDATE of the wallet row moves the balance, takes the next order number and
+ * dates the entry no earlier than the previous one, so newest first each entry's balance_after
+ * is the next older one's plus its amount, and the newest one's is the balance.
+ */
 export async function appendEntry(trx: Kysely<Database>, wallet: WalletRow, e: NewEntry, now: Date): Promise<LedgerEntry> {
   if (!Number.isSafeInteger(e.amount)) throw new Error(`ledger amounts are whole minor units (got ${e.amount})`);
+  const at = now.toISOString();
+  const moved = await trx
+    .updateTable('wallets')
+    .set({
+      balance: sql`balance + ${e.amount}`,
+      ledger_seq: sql`ledger_seq + 1`,
+      ledger_at: sql`case when ledger_at is null or ledger_at < ${at} then ${at} else ledger_at end`,
+    })
+    .where('workspace_id', '=', wallet.workspace_id)
+    .returning(['balance', 'ledger_seq', 'ledger_at', 'currency'])
+    .executeTakeFirstOrThrow();
   const row: LedgerEntry = {
     id: newId('led'),
     workspace_id: wallet.workspace_id,
-    seq: nextSeq(now),
+    seq: int(moved.ledger_seq),
     kind: e.kind,
     amount: e.amount,
-    currency: wallet.currency,
-    balance_after: wallet.balance + e.amount,
+    currency: moved.currency,
+    balance_after: int(moved.balance),
     unit: e.unit ?? null,
     quantity: e.quantity ?? null,
     unit_price: e.unit_price ?? null,
@@ -111,11 +135,12 @@ export async function appendEntry(trx: Kysely<Database>, wallet: WalletRow, e: N
     approval_id: e.approval_id ?? null,
     refund_of: e.refund_of ?? null,
     reason: e.reason ?? null,
-    created_at: now.toISOString(),
+    created_at: moved.ledger_at!,
   };
   await trx.insertInto('ledger_entries').values(row).execute();
-  await trx.updateTable('wallets').set({ balance: row.balance_after }).where('workspace_id', '=', wallet.workspace_id).execute();
   wallet.balance = row.balance_after;
+  wallet.ledger_seq = row.seq;
+  wallet.ledger_at = row.created_at;
   return row;
 }
 
@@ -189,6 +214,15 @@ export async function getApproval(q: Kysely<Database>, id: string, workspaceId?:
   let query = q.selectFrom('approvals').selectAll().where('id', '=', id);
   if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
   const r = await query.executeTakeFirst();
+  return r ? normApproval(r as ApprovalRow) : undefined;
+}
+
+/**
+ * The approval, locked for the rest of trx: a decision checks that it is pending under this lock,
+ * so of two concurrent decisions (any process) the second waits and then finds it decided.
+ */
+export async function lockApproval(trx: Kysely<Database>, id: string): Promise<ApprovalRow | undefined> {
+  const [r] = await lockRows(trx, 'approvals', { id });
   return r ? normApproval(r as ApprovalRow) : undefined;
 }
 

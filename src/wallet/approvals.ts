@@ -2,14 +2,15 @@
  * An owner's decision on a pending charge, in one transaction: approve ⇒ the wallet is debited
  * now (409 problems as for any charge) and the work waiting for it starts (a report is queued,
  * an enrollment starts its cadence); deny ⇒ nothing is debited and the work ends (the report
- * fails, the enrollment stops).
+ * fails, the enrollment stops). The approval's row is locked first, so of two concurrent decisions
+ * the second finds it decided: one decision, at most one debit.
  */
 import type { Kysely } from 'kysely';
 import { problemBody } from '../http/problems.js';
 import { activateEnrollment, cadenceSteps, getCadence, getEnrollment, stopEnrollment } from '../db/outreach.js';
 import { failReport, releaseReport } from '../db/reports.js';
 import type { Database } from '../db/schema.js';
-import { type ApprovalRow, decideApproval, getApproval, type LedgerEntry, linkSupervision } from '../db/wallet.js';
+import { type ApprovalRow, decideApproval, getApproval, type LedgerEntry, linkSupervision, lockApproval } from '../db/wallet.js';
 import { debitApproval } from './billing.js';
 
 export class DecisionError extends Error {}
@@ -20,7 +21,7 @@ export interface Decision {
 }
 
 export async function decide(trx: Kysely<Database>, approvalId: string, verdict: 'approved' | 'denied', member: string, now: Date): Promise<Decision> {
-  const a = await getApproval(trx, approvalId);
+  const a = await lockApproval(trx, approvalId);
   if (!a) throw new DecisionError(`no approval "${approvalId}"`);
   if (a.status !== 'pending') throw new DecisionError(`approval ${a.id} is already ${a.status}`);
   const by = `member:${member}`;
@@ -38,13 +39,15 @@ export async function decide(trx: Kysely<Database>, approvalId: string, verdict:
 async function release(trx: Kysely<Database>, a: ApprovalRow, entry: LedgerEntry, now: Date): Promise<void> {
   if (!a.resource_id) return;
   const link = { ledger_entry_id: entry.id, approval_id: a.id, allowed_by: `approval:${a.id}` };
+  // Work that no longer waits (an enrollment stopped meanwhile) is not paid for: the decision fails and its debit is undone.
+  const gone = () => new DecisionError(`approval ${a.id}: the ${a.resource_kind} ${a.resource_id} no longer awaits it; deny it instead`);
   if (a.resource_kind === 'growth_report') {
-    await releaseReport(trx, a.resource_id, entry.id);
+    if (!(await releaseReport(trx, a.resource_id, entry.id))) throw gone();
     await linkSupervision(trx, a.workspace_id, a.resource_id, 'report_requested', link);
   } else if (a.resource_kind === 'outreach_enrollment') {
     const e = await getEnrollment(trx, a.workspace_id, a.resource_id);
     const c = e && (await getCadence(trx, a.workspace_id, e.cadence_id));
-    if (e && c) await activateEnrollment(trx, e, cadenceSteps(c)[0]?.day ?? 0, entry.id, now);
+    if (!e || !(await activateEnrollment(trx, e, c ? (cadenceSteps(c)[0]?.day ?? 0) : 0, entry.id, now))) throw gone();
     await linkSupervision(trx, a.workspace_id, a.resource_id, 'outreach_enrolled', link);
   }
 }
@@ -52,7 +55,7 @@ async function release(trx: Kysely<Database>, a: ApprovalRow, entry: LedgerEntry
 async function refuse(trx: Kysely<Database>, a: ApprovalRow, now: Date): Promise<void> {
   if (!a.resource_id) return;
   if (a.resource_kind === 'growth_report') {
-    await failReport(trx, a.resource_id, problemBody('conflict', `The charge for this report was denied (approval ${a.id}); nothing was debited.`), null, now);
+    await failReport(trx, { id: a.resource_id, status: 'awaiting_approval', claimed_until_ms: null }, problemBody('conflict', `The charge for this report was denied (approval ${a.id}); nothing was debited.`), now);
   } else if (a.resource_kind === 'outreach_enrollment') {
     await stopEnrollment(trx, a.resource_id, `approval ${a.id} denied`, now);
   }

@@ -6,12 +6,12 @@
  * (`monthly_statement`, keyed `YYYY-MM`) at the price in force at the end of that month. The
  * current month is never billed. The debit pays for what was already delivered, so neither the
  * balance nor the monthly cap refuses it: it may take the balance below zero, and the billable
- * calls are then refused (insufficient-funds) until money is added. The ledger's unique cause
- * makes it exactly-once across workers.
+ * calls are then refused (insufficient-funds) until money is added. A month is looked for and
+ * billed under the wallet's row lock, with the ledger's unique cause behind it: exactly once
+ * across workers.
  */
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/index.js';
-import { isUniqueViolation } from '../db/errors.js';
 import type { Database } from '../db/schema.js';
 import { appendEntry, currentPrices, entryByCause, type LedgerEntry, lockWallet, monthStart, PLAN_ALLOWANCES, STATEMENT_OPERATION } from '../db/wallet.js';
 import { nextMonth } from '../month.js';
@@ -92,38 +92,35 @@ export async function runStatements(db: Db, opts: StatementOptions): Promise<Led
  */
 export async function billMonth(db: Db, workspaceId: string, month: string, now: Date): Promise<LedgerEntry | undefined> {
   if (startOf(month) >= monthStart(now)) throw new Error(`${month} is not a closed month at ${now.toISOString()}`);
-  try {
-    return await db.write(async (trx) => {
-      const wallet = await lockWallet(trx, workspaceId, now);
-      if (await entryByCause(trx, workspaceId, STATEMENT_OPERATION, month)) return undefined;
-      const allowance = PLAN_ALLOWANCES[wallet.plan] ?? 0;
-      const delivered = await deliveredIn(trx, workspaceId, month);
-      const overage = delivered - allowance;
-      if (overage <= 0) return undefined;
-      const price = (await currentPrices(trx, monthEnd(month))).find((p) => p.unit === STATEMENT_UNIT);
-      if (!price) throw new Error(`no price of ${STATEMENT_UNIT} was in force at the end of ${month}`);
-      return appendEntry(
-        trx,
-        wallet,
-        {
-          kind: 'debit',
-          amount: -price.unit_price * overage,
-          unit: STATEMENT_UNIT,
-          quantity: overage,
-          unit_price: price.unit_price,
-          price_version: price.version,
-          operation_id: STATEMENT_OPERATION,
-          idempotency_key: month,
-          actor: 'worker',
-          allowed_by: `plan:${wallet.plan}`,
-          reason: `statement of ${month}: ${delivered} accounts delivered to agents, ${allowance} included in the ${wallet.plan} plan, ${overage} beyond it`,
-        },
-        now,
-      );
-    });
-  } catch (e) {
-    // Another worker wrote the month's entry between our check and our insert.
-    if (isUniqueViolation(e)) return undefined;
-    throw e;
-  }
+  // The month's entry is looked for under the wallet's row lock: a second worker waits for the
+  // first's commit and then finds it (the ledger's unique cause stays the backstop: a violation
+  // would fail this write as a whole, never be caught and continued in its transaction).
+  return db.write(async (trx) => {
+    const wallet = await lockWallet(trx, workspaceId, now);
+    if (await entryByCause(trx, workspaceId, STATEMENT_OPERATION, month)) return undefined;
+    const allowance = PLAN_ALLOWANCES[wallet.plan] ?? 0;
+    const delivered = await deliveredIn(trx, workspaceId, month);
+    const overage = delivered - allowance;
+    if (overage <= 0) return undefined;
+    const price = (await currentPrices(trx, monthEnd(month))).find((p) => p.unit === STATEMENT_UNIT);
+    if (!price) throw new Error(`no price of ${STATEMENT_UNIT} was in force at the end of ${month}`);
+    return appendEntry(
+      trx,
+      wallet,
+      {
+        kind: 'debit',
+        amount: -price.unit_price * overage,
+        unit: STATEMENT_UNIT,
+        quantity: overage,
+        unit_price: price.unit_price,
+        price_version: price.version,
+        operation_id: STATEMENT_OPERATION,
+        idempotency_key: month,
+        actor: 'worker',
+        allowed_by: `plan:${wallet.plan}`,
+        reason: `statement of ${month}: ${delivered} accounts delivered to agents, ${allowance} included in the ${wallet.plan} plan, ${overage} beyond it`,
+      },
+      now,
+    );
+  });
 }

@@ -10,6 +10,7 @@ import { insertContact } from '../../src/db/contacts.js';
 import type { Db } from '../../src/db/index.js';
 import type { Workspace } from '../../src/db/schema.js';
 import { setPilotAccess } from '../../src/db/workspaces.js';
+import { readWallet } from '../../src/db/wallet.js';
 import { credit } from '../../src/wallet/billing.js';
 import type { Scope } from '../../src/api/scopes.js';
 import { seedAccounts } from '../helpers/accounts.js';
@@ -86,4 +87,31 @@ export function statuses(rs: readonly CallResult[]): Record<number, number> {
   const out: Record<number, number> = {};
   for (const r of rs) out[r.status] = (out[r.status] ?? 0) + 1;
   return out;
+}
+
+/**
+ * What the ledger of a workspace must show after any race: seq strictly decreasing newest first,
+ * each entry's balance_after = the next older one's + its amount, created_at never earlier than
+ * an older entry's, the newest balance_after = the balance = the sum of the amounts. Resolves to
+ * the entries, newest first.
+ */
+export async function expectConsistentLedger(db: Db, workspaceId: string): Promise<{ id: string; seq: number; amount: number; balance_after: number; created_at: string; operation_id: string; idempotency_key: string; refund_of: string | null }[]> {
+  const rows = (await db.kysely.selectFrom('ledger_entries').select(['id', 'seq', 'amount', 'balance_after', 'created_at', 'operation_id', 'idempotency_key', 'refund_of']).where('workspace_id', '=', workspaceId).orderBy('seq', 'desc').execute()).map((r) => ({
+    ...r,
+    seq: Number(r.seq),
+    amount: Number(r.amount),
+    balance_after: Number(r.balance_after),
+  }));
+  const balance = (await readWallet(db.kysely, workspaceId, new Date())).balance;
+  rows.forEach((r, i) => {
+    const older = rows[i + 1];
+    expect(r.balance_after, `entry seq ${r.seq}`).toBe((older?.balance_after ?? 0) + r.amount);
+    if (older) {
+      expect(r.seq).toBeGreaterThan(older.seq);
+      expect(r.created_at >= older.created_at, `entry seq ${r.seq} dated ${r.created_at}, before ${older.created_at}`).toBe(true);
+    }
+  });
+  expect(rows[0]?.balance_after ?? 0).toBe(balance);
+  expect(rows.reduce((s, r) => s + r.amount, 0)).toBe(balance);
+  return rows;
 }

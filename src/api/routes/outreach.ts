@@ -14,12 +14,13 @@ import {
   type CadenceRow,
   DAY_MS,
   type EnrollmentRow,
-  getCadence,
   getEnrollment,
   insertCadence,
   insertEnrollment,
+  lockCadence,
   pageCadences,
   pageEnrollments,
+  runningEnrollment,
   type StepRow,
   stepsOf,
   stopEnrollment,
@@ -155,14 +156,14 @@ export const outreachRoutes = [
       if (!account) throw new ApiProblem('not-found', `No account "${body.store_id}" in this workspace.`);
       const contact = await getContact(tx, workspace.id, body.contact_id);
       if (!contact) throw new ApiProblem('not-found', `No contact "${body.contact_id}" in this workspace.`);
-      const cadence = await getCadence(tx, workspace.id, body.cadence_id);
+      // The cadence's row lock orders concurrent enrollments in it: the running-enrollment check
+      // below sees every one committed before (index outreach_enrollments_running backs it).
+      const cadence = await lockCadence(tx, workspace.id, body.cadence_id);
       if (!cadence) throw new ApiProblem('not-found', `No outreach cadence "${body.cadence_id}" in this workspace.`);
       if (NO_OUTREACH.has(account.status)) throw new ApiProblem('unprocessable', `The account's status is ${account.status}: it must not be contacted.`);
       if (contact.store_id !== body.store_id) throw new ApiProblem('unprocessable', `Contact "${contact.id}" belongs to store "${contact.store_id}", not "${body.store_id}".`);
-      const running = await pageEnrollments(tx, workspace.id, { storeId: body.store_id }, undefined, 500);
-      if (running.some((e) => e.contact_id === contact.id && e.cadence_id === cadence.id && (e.status === 'active' || e.status === 'awaiting_approval'))) {
-        throw new ApiProblem('conflict', 'This contact is already enrolled in this cadence; stop that enrollment first.');
-      }
+      const running = await runningEnrollment(tx, workspace.id, contact.id, cadence.id);
+      if (running) throw new ApiProblem('conflict', `This contact is already enrolled in this cadence (enrollment ${running.id}, ${running.status}); stop that enrollment first.`);
       const id = newId('enr');
       const actor = `key:${key.id}`;
       const c = await charge(tx, { workspaceId: workspace.id, unit: 'outreach_enrollment', quantity: 1, operationId: 'enroll_outreach', idempotencyKey: String(headers['idempotency-key']), actor, now, resource: { kind: 'outreach_enrollment', id } });
@@ -257,8 +258,10 @@ export const outreachRoutes = [
     async handler({ tx, workspace, params, key, now }) {
       const e = await getEnrollment(tx, workspace.id, params.id);
       if (!e) throw enrollmentNotFound(params.id);
-      if (!(await stopEnrollment(tx, e.id, `stopped by key:${key.id}`, now))) throw new ApiProblem('conflict', `The enrollment is already ${e.status}.`);
+      // A conditional UPDATE: of two concurrent stops the second finds the enrollment ended.
+      const stopped = await stopEnrollment(tx, e.id, `stopped by key:${key.id}`, now);
       const after = (await getEnrollment(tx, workspace.id, e.id))!;
+      if (!stopped) throw new ApiProblem('conflict', `The enrollment is already ${after.status}.`);
       return { status: 200, body: toEnrollment(after, (await stepsOf(tx, [e.id])).get(e.id)!) };
     },
   }),
