@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely';
 import type { AccountStatus } from '../accounts/statuses.js';
 import type { Db } from './index.js';
 import { newId } from './ids.js';
+import { lockRows } from './locks.js';
 import { currentRanking, type DetailRow, inTransaction, inWrites, type PageRow, rankedAccount, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
 import type { Database } from './schema.js';
 
@@ -158,20 +159,31 @@ export interface StatusEntry extends StatusChange {
  * An operator's status decision: appended to the account's history and made the account's
  * current status (accounts_version bumped), in the caller's transaction. Undefined, writing
  * nothing, when the workspace cannot see the store.
+ *
+ * The account row is locked first, so concurrent decisions on one account take turns; each is
+ * stamped after the history entry before it (at `now`, or 1 ms after that entry when it is not
+ * older), so the newest entry of the history is always the account's status.
  */
 export async function setAccountStatus(trx: Kysely<Database>, workspaceId: string, storeId: string, change: StatusChange, now: Date): Promise<StatusEntry | undefined> {
   if (!(await accountVisible(trx, workspaceId, storeId))) return undefined;
-  const updated = await trx
-    .updateTable('accounts')
-    .set({ status: change.status })
+  const [account] = await lockRows(trx, 'accounts', { workspace_id: workspaceId, store_id: storeId });
+  if (!account) return undefined;
+  const last = await trx
+    .selectFrom('account_statuses')
+    .select('created_at')
     .where('workspace_id', '=', workspaceId)
     .where('store_id', '=', storeId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) return undefined;
-  const created_at = now.toISOString();
+  const lastMs = last ? Date.parse(last.created_at) : -Infinity;
+  const at = lastMs >= now.getTime() ? new Date(lastMs + 1) : now;
+  await trx.updateTable('accounts').set({ status: change.status }).where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).execute();
+  const created_at = at.toISOString();
   await trx
     .insertInto('account_statuses')
-    .values({ id: statusId(now), workspace_id: workspaceId, store_id: storeId, status: change.status, note: change.note, actor: change.actor, created_at })
+    .values({ id: statusId(at), workspace_id: workspaceId, store_id: storeId, status: change.status, note: change.note, actor: change.actor, created_at })
     .execute();
   await bumpAccountsVersion(trx, workspaceId);
   return { ...change, created_at };

@@ -1,9 +1,11 @@
 /**
  * A workspace's contacts and the data team's contact source (store_contacts). Emails arrive
  * here normalised (contacts/email.ts); the unique index (workspace_id, email) keeps one contact
- * per email, so a duplicate — also one that races another — answers the existing contact's id.
+ * per email, so a duplicate — also one that races another — answers the existing contact's id,
+ * on an add (ON CONFLICT DO NOTHING) and on a change of email (a savepoint around the UPDATE).
  */
 import { type Kysely, sql } from 'kysely';
+import { isUniqueViolation } from './errors.js';
 import type { ContactRow, Database } from './schema.js';
 
 /** A contact as the API answers it. */
@@ -59,15 +61,37 @@ export interface ContactChange {
   role?: string | null;
 }
 
-/** Applies the change; undefined when the workspace has no such contact. A taken email throws the unique violation. */
-export async function updateContact(trx: Kysely<Database>, workspaceId: string, id: string, change: ContactChange, now: Date): Promise<ContactRow | undefined> {
-  return trx
-    .updateTable('contacts')
-    .set({ ...change, updated_at: now.toISOString() })
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+/**
+ * Applies the change: the updated row, undefined when the workspace has no such contact, or
+ * `{ taken: id }` naming the contact that holds the new email. The UPDATE runs in a savepoint:
+ * when a concurrent change gave the email to another contact first, the unique index refuses
+ * this one (after waiting for the other to commit) and only the savepoint is undone, so the
+ * caller's transaction goes on and reads the holder.
+ */
+export async function updateContact(trx: Kysely<Database>, workspaceId: string, id: string, change: ContactChange, now: Date): Promise<ContactRow | { taken: string } | undefined> {
+  if (change.email !== undefined) {
+    const holder = await contactIdByEmail(trx, workspaceId, change.email);
+    if (holder !== undefined && holder !== id) return { taken: holder };
+  }
+  await sql`savepoint contact_update`.execute(trx);
+  try {
+    const row = await trx
+      .updateTable('contacts')
+      .set({ ...change, updated_at: now.toISOString() })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    await sql`release savepoint contact_update`.execute(trx);
+    return row;
+  } catch (e) {
+    if (change.email === undefined || !isUniqueViolation(e)) throw e;
+    await sql`rollback to savepoint contact_update`.execute(trx);
+    await sql`release savepoint contact_update`.execute(trx);
+    const holder = await contactIdByEmail(trx, workspaceId, change.email);
+    if (holder === undefined) throw e;
+    return { taken: holder };
+  }
 }
 
 export interface ContactFilter {

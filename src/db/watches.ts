@@ -3,10 +3,16 @@
  * takes the query executor first and joins the caller's transaction. A health change goes
  * through setWatchHealth, which appends the one `watch.health_changed` event in the same
  * transaction: no other writer changes `health`.
+ *
+ * A writer that checks a watch and then changes it or its stores (a cap, a cancel, a delete)
+ * first locks the watch row with lockWatch or lockManagedWatch, so concurrent writers of one
+ * watch, in any process, take turns and each sees what the one before it committed; a watch
+ * deleted meanwhile is simply not found.
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { WatchHealth, WatchType } from '../watches/types.js';
 import { newId } from './ids.js';
+import { lockRows } from './locks.js';
 import { appendEvents } from './outbox.js';
 import type { Database, WatchEventsTable, WatchReceiptsTable, WatchesTable } from './schema.js';
 
@@ -60,6 +66,46 @@ export async function getWatch(q: Kysely<Database>, workspaceId: string, id: str
   return r && norm(r);
 }
 
+/** The workspace's watch `id`, locked for the rest of trx (see the top of this file); undefined when there is none (or no longer). */
+export async function lockWatch(trx: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow | undefined> {
+  const [r] = await lockRows(trx, 'watches', { workspace_id: workspaceId, id });
+  return r && norm(r);
+}
+
+/** The workspace's managed watch, locked for the rest of trx; undefined when it has none. */
+export async function lockManagedWatch(trx: Kysely<Database>, workspaceId: string): Promise<WatchRow | undefined> {
+  const [r] = await lockRows(trx, 'watches', { managed_key: workspaceId });
+  return r && norm(r);
+}
+
+/**
+ * Starts the workspace's managed watch with `capacity` unless it has one: resolves to the new
+ * row, or undefined when one exists (also one a concurrent call started: the insert waits for
+ * it and then does nothing, so the unique managed_key keeps one managed watch per workspace).
+ */
+export async function startManagedWatch(trx: Kysely<Database>, workspaceId: string, capacity: number, now: Date): Promise<WatchRow | undefined> {
+  const at = now.toISOString();
+  const row: WatchRow = {
+    id: newId('wat'),
+    workspace_id: workspaceId,
+    type: 'managed',
+    client_name: null,
+    capacity,
+    health: 'healthy',
+    health_reason: 'Not checked yet',
+    status: 'active',
+    generation: null,
+    checked_month: null,
+    checked_at: null,
+    managed_key: workspaceId,
+    seq: nextSeq(now),
+    created_at: at,
+    updated_at: at,
+  };
+  const inserted = await trx.insertInto('watches').values(row).onConflict((oc) => oc.column('managed_key').doNothing()).returning('id').executeTakeFirst();
+  return inserted ? row : undefined;
+}
+
 export async function getManagedWatch(q: Kysely<Database>, workspaceId: string): Promise<WatchRow | undefined> {
   const r = await q.selectFrom('watches').selectAll().where('managed_key', '=', workspaceId).executeTakeFirst();
   return r && norm(r);
@@ -84,16 +130,21 @@ export async function updateWatch(trx: Kysely<Database>, id: string, set: Partia
 
 /**
  * Sets the watch's health and reason; when the health level changes, appends exactly one
- * `watch.health_changed` event ({watch_id, from, to, reason}) in the same transaction.
+ * `watch.health_changed` event ({watch_id, from, to, reason}) in the same transaction. The
+ * health it changes from is the one stored now, read with the watch row locked: of two
+ * writers moving a watch to one health (two checks, two cancels), only the first emits the
+ * change. False when the level stayed (or the watch is gone).
  */
-export async function setWatchHealth(trx: Kysely<Database>, w: Pick<WatchRow, 'id' | 'workspace_id' | 'health'>, health: WatchHealth, reason: string, now: Date): Promise<boolean> {
+export async function setWatchHealth(trx: Kysely<Database>, w: Pick<WatchRow, 'id' | 'workspace_id'>, health: WatchHealth, reason: string, now: Date): Promise<boolean> {
+  const [current] = await lockRows(trx, 'watches', { id: w.id });
+  if (!current) return false;
   await trx.updateTable('watches').set({ health, health_reason: reason, updated_at: now.toISOString() }).where('id', '=', w.id).execute();
-  if (w.health === health) return false;
-  await appendEvents(trx, [{ workspace_id: w.workspace_id, type: 'watch.health_changed', data: { watch_id: w.id, from: w.health, to: health, reason } }], now);
+  if (current.health === health) return false;
+  await appendEvents(trx, [{ workspace_id: w.workspace_id, type: 'watch.health_changed', data: { watch_id: w.id, from: current.health, to: health, reason } }], now);
   return true;
 }
 
-/** Deletes the watch with its stores, events and receipts. */
+/** Deletes the watch with its stores, events and receipts (the caller holds its lock: lockWatch). */
 export async function deleteWatch(trx: Kysely<Database>, id: string): Promise<void> {
   await trx.deleteFrom('watch_stores').where('watch_id', '=', id).execute();
   await trx.deleteFrom('watch_events').where('watch_id', '=', id).execute();
@@ -103,7 +154,7 @@ export async function deleteWatch(trx: Kysely<Database>, id: string): Promise<vo
 
 // ---- stores --------------------------------------------------------------------------------
 
-/** Adds stores to a watch (stores already in it stay as they are). */
+/** Adds stores to a watch (stores already in it stay as they are); the caller holds its lock (lockWatch) and checked the cap. */
 export async function addWatchStores(trx: Kysely<Database>, watchId: string, storeIds: readonly string[], now: Date): Promise<void> {
   if (storeIds.length === 0) return;
   await trx

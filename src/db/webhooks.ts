@@ -11,6 +11,7 @@
 import type { Kysely } from 'kysely';
 import { loadSecretBox, newSigningSecret } from '../webhooks/secrets.js';
 import { newId } from './ids.js';
+import { lockRows } from './locks.js';
 import type { Database, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './schema.js';
 
 export interface NewWebhookEndpoint {
@@ -69,8 +70,19 @@ export interface EndpointChange {
   enabled?: boolean;
 }
 
+/**
+ * The live endpoint, locked for the rest of trx: a change, a rotation and a deletion of one
+ * endpoint take turns, each seeing what the one before it committed. Undefined when there is
+ * none (also when it was deleted meanwhile).
+ */
+async function lockEndpoint(trx: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+  const [ep] = (await lockRows(trx, 'webhook_endpoints', { workspace_id: workspaceId, id })) as unknown as WebhookEndpointRow[];
+  return ep && ep.deleted_at === null ? ep : undefined;
+}
+
+/** Applies the change to a live endpoint; undefined when there is none (unknown, other workspace, deleted). */
 export async function updateWebhookEndpoint(trx: Kysely<Database>, workspaceId: string, id: string, change: EndpointChange, now: Date): Promise<WebhookEndpointRow | undefined> {
-  const current = await findWebhookEndpoint(trx, workspaceId, id);
+  const current = await lockEndpoint(trx, workspaceId, id);
   if (!current) return undefined;
   const set: Partial<WebhookEndpointRow> = { updated_at: now.toISOString() };
   if (change.url !== undefined) set.url = change.url;
@@ -82,9 +94,9 @@ export async function updateWebhookEndpoint(trx: Kysely<Database>, workspaceId: 
   return { ...current, ...set };
 }
 
-/** Replaces the secret; the old one keeps signing until `overlapUntilMs`. */
+/** Replaces the secret of a live endpoint; the one it replaces keeps signing until `overlapUntilMs`. Undefined when there is none. */
 export async function rotateWebhookSecret(trx: Kysely<Database>, workspaceId: string, id: string, sealedSecret: string, overlapUntilMs: number, now: Date): Promise<WebhookEndpointRow | undefined> {
-  const current = await findWebhookEndpoint(trx, workspaceId, id);
+  const current = await lockEndpoint(trx, workspaceId, id);
   if (!current) return undefined;
   const set = { secret: sealedSecret, previous_secret: current.secret, previous_secret_until_ms: overlapUntilMs, updated_at: now.toISOString() };
   await trx.updateTable('webhook_endpoints').set(set).where('id', '=', id).execute();

@@ -1,6 +1,7 @@
 /** Workspaces and their members. */
 import type { Kysely } from 'kysely';
 import { newId } from './ids.js';
+import { lockRows } from './locks.js';
 import type { Role } from '../workspaces/roles.js';
 import type { Database, Member, Workspace } from './schema.js';
 
@@ -51,8 +52,13 @@ export async function setPilotAccess(q: Kysely<Database>, workspaceId: string, o
   await q.updateTable('workspaces').set({ pilot_access: on ? 1 : 0 }).where('id', '=', workspaceId).execute();
 }
 
-/** Records an activation (for activation-gated operations), e.g. `growth_reports`. Run it in a write (read, then update). */
+/**
+ * Records an activation (for activation-gated operations), e.g. `growth_reports`. Run it in a
+ * write: the workspace row is locked before its list is read, so two activations recorded at
+ * once both stay.
+ */
 export async function addActivation(trx: Kysely<Database>, workspaceId: string, activation: string): Promise<void> {
+  await lockRows(trx, 'workspaces', { id: workspaceId });
   const ws = await trx.selectFrom('workspaces').select('activations').where('id', '=', workspaceId).executeTakeFirstOrThrow();
   const set = new Set<string>(JSON.parse(ws.activations));
   set.add(activation);

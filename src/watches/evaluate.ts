@@ -134,6 +134,8 @@ async function recordCheck(
     .where('id', '=', w.id)
     .where('status', '=', 'active');
   claim = w.generation === null ? claim.where('generation', 'is', null) : claim.where('generation', '=', w.generation);
+  // The claim is a conditional UPDATE: it locks the watch row, and a concurrent check of the same
+  // generation (another process) waits for it and then matches no row, so it records nothing.
   if (Number((await claim.executeTakeFirst()).numUpdatedRows) === 0) return undefined;
   // Re-read the health inside the transaction: a cancel or another check may have moved it.
   const current = await trx.selectFrom('watches').select(['health']).where('id', '=', w.id).executeTakeFirstOrThrow();
@@ -173,5 +175,5 @@ async function recordCheck(
     health_reason: result.reason,
     checked_at: at,
   });
-  return setWatchHealth(trx, { id: w.id, workspace_id: w.workspace_id, health: current.health }, result.health, result.reason, now);
+  return setWatchHealth(trx, w, result.health, result.reason, now);
 }

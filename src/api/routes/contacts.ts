@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { EMAIL_MAX, isEmail, normaliseEmail } from '../../contacts/email.js';
 import { accountVisible } from '../../db/accounts.js';
 import {
-  contactIdByEmail,
   contactSuggestions,
   findContacts,
   getContact,
@@ -16,7 +15,6 @@ import {
   toContactView,
   updateContact,
 } from '../../db/contacts.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import { newId } from '../../db/ids.js';
 import { appendEvents } from '../../db/outbox.js';
 import { listPager } from '../cursor.js';
@@ -163,21 +161,10 @@ export const contactRoutes = [
     body: z.strictObject({ email: email.optional(), name: name.nullable().optional(), role: role.nullable().optional() }),
     response: Contact,
     problems: [400, 404, 409],
-    async handler({ db, tx, workspace, params, body, now }) {
+    async handler({ tx, workspace, params, body, now }) {
       const address = body.email === undefined ? undefined : normaliseEmail(body.email);
-      if (address !== undefined) {
-        const holder = await contactIdByEmail(tx, workspace.id, address);
-        if (holder !== undefined && holder !== params.id) throw duplicate(address, holder);
-      }
-      let row;
-      try {
-        row = await updateContact(tx, workspace.id, params.id, { name: body.name, role: body.role, email: address }, now);
-      } catch (e) {
-        // A concurrent change took the email after the check above (PostgreSQL): the other
-        // transaction has committed, so a fresh read outside this (now failed) one finds it.
-        if (address === undefined || !isUniqueViolation(e)) throw e;
-        throw duplicate(address, (await contactIdByEmail(db.kysely, workspace.id, address)) ?? 'another contact');
-      }
+      const row = await updateContact(tx, workspace.id, params.id, { name: body.name, role: body.role, email: address }, now);
+      if (row && 'taken' in row) throw duplicate(address!, row.taken);
       if (!row) throw noContact(params.id);
       return { status: 200, body: toContactView(row) };
     },

@@ -12,11 +12,14 @@ import {
   getManagedWatch,
   getWatch,
   insertWatch,
+  lockManagedWatch,
+  lockWatch,
   pageWatchEvents,
   pageWatchReceipts,
   pageWatches,
   removeWatchStore,
   setWatchHealth,
+  startManagedWatch,
   updateWatch,
   watchStoreIds,
   type WatchEventRow,
@@ -134,6 +137,13 @@ async function findWatch(q: Kysely<Database>, workspaceId: string, id: string): 
   return w;
 }
 
+/** The watch, locked for the rest of the request's transaction (its checks and changes take turns); 404 when there is none or it was just removed. */
+async function lockedWatch(tx: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow> {
+  const w = await lockWatch(tx, workspaceId, id);
+  if (!w) throw noWatch(id);
+  return w;
+}
+
 async function storeCount(q: Kysely<Database>, w: WatchRow): Promise<number> {
   if (w.type !== 'managed') return countWatchStores(q, w.id);
   return Math.min(w.capacity ?? 0, await countInMarket(q, w.workspace_id));
@@ -214,6 +224,7 @@ async function requireVisible(q: Kysely<Database>, workspaceId: string, ids: rea
   return unique;
 }
 
+/** 422 when adding would take the watch past WATCH_MAX_STORES; the caller holds the watch's lock, so the count is the committed one. */
 async function requireRoom(q: Kysely<Database>, w: WatchRow, adding: readonly string[]): Promise<void> {
   const have = new Set(await watchStoreIds(q, w.id));
   const total = have.size + adding.filter((id) => !have.has(id)).length;
@@ -256,11 +267,10 @@ export const watchRoutes = [
     response: ManagedWatch,
     problems: [400, 409],
     async handler({ tx, workspace, body, now }) {
-      const w = await getManagedWatch(tx, workspace.id);
-      if (!w) {
-        const created = await insertWatch(tx, { workspace_id: workspace.id, type: 'managed', client_name: null, capacity: body.capacity, health: 'healthy', health_reason: 'Not checked yet' }, now);
-        return { status: 200, body: await toManaged(tx, workspace.id, created) };
-      }
+      // Start it, or (one exists, perhaps started by a concurrent call just now) lock and resize it.
+      const created = await startManagedWatch(tx, workspace.id, body.capacity, now);
+      if (created) return { status: 200, body: await toManaged(tx, workspace.id, created) };
+      const w = (await lockManagedWatch(tx, workspace.id))!;
       await updateWatch(tx, w.id, { capacity: body.capacity, status: 'active', ...(w.status === 'cancelled' ? { generation: null } : {}) }, now);
       if (w.status === 'cancelled') await setWatchHealth(tx, w, 'paused', 'Restarted: health is derived at the next check', now);
       return { status: 200, body: await toManaged(tx, workspace.id, await getManagedWatch(tx, workspace.id)) };
@@ -279,7 +289,7 @@ export const watchRoutes = [
     response: ManagedWatch,
     problems: [400, 404, 409],
     async handler({ tx, workspace, now }) {
-      const w = await getManagedWatch(tx, workspace.id);
+      const w = await lockManagedWatch(tx, workspace.id);
       if (!w) throw new ApiProblem('not-found', 'This workspace has no managed watch to cancel.');
       if (w.status !== 'cancelled') {
         await updateWatch(tx, w.id, { status: 'cancelled' }, now);
@@ -355,7 +365,7 @@ export const watchRoutes = [
     response: Deleted('watch'),
     problems: [400, 404, 409],
     async handler({ tx, workspace, params }) {
-      const w = await findWatch(tx, workspace.id, params.id);
+      const w = await lockedWatch(tx, workspace.id, params.id);
       notManaged(w, 'removing a watch');
       await deleteWatch(tx, w.id);
       return { status: 200, body: { id: w.id, object: 'watch', deleted: true } };
@@ -409,7 +419,7 @@ export const watchRoutes = [
     response: Watch,
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, params, body, now }) {
-      const w = await findWatch(tx, workspace.id, params.id);
+      const w = await lockedWatch(tx, workspace.id, params.id);
       notManaged(w, 'adding stores');
       const ids = await requireVisible(tx, workspace.id, body.store_ids);
       await requireRoom(tx, w, ids);
@@ -431,7 +441,7 @@ export const watchRoutes = [
     response: Watch,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
-      const w = await findWatch(tx, workspace.id, params.id);
+      const w = await lockedWatch(tx, workspace.id, params.id);
       notManaged(w, 'removing stores');
       if (!(await removeWatchStore(tx, w.id, params.store_id))) throw new ApiProblem('not-found', `The watch does not hold store ${JSON.stringify(params.store_id)}.`);
       await updateWatch(tx, w.id, {}, now);

@@ -136,9 +136,11 @@ function refuseUrl(prepared: unknown): void {
   if (typeof prepared === 'string') throw new ApiProblem('unprocessable', `The URL cannot receive deliveries: ${prepared}.`);
 }
 
+const noEndpoint = (id: string) => new ApiProblem('not-found', `No webhook endpoint "${id}" in this workspace.`);
+
 async function endpointOr404(q: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow> {
   const ep = await findWebhookEndpoint(q, workspaceId, id);
-  if (!ep) throw new ApiProblem('not-found', `No webhook endpoint "${id}" in this workspace.`);
+  if (!ep) throw noEndpoint(id);
   return ep;
 }
 
@@ -239,7 +241,8 @@ export const webhookRoutes = [
       await endpointOr404(tx, workspace.id, params.id);
       refuseUrl(prepared);
       const ep = await updateWebhookEndpoint(tx, workspace.id, params.id, { ...body, event_types: body.event_types && [...new Set(body.event_types)] }, now);
-      return { status: 200, body: endpointOut(ep!, now.getTime()) };
+      if (!ep) throw noEndpoint(params.id);
+      return { status: 200, body: endpointOut(ep, now.getTime()) };
     },
   }),
   defineRoute({
@@ -256,9 +259,7 @@ export const webhookRoutes = [
     response: Deleted('webhook_endpoint'),
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
-      if (!(await deleteWebhookEndpoint(tx, workspace.id, params.id, now))) {
-        throw new ApiProblem('not-found', `No webhook endpoint "${params.id}" in this workspace.`);
-      }
+      if (!(await deleteWebhookEndpoint(tx, workspace.id, params.id, now))) throw noEndpoint(params.id);
       return { status: 200, body: { id: params.id, object: 'webhook_endpoint', deleted: true } };
     },
   }),
@@ -280,7 +281,8 @@ export const webhookRoutes = [
       await endpointOr404(tx, workspace.id, params.id);
       const secret = newSigningSecret();
       const ep = await rotateWebhookSecret(tx, workspace.id, params.id, webhooks.box.seal(secret), now.getTime() + ROTATION_OVERLAP_MS, now);
-      const out = endpointOut(ep!, now.getTime());
+      if (!ep) throw noEndpoint(params.id);
+      const out = endpointOut(ep, now.getTime());
       return { status: 200, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
     },
   }),

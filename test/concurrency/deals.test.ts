@@ -1,0 +1,82 @@
+/**
+ * Deals under concurrent changes split over two api processes: of changes based on one version
+ * exactly one wins, and stage moves follow the transition table whatever their order.
+ */
+import { describe, expect, it } from 'vitest';
+import { listEvents } from '../../src/db/outbox.js';
+import { call, type CallResult, freshIdem } from '../api/harness.js';
+import { dialects } from '../helpers/db.js';
+import { type Fleet, seedWorkspace, statuses, useFleet } from './fixture.js';
+
+const PROBLEM = 'https://storelens.dev/problems/';
+
+/** `n` requests at once over both processes, each with its own key, Idempotency-Key and If-Match (when given). */
+const race = (f: Fleet, keys: readonly string[], n: number, req: (i: number) => { method: string; path: string; body: unknown; ifMatch?: string }): Promise<CallResult[]> =>
+  Promise.all(
+    Array.from({ length: n }, (_, i) => {
+      const r = req(i);
+      return call(f.procs.base(i), r.method, r.path, { key: keys[i]!, idem: freshIdem(), body: r.body, headers: r.ifMatch === undefined ? {} : { 'if-match': r.ifMatch } });
+    }),
+  );
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`deals raced over two api processes on ${d.label}`, () => {
+    const fleet = useFleet(d.name);
+
+    const newDeal = async (f: Fleet, key: string) => {
+      const r = await call(f.procs.base(0), 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'store-a', title: 'Renewal' } });
+      expect(r.status).toBe(201);
+      return r.body.id as string;
+    };
+
+    it('applies one of six updates based on one version: one 200, five 409 naming the current version', async () => {
+      const f = fleet();
+      const { keys } = await seedWorkspace(f.db, ['read:accounts', 'write:deals'], { keys: 6, accounts: ['store-a'] });
+      const id = await newDeal(f, keys[0]!);
+      const rs = await race(f, keys, 6, (i) => ({ method: 'PATCH', path: `/deals/${id}`, body: { title: `Renewal ${i}` }, ifMatch: '1' }));
+      expect(statuses(rs)).toEqual({ 200: 1, 409: 5 });
+      for (const r of rs.filter((x) => x.status === 409)) {
+        expect(r.body.type).toBe(`${PROBLEM}conflict`);
+        expect(r.body.current_version).toBe(2);
+      }
+      const deal = await f.db.kysely.selectFrom('deals').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(Number(deal.version)).toBe(2);
+      expect(deal.title).toBe(rs.find((r) => r.status === 200)!.body.title);
+      const history = await f.db.kysely.selectFrom('deal_history').select(['version', 'kind']).where('deal_id', '=', id).orderBy('version').execute();
+      expect(history.map((h) => [Number(h.version), h.kind])).toEqual([[1, 'created'], [2, 'field_changed']]);
+    });
+
+    it('moves a deal to a stage once when six moves race without If-Match: one 200, five 422 (already there)', async () => {
+      const f = fleet();
+      const { ws, keys } = await seedWorkspace(f.db, ['read:accounts', 'write:deals'], { keys: 6, accounts: ['store-a'] });
+      const id = await newDeal(f, keys[0]!);
+      const rs = await race(f, keys, 6, () => ({ method: 'POST', path: `/deals/${id}/stage`, body: { stage: 'proposal' } }));
+      expect(statuses(rs)).toEqual({ 200: 1, 422: 5 });
+      const deal = await f.db.kysely.selectFrom('deals').select(['stage', 'version']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect([deal.stage, Number(deal.version)]).toEqual(['proposal', 2]);
+      const moves = (await listEvents(f.db.kysely, ws.id)).filter((e) => e.type === 'deal.stage_changed' && e.data.deal_id === id);
+      expect(moves.map((e) => [e.data.from, e.data.to])).toEqual([['discovery', 'proposal']]);
+    });
+
+    it('keeps every raced stage move a legal transition from the stage before it', async () => {
+      const f = fleet();
+      const { keys } = await seedWorkspace(f.db, ['read:accounts', 'write:deals'], { keys: 6, accounts: ['store-a'] });
+      const id = await newDeal(f, keys[0]!);
+      const targets = ['won', 'qualifying', 'won', 'proposal', 'won', 'negotiation'];
+      const rs = await race(f, keys, 6, (i) => ({ method: 'POST', path: `/deals/${id}/stage`, body: { stage: targets[i] } }));
+      for (const r of rs) expect([200, 422]).toContain(r.status);
+      const history = await f.db.kysely.selectFrom('deal_history').selectAll().where('deal_id', '=', id).orderBy('version').execute();
+      const moved = history.filter((h) => h.kind === 'stage_changed');
+      expect(moved).toHaveLength(rs.filter((r) => r.status === 200).length);
+      // Each move starts where the one before it ended, and the deal ends at the last one.
+      let at = 'discovery';
+      for (const h of moved) {
+        expect(JSON.parse(h.from_value)).toBe(at);
+        at = JSON.parse(h.to_value) as string;
+      }
+      const deal = await f.db.kysely.selectFrom('deals').select(['stage', 'version']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(deal.stage).toBe(at);
+      expect(Number(deal.version)).toBe(1 + moved.length);
+    });
+  });
+}

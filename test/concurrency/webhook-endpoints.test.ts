@@ -1,0 +1,51 @@
+/**
+ * Webhook endpoints under concurrent changes split over two api processes: a deleted endpoint
+ * stays deleted whatever raced its deletion, and a change that lost to it answers 404.
+ */
+import { describe, expect, it } from 'vitest';
+import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
+import { dialects } from '../helpers/db.js';
+import { burst, seedWorkspace, statuses, useFleet } from './fixture.js';
+
+const PROBLEM = 'https://storelens.dev/problems/';
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`webhook endpoints raced over two api processes on ${d.label}`, () => {
+    const fleet = useFleet(d.name);
+
+    it('deletes endpoints that changes and rotations race: the delete 200, a loser 404, every endpoint stays deleted', async () => {
+      const f = fleet();
+      const { ws, keys } = await seedWorkspace(f.db, ['manage:webhooks'], { keys: 18 });
+      const endpoints = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => f.db.write((trx) => insertWebhookEndpoint(trx, ws.id, { url: `https://hooks${i}.example/in` }, new Date()))),
+      );
+      // Per endpoint: its deletion, a change of its description and a rotation of its secret, all at once.
+      const rs = await burst(f, 18, (i) => {
+        const ep = endpoints[Math.floor(i / 3)]!.id;
+        const key = keys[i]!;
+        if (i % 3 === 0) return { method: 'DELETE', path: `/webhooks/${ep}`, key };
+        if (i % 3 === 1) return { method: 'PATCH', path: `/webhooks/${ep}`, key, body: { description: `changed ${i}` } };
+        return { method: 'POST', path: `/webhooks/${ep}/rotate-secret`, key };
+      });
+      for (let i = 0; i < rs.length; i++) {
+        const r = rs[i]!;
+        if (i % 3 === 0) expect(r.status).toBe(200);
+        else {
+          expect([200, 404]).toContain(r.status);
+          if (r.status === 404) expect(r.body.type).toBe(`${PROBLEM}not-found`);
+        }
+      }
+      const rows = await f.db.kysely.selectFrom('webhook_endpoints').select(['id', 'deleted_at']).where('workspace_id', '=', ws.id).execute();
+      expect(rows).toHaveLength(6);
+      for (const r of rows) expect(r.deleted_at).not.toBeNull();
+    });
+
+    it('deletes an endpoint once when deletions race: one 200, the rest 404', async () => {
+      const f = fleet();
+      const { ws, keys } = await seedWorkspace(f.db, ['manage:webhooks'], { keys: 6 });
+      const ep = await f.db.write((trx) => insertWebhookEndpoint(trx, ws.id, { url: 'https://hooks.example/in' }, new Date()));
+      const rs = await burst(f, 6, (i) => ({ method: 'DELETE', path: `/webhooks/${ep.id}`, key: keys[i]! }));
+      expect(statuses(rs)).toEqual({ 200: 1, 404: 5 });
+    });
+  });
+}
