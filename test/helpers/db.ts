@@ -19,6 +19,8 @@ export const dialects: { name: DialectName; skip: boolean; label: string }[] = [
   { name: 'PostgreSQL', skip: !pgUrl, label: pgUrl ? 'PostgreSQL' : 'PostgreSQL (skipped: set DATABASE_URL)' },
 ];
 
+export type Dialect = (typeof dialects)[number];
+
 export interface TestDb {
   db: Db;
   /** Options to open the same database again (e.g. from the CLI). */

@@ -3,15 +3,12 @@
  * workspace, on add and on a change of email.
  */
 import { describe, expect, it } from 'vitest';
-import { dialects } from '../helpers/db.js';
-import { burst, seedContact, seedWorkspace, statuses, useFleet } from './fixture.js';
+import { burst, type Fleet, seedContact, seedWorkspace, statuses } from './fixture.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 
-for (const d of dialects) {
-  describe.skipIf(d.skip)(`contacts raced over two api processes on ${d.label}`, () => {
-    const fleet = useFleet(d.name);
-
+export function contactRaces(fleet: () => Fleet): void {
+  describe('contacts', () => {
     it('adds one contact when ten adds of one email race: one 201, nine 409 naming it', async () => {
       const f = fleet();
       const { ws, keys } = await seedWorkspace(f.db, ['read:accounts', 'write:contacts'], { keys: 10, accounts: ['store-a'] });

@@ -11,8 +11,8 @@ import { createWorkspace } from '../../src/db/workspaces.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { call, freshIdem } from '../api/harness.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
-import { dialects, freshDb } from '../helpers/db.js';
-import { burst, type Fleet, seedWorkspace, statuses, useFleet } from './fixture.js';
+import { type Dialect, freshDb } from '../helpers/db.js';
+import { burst, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const WRITE = ['read:watch', 'write:watch'] as const;
@@ -31,10 +31,8 @@ async function seedWatch(f: Fleet, workspaceId: string, stores: readonly string[
 const storesOf = async (f: Fleet, watchId: string) =>
   (await f.db.kysely.selectFrom('watch_stores').select((eb) => eb.fn.countAll<number>().as('n')).where('watch_id', '=', watchId).executeTakeFirstOrThrow()).n;
 
-for (const d of dialects) {
-  describe.skipIf(d.skip)(`watches raced over two api processes on ${d.label}`, () => {
-    const fleet = useFleet(d.name);
-
+export function watchRaces(fleet: () => Fleet, d: Dialect): void {
+  describe('watches', () => {
     it('starts the managed watch once when every first resize comes at once: all 200, one managed watch', async () => {
       const f = fleet();
       const { ws, keys } = await seedWorkspace(f.db, WRITE, { keys: 8 });
@@ -105,7 +103,7 @@ for (const d of dialects) {
     });
   });
 
-  describe.skipIf(d.skip)(`watch checks raced over two database handles on ${d.label}`, () => {
+  describe('watch checks raced over two database handles', () => {
     it('emits each watch.health_changed once when two checks of the same ingest run at once', async () => {
       const t = await freshDb(d.name);
       const other = await openDatabase(t.databaseUrl ? { databaseUrl: t.databaseUrl } : { dbPath: t.dbPath });

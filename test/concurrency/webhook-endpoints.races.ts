@@ -4,15 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
-import { dialects } from '../helpers/db.js';
-import { burst, seedWorkspace, statuses, useFleet } from './fixture.js';
+import { burst, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 
-for (const d of dialects) {
-  describe.skipIf(d.skip)(`webhook endpoints raced over two api processes on ${d.label}`, () => {
-    const fleet = useFleet(d.name);
-
+export function webhookEndpointRaces(fleet: () => Fleet): void {
+  describe('webhook endpoints', () => {
     it('deletes endpoints that changes and rotations race: the delete 200, a loser 404, every endpoint stays deleted', async () => {
       const f = fleet();
       const { ws, keys } = await seedWorkspace(f.db, ['manage:webhooks'], { keys: 18 });

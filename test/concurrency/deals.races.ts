@@ -5,8 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/db/outbox.js';
 import { call, type CallResult, freshIdem } from '../api/harness.js';
-import { dialects } from '../helpers/db.js';
-import { type Fleet, seedWorkspace, statuses, useFleet } from './fixture.js';
+import { type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 
@@ -19,10 +18,8 @@ const race = (f: Fleet, keys: readonly string[], n: number, req: (i: number) => 
     }),
   );
 
-for (const d of dialects) {
-  describe.skipIf(d.skip)(`deals raced over two api processes on ${d.label}`, () => {
-    const fleet = useFleet(d.name);
-
+export function dealRaces(fleet: () => Fleet): void {
+  describe('deals', () => {
     const newDeal = async (f: Fleet, key: string) => {
       const r = await call(f.procs.base(0), 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'store-a', title: 'Renewal' } });
       expect(r.status).toBe(201);

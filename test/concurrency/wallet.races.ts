@@ -6,8 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { setRules } from '../../src/db/wallet.js';
 import { call, freshIdem } from '../api/harness.js';
-import { dialects } from '../helpers/db.js';
-import { burst, expectConsistentLedger, type Fleet, seedContact, seedWorkspace, statuses, useFleet } from './fixture.js';
+import { burst, expectConsistentLedger, type Fleet, seedContact, seedWorkspace, statuses } from './fixture.js';
 
 const ENROLLMENT_PRICE = 100;
 
@@ -21,10 +20,8 @@ async function enrollable(f: Fleet, contacts: number, funds: number) {
   return { ...seeded, enrollAll };
 }
 
-for (const d of dialects) {
-  describe.skipIf(d.skip)(`the wallet raced over two api processes on ${d.label}`, () => {
-    const fleet = useFleet(d.name);
-
+export function walletRaces(fleet: () => Fleet): void {
+  describe('the wallet', () => {
     it('writes the ledger in the order of the balance: newest first each balance_after is the next older one’s plus its amount', async () => {
       const f = fleet();
       const { ws, keys, enrollAll } = await enrollable(f, 20, 100_000);

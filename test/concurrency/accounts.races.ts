@@ -5,15 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call } from '../api/harness.js';
-import { dialects } from '../helpers/db.js';
-import { burst, seedWorkspace, statuses, useFleet } from './fixture.js';
+import { burst, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 const DECISIONS = ['working', 'qualified', 'disqualified', 'customer', 'do_not_contact', 'open', 'working', 'qualified'];
 
-for (const d of dialects) {
-  describe.skipIf(d.skip)(`account statuses and outcomes raced over two api processes on ${d.label}`, () => {
-    const fleet = useFleet(d.name);
-
+export function accountRaces(fleet: () => Fleet): void {
+  describe('account statuses and outcomes', () => {
     it("records every one of eight racing decisions, the newest in the history being the account's status", async () => {
       const f = fleet();
       const { ws, keys } = await seedWorkspace(f.db, ['read:accounts', 'write:deals'], { keys: 8, accounts: ['store-a'] });

@@ -4,13 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { call, freshIdem } from '../api/harness.js';
-import { dialects } from '../helpers/db.js';
-import { burst, expectConsistentLedger, seedContact, seedWorkspace, statuses, useFleet } from './fixture.js';
+import { burst, expectConsistentLedger, type Fleet, seedContact, seedWorkspace, statuses } from './fixture.js';
 
-for (const d of dialects) {
-  describe.skipIf(d.skip)(`outreach enrollments raced over two api processes on ${d.label}`, () => {
-    const fleet = useFleet(d.name);
-
+export function outreachRaces(fleet: () => Fleet): void {
+  describe('outreach enrollments', () => {
     it('enrolls a contact in a cadence once: one 201, the rest 409, one charge', async () => {
       const f = fleet();
       const { ws, keys } = await seedWorkspace(f.db, ['write:outreach', 'read:wallet'], { keys: 20, funds: 100_000, accounts: ['store-a'] });

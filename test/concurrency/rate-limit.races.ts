@@ -6,15 +6,12 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { WINDOW_MS } from '../../src/api/rate-limit.js';
-import { dialects } from '../helpers/db.js';
-import { burst, seedWorkspace, statuses, useFleet } from './fixture.js';
+import { burst, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 const LIMIT = 120;
 
-for (const d of dialects) {
-  describe.skipIf(d.skip)(`the read limit over two api processes on ${d.label}`, () => {
-    const fleet = useFleet(d.name);
-
+export function rateLimitRaces(fleet: () => Fleet): void {
+  describe('the read limit', () => {
     it('answers a burst of 200 reads on one key with at least 120 and at most 180 200s, the rest 429 with Retry-After', async () => {
       const f = fleet();
       let rounds = 0;
