@@ -803,6 +803,18 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('rate_counters').addColumn('prev', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  '0017_outbox_order': {
+    async up(db: Kysely<any>) {
+      // A workspace's events are numbered from its row here, in commit order (db/outbox.ts);
+      // the numbers continue after the events written so far (their seq was epoch µs).
+      await db.schema
+        .createTable('outbox_sequences')
+        .addColumn('workspace_id', 'text', (c) => c.primaryKey())
+        .addColumn('last_seq', 'bigint', (c) => c.notNull())
+        .execute();
+      await sql`insert into outbox_sequences (workspace_id, last_seq) select workspace_id, max(seq) from outbox group by workspace_id`.execute(db);
+    },
+  },
 };
 
 class InCodeProvider implements MigrationProvider {

@@ -202,9 +202,15 @@ export interface ModelWeightsTable {
 }
 
 /** Events written in the same transaction as the change that causes them. */
+/** The last number given to an event of the workspace (db/outbox.ts). */
+export interface OutboxSequencesTable {
+  workspace_id: string;
+  last_seq: number;
+}
+
 export interface OutboxTable {
   id: string;
-  /** Order of writing within the database (epoch ms × 1000 + counter, or a sequence). */
+  /** The event's number in its workspace (outbox_sequences), in the order the changes committed. */
   seq: number;
   workspace_id: string;
   type: EventType;
@@ -527,6 +533,7 @@ export interface Database {
   workspace_models: WorkspaceModelsTable;
   model_weights: ModelWeightsTable;
   outbox: OutboxTable;
+  outbox_sequences: OutboxSequencesTable;
   contacts: ContactsTable;
   store_contacts: StoreContactsTable;
   ingested_contacts: IngestedContactsTable;

@@ -171,28 +171,37 @@ async function insertMessages(trx: Kysely<Database>, ep: WebhookEndpointRow, eve
 /**
  * Turns up to `limit` undispatched outbox rows into messages for every live, enabled endpoint
  * of their workspace that wants their type and existed when the event happened; resolves to
- * the number of outbox rows dispatched.
+ * the number of outbox rows dispatched. A workspace's events are fanned out in their order, by
+ * one fan-out at a time: each holds the workspace's outbox_sequences row, and on PostgreSQL a
+ * workspace whose row another transaction holds (a fan-out, or a write whose events are not
+ * committed yet) is left for the next turn.
  */
 export async function fanOut(trx: Kysely<Database>, dialect: 'sqlite' | 'postgres', now: Date, limit = 500): Promise<number> {
-  let query = trx.selectFrom('outbox').select(['id', 'seq', 'workspace_id', 'type', 'created_at']).where('dispatched', '=', 0).orderBy('seq').limit(limit);
-  if (dialect === 'postgres') query = query.forUpdate().skipLocked();
-  const events = await query.execute();
-  if (events.length === 0) return 0;
-  const workspaces = [...new Set(events.map((e) => e.workspace_id))];
-  const endpoints = await trx
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('workspace_id', 'in', workspaces)
-    .where('deleted_at', 'is', null)
-    .where('disabled_at', 'is', null)
-    .orderBy('id')
-    .execute();
-  for (const ep of endpoints) {
-    await insertMessages(trx, ep, events.filter((e) => e.workspace_id === ep.workspace_id && e.created_at >= ep.created_at), now.getTime());
+  const waiting = await trx.selectFrom('outbox').select('workspace_id').distinct().where('dispatched', '=', 0).limit(limit).execute();
+  let dispatched = 0;
+  for (const workspaceId of waiting.map((w) => w.workspace_id).sort()) {
+    if (dispatched >= limit) break;
+    let mine = trx.selectFrom('outbox_sequences').select('workspace_id').where('workspace_id', '=', workspaceId);
+    if (dialect === 'postgres') mine = mine.forUpdate().skipLocked();
+    if (!(await mine.executeTakeFirst())) continue;
+    const events = await trx
+      .selectFrom('outbox')
+      .select(['id', 'seq', 'workspace_id', 'type', 'created_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where('dispatched', '=', 0)
+      .orderBy('seq')
+      .limit(limit - dispatched)
+      .execute();
+    if (events.length === 0) continue;
+    const endpoints = await trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).where('disabled_at', 'is', null).orderBy('id').execute();
+    for (const ep of endpoints) {
+      await insertMessages(trx, ep, events.filter((e) => e.created_at >= ep.created_at), now.getTime());
+    }
+    const ids = events.map((e) => e.id);
+    for (let i = 0; i < ids.length; i += 500) await trx.updateTable('outbox').set({ dispatched: 1 }).where('id', 'in', ids.slice(i, i + 500)).execute();
+    dispatched += events.length;
   }
-  const ids = events.map((e) => e.id);
-  await trx.updateTable('outbox').set({ dispatched: 1 }).where('id', 'in', ids).execute();
-  return events.length;
+  return dispatched;
 }
 
 /**
