@@ -771,6 +771,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('oauth_records_uid').on('oauth_records').columns(['uid']).execute();
     },
   },
+  '0015_leases': {
+    async up(db: Kysely<any>) {
+      // One row per unit of background work held by a process (db/leases.ts): the ingest, the
+      // re-rank of a workspace. The ingest lease moves here from the settings table.
+      await db.schema
+        .createTable('leases')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('until_ms', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.deleteFrom('settings').where('name', '=', 'ingest_lease').execute();
+    },
+  },
 };
 
 class InCodeProvider implements MigrationProvider {

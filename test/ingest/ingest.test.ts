@@ -55,7 +55,7 @@ for (const d of dialects) {
       await dirs.removeAll();
     });
     afterEach(async () => {
-      for (const table of ['store_months', 'store_signals', 'ingested_months', 'settings'] as const) await t.db.kysely.deleteFrom(table).execute();
+      for (const table of ['store_months', 'store_signals', 'ingested_months', 'settings', 'leases'] as const) await t.db.kysely.deleteFrom(table).execute();
     });
 
     it('loads every month of the runs folder with its features and signals', async () => {
@@ -147,14 +147,13 @@ for (const d of dialects) {
         await other.close();
       }
       expect(await counts(t.db)).toEqual({ store_months: 3002, store_signals: 5 });
-      expect(await t.db.kysely.selectFrom('settings').selectAll().where('name', '=', 'ingest_lease').execute()).toEqual([]);
+      expect(await t.db.kysely.selectFrom('leases').selectAll().where('name', '=', 'ingest').execute()).toEqual([]);
     });
 
     it('takes over the lease of an ingest that died, once it has expired', async () => {
       const runs = await dirs.make();
       await writeRuns(runs, { '2026-01': JAN });
-      const dead = JSON.stringify({ owner: 'dead-1', until: NOW.getTime() + 1000 });
-      await t.db.write((trx) => trx.insertInto('settings').values({ name: 'ingest_lease', value: dead }).execute());
+      await t.db.write((trx) => trx.insertInto('leases').values({ name: 'ingest', owner: 'dead-1', until_ms: NOW.getTime() + 1000 }).execute());
       await expect(ingestRuns(t.db, runs, { ...opts, leaseWaitMs: 300 })).rejects.toThrow(/another ingest \(dead-1\) is loading/);
       expect(await ingestRuns(t.db, runs, { now: () => new Date(NOW.getTime() + 2000) })).toMatchObject({ months: ['2026-01'] });
     });
