@@ -66,8 +66,8 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
   const tasks: Record<string, Task> = {
     refresh: {
       everyMs: opts.everyMs ?? 5_000,
-      run: async () => {
-        for (const [ws, r] of await refresher.refreshAll(opts.now())) {
+      run: async (stopping) => {
+        for (const [ws, r] of await refresher.refreshAll(opts.now(), stopping)) {
           if (r.refreshed) opts.log(`re-ranked workspace ${ws}: ${r.accounts} accounts, ${r.in_market} in market (${r.explore} exploring), ${r.labels} labels, model v${r.model_version}`);
         }
         // A re-ranking writes store.* events: send them now, not on the next periodic turn.
