@@ -49,12 +49,14 @@ export interface BackgroundOptions {
   outreachEveryMs?: number;
   /** How often closed months are looked for to bill on the monthly statement (default 5 min). */
   statementsEveryMs?: number;
-  /** Run only these tasks (`storelens worker`: deliver only); default all. */
+  /** Run only these tasks (`api --requests-only`: none); default all. */
   only?: readonly string[];
 }
 
 export interface Background {
   worker: Worker;
+  /** The names of the tasks this loop runs. */
+  tasks: readonly string[];
   deliverer?: Deliverer;
   onWrite(operationId: string, workspaceId: string): void;
   stop(): Promise<void>;
@@ -130,6 +132,7 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
   trigger('deliver');
   return {
     worker,
+    tasks: Object.keys(tasks),
     deliverer,
     onWrite: (op) => {
       if (RERANKING.has(op)) trigger('refresh');

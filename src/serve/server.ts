@@ -4,6 +4,7 @@
  * `graceMs` whatever is left is cut.
  */
 import type { AddressInfo } from 'node:net';
+import { SHUTDOWN_GRACE_MS } from '../defaults.js';
 import { buildServeApp, type ServeApp, type ServeAppOptions } from './app.js';
 
 export interface StartServerOptions extends ServeAppOptions {
@@ -40,7 +41,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     url: `http://${host}:${address.port}`,
     close() {
       closing ??= (async () => {
-        const cut = setTimeout(() => app.server.closeAllConnections(), opts.graceMs ?? 10_000);
+        const cut = setTimeout(() => app.server.closeAllConnections(), opts.graceMs ?? SHUTDOWN_GRACE_MS);
         try {
           await app.close();
         } finally {
