@@ -1,11 +1,12 @@
 /**
  * Listening, and graceful shutdown, for the api app (the factory lives in app.ts). Closing
  * stops accepting connections, answers requests that arrive on open keep-alive connections with
- * 503, closes idle ones at once and lets the requests in flight finish; after `graceMs` whatever
- * is left is cut.
+ * 503, closes idle ones at once and lets the requests in flight finish (http/graceful-close.ts);
+ * after `graceMs` whatever is left is cut.
  */
 import type { FastifyInstance } from 'fastify';
 import { SHUTDOWN_GRACE_MS } from '../defaults.js';
+import { gracefulClose } from '../http/graceful-close.js';
 import { buildApiApp, type BuildApiAppOptions } from './app.js';
 
 export interface ListeningApi {
@@ -21,20 +22,9 @@ export async function listenApi(opts: BuildApiAppOptions & { port: number; host:
   await app.listen({ port, host });
   const addr = app.server.address();
   const actual = typeof addr === 'object' && addr ? addr.port : port;
-  let closing: Promise<void> | null = null;
   return {
     app,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actual}/api/v1`,
-    close() {
-      closing ??= (async () => {
-        const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
-        try {
-          await app.close();
-        } finally {
-          clearTimeout(cut);
-        }
-      })();
-      return closing;
-    },
+    close: gracefulClose(app.server, () => app.close(), graceMs),
   };
 }
