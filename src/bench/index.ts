@@ -9,6 +9,7 @@ import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchIngest } from './ingest.js';
 import { benchRanking } from './ranking.js';
+import { benchScaleout } from './scaleout.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
 import { benchPublish, type PublishBenchResult, type PublishRun } from './publish.js';
 import { benchServeOnPanel } from './serve.js';
@@ -26,11 +27,14 @@ export interface BenchOptions {
   readonly to: string;
   readonly data: string;
   readonly only: readonly BenchName[];
+  /** PostgreSQL for the scale-out benchmark (skipped without it). */
+  readonly databaseUrl?: string;
 }
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
-export async function runBenchmarks(opts: BenchOptions, log: (line: string) => void): Promise<string[]> {
+/** `processEnv`: what child processes of a benchmark inherit (the scale-out benchmark's storelens processes). */
+export async function runBenchmarks(opts: BenchOptions, log: (line: string) => void, processEnv: Readonly<Record<string, string | undefined>> = {}): Promise<string[]> {
   const only = new Set(opts.only);
   const results: string[] = [];
   if (only.has('publish')) {
@@ -83,6 +87,17 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
       `webhooks: ${r.messages} deliveries to ${r.endpoints} local endpoints: ${fmt(r.oneWorker, 0)}/s with one worker, ${fmt(r.twoWorkers, 0)}/s with two; ` +
         `commit → receipt at ${r.rate} events/s: p50 ${fmt(r.latency.p50, 0)} ms, p99 ${fmt(r.latency.p99, 0)} ms, max ${fmt(r.latency.max, 0)} ms over ${r.latency.messages} messages (goal p99 < 1 s)`,
     );
+  }
+  if (only.has('scaleout')) {
+    if (opts.databaseUrl === undefined) results.push('scaleout: skipped (set DATABASE_URL to a PostgreSQL database: the api processes and the worker share it)');
+    else {
+      const r = await benchScaleout(opts.databaseUrl, processEnv, log);
+      const op = (f: { rps: number; p99: number }) => `${fmt(f.rps, 0)} req/s, p99 ${fmt(f.p99, 1)} ms`;
+      results.push(
+        `scaleout (PostgreSQL, ${r.connections} connections): GET /accounts?limit=50 ${op(r.one.reads)} with one api process, ${op(r.two.reads)} with two api processes and a worker (ratio ${fmt(r.two.reads.rps / r.one.reads.rps)}); ` +
+          `POST /outcomes ${op(r.one.writes)} vs ${op(r.two.writes)} (ratio ${fmt(r.two.writes.rps / r.one.writes.rps)})`,
+      );
+    }
   }
   if (only.has('learning')) {
     const r = await benchLearning(LEARNING_PANEL, log);

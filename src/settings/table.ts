@@ -129,7 +129,7 @@ export interface SettingDef {
 }
 
 /** `storelens bench` runs these (src/bench/index.ts). */
-export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks'] as const;
+export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks', 'scaleout'] as const;
 
 const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
@@ -247,6 +247,7 @@ export const SETTINGS = [
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },
   { name: 'to', flag: '--to', value: month, env: 'BENCH_TO', default: '2026-10', help: 'last month of the publish benchmark panel', commands: ['bench'] },
   { name: 'data', flag: '--data', value: text('dir'), env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },
+  { name: 'databaseUrl', env: 'DATABASE_URL', value: text('url'), help: 'a postgres:// URL: the scale-out benchmark runs in a schema of its own there (skipped without it)', commands: ['bench'] },
   {
     name: 'only',
     flag: '--only',
