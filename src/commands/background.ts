@@ -12,6 +12,15 @@
  * write triggers `deliver`, so an event written by an API call leaves at once. The periodic
  * turns catch changes made by other processes (the admin CLI, another server on the same
  * PostgreSQL).
+ *
+ * `api`, `serve --api` and `start` run this loop, and so does `storelens worker` (without
+ * serving); `api --requests-only` runs none of it. However many of them share the database, each
+ * unit of work runs once: the ingest and each workspace's re-rank under a lease (db/leases.ts),
+ * a watch check by the conditional UPDATE of the watch's generation, an outreach step by the
+ * conditional UPDATE of its enrollment's step, a growth report by its claim, a closed month's
+ * statement by the ledger's unique cause, a webhook message by its claim (`FOR UPDATE SKIP
+ * LOCKED` on PostgreSQL). stop() waits for the task under way (a long one stops after its
+ * current unit: a workspace, a chunk of a run) and for the webhook sends in flight.
  */
 import { startRefresher } from '../accounts/refresher.js';
 import type { Db } from '../db/index.js';
@@ -36,7 +45,7 @@ export interface BackgroundOptions {
    * Looks for new runs of the panel and loads them (ingest/watcher.ts ingestCheck), made with the
    * callback to call after a load: the worker then re-ranks and checks the watches.
    */
-  ingest?: { check: (onLoaded: () => void) => () => Promise<void>; everyMs: number };
+  ingest?: { check: (onLoaded: () => void) => (stopping?: () => boolean) => Promise<void>; everyMs: number };
   /** How often the periodic re-ranking turn runs (default 5 s). */
   everyMs?: number;
   /** How often the periodic watch check runs (default 30 s; it writes only when a watch's inputs moved). */

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/index.js';
 import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../../src/db/stores.js';
-import { ingestRuns } from '../../src/ingest/ingest.js';
+import { IngestStopped, ingestRuns } from '../../src/ingest/ingest.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { manyStores, writeRuns, type FixtureMonth } from '../helpers/runs-fixture.js';
 import { tempDirs } from '../helpers/tmp.js';
@@ -148,6 +148,17 @@ for (const d of dialects) {
       }
       expect(await counts(t.db)).toEqual({ store_months: 3002, store_signals: 5 });
       expect(await t.db.kysely.selectFrom('leases').selectAll().where('name', '=', 'ingest').execute()).toEqual([]);
+    });
+
+    it('stops between chunks when its process is stopping: nothing flipped, the lease given back, the next ingest loads it all', async () => {
+      const runs = await dirs.make();
+      await writeRuns(runs, { '2026-01': { stores: manyStores(3000) } });
+      let asked = 0;
+      await expect(ingestRuns(t.db, runs, { ...opts, chunkRows: 500, stopping: () => ++asked > 1 })).rejects.toBeInstanceOf(IngestStopped);
+      expect(await ingestedMonths(t.db.kysely)).toEqual([]);
+      expect(await t.db.kysely.selectFrom('leases').selectAll().execute()).toEqual([]);
+      expect(await ingestRuns(t.db, runs, opts)).toMatchObject({ months: ['2026-01'], stores: 3000 });
+      expect((await counts(t.db)).store_months).toBe(3000);
     });
 
     it('takes over the lease of an ingest that died, once it has expired', async () => {
