@@ -17,3 +17,5 @@ export const HOST = '127.0.0.1';
 export const PORT = 8080;
 /** `api` alone, beside a `serve` on PORT. */
 export const API_PORT = 8081;
+/** On SIGTERM a server finishes the requests in flight for at most this long, then closes what is left. */
+export const SHUTDOWN_GRACE_MS = 10_000;

@@ -3,9 +3,15 @@
  * interval and whenever something triggers it (a trigger while the task is pending coalesces;
  * while it runs, it runs once more after). Errors are reported, never thrown: a failing task
  * runs again on its next turn.
+ *
+ * Stopping clears the timers, refuses triggers and waits for the task that is running (which may
+ * ask `stopping()` to finish early, between units of its work); no task starts after stop(). The
+ * timers are unref'd: the loop alone never keeps a process alive (`storelens worker` does that
+ * itself until its signal).
  */
 export interface Task {
-  run: () => Promise<void>;
+  /** `stopping()` turns true once stop() is called: a long task stops after its current unit. */
+  run: (stopping: () => boolean) => Promise<void>;
   /** Also run every this many milliseconds (omit: only when triggered). */
   everyMs?: number;
 }
@@ -15,7 +21,7 @@ export interface Worker {
   trigger(name: string): void;
   /** Resolves once nothing is pending or running. */
   idle(): Promise<void>;
-  /** Stops the timers and waits for the running task. */
+  /** Stops the timers and triggers, and waits for the running task; nothing runs after it resolves. */
   stop(): Promise<void>;
 }
 
@@ -24,13 +30,14 @@ export function startWorker(tasks: Record<string, Task>, onError: (task: string,
   let running: Promise<void> | null = null;
   let stopped = false;
   const waiters: Array<() => void> = [];
+  const isStopping = () => stopped;
 
   const drain = async () => {
     while (pending.size && !stopped) {
       const [name] = pending;
       pending.delete(name);
       try {
-        await tasks[name].run();
+        await tasks[name].run(isStopping);
       } catch (e) {
         onError(name, e);
       }

@@ -1,5 +1,5 @@
 /**
- * Worker-thread entry of the refresher (accounts/refresher.ts): re-ranks workspaces on a
+ * Worker-thread entry of the refresher (accounts/refresher.ts): re-ranks a workspace on a
  * connection of its own, so scoring 200,000 accounts and writing their ranking never blocks
  * the thread that answers requests. Its caches (snapshots, inputs, the last ranking written)
  * stay warm between tasks.
@@ -7,9 +7,9 @@
 import { constants, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { openDatabase, type Db, type OpenDatabaseOptions } from '../db/index.js';
-import { refreshAll, type RefreshResult } from './refresh.js';
+import { refreshLeased, type RefreshResult } from './refresh.js';
 
-export type RefreshTask = { kind: 'refresh'; now: string } | { kind: 'close' };
+export type RefreshTask = { kind: 'refresh'; now: string; workspaceId: string } | { kind: 'close' };
 
 // Re-ranking is background work: it yields the CPU to the thread that answers requests. On
 // Linux a thread's nice value is its own (setpriority of the calling thread), so this lowers
@@ -20,12 +20,13 @@ if (process.platform === 'linux') setPriority(constants.priority.PRIORITY_LOW);
 
 let opened: Promise<Db> | undefined;
 
-export default async function refreshTask(task: RefreshTask): Promise<[string, RefreshResult][]> {
+/** One workspace's leased re-rank (null: another process holds its lease). */
+export default async function refreshTask(task: RefreshTask): Promise<RefreshResult | null> {
   if (task.kind === 'close') {
     if (opened) await (await opened).close();
     opened = undefined;
-    return [];
+    return null;
   }
   opened ??= openDatabase(workerData as OpenDatabaseOptions);
-  return [...(await refreshAll(await opened, new Date(task.now)))];
+  return (await refreshLeased(await opened, task.workspaceId, new Date(task.now))) ?? null;
 }

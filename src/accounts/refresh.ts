@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/index.js';
+import { withLease } from '../db/leases.js';
 import { appendEvents, type NewEvent } from '../db/outbox.js';
 import { currentRanking, detailSignals, rankingHead, type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedRow, startRanking, writeRanking } from '../db/rankings.js';
 import type { Database } from '../db/schema.js';
@@ -284,11 +285,33 @@ async function currentOf(q: Kysely<Database>, workspaceId: string): Promise<Know
   return currentRanking(q, workspaceId);
 }
 
-/** Every workspace, one after the other. */
+/** How long a re-rank's lease lasts without renewal (renewed every third of it while the refit runs). */
+export const REFRESH_LEASE_MS = 120_000;
+
+/**
+ * The background re-rank of one workspace: refreshWorkspace under the workspace's lease
+ * (`refresh:<id>`, db/leases.ts), so however many processes share the database a workspace is
+ * refitted in one of them at a time; undefined, without reading anything, when another process
+ * holds it (that process's refit, or the next periodic turn, picks up what moved). Leases are on
+ * the wall clock, which every process shares, whatever `now` the ranking is stamped with.
+ */
+export async function refreshLeased(db: Db, workspaceId: string, now: Date, opts: RefreshOptions & { onLost?: (e: Error) => void } = {}): Promise<RefreshResult | undefined> {
+  const r = await withLease(db, `refresh:${workspaceId}`, { nowMs: Date.now, ms: REFRESH_LEASE_MS, onLost: opts.onLost }, () => refreshWorkspace(db, workspaceId, now, opts));
+  return r.held ? r.value : undefined;
+}
+
+/** The ids of every workspace, in order. */
+export async function workspaceIds(db: Db): Promise<string[]> {
+  return (await db.kysely.selectFrom('workspaces').select('id').orderBy('id').execute()).map((w) => w.id);
+}
+
+/** Every workspace, one after the other, each under its lease (one another process holds is left out). */
 export async function refreshAll(db: Db, now: Date): Promise<Map<string, RefreshResult>> {
   const out = new Map<string, RefreshResult>();
-  const workspaces = await db.kysely.selectFrom('workspaces').select('id').orderBy('id').execute();
-  for (const w of workspaces) out.set(w.id, await refreshWorkspace(db, w.id, now));
+  for (const id of await workspaceIds(db)) {
+    const r = await refreshLeased(db, id, now);
+    if (r) out.set(id, r);
+  }
   return out;
 }
 

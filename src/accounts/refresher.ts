@@ -2,36 +2,51 @@
  * Who runs the background re-ranking: a worker thread with its own connection to the same
  * database (refresh-worker.ts) when the database can be opened twice — a SQLite file or
  * PostgreSQL — so the event loop that answers requests never waits for scoring; in-process for
- * an in-memory database, or when the worker is not built.
+ * an in-memory database, or when the worker is not built. Either way each workspace is
+ * re-ranked under its lease (refresh.ts refreshLeased), one after the other.
  */
 import { existsSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import type { Db } from '../db/index.js';
 import { builtWorkerPath } from '../threads.js';
-import { refreshAll, type RefreshResult } from './refresh.js';
+import { refreshLeased, type RefreshResult, workspaceIds } from './refresh.js';
 import type { RefreshTask } from './refresh-worker.js';
 
 export interface Refresher {
-  /** 'thread' or 'in-process': where refreshAll runs. */
+  /** 'thread' or 'in-process': where the re-ranking runs. */
   readonly where: 'thread' | 'in-process';
-  refreshAll(now: Date): Promise<Map<string, RefreshResult>>;
+  /**
+   * Re-ranks every workspace whose lease it takes; `stopping` is asked between workspaces (a
+   * process shutting down stops after the workspace it is on).
+   */
+  refreshAll(now: Date, stopping?: () => boolean): Promise<Map<string, RefreshResult>>;
   close(): Promise<void>;
 }
 
 export function startRefresher(db: Db): Refresher {
   const filename = builtWorkerPath(import.meta.url, './refresh-worker.js');
   const shareable = db.options.databaseUrl !== undefined || (db.options.dbPath !== undefined && db.options.dbPath !== ':memory:' && db.options.dbPath !== '');
+  const each = async (now: Date, stopping: () => boolean, one: (workspaceId: string) => Promise<RefreshResult | undefined>) => {
+    const out = new Map<string, RefreshResult>();
+    for (const id of await workspaceIds(db)) {
+      if (stopping()) break;
+      const r = await one(id);
+      if (r) out.set(id, r);
+    }
+    return out;
+  };
   if (!shareable || !existsSync(filename)) {
-    return { where: 'in-process', refreshAll: (now) => refreshAll(db, now), close: async () => {} };
+    return { where: 'in-process', refreshAll: (now, stopping = () => false) => each(now, stopping, (id) => refreshLeased(db, id, now)), close: async () => {} };
   }
   // Started by the first re-ranking (a process that never re-ranks never starts the thread).
-  let pool: Piscina<RefreshTask, [string, RefreshResult][]> | undefined;
+  let pool: Piscina<RefreshTask, RefreshResult | null> | undefined;
   return {
     where: 'thread',
-    refreshAll: async (now) => {
-      pool ??= new Piscina({ filename, minThreads: 1, maxThreads: 1, idleTimeout: Number.POSITIVE_INFINITY, workerData: { ...db.options, poolSize: 2 } });
-      return new Map(await pool.run({ kind: 'refresh', now: now.toISOString() }));
-    },
+    refreshAll: (now, stopping = () => false) =>
+      each(now, stopping, async (workspaceId) => {
+        pool ??= new Piscina({ filename, minThreads: 1, maxThreads: 1, idleTimeout: Number.POSITIVE_INFINITY, workerData: { ...db.options, poolSize: 2 } });
+        return (await pool.run({ kind: 'refresh', now: now.toISOString(), workspaceId })) ?? undefined;
+      }),
     close: async () => {
       if (!pool) return;
       await pool.run({ kind: 'close' }).catch(() => undefined);

@@ -9,7 +9,7 @@ import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchIngest } from './ingest.js';
 import { benchRanking } from './ranking.js';
-import { benchScaleOut } from './scale-out.js';
+import { benchScaleout } from './scaleout.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
 import { benchPublish, type PublishBenchResult, type PublishRun } from './publish.js';
 import { benchServeOnPanel } from './serve.js';
@@ -33,7 +33,8 @@ export interface BenchOptions {
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
-export async function runBenchmarks(opts: BenchOptions, log: (line: string) => void): Promise<string[]> {
+/** `processEnv`: what child processes of a benchmark inherit (the scale-out benchmark's storelens processes). */
+export async function runBenchmarks(opts: BenchOptions, log: (line: string) => void, processEnv: Readonly<Record<string, string | undefined>> = {}): Promise<string[]> {
   const only = new Set(opts.only);
   const results: string[] = [];
   if (only.has('publish')) {
@@ -88,12 +89,13 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     );
   }
   if (only.has('scaleout')) {
-    const r = await benchScaleOut(opts.databaseUrl, log);
-    if (r) {
+    if (opts.databaseUrl === undefined) results.push('scaleout: skipped (set DATABASE_URL to a PostgreSQL database: the api processes and the worker share it)');
+    else {
+      const r = await benchScaleout(opts.databaseUrl, processEnv, log);
       const op = (f: { rps: number; p99: number }) => `${fmt(f.rps, 0)} req/s, p99 ${fmt(f.p99, 1)} ms`;
       results.push(
-        `scale-out on PostgreSQL (${r.connections} connections, ${r.seconds} s each): GET /accounts?limit=50 one api ${op(r.one.reads)} | two api + worker ${op(r.two.reads)} (ratio ${fmt(r.two.reads.rps / r.one.reads.rps)}); ` +
-          `POST /outcomes one api ${op(r.one.writes)} | two api + worker ${op(r.two.writes)} (ratio ${fmt(r.two.writes.rps / r.one.writes.rps)}; on 2 cores: the shape, not a speed-up)`,
+        `scaleout (PostgreSQL, ${r.connections} connections): GET /accounts?limit=50 ${op(r.one.reads)} with one api process, ${op(r.two.reads)} with two api processes and a worker (ratio ${fmt(r.two.reads.rps / r.one.reads.rps)}); ` +
+          `POST /outcomes ${op(r.one.writes)} vs ${op(r.two.writes)} (ratio ${fmt(r.two.writes.rps / r.one.writes.rps)})`,
       );
     }
   }

@@ -1,11 +1,20 @@
-/** storelens api: the workspace REST API on its own port. */
+/**
+ * storelens api: the workspace REST API on its own port, with the background tasks on its
+ * worker loop (commands/background.ts) unless `--requests-only` leaves them to `storelens
+ * worker` processes on the same database.
+ *
+ * On SIGTERM or SIGINT it stops in order: no new connections, the requests in flight finished
+ * (at most SHUTDOWN_GRACE_MS, then the rest are cut), the worker loop stopped after the task it
+ * is running and the webhook sends in flight, the database closed; then it exits 0.
+ */
 import type { Env } from '../env.js';
 import { CliError } from '../errors.js';
 import { listenApi, type ListeningApi } from '../api/server.js';
 import type { Config } from '../settings/config.js';
-import { OUT_DIR } from '../defaults.js';
+import { OUT_DIR, SHUTDOWN_GRACE_MS } from '../defaults.js';
 import { publishedStatistics } from '../reports/statistics.js';
 import { listenError } from './listen-error.js';
+import { untilSignal } from './until-signal.js';
 import { openServing } from './worker.js';
 
 /** The Config of `api`; a programmatic caller may leave out DATABASE_URL. */
@@ -16,30 +25,47 @@ export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
   };
 
 /**
- * Opens the database, listens, and closes both on SIGINT/SIGTERM; resolves once listening. With
- * `runs`, ingests that runs folder in the background now and whenever publish writes a new run.
+ * Opens the database and listens. With `signals` (the command line) it runs until SIGINT or
+ * SIGTERM and resolves once stopped; without, it resolves once listening and the caller closes.
+ * With `runs`, ingests that runs folder in the background now and whenever publish writes a new run.
  */
 export async function runApi(opts: ApiCommandOptions, env: Env, signals = true): Promise<ListeningApi> {
-  const serving = await openServing(opts, env, 'storelens api', { reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) } });
-  const { db, webhooks, background } = serving;
-  // The first ranking before the first request.
-  await background.worker.idle();
+  const wait = signals ? untilSignal() : undefined;
   let api: ListeningApi;
+  let closeServing: () => Promise<void>;
   try {
-    api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite, webhooks });
+    const serving = await openServing(opts, env, 'storelens api', {
+      reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) },
+      only: opts.requestsOnly ? [] : undefined,
+    });
+    closeServing = serving.close;
+    const { db, webhooks, background } = serving;
+    // The first ranking before the first request.
+    await background.worker.idle();
+    try {
+      api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite, webhooks });
+    } catch (e) {
+      await serving.close();
+      const known = listenError(e, opts);
+      throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
+    }
+    const tasks = background.tasks.length ? `background tasks: ${background.tasks.join(', ')}` : 'requests only: the background tasks are left to `storelens worker`';
+    env.stderr.write(`storelens api: ${api.url} (${db.location}; ${tasks}); reference at ${api.url}/docs\n`);
   } catch (e) {
-    await serving.close();
-    const known = listenError(e, opts);
-    throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
+    wait?.cancel();
+    throw e;
   }
-  env.stderr.write(`storelens api: ${api.url} (${db.location}); reference at ${api.url}/docs\n`);
-  const close = async () => {
-    await api.close();
-    await serving.close();
-  };
-  if (signals) {
-    process.once('SIGINT', () => void close());
-    process.once('SIGTERM', () => void close());
-  }
-  return { ...api, close };
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await api.close();
+      await closeServing();
+    })());
+  const running = { ...api, close };
+  if (!wait) return running;
+  const signal = await wait.signal;
+  env.stderr.write(`storelens api: ${signal}: finishing the requests in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), the background task under way and the webhook sends in flight\n`);
+  await close();
+  env.stderr.write(`storelens api: stopped (${signal})\n`);
+  return running;
 }

@@ -12,6 +12,15 @@
  * write triggers `deliver`, so an event written by an API call leaves at once. The periodic
  * turns catch changes made by other processes (the admin CLI, another server on the same
  * PostgreSQL).
+ *
+ * `api`, `serve --api` and `start` run this loop, and so does `storelens worker` (without
+ * serving); `api --requests-only` runs none of it. However many of them share the database, each
+ * unit of work runs once: the ingest and each workspace's re-rank under a lease (db/leases.ts),
+ * a watch check by the conditional UPDATE of the watch's generation, an outreach step by the
+ * conditional UPDATE of its enrollment's step, a growth report by its claim, a closed month's
+ * statement by the ledger's unique cause, a webhook message by its claim (`FOR UPDATE SKIP
+ * LOCKED` on PostgreSQL). stop() waits for the task under way (a long one stops after its
+ * current unit: a workspace, a chunk of a run) and for the webhook sends in flight.
  */
 import { startRefresher } from '../accounts/refresher.js';
 import type { Db } from '../db/index.js';
@@ -36,7 +45,7 @@ export interface BackgroundOptions {
    * Looks for new runs of the panel and loads them (ingest/watcher.ts ingestCheck), made with the
    * callback to call after a load: the worker then re-ranks and checks the watches.
    */
-  ingest?: { check: (onLoaded: () => void) => () => Promise<void>; everyMs: number };
+  ingest?: { check: (onLoaded: () => void) => (stopping?: () => boolean) => Promise<void>; everyMs: number };
   /** How often the periodic re-ranking turn runs (default 5 s). */
   everyMs?: number;
   /** How often the periodic watch check runs (default 30 s; it writes only when a watch's inputs moved). */
@@ -49,12 +58,14 @@ export interface BackgroundOptions {
   outreachEveryMs?: number;
   /** How often closed months are looked for to bill on the monthly statement (default 5 min). */
   statementsEveryMs?: number;
-  /** Run only these tasks (`storelens worker`: deliver only); default all. */
+  /** Run only these tasks (`api --requests-only`: none); default all. */
   only?: readonly string[];
 }
 
 export interface Background {
   worker: Worker;
+  /** The names of the tasks this loop runs. */
+  tasks: readonly string[];
   deliverer?: Deliverer;
   onWrite(operationId: string, workspaceId: string): void;
   stop(): Promise<void>;
@@ -66,8 +77,8 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
   const tasks: Record<string, Task> = {
     refresh: {
       everyMs: opts.everyMs ?? 5_000,
-      run: async () => {
-        for (const [ws, r] of await refresher.refreshAll(opts.now())) {
+      run: async (stopping) => {
+        for (const [ws, r] of await refresher.refreshAll(opts.now(), stopping)) {
           if (r.refreshed) opts.log(`re-ranked workspace ${ws}: ${r.accounts} accounts, ${r.in_market} in market (${r.explore} exploring), ${r.labels} labels, model v${r.model_version}`);
         }
         // A re-ranking writes store.* events: send them now, not on the next periodic turn.
@@ -130,6 +141,7 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
   trigger('deliver');
   return {
     worker,
+    tasks: Object.keys(tasks),
     deliverer,
     onWrite: (op) => {
       if (RERANKING.has(op)) trigger('refresh');

@@ -4,6 +4,6 @@ import type { Env } from '../env.js';
 import type { Config } from '../settings/config.js';
 
 export async function runBench(config: Config<'bench'>, env: Env): Promise<void> {
-  const lines = await runBenchmarks(config, (line) => env.stderr.write(`bench: ${line}\n`));
+  const lines = await runBenchmarks(config, (line) => env.stderr.write(`bench: ${line}\n`), env.env);
   env.stdout.write(lines.join('\n') + '\n');
 }

@@ -1,15 +1,27 @@
 /**
- * `storelens worker`: webhook delivery on its own, without serving (the worker loop `api` and
- * `serve --api` also run). Several workers may share one PostgreSQL database: claims are
- * leased and taken with `FOR UPDATE SKIP LOCKED`. Runs until SIGINT/SIGTERM.
+ * `storelens worker`: the background tasks without serving — every task of the worker loop
+ * `api`, `serve --api` and `start` also run (commands/background.ts): ingest of `--runs`, the
+ * re-rank of each workspace, the watch checks, the monthly statements, the growth reports
+ * (citing the statistics in `--out`), outreach steps and webhook delivery. Any number of
+ * workers and api processes may share one PostgreSQL database; each unit of work runs once:
+ * the ingest and each workspace's re-rank under a lease (db/leases.ts), a watch check, an
+ * outreach step and a growth report by a conditional UPDATE of their row, a statement by the
+ * ledger's unique cause, a delivery by its claim (`FOR UPDATE SKIP LOCKED`). `api
+ * --requests-only` leaves all of them to the workers.
+ *
+ * Runs until SIGINT/SIGTERM, then stops the loop after the task it is running and the webhook
+ * sends in flight (each is recorded: none is lost or sent twice), closes the database and exits 0.
  */
 import type { Env } from '../env.js';
 import type { Db } from '../db/index.js';
 import type { Config } from '../settings/config.js';
+import { OUT_DIR } from '../defaults.js';
+import { publishedStatistics } from '../reports/statistics.js';
 import { type WebhookRuntime, webhookRuntime } from '../webhooks/runtime.js';
 import { type AdminOptions, openAdminDb } from './admin-db.js';
 import { type Background, type BackgroundOptions, startBackground } from './background.js';
 import { ingestTask } from './ingest.js';
+import { untilSignal } from './until-signal.js';
 
 type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'>>;
 
@@ -47,14 +59,16 @@ export async function openServing(
       reports: loop.reports,
       only: loop.only,
     });
+    let closing: Promise<void> | undefined;
     return {
       db,
       webhooks,
       background,
-      close: async () => {
-        await background.stop();
-        await db.close();
-      },
+      close: () =>
+        (closing ??= (async () => {
+          await background.stop();
+          await db.close();
+        })()),
     };
   } catch (e) {
     await db.close();
@@ -73,12 +87,28 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
+/**
+ * Starts the worker. With `signals` (the command line) it runs until SIGINT or SIGTERM and
+ * resolves once stopped; without, it resolves once started and the caller closes.
+ */
 export async function runWorker(opts: Partial<Config<'worker'>>, env: Env, signals = true): Promise<RunningWorker> {
-  const { db, background, close } = await openServing(opts, env, 'storelens worker', { deliverEveryMs: 250, only: ['deliver'] });
-  env.stderr.write(`storelens worker: delivering webhook events from ${db.location}${opts.webhooksAllowLocal ? ' (local development: http and loopback endpoints allowed)' : ''}\n`);
-  if (signals) {
-    process.once('SIGINT', () => void close());
-    process.once('SIGTERM', () => void close());
+  const wait = signals ? untilSignal() : undefined;
+  let serving: Serving;
+  try {
+    serving = await openServing(opts, env, 'storelens worker', { deliverEveryMs: 250, reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) } });
+  } catch (e) {
+    wait?.cancel();
+    throw e;
   }
-  return { db, background, close };
+  const { db, background, close } = serving;
+  env.stderr.write(
+    `storelens worker: delivering webhook events from ${db.location}${opts.webhooksAllowLocal ? ' (local development: http and loopback endpoints allowed)' : ''}; background tasks: ${background.tasks.join(', ')}\n`,
+  );
+  const running = { db, background, close };
+  if (!wait) return running;
+  const signal = await wait.signal;
+  env.stderr.write(`storelens worker: ${signal}: finishing the task under way and the webhook sends in flight\n`);
+  await close();
+  env.stderr.write(`storelens worker: stopped (${signal})\n`);
+  return running;
 }

@@ -798,6 +798,19 @@ const migrations: Record<string, Migration> = {
       await sql`create unique index outreach_enrollments_running on outreach_enrollments (workspace_id, contact_id, cadence_id) where status in ('active', 'awaiting_approval')`.execute(db);
     },
   },
+  '0015_leases': {
+    async up(db: Kysely<any>) {
+      // One row per unit of background work held by a process (db/leases.ts): the ingest, the
+      // re-rank of a workspace. The ingest lease moves here from the settings table.
+      await db.schema
+        .createTable('leases')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('until_ms', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.deleteFrom('settings').where('name', '=', 'ingest_lease').execute();
+    },
+  },
   '0016_rate_counter_prev': {
     async up(db: Kysely<any>) {
       await db.schema.alterTable('rate_counters').addColumn('prev', 'integer', (c) => c.notNull().defaultTo(0)).execute();

@@ -20,6 +20,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AccountStatus } from '../accounts/statuses.js';
 import type { SignalType } from '../signals/types.js';
 import type { Db } from './index.js';
+import { lockRows } from './locks.js';
 import { prepared, runBulk } from './prepared.js';
 import type { Database, RankingDetailsTable, RankingsTable } from './schema.js';
 
@@ -126,6 +127,8 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
     throw e;
   }
   const made = await run(async (trx) => {
+    // The workspace row locked first: two writers' flips run one after the other, and the second sees the first's version.
+    await lockRows(trx, 'workspaces', { id: workspaceId });
     const ws = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
     if (w.basedOn !== undefined && ws.ranking_version !== w.basedOn) return false;
     await trx

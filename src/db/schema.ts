@@ -509,6 +509,13 @@ export interface OauthRecordsTable {
   consumed_ms: number | string | null;
 }
 
+/** A lease on a unit of background work (db/leases.ts). */
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  until_ms: number | string;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   members: MembersTable;
@@ -559,6 +566,7 @@ export interface Database {
   member_sessions: MemberSessionsTable;
   workspace_settings: WorkspaceSettingsTable;
   oauth_records: OauthRecordsTable;
+  leases: LeasesTable;
 }
 
 /** A workspace as the API sees it (ranking_seq is the ranking writer's own counter). */

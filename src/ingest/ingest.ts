@@ -52,6 +52,18 @@ export interface IngestOptions {
   chunkRows?: number;
   /** How long to wait for another ingest's lease before giving up (default 5 minutes). */
   leaseWaitMs?: number;
+  /**
+   * Asked before each chunk of a month's rows: true stops the ingest with IngestStopped (a
+   * process shutting down). The month being loaded stays unflipped; the next ingest removes its
+   * rows and loads it again.
+   */
+  stopping?: () => boolean;
+}
+
+export class IngestStopped extends Error {
+  constructor() {
+    super('ingest stopped before it finished (the process is stopping); the next ingest loads what is left');
+  }
 }
 
 const DEFAULT_CHUNK_ROWS = 5_000;
@@ -99,11 +111,13 @@ async function loadRun(db: Db, duck: Duck, lease: Lease, run: RunRef, files: Run
   const chunk = opts.chunkRows ?? DEFAULT_CHUNK_ROWS;
   say(`${run.month}: loading ${files.stores_count} stores and ${files.signals_count} signals`);
   await streamRows(duck, storesQuery(files.stores), chunk, async (cols, n) => {
+    if (opts.stopping?.()) throw new IngestStopped();
     await lease.renew();
     const rows = storeRows(run.runId, cols, n, files.stores);
     await db.write((trx) => insertStoreMonths(trx, rows));
   });
   await streamRows(duck, signalsQuery(files.signals), chunk, async (cols, n) => {
+    if (opts.stopping?.()) throw new IngestStopped();
     await lease.renew();
     const rows = signalRows(run.runId, cols, n);
     await db.write((trx) => insertStoreSignals(trx, rows));

@@ -7,7 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { Db } from '../db/index.js';
-import { ingestRuns, type IngestSummary } from './ingest.js';
+import { IngestStopped, ingestRuns, type IngestSummary } from './ingest.js';
 import { indexFile } from './runs-folder.js';
 
 /** How often a serving process looks for a new index.json. */
@@ -31,7 +31,7 @@ export interface IngestWatcherOptions {
  * (a failed one is retried after `retryMs`, a changed one at once). Never throws: failures go
  * to onError. The server's worker loop runs it every `intervalMs` (commands/background.ts).
  */
-export function ingestCheck(db: Db, runsDir: string, opts: IngestWatcherOptions): () => Promise<void> {
+export function ingestCheck(db: Db, runsDir: string, opts: IngestWatcherOptions): (stopping?: () => boolean) => Promise<void> {
   const interval = opts.intervalMs ?? INGEST_POLL_MS;
   const retryMs = opts.retryMs ?? 60_000;
   let loaded: string | undefined;
@@ -44,7 +44,7 @@ export function ingestCheck(db: Db, runsDir: string, opts: IngestWatcherOptions)
     lastError = error.message;
   };
 
-  return async () => {
+  return async (stopping) => {
     let text: string;
     try {
       text = await readFile(indexFile(runsDir), 'utf8');
@@ -58,12 +58,14 @@ export function ingestCheck(db: Db, runsDir: string, opts: IngestWatcherOptions)
     if (failed && text !== '' && failed.text === text && Date.now() - failed.at < retryMs) return;
     try {
       // Another process ingesting: give up soon and retry later (what it loads is visible anyway).
-      const summary = await ingestRuns(db, runsDir, { now: opts.now, onProgress: opts.onProgress, leaseWaitMs: Math.max(interval, 1000) });
+      const summary = await ingestRuns(db, runsDir, { now: opts.now, onProgress: opts.onProgress, leaseWaitMs: Math.max(interval, 1000), stopping });
       loaded = text;
       failed = undefined;
       lastError = undefined;
       if (summary.months.length > 0) await opts.onLoaded(summary);
     } catch (e) {
+      // Stopped by a shutdown: not a failure, and nothing to retry in this process.
+      if (e instanceof IngestStopped) return;
       failed = { text, at: Date.now() };
       report(e);
     }

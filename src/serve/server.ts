@@ -4,6 +4,8 @@
  * `graceMs` whatever is left is cut.
  */
 import type { AddressInfo } from 'node:net';
+import { SHUTDOWN_GRACE_MS } from '../defaults.js';
+import { gracefulClose } from '../http/graceful-close.js';
 import { buildServeApp, type ServeApp, type ServeAppOptions } from './app.js';
 
 export interface StartServerOptions extends ServeAppOptions {
@@ -33,22 +35,11 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   }
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  let closing: Promise<void> | null = null;
   return {
     serve,
     address,
     url: `http://${host}:${address.port}`,
-    close() {
-      closing ??= (async () => {
-        const cut = setTimeout(() => app.server.closeAllConnections(), opts.graceMs ?? 10_000);
-        try {
-          await app.close();
-        } finally {
-          clearTimeout(cut);
-        }
-      })();
-      return closing;
-    },
+    close: gracefulClose(app.server, () => app.close(), opts.graceMs ?? SHUTDOWN_GRACE_MS),
   };
 }
 

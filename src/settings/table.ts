@@ -52,7 +52,11 @@ export const COMMANDS = [
   { name: 'start', summary: 'the demo: generate a panel if absent, publish it, serve statistics and API on one port, print a demo key' },
   { name: 'api', summary: 'serve the workspace REST API (/api/v1) over the database' },
   { name: 'ingest', summary: 'load the runs publish wrote (per-store features and signals) into the workspace database' },
-  { name: 'worker', summary: 'deliver webhook events (signed, retried) without serving: the worker loop of `api` on its own; several may share one PostgreSQL database' },
+  {
+    name: 'worker',
+    summary:
+      'run the background tasks without serving, until SIGTERM: ingest of --runs, re-ranking, watch checks, monthly statements, growth reports, outreach steps and webhook delivery (signed, retried) — the worker loop `api` also runs unless --requests-only; any number of workers and api processes may share one PostgreSQL database and each unit of work runs once',
+  },
   { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
   {
@@ -154,13 +158,14 @@ export const SETTINGS = [
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
   { name: 'json', flag: '--json', value: toggle, help: 'print a summary as JSON on stdout', commands: ['generate', 'publish'] },
   // serve, start, api
-  { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder written by publish (the api cites its statistics in growth reports)', commands: ['serve', 'api'] },
+  { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder written by publish (the api and the worker cite its statistics in growth reports)', commands: ['serve', 'api', 'worker'] },
   { name: 'port', flag: '--port', value: port, default: PORT, defaultFor: { api: API_PORT }, help: 'port to listen on (0: any free port)', commands: LISTENERS },
   { name: 'host', flag: '--host', value: text('host'), default: HOST, help: 'interface to listen on', commands: LISTENERS },
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
+  { name: 'requestsOnly', flag: '--requests-only', value: toggle, help: 'answer requests only: run no background task (leave them to `storelens worker` processes on the same database)', commands: ['api'] },
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api (ignored when DATABASE_URL is set)', commands: ['serve'] },
   // ingest (and the API servers, which ingest on start and whenever publish writes a new run)
-  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder publish writes (per-store features and signals) and the API ingests', commands: ['ingest', 'api', 'serve', 'start'] },
+  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder publish writes (per-store features and signals) and the API ingests', commands: ['ingest', 'api', 'serve', 'start', 'worker'] },
   // administration
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
   { name: 'workspace', flag: '--workspace', value: text('w'), help: 'workspace id or name (instead of the first argument)', commands: ['workspaces activate'] },
@@ -241,8 +246,8 @@ export const SETTINGS = [
   { name: 'ingestStores', flag: '--ingest-stores', value: positiveInt, env: 'BENCH_STORES', default: 20_000, help: 'stores per month in the ingest benchmark runs (BENCH_STORES sets both)', commands: ['bench'] },
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },
   { name: 'to', flag: '--to', value: month, env: 'BENCH_TO', default: '2026-10', help: 'last month of the publish benchmark panel', commands: ['bench'] },
-  { name: 'databaseUrl', env: 'DATABASE_URL', value: text('url'), help: 'a postgres:// URL where the scale-out benchmark runs, in a schema of its own (skipped when unset)', commands: ['bench'] },
   { name: 'data', flag: '--data', value: text('dir'), env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },
+  { name: 'databaseUrl', env: 'DATABASE_URL', value: text('url'), help: 'a postgres:// URL: the scale-out benchmark runs in a schema of its own there (skipped without it)', commands: ['bench'] },
   {
     name: 'only',
     flag: '--only',

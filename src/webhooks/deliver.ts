@@ -67,9 +67,9 @@ export interface Deliverer {
   readonly inFlight: number;
   /** Resolves once every send in flight is recorded. */
   drain(): Promise<void>;
-  /** Waits for sends in flight, then stops claiming. */
+  /** Stops claiming: no pump starts a query after it; resolves once the pumps under way and every send in flight are done and recorded. */
   stop(): Promise<void>;
-  /** Simulates a crash: drops every send in flight without recording it (tests). */
+  /** Simulates a crash: drops every send in flight without recording it (tests; stop() after it waits for the pumps alone). */
   abandon(): void;
 }
 
@@ -173,6 +173,8 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
   const random = opts.random ?? Math.random;
   const log = opts.log ?? (() => undefined);
   const inFlight = new Set<Promise<void>>();
+  /** Pumps under way (a caller may start the next before the last resolves). */
+  const pumps = new Set<Promise<number>>();
   let stopped = false;
   let abandoned = false;
   let nextPrune = 0;
@@ -225,33 +227,47 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
     inFlight.add(p);
   };
 
+  /**
+   * One pump: each step asks `stopped` before its query, so after stop() none starts but what
+   * finishes a claim already taken (its messages are sent and recorded before stop() resolves).
+   */
+  const pumpOnce = async (): Promise<number> => {
+    const now = opts.now();
+    const nowMs = now.getTime();
+    if (nowMs >= nextPrune) {
+      nextPrune = nowMs + 3600_000;
+      await db.write((trx) => pruneDeliveries(trx, nowMs - RETENTION_MS));
+    }
+    if (stopped) return 0;
+    if (await hasUndispatched(db.kysely)) while (!stopped && (await db.write((trx) => fanOut(trx, db.dialect, now))) === 500);
+    const room = maxInFlight - inFlight.size;
+    if (room <= 0 || stopped || !(await hasDue(db.kysely, nowMs)) || stopped) return 0;
+    const ids = await db.write((trx) => claimDue(trx, db.dialect, { nowMs, leaseUntilMs: nowMs + LEASE_MS, workerId, limit: room, perEndpoint }));
+    if (ids.length === 0 || abandoned) return 0;
+    const claimed = await loadClaimed(db.kysely, ids);
+    if (abandoned) return 0;
+    for (const m of claimed) start(m);
+    return claimed.length;
+  };
+
   return {
     get inFlight() {
       return inFlight.size;
     },
-    async pump() {
-      if (stopped) return 0;
-      const now = opts.now();
-      const nowMs = now.getTime();
-      if (nowMs >= nextPrune) {
-        nextPrune = nowMs + 3600_000;
-        await db.write((trx) => pruneDeliveries(trx, nowMs - RETENTION_MS));
-      }
-      if (await hasUndispatched(db.kysely)) while ((await db.write((trx) => fanOut(trx, db.dialect, now))) === 500);
-      const room = maxInFlight - inFlight.size;
-      if (room <= 0 || !(await hasDue(db.kysely, nowMs))) return 0;
-      const ids = await db.write((trx) => claimDue(trx, db.dialect, { nowMs, leaseUntilMs: nowMs + LEASE_MS, workerId, limit: room, perEndpoint }));
-      if (ids.length === 0 || stopped) return 0;
-      const claimed = await loadClaimed(db.kysely, ids);
-      for (const m of claimed) start(m);
-      return claimed.length;
+    pump() {
+      if (stopped) return Promise.resolve(0);
+      const p = pumpOnce().finally(() => pumps.delete(p));
+      pumps.add(p);
+      return p;
     },
     async drain() {
       while (inFlight.size) await Promise.all([...inFlight]);
     },
     async stop() {
       stopped = true;
-      while (inFlight.size) await Promise.all([...inFlight]);
+      await Promise.allSettled([...pumps]);
+      // Abandoned sends record nothing: only the pumps could still reach the database.
+      while (inFlight.size && !abandoned) await Promise.all([...inFlight]);
     },
     abandon() {
       abandoned = true;

@@ -82,7 +82,7 @@ describe('the Config of a command', () => {
     expect((await parse(['bench'], vars)).invocation!.config).toMatchObject({ stores: 5000, ingestStores: 5000, only: ['serve', 'api'], from: '2025-10', data: 'bench-data' });
     expect((await parse(['bench', '--stores', '7'], vars)).invocation!.config).toMatchObject({ stores: 7, only: ['serve', 'api'] });
     const defaults = (await parse(['bench'])).invocation!.config;
-    expect(defaults).toMatchObject({ stores: 1_000_000, ingestStores: 20_000, rankingAccounts: 200_000, only: ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks'] });
+    expect(defaults).toMatchObject({ stores: 1_000_000, ingestStores: 20_000, rankingAccounts: 200_000, only: ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks', 'scaleout'] });
     expect(Object.isFrozen((defaults as { only: unknown }).only)).toBe(true);
   });
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/index.js';
 import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../../src/db/stores.js';
-import { ingestRuns } from '../../src/ingest/ingest.js';
+import { IngestStopped, ingestRuns } from '../../src/ingest/ingest.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { manyStores, writeRuns, type FixtureMonth } from '../helpers/runs-fixture.js';
 import { tempDirs } from '../helpers/tmp.js';
@@ -55,7 +55,7 @@ for (const d of dialects) {
       await dirs.removeAll();
     });
     afterEach(async () => {
-      for (const table of ['store_months', 'store_signals', 'ingested_months', 'settings'] as const) await t.db.kysely.deleteFrom(table).execute();
+      for (const table of ['store_months', 'store_signals', 'ingested_months', 'settings', 'leases'] as const) await t.db.kysely.deleteFrom(table).execute();
     });
 
     it('loads every month of the runs folder with its features and signals', async () => {
@@ -147,14 +147,24 @@ for (const d of dialects) {
         await other.close();
       }
       expect(await counts(t.db)).toEqual({ store_months: 3002, store_signals: 5 });
-      expect(await t.db.kysely.selectFrom('settings').selectAll().where('name', '=', 'ingest_lease').execute()).toEqual([]);
+      expect(await t.db.kysely.selectFrom('leases').selectAll().where('name', '=', 'ingest').execute()).toEqual([]);
+    });
+
+    it('stops between chunks when its process is stopping: nothing flipped, the lease given back, the next ingest loads it all', async () => {
+      const runs = await dirs.make();
+      await writeRuns(runs, { '2026-01': { stores: manyStores(3000) } });
+      let asked = 0;
+      await expect(ingestRuns(t.db, runs, { ...opts, chunkRows: 500, stopping: () => ++asked > 1 })).rejects.toBeInstanceOf(IngestStopped);
+      expect(await ingestedMonths(t.db.kysely)).toEqual([]);
+      expect(await t.db.kysely.selectFrom('leases').selectAll().execute()).toEqual([]);
+      expect(await ingestRuns(t.db, runs, opts)).toMatchObject({ months: ['2026-01'], stores: 3000 });
+      expect((await counts(t.db)).store_months).toBe(3000);
     });
 
     it('takes over the lease of an ingest that died, once it has expired', async () => {
       const runs = await dirs.make();
       await writeRuns(runs, { '2026-01': JAN });
-      const dead = JSON.stringify({ owner: 'dead-1', until: NOW.getTime() + 1000 });
-      await t.db.write((trx) => trx.insertInto('settings').values({ name: 'ingest_lease', value: dead }).execute());
+      await t.db.write((trx) => trx.insertInto('leases').values({ name: 'ingest', owner: 'dead-1', until_ms: NOW.getTime() + 1000 }).execute());
       await expect(ingestRuns(t.db, runs, { ...opts, leaseWaitMs: 300 })).rejects.toThrow(/another ingest \(dead-1\) is loading/);
       expect(await ingestRuns(t.db, runs, { now: () => new Date(NOW.getTime() + 2000) })).toMatchObject({ months: ['2026-01'] });
     });

@@ -67,6 +67,8 @@ export async function startWebhooks(dialect: DialectName, o: { allowLocal?: bool
     },
     async close() {
       for (const d of deliverers) d.abandon();
+      // A pump under way finishes (without another query) before the database closes.
+      await Promise.all(deliverers.map((d) => d.stop()));
       await app.close();
       await t.cleanup();
     },

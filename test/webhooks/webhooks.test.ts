@@ -220,6 +220,31 @@ for (const d of dialects) {
       expect(entry.status).toBe('delivered');
     });
 
+    it('starts no query after stop(): a pump under way ends before fanning out, and stop() waits for it', async () => {
+      await endpoint();
+      await h.emit([{ type: 'contact.created', data: { contact_id: 'c1' } }]);
+      const w = h.deliverer();
+      const pumped = w.pump();
+      await w.stop();
+      expect(await pumped).toBe(0);
+      expect(await w.pump()).toBe(0);
+      const undispatched = await h.db.kysely.selectFrom('outbox').select('id').where('dispatched', '=', 0).execute();
+      expect(undispatched).toHaveLength(1);
+      expect(rx.received).toHaveLength(0);
+    });
+
+    it('stop() waits for the sends in flight and records them', async () => {
+      const ep = await endpoint();
+      rx.respond = () => ({ status: 200, delayMs: 200 });
+      await h.emit([{ type: 'contact.created', data: { contact_id: 'c1' } }]);
+      const w = h.deliverer();
+      expect(await w.pump()).toBe(1);
+      await w.stop();
+      expect(rx.received).toHaveLength(1);
+      const [entry] = await log(ep.id);
+      expect(entry.status).toBe('delivered');
+    });
+
     it('a slow endpoint does not delay a fast one', async () => {
       const slowRx = await startReceiver();
       try {

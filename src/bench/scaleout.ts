@@ -1,0 +1,151 @@
+/**
+ * The scale-out benchmark: req/s and p99 of `GET /api/v1/accounts?limit=50` and of `POST
+ * /api/v1/outcomes` against one `storelens api` process (which also runs the background tasks),
+ * then against two `api --requests-only` processes and one `storelens worker` on the same
+ * PostgreSQL database — real child processes of the built CLI, as an operator runs them.
+ *
+ * The database is a private schema of DATABASE_URL, dropped afterwards, with one workspace, 500
+ * accounts and enough keys that no key passes its default per-minute limit during a run (each
+ * configuration gets keys of its own), so every request takes the path of a real call. With two
+ * processes the load is two generators, one per process with half the connections and half the
+ * keys: req/s is their sum, p99 the larger of their two p99s.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type OpFigures, runLoad } from './api.js';
+
+const BIN = fileURLToPath(new URL('../../bin/storelens.js', import.meta.url));
+const ACCOUNTS = 500;
+const READ_LIMIT = 120;
+const WRITE_LIMIT = 20;
+/** Key budget: enough for this many req/s over a run without passing a limit. */
+const CEILING_RPS = 4_000;
+
+export interface ScaleoutFigures {
+  reads: OpFigures;
+  writes: OpFigures;
+}
+
+export interface ScaleoutBenchResult {
+  one: ScaleoutFigures;
+  two: ScaleoutFigures;
+  connections: number;
+  seconds: number;
+}
+
+/** `processEnv`: the environment the child processes inherit (DATABASE_URL is set to the benchmark's schema). */
+export async function benchScaleout(
+  databaseUrl: string,
+  processEnv: Readonly<Record<string, string | undefined>>,
+  log: (line: string) => void,
+  opts: { seconds?: number; connections?: number } = {},
+): Promise<ScaleoutBenchResult> {
+  const seconds = opts.seconds ?? 5;
+  const connections = opts.connections ?? 32;
+  const { default: pg } = await import('pg');
+  const { issueApiKey } = await import('../api/issue-key.js');
+  const { importAccounts } = await import('../db/accounts.js');
+  const { openDatabase } = await import('../db/index.js');
+  const { createWorkspace, upsertMember } = await import('../db/workspaces.js');
+
+  const schema = `bench_scaleout_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`create schema "${schema}"`);
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-scaleout-'));
+  const db = await openDatabase({ databaseUrl: url.toString() });
+  const running: ChildProcess[] = [];
+  try {
+    const now = new Date();
+    const ws = await createWorkspace(db.kysely, 'bench', now);
+    await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', now);
+    await importAccounts(
+      db,
+      ws.id,
+      Array.from({ length: ACCOUNTS }, (_, i) => ({
+        store_id: `store-${String(i).padStart(4, '0')}`,
+        score: Math.round((1 - i / ACCOUNTS) * 1e6) / 1e6,
+        domain: `shop-${i}.example.com`,
+        in_market: i % 5 !== 4,
+      })),
+      now,
+    );
+    const readKeys = Math.ceil((CEILING_RPS * seconds) / READ_LIMIT);
+    const writeKeys = Math.ceil((CEILING_RPS * seconds) / WRITE_LIMIT);
+    log(`scaleout: issuing ${2 * readKeys} read keys and ${2 * writeKeys} write keys …`);
+    const issue = async (n: number, access: 'read' | 'write') => {
+      const keys: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const scopes = access === 'read' ? (['read:accounts'] as const) : (['write:outcomes'] as const);
+        keys.push((await issueApiKey(db, { workspaceId: ws.id, name: `bench-${access}-${keys.length}-${randomBytes(3).toString('hex')}`, scopes, createdBy: 'owner@example.com', now })).key);
+      }
+      return keys;
+    };
+
+    const env = { ...processEnv, DATABASE_URL: url.toString() };
+    const start = (args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, ...args, '--runs', path.join(dir, 'runs'), '--out', path.join(dir, 'out')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+        running.push(child);
+        let err = '';
+        child.stderr!.on('data', (c: Buffer) => {
+          err += c.toString();
+          const m = err.match(ready);
+          if (m) resolve({ child, match: m });
+        });
+        child.once('exit', (code) => reject(new Error(`storelens ${args[0]} exited (${code}) before it was ready:\n${err}`)));
+      });
+    const stop = async (child: ChildProcess) => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    };
+    const api = async (extra: string[]) => (await start(['api', '--port', '0', '--host', '127.0.0.1', ...extra], /storelens api: (http:\/\/\S+\/api\/v1)/)).match[1]!;
+    /** Both operations over `bases`, one load generator per base (splitting connections and keys). */
+    const measure = async (label: string, bases: string[], read: string[], write: string[]): Promise<ScaleoutFigures> => {
+      const split = (keys: string[], k: number) => keys.filter((_, i) => i % bases.length === k);
+      const over = (plan: (base: string, k: number) => Parameters<typeof runLoad>[0]) => Promise.all(bases.map((b, k) => runLoad(plan(b, k)))).then(merge);
+      const per = Math.max(1, Math.floor(connections / bases.length));
+      log(`scaleout: ${label}: GET /accounts?limit=50, ${seconds} s, ${connections} connections …`);
+      const reads = await over((b, k) => ({ url: `${b}/accounts?limit=50`, method: 'GET', connections: per, seconds, keys: split(read, k), uses: READ_LIMIT }));
+      log(`scaleout: ${label}: POST /outcomes, ${seconds} s, ${connections} connections …`);
+      const writes = await over((b, k) => ({ url: `${b}/outcomes`, method: 'POST', connections: per, seconds, keys: split(write, k), uses: WRITE_LIMIT, outcomes: { accounts: ACCOUNTS } }));
+      for (const [name, f] of [['reads', reads], ['writes', writes]] as const) {
+        if (f.non2xx || f.errors) log(`scaleout: warning: ${label} ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
+      }
+      return { reads, writes };
+    };
+
+    const single = await api([]);
+    const one = await measure('one api process', [single], await issue(readKeys, 'read'), await issue(writeKeys, 'write'));
+    await Promise.all(running.splice(0).map(stop));
+
+    const bases = [await api(['--requests-only']), await api(['--requests-only'])];
+    await start(['worker'], /storelens worker: delivering/);
+    const two = await measure('two api processes and a worker', bases, await issue(readKeys, 'read'), await issue(writeKeys, 'write'));
+    return { one, two, connections, seconds };
+  } finally {
+    await Promise.all(running.map((c) => (c.exitCode === null ? new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))) : undefined)));
+    await db.close();
+    await admin.query(`drop schema "${schema}" cascade`);
+    await admin.end();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function merge(parts: OpFigures[]): OpFigures {
+  return {
+    rps: parts.reduce((s, p) => s + p.rps, 0),
+    p99: Math.max(...parts.map((p) => p.p99)),
+    requests: parts.reduce((s, p) => s + p.requests, 0),
+    non2xx: parts.reduce((s, p) => s + p.non2xx, 0),
+    errors: parts.reduce((s, p) => s + p.errors, 0),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * `storelens worker` as an operator runs it: a real child process over the database. It stays
+ * up, delivers what another process wrote, and on SIGTERM finishes the send in flight, records
+ * it and exits 0 — nothing lost, nothing sent twice.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendEvents } from '../../src/db/outbox.js';
+import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
+import { loadSecretBox, newSigningSecret } from '../../src/webhooks/secrets.js';
+import { workspace } from '../api/harness.js';
+import { spawnStorelens } from '../helpers/api-processes.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
+import { until } from '../helpers/wait.js';
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`storelens worker as a process (${d.label})`, () => {
+    let t: TestDb;
+    let rx: Receiver;
+    let dir: string;
+    beforeAll(async () => {
+      t = await freshDb(d.name);
+      rx = await startReceiver({ tls: false, host: '127.0.0.1' });
+      dir = mkdtempSync(join(tmpdir(), 'storelens-worker-'));
+    });
+    afterAll(async () => {
+      await rx?.close();
+      await t?.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('stays up, delivers, and on SIGTERM completes the send in flight and exits 0', async () => {
+      const ws = await workspace(t.db);
+      const box = await loadSecretBox(t.db.kysely);
+      const secret = newSigningSecret();
+      const ep = await insertWebhookEndpoint(t.db.kysely, ws.id, { url: rx.url(), sealedSecret: box.seal(secret) }, new Date(Date.now() - 1000));
+      const emit = (to: string) =>
+        t.db.write((trx) => appendEvents(trx, [{ workspace_id: ws.id, type: 'watch.health_changed', data: { watch_id: 'w1', from: 'healthy', to } }], new Date()));
+
+      const worker = spawnStorelens(t, ['worker', '--webhooks-allow-local', '--runs', join(dir, 'runs'), '--out', join(dir, 'out')]);
+      try {
+        await worker.waitFor(/storelens worker: delivering webhook events from .*; background tasks: .*deliver/);
+        // Its loop's turns come and go; the process stays up (before: it exited about a second after starting).
+        await emit('degraded');
+        await until(() => rx.received.length === 1);
+        expect(verify(secret, rx.received[0])).toMatchObject({ type: 'watch.health_changed', data: { to: 'degraded' } });
+        await until(async () => (await t.db.kysely.selectFrom('webhook_deliveries').select('status').where('endpoint_id', '=', ep.id).execute()).every((r) => r.status === 'delivered'));
+        expect(worker.child.exitCode).toBeNull();
+
+        // The next send is answered only after SIGTERM has arrived.
+        rx.respond = () => ({ status: 200, delayMs: 1_500 });
+        await emit('failing');
+        await until(() => rx.received.length === 2);
+        worker.child.kill('SIGTERM');
+        const { code } = await worker.exited.then((e) => ({ code: e.code }));
+        const stderr = worker.stderr();
+        expect(code).toBe(0);
+        expect(stderr).toMatch(/SIGTERM: finishing the task under way and the webhook sends in flight\n[^]*storelens worker: stopped \(SIGTERM\)/);
+        expect(stderr).not.toMatch(/unhandled|destroyed|failed \(will retry\)|Error/i);
+      } finally {
+        await worker.stop('SIGKILL');
+      }
+      // The send in flight was recorded as delivered: nothing left to send again, nothing sent twice.
+      const rows = await t.db.kysely.selectFrom('webhook_deliveries').select(['id', 'status', 'attempts']).where('endpoint_id', '=', ep.id).execute();
+      expect(rows.map((r) => [r.status, Number(r.attempts)])).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
+      expect(new Set(rx.received.map((r) => r.id)).size).toBe(2);
+      expect(rx.received).toHaveLength(2);
+    });
+  });
+}
