@@ -324,38 +324,46 @@ export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolea
 
 /**
  * Claims up to `limit` due messages for `workerId` until `leaseUntilMs`, at most `perEndpoint`
- * in flight per endpoint across all workers. On PostgreSQL the candidate rows are locked
- * `FOR UPDATE SKIP LOCKED`, so two workers never claim one message; on SQLite the single writer
- * does the same.
+ * in flight per endpoint across all workers. The endpoints with due messages are locked first
+ * (on PostgreSQL `FOR UPDATE SKIP LOCKED`: an endpoint another worker is claiming for is left to
+ * it), so an endpoint's messages in flight are counted and claimed by one worker at a time; on
+ * SQLite the single writer does the same.
  */
 export async function claimDue(
   trx: Kysely<Database>,
   dialect: 'sqlite' | 'postgres',
   o: { nowMs: number; leaseUntilMs: number; workerId: string; limit: number; perEndpoint: number },
 ): Promise<string[]> {
+  const due = (q: Kysely<Database>) =>
+    q
+      .selectFrom('webhook_deliveries')
+      .where('status', '=', 'pending')
+      .where('next_attempt_ms', '<=', o.nowMs)
+      .where((eb) => eb.or([eb('claimed_until_ms', 'is', null), eb('claimed_until_ms', '<=', o.nowMs)]));
+  let endpoints = trx
+    .selectFrom('webhook_endpoints')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where('disabled_at', 'is', null)
+    .where('id', 'in', due(trx).select('endpoint_id'))
+    .orderBy('id');
+  if (dialect === 'postgres') endpoints = endpoints.forUpdate().skipLocked();
+  const mine = (await endpoints.execute()).map((e) => e.id);
+  if (mine.length === 0) return [];
   const inflight = await trx
     .selectFrom('webhook_deliveries')
     .select(['endpoint_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('endpoint_id', 'in', mine)
     .where('status', '=', 'pending')
     .where('claimed_until_ms', '>', o.nowMs)
     .groupBy('endpoint_id')
     .execute();
   const busy = new Map(inflight.map((r) => [r.endpoint_id, Number(r.n)]));
-  const full = [...busy].filter(([, n]) => n >= o.perEndpoint).map(([id]) => id);
-  let query = trx
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select(['d.id', 'd.endpoint_id'])
-    .where('d.status', '=', 'pending')
-    .where('d.next_attempt_ms', '<=', o.nowMs)
-    .where((eb) => eb.or([eb('d.claimed_until_ms', 'is', null), eb('d.claimed_until_ms', '<=', o.nowMs)]))
-    .where('e.deleted_at', 'is', null)
-    .where('e.disabled_at', 'is', null);
-  if (full.length) query = query.where('d.endpoint_id', 'not in', full);
-  query = query.orderBy('d.next_attempt_ms').orderBy('d.seq').limit(o.limit * 4);
-  if (dialect === 'postgres') query = query.forUpdate('d').skipLocked();
+  const open = mine.filter((id) => (busy.get(id) ?? 0) < o.perEndpoint);
+  if (open.length === 0) return [];
+  const candidates = await due(trx).select(['id', 'endpoint_id']).where('endpoint_id', 'in', open).orderBy('next_attempt_ms').orderBy('seq').limit(o.limit * 4).execute();
   const picked: string[] = [];
-  for (const c of await query.execute()) {
+  for (const c of candidates) {
     if (picked.length >= o.limit) break;
     const n = busy.get(c.endpoint_id) ?? 0;
     if (n >= o.perEndpoint) continue;
