@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Db } from '../db/index.js';
 
 /** One measured operation. */
 export interface OpFigures {
@@ -56,7 +57,8 @@ const SKIPPED: OpFigures = { rps: NaN, p99: NaN, requests: 0, non2xx: 0, errors:
 
 /** The load generator's entry module, beside this one (in dist/ as in src/). */
 const LOAD_CHILD = fileURLToPath(new URL('./api-load.js', import.meta.url));
-const ACCOUNTS = 500;
+/** Scored accounts of the benchmarks' workspace (seedBenchWorkspace). */
+export const BENCH_ACCOUNTS = 500;
 const READ_LIMIT = 120;
 const WRITE_LIMIT = 20;
 const CEILING_RPS = 8_000;
@@ -82,10 +84,7 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
 
   const { default: Fastify } = await import('fastify');
   const { buildApiApp } = await import('../api/app.js');
-  const { issueApiKey } = await import('../api/issue-key.js');
-  const { importAccounts } = await import('../db/accounts.js');
   const { openDatabase } = await import('../db/index.js');
-  const { createWorkspace, upsertMember } = await import('../db/workspaces.js');
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-api-'));
   const db = await openDatabase({ dbPath: path.join(dir, 'bench.db') });
@@ -93,33 +92,8 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
   hello.get('/', async () => ({ hello: 'world' }));
   let api: Awaited<ReturnType<typeof buildApiApp>> | undefined;
   try {
-    const now = new Date();
-    const ws = await createWorkspace(db.kysely, 'bench', now);
-    await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', now);
-    await importAccounts(
-      db,
-      ws.id,
-      Array.from({ length: ACCOUNTS }, (_, i) => ({
-        store_id: `store-${String(i).padStart(4, '0')}`,
-        score: Math.round((1 - i / ACCOUNTS) * 1e6) / 1e6,
-        domain: `shop-${i}.example.com`,
-        country: ['US', 'GB', 'DE', 'FR'][i % 4],
-        category: ['apparel', 'beauty', 'home'][i % 3],
-        plan: ['basic', 'grow', 'plus'][i % 3],
-        in_market: i % 5 !== 4,
-        evidence: [{ signal: 'ad_channel_added', channel: 'tiktok', month: '2026-09' }],
-      })),
-      now,
-    );
+    const { issue } = await seedBenchWorkspace(db, new Date());
     log(`api: issuing ${readKeys} read keys and ${writeKeys} write keys …`);
-    const issue = async (n: number, access: 'read' | 'write') => {
-      const keys: string[] = [];
-      for (let i = 0; i < n; i++) {
-        const scopes = access === 'read' ? (['read:accounts', 'read:watch'] as const) : (['write:outcomes'] as const);
-        keys.push((await issueApiKey(db, { workspaceId: ws.id, name: `bench-${access}-${i}`, scopes, createdBy: 'owner@example.com', now })).key);
-      }
-      return keys;
-    };
     const read = await issue(readKeys, 'read');
     const write = await issue(writeKeys, 'write');
 
@@ -135,7 +109,7 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
     };
     const helloFigures = await measure('hello', 'hello-world', { url: `${helloBase}/`, method: 'GET', connections, seconds });
     const reads = await measure('reads', 'GET /accounts?limit=50', { url: `${apiBase}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds, keys: read, uses: READ_LIMIT });
-    const writes = await measure('writes', 'POST /outcomes', { url: `${apiBase}/api/v1/outcomes`, method: 'POST', connections, seconds, keys: write, uses: WRITE_LIMIT, outcomes: { accounts: ACCOUNTS } });
+    const writes = await measure('writes', 'POST /outcomes', { url: `${apiBase}/api/v1/outcomes`, method: 'POST', connections, seconds, keys: write, uses: WRITE_LIMIT, outcomes: { accounts: BENCH_ACCOUNTS } });
     for (const [name, f] of [['hello-world', helloFigures], ['reads', reads], ['writes', writes]] as const) {
       if (f.non2xx || f.errors) log(`api: warning: ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
     }
@@ -154,6 +128,41 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
     await db.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The benchmarks' workspace in `db`: an owner, BENCH_ACCOUNTS scored accounts, and `issue(n, access)`
+ * for n keys that read accounts or record outcomes.
+ */
+export async function seedBenchWorkspace(db: Db, now: Date): Promise<{ issue: (n: number, access: 'read' | 'write') => Promise<string[]> }> {
+  const { issueApiKey } = await import('../api/issue-key.js');
+  const { importAccounts } = await import('../db/accounts.js');
+  const { createWorkspace, upsertMember } = await import('../db/workspaces.js');
+  const ws = await createWorkspace(db.kysely, 'bench', now);
+  await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', now);
+  await importAccounts(
+    db,
+    ws.id,
+    Array.from({ length: BENCH_ACCOUNTS }, (_, i) => ({
+      store_id: `store-${String(i).padStart(4, '0')}`,
+      score: Math.round((1 - i / BENCH_ACCOUNTS) * 1e6) / 1e6,
+      domain: `shop-${i}.example.com`,
+      country: ['US', 'GB', 'DE', 'FR'][i % 4],
+      category: ['apparel', 'beauty', 'home'][i % 3],
+      plan: ['basic', 'grow', 'plus'][i % 3],
+      in_market: i % 5 !== 4,
+      evidence: [{ signal: 'ad_channel_added', channel: 'tiktok', month: '2026-09' }],
+    })),
+    now,
+  );
+  let issued = 0;
+  const issue = async (n: number, access: 'read' | 'write') => {
+    const scopes = access === 'read' ? (['read:accounts', 'read:watch'] as const) : (['write:outcomes'] as const);
+    const keys: string[] = [];
+    for (let i = 0; i < n; i++) keys.push((await issueApiKey(db, { workspaceId: ws.id, name: `bench-${access}-${++issued}`, scopes, createdBy: 'owner@example.com', now })).key);
+    return keys;
+  };
+  return { issue };
 }
 
 async function listen(app: { listen(o: { port: number; host: string }): Promise<string>; server: { address(): unknown } }): Promise<string> {

@@ -16,10 +16,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type OpFigures, runLoad } from './api.js';
+import { BENCH_ACCOUNTS, type OpFigures, runLoad, seedBenchWorkspace } from './api.js';
 
 const BIN = fileURLToPath(new URL('../../bin/storelens.js', import.meta.url));
-const ACCOUNTS = 500;
 const READ_LIMIT = 120;
 const WRITE_LIMIT = 20;
 /** Key budget: enough for this many req/s over a run without passing a limit. */
@@ -47,10 +46,7 @@ export async function benchScaleout(
   const seconds = opts.seconds ?? 5;
   const connections = opts.connections ?? 32;
   const { default: pg } = await import('pg');
-  const { issueApiKey } = await import('../api/issue-key.js');
-  const { importAccounts } = await import('../db/accounts.js');
   const { openDatabase } = await import('../db/index.js');
-  const { createWorkspace, upsertMember } = await import('../db/workspaces.js');
 
   const schema = `bench_scaleout_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
@@ -62,31 +58,10 @@ export async function benchScaleout(
   const db = await openDatabase({ databaseUrl: url.toString() });
   const running: ChildProcess[] = [];
   try {
-    const now = new Date();
-    const ws = await createWorkspace(db.kysely, 'bench', now);
-    await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', now);
-    await importAccounts(
-      db,
-      ws.id,
-      Array.from({ length: ACCOUNTS }, (_, i) => ({
-        store_id: `store-${String(i).padStart(4, '0')}`,
-        score: Math.round((1 - i / ACCOUNTS) * 1e6) / 1e6,
-        domain: `shop-${i}.example.com`,
-        in_market: i % 5 !== 4,
-      })),
-      now,
-    );
+    const { issue } = await seedBenchWorkspace(db, new Date());
     const readKeys = Math.ceil((CEILING_RPS * seconds) / READ_LIMIT);
     const writeKeys = Math.ceil((CEILING_RPS * seconds) / WRITE_LIMIT);
     log(`scaleout: issuing ${2 * readKeys} read keys and ${2 * writeKeys} write keys …`);
-    const issue = async (n: number, access: 'read' | 'write') => {
-      const keys: string[] = [];
-      for (let i = 0; i < n; i++) {
-        const scopes = access === 'read' ? (['read:accounts'] as const) : (['write:outcomes'] as const);
-        keys.push((await issueApiKey(db, { workspaceId: ws.id, name: `bench-${access}-${keys.length}-${randomBytes(3).toString('hex')}`, scopes, createdBy: 'owner@example.com', now })).key);
-      }
-      return keys;
-    };
 
     const env = { ...processEnv, DATABASE_URL: url.toString() };
     const start = (args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> =>
@@ -116,7 +91,7 @@ export async function benchScaleout(
       log(`scaleout: ${label}: GET /accounts?limit=50, ${seconds} s, ${connections} connections …`);
       const reads = await over((b, k) => ({ url: `${b}/accounts?limit=50`, method: 'GET', connections: per, seconds, keys: split(read, k), uses: READ_LIMIT }));
       log(`scaleout: ${label}: POST /outcomes, ${seconds} s, ${connections} connections …`);
-      const writes = await over((b, k) => ({ url: `${b}/outcomes`, method: 'POST', connections: per, seconds, keys: split(write, k), uses: WRITE_LIMIT, outcomes: { accounts: ACCOUNTS } }));
+      const writes = await over((b, k) => ({ url: `${b}/outcomes`, method: 'POST', connections: per, seconds, keys: split(write, k), uses: WRITE_LIMIT, outcomes: { accounts: BENCH_ACCOUNTS } }));
       for (const [name, f] of [['reads', reads], ['writes', writes]] as const) {
         if (f.non2xx || f.errors) log(`scaleout: warning: ${label} ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
       }

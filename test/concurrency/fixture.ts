@@ -115,3 +115,15 @@ export async function expectConsistentLedger(db: Db, workspaceId: string): Promi
   expect(rows.reduce((s, r) => s + r.amount, 0)).toBe(balance);
   return rows;
 }
+
+/**
+ * Answers of a delete raced by other changes of the same thing, every third request a delete:
+ * each delete 200, each other change 200 (it came first) or 404 not-found (the delete did).
+ */
+export function expectDeletesWon(rs: readonly CallResult[]): void {
+  rs.forEach((r, i) => {
+    if (i % 3 === 0) return expect(r.status).toBe(200);
+    expect([200, 404]).toContain(r.status);
+    if (r.status === 404) expect(r.body.type).toBe('https://storelens.dev/problems/not-found');
+  });
+}

@@ -12,7 +12,7 @@ import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { call, freshIdem } from '../api/harness.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { type Dialect, freshDb } from '../helpers/db.js';
-import { burst, type Fleet, seedWorkspace, statuses } from './fixture.js';
+import { burst, expectDeletesWon, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const WRITE = ['read:watch', 'write:watch'] as const;
@@ -79,14 +79,7 @@ export function watchRaces(fleet: () => Fleet, d: Dialect): void {
         if (i % 3 === 1) return { method: 'POST', path: `/watches/${w}/stores`, key, body: { store_ids: all.slice(20, 40) } };
         return { method: 'DELETE', path: `/watches/${w}/stores/${all[0]}`, key };
       });
-      for (let i = 0; i < rs.length; i++) {
-        const r = rs[i]!;
-        if (i % 3 === 0) expect(r.status).toBe(200);
-        else {
-          expect([200, 404]).toContain(r.status);
-          if (r.status === 404) expect(r.body.type).toBe(`${PROBLEM}not-found`);
-        }
-      }
+      expectDeletesWon(rs);
       const left = await f.db.kysely.selectFrom('watches').select('id').where('id', 'in', watches).execute();
       expect(left).toEqual([]);
       const orphans = await f.db.kysely.selectFrom('watch_stores').select('watch_id').where('watch_id', 'in', watches).execute();

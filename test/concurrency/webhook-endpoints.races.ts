@@ -4,9 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
-import { burst, type Fleet, seedWorkspace, statuses } from './fixture.js';
-
-const PROBLEM = 'https://storelens.dev/problems/';
+import { burst, expectDeletesWon, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 export function webhookEndpointRaces(fleet: () => Fleet): void {
   describe('webhook endpoints', () => {
@@ -24,14 +22,7 @@ export function webhookEndpointRaces(fleet: () => Fleet): void {
         if (i % 3 === 1) return { method: 'PATCH', path: `/webhooks/${ep}`, key, body: { description: `changed ${i}` } };
         return { method: 'POST', path: `/webhooks/${ep}/rotate-secret`, key };
       });
-      for (let i = 0; i < rs.length; i++) {
-        const r = rs[i]!;
-        if (i % 3 === 0) expect(r.status).toBe(200);
-        else {
-          expect([200, 404]).toContain(r.status);
-          if (r.status === 404) expect(r.body.type).toBe(`${PROBLEM}not-found`);
-        }
-      }
+      expectDeletesWon(rs);
       const rows = await f.db.kysely.selectFrom('webhook_endpoints').select(['id', 'deleted_at']).where('workspace_id', '=', ws.id).execute();
       expect(rows).toHaveLength(6);
       for (const r of rows) expect(r.deleted_at).not.toBeNull();
