@@ -20,6 +20,8 @@ type KeyColumn<T extends keyof Database> = keyof Database[T] & string;
 export async function lockRows<T extends keyof Database & string>(trx: Kysely<Database>, table: T, key: Partial<Record<KeyColumn<T>, string | number>>): Promise<Database[T][]> {
   let query = trx.selectFrom(table as never).selectAll() as any;
   for (const [column, value] of Object.entries(key)) query = query.where(column, '=', value);
-  if (onPostgres(trx)) query = query.forUpdate();
+  // FOR NO KEY UPDATE: it orders writers of the row, but lets other transactions insert rows
+  // that reference it (their foreign-key check takes KEY SHARE, which FOR UPDATE would block).
+  if (onPostgres(trx)) query = query.forNoKeyUpdate();
   return (await query.execute()) as Database[T][];
 }

@@ -19,7 +19,8 @@ export interface OAuthAdapter {
   find(id: string): Promise<OAuthPayload | undefined>;
   findByUid(uid: string): Promise<OAuthPayload | undefined>;
   findByUserCode(userCode: string): Promise<OAuthPayload | undefined>;
-  consume(id: string): Promise<void>;
+  /** Marks the record consumed; false when another request consumed it first (a code or refresh token used twice). */
+  consume(id: string): Promise<boolean | void>;
   destroy(id: string): Promise<void>;
   revokeByGrantId(grantId: string): Promise<void>;
 }
@@ -76,8 +77,13 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
       return live(await db.kysely.selectFrom('oauth_records').select(columns).where('model', '=', this.model).where('user_code', '=', userCode).executeTakeFirst());
     }
 
-    async consume(id: string): Promise<void> {
-      await db.write((trx) => trx.updateTable('oauth_records').set({ consumed_ms: now().getTime() }).where('model', '=', this.model).where('id', '=', id).execute());
+    async consume(id: string): Promise<boolean> {
+      // Only the first consumer changes the row: oidc-provider reads `consumed` before it consumes,
+      // so two requests with one code (on two processes) both pass that read.
+      const r = await db.write((trx) =>
+        trx.updateTable('oauth_records').set({ consumed_ms: now().getTime() }).where('model', '=', this.model).where('id', '=', id).where('consumed_ms', 'is', null).executeTakeFirst(),
+      );
+      return Number(r.numUpdatedRows) === 1;
     }
 
     async destroy(id: string): Promise<void> {

@@ -75,6 +75,11 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
           if (!found && this.model === 'Client' && guard.allowLocal) return loopbackClient(id, guard);
           return found;
         }
+        override async consume(id: string) {
+          // A code or refresh token consumed meanwhile by another request: this one gets no tokens.
+          if (!(await super.consume(id))) throw new errors.InvalidGrant!('grant request is invalid');
+          return true;
+        }
       },
       jwks: { keys: [jwk] },
       cookies: { keys: [cookieKey] },
