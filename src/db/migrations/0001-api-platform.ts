@@ -6,7 +6,7 @@
  * Later migrations reshape several of these: 0004 widens accounts, 0009 moves the ranking out of
  * it (dropping its score and store columns and both indexes), 0008 widens webhook_endpoints.
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

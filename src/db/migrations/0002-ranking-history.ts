@@ -4,7 +4,7 @@
  *
  * Superseded: 0009_ranking_versions drops the table (rankings are kept as whole versions since).
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

@@ -2,7 +2,7 @@
  * 0003_accounts_version: adds workspaces.accounts_version, bumped by every change to a workspace's
  * accounts, so a served GET /accounts page can be reused (by any process) until they change.
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

@@ -3,7 +3,7 @@
  * stage move and per changed field) and adds outcomes.deal_id, so a stage move recorded as an
  * outcome names its deal.
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

@@ -3,7 +3,7 @@
  * index so a racing duplicate is a 409), and store_contacts and ingested_contacts, the data team's
  * contact source that ingest loads for every workspace.
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

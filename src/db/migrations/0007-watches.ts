@@ -3,7 +3,7 @@
  * managed, self-directed or client watch, its stores, what changed in them and the proof of
  * each check.
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

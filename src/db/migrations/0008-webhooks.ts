@@ -4,7 +4,7 @@
  * fan-out reads, and creates webhook_deliveries (one message per endpoint and event) and
  * webhook_attempts.
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

@@ -6,7 +6,8 @@
  * ranking_history (0002), the score-order indexes of accounts (0001) and the accounts columns
  * that now live in rankings and ranking_details (domain, country, category, plan, score, ...).
  *
- * Kysely runs migrations in key order, so this one runs after 0008; it reads only tables of 0001-0004.
+ * Kysely runs migrations in key order, so this one runs after 0008; it reads only tables of
+ * 0001-0004.
  */
 import { type Kysely, type Migration, SqliteAdapter, sql } from 'kysely';
 

@@ -6,7 +6,7 @@
  * the four outreach tables, outreach_cadences, outreach_enrollments, outreach_steps and
  * outreach_senders (src/outreach/), the billable work the wallet was built to charge for.
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

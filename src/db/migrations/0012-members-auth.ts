@@ -2,10 +2,10 @@
  * 0012_members_auth: sign-in for members. Creates member_logins (one argon2id password per email),
  * member_invites, member_sessions and oauth_records (oidc-provider's models, one row each).
  *
- * Not auth, despite the name: it also creates workspace_settings, whose one setting is who may
- * read the wallet.
+ * The name leaves out workspace_settings, which it also creates: one row per workspace, whose one
+ * setting is who may read the wallet.
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

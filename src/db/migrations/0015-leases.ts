@@ -2,7 +2,7 @@
  * 0015_leases: creates leases, one row per unit of background work held by a process, and deletes
  * the ingest lease from settings, where it lived before.
  */
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {

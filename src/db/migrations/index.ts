@@ -2,10 +2,10 @@
  * The one set of migrations, run on start on SQLite and PostgreSQL alike: one file a migration
  * beside this one, listed below under the key kysely records in its migration table.
  *
- * Kysely runs them in key order and refuses a database that has applied a key sorting after
- * one it has not, so a new migration takes the next number after the last key (gaps such as
- * 0011 and 0014 stay unused) and its own file: `NNNN-what-it-does.ts` exporting `migration`, imported
- * and listed here as 'NNNN_what_it_does'. Never edit or rename a migration that has shipped.
+ * Kysely runs them in key order and refuses a database that has applied a key sorting after one
+ * it has not, so a new migration takes a number after the last key (the gaps at 0011 and 0014
+ * stay empty). It is a file `NNNN-what-it-does.ts` exporting `migration`, imported and listed
+ * here as 'NNNN_what_it_does'. Never edit or rename a migration that has shipped.
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import { migration as apiPlatform } from './0001-api-platform.js';
