@@ -1,0 +1,34 @@
+/**
+ * OAuth records consumed by two processes at once: an authorization code or a refresh token is
+ * consumed by one request only, so two token requests with one code never both get tokens.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../../src/db/index.js';
+import { oauthAdapter } from '../../src/db/oauth.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`OAuth records consumed on two handles of one ${d.label} database`, () => {
+    let t: TestDb;
+    let other: Db;
+    beforeAll(async () => {
+      t = await freshDb(d.name);
+      other = await openDatabase(t.databaseUrl ? { databaseUrl: t.databaseUrl } : { dbPath: t.dbPath });
+    });
+    afterAll(async () => {
+      await other?.close();
+      await t?.cleanup();
+    });
+
+    it('lets one of two concurrent consumers of a code or refresh token consume it', async () => {
+      for (const model of ['AuthorizationCode', 'RefreshToken']) {
+        const here = new (oauthAdapter(t.db))(model);
+        const there = new (oauthAdapter(other))(model);
+        await here.upsert('grant-1', { grantId: 'g1', kind: model }, 600);
+        const results = await Promise.all([here.consume('grant-1'), there.consume('grant-1'), here.consume('grant-1'), there.consume('grant-1')]);
+        expect(results.filter((r) => r === true)).toHaveLength(1);
+        expect((await here.find('grant-1'))?.consumed).toEqual(expect.any(Number));
+      }
+    });
+  });
+}
