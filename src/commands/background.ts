@@ -97,21 +97,21 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
     // A closed month is billed once (the ledger's unique cause), so several servers may all run it.
     statements: {
       everyMs: opts.statementsEveryMs ?? 300_000,
-      run: async () => void (await runStatements(db, { now: opts.now, log: opts.log })),
+      run: async (stopping) => void (await runStatements(db, { now: opts.now, log: opts.log, stopping })),
     },
   };
   if (opts.reports) {
     const { statistics } = opts.reports;
     tasks.reports = {
       everyMs: opts.reports.everyMs ?? 2_000,
-      run: async () => void (await runReports(db, { now: opts.now, statistics, log: opts.log })),
+      run: async (stopping) => void (await runReports(db, { now: opts.now, statistics, log: opts.log, stopping })),
     };
   }
   if (opts.webhooks) {
     const webhooks = opts.webhooks;
     tasks.outreach = {
       everyMs: opts.outreachEveryMs ?? 10_000,
-      run: async () => void (await runOutreach(db, { now: opts.now, webhooks, ca: webhooks.ca, log: opts.log })),
+      run: async (stopping) => void (await runOutreach(db, { now: opts.now, webhooks, ca: webhooks.ca, log: opts.log, stopping })),
     };
   }
   if (opts.ingest) {

@@ -24,6 +24,8 @@ export interface OutreachWorkerOptions {
   /** Clock of the signature timestamps (receivers check it against real time): default Date.now. */
   signingClock?: () => number;
   log?: (line: string) => void;
+  /** Turns true when the process stops: no further step is started. */
+  stopping?: () => boolean;
 }
 
 const BATCH = 100;
@@ -35,7 +37,10 @@ export async function runOutreach(db: Db, opts: OutreachWorkerOptions): Promise<
     const due = await dueEnrollments(db.kysely, opts.now().getTime(), BATCH);
     if (due.length === 0) return recorded;
     let progressed = 0;
-    for (const e of due) if (await step(db, e, opts)) progressed++;
+    for (const e of due) {
+      if (opts.stopping?.()) return recorded + progressed;
+      if (await step(db, e, opts)) progressed++;
+    }
     recorded += progressed;
     if (progressed === 0 || due.length < BATCH) return recorded;
   }

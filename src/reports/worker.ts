@@ -20,12 +20,15 @@ export interface ReportWorkerOptions {
   now: () => Date;
   statistics: StatisticsSource;
   log?: (line: string) => void;
+  /** Turns true when the process stops: no further report is claimed. */
+  stopping?: () => boolean;
 }
 
 /** Generates every queued report; resolves to how many it finished or failed. */
 export async function runReports(db: Db, opts: ReportWorkerOptions): Promise<number> {
   let handled = 0;
-  for (let r = await claimReport(db, opts.now()); r; r = await claimReport(db, opts.now())) {
+  const next = () => (opts.stopping?.() ? undefined : claimReport(db, opts.now()));
+  for (let r = await next(); r; r = await next()) {
     await generate(db, r, opts);
     handled++;
   }

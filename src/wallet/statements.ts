@@ -49,6 +49,8 @@ export async function deliveredIn(q: Kysely<Database>, workspaceId: string, mont
 export interface StatementOptions {
   now: () => Date;
   log?: (line: string) => void;
+  /** Turns true when the process stops: no further workspace is billed. */
+  stopping?: () => boolean;
 }
 
 /** Bills every closed month not yet billed, in every workspace with a wallet; resolves to the debits it wrote. */
@@ -58,6 +60,7 @@ export async function runStatements(db: Db, opts: StatementOptions): Promise<Led
   const written: LedgerEntry[] = [];
   const wallets = await db.kysely.selectFrom('wallets').select(['workspace_id', 'plan', 'created_at']).orderBy('workspace_id').execute();
   for (const w of wallets) {
+    if (opts.stopping?.()) break;
     const months = closedMonths(w.created_at, now);
     if (!months.length) continue;
     const allowance = PLAN_ALLOWANCES[w.plan] ?? 0;

@@ -221,6 +221,24 @@ for (const d of dialects) {
         const entries = await expectConsistentLedger(a, ws);
         expect(entries.filter((e) => e.operation_id === 'outreach_step').map((e) => e.idempotency_key).sort()).toEqual(ids.map((id) => `${id}:0`).sort());
       });
+
+      it('starts no further step once the process is stopping, and leaves the rest due for the next run', async () => {
+        const ws = await funded(10_000);
+        const now = new Date();
+        await a.write(async (trx) => {
+          const cadence = await insertCadence(trx, ws, 'intro', [{ day: 0, name: 'intro email' }, { day: 30, name: 'follow-up' }], now);
+          for (let i = 0; i < 5; i++) {
+            await insertEnrollment(trx, { id: newId('enr'), workspace_id: ws, store_id: 'store-a', contact_id: newId('con'), cadence_id: cadence.id, status: 'active', actor: 'key:test', api_key_id: null, ledger_entry_id: null, approval_id: null, start_ms: now.getTime(), next_due_ms: now.getTime() }, now);
+          }
+        });
+        const mine = () => a.kysely.selectFrom('outreach_steps').select('id').where('workspace_id', '=', ws).execute();
+        // The stop arrives while the second step is being recorded.
+        let asked = 0;
+        await runOutreach(a, { now: () => new Date(), webhooks: runtimes[0]!, stopping: () => ++asked > 2 });
+        expect(await mine()).toHaveLength(2);
+        await runOutreach(a, { now: () => new Date(), webhooks: runtimes[0]! });
+        expect(await mine()).toHaveLength(5);
+      });
     });
   });
 }
