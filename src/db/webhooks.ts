@@ -75,7 +75,7 @@ export interface EndpointChange {
  * endpoint take turns, each seeing what the one before it committed. Undefined when there is
  * none (also when it was deleted meanwhile).
  */
-async function lockEndpoint(trx: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+export async function lockEndpoint(trx: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow | undefined> {
   const [ep] = (await lockRows(trx, 'webhook_endpoints', { workspace_id: workspaceId, id })) as unknown as WebhookEndpointRow[];
   return ep && ep.deleted_at === null ? ep : undefined;
 }
@@ -193,7 +193,10 @@ export async function fanOut(trx: Kysely<Database>, dialect: 'sqlite' | 'postgre
       .limit(limit - dispatched)
       .execute();
     if (events.length === 0) continue;
-    const endpoints = await trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).where('disabled_at', 'is', null).orderBy('id').execute();
+    // Locked, so a change or deletion of an endpoint under way is waited for and then seen.
+    let live = trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).where('disabled_at', 'is', null).orderBy('id');
+    if (dialect === 'postgres') live = live.forNoKeyUpdate();
+    const endpoints = await live.execute();
     for (const ep of endpoints) {
       await insertMessages(trx, ep, events.filter((e) => e.created_at >= ep.created_at), now.getTime());
     }
@@ -216,6 +219,8 @@ export async function recoverEvents(trx: Kysely<Database>, ep: WebhookEndpointRo
     .where('workspace_id', '=', ep.workspace_id)
     .where('created_at', '>=', since)
     .where('created_at', '<=', until)
+    // Events not fanned out yet get their messages, in order, from the fan-out.
+    .where('dispatched', '=', 1)
     .orderBy('seq')
     .execute();
   const mine = events.filter((e) => wants(ep, e.type));

@@ -11,6 +11,7 @@ import {
   findDelivery,
   findWebhookEndpoint,
   insertTestMessage,
+  lockEndpoint,
   insertWebhookEndpoint,
   listDeliveries,
   listWebhookEndpoints,
@@ -140,6 +141,13 @@ const noEndpoint = (id: string) => new ApiProblem('not-found', `No webhook endpo
 
 async function endpointOr404(q: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow> {
   const ep = await findWebhookEndpoint(q, workspaceId, id);
+  if (!ep) throw noEndpoint(id);
+  return ep;
+}
+
+/** The live endpoint locked for the rest of tx (a deletion under way is waited for: then 404). */
+async function lockedEndpointOr404(tx: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow> {
+  const ep = await lockEndpoint(tx, workspaceId, id);
   if (!ep) throw noEndpoint(id);
   return ep;
 }
@@ -321,7 +329,7 @@ export const webhookRoutes = [
     response: Delivery,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
-      await endpointOr404(tx, workspace.id, params.id);
+      await lockedEndpointOr404(tx, workspace.id, params.id);
       if (!(await retryDelivery(tx, params.id, params.delivery_id, now))) {
         throw new ApiProblem('not-found', `No delivery "${params.delivery_id}" of webhook endpoint "${params.id}".`);
       }
@@ -345,7 +353,7 @@ export const webhookRoutes = [
     response: z.object({ object: z.literal('webhook_recovery'), endpoint_id: z.string(), since: z.string(), until: z.string(), scheduled: z.int() }),
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, params, body, now }) {
-      const ep = await endpointOr404(tx, workspace.id, params.id);
+      const ep = await lockedEndpointOr404(tx, workspace.id, params.id);
       const since = new Date(body.since);
       const until = new Date(body.until);
       if (since > until) throw new ApiProblem('unprocessable', '`since` is after `until`.');
@@ -368,7 +376,7 @@ export const webhookRoutes = [
     response: Delivery,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
-      const ep = await endpointOr404(tx, workspace.id, params.id);
+      const ep = await lockedEndpointOr404(tx, workspace.id, params.id);
       const d = await insertTestMessage(
         tx,
         ep,
