@@ -6,3 +6,6 @@ export const ACCOUNT_STATUSES = ['open', 'working', 'qualified', 'disqualified',
 
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
+
+/** Statuses under which no outreach starts and no further step is sent. */
+export const NO_OUTREACH: ReadonlySet<string> = new Set<AccountStatus>(['do_not_contact', 'disqualified']);

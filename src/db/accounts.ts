@@ -144,6 +144,12 @@ export async function getAccount(q: Kysely<Database>, workspaceId: string, store
   return rankedAccount(q, workspaceId, storeId);
 }
 
+/** getAccount with the account row locked for the rest of trx first (status decisions take turns with it). */
+export async function lockAccount(trx: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
+  await lockRows(trx, 'accounts', { workspace_id: workspaceId, store_id: storeId });
+  return rankedAccount(trx, workspaceId, storeId);
+}
+
 export interface StatusChange {
   status: AccountStatus;
   note: string | null;

@@ -7,8 +7,11 @@
  * sender, or without funds, the step is recorded `held` and nothing is charged. Either way the
  * enrollment moves to its next step (or completes).
  */
-import type { Db } from '../db/index.js';
-import { cadenceSteps, DAY_MS, dueEnrollments, type EnrollmentRow, getCadence, getSender, recordStep } from '../db/outreach.js';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/index.js';
+import { NO_OUTREACH } from '../accounts/statuses.js';
+import { lockRows } from '../db/locks.js';
+import { cadenceSteps, DAY_MS, dueEnrollments, type EnrollmentRow, getCadence, getSender, recordStep, stopEnrollment } from '../db/outreach.js';
 import { recordSupervision } from '../db/wallet.js';
 import { isApiProblem } from '../api/problems.js';
 import { charge, refund } from '../wallet/billing.js';
@@ -46,8 +49,21 @@ export async function runOutreach(db: Db, opts: OutreachWorkerOptions): Promise<
   }
 }
 
+/**
+ * Ends the enrollment, unsent, when its account's status (read under the account's row lock,
+ * so a decision under way is waited for) became one that blocks outreach; true when it did.
+ */
+async function endedByStatus(trx: Kysely<Database>, e: EnrollmentRow, now: Date): Promise<boolean> {
+  const [account] = await lockRows(trx, 'accounts', { workspace_id: e.workspace_id, store_id: e.store_id });
+  if (!account || !NO_OUTREACH.has(String(account.status))) return false;
+  await stopEnrollment(trx, e.id, `the account's status is ${account.status}`, now);
+  return true;
+}
+
 async function step(db: Db, e: EnrollmentRow, opts: OutreachWorkerOptions): Promise<boolean> {
   const now = opts.now();
+  // Also checked again where the step is charged, in that transaction.
+  if (await db.write((trx) => endedByStatus(trx, e, now))) return true;
   const cadence = await getCadence(db.kysely, e.workspace_id, e.cadence_id);
   const steps = cadence ? cadenceSteps(cadence) : [];
   const s = steps[e.next_step];
@@ -69,6 +85,7 @@ async function step(db: Db, e: EnrollmentRow, opts: OutreachWorkerOptions): Prom
   // Charge and record the step in one transaction (once: recordStep checks the step), then send.
   const recorded = await db
     .write(async (trx) => {
+      if (await endedByStatus(trx, e, now)) return null;
       const c = await charge(trx, { workspaceId: e.workspace_id, unit: 'outreach_step', quantity: 1, operationId: 'outreach_step', idempotencyKey: `${e.id}:${e.next_step}`, actor: e.actor, now, noApproval: true });
       if (c.status !== 'debited') throw new Error('unreachable: a step never waits for an approval');
       const row = await recordStep(trx, e, { ...base, status: 'sent', reason: null, ledger_entry_id: c.entry.id }, next, now);

@@ -29,7 +29,7 @@ for (const d of dialects) {
     const run = adminCli(() => h.t);
 
     beforeAll(async () => {
-      caps = capabilityManifest({ ...Object.fromEntries(OPS.map((op) => [op, 'pilot'])), record_outcome: 'available', get_wallet: 'available', list_wallet_usage: 'available', get_supervision: 'available', create_deal: 'available' });
+      caps = capabilityManifest({ ...Object.fromEntries(OPS.map((op) => [op, 'pilot'])), record_outcome: 'available', set_account_status: 'available', get_wallet: 'available', list_wallet_usage: 'available', get_supervision: 'available', create_deal: 'available' });
       h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { write: 1000, read: 1000 } });
       runtime = await webhookRuntime(h.db.kysely, { allowLocal: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
       receiver = await startReceiver({ tls: true });
@@ -157,6 +157,18 @@ for (const d of dialects) {
       const list = await call(h.base, 'GET', '/outreach/enrollments?status=stopped&limit=2', { key });
       expect(list.body.data).toHaveLength(2);
       expect(list.body.next_cursor).not.toBeNull();
+    });
+
+    it('ends an enrollment unsent and uncharged when its account became do_not_contact after enrolling', async () => {
+      const { ws, key, cadence, contact } = await setup({ funds: '10' });
+      const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
+      expect(e.status).toBe(201);
+      const set = await call(h.base, 'POST', '/accounts/store-b/status', { key: await apiKey(h.db, ws.id, ['write:deals']), idem: freshIdem(), body: { status: 'do_not_contact' } });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      const spentBefore = (await call(h.base, 'GET', '/wallet', { key })).body.balance;
+      await worker();
+      expect(await get(key, e.body.id)).toMatchObject({ status: 'stopped', stop_reason: "the account's status is do_not_contact", steps: [] });
+      expect((await call(h.base, 'GET', '/wallet', { key })).body.balance).toEqual(spentBefore);
     });
 
     it("never shows another workspace's cadences or enrollments", async () => {

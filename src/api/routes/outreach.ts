@@ -6,7 +6,8 @@
  * no sender is configured. A won or lost outcome or deal stops the store's enrollments.
  */
 import { z } from 'zod';
-import { getAccount } from '../../db/accounts.js';
+import { lockAccount } from '../../db/accounts.js';
+import { NO_OUTREACH } from '../../accounts/statuses.js';
 import { getContact } from '../../db/contacts.js';
 import { newId } from '../../db/ids.js';
 import {
@@ -32,8 +33,7 @@ import { defineRoute } from '../route-def.js';
 import { idParam, page, pageQuery } from '../schemas.js';
 import { seqPager } from '../seq-page.js';
 
-/** Statuses that block outreach (DESIGN: do_not_contact and disqualified). */
-export const NO_OUTREACH = new Set(['do_not_contact', 'disqualified']);
+export { NO_OUTREACH } from '../../accounts/statuses.js';
 
 const CadenceStep = z.strictObject({
   day: z.int().min(0).max(365).describe('Days after enrollment the step is due (0: at once)'),
@@ -152,7 +152,8 @@ export const outreachRoutes = [
     status: 201,
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, key, body, headers, now }) {
-      const account = await getAccount(tx, workspace.id, body.store_id);
+      // Locked: a status change to do_not_contact under way is waited for, then seen.
+      const account = await lockAccount(tx, workspace.id, body.store_id);
       if (!account) throw new ApiProblem('not-found', `No account "${body.store_id}" in this workspace.`);
       const contact = await getContact(tx, workspace.id, body.contact_id);
       if (!contact) throw new ApiProblem('not-found', `No contact "${body.contact_id}" in this workspace.`);
