@@ -2,7 +2,7 @@
  * Row locks for a check-then-write: the parent row of whatever a request checks (a cap, a
  * state, its children) is locked first, in the same transaction, so a concurrent request on
  * another connection or process waits and then sees this one's writes. On PostgreSQL that is
- * `SELECT … FOR UPDATE`; on SQLite every write transaction already holds the database's one
+ * `SELECT … FOR NO KEY UPDATE`; on SQLite every write transaction already holds the database's one
  * write lock (BEGIN IMMEDIATE), so the plain read is enough.
  */
 import { type Kysely, PostgresAdapter } from 'kysely';
