@@ -67,4 +67,4 @@ export function ifMatchVersion(headers: Record<string, string | string[] | undef
   return Number(m[1] ?? m[2]);
 }
 
-export const Deleted = (object: string) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
+export const Deleted = <const O extends string>(object: O) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
