@@ -68,3 +68,13 @@ export function ifMatchVersion(headers: Record<string, string | string[] | undef
 }
 
 export const Deleted = <const O extends string>(object: O) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
+
+/**
+ * A schema as JSON Schema (draft 2020-12, without `$schema`): what a caller sends (`input`) or
+ * receives (`output`; an object then allows no other member). openapi.json and the MCP tools
+ * publish these.
+ */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
