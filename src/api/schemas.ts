@@ -1,14 +1,19 @@
 /** Schemas shared by several operations. */
 import { z } from 'zod';
 
+/** A problem body: the RFC 7807 members, and the extension members some kinds add (docs/rest-api.md). */
 export const Problem = z
-  .object({
+  .looseObject({
     type: z.string().describe('Stable URI of the problem kind'),
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('One per invalid parameter or field (invalid-parameters, invalid-body)'),
+    required_scope: z.string().optional().describe('The scope the call needs (insufficient-scope)'),
+    activation: z.string().optional().describe('The activation the workspace needs (activation-required)'),
+    retry_after: z.int().optional().describe('Seconds to wait (rate-limited)'),
   })
-  .meta({ description: 'RFC 7807 problem details (application/problem+json)' });
+  .meta({ description: 'RFC 7807 problem details (application/problem+json); some kinds add members, named on their operations' });
 
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MIN = 1;

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { capabilityReader } from '../../src/api/capabilities.js';
 import { type OperationRequest, createExecutor } from '../../src/api/executor.js';
+import { ApiProblem } from '../../src/api/problems.js';
 import { defineRoute } from '../../src/api/route-def.js';
+import { Problem } from '../../src/api/schemas.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { apiKey, fakeClock, freshIdem, workspace } from './harness.js';
 
@@ -58,6 +60,15 @@ const routes = {
 function request(key: string, idem?: string): OperationRequest {
   return { params: {}, query: {}, headers: { authorization: `Bearer ${key}`, ...(idem ? { 'idempotency-key': idem } : {}) }, target: '/test' };
 }
+
+it('documents problems with the extension members they carry (openapi.json Problem)', () => {
+  const problems = [
+    new ApiProblem('invalid-parameters', 'limit: too big', {}, { errors: [{ path: 'limit', message: 'too big' }] }),
+    new ApiProblem('insufficient-scope', 'Needs read:wallet.', {}, { required_scope: 'read:wallet' }),
+    new ApiProblem('conflict', 'A contact has this email.', {}, { existing_contact_id: 'con_1' }),
+  ];
+  for (const p of problems) expect(Problem.parse(p.body())).toEqual(p.body());
+});
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`response validation on ${d.label}`, () => {

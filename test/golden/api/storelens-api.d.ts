@@ -1025,13 +1025,26 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description RFC 7807 problem details (application/problem+json) */
+        /** @description RFC 7807 problem details (application/problem+json); some kinds add members, named on their operations */
         Problem: {
             /** @description Stable URI of the problem kind */
             type: string;
             title: string;
             status: number;
             detail: string;
+            /** @description One per invalid parameter or field (invalid-parameters, invalid-body) */
+            errors?: {
+                path: string;
+                message: string;
+            }[];
+            /** @description The scope the call needs (insufficient-scope) */
+            required_scope?: string;
+            /** @description The activation the workspace needs (activation-required) */
+            activation?: string;
+            /** @description Seconds to wait (rate-limited) */
+            retry_after?: number;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: {
@@ -3895,13 +3908,26 @@ export interface operations {
                                 }[];
                             } | null;
                             /** @description Why it failed (status `failed`) */
-                            problem: {
+                            problem: ({
                                 /** @description Stable URI of the problem kind */
                                 type: string;
                                 title: string;
                                 status: number;
                                 detail: string;
-                            } | null;
+                                /** @description One per invalid parameter or field (invalid-parameters, invalid-body) */
+                                errors?: {
+                                    path: string;
+                                    message: string;
+                                }[];
+                                /** @description The scope the call needs (insufficient-scope) */
+                                required_scope?: string;
+                                /** @description The activation the workspace needs (activation-required) */
+                                activation?: string;
+                                /** @description Seconds to wait (rate-limited) */
+                                retry_after?: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                             requested_at: string;
                             finished_at: string | null;
                         }[];
@@ -4001,13 +4027,26 @@ export interface operations {
                             }[];
                         } | null;
                         /** @description Why it failed (status `failed`) */
-                        problem: {
+                        problem: ({
                             /** @description Stable URI of the problem kind */
                             type: string;
                             title: string;
                             status: number;
                             detail: string;
-                        } | null;
+                            /** @description One per invalid parameter or field (invalid-parameters, invalid-body) */
+                            errors?: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description The scope the call needs (insufficient-scope) */
+                            required_scope?: string;
+                            /** @description The activation the workspace needs (activation-required) */
+                            activation?: string;
+                            /** @description Seconds to wait (rate-limited) */
+                            retry_after?: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         requested_at: string;
                         finished_at: string | null;
                     };
@@ -4101,13 +4140,26 @@ export interface operations {
                             }[];
                         } | null;
                         /** @description Why it failed (status `failed`) */
-                        problem: {
+                        problem: ({
                             /** @description Stable URI of the problem kind */
                             type: string;
                             title: string;
                             status: number;
                             detail: string;
-                        } | null;
+                            /** @description One per invalid parameter or field (invalid-parameters, invalid-body) */
+                            errors?: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description The scope the call needs (insufficient-scope) */
+                            required_scope?: string;
+                            /** @description The activation the workspace needs (activation-required) */
+                            activation?: string;
+                            /** @description Seconds to wait (rate-limited) */
+                            retry_after?: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         requested_at: string;
                         finished_at: string | null;
                     };
