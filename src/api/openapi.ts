@@ -63,16 +63,15 @@ function parameters(r: AnyRoute): Json[] {
 
 function operation(r: AnyRoute, capability: CapabilityLookup, statuses: ReturnType<typeof statusResponses>): Json {
   const cap = capability(r);
-  const responses: Json = {
-    [String(r.status ?? 200)]: {
-      description: 'Success',
-      headers: { ...rateHeaders, ...(isMutating(r) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}) },
-      content: {
-        'application/json': { schema: jsonSchema(r.response, 'output') },
-        ...Object.fromEntries(Object.entries(r.alternateContent ?? {}).map(([type, description]) => [type, { schema: { type: 'string', description } }])),
-      },
+  const success = {
+    headers: { ...rateHeaders, ...(isMutating(r) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}) },
+    content: {
+      'application/json': { schema: jsonSchema(r.response, 'output') },
+      ...Object.fromEntries(Object.entries(r.alternateContent ?? {}).map(([type, description]) => [type, { schema: { type: 'string', description } }])),
     },
   };
+  const responses: Json = { [String(r.status ?? 200)]: { description: 'Success', ...success } };
+  for (const [status, description] of Object.entries(r.otherStatuses ?? {})) responses[status] = { description, ...success };
   for (const s of problemStatuses(r)) responses[String(s)] = { $ref: `#/components/responses/${statuses[s]!.name}` };
   const op: Json = {
     operationId: r.operationId,

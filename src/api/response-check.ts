@@ -1,9 +1,10 @@
 /**
  * Response validation (validateResponses: tests, and `STORELENS_VALIDATE_RESPONSES=1` in
  * development): a handler's JSON body, as it goes out on the wire, must be exactly what its
- * route's `response` schema documents (openapi.json, the MCP tool's output schema). A member
- * the schema does not declare, a missing one or a wrong value is a ResponseMismatch, which the
- * executor answers as a 500 (and rolls back in a mutating call).
+ * route's `response` schema documents (openapi.json, the MCP tool's output schema), with a
+ * status the route declares. A member the schema does not declare, a missing one, a wrong value
+ * or another status is a ResponseMismatch, which the executor answers as a 500 (and rolls back
+ * in a mutating call).
  */
 import type { z } from 'zod';
 import type { AnyRoute, OperationResult } from './route-def.js';
@@ -18,11 +19,12 @@ export class ResponseMismatch extends Error {
   }
 }
 
-/** The result as it is, or a ResponseMismatch naming every difference of its JSON body (and replay body) from the route's schema. */
+/** The result as it is, or a ResponseMismatch naming every difference of its status, JSON body (and replay body) from the route's declaration. */
 export function checkResult<R extends OperationResult>(route: AnyRoute, result: R): R {
-  if (result.contentType !== undefined) return result;
-  const issues = [...bodyIssues(route, result.body, 'body')];
-  if (result.replayBody !== undefined) issues.push(...bodyIssues(route, result.replayBody, 'replayBody'));
+  const declared = [route.status ?? 200, ...Object.keys(route.otherStatuses ?? {}).map(Number)];
+  const issues = declared.includes(result.status) ? [] : [`status ${result.status}: the route declares ${declared.join(' or ')}`];
+  if (result.contentType === undefined) issues.push(...bodyIssues(route, result.body, 'body'));
+  if (result.contentType === undefined && result.replayBody !== undefined) issues.push(...bodyIssues(route, result.replayBody, 'replayBody'));
   if (issues.length) throw new ResponseMismatch(route.operationId, issues);
   return result;
 }

@@ -103,6 +103,8 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined, R extends
   alternateContent?: Record<string, string>;
   /** Success status (200 unless said). */
   status?: number;
+  /** Other success statuses the handler may answer with the same body, each with what it means (e.g. 202: awaiting an owner's approval). */
+  otherStatuses?: Record<number, string>;
   /** Operation-specific problem statuses beyond those every call can answer. */
   problems?: number[];
   /**

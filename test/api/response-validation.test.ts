@@ -42,7 +42,8 @@ const routes = {
       return { status: 200, body };
     },
   }),
-  markdown: defineRoute({ ...common, operationId: 'test_markdown', method: 'GET', path: '/test/markdown', kind: 'read', handler: async () => ({ status: 200, body: '# A thing', contentType: 'text/markdown; charset=utf-8' }) }),
+  otherStatus: defineRoute({ ...common, operationId: 'test_other_status', method: 'GET', path: '/test/other-status', kind: 'read', handler: async () => ({ status: 202, body: { object: 'thing' as const, id: 't1', count: 1 } }) }),
+    markdown: defineRoute({ ...common, operationId: 'test_markdown', method: 'GET', path: '/test/markdown', kind: 'read', handler: async () => ({ status: 200, body: '# A thing', contentType: 'text/markdown; charset=utf-8' }) }),
   wrongWrite: defineRoute({
     ...common,
     operationId: 'test_wrong_write',
@@ -50,6 +51,7 @@ const routes = {
     path: '/test/wrong-write',
     scope: 'write:outcomes',
     kind: 'write',
+    status: 201,
     handler: async () => {
       runs++;
       return { status: 201, body: { object: 'thing' as const, id: 't1', count: 1 }, replayBody: { object: 'thing' as const, id: 't1', count: -0.5 } };
@@ -110,6 +112,12 @@ for (const d of dialects) {
       const r = await exec.execute(routes.undeclared, request(key));
       expect(r.status).toBe(500);
       expect(logged[0]).toContain('body.secret: not declared by the schema');
+    });
+
+    it('answers 500 for a success status the route does not declare', async () => {
+      const { exec, logged } = await executor(true);
+      expect((await exec.execute(routes.otherStatus, request(key))).status).toBe(500);
+      expect(logged[0]).toContain('status 202: the route declares 200');
     });
 
     it('rolls a drifting write back and keeps nothing for replay: the same key runs it again', async () => {

@@ -151,6 +151,7 @@ export const outreachRoutes = [
     triggers: ['outreach'],
     response: Enrollment,
     status: 201,
+    otherStatuses: { 202: 'Accepted, awaiting an owner\'s approval of the charge (status `awaiting_approval`)' },
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, key, body, headers, now }) {
       const account = await getAccount(tx, workspace.id, body.store_id);

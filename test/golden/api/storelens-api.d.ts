@@ -4420,6 +4420,51 @@ export interface operations {
                     };
                 };
             };
+            /** @description Accepted, awaiting an owner's approval of the charge (status `awaiting_approval`) */
+            202: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "outreach_enrollment";
+                        id: string;
+                        store_id: string;
+                        contact_id: string;
+                        cadence_id: string;
+                        /** @enum {string} */
+                        status: "awaiting_approval" | "active" | "stopped" | "completed";
+                        /** @description Index of the next step; null once the enrollment ended */
+                        next_step: number | null;
+                        next_due_at: string | null;
+                        /** @description The debit for the enrollment */
+                        ledger_entry_id: string | null;
+                        approval_id: string | null;
+                        stop_reason: string | null;
+                        /** @description Steps recorded so far, in order */
+                        steps: {
+                            /** @description 0-based index into the cadence */
+                            step: number;
+                            day: number;
+                            due_at: string;
+                            /**
+                             * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                             * @enum {string}
+                             */
+                            status: "sent" | "held" | "failed";
+                            reason: string | null;
+                            ledger_entry_id: string | null;
+                            recorded_at: string;
+                        }[];
+                        created_at: string;
+                        stopped_at: string | null;
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
