@@ -22,7 +22,8 @@ import { toProblem } from './error-handler.js';
 import { fingerprint, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
 import { ApiProblem, isApiProblem, type ProblemKind } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
-import { type AnyRoute, type CallKind, isMutating } from './route-def.js';
+import { checkResult, ResponseMismatch } from './response-check.js';
+import { type AnyRoute, type CallKind, type OperationResult, type Trigger, isMutating } from './route-def.js';
 import { scopeRefusal } from './scopes.js';
 import { type WebhookRuntime, webhookRuntime } from '../webhooks/runtime.js';
 
@@ -72,10 +73,19 @@ export interface ExecutorOptions {
   /** Per-minute limits by call kind; default read 120, write 20, report 5. */
   rateLimits?: Partial<Record<CallKind, number>>;
   /**
-   * Told after a mutating operation committed (not on a replay): background work that follows
-   * a write (re-ranking after an outcome) starts here, off the request path.
+   * Told after a mutating operation committed (not on a replay), with the background tasks its
+   * route declares (`triggers`, none: []): work that follows a write (re-ranking after an
+   * outcome) starts here, off the request path.
    */
-  onWrite?: (operationId: string, workspaceId: string) => void;
+  onWrite?: (triggers: readonly Trigger[], workspaceId: string) => void;
+  /**
+   * Check every JSON success body against its route's `response` schema (response-check.ts): a
+   * mismatch is answered 500 and reported to `log`. On in tests; `STORELENS_VALIDATE_RESPONSES=1`
+   * turns it on for a server in development. Off by default (it parses every answer again).
+   */
+  validateResponses?: boolean;
+  /** Where a response mismatch is reported (default: console.error). */
+  log?: (line: string) => void;
   /** Told of every error execute() answers with a 5xx (whose body never carries internals). */
   onError?: (err: unknown) => void;
   /** The webhook routes' secret box and SSRF settings (default: the database's key, no local URLs, system DNS). */
@@ -110,6 +120,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 const EMPTY = z.strictObject({});
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_TRIGGERS: readonly Trigger[] = Object.freeze([]);
 const REPLAYED: Record<string, string> = Object.freeze({ 'idempotent-replayed': 'true' }) as Record<string, string>;
 
 /** Serialized cacheable reads (see OperationResult.cacheable), by operation, workspace and target. */
@@ -126,6 +137,18 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   const webhooks = opts.webhooks ?? (await webhookRuntime(db.kysely));
 
   const authenticateCaller = opts.authenticate ?? ((authorization, at) => authenticate(db, authorization, at));
+  const log = opts.log ?? ((line: string) => console.error(line));
+  /** The handler's result, checked against the route's schema when responses are validated. */
+  const checked = opts.validateResponses
+    ? <R extends OperationResult>(route: AnyRoute, result: R): R => {
+        try {
+          return checkResult(route, result);
+        } catch (e) {
+          if (e instanceof ResponseMismatch) log(e.message);
+          throw e;
+        }
+      }
+    : <R extends OperationResult>(_route: AnyRoute, result: R): R => result;
 
   const admit = async (route: AnyRoute, headers: OperationRequest['headers'], known?: Authenticated): Promise<Admission> => {
     const at = now();
@@ -167,7 +190,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
       const leads = flightKey !== undefined && !inflight.has(flightKey);
       if (leads) inflight.set(flightKey, new Promise((resolve) => (settle = resolve)));
       try {
-        const result = await handler(route.prepare ? { ...ctx, prepared: await route.prepare(ctx) } : ctx);
+        const result = checked(route, await handler(route.prepare ? { ...ctx, prepared: await route.prepare(ctx) } : ctx));
         const headers = result.headers ?? NO_HEADERS;
         if (result.contentType !== undefined) return { status: result.status, headers, body: String(result.body), contentType: result.contentType };
         const json = JSON.stringify(result.body);
@@ -186,8 +209,9 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     }
     const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input);
     const prepared = route.prepare ? await route.prepare(ctx) : undefined;
-    const result = await idempotency.run(auth.workspace.id, idemKey, fp, (tx) => handler({ ...ctx, tx, prepared }));
-    if (!result.replayed && result.status < 300) opts.onWrite?.(route.operationId, auth.workspace.id);
+    // A mismatch throws inside the transaction: the write rolls back and nothing is stored for replay.
+    const result = await idempotency.run(auth.workspace.id, idemKey, fp, async (tx) => checked(route, await handler({ ...ctx, tx, prepared })));
+    if (!result.replayed && result.status < 300) opts.onWrite?.(route.triggers ?? NO_TRIGGERS, auth.workspace.id);
     const headers = result.replayed ? (result.headers ? { ...result.headers, ...REPLAYED } : REPLAYED) : (result.headers ?? NO_HEADERS);
     return { status: result.status, headers, body: JSON.stringify(result.body), problem: result.problem };
   };

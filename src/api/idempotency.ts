@@ -88,7 +88,8 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
             if (isApiProblem(e) && e.status < 500) refused = e;
             throw e;
           }
-          await completeIdempotencyKey(trx, workspaceId, key, result.status, JSON.stringify({ body: result.replayBody ?? result.body, headers: result.headers } satisfies Stored));
+          const kept = result.contentType === undefined ? (result.replayBody ?? result.body) : result.body;
+          await completeIdempotencyKey(trx, workspaceId, key, result.status, JSON.stringify({ body: kept, headers: result.headers } satisfies Stored));
           return { status: result.status, body: result.body, headers: result.headers, replayed: false };
         });
       } catch (e) {

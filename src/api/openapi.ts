@@ -3,7 +3,7 @@
  * (security requirement and `x-required-scope`), `x-availability` from the capability
  * manifest, its call kind and rate limit, parameters, bodies and problem responses.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { BODY_LIMIT, bodyLimitText } from './body.js';
 import type { CapabilityLookup } from './capabilities.js';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from './idempotency.js';
@@ -11,17 +11,12 @@ import { API_PROBLEM_KINDS, PROBLEM_BASE } from './problems.js';
 import { DEFAULT_LIMITS } from './rate-limit.js';
 import { type AnyRoute, isMutating } from './route-def.js';
 import { ROUTES } from './route-table.js';
-import { Problem } from './schemas.js';
+import { jsonSchema, Problem } from './schemas.js';
 import { SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
 
 type Json = Record<string, unknown>;
 
 const retention = `${IDEMPOTENCY_TTL_MS / 3_600_000} hours`;
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
-  return rest;
-}
 
 const statusResponses = (bodyLimit: number): Record<number, { name: string; description: string }> => ({
   400: { name: 'BadRequest', description: 'Invalid parameters, body, cursor, or missing/unusable Idempotency-Key' },
@@ -68,16 +63,15 @@ function parameters(r: AnyRoute): Json[] {
 
 function operation(r: AnyRoute, capability: CapabilityLookup, statuses: ReturnType<typeof statusResponses>): Json {
   const cap = capability(r);
-  const responses: Json = {
-    [String(r.status ?? 200)]: {
-      description: 'Success',
-      headers: { ...rateHeaders, ...(isMutating(r) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}) },
-      content: {
-        'application/json': { schema: jsonSchema(r.response, 'output') },
-        ...Object.fromEntries(Object.entries(r.alternateContent ?? {}).map(([type, description]) => [type, { schema: { type: 'string', description } }])),
-      },
+  const success = {
+    headers: { ...rateHeaders, ...(isMutating(r) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}) },
+    content: {
+      'application/json': { schema: jsonSchema(r.response, 'output') },
+      ...Object.fromEntries(Object.entries(r.alternateContent ?? {}).map(([type, description]) => [type, { schema: { type: 'string', description } }])),
     },
   };
+  const responses: Json = { [String(r.status ?? 200)]: { description: 'Success', ...success } };
+  for (const [status, description] of Object.entries(r.otherStatuses ?? {})) responses[status] = { description, ...success };
   for (const s of problemStatuses(r)) responses[String(s)] = { $ref: `#/components/responses/${statuses[s]!.name}` };
   const op: Json = {
     operationId: r.operationId,

@@ -14,7 +14,7 @@ import { BODY_LIMIT, unreadableJsonBody } from './body.js';
 import { capabilityReader } from './capabilities.js';
 import { docsPage } from './docs-page.js';
 import { apiErrorHandler } from './error-handler.js';
-import { type Admission, JSON_TYPE, type OperationResponse, createExecutor } from './executor.js';
+import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationResponse, createExecutor } from './executor.js';
 import { buildOpenApi } from './openapi.js';
 import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
@@ -34,7 +34,11 @@ export interface ApiOptions {
   rateLimits?: Partial<Record<CallKind, number>>;
   bodyLimit?: number;
   /** Told after a mutating operation committed (see ExecutorOptions.onWrite). */
-  onWrite?: (operationId: string, workspaceId: string) => void;
+  onWrite?: ExecutorOptions['onWrite'];
+  /** Check every JSON success body against its route's response schema (see ExecutorOptions.validateResponses). */
+  validateResponses?: boolean;
+  /** Where a response mismatch is reported (default: console.error). */
+  log?: (line: string) => void;
   /** The webhook routes' secret box and SSRF settings (see ExecutorOptions.webhooks). */
   webhooks?: WebhookRuntime;
   /** The MCP endpoint at /mcp: statistics resources, allowed browser origins, OAuth metadata. */
@@ -56,7 +60,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const { db } = opts;
   const now = opts.now ?? (() => new Date());
   const capability = capabilityReader(opts.capabilitiesPath);
-  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, webhooks: opts.webhooks });
+  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, webhooks: opts.webhooks, validateResponses: opts.validateResponses, log: opts.log });
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
   const openApi = () => buildOpenApi(capability, prefix, bodyLimit);

@@ -33,33 +33,49 @@ export interface HandlerContext<P, Q, B> {
   prepared?: unknown;
 }
 
-/** What a handler answers when it succeeds (failures are thrown: see defineRoute). */
-export interface OperationResult {
+interface ResultBase {
   status: number;
-  body: unknown;
-  /**
-   * A read whose body depends only on the workspace's data versions (accounts_version,
-   * ranking_version) and the request target, and whose side effects are done: the executor may
-   * answer the same target in the same workspace with this body until a version moves.
-   */
-  cacheable?: boolean;
-  /**
-   * The body is this media type's text (a string sent as it is), not JSON: e.g. a watch brief
-   * as `text/markdown; charset=utf-8`. Only for reads (a mutating answer is always JSON).
-   */
-  contentType?: string;
-  /**
-   * What the Idempotency-Key record keeps and a replay answers, when it must differ from body
-   * (a secret shown once is never stored in plain text): default body.
-   */
-  replayBody?: unknown;
   /** Response headers of a success (e.g. `location` of an accepted request); a replay answers them too. */
   headers?: Record<string, string>;
 }
 
+/**
+ * What a handler answers when it succeeds (failures are thrown: see defineRoute): a JSON body of
+ * the route's `response` schema, or text of another media type.
+ */
+export type OperationResult<Body = unknown> =
+  | (ResultBase & {
+      body: Body;
+      contentType?: undefined;
+      /**
+       * A read whose body depends only on the workspace's data versions (accounts_version,
+       * ranking_version) and the request target, and whose side effects are done: the executor may
+       * answer the same target in the same workspace with this body until a version moves.
+       */
+      cacheable?: boolean;
+      /**
+       * What the Idempotency-Key record keeps and a replay answers, when it must differ from body
+       * (a secret shown once is never stored in plain text): default body.
+       */
+      replayBody?: Body;
+    })
+  | (ResultBase & {
+      /** This media type's text, sent as it is. */
+      body: string;
+      /**
+       * The body is this media type's text, not JSON: e.g. a watch brief as
+       * `text/markdown; charset=utf-8` (one of the route's `alternateContent`). Only for reads (a
+       * mutating answer is always JSON).
+       */
+      contentType: string;
+    });
+
+/** The background tasks a committed write starts at once (commands/background.ts). */
+export type Trigger = 'refresh' | 'watches' | 'reports' | 'outreach';
+
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteDef<P = undefined, Q = undefined, B = undefined> {
+export interface RouteDef<P = undefined, Q = undefined, B = undefined, R extends z.ZodType = z.ZodType> {
   operationId: string;
   method: HttpMethod;
   /** OpenAPI form, relative to /api/v1: `/webhooks/{id}`. */
@@ -81,14 +97,22 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined> {
   body?: B;
   /** Request headers beyond Authorization and Idempotency-Key (e.g. If-Match). */
   headers?: z.ZodObject;
-  response: z.ZodType;
+  /** The success body: openapi.json documents it, the MCP tool's output schema is it, handlers are typed by it and (validateResponses) every answer is checked against it. */
+  response: R;
   /** Other media types the success response can have (e.g. `text/markdown`), with a description; openapi.json lists them. */
   alternateContent?: Record<string, string>;
   /** Success status (200 unless said). */
   status?: number;
+  /** Other success statuses the handler may answer with the same body, each with what it means (e.g. 202: awaiting an owner's approval). */
+  otherStatuses?: Record<number, string>;
   /** Operation-specific problem statuses beyond those every call can answer. */
   problems?: number[];
-  handler?: (ctx: HandlerContext<Out<P>, Out<Q>, Out<B>>) => Promise<OperationResult>;
+  /**
+   * Background tasks a committed write of this operation starts at once, off the request path
+   * (every write also starts the webhook delivery); the periodic turns catch the rest.
+   */
+  triggers?: readonly Trigger[];
+  handler?: (ctx: HandlerContext<Out<P>, Out<Q>, Out<B>>) => Promise<OperationResult<z.output<R>>>;
   /**
    * Slow work a mutating handler needs that must not run inside its transaction (on SQLite every
    * write waits for it): run after validation and before the transaction, its answer reaches the
@@ -99,7 +123,7 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteDef<any, any, any>;
+export type AnyRoute = RouteDef<any, any, any, any>;
 
 /**
  * Declares an operation. How a handler fails — one rule for every handler: it **throws an
@@ -108,9 +132,14 @@ export type AnyRoute = RouteDef<any, any, any>;
  * rolls back everything the handler wrote and stores the problem under the Idempotency-Key, so
  * a replay answers the same problem (with `Idempotent-Replayed: true`), exactly as a success
  * is replayed; a 5xx or any other error is not stored, so a retry runs again.
+ *
+ * What it answers is typed by `response` (z.output): another shape fails the typecheck. Build a
+ * body with a function typed by its schema (`(r: Row): z.output<typeof Watch> => …`), or mark an
+ * inline literal `as const` (`object: 'list' as const`): TypeScript widens literals in the
+ * return of a handler whose type it is still inferring.
  */
-export function defineRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  def: RouteDef<P, Q, B>,
+export function defineRoute<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, R extends z.ZodType = z.ZodType>(
+  def: RouteDef<P, Q, B, R>,
 ): AnyRoute {
   return def as AnyRoute;
 }

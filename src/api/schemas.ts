@@ -1,14 +1,19 @@
 /** Schemas shared by several operations. */
 import { z } from 'zod';
 
+/** A problem body: the RFC 7807 members, and the extension members some kinds add (docs/rest-api.md). */
 export const Problem = z
-  .object({
+  .looseObject({
     type: z.string().describe('Stable URI of the problem kind'),
     title: z.string(),
     status: z.number().int(),
     detail: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('One per invalid parameter or field (invalid-parameters, invalid-body)'),
+    required_scope: z.string().optional().describe('The scope the call needs (insufficient-scope)'),
+    activation: z.string().optional().describe('The activation the workspace needs (activation-required)'),
+    retry_after: z.int().optional().describe('Seconds to wait (rate-limited)'),
   })
-  .meta({ description: 'RFC 7807 problem details (application/problem+json)' });
+  .meta({ description: 'RFC 7807 problem details (application/problem+json); some kinds add members, named on their operations' });
 
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MIN = 1;
@@ -67,4 +72,14 @@ export function ifMatchVersion(headers: Record<string, string | string[] | undef
   return Number(m[1] ?? m[2]);
 }
 
-export const Deleted = (object: string) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
+export const Deleted = <const O extends string>(object: O) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
+
+/**
+ * A schema as JSON Schema (draft 2020-12, without `$schema`): what a caller sends (`input`) or
+ * receives (`output`; an object then allows no other member). openapi.json and the MCP tools
+ * publish these.
+ */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}

@@ -43,7 +43,7 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
     // The first ranking before the first request.
     await background.worker.idle();
     try {
-      api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite, webhooks });
+      api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log: (line) => env.stderr.write(`storelens api: ${line}\n`) });
     } catch (e) {
       await serving.close();
       const known = listenError(e, opts);

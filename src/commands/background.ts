@@ -8,7 +8,8 @@
  * with webhooks — deliver the outbox (the `deliver` task fans events out and starts their sends,
  * which run off the loop).
  *
- * A write that changes labels triggers a re-rank at once, off the request path; every committed
+ * A committed write runs the tasks its route declares (`triggers`: a write that changes labels
+ * re-ranks, one that changes a watch checks it, …) at once, off the request path; every committed
  * write triggers `deliver`, so an event written by an API call leaves at once. The periodic
  * turns catch changes made by other processes (the admin CLI, another server on the same
  * PostgreSQL).
@@ -23,6 +24,7 @@
  * current unit: a workspace, a chunk of a run) and for the webhook sends in flight.
  */
 import { startRefresher } from '../accounts/refresher.js';
+import type { Trigger } from '../api/route-def.js';
 import type { Db } from '../db/index.js';
 import { runOutreach } from '../outreach/worker.js';
 import { runReports } from '../reports/worker.js';
@@ -32,11 +34,6 @@ import { evaluateWatches } from '../watches/evaluate.js';
 import { createDeliverer, type Deliverer } from '../webhooks/deliver.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
 import { startWorker, type Task, type Worker } from '../worker.js';
-
-/** Operations whose commit moves a workspace's ranking inputs. */
-const RERANKING = new Set(['record_outcome', 'set_account_status', 'create_deal', 'move_deal_stage']);
-/** Operations whose commit changes what a watch holds: the watch is checked at once. */
-const REWATCHING = new Set(['resize_managed_watch', 'add_watch', 'add_watch_stores', 'remove_watch_store']);
 
 export interface BackgroundOptions {
   now: () => Date;
@@ -67,7 +64,8 @@ export interface Background {
   /** The names of the tasks this loop runs. */
   tasks: readonly string[];
   deliverer?: Deliverer;
-  onWrite(operationId: string, workspaceId: string): void;
+  /** After a committed write: runs the tasks its route declares (`triggers`) at once, and the delivery of its events. */
+  onWrite(triggers: readonly Trigger[], workspaceId: string): void;
   stop(): Promise<void>;
 }
 
@@ -143,11 +141,8 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
     worker,
     tasks: Object.keys(tasks),
     deliverer,
-    onWrite: (op) => {
-      if (RERANKING.has(op)) trigger('refresh');
-      if (REWATCHING.has(op)) trigger('watches');
-      if (op === 'request_growth_report') trigger('reports');
-      if (op === 'enroll_outreach') trigger('outreach');
+    onWrite: (triggers) => {
+      for (const task of triggers) trigger(task);
       trigger('deliver');
     },
     stop: async () => {

@@ -30,7 +30,7 @@ export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<
  * ingesting and closes the database.
  */
 export async function apiPlugins(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'> & { label?: string; out?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses'> & { label?: string; out?: string },
   env: Env,
 ): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background; follow: (live: LivePublication) => void }> {
   const label = opts.label ?? 'storelens serve';
@@ -50,7 +50,10 @@ export async function apiPlugins(
   const mcp = { publication: () => live?.current ?? null, ...connector.mcp };
   return {
     plugins: [
-      { plugin: apiPlugin, options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks, mcp } },
+      {
+        plugin: apiPlugin,
+        options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks, mcp, validateResponses: opts.validateResponses, log: (line: string) => env.stderr.write(`${label}: ${line}\n`) },
+      },
       { plugin: webPlugin, options: { db, now: env.now, oauth: connector.oauth } },
       { plugin: oauthPlugin, options: { oauth: connector.oauth } },
     ],

@@ -17,7 +17,7 @@ import { ApiProblem, isApiProblem, sendProblem } from '../api/problems.js';
 import { type AnyRoute, isMutating } from '../api/route-def.js';
 import { SCOPES } from '../api/scopes.js';
 import { type PublicationSource, registerStatisticsResources } from './resources.js';
-import { type OperationTool, operationTools } from './tools.js';
+import { operationTools } from './tools.js';
 
 export const MCP_PATH = '/mcp';
 const SERVER_INFO = { name: 'storelens', title: 'storelens workspace API', version: '1.0.0' };
@@ -120,7 +120,8 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: passThrough(tool),
+        inputSchema: passThrough(tool.inputSchema),
+        ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}),
         annotations: {
           title: tool.title,
           readOnlyHint: !isMutating(tool.route),
@@ -138,12 +139,14 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
 }
 
 /**
- * The tool's JSON Schema for tools/list, and no validation of its own: the executor validates
- * the arguments (after auth, availability, scope and the rate limit, as for REST) with the
- * route's zod schemas and answers the same 400 problems.
+ * A tool's JSON Schema for tools/list (its arguments, or its structured content), and no
+ * validation of its own: the executor validates the arguments (after auth, availability, scope
+ * and the rate limit, as for REST) with the route's zod schemas and answers the same 400
+ * problems, and — with validateResponses — checks every answer against the route's response
+ * schema, from which the output schema is made.
  */
-function passThrough(tool: OperationTool): StandardSchemaWithJSON<Record<string, unknown>> {
-  const schema = tool.inputSchema as unknown as Record<string, unknown>;
+function passThrough(json: object): StandardSchemaWithJSON<Record<string, unknown>> {
+  const schema = json as Record<string, unknown>;
   return {
     '~standard': {
       version: 1 as const,

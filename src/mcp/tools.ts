@@ -1,15 +1,17 @@
 /**
  * One MCP tool per /api/v1 operation, derived from its route definition: name = operationId,
  * description from summary and description, input schema from the route's zod schemas (path
- * parameters, query, extra headers and body merged into one object). A call's arguments are
+ * parameters, query, extra headers and body merged into one object), output schema from its
+ * response schema. A call's arguments are
  * split back into the plain OperationRequest the REST adapter would build, so the executor
  * validates them with the very same schemas and answers the same problems.
  */
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { OperationRequest } from '../api/executor.js';
 import { IDEMPOTENCY_KEY_MAX } from '../api/idempotency.js';
 import { type AnyRoute, isMutating } from '../api/route-def.js';
+import { jsonSchema } from '../api/schemas.js';
 
 type Json = Record<string, unknown>;
 interface ObjectSchema {
@@ -29,13 +31,19 @@ export interface OperationTool {
   title: string;
   description: string;
   inputSchema: ObjectSchema;
+  /**
+   * The JSON Schema of the operation's success body (its `response`, as openapi.json documents
+   * it): what `structuredContent` holds. None for an operation that can also answer text of
+   * another media type (a brief as markdown), which has no structured content.
+   */
+  outputSchema?: Json;
   /** This call's arguments as the request REST would have built. */
   request(args: Record<string, unknown>): OperationRequest;
 }
 
 function objectSchema(schema: z.ZodType | undefined): { properties: Record<string, Json>; required: string[] } {
   if (!schema) return { properties: {}, required: [] };
-  const { $schema: _s, ...js } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json & { properties?: Record<string, Json>; required?: string[] };
+  const js = jsonSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
   return { properties: js.properties ?? {}, required: js.required ?? [] };
 }
 
@@ -66,14 +74,13 @@ export function operationTool(route: AnyRoute): OperationTool {
   // A body object's fields sit beside the parameters unless a name is taken; then under `body`.
   let nestedBody = false;
   if (route.body) {
-    const js = z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }) as Json & { type?: string; properties?: Record<string, Json>; required?: string[] };
+    const js = jsonSchema(route.body, 'input') as Json & { type?: string; properties?: Record<string, Json>; required?: string[] };
     const fields = js.type === 'object' && js.properties ? js.properties : undefined;
     if (fields && !Object.keys(fields).some((n) => n in properties)) {
       Object.assign(properties, fields);
       required.push(...(js.required ?? []));
     } else {
-      const { $schema: _s, ...rest } = js;
-      properties.body = { ...rest, description: 'The JSON body of the REST call' };
+      properties.body = { ...js, description: 'The JSON body of the REST call' };
       required.push('body');
       nestedBody = true;
     }
@@ -88,6 +95,7 @@ export function operationTool(route: AnyRoute): OperationTool {
     title: route.summary,
     description: parts.filter(Boolean).join('\n\n'),
     inputSchema: { type: 'object', properties, required: [...new Set(required)], additionalProperties: false },
+    outputSchema: route.alternateContent ? undefined : jsonSchema(route.response, 'output'),
     request(args) {
       const p: Record<string, unknown> = {};
       const q: Record<string, unknown> = {};

@@ -240,6 +240,14 @@ export const SETTINGS = [
     help: 'during a server key rotation: the key being replaced (secrets under it are re-encrypted at start)',
     commands: ['serve', 'start', 'api', 'worker'],
   },
+  // development
+  {
+    name: 'validateResponses',
+    env: 'STORELENS_VALIDATE_RESPONSES',
+    value: envSwitch,
+    help: 'development and tests only: check every JSON answer of /api/v1 (and of its MCP tools) against the response schema openapi.json documents; a mismatch is answered 500 and logged on stderr (off by default)',
+    commands: ['serve', 'start', 'api'],
+  },
   // bench
   { name: 'stores', flag: '--stores', value: positiveInt, env: 'BENCH_STORES', default: 1_000_000, help: 'stores in the publish benchmark panel', commands: ['bench'] },
   { name: 'rankingAccounts', flag: '--ranking-accounts', value: positiveInt, env: 'BENCH_ACCOUNTS', default: 200_000, help: 'visible accounts of the workspace the ranking benchmark refits', commands: ['bench'] },

@@ -13,7 +13,7 @@ for (const d of dialects) {
     const lines: string[] = [];
     beforeAll(async () => {
       let onWrite: Background['onWrite'] = () => {};
-      h = await startApi(d.name, { onWrite: (op, ws) => onWrite(op, ws) });
+      h = await startApi(d.name, { onWrite: (triggers, ws) => onWrite(triggers, ws) });
       bg = startBackground(h.db, { now: h.clock.now, log: (l) => lines.push(l), everyMs: 3_600_000 });
       onWrite = bg.onWrite;
       const stores = Array.from({ length: 60 }, (_, i) => ({ store_id: `st${i}`, country: 'US', category: i % 2 ? 'toys' : 'beauty', plan: 'grow', monthly_visits: 500 + i }));

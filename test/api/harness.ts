@@ -31,11 +31,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Every JSON success body is checked against its route's response schema unless `validateResponses: false`. */
 export async function startApi(dialect: DialectName, opts: Omit<ApiOptions, 'db' | 'now'> & Pick<BuildApiAppOptions, 'oauth'> & { poolSize?: number } = {}): Promise<Harness> {
   const { poolSize, ...apiOpts } = opts;
   const t = await freshDb(dialect, { poolSize });
   const clock = fakeClock();
-  const app = await buildApiApp({ db: t.db, now: clock.now, ...apiOpts });
+  const app = await buildApiApp({ db: t.db, now: clock.now, validateResponses: true, ...apiOpts });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {

@@ -9,9 +9,20 @@ import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import { ROUTES, routeById } from '../../src/api/route-table.js';
+import { operationTool } from '../../src/mcp/tools.js';
 import { mcpClient, toolJson, type McpTestClient } from './helpers.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
+
+it("compiles every tool's output schema with the validator MCP clients check structured content with", () => {
+  const validator = new AjvJsonSchemaValidator();
+  for (const route of ROUTES) {
+    const { outputSchema } = operationTool(route);
+    if (outputSchema) expect(() => validator.getValidator(outputSchema), route.operationId).not.toThrow();
+  }
+});
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`MCP tools with API keys on ${d.label}`, () => {
@@ -82,6 +93,17 @@ for (const d of dialects) {
       const get = tools.find((t) => t.name === 'get_account')!;
       expect(get.inputSchema.required).toEqual(['store_id']);
       expect(get.annotations?.readOnlyHint).toBe(true);
+    });
+
+    it("gives each tool the operation's response schema as its output schema, as openapi.json documents it", async () => {
+      const client = await connect(read);
+      const { tools } = await client.listTools();
+      const openapi = (await call(h.base, 'GET', '/openapi.json')).body;
+      const documented = (path: string, status = '200') => openapi.paths[path].get.responses[status].content['application/json'].schema;
+      expect(tools.find((t) => t.name === 'list_accounts')!.outputSchema).toEqual(documented('/accounts'));
+      expect(tools.find((t) => t.name === 'get_account')!.outputSchema).toEqual(documented('/accounts/{store_id}'));
+      // A brief can also be markdown (format=markdown): text, with no structured content to describe.
+      expect(operationTool(routeById('get_watch_brief')!).outputSchema).toBeUndefined();
     });
 
     it('lists write tools with an idempotency_key argument for a key holding their scopes', async () => {

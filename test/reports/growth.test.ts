@@ -36,7 +36,7 @@ for (const d of dialects) {
       await publishPanel('fixtures/panel', out);
       for (const slug of SLUGS) docs.set(slug, await readDocument(out, slug, MONTH));
       caps = capabilityManifest(Object.fromEntries(OPS.map((op) => [op, { availability: 'activation-gated', activation: 'growth_reports' }])));
-      h = await startApi(d.name, { capabilitiesPath: caps.path, onWrite: (op, w) => bg.onWrite(op, w) });
+      h = await startApi(d.name, { capabilitiesPath: caps.path, onWrite: (triggers, w) => bg.onWrite(triggers, w) });
       bg = startBackground(h.db, { now: () => new Date(), log: () => {}, reports: { statistics: publishedStatistics(out), everyMs: 60_000 }, only: ['reports'] });
       await seedRun(h.db, MONTH, 'run-1', [
         { store_id: 'st0000001', domain: 'st1.myshopify.com', country: 'US', category: 'sports', plan: 'basic', monthly_visits: 10, product_count: 30, apps: [], ads: [], agentic: [] },

@@ -40,7 +40,7 @@ export async function startWebhooks(dialect: DialectName, o: { allowLocal?: bool
     return a.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
   const runtime = await webhookRuntime(t.db.kysely, { allowLocal: o.allowLocal ?? true, resolve });
-  const app = await buildApiApp({ db: t.db, now: clock.now, webhooks: runtime, rateLimits: { read: 100_000, write: 100_000 } });
+  const app = await buildApiApp({ db: t.db, now: clock.now, webhooks: runtime, rateLimits: { read: 100_000, write: 100_000 }, validateResponses: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const ws = await workspace(t.db);

@@ -244,7 +244,7 @@ export const accountRoutes = [
       // again as it is until the workspace's accounts or ranking change — unless it filters on
       // signals, which an ingest changes without touching the accounts.
       const cacheable = at === current && signal_type === undefined && signals_since === undefined;
-      return { status: 200, body: { object: 'list', data: await withEvidence(db, workspace.id, pageRows), next_cursor: next }, cacheable };
+      return { status: 200, body: { object: 'list' as const, data: await withEvidence(db, workspace.id, pageRows), next_cursor: next }, cacheable };
     },
   }),
   defineRoute({
@@ -322,6 +322,7 @@ export const accountRoutes = [
     planned: 'available',
     params: storeParam,
     body: z.strictObject({ status: z.enum(ACCOUNT_STATUSES), note: z.string().max(10_000).optional().describe('Why (free text)') }),
+    triggers: ['refresh'],
     response: z.object({
       object: z.literal('account_status'),
       store_id: z.string(),
@@ -333,7 +334,7 @@ export const accountRoutes = [
     async handler({ tx, workspace, key, params, body, now }) {
       const entry = await setAccountStatus(tx, workspace.id, params.store_id, { status: body.status, note: body.note ?? null, actor: `key:${key.id}` }, now);
       if (!entry) throw notVisible(params.store_id);
-      return { status: 200, body: { object: 'account_status', store_id: params.store_id, status: entry.status, note: entry.note, updated_at: entry.created_at } };
+      return { status: 200, body: { object: 'account_status' as const, store_id: params.store_id, status: entry.status, note: entry.note, updated_at: entry.created_at } };
     },
   }),
   defineRoute({

@@ -189,7 +189,7 @@ export const contactRoutes = [
         .filter((s) => !roles || (s.role !== null && roles.has(s.role.trim().toLowerCase())))
         .slice(0, DISCOVER_MAX)
         .map((s) => ({ object: 'contact_suggestion' as const, store_id: s.store_id, name: s.name, email: s.email, role: s.role, source: s.source }));
-      return { status: 200, body: { object: 'list', data } };
+      return { status: 200, body: { object: 'list' as const, data } };
     },
   }),
 ];

@@ -217,6 +217,7 @@ export const dealRoutes = [
     scope: 'write:deals',
     kind: 'write',
     body: CreateDeal,
+    triggers: ['refresh'],
     response: Deal,
     status: 201,
     problems: [400, 404, 409],
@@ -267,6 +268,7 @@ export const dealRoutes = [
     params: idParam('deal'),
     headers: IF_MATCH,
     body: MoveStage,
+    triggers: ['refresh'],
     response: Deal,
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, key, params, body, headers, now }) {

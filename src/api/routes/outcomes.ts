@@ -58,6 +58,7 @@ export const outcomeRoutes = [
     kind: 'write',
     planned: 'available',
     body: OutcomeInput,
+    triggers: ['refresh'],
     response: RecordedOutcome,
     problems: [400, 409],
     async handler({ tx, workspace, key, body, now }) {
@@ -77,7 +78,7 @@ export const outcomeRoutes = [
       // A won or lost outcome ends the store's outreach, in the same transaction.
       if (body.action === 'won' || body.action === 'lost') await stopStoreEnrollments(tx, workspace.id, body.store_id, `outcome ${row.id} ${body.action}`, now);
       const { workspace_id: _w, api_key_id: _k, deal_id: _d, ...rest } = row;
-      return { status: 200, body: { object: 'outcome', ...rest } };
+      return { status: 200, body: { object: 'outcome' as const, ...rest } };
     },
   }),
 ];

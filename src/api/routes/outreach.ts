@@ -148,8 +148,10 @@ export const outreachRoutes = [
       "Charged on acceptance (price `outreach_enrollment`): 201 with the enrollment `active`, its first step due at day 0 of the cadence; 202 `awaiting_approval` when the charge is at or above the auto-approve amount. An account with status `do_not_contact` or `disqualified` ⇒ 422; a contact of another store ⇒ 422; an unknown store, contact or cadence ⇒ 404; the store's contact already active in this cadence ⇒ 409; wallet problems ⇒ 409 insufficient-funds or spend-cap-reached.",
     kind: 'write',
     body: z.strictObject({ store_id: z.string().min(1).max(500), contact_id: z.string().min(1).max(200), cadence_id: z.string().min(1).max(200) }),
+    triggers: ['outreach'],
     response: Enrollment,
     status: 201,
+    otherStatuses: { 202: 'Accepted, awaiting an owner\'s approval of the charge (status `awaiting_approval`)' },
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, key, body, headers, now }) {
       // Locked: a status change to do_not_contact under way is waited for, then seen.

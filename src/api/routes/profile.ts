@@ -24,7 +24,7 @@ export const profileRoutes = [
     }),
     async handler({ db, workspace }) {
       const p = await getProfile(db.kysely, workspace.id);
-      return { status: 200, body: { object: 'profile', workspace_id: p.workspace_id, profile: p.profile, updated_at: p.updated_at } };
+      return { status: 200, body: { object: 'profile' as const, workspace_id: p.workspace_id, profile: p.profile, updated_at: p.updated_at } };
     },
   }),
 ];

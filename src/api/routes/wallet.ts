@@ -209,7 +209,7 @@ export const walletRoutes = [
     response: z.object({ object: z.literal('list'), data: z.array(PriceItem), next_cursor: z.null() }),
     async handler({ db, now }) {
       const data = (await currentPrices(db.kysely, now)).map((p) => ({ object: 'price' as const, unit: p.unit, unit_price: p.unit_price, currency: p.currency, version: p.version, description: p.description, effective_from: p.effective_from }));
-      return { status: 200, body: { object: 'list', data, next_cursor: null } };
+      return { status: 200, body: { object: 'list' as const, data, next_cursor: null } };
     },
   }),
   defineRoute({
@@ -236,7 +236,7 @@ export const walletRoutes = [
     response: Rules,
     async handler({ db, workspace, now }) {
       const w = await readWallet(db.kysely, workspace.id, now);
-      return { status: 200, body: { object: 'wallet_rules', currency: w.currency, auto_approve_below: w.auto_approve_below, monthly_cap: w.monthly_cap, updated_at: w.rules_updated_at, updated_by: w.rules_updated_by } };
+      return { status: 200, body: { object: 'wallet_rules' as const, currency: w.currency, auto_approve_below: w.auto_approve_below, monthly_cap: w.monthly_cap, updated_at: w.rules_updated_at, updated_by: w.rules_updated_by } };
     },
   }),
   defineRoute({

@@ -264,6 +264,7 @@ export const watchRoutes = [
     scope: 'write:watch',
     kind: 'write',
     body: z.strictObject({ capacity: z.int().min(1).max(WATCH_MAX_STORES).describe(`1–${WATCH_MAX_STORES}`) }),
+    triggers: ['watches'],
     response: ManagedWatch,
     problems: [400, 409],
     async handler({ tx, workspace, body, now }) {
@@ -327,6 +328,7 @@ export const watchRoutes = [
     scope: 'write:watch',
     kind: 'write',
     body: AddWatch,
+    triggers: ['watches'],
     response: Watch,
     status: 201,
     problems: [400, 404, 409, 422],
@@ -368,7 +370,7 @@ export const watchRoutes = [
       const w = await lockedWatch(tx, workspace.id, params.id);
       notManaged(w, 'removing a watch');
       await deleteWatch(tx, w.id);
-      return { status: 200, body: { id: w.id, object: 'watch', deleted: true } };
+      return { status: 200, body: { id: w.id, object: 'watch' as const, deleted: true as const } };
     },
   }),
   defineRoute({
@@ -416,6 +418,7 @@ export const watchRoutes = [
     kind: 'write',
     params: watchParam,
     body: z.strictObject({ store_ids: storeIds.min(1).describe(`Stores to add (1–${WATCH_ADD_MAX} per call)`) }),
+    triggers: ['watches'],
     response: Watch,
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, params, body, now }) {
@@ -438,6 +441,7 @@ export const watchRoutes = [
     scope: 'write:watch',
     kind: 'write',
     params: storeParam,
+    triggers: ['watches'],
     response: Watch,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {

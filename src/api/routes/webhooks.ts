@@ -268,7 +268,7 @@ export const webhookRoutes = [
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
       if (!(await deleteWebhookEndpoint(tx, workspace.id, params.id, now))) throw noEndpoint(params.id);
-      return { status: 200, body: { id: params.id, object: 'webhook_endpoint', deleted: true } };
+      return { status: 200, body: { id: params.id, object: 'webhook_endpoint' as const, deleted: true as const } };
     },
   }),
   defineRoute({
@@ -359,7 +359,7 @@ export const webhookRoutes = [
       if (since > until) throw new ApiProblem('unprocessable', '`since` is after `until`.');
       if (since.getTime() < now.getTime() - RETENTION_MS) throw new ApiProblem('unprocessable', 'Events are kept 30 days: `since` must be within the last 30 days.');
       const scheduled = await recoverEvents(tx, ep, since.toISOString(), until.toISOString(), now);
-      return { status: 200, body: { object: 'webhook_recovery', endpoint_id: ep.id, since: since.toISOString(), until: until.toISOString(), scheduled } };
+      return { status: 200, body: { object: 'webhook_recovery' as const, endpoint_id: ep.id, since: since.toISOString(), until: until.toISOString(), scheduled } };
     },
   }),
   defineRoute({

@@ -1025,13 +1025,26 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description RFC 7807 problem details (application/problem+json) */
+        /** @description RFC 7807 problem details (application/problem+json); some kinds add members, named on their operations */
         Problem: {
             /** @description Stable URI of the problem kind */
             type: string;
             title: string;
             status: number;
             detail: string;
+            /** @description One per invalid parameter or field (invalid-parameters, invalid-body) */
+            errors?: {
+                path: string;
+                message: string;
+            }[];
+            /** @description The scope the call needs (insufficient-scope) */
+            required_scope?: string;
+            /** @description The activation the workspace needs (activation-required) */
+            activation?: string;
+            /** @description Seconds to wait (rate-limited) */
+            retry_after?: number;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: {
@@ -3895,13 +3908,26 @@ export interface operations {
                                 }[];
                             } | null;
                             /** @description Why it failed (status `failed`) */
-                            problem: {
+                            problem: ({
                                 /** @description Stable URI of the problem kind */
                                 type: string;
                                 title: string;
                                 status: number;
                                 detail: string;
-                            } | null;
+                                /** @description One per invalid parameter or field (invalid-parameters, invalid-body) */
+                                errors?: {
+                                    path: string;
+                                    message: string;
+                                }[];
+                                /** @description The scope the call needs (insufficient-scope) */
+                                required_scope?: string;
+                                /** @description The activation the workspace needs (activation-required) */
+                                activation?: string;
+                                /** @description Seconds to wait (rate-limited) */
+                                retry_after?: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                             requested_at: string;
                             finished_at: string | null;
                         }[];
@@ -4001,13 +4027,26 @@ export interface operations {
                             }[];
                         } | null;
                         /** @description Why it failed (status `failed`) */
-                        problem: {
+                        problem: ({
                             /** @description Stable URI of the problem kind */
                             type: string;
                             title: string;
                             status: number;
                             detail: string;
-                        } | null;
+                            /** @description One per invalid parameter or field (invalid-parameters, invalid-body) */
+                            errors?: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description The scope the call needs (insufficient-scope) */
+                            required_scope?: string;
+                            /** @description The activation the workspace needs (activation-required) */
+                            activation?: string;
+                            /** @description Seconds to wait (rate-limited) */
+                            retry_after?: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         requested_at: string;
                         finished_at: string | null;
                     };
@@ -4101,13 +4140,26 @@ export interface operations {
                             }[];
                         } | null;
                         /** @description Why it failed (status `failed`) */
-                        problem: {
+                        problem: ({
                             /** @description Stable URI of the problem kind */
                             type: string;
                             title: string;
                             status: number;
                             detail: string;
-                        } | null;
+                            /** @description One per invalid parameter or field (invalid-parameters, invalid-body) */
+                            errors?: {
+                                path: string;
+                                message: string;
+                            }[];
+                            /** @description The scope the call needs (insufficient-scope) */
+                            required_scope?: string;
+                            /** @description The activation the workspace needs (activation-required) */
+                            activation?: string;
+                            /** @description Seconds to wait (rate-limited) */
+                            retry_after?: number;
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
                         requested_at: string;
                         finished_at: string | null;
                     };
@@ -4325,6 +4377,51 @@ export interface operations {
         responses: {
             /** @description Success */
             201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "outreach_enrollment";
+                        id: string;
+                        store_id: string;
+                        contact_id: string;
+                        cadence_id: string;
+                        /** @enum {string} */
+                        status: "awaiting_approval" | "active" | "stopped" | "completed";
+                        /** @description Index of the next step; null once the enrollment ended */
+                        next_step: number | null;
+                        next_due_at: string | null;
+                        /** @description The debit for the enrollment */
+                        ledger_entry_id: string | null;
+                        approval_id: string | null;
+                        stop_reason: string | null;
+                        /** @description Steps recorded so far, in order */
+                        steps: {
+                            /** @description 0-based index into the cadence */
+                            step: number;
+                            day: number;
+                            due_at: string;
+                            /**
+                             * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                             * @enum {string}
+                             */
+                            status: "sent" | "held" | "failed";
+                            reason: string | null;
+                            ledger_entry_id: string | null;
+                            recorded_at: string;
+                        }[];
+                        created_at: string;
+                        stopped_at: string | null;
+                    };
+                };
+            };
+            /** @description Accepted, awaiting an owner's approval of the charge (status `awaiting_approval`) */
+            202: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
