@@ -4,27 +4,19 @@
  * changes committed; an endpoint never has more messages in flight than its cap.
  */
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, type Db, openDatabase } from '../../src/db/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Database, Db } from '../../src/db/index.js';
 import { appendEvents } from '../../src/db/outbox.js';
 import { claimDue, fanOut, insertWebhookEndpoint } from '../../src/db/webhooks.js';
 import { createWorkspace } from '../../src/db/workspaces.js';
-import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { dialects, useTwoHandles } from '../helpers/db.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`the outbox and delivery raced on two handles of one ${d.label} database`, () => {
-    let t: TestDb;
-    let other: Db;
-    beforeAll(async () => {
-      t = await freshDb(d.name);
-      other = await openDatabase(t.databaseUrl ? { databaseUrl: t.databaseUrl } : { dbPath: t.dbPath });
-    });
-    afterAll(async () => {
-      await other?.close();
-      await t?.cleanup();
-    });
+    const handles = useTwoHandles(d.name);
 
     const setup = async (name: string) => {
+      const { t } = handles();
       const now = new Date();
       const ws = await createWorkspace(t.db.kysely, `${name}-${Math.random().toString(36).slice(2, 8)}`, now);
       const ep = await insertWebhookEndpoint(t.db.kysely, ws.id, { url: 'https://hooks.example.com/in' }, new Date('2020-01-01T00:00:00Z'));
@@ -32,6 +24,7 @@ for (const d of dialects) {
     };
 
     it('numbers events in the order their writes committed, whatever their clocks say, and sequences the messages so', async () => {
+      const { t, other } = handles();
       const { ws, ep } = await setup('order');
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
@@ -57,6 +50,7 @@ for (const d of dialects) {
     });
 
     it('fans out a workspace written by two handles at once with every message numbered once, in event order', async () => {
+      const { t, other } = handles();
       const { ws, ep } = await setup('fanout');
       const write = (db: Db, from: number) => db.write((trx) => appendEvents(trx, Array.from({ length: 40 }, (_, i) => ({ workspace_id: ws.id, type: 'store.signal' as const, data: { i: from + i } })), new Date()));
       const fan = (db: Db) => db.write((trx) => fanOut(trx, db.dialect, new Date(), 25));
@@ -70,6 +64,7 @@ for (const d of dialects) {
     });
 
     it('never claims more than the per-endpoint cap in flight when a second worker claims while the first is claiming', async () => {
+      const { t, other } = handles();
       // This test's endpoint alone has messages due.
       await t.db.write((trx) => trx.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('status', '=', 'pending').execute());
       const { ws, ep } = await setup('cap');

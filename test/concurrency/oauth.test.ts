@@ -2,25 +2,16 @@
  * OAuth records consumed by two processes at once: an authorization code or a refresh token is
  * consumed by one request only, so two token requests with one code never both get tokens.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../src/db/index.js';
+import { describe, expect, it } from 'vitest';
 import { oauthAdapter } from '../../src/db/oauth.js';
-import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { dialects, useTwoHandles } from '../helpers/db.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`OAuth records consumed on two handles of one ${d.label} database`, () => {
-    let t: TestDb;
-    let other: Db;
-    beforeAll(async () => {
-      t = await freshDb(d.name);
-      other = await openDatabase(t.databaseUrl ? { databaseUrl: t.databaseUrl } : { dbPath: t.dbPath });
-    });
-    afterAll(async () => {
-      await other?.close();
-      await t?.cleanup();
-    });
+    const handles = useTwoHandles(d.name);
 
     it('lets one of two concurrent consumers of a code or refresh token consume it', async () => {
+      const { t, other } = handles();
       for (const model of ['AuthorizationCode', 'RefreshToken']) {
         const here = new (oauthAdapter(t.db))(model);
         const there = new (oauthAdapter(other))(model);

@@ -4,14 +4,13 @@
  * staying removed (no stores left behind), and each health change emitted once.
  */
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/index.js';
 import { listEvents } from '../../src/db/outbox.js';
 import { addWatchStores, insertWatch } from '../../src/db/watches.js';
 import { createWorkspace } from '../../src/db/workspaces.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { call, freshIdem } from '../api/harness.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
-import { type Dialect, freshDb } from '../helpers/db.js';
+import { type Dialect, freshDb, openAgain } from '../helpers/db.js';
 import { burst, expectDeletesWon, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
@@ -99,7 +98,7 @@ export function watchRaces(fleet: () => Fleet, d: Dialect): void {
   describe('watch checks raced over two database handles', () => {
     it('emits each watch.health_changed once when two checks of the same ingest run at once', async () => {
       const t = await freshDb(d.name);
-      const other = await openDatabase(t.databaseUrl ? { databaseUrl: t.databaseUrl } : { dbPath: t.dbPath });
+      const other = await openAgain(t);
       try {
         const now = new Date('2026-03-10T09:00:00Z');
         const ws = await createWorkspace(t.db.kysely, 'checks', now);

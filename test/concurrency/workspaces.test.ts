@@ -3,15 +3,14 @@
  * processes): activations recorded together both stay.
  */
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/index.js';
 import { addActivation, createWorkspace, findWorkspace } from '../../src/db/workspaces.js';
-import { dialects, freshDb } from '../helpers/db.js';
+import { dialects, freshDb, openAgain } from '../helpers/db.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`workspace records raced over two database handles on ${d.label}`, () => {
     it('keeps every activation when activations are recorded at once', async () => {
       const t = await freshDb(d.name);
-      const other = await openDatabase(t.databaseUrl ? { databaseUrl: t.databaseUrl } : { dbPath: t.dbPath });
+      const other = await openAgain(t);
       try {
         const ws = await createWorkspace(t.db.kysely, 'activations', new Date());
         const names = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/index.js';
 
 export const pgUrl: string | undefined = process.env.DATABASE_URL;
@@ -64,4 +65,27 @@ export async function freshDb(dialect: DialectName, opts: { poolSize?: number } 
       await c.end();
     },
   };
+}
+
+/** A second handle on the test database `t`: another connection pool, as another process has. */
+export function openAgain(t: Pick<TestDb, 'dbPath' | 'databaseUrl'>): Promise<Db> {
+  return openDatabase(t.databaseUrl ? { databaseUrl: t.databaseUrl } : { dbPath: t.dbPath });
+}
+
+/**
+ * For a suite: a fresh database and a second handle on it (two processes' worth of connections),
+ * both closed after the suite.
+ */
+export function useTwoHandles(dialect: DialectName): () => { t: TestDb; other: Db } {
+  let t: TestDb | undefined;
+  let other: Db | undefined;
+  beforeAll(async () => {
+    t = await freshDb(dialect);
+    other = await openAgain(t);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.cleanup();
+  });
+  return () => ({ t: t!, other: other! });
 }
