@@ -53,7 +53,16 @@ class InCodeProvider implements MigrationProvider {
 export async function migrateToLatest(db: Kysely<any>, migrationTableSchema?: string): Promise<string[]> {
   // On PostgreSQL the schema must be named: kysely otherwise finds another schema's migration tables.
   const migrator = new Migrator({ db, provider: new InCodeProvider(), migrationTableSchema });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    // The migrator reads the catalog of every schema; another session creating or dropping a
+    // schema of the same PostgreSQL database meanwhile can fail that read. Nothing was migrated
+    // (PostgreSQL migrates in one transaction): read again.
+    if (error && attempt < 5 && CATALOG_RACES.has((error as { code?: string }).code ?? '')) continue;
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  }
 }
+
+/** PostgreSQL's invalid_schema_name, undefined_column and undefined_table. */
+const CATALOG_RACES = new Set(['3F000', '42703', '42P01']);
