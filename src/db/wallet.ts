@@ -66,9 +66,8 @@ export async function readWallet(q: Kysely<Database>, workspaceId: string, now: 
 }
 
 /**
- * The wallet row, created when missing, locked for the rest of trx: on PostgreSQL the no-op
- * update takes the row lock (a concurrent charge waits here and then reads the new balance); on
- * SQLite every write transaction already holds the database's one write lock.
+ * The wallet row, created when missing, locked for the rest of trx (lockRows: a concurrent
+ * charge waits here and then reads the new balance).
  */
 export async function lockWallet(trx: Kysely<Database>, workspaceId: string, now: Date): Promise<WalletRow> {
   await trx
@@ -76,8 +75,8 @@ export async function lockWallet(trx: Kysely<Database>, workspaceId: string, now
     .values({ workspace_id: workspaceId, currency: DEFAULT_CURRENCY, plan: DEFAULT_PLAN, auto_approve_below: null, monthly_cap: null, rules_updated_at: null, rules_updated_by: null, created_at: now.toISOString() })
     .onConflict((oc) => oc.column('workspace_id').doNothing())
     .execute();
-  await trx.updateTable('wallets').set({ balance: sql`balance` }).where('workspace_id', '=', workspaceId).execute();
-  return normWallet((await trx.selectFrom('wallets').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirstOrThrow()) as WalletRow);
+  const [wallet] = await lockRows(trx, 'wallets', { workspace_id: workspaceId });
+  return normWallet(wallet as unknown as WalletRow);
 }
 
 export interface NewEntry {

@@ -352,7 +352,7 @@ export async function claimDue(
     .where('disabled_at', 'is', null)
     .where('id', 'in', due(trx).select('endpoint_id'))
     .orderBy('id');
-  if (dialect === 'postgres') endpoints = endpoints.forUpdate().skipLocked();
+  if (dialect === 'postgres') endpoints = endpoints.forNoKeyUpdate().skipLocked();
   const mine = (await endpoints.execute()).map((e) => e.id);
   if (mine.length === 0) return [];
   const inflight = await trx

@@ -62,8 +62,10 @@ async function endedByStatus(trx: Kysely<Database>, e: EnrollmentRow, now: Date)
 
 async function step(db: Db, e: EnrollmentRow, opts: OutreachWorkerOptions): Promise<boolean> {
   const now = opts.now();
-  // Also checked again where the step is charged, in that transaction.
-  if (await db.write((trx) => endedByStatus(trx, e, now))) return true;
+  // A read first, so a step of an account that may be contacted opens no extra write; the step's
+  // charge checks again under the lock, in its transaction.
+  const account = await db.kysely.selectFrom('accounts').select('status').where('workspace_id', '=', e.workspace_id).where('store_id', '=', e.store_id).executeTakeFirst();
+  if (account && NO_OUTREACH.has(String(account.status)) && (await db.write((trx) => endedByStatus(trx, e, now)))) return true;
   const cadence = await getCadence(db.kysely, e.workspace_id, e.cadence_id);
   const steps = cadence ? cadenceSteps(cadence) : [];
   const s = steps[e.next_step];
