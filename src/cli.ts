@@ -5,8 +5,8 @@
  * `storelens --help` stays instant.
  */
 import { CommanderError } from 'commander';
-import type { Env } from './env.js';
-import { isCliError } from './errors.js';
+import type { Env } from './core/env.js';
+import { isCliError } from './core/errors.js';
 import type { Config } from './settings/config.js';
 import { buildProgram, type Invocation } from './settings/program.js';
 import type { CommandName } from './settings/table.js';

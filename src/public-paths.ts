@@ -16,7 +16,7 @@
  * segment is plain ASCII, so an encoded character, `..`, an empty segment or a trailing slash
  * simply matches nothing.
  */
-import { isMonth } from './month.js';
+import { isMonth } from './core/month.js';
 import { SLUGS, type Slug } from './stats/types.js';
 
 export type PublicArtifact =

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startWorker } from '../src/worker.js';
+import { startWorker } from '../src/compose/task-loop.js';
 
 /** A promise and the function that resolves it. */
 function gate(): { opened: Promise<void>; open: () => void } {

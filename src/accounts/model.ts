@@ -7,9 +7,9 @@
  *
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */
-import type { StoreFeatures, StoreSignal } from '../db/store-history.js';
-import { NETWORK_NAMES, type SignalType } from '../signals/types.js';
-import { monthIndex } from '../panel/columns.js';
+import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
+import { NETWORK_NAMES, type SignalType } from '../core/signals.js';
+import { monthIndex } from '../core/panel-contract.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
 export interface StoreSnapshot extends StoreFeatures {

@@ -10,15 +10,15 @@ import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import { withLease } from '../db/leases.js';
-import { appendEvents, type NewEvent } from '../db/outbox.js';
-import { currentRanking, detailSignals, rankingHead, type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedRow, startRanking, writeRanking } from '../db/rankings.js';
+import { appendEvents, type NewEvent } from '../webhooks/outbox.js';
+import { currentRanking, detailSignals, rankingHead, type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedRow, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../db/schema.js';
-import { listOutcomes } from '../db/outcomes.js';
-import { getProfile } from '../db/profiles.js';
-import { loadSnapshots } from '../db/snapshots.js';
-import { seededRandom } from '../random.js';
-import { ingestedMonths } from '../db/stores.js';
-import { previousMonth } from '../panel/columns.js';
+import { listOutcomes } from './outcomes-store.js';
+import { getProfile } from './profile-store.js';
+import { loadSnapshots } from './snapshots.js';
+import { seededRandom } from '../core/random.js';
+import { ingestedMonths } from '../ingest/stores.js';
+import { previousMonth } from '../core/panel-contract.js';
 import { labelsOf } from './labels.js';
 import { fit, inputSpace, logitOf, sampleWeights, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
@@ -339,7 +339,7 @@ function changeEvents(
     } else if (r.in_market && oldSignals.has(r.store_id)) {
       // New: not shown before, and recent enough that it would have been shown had it existed
       // (a signal that only moves up into the shown ten is not news).
-      // Shown newest month first, then by id (db/snapshots.ts).
+      // Shown newest month first, then by id (accounts/snapshots.ts).
       const shown = JSON.parse(oldSignals.get(r.store_id)!) as { id: string; month: string }[];
       const seen = new Set(shown.map((g) => g.id));
       const last = shown.length >= ROW_SIGNALS ? shown[shown.length - 1] : undefined;

@@ -10,7 +10,7 @@ import { Piscina } from 'piscina';
 import type { Db } from '../db/index.js';
 import { builtWorkerPath } from '../threads.js';
 import { refreshLeased, type RefreshResult, workspaceIds } from './refresh.js';
-import type { RefreshTask } from './refresh-worker.js';
+import type { RefreshTask } from './refresh-thread.js';
 
 export interface Refresher {
   /** 'thread' or 'in-process': where the re-ranking runs. */
@@ -24,7 +24,7 @@ export interface Refresher {
 }
 
 export function startRefresher(db: Db): Refresher {
-  const filename = builtWorkerPath(import.meta.url, './refresh-worker.js');
+  const filename = builtWorkerPath(import.meta.url, './refresh-thread.js');
   const shareable = db.options.databaseUrl !== undefined || (db.options.dbPath !== undefined && db.options.dbPath !== ':memory:' && db.options.dbPath !== '');
   const each = async (now: Date, stopping: () => boolean, one: (workspaceId: string) => Promise<RefreshResult | undefined>) => {
     const out = new Map<string, RefreshResult>();

@@ -3,7 +3,7 @@
  * WWW-Authenticate; so is a key whose creator is no longer a member of its workspace.
  */
 import type { Db } from '../db/index.js';
-import { findKeyByHash, touchApiKey, type KeyWithWorkspace } from '../db/api-keys.js';
+import { findKeyByHash, touchApiKey, type KeyWithWorkspace } from './keys-store.js';
 import { bearerKey, hashApiKey } from './keys.js';
 import { ApiProblem } from './problems.js';
 

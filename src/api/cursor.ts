@@ -2,7 +2,7 @@
  * Opaque pagination cursors: an HMAC-signed token of {workspace, ranking version, last
  * position, filter hash}. The key lives in the database so every api process shares it.
  * A tampered, foreign or differently filtered cursor ⇒ 400; so is one whose ranking version
- * is no longer kept (see db/rankings.ts: at least an hour after it was superseded).
+ * is no longer kept (see accounts/rankings.ts: at least an hour after it was superseded).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';

@@ -4,8 +4,8 @@
  */
 import type { Db } from '../db/index.js';
 import type { Profile } from '../accounts/profile.js';
-import { getProfile, setProfile } from '../db/profiles.js';
-import { createWorkspace, findWorkspace, upsertMember } from '../db/workspaces.js';
+import { getProfile, setProfile } from '../accounts/profile-store.js';
+import { createWorkspace, findWorkspace, upsertMember } from '../workspaces/store.js';
 import { issueApiKey } from './issue-key.js';
 import { keyScopes } from './scopes.js';
 
@@ -33,7 +33,7 @@ export async function ensureDemoKey(db: Db, now: Date = new Date()): Promise<{ w
 export async function resetDemoSignIn(db: Db, now: Date = new Date()): Promise<{ email: string; password: string }> {
   const { randomBytes } = await import('node:crypto');
   const { hashPassword } = await import('../members/passwords.js');
-  const { setPasswordHash } = await import('../db/members-auth.js');
+  const { setPasswordHash } = await import('../members/store.js');
   const password = `demo-${randomBytes(9).toString('base64url')}`;
   const hashed = await hashPassword(password);
   await db.write((trx) => setPasswordHash(trx, DEMO_OWNER, hashed, now));

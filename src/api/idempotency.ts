@@ -6,7 +6,7 @@
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/index.js';
-import { type Claim, claimIdempotencyKey, completeIdempotencyKey, pruneIdempotencyKeys } from '../db/idempotency.js';
+import { type Claim, claimIdempotencyKey, completeIdempotencyKey, pruneIdempotencyKeys } from './idempotency-store.js';
 import type { Database } from '../db/schema.js';
 import { ApiProblem, isApiProblem } from './problems.js';
 import type { OperationResult } from './route-def.js';

@@ -16,7 +16,7 @@
  * for it would wait behind a re-ranking's writes.
  */
 import type { Db } from '../db/index.js';
-import { hitRateCounter, pruneRateCounters } from '../db/rate-counters.js';
+import { hitRateCounter, pruneRateCounters } from './rate-counters.js';
 import { ApiProblem } from './problems.js';
 import type { CallKind } from './route-def.js';
 

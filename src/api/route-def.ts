@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/index.js';
-import type { ApiKeyInfo } from '../db/api-keys.js';
+import type { ApiKeyInfo } from './keys-store.js';
 import type { Database, Workspace } from '../db/schema.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
 import type { Availability } from './capabilities.js';
@@ -70,7 +70,7 @@ export type OperationResult<Body = unknown> =
       contentType: string;
     });
 
-/** The background tasks a committed write starts at once (commands/background.ts). */
+/** The background tasks a committed write starts at once (compose/background.ts). */
 export type Trigger = 'refresh' | 'watches' | 'reports' | 'outreach';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;

@@ -1,15 +1,15 @@
 /** Every /api/v1 operation, in documentation order. */
 import type { AnyRoute } from './route-def.js';
-import { accountRoutes } from './routes/accounts.js';
-import { contactRoutes } from './routes/contacts.js';
-import { dealRoutes } from './routes/deals.js';
-import { outcomeRoutes } from './routes/outcomes.js';
-import { outreachRoutes } from './routes/outreach.js';
-import { profileRoutes } from './routes/profile.js';
-import { reportRoutes } from './routes/reports.js';
-import { walletRoutes } from './routes/wallet.js';
-import { watchRoutes } from './routes/watches.js';
-import { webhookRoutes } from './routes/webhooks.js';
+import { accountRoutes } from '../accounts/routes.js';
+import { contactRoutes } from '../contacts/routes.js';
+import { dealRoutes } from '../deals/routes.js';
+import { outcomeRoutes } from '../accounts/outcome-routes.js';
+import { outreachRoutes } from '../outreach/routes.js';
+import { profileRoutes } from '../accounts/profile-routes.js';
+import { reportRoutes } from '../reports/routes.js';
+import { walletRoutes } from '../wallet/routes.js';
+import { watchRoutes } from '../watches/routes.js';
+import { webhookRoutes } from '../webhooks/routes.js';
 
 export const ROUTES: readonly AnyRoute[] = [
   ...accountRoutes,

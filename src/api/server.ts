@@ -5,7 +5,7 @@
  * after `graceMs` whatever is left is cut.
  */
 import type { FastifyInstance } from 'fastify';
-import { SHUTDOWN_GRACE_MS } from '../defaults.js';
+import { SHUTDOWN_GRACE_MS } from '../core/defaults.js';
 import { gracefulClose } from '../http/graceful-close.js';
 import { buildApiApp, type BuildApiAppOptions } from './app.js';
 

@@ -136,8 +136,8 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
  */
 export async function seedBenchWorkspace(db: Db, now: Date): Promise<{ issue: (n: number, access: 'read' | 'write') => Promise<string[]> }> {
   const { issueApiKey } = await import('../api/issue-key.js');
-  const { importAccounts } = await import('../db/accounts.js');
-  const { createWorkspace, upsertMember } = await import('../db/workspaces.js');
+  const { importAccounts } = await import('../accounts/store.js');
+  const { createWorkspace, upsertMember } = await import('../workspaces/store.js');
   const ws = await createWorkspace(db.kysely, 'bench', now);
   await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', now);
   await importAccounts(

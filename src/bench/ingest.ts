@@ -11,7 +11,7 @@ import path from 'node:path';
 import { openDatabase } from '../db/index.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { lit, openDuck, type Duck } from '../panel/duck.js';
-import { monthRange } from '../panel/columns.js';
+import { monthRange } from '../core/panel-contract.js';
 
 export interface IngestBenchOptions {
   stores: number;

@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EXPLORE_SHARE, refreshWorkspace } from '../accounts/refresh.js';
 import { openDatabase, type Db } from '../db/index.js';
-import { insertOutcome } from '../db/outcomes.js';
+import { insertOutcome } from '../accounts/outcomes-store.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { ingestRuns } from '../ingest/ingest.js';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { openDuck, lit } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { METRICS, type MetricDef } from '../stats/registry.js';
-import { monthRange } from '../panel/columns.js';
+import { monthRange } from '../core/panel-contract.js';
 import { PREV_COLUMNS, registerMacros } from '../panel/aggregate.js';
 import type { ChildOptions, ChildResult } from './publish-child.js';
 

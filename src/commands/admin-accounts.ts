@@ -1,9 +1,9 @@
 /** storelens accounts import FILE: NDJSON, one account per line with at least store_id and score. */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Env } from '../env.js';
-import { CliError } from '../errors.js';
-import { type AccountInput, importAccounts } from '../db/accounts.js';
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
+import { type AccountInput, importAccounts } from '../accounts/store.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 

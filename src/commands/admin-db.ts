@@ -1,10 +1,10 @@
 /** Shared edge of the admin commands: open the database, resolve a workspace, print results. */
-import type { Env } from '../env.js';
-import { DB_PATH } from '../defaults.js';
-import { CliError } from '../errors.js';
+import type { Env } from '../core/env.js';
+import { DB_PATH } from '../core/defaults.js';
+import { CliError } from '../core/errors.js';
 import { type Db, isPostgresUrl, openDatabase } from '../db/index.js';
 import type { Workspace } from '../db/schema.js';
-import { findWorkspace, getMember } from '../db/workspaces.js';
+import { findWorkspace, getMember } from '../workspaces/store.js';
 
 /** What every admin command takes (see the settings table). */
 export interface AdminOptions {

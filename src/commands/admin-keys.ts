@@ -1,7 +1,7 @@
 /** storelens keys create | list | revoke — only an owner or admin creates and revokes keys. */
-import type { Env } from '../env.js';
-import { CliError } from '../errors.js';
-import { getApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
+import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
 import { issueApiKey } from '../api/issue-key.js';
 import { ACCESS_CHOICES, type AccessChoice, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
 import type { Config } from '../settings/config.js';

@@ -1,7 +1,7 @@
 /** storelens members add */
-import type { Env } from '../env.js';
-import { CliError } from '../errors.js';
-import { upsertMember } from '../db/workspaces.js';
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
+import { upsertMember } from '../workspaces/store.js';
 import { inviteMember } from '../members/invite.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';

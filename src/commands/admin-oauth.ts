@@ -1,7 +1,7 @@
 /** storelens oauth register — pre-registers an assistant (a public client with PKCE) for the OAuth sign-in. */
-import type { Env } from '../env.js';
-import { CliError } from '../errors.js';
-import { registerOAuthClient } from '../db/oauth.js';
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
+import { registerOAuthClient } from '../oauth/store.js';
 import type { Config } from '../settings/config.js';
 import { output, withAdminDb } from './admin-db.js';
 

@@ -1,6 +1,6 @@
 /** storelens outreach sender W --url URL --as EMAIL: the workspace's delivery adapter for outreach steps. */
-import { clearSender, getSender, setSender } from '../db/outreach.js';
-import type { Env } from '../env.js';
+import { clearSender, getSender, setSender } from '../outreach/store.js';
+import type { Env } from '../core/env.js';
 import type { Config } from '../settings/config.js';
 import { loadSecretBox, newSigningSecret, serverKeyEnv } from '../webhooks/secrets.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';

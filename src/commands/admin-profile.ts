@@ -4,9 +4,9 @@
  * the api's ranking refresh notices workspace_profiles.updated_at.
  */
 import { Profile } from '../accounts/profile.js';
-import type { Env } from '../env.js';
-import { CliError } from '../errors.js';
-import { getProfile, setProfile, type WorkspaceProfile } from '../db/profiles.js';
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
+import { getProfile, setProfile, type WorkspaceProfile } from '../accounts/profile-store.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 

@@ -1,14 +1,14 @@
 /** storelens wallet credit | rules | approve | deny (owners and admins). */
 import { isApiProblem } from '../api/problems.js';
 import { newId } from '../db/ids.js';
-import { getApproval, readWallet, setRules } from '../db/wallet.js';
-import type { Env } from '../env.js';
-import { CliError } from '../errors.js';
+import { getApproval, readWallet, setRules } from '../wallet/store.js';
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
 import { credit } from '../wallet/billing.js';
 import { DecisionError, decide } from '../wallet/approvals.js';
 import { formatAmount, parseAmount } from '../wallet/money.js';
-import { findWorkspace } from '../db/workspaces.js';
+import { findWorkspace } from '../workspaces/store.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
 function amountOf(text: string, what: string): number {

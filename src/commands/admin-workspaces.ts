@@ -1,8 +1,8 @@
 /** storelens workspaces create | pilot | activate | wallet-visibility */
-import type { Env } from '../env.js';
-import { CliError } from '../errors.js';
-import { addActivation, createWorkspace, findWorkspace, setPilotAccess } from '../db/workspaces.js';
-import { setWalletVisibility, WALLET_VISIBILITIES, walletVisibility, type WalletVisibility } from '../db/members-auth.js';
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
+import { addActivation, createWorkspace, findWorkspace, setPilotAccess } from '../workspaces/store.js';
+import { setWalletVisibility, WALLET_VISIBILITIES, walletVisibility, type WalletVisibility } from '../members/store.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 

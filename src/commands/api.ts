@@ -1,17 +1,17 @@
 /**
  * storelens api: the workspace REST API on its own port, with the background tasks on its
- * worker loop (commands/background.ts) unless `--requests-only` leaves them to `storelens
+ * worker loop (compose/background.ts) unless `--requests-only` leaves them to `storelens
  * worker` processes on the same database.
  *
  * On SIGTERM or SIGINT it stops in order: no new connections, the requests in flight finished
  * (at most SHUTDOWN_GRACE_MS, then the rest are cut), the worker loop stopped after the task it
  * is running and the webhook sends in flight, the database closed; then it exits 0.
  */
-import type { Env } from '../env.js';
-import { CliError } from '../errors.js';
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
 import { listenApi, type ListeningApi } from '../api/server.js';
 import type { Config } from '../settings/config.js';
-import { OUT_DIR, SHUTDOWN_GRACE_MS } from '../defaults.js';
+import { OUT_DIR, SHUTDOWN_GRACE_MS } from '../core/defaults.js';
 import { publishedStatistics } from '../reports/statistics.js';
 import { listenError } from './listen-error.js';
 import { untilSignal } from './until-signal.js';

@@ -1,6 +1,6 @@
 /** `storelens bench` (what `npm run bench` runs): every benchmark's figures on stdout, progress on stderr. */
 import { runBenchmarks } from '../bench/index.js';
-import type { Env } from '../env.js';
+import type { Env } from '../core/env.js';
 import type { Config } from '../settings/config.js';
 
 export async function runBench(config: Config<'bench'>, env: Env): Promise<void> {

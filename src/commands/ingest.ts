@@ -1,10 +1,10 @@
 /** `storelens ingest`: load the runs folder publish wrote into the workspace database, once. */
-import type { Env } from '../env.js';
+import type { Env } from '../core/env.js';
 import type { Db } from '../db/index.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { ingestCheck, INGEST_POLL_MS } from '../ingest/watcher.js';
 import { evaluateWatches } from '../watches/evaluate.js';
-import type { BackgroundOptions } from './background.js';
+import type { BackgroundOptions } from '../compose/background.js';
 import { progress } from '../progress.js';
 import type { Config } from '../settings/config.js';
 import { output, withAdminDb } from './admin-db.js';

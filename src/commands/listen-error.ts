@@ -1,5 +1,5 @@
 /** Why a server could not listen, told in terms of the flags that set where (serve, start, api). */
-import { CliError } from '../errors.js';
+import { CliError } from '../core/errors.js';
 
 /** The listen errors a person can fix: a bad or busy port, an interface that is not there. */
 export function listenError(e: unknown, opts: { readonly port: number; readonly host: string }): unknown {

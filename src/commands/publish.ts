@@ -1,5 +1,5 @@
-import type { Env } from '../env.js';
-import { CliError } from '../errors.js';
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
 import { progress } from '../progress.js';
 import { publish } from '../publish/pipeline.js';
 import type { Config } from '../settings/config.js';

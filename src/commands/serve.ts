@@ -3,16 +3,16 @@
  * API on the same port). Prints the URLs to stderr and runs until SIGTERM or SIGINT.
  */
 import path from 'node:path';
-import type { Env } from '../env.js';
+import type { Env } from '../core/env.js';
 import { apiPlugin } from '../api/app.js';
 import { webPlugin } from '../web/plugin.js';
 import { assistantConnector } from '../oauth/connector.js';
 import { oauthPlugin } from '../oauth/plugin.js';
 import type { Db } from '../db/index.js';
-import { CliError } from '../errors.js';
+import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
 import { publishedStatistics } from '../reports/statistics.js';
-import type { Background } from './background.js';
+import type { Background } from '../compose/background.js';
 import { listenError } from './listen-error.js';
 import { openServing } from './worker.js';
 import type { ServePlugin } from '../serve/app.js';

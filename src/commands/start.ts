@@ -6,11 +6,11 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Env } from '../env.js';
+import type { Env } from '../core/env.js';
 import { ensureDemoKey, resetDemoSignIn } from '../api/demo.js';
 import { ingestRuns } from '../ingest/ingest.js';
-import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../defaults.js';
-import { CliError } from '../errors.js';
+import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../core/defaults.js';
+import { CliError } from '../core/errors.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { progress } from '../progress.js';

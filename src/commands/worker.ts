@@ -1,6 +1,6 @@
 /**
  * `storelens worker`: the background tasks without serving — every task of the worker loop
- * `api`, `serve --api` and `start` also run (commands/background.ts): ingest of `--runs`, the
+ * `api`, `serve --api` and `start` also run (compose/background.ts): ingest of `--runs`, the
  * re-rank of each workspace, the watch checks, the monthly statements, the growth reports
  * (citing the statistics in `--out`), outreach steps and webhook delivery. Any number of
  * workers and api processes may share one PostgreSQL database; each unit of work runs once:
@@ -12,14 +12,14 @@
  * Runs until SIGINT/SIGTERM, then stops the loop after the task it is running and the webhook
  * sends in flight (each is recorded: none is lost or sent twice), closes the database and exits 0.
  */
-import type { Env } from '../env.js';
+import type { Env } from '../core/env.js';
 import type { Db } from '../db/index.js';
 import type { Config } from '../settings/config.js';
-import { OUT_DIR } from '../defaults.js';
+import { OUT_DIR } from '../core/defaults.js';
 import { publishedStatistics } from '../reports/statistics.js';
 import { type WebhookRuntime, webhookRuntime } from '../webhooks/runtime.js';
 import { type AdminOptions, openAdminDb } from './admin-db.js';
-import { type Background, type BackgroundOptions, startBackground } from './background.js';
+import { type Background, type BackgroundOptions, startBackground } from '../compose/background.js';
 import { ingestTask } from './ingest.js';
 import { untilSignal } from './until-signal.js';
 

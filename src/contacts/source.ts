@@ -14,8 +14,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { StoreContact } from '../db/contacts.js';
-import { CliError } from '../errors.js';
+import type { StoreContact } from './store.js';
+import { CliError } from '../core/errors.js';
 import { lit, openDuck } from '../panel/duck.js';
 import { EMAIL_MAX, isEmail, normaliseEmail } from './email.js';
 

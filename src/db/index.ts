@@ -16,7 +16,7 @@ import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } f
 import { migrateToLatest } from './migrations/index.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
 import type { Database } from './schema.js';
-import { DB_PATH } from '../defaults.js';
+import { DB_PATH } from '../core/defaults.js';
 
 export type { Database } from './schema.js';
 

@@ -4,10 +4,10 @@
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { AccountStatus } from '../accounts/statuses.js';
-import type { EventType } from '../events/types.js';
-import type { DealStage, LostReason } from '../pipeline/stages.js';
-import type { SignalType } from '../signals/types.js';
-import type { Role } from '../workspaces/roles.js';
+import type { EventType } from '../webhooks/events.js';
+import type { DealStage, LostReason } from '../deals/stages.js';
+import type { SignalType } from '../core/signals.js';
+import type { Role } from '../members/roles.js';
 import type { WatchHealth, WatchStatus, WatchType } from '../watches/types.js';
 
 export interface WorkspacesTable {
@@ -17,7 +17,7 @@ export interface WorkspacesTable {
   pilot_access: Generated<number>;
   /** JSON array of activation names this workspace has (activation-gated operations). */
   activations: Generated<string>;
-  /** The current ranking version (db/rankings.ts); cursors walk the version they were issued on. */
+  /** The current ranking version (accounts/rankings.ts); cursors walk the version they were issued on. */
   ranking_version: Generated<number>;
   /** The last ranking version number handed out (versions are written before they become current). */
   ranking_seq: Generated<number>;
@@ -63,7 +63,7 @@ export interface AccountsTable {
 /**
  * One ranking of a workspace: its rows (rankings) and their details generation. `writing`
  * while its rows are written, `current` once made current, `superseded` after (kept for
- * cursors; see db/rankings.ts), `deleting` while its rows are deleted.
+ * cursors; see accounts/rankings.ts), `deleting` while its rows are deleted.
  */
 export interface RankingVersionsTable {
   workspace_id: string;
@@ -202,7 +202,7 @@ export interface ModelWeightsTable {
 }
 
 /** Events written in the same transaction as the change that causes them. */
-/** The last number given to an event of the workspace (db/outbox.ts). */
+/** The last number given to an event of the workspace (webhooks/outbox.ts). */
 export interface OutboxSequencesTable {
   workspace_id: string;
   last_seq: number;
@@ -346,7 +346,7 @@ export interface DealsTable {
 }
 
 export interface DealNotesTable {
-  /** Sorts in writing order (see db/deals.ts). */
+  /** Sorts in writing order (see deals/store.ts). */
   id: string;
   workspace_id: string;
   deal_id: string;

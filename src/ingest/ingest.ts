@@ -6,7 +6,7 @@
  *  1. its files are checked whole first (runs-folder.ts): a bad run stops the ingest before any
  *     of its rows is written, naming the file, row and field;
  *  2. its rows are inserted tagged with the new run id, a chunk per transaction (invisible to
- *     readers, who join on ingested_months: see db/stores.ts);
+ *     readers, who join on ingested_months: see ingest/stores.ts);
  *  3. ingested_months flips to the new run in one small transaction (compare-and-set on the
  *     previous run id): readers go from the whole old month to the whole new one;
  *  4. the previous run's rows are deleted, in chunks.
@@ -25,13 +25,13 @@ import {
   runIdsWithRows,
   type StoreMonthRow,
   type StoreSignalRow,
-} from '../db/stores.js';
-import { CliError } from '../errors.js';
+} from './stores.js';
+import { CliError } from '../core/errors.js';
 import { type Duck, lit, openDuck } from '../panel/duck.js';
-import type { SignalType } from '../signals/types.js';
+import type { SignalType } from '../core/signals.js';
 import { acquireLease, type Lease } from './lease.js';
 import { checkRun, readContactsPointer, readRunsIndex, type RunFiles, type RunRef } from './runs-folder.js';
-import { ingestedContacts, replaceStoreContacts } from '../db/contacts.js';
+import { ingestedContacts, replaceStoreContacts } from '../contacts/store.js';
 import { readContactsRun } from '../contacts/source.js';
 
 export interface IngestSummary {

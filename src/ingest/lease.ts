@@ -9,7 +9,7 @@
  */
 import type { Db } from '../db/index.js';
 import { type Lease as HeldLease, LeaseLost, leaseHolder, tryLease } from '../db/leases.js';
-import { CliError } from '../errors.js';
+import { CliError } from '../core/errors.js';
 
 export const LEASE_NAME = 'ingest';
 /** How long a lease lasts without renewal. */

@@ -12,10 +12,10 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CliError } from '../errors.js';
-import { MONTH, MONTH_PATTERN } from '../month.js';
+import { CliError } from '../core/errors.js';
+import { MONTH, MONTH_PATTERN } from '../core/month.js';
 import { type Duck, lit } from '../panel/duck.js';
-import { SIGNAL_TYPES } from '../signals/types.js';
+import { SIGNAL_TYPES } from '../core/signals.js';
 
 export const RUNS_VERSION = 1;
 

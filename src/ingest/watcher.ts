@@ -29,7 +29,7 @@ export interface IngestWatcherOptions {
 /**
  * One look at the runs folder: ingests when index.json changed since the last successful load
  * (a failed one is retried after `retryMs`, a changed one at once). Never throws: failures go
- * to onError. The server's worker loop runs it every `intervalMs` (commands/background.ts).
+ * to onError. The server's worker loop runs it every `intervalMs` (compose/background.ts).
  */
 export function ingestCheck(db: Db, runsDir: string, opts: IngestWatcherOptions): (stopping?: () => boolean) => Promise<void> {
   const interval = opts.intervalMs ?? INGEST_POLL_MS;

@@ -3,8 +3,8 @@
  * role and the workspace's wallet visibility at every call (SPEC, Authentication rule 6).
  */
 import type { Scope } from '../api/scopes.js';
-import type { WalletVisibility } from '../db/members-auth.js';
-import type { Role } from '../workspaces/roles.js';
+import type { WalletVisibility } from './store.js';
+import type { Role } from './roles.js';
 
 /** Day-to-day access of every active member. */
 export const MEMBER_GRANTS: readonly Scope[] = [

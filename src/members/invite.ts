@@ -1,9 +1,9 @@
 /** Invite links: a member (added if new) gets a one-time link to set a password and sign in. */
 import type { Db } from '../db/index.js';
-import { insertInvite } from '../db/members-auth.js';
-import { getMember, upsertMember } from '../db/workspaces.js';
+import { insertInvite } from './store.js';
+import { getMember, upsertMember } from '../workspaces/store.js';
 import { randomToken, tokenHash } from '../web/session.js';
-import type { Role } from '../workspaces/roles.js';
+import type { Role } from './roles.js';
 
 export const INVITE_DAYS = 7;
 

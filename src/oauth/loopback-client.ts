@@ -5,7 +5,7 @@
  * is its own URL; a public client without secrets).
  */
 import { checkTarget, type GuardOptions, RefusedTarget } from '../webhooks/ssrf.js';
-import type { OAuthPayload } from '../db/oauth.js';
+import type { OAuthPayload } from './store.js';
 
 const MAX_BYTES = 16_384;
 

@@ -5,16 +5,16 @@
  * indicators (RFC 8707) with the MCP URL as the only resource and the tokens' audience, clients
  * pre-registered (stored like any client), identified by a Client ID Metadata Document, or
  * registered dynamically (older clients). Everything is stored in the api database
- * (db/oauth.ts). The issuer is the server's public origin; without a configured one, each origin
+ * (oauth/store.ts). The issuer is the server's public origin; without a configured one, each origin
  * a request arrives at gets its own provider (tokens carry that origin's MCP URL as audience).
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { default as Provider, Interaction } from 'oidc-provider';
 import { SCOPES } from '../api/scopes.js';
 import type { Db } from '../db/index.js';
-import { oauthAdapter } from '../db/oauth.js';
+import { oauthAdapter } from './store.js';
 import { getOrCreateSetting } from '../db/settings.js';
-import { getMember } from '../db/workspaces.js';
+import { getMember } from '../workspaces/store.js';
 import { RefusedTarget, checkTarget, systemResolver, type Resolver } from '../webhooks/ssrf.js';
 import { loopbackClient } from './loopback-client.js';
 

@@ -9,9 +9,9 @@ import type { Authenticated } from '../api/auth.js';
 import { bearerKey } from '../api/keys.js';
 import { ApiProblem } from '../api/problems.js';
 import type { Db } from '../db/index.js';
-import { walletVisibility } from '../db/members-auth.js';
-import { findAccessToken, grantExists } from '../db/oauth.js';
-import { findWorkspace, getMember } from '../db/workspaces.js';
+import { walletVisibility } from '../members/store.js';
+import { findAccessToken, grantExists } from './store.js';
+import { findWorkspace, getMember } from '../workspaces/store.js';
 import { memberGrants } from '../members/grants.js';
 import { parseAccountId } from './provider.js';
 

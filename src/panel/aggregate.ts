@@ -5,7 +5,7 @@
  */
 import { emptyCell, compareValues, type Cell, type MonthAgg } from '../stats/aggregate.js';
 import { deltaKind, METRICS, PAGES, type MetricDef } from '../stats/registry.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, PANEL_COLUMNS, type DimensionName } from './columns.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, PANEL_COLUMNS, type DimensionName } from '../core/panel-contract.js';
 import { ident, toNumber, type Duck } from './duck.js';
 import { FINGERPRINT_COLUMNS, fingerprintOf, fingerprintTable } from './fingerprint.js';
 

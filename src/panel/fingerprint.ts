@@ -4,7 +4,7 @@
  * differ in one bucket per store whose record changed, appeared or went (collisions aside), so
  * comparing them counts the stores a correction touched without keeping the old panel.
  */
-import { PANEL_COLUMNS } from './columns.js';
+import { PANEL_COLUMNS } from '../core/panel-contract.js';
 import { ident, type Duck } from './duck.js';
 
 export const FINGERPRINT_BUCKETS = 1024;

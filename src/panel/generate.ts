@@ -6,7 +6,7 @@
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { lit, type Duck } from './duck.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS, monthRange } from './columns.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, monthRange } from '../core/panel-contract.js';
 import type { PanelFormat } from './read.js';
 import { writeTruth, type Latent } from './truth.js';
 

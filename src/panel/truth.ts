@@ -15,7 +15,7 @@
  */
 import { rename } from 'node:fs/promises';
 import { lit, type Duck } from './duck.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS } from './columns.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS } from '../core/panel-contract.js';
 
 /** The generator's latent variables as SQL over its gen_store table (panel/generate.ts passes them in). */
 export interface Latent {

@@ -2,8 +2,8 @@
  * Statistics for the months that need them: load the panel files they depend on, aggregate,
  * then build each month under the protection rule (audited with the month before), and guard.
  */
-import { CliError } from '../errors.js';
-import { previousMonth } from '../panel/columns.js';
+import { CliError } from '../core/errors.js';
+import { previousMonth } from '../core/panel-contract.js';
 import { aggregatePanel, registerMacros } from '../panel/aggregate.js';
 import { openDuck } from '../panel/duck.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';

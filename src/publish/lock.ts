@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CliError } from '../errors.js';
+import { CliError } from '../core/errors.js';
 
 export const LOCK_FILE = '.publish.lock';
 

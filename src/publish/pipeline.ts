@@ -5,8 +5,8 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CONTACTS_DATA, contactsDir, contactsToCarry, findContactsFile, pruneContactsRuns, writeContactsRun } from '../contacts/source.js';
-import { CliError } from '../errors.js';
-import { nextMonth, previousMonth } from '../panel/columns.js';
+import { CliError } from '../core/errors.js';
+import { nextMonth, previousMonth } from '../core/panel-contract.js';
 import { storesChanged } from '../panel/fingerprint.js';
 import { listPanel, loadPanel } from '../panel/read.js';
 import { openDuck } from '../panel/duck.js';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { previousMonth } from '../panel/columns.js';
+import { previousMonth } from '../core/panel-contract.js';
 import type { PanelFile } from '../panel/read.js';
 import { metricsOf, pageOf, REGISTRY_VERSION } from '../stats/registry.js';
 import { SCHEMA_VERSION, type Slug } from '../stats/types.js';

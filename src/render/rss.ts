@@ -4,7 +4,7 @@
  * newest item's completion time (never "now"), so equal input gives equal bytes (and ETag).
  */
 import { Feed } from 'feed';
-import { isMonth } from '../month.js';
+import { isMonth } from '../core/month.js';
 import { pageUrl, publicUrl } from '../public-paths.js';
 import { LICENSE, PUBLISHER, type Slug } from '../stats/types.js';
 import { escapeHtml } from './escape.js';

@@ -4,7 +4,7 @@
  * each with its citation), its signals and evidence from the accounts model, and plain-words
  * recommendations; rendered as JSON and as markdown.
  */
-import type { StoreFeatures } from '../db/store-history.js';
+import type { StoreFeatures } from '../ingest/store-history.js';
 import type { Stat, StatsDocument } from '../stats/types.js';
 
 /** Pages a report compares against (methodology describes the panel, not stores). */

@@ -4,7 +4,7 @@
  * `graceMs` whatever is left is cut.
  */
 import type { AddressInfo } from 'node:net';
-import { SHUTDOWN_GRACE_MS } from '../defaults.js';
+import { SHUTDOWN_GRACE_MS } from '../core/defaults.js';
 import { gracefulClose } from '../http/graceful-close.js';
 import { buildServeApp, type ServeApp, type ServeAppOptions } from './app.js';
 

@@ -3,7 +3,7 @@
  * each from its flag, else its environment variable, else its default. Its type is read from
  * the table, so a command declares what it takes as `Config<'serve'>` (or a Pick of it).
  */
-import { CliError } from '../errors.js';
+import { CliError } from '../core/errors.js';
 import { type CommandName, type Setting, type SettingDef, defaultFor, settingsOf } from './table.js';
 import type { Value } from './values.js';
 

@@ -4,7 +4,7 @@
  * read from environment variables. A command's action resolves its frozen Config and hands it on.
  */
 import { Argument, Command, Option } from 'commander';
-import type { Env } from '../env.js';
+import type { Env } from '../core/env.js';
 import { type Config, resolveConfig } from './config.js';
 import { argumentUsage, COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
 

@@ -3,10 +3,10 @@
  * parsing, `--help`), the Config each command receives (src/settings/config.ts) and the option
  * list in README.md (src/settings/readme.ts; `npm run readme` rewrites it).
  */
-import { ROLES } from '../workspaces/roles.js';
-import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../defaults.js';
+import { ROLES } from '../members/roles.js';
+import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
-import { WALLET_VISIBILITIES } from '../db/members-auth.js';
+import { WALLET_VISIBILITIES } from '../members/store.js';
 import { envSwitch, httpUrl, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {

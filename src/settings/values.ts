@@ -3,7 +3,7 @@
  * or throws an InvalidArgumentError saying what is wrong (commander names the flag in front of it).
  * Numbers are strict decimal digits: `0x10`, `1e2`, `+5`, ` 5` and `5.0` are refused.
  */
-import { isMonth } from '../month.js';
+import { isMonth } from '../core/month.js';
 import { InvalidArgumentError } from 'commander';
 
 export interface Value<T> {

@@ -16,9 +16,9 @@
  * known (not NULL) in both months; an unknown value gives no signal of that kind, never a guess.
  */
 import { createHash } from 'node:crypto';
-import { AD_COLUMNS, AGENTIC_COLUMNS } from '../panel/columns.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS } from '../core/panel-contract.js';
 import { lit } from '../panel/duck.js';
-import { NETWORK_NAMES, type SignalType } from './types.js';
+import { NETWORK_NAMES, type SignalType } from '../core/signals.js';
 
 
 /** traffic_up: monthly visits at least this multiple of the previous month's… */

@@ -3,7 +3,7 @@
  * metric, cell and month, as plain numbers. The panel edge (panel/aggregate.ts) computes them;
  * everything from here on is pure.
  */
-import type { DimensionName } from '../panel/columns.js';
+import type { DimensionName } from '../core/panel-contract.js';
 import { METRICS } from './registry.js';
 
 /** Sums of one metric in one cell of one month. */

@@ -11,7 +11,7 @@
  * small system per month and breakdown, bounded in closed form (intervals.ts) with the store
  * counts' intervals as boxes.
  */
-import { previousMonth, type DimensionName } from '../panel/columns.js';
+import { previousMonth, type DimensionName } from '../core/panel-contract.js';
 import type { Cell, MonthAgg } from './aggregate.js';
 import type { BuiltMonth } from './build.js';
 import { metricIntervals } from './intervals.js';

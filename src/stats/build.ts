@@ -2,7 +2,7 @@
  * From aggregated cells to published stats: the floor, secondary suppression, deltas on the
  * matched cohort, and the texts. Pure: plain data in, plain data out.
  */
-import { previousMonth, type DimensionName } from '../panel/columns.js';
+import { previousMonth, type DimensionName } from '../core/panel-contract.js';
 import { canonicalUrl } from '../public-paths.js';
 import type { Cell, CellAgg, MonthAgg } from './aggregate.js';
 import { deltaKind, METRICS, PAGES, type MetricDef } from './registry.js';

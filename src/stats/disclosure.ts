@@ -9,7 +9,7 @@
  * for a cohort, new-store count, n or numerator, the same figure of the next-smallest published
  * cell that holds any of it (and, when none is left, the metric's total).
  */
-import { previousMonth, type DimensionName } from '../panel/columns.js';
+import { previousMonth, type DimensionName } from '../core/panel-contract.js';
 import type { MonthAgg } from './aggregate.js';
 import { audit, AUDITED_DIMENSIONS, publishedAppSize, publishedCohort, publishedOf, type AuditMonth, type AuditScope, type Finding, type Published } from './audit.js';
 import { buildMonth, noExtraSuppression, type BuiltMonth, type ExtraSuppression } from './build.js';

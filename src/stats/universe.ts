@@ -5,7 +5,7 @@
  * stores) is determined exactly. Pure: aggregates in, aggregates out.
  */
 import { createHash } from 'node:crypto';
-import { DIMENSIONS } from '../panel/columns.js';
+import { DIMENSIONS } from '../core/panel-contract.js';
 import { compareValues, emptyCell, type MonthAgg } from './aggregate.js';
 
 /** Breakdown values by dimension (country, category, plan; app cells are not kept by a store). */

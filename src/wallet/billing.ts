@@ -20,7 +20,7 @@ import {
   lockWallet,
   monthSpend,
   type WalletRow,
-} from '../db/wallet.js';
+} from './store.js';
 
 export const BILLABLE_UNITS = ['growth_report', 'outreach_enrollment', 'outreach_step', 'account_delivered_over_allowance'] as const;
 export type BillableUnit = (typeof BILLABLE_UNITS)[number];

@@ -13,8 +13,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
-import { appendEntry, currentPrices, entryByCause, type LedgerEntry, lockWallet, monthStart, PLAN_ALLOWANCES, STATEMENT_OPERATION } from '../db/wallet.js';
-import { nextMonth } from '../month.js';
+import { appendEntry, currentPrices, entryByCause, type LedgerEntry, lockWallet, monthStart, PLAN_ALLOWANCES, STATEMENT_OPERATION } from './store.js';
+import { nextMonth } from '../core/month.js';
 import { formatAmount } from './money.js';
 
 export const STATEMENT_UNIT = 'account_delivered_over_allowance';

@@ -10,9 +10,9 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/index.js';
-import { countInMarket, inMarketStoreIds } from '../db/rankings.js';
+import { countInMarket, inMarketStoreIds } from '../accounts/rankings.js';
 import type { Database } from '../db/schema.js';
-import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../db/stores.js';
+import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../ingest/stores.js';
 import {
   activeWatches,
   insertWatchEvents,
@@ -21,7 +21,7 @@ import {
   setWatchHealth,
   watchStoreIds,
   type WatchRow,
-} from '../db/watches.js';
+} from './store.js';
 import { newId } from '../db/ids.js';
 import { deriveHealth, type Finding, monthOf, previousMonth, type StoreObservation, type WatchObservation } from './health.js';
 

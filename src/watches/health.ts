@@ -10,7 +10,7 @@
  * healthy   none of these
  * paused    the watch is cancelled (set by the cancel itself, never by a check)
  */
-import type { SignalType } from '../signals/types.js';
+import type { SignalType } from '../core/signals.js';
 import type { WatchHealth } from './types.js';
 
 /** Latest data more than this many months before the current month ⇒ failing. */

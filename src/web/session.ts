@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.js';
-import { findSession, insertSession } from '../db/members-auth.js';
+import { findSession, insertSession } from '../members/store.js';
 
 export const SESSION_COOKIE = 'storelens_session';
 const PRE_CSRF_COOKIE = 'storelens_csrf';

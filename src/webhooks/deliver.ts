@@ -23,7 +23,7 @@ import {
   loadClaimed,
   pruneDeliveries,
   recordAttempt,
-} from '../db/webhooks.js';
+} from './store.js';
 import type { WebhookEndpointRow } from '../db/schema.js';
 import type { SecretBox } from './secrets.js';
 import { type CheckedTarget, checkTarget, type GuardOptions, RefusedTarget } from './ssrf.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBackground, type Background } from '../../src/commands/background.js';
+import { startBackground, type Background } from '../../src/compose/background.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
 import { seedRun } from '../helpers/accounts.js';

@@ -3,7 +3,7 @@
  * signal history, operator statuses, the profile, and what another workspace can see of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setProfile } from '../../src/db/profiles.js';
+import { setProfile } from '../../src/accounts/profile-store.js';
 import type { Workspace } from '../../src/db/schema.js';
 import { seedAccounts, seedRun, signalId } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';

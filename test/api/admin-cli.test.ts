@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { adminCli, seedAcme } from '../helpers/cli.js';
 import { buildApiApp } from '../../src/api/app.js';
-import { countAccounts } from '../../src/db/accounts.js';
+import { countAccounts } from '../../src/accounts/store.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 
 for (const d of dialects) {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runApi } from '../../src/commands/api.js';
-import type { Env } from '../../src/env.js';
+import type { Env } from '../../src/core/env.js';
 
 describe('storelens api', () => {
   it('migrates the database, listens and serves openapi.json, then closes', async () => {

@@ -6,7 +6,7 @@
  * label each operation from the manifest as it is at that moment.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addActivation, setPilotAccess } from '../../src/db/workspaces.js';
+import { addActivation, setPilotAccess } from '../../src/workspaces/store.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, type CapabilityManifest, type Operations } from './capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';

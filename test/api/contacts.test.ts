@@ -5,8 +5,8 @@
  * change, what another workspace can see, and which scope each operation needs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replaceStoreContacts } from '../../src/db/contacts.js';
-import { listEvents } from '../../src/db/outbox.js';
+import { replaceStoreContacts } from '../../src/contacts/store.js';
+import { listEvents } from '../../src/webhooks/outbox.js';
 import type { Workspace } from '../../src/db/schema.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityReader } from '../../src/api/capabilities.js';
 import { type OperationExecutor, type OperationRequest, createExecutor } from '../../src/api/executor.js';
 import { routeById } from '../../src/api/route-table.js';
-import { importAccounts } from '../../src/db/accounts.js';
-import { listOutcomes } from '../../src/db/outcomes.js';
-import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
+import { importAccounts } from '../../src/accounts/store.js';
+import { listOutcomes } from '../../src/accounts/outcomes-store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { apiKey, fakeClock, freshIdem, workspace } from './harness.js';
 

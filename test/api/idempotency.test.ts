@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { canonicalJson, fingerprint } from '../../src/api/idempotency.js';
-import { listOutcomes } from '../../src/db/outcomes.js';
-import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
+import { listOutcomes } from '../../src/accounts/outcomes-store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
 

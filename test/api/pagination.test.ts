@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importAccounts } from '../../src/db/accounts.js';
+import { importAccounts } from '../../src/accounts/store.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, startApi, workspace, type Harness } from './harness.js';
 

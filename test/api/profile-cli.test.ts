@@ -1,6 +1,6 @@
 /** `storelens workspaces profile W`: owner/admin only, validated, `--json` prints what is stored. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getProfile } from '../../src/db/profiles.js';
+import { getProfile } from '../../src/accounts/profile-store.js';
 import { adminCli, seedAcme } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 

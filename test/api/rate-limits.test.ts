@@ -1,6 +1,6 @@
 import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addActivation } from '../../src/db/workspaces.js';
+import { addActivation } from '../../src/workspaces/store.js';
 import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../../src/api/app.js';
 import { openDatabase } from '../../src/db/index.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_CHOICES, type AccessChoice, keyScopes } from '../../src/api/scopes.js';
-import { insertWebhookEndpoint } from '../../src/db/webhooks.js';
-import { addActivation } from '../../src/db/workspaces.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { addActivation } from '../../src/workspaces/store.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importAccounts } from '../../src/db/accounts.js';
-import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/db/webhooks.js';
-import { listOutcomes } from '../../src/db/outcomes.js';
-import { addActivation, setPilotAccess } from '../../src/db/workspaces.js';
-import { revokeApiKey, listApiKeys } from '../../src/db/api-keys.js';
+import { importAccounts } from '../../src/accounts/store.js';
+import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { listOutcomes } from '../../src/accounts/outcomes-store.js';
+import { addActivation, setPilotAccess } from '../../src/workspaces/store.js';
+import { revokeApiKey, listApiKeys } from '../../src/api/keys-store.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from './harness.js';

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOutcomes } from '../../src/db/outcomes.js';
+import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from './harness.js';
 

@@ -5,7 +5,7 @@
  * another workspace or a key without the scope can do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEvents } from '../../src/db/outbox.js';
+import { listEvents } from '../../src/webhooks/outbox.js';
 import type { Workspace } from '../../src/db/schema.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { seedAccounts, seedRun, type SeedStore } from '../helpers/accounts.js';

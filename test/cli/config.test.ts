@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, parseCommandLine } from '../../src/cli.js';
-import type { Env } from '../../src/env.js';
+import type { Env } from '../../src/core/env.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 async function parse(args: string[], vars: Env['env'] = {}) {

@@ -3,7 +3,7 @@
  * exactly one wins, and stage moves follow the transition table whatever their order.
  */
 import { describe, expect, it } from 'vitest';
-import { listEvents } from '../../src/db/outbox.js';
+import { listEvents } from '../../src/webhooks/outbox.js';
 import { call, type CallResult, freshIdem } from '../api/harness.js';
 import { type Fleet, seedWorkspace, statuses } from './fixture.js';
 

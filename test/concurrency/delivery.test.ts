@@ -6,9 +6,9 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/db/index.js';
-import { appendEvents } from '../../src/db/outbox.js';
-import { claimDue, fanOut, insertWebhookEndpoint } from '../../src/db/webhooks.js';
-import { createWorkspace } from '../../src/db/workspaces.js';
+import { appendEvents } from '../../src/webhooks/outbox.js';
+import { claimDue, fanOut, insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
 import { dialects, useTwoHandles } from '../helpers/db.js';
 
 for (const d of dialects) {

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, expect } from 'vitest';
 import { newId } from '../../src/db/ids.js';
-import { insertContact } from '../../src/db/contacts.js';
+import { insertContact } from '../../src/contacts/store.js';
 import type { Db } from '../../src/db/index.js';
 import type { Workspace } from '../../src/db/schema.js';
-import { setPilotAccess } from '../../src/db/workspaces.js';
-import { readWallet } from '../../src/db/wallet.js';
+import { setPilotAccess } from '../../src/workspaces/store.js';
+import { readWallet } from '../../src/wallet/store.js';
 import { credit } from '../../src/wallet/billing.js';
 import type { Scope } from '../../src/api/scopes.js';
 import { seedAccounts } from '../helpers/accounts.js';

@@ -3,7 +3,7 @@
  * consumed by one request only, so two token requests with one code never both get tokens.
  */
 import { describe, expect, it } from 'vitest';
-import { oauthAdapter } from '../../src/db/oauth.js';
+import { oauthAdapter } from '../../src/oauth/store.js';
 import { dialects, useTwoHandles } from '../helpers/db.js';
 
 for (const d of dialects) {

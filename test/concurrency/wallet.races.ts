@@ -4,7 +4,7 @@
  * chains (each balance_after = the next older one's + its amount, the newest = the balance).
  */
 import { describe, expect, it } from 'vitest';
-import { setRules } from '../../src/db/wallet.js';
+import { setRules } from '../../src/wallet/store.js';
 import { call, freshIdem } from '../api/harness.js';
 import { burst, expectConsistentLedger, type Fleet, seedContact, seedWorkspace, statuses } from './fixture.js';
 

@@ -4,9 +4,9 @@
  * staying removed (no stores left behind), and each health change emitted once.
  */
 import { describe, expect, it } from 'vitest';
-import { listEvents } from '../../src/db/outbox.js';
-import { addWatchStores, insertWatch } from '../../src/db/watches.js';
-import { createWorkspace } from '../../src/db/workspaces.js';
+import { listEvents } from '../../src/webhooks/outbox.js';
+import { addWatchStores, insertWatch } from '../../src/watches/store.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { call, freshIdem } from '../api/harness.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';

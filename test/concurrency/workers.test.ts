@@ -5,14 +5,14 @@
  * once, and the ledger newest first still chains.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markDelivered } from '../../src/db/accounts.js';
+import { markDelivered } from '../../src/accounts/store.js';
 import { newId } from '../../src/db/ids.js';
 import { type Db, openDatabase } from '../../src/db/index.js';
-import { insertCadence, insertEnrollment, setSender, stopEnrollment } from '../../src/db/outreach.js';
-import { claimReport, failReport, finishReport, insertReport, REPORT_LEASE_MS } from '../../src/db/reports.js';
-import { getApproval, setRules } from '../../src/db/wallet.js';
-import { runOutreach } from '../../src/outreach/worker.js';
-import { runReports } from '../../src/reports/worker.js';
+import { insertCadence, insertEnrollment, setSender, stopEnrollment } from '../../src/outreach/store.js';
+import { claimReport, failReport, finishReport, insertReport, REPORT_LEASE_MS } from '../../src/reports/store.js';
+import { getApproval, setRules } from '../../src/wallet/store.js';
+import { runOutreach } from '../../src/outreach/task.js';
+import { runReports } from '../../src/reports/task.js';
 import { type Charge, charge, credit, refund } from '../../src/wallet/billing.js';
 import { DecisionError, decide } from '../../src/wallet/approvals.js';
 import { runStatements } from '../../src/wallet/statements.js';

@@ -3,7 +3,7 @@
  * processes): activations recorded together both stay.
  */
 import { describe, expect, it } from 'vitest';
-import { addActivation, createWorkspace, findWorkspace } from '../../src/db/workspaces.js';
+import { addActivation, createWorkspace, findWorkspace } from '../../src/workspaces/store.js';
 import { dialects, freshDb, openAgain } from '../helpers/db.js';
 
 for (const d of dialects) {

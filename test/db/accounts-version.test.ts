@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { importAccounts, markDelivered, upsertAccounts } from '../../src/db/accounts.js';
+import { importAccounts, markDelivered, upsertAccounts } from '../../src/accounts/store.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
 import { capturedEnv } from '../helpers/cli.js';
@@ -67,11 +67,11 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const ACCOUNTS_WRITE = /(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*'accounts'\s*\)|\b(insert\s+into|update|delete\s+from)\s+accounts\b/i;
 
 describe('writers of the accounts table', () => {
-  // db/rankings.ts adds the rows of stores new to a ranking before the version that lists them
-  // becomes current (and bumps accounts_version then); db/accounts.ts writes everything else.
-  it('live only in src/db/accounts.ts and the ranking writer, whose writers keep accounts_version', () => {
+  // accounts/rankings.ts adds the rows of stores new to a ranking before the version that lists them
+  // becomes current (and bumps accounts_version then); accounts/store.ts writes everything else.
+  it('live only in src/accounts/store.ts and the ranking writer, whose writers keep accounts_version', () => {
     const files = (readdirSync(SRC, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
     const writers = files.filter((f) => ACCOUNTS_WRITE.test(readFileSync(join(SRC, f), 'utf8'))).map((f) => relative(SRC, join(SRC, f)));
-    expect(writers.sort()).toEqual(['db/accounts.ts', 'db/rankings.ts']);
+    expect(writers.sort()).toEqual(['accounts/rankings.ts', 'accounts/store.ts']);
   });
 });

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { openDatabase } from '../../src/db/index.js';
-import { createWorkspace } from '../../src/db/workspaces.js';
-import { countAccounts, markDelivered, importAccounts } from '../../src/db/accounts.js';
-import { hitRateCounter } from '../../src/db/rate-counters.js';
-import { claimIdempotencyKey, completeIdempotencyKey } from '../../src/db/idempotency.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
+import { countAccounts, markDelivered, importAccounts } from '../../src/accounts/store.js';
+import { hitRateCounter } from '../../src/api/rate-counters.js';
+import { claimIdempotencyKey, completeIdempotencyKey } from '../../src/api/idempotency-store.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`database on ${d.label}`, () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findKeyByHash, insertApiKey } from '../../src/db/api-keys.js';
-import { createWorkspace } from '../../src/db/workspaces.js';
+import { findKeyByHash, insertApiKey } from '../../src/api/keys-store.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 
 // Hot statements run through one helper, inside a write and outside any; either way a reader

@@ -17,7 +17,7 @@ import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../src/api/schemas.js';
 import { ACCESS_CHOICES, SCOPES } from '../../src/api/scopes.js';
 import { PROBLEM_KINDS } from '../../src/http/problems.js';
 import { COMMANDS, settingsOf } from '../../src/settings/table.js';
-import { ROLES } from '../../src/workspaces/roles.js';
+import { ROLES } from '../../src/members/roles.js';
 import { LABELS } from '../../src/accounts/labels.js';
 import { PRIOR, SIGNAL_WINDOW } from '../../src/accounts/model.js';
 import { EXPLORE_SHARE, IN_MARKET_MIN_SCORE, IN_MARKET_QUANTILE, NOT_IN_MARKET } from '../../src/accounts/refresh.js';

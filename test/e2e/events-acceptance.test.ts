@@ -14,7 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { runApi } from '../../src/commands/api.js';
-import type { Env } from '../../src/env.js';
+import type { Env } from '../../src/core/env.js';
 import { resolveConfig } from '../../src/settings/config.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';

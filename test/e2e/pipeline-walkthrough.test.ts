@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { runApi } from '../../src/commands/api.js';
 import { contactsData, writeContactsRun } from '../../src/contacts/source.js';
-import type { StoreContact } from '../../src/db/contacts.js';
+import type { StoreContact } from '../../src/contacts/store.js';
 import { switchRunsIndex } from '../../src/panel/runs.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { runApi } from '../../src/commands/api.js';
-import type { Env } from '../../src/env.js';
+import type { Env } from '../../src/core/env.js';
 import { resolveConfig } from '../../src/settings/config.js';
 import type { PeerFigure } from '../../src/reports/growth.js';
 import type { StatsDocument } from '../../src/stats/types.js';

@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { AccountStatus } from '../../src/accounts/statuses.js';
-import { upsertAccounts } from '../../src/db/accounts.js';
-import { insertStoreMonths, insertStoreSignals } from '../../src/db/stores.js';
+import { upsertAccounts } from '../../src/accounts/store.js';
+import { insertStoreMonths, insertStoreSignals } from '../../src/ingest/stores.js';
 import { ensureDemoKey } from '../../src/api/demo.js';
 import type { Db } from '../../src/db/index.js';
 import { type FixtureSignal, type FixtureStore, signalRecord, storeRecord } from './runs-fixture.js';
@@ -18,7 +18,7 @@ export const signalId = (month: string, s: SeedSignal): string =>
   `sig_${createHash('md5').update(`${month}\0${s.store_id}\0${s.type}\0${s.subject ?? ''}`).digest('hex')}`;
 
 /**
- * One month's run, written as ingest writes it (the contract's rows, db/stores.ts inserts), and
+ * One month's run, written as ingest writes it (the contract's rows, ingest/stores.ts inserts), and
  * (unless `visible: false`) the ingested_months row that makes it the month's visible run.
  */
 export async function seedRun(db: Db, month: string, runId: string, stores: SeedStore[], signals: SeedSignal[], visible = true): Promise<void> {

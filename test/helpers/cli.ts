@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
 import { main } from '../../src/cli.js';
-import type { Env } from '../../src/env.js';
+import type { Env } from '../../src/core/env.js';
 import { openDuck } from '../../src/panel/duck.js';
 import { generatePanel } from '../../src/panel/generate.js';
 import type { PanelFormat } from '../../src/panel/read.js';

@@ -154,4 +154,4 @@ export async function servedMismatches(base: string, dir: string, manifest: Mani
 }
 
 /** The same seed gives the same delays. */
-export { seededRandom } from '../../src/random.js';
+export { seededRandom } from '../../src/core/random.js';

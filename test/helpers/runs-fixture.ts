@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lit, openDuck } from '../../src/panel/duck.js';
-import type { SignalType } from '../../src/signals/types.js';
+import type { SignalType } from '../../src/core/signals.js';
 
 export interface FixtureStore {
   store_id: string;

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { PANEL_COLUMNS } from '../../src/panel/columns.js';
+import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';
 
 export const [JAN, FEB, MAR] = ['2026-01', '2026-02', '2026-03'];
 export const HOSTILE_ID = '=HYPERLINK("http://x");\n\'ü 🛒 "quoted"';

@@ -8,7 +8,7 @@ import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContactsFile } from '../../src/contacts/source.js';
-import type { StoreContact } from '../../src/db/contacts.js';
+import type { StoreContact } from '../../src/contacts/store.js';
 import { ingestRuns } from '../../src/ingest/ingest.js';
 import { openDuck, lit } from '../../src/panel/duck.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type Db } from '../../src/db/index.js';
-import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../../src/db/stores.js';
+import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../../src/ingest/stores.js';
 import { IngestStopped, ingestRuns } from '../../src/ingest/ingest.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { manyStores, writeRuns, type FixtureMonth } from '../helpers/runs-fixture.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/db/index.js';
-import { ingestedMonths } from '../../src/db/stores.js';
+import { ingestedMonths } from '../../src/ingest/stores.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { manyStores, writeRuns } from '../helpers/runs-fixture.js';
 import { tempDirs } from '../helpers/tmp.js';

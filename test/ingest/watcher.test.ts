@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ingestedMonths } from '../../src/db/stores.js';
+import { ingestedMonths } from '../../src/ingest/stores.js';
 import type { IngestSummary } from '../../src/ingest/ingest.js';
-import { startBackground } from '../../src/commands/background.js';
+import { startBackground } from '../../src/compose/background.js';
 import type { Db } from '../../src/db/index.js';
 import { ingestCheck, type IngestWatcherOptions } from '../../src/ingest/watcher.js';
 import { freshDb } from '../helpers/db.js';

@@ -5,10 +5,10 @@
  * entry), and stopped by a won or lost outcome or deal, or by stop_outreach.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertContact } from '../../src/db/contacts.js';
+import { insertContact } from '../../src/contacts/store.js';
 import { newId } from '../../src/db/ids.js';
-import { setPilotAccess } from '../../src/db/workspaces.js';
-import { runOutreach } from '../../src/outreach/worker.js';
+import { setPilotAccess } from '../../src/workspaces/store.js';
+import { runOutreach } from '../../src/outreach/task.js';
 import { type WebhookRuntime, webhookRuntime } from '../../src/webhooks/runtime.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';

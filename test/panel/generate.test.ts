@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContactsFile } from '../../src/contacts/source.js';
-import { PANEL_COLUMNS } from '../../src/panel/columns.js';
+import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';
 import { runCli } from '../helpers/cli.js';
 import { exists, tempDirs } from '../helpers/tmp.js';
 

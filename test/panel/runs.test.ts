@@ -14,7 +14,7 @@ import { listPanel } from '../../src/panel/read.js';
 import { SIGNALS_VERSION } from '../../src/signals/derive.js';
 import { publishPanel, runCli } from '../helpers/cli.js';
 import { FEB, JAN, MAR, PANEL, base, writePanel } from '../helpers/signals-panel.js';
-import { PANEL_COLUMNS } from '../../src/panel/columns.js';
+import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';
 import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-runs-');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runServe } from '../../src/commands/serve.js';
-import { isCliError } from '../../src/errors.js';
+import { isCliError } from '../../src/core/errors.js';
 import { startServer } from '../../src/serve/server.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { samplePublicationFiles, writePublication } from '../helpers/publication.js';

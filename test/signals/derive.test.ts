@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lit, openDuck } from '../../src/panel/duck.js';
 import { readRunsIndex } from '../../src/panel/runs.js';
 import { SIGNALS } from '../../src/signals/derive.js';
-import { SIGNAL_TYPES } from '../../src/signals/types.js';
+import { SIGNAL_TYPES } from '../../src/core/signals.js';
 import { publishPanel } from '../helpers/cli.js';
 import { FEB, HOSTILE_APP, HOSTILE_DOMAIN, HOSTILE_ID, JAN, MAR, PANEL, writePanel } from '../helpers/signals-panel.js';
 import { tempDirs } from '../helpers/tmp.js';

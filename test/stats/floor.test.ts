@@ -16,7 +16,7 @@ describe('constants written once', () => {
     expect(sources.filter((s) => stated.test(s.text)).map((s) => s.file)).toEqual(['stats/floor.ts']);
   });
 
-  it('writes the YYYY-MM pattern only in src/month.ts', () => {
+  it('writes the YYYY-MM pattern only in src/core/month.ts', () => {
     const pattern = /0\[1-9\]\|1\[0-2\]/;
     expect(sources.filter((s) => pattern.test(s.text)).map((s) => s.file)).toEqual(['month.ts']);
   });

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PANEL_COLUMNS } from '../../src/panel/columns.js';
+import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';
 
 export interface HandStore {
   id: string;

@@ -5,9 +5,9 @@
  * deliveries; the debit may take the balance below zero and shows in GET /wallet/usage.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markDelivered } from '../../src/db/accounts.js';
-import { monthSpend, PLAN_ALLOWANCES, readWallet } from '../../src/db/wallet.js';
-import { startBackground } from '../../src/commands/background.js';
+import { markDelivered } from '../../src/accounts/store.js';
+import { monthSpend, PLAN_ALLOWANCES, readWallet } from '../../src/wallet/store.js';
+import { startBackground } from '../../src/compose/background.js';
 import { charge, credit } from '../../src/wallet/billing.js';
 import { billMonth, closedMonths, monthEnd, runStatements } from '../../src/wallet/statements.js';
 import { seedAccounts } from '../helpers/accounts.js';

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerSum, lockWallet, readWallet } from '../../src/db/wallet.js';
-import { addActivation } from '../../src/db/workspaces.js';
+import { ledgerSum, lockWallet, readWallet } from '../../src/wallet/store.js';
+import { addActivation } from '../../src/workspaces/store.js';
 import { charge, credit, refund } from '../../src/wallet/billing.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';

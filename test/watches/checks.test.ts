@@ -5,12 +5,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startBackground } from '../../src/commands/background.js';
+import { startBackground } from '../../src/compose/background.js';
 import type { Db } from '../../src/db/index.js';
 import { openDatabase } from '../../src/db/index.js';
-import { listEvents } from '../../src/db/outbox.js';
-import { addWatchStores, getWatch, insertWatch, pageWatchReceipts } from '../../src/db/watches.js';
-import { createWorkspace } from '../../src/db/workspaces.js';
+import { listEvents } from '../../src/webhooks/outbox.js';
+import { addWatchStores, getWatch, insertWatch, pageWatchReceipts } from '../../src/watches/store.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
 import { ingestCheck } from '../../src/ingest/watcher.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects, freshDb } from '../helpers/db.js';

@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
-import { listEvents } from '../../src/db/outbox.js';
-import { EVENT_TYPES, type EventType } from '../../src/events/types.js';
+import { listEvents } from '../../src/webhooks/outbox.js';
+import { EVENT_TYPES, type EventType } from '../../src/webhooks/events.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { apiKey, call, freshIdem } from '../api/harness.js';
 import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';

@@ -11,7 +11,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 export const migration: Migration = {
   async up(db: Kysely<any>) {
     // The ledger's order number and time are taken from the wallet row, in the UPDATE that moves
-    // the balance (src/db/wallet.ts appendEntry): a per-wallet counter and the newest entry's
+    // the balance (src/wallet/store.ts appendEntry): a per-wallet counter and the newest entry's
     // time. They continue from the entries written so far, whose seq was epoch µs.
     await db.schema.alterTable('wallets').addColumn('ledger_seq', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
     await db.schema.alterTable('wallets').addColumn('ledger_at', 'text').execute();

@@ -6,7 +6,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 
 export const migration: Migration = {
   async up(db: Kysely<any>) {
-    // A workspace's events are numbered from its row here, in commit order (db/outbox.ts);
+    // A workspace's events are numbered from its row here, in commit order (webhooks/outbox.ts);
     // the numbers continue after the events written so far (their seq was epoch µs).
     await db.schema
       .createTable('outbox_sequences')

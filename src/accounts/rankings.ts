@@ -1,0 +1,470 @@
+/**
+ * Ranking versions. A workspace's ranking is written as a whole new version beside the current
+ * one — its rows in short transactions of RANKING_CHUNK rows, so no reader or writer waits long
+ * behind it — and becomes current in one small transaction (with whatever the caller writes
+ * there: events, the model). Rows of a version never change, so a page reads one version and a
+ * cursor issued on version v keeps walking v while v is kept: the current version, and each
+ * superseded one for RANKING_RETENTION_MS after it was superseded, as long as the superseded
+ * versions kept add up to at most MAX_SUPERSEDED_ROWS rows (an older cursor answers 400 and the
+ * walk starts again).
+ *
+ * A version's rows are keyed by their position in it (1 = the best score; ties by store_id), so
+ * each version is written front to back — append-only, the cheapest write a B-tree has — and
+ * read front to back; ranking_positions finds a store's position (written in store_id order,
+ * append-only too). What a row shows beyond its score (domain, country, evidence, recent signals) lives in
+ * ranking_details by generation: a refit on new labels writes new scores over the same
+ * generation; new data writes a new one. The operator's state of an account (status, delivery
+ * marks) is the accounts table's, and is current whatever version a page reads.
+ */
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { AccountStatus } from './statuses.js';
+import type { SignalType } from '../core/signals.js';
+import type { Db } from '../db/index.js';
+import { lockRows } from '../db/locks.js';
+import { prepared, runBulk } from '../db/prepared.js';
+import type { Database, RankingDetailsTable, RankingsTable } from '../db/schema.js';
+
+export const RANKING_RETENTION_MS = 60 * 60 * 1000;
+/**
+ * Rows of superseded versions kept per workspace, however recent (bounds the storage of frequent
+ * refits): the newest superseded versions are kept while their rows add up to at most this,
+ * and the newest one always.
+ */
+export const MAX_SUPERSEDED_ROWS = 2_000_000;
+/** Rows per write transaction of a ranking. */
+const RANKING_CHUNK = 4_000;
+/** The pause between two parts of a ranking write. */
+const PART_GAP_MS = 1;
+/** A version still `writing` after this long was abandoned by its writer (a crash): it is deleted. */
+const ABANDONED_MS = 30 * 60 * 1000;
+
+/** One account's place in a ranking. */
+export interface RankedRow {
+  store_id: string;
+  score: number;
+  logit: number;
+  in_market: boolean;
+  explore: boolean;
+  model_version: number;
+}
+
+/** What a row shows beyond its score; evidence and signals as JSON text. */
+export type DetailRow = Omit<RankingDetailsTable, 'workspace_id' | 'gen'>;
+
+/** Runs fn in a write: db.write for a ranking written in parts, or fn(trx) inside the caller's transaction. */
+export type Run = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
+export const inWrites = (db: Db): Run => (fn) => db.write(fn);
+export const inTransaction = (trx: Kysely<Database>): Run => (fn) => fn(trx);
+
+export interface RankingWrite {
+  /** Every row of the new version (any order: the version is the ranking order). */
+  rows: readonly RankedRow[];
+  /** A new generation of details (any order). Without it the version shows the current version's. */
+  details?: readonly DetailRow[];
+  /** With details: the stores they leave out keep their details of the current version (an import). */
+  carryDetails?: boolean;
+  /** Status of accounts new to the workspace (by store_id; default open). */
+  statuses?: ReadonlyMap<string, AccountStatus>;
+  /** The version the rows were computed from: the new one becomes current only if this still is. */
+  basedOn?: number;
+  /** More writes in the transaction that makes the version current. */
+  onCurrent?: (trx: Kysely<Database>, version: number) => Promise<void>;
+  now: Date;
+}
+
+/** A version number handed out to a writer, with the details generation it writes or shows. */
+export interface NewVersion {
+  version: number;
+  gen: number;
+  /** The version current when it was handed out (null: the workspace had none). */
+  current: number | null;
+}
+
+/** Hands out the next version number (one small write); `newGen`: the version writes new details. */
+export async function startRanking(run: Run, workspaceId: string, newGen: boolean, now: Date): Promise<NewVersion> {
+  return run(async (trx) => {
+    await trx
+      .updateTable('workspaces')
+      .set((eb) => ({ ranking_seq: eb('ranking_seq', '+', 1) }))
+      .where('id', '=', workspaceId)
+      .execute();
+    const ws = await trx.selectFrom('workspaces').select('ranking_seq').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+    const cur = await trx.selectFrom('ranking_versions').select(['version', 'gen']).where('workspace_id', '=', workspaceId).where('state', '=', 'current').executeTakeFirst();
+    const version = ws.ranking_seq;
+    const gen = newGen || !cur ? version : cur.gen;
+    await trx
+      .insertInto('ranking_versions')
+      .values({ workspace_id: workspaceId, version, gen, state: 'writing', created_at: now.toISOString(), created_ms: now.getTime(), superseded_ms: null })
+      .execute();
+    return { version, gen, current: cur?.version ?? null };
+  });
+}
+
+/**
+ * Writes the rows of a version handed out by startRanking and makes it current. False when
+ * `basedOn` was no longer current by then (another writer got there first; nothing is kept).
+ */
+export async function writeRanking(run: Run, workspaceId: string, v: NewVersion, w: RankingWrite): Promise<boolean> {
+  const { version, gen, current } = v;
+  const { ranked, byStore } = order(w.rows);
+  const details = w.details ? [...w.details].sort(byStoreId) : [];
+  try {
+    const parts = Math.max(ranked.length, details.length);
+    for (let i = 0; i < parts; i += RANKING_CHUNK) {
+      await run(async (trx) => {
+        await insertRows(trx, workspaceId, version, ranked.slice(i, i + RANKING_CHUNK), i);
+        await insertPositions(trx, workspaceId, version, byStore.slice(i, i + RANKING_CHUNK));
+        const d = details.slice(i, i + RANKING_CHUNK);
+        await insertDetails(trx, workspaceId, gen, d);
+        await ensureAccounts(trx, workspaceId, d.map((x) => x.store_id), w.statuses, w.now);
+      });
+      // A gap between parts, so a writer waiting for the lock (the API's own writes) gets in.
+      await new Promise((r) => setTimeout(r, PART_GAP_MS));
+    }
+    if (w.details && w.carryDetails && current !== null) await run((trx) => carryDetails(trx, workspaceId, current, gen));
+  } catch (e) {
+    await deleteVersion(run, workspaceId, version).catch(() => undefined);
+    throw e;
+  }
+  const made = await run(async (trx) => {
+    // The workspace row locked first: two writers' flips run one after the other, and the second sees the first's version.
+    await lockRows(trx, 'workspaces', { id: workspaceId });
+    const ws = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+    if (w.basedOn !== undefined && ws.ranking_version !== w.basedOn) return false;
+    await trx
+      .updateTable('ranking_versions')
+      .set({ state: 'superseded', superseded_ms: w.now.getTime() })
+      .where('workspace_id', '=', workspaceId)
+      .where('state', '=', 'current')
+      .execute();
+    await trx
+      .updateTable('ranking_versions')
+      .set({ state: 'current', rows: ranked.length })
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .execute();
+    await trx
+      .updateTable('workspaces')
+      .set((eb) => ({ ranking_version: version, accounts_version: eb('accounts_version', '+', 1) }))
+      .where('id', '=', workspaceId)
+      .execute();
+    await w.onCurrent?.(trx, version);
+    return true;
+  });
+  if (!made) await deleteVersion(run, workspaceId, version);
+  await pruneRankings(run, workspaceId, w.now);
+  return made;
+}
+
+/**
+ * The rows in ranking order, and each store's position in store_id order (the order
+ * ranking_positions is written in). Rows that come in store_id order (a refresh's) need no
+ * second sort.
+ */
+function order(rows: readonly RankedRow[]): { ranked: RankedRow[]; byStore: { store_id: string; pos: number }[] } {
+  const inStoreOrder = rows.every((r, k) => k === 0 || rows[k - 1].store_id < r.store_id);
+  const source = inStoreOrder ? rows : [...rows].sort(byStoreId);
+  const idx = Array.from(source, (_, k) => k).sort((a, b) => rankingOrder(source[a], source[b]));
+  const pos = new Int32Array(source.length);
+  idx.forEach((k, p) => (pos[k] = p + 1));
+  return { ranked: idx.map((k) => source[k]), byStore: source.map((r, k) => ({ store_id: r.store_id, pos: pos[k] })) };
+}
+
+const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
+
+/** Ranking order: score descending, then store_id. */
+export const rankingOrder = (a: { score: number; store_id: string }, b: { score: number; store_id: string }): number =>
+  b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
+
+/** Rows in ranking order; the first one's position is offset + 1. */
+async function insertRows(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly RankedRow[], offset: number): Promise<void> {
+  await runBulk(
+    trx,
+    {
+      sqlite: 'insert into rankings (pos, store_id, score, logit, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      postgres:
+        'insert into rankings (pos, store_id, score, logit, in_market, explore, model_version, workspace_id, version) ' +
+        'select * from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::integer[], $6::integer[], $7::integer[], $8::text[], $9::integer[])',
+    },
+    rows.map((r, k) => [offset + k + 1, r.store_id, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version, workspaceId, version]),
+  );
+}
+
+async function insertPositions(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly { store_id: string; pos: number }[]): Promise<void> {
+  await runBulk(
+    trx,
+    {
+      sqlite: 'insert into ranking_positions (store_id, pos, workspace_id, version) values (?, ?, ?, ?)',
+      postgres: 'insert into ranking_positions (store_id, pos, workspace_id, version) select * from unnest($1::text[], $2::integer[], $3::text[], $4::integer[])',
+    },
+    rows.map((r) => [r.store_id, r.pos, workspaceId, version]),
+  );
+}
+
+async function insertDetails(trx: Kysely<Database>, workspaceId: string, gen: number, rows: readonly DetailRow[]): Promise<void> {
+  await runBulk(
+    trx,
+    {
+      sqlite:
+        'insert into ranking_details (store_id, domain, country, category, plan, evidence, signals, workspace_id, gen) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      postgres:
+        'insert into ranking_details (store_id, domain, country, category, plan, evidence, signals, workspace_id, gen) ' +
+        'select v.*, $8::text, $9::integer from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) as v',
+      extra: [workspaceId, gen],
+    },
+    rows.map((d) => [d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals]),
+  );
+}
+
+/** Every ranked store has an accounts row (its operator state); existing rows keep theirs. */
+async function ensureAccounts(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], statuses: ReadonlyMap<string, AccountStatus> | undefined, now: Date): Promise<void> {
+  await runBulk(
+    trx,
+    {
+      sqlite: 'insert into accounts (store_id, status, workspace_id, updated_at) values (?, ?, ?, ?) on conflict (workspace_id, store_id) do nothing',
+      postgres:
+        'insert into accounts (store_id, status, workspace_id, updated_at) select v.*, $3::text, $4::text from unnest($1::text[], $2::text[]) as v ' +
+        'on conflict (workspace_id, store_id) do nothing',
+      extra: [workspaceId, now.toISOString()],
+    },
+    storeIds.map((id) => [id, statuses?.get(id) ?? 'open']),
+  );
+}
+
+/** The details of version `from`'s generation that the new generation does not have yet. */
+async function carryDetails(trx: Kysely<Database>, workspaceId: string, from: number, gen: number): Promise<void> {
+  const fromGen = await trx.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', from).executeTakeFirstOrThrow();
+  if (fromGen.gen === gen) return;
+  await sql`insert into ranking_details (workspace_id, gen, store_id, domain, country, category, plan, evidence, signals)
+    select o.workspace_id, ${gen}, o.store_id, o.domain, o.country, o.category, o.plan, o.evidence, o.signals from ranking_details o
+    where o.workspace_id = ${workspaceId} and o.gen = ${fromGen.gen}
+      and not exists (select 1 from ranking_details n where n.workspace_id = o.workspace_id and n.gen = ${gen} and n.store_id = o.store_id)`.execute(trx);
+}
+
+/**
+ * Deletes what no cursor may walk any more: versions superseded over RANKING_RETENTION_MS ago,
+ * or beyond the MAX_SUPERSEDED_ROWS of the latest; versions a crashed writer left; details no kept version
+ * shows. In parts, like the writes.
+ */
+export async function pruneRankings(run: Run, workspaceId: string, now: Date): Promise<void> {
+  const versions = await run((trx) =>
+    trx.selectFrom('ranking_versions').select(['version', 'state', 'rows', 'created_ms', 'superseded_ms']).where('workspace_id', '=', workspaceId).orderBy('superseded_ms', 'desc').execute(),
+  );
+  let kept = 0;
+  const expired = [
+    ...versions.filter((v) => {
+      if (v.state !== 'superseded') return false;
+      kept += Number(v.rows);
+      return (kept > MAX_SUPERSEDED_ROWS && kept > Number(v.rows)) || Number(v.superseded_ms) < now.getTime() - RANKING_RETENTION_MS;
+    }),
+    ...versions.filter((v) => (v.state === 'writing' && Number(v.created_ms) < now.getTime() - ABANDONED_MS) || v.state === 'deleting'),
+  ];
+  for (const v of expired) await deleteVersion(run, workspaceId, v.version);
+  if (expired.length === 0) return;
+  for (;;) {
+    const deleted = await run(async (trx) => {
+      const r = await sql`delete from ranking_details where workspace_id = ${workspaceId} and (gen, store_id) in (
+        select d.gen, d.store_id from ranking_details d
+        where d.workspace_id = ${workspaceId} and d.gen not in (select gen from ranking_versions where workspace_id = ${workspaceId})
+        limit ${RANKING_CHUNK})`.execute(trx);
+      return Number(r.numAffectedRows ?? 0);
+    });
+    if (deleted < RANKING_CHUNK) break;
+  }
+}
+
+async function deleteVersion(run: Run, workspaceId: string, version: number): Promise<void> {
+  await run((trx) => trx.updateTable('ranking_versions').set({ state: 'deleting' }).where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
+  for (;;) {
+    const deleted = await run(async (trx) => {
+      const r = await sql`delete from rankings where workspace_id = ${workspaceId} and version = ${version} and pos in (
+        select pos from rankings where workspace_id = ${workspaceId} and version = ${version} limit ${RANKING_CHUNK})`.execute(trx);
+      const p = await sql`delete from ranking_positions where workspace_id = ${workspaceId} and version = ${version} and store_id in (
+        select store_id from ranking_positions where workspace_id = ${workspaceId} and version = ${version} limit ${RANKING_CHUNK})`.execute(trx);
+      return Math.max(Number(r.numAffectedRows ?? 0), Number(p.numAffectedRows ?? 0));
+    });
+    if (deleted < RANKING_CHUNK) break;
+  }
+  await run((trx) => trx.deleteFrom('ranking_versions').where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
+}
+
+/** True when version v of the workspace's ranking can still be walked. */
+export async function rankingRetained(q: Kysely<Database>, workspaceId: string, version: number): Promise<boolean> {
+  const row = await q
+    .selectFrom('ranking_versions')
+    .select('state')
+    .where('workspace_id', '=', workspaceId)
+    .where('version', '=', version)
+    .where('state', 'in', ['current', 'superseded'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Narrowing filters of a ranking page (all optional; they combine with AND). */
+export interface AccountFilters {
+  minScore?: number;
+  country?: string;
+  category?: string;
+  plan?: string;
+  status?: AccountStatus;
+  /** Only accounts with a signal of this type (in or after signalsSince when given). */
+  signalType?: SignalType;
+  /** Only accounts with a signal (of signalType when given) in this month (YYYY-MM) or later. */
+  signalsSince?: string;
+}
+
+export interface PageQuery extends AccountFilters {
+  inMarketOnly: boolean;
+  /** Position in the version after which the page starts (exclusive). */
+  afterPos?: number;
+  limit: number;
+}
+
+/** An account row as a page (or the detail) reads it. */
+export interface PageRow {
+  /** Position in its ranking version (1 = first). */
+  pos: number;
+  store_id: string;
+  domain: string | null;
+  country: string | null;
+  category: string | null;
+  plan: string | null;
+  score: number;
+  logit: number;
+  in_market: number;
+  explore: number;
+  model_version: number;
+  evidence: string;
+  signals: string;
+  status: AccountStatus;
+  delivered_to_agent: number;
+  /** When the row's ranking version was written. */
+  updated_at: string;
+}
+
+const ROW_COLUMNS = sql`r.pos, r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.in_market, r.explore, r.model_version,
+  d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at`;
+
+const ROW_JOINS = sql`join rankings r on r.workspace_id = v.workspace_id and r.version = v.version
+  join ranking_details d on d.workspace_id = v.workspace_id and d.gen = v.gen and d.store_id = r.store_id
+  join accounts a on a.workspace_id = v.workspace_id and a.store_id = r.store_id`;
+
+/** One page of ranking `version` (score desc, store_id asc: its positions in order). Hot path: plain SQL. */
+export async function pageRanking(q: Kysely<Database>, workspaceId: string, version: number, p: PageQuery): Promise<PageRow[]> {
+  return prepared(
+    q,
+    sql<PageRow>`
+    select ${ROW_COLUMNS}
+    from ranking_versions v ${ROW_JOINS}
+    where v.workspace_id = ${workspaceId} and v.version = ${version} and r.pos > ${p.afterPos ?? 0}
+      ${filtersSql(p)}
+    order by r.pos
+    limit ${p.limit}`,
+  );
+}
+
+/** One account of the current ranking, or undefined when the workspace cannot see the store. */
+export async function rankedAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
+  const rows = await prepared(
+    q,
+    sql<PageRow>`
+    select ${ROW_COLUMNS}
+    from workspaces w
+    join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version
+    join ranking_positions p on p.workspace_id = w.id and p.version = w.ranking_version and p.store_id = ${storeId}
+    join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = p.pos
+    join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = r.store_id
+    join accounts a on a.workspace_id = w.id and a.store_id = r.store_id
+    where w.id = ${workspaceId}`,
+  );
+  return rows[0];
+}
+
+/** The page's filters as SQL conditions (each `and …`) on the rows r, details d and accounts a. */
+function filtersSql(p: PageQuery): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [];
+  if (p.inMarketOnly) parts.push(sql`and r.in_market = 1`);
+  if (p.minScore !== undefined) parts.push(sql`and r.score >= ${p.minScore}`);
+  if (p.country !== undefined) parts.push(sql`and d.country = ${p.country}`);
+  if (p.category !== undefined) parts.push(sql`and d.category = ${p.category}`);
+  if (p.plan !== undefined) parts.push(sql`and d.plan = ${p.plan}`);
+  if (p.status !== undefined) parts.push(sql`and a.status = ${p.status}`);
+  if (p.signalType !== undefined || p.signalsSince !== undefined) {
+    parts.push(sql`and exists (
+      select 1 from store_signals s join ingested_months im on im.month = s.month and im.run_id = s.run_id
+      where s.store_id = r.store_id
+        ${p.signalType !== undefined ? sql`and s.type = ${p.signalType}` : sql``}
+        ${p.signalsSince !== undefined ? sql`and s.month >= ${p.signalsSince}` : sql``})`);
+  }
+  return parts.length ? sql.join(parts, sql` `) : sql``;
+}
+
+export type CurrentRow = Pick<RankingsTable, 'store_id' | 'score' | 'logit' | 'in_market' | 'explore' | 'model_version'>;
+
+/** The current ranking (its version, details generation and narrow rows: what a re-ranking compares against). */
+export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: CurrentRow[] }> {
+  const head = await rankingHead(q, workspaceId);
+  if (head.gen === null) return { ...head, rows: [] };
+  const rows = await q
+    .selectFrom('rankings')
+    .select(['store_id', 'score', 'logit', 'in_market', 'explore', 'model_version'])
+    .where('workspace_id', '=', workspaceId)
+    .where('version', '=', head.version)
+    .orderBy('pos')
+    .execute();
+  return { ...head, rows };
+}
+
+/** The current ranking version and its details generation (null: the workspace has no ranking yet). */
+export async function rankingHead(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null }> {
+  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  const v = await q.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', ws.ranking_version).executeTakeFirst();
+  return { version: ws.ranking_version, gen: v?.gen ?? null };
+}
+
+/** The recent signals (JSON text) each row of a details generation shows. */
+export async function detailSignals(q: Kysely<Database>, workspaceId: string, gen: number): Promise<Map<string, string>> {
+  const rows = await q.selectFrom('ranking_details').select(['store_id', 'signals']).where('workspace_id', '=', workspaceId).where('gen', '=', gen).execute();
+  return new Map(rows.map((r) => [r.store_id, r.signals]));
+}
+
+/** Every row of the workspace's current ranking, in ranking order (tests, benchmarks, exports). */
+export async function currentRows(q: Kysely<Database>, workspaceId: string): Promise<PageRow[]> {
+  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  return pageRanking(q, workspaceId, ws.ranking_version, { inMarketOnly: false, limit: Number.MAX_SAFE_INTEGER });
+}
+
+/** The store ids among `storeIds` the workspace can see (in its current ranking). */
+export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, storeIds: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < storeIds.length; i += 500) {
+    const rows = await q
+      .selectFrom('workspaces as w')
+      .innerJoin('ranking_positions as p', (j) => j.onRef('p.workspace_id', '=', 'w.id').onRef('p.version', '=', 'w.ranking_version'))
+      .select('p.store_id')
+      .where('w.id', '=', workspaceId)
+      .where('p.store_id', 'in', storeIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.add(r.store_id);
+  }
+  return out;
+}
+
+/** The current ranking's in-market accounts in ranking order (the first `limit`). */
+export async function inMarketStoreIds(q: Kysely<Database>, workspaceId: string, limit: number): Promise<string[]> {
+  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  const rows = await pageRanking(q, workspaceId, ws.ranking_version, { inMarketOnly: true, limit });
+  return rows.map((r) => r.store_id);
+}
+
+/** How many accounts the current ranking has in market. */
+export async function countInMarket(q: Kysely<Database>, workspaceId: string): Promise<number> {
+  const r = await q
+    .selectFrom('workspaces as w')
+    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('w.id', '=', workspaceId)
+    .where('r.in_market', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

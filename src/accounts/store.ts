@@ -1,0 +1,230 @@
+/**
+ * A workspace's accounts: the stores of its current ranking (accounts/rankings.ts: scores, evidence,
+ * recent signals by version) and the operator's state of each (this module's accounts table:
+ * status, delivery marks). The ranking refresh (accounts/refresh.ts) writes rankings;
+ * `storelens accounts import` writes one through upsertAccounts / importAccounts.
+ *
+ * Served pages are reused until the workspace's accounts_version (or ranking_version) moves,
+ * so every write that changes what a page shows bumps it in the same transaction: a new
+ * ranking version does (writeRanking), and so does setAccountStatus. markDelivered is the one
+ * deliberate exception (see there).
+ */
+import type { Kysely } from 'kysely';
+import type { AccountStatus } from './statuses.js';
+import type { Db } from '../db/index.js';
+import { newId } from '../db/ids.js';
+import { lockRows } from '../db/locks.js';
+import { currentRanking, type DetailRow, inTransaction, inWrites, type PageRow, rankedAccount, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
+import type { Database } from '../db/schema.js';
+
+export interface AccountInput {
+  store_id: string;
+  score: number;
+  domain?: string | null;
+  country?: string | null;
+  category?: string | null;
+  plan?: string | null;
+  in_market?: boolean;
+  evidence?: unknown[];
+  /** The score's logit (the evidence's contributions add up to it). */
+  logit?: number;
+  /** In the in-market list as exploration. */
+  explore?: boolean;
+  model_version?: number;
+  /** Recent signals shown on the row. */
+  signals?: unknown[];
+  /** Status of a new row (an existing row keeps its own: set_account_status owns it). */
+  status?: AccountStatus;
+}
+
+export interface UpsertResult {
+  inserted: number;
+  updated: number;
+  /** True when an existing account's score or in-market state changed: a new ranking version. */
+  reranked: boolean;
+}
+
+/**
+ * Writes the accounts given (the last of a store_id wins) as a new ranking version that carries
+ * over every other account of the current one, in the caller's transaction. Re-scored or new
+ * rows start a new ranking version; cursors keep walking the one they started on.
+ */
+export async function upsertAccounts(trx: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
+  return importInto(inTransaction(trx), trx, workspaceId, accounts, now);
+}
+
+/**
+ * upsertAccounts for a whole import (the admin CLI, tests): the new version's rows are written
+ * in parts, each its own short write, and the version becomes current in one more. Takes the
+ * Db, since it opens those writes itself.
+ */
+export async function importAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
+  return importInto(inWrites(db), db.kysely, workspaceId, accounts, now);
+}
+
+async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
+  const listed = dedupe(accounts);
+  const current = await currentRanking(q, workspaceId);
+  const before = new Map(current.rows.map((r) => [r.store_id, r]));
+  const ranked = new Map<string, RankedRow>(
+    current.rows.map((r) => [r.store_id, { ...r, in_market: r.in_market === 1, explore: r.explore === 1 }]),
+  );
+  for (const a of listed) {
+    ranked.set(a.store_id, {
+      store_id: a.store_id,
+      score: a.score,
+      logit: a.logit ?? 0,
+      in_market: a.in_market !== false,
+      explore: a.explore === true,
+      model_version: a.model_version ?? 0,
+    });
+  }
+  const details: DetailRow[] = listed.map((a) => ({
+    store_id: a.store_id,
+    domain: a.domain ?? null,
+    country: a.country ?? null,
+    category: a.category ?? null,
+    plan: a.plan ?? null,
+    evidence: JSON.stringify(a.evidence ?? []),
+    signals: JSON.stringify(a.signals ?? []),
+  }));
+  const statuses = new Map(listed.filter((a) => a.status !== undefined).map((a) => [a.store_id, a.status!]));
+  await writeRanking(run, workspaceId, await startRanking(run, workspaceId, true, now), { rows: [...ranked.values()], details, carryDetails: true, statuses, now });
+  const updated = listed.filter((a) => before.has(a.store_id));
+  const reranked = updated.some((a) => {
+    const old = before.get(a.store_id)!;
+    return old.score !== a.score || old.in_market !== (a.in_market !== false ? 1 : 0);
+  });
+  return { inserted: listed.length - updated.length, updated: updated.length, reranked };
+}
+
+async function bumpAccountsVersion(trx: Kysely<Database>, workspaceId: string): Promise<void> {
+  await trx
+    .updateTable('workspaces')
+    .set((eb) => ({ accounts_version: eb('accounts_version', '+', 1) }))
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+/** The last entry of each store_id wins. */
+function dedupe(accounts: readonly AccountInput[]): AccountInput[] {
+  const byId = new Map<string, AccountInput>();
+  for (const a of accounts) byId.set(a.store_id, a);
+  return [...byId.values()];
+}
+
+/**
+ * Marks rows as delivered to an agent (one batched update). It leaves accounts_version alone:
+ * a delivery mark never reverts, and a served page reports its rows delivered anyway.
+ */
+export async function markDelivered(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], now: Date): Promise<void> {
+  if (storeIds.length === 0) return;
+  await trx
+    .updateTable('accounts')
+    .set({ delivered_to_agent: 1, delivered_at: now.toISOString() })
+    .where('workspace_id', '=', workspaceId)
+    .where('store_id', 'in', [...storeIds])
+    .where('delivered_to_agent', '=', 0)
+    .execute();
+}
+
+/** Accounts in the workspace's current ranking. */
+export async function countAccounts(q: Kysely<Database>, workspaceId: string): Promise<number> {
+  const row = await q
+    .selectFrom('workspaces as w')
+    .innerJoin('ranking_versions as v', (j) => j.onRef('v.workspace_id', '=', 'w.id').onRef('v.version', '=', 'w.ranking_version'))
+    .select('v.rows')
+    .where('w.id', '=', workspaceId)
+    .executeTakeFirst();
+  return Number(row?.rows ?? 0);
+}
+
+/** One account of the workspace's current ranking, or undefined when the workspace cannot see that store. */
+export async function getAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
+  return rankedAccount(q, workspaceId, storeId);
+}
+
+/** getAccount with the account row locked for the rest of trx first (status decisions take turns with it). */
+export async function lockAccount(trx: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
+  await lockRows(trx, 'accounts', { workspace_id: workspaceId, store_id: storeId });
+  return rankedAccount(trx, workspaceId, storeId);
+}
+
+export interface StatusChange {
+  status: AccountStatus;
+  note: string | null;
+  /** `key:<id>` or `member:<email>`. */
+  actor: string;
+}
+
+export interface StatusEntry extends StatusChange {
+  created_at: string;
+}
+
+/**
+ * An operator's status decision: appended to the account's history and made the account's
+ * current status (accounts_version bumped), in the caller's transaction. Undefined, writing
+ * nothing, when the workspace cannot see the store.
+ *
+ * The account row is locked first, so concurrent decisions on one account take turns; each is
+ * stamped after the history entry before it (at `now`, or 1 ms after that entry when it is not
+ * older), so the newest entry of the history is always the account's status.
+ */
+export async function setAccountStatus(trx: Kysely<Database>, workspaceId: string, storeId: string, change: StatusChange, now: Date): Promise<StatusEntry | undefined> {
+  if (!(await accountVisible(trx, workspaceId, storeId))) return undefined;
+  const [account] = await lockRows(trx, 'accounts', { workspace_id: workspaceId, store_id: storeId });
+  if (!account) return undefined;
+  const last = await trx
+    .selectFrom('account_statuses')
+    .select('created_at')
+    .where('workspace_id', '=', workspaceId)
+    .where('store_id', '=', storeId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const lastMs = last ? Date.parse(last.created_at) : -Infinity;
+  const at = lastMs >= now.getTime() ? new Date(lastMs + 1) : now;
+  await trx.updateTable('accounts').set({ status: change.status }).where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).execute();
+  const created_at = at.toISOString();
+  await trx
+    .insertInto('account_statuses')
+    .values({ id: statusId(at), workspace_id: workspaceId, store_id: storeId, status: change.status, note: change.note, actor: change.actor, created_at })
+    .execute();
+  await bumpAccountsVersion(trx, workspaceId);
+  return { ...change, created_at };
+}
+
+/** The account's status changes, newest first. */
+export async function statusHistory(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<StatusEntry[]> {
+  return q
+    .selectFrom('account_statuses')
+    .select(['status', 'note', 'actor', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('store_id', '=', storeId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+let statusSeq = 0;
+/** Sorts in writing order within one millisecond of one process (history ties break on it). */
+function statusId(now: Date): string {
+  statusSeq = (statusSeq + 1) % 0x1000000;
+  return `ast_${now.getTime().toString(16).padStart(12, '0')}${statusSeq.toString(16).padStart(6, '0')}${newId('', 4).slice(1)}`;
+}
+
+/**
+ * True when the workspace can see the store (it is one of its accounts). Every operation on a
+ * store (deals, contacts, watches, statuses) answers 404 when this is false.
+ */
+export async function accountVisible(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<boolean> {
+  const row = await q
+    .selectFrom('workspaces as w')
+    .innerJoin('ranking_positions as p', (j) => j.onRef('p.workspace_id', '=', 'w.id').onRef('p.version', '=', 'w.ranking_version'))
+    .select('p.store_id')
+    .where('w.id', '=', workspaceId)
+    .where('p.store_id', '=', storeId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,195 @@
+/**
+ * Contacts: the people a workspace works with at its accounts' stores. One contact per email in
+ * a workspace (emails normalised: trimmed, domain lower-cased); `discover` suggests contacts
+ * from the data team's contact source without creating any.
+ */
+import { z } from 'zod';
+import { EMAIL_MAX, isEmail, normaliseEmail } from './email.js';
+import { accountVisible } from '../accounts/store.js';
+import {
+  contactSuggestions,
+  findContacts,
+  getContact,
+  insertContact,
+  storeContact,
+  toContactView,
+  updateContact,
+} from './store.js';
+import { newId } from '../db/ids.js';
+import { appendEvents } from '../webhooks/outbox.js';
+import { listPager } from '../api/cursor.js';
+import { ApiProblem } from '../api/problems.js';
+import { defineRoute } from '../api/route-def.js';
+import { idParam, page, pageQuery } from '../api/schemas.js';
+
+export const Contact = z.object({
+  object: z.literal('contact'),
+  id: z.string(),
+  store_id: z.string(),
+  name: z.string().nullable(),
+  email: z.string().describe('Normalised: trimmed, the domain lower-cased'),
+  role: z.string().nullable(),
+  source: z.enum(['manual', 'discovered']).describe('`discovered` when the contact source listed this email for the store when it was added, else `manual`'),
+  source_detail: z.string().nullable().describe("For a discovered contact: where the data team's source found it"),
+  created_by: z.string().describe('`key:<key id>` for a contact added through the API'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const ContactSuggestion = z.object({
+  object: z.literal('contact_suggestion'),
+  store_id: z.string(),
+  name: z.string().nullable(),
+  email: z.string(),
+  role: z.string().nullable(),
+  source: z.string().nullable().describe("Where the data team's contact source found the contact"),
+});
+
+const email = z
+  .string()
+  .max(EMAIL_MAX)
+  .refine(isEmail, 'must be an email address')
+  .describe('An email address; stored trimmed with its domain lower-cased, and unique in the workspace');
+const name = z.string().min(1).max(200);
+const role = z.string().min(1).max(200);
+
+const DISCOVER_MAX = 100;
+
+const notVisible = (storeId: string) => new ApiProblem('not-found', `No account "${storeId}" in this workspace.`);
+const noContact = (id: string) => new ApiProblem('not-found', `No contact "${id}" in this workspace.`);
+const duplicate = (email: string, existing: string) =>
+  new ApiProblem('conflict', `The workspace already has a contact with the email "${email}": ${existing}.`, {}, { existing_contact_id: existing });
+
+const common = { tag: 'Contacts', planned: 'available' as const };
+
+export const contactRoutes = [
+  defineRoute({
+    ...common,
+    operationId: 'find_contacts',
+    method: 'GET',
+    path: '/contacts',
+    summary: 'Find existing contacts',
+    description:
+      "The workspace's contacts, oldest first, paged. `email` (exact, compared normalised), `name` (part of it, any case), `store_id` (exact) and `q` (part of the name, email, role or store id, any case) narrow the list and combine; a cursor continues only the walk of the filters it was issued for (other filters ⇒ 400). A `store_id` the workspace cannot see ⇒ 404.",
+    scope: 'read:accounts',
+    kind: 'read',
+    query: z.strictObject({
+      ...pageQuery,
+      email: z.string().min(1).max(EMAIL_MAX).optional().describe('Only the contact with this email (trimmed, domain in any case)'),
+      name: z.string().min(1).max(200).optional().describe('Only contacts whose name contains this, in any case'),
+      store_id: z.string().min(1).max(500).optional().describe("Only this store's contacts"),
+      q: z.string().min(1).max(200).optional().describe('Only contacts whose name, email, role or store id contains this, in any case'),
+    }),
+    response: page(Contact),
+    problems: [400, 404],
+    async handler({ db, workspace, query, cursorSecret }) {
+      const filters = { email: query.email === undefined ? undefined : normaliseEmail(query.email), name: query.name, store_id: query.store_id, q: query.q };
+      if (filters.store_id !== undefined && !(await accountVisible(db.kysely, workspace.id, filters.store_id))) throw notVisible(filters.store_id);
+      const p = listPager(cursorSecret, workspace.id, { contacts: filters }, query.cursor);
+      const after = p.after && { created_at: new Date(p.after.s).toISOString(), id: p.after.i };
+      const rows = await findContacts(db.kysely, workspace.id, { email: filters.email, name: filters.name, storeId: filters.store_id, text: filters.q, after, limit: query.limit + 1 });
+      return { status: 200, body: p.page(rows, query.limit, (c) => ({ s: Date.parse(c.created_at), i: c.id }), toContactView) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'get_contact',
+    method: 'GET',
+    path: '/contacts/{id}',
+    summary: 'Read one contact',
+    description: "Another workspace's contact id ⇒ 404.",
+    scope: 'read:accounts',
+    kind: 'read',
+    params: idParam('contact'),
+    response: Contact,
+    problems: [404],
+    async handler({ db, workspace, params }) {
+      const row = await getContact(db.kysely, workspace.id, params.id);
+      if (!row) throw noContact(params.id);
+      return { status: 200, body: toContactView(row) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'add_contact',
+    method: 'POST',
+    path: '/contacts',
+    summary: 'Add a contact',
+    description:
+      'Adds a contact for a store the workspace can see (else 404). The email is stored trimmed with its domain lower-cased; one the workspace already has (in any case of its domain) ⇒ 409 naming the existing contact (`existing_contact_id`). A contact whose email the contact source lists for the store is `discovered` (with the source), any other `manual`. Emits `contact.created` with the contact.',
+    scope: 'write:contacts',
+    kind: 'write',
+    body: z.strictObject({ store_id: z.string().min(1).max(500), email, name: name.optional(), role: role.optional() }),
+    response: Contact,
+    status: 201,
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, key, body, now }) {
+      if (!(await accountVisible(tx, workspace.id, body.store_id))) throw notVisible(body.store_id);
+      const address = normaliseEmail(body.email);
+      const known = await storeContact(tx, body.store_id, address);
+      const at = now.toISOString();
+      const result = await insertContact(tx, {
+        id: newId('con'),
+        workspace_id: workspace.id,
+        store_id: body.store_id,
+        name: body.name ?? null,
+        email: address,
+        role: body.role ?? null,
+        source: known ? 'discovered' : 'manual',
+        source_detail: known?.source ?? null,
+        created_by: `key:${key.id}`,
+        created_at: at,
+        updated_at: at,
+      });
+      if ('existing' in result) throw duplicate(address, result.existing);
+      const contact = toContactView(result);
+      await appendEvents(tx, [{ workspace_id: workspace.id, type: 'contact.created', data: { contact } }], now);
+      return { status: 201, body: contact };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'update_contact',
+    method: 'PATCH',
+    path: '/contacts/{id}',
+    summary: 'Update a contact',
+    description:
+      'Changes the given fields (`null` clears a name or role). A new email is normalised like on add; one another contact of the workspace has ⇒ 409 naming it. Another workspace\'s contact id ⇒ 404. Emits no event.',
+    scope: 'write:contacts',
+    kind: 'write',
+    params: idParam('contact'),
+    body: z.strictObject({ email: email.optional(), name: name.nullable().optional(), role: role.nullable().optional() }),
+    response: Contact,
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, params, body, now }) {
+      const address = body.email === undefined ? undefined : normaliseEmail(body.email);
+      const row = await updateContact(tx, workspace.id, params.id, { name: body.name, role: body.role, email: address }, now);
+      if (row && 'taken' in row) throw duplicate(address!, row.taken);
+      if (!row) throw noContact(params.id);
+      return { status: 200, body: toContactView(row) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'discover_contacts',
+    method: 'POST',
+    path: '/contacts/discover',
+    summary: 'Discover new contacts for a store',
+    description: `Suggests contacts for a store the workspace can see (else 404) from the contact source the data team supplies, each with its source, leaving out emails the workspace has already saved (at most ${DISCOVER_MAX}, by email). \`roles\` keeps the suggestions whose role is one of them (any case). Creates nothing (add a suggestion with add_contact) and emits no event.`,
+    scope: 'write:contacts',
+    kind: 'write',
+    body: z.strictObject({ store_id: z.string().min(1).max(500), roles: z.array(z.string().min(1).max(100)).min(1).max(20).optional() }),
+    response: z.object({ object: z.literal('list'), data: z.array(ContactSuggestion) }),
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, body }) {
+      if (!(await accountVisible(tx, workspace.id, body.store_id))) throw notVisible(body.store_id);
+      const roles = body.roles && new Set(body.roles.map((r) => r.trim().toLowerCase()));
+      const found = await contactSuggestions(tx, workspace.id, body.store_id, roles ? undefined : DISCOVER_MAX);
+      const data = found
+        .filter((s) => !roles || (s.role !== null && roles.has(s.role.trim().toLowerCase())))
+        .slice(0, DISCOVER_MAX)
+        .map((s) => ({ object: 'contact_suggestion' as const, store_id: s.store_id, name: s.name, email: s.email, role: s.role, source: s.source }));
+      return { status: 200, body: { object: 'list' as const, data } };
+    },
+  }),
+];

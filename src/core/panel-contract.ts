@@ -1,0 +1,48 @@
+/** The input contract of a monthly panel (DESIGN.md "Input contract"). */
+
+import { nextMonth } from './month.js';
+
+export type ColumnType = 'string' | 'country' | 'month' | 'integer' | 'decimal' | 'apps' | 'boolean';
+
+export interface PanelColumn {
+  name: string;
+  type: ColumnType;
+  required?: boolean;
+}
+
+export const AD_COLUMNS = ['ads_meta', 'ads_google', 'ads_tiktok', 'ads_pinterest'] as const;
+export const AGENTIC_COLUMNS = ['llms_txt', 'product_schema', 'agent_checkout', 'mcp_server', 'ai_crawlers_allowed'] as const;
+
+export const PANEL_COLUMNS: readonly PanelColumn[] = [
+  { name: 'store_id', type: 'string', required: true },
+  { name: 'domain', type: 'string' },
+  { name: 'country', type: 'country' },
+  { name: 'category', type: 'string' },
+  { name: 'plan', type: 'string' },
+  { name: 'created_month', type: 'month' },
+  { name: 'product_count', type: 'integer' },
+  { name: 'monthly_visits', type: 'integer' },
+  { name: 'est_monthly_revenue_usd', type: 'decimal' },
+  { name: 'apps', type: 'apps' },
+  ...AD_COLUMNS.map((name) => ({ name, type: 'boolean' as const })),
+  ...AGENTIC_COLUMNS.map((name) => ({ name, type: 'boolean' as const })),
+];
+
+/** The breakdown dimensions of every page (apps only on platform-apps). */
+export const DIMENSIONS = ['country', 'category', 'plan'] as const;
+export type DimensionName = (typeof DIMENSIONS)[number] | 'app';
+
+export const PANEL_FILE = /^(\d{4}-\d{2})\.(csv|parquet|ndjson)$/;
+
+/** `2026-10` → a month index (year × 12 + month − 1), so the previous month is `mi - 1`. */
+export const monthIndex = (month: string): number => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+
+/** Month arithmetic lives with the month format (month.ts); the panel's callers find it here too. */
+export { nextMonth, previousMonth } from './month.js';
+
+/** Every month from `from` to `to`, inclusive. */
+export function monthRange(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let m = from; m <= to; m = nextMonth(m)) out.push(m);
+  return out;
+}

@@ -1,0 +1,138 @@
+/**
+ * The panel's stores in the api database: per-month features (store_months) and signals
+ * (store_signals), loaded by ingest (src/ingest/) from publish's private runs folder.
+ *
+ * Every row carries the run it came from. A month is visible through ingested_months, which names
+ * the one run of that month readers see; ingest loads a new run beside the old one, flips
+ * ingested_months in one small transaction, then deletes the old run's rows. So a reader must
+ * only ever read store rows through visibleStoreMonths / visibleStoreSignals (the join on
+ * (month, run_id)): rows of a run being loaded, or of a run superseded a moment ago, stay out.
+ */
+import { sql, type Kysely } from 'kysely';
+import { prepared, runBulk } from '../db/prepared.js';
+import type { Database, IngestedMonthsTable, StoreMonthsTable, StoreSignalsTable } from '../db/schema.js';
+
+export type IngestedMonth = IngestedMonthsTable;
+export type StoreMonthRow = StoreMonthsTable;
+export type StoreSignalRow = StoreSignalsTable;
+
+/** Every ingested month with its visible run, oldest first. */
+export async function ingestedMonths(q: Kysely<Database>): Promise<IngestedMonth[]> {
+  const rows = await q.selectFrom('ingested_months').selectAll().orderBy('month').execute();
+  return rows.map((r) => ({ ...r, stores: Number(r.stores), signals: Number(r.signals) }));
+}
+
+/**
+ * store_months rows of the visible runs only, as a query to extend: alias `sm` for the store row,
+ * `im` for its ingested_months row. E.g. one store's history:
+ * `visibleStoreMonths(q).selectAll('sm').where('sm.store_id', '=', id).orderBy('sm.month')`.
+ */
+export function visibleStoreMonths(q: Kysely<Database>) {
+  return q
+    .selectFrom('store_months as sm')
+    .innerJoin('ingested_months as im', (j) => j.onRef('im.month', '=', 'sm.month').onRef('im.run_id', '=', 'sm.run_id'));
+}
+
+/** store_signals rows of the visible runs only (alias `ss`, and `im`); see visibleStoreMonths. */
+export function visibleStoreSignals(q: Kysely<Database>) {
+  return q
+    .selectFrom('store_signals as ss')
+    .innerJoin('ingested_months as im', (j) => j.onRef('im.month', '=', 'ss.month').onRef('im.run_id', '=', 'ss.run_id'));
+}
+
+export const STORE_MONTH_COLUMNS = [
+  'run_id',
+  'month',
+  'store_id',
+  'domain',
+  'country',
+  'category',
+  'plan',
+  'created_month',
+  'product_count',
+  'monthly_visits',
+  'est_monthly_revenue_usd',
+  'apps',
+  'ads',
+  'agentic',
+] as const satisfies readonly (keyof StoreMonthRow)[];
+
+export const STORE_SIGNAL_COLUMNS = ['run_id', 'id', 'month', 'store_id', 'type', 'subject', 'strength', 'detail'] as const satisfies readonly (keyof StoreSignalRow)[];
+
+/** PostgreSQL element types of the columns, for the unnest() bulk insert. */
+const PG_TYPES: Record<string, string> = {
+  product_count: 'int8',
+  monthly_visits: 'int8',
+  est_monthly_revenue_usd: 'float8',
+  strength: 'float8',
+};
+
+type Table = 'store_months' | 'store_signals';
+
+/** Inserts rows in the caller's transaction at bulk speed (prepared.ts runBulk). */
+export async function insertStoreMonths(trx: Kysely<Database>, rows: readonly StoreMonthRow[]): Promise<void> {
+  await insertRows(trx, 'store_months', STORE_MONTH_COLUMNS, rows as unknown as readonly Record<string, unknown>[]);
+}
+
+export async function insertStoreSignals(trx: Kysely<Database>, rows: readonly StoreSignalRow[]): Promise<void> {
+  await insertRows(trx, 'store_signals', STORE_SIGNAL_COLUMNS, rows as unknown as readonly Record<string, unknown>[]);
+}
+
+async function insertRows(trx: Kysely<Database>, table: Table, columns: readonly string[], rows: readonly Record<string, unknown>[]): Promise<void> {
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  await runBulk(
+    trx,
+    {
+      sqlite: `insert into "${table}" (${list}) values (${columns.map(() => '?').join(', ')})`,
+      postgres: `insert into "${table}" (${list}) select * from unnest(${columns.map((c, k) => `$${k + 1}::${PG_TYPES[c] ?? 'text'}[]`).join(', ')})`,
+    },
+    rows.map((r) => columns.map((c) => r[c] ?? null)),
+  );
+}
+
+/**
+ * Makes `next` the visible run of its month, in the caller's transaction, only if the month's
+ * visible run is still `expected` (null: the month was never ingested). False when another
+ * ingest got there first (compare-and-set), and then nothing changed.
+ */
+export async function flipIngestedMonth(trx: Kysely<Database>, next: IngestedMonth, expected: string | null): Promise<boolean> {
+  if (expected === null) {
+    const r = await trx
+      .insertInto('ingested_months')
+      .values(next)
+      .onConflict((oc) => oc.column('month').doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+  }
+  const r = await trx
+    .updateTable('ingested_months')
+    .set({ run_id: next.run_id, stores: next.stores, signals: next.signals, loaded_at: next.loaded_at })
+    .where('month', '=', next.month)
+    .where('run_id', '=', expected)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * The run ids that have rows in a table, found by index seeks (one per run, not a scan of the
+ * table): `min(run_id) where run_id > previous`, on the (run_id, …) primary key.
+ */
+export async function runIdsWithRows(q: Kysely<Database>, table: Table): Promise<string[]> {
+  const ids: string[] = [];
+  let after = '';
+  for (;;) {
+    const rows = await prepared(q, sql<{ r: string | null }>`select min(run_id) as r from ${sql.table(table)} where run_id > ${after}`);
+    const r = rows[0]?.r;
+    if (r === null || r === undefined) return ids;
+    ids.push(r);
+    after = r;
+  }
+}
+
+/** Deletes up to `limit` rows of a run from a table, in the caller's transaction; resolves to how many. */
+export async function deleteRunRows(trx: Kysely<Database>, table: Table, runId: string, limit: number): Promise<number> {
+  const key = sql.ref(table === 'store_months' ? 'store_id' : 'id');
+  const t = sql.table(table);
+  const r = await sql`delete from ${t} where run_id = ${runId} and ${key} in (select ${key} from ${t} where run_id = ${runId} limit ${limit})`.execute(trx);
+  return Number(r.numAffectedRows ?? 0);
+}

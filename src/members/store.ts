@@ -1,0 +1,93 @@
+/** Member sign-in: passwords (argon2id hashes), invite links, browser sessions, wallet visibility. */
+import type { Kysely } from 'kysely';
+import type { Role } from './roles.js';
+import type { Database } from '../db/schema.js';
+
+export interface Membership {
+  workspace_id: string;
+  name: string;
+  role: Role;
+}
+
+export async function setPasswordHash(q: Kysely<Database>, email: string, passwordHash: string, now: Date): Promise<void> {
+  await q
+    .insertInto('member_logins')
+    .values({ email, password_hash: passwordHash, updated_at: now.toISOString() })
+    .onConflict((oc) => oc.column('email').doUpdateSet({ password_hash: passwordHash, updated_at: now.toISOString() }))
+    .execute();
+}
+
+export async function passwordHashOf(q: Kysely<Database>, email: string): Promise<string | undefined> {
+  const row = await q.selectFrom('member_logins').select('password_hash').where('email', '=', email).executeTakeFirst();
+  return row?.password_hash;
+}
+
+/** The workspaces this email is a member of now, by name. */
+export async function membershipsOf(q: Kysely<Database>, email: string): Promise<Membership[]> {
+  const rows = await q
+    .selectFrom('members as m')
+    .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
+    .select(['m.workspace_id', 'w.name', 'm.role'])
+    .where('m.email', '=', email)
+    .orderBy('w.name')
+    .execute();
+  return rows.map((r) => ({ workspace_id: r.workspace_id, name: r.name, role: r.role as Role }));
+}
+
+export async function insertInvite(q: Kysely<Database>, i: { tokenHash: string; workspaceId: string; email: string; now: Date; expiresAt: Date }): Promise<void> {
+  await q
+    .insertInto('member_invites')
+    .values({ token_hash: i.tokenHash, workspace_id: i.workspaceId, email: i.email, created_at: i.now.toISOString(), expires_at: i.expiresAt.toISOString(), used_at: null })
+    .execute();
+}
+
+/** An unused, unexpired invite. */
+export async function findOpenInvite(q: Kysely<Database>, tokenHash: string, now: Date): Promise<{ email: string; workspace_id: string } | undefined> {
+  return q
+    .selectFrom('member_invites')
+    .select(['email', 'workspace_id'])
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+}
+
+/** Marks the invite used; false when it was used meanwhile. */
+export async function useInvite(q: Kysely<Database>, tokenHash: string, now: Date): Promise<boolean> {
+  const r = await q.updateTable('member_invites').set({ used_at: now.toISOString() }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function insertSession(q: Kysely<Database>, s: { tokenHash: string; email: string; csrf: string; now: Date; expiresAt: Date }): Promise<void> {
+  await q
+    .insertInto('member_sessions')
+    .values({ token_hash: s.tokenHash, email: s.email, csrf: s.csrf, created_at: s.now.toISOString(), expires_at: s.expiresAt.toISOString() })
+    .execute();
+}
+
+export async function findSession(q: Kysely<Database>, tokenHash: string, now: Date): Promise<{ email: string; csrf: string } | undefined> {
+  return q.selectFrom('member_sessions').select(['email', 'csrf']).where('token_hash', '=', tokenHash).where('expires_at', '>', now.toISOString()).executeTakeFirst();
+}
+
+export async function deleteSession(q: Kysely<Database>, tokenHash: string): Promise<void> {
+  await q.deleteFrom('member_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+/** The values of the workspace setting wallet visibility; `owners` is the default. */
+export const WALLET_VISIBILITIES = ['owners', 'all'] as const;
+
+export type WalletVisibility = (typeof WALLET_VISIBILITIES)[number];
+
+/** Who may read the workspace's wallet: `owners` (owners and admins; the default) or `all` members. */
+export async function walletVisibility(q: Kysely<Database>, workspaceId: string): Promise<WalletVisibility> {
+  const row = await q.selectFrom('workspace_settings').select('wallet_visibility').where('workspace_id', '=', workspaceId).executeTakeFirst();
+  return row?.wallet_visibility === 'all' ? 'all' : 'owners';
+}
+
+export async function setWalletVisibility(q: Kysely<Database>, workspaceId: string, v: WalletVisibility): Promise<void> {
+  await q
+    .insertInto('workspace_settings')
+    .values({ workspace_id: workspaceId, wallet_visibility: v })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ wallet_visibility: v }))
+    .execute();
+}

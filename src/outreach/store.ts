@@ -1,0 +1,183 @@
+/** Outreach: cadences, enrollments (a store and contact walking a cadence), their steps, and the workspace's sender. */
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from '../db/schema.js';
+import { newId } from '../db/ids.js';
+import { lockRows } from '../db/locks.js';
+import { nextSeq } from '../wallet/store.js';
+
+export type CadenceRow = Selectable<OutreachCadencesTable>;
+export type EnrollmentRow = Selectable<OutreachEnrollmentsTable>;
+export type StepRow = Selectable<OutreachStepsTable>;
+
+export interface CadenceStep {
+  /** Days after enrollment (0: at once). */
+  day: number;
+  name: string;
+}
+
+export const DAY_MS = 24 * 3600_000;
+
+const normEnrollment = (r: EnrollmentRow): EnrollmentRow => ({
+  ...r,
+  seq: Number(r.seq),
+  next_step: Number(r.next_step),
+  start_ms: r.start_ms === null ? null : Number(r.start_ms),
+  next_due_ms: r.next_due_ms === null ? null : Number(r.next_due_ms),
+});
+const normStep = (r: StepRow): StepRow => ({ ...r, step: Number(r.step), day: Number(r.day), due_ms: Number(r.due_ms) });
+export const cadenceSteps = (c: Pick<CadenceRow, 'steps'>): CadenceStep[] => JSON.parse(c.steps) as CadenceStep[];
+
+export async function insertCadence(trx: Kysely<Database>, workspaceId: string, name: string, steps: readonly CadenceStep[], now: Date): Promise<CadenceRow> {
+  const row: CadenceRow = { id: newId('cad'), workspace_id: workspaceId, seq: nextSeq(now), name, steps: JSON.stringify(steps), created_at: now.toISOString() };
+  await trx.insertInto('outreach_cadences').values(row).execute();
+  return row;
+}
+
+export async function getCadence(q: Kysely<Database>, workspaceId: string, id: string): Promise<CadenceRow | undefined> {
+  const r = await q.selectFrom('outreach_cadences').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+  return r ? { ...(r as CadenceRow), seq: Number(r.seq) } : undefined;
+}
+
+/**
+ * The cadence, locked for the rest of trx: enrolling checks the cadence's running enrollments
+ * under this lock, so a concurrent enrollment in it (any process) waits and then sees this one's.
+ */
+export async function lockCadence(trx: Kysely<Database>, workspaceId: string, id: string): Promise<CadenceRow | undefined> {
+  const [r] = await lockRows(trx, 'outreach_cadences', { workspace_id: workspaceId, id });
+  return r ? { ...(r as CadenceRow), seq: Number(r.seq) } : undefined;
+}
+
+export async function pageCadences(q: Kysely<Database>, workspaceId: string, after: { seq: number; id: string } | undefined, limit: number): Promise<CadenceRow[]> {
+  let query = q.selectFrom('outreach_cadences').selectAll().where('workspace_id', '=', workspaceId);
+  if (after) query = query.where((eb) => eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]));
+  return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => ({ ...(r as CadenceRow), seq: Number(r.seq) }));
+}
+
+/** Statuses of an enrollment that has not ended (index outreach_enrollments_running: one per contact and cadence). */
+export const RUNNING = ['active', 'awaiting_approval'] as const;
+
+/** The contact's running enrollment in the cadence, if any. */
+export async function runningEnrollment(q: Kysely<Database>, workspaceId: string, contactId: string, cadenceId: string): Promise<EnrollmentRow | undefined> {
+  const r = await q
+    .selectFrom('outreach_enrollments')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('contact_id', '=', contactId)
+    .where('cadence_id', '=', cadenceId)
+    .where('status', 'in', RUNNING)
+    .executeTakeFirst();
+  return r ? normEnrollment(r as EnrollmentRow) : undefined;
+}
+
+export async function insertEnrollment(trx: Kysely<Database>, e: Pick<EnrollmentRow, 'id' | 'workspace_id' | 'store_id' | 'contact_id' | 'cadence_id' | 'status' | 'actor' | 'api_key_id' | 'ledger_entry_id' | 'approval_id' | 'start_ms' | 'next_due_ms'>, now: Date): Promise<EnrollmentRow> {
+  const row: EnrollmentRow = { ...e, seq: nextSeq(now), next_step: 0, stop_reason: null, created_at: now.toISOString(), stopped_at: null };
+  await trx.insertInto('outreach_enrollments').values(row).execute();
+  return row;
+}
+
+export async function getEnrollment(q: Kysely<Database>, workspaceId: string | undefined, id: string): Promise<EnrollmentRow | undefined> {
+  let query = q.selectFrom('outreach_enrollments').selectAll().where('id', '=', id);
+  if (workspaceId !== undefined) query = query.where('workspace_id', '=', workspaceId);
+  const r = await query.executeTakeFirst();
+  return r ? normEnrollment(r as EnrollmentRow) : undefined;
+}
+
+export async function pageEnrollments(q: Kysely<Database>, workspaceId: string, f: { status?: string; storeId?: string }, after: { seq: number; id: string } | undefined, limit: number): Promise<EnrollmentRow[]> {
+  let query = q.selectFrom('outreach_enrollments').selectAll().where('workspace_id', '=', workspaceId);
+  if (f.status) query = query.where('status', '=', f.status as EnrollmentRow['status']);
+  if (f.storeId) query = query.where('store_id', '=', f.storeId);
+  if (after) query = query.where((eb) => eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]));
+  return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => normEnrollment(r as EnrollmentRow));
+}
+
+/**
+ * An approved enrollment starts now: its first step is due at day 0 of the cadence from now.
+ * Resolves to whether it did (false: it is no longer awaiting approval).
+ */
+export async function activateEnrollment(trx: Kysely<Database>, e: EnrollmentRow, firstDay: number, entryId: string, now: Date): Promise<boolean> {
+  const nowMs = now.getTime();
+  const r = await trx
+    .updateTable('outreach_enrollments')
+    .set({ status: 'active', ledger_entry_id: entryId, start_ms: nowMs, next_due_ms: nowMs + firstDay * DAY_MS })
+    .where('id', '=', e.id)
+    .where('status', '=', 'awaiting_approval')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Stops an enrollment that has not ended; resolves to whether it did. */
+export async function stopEnrollment(trx: Kysely<Database>, id: string, reason: string, now: Date): Promise<boolean> {
+  const r = await trx
+    .updateTable('outreach_enrollments')
+    .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
+    .where('id', '=', id)
+    .where('status', 'in', RUNNING)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Stops every running enrollment of a store (a won or lost outcome or deal); resolves to how many. */
+export async function stopStoreEnrollments(trx: Kysely<Database>, workspaceId: string, storeId: string, reason: string, now: Date): Promise<number> {
+  const r = await trx
+    .updateTable('outreach_enrollments')
+    .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
+    .where('workspace_id', '=', workspaceId)
+    .where('store_id', '=', storeId)
+    .where('status', 'in', RUNNING)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Active enrollments with a step due at nowMs, oldest due first. */
+export async function dueEnrollments(q: Kysely<Database>, nowMs: number, limit: number): Promise<EnrollmentRow[]> {
+  const rows = await q.selectFrom('outreach_enrollments').selectAll().where('status', '=', 'active').where('next_due_ms', '<=', nowMs).orderBy('next_due_ms').limit(limit).execute();
+  return rows.map((r) => normEnrollment(r as EnrollmentRow));
+}
+
+/**
+ * Records step `step` of an enrollment and moves it to its next step (or completes it), only
+ * if the enrollment is still active at that step: a step is recorded once.
+ */
+export async function recordStep(
+  trx: Kysely<Database>,
+  e: EnrollmentRow,
+  s: Pick<StepRow, 'step' | 'day' | 'due_ms' | 'status' | 'reason' | 'ledger_entry_id' | 'status_code'>,
+  next: { dueMs: number } | null,
+  now: Date,
+): Promise<StepRow | undefined> {
+  const moved = await trx
+    .updateTable('outreach_enrollments')
+    .set(next ? { next_step: s.step + 1, next_due_ms: next.dueMs } : { next_step: s.step + 1, next_due_ms: null, status: 'completed' })
+    .where('id', '=', e.id)
+    .where('status', '=', 'active')
+    .where('next_step', '=', s.step)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return undefined;
+  const row: StepRow = { ...s, id: newId('stp'), enrollment_id: e.id, workspace_id: e.workspace_id, created_at: now.toISOString() };
+  await trx.insertInto('outreach_steps').values(row).execute();
+  return row;
+}
+
+export async function stepsOf(q: Kysely<Database>, enrollmentIds: readonly string[]): Promise<Map<string, StepRow[]>> {
+  const out = new Map<string, StepRow[]>(enrollmentIds.map((id) => [id, []]));
+  if (enrollmentIds.length === 0) return out;
+  const rows = await q.selectFrom('outreach_steps').selectAll().where('enrollment_id', 'in', enrollmentIds).orderBy('enrollment_id').orderBy('step').execute();
+  for (const r of rows) out.get(r.enrollment_id)!.push(normStep(r as StepRow));
+  return out;
+}
+
+export async function getSender(q: Kysely<Database>, workspaceId: string): Promise<Selectable<Database['outreach_senders']> | undefined> {
+  return q.selectFrom('outreach_senders').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+}
+
+export async function setSender(trx: Kysely<Database>, workspaceId: string, url: string, sealedSecret: string, now: Date): Promise<void> {
+  await trx
+    .insertInto('outreach_senders')
+    .values({ workspace_id: workspaceId, url, secret: sealedSecret, created_at: now.toISOString() })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ url, secret: sealedSecret, created_at: now.toISOString() }))
+    .execute();
+}
+
+export async function clearSender(trx: Kysely<Database>, workspaceId: string): Promise<void> {
+  await trx.deleteFrom('outreach_senders').where('workspace_id', '=', workspaceId).execute();
+}

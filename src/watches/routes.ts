@@ -1,0 +1,537 @@
+/**
+ * Watches: the managed watch (one per workspace, resized and cancelled), self-directed and
+ * client watches (added, removed, their stores added and removed), and per watch its stores,
+ * events, receipts and brief. Health is derived by src/watches/evaluate.ts at every ingest.
+ */
+import { z } from 'zod';
+import { countInMarket, inMarketStoreIds, visibleStoreIds } from '../accounts/rankings.js';
+import {
+  addWatchStores,
+  countWatchStores,
+  deleteWatch,
+  getManagedWatch,
+  getWatch,
+  insertWatch,
+  lockManagedWatch,
+  lockWatch,
+  pageWatchEvents,
+  pageWatchReceipts,
+  pageWatches,
+  removeWatchStore,
+  setWatchHealth,
+  startManagedWatch,
+  updateWatch,
+  watchStoreIds,
+  type WatchEventRow,
+  type WatchRow,
+} from './store.js';
+import type { Database } from '../db/schema.js';
+import { briefMarkdown, buildBrief } from './brief.js';
+import { ADDABLE_WATCH_TYPES, WATCH_ADD_MAX, WATCH_HEALTH, WATCH_MAX_STORES, WATCH_STATUSES, WATCH_TYPES } from './types.js';
+import type { Kysely } from 'kysely';
+import { listPager } from '../api/cursor.js';
+import { monthNumber, monthText } from '../core/month.js';
+import { ApiProblem } from '../api/problems.js';
+import { defineRoute } from '../api/route-def.js';
+import { Deleted, idParam, page, pageQuery } from '../api/schemas.js';
+
+const health = z.enum(WATCH_HEALTH).describe('healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules');
+
+const Watch = z.object({
+  object: z.literal('watch'),
+  id: z.string(),
+  type: z.enum(WATCH_TYPES),
+  client_name: z.string().nullable().describe("The client's name (client watches)"),
+  capacity: z.number().int().nullable().describe('How many in-market accounts the managed watch holds; null for other watches'),
+  status: z.enum(WATCH_STATUSES),
+  store_count: z.number().int().describe('Stores the watch holds now'),
+  health,
+  health_reason: z.string().describe('Why, in plain words'),
+  checked_month: z.string().nullable().describe('The latest ingested month of the last check (null: not checked yet)'),
+  checked_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const WatchEvent = z.object({
+  object: z.literal('watch_event'),
+  id: z.string(),
+  watch_id: z.string(),
+  month: z.string().describe('YYYY-MM'),
+  store_id: z.string().nullable().describe('The store that changed; null for a change of the watch as a whole (health, staleness, capacity)'),
+  domain: z.string().nullable(),
+  kind: z.string().describe('A signal type (e.g. `traffic_down`), `revenue_down`, `store_absent`, `data_stale`, `capacity_exceeded` or `health_changed`'),
+  level: health.describe('The health the change points to: `healthy` for an informational change'),
+  detail: z.string().describe('Plain words'),
+  created_at: z.string(),
+});
+
+const ManagedWatch = Watch.omit({ object: true, id: true, status: true }).extend({
+  object: z.literal('managed_watch'),
+  id: z.string().nullable().describe('null until the managed watch is started (resize_managed_watch)'),
+  status: z.enum([...WATCH_STATUSES, 'none']).describe('`none` until the managed watch is started'),
+  in_market_accounts: z.number().int().describe("The workspace's in-market accounts; more than the capacity degrades the watch"),
+  recent_events: z.array(WatchEvent).describe('The five newest events'),
+  latest_brief_url: z.string().nullable().describe('Path of the brief of the latest check'),
+  created_at: z.string().nullable().describe('null until started'),
+  updated_at: z.string().nullable(),
+});
+
+const WatchReceipt = z.object({
+  object: z.literal('watch_receipt'),
+  id: z.string(),
+  watch_id: z.string(),
+  month: z.string().describe('The latest ingested month the check read'),
+  run_id: z.string().describe("That month's run"),
+  stores_checked: z.number().int(),
+  store_ids: z.array(z.string()).describe('The stores checked'),
+  health,
+  health_reason: z.string(),
+  checked_at: z.string(),
+});
+
+const WatchStore = z.object({
+  object: z.literal('watch_store'),
+  store_id: z.string(),
+  added_at: z.string().nullable().describe('null for the managed watch (its stores follow the ranking)'),
+});
+
+const BriefChange = z.object({ store_id: z.string().nullable(), domain: z.string().nullable(), kind: z.string(), level: health, detail: z.string() });
+
+const WatchBrief = z.object({
+  object: z.literal('watch_brief'),
+  watch_id: z.string(),
+  type: z.enum(WATCH_TYPES),
+  client_name: z.string().nullable(),
+  month: z.string().nullable().describe('The month the brief covers: the latest checked month (null: not checked yet)'),
+  run_id: z.string().nullable(),
+  health,
+  health_reason: z.string(),
+  stores_checked: z.number().int(),
+  summary: z.string().describe('Plain words'),
+  changes: z.array(BriefChange).describe("That month's changes in the watched stores"),
+});
+
+const storeIds = z.array(z.string().min(1).max(500)).max(WATCH_ADD_MAX);
+
+const AddWatch = z
+  .strictObject({
+    type: z.enum(ADDABLE_WATCH_TYPES).describe('`self_directed` (stores the workspace picks) or `client` (a client and its stores)'),
+    client_name: z.string().trim().min(1).max(200).optional().describe('Required for a client watch; not allowed otherwise'),
+    store_ids: storeIds.default([]).describe(`Stores to watch (up to ${WATCH_ADD_MAX} per call); each must be one of the workspace's accounts`),
+  })
+  .superRefine((b, ctx) => {
+    if (b.type === 'client' && b.client_name === undefined) ctx.addIssue({ code: 'custom', path: ['client_name'], message: 'client_name is required for a client watch' });
+    if (b.type !== 'client' && b.client_name !== undefined) ctx.addIssue({ code: 'custom', path: ['client_name'], message: 'client_name is only for a client watch' });
+  });
+
+const common = { tag: 'Watches', planned: 'available' as const };
+const watchParam = idParam('watch');
+const storeParam = z.strictObject({ id: z.string().min(1).max(200).describe('Identifier of the watch'), store_id: z.string().min(1).max(500).describe('Store identifier') });
+
+const noWatch = (id: string) => new ApiProblem('not-found', `No watch "${id}" in this workspace.`);
+
+async function findWatch(q: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow> {
+  const w = await getWatch(q, workspaceId, id);
+  if (!w) throw noWatch(id);
+  return w;
+}
+
+/** The watch, locked for the rest of the request's transaction (its checks and changes take turns); 404 when there is none or it was just removed. */
+async function lockedWatch(tx: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow> {
+  const w = await lockWatch(tx, workspaceId, id);
+  if (!w) throw noWatch(id);
+  return w;
+}
+
+async function storeCount(q: Kysely<Database>, w: WatchRow): Promise<number> {
+  if (w.type !== 'managed') return countWatchStores(q, w.id);
+  return Math.min(w.capacity ?? 0, await countInMarket(q, w.workspace_id));
+}
+
+async function toWatch(q: Kysely<Database>, w: WatchRow): Promise<z.output<typeof Watch>> {
+  return {
+    object: 'watch',
+    id: w.id,
+    type: w.type,
+    client_name: w.client_name,
+    capacity: w.capacity,
+    status: w.status,
+    store_count: await storeCount(q, w),
+    health: w.health,
+    health_reason: w.health_reason,
+    checked_month: w.checked_month,
+    checked_at: w.checked_at,
+    created_at: w.created_at,
+    updated_at: w.updated_at,
+  };
+}
+
+const toEvent = (e: WatchEventRow): z.output<typeof WatchEvent> => ({
+  object: 'watch_event',
+  id: e.id,
+  watch_id: e.watch_id,
+  month: e.month,
+  store_id: e.store_id,
+  domain: e.domain,
+  kind: e.kind,
+  level: e.level,
+  detail: e.detail,
+  created_at: e.created_at,
+});
+
+async function toManaged(q: Kysely<Database>, workspaceId: string, w: WatchRow | undefined): Promise<z.output<typeof ManagedWatch>> {
+  const inMarket = await countInMarket(q, workspaceId);
+  if (!w) {
+    return {
+      object: 'managed_watch',
+      id: null,
+      type: 'managed',
+      client_name: null,
+      capacity: 0,
+      status: 'none',
+      store_count: 0,
+      in_market_accounts: inMarket,
+      health: 'paused',
+      health_reason: 'No managed watch yet: resize it (PATCH /watch/managed with a capacity) to start one',
+      checked_month: null,
+      checked_at: null,
+      created_at: null,
+      updated_at: null,
+      recent_events: [],
+      latest_brief_url: null,
+    };
+  }
+  const { object: _o, ...rest } = await toWatch(q, w);
+  return {
+    ...rest,
+    object: 'managed_watch',
+    in_market_accounts: inMarket,
+    recent_events: (await pageWatchEvents(q, w.id, undefined, 5)).map(toEvent),
+    latest_brief_url: w.checked_month ? `/api/v1/watches/${w.id}/brief` : null,
+  };
+}
+
+/** 404 naming every store the workspace cannot see (outside its profile, or unknown). */
+async function requireVisible(q: Kysely<Database>, workspaceId: string, ids: readonly string[]): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  const seen = await visibleStoreIds(q, workspaceId, unique);
+  const missing = unique.filter((id) => !seen.has(id));
+  if (missing.length) {
+    const named = missing.slice(0, 5).map((id) => JSON.stringify(id)).join(', ');
+    throw new ApiProblem('not-found', `No account ${named}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''} in this workspace; nothing was added.`, {}, { store_ids: missing });
+  }
+  return unique;
+}
+
+/** 422 when adding would take the watch past WATCH_MAX_STORES; the caller holds the watch's lock, so the count is the committed one. */
+async function requireRoom(q: Kysely<Database>, w: WatchRow, adding: readonly string[]): Promise<void> {
+  const have = new Set(await watchStoreIds(q, w.id));
+  const total = have.size + adding.filter((id) => !have.has(id)).length;
+  if (total > WATCH_MAX_STORES) throw new ApiProblem('unprocessable', `A watch holds at most ${WATCH_MAX_STORES} stores; this would make it ${total}.`);
+}
+
+const notManaged = (w: WatchRow, what: string) => {
+  if (w.type === 'managed') throw new ApiProblem('conflict', `The managed watch's stores follow the ranking; ${what} is for self-directed and client watches (resize or cancel the managed watch instead).`);
+};
+
+
+
+export const watchRoutes = [
+  defineRoute({
+    ...common,
+    operationId: 'get_managed_watch',
+    method: 'GET',
+    path: '/watch/managed',
+    summary: 'Read managed-watch state',
+    description:
+      "The workspace's managed watch: the service watches its in-market accounts, best score first, up to the capacity. Status `none` (and health `paused`) until it is started with resize_managed_watch.",
+    scope: 'read:watch',
+    kind: 'read',
+    response: ManagedWatch,
+    async handler({ db, workspace }) {
+      return { status: 200, body: await toManaged(db.kysely, workspace.id, await getManagedWatch(db.kysely, workspace.id)) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'resize_managed_watch',
+    method: 'PATCH',
+    path: '/watch/managed',
+    summary: 'Resize (or start) the managed watch',
+    description:
+      'Sets the capacity: how many in-market accounts the managed watch holds. Starts the managed watch when there is none, and restarts a cancelled one (its health stays `paused` until the next check). Health is derived at the next check.',
+    scope: 'write:watch',
+    kind: 'write',
+    body: z.strictObject({ capacity: z.int().min(1).max(WATCH_MAX_STORES).describe(`1–${WATCH_MAX_STORES}`) }),
+    triggers: ['watches'],
+    response: ManagedWatch,
+    problems: [400, 409],
+    async handler({ tx, workspace, body, now }) {
+      // Start it, or (one exists, perhaps started by a concurrent call just now) lock and resize it.
+      const created = await startManagedWatch(tx, workspace.id, body.capacity, now);
+      if (created) return { status: 200, body: await toManaged(tx, workspace.id, created) };
+      const w = (await lockManagedWatch(tx, workspace.id))!;
+      await updateWatch(tx, w.id, { capacity: body.capacity, status: 'active', ...(w.status === 'cancelled' ? { generation: null } : {}) }, now);
+      if (w.status === 'cancelled') await setWatchHealth(tx, w, 'paused', 'Restarted: health is derived at the next check', now);
+      return { status: 200, body: await toManaged(tx, workspace.id, await getManagedWatch(tx, workspace.id)) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'cancel_managed_watch',
+    method: 'POST',
+    path: '/watch/managed/cancel',
+    summary: 'Cancel the managed watch',
+    description:
+      'Cancels the managed watch: it is no longer checked and its health becomes `paused` (one `watch.health_changed` event). Cancelling a cancelled watch changes nothing. No managed watch ⇒ 404. Resizing restarts it.',
+    scope: 'write:watch',
+    kind: 'write',
+    response: ManagedWatch,
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, now }) {
+      const w = await lockManagedWatch(tx, workspace.id);
+      if (!w) throw new ApiProblem('not-found', 'This workspace has no managed watch to cancel.');
+      if (w.status !== 'cancelled') {
+        await updateWatch(tx, w.id, { status: 'cancelled' }, now);
+        await setWatchHealth(tx, w, 'paused', 'Cancelled', now);
+      }
+      return { status: 200, body: await toManaged(tx, workspace.id, await getManagedWatch(tx, workspace.id)) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'list_watches',
+    method: 'GET',
+    path: '/watches',
+    summary: 'List watches with their health',
+    description: "The workspace's watches (the managed one too, once started), oldest first; `type` narrows the list.",
+    scope: 'read:watch',
+    kind: 'read',
+    query: z.strictObject({ ...pageQuery, type: z.enum(WATCH_TYPES).optional().describe('Only watches of this type') }),
+    response: page(Watch),
+    problems: [400],
+    async handler({ db, workspace, query, cursorSecret }) {
+      const p = listPager(cursorSecret, workspace.id, { list: 'watches', type: query.type }, query.cursor);
+      const rows = await pageWatches(db.kysely, workspace.id, query.type, p.after && { seq: p.after.s, id: p.after.i }, query.limit + 1);
+      const body = p.page(rows, query.limit, (w) => ({ s: w.seq, i: w.id }), (w) => w);
+      return { status: 200, body: { ...body, data: await Promise.all(body.data.map((w) => toWatch(db.kysely, w))) } };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'add_watch',
+    method: 'POST',
+    path: '/watches',
+    summary: 'Add a self-directed or client watch',
+    description: `A self-directed watch (stores the workspace picks) or a client watch (a client's name and its stores). Every store must be one of the workspace's accounts: otherwise 404 naming them (\`store_ids\`), and nothing is added. At most ${WATCH_MAX_STORES} stores per watch (422 beyond). Health is derived at the next check.`,
+    scope: 'write:watch',
+    kind: 'write',
+    body: AddWatch,
+    triggers: ['watches'],
+    response: Watch,
+    status: 201,
+    problems: [400, 404, 409, 422],
+    async handler({ tx, workspace, body, now }) {
+      const ids = await requireVisible(tx, workspace.id, body.store_ids);
+      const w = await insertWatch(tx, { workspace_id: workspace.id, type: body.type, client_name: body.client_name ?? null, capacity: null, health: 'healthy', health_reason: 'Not checked yet' }, now);
+      await addWatchStores(tx, w.id, ids, now);
+      return { status: 201, body: await toWatch(tx, w) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'get_watch',
+    method: 'GET',
+    path: '/watches/{id}',
+    summary: 'Read one watch',
+    scope: 'read:watch',
+    kind: 'read',
+    params: watchParam,
+    response: Watch,
+    problems: [404],
+    async handler({ db, workspace, params }) {
+      return { status: 200, body: await toWatch(db.kysely, await findWatch(db.kysely, workspace.id, params.id)) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'remove_watch',
+    method: 'DELETE',
+    path: '/watches/{id}',
+    summary: 'Remove a self-directed or client watch',
+    description: 'Removes the watch with its stores, events and receipts. The managed watch is cancelled, not removed (409).',
+    scope: 'write:watch',
+    kind: 'write',
+    params: watchParam,
+    response: Deleted('watch'),
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, params }) {
+      const w = await lockedWatch(tx, workspace.id, params.id);
+      notManaged(w, 'removing a watch');
+      await deleteWatch(tx, w.id);
+      return { status: 200, body: { id: w.id, object: 'watch' as const, deleted: true as const } };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'list_watch_stores',
+    method: 'GET',
+    path: '/watches/{id}/stores',
+    summary: "List a watch's stores",
+    description: "A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity).",
+    scope: 'read:watch',
+    kind: 'read',
+    params: watchParam,
+    query: z.strictObject(pageQuery),
+    response: page(WatchStore),
+    problems: [400, 404],
+    async handler({ db, workspace, params, query, cursorSecret }) {
+      const w = await findWatch(db.kysely, workspace.id, params.id);
+      const p = listPager(cursorSecret, workspace.id, { list: 'watch_stores', watch: w.id }, query.cursor);
+      const a = p.after;
+      if (w.type === 'managed') {
+        const all = await inMarketStoreIds(db.kysely, workspace.id, w.capacity ?? 0);
+        const from = a ? a.s : 0;
+        const rows = all.slice(from, from + query.limit + 1).map((id, k) => ({ id, k: from + k + 1 }));
+        return { status: 200, body: p.page(rows, query.limit, (r) => ({ s: r.k, i: r.id }), (r) => ({ object: 'watch_store' as const, store_id: r.id, added_at: null })) };
+      }
+      const rows = await db.kysely
+        .selectFrom('watch_stores')
+        .select(['store_id', 'added_at'])
+        .where('watch_id', '=', w.id)
+        .$if(a !== undefined, (qb) => qb.where('store_id', '>', a!.i))
+        .orderBy('store_id')
+        .limit(query.limit + 1)
+        .execute();
+      return { status: 200, body: p.page(rows, query.limit, (r) => ({ s: 0, i: r.store_id }), (r) => ({ object: 'watch_store' as const, store_id: r.store_id, added_at: r.added_at })) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'add_watch_stores',
+    method: 'POST',
+    path: '/watches/{id}/stores',
+    summary: 'Add stores to a self-directed or client watch',
+    description: `Stores already in the watch stay as they are. Every store must be one of the workspace's accounts: otherwise 404 naming them (\`store_ids\`), and nothing is added. At most ${WATCH_MAX_STORES} stores per watch (422 beyond). The managed watch's stores follow the ranking (409).`,
+    scope: 'write:watch',
+    kind: 'write',
+    params: watchParam,
+    body: z.strictObject({ store_ids: storeIds.min(1).describe(`Stores to add (1–${WATCH_ADD_MAX} per call)`) }),
+    triggers: ['watches'],
+    response: Watch,
+    problems: [400, 404, 409, 422],
+    async handler({ tx, workspace, params, body, now }) {
+      const w = await lockedWatch(tx, workspace.id, params.id);
+      notManaged(w, 'adding stores');
+      const ids = await requireVisible(tx, workspace.id, body.store_ids);
+      await requireRoom(tx, w, ids);
+      await addWatchStores(tx, w.id, ids, now);
+      await updateWatch(tx, w.id, {}, now);
+      return { status: 200, body: await toWatch(tx, (await getWatch(tx, workspace.id, w.id))!) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'remove_watch_store',
+    method: 'DELETE',
+    path: '/watches/{id}/stores/{store_id}',
+    summary: 'Remove a store from a self-directed or client watch',
+    description: "A store the watch does not hold ⇒ 404. The managed watch's stores follow the ranking (409).",
+    scope: 'write:watch',
+    kind: 'write',
+    params: storeParam,
+    triggers: ['watches'],
+    response: Watch,
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, params, now }) {
+      const w = await lockedWatch(tx, workspace.id, params.id);
+      notManaged(w, 'removing stores');
+      if (!(await removeWatchStore(tx, w.id, params.store_id))) throw new ApiProblem('not-found', `The watch does not hold store ${JSON.stringify(params.store_id)}.`);
+      await updateWatch(tx, w.id, {}, now);
+      return { status: 200, body: await toWatch(tx, (await getWatch(tx, workspace.id, w.id))!) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'list_watch_events',
+    method: 'GET',
+    path: '/watches/{id}/events',
+    summary: "List a watch's events",
+    description: 'What each check found, per store and month (signals, sharp revenue falls, absences) and for the watch as a whole (staleness, capacity, health changes): newest month first.',
+    scope: 'read:watch',
+    kind: 'read',
+    params: watchParam,
+    query: z.strictObject(pageQuery),
+    response: page(WatchEvent),
+    problems: [400, 404],
+    async handler({ db, workspace, params, query, cursorSecret }) {
+      const w = await findWatch(db.kysely, workspace.id, params.id);
+      const p = listPager(cursorSecret, workspace.id, { list: 'watch_events', watch: w.id }, query.cursor);
+      const rows = await pageWatchEvents(db.kysely, w.id, p.after && { month: monthText(p.after.s), id: p.after.i }, query.limit + 1);
+      return { status: 200, body: p.page(rows, query.limit, (e) => ({ s: monthNumber(e.month), i: e.id }), toEvent) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'list_watch_receipts',
+    method: 'GET',
+    path: '/watches/{id}/receipts',
+    summary: "List a watch's receipts",
+    description: 'Proof of each check, newest first: the month and run it read, the stores it checked and the health it found.',
+    scope: 'read:watch',
+    kind: 'read',
+    params: watchParam,
+    query: z.strictObject(pageQuery),
+    response: page(WatchReceipt),
+    problems: [400, 404],
+    async handler({ db, workspace, params, query, cursorSecret }) {
+      const w = await findWatch(db.kysely, workspace.id, params.id);
+      const p = listPager(cursorSecret, workspace.id, { list: 'watch_receipts', watch: w.id }, query.cursor);
+      const rows = await pageWatchReceipts(db.kysely, w.id, p.after && { seq: p.after.s, id: p.after.i }, query.limit + 1);
+      const toReceipt = (r: (typeof rows)[number]): z.output<typeof WatchReceipt> => {
+        const ids = JSON.parse(r.store_ids) as string[];
+        return { object: 'watch_receipt', id: r.id, watch_id: r.watch_id, month: r.month, run_id: r.run_id, stores_checked: ids.length, store_ids: ids, health: r.health, health_reason: r.health_reason, checked_at: r.checked_at };
+      };
+      return { status: 200, body: p.page(rows, query.limit, (r) => ({ s: r.seq, i: r.id }), toReceipt) };
+    },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'get_watch_brief',
+    method: 'GET',
+    path: '/watches/{id}/brief',
+    summary: "Read a watch's brief",
+    description:
+      "A plain-words summary of the latest checked month's changes in the watched stores. JSON by default; markdown (`text/markdown`) with `format=markdown`, or with `Accept: text/markdown` when `format` is not given.",
+    scope: 'read:watch',
+    kind: 'read',
+    params: watchParam,
+    query: z.strictObject({ format: z.enum(['json', 'markdown']).optional().describe('`json` (default) or `markdown`') }),
+    response: WatchBrief,
+    alternateContent: { 'text/markdown': 'The brief as markdown (format=markdown or Accept: text/markdown)' },
+    problems: [400, 404],
+    async handler({ db, workspace, params, query, headers }) {
+      const w = await findWatch(db.kysely, workspace.id, params.id);
+      const [receipt] = await pageWatchReceipts(db.kysely, w.id, undefined, 1);
+      const changes = receipt ? await pageWatchEvents(db.kysely, w.id, undefined, 10_000, receipt.month) : [];
+      const brief = buildBrief({
+        watch: w,
+        receipt: receipt && { month: receipt.month, run_id: receipt.run_id, stores_checked: (JSON.parse(receipt.store_ids) as string[]).length },
+        changes: changes.sort(byStore),
+      });
+      const accept = String(headers.accept ?? '');
+      const markdown = query.format === 'markdown' || (query.format === undefined && /\btext\/markdown\b/i.test(accept));
+      if (markdown) return { status: 200, body: briefMarkdown(brief), contentType: 'text/markdown; charset=utf-8' };
+      return { status: 200, body: brief };
+    },
+  }),
+];
+
+/** Brief order: the watch's own findings first, then stores by id, then the most serious first. */
+const LEVEL_ORDER: Record<string, number> = { failing: 0, degraded: 1, healthy: 2, paused: 3 };
+function byStore(a: WatchEventRow, b: WatchEventRow): number {
+  if ((a.store_id ?? '') !== (b.store_id ?? '')) return (a.store_id ?? '') < (b.store_id ?? '') ? -1 : 1;
+  return (LEVEL_ORDER[a.level] ?? 9) - (LEVEL_ORDER[b.level] ?? 9) || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : 1);
+}
+

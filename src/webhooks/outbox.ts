@@ -1,0 +1,63 @@
+/**
+ * The outbox: events written in the same transaction as the change that causes them (the
+ * caller's trx). The webhook worker delivers them; nothing else writes the table.
+ *
+ * A workspace's events are numbered by its row in outbox_sequences, taken by the UPDATE that
+ * reserves the numbers and held until the writing transaction commits: the numbers of a
+ * workspace's events follow the order their changes committed in, across processes, and the
+ * fan-out (webhooks/store.ts) numbers each endpoint's messages in that order.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { EventType } from './events.js';
+import { newId } from '../db/ids.js';
+import type { Database } from '../db/schema.js';
+
+export interface NewEvent {
+  workspace_id: string;
+  type: EventType;
+  data: Record<string, unknown>;
+}
+
+/** Rows per insert (under SQLite's bound-parameter limit). */
+const CHUNK = 500;
+
+/** Reserves `n` numbers of the workspace's events, locking its row for the rest of trx; resolves to the first. */
+async function reserveEventSeq(trx: Kysely<Database>, workspaceId: string, n: number): Promise<number> {
+  const r = await trx
+    .insertInto('outbox_sequences')
+    .values({ workspace_id: workspaceId, last_seq: n })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ last_seq: sql`outbox_sequences.last_seq + ${n}` }))
+    .returning('last_seq')
+    .executeTakeFirstOrThrow();
+  return Number(r.last_seq) - n + 1;
+}
+
+export async function appendEvents(trx: Kysely<Database>, events: readonly NewEvent[], now: Date): Promise<void> {
+  const byWorkspace = new Map<string, NewEvent[]>();
+  for (const e of events) byWorkspace.set(e.workspace_id, [...(byWorkspace.get(e.workspace_id) ?? []), e]);
+  // Workspaces in one order, so two writers of the same workspaces never wait for each other in a cycle.
+  for (const workspaceId of [...byWorkspace.keys()].sort()) {
+    const mine = byWorkspace.get(workspaceId)!;
+    const first = await reserveEventSeq(trx, workspaceId, mine.length);
+    for (let i = 0; i < mine.length; i += CHUNK) {
+      await trx
+        .insertInto('outbox')
+        .values(
+          mine.slice(i, i + CHUNK).map((e, j) => ({
+            id: newId('evt'),
+            seq: first + i + j,
+            workspace_id: workspaceId,
+            type: e.type,
+            data: JSON.stringify(e.data),
+            created_at: now.toISOString(),
+          })),
+        )
+        .execute();
+    }
+  }
+}
+
+export async function listEvents(q: Kysely<Database>, workspaceId: string): Promise<{ id: string; type: EventType; data: Record<string, unknown>; created_at: string }[]> {
+  const rows = await q.selectFrom('outbox').select(['id', 'type', 'data', 'created_at']).where('workspace_id', '=', workspaceId).orderBy('seq').execute();
+  return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }));
+}

@@ -1,0 +1,389 @@
+/**
+ * Event-notification endpoints (webhooks): registration, listing, changes, deletion, secret
+ * rotation, the delivery log, retry, recovery and test events. The delivery worker
+ * (webhooks/deliver.ts) sends what these schedule.
+ */
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import type { Database, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../db/schema.js';
+import {
+  deleteWebhookEndpoint,
+  findDelivery,
+  findWebhookEndpoint,
+  insertTestMessage,
+  lockEndpoint,
+  insertWebhookEndpoint,
+  listDeliveries,
+  listWebhookEndpoints,
+  recoverEvents,
+  retryDelivery,
+  rotateWebhookSecret,
+  updateWebhookEndpoint,
+} from './store.js';
+import { EVENT_TYPES } from './events.js';
+import { RETENTION_MS, ROTATION_OVERLAP_MS } from './deliver.js';
+import type { WebhookRuntime } from './runtime.js';
+import { newSigningSecret } from './secrets.js';
+import { checkTarget, RefusedTarget } from './ssrf.js';
+import { listPager } from '../api/cursor.js';
+import { ApiProblem } from '../api/problems.js';
+import { defineRoute } from '../api/route-def.js';
+import { Deleted, idParam, page, pageQuery } from '../api/schemas.js';
+
+const EventTypes = z.array(z.enum(EVENT_TYPES)).min(1);
+const Url = z.url({ protocol: /^https?$/ }).max(2048).describe('https URL (http only with the local-development setting)');
+
+const WebhookEndpoint = z.object({
+  object: z.literal('webhook_endpoint'),
+  id: z.string(),
+  url: z.string(),
+  event_types: z.array(z.enum(EVENT_TYPES)).nullable().describe('null: every event type'),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  disabled_reason: z.string().nullable().describe('Why the endpoint is disabled (by a PATCH, a 410 answer, or five days of failed deliveries)'),
+  disabled_at: z.string().nullable(),
+  previous_secret_expires_at: z.string().nullable().describe('Until then the secret before the last rotation also signs every delivery'),
+  created_at: z.string(),
+});
+
+const WithSecret = WebhookEndpoint.extend({
+  secret: z.string().nullable().describe('The signing secret (`whsec_…`), shown once; null on an idempotent replay'),
+  secret_note: z.string().optional().describe('Why `secret` is null'),
+});
+
+const Attempt = z.object({
+  attempt: z.int(),
+  at: z.string(),
+  status_code: z.int().nullable(),
+  duration_ms: z.int(),
+  error: z.string().nullable(),
+  next_retry_at: z.string().nullable(),
+});
+
+const Delivery = z.object({
+  object: z.literal('webhook_delivery'),
+  id: z.string().describe('The `webhook-id` of every attempt of this message'),
+  endpoint_id: z.string(),
+  event: z.object({ id: z.string(), type: z.string() }),
+  sequence: z.int().describe('Per-endpoint sequence number: receivers order by it and spot gaps'),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.array(Attempt),
+  last_status_code: z.int().nullable(),
+  last_error: z.string().nullable(),
+  next_retry_at: z.string().nullable(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+});
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+function endpointOut(ep: WebhookEndpointRow, nowMs: number): z.output<typeof WebhookEndpoint> {
+  const until = ep.previous_secret_until_ms === null ? null : Number(ep.previous_secret_until_ms);
+  return {
+    object: 'webhook_endpoint',
+    id: ep.id,
+    url: ep.url,
+    event_types: ep.event_types === null ? null : (JSON.parse(ep.event_types) as (typeof EVENT_TYPES)[number][]),
+    description: ep.description,
+    enabled: ep.disabled_at === null,
+    disabled_reason: ep.disabled_reason,
+    disabled_at: ep.disabled_at,
+    previous_secret_expires_at: until !== null && until > nowMs ? iso(until) : null,
+    created_at: ep.created_at,
+  };
+}
+
+function deliveryOut(d: WebhookDeliveryRow, attempts: readonly WebhookAttemptRow[]): z.output<typeof Delivery> {
+  return {
+    object: 'webhook_delivery',
+    id: d.id,
+    endpoint_id: d.endpoint_id,
+    event: { id: d.event_id, type: d.event_type },
+    sequence: Number(d.seq),
+    status: d.status,
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      at: iso(a.started_ms)!,
+      status_code: a.status_code,
+      duration_ms: a.duration_ms,
+      error: a.error,
+      next_retry_at: iso(a.next_retry_ms),
+    })),
+    last_status_code: d.last_status_code,
+    last_error: d.last_error,
+    next_retry_at: d.status === 'pending' ? iso(d.next_attempt_ms) : null,
+    created_at: iso(d.created_ms)!,
+    delivered_at: iso(d.delivered_ms),
+  };
+}
+
+/**
+ * The guard at registration (and on a URL change), run before the transaction (it resolves the
+ * host): why the URL is refused, or null.
+ */
+async function urlRefusal(url: string | undefined, webhooks: WebhookRuntime): Promise<string | null> {
+  if (url === undefined) return null;
+  try {
+    await checkTarget(url, webhooks.guard);
+    return null;
+  } catch (e) {
+    if (e instanceof RefusedTarget) return e.message;
+    throw e;
+  }
+}
+
+/** A refused URL ⇒ 422 with the reason. */
+function refuseUrl(prepared: unknown): void {
+  if (typeof prepared === 'string') throw new ApiProblem('unprocessable', `The URL cannot receive deliveries: ${prepared}.`);
+}
+
+const noEndpoint = (id: string) => new ApiProblem('not-found', `No webhook endpoint "${id}" in this workspace.`);
+
+async function endpointOr404(q: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow> {
+  const ep = await findWebhookEndpoint(q, workspaceId, id);
+  if (!ep) throw noEndpoint(id);
+  return ep;
+}
+
+/** The live endpoint locked for the rest of tx (a deletion under way is waited for: then 404). */
+async function lockedEndpointOr404(tx: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow> {
+  const ep = await lockEndpoint(tx, workspaceId, id);
+  if (!ep) throw noEndpoint(id);
+  return ep;
+}
+
+const REPLAY_NOTE = 'The secret is shown only in the first response to this request and is not kept in plain text; if it was lost, rotate it (POST /webhooks/{id}/rotate-secret).';
+
+const endpointParams = idParam('webhook endpoint');
+const deliveryParams = z.strictObject({
+  id: z.string().min(1).max(200).describe('Identifier of the webhook endpoint'),
+  delivery_id: z.string().min(1).max(200).describe('Identifier of the delivery (its webhook-id)'),
+});
+
+export const webhookRoutes = [
+  defineRoute({
+    operationId: 'register_webhook',
+    method: 'POST',
+    path: '/webhooks',
+    tag: 'Webhooks',
+    summary: 'Register an event-notification endpoint',
+    description:
+      'Registers an https URL whose host resolves to public addresses only. Leaving out `event_types` delivers every event type. The signing secret is returned once, in this response; a replay with the same Idempotency-Key returns the endpoint with `secret: null` and says why. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). A URL the SSRF guard refuses ⇒ 422.',
+    scope: 'manage:webhooks',
+    kind: 'write',
+    planned: 'available',
+    body: z.strictObject({
+      url: Url,
+      event_types: EventTypes.optional(),
+      description: z.string().max(500).optional(),
+    }),
+    response: WithSecret,
+    problems: [400, 409, 422],
+    prepare: ({ body, webhooks }) => urlRefusal(body.url, webhooks),
+    async handler({ tx, workspace, body, now, webhooks, prepared }) {
+      refuseUrl(prepared);
+      const secret = newSigningSecret();
+      const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ? [...new Set(body.event_types)] : null, description: body.description ?? null, sealedSecret: webhooks.box.seal(secret) }, now);
+      const out = endpointOut(ep, now.getTime());
+      return { status: 200, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
+    },
+  }),
+  defineRoute({
+    operationId: 'list_webhooks',
+    method: 'GET',
+    path: '/webhooks',
+    tag: 'Webhooks',
+    summary: 'List event-notification endpoints',
+    description: 'Oldest first. Secrets are never shown.',
+    scope: 'manage:webhooks',
+    kind: 'read',
+    planned: 'available',
+    query: z.strictObject(pageQuery),
+    response: page(WebhookEndpoint),
+    problems: [400],
+    async handler({ tx, workspace, query, now, cursorSecret }) {
+      const p = listPager(cursorSecret, workspace.id, { list: 'webhooks' }, query.cursor);
+      const rows = await listWebhookEndpoints(tx, workspace.id, query.limit + 1, p.after && { created_at: new Date(p.after.s).toISOString(), id: p.after.i });
+      return { status: 200, body: p.page(rows, query.limit, (ep) => ({ s: Date.parse(ep.created_at), i: ep.id }), (ep) => endpointOut(ep, now.getTime())) };
+    },
+  }),
+  defineRoute({
+    operationId: 'get_webhook',
+    method: 'GET',
+    path: '/webhooks/{id}',
+    tag: 'Webhooks',
+    summary: 'Read an event-notification endpoint',
+    description: 'The secret is never shown. An unknown id or another workspace\'s endpoint ⇒ 404.',
+    scope: 'manage:webhooks',
+    kind: 'read',
+    planned: 'available',
+    params: endpointParams,
+    response: WebhookEndpoint,
+    problems: [404],
+    async handler({ tx, workspace, params, now }) {
+      return { status: 200, body: endpointOut(await endpointOr404(tx, workspace.id, params.id), now.getTime()) };
+    },
+  }),
+  defineRoute({
+    operationId: 'update_webhook',
+    method: 'PATCH',
+    path: '/webhooks/{id}',
+    tag: 'Webhooks',
+    summary: 'Change an event-notification endpoint',
+    description:
+      'Changes the URL (checked like at registration), the event types (null: every type), the description, or enables/disables the endpoint. Enabling clears the reason it was disabled; events that happened while it was disabled are not sent (use recover).',
+    scope: 'manage:webhooks',
+    kind: 'write',
+    planned: 'available',
+    params: endpointParams,
+    body: z.strictObject({
+      url: Url.optional(),
+      event_types: EventTypes.nullable().optional(),
+      description: z.string().max(500).nullable().optional(),
+      enabled: z.boolean().optional(),
+    }),
+    response: WebhookEndpoint,
+    problems: [400, 404, 409, 422],
+    prepare: ({ body, webhooks }) => urlRefusal(body.url, webhooks),
+    async handler({ tx, workspace, params, body, now, prepared }) {
+      await endpointOr404(tx, workspace.id, params.id);
+      refuseUrl(prepared);
+      const ep = await updateWebhookEndpoint(tx, workspace.id, params.id, { ...body, event_types: body.event_types && [...new Set(body.event_types)] }, now);
+      if (!ep) throw noEndpoint(params.id);
+      return { status: 200, body: endpointOut(ep, now.getTime()) };
+    },
+  }),
+  defineRoute({
+    operationId: 'delete_webhook',
+    method: 'DELETE',
+    path: '/webhooks/{id}',
+    tag: 'Webhooks',
+    summary: 'Delete an event-notification endpoint',
+    description: "200 with `{id, deleted: true}`; nothing more is sent to it. An unknown id or another workspace's endpoint ⇒ 404; a replay with the same Idempotency-Key ⇒ the same 200.",
+    scope: 'manage:webhooks',
+    kind: 'write',
+    planned: 'available',
+    params: endpointParams,
+    response: Deleted('webhook_endpoint'),
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, params, now }) {
+      if (!(await deleteWebhookEndpoint(tx, workspace.id, params.id, now))) throw noEndpoint(params.id);
+      return { status: 200, body: { id: params.id, object: 'webhook_endpoint' as const, deleted: true as const } };
+    },
+  }),
+  defineRoute({
+    operationId: 'rotate_webhook_secret',
+    method: 'POST',
+    path: '/webhooks/{id}/rotate-secret',
+    tag: 'Webhooks',
+    summary: "Rotate an endpoint's signing secret",
+    description:
+      'Returns the new secret once. For 24 hours every delivery carries two signatures (new and previous secret), so the receiver can switch without losing a message. A replay with the same Idempotency-Key returns the endpoint with `secret: null`.',
+    scope: 'manage:webhooks',
+    kind: 'write',
+    planned: 'available',
+    params: endpointParams,
+    response: WithSecret,
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, params, now, webhooks }) {
+      await endpointOr404(tx, workspace.id, params.id);
+      const secret = newSigningSecret();
+      const ep = await rotateWebhookSecret(tx, workspace.id, params.id, webhooks.box.seal(secret), now.getTime() + ROTATION_OVERLAP_MS, now);
+      if (!ep) throw noEndpoint(params.id);
+      const out = endpointOut(ep, now.getTime());
+      return { status: 200, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
+    },
+  }),
+  defineRoute({
+    operationId: 'list_webhook_deliveries',
+    method: 'GET',
+    path: '/webhooks/{id}/deliveries',
+    tag: 'Webhooks',
+    summary: "An endpoint's delivery log",
+    description: 'Newest first: each message with its event, every attempt (status code, duration, error, next retry) and its state. Kept 30 days.',
+    scope: 'manage:webhooks',
+    kind: 'read',
+    planned: 'available',
+    params: endpointParams,
+    query: z.strictObject(pageQuery),
+    response: page(Delivery),
+    problems: [400, 404],
+    async handler({ tx, workspace, params, query, cursorSecret }) {
+      await endpointOr404(tx, workspace.id, params.id);
+      const p = listPager(cursorSecret, workspace.id, { deliveries: params.id }, query.cursor);
+      const rows = await listDeliveries(tx, params.id, query.limit + 1, p.after && { created_ms: p.after.s, id: p.after.i });
+      return { status: 200, body: p.page(rows, query.limit, (r) => ({ s: Number(r.delivery.created_ms), i: r.delivery.id }), (r) => deliveryOut(r.delivery, r.attempts)) };
+    },
+  }),
+  defineRoute({
+    operationId: 'retry_webhook_delivery',
+    method: 'POST',
+    path: '/webhooks/{id}/deliveries/{delivery_id}/retry',
+    tag: 'Webhooks',
+    summary: 'Send a delivery again now',
+    description: 'Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike).',
+    scope: 'manage:webhooks',
+    kind: 'write',
+    planned: 'available',
+    params: deliveryParams,
+    response: Delivery,
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, params, now }) {
+      await lockedEndpointOr404(tx, workspace.id, params.id);
+      if (!(await retryDelivery(tx, params.id, params.delivery_id, now))) {
+        throw new ApiProblem('not-found', `No delivery "${params.delivery_id}" of webhook endpoint "${params.id}".`);
+      }
+      const found = (await findDelivery(tx, params.id, params.delivery_id))!;
+      return { status: 200, body: deliveryOut(found.delivery, found.attempts) };
+    },
+  }),
+  defineRoute({
+    operationId: 'recover_webhook_events',
+    method: 'POST',
+    path: '/webhooks/{id}/recover',
+    tag: 'Webhooks',
+    summary: 'Send every event of a time window again',
+    description:
+      'After a receiver outage: every event of the endpoint\'s types that happened in [since, until] is sent again (a message that exists keeps its webhook-id). Events are kept 30 days: an older `since` ⇒ 422.',
+    scope: 'manage:webhooks',
+    kind: 'write',
+    planned: 'available',
+    params: endpointParams,
+    body: z.strictObject({ since: z.iso.datetime({ offset: true }), until: z.iso.datetime({ offset: true }) }),
+    response: z.object({ object: z.literal('webhook_recovery'), endpoint_id: z.string(), since: z.string(), until: z.string(), scheduled: z.int() }),
+    problems: [400, 404, 409, 422],
+    async handler({ tx, workspace, params, body, now }) {
+      const ep = await lockedEndpointOr404(tx, workspace.id, params.id);
+      const since = new Date(body.since);
+      const until = new Date(body.until);
+      if (since > until) throw new ApiProblem('unprocessable', '`since` is after `until`.');
+      if (since.getTime() < now.getTime() - RETENTION_MS) throw new ApiProblem('unprocessable', 'Events are kept 30 days: `since` must be within the last 30 days.');
+      const scheduled = await recoverEvents(tx, ep, since.toISOString(), until.toISOString(), now);
+      return { status: 200, body: { object: 'webhook_recovery' as const, endpoint_id: ep.id, since: since.toISOString(), until: until.toISOString(), scheduled } };
+    },
+  }),
+  defineRoute({
+    operationId: 'test_webhook',
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    tag: 'Webhooks',
+    summary: 'Send a signed test event',
+    description: 'Sends a `webhook.test` event to the endpoint, signed like every delivery; it appears in the delivery log.',
+    scope: 'manage:webhooks',
+    kind: 'write',
+    planned: 'available',
+    params: endpointParams,
+    response: Delivery,
+    problems: [400, 404, 409],
+    async handler({ tx, workspace, params, now }) {
+      const ep = await lockedEndpointOr404(tx, workspace.id, params.id);
+      const d = await insertTestMessage(
+        tx,
+        ep,
+        (sequence, id) => ({ id, type: 'webhook.test', created_at: now.toISOString(), workspace_id: workspace.id, sequence, data: { endpoint_id: ep.id, message: 'A test event from storelens.' } }),
+        now,
+      );
+      return { status: 200, body: deliveryOut(d, []) };
+    },
+  }),
+];

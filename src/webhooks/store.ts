@@ -1,0 +1,464 @@
+/**
+ * Event-notification endpoints (webhooks) and their messages. Deletion is soft so the delivery
+ * log keeps its endpoint. Secrets arrive here sealed (webhooks/secrets.ts); this module never
+ * sees a plain one except insertWebhookEndpoint's default for callers that pass none.
+ *
+ * A message (webhook_deliveries row) is one event for one endpoint; its id is the `webhook-id`
+ * of every attempt, so a redelivery after a crash carries the same id. The fan-out turns
+ * outbox rows into messages; a worker claims due messages with a lease (claimed_until_ms,
+ * `FOR UPDATE SKIP LOCKED` on PostgreSQL), sends, and records the attempt.
+ */
+import type { Kysely } from 'kysely';
+import { loadSecretBox, newSigningSecret } from './secrets.js';
+import { newId } from '../db/ids.js';
+import { lockRows } from '../db/locks.js';
+import type { Database, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../db/schema.js';
+
+export interface NewWebhookEndpoint {
+  url: string;
+  event_types?: readonly string[] | null;
+  description?: string | null;
+  /** The signing secret, sealed; default: a new secret sealed under the database's key. */
+  sealedSecret?: string;
+}
+
+export async function insertWebhookEndpoint(q: Kysely<Database>, workspaceId: string, ep: NewWebhookEndpoint, now: Date): Promise<WebhookEndpointRow> {
+  const row: WebhookEndpointRow = {
+    id: newId('whe'),
+    workspace_id: workspaceId,
+    url: ep.url,
+    event_types: ep.event_types ? JSON.stringify([...ep.event_types]) : null,
+    secret: ep.sealedSecret ?? (await loadSecretBox(q)).seal(newSigningSecret()),
+    created_at: now.toISOString(),
+    deleted_at: null,
+    description: ep.description ?? null,
+    disabled_at: null,
+    disabled_reason: null,
+    previous_secret: null,
+    previous_secret_until_ms: null,
+    last_seq: 0,
+    failing_since_ms: null,
+    updated_at: now.toISOString(),
+  };
+  await q.insertInto('webhook_endpoints').values(row).execute();
+  return row;
+}
+
+/** Live (not deleted) endpoint of this workspace, or undefined. */
+export async function findWebhookEndpoint(q: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+  return q
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A page of the workspace's live endpoints, oldest first, after (created_at, id). */
+export async function listWebhookEndpoints(q: Kysely<Database>, workspaceId: string, limit: number, after?: { created_at: string; id: string }): Promise<WebhookEndpointRow[]> {
+  let query = q.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
+  if (after) query = query.where((eb) => eb.or([eb('created_at', '>', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '>', after.id)])]));
+  return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+}
+
+export interface EndpointChange {
+  url?: string;
+  event_types?: readonly string[] | null;
+  description?: string | null;
+  /** false: disabled by the caller; true: enabled again (clears the reason and the failure streak). */
+  enabled?: boolean;
+}
+
+/**
+ * The live endpoint, locked for the rest of trx: a change, a rotation and a deletion of one
+ * endpoint take turns, each seeing what the one before it committed. Undefined when there is
+ * none (also when it was deleted meanwhile).
+ */
+export async function lockEndpoint(trx: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+  const [ep] = (await lockRows(trx, 'webhook_endpoints', { workspace_id: workspaceId, id })) as unknown as WebhookEndpointRow[];
+  return ep && ep.deleted_at === null ? ep : undefined;
+}
+
+/** Applies the change to a live endpoint; undefined when there is none (unknown, other workspace, deleted). */
+export async function updateWebhookEndpoint(trx: Kysely<Database>, workspaceId: string, id: string, change: EndpointChange, now: Date): Promise<WebhookEndpointRow | undefined> {
+  const current = await lockEndpoint(trx, workspaceId, id);
+  if (!current) return undefined;
+  const set: Partial<WebhookEndpointRow> = { updated_at: now.toISOString() };
+  if (change.url !== undefined) set.url = change.url;
+  if (change.event_types !== undefined) set.event_types = change.event_types === null ? null : JSON.stringify([...change.event_types]);
+  if (change.description !== undefined) set.description = change.description;
+  if (change.enabled === false && current.disabled_at === null) Object.assign(set, { disabled_at: now.toISOString(), disabled_reason: 'disabled by the API (PATCH enabled: false)' });
+  if (change.enabled === true) Object.assign(set, { disabled_at: null, disabled_reason: null, failing_since_ms: null });
+  await trx.updateTable('webhook_endpoints').set(set).where('id', '=', id).execute();
+  return { ...current, ...set };
+}
+
+/** Replaces the secret of a live endpoint; the one it replaces keeps signing until `overlapUntilMs`. Undefined when there is none. */
+export async function rotateWebhookSecret(trx: Kysely<Database>, workspaceId: string, id: string, sealedSecret: string, overlapUntilMs: number, now: Date): Promise<WebhookEndpointRow | undefined> {
+  const current = await lockEndpoint(trx, workspaceId, id);
+  if (!current) return undefined;
+  const set = { secret: sealedSecret, previous_secret: current.secret, previous_secret_until_ms: overlapUntilMs, updated_at: now.toISOString() };
+  await trx.updateTable('webhook_endpoints').set(set).where('id', '=', id).execute();
+  return { ...current, ...set };
+}
+
+/** Deletes a live endpoint of this workspace; false when there is none (unknown, other workspace, deleted). */
+export async function deleteWebhookEndpoint(trx: Kysely<Database>, workspaceId: string, id: string, now: Date): Promise<boolean> {
+  const r = await trx
+    .updateTable('webhook_endpoints')
+    .set({ deleted_at: now.toISOString() })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+const wants = (ep: Pick<WebhookEndpointRow, 'event_types'>, type: string): boolean =>
+  ep.event_types === null || (JSON.parse(ep.event_types) as string[]).includes(type);
+
+/** Reserves `n` sequence numbers of the endpoint; resolves to the first. */
+async function reserveSeq(trx: Kysely<Database>, endpointId: string, n: number): Promise<number> {
+  const r = await trx
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({ last_seq: eb('last_seq', '+', n) }))
+    .where('id', '=', endpointId)
+    .returning('last_seq')
+    .executeTakeFirstOrThrow();
+  return Number(r.last_seq) - n + 1;
+}
+
+interface EventRef {
+  id: string;
+  type: string;
+  created_at: string;
+}
+
+async function insertMessages(trx: Kysely<Database>, ep: WebhookEndpointRow, events: readonly EventRef[], nowMs: number): Promise<number> {
+  const mine = events.filter((e) => wants(ep, e.type));
+  if (mine.length === 0) return 0;
+  const first = await reserveSeq(trx, ep.id, mine.length);
+  for (let i = 0; i < mine.length; i += 200) {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(
+        mine.slice(i, i + 200).map((e, j) => ({
+          id: newId('msg'),
+          workspace_id: ep.workspace_id,
+          endpoint_id: ep.id,
+          event_id: e.id,
+          event_type: e.type,
+          seq: first + i + j,
+          payload: null,
+          status: 'pending' as const,
+          attempts: 0,
+          next_attempt_ms: nowMs,
+          claimed_until_ms: null,
+          claimed_by: null,
+          last_status_code: null,
+          last_error: null,
+          created_ms: nowMs,
+          delivered_ms: null,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['endpoint_id', 'event_id']).doNothing())
+      .execute();
+  }
+  return mine.length;
+}
+
+/**
+ * Turns up to `limit` undispatched outbox rows into messages for every live, enabled endpoint
+ * of their workspace that wants their type and existed when the event happened; resolves to
+ * the number of outbox rows dispatched. A workspace's events are fanned out in their order, by
+ * one fan-out at a time: each holds the workspace's outbox_sequences row, and on PostgreSQL a
+ * workspace whose row another transaction holds (a fan-out, or a write whose events are not
+ * committed yet) is left for the next turn.
+ */
+export async function fanOut(trx: Kysely<Database>, dialect: 'sqlite' | 'postgres', now: Date, limit = 500): Promise<number> {
+  const waiting = await trx.selectFrom('outbox').select('workspace_id').distinct().where('dispatched', '=', 0).limit(limit).execute();
+  let dispatched = 0;
+  for (const workspaceId of waiting.map((w) => w.workspace_id).sort()) {
+    if (dispatched >= limit) break;
+    let mine = trx.selectFrom('outbox_sequences').select('workspace_id').where('workspace_id', '=', workspaceId);
+    if (dialect === 'postgres') mine = mine.forUpdate().skipLocked();
+    if (!(await mine.executeTakeFirst())) continue;
+    const events = await trx
+      .selectFrom('outbox')
+      .select(['id', 'seq', 'workspace_id', 'type', 'created_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where('dispatched', '=', 0)
+      .orderBy('seq')
+      .limit(limit - dispatched)
+      .execute();
+    if (events.length === 0) continue;
+    // Locked, so a change or deletion of an endpoint under way is waited for and then seen.
+    let live = trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).where('disabled_at', 'is', null).orderBy('id');
+    if (dialect === 'postgres') live = live.forNoKeyUpdate();
+    const endpoints = await live.execute();
+    for (const ep of endpoints) {
+      await insertMessages(trx, ep, events.filter((e) => e.created_at >= ep.created_at), now.getTime());
+    }
+    const ids = events.map((e) => e.id);
+    for (let i = 0; i < ids.length; i += 500) await trx.updateTable('outbox').set({ dispatched: 1 }).where('id', 'in', ids.slice(i, i + 500)).execute();
+    dispatched += events.length;
+  }
+  return dispatched;
+}
+
+/**
+ * Schedules again every event of the endpoint's workspace and types created in [since, until]:
+ * messages that exist go back to pending (same webhook-id), missing ones are created. Resolves
+ * to the number of messages scheduled.
+ */
+export async function recoverEvents(trx: Kysely<Database>, ep: WebhookEndpointRow, since: string, until: string, now: Date): Promise<number> {
+  const events = await trx
+    .selectFrom('outbox')
+    .select(['id', 'type', 'created_at'])
+    .where('workspace_id', '=', ep.workspace_id)
+    .where('created_at', '>=', since)
+    .where('created_at', '<=', until)
+    // Events not fanned out yet get their messages, in order, from the fan-out.
+    .where('dispatched', '=', 1)
+    .orderBy('seq')
+    .execute();
+  const mine = events.filter((e) => wants(ep, e.type));
+  if (mine.length === 0) return 0;
+  const existing = new Set<string>();
+  for (let i = 0; i < mine.length; i += 500) {
+    const rows = await trx
+      .selectFrom('webhook_deliveries')
+      .select('event_id')
+      .where('endpoint_id', '=', ep.id)
+      .where('event_id', 'in', mine.slice(i, i + 500).map((e) => e.id))
+      .execute();
+    for (const r of rows) existing.add(r.event_id);
+  }
+  const again = mine.filter((e) => existing.has(e.id)).map((e) => e.id);
+  for (let i = 0; i < again.length; i += 500) {
+    await rescheduleWhere(trx, now).where('endpoint_id', '=', ep.id).where('event_id', 'in', again.slice(i, i + 500)).execute();
+  }
+  await insertMessages(trx, ep, mine.filter((e) => !existing.has(e.id)), now.getTime());
+  return mine.length;
+}
+
+const rescheduleWhere = (trx: Kysely<Database>, now: Date) =>
+  trx.updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_ms: now.getTime(), delivered_ms: null });
+
+/** Sends one message again now (same webhook-id); false when the endpoint has no such message. */
+export async function retryDelivery(trx: Kysely<Database>, endpointId: string, deliveryId: string, now: Date): Promise<boolean> {
+  const r = await rescheduleWhere(trx, now).where('endpoint_id', '=', endpointId).where('id', '=', deliveryId).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** A message with its own body (a test event), due now. */
+export async function insertTestMessage(trx: Kysely<Database>, ep: WebhookEndpointRow, payload: (seq: number, eventId: string) => Record<string, unknown>, now: Date): Promise<WebhookDeliveryRow> {
+  const seq = await reserveSeq(trx, ep.id, 1);
+  const eventId = newId('evt');
+  const row: WebhookDeliveryRow = {
+    id: newId('msg'),
+    workspace_id: ep.workspace_id,
+    endpoint_id: ep.id,
+    event_id: eventId,
+    event_type: 'webhook.test',
+    seq,
+    payload: JSON.stringify(payload(seq, eventId)),
+    status: 'pending',
+    attempts: 0,
+    next_attempt_ms: now.getTime(),
+    claimed_until_ms: null,
+    claimed_by: null,
+    last_status_code: null,
+    last_error: null,
+    created_ms: now.getTime(),
+    delivered_ms: null,
+  };
+  await trx.insertInto('webhook_deliveries').values(row).execute();
+  return row;
+}
+
+/** One message of the endpoint with its attempts, or undefined. */
+export async function findDelivery(q: Kysely<Database>, endpointId: string, id: string): Promise<{ delivery: WebhookDeliveryRow; attempts: WebhookAttemptRow[] } | undefined> {
+  const delivery = await q.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId).where('id', '=', id).executeTakeFirst();
+  if (!delivery) return undefined;
+  return { delivery, attempts: await q.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', id).orderBy('attempt').execute() };
+}
+
+/** A page of the endpoint's messages, newest first, after (created_ms, id) — with their attempts. */
+export async function listDeliveries(
+  q: Kysely<Database>,
+  endpointId: string,
+  limit: number,
+  after?: { created_ms: number; id: string },
+): Promise<{ delivery: WebhookDeliveryRow; attempts: WebhookAttemptRow[] }[]> {
+  let query = q.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId);
+  if (after) query = query.where((eb) => eb.or([eb('created_ms', '<', after.created_ms), eb.and([eb('created_ms', '=', after.created_ms), eb('id', '<', after.id)])]));
+  const rows = await query.orderBy('created_ms', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  const attempts = rows.length
+    ? await q.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('attempt').execute()
+    : [];
+  return rows.map((delivery) => ({ delivery, attempts: attempts.filter((a) => a.delivery_id === delivery.id) }));
+}
+
+/** A claimed message with what sending it needs. */
+export interface ClaimedMessage {
+  delivery: WebhookDeliveryRow;
+  endpoint: WebhookEndpointRow;
+  /** The outbox row (absent for a message with its own payload). */
+  event?: { id: string; type: string; created_at: string; workspace_id: string; data: string };
+}
+
+/** Whether fanOut() has anything to do (a read: an idle worker opens no write transaction). */
+export async function hasUndispatched(q: Kysely<Database>): Promise<boolean> {
+  return (await q.selectFrom('outbox').select('id').where('dispatched', '=', 0).limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Whether some message is due and unclaimed at `nowMs` (a read, before claimDue's write). */
+export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolean> {
+  const row = await q
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_ms', '<=', nowMs)
+    .where((eb) => eb.or([eb('claimed_until_ms', 'is', null), eb('claimed_until_ms', '<=', nowMs)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Claims up to `limit` due messages for `workerId` until `leaseUntilMs`, at most `perEndpoint`
+ * in flight per endpoint across all workers. The endpoints with due messages are locked first
+ * (on PostgreSQL `FOR UPDATE SKIP LOCKED`: an endpoint another worker is claiming for is left to
+ * it), so an endpoint's messages in flight are counted and claimed by one worker at a time; on
+ * SQLite the single writer does the same.
+ */
+export async function claimDue(
+  trx: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+  o: { nowMs: number; leaseUntilMs: number; workerId: string; limit: number; perEndpoint: number },
+): Promise<string[]> {
+  const due = (q: Kysely<Database>) =>
+    q
+      .selectFrom('webhook_deliveries')
+      .where('status', '=', 'pending')
+      .where('next_attempt_ms', '<=', o.nowMs)
+      .where((eb) => eb.or([eb('claimed_until_ms', 'is', null), eb('claimed_until_ms', '<=', o.nowMs)]));
+  let endpoints = trx
+    .selectFrom('webhook_endpoints')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where('disabled_at', 'is', null)
+    .where('id', 'in', due(trx).select('endpoint_id'))
+    .orderBy('id');
+  if (dialect === 'postgres') endpoints = endpoints.forNoKeyUpdate().skipLocked();
+  const mine = (await endpoints.execute()).map((e) => e.id);
+  if (mine.length === 0) return [];
+  const inflight = await trx
+    .selectFrom('webhook_deliveries')
+    .select(['endpoint_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('endpoint_id', 'in', mine)
+    .where('status', '=', 'pending')
+    .where('claimed_until_ms', '>', o.nowMs)
+    .groupBy('endpoint_id')
+    .execute();
+  const busy = new Map(inflight.map((r) => [r.endpoint_id, Number(r.n)]));
+  const open = mine.filter((id) => (busy.get(id) ?? 0) < o.perEndpoint);
+  if (open.length === 0) return [];
+  const candidates = await due(trx).select(['id', 'endpoint_id']).where('endpoint_id', 'in', open).orderBy('next_attempt_ms').orderBy('seq').limit(o.limit * 4).execute();
+  const picked: string[] = [];
+  for (const c of candidates) {
+    if (picked.length >= o.limit) break;
+    const n = busy.get(c.endpoint_id) ?? 0;
+    if (n >= o.perEndpoint) continue;
+    busy.set(c.endpoint_id, n + 1);
+    picked.push(c.id);
+  }
+  if (picked.length) {
+    await trx.updateTable('webhook_deliveries').set({ claimed_until_ms: o.leaseUntilMs, claimed_by: o.workerId }).where('id', 'in', picked).execute();
+  }
+  return picked;
+}
+
+/** The claimed messages with their endpoints and events (read after the claim committed). */
+export async function loadClaimed(q: Kysely<Database>, ids: readonly string[]): Promise<ClaimedMessage[]> {
+  if (ids.length === 0) return [];
+  const deliveries = await q.selectFrom('webhook_deliveries').selectAll().where('id', 'in', [...ids]).execute();
+  const endpoints = await q.selectFrom('webhook_endpoints').selectAll().where('id', 'in', [...new Set(deliveries.map((d) => d.endpoint_id))]).execute();
+  const eventIds = deliveries.filter((d) => d.payload === null).map((d) => d.event_id);
+  const events = eventIds.length
+    ? await q.selectFrom('outbox').select(['id', 'type', 'created_at', 'workspace_id', 'data']).where('id', 'in', [...new Set(eventIds)]).execute()
+    : [];
+  const epById = new Map(endpoints.map((e) => [e.id, e]));
+  const evById = new Map(events.map((e) => [e.id, e]));
+  return deliveries.map((d) => ({ delivery: d, endpoint: epById.get(d.endpoint_id)!, event: evById.get(d.event_id) }));
+}
+
+export interface AttemptOutcome {
+  startedMs: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  /** delivered; gone (410: the endpoint is disabled); failed (retry per schedule). */
+  result: 'delivered' | 'gone' | 'failed';
+  /** When failed: the next attempt's time, or null when the schedule is exhausted. */
+  nextAttemptMs: number | null;
+}
+
+/** How long an endpoint may fail every attempt before it is disabled. */
+export const DISABLE_AFTER_MS = 5 * 24 * 3600_000;
+
+/**
+ * Records an attempt and moves the message on. Only the worker holding the claim updates the
+ * message (a worker whose lease ran out logs its attempt but changes nothing else).
+ */
+export async function recordAttempt(trx: Kysely<Database>, d: WebhookDeliveryRow, workerId: string, o: AttemptOutcome, nowMs: number): Promise<void> {
+  const prev = await trx.selectFrom('webhook_attempts').select((eb) => eb.fn.max<number>('attempt').as('n')).where('delivery_id', '=', d.id).executeTakeFirst();
+  await trx
+    .insertInto('webhook_attempts')
+    .values({
+      id: newId('att'),
+      delivery_id: d.id,
+      attempt: Number(prev?.n ?? 0) + 1,
+      started_ms: o.startedMs,
+      duration_ms: Math.round(o.durationMs),
+      status_code: o.statusCode,
+      error: o.error,
+      next_retry_ms: o.result === 'failed' ? o.nextAttemptMs : null,
+    })
+    .execute();
+  const common = { claimed_until_ms: null, claimed_by: null, last_status_code: o.statusCode, last_error: o.error, attempts: d.attempts + 1 };
+  const status = o.result === 'delivered' ? 'delivered' : o.result === 'failed' && o.nextAttemptMs !== null ? 'pending' : 'failed';
+  const r = await trx
+    .updateTable('webhook_deliveries')
+    .set({ ...common, status, delivered_ms: o.result === 'delivered' ? nowMs : null, next_attempt_ms: o.nextAttemptMs ?? d.next_attempt_ms })
+    .where('id', '=', d.id)
+    .where('claimed_by', '=', workerId)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) return;
+  const iso = new Date(nowMs).toISOString();
+  if (o.result === 'delivered') {
+    await trx.updateTable('webhook_endpoints').set({ failing_since_ms: null }).where('id', '=', d.endpoint_id).where('failing_since_ms', 'is not', null).execute();
+  } else if (o.result === 'gone') {
+    await disable(trx, d.endpoint_id, iso, 'the receiver answered 410 Gone');
+  } else {
+    await trx.updateTable('webhook_endpoints').set({ failing_since_ms: nowMs }).where('id', '=', d.endpoint_id).where('failing_since_ms', 'is', null).execute();
+    const ep = await trx.selectFrom('webhook_endpoints').select('failing_since_ms').where('id', '=', d.endpoint_id).executeTakeFirst();
+    if (ep?.failing_since_ms != null && nowMs - Number(ep.failing_since_ms) >= DISABLE_AFTER_MS) {
+      await disable(trx, d.endpoint_id, iso, `every delivery failed for 5 days (since ${new Date(Number(ep.failing_since_ms)).toISOString()}; last: ${o.error ?? `HTTP ${o.statusCode}`})`);
+    }
+  }
+}
+
+async function disable(trx: Kysely<Database>, endpointId: string, iso: string, reason: string): Promise<void> {
+  await trx.updateTable('webhook_endpoints').set({ disabled_at: iso, disabled_reason: reason }).where('id', '=', endpointId).where('disabled_at', 'is', null).execute();
+}
+
+/** Retention: messages, attempts and dispatched events older than `beforeMs` (pending messages stay). */
+export async function pruneDeliveries(trx: Kysely<Database>, beforeMs: number): Promise<void> {
+  const old = trx.selectFrom('webhook_deliveries').select('id').where('created_ms', '<', beforeMs).where('status', '!=', 'pending');
+  await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', old).execute();
+  await trx.deleteFrom('webhook_deliveries').where('created_ms', '<', beforeMs).where('status', '!=', 'pending').execute();
+  await trx.deleteFrom('outbox').where('dispatched', '=', 1).where('created_at', '<', new Date(beforeMs).toISOString()).execute();
+}
