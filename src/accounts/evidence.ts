@@ -5,7 +5,7 @@
  * their evidence as imported.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
 import { explain, type StoredEvidence } from './model.js';
 
 /** Weights of the models this process has read, by workspace and version (a refit is a new version). */

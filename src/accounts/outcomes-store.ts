@@ -1,7 +1,8 @@
 /** Recorded outcomes: the learning labels of a workspace. */
 import { type Kysely, sql } from 'kysely';
 import { prepared } from '../db/prepared.js';
-import type { Database, OutcomeRow } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { OutcomeRow } from './tables.js';
 
 /** Hot path (every record_outcome; a deal's stage move too, naming its deal). */
 export async function insertOutcome(trx: Kysely<Database>, input: Omit<OutcomeRow, 'deal_id'> & { deal_id?: string | null }): Promise<OutcomeRow> {

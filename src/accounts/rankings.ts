@@ -19,10 +19,11 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { lockRows } from '../db/locks.js';
 import { prepared, runBulk } from '../db/prepared.js';
-import type { Database, RankingDetailsTable, RankingsTable } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { RankingDetailsTable, RankingsTable } from './tables.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 /**

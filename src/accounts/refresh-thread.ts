@@ -6,7 +6,7 @@
  */
 import { constants, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
-import { openDatabase, type Db, type OpenDatabaseOptions } from '../db/index.js';
+import { openDatabase, type Db, type OpenDatabaseOptions } from '../compose/database.js';
 import { refreshLeased, type RefreshResult } from './refresh.js';
 
 export type RefreshTask = { kind: 'refresh'; now: string; workspaceId: string } | { kind: 'close' };

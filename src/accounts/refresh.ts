@@ -8,11 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { withLease } from '../db/leases.js';
 import { appendEvents, type NewEvent } from '../webhooks/outbox.js';
 import { currentRanking, detailSignals, rankingHead, type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedRow, startRanking, writeRanking } from './rankings.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
 import { loadSnapshots } from './snapshots.js';

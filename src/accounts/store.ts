@@ -11,11 +11,11 @@
  */
 import type { Kysely } from 'kysely';
 import type { AccountStatus } from './statuses.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import { currentRanking, type DetailRow, inTransaction, inWrites, type PageRow, rankedAccount, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
 
 export interface AccountInput {
   store_id: string;

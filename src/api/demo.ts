@@ -2,7 +2,7 @@
  * The demo workspace `npm start` prints a key for, with a target profile (its accounts come from
  * the demo panel once ingested): idempotent except for the fresh key.
  */
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import type { Profile } from '../accounts/profile.js';
 import { getProfile, setProfile } from '../accounts/profile-store.js';
 import { createWorkspace, findWorkspace, upsertMember } from '../workspaces/store.js';

@@ -12,9 +12,9 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { getOrCreateSetting } from '../db/settings.js';
-import type { Workspace } from '../db/schema.js';
+import type { Workspace } from '../workspaces/tables.js';
 import { type Authenticated, authenticate } from './auth.js';
 import { BODY_LIMIT } from './body.js';
 import type { Capability, CapabilityLookup } from './capabilities.js';

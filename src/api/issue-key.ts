@@ -1,5 +1,5 @@
 /** Issues an API key in a workspace: shared by the admin CLI, the demo and benchmarks. */
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { insertApiKey } from './keys-store.js';
 import { generateApiKey } from './keys.js';
 import type { Scope } from './scopes.js';

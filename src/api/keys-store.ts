@@ -1,7 +1,10 @@
 /** API keys: stored only as a hash, found by hash, listed by their visible prefix. */
 import { type Kysely, sql } from 'kysely';
 import { prepared } from '../db/prepared.js';
-import type { ApiKeyRow, Database, Member, Workspace } from '../db/schema.js';
+import type { ApiKeyRow } from './tables.js';
+import type { Database } from '../compose/database.js';
+import type { Member } from '../members/tables.js';
+import type { Workspace } from '../workspaces/tables.js';
 
 export interface NewApiKey {
   id: string;

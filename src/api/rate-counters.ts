@@ -6,7 +6,7 @@
 import { type Kysely, sql } from 'kysely';
 import { onPostgres } from '../db/locks.js';
 import { prepared } from '../db/prepared.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
 
 export interface CounterWrite {
   /** Calls already admitted (answered without waiting): counted whatever the count. */

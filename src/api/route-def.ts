@@ -4,9 +4,10 @@
  */
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import type { ApiKeyInfo } from './keys-store.js';
-import type { Database, Workspace } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { Workspace } from '../workspaces/tables.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
 import type { Availability } from './capabilities.js';
 import type { Scope } from './scopes.js';

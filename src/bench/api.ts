@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 
 /** One measured operation. */
 export interface OpFigures {
@@ -84,7 +84,7 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
 
   const { default: Fastify } = await import('fastify');
   const { buildApiApp } = await import('../api/app.js');
-  const { openDatabase } = await import('../db/index.js');
+  const { openDatabase } = await import('../compose/database.js');
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-api-'));
   const db = await openDatabase({ dbPath: path.join(dir, 'bench.db') });

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../db/index.js';
+import { openDatabase } from '../compose/database.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { lit, openDuck, type Duck } from '../panel/duck.js';
 import { monthRange } from '../core/panel-contract.js';

@@ -25,7 +25,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { EXPLORE_SHARE, refreshWorkspace } from '../accounts/refresh.js';
-import { openDatabase, type Db } from '../db/index.js';
+import { openDatabase, type Db } from '../compose/database.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';

@@ -14,7 +14,7 @@ import { buildApiApp } from '../api/app.js';
 import { issueApiKey } from '../api/issue-key.js';
 import { keyScopes } from '../api/scopes.js';
 import { newId } from '../db/ids.js';
-import { openDatabase } from '../db/index.js';
+import { openDatabase } from '../compose/database.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
 import { createWorkspace, upsertMember } from '../workspaces/store.js';
 import { ingestRuns } from '../ingest/ingest.js';

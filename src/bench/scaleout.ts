@@ -46,7 +46,7 @@ export async function benchScaleout(
   const seconds = opts.seconds ?? 5;
   const connections = opts.connections ?? 32;
   const { default: pg } = await import('pg');
-  const { openDatabase } = await import('../db/index.js');
+  const { openDatabase } = await import('../compose/database.js');
 
   const schema = `bench_scaleout_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl });

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, type Db } from '../db/index.js';
+import { openDatabase, type Db } from '../compose/database.js';
 import { appendEvents } from '../webhooks/outbox.js';
 import { insertWebhookEndpoint } from '../webhooks/store.js';
 import { createWorkspace } from '../workspaces/store.js';

@@ -2,8 +2,8 @@
 import type { Env } from '../core/env.js';
 import { DB_PATH } from '../core/defaults.js';
 import { CliError } from '../core/errors.js';
-import { type Db, isPostgresUrl, openDatabase } from '../db/index.js';
-import type { Workspace } from '../db/schema.js';
+import { type Db, isPostgresUrl, openDatabase } from '../compose/database.js';
+import type { Workspace } from '../workspaces/tables.js';
 import { findWorkspace, getMember } from '../workspaces/store.js';
 
 /** What every admin command takes (see the settings table). */

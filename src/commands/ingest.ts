@@ -1,6 +1,6 @@
 /** `storelens ingest`: load the runs folder publish wrote into the workspace database, once. */
 import type { Env } from '../core/env.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { ingestCheck, INGEST_POLL_MS } from '../ingest/watcher.js';
 import { evaluateWatches } from '../watches/evaluate.js';

@@ -8,7 +8,7 @@ import { apiPlugin } from '../api/app.js';
 import { webPlugin } from '../web/plugin.js';
 import { assistantConnector } from '../oauth/connector.js';
 import { oauthPlugin } from '../oauth/plugin.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
 import { publishedStatistics } from '../reports/statistics.js';

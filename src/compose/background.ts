@@ -25,7 +25,7 @@
  */
 import { startRefresher } from '../accounts/refresher.js';
 import type { Trigger } from '../api/route-def.js';
-import type { Db } from '../db/index.js';
+import type { Db } from './database.js';
 import { runOutreach } from '../outreach/task.js';
 import { runReports } from '../reports/task.js';
 import { runStatements } from '../wallet/statements.js';

@@ -13,15 +13,13 @@
  */
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
-import { migrateToLatest } from './migrations/index.js';
+import { migrateToLatest, type Migrations } from './migrate.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
-import type { Database } from './schema.js';
 import { DB_PATH } from '../core/defaults.js';
 
-export type { Database } from './schema.js';
-
-export interface Db {
-  readonly kysely: Kysely<Database>;
+/** An open database whose tables are DB (the workspace's: compose/database.ts). */
+export interface Db<DB> {
+  readonly kysely: Kysely<DB>;
   readonly dialect: 'sqlite' | 'postgres';
   /** Human-readable location, e.g. `SQLite storelens.db` (never a password). */
   readonly location: string;
@@ -36,14 +34,14 @@ export interface Db {
    * failing fn undoes only its own changes; on PostgreSQL each call is its own transaction.
    * fn must touch the database only through trx (never db.write again: that would wait for itself).
    */
-  write<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  write<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
   /**
    * A short write outside any transaction of the caller (a counter, a last-used stamp): on
    * SQLite it joins the group commit like write() but without a savepoint; on PostgreSQL its
    * statements run on the pool (one round trip each, no BEGIN/COMMIT). Either way each
    * statement is atomic on its own, not fn as a whole.
    */
-  autocommit<T>(fn: (q: Kysely<Database>) => Promise<T>): Promise<T>;
+  autocommit<T>(fn: (q: Kysely<DB>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -59,7 +57,8 @@ export interface OpenDatabaseOptions {
 export const isPostgresUrl = (url: string | undefined): url is string =>
   !!url && /^postgres(ql)?:\/\//.test(url);
 
-export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> {
+/** Opens the database and runs every pending one of `migrations` (on PostgreSQL in the connection's current schema). */
+export async function openSqlDatabase<DB>(opts: OpenDatabaseOptions, migrations: Migrations): Promise<Db<DB>> {
   const db = isPostgresUrl(opts.databaseUrl)
     ? await openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
     : await openSqlite(opts.dbPath ?? DB_PATH);
@@ -69,15 +68,16 @@ export async function openDatabase(opts: OpenDatabaseOptions = {}): Promise<Db> 
       const r = await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely);
       schema = r.rows[0]?.s;
     }
-    const applied = await migrateToLatest(db.kysely, schema);
-    return { ...db, appliedMigrations: applied, options: isPostgresUrl(opts.databaseUrl) ? { databaseUrl: opts.databaseUrl, poolSize: opts.poolSize } : { dbPath: opts.dbPath ?? DB_PATH } };
+    const applied = await migrateToLatest(db.kysely, migrations, schema);
+    return { ...(db as Opened<DB>), appliedMigrations: applied, options: isPostgresUrl(opts.databaseUrl) ? { databaseUrl: opts.databaseUrl, poolSize: opts.poolSize } : { dbPath: opts.dbPath ?? DB_PATH } };
   } catch (e) {
     await db.close();
     throw e;
   }
 }
 
-type Opened = Omit<Db, 'appliedMigrations' | 'options'>;
+/** Kernel code works on any tables; the opener hands the caller its own table types. */
+type Opened<DB = any> = Omit<Db<DB>, 'appliedMigrations' | 'options'>;
 
 /** How long a statement waits for a lock another connection holds. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -86,7 +86,7 @@ const BUSY_TIMEOUT_MS = 5000;
 const GROUP_COMMIT_MAX = 256;
 
 interface QueuedWrite {
-  fn: (trx: Kysely<Database>) => Promise<unknown>;
+  fn: (trx: Kysely<any>) => Promise<unknown>;
   /** autocommit(): no savepoint (each statement is atomic on its own, as on PostgreSQL). */
   bare: boolean;
   resolve: (v: unknown) => void;
@@ -118,7 +118,7 @@ async function openSqlite(path: string): Promise<Opened> {
     return st;
   };
   const cached = { close: () => database.close(), prepare };
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: cached }) });
   registerSqliteRoot(kysely, prepare as SqlitePrepare);
   const run = (text: string) => (prepare(text) as unknown as { run(): unknown }).run();
 
@@ -206,7 +206,7 @@ async function openSqlite(path: string): Promise<Opened> {
       if (queue.length) schedule();
     }
   };
-  const enqueue = <T>(fn: (trx: Kysely<Database>) => Promise<T>, bare: boolean) =>
+  const enqueue = <T>(fn: (trx: Kysely<any>) => Promise<T>, bare: boolean) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ fn, bare, resolve: resolve as (v: unknown) => void, reject });
       schedule();
@@ -240,7 +240,7 @@ async function openPostgres(url: string, max: number): Promise<Opened> {
   });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => {});
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
   safe.password = '';
   return {

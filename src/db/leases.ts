@@ -11,6 +11,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from './index.js';
+import type { KernelTables } from './tables.js';
+
+/** Any database that has the kernel's tables (the workspace database has). */
+type Leasing = Db<any>;
+const leases = (db: Leasing) => db as Db<KernelTables>;
 
 export interface LeaseOptions {
   /** The clock the lease's expiry is measured on (epoch ms). */
@@ -36,17 +41,17 @@ export class LeaseLost extends Error {
 }
 
 /** The holder of lease `name`, or null when it is free or has expired. */
-export async function leaseHolder(db: Db, name: string, nowMs: number): Promise<{ owner: string; until: number } | null> {
-  const row = await db.kysely.selectFrom('leases').select(['owner', 'until_ms']).where('name', '=', name).executeTakeFirst();
+export async function leaseHolder(db: Leasing, name: string, nowMs: number): Promise<{ owner: string; until: number } | null> {
+  const row = await leases(db).kysely.selectFrom('leases').select(['owner', 'until_ms']).where('name', '=', name).executeTakeFirst();
   return row && Number(row.until_ms) > nowMs ? { owner: row.owner, until: Number(row.until_ms) } : null;
 }
 
 /** Takes lease `name` when it is free or expired; null when another process holds it. */
-export async function tryLease(db: Db, name: string, opts: LeaseOptions): Promise<Lease | null> {
+export async function tryLease(db: Leasing, name: string, opts: LeaseOptions): Promise<Lease | null> {
   const owner = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const nowMs = opts.nowMs();
   const until = nowMs + opts.ms;
-  const taken = await db.write(async (trx) => {
+  const taken = await leases(db).write(async (trx) => {
     const ins = await trx
       .insertInto('leases')
       .values({ name, owner, until_ms: until })
@@ -56,10 +61,10 @@ export async function tryLease(db: Db, name: string, opts: LeaseOptions): Promis
     const upd = await trx.updateTable('leases').set({ owner, until_ms: until }).where('name', '=', name).where('until_ms', '<=', nowMs).executeTakeFirst();
     return Number(upd.numUpdatedRows) === 1;
   });
-  return taken ? held(db, name, owner, until, opts) : null;
+  return taken ? held(leases(db), name, owner, until, opts) : null;
 }
 
-function held(db: Db, name: string, owner: string, first: number, opts: LeaseOptions): Lease {
+function held(db: Db<KernelTables>, name: string, owner: string, first: number, opts: LeaseOptions): Lease {
   let until = first;
   return {
     name,
@@ -85,7 +90,7 @@ function held(db: Db, name: string, owner: string, first: number, opts: LeaseOpt
  * be safe to race, only wasteful).
  */
 export async function withLease<T>(
-  db: Db,
+  db: Leasing,
   name: string,
   opts: LeaseOptions & { onLost?: (e: Error) => void },
   fn: () => Promise<T>,

@@ -6,7 +6,6 @@
  * statement; on PostgreSQL it runs through kysely like any query.
  */
 import { CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from './schema.js';
 
 /** A prepared statement of the SQLite connection (better-sqlite3). */
 export interface SqliteStatement {
@@ -17,22 +16,22 @@ export interface SqliteStatement {
 export type SqlitePrepare = (text: string) => SqliteStatement;
 
 /** Executors bound to a SQLite connection held by the group commit → its cached prepare. */
-const held = new WeakMap<Kysely<Database>, SqlitePrepare>();
+const held = new WeakMap<Kysely<any>, SqlitePrepare>();
 /** A SQLite database's root executor → its cached prepare. */
-const roots = new WeakMap<Kysely<Database>, SqlitePrepare>();
+const roots = new WeakMap<Kysely<any>, SqlitePrepare>();
 
 /** db/index.ts only: registers the root executor of a SQLite database. */
-export function registerSqliteRoot(kysely: Kysely<Database>, prepare: SqlitePrepare): void {
+export function registerSqliteRoot(kysely: Kysely<any>, prepare: SqlitePrepare): void {
   roots.set(kysely, prepare);
 }
 
 /** db/index.ts only: registers the executor of a connection the group commit holds. */
-export function registerHeldConnection(conn: Kysely<Database>, prepare: SqlitePrepare): void {
+export function registerHeldConnection(conn: Kysely<any>, prepare: SqlitePrepare): void {
   held.set(conn, prepare);
 }
 
 /** Runs one statement on q (a database's executor or a transaction) and resolves to its rows. */
-export async function prepared<R>(q: Kysely<Database>, query: RawBuilder<R>): Promise<R[]> {
+export async function prepared<R>(q: Kysely<any>, query: RawBuilder<R>): Promise<R[]> {
   const onHeld = held.get(q);
   if (onHeld) return runOn(onHeld, query.compile(q));
   const root = roots.get(q);
@@ -68,7 +67,7 @@ export interface BulkStatement {
  * synchronous loop, no round trips); on PostgreSQL the rows travel as column arrays, a batch
  * per statement.
  */
-export async function runBulk(q: Kysely<Database>, st: BulkStatement, rows: readonly (readonly unknown[])[]): Promise<void> {
+export async function runBulk(q: Kysely<any>, st: BulkStatement, rows: readonly (readonly unknown[])[]): Promise<void> {
   if (rows.length === 0) return;
   const loop = (prepare: SqlitePrepare) => {
     const s = prepare(st.sqlite);

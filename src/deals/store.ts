@@ -10,7 +10,8 @@ import { canMove, type DealStage, type LostReason } from './stages.js';
 import { newId } from '../db/ids.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
 import { appendEvents } from '../webhooks/outbox.js';
-import type { Database, DealHistoryTable, DealsTable } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { DealHistoryTable, DealsTable } from './tables.js';
 
 type DealRow = Selectable<DealsTable>;
 

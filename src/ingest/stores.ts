@@ -10,7 +10,8 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { prepared, runBulk } from '../db/prepared.js';
-import type { Database, IngestedMonthsTable, StoreMonthsTable, StoreSignalsTable } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { IngestedMonthsTable, StoreMonthsTable, StoreSignalsTable } from './tables.js';
 
 export type IngestedMonth = IngestedMonthsTable;
 export type StoreMonthRow = StoreMonthsTable;

@@ -11,7 +11,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { default as Provider, Interaction } from 'oidc-provider';
 import { SCOPES } from '../api/scopes.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { oauthAdapter } from './store.js';
 import { getOrCreateSetting } from '../db/settings.js';
 import { getMember } from '../workspaces/store.js';

@@ -6,8 +6,8 @@
  * swept on writes. Works on SQLite and PostgreSQL alike.
  */
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/index.js';
-import type { Database } from '../db/schema.js';
+import type { Db } from '../compose/database.js';
+import type { Database } from '../compose/database.js';
 
 /** What oidc-provider stores per record (its `AdapterPayload`). */
 export type OAuthPayload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; consumed?: unknown };

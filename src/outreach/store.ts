@@ -1,6 +1,7 @@
 /** Outreach: cadences, enrollments (a store and contact walking a cadence), their steps, and the workspace's sender. */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from './tables.js';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import { nextSeq } from '../wallet/store.js';

@@ -8,7 +8,7 @@
  * enrollment moves to its next step (or completes).
  */
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../db/index.js';
+import type { Database, Db } from '../compose/database.js';
 import { NO_OUTREACH } from '../accounts/statuses.js';
 import { lockRows } from '../db/locks.js';
 import { cadenceSteps, DAY_MS, dueEnrollments, type EnrollmentRow, getCadence, getSender, recordStep, stopEnrollment } from './store.js';

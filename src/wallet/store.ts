@@ -9,7 +9,8 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { Database, LedgerEntriesTable, LedgerKind, PricesTable } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { LedgerEntriesTable, LedgerKind, PricesTable } from './tables.js';
 
 export type WalletRow = Selectable<Database['wallets']>;
 export type LedgerEntry = Selectable<LedgerEntriesTable>;

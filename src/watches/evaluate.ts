@@ -9,9 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { countInMarket, inMarketStoreIds } from '../accounts/rankings.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
 import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../ingest/stores.js';
 import {
   activeWatches,

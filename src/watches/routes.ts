@@ -25,7 +25,7 @@ import {
   type WatchEventRow,
   type WatchRow,
 } from './store.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
 import { briefMarkdown, buildBrief } from './brief.js';
 import { ADDABLE_WATCH_TYPES, WATCH_ADD_MAX, WATCH_HEALTH, WATCH_MAX_STORES, WATCH_STATUSES, WATCH_TYPES } from './types.js';
 import type { Kysely } from 'kysely';

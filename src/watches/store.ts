@@ -14,7 +14,8 @@ import type { WatchHealth, WatchType } from './types.js';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import { appendEvents } from '../webhooks/outbox.js';
-import type { Database, WatchEventsTable, WatchReceiptsTable, WatchesTable } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { WatchEventsTable, WatchReceiptsTable, WatchesTable } from './tables.js';
 
 export type WatchRow = Selectable<WatchesTable>;
 export type WatchEventRow = Selectable<WatchEventsTable>;

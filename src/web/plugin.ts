@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { issueApiKey } from '../api/issue-key.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership } from '../members/store.js';
 import { findWorkspace } from '../workspaces/store.js';
 import { PASSWORD_MIN, hashPassword, passwordMatches } from '../members/passwords.js';

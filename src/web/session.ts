@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import { findSession, insertSession } from '../members/store.js';
 
 export const SESSION_COOKIE = 'storelens_session';

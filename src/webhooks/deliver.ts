@@ -12,7 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import type { Db } from '../db/index.js';
+import type { Db } from '../compose/database.js';
 import {
   type AttemptOutcome,
   type ClaimedMessage,
@@ -24,7 +24,7 @@ import {
   pruneDeliveries,
   recordAttempt,
 } from './store.js';
-import type { WebhookEndpointRow } from '../db/schema.js';
+import type { WebhookEndpointRow } from './tables.js';
 import type { SecretBox } from './secrets.js';
 import { type CheckedTarget, checkTarget, type GuardOptions, RefusedTarget } from './ssrf.js';
 

@@ -10,7 +10,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { EventType } from './events.js';
 import { newId } from '../db/ids.js';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
 
 export interface NewEvent {
   workspace_id: string;

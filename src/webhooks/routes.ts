@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import type { Database, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.js';
 import {
   deleteWebhookEndpoint,
   findDelivery,

@@ -12,7 +12,8 @@ import type { Kysely } from 'kysely';
 import { loadSecretBox, newSigningSecret } from './secrets.js';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { Database, WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.js';
 
 export interface NewWebhookEndpoint {
   url: string;

@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import type { Role } from '../members/roles.js';
-import type { Database, Member, Workspace } from '../db/schema.js';
+import type { Database } from '../compose/database.js';
+import type { Member } from '../members/tables.js';
+import type { Workspace } from './tables.js';
 
 export async function createWorkspace(q: Kysely<Database>, name: string, now: Date): Promise<Workspace> {
   const row = { id: newId('ws'), name, created_at: now.toISOString() };

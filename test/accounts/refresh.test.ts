@@ -4,7 +4,7 @@ import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { insertOutcome } from '../../src/accounts/outcomes-store.js';
 import { newId } from '../../src/db/ids.js';
-import type { Db } from '../../src/db/index.js';
+import type { Db } from '../../src/compose/database.js';
 import type { DealStage } from '../../src/deals/stages.js';
 import { workspace } from '../api/harness.js';
 import { currentRows } from '../../src/accounts/rankings.js';

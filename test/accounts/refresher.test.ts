@@ -8,7 +8,7 @@ import { getPriority } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { startRefresher } from '../../src/accounts/refresher.js';
-import { openDatabase } from '../../src/db/index.js';
+import { openDatabase } from '../../src/compose/database.js';
 import { currentRows } from '../../src/accounts/rankings.js';
 import { workspace } from '../api/harness.js';
 import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setProfile } from '../../src/accounts/profile-store.js';
-import type { Workspace } from '../../src/db/schema.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts, seedRun, signalId } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replaceStoreContacts } from '../../src/contacts/store.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
-import type { Workspace } from '../../src/db/schema.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';

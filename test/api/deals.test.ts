@@ -9,7 +9,7 @@ import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { labelsOf } from '../../src/accounts/labels.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
-import type { Workspace } from '../../src/db/schema.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
 import { DEAL_STAGES, type DealStage } from '../../src/deals/stages.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';

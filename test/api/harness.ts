@@ -6,8 +6,8 @@ import type { ApiOptions } from '../../src/api/plugin.js';
 import { generateApiKey } from '../../src/api/keys.js';
 import type { Scope } from '../../src/api/scopes.js';
 import { insertApiKey } from '../../src/api/keys-store.js';
-import type { Db } from '../../src/db/index.js';
-import type { Workspace } from '../../src/db/schema.js';
+import type { Db } from '../../src/compose/database.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
 import { createWorkspace, upsertMember } from '../../src/workspaces/store.js';
 import { type DialectName, freshDb, type TestDb } from '../helpers/db.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addActivation } from '../../src/workspaces/store.js';
 import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../../src/api/app.js';
-import { openDatabase } from '../../src/db/index.js';
+import { openDatabase } from '../../src/compose/database.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApiApp } from '../../src/api/app.js';
 import { revokeApiKey } from '../../src/api/keys-store.js';
 import { importAccounts } from '../../src/accounts/store.js';
-import { openDatabase } from '../../src/db/index.js';
+import { openDatabase } from '../../src/compose/database.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, startApi, workspace, type Harness } from './harness.js';
 

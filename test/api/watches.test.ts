@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/webhooks/outbox.js';
-import type { Workspace } from '../../src/db/schema.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { seedAccounts, seedRun, type SeedStore } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';

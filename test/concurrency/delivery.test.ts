@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Database, Db } from '../../src/db/index.js';
+import type { Database, Db } from '../../src/compose/database.js';
 import { appendEvents } from '../../src/webhooks/outbox.js';
 import { claimDue, fanOut, insertWebhookEndpoint } from '../../src/webhooks/store.js';
 import { createWorkspace } from '../../src/workspaces/store.js';

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { insertContact } from '../../src/contacts/store.js';
-import type { Db } from '../../src/db/index.js';
-import type { Workspace } from '../../src/db/schema.js';
+import type { Db } from '../../src/compose/database.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
 import { setPilotAccess } from '../../src/workspaces/store.js';
 import { readWallet } from '../../src/wallet/store.js';
 import { credit } from '../../src/wallet/billing.js';

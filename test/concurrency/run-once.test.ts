@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshAll } from '../../src/accounts/refresh.js';
-import { openDatabase, type Db } from '../../src/db/index.js';
+import { openDatabase, type Db } from '../../src/compose/database.js';
 import { tryLease } from '../../src/db/leases.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { addWatchStores, insertWatch } from '../../src/watches/store.js';

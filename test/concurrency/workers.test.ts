@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markDelivered } from '../../src/accounts/store.js';
 import { newId } from '../../src/db/ids.js';
-import { type Db, openDatabase } from '../../src/db/index.js';
+import { type Db, openDatabase } from '../../src/compose/database.js';
 import { insertCadence, insertEnrollment, setSender, stopEnrollment } from '../../src/outreach/store.js';
 import { claimReport, failReport, finishReport, insertReport, REPORT_LEASE_MS } from '../../src/reports/store.js';
 import { getApproval, setRules } from '../../src/wallet/store.js';

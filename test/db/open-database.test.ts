@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
-import { openDatabase } from '../../src/db/index.js';
+import { openDatabase } from '../../src/compose/database.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { countAccounts, markDelivered, importAccounts } from '../../src/accounts/store.js';
 import { hitRateCounter } from '../../src/api/rate-counters.js';

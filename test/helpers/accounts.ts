@@ -7,7 +7,7 @@ import type { AccountStatus } from '../../src/accounts/statuses.js';
 import { upsertAccounts } from '../../src/accounts/store.js';
 import { insertStoreMonths, insertStoreSignals } from '../../src/ingest/stores.js';
 import { ensureDemoKey } from '../../src/api/demo.js';
-import type { Db } from '../../src/db/index.js';
+import type { Db } from '../../src/compose/database.js';
 import { type FixtureSignal, type FixtureStore, signalRecord, storeRecord } from './runs-fixture.js';
 
 export type SeedStore = FixtureStore;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/index.js';
+import { openDatabase, type Db } from '../../src/compose/database.js';
 
 export const pgUrl: string | undefined = process.env.DATABASE_URL;
 

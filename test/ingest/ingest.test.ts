@@ -2,7 +2,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { openDatabase, type Db } from '../../src/db/index.js';
+import { openDatabase, type Db } from '../../src/compose/database.js';
 import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../../src/ingest/stores.js';
 import { IngestStopped, ingestRuns } from '../../src/ingest/ingest.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
-import { openDatabase } from '../../src/db/index.js';
+import { openDatabase } from '../../src/compose/database.js';
 import { ingestedMonths } from '../../src/ingest/stores.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { manyStores, writeRuns } from '../helpers/runs-fixture.js';

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ingestedMonths } from '../../src/ingest/stores.js';
 import type { IngestSummary } from '../../src/ingest/ingest.js';
 import { startBackground } from '../../src/compose/background.js';
-import type { Db } from '../../src/db/index.js';
+import type { Db } from '../../src/compose/database.js';
 import { ingestCheck, type IngestWatcherOptions } from '../../src/ingest/watcher.js';
 import { freshDb } from '../helpers/db.js';
 import { manyStores, writeRuns } from '../helpers/runs-fixture.js';

@@ -16,7 +16,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPasswordHash } from '../../src/members/store.js';
 import { registerOAuthClient } from '../../src/oauth/store.js';
-import type { Workspace } from '../../src/db/schema.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
 import { removeMember, upsertMember } from '../../src/workspaces/store.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { call, startApi, workspace, type Harness } from '../api/harness.js';

@@ -4,7 +4,7 @@
  * rate limit, idempotency, validation, isolation) and answering problems as tool errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Workspace } from '../../src/db/schema.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';

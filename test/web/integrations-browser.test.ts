@@ -12,7 +12,7 @@ import { upsertMember } from '../../src/workspaces/store.js';
 import { inviteMember } from '../../src/members/invite.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
-import type { Workspace } from '../../src/db/schema.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
 import { call, startApi, workspace, type Harness } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
 

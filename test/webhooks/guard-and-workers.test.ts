@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { runWorker } from '../../src/commands/worker.js';
-import { openDatabase } from '../../src/db/index.js';
+import { openDatabase } from '../../src/compose/database.js';
 import { appendEvents } from '../../src/webhooks/outbox.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
 import type { Env } from '../../src/core/env.js';

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApiApp } from '../../src/api/app.js';
-import type { Db } from '../../src/db/index.js';
+import type { Db } from '../../src/compose/database.js';
 import { appendEvents, type NewEvent } from '../../src/webhooks/outbox.js';
 import type { EventType } from '../../src/webhooks/events.js';
 import { createDeliverer, type Deliverer, type DelivererOptions } from '../../src/webhooks/deliver.js';

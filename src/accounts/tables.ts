@@ -1,0 +1,161 @@
+/**
+ * Table types of the accounts aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
+ */
+import { migration as m0002RankingHistory } from './migrations/0002-ranking-history.js';
+import { migration as m0003AccountsVersion } from './migrations/0003-accounts-version.js';
+import { migration as m0004AccountsIntelligence } from './migrations/0004-accounts-intelligence.js';
+import { migration as m0009RankingVersions } from './migrations/0009-ranking-versions.js';
+import type { Generated, Insertable, Selectable } from 'kysely';
+import type { AccountStatus } from './statuses.js';
+import type { DealStage, LostReason } from '../deals/stages.js';
+
+/** The operator's state of each account the workspace has had (its scores live in rankings). */
+export interface AccountsTable {
+  workspace_id: string;
+  store_id: string;
+  delivered_to_agent: Generated<number>;
+  delivered_at: string | null;
+  updated_at: string;
+  /** The operator's latest status for the account (history in account_statuses). */
+  status: Generated<AccountStatus>;
+}
+
+/**
+ * One ranking of a workspace: its rows (rankings) and their details generation. `writing`
+ * while its rows are written, `current` once made current, `superseded` after (kept for
+ * cursors; see accounts/rankings.ts), `deleting` while its rows are deleted.
+ */
+export interface RankingVersionsTable {
+  workspace_id: string;
+  version: number;
+  /** The ranking_details generation its rows show. */
+  gen: number;
+  state: 'writing' | 'current' | 'superseded' | 'deleting';
+  /** Its row count (set when it becomes current). */
+  rows: Generated<number>;
+  created_at: string;
+  created_ms: number;
+  superseded_ms: number | null;
+}
+
+/** One account's place in one ranking version. */
+export interface RankingsTable {
+  workspace_id: string;
+  version: number;
+  /** Its position in the version (1 = the best score; ties by store_id). */
+  pos: number;
+  store_id: string;
+  score: number;
+  /** The score's logit: evidence contributions plus the intercept add up to it. */
+  logit: number;
+  /** 1 when the account is in the version's in-market list. */
+  in_market: number;
+  /** 1 when it is there as exploration. */
+  explore: number;
+  /** The workspace model version that scored the row (0: imported). */
+  model_version: number;
+}
+
+/** Where each store is in a ranking version (rankings is keyed by position). */
+export interface RankingPositionsTable {
+  workspace_id: string;
+  version: number;
+  store_id: string;
+  pos: number;
+}
+
+/** What a ranking's rows show beyond their scores, per generation (changes only with the data). */
+export interface RankingDetailsTable {
+  workspace_id: string;
+  gen: number;
+  store_id: string;
+  domain: string | null;
+  country: string | null;
+  category: string | null;
+  plan: string | null;
+  /** JSON array of evidence items (accounts/model.ts StoredEvidence for scored rows; as imported otherwise). */
+  evidence: string;
+  /** JSON array of the recent signals shown on the row. */
+  signals: string;
+}
+
+export interface WorkspaceProfilesTable {
+  workspace_id: string;
+  /** JSON of accounts/profile.ts `Profile`. */
+  profile: string;
+  updated_at: string;
+}
+
+/** Append-only: the latest row of a (workspace, store) is its status. */
+export interface AccountStatusesTable {
+  id: string;
+  workspace_id: string;
+  store_id: string;
+  status: AccountStatus;
+  note: string | null;
+  /** `key:<id>` or `member:<email>`. */
+  actor: string;
+  created_at: string;
+}
+
+export interface WorkspaceModelsTable {
+  workspace_id: string;
+  version: number;
+  /** JSON of the fitted model (weights, posterior, labels used). */
+  model: string;
+  labels: number;
+  fitted_at: string;
+}
+
+/** The weights of each model version (JSON object input key → weight). */
+export interface ModelWeightsTable {
+  workspace_id: string;
+  version: number;
+  weights: string;
+  created_ms: number;
+}
+
+export interface OutcomesTable {
+  id: string;
+  workspace_id: string;
+  api_key_id: string;
+  store_id: string;
+  action: DealStage;
+  value: number | null;
+  occurred_at: string | null;
+  note: string | null;
+  lost_reason: LostReason | null;
+  lost_reason_other: string | null;
+  recorded_at: string;
+  /** The deal whose stage move recorded this outcome; null for record_outcome. */
+  deal_id: string | null;
+}
+
+export type AccountRow = Selectable<AccountsTable>;
+
+export type NewAccount = Insertable<AccountsTable>;
+
+export type OutcomeRow = Selectable<OutcomesTable>;
+
+/** The accounts tables, by name: part of the workspace database (compose/database.ts). */
+export interface AccountsTables {
+  accounts: AccountsTable;
+  ranking_versions: RankingVersionsTable;
+  rankings: RankingsTable;
+  ranking_positions: RankingPositionsTable;
+  ranking_details: RankingDetailsTable;
+  outcomes: OutcomesTable;
+  workspace_profiles: WorkspaceProfilesTable;
+  account_statuses: AccountStatusesTable;
+  workspace_models: WorkspaceModelsTable;
+  model_weights: ModelWeightsTable;
+}
+
+/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+export const accountsMigrations = {
+  '0002_ranking_history': m0002RankingHistory,
+  '0003_accounts_version': m0003AccountsVersion,
+  '0004_accounts_intelligence': m0004AccountsIntelligence,
+  '0009_ranking_versions': m0009RankingVersions,
+};

@@ -1,0 +1,58 @@
+/**
+ * Table types of the api aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
+ */
+import { migration as m0001ApiPlatform } from './migrations/0001-api-platform.js';
+import { migration as m0016RateCounterPrev } from './migrations/0016-rate-counter-prev.js';
+import type { Selectable } from 'kysely';
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** Visible part of the key, e.g. `slk_3f9a2c7d1b0e`; the secret part is never stored. */
+  prefix: string;
+  /** sha256 hex of the whole key. */
+  hash: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  created_by: string;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  idem_key: string;
+  fingerprint: string;
+  /** null while the first request is in progress. */
+  status: number | null;
+  response: string | null;
+  created_ms: number;
+}
+
+export interface RateCountersTable {
+  api_key_id: string;
+  kind: string;
+  window_ms: number;
+  /** Admitted calls of the window. */
+  count: number;
+  /** The count before the last write (0 after the first). */
+  prev: number;
+}
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+/** The api tables, by name: part of the workspace database (compose/database.ts). */
+export interface ApiTables {
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_counters: RateCountersTable;
+}
+
+/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+export const apiMigrations = {
+  '0001_api_platform': m0001ApiPlatform,
+  '0016_rate_counter_prev': m0016RateCounterPrev,
+};

@@ -1,0 +1,28 @@
+/**
+ * Table types of the storage kernel: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
+ */
+import { migration as m0015Leases } from './migrations/0015-leases.js';
+
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
+/** A lease on a unit of background work (db/leases.ts). */
+export interface LeasesTable {
+  name: string;
+  owner: string;
+  until_ms: number | string;
+}
+
+/** The kernel tables, by name: part of the workspace database (compose/database.ts). */
+export interface KernelTables {
+  settings: SettingsTable;
+  leases: LeasesTable;
+}
+
+/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+export const kernelMigrations = {
+  '0015_leases': m0015Leases,
+};

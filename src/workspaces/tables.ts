@@ -1,0 +1,35 @@
+/**
+ * Table types of the workspaces aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
+ */
+import type { Generated, Selectable } from 'kysely';
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  /** 1 when the workspace has approved pilot access (pilot operations). */
+  pilot_access: Generated<number>;
+  /** JSON array of activation names this workspace has (activation-gated operations). */
+  activations: Generated<string>;
+  /** The current ranking version (accounts/rankings.ts); cursors walk the version they were issued on. */
+  ranking_version: Generated<number>;
+  /** The last ranking version number handed out (versions are written before they become current). */
+  ranking_seq: Generated<number>;
+  /** Bumped by every change to the workspace's accounts rows (not by delivery marks): pages read at one version can be reused. */
+  accounts_version: Generated<number>;
+  created_at: string;
+}
+
+export interface WorkspaceSettingsTable {
+  workspace_id: string;
+  wallet_visibility: 'owners' | 'all';
+}
+
+/** A workspace as the API sees it (ranking_seq is the ranking writer's own counter). */
+export type Workspace = Omit<Selectable<WorkspacesTable>, 'ranking_seq'>;
+
+/** The workspaces tables, by name: part of the workspace database (compose/database.ts). */
+export interface WorkspacesTables {
+  workspaces: WorkspacesTable;
+  workspace_settings: WorkspaceSettingsTable;
+}
