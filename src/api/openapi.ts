@@ -10,7 +10,7 @@ import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from './idempotency.js';
 import { API_PROBLEM_KINDS, PROBLEM_BASE } from './problems.js';
 import { DEFAULT_LIMITS } from './rate-limit.js';
 import { type AnyRoute, isMutating } from './route-def.js';
-import { ROUTES } from './route-table.js';
+import { ROUTES } from '../compose/aggregates.js';
 import { jsonSchema, Problem } from './schemas.js';
 import { SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
 

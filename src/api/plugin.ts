@@ -18,9 +18,13 @@ import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationResponse
 import { buildOpenApi } from './openapi.js';
 import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
-import { ROUTES, fastifyPath } from './route-table.js';
+import { ROUTES } from '../compose/aggregates.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
 import { type McpOptions, registerMcp } from '../mcp/endpoint.js';
+
+
+/** Fastify path syntax: `/webhooks/{id}` ⇒ `/webhooks/:id`. */
+const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 export { BODY_LIMIT } from './body.js';
 

@@ -12,7 +12,7 @@ import { BODY_LIMIT, bodyLimitText } from '../../src/api/body.js';
 import { capabilityReader } from '../../src/api/capabilities.js';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../../src/api/idempotency.js';
 import { DEFAULT_LIMITS } from '../../src/api/rate-limit.js';
-import { ROUTES } from '../../src/api/route-table.js';
+import { ROUTES } from '../../src/compose/aggregates.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../src/api/schemas.js';
 import { ACCESS_CHOICES, SCOPES } from '../../src/api/scopes.js';
 import { PROBLEM_KINDS } from '../../src/http/problems.js';

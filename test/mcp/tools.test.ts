@@ -10,7 +10,7 @@ import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { ROUTES, routeById } from '../../src/api/route-table.js';
+import { ROUTES, routeById } from '../../src/compose/aggregates.js';
 import { operationTool } from '../../src/mcp/tools.js';
 import { mcpClient, toolJson, type McpTestClient } from './helpers.js';
 
