@@ -28,7 +28,7 @@ import { loadSuppression, publishedMonths, readPublication, saveSuppression, STA
 import { writeRelease } from './release.js';
 import { phaseClock, type Phase } from './phases.js';
 import { assemblyKey } from './assembly-key.js';
-import { hashPanelCached, identityOf, readHashCache, rememberedContacts, writeHashCache, type HashCache } from './hash-cache.js';
+import { hashPanelCached, identityOf, readHashCache, rememberedContacts, writeHashCache, type FileClock, type HashCache } from './hash-cache.js';
 import { documentEtag, REACH, runId } from './run-id.js';
 
 export interface PublishOptions {
@@ -44,6 +44,8 @@ export interface PublishOptions {
    */
   runs?: string;
   now: () => Date;
+  /** the clock panel and contact files' change times are compared with (hash-cache.ts); default Date.now */
+  fileClock?: FileClock;
   onProgress?: (message: string) => void;
   /** called as each phase of the run starts (phases.ts): a progress display can time them */
   onPhase?: (phase: Phase) => void;
@@ -98,7 +100,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   phase('hashing');
   progress('hashing panel files');
   const cacheRead = await readHashCache(o.out);
-  const { hashes, cache: hashCache } = await hashPanelCached(files, cacheRead);
+  const { hashes, cache: hashCache } = await hashPanelCached(files, cacheRead, o.fileClock);
 
   const outExisted = await stat(o.out).then(() => true, () => false);
   await mkdir(o.out, { recursive: true });
@@ -157,7 +159,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const runsRequest = o.runs === undefined || runMonths.length === 0 ? undefined : { runsDir: o.runs, months: runMonths, runIds };
     // The contact source beside the panel (checked now, before anything is written), carried
     // into the private runs folder only: never into the public output.
-    const contacts = o.runs === undefined ? undefined : await carryContacts(o.input, o.runs, runsIndex!.contacts, cacheRead, hashCache);
+    const contacts = o.runs === undefined ? undefined : await carryContacts(o.input, o.runs, runsIndex!.contacts, cacheRead, hashCache, o.fileClock);
     // One writer per runs folder too (two publishes with different --out may share it).
     if (o.runs !== undefined && (runsRequest || contacts)) {
       await mkdir(o.runs, { recursive: true });
@@ -349,7 +351,7 @@ function unchangedSummary(out: string, latest: string | null, phases: PublishSum
  * contactsToCarry, skipping the read and check of a contact file whose identity is the one
  * remembered with the id the runs index already names (and whose folder is there).
  */
-async function carryContacts(input: string, runsDir: string, current: string | undefined, read: HashCache, next: HashCache): ReturnType<typeof contactsToCarry> {
+async function carryContacts(input: string, runsDir: string, current: string | undefined, read: HashCache, next: HashCache, now?: FileClock): ReturnType<typeof contactsToCarry> {
   const file = await findContactsFile(input);
   if (!file) return contactsToCarry(input, runsDir, current);
   const known = await rememberedContacts(read, file);
@@ -357,10 +359,10 @@ async function carryContacts(input: string, runsDir: string, current: string | u
     next.contacts = read.contacts;
     return undefined;
   }
-  const before = await identityOf(file);
+  const before = await identityOf(file, now);
   const carried = await contactsToCarry(input, runsDir, current);
   const id = carried ? carried.id : (current ?? null);
-  const after = await identityOf(file);
+  const after = await identityOf(file, now);
   if (id !== null && after.identity === before.identity && after.settled) next.contacts = { file: path.resolve(file), identity: before.identity, id };
   return carried;
 }
