@@ -92,6 +92,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
 
   return intoOutputFolder(o.out, async (wrote) => {
     const plan = await planStatistics(s);
+    // The runs folder's sinks: what they write is decided (and the contacts file checked) before anything is written.
     const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes);
     const contacts = runs && (await carryContacts(o.input, runs.runsDir, runs.contacts, cacheRead, hashCache, o.fileClock));
     const runsLock = await lockRunsFolder(runs, contacts);
@@ -102,6 +103,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       const release = assembled.artifacts.changed ? await switchPublication(s, plan, assembled) : null;
       if (release !== null) wrote();
       await switchRunsFolder(runs, contacts, report.progress);
+      // The caches are kept with a new release only: a run that changes nothing touches nothing.
       if (release !== null) {
         await writeHashCache(o.out, hashCache, cacheRead);
         await built.aggregates.keep();
