@@ -14,21 +14,26 @@ export interface Progress {
 /** Phases shorter than this leave no line of their own. */
 const PHASE_LINE_MS = 1000;
 
-export function progress(env: Env, task: string): Progress {
+export interface ProgressOptions {
+  /** the clock phases and the elapsed time are read from, in milliseconds (tests pass a fake one) */
+  now?: () => number;
+}
+
+export function progress(env: Env, task: string, { now = Date.now }: ProgressOptions = {}): Progress {
   const tty = Boolean(env.stderr.isTTY) && !env.env.CI;
-  const started = Date.now();
-  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+  const started = now();
+  const elapsed = () => `${((now() - started) / 1000).toFixed(1)}s`;
   let current: { name: string; since: number } | undefined;
   const endPhase = () => {
-    if (tty && current && Date.now() - current.since >= PHASE_LINE_MS) {
-      env.stderr.write(`\r\x1b[2K${task}: ${current.name} ${((Date.now() - current.since) / 1000).toFixed(1)}s\n`);
+    if (tty && current && now() - current.since >= PHASE_LINE_MS) {
+      env.stderr.write(`\r\x1b[2K${task}: ${current.name} ${((now() - current.since) / 1000).toFixed(1)}s\n`);
     }
     current = undefined;
   };
   return {
     phase: (name) => {
       endPhase();
-      current = { name, since: Date.now() };
+      current = { name, since: now() };
       if (tty) env.stderr.write(`\r\x1b[2K${task}: ${name} (${elapsed()})`);
     },
     update: (message) => {

@@ -18,10 +18,16 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 1000');
-const timer = setInterval(() => {
+const checkpoint = () => {
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
-}, workerData.everyMs);
-parentPort.once('message', () => {
+};
+const timer = workerData.everyMs > 0 ? setInterval(checkpoint, workerData.everyMs) : undefined;
+parentPort.on('message', (m) => {
+  if (m === 'checkpoint') {
+    checkpoint();
+    parentPort.postMessage('checkpointed');
+    return;
+  }
   clearInterval(timer);
   try { db.close(); } catch {}
   parentPort.close();
@@ -29,17 +35,37 @@ parentPort.once('message', () => {
 `;
 
 export interface Checkpointer {
+  /** Runs a checkpoint now, besides the timer's, and resolves once it has run. */
+  checkpoint(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(path: string): Checkpointer {
+export interface CheckpointerOptions {
+  /** milliseconds between the worker's checkpoints; 0: only those asked for with checkpoint() */
+  everyMs?: number;
+}
+
+export function startCheckpointer(path: string, { everyMs = CHECKPOINT_EVERY_MS }: CheckpointerOptions = {}): Checkpointer {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER, { eval: true, workerData: { module, path, everyMs: CHECKPOINT_EVERY_MS } });
+  const worker = new Worker(WORKER, { eval: true, workerData: { module, path, everyMs } });
   // A failed checkpointer leaves the fallback checkpoint in charge; it never fails the database.
   worker.on('error', () => {});
   worker.unref();
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
+    checkpoint: async () => {
+      const done = new Promise<void>((resolve) => {
+        const onMessage = (m: unknown) => {
+          if (m !== 'checkpointed') return;
+          worker.off('message', onMessage);
+          resolve();
+        };
+        worker.on('message', onMessage);
+      });
+      worker.postMessage('checkpoint');
+      // A worker that failed or stopped answers no more: it has nothing left to checkpoint.
+      await Promise.race([done, exited]);
+    },
     stop: async () => {
       worker.ref(); // keep the process alive until the worker has closed its connection
       worker.postMessage('stop');

@@ -37,10 +37,13 @@ export interface HashCache {
  */
 const SETTLED_NS = 2_000_000_000n;
 
-export async function identityOf(file: string): Promise<{ identity: string; settled: boolean }> {
+/** The clock a file's change time is compared with, in milliseconds (tests pass one ahead of the file system's). */
+export type FileClock = () => number;
+
+export async function identityOf(file: string, now: FileClock = Date.now): Promise<{ identity: string; settled: boolean }> {
   const s = await stat(file, { bigint: true });
   const changed = s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs;
-  return { identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, settled: BigInt(Date.now()) * 1_000_000n - changed > SETTLED_NS };
+  return { identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, settled: BigInt(now()) * 1_000_000n - changed > SETTLED_NS };
 }
 
 export async function readHashCache(outDir: string): Promise<HashCache> {
@@ -57,12 +60,12 @@ export async function readHashCache(outDir: string): Promise<HashCache> {
  * month → sha256 of each panel file, re-hashing only files whose identity changed since the
  * cache was written; also the cache to keep (these files only).
  */
-export async function hashPanelCached(files: readonly PanelFile[], cache: HashCache): Promise<{ hashes: Map<string, string>; cache: HashCache }> {
+export async function hashPanelCached(files: readonly PanelFile[], cache: HashCache, now: FileClock = Date.now): Promise<{ hashes: Map<string, string>; cache: HashCache }> {
   const hashes = new Map<string, string>();
   const next: HashCache = { version: VERSION, files: {} };
   for (const f of files) {
     const key = path.resolve(f.file);
-    const before = await identityOf(key);
+    const before = await identityOf(key, now);
     const known = cache.files[key];
     if (known?.identity === before.identity) {
       hashes.set(f.month, known.sha256);
@@ -72,7 +75,7 @@ export async function hashPanelCached(files: readonly PanelFile[], cache: HashCa
     const sha256 = await hashFile(key);
     hashes.set(f.month, sha256);
     // A file written while it was hashed, or too recently, is hashed again next time.
-    const after = await identityOf(key);
+    const after = await identityOf(key, now);
     if (after.identity === before.identity && after.settled) next.files[key] = { identity: before.identity, sha256 };
   }
   return { hashes, cache: next };

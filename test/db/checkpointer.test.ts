@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import { sql } from 'kysely';
 import { freshDb, type TestDb } from '../helpers/db.js';
-import { CHECKPOINT_EVERY_MS } from '../../src/db/checkpointer.js';
+import { startCheckpointer } from '../../src/db/checkpointer.js';
 
 describe('WAL checkpoints on SQLite', () => {
   let t: TestDb;
@@ -18,8 +18,14 @@ describe('WAL checkpoints on SQLite', () => {
     await Promise.all(
       Array.from({ length: 200 }, (_, i) => t.db.write((trx) => trx.insertInto('settings').values({ name: `ck-${i}`, value: 'x'.repeat(1000) }).execute())),
     );
-    // 200 kB went to the WAL; the writing connection's own threshold (40 MB) is far away.
-    await new Promise((r) => setTimeout(r, CHECKPOINT_EVERY_MS * 5));
+    // 200 kB went to the WAL; the writing connection's own threshold (40 MB) is far away. A
+    // checkpointer's worker is asked for its checkpoint rather than waited for on the clock.
+    const checkpointer = startCheckpointer(t.dbPath!, { everyMs: 0 });
+    try {
+      await checkpointer.checkpoint();
+    } finally {
+      await checkpointer.stop();
+    }
     expect(statSync(t.dbPath!).size - before).toBeGreaterThan(150_000);
   });
 });

@@ -8,7 +8,7 @@
  * latest month: every publish really writes (documents, CSV, pages, one re-rendered card, the
  * other cards hard-linked). Kills fall at random over the whole measured duration of a publish,
  * then at random within its write phase (from the staging folder's appearance to exit), which
- * is only a small part of it. Rerun a failure with CRASH_SEED=<seed printed in the error>.
+ * is only a small part of it. Rerun a failure with CRASH_SEED=<seed printed at the start and in the error>.
  */
 import { watch } from 'node:fs';
 import { cp, readdir } from 'node:fs/promises';
@@ -27,6 +27,8 @@ type Panel = 'A' | 'B';
 const SPREAD_TRIALS = 16;
 const WRITE_PHASE_TRIALS = 4;
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
+// Printed before any trial, so a failure can be rerun even when its message is lost.
+process.stderr.write(`crash-safety seed ${SEED} (rerun: CRASH_SEED=${SEED} npx vitest run test/publish/crash-safety.test.ts)\n`);
 const PROBE = '/api/data/platform-stores';
 
 const dirs = tempDirs('storelens-crash-');

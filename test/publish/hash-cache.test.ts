@@ -17,27 +17,25 @@ const dirs = tempDirs('storelens-hash-cache-');
 afterEach(() => dirs.removeAll());
 
 const sha256 = async (file: string) => createHash('sha256').update(await readFile(file)).digest('hex');
-/** Files older than the cache's settling time (two seconds), as a panel dropped earlier is. */
-async function settle(files: string[]): Promise<void> {
-  const past = new Date(Date.now() - 60_000);
-  for (const f of files) await utimes(f, past, past);
-  await new Promise((r) => setTimeout(r, 2100)); // ctime moved with utimes: let it settle too
-}
+/**
+ * A clock a minute ahead of the file system's: every file written so far is older than the
+ * cache's settling time (two seconds), as a panel dropped earlier is, without waiting for it.
+ */
+const aMinuteOn = () => Date.now() + 60_000;
 
 describe('panel hashes by file identity', () => {
   it('answers an unchanged file from the cache without reading it, and re-hashes a file rewritten with the same size and times', async () => {
     const input = await dirs.make();
     const files = await generate(input, { stores: 60, seed: 'hc', from: '2026-09', to: '2026-10' });
-    await settle(files);
     const panel = await listPanel(input);
-    const first = await hashPanelCached(panel, { version: 1, files: {} });
+    const first = await hashPanelCached(panel, { version: 1, files: {} }, aMinuteOn);
     expect(first.hashes.get('2026-09')).toBe(await sha256(files[0]));
     expect(Object.keys(first.cache.files).sort()).toEqual(files.map((f) => path.resolve(f)).sort());
 
     // A remembered hash is taken as it is: proof the file was not read.
     const planted: HashCache = structuredClone(first.cache);
     planted.files[path.resolve(files[0])].sha256 = 'f'.repeat(64);
-    expect((await hashPanelCached(panel, planted)).hashes.get('2026-09')).toBe('f'.repeat(64));
+    expect((await hashPanelCached(panel, planted, aMinuteOn)).hashes.get('2026-09')).toBe('f'.repeat(64));
 
     // Same size, same mtime, other bytes: the inode's ctime changed, so it is read again.
     const before = await stat(files[0]);
@@ -46,7 +44,7 @@ describe('panel hashes by file identity', () => {
     await writeFile(files[0], bytes);
     expect((await stat(files[0])).size).toBe(before.size);
     await utimes(files[0], before.atime, before.mtime);
-    const again = await hashPanelCached(panel, planted);
+    const again = await hashPanelCached(panel, planted, aMinuteOn);
     expect(again.hashes.get('2026-09')).toBe(await sha256(files[0]));
     expect(again.hashes.get('2026-09')).not.toBe(first.hashes.get('2026-09'));
     expect(again.hashes.get('2026-10')).toBe(first.hashes.get('2026-10'));
@@ -65,11 +63,11 @@ describe('a publish of unchanged input', () => {
   it('changes nothing and stops before assembling, once the hashes are remembered with the release', async () => {
     const input = await dirs.make();
     const out = path.join(await dirs.make(), 'out');
-    await settle(await generate(input, { stores: 300, seed: 'hc', from: '2026-09', to: '2026-10' }));
-    expect(await publishPanel(input, out)).toMatchObject({ changed: true });
+    await generate(input, { stores: 300, seed: 'hc', from: '2026-09', to: '2026-10' });
+    expect(await publishPanel(input, out, { fileClock: aMinuteOn })).toMatchObject({ changed: true });
     expect(Object.keys((await readHashCache(out)).files)).toHaveLength(2);
     const tree = await snapshotTree(out);
-    const again = await publishPanel(input, out);
+    const again = await publishPanel(input, out, { fileClock: aMinuteOn });
     expect(again).toMatchObject({ changed: false, months: [], files_written: [], cards_rendered: 0 });
     // It stopped before assembling: it never entered the writing phase.
     expect(Object.keys(again.phases)).toEqual(['hashing']);
@@ -90,13 +88,13 @@ describe('a publish of unchanged input', () => {
   it('takes the long way when the live publication has no assembly key (written by an older version)', async () => {
     const input = await dirs.make();
     const out = path.join(await dirs.make(), 'out');
-    await settle(await generate(input, { stores: 300, seed: 'hc', from: '2026-10', to: '2026-10' }));
-    await publishPanel(input, out);
+    await generate(input, { stores: 300, seed: 'hc', from: '2026-10', to: '2026-10' });
+    await publishPanel(input, out, { fileClock: aMinuteOn });
     const live = path.join(out, '.releases', 'current', 'state.json');
     const state = JSON.parse(await readFile(live, 'utf8')) as { assembly?: string };
     delete state.assembly;
     await writeFile(live, JSON.stringify(state, null, 2) + '\n');
-    const again = await publishPanel(input, out);
+    const again = await publishPanel(input, out, { fileClock: aMinuteOn });
     expect(again.changed).toBe(false);
     expect(Object.keys(again.phases)).toContain('writing');
   }, 60_000);

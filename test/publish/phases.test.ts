@@ -42,12 +42,14 @@ describe('progress on a terminal', () => {
     return c;
   };
 
-  it('keeps a line with its time for each phase that took a second or more', async () => {
+  it('keeps a line with its time for each phase that took a second or more', () => {
     const c = tty();
-    const bar = progress(c.env, 'publish');
+    let t = 0;
+    const bar = progress(c.env, 'publish', { now: () => t });
     bar.phase('reading');
-    await new Promise((r) => setTimeout(r, 1050));
+    t = 1050;
     bar.phase('aggregating');
+    t = 1300;
     bar.done('published 1 month(s)');
     const lines = c.stderr().split('\n').map((l) => l.split('\r').pop()!.replace(/\x1b\[2K/g, ''));
     expect(lines).toContainEqual(expect.stringMatching(/^publish: reading 1\.\ds$/));

@@ -1,0 +1,58 @@
+/**
+ * The private runs sink: every processed month's store features and signals (panel/runs.ts),
+ * kept in the runs folder beside (never inside) the public output. The months whose run is not
+ * the one the folder holds are written from the statistics' own DuckDB load (compute.ts); the
+ * runs index is pointed at them only once the publication itself has succeeded.
+ */
+import { mkdir } from 'node:fs/promises';
+import { isWithin, readRunsIndex, signalsRunId, staleRuns, switchRunsIndex } from '../panel/runs.js';
+import { CliError } from '../core/errors.js';
+import { pruneContactSources, writeContactSource, type CarriedContacts } from './contacts-sink.js';
+import type { RunsRequest } from './compute.js';
+import { acquireLock } from './lock.js';
+
+export interface PrivateRuns {
+  runsDir: string;
+  /** months whose run is written in this run (their run id is not the one the index names) */
+  months: string[];
+  /** month → run id, for every month this publish processes */
+  runIds: ReadonlyMap<string, string>;
+  /** what compute.ts writes from its load; undefined: every run is current */
+  request: RunsRequest | undefined;
+  /** the contact source's id the runs index names now */
+  contacts: string | undefined;
+}
+
+/** Refuses a runs folder inside the public output folder, or the output inside it. */
+export async function checkRunsFolder(runsDir: string | undefined, out: string): Promise<void> {
+  if (runsDir !== undefined && ((await isWithin(runsDir, out)) || (await isWithin(out, runsDir)))) {
+    throw new CliError(`--runs ${runsDir} and --out ${out} overlap: the runs folder is private and must not be inside the public output folder (nor the output inside it)`);
+  }
+}
+
+/** The runs of `months` (the months this publish processes) that the runs folder does not hold yet. */
+export async function planPrivateRuns(runsDir: string, months: readonly string[], hashes: ReadonlyMap<string, string>): Promise<PrivateRuns> {
+  const runIds = new Map(months.map((m) => [m, signalsRunId(m, hashes)] as const));
+  const index = await readRunsIndex(runsDir);
+  const stale = await staleRuns(runsDir, index, runIds);
+  return { runsDir, months: stale, runIds, request: stale.length === 0 ? undefined : { runsDir, months: stale, runIds }, contacts: index.contacts };
+}
+
+/** One writer per runs folder too (two publishes with different --out may share it): taken only when something is written there. */
+export async function lockRunsFolder(runs: PrivateRuns | undefined, contacts: CarriedContacts | undefined): Promise<Awaited<ReturnType<typeof acquireLock>> | undefined> {
+  if (runs === undefined || (!runs.request && !contacts)) return undefined;
+  await mkdir(runs.runsDir, { recursive: true });
+  return acquireLock(runs.runsDir, 'runs folder');
+}
+
+/**
+ * Points the runs index at the runs written and at the contact source carried (its data
+ * written first, older sources pruned after): only once the publication itself has succeeded.
+ */
+export async function switchRunsFolder(runs: PrivateRuns | undefined, contacts: CarriedContacts | undefined, progress: (message: string) => void): Promise<void> {
+  if (runs === undefined || (!runs.request && !contacts)) return;
+  if (contacts) await writeContactSource(runs.runsDir, contacts, progress);
+  progress('switching the runs index');
+  await switchRunsIndex(runs.runsDir, new Map(runs.months.map((m) => [m, runs.runIds.get(m)!])), contacts ? contacts.id : undefined);
+  if (contacts) await pruneContactSources(runs.runsDir, contacts);
+}
