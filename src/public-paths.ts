@@ -17,7 +17,17 @@
  * simply matches nothing.
  */
 import { isMonth } from './core/month.js';
-import { SLUGS, type Slug } from './stats/types.js';
+
+/** The public pages, each a slug in every path below (stats/types.ts re-exports them for the statistics). */
+export const SLUGS = [
+  'platform-stores',
+  'agentic-commerce',
+  'platform-apps',
+  'platform-advertising',
+  'platform-trends',
+  'methodology',
+] as const;
+export type Slug = (typeof SLUGS)[number];
 
 export type PublicArtifact =
   | { kind: 'latest-json'; slug: Slug }

@@ -16,10 +16,10 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
+import { CONTACTS_FILE } from '../core/panel-contract.js';
 import { lit, openDuck } from '../panel/duck.js';
 import { EMAIL_MAX, isEmail, normaliseEmail } from './email.js';
 
-export const CONTACTS_FILE = /^contacts\.(csv|parquet|ndjson)$/;
 export const CONTACTS_DIR = 'contacts';
 export const CONTACTS_DATA = 'contacts.ndjson';
 const COLUMNS = ['store_id', 'name', 'email', 'role', 'source'] as const;

@@ -33,6 +33,8 @@ export const DIMENSIONS = ['country', 'category', 'plan'] as const;
 export type DimensionName = (typeof DIMENSIONS)[number] | 'app';
 
 export const PANEL_FILE = /^(\d{4}-\d{2})\.(csv|parquet|ndjson)$/;
+/** The contact source beside the month files (contacts/source.ts reads it): not a month. */
+export const CONTACTS_FILE = /^contacts\.(csv|parquet|ndjson)$/;
 
 /** `2026-10` → a month index (year × 12 + month − 1), so the previous month is `mi - 1`. */
 export const monthIndex = (month: string): number => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;

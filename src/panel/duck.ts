@@ -35,7 +35,5 @@ export function toNumber(value: unknown): number {
   return n;
 }
 
-/** SQL string literal. */
-export const lit = (s: string): string => `'${s.replaceAll("'", "''")}'`;
-/** SQL identifier. */
-export const ident = (s: string): string => `"${s.replaceAll('"', '""')}"`;
+/** SQL quoting, beside the engine for its users (core/sql.ts). */
+export { ident, lit } from '../core/sql.js';

@@ -5,11 +5,10 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import path from 'node:path';
-import { CONTACTS_FILE } from '../contacts/source.js';
 import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
-import { monthIndex, PANEL_COLUMNS, PANEL_FILE, type ColumnType } from '../core/panel-contract.js';
+import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, type ColumnType } from '../core/panel-contract.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
 

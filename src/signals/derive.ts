@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AD_COLUMNS, AGENTIC_COLUMNS } from '../core/panel-contract.js';
-import { lit } from '../panel/duck.js';
+import { lit } from '../core/sql.js';
 import { NETWORK_NAMES, type SignalType } from '../core/signals.js';
 
 

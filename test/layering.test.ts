@@ -1,0 +1,148 @@
+/**
+ * The layering of src/, held by its import graph (dpdm, as in import-cycles.test.ts). Each rule
+ * names the importers it covers, what they must never import and why; a failure lists every
+ * offending import as `file → imported file`. Type-only imports count: a room that names another
+ * room's types knows that room (the storage kernel naming an aggregate's row type knows the domain).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { srcImports } from './helpers/import-graph.js';
+
+type Match = (target: string) => boolean;
+
+/** src/ modules in any of `rooms` (a folder such as 'core' or a top-level file such as 'cli.ts'). */
+const inside = (...rooms: string[]): Match => (t) => rooms.some((r) => t === `src/${r}` || t.startsWith(`src/${r}/`));
+/** src/ modules in none of `rooms`; packages are not in src/. */
+const outside = (...rooms: string[]): Match => (t) => t.startsWith('src/') && !inside(...rooms)(t);
+/** Packages and node: modules named (or under a scope ending in '/'). */
+const packages = (...names: string[]): Match => (t) => names.some((n) => t === n || t.startsWith(n.endsWith('/') ? n : `${n}/`));
+const anyOf = (...ms: Match[]): Match => (t) => ms.some((m) => m(t));
+
+/** The workspace half: one folder per aggregate (ingest owns its tables too). */
+const AGGREGATES = ['accounts', 'contacts', 'deals', 'ingest', 'members', 'oauth', 'outreach', 'reports', 'wallet', 'watches', 'webhooks', 'workspaces'];
+/** Everything the workspace half stands on besides the aggregates: storage, composition, HTTP platforms. */
+const WORKSPACE = [...AGGREGATES, 'db', 'compose', 'api', 'mcp', 'web'];
+/** HTTP code, in src/ and out. */
+const HTTP = anyOf(inside('http', 'api', 'mcp', 'web', 'serve'), packages('fastify', '@fastify/', 'node:http', 'node:https', 'node:http2'));
+
+interface Rule {
+  /** The rule as a sentence: the test's name. */
+  name: string;
+  /** One line of why. */
+  why: string;
+  /** The importing modules the rule covers. */
+  from: Match;
+  /** What they must not import. */
+  never: Match;
+  /** Allowed imports as `file → imported file`, each with its reason beside it. */
+  except?: string[];
+  /** Check the run-time graph only (type-only imports allowed). */
+  runtimeOnly?: boolean;
+}
+
+const RULES: Rule[] = [
+  {
+    name: 'src/core imports nothing in src outside src/core',
+    why: 'the leaf vocabulary every room shares; one import upward and every room depends on that room',
+    from: inside('core'),
+    never: outside('core'),
+  },
+  {
+    name: 'src/db imports only src/db and src/core, and no HTTP',
+    why: 'the storage kernel knows no domain (aggregates bring their tables to it through compose/database.ts) and no transport',
+    from: inside('db'),
+    never: anyOf(outside('db', 'core'), HTTP),
+  },
+  {
+    name: 'src/signals imports only src/signals and src/core',
+    why: 'the signal registry is declarations; panel/runs.ts evaluates it, as panel/aggregate.ts does the stats registry',
+    from: inside('signals'),
+    never: outside('signals', 'core'),
+  },
+  {
+    name: 'src/public-paths.ts imports only src/core',
+    why: 'where each public file lives, shared by stats, render, publish, serve and mcp: it must bring none of them along',
+    from: inside('public-paths.ts'),
+    never: outside('core'),
+  },
+  {
+    name: 'the statistics half (panel, stats, render, publish, serve) imports nothing of the workspace half',
+    why: 'public statistics are built and served from the panel alone, never from a workspace database or its API',
+    from: inside('panel', 'stats', 'render', 'publish', 'serve'),
+    never: inside(...WORKSPACE),
+    // The contact file the data team puts beside the panel: publish checks it and carries it into
+    // the private runs folder for ingest; it is never published.
+    except: ['src/publish/pipeline.ts → src/contacts/source.ts'],
+  },
+  {
+    name: 'src/stats imports no panel, render, publish, serve or HTTP',
+    why: 'aggregation and protection are pure: plain data in, plain data out (the DuckDB edge, panel/, calls them)',
+    from: inside('stats'),
+    never: anyOf(inside('panel', 'render', 'publish', 'serve'), HTTP),
+  },
+  {
+    name: 'src/render imports no panel, publish, serve or HTTP',
+    why: 'rendering is pure: a statistics document in, strings and buffers out; publish writes them',
+    from: inside('render'),
+    never: anyOf(inside('panel', 'publish', 'serve'), HTTP),
+  },
+  {
+    name: 'src/panel imports no render, publish or serve',
+    why: 'reading the panel comes first; what is made of it later must not leak back into reading it',
+    from: inside('panel'),
+    never: inside('render', 'publish', 'serve'),
+  },
+  {
+    name: 'src/serve imports no stats, panel or render',
+    why: 'the public server serves a release as files (publish/manifest.ts, publish/release.ts); how statistics are made is not its business',
+    from: inside('serve'),
+    never: inside('stats', 'panel', 'render'),
+  },
+  {
+    name: 'only src/cli.ts imports src/commands',
+    why: 'cli.ts imports each command lazily so --help stays instant; what commands share lives in a room of its own',
+    from: outside('cli.ts', 'commands'),
+    never: inside('commands'),
+  },
+  {
+    name: 'outside the composition roots (cli, commands, bench), src/compose is named only for its Database type',
+    why: 'compose/ wires every aggregate together; a room that imports more of it depends on all of them',
+    from: outside('compose', 'commands', 'cli.ts', 'bench'),
+    never: (t) => inside('compose')(t) && t !== 'src/compose/database.ts',
+  },
+  {
+    name: 'at run time, src/compose is imported only by the composition roots and the refresh thread',
+    why: 'only an entry point (cli, commands, bench, a worker thread) opens the database; the rest are handed it',
+    from: outside('compose', 'commands', 'cli.ts', 'bench'),
+    never: inside('compose'),
+    runtimeOnly: true,
+    // The refresh worker thread is an entry point of its own: it opens its own connection.
+    except: ['src/accounts/refresh-thread.ts → src/compose/database.ts'],
+  },
+];
+
+async function violations(rule: Rule): Promise<string[]> {
+  const imports = await srcImports({ typeImports: !rule.runtimeOnly });
+  const found = imports.filter((i) => rule.from(i.from) && rule.never(i.to)).map((i) => `${i.from} → ${i.to}`);
+  return [...new Set(found)].filter((v) => !rule.except?.includes(v));
+}
+
+describe('layering of src/', () => {
+  // Parsing src/ takes seconds: done once, under the hook's longer timeout.
+  beforeAll(() => Promise.all([srcImports({ typeImports: true }), srcImports({ typeImports: false })]));
+
+  for (const rule of RULES) {
+    it(rule.name, async () => {
+      expect(await violations(rule), rule.why).toEqual([]);
+    });
+  }
+
+  it('allows no exception that no longer happens', async () => {
+    const stale: string[] = [];
+    for (const rule of RULES) {
+      const imports = await srcImports({ typeImports: !rule.runtimeOnly });
+      const seen = new Set(imports.map((i) => `${i.from} → ${i.to}`));
+      stale.push(...(rule.except ?? []).filter((e) => !seen.has(e)));
+    }
+    expect(stale).toEqual([]);
+  });
+});
