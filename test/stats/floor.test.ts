@@ -18,6 +18,6 @@ describe('constants written once', () => {
 
   it('writes the YYYY-MM pattern only in src/core/month.ts', () => {
     const pattern = /0\[1-9\]\|1\[0-2\]/;
-    expect(sources.filter((s) => pattern.test(s.text)).map((s) => s.file)).toEqual(['month.ts']);
+    expect(sources.filter((s) => pattern.test(s.text)).map((s) => s.file)).toEqual(['core/month.ts']);
   });
 });
