@@ -2,7 +2,7 @@
 import type { Db } from '../compose/database.js';
 import { insertInvite } from './store.js';
 import { getMember, upsertMember } from '../workspaces/store.js';
-import { randomToken, tokenHash } from '../web/session.js';
+import { randomToken, tokenHash } from '../core/tokens.js';
 import type { Role } from './roles.js';
 
 export const INVITE_DAYS = 7;

@@ -8,12 +8,13 @@
  * (oauth/store.ts). The issuer is the server's public origin; without a configured one, each origin
  * a request arrives at gets its own provider (tokens carry that origin's MCP URL as audience).
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import type { default as Provider, Interaction } from 'oidc-provider';
 import { SCOPES } from '../api/scopes.js';
 import type { Db } from '../compose/database.js';
 import { oauthAdapter } from './store.js';
 import { getOrCreateSetting } from '../db/settings.js';
+import { randomToken } from '../core/tokens.js';
 import { getMember } from '../workspaces/store.js';
 import { RefusedTarget, checkTarget, systemResolver, type Resolver } from '../webhooks/ssrf.js';
 import { loopbackClient } from './loopback-client.js';
@@ -57,7 +58,7 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
   const jwk = JSON.parse(
     await getOrCreateSetting(db, 'oauth_signing_jwk', () => JSON.stringify({ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'RS256' })),
   ) as Record<string, unknown>;
-  const cookieKey = await getOrCreateSetting(db, 'oauth_cookie_key', () => randomBytes(32).toString('base64url'));
+  const cookieKey = await getOrCreateSetting(db, 'oauth_cookie_key', randomToken);
   const Adapter = oauthAdapter(db, now);
   const guard = { resolve: opts.resolve ?? systemResolver, allowLocal: opts.allowLocal ?? false };
   const providers = new Map<string, Provider>();

@@ -16,7 +16,8 @@ import { PASSWORD_MIN, hashPassword, passwordMatches } from '../members/password
 import type { OAuthServer } from '../oauth/provider.js';
 import { registerInteractions } from './interactions.js';
 import { integrationsPage, invitePage, messagePage, signInPage } from './pages.js';
-import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, tokenHash, type SignedIn } from './session.js';
+import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, type SignedIn } from './session.js';
+import { tokenHash } from '../core/tokens.js';
 
 export interface WebOptions {
   db: Db;

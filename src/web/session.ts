@@ -3,17 +3,16 @@
  * https) whose hash is stored with a CSRF token every form of the session carries. Forms shown
  * before sign-in (sign-in, invite) carry a double-submit token from a SameSite=Strict cookie.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../compose/database.js';
+import { randomToken, tokenHash } from '../core/tokens.js';
 import { findSession, insertSession } from '../members/store.js';
 
 export const SESSION_COOKIE = 'storelens_session';
 const PRE_CSRF_COOKIE = 'storelens_csrf';
 const SESSION_MS = 12 * 3600_000;
 
-export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
-export const randomToken = (): string => randomBytes(32).toString('base64url');
 
 export function cookies(req: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
