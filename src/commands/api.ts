@@ -1,7 +1,7 @@
 /**
- * storelens api: the workspace REST API on its own port, with the background tasks on its
- * worker loop (compose/background.ts) unless `--requests-only` leaves them to `storelens
- * worker` processes on the same database.
+ * storelens api: the workspace app (compose/workspace-app.ts) on its own port, with the
+ * background tasks on its worker loop (compose/background.ts) unless `--requests-only` leaves
+ * them to `storelens worker` processes on the same database; both open through compose/serving.ts.
  *
  * On SIGTERM or SIGINT it stops in order: no new connections, the requests in flight finished
  * (at most SHUTDOWN_GRACE_MS, then the rest are cut), the worker loop stopped after the task it

@@ -7,7 +7,8 @@
  * the ingest and each workspace's re-rank under a lease (db/leases.ts), a watch check, an
  * outreach step and a growth report by a conditional UPDATE of their row, a statement by the
  * ledger's unique cause, a delivery by its claim (`FOR UPDATE SKIP LOCKED`). `api
- * --requests-only` leaves all of them to the workers.
+ * --requests-only` leaves all of them to the workers. It opens as every serving process does
+ * (compose/serving.ts), and mounts no app.
  *
  * Runs until SIGINT/SIGTERM, then stops the loop after the task it is running and the webhook
  * sends in flight (each is recorded: none is lost or sent twice), closes the database and exits 0.
