@@ -7,26 +7,32 @@
  * `{ prefix: '/api/v1' }` next to other routes.
  */
 import { negotiate } from '@fastify/accept-negotiator';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../compose/database.js';
 import { authenticate, touchIfDue } from './auth.js';
 import { BODY_LIMIT, unreadableJsonBody } from './body.js';
 import { capabilityReader } from './capabilities.js';
 import { docsPage } from './docs-page.js';
 import { apiErrorHandler } from './error-handler.js';
-import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationResponse, createExecutor } from './executor.js';
+import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationExecutor, type OperationResponse, createExecutor } from './executor.js';
 import { buildOpenApi } from './openapi.js';
 import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
 import { ROUTES } from '../compose/aggregates.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
-import { type McpOptions, registerMcp } from '../mcp/endpoint.js';
 
 
 /** Fastify path syntax: `/webhooks/{id}` ⇒ `/webhooks/:id`. */
 const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 export { BODY_LIMIT } from './body.js';
+
+/**
+ * Another endpoint under the api's prefix whose calls run operations through its executor (the
+ * MCP endpoint, composed in compose/workspace-app.ts); it shares the api's body parsing, error
+ * handling and no-store.
+ */
+export type ApiEndpoint = (app: FastifyInstance, executor: OperationExecutor, routes: readonly AnyRoute[]) => void;
 
 export interface ApiOptions {
   db: Db;
@@ -45,8 +51,8 @@ export interface ApiOptions {
   log?: (line: string) => void;
   /** The webhook routes' secret box and SSRF settings (see ExecutorOptions.webhooks). */
   webhooks?: WebhookRuntime;
-  /** The MCP endpoint at /mcp: statistics resources, allowed browser origins, OAuth metadata. */
-  mcp?: McpOptions;
+  /** Endpoints beside the operations' routes (the composition adds the MCP endpoint). */
+  endpoints?: readonly ApiEndpoint[];
 }
 
 declare module 'fastify' {
@@ -126,7 +132,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     });
   }
 
-  registerMcp(app, executor, ROUTES, opts.mcp);
+  for (const endpoint of opts.endpoints ?? []) endpoint(app, executor, ROUTES);
 
   app.get('/openapi.json', { exposeHeadRoute: false }, async (_req, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(openApi())),

@@ -83,7 +83,7 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
   const writeKeys = opts.writeKeys ?? Math.ceil((CEILING_RPS * seconds) / WRITE_LIMIT);
 
   const { default: Fastify } = await import('fastify');
-  const { buildApiApp } = await import('../api/app.js');
+  const { buildApiApp } = await import('../compose/api-app.js');
   const { openDatabase } = await import('../compose/database.js');
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-api-'));

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { refreshWorkspace } from '../accounts/refresh.js';
 import { startRefresher } from '../accounts/refresher.js';
-import { buildApiApp } from '../api/app.js';
+import { buildApiApp } from '../compose/api-app.js';
 import { issueApiKey } from '../api/issue-key.js';
 import { keyScopes } from '../api/scopes.js';
 import { newId } from '../db/ids.js';

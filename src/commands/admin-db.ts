@@ -1,38 +1,19 @@
 /** Shared edge of the admin commands: open the database, resolve a workspace, print results. */
 import type { Env } from '../core/env.js';
-import { DB_PATH } from '../core/defaults.js';
 import { CliError } from '../core/errors.js';
-import { type Db, isPostgresUrl, openDatabase } from '../compose/database.js';
+import type { Db } from '../compose/database.js';
+import { type DatabaseChoice, openWorkspaceDb } from '../compose/open-database.js';
 import type { Workspace } from '../workspaces/tables.js';
 import { findWorkspace, getMember } from '../workspaces/store.js';
 
 /** What every admin command takes (see the settings table). */
-export interface AdminOptions {
-  readonly db?: string;
-  readonly databaseUrl?: string;
+export interface AdminOptions extends DatabaseChoice {
   readonly json?: boolean;
 }
 
-/**
- * Opens PostgreSQL when `databaseUrl` (DATABASE_URL) is set, else the SQLite file; migration
- * notes go to stderr. Every command that opens the workspace database comes through here, so a
- * DATABASE_URL naming another database is refused (exit 2) here, and only by those commands.
- */
-export async function openAdminDb(opts: AdminOptions, env: Env): Promise<Db> {
-  const url = opts.databaseUrl;
-  if (url !== undefined && !isPostgresUrl(url)) {
-    // Not echoed: a database URL may hold a password.
-    throw new CliError('DATABASE_URL: not a postgres:// or postgresql:// URL (the value is not shown: it may hold a password)', 2);
-  }
-  const db = await openDatabase(url !== undefined ? { databaseUrl: url } : { dbPath: opts.db ?? DB_PATH });
-  if (db.appliedMigrations.length) {
-    env.stderr.write(`storelens: ${db.location}: applied migrations ${db.appliedMigrations.join(', ')}\n`);
-  }
-  return db;
-}
-
+/** Opens the workspace database (compose/open-database.ts), runs `fn` and closes it. */
 export async function withAdminDb<T>(opts: AdminOptions, env: Env, fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = await openAdminDb(opts, env);
+  const db = await openWorkspaceDb(opts, env);
   try {
     return await fn(db);
   } finally {

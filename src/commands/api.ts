@@ -1,7 +1,7 @@
 /**
- * storelens api: the workspace REST API on its own port, with the background tasks on its
- * worker loop (compose/background.ts) unless `--requests-only` leaves them to `storelens
- * worker` processes on the same database.
+ * storelens api: the workspace app (compose/workspace-app.ts) on its own port, with the
+ * background tasks on its worker loop (compose/background.ts) unless `--requests-only` leaves
+ * them to `storelens worker` processes on the same database; both open through compose/serving.ts.
  *
  * On SIGTERM or SIGINT it stops in order: no new connections, the requests in flight finished
  * (at most SHUTDOWN_GRACE_MS, then the rest are cut), the worker loop stopped after the task it
@@ -9,13 +9,13 @@
  */
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
-import { listenApi, type ListeningApi } from '../api/server.js';
+import { listenApi, type ListeningApi } from '../compose/api-server.js';
 import type { Config } from '../settings/config.js';
 import { OUT_DIR, SHUTDOWN_GRACE_MS } from '../core/defaults.js';
 import { publishedStatistics } from '../reports/statistics.js';
 import { listenError } from './listen-error.js';
 import { untilSignal } from './until-signal.js';
-import { openServing } from './worker.js';
+import { openServing } from '../compose/serving.js';
 
 /** The Config of `api`; a programmatic caller may leave out DATABASE_URL. */
 export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
@@ -39,11 +39,11 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
       only: opts.requestsOnly ? [] : undefined,
     });
     closeServing = serving.close;
-    const { db, webhooks, background } = serving;
+    const { db, background } = serving;
     // The first ranking before the first request.
     await background.worker.idle();
     try {
-      api = await listenApi({ db, port: opts.port, host: opts.host, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log: (line) => env.stderr.write(`storelens api: ${line}\n`) });
+      api = await listenApi({ ...serving.app, port: opts.port, host: opts.host });
     } catch (e) {
       await serving.close();
       const known = listenError(e, opts);

@@ -1,10 +1,7 @@
 /** `storelens ingest`: load the runs folder publish wrote into the workspace database, once. */
 import type { Env } from '../core/env.js';
-import type { Db } from '../compose/database.js';
 import { ingestRuns } from '../ingest/ingest.js';
-import { ingestCheck, INGEST_POLL_MS } from '../ingest/watcher.js';
 import { evaluateWatches } from '../watches/evaluate.js';
-import type { BackgroundOptions } from '../compose/background.js';
 import { progress } from '../progress.js';
 import type { Config } from '../settings/config.js';
 import { output, withAdminDb } from './admin-db.js';
@@ -28,25 +25,4 @@ export async function runIngest(opts: IngestCommandOptions, env: Env): Promise<v
     if (w.checked) env.stderr.write(`checked ${w.checked} watch${w.checked === 1 ? '' : 'es'} (${w.changed} changed health)\n`);
     output(env, opts, { months: s.months, stores: s.stores, signals: s.signals, ...(s.contacts === undefined ? {} : { contacts: s.contacts }) }, text);
   });
-}
-
-/**
- * For the servers (`api`, `serve --api`, `start`): the background worker's ingest task over
- * `runs`, logging to stderr; a failure is logged and the server goes on.
- */
-export function ingestTask(db: Db, runs: string, env: Env, label: string, intervalMs = INGEST_POLL_MS): NonNullable<BackgroundOptions['ingest']> {
-  const log = (line: string) => env.stderr.write(`${label}: ${line}\n`);
-  return {
-    everyMs: intervalMs,
-    check: (onLoaded) =>
-      ingestCheck(db, runs, {
-        intervalMs,
-        now: env.now,
-        onLoaded: async (s) => {
-          log(`ingested ${s.months.join(', ')} from ${runs} (${s.stores} store rows, ${s.signals} signals)`);
-          onLoaded();
-        },
-        onError: (e) => log(`ingest: ${e.message} (still serving what was loaded before)`),
-      }),
-  };
 }

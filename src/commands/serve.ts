@@ -4,18 +4,13 @@
  */
 import path from 'node:path';
 import type { Env } from '../core/env.js';
-import { apiPlugin } from '../api/app.js';
-import { webPlugin } from '../web/plugin.js';
-import { assistantConnector } from '../oauth/connector.js';
-import { oauthPlugin } from '../oauth/plugin.js';
-import type { Db } from '../compose/database.js';
+import type { FastifyInstance } from 'fastify';
 import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
 import { publishedStatistics } from '../reports/statistics.js';
-import type { Background } from '../compose/background.js';
+import { type Serving, openServing } from '../compose/serving.js';
+import { registerWorkspaceApp } from '../compose/workspace-app.js';
 import { listenError } from './listen-error.js';
-import { openServing } from './worker.js';
-import type { ServePlugin } from '../serve/app.js';
 import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
 
@@ -23,43 +18,31 @@ type ServeConfig = Config<'serve'>;
 /** The Config of `serve`; a programmatic caller may leave out what has a default. */
 export type ServeOptions = Pick<ServeConfig, 'out' | 'port' | 'host'> & Partial<ServeConfig>;
 
+/** A serving process (compose/serving.ts) whose workspace app mounts on the public server. */
+export interface WorkspaceServing extends Serving {
+  /** Registers the workspace app (compose/workspace-app.ts) on the server's Fastify instance. */
+  mount(app: FastifyInstance): Promise<void>;
+  /** The MCP endpoint offers the statistics this publication holds (known once the server runs). */
+  follow(live: LivePublication): void;
+}
+
 /**
- * `--api`: the workspace REST API mounted under /api/v1 on the same port, over the SQLite file
- * `opts.db` (or PostgreSQL when `databaseUrl` is set); with `runs`, that runs folder is ingested
- * in the background now and whenever publish writes a new run. `close` (after the server) stops
- * ingesting and closes the database.
+ * `--api`: the workspace app (REST API under /api/v1, MCP, sign-in, the assistant connector) on
+ * the same port, over the SQLite file `opts.db` (or PostgreSQL when `databaseUrl` is set); with
+ * `runs`, that runs folder is ingested in the background now and whenever publish writes a new
+ * run. `close` (after the server) stops ingesting and closes the database.
  */
-export async function apiPlugins(
+export async function openWorkspaceServing(
   opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses'> & { label?: string; out?: string },
   env: Env,
-): Promise<{ plugins: ServePlugin[]; close: () => Promise<void>; db: Db; background: Background; follow: (live: LivePublication) => void }> {
-  const label = opts.label ?? 'storelens serve';
-  const { db, webhooks, background, close } = await openServing(opts, env, label, {
+): Promise<WorkspaceServing> {
+  const serving = await openServing(opts, env, opts.label ?? 'storelens serve', {
     reports: opts.out !== undefined ? { statistics: publishedStatistics(opts.out) } : undefined,
   });
-  // The assistant connector's OAuth sign-in; metadata documents on loopback only under the local setting.
-  let connector: Awaited<ReturnType<typeof assistantConnector>>;
-  try {
-    connector = await assistantConnector(db, env.now, { allowLocal: webhooks.guard.allowLocal });
-  } catch (e) {
-    await close();
-    throw e;
-  }
-  // The MCP endpoint offers the statistics the server publishes (known once the server runs).
   let live: LivePublication | undefined;
-  const mcp = { publication: () => live?.current ?? null, ...connector.mcp };
   return {
-    plugins: [
-      {
-        plugin: apiPlugin,
-        options: { prefix: '/api/v1', db, now: env.now, onWrite: background.onWrite, webhooks, mcp, validateResponses: opts.validateResponses, log: (line: string) => env.stderr.write(`${label}: ${line}\n`) },
-      },
-      { plugin: webPlugin, options: { db, now: env.now, oauth: connector.oauth } },
-      { plugin: oauthPlugin, options: { oauth: connector.oauth } },
-    ],
-    close,
-    db,
-    background,
+    ...serving,
+    mount: (app) => registerWorkspaceApp(app, { ...serving.app, mcp: { publication: () => live?.current ?? null } }),
     follow: (l) => (live = l),
   };
 }
@@ -91,14 +74,14 @@ function printUrls(server: RunningServer, opts: ServeOptions, env: Env): void {
 export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   if (!opts.host) throw new CliError('--host: an interface is required', 2);
   const out = path.resolve(opts.out);
-  const api = opts.api ? await apiPlugins(opts, env) : null;
+  const api = opts.api ? await openWorkspaceServing(opts, env) : null;
   let server: RunningServer;
   try {
     server = await startServer({
       out,
       port: opts.port,
       host: opts.host,
-      plugins: api?.plugins,
+      mount: api?.mount,
       live: { onEvent: (e) => env.stderr.write(describe(e, opts.out)) },
     });
   } catch (e) {

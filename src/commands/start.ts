@@ -18,7 +18,7 @@ import { publish, type PublishOptions } from '../publish/pipeline.js';
 import { closeOnSignals, startServer } from '../serve/server.js';
 import type { Config } from '../settings/config.js';
 import { listenError } from './listen-error.js';
-import { apiPlugins } from './serve.js';
+import { openWorkspaceServing } from './serve.js';
 
 /** The Config of `start`; a programmatic caller may leave out DATABASE_URL. */
 export type StartOptions = Pick<Config<'start'>, 'port' | 'host'> & Partial<Config<'start'>>;
@@ -48,7 +48,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 
-  const api = await apiPlugins({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses }, env);
+  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   const signIn = await resetDemoSignIn(api.db, env.now());
   // Accounts before the first request: load the runs publish wrote and score the demo workspace.
@@ -58,7 +58,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   await api.background.worker.idle();
   let server;
   try {
-    server = await startServer({ out, port: opts.port, host: opts.host, plugins: api.plugins });
+    server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount });
   } catch (e) {
     await api.close();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { adminCli, seedAcme } from '../helpers/cli.js';
-import { buildApiApp } from '../../src/api/app.js';
+import { buildApiApp } from '../../src/compose/api-app.js';
 import { countAccounts } from '../../src/accounts/store.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 

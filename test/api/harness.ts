@@ -1,7 +1,7 @@
 /** A real api server on a free port over a fresh database, with an injected clock. */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { type BuildApiAppOptions, buildApiApp } from '../../src/api/app.js';
+import { type BuildApiAppOptions, buildApiApp } from '../../src/compose/api-app.js';
 import type { ApiOptions } from '../../src/api/plugin.js';
 import { generateApiKey } from '../../src/api/keys.js';
 import type { Scope } from '../../src/api/scopes.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { apiPlugin } from '../../src/api/app.js';
+import { apiPlugin } from '../../src/api/plugin.js';
 import { ensureDemoKey } from '../../src/api/demo.js';
 import { demoWithAccounts } from '../helpers/accounts.js';
 import { freshDb, type TestDb } from '../helpers/db.js';

@@ -2,7 +2,7 @@ import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addActivation } from '../../src/workspaces/store.js';
 import type { AddressInfo } from 'node:net';
-import { buildApiApp } from '../../src/api/app.js';
+import { buildApiApp } from '../../src/compose/api-app.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApiApp } from '../../src/api/app.js';
+import { buildApiApp } from '../../src/compose/api-app.js';
 import { revokeApiKey } from '../../src/api/keys-store.js';
 import { importAccounts } from '../../src/accounts/store.js';
 import { openDatabase } from '../../src/compose/database.js';

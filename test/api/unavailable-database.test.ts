@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { buildApiApp } from '../../src/api/app.js';
+import { buildApiApp } from '../../src/compose/api-app.js';
 import { issueApiKey } from '../../src/api/issue-key.js';
 import { createWorkspace, upsertMember } from '../../src/workspaces/store.js';
 import { dialects, freshDb } from '../helpers/db.js';

@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { apiPlugin } from '../../src/api/app.js';
+import { workspaceApi as apiPlugin } from '../../src/compose/workspace-app.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { freshDb, type TestDb } from './db.js';
 import { samplePublicationFiles, writePublication, type WrittenRelease } from './publication.js';

@@ -11,7 +11,7 @@ let out: string;
 let server: RunningServer;
 let release: WrittenRelease;
 
-/** Stands in for the workspace API (src/api/app.ts's apiPlugin). */
+/** Stands in for the workspace API (src/api/plugin.ts's apiPlugin). */
 const fakeApi: FastifyPluginAsync<{ greeting: string }> = async (app, opts) => {
   app.get('/things', async (request) => ({ greeting: opts.greeting, query: request.query }));
   app.post('/things', async (request) => ({ posted: request.body }));

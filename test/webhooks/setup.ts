@@ -1,7 +1,7 @@
 /** A real api server with webhooks over a fresh database, a receiver resolver and deliverers driven by the test. */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApiApp } from '../../src/api/app.js';
+import { buildApiApp } from '../../src/compose/api-app.js';
 import type { Db } from '../../src/compose/database.js';
 import { appendEvents, type NewEvent } from '../../src/webhooks/outbox.js';
 import type { EventType } from '../../src/webhooks/events.js';

@@ -1,5 +1,5 @@
 /**
- * Listening, and graceful shutdown, for the api app (the factory lives in app.ts). Closing
+ * Listening, and graceful shutdown, for the api app (the factory lives in api-app.ts). Closing
  * stops accepting connections, answers requests that arrive on open keep-alive connections with
  * 503, closes idle ones at once and lets the requests in flight finish (http/graceful-close.ts);
  * after `graceMs` whatever is left is cut.
@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SHUTDOWN_GRACE_MS } from '../core/defaults.js';
 import { gracefulClose } from '../http/graceful-close.js';
-import { buildApiApp, type BuildApiAppOptions } from './app.js';
+import { buildApiApp, type BuildApiAppOptions } from './api-app.js';
 
 export interface ListeningApi {
   app: FastifyInstance;

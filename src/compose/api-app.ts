@@ -1,0 +1,35 @@
+/** The workspace app on a server of its own (no listen): problem+json and no-store everywhere, down to the wire. */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
+import { apiErrorHandler } from '../api/error-handler.js';
+import { BODY_LIMIT } from '../api/plugin.js';
+import { ApiProblem, sendProblem } from '../api/problems.js';
+import { API_PREFIX, registerWorkspaceApp, type WorkspaceAppOptions } from './workspace-app.js';
+
+export interface BuildApiAppOptions extends WorkspaceAppOptions {
+  logger?: boolean;
+  /** Connection limits of the server (defaults in http/wire.ts). */
+  timeouts?: ServerTimeouts;
+}
+
+export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
+  const { logger = false, timeouts, ...appOptions } = opts;
+  const app = Fastify({
+    logger,
+    bodyLimit: opts.bodyLimit ?? BODY_LIMIT,
+    routerOptions: { maxParamLength: 500 },
+    // Wire errors, framework errors and absolute-form targets as problems (http/wire.ts).
+    ...wireServerOptions({ timeouts }),
+  });
+  // Callback style: no promise per response.
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
+  app.setErrorHandler(apiErrorHandler(opts.bodyLimit ?? BODY_LIMIT));
+  await registerWorkspaceApp(app, appOptions);
+  app.setNotFoundHandler(async (req, reply) =>
+    sendProblem(reply, new ApiProblem('not-found', `There is nothing at ${req.method} ${req.url.split('?')[0]}; the API lives under ${API_PREFIX}.`)),
+  );
+  return app;
+}

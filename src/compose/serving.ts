@@ -1,0 +1,94 @@
+/**
+ * The one opener of a process that serves or delivers (`api`, `serve --api`, `start`, `worker`):
+ * the workspace database, the webhook runtime, the background work on the one worker loop
+ * (background.ts), and the options the workspace app (workspace-app.ts) is mounted with over
+ * them: its writes tell this loop, its webhook routes use this runtime, its lines go to this log.
+ */
+import type { Env } from '../core/env.js';
+import type { Config } from '../settings/config.js';
+import { INGEST_POLL_MS, ingestCheck } from '../ingest/watcher.js';
+import { type WebhookRuntime, webhookRuntime } from '../webhooks/runtime.js';
+import { type Background, type BackgroundOptions, startBackground } from './background.js';
+import type { Db } from './database.js';
+import { type DatabaseChoice, openWorkspaceDb } from './open-database.js';
+import type { WorkspaceAppOptions } from './workspace-app.js';
+
+type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'>>;
+
+export interface Serving {
+  db: Db;
+  webhooks: WebhookRuntime;
+  background: Background;
+  /** The workspace app over this process's database, worker loop and webhook runtime (registerWorkspaceApp, buildApiApp). */
+  app: WorkspaceAppOptions;
+  /** Stops the worker loop, then closes the database. */
+  close(): Promise<void>;
+}
+
+export interface ServingOptions extends DatabaseChoice, WebhookConfig {
+  /** A runs folder to ingest now and whenever publish writes a new run. */
+  runs?: string;
+  /** How often to look for a new run (tests; default INGEST_POLL_MS). */
+  ingestIntervalMs?: number;
+  /** Check every JSON success body of the app against its route's response schema. */
+  validateResponses?: boolean;
+}
+
+/** Opens a serving process's database and starts its worker loop; `label` prefixes its log lines. */
+export async function openServing(
+  opts: ServingOptions,
+  env: Env,
+  label: string,
+  loop: Pick<BackgroundOptions, 'reports' | 'only'> & { deliverEveryMs?: number } = {},
+): Promise<Serving> {
+  const log = (line: string) => env.stderr.write(`${label}: ${line}\n`);
+  const db = await openWorkspaceDb(opts, env);
+  try {
+    const webhooks = await webhookRuntimeOf(db, opts);
+    const background = startBackground(db, {
+      now: env.now,
+      log,
+      ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, log, opts.ingestIntervalMs) : undefined,
+      webhooks: { ...webhooks, everyMs: loop.deliverEveryMs },
+      reports: loop.reports,
+      only: loop.only,
+    });
+    let closing: Promise<void> | undefined;
+    return {
+      db,
+      webhooks,
+      background,
+      app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log },
+      close: () =>
+        (closing ??= (async () => {
+          await background.stop();
+          await db.close();
+        })()),
+    };
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+}
+
+/** The webhook runtime a serving or delivering process uses, from its Config. */
+function webhookRuntimeOf(db: Db, c: WebhookConfig): Promise<WebhookRuntime> {
+  return webhookRuntime(db.kysely, { allowLocal: c.webhooksAllowLocal ?? false, keys: { key: c.secretKey, previous: c.previousSecretKey } });
+}
+
+/** The worker loop's ingest task over `runs`; a failure is logged and the process goes on. */
+function ingestTask(db: Db, runs: string, env: Env, log: (line: string) => void, intervalMs = INGEST_POLL_MS): NonNullable<BackgroundOptions['ingest']> {
+  return {
+    everyMs: intervalMs,
+    check: (onLoaded) =>
+      ingestCheck(db, runs, {
+        intervalMs,
+        now: env.now,
+        onLoaded: async (s) => {
+          log(`ingested ${s.months.join(', ')} from ${runs} (${s.stores} store rows, ${s.signals} signals)`);
+          onLoaded();
+        },
+        onError: (e) => log(`ingest: ${e.message} (still serving what was loaded before)`),
+      }),
+  };
+}
