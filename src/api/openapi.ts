@@ -10,7 +10,6 @@ import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from './idempotency.js';
 import { API_PROBLEM_KINDS, PROBLEM_BASE } from './problems.js';
 import { DEFAULT_LIMITS } from './rate-limit.js';
 import { type AnyRoute, isMutating } from './route-def.js';
-import { ROUTES } from '../compose/aggregates.js';
 import { jsonSchema, Problem } from './schemas.js';
 import { SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
 
@@ -93,10 +92,10 @@ function operation(r: AnyRoute, capability: CapabilityLookup, statuses: ReturnTy
   return op;
 }
 
-export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1', bodyLimit = BODY_LIMIT): Json {
+export function buildOpenApi(routes: readonly AnyRoute[], capability: CapabilityLookup, basePath = '/api/v1', bodyLimit = BODY_LIMIT): Json {
   const statuses = statusResponses(bodyLimit);
   const paths: Record<string, Json> = {};
-  for (const r of ROUTES) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, capability, statuses);
+  for (const r of routes) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, capability, statuses);
   const problemSchema = jsonSchema(Problem, 'output');
   const responses: Json = {};
   for (const { name, description } of Object.values(statuses)) {
@@ -121,7 +120,7 @@ export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1',
       ].join('\n\n'),
     },
     servers: [{ url: basePath }],
-    tags: [...new Set(ROUTES.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {

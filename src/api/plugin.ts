@@ -18,7 +18,6 @@ import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationExecutor
 import { buildOpenApi } from './openapi.js';
 import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
-import { ROUTES } from '../compose/aggregates.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
 
 
@@ -36,6 +35,8 @@ export type ApiEndpoint = (app: FastifyInstance, executor: OperationExecutor, ro
 
 export interface ApiOptions {
   db: Db;
+  /** The operations to serve, in documentation order (the composition's route table: compose/aggregates.ts). */
+  routes: readonly AnyRoute[];
   /** Clock (injected in tests). */
   now?: () => Date;
   /** Capability manifest; default config/capabilities.json of the package. */
@@ -67,13 +68,13 @@ declare module 'fastify' {
 const DOC_PATHS = new Set(['/openapi.json', '/docs']);
 
 export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
-  const { db } = opts;
+  const { db, routes } = opts;
   const now = opts.now ?? (() => new Date());
   const capability = capabilityReader(opts.capabilitiesPath);
   const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, webhooks: opts.webhooks, validateResponses: opts.validateResponses, log: opts.log });
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
-  const openApi = () => buildOpenApi(capability, prefix, bodyLimit);
+  const openApi = () => buildOpenApi(routes, capability, prefix, bodyLimit);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (req, body, done) => {
@@ -106,14 +107,14 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     if (DOC_PATHS.has(path)) throw methodNotAllowed(req.method, ['GET']);
     const at = now();
     await touchIfDue(db, await authenticate(db, req.headers.authorization, at), at);
-    const allowed = ROUTES.filter((r) => templateRegex(r.path).test(path)).map((r) => r.method);
+    const allowed = routes.filter((r) => templateRegex(r.path).test(path)).map((r) => r.method);
     // The router refuses over-long path parameters; that is not a method problem.
     if (allowed.length && !allowed.includes(req.method as AnyRoute['method'])) throw methodNotAllowed(req.method, allowed);
     return sendProblem(reply, new ApiProblem('not-found', `There is no operation at ${req.method} ${prefix}${path}.`));
   };
   app.setNotFoundHandler(notFound);
 
-  for (const route of ROUTES) {
+  for (const route of routes) {
     app.route({
       method: route.method,
       url: fastifyPath(route.path),
@@ -132,7 +133,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     });
   }
 
-  for (const endpoint of opts.endpoints ?? []) endpoint(app, executor, ROUTES);
+  for (const endpoint of opts.endpoints ?? []) endpoint(app, executor, routes);
 
   app.get('/openapi.json', { exposeHeadRoute: false }, async (_req, reply) =>
     reply.type('application/json; charset=utf-8').send(JSON.stringify(openApi())),

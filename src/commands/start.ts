@@ -7,7 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../core/env.js';
-import { ensureDemoKey, resetDemoSignIn } from '../api/demo.js';
+import { ensureDemoKey, resetDemoSignIn } from '../compose/demo.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../core/defaults.js';
 import { CliError } from '../core/errors.js';

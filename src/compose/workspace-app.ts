@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { type ApiEndpoint, type ApiOptions, apiPlugin } from '../api/plugin.js';
+import { ROUTES } from './aggregates.js';
 import { type McpOptions, registerMcp } from '../mcp/endpoint.js';
 import { assistantConnector } from '../oauth/connector.js';
 import { oauthPlugin } from '../oauth/plugin.js';
@@ -15,7 +16,7 @@ import { webPlugin } from '../web/plugin.js';
 
 export const API_PREFIX = '/api/v1';
 
-export interface WorkspaceApiOptions extends ApiOptions {
+export interface WorkspaceApiOptions extends Omit<ApiOptions, 'routes'> {
   /** The MCP endpoint at /mcp: statistics resources, allowed browser origins, OAuth metadata. */
   mcp?: McpOptions;
 }
@@ -29,7 +30,7 @@ export interface WorkspaceAppOptions extends WorkspaceApiOptions {
 export const workspaceApi: FastifyPluginAsync<WorkspaceApiOptions> = async (app, opts) => {
   const { mcp, ...apiOptions } = opts;
   const mcpEndpoint: ApiEndpoint = (scope, executor, routes) => registerMcp(scope, executor, routes, mcp);
-  await apiPlugin(app, { ...apiOptions, endpoints: [...(opts.endpoints ?? []), mcpEndpoint] });
+  await apiPlugin(app, { ...apiOptions, routes: ROUTES, endpoints: [...(opts.endpoints ?? []), mcpEndpoint] });
 };
 
 /** Registers the workspace app on `app` (its own server's or the public one's), in the order it answers. */

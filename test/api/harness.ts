@@ -32,7 +32,7 @@ export interface Harness {
 }
 
 /** Every JSON success body is checked against its route's response schema unless `validateResponses: false`. */
-export async function startApi(dialect: DialectName, opts: Omit<ApiOptions, 'db' | 'now'> & Pick<BuildApiAppOptions, 'oauth'> & { poolSize?: number } = {}): Promise<Harness> {
+export async function startApi(dialect: DialectName, opts: Omit<ApiOptions, 'db' | 'now' | 'routes'> & Pick<BuildApiAppOptions, 'oauth'> & { poolSize?: number } = {}): Promise<Harness> {
   const { poolSize, ...apiOpts } = opts;
   const t = await freshDb(dialect, { poolSize });
   const clock = fakeClock();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { apiPlugin } from '../../src/api/plugin.js';
-import { ensureDemoKey } from '../../src/api/demo.js';
+import { workspaceApi as apiPlugin } from '../../src/compose/workspace-app.js';
+import { ensureDemoKey } from '../../src/compose/demo.js';
 import { demoWithAccounts } from '../helpers/accounts.js';
 import { freshDb, type TestDb } from '../helpers/db.js';
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { AccountStatus } from '../../src/accounts/statuses.js';
 import { upsertAccounts } from '../../src/accounts/store.js';
 import { insertStoreMonths, insertStoreSignals } from '../../src/ingest/stores.js';
-import { ensureDemoKey } from '../../src/api/demo.js';
+import { ensureDemoKey } from '../../src/compose/demo.js';
 import type { Db } from '../../src/compose/database.js';
 import { type FixtureSignal, type FixtureStore, signalRecord, storeRecord } from './runs-fixture.js';
 

@@ -1,6 +1,6 @@
 /** serve and the workspace API on one port, the way `serve --api` and `npm start` run them. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDemoKey } from '../../src/api/demo.js';
+import { ensureDemoKey } from '../../src/compose/demo.js';
 import type { RunningServer } from '../../src/serve/server.js';
 import type { TestDb } from '../helpers/db.js';
 import { startServeWithApi, type ServeWithApi } from '../helpers/serve-with-api.js';

@@ -2,12 +2,12 @@
  * The demo workspace `npm start` prints a key for, with a target profile (its accounts come from
  * the demo panel once ingested): idempotent except for the fresh key.
  */
-import type { Db } from '../compose/database.js';
+import type { Db } from './database.js';
 import type { Profile } from '../accounts/profile.js';
 import { getProfile, setProfile } from '../accounts/profile-store.js';
 import { createWorkspace, findWorkspace, upsertMember } from '../workspaces/store.js';
-import { issueApiKey } from './issue-key.js';
-import { keyScopes } from './scopes.js';
+import { issueApiKey } from '../api/issue-key.js';
+import { keyScopes } from '../api/scopes.js';
 
 export const DEMO_WORKSPACE = 'demo';
 export const DEMO_OWNER = 'owner@demo.example';
