@@ -53,18 +53,6 @@ const RULES: Rule[] = [
     never: anyOf(outside('db', 'core'), HTTP),
   },
   {
-    name: 'src/signals imports only src/signals and src/core',
-    why: 'the signal registry is declarations; panel/runs.ts evaluates it, as panel/aggregate.ts does the stats registry',
-    from: inside('signals'),
-    never: outside('signals', 'core'),
-  },
-  {
-    name: 'src/public-paths.ts imports only src/core',
-    why: 'where each public file lives, shared by stats, render, publish, serve and mcp: it must bring none of them along',
-    from: inside('public-paths.ts'),
-    never: outside('core'),
-  },
-  {
     name: 'the statistics half (panel, stats, render, publish, serve) imports nothing of the workspace half',
     why: 'public statistics are built and served from the panel alone, never from a workspace database or its API',
     from: inside('panel', 'stats', 'render', 'publish', 'serve'),

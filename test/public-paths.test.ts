@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   canonicalUrl, cardUrl, isPublicPath, manifestKey, manifestKeyToPath, pageUrl, parseManifestKey, publicUrl, resolvePublicPath, urlPath, type PublicArtifact,
-} from '../src/public-paths.js';
+} from '../src/core/public-paths.js';
 import { SLUGS } from '../src/stats/types.js';
 
 const slug = fc.constantFrom(...SLUGS);

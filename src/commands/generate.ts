@@ -2,7 +2,7 @@ import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
-import { progress } from '../progress.js';
+import { progress } from './progress.js';
 import type { Config } from '../settings/config.js';
 
 export async function runGenerate(flags: Config<'generate'>, env: Env): Promise<void> {

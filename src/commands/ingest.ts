@@ -2,7 +2,7 @@
 import type { Env } from '../core/env.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { evaluateWatches } from '../watches/evaluate.js';
-import { progress } from '../progress.js';
+import { progress } from './progress.js';
 import type { Config } from '../settings/config.js';
 import { output, withAdminDb } from './admin-db.js';
 

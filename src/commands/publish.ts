@@ -1,6 +1,6 @@
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
-import { progress } from '../progress.js';
+import { progress } from './progress.js';
 import { publish } from '../publish/pipeline.js';
 import type { Config } from '../settings/config.js';
 

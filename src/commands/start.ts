@@ -13,7 +13,7 @@ import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../core/defaults.j
 import { CliError } from '../core/errors.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
-import { progress } from '../progress.js';
+import { progress } from './progress.js';
 import { publish, type PublishOptions } from '../publish/pipeline.js';
 import { closeOnSignals, startServer } from '../serve/server.js';
 import type { Config } from '../settings/config.js';

@@ -1,6 +1,6 @@
 /**
  * The month-over-month signals a store can show (an account's signal history). publish derives
- * them (signals/derive.ts), ingest loads them, scoring weighs them, and the API lists them: all
+ * them (panel/signals.ts), ingest loads them, scoring weighs them, and the API lists them: all
  * read the list from this module. Thresholds and wording live with the derivation.
  */
 export const SIGNAL_TYPES = [

@@ -1,4 +1,4 @@
-/** SQL quoting, engine-free: registries that declare SQL (signals/derive.ts) use it without opening DuckDB. */
+/** SQL quoting, engine-free: registries that declare SQL (panel/signals.ts) use it without opening DuckDB. */
 
 /** SQL string literal. */
 export const lit = (s: string): string => `'${s.replaceAll("'", "''")}'`;

@@ -4,7 +4,7 @@
  * from the publication `serve` is answering from, so a resource is exactly the public file.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
-import { publicUrl, type PublicArtifact } from '../public-paths.js';
+import { publicUrl, type PublicArtifact } from '../core/public-paths.js';
 import type { Publication } from '../serve/publication.js';
 import { SLUGS } from '../stats/types.js';
 

@@ -16,7 +16,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
-import { SIGNALS_VERSION, signalsSql } from '../signals/derive.js';
+import { SIGNALS_VERSION, signalsSql } from './signals.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, previousMonth } from '../core/panel-contract.js';
 import { lit, toNumber, type Duck } from './duck.js';
 

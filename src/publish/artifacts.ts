@@ -3,7 +3,7 @@
  * from the live publication and keeps its Last-Modified; cards are re-rendered only when their
  * content hash changed.
  */
-import { manifestKey, parseManifestKey } from '../public-paths.js';
+import { manifestKey, parseManifestKey } from '../core/public-paths.js';
 import { pageCardInputs, cardHash, renderCards } from '../render/card.js';
 import { renderCsv } from '../render/csv.js';
 import { renderHtml } from '../render/html.js';

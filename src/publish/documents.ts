@@ -3,7 +3,7 @@
  * the live publication has them; a release item for each month published for the first time,
  * a correction item for each published month whose figures changed.
  */
-import { manifestKey } from '../public-paths.js';
+import { manifestKey } from '../core/public-paths.js';
 import { makeDocument, renderDocument } from '../render/json.js';
 import type { FeedItem } from '../render/page.js';
 import type { BuiltMonth } from '../stats/build.js';

@@ -2,7 +2,7 @@
  * The cards of a page: one per stat of its month (DESIGN.md "Decisions" → Cards), built from
  * the same PageModel the markdown and HTML renderers read, so every artifact agrees.
  */
-import { pageUrl } from '../public-paths.js';
+import { pageUrl } from '../core/public-paths.js';
 import { PUBLISHER } from '../stats/types.js';
 import { dimensionLabel, formatValue } from './format.js';
 import type { CardInput, PageModel } from './page.js';

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { builtWorkerPath } from '../threads.js';
+import { builtWorkerPath } from '../core/threads.js';
 import { renderCard } from './card-render.js';
 import type { CardInput } from './page.js';
 

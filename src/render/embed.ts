@@ -3,7 +3,7 @@
  * the stat on its page, then the attribution link and "CC BY 4.0". URLs are absolute and pinned
  * to the month, so an embedded image never changes under a reader.
  */
-import { cardUrl } from '../public-paths.js';
+import { cardUrl } from '../core/public-paths.js';
 import { PUBLISHER, type Slug, type Stat } from '../stats/types.js';
 import { escapeHtml } from './escape.js';
 

@@ -4,7 +4,7 @@
  * snippet per stat and schema.org Dataset JSON-LD. Pure: PageModel in, string out. Every piece
  * of data is HTML-escaped; JSON-LD is escaped for a script element.
  */
-import { pageUrl, publicUrl } from '../public-paths.js';
+import { pageUrl, publicUrl } from '../core/public-paths.js';
 import { FLOOR } from '../stats/floor.js';
 import { LICENSE, PUBLISHER, type Stat } from '../stats/types.js';
 import { escapeHtml as e, jsonForScript } from './escape.js';

@@ -2,7 +2,7 @@
  * schema.org `Dataset` description of a page, for search engines and dataset catalogues:
  * the JSON and CSV distributions, license, creator and temporal coverage.
  */
-import { pageUrl, publicUrl } from '../public-paths.js';
+import { pageUrl, publicUrl } from '../core/public-paths.js';
 import { FLOOR } from '../stats/floor.js';
 import { PUBLISHER } from '../stats/types.js';
 import { formatMonth } from './format.js';

@@ -3,7 +3,7 @@
  * with a GFM table of its dimension rows, its definition and methodology version, an anchor
  * per stat, the license line and an attribution link. Pure: PageModel in, string out.
  */
-import { pageUrl, publicUrl } from '../public-paths.js';
+import { pageUrl, publicUrl } from '../core/public-paths.js';
 import { FLOOR } from '../stats/floor.js';
 import { LICENSE, PUBLISHER } from '../stats/types.js';
 import { escapeHtml, escapeMarkdownInline, escapeMarkdownParagraph, markdownCell } from './escape.js';

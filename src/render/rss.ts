@@ -5,7 +5,7 @@
  */
 import { Feed } from 'feed';
 import { isMonth } from '../core/month.js';
-import { pageUrl, publicUrl } from '../public-paths.js';
+import { pageUrl, publicUrl } from '../core/public-paths.js';
 import { LICENSE, PUBLISHER, type Slug } from '../stats/types.js';
 import { escapeHtml } from './escape.js';
 import { formatMonth } from './format.js';

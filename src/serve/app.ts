@@ -24,7 +24,7 @@ import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
 import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
-import { isPublicPath } from '../public-paths.js';
+import { isPublicPath } from '../core/public-paths.js';
 
 /** A Fastify plugin to register on the combined port, e.g. `{ plugin: apiPlugin, options: { prefix: '/api/v1' } }`. */
 export interface ServePlugin {

@@ -7,7 +7,7 @@
 import { createServer, type OutgoingHttpHeader, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { urlPath as publicPath, type Slug } from '../public-paths.js';
+import { urlPath as publicPath, type Slug } from '../core/public-paths.js';
 import { resolveCurrentRelease } from '../publish/release.js';
 import { loadPublication } from './publication.js';
 import { startServer } from './server.js';

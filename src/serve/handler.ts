@@ -16,7 +16,7 @@ import { ifNoneMatchMatches, notModifiedSince } from './conditional.js';
 import { sendFileBody, type BodyCache, type FileBodyHooks } from './file-body.js';
 import { METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, type PreparedResponse } from './problem.js';
 import type { Publication } from './publication.js';
-import { isPublicPath, resolvePublicPath } from '../public-paths.js';
+import { isPublicPath, resolvePublicPath } from '../core/public-paths.js';
 
 /** Answers the request and returns true, or returns false without touching `res`. */
 export type PublicHandler = (req: IncomingMessage, res: ServerResponse) => boolean;

@@ -4,7 +4,7 @@
  * Kinds, statuses and titles come from the shared registry (../http/problems.ts).
  */
 import { prepareProblem, type PreparedProblem, type ProblemKind } from '../http/problems.js';
-import type { NotFoundReason } from '../public-paths.js';
+import type { NotFoundReason } from '../core/public-paths.js';
 
 export { PROBLEM_BASE, PROBLEM_CONTENT_TYPE } from '../http/problems.js';
 

@@ -10,7 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Manifest } from '../publish/manifest.js';
-import { manifestKeyToPath } from '../public-paths.js';
+import { manifestKeyToPath } from '../core/public-paths.js';
 
 export const ARTIFACT_CACHE = 'public, s-maxage=3600';
 

@@ -3,7 +3,7 @@
  * matched cohort, and the texts. Pure: plain data in, plain data out.
  */
 import { previousMonth, type DimensionName } from '../core/panel-contract.js';
-import { canonicalUrl } from '../public-paths.js';
+import { canonicalUrl } from '../core/public-paths.js';
 import type { Cell, CellAgg, MonthAgg } from './aggregate.js';
 import { deltaKind, METRICS, PAGES, type MetricDef } from './registry.js';
 import { FLOOR, primary, protect, type SizedCell } from './suppression.js';

@@ -1,8 +1,8 @@
 /** Shapes of the public statistics (SPEC.md "Stat", "Statistics document"). */
-import type { Slug } from '../public-paths.js';
+import type { Slug } from '../core/public-paths.js';
 
 // The public pages are named where their paths are (public-paths.ts, which serve reads too).
-export { SLUGS, type Slug } from '../public-paths.js';
+export { SLUGS, type Slug } from '../core/public-paths.js';
 
 export const SCHEMA_VERSION = 1 as const;
 export const LICENSE = 'CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/). Attribution: storelens, with a link to the page.';

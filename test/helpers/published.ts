@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Manifest } from '../../src/publish/manifest.js';
 import { bytesEtag } from '../../src/publish/run-id.js';
-import { manifestKeyToPath } from '../../src/public-paths.js';
+import { manifestKeyToPath } from '../../src/core/public-paths.js';
 import { raw } from '../serve/http.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));

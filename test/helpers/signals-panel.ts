@@ -1,7 +1,7 @@
 /**
  * A hand-built three-month panel (2026-01 to 2026-03) in which every signal type happens, with
  * values at and just below each threshold, unknown values, a store that leaves and returns, and
- * hostile text. test/signals/derive.test.ts says what each store must show.
+ * hostile text. test/panel/signals.test.ts says what each store must show.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

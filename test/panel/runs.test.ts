@@ -11,7 +11,7 @@ import { lit, openDuck } from '../../src/panel/duck.js';
 import { readRunsIndex, signalsRunId } from '../../src/panel/runs.js';
 import { hashPanel } from '../../src/publish/run-id.js';
 import { listPanel } from '../../src/panel/read.js';
-import { SIGNALS_VERSION } from '../../src/signals/derive.js';
+import { SIGNALS_VERSION } from '../../src/panel/signals.js';
 import { publishPanel, runCli } from '../helpers/cli.js';
 import { FEB, JAN, MAR, PANEL, base, writePanel } from '../helpers/signals-panel.js';
 import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';

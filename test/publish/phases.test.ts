@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PHASES, phaseClock } from '../../src/publish/phases.js';
-import { progress } from '../../src/progress.js';
+import { progress } from '../../src/commands/progress.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 describe('phaseClock', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardUrl, manifestKey } from '../../src/public-paths.js';
+import { cardUrl, manifestKey } from '../../src/core/public-paths.js';
 import { renderEmbedSnippet } from '../../src/render/embed.js';
 import { BASE_URL, fixturePage, SLUG } from './fixture-page.js';
 

@@ -1,5 +1,5 @@
 /**
- * Signals derived by publish (src/signals/derive.ts through src/panel/runs.ts) on a hand-built
+ * Signals derived by publish (src/panel/signals.ts through src/panel/runs.ts) on a hand-built
  * three-month panel: every signal type, the panel's first and last months, a store that leaves
  * and returns, unknown values (no signal), thresholds at and just below their edge, and hostile
  * text that must come back from the Parquet files exactly as it went in.
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lit, openDuck } from '../../src/panel/duck.js';
 import { readRunsIndex } from '../../src/panel/runs.js';
-import { SIGNALS } from '../../src/signals/derive.js';
+import { SIGNALS } from '../../src/panel/signals.js';
 import { SIGNAL_TYPES } from '../../src/core/signals.js';
 import { publishPanel } from '../helpers/cli.js';
 import { FEB, HOSTILE_APP, HOSTILE_DOMAIN, HOSTILE_ID, JAN, MAR, PANEL, writePanel } from '../helpers/signals-panel.js';

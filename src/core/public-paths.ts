@@ -16,7 +16,7 @@
  * segment is plain ASCII, so an encoded character, `..`, an empty segment or a trailing slash
  * simply matches nothing.
  */
-import { isMonth } from './core/month.js';
+import { isMonth } from './month.js';
 
 /** The public pages, each a slug in every path below (stats/types.ts re-exports them for the statistics). */
 export const SLUGS = [

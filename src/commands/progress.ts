@@ -1,5 +1,5 @@
 /** Progress on stderr, only when stderr is a terminal (quiet in CI and in pipes). */
-import type { Env } from './core/env.js';
+import type { Env } from '../core/env.js';
 
 export interface Progress {
   update(message: string): void;
