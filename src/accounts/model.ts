@@ -9,7 +9,7 @@
  */
 import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
 import { NETWORK_NAMES, type SignalType } from '../core/signals.js';
-import { monthIndex } from '../core/panel-contract.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex } from '../core/panel-contract.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
 export interface StoreSnapshot extends StoreFeatures {
@@ -131,8 +131,8 @@ export function inputSpace(stores: readonly StoreSnapshot[], latestMonth: string
     .map(([a]) => a)
     .sort();
   for (const a of apps) inputs.push({ key: `app:${a}`, prior: PRIOR.app });
-  for (const n of ['google', 'meta', 'pinterest', 'tiktok']) inputs.push({ key: `ads:${n}`, prior: PRIOR.ads });
-  for (const f of ['agent_checkout', 'ai_crawlers_allowed', 'llms_txt', 'mcp_server', 'product_schema']) inputs.push({ key: `agentic:${f}`, prior: PRIOR.agentic });
+  for (const n of AD_COLUMNS.map((c) => c.replace('ads_', '')).sort()) inputs.push({ key: `ads:${n}`, prior: PRIOR.ads });
+  for (const f of [...AGENTIC_COLUMNS].sort()) inputs.push({ key: `agentic:${f}`, prior: PRIOR.agentic });
   for (const [t, prior] of Object.entries(PRIOR.signal)) {
     inputs.push({ key: `signal:${t}`, prior });
     inputs.push({ key: `signal:${t}:earlier`, prior: { mean: prior.mean * EARLIER, sd: prior.sd * EARLIER } });

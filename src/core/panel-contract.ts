@@ -12,6 +12,9 @@ export interface PanelColumn {
 
 export const AD_COLUMNS = ['ads_meta', 'ads_google', 'ads_tiktok', 'ads_pinterest'] as const;
 export const AGENTIC_COLUMNS = ['llms_txt', 'product_schema', 'agent_checkout', 'mcp_server', 'ai_crawlers_allowed'] as const;
+/** The plans, from lowest to highest (a plan outside the list ranks nowhere). */
+export const PLANS = ['basic', 'grow', 'advanced', 'plus'] as const;
+export type Plan = (typeof PLANS)[number];
 
 export const PANEL_COLUMNS: readonly PanelColumn[] = [
   { name: 'store_id', type: 'string', required: true },

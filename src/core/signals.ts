@@ -3,6 +3,8 @@
  * them (panel/signals.ts), ingest loads them, scoring weighs them, and the API lists them: all
  * read the list from this module. Thresholds and wording live with the derivation.
  */
+import type { AGENTIC_COLUMNS } from './panel-contract.js';
+
 export const SIGNAL_TYPES = [
   'store_opened',
   'store_closed',
@@ -24,3 +26,12 @@ export type SignalType = (typeof SIGNAL_TYPES)[number];
 
 /** An ad network's name in plain words, by the value a store's `ads` holds (`tiktok` → TikTok). */
 export const NETWORK_NAMES: Readonly<Record<string, string>> = { meta: 'Meta', google: 'Google', tiktok: 'TikTok', pinterest: 'Pinterest' };
+
+/** How a signal's text names each agentic-commerce feature. */
+export const FEATURE_LABELS: Record<(typeof AGENTIC_COLUMNS)[number], string> = {
+  llms_txt: 'llms.txt',
+  product_schema: 'product schema markup',
+  agent_checkout: 'agent checkout',
+  mcp_server: 'an MCP server',
+  ai_crawlers_allowed: 'AI crawler access',
+};

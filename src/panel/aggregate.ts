@@ -5,13 +5,13 @@
  */
 import { emptyCell, compareValues, type Cell, type MonthAgg } from '../stats/aggregate.js';
 import { deltaKind, METRICS, PAGES, type MetricDef } from '../stats/registry.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, PANEL_COLUMNS, type DimensionName } from '../core/panel-contract.js';
-import { ident, toNumber, type Duck } from './duck.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, PANEL_COLUMNS, PLANS, type DimensionName } from '../core/panel-contract.js';
+import { ident, lit, toNumber, type Duck } from './duck.js';
 import { FINGERPRINT_COLUMNS, fingerprintOf, fingerprintTable } from './fingerprint.js';
 
 /** Macros the registry's SQL uses. */
 export async function registerMacros(duck: Duck): Promise<void> {
-  await duck.run(`CREATE OR REPLACE MACRO plan_rank(p) AS list_position(['basic', 'grow', 'advanced', 'plus'], p)`);
+  await duck.run(`CREATE OR REPLACE MACRO plan_rank(p) AS list_position([${PLANS.map(lit).join(', ')}], p)`);
 }
 
 /** Columns the trend metrics read from the previous month, as `prev_*`. */

@@ -6,7 +6,7 @@
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { lit, type Duck } from './duck.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS, monthRange } from '../core/panel-contract.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, monthRange, PLANS, type Plan } from '../core/panel-contract.js';
 import type { PanelFormat } from './read.js';
 import { writeTruth, type Latent } from './truth.js';
 
@@ -33,7 +33,9 @@ const CATEGORIES: Array<[string, number]> = [
   ['=HYPERLINK("http://x.test","deals")', 0.6], ['-Outlet', 0.5], ['+Plus Size', 0.5], ['@Home Office', 0.4],
   ['Vintage\nCollectibles', 0.3], ['Zürich Uhren', 0.2], ['  apparel', 0.1],
 ];
-const PLANS: Array<[string, number]> = [['basic', 45], ['grow', 30], ['advanced', 16], ['plus', 9]];
+/** How many stores in a hundred start on each plan. */
+const PLAN_WEIGHTS: Record<Plan, number> = { basic: 45, grow: 30, advanced: 16, plus: 9 };
+const PLAN_MIX: Array<[string, number]> = PLANS.map((p) => [p, PLAN_WEIGHTS[p]]);
 const APPS: Array<[string, number]> = [
   ['klaviyo', 0.38], ['shopify-inbox', 0.35], ['judgeme', 0.3], ['pagefly', 0.12], ['yotpo', 0.1], ['privy', 0.09],
   ['aftership', 0.09], ['recharge', 0.08], ['gorgias', 0.08], ['loox', 0.07], ['tidio', 0.07], ['omnisend', 0.06],
@@ -51,13 +53,13 @@ const ADOPTION: Record<string, [number, number]> = {
 const adoptedSql = (col: string, t: number): string => `(${u(lit(col))} < ${ADOPTION[col][0]} + ${ADOPTION[col][1]} * ${t})`;
 /** The plan's index in PLANS order at month index t, before capping to the top plan. Reads gen_store. */
 const planIndexSql = (t: number): string => {
-  const planOrder = PLANS.map(([p]) => p);
-  return `(${pick(`plan_draw / 1000.0`, PLANS.map(([p, w]) => [String(planOrder.indexOf(p)), w]))})::INT + CASE WHEN upgrade_t <= ${t} THEN 1 ELSE 0 END`;
+  const planOrder: readonly string[] = PLANS;
+  return `(${pick(`plan_draw / 1000.0`, PLAN_MIX.map(([p, w]) => [String(planOrder.indexOf(p)), w]))})::INT + CASE WHEN upgrade_t <= ${t} THEN 1 ELSE 0 END`;
 };
 /** The app ids installed at month index t (a list). Reads gen_store. */
 const appsSql = (t: number): string => `list_transform(list_filter(app_plan, x -> x.m <= ${t}), x -> x.a)`;
 /** What the hidden truth (panel/truth.ts) reads of the generator's latent variables. */
-const LATENT: Latent = { planOrder: PLANS.map(([p]) => p), planIndexSql, appsSql, adoptedSql };
+const LATENT: Latent = { planOrder: PLANS, planIndexSql, appsSql, adoptedSql };
 
 /** The contact source beside the panel (contacts/source.ts): a few people at about one store in six. */
 const CONTACT_SHARE = 0.16;
@@ -151,7 +153,7 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
 
   await mkdir(o.out, { recursive: true });
   const written: string[] = [];
-  const planOrder = PLANS.map(([p]) => p);
+  const planOrder: readonly string[] = PLANS;
   for (let t = 0; t < M; t++) {
     const month = months[t];
     onMonth?.(month);

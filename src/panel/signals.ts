@@ -16,9 +16,9 @@
  * known (not NULL) in both months; an unknown value gives no signal of that kind, never a guess.
  */
 import { createHash } from 'node:crypto';
-import { AD_COLUMNS, AGENTIC_COLUMNS } from '../core/panel-contract.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, PLANS } from '../core/panel-contract.js';
 import { lit } from '../core/sql.js';
-import { NETWORK_NAMES, type SignalType } from '../core/signals.js';
+import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
 
 
 /** traffic_up: monthly visits at least this multiple of the previous month's… */
@@ -35,16 +35,7 @@ export const CATALOGUE_MIN_ADDED = 10;
 export const REVENUE_JUMP_RATIO = 1.3;
 /** …when the previous month's estimate was at least this many USD. */
 export const REVENUE_MIN_PREVIOUS_USD = 1000;
-/** Plans from lowest to highest; any other plan (or none) gives no plan signal. */
-export const PLAN_RANK = ['basic', 'grow', 'advanced', 'plus'] as const;
 
-const FEATURE_LABELS: Record<(typeof AGENTIC_COLUMNS)[number], string> = {
-  llms_txt: 'llms.txt',
-  product_schema: 'product schema markup',
-  agent_checkout: 'agent checkout',
-  mcp_server: 'an MCP server',
-  ai_crawlers_allowed: 'AI crawler access',
-};
 
 export interface SignalDef {
   type: SignalType;
@@ -78,7 +69,7 @@ function flipped(columns: readonly string[], value: (c: string) => string, on: '
   const [a, b] = on === 'now' ? ['', 'prev_'] : ['prev_', ''];
   return `list_filter([${columns.map((c) => `CASE WHEN ${a}${c} AND NOT ${b}${c} THEN ${lit(value(c))} END`).join(', ')}], x -> x IS NOT NULL)`;
 }
-const planRank = (col: string) => `list_position([${PLAN_RANK.map(lit).join(', ')}], ${col})`;
+const planRank = (col: string) => `list_position([${PLANS.map(lit).join(', ')}], ${col})`;
 const plansKnown = `(present AND prev_present AND ${planRank('plan')} IS NOT NULL AND ${planRank('prev_plan')} IS NOT NULL)`;
 const adNetwork = (c: string) => c.slice('ads_'.length);
 

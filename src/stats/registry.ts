@@ -9,6 +9,7 @@
  * - count: `input` is BOOLEAN, "qualifies"; NULL counts as not qualifying (a count's null_rate is 0).
  * `eligible` (default TRUE) narrows the stores a metric speaks about.
  */
+import { AD_COLUMNS, AGENTIC_COLUMNS } from '../core/panel-contract.js';
 import { FLOOR } from './floor.js';
 import type { MetricKind, Slug } from './types.js';
 
@@ -69,10 +70,8 @@ export interface PageDef {
 export const REGISTRY_VERSION = '2026.11-3';
 const V1 = '1.0';
 
-const AGENTIC = ['llms_txt', 'product_schema', 'agent_checkout', 'mcp_server', 'ai_crawlers_allowed'];
-const ADS = ['ads_meta', 'ads_google', 'ads_tiktok', 'ads_pinterest'];
 /** Number of true flags, NULL when any flag is unknown. */
-const countTrue = (cols: string[]) => `(${cols.map((c) => `${c}::INT`).join(' + ')})`;
+const countTrue = (cols: readonly string[]) => `(${cols.map((c) => `${c}::INT`).join(' + ')})`;
 /** TRUE when the store has any of these apps (list_contains per app: four times cheaper than list_has_any). */
 const hasApp = (apps: string[]) => `(${apps.map((a) => `list_contains(apps, '${a}')`).join(' OR ')})`;
 /** Month-over-month change in a value that exists in both months. */
@@ -105,7 +104,7 @@ export const METRICS: readonly MetricDef[] = [
   { slug: 'agentic-commerce', key: 'mcp_server_share', title: 'Stores with an MCP server', kind: 'share', unit: 'share', input: 'mcp_server', definition: 'Share of stores, among those checked, that expose a Model Context Protocol server.', sentence: 'In {month}, {value} of {scope} exposed an MCP server.', methodology_version: V1 },
   { slug: 'agentic-commerce', key: 'ai_crawlers_allowed_share', title: 'Stores allowing AI crawlers', kind: 'share', unit: 'share', input: 'ai_crawlers_allowed', definition: 'Share of stores, among those checked, whose robots rules allow the major AI crawlers.', sentence: 'In {month}, {value} of {scope} allowed AI crawlers.', methodology_version: V1 },
   { slug: 'agentic-commerce', key: 'agent_ready_share', title: 'Agent-ready stores', kind: 'share', unit: 'share', input: '(llms_txt AND product_schema AND ai_crawlers_allowed)', definition: 'Share of stores that serve llms.txt, publish product structured data and allow AI crawlers (unknown when a missing check could change the answer).', sentence: 'In {month}, {value} of {scope} were agent-ready.', methodology_version: V1 },
-  { slug: 'agentic-commerce', key: 'mean_readiness_signals', title: 'Readiness signals per store', kind: 'mean', group: 'agentic', unit: 'signals', range: [0, 5], input: countTrue(AGENTIC), definition: 'Mean number of the five readiness signals present, over stores with all five checked.', sentence: 'In {month}, {scope} showed {value} on average, out of five readiness signals checked.', methodology_version: V1 },
+  { slug: 'agentic-commerce', key: 'mean_readiness_signals', title: 'Readiness signals per store', kind: 'mean', group: 'agentic', unit: 'signals', range: [0, 5], input: countTrue(AGENTIC_COLUMNS), definition: 'Mean number of the five readiness signals present, over stores with all five checked.', sentence: 'In {month}, {scope} showed {value} on average, out of five readiness signals checked.', methodology_version: V1 },
 
   // platform-apps (also broken down by app)
   { slug: 'platform-apps', key: 'mean_apps_installed', title: 'Apps per store', kind: 'mean', group: 'apps', unit: 'apps', input: 'len(apps)', definition: 'Mean number of detected apps, over stores whose apps are known.', sentence: 'In {month}, {scope} ran {value} on average.', methodology_version: V1 },
@@ -116,20 +115,20 @@ export const METRICS: readonly MetricDef[] = [
   { slug: 'platform-apps', key: 'support_app_share', title: 'Stores with a support app', kind: 'share', group: 'apps', unit: 'share', input: hasApp(['gorgias', 'tidio', 'shopify-inbox']), definition: 'Share of stores with known apps that run a customer support or chat app (Gorgias, Tidio, Shopify Inbox).', sentence: 'In {month}, {value} of {scope} ran a support or chat app.', methodology_version: V1 },
 
   // platform-advertising
-  ...ADS.map((col): MetricDef => {
+  ...AD_COLUMNS.map((col): MetricDef => {
     const channel = { ads_meta: 'Meta', ads_google: 'Google', ads_tiktok: 'TikTok', ads_pinterest: 'Pinterest' }[col]!;
     return { slug: 'platform-advertising', key: `${col.slice(4)}_ads_share`, title: `Stores advertising on ${channel}`, kind: 'share', unit: 'share', input: col, definition: `Share of stores, among those checked, with a ${channel} ad pixel or tag.`, sentence: `In {month}, {value} of {scope} carried a ${channel} ad pixel.`, methodology_version: V1 };
   }),
-  { slug: 'platform-advertising', key: 'any_ads_share', title: 'Stores advertising anywhere', kind: 'share', unit: 'share', input: `(${ADS.join(' OR ')})`, definition: 'Share of stores with at least one ad pixel or tag of the four channels (unknown when no pixel was seen and a channel was not checked).', sentence: 'In {month}, {value} of {scope} advertised on at least one channel.', methodology_version: V1 },
-  { slug: 'platform-advertising', key: 'multi_channel_ads_share', title: 'Stores on two or more ad channels', kind: 'share', group: 'ads', unit: 'share', input: `${countTrue(ADS)} >= 2`, definition: 'Share of stores, with all four channels checked, that advertise on two or more.', sentence: 'In {month}, {value} of {scope} advertised on two or more channels.', methodology_version: V1 },
-  { slug: 'platform-advertising', key: 'mean_ad_channels', title: 'Ad channels per store', kind: 'mean', group: 'ads', unit: 'channels', range: [0, 4], input: countTrue(ADS), definition: 'Mean number of the four ad channels used, over stores with all four checked.', sentence: 'In {month}, {scope} used {value} on average.', methodology_version: V1 },
+  { slug: 'platform-advertising', key: 'any_ads_share', title: 'Stores advertising anywhere', kind: 'share', unit: 'share', input: `(${AD_COLUMNS.join(' OR ')})`, definition: 'Share of stores with at least one ad pixel or tag of the four channels (unknown when no pixel was seen and a channel was not checked).', sentence: 'In {month}, {value} of {scope} advertised on at least one channel.', methodology_version: V1 },
+  { slug: 'platform-advertising', key: 'multi_channel_ads_share', title: 'Stores on two or more ad channels', kind: 'share', group: 'ads', unit: 'share', input: `${countTrue(AD_COLUMNS)} >= 2`, definition: 'Share of stores, with all four channels checked, that advertise on two or more.', sentence: 'In {month}, {value} of {scope} advertised on two or more channels.', methodology_version: V1 },
+  { slug: 'platform-advertising', key: 'mean_ad_channels', title: 'Ad channels per store', kind: 'mean', group: 'ads', unit: 'channels', range: [0, 4], input: countTrue(AD_COLUMNS), definition: 'Mean number of the four ad channels used, over stores with all four checked.', sentence: 'In {month}, {scope} used {value} on average.', methodology_version: V1 },
 
   // platform-trends (same store, previous month; NULL when the store was not there). These are
   // about change already: their delta compares whole cells.
   { slug: 'platform-trends', key: 'returning_store_share', title: 'Stores also active last month', kind: 'share', delta: 'cell', numeratorIsSampleSize: true, unit: 'share', input: 'prev_present', definition: 'Share of active stores that were also active in the previous month.', sentence: 'In {month}, {value} of {scope} had also been active the month before.', methodology_version: V1 },
   { slug: 'platform-trends', key: 'app_adopter_share', title: 'Stores that installed a new app', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN ${prevKnown('apps')} THEN len(list_filter(apps, a -> NOT list_contains(prev_apps, a))) > 0 END`, definition: 'Share of stores, with known apps in both months, that installed at least one app they did not run the month before.', sentence: 'In {month}, {value} of {scope} installed a new app.', methodology_version: V1 },
-  { slug: 'platform-trends', key: 'ad_channel_adopter_share', title: 'Stores that added an ad channel', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN prev_present THEN (${ADS.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that started advertising on a channel they did not use the month before.', sentence: 'In {month}, {value} of {scope} added an ad channel.', methodology_version: V1 },
-  { slug: 'platform-trends', key: 'agentic_adopter_share', title: 'Stores that adopted an agentic feature', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN prev_present THEN (${AGENTIC.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that adopted at least one agentic-commerce readiness signal they lacked the month before.', sentence: 'In {month}, {value} of {scope} adopted a new agentic-commerce feature.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'ad_channel_adopter_share', title: 'Stores that added an ad channel', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN prev_present THEN (${AD_COLUMNS.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that started advertising on a channel they did not use the month before.', sentence: 'In {month}, {value} of {scope} added an ad channel.', methodology_version: V1 },
+  { slug: 'platform-trends', key: 'agentic_adopter_share', title: 'Stores that adopted an agentic feature', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN prev_present THEN (${AGENTIC_COLUMNS.map((c) => `(${c} AND NOT prev_${c})`).join(' OR ')}) END`, definition: 'Share of stores, checked in both months, that adopted at least one agentic-commerce readiness signal they lacked the month before.', sentence: 'In {month}, {value} of {scope} adopted a new agentic-commerce feature.', methodology_version: V1 },
   { slug: 'platform-trends', key: 'traffic_jump_share', title: 'Stores whose traffic jumped', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN ${prevKnown('monthly_visits')} THEN monthly_visits > prev_monthly_visits * 1.1 END`, definition: 'Share of stores, with visit estimates in both months, whose monthly visits rose by more than 10%.', sentence: 'In {month}, {value} of {scope} grew their traffic by more than 10%.', methodology_version: V1 },
   { slug: 'platform-trends', key: 'plan_upgrade_share', title: 'Stores that upgraded their plan', kind: 'share', delta: 'cell', withinCohort: true, unit: 'share', input: `CASE WHEN ${prevKnown('plan')} THEN plan_rank(plan) > plan_rank(prev_plan) END`, definition: 'Share of stores, with a known plan in both months, that moved to a higher plan (basic < grow < advanced < plus).', sentence: 'In {month}, {value} of {scope} upgraded their plan.', methodology_version: V1 },
   { slug: 'platform-trends', key: 'mean_product_count_change', title: 'Change in products per store', kind: 'mean', delta: 'cell', withinCohort: true, range: [-Infinity, Infinity], unit: 'products', input: `CASE WHEN ${prevKnown('product_count')} THEN product_count - prev_product_count END`, definition: 'Mean change in the number of products listed since the previous month, over stores with known counts in both months.', sentence: 'In {month}, {scope} changed their catalogue by {value} on average.', methodology_version: V1 },
@@ -150,7 +149,7 @@ export const METRICS: readonly MetricDef[] = [
     group: { est_monthly_revenue_usd: 'revenue', apps: 'apps', monthly_visits: 'visits', plan: 'plan' }[col as string],
     skip: (['country', 'category', 'plan'] as const).filter((d) => d === col),
   })),
-  { slug: 'methodology', key: 'agentic_checked_share', title: 'Stores with every readiness signal checked', kind: 'share', group: 'agentic', unit: 'share', input: `${countTrue(AGENTIC)} IS NOT NULL`, definition: 'Share of panel stores for which all five agentic-commerce readiness signals were checked.', sentence: 'In {month}, all five readiness signals were checked for {value} of {scope}.', methodology_version: V1 },
+  { slug: 'methodology', key: 'agentic_checked_share', title: 'Stores with every readiness signal checked', kind: 'share', group: 'agentic', unit: 'share', input: `${countTrue(AGENTIC_COLUMNS)} IS NOT NULL`, definition: 'Share of panel stores for which all five agentic-commerce readiness signals were checked.', sentence: 'In {month}, all five readiness signals were checked for {value} of {scope}.', methodology_version: V1 },
 ];
 
 /** How a metric's delta is taken (MetricDef.delta): counts always compare cells. */
