@@ -16,3 +16,24 @@ export function newId(prefix: string, bytes = 10): string {
   offset += bytes;
   return `${prefix}_${id}`;
 }
+
+let lastSeq = 0;
+/**
+ * Increasing within a process, ordered by time across processes (epoch µs, bumped on ties): the
+ * list order of approvals, supervision entries, reports, outreach rows and watch events. Ledger
+ * entries take theirs from the wallet row (appendEntry).
+ */
+export function nextSeq(now: Date): number {
+  lastSeq = Math.max(lastSeq + 1, now.getTime() * 1000);
+  return lastSeq;
+}
+
+let idSeq = 0;
+/**
+ * An identifier that sorts in writing order (time, then a counter within one process, then
+ * random bytes): `deal_…`, `dnote_…`, `ast_…`. Lists and history ties walk it.
+ */
+export function sortableId(prefix: string, now: Date): string {
+  idSeq = (idSeq + 1) % 0x1000000;
+  return `${prefix}_${now.getTime().toString(16).padStart(12, '0')}${idSeq.toString(16).padStart(6, '0')}${newId('', 4).slice(1)}`;
+}

@@ -2,9 +2,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../compose/database.js';
 import type { OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from './tables.js';
-import { newId } from '../db/ids.js';
+import { newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import { nextSeq } from '../wallet/store.js';
 
 export type CadenceRow = Selectable<OutreachCadencesTable>;
 export type EnrollmentRow = Selectable<OutreachEnrollmentsTable>;

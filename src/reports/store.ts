@@ -3,7 +3,7 @@ import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Db } from '../compose/database.js';
 import type { Database } from '../compose/database.js';
 import type { GrowthReportsTable } from './tables.js';
-import { nextSeq } from '../wallet/store.js';
+import { nextSeq } from '../db/ids.js';
 
 export type ReportRow = Selectable<GrowthReportsTable>;
 

@@ -7,7 +7,7 @@
  * wallet row's lock was taken, across processes.
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { newId } from '../db/ids.js';
+import { newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import type { Database } from '../compose/database.js';
 import type { LedgerEntriesTable, LedgerKind, PricesTable } from './tables.js';
@@ -27,17 +27,6 @@ export const PLAN_ALLOWANCES: Readonly<Record<string, number>> = { standard: 100
  * month keyed `YYYY-MM`. They bill what was already delivered: the monthly cap does not count them.
  */
 export const STATEMENT_OPERATION = 'monthly_statement';
-
-let lastSeq = 0;
-/**
- * Increasing within a process, ordered by time across processes (epoch µs, bumped on ties): the
- * list order of approvals, supervision entries, reports and outreach rows. Ledger entries take
- * theirs from the wallet row (appendEntry).
- */
-export function nextSeq(now: Date): number {
-  lastSeq = Math.max(lastSeq + 1, now.getTime() * 1000);
-  return lastSeq;
-}
 
 const int = (v: unknown): number => Number(v);
 const normWallet = (w: WalletRow): WalletRow => ({
