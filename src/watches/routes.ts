@@ -33,7 +33,7 @@ import { listPager } from '../api/cursor.js';
 import { monthNumber, monthText } from '../core/month.js';
 import { ApiProblem } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
-import { Deleted, idParam, page, pageQuery } from '../api/schemas.js';
+import { Deleted, idParam, page, pagedUnder, pageQuery } from '../api/schemas.js';
 
 const health = z.enum(WATCH_HEALTH).describe('healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules');
 
@@ -376,16 +376,12 @@ export const watchRoutes = [
   defineRoute({
     ...common,
     operationId: 'list_watch_stores',
-    method: 'GET',
     path: '/watches/{id}/stores',
     summary: "List a watch's stores",
     description: "A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity).",
     scope: 'read:watch',
-    kind: 'read',
-    params: watchParam,
-    query: z.strictObject(pageQuery),
+    ...pagedUnder(watchParam),
     response: page(WatchStore),
-    problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       const w = await findWatch(db.kysely, workspace.id, params.id);
       const p = listPager(cursorSecret, workspace.id, { list: 'watch_stores', watch: w.id }, query.cursor);
@@ -455,16 +451,12 @@ export const watchRoutes = [
   defineRoute({
     ...common,
     operationId: 'list_watch_events',
-    method: 'GET',
     path: '/watches/{id}/events',
     summary: "List a watch's events",
     description: 'What each check found, per store and month (signals, sharp revenue falls, absences) and for the watch as a whole (staleness, capacity, health changes): newest month first.',
     scope: 'read:watch',
-    kind: 'read',
-    params: watchParam,
-    query: z.strictObject(pageQuery),
+    ...pagedUnder(watchParam),
     response: page(WatchEvent),
-    problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       const w = await findWatch(db.kysely, workspace.id, params.id);
       const p = listPager(cursorSecret, workspace.id, { list: 'watch_events', watch: w.id }, query.cursor);
@@ -475,16 +467,12 @@ export const watchRoutes = [
   defineRoute({
     ...common,
     operationId: 'list_watch_receipts',
-    method: 'GET',
     path: '/watches/{id}/receipts',
     summary: "List a watch's receipts",
     description: 'Proof of each check, newest first: the month and run it read, the stores it checked and the health it found.',
     scope: 'read:watch',
-    kind: 'read',
-    params: watchParam,
-    query: z.strictObject(pageQuery),
+    ...pagedUnder(watchParam),
     response: page(WatchReceipt),
-    problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       const w = await findWatch(db.kysely, workspace.id, params.id);
       const p = listPager(cursorSecret, workspace.id, { list: 'watch_receipts', watch: w.id }, query.cursor);

@@ -29,7 +29,7 @@ import { checkTarget, RefusedTarget } from './ssrf.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
-import { Deleted, idParam, page, pageQuery } from '../api/schemas.js';
+import { Deleted, idParam, page, pagedUnder, pageQuery } from '../api/schemas.js';
 
 const EventTypes = z.array(z.enum(EVENT_TYPES)).min(1);
 const Url = z.url({ protocol: /^https?$/ }).max(2048).describe('https URL (http only with the local-development setting)');
@@ -297,18 +297,14 @@ export const webhookRoutes = [
   }),
   defineRoute({
     operationId: 'list_webhook_deliveries',
-    method: 'GET',
     path: '/webhooks/{id}/deliveries',
     tag: 'Webhooks',
     summary: "An endpoint's delivery log",
     description: 'Newest first: each message with its event, every attempt (status code, duration, error, next retry) and its state. Kept 30 days.',
     scope: 'manage:webhooks',
-    kind: 'read',
+    ...pagedUnder(endpointParams),
     planned: 'available',
-    params: endpointParams,
-    query: z.strictObject(pageQuery),
     response: page(Delivery),
-    problems: [400, 404],
     async handler({ tx, workspace, params, query, cursorSecret }) {
       await endpointOr404(tx, workspace.id, params.id);
       const p = listPager(cursorSecret, workspace.id, { deliveries: params.id }, query.cursor);
