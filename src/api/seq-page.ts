@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../compose/database.js';
 import { type ListPage, listPager } from './cursor.js';
-import { type AnyRoute, defineRoute, type RouteDef } from './route-def.js';
+import { type AnyRoute, defineRoute, type RouteHead } from './route-def.js';
 import { page, pageQuery } from './schemas.js';
 
 export interface SeqPager {
@@ -26,8 +26,7 @@ export function seqPager(secret: string, workspaceId: string, list: string, filt
 type SeqRow = { seq: number; id: string };
 
 /** A list of one workspace's rows, newest first, with no filter: everything but its rows is the same for each. */
-export interface SeqListDef<T extends SeqRow, I extends z.ZodType>
-  extends Pick<RouteDef, 'operationId' | 'path' | 'tag' | 'summary' | 'description' | 'scope' | 'planned' | 'activation'> {
+export interface SeqListDef<T extends SeqRow, I extends z.ZodType> extends RouteHead {
   /** One element of the page's `data`. */
   item: I;
   /** The list's name in its cursors. */

@@ -17,7 +17,7 @@ import {
 import { DEAL_STAGES, LOST_REASONS, STAGE_TRANSITIONS } from './stages.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
-import { defineRoute } from '../api/route-def.js';
+import { byIdRoute, defineRoute } from '../api/route-def.js';
 import { IF_MATCH, idParam, ifMatchVersion, page, pageQuery } from '../api/schemas.js';
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
@@ -188,23 +188,18 @@ export const dealRoutes = [
       return { status: 200, body: p.page(rows, query.limit, (d) => ({ s: 0, i: d.id }), (d) => d) };
     },
   }),
-  defineRoute({
+  byIdRoute({
     ...common,
     operationId: 'get_deal',
-    method: 'GET',
     path: '/deals/{id}',
     summary: 'Read a deal',
     description: 'Another workspace\'s deal, or an unknown id ⇒ 404.',
     scope: 'read:accounts',
-    kind: 'read',
-    params: idParam('deal'),
+    what: 'deal',
     response: Deal,
-    problems: [404],
-    async handler({ db, workspace, params }) {
-      const deal = await getDeal(db.kysely, workspace.id, params.id);
-      if (!deal) throw noDeal(params.id);
-      return { status: 200, body: deal };
-    },
+    find: getDeal,
+    missing: noDeal,
+    toBody: (deal) => deal,
   }),
   defineRoute({
     ...common,

@@ -29,7 +29,7 @@ import {
 import { recordSupervision } from '../wallet/store.js';
 import { charge } from '../wallet/billing.js';
 import { ApiProblem } from '../api/problems.js';
-import { defineRoute } from '../api/route-def.js';
+import { byIdRoute, defineRoute } from '../api/route-def.js';
 import { idParam, page, pageQuery } from '../api/schemas.js';
 import { seqListRoute, seqPager } from '../api/seq-page.js';
 
@@ -226,21 +226,16 @@ export const outreachRoutes = [
       return { status: 200, body: p.page(rows, query.limit, (r) => toEnrollment(r, steps.get(r.id) ?? [])) };
     },
   }),
-  defineRoute({
+  byIdRoute({
     ...common,
     operationId: 'get_outreach_enrollment',
-    method: 'GET',
     path: '/outreach/enrollments/{id}',
     summary: 'Read an outreach enrollment and its steps',
-    kind: 'read',
-    params: idParam('enrollment'),
+    what: 'enrollment',
     response: Enrollment,
-    problems: [404],
-    async handler({ db, workspace, params }) {
-      const e = await getEnrollment(db.kysely, workspace.id, params.id);
-      if (!e) throw enrollmentNotFound(params.id);
-      return { status: 200, body: toEnrollment(e, (await stepsOf(db.kysely, [e.id])).get(e.id)!) };
-    },
+    find: getEnrollment,
+    missing: enrollmentNotFound,
+    toBody: async (e, q) => toEnrollment(e, (await stepsOf(q, [e.id])).get(e.id)!),
   }),
   defineRoute({
     ...common,
