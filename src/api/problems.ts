@@ -34,6 +34,13 @@ export class ApiProblem extends Error {
   }
 }
 
+/** The row `find` answers, or the problem `missing()` (a 404) when there is none. */
+export async function found<T>(find: Promise<T | undefined>, missing: () => ApiProblem): Promise<T> {
+  const row = await find;
+  if (!row) throw missing();
+  return row;
+}
+
 export const isApiProblem = (e: unknown): e is ApiProblem => e instanceof ApiProblem;
 
 export function sendProblem(reply: FastifyReply, p: ApiProblem): FastifyReply {

@@ -31,7 +31,7 @@ import { ADDABLE_WATCH_TYPES, WATCH_ADD_MAX, WATCH_HEALTH, WATCH_MAX_STORES, WAT
 import type { Kysely } from 'kysely';
 import { listPager } from '../api/cursor.js';
 import { monthNumber, monthText } from '../core/month.js';
-import { ApiProblem } from '../api/problems.js';
+import { ApiProblem, found } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
 import { Deleted, idParam, page, pagedUnder, pageQuery } from '../api/schemas.js';
 
@@ -132,16 +132,12 @@ const storeParam = z.strictObject({ id: z.string().min(1).max(200).describe('Ide
 const noWatch = (id: string) => new ApiProblem('not-found', `No watch "${id}" in this workspace.`);
 
 async function findWatch(q: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow> {
-  const w = await getWatch(q, workspaceId, id);
-  if (!w) throw noWatch(id);
-  return w;
+  return found(getWatch(q, workspaceId, id), () => noWatch(id));
 }
 
 /** The watch, locked for the rest of the request's transaction (its checks and changes take turns); 404 when there is none or it was just removed. */
 async function lockedWatch(tx: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow> {
-  const w = await lockWatch(tx, workspaceId, id);
-  if (!w) throw noWatch(id);
-  return w;
+  return found(lockWatch(tx, workspaceId, id), () => noWatch(id));
 }
 
 /** What each paged list of one watch declares: read:watch, the watch's id, limit and cursor, 400 and 404. */
