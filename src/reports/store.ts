@@ -3,7 +3,7 @@ import type { ExpressionBuilder, Kysely, Selectable, Updateable } from 'kysely';
 import type { Db } from '../compose/database.js';
 import type { Database } from '../compose/database.js';
 import type { GrowthReportsTable } from './tables.js';
-import { nextSeq } from '../db/ids.js';
+import { beforeSeq, nextSeq } from '../db/ids.js';
 
 export type ReportRow = Selectable<GrowthReportsTable>;
 
@@ -25,7 +25,7 @@ export async function getReport(q: Kysely<Database>, workspaceId: string, id: st
 
 export async function pageReports(q: Kysely<Database>, workspaceId: string, after: { seq: number; id: string } | undefined, limit: number): Promise<ReportRow[]> {
   let query = q.selectFrom('growth_reports').selectAll().where('workspace_id', '=', workspaceId);
-  if (after) query = query.where((eb) => eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]));
+  if (after) query = query.where(beforeSeq(after));
   return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => norm(r as ReportRow));
 }
 
