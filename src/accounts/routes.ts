@@ -16,7 +16,7 @@ import { ApiProblem } from '../api/problems.js';
 import { decodeCursor, encodeCursor, filterHash, listPager } from '../api/cursor.js';
 import { defineRoute } from '../api/route-def.js';
 import { Deal } from '../deals/routes.js';
-import { page, pageQuery, storeParam } from '../api/schemas.js';
+import { page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
 import { contactsOfStore } from '../contacts/store.js';
 import { Contact } from '../contacts/routes.js';
 
@@ -289,18 +289,14 @@ export const accountRoutes = [
   }),
   defineRoute({
     operationId: 'list_account_signals',
-    method: 'GET',
     path: '/accounts/{store_id}/signals',
     tag: 'Accounts',
     summary: "Read one account's signal history",
     description: "Every signal of the store across all ingested months, newest month first (then by id), paged. A store the workspace cannot see ⇒ 404.",
     scope: 'read:accounts',
-    kind: 'read',
+    ...pagedUnder(storeParam),
     planned: 'available',
-    params: storeParam,
-    query: z.strictObject(pageQuery),
     response: page(Signal),
-    problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       if (!(await getAccount(db.kysely, workspace.id, params.store_id))) throw notVisible(params.store_id);
       const p = listPager(cursorSecret, workspace.id, { store_id: params.store_id }, query.cursor);

@@ -12,7 +12,7 @@
 import type { Kysely } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { Db } from '../compose/database.js';
-import { newId } from '../db/ids.js';
+import { sortableId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import { currentRanking, type DetailRow, inTransaction, inWrites, type PageRow, rankedAccount, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../compose/database.js';
@@ -189,7 +189,7 @@ export async function setAccountStatus(trx: Kysely<Database>, workspaceId: strin
   const created_at = at.toISOString();
   await trx
     .insertInto('account_statuses')
-    .values({ id: statusId(at), workspace_id: workspaceId, store_id: storeId, status: change.status, note: change.note, actor: change.actor, created_at })
+    .values({ id: sortableId('ast', at), workspace_id: workspaceId, store_id: storeId, status: change.status, note: change.note, actor: change.actor, created_at })
     .execute();
   await bumpAccountsVersion(trx, workspaceId);
   return { ...change, created_at };
@@ -205,13 +205,6 @@ export async function statusHistory(q: Kysely<Database>, workspaceId: string, st
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-}
-
-let statusSeq = 0;
-/** Sorts in writing order within one millisecond of one process (history ties break on it). */
-function statusId(now: Date): string {
-  statusSeq = (statusSeq + 1) % 0x1000000;
-  return `ast_${now.getTime().toString(16).padStart(12, '0')}${statusSeq.toString(16).padStart(6, '0')}${newId('', 4).slice(1)}`;
 }
 
 /**

@@ -20,7 +20,7 @@ import { BODY_LIMIT } from './body.js';
 import type { Capability, CapabilityLookup } from './capabilities.js';
 import { toProblem } from './error-handler.js';
 import { fingerprint, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
-import { ApiProblem, isApiProblem, type ProblemKind } from './problems.js';
+import { ApiProblem, type ApiProblemKind, isApiProblem } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
 import { checkResult, ResponseMismatch } from './response-check.js';
 import { type AnyRoute, type CallKind, type OperationResult, type Trigger, isMutating } from './route-def.js';
@@ -318,7 +318,7 @@ function storableValues(values: Record<string, unknown>): Record<string, unknown
   throw new ApiProblem('invalid-parameters', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {}, { errors });
 }
 
-function validate(schema: z.ZodType | undefined, input: unknown, kind: ProblemKind): any {
+function validate(schema: z.ZodType | undefined, input: unknown, kind: ApiProblemKind): any {
   if (!schema) return undefined;
   const r = schema.safeParse(input);
   if (r.success) return r.data;

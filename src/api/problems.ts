@@ -4,26 +4,22 @@
  * 5xx problems never carry internals.
  */
 import type { FastifyReply } from 'fastify';
-import {
-  API_PROBLEMS,
-  HTTP_PROBLEMS,
+import { API_PROBLEM_KINDS, type ApiProblemKind, PROBLEM_CONTENT_TYPE, problemBody, type ProblemBody } from '../http/problems.js';
+
+export {
+  API_PROBLEM_KINDS,
+  type ApiProblemKind,
+  PROBLEM_BASE,
   PROBLEM_CONTENT_TYPE,
-  problemBody,
+  problemType,
   type ProblemBody,
 } from '../http/problems.js';
-
-export { PROBLEM_BASE, PROBLEM_CONTENT_TYPE, problemType, type ProblemBody } from '../http/problems.js';
-
-/** The kinds /api/v1 answers: plain HTTP ones and its own (openapi.json lists them). */
-export const API_PROBLEM_KINDS = { ...HTTP_PROBLEMS, ...API_PROBLEMS } as const;
-
-export type ProblemKind = keyof typeof API_PROBLEM_KINDS;
 
 /** An error answered as a problem; thrown from hooks and handlers. */
 export class ApiProblem extends Error {
   readonly status: number;
   constructor(
-    readonly kind: ProblemKind,
+    readonly kind: ApiProblemKind,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
     readonly extensions: Record<string, unknown> = {},
@@ -36,6 +32,13 @@ export class ApiProblem extends Error {
   body(): ProblemBody {
     return problemBody(this.kind, this.detail, this.extensions);
   }
+}
+
+/** The row `find` answers, or the problem `missing()` (a 404) when there is none. */
+export async function found<T>(find: Promise<T | undefined>, missing: () => ApiProblem): Promise<T> {
+  const row = await find;
+  if (!row) throw missing();
+  return row;
 }
 
 export const isApiProblem = (e: unknown): e is ApiProblem => e instanceof ApiProblem;

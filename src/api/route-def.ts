@@ -10,6 +10,8 @@ import type { Database } from '../compose/database.js';
 import type { Workspace } from '../workspaces/tables.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
 import type { Availability } from './capabilities.js';
+import type { ApiProblem } from './problems.js';
+import { idParam } from './schemas.js';
 import type { Scope } from './scopes.js';
 
 export type CallKind = 'read' | 'write' | 'report';
@@ -146,3 +148,33 @@ export function defineRoute<P extends z.ZodType | undefined = undefined, Q exten
 }
 
 export const isMutating = (r: AnyRoute): boolean => r.method !== 'GET';
+
+/** What every declaration of an operation names for itself; the factories below fill in the rest. */
+export type RouteHead = Pick<RouteDef, 'operationId' | 'path' | 'tag' | 'summary' | 'description' | 'scope' | 'planned' | 'activation'>;
+
+/** A read of one of the workspace's rows by its `{id}`: everything but the row and its answer is the same for each. */
+export interface ByIdDef<T, R extends z.ZodType> extends RouteHead {
+  /** What the id names (`Identifier of the contact`). */
+  what: string;
+  response: R;
+  find(q: Kysely<Database>, workspaceId: string, id: string): Promise<T | undefined>;
+  /** The 404 when the workspace has no such row. */
+  missing(id: string): ApiProblem;
+  toBody(row: T, q: Kysely<Database>): z.output<R> | Promise<z.output<R>>;
+}
+
+/** The GET operation that answers a ByIdDef's row (404 when there is none). */
+export function byIdRoute<T, R extends z.ZodType>({ what, find, missing, toBody, ...route }: ByIdDef<T, R>): AnyRoute {
+  return defineRoute({
+    ...route,
+    method: 'GET',
+    kind: 'read',
+    params: idParam(what),
+    problems: [404],
+    async handler({ db, workspace, params }) {
+      const row = await find(db.kysely, workspace.id, params.id);
+      if (!row) throw missing(params.id);
+      return { status: 200, body: await toBody(row, db.kysely) };
+    },
+  });
+}

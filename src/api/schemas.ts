@@ -50,6 +50,9 @@ export function page<T extends z.ZodType>(item: T) {
     .meta({ description: 'A page of a bounded list' });
 }
 
+/** What a paged list under one resource declares: GET, a read, the resource's params, `limit` and `cursor`, 400 (a bad one) and 404 (no such resource). */
+export const pagedUnder = <P extends z.ZodType>(params: P) => ({ method: 'GET' as const, kind: 'read' as const, params, query: z.strictObject(pageQuery), problems: [400, 404] });
+
 export const idParam = (what: string) => z.strictObject({ id: z.string().min(1).max(200).describe(`Identifier of the ${what}`) });
 export const storeParam = z.strictObject({ store_id: z.string().min(1).max(500).describe('Store identifier of the account') });
 

@@ -19,7 +19,7 @@ import { newId } from '../db/ids.js';
 import { appendEvents } from '../webhooks/outbox.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
-import { defineRoute } from '../api/route-def.js';
+import { byIdRoute, defineRoute } from '../api/route-def.js';
 import { idParam, page, pageQuery } from '../api/schemas.js';
 
 export const Contact = z.object({
@@ -91,23 +91,18 @@ export const contactRoutes = [
       return { status: 200, body: p.page(rows, query.limit, (c) => ({ s: Date.parse(c.created_at), i: c.id }), toContactView) };
     },
   }),
-  defineRoute({
+  byIdRoute({
     ...common,
     operationId: 'get_contact',
-    method: 'GET',
     path: '/contacts/{id}',
     summary: 'Read one contact',
     description: "Another workspace's contact id ⇒ 404.",
     scope: 'read:accounts',
-    kind: 'read',
-    params: idParam('contact'),
+    what: 'contact',
     response: Contact,
-    problems: [404],
-    async handler({ db, workspace, params }) {
-      const row = await getContact(db.kysely, workspace.id, params.id);
-      if (!row) throw noContact(params.id);
-      return { status: 200, body: toContactView(row) };
-    },
+    find: getContact,
+    missing: noContact,
+    toBody: toContactView,
   }),
   defineRoute({
     ...common,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ExpressionBuilder } from 'kysely';
 
 // Identifiers are not secrets: one randomBytes call serves many of them (the call, not the
 // entropy, is what costs on the write path).
@@ -16,3 +17,38 @@ export function newId(prefix: string, bytes = 10): string {
   offset += bytes;
   return `${prefix}_${id}`;
 }
+
+let lastSeq = 0;
+/**
+ * Increasing within a process, ordered by time across processes (epoch µs, bumped on ties): the
+ * list order of approvals, supervision entries, reports, outreach rows and watch events. Ledger
+ * entries take theirs from the wallet row (appendEntry).
+ */
+export function nextSeq(now: Date): number {
+  lastSeq = Math.max(lastSeq + 1, now.getTime() * 1000);
+  return lastSeq;
+}
+
+let idSeq = 0;
+/**
+ * An identifier that sorts in writing order (time, then a counter within one process, then
+ * random bytes): `deal_…`, `dnote_…`, `ast_…`. Lists and history ties walk it.
+ */
+export function sortableId(prefix: string, now: Date): string {
+  idSeq = (idSeq + 1) % 0x1000000;
+  return `${prefix}_${now.getTime().toString(16).padStart(12, '0')}${idSeq.toString(16).padStart(6, '0')}${newId('', 4).slice(1)}`;
+}
+
+/** A place in a list ordered by (seq, id): where a page starts. */
+export interface SeqKey {
+  seq: number;
+  id: string;
+}
+
+/**
+ * The rows after `after` in a newest-first (seq desc, id desc) list: the keyset condition of its
+ * next page (`query.where(beforeSeq(after))`). Any table with `seq` and `id` columns.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const beforeSeq = (after: SeqKey) => (eb: ExpressionBuilder<any, any>) =>
+  eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]);

@@ -17,8 +17,8 @@ import {
 import { DEAL_STAGES, LOST_REASONS, STAGE_TRANSITIONS } from './stages.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
-import { defineRoute } from '../api/route-def.js';
-import { IF_MATCH, idParam, ifMatchVersion, page, pageQuery } from '../api/schemas.js';
+import { byIdRoute, defineRoute } from '../api/route-def.js';
+import { IF_MATCH, idParam, ifMatchVersion, page, pagedUnder, pageQuery } from '../api/schemas.js';
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
@@ -159,6 +159,8 @@ function answer(id: string, r: ChangeResult, ifMatch: number | undefined): { sta
 
 
 const common = { tag: 'Deals', planned: 'available' as const };
+/** What a deal's paged lists (notes, history) declare: the deal's id, limit and cursor, 400 and 404. */
+const dealList = pagedUnder(idParam('deal'));
 const actorOf = (key: { id: string }) => ({ actor: `key:${key.id}`, apiKeyId: key.id });
 
 export const dealRoutes = [
@@ -188,23 +190,18 @@ export const dealRoutes = [
       return { status: 200, body: p.page(rows, query.limit, (d) => ({ s: 0, i: d.id }), (d) => d) };
     },
   }),
-  defineRoute({
+  byIdRoute({
     ...common,
     operationId: 'get_deal',
-    method: 'GET',
     path: '/deals/{id}',
     summary: 'Read a deal',
     description: 'Another workspace\'s deal, or an unknown id ⇒ 404.',
     scope: 'read:accounts',
-    kind: 'read',
-    params: idParam('deal'),
+    what: 'deal',
     response: Deal,
-    problems: [404],
-    async handler({ db, workspace, params }) {
-      const deal = await getDeal(db.kysely, workspace.id, params.id);
-      if (!deal) throw noDeal(params.id);
-      return { status: 200, body: deal };
-    },
+    find: getDeal,
+    missing: noDeal,
+    toBody: (deal) => deal,
   }),
   defineRoute({
     ...common,
@@ -305,16 +302,12 @@ export const dealRoutes = [
   defineRoute({
     ...common,
     operationId: 'list_deal_notes',
-    method: 'GET',
     path: '/deals/{id}/notes',
     summary: "List a deal's notes",
     description: 'Oldest first, paged.',
     scope: 'read:accounts',
-    kind: 'read',
-    params: idParam('deal'),
-    query: z.strictObject(pageQuery),
+    ...dealList,
     response: page(DealNote),
-    problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       const p = listPager(cursorSecret, workspace.id, { notes: params.id }, query.cursor);
       const rows = await listDealNotes(db.kysely, workspace.id, params.id, p.after?.i, query.limit + 1);
@@ -325,16 +318,12 @@ export const dealRoutes = [
   defineRoute({
     ...common,
     operationId: 'list_deal_history',
-    method: 'GET',
     path: '/deals/{id}/history',
     summary: "List a deal's history",
     description: 'Every change in the order it happened: the creation, each stage move and each changed field, with from, to, actor and time. Paged.',
     scope: 'read:accounts',
-    kind: 'read',
-    params: idParam('deal'),
-    query: z.strictObject(pageQuery),
+    ...dealList,
     response: page(DealChange),
-    problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
       const p = listPager(cursorSecret, workspace.id, { history: params.id }, query.cursor);
       const rows = await listDealHistory(db.kysely, workspace.id, params.id, p.after && { version: p.after.s, field: p.after.i }, query.limit + 1);

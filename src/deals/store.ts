@@ -7,7 +7,7 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import { canMove, type DealStage, type LostReason } from './stages.js';
-import { newId } from '../db/ids.js';
+import { sortableId } from '../db/ids.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
 import { appendEvents } from '../webhooks/outbox.js';
 import type { Database } from '../compose/database.js';
@@ -83,13 +83,6 @@ export const toDeal = (r: DealRow): Deal => ({
   created_at: r.created_at,
   updated_at: r.updated_at,
 });
-
-let seq = 0;
-/** An id that sorts in writing order (time, then a counter within one process): lists walk it. */
-function sortableId(prefix: string, now: Date): string {
-  seq = (seq + 1) % 0x1000000;
-  return `${prefix}_${now.getTime().toString(16).padStart(12, '0')}${seq.toString(16).padStart(6, '0')}${newId('', 4).slice(1)}`;
-}
 
 async function findDeal(q: Kysely<Database>, workspaceId: string, id: string): Promise<DealRow | undefined> {
   return q.selectFrom('deals').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();

@@ -13,52 +13,63 @@ export interface ProblemSpec {
   readonly title: string;
 }
 
-/** Plain HTTP errors either surface answers, from the wire and routing up; titles are the reason phrases. */
-export const HTTP_PROBLEMS = {
-  'invalid-request': { status: 400, title: 'Bad Request' },
-  'not-found': { status: 404, title: 'Not Found' },
-  'method-not-allowed': { status: 405, title: 'Method Not Allowed' },
-  'request-timeout': { status: 408, title: 'Request Timeout' },
-  'payload-too-large': { status: 413, title: 'Payload Too Large' },
-  'unsupported-media-type': { status: 415, title: 'Unsupported Media Type' },
-  'expectation-failed': { status: 417, title: 'Expectation Failed' },
-  'header-fields-too-large': { status: 431, title: 'Request Header Fields Too Large' },
-  'internal-error': { status: 500, title: 'Internal Server Error' },
-  'not-implemented': { status: 501, title: 'Not Implemented' },
-} as const satisfies Record<string, ProblemSpec>;
+/**
+ * Where a kind is answered: `http`, the plain HTTP errors either surface answers, from the wire
+ * and routing up (titles are the reason phrases); `api`, the workspace API's own (under /api/v1);
+ * `public`, the public statistics surface's own (under /api/data and /data).
+ */
+export type ProblemSurface = 'http' | 'api' | 'public';
 
-/** The workspace API's own kinds (under /api/v1). */
-export const API_PROBLEMS = {
-  'malformed-json': { status: 400, title: 'Malformed JSON body' },
-  'invalid-body': { status: 400, title: 'Invalid request body' },
-  'invalid-parameters': { status: 400, title: 'Invalid parameters' },
-  'invalid-cursor': { status: 400, title: 'Invalid cursor' },
-  'idempotency-key-required': { status: 400, title: 'Idempotency-Key required' },
-  unauthorized: { status: 401, title: 'Missing or invalid API key' },
-  'insufficient-scope': { status: 403, title: 'The key lacks the required scope' },
-  'operation-unavailable': { status: 404, title: 'Operation unavailable' },
-  'pilot-required': { status: 404, title: 'Pilot access required' },
-  'activation-required': { status: 404, title: 'Activation required' },
-  'idempotency-key-reused': { status: 409, title: 'Idempotency-Key reused with different input' },
-  'idempotency-request-in-progress': { status: 409, title: 'A request with this Idempotency-Key is in progress' },
-  conflict: { status: 409, title: 'Conflict' },
-  'insufficient-funds': { status: 409, title: 'Insufficient funds' },
-  'spend-cap-reached': { status: 409, title: 'Monthly spend cap reached' },
-  unprocessable: { status: 422, title: 'Request cannot be completed' },
-  'rate-limited': { status: 429, title: 'Rate limit exceeded' },
-  'service-unavailable': { status: 503, title: 'Temporarily unavailable' },
-} as const satisfies Record<string, ProblemSpec>;
+const PROBLEMS = {
+  'invalid-request': { surface: 'http', status: 400, title: 'Bad Request' },
+  'not-found': { surface: 'http', status: 404, title: 'Not Found' },
+  'method-not-allowed': { surface: 'http', status: 405, title: 'Method Not Allowed' },
+  'request-timeout': { surface: 'http', status: 408, title: 'Request Timeout' },
+  'payload-too-large': { surface: 'http', status: 413, title: 'Payload Too Large' },
+  'unsupported-media-type': { surface: 'http', status: 415, title: 'Unsupported Media Type' },
+  'expectation-failed': { surface: 'http', status: 417, title: 'Expectation Failed' },
+  'header-fields-too-large': { surface: 'http', status: 431, title: 'Request Header Fields Too Large' },
+  'internal-error': { surface: 'http', status: 500, title: 'Internal Server Error' },
+  'not-implemented': { surface: 'http', status: 501, title: 'Not Implemented' },
+  'malformed-json': { surface: 'api', status: 400, title: 'Malformed JSON body' },
+  'invalid-body': { surface: 'api', status: 400, title: 'Invalid request body' },
+  'invalid-parameters': { surface: 'api', status: 400, title: 'Invalid parameters' },
+  'invalid-cursor': { surface: 'api', status: 400, title: 'Invalid cursor' },
+  'idempotency-key-required': { surface: 'api', status: 400, title: 'Idempotency-Key required' },
+  unauthorized: { surface: 'api', status: 401, title: 'Missing or invalid API key' },
+  'insufficient-scope': { surface: 'api', status: 403, title: 'The key lacks the required scope' },
+  'operation-unavailable': { surface: 'api', status: 404, title: 'Operation unavailable' },
+  'pilot-required': { surface: 'api', status: 404, title: 'Pilot access required' },
+  'activation-required': { surface: 'api', status: 404, title: 'Activation required' },
+  'idempotency-key-reused': { surface: 'api', status: 409, title: 'Idempotency-Key reused with different input' },
+  'idempotency-request-in-progress': { surface: 'api', status: 409, title: 'A request with this Idempotency-Key is in progress' },
+  conflict: { surface: 'api', status: 409, title: 'Conflict' },
+  'insufficient-funds': { surface: 'api', status: 409, title: 'Insufficient funds' },
+  'spend-cap-reached': { surface: 'api', status: 409, title: 'Monthly spend cap reached' },
+  unprocessable: { surface: 'api', status: 422, title: 'Request cannot be completed' },
+  'rate-limited': { surface: 'api', status: 429, title: 'Rate limit exceeded' },
+  'service-unavailable': { surface: 'api', status: 503, title: 'Temporarily unavailable' },
+  'no-publication': { surface: 'public', status: 503, title: 'Service Unavailable' },
+  'file-unavailable': { surface: 'public', status: 503, title: 'Service Unavailable' },
+} as const satisfies Record<string, ProblemSpec & { readonly surface: ProblemSurface }>;
 
-/** The public statistics surface's own kinds (under /api/data and /data). */
-export const PUBLIC_PROBLEMS = {
-  'no-publication': { status: 503, title: 'Service Unavailable' },
-  'file-unavailable': { status: 503, title: 'Service Unavailable' },
-} as const satisfies Record<string, ProblemSpec>;
+type Problems = typeof PROBLEMS;
+export type ProblemKind = keyof Problems;
+/** The kinds answered on `surfaces`. */
+type KindOn<S extends ProblemSurface> = { [K in ProblemKind]: Problems[K]['surface'] extends S ? K : never }[ProblemKind];
+export type HttpProblemKind = KindOn<'http'>;
+/** The kinds /api/v1 answers: plain HTTP ones and its own (openapi.json lists them). */
+export type ApiProblemKind = KindOn<'http' | 'api'>;
 
-export const PROBLEM_KINDS = { ...HTTP_PROBLEMS, ...API_PROBLEMS, ...PUBLIC_PROBLEMS } as const;
+/** Status and title of each kind answered on `surfaces`, in registry order. */
+function kindsOn<S extends ProblemSurface>(...surfaces: S[]): Readonly<Record<KindOn<S>, ProblemSpec>> {
+  const on = Object.entries(PROBLEMS).filter(([, p]) => (surfaces as ProblemSurface[]).includes(p.surface));
+  return Object.freeze(Object.fromEntries(on.map(([kind, { status, title }]) => [kind, { status, title }]))) as Record<KindOn<S>, ProblemSpec>;
+}
 
-export type ProblemKind = keyof typeof PROBLEM_KINDS;
-export type HttpProblemKind = keyof typeof HTTP_PROBLEMS;
+export const HTTP_PROBLEMS = kindsOn('http');
+export const API_PROBLEM_KINDS = kindsOn('http', 'api');
+export const PROBLEM_KINDS = kindsOn('http', 'api', 'public');
 
 export const problemType = (kind: ProblemKind): string => PROBLEM_BASE + kind;
 

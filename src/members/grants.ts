@@ -2,21 +2,15 @@
  * What a member signed in through the assistant connector may do, derived from their current
  * role and the workspace's wallet visibility at every call (SPEC, Authentication rule 6).
  */
-import type { Scope } from '../api/scopes.js';
+import { SCOPES, type Scope } from '../api/scopes.js';
 import type { WalletVisibility } from './store.js';
 import type { Role } from './roles.js';
 
-/** Day-to-day access of every active member. */
-export const MEMBER_GRANTS: readonly Scope[] = [
-  'read:accounts',
-  'read:watch',
-  'write:watch',
-  'write:outcomes',
-  'write:deals',
-  'write:contacts',
-  'generate:reports',
-  'write:outreach',
-];
+/** What a member holds only by role or by the workspace's wallet visibility (memberGrants). */
+const GATED: readonly Scope[] = ['read:wallet', 'manage:webhooks'];
+
+/** Day-to-day access of every active member: every scope but the gated ones. */
+export const MEMBER_GRANTS: readonly Scope[] = SCOPES.filter((s) => !GATED.includes(s));
 
 const isOwnerOrAdmin = (role: Role | null): boolean => role === 'owner' || role === 'admin';
 

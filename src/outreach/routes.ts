@@ -29,9 +29,9 @@ import {
 import { recordSupervision } from '../wallet/store.js';
 import { charge } from '../wallet/billing.js';
 import { ApiProblem } from '../api/problems.js';
-import { defineRoute } from '../api/route-def.js';
+import { byIdRoute, defineRoute } from '../api/route-def.js';
 import { idParam, page, pageQuery } from '../api/schemas.js';
-import { seqPager } from '../api/seq-page.js';
+import { seqListRoute, seqPager } from '../api/seq-page.js';
 
 export { NO_OUTREACH } from '../accounts/statuses.js';
 
@@ -100,20 +100,15 @@ const common = { tag: 'Outreach', scope: 'write:outreach', planned: 'pilot' } as
 const enrollmentNotFound = (id: string) => new ApiProblem('not-found', `No outreach enrollment "${id}" in this workspace.`);
 
 export const outreachRoutes = [
-  defineRoute({
+  seqListRoute({
     ...common,
     operationId: 'list_outreach_cadences',
-    method: 'GET',
     path: '/outreach/cadences',
     summary: 'List outreach cadences, newest first',
-    kind: 'read',
-    query: z.strictObject(pageQuery),
-    response: page(Cadence),
-    problems: [400],
-    async handler({ db, workspace, query, cursorSecret }) {
-      const p = seqPager(cursorSecret, workspace.id, 'outreach_cadences', {}, query.cursor);
-      return { status: 200, body: p.page(await pageCadences(db.kysely, workspace.id, p.after, query.limit + 1), query.limit, toCadence) };
-    },
+    item: Cadence,
+    list: 'outreach_cadences',
+    rows: pageCadences,
+    toItem: toCadence,
   }),
   defineRoute({
     ...common,
@@ -231,21 +226,16 @@ export const outreachRoutes = [
       return { status: 200, body: p.page(rows, query.limit, (r) => toEnrollment(r, steps.get(r.id) ?? [])) };
     },
   }),
-  defineRoute({
+  byIdRoute({
     ...common,
     operationId: 'get_outreach_enrollment',
-    method: 'GET',
     path: '/outreach/enrollments/{id}',
     summary: 'Read an outreach enrollment and its steps',
-    kind: 'read',
-    params: idParam('enrollment'),
+    what: 'enrollment',
     response: Enrollment,
-    problems: [404],
-    async handler({ db, workspace, params }) {
-      const e = await getEnrollment(db.kysely, workspace.id, params.id);
-      if (!e) throw enrollmentNotFound(params.id);
-      return { status: 200, body: toEnrollment(e, (await stepsOf(db.kysely, [e.id])).get(e.id)!) };
-    },
+    find: getEnrollment,
+    missing: enrollmentNotFound,
+    toBody: async (e, q) => toEnrollment(e, (await stepsOf(q, [e.id])).get(e.id)!),
   }),
   defineRoute({
     ...common,

@@ -2,9 +2,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../compose/database.js';
 import type { OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from './tables.js';
-import { newId } from '../db/ids.js';
+import { beforeSeq, newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import { nextSeq } from '../wallet/store.js';
 
 export type CadenceRow = Selectable<OutreachCadencesTable>;
 export type EnrollmentRow = Selectable<OutreachEnrollmentsTable>;
@@ -50,7 +49,7 @@ export async function lockCadence(trx: Kysely<Database>, workspaceId: string, id
 
 export async function pageCadences(q: Kysely<Database>, workspaceId: string, after: { seq: number; id: string } | undefined, limit: number): Promise<CadenceRow[]> {
   let query = q.selectFrom('outreach_cadences').selectAll().where('workspace_id', '=', workspaceId);
-  if (after) query = query.where((eb) => eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]));
+  if (after) query = query.where(beforeSeq(after));
   return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => ({ ...(r as CadenceRow), seq: Number(r.seq) }));
 }
 
@@ -87,7 +86,7 @@ export async function pageEnrollments(q: Kysely<Database>, workspaceId: string, 
   let query = q.selectFrom('outreach_enrollments').selectAll().where('workspace_id', '=', workspaceId);
   if (f.status) query = query.where('status', '=', f.status as EnrollmentRow['status']);
   if (f.storeId) query = query.where('store_id', '=', f.storeId);
-  if (after) query = query.where((eb) => eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]));
+  if (after) query = query.where(beforeSeq(after));
   return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => normEnrollment(r as EnrollmentRow));
 }
 

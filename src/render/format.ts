@@ -78,3 +78,8 @@ export function dimensionLabel(dimension: string): string {
   const label = DIMENSION_NAMES[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
   return `${label}: ${dimension.slice(colon + 1)}`;
 }
+
+/** A stat's figures as a page's table shows them, in column order: value, stores (n), change vs the previous month. */
+export function statFigures(stat: Stat, format: ValueFormat): [value: string, n: string, change: string] {
+  return [formatStatValue(stat, format), formatN(stat), formatStatDelta(stat, format)];
+}

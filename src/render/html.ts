@@ -9,13 +9,7 @@ import { FLOOR } from '../stats/floor.js';
 import { LICENSE, PUBLISHER, type Stat } from '../stats/types.js';
 import { escapeHtml as e, jsonForScript } from './escape.js';
 import { renderEmbedSnippet } from './embed.js';
-import {
-  dimensionLabel,
-  formatMonth,
-  formatN,
-  formatStatDelta,
-  formatStatValue,
-} from './format.js';
+import { dimensionLabel, formatMonth, statFigures } from './format.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './html-assets.js';
 import { datasetJsonLd, LICENSE_URL } from './jsonld.js';
 import type { MetricSection, PageModel } from './page.js';
@@ -41,9 +35,9 @@ function statRow(section: MetricSection, stat: Stat): string {
   return (
     `<tr id="${e(stat.anchor)}">` +
     `<th scope="row">${e(dimensionLabel(stat.dimension))}</th>` +
-    cell(formatStatValue(stat, section), stat) +
-    cell(formatN(stat), stat) +
-    cell(formatStatDelta(stat, section), stat) +
+    statFigures(stat, section)
+      .map((text) => cell(text, stat))
+      .join('') +
     `<td class="embed-link"><a href="#embed-${e(stat.anchor)}" aria-label="${e(`Embed code for ${dimensionLabel(stat.dimension)}`)}">Embed</a></td>` +
     '</tr>'
   );

@@ -7,13 +7,7 @@ import { pageUrl, publicUrl } from '../core/public-paths.js';
 import { FLOOR } from '../stats/floor.js';
 import { LICENSE, PUBLISHER } from '../stats/types.js';
 import { escapeHtml, escapeMarkdownInline, escapeMarkdownParagraph, markdownCell } from './escape.js';
-import {
-  dimensionLabel,
-  formatMonth,
-  formatN,
-  formatStatDelta,
-  formatStatValue,
-} from './format.js';
+import { dimensionLabel, formatMonth, statFigures } from './format.js';
 import type { MetricSection, PageModel } from './page.js';
 
 /** Characters that would end or split a markdown link destination, percent-encoded. */
@@ -40,9 +34,7 @@ function sectionTable(section: MetricSection): string[] {
     lines.push(
       row([
         anchor + markdownCell(dimensionLabel(stat.dimension)),
-        markdownCell(formatStatValue(stat, section)),
-        markdownCell(formatN(stat)),
-        markdownCell(formatStatDelta(stat, section)),
+        ...statFigures(stat, section).map((text) => markdownCell(text)),
       ]),
     );
   }

@@ -13,8 +13,8 @@ import { growthReportMarkdown, type GrowthReportContent } from './growth.js';
 import { charge } from '../wallet/billing.js';
 import { ApiProblem } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
-import { idParam, page, pageQuery, Problem } from '../api/schemas.js';
-import { seqPager } from '../api/seq-page.js';
+import { idParam, Problem } from '../api/schemas.js';
+import { seqListRoute } from '../api/seq-page.js';
 
 const Peer = z.object({
   slug: z.string(),
@@ -132,20 +132,15 @@ export const reportRoutes = [
       return { status: 202, body: toReport(report), headers: { location: `/api/v1/reports/growth/${id}` } };
     },
   }),
-  defineRoute({
+  seqListRoute({
     ...common,
     operationId: 'list_growth_reports',
-    method: 'GET',
     path: '/reports/growth',
     summary: 'List requested growth reports, newest first',
-    kind: 'read',
-    query: z.strictObject(pageQuery),
-    response: page(GrowthReport),
-    problems: [400],
-    async handler({ db, workspace, query, cursorSecret }) {
-      const p = seqPager(cursorSecret, workspace.id, 'growth_reports', {}, query.cursor);
-      return { status: 200, body: p.page(await pageReports(db.kysely, workspace.id, p.after, query.limit + 1), query.limit, toReport) };
-    },
+    item: GrowthReport,
+    list: 'growth_reports',
+    rows: pageReports,
+    toItem: toReport,
   }),
   defineRoute({
     ...common,

@@ -18,7 +18,7 @@ import {
 } from './store.js';
 import { defineRoute } from '../api/route-def.js';
 import { page, pageQuery } from '../api/schemas.js';
-import { seqPager } from '../api/seq-page.js';
+import { seqListRoute, seqPager } from '../api/seq-page.js';
 
 const Minor = (what: string) => z.int().describe(`${what}, in minor units of the currency (cents for USD)`);
 
@@ -184,20 +184,16 @@ export const walletRoutes = [
       return { status: 200, body };
     },
   }),
-  defineRoute({
+  seqListRoute({
     ...common,
     operationId: 'list_wallet_usage',
-    method: 'GET',
     path: '/wallet/usage',
     summary: 'List the ledger: every debit, credit and refund with its cause',
     description: 'The append-only ledger, newest first. Every entry names the operation, idempotency key and actor that caused it; the balance is the sum of all entries.',
-    query: z.strictObject(pageQuery),
-    response: page(LedgerItem),
-    problems: [400],
-    async handler({ db, workspace, query, cursorSecret }) {
-      const p = seqPager(cursorSecret, workspace.id, 'wallet_usage', {}, query.cursor);
-      return { status: 200, body: p.page(await pageLedger(db.kysely, workspace.id, p.after, query.limit + 1), query.limit, toEntry) };
-    },
+    item: LedgerItem,
+    list: 'wallet_usage',
+    rows: pageLedger,
+    toItem: toEntry,
   }),
   defineRoute({
     ...common,

@@ -7,7 +7,7 @@
  * wallet row's lock was taken, across processes.
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
-import { newId } from '../db/ids.js';
+import { beforeSeq, newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import type { Database } from '../compose/database.js';
 import type { LedgerEntriesTable, LedgerKind, PricesTable } from './tables.js';
@@ -27,17 +27,6 @@ export const PLAN_ALLOWANCES: Readonly<Record<string, number>> = { standard: 100
  * month keyed `YYYY-MM`. They bill what was already delivered: the monthly cap does not count them.
  */
 export const STATEMENT_OPERATION = 'monthly_statement';
-
-let lastSeq = 0;
-/**
- * Increasing within a process, ordered by time across processes (epoch µs, bumped on ties): the
- * list order of approvals, supervision entries, reports and outreach rows. Ledger entries take
- * theirs from the wallet row (appendEntry).
- */
-export function nextSeq(now: Date): number {
-  lastSeq = Math.max(lastSeq + 1, now.getTime() * 1000);
-  return lastSeq;
-}
 
 const int = (v: unknown): number => Number(v);
 const normWallet = (w: WalletRow): WalletRow => ({
@@ -187,7 +176,7 @@ export async function ledgerSum(q: Kysely<Database>, workspaceId: string): Promi
 /** The ledger, newest first. */
 export async function pageLedger(q: Kysely<Database>, workspaceId: string, after: { seq: number; id: string } | undefined, limit: number): Promise<LedgerEntry[]> {
   let query = q.selectFrom('ledger_entries').selectAll().where('workspace_id', '=', workspaceId);
-  if (after) query = query.where((eb) => eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]));
+  if (after) query = query.where(beforeSeq(after));
   return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => normEntry(r as LedgerEntry));
 }
 
@@ -239,7 +228,7 @@ export async function decideApproval(trx: Kysely<Database>, id: string, status: 
 export async function pageApprovals(q: Kysely<Database>, workspaceId: string, status: string | undefined, after: { seq: number; id: string } | undefined, limit: number): Promise<ApprovalRow[]> {
   let query = q.selectFrom('approvals').selectAll().where('workspace_id', '=', workspaceId);
   if (status) query = query.where('status', '=', status as ApprovalRow['status']);
-  if (after) query = query.where((eb) => eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]));
+  if (after) query = query.where(beforeSeq(after));
   return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => normApproval(r as ApprovalRow));
 }
 
@@ -294,6 +283,6 @@ export async function pageSupervision(q: Kysely<Database>, workspaceId: string, 
   if (f.apiKeyId) query = query.where('api_key_id', '=', f.apiKeyId);
   if (f.since) query = query.where('created_at', '>=', f.since);
   if (f.until) query = query.where('created_at', '<', f.until);
-  if (after) query = query.where((eb) => eb.or([eb('seq', '<', after.seq), eb.and([eb('seq', '=', after.seq), eb('id', '<', after.id)])]));
+  if (after) query = query.where(beforeSeq(after));
   return (await query.orderBy('seq', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => ({ ...(r as SupervisionRow), seq: int(r.seq), quantity: int(r.quantity) }));
 }

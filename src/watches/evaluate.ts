@@ -17,12 +17,11 @@ import {
   activeWatches,
   insertWatchEvents,
   insertWatchReceipt,
-  nextSeq,
   setWatchHealth,
   watchStoreIds,
   type WatchRow,
 } from './store.js';
-import { newId } from '../db/ids.js';
+import { newId, nextSeq } from '../db/ids.js';
 import { deriveHealth, type Finding, monthOf, previousMonth, type StoreObservation, type WatchObservation } from './health.js';
 
 export interface EvaluateSummary {

@@ -31,9 +31,9 @@ import { ADDABLE_WATCH_TYPES, WATCH_ADD_MAX, WATCH_HEALTH, WATCH_MAX_STORES, WAT
 import type { Kysely } from 'kysely';
 import { listPager } from '../api/cursor.js';
 import { monthNumber, monthText } from '../core/month.js';
-import { ApiProblem } from '../api/problems.js';
+import { ApiProblem, found } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
-import { Deleted, idParam, page, pageQuery } from '../api/schemas.js';
+import { Deleted, idParam, page, pagedUnder, pageQuery } from '../api/schemas.js';
 
 const health = z.enum(WATCH_HEALTH).describe('healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules');
 
@@ -132,16 +132,30 @@ const storeParam = z.strictObject({ id: z.string().min(1).max(200).describe('Ide
 const noWatch = (id: string) => new ApiProblem('not-found', `No watch "${id}" in this workspace.`);
 
 async function findWatch(q: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow> {
-  const w = await getWatch(q, workspaceId, id);
-  if (!w) throw noWatch(id);
-  return w;
+  return found(getWatch(q, workspaceId, id), () => noWatch(id));
 }
 
 /** The watch, locked for the rest of the request's transaction (its checks and changes take turns); 404 when there is none or it was just removed. */
 async function lockedWatch(tx: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow> {
-  const w = await lockWatch(tx, workspaceId, id);
-  if (!w) throw noWatch(id);
-  return w;
+  return found(lockWatch(tx, workspaceId, id), () => noWatch(id));
+}
+
+/** What each paged list of one watch declares: read:watch, the watch's id, limit and cursor, 400 and 404. */
+const watchList = { scope: 'read:watch' as const, ...pagedUnder(watchParam) };
+
+/** The watch a list under /watches/{id} reads (404 when there is none) and that list's pager, keyed to the watch. */
+async function watchPage(q: Kysely<Database>, workspaceId: string, id: string, list: string, secret: string, cursor: string | undefined) {
+  const w = await findWatch(q, workspaceId, id);
+  return { w, p: listPager(secret, workspaceId, { list, watch: w.id }, cursor) };
+}
+
+/** What each change to a watch's stores declares: write:watch, a write that starts the watches' check, the watch as it then is. */
+const storesChange = { scope: 'write:watch' as const, kind: 'write' as const, triggers: ['watches'] as const, response: Watch };
+
+/** The watch after a change to its stores: its update time moves, and it is answered as it now is. */
+async function changedWatch(tx: Kysely<Database>, w: WatchRow, now: Date): Promise<z.output<typeof Watch>> {
+  await updateWatch(tx, w.id, {}, now);
+  return toWatch(tx, (await getWatch(tx, w.workspace_id, w.id))!);
 }
 
 async function storeCount(q: Kysely<Database>, w: WatchRow): Promise<number> {
@@ -376,19 +390,13 @@ export const watchRoutes = [
   defineRoute({
     ...common,
     operationId: 'list_watch_stores',
-    method: 'GET',
     path: '/watches/{id}/stores',
     summary: "List a watch's stores",
     description: "A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity).",
-    scope: 'read:watch',
-    kind: 'read',
-    params: watchParam,
-    query: z.strictObject(pageQuery),
+    ...watchList,
     response: page(WatchStore),
-    problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
-      const w = await findWatch(db.kysely, workspace.id, params.id);
-      const p = listPager(cursorSecret, workspace.id, { list: 'watch_stores', watch: w.id }, query.cursor);
+      const { w, p } = await watchPage(db.kysely, workspace.id, params.id, 'watch_stores', cursorSecret, query.cursor);
       const a = p.after;
       if (w.type === 'managed') {
         const all = await inMarketStoreIds(db.kysely, workspace.id, w.capacity ?? 0);
@@ -414,12 +422,9 @@ export const watchRoutes = [
     path: '/watches/{id}/stores',
     summary: 'Add stores to a self-directed or client watch',
     description: `Stores already in the watch stay as they are. Every store must be one of the workspace's accounts: otherwise 404 naming them (\`store_ids\`), and nothing is added. At most ${WATCH_MAX_STORES} stores per watch (422 beyond). The managed watch's stores follow the ranking (409).`,
-    scope: 'write:watch',
-    kind: 'write',
+    ...storesChange,
     params: watchParam,
     body: z.strictObject({ store_ids: storeIds.min(1).describe(`Stores to add (1–${WATCH_ADD_MAX} per call)`) }),
-    triggers: ['watches'],
-    response: Watch,
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, params, body, now }) {
       const w = await lockedWatch(tx, workspace.id, params.id);
@@ -427,8 +432,7 @@ export const watchRoutes = [
       const ids = await requireVisible(tx, workspace.id, body.store_ids);
       await requireRoom(tx, w, ids);
       await addWatchStores(tx, w.id, ids, now);
-      await updateWatch(tx, w.id, {}, now);
-      return { status: 200, body: await toWatch(tx, (await getWatch(tx, workspace.id, w.id))!) };
+      return { status: 200, body: await changedWatch(tx, w, now) };
     },
   }),
   defineRoute({
@@ -438,36 +442,26 @@ export const watchRoutes = [
     path: '/watches/{id}/stores/{store_id}',
     summary: 'Remove a store from a self-directed or client watch',
     description: "A store the watch does not hold ⇒ 404. The managed watch's stores follow the ranking (409).",
-    scope: 'write:watch',
-    kind: 'write',
+    ...storesChange,
     params: storeParam,
-    triggers: ['watches'],
-    response: Watch,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
       const w = await lockedWatch(tx, workspace.id, params.id);
       notManaged(w, 'removing stores');
       if (!(await removeWatchStore(tx, w.id, params.store_id))) throw new ApiProblem('not-found', `The watch does not hold store ${JSON.stringify(params.store_id)}.`);
-      await updateWatch(tx, w.id, {}, now);
-      return { status: 200, body: await toWatch(tx, (await getWatch(tx, workspace.id, w.id))!) };
+      return { status: 200, body: await changedWatch(tx, w, now) };
     },
   }),
   defineRoute({
     ...common,
     operationId: 'list_watch_events',
-    method: 'GET',
     path: '/watches/{id}/events',
     summary: "List a watch's events",
     description: 'What each check found, per store and month (signals, sharp revenue falls, absences) and for the watch as a whole (staleness, capacity, health changes): newest month first.',
-    scope: 'read:watch',
-    kind: 'read',
-    params: watchParam,
-    query: z.strictObject(pageQuery),
+    ...watchList,
     response: page(WatchEvent),
-    problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
-      const w = await findWatch(db.kysely, workspace.id, params.id);
-      const p = listPager(cursorSecret, workspace.id, { list: 'watch_events', watch: w.id }, query.cursor);
+      const { w, p } = await watchPage(db.kysely, workspace.id, params.id, 'watch_events', cursorSecret, query.cursor);
       const rows = await pageWatchEvents(db.kysely, w.id, p.after && { month: monthText(p.after.s), id: p.after.i }, query.limit + 1);
       return { status: 200, body: p.page(rows, query.limit, (e) => ({ s: monthNumber(e.month), i: e.id }), toEvent) };
     },
@@ -475,19 +469,13 @@ export const watchRoutes = [
   defineRoute({
     ...common,
     operationId: 'list_watch_receipts',
-    method: 'GET',
     path: '/watches/{id}/receipts',
     summary: "List a watch's receipts",
     description: 'Proof of each check, newest first: the month and run it read, the stores it checked and the health it found.',
-    scope: 'read:watch',
-    kind: 'read',
-    params: watchParam,
-    query: z.strictObject(pageQuery),
+    ...watchList,
     response: page(WatchReceipt),
-    problems: [400, 404],
     async handler({ db, workspace, params, query, cursorSecret }) {
-      const w = await findWatch(db.kysely, workspace.id, params.id);
-      const p = listPager(cursorSecret, workspace.id, { list: 'watch_receipts', watch: w.id }, query.cursor);
+      const { w, p } = await watchPage(db.kysely, workspace.id, params.id, 'watch_receipts', cursorSecret, query.cursor);
       const rows = await pageWatchReceipts(db.kysely, w.id, p.after && { seq: p.after.s, id: p.after.i }, query.limit + 1);
       const toReceipt = (r: (typeof rows)[number]): z.output<typeof WatchReceipt> => {
         const ids = JSON.parse(r.store_ids) as string[];

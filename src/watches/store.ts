@@ -11,7 +11,7 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { WatchHealth, WatchType } from './types.js';
-import { newId } from '../db/ids.js';
+import { newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import { appendEvents } from '../webhooks/outbox.js';
 import type { Database } from '../compose/database.js';
@@ -20,13 +20,6 @@ import type { WatchEventsTable, WatchReceiptsTable, WatchesTable } from './table
 export type WatchRow = Selectable<WatchesTable>;
 export type WatchEventRow = Selectable<WatchEventsTable>;
 export type WatchReceiptRow = Selectable<WatchReceiptsTable>;
-
-let lastSeq = 0;
-/** Increasing within a process, ordered by time across processes (epoch µs, bumped on ties). */
-export function nextSeq(now: Date): number {
-  lastSeq = Math.max(lastSeq + 1, now.getTime() * 1000);
-  return lastSeq;
-}
 
 /** pg returns bigint columns as strings. */
 const norm = <T extends { seq: number; capacity?: number | null }>(r: T): T => ({

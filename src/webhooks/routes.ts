@@ -27,9 +27,9 @@ import type { WebhookRuntime } from './runtime.js';
 import { newSigningSecret } from './secrets.js';
 import { checkTarget, RefusedTarget } from './ssrf.js';
 import { listPager } from '../api/cursor.js';
-import { ApiProblem } from '../api/problems.js';
+import { ApiProblem, found } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
-import { Deleted, idParam, page, pageQuery } from '../api/schemas.js';
+import { Deleted, idParam, page, pagedUnder, pageQuery } from '../api/schemas.js';
 
 const EventTypes = z.array(z.enum(EVENT_TYPES)).min(1);
 const Url = z.url({ protocol: /^https?$/ }).max(2048).describe('https URL (http only with the local-development setting)');
@@ -141,20 +141,23 @@ function refuseUrl(prepared: unknown): void {
 const noEndpoint = (id: string) => new ApiProblem('not-found', `No webhook endpoint "${id}" in this workspace.`);
 
 async function endpointOr404(q: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow> {
-  const ep = await findWebhookEndpoint(q, workspaceId, id);
-  if (!ep) throw noEndpoint(id);
-  return ep;
+  return found(findWebhookEndpoint(q, workspaceId, id), () => noEndpoint(id));
 }
 
 /** The live endpoint locked for the rest of tx (a deletion under way is waited for: then 404). */
 async function lockedEndpointOr404(tx: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow> {
-  const ep = await lockEndpoint(tx, workspaceId, id);
-  if (!ep) throw noEndpoint(id);
-  return ep;
+  return found(lockEndpoint(tx, workspaceId, id), () => noEndpoint(id));
+}
+
+/** The endpoint with its new signing secret, shown this once: a replay answers it with `secret: null` and why. */
+function withSecret(ep: WebhookEndpointRow, secret: string, now: Date): { status: 200; body: z.output<typeof WithSecret>; replayBody: z.output<typeof WithSecret> } {
+  const out = endpointOut(ep, now.getTime());
+  return { status: 200, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
 }
 
 const REPLAY_NOTE = 'The secret is shown only in the first response to this request and is not kept in plain text; if it was lost, rotate it (POST /webhooks/{id}/rotate-secret).';
 
+const common = { tag: 'Webhooks', scope: 'manage:webhooks', planned: 'available' } as const;
 const endpointParams = idParam('webhook endpoint');
 const deliveryParams = z.strictObject({
   id: z.string().min(1).max(200).describe('Identifier of the webhook endpoint'),
@@ -163,16 +166,14 @@ const deliveryParams = z.strictObject({
 
 export const webhookRoutes = [
   defineRoute({
+    ...common,
     operationId: 'register_webhook',
     method: 'POST',
     path: '/webhooks',
-    tag: 'Webhooks',
     summary: 'Register an event-notification endpoint',
     description:
       'Registers an https URL whose host resolves to public addresses only. Leaving out `event_types` delivers every event type. The signing secret is returned once, in this response; a replay with the same Idempotency-Key returns the endpoint with `secret: null` and says why. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). A URL the SSRF guard refuses ⇒ 422.',
-    scope: 'manage:webhooks',
     kind: 'write',
-    planned: 'available',
     body: z.strictObject({
       url: Url,
       event_types: EventTypes.optional(),
@@ -185,20 +186,17 @@ export const webhookRoutes = [
       refuseUrl(prepared);
       const secret = newSigningSecret();
       const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ? [...new Set(body.event_types)] : null, description: body.description ?? null, sealedSecret: webhooks.box.seal(secret) }, now);
-      const out = endpointOut(ep, now.getTime());
-      return { status: 200, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
+      return withSecret(ep, secret, now);
     },
   }),
   defineRoute({
+    ...common,
     operationId: 'list_webhooks',
     method: 'GET',
     path: '/webhooks',
-    tag: 'Webhooks',
     summary: 'List event-notification endpoints',
     description: 'Oldest first. Secrets are never shown.',
-    scope: 'manage:webhooks',
     kind: 'read',
-    planned: 'available',
     query: z.strictObject(pageQuery),
     response: page(WebhookEndpoint),
     problems: [400],
@@ -209,15 +207,13 @@ export const webhookRoutes = [
     },
   }),
   defineRoute({
+    ...common,
     operationId: 'get_webhook',
     method: 'GET',
     path: '/webhooks/{id}',
-    tag: 'Webhooks',
     summary: 'Read an event-notification endpoint',
     description: 'The secret is never shown. An unknown id or another workspace\'s endpoint ⇒ 404.',
-    scope: 'manage:webhooks',
     kind: 'read',
-    planned: 'available',
     params: endpointParams,
     response: WebhookEndpoint,
     problems: [404],
@@ -226,16 +222,14 @@ export const webhookRoutes = [
     },
   }),
   defineRoute({
+    ...common,
     operationId: 'update_webhook',
     method: 'PATCH',
     path: '/webhooks/{id}',
-    tag: 'Webhooks',
     summary: 'Change an event-notification endpoint',
     description:
       'Changes the URL (checked like at registration), the event types (null: every type), the description, or enables/disables the endpoint. Enabling clears the reason it was disabled; events that happened while it was disabled are not sent (use recover).',
-    scope: 'manage:webhooks',
     kind: 'write',
-    planned: 'available',
     params: endpointParams,
     body: z.strictObject({
       url: Url.optional(),
@@ -255,15 +249,13 @@ export const webhookRoutes = [
     },
   }),
   defineRoute({
+    ...common,
     operationId: 'delete_webhook',
     method: 'DELETE',
     path: '/webhooks/{id}',
-    tag: 'Webhooks',
     summary: 'Delete an event-notification endpoint',
     description: "200 with `{id, deleted: true}`; nothing more is sent to it. An unknown id or another workspace's endpoint ⇒ 404; a replay with the same Idempotency-Key ⇒ the same 200.",
-    scope: 'manage:webhooks',
     kind: 'write',
-    planned: 'available',
     params: endpointParams,
     response: Deleted('webhook_endpoint'),
     problems: [400, 404, 409],
@@ -273,16 +265,14 @@ export const webhookRoutes = [
     },
   }),
   defineRoute({
+    ...common,
     operationId: 'rotate_webhook_secret',
     method: 'POST',
     path: '/webhooks/{id}/rotate-secret',
-    tag: 'Webhooks',
     summary: "Rotate an endpoint's signing secret",
     description:
       'Returns the new secret once. For 24 hours every delivery carries two signatures (new and previous secret), so the receiver can switch without losing a message. A replay with the same Idempotency-Key returns the endpoint with `secret: null`.',
-    scope: 'manage:webhooks',
     kind: 'write',
-    planned: 'available',
     params: endpointParams,
     response: WithSecret,
     problems: [400, 404, 409],
@@ -291,24 +281,17 @@ export const webhookRoutes = [
       const secret = newSigningSecret();
       const ep = await rotateWebhookSecret(tx, workspace.id, params.id, webhooks.box.seal(secret), now.getTime() + ROTATION_OVERLAP_MS, now);
       if (!ep) throw noEndpoint(params.id);
-      const out = endpointOut(ep, now.getTime());
-      return { status: 200, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
+      return withSecret(ep, secret, now);
     },
   }),
   defineRoute({
+    ...common,
     operationId: 'list_webhook_deliveries',
-    method: 'GET',
     path: '/webhooks/{id}/deliveries',
-    tag: 'Webhooks',
     summary: "An endpoint's delivery log",
     description: 'Newest first: each message with its event, every attempt (status code, duration, error, next retry) and its state. Kept 30 days.',
-    scope: 'manage:webhooks',
-    kind: 'read',
-    planned: 'available',
-    params: endpointParams,
-    query: z.strictObject(pageQuery),
+    ...pagedUnder(endpointParams),
     response: page(Delivery),
-    problems: [400, 404],
     async handler({ tx, workspace, params, query, cursorSecret }) {
       await endpointOr404(tx, workspace.id, params.id);
       const p = listPager(cursorSecret, workspace.id, { deliveries: params.id }, query.cursor);
@@ -317,15 +300,13 @@ export const webhookRoutes = [
     },
   }),
   defineRoute({
+    ...common,
     operationId: 'retry_webhook_delivery',
     method: 'POST',
     path: '/webhooks/{id}/deliveries/{delivery_id}/retry',
-    tag: 'Webhooks',
     summary: 'Send a delivery again now',
     description: 'Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike).',
-    scope: 'manage:webhooks',
     kind: 'write',
-    planned: 'available',
     params: deliveryParams,
     response: Delivery,
     problems: [400, 404, 409],
@@ -339,16 +320,14 @@ export const webhookRoutes = [
     },
   }),
   defineRoute({
+    ...common,
     operationId: 'recover_webhook_events',
     method: 'POST',
     path: '/webhooks/{id}/recover',
-    tag: 'Webhooks',
     summary: 'Send every event of a time window again',
     description:
       'After a receiver outage: every event of the endpoint\'s types that happened in [since, until] is sent again (a message that exists keeps its webhook-id). Events are kept 30 days: an older `since` ⇒ 422.',
-    scope: 'manage:webhooks',
     kind: 'write',
-    planned: 'available',
     params: endpointParams,
     body: z.strictObject({ since: z.iso.datetime({ offset: true }), until: z.iso.datetime({ offset: true }) }),
     response: z.object({ object: z.literal('webhook_recovery'), endpoint_id: z.string(), since: z.string(), until: z.string(), scheduled: z.int() }),
@@ -364,15 +343,13 @@ export const webhookRoutes = [
     },
   }),
   defineRoute({
+    ...common,
     operationId: 'test_webhook',
     method: 'POST',
     path: '/webhooks/{id}/test',
-    tag: 'Webhooks',
     summary: 'Send a signed test event',
     description: 'Sends a `webhook.test` event to the endpoint, signed like every delivery; it appears in the delivery log.',
-    scope: 'manage:webhooks',
     kind: 'write',
-    planned: 'available',
     params: endpointParams,
     response: Delivery,
     problems: [400, 404, 409],
