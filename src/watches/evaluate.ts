@@ -18,10 +18,10 @@ import {
   insertWatchEvents,
   insertWatchReceipt,
   nextSeq,
-  setWatchHealth,
   watchStoreIds,
   type WatchRow,
 } from './store.js';
+import { setWatchHealth } from './set-health.js';
 import { newId } from '../db/ids.js';
 import { deriveHealth, type Finding, monthOf, previousMonth, type StoreObservation, type WatchObservation } from './health.js';
 
