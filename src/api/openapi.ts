@@ -1,7 +1,8 @@
 /**
  * openapi.json (OpenAPI 3.1) generated from the route table: every operation with its scope
  * (security requirement and `x-required-scope`), `x-availability` from the capability
- * manifest, its call kind and rate limit, parameters, bodies and problem responses.
+ * manifest, its call kind and rate limit, parameters, bodies and problem responses; and
+ * `webhooks`, the messages a registered endpoint receives (webhooks/openapi.ts).
  */
 import type { z } from 'zod';
 import { BODY_LIMIT, bodyLimitText } from './body.js';
@@ -13,6 +14,7 @@ import { type AnyRoute, isMutating } from './route-def.js';
 import { ROUTES } from '../compose/aggregates.js';
 import { jsonSchema, Problem } from './schemas.js';
 import { SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
+import { WEBHOOK_HEADERS, webhooksSection } from '../webhooks/openapi.js';
 
 type Json = Record<string, unknown>;
 
@@ -123,6 +125,7 @@ export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1',
     servers: [{ url: basePath }],
     tags: [...new Set(ROUTES.map((r) => r.tag))].map((name) => ({ name })),
     paths,
+    webhooks: webhooksSection(),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -141,6 +144,7 @@ export function buildOpenApi(capability: CapabilityLookup, basePath = '/api/v1',
           description: `A stable logical request ID (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for ${retention}.`,
           schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
         },
+        ...WEBHOOK_HEADERS,
       },
       headers: {
         RateLimit: { description: 'Remaining quota and seconds to reset, e.g. `"read";r=119;t=42`', schema: { type: 'string' } },
