@@ -17,7 +17,7 @@ type DealRow = Selectable<DealsTable>;
 /** A deal as the API shows it: its row without the workspace. */
 export type Deal = { object: 'deal' } & Omit<DealRow, 'workspace_id'>;
 
-/** The fields update_deal may change (the stage moves only through moveDealStage). */
+/** The fields update_deal may change (the stage moves only through writeDealStage: move_deal_stage). */
 export const EDITABLE = ['title', 'value', 'currency', 'owner_email', 'expected_close_date'] as const;
 export type EditableField = (typeof EDITABLE)[number];
 export type DealFields = Pick<DealsTable, EditableField>;

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { capabilityReader } from '../../src/api/capabilities.js';
+import { docsPage } from '../../src/api/docs-page.js';
 import { buildOpenApi } from '../../src/api/openapi.js';
 import { jsonSchema } from '../../src/api/schemas.js';
 import { EVENT_TYPES, EVENTS, eventDeclaration } from '../../src/webhooks/events.js';
@@ -65,6 +66,14 @@ describe('the event declarations', () => {
       expect(body.example).toMatchObject({ type: e.type, data: e.example });
       const headers = post.parameters.map((p: Json) => doc.components.parameters[p.$ref.split('/').pop()].name);
       expect(headers).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'webhook-sequence']);
+    }
+  });
+
+  it('are listed on the HTML reference (/docs) with their summary and example', () => {
+    const page = docsPage(buildOpenApi(capabilityReader()));
+    for (const e of EVENTS) {
+      expect(page).toContain(`<section id="webhook-${e.type}">`);
+      expect(page).toContain(e.summary.replace(/'/g, '&#39;'));
     }
   });
 });
