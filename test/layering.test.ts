@@ -92,6 +92,20 @@ const RULES: Rule[] = [
     never: inside('commands'),
   },
   {
+    name: "an aggregate's event declarations (src/<aggregate>/events.ts) import only src/core and the vocabulary they name",
+    why: 'the webhooks catalog reads every declaration: one that imported its aggregate\'s logic would bring the aggregate (and its outbox import) along',
+    from: anyOf((t) => /^src\/[^/]+\/events\.ts$/.test(t) && t !== 'src/webhooks/events.ts', inside('deals/stages.ts', 'watches/types.ts')),
+    never: outside('core'),
+    // The stage and health lists, themselves importing nothing in src.
+    except: ['src/deals/events.ts → src/deals/stages.ts', 'src/watches/events.ts → src/watches/types.ts'],
+  },
+  {
+    name: 'no repository (store) or route table appends to the outbox',
+    why: "an event is emitted by its aggregate's logic in the transaction of the change (deals/pipeline.ts, contacts/add-contact.ts, watches/set-health.ts, accounts/refresh.ts), never on the side",
+    from: (t) => /^src\/[^/]+\/([^/]+-)?(store|routes)\.ts$/.test(t),
+    never: (t) => t === 'src/webhooks/outbox.ts',
+  },
+  {
     name: 'outside the composition roots (cli, commands, bench), src/compose is named only for its Database type and the aggregate contract',
     why: 'compose/ wires every aggregate together; a room that imports more of it depends on all of them',
     from: outside('compose', 'commands', 'cli.ts', 'bench'),

@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../compose/database.js';
 import { withLease } from '../db/leases.js';
-import { appendEvents, type NewEvent } from '../webhooks/outbox.js';
+import { appendEvents } from '../webhooks/outbox.js';
+import type { DomainEvent } from '../webhooks/events.js';
 import { currentRanking, detailSignals, rankingHead, type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedRow, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../compose/database.js';
 import { listOutcomes } from './outcomes-store.js';
@@ -232,7 +233,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
       }))
     : undefined;
   const gone = [...before.keys()].filter((id) => !byId.has(id));
-  const events = changeEvents(workspaceId, version, before, oldSignals, rows, gone, byId);
+  const events = changeEvents(version, before, oldSignals, rows, gone, byId);
   const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare };
 
   const made = await writeRanking(run, workspaceId, next, {
@@ -242,7 +243,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     now,
     // The model and the events commit with the flip that makes the ranking current.
     onCurrent: async (trx) => {
-      await appendEvents(trx, events, now);
+      await appendEvents(trx, workspaceId, events, now);
       await trx.insertInto('model_weights').values({ workspace_id: workspaceId, version, weights: JSON.stringify(weightsByKey(model)), created_ms: now.getTime() }).execute();
       await trx
         .deleteFrom('model_weights')
@@ -318,24 +319,23 @@ export async function refreshAll(db: Db, now: Date): Promise<Map<string, Refresh
 const rowSignal = (g: RecentSignal) => ({ id: g.id, type: g.type, month: g.month, subject: g.subject, detail: g.detail, strength: g.strength });
 
 function changeEvents(
-  workspaceId: string,
   version: number,
   before: ReadonlyMap<string, { in_market: number }>,
   oldSignals: ReadonlyMap<string, string>,
   rows: readonly RankedRow[],
   gone: readonly string[],
   stores: ReadonlyMap<string, StoreSnapshot>,
-): NewEvent[] {
-  const events: NewEvent[] = [];
-  const event = (type: NewEvent['type'], data: Record<string, unknown>) => events.push({ workspace_id: workspaceId, type, data: { ...data, model_version: version } });
+): DomainEvent[] {
+  const events: DomainEvent[] = [];
+  const model_version = version;
   for (const r of rows) {
     const was = before.get(r.store_id);
     const wasIn = was?.in_market === 1;
     const signals = () => stores.get(r.store_id)!.signals.slice(0, ROW_SIGNALS).map(rowSignal);
     if (r.in_market && !wasIn) {
-      event('store.entered', { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore, signals: signals() });
+      events.push({ type: 'store.entered', data: { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore, signals: signals(), model_version } });
     } else if (!r.in_market && wasIn) {
-      event('store.exited', { store_id: r.store_id, transition: 'exited', score: r.score });
+      events.push({ type: 'store.exited', data: { store_id: r.store_id, transition: 'exited', score: r.score, model_version } });
     } else if (r.in_market && oldSignals.has(r.store_id)) {
       // New: not shown before, and recent enough that it would have been shown had it existed
       // (a signal that only moves up into the shown ten is not news).
@@ -345,11 +345,13 @@ function changeEvents(
       const last = shown.length >= ROW_SIGNALS ? shown[shown.length - 1] : undefined;
       const wouldShow = (g: { id: string; month: string }) => !last || g.month > last.month || (g.month === last.month && g.id < last.id);
       for (const g of signals()) {
-        if (!seen.has(g.id) && wouldShow(g)) event('store.signal', { store_id: r.store_id, signal: g, score: r.score });
+        if (!seen.has(g.id) && wouldShow(g)) events.push({ type: 'store.signal', data: { store_id: r.store_id, signal: g, score: r.score, model_version } });
       }
     }
   }
-  for (const id of gone) if (before.get(id)?.in_market === 1) event('store.exited', { store_id: id, transition: 'exited', score: null, reason: 'no longer visible' });
+  for (const id of gone) {
+    if (before.get(id)?.in_market === 1) events.push({ type: 'store.exited', data: { store_id: id, transition: 'exited', score: null, reason: 'no longer visible', model_version } });
+  }
   return events;
 }
 

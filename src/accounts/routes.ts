@@ -15,10 +15,11 @@ import { SIGNAL_TYPES } from '../core/signals.js';
 import { ApiProblem } from '../api/problems.js';
 import { decodeCursor, encodeCursor, filterHash, listPager } from '../api/cursor.js';
 import { defineRoute } from '../api/route-def.js';
-import { Deal } from '../deals/routes.js';
+import { Deal } from '../deals/events.js';
+import { RecentSignal } from './events.js';
 import { page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
 import { contactsOfStore } from '../contacts/store.js';
-import { Contact } from '../contacts/routes.js';
+import { Contact } from '../contacts/events.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
 
@@ -31,15 +32,6 @@ export const EvidenceItem = z
     month: MONTH_TEXT.optional().describe('For a signal: the month it happened'),
   })
   .meta({ description: 'One term of the additive score: contributions (intercept included) add up to the logit' });
-
-export const RecentSignal = z.object({
-  id: z.string(),
-  type: z.enum(SIGNAL_TYPES),
-  month: z.string().describe('YYYY-MM'),
-  subject: z.string().nullable().describe('The network, app, feature or new plan the signal is about, when it is about one'),
-  detail: z.string().describe('Plain words, e.g. "Started advertising on TikTok"'),
-  strength: z.number().describe('In (0, 1]'),
-});
 
 export const Account = z.object({
   object: z.literal('account'),

@@ -31,6 +31,16 @@ ${op.requestBody ? `<details><summary>Request body</summary><pre>${esc(JSON.stri
 </section>`);
     }
   }
+  const webhooks = Object.entries((doc.webhooks ?? {}) as Record<string, Json>).map(([type, { post }]) => {
+    const body = post.requestBody.content['application/json'];
+    return `<section id="webhook-${esc(type)}">
+<h3><code>${esc(type)}</code></h3>
+<p><strong>${esc(post.summary)}</strong></p>
+<p>${prose(post.description)}</p>
+<pre>${esc(JSON.stringify(body.example, null, 2))}</pre>
+<details><summary>Message schema</summary><pre>${esc(JSON.stringify(body.schema, null, 2))}</pre></details>
+</section>`;
+  });
   const problems = Object.entries(doc['x-problem-types'] as Record<string, { status: number; title: string }>)
     .map(([type, p]) => `<tr><td><code>${esc(type)}</code></td><td>${p.status}</td><td>${esc(p.title)}</td></tr>`)
     .join('');
@@ -49,6 +59,7 @@ table{border-collapse:collapse}td{border:1px solid #ddd;padding:.2rem .5rem}
 <p>Machine-readable: <a href="openapi.json">openapi.json</a></p>
 <h2>Operations</h2>
 ${ops.join('\n')}
+${webhooks.length ? `<h2>Webhooks</h2>\n<p>The signed messages a registered endpoint receives (headers <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>, <code>webhook-sequence</code>).</p>\n${webhooks.join('\n')}` : ''}
 <h2>Problem types</h2>
 <table><tr><th>type</th><th>status</th><th>title</th></tr>${problems}</table>
 </body></html>

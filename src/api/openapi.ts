@@ -1,7 +1,8 @@
 /**
  * openapi.json (OpenAPI 3.1) generated from the route table: every operation with its scope
  * (security requirement and `x-required-scope`), `x-availability` from the capability
- * manifest, its call kind and rate limit, parameters, bodies and problem responses.
+ * manifest, its call kind and rate limit, parameters, bodies and problem responses; and
+ * `webhooks`, the messages a registered endpoint receives (webhooks/openapi.ts).
  */
 import type { z } from 'zod';
 import { BODY_LIMIT, bodyLimitText } from './body.js';
@@ -12,6 +13,7 @@ import { DEFAULT_LIMITS } from './rate-limit.js';
 import { type AnyRoute, isMutating } from './route-def.js';
 import { jsonSchema, Problem } from './schemas.js';
 import { SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
+import { WEBHOOK_HEADERS, webhooksSection } from '../webhooks/openapi.js';
 
 type Json = Record<string, unknown>;
 
@@ -122,6 +124,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], capability: Capability
     servers: [{ url: basePath }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
+    webhooks: webhooksSection(),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -140,6 +143,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], capability: Capability
           description: `A stable logical request ID (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for ${retention}.`,
           schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
         },
+        ...WEBHOOK_HEADERS,
       },
       headers: {
         RateLimit: { description: 'Remaining quota and seconds to reset, e.g. `"read";r=119;t=42`', schema: { type: 'string' } },

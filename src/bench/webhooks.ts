@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type Db } from '../compose/database.js';
-import { appendEvents } from '../webhooks/outbox.js';
+import { appendUncheckedEvents } from '../webhooks/outbox.js';
 import { insertWebhookEndpoint } from '../webhooks/store.js';
 import { createWorkspace } from '../workspaces/store.js';
 import { createDeliverer, type Deliverer } from '../webhooks/deliver.js';
@@ -109,7 +109,7 @@ async function throughput(receiver: Receiver, workers: number, events: number, e
   try {
     for (let i = 0; i < events; i += 500) {
       const n = Math.min(500, events - i);
-      await s.db.write((trx) => appendEvents(trx, Array.from({ length: n }, (_, j) => ({ workspace_id: s.workspaceId, type: 'store.signal' as const, data: { i: i + j } })), new Date()));
+      await s.db.write((trx) => appendUncheckedEvents(trx, Array.from({ length: n }, (_, j) => ({ workspace_id: s.workspaceId, type: 'store.signal' as const, data: { i: i + j } })), new Date()));
     }
     await receiver.arrivals();
     const dbs = [s.db];
@@ -151,7 +151,7 @@ async function latency(receiver: Receiver, rate: number, seconds: number): Promi
       const tokens: string[] = [];
       for (; sent < due; sent++) tokens.push(`t${sent}`);
       if (tokens.length) {
-        await s.db.write((trx) => appendEvents(trx, tokens.map((token) => ({ workspace_id: s.workspaceId, type: 'deal.updated' as const, data: { token } })), new Date()));
+        await s.db.write((trx) => appendUncheckedEvents(trx, tokens.map((token) => ({ workspace_id: s.workspaceId, type: 'deal.updated' as const, data: { token } })), new Date()));
         const at = Date.now();
         for (const t of tokens) committed.set(t, at);
         worker.kick(); // as the api's onWrite does after a commit

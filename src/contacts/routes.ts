@@ -6,35 +6,14 @@
 import { z } from 'zod';
 import { EMAIL_MAX, isEmail, normaliseEmail } from './email.js';
 import { accountVisible } from '../accounts/store.js';
-import {
-  contactSuggestions,
-  findContacts,
-  getContact,
-  insertContact,
-  storeContact,
-  toContactView,
-  updateContact,
-} from './store.js';
+import { contactSuggestions, findContacts, getContact, storeContact, toContactView, updateContact } from './store.js';
+import { addContact } from './add-contact.js';
 import { newId } from '../db/ids.js';
-import { appendEvents } from '../webhooks/outbox.js';
+import { Contact } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
 import { idParam, page, pageQuery } from '../api/schemas.js';
-
-export const Contact = z.object({
-  object: z.literal('contact'),
-  id: z.string(),
-  store_id: z.string(),
-  name: z.string().nullable(),
-  email: z.string().describe('Normalised: trimmed, the domain lower-cased'),
-  role: z.string().nullable(),
-  source: z.enum(['manual', 'discovered']).describe('`discovered` when the contact source listed this email for the store when it was added, else `manual`'),
-  source_detail: z.string().nullable().describe("For a discovered contact: where the data team's source found it"),
-  created_by: z.string().describe('`key:<key id>` for a contact added through the API'),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
 
 const ContactSuggestion = z.object({
   object: z.literal('contact_suggestion'),
@@ -123,7 +102,7 @@ export const contactRoutes = [
       const address = normaliseEmail(body.email);
       const known = await storeContact(tx, body.store_id, address);
       const at = now.toISOString();
-      const result = await insertContact(tx, {
+      const contact = await addContact(tx, {
         id: newId('con'),
         workspace_id: workspace.id,
         store_id: body.store_id,
@@ -135,10 +114,8 @@ export const contactRoutes = [
         created_by: `key:${key.id}`,
         created_at: at,
         updated_at: at,
-      });
-      if ('existing' in result) throw duplicate(address, result.existing);
-      const contact = toContactView(result);
-      await appendEvents(tx, [{ workspace_id: workspace.id, type: 'contact.created', data: { contact } }], now);
+      }, now);
+      if ('existing' in contact) throw duplicate(address, contact.existing);
       return { status: 201, body: contact };
     },
   }),

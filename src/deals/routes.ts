@@ -2,19 +2,10 @@
 import { z } from 'zod';
 import { stopStoreEnrollments } from '../outreach/store.js';
 import { accountVisible } from '../accounts/store.js';
-import {
-  addDealNote,
-  type ChangeResult,
-  createDeal,
-  type Deal as DealView,
-  getDeal,
-  listDealHistory,
-  listDealNotes,
-  listDeals,
-  moveDealStage,
-  updateDeal,
-} from './store.js';
+import { addDealNote, type ChangeResult, type Deal as DealView, getDeal, listDealHistory, listDealNotes, listDeals } from './store.js';
+import { createDeal, moveDealStage, updateDeal } from './pipeline.js';
 import { DEAL_STAGES, LOST_REASONS, STAGE_TRANSITIONS } from './stages.js';
+import { Deal } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
@@ -34,25 +25,6 @@ const Currency = z
   .refine((c) => CURRENCIES.has(c), 'must be an ISO 4217 currency code in capitals, e.g. EUR')
   .describe('ISO 4217 code in capitals, e.g. `EUR`');
 const CloseDate = z.iso.date().describe('YYYY-MM-DD');
-
-export const Deal = z
-  .object({
-    object: z.literal('deal'),
-    id: z.string(),
-    store_id: z.string().describe('The account (store) the deal is with'),
-    title: z.string(),
-    value: z.number().nullable().describe('Deal value in `currency`'),
-    currency: z.string().nullable().describe('ISO 4217'),
-    stage: z.enum(DEAL_STAGES),
-    owner_email: z.string().nullable().describe('Who owns the deal (trimmed, domain lower-cased)'),
-    expected_close_date: z.string().nullable().describe('YYYY-MM-DD'),
-    lost_reason: z.enum(LOST_REASONS).nullable().describe('Why it was lost, while the stage is `lost`'),
-    lost_reason_other: z.string().nullable().describe('The free text of lost_reason `other`'),
-    version: z.number().int().describe('1 at creation, +1 on every change; send it as If-Match'),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ description: 'A deal of the pipeline' });
 
 const DealNote = z.object({
   object: z.literal('deal_note'),

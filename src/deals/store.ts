@@ -2,14 +2,13 @@
  * The pipeline's deals, their notes and their history. Every writer here keeps the aggregate's
  * invariants in the caller's transaction: a change bumps `version` (checked in the UPDATE's
  * WHERE, so of two racing changes based on one version exactly one matches a row), writes its
- * history rows and its outbox event, and a creation or stage move records the outcome that makes
- * it a learning label for the ranking.
+ * history rows, and a creation or stage move records the outcome that makes it a learning label
+ * for the ranking. The events of these changes are pipeline.ts's, in the same transaction.
  */
 import type { Kysely, Selectable } from 'kysely';
 import { canMove, type DealStage, type LostReason } from './stages.js';
 import { sortableId } from '../db/ids.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
-import { appendEvents } from '../webhooks/outbox.js';
 import type { Database } from '../compose/database.js';
 import type { DealHistoryTable, DealsTable } from './tables.js';
 
@@ -18,7 +17,7 @@ type DealRow = Selectable<DealsTable>;
 /** A deal as the API shows it: its row without the workspace. */
 export type Deal = { object: 'deal' } & Omit<DealRow, 'workspace_id'>;
 
-/** The fields update_deal may change (the stage moves only through moveDealStage). */
+/** The fields update_deal may change (the stage moves only through writeDealStage: move_deal_stage). */
 export const EDITABLE = ['title', 'value', 'currency', 'owner_email', 'expected_close_date'] as const;
 export type EditableField = (typeof EDITABLE)[number];
 export type DealFields = Pick<DealsTable, EditableField>;
@@ -66,6 +65,16 @@ export type ChangeResult =
   | { outcome: 'not-found' }
   | { outcome: 'stale'; current: number }
   | { outcome: 'forbidden'; from: DealStage; to: DealStage };
+
+/** A ChangeResult whose `changed` also says what changed (`E`): what the change's event tells. */
+export type Changed<E> = Exclude<ChangeResult, { outcome: 'changed' }> | ({ outcome: 'changed'; deal: Deal } & E);
+
+/** One changed field of an update: its value before and after. */
+export interface FieldChange {
+  field: EditableField;
+  from: FieldValue;
+  to: FieldValue;
+}
 
 export const toDeal = (r: DealRow): Deal => ({
   object: 'deal',
@@ -152,10 +161,10 @@ async function recordLabel(trx: Kysely<Database>, deal: DealRow, who: Actor, at:
 }
 
 /**
- * Creates a deal (version 1) for a store the caller has checked is visible: its history starts
- * with the creation, its stage is recorded as a label, and `deal.created` is written.
+ * Inserts a deal (version 1) for a store the caller has checked is visible: its history starts
+ * with the creation, and its stage is recorded as a label.
  */
-export async function createDeal(
+export async function insertDeal(
   trx: Kysely<Database>,
   workspaceId: string,
   storeId: string,
@@ -180,9 +189,7 @@ export async function createDeal(
   await trx.insertInto('deals').values(row).execute();
   await trx.insertInto('deal_history').values(history(row, 1, 'stage', 'created', null, row.stage, who, at)).execute();
   await recordLabel(trx, row, who, at);
-  const deal = toDeal(row);
-  await appendEvents(trx, [{ workspace_id: workspaceId, type: 'deal.created', data: { deal_id: deal.id, store_id: storeId, deal, actor: who.actor, created_at: at } }], now);
-  return deal;
+  return toDeal(row);
 }
 
 /**
@@ -205,13 +212,13 @@ async function writeVersion(trx: Kysely<Database>, deal: DealRow, next: Partial<
  * none ⇒ the change applies to the latest version (re-read when another change lands between the
  * read and the write). `plan` returns what to write, or a refusal.
  */
-async function change(
+async function change<E>(
   trx: Kysely<Database>,
   workspaceId: string,
   id: string,
   ifMatch: number | undefined,
-  plan: (deal: DealRow) => ChangeResult | { write: Partial<DealRow>; after: (deal: DealRow) => Promise<Deal> },
-): Promise<ChangeResult> {
+  plan: (deal: DealRow) => Changed<E> | { write: Partial<DealRow>; after: (deal: DealRow) => Promise<{ deal: Deal } & E> },
+): Promise<Changed<E>> {
   for (;;) {
     const deal = await findDeal(trx, workspaceId, id);
     if (!deal) return { outcome: 'not-found' };
@@ -219,16 +226,16 @@ async function change(
     if (ifMatch !== undefined && deal.version !== ifMatch) return { outcome: 'stale', current: deal.version };
     const p = plan(deal);
     if ('outcome' in p) return p;
-    if (await writeVersion(trx, deal, p.write)) return { outcome: 'changed', deal: await p.after({ ...deal, ...p.write, version: deal.version + 1 }) };
+    if (await writeVersion(trx, deal, p.write)) return { outcome: 'changed', ...(await p.after({ ...deal, ...p.write, version: deal.version + 1 })) };
     if (ifMatch !== undefined) return { outcome: 'stale', current: deal.version + 1 };
   }
 }
 
 /**
  * Changes a deal's fields. Only fields whose value differs count: each is one history row and
- * one entry of `deal.updated`'s `changes`; nothing differing changes nothing (no version, no event).
+ * one entry of `changes`; nothing differing changes nothing (no version, `changes` empty).
  */
-export async function updateDeal(
+export async function updateDealFields(
   trx: Kysely<Database>,
   workspaceId: string,
   id: string,
@@ -236,24 +243,22 @@ export async function updateDeal(
   ifMatch: number | undefined,
   who: Actor,
   now: Date,
-): Promise<ChangeResult> {
+): Promise<Changed<{ changes: FieldChange[] }>> {
   const at = now.toISOString();
-  return change(trx, workspaceId, id, ifMatch, (deal) => {
+  return change<{ changes: FieldChange[] }>(trx, workspaceId, id, ifMatch, (deal) => {
     const changed = EDITABLE.filter((f) => patch[f] !== undefined && patch[f] !== deal[f]);
-    if (changed.length === 0) return { outcome: 'changed', deal: toDeal(deal) };
+    if (changed.length === 0) return { outcome: 'changed', deal: toDeal(deal), changes: [] };
     const write: Partial<DealRow> = Object.fromEntries(changed.map((f) => [f, patch[f]]));
     write.updated_at = at;
     return {
       write,
       after: async (next) => {
-        const changes = changed.map((field) => ({ field, from: deal[field], to: next[field] }));
+        const changes: FieldChange[] = changed.map((field) => ({ field, from: deal[field], to: next[field] }));
         await trx
           .insertInto('deal_history')
           .values(changes.map((c) => history(next, next.version, c.field, 'field_changed', c.from, c.to, who, at)))
           .execute();
-        const view = toDeal(next);
-        await appendEvents(trx, [{ workspace_id: workspaceId, type: 'deal.updated', data: { deal_id: id, store_id: deal.store_id, deal: view, changes, actor: who.actor, changed_at: at } }], now);
-        return view;
+        return { deal: toDeal(next), changes };
       },
     };
   });
@@ -261,32 +266,27 @@ export async function updateDeal(
 
 /**
  * Moves a deal to another stage when the transition table allows it (else `forbidden`): one
- * history row, the new stage recorded as a label, and `deal.stage_changed` the only event.
- * Leaving lost clears the lost reason.
+ * history row and the new stage recorded as a label; `from` is the stage it left. Leaving lost
+ * clears the lost reason.
  */
-export async function moveDealStage(trx: Kysely<Database>, workspaceId: string, id: string, move: StageMove, ifMatch: number | undefined, who: Actor, now: Date): Promise<ChangeResult> {
+export async function writeDealStage(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  id: string,
+  move: StageMove,
+  ifMatch: number | undefined,
+  who: Actor,
+  now: Date,
+): Promise<Changed<{ from: DealStage }>> {
   const at = now.toISOString();
-  return change(trx, workspaceId, id, ifMatch, (deal) => {
+  return change<{ from: DealStage }>(trx, workspaceId, id, ifMatch, (deal) => {
     if (!canMove(deal.stage, move.stage)) return { outcome: 'forbidden', from: deal.stage, to: move.stage };
     return {
       write: { stage: move.stage, lost_reason: move.lost_reason, lost_reason_other: move.lost_reason_other, updated_at: at },
       after: async (next) => {
         await trx.insertInto('deal_history').values(history(next, next.version, 'stage', 'stage_changed', deal.stage, next.stage, who, at)).execute();
         await recordLabel(trx, next, who, at);
-        const data = {
-          deal_id: id,
-          store_id: deal.store_id,
-          from: deal.stage,
-          to: next.stage,
-          // The deal's version after the move: the If-Match of a receiver's next change.
-          version: next.version,
-          changed_at: at,
-          actor: who.actor,
-          lost_reason: next.lost_reason,
-          lost_reason_other: next.lost_reason_other,
-        };
-        await appendEvents(trx, [{ workspace_id: workspaceId, type: 'deal.stage_changed', data }], now);
-        return toDeal(next);
+        return { deal: toDeal(next), from: deal.stage };
       },
     };
   });

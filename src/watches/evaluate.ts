@@ -17,10 +17,10 @@ import {
   activeWatches,
   insertWatchEvents,
   insertWatchReceipt,
-  setWatchHealth,
   watchStoreIds,
   type WatchRow,
 } from './store.js';
+import { setWatchHealth } from './set-health.js';
 import { newId, nextSeq } from '../db/ids.js';
 import { deriveHealth, type Finding, monthOf, previousMonth, type StoreObservation, type WatchObservation } from './health.js';
 

@@ -18,13 +18,13 @@ import {
   pageWatchReceipts,
   pageWatches,
   removeWatchStore,
-  setWatchHealth,
   startManagedWatch,
   updateWatch,
   watchStoreIds,
   type WatchEventRow,
   type WatchRow,
 } from './store.js';
+import { setWatchHealth } from './set-health.js';
 import type { Database } from '../compose/database.js';
 import { briefMarkdown, buildBrief } from './brief.js';
 import { ADDABLE_WATCH_TYPES, WATCH_ADD_MAX, WATCH_HEALTH, WATCH_MAX_STORES, WATCH_STATUSES, WATCH_TYPES } from './types.js';

@@ -1,8 +1,8 @@
 /**
  * Watches, their stores, events and receipts (src/watches/ holds the rules). Every function
  * takes the query executor first and joins the caller's transaction. A health change goes
- * through setWatchHealth, which appends the one `watch.health_changed` event in the same
- * transaction: no other writer changes `health`.
+ * through set-health.ts, which writes it with writeWatchHealth and appends the one
+ * `watch.health_changed` event in the same transaction: no other writer changes `health`.
  *
  * A writer that checks a watch and then changes it or its stores (a cap, a cancel, a delete)
  * first locks the watch row with lockWatch or lockManagedWatch, so concurrent writers of one
@@ -13,7 +13,6 @@ import type { Kysely, Selectable } from 'kysely';
 import type { WatchHealth, WatchType } from './types.js';
 import { newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import { appendEvents } from '../webhooks/outbox.js';
 import type { Database } from '../compose/database.js';
 import type { WatchEventsTable, WatchReceiptsTable, WatchesTable } from './tables.js';
 
@@ -123,19 +122,15 @@ export async function updateWatch(trx: Kysely<Database>, id: string, set: Partia
 }
 
 /**
- * Sets the watch's health and reason; when the health level changes, appends exactly one
- * `watch.health_changed` event ({watch_id, from, to, reason}) in the same transaction. The
- * health it changes from is the one stored now, read with the watch row locked: of two
- * writers moving a watch to one health (two checks, two cancels), only the first emits the
- * change. False when the level stayed (or the watch is gone).
+ * Writes the watch's health and reason, with the watch row locked; resolves to the health it
+ * had (read under that lock, so of two writers moving a watch to one health the second sees the
+ * first's), or undefined when the watch is gone.
  */
-export async function setWatchHealth(trx: Kysely<Database>, w: Pick<WatchRow, 'id' | 'workspace_id'>, health: WatchHealth, reason: string, now: Date): Promise<boolean> {
-  const [current] = await lockRows(trx, 'watches', { id: w.id });
-  if (!current) return false;
-  await trx.updateTable('watches').set({ health, health_reason: reason, updated_at: now.toISOString() }).where('id', '=', w.id).execute();
-  if (current.health === health) return false;
-  await appendEvents(trx, [{ workspace_id: w.workspace_id, type: 'watch.health_changed', data: { watch_id: w.id, from: current.health, to: health, reason } }], now);
-  return true;
+export async function writeWatchHealth(trx: Kysely<Database>, id: string, health: WatchHealth, reason: string, now: Date): Promise<WatchHealth | undefined> {
+  const [current] = await lockRows(trx, 'watches', { id });
+  if (!current) return undefined;
+  await trx.updateTable('watches').set({ health, health_reason: reason, updated_at: now.toISOString() }).where('id', '=', id).execute();
+  return current.health;
 }
 
 /** Deletes the watch with its stores, events and receipts (the caller holds its lock: lockWatch). */

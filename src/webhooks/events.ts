@@ -1,16 +1,38 @@
 /**
- * The event types a registered endpoint can receive (SPEC "Events"). The outbox, the delivery
- * worker and the webhook routes all read this one list.
+ * The catalog of event types a registered endpoint can receive (SPEC "Events"): the
+ * declarations of the aggregates that emit events, concatenated. Each declaration (name, zod
+ * payload, description, example) lives beside its aggregate in a file that imports only zod and
+ * src/core, so reading the catalog brings no aggregate logic along. The outbox's types, the
+ * webhook routes' list of types, openapi.json's `webhooks`, the docs' examples and the shape
+ * tests all read this one list.
  */
-export const EVENT_TYPES = [
-  'deal.created',
-  'deal.updated',
-  'deal.stage_changed',
-  'contact.created',
-  'store.entered',
-  'store.exited',
-  'store.signal',
-  'watch.health_changed',
-] as const;
+import type { z } from 'zod';
+import { ACCOUNT_EVENTS } from '../accounts/events.js';
+import { CONTACT_EVENTS } from '../contacts/events.js';
+import { DEAL_EVENTS } from '../deals/events.js';
+import { WATCH_EVENTS } from '../watches/events.js';
 
-export type EventType = (typeof EVENT_TYPES)[number];
+export const EVENTS = [...DEAL_EVENTS, ...CONTACT_EVENTS, ...ACCOUNT_EVENTS, ...WATCH_EVENTS] as const;
+
+type Events = typeof EVENTS;
+type Declaration = Events[number];
+
+/** The names of a tuple of declarations, as a tuple (z.enum takes it). */
+type TypesOf<D extends readonly { type: string }[]> = { readonly [K in keyof D]: D[K]['type'] };
+
+export const EVENT_TYPES = EVENTS.map((e) => e.type) as unknown as TypesOf<Events>;
+
+export type EventType = Declaration['type'];
+
+/** The payload (`data`) of an event of type T, as its schema takes it. */
+export type EventData<T extends EventType> = z.input<Extract<Declaration, { type: T }>['payload']>;
+
+/** An event as the aggregates' logic appends it: a type and the payload its declaration allows. */
+export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+
+const byType = new Map<string, Declaration>(EVENTS.map((e) => [e.type, e]));
+
+/** The declaration of `type`. */
+export function eventDeclaration<T extends EventType>(type: T): Extract<Declaration, { type: T }> {
+  return byType.get(type) as Extract<Declaration, { type: T }>;
+}

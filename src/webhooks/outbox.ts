@@ -6,12 +6,16 @@
  * reserves the numbers and held until the writing transaction commits: the numbers of a
  * workspace's events follow the order their changes committed in, across processes, and the
  * fan-out (webhooks/store.ts) numbers each endpoint's messages in that order.
+ *
+ * The workspace half appends with appendEvents: an event of a declared type (webhooks/events.ts)
+ * with the payload its schema allows, so a wrong payload fails the typecheck.
  */
 import { type Kysely, sql } from 'kysely';
-import type { EventType } from './events.js';
+import type { DomainEvent, EventType } from './events.js';
 import { newId } from '../db/ids.js';
 import type { Database } from '../compose/database.js';
 
+/** An outbox row to write: any payload. */
 export interface NewEvent {
   workspace_id: string;
   type: EventType;
@@ -32,7 +36,16 @@ async function reserveEventSeq(trx: Kysely<Database>, workspaceId: string, n: nu
   return Number(r.last_seq) - n + 1;
 }
 
-export async function appendEvents(trx: Kysely<Database>, events: readonly NewEvent[], now: Date): Promise<void> {
+/** Appends the workspace's events, in order, in the caller's transaction (the change's). */
+export async function appendEvents(trx: Kysely<Database>, workspaceId: string, events: readonly DomainEvent[], now: Date): Promise<void> {
+  await appendUncheckedEvents(trx, events.map((e) => ({ workspace_id: workspaceId, type: e.type, data: e.data })), now);
+}
+
+/**
+ * Appends events whose payloads no declaration checks: for benches and tests of delivery (the
+ * outbox, fan-out and worker do not read payloads). The workspace half uses appendEvents.
+ */
+export async function appendUncheckedEvents(trx: Kysely<Database>, events: readonly NewEvent[], now: Date): Promise<void> {
   const byWorkspace = new Map<string, NewEvent[]>();
   for (const e of events) byWorkspace.set(e.workspace_id, [...(byWorkspace.get(e.workspace_id) ?? []), e]);
   // Workspaces in one order, so two writers of the same workspaces never wait for each other in a cycle.

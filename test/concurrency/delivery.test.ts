@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database, Db } from '../../src/compose/database.js';
-import { appendEvents } from '../../src/webhooks/outbox.js';
+import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
 import { claimDue, fanOut, insertWebhookEndpoint } from '../../src/webhooks/store.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { dialects, useTwoHandles } from '../helpers/db.js';
@@ -32,12 +32,12 @@ for (const d of dialects) {
       const firstAppended = new Promise<void>((r) => (appended = r));
       // The first write's clock is later than the second's, and it commits first.
       const first = t.db.write(async (trx) => {
-        await appendEvents(trx, [{ workspace_id: ws.id, type: 'deal.updated', data: { version: 2 } }], new Date('2026-05-01T10:00:01Z'));
+        await appendUncheckedEvents(trx, [{ workspace_id: ws.id, type: 'deal.updated', data: { version: 2 } }], new Date('2026-05-01T10:00:01Z'));
         appended();
         await held;
       });
       await firstAppended;
-      const second = other.write((trx) => appendEvents(trx, [{ workspace_id: ws.id, type: 'deal.updated', data: { version: 3 } }], new Date('2026-05-01T10:00:00Z')));
+      const second = other.write((trx) => appendUncheckedEvents(trx, [{ workspace_id: ws.id, type: 'deal.updated', data: { version: 3 } }], new Date('2026-05-01T10:00:00Z')));
       release();
       await first;
       await second;
@@ -52,7 +52,7 @@ for (const d of dialects) {
     it('fans out a workspace written by two handles at once with every message numbered once, in event order', async () => {
       const { t, other } = handles();
       const { ws, ep } = await setup('fanout');
-      const write = (db: Db, from: number) => db.write((trx) => appendEvents(trx, Array.from({ length: 40 }, (_, i) => ({ workspace_id: ws.id, type: 'store.signal' as const, data: { i: from + i } })), new Date()));
+      const write = (db: Db, from: number) => db.write((trx) => appendUncheckedEvents(trx, Array.from({ length: 40 }, (_, i) => ({ workspace_id: ws.id, type: 'store.signal' as const, data: { i: from + i } })), new Date()));
       const fan = (db: Db) => db.write((trx) => fanOut(trx, db.dialect, new Date(), 25));
       await Promise.all([write(t.db, 0), write(other, 100), fan(t.db), fan(other), write(t.db, 200), fan(other), fan(t.db)]);
       while ((await fan(t.db)) > 0);
@@ -68,7 +68,7 @@ for (const d of dialects) {
       // This test's endpoint alone has messages due.
       await t.db.write((trx) => trx.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('status', '=', 'pending').execute());
       const { ws, ep } = await setup('cap');
-      await t.db.write((trx) => appendEvents(trx, Array.from({ length: 20 }, (_, i) => ({ workspace_id: ws.id, type: 'store.signal' as const, data: { i } })), new Date()));
+      await t.db.write((trx) => appendUncheckedEvents(trx, Array.from({ length: 20 }, (_, i) => ({ workspace_id: ws.id, type: 'store.signal' as const, data: { i } })), new Date()));
       await t.db.write((trx) => fanOut(trx, t.db.dialect, new Date()));
       const nowMs = Date.now();
       const claim = (trx: Kysely<Database>, db: Db, workerId: string, limit: number) => claimDue(trx, db.dialect, { nowMs, leaseUntilMs: nowMs + 60_000, workerId, limit, perEndpoint: 4 });

@@ -4,14 +4,15 @@
  * create / update / stage move and contact add over the API, re-ranks that make stores enter,
  * exit and gain a signal, a watch check that changes a watch's health — reads the outbox rows,
  * delivers them to a receiver, and compares each with the documented example: the same keys in
- * `data` (and in the objects inside it) and the same envelope. SQLite always; PostgreSQL with
+ * `data` (and in the objects inside it) and the same envelope; and each delivered payload parses
+ * against its declared schema (src/<aggregate>/events.ts). SQLite always; PostgreSQL with
  * DATABASE_URL.
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
-import { EVENT_TYPES, type EventType } from '../../src/webhooks/events.js';
+import { EVENT_TYPES, eventDeclaration, type EventType } from '../../src/webhooks/events.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { apiKey, call, freshIdem } from '../api/harness.js';
 import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';
@@ -167,6 +168,14 @@ for (const d of dialects) {
           expect(shape({ ...body, data: null }), `the envelope of ${type}`).toEqual(shape({ ...example, data: null }));
           expect(shape(body.data), `data of ${type} as docs/webhooks.md shows it`).toEqual(shape(example.data));
         }
+      }
+      // Every delivered payload (those with a `reason` too) is what its declaration's schema
+      // says, member for member: nothing missing, nothing of another kind, nothing undeclared.
+      for (const e of all) {
+        const data = (delivered.get(e.id) as Json).data;
+        const parsed = eventDeclaration(e.type).payload.safeParse(data);
+        expect(parsed.success, `${e.type} ${e.id} as declared: ${parsed.error?.message}`).toBe(true);
+        expect(parsed.data, `${e.type} ${e.id} has only declared members`).toEqual(data);
       }
     }, 60_000);
   });

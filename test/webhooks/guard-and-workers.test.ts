@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { runWorker } from '../../src/commands/worker.js';
 import { openDatabase } from '../../src/compose/database.js';
-import { appendEvents } from '../../src/webhooks/outbox.js';
+import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
 import type { Env } from '../../src/core/env.js';
 import { loadSecretBox, newSigningSecret, resealAll } from '../../src/webhooks/secrets.js';
@@ -265,7 +265,7 @@ describe('the worker loop', () => {
       const box = await loadSecretBox(db.kysely);
       const secret = newSigningSecret();
       await insertWebhookEndpoint(db.kysely, ws.id, { url: rx.url(), sealedSecret: box.seal(secret) }, new Date(Date.now() - 1000));
-      await db.write((trx) => appendEvents(trx, [{ workspace_id: ws.id, type: 'watch.health_changed', data: { watch_id: 'w1', from: 'healthy', to: 'degraded' } }], new Date()));
+      await db.write((trx) => appendUncheckedEvents(trx, [{ workspace_id: ws.id, type: 'watch.health_changed', data: { watch_id: 'w1', from: 'healthy', to: 'degraded' } }], new Date()));
       await until(() => rx.received.length === 1, 5_000);
       expect(verify(secret, rx.received[0])).toMatchObject({ type: 'watch.health_changed', data: { to: 'degraded' } });
       expect(env.err.join('')).toMatch(/storelens worker: delivering webhook events from SQLite .*local development/);

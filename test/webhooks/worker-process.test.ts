@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvents } from '../../src/webhooks/outbox.js';
+import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
 import { loadSecretBox, newSigningSecret } from '../../src/webhooks/secrets.js';
 import { workspace } from '../api/harness.js';
@@ -38,7 +38,7 @@ for (const d of dialects) {
       const secret = newSigningSecret();
       const ep = await insertWebhookEndpoint(t.db.kysely, ws.id, { url: rx.url(), sealedSecret: box.seal(secret) }, new Date(Date.now() - 1000));
       const emit = (to: string) =>
-        t.db.write((trx) => appendEvents(trx, [{ workspace_id: ws.id, type: 'watch.health_changed', data: { watch_id: 'w1', from: 'healthy', to } }], new Date()));
+        t.db.write((trx) => appendUncheckedEvents(trx, [{ workspace_id: ws.id, type: 'watch.health_changed', data: { watch_id: 'w1', from: 'healthy', to } }], new Date()));
 
       const worker = spawnStorelens(t, ['worker', '--webhooks-allow-local', '--runs', join(dir, 'runs'), '--out', join(dir, 'out')]);
       try {

@@ -1022,7 +1022,873 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "deal.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A deal was created (create_deal)
+         * @description Emitted by `create_deal`, in the transaction that creates the deal.
+         *
+         *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). During a secret rotation two signatures separated by a space (new secret, previous one): the message is genuine when any one matches. */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The message's number among this endpoint's messages (the body's `sequence`). */
+                    "webhook-sequence": components["parameters"]["WebhookSequence"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_8b367e69e607401cdb4a",
+                     *       "type": "deal.created",
+                     *       "created_at": "2026-11-23T10:04:12.345Z",
+                     *       "workspace_id": "ws_befccae793ecb10908e2",
+                     *       "sequence": 14,
+                     *       "data": {
+                     *         "deal_id": "deal_01a20af35a890000018aa6d63c",
+                     *         "store_id": "s-000123",
+                     *         "deal": {
+                     *           "object": "deal",
+                     *           "id": "deal_01a20af35a890000018aa6d63c",
+                     *           "store_id": "s-000123",
+                     *           "title": "Spring relaunch",
+                     *           "value": 12000,
+                     *           "currency": "EUR",
+                     *           "stage": "discovery",
+                     *           "owner_email": null,
+                     *           "expected_close_date": null,
+                     *           "lost_reason": null,
+                     *           "lost_reason_other": null,
+                     *           "version": 1,
+                     *           "created_at": "2026-11-23T10:04:12.345Z",
+                     *           "updated_at": "2026-11-23T10:04:12.345Z"
+                     *         },
+                     *         "actor": "key:key_910fe256b3cf1ff814e5",
+                     *         "created_at": "2026-11-23T10:04:12.345Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event's id (`evt_…`): the same event sent to two endpoints has the same id */
+                        id: string;
+                        /** @constant */
+                        type: "deal.created";
+                        /** @description When the change happened (ISO 8601, UTC) */
+                        created_at: string;
+                        workspace_id: string;
+                        /** @description Counts this endpoint's messages: 1, 2, 3, … (order by it; a gap is a message still on its way or failed) */
+                        sequence: number;
+                        data: {
+                            deal_id: string;
+                            store_id: string;
+                            /** @description The deal as `get_deal` answers it */
+                            deal: {
+                                /** @constant */
+                                object: "deal";
+                                id: string;
+                                /** @description The account (store) the deal is with */
+                                store_id: string;
+                                title: string;
+                                /** @description Deal value in `currency` */
+                                value: number | null;
+                                /** @description ISO 4217 */
+                                currency: string | null;
+                                /** @enum {string} */
+                                stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
+                                /** @description Who owns the deal (trimmed, domain lower-cased) */
+                                owner_email: string | null;
+                                /** @description YYYY-MM-DD */
+                                expected_close_date: string | null;
+                                /** @description Why it was lost, while the stage is `lost` */
+                                lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                                /** @description The free text of lost_reason `other` */
+                                lost_reason_other: string | null;
+                                /** @description 1 at creation, +1 on every change; send it as If-Match */
+                                version: number;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            /** @description Who made the change: `key:<key id>` for a change made through the API */
+                            actor: string;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer (or none within 15 seconds, or a redirect) is a failure, retried with backoff; 410 disables the endpoint. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A deal's fields changed (update_deal)
+         * @description Emitted by `update_deal` when a field really changes (a change that changes nothing emits nothing). The stage is not a field: a stage move emits only `deal.stage_changed`.
+         *
+         *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). During a secret rotation two signatures separated by a space (new secret, previous one): the message is genuine when any one matches. */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The message's number among this endpoint's messages (the body's `sequence`). */
+                    "webhook-sequence": components["parameters"]["WebhookSequence"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_8b367e69e607401cdb4a",
+                     *       "type": "deal.updated",
+                     *       "created_at": "2026-11-23T10:04:12.345Z",
+                     *       "workspace_id": "ws_befccae793ecb10908e2",
+                     *       "sequence": 14,
+                     *       "data": {
+                     *         "deal_id": "deal_01a20af35a890000018aa6d63c",
+                     *         "store_id": "s-000123",
+                     *         "deal": {
+                     *           "object": "deal",
+                     *           "id": "deal_01a20af35a890000018aa6d63c",
+                     *           "store_id": "s-000123",
+                     *           "title": "Spring relaunch",
+                     *           "value": 15000,
+                     *           "currency": "EUR",
+                     *           "stage": "discovery",
+                     *           "owner_email": null,
+                     *           "expected_close_date": null,
+                     *           "lost_reason": null,
+                     *           "lost_reason_other": null,
+                     *           "version": 2,
+                     *           "created_at": "2026-11-23T10:04:12.345Z",
+                     *           "updated_at": "2026-11-23T10:05:00.000Z"
+                     *         },
+                     *         "changes": [
+                     *           {
+                     *             "field": "value",
+                     *             "from": 12000,
+                     *             "to": 15000
+                     *           }
+                     *         ],
+                     *         "actor": "key:key_910fe256b3cf1ff814e5",
+                     *         "changed_at": "2026-11-23T10:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event's id (`evt_…`): the same event sent to two endpoints has the same id */
+                        id: string;
+                        /** @constant */
+                        type: "deal.updated";
+                        /** @description When the change happened (ISO 8601, UTC) */
+                        created_at: string;
+                        workspace_id: string;
+                        /** @description Counts this endpoint's messages: 1, 2, 3, … (order by it; a gap is a message still on its way or failed) */
+                        sequence: number;
+                        data: {
+                            deal_id: string;
+                            store_id: string;
+                            /** @description The deal after the change */
+                            deal: {
+                                /** @constant */
+                                object: "deal";
+                                id: string;
+                                /** @description The account (store) the deal is with */
+                                store_id: string;
+                                title: string;
+                                /** @description Deal value in `currency` */
+                                value: number | null;
+                                /** @description ISO 4217 */
+                                currency: string | null;
+                                /** @enum {string} */
+                                stage: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
+                                /** @description Who owns the deal (trimmed, domain lower-cased) */
+                                owner_email: string | null;
+                                /** @description YYYY-MM-DD */
+                                expected_close_date: string | null;
+                                /** @description Why it was lost, while the stage is `lost` */
+                                lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                                /** @description The free text of lost_reason `other` */
+                                lost_reason_other: string | null;
+                                /** @description 1 at creation, +1 on every change; send it as If-Match */
+                                version: number;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            /** @description One entry per changed field */
+                            changes: {
+                                field: string;
+                                from: string | number | null;
+                                to: string | number | null;
+                            }[];
+                            /** @description Who made the change: `key:<key id>` for a change made through the API */
+                            actor: string;
+                            changed_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer (or none within 15 seconds, or a redirect) is a failure, retried with backoff; 410 disables the endpoint. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.stage_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A deal moved to another stage (move_deal_stage)
+         * @description Emitted by `move_deal_stage` (only this event, not `deal.updated`).
+         *
+         *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). During a secret rotation two signatures separated by a space (new secret, previous one): the message is genuine when any one matches. */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The message's number among this endpoint's messages (the body's `sequence`). */
+                    "webhook-sequence": components["parameters"]["WebhookSequence"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_8b367e69e607401cdb4a",
+                     *       "type": "deal.stage_changed",
+                     *       "created_at": "2026-11-23T10:04:12.345Z",
+                     *       "workspace_id": "ws_befccae793ecb10908e2",
+                     *       "sequence": 14,
+                     *       "data": {
+                     *         "deal_id": "deal_01a20af35a890000018aa6d63c",
+                     *         "store_id": "s-000123",
+                     *         "from": "discovery",
+                     *         "to": "proposal",
+                     *         "version": 2,
+                     *         "changed_at": "2026-11-23T10:06:00.000Z",
+                     *         "actor": "key:key_910fe256b3cf1ff814e5",
+                     *         "lost_reason": null,
+                     *         "lost_reason_other": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event's id (`evt_…`): the same event sent to two endpoints has the same id */
+                        id: string;
+                        /** @constant */
+                        type: "deal.stage_changed";
+                        /** @description When the change happened (ISO 8601, UTC) */
+                        created_at: string;
+                        workspace_id: string;
+                        /** @description Counts this endpoint's messages: 1, 2, 3, … (order by it; a gap is a message still on its way or failed) */
+                        sequence: number;
+                        data: {
+                            deal_id: string;
+                            store_id: string;
+                            /** @enum {string} */
+                            from: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
+                            /** @enum {string} */
+                            to: "discovery" | "qualifying" | "proposal" | "negotiation" | "won" | "lost";
+                            /** @description The deal's version after the move: the If-Match of the next change */
+                            version: number;
+                            changed_at: string;
+                            /** @description Who made the change: `key:<key id>` for a change made through the API */
+                            actor: string;
+                            /** @description Set when `to` is `lost` */
+                            lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
+                            /** @description The free text of lost_reason `other` */
+                            lost_reason_other: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer (or none within 15 seconds, or a redirect) is a failure, retried with backoff; 410 disables the endpoint. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contact was added (add_contact)
+         * @description Emitted by `add_contact`, in the transaction that adds the contact. Suggestions of `discover_contacts` emit nothing.
+         *
+         *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). During a secret rotation two signatures separated by a space (new secret, previous one): the message is genuine when any one matches. */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The message's number among this endpoint's messages (the body's `sequence`). */
+                    "webhook-sequence": components["parameters"]["WebhookSequence"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_8b367e69e607401cdb4a",
+                     *       "type": "contact.created",
+                     *       "created_at": "2026-11-23T10:04:12.345Z",
+                     *       "workspace_id": "ws_befccae793ecb10908e2",
+                     *       "sequence": 14,
+                     *       "data": {
+                     *         "contact": {
+                     *           "object": "contact",
+                     *           "id": "con_84f290fd4e9876cf699b",
+                     *           "store_id": "s-000123",
+                     *           "name": "Maya Buyer",
+                     *           "email": "maya.buyer@example.com",
+                     *           "role": "Buyer",
+                     *           "source": "manual",
+                     *           "source_detail": null,
+                     *           "created_by": "key:key_910fe256b3cf1ff814e5",
+                     *           "created_at": "2026-11-23T10:07:00.000Z",
+                     *           "updated_at": "2026-11-23T10:07:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event's id (`evt_…`): the same event sent to two endpoints has the same id */
+                        id: string;
+                        /** @constant */
+                        type: "contact.created";
+                        /** @description When the change happened (ISO 8601, UTC) */
+                        created_at: string;
+                        workspace_id: string;
+                        /** @description Counts this endpoint's messages: 1, 2, 3, … (order by it; a gap is a message still on its way or failed) */
+                        sequence: number;
+                        data: {
+                            /** @description The contact as `get_contact` answers it */
+                            contact: {
+                                /** @constant */
+                                object: "contact";
+                                id: string;
+                                store_id: string;
+                                name: string | null;
+                                /** @description Normalised: trimmed, the domain lower-cased */
+                                email: string;
+                                role: string | null;
+                                /**
+                                 * @description `discovered` when the contact source listed this email for the store when it was added, else `manual`
+                                 * @enum {string}
+                                 */
+                                source: "manual" | "discovered";
+                                /** @description For a discovered contact: where the data team's source found it */
+                                source_detail: string | null;
+                                /** @description `key:<key id>` for a contact added through the API */
+                                created_by: string;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer (or none within 15 seconds, or a redirect) is a failure, retried with backoff; 410 disables the endpoint. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "store.entered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A store joined the in-market list
+         * @description Emitted by the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change) when the store joined the in-market list.
+         *
+         *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). During a secret rotation two signatures separated by a space (new secret, previous one): the message is genuine when any one matches. */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The message's number among this endpoint's messages (the body's `sequence`). */
+                    "webhook-sequence": components["parameters"]["WebhookSequence"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_8b367e69e607401cdb4a",
+                     *       "type": "store.entered",
+                     *       "created_at": "2026-11-23T10:04:12.345Z",
+                     *       "workspace_id": "ws_befccae793ecb10908e2",
+                     *       "sequence": 14,
+                     *       "data": {
+                     *         "store_id": "s-000123",
+                     *         "transition": "entered",
+                     *         "score": 0.81,
+                     *         "explore": false,
+                     *         "signals": [
+                     *           {
+                     *             "id": "sig_d3f79a3c80f89c889f5665de10a224e9",
+                     *             "type": "ad_channel_started",
+                     *             "month": "2026-10",
+                     *             "subject": "tiktok",
+                     *             "detail": "Started advertising on TikTok",
+                     *             "strength": 0.7
+                     *           }
+                     *         ],
+                     *         "model_version": 12
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event's id (`evt_…`): the same event sent to two endpoints has the same id */
+                        id: string;
+                        /** @constant */
+                        type: "store.entered";
+                        /** @description When the change happened (ISO 8601, UTC) */
+                        created_at: string;
+                        workspace_id: string;
+                        /** @description Counts this endpoint's messages: 1, 2, 3, … (order by it; a gap is a message still on its way or failed) */
+                        sequence: number;
+                        data: {
+                            store_id: string;
+                            /** @constant */
+                            transition: "entered";
+                            score: number;
+                            /** @description In the list as exploration, not for its score alone */
+                            explore: boolean;
+                            /** @description Its recent signals, at most 10, as its account row shows them */
+                            signals: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "store_opened" | "store_closed" | "ad_channel_started" | "ad_channel_stopped" | "app_installed" | "app_removed" | "agentic_feature_adopted" | "agentic_feature_dropped" | "traffic_up" | "traffic_down" | "catalogue_growth" | "revenue_jump" | "plan_upgraded" | "plan_downgraded";
+                                /** @description YYYY-MM */
+                                month: string;
+                                /** @description The network, app, feature or new plan the signal is about, when it is about one */
+                                subject: string | null;
+                                /** @description Plain words, e.g. "Started advertising on TikTok" */
+                                detail: string;
+                                /** @description In (0, 1] */
+                                strength: number;
+                            }[];
+                            /** @description The workspace model version of the re-ranking */
+                            model_version: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer (or none within 15 seconds, or a redirect) is a failure, retried with backoff; 410 disables the endpoint. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "store.exited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A store left the in-market list
+         * @description Emitted by the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change) when the store left the in-market list (its score fell, or an operator set a status such as `disqualified`), or the workspace can no longer see it: then `score` is null and `reason` says so.
+         *
+         *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). During a secret rotation two signatures separated by a space (new secret, previous one): the message is genuine when any one matches. */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The message's number among this endpoint's messages (the body's `sequence`). */
+                    "webhook-sequence": components["parameters"]["WebhookSequence"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_8b367e69e607401cdb4a",
+                     *       "type": "store.exited",
+                     *       "created_at": "2026-11-23T10:04:12.345Z",
+                     *       "workspace_id": "ws_befccae793ecb10908e2",
+                     *       "sequence": 14,
+                     *       "data": {
+                     *         "store_id": "s-000456",
+                     *         "transition": "exited",
+                     *         "score": 0.12,
+                     *         "model_version": 13
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event's id (`evt_…`): the same event sent to two endpoints has the same id */
+                        id: string;
+                        /** @constant */
+                        type: "store.exited";
+                        /** @description When the change happened (ISO 8601, UTC) */
+                        created_at: string;
+                        workspace_id: string;
+                        /** @description Counts this endpoint's messages: 1, 2, 3, … (order by it; a gap is a message still on its way or failed) */
+                        sequence: number;
+                        data: {
+                            store_id: string;
+                            /** @constant */
+                            transition: "exited";
+                            /** @description null when the store is no longer visible to the workspace */
+                            score: number | null;
+                            /** @description Set when the store is no longer visible: `no longer visible` */
+                            reason?: string;
+                            /** @description The workspace model version of the re-ranking */
+                            model_version: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer (or none within 15 seconds, or a redirect) is a failure, retried with backoff; 410 disables the endpoint. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "store.signal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An in-market store has a new signal
+         * @description Emitted by the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change) when a store that stays in market has a signal it did not have before: one event per new signal.
+         *
+         *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). During a secret rotation two signatures separated by a space (new secret, previous one): the message is genuine when any one matches. */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The message's number among this endpoint's messages (the body's `sequence`). */
+                    "webhook-sequence": components["parameters"]["WebhookSequence"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_8b367e69e607401cdb4a",
+                     *       "type": "store.signal",
+                     *       "created_at": "2026-11-23T10:04:12.345Z",
+                     *       "workspace_id": "ws_befccae793ecb10908e2",
+                     *       "sequence": 14,
+                     *       "data": {
+                     *         "store_id": "s-000789",
+                     *         "signal": {
+                     *           "id": "sig_c920d3bef84e3f254ae0d3ab091f20db",
+                     *           "type": "app_installed",
+                     *           "month": "2026-10",
+                     *           "subject": "klaviyo",
+                     *           "detail": "Installed klaviyo",
+                     *           "strength": 0.5
+                     *         },
+                     *         "score": 0.62,
+                     *         "model_version": 13
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event's id (`evt_…`): the same event sent to two endpoints has the same id */
+                        id: string;
+                        /** @constant */
+                        type: "store.signal";
+                        /** @description When the change happened (ISO 8601, UTC) */
+                        created_at: string;
+                        workspace_id: string;
+                        /** @description Counts this endpoint's messages: 1, 2, 3, … (order by it; a gap is a message still on its way or failed) */
+                        sequence: number;
+                        data: {
+                            store_id: string;
+                            signal: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "store_opened" | "store_closed" | "ad_channel_started" | "ad_channel_stopped" | "app_installed" | "app_removed" | "agentic_feature_adopted" | "agentic_feature_dropped" | "traffic_up" | "traffic_down" | "catalogue_growth" | "revenue_jump" | "plan_upgraded" | "plan_downgraded";
+                                /** @description YYYY-MM */
+                                month: string;
+                                /** @description The network, app, feature or new plan the signal is about, when it is about one */
+                                subject: string | null;
+                                /** @description Plain words, e.g. "Started advertising on TikTok" */
+                                detail: string;
+                                /** @description In (0, 1] */
+                                strength: number;
+                            };
+                            score: number;
+                            /** @description The workspace model version of the re-ranking */
+                            model_version: number;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer (or none within 15 seconds, or a redirect) is a failure, retried with backoff; 410 disables the endpoint. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "watch.health_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A watch's health level changed
+         * @description Emitted by the health check of the watches (after every ingest, and when a watch is added or its stores change), and when a watch is cancelled or restarted, when the watch's health level changes.
+         *
+         *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). During a secret rotation two signatures separated by a space (new secret, previous one): the message is genuine when any one matches. */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The message's number among this endpoint's messages (the body's `sequence`). */
+                    "webhook-sequence": components["parameters"]["WebhookSequence"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_8b367e69e607401cdb4a",
+                     *       "type": "watch.health_changed",
+                     *       "created_at": "2026-11-23T10:04:12.345Z",
+                     *       "workspace_id": "ws_befccae793ecb10908e2",
+                     *       "sequence": 14,
+                     *       "data": {
+                     *         "watch_id": "wat_2e7f738efd2e0eb0e1ef",
+                     *         "from": "healthy",
+                     *         "to": "degraded",
+                     *         "reason": "s-000123: Monthly visits down 60%"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The event's id (`evt_…`): the same event sent to two endpoints has the same id */
+                        id: string;
+                        /** @constant */
+                        type: "watch.health_changed";
+                        /** @description When the change happened (ISO 8601, UTC) */
+                        created_at: string;
+                        workspace_id: string;
+                        /** @description Counts this endpoint's messages: 1, 2, 3, … (order by it; a gap is a message still on its way or failed) */
+                        sequence: number;
+                        data: {
+                            watch_id: string;
+                            /** @enum {string} */
+                            from: "healthy" | "degraded" | "failing" | "paused";
+                            /** @enum {string} */
+                            to: "healthy" | "degraded" | "failing" | "paused";
+                            /** @description Why, in plain words */
+                            reason: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer (or none within 15 seconds, or a redirect) is a failure, retried with backoff; 410 disables the endpoint. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description RFC 7807 problem details (application/problem+json); some kinds add members, named on their operations */
@@ -1148,6 +2014,14 @@ export interface components {
     parameters: {
         /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
         IdempotencyKey: string;
+        /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
+        WebhookId: string;
+        /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
+        WebhookTimestamp: string;
+        /** @description `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). During a secret rotation two signatures separated by a space (new secret, previous one): the message is genuine when any one matches. */
+        WebhookSignature: string;
+        /** @description The message's number among this endpoint's messages (the body's `sequence`). */
+        WebhookSequence: string;
     };
     requestBodies: never;
     headers: {

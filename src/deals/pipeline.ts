@@ -1,0 +1,57 @@
+/**
+ * The pipeline's changes as the API makes them: each writes the deal through the store and
+ * appends its event (deals/events.ts) in the same transaction, so an event exists exactly when
+ * its change committed. A creation emits `deal.created`; an update that changes a field,
+ * `deal.updated` with the changes; a stage move, only `deal.stage_changed`.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../compose/database.js';
+import { appendEvents } from '../webhooks/outbox.js';
+import { type Actor, type ChangeResult, type Deal, type DealFields, insertDeal, type StageMove, updateDealFields, writeDealStage } from './store.js';
+
+/** Creates a deal (version 1) for a store the caller has checked is visible, and emits `deal.created`. */
+export async function createDeal(trx: Kysely<Database>, workspaceId: string, storeId: string, fields: DealFields, move: StageMove, who: Actor, now: Date): Promise<Deal> {
+  const deal = await insertDeal(trx, workspaceId, storeId, fields, move, who, now);
+  await appendEvents(trx, workspaceId, [{ type: 'deal.created', data: { deal_id: deal.id, store_id: storeId, deal, actor: who.actor, created_at: deal.created_at } }], now);
+  return deal;
+}
+
+/** Changes a deal's fields; emits `deal.updated` when one really changed (nothing else does). */
+export async function updateDeal(
+  trx: Kysely<Database>,
+  workspaceId: string,
+  id: string,
+  patch: Partial<DealFields>,
+  ifMatch: number | undefined,
+  who: Actor,
+  now: Date,
+): Promise<ChangeResult> {
+  const r = await updateDealFields(trx, workspaceId, id, patch, ifMatch, who, now);
+  if (r.outcome !== 'changed') return r;
+  const { deal, changes } = r;
+  if (changes.length > 0) {
+    await appendEvents(trx, workspaceId, [{ type: 'deal.updated', data: { deal_id: deal.id, store_id: deal.store_id, deal, changes, actor: who.actor, changed_at: deal.updated_at } }], now);
+  }
+  return { outcome: 'changed', deal };
+}
+
+/** Moves a deal to another stage when the transition table allows it; emits `deal.stage_changed` (and no `deal.updated`). */
+export async function moveDealStage(trx: Kysely<Database>, workspaceId: string, id: string, move: StageMove, ifMatch: number | undefined, who: Actor, now: Date): Promise<ChangeResult> {
+  const r = await writeDealStage(trx, workspaceId, id, move, ifMatch, who, now);
+  if (r.outcome !== 'changed') return r;
+  const { deal, from } = r;
+  const data = {
+    deal_id: deal.id,
+    store_id: deal.store_id,
+    from,
+    to: deal.stage,
+    // The deal's version after the move: the If-Match of a receiver's next change.
+    version: deal.version,
+    changed_at: deal.updated_at,
+    actor: who.actor,
+    lost_reason: deal.lost_reason,
+    lost_reason_other: deal.lost_reason_other,
+  };
+  await appendEvents(trx, workspaceId, [{ type: 'deal.stage_changed', data }], now);
+  return { outcome: 'changed', deal };
+}
