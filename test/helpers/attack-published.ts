@@ -41,10 +41,13 @@ export async function attackPublished(input: string, out: string, { only = FIGUR
       const shownStores = release.months.get(b.month)?.get(`active_stores|${dim}:${b.cell}`);
       return judge(b, truth(b), shownStores && !shownStores.suppressed ? shownStores.n : null);
     };
+    // Points of the programme with stable cells are points of the one without (it has the same
+    // figures and fewer rows): they start its intervals.
+    const seen = new Map<string, [number, number]>();
     for (const stable of dim === 'plan' ? [false] : [true, false]) {
       // Solving a figure stops once its interval is wide enough for the rule: its true interval
       // is wider still.
-      const bounds = await attackRelease(release, dim, { stable, only, window, enough: (b) => verdictOf(b) === null });
+      const bounds = await attackRelease(release, dim, { stable, only, window, enough: (b) => verdictOf(b) === null, seen });
       attacked += bounds.length;
       for (const b of bounds) {
         const t = truth(b);

@@ -110,16 +110,23 @@ export interface AttackOptions {
   window?: number;
   /** stop solving a figure once the interval its solutions span so far is one this accepts */
   enough?: (b: Bound) => boolean;
+  /**
+   * With `enough`: the values each attacked figure (by `month|cell|figure`) took in the solutions
+   * found so far, read to start its interval and added to. Only for attacks whose solutions all
+   * solve this one too: the same breakdown and months with `stable`, before this one without it
+   * (that programme only adds rows), so its points are points of this one.
+   */
+  seen?: Map<string, [number, number]>;
 }
 
 /** Every hidden figure of `dim` (or those `only` picks), with the interval the programme allows. */
 export async function attackRelease(release: Release, dim: Dim, options: AttackOptions): Promise<Bound[]> {
   const all = [...release.months.keys()].sort();
-  if (options.window === undefined) return solveAll(...programme(release, dim, all, all, options), options.enough, `${dim}, every month`);
+  if (options.window === undefined) return solveAll(...programme(release, dim, all, all, options), options.enough, `${dim}, every month`, options.seen);
   const out: Bound[] = [];
   for (const [i, month] of all.entries()) {
     const months = all.slice(Math.max(0, i - options.window), i + options.window + 1);
-    out.push(...(await solveAll(...programme(release, dim, months, [month], options), options.enough, `${dim}${options.stable ? ' (stable cells)' : ''}, ${months.join(' ')}`)));
+    out.push(...(await solveAll(...programme(release, dim, months, [month], options), options.enough, `${dim}${options.stable ? ' (stable cells)' : ''}, ${months.join(' ')}`, options.seen)));
   }
   return out;
 }
@@ -235,7 +242,7 @@ function programme(release: Release, dim: Dim, months: string[], attacked: strin
   return [p, targets, mosts];
 }
 
-async function solveAll(p: Programme, targets: Array<Target & { key: string }>, mosts: Map<string, number>, enough?: (b: Bound) => boolean, context = ''): Promise<Bound[]> {
+async function solveAll(p: Programme, targets: Array<Target & { key: string }>, mosts: Map<string, number>, enough?: (b: Bound) => boolean, context = '', known?: Map<string, [number, number]>): Promise<Bound[]> {
   if (targets.length === 0) return [];
   const model = (await loadHighs()).createModel({ format: 'lp', data: p.text() });
   try {
@@ -245,7 +252,7 @@ async function solveAll(p: Programme, targets: Array<Target & { key: string }>, 
     const cols = targets.map((t) => model.getColByName(p.v(`${t.month}|${t.cell}|${t.figure === 'returning' ? 'num:returning_store_share' : t.figure}`)));
     // Every solution found is a point every attacker's interval contains: the values it gives the
     // targets widen what each is known to reach.
-    const seen = targets.map((): [number, number] => [Infinity, -Infinity]);
+    const seen = targets.map((t): [number, number] => [...(known?.get(t.key) ?? [Infinity, -Infinity])]);
     const solve = (i: number, sign: 1 | -1) => {
       model.changeColCost(i, sign);
       model.run();
@@ -267,7 +274,7 @@ async function solveAll(p: Programme, targets: Array<Target & { key: string }>, 
       model.changeColCost(i, 0);
       return x;
     };
-    return targets.map(({ key, ...t }, k) => {
+    const bounds = targets.map(({ key, ...t }, k) => {
       const bound: Bound = { ...t, lo: seen[k][0], hi: seen[k][1] };
       if (t.figure === 'stores' && mosts.has(t.month)) bound.most = mosts.get(t.month);
       const done = () => enough !== undefined && bound.lo <= bound.hi && enough(bound);
@@ -279,6 +286,8 @@ async function solveAll(p: Programme, targets: Array<Target & { key: string }>, 
       void key;
       return bound;
     });
+    if (enough && known) targets.forEach((t, k) => known.set(t.key, seen[k]));
+    return bounds;
   } finally {
     model.dispose();
   }

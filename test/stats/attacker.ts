@@ -117,11 +117,22 @@ export async function attack(published: PublishedStats, dim: 'country' | 'catego
   const lp = `Minimize\n obj: 0 x0\nSubject To\n${rows.map((r, i) => ` r${i}:${r}`).join('\n')}\nBounds\n${bounds.join('\n')}\n x_zero = 0\nEnd\n`;
   const model = (await loadHighs()).createModel({ format: 'lp', data: lp });
   try {
-    model.options.set({ output_flag: false });
+    // One model, one objective per bound: without presolve the primal simplex re-solves from the
+    // last basis (still feasible) instead of from scratch, as independent-attacker.ts does. The
+    // optimum is the LP's, whichever simplex finds it.
+    model.options.set({ output_flag: false, presolve: 'off', solver: 'simplex', simplex_strategy: 4 });
     const solve = (i: number, sign: 1 | -1) => {
       model.changeColCost(i, sign);
       model.run();
-      const status = model.getModelStatus();
+      let status = model.getModelStatus();
+      if (status !== 7) {
+        // A warm start can go astray numerically: that objective again from scratch, as before.
+        model.options.set({ presolve: 'on', simplex_strategy: 1 });
+        model.clearSolver();
+        model.run();
+        status = model.getModelStatus();
+        model.options.set({ presolve: 'off', simplex_strategy: 4 });
+      }
       const x = sign * model.getObjectiveValue();
       model.changeColCost(i, 0);
       if (status !== 7) throw new Error(`attack LP: HiGHS status ${status}`);
