@@ -8,6 +8,11 @@ export default defineConfig({
     // Two files at a time even on two cores (vitest's default there is one): most files wait on
     // databases, sockets, child processes and Chromium rather than on the CPU.
     maxWorkers: 2,
+    // A worker runs file after file without reloading its modules: starting each of ~130 files in a
+    // fresh process spent about 600 worker-seconds importing (half the suite). No test keeps state
+    // in a module (clocks are injected, fake timers are restored after each test, no file changes
+    // process.env), so a file sees the same modules it would see alone.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { TZ: 'UTC' },
