@@ -74,7 +74,16 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, webhooks: opts.webhooks, validateResponses: opts.validateResponses, log: opts.log });
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
-  const openApi = () => buildOpenApi(routes, capability, prefix, bodyLimit);
+  // The document changes only with the manifest (read at call time): built again when an operation's capability changes.
+  let built: { key: string; doc: ReturnType<typeof buildOpenApi>; json: string } | undefined;
+  const openApiBuilt = () => {
+    const key = JSON.stringify(routes.map((r) => capability(r)));
+    if (built?.key !== key) {
+      const doc = buildOpenApi(routes, capability, prefix, bodyLimit);
+      built = { key, doc, json: JSON.stringify(doc) };
+    }
+    return built;
+  };
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (req, body, done) => {
@@ -136,9 +145,9 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   for (const endpoint of opts.endpoints ?? []) endpoint(app, executor, routes);
 
   app.get('/openapi.json', { exposeHeadRoute: false }, async (_req, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify(openApi())),
+    reply.type('application/json; charset=utf-8').send(openApiBuilt().json),
   );
-  app.get('/docs', { exposeHeadRoute: false }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openApi())));
+  app.get('/docs', { exposeHeadRoute: false }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openApiBuilt().doc)));
 };
 
 // fatal: bytes that are not UTF-8 are refused, not replaced by U+FFFD; ignoreBOM: a BOM stays and is not JSON.
