@@ -21,7 +21,7 @@ export interface StoreSnapshot extends StoreFeatures {
 /** A signal of the store's recent months. */
 export type RecentSignal = Omit<StoreSignal, 'store_id'>;
 
-/** A learning label: y in [0, 1] with a weight (outcomes/labels.ts maps actions to them). */
+/** A learning label: y in [0, 1] with a weight (labels.ts maps actions to them). */
 export interface Label {
   store_id: string;
   y: number;
