@@ -47,7 +47,9 @@ export interface OAuthOptions {
  * The account an OAuth session and its grants act as: the member, by email, whatever the workspace
  * (grants made before 0020 name `{workspace_id}:{email}`; their workspace is recorded too).
  */
-export const accountIdOf = (email: string): string => email;
+export const accountIdOf = (email: string, sessionAccountId?: string): string =>
+  // A browser signed in before 0020 keeps its account id: a new one would log its session out.
+  sessionAccountId && emailOfAccount(sessionAccountId) === email ? sessionAccountId : email;
 const emailOfAccount = (accountId: string): string => accountId.slice(accountId.indexOf(':') + 1);
 
 export const mcpResourceOf = (origin: string): string => `${origin.replace(/\/$/, '')}${MCP_RESOURCE_PATH}`;

@@ -74,7 +74,7 @@ export function registerInteractions(app: FastifyInstance, d: { db: Db; now: () 
     }
     const membership = (await membershipsOf(d.db.kysely, s.email)).find((m) => m.workspace_id === one(form.workspace));
     if (!membership) return d.html(reply, 403, (nonce) => messagePage('Not a member', 'You are not a member of that workspace.', nonce));
-    const accountId = accountIdOf(s.email);
+    const accountId = accountIdOf(s.email, p.details.session?.accountId);
     const clientId = String(p.details.params.client_id);
     const grant = new p.provider.Grant({ accountId, clientId });
     const requested = String(p.details.params.scope ?? '').split(' ').filter(Boolean);

@@ -1,7 +1,7 @@
 /**
  * How assistants identify themselves to the authorization server, over a real socket: a Client
  * ID Metadata Document on loopback (accepted only under the local-development setting, read
- * through the SSRF guard), dynamic registration for older clients, and the rules every
+ * through the SSRF guard, and signed in end to end with the SDK), dynamic registration for older clients, and the rules every
  * authorization request meets — PKCE S256 only, the MCP URL as the only resource.
  */
 import { createHash, randomBytes } from 'node:crypto';
