@@ -1,26 +1,18 @@
 /** storelens oauth register — pre-registers an assistant (a public client with PKCE) for the OAuth sign-in. */
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
+import { redirectUriProblem } from '../oauth/redirect-uris.js';
 import { registerOAuthClient } from '../oauth/store.js';
 import type { Config } from '../settings/config.js';
 import { output, withAdminDb } from './admin-db.js';
-
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 export async function registerClientCommand(clientId: string, opts: Config<'oauth register'>, env: Env): Promise<void> {
   const id = clientId.trim();
   if (!id || id.length > 200 || /\s/.test(id)) throw new CliError('client-id: give a non-empty id without spaces (up to 200 characters)');
   const redirects = [...opts.redirectUri];
   for (const r of redirects) {
-    let u: URL;
-    try {
-      u = new URL(r);
-    } catch {
-      throw new CliError(`--redirect-uri: "${r}" is not a URL`);
-    }
-    // https, a loopback http address (native apps, RFC 8252), or an app's own scheme.
-    if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) throw new CliError(`--redirect-uri: "${r}" uses http on a non-loopback host; use https`);
-    if (u.hash) throw new CliError(`--redirect-uri: "${r}" must not have a fragment`);
+    const problem = redirectUriProblem(r);
+    if (problem) throw new CliError(`--redirect-uri: ${problem}`);
   }
   await withAdminDb(opts, env, async (db) => {
     await registerOAuthClient(db, { client_id: id, client_name: opts.clientName, redirect_uris: redirects }, env.now());

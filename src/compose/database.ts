@@ -12,7 +12,7 @@ import { type KernelTables, kernelMigrations } from '../db/tables.js';
 import { type DealsTables, dealsMigrations } from '../deals/tables.js';
 import type { IngestTables } from '../ingest/tables.js';
 import { type MembersTables, membersMigrations } from '../members/tables.js';
-import type { OauthTables } from '../oauth/tables.js';
+import { type OauthTables, oauthMigrations } from '../oauth/tables.js';
 import type { OutreachTables } from '../outreach/tables.js';
 import type { ReportsTables } from '../reports/tables.js';
 import { type WalletTables, walletMigrations } from '../wallet/tables.js';
@@ -42,7 +42,7 @@ export interface Database
 export type Db = KernelDb<Database>;
 
 /** Every migration of every aggregate, in key order. */
-export const migrations = allMigrations(kernelMigrations, membersMigrations, apiMigrations, accountsMigrations, contactsMigrations, dealsMigrations, watchesMigrations, walletMigrations, webhooksMigrations);
+export const migrations = allMigrations(kernelMigrations, membersMigrations, apiMigrations, accountsMigrations, contactsMigrations, dealsMigrations, watchesMigrations, walletMigrations, webhooksMigrations, oauthMigrations);
 
 /** Opens the workspace database (SQLite by default, PostgreSQL for a `postgres://` URL) and migrates it. */
 export const openDatabase = (opts: OpenDatabaseOptions = {}): Promise<Db> => openSqlDatabase<Database>(opts, migrations);

@@ -4,20 +4,25 @@
  * tokens rotated on use, revocation, `iss` in authorization responses (RFC 9207), resource
  * indicators (RFC 8707) with the MCP URL as the only resource and the tokens' audience, clients
  * pre-registered (stored like any client), identified by a Client ID Metadata Document, or
- * registered dynamically (older clients). Everything is stored in the api database
- * (oauth/store.ts). The issuer is the server's public origin; without a configured one, each origin
+ * registered dynamically (older clients) — public clients only, with the redirect URIs
+ * `storelens oauth register` accepts. Everything is stored in the api database (oauth/store.ts).
+ *
+ * The account a grant acts as is the member (their email); the workspace is the grant's
+ * (store.ts's oauth_grants): one member keeps a grant per assistant and workspace, several at once. The issuer is the server's public origin; without a configured one, each origin
  * a request arrives at gets its own provider (tokens carry that origin's MCP URL as audience).
  */
 import { generateKeyPairSync } from 'node:crypto';
 import type { default as Provider, Interaction } from 'oidc-provider';
 import { SCOPES } from '../api/scopes.js';
 import type { Db } from '../compose/database.js';
-import { oauthAdapter } from './store.js';
+import { grantWorkspaceOf, oauthAdapter } from './store.js';
 import { getOrCreateSetting } from '../db/settings.js';
 import { randomToken } from '../core/tokens.js';
+import { membershipsOf } from '../members/store.js';
 import { getMember } from '../workspaces/store.js';
 import { RefusedTarget, checkTarget, systemResolver, type Resolver } from '../webhooks/ssrf.js';
 import { loopbackClient } from './loopback-client.js';
+import { redirectUriProblem } from './redirect-uris.js';
 
 /** Where the provider's endpoints live (authorize, token, revocation, registration, jwks, interactions). */
 export const OAUTH_PREFIX = '/oauth';
@@ -38,12 +43,14 @@ export interface OAuthOptions {
   resolve?: Resolver;
 }
 
-/** The account an OAuth grant acts as: a member of one workspace (`{workspace_id}:{email}`). */
-export const accountIdOf = (workspaceId: string, email: string): string => `${workspaceId}:${email}`;
-export function parseAccountId(accountId: string): { workspaceId: string; email: string } | undefined {
-  const i = accountId.indexOf(':');
-  return i > 0 ? { workspaceId: accountId.slice(0, i), email: accountId.slice(i + 1) } : undefined;
-}
+/**
+ * The account an OAuth session and its grants act as: the member, by email, whatever the workspace
+ * (grants made before 0020 name `{workspace_id}:{email}`; their workspace is recorded too).
+ */
+export const accountIdOf = (email: string, sessionAccountId?: string): string =>
+  // A browser signed in before 0020 keeps its account id: a new one would log its session out.
+  sessionAccountId && emailOfAccount(sessionAccountId) === email ? sessionAccountId : email;
+const emailOfAccount = (accountId: string): string => accountId.slice(accountId.indexOf(':') + 1);
 
 export const mcpResourceOf = (origin: string): string => `${origin.replace(/\/$/, '')}${MCP_RESOURCE_PATH}`;
 
@@ -84,12 +91,37 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
       },
       jwks: { keys: [jwk] },
       cookies: { keys: [cookieKey] },
-      // The storelens scopes are the MCP resource's (getResourceServerInfo), not OpenID ones.
-      scopes: ['openid', 'offline_access'],
+      // The MCP resource's scopes (getResourceServerInfo) are listed too: clients register with
+      // them and ask for them. What a token may do is still the member's role at each call.
+      scopes: ['openid', 'offline_access', ...SCOPES],
       claims: { openid: ['sub'] },
       responseTypes: ['code'],
       pkce: { required: () => true },
       clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      // Every client, however it came (registration, metadata document, pre-registered): these
+      // standard properties are checked here too, with the whole metadata at hand.
+      extraClientMetadata: {
+        properties: ['redirect_uris', 'token_endpoint_auth_method'],
+        validator(ctx: { oidc?: { route?: string } } | undefined, key: string, value: unknown) {
+          if (key === 'redirect_uris') {
+            for (const uri of Array.isArray(value) ? value : []) {
+              const problem = typeof uri === 'string' ? redirectUriProblem(uri) : 'a redirect URI must be a string';
+              if (problem) throw new errors.InvalidRedirectUri!(`redirect_uris: ${problem}`);
+            }
+          }
+          // Assistants are public clients: registration issues no secrets.
+          const registering = ctx?.oidc?.route === 'registration';
+          if (key === 'token_endpoint_auth_method' && ((registering && value !== 'none') || (typeof value === 'string' && value.startsWith('client_secret')))) {
+            throw new errors.InvalidClientMetadata!('token_endpoint_auth_method: only public clients (none) may register; assistants use PKCE, not secrets');
+          }
+        },
+      },
+      // Every authorization asks the member (the consent screen names the workspace): the grant a
+      // client already holds in this browser is never reused for a new connection.
+      loadExistingGrant(ctx: { oidc: { result?: { consent?: { grantId?: string } }; provider: Provider } }) {
+        const grantId = ctx.oidc.result?.consent?.grantId;
+        return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+      },
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true },
@@ -123,11 +155,14 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
         return client.grantTypeAllowed('refresh_token');
       },
       interactions: { url: (_ctx: unknown, interaction: Interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}` },
-      async findAccount(_ctx: unknown, sub: string) {
-        const who = parseAccountId(sub);
-        // A member who left the workspace is no account: refreshing their grant fails.
-        if (!who || !(await getMember(db.kysely, who.workspaceId, who.email))) return undefined;
-        return { accountId: sub, claims: async () => ({ sub }) };
+      async findAccount(_ctx: unknown, sub: string, token?: { grantId?: string }) {
+        const account = { accountId: sub, claims: async () => ({ sub }) };
+        if (token?.grantId) {
+          // A code or refresh token: its grant's member must still be in its workspace.
+          const grant = await grantWorkspaceOf(db.kysely, token.grantId, now());
+          return grant && (await getMember(db.kysely, grant.workspace_id, grant.email)) ? account : undefined;
+        }
+        return (await membershipsOf(db.kysely, emailOfAccount(sub))).length > 0 ? account : undefined;
       },
       async renderError(ctx: { type: string; body: string }, out: { error: string; error_description?: string }) {
         ctx.type = 'html';

@@ -3,7 +3,8 @@
  * grants, codes, access and refresh tokens, registered clients) as a JSON payload in
  * `oauth_records`, keyed by model and id, with the columns the library looks records up by
  * (grant, interaction uid, user code) and its expiry. Expired rows are never answered and are
- * swept on writes. Works on SQLite and PostgreSQL alike.
+ * swept on writes. `oauth_grants` says whose each grant is (member, assistant, workspace).
+ * Works on SQLite and PostgreSQL alike.
  */
 import type { Kysely } from 'kysely';
 import type { Db } from '../compose/database.js';
@@ -35,6 +36,10 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
     if (at - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = at;
     await q.deleteFrom('oauth_records').where('expires_ms', '<', at).execute();
+    await q
+      .deleteFrom('oauth_grants')
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('oauth_records as r').select('r.id').where('r.model', '=', 'Grant').whereRef('r.id', '=', 'oauth_grants.grant_id'))))
+      .execute();
   };
   const live = (row: { payload: string; expires_ms: number | string | null; consumed_ms: number | string | null } | undefined): OAuthPayload | undefined => {
     if (!row) return undefined;
@@ -107,6 +112,58 @@ export async function findAccessToken(q: Kysely<Database>, token: string, at: Da
 export async function grantExists(q: Kysely<Database>, grantId: string, at: Date): Promise<boolean> {
   const row = await q.selectFrom('oauth_records').select('expires_ms').where('model', '=', 'Grant').where('id', '=', grantId).executeTakeFirst();
   return !!row && (row.expires_ms === null || Number(row.expires_ms) > at.getTime());
+}
+
+/** Whose a grant is: the member, the assistant and the workspace it acts in. */
+export interface GrantOwner {
+  email: string;
+  workspace_id: string;
+  client_id: string;
+}
+
+/**
+ * Records whose a new grant is, and ends the earlier grants of the same member, assistant and
+ * workspace (a reconnection replaces them); the member's other grants stay.
+ */
+export async function recordGrant(db: Db, grantId: string, owner: GrantOwner, at: Date): Promise<void> {
+  await db.write(async (trx) => {
+    const earlier = (
+      await trx.selectFrom('oauth_grants').select('grant_id').where('email', '=', owner.email).where('workspace_id', '=', owner.workspace_id).where('client_id', '=', owner.client_id).execute()
+    ).map((r) => r.grant_id);
+    await revokeGrants(trx, earlier);
+    await trx.insertInto('oauth_grants').values({ grant_id: grantId, ...owner, created_ms: at.getTime() }).execute();
+  });
+}
+
+/** Whose a live grant is (undefined when it was revoked, expired or never recorded). */
+export async function grantWorkspaceOf(q: Kysely<Database>, grantId: string, at: Date): Promise<GrantOwner | undefined> {
+  const row = await q
+    .selectFrom('oauth_grants as g')
+    .innerJoin('oauth_records as r', (j) => j.onRef('r.id', '=', 'g.grant_id').on('r.model', '=', 'Grant'))
+    .select(['g.email', 'g.workspace_id', 'g.client_id', 'r.expires_ms'])
+    .where('g.grant_id', '=', grantId)
+    .executeTakeFirst();
+  if (!row || (row.expires_ms !== null && Number(row.expires_ms) <= at.getTime())) return undefined;
+  return { email: row.email, workspace_id: row.workspace_id, client_id: row.client_id };
+}
+
+/**
+ * Ends every OAuth grant of a member — in one workspace, or in all of them — with their codes,
+ * access and refresh tokens: the next call with any of them is a 401, the next refresh
+ * `invalid_grant`. For sign-out and a member's removal; joins the caller's transaction.
+ */
+export async function revokeMemberGrants(q: Kysely<Database>, email: string, workspaceId?: string): Promise<number> {
+  let select = q.selectFrom('oauth_grants').select('grant_id').where('email', '=', email);
+  if (workspaceId !== undefined) select = select.where('workspace_id', '=', workspaceId);
+  const ids = (await select.execute()).map((r) => r.grant_id);
+  await revokeGrants(q, ids);
+  return ids.length;
+}
+
+async function revokeGrants(q: Kysely<Database>, grantIds: string[]): Promise<void> {
+  if (grantIds.length === 0) return;
+  await q.deleteFrom('oauth_records').where((w) => w.or([w('grant_id', 'in', grantIds), w.and([w('model', '=', 'Grant'), w('id', 'in', grantIds)])])).execute();
+  await q.deleteFrom('oauth_grants').where('grant_id', 'in', grantIds).execute();
 }
 
 /** A pre-registered client (public, PKCE): stored as oidc-provider reads registered clients. */

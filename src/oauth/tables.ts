@@ -2,7 +2,7 @@
  * Table types of the oauth aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-
+import { migration as m0020OauthGrants } from './migrations/0020-oauth-grants.js';
 
 export interface OauthRecordsTable {
   model: string;
@@ -15,7 +15,22 @@ export interface OauthRecordsTable {
   consumed_ms: number | string | null;
 }
 
+/** Whose an OAuth grant is: one member, one assistant (client), one workspace. */
+export interface OauthGrantsTable {
+  grant_id: string;
+  email: string;
+  workspace_id: string;
+  client_id: string;
+  created_ms: number | string;
+}
+
 /** The oauth tables, by name: part of the workspace database (compose/database.ts). */
 export interface OauthTables {
   oauth_records: OauthRecordsTable;
+  oauth_grants: OauthGrantsTable;
 }
+
+/** The migrations of these tables (oauth_records itself is 0012's, members/tables.ts), by the key each is recorded under. */
+export const oauthMigrations = {
+  '0020_oauth_grants': m0020OauthGrants,
+};

@@ -10,10 +10,9 @@ import { bearerKey } from '../api/keys.js';
 import { ApiProblem } from '../api/problems.js';
 import type { Db } from '../compose/database.js';
 import { walletVisibility } from '../members/store.js';
-import { findAccessToken, grantExists } from './store.js';
+import { findAccessToken, grantWorkspaceOf } from './store.js';
 import { findWorkspace, getMember } from '../workspaces/store.js';
 import { memberGrants } from '../members/grants.js';
-import { parseAccountId } from './provider.js';
 
 const refused = (detail: string) => new ApiProblem('unauthorized', detail, { 'www-authenticate': 'Bearer realm="storelens", error="invalid_token"' });
 
@@ -26,14 +25,14 @@ export async function authenticateAccessToken(db: Db, authorization: string | st
   const m = /^Bearer +(\S+) *$/i.exec(authorization);
   if (!m) return undefined;
   const token = await findAccessToken(db.kysely, m[1]!, at);
-  if (!token || typeof token.grantId !== 'string' || (typeof token.exp === 'number' && token.exp * 1000 <= at.getTime()) || !(await grantExists(db.kysely, token.grantId, at))) {
-    throw refused('The access token is unknown, expired or revoked; sign in again.');
-  }
+  const grant = token && typeof token.grantId === 'string' && !(typeof token.exp === 'number' && token.exp * 1000 <= at.getTime()) ? await grantWorkspaceOf(db.kysely, token.grantId, at) : undefined;
+  if (!token || !grant) throw refused('The access token is unknown, expired or revoked; sign in again.');
   const audience = Array.isArray(token.aud) ? token.aud : [token.aud];
   if (audience.length !== 1 || audience[0] !== resource) throw refused(`The access token was not issued for ${resource}.`);
-  const who = parseAccountId(String(token.accountId ?? ''));
-  const [member, workspace] = who ? await Promise.all([getMember(db.kysely, who.workspaceId, who.email), findWorkspace(db.kysely, who.workspaceId)]) : [];
-  if (!who || !member || !workspace) throw refused('The member this access token signs in is no longer in the workspace.');
+  // The grant says which member and workspace (one member may hold grants for several).
+  const who = { email: grant.email, workspaceId: grant.workspace_id };
+  const [member, workspace] = await Promise.all([getMember(db.kysely, who.workspaceId, who.email), findWorkspace(db.kysely, who.workspaceId)]);
+  if (!member || !workspace) throw refused('The member this access token signs in is no longer in the workspace.');
   const consented = new Set(String(token.scope ?? '').split(' '));
   const grants = memberGrants(member.role, await walletVisibility(db.kysely, workspace.id)).filter((s) => consented.has(s));
   const issued = typeof token.iat === 'number' ? new Date(token.iat * 1000).toISOString() : at.toISOString();

@@ -11,6 +11,7 @@ import type { Db } from '../compose/database.js';
 import { membershipsOf, walletVisibility, type Membership } from '../members/store.js';
 import { memberGrants } from '../members/grants.js';
 import { OAUTH_PREFIX, accountIdOf, mcpResourceOf, type OAuthServer } from '../oauth/provider.js';
+import { recordGrant } from '../oauth/store.js';
 import { consentPage, messagePage } from './pages.js';
 import { currentSession, sameToken } from './session.js';
 
@@ -73,18 +74,21 @@ export function registerInteractions(app: FastifyInstance, d: { db: Db; now: () 
     }
     const membership = (await membershipsOf(d.db.kysely, s.email)).find((m) => m.workspace_id === one(form.workspace));
     if (!membership) return d.html(reply, 403, (nonce) => messagePage('Not a member', 'You are not a member of that workspace.', nonce));
-    const accountId = accountIdOf(membership.workspace_id, s.email);
+    const accountId = accountIdOf(s.email, p.details.session?.accountId);
     const clientId = String(p.details.params.client_id);
     const grant = new p.provider.Grant({ accountId, clientId });
     const requested = String(p.details.params.scope ?? '').split(' ').filter(Boolean);
-    const oidc = requested.filter((x) => OIDC_SCOPES.has(x));
-    if (oidc.length) grant.addOIDCScope(oidc.join(' '));
     // What the member consents to: every storelens scope asked for (none named: all of them);
     // at each call the role in force then decides which of these hold (oauth/tokens.ts).
     const asked = requested.filter((x) => (SCOPES as readonly string[]).includes(x));
+    // The authorization server lists both kinds, so it checks both were granted.
+    const oidc = [...requested.filter((x) => OIDC_SCOPES.has(x)), ...asked];
+    if (oidc.length) grant.addOIDCScope(oidc.join(' '));
     const resources = p.details.params.resource ? [p.details.params.resource].flat() : [mcpResourceOf(d.originOf(req))];
     for (const resource of resources) grant.addResourceScope(String(resource), (asked.length ? asked : SCOPES).join(' '));
     const grantId = await grant.save();
+    // The grant is this workspace's: the member's grants elsewhere stay (several at once).
+    await recordGrant(d.db, grantId, { email: s.email, workspace_id: membership.workspace_id, client_id: clientId }, d.now());
     const to = await p.provider.interactionResult(req.raw, reply.raw, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
     return reply.redirect(to, 303);
   });

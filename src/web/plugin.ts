@@ -14,6 +14,7 @@ import { deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswo
 import { findWorkspace } from '../workspaces/store.js';
 import { PASSWORD_MIN, hashPassword, passwordMatches } from '../members/passwords.js';
 import type { OAuthServer } from '../oauth/provider.js';
+import { revokeMemberGrants } from '../oauth/store.js';
 import { registerInteractions } from './interactions.js';
 import { integrationsPage, invitePage, messagePage, signInPage } from './pages.js';
 import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, type SignedIn } from './session.js';
@@ -85,7 +86,12 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
   app.post('/signout', async (req, reply) => {
     const s = await currentSession(db, req, now());
-    if (s && sameToken(s.csrf, one(((req.body ?? {}) as Form).csrf))) await db.write((trx) => deleteSession(trx, s.tokenHash));
+    // Signing out also disconnects the member's assistants, in every workspace.
+    if (s && sameToken(s.csrf, one(((req.body ?? {}) as Form).csrf)))
+      await db.write(async (trx) => {
+        await deleteSession(trx, s.tokenHash);
+        await revokeMemberGrants(trx, s.email);
+      });
     endSessionCookie(req, reply);
     return reply.redirect('/signin', 303);
   });

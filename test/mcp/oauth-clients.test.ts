@@ -1,16 +1,21 @@
 /**
  * How assistants identify themselves to the authorization server, over a real socket: a Client
  * ID Metadata Document on loopback (accepted only under the local-development setting, read
- * through the SSRF guard), dynamic registration for older clients, and the rules every
+ * through the SSRF guard, and signed in end to end with the SDK), dynamic registration for older clients, and the rules every
  * authorization request meets — PKCE S256 only, the MCP URL as the only resource.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type Harness } from '../api/harness.js';
+import { hashPassword } from '../../src/members/passwords.js';
+import { setPasswordHash } from '../../src/members/store.js';
+import { upsertMember } from '../../src/workspaces/store.js';
+import { startApi, workspace, type Harness } from '../api/harness.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
+import { HttpBrowser } from './oauth-http.js';
 
 const verifier = randomBytes(32).toString('base64url');
 const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -73,6 +78,39 @@ for (const d of dialects) describe.skipIf(d.skip)(`OAuth clients on ${d.label}`,
     const privateDoc = await authorize(so, { client_id: 'https://10.0.0.7/client.json', redirect_uri: 'https://10.0.0.7/cb', code_challenge: challenge, code_challenge_method: 'S256' });
     expect(privateDoc.status).toBe(400);
     expect(await privateDoc.text()).toContain('invalid_client');
+  });
+
+  it('signs in end to end with the SDK identified by a metadata document, and calls a tool', async () => {
+    const origin = originOf(local);
+    const ws = await workspace(local.db);
+    await upsertMember(local.db.kysely, ws.id, 'cim@example.com', 'member', new Date());
+    await setPasswordHash(local.db.kysely, 'cim@example.com', await hashPassword('correct horse battery'), new Date());
+    let saved: any;
+    let verifier = '';
+    let authorizationUrl: URL | undefined;
+    // The SDK sends an https metadata URL as client_id itself; a loopback one is given as the client's id.
+    const provider: OAuthClientProvider = {
+      redirectUrl: cimd.redirect,
+      clientMetadata: { client_name: 'Loopback assistant', redirect_uris: [cimd.redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      clientInformation: () => ({ client_id: cimd.id }),
+      tokens: () => saved,
+      saveTokens: (t) => void (saved = t),
+      redirectToAuthorization: (u) => void (authorizationUrl = u),
+      saveCodeVerifier: (v) => void (verifier = v),
+      codeVerifier: () => verifier,
+    };
+    const connect = async () => {
+      const client = new Client({ name: 'storelens-cimd-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${local.base}/mcp`), { authProvider: provider }));
+      return client;
+    };
+    await expect(connect()).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(authorizationUrl!.searchParams.get('client_id')).toBe(cimd.id);
+    const params = await new HttpBrowser(origin).authorize(authorizationUrl!, { email: 'cim@example.com', password: 'correct horse battery', workspaceId: ws.id });
+    await new StreamableHTTPClientTransport(new URL(`${local.base}/mcp`), { authProvider: provider }).finishAuth(params.get('code')!, params.get('iss')!);
+    const client = await connect();
+    expect((await client.callTool({ name: 'list_accounts', arguments: { limit: 1 } })).isError).toBeFalsy();
+    await client.close();
   });
 
   it('pre-registers an assistant with `storelens oauth register`', async () => {

@@ -1,0 +1,56 @@
+/**
+ * Whose an OAuth grant is (oauth_grants): one grant per member, assistant and workspace, a
+ * member's revocation in one workspace or all, and the grants made before 0020 (account
+ * `{workspace}:{email}`) carried over.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migration } from '../../src/oauth/migrations/0020-oauth-grants.js';
+import { grantWorkspaceOf, oauthAdapter, recordGrant, revokeMemberGrants } from '../../src/oauth/store.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+
+const at = new Date('2026-01-02T00:00:00Z');
+
+for (const d of dialects) describe.skipIf(d.skip)(`OAuth grants on ${d.label}`, () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await freshDb(d.name);
+  });
+  afterAll(async () => t?.cleanup());
+
+  /** A grant as oidc-provider stores it, with a token under it. */
+  const grant = async (id: string, accountId: string, clientId: string) => {
+    const Adapter = oauthAdapter(t.db, () => at);
+    await new Adapter('Grant').upsert(id, { accountId, clientId, iat: at.getTime() / 1000 }, 3600);
+    await new Adapter('AccessToken').upsert(`at-${id}`, { grantId: id, accountId, clientId }, 3600);
+  };
+  const live = async (id: string) => (await grantWorkspaceOf(t.db.kysely, id, at)) !== undefined;
+  const tokenOf = async (id: string) => (await t.db.kysely.selectFrom('oauth_records').select('id').where('id', '=', `at-${id}`).executeTakeFirst()) !== undefined;
+
+  it('keeps one grant per member, assistant and workspace, and revokes a member in one workspace or all', async () => {
+    for (const [id, ws, client] of [['g1', 'wx', 'a'], ['g2', 'wy', 'b'], ['g3', 'wy', 'a']] as const) {
+      await grant(id, 'eve@example.com', client);
+      await recordGrant(t.db, id, { email: 'eve@example.com', workspace_id: ws, client_id: client }, at);
+    }
+    await grant('o1', 'olf@example.com', 'a');
+    await recordGrant(t.db, 'o1', { email: 'olf@example.com', workspace_id: 'wx', client_id: 'a' }, at);
+    expect(await grantWorkspaceOf(t.db.kysely, 'g2', at)).toEqual({ email: 'eve@example.com', workspace_id: 'wy', client_id: 'b' });
+
+    // Assistant a connected to wx again: its earlier grant there ends, nothing else.
+    await grant('g4', 'eve@example.com', 'a');
+    await recordGrant(t.db, 'g4', { email: 'eve@example.com', workspace_id: 'wx', client_id: 'a' }, at);
+    expect([await live('g1'), await tokenOf('g1'), await live('g2'), await live('g3'), await live('g4')]).toEqual([false, false, true, true, true]);
+
+    expect(await t.db.write((trx) => revokeMemberGrants(trx, 'eve@example.com', 'wy'))).toBe(2);
+    expect([await live('g2'), await tokenOf('g2'), await live('g3'), await live('g4')]).toEqual([false, false, false, true]);
+    expect(await t.db.write((trx) => revokeMemberGrants(trx, 'eve@example.com'))).toBe(1);
+    expect([await live('g4'), await tokenOf('g4'), await live('o1'), await tokenOf('o1')]).toEqual([false, false, true, true]);
+  });
+
+  it('carries over grants made before 0020 from their `{workspace}:{email}` account', async () => {
+    await t.db.kysely.schema.dropTable('oauth_grants').execute();
+    const payload = JSON.stringify({ accountId: 'wz:max@example.com', clientId: 'desk', iat: at.getTime() / 1000 });
+    await t.db.kysely.insertInto('oauth_records').values({ model: 'Grant', id: 'old', payload, grant_id: null, uid: null, user_code: null, expires_ms: at.getTime() + 3_600_000, consumed_ms: null }).execute();
+    await migration.up(t.db.kysely);
+    expect(await grantWorkspaceOf(t.db.kysely, 'old', at)).toEqual({ email: 'max@example.com', workspace_id: 'wz', client_id: 'desk' });
+  });
+});
