@@ -5,7 +5,7 @@
  * (grant, interaction uid, user code) and its expiry. Expired rows are never answered and are
  * swept on writes. Works on SQLite and PostgreSQL alike.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Db } from '../compose/database.js';
 import type { Database } from '../compose/database.js';
 
@@ -135,4 +135,41 @@ export async function registerOAuthClient(db: Db, c: OAuthClientRegistration, no
       .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
       .execute(),
   );
+}
+
+/** The oidc-provider models that belong to one signed-in account (and carry its accountId). */
+const ACCOUNT_MODELS = ['Session', 'Grant', 'AuthorizationCode', 'AccessToken', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest'];
+
+/**
+ * Revokes everything a member signed in with in one workspace (the account `{workspace}:{email}`,
+ * provider.ts accountIdOf, kept apart here so the CLI need not load oidc-provider): its
+ * authorization-server sessions, grants, codes, access and refresh tokens, and every record
+ * issued under those grants. Run in the caller's transaction (a member's removal); every process
+ * sees it at the next request, since tokens are looked up in the database. Resolves to the
+ * records removed.
+ */
+export async function revokeMemberOAuth(q: Kysely<Database>, workspaceId: string, email: string): Promise<number> {
+  const accountId = `${workspaceId}:${email}`;
+  // The JSON text of the account id, with LIKE's wildcards escaped: a cheap first filter.
+  const needle = JSON.stringify(accountId).replace(/[\\%_]/g, (c) => `\\${c}`);
+  const rows = await q
+    .selectFrom('oauth_records')
+    .select(['model', 'id', 'payload'])
+    .where('model', 'in', ACCOUNT_MODELS)
+    .where(sql<boolean>`payload like ${`%${needle}%`} escape '\\'`)
+    .execute();
+  const mine = rows.map((r) => ({ ...r, p: JSON.parse(r.payload) as OAuthPayload })).filter((r) => r.p.accountId === accountId);
+  const grants = new Set<string>();
+  for (const r of mine) {
+    if (r.model === 'Grant') grants.add(r.id);
+    if (typeof r.p.grantId === 'string') grants.add(r.p.grantId);
+  }
+  let removed = 0;
+  for (const r of mine) removed += Number((await q.deleteFrom('oauth_records').where('model', '=', r.model).where('id', '=', r.id).executeTakeFirst()).numDeletedRows);
+  if (grants.size > 0) {
+    const ids = [...grants];
+    removed += Number((await q.deleteFrom('oauth_records').where('grant_id', 'in', ids).executeTakeFirst()).numDeletedRows);
+    removed += Number((await q.deleteFrom('oauth_records').where('model', '=', 'Grant').where('id', 'in', ids).executeTakeFirst()).numDeletedRows);
+  }
+  return removed;
 }
