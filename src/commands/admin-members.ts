@@ -1,9 +1,9 @@
 /** storelens members add | invite | remove | list */
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
-import { upsertMember } from '../workspaces/store.js';
 import { inviteMember } from '../members/invite.js';
-import { listMembers, RemovalRefused, removeMembership } from '../members/remove.js';
+import { MembershipRefused, setMemberRole } from '../members/owners.js';
+import { listMembers, removeMembership } from '../members/remove.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 
@@ -14,7 +14,13 @@ export async function addMemberCommand(opts: Config<'members add'>, env: Env): P
   if (!EMAIL.test(email)) throw new CliError(`--email: "${opts.email}" is not an email address`);
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    const m = await upsertMember(db.kysely, ws.id, email, opts.role, env.now());
+    let m;
+    try {
+      m = await setMemberRole(db, { workspaceId: ws.id, email, role: opts.role, now: env.now() });
+    } catch (e) {
+      if (e instanceof MembershipRefused) throw new CliError(`cannot make ${email} ${opts.role} of workspace "${ws.name}": ${e.message}`);
+      throw e;
+    }
     output(env, opts, { workspace_id: ws.id, email: m.email, role: m.role }, `${m.email} is now ${m.role} of ${ws.name}`);
   });
 }
@@ -37,7 +43,7 @@ export async function removeMemberCommand(workspace: string, rawEmail: string, o
     try {
       r = await removeMembership(db, { workspaceId: ws.id, email, now: env.now() });
     } catch (e) {
-      if (e instanceof RemovalRefused) throw new CliError(`cannot remove ${email} from workspace "${ws.name}": ${e.message} (see: storelens members list ${ws.name})`);
+      if (e instanceof MembershipRefused) throw new CliError(`cannot remove ${email} from workspace "${ws.name}": ${e.message} (see: storelens members list ${ws.name})`);
       throw e;
     }
     const keys = r.revoked_keys.length;

@@ -9,9 +9,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../compose/database.js';
 import { revokeKeysCreatedBy } from '../api/keys-store.js';
-import { lockRows } from '../db/locks.js';
 import { revokeMemberOAuth } from '../oauth/store.js';
-import { getMember } from '../workspaces/store.js';
+import { lockMember, MembershipRefused, refuseLastOwner } from './owners.js';
 import type { Role } from './roles.js';
 import { deleteSessionsOf, withdrawInvites } from './store.js';
 
@@ -28,23 +27,14 @@ export interface Removal {
   invites_withdrawn: number;
 }
 
-/** Why a removal was refused (the CLI answers it as bad input). */
-export class RemovalRefused extends Error {}
-
 export async function removeMembership(db: Db, r: { workspaceId: string; email: string; now: Date }): Promise<Removal> {
   return db.write((trx) => removeIn(trx, r));
 }
 
 async function removeIn(trx: Kysely<Database>, { workspaceId, email, now }: { workspaceId: string; email: string; now: Date }): Promise<Removal> {
-  // The workspace row orders removals and role changes: two owners removed at once cannot both
-  // see the other one still there.
-  await lockRows(trx, 'workspaces', { id: workspaceId });
-  const member = await getMember(trx, workspaceId, email);
-  if (!member) throw new RemovalRefused(`${email} is not a member`);
-  if (member.role === 'owner') {
-    const owners = await trx.selectFrom('members').select('email').where('workspace_id', '=', workspaceId).where('role', '=', 'owner').execute();
-    if (owners.length <= 1) throw new RemovalRefused(`${email} is the last owner; make another member owner first`);
-  }
+  const member = await lockMember(trx, workspaceId, email);
+  if (!member) throw new MembershipRefused(`${email} is not a member`);
+  await refuseLastOwner(trx, member);
   await trx.deleteFrom('members').where('workspace_id', '=', workspaceId).where('email', '=', email).execute();
   const revoked_keys = await revokeKeysCreatedBy(trx, workspaceId, email, now);
   const sessions_ended = await deleteSessionsOf(trx, email);

@@ -80,7 +80,7 @@ export const COMMANDS = [
       { name: 'visibility', help: `${WALLET_VISIBILITIES.join(' or ')} (left out: print the current value)`, optional: true },
     ],
   },
-  { name: 'members add', summary: 'add a member to a workspace (or change their role)' },
+  { name: 'members add', summary: 'add a member to a workspace (or change their role; the last owner keeps theirs)' },
   { name: 'members invite', summary: 'add a member (if new) and print a one-time link where they set their password and sign in (valid 7 days)' },
   {
     name: 'members remove',

@@ -116,6 +116,16 @@ for (const d of dialects) {
       expect((await run('members', 'remove', ws.name, BO)).code).toBe(2);
     });
 
+    it('refuses to give the last owner another role with members add, and allows it once another owner exists', async () => {
+      ws = await workspace(h.db);
+      const demote = await run('members', 'add', '--workspace', ws.name, '--email', 'owner@example.com', '--role', 'admin');
+      expect(demote.code).toBe(2);
+      expect(demote.stderr).toMatch(/owner@example.com is the last owner/);
+      expect((await run('members', 'add', '--workspace', ws.name, '--email', 'owner@example.com', '--role', 'owner')).code).toBe(0);
+      expect((await run('members', 'add', '--workspace', ws.name, '--email', BO, '--role', 'owner')).code).toBe(0);
+      expect((await run('members', 'add', '--workspace', ws.name, '--email', 'owner@example.com', '--role', 'admin')).code).toBe(0);
+    });
+
     it('refuses an email that is not a member, and an unknown workspace', async () => {
       ws = await workspace(h.db);
       const r = await run('members', 'remove', ws.name, 'nobody@example.com');
