@@ -100,6 +100,22 @@ export async function revokeApiKey(q: Kysely<Database>, workspaceId: string, id:
   return Number(r.numUpdatedRows) > 0;
 }
 
+/**
+ * Revokes every key `email` created in the workspace that is not revoked yet (a member leaving);
+ * resolves to the ids revoked. Revoked keys stay revoked: adding the member again revives none.
+ */
+export async function revokeKeysCreatedBy(q: Kysely<Database>, workspaceId: string, email: string, now: Date): Promise<string[]> {
+  const rows = await q
+    .updateTable('api_keys')
+    .set({ revoked_at: now.toISOString() })
+    .where('workspace_id', '=', workspaceId)
+    .where('created_by', '=', email)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id).sort();
+}
+
 /** Records the key's last use (run it in db.autocommit: a stamp, not part of any other write). */
 export async function touchApiKey(q: Kysely<Database>, id: string, now: Date): Promise<void> {
   await q.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', id).execute();

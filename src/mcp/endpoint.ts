@@ -17,7 +17,7 @@ import { ApiProblem, isApiProblem, sendProblem } from '../api/problems.js';
 import { type AnyRoute, isMutating } from '../api/route-def.js';
 import { SCOPES } from '../api/scopes.js';
 import { type PublicationSource, registerStatisticsResources } from './resources.js';
-import { operationTools } from './tools.js';
+import { callerOf, operationTools } from './tools.js';
 
 export const MCP_PATH = '/mcp';
 const SERVER_INFO = { name: 'storelens', title: 'storelens workspace API', version: '1.0.0' };
@@ -130,7 +130,7 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
           openWorldHint: false,
         },
       },
-      async (args: Record<string, unknown>) => toolResult(await ctx.executor.execute(tool.route, tool.request(args ?? {}), caller.auth)),
+      async (args: Record<string, unknown>) => toolResult(await ctx.executor.execute(tool.route, tool.request(args ?? {}, callerOf(caller.auth)), caller.auth)),
     );
   }
   const publication = ctx.opts.publication?.();

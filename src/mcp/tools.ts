@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import type { Authenticated } from '../api/auth.js';
 import type { OperationRequest } from '../api/executor.js';
 import { IDEMPOTENCY_KEY_MAX } from '../api/idempotency.js';
 import { type AnyRoute, isMutating } from '../api/route-def.js';
@@ -37,8 +38,11 @@ export interface OperationTool {
    * another media type (a brief as markdown), which has no structured content.
    */
   outputSchema?: Json;
-  /** This call's arguments as the request REST would have built. */
-  request(args: Record<string, unknown>): OperationRequest;
+  /**
+   * This call's arguments as the request REST would have built. `caller` (callerOf) scopes the
+   * Idempotency-Key derived for a mutating call that gave none.
+   */
+  request(args: Record<string, unknown>, caller: string): OperationRequest;
 }
 
 function objectSchema(schema: z.ZodType | undefined): { properties: Record<string, Json>; required: string[] } {
@@ -68,7 +72,7 @@ export function operationTool(route: AnyRoute): OperationTool {
       minLength: 1,
       maxLength: IDEMPOTENCY_KEY_MAX,
       description:
-        'A stable id of this logical request (the Idempotency-Key of the REST call): a retry with the same id and input replays the first answer. Left out, the id is derived from the operation and its arguments, so an identical call within 24 hours is a replay.',
+        'A stable id of this logical request (the Idempotency-Key of the REST call): a retry with the same id and input replays the first answer. Left out, the id is derived from the operation, its arguments and the caller (this API key, or this member through this assistant), so an identical call by the same caller within 24 hours is a replay; another caller\'s identical call is a change of its own.',
     };
   }
   // A body object's fields sit beside the parameters unless a name is taken; then under `body`.
@@ -96,7 +100,7 @@ export function operationTool(route: AnyRoute): OperationTool {
     description: parts.filter(Boolean).join('\n\n'),
     inputSchema: { type: 'object', properties, required: [...new Set(required)], additionalProperties: false },
     outputSchema: route.alternateContent ? undefined : jsonSchema(route.response, 'output'),
-    request(args) {
+    request(args, caller) {
       const p: Record<string, unknown> = {};
       const q: Record<string, unknown> = {};
       const h: Record<string, string> = {};
@@ -114,7 +118,7 @@ export function operationTool(route: AnyRoute): OperationTool {
         else if (route.body && !nestedBody) body[name] = value;
         else q[name] = scalarText(value);
       }
-      if (mutating) h['idempotency-key'] = typeof idem === 'string' ? idem : derivedKey(route.operationId, args);
+      if (mutating) h['idempotency-key'] = typeof idem === 'string' ? idem : derivedKey(route.operationId, args, caller);
       const sent = nestedBody ? body[BODY] : body;
       return {
         params: p,
@@ -134,9 +138,22 @@ function scalarText(v: unknown): unknown {
   return typeof v === 'number' || typeof v === 'boolean' ? String(v) : v;
 }
 
-/** The Idempotency-Key of a call that gave none: the operation and its arguments, hashed. */
-export function derivedKey(operationId: string, args: Record<string, unknown>): string {
-  return `mcp-${createHash('sha256').update(`${operationId}\n${canonicalJson(args)}`).digest('hex').slice(0, 48)}`;
+/**
+ * The Idempotency-Key of a call that gave none: the caller, the operation and its arguments,
+ * hashed. Keys are kept per workspace, so without the caller two members (or two keys) making
+ * the same change would get one change, the second silently replayed.
+ */
+export function derivedKey(operationId: string, args: Record<string, unknown>, caller: string): string {
+  return `mcp-${createHash('sha256').update(`${caller}\n${operationId}\n${canonicalJson(args)}`).digest('hex').slice(0, 48)}`;
+}
+
+/**
+ * Who a derived Idempotency-Key belongs to: the API key, or the member signed in through the
+ * assistant connector together with the assistant (OAuth client) they call through, which the
+ * connector names in the caller's `key.name`.
+ */
+export function callerOf(auth: Authenticated): string {
+  return auth.derivedGrants ? `member ${auth.key.workspace_id} ${auth.key.created_by} via ${auth.key.name}` : `key ${auth.key.id}`;
 }
 
 function canonicalJson(v: unknown): string {

@@ -73,6 +73,18 @@ export async function deleteSession(q: Kysely<Database>, tokenHash: string): Pro
   await q.deleteFrom('member_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
+/** Ends every browser session of `email` (on every process: sessions are looked up at each request); resolves to how many. */
+export async function deleteSessionsOf(q: Kysely<Database>, email: string): Promise<number> {
+  const r = await q.deleteFrom('member_sessions').where('email', '=', email).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Withdraws the unused invites of `email` to the workspace; resolves to how many. */
+export async function withdrawInvites(q: Kysely<Database>, workspaceId: string, email: string): Promise<number> {
+  const r = await q.deleteFrom('member_invites').where('workspace_id', '=', workspaceId).where('email', '=', email).where('used_at', 'is', null).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 /** The values of the workspace setting wallet visibility; `owners` is the default. */
 export const WALLET_VISIBILITIES = ['owners', 'all'] as const;
 

@@ -6,7 +6,7 @@
  * swept on writes. `oauth_grants` says whose each grant is (member, assistant, workspace).
  * Works on SQLite and PostgreSQL alike.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Db } from '../compose/database.js';
 import type { Database } from '../compose/database.js';
 

@@ -80,8 +80,17 @@ export const COMMANDS = [
       { name: 'visibility', help: `${WALLET_VISIBILITIES.join(' or ')} (left out: print the current value)`, optional: true },
     ],
   },
-  { name: 'members add', summary: 'add a member to a workspace (or change their role)' },
+  { name: 'members add', summary: 'add a member to a workspace (or change their role; the last owner keeps theirs)' },
   { name: 'members invite', summary: 'add a member (if new) and print a one-time link where they set their password and sign in (valid 7 days)' },
+  {
+    name: 'members remove',
+    summary: 'remove a member: their browser sessions, assistant sign-ins and the API keys they created end at once, on every process (the last owner cannot be removed)',
+    args: [
+      { name: 'workspace', help: 'workspace id or name' },
+      { name: 'email', help: 'the member to remove' },
+    ],
+  },
+  { name: 'members list', summary: 'list the members of a workspace: email, role, date added', args: [{ name: 'workspace', help: 'workspace id or name' }] },
   { name: 'keys create', summary: 'create an API key; the key is printed once' },
   { name: 'keys list', summary: 'list the keys of a workspace (never the secrets)' },
   { name: 'keys revoke', summary: 'revoke a key', args: [{ name: 'key-id', help: 'key id or prefix' }] },
@@ -132,7 +141,7 @@ export interface SettingDef {
 export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks', 'scaleout'] as const;
 
 const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
-const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
+const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'members remove', 'members list', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;
 

@@ -43,7 +43,11 @@ export async function getMember(q: Kysely<Database>, workspaceId: string, email:
     .executeTakeFirst();
 }
 
-/** Removes a member; their API keys stop working. Resolves to false when there was none. */
+/**
+ * Deletes the membership row alone (their API keys stop working while they are not a member);
+ * resolves to false when there was none. Removing a member for good, keys, sessions and assistant
+ * tokens revoked, is members/remove.ts removeMembership.
+ */
 export async function removeMember(q: Kysely<Database>, workspaceId: string, email: string): Promise<boolean> {
   const r = await q.deleteFrom('members').where('workspace_id', '=', workspaceId).where('email', '=', email).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;

@@ -11,7 +11,10 @@ import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/cap
 import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { ROUTES, routeById } from '../../src/compose/aggregates.js';
-import { operationTool } from '../../src/mcp/tools.js';
+import { callerOf, operationTool } from '../../src/mcp/tools.js';
+import type { Authenticated } from '../../src/api/auth.js';
+import { issueApiKey } from '../../src/api/issue-key.js';
+import { upsertMember } from '../../src/workspaces/store.js';
 import { mcpClient, toolJson, type McpTestClient } from './helpers.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
@@ -22,6 +25,30 @@ it("compiles every tool's output schema with the validator MCP clients check str
     const { outputSchema } = operationTool(route);
     if (outputSchema) expect(() => validator.getValidator(outputSchema), route.operationId).not.toThrow();
   }
+});
+
+describe('the caller a derived Idempotency-Key belongs to', () => {
+  const auth = (id: string, createdBy: string, name: string, derivedGrants?: boolean) =>
+    ({ key: { id, workspace_id: 'ws_1', created_by: createdBy, name }, derivedGrants }) as unknown as Authenticated;
+  const args = { store_id: 's1', action: 'won' };
+  const key = (a: Authenticated) => operationTool(routeById('record_outcome')!).request(args, callerOf(a)).headers['idempotency-key'];
+
+  it('differs between two API keys, even of one creator', () => {
+    expect(key(auth('key_a', 'ann@example.com', 'test'))).not.toBe(key(auth('key_b', 'ann@example.com', 'test')));
+  });
+
+  it('differs between two signed-in members, and between two assistants of one member', () => {
+    const ann = auth('member:ann@example.com', 'ann@example.com', 'OAuth sign-in of assistant-1', true);
+    const bo = auth('member:bo@example.com', 'bo@example.com', 'OAuth sign-in of assistant-1', true);
+    const annOther = auth('member:ann@example.com', 'ann@example.com', 'OAuth sign-in of assistant-2', true);
+    expect(new Set([key(ann), key(bo), key(annOther)]).size).toBe(3);
+  });
+
+  it('is the same for the same caller and arguments, whatever their order', () => {
+    const a = auth('key_a', 'ann@example.com', 'test');
+    const tool = operationTool(routeById('record_outcome')!);
+    expect(tool.request({ action: 'won', store_id: 's1' }, callerOf(a)).headers['idempotency-key']).toBe(key(a));
+  });
 });
 
 for (const d of dialects) {
@@ -170,6 +197,30 @@ for (const d of dialects) {
       const again = await client.callTool({ name: 'record_outcome', arguments: args });
       expect(first.isError).toBeFalsy();
       expect(again._meta?.['storelens/idempotent-replayed']).toBe(true);
+    });
+
+    it('replays a derived key only for the same caller: two members recording the same outcome get two rows', async () => {
+      await upsertMember(h.db.kysely, ws.id, 'ann@example.com', 'member', new Date());
+      await upsertMember(h.db.kysely, ws.id, 'bo@example.com', 'member', new Date());
+      const keyOf = async (email: string) => (await issueApiKey(h.db, { workspaceId: ws.id, name: email, scopes: ['write:outcomes'], createdBy: email, now: new Date() })).key;
+      const ann = await connect(await keyOf('ann@example.com'));
+      const bo = await connect(await keyOf('bo@example.com'));
+      const args = { store_id: 'mcp-b', action: 'proposal', note: 'same words, two people' };
+      const count = async () => (await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', args.note).execute()).length;
+
+      const first = await ann.callTool({ name: 'record_outcome', arguments: args });
+      const second = await bo.callTool({ name: 'record_outcome', arguments: args });
+      expect(first.isError).toBeFalsy();
+      expect(second.isError).toBeFalsy();
+      expect(second._meta?.['storelens/idempotent-replayed']).toBeUndefined();
+      expect(toolJson(second).id).not.toBe(toolJson(first).id);
+      expect(await count()).toBe(2);
+
+      // The same caller repeating itself is still a retry.
+      const again = await bo.callTool({ name: 'record_outcome', arguments: args });
+      expect(again._meta?.['storelens/idempotent-replayed']).toBe(true);
+      expect(toolJson(again)).toEqual(toolJson(second));
+      expect(await count()).toBe(2);
     });
 
     it('shares the rate limit of the key with REST: 429 as a tool error with retry_after', async () => {
