@@ -20,7 +20,7 @@ export interface ThrottleSubject {
   name: string;
 }
 
-/** The rule, in numbers (documented in docs/administration.md, "Sign-in"). */
+/** The rule, in numbers (documented in docs/assistant.md, "Sign-in: failed attempts"; test/docs checks the table). */
 export const SIGNIN_THROTTLE = {
   /** Failures in a row that lock nothing: a few typos cost nothing. */
   free: { account: 4, address: 20 } satisfies Record<ThrottleKind, number>,
