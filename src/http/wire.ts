@@ -15,7 +15,9 @@
  *     target in neither form (another scheme, user information, no host) ⇒ 400, as is `*`
  *     (RFC 9112 §3.2.4) with any method but OPTIONS, and a target with a `#fragment`;
  *   - two Host, Authorization, Idempotency-Key or Content-Type fields ⇒ 400 (which one counts
- *     depends on the hop reading them).
+ *     depends on the hop reading them);
+ *   - `Connection: Upgrade` is ignored (nothing is upgraded): the request is answered as any
+ *     other, and the connection goes on answering the next ones, bad ones included.
  *
  * An ordinary origin-form request pays one character test, one scan of its target for `#` and
  * one header lookup here, besides the Host check Node would make anyway; the duplicate-field
@@ -67,10 +69,28 @@ function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): S
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => send(res, EXPECTATION_FAILED));
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWith(socket, NOT_A_PROXY));
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => answerAsOrdinary(server, req, socket, head));
   server.keepAliveTimeout = t.keepAliveMs ?? 72_000;
   server.requestTimeout = t.requestMs ?? 30_000;
   server.headersTimeout = t.headersMs ?? 20_000;
   return server;
+}
+
+/**
+ * This server upgrades to no other protocol, so an Upgrade request is answered as an ordinary
+ * one (RFC 9110 §7.8 lets a server ignore Upgrade). Node's parser cannot do that on its own: it
+ * keeps the upgrade flag of that request, and on the same connection takes the next request's
+ * parse error for upgrade bytes, so a malformed request or an oversized header after it would
+ * get no answer until the timeout (and bytes pipelined behind it would be dropped). With this
+ * listener Node hands over the socket instead; the request goes back to a fresh parser without
+ * its Upgrade field, followed by the bytes read after it (its body, pipelined requests).
+ */
+function answerAsOrdinary(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const raw = req.rawHeaders;
+  let text = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length !== 7 || raw[i].toLowerCase() !== 'upgrade') text += `${raw[i]}: ${raw[i + 1]}\r\n`;
+  socket.unshift(Buffer.concat([Buffer.from(`${text}\r\n`, 'latin1'), head]));
+  server.emit('connection', socket);
 }
 
 /**

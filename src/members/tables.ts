@@ -3,6 +3,7 @@
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0012MembersAuth } from './migrations/0012-members-auth.js';
+import { migration as m0018SigninThrottle } from './migrations/0018-signin-throttle.js';
 import type { Selectable } from 'kysely';
 import type { Role } from './roles.js';
 
@@ -36,6 +37,18 @@ export interface MemberSessionsTable {
   expires_at: string;
 }
 
+/** Failed sign-ins of one account or client address (members/signin-throttle.ts). */
+export interface SigninThrottleTable {
+  kind: 'account' | 'address';
+  /** sha256 of the normalized email or of the address. */
+  key: string;
+  /** Attempts counted since the last success (or since the count was forgotten). */
+  failures: number;
+  last_failure_ms: number;
+  /** No attempt is checked before this. */
+  locked_until_ms: number;
+}
+
 export type Member = Selectable<MembersTable>;
 
 /** The members tables, by name: part of the workspace database (compose/database.ts). */
@@ -44,9 +57,11 @@ export interface MembersTables {
   member_logins: MemberLoginsTable;
   member_invites: MemberInvitesTable;
   member_sessions: MemberSessionsTable;
+  signin_throttle: SigninThrottleTable;
 }
 
 /** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
 export const membersMigrations = {
   '0012_members_auth': m0012MembersAuth,
+  '0018_signin_throttle': m0018SigninThrottle,
 };

@@ -13,6 +13,7 @@ import type { Db } from '../compose/database.js';
 import { deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership } from '../members/store.js';
 import { findWorkspace } from '../workspaces/store.js';
 import { PASSWORD_MIN, hashPassword, passwordMatches } from '../members/passwords.js';
+import { admitSignIn, clearFailures, type ThrottleSubject } from '../members/signin-throttle.js';
 import type { OAuthServer } from '../oauth/provider.js';
 import { revokeMemberGrants } from '../oauth/store.js';
 import { registerInteractions } from './interactions.js';
@@ -74,12 +75,22 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       const csrf = preSessionCsrf(req, reply);
       return html(reply, 403, (nonce) => signInPage({ csrf, next, email, nonce, error: 'The form expired; please sign in again.' }));
     }
+    // Counted before the password is checked, the same for an email no member has.
+    const account: ThrottleSubject = { kind: 'account', name: email };
+    const admission = await admitSignIn(db, [account, { kind: 'address', name: req.ip }], now().getTime());
+    if (!admission.admitted) {
+      const csrf = preSessionCsrf(req, reply);
+      const wait = admission.retryAfterSeconds;
+      reply.header('retry-after', String(wait));
+      return html(reply, 429, (nonce) => signInPage({ csrf, next, email, nonce, error: `Too many failed sign-ins. Try again in ${wait < 120 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}.` }));
+    }
     const ok = await passwordMatches(await passwordHashOf(db.kysely, email), String(one(form.password) ?? ''));
     const member = ok && (await membershipsOf(db.kysely, email)).length > 0;
     if (!member) {
       const csrf = preSessionCsrf(req, reply);
       return html(reply, 401, (nonce) => signInPage({ csrf, next, email, nonce, error: 'Wrong email or password, or no workspace membership.' }));
     }
+    await clearFailures(db, account);
     await startSession(db, req, reply, email, now());
     return reply.redirect(next, 303);
   });

@@ -18,7 +18,12 @@ export function cookies(req: FastifyRequest): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const i = part.indexOf('=');
-    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+    if (i <= 0) continue;
+    try {
+      out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+    } catch {
+      // A value that is not valid percent-encoding is none of ours: ignored, never a 500.
+    }
   }
   return out;
 }
@@ -68,7 +73,28 @@ export function preSessionCsrf(req: FastifyRequest, reply: FastifyReply): string
 
 export const preSessionCsrfOk = (req: FastifyRequest, sent: string | undefined): boolean => sameToken(cookies(req)[PRE_CSRF_COOKIE], sent);
 
-/** A local path to go to after sign-in (never another site). */
+export const DEFAULT_NEXT = '/integrations';
+
+/**
+ * Where to go after sign-in: `next` when it is a path of this site, else the default page. It
+ * must start with one `/` (not `//`), hold only printable ASCII (no control character, space,
+ * backslash or other byte a browser might read its own way), no percent-encoded slash,
+ * backslash or control character, and parse as a URL of this origin; what is returned is the
+ * parsed path and query, so a Location header is never written from the raw input.
+ */
 export function safeNext(next: unknown): string {
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/integrations';
+  if (typeof next !== 'string' || next.length > 2048 || !LOCAL_PATH.test(next) || ENCODED_SEPARATOR.test(next)) return DEFAULT_NEXT;
+  let url: URL;
+  try {
+    url = new URL(next, HERE);
+  } catch {
+    return DEFAULT_NEXT;
+  }
+  return url.origin === HERE && url.pathname.startsWith('/') && !url.pathname.startsWith('//') ? `${url.pathname}${url.search}` : DEFAULT_NEXT;
 }
+
+const HERE = 'http://storelens.invalid';
+/** One `/`, then printable ASCII without a backslash; the second character is not `/`. */
+const LOCAL_PATH = /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/;
+/** %2F (slash), %5C (backslash), %00–%1F and %7F (control characters). */
+const ENCODED_SEPARATOR = /%(2f|5c|[01][0-9a-f]|7f)/i;

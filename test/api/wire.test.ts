@@ -1,4 +1,5 @@
 /** The standalone api server on the wire: what Node rejects is a problem too, and absolute-form targets work. */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWithAccounts } from '../helpers/accounts.js';
 import { expectWireProblem, sendRaw, sendRawUntilClosed, WIRE_CASES } from '../helpers/wire.js';
@@ -53,5 +54,46 @@ describe('a request the parser rejects, pipelined behind a valid one', () => {
     const res = await sendRawUntilClosed(origin, first + second);
     expect(res.statuses).toEqual([200, status]);
     expect(res.text).toContain('"object":"list"');
+  });
+});
+
+describe('a connection that carried an Upgrade request', () => {
+  const upgrade = 'GET /nope HTTP/1.1\r\nHost: storelens.test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n';
+  const later = {
+    malformed: ['GET /a b c HTTP/1.1\r\nHost: storelens.test\r\n\r\n', 400],
+    'a 20 KB header': [`GET /api/v1/nope HTTP/1.1\r\nHost: storelens.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    'a valid request': ['GET /nope HTTP/1.1\r\nHost: storelens.test\r\nConnection: close\r\n\r\n', 404],
+  } as const;
+
+  /** Writes `first`, waits for its whole answer, then writes `second` on the same socket; the statuses until the server closes. */
+  const twoWrites = (first: string, second: string): Promise<number[]> =>
+    new Promise((resolve, reject) => {
+      const u = new URL(origin);
+      const socket = connect(Number(u.port), u.hostname);
+      let text = '';
+      socket.setTimeout(5_000, () => reject(new Error(`no answer in 5 s: ${JSON.stringify(text.slice(0, 200))}`)));
+      socket.on('data', (c: Buffer) => {
+        const before = text;
+        text += c.toString('latin1');
+        if (!before.includes('}') && text.includes('}')) socket.write(second);
+      });
+      socket.on('close', () => resolve([...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))));
+      socket.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ECONNRESET' && e.code !== 'EPIPE') reject(e);
+      });
+      socket.write(first);
+    });
+
+  it.each(Object.entries(later))('answers %s sent after it on the same keep-alive connection', async (_what, [second, status]) => {
+    expect(await twoWrites(upgrade, second)).toEqual([404, status]);
+  });
+
+  it.each(Object.entries(later))('answers %s pipelined behind it', async (_what, [second, status]) => {
+    expect((await sendRawUntilClosed(origin, upgrade + second)).statuses).toEqual([404, status]);
+  });
+
+  it('reads its body as its body, not as the next request', async () => {
+    const post = 'POST /nope HTTP/1.1\r\nHost: storelens.test\r\nConnection: Upgrade\r\nUpgrade: h2c\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}';
+    expect((await sendRawUntilClosed(origin, post + later['a valid request'][0])).statuses).toEqual([404, 404]);
   });
 });

@@ -18,6 +18,7 @@ import { ACCESS_CHOICES, SCOPES } from '../../src/api/scopes.js';
 import { PROBLEM_KINDS } from '../../src/http/problems.js';
 import { COMMANDS, settingsOf } from '../../src/settings/table.js';
 import { ROLES } from '../../src/members/roles.js';
+import { SIGNIN_THROTTLE, lockAfter } from '../../src/members/signin-throttle.js';
 import { LABELS } from '../../src/accounts/labels.js';
 import { PRIOR, SIGNAL_WINDOW } from '../../src/accounts/model.js';
 import { EXPLORE_SHARE, IN_MARKET_MIN_SCORE, IN_MARKET_QUANTILE, NOT_IN_MARKET } from '../../src/accounts/refresh.js';
@@ -144,5 +145,20 @@ describe('docs/accounts.md', () => {
     expect(accounts).toContain('one\ntenth of the in-market list');
     expect(accounts).toContain(`last ${SIGNAL_WINDOW} months`);
     for (const s of NOT_IN_MARKET) expect(accounts).toContain(code(s));
+  });
+});
+
+describe('docs/assistant.md', () => {
+  it('states the sign-in throttle with the numbers the code uses', () => {
+    const assistant = read('docs/assistant.md');
+    const { free } = SIGNIN_THROTTLE;
+    expect(assistant).toContain(row('failures in a row that lock nothing', String(free.account), String(free.address)));
+    expect(lockAfter('account', free.account + 1)).toBe(1_000);
+    expect(lockAfter('address', free.address + 1)).toBe(1_000);
+    expect(assistant).toContain(row('lock after the next failure', '1 second', '1 second'));
+    expect(SIGNIN_THROTTLE.maxLockMs).toBe(15 * 60_000);
+    expect(assistant).toContain(row('longest lock', '15 minutes', '15 minutes'));
+    expect(SIGNIN_THROTTLE.forgetMs).toBe(3_600_000);
+    expect(assistant).toContain('no failure for an hour starts again');
   });
 });

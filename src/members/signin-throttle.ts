@@ -1,0 +1,104 @@
+/**
+ * Failed sign-ins, throttled per account and per client address. Every attempt is counted as a
+ * failure before its password is checked, by a conditional UPDATE of the subject's row that
+ * holds only while the subject is not locked; a success clears the account's count afterwards.
+ * Both rows are counted in one transaction, so concurrent attempts on any process of the
+ * database (PostgreSQL waits on the row lock and re-reads the row; SQLite has one writer) never
+ * get past the lock together. The account row exists whether or not a member has that email, so
+ * a locked account answers the same whether it exists or not.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Db, Database } from '../compose/database.js';
+import { tokenHash } from '../core/tokens.js';
+import type { SigninThrottleTable } from './tables.js';
+
+export type ThrottleKind = SigninThrottleTable['kind'];
+
+export interface ThrottleSubject {
+  kind: ThrottleKind;
+  /** The normalized email, or the client address; stored only as a hash. */
+  name: string;
+}
+
+/** The rule, in numbers (documented in docs/assistant.md, "Sign-in: failed attempts"; test/docs checks the table). */
+export const SIGNIN_THROTTLE = {
+  /** Failures in a row that lock nothing: a few typos cost nothing. */
+  free: { account: 4, address: 20 } satisfies Record<ThrottleKind, number>,
+  /** The lock after the first failure past the free ones; each further failure doubles it … */
+  firstLockMs: 1_000,
+  /** … up to this. */
+  maxLockMs: 15 * 60_000,
+  /** A count that has seen no failure for this long starts again from zero. */
+  forgetMs: 60 * 60_000,
+} as const;
+
+/** How long the `failures`-th failure in a row of a subject of `kind` locks it (ms). */
+export function lockAfter(kind: ThrottleKind, failures: number): number {
+  const past = failures - SIGNIN_THROTTLE.free[kind];
+  if (past <= 0) return 0;
+  return Math.min(SIGNIN_THROTTLE.firstLockMs * 2 ** Math.min(past - 1, 30), SIGNIN_THROTTLE.maxLockMs);
+}
+
+export type Admission = { admitted: true } | { admitted: false; retryAfterSeconds: number };
+
+class Locked extends Error {}
+
+/** The kind is part of the hash: the keys of an account and an address never meet. */
+const keyOf = (s: ThrottleSubject) => tokenHash(`${s.kind}:${s.name}`);
+
+/**
+ * Counts an attempt against every subject, unless one of them is locked at `nowMs`: then
+ * nothing is counted and the answer says when to try again (the latest of their locks).
+ */
+export async function admitSignIn(db: Db, subjects: readonly ThrottleSubject[], nowMs: number): Promise<Admission> {
+  try {
+    await db.write(async (trx) => {
+      for (const s of subjects) if (!(await countAttempt(trx, s, nowMs))) throw new Locked();
+    });
+    return { admitted: true };
+  } catch (e) {
+    if (!(e instanceof Locked)) throw e;
+  }
+  const rows = await db.kysely
+    .selectFrom('signin_throttle')
+    .select('locked_until_ms')
+    .where('key', 'in', subjects.map(keyOf))
+    .execute();
+  // bigint arrives as a string from PostgreSQL: converted on purpose.
+  const until = Math.max(nowMs, ...rows.map((r) => Number(r.locked_until_ms)));
+  return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((until - nowMs) / 1000)) };
+}
+
+/** Counts one failure of `s` unless it is locked (false); locks it for what its new count earns. */
+async function countAttempt(trx: Kysely<Database>, s: ThrottleSubject, nowMs: number): Promise<boolean> {
+  const key = keyOf(s);
+  await trx
+    .insertInto('signin_throttle')
+    .values({ kind: s.kind, key, failures: 0, last_failure_ms: 0, locked_until_ms: 0 })
+    .onConflict((oc) => oc.columns(['kind', 'key']).doNothing())
+    .execute();
+  // The lock is the condition of the update itself: on PostgreSQL a concurrent attempt waits
+  // for this row and then tests the lock this transaction set (never a read-then-write).
+  const counted = await trx
+    .updateTable('signin_throttle')
+    .set({
+      failures: sql<number>`case when last_failure_ms < ${nowMs - SIGNIN_THROTTLE.forgetMs} then 1 else failures + 1 end`,
+      last_failure_ms: nowMs,
+    })
+    .where('kind', '=', s.kind)
+    .where('key', '=', key)
+    .where('locked_until_ms', '<=', nowMs)
+    .returning('failures')
+    .executeTakeFirst();
+  if (!counted) return false;
+  const lock = lockAfter(s.kind, Number(counted.failures));
+  if (lock > 0) await trx.updateTable('signin_throttle').set({ locked_until_ms: nowMs + lock }).where('kind', '=', s.kind).where('key', '=', key).execute();
+  return true;
+}
+
+/** A successful sign-in: the account's count starts again (the address keeps its count, see the guide). */
+export async function clearFailures(db: Db, account: ThrottleSubject): Promise<void> {
+  await db.write((trx) =>
+    trx.updateTable('signin_throttle').set({ failures: 0, locked_until_ms: 0 }).where('kind', '=', account.kind).where('key', '=', keyOf(account)).execute(),
+  );
+}
