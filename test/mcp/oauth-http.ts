@@ -76,3 +76,52 @@ function field(html: string, name: string): string {
   if (!m) throw new Error(`no field ${name} in ${html.slice(0, 300)}`);
   return m[1]!.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 }
+
+export const REDIRECT = 'http://127.0.0.1:9/callback';
+
+/**
+ * The assistant's side, in memory, with no client id of its own: the SDK registers one. Both
+ * official SDKs (@modelcontextprotocol/client 2.x and @modelcontextprotocol/sdk 1.x) take it as
+ * their OAuthClientProvider.
+ */
+export class RegisteringProvider {
+  info?: any;
+  saved?: any;
+  verifier = '';
+  authorizationUrl?: URL;
+  constructor(readonly name: string) {}
+  get redirectUrl() {
+    return REDIRECT;
+  }
+  get clientMetadata() {
+    return { client_name: this.name, redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: any) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(t: any) {
+    this.saved = t;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  discovery?: any;
+  saveDiscoveryState(state: any) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
+  }
+}

@@ -14,54 +14,10 @@ import { removeMember, upsertMember } from '../../src/workspaces/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { startApi, workspace, type Harness } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
-import { HttpBrowser } from './oauth-http.js';
+import { HttpBrowser, REDIRECT, RegisteringProvider } from './oauth-http.js';
 
 const EMAIL = 'dana@example.com';
 const PASSWORD = 'correct horse battery';
-const REDIRECT = 'http://127.0.0.1:9/callback';
-
-/** The assistant's side, in memory, with no client id of its own: the SDK registers one. */
-class RegisteringProvider implements OAuthClientProvider {
-  info?: any;
-  saved?: any;
-  verifier = '';
-  authorizationUrl?: URL;
-  constructor(readonly name: string) {}
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return { client_name: this.name, redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: any) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(t: any) {
-    this.saved = t;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  discovery?: any;
-  saveDiscoveryState(state: any) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-}
 
 async function connect(base: string, provider: OAuthClientProvider): Promise<Client> {
   const client = new Client({ name: 'storelens-registration-test', version: '1.0.0' });
