@@ -124,11 +124,12 @@ describe('a publish killed with SIGKILL', () => {
     const random = seededRandom(SEED);
     let live: Panel = 'A';
     const tally = { killed: 0, killedInWritePhase: 0, finished: 0, staleLocks: 0, killedAfterSwitch: 0 };
-    const trials = [
-      ...Array.from({ length: SPREAD_TRIALS }, () => ({ from: 'start' as const, ms: Math.round(random() * measured.duration) })),
-      ...Array.from({ length: WRITE_PHASE_TRIALS }, () => ({ from: 'staging' as const, ms: Math.round(random() * measured.writePhase) })),
-    ];
-    for (const [trial, kill] of trials.entries()) {
+    const spread = () => ({ from: 'start' as const, ms: Math.round(random() * measured.duration) });
+    const inWritePhase = () => ({ from: 'staging' as const, ms: Math.round(random() * measured.writePhase) });
+    const planned = SPREAD_TRIALS + WRITE_PHASE_TRIALS;
+    const trials: Array<ReturnType<typeof spread> | ReturnType<typeof inWritePhase>> = [...Array.from({ length: SPREAD_TRIALS }, spread), ...Array.from({ length: WRITE_PHASE_TRIALS }, inWritePhase)];
+    for (let trial = 0; trial < trials.length; trial++) {
+      const kill = trials[trial];
       const context = `crash seed ${SEED} (rerun with CRASH_SEED=${SEED}), trial ${trial}: SIGKILL ${kill.ms} ms after ${kill.from} (publish ${measured.duration} ms, write phase ${measured.writePhase} ms)`;
       try {
         const target = other(live);
@@ -158,9 +159,16 @@ describe('a publish killed with SIGKILL', () => {
         (e as Error).message = `${context}: ${(e as Error).message}`;
         throw e;
       }
+      // A kill timed for the measured publish lands after the exit when a later publish runs faster
+      // (a machine whose load dropped): then more trials, from the same seed, until the kills the
+      // test needs have landed — at most three times as many trials.
+      if (trial === trials.length - 1 && trials.length < 3 * planned) {
+        if (tally.killed < planned / 2 || tally.staleLocks === 0) trials.push(spread());
+        if (tally.killedInWritePhase === 0) trials.push(inWritePhase());
+      }
     }
     console.info(`crash seed ${SEED}: ${JSON.stringify(tally)} over ${trials.length} trials; publish ${measured.duration} ms, write phase ${measured.writePhase} ms`);
-    expect(tally.killed, `crash seed ${SEED}`).toBeGreaterThanOrEqual(trials.length / 2);
+    expect(tally.killed, `crash seed ${SEED}`).toBeGreaterThanOrEqual(planned / 2);
     expect(tally.staleLocks, `crash seed ${SEED}: no kill left a lock to take over`).toBeGreaterThan(0);
     expect(tally.killedInWritePhase, `crash seed ${SEED}: no kill hit the write phase`).toBeGreaterThan(0);
 
