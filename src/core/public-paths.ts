@@ -12,6 +12,12 @@
  *   /data/rss.xml                             data/rss.xml
  *   /data/cards/{slug}/{YYYY-MM}/{anchor}.png data/cards/{slug}/{YYYY-MM}/{anchor}.png
  *
+ * Every release of the publication stays addressable (publish/release.ts), under its id:
+ *
+ *   /releases.json                            the list of releases, newest first
+ *   /releases/{id}/{latest URL path}          an artifact as that release published it,
+ *                                             e.g. /releases/{id}/api/data/{slug}/{YYYY-MM}
+ *
  * Pure: strings in, strings out. Paths are matched raw (never percent-decoded): every legal
  * segment is plain ASCII, so an encoded character, `..`, an empty segment or a trailing slash
  * simply matches nothing.
@@ -178,4 +184,31 @@ export function parseManifestKey(key: string): PublicArtifact | null {
 export function manifestKeyToPath(key: string): string | null {
   const a = parseManifestKey(key);
   return a && urlPath(a);
+}
+
+/** A release id: the completion time of its run (basic ISO 8601, milliseconds) and six hex digits. */
+export const RELEASE_ID = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
+export const isReleaseId = (s: string): boolean => RELEASE_ID.test(s);
+
+/** The list of releases. */
+export const RELEASE_LIST = '/releases.json';
+const RELEASE_PREFIX = '/releases/';
+
+/** The URL path of an artifact as release `id` published it: `/releases/{id}{urlPath}`. */
+export const releasePath = (id: string, a: PublicArtifact): string => `${RELEASE_PREFIX}${id}${urlPath(a)}`;
+
+/**
+ * What a path under `/releases` names: the list, or a release's artifact (its release id and
+ * manifest key; whether that release published it is its manifest's business), or why nothing.
+ * The id must be a release id exactly, so no request reaches outside the releases folder.
+ */
+export function parseReleasePath(path: string): { list: true } | { release: string; key: string } | { reason: NotFoundReason } {
+  if (path === RELEASE_LIST) return { list: true };
+  if (!path.startsWith(RELEASE_PREFIX)) return { reason: 'no-such-path' };
+  const slash = path.indexOf('/', RELEASE_PREFIX.length);
+  if (slash === -1) return { reason: path.endsWith('/') ? 'trailing-slash' : 'no-such-path' };
+  const id = path.slice(RELEASE_PREFIX.length, slash);
+  if (!isReleaseId(id)) return { reason: 'no-such-path' };
+  const r = resolvePublicPath(path.slice(slash));
+  return 'reason' in r ? r : { release: id, key: r.key };
 }

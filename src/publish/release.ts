@@ -3,10 +3,17 @@
  * `manifest.json` and every artifact; `output/.releases/current` is a symlink to the live one,
  * switched with a single rename. A plain folder with `manifest.json` at its top also works
  * (tests, hand-made trees).
+ *
+ * Every release ever switched in is kept, unchanged, and listed in the live release's
+ * `releases.json` (release-index.ts): a figure once published stays readable as it was. A
+ * release costs only its changed files: the others are hard links to the same files of the
+ * release before it.
  */
 import { randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, readdir, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isReleaseId } from '../core/public-paths.js';
+import { nextReleaseIndex, readReleaseIndex, RELEASE_INDEX_FILE, type ReleaseDoing } from './release-index.js';
 
 export const RELEASES_DIR = '.releases';
 export const CURRENT_LINK = 'current';
@@ -28,18 +35,19 @@ export async function resolveCurrentRelease(outDir: string): Promise<string | nu
 /** A file of a new publication: fresh bytes, or a hard link to the same file of the live one. */
 export type ReleaseFile = { path: string; bytes: Buffer | string } | { path: string; linkFrom: string };
 
-/** Publications kept besides the live one (a reader that resolved an older one can finish). */
-const KEEP_PREVIOUS = 2;
-
 /**
- * Writes a complete publication into a staging folder, then makes it live with one atomic
- * rename of the `current` symlink. Killed at any instant, the previous publication stays whole.
+ * Writes a complete publication, with the list of releases that ends with it, into a staging
+ * folder, then makes it live with one atomic rename of the `current` symlink. Killed at any
+ * instant, the previous publication and its list stay whole and live.
  */
-export async function writeRelease(outDir: string, files: ReleaseFile[], completedAt: string): Promise<string> {
+export async function writeRelease(outDir: string, files: ReleaseFile[], completedAt: string, doing: ReleaseDoing): Promise<string> {
   const releases = path.join(outDir, RELEASES_DIR);
   await mkdir(releases, { recursive: true });
   await removeLeftovers(releases);
   const id = `${completedAt.replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+  const live = await liveRelease(outDir);
+  const index = nextReleaseIndex(live?.index ?? null, live && { id: live.id, completedAt: live.completedAt }, id, completedAt, doing);
+  files = [...files, { path: RELEASE_INDEX_FILE, bytes: JSON.stringify(index, null, 2) + '\n' }];
   const staging = path.join(releases, `${id}.tmp`);
   const made = new Set<string>();
   for (const f of files) {
@@ -57,8 +65,16 @@ export async function writeRelease(outDir: string, files: ReleaseFile[], complet
   await symlink(id, tmpLink);
   await rename(tmpLink, path.join(releases, CURRENT_LINK));
   await ensureTopLinks(outDir);
-  await collectGarbage(releases, id);
+  await collectGarbage(releases, new Set(index.releases.map((r) => r.id)));
   return id;
+}
+
+/** The live release of `.releases` (not a hand-made folder), with its list of releases. */
+async function liveRelease(outDir: string): Promise<{ id: string; completedAt: string; index: Awaited<ReturnType<typeof readReleaseIndex>> } | null> {
+  const dir = await realpath(path.join(outDir, RELEASES_DIR, CURRENT_LINK)).catch(() => null);
+  if (dir === null) return null;
+  const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { completed_at: string };
+  return { id: path.basename(dir), completedAt: manifest.completed_at, index: await readReleaseIndex(dir) };
 }
 
 /** `output/api`, `output/data`, `output/manifest.json` point through `current`, so paths mirror URLs. */
@@ -78,9 +94,12 @@ async function removeLeftovers(releases: string): Promise<void> {
   }
 }
 
-async function collectGarbage(releases: string, live: string): Promise<void> {
-  const ids = (await readdir(releases)).filter((n) => n !== CURRENT_LINK && !n.endsWith('.tmp') && n !== live).sort();
-  for (const old of ids.slice(0, Math.max(0, ids.length - KEEP_PREVIOUS))) {
-    await rm(path.join(releases, old), { recursive: true, force: true });
+/**
+ * Removes the release folders the live list does not name: one renamed by a run killed before
+ * its switch (never live), or one an earlier version of publish kept besides the live release.
+ */
+async function collectGarbage(releases: string, listed: ReadonlySet<string>): Promise<void> {
+  for (const name of await readdir(releases)) {
+    if (isReleaseId(name) && !listed.has(name)) await rm(path.join(releases, name), { recursive: true, force: true });
   }
 }

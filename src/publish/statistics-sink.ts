@@ -20,6 +20,8 @@ import { computeMonths, type ComputedMonths, type ComputeOptions, type Reporter,
 import { publicationDocuments, updatedFeed, type Documents, type FeedUpdate } from './documents.js';
 import { loadSuppression, MANIFEST_FILE, publishedMonths, readPublication, saveSuppression, STATE_FILE, type Publication, type PublicationState } from './publication.js';
 import { writeRelease } from './release.js';
+import type { ReleaseDoing } from './release-index.js';
+import { pageUrl } from '../core/public-paths.js';
 import { REACH, runId } from './run-id.js';
 
 /** What the statistics sink reads: the run's options, its panel, and where it reports. */
@@ -286,7 +288,22 @@ export async function switchPublication(s: StatisticsRun, plan: StatisticsPlan, 
       { path: STATE_FILE, bytes: JSON.stringify(state, null, 2) + '\n' },
     ],
     a.completedAt,
+    releaseDoing(s, plan, a),
   );
+}
+
+/** What this release does, for the list of releases (release-index.ts). */
+function releaseDoing(s: StatisticsRun, plan: StatisticsPlan, a: AssembledStatistics): ReleaseDoing {
+  const versions = new Set<string>();
+  for (const bySlug of a.docs.values()) for (const { doc } of bySlug.values()) for (const st of doc.stats) versions.add(st.methodology_version);
+  // The items this run added to the feed, linked as the feed links them (render/rss.ts).
+  const added = a.feed.slice(plan.state.feed.length);
+  return {
+    months_added: [...a.releases],
+    months_corrected: [...a.corrections],
+    methodology_versions: [...versions].sort(),
+    feed_items: added.map((item) => ({ guid: item.guid, link: item.slugs[0] ? pageUrl(s.baseUrl, item.slugs[0]) : s.baseUrl + '/' })),
+  };
 }
 
 const sortedKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));

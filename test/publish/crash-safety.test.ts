@@ -11,7 +11,7 @@
  * is only a small part of it. Rerun a failure with CRASH_SEED=<seed printed at the start and in the error>.
  */
 import { watch } from 'node:fs';
-import { cp, readdir } from 'node:fs/promises';
+import { cp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/publish/lock.js';
@@ -176,8 +176,16 @@ describe('a publish killed with SIGKILL', () => {
     const last = await publishCli(other(live));
     expect(last.result.code, last.result.stderr).toBe(0);
     await expectWholePublication();
+    // Every release is kept: the folders left are exactly the releases the live list names, each whole.
     const left = await readdir(path.join(out, '.releases'));
     expect(left.filter((n) => n.endsWith('.tmp'))).toEqual([]);
-    expect(left.filter((n) => n !== 'current').length).toBeLessThanOrEqual(3);
+    const release = await liveRelease(out);
+    const listed = (JSON.parse(await readFile(path.join(release.dir, 'releases.json'), 'utf8')) as { releases: Array<{ id: string }> }).releases.map((r) => r.id);
+    expect(listed[listed.length - 1]).toBe(release.id);
+    expect(left.filter((n) => n !== 'current').sort()).toEqual([...listed].sort());
+    for (const id of listed) {
+      const dir = path.join(out, '.releases', id);
+      expect(await manifestMismatches(dir, JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'))), id).toEqual([]);
+    }
   }, 600_000);
 });
