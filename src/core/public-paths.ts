@@ -107,6 +107,7 @@ export type Resolution = { key: string } | { reason: NotFoundReason };
 
 /** True when the path (query string already removed) belongs to the public statistics surface. */
 export function isPublicPath(path: string): boolean {
+  if (path.startsWith('/releases')) return path === RELEASE_LIST || path.length === 9 || path.charCodeAt(9) === 47;
   if (path.startsWith('/data')) return path.length === 5 || path.charCodeAt(5) === 47; // '/'
   if (path.startsWith('/api/data')) return path.length === 9 || path.charCodeAt(9) === 47;
   return false;

@@ -10,13 +10,16 @@
  *      a HEAD or a 304 never touches the disk);
  *   4. otherwise 404 saying why (trailing slash, unknown slug, malformed month, unpublished),
  *      or 503 while nothing at all is published.
+ * Paths under `/releases` (releases.ts) take the same checks, answered from the releases the
+ * live publication lists.
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { ifNoneMatchMatches, notModifiedSince } from './conditional.js';
 import { sendFileBody, type BodyCache, type FileBodyHooks } from './file-body.js';
-import { METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, type PreparedResponse } from './problem.js';
-import type { Publication } from './publication.js';
-import { isPublicPath, resolvePublicPath } from '../core/public-paths.js';
+import { FILE_UNAVAILABLE, METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, type PreparedResponse } from './problem.js';
+import type { Artifact, Publication } from './publication.js';
+import { ReleaseArtifacts } from './releases.js';
+import { isPublicPath, parseReleasePath, resolvePublicPath } from '../core/public-paths.js';
 
 /** Answers the request and returns true, or returns false without touching `res`. */
 export type PublicHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -34,6 +37,7 @@ export interface PublicHandlerOptions extends FileBodyHooks {
 
 export function createPublicHandler(source: PublicationSource, opts: PublicHandlerOptions = {}): PublicHandler {
   const fileCache = opts.fileCache ?? null;
+  const releases = new ReleaseArtifacts();
   return function handlePublic(req, res) {
     const url = req.url ?? '';
     const q = url.indexOf('?');
@@ -52,28 +56,13 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
     }
 
     const publication = source.current; // read once: the whole answer comes from this release
+    if (path.startsWith('/releases')) {
+      answerRelease(req, res, path, head, publication);
+      return true;
+    }
     const artifact = publication?.byPath.get(path);
     if (artifact !== undefined) {
-      const inm = req.headers['if-none-match'];
-      const ims = inm === undefined ? req.headers['if-modified-since'] : undefined;
-      if (
-        inm !== undefined
-          ? ifNoneMatchMatches(inm, artifact.opaqueTag)
-          : ims !== undefined && notModifiedSince(ims, artifact.lastModifiedMs)
-      ) {
-        res.writeHead(304, artifact.notModifiedHeaders as Headers);
-        res.end();
-      } else if (artifact.body !== null) {
-        res.writeHead(200, artifact.okHeaders as Headers);
-        // Node sends no body for HEAD whatever end() is given; skip the copy anyway.
-        if (head) res.end();
-        else res.end(artifact.body);
-      } else if (head) {
-        res.writeHead(200, artifact.okHeaders as Headers); // headers from the manifest: no disk
-        res.end();
-      } else {
-        sendFileBody(res, artifact, fileCache, opts);
-      }
+      answer(req, res, artifact, head);
       return true;
     }
 
@@ -83,6 +72,45 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
     else send(res, notFoundResponse('not-published'), head);
     return true;
   };
+
+  /** `/releases.json` and `/releases/{id}/…` (releases.ts), answered from the releases `publication` lists. */
+  function answerRelease(req: IncomingMessage, res: ServerResponse, path: string, head: boolean, publication: Publication | null): void {
+    const r = parseReleasePath(path);
+    if ('reason' in r) return send(res, notFoundResponse(r.reason), head);
+    if (publication === null) return send(res, NO_PUBLICATION, head);
+    if ('list' in r) {
+      const list = releases.listing(publication);
+      return list === null ? send(res, notFoundResponse('not-published'), head) : answer(req, res, list, head);
+    }
+    releases.find(publication, r.release, r.key).then(
+      (artifact) => (artifact === null ? send(res, notFoundResponse('not-published'), head) : answer(req, res, artifact, head)),
+      () => send(res, FILE_UNAVAILABLE, head),
+    );
+  }
+
+  /** 304 when a validator matches, else 200: a body from memory, or streamed from its file. */
+  function answer(req: IncomingMessage, res: ServerResponse, artifact: Artifact, head: boolean): void {
+    const inm = req.headers['if-none-match'];
+    const ims = inm === undefined ? req.headers['if-modified-since'] : undefined;
+    if (
+      inm !== undefined
+        ? ifNoneMatchMatches(inm, artifact.opaqueTag)
+        : ims !== undefined && notModifiedSince(ims, artifact.lastModifiedMs)
+    ) {
+      res.writeHead(304, artifact.notModifiedHeaders as Headers);
+      res.end();
+    } else if (artifact.body !== null) {
+      res.writeHead(200, artifact.okHeaders as Headers);
+      // Node sends no body for HEAD whatever end() is given; skip the copy anyway.
+      if (head) res.end();
+      else res.end(artifact.body);
+    } else if (head) {
+      res.writeHead(200, artifact.okHeaders as Headers); // headers from the manifest: no disk
+      res.end();
+    } else {
+      sendFileBody(res, artifact, fileCache, opts);
+    }
+  }
 }
 
 function send(res: ServerResponse, r: PreparedResponse, head: boolean): void {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Manifest } from '../publish/manifest.js';
 import { manifestKeyToPath } from '../core/public-paths.js';
+import { readReleaseIndex, RELEASE_INDEX_FILE, type ReleaseIndex } from '../publish/release-index.js';
 
 export const ARTIFACT_CACHE = 'public, s-maxage=3600';
 
@@ -58,6 +59,10 @@ export interface Publication {
   readonly manifest: Manifest;
   /** Public URL path → artifact; the only way a request reaches a file. */
   readonly byPath: ReadonlyMap<string, Artifact>;
+  /** The releases up to this one (publish/release-index.ts); null for a hand-made folder. */
+  readonly releases: ReleaseIndex | null;
+  /** The ids of the releases listed, whose artifacts are served under `/releases/{id}` (releases.ts). */
+  readonly releaseIds: ReadonlySet<string>;
   /** Length of every public artifact, in memory or on disk. */
   readonly totalBytes: number;
   /** Bytes of artifact bodies held in memory (documents; cards excluded). */
@@ -170,11 +175,16 @@ export async function loadPublication(
     onDiskFiles++;
     onDiskBytes += entry.bytes;
   });
+  const index = await readReleaseIndex(dir).catch((e) => {
+    throw new PublicationError(`cannot read ${RELEASE_INDEX_FILE} (${(e as NodeJS.ErrnoException).code ?? e})`, dir);
+  });
   return {
     id: path.basename(dir),
     dir,
     manifest,
     byPath,
+    releases: index,
+    releaseIds: new Set(index?.releases.map((r) => r.id)),
     totalBytes: inMemoryBytes + onDiskBytes,
     inMemoryBytes,
     onDiskFiles,
@@ -245,17 +255,18 @@ async function checkFile(dir: string, key: string, file: string, bytes: number):
   if (s.size !== bytes) throw new PublicationError(`${key} has ${s.size} bytes, the manifest says ${bytes}`, dir);
 }
 
-function makeArtifact(key: string, urlPath: string, entry: ManifestFile, body: Buffer, file: null): MemoryArtifact;
-function makeArtifact(key: string, urlPath: string, entry: ManifestFile, body: null, file: string): FileArtifact;
-function makeArtifact(
+export function makeArtifact(key: string, urlPath: string, entry: ManifestFile, body: Buffer, file: null, cacheControl?: string): MemoryArtifact;
+export function makeArtifact(key: string, urlPath: string, entry: ManifestFile, body: null, file: string, cacheControl?: string): FileArtifact;
+export function makeArtifact(
   key: string,
   urlPath: string,
   entry: ManifestFile,
   body: Buffer | null,
   file: string | null,
+  cacheControl = ARTIFACT_CACHE,
 ): Artifact {
   const validators = [
-    'Cache-Control', ARTIFACT_CACHE,
+    'Cache-Control', cacheControl,
     'ETag', entry.etag,
     'Last-Modified', entry.last_modified,
     'Access-Control-Allow-Origin', '*',
