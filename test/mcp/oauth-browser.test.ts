@@ -21,41 +21,13 @@ import { removeMember, upsertMember } from '../../src/workspaces/store.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { call, startApi, workspace, type Harness } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
+import { MemoryProvider } from './oauth-http.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const CLIENT_ID = 'test-assistant';
 const EMAIL = 'ann@example.com';
 const PASSWORD = 'correct horse battery';
-
-/** The assistant's side: an OAuthClientProvider keeping everything in memory (pre-registered client). */
-class MemoryProvider implements OAuthClientProvider {
-  saved?: any;
-  verifier = '';
-  authorizationUrl?: URL;
-  constructor(readonly redirectUrl: string) {}
-  get clientMetadata() {
-    return { client_name: 'Test assistant', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return { client_id: CLIENT_ID };
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(t: any) {
-    this.saved = t;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /** The loopback redirect target: each answer at /callback, in order (other paths, e.g. a favicon, are 404). */
 function callbackServer(): Promise<{ url: string; next: () => Promise<URLSearchParams>; close: () => void }> {
@@ -107,7 +79,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the 
     ws = await workspace(h.db);
     origin = h.base.replace(/\/api\/v1$/, '');
     cb = await callbackServer();
-    provider = new MemoryProvider(cb.url);
+    provider = new MemoryProvider('Test assistant', { redirectUrl: cb.url, clientId: CLIENT_ID });
     await upsertMember(h.db.kysely, ws.id, EMAIL, 'admin', new Date());
     await setPasswordHash(h.db.kysely, EMAIL, await hashPassword(PASSWORD), new Date());
     await registerOAuthClient(h.db, { client_id: CLIENT_ID, client_name: 'Test assistant', redirect_uris: [cb.url] }, new Date());
@@ -228,7 +200,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the 
   }, 30_000);
 
   it('reuses the signed-in session, refuses a consent without the CSRF token, and tells the assistant when the member denies', async () => {
-    const other = new MemoryProvider(cb.url);
+    const other = new MemoryProvider('Test assistant', { redirectUrl: cb.url, clientId: CLIENT_ID });
     await expect(connect(h.base, other)).rejects.toBeInstanceOf(UnauthorizedError);
     const page = await browser.newPage();
     // Signed in already (the browser kept the session): straight to the consent screen.

@@ -80,21 +80,25 @@ function field(html: string, name: string): string {
 export const REDIRECT = 'http://127.0.0.1:9/callback';
 
 /**
- * The assistant's side, in memory, with no client id of its own: the SDK registers one. Both
- * official SDKs (@modelcontextprotocol/client 2.x and @modelcontextprotocol/sdk 1.x) take it as
- * their OAuthClientProvider.
+ * The assistant's side, in memory. Without a client id of its own the SDK registers one (`info`);
+ * a pre-registered client passes its id. Both official SDKs (@modelcontextprotocol/client 2.x
+ * and @modelcontextprotocol/sdk 1.x) take it as their OAuthClientProvider.
  */
-export class RegisteringProvider {
+export class MemoryProvider {
   info?: any;
   saved?: any;
   verifier = '';
   authorizationUrl?: URL;
-  constructor(readonly name: string) {}
-  get redirectUrl() {
-    return REDIRECT;
+  readonly redirectUrl: string;
+  constructor(
+    readonly name: string,
+    opts: { redirectUrl?: string; clientId?: string } = {},
+  ) {
+    this.redirectUrl = opts.redirectUrl ?? REDIRECT;
+    if (opts.clientId) this.info = { client_id: opts.clientId };
   }
   get clientMetadata() {
-    return { client_name: this.name, redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return { client_name: this.name, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
   }
   clientInformation() {
     return this.info;

@@ -14,12 +14,12 @@ import { upsertMember } from '../../src/workspaces/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { startApi, workspace, type Harness } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
-import { HttpBrowser, RegisteringProvider } from './oauth-http.js';
+import { HttpBrowser, MemoryProvider } from './oauth-http.js';
 
 const EMAIL = 'ravi@example.com';
 const PASSWORD = 'correct horse battery';
 
-async function connect(base: string, provider: RegisteringProvider): Promise<Client> {
+async function connect(base: string, provider: MemoryProvider): Promise<Client> {
   const client = new Client({ name: 'storelens-sdk1-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider }));
   return client;
@@ -42,7 +42,7 @@ for (const d of dialects) describe.skipIf(d.skip)(`@modelcontextprotocol/sdk 1.x
   });
 
   it('registers, signs in, calls a tool and refreshes', async () => {
-    const provider = new RegisteringProvider('Assistant on SDK 1.x');
+    const provider = new MemoryProvider('Assistant on SDK 1.x');
     await expect(connect(h.base, provider)).rejects.toBeInstanceOf(UnauthorizedError);
     // The SDK registered itself before sending the member to sign in.
     expect(provider.info?.client_id).toBeTruthy();

@@ -14,7 +14,7 @@ import { removeMember, upsertMember } from '../../src/workspaces/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { startApi, workspace, type Harness } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
-import { HttpBrowser, REDIRECT, RegisteringProvider } from './oauth-http.js';
+import { HttpBrowser, REDIRECT, MemoryProvider } from './oauth-http.js';
 
 const EMAIL = 'dana@example.com';
 const PASSWORD = 'correct horse battery';
@@ -26,7 +26,7 @@ async function connect(base: string, provider: OAuthClientProvider): Promise<Cli
 }
 
 /** Registers, signs in through `browser` to `ws`, and connects: the SDK's whole first connection. */
-async function signIn(base: string, browser: HttpBrowser, provider: RegisteringProvider, ws: Workspace): Promise<Client> {
+async function signIn(base: string, browser: HttpBrowser, provider: MemoryProvider, ws: Workspace): Promise<Client> {
   await expect(connect(base, provider)).rejects.toBeInstanceOf(UnauthorizedError);
   const params = await browser.authorize(provider.authorizationUrl!, { email: EMAIL, password: PASSWORD, workspaceId: ws.id });
   expect(params.get('error')).toBeNull();
@@ -45,7 +45,7 @@ for (const d of dialects) describe.skipIf(d.skip)(`the official SDK's dynamic re
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
-  const refresh = (p: RegisteringProvider) =>
+  const refresh = (p: MemoryProvider) =>
     fetch(`${origin}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -95,8 +95,8 @@ for (const d of dialects) describe.skipIf(d.skip)(`the official SDK's dynamic re
 
   it('signs in with the SDK registering itself, and one member keeps two assistants on two workspaces at once', async () => {
     const browser = new HttpBrowser(origin);
-    const a = new RegisteringProvider('Assistant A');
-    const b = new RegisteringProvider('Assistant B');
+    const a = new MemoryProvider('Assistant A');
+    const b = new MemoryProvider('Assistant B');
 
     const clientA = await signIn(h.base, browser, a, x);
     // The SDK registered itself with the scopes the resource advertises.
@@ -133,7 +133,7 @@ for (const d of dialects) describe.skipIf(d.skip)(`the official SDK's dynamic re
     await upsertMember(h.db.kysely, y.id, EMAIL, 'member', new Date());
 
     // Connecting B again (its registration kept, to Y) leaves A alone; then signing out disconnects both.
-    const b2 = new RegisteringProvider('Assistant B');
+    const b2 = new MemoryProvider('Assistant B');
     b2.info = b.info;
     const again = await signIn(h.base, browser, b2, y);
     expect((await again.callTool({ name: 'list_accounts', arguments: { limit: 1 } })).isError).toBeFalsy();
