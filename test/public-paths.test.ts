@@ -18,6 +18,7 @@ const publicKey = fc.oneof(
   slug.map((s) => `data/${s}.html`),
   slug.map((s) => `data/${s}.md`),
   fc.constant('data/rss.xml'),
+  fc.constant('api/data/changes.json'),
   fc.tuple(slug, month, anchor).map(([s, m, a]) => `data/cards/${s}/${m}/${a}.png`),
 );
 
@@ -29,6 +30,7 @@ describe('URL ↔ manifest key', () => {
     expect(resolvePublicPath('/data/methodology')).toEqual({ key: 'data/methodology.html' });
     expect(resolvePublicPath('/data/methodology.md')).toEqual({ key: 'data/methodology.md' });
     expect(resolvePublicPath('/data/rss.xml')).toEqual({ key: 'data/rss.xml' });
+    expect(resolvePublicPath('/api/data/changes')).toEqual({ key: 'api/data/changes.json' });
     expect(resolvePublicPath('/data/cards/platform-apps/2025-01/a-1b2c3d.png')).toEqual({
       key: 'data/cards/platform-apps/2025-01/a-1b2c3d.png',
     });
@@ -54,7 +56,7 @@ describe('URL ↔ manifest key', () => {
   });
 
   it('gives no URL to keys that are not public artifacts', () => {
-    for (const key of ['manifest.json', 'api/data/x.json', 'data/agentic-commerce.json', 'data/cards/agentic-commerce/2025-01/../x.png', 'api/data/agentic-commerce/latest.json', '.releases/current/manifest.json', 'data/cards/agentic-commerce/2025-01/%2e.png']) {
+    for (const key of ['manifest.json', 'api/data/x.json', 'data/agentic-commerce.json', 'data/cards/agentic-commerce/2025-01/../x.png', 'api/data/agentic-commerce/latest.json', 'api/data/changes/x.json', 'api/data/changes.csv', '.releases/current/manifest.json', 'data/cards/agentic-commerce/2025-01/%2e.png']) {
       expect(manifestKeyToPath(key), key).toBeNull();
     }
   });
@@ -93,6 +95,7 @@ const artifact: fc.Arbitrary<PublicArtifact> = fc.oneof(
   slug.map((s) => ({ kind: 'html' as const, slug: s })),
   slug.map((s) => ({ kind: 'markdown' as const, slug: s })),
   fc.constant({ kind: 'feed' as const }),
+  fc.constant({ kind: 'changes' as const }),
   fc.tuple(slug, month, anchor).map(([s, m, a]) => ({ kind: 'card' as const, slug: s, month: m, anchor: a })),
 );
 
@@ -116,5 +119,6 @@ describe('one artifact: manifest key, URL path, absolute URL', () => {
     expect(publicUrl(base, { kind: 'csv', slug: 'platform-trends' })).toBe(`${base}/api/data/platform-trends/csv`);
     expect(publicUrl(base, { kind: 'markdown', slug: 'platform-trends' })).toBe(`${base}/data/platform-trends.md`);
     expect(publicUrl(base, { kind: 'feed' })).toBe(`${base}/data/rss.xml`);
+    expect(publicUrl(base, { kind: 'changes' })).toBe(`${base}/api/data/changes`);
   });
 });

@@ -7,6 +7,7 @@
  *   /api/data/{slug}                          api/data/{slug}.json
  *   /api/data/{slug}/{YYYY-MM}                api/data/{slug}/{YYYY-MM}.json
  *   /api/data/{slug}/csv                      api/data/{slug}.csv
+ *   /api/data/changes                         api/data/changes.json   (what this release changed)
  *   /data/{slug}                              data/{slug}.html
  *   /data/{slug}.md                           data/{slug}.md
  *   /data/rss.xml                             data/rss.xml
@@ -42,12 +43,15 @@ export type PublicArtifact =
   | { kind: 'html'; slug: Slug }
   | { kind: 'markdown'; slug: Slug }
   | { kind: 'feed' }
+  | { kind: 'changes' }
   | { kind: 'card'; slug: Slug; month: string; anchor: string };
 
 const SLUG_SET: ReadonlySet<string> = new Set(SLUGS);
 /** Card file names: `{anchor}.png`, the anchor being a URL-safe slug (DESIGN.md "Decisions"). */
 const ANCHOR = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const FEED = 'rss.xml';
+/** The change list's segment below `/api/data`: never a slug. */
+const CHANGES = 'changes';
 
 export const isSlug = (s: string | undefined): s is Slug => s !== undefined && SLUG_SET.has(s);
 
@@ -66,6 +70,8 @@ export function manifestKey(a: PublicArtifact): string {
       return `data/${a.slug}.md`;
     case 'feed':
       return `data/${FEED}`;
+    case 'changes':
+      return `api/data/${CHANGES}.json`;
     case 'card':
       return `data/cards/${a.slug}/${a.month}/${a.anchor}.png`;
   }
@@ -82,6 +88,8 @@ export function urlPath(a: PublicArtifact): string {
       return `/api/data/${a.slug}/csv`;
     case 'html':
       return `/data/${a.slug}`;
+    case 'changes':
+      return `/api/data/${CHANGES}`;
     default:
       return `/${manifestKey(a)}`;
   }
@@ -134,6 +142,7 @@ export function resolvePublicPath(path: string): Resolution {
 function parseApi(rest: string[]): PublicArtifact | { reason: NotFoundReason } {
   const [slug, second] = rest;
   if (rest.length === 0 || rest.length > 2) return { reason: 'no-such-path' };
+  if (rest.length === 1 && slug === CHANGES) return { kind: 'changes' };
   if (!isSlug(slug)) return { reason: 'unknown-slug' };
   if (second === undefined) return { kind: 'latest-json', slug };
   if (second === 'csv') return { kind: 'csv', slug };
@@ -170,6 +179,7 @@ export function parseManifestKey(key: string): PublicArtifact | null {
   else if ((m = /^data\/([^/]+)\.html$/.exec(key)) && isSlug(m[1])) a = { kind: 'html', slug: m[1] };
   else if ((m = /^data\/([^/]+)\.md$/.exec(key)) && isSlug(m[1])) a = { kind: 'markdown', slug: m[1] };
   else if (key === `data/${FEED}`) a = { kind: 'feed' };
+  else if (key === `api/data/${CHANGES}.json`) a = { kind: 'changes' };
   else if ((m = /^data\/cards\/([^/]+)\/([^/]+)\/([^/]+)\.png$/.exec(key)) && isSlug(m[1])) a = { kind: 'card', slug: m[1], month: m[2]!, anchor: m[3]! };
   if (a === null) return null;
   // Only a key that the URL space gives back names an artifact (a malformed month or anchor does not).

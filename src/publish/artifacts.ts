@@ -29,6 +29,11 @@ export interface AssembleInput {
   /** months whose documents were rebuilt in this run */
   rebuilt: ReadonlySet<string>;
   feed: FeedItem[];
+  /**
+   * The bytes of this release's change list (changes.ts). Written only with a release that
+   * changes something else: it names its own release, so it never counts as a change itself.
+   */
+  changes?: string;
   completedAt: string;
   cardThreads?: number;
   progress: (message: string) => void;
@@ -86,7 +91,9 @@ export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
   add(manifestKey({ kind: 'feed' }), renderFeed({ baseUrl: a.baseUrl, items: a.feed, pageTitles: Object.fromEntries(PAGES.map((p) => [p.slug, p.title])) }), CONTENT_TYPES.xml);
 
   const cardsRendered = await addCards(a, add, files, manifest);
-  const changed = written.length > 0 || Object.keys(oldFiles).some((p) => !(p in manifest));
+  const changesKey = manifestKey({ kind: 'changes' });
+  const changed = written.length > 0 || Object.keys(oldFiles).some((p) => p !== changesKey && !(p in manifest));
+  if (changed && a.changes !== undefined) add(changesKey, a.changes, CONTENT_TYPES.json);
   return { files, manifest, changed, written, cardsRendered };
 }
 

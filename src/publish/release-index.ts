@@ -26,6 +26,8 @@ export interface ReleaseRecord {
   methodology_changes: string[];
   /** the RSS items this release added */
   feed_items: Array<{ guid: string; link: string }>;
+  /** absolute URL of this release's change list (`/releases/{id}/api/data/changes`); absent for releases published before change lists */
+  changes?: string;
   /** true for a release published before releases were recorded: what it did is not known */
   unrecorded?: true;
 }
@@ -62,6 +64,7 @@ export function nextReleaseIndex(previous: ReleaseIndex | null, live: { id: stri
   releases.push({
     id, completed_at: completedAt, months_added: doing.months_added, months_corrected: doing.months_corrected,
     methodology_versions: doing.methodology_versions, methodology_changes, feed_items: doing.feed_items,
+    ...(doing.changes ? { changes: doing.changes } : {}),
   });
   return { index_version: 1, releases };
 }

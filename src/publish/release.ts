@@ -32,6 +32,13 @@ export async function resolveCurrentRelease(outDir: string): Promise<string | nu
   }
 }
 
+/**
+ * The id of a release completed at `completedAt`: its basic ISO 8601 time and six random hex
+ * digits. Chosen before the release is assembled, so its artifacts can link to themselves
+ * (the feed's correction items link to the release's change list).
+ */
+export const newReleaseId = (completedAt: string): string => `${completedAt.replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
+
 /** A file of a new publication: fresh bytes, or a hard link to the same file of the live one. */
 export type ReleaseFile = { path: string; bytes: Buffer | string } | { path: string; linkFrom: string };
 
@@ -40,11 +47,10 @@ export type ReleaseFile = { path: string; bytes: Buffer | string } | { path: str
  * folder, then makes it live with one atomic rename of the `current` symlink. Killed at any
  * instant, the previous publication and its list stay whole and live.
  */
-export async function writeRelease(outDir: string, files: ReleaseFile[], completedAt: string, doing: ReleaseDoing): Promise<string> {
+export async function writeRelease(outDir: string, files: ReleaseFile[], completedAt: string, doing: ReleaseDoing, id = newReleaseId(completedAt)): Promise<string> {
   const releases = path.join(outDir, RELEASES_DIR);
   await mkdir(releases, { recursive: true });
   await removeLeftovers(releases);
-  const id = `${completedAt.replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
   const live = await liveRelease(outDir);
   const index = nextReleaseIndex(live?.index ?? null, live && { id: live.id, completedAt: live.completedAt }, id, completedAt, doing);
   files = [...files, { path: RELEASE_INDEX_FILE, bytes: JSON.stringify(index, null, 2) + '\n' }];

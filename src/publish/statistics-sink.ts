@@ -19,9 +19,10 @@ import { assemblyKey } from './assembly-key.js';
 import { computeMonths, type ComputedMonths, type ComputeOptions, type Reporter, type RunsRequest } from './compute.js';
 import { publicationDocuments, updatedFeed, type Documents, type FeedUpdate } from './documents.js';
 import { loadSuppression, MANIFEST_FILE, publishedMonths, readPublication, saveSuppression, STATE_FILE, type Publication, type PublicationState } from './publication.js';
-import { writeRelease } from './release.js';
+import { newReleaseId, writeRelease } from './release.js';
+import { renderChangeList } from './changes.js';
 import type { ReleaseDoing } from './release-index.js';
-import { pageUrl } from '../core/public-paths.js';
+import { pageUrl, releasePath } from '../core/public-paths.js';
 import { REACH, runId } from './run-id.js';
 
 /** What the statistics sink reads: the run's options, its panel, and where it reports. */
@@ -230,6 +231,8 @@ function keptState(s: StatisticsRun, plan: StatisticsPlan, built: BuiltStatistic
 /** Every artifact of the new publication, and what changed against the live one. */
 export interface AssembledStatistics extends FeedUpdate {
   completedAt: string;
+  /** the id the release gets if switched in (chosen first: its feed items link to its change list) */
+  release: string;
   /** the greatest published month */
   latest: string | null;
   docs: Documents;
@@ -242,16 +245,21 @@ export async function assembleStatistics(s: StatisticsRun, plan: StatisticsPlan,
   if (built.computed) s.onAudit?.(built.computed.auditSeconds);
   const kept = keptState(s, plan, built);
   const completedAt = s.now().toISOString();
+  const release = newReleaseId(completedAt);
+  const changesPath = releasePath(release, { kind: 'changes' });
   // Every published document: rebuilt ones fresh, the rest as they are.
   const allMonths = [...new Set([...plan.before, ...built.months])].sort();
   const input = { months: allMonths, rebuild: plan.rebuild, built: built.computed?.built ?? new Map<string, BuiltMonth>(), runs: plan.runs, old: plan.old, completedAt };
   const docs = await publicationDocuments(input);
-  const feed = await updatedFeed(plan.state.feed, built.months, plan.before, docs, input);
+  const feed = await updatedFeed(plan.state.feed, built.months, plan.before, docs, input, changesPath);
+  const changes = renderChangeList({
+    changes_version: 1, completed_at: completedAt, previous_completed_at: plan.old?.manifest.completed_at ?? null, months_added: feed.releases, changes: feed.changes,
+  });
   const artifacts = await assembleArtifacts({
-    docs, old: plan.old, baseUrl: s.baseUrl, cards: s.cards, rebuilt: new Set(built.months), feed: feed.feed, completedAt,
+    docs, old: plan.old, baseUrl: s.baseUrl, cards: s.cards, rebuilt: new Set(built.months), feed: feed.feed, changes, completedAt,
     cardThreads: s.cardThreads, progress: s.report.progress, phase: s.report.phase,
   });
-  return { ...feed, completedAt, latest: allMonths[allMonths.length - 1] ?? null, docs, kept, artifacts };
+  return { ...feed, completedAt, release, latest: allMonths[allMonths.length - 1] ?? null, docs, kept, artifacts };
 }
 
 /** Stats, and suppressed stats, in the documents rebuilt. */
@@ -289,6 +297,7 @@ export async function switchPublication(s: StatisticsRun, plan: StatisticsPlan, 
     ],
     a.completedAt,
     releaseDoing(s, plan, a),
+    a.release,
   );
 }
 
@@ -303,6 +312,7 @@ function releaseDoing(s: StatisticsRun, plan: StatisticsPlan, a: AssembledStatis
     months_corrected: [...a.corrections],
     methodology_versions: [...versions].sort(),
     feed_items: added.map((item) => ({ guid: item.guid, link: item.slugs[0] ? pageUrl(s.baseUrl, item.slugs[0]) : s.baseUrl + '/' })),
+    changes: s.baseUrl + releasePath(a.release, { kind: 'changes' }),
   };
 }
 

@@ -58,4 +58,6 @@ export interface FeedItem {
   slugs: Slug[];
   /** For corrections: the stat ids whose published figures changed, per slug. */
   changed?: Partial<Record<Slug, string[]>>;
+  /** For corrections: the URL path of the change list of the release that made it (`/releases/{id}/api/data/changes`). */
+  changes?: string;
 }

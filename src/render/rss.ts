@@ -72,7 +72,10 @@ function itemDescription(opts: FeedOptions, item: FeedItem): string {
       : '';
     return `<li>${slugLink(opts, slug)}${list}</li>`;
   });
-  return `<p>The figures for ${month} were corrected. Changed pages and stats:</p><ul>${parts.join('')}</ul>`;
+  const changes = item.changes
+    ? `<p>Every changed figure, with its value, n and suppression before and after: <a href="${escapeHtml(opts.baseUrl + item.changes)}">the change list of this release</a>.</p>`
+    : '';
+  return `<p>The figures for ${month} were corrected. Changed pages and stats:</p><ul>${parts.join('')}</ul>${changes}`;
 }
 
 export function renderFeed(opts: FeedOptions): string {

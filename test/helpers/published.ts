@@ -85,12 +85,14 @@ export async function liveRelease(out: string): Promise<{ id: string; dir: strin
   return { id, dir, manifest: JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest };
 }
 
+const CHANGES_KEY = 'api/data/changes.json';
 const JSON_ETAG = /^"([a-z-]+)-(\d{4}-\d{2})-[0-9a-f]{16}"$/;
 
 /**
  * Problems with the release on disk: every manifest entry's file exists with `bytes` bytes;
  * a non-JSON file's ETag is the hash of its bytes; a JSON document's ETag is
- * `"{slug}-{month}-{run16}"` for its own slug and month. Empty when all is well.
+ * `"{slug}-{month}-{run16}"` for its own slug and month (the change list, JSON but no document,
+ * the hash of its bytes). Empty when all is well.
  */
 export async function manifestMismatches(dir: string, manifest: Manifest): Promise<string[]> {
   const problems: string[] = [];
@@ -101,7 +103,7 @@ export async function manifestMismatches(dir: string, manifest: Manifest): Promi
       continue;
     }
     if (bytes.length !== entry.bytes) problems.push(`${key}: ${bytes.length} bytes, manifest says ${entry.bytes}`);
-    if (key.endsWith('.json')) {
+    if (key.endsWith('.json') && key !== CHANGES_KEY) {
       const doc = JSON.parse(bytes.toString('utf8')) as { slug: string; month: string };
       const m = JSON_ETAG.exec(entry.etag);
       if (!m || m[1] !== doc.slug || m[2] !== doc.month) problems.push(`${key}: ETag ${entry.etag} does not name ${doc.slug} ${doc.month}`);
@@ -143,7 +145,7 @@ export async function servedMismatches(base: string, dir: string, manifest: Mani
   );
   for (const key of Object.keys(manifest.files)) {
     const m = /^api\/data\/([^/]+)\.json$/.exec(key);
-    if (!m || !manifest.latest_month) continue;
+    if (!m || !manifest.latest_month || key === CHANGES_KEY) continue;
     const month = bodies.get(`api/data/${m[1]}/${manifest.latest_month}.json`);
     if (!month || !bodies.get(key)?.equals(month)) problems.push(`/api/data/${m[1]}: not the ${manifest.latest_month} document`);
     if (manifest.files[key]!.etag !== manifest.files[`api/data/${m[1]}/${manifest.latest_month}.json`]?.etag) {

@@ -92,7 +92,7 @@ describe('the RSS feed, read by rss-parser', () => {
 
 describe('the manifest', () => {
   it('lists exactly the artifacts of the output layout, each with its content type, as serve answers them', async () => {
-    const expected: string[] = ['data/rss.xml'];
+    const expected: string[] = ['data/rss.xml', 'api/data/changes.json'];
     for (const slug of SLUGS) {
       expected.push(`api/data/${slug}.json`, `api/data/${slug}/${JAN}.json`, `api/data/${slug}/${FEB}.json`, `api/data/${slug}.csv`, `data/${slug}.md`, `data/${slug}.html`);
       for (const stat of latest.get(slug)!.stats) expected.push(`data/cards/${slug}/${FEB}/${stat.anchor}.png`);
