@@ -47,7 +47,11 @@ export async function appendEvents(trx: Kysely<Database>, workspaceId: string, e
  */
 export async function appendUncheckedEvents(trx: Kysely<Database>, events: readonly NewEvent[], now: Date): Promise<void> {
   const byWorkspace = new Map<string, NewEvent[]>();
-  for (const e of events) byWorkspace.set(e.workspace_id, [...(byWorkspace.get(e.workspace_id) ?? []), e]);
+  for (const e of events) {
+    const mine = byWorkspace.get(e.workspace_id);
+    if (mine) mine.push(e);
+    else byWorkspace.set(e.workspace_id, [e]);
+  }
   // Workspaces in one order, so two writers of the same workspaces never wait for each other in a cycle.
   for (const workspaceId of [...byWorkspace.keys()].sort()) {
     const mine = byWorkspace.get(workspaceId)!;
