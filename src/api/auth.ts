@@ -22,6 +22,8 @@ export interface Authenticated extends KeyWithWorkspace {
    * grants derived from the member's role at this call, and the whole scope rule.
    */
   derivedGrants?: boolean;
+  /** With derivedGrants: the assistant (OAuth client id) the member signed in through. */
+  client?: string;
 }
 
 /** Finds the key; writes nothing (see touchDue). */

@@ -149,11 +149,10 @@ export function derivedKey(operationId: string, args: Record<string, unknown>, c
 
 /**
  * Who a derived Idempotency-Key belongs to: the API key, or the member signed in through the
- * assistant connector together with the assistant (OAuth client) they call through, which the
- * connector names in the caller's `key.name`.
+ * assistant connector together with the assistant (OAuth client) they call through.
  */
 export function callerOf(auth: Authenticated): string {
-  return auth.derivedGrants ? `member ${auth.key.workspace_id} ${auth.key.created_by} via ${auth.key.name}` : `key ${auth.key.id}`;
+  return auth.derivedGrants ? `member ${auth.key.workspace_id} ${auth.key.created_by} via ${auth.client}` : `key ${auth.key.id}`;
 }
 
 function canonicalJson(v: unknown): string {

@@ -54,5 +54,6 @@ export async function authenticateAccessToken(db: Db, authorization: string | st
     creatorRole: member.role,
     touchDue: false,
     derivedGrants: true,
+    client: grant.client_id,
   };
 }

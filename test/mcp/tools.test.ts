@@ -28,24 +28,25 @@ it("compiles every tool's output schema with the validator MCP clients check str
 });
 
 describe('the caller a derived Idempotency-Key belongs to', () => {
-  const auth = (id: string, createdBy: string, name: string, derivedGrants?: boolean) =>
-    ({ key: { id, workspace_id: 'ws_1', created_by: createdBy, name }, derivedGrants }) as unknown as Authenticated;
+  /** A key, or (with `client`) a member signed in through that assistant. */
+  const auth = (id: string, createdBy: string, client?: string) =>
+    ({ key: { id, workspace_id: 'ws_1', created_by: createdBy, name: client ? `OAuth sign-in of ${client}` : 'test' }, derivedGrants: client !== undefined, client }) as unknown as Authenticated;
   const args = { store_id: 's1', action: 'won' };
   const key = (a: Authenticated) => operationTool(routeById('record_outcome')!).request(args, callerOf(a)).headers['idempotency-key'];
 
   it('differs between two API keys, even of one creator', () => {
-    expect(key(auth('key_a', 'ann@example.com', 'test'))).not.toBe(key(auth('key_b', 'ann@example.com', 'test')));
+    expect(key(auth('key_a', 'ann@example.com'))).not.toBe(key(auth('key_b', 'ann@example.com')));
   });
 
   it('differs between two signed-in members, and between two assistants of one member', () => {
-    const ann = auth('member:ann@example.com', 'ann@example.com', 'OAuth sign-in of assistant-1', true);
-    const bo = auth('member:bo@example.com', 'bo@example.com', 'OAuth sign-in of assistant-1', true);
-    const annOther = auth('member:ann@example.com', 'ann@example.com', 'OAuth sign-in of assistant-2', true);
+    const ann = auth('member:ann@example.com', 'ann@example.com', 'assistant-1');
+    const bo = auth('member:bo@example.com', 'bo@example.com', 'assistant-1');
+    const annOther = auth('member:ann@example.com', 'ann@example.com', 'assistant-2');
     expect(new Set([key(ann), key(bo), key(annOther)]).size).toBe(3);
   });
 
   it('is the same for the same caller and arguments, whatever their order', () => {
-    const a = auth('key_a', 'ann@example.com', 'test');
+    const a = auth('key_a', 'ann@example.com');
     const tool = operationTool(routeById('record_outcome')!);
     expect(tool.request({ action: 'won', store_id: 's1' }, callerOf(a)).headers['idempotency-key']).toBe(key(a));
   });
