@@ -7,8 +7,8 @@
  * Works on SQLite and PostgreSQL alike.
  */
 import { type Kysely, sql } from 'kysely';
-import type { Db } from '../compose/database.js';
-import type { Database } from '../compose/database.js';
+import type { Database, Db } from '../compose/database.js';
+import { lockRows } from '../db/locks.js';
 
 /** What oidc-provider stores per record (its `AdapterPayload`). */
 export type OAuthPayload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; consumed?: unknown };
@@ -123,10 +123,14 @@ export interface GrantOwner {
 
 /**
  * Records whose a new grant is, and ends the earlier grants of the same member, assistant and
- * workspace (a reconnection replaces them); the member's other grants stay.
+ * workspace (a reconnection replaces them); the member's other grants stay. The membership row
+ * is locked first, so two consents of one member at once (on any process) leave one grant, and
+ * a removal of the member waits for this one and then revokes the grant (a removal that went
+ * first leaves a grant whose tokens the membership check at every call refuses).
  */
 export async function recordGrant(db: Db, grantId: string, owner: GrantOwner, at: Date): Promise<void> {
   await db.write(async (trx) => {
+    await lockRows(trx, 'members', { workspace_id: owner.workspace_id, email: owner.email });
     const earlier = (
       await trx.selectFrom('oauth_grants').select('grant_id').where('email', '=', owner.email).where('workspace_id', '=', owner.workspace_id).where('client_id', '=', owner.client_id).execute()
     ).map((r) => r.grant_id);
