@@ -11,7 +11,8 @@ import { writeRun, type RunInfo, type WriteRunsOptions } from '../panel/runs.js'
 import type { MonthAgg } from '../stats/aggregate.js';
 import type { AuditMonth } from '../stats/audit.js';
 import { buildMonth, type BuiltMonth, type ExtraSuppression } from '../stats/build.js';
-import { DisclosureError, protectMonth } from '../stats/disclosure.js';
+import { auditMonth, DisclosureError, protectMonth } from '../stats/disclosure.js';
+import type { EarlierReleases } from '../stats/releases.js';
 import { guardMonth } from '../stats/guard.js';
 import { loadIntervalSolver } from '../stats/lp.js';
 import { unionOf, universeHash, valuesOf, withUniverse, type CellValues } from '../stats/universe.js';
@@ -64,6 +65,8 @@ export interface ComputeOptions {
   runs?: RunsRequest;
   /** aggregates kept from earlier runs (aggregate-cache.ts), by month: those months are not aggregated again */
   cached?: ReadonlyMap<string, MonthAgg>;
+  /** what the releases already published of each month (stats/releases.ts): a rebuilt month is a correction of it */
+  earlier?: ReadonlyMap<string, EarlierReleases>;
 }
 
 /**
@@ -73,7 +76,7 @@ export interface ComputeOptions {
  * requested, only those are written.
  */
 export async function computeMonths(files: PanelFile[], months: string[], baseUrl: string, report: Reporter, o: ComputeOptions = {}): Promise<ComputedMonths> {
-  const { published = new Map(), known = {}, listedAs, runs, cached = new Map() } = o;
+  const { published = new Map(), known = {}, listedAs, runs, cached = new Map(), earlier = new Map() } = o;
   const byMonth = new Map(files.map((f) => [f.month, f]));
   const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
   // Months whose documents are built, plus the previous months a delta and the audit need.
@@ -136,13 +139,13 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
     } else {
       report.progress(`building ${m} under the protection rule`);
       const t0 = performance.now();
-      const p = refuseOnDisclosure(() => protectMonth(agg, previous, baseUrl, solver));
+      const p = refuseOnDisclosure(() => protectMonth(agg, previous, baseUrl, solver, earlier.get(m)));
       auditSeconds += (performance.now() - t0) / 1000;
       built = p.built;
       extras.set(m, p.extra);
     }
     refuseOnDisclosure(() => guardMonth(agg, built));
-    done.set(m, { agg, built });
+    done.set(m, auditMonth(agg, built, earlier.get(m)));
     if (months.includes(m)) out.set(m, built);
   }
   return { built: out, extras, auditSeconds, fingerprints, cells, universe, relisted: false, runs: written, aggregated: fresh };

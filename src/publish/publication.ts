@@ -28,10 +28,14 @@ export interface SavedSuppression {
   cells: string[];
   stats: string[];
   cohorts: string[];
+  /** absent when empty (and in states written before deltas were carried across releases) */
+  deltas?: string[];
 }
 
-export const saveSuppression = (x: ExtraSuppression): SavedSuppression => ({ cells: [...x.cells].sort(), stats: [...x.stats].sort(), cohorts: [...x.cohorts].sort() });
-export const loadSuppression = (x: SavedSuppression): ExtraSuppression => ({ cells: new Set(x.cells), stats: new Set(x.stats), cohorts: new Set(x.cohorts) });
+export const saveSuppression = (x: ExtraSuppression): SavedSuppression => ({
+  cells: [...x.cells].sort(), stats: [...x.stats].sort(), cohorts: [...x.cohorts].sort(), ...(x.deltas.size ? { deltas: [...x.deltas].sort() } : {}),
+});
+export const loadSuppression = (x: SavedSuppression): ExtraSuppression => ({ cells: new Set(x.cells), stats: new Set(x.stats), cohorts: new Set(x.cohorts), deltas: new Set(x.deltas ?? []) });
 
 export interface Publication {
   dir: string;

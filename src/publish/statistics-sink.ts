@@ -20,6 +20,8 @@ import { computeMonths, type ComputedMonths, type ComputeOptions, type Reporter,
 import { publicationDocuments, updatedFeed, type Documents, type FeedUpdate } from './documents.js';
 import { loadSuppression, MANIFEST_FILE, publishedMonths, readPublication, saveSuppression, STATE_FILE, type Publication, type PublicationState } from './publication.js';
 import { newReleaseId, writeRelease } from './release.js';
+import { readEarlierReleases } from './earlier-releases.js';
+import type { EarlierReleases } from '../stats/releases.js';
 import { renderChangeList } from './changes.js';
 import type { ReleaseDoing } from './release-index.js';
 import { pageUrl, releasePath } from '../core/public-paths.js';
@@ -173,15 +175,20 @@ async function aggregateCache(s: StatisticsRun, state: PublicationState): Promis
   const cached = new Map<string, MonthAgg>();
   const aggregated = new Map<string, MonthAgg>();
   const fingerprinted = new Map<string, string>();
+  const earlier = new Map<string, EarlierReleases>();
+  const releasesRead = new Set<string>();
   return {
     async compute(ms, options) {
       const wanted = new Set(ms.flatMap((m) => [m, previousMonth(m)]));
+      const unread = [...wanted].filter((m) => !releasesRead.has(m));
+      for (const m of unread) releasesRead.add(m);
+      for (const [m, e] of await readEarlierReleases(s.out, unread)) earlier.set(m, e);
       const toRead = [...keys].filter(([m]) => wanted.has(m) && !cached.has(m) && !aggregated.has(m));
       for (const [m, kept] of await readAggregates(s.out, new Map(toRead))) {
         cached.set(m, kept.agg);
         fingerprinted.set(m, kept.fingerprint);
       }
-      const c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, cached: new Map([...cached, ...aggregated]) });
+      const c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, earlier, cached: new Map([...cached, ...aggregated]) });
       for (const [m, agg] of c.aggregated) aggregated.set(m, agg);
       // The fingerprint of a month built from kept aggregates is the one kept with them.
       for (const [m, f] of c.fingerprints) fingerprinted.set(m, f);
@@ -220,7 +227,7 @@ function keptState(s: StatisticsRun, plan: StatisticsPlan, built: BuiltStatistic
   }
   for (const [m, x] of built.computed?.extras ?? []) {
     if (!built.months.includes(m)) continue;
-    if (x.cells.size + x.stats.size + x.cohorts.size > 0) suppression[m] = saveSuppression(x);
+    if (x.cells.size + x.stats.size + x.cohorts.size + x.deltas.size > 0) suppression[m] = saveSuppression(x);
     else delete suppression[m];
   }
   const cells = Object.fromEntries(Object.entries(state.cells ?? {}).filter(([m]) => before.includes(m)));

@@ -28,6 +28,8 @@ const EPS = 1e-6;
 export interface AuditMonth {
   agg: MonthAgg;
   built: BuiltMonth;
+  /** what a reader knows of the month's figures, when more than the built month shows (every release of it: stats/releases.ts) */
+  published?: Published;
 }
 
 export type Figure = 'stores' | 'cohort' | 'new stores' | 'n' | 'numerator';
@@ -44,6 +46,8 @@ export interface Finding {
   truth: number;
   /** whether a reader's lower bound is what is too tight (else the upper bound, or both) */
   lowTooTight: boolean;
+  /** found by the reader who knows the rule (hidden cells are the smallest), not by the general one */
+  knowsRule?: true;
 }
 
 /**
@@ -106,7 +110,7 @@ export interface AuditScope {
 
 /** Every finding over the months in scope (ascending). */
 export function audit(months: AuditMonth[], solver: IntervalSolver, scope: AuditScope = {}): Finding[] {
-  const published = months.map((m) => publishedOf(m.built));
+  const published = months.map((m) => m.published ?? publishedOf(m.built));
   const findings: Finding[] = [];
   for (const dim of AUDITED_DIMENSIONS) {
     if (scope.dims && !scope.dims.has(dim)) continue;
@@ -115,7 +119,8 @@ export function audit(months: AuditMonth[], solver: IntervalSolver, scope: Audit
       auditApps(months, published, solve ? solver : undefined, findings, scope);
       continue;
     }
-    const stores = auditStores(dim, months, published, solve ? solver : undefined, findings, scope);
+    const stores = auditStores(dim, months, published, solve ? solver : undefined, findings, scope, false);
+    if (solve) auditStores(dim, months, published, solver, findings, scope, true);
     months.forEach((m, i) => auditMetrics(dim, m.agg, published[i], stores, findings, scope));
   }
   return findings;
@@ -125,8 +130,16 @@ type Intervals = Map<string, [number, number]>;
 const WITHIN_COHORT = METRICS.filter((m) => m.withinCohort);
 const cellKey = (month: string, value: string | null) => `${month}\u0000${value ?? ''}`;
 
-/** The store-count system of one breakdown; returns a box around every cell's store count. */
-function auditStores(dim: DimensionName, months: AuditMonth[], published: Published[], solver: IntervalSolver | undefined, findings: Finding[], scope: AuditScope): Intervals {
+/**
+ * The store-count system of one breakdown; returns a box around every cell's store count.
+ *
+ * With `knowsRule`, the reader also knows the suppression rule the methodology publishes: the
+ * hidden cells of a breakdown are its smallest, so each holds at most what the smallest
+ * published cell holds that month. (Taken only where it is true of the cell, a stronger reader
+ * than one who takes it everywhere.) Against that reader, what must stay protected are the
+ * cells the floor protects: those holding fewer than FLOOR stores.
+ */
+function auditStores(dim: DimensionName, months: AuditMonth[], published: Published[], solver: IntervalSolver | undefined, findings: Finding[], scope: AuditScope, knowsRule: boolean): Intervals {
   const b = new SystemBuilder();
   const storeVar = new Map<string, number>();
   const boxes: Intervals = new Map();
@@ -143,15 +156,18 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     const s: number[] = [];
     const co: number[] = [];
     const nw: number[] = [];
+    const storesOf = (c: Cell) => (c.value === null ? c.stores : shown(stats.get(statId('active_stores', dimensionString(dim, c.value))))?.n ?? null);
+    const smallestShown = knowsRule ? Math.min(...cells.filter((c) => c.value !== null).map((c) => storesOf(c) ?? Infinity)) : Infinity;
     for (const c of cells) {
       const where = dimensionString(dim, c.value);
-      const pub = c.value === null ? c.stores : shown(stats.get(statId('active_stores', where)))?.n ?? null;
+      const pub = storesOf(c);
       // A listed cell may hold no stores (every value seen in any month is listed: universe.ts);
       // one that holds some is taken to be known to (a stronger reader than any real one).
-      const sv = pub !== null ? b.constant(pub) : b.variable(c.stores > 0 ? 1 : 0, total.n!);
+      const most = c.stores <= smallestShown ? Math.min(total.n!, smallestShown) : total.n!;
+      const sv = pub !== null ? b.constant(pub) : b.variable(c.stores > 0 ? 1 : 0, most);
       storeVar.set(cellKey(agg.month, c.value), sv);
       s.push(sv);
-      if (pub === null && target) targets.push({ v: sv, month: agg.month, cell: c, figure: 'stores', truth: c.stores });
+      if (pub === null && target && (!knowsRule || c.stores < FLOOR)) targets.push({ v: sv, month: agg.month, cell: c, figure: 'stores', truth: c.stores });
       const newStores = c.metrics.get('new_stores')!.num;
       const newPub = c.value === null ? null : shown(stats.get(statId('new_stores', where)))?.value ?? null;
       const nv = newPub !== null ? b.constant(newPub) : b.variable(0, total.n!);
@@ -159,7 +175,7 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
       b.atMost([nv], [sv]);
       // New stores are audited where the cell's size is hidden: where it is published, new stores
       // are at most its stores less its published cohort, a figure this rule does not cover.
-      if (newPub === null && pub === null && target) targets.push({ v: nv, month: agg.month, cell: c, figure: 'new stores', truth: newStores });
+      if (newPub === null && pub === null && target && !knowsRule) targets.push({ v: nv, month: agg.month, cell: c, figure: 'new stores', truth: newStores });
       if (!agg.hasPrior) continue;
       const coPub = c.value === null ? null : publishedCohort(stats, where);
       const cv = coPub !== null ? b.constant(coPub) : b.variable(0, total.n!);
@@ -179,7 +195,7 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
         if (before && pv !== undefined && c.cohort <= before.stores) b.atMost([cv], [pv]);
         if (!before && c.cohort === 0) b.row([[cv, 1]], -Infinity, 0);
       }
-      if (coPub === null && c.value !== null && target && (!inScope.has(prior) || priorCells.has(c.value))) {
+      if (coPub === null && c.value !== null && target && !knowsRule && (!inScope.has(prior) || priorCells.has(c.value))) {
         targets.push({ v: cv, month: agg.month, cell: c, figure: 'cohort', truth: c.cohort });
       }
     }
@@ -214,7 +230,7 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
   targets.forEach((t, i) => {
     const interval = found[i];
     const lowTooTight = t.figure === 'stores' && interval[0] > lowEnough(t.truth);
-    const finding: Finding = { month: t.month, dim, value: t.cell.value!, metric: null, figure: t.figure, interval, truth: t.truth, lowTooTight };
+    const finding: Finding = { month: t.month, dim, value: t.cell.value!, metric: null, figure: t.figure, interval, truth: t.truth, lowTooTight, ...(knowsRule ? { knowsRule: true as const } : {}) };
     scope.onInterval?.(finding);
     if (!fine(t, interval)) findings.push(finding);
   });

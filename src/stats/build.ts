@@ -39,9 +39,11 @@ export interface ExtraSuppression {
   stats: Set<string>;
   /** cells (or `all`) whose cohort figures are hidden: every delta, and numerators that count the cohort */
   cohorts: Set<string>;
+  /** stat ids whose delta alone is hidden (an earlier release of the month hid it: stats/releases.ts) */
+  deltas: Set<string>;
 }
 
-export const noExtraSuppression = (): ExtraSuppression => ({ cells: new Set(), stats: new Set(), cohorts: new Set() });
+export const noExtraSuppression = (): ExtraSuppression => ({ cells: new Set(), stats: new Set(), cohorts: new Set(), deltas: new Set() });
 
 /**
  * A figure that counts stores is a sample size: below the floor it is not published. A count's
@@ -107,7 +109,8 @@ export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl
     const a = agg.all.metrics.get(metric.key)!;
     const cohortHidden = extra.cohorts.has('all');
     const hidden = underFloor(metric, a) || extra.stats.has(statId(metric.key, 'all')) || (cohortHidden && hiddenWithCohort(metric));
-    rows.push({ metric, dim: null, cell: agg.all, agg: a, hidden, deltaHidden: hidden || cohortHidden || deltaPrimary(metric, a, prior, statId(metric.key, 'all')) });
+    const id = statId(metric.key, 'all');
+    rows.push({ metric, dim: null, cell: agg.all, agg: a, hidden, deltaHidden: hidden || cohortHidden || extra.deltas.has(id) || deltaPrimary(metric, a, prior, id) });
   }
 
   for (const [dim, cells] of agg.groups) {
@@ -133,7 +136,13 @@ export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl
       metrics,
       sized,
       deltaBase,
-      (m) => [...hidden.get(m.key)!, ...known.filter((c) => deltaPrimary(m, c.metrics.get(m.key)!, prior, statId(m.key, dimensionString(dim, c.value)))).map(keyOf)],
+      (m) => [
+        ...hidden.get(m.key)!,
+        ...known.filter((c) => {
+          const id = statId(m.key, dimensionString(dim, c.value));
+          return extra.deltas.has(id) || deltaPrimary(m, c.metrics.get(m.key)!, prior, id);
+        }).map(keyOf),
+      ],
       (m, c) => c.metrics.get(m.key)!.cohort_n,
     );
     for (const metric of metrics) {

@@ -16,6 +16,7 @@ import { buildMonth, noExtraSuppression, type BuiltMonth, type ExtraSuppression 
 import { DisclosureError } from './guard.js';
 import type { IntervalSolver } from './lp.js';
 import { METRICS } from './registry.js';
+import { carriedSuppression, hideable, publishedAcross, type EarlierReleases } from './releases.js';
 import { dimensionString, statId } from './text.js';
 
 export { DisclosureError };
@@ -33,21 +34,28 @@ export interface ProtectedMonth {
   rounds: number;
 }
 
+/** A month as the audit sees it: its figures in every release of it when it has earlier ones (stats/releases.ts). */
+export function auditMonth(agg: MonthAgg, built: BuiltMonth, earlier?: EarlierReleases): AuditMonth {
+  return earlier ? { agg, built, published: publishedAcross(publishedOf(built), agg, earlier) } : { agg, built };
+}
+
 /**
  * `previous` is the calendar-previous month as published (final), when there is one: its
- * figures and this month's cohorts are audited together.
+ * figures and this month's cohorts are audited together. `earlier` is what the earlier
+ * releases of this month published, for a correction: it starts from what they hid and is
+ * audited with what they showed.
  */
-export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, baseUrl: string, solver: IntervalSolver): ProtectedMonth {
-  const extra = noExtraSuppression();
+export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, baseUrl: string, solver: IntervalSolver, earlier?: EarlierReleases): ProtectedMonth {
+  const extra = earlier ? carriedSuppression(earlier) : noExtraSuppression();
   const prior = previous?.agg.month === previousMonth(agg.month) ? previous : undefined;
   // A round audits again only the breakdowns the last round's suppression touched (all of them
   // when it touched a total), and solves their store counts again only when it touched those.
   let scope: AuditScope = {};
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const built = buildMonth(agg, prior?.built, baseUrl, extra);
-    const findings = audit([...(prior ? [prior] : []), { agg, built }], solver, scope);
+    const findings = audit([...(prior ? [prior] : []), auditMonth(agg, built, earlier)], solver, scope);
     if (findings.length === 0) return { built, extra, rounds: round };
-    const stats = publishedOf(built);
+    const stats = hideable(publishedOf(built), earlier);
     const done = new Set<string>();
     const dims = new Set<DimensionName>();
     const solve = new Set<DimensionName>();
@@ -72,11 +80,15 @@ export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, ba
         if (total || added.kind !== 'stats' || COUNTS.has(added.key.slice(0, added.key.indexOf(':')))) solve.add(d);
       }
     }
-    if (!more) throw new DisclosureError(describe(findings[0]));
+    if (!more) throw new DisclosureError(describe(findings[0]) + releasesOf(earlier, agg.month));
     scope = { dims, solve };
   }
   throw new DisclosureError(`${agg.month}: the protection rule still fails after ${MAX_ROUNDS} rounds of suppression`);
 }
+
+/** Names the earlier releases of the month a refusal takes into account. */
+const releasesOf = (earlier: EarlierReleases | undefined, month: string): string =>
+  earlier?.releases.length ? ` (with what the earlier release(s) ${earlier.releases.join(', ')} of ${month} published)` : '';
 
 function describe(f: Finding): string {
   const what = f.metric ? `${f.figure} of ${f.metric}` : f.figure;
@@ -113,14 +125,16 @@ function remedy(f: Finding, agg: MonthAgg, stats: Published, before: Published |
     case 'stores': {
       // Too high a lower bound comes from the cohorts: the total's cohort and the cells' sizes
       // the month before bound each cell's cohort from below. Hide the total's cohort.
-      if (f.lowTooTight && f.month === agg.month && publishedCohort(stats, 'all') !== null) return add('cohorts', 'all');
+      if (f.lowTooTight && !f.knowsRule && f.month === agg.month && publishedCohort(stats, 'all') !== null) return add('cohorts', 'all');
       // Else hide one more cell, preferring one hidden the month before: consistent patterns
       // leave a reader fewer differences to work with.
       const storesShown = (p: Published | undefined, c: (typeof cells)[number]) =>
         p !== undefined && (f.dim === 'app' ? publishedAppSize(p, where(c.value)) !== null : p.get(statId('active_stores', where(c.value)))?.suppressed === false);
       const open = cells.filter((c) => storesShown(stats, c));
       const hiddenBefore = open.filter((c) => !storesShown(before, c));
-      const next = smallest(hiddenBefore.length ? hiddenBefore : open, (c) => c.stores);
+      // Against the reader who knows the rule, only the smallest widens the interval (it raises
+      // the smallest published cell, the bound that reader puts on every hidden one).
+      const next = smallest(hiddenBefore.length && !f.knowsRule ? hiddenBefore : open, (c) => c.stores);
       if (next !== undefined) return add('cells', where(next.value));
       // Every cell is hidden: what still bounds them is the cohorts; hide the total's.
       return f.dim !== 'app' && publishedCohort(stats, 'all') !== null ? add('cohorts', 'all') : null;
