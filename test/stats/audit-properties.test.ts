@@ -13,8 +13,9 @@ import { generatePanel } from '../../src/panel/generate.js';
 import { listPanel, loadPanel } from '../../src/panel/read.js';
 import type { MonthAgg } from '../../src/stats/aggregate.js';
 import { audit, storeCountProtected, type AuditMonth, type Finding } from '../../src/stats/audit.js';
-import { buildMonth } from '../../src/stats/build.js';
-import { protectMonth } from '../../src/stats/disclosure.js';
+import { buildMonth, noExtraSuppression, type BuiltMonth } from '../../src/stats/build.js';
+import { auditMonth, protectMonth } from '../../src/stats/disclosure.js';
+import { addRelease, noEarlierReleases, type EarlierReleases } from '../../src/stats/releases.js';
 import { loadIntervalSolver, type IntervalSolver } from '../../src/stats/lp.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { stores, writePanel, type HandStore } from './hand-panel.js';
@@ -145,5 +146,73 @@ describe('the disclosure audit', () => {
     // hidden countries' MCP numerators are pinned at zero, and February cannot undo that.
     const leaky = { agg: jan, built: buildMonth(jan, undefined, 'https://stats.example.com') };
     expect(() => protectMonth(feb, leaky, 'https://stats.example.com', solver)).toThrow(/^cannot protect numerator of \w+ by country for (DK|NO) in 2026-01: the published figures bound it to \[0, 0\]/);
+  }, 60_000);
+});
+
+describe('the disclosure audit across the releases of a month', () => {
+  const BASE = 'https://stats.example.com';
+  const earlierOf = (release: string, built: BuiltMonth): EarlierReleases => {
+    const e = noEarlierReleases();
+    addRelease(e, release, [...built.stats.values()].flat());
+    return e;
+  };
+
+  it('keeps hidden what the first release hid, and leaves nothing to find across both releases, after a correction of one store', async () => {
+    const months = ['2026-01', '2026-02'];
+    const country = fc.record({ size: fc.constantFrom(2, 10, 29, 30, 31, 38, 45, 120), rare: fc.integer({ min: 0, max: 2 }) });
+    const correction = fc.constantFrom('add', 'remove', 'move', 'flip');
+    await fc.assert(
+      fc.asyncProperty(fc.array(country, { minLength: 3, maxLength: 7 }), correction, fc.nat(), async (countries, kind, pick) => {
+        const all: HandStore[] = stores('base', 300, 'US', 'apparel', months);
+        countries.forEach((c, i) => {
+          const code = `C${String.fromCharCode(65 + i)}`;
+          all.push(...stores(`${code}-stay`, c.size, code, 'beauty', months));
+          all.push(...stores(`${code}-rare`, c.rare, code, 'beauty', months, ['mcp_server']));
+        });
+        // One store of one country changes in February: added, removed, moved to the next country, or given a feature.
+        const code = `C${String.fromCharCode(65 + (pick % countries.length))}`;
+        const other = `C${String.fromCharCode(65 + ((pick + 1) % countries.length))}`;
+        const target = all.find((s) => s.country === code)!;
+        const corrected = all.map((s) => ({ ...s }));
+        const t = corrected.find((s) => s.id === target.id)!;
+        if (kind === 'add') corrected.push({ id: 'added', country: code, category: 'beauty', months: ['2026-02'] });
+        if (kind === 'remove') t.months = ['2026-01'];
+        if (kind === 'move') corrected.push({ ...t, id: `${t.id}-moved`, country: other, months: ['2026-02'] }), (t.months = ['2026-01']);
+        if (kind === 'flip') corrected.push({ ...t, id: `${t.id}-flip`, months: ['2026-02'], flags: ['mcp_server'] }), (t.months = ['2026-01']);
+        const [before, after] = [await dirs.make(), await dirs.make()];
+        await writePanel(before, all);
+        await writePanel(after, corrected);
+        const [jan, feb1] = await aggregate(before);
+        const [, feb2] = await aggregate(after);
+        const january = { agg: jan, built: protectMonth(jan, undefined, BASE, solver).built };
+        const first = protectMonth(feb1, january, BASE, solver).built;
+        const earlier = earlierOf('R1', first);
+        const second = protectMonth(feb2, january, BASE, solver, earlier).built;
+
+        const hiddenFirst = [...first.stats.values()].flat().filter((s) => s.suppressed).map((s) => s.id);
+        const shownSecond = new Set([...second.stats.values()].flat().filter((s) => !s.suppressed).map((s) => s.id));
+        expect(hiddenFirst.filter((id) => shownSecond.has(id))).toEqual([]);
+        const outside: string[] = [];
+        const findings = audit([january, auditMonth(feb2, second, earlier)], solver, {
+          exact: true,
+          onInterval: (f) => (f.truth < f.interval[0] - 1e-6 || f.truth > f.interval[1] + 1e-6) && outside.push(`${f.value} ${f.figure}`),
+        });
+        expect(outside).toEqual([]);
+        expect(findings.map((f) => `${f.month} ${f.dim} ${f.value} ${f.metric ?? ''} ${f.figure} [${f.interval.join(', ')}] true ${f.truth}`)).toEqual([]);
+      }),
+      { numRuns: 8 },
+    );
+  }, 240_000);
+
+  it('refuses a correction, naming figure and earlier release, when what an earlier release showed pins a cell and nothing left can help', async () => {
+    const dir = await dirs.make();
+    const months = ['2026-01'];
+    await writePanel(dir, [...stores('us', 300, 'US', 'apparel', months), ...stores('gb', 120, 'GB', 'apparel', months), ...stores('dk', 12, 'DK', 'beauty', months)]);
+    const [jan] = await aggregate(dir);
+    // An earlier release (made by hand) showed every figure but DK's: whatever this release hides, DK is the total less the rest.
+    const shownAll = buildMonth(jan, undefined, BASE, noExtraSuppression());
+    const earlier = noEarlierReleases();
+    addRelease(earlier, '20260101T000000000Z-abc123', [...shownAll.stats.values()].flat().map((s) => (s.dimension === 'country:DK' ? s : { ...s, suppressed: false })));
+    expect(() => protectMonth(jan, undefined, BASE, solver, earlier)).toThrow(/^cannot protect stores by country for DK in 2026-01: .* \(with what the earlier release\(s\) 20260101T000000000Z-abc123 of 2026-01 published\)$/);
   }, 60_000);
 });
