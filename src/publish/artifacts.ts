@@ -1,7 +1,10 @@
 /**
  * Every file of a publication, with its manifest entry. A file whose ETag is unchanged is linked
  * from the live publication and keeps its Last-Modified; cards are re-rendered only when their
- * content hash changed.
+ * content hash changed. A page (HTML, markdown) names the release that last wrote it: rendered
+ * naming the release the live page names, it is kept when nothing else in it changed; otherwise
+ * it is written naming this run's release. So `/releases/{id}/data/{slug}` of the release a page
+ * names serves that page byte for byte, and a page no run changes keeps its bytes and ETag.
  */
 import { manifestKey, parseManifestKey } from '../core/public-paths.js';
 import { pageCardInputs, cardHash, renderCards } from '../render/card.js';
@@ -35,6 +38,8 @@ export interface AssembleInput {
    */
   changes?: string;
   completedAt: string;
+  /** the id of this run's release (chosen before assembly: the pages it rebuilds name it) */
+  release: string;
   cardThreads?: number;
   progress: (message: string) => void;
   /** entered while cards render, then back to writing */
@@ -57,7 +62,7 @@ export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
   const manifest: Record<string, ManifestEntry> = {};
   const written: string[] = [];
 
-  const add = (path: string, bytes: Buffer | string, contentType: string, etag = bytesEtag(bytes), sourceHash?: string) => {
+  const add = (path: string, bytes: Buffer | string, contentType: string, etag = bytesEtag(bytes), sourceHash?: string, release?: string) => {
     const before = oldFiles[path];
     const size = Buffer.byteLength(bytes);
     if (before && before.etag === etag && before.bytes === size) {
@@ -66,8 +71,20 @@ export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
       return;
     }
     files.push({ path, bytes });
-    manifest[path] = { etag, last_modified: httpDate, content_type: contentType, bytes: size, ...(sourceHash ? { source_hash: sourceHash } : {}) };
+    manifest[path] = {
+      etag, last_modified: httpDate, content_type: contentType, bytes: size,
+      ...(sourceHash ? { source_hash: sourceHash } : {}), ...(release ? { release } : {}),
+    };
     written.push(path);
+  };
+  /** A page naming the release the live one names when that leaves it unchanged, else naming this release. */
+  const addPage = (path: string, render: (release: string | undefined) => string, contentType: string) => {
+    const before = oldFiles[path];
+    if (before) {
+      const kept = render(before.release);
+      if (before.etag === bytesEtag(kept) && before.bytes === Buffer.byteLength(kept)) return add(path, kept, contentType, before.etag);
+    }
+    add(path, render(a.release), contentType, undefined, undefined, a.release);
   };
 
   const latestDocs = new Map<Slug, StatsDocument>();
@@ -85,8 +102,8 @@ export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
     add(manifestKey({ kind: 'csv', slug }), renderCsv(series), CONTENT_TYPES.csv);
     const history = months.map((m) => byMonth.get(m)!.doc);
     const page = pageModel(latest.doc, history, a.baseUrl);
-    add(manifestKey({ kind: 'markdown', slug }), renderMarkdown(page), CONTENT_TYPES.md);
-    add(manifestKey({ kind: 'html', slug }), renderHtml(page), CONTENT_TYPES.html);
+    addPage(manifestKey({ kind: 'markdown', slug }), (release) => renderMarkdown({ ...page, release }), CONTENT_TYPES.md);
+    addPage(manifestKey({ kind: 'html', slug }), (release) => renderHtml({ ...page, release }), CONTENT_TYPES.html);
   }
   add(manifestKey({ kind: 'feed' }), renderFeed({ baseUrl: a.baseUrl, items: a.feed, pageTitles: Object.fromEntries(PAGES.map((p) => [p.slug, p.title])) }), CONTENT_TYPES.xml);
 

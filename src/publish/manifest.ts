@@ -17,6 +17,8 @@ export interface ManifestEntry {
   bytes: number;
   /** For cards: hash of the content the card was rendered from (re-render only when it changes). */
   source_hash?: string;
+  /** For pages (HTML, markdown): the release they name, the one whose run last wrote them (publish/artifacts.ts). */
+  release?: string;
 }
 
 export interface Manifest {

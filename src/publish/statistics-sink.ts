@@ -263,7 +263,7 @@ export async function assembleStatistics(s: StatisticsRun, plan: StatisticsPlan,
     changes_version: 1, completed_at: completedAt, previous_completed_at: plan.old?.manifest.completed_at ?? null, months_added: feed.releases, changes: feed.changes,
   });
   const artifacts = await assembleArtifacts({
-    docs, old: plan.old, baseUrl: s.baseUrl, cards: s.cards, rebuilt: new Set(built.months), feed: feed.feed, changes, completedAt,
+    docs, old: plan.old, baseUrl: s.baseUrl, cards: s.cards, rebuilt: new Set(built.months), feed: feed.feed, changes, completedAt, release,
     cardThreads: s.cardThreads, progress: s.report.progress, phase: s.report.phase,
   });
   return { ...feed, completedAt, release, latest: allMonths[allMonths.length - 1] ?? null, docs, kept, artifacts };

@@ -1,12 +1,14 @@
 /**
  * A statistics page as one self-contained HTML document (`/data/{slug}`): inline CSS, an inline
  * SVG trend per metric, a table per metric whose rows carry the stats' anchors, a copyable embed
- * snippet per stat and schema.org Dataset JSON-LD. Pure: PageModel in, string out. Every piece
+ * snippet and citation per stat (naming the page's release, when it has one: cite.ts) and
+ * schema.org Dataset JSON-LD. Pure: PageModel in, string out. Every piece
  * of data is HTML-escaped; JSON-LD is escaped for a script element.
  */
 import { pageUrl, publicUrl } from '../core/public-paths.js';
 import { FLOOR } from '../stats/floor.js';
 import { LICENSE, PUBLISHER, type Stat } from '../stats/types.js';
+import { releaseCitation, releaseDocumentUrl, releaseListUrl, releasePageUrl, releaseStatUrl } from './cite.js';
 import { escapeHtml as e, jsonForScript } from './escape.js';
 import { renderEmbedSnippet } from './embed.js';
 import { dimensionLabel, formatMonth, statFigures } from './format.js';
@@ -57,7 +59,7 @@ function statTable(section: MetricSection, id: string, month: string): string {
 
 function embedBlock(page: PageModel, stat: Stat): string {
   const codeId = `embed-code-${stat.anchor}`;
-  const snippet = renderEmbedSnippet({ baseUrl: page.baseUrl, slug: page.slug, stat });
+  const snippet = renderEmbedSnippet({ baseUrl: page.baseUrl, slug: page.slug, stat, release: page.release });
   return (
     `<div class="embed" id="embed-${e(stat.anchor)}">` +
     `<h3>${e(dimensionLabel(stat.dimension))}</h3>` +
@@ -66,8 +68,34 @@ function embedBlock(page: PageModel, stat: Stat): string {
     `<textarea id="${e(codeId)}" readonly rows="4" spellcheck="false">${e(snippet)}</textarea>` +
     `<button type="button" data-copy="${e(codeId)}">Copy embed code</button>` +
     `<p class="cite">Cite: ${e(stat.citation)}</p>` +
+    releaseCite(page, stat) +
     '</div>'
   );
+}
+
+/** The citation of the stat as the page's release published it, and that release's month document. */
+function releaseCite(page: PageModel, stat: Stat): string {
+  const { baseUrl, slug, release } = page;
+  if (release === undefined) return '';
+  const json = releaseDocumentUrl(baseUrl, slug, release, stat.month);
+  return (
+    `<p class="cite">Cite as published in release ${e(release)} (this URL never changes): ` +
+    `${e(releaseCitation(stat, release, releaseStatUrl(baseUrl, slug, release, stat.anchor)))} ` +
+    `Data: <a href="${e(json)}">${e(json)}</a></p>`
+  );
+}
+
+/** The header's release, and the footer's line on it: both empty for a page that names none. */
+function releaseLines(page: PageModel): { meta: string; footer: string } {
+  const { baseUrl, slug, release } = page;
+  if (release === undefined) return { meta: '', footer: '' };
+  const url = releasePageUrl(baseUrl, slug, release);
+  return {
+    meta: ` · release <a href="${e(url)}">${e(release)}</a>`,
+    footer:
+      `<p>This page as published in release ${e(release)}, at a URL whose content never changes: <a href="${e(url)}">${e(url)}</a>. ` +
+      `<a href="${e(releaseListUrl(baseUrl))}">Every release</a>.</p>`,
+  };
 }
 
 function renderSection(page: PageModel, section: MetricSection, id: string): string {
@@ -108,6 +136,7 @@ export function renderHtml(page: PageModel): string {
   const csv = publicUrl(baseUrl, { kind: 'csv', slug });
   const markdown = publicUrl(baseUrl, { kind: 'markdown', slug });
   const rss = publicUrl(baseUrl, { kind: 'feed' });
+  const release = releaseLines(page);
   const head = [
     '<!doctype html>',
     '<html lang="en">',
@@ -136,7 +165,7 @@ export function renderHtml(page: PageModel): string {
     `<p class="brand">${e(PUBLISHER)} statistics</p>`,
     `<h1>${e(page.title)}</h1>`,
     `<p class="lede">${e(page.intro)}</p>`,
-    `<p class="meta">Figures for <strong>${e(month)}</strong> · published <time datetime="${e(doc.completed_at)}">${e(doc.completed_at.slice(0, 10))}</time></p>`,
+    `<p class="meta">Figures for <strong>${e(month)}</strong> · published <time datetime="${e(doc.completed_at)}">${e(doc.completed_at.slice(0, 10))}</time>${release.meta}</p>`,
     '<nav aria-label="Downloads"><ul>' +
       `<li><a href="${e(json)}">JSON</a></li><li><a href="${e(csv)}">CSV (all months)</a></li>` +
       `<li><a href="${e(markdown)}">Markdown</a></li><li><a href="${e(rss)}">RSS feed</a></li>` +
@@ -148,7 +177,7 @@ export function renderHtml(page: PageModel): string {
     '</div></main>',
     '<footer class="site"><div class="wrap">',
     `<p><a href="${LICENSE_URL}" rel="license">License</a>: ${e(doc.license || LICENSE)}</p>`,
-    `<p>Attribution: <a href="${e(url)}">${e(`${PUBLISHER}, ${page.title}`)}</a>, ${e(month)}.</p>`,
+    `<p>Attribution: <a href="${e(url)}">${e(`${PUBLISHER}, ${page.title}`)}</a>, ${e(month)}.</p>` + release.footer,
     '</div></footer>',
     '<div id="copy-status" class="visually-hidden" role="status" aria-live="polite"></div>',
     `<script>${PAGE_SCRIPT}</script>`,

@@ -1,11 +1,13 @@
 /**
  * A statistics page as raw markdown (`/data/{slug}.md`): title, intro, one section per metric
  * with a GFM table of its dimension rows, its definition and methodology version, an anchor
- * per stat, the license line and an attribution link. Pure: PageModel in, string out.
+ * per stat, the license line and an attribution link, and the release the page names (cite.ts),
+ * when it names one. Pure: PageModel in, string out.
  */
 import { pageUrl, publicUrl } from '../core/public-paths.js';
 import { FLOOR } from '../stats/floor.js';
 import { LICENSE, PUBLISHER } from '../stats/types.js';
+import { releaseListUrl, releasePageUrl } from './cite.js';
 import { escapeHtml, escapeMarkdownInline, escapeMarkdownParagraph, markdownCell } from './escape.js';
 import { dimensionLabel, formatMonth, statFigures } from './format.js';
 import type { MetricSection, PageModel } from './page.js';
@@ -41,6 +43,17 @@ function sectionTable(section: MetricSection): string[] {
   return lines;
 }
 
+/** The line naming the page's release; none for a page that names no release. */
+function releaseLine({ baseUrl, slug, release }: PageModel): string[] {
+  if (release === undefined) return [];
+  const url = releasePageUrl(baseUrl, slug, release);
+  return [
+    `This page as published in release ${escapeMarkdownInline(release)}, at a URL whose content never changes: ${link(url, url)}. ` +
+      `${link('Every release', releaseListUrl(baseUrl))}.`,
+    '',
+  ];
+}
+
 function renderSection(section: MetricSection): string[] {
   return [
     `## ${escapeMarkdownInline(section.title)}`,
@@ -71,6 +84,7 @@ export function renderMarkdown(page: PageModel): string {
     `Figures for ${escapeMarkdownInline(month)}, published ${escapeMarkdownInline(doc.completed_at)}. ` +
       `Stats from fewer than ${FLOOR} stores are suppressed. Data: ${dataLinks}.`,
     '',
+    ...releaseLine(page),
     ...page.sections.flatMap(renderSection),
     '## License',
     '',

@@ -24,6 +24,12 @@ export interface PageModel {
   baseUrl: string;
   document: StatsDocument;
   sections: MetricSection[];
+  /**
+   * The release this page names: the one whose run last built it, so `/releases/{release}/…`
+   * serves this page and its documents byte for byte (publish/artifacts.ts). Absent for a page
+   * built before pages named their release.
+   */
+  release?: string;
 }
 
 /** One PNG share card (1200×630). Its content hash decides whether it is re-rendered. */

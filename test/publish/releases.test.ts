@@ -3,15 +3,19 @@
  * releases.json; unchanged files are hard links to the release before; a folder no list names
  * (a run killed between its folder's rename and its switch, or an older publication kept by an
  * earlier version) is collected by the next publish; an output folder published before lists
- * were kept starts its list with the release then live.
+ * were kept starts its list with the release then live; a page names the release that last built
+ * it, and is served byte for byte at that release's URL.
  */
 import { cp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReleaseIndex } from '../../src/publish/release-index.js';
+import { startServer } from '../../src/serve/server.js';
+import { SLUGS } from '../../src/stats/types.js';
 import { generate, publishPanel } from '../helpers/cli.js';
-import { dropRows, liveRelease } from '../helpers/published.js';
+import { dropRows, flipColumn, liveRelease } from '../helpers/published.js';
 import { exists, tempDirs } from '../helpers/tmp.js';
+import { raw } from '../serve/http.js';
 
 const dirs = tempDirs('storelens-release-list-');
 afterEach(() => dirs.removeAll());
@@ -65,5 +69,54 @@ describe('publish keeps every release', () => {
     const list = await listOf(out);
     expect(list.releases.map((r) => r.id)).toEqual([legacy.id, next]);
     expect(list.releases[0]).toMatchObject({ completed_at: T(1).toISOString(), unrecorded: true, months_added: [] });
+  }, 120_000);
+});
+
+describe('a page names the release that last built it (issue 24, citations)', () => {
+  /** The release a page (HTML or markdown) names. */
+  const named = (page: string) => /This page as published in release ([^,]+), at a URL whose content never changes/.exec(page)?.[1];
+  const runsOf = async (dir: string) => (JSON.parse(await readFile(path.join(dir, 'state.json'), 'utf8')) as { runs: Record<string, Record<string, string>> }).runs;
+
+  it('keeps a page and a document no run rebuilt byte for byte, and serves each page at the release URL it names', async () => {
+    // A correction of the oldest month: the latest documents of most pages are not rebuilt, and
+    // only the llms.txt figures change, so only the pages showing them change.
+    const root = await dirs.make();
+    const [a, b, out] = ['a', 'b', 'out'].map((n) => path.join(root, n)) as [string, string, string];
+    await generate(a, { stores: 200, seed: 'cite', from: '2026-07', to: '2026-09' });
+    await cp(a, b, { recursive: true });
+    await flipColumn(path.join(b, '2026-07.csv'), 'llms_txt', 20);
+    const first = (await publishPanel(a, out, { now: () => T(1) })).release!;
+    const second = (await publishPanel(b, out, { months: '2026-07', now: () => T(2) })).release!;
+    const dirOf = (id: string) => path.join(out, '.releases', id);
+    const [runs1, runs2] = [await runsOf(dirOf(first)), await runsOf(dirOf(second))];
+    const server = await startServer({ out, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
+    try {
+      const names = new Map<string, string>();
+      for (const slug of SLUGS) {
+        // A document whose run id did not change is the same file in both releases.
+        for (const [m, run] of Object.entries(runs2[slug]!)) {
+          const doc = `api/data/${slug}/${m}.json`;
+          const same = (await stat(path.join(dirOf(first), doc))).ino === (await stat(path.join(dirOf(second), doc))).ino;
+          expect(same, doc).toBe(runs1[slug]![m] === run);
+        }
+        for (const [file, p] of [[`data/${slug}.html`, `/data/${slug}`], [`data/${slug}.md`, `/data/${slug}.md`]] as const) {
+          const [before, after] = await Promise.all([first, second].map((id) => readFile(path.join(dirOf(id), file), 'utf8')));
+          expect(named(before), file).toBe(first);
+          // A page the correction left as it was but for the release it names is the first release's page, kept.
+          expect(named(after), file).toBe(after === before ? first : second);
+          expect(after.replaceAll(second, first) === before, file).toBe(after === before);
+          if (after === before) expect((await stat(path.join(dirOf(first), file))).ino).toBe((await stat(path.join(dirOf(second), file))).ino);
+          if (file.endsWith('.html')) names.set(slug, named(after)!);
+          // The live page is served byte for byte at the release URL it names.
+          const [latest, pinned] = [await raw(server.url, p), await raw(server.url, `/releases/${named(after)}${p}`)];
+          expect([latest.status, pinned.status, pinned.headers['cache-control']]).toEqual([200, 200, 'public, max-age=31536000, immutable']);
+          expect(pinned.body.equals(latest.body), p).toBe(true);
+        }
+      }
+      expect(names.get('platform-stores')).toBe(first);
+      expect(names.get('agentic-commerce')).toBe(second);
+    } finally {
+      await server.close();
+    }
   }, 120_000);
 });
