@@ -220,7 +220,8 @@ function keptState(s: StatisticsRun, plan: StatisticsPlan, built: BuiltStatistic
     if (before.includes(m) && changedStores > 0 && changedStores < FLOOR) {
       s.onWarning?.(
         `the correction of ${m} changes the records of about ${changedStores} store(s), fewer than ${FLOOR}: ` +
-          `whoever compares this release of ${m} with the previous one can read those stores' own figures from the differences in the totals`,
+          `whoever compares the releases of ${m} can read those stores' own contribution to every figure published in both ` +
+          '(and nothing else: every figure an earlier release hid stays hidden)',
       );
     }
     fingerprints[m] = f;

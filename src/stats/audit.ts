@@ -30,6 +30,10 @@ export interface AuditMonth {
   built: BuiltMonth;
   /** what a reader knows of the month's figures, when more than the built month shows (every release of it: stats/releases.ts) */
   published?: Published;
+  /** stat ids an earlier release of the month showed: no suppression now can hide them again */
+  fixed?: ReadonlySet<string>;
+  /** stat ids an earlier release of the month hid: hidden again whatever their size, so not "the smallest" */
+  carried?: ReadonlySet<string>;
 }
 
 export type Figure = 'stores' | 'cohort' | 'new stores' | 'n' | 'numerator';
@@ -135,9 +139,10 @@ const cellKey = (month: string, value: string | null) => `${month}\u0000${value 
  *
  * With `knowsRule`, the reader also knows the suppression rule the methodology publishes: the
  * hidden cells of a breakdown are its smallest, so each holds at most what the smallest
- * published cell holds that month. (Taken only where it is true of the cell, a stronger reader
- * than one who takes it everywhere.) Against that reader, what must stay protected are the
- * cells the floor protects: those holding fewer than FLOOR stores.
+ * published cell holds that month, but for cells an earlier release of the month hid (hidden
+ * again whatever their size). Taken only where it is true of the cell, a stronger reader than
+ * one who takes it everywhere. Against that reader, what must stay protected are the cells the
+ * floor protects: those holding fewer than FLOOR stores.
  */
 function auditStores(dim: DimensionName, months: AuditMonth[], published: Published[], solver: IntervalSolver | undefined, findings: Finding[], scope: AuditScope, knowsRule: boolean): Intervals {
   const b = new SystemBuilder();
@@ -156,14 +161,18 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     const s: number[] = [];
     const co: number[] = [];
     const nw: number[] = [];
-    const storesOf = (c: Cell) => (c.value === null ? c.stores : shown(stats.get(statId('active_stores', dimensionString(dim, c.value))))?.n ?? null);
-    const smallestShown = knowsRule ? Math.min(...cells.filter((c) => c.value !== null).map((c) => storesOf(c) ?? Infinity)) : Infinity;
+    const storesIn = (p: Published, c: Cell) => (c.value === null ? c.stores : shown(p.get(statId('active_stores', dimensionString(dim, c.value))))?.n ?? null);
+    const storesOf = (c: Cell) => storesIn(stats, c);
+    // The rule speaks of one release: its hidden cells are smaller than what it publishes.
+    const own = knowsRule && months[i].published ? publishedOf(months[i].built) : stats;
+    const smallestShown = knowsRule ? Math.min(...cells.filter((c) => c.value !== null).map((c) => storesIn(own, c) ?? Infinity)) : Infinity;
     for (const c of cells) {
       const where = dimensionString(dim, c.value);
       const pub = storesOf(c);
       // A listed cell may hold no stores (every value seen in any month is listed: universe.ts);
       // one that holds some is taken to be known to (a stronger reader than any real one).
-      const most = c.stores <= smallestShown ? Math.min(total.n!, smallestShown) : total.n!;
+      const ruled = c.stores <= smallestShown && !months[i].carried?.has(statId('active_stores', where));
+      const most = ruled ? Math.min(total.n!, smallestShown) : total.n!;
       const sv = pub !== null ? b.constant(pub) : b.variable(c.stores > 0 ? 1 : 0, most);
       storeVar.set(cellKey(agg.month, c.value), sv);
       s.push(sv);
@@ -207,10 +216,13 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
       const v = storeVar.get(cellKey(agg.month, c.value))!;
       boxes.set(cellKey(agg.month, c.value), b.lower[v] === b.upper[v] ? [b.lower[v], b.upper[v]] : [b.lower[v], hiddenTotal]);
     }
-    // With every cell hidden, no further suppression can widen an interval: the rule then asks
-    // for the most a cell could hold.
-    const everyCellHidden = cells.every((c) => c.value === null || b.lower[storeVar.get(cellKey(agg.month, c.value))!] !== b.upper[storeVar.get(cellKey(agg.month, c.value))!]);
-    if (everyCellHidden) for (const t of targets) if (t.month === agg.month && t.figure === 'stores') t.most = hiddenTotal - (hiddenLeast - b.lower[t.v]);
+    // With every cell hidden (or shown by an earlier release of the month, which nothing can
+    // hide again), no further suppression can widen an interval: the rule then asks for the
+    // most a cell could hold.
+    const fixed = months[i].fixed;
+    const hidden = (c: Cell) => b.lower[storeVar.get(cellKey(agg.month, c.value))!] !== b.upper[storeVar.get(cellKey(agg.month, c.value))!];
+    const noneLeftToHide = cells.every((c) => c.value === null || hidden(c) || fixed?.has(statId('active_stores', dimensionString(dim, c.value))));
+    if (noneLeftToHide) for (const t of targets) if (t.month === agg.month && t.figure === 'stores') t.most = hiddenTotal - (hiddenLeast - b.lower[t.v]);
     const newTotal = shown(stats.get(statId('new_stores', 'all')));
     if (newTotal) b.equal(nw.map((v) => [v, 1]), newTotal.value!);
     const coTotal = agg.hasPrior ? publishedCohort(stats, 'all') : null;
@@ -262,7 +274,10 @@ function auditApps(months: AuditMonth[], published: Published[], solver: Interva
     const vars = sizes.map((pub) => (pub !== null ? b.constant(pub) : b.variable(1, installs.n!)));
     b.equal(vars.map((v) => [v, 1]), installs.numerator!);
     const hidden = sizes.filter((x) => x === null).length;
-    const most = sizes.every((x) => x === null) ? installs.numerator! - (hidden - 1) : Infinity;
+    const fixed = months[i].fixed;
+    const fixedCell = (c: Cell) => fixed !== undefined && METRICS.some((m) => fixed.has(statId(m.key, dimensionString('app', c.value))));
+    const shownTotal = sizes.reduce((sum: number, x) => sum + (x ?? 0), 0);
+    const most = sizes.every((x, k) => x === null || fixedCell(cells[k])) ? installs.numerator! - shownTotal - (hidden - 1) : Infinity;
     cells.forEach((c, k) => sizes[k] === null && targets.push({ v: vars[k], month: agg.month, cell: c, most }));
   });
   const fine = (t: (typeof targets)[number], interval: [number, number]) => storeCountProtected(interval, t.cell.stores, t.most);

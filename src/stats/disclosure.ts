@@ -36,7 +36,7 @@ export interface ProtectedMonth {
 
 /** A month as the audit sees it: its figures in every release of it when it has earlier ones (stats/releases.ts). */
 export function auditMonth(agg: MonthAgg, built: BuiltMonth, earlier?: EarlierReleases): AuditMonth {
-  return earlier ? { agg, built, published: publishedAcross(publishedOf(built), agg, earlier) } : { agg, built };
+  return earlier ? { agg, built, published: publishedAcross(publishedOf(built), agg, earlier), fixed: earlier.shown, carried: earlier.hidden } : { agg, built };
 }
 
 /**
@@ -93,7 +93,8 @@ const releasesOf = (earlier: EarlierReleases | undefined, month: string): string
 function describe(f: Finding): string {
   const what = f.metric ? `${f.figure} of ${f.metric}` : f.figure;
   const [lo, hi] = f.interval.map((x) => Math.round(x * 100) / 100);
-  return `cannot protect ${what} by ${f.dim} for ${f.value} in ${f.month}: the published figures bound it to [${lo}, ${hi}] and no further suppression helps`;
+  const reader = f.knowsRule ? ' (for a reader who knows the suppression rule)' : '';
+  return `cannot protect ${what} by ${f.dim} for ${f.value} in ${f.month}: the published figures bound it to [${lo}, ${hi}]${reader} and no further suppression helps`;
 }
 
 type Added = { kind: keyof ExtraSuppression; key: string } | null;

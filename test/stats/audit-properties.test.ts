@@ -200,7 +200,7 @@ describe('the disclosure audit across the releases of a month', () => {
         expect(outside).toEqual([]);
         expect(findings.map((f) => `${f.month} ${f.dim} ${f.value} ${f.metric ?? ''} ${f.figure} [${f.interval.join(', ')}] true ${f.truth}`)).toEqual([]);
       }),
-      { numRuns: 8 },
+      { numRuns: 40, endOnFailure: true },
     );
   }, 240_000);
 
