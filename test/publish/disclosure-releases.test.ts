@@ -142,3 +142,99 @@ describe('issue 24: countries of 29 (ZZ), 30 (YY) and 31 (XX) stores, one ZZ sto
     }
   }, 120_000);
 });
+
+/**
+ * A small panel with countries (and categories) of 29, 30 and 31 stores, corrected four times in
+ * a row, each correction republished into the same output folder: one store added, removed,
+ * given a feature, moved to another country; in the last month and in a middle month (whose
+ * republication rebuilds the month after it too).
+ */
+const smallPanel = (): HandStore[] => [
+  ...stores('us', 180, 'US', 'apparel', ALL),
+  ...stores('us-ads', 20, 'US', 'apparel', ALL, ['ads_meta']),
+  ...stores('us-mcp', 2, 'US', 'apparel', ALL, ['mcp_server']),
+  ...stores('gb', 100, 'GB', 'home', ALL),
+  ...stores('gb-new', 2, 'GB', 'home', [M, J]),
+  ...stores('ca', 57, 'CA', 'beauty', ALL),
+  ...stores('ca-mcp', 1, 'CA', 'beauty', ALL, ['mcp_server']),
+  ...stores('se', 26, 'SE', 'garden', ALL),
+  ...stores('se-ads', 2, 'SE', 'garden', ALL, ['ads_meta']),
+  ...stores('se-mcp', 1, 'SE', 'garden', ALL, ['mcp_server']),
+  ...stores('fi', 28, 'FI', 'toys', ALL),
+  ...stores('fi-ads', 2, 'FI', 'toys', ALL, ['ads_meta']),
+  ...stores('ie', 29, 'IE', 'toys', ALL),
+  ...stores('ie-ads', 2, 'IE', 'toys', ALL, ['ads_meta']),
+];
+const CORRECTIONS = [
+  { what: `one store added to SE (29 stores) in ${J}, the last month`, months: J, edit: addStore(J, 'se-0001', 'se-added') },
+  { what: `one store removed from FI (30 stores) in ${M}, a middle month`, months: M, edit: removeStore(M, 'fi-0003') },
+  { what: `one store of IE (31 stores) given an MCP server in ${M}`, months: M, edit: changeStore(M, 'ie-0004', (r) => ({ ...r, mcp_server: 'true' })) },
+  { what: `one store moved from FI (30 stores) to SE (30 after the first correction) in ${J}`, months: J, edit: changeStore(J, 'fi-0005', (r) => ({ ...r, country: 'SE', category: 'garden' })) },
+];
+
+describe('four corrections of one store each, every release of the corrected months attacked together', () => {
+  let v: Awaited<ReturnType<typeof publishVersions>>;
+  beforeAll(async () => {
+    v = await publishVersions(smallPanel(), CORRECTIONS);
+    for (const [i, folder] of v.folders.entries()) {
+      for (const month of [M, J]) console.log(`release ${i}, ${month}: ${await shows(folder, month, 'active_stores', ['SE', 'FI', 'IE'])}`);
+    }
+  }, 180_000);
+
+  for (const [k, { what }] of CORRECTIONS.entries()) {
+    it(`after correction ${k + 1} (${what}): the ${k + 2} releases together bound nothing inside its protection interval`, async () => {
+      // The move breaks "stores keep their cell": attacked without that assumption from then on.
+      const found = await attack(`correction ${k + 1}, ${k + 2} releases, knowing which stores changed`, v.versions.slice(0, k + 2), { stable: k >= 3 ? [false] : [true, false] });
+      expect(found.violations).toEqual([]);
+    }, 180_000);
+  }
+
+  it('a reader who knows at most one store changed between consecutive releases, over the last two releases, bounds nothing inside its protection interval', async () => {
+    const found = await attack('corrections 3 and 4, at most one store changed', v.versions.slice(-2), { reader: { changedAtMost: 1 }, stable: [false] });
+    expect(found.violations).toEqual([]);
+  }, 180_000);
+});
+
+/**
+ * The rule-knowing reader: country PP holds 29 stores and a 30th that comes and goes month to
+ * month (30, 29, 30, 29), QQ holds 30; in the months PP holds 29 they are the hidden pair. A
+ * reader who knows hidden cells are the smallest of their breakdown bounds each hidden store
+ * count by the smallest published one; the cells the floor protects (below 30) must stay
+ * protected against it, in every month, in one release and with a correction.
+ */
+const SWING = ['2026-03', '2026-04', '2026-05', '2026-06'];
+const swingPanel = (): HandStore[] => [
+  ...stores('us', 180, 'US', 'apparel', SWING),
+  ...stores('us-ads', 20, 'US', 'apparel', SWING, ['ads_meta']),
+  ...stores('us-mcp', 2, 'US', 'apparel', SWING, ['mcp_server']),
+  ...stores('gb', 100, 'GB', 'home', SWING),
+  ...stores('ca', 57, 'CA', 'beauty', SWING),
+  ...stores('ca-mcp', 1, 'CA', 'beauty', SWING, ['mcp_server']),
+  ...stores('rr', 31, 'RR', 'toys', SWING),
+  ...stores('qq', 30, 'QQ', 'toys', SWING),
+  ...stores('pp', 28, 'PP', 'garden', SWING),
+  ...stores('pp-mcp', 1, 'PP', 'garden', SWING, ['mcp_server']),
+  ...stores('pp-swing', 1, 'PP', 'garden', [SWING[0]!, SWING[2]!]),
+];
+
+describe('a reader who knows the suppression rule, one PP store coming and going (30, 29, 30, 29 stores)', () => {
+  let v: Awaited<ReturnType<typeof publishVersions>>;
+  beforeAll(async () => {
+    // The correction: the store is back in the last month too (PP: 30, 29, 30, 30).
+    const back = (dir: string) => editMonth(dir, SWING[3]!, (rows) => [...rows, { ...rows.find((r) => r.store_id === 'pp-0000')!, store_id: 'pp-swing-0000', domain: 'pp-swing-0000.myshopify.com' }]);
+    v = await publishVersions(swingPanel(), [{ months: SWING[3]!, edit: back }]);
+    for (const [i, folder] of v.folders.entries()) {
+      for (const month of SWING) console.log(`swing, release ${i}, ${month}: ${await shows(folder, month, 'active_stores', ['PP', 'QQ', 'RR', 'CA'])}`);
+    }
+  }, 120_000);
+
+  it('bounds no hidden store count below 30 inside its protection interval in any month', async () => {
+    const found = await attack('swing, first release, knowing the rule', v.versions.slice(0, 1), { knowsRule: true });
+    expect(found.violations).toEqual([]);
+  }, 120_000);
+
+  it('nor does it, knowing which store changed too, with both releases after the store is put back in the last month (30, 29, 30, 30)', async () => {
+    const found = await attack('swing, both releases, knowing the rule and the changed store', v.versions, { knowsRule: true });
+    expect(found.violations).toEqual([]);
+  }, 120_000);
+});
