@@ -20,6 +20,12 @@
  * the solutions already found span an interval the caller accepts (as any attacker's interval
  * contains those points, the true bounds are at least that wide).
  *
+ * Every release of an output folder at once (attackReleases, issue 24): each release's figures
+ * as above, each earlier release's tied to the latest's by what the reader knows of the changed
+ * stores (the difference of every figure, or at most k stores changed); the targets are what every
+ * release hid. With `knowsRule`, a reader who knows hidden cells are the smallest of their
+ * breakdown: each hidden store count is at most the smallest one published beside it.
+ *
  * HiGHS (LP relaxation, warm-started: one model, one objective per bound) minimises and
  * maximises every hidden figure.
  */
@@ -197,7 +203,6 @@ export async function attackReleases(releases: Release[], dim: Dim, options: Rel
     }
   }
   // Ties: release r's figure = the latest's + d.
-  let tied = 0;
   for (const name of p.keys()) {
     const m = /^r(\d+)\|(.*)$/.exec(name)!;
     const r = Number(m[1]);
@@ -208,22 +213,23 @@ export async function attackReleases(releases: Release[], dim: Dim, options: Rel
     const d = options.diff?.(r, { month, cell, figure: figure === 'num:returning_store_share' ? 'returning' : figure });
     if (d !== undefined) {
       p.row([[p.v(name), 1], [p.v(latest), -1]], '=', d);
-      tied++;
     } else if (options.changedAtMost !== undefined && countLike(figure)) {
       p.row([[p.v(name), 1], [p.v(latest), -1]], '<=', options.changedAtMost);
       p.row([[p.v(name), 1], [p.v(latest), -1]], '>=', -options.changedAtMost);
-      tied++;
     }
   }
-  void tied;
   const mosts = new Map(built[last][2]);
   built.forEach(([, , m], r) => m.forEach((most, month) => mosts.set(`r${r}|${month}`, most)));
   return solveAll(p, targets, mosts, options.enough, `${dim}${options.stable ? ' (stable cells)' : ''}, ${releases.length} releases`, options.seen);
 }
 
-/** The programme of `months`, with the hidden figures of `attacked` (among them) as targets. */
+/** A target as programme() finds it: `key` names the figure (month|cell|figure), `col` its column. */
 type Attacked = Target & { key: string; col: string; release?: number };
 
+/**
+ * The programme of `months`, with the hidden figures of `attacked` (among them) as targets; built
+ * into `p` with its columns' names prefixed by `prefix` (attackReleases: one prefix per release).
+ */
 function programme(release: Release, dim: Dim, months: string[], attacked: string[], { stable, only = () => true, knowsRule = false }: AttackOptions, p = new Programme(), prefix = ''): [Programme, Attacked[], Map<string, number>] {
   const targets: Attacked[] = [];
   const mosts = new Map<string, number>();
