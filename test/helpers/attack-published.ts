@@ -3,9 +3,11 @@
  * counted from the panel files (panel-truth.ts): every breakdown, with and without assuming
  * stores keep their country and category. Imports nothing of src/stats.
  */
-import { attackRelease, judge, type Bound, type Dim, type Target } from './independent-attacker.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { attackRelease, attackReleases, judge, type Bound, type Dim, type Target } from './independent-attacker.js';
 import { truthOf } from './panel-truth.js';
-import { readRelease } from './published-reader.js';
+import { readRelease, type Release } from './published-reader.js';
 import { readPanel } from '../panel/panel-rows.js';
 
 /** Store counts, returning stores, and the numerators and n of the rare features (where zeros hide). */
@@ -61,4 +63,115 @@ export async function attackPublished(input: string, out: string, { only = FIGUR
     }
   }
   return { attacked, violations, disagreements: release.disagreements, tightest };
+}
+
+/** Every release folder of an output folder, oldest first, as its live releases.json lists them. */
+export async function releaseFolders(out: string): Promise<string[]> {
+  const index = JSON.parse(await readFile(path.join(out, '.releases', 'current', 'releases.json'), 'utf8')) as { releases: Array<{ id: string }> };
+  return index.releases.map((r) => path.join(out, '.releases', r.id));
+}
+
+export interface ReleasesAttackOptions {
+  /** which hidden figures to bound (default: FIGURES and every share's n) */
+  only?: (t: Target) => boolean;
+  /**
+   * What the reader knows of the differences between releases: `diff` (the strongest: which
+   * stores changed, so every figure's difference, as counted from the two panel versions), or at
+   * most `changedAtMost` stores changed.
+   */
+  reader?: 'diff' | { changedAtMost: number };
+  /** the reader knows the suppression rule (hidden store counts ≤ the smallest published one) */
+  knowsRule?: boolean;
+  /** the assumptions of stable cells to attack with, for country and category (default both) */
+  stable?: boolean[];
+  /** also each earlier release's figures hidden up to it and published later, judged against its own panel */
+  earlierHidden?: boolean;
+}
+
+export interface ReleasesReport extends AttackReport {
+  /** hidden store counts the rule-knowing reader's rule is wrong for (true size above the smallest published cell's) */
+  ruleBroken: string[];
+}
+
+/** Hidden store counts and returning stores, rare features, and the n of every share (what issue 24 pinned). */
+export const RELEASE_FIGURES = (t: Target) => FIGURES(t) || t.figure.startsWith('n:');
+
+/**
+ * Every release of an output folder attacked together (attackReleases), judged against the
+ * latest panel's truth: `versions` pairs each release folder (oldest first) with the panel folder
+ * it was published from. With `knowsRule`, only the cells the floor protects (true size below
+ * 30) are judged.
+ */
+export async function attackReleasesPublished(versions: Array<{ panel: string; folder: string }>, { only = RELEASE_FIGURES, reader = 'diff', knowsRule = false, stable: stables = [true, false], earlierHidden = false }: ReleasesAttackOptions = {}): Promise<ReleasesReport> {
+  const releases: Release[] = await Promise.all(versions.map((v) => readRelease(v.folder)));
+  const panels = versions.map((v) => readPanel(v.panel));
+  const last = releases.length - 1;
+  const violations: string[] = [];
+  const ruleBroken: string[] = [];
+  let attacked = 0;
+  let tightest = '';
+  let tightestWidth = Infinity;
+  for (const dim of ['country', 'category', 'plan'] as Dim[]) {
+    const truths = panels.map((panel) => truthOf(panel, dim));
+    const truth = truths[last];
+    const truthAt = (b: Bound) => truths[b.release ?? last](b);
+    const diff = (r: number, t: Target) => {
+      const [a, b] = [truths[r](t), truth(t)];
+      return a === undefined || b === undefined ? undefined : a - b;
+    };
+    const protectedCell = (b: Bound) => (truths[b.release ?? last]({ month: b.month, cell: b.cell, figure: 'stores' }) ?? 0) < 30;
+    // The cell's store count where the reader knows it: published in its release, or (knowing
+    // which stores changed) in any release, less that release's difference.
+    const knownStores = (b: Bound): number | null => {
+      const r = b.release ?? last;
+      const stores = { month: b.month, cell: b.cell, figure: 'stores' };
+      for (const q of reader === 'diff' ? [r, ...releases.keys()] : [r]) {
+        const shown = releases[q].months.get(b.month)?.get(`active_stores|${dim}:${b.cell}`);
+        if (shown && !shown.suppressed && shown.n !== null) return shown.n + (truths[r](stores) ?? 0) - (truths[q](stores) ?? 0);
+      }
+      return null;
+    };
+    const verdictOf = (b: Bound) => {
+      if (knowsRule && !protectedCell(b)) return null;
+      return judge(b, truthAt(b), knownStores(b));
+    };
+    // Where the rule as stated is wrong (a hidden cell larger than the smallest published one),
+    // the rule-knowing reader assumes something false: listed, so its findings can be weighed.
+    if (knowsRule) {
+      releases.forEach((release, r) => {
+        for (const [month, figs] of release.months) {
+          const cells = [...figs.values()].filter((f) => f.metric === 'active_stores' && f.dimension.startsWith(`${dim}:`));
+          const least = Math.min(...cells.filter((f) => !f.suppressed && f.n !== null).map((f) => f.n!));
+          for (const f of cells.filter((c) => c.suppressed)) {
+            const size = truths[r]({ month, cell: f.dimension.slice(dim.length + 1), figure: 'stores' });
+            if (size !== undefined && size > least) ruleBroken.push(`${dim} ${month} ${f.dimension} (release ${r}): hidden with ${size} stores, the smallest published ${least}`);
+          }
+        }
+      });
+    }
+    const seen = new Map<string, [number, number]>();
+    for (const stable of dim === 'plan' ? [false] : stables) {
+      const bounds = await attackReleases(releases, dim, {
+        stable,
+        only,
+        knowsRule,
+        enough: (b) => verdictOf(b) === null,
+        seen,
+        earlierHidden,
+        ...(reader === 'diff' ? { diff } : { changedAtMost: reader.changedAtMost }),
+      });
+      attacked += bounds.length;
+      for (const b of bounds) {
+        const t = truthAt(b);
+        const of = b.release === undefined ? '' : ` (release ${b.release} of ${releases.length})`;
+        const verdict = verdictOf(b);
+        if (verdict) violations.push(`${dim}${stable ? ' (stable cells)' : ''} ${verdict.kind}: ${verdict.text}${of}`);
+        if (b.figure === 'stores' && t && (!knowsRule || protectedCell(b))) {
+          const width = (b.hi - b.lo) / t;
+          if (width < tightestWidth) [tightestWidth, tightest] = [width, `${dim} ${b.month} ${b.cell}${of}: true ${t}, at least [${+b.lo.toFixed(2)}, ${+b.hi.toFixed(2)}]`];
+        }
+      }
+    }
+  }
+  return { attacked, violations, disagreements: releases.flatMap((r) => r.disagreements), tightest, ruleBroken };
 }

@@ -20,6 +20,12 @@
  * the solutions already found span an interval the caller accepts (as any attacker's interval
  * contains those points, the true bounds are at least that wide).
  *
+ * Every release of an output folder at once (attackReleases, issue 24): each release's figures
+ * as above, each earlier release's tied to the latest's by what the reader knows of the changed
+ * stores (the difference of every figure, or at most k stores changed); the targets are what every
+ * release hid. With `knowsRule`, a reader who knows hidden cells are the smallest of their
+ * breakdown: each hidden store count is at most the smallest one published beside it.
+ *
  * HiGHS (LP relaxation, warm-started: one model, one objective per bound) minimises and
  * maximises every hidden figure.
  */
@@ -36,6 +42,8 @@ export interface Target {
   figure: string;
 }
 export interface Bound extends Target {
+  /** attackReleases: the release (index) whose figure this is, when not the latest */
+  release?: number;
   lo: number;
   hi: number;
   /** every cell of the breakdown is hidden that month: `most` is the most any cell could hold */
@@ -83,6 +91,9 @@ class Programme {
   has(key: string): boolean {
     return this.names.has(key);
   }
+  keys(): string[] {
+    return [...this.names.keys()];
+  }
   fix(key: string, value: number): string {
     return this.v(key, value, value);
   }
@@ -117,6 +128,12 @@ export interface AttackOptions {
    * (that programme only adds rows), so its points are points of this one.
    */
   seen?: Map<string, [number, number]>;
+  /**
+   * A reader who knows the suppression rule as the methodology states it (hidden cells are the
+   * smallest of their breakdown): per month and breakdown, every hidden store count is at most
+   * the smallest store count published in that breakdown that month.
+   */
+  knowsRule?: boolean;
 }
 
 /** Every hidden figure of `dim` (or those `only` picks), with the interval the programme allows. */
@@ -131,10 +148,90 @@ export async function attackRelease(release: Release, dim: Dim, options: AttackO
   return out;
 }
 
-/** The programme of `months`, with the hidden figures of `attacked` (among them) as targets. */
-function programme(release: Release, dim: Dim, months: string[], attacked: string[], { stable, only = () => true }: AttackOptions): [Programme, Array<Target & { key: string }>, Map<string, number>] {
+export interface ReleasesOptions extends Omit<AttackOptions, 'window'> {
+  /**
+   * What the reader knows of how each release differs from the latest (the last one): for release
+   * `r` and a figure, (its value in release r) − (its value in the latest), or undefined where the
+   * reader does not know it (that figure of release r is then tied to the latest by nothing, or by
+   * `changedAtMost`).
+   */
+  diff?: (r: number, t: Target) => number | undefined;
+  /**
+   * A weaker reader: at most this many stores changed between any release and the latest, so
+   * every store count, n and count-like numerator moves by at most this much (per figure without
+   * a known `diff`).
+   */
+  changedAtMost?: number;
+  /**
+   * Also attack each earlier release's figures that it and every release before it hid but a
+   * later release published (bounds with `release` set): what a correction reveals of what an
+   * earlier release hid, beyond the changed stores' contribution.
+   */
+  earlierHidden?: boolean;
+}
+
+/** A figure whose value moves by at most one when one store is added, removed or changed. */
+const countLike = (figure: string) => figure === 'stores' || figure === 'num:returning_store_share' || (/^(n|num):/.test(figure) && !figure.includes(':mean_'));
+
+/**
+ * Several releases of one output folder (oldest first, the latest last) attacked as ONE programme
+ * of `dim`: each release has its own figures (each its own programme, as attackRelease builds it),
+ * and each figure of an earlier release is tied to the latest's by what the reader knows of the
+ * difference (`diff`, or at most `changedAtMost` stores). The targets are the latest release's
+ * figures hidden in every release that lists them (a figure any release published is known; what
+ * comparing releases tells beyond it is the changed stores' own contribution).
+ */
+export async function attackReleases(releases: Release[], dim: Dim, options: ReleasesOptions): Promise<Bound[]> {
+  if (releases.length === 0) return [];
   const p = new Programme();
-  const targets: Array<Target & { key: string }> = [];
+  const last = releases.length - 1;
+  const built = releases.map((release, r) => {
+    const months = [...release.months.keys()].sort();
+    return programme(release, dim, months, months, options, p, `r${r}|`);
+  });
+  // Targets: hidden in every release in which the figure exists (its programme has its column).
+  const hiddenIn = built.map(([, targets]) => new Set(targets.map((t) => t.key)));
+  const exists = (r: number, t: Attacked, from: number) => p.has(`r${r}|${t.col.slice(`r${from}|`.length)}`);
+  const hiddenUpTo = (t: Attacked, from: number, to: number) => built.every((_, r) => r > to || r === from || hiddenIn[r].has(t.key) || !exists(r, t, from));
+  const targets: Attacked[] = built[last][1].filter((t) => hiddenUpTo(t, last, last));
+  if (options.earlierHidden) {
+    for (let r = 0; r < last; r++) {
+      for (const t of built[r][1]) {
+        const publishedLater = built.some((_, q) => q > r && exists(q, t, r) && !hiddenIn[q].has(t.key));
+        if (publishedLater && hiddenUpTo(t, r, r)) targets.push({ ...t, release: r, key: `r${r}|${t.key}` });
+      }
+    }
+  }
+  // Ties: release r's figure = the latest's + d.
+  for (const name of p.keys()) {
+    const m = /^r(\d+)\|(.*)$/.exec(name)!;
+    const r = Number(m[1]);
+    if (r === last) continue;
+    const latest = `r${last}|${m[2]}`;
+    if (!p.has(latest)) continue;
+    const [month, cell, figure] = m[2].split('|');
+    const d = options.diff?.(r, { month, cell, figure: figure === 'num:returning_store_share' ? 'returning' : figure });
+    if (d !== undefined) {
+      p.row([[p.v(name), 1], [p.v(latest), -1]], '=', d);
+    } else if (options.changedAtMost !== undefined && countLike(figure)) {
+      p.row([[p.v(name), 1], [p.v(latest), -1]], '<=', options.changedAtMost);
+      p.row([[p.v(name), 1], [p.v(latest), -1]], '>=', -options.changedAtMost);
+    }
+  }
+  const mosts = new Map(built[last][2]);
+  built.forEach(([, , m], r) => m.forEach((most, month) => mosts.set(`r${r}|${month}`, most)));
+  return solveAll(p, targets, mosts, options.enough, `${dim}${options.stable ? ' (stable cells)' : ''}, ${releases.length} releases`, options.seen);
+}
+
+/** A target as programme() finds it: `key` names the figure (month|cell|figure), `col` its column. */
+type Attacked = Target & { key: string; col: string; release?: number };
+
+/**
+ * The programme of `months`, with the hidden figures of `attacked` (among them) as targets; built
+ * into `p` with its columns' names prefixed by `prefix` (attackReleases: one prefix per release).
+ */
+function programme(release: Release, dim: Dim, months: string[], attacked: string[], { stable, only = () => true, knowsRule = false }: AttackOptions, p = new Programme(), prefix = ''): [Programme, Attacked[], Map<string, number>] {
+  const targets: Attacked[] = [];
   const mosts = new Map<string, number>();
   const cellsOf = (month: string) => {
     const cells = new Set<string>();
@@ -148,8 +245,9 @@ function programme(release: Release, dim: Dim, months: string[], attacked: strin
     const T = total.n!;
     const cells = cellsOf(month);
     const get = (metric: string, cell: string) => (cell === UNKNOWN ? null : shown(figs.get(`${metric}|${dim}:${cell}`)));
-    const key = (figure: string, cell: string, m = month) => `${m}|${cell}|${figure}`;
-    const target = (figure: string, cell: string) => attacked.includes(month) && only({ month, cell, figure }) && targets.push({ month, cell, figure, key: key(figure, cell) });
+    const key = (figure: string, cell: string, m = month) => `${prefix}${m}|${cell}|${figure}`;
+    const target = (figure: string, cell: string) =>
+      attacked.includes(month) && only({ month, cell, figure }) && targets.push({ month, cell, figure, key: `${month}|${cell}|${figure}`, col: key(figure === 'returning' ? 'num:returning_store_share' : figure, cell) });
 
     // Store counts.
     const known = shown(figs.get(`${dim}_known_share|all`));
@@ -171,6 +269,12 @@ function programme(release: Release, dim: Dim, months: string[], attacked: strin
       }
     }
     p.row(cells.map((c) => [p.v(key('stores', c)), 1]), '=', T);
+    if (knowsRule) {
+      // The methodology: hidden cells are the smallest of their breakdown.
+      const published = cells.filter((c) => c !== UNKNOWN).map((c) => get('active_stores', c)?.n ?? null).filter((n): n is number => n !== null);
+      const least = Math.min(...published);
+      if (published.length > 0) for (const cell of cells) if (cell !== UNKNOWN && !get('active_stores', cell)) p.v(key('stores', cell), 0, least);
+    }
     if (hiddenCells === cells.length - 1 && known && known.n === T) mosts.set(month, T - (T - known.numerator!) - publishedStores);
 
     const metrics = new Set<string>();
@@ -242,14 +346,14 @@ function programme(release: Release, dim: Dim, months: string[], attacked: strin
   return [p, targets, mosts];
 }
 
-async function solveAll(p: Programme, targets: Array<Target & { key: string }>, mosts: Map<string, number>, enough?: (b: Bound) => boolean, context = '', known?: Map<string, [number, number]>): Promise<Bound[]> {
+async function solveAll(p: Programme, targets: Attacked[], mosts: Map<string, number>, enough?: (b: Bound) => boolean, context = '', known?: Map<string, [number, number]>): Promise<Bound[]> {
   if (targets.length === 0) return [];
   const model = (await loadHighs()).createModel({ format: 'lp', data: p.text() });
   try {
     // Without presolve, the primal simplex re-solves from the last basis after each objective change
     // (that basis stays feasible): measured about 10x faster than the default dual simplex here.
     model.options.set({ output_flag: false, log_to_console: false, presolve: 'off', solver: 'simplex', simplex_strategy: 4 });
-    const cols = targets.map((t) => model.getColByName(p.v(`${t.month}|${t.cell}|${t.figure === 'returning' ? 'num:returning_store_share' : t.figure}`)));
+    const cols = targets.map((t) => model.getColByName(p.v(t.col)));
     // Every solution found is a point every attacker's interval contains: the values it gives the
     // targets widen what each is known to reach.
     const seen = targets.map((t): [number, number] => [...(known?.get(t.key) ?? [Infinity, -Infinity])]);
@@ -274,9 +378,10 @@ async function solveAll(p: Programme, targets: Array<Target & { key: string }>, 
       model.changeColCost(i, 0);
       return x;
     };
-    const bounds = targets.map(({ key, ...t }, k) => {
+    const bounds = targets.map(({ key, col, ...t }, k) => {
       const bound: Bound = { ...t, lo: seen[k][0], hi: seen[k][1] };
-      if (t.figure === 'stores' && mosts.has(t.month)) bound.most = mosts.get(t.month);
+      const most = mosts.get(t.release === undefined ? t.month : `r${t.release}|${t.month}`);
+      if (t.figure === 'stores' && most !== undefined) bound.most = most;
       const done = () => enough !== undefined && bound.lo <= bound.hi && enough(bound);
       if (done()) return bound;
       bound.lo = solve(cols[k], 1);
@@ -284,6 +389,7 @@ async function solveAll(p: Programme, targets: Array<Target & { key: string }>, 
       if (done()) return bound;
       bound.hi = solve(cols[k], -1);
       void key;
+      void col;
       return bound;
     });
     if (enough && known) targets.forEach((t, k) => known.set(t.key, seen[k]));

@@ -11,6 +11,16 @@ const FLAG_OF: Record<string, (typeof ADS)[number] | (typeof AGENTIC)[number]> =
   ...Object.fromEntries(ADS.map((f) => [`${f.slice(4)}_ads_share`, f])),
 };
 
+/** Three-valued OR and AND of flags, as the definitions state them (unknown when a missing check could change the answer). */
+const or = (values: Array<boolean | null>) => (values.includes(true) ? true : values.includes(null) ? null : false);
+const and = (values: Array<boolean | null>) => (values.includes(false) ? false : values.includes(null) ? null : true);
+/** Share metrics of several flags: a store's answer (null: not counted in n). */
+const DERIVED: Record<string, (r: PanelRow) => boolean | null> = {
+  any_ads_share: (r) => or(ADS.map((f) => r.flags[f])),
+  multi_channel_ads_share: (r) => (ADS.some((f) => r.flags[f] === null) ? null : ADS.filter((f) => r.flags[f]).length >= 2),
+  agent_ready_share: (r) => and((['llms_txt', 'product_schema', 'ai_crawlers_allowed'] as const).map((f) => r.flags[f])),
+};
+
 /** The true value of a target figure, where this module knows how to count it. */
 export function truthOf(panel: Panel, dim: Dim): (t: Target) => number | undefined {
   return (t) => {
@@ -22,6 +32,9 @@ export function truthOf(panel: Panel, dim: Dim): (t: Target) => number | undefin
     }
     const [part, metric] = t.figure.split(':');
     if (metric === 'new_stores') return rows.filter((r) => r.created_month === t.month).length;
+    if (metric === 'new_store_rate') return rows.filter((r) => (part === 'n' ? r.created_month !== null : r.created_month === t.month)).length;
+    const derived = DERIVED[metric];
+    if (derived) return rows.filter((r) => (part === 'n' ? derived(r) !== null : derived(r) === true)).length;
     const flag = FLAG_OF[metric];
     if (!flag) return undefined;
     return rows.filter((r) => (part === 'n' ? r.flags[flag] !== null : r.flags[flag] === true)).length;

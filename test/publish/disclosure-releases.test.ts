@@ -1,0 +1,252 @@
+/**
+ * Every release of a month attacked together (issue 24): a correction republishes a month into
+ * the same output folder, and every release stays readable in `<out>/.releases/<id>/`. The
+ * independent attacker (test/helpers/independent-attacker.ts, attackReleases) reads each release
+ * folder and solves one linear programme per breakdown over all of them: each release has its own
+ * figures, tied to the latest release's by the difference a reader who knows which stores changed
+ * knows (counted here from the two panel versions). A figure published in any release is known;
+ * the targets are the figures hidden in every release, judged against the latest panel's truth
+ * with the rules of disclosure-independent.test.ts: no hidden store count bounded inside its
+ * protection interval (below 30, or within ±30% of the truth), no other hidden figure pinned.
+ * A second reader knows the suppression rule (hidden cells are the smallest of their breakdown):
+ * the cells the floor protects (true size below 30) stay protected against it too.
+ */
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishPanel } from '../helpers/cli.js';
+import { attackReleasesPublished, releaseFolders, type ReleasesAttackOptions, type ReleasesReport } from '../helpers/attack-published.js';
+import { readRelease } from '../helpers/published-reader.js';
+import { tempDirs } from '../helpers/tmp.js';
+import { stores, writePanel, type HandStore } from '../stats/hand-panel.js';
+
+const dirs = tempDirs('storelens-releases-attack-');
+afterAll(() => dirs.removeAll());
+
+const [A, M, J] = ['2026-04', '2026-05', '2026-06'];
+const ALL = [A, M, J];
+const T = (day: number) => new Date(`2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`);
+
+type Row = Record<string, string>;
+async function editMonth(dir: string, month: string, edit: (rows: Row[]) => Row[]): Promise<void> {
+  const file = path.join(dir, `${month}.csv`);
+  const rows = parse(await readFile(file), { columns: true }) as Row[];
+  await writeFile(file, stringify(edit(rows), { header: true, columns: Object.keys(rows[0]!) }));
+}
+/** Ad columns unknown for the stores `ids` (their any_ads_share is then unknown: not in its n). */
+const adsUnknown = (ids: string[]) => (rows: Row[]) => rows.map((r) => (ids.includes(r.store_id!) ? { ...r, ads_meta: '', ads_google: '', ads_tiktok: '', ads_pinterest: '' } : r));
+
+async function report(label: string, found: ReleasesReport): Promise<ReleasesReport> {
+  console.log(
+    `${label}: ${found.attacked} hidden figures attacked, ${found.violations.length} violations; tightest store count relative to truth: ${found.tightest}` +
+      (found.violations.length ? `\n  ${found.violations.slice(0, 20).join('\n  ')}` : '') +
+      (found.ruleBroken.length ? `\n  the rule is wrong for: ${found.ruleBroken.slice(0, 10).join('; ')}` : ''),
+  );
+  return found;
+}
+
+/** What one breakdown of a month shows, for the log: `cell=n` or `cell=-` where hidden. */
+async function shows(folder: string, month: string, metric: string, cells: string[]): Promise<string> {
+  const figs = (await readRelease(folder)).months.get(month)!;
+  const f = (d: string) => figs.get(`${metric}|${d}`);
+  return `${metric} all=${f('all')?.n ?? '-'} ${cells.map((c) => `${c}=${f(`country:${c}`)?.suppressed ? '-' : f(`country:${c}`)?.n}`).join(' ')}`;
+}
+
+/**
+ * A publication and its corrections: `panels[0]` published in full, each later panel republished
+ * (`months` of each correction) into the same output folder; the old panel folders are kept.
+ */
+async function publishVersions(base: HandStore[], edits: Array<{ months: string; edit: (dir: string) => Promise<void> }>, prepare?: (dir: string) => Promise<void>) {
+  const root = await dirs.make();
+  const out = path.join(root, 'out');
+  const panels = [path.join(root, 'v0')];
+  await writePanel(panels[0]!, base);
+  await prepare?.(panels[0]!);
+  await publishPanel(panels[0]!, out, { now: () => T(1) });
+  for (const [i, { months, edit }] of edits.entries()) {
+    const next = path.join(root, `v${i + 1}`);
+    await cp(panels.at(-1)!, next, { recursive: true });
+    await edit(next);
+    panels.push(next);
+    const summary = await publishPanel(next, out, { months, now: () => T(i + 2) });
+    expect(summary.changed, `correction ${i + 1} changes something`).toBe(true);
+  }
+  const folders = await releaseFolders(out);
+  expect(folders).toHaveLength(panels.length);
+  return { out, panels, folders, versions: panels.map((panel, i) => ({ panel, folder: folders[i]! })) };
+}
+
+async function attack(label: string, versions: Array<{ panel: string; folder: string }>, options: ReleasesAttackOptions = {}) {
+  const found = await report(label, await attackReleasesPublished(versions, options));
+  expect(found.disagreements).toEqual([]);
+  expect(found.attacked).toBeGreaterThan(0);
+  return found;
+}
+
+/**
+ * Issue 24's countries: big ones so totals are large (some stores advertise, so no share's
+ * numerators are all zero), and XX, YY and ZZ of 31, 30 and 29 stores, one store of XX and one of
+ * ZZ with its ad pixels unknown (any_ads_share: n 30 for XX, 28 for ZZ; 1,466 in all).
+ */
+const issuePanel = (): HandStore[] => [
+  ...stores('us', 602, 'US', 'apparel', ALL),
+  ...stores('us-ads', 100, 'US', 'apparel', ALL, ['ads_meta']),
+  ...stores('gb', 400, 'GB', 'home', ALL),
+  ...stores('ca', 276, 'CA', 'beauty', ALL),
+  ...stores('xx', 26, 'XX', 'toys', ALL),
+  ...stores('xx-ads', 5, 'XX', 'toys', ALL, ['ads_meta']),
+  ...stores('yy', 25, 'YY', 'toys', ALL),
+  ...stores('yy-ads', 5, 'YY', 'toys', ALL, ['ads_meta']),
+  ...stores('zz', 24, 'ZZ', 'toys', ALL),
+  ...stores('zz-ads', 5, 'ZZ', 'toys', ALL, ['ads_meta']),
+];
+const unknownAds = (dir: string) => Promise.all(ALL.map((m) => editMonth(dir, m, adsUnknown(['xx-0000', 'zz-0000'])))).then(() => undefined);
+/** A copy of store `like` (its cell and flags) under a new id, in `month`. */
+const addStore = (month: string, like: string, id: string, change: (r: Row) => Row = (r) => r) => (dir: string) =>
+  editMonth(dir, month, (rows) => [...rows, change({ ...rows.find((r) => r.store_id === like)!, store_id: id, domain: `${id}.myshopify.com` })]);
+const removeStore = (month: string, id: string) => (dir: string) => editMonth(dir, month, (rows) => rows.filter((r) => r.store_id !== id));
+const changeStore = (month: string, id: string, change: (r: Row) => Row) => (dir: string) => editMonth(dir, month, (rows) => rows.map((r) => (r.store_id === id ? change(r) : r)));
+
+for (const [month, where] of [[J, 'the last month'], [M, 'a middle month (republished with the month after it)']] as const) {
+  describe(`issue 24: countries of 29 (ZZ), 30 (YY) and 31 (XX) stores, one ZZ store added to ${where} and republished`, () => {
+    let v: Awaited<ReturnType<typeof publishVersions>>;
+    beforeAll(async () => {
+      v = await publishVersions(issuePanel(), [{ months: month, edit: addStore(month, 'zz-0001', 'zz-added') }], unknownAds);
+      for (const [i, folder] of v.folders.entries()) {
+        for (const m of month === J ? [J] : [M, J]) console.log(`issue 24 (${month}), release ${i}, ${m}: ${await shows(folder, m, 'any_ads_share', ['XX', 'YY', 'ZZ'])}; ${await shows(folder, m, 'active_stores', ['XX', 'YY', 'ZZ'])}`);
+      }
+    }, 120_000);
+
+    it('attacking both releases together, knowing which store changed, pins nothing and bounds no hidden store count inside its protection interval', async () => {
+      const found = await attack(`issue 24 (${month}), both releases, knowing which store changed`, v.versions);
+      expect(found.violations).toEqual([]);
+    }, 120_000);
+
+    it('what the first release hid stays protected: a reader who knows which store changed recovers none of it from what the second release shows', async () => {
+      // Also attacks the first release's figures that it hid and the second showed (the
+      // methodology: a correction hides more, never fewer), judged against the first panel.
+      const found = await attack(`issue 24 (${month}), both releases, what the first release hid`, v.versions, { earlierHidden: true });
+      expect(found.violations).toEqual([]);
+    }, 120_000);
+
+    it('a reader who knows only that at most one store changed bounds nothing inside its protection interval', async () => {
+      const found = await attack(`issue 24 (${month}), both releases, at most one store changed`, v.versions, { reader: { changedAtMost: 1 } });
+      expect(found.violations).toEqual([]);
+    }, 120_000);
+
+    it('each release alone is safe', async () => {
+      for (const [i, version] of v.versions.entries()) {
+        const found = await attack(`issue 24 (${month}), release ${i} alone`, [version]);
+        expect(found.violations).toEqual([]);
+      }
+    }, 120_000);
+  });
+}
+
+/**
+ * A small panel with countries (and categories) of 29, 30 and 31 stores, corrected four times in
+ * a row, each correction republished into the same output folder: one store added, removed,
+ * given a feature, moved to another country; in the last month and in a middle month (whose
+ * republication rebuilds the month after it too).
+ */
+const smallPanel = (): HandStore[] => [
+  ...stores('us', 180, 'US', 'apparel', ALL),
+  ...stores('us-ads', 20, 'US', 'apparel', ALL, ['ads_meta']),
+  ...stores('us-mcp', 2, 'US', 'apparel', ALL, ['mcp_server']),
+  ...stores('gb', 100, 'GB', 'home', ALL),
+  ...stores('gb-new', 2, 'GB', 'home', [M, J]),
+  ...stores('ca', 57, 'CA', 'beauty', ALL),
+  ...stores('ca-mcp', 1, 'CA', 'beauty', ALL, ['mcp_server']),
+  ...stores('se', 26, 'SE', 'garden', ALL),
+  ...stores('se-ads', 2, 'SE', 'garden', ALL, ['ads_meta']),
+  ...stores('se-mcp', 1, 'SE', 'garden', ALL, ['mcp_server']),
+  ...stores('fi', 28, 'FI', 'toys', ALL),
+  ...stores('fi-ads', 2, 'FI', 'toys', ALL, ['ads_meta']),
+  ...stores('ie', 29, 'IE', 'toys', ALL),
+  ...stores('ie-ads', 2, 'IE', 'toys', ALL, ['ads_meta']),
+];
+const CORRECTIONS = [
+  { what: `one store added to SE (29 stores) in ${J}, the last month`, months: J, edit: addStore(J, 'se-0001', 'se-added') },
+  { what: `one store removed from FI (30 stores) in ${M}, a middle month`, months: M, edit: removeStore(M, 'fi-0003') },
+  { what: `one store of IE (31 stores) given an MCP server in ${M}`, months: M, edit: changeStore(M, 'ie-0004', (r) => ({ ...r, mcp_server: 'true' })) },
+  { what: `one store moved from FI (30 stores) to SE (30 after the first correction) in ${J}`, months: J, edit: changeStore(J, 'fi-0005', (r) => ({ ...r, country: 'SE', category: 'garden' })) },
+];
+
+describe('four corrections of one store each, every release of the corrected months attacked together', () => {
+  let v: Awaited<ReturnType<typeof publishVersions>>;
+  beforeAll(async () => {
+    v = await publishVersions(smallPanel(), CORRECTIONS);
+    for (const [i, folder] of v.folders.entries()) {
+      for (const month of [M, J]) console.log(`release ${i}, ${month}: ${await shows(folder, month, 'active_stores', ['SE', 'FI', 'IE'])}`);
+    }
+  }, 180_000);
+
+  for (const [k, { what }] of CORRECTIONS.entries()) {
+    it(`after correction ${k + 1} (${what}): the ${k + 2} releases together bound nothing inside its protection interval`, async () => {
+      // The move breaks "stores keep their cell": attacked without that assumption from then on.
+      const found = await attack(`correction ${k + 1}, ${k + 2} releases, knowing which stores changed`, v.versions.slice(0, k + 2), { stable: k >= 3 ? [false] : [true, false] });
+      expect(found.violations).toEqual([]);
+    }, 180_000);
+  }
+
+  it('a reader who knows at most one store changed between consecutive releases, over the last two releases, bounds nothing inside its protection interval', async () => {
+    const found = await attack('corrections 3 and 4, at most one store changed', v.versions.slice(-2), { reader: { changedAtMost: 1 }, stable: [false] });
+    expect(found.violations).toEqual([]);
+  }, 180_000);
+});
+
+/**
+ * The rule-knowing reader: country PP holds 29 stores and a 30th that comes and goes month to
+ * month (30, 29, 30, 29), QQ holds 30; in the months PP holds 29 they are the hidden pair. A
+ * reader who knows hidden cells are the smallest of their breakdown bounds each hidden store
+ * count by the smallest published one; the cells the floor protects (below 30) must stay
+ * protected against it, in every month, in one release and with a correction. Once beside a
+ * published country of 31 stores (RR, as in issue 24: the smallest published cell), once with
+ * the smallest published country at 58 stores.
+ */
+const SWING = ['2026-03', '2026-04', '2026-05', '2026-06'];
+const swingPanel = (rr: boolean): HandStore[] => [
+  ...stores('us', 180, 'US', 'apparel', SWING),
+  ...stores('us-ads', 20, 'US', 'apparel', SWING, ['ads_meta']),
+  ...stores('us-mcp', 2, 'US', 'apparel', SWING, ['mcp_server']),
+  ...stores('gb', 100, 'GB', 'home', SWING),
+  ...stores('ca', 57, 'CA', 'beauty', SWING),
+  ...stores('ca-mcp', 1, 'CA', 'beauty', SWING, ['mcp_server']),
+  ...(rr ? stores('rr', 31, 'RR', 'toys', SWING) : []),
+  ...stores('qq', 30, 'QQ', 'toys', SWING),
+  ...stores('pp', 28, 'PP', 'garden', SWING),
+  ...stores('pp-mcp', 1, 'PP', 'garden', SWING, ['mcp_server']),
+  ...stores('pp-swing', 1, 'PP', 'garden', [SWING[0]!, SWING[2]!]),
+];
+
+for (const rr of [true, false]) {
+  describe(`a reader who knows the suppression rule, one PP store coming and going (30, 29, 30, 29 stores), ${rr ? 'RR (31 stores) published' : 'no country of 31 stores'}`, () => {
+    let v: Awaited<ReturnType<typeof publishVersions>>;
+    beforeAll(async () => {
+      // The correction: the store is back in the last month too (PP: 30, 29, 30, 30).
+      const back = (dir: string) => editMonth(dir, SWING[3]!, (rows) => [...rows, { ...rows.find((r) => r.store_id === 'pp-0000')!, store_id: 'pp-swing-0000', domain: 'pp-swing-0000.myshopify.com' }]);
+      v = await publishVersions(swingPanel(rr), [{ months: SWING[3]!, edit: back }]);
+      for (const [i, folder] of v.folders.entries()) {
+        for (const month of SWING) console.log(`swing${rr ? ' (RR)' : ''}, release ${i}, ${month}: ${await shows(folder, month, 'active_stores', rr ? ['PP', 'QQ', 'RR', 'CA'] : ['PP', 'QQ', 'CA'])}`);
+      }
+    }, 120_000);
+
+    it('bounds no hidden store count below 30 inside its protection interval in any month', async () => {
+      const found = await attack(`swing${rr ? ' (RR)' : ''}, first release, knowing the rule`, v.versions.slice(0, 1), { knowsRule: true });
+      // The reader's premise: were a hidden cell larger than a published one, its bounds would be
+      // wrong ('outside' verdicts), and the methodology's statement of the rule with them.
+      expect(found.ruleBroken, 'hidden cells are the smallest of their breakdown, as the methodology states').toEqual([]);
+      expect(found.violations).toEqual([]);
+    }, 120_000);
+
+    it('nor does it, knowing which store changed too, with both releases after the store is put back in the last month (30, 29, 30, 30)', async () => {
+      const found = await attack(`swing${rr ? ' (RR)' : ''}, both releases, knowing the rule and the changed store`, v.versions, { knowsRule: true });
+      // The reader's premise: were a hidden cell larger than a published one, its bounds would be
+      // wrong ('outside' verdicts), and the methodology's statement of the rule with them.
+      expect(found.ruleBroken, 'hidden cells are the smallest of their breakdown, as the methodology states').toEqual([]);
+      expect(found.violations).toEqual([]);
+    }, 120_000);
+  });
+}
