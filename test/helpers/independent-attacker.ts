@@ -134,6 +134,12 @@ export interface AttackOptions {
    * the smallest store count published in that breakdown that month.
    */
   knowsRule?: boolean;
+  /**
+   * With `knowsRule`: where the reader takes the rule to hold (release index, month, cell); by
+   * default everywhere. A caller that knows the truth passes where it does hold: a reader who
+   * is never misled by it, the strongest one.
+   */
+  ruleHolds?: (release: number, month: string, cell: string) => boolean;
 }
 
 /** Every hidden figure of `dim` (or those `only` picks), with the interval the programme allows. */
@@ -187,7 +193,7 @@ export async function attackReleases(releases: Release[], dim: Dim, options: Rel
   const last = releases.length - 1;
   const built = releases.map((release, r) => {
     const months = [...release.months.keys()].sort();
-    return programme(release, dim, months, months, options, p, `r${r}|`);
+    return programme(release, dim, months, months, options, p, `r${r}|`, r);
   });
   // Targets: hidden in every release in which the figure exists (its programme has its column).
   const hiddenIn = built.map(([, targets]) => new Set(targets.map((t) => t.key)));
@@ -230,7 +236,7 @@ type Attacked = Target & { key: string; col: string; release?: number };
  * The programme of `months`, with the hidden figures of `attacked` (among them) as targets; built
  * into `p` with its columns' names prefixed by `prefix` (attackReleases: one prefix per release).
  */
-function programme(release: Release, dim: Dim, months: string[], attacked: string[], { stable, only = () => true, knowsRule = false }: AttackOptions, p = new Programme(), prefix = ''): [Programme, Attacked[], Map<string, number>] {
+function programme(release: Release, dim: Dim, months: string[], attacked: string[], { stable, only = () => true, knowsRule = false, ruleHolds }: AttackOptions, p = new Programme(), prefix = '', index = 0): [Programme, Attacked[], Map<string, number>] {
   const targets: Attacked[] = [];
   const mosts = new Map<string, number>();
   const cellsOf = (month: string) => {
@@ -273,7 +279,8 @@ function programme(release: Release, dim: Dim, months: string[], attacked: strin
       // The methodology: hidden cells are the smallest of their breakdown.
       const published = cells.filter((c) => c !== UNKNOWN).map((c) => get('active_stores', c)?.n ?? null).filter((n): n is number => n !== null);
       const least = Math.min(...published);
-      if (published.length > 0) for (const cell of cells) if (cell !== UNKNOWN && !get('active_stores', cell)) p.v(key('stores', cell), 0, least);
+      const holds = (cell: string) => ruleHolds?.(index, month, cell) ?? true;
+      if (published.length > 0) for (const cell of cells) if (cell !== UNKNOWN && !get('active_stores', cell) && holds(cell)) p.v(key('stores', cell), 0, least);
     }
     if (hiddenCells === cells.length - 1 && known && known.n === T) mosts.set(month, T - (T - known.numerator!) - publishedStores);
 
