@@ -200,7 +200,12 @@ describe('the disclosure audit across the releases of a month', () => {
         expect(outside).toEqual([]);
         expect(findings.map((f) => `${f.month} ${f.dim} ${f.value} ${f.metric ?? ''} ${f.figure} [${f.interval.join(', ')}] true ${f.truth}`)).toEqual([]);
       }),
-      { numRuns: 40, endOnFailure: true },
+      {
+        numRuns: 8,
+        endOnFailure: true,
+        // Once refused: a carried 31-store cell next to a published 31-store one (the rule-knowing reader must not bound a carried cell).
+        examples: [[[{ size: 120, rare: 1 }, { size: 38, rare: 2 }, { size: 31, rare: 0 }, { size: 30, rare: 2 }, { size: 10, rare: 2 }], 'remove', 18]],
+      },
     );
   }, 240_000);
 
