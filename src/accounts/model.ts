@@ -374,7 +374,7 @@ function diagonal(v: Float64Array): Float64Array {
 }
 
 /** Cholesky factor of a symmetric positive-definite matrix given by its lower triangle. */
-function cholesky(a: Float64Array, d: number): Float64Array {
+export function cholesky(a: Float64Array, d: number): Float64Array {
   const l = new Float64Array(d * d);
   for (let i = 0; i < d; i++) {
     for (let j = 0; j <= i; j++) {

@@ -20,6 +20,8 @@ import { RecentSignal } from './events.js';
 import { page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
 import { contactsOfStore } from '../contacts/store.js';
 import { Contact } from '../contacts/events.js';
+import { ModelInsights } from './insights.js';
+import { modelInsights } from './insights-store.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
 
@@ -323,6 +325,22 @@ export const accountRoutes = [
       const entry = await setAccountStatus(tx, workspace.id, params.store_id, { status: body.status, note: body.note ?? null, actor: `key:${key.id}` }, now);
       if (!entry) throw notVisible(params.store_id);
       return { status: 200, body: { object: 'account_status' as const, store_id: params.store_id, status: entry.status, note: entry.note, updated_at: entry.created_at } };
+    },
+  }),
+  defineRoute({
+    operationId: 'get_model_insights',
+    method: 'GET',
+    path: '/model-insights',
+    tag: 'Accounts',
+    summary: "Read the workspace model's insights",
+    description:
+      "The current model version and when it was fitted, the labels it learned from (each store's latest outcome), its largest weights with their posterior standard deviation and 95% interval, and a backtest on the workspace's own outcomes: each store won or lost is scored with the score it had in the ranking current when its first outcome was recorded (never by a model that had seen a label of it), giving the overall win rate, lift at 10 and 50 (win rate of the best-scored 10 or 50 ÷ the overall win rate), calibration by score decile (mean score against observed win rate, with counts) and the same figures as they stood over the last model versions. A figure resting on fewer than 30 outcomes is marked `small_sample: true`: read its counts, not its rate.",
+    scope: 'read:accounts',
+    kind: 'read',
+    planned: 'available',
+    response: ModelInsights,
+    async handler({ db, workspace }) {
+      return { status: 200, body: await modelInsights(db.kysely, workspace.id) };
     },
   }),
   defineRoute({

@@ -6,6 +6,7 @@ import { migration as m0002RankingHistory } from './migrations/0002-ranking-hist
 import { migration as m0003AccountsVersion } from './migrations/0003-accounts-version.js';
 import { migration as m0004AccountsIntelligence } from './migrations/0004-accounts-intelligence.js';
 import { migration as m0009RankingVersions } from './migrations/0009-ranking-versions.js';
+import { migration as m0021OutcomeScores } from './migrations/0021-outcome-scores.js';
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { DealStage, LostReason } from '../deals/stages.js';
@@ -130,6 +131,15 @@ export interface OutcomesTable {
   recorded_at: string;
   /** The deal whose stage move recorded this outcome; null for record_outcome. */
   deal_id: string | null;
+  /**
+   * The account's row in the ranking current when the outcome was recorded (what the model
+   * predicted before it saw the outcome): its score, logit, model version and ranking version.
+   * Null when that ranking did not list the store, and for outcomes recorded before 0021.
+   */
+  ranked_score: number | null;
+  ranked_logit: number | null;
+  ranked_model_version: number | null;
+  ranked_version: number | null;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -158,4 +168,5 @@ export const accountsMigrations = {
   '0003_accounts_version': m0003AccountsVersion,
   '0004_accounts_intelligence': m0004AccountsIntelligence,
   '0009_ranking_versions': m0009RankingVersions,
+  '0021_outcome_scores': m0021OutcomeScores,
 };

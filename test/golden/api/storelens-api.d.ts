@@ -87,6 +87,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/model-insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the workspace model's insights
+         * @description The current model version and when it was fitted, the labels it learned from (each store's latest outcome), its largest weights with their posterior standard deviation and 95% interval, and a backtest on the workspace's own outcomes: each store won or lost is scored with the score it had in the ranking current when its first outcome was recorded (never by a model that had seen a label of it), giving the overall win rate, lift at 10 and 50 (win rate of the best-scored 10 or 50 ÷ the overall win rate), calibration by score decile (mean score against observed win rate, with counts) and the same figures as they stood over the last model versions. A figure resting on fewer than 30 outcomes is marked `small_sample: true`: read its counts, not its rate.
+         *
+         *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
+         */
+        get: operations["get_model_insights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/current-list": {
         parameters: {
             query?: never;
@@ -2435,6 +2457,152 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    get_model_insights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "model_insights";
+                        /** @description The current model version; null before the workspace was first ranked */
+                        model_version: number | null;
+                        /** @description When the current model was fitted */
+                        trained_at: string | null;
+                        /** @description The current ranking version */
+                        ranking_version: number;
+                        /** @description What the model learns from */
+                        labels: {
+                            /** @description Stores with an outcome (a store's latest outcome is its label) */
+                            total: number;
+                            won: number;
+                            lost: number;
+                            /** @description Latest outcome a stage between (discovery … negotiation): a weaker positive label */
+                            in_progress: number;
+                            /** @description Labels the current model was fitted on (stores it could see) */
+                            used_by_model: number;
+                        };
+                        /** @description The model's starting logit for every account */
+                        intercept: {
+                            weight: number;
+                            sd: number;
+                        } | null;
+                        /** @description The 10 largest weights by absolute value (intercept apart); empty before the first ranking */
+                        weights: {
+                            /** @description The input, e.g. `country:US`, `app:klaviyo`, `signal:traffic_up` (`:earlier`: the signal in an earlier month) */
+                            feature: string;
+                            /** @description The same in plain words */
+                            label: string;
+                            /** @description The input's weight in the logit (posterior mode) */
+                            weight: number;
+                            /** @description Posterior standard deviation of the weight (Laplace approximation at the mode) */
+                            sd: number;
+                            /** @description 95% credible interval: weight ± 1.96 sd */
+                            interval: [
+                                number,
+                                number
+                            ];
+                            /** @description The starting weighting: where the weight is without labels */
+                            prior: {
+                                mean: number;
+                                sd: number;
+                            };
+                        }[];
+                        /** @description Outcomes scored with what the model predicted before it saw them: each store with its score when its first outcome was recorded, its result its latest outcome */
+                        backtest: {
+                            /** @description Stores whose latest outcome is won or lost and whose first outcome found them in the ranking */
+                            outcomes_scored: number;
+                            wins: number;
+                            /** @description wins / outcomes_scored; null when there is nothing to divide by */
+                            win_rate: number | null;
+                            /** @description True when the figure rests on fewer than 30 outcomes: read the counts, not the rate */
+                            small_sample: boolean;
+                            /** @description Stores won or lost that the ranking did not list when their first outcome was recorded (or recorded before scores were kept) */
+                            unscored: number;
+                            /** @description Why the figures are thin, when they are */
+                            note: string | null;
+                            /** @description Observed win rate of the top k outcomes by their score at the time, against the overall observed win rate */
+                            lift_at_10: {
+                                /** @description How many of the best-scored outcomes (by their score at the time) the lift is measured in */
+                                k: number;
+                                /** @description Outcomes in that top group (fewer than k when fewer were scored) */
+                                n: number;
+                                /** @description Of them, won */
+                                wins: number;
+                                /** @description wins / n; null when there is nothing to divide by */
+                                win_rate: number | null;
+                                /** @description win_rate of the top group ÷ win_rate of every scored outcome (1 = no better than the average); null when every scored outcome is in the top group, or none was won */
+                                lift: number | null;
+                                /** @description True when the figure rests on fewer than 30 outcomes: read the counts, not the rate */
+                                small_sample: boolean;
+                            };
+                            /** @description Observed win rate of the top k outcomes by their score at the time, against the overall observed win rate */
+                            lift_at_50: {
+                                /** @description How many of the best-scored outcomes (by their score at the time) the lift is measured in */
+                                k: number;
+                                /** @description Outcomes in that top group (fewer than k when fewer were scored) */
+                                n: number;
+                                /** @description Of them, won */
+                                wins: number;
+                                /** @description wins / n; null when there is nothing to divide by */
+                                win_rate: number | null;
+                                /** @description win_rate of the top group ÷ win_rate of every scored outcome (1 = no better than the average); null when every scored outcome is in the top group, or none was won */
+                                lift: number | null;
+                                /** @description True when the figure rests on fewer than 30 outcomes: read the counts, not the rate */
+                                small_sample: boolean;
+                            };
+                            /** @description Predicted against observed win rate by score decile (ten entries, always) */
+                            calibration: {
+                                /** @description 1 = the lowest-scored tenth of the scored outcomes, 10 = the highest */
+                                decile: number;
+                                /** @description Scored outcomes in the decile (the deciles add up to outcomes_scored) */
+                                count: number;
+                                wins: number;
+                                score_min: number | null;
+                                score_max: number | null;
+                                /** @description Mean score at the time (the predicted rate); null when there is nothing to divide by */
+                                predicted: number | null;
+                                /** @description wins / count (the observed win rate); null when there is nothing to divide by */
+                                observed: number | null;
+                                /** @description True when the figure rests on fewer than 30 outcomes: read the counts, not the rate */
+                                small_sample: boolean;
+                            }[];
+                            /** @description How the backtest moved over the last 10 model versions that scored an outcome, oldest first */
+                            history: {
+                                /** @description The backtest as it stood while this model version was current: every outcome recorded up to then */
+                                model_version: number;
+                                outcomes_scored: number;
+                                wins: number;
+                                /** @description wins / outcomes_scored; null when there is nothing to divide by */
+                                win_rate: number | null;
+                                lift_at_10: number | null;
+                                lift_at_50: number | null;
+                                /** @description True when the figure rests on fewer than 30 outcomes: read the counts, not the rate */
+                                small_sample: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,0 +1,347 @@
+/**
+ * Model insights of a workspace: what its model learned from (the labels), its largest weights
+ * with their posterior uncertainty, and a backtest on the workspace's own history.
+ *
+ * The backtest is honest by construction: a store is scored with the score its row had in the
+ * ranking current when its FIRST outcome was recorded (outcomes-store.ts keeps it with the
+ * outcome), so the model that scored it had seen no label of that store; its result is its latest
+ * outcome. Only stores whose latest outcome is `won` or `lost` are scored (the stages between are
+ * not a result yet). A rate over fewer than MIN_SAMPLE outcomes is flagged `small_sample`.
+ *
+ * Pure: outcomes, weights and evidence in, the insights out. The database edge is
+ * accounts/insights-store.ts.
+ */
+import { z } from 'zod';
+import type { DealStage } from '../deals/stages.js';
+import { FEATURE_LABELS, NETWORK_NAMES } from '../core/signals.js';
+import { cholesky, EARLIER, PRIOR, sigmoid } from './model.js';
+
+/** Below this many outcomes a rate is flagged `small_sample` (the publication floor of the statistics half is the same 30). */
+export const MIN_SAMPLE = 30;
+/** Weights listed, largest |weight| first (the intercept is shown apart). */
+export const TOP_WEIGHTS = 10;
+/** Lift is measured in the top K scored outcomes for these K. */
+export const LIFT_AT = [10, 50] as const;
+/** Model versions the backtest history goes back. */
+export const HISTORY_VERSIONS = 10;
+/** Width of a weight's interval in posterior standard deviations (95%). */
+const Z95 = 1.959964;
+
+const rate = (d: string) => z.number().nullable().describe(`${d}; null when there is nothing to divide by`);
+const smallSample = z.boolean().describe(`True when the figure rests on fewer than ${MIN_SAMPLE} outcomes: read the counts, not the rate`);
+
+const Lift = z
+  .object({
+    k: z.int().describe('How many of the best-scored outcomes (by their score at the time) the lift is measured in'),
+    n: z.int().describe('Outcomes in that top group (fewer than k when fewer were scored)'),
+    wins: z.int().describe('Of them, won'),
+    win_rate: rate('wins / n'),
+    lift: z
+      .number()
+      .nullable()
+      .describe('win_rate of the top group ÷ win_rate of every scored outcome (1 = no better than the average); null when every scored outcome is in the top group, or none was won'),
+    small_sample: smallSample,
+  })
+  .meta({ description: 'Observed win rate of the top k outcomes by their score at the time, against the overall observed win rate' });
+
+const Decile = z.object({
+  decile: z.int().describe('1 = the lowest-scored tenth of the scored outcomes, 10 = the highest'),
+  count: z.int().describe('Scored outcomes in the decile (the deciles add up to outcomes_scored)'),
+  wins: z.int(),
+  score_min: z.number().nullable(),
+  score_max: z.number().nullable(),
+  predicted: rate('Mean score at the time (the predicted rate)'),
+  observed: rate('wins / count (the observed win rate)'),
+  small_sample: smallSample,
+});
+
+const HistoryEntry = z.object({
+  model_version: z.int().describe('The backtest as it stood while this model version was current: every outcome recorded up to then'),
+  outcomes_scored: z.int(),
+  wins: z.int(),
+  win_rate: rate('wins / outcomes_scored'),
+  lift_at_10: z.number().nullable(),
+  lift_at_50: z.number().nullable(),
+  small_sample: smallSample,
+});
+
+const Weight = z.object({
+  feature: z.string().describe('The input, e.g. `country:US`, `app:klaviyo`, `signal:traffic_up` (`:earlier`: the signal in an earlier month)'),
+  label: z.string().describe('The same in plain words'),
+  weight: z.number().describe("The input's weight in the logit (posterior mode)"),
+  sd: z.number().describe('Posterior standard deviation of the weight (Laplace approximation at the mode)'),
+  interval: z.tuple([z.number(), z.number()]).describe('95% credible interval: weight ± 1.96 sd'),
+  prior: z.object({ mean: z.number(), sd: z.number() }).describe('The starting weighting: where the weight is without labels'),
+});
+
+export const ModelInsights = z.object({
+  object: z.literal('model_insights'),
+  model_version: z.int().nullable().describe('The current model version; null before the workspace was first ranked'),
+  trained_at: z.string().nullable().describe('When the current model was fitted'),
+  ranking_version: z.int().describe('The current ranking version'),
+  labels: z
+    .object({
+      total: z.int().describe('Stores with an outcome (a store\'s latest outcome is its label)'),
+      won: z.int(),
+      lost: z.int(),
+      in_progress: z.int().describe('Latest outcome a stage between (discovery … negotiation): a weaker positive label'),
+      used_by_model: z.int().describe('Labels the current model was fitted on (stores it could see)'),
+    })
+    .describe('What the model learns from'),
+  intercept: z.object({ weight: z.number(), sd: z.number() }).nullable().describe("The model's starting logit for every account"),
+  weights: z.array(Weight).describe(`The ${TOP_WEIGHTS} largest weights by absolute value (intercept apart); empty before the first ranking`),
+  backtest: z
+    .object({
+      outcomes_scored: z.int().describe('Stores whose latest outcome is won or lost and whose first outcome found them in the ranking'),
+      wins: z.int(),
+      win_rate: rate('wins / outcomes_scored'),
+      small_sample: smallSample,
+      unscored: z.int().describe('Stores won or lost that the ranking did not list when their first outcome was recorded (or recorded before scores were kept)'),
+      note: z.string().nullable().describe('Why the figures are thin, when they are'),
+      lift_at_10: Lift,
+      lift_at_50: Lift,
+      calibration: z.array(Decile).describe('Predicted against observed win rate by score decile (ten entries, always)'),
+      history: z.array(HistoryEntry).describe(`How the backtest moved over the last ${HISTORY_VERSIONS} model versions that scored an outcome, oldest first`),
+    })
+    .describe("Outcomes scored with what the model predicted before it saw them: each store with its score when its first outcome was recorded, its result its latest outcome"),
+});
+
+export type ModelInsightsBody = z.output<typeof ModelInsights>;
+type BacktestBody = ModelInsightsBody['backtest'];
+
+/** An outcome as the backtest reads it, in recording order. */
+export interface BacktestOutcome {
+  store_id: string;
+  action: DealStage;
+  ranked_score: number | null;
+  ranked_model_version: number | null;
+}
+
+interface Scored {
+  store_id: string;
+  score: number;
+  won: boolean;
+}
+
+/** One entry per store: its score when its first outcome was recorded, its latest outcome. */
+function byStore(outcomes: readonly BacktestOutcome[]): { scored: Scored[]; unscored: number } {
+  const first = new Map<string, number | null>();
+  const latest = new Map<string, DealStage>();
+  for (const o of outcomes) {
+    if (!first.has(o.store_id)) first.set(o.store_id, o.ranked_score);
+    latest.set(o.store_id, o.action);
+  }
+  const scored: Scored[] = [];
+  let unscored = 0;
+  for (const [store_id, action] of latest) {
+    if (action !== 'won' && action !== 'lost') continue;
+    const score = first.get(store_id) ?? null;
+    if (score === null) unscored++;
+    else scored.push({ store_id, score, won: action === 'won' });
+  }
+  return { scored, unscored };
+}
+
+const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
+
+/** Best score first, ties by store_id. */
+const best = (a: Scored, b: Scored) => b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
+
+function lift(ranked: readonly Scored[], k: number, overall: number | null): z.output<typeof Lift> {
+  const top = ranked.slice(0, k);
+  const wins = top.filter((s) => s.won).length;
+  const win_rate = ratio(wins, top.length);
+  const meaningful = ranked.length > k && overall !== null && overall > 0 && win_rate !== null;
+  return { k, n: top.length, wins, win_rate, lift: meaningful ? win_rate / overall : null, small_sample: top.length < MIN_SAMPLE || ranked.length < MIN_SAMPLE };
+}
+
+function calibration(ranked: readonly Scored[]): z.output<typeof Decile>[] {
+  const asc = [...ranked].reverse();
+  const n = asc.length;
+  return Array.from({ length: 10 }, (_, d) => {
+    const part = asc.slice(Math.floor((d * n) / 10), Math.floor(((d + 1) * n) / 10));
+    const wins = part.filter((s) => s.won).length;
+    return {
+      decile: d + 1,
+      count: part.length,
+      wins,
+      score_min: part.length ? part[0].score : null,
+      score_max: part.length ? part[part.length - 1].score : null,
+      predicted: ratio(part.reduce((sum, s) => sum + s.score, 0), part.length),
+      observed: ratio(wins, part.length),
+      small_sample: part.length < MIN_SAMPLE,
+    };
+  });
+}
+
+/** The backtest of outcomes in recording order (see the module comment). */
+export function backtest(outcomes: readonly BacktestOutcome[]): BacktestBody {
+  const { scored, unscored } = byStore(outcomes);
+  const ranked = [...scored].sort(best);
+  const wins = ranked.filter((s) => s.won).length;
+  const win_rate = ratio(wins, ranked.length);
+  const note =
+    ranked.length === 0
+      ? unscored > 0
+        ? 'No won or lost outcome was scored: the ranking did not list these stores when their first outcome was recorded.'
+        : 'No won or lost outcome yet: record outcomes (POST /outcomes) and the backtest fills in.'
+      : ranked.length < MIN_SAMPLE
+        ? `Only ${ranked.length} won or lost outcome${ranked.length === 1 ? ' was' : 's were'} scored (fewer than ${MIN_SAMPLE}): the rates are shown with their counts, not as findings.`
+        : null;
+  return {
+    outcomes_scored: ranked.length,
+    wins,
+    win_rate,
+    small_sample: ranked.length < MIN_SAMPLE,
+    unscored,
+    note,
+    lift_at_10: lift(ranked, LIFT_AT[0], win_rate),
+    lift_at_50: lift(ranked, LIFT_AT[1], win_rate),
+    calibration: calibration(ranked),
+    history: history(outcomes),
+  };
+}
+
+/**
+ * The backtest as it stood at each of the last HISTORY_VERSIONS model versions that scored an
+ * outcome: every outcome recorded up to the last one that version scored.
+ */
+function history(outcomes: readonly BacktestOutcome[]): z.output<typeof HistoryEntry>[] {
+  const versions = [...new Set(outcomes.map((o) => o.ranked_model_version).filter((v): v is number => v !== null))].sort((a, b) => a - b).slice(-HISTORY_VERSIONS);
+  return versions.map((v) => {
+    let last = -1;
+    outcomes.forEach((o, i) => {
+      if (o.ranked_model_version !== null && o.ranked_model_version <= v) last = i;
+    });
+    const ranked = byStore(outcomes.slice(0, last + 1)).scored.sort(best);
+    const wins = ranked.filter((s) => s.won).length;
+    const win_rate = ratio(wins, ranked.length);
+    return {
+      model_version: v,
+      outcomes_scored: ranked.length,
+      wins,
+      win_rate,
+      lift_at_10: lift(ranked, LIFT_AT[0], win_rate).lift,
+      lift_at_50: lift(ranked, LIFT_AT[1], win_rate).lift,
+      small_sample: ranked.length < MIN_SAMPLE,
+    };
+  });
+}
+
+/** The prior of an input, by its key (as accounts/model.ts inputSpace assigns them). */
+export function priorOf(key: string): { mean: number; sd: number } {
+  const [group, name = ''] = splitKey(key);
+  switch (group) {
+    case 'intercept':
+      return PRIOR.intercept;
+    case 'country':
+    case 'category':
+    case 'plan':
+    case 'app':
+    case 'ads':
+    case 'agentic':
+      return PRIOR[group];
+    case 'size':
+      return PRIOR.size[name as keyof typeof PRIOR.size];
+    default: {
+      const earlier = name.endsWith(':earlier');
+      const p = PRIOR.signal[(earlier ? name.slice(0, -':earlier'.length) : name) as keyof typeof PRIOR.signal];
+      return earlier ? { mean: p.mean * EARLIER, sd: p.sd * EARLIER } : p;
+    }
+  }
+}
+
+/** An input in plain words. */
+export function labelOf(key: string): string {
+  const [group, name = ''] = splitKey(key);
+  switch (group) {
+    case 'intercept':
+      return 'Starting point for every account';
+    case 'country':
+      return `Based in ${name}`;
+    case 'category':
+      return `Sells ${name}`;
+    case 'plan':
+      return `On the ${name} plan`;
+    case 'size':
+      return { visits: 'Monthly visits', revenue: 'Estimated monthly revenue', products: 'Product count' }[name] + ' (per standard deviation of its log above the typical account)';
+    case 'app':
+      return `Uses the ${name} app`;
+    case 'ads':
+      return `Advertises on ${NETWORK_NAMES[name] ?? name}`;
+    case 'agentic':
+      return `Has ${FEATURE_LABELS[name as keyof typeof FEATURE_LABELS] ?? name}`;
+    default: {
+      const earlier = name.endsWith(':earlier');
+      const type = earlier ? name.slice(0, -':earlier'.length) : name;
+      const words = type.replace(/_/g, ' ');
+      return `Signal: ${words[0].toUpperCase()}${words.slice(1)} (${earlier ? 'an earlier month' : 'the latest month'})`;
+    }
+  }
+}
+
+const splitKey = (key: string): [string, string?] => {
+  const at = key.indexOf(':');
+  return at < 0 ? [key] : [key.slice(0, at), key.slice(at + 1)];
+};
+
+/** A label the model was fitted on, with the store's inputs (its stored evidence: key and value). */
+export interface LabelledInputs {
+  inputs: ReadonlyArray<{ key: string; x: number }>;
+  y: number;
+  weight: number;
+}
+
+/**
+ * Posterior standard deviation of each weight: the Laplace approximation at the fitted weights,
+ * the inverse of the penalised log-likelihood's Hessian
+ *   H = diag(1 / prior sd²) + Σ_labels w p (1 − p) x xᵀ,  p = σ(β · x),
+ * the same matrix accounts/model.ts fit() ends on. `weights` in input order (its keys).
+ */
+export function posteriorSd(weights: Readonly<Record<string, number>>, labelled: readonly LabelledInputs[]): Map<string, number> {
+  const keys = Object.keys(weights);
+  const d = keys.length;
+  const index = new Map(keys.map((k, j) => [k, j]));
+  const hess = new Float64Array(d * d);
+  keys.forEach((k, j) => (hess[j * d + j] = 1 / priorOf(k).sd ** 2));
+  for (const row of labelled) {
+    const merged = new Map<number, number>();
+    for (const t of row.inputs) {
+      const j = index.get(t.key);
+      if (j !== undefined) merged.set(j, (merged.get(j) ?? 0) + t.x);
+    }
+    let z = 0;
+    for (const [j, x] of merged) z += weights[keys[j]] * x;
+    const p = sigmoid(z);
+    const w = row.weight * p * (1 - p);
+    for (const [a, xa] of merged) for (const [b, xb] of merged) if (b <= a) hess[a * d + b] += w * xa * xb;
+  }
+  const l = cholesky(hess, d);
+  // (H⁻¹)_jj = ‖L⁻¹ e_j‖²: forward substitution from row j (the entries above it are 0).
+  const out = new Map<string, number>();
+  for (let j = 0; j < d; j++) {
+    const y = new Float64Array(d);
+    let sum = 0;
+    for (let i = j; i < d; i++) {
+      let s = i === j ? 1 : 0;
+      for (let k = j; k < i; k++) s -= l[i * d + k] * y[k];
+      y[i] = s / l[i * d + i];
+      sum += y[i] * y[i];
+    }
+    out.set(keys[j], Math.sqrt(sum));
+  }
+  return out;
+}
+
+/** The intercept and the TOP_WEIGHTS largest other weights, with their uncertainty. */
+export function topWeights(weights: Readonly<Record<string, number>>, sd: ReadonlyMap<string, number>): Pick<ModelInsightsBody, 'intercept' | 'weights'> {
+  const entry = (key: string) => {
+    const w = weights[key];
+    const s = sd.get(key) ?? priorOf(key).sd;
+    return { feature: key, label: labelOf(key), weight: w, sd: s, interval: [w - Z95 * s, w + Z95 * s] as [number, number], prior: priorOf(key) };
+  };
+  const keys = Object.keys(weights).filter((k) => k !== 'intercept');
+  keys.sort((a, b) => Math.abs(weights[b]) - Math.abs(weights[a]) || (a < b ? -1 : 1));
+  const intercept = weights.intercept === undefined ? null : { weight: weights.intercept, sd: sd.get('intercept') ?? PRIOR.intercept.sd };
+  return { intercept, weights: keys.slice(0, TOP_WEIGHTS).map(entry) };
+}
