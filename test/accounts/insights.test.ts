@@ -92,6 +92,9 @@ for (const d of dialects) {
       await refresh(ws);
       const after = await scoreOf(ws, 'st05');
       expect(after).toBeGreaterThan(before);
+      // The outcome kept the row it had in the ranking current when it was recorded.
+      const kept = await h.db.kysely.selectFrom('outcomes').select(['ranked_score', 'ranked_model_version']).where('workspace_id', '=', ws.id).executeTakeFirstOrThrow();
+      expect({ score: Number(kept.ranked_score), model_version: Number(kept.ranked_model_version) }).toEqual({ score: before, model_version: 1 });
 
       let body = await insights(key);
       expect(body.model_version).toBe(2);
