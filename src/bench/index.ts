@@ -137,7 +137,7 @@ function releaseLines(r: ReleaseStorageResult): string[] {
   const year = `${r.monthly} monthly releases + ${r.corrections} corrections`;
   const mib = (n: number) => `${fmt(n / MIB, 1)} MiB (${n.toLocaleString('en-US')} bytes)`;
   return [
-    `publish: releases kept: a correction into a folder holding ${year}: ${fmt(r.intoYear.seconds)} s (${phases(r.intoYear)}); ` +
+    `publish: releases kept: a correction into a folder holding ${r.monthly} monthly releases + ${r.corrections - 1} earlier corrections: ${fmt(r.intoYear.seconds)} s (${phases(r.intoYear)}); ` +
       `the same correction into a folder holding one release: ${fmt(r.intoOne.seconds)} s (${phases(r.intoOne)}); ratio ${fmt(r.intoYear.seconds / r.intoOne.seconds)}× (goal ≤ 1.2×)`,
     `publish: releases kept: disk under .releases (distinct inodes) for ${year}: ${mib(r.yearBytes)}, ${fmt(r.yearBytes / r.oneReleaseBytes)}× one release (${mib(r.oneReleaseBytes)}); ` +
       `the year's latest release alone ${mib(r.latestBytes)} (${fmt(r.yearBytes / r.latestBytes)}×); every release as a plain copy ${mib(r.copiedBytes)} (${fmt(r.copiedBytes / r.latestBytes)}×)`,
