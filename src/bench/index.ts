@@ -12,6 +12,7 @@ import { benchRanking } from './ranking.js';
 import { benchScaleout } from './scaleout.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
 import { benchPublish, type PublishBenchResult, type PublishRun } from './publish.js';
+import type { ReleaseStorageResult } from './release-storage.js';
 import { benchServeOnPanel } from './serve.js';
 import { benchWebhooks } from './webhooks.js';
 
@@ -124,6 +125,22 @@ function publishLines(r: PublishBenchResult): string[] {
     run('a correction of a past month', r.correction, r.correctionRawSeconds, 'none'),
     `publish: no-op: ${fmt(r.noop.seconds)} s (goal ≤ 1 s), ${fmt(r.noop.seconds / r.rawSeconds, 2)}× the raw read; peak RSS ${fmt(r.noop.maxRssBytes / GIB)} GiB; ` +
       Object.entries(r.noop.phases).map(([p, s]) => `${p} ${fmt(s)}`).join(', '),
+    ...releaseLines(r.releases),
+  ];
+}
+
+const MIB = 1024 ** 2;
+
+/** Keeping every release: a correction into a year of releases against one release, and the disk a year takes. */
+function releaseLines(r: ReleaseStorageResult): string[] {
+  const phases = (x: PublishRun) => Object.entries(x.phases).map(([p, s]) => `${p} ${fmt(s)}`).join(', ');
+  const year = `${r.monthly} monthly releases + ${r.corrections} corrections`;
+  const mib = (n: number) => `${fmt(n / MIB, 1)} MiB (${n.toLocaleString('en-US')} bytes)`;
+  return [
+    `publish: releases kept: a correction into a folder holding ${r.monthly} monthly releases + ${r.corrections - 1} earlier corrections: ${fmt(r.intoYear.seconds)} s (${phases(r.intoYear)}); ` +
+      `the same correction into a folder holding one release: ${fmt(r.intoOne.seconds)} s (${phases(r.intoOne)}); ratio ${fmt(r.intoYear.seconds / r.intoOne.seconds)}× (goal ≤ 1.2×)`,
+    `publish: releases kept: disk under .releases (distinct inodes) for ${year}: ${mib(r.yearBytes)}, ${fmt(r.yearBytes / r.oneReleaseBytes)}× one release (${mib(r.oneReleaseBytes)}); ` +
+      `the year's latest release alone ${mib(r.latestBytes)} (${fmt(r.yearBytes / r.latestBytes)}×); every release as a plain copy ${mib(r.copiedBytes)} (${fmt(r.copiedBytes / r.latestBytes)}×)`,
   ];
 }
 

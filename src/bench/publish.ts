@@ -3,8 +3,9 @@
  * panel column of every month into a DuckDB table: what publishing cannot beat): the old floor
  * (one hand-written DuckDB statement computing the same counts, with the previous-month join),
  * `publish --all --cards none` (without and with the runs folder), one added month, a correction
- * of a past month and a no-op. Each publish runs in a process of its own (publish-child.ts), so
- * its peak memory is its own.
+ * of a past month and a no-op; then releases kept (release-storage.ts): the same correction into
+ * a folder holding one release and into one holding a year of releases, and the disk a year takes.
+ * Each publish runs in a process of its own (publish-child.ts), so its peak memory is its own.
  */
 import { fork } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { METRICS, type MetricDef } from '../stats/registry.js';
 import { monthRange } from '../core/panel-contract.js';
 import { PREV_COLUMNS, registerMacros } from '../panel/aggregate.js';
 import type { ChildOptions, ChildResult } from './publish-child.js';
+import { benchReleaseStorage, correctionMonths, correctionSql, type ReleaseStorageResult } from './release-storage.js';
 
 export interface PublishBenchOptions {
   stores: number;
@@ -54,6 +56,7 @@ export interface PublishBenchResult {
   correctionRawSeconds: number;
   correction: PublishRun;
   noop: PublishRun;
+  releases: ReleaseStorageResult;
 }
 
 const seconds = (t0: number) => (performance.now() - t0) / 1000;
@@ -82,6 +85,8 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
   const corrected = months[months.length - 4];
   const addedNeeds = months.slice(-2);
   const correctionNeeds = months.slice(months.length - 5, months.length - 2);
+  // The earlier corrections of the year of releases, then this one: each a different 2% of its month's stores.
+  const corrections = correctionMonths(months, corrected).map((month, i, all) => ({ month, slice: i === all.length - 1 ? 0 : i + 1, file: '' }));
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-'));
   try {
@@ -111,10 +116,10 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
       floorSeconds = seconds(t0);
       rows = Number((await duck.all<{ rows: string }>(`SELECT count(*) AS rows FROM floor`))[0].rows);
       // The correction: 2% of the stores of one past month list one product more.
-      await duck.run(
-        `COPY (SELECT * REPLACE (CASE WHEN hash(store_id) % 50 = 0 THEN product_count + 1 ELSE product_count END AS product_count) FROM read_parquet(${lit(fileOf(corrected))}))
-         TO ${lit(path.join(work, 'corrected.parquet'))} (FORMAT parquet)`,
-      );
+      for (const [i, c] of corrections.entries()) {
+        c.file = path.join(work, `corrected-${i}-${c.month}.parquet`);
+        await duck.run(correctionSql(fileOf(c.month), c.file, c.slice));
+      }
     } finally {
       duck.close();
     }
@@ -139,9 +144,11 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
     const added = await publishInChild({ ...base, input: grown, out, months: last });
     o.log(`a correction: publish --month ${corrected} …`);
     await rm(path.join(grown, `${corrected}.parquet`));
-    await copyFile(path.join(work, 'corrected.parquet'), path.join(grown, `${corrected}.parquet`));
+    await copyFile(corrections[corrections.length - 1]!.file, path.join(grown, `${corrected}.parquet`));
     const correction = await publishInChild({ ...base, input: grown, out, months: corrected });
-    return { stores: o.stores, months: months.length, rows, generateSeconds, rawSeconds, floorSeconds, all, allWithRuns, addedRawSeconds, added, correctionRawSeconds, correction, noop };
+    // out-all holds one release (the no-op wrote none).
+    const releases = await benchReleaseStorage({ work, months, fileOf, corrected: corrections, oneRelease: path.join(work, 'out-all'), publish: publishInChild, log: o.log });
+    return { stores: o.stores, months: months.length, rows, generateSeconds, rawSeconds, floorSeconds, all, allWithRuns, addedRawSeconds, added, correctionRawSeconds, correction, noop, releases };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

@@ -5,14 +5,15 @@
  * (tests, hand-made trees).
  *
  * Every release ever switched in is kept, unchanged, and listed in the live release's
- * `releases.json` (release-index.ts): a figure once published stays readable as it was. A
- * release costs only its changed files: the others are hard links to the same files of the
- * release before it.
+ * `releases.json` (release-index.ts): a figure once published stays readable as it was. Every
+ * file of a release is a hard link to a content-addressed blob (objects.ts): a release costs only
+ * the bytes no release stored before it.
  */
 import { randomBytes } from 'node:crypto';
-import { link, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { isReleaseId } from '../core/public-paths.js';
+import { collectBlobs, ObjectStore } from './objects.js';
 import { nextReleaseIndex, readReleaseIndex, RELEASE_INDEX_FILE, type ReleaseDoing } from './release-index.js';
 
 export const RELEASES_DIR = '.releases';
@@ -39,13 +40,14 @@ export async function resolveCurrentRelease(outDir: string): Promise<string | nu
  */
 export const newReleaseId = (completedAt: string): string => `${completedAt.replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
 
-/** A file of a new publication: fresh bytes, or a hard link to the same file of the live one. */
+/** A file of a new publication: fresh bytes, or the same bytes as a file of the live one. */
 export type ReleaseFile = { path: string; bytes: Buffer | string } | { path: string; linkFrom: string };
 
 /**
  * Writes a complete publication, with the list of releases that ends with it, into a staging
  * folder, then makes it live with one atomic rename of the `current` symlink. Killed at any
- * instant, the previous publication and its list stay whole and live.
+ * instant, the previous publication and its list stay whole and live; each file is linked from
+ * its blob, and blobs no listed release links any more are removed after the switch.
  */
 export async function writeRelease(outDir: string, files: ReleaseFile[], completedAt: string, doing: ReleaseDoing, id = newReleaseId(completedAt)): Promise<string> {
   const releases = path.join(outDir, RELEASES_DIR);
@@ -55,6 +57,19 @@ export async function writeRelease(outDir: string, files: ReleaseFile[], complet
   const index = nextReleaseIndex(live?.index ?? null, live && { id: live.id, completedAt: live.completedAt }, id, completedAt, doing);
   files = [...files, { path: RELEASE_INDEX_FILE, bytes: JSON.stringify(index, null, 2) + '\n' }];
   const staging = path.join(releases, `${id}.tmp`);
+  await stageFiles(await ObjectStore.open(releases), staging, files);
+  await rename(staging, path.join(releases, id));
+  const tmpLink = path.join(releases, `${CURRENT_LINK}.${id}.tmp`);
+  await symlink(id, tmpLink);
+  await rename(tmpLink, path.join(releases, CURRENT_LINK));
+  await ensureTopLinks(outDir);
+  await collectGarbage(releases, new Set(index.releases.map((r) => r.id)));
+  await collectBlobs(releases);
+  return id;
+}
+
+/** Links every file into the staging folder from its blob (written first when new). */
+async function stageFiles(store: ObjectStore, staging: string, files: ReleaseFile[]): Promise<void> {
   const made = new Set<string>();
   for (const f of files) {
     const target = path.join(staging, f.path);
@@ -63,16 +78,8 @@ export async function writeRelease(outDir: string, files: ReleaseFile[], complet
       await mkdir(dir, { recursive: true });
       made.add(dir);
     }
-    if ('linkFrom' in f) await link(f.linkFrom, target);
-    else await writeFile(target, f.bytes);
+    await link('linkFrom' in f ? await store.adopt(f.linkFrom) : await store.put(f.bytes), target);
   }
-  await rename(staging, path.join(releases, id));
-  const tmpLink = path.join(releases, `${CURRENT_LINK}.${id}.tmp`);
-  await symlink(id, tmpLink);
-  await rename(tmpLink, path.join(releases, CURRENT_LINK));
-  await ensureTopLinks(outDir);
-  await collectGarbage(releases, new Set(index.releases.map((r) => r.id)));
-  return id;
 }
 
 /** The live release of `.releases` (not a hand-made folder), with its list of releases. */

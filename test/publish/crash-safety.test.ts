@@ -11,7 +11,7 @@
  * is only a small part of it. Rerun a failure with CRASH_SEED=<seed printed at the start and in the error>.
  */
 import { watch } from 'node:fs';
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/publish/lock.js';
@@ -182,10 +182,15 @@ describe('a publish killed with SIGKILL', () => {
     const release = await liveRelease(out);
     const listed = (JSON.parse(await readFile(path.join(release.dir, 'releases.json'), 'utf8')) as { releases: Array<{ id: string }> }).releases.map((r) => r.id);
     expect(listed[listed.length - 1]).toBe(release.id);
-    expect(left.filter((n) => n !== 'current').sort()).toEqual([...listed].sort());
+    expect(left.filter((n) => n !== 'current' && !n.startsWith('.')).sort()).toEqual([...listed].sort());
     for (const id of listed) {
       const dir = path.join(out, '.releases', id);
       expect(await manifestMismatches(dir, JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'))), id).toEqual([]);
+    }
+    // Every file is stored once, as a blob some release links: what killed runs left was collected.
+    const objects = path.join(out, '.releases', '.objects');
+    for (const fan of await readdir(objects)) {
+      for (const blob of await readdir(path.join(objects, fan))) expect((await stat(path.join(objects, fan, blob))).nlink, `${fan}/${blob}`).toBeGreaterThan(1);
     }
   }, 600_000);
 });

@@ -22,7 +22,7 @@ afterEach(() => dirs.removeAll());
 
 const T = (day: number) => new Date(`2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`);
 const listOf = async (out: string): Promise<ReleaseIndex> => JSON.parse(await readFile(path.join((await liveRelease(out)).dir, 'releases.json'), 'utf8')) as ReleaseIndex;
-const folders = async (out: string) => (await readdir(path.join(out, '.releases'))).filter((n) => n !== 'current').sort();
+const folders = async (out: string) => (await readdir(path.join(out, '.releases'))).filter((n) => n !== 'current' && !n.startsWith('.')).sort();
 
 async function panels() {
   const root = await dirs.make();
