@@ -116,13 +116,40 @@ describe('docs/administration.md', () => {
   });
 });
 
+describe('README.md', () => {
+  const readme = read('README.md');
+
+  it('opens with the two commands: install and start, then test', () => {
+    const first = /^# storelens\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.split('\n').filter(Boolean) ?? [];
+    expect(first.map((l) => l.split('#')[0]!.trim())).toEqual(['npm install && npm start', 'npm test']);
+  });
+
+  it('stays short: what storelens is, its three jobs and the links (under 200 lines)', () => {
+    expect(readme.split('\n').length).toBeLessThan(200);
+    for (const job of ['publish', 'serve', 'api']) expect(readme).toMatch(new RegExp(`^## ${job}: `, 'm'));
+  });
+
+  it('shows a curl for the model insights and links the command reference', () => {
+    expect(readme).toMatch(/^curl .*\/api\/v1\/model-insights/m);
+    expect(readme).toContain('(docs/cli.md');
+  });
+});
+
+describe('README.md and docs/ speak for themselves', () => {
+  const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+  it.each(files)('%s sends no reader to the project notes outside the repository', (file) => {
+    expect(read(file)).not.toMatch(/\.\.\/shared|SPEC\.md|DESIGN\.md|\bSPEC\b/);
+  });
+});
+
 describe('links in README.md and docs/', () => {
   const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
   const links = files.flatMap((file) => relativeLinks(read(file)).map((target) => ({ file, target })));
 
   it('finds the guides linked from README.md', () => {
     const fromReadme = links.filter((l) => l.file === 'README.md').map((l) => l.target);
-    expect(fromReadme).toEqual(expect.arrayContaining(['docs/rest-api.md', 'docs/administration.md']));
+    expect(fromReadme).toEqual(expect.arrayContaining(['docs/rest-api.md', 'docs/administration.md', 'docs/cli.md', 'docs/getting-started.md']));
   });
 
   it.each(links.map((l) => [l.file, l.target]))('%s: %s resolves', (file, target) => {
