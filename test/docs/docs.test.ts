@@ -14,7 +14,8 @@ import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../../src/api/idempoten
 import { DEFAULT_LIMITS } from '../../src/api/rate-limit.js';
 import { ROUTES } from '../../src/compose/aggregates.js';
 import { isMutating } from '../../src/api/route-def.js';
-import { METRICS } from '../../src/stats/registry.js';
+import { METRICS, PAGES } from '../../src/stats/registry.js';
+import { EVENT_TYPES } from '../../src/webhooks/events.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../src/api/schemas.js';
 import { ACCESS_CHOICES, SCOPES } from '../../src/api/scopes.js';
 import { PROBLEM_KINDS } from '../../src/http/problems.js';
@@ -132,6 +133,20 @@ describe('README.md', () => {
   it('shows a curl for the model insights and links the command reference', () => {
     expect(readme).toMatch(/^curl .*\/api\/v1\/model-insights/m);
     expect(readme).toContain('(docs/cli.md');
+  });
+});
+
+describe('docs/cli.md and docs/getting-started.md', () => {
+  it('names every published page slug, in the registry order', () => {
+    const cli = flat(read('docs/cli.md'));
+    expect(cli).toContain(`Slugs: ${PAGES.map((p) => code(p.slug)).join(', ')}.`);
+  });
+
+  it('lists every event type in the events table, as the declarations have them', () => {
+    const started = read('docs/getting-started.md');
+    const section = started.slice(started.indexOf('\n## Events (webhooks)\n'), started.indexOf('\n## Growth reports'));
+    const listed = [...section.matchAll(/^\| `([a-z_]+\.[a-z_]+)` \|/gm)].map((m) => m[1]);
+    expect(listed.sort()).toEqual([...EVENT_TYPES].sort());
   });
 });
 
