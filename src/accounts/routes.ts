@@ -248,7 +248,7 @@ export const accountRoutes = [
     tag: 'Accounts',
     summary: "Read one account's detail",
     description:
-      "The account row (score, evidence, status, recent signals) plus the store's latest features, the status history (newest first), a summary of its signal history, its deals (always empty until the deal operations are available) and its contacts. A store the workspace cannot see (outside its profile, or unknown) ⇒ 404. Reading the detail delivers the row to the agent: `delivered_to_agent` becomes true, as for the rows of list_accounts.",
+      "The account row (score, evidence, status, recent signals) plus the store's latest features, the status history (newest first), a summary of its signal history, its deals and its contacts (oldest first). A store the workspace cannot see (outside its profile, or unknown) ⇒ 404. Reading the detail delivers the row to the agent: `delivered_to_agent` becomes true, as for the rows of list_accounts.",
     scope: 'read:accounts',
     kind: 'read',
     planned: 'available',

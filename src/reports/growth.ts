@@ -2,7 +2,10 @@
  * A growth report, pure: a store compared with its peers from the published statistics of one
  * month (its country, category and plan cells and the whole panel; unsuppressed figures only,
  * each with its citation), its signals and evidence from the accounts model, and plain-words
- * recommendations; rendered as JSON and as markdown.
+ * recommendations; rendered as JSON and as markdown. A report is about its month: the store's
+ * features, its cells, its signals and the recommendations are those of that month (or earlier,
+ * for signals), never of a later one; a store absent from the month's panel has no features
+ * (`store: null`, said so in the markdown), only the whole panel as peers and no recommendation.
  */
 import type { StoreFeatures } from '../ingest/store-history.js';
 import type { Stat, StatsDocument } from '../stats/types.js';
@@ -57,6 +60,7 @@ export interface GrowthReportContent {
 export interface ReportInput {
   storeId: string;
   month: string;
+  /** The store's features in `month`; null when the month's panel has no row of the store. Features of another month count as none. */
   features: StoreFeatures | null;
   documents: readonly StatsDocument[];
   signals: readonly ReportSignal[];
@@ -95,7 +99,8 @@ const pct = (v: number): string => `${Math.round(v * 1000) / 10}%`;
 const cellWords = (dim: string): string => (dim === 'all' ? 'all stores in the panel' : `${dim.split(':')[0]} ${dim.slice(dim.indexOf(':') + 1)} stores`);
 
 export function buildGrowthReport(input: ReportInput): GrowthReportContent {
-  const dims = peerDimensions(input.features);
+  const f = input.features?.month === input.month ? input.features : null;
+  const dims = peerDimensions(f);
   const peers: PeerFigure[] = [];
   for (const doc of input.documents) {
     if (doc.month !== input.month) continue;
@@ -106,7 +111,6 @@ export function buildGrowthReport(input: ReportInput): GrowthReportContent {
   }
   peers.sort((a, b) => a.slug.localeCompare(b.slug) || a.metric_key.localeCompare(b.metric_key) || dims.indexOf(a.dimension) - dims.indexOf(b.dimension));
   const recommendations: Recommendation[] = [];
-  const f = input.features;
   if (f) {
     for (const [metric, feature] of Object.entries(FEATURE_OF)) {
       if (feature.has(f)) continue;
@@ -137,7 +141,7 @@ export function buildGrowthReport(input: ReportInput): GrowthReportContent {
       ? { domain: f.domain, country: f.country, category: f.category, plan: f.plan, monthly_visits: f.monthly_visits, est_monthly_revenue_usd: f.est_monthly_revenue_usd, product_count: f.product_count, apps: f.apps, ads: f.ads, agentic: f.agentic }
       : null,
     peers,
-    signals: [...input.signals],
+    signals: input.signals.filter((s) => s.month <= input.month),
     evidence: [...input.evidence],
     recommendations,
   };
@@ -149,9 +153,11 @@ export function growthReportMarkdown(r: GrowthReportContent): string {
   const lines = [`# Growth report: ${mdText(r.store?.domain ?? r.store_id)} (${r.month})`, ''];
   if (r.store) {
     lines.push(`Store ${mdText(r.store_id)}: ${[r.store.country, r.store.category, r.store.plan].filter(Boolean).map((s) => mdText(s!)).join(', ') || 'no country, category or plan known'}.`, '');
+  } else {
+    lines.push(`The panel of ${r.month} has no row for store ${mdText(r.store_id)}: its features that month are unknown, so it is compared with all stores in the panel only, and there is no recommendation.`, '');
   }
   lines.push('## Recommendations', '');
-  if (r.recommendations.length === 0) lines.push('Nothing stands out against its peers this month.');
+  if (r.recommendations.length === 0) lines.push(r.store ? 'Nothing stands out against its peers this month.' : 'None: the store is not in the panel this month.');
   for (const x of r.recommendations) lines.push(`- ${mdText(x.text)} (${mdText(x.citation)})`);
   lines.push('', '## Compared with its peers', '');
   for (const p of r.peers) lines.push(`- ${mdText(p.sentence)} [${p.metric_key}, ${mdText(p.dimension)}](${p.canonical_url})`);

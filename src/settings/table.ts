@@ -1,7 +1,7 @@
 /**
  * Every command and every option of storelens, declared once. The table drives commander (flags,
  * parsing, `--help`), the Config each command receives (src/settings/config.ts) and the option
- * list in README.md (src/settings/readme.ts; `npm run readme` rewrites it).
+ * list in docs/cli.md (src/settings/cli-docs.ts; `npm run cli-docs` rewrites it).
  */
 import { ROLES } from '../members/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';

@@ -1,12 +1,12 @@
 /**
- * Every setting is documented where a user looks: its command's --help and README.md, whose
+ * Every setting is documented where a user looks: its command's --help and docs/cli.md, whose
  * option list is generated from the table and must not drift from it.
  */
 import { readFile } from 'node:fs/promises';
 import { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { END, START, settingsSection } from '../../src/settings/readme.js';
+import { END, START, settingsSection } from '../../src/settings/cli-docs.js';
 import { COMMANDS, type CommandName, GLOBAL_SETTINGS, SETTINGS, type SettingDef, flagWithArg, settingsOf } from '../../src/settings/table.js';
 import { capturedEnv } from '../helpers/cli.js';
 
@@ -21,19 +21,19 @@ async function help(...words: string[]): Promise<string> {
   return flat(c.stdout());
 }
 
-async function readmeSection(): Promise<string> {
-  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  expect(start, 'README.md has the settings markers').toBeGreaterThanOrEqual(0);
-  return readme.slice(start, end + END.length);
+async function cliDocsSection(): Promise<string> {
+  const page = await readFile(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  expect(start, 'docs/cli.md has the settings markers').toBeGreaterThanOrEqual(0);
+  return page.slice(start, end + END.length);
 }
 
-/** A command's part of the README option list, its table cells unescaped. */
+/** A command's part of the docs/cli.md option list, its table cells unescaped. */
 function commandPart(section: string, command: string): string {
   const parts = section.split(/^#### /m);
   const part = parts.find((p) => p.startsWith(`\`storelens ${command}`));
-  expect(part, `README.md documents storelens ${command}`).toBeDefined();
+  expect(part, `docs/cli.md documents storelens ${command}`).toBeDefined();
   return flat(part!.replaceAll('\\|', '|'));
 }
 
@@ -92,13 +92,13 @@ describe('--help', () => {
   });
 });
 
-describe('README.md', () => {
-  it('holds the option list generated from the table (run `npm run readme` after changing the table)', async () => {
-    expect(await readmeSection()).toBe(settingsSection());
+describe('docs/cli.md', () => {
+  it('holds the option list generated from the table (run `npm run cli-docs` after changing the table)', async () => {
+    expect(await cliDocsSection()).toBe(settingsSection());
   });
 
   it.each(names)('documents each setting of %s: flag, environment variable and help', async (command) => {
-    const part = commandPart(await readmeSection(), command);
+    const part = commandPart(await cliDocsSection(), command);
     for (const s of settingsOf(command)) {
       if (s.flag) expect(part, s.name).toContain(`\`${flagWithArg(s)}\``);
       if (s.env) expect(part, s.name).toContain(`\`${s.env}\``);
@@ -107,6 +107,6 @@ describe('README.md', () => {
   });
 
   it('never sends a reader to ../shared/', async () => {
-    expect(await readmeSection()).not.toContain('../shared');
+    expect(await cliDocsSection()).not.toContain('../shared');
   });
 });

@@ -13,6 +13,9 @@ import { capabilityReader } from '../../src/api/capabilities.js';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../../src/api/idempotency.js';
 import { DEFAULT_LIMITS } from '../../src/api/rate-limit.js';
 import { ROUTES } from '../../src/compose/aggregates.js';
+import { isMutating } from '../../src/api/route-def.js';
+import { METRICS, PAGES } from '../../src/stats/registry.js';
+import { EVENT_TYPES } from '../../src/webhooks/events.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../src/api/schemas.js';
 import { ACCESS_CHOICES, SCOPES } from '../../src/api/scopes.js';
 import { PROBLEM_KINDS } from '../../src/http/problems.js';
@@ -53,9 +56,48 @@ describe('docs/rest-api.md', () => {
     expect(restApi).toContain(`${LIMIT_MIN} to ${LIMIT_MAX}, default ${LIMIT_DEFAULT}`);
   });
 
+  it('counts the available operations of each group as the shipped manifest has them', () => {
+    const capability = capabilityReader();
+    const available = (tag: string) => ROUTES.filter((r) => r.tag === tag && capability(r).availability === 'available');
+    const groups: [tag: string, words: string][] = [
+      ['Deals', 'deal operations'],
+      ['Contacts', 'contact operations'],
+      ['Watches', 'watch operations'],
+      ['Webhooks', 'webhook operations'],
+      ['Wallet', 'wallet and supervision reads'],
+    ];
+    const worked = restApi.slice(restApi.indexOf('## Operations that work today'));
+    for (const [tag, words] of groups) expect(flat(worked), tag).toContain(`the ${NUMBER_WORDS[available(tag).length]} ${words}`);
+    for (const r of [...available('Accounts'), ...available('Outcomes'), ...available('Contacts')]) {
+      expect(flat(worked.slice(0, worked.indexOf('###'))), r.operationId).toContain(code(r.operationId));
+    }
+  });
+
+  it('asks an Idempotency-Key of every operation but GET, as the executor does', () => {
+    for (const r of ROUTES) expect(isMutating(r), r.operationId).toBe(r.method !== 'GET');
+    expect(flat(restApi)).toContain('Every mutating operation (every method but `GET`');
+  });
+
+  it('describes the deals and contacts of get_account as what the operation returns', () => {
+    const getAccount = ROUTES.find((r) => r.operationId === 'get_account')!;
+    const detail = (getAccount.response as unknown as { shape: Record<string, unknown> }).shape;
+    for (const field of ['features', 'status_history', 'signal_summary', 'deals', 'contacts']) {
+      expect(Object.keys(detail)).toContain(field);
+      expect(restApi).toMatch(new RegExp(`^\\| \`${field}\` \\| `, 'm'));
+    }
+  });
+
   it('names every scope, and the scopes of each self-serve choice', () => {
     for (const scope of SCOPES) expect(restApi).toContain(row(code(scope)));
     for (const [choice, scopes] of Object.entries(ACCESS_CHOICES)) expect(restApi).toContain(row(code(choice), scopes.map(code).join(', ')));
+  });
+});
+
+describe('counts of metrics in README.md and docs/', () => {
+  const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+  it.each(files)('%s states the number of metrics the registry has, or none', (file) => {
+    for (const m of flat(read(file)).matchAll(/\b(\d+) (?:published )?metrics?\b/g)) expect(Number(m[1]), `${file}: ${m[0]}`).toBe(METRICS.length);
   });
 });
 
@@ -75,13 +117,54 @@ describe('docs/administration.md', () => {
   });
 });
 
+describe('README.md', () => {
+  const readme = read('README.md');
+
+  it('opens with the two commands: install and start, then test', () => {
+    const first = /^# storelens\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.split('\n').filter(Boolean) ?? [];
+    expect(first.map((l) => l.split('#')[0]!.trim())).toEqual(['npm install && npm start', 'npm test']);
+  });
+
+  it('stays short: what storelens is, its three jobs and the links (under 200 lines)', () => {
+    expect(readme.split('\n').length).toBeLessThan(200);
+    for (const job of ['publish', 'serve', 'api']) expect(readme).toMatch(new RegExp(`^## ${job}: `, 'm'));
+  });
+
+  it('shows a curl for the model insights and links the command reference', () => {
+    expect(readme).toMatch(/^curl .*\/api\/v1\/model-insights/m);
+    expect(readme).toContain('(docs/cli.md');
+  });
+});
+
+describe('docs/cli.md and docs/getting-started.md', () => {
+  it('names every published page slug, in the registry order', () => {
+    const cli = flat(read('docs/cli.md'));
+    expect(cli).toContain(`Slugs: ${PAGES.map((p) => code(p.slug)).join(', ')}.`);
+  });
+
+  it('lists every event type in the events table, as the declarations have them', () => {
+    const started = read('docs/getting-started.md');
+    const section = started.slice(started.indexOf('\n## Events (webhooks)\n'), started.indexOf('\n## Growth reports'));
+    const listed = [...section.matchAll(/^\| `([a-z_]+\.[a-z_]+)` \|/gm)].map((m) => m[1]);
+    expect(listed.sort()).toEqual([...EVENT_TYPES].sort());
+  });
+});
+
+describe('README.md and docs/ speak for themselves', () => {
+  const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+  it.each(files)('%s sends no reader to the project notes outside the repository', (file) => {
+    expect(read(file)).not.toMatch(/\.\.\/shared|SPEC\.md|DESIGN\.md|\bSPEC\b/);
+  });
+});
+
 describe('links in README.md and docs/', () => {
   const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
   const links = files.flatMap((file) => relativeLinks(read(file)).map((target) => ({ file, target })));
 
   it('finds the guides linked from README.md', () => {
     const fromReadme = links.filter((l) => l.file === 'README.md').map((l) => l.target);
-    expect(fromReadme).toEqual(expect.arrayContaining(['docs/rest-api.md', 'docs/administration.md']));
+    expect(fromReadme).toEqual(expect.arrayContaining(['docs/rest-api.md', 'docs/administration.md', 'docs/cli.md', 'docs/getting-started.md']));
   });
 
   it.each(links.map((l) => [l.file, l.target]))('%s: %s resolves', (file, target) => {
@@ -94,6 +177,13 @@ describe('links in README.md and docs/', () => {
     }
   });
 });
+
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'];
+
+/** Markdown with its line breaks and runs of blanks as one space, so a phrase matches across a wrapped line. */
+function flat(markdown: string): string {
+  return markdown.replace(/\s+/g, ' ');
+}
 
 /** The markdown text outside fenced code blocks and inline code spans. */
 function prose(markdown: string): string {

@@ -45,17 +45,17 @@ beforeAll(async () => {
 afterAll(() => dirs.removeAll());
 
 /**
- * The README's verification snippet (its "Events (webhooks)" section's ```js block) run on one
+ * The verification snippet of docs/getting-started.md (its "Events (webhooks)" section's ```js block) run on one
  * received request: its import is the library's, `body` and `headers` are the request's, and
  * what it logs is returned.
  */
-function readmeVerify(secret: string, body: string, headers: Record<string, string>): unknown[] {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('\n## Events (webhooks)\n');
-  expect(start, 'README has an "Events (webhooks)" section').toBeGreaterThanOrEqual(0);
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+function guideVerify(secret: string, body: string, headers: Record<string, string>): unknown[] {
+  const guide = readFileSync(new URL('../../docs/getting-started.md', import.meta.url), 'utf8');
+  const start = guide.indexOf('\n## Events (webhooks)\n');
+  expect(start, 'docs/getting-started.md has an "Events (webhooks)" section').toBeGreaterThanOrEqual(0);
+  const section = guide.slice(start, guide.indexOf('\n## ', start + 1));
   const block = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!block) throw new Error('the README\'s events section has no ```js block');
+  if (!block) throw new Error('the events section of docs/getting-started.md has no ```js block');
   const lines = block.trimEnd().split('\n');
   expect(lines.length, 'five lines').toBeLessThanOrEqual(5);
   expect(lines[0]).toBe("import { Webhook } from 'standardwebhooks';");
@@ -166,11 +166,11 @@ for (const d of dialects) {
       expect(byType['deal.stage_changed']!.data).toMatchObject({ deal_id: deal.id, from: 'discovery', to: 'proposal' });
       expect(byType['store.exited']!.data).toMatchObject({ store_id: leaving, transition: 'exited' });
       expect(new Set(mine.map((p) => p.workspace_id)).size).toBe(1);
-      // The README's five lines verify a real delivery, and refuse it under another secret.
+      // The guide's five lines verify a real delivery, and refuse it under another secret.
       const exited = receiver.received.find((r) => r.json.type === 'store.exited' && r.json.data.store_id === leaving)!;
       const headers = { 'webhook-id': exited.id, 'webhook-timestamp': exited.timestamp, 'webhook-signature': exited.signature };
-      expect(readmeVerify(secret, exited.body, headers)).toEqual(['store.exited', byType['store.exited']!.data]);
-      expect(() => readmeVerify(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, exited.body, headers)).toThrow();
+      expect(guideVerify(secret, exited.body, headers)).toEqual(['store.exited', byType['store.exited']!.data]);
+      expect(() => guideVerify(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, exited.body, headers)).toThrow();
       // A signature made with another secret does not verify.
       expect(() => verify(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, receiver!.received[0]!)).toThrow();
 

@@ -1,9 +1,9 @@
 /**
- * Issue 10's acceptance: the README's pipeline walk-through, run as written. The test reads the
- * fenced block of the README's "Pipeline" section, runs its `storelens …` lines through the CLI
+ * Issue 10's acceptance: the pipeline walk-through of docs/getting-started.md, run as written. The
+ * test reads the fenced block of its "Pipeline" section, runs its `storelens …` lines through the CLI
  * and each `curl …` as the same request against `storelens api` (the real command, over a socket,
  * on a database filled by `storelens ingest` from a runs folder with a contact source), with
- * `jq -r` picking ids out of the answers as the README does. Each step's status and key facts are
+ * `jq -r` picking ids out of the answers as the guide does. Each step's status and key facts are
  * checked, every step the issue names must be there in order, and another workspace's key gets
  * 404 for the walk-through's deal, contact and watch. SQLite always; PostgreSQL with DATABASE_URL.
  */
@@ -28,18 +28,18 @@ const NOW = new Date('2026-01-12T09:00:00.000Z');
 const SCOPES = ['read:accounts', 'write:deals', 'write:contacts', 'read:watch', 'write:watch'];
 
 // ---------------------------------------------------------------------------------------------
-// Reading the walk-through out of the README
+// Reading the walk-through out of docs/getting-started.md
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const GUIDE = readFileSync(new URL('../../docs/getting-started.md', import.meta.url), 'utf8');
 
-/** The first ```sh block of the README section headed `heading`. */
+/** The first ```sh block of the guide's section headed `heading`. */
 function sectionBlock(heading: string): string {
-  const start = README.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`README has no "## ${heading}" section`);
-  const end = README.indexOf('\n## ', start + 1);
-  const section = README.slice(start, end < 0 ? undefined : end);
+  const start = GUIDE.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`docs/getting-started.md has no "## ${heading}" section`);
+  const end = GUIDE.indexOf('\n## ', start + 1);
+  const section = GUIDE.slice(start, end < 0 ? undefined : end);
   const m = /```sh\n([\s\S]*?)```/.exec(section);
-  if (!m) throw new Error(`README's "${heading}" section has no \`\`\`sh block`);
+  if (!m) throw new Error(`docs/getting-started.md's "${heading}" section has no \`\`\`sh block`);
   return m[1]!;
 }
 
@@ -124,7 +124,7 @@ function shellWords(line: string, vars: Vars): string[][] {
 
 /**
  * What bash makes of a pipeline: it runs the line with curl, storelens and jq replaced by
- * functions recording their arguments, so the test reads the README as a shell does.
+ * functions recording their arguments, so the test reads the guide as a shell does.
  */
 function bashWords(line: string, vars: Vars): string[][] {
   const dir = mkdtempSync(path.join(tmpdir(), 'storelens-sh-'));
@@ -231,7 +231,7 @@ interface Step {
 }
 
 for (const d of dialects) {
-  describe.skipIf(d.skip)(`the README pipeline walk-through on ${d.label}`, () => {
+  describe.skipIf(d.skip)(`the getting-started pipeline walk-through on ${d.label}`, () => {
     let t: TestDb;
     let api: { url: string; close(): Promise<void> };
 
@@ -259,8 +259,8 @@ for (const d of dialects) {
       const keyArgs = shellWords(keyLine.replace(/^[A-Z_]+=\$\((.*)\)$/, '$1'), {})[0]!;
       const opt = (name: string) => keyArgs[keyArgs.indexOf(name) + 1]!;
       const [wsName, owner] = [opt('--workspace'), opt('--as')];
-      // The README's administration block sets up that workspace and its owner; run those lines.
-      for (const line of statements(sectionBlock('Workspace REST API (`/api/v1`)')).filter((l) => /^storelens (workspaces create|members add) /.test(l))) {
+      // The guide's administration block sets up that workspace and its owner; run those lines.
+      for (const line of statements(sectionBlock('A workspace, its members and keys')).filter((l) => /^storelens (workspaces create|members add) /.test(l))) {
         await cli(shellWords(line, {})[0]!.slice(1));
       }
       // Another workspace seeing the same stores, with a key holding the same scopes.
@@ -326,7 +326,7 @@ for (const d of dialects) {
         } else if (plain) {
           const value = shellWords(plain[2]!, vars)[0]![0]!;
           if (plain[1] === 'BASE') {
-            // The server the README means, on this test's port.
+            // The server the guide means, on this test's port.
             expect(value).toMatch(/^http:\/\/localhost:8081\/api\/v1$/);
             vars.BASE = value;
           } else vars[plain[1]!] = value;
@@ -412,7 +412,7 @@ for (const d of dialects) {
       expect([...order].sort((a, b) => a - b), 'in that order').toEqual(order);
       for (const [k, check] of want) check(steps[seen.indexOf(k)]!);
 
-      // The key the README created (the history's actor) holds exactly the five scopes, granted by its owner.
+      // The key the guide created (the history's actor) holds exactly the five scopes, granted by its owner.
       const actor = steps.find((s) => s.path === '/deals/{DEAL}/history')!.json.data[0].actor as string;
       const keys = JSON.parse(await cli(['keys', 'list', '--workspace', wsName, '--json'])) as { keys: { id: string; prefix: string; scopes: string[]; created_by: string }[] };
       const made = keys.keys.find((k) => `key:${k.id}` === actor);
@@ -421,7 +421,7 @@ for (const d of dialects) {
       expect([...made!.scopes].sort()).toEqual([...SCOPES].sort());
       expect(made!.created_by).toBe(owner);
 
-      // ---- what the README promises beside the steps
+      // ---- what the guide promises beside the steps
       const call = (method: string, p: string, key: string, body?: unknown, headers: Record<string, string> = {}) =>
         fetch(base + p, {
           method,

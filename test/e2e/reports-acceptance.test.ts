@@ -1,7 +1,7 @@
 /**
  * Issue 12's acceptance, end to end through the product: a small generated panel is published
- * with its runs folder and ingested; a workspace gets an owner, and the README's "Growth reports
- * and the wallet" block is run as written through the CLI (the activation, a credit of 50.00, a
+ * with its runs folder and ingested; a workspace gets an owner, and the "Growth reports and the
+ * wallet" block of docs/getting-started.md is run as written through the CLI (the activation, a credit of 50.00, a
  * Generate-reports key and a key that reads the wallet). `storelens api` (the real command,
  * citing the publication in its --out folder) serves it over a socket. A report request ⇒ 202
  * with a Location that reads `done` within seconds; the report is the store's, cites the
@@ -58,16 +58,16 @@ beforeAll(async () => {
 afterAll(() => dirs.removeAll());
 
 // ---------------------------------------------------------------------------------------------
-// The README's block
+// The guide's block
 
-/** The ```sh block of the README section "Growth reports and the wallet". */
-function readmeBlock(): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('\n## Growth reports and the wallet\n');
-  expect(start, 'README has a "Growth reports and the wallet" section').toBeGreaterThanOrEqual(0);
-  const end = readme.indexOf('\n## ', start + 1);
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(start, end < 0 ? undefined : end))?.[1];
-  if (!block) throw new Error('the README\'s reports section has no ```sh block');
+/** The ```sh block of the docs/getting-started.md section "Growth reports and the wallet". */
+function guideBlock(): string {
+  const guide = readFileSync(new URL('../../docs/getting-started.md', import.meta.url), 'utf8');
+  const start = guide.indexOf('\n## Growth reports and the wallet\n');
+  expect(start, 'docs/getting-started.md has a "Growth reports and the wallet" section').toBeGreaterThanOrEqual(0);
+  const end = guide.indexOf('\n## ', start + 1);
+  const block = /```sh\n([\s\S]*?)```/.exec(guide.slice(start, end < 0 ? undefined : end))?.[1];
+  if (!block) throw new Error('the reports section of docs/getting-started.md has no ```sh block');
   return block;
 }
 
@@ -97,8 +97,8 @@ function words(line: string): string[] {
  * The block's `storelens …` statements, each as its arguments and the variable it assigns
  * (`NAME=$(storelens … --json | jq -r .key)`), in order.
  */
-function readmeStorelens(): { assigns?: string; args: string[] }[] {
-  const lines = readmeBlock()
+function guideStorelens(): { assigns?: string; args: string[] }[] {
+  const lines = guideBlock()
     .replace(/\\\n/g, ' ')
     .split('\n')
     .map((l) => l.trim())
@@ -167,8 +167,8 @@ for (const d of dialects) {
       await cli(['workspaces', 'create', 'acme']);
       await cli(['members', 'add', '--workspace', 'acme', '--email', 'ana@acme.example', '--role', 'owner']);
 
-      // The README's steps, as written.
-      const steps = readmeStorelens();
+      // The guide's steps, as written.
+      const steps = guideStorelens();
       expect(steps.map((s) => s.args.slice(0, 2).join(' '))).toEqual(['workspaces activate', 'wallet credit', 'keys create', 'keys create']);
       const keys: Record<string, string> = {};
       for (const s of steps) {

@@ -118,6 +118,26 @@ for (const d of dialects) {
       expect((await call(h.base, 'GET', `/reports/growth/${accepted.body.id}?format=markdown`, { key: ws.key })).status).toBe(409);
     });
 
+    it("reports on its own month: a store absent from that month's panel has no features, only the whole panel as peers and no recommendation", async () => {
+      // st0000001 is in the ingested panel of 2026-10 only; 2026-09 is published.
+      const earlier = '2026-09';
+      const accepted = await request('st0000001', earlier);
+      expect(accepted.status).toBe(202);
+      const done = await finished(accepted.body.id);
+      expect(done.body.status).toBe('done');
+      const report = done.body.report;
+      expect(report.month).toBe(earlier);
+      expect(report.store).toBeNull();
+      expect(report.peers.length).toBeGreaterThan(0);
+      for (const p of report.peers) expect(p).toMatchObject({ dimension: 'all', month: earlier });
+      expect(report.recommendations).toEqual([]);
+      expect(report.signals).toEqual([]);
+      const md = await call(h.base, 'GET', `/reports/growth/${accepted.body.id}`, { key: ws.key, headers: { accept: 'text/markdown' } });
+      expect(md.body).toContain('# Growth report: st0000001 (2026-09)');
+      expect(md.body).toContain('The panel of 2026-09 has no row for store st0000001: its features that month are unknown');
+      expect(md.body).not.toContain('US, sports, basic');
+    });
+
     it('answers the sixth report request within a minute with 429 and Retry-After', async () => {
       const other = await apiKey(h.db, ws.id, ['generate:reports']);
       const statuses: number[] = [];

@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Read one account's detail
-         * @description The account row (score, evidence, status, recent signals) plus the store's latest features, the status history (newest first), a summary of its signal history, its deals (always empty until the deal operations are available) and its contacts. A store the workspace cannot see (outside its profile, or unknown) ⇒ 404. Reading the detail delivers the row to the agent: `delivered_to_agent` becomes true, as for the rows of list_accounts.
+         * @description The account row (score, evidence, status, recent signals) plus the store's latest features, the status history (newest first), a summary of its signal history, its deals and its contacts (oldest first). A store the workspace cannot see (outside its profile, or unknown) ⇒ 404. Reading the detail delivers the row to the agent: `delivered_to_agent` becomes true, as for the rows of list_accounts.
          *
          *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */

@@ -1,6 +1,6 @@
 /**
- * The option list of README.md, generated from the settings table between two markers; a test
- * fails when README.md and the table disagree, and `npm run readme` rewrites the section.
+ * The option list of docs/cli.md, generated from the settings table between two markers; a test
+ * fails when docs/cli.md and the table disagree, and `npm run cli-docs` rewrites the section.
  */
 import { argumentUsage, COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
 
@@ -45,17 +45,17 @@ export function settingsSection(): string {
     START,
     '',
     `Every command also takes ${global} and \`--help\`. A flag wins over its environment variable, which wins over the default.`,
-    'This list is generated from `src/settings/table.ts`: edit the table, then `npm run readme` rewrites it.',
+    'This list is generated from `src/settings/table.ts`: edit the table, then `npm run cli-docs` rewrites it.',
     '',
     ...(COMMANDS as readonly CommandDef[]).map(section),
     END,
   ].join('\n');
 }
 
-/** `readme` with its section between the markers replaced by the generated one. */
-export function withSettingsSection(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START} … ${END} section`);
-  return readme.slice(0, start) + settingsSection() + readme.slice(end + END.length);
+/** `page` (docs/cli.md) with its section between the markers replaced by the generated one. */
+export function withSettingsSection(page: string): string {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/cli.md has no ${START} … ${END} section`);
+  return page.slice(0, start) + settingsSection() + page.slice(end + END.length);
 }
