@@ -214,7 +214,7 @@ beforeAll(async () => {
   const data = contactsData(source);
   await writeContactsRun(runsDir, data);
   await switchRunsIndex(runsDir, new Map(), data.id);
-}, 60_000);
+}, 240_000);
 afterAll(() => dirs.removeAll());
 
 // ---------------------------------------------------------------------------------------------
@@ -481,6 +481,6 @@ for (const d of dialects) {
       expect((await json(call('GET', `/deals/${vars.DEAL}`, vars.KEY!))).version).toBe(3);
       expect((await json(call('GET', `/contacts/${vars.CONTACT}`, vars.KEY!))).name).not.toBe('Someone else');
       expect((await json(call('GET', `/watches/${vars.WATCH}`, vars.KEY!))).store_count).toBe(1);
-    }, 60_000);
+    }, 240_000);
   });
 }
