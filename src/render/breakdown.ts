@@ -13,7 +13,7 @@ import { valueLabel } from './format.js';
 const PREVIEW = 5;
 
 const PLURALS: Record<string, [one: string, many: string, heading: string]> = {
-  all: ['figure for all stores', 'figures for all stores', 'All stores'],
+  all: ['figure for all stores', 'figures for all stores', ''],
   country: ['country', 'countries', 'Countries'],
   category: ['category', 'categories', 'Categories'],
   plan: ['plan', 'plans', 'Plans'],
@@ -31,7 +31,7 @@ const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true })
 /** The hidden stats of one dimension, by name. */
 export interface HiddenGroup {
   dimension: string;
-  /** "Countries" */
+  /** "Countries"; empty for the figure of all stores (its label says it) */
   heading: string;
   /** "12 countries" */
   count: string;

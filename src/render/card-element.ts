@@ -3,7 +3,6 @@
  * brand and page title, month, the value and its change vs the previous month (or why it is not
  * published), the sentence, n and the attribution. Pure: the text cleaner is passed in.
  */
-import { FLOOR } from '../stats/floor.js';
 import { CARD_HEIGHT, CARD_WIDTH } from './embed.js';
 import { formatCount, formatMonth, SUPPRESSED_CARD_REASON, SUPPRESSED_CARD_TEXT } from './format.js';
 import type { CardInput } from './page.js';
@@ -52,7 +51,8 @@ export function cardElement(card: CardInput, clean: (text: string) => string, fo
         line(clean(card.valueText), { fontSize: valueSize(card.valueText), fontWeight: 700, color: COLORS.ink, lineHeight: 1.05, letterSpacing: -2 }),
         ...(card.changeText ? [line(clean(card.changeText), { fontSize: 40, fontWeight: 600, color: COLORS.accent, marginTop: 6 })] : []),
       ]);
-  const nText = card.suppressed || card.n === null ? `n < ${FLOOR} stores` : `n = ${formatCount(card.n)} stores`;
+  // A hidden cell may hold many stores (it can be hidden to protect another): its n is not said.
+  const nText = card.suppressed || card.n === null ? 'n not published' : `n = ${formatCount(card.n)} stores`;
 
   return el(
     'div',

@@ -63,7 +63,8 @@ function hiddenCells(b: Breakdown): string {
   const groups = b.hidden
     .map(
       (g) =>
-        `<p class="hidden-heading">${e(g.heading)} (${e(g.count.split(' ')[0]!)})</p><ul class="hidden-list">` +
+        (g.heading ? `<p class="hidden-heading">${e(g.heading)} (${g.items.length})</p>` : '') +
+        '<ul class="hidden-list">' +
         g.items.map(({ stat, label }) => `<li id="${e(stat.anchor)}"><a href="#embed-${e(stat.anchor)}">${e(label)}</a></li>`).join('') +
         '</ul>',
     )

@@ -53,7 +53,7 @@ function hiddenCells(b: Breakdown): string[] {
     `<details><summary>${markdownHtmlLine(b.summary)}</summary>`,
     '',
     ...b.hidden.flatMap((g) => [
-      `${escapeMarkdownInline(g.heading)}: ` + g.items.map(({ stat, label }) => `<a id="${escapeHtml(stat.anchor)}"></a>${escapeMarkdownInline(label)}`).join(', ') + '.',
+      (g.heading ? `${escapeMarkdownInline(g.heading)}: ` : '') + g.items.map(({ stat, label }) => `<a id="${escapeHtml(stat.anchor)}"></a>${escapeMarkdownInline(label)}`).join(', ') + '.',
       '',
     ]),
     'Which of the two is not said: that would tell a reader more about the small ones.',
