@@ -85,6 +85,16 @@ describe('renderMarkdown', () => {
     expect(md).not.toMatch(/suppressed|\bAE\b/);
   });
 
+  it('lists a hidden figure of all stores by its label alone, and says so when nothing of a metric is published', () => {
+    const page = fixturePage();
+    const section = page.sections[2]!;
+    const all = { ...section.stats[0]!, value: null, n: null, numerator: null, null_rate: null, suppressed: true };
+    const md = renderMarkdown({ ...page, sections: [{ ...section, stats: [all] }] });
+    expect(md).toContain('No figure of this metric is published this month.');
+    expect(md).toContain('<details><summary>1 figure for all stores not published, with fewer than 30 stores or hidden to protect one that has: All stores.</summary>');
+    expect(md).toContain(`\n<a id="${all.anchor}"></a>All stores.\n`);
+  });
+
   it('keeps the table structure and escapes syntax for any category string', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 40 }), { minLength: 1, maxLength: 4 }), (raw) => {
