@@ -1,11 +1,10 @@
 /**
  * The layout of a 1200×630 share card as satori element objects (`{ type, props }`, no React):
- * brand and page title, month, the value (or the suppression notice), the sentence, n and the
- * attribution. Pure: the text cleaner is passed in.
+ * brand and page title, month, the value and its change vs the previous month (or why it is not
+ * published), the sentence, n and the attribution. Pure: the text cleaner is passed in.
  */
-import { FLOOR } from '../stats/floor.js';
 import { CARD_HEIGHT, CARD_WIDTH } from './embed.js';
-import { formatCount, formatMonth, SUPPRESSED_CARD_TEXT } from './format.js';
+import { formatCount, formatMonth, SUPPRESSED_CARD_REASON, SUPPRESSED_CARD_TEXT } from './format.js';
 import type { CardInput } from './page.js';
 
 export interface CardNode {
@@ -45,11 +44,15 @@ export function cardElement(card: CardInput, clean: (text: string) => string, fo
   const context = [card.metricTitle, card.dimensionLabel].filter((t): t is string => !!t && t.trim() !== '').map(clean).join(' · ');
   const figure = card.suppressed || card.valueText === null
     ? el('div', { display: 'flex', flexDirection: 'column' }, [
-        el('div', { fontSize: 88, fontWeight: 700, color: COLORS.suppressed, lineHeight: 1.05 }, 'Suppressed'),
-        el('div', { fontSize: 40, fontWeight: 600, color: COLORS.suppressed, marginTop: 8 }, SUPPRESSED_CARD_TEXT.replace(/^Suppressed: /, '')),
+        el('div', { fontSize: 88, fontWeight: 700, color: COLORS.suppressed, lineHeight: 1.05 }, SUPPRESSED_CARD_TEXT),
+        el('div', { display: 'block', width: INNER, fontSize: 36, fontWeight: 600, color: COLORS.suppressed, marginTop: 8, lineClamp: 2, overflowWrap: 'break-word' }, SUPPRESSED_CARD_REASON),
       ])
-    : line(clean(card.valueText), { fontSize: valueSize(card.valueText), fontWeight: 700, color: COLORS.ink, lineHeight: 1.05, letterSpacing: -2 });
-  const nText = card.suppressed || card.n === null ? `n < ${FLOOR} stores` : `n = ${formatCount(card.n)} stores`;
+    : el('div', { display: 'flex', flexDirection: 'column' }, [
+        line(clean(card.valueText), { fontSize: valueSize(card.valueText), fontWeight: 700, color: COLORS.ink, lineHeight: 1.05, letterSpacing: -2 }),
+        ...(card.changeText ? [line(clean(card.changeText), { fontSize: 40, fontWeight: 600, color: COLORS.accent, marginTop: 6 })] : []),
+      ]);
+  // A hidden cell may hold many stores (it can be hidden to protect another): its n is not said.
+  const nText = card.suppressed || card.n === null ? 'n not published' : `n = ${formatCount(card.n)} stores`;
 
   return el(
     'div',

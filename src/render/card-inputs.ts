@@ -4,7 +4,7 @@
  */
 import { pageUrl } from '../core/public-paths.js';
 import { PUBLISHER } from '../stats/types.js';
-import { dimensionLabel, formatValue } from './format.js';
+import { changeLine, dimensionLabel, formatValue, textForPeople } from './format.js';
 import type { CardInput, PageModel } from './page.js';
 
 /** "storelens · stats.example.com/data/agentic-commerce · CC BY 4.0" */
@@ -16,18 +16,22 @@ export function cardAttribution(page: Pick<PageModel, 'baseUrl' | 'slug'>): stri
 export function pageCardInputs(page: PageModel): CardInput[] {
   const attribution = cardAttribution(page);
   return page.sections.flatMap((section) =>
-    section.stats.map((stat): CardInput => ({
-      slug: page.slug,
-      pageTitle: page.title,
-      month: stat.month,
-      anchor: stat.anchor,
-      valueText: stat.suppressed || stat.value === null ? null : formatValue(stat.value, section),
-      sentence: stat.sentence,
-      n: stat.suppressed ? null : stat.n,
-      suppressed: stat.suppressed,
-      attribution,
-      metricTitle: section.title,
-      dimensionLabel: dimensionLabel(stat.dimension),
-    })),
+    section.stats.map((stat): CardInput => {
+      const changeText = changeLine(stat, section);
+      return {
+        slug: page.slug,
+        pageTitle: page.title,
+        month: stat.month,
+        anchor: stat.anchor,
+        valueText: stat.suppressed || stat.value === null ? null : formatValue(stat.value, section),
+        sentence: textForPeople(stat.sentence, stat.dimension),
+        n: stat.suppressed ? null : stat.n,
+        suppressed: stat.suppressed,
+        attribution,
+        metricTitle: section.title,
+        dimensionLabel: dimensionLabel(stat.dimension),
+        ...(changeText === undefined ? {} : { changeText }),
+      };
+    }),
   );
 }

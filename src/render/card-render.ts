@@ -13,7 +13,7 @@ import type { CardInput } from './page.js';
  * Bump whenever the card's look changes (layout, fonts, colours, formatting): every card hash
  * changes with it, so the next publish re-renders every card.
  */
-export const CARD_RENDERER_VERSION = 'card-v1';
+export const CARD_RENDERER_VERSION = 'card-v2';
 
 /** JSON with object keys sorted at every level and undefined members dropped. */
 export function canonicalJson(value: unknown): string {

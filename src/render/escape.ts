@@ -60,6 +60,11 @@ export function escapeMarkdownParagraph(text: string): string {
     .replace(/^(\d+)([.)])/, '$1\\$2');
 }
 
+/** Text for raw HTML inside markdown (a `<summary>`): on one line, without controls, HTML-escaped. */
+export function markdownHtmlLine(text: string): string {
+  return escapeHtml(text.replace(CONTROLS, '').replace(LINE_BREAKS, ' '));
+}
+
 /** A GFM table cell: inline-escaped (so `|` becomes `\|`); a row keeps its column count. */
 export function markdownCell(text: string): string {
   return escapeMarkdownInline(text);

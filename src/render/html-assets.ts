@@ -45,6 +45,11 @@ th[scope=row],thead th:first-child{text-align:left;font-weight:500;overflow-wrap
 tbody tr:target{background:var(--mark)}
 td.suppressed{color:var(--muted);font-style:italic}
 td.embed-link{white-space:nowrap}
+details.hidden-cells{margin:.25rem 0 .75rem;color:var(--muted);font-size:.95rem}
+details.hidden-cells>summary{cursor:pointer;padding:.2rem 0}
+.hidden-heading{margin:.5rem 0 .2rem;font-weight:600}
+ul.hidden-list{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.2rem .9rem}
+ul.hidden-list li:target{background:var(--mark)}
 .method{color:var(--muted);font-size:.9rem;margin:.25rem 0 .75rem}
 details.embeds{margin:0 0 1rem;border:1px solid var(--border);border-radius:.5rem;padding:.5rem .9rem}
 details.embeds>summary{cursor:pointer;font-weight:600;padding:.2rem 0}

@@ -11,7 +11,8 @@ import { LICENSE, PUBLISHER, type Stat } from '../stats/types.js';
 import { releaseCitation, releaseDocumentUrl, releaseListUrl, releasePageUrl, releaseStatUrl } from './cite.js';
 import { escapeHtml as e, jsonForScript } from './escape.js';
 import { renderEmbedSnippet } from './embed.js';
-import { dimensionLabel, formatMonth, statFigures } from './format.js';
+import { breakdown, type Breakdown } from './breakdown.js';
+import { changeHidden, dimensionLabel, formatMonth, HIDDEN_CHANGE_REASON, HIDDEN_REASON, statFigures, statForPeople } from './format.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './html-assets.js';
 import { datasetJsonLd, LICENSE_URL } from './jsonld.js';
 import type { MetricSection, PageModel } from './page.js';
@@ -28,18 +29,14 @@ function sectionIds(sections: MetricSection[]): string[] {
   });
 }
 
-function cell(text: string, stat: Stat, className = ''): string {
-  const classes = [className, stat.suppressed ? 'suppressed' : ''].filter(Boolean).join(' ');
-  return `<td${classes ? ` class="${classes}"` : ''}>${e(text)}</td>`;
-}
-
 function statRow(section: MetricSection, stat: Stat): string {
+  const [value, n, change] = statFigures(stat, section);
+  const hiddenChange = changeHidden(stat);
   return (
     `<tr id="${e(stat.anchor)}">` +
     `<th scope="row">${e(dimensionLabel(stat.dimension))}</th>` +
-    statFigures(stat, section)
-      .map((text) => cell(text, stat))
-      .join('') +
+    `<td>${e(value)}</td><td>${e(n)}</td>` +
+    (hiddenChange ? `<td class="suppressed" title="${e(HIDDEN_CHANGE_REASON)}">${e(change)}</td>` : `<td>${e(change)}</td>`) +
     `<td class="embed-link"><a href="#embed-${e(stat.anchor)}" aria-label="${e(`Embed code for ${dimensionLabel(stat.dimension)}`)}">Embed</a></td>` +
     '</tr>'
   );
@@ -48,22 +45,47 @@ function statRow(section: MetricSection, stat: Stat): string {
 function statTable(section: MetricSection, id: string, month: string): string {
   if (section.stats.length === 0) return '<p>No figures for this metric this month.</p>';
   const caption = `${section.title}, ${formatMonth(month)}, by dimension`;
+  const b = breakdown(section.stats);
+  const table = b.shown.length
+    ? `<div class="table-wrap" role="region" aria-labelledby="${id}-caption" tabindex="0">` +
+      `<table><caption id="${id}-caption">${e(caption)}</caption>` +
+      '<thead><tr><th scope="col">Dimension</th><th scope="col">Value</th><th scope="col">Stores (n)</th>' +
+      '<th scope="col">Change vs previous month</th><th scope="col"><span class="visually-hidden">Embed</span></th></tr></thead>' +
+      `<tbody>${b.shown.map((s) => statRow(section, s)).join('')}</tbody></table></div>`
+    : '<p>No figure of this metric is published this month.</p>';
+  const changes = b.changesHidden ? `<p class="method">A change shown as “hidden”: ${e(HIDDEN_CHANGE_REASON)}.</p>` : '';
+  return table + changes + hiddenCells(b);
+}
+
+/** The one line on the hidden cells of a table; the full list, each with its anchor, one click away. */
+function hiddenCells(b: Breakdown): string {
+  if (b.hidden.length === 0) return '';
+  const groups = b.hidden
+    .map(
+      (g) =>
+        (g.heading ? `<p class="hidden-heading">${e(g.heading)} (${g.items.length})</p>` : '') +
+        '<ul class="hidden-list">' +
+        g.items.map(({ stat, label }) => `<li id="${e(stat.anchor)}"><a href="#embed-${e(stat.anchor)}">${e(label)}</a></li>`).join('') +
+        '</ul>',
+    )
+    .join('');
   return (
-    `<div class="table-wrap" role="region" aria-labelledby="${id}-caption" tabindex="0">` +
-    `<table><caption id="${id}-caption">${e(caption)}</caption>` +
-    '<thead><tr><th scope="col">Dimension</th><th scope="col">Value</th><th scope="col">Stores (n)</th>' +
-    '<th scope="col">Change vs previous month</th><th scope="col"><span class="visually-hidden">Embed</span></th></tr></thead>' +
-    `<tbody>${section.stats.map((s) => statRow(section, s)).join('')}</tbody></table></div>`
+    `<details class="hidden-cells"><summary>${e(b.summary)}</summary>` +
+    '<p>Which of the two is not said: that would tell a reader more about the small ones.</p>' +
+    groups +
+    '</details>'
   );
 }
 
-function embedBlock(page: PageModel, stat: Stat): string {
+function embedBlock(page: PageModel, raw: Stat): string {
+  const stat = statForPeople(raw);
   const codeId = `embed-code-${stat.anchor}`;
   const snippet = renderEmbedSnippet({ baseUrl: page.baseUrl, slug: page.slug, stat, release: page.release });
   return (
     `<div class="embed" id="embed-${e(stat.anchor)}">` +
     `<h3>${e(dimensionLabel(stat.dimension))}</h3>` +
     `<p>${e(stat.sentence)}</p>` +
+    (stat.suppressed ? `<p class="method">Not published: ${e(HIDDEN_REASON)}.</p>` : '') +
     `<label for="${e(codeId)}">Embed code (card image, link and attribution)</label>` +
     `<textarea id="${e(codeId)}" readonly rows="4" spellcheck="false">${e(snippet)}</textarea>` +
     `<button type="button" data-copy="${e(codeId)}">Copy embed code</button>` +
@@ -115,7 +137,7 @@ function renderSection(page: PageModel, section: MetricSection, id: string): str
     trend +
     statTable(section, id, page.document.month) +
     `<p class="method">Methodology version ${e(section.methodology_version)}. ` +
-    `Figures from fewer than ${FLOOR} stores are suppressed.</p>` +
+    `Figures from fewer than ${FLOOR} stores are not published, nor those hidden to protect them.</p>` +
     embeds +
     '</section>'
   );

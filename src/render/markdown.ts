@@ -8,8 +8,9 @@ import { pageUrl, publicUrl } from '../core/public-paths.js';
 import { FLOOR } from '../stats/floor.js';
 import { LICENSE, PUBLISHER } from '../stats/types.js';
 import { releaseListUrl, releasePageUrl } from './cite.js';
-import { escapeHtml, escapeMarkdownInline, escapeMarkdownParagraph, markdownCell } from './escape.js';
-import { dimensionLabel, formatMonth, statFigures } from './format.js';
+import { escapeHtml, escapeMarkdownInline, escapeMarkdownParagraph, markdownCell, markdownHtmlLine } from './escape.js';
+import { breakdown, type Breakdown } from './breakdown.js';
+import { dimensionLabel, formatMonth, HIDDEN_CHANGE_REASON, statFigures } from './format.js';
 import type { MetricSection, PageModel } from './page.js';
 
 /** Characters that would end or split a markdown link destination, percent-encoded. */
@@ -27,11 +28,11 @@ function row(cells: string[]): string {
 
 function sectionTable(section: MetricSection): string[] {
   if (section.stats.length === 0) return ['No figures for this metric this month.'];
-  const lines = [
-    row(['Dimension', 'Value', 'Stores (n)', 'Change vs previous month']),
-    row(['---', '---:', '---:', '---:']),
-  ];
-  for (const stat of section.stats) {
+  const b = breakdown(section.stats);
+  const lines = b.shown.length
+    ? [row(['Dimension', 'Value', 'Stores (n)', 'Change vs previous month']), row(['---', '---:', '---:', '---:'])]
+    : ['No figure of this metric is published this month.'];
+  for (const stat of b.shown) {
     const anchor = `<a id="${escapeHtml(stat.anchor)}"></a>`;
     lines.push(
       row([
@@ -40,7 +41,25 @@ function sectionTable(section: MetricSection): string[] {
       ]),
     );
   }
-  return lines;
+  if (b.changesHidden) lines.push('', `A change shown as “hidden”: ${escapeMarkdownInline(HIDDEN_CHANGE_REASON)}.`);
+  return [...lines, ...hiddenCells(b)];
+}
+
+/** The one line on the hidden cells of a table, and the full list (each name with its anchor) one click away. */
+function hiddenCells(b: Breakdown): string[] {
+  if (b.hidden.length === 0) return [];
+  return [
+    '',
+    `<details><summary>${markdownHtmlLine(b.summary)}</summary>`,
+    '',
+    ...b.hidden.flatMap((g) => [
+      (g.heading ? `${escapeMarkdownInline(g.heading)}: ` : '') + g.items.map(({ stat, label }) => `<a id="${escapeHtml(stat.anchor)}"></a>${escapeMarkdownInline(label)}`).join(', ') + '.',
+      '',
+    ]),
+    'Which of the two is not said: that would tell a reader more about the small ones.',
+    '',
+    '</details>',
+  ];
 }
 
 /** The line naming the page's release; none for a page that names no release. */
@@ -82,7 +101,7 @@ export function renderMarkdown(page: PageModel): string {
     escapeMarkdownParagraph(page.intro),
     '',
     `Figures for ${escapeMarkdownInline(month)}, published ${escapeMarkdownInline(doc.completed_at)}. ` +
-      `Stats from fewer than ${FLOOR} stores are suppressed. Data: ${dataLinks}.`,
+      `Figures from fewer than ${FLOOR} stores are not published, nor those hidden to protect them. Data: ${dataLinks}.`,
     '',
     ...releaseLine(page),
     ...page.sections.flatMap(renderSection),

@@ -48,8 +48,10 @@ export interface CardInput {
   attribution: string;
   /** Optional context line: the metric's title, e.g. "Stores with an llms.txt file". */
   metricTitle?: string;
-  /** Optional context line: the dimension for people, e.g. "Country: US". */
+  /** Optional context line: the dimension for people, e.g. "Country: United States". */
   dimensionLabel?: string;
+  /** The change vs the previous month when it is published, e.g. "+1.2 pts vs September 2026"; absent when hidden or none. */
+  changeText?: string;
 }
 
 /** One item of the RSS feed: a monthly release, or a correction of a past month. */

@@ -8,7 +8,7 @@ import { isMonth } from '../core/month.js';
 import { pageUrl, publicUrl } from '../core/public-paths.js';
 import { LICENSE, PUBLISHER, type Slug } from '../stats/types.js';
 import { escapeHtml } from './escape.js';
-import { formatMonth } from './format.js';
+import { countryName, formatMonth } from './format.js';
 import type { FeedItem } from './page.js';
 
 export interface FeedOptions {
@@ -53,6 +53,15 @@ function slugLink(opts: FeedOptions, slug: Slug): string {
   return `<a href="${escapeHtml(pageUrl(opts.baseUrl, slug))}">${escapeHtml(title)}</a>`;
 }
 
+/** A changed stat's id, with the country's name after it where it names a country: "m:country:AE (United Arab Emirates)". */
+function idForPeople(id: string): string {
+  const at = id.indexOf(':country:');
+  if (at < 0) return id;
+  const code = id.slice(at + ':country:'.length);
+  const name = countryName(code);
+  return name === code ? id : `${id} (${name})`;
+}
+
 function itemTitle(item: FeedItem): string {
   const month = checkMonth(item);
   return item.kind === 'release' ? `Statistics for ${month} released` : `Correction: statistics for ${month} revised`;
@@ -68,7 +77,7 @@ function itemDescription(opts: FeedOptions, item: FeedItem): string {
   const parts = item.slugs.map((slug) => {
     const ids = [...(item.changed?.[slug] ?? [])].sort();
     const list = ids.length
-      ? `: ${ids.length} stat${ids.length === 1 ? '' : 's'} changed<ul>${ids.map((id) => `<li>${escapeHtml(id)}</li>`).join('')}</ul>`
+      ? `: ${ids.length} stat${ids.length === 1 ? '' : 's'} changed<ul>${ids.map((id) => `<li>${escapeHtml(idForPeople(id))}</li>`).join('')}</ul>`
       : '';
     return `<li>${slugLink(opts, slug)}${list}</li>`;
   });

@@ -56,6 +56,12 @@ describe('renderCard', () => {
     expect(other.equals(first)).toBe(false);
   });
 
+  it('draws the change vs the previous month when the card has one', async () => {
+    const png = await renderCard({ ...base, changeText: '+1.2 pts vs September 2026' });
+    expectPng1200x630(png);
+    expect(png.equals(first)).toBe(false);
+  });
+
   it('renders a suppressed card', async () => {
     const png = await renderCard(suppressed);
     expectPng1200x630(png);
@@ -89,7 +95,8 @@ describe('cardHash', () => {
       { suppressed: true },
       { attribution: 'other' },
       { metricTitle: 'Other' },
-      { dimensionLabel: 'Country: US' },
+      { dimensionLabel: 'Country: United States' },
+      { changeText: '+1.2 pts vs September 2026' },
     ];
     const hashes = changes.map((c) => cardHash({ ...base, ...c }));
     for (const other of hashes) expect(other).not.toBe(h);
@@ -116,6 +123,18 @@ describe('pageCardInputs', () => {
     const plus = cards.find((c) => c.dimensionLabel === 'Plan: plus')!;
     expect(plus).toMatchObject({ valueText: null, n: null, suppressed: true });
     expect(cards.find((c) => c.metricTitle === 'Average monthly revenue')!.valueText).toBe('$1,234.56');
+  });
+
+  it('carries the change vs last month when it is published, nothing when it is hidden, and countries by name', () => {
+    const cards = pageCardInputs(fixturePage());
+    expect(cards[0]!.changeText).toBe('+1.2 pts vs September 2026');
+    const ae = cards.find((c) => c.dimensionLabel === 'Country: United Arab Emirates')!;
+    expect(ae).toMatchObject({ valueText: '48', sentence: '48 stores in the United Arab Emirates were active in October 2026.' });
+    expect(ae).not.toHaveProperty('changeText');
+    expect(cards.find((c) => c.dimensionLabel === 'Plan: plus')).not.toHaveProperty('changeText');
+    expect(cards.find((c) => c.dimensionLabel === 'Plan: basic')).not.toHaveProperty('changeText');
+    expect(cards.find((c) => c.dimensionLabel === 'Country: Austria')).toMatchObject({ suppressed: true, n: null });
+    expect(cards.find((c) => c.dimensionLabel === 'Country: QQ')).toBeDefined();
   });
 });
 

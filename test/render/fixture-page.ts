@@ -1,7 +1,7 @@
 /**
  * A small hand-built page for the renderer tests: hostile category names (`=cmd`, quotes,
  * commas, newlines, `|`, `<script>`, backslashes, markdown syntax, non-ASCII), suppressed
- * stats and deltas, a first-month (null) delta, nulls in the trend series.
+ * stats and deltas, country codes (one the runtime does not know), a first-month (null) delta, nulls in the trend series.
  */
 import { createHash } from 'node:crypto';
 import type { Delta, MetricKind, Slug, Stat } from '../../src/stats/types.js';
@@ -124,6 +124,11 @@ export function fixturePage(categories: string[] = HOSTILE_CATEGORIES): PageMode
     ]),
     section('stores_count', 'Active stores', 'count', 'stores', 'Stores present in the panel this month.', [
       { dimension: 'all', value: 12345, n: 12345, delta: { value: -340, cohort_n: 12000 } },
+      { dimension: 'country:AE', value: 48, n: 48, delta: { suppressed: true }, sentence: '48 stores in AE were active in October 2026.' },
+      { dimension: 'country:AT', value: null, n: 12, delta: { suppressed: true } },
+      { dimension: 'country:BE', value: null, n: 40, delta: { suppressed: true } },
+      { dimension: 'country:QQ', value: null, n: 3, delta: { suppressed: true } },
+      { dimension: 'country:US', value: 4100, n: 4100, delta: { value: 25, cohort_n: 4000 }, sentence: 'Stores in US: 4,100 were active in October 2026.' },
     ], [
       { month: '2026-09', value: 12685 },
       { month: '2026-10', value: 12345 },

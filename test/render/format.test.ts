@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  changeLine,
+  countryName,
   dimensionLabel,
   formatCount,
   formatDelta,
@@ -11,6 +13,7 @@ import {
   formatStatValue,
   formatValue,
   SUPPRESSED_TEXT,
+  textForPeople,
 } from '../../src/render/format.js';
 import { fixturePage } from './fixture-page.js';
 
@@ -59,19 +62,55 @@ describe('format', () => {
     const page = fixturePage();
     const plus = page.sections[1]!.stats.find((s) => s.dimension === 'plan:plus')!;
     expect(formatStatValue(plus, usd)).toBe(SUPPRESSED_TEXT);
-    expect(SUPPRESSED_TEXT).toBe('suppressed (fewer than 30 stores)');
-    expect(formatN(plus)).toBe('suppressed');
-    expect(formatStatDelta(plus, usd)).toBe('suppressed');
+    expect(SUPPRESSED_TEXT).toBe('not published (fewer than 30 stores, or hidden to protect such a figure)');
+    expect(formatN(plus)).toBe('not published');
+    expect(formatStatDelta(plus, usd)).toBe('not published');
     expect(formatDelta(null, share)).toBe('—');
-    expect(formatDelta({ value: null, cohort_n: null, suppressed: true, prior_month: '2026-09' }, share)).toBe(SUPPRESSED_TEXT);
+    expect(formatDelta({ value: null, cohort_n: null, suppressed: true, prior_month: '2026-09' }, share)).toBe(
+      'hidden (too few stores in both months for a change (fewer than 30), or hidden to protect such a change)',
+    );
+  });
+
+  it('says “hidden” for the change of a published figure whose change is hidden, and gives cards the published change only', () => {
+    const stores = fixturePage().sections[3]!;
+    const ae = stores.stats.find((s) => s.dimension === 'country:AE')!;
+    const us = stores.stats.find((s) => s.dimension === 'country:US')!;
+    const at = stores.stats.find((s) => s.dimension === 'country:AT')!;
+    expect(formatStatDelta(ae, count)).toBe('hidden');
+    expect(changeLine(ae, count)).toBeUndefined();
+    expect(changeLine(at, count)).toBeUndefined();
+    expect(changeLine(us, count)).toBe('+25 vs September 2026');
   });
 
   it('names months and dimensions for people', () => {
     expect(formatMonth('2026-10')).toBe('October 2026');
     expect(formatMonth('2026-13')).toBe('2026-13');
     expect(dimensionLabel('all')).toBe('All stores');
-    expect(dimensionLabel('country:US')).toBe('Country: US');
+    expect(dimensionLabel('country:US')).toBe('Country: United States');
+    expect(dimensionLabel('country:AE')).toBe('Country: United Arab Emirates');
+    expect(dimensionLabel('country:QQ')).toBe('Country: QQ');
     expect(dimensionLabel('category:=cmd:x')).toBe('Category: =cmd:x');
     expect(dimensionLabel('region:EU')).toBe('Region: EU');
+    expect(dimensionLabel('plan:US')).toBe('Plan: US');
+  });
+
+  it('names a country from the runtime’s own data, and shows a code it does not know as itself', () => {
+    expect(countryName('DE')).toBe('Germany');
+    expect(countryName('de')).toBe('Germany');
+    expect(countryName('QQ')).toBe('QQ');
+    expect(countryName('ZZ')).toBe('ZZ');
+    expect(countryName('=cmd')).toBe('=cmd');
+    expect(countryName('')).toBe('');
+  });
+
+  it('puts the country’s name in a sentence and a citation, and leaves every other text as it is', () => {
+    expect(textForPeople('48 stores in AE were active in October 2026.', 'country:AE')).toBe('48 stores in the United Arab Emirates were active in October 2026.');
+    expect(textForPeople('Stores in DE: 12.', 'country:DE')).toBe('Stores in Germany: 12.');
+    expect(textForPeople('storelens, “Page: Metric” (stores in US), October 2026, https://x/#m-country-us-1a2b3c.', 'country:US')).toBe(
+      'storelens, “Page: Metric” (stores in the United States), October 2026, https://x/#m-country-us-1a2b3c.',
+    );
+    expect(textForPeople('stores in USA', 'country:US')).toBe('stores in USA');
+    expect(textForPeople('stores in QQ', 'country:QQ')).toBe('stores in QQ');
+    expect(textForPeople('stores on the US plan', 'plan:US')).toBe('stores on the US plan');
   });
 });

@@ -1,14 +1,16 @@
 /**
  * The fixture page in real Chromium (playwright-core driving Debian's /usr/bin/chromium; skipped
- * when it is not installed): the stats are visible, every embed snippet is there and copies,
- * a link to a stat's embed block opens it, the page fits a phone, and no script fails.
+ * when it is not installed): the published stats are visible, the hidden ones summed up in one
+ * line whose list opens on a click, every embed snippet is there and copies, a link to a stat's
+ * embed block opens it, the page fits a phone, and no script fails.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEmbedSnippet } from '../../src/render/embed.js';
+import { statForPeople } from '../../src/render/format.js';
 import { renderHtml } from '../../src/render/html.js';
 import { fixturePage } from './fixture-page.js';
 
@@ -42,13 +44,14 @@ describe.skipIf(!existsSync(CHROMIUM))('renderHtml in Chromium', () => {
     return { page, errors };
   }
 
-  it('shows every stat row and holds every embed snippet', async () => {
+  it('shows every published stat row and holds every embed snippet', async () => {
     const { page, errors } = await open(1280);
     const stats = model.sections.flatMap((s) => s.stats);
-    for (const stat of stats) await expect(page.locator(`[id="${stat.anchor}"]`).isVisible()).resolves.toBe(true);
+    for (const stat of stats.filter((s) => !s.suppressed)) await expect(page.locator(`[id="${stat.anchor}"]`).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('row', { name: /All stores 42\.1% 12,345 \+1\.2 pts/ }).count()).resolves.toBe(1);
+    await expect(page.getByRole('row', { name: /Country: United Arab Emirates 48 48 hidden/ }).count()).resolves.toBe(1);
     const snippets = await page.locator('textarea[readonly]').evaluateAll((areas) => areas.map((a) => (a as unknown as { value: string }).value));
-    expect(snippets).toEqual(stats.map((stat) => renderEmbedSnippet({ baseUrl: model.baseUrl, slug: model.slug, stat })));
+    expect(snippets).toEqual(stats.map((stat) => renderEmbedSnippet({ baseUrl: model.baseUrl, slug: model.slug, stat: statForPeople(stat) })));
     expect(await page.locator('svg.trend[role="img"]').count()).toBe(model.sections.length);
     expect(errors).toEqual([]);
     await page.close();
@@ -65,6 +68,29 @@ describe.skipIf(!existsSync(CHROMIUM))('renderHtml in Chromium', () => {
     await expect(button.textContent()).resolves.toBe('Copy embed code');
     await button.click();
     await expect.poll(() => button.textContent(), { timeout: 5000 }).toBe('Copied');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('sums up the hidden cells of a table in one visible line, and lists them on a click (screenshot in a temp dir)', async () => {
+    const { page, errors } = await open(1280);
+    const details = page.locator('details.hidden-cells', { hasText: '3 countries not published' });
+    const summary = details.locator('summary');
+    await summary.scrollIntoViewIfNeeded();
+    await expect(summary.isVisible()).resolves.toBe(true);
+    await expect(summary.textContent()).resolves.toBe('3 countries not published, each with fewer than 30 stores or hidden to protect one that has: Austria, Belgium, QQ.');
+    const box = await summary.boundingBox();
+    expect(box!.height).toBeGreaterThan(10);
+    const austria = details.getByRole('link', { name: 'Austria' });
+    await expect(austria.isVisible()).resolves.toBe(false);
+    const closed = join(profile, 'hidden-cells-closed.png');
+    await page.screenshot({ path: closed, fullPage: true });
+    await summary.click();
+    await expect(austria.isVisible()).resolves.toBe(true);
+    const open_ = join(profile, 'hidden-cells-open.png');
+    await details.screenshot({ path: open_ });
+    for (const png of [closed, open_]) expect(readFileSync(png).subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(statSync(open_).size).toBeGreaterThan(1000);
     expect(errors).toEqual([]);
     await page.close();
   });

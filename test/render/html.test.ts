@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderEmbedSnippet } from '../../src/render/embed.js';
+import { statForPeople } from '../../src/render/format.js';
 import { renderHtml } from '../../src/render/html.js';
 import { datasetJsonLd } from '../../src/render/jsonld.js';
 import type { PageModel } from '../../src/render/page.js';
@@ -52,7 +53,7 @@ describe('renderHtml', () => {
     expect(html.match(/<h1>/g)).toHaveLength(1);
     expect(html.match(/<h2 id="metric-/g)).toHaveLength(page.sections.length);
     expect(html.match(/<caption /g)).toHaveLength(page.sections.length);
-    expect(html.match(/<th scope="row">/g)).toHaveLength(page.document.stats.length);
+    expect(html.match(/<th scope="row">/g)).toHaveLength(page.document.stats.filter((s) => !s.suppressed).length);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(html.match(/<svg class="trend" role="img" aria-labelledby="[^"]+-title"/g)).toHaveLength(page.sections.length);
     expect(html).not.toMatch(/<(link|script|img)[^>]+(src|href)="https?:\/\/[^"]+\.(css|js)"/);
@@ -62,15 +63,21 @@ describe('renderHtml', () => {
     const page = fixturePage();
     const html = renderHtml(page);
     const stats = page.sections.flatMap((s) => s.stats);
-    for (const stat of stats) expect(html).toContain(`<tr id="${stat.anchor}">`);
-    expect(textareas(html)).toEqual(stats.map((stat) => renderEmbedSnippet({ baseUrl: page.baseUrl, slug: page.slug, stat })));
+    for (const stat of stats) expect(html).toContain(stat.suppressed ? `<li id="${stat.anchor}">` : `<tr id="${stat.anchor}">`);
+    expect(textareas(html)).toEqual(stats.map((stat) => renderEmbedSnippet({ baseUrl: page.baseUrl, slug: page.slug, stat: statForPeople(stat) })));
     expect(html.match(/<button type="button" data-copy="embed-code-/g)).toHaveLength(stats.length);
   });
 
-  it('shows suppressed stats as suppressed', () => {
+  it('shows published rows only, and sums up the hidden cells in one line with the full list in a <details>', () => {
     const html = renderHtml(fixturePage());
-    const row = /<tr id="revenue-mean-plan-plus-[^"]+">(.*?)<\/tr>/.exec(html)![1]!;
-    expect(row).toContain('<td class="suppressed">suppressed (fewer than 30 stores)</td>');
+    expect(html).not.toMatch(/<tr id="revenue-mean-plan-plus-/);
+    expect(html).toContain('<details class="hidden-cells"><summary>3 countries not published, each with fewer than 30 stores or hidden to protect one that has: Austria, Belgium, QQ.</summary>');
+    expect(html).toMatch(/<li id="stores-count-country-at-[0-9a-f]{6}"><a href="#embed-stores-count-country-at-[0-9a-f]{6}">Austria<\/a><\/li>/);
+    const ae = /<tr id="stores-count-country-ae-[^"]+">(.*?)<\/tr>/.exec(html)![1]!;
+    expect(ae).toContain('<th scope="row">Country: United Arab Emirates</th><td>48</td><td>48</td><td class="suppressed" title="too few stores in both months for a change');
+    expect(html).toContain('<p>48 stores in the United Arab Emirates were active in October 2026.</p>');
+    expect(html).toContain('Not published: fewer than 30 stores, or hidden to protect such a figure.');
+    expect(html).not.toMatch(/suppressed \(|Country: (AE|US|DE)\b/);
   });
 
   it('describes the page as a schema.org Dataset with JSON and CSV distributions', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { breakdown } from '../../src/render/breakdown.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
 import { expectGolden } from '../helpers/golden.js';
 import { fixturePage } from './fixture-page.js';
@@ -54,26 +55,44 @@ describe('renderMarkdown', () => {
     expectGolden('render/agentic-commerce.md', renderMarkdown(fixturePage()));
   });
 
-  it('puts one table per metric, one row per stat, each row with its anchor', () => {
+  it('puts one table per metric, one row per published stat, each row with its anchor', () => {
     const page = fixturePage();
     const md = renderMarkdown(page);
     const found = tables(md);
     expect(found).toHaveLength(page.sections.length);
     page.sections.forEach((section, i) => {
       const rows = found[i]!.slice(2);
-      expect(rows).toHaveLength(section.stats.length);
-      section.stats.forEach((stat, j) => expect(rows[j]).toContain(`<a id="${stat.anchor}"></a>`));
+      const shown = breakdown(section.stats).shown;
+      expect(rows).toHaveLength(shown.length);
+      shown.forEach((stat, j) => expect(rows[j]).toContain(`<a id="${stat.anchor}"></a>`));
     });
+    for (const stat of page.document.stats) expect(md).toContain(`<a id="${stat.anchor}"></a>`);
     expect(md).toContain(`## Stores with an llms.txt file`);
     expect(md).toContain('Methodology version: 2026.1.');
     expect(md).toContain('CC BY 4.0');
     expect(md).toContain('Attribution: [storelens, Agentic commerce readiness](https://stats.example.com/data/agentic-commerce)');
   });
 
-  it('says so in every cell of a suppressed stat', () => {
+  it('names countries, and sums up the hidden cells of a table in one line with the full list one click away', () => {
     const md = renderMarkdown(fixturePage());
-    const row = md.split('\n').find((l) => l.includes('Plan: plus'))!;
-    expect(splitRow(row).slice(1, 4)).toEqual(['suppressed (fewer than 30 stores)', 'suppressed', 'suppressed']);
+    const ae = md.split('\n').find((l) => l.includes('Country: United Arab Emirates'))!;
+    expect(splitRow(ae).slice(1, 4)).toEqual(['48', '48', 'hidden']);
+    expect(md).toContain('A change shown as “hidden”: too few stores in both months for a change (fewer than 30), or hidden to protect such a change.');
+    expect(md).not.toContain('Plan: plus');
+    expect(md).toContain('<details><summary>1 plan not published, with fewer than 30 stores or hidden to protect one that has: plus.</summary>');
+    expect(md).toContain('<details><summary>3 countries not published, each with fewer than 30 stores or hidden to protect one that has: Austria, Belgium, QQ.</summary>');
+    expect(md).toMatch(/^Countries: <a id="stores-count-country-at-[0-9a-f]{6}"><\/a>Austria, <a id="[^"]+"><\/a>Belgium, <a id="[^"]+"><\/a>QQ\.$/m);
+    expect(md).not.toMatch(/suppressed|\bAE\b/);
+  });
+
+  it('lists a hidden figure of all stores by its label alone, and says so when nothing of a metric is published', () => {
+    const page = fixturePage();
+    const section = page.sections[2]!;
+    const all = { ...section.stats[0]!, value: null, n: null, numerator: null, null_rate: null, suppressed: true };
+    const md = renderMarkdown({ ...page, sections: [{ ...section, stats: [all] }] });
+    expect(md).toContain('No figure of this metric is published this month.');
+    expect(md).toContain('<details><summary>1 figure for all stores not published, with fewer than 30 stores or hidden to protect one that has: All stores.</summary>');
+    expect(md).toContain(`\n<a id="${all.anchor}"></a>All stores.\n`);
   });
 
   it('keeps the table structure and escapes syntax for any category string', () => {
@@ -85,7 +104,7 @@ describe('renderMarkdown', () => {
         const found = tables(md);
         expect(found).toHaveLength(page.sections.length);
         found.forEach((lines, i) => {
-          expect(lines).toHaveLength(page.sections[i]!.stats.length + 2);
+          expect(lines).toHaveLength(breakdown(page.sections[i]!.stats).shown.length + 2);
           for (const line of lines) expect(splitRow(line)).toHaveLength(4);
         });
         expect(occursUnescaped(md, '<evil')).toBe(false);

@@ -59,6 +59,15 @@ describe('renderFeed', () => {
     expect(correction.content).toContain('2 stats changed');
   });
 
+  it('names the country of a changed stat beside its id, and leaves an unknown code as it is', async () => {
+    const correction: FeedItem = {
+      kind: 'correction', month: '2026-09', completed_at: '2026-11-05T09:30:00.000Z', guid: 'correction:2026-09:x', slugs: ['platform-stores'],
+      changed: { 'platform-stores': ['stores_count:country:AE', 'stores_count:country:QQ', 'stores_count:plan:US'] },
+    };
+    const feed = await parse(renderFeed({ baseUrl: BASE, items: [correction] }));
+    expect(feed.items[0]!.content).toContain('<li>stores_count:country:AE (United Arab Emirates)</li><li>stores_count:country:QQ</li><li>stores_count:plan:US</li>');
+  });
+
   it('sets lastBuildDate to the newest item, so equal input gives equal bytes', () => {
     const xml = renderFeed({ baseUrl: BASE, items });
     expect(xml).toContain('<lastBuildDate>Thu, 05 Nov 2026 09:30:00 GMT</lastBuildDate>');
