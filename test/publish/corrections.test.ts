@@ -118,7 +118,7 @@ describe(`correcting ${M} after ${PRIOR}, ${M} and ${NEXT} were published`, () =
       named += 1;
       expect(item!.content, slug).toContain(link);
       // A country's id is followed by its name: `<li>active_stores:country:US (United States)</li>`.
-      for (const id of changed.filter((i) => !/[<>&"']/.test(i))) expect(item!.content.includes(`<li>${id}</li>`) || item!.content.includes(`<li>${id} (`), `${slug} ${id}`).toBe(true);
+      for (const id of changed.filter((i) => !/[<>&"']/.test(i))) expect(item!.content!.includes(`<li>${id}</li>`) || item!.content!.includes(`<li>${id} (`), `${slug} ${id}`).toBe(true);
     }
     expect(named).toBeGreaterThan(0);
     expect(item!.content).toContain('<li>llms_txt_share:all</li>');
