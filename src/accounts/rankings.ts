@@ -47,6 +47,8 @@ export interface RankedRow {
   in_market: boolean;
   explore: boolean;
   model_version: number;
+  /** Its place in the ranking (0 first), when the writer orders the rows itself; else by score. */
+  rank?: number;
 }
 
 /** What a row shows beyond its score; evidence and signals as JSON text. */
@@ -165,7 +167,8 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
 function order(rows: readonly RankedRow[]): { ranked: RankedRow[]; byStore: { store_id: string; pos: number }[] } {
   const inStoreOrder = rows.every((r, k) => k === 0 || rows[k - 1].store_id < r.store_id);
   const source = inStoreOrder ? rows : [...rows].sort(byStoreId);
-  const idx = Array.from(source, (_, k) => k).sort((a, b) => rankingOrder(source[a], source[b]));
+  const ranks = source.every((r) => r.rank !== undefined);
+  const idx = Array.from(source, (_, k) => k).sort((a, b) => (ranks ? source[a].rank! - source[b].rank! : rankingOrder(source[a], source[b])));
   const pos = new Int32Array(source.length);
   idx.forEach((k, p) => (pos[k] = p + 1));
   return { ranked: idx.map((k) => source[k]), byStore: source.map((r, k) => ({ store_id: r.store_id, pos: pos[k] })) };

@@ -21,7 +21,7 @@ import { seededRandom } from '../core/random.js';
 import { ingestedMonths } from '../ingest/stores.js';
 import { previousMonth } from '../core/panel-contract.js';
 import { labelsOf } from './labels.js';
-import { fit, inputSpace, logitOf, sampleWeights, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
+import { fit, inputSpace, logitOf, logitSd, posteriorCovariance, sampleWeights, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
 import type { AccountStatus } from './statuses.js';
 
@@ -127,6 +127,49 @@ export interface RankInput {
   labelled: boolean;
   /** The logit under weights drawn from the posterior. */
   sampled: number;
+  /** The logit at the posterior mode, and its posterior standard deviation. */
+  logit?: number;
+  sd?: number;
+}
+
+/** How the in-market list is ordered (experiment). */
+export type ListOrder = { kind: 'score' } | { kind: 'thompson'; t?: number } | { kind: 'ucb'; k: number } | { kind: 'interleave'; every: number };
+
+/**
+ * Positions of every row: the rows by score, except that the in-market rows are reordered among
+ * the positions they hold (so the whole ranking keeps its other rows where their score puts them).
+ */
+export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<string>, explore: ReadonlySet<string>, order: ListOrder): Map<string, number> {
+  const byId = (a: RankInput, b: RankInput) => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
+  const byScore = (a: RankInput, b: RankInput) => b.score - a.score || byId(a, b);
+  const all = [...rows].sort(byScore);
+  const listed = all.filter((r) => inMarket.has(r.store_id));
+  let reordered: RankInput[];
+  if (order.kind === 'thompson') {
+    const key = (r: RankInput) => (r.logit ?? 0) + (order.t ?? 1) * (r.sampled - (r.logit ?? 0));
+    reordered = [...listed].sort((a, b) => key(b) - key(a) || byId(a, b));
+  }
+  else if (order.kind === 'ucb') {
+    const key = (r: RankInput) => (r.logit ?? 0) + order.k * (r.sd ?? 0);
+    reordered = [...listed].sort((a, b) => key(b) - key(a) || byId(a, b));
+  } else if (order.kind === 'interleave') {
+    const exploit = listed.filter((r) => !explore.has(r.store_id));
+    const exp = listed.filter((r) => explore.has(r.store_id)).sort((a, b) => b.sampled - a.sampled || byId(a, b));
+    reordered = [];
+    let e = 0;
+    for (const [i, r] of exploit.entries()) {
+      if (i % order.every === 0 && e < exp.length) reordered.push(exp[e++]);
+      reordered.push(r);
+    }
+    reordered.push(...exp.slice(e));
+  } else reordered = listed;
+  const pos = new Map<string, number>();
+  let j = 0;
+  all.forEach((r, k) => pos.set(r.store_id, inMarket.has(r.store_id) ? -1 : k));
+  all.forEach((r, k) => {
+    if (inMarket.has(r.store_id)) pos.set(reordered[j++].store_id, k);
+  });
+  return pos;
 }
 
 /**
@@ -165,6 +208,8 @@ export interface RefreshOptions {
   force?: boolean;
   /** Share of the in-market list drawn for exploration (default EXPLORE_SHARE; 0 turns it off). */
   exploreShare?: number;
+  /** How the in-market list is ordered (experiment). */
+  order?: ListOrder;
 }
 
 /** Re-scores one workspace if anything it reads moved (or always, with force). */
@@ -203,17 +248,21 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const random = seededRandom(seedOf(workspaceId, version));
   const sampled = sampleWeights(model, random);
   const logits = termsList.map((ts) => logitOf(model.weights, ts));
-  const { inMarket, explore, threshold } = selectInMarket(
-    visible.map((s, k) => ({
-      store_id: s.store_id,
-      score: sigmoid(logits[k]),
-      eligible: s.month === snap.latest && !NOT_IN_MARKET.has(statuses.get(s.store_id) ?? 'open') && s.signals.some((g) => g.month >= recent),
-      labelled: labelled.has(s.store_id),
-      sampled: logitOf(sampled, termsList[k]),
-    })),
-    exploreShare,
-  );
+  const order = opts.order ?? { kind: 'score' };
+  const cov = order.kind === 'ucb' ? posteriorCovariance(model) : undefined;
+  const rankInputs = visible.map((s, k) => ({
+    store_id: s.store_id,
+    score: sigmoid(logits[k]),
+    eligible: s.month === snap.latest && !NOT_IN_MARKET.has(statuses.get(s.store_id) ?? 'open') && s.signals.some((g) => g.month >= recent),
+    labelled: labelled.has(s.store_id),
+    sampled: logitOf(sampled, termsList[k]),
+    logit: logits[k],
+    sd: cov ? logitSd(cov, termsList[k]) : 0,
+  }));
+  const { inMarket, explore, threshold } = selectInMarket(rankInputs, exploreShare);
+  const positions = listPositions(rankInputs, inMarket, explore, order);
   const rows: RankedRow[] = visible.map((s, k) => ({
+    rank: positions.get(s.store_id)!,
     store_id: s.store_id,
     score: sigmoid(logits[k]),
     logit: logits[k],

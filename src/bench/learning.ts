@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { refreshWorkspace } from '../accounts/refresh.js';
+import { refreshWorkspace, type RefreshOptions } from '../accounts/refresh.js';
 import { openDatabase, type Db } from '../compose/database.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
 import { loadSnapshots } from '../accounts/snapshots.js';
@@ -32,7 +32,7 @@ import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { publish } from '../publish/pipeline.js';
-import { nextRound, POLICIES, type Policy, RULES, rulePart, type Rule, twoPartTruth, type ListRow } from './learning-policies.js';
+import { nextRound, POLICIES, type Policy, RULES, rulePart, type Rule, twoPartTruth, type ListRow, type RulePart } from './learning-policies.js';
 
 export { ROUND_SIZE } from './learning-policies.js';
 export const TOP = 50;
@@ -113,7 +113,7 @@ export type SeedFigures = Partial<Record<Rule, Partial<Record<Arm, Figures>>>>;
 /** One seed: a fresh database that ingests the runs, then per rule the arms worked one after the other. */
 export async function simulateLearning(
   tp: TruthPanel,
-  o: { seed: number; rounds: number; dbPath: string; rules?: readonly Rule[]; arms?: readonly Arm[]; log?: (line: string) => void },
+  o: { seed: number; rounds: number; dbPath: string; rules?: readonly Rule[]; arms?: readonly Arm[]; refresh?: RefreshOptions; rule?: readonly RulePart[]; log?: (line: string) => void },
 ): Promise<SeedFigures> {
   const db = await openDatabase({ dbPath: o.dbPath });
   try {
@@ -121,16 +121,16 @@ export async function simulateLearning(
     const months = await ingestedMonths(db.kysely);
     const latest = months[months.length - 1].month;
     const stores = await loadSnapshots(db.kysely, latest);
-    const partOf = new Map(stores.map((s) => [s.store_id, s.month === latest ? rulePart(s) : -1]));
+    const partOf = new Map(stores.map((s) => [s.store_id, s.month === latest ? rulePart(s, o.rule) : -1]));
     const out: SeedFigures = {};
     for (const rule of o.rules ?? RULES) {
-      const truth = rule === 'generator truth' ? tp.truth : twoPartTruth(stores, latest);
+      const truth = rule === 'generator truth' ? tp.truth : twoPartTruth(stores, latest, o.rule);
       const byArm: Partial<Record<Arm, Figures>> = {};
       for (const arm of o.arms ?? ARMS) {
         const tag = `${o.seed}_${RULES.indexOf(rule)}_${ARMS.indexOf(arm)}`;
         const wsId = `ws_learning_${tag}`;
         await db.kysely.insertInto('workspaces').values({ id: wsId, name: `learning ${o.seed} ${rule} ${arm}`, created_at: NOW.toISOString() }).execute();
-        await refreshWorkspace(db, wsId, NOW);
+        await refreshWorkspace(db, wsId, NOW, o.refresh);
         const policy: Policy = arm === 'no learning' ? 'explore first' : arm;
         const labelled = new Set<string>();
         let rows = await listed(db, wsId);
@@ -150,7 +150,7 @@ export async function simulateLearning(
                 });
               }
             });
-            await refreshWorkspace(db, wsId, NOW);
+            await refreshWorkspace(db, wsId, NOW, o.refresh);
             rows = await listed(db, wsId);
           }
           const f = precision(rows, truth, labelled);
