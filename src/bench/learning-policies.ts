@@ -1,13 +1,13 @@
 /**
  * What the learning benchmark varies besides the seed: how an agency works its list (the
- * policies) and what it is hidden from the service that decides each outcome (the rules).
+ * policies) and the hidden rule that decides each outcome, which the service never sees.
  *
  * Policies, each round taking ROUND_SIZE unlabelled accounts, the in-market list read in its
  * own order (as GET /accounts lists it), and going on down the whole ranking if it runs short:
  *   - explore first: every unlabelled explore row first, then the list from its top (the
  *     protocol that gives the model the most to learn from);
  *   - mostly top: TOP_EXPLORE explore rows (the first ones in the list's order), then the list
- *     from its top (what an agency does: it works the best accounts and some explore rows).
+ *     from its top (what an agency does: it works the top of its list and some explore rows).
  *
  * Rules, each a propensity p for every account of the latest month (0 for the others):
  *   - generator truth: the generator's own hidden propensity (`generate --truth`, panel/truth.ts);
