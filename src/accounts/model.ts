@@ -249,40 +249,6 @@ export function sampleWeights(m: FittedModel, random: () => number): Float64Arra
   return Float64Array.from(m.weights, (b, j) => b + z[j]);
 }
 
-/** The posterior covariance Σ = H⁻¹ = L⁻ᵀ L⁻¹ of a fitted model (row-major d×d), from its precision factor. */
-export function posteriorCovariance(m: FittedModel): Float64Array {
-  const d = m.weights.length;
-  const l = m.precisionFactor;
-  // Column j of L⁻¹ solves L y = e_j (zero above j).
-  const inv = new Float64Array(d * d);
-  for (let j = 0; j < d; j++) {
-    for (let i = j; i < d; i++) {
-      let s = i === j ? 1 : 0;
-      for (let k = j; k < i; k++) s -= l[i * d + k] * inv[k * d + j];
-      inv[i * d + j] = s / l[i * d + i];
-    }
-  }
-  const cov = new Float64Array(d * d);
-  for (let a = 0; a < d; a++) {
-    for (let b = 0; b <= a; b++) {
-      let s = 0;
-      for (let k = a; k < d; k++) s += inv[k * d + a] * inv[k * d + b];
-      cov[a * d + b] = s;
-      cov[b * d + a] = s;
-    }
-  }
-  return cov;
-}
-
-/** The posterior standard deviation of a store's logit: √(xᵀ Σ x) over its terms. */
-export function logitSd(cov: Float64Array, ts: readonly Term[]): number {
-  const d = Math.round(Math.sqrt(cov.length));
-  const merged = mergeTerms(ts);
-  let v = 0;
-  for (const [a, xa] of merged) for (const [b, xb] of merged) v += xa * xb * cov[a * d + b];
-  return Math.sqrt(Math.max(v, 0));
-}
-
 /** One evidence item: the intercept, or a feature or signal that moved the score. */
 export interface EvidenceItem {
   kind: 'intercept' | 'feature' | 'signal';
