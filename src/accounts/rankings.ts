@@ -47,6 +47,8 @@ export interface RankedRow {
   in_market: boolean;
   explore: boolean;
   model_version: number;
+  /** Its place in the ranking (0 first), when the writer orders the rows itself; else by score. */
+  rank?: number;
 }
 
 /** What a row shows beyond its score; evidence and signals as JSON text. */
@@ -165,7 +167,8 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
 function order(rows: readonly RankedRow[]): { ranked: RankedRow[]; byStore: { store_id: string; pos: number }[] } {
   const inStoreOrder = rows.every((r, k) => k === 0 || rows[k - 1].store_id < r.store_id);
   const source = inStoreOrder ? rows : [...rows].sort(byStoreId);
-  const idx = Array.from(source, (_, k) => k).sort((a, b) => rankingOrder(source[a], source[b]));
+  const ranks = source.every((r) => r.rank !== undefined);
+  const idx = Array.from(source, (_, k) => k).sort((a, b) => (ranks ? source[a].rank! - source[b].rank! : rankingOrder(source[a], source[b])));
   const pos = new Int32Array(source.length);
   idx.forEach((k, p) => (pos[k] = p + 1));
   return { ranked: idx.map((k) => source[k]), byStore: source.map((r, k) => ({ store_id: r.store_id, pos: pos[k] })) };
@@ -173,7 +176,7 @@ function order(rows: readonly RankedRow[]): { ranked: RankedRow[]; byStore: { st
 
 const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
 
-/** Ranking order: score descending, then store_id. */
+/** Ranking order when the writer gives no ranks: score descending, then store_id. */
 export const rankingOrder = (a: { score: number; store_id: string }, b: { score: number; store_id: string }): number =>
   b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
 
@@ -451,10 +454,22 @@ export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, 
   return out;
 }
 
-/** The current ranking's in-market accounts in ranking order (the first `limit`). */
+/**
+ * The current ranking's in-market accounts, best score first (the first `limit`): not the list's
+ * own order, which is a posterior draw (accounts/refresh.ts listPositions), so a managed watch
+ * does not change its stores with every refit.
+ */
 export async function inMarketStoreIds(q: Kysely<Database>, workspaceId: string, limit: number): Promise<string[]> {
-  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  const rows = await pageRanking(q, workspaceId, ws.ranking_version, { inMarketOnly: true, limit });
+  const rows = await q
+    .selectFrom('workspaces as w')
+    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
+    .select('r.store_id')
+    .where('w.id', '=', workspaceId)
+    .where('r.in_market', '=', 1)
+    .orderBy('r.score', 'desc')
+    .orderBy('r.store_id')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.store_id);
 }
 

@@ -1,46 +1,48 @@
 /**
- * The learning benchmark: does a workspace's account ranking learn from the outcomes it records?
+ * The learning benchmark: does a workspace's account ranking learn from the outcomes it records,
+ * however the agency works its list?
  *
  * A panel is generated with its hidden truth (`generate --truth`: every last-month store's true
  * propensity p, unknown to the service), published with its runs folder (`--cards none`) and
- * ingested into a fresh database, the product's own path; then an agency works its list in
- * rounds of ROUND_SIZE outcomes:
- *   - each round it takes ROUND_SIZE unlabelled accounts of its in-market list: every unlabelled
- *     explore row first (highest score first; the list reserves them so that they get worked),
- *     then the highest-scored unlabelled exploit rows; if the in-market list runs short it goes
- *     on down the whole ranking (filter=all);
+ * ingested into a fresh database, the product's own path. Each hidden rule (learning-policies.ts:
+ * the generator's truth, and a two-part rule of conjunctions of the model's inputs) gives every
+ * account its p; then an agency works its list in rounds of ROUND_SIZE outcomes under each
+ * policy (learning-policies.ts: explore first, or mostly the top):
  *   - each account's outcome is drawn from p: won when u < p, else lost, u a uniform draw hashed
  *     from (seed, store_id), so every arm sees the same outcome for the same store;
  *   - the outcomes are recorded (insertOutcome, as POST /outcomes does) and the workspace is
  *     refreshed (refreshWorkspace, as the worker does after an outcome).
  * After every round, on the accounts not yet labelled by that arm:
  *   E-P@50  = Σ p over the model's top 50 (by score, filter=all) ÷ Σ p over the oracle's top 50 (by p)
+ *             (under the two-part rule, p is 0 or 1: the share of the top 50 that meet it, P@50)
  *   NDCG@50 = DCG of the model's top 50 with p as gain ÷ the oracle's.
- * Three arms share the panel and the outcome draws: no learning (the prior: its outcomes are
- * never recorded, the model never refit), learning exploit-only (exploreShare 0), and learning
- * with exploration (EXPLORE_SHARE of the in-market list by Thompson sampling).
+ * The arms of one rule share the panel and the outcome draws: no learning (the prior: its
+ * outcomes, taken explore first, are never recorded, the model never refit), and each policy.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { EXPLORE_SHARE, refreshWorkspace } from '../accounts/refresh.js';
+import { refreshWorkspace, type RefreshOptions } from '../accounts/refresh.js';
 import { openDatabase, type Db } from '../compose/database.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
+import { loadSnapshots } from '../accounts/snapshots.js';
+import { ingestedMonths } from '../ingest/stores.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { publish } from '../publish/pipeline.js';
+import { nextRound, POLICIES, type Policy, RULES, rulePart, type Rule, twoPartTruth, type ListRow, type RulePart } from './learning-policies.js';
 
-export const ROUND_SIZE = 25;
+export { ROUND_SIZE } from './learning-policies.js';
 export const TOP = 50;
-export const ARMS = ['no learning', 'exploit only', 'with exploration'] as const;
+export const ARMS = ['no learning', ...POLICIES] as const;
 export type Arm = (typeof ARMS)[number];
 
 const NOW = new Date('2026-11-01T00:00:00Z');
 
-/** The benchmark's panel: modest, so ten seeds take a few minutes. */
-export const LEARNING_PANEL = { stores: 4000, from: '2026-08', to: '2026-10', seeds: 10, rounds: 8 } as const;
+/** The benchmark's panel (the size and months of the issue that asked for the two policies): ten seeds, some seven minutes on two busy cores. */
+export const LEARNING_PANEL = { stores: 3600, from: '2026-06', to: '2026-10', seeds: 10, rounds: 8 } as const;
 
 export interface Figures {
   /** E-P@50 and NDCG@50 before any outcome (index 0) and after each round. */
@@ -81,37 +83,24 @@ function draw(seed: number, storeId: string): number {
   return createHash('sha256').update(`${seed}\0${storeId}`).digest().readUInt32LE(0) / 2 ** 32;
 }
 
-interface AccountRow {
-  store_id: string;
+interface AccountRow extends ListRow {
   score: number;
-  in_market: number;
-  explore: number;
 }
 
-const ranked = (db: Db, wsId: string): Promise<AccountRow[]> =>
+/** The current ranking in its own order (the list an agency reads). */
+const listed = (db: Db, wsId: string): Promise<AccountRow[]> =>
   db.kysely
     .selectFrom('workspaces as w')
     .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
     .select(['r.store_id', 'r.score', 'r.in_market', 'r.explore'])
     .where('w.id', '=', wsId)
-    .orderBy('r.score', 'desc')
-    .orderBy('r.store_id')
+    .orderBy('r.pos')
     .execute();
 
-/** The next round's accounts (the rule in the header). */
-export function nextRound(rows: readonly AccountRow[], labelled: ReadonlySet<string>, size = ROUND_SIZE): string[] {
-  const open = rows.filter((r) => !labelled.has(r.store_id));
-  const picked = [
-    ...open.filter((r) => r.in_market && r.explore),
-    ...open.filter((r) => r.in_market && !r.explore),
-    ...open.filter((r) => !r.in_market),
-  ];
-  return picked.slice(0, size).map((r) => r.store_id);
-}
-
-/** E-P@k and NDCG@k of a ranking (rows by score) over the unlabelled accounts. */
+/** E-P@k and NDCG@k of the model's scores over the unlabelled accounts (best score first, then store_id). */
 export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string, number>, labelled: ReadonlySet<string>, k = TOP): { ep: number; ndcg: number } {
-  const gains = rows.filter((r) => !labelled.has(r.store_id)).map((r) => truth.get(r.store_id) ?? 0);
+  const byScore = rows.filter((r) => !labelled.has(r.store_id)).sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1));
+  const gains = byScore.map((r) => truth.get(r.store_id) ?? 0);
   const model = gains.slice(0, k);
   const oracle = [...gains].sort((a, b) => b - a).slice(0, k);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -119,47 +108,64 @@ export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string
   return { ep: sum(model) / sum(oracle), ndcg: dcg(model) / dcg(oracle) };
 }
 
-/** One seed: a fresh database that ingests the runs, the three arms worked one after the other. */
+export type SeedFigures = Partial<Record<Rule, Partial<Record<Arm, Figures>>>>;
+
+/** One seed: a fresh database that ingests the runs, then per rule the arms worked one after the other. */
 export async function simulateLearning(
   tp: TruthPanel,
-  o: { seed: number; rounds: number; dbPath: string; arms?: readonly Arm[]; log?: (line: string) => void },
-): Promise<Partial<Record<Arm, Figures>>> {
+  o: { seed: number; rounds: number; dbPath: string; rules?: readonly Rule[]; arms?: readonly Arm[]; refresh?: RefreshOptions; rule?: readonly RulePart[]; log?: (line: string) => void },
+): Promise<SeedFigures> {
   const db = await openDatabase({ dbPath: o.dbPath });
   try {
     await ingestRuns(db, tp.runs, { now: () => NOW });
-    const share: Record<Arm, number | null> = { 'no learning': null, 'exploit only': 0, 'with exploration': EXPLORE_SHARE };
-    const out: Partial<Record<Arm, Figures>> = {};
-    for (const arm of o.arms ?? ARMS) {
-      const wsId = `ws_learning_${o.seed}_${ARMS.indexOf(arm)}`;
-      await db.kysely.insertInto('workspaces').values({ id: wsId, name: `learning ${o.seed} ${arm}`, created_at: NOW.toISOString() }).execute();
-      await refreshWorkspace(db, wsId, NOW, { exploreShare: share[arm] ?? EXPLORE_SHARE });
-      const labelled = new Set<string>();
-      let rows = await ranked(db, wsId);
-      const first = precision(rows, tp.truth, labelled);
-      const figures: Figures = { ep: [first.ep], ndcg: [first.ndcg] };
-      for (let round = 1; round <= o.rounds; round++) {
-        const ids = nextRound(rows, labelled);
-        const outcomes = ids.map((id) => ({ id, won: draw(o.seed, id) < (tp.truth.get(id) ?? 0) }));
-        for (const id of ids) labelled.add(id);
-        if (share[arm] !== null) {
-          await db.write(async (trx) => {
-            for (const [j, x] of outcomes.entries()) {
-              const at = new Date(NOW.getTime() + round * 60_000 + j).toISOString();
-              await insertOutcome(trx, {
-                id: `out_${o.seed}_${round}_${String(j).padStart(3, '0')}_${ARMS.indexOf(arm)}`, workspace_id: wsId, api_key_id: 'key_learning', store_id: x.id,
-                action: x.won ? 'won' : 'lost', value: null, occurred_at: null, note: null, lost_reason: x.won ? null : 'not_a_fit', lost_reason_other: null, recorded_at: at,
-              });
-            }
-          });
-          await refreshWorkspace(db, wsId, NOW, { exploreShare: share[arm]! });
-          rows = await ranked(db, wsId);
+    const months = await ingestedMonths(db.kysely);
+    const latest = months[months.length - 1].month;
+    const stores = await loadSnapshots(db.kysely, latest);
+    const partOf = new Map(stores.map((s) => [s.store_id, s.month === latest ? rulePart(s, o.rule) : -1]));
+    const out: SeedFigures = {};
+    for (const rule of o.rules ?? RULES) {
+      const truth = rule === 'generator truth' ? tp.truth : twoPartTruth(stores, latest, o.rule);
+      const byArm: Partial<Record<Arm, Figures>> = {};
+      for (const arm of o.arms ?? ARMS) {
+        const tag = `${o.seed}_${RULES.indexOf(rule)}_${ARMS.indexOf(arm)}`;
+        const wsId = `ws_learning_${tag}`;
+        await db.kysely.insertInto('workspaces').values({ id: wsId, name: `learning ${o.seed} ${rule} ${arm}`, created_at: NOW.toISOString() }).execute();
+        await refreshWorkspace(db, wsId, NOW, o.refresh);
+        const policy: Policy = arm === 'no learning' ? 'explore first' : arm;
+        const labelled = new Set<string>();
+        let rows = await listed(db, wsId);
+        const first = precision(rows, truth, labelled);
+        const figures: Figures = { ep: [first.ep], ndcg: [first.ndcg] };
+        for (let round = 1; round <= o.rounds; round++) {
+          const ids = nextRound(policy, rows, labelled);
+          const outcomes = ids.map((id) => ({ id, won: draw(o.seed, id) < (truth.get(id) ?? 0) }));
+          for (const id of ids) labelled.add(id);
+          if (arm !== 'no learning') {
+            await db.write(async (trx) => {
+              for (const [j, x] of outcomes.entries()) {
+                const at = new Date(NOW.getTime() + round * 60_000 + j).toISOString();
+                await insertOutcome(trx, {
+                  id: `out_${tag}_${round}_${String(j).padStart(3, '0')}`, workspace_id: wsId, api_key_id: 'key_learning', store_id: x.id,
+                  action: x.won ? 'won' : 'lost', value: null, occurred_at: null, note: null, lost_reason: x.won ? null : 'not_a_fit', lost_reason_other: null, recorded_at: at,
+                });
+              }
+            });
+            await refreshWorkspace(db, wsId, NOW, o.refresh);
+            rows = await listed(db, wsId);
+          }
+          const f = precision(rows, truth, labelled);
+          figures.ep.push(f.ep);
+          figures.ndcg.push(f.ndcg);
         }
-        const f = precision(rows, tp.truth, labelled);
-        figures.ep.push(f.ep);
-        figures.ndcg.push(f.ndcg);
+        // Under the two-part rule: how many of each part's stores the arm has labelled, of how many.
+        const parts =
+          rule === 'two-part rule'
+            ? '; labelled per part ' + [0, 1].map((k) => `${[...labelled].filter((id) => partOf.get(id) === k).length}/${[...partOf.values()].filter((v) => v === k).length}`).join(', ')
+            : '';
+        o.log?.(`learning: seed ${o.seed} ${rule}, ${arm}: E-P@50 ${figures.ep.map((x) => x.toFixed(2)).join(' ')}${parts}`);
+        byArm[arm] = figures;
       }
-      o.log?.(`learning: seed ${o.seed} ${arm}: E-P@50 ${figures.ep.map((x) => x.toFixed(2)).join(' ')}`);
-      out[arm] = figures;
+      out[rule] = byArm;
     }
     return out;
   } finally {
@@ -170,10 +176,10 @@ export async function simulateLearning(
 export interface LearningBenchResult {
   seeds: number;
   rounds: number;
-  /** Per arm, per round (0 = before any outcome): mean over seeds. */
-  mean: Record<Arm, { ep: number[]; ndcg: number[] }>;
-  /** Per arm, after the last round: mean and 95% interval (t over the seeds) of E-P@50 and NDCG@50. */
-  final: Record<Arm, { ep: Interval; ndcg: Interval }>;
+  /** Per rule and arm, per round (0 = before any outcome): mean over seeds. */
+  mean: Record<Rule, Record<Arm, { ep: number[]; ndcg: number[] }>>;
+  /** Per rule and arm, after the last round: E-P@50 and NDCG@50 (mean and 95% interval, t over the seeds) and the worst seed's E-P@50. */
+  final: Record<Rule, Record<Arm, { ep: Interval; ndcg: Interval; worst: number }>>;
 }
 
 export interface Interval {
@@ -198,22 +204,28 @@ export async function benchLearning(
   o: { stores: number; from: string; to: string; seeds: number; rounds: number },
   log: (line: string) => void,
 ): Promise<LearningBenchResult> {
-  const runs: Array<Record<Arm, Figures>> = [];
+  const runs: SeedFigures[] = [];
   for (let seed = 1; seed <= o.seeds; seed++) {
     const dir = await mkdtemp(path.join(os.tmpdir(), `storelens-learning-${seed}-`));
     try {
       const tp = await generateTruthPanel(dir, { stores: o.stores, from: o.from, to: o.to, seed: `learning-${seed}` });
-      runs.push((await simulateLearning(tp, { seed, rounds: o.rounds, dbPath: path.join(dir, 'api.db'), log })) as Record<Arm, Figures>);
+      runs.push(await simulateLearning(tp, { seed, rounds: o.rounds, dbPath: path.join(dir, 'api.db'), log }));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
   const mean = {} as LearningBenchResult['mean'];
   const final = {} as LearningBenchResult['final'];
-  for (const arm of ARMS) {
-    const avg = (k: 'ep' | 'ndcg') => Array.from({ length: o.rounds + 1 }, (_, r) => runs.reduce((s, x) => s + x[arm][k][r], 0) / runs.length);
-    mean[arm] = { ep: avg('ep'), ndcg: avg('ndcg') };
-    final[arm] = { ep: interval(runs.map((x) => x[arm].ep[o.rounds])), ndcg: interval(runs.map((x) => x[arm].ndcg[o.rounds])) };
+  for (const rule of RULES) {
+    mean[rule] = {} as LearningBenchResult['mean'][Rule];
+    final[rule] = {} as LearningBenchResult['final'][Rule];
+    for (const arm of ARMS) {
+      const of = runs.map((x) => x[rule]![arm]!);
+      const avg = (k: 'ep' | 'ndcg') => Array.from({ length: o.rounds + 1 }, (_, r) => of.reduce((s, x) => s + x[k][r], 0) / of.length);
+      mean[rule][arm] = { ep: avg('ep'), ndcg: avg('ndcg') };
+      const last = of.map((x) => x.ep[o.rounds]);
+      final[rule][arm] = { ep: interval(last), ndcg: interval(of.map((x) => x.ndcg[o.rounds])), worst: Math.min(...last) };
+    }
   }
   return { seeds: o.seeds, rounds: o.rounds, mean, final };
 }

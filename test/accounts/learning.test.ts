@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { selectInMarket } from '../../src/accounts/refresh.js';
-import { generateTruthPanel, nextRound, simulateLearning } from '../../src/bench/learning.js';
+import { generateTruthPanel, simulateLearning } from '../../src/bench/learning.js';
+import { nextRound } from '../../src/bench/learning-policies.js';
 import { tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-learning-');
@@ -16,9 +17,9 @@ describe('learning from outcomes', () => {
   it('ranks the unworked accounts closer to the hidden truth after 200 outcomes than the never-refit prior', async () => {
     const dir = await dirs.make();
     const tp = await generateTruthPanel(dir, { stores: 2500, from: '2026-08', to: '2026-10', seed: 'learning-test' });
-    const r = await simulateLearning(tp, { seed: 1, rounds: 8, dbPath: path.join(dir, 'api.db'), arms: ['no learning', 'with exploration'] });
-    const prior = r['no learning']!;
-    const learned = r['with exploration']!;
+    const r = await simulateLearning(tp, { seed: 1, rounds: 8, dbPath: path.join(dir, 'api.db'), rules: ['generator truth'], arms: ['no learning', 'explore first'] });
+    const prior = r['generator truth']!['no learning']!;
+    const learned = r['generator truth']!['explore first']!;
     // Before any outcome both arms rank with the prior.
     expect(learned.ep[0]).toBeCloseTo(prior.ep[0], 9);
     expect(learned.ep[8]).toBeGreaterThan(prior.ep[8] + 0.15);
@@ -39,7 +40,13 @@ describe('the exploit-only arm and the round rule', () => {
 
   it('works every unlabelled explore row first, then the best-scored exploit rows, then the rest of the ranking', () => {
     const list = rows.map((r, i) => ({ store_id: r.store_id, score: r.score, in_market: i < 10 || i === 50 || i === 60 ? 1 : 0, explore: i === 50 || i === 60 ? 1 : 0 }));
-    expect(nextRound(list, new Set(['s060', 's000']), 5)).toEqual(['s050', 's001', 's002', 's003', 's004']);
-    expect(nextRound(list, new Set(list.slice(0, 10).map((r) => r.store_id)), 4)).toEqual(['s050', 's060', 's010', 's011']);
+    expect(nextRound('explore first', list, new Set(['s060', 's000']), 5)).toEqual(['s050', 's001', 's002', 's003', 's004']);
+    expect(nextRound('explore first', list, new Set(list.slice(0, 10).map((r) => r.store_id)), 4)).toEqual(['s050', 's060', 's010', 's011']);
+  });
+
+  it('works five explore rows a round mostly the top, then the list from its top', () => {
+    const explore = new Set([50, 60, 70, 80, 90, 95]);
+    const list = rows.map((r, i) => ({ store_id: r.store_id, score: r.score, in_market: i < 10 || explore.has(i) ? 1 : 0, explore: explore.has(i) ? 1 : 0 }));
+    expect(nextRound('mostly top', list, new Set(['s050']), 8)).toEqual(['s060', 's070', 's080', 's090', 's095', 's000', 's001', 's002']);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshWorkspace, selectInMarket, EXPLORE_SHARE } from '../../src/accounts/refresh.js';
+import { refreshWorkspace, selectInMarket, EXPLORE_SHARE, MIN_EXPLORE } from '../../src/accounts/refresh.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { insertOutcome } from '../../src/accounts/outcomes-store.js';
@@ -142,14 +142,15 @@ for (const d of dialects) {
       expect(row.status).toBe('disqualified');
     });
 
-    it('reserves a share of the in-market list for marked exploration rows', async () => {
+    it('reserves a share of the in-market list (at least MIN_EXPLORE rows) for marked exploration rows', async () => {
       const ws = await workspace(db);
       await refreshWorkspace(db, ws.id, NOW);
       const rows = await accounts(db, ws.id);
       const listed = rows.filter((a) => a.in_market === 1);
       const explore = listed.filter((a) => a.explore === 1);
       expect(explore.length).toBeGreaterThan(0);
-      expect(explore.length / listed.length).toBeLessThanOrEqual(EXPLORE_SHARE + 0.05);
+      const share = Math.round(((listed.length - explore.length) * EXPLORE_SHARE) / (1 - EXPLORE_SHARE));
+      expect(explore.length).toBe(Math.max(MIN_EXPLORE, share));
     });
   });
 }
@@ -165,7 +166,7 @@ describe('selectInMarket', () => {
       if (!explore.has(id)) expect(r.score).toBeGreaterThanOrEqual(0.8);
       else expect(r.labelled).toBe(false);
     }
-    expect(explore.size).toBe(Math.round((18 * EXPLORE_SHARE) / (1 - EXPLORE_SHARE)));
+    expect(explore.size).toBe(Math.max(MIN_EXPLORE, Math.round((18 * EXPLORE_SHARE) / (1 - EXPLORE_SHARE))));
   });
 });
 
