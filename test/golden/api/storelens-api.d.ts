@@ -8,7 +8,7 @@ export interface paths {
         };
         /**
          * List scored accounts
-         * @description The workspace's in-market accounts in ranking order (score descending, then store_id); `filter=all` widens the list to every scored account (search). `min_score`, `country`, `category`, `plan`, `status`, `signal_type` and `signals_since` narrow either list and combine; a cursor only continues the walk with the filters it was issued for (other filters ⇒ 400). Accounts with status `disqualified`, `do_not_contact` or `customer` are never in-market but stay listed with `filter=all`. Every returned row is marked delivered to the agent in the same transaction that serves the page.
+         * @description The workspace's in-market accounts in ranking order: worked from the top, the list keeps the model learning, so it is ordered by a draw from the model's posterior (an uncertain account can come before a better-scored one; `explore` marks rows listed to learn, see the accounts guide), the rest by score descending, then store_id; `filter=all` widens the list to every scored account (search). `min_score`, `country`, `category`, `plan`, `status`, `signal_type` and `signals_since` narrow either list and combine; a cursor only continues the walk with the filters it was issued for (other filters ⇒ 400). Accounts with status `disqualified`, `do_not_contact` or `customer` are never in-market but stay listed with `filter=all`. Every returned row is marked delivered to the agent in the same transaction that serves the page.
          *
          *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
