@@ -11,13 +11,14 @@
  * Pure: outcomes, weights and evidence in, the insights out. The database edge is
  * accounts/insights-store.ts.
  */
+import { FLOOR } from '../stats/floor.js';
 import { z } from 'zod';
 import type { DealStage } from '../deals/stages.js';
 import { FEATURE_LABELS, NETWORK_NAMES } from '../core/signals.js';
 import { cholesky, EARLIER, PRIOR, sigmoid } from './model.js';
 
-/** Below this many outcomes a rate is flagged `small_sample` (the publication floor of the statistics half is the same 30). */
-export const MIN_SAMPLE = 30;
+/** Below this many outcomes a rate is flagged `small_sample`: the same bar as the statistics' publication floor. */
+export const MIN_SAMPLE = FLOOR;
 /** Weights listed, largest |weight| first (the intercept is shown apart). */
 export const TOP_WEIGHTS = 10;
 /** Lift is measured in the top K scored outcomes for these K. */

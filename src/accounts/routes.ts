@@ -20,7 +20,7 @@ import { RecentSignal } from './events.js';
 import { page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
 import { contactsOfStore } from '../contacts/store.js';
 import { Contact } from '../contacts/events.js';
-import { ModelInsights } from './insights.js';
+import { MIN_SAMPLE, ModelInsights } from './insights.js';
 import { modelInsights } from './insights-store.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
@@ -334,7 +334,7 @@ export const accountRoutes = [
     tag: 'Accounts',
     summary: "Read the workspace model's insights",
     description:
-      "The current model version and when it was fitted, the labels it learned from (each store's latest outcome), its largest weights with their posterior standard deviation and 95% interval, and a backtest on the workspace's own outcomes: each store won or lost is scored with the score it had in the ranking current when its first outcome was recorded (never by a model that had seen a label of it), giving the overall win rate, lift at 10 and 50 (win rate of the best-scored 10 or 50 ÷ the overall win rate), calibration by score decile (mean score against observed win rate, with counts), and the win rate and lifts as they stood at each of the last ten model versions. A figure resting on fewer than 30 outcomes is marked `small_sample: true`: read its counts, not its rate.",
+      `The current model version and when it was fitted, the labels it learned from (each store's latest outcome), its largest weights with their posterior standard deviation and 95% interval, and a backtest on the workspace's own outcomes: each store won or lost is scored with the score it had in the ranking current when its first outcome was recorded (never by a model that had seen a label of it), giving the overall win rate, lift at 10 and 50 (win rate of the best-scored 10 or 50 ÷ the overall win rate), calibration by score decile (mean score against observed win rate, with counts), and the win rate and lifts as they stood at each of the last ten model versions. A figure resting on fewer than ${MIN_SAMPLE} outcomes is marked \`small_sample: true\`: read its counts, not its rate.`,
     scope: 'read:accounts',
     kind: 'read',
     planned: 'available',

@@ -7,6 +7,14 @@ import { publish, type PublishOptions } from '../publish/pipeline.js';
 
 export type ChildOptions = Omit<PublishOptions, 'now' | 'onProgress' | 'onWarning' | 'onAudit'>;
 
+/** One publish: wall time in its own process, its peak RSS, and its phases (seconds). */
+export interface PublishRun {
+  seconds: number;
+  maxRssBytes: number;
+  phases: Record<string, number>;
+  months: string[];
+}
+
 export interface ChildResult {
   seconds: number;
   /** peak resident memory of the whole process, DuckDB's native memory included */

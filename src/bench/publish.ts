@@ -18,6 +18,7 @@ import { METRICS, type MetricDef } from '../stats/registry.js';
 import { monthRange } from '../core/panel-contract.js';
 import { PREV_COLUMNS, registerMacros } from '../panel/aggregate.js';
 import type { ChildOptions, ChildResult } from './publish-child.js';
+import type { PublishRun } from './publish-child.js';
 import { benchReleaseStorage, correctionMonths, correctionSql, type ReleaseStorageResult } from './release-storage.js';
 
 export interface PublishBenchOptions {
@@ -29,13 +30,8 @@ export interface PublishBenchOptions {
   log: (line: string) => void;
 }
 
-/** One publish: wall time in its own process, its peak RSS, and its phases (seconds). */
-export interface PublishRun {
-  seconds: number;
-  maxRssBytes: number;
-  phases: Record<string, number>;
-  months: string[];
-}
+
+export type { PublishRun };
 
 export interface PublishBenchResult {
   stores: number;

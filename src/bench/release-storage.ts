@@ -8,8 +8,7 @@
 import { lstat, mkdir, readdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { lit } from '../panel/duck.js';
-import type { ChildOptions } from './publish-child.js';
-import type { PublishRun } from './publish.js';
+import type { ChildOptions, PublishRun } from './publish-child.js';
 
 export interface ReleaseStorageResult {
   /** the correction into a folder holding one release (every month published at once) */

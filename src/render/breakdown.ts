@@ -43,7 +43,7 @@ export interface Breakdown {
   /** published rows: `all` first, then each dimension in the page's order; countries by name */
   shown: Stat[];
   hidden: HiddenGroup[];
-  /** "12 countries and 2 plans not published, each with fewer than 30 stores or …: Austria, Belgium, … and 9 more."; empty when none */
+  /** "12 countries and 2 plans not published, each with fewer than FLOOR stores or …: Austria, Belgium, … and 9 more."; empty when none */
   summary: string;
   /** whether a published row's change vs the previous month is hidden */
   changesHidden: boolean;
