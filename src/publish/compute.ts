@@ -11,7 +11,7 @@ import { writeRun, type RunInfo, type WriteRunsOptions } from '../panel/runs.js'
 import type { MonthAgg } from '../stats/aggregate.js';
 import type { AuditMonth } from '../stats/audit.js';
 import { buildMonth, type BuiltMonth, type ExtraSuppression } from '../stats/build.js';
-import { auditMonth, DisclosureError, protectMonth } from '../stats/disclosure.js';
+import { DisclosureError, protectMonth } from '../stats/disclosure.js';
 import type { EarlierReleases } from '../stats/releases.js';
 import { guardMonth } from '../stats/guard.js';
 import { loadIntervalSolver } from '../stats/lp.js';
@@ -145,7 +145,7 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       extras.set(m, p.extra);
     }
     refuseOnDisclosure(() => guardMonth(agg, built));
-    done.set(m, auditMonth(agg, built, earlier.get(m)));
+    done.set(m, { agg, built, earlier: earlier.get(m) });
     if (months.includes(m)) out.set(m, built);
   }
   return { built: out, extras, auditSeconds, fingerprints, cells, universe, relisted: false, runs: written, aggregated: fresh };

@@ -31,12 +31,10 @@ export async function readEarlierReleases(outDir: string, months: Iterable<strin
         if (!st) continue;
         const e = out.get(month) ?? noEarlierReleases();
         out.set(month, e);
-        if (!e.releases.includes(r.id)) e.releases.push(r.id);
         const inode = `${st.dev}:${st.ino}`;
-        if (seen.has(inode)) continue;
+        const fresh = !seen.has(inode);
         seen.add(inode);
-        const doc = JSON.parse(await readFile(file, 'utf8')) as StatsDocument;
-        addRelease(e, r.id, doc.stats);
+        addRelease(e, r.id, fresh ? (JSON.parse(await readFile(file, 'utf8')) as StatsDocument).stats : []);
       }
     }
   }

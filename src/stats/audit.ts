@@ -15,11 +15,15 @@ import { previousMonth, type DimensionName } from '../core/panel-contract.js';
 import type { Cell, MonthAgg } from './aggregate.js';
 import type { BuiltMonth } from './build.js';
 import { metricIntervals } from './intervals.js';
+import { publishedOf, type Published } from './published.js';
+import { publishedAcross, type EarlierReleases } from './releases.js';
 import { SystemBuilder, type IntervalSolver } from './lp.js';
 import { METRICS, type MetricDef } from './registry.js';
 import { FLOOR } from './suppression.js';
 import { dimensionString, statId } from './text.js';
 import type { Stat } from './types.js';
+
+export { publishedOf, type Published };
 
 /** A hidden store count's interval must reach this far from the true size, both ways. */
 export const PROTECTION_SHARE = 0.3;
@@ -28,12 +32,8 @@ const EPS = 1e-6;
 export interface AuditMonth {
   agg: MonthAgg;
   built: BuiltMonth;
-  /** what a reader knows of the month's figures, when more than the built month shows (every release of it: stats/releases.ts) */
-  published?: Published;
-  /** stat ids an earlier release of the month showed: no suppression now can hide them again */
-  fixed?: ReadonlySet<string>;
-  /** stat ids an earlier release of the month hid: hidden again whatever their size, so not "the smallest" */
-  carried?: ReadonlySet<string>;
+  /** what the earlier releases of the month published, for a correction: audited with it (stats/releases.ts) */
+  earlier?: EarlierReleases;
 }
 
 export type Figure = 'stores' | 'cohort' | 'new stores' | 'n' | 'numerator';
@@ -74,15 +74,6 @@ export function determined([lo, hi]: [number, number]): boolean {
   return Math.floor(hi + EPS) - Math.ceil(lo - EPS) < 1;
 }
 
-/** Published figures of one month, by stat id. */
-export type Published = Map<string, Stat>;
-
-export function publishedOf(built: BuiltMonth): Published {
-  const out: Published = new Map();
-  for (const list of built.stats.values()) for (const s of list) out.set(s.id, s);
-  return out;
-}
-
 const shown = (s: Stat | undefined): Stat | null => (s && !s.suppressed ? s : null);
 
 /** The cohort size of a cell, if any published figure states it (a delta, or a numerator that counts it). */
@@ -114,7 +105,9 @@ export interface AuditScope {
 
 /** Every finding over the months in scope (ascending). */
 export function audit(months: AuditMonth[], solver: IntervalSolver, scope: AuditScope = {}): Finding[] {
-  const published = months.map((m) => m.published ?? publishedOf(m.built));
+  // What each release itself publishes, and what a reader holding every release of the month knows.
+  const own = months.map((m) => publishedOf(m.built));
+  const published = months.map((m, i) => (m.earlier ? publishedAcross(own[i], m.agg, m.earlier) : own[i]));
   const findings: Finding[] = [];
   for (const dim of AUDITED_DIMENSIONS) {
     if (scope.dims && !scope.dims.has(dim)) continue;
@@ -123,8 +116,8 @@ export function audit(months: AuditMonth[], solver: IntervalSolver, scope: Audit
       auditApps(months, published, solve ? solver : undefined, findings, scope);
       continue;
     }
-    const stores = auditStores(dim, months, published, solve ? solver : undefined, findings, scope, false);
-    if (solve) auditStores(dim, months, published, solver, findings, scope, true);
+    const stores = auditStores(dim, months, published, own, solve ? solver : undefined, findings, scope, false);
+    if (solve) auditStores(dim, months, published, own, solver, findings, scope, true);
     months.forEach((m, i) => auditMetrics(dim, m.agg, published[i], stores, findings, scope));
   }
   return findings;
@@ -144,7 +137,7 @@ const cellKey = (month: string, value: string | null) => `${month}\u0000${value 
  * one who takes it everywhere. Against that reader, what must stay protected are the cells the
  * floor protects: those holding fewer than FLOOR stores.
  */
-function auditStores(dim: DimensionName, months: AuditMonth[], published: Published[], solver: IntervalSolver | undefined, findings: Finding[], scope: AuditScope, knowsRule: boolean): Intervals {
+function auditStores(dim: DimensionName, months: AuditMonth[], published: Published[], own: Published[], solver: IntervalSolver | undefined, findings: Finding[], scope: AuditScope, knowsRule: boolean): Intervals {
   const b = new SystemBuilder();
   const storeVar = new Map<string, number>();
   const boxes: Intervals = new Map();
@@ -164,14 +157,13 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     const storesIn = (p: Published, c: Cell) => (c.value === null ? c.stores : shown(p.get(statId('active_stores', dimensionString(dim, c.value))))?.n ?? null);
     const storesOf = (c: Cell) => storesIn(stats, c);
     // The rule speaks of one release: its hidden cells are smaller than what it publishes.
-    const own = knowsRule && months[i].published ? publishedOf(months[i].built) : stats;
-    const smallestShown = knowsRule ? Math.min(...cells.filter((c) => c.value !== null).map((c) => storesIn(own, c) ?? Infinity)) : Infinity;
+    const smallestShown = knowsRule ? Math.min(...cells.filter((c) => c.value !== null).map((c) => storesIn(own[i], c) ?? Infinity)) : Infinity;
     for (const c of cells) {
       const where = dimensionString(dim, c.value);
       const pub = storesOf(c);
       // A listed cell may hold no stores (every value seen in any month is listed: universe.ts);
       // one that holds some is taken to be known to (a stronger reader than any real one).
-      const ruled = c.stores <= smallestShown && !months[i].carried?.has(statId('active_stores', where));
+      const ruled = c.stores <= smallestShown && !months[i].earlier?.hidden.has(statId('active_stores', where));
       const most = ruled ? Math.min(total.n!, smallestShown) : total.n!;
       const sv = pub !== null ? b.constant(pub) : b.variable(c.stores > 0 ? 1 : 0, most);
       storeVar.set(cellKey(agg.month, c.value), sv);
@@ -219,7 +211,7 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
     // With every cell hidden (or shown by an earlier release of the month, which nothing can
     // hide again), no further suppression can widen an interval: the rule then asks for the
     // most a cell could hold.
-    const fixed = months[i].fixed;
+    const fixed = months[i].earlier?.shown;
     const hidden = (c: Cell) => b.lower[storeVar.get(cellKey(agg.month, c.value))!] !== b.upper[storeVar.get(cellKey(agg.month, c.value))!];
     const noneLeftToHide = cells.every((c) => c.value === null || hidden(c) || fixed?.has(statId('active_stores', dimensionString(dim, c.value))));
     if (noneLeftToHide) for (const t of targets) if (t.month === agg.month && t.figure === 'stores') t.most = hiddenTotal - (hiddenLeast - b.lower[t.v]);
@@ -274,7 +266,7 @@ function auditApps(months: AuditMonth[], published: Published[], solver: Interva
     const vars = sizes.map((pub) => (pub !== null ? b.constant(pub) : b.variable(1, installs.n!)));
     b.equal(vars.map((v) => [v, 1]), installs.numerator!);
     const hidden = sizes.filter((x) => x === null).length;
-    const fixed = months[i].fixed;
+    const fixed = months[i].earlier?.shown;
     const fixedCell = (c: Cell) => fixed !== undefined && METRICS.some((m) => fixed.has(statId(m.key, dimensionString('app', c.value))));
     const shownTotal = sizes.reduce((sum: number, x) => sum + (x ?? 0), 0);
     const most = sizes.every((x, k) => x === null || fixedCell(cells[k])) ? installs.numerator! - shownTotal - (hidden - 1) : Infinity;

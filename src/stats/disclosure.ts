@@ -16,7 +16,7 @@ import { buildMonth, noExtraSuppression, type BuiltMonth, type ExtraSuppression 
 import { DisclosureError } from './guard.js';
 import type { IntervalSolver } from './lp.js';
 import { METRICS } from './registry.js';
-import { carriedSuppression, hideable, publishedAcross, type EarlierReleases } from './releases.js';
+import { carriedSuppression, hideable, type EarlierReleases } from './releases.js';
 import { dimensionString, statId } from './text.js';
 
 export { DisclosureError };
@@ -34,11 +34,6 @@ export interface ProtectedMonth {
   rounds: number;
 }
 
-/** A month as the audit sees it: its figures in every release of it when it has earlier ones (stats/releases.ts). */
-export function auditMonth(agg: MonthAgg, built: BuiltMonth, earlier?: EarlierReleases): AuditMonth {
-  return earlier ? { agg, built, published: publishedAcross(publishedOf(built), agg, earlier), fixed: earlier.shown, carried: earlier.hidden } : { agg, built };
-}
-
 /**
  * `previous` is the calendar-previous month as published (final), when there is one: its
  * figures and this month's cohorts are audited together. `earlier` is what the earlier
@@ -48,12 +43,13 @@ export function auditMonth(agg: MonthAgg, built: BuiltMonth, earlier?: EarlierRe
 export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, baseUrl: string, solver: IntervalSolver, earlier?: EarlierReleases): ProtectedMonth {
   const extra = earlier ? carriedSuppression(earlier) : noExtraSuppression();
   const prior = previous?.agg.month === previousMonth(agg.month) ? previous : undefined;
+  const before = prior ? publishedOf(prior.built) : undefined;
   // A round audits again only the breakdowns the last round's suppression touched (all of them
   // when it touched a total), and solves their store counts again only when it touched those.
   let scope: AuditScope = {};
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const built = buildMonth(agg, prior?.built, baseUrl, extra);
-    const findings = audit([...(prior ? [prior] : []), auditMonth(agg, built, earlier)], solver, scope);
+    const findings = audit([...(prior ? [prior] : []), { agg, built, earlier }], solver, scope);
     if (findings.length === 0) return { built, extra, rounds: round };
     const stats = hideable(publishedOf(built), earlier);
     const done = new Set<string>();
@@ -68,7 +64,7 @@ export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, ba
       const own = f.metric === null && (f.month !== agg.month || f.figure === 'new stores');
       const group = own ? `${f.month}|${f.dim}|${f.value}|${f.figure}` : `${f.month}|${f.dim}|${f.metric}|${f.figure}`;
       if (done.has(group)) continue;
-      const added = remedy(f, agg, stats, prior ? publishedOf(prior.built) : undefined, extra);
+      const added = remedy(f, agg, stats, before, extra);
       if (!added) continue;
       done.add(group);
       more = true;

@@ -14,7 +14,7 @@
  * contribution to the figures published in both. Pure: documents and aggregates in.
  */
 import type { CellAgg, MonthAgg } from './aggregate.js';
-import type { Published } from './audit.js';
+import type { Published } from './published.js';
 import { noExtraSuppression, type ExtraSuppression } from './build.js';
 import { METRICS, type MetricDef } from './registry.js';
 import { dimensionString, statId } from './text.js';

@@ -14,7 +14,7 @@ import { listPanel, loadPanel } from '../../src/panel/read.js';
 import type { MonthAgg } from '../../src/stats/aggregate.js';
 import { audit, storeCountProtected, type AuditMonth, type Finding } from '../../src/stats/audit.js';
 import { buildMonth, noExtraSuppression, type BuiltMonth } from '../../src/stats/build.js';
-import { auditMonth, protectMonth } from '../../src/stats/disclosure.js';
+import { protectMonth } from '../../src/stats/disclosure.js';
 import { addRelease, noEarlierReleases, type EarlierReleases } from '../../src/stats/releases.js';
 import { loadIntervalSolver, type IntervalSolver } from '../../src/stats/lp.js';
 import { tempDirs } from '../helpers/tmp.js';
@@ -193,7 +193,7 @@ describe('the disclosure audit across the releases of a month', () => {
         const shownSecond = new Set([...second.stats.values()].flat().filter((s) => !s.suppressed).map((s) => s.id));
         expect(hiddenFirst.filter((id) => shownSecond.has(id))).toEqual([]);
         const outside: string[] = [];
-        const findings = audit([january, auditMonth(feb2, second, earlier)], solver, {
+        const findings = audit([january, { agg: feb2, built: second, earlier }], solver, {
           exact: true,
           onInterval: (f) => (f.truth < f.interval[0] - 1e-6 || f.truth > f.interval[1] + 1e-6) && outside.push(`${f.value} ${f.figure}`),
         });
