@@ -3,7 +3,8 @@
  * every score is explained exactly. The prior is the documented starting weighting (PRIOR
  * below); a workspace's outcomes move the weights away from it. Fitting finds the posterior
  * mode (Newton's method on the penalised log-likelihood); the Hessian there gives the Laplace
- * approximation of the posterior, from which exploration draws (Thompson sampling).
+ * approximation of the posterior, from which exploration draws (Thompson sampling) and each
+ * score's interval comes (posteriorCovariance, logitSd, scoreInterval).
  *
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */
@@ -247,6 +248,59 @@ export function sampleWeights(m: FittedModel, random: () => number): Float64Arra
   const eps = Float64Array.from({ length: d }, () => gaussian(random));
   const z = backSubstituteTransposed(m.precisionFactor, d, eps);
   return Float64Array.from(m.weights, (b, j) => b + z[j]);
+}
+
+/**
+ * The posterior covariance Σ = H⁻¹ = L⁻ᵀ L⁻¹ of a fitted model (row-major d×d, symmetric), from its
+ * precision factor: formed once per fit, so each row's spread is a sum over its own few terms.
+ */
+export function posteriorCovariance(m: FittedModel): Float64Array {
+  const d = m.weights.length;
+  const l = m.precisionFactor;
+  // Column j of L⁻¹ solves L y = e_j (zero above j).
+  const inv = new Float64Array(d * d);
+  for (let j = 0; j < d; j++) {
+    for (let i = j; i < d; i++) {
+      let s = i === j ? 1 : 0;
+      for (let k = j; k < i; k++) s -= l[i * d + k] * inv[k * d + j];
+      inv[i * d + j] = s / l[i * d + i];
+    }
+  }
+  const cov = new Float64Array(d * d);
+  for (let a = 0; a < d; a++) {
+    for (let b = 0; b <= a; b++) {
+      let s = 0;
+      for (let k = a; k < d; k++) s += inv[k * d + a] * inv[k * d + b];
+      cov[a * d + b] = s;
+      cov[b * d + a] = s;
+    }
+  }
+  return cov;
+}
+
+/**
+ * The posterior standard deviation of a store's logit, √(xᵀ Σ x) over its terms (Σ from
+ * posteriorCovariance): how far the logit is uncertain under the Laplace approximation.
+ */
+export function logitSd(cov: Float64Array, ts: readonly Term[]): number {
+  const d = Math.round(Math.sqrt(cov.length));
+  const merged = mergeTerms(ts);
+  let v = 0;
+  for (const [a, xa] of merged) for (const [b, xb] of merged) v += xa * xb * cov[a * d + b];
+  return Math.sqrt(Math.max(v, 0));
+}
+
+/** The share of the posterior a row's score interval holds. */
+export const INTERVAL_LEVEL = 0.9;
+/** The standard normal quantile of (1 + INTERVAL_LEVEL) / 2: the interval is the logit ± Z90 sd. */
+const Z90 = 1.6448536269514722;
+
+/**
+ * A score's credible interval at INTERVAL_LEVEL: σ(logit ∓ Z sd). The logit is normal under the
+ * Laplace approximation and σ is monotone, so the score lies in it with that probability.
+ */
+export function scoreInterval(logit: number, sd: number): { level: number; low: number; high: number } {
+  return { level: INTERVAL_LEVEL, low: sigmoid(logit - Z90 * sd), high: sigmoid(logit + Z90 * sd) };
 }
 
 /** One evidence item: the intercept, or a feature or signal that moved the score. */
