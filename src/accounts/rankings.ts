@@ -44,6 +44,8 @@ export interface RankedRow {
   store_id: string;
   score: number;
   logit: number;
+  /** The posterior standard deviation of the logit (null: unknown, as for an imported score). */
+  logit_sd: number | null;
   in_market: boolean;
   explore: boolean;
   model_version: number;
@@ -185,12 +187,12 @@ async function insertRows(trx: Kysely<Database>, workspaceId: string, version: n
   await runBulk(
     trx,
     {
-      sqlite: 'insert into rankings (pos, store_id, score, logit, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      sqlite: 'insert into rankings (pos, store_id, score, logit, logit_sd, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       postgres:
-        'insert into rankings (pos, store_id, score, logit, in_market, explore, model_version, workspace_id, version) ' +
-        'select * from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::integer[], $6::integer[], $7::integer[], $8::text[], $9::integer[])',
+        'insert into rankings (pos, store_id, score, logit, logit_sd, in_market, explore, model_version, workspace_id, version) ' +
+        'select * from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::integer[], $7::integer[], $8::integer[], $9::text[], $10::integer[])',
     },
-    rows.map((r, k) => [offset + k + 1, r.store_id, r.score, r.logit, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version, workspaceId, version]),
+    rows.map((r, k) => [offset + k + 1, r.store_id, r.score, r.logit, r.logit_sd, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version, workspaceId, version]),
   );
 }
 
@@ -335,6 +337,7 @@ export interface PageRow {
   plan: string | null;
   score: number;
   logit: number;
+  logit_sd: number | null;
   in_market: number;
   explore: number;
   model_version: number;
@@ -346,7 +349,7 @@ export interface PageRow {
   updated_at: string;
 }
 
-const ROW_COLUMNS = sql`r.pos, r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.in_market, r.explore, r.model_version,
+const ROW_COLUMNS = sql`r.pos, r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.logit_sd, r.in_market, r.explore, r.model_version,
   d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at`;
 
 const ROW_JOINS = sql`join rankings r on r.workspace_id = v.workspace_id and r.version = v.version
@@ -403,7 +406,7 @@ function filtersSql(p: PageQuery): RawBuilder<unknown> {
   return parts.length ? sql.join(parts, sql` `) : sql``;
 }
 
-export type CurrentRow = Pick<RankingsTable, 'store_id' | 'score' | 'logit' | 'in_market' | 'explore' | 'model_version'>;
+export type CurrentRow = Pick<RankingsTable, 'store_id' | 'score' | 'logit' | 'logit_sd' | 'in_market' | 'explore' | 'model_version'>;
 
 /** The current ranking (its version, details generation and narrow rows: what a re-ranking compares against). */
 export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: CurrentRow[] }> {
@@ -411,7 +414,7 @@ export async function currentRanking(q: Kysely<Database>, workspaceId: string): 
   if (head.gen === null) return { ...head, rows: [] };
   const rows = await q
     .selectFrom('rankings')
-    .select(['store_id', 'score', 'logit', 'in_market', 'explore', 'model_version'])
+    .select(['store_id', 'score', 'logit', 'logit_sd', 'in_market', 'explore', 'model_version'])
     .where('workspace_id', '=', workspaceId)
     .where('version', '=', head.version)
     .orderBy('pos')

@@ -21,7 +21,7 @@ import { seededRandom } from '../core/random.js';
 import { ingestedMonths } from '../ingest/stores.js';
 import { previousMonth } from '../core/panel-contract.js';
 import { labelsOf } from './labels.js';
-import { fit, inputSpace, logitOf, sampleWeights, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
+import { fit, inputSpace, logitOf, logitSd, posteriorCovariance, sampleWeights, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
 import type { AccountStatus } from './statuses.js';
 
@@ -259,11 +259,14 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   }));
   const { inMarket, explore, threshold } = selectInMarket(rankInputs, exploreShare);
   const positions = listPositions(rankInputs, inMarket, explore, opts.listSpread ?? LIST_SPREAD);
+  // The posterior covariance once per fit; each row's spread is a sum over its own terms.
+  const cov = posteriorCovariance(model);
   const rows: RankedRow[] = visible.map((s, k) => ({
     rank: positions.get(s.store_id)!,
     store_id: s.store_id,
     score: sigmoid(logits[k]),
     logit: logits[k],
+    logit_sd: logitSd(cov, termsList[k]),
     in_market: inMarket.has(s.store_id),
     explore: explore.has(s.store_id),
     model_version: version,

@@ -74,6 +74,8 @@ async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, ac
       store_id: a.store_id,
       score: a.score,
       logit: a.logit ?? 0,
+      // An imported score comes without the model's posterior: its spread is unknown.
+      logit_sd: null,
       in_market: a.in_market !== false,
       explore: a.explore === true,
       model_version: a.model_version ?? 0,

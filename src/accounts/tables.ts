@@ -7,6 +7,7 @@ import { migration as m0003AccountsVersion } from './migrations/0003-accounts-ve
 import { migration as m0004AccountsIntelligence } from './migrations/0004-accounts-intelligence.js';
 import { migration as m0009RankingVersions } from './migrations/0009-ranking-versions.js';
 import { migration as m0021OutcomeScores } from './migrations/0021-outcome-scores.js';
+import { migration as m0022RankingLogitSd } from './migrations/0022-ranking-logit-sd.js';
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { DealStage, LostReason } from '../deals/stages.js';
@@ -50,6 +51,8 @@ export interface RankingsTable {
   score: number;
   /** The score's logit: evidence contributions plus the intercept add up to it. */
   logit: number;
+  /** The posterior standard deviation of the logit (null: imported, or written before 0022). */
+  logit_sd: number | null;
   /** 1 when the account is in the version's in-market list. */
   in_market: number;
   /** 1 when it is there as exploration. */
@@ -169,4 +172,5 @@ export const accountsMigrations = {
   '0004_accounts_intelligence': m0004AccountsIntelligence,
   '0009_ranking_versions': m0009RankingVersions,
   '0021_outcome_scores': m0021OutcomeScores,
+  '0022_ranking_logit_sd': m0022RankingLogitSd,
 };
