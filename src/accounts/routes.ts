@@ -21,6 +21,7 @@ import { page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
 import { contactsOfStore } from '../contacts/store.js';
 import { Contact } from '../contacts/events.js';
 import { MIN_SAMPLE, ModelInsights } from './insights.js';
+import { scoreInterval } from './model.js';
 import { modelInsights } from './insights-store.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
@@ -35,6 +36,14 @@ export const EvidenceItem = z
   })
   .meta({ description: 'One term of the additive score: contributions (intercept included) add up to the logit' });
 
+export const ScoreInterval = z
+  .object({
+    level: z.number().describe('The share of the posterior the interval holds: 0.9'),
+    low: z.number().describe('σ(logit − 1.645 × logit_sd): the score is below this with probability 0.05'),
+    high: z.number().describe('σ(logit + 1.645 × logit_sd): the score is above this with probability 0.05'),
+  })
+  .meta({ description: "The score's 90% credible interval under the model's posterior (Laplace approximation); `low ≤ score ≤ high`, narrower the more outcomes of accounts like this one the model has learned from" });
+
 export const Account = z.object({
   object: z.literal('account'),
   store_id: z.string(),
@@ -44,6 +53,8 @@ export const Account = z.object({
   plan: z.string().nullable(),
   score: z.number().describe('Ranking score (the probability the model gives the account); higher ranks first'),
   logit: z.number().describe('log(score / (1 − score)): the sum of the evidence contributions'),
+  logit_sd: z.number().nullable().describe("The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model"),
+  score_interval: ScoreInterval.nullable().describe("The score's 90% credible interval; null when `logit_sd` is (an imported score)"),
   model_version: z.number().int().describe("The workspace model version that scored the row; it moves when outcomes refit the model"),
   in_market: z.boolean().describe('In the in-market list: score above the threshold with a signal in the last two months (or an exploration pick)'),
   explore: z.boolean().describe('In the in-market list as exploration (to learn from outcomes), not for its score alone'),
@@ -133,6 +144,7 @@ const parseJsonArray = (text: string): unknown[] => {
 
 /** `evidence`: the row's evidence with the contributions of its model version (accounts/evidence.ts). */
 function toAccount(r: PageRow, delivered: boolean, evidence: Record<string, unknown>[]): z.output<typeof Account> {
+  const sd = r.logit_sd === null ? null : Number(r.logit_sd);
   return {
     object: 'account',
     store_id: r.store_id,
@@ -142,6 +154,8 @@ function toAccount(r: PageRow, delivered: boolean, evidence: Record<string, unkn
     plan: r.plan,
     score: r.score,
     logit: Number(r.logit),
+    logit_sd: sd,
+    score_interval: sd === null ? null : scoreInterval(Number(r.logit), sd),
     model_version: Number(r.model_version),
     in_market: Number(r.in_market) === 1,
     explore: Number(r.explore) === 1,
@@ -184,7 +198,7 @@ export const accountRoutes = [
     tag: 'Accounts',
     summary: 'List scored accounts',
     description:
-      "The workspace's in-market accounts in ranking order: worked from the top, the list keeps the model learning, so it is ordered by a draw from the model's posterior (an uncertain account can come before a better-scored one; `explore` marks rows listed to learn, see the accounts guide), the rest by score descending, then store_id; `filter=all` widens the list to every scored account (search). `min_score`, `country`, `category`, `plan`, `status`, `signal_type` and `signals_since` narrow either list and combine; a cursor only continues the walk with the filters it was issued for (other filters ⇒ 400). Accounts with status `disqualified`, `do_not_contact` or `customer` are never in-market but stay listed with `filter=all`. Every returned row is marked delivered to the agent in the same transaction that serves the page.",
+      "The workspace's in-market accounts in ranking order: worked from the top, the list keeps the model learning, so it is ordered by a draw from the model's posterior (an uncertain account, one with a wide `score_interval`, can come before a better-scored one; `explore` marks rows listed to learn, see the accounts guide), the rest by score descending, then store_id; `filter=all` widens the list to every scored account (search). `min_score`, `country`, `category`, `plan`, `status`, `signal_type` and `signals_since` narrow either list and combine; a cursor only continues the walk with the filters it was issued for (other filters ⇒ 400). Accounts with status `disqualified`, `do_not_contact` or `customer` are never in-market but stay listed with `filter=all`. Every returned row is marked delivered to the agent in the same transaction that serves the page.",
     scope: 'read:accounts',
     kind: 'read',
     planned: 'available',

@@ -8,7 +8,7 @@ export interface paths {
         };
         /**
          * List scored accounts
-         * @description The workspace's in-market accounts in ranking order: worked from the top, the list keeps the model learning, so it is ordered by a draw from the model's posterior (an uncertain account can come before a better-scored one; `explore` marks rows listed to learn, see the accounts guide), the rest by score descending, then store_id; `filter=all` widens the list to every scored account (search). `min_score`, `country`, `category`, `plan`, `status`, `signal_type` and `signals_since` narrow either list and combine; a cursor only continues the walk with the filters it was issued for (other filters ⇒ 400). Accounts with status `disqualified`, `do_not_contact` or `customer` are never in-market but stay listed with `filter=all`. Every returned row is marked delivered to the agent in the same transaction that serves the page.
+         * @description The workspace's in-market accounts in ranking order: worked from the top, the list keeps the model learning, so it is ordered by a draw from the model's posterior (an uncertain account, one with a wide `score_interval`, can come before a better-scored one; `explore` marks rows listed to learn, see the accounts guide), the rest by score descending, then store_id; `filter=all` widens the list to every scored account (search). `min_score`, `country`, `category`, `plan`, `status`, `signal_type` and `signals_since` narrow either list and combine; a cursor only continues the walk with the filters it was issued for (other filters ⇒ 400). Accounts with status `disqualified`, `do_not_contact` or `customer` are never in-market but stay listed with `filter=all`. Every returned row is marked delivered to the agent in the same transaction that serves the page.
          *
          *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
@@ -2113,6 +2113,17 @@ export interface operations {
                             score: number;
                             /** @description log(score / (1 − score)): the sum of the evidence contributions */
                             logit: number;
+                            /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model */
+                            logit_sd: number | null;
+                            /** @description The score's 90% credible interval; null when `logit_sd` is (an imported score) */
+                            score_interval: {
+                                /** @description The share of the posterior the interval holds: 0.9 */
+                                level: number;
+                                /** @description σ(logit − 1.645 × logit_sd): the score is below this with probability 0.05 */
+                                low: number;
+                                /** @description σ(logit + 1.645 × logit_sd): the score is above this with probability 0.05 */
+                                high: number;
+                            } | null;
                             /** @description The workspace model version that scored the row; it moves when outcomes refit the model */
                             model_version: number;
                             /** @description In the in-market list: score above the threshold with a signal in the last two months (or an exploration pick) */
@@ -2205,6 +2216,17 @@ export interface operations {
                         score: number;
                         /** @description log(score / (1 − score)): the sum of the evidence contributions */
                         logit: number;
+                        /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model */
+                        logit_sd: number | null;
+                        /** @description The score's 90% credible interval; null when `logit_sd` is (an imported score) */
+                        score_interval: {
+                            /** @description The share of the posterior the interval holds: 0.9 */
+                            level: number;
+                            /** @description σ(logit − 1.645 × logit_sd): the score is below this with probability 0.05 */
+                            low: number;
+                            /** @description σ(logit + 1.645 × logit_sd): the score is above this with probability 0.05 */
+                            high: number;
+                        } | null;
                         /** @description The workspace model version that scored the row; it moves when outcomes refit the model */
                         model_version: number;
                         /** @description In the in-market list: score above the threshold with a signal in the last two months (or an exploration pick) */
@@ -2644,6 +2666,17 @@ export interface operations {
                             score: number;
                             /** @description log(score / (1 − score)): the sum of the evidence contributions */
                             logit: number;
+                            /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model */
+                            logit_sd: number | null;
+                            /** @description The score's 90% credible interval; null when `logit_sd` is (an imported score) */
+                            score_interval: {
+                                /** @description The share of the posterior the interval holds: 0.9 */
+                                level: number;
+                                /** @description σ(logit − 1.645 × logit_sd): the score is below this with probability 0.05 */
+                                low: number;
+                                /** @description σ(logit + 1.645 × logit_sd): the score is above this with probability 0.05 */
+                                high: number;
+                            } | null;
                             /** @description The workspace model version that scored the row; it moves when outcomes refit the model */
                             model_version: number;
                             /** @description In the in-market list: score above the threshold with a signal in the last two months (or an exploration pick) */
