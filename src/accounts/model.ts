@@ -284,9 +284,13 @@ export function posteriorCovariance(m: FittedModel): Float64Array {
  */
 export function logitSd(cov: Float64Array, ts: readonly Term[]): number {
   const d = Math.round(Math.sqrt(cov.length));
-  const merged = mergeTerms(ts);
+  // Over every pair of terms (terms of one input add up to its value, so they need no merging).
   let v = 0;
-  for (const [a, xa] of merged) for (const [b, xb] of merged) v += xa * xb * cov[a * d + b];
+  for (let k = 0; k < ts.length; k++) {
+    const a = ts[k].i * d;
+    v += ts[k].x * ts[k].x * cov[a + ts[k].i];
+    for (let l = 0; l < k; l++) v += 2 * ts[k].x * ts[l].x * cov[a + ts[l].i];
+  }
   return Math.sqrt(Math.max(v, 0));
 }
 
