@@ -142,6 +142,30 @@ for (const [month, where] of [[J, 'the last month'], [M, 'a middle month (republ
         expect(found.violations).toEqual([]);
       }
     }, 120_000);
+
+    if (month === J) {
+      it('the attack is not blind: a copy of the latest release that shows every hidden country but ZZ has ZZ pinned by the total', async () => {
+        const [latest, panel] = [v.folders.at(-1)!, v.panels.at(-1)!];
+        const leaky = path.join(await dirs.make(), 'leaky');
+        await cp(latest, leaky, { recursive: true });
+        const rows = parse(await readFile(path.join(panel, `${J}.csv`)), { columns: true }) as Row[];
+        const file = path.join(leaky, 'api', 'data', 'platform-stores', `${J}.json`);
+        const doc = JSON.parse(await readFile(file, 'utf8')) as { stats: Array<Record<string, unknown>> };
+        const revealed: string[] = [];
+        for (const s of doc.stats) {
+          const code = String(s.dimension).replace(/^country:/, '');
+          if (s.metric_key !== 'active_stores' || s.dimension === code || code === 'ZZ' || s.suppressed !== true) continue;
+          const n = rows.filter((r) => r.country === code).length;
+          Object.assign(s, { suppressed: false, value: n, numerator: n, n });
+          revealed.push(`${code}=${n}`);
+        }
+        await writeFile(file, JSON.stringify(doc));
+        const found = await attackReleasesPublished([{ panel, folder: leaky }], { stable: [false] });
+        console.log(`control: ${revealed.join(' ')} revealed; ${found.violations.length} violations, e.g. ${found.violations.find((x) => x.includes(' ZZ stores'))}`);
+        expect(revealed.length).toBeGreaterThan(0);
+        expect(found.violations.some((x) => x.includes(`${J} ZZ stores`))).toBe(true);
+      }, 120_000);
+    }
   });
 }
 
