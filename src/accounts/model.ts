@@ -198,7 +198,8 @@ export interface FittedModel {
 }
 
 /**
- * Posterior mode of the weights given the labels: Newton's method on
+ * Posterior mode of the weights given the labels: Newton's method (its step halved while it would
+ * lower the objective) on
  *   Σ w_i [y_i log σ(z_i) + (1 − y_i) log(1 − σ(z_i))] − ½ Σ_j (β_j − μ_j)² / s_j².
  * Unlabelled stores do not enter the fit; without labels the mode is the prior mean.
  */
@@ -231,15 +232,37 @@ export function fit(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; 
     }
     factor = cholesky(hess, d);
     const step = solveCholesky(factor, d, grad);
-    let max = 0;
-    for (let j = 0; j < d; j++) {
-      beta[j] += step[j];
-      max = Math.max(max, Math.abs(step[j]));
+    // Newton's full step can overshoot the mode far from it (few labels, large inputs): halve it
+    // until the objective rises. Near the mode the full step is taken, as plain Newton would.
+    const before = logPosterior(beta, mu, prec, labelled);
+    let t = 1;
+    let next = Float64Array.from(beta, (b, j) => b + step[j]);
+    for (let k = 0; k < 30 && !(logPosterior(next, mu, prec, labelled) >= before - 1e-12 * Math.abs(before)); k++) {
+      t /= 2;
+      next = Float64Array.from(beta, (b, j) => b + t * step[j]);
     }
+    let max = 0;
+    for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(next[j] - beta[j]));
+    beta.set(next);
     if (max < 1e-8) break;
   }
   if (labelled.length === 0) factor = cholesky(diagonal(prec), d);
   return { space, weights: beta, precisionFactor: factor, labels: labelled.length, iterations };
+}
+
+/** log σ(z), without overflow for large |z|. */
+const logSigmoid = (z: number): number => (z >= 0 ? -Math.log1p(Math.exp(-z)) : z - Math.log1p(Math.exp(z)));
+
+/** The objective `fit` maximises at weights `beta` (up to a constant). */
+function logPosterior(beta: Float64Array, mu: Float64Array, prec: Float64Array, labelled: ReadonlyArray<{ terms: Term[]; y: number; weight: number }>): number {
+  let f = 0;
+  for (let j = 0; j < beta.length; j++) f -= 0.5 * prec[j] * (beta[j] - mu[j]) ** 2;
+  for (const row of labelled) {
+    let z = 0;
+    for (const t of row.terms) z += beta[t.i] * t.x;
+    f += row.weight * (row.y * logSigmoid(z) + (1 - row.y) * logSigmoid(-z));
+  }
+  return f;
 }
 
 /** Weights drawn from the posterior (Laplace approximation): β̂ + L⁻ᵀ ε, ε standard normal. */

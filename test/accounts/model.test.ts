@@ -70,7 +70,7 @@ describe("a score's posterior spread", () => {
         const labelled = labels.map((l) => ({ terms: termsOf(l.xs), y: l.y, weight: l.weight }));
         const m = fit(s, labelled);
         // The Hessian is the one at the mode the fit converged to (Newton's steps vanish there).
-        fc.pre(m.iterations < 50);
+        expect(m.iterations).toBeLessThan(50);
         const cov = posteriorCovariance(m);
         const dense = denseCovariance(s, m.weights, labelled);
         for (const xs of stores) {
@@ -79,6 +79,24 @@ describe("a score's posterior spread", () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('comes from the mode itself: the fit converges and the gradient vanishes there, for any labels', () => {
+    fc.assert(
+      fc.property(problem, ({ priors, labels }) => {
+        const s = space(priors);
+        const labelled = labels.map((l) => ({ terms: termsOf(l.xs), y: l.y, weight: l.weight }));
+        const m = fit(s, labelled);
+        expect(m.iterations).toBeLessThan(50);
+        const grad = s.inputs.map((inp, j) => -(m.weights[j] - inp.prior.mean) / inp.prior.sd ** 2);
+        for (const row of labelled) {
+          const r = row.weight * (row.y - sigmoid(logitOf(m.weights, row.terms)));
+          for (const t of row.terms) grad[t.i] += r * t.x;
+        }
+        for (const g of grad) expect(Math.abs(g)).toBeLessThan(1e-6);
+      }),
+      { numRuns: 300 },
     );
   });
 
