@@ -15,7 +15,7 @@ import { FLOOR } from '../stats/floor.js';
 import { z } from 'zod';
 import type { DealStage } from '../deals/stages.js';
 import { FEATURE_LABELS, NETWORK_NAMES } from '../core/signals.js';
-import { cholesky, EARLIER, PRIOR, sigmoid } from './model.js';
+import { cholesky, curvature, EARLIER, posteriorCovariance, PRIOR } from './model.js';
 
 /** Below this many outcomes a rate is flagged `small_sample`: the same bar as the statistics' publication floor. */
 export const MIN_SAMPLE = FLOOR;
@@ -295,43 +295,19 @@ export interface LabelledInputs {
 
 /**
  * Posterior standard deviation of each weight: the Laplace approximation at the fitted weights,
- * the inverse of the penalised log-likelihood's Hessian
- *   H = diag(1 / prior sd²) + Σ_labels w p (1 − p) x xᵀ,  p = σ(β · x),
- * the same matrix accounts/model.ts fit() ends on. `weights` in input order (its keys).
+ * the same precision accounts/model.ts fit() ends on (model.ts curvature), inverted.
+ * `weights` in input order (its keys).
  */
 export function posteriorSd(weights: Readonly<Record<string, number>>, labelled: readonly LabelledInputs[]): Map<string, number> {
   const keys = Object.keys(weights);
   const d = keys.length;
   const index = new Map(keys.map((k, j) => [k, j]));
-  const hess = new Float64Array(d * d);
-  keys.forEach((k, j) => (hess[j * d + j] = 1 / priorOf(k).sd ** 2));
-  for (const row of labelled) {
-    const merged = new Map<number, number>();
-    for (const t of row.inputs) {
-      const j = index.get(t.key);
-      if (j !== undefined) merged.set(j, (merged.get(j) ?? 0) + t.x);
-    }
-    let z = 0;
-    for (const [j, x] of merged) z += weights[keys[j]] * x;
-    const p = sigmoid(z);
-    const w = row.weight * p * (1 - p);
-    for (const [a, xa] of merged) for (const [b, xb] of merged) if (b <= a) hess[a * d + b] += w * xa * xb;
-  }
-  const l = cholesky(hess, d);
-  // (H⁻¹)_jj = ‖L⁻¹ e_j‖²: forward substitution from row j (the entries above it are 0).
-  const out = new Map<string, number>();
-  for (let j = 0; j < d; j++) {
-    const y = new Float64Array(d);
-    let sum = 0;
-    for (let i = j; i < d; i++) {
-      let s = i === j ? 1 : 0;
-      for (let k = j; k < i; k++) s -= l[i * d + k] * y[k];
-      y[i] = s / l[i * d + i];
-      sum += y[i] * y[i];
-    }
-    out.set(keys[j], Math.sqrt(sum));
-  }
-  return out;
+  const beta = Float64Array.from(keys, (k) => weights[k]);
+  const mu = Float64Array.from(keys, (k) => priorOf(k).mean);
+  const prec = Float64Array.from(keys, (k) => 1 / priorOf(k).sd ** 2);
+  const rows = labelled.map((row) => ({ y: row.y, weight: row.weight, terms: row.inputs.flatMap((t) => (index.has(t.key) ? [{ i: index.get(t.key)!, x: t.x }] : [])) }));
+  const cov = posteriorCovariance({ weights: beta, precisionFactor: cholesky(curvature(beta, mu, prec, rows).hess, d) });
+  return new Map(keys.map((k, j) => [k, Math.sqrt(cov[j * d + j])]));
 }
 
 /** The intercept and the TOP_WEIGHTS largest other weights, with their uncertainty. */

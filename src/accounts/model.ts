@@ -211,25 +211,7 @@ export function fit(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; 
   let factor: Float64Array = new Float64Array(d * d);
   let iterations = 0;
   for (; iterations < 50; iterations++) {
-    const grad = new Float64Array(d);
-    const hess = new Float64Array(d * d);
-    for (let j = 0; j < d; j++) {
-      grad[j] = -prec[j] * (beta[j] - mu[j]);
-      hess[j * d + j] = prec[j];
-    }
-    for (const row of labelled) {
-      let z = 0;
-      for (const t of row.terms) z += beta[t.i] * t.x;
-      const p = sigmoid(z);
-      const r = row.weight * (row.y - p);
-      const w = row.weight * p * (1 - p);
-      // Terms of one input (several signals of a type) add up to its value.
-      const merged = mergeTerms(row.terms);
-      for (const [a, xa] of merged) {
-        grad[a] += r * xa;
-        for (const [b, xb] of merged) if (b <= a) hess[a * d + b] += w * xa * xb;
-      }
-    }
+    const { grad, hess } = curvature(beta, mu, prec, labelled);
     factor = cholesky(hess, d);
     const step = solveCholesky(factor, d, grad);
     // Newton's full step can overshoot the mode far from it (few labels, large inputs): halve it
@@ -250,11 +232,40 @@ export function fit(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; 
   return { space, weights: beta, precisionFactor: factor, labels: labelled.length, iterations };
 }
 
+/**
+ * The gradient of the objective `fit` maximises at weights `beta`, and its negated Hessian
+ * H = diag(1 / prior sd²) + Σ w p (1 − p) x xᵀ (lower triangle, row-major d×d): the posterior
+ * precision of the Laplace approximation when `beta` is the mode.
+ */
+export function curvature(beta: Float64Array, mu: Float64Array, prec: Float64Array, labelled: ReadonlyArray<{ terms: readonly Term[]; y: number; weight: number }>): { grad: Float64Array; hess: Float64Array } {
+  const d = beta.length;
+  const grad = new Float64Array(d);
+  const hess = new Float64Array(d * d);
+  for (let j = 0; j < d; j++) {
+    grad[j] = -prec[j] * (beta[j] - mu[j]);
+    hess[j * d + j] = prec[j];
+  }
+  for (const row of labelled) {
+    let z = 0;
+    for (const t of row.terms) z += beta[t.i] * t.x;
+    const p = sigmoid(z);
+    const r = row.weight * (row.y - p);
+    const w = row.weight * p * (1 - p);
+    // Terms of one input (several signals of a type) add up to its value.
+    const merged = mergeTerms(row.terms);
+    for (const [a, xa] of merged) {
+      grad[a] += r * xa;
+      for (const [b, xb] of merged) if (b <= a) hess[a * d + b] += w * xa * xb;
+    }
+  }
+  return { grad, hess };
+}
+
 /** log σ(z), without overflow for large |z|. */
 const logSigmoid = (z: number): number => (z >= 0 ? -Math.log1p(Math.exp(-z)) : z - Math.log1p(Math.exp(z)));
 
 /** The objective `fit` maximises at weights `beta` (up to a constant). */
-function logPosterior(beta: Float64Array, mu: Float64Array, prec: Float64Array, labelled: ReadonlyArray<{ terms: Term[]; y: number; weight: number }>): number {
+function logPosterior(beta: Float64Array, mu: Float64Array, prec: Float64Array, labelled: ReadonlyArray<{ terms: readonly Term[]; y: number; weight: number }>): number {
   let f = 0;
   for (let j = 0; j < beta.length; j++) f -= 0.5 * prec[j] * (beta[j] - mu[j]) ** 2;
   for (const row of labelled) {
@@ -277,7 +288,7 @@ export function sampleWeights(m: FittedModel, random: () => number): Float64Arra
  * The posterior covariance Σ = H⁻¹ = L⁻ᵀ L⁻¹ of a fitted model (row-major d×d, symmetric), from its
  * precision factor: formed once per fit, so each row's spread is a sum over its own few terms.
  */
-export function posteriorCovariance(m: FittedModel): Float64Array {
+export function posteriorCovariance(m: Pick<FittedModel, 'weights' | 'precisionFactor'>): Float64Array {
   const d = m.weights.length;
   const l = m.precisionFactor;
   // Column j of L⁻¹ solves L y = e_j (zero above j).

@@ -7,7 +7,7 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
 import { mcpClient, toolJson } from '../mcp/helpers.js';
 import { dialects } from '../helpers/db.js';
-import { seedAccounts, seedRun } from '../helpers/accounts.js';
+import { seedAccounts, seedSixtyStores } from '../helpers/accounts.js';
 
 interface Row {
   store_id: string;
@@ -45,14 +45,7 @@ for (const d of dialects) {
     let h: Harness;
     beforeAll(async () => {
       h = await startApi(d.name, { rateLimits: { read: 1000, write: 1000, report: 5 } });
-      const stores = Array.from({ length: 60 }, (_, i) => ({
-        store_id: `st${String(i).padStart(2, '0')}`,
-        country: i % 3 ? 'US' : 'GB',
-        category: i % 2 ? 'toys' : 'beauty',
-        plan: 'grow',
-        monthly_visits: 500 + 37 * i,
-      }));
-      await seedRun(h.db, '2026-10', 'run-2026-10', stores, stores.map((s, i) => ({ store_id: s.store_id, type: i % 4 ? ('app_installed' as const) : ('traffic_up' as const), subject: 'klaviyo' })));
+      await seedSixtyStores(h.db);
     });
     afterAll(async () => h?.close());
 

@@ -72,3 +72,18 @@ export async function demoWithAccounts(db: Db): Promise<{ workspace: string; wor
   ]);
   return demo;
 }
+
+/**
+ * Sixty stores of 2026-10 (run `run-2026-10`): two countries (GB every third), two categories
+ * (toys, beauty), growing visits, each with a klaviyo install signal or, every fourth, traffic up.
+ */
+export function seedSixtyStores(db: Db): Promise<void> {
+  const stores = Array.from({ length: 60 }, (_, i) => ({
+    store_id: `st${String(i).padStart(2, '0')}`,
+    country: i % 3 ? 'US' : 'GB',
+    category: i % 2 ? 'toys' : 'beauty',
+    plan: 'grow',
+    monthly_visits: 500 + 37 * i,
+  }));
+  return seedRun(db, '2026-10', 'run-2026-10', stores, stores.map((s, i) => ({ store_id: s.store_id, type: i % 4 ? ('app_installed' as const) : ('traffic_up' as const), subject: 'klaviyo' })));
+}
