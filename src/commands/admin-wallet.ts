@@ -5,7 +5,7 @@ import { getApproval, readWallet, setRules } from '../wallet/store.js';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
-import { credit } from '../wallet/billing.js';
+import { credit, CreditKeyReusedError } from '../wallet/billing.js';
 import { DecisionError, decide } from '../wallet/approvals.js';
 import { formatAmount, parseAmount } from '../wallet/money.js';
 import { findWorkspace } from '../workspaces/store.js';
@@ -26,7 +26,13 @@ export async function creditCommand(workspace: string, amount: string, opts: Con
     await requireOwnerOrAdmin(db, ws, opts.as, 'credit the wallet');
     const now = env.now();
     const key = opts.idempotencyKey ?? newId('cli');
-    const entry = await db.write((trx) => credit(trx, ws.id, minor, opts.reason.trim(), `member:${opts.as}`, key, now));
+    const entry = await db
+      .write((trx) => credit(trx, ws.id, minor, opts.reason.trim(), `member:${opts.as}`, key, now))
+      .catch((e: unknown) => {
+        if (!(e instanceof CreditKeyReusedError)) throw e;
+        const first = e.first;
+        throw new CliError(`--idempotency-key ${key}: already used for a credit of ${formatAmount(first.amount)} ${first.currency} (reason "${first.reason}", entry ${first.id}); nothing credited — a different credit needs a new key`, 2);
+      });
     output(
       env,
       opts,

@@ -186,6 +186,18 @@ export async function credit(tx: Kysely<Database>, workspaceId: string, amount: 
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new Error('a credit is a positive whole number of minor units');
   const wallet = await lockWallet(tx, workspaceId, now);
   const already = await entryByCause(tx, workspaceId, 'wallet_credit', idempotencyKey);
+  if (already && (already.amount !== amount || already.reason !== reason)) throw new CreditKeyReusedError(idempotencyKey, already);
   if (already) return already;
   return appendEntry(tx, wallet, { kind: 'credit', amount, operation_id: 'wallet_credit', idempotency_key: idempotencyKey, actor, reason }, now);
+}
+
+/** A credit's idempotency key used again for a different credit: the first one stands, nothing is added. */
+export class CreditKeyReusedError extends Error {
+  constructor(
+    readonly key: string,
+    readonly first: LedgerEntry,
+  ) {
+    super(`idempotency key ${key} already credited ${first.amount} minor units (reason "${first.reason}", entry ${first.id}); a different credit needs a new key`);
+    this.name = 'CreditKeyReusedError';
+  }
 }

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerSum, lockWallet, readWallet } from '../../src/wallet/store.js';
 import { addActivation } from '../../src/workspaces/store.js';
-import { charge, credit, refund } from '../../src/wallet/billing.js';
+import { charge, credit, CreditKeyReusedError, refund } from '../../src/wallet/billing.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
@@ -65,6 +65,10 @@ for (const d of dialects) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.json).toMatchObject({ workspace_id: ws.id, amount: 1250, currency: 'USD', balance: 1250, idempotency_key: 'inv-1' });
       expect((await run('wallet', 'credit', ws.name, '12.50', '--reason', 'top-up', '--as', 'owner@example.com', '--idempotency-key', 'inv-1', '--json')).json.balance).toBe(1250);
+      // The same key for a different credit is refused, naming the first: nothing is credited.
+      const reused = await run('wallet', 'credit', ws.name, '20', '--reason', 'top-up', '--as', 'owner@example.com', '--idempotency-key', 'inv-1');
+      expect(reused.code).toBe(2);
+      expect(reused.stderr).toContain('--idempotency-key inv-1: already used for a credit of 12.50 USD (reason "top-up"');
       const bad = await run('wallet', 'credit', ws.name, '1.005', '--reason', 'x', '--as', 'owner@example.com');
       expect(bad.code).toBe(2);
       const stranger = await run('wallet', 'credit', ws.name, '5', '--reason', 'x', '--as', 'nobody@example.com');
@@ -168,11 +172,17 @@ for (const d of dialects) {
           const now = new Date('2026-01-15T10:00:00Z');
           const debits: string[] = [];
           const causes = new Set<string>();
+          // A credit key used again: the same credit is a replay, a different amount is refused.
+          const credited = new Map<number, number>();
           for (const o of ops) {
             await h.db
               .write(async (trx) => {
                 if (o.t === 'credit') {
-                  await credit(trx, ws.id, o.amount, 'p', 'member:owner@example.com', `c-${round}-${o.key}`, now);
+                  const first = credited.get(o.key);
+                  const done = credit(trx, ws.id, o.amount, 'p', 'member:owner@example.com', `c-${round}-${o.key}`, now);
+                  if (first !== undefined && first !== o.amount) return void (await expect(done).rejects.toThrow(CreditKeyReusedError));
+                  await done;
+                  credited.set(o.key, o.amount);
                   causes.add(`wallet_credit c-${round}-${o.key}`);
                 } else if (o.t === 'charge') {
                   const c = await charge(trx, { workspaceId: ws.id, unit: 'growth_report', quantity: 1, operationId: 'request_growth_report', idempotencyKey: `k-${round}-${o.key}`, actor: 'key:test', now });
