@@ -16,6 +16,7 @@ import {
   entryByCause,
   getEntry,
   insertApproval,
+  pendingApprovalByCause,
   type LedgerEntry,
   lockWallet,
   monthSpend,
@@ -59,6 +60,10 @@ export async function charge(tx: Kysely<Database>, req: ChargeRequest): Promise<
   const amount = price.unit_price * req.quantity;
   await refuseUnfunded(tx, wallet, amount, req.now);
   if (!req.noApproval && wallet.auto_approve_below !== null && amount >= wallet.auto_approve_below) {
+    // The cause already waits for a decision: the same approval (under the wallet lock, and one
+    // pending approval per cause is a unique index).
+    const waiting = await pendingApprovalByCause(tx, req.workspaceId, req.operationId, req.idempotencyKey);
+    if (waiting) return { status: 'pending', approval: waiting };
     const approval = await insertApproval(
       tx,
       {

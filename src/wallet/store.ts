@@ -193,6 +193,19 @@ export async function currentPrices(q: Kysely<Database>, now: Date): Promise<Pri
     .map((r) => ({ ...r, version: int(r.version), unit_price: int(r.unit_price) }));
 }
 
+/** The approval a cause (operation and idempotency key) waits for, if any. */
+export async function pendingApprovalByCause(q: Kysely<Database>, workspaceId: string, operationId: string, idempotencyKey: string): Promise<ApprovalRow | undefined> {
+  const r = await q
+    .selectFrom('approvals')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('operation_id', '=', operationId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return r ? normApproval(r as ApprovalRow) : undefined;
+}
+
 export async function insertApproval(trx: Kysely<Database>, a: Omit<ApprovalRow, 'id' | 'seq' | 'status' | 'entry_id' | 'decided_by' | 'decided_at'>, now: Date): Promise<ApprovalRow> {
   const row: ApprovalRow = { ...a, id: newId('apr'), seq: nextSeq(now), status: 'pending', entry_id: null, decided_by: null, decided_at: null };
   await trx.insertInto('approvals').values(row).execute();

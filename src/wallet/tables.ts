@@ -4,6 +4,7 @@
  */
 import { migration as m0010Wallet } from './migrations/0010-wallet.js';
 import { migration as m0013MoneyInvariants } from './migrations/0013-money-invariants.js';
+import { migration as m0023OnePendingApproval } from './migrations/0023-one-pending-approval.js';
 import type { Generated } from 'kysely';
 
 /** A workspace's wallet: money in integer minor units of `currency`; `balance` is the sum of its ledger entries. */
@@ -117,4 +118,5 @@ export interface WalletTables {
 export const walletMigrations = {
   '0010_wallet': m0010Wallet,
   '0013_money_invariants': m0013MoneyInvariants,
+  '0023_one_pending_approval': m0023OnePendingApproval,
 };

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerSum, lockWallet, readWallet } from '../../src/wallet/store.js';
+import { type ApprovalRow, ledgerSum, lockWallet, readWallet } from '../../src/wallet/store.js';
 import { addActivation } from '../../src/workspaces/store.js';
 import { charge, credit, CreditKeyReusedError, refund } from '../../src/wallet/billing.js';
 import { seedAccounts } from '../helpers/accounts.js';
@@ -156,6 +156,24 @@ for (const d of dialects) {
       expect(over.status).toBe(409);
       expect(over.body).toMatchObject({ type: `${PROBLEM}spend-cap-reached`, spent_this_month: REPORT_PRICE, monthly_cap: 750 });
       expect((await call(h.base, 'GET', '/wallet', { key: ws.key })).body).toMatchObject({ balance: 10_000 - REPORT_PRICE, monthly_cap: 750 });
+    });
+
+    it('asks one approval per cause: the same cause charged again, or twice at once, waits for the same one', async () => {
+      const ws = await setup();
+      await run('wallet', 'credit', ws.name, '100', '--reason', 'r', '--as', 'owner@example.com');
+      await run('wallet', 'rules', ws.name, '--auto-approve-below', '1', '--as', 'owner@example.com');
+      const now = new Date('2026-01-15T10:00:00Z');
+      const ask = (key: string) => h.db.write((trx) => charge(trx, { workspaceId: ws.id, unit: 'growth_report', quantity: 1, operationId: 'request_growth_report', idempotencyKey: key, actor: 'key:test', now }));
+      const [a, b] = await Promise.all([ask('same-cause'), ask('same-cause')]);
+      const again = await ask('same-cause');
+      expect([a.status, b.status, again.status]).toEqual(['pending', 'pending', 'pending']);
+      const ids = [a, b, again].map((c) => (c.status === 'pending' ? c.approval.id : null));
+      expect(new Set(ids).size).toBe(1);
+      const rows = await h.db.kysely.selectFrom('approvals').select('id').where('workspace_id', '=', ws.id).where('idempotency_key', '=', 'same-cause').execute();
+      expect(rows).toHaveLength(1);
+      // The database keeps it so: a second pending approval of the cause is refused.
+      const first = rows[0]!.id;
+      await expect(h.db.write((trx) => trx.insertInto('approvals').values({ ...(a as { approval: ApprovalRow }).approval, id: `${first}-2` }).execute())).rejects.toThrow();
     });
 
     it('keeps balance = sum of entries, every entry with its cause, and never debits a cause twice (property)', async () => {
