@@ -51,6 +51,7 @@ const keyOf = (s: ThrottleSubject) => tokenHash(`${s.kind}:${s.name}`);
  * nothing is counted and the answer says when to try again (the latest of their locks).
  */
 export async function admitSignIn(db: Db, subjects: readonly ThrottleSubject[], nowMs: number): Promise<Admission> {
+  await pruneForgotten(db, nowMs);
   try {
     await db.write(async (trx) => {
       for (const s of subjects) if (!(await countAttempt(trx, s, nowMs))) throw new Locked();
@@ -69,13 +70,36 @@ export async function admitSignIn(db: Db, subjects: readonly ThrottleSubject[], 
   return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((until - nowMs) / 1000)) };
 }
 
+/** Per database, when this process next deletes the rows that are forgotten anyway. */
+const nextPrune = new WeakMap<Db, number>();
+
+/**
+ * Deletes, at most hourly per process, the rows whose count would start again from zero anyway
+ * (no failure for SIGNIN_THROTTLE.forgetMs) and that lock nothing: without it every address and
+ * email ever tried would keep a row. An attempt's upsert locks its row first, so on PostgreSQL a
+ * concurrent delete either waits for it (and no longer matches) or deletes before and the
+ * attempt inserts the row again.
+ */
+async function pruneForgotten(db: Db, nowMs: number): Promise<void> {
+  if (nowMs < (nextPrune.get(db) ?? 0)) return;
+  nextPrune.set(db, nowMs + 60 * 60_000);
+  await db.write((trx) =>
+    trx
+      .deleteFrom('signin_throttle')
+      .where('last_failure_ms', '<', nowMs - SIGNIN_THROTTLE.forgetMs)
+      .where('locked_until_ms', '<=', nowMs)
+      .execute(),
+  );
+}
+
 /** Counts one failure of `s` unless it is locked (false); locks it for what its new count earns. */
 async function countAttempt(trx: Kysely<Database>, s: ThrottleSubject, nowMs: number): Promise<boolean> {
   const key = keyOf(s);
+  // An upsert, not "insert or nothing": it locks an existing row for the rest of the transaction.
   await trx
     .insertInto('signin_throttle')
     .values({ kind: s.kind, key, failures: 0, last_failure_ms: 0, locked_until_ms: 0 })
-    .onConflict((oc) => oc.columns(['kind', 'key']).doNothing())
+    .onConflict((oc) => oc.columns(['kind', 'key']).doUpdateSet({ kind: s.kind }))
     .execute();
   // The lock is the condition of the update itself: on PostgreSQL a concurrent attempt waits
   // for this row and then tests the lock this transaction set (never a read-then-write).

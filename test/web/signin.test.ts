@@ -130,6 +130,20 @@ for (const d of dialects)
       expect((await signIn('owner@example.com', PASSWORD)).status).toBe(429);
     });
 
+    it('forgets, and deletes, the counts of accounts and addresses that have not failed for an hour', async () => {
+      const signIn = await signInForm(origin);
+      for (let i = 0; i < 6; i++) await signIn(`tried${i}@example.com`, 'guess');
+      const rows = () => h.db.kysely.selectFrom('signin_throttle').select(['kind', 'failures']).execute();
+      expect((await rows()).length).toBe(7);
+      h.clock.advance(SIGNIN_THROTTLE.forgetMs + 60_000);
+      expect((await signIn('owner@example.com', PASSWORD)).status).toBe(303);
+      // Only the address and the account of this attempt are left, each counted from the start.
+      expect((await rows()).sort((a, b) => (a.kind < b.kind ? -1 : 1)).map((r) => [r.kind, Number(r.failures)])).toEqual([
+        ['account', 0],
+        ['address', 1],
+      ]);
+    });
+
     it('shares the count between two processes: concurrent attempts on both never pass the lock together', async () => {
       const otherDb = await openAgain(h.t);
       let other: FastifyInstance | undefined;
