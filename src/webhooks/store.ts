@@ -415,6 +415,9 @@ export const DISABLE_AFTER_MS = 5 * 24 * 3600_000;
  * message (a worker whose lease ran out logs its attempt but changes nothing else).
  */
 export async function recordAttempt(trx: Kysely<Database>, d: WebhookDeliveryRow, workerId: string, o: AttemptOutcome, nowMs: number): Promise<void> {
+  // The endpoint row first, as claimDue locks it before the messages: a claim of this message
+  // (its lease ran out) and this record then wait for each other in one order, never in a cycle.
+  await lockRows(trx, 'webhook_endpoints', { id: d.endpoint_id });
   const prev = await trx.selectFrom('webhook_attempts').select((eb) => eb.fn.max<number>('attempt').as('n')).where('delivery_id', '=', d.id).executeTakeFirst();
   await trx
     .insertInto('webhook_attempts')

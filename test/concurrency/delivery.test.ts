@@ -4,10 +4,11 @@
  * changes committed; an endpoint never has more messages in flight than its cap.
  */
 import type { Kysely } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Database, Db } from '../../src/compose/database.js';
 import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
-import { claimDue, fanOut, insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { claimDue, fanOut, insertWebhookEndpoint, recordAttempt } from '../../src/webhooks/store.js';
+import type { WebhookDeliveryRow } from '../../src/webhooks/tables.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { dialects, useTwoHandles } from '../helpers/db.js';
 
@@ -95,5 +96,41 @@ for (const d of dialects) {
       const inflight = await t.db.kysely.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', ep.id).where('claimed_until_ms', '>', nowMs).execute();
       expect(inflight.map((r) => r.id).sort()).toEqual([...ids].sort());
     });
+
+    it('a worker recording an attempt whose lease ran out, and another claiming the message meanwhile, never wait for each other in a cycle', async () => {
+      const { t, other } = handles();
+      await t.db.write((trx) => trx.updateTable('webhook_deliveries').set({ status: 'delivered' }).where('status', '=', 'pending').execute());
+      const { ws, ep } = await setup('lease');
+      await t.db.write((trx) => appendUncheckedEvents(trx, [{ workspace_id: ws.id, type: 'store.signal' as const, data: { i: 0 } }], new Date()));
+      await t.db.write((trx) => fanOut(trx, t.db.dialect, new Date()));
+      const nowMs = Date.now() + 1_000;
+      // Worker a claimed it with a lease that has run out by now.
+      const [id] = await t.db.write((trx) => claimDue(trx, t.db.dialect, { nowMs, leaseUntilMs: nowMs - 1, workerId: 'a', limit: 1, perEndpoint: 4 }));
+      const delivery = (await t.db.kysely.selectFrom('webhook_deliveries').selectAll().where('id', '=', id!).executeTakeFirstOrThrow()) as WebhookDeliveryRow;
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      // Should b hang (the failure), the test's end still lets a commit, so the file goes on.
+      onTestFinished(() => release());
+      let recorded!: () => void;
+      const firstRecorded = new Promise<void>((r) => (recorded = r));
+      // a records its delivered attempt (which writes nothing to a healthy endpoint) and holds its
+      // transaction open. Were the message locked before the endpoint, b would lock the endpoint,
+      // then wait for the message, and this test would hang.
+      const first = t.db.write(async (trx) => {
+        await recordAttempt(trx, delivery, 'a', { startedMs: nowMs - 1_000, durationMs: 5, statusCode: 200, error: null, result: 'delivered', nextAttemptMs: null }, nowMs);
+        recorded();
+        await held;
+      });
+      await firstRecorded;
+      // … while b claims: the endpoint a is recording for is left to it (on SQLite b waits for the one writer).
+      const second = other.write((trx) => claimDue(trx, other.dialect, { nowMs, leaseUntilMs: nowMs + 60_000, workerId: 'b', limit: 1, perEndpoint: 4 }));
+      if (d.name === 'PostgreSQL') expect(await second).toEqual([]);
+      release();
+      await first;
+      await second;
+      const after = await t.db.kysely.selectFrom('webhook_deliveries').select(['status', 'claimed_by', 'attempts']).where('id', '=', id!).executeTakeFirstOrThrow();
+      expect({ ...after, attempts: Number(after.attempts) }).toEqual({ status: 'delivered', claimed_by: null, attempts: 1 });
+      void ep;
+    }, 30_000);
   });
 }
