@@ -386,34 +386,43 @@ async function solveAll(p: Programme, targets: Attacked[], mosts: Map<string, nu
       model.changeColCost(i, 0);
       return x;
     };
+    const boundOf = (k: number): Bound => {
+      const { key, col, ...t } = targets[k];
+      void key;
+      void col;
+      const bound: Bound = { ...t, lo: seen[k][0], hi: seen[k][1] };
+      const most = mosts.get(t.release === undefined ? t.month : `r${t.release}|${t.month}`);
+      if (t.figure === 'stores' && most !== undefined) bound.most = most;
+      return bound;
+    };
+    const settled = (b: Bound) => enough !== undefined && b.lo <= b.hi && enough(b);
     if (enough) {
-      // A few solves for every target at once (the sum of the targets maximised, minimised, then
-      // six seeded ±1 mixes): their points alone usually span what the caller accepts, and those
-      // targets need no solve of their own (9 in 10 of them on the release panels).
+      // Solves for every open target at once first (their sum minimised, maximised, then seeded
+      // ±1 mixes, while a solve still settles a tenth of those open): their points alone often
+      // span what the caller accepts, and those targets need no solve of their own.
       let r = 12345;
       const coin = () => ((r = (r * 1103515245 + 12345) % 2147483648) < 1073741824 ? 1 : -1);
-      for (const pass of [0, 1, 2, 3, 4, 5, 6, 7]) {
-        cols.forEach((c) => model.changeColCost(c, pass === 0 ? -1 : pass === 1 ? 1 : coin()));
+      let open = targets.map((_, k) => k).filter((k) => !settled(boundOf(k)));
+      for (let pass = 0; open.length > 1; pass++) {
+        for (const k of open) model.changeColCost(cols[k], pass === 0 ? -1 : pass === 1 ? 1 : coin());
         model.run();
         if (model.getModelStatus() === 7) {
           const values = model.getSolution().colValue;
           cols.forEach((c, k) => (seen[k] = [Math.min(seen[k][0], values[c]), Math.max(seen[k][1], values[c])]));
         }
-        cols.forEach((c) => model.changeColCost(c, 0));
+        for (const k of open) model.changeColCost(cols[k], 0);
+        const still = open.filter((k) => !settled(boundOf(k)));
+        if (pass > 0 && still.length > 0.9 * open.length) break;
+        open = still;
       }
     }
-    const bounds = targets.map(({ key, col, ...t }, k) => {
-      const bound: Bound = { ...t, lo: seen[k][0], hi: seen[k][1] };
-      const most = mosts.get(t.release === undefined ? t.month : `r${t.release}|${t.month}`);
-      if (t.figure === 'stores' && most !== undefined) bound.most = most;
-      const done = () => enough !== undefined && bound.lo <= bound.hi && enough(bound);
-      if (done()) return bound;
+    const bounds = targets.map((_, k) => {
+      const bound = boundOf(k);
+      if (settled(bound)) return bound;
       bound.lo = solve(cols[k], 1);
       bound.hi = Math.max(seen[k][1], bound.lo);
-      if (done()) return bound;
+      if (settled(bound)) return bound;
       bound.hi = solve(cols[k], -1);
-      void key;
-      void col;
       return bound;
     });
     if (enough && known) targets.forEach((t, k) => known.set(t.key, seen[k]));
