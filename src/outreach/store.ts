@@ -1,5 +1,5 @@
 /** Outreach: cadences, enrollments (a store and contact walking a cadence), their steps, and the workspace's sender. */
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../compose/database.js';
 import type { OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from './tables.js';
 import { beforeSeq, newId, nextSeq } from '../db/ids.js';
@@ -167,9 +167,13 @@ export const SEND_CLAIM_MS = 60_000;
 /** A `sending` step as a worker claimed it: its claimed_until_ms is the worker's token. */
 export type StepClaim = Pick<StepRow, 'id' | 'claimed_until_ms'>;
 
-/** Steps left `sending` whose claim ran out at nowMs (their worker died mid-send), oldest claim first. */
+/**
+ * Steps left `sending` whose claim ran out at nowMs (their worker died mid-send), oldest claim
+ * first. The status is a literal, not a parameter, so both databases read the partial index
+ * outreach_steps_sending (every worker asks this on every run).
+ */
 export async function abandonedSteps(q: Kysely<Database>, nowMs: number, limit: number): Promise<StepRow[]> {
-  const rows = await q.selectFrom('outreach_steps').selectAll().where('status', '=', 'sending').where('claimed_until_ms', '<=', nowMs).orderBy('claimed_until_ms').orderBy('id').limit(limit).execute();
+  const rows = await q.selectFrom('outreach_steps').selectAll().where('status', '=', sql.lit('sending')).where('claimed_until_ms', '<=', nowMs).orderBy('claimed_until_ms').orderBy('id').limit(limit).execute();
   return rows.map((r) => normStep(r as StepRow));
 }
 
