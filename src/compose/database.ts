@@ -13,7 +13,7 @@ import { type DealsTables, dealsMigrations } from '../deals/tables.js';
 import type { IngestTables } from '../ingest/tables.js';
 import { type MembersTables, membersMigrations } from '../members/tables.js';
 import { type OauthTables, oauthMigrations } from '../oauth/tables.js';
-import type { OutreachTables } from '../outreach/tables.js';
+import { type OutreachTables, outreachMigrations } from '../outreach/tables.js';
 import type { ReportsTables } from '../reports/tables.js';
 import { type WalletTables, walletMigrations } from '../wallet/tables.js';
 import { type WatchesTables, watchesMigrations } from '../watches/tables.js';
@@ -42,7 +42,7 @@ export interface Database
 export type Db = KernelDb<Database>;
 
 /** Every migration of every aggregate, in key order. */
-export const migrations = allMigrations(kernelMigrations, membersMigrations, apiMigrations, accountsMigrations, contactsMigrations, dealsMigrations, watchesMigrations, walletMigrations, webhooksMigrations, oauthMigrations);
+export const migrations = allMigrations(kernelMigrations, membersMigrations, apiMigrations, accountsMigrations, contactsMigrations, dealsMigrations, watchesMigrations, walletMigrations, outreachMigrations, webhooksMigrations, oauthMigrations);
 
 /** Opens the workspace database (SQLite by default, PostgreSQL for a `postgres://` URL) and migrates it. */
 export const openDatabase = (opts: OpenDatabaseOptions = {}): Promise<Db> => openSqlDatabase<Database>(opts, migrations);

@@ -2,8 +2,8 @@
  * Outreach (write:outreach; pilot): cadences (named steps with delays in days), enrollments of
  * a store's contact in a cadence, and stopping them. Enrolling is charged on acceptance (price
  * `outreach_enrollment`); the worker sends each step when it is due through the workspace's
- * sender (a signed webhook), charging `outreach_step` per step sent, or records it `held` when
- * no sender is configured. A won or lost outcome or deal stops the store's enrollments.
+ * sender (a signed webhook), charging `outreach_step` per step (`sending`, then `sent` once the
+ * sender accepted it), or records it `held` when no sender is configured. A won or lost outcome or deal stops the store's enrollments.
  */
 import { z } from 'zod';
 import { lockAccount } from '../accounts/store.js';
@@ -52,7 +52,11 @@ const Step = z.object({
   step: z.int().describe('0-based index into the cadence'),
   day: z.int(),
   due_at: z.string(),
-  status: z.enum(['sent', 'held', 'failed']).describe('`sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)'),
+  status: z
+    .enum(['sending', 'sent', 'held', 'failed'])
+    .describe(
+      '`sending` (charged, on its way to your sender: posted again with the same webhook-id if the process sending it stopped); `sent` (your sender accepted it); `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)',
+    ),
   reason: z.string().nullable(),
   ledger_entry_id: z.string().nullable(),
   recorded_at: z.string(),

@@ -1,5 +1,5 @@
 /** Outreach: cadences, enrollments (a store and contact walking a cadence), their steps, and the workspace's sender. */
-import type { Kysely, Selectable } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../compose/database.js';
 import type { OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from './tables.js';
 import { beforeSeq, newId, nextSeq } from '../db/ids.js';
@@ -24,7 +24,7 @@ const normEnrollment = (r: EnrollmentRow): EnrollmentRow => ({
   start_ms: r.start_ms === null ? null : Number(r.start_ms),
   next_due_ms: r.next_due_ms === null ? null : Number(r.next_due_ms),
 });
-const normStep = (r: StepRow): StepRow => ({ ...r, step: Number(r.step), day: Number(r.day), due_ms: Number(r.due_ms) });
+const normStep = (r: StepRow): StepRow => ({ ...r, step: Number(r.step), day: Number(r.day), due_ms: Number(r.due_ms), claimed_until_ms: r.claimed_until_ms === null ? null : Number(r.claimed_until_ms) });
 export const cadenceSteps = (c: Pick<CadenceRow, 'steps'>): CadenceStep[] => JSON.parse(c.steps) as CadenceStep[];
 
 export async function insertCadence(trx: Kysely<Database>, workspaceId: string, name: string, steps: readonly CadenceStep[], now: Date): Promise<CadenceRow> {
@@ -141,7 +141,7 @@ export async function dueEnrollments(q: Kysely<Database>, nowMs: number, limit: 
 export async function recordStep(
   trx: Kysely<Database>,
   e: EnrollmentRow,
-  s: Pick<StepRow, 'step' | 'day' | 'due_ms' | 'status' | 'reason' | 'ledger_entry_id' | 'status_code'>,
+  s: Pick<StepRow, 'step' | 'day' | 'due_ms' | 'status' | 'reason' | 'ledger_entry_id' | 'status_code'> & { claimed_until_ms?: number },
   next: { dueMs: number } | null,
   now: Date,
 ): Promise<StepRow | undefined> {
@@ -153,9 +153,52 @@ export async function recordStep(
     .where('next_step', '=', s.step)
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return undefined;
-  const row: StepRow = { ...s, id: newId('stp'), enrollment_id: e.id, workspace_id: e.workspace_id, created_at: now.toISOString() };
+  const row: StepRow = { ...s, claimed_until_ms: s.claimed_until_ms ?? null, id: newId('stp'), enrollment_id: e.id, workspace_id: e.workspace_id, created_at: now.toISOString() };
   await trx.insertInto('outreach_steps').values(row).execute();
   return row;
+}
+
+/**
+ * How long a worker owns a `sending` step it is posting: longer than a POST (15 s timeout) and
+ * its record. A step still `sending` after it was left by a process that died mid-send.
+ */
+export const SEND_CLAIM_MS = 60_000;
+
+/** A `sending` step as a worker claimed it: its claimed_until_ms is the worker's token. */
+export type StepClaim = Pick<StepRow, 'id' | 'claimed_until_ms'>;
+
+/**
+ * Steps left `sending` whose claim ran out at nowMs (their worker died mid-send), oldest claim
+ * first. The status is a literal, not a parameter, so both databases read the partial index
+ * outreach_steps_sending (every worker asks this on every run).
+ */
+export async function abandonedSteps(q: Kysely<Database>, nowMs: number, limit: number): Promise<StepRow[]> {
+  const rows = await q.selectFrom('outreach_steps').selectAll().where('status', '=', sql.lit('sending')).where('claimed_until_ms', '<=', nowMs).orderBy('claimed_until_ms').orderBy('id').limit(limit).execute();
+  return rows.map((r) => normStep(r as StepRow));
+}
+
+const stillClaimed = (c: StepClaim) => (eb: ExpressionBuilder<Database, 'outreach_steps'>) =>
+  eb.and([eb('id', '=', c.id), eb('status', '=', 'sending'), c.claimed_until_ms === null ? eb('claimed_until_ms', 'is', null) : eb('claimed_until_ms', '=', c.claimed_until_ms)]);
+
+/**
+ * Takes over a `sending` step still standing as `c` (its claim ran out) until nowMs +
+ * SEND_CLAIM_MS: a conditional UPDATE, so of two workers (any process, either database: on
+ * PostgreSQL the second waits for the first's row and re-checks) one gets it. Resolves to the
+ * new claim, or undefined when another worker took it or it was finished meanwhile.
+ */
+export async function claimStep(trx: Kysely<Database>, c: StepClaim, nowMs: number): Promise<StepClaim | undefined> {
+  const until = nowMs + SEND_CLAIM_MS;
+  const r = await trx.updateTable('outreach_steps').set({ claimed_until_ms: until }).where(stillClaimed(c)).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? { id: c.id, claimed_until_ms: until } : undefined;
+}
+
+/**
+ * Ends a `sending` step still under claim `c` as `sent` or `failed` (claim released); resolves to
+ * whether it did. A worker whose claim another took over changes nothing (and refunds nothing).
+ */
+export async function finishStep(trx: Kysely<Database>, c: StepClaim, outcome: { status: 'sent' | 'failed'; reason: string | null; status_code: number | null }): Promise<boolean> {
+  const r = await trx.updateTable('outreach_steps').set({ ...outcome, claimed_until_ms: null }).where(stillClaimed(c)).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export async function stepsOf(q: Kysely<Database>, enrollmentIds: readonly string[]): Promise<Map<string, StepRow[]>> {

@@ -3,6 +3,7 @@
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import type { Generated } from 'kysely';
+import { migration as m0024OutreachStepClaims } from './migrations/0024-outreach-step-claims.js';
 
 export interface OutreachCadencesTable {
   id: string;
@@ -36,7 +37,8 @@ export interface OutreachEnrollmentsTable {
   stopped_at: string | null;
 }
 
-export type OutreachStepStatus = 'sent' | 'held' | 'failed';
+/** `sending`: charged and on its way to the sender (claimed_until_ms); `sent` once the sender accepted it. */
+export type OutreachStepStatus = 'sending' | 'sent' | 'held' | 'failed';
 
 export interface OutreachStepsTable {
   id: string;
@@ -49,6 +51,8 @@ export interface OutreachStepsTable {
   reason: string | null;
   ledger_entry_id: string | null;
   status_code: number | null;
+  /** While `sending`: the posting worker's claim; once it ran out, another worker posts the step again. */
+  claimed_until_ms: number | null;
   created_at: string;
 }
 
@@ -66,3 +70,8 @@ export interface OutreachTables {
   outreach_steps: OutreachStepsTable;
   outreach_senders: OutreachSendersTable;
 }
+
+/** The migrations that changed these tables (0010_wallet created them), by the key each is recorded under. */
+export const outreachMigrations = {
+  '0024_outreach_step_claims': m0024OutreachStepClaims,
+};

@@ -1,17 +1,37 @@
 /**
  * The worker's `outreach` task: every active enrollment whose next step is due gets that step
  * recorded once. With a sender configured (storelens outreach sender), the step is charged
- * (`outreach_step`), recorded `sent` with a supervision entry, and POSTed to the sender signed
- * exactly as webhook deliveries are (webhook-id, webhook-timestamp, webhook-signature); a sender
- * that does not accept it (one attempt) turns the step `failed` and refunds it. Without a
- * sender, or without funds, the step is recorded `held` and nothing is charged. Either way the
+ * (`outreach_step`) and recorded `sending`, claimed by this worker for SEND_CLAIM_MS, with a
+ * supervision entry, in one transaction; then POSTed to the sender signed exactly as webhook
+ * deliveries are (webhook-id = the step id, webhook-timestamp, webhook-signature), and marked
+ * `sent` once the sender accepted it, or `failed` and refunded when it did not (one attempt).
+ * A step left `sending` by a process that died before its answer was recorded is taken over by
+ * the next run once its claim ran out (a conditional UPDATE: one worker gets it) and POSTed again
+ * with the same webhook-id: at least once, so the sender dedupes on webhook-id. Without a sender,
+ * or without funds, the step is recorded `held` and nothing is charged. Either way the
  * enrollment moves to its next step (or completes).
  */
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../compose/database.js';
 import { NO_OUTREACH } from '../accounts/statuses.js';
 import { lockRows } from '../db/locks.js';
-import { cadenceSteps, DAY_MS, dueEnrollments, type EnrollmentRow, getCadence, getSender, recordStep, stopEnrollment } from './store.js';
+import {
+  abandonedSteps,
+  type CadenceStep,
+  cadenceSteps,
+  claimStep,
+  DAY_MS,
+  dueEnrollments,
+  type EnrollmentRow,
+  finishStep,
+  getCadence,
+  getEnrollment,
+  getSender,
+  recordStep,
+  SEND_CLAIM_MS,
+  type StepRow,
+  stopEnrollment,
+} from './store.js';
 import { recordSupervision } from '../wallet/store.js';
 import { isApiProblem } from '../api/problems.js';
 import { charge, refund } from '../wallet/billing.js';
@@ -29,13 +49,17 @@ export interface OutreachWorkerOptions {
   log?: (line: string) => void;
   /** Turns true when the process stops: no further step is started. */
   stopping?: () => boolean;
+  /** The POST to the sender: default the webhook deliveries' (tests swap in one that never answers, as a process killed mid-send). */
+  send?: typeof send;
 }
 
 const BATCH = 100;
 
-/** Records every due step; resolves to how many it recorded. */
+/** Posts the steps left `sending` by a dead worker, then records every due step; resolves to how many it posted and recorded. */
 export async function runOutreach(db: Db, opts: OutreachWorkerOptions): Promise<number> {
-  let recorded = 0;
+  const resumed = await resumeSending(db, opts);
+  if (resumed.stopped) return resumed.posted;
+  let recorded = resumed.posted;
   for (;;) {
     const due = await dueEnrollments(db.kysely, opts.now().getTime(), BATCH);
     if (due.length === 0) return recorded;
@@ -84,13 +108,14 @@ async function step(db: Db, e: EnrollmentRow, opts: OutreachWorkerOptions): Prom
     const r = await db.write((trx) => recordStep(trx, e, { ...base, status: 'held', reason: 'no outreach sender is configured', ledger_entry_id: null }, next, now));
     return r !== undefined;
   }
-  // Charge and record the step in one transaction (once: recordStep checks the step), then send.
+  // Charge and record the step `sending`, claimed by this worker, in one transaction (once:
+  // recordStep checks the step); then post it, and only then mark it sent.
   const recorded = await db
     .write(async (trx) => {
       if (await endedByStatus(trx, e, now)) return null;
       const c = await charge(trx, { workspaceId: e.workspace_id, unit: 'outreach_step', quantity: 1, operationId: 'outreach_step', idempotencyKey: `${e.id}:${e.next_step}`, actor: e.actor, now, noApproval: true });
       if (c.status !== 'debited') throw new Error('unreachable: a step never waits for an approval');
-      const row = await recordStep(trx, e, { ...base, status: 'sent', reason: null, ledger_entry_id: c.entry.id }, next, now);
+      const row = await recordStep(trx, e, { ...base, status: 'sending', reason: null, ledger_entry_id: c.entry.id, claimed_until_ms: now.getTime() + SEND_CLAIM_MS }, next, now);
       if (!row) throw new Skip();
       await recordSupervision(
         trx,
@@ -107,7 +132,7 @@ async function step(db: Db, e: EnrollmentRow, opts: OutreachWorkerOptions): Prom
         },
         now,
       );
-      return { row, entry: c.entry };
+      return row;
     })
     .catch(async (err) => {
       if (err instanceof Skip) return undefined;
@@ -119,40 +144,91 @@ async function step(db: Db, e: EnrollmentRow, opts: OutreachWorkerOptions): Prom
     });
   if (recorded === undefined) return false;
   if (recorded === null) return true;
-  const body = JSON.stringify({
+  await post(db, recorded, stepBody(e, recorded, s), sender, opts);
+  return true;
+}
+
+/**
+ * Posts again every step left `sending` by a process that died mid-send (its claim ran out),
+ * each taken over by a conditional UPDATE so one worker posts it; resolves to how many it posted.
+ * The sender sees such a step twice if the first post did reach it: same webhook-id, to dedupe on.
+ */
+async function resumeSending(db: Db, opts: OutreachWorkerOptions): Promise<{ posted: number; stopped: boolean }> {
+  let posted = 0;
+  for (;;) {
+    const left = await abandonedSteps(db.kysely, opts.now().getTime(), BATCH);
+    let taken = 0;
+    for (const row of left) {
+      if (opts.stopping?.()) return { posted, stopped: true };
+      const claim = await db.write((trx) => claimStep(trx, row, opts.now().getTime()));
+      if (!claim) continue;
+      taken++;
+      await resend(db, { ...row, ...claim }, opts);
+    }
+    posted += taken;
+    if (taken === 0 || left.length < BATCH) return { posted, stopped: false };
+  }
+}
+
+/** Posts a step taken over from a dead worker, built as it was first; failed and refunded when it can no longer be sent. */
+async function resend(db: Db, row: StepRow, opts: OutreachWorkerOptions): Promise<void> {
+  const e = await getEnrollment(db.kysely, row.workspace_id, row.enrollment_id);
+  const cadence = e && (await getCadence(db.kysely, e.workspace_id, e.cadence_id));
+  const s = cadence ? cadenceSteps(cadence)[row.step] : undefined;
+  const account = e && (await db.kysely.selectFrom('accounts').select('status').where('workspace_id', '=', e.workspace_id).where('store_id', '=', e.store_id).executeTakeFirst());
+  const sender = await getSender(db.kysely, row.workspace_id);
+  if (!e || !s) return fail(db, row, 'the cadence has no such step', null, opts);
+  if (account && NO_OUTREACH.has(String(account.status))) return fail(db, row, `the account's status is ${account.status}`, null, opts);
+  if (!sender) return fail(db, row, 'no outreach sender is configured', null, opts);
+  await post(db, row, stepBody(e, row, s), sender, opts);
+}
+
+/** The JSON the sender receives for a step (the same for every post of it). */
+function stepBody(e: EnrollmentRow, row: Pick<StepRow, 'id' | 'step' | 'due_ms'>, s: CadenceStep): string {
+  return JSON.stringify({
     type: 'outreach.step',
-    id: recorded.row.id,
+    id: row.id,
     workspace_id: e.workspace_id,
     enrollment_id: e.id,
     store_id: e.store_id,
     contact_id: e.contact_id,
     cadence_id: e.cadence_id,
-    step: { index: e.next_step, day: s.day, name: s.name },
-    due_at: new Date(dueMs).toISOString(),
+    step: { index: row.step, day: s.day, name: s.name },
+    due_at: new Date(row.due_ms).toISOString(),
   });
+}
+
+/**
+ * Posts a `sending` step under this worker's claim (one attempt, signed with webhook-id = the
+ * step id), then marks it `sent`, or `failed` and refunded when the sender did not accept it.
+ */
+async function post(db: Db, row: StepRow, body: string, sender: { url: string; secret: string }, opts: OutreachWorkerOptions): Promise<void> {
   const timestamp = Math.floor((opts.signingClock ?? Date.now)() / 1000);
-  const headers = { 'webhook-id': recorded.row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([opts.webhooks.box.open(sender.secret)], recorded.row.id, timestamp, body) };
+  const headers = { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([opts.webhooks.box.open(sender.secret)], row.id, timestamp, body) };
   let error: string | null;
   let statusCode: number | null = null;
   try {
     const target = await checkTarget(sender.url, opts.webhooks.guard);
-    const r = await send(target, body, headers, { ca: opts.ca });
+    const r = await (opts.send ?? send)(target, body, headers, { ca: opts.ca });
     error = r.error;
     statusCode = r.statusCode;
   } catch (err) {
     error = (err as Error).message;
   }
   if (error !== null) {
-    opts.log?.(`outreach step ${recorded.row.id} not accepted by the sender: ${error}`);
-    const reason = `the sender did not accept it: ${error}`;
-    await db.write(async (trx) => {
-      const back = await refund(trx, recorded.entry.id, `outreach step ${recorded.row.id} failed: ${error}`, opts.now());
-      await trx.updateTable('outreach_steps').set({ status: 'failed', reason, status_code: statusCode, ledger_entry_id: back.refund_of }).where('id', '=', recorded.row.id).execute();
-    });
-  } else {
-    await db.write((trx) => trx.updateTable('outreach_steps').set({ status_code: statusCode }).where('id', '=', recorded.row.id).execute());
+    opts.log?.(`outreach step ${row.id} not accepted by the sender: ${error}`);
+    return fail(db, row, `the sender did not accept it: ${error}`, statusCode, opts);
   }
-  return true;
+  const done = await db.write((trx) => finishStep(trx, row, { status: 'sent', reason: null, status_code: statusCode }));
+  if (!done) opts.log?.(`outreach step ${row.id} was sent, but another worker had taken it over (it sends it again, same webhook-id)`);
+}
+
+/** Marks a `sending` step still under this worker's claim `failed` and refunds its charge, in one transaction. */
+async function fail(db: Db, row: StepRow, reason: string, statusCode: number | null, opts: OutreachWorkerOptions): Promise<void> {
+  await db.write(async (trx) => {
+    if (!(await finishStep(trx, row, { status: 'failed', reason, status_code: statusCode }))) return;
+    if (row.ledger_entry_id) await refund(trx, row.ledger_entry_id, `outreach step ${row.id} failed: ${reason}`, opts.now());
+  });
 }
 
 class Skip extends Error {}

@@ -2,13 +2,13 @@
  * The money and workflow writes that run outside a request (approvals from the CLI, refunds,
  * credits, the worker's statements, reports and outreach tasks) raced on two handles of one
  * database, as two processes run them: each decision, debit, refund, report and step happens
- * once, and the ledger newest first still chains.
+ * once (a step left sending by a dead worker is posted once), and the ledger newest first still chains.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markDelivered } from '../../src/accounts/store.js';
 import { newId } from '../../src/db/ids.js';
 import { type Db, openDatabase } from '../../src/compose/database.js';
-import { insertCadence, insertEnrollment, setSender, stopEnrollment } from '../../src/outreach/store.js';
+import { insertCadence, insertEnrollment, SEND_CLAIM_MS, setSender, stopEnrollment } from '../../src/outreach/store.js';
 import { claimReport, failReport, finishReport, insertReport, REPORT_LEASE_MS } from '../../src/reports/store.js';
 import { getApproval, setRules } from '../../src/wallet/store.js';
 import { runOutreach } from '../../src/outreach/task.js';
@@ -220,6 +220,41 @@ for (const d of dialects) {
         expect(sent).toHaveLength(ids.length);
         const entries = await expectConsistentLedger(a, ws);
         expect(entries.filter((e) => e.operation_id === 'outreach_step').map((e) => e.idempotency_key).sort()).toEqual(ids.map((id) => `${id}:0`).sort());
+      });
+
+      it('posts each step left sending by a dead worker once when two workers take it up at once, its charge kept', async () => {
+        const ws = await funded(10_000);
+        const now = new Date();
+        const ids = await a.write(async (trx) => {
+          await setSender(trx, ws, receiver.url('/sender'), runtimes[0]!.box.seal(newSigningSecret()), now);
+          const cadence = await insertCadence(trx, ws, 'intro', [{ day: 0, name: 'intro email' }, { day: 30, name: 'follow-up' }], now);
+          const out: string[] = [];
+          for (let i = 0; i < 6; i++) {
+            const id = newId('enr');
+            await insertEnrollment(trx, { id, workspace_id: ws, store_id: 'store-a', contact_id: newId('con'), cadence_id: cadence.id, status: 'active', actor: 'key:test', api_key_id: null, ledger_entry_id: null, approval_id: null, start_ms: now.getTime(), next_due_ms: now.getTime() }, now);
+            out.push(id);
+          }
+          return out;
+        });
+        // Six workers each killed mid-send: each charged and recorded one step, whose POST never returned.
+        const lost: string[] = [];
+        for (const _ of ids) {
+          const headers = await new Promise<Record<string, string>>((resolve, reject) => {
+            runOutreach(a, { now: () => now, webhooks: runtimes[0]!, send: (_t, _b, h) => (resolve(h), new Promise(() => {})) }).catch(reject);
+          });
+          lost.push(headers['webhook-id']!);
+        }
+        const mine = () => a.kysely.selectFrom('outreach_steps').select(['id', 'status']).where('workspace_id', '=', ws).execute();
+        expect((await mine()).map((s) => s.status)).toEqual(ids.map(() => 'sending'));
+        const before = receiver.received.length;
+        const later = () => new Date(now.getTime() + SEND_CLAIM_MS);
+        const posted = await Promise.all([a, b].map((db, i) => runOutreach(db, { now: later, webhooks: runtimes[i]!, ca: selfSigned().cert })));
+        expect(posted[0]! + posted[1]!).toBe(ids.length);
+        expect(receiver.received.slice(before).map((r) => r.id).sort()).toEqual([...lost].sort());
+        expect((await mine()).map((s) => s.status)).toEqual(ids.map(() => 'sent'));
+        const entries = await expectConsistentLedger(a, ws);
+        expect(entries.filter((e) => e.operation_id === 'outreach_step')).toHaveLength(ids.length);
+        expect(entries.filter((e) => e.operation_id === 'refund')).toHaveLength(0);
       });
 
       it('starts no further step once the process is stopping, and leaves the rest due for the next run', async () => {

@@ -2,12 +2,13 @@
  * Outreach over a real socket on SQLite and PostgreSQL: cadences, enrollments (charged, 422 for
  * accounts that must not be contacted), steps advancing on an injected clock in the worker,
  * held without a sender, sent signed to the workspace's sender (each a debit and a supervision
- * entry), and stopped by a won or lost outcome or deal, or by stop_outreach.
+ * entry), posted again with the same webhook-id when the worker sending it died, and stopped by a won or lost outcome or deal, or by stop_outreach.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertContact } from '../../src/contacts/store.js';
 import { newId } from '../../src/db/ids.js';
 import { setPilotAccess } from '../../src/workspaces/store.js';
+import { SEND_CLAIM_MS } from '../../src/outreach/store.js';
 import { runOutreach } from '../../src/outreach/task.js';
 import { type WebhookRuntime, webhookRuntime } from '../../src/webhooks/runtime.js';
 import { seedAccounts } from '../helpers/accounts.js';
@@ -41,6 +42,11 @@ for (const d of dialects) {
     });
 
     const worker = () => runOutreach(h.db, { now: h.clock.now, webhooks: runtime, ca: selfSigned().cert });
+    /** A worker killed mid-send: it charges and records the due step, then its POST never returns; resolves to the headers it was sending. */
+    const dyingWorker = () =>
+      new Promise<Record<string, string>>((resolve, reject) => {
+        runOutreach(h.db, { now: h.clock.now, webhooks: runtime, send: (_target, _body, headers) => (resolve(headers), new Promise(() => {})) }).catch(reject);
+      });
 
     async function setup(o: { funds?: string; pilot?: boolean } = {}) {
       const ws = await workspace(h.db);
@@ -136,6 +142,52 @@ for (const d of dialects) {
       await worker();
       expect(receiver.received.length - before).toBe(1);
       expect((await call(h.base, 'GET', '/wallet', { key })).body.balance).toBe(1000 - 100 - 25);
+    });
+
+    it('posts a step whose worker died after charging it on a later run, once, with the same webhook-id; its charge stands', async () => {
+      const { ws, key, cadence, contact } = await setup({ funds: '10' });
+      const sender = await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com', '--json');
+      expect(sender.code, sender.stderr).toBe(0);
+      const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
+      const before = receiver.received.length;
+      const lost = await dyingWorker();
+      const charged = await get(key, e.body.id);
+      expect(charged.steps).toEqual([expect.objectContaining({ step: 0, status: 'sending', ledger_entry_id: expect.stringMatching(/^led_/) })]);
+      // Its claim still holds: no other run posts it meanwhile.
+      await worker();
+      expect(receiver.received.length - before).toBe(0);
+      h.clock.advance(SEND_CLAIM_MS);
+      await worker();
+      const sent = receiver.received.slice(before);
+      expect(sent.map((r) => r.id)).toEqual([lost['webhook-id']]);
+      expect(verify(sender.json.secret, sent[0]!)).toMatchObject({ type: 'outreach.step', id: lost['webhook-id'], enrollment_id: e.body.id, step: { index: 0, day: 0, name: 'intro email' } });
+      expect((await get(key, e.body.id)).steps).toEqual([expect.objectContaining({ step: 0, status: 'sent', ledger_entry_id: charged.steps[0].ledger_entry_id })]);
+      h.clock.advance(SEND_CLAIM_MS);
+      await worker();
+      expect(receiver.received.length - before).toBe(1);
+      const usage = (await call(h.base, 'GET', '/wallet/usage', { key })).body.data;
+      expect(usage.filter((x: any) => x.unit === 'outreach_step').map((x: any) => x.kind)).toEqual(['debit']);
+      expect((await call(h.base, 'GET', '/wallet', { key })).body.balance).toBe(1000 - 100 - 25);
+    });
+
+    it('refunds a step whose worker died after charging it when the sender refuses it on the later run', async () => {
+      const { ws, key, cadence, contact } = await setup({ funds: '10' });
+      expect((await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com')).code).toBe(0);
+      const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
+      const lost = await dyingWorker();
+      h.clock.advance(SEND_CLAIM_MS);
+      const before = receiver.received.length;
+      receiver.respond = () => ({ status: 503 });
+      try {
+        await worker();
+      } finally {
+        receiver.respond = () => ({ status: 200 });
+      }
+      expect(receiver.received.slice(before).map((r) => r.id)).toEqual([lost['webhook-id']]);
+      expect((await get(key, e.body.id)).steps).toEqual([expect.objectContaining({ step: 0, status: 'failed', reason: 'the sender did not accept it: HTTP 503' })]);
+      const usage = (await call(h.base, 'GET', '/wallet/usage', { key })).body.data;
+      expect(usage.filter((x: any) => x.unit === 'outreach_step' || x.kind === 'refund').map((x: any) => x.kind).sort()).toEqual(['debit', 'refund']);
+      expect((await call(h.base, 'GET', '/wallet', { key })).body.balance).toBe(1000 - 100);
     });
 
     it('stops the store\'s enrollments on a won outcome, a lost deal, or stop_outreach', async () => {

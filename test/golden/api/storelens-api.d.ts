@@ -5406,10 +5406,10 @@ export interface operations {
                                 day: number;
                                 due_at: string;
                                 /**
-                                 * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                                 * @description `sending` (charged, on its way to your sender: posted again with the same webhook-id if the process sending it stopped); `sent` (your sender accepted it); `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
                                  * @enum {string}
                                  */
-                                status: "sent" | "held" | "failed";
+                                status: "sending" | "sent" | "held" | "failed";
                                 reason: string | null;
                                 ledger_entry_id: string | null;
                                 recorded_at: string;
@@ -5482,10 +5482,10 @@ export interface operations {
                             day: number;
                             due_at: string;
                             /**
-                             * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                             * @description `sending` (charged, on its way to your sender: posted again with the same webhook-id if the process sending it stopped); `sent` (your sender accepted it); `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
                              * @enum {string}
                              */
-                            status: "sent" | "held" | "failed";
+                            status: "sending" | "sent" | "held" | "failed";
                             reason: string | null;
                             ledger_entry_id: string | null;
                             recorded_at: string;
@@ -5527,10 +5527,10 @@ export interface operations {
                             day: number;
                             due_at: string;
                             /**
-                             * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                             * @description `sending` (charged, on its way to your sender: posted again with the same webhook-id if the process sending it stopped); `sent` (your sender accepted it); `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
                              * @enum {string}
                              */
-                            status: "sent" | "held" | "failed";
+                            status: "sending" | "sent" | "held" | "failed";
                             reason: string | null;
                             ledger_entry_id: string | null;
                             recorded_at: string;
@@ -5595,10 +5595,10 @@ export interface operations {
                             day: number;
                             due_at: string;
                             /**
-                             * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                             * @description `sending` (charged, on its way to your sender: posted again with the same webhook-id if the process sending it stopped); `sent` (your sender accepted it); `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
                              * @enum {string}
                              */
-                            status: "sent" | "held" | "failed";
+                            status: "sending" | "sent" | "held" | "failed";
                             reason: string | null;
                             ledger_entry_id: string | null;
                             recorded_at: string;
@@ -5663,10 +5663,10 @@ export interface operations {
                             day: number;
                             due_at: string;
                             /**
-                             * @description `sent` to your sender; `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
+                             * @description `sending` (charged, on its way to your sender: posted again with the same webhook-id if the process sending it stopped); `sent` (your sender accepted it); `held` (no sender configured, or no funds); `failed` (the sender did not accept it; refunded)
                              * @enum {string}
                              */
-                            status: "sent" | "held" | "failed";
+                            status: "sending" | "sent" | "held" | "failed";
                             reason: string | null;
                             ledger_entry_id: string | null;
                             recorded_at: string;
