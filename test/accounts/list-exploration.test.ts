@@ -2,10 +2,11 @@
  * Exploration inside the order an agency works: the in-market list is ordered by a bold posterior
  * draw (accounts/refresh.ts listPositions), so its first rows already carry what the model most
  * needs to learn, while every other account keeps the place its score gives it and every row's
- * evidence still adds up to the logit it shows.
+ * evidence still adds up to the logit it shows. The explore rows are picked by an upper bound
+ * (selectInMarket): logit + EXPLORE_BOUND × the logit's posterior sd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_SPREAD, listPositions, refreshWorkspace, type RankInput } from '../../src/accounts/refresh.js';
+import { EXPLORE_BOUND, LIST_SPREAD, listPositions, MIN_EXPLORE, refreshWorkspace, selectInMarket, type RankInput } from '../../src/accounts/refresh.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { currentRows } from '../../src/accounts/rankings.js';
 import type { Db } from '../../src/compose/database.js';
@@ -46,6 +47,36 @@ describe('the in-market list order', () => {
 
   it('strays twice the posterior spread from the score by default', () => {
     expect(LIST_SPREAD).toBe(2);
+  });
+});
+
+describe('the explore rows', () => {
+  /** 20 in-market rows (logit 3), then 40 below the list: logit falling, the sd rising every other row. */
+  function below(): RankInput[] {
+    const top = Array.from({ length: 20 }, (_, i): RankInput => ({ store_id: `t${String(i).padStart(2, '0')}`, score: 1 / (1 + Math.exp(-3)), logit: 3, eligible: true, labelled: false, sampled: 3, sd: 0.1 }));
+    const rest = Array.from({ length: 40 }, (_, i): RankInput => {
+      const logit = -2 - i / 100;
+      return { store_id: `b${String(i).padStart(2, '0')}`, score: 1 / (1 + Math.exp(-logit)), logit, eligible: true, labelled: false, sampled: logit, sd: i % 2 === 1 ? 1 : 0.1 };
+    });
+    return [...top, ...rest];
+  }
+
+  it('are the accounts below the list with the highest logit + EXPLORE_BOUND × sd: an uncertain account before a surer, slightly better-scored one', () => {
+    const { explore } = selectInMarket(below());
+    expect(explore.size).toBe(MIN_EXPLORE);
+    // The 20 uncertain rows (b01, b03, …) are all picked; then the surer rows best score first.
+    const odd = Array.from({ length: 20 }, (_, k) => `b${String(2 * k + 1).padStart(2, '0')}`);
+    expect([...explore].slice(0, 20)).toEqual(odd);
+    expect([...explore].slice(20)).toEqual(['b00', 'b02', 'b04', 'b06', 'b08']);
+  });
+
+  it('are the best-scored accounts below the list with bound 0', () => {
+    const { explore } = selectInMarket(below(), undefined, 0);
+    expect([...explore]).toEqual(Array.from({ length: MIN_EXPLORE }, (_, i) => `b${String(i).padStart(2, '0')}`));
+  });
+
+  it('look one and a half posterior sds above the logit by default', () => {
+    expect(EXPLORE_BOUND).toBe(1.5);
   });
 });
 
