@@ -3,8 +3,9 @@
  * every score is explained exactly. The prior is the documented starting weighting (PRIOR
  * below); a workspace's outcomes move the weights away from it. Fitting finds the posterior
  * mode (Newton's method on the penalised log-likelihood); the Hessian there gives the Laplace
- * approximation of the posterior, from which exploration draws (Thompson sampling) and each
- * score's interval comes (posteriorCovariance, logitSd, scoreInterval).
+ * approximation of the posterior, from which the list's order draws (Thompson sampling), the
+ * explore rows' upper bound and each score's interval come (posteriorCovariance, logitSd,
+ * scoreInterval).
  *
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */

@@ -268,7 +268,9 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const random = seededRandom(seedOf(workspaceId, version));
   const sampled = sampleWeights(model, random);
   const logits = termsList.map((ts) => logitOf(model.weights, ts));
-  const post = posteriorCovariance(model.precisionFactor);
+  // The posterior covariance once per fit; each account's spread is a sum over its own terms.
+  const cov = posteriorCovariance(model);
+  const sds = termsList.map((ts) => logitSd(cov, ts));
   const rankInputs = visible.map((s, k): RankInput => {
     const eligible = s.month === snap.latest && !NOT_IN_MARKET.has(statuses.get(s.store_id) ?? 'open') && s.signals.some((g) => g.month >= recent);
     return {
@@ -278,20 +280,17 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
       labelled: labelled.has(s.store_id),
       sampled: logitOf(sampled, termsList[k]),
       logit: logits[k],
-      // Only a possible explore row needs it (selectInMarket).
-      sd: eligible && !labelled.has(s.store_id) ? logitSdOf(post, termsList[k]) : undefined,
+      sd: sds[k],
     };
   });
   const { inMarket, explore, threshold } = selectInMarket(rankInputs, exploreShare);
   const positions = listPositions(rankInputs, inMarket, explore, opts.listSpread ?? LIST_SPREAD);
-  // The posterior covariance once per fit; each row's spread is a sum over its own terms.
-  const cov = posteriorCovariance(model);
   const rows: RankedRow[] = visible.map((s, k) => ({
     rank: positions.get(s.store_id)!,
     store_id: s.store_id,
     score: sigmoid(logits[k]),
     logit: logits[k],
-    logit_sd: logitSd(cov, termsList[k]),
+    logit_sd: sds[k],
     in_market: inMarket.has(s.store_id),
     explore: explore.has(s.store_id),
     model_version: version,
@@ -437,37 +436,3 @@ async function accountStatuses(q: Kysely<Database>, workspaceId: string): Promis
 }
 
 const seedOf = (workspaceId: string, version: number): number => createHash('sha256').update(`${workspaceId}:${version}`).digest().readUInt32LE(0);
-
-/**
- * The posterior covariance H⁻¹ = L⁻ᵀ L⁻¹ (row-major d×d), H = L Lᵀ the posterior precision
- * (model.precisionFactor): once per refit, so each account's sd costs its terms squared, not d².
- * Private to the explore pick; model.ts may come to own it.
- */
-function posteriorCovariance(factor: Float64Array): { d: number; cov: Float64Array } {
-  const d = Math.round(Math.sqrt(factor.length));
-  const inv = new Float64Array(d * d);
-  for (let c = 0; c < d; c++) {
-    for (let i = c; i < d; i++) {
-      let v = i === c ? 1 : 0;
-      for (let k = c; k < i; k++) v -= factor[i * d + k] * inv[k * d + c];
-      inv[i * d + c] = v / factor[i * d + i];
-    }
-  }
-  const cov = new Float64Array(d * d);
-  for (let a = 0; a < d; a++) {
-    for (let b = 0; b <= a; b++) {
-      let v = 0;
-      for (let k = a; k < d; k++) v += inv[k * d + a] * inv[k * d + b];
-      cov[a * d + b] = v;
-      cov[b * d + a] = v;
-    }
-  }
-  return { d, cov };
-}
-
-/** The posterior sd of a logit Σ βᵢ xᵢ: √(xᵀ H⁻¹ x). */
-function logitSdOf(post: { d: number; cov: Float64Array }, ts: readonly Term[]): number {
-  let v = 0;
-  for (const a of ts) for (const b of ts) v += a.x * b.x * post.cov[a.i * post.d + b.i];
-  return Math.sqrt(Math.max(0, v));
-}
