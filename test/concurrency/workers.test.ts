@@ -198,20 +198,24 @@ for (const d of dialects) {
         await receiver?.close();
       });
 
-      it('sends and charges each due step once when two workers run it at once', async () => {
-        const ws = await funded(10_000);
-        const now = new Date();
-        const ids = await a.write(async (trx) => {
+      /** A sender, a two-step cadence and `n` enrollments of store-a due now; their ids. */
+      const enrolled = (ws: string, n: number, now: Date) =>
+        a.write(async (trx) => {
           await setSender(trx, ws, receiver.url('/sender'), runtimes[0]!.box.seal(newSigningSecret()), now);
           const cadence = await insertCadence(trx, ws, 'intro', [{ day: 0, name: 'intro email' }, { day: 30, name: 'follow-up' }], now);
           const out: string[] = [];
-          for (let i = 0; i < 8; i++) {
+          for (let i = 0; i < n; i++) {
             const id = newId('enr');
             await insertEnrollment(trx, { id, workspace_id: ws, store_id: 'store-a', contact_id: newId('con'), cadence_id: cadence.id, status: 'active', actor: 'key:test', api_key_id: null, ledger_entry_id: null, approval_id: null, start_ms: now.getTime(), next_due_ms: now.getTime() }, now);
             out.push(id);
           }
           return out;
         });
+
+      it('sends and charges each due step once when two workers run it at once', async () => {
+        const ws = await funded(10_000);
+        const now = new Date();
+        const ids = await enrolled(ws, 8, now);
         const before = receiver.received.length;
         await Promise.all([a, b].map((db, i) => runOutreach(db, { now: () => new Date(), webhooks: runtimes[i]!, ca: selfSigned().cert })));
         const steps = await a.kysely.selectFrom('outreach_steps').select(['enrollment_id', 'step', 'status']).where('workspace_id', '=', ws).execute();
@@ -225,17 +229,7 @@ for (const d of dialects) {
       it('posts each step left sending by a dead worker once when two workers take it up at once, its charge kept', async () => {
         const ws = await funded(10_000);
         const now = new Date();
-        const ids = await a.write(async (trx) => {
-          await setSender(trx, ws, receiver.url('/sender'), runtimes[0]!.box.seal(newSigningSecret()), now);
-          const cadence = await insertCadence(trx, ws, 'intro', [{ day: 0, name: 'intro email' }, { day: 30, name: 'follow-up' }], now);
-          const out: string[] = [];
-          for (let i = 0; i < 6; i++) {
-            const id = newId('enr');
-            await insertEnrollment(trx, { id, workspace_id: ws, store_id: 'store-a', contact_id: newId('con'), cadence_id: cadence.id, status: 'active', actor: 'key:test', api_key_id: null, ledger_entry_id: null, approval_id: null, start_ms: now.getTime(), next_due_ms: now.getTime() }, now);
-            out.push(id);
-          }
-          return out;
-        });
+        const ids = await enrolled(ws, 6, now);
         // Six workers each killed mid-send: each charged and recorded one step, whose POST never returned.
         const lost: string[] = [];
         for (const _ of ids) {
