@@ -15,7 +15,7 @@ export async function modelInsights(q: Kysely<Database>, workspaceId: string): P
   const outcomes = await listOutcomes(q, workspaceId);
   const weights = model ? await modelWeights(q, workspaceId, model.version) : null;
 
-  let shown: Pick<ModelInsightsBody, 'intercept' | 'weights'> = { intercept: null, weights: [] };
+  let shown: Pick<ModelInsightsBody, 'intercept' | 'weights' | 'learned'> = { intercept: null, weights: [], learned: [] };
   if (model && weights) {
     const seen = outcomes.filter((o) => seenBy(o, model));
     const labelled = head.gen === null ? [] : await labelledInputs(q, workspaceId, head.gen, seen);

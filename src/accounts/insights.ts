@@ -73,6 +73,7 @@ const Weight = z.object({
   sd: z.number().describe('Posterior standard deviation of the weight (Laplace approximation at the mode)'),
   interval: z.tuple([z.number(), z.number()]).describe('95% credible interval: weight ± 1.96 sd'),
   prior: z.object({ mean: z.number(), sd: z.number() }).describe('The starting weighting: where the weight is without labels'),
+  moved: z.number().describe("How far the workspace's outcomes moved the weight from its starting weighting, in prior standard deviations: (weight − prior.mean) ÷ prior.sd (0 before any label)"),
 });
 
 export const ModelInsights = z.object({
@@ -91,6 +92,9 @@ export const ModelInsights = z.object({
     .describe('What the model learns from'),
   intercept: z.object({ weight: z.number(), sd: z.number() }).nullable().describe("The model's starting logit for every account"),
   weights: z.array(Weight).describe(`The ${TOP_WEIGHTS} largest weights by absolute value (intercept apart); empty before the first ranking`),
+  learned: z
+    .array(Weight)
+    .describe(`What the outcomes taught: the ${TOP_WEIGHTS} weights they moved furthest from the starting weighting (largest |moved|, intercept apart, only weights that moved); empty before any label`),
   backtest: z
     .object({
       outcomes_scored: z.int().describe('Stores whose latest outcome is won or lost and whose first outcome found them in the ranking'),
@@ -310,15 +314,24 @@ export function posteriorSd(weights: Readonly<Record<string, number>>, labelled:
   return new Map(keys.map((k, j) => [k, Math.sqrt(cov[j * d + j])]));
 }
 
-/** The intercept and the TOP_WEIGHTS largest other weights, with their uncertainty. */
-export function topWeights(weights: Readonly<Record<string, number>>, sd: ReadonlyMap<string, number>): Pick<ModelInsightsBody, 'intercept' | 'weights'> {
+/**
+ * The intercept, the TOP_WEIGHTS largest other weights, and the TOP_WEIGHTS that moved furthest
+ * from their prior (what the outcomes taught), each with its uncertainty.
+ */
+export function topWeights(weights: Readonly<Record<string, number>>, sd: ReadonlyMap<string, number>): Pick<ModelInsightsBody, 'intercept' | 'weights' | 'learned'> {
   const entry = (key: string) => {
     const w = weights[key];
     const s = sd.get(key) ?? priorOf(key).sd;
-    return { feature: key, label: labelOf(key), weight: w, sd: s, interval: [w - Z95 * s, w + Z95 * s] as [number, number], prior: priorOf(key) };
+    const prior = priorOf(key);
+    return { feature: key, label: labelOf(key), weight: w, sd: s, interval: [w - Z95 * s, w + Z95 * s] as [number, number], prior, moved: (w - prior.mean) / prior.sd };
   };
-  const keys = Object.keys(weights).filter((k) => k !== 'intercept');
-  keys.sort((a, b) => Math.abs(weights[b]) - Math.abs(weights[a]) || (a < b ? -1 : 1));
+  const all = Object.keys(weights)
+    .filter((k) => k !== 'intercept')
+    .map(entry);
+  const byKey = (a: { feature: string }, b: { feature: string }) => (a.feature < b.feature ? -1 : 1);
+  const largest = [...all].sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight) || byKey(a, b));
+  // A weight no label touched stays at its prior mean up to the fit's tolerance.
+  const learned = all.filter((e) => Math.abs(e.moved) > 1e-6).sort((a, b) => Math.abs(b.moved) - Math.abs(a.moved) || byKey(a, b));
   const intercept = weights.intercept === undefined ? null : { weight: weights.intercept, sd: sd.get('intercept') ?? PRIOR.intercept.sd };
-  return { intercept, weights: keys.slice(0, TOP_WEIGHTS).map(entry) };
+  return { intercept, weights: largest.slice(0, TOP_WEIGHTS), learned: learned.slice(0, TOP_WEIGHTS) };
 }

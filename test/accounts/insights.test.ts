@@ -74,6 +74,9 @@ for (const d of dialects) {
       const abs = body.weights.map((w: { weight: number }) => Math.abs(w.weight));
       expect(abs).toEqual([...abs].sort((a, b) => b - a));
       expect(body.weights[0]).toMatchObject({ feature: 'signal:store_closed', label: 'Signal: Store closed (the latest month)', weight: PRIOR.signal.store_closed.mean });
+      // Nothing learnt yet: no weight has moved from the starting weighting.
+      expect(body.weights.every((w: { moved: number }) => w.moved === 0)).toBe(true);
+      expect(body.learned).toEqual([]);
     });
 
     it('scores an outcome with the score the account had before it was recorded, not the refitted one', async () => {
@@ -99,6 +102,18 @@ for (const d of dialects) {
       expect(body.backtest.history).toEqual([expect.objectContaining({ model_version: 1, outcomes_scored: 1, wins: 1 })]);
       // The label narrowed the weights of the store's inputs: the intercept (every store has it) first.
       expect(body.intercept.sd).toBeLessThan(PRIOR.intercept.sd);
+      // What it taught: only the won store's own inputs moved, furthest first, in prior sds.
+      const account = await call(h.base, 'GET', '/accounts/st05', { key });
+      const inputs = new Set(account.body.evidence.map((e: { key: string }) => e.key));
+      const learned = body.learned as Array<{ feature: string; weight: number; moved: number; prior: { mean: number; sd: number } }>;
+      expect(learned.length).toBeGreaterThan(0);
+      for (const w of learned) {
+        expect(inputs.has(w.feature), w.feature).toBe(true);
+        expect(w.moved).toBeCloseTo((w.weight - w.prior.mean) / w.prior.sd, 9);
+        expect(Math.abs(w.moved)).toBeGreaterThan(0);
+      }
+      const moved = learned.map((w) => Math.abs(w.moved));
+      expect(moved).toEqual([...moved].sort((a, b) => b - a));
 
       // A later outcome of the same store (recorded under the refitted model) is its result, still
       // scored with the score from before the model saw any label of it.

@@ -2545,6 +2545,31 @@ export interface operations {
                                 mean: number;
                                 sd: number;
                             };
+                            /** @description How far the workspace's outcomes moved the weight from its starting weighting, in prior standard deviations: (weight − prior.mean) ÷ prior.sd (0 before any label) */
+                            moved: number;
+                        }[];
+                        /** @description What the outcomes taught: the 10 weights they moved furthest from the starting weighting (largest |moved|, intercept apart, only weights that moved); empty before any label */
+                        learned: {
+                            /** @description The input, e.g. `country:US`, `app:klaviyo`, `signal:traffic_up` (`:earlier`: the signal in an earlier month) */
+                            feature: string;
+                            /** @description The same in plain words */
+                            label: string;
+                            /** @description The input's weight in the logit (posterior mode) */
+                            weight: number;
+                            /** @description Posterior standard deviation of the weight (Laplace approximation at the mode) */
+                            sd: number;
+                            /** @description 95% credible interval: weight ± 1.96 sd */
+                            interval: [
+                                number,
+                                number
+                            ];
+                            /** @description The starting weighting: where the weight is without labels */
+                            prior: {
+                                mean: number;
+                                sd: number;
+                            };
+                            /** @description How far the workspace's outcomes moved the weight from its starting weighting, in prior standard deviations: (weight − prior.mean) ÷ prior.sd (0 before any label) */
+                            moved: number;
                         }[];
                         /** @description Outcomes scored with what the model predicted before it saw them: each store with its score when its first outcome was recorded, its result its latest outcome */
                         backtest: {
