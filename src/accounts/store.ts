@@ -62,8 +62,24 @@ export async function importAccounts(db: Db, workspaceId: string, accounts: read
   return importInto(inWrites(db), db.kysely, workspaceId, accounts, now);
 }
 
+/** Tries of an import whose ranking another writer (a re-rank) replaced while it was written. */
+const IMPORT_TRIES = 5;
+
+/**
+ * Writes the new version from the current one, and makes it current only if that one still is
+ * (compare-and-set: a re-rank that got there first is never overwritten by rows read before it);
+ * else reads the new current version and writes again.
+ */
 async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
   const listed = dedupe(accounts);
+  for (let i = 0; i < IMPORT_TRIES; i++) {
+    const done = await importOnce(run, q, workspaceId, listed, now);
+    if (done) return done;
+  }
+  throw new Error(`the ranking of workspace ${workspaceId} changed under ${IMPORT_TRIES} imports in a row; try again`);
+}
+
+async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, listed: readonly AccountInput[], now: Date): Promise<UpsertResult | null> {
   const current = await currentRanking(q, workspaceId);
   const before = new Map(current.rows.map((r) => [r.store_id, r]));
   const ranked = new Map<string, RankedRow>(
@@ -91,7 +107,8 @@ async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, ac
     signals: JSON.stringify(a.signals ?? []),
   }));
   const statuses = new Map(listed.filter((a) => a.status !== undefined).map((a) => [a.store_id, a.status!]));
-  await writeRanking(run, workspaceId, await startRanking(run, workspaceId, true, now), { rows: [...ranked.values()], details, carryDetails: true, statuses, now });
+  const made = await writeRanking(run, workspaceId, await startRanking(run, workspaceId, true, now), { rows: [...ranked.values()], details, carryDetails: true, statuses, basedOn: current.version, now });
+  if (!made) return null;
   const updated = listed.filter((a) => before.has(a.store_id));
   const reranked = updated.some((a) => {
     const old = before.get(a.store_id)!;

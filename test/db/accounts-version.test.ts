@@ -34,6 +34,29 @@ for (const d of dialects) {
       return { ws, key };
     }
 
+    it('never lets an import overwrite a ranking another writer made current while it was written: it imports again onto it', async () => {
+      const { ws } = await seeded();
+      // Another writer's version becomes current just as the import starts writing its own.
+      let interposed = false;
+      const racing = Object.create(h.db) as typeof h.db;
+      racing.write = async (fn) => {
+        if (!interposed) {
+          interposed = true;
+          await importAccounts(h.db, ws.id, [{ store_id: 'c', score: 1.5 }], new Date());
+        }
+        return h.db.write(fn);
+      };
+      await importAccounts(racing, ws.id, [{ store_id: 'd', score: 4 }], new Date());
+      const rows = await h.db.kysely
+        .selectFrom('rankings')
+        .innerJoin('workspaces', (j) => j.onRef('workspaces.id', '=', 'rankings.workspace_id').onRef('workspaces.ranking_version', '=', 'rankings.version'))
+        .select('rankings.store_id')
+        .where('rankings.workspace_id', '=', ws.id)
+        .orderBy('rankings.pos')
+        .execute();
+      expect(rows.map((r) => r.store_id)).toEqual(['d', 'a', 'b', 'c']);
+    });
+
     it('moves on an import through the admin CLI, and the next page shows the imported rows', async () => {
       const { ws, key } = await seeded();
       const v = await version(ws.id);
