@@ -54,16 +54,22 @@ export async function charge(tx: Kysely<Database>, req: ChargeRequest): Promise<
   if (!Number.isSafeInteger(req.quantity) || req.quantity <= 0) throw new Error(`charge quantity must be a positive whole number (got ${req.quantity})`);
   const wallet = await lockWallet(tx, req.workspaceId, req.now);
   const already = await entryByCause(tx, req.workspaceId, req.operationId, req.idempotencyKey);
+  // The cause may already wait for a decision (under the wallet lock; one pending approval per
+  // cause is a unique index): the same approval, whatever the rules or the balance say now.
+  const waiting = already ? undefined : await pendingApprovalByCause(tx, req.workspaceId, req.operationId, req.idempotencyKey);
+  // A charge for a new resource (a report, an enrollment) whose cause is charged or waiting
+  // already: its Idempotency-Key was used before, past the window in which the request itself is
+  // replayed. Refused, so no second resource runs on the first one's debit or approval.
+  if (req.resource && (already || (waiting && waiting.resource_id !== req.resource.id))) {
+    throw new ApiProblem('idempotency-key-reused', `This Idempotency-Key was already used for ${req.operationId}${waiting ? ` (approval ${waiting.id} waits for a decision)` : ` (debited in entry ${already!.id})`}; new work needs a new key.`);
+  }
   if (already) return { status: 'debited', entry: already, allowedBy: already.allowed_by ?? ruleOf(wallet) };
+  if (waiting) return { status: 'pending', approval: waiting };
   const price = (await currentPrices(tx, req.now)).find((p) => p.unit === req.unit);
   if (!price) throw new ApiProblem('service-unavailable', `No price is set for ${req.unit}; try again later.`);
   const amount = price.unit_price * req.quantity;
   await refuseUnfunded(tx, wallet, amount, req.now);
   if (!req.noApproval && wallet.auto_approve_below !== null && amount >= wallet.auto_approve_below) {
-    // The cause already waits for a decision: the same approval (under the wallet lock, and one
-    // pending approval per cause is a unique index).
-    const waiting = await pendingApprovalByCause(tx, req.workspaceId, req.operationId, req.idempotencyKey);
-    if (waiting) return { status: 'pending', approval: waiting };
     const approval = await insertApproval(
       tx,
       {

@@ -176,6 +176,28 @@ for (const d of dialects) {
       await expect(h.db.write((trx) => trx.insertInto('approvals').values({ ...(a as { approval: ApprovalRow }).approval, id: `${first}-2` }).execute())).rejects.toThrow();
     });
 
+    it('refuses a key reused for new work after its replay window (409 idempotency-key-reused): no report runs on an earlier debit or approval', async () => {
+      const ws = await setup();
+      await run('wallet', 'credit', ws.name, '100', '--reason', 'r', '--as', 'owner@example.com');
+      const reports = () => h.db.kysely.selectFrom('growth_reports').select('id').where('workspace_id', '=', ws.id).execute();
+      const debited = freshIdem();
+      expect((await request(ws.key, 'store-a', debited)).status).toBe(202);
+      await run('wallet', 'rules', ws.name, '--auto-approve-below', '1', '--as', 'owner@example.com');
+      const waiting = freshIdem();
+      expect((await request(ws.key, 'store-a', waiting)).status).toBe(202);
+      const balance = (await call(h.base, 'GET', '/wallet', { key: ws.key })).body.balance;
+      const before = (await reports()).length;
+      // A day and more later the requests are no longer replayed: the keys reach the charge again.
+      h.clock.advance(25 * 3600_000);
+      for (const idem of [debited, waiting]) {
+        const again = await request(ws.key, 'store-b', idem);
+        expect(again.status).toBe(409);
+        expect(again.body.type).toBe(`${PROBLEM}idempotency-key-reused`);
+      }
+      expect((await call(h.base, 'GET', '/wallet', { key: ws.key })).body.balance).toBe(balance);
+      expect(await reports()).toHaveLength(before);
+    });
+
     it('keeps balance = sum of entries, every entry with its cause, and never debits a cause twice (property)', async () => {
       const ws = await setup();
       const op = fc.oneof(
