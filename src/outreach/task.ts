@@ -178,6 +178,8 @@ async function resend(db: Db, row: StepRow, opts: OutreachWorkerOptions): Promis
   const account = e && (await db.kysely.selectFrom('accounts').select('status').where('workspace_id', '=', e.workspace_id).where('store_id', '=', e.store_id).executeTakeFirst());
   const sender = await getSender(db.kysely, row.workspace_id);
   if (!e || !s) return fail(db, row, 'the cadence has no such step', null, opts);
+  // Stopped meanwhile (stop_outreach, an outcome): no further step is sent, so neither is this one.
+  if (e.status === 'stopped') return fail(db, row, `the enrollment was stopped${e.stop_reason ? ` (${e.stop_reason})` : ''}`, null, opts);
   if (account && NO_OUTREACH.has(String(account.status))) return fail(db, row, `the account's status is ${account.status}`, null, opts);
   if (!sender) return fail(db, row, 'no outreach sender is configured', null, opts);
   await post(db, row, stepBody(e, row, s), sender, opts);
@@ -203,11 +205,12 @@ function stepBody(e: EnrollmentRow, row: Pick<StepRow, 'id' | 'step' | 'due_ms'>
  * step id), then marks it `sent`, or `failed` and refunded when the sender did not accept it.
  */
 async function post(db: Db, row: StepRow, body: string, sender: { url: string; secret: string }, opts: OutreachWorkerOptions): Promise<void> {
-  const timestamp = Math.floor((opts.signingClock ?? Date.now)() / 1000);
-  const headers = { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([opts.webhooks.box.open(sender.secret)], row.id, timestamp, body) };
   let error: string | null;
   let statusCode: number | null = null;
   try {
+    // Signing inside: a secret that cannot be opened fails (and refunds) this step, never the run.
+    const timestamp = Math.floor((opts.signingClock ?? Date.now)() / 1000);
+    const headers = { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([opts.webhooks.box.open(sender.secret)], row.id, timestamp, body) };
     const target = await checkTarget(sender.url, opts.webhooks.guard);
     const r = await (opts.send ?? send)(target, body, headers, { ca: opts.ca });
     error = r.error;

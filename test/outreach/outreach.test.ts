@@ -190,6 +190,20 @@ for (const d of dialects) {
       expect((await call(h.base, 'GET', '/wallet', { key })).body.balance).toBe(1000 - 100);
     });
 
+    it('sends nothing of a step whose worker died once its enrollment was stopped meanwhile: failed and refunded', async () => {
+      const { ws, key, cadence, contact } = await setup({ funds: '10' });
+      expect((await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com')).code).toBe(0);
+      const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
+      await dyingWorker();
+      expect((await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 'store-b', action: 'won', value: 10 } })).status).toBe(200);
+      h.clock.advance(SEND_CLAIM_MS);
+      const before = receiver.received.length;
+      await worker();
+      expect(receiver.received.length - before).toBe(0);
+      expect((await get(key, e.body.id)).steps).toEqual([expect.objectContaining({ step: 0, status: 'failed', reason: expect.stringMatching(/^the enrollment was stopped/) })]);
+      expect((await call(h.base, 'GET', '/wallet', { key })).body.balance).toBe(1000 - 100);
+    });
+
     it('stops the store\'s enrollments on a won outcome, a lost deal, or stop_outreach', async () => {
       const { key, cadence, contact } = await setup({ funds: '10' });
       const a = await enroll(key, { store_id: 'store-a', contact_id: await contact('store-a'), cadence_id: cadence });
