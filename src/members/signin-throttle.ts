@@ -9,6 +9,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Db, Database } from '../compose/database.js';
+import { onPostgres } from '../db/locks.js';
 import { tokenHash } from '../core/tokens.js';
 import type { SigninThrottleTable } from './tables.js';
 
@@ -83,13 +84,15 @@ const nextPrune = new WeakMap<Db, number>();
 async function pruneForgotten(db: Db, nowMs: number): Promise<void> {
   if (nowMs < (nextPrune.get(db) ?? 0)) return;
   nextPrune.set(db, nowMs + 60 * 60_000);
-  await db.write((trx) =>
-    trx
-      .deleteFrom('signin_throttle')
-      .where('last_failure_ms', '<', nowMs - SIGNIN_THROTTLE.forgetMs)
-      .where('locked_until_ms', '<=', nowMs)
-      .execute(),
-  );
+  await db
+    .write((trx) => {
+      let stale = trx.selectFrom('signin_throttle').select('key').where('last_failure_ms', '<', nowMs - SIGNIN_THROTTLE.forgetMs).where('locked_until_ms', '<=', nowMs);
+      // On PostgreSQL rows an attempt holds are skipped, never waited for (no lock cycle with it).
+      if (onPostgres(trx)) stale = stale.forUpdate().skipLocked();
+      return trx.deleteFrom('signin_throttle').where('key', 'in', stale).execute();
+    })
+    // Housekeeping: a failed prune must not fail the sign-in; the next hour tries again.
+    .catch(() => undefined);
 }
 
 /** Counts one failure of `s` unless it is locked (false); locks it for what its new count earns. */
