@@ -42,7 +42,7 @@ export const ScoreInterval = z
     low: z.number().describe('σ(logit − 1.645 × logit_sd): the score is below this with probability 0.05'),
     high: z.number().describe('σ(logit + 1.645 × logit_sd): the score is above this with probability 0.05'),
   })
-  .meta({ description: "The score's 90% credible interval under the model's posterior (Laplace approximation); `low ≤ score ≤ high`, narrower the more outcomes of accounts like this one the model has learned from" });
+  .meta({ description: "The score's 90% credible interval under the model's posterior (Laplace approximation); `low ≤ score ≤ high`; its logit_sd shrinks as the model learns from outcomes of accounts like this one" });
 
 export const Account = z.object({
   object: z.literal('account'),
@@ -53,7 +53,7 @@ export const Account = z.object({
   plan: z.string().nullable(),
   score: z.number().describe('Ranking score (the probability the model gives the account); higher ranks first'),
   logit: z.number().describe('log(score / (1 − score)): the sum of the evidence contributions'),
-  logit_sd: z.number().nullable().describe("The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model"),
+  logit_sd: z.number().nullable().describe("The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model (and for rows ranked before it was kept, until the next refit)"),
   score_interval: ScoreInterval.nullable().describe("The score's 90% credible interval; null when `logit_sd` is (an imported score)"),
   model_version: z.number().int().describe("The workspace model version that scored the row; it moves when outcomes refit the model"),
   in_market: z.boolean().describe('In the in-market list: score above the threshold with a signal in the last two months (or an exploration pick)'),

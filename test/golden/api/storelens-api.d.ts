@@ -2113,7 +2113,7 @@ export interface operations {
                             score: number;
                             /** @description log(score / (1 − score)): the sum of the evidence contributions */
                             logit: number;
-                            /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model */
+                            /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model (and for rows ranked before it was kept, until the next refit) */
                             logit_sd: number | null;
                             /** @description The score's 90% credible interval; null when `logit_sd` is (an imported score) */
                             score_interval: {
@@ -2216,7 +2216,7 @@ export interface operations {
                         score: number;
                         /** @description log(score / (1 − score)): the sum of the evidence contributions */
                         logit: number;
-                        /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model */
+                        /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model (and for rows ranked before it was kept, until the next refit) */
                         logit_sd: number | null;
                         /** @description The score's 90% credible interval; null when `logit_sd` is (an imported score) */
                         score_interval: {
@@ -2691,7 +2691,7 @@ export interface operations {
                             score: number;
                             /** @description log(score / (1 − score)): the sum of the evidence contributions */
                             logit: number;
-                            /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model */
+                            /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model (and for rows ranked before it was kept, until the next refit) */
                             logit_sd: number | null;
                             /** @description The score's 90% credible interval; null when `logit_sd` is (an imported score) */
                             score_interval: {
