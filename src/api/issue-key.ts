@@ -1,5 +1,6 @@
 /** Issues an API key in a workspace: shared by the admin CLI, the demo and benchmarks. */
 import type { Db } from '../compose/database.js';
+import { lockMember } from '../members/owners.js';
 import { insertApiKey } from './keys-store.js';
 import { generateApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
@@ -13,21 +14,36 @@ export interface IssuedKey {
   created_by: string;
 }
 
-/** Stores a new key (hash only) and returns its secret once. Role checks are the caller's. */
+/** A key's creator who is not (or no longer) an owner or admin of the workspace. */
+export class KeyCreatorRefused extends Error {}
+
+/**
+ * Stores a new key (hash only) and returns its secret once. With `creatorManages`, the creator
+ * (`createdBy`, a member's email) must be an owner or admin of the workspace, checked under the
+ * workspace row lock that removing a member or changing a role takes: a member removed or
+ * demoted meanwhile gets no key (KeyCreatorRefused). Without it, role checks are the caller's.
+ */
 export async function issueApiKey(
   db: Db,
-  k: { workspaceId: string; name: string; scopes: readonly Scope[]; createdBy: string; now: Date },
+  k: { workspaceId: string; name: string; scopes: readonly Scope[]; createdBy: string; now: Date; creatorManages?: boolean },
 ): Promise<IssuedKey> {
   const g = generateApiKey();
-  await insertApiKey(db.kysely, {
-    id: g.id,
-    workspace_id: k.workspaceId,
-    name: k.name,
-    prefix: g.prefix,
-    hash: g.hash,
-    scopes: k.scopes,
-    created_by: k.createdBy,
-    created_at: k.now.toISOString(),
+  await db.write(async (trx) => {
+    if (k.creatorManages) {
+      const member = await lockMember(trx, k.workspaceId, k.createdBy);
+      if (!member) throw new KeyCreatorRefused(`${k.createdBy} is not a member of the workspace`);
+      if (member.role !== 'owner' && member.role !== 'admin') throw new KeyCreatorRefused(`${k.createdBy} is a ${member.role} of the workspace`);
+    }
+    await insertApiKey(trx, {
+      id: g.id,
+      workspace_id: k.workspaceId,
+      name: k.name,
+      prefix: g.prefix,
+      hash: g.hash,
+      scopes: k.scopes,
+      created_by: k.createdBy,
+      created_at: k.now.toISOString(),
+    });
   });
   return { id: g.id, key: g.key, prefix: g.prefix, name: k.name, scopes: [...k.scopes], created_by: k.createdBy };
 }

@@ -2,7 +2,7 @@
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
-import { issueApiKey } from '../api/issue-key.js';
+import { issueApiKey, KeyCreatorRefused } from '../api/issue-key.js';
 import { ACCESS_CHOICES, type AccessChoice, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
@@ -39,7 +39,11 @@ export async function createKeyCommand(opts: Config<'keys create'>, env: Env): P
     // Only an owner or admin gets past this, so any scope may be granted; the key keeps the
     // owner/admin-only ones while its creator stays one (checked on every call).
     await requireOwnerOrAdmin(db, ws, as, 'create keys');
-    const k = await issueApiKey(db, { workspaceId: ws.id, name, scopes, createdBy: as, now: env.now() });
+    const k = await issueApiKey(db, { workspaceId: ws.id, name, scopes, createdBy: as, now: env.now(), creatorManages: true }).catch((e: unknown) => {
+      // Removed or demoted since the check above: checked again under the lock that takes.
+      if (e instanceof KeyCreatorRefused) throw new CliError(`${e.message}; only an owner or admin can create keys`);
+      throw e;
+    });
     output(
       env,
       opts,

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { issueApiKey } from '../api/issue-key.js';
+import { issueApiKey, KeyCreatorRefused } from '../api/issue-key.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
 import type { Db } from '../compose/database.js';
@@ -194,7 +194,12 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     const choices = raw.filter(isAccessChoice) as AccessChoice[];
     if (!name || name.length > 100) return page(req, reply, m.who, 400, { error: 'Give the key a name (up to 100 characters).' });
     if (choices.length === 0 || choices.length !== raw.length) return page(req, reply, m.who, 400, { error: 'Choose at least one kind of access.' });
-    const issued = await issueApiKey(db, { workspaceId: m.who.ws.workspace_id, name, scopes: keyScopes(choices), createdBy: m.who.s.email, now: now() });
+    // The role is checked again under the lock a removal or a role change takes.
+    const issued = await issueApiKey(db, { workspaceId: m.who.ws.workspace_id, name, scopes: keyScopes(choices), createdBy: m.who.s.email, now: now(), creatorManages: true }).catch((e: unknown) => {
+      if (e instanceof KeyCreatorRefused) return null;
+      throw e;
+    });
+    if (!issued) return page(req, reply, m.who, 403, { error: 'Only an owner or admin can create and revoke keys.' });
     return page(req, reply, m.who, 201, { created: { name: issued.name, key: issued.key, prefix: issued.prefix } });
   });
 

@@ -5,7 +5,7 @@
  * again revives none of them; the last owner cannot be removed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey } from '../../src/api/issue-key.js';
+import { issueApiKey, KeyCreatorRefused } from '../../src/api/issue-key.js';
 import { randomToken, tokenHash } from '../../src/core/tokens.js';
 import { insertSession } from '../../src/members/store.js';
 import { accountIdOf, mcpResourceOf } from '../../src/oauth/provider.js';
@@ -105,6 +105,19 @@ for (const d of dialects) {
       expect((keys.json as { keys: { created_by: string; revoked_at: string | null }[] }).keys.filter((k) => k.created_by === BO)).toEqual([
         expect.objectContaining({ revoked_at: '2026-02-01T09:00:00.000Z' }),
       ]);
+    });
+
+    it('issues no key to a member removed, or no longer an owner or admin, after the check before it: checked again under the removal\'s lock', async () => {
+      await boWithEverything();
+      const issue = () => issueApiKey(h.db, { workspaceId: ws.id, name: 'late', scopes: ['read:accounts'], createdBy: BO, now: h.clock.now(), creatorManages: true });
+      const keys = () => h.db.kysely.selectFrom('api_keys').select('id').where('workspace_id', '=', ws.id).where('name', '=', 'late').execute();
+      await upsertMember(h.db.kysely, ws.id, BO, 'member', h.clock.now());
+      await expect(issue()).rejects.toThrow(KeyCreatorRefused);
+      expect((await run('members', 'remove', ws.name, BO)).code).toBe(0);
+      await expect(issue()).rejects.toThrow(/not a member/);
+      expect(await keys()).toEqual([]);
+      await upsertMember(h.db.kysely, ws.id, BO, 'admin', h.clock.now());
+      expect((await issue()).created_by).toBe(BO);
     });
 
     it('refuses to remove the last owner (exit 2), and removes an owner while another remains', async () => {
