@@ -240,8 +240,7 @@ export const accountRoutes = [
         rows = await db.write(async (trx) => {
           const fresh = await pageRanking(trx, workspace.id, at, q);
           const undelivered = fresh.slice(0, query.limit).filter((r) => Number(r.delivered_to_agent) !== 1);
-          await markDelivered(trx, workspace.id, undelivered.map((r) => r.store_id), now);
-          await superviseDelivery(trx, workspace.id, key.id, undelivered.map((r) => r.store_id), now);
+          await superviseDelivery(trx, workspace.id, key.id, await markDelivered(trx, workspace.id, undelivered.map((r) => r.store_id), now), now);
           return fresh;
         });
       }
@@ -280,8 +279,7 @@ export const accountRoutes = [
       ]);
       if (Number(row.delivered_to_agent) !== 1) {
         await db.write(async (trx) => {
-          await markDelivered(trx, workspace.id, [params.store_id], now);
-          await superviseDelivery(trx, workspace.id, key.id, [params.store_id], now);
+          await superviseDelivery(trx, workspace.id, key.id, await markDelivered(trx, workspace.id, [params.store_id], now), now);
         });
       }
       const body: z.output<typeof AccountDetail> = {

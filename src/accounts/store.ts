@@ -136,15 +136,19 @@ function dedupe(accounts: readonly AccountInput[]): AccountInput[] {
  * Marks rows as delivered to an agent (one batched update). It leaves accounts_version alone:
  * a delivery mark never reverts, and a served page reports its rows delivered anyway.
  */
-export async function markDelivered(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], now: Date): Promise<void> {
-  if (storeIds.length === 0) return;
-  await trx
+export async function markDelivered(trx: Kysely<Database>, workspaceId: string, storeIds: readonly string[], now: Date): Promise<string[]> {
+  if (storeIds.length === 0) return [];
+  // Only the rows this UPDATE itself turned: a concurrent request that marked one first (its
+  // row lock, then the re-checked condition) has it, so each delivery is recorded once.
+  const marked = await trx
     .updateTable('accounts')
     .set({ delivered_to_agent: 1, delivered_at: now.toISOString() })
     .where('workspace_id', '=', workspaceId)
     .where('store_id', 'in', [...storeIds])
     .where('delivered_to_agent', '=', 0)
+    .returning('store_id')
     .execute();
+  return marked.map((r) => r.store_id);
 }
 
 /** Accounts in the workspace's current ranking. */
