@@ -1,7 +1,8 @@
 /** Invite links: a member (added if new) gets a one-time link to set a password and sign in. */
 import type { Db } from '../compose/database.js';
 import { insertInvite } from './store.js';
-import { getMember, upsertMember } from '../workspaces/store.js';
+import { upsertMember } from '../workspaces/store.js';
+import { lockMember } from './owners.js';
 import { randomToken, tokenHash } from '../core/tokens.js';
 import type { Role } from './roles.js';
 
@@ -19,7 +20,9 @@ export async function inviteMember(db: Db, i: { workspaceId: string; email: stri
   const token = randomToken();
   const expiresAt = new Date(i.now.getTime() + INVITE_DAYS * 86_400_000);
   const member = await db.write(async (trx) => {
-    const m = (await getMember(trx, i.workspaceId, i.email)) ?? (await upsertMember(trx, i.workspaceId, i.email, i.role, i.now));
+    // Under the workspace lock a role change or removal takes: an existing member keeps the role
+    // another command gave them meanwhile (an invite never changes a role).
+    const m = (await lockMember(trx, i.workspaceId, i.email)) ?? (await upsertMember(trx, i.workspaceId, i.email, i.role, i.now));
     await insertInvite(trx, { tokenHash: tokenHash(token), workspaceId: i.workspaceId, email: i.email, now: i.now, expiresAt });
     return m;
   });
