@@ -305,16 +305,16 @@ export const webhookRoutes = [
     method: 'POST',
     path: '/webhooks/{id}/deliveries/{delivery_id}/retry',
     summary: 'Send a delivery again now',
-    description: 'Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike).',
+    description: 'Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike); 409 while a worker is sending it.',
     kind: 'write',
     params: deliveryParams,
     response: Delivery,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
       await lockedEndpointOr404(tx, workspace.id, params.id);
-      if (!(await retryDelivery(tx, params.id, params.delivery_id, now))) {
-        throw new ApiProblem('not-found', `No delivery "${params.delivery_id}" of webhook endpoint "${params.id}".`);
-      }
+      const retried = await retryDelivery(tx, params.id, params.delivery_id, now);
+      if (retried === 'missing') throw new ApiProblem('not-found', `No delivery "${params.delivery_id}" of webhook endpoint "${params.id}".`);
+      if (retried === 'in-flight') throw new ApiProblem('conflict', `Delivery "${params.delivery_id}" is being sent right now; retry it once that attempt has ended (its outcome shows in the log).`);
       const found = (await findDelivery(tx, params.id, params.delivery_id))!;
       return { status: 200, body: deliveryOut(found.delivery, found.attempts) };
     },

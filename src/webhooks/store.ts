@@ -247,10 +247,18 @@ export async function recoverEvents(trx: Kysely<Database>, ep: WebhookEndpointRo
 const rescheduleWhere = (trx: Kysely<Database>, now: Date) =>
   trx.updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_ms: now.getTime(), delivered_ms: null });
 
-/** Sends one message again now (same webhook-id); false when the endpoint has no such message. */
-export async function retryDelivery(trx: Kysely<Database>, endpointId: string, deliveryId: string, now: Date): Promise<boolean> {
-  const r = await rescheduleWhere(trx, now).where('endpoint_id', '=', endpointId).where('id', '=', deliveryId).executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+/**
+ * Sends one message again now (same webhook-id): `missing` when the endpoint has no such message,
+ * `in-flight` while a worker is sending it (its outcome would overwrite the retry). The caller
+ * holds the endpoint's row lock, which claims and attempt records take first: the claim read here
+ * cannot change before this transaction ends.
+ */
+export async function retryDelivery(trx: Kysely<Database>, endpointId: string, deliveryId: string, now: Date): Promise<'retried' | 'missing' | 'in-flight'> {
+  const d = await trx.selectFrom('webhook_deliveries').select(['status', 'claimed_until_ms']).where('endpoint_id', '=', endpointId).where('id', '=', deliveryId).executeTakeFirst();
+  if (!d) return 'missing';
+  if (d.status === 'pending' && d.claimed_until_ms !== null && Number(d.claimed_until_ms) > now.getTime()) return 'in-flight';
+  await rescheduleWhere(trx, now).where('endpoint_id', '=', endpointId).where('id', '=', deliveryId).execute();
+  return 'retried';
 }
 
 /** A message with its own body (a test event), due now. */

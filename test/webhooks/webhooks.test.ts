@@ -9,6 +9,7 @@ import { call, freshIdem } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
 import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { LEASE_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
+import { claimDue } from '../../src/webhooks/store.js';
 import { settle, startWebhooks, type WebhookHarness } from './setup.js';
 
 const HOUR = 3600_000;
@@ -357,6 +358,20 @@ for (const d of dialects) {
       const [entry] = await log(ep.id);
       expect(entry.attempts).toHaveLength(2);
       expect((await call(h.base, 'POST', `/webhooks/${ep.id}/deliveries/msg_nope/retry`, { key: h.key, idem: freshIdem() })).status).toBe(404);
+    });
+
+    it('refuses to retry a message while a worker is sending it (409): that attempt\'s outcome would swallow the retry', async () => {
+      const ep = await endpoint();
+      const test = await call(h.base, 'POST', `/webhooks/${ep.id}/test`, { key: h.key, idem: freshIdem() });
+      const nowMs = h.clock.now().getTime();
+      // A worker has claimed it and is sending it now.
+      expect(await h.db.write((trx) => claimDue(trx, h.db.dialect, { nowMs, leaseUntilMs: nowMs + LEASE_MS, workerId: 'busy', limit: 10, perEndpoint: 10 }))).toContain(test.body.id);
+      const retry = await call(h.base, 'POST', `/webhooks/${ep.id}/deliveries/${test.body.id}/retry`, { key: h.key, idem: freshIdem() });
+      expect(retry.status).toBe(409);
+      expect(retry.body.detail).toMatch(/being sent right now/);
+      // Once its lease has run out, the message can be retried.
+      h.clock.advance(LEASE_MS + 1);
+      expect((await call(h.base, 'POST', `/webhooks/${ep.id}/deliveries/${test.body.id}/retry`, { key: h.key, idem: freshIdem() })).status).toBe(200);
     });
 
     it('pages the delivery log with cursors', async () => {

@@ -988,7 +988,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again now
-         * @description Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike).
+         * @description Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike); 409 while a worker is sending it.
          *
          *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
          */
