@@ -126,16 +126,24 @@ export interface GrantOwner {
  * workspace (a reconnection replaces them); the member's other grants stay. The membership row
  * is locked first, so two consents of one member at once (on any process) leave one grant, and
  * a removal of the member waits for this one and then revokes the grant (a removal that went
- * first leaves a grant whose tokens the membership check at every call refuses).
+ * first leaves a grant whose tokens the membership check at every call refuses). False when the
+ * consenting session had ended (the grant is revoked).
  */
-export async function recordGrant(db: Db, grantId: string, owner: GrantOwner, at: Date): Promise<void> {
-  await db.write(async (trx) => {
+export async function recordGrant(db: Db, grantId: string, owner: GrantOwner, at: Date, session?: string): Promise<boolean> {
+  return db.write(async (trx) => {
     await lockRows(trx, 'members', { workspace_id: owner.workspace_id, email: owner.email });
+    // With `session` (the consenting browser session's token hash): a sign-out, which locks the
+    // member's rows too, that ended it meanwhile leaves the grant revoked, not connected.
+    if (session !== undefined && !(await trx.selectFrom('member_sessions').select('token_hash').where('token_hash', '=', session).executeTakeFirst())) {
+      await revokeGrants(trx, [grantId]);
+      return false;
+    }
     const earlier = (
       await trx.selectFrom('oauth_grants').select('grant_id').where('email', '=', owner.email).where('workspace_id', '=', owner.workspace_id).where('client_id', '=', owner.client_id).execute()
     ).map((r) => r.grant_id);
     await revokeGrants(trx, earlier);
     await trx.insertInto('oauth_grants').values({ grant_id: grantId, ...owner, created_ms: at.getTime() }).execute();
+    return true;
   });
 }
 

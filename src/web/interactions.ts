@@ -88,7 +88,9 @@ export function registerInteractions(app: FastifyInstance, d: { db: Db; now: () 
     for (const resource of resources) grant.addResourceScope(String(resource), (asked.length ? asked : SCOPES).join(' '));
     const grantId = await grant.save();
     // The grant is this workspace's: the member's grants elsewhere stay (several at once).
-    await recordGrant(d.db, grantId, { email: s.email, workspace_id: membership.workspace_id, client_id: clientId }, d.now());
+    if (!(await recordGrant(d.db, grantId, { email: s.email, workspace_id: membership.workspace_id, client_id: clientId }, d.now(), s.tokenHash))) {
+      return d.html(reply, 403, (nonce) => messagePage('Signed out', 'You signed out meanwhile; nothing was allowed. Sign in and try again.', nonce));
+    }
     const to = await p.provider.interactionResult(req.raw, reply.raw, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
     return reply.redirect(to, 303);
   });

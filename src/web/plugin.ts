@@ -9,6 +9,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { issueApiKey, KeyCreatorRefused } from '../api/issue-key.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
+import { lockRows } from '../db/locks.js';
 import type { Db } from '../compose/database.js';
 import { deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership } from '../members/store.js';
 import { findWorkspace } from '../workspaces/store.js';
@@ -100,6 +101,9 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     // Signing out also disconnects the member's assistants, in every workspace.
     if (s && sameToken(s.csrf, one(((req.body ?? {}) as Form).csrf)))
       await db.write(async (trx) => {
+        // The member's rows first, as recording a consent locks its row: a consent under way
+        // either ends before (and is revoked here) or finds this session gone.
+        await lockRows(trx, 'members', { email: s.email });
         await deleteSession(trx, s.tokenHash);
         await revokeMemberGrants(trx, s.email);
       });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migration } from '../../src/oauth/migrations/0020-oauth-grants.js';
 import { grantWorkspaceOf, oauthAdapter, recordGrant, revokeMemberGrants } from '../../src/oauth/store.js';
+import { insertSession } from '../../src/members/store.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 
 const at = new Date('2026-01-02T00:00:00Z');
@@ -44,6 +45,16 @@ for (const d of dialects) describe.skipIf(d.skip)(`OAuth grants on ${d.label}`, 
     expect([await live('g2'), await tokenOf('g2'), await live('g3'), await live('g4')]).toEqual([false, false, false, true]);
     expect(await t.db.write((trx) => revokeMemberGrants(trx, 'eve@example.com'))).toBe(1);
     expect([await live('g4'), await tokenOf('g4'), await live('o1'), await tokenOf('o1')]).toEqual([false, false, true, true]);
+  });
+
+  it('records a consent only while its browser session lasts: one signed out meanwhile leaves the grant revoked', async () => {
+    const now = new Date();
+    await t.db.write((trx) => insertSession(trx, { tokenHash: 'session-live', email: 'sam@example.com', csrf: 'c', now, expiresAt: new Date(now.getTime() + 3600_000) }));
+    await grant('s1', 'sam@example.com', 'a');
+    expect(await recordGrant(t.db, 's1', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'a' }, at, 'session-live')).toBe(true);
+    await grant('s2', 'sam@example.com', 'b');
+    expect(await recordGrant(t.db, 's2', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'b' }, at, 'session-gone')).toBe(false);
+    expect([await live('s1'), await live('s2'), await tokenOf('s2')]).toEqual([true, false, false]);
   });
 
   it('carries over grants made before 0020 from their `{workspace}:{email}` account', async () => {
