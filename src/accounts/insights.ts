@@ -14,8 +14,7 @@
 import { FLOOR } from '../stats/floor.js';
 import { z } from 'zod';
 import type { DealStage } from '../deals/stages.js';
-import { FEATURE_LABELS, NETWORK_NAMES } from '../core/signals.js';
-import { cholesky, curvature, EARLIER, posteriorCovariance, PRIOR } from './model.js';
+import { cholesky, curvature, labelOf, posteriorCovariance, PRIOR, priorOf } from './model.js';
 
 /** Below this many outcomes a rate is flagged `small_sample`: the same bar as the statistics' publication floor. */
 export const MIN_SAMPLE = FLOOR;
@@ -232,63 +231,6 @@ function history(outcomes: readonly BacktestOutcome[]): z.output<typeof HistoryE
     };
   });
 }
-
-/** The prior of an input, by its key (as accounts/model.ts inputSpace assigns them). */
-export function priorOf(key: string): { mean: number; sd: number } {
-  const [group, name = ''] = splitKey(key);
-  switch (group) {
-    case 'intercept':
-      return PRIOR.intercept;
-    case 'country':
-    case 'category':
-    case 'plan':
-    case 'app':
-    case 'ads':
-    case 'agentic':
-      return PRIOR[group];
-    case 'size':
-      return PRIOR.size[name as keyof typeof PRIOR.size];
-    default: {
-      const earlier = name.endsWith(':earlier');
-      const p = PRIOR.signal[(earlier ? name.slice(0, -':earlier'.length) : name) as keyof typeof PRIOR.signal];
-      return earlier ? { mean: p.mean * EARLIER, sd: p.sd * EARLIER } : p;
-    }
-  }
-}
-
-/** An input in plain words. */
-export function labelOf(key: string): string {
-  const [group, name = ''] = splitKey(key);
-  switch (group) {
-    case 'intercept':
-      return 'Starting point for every account';
-    case 'country':
-      return `Based in ${name}`;
-    case 'category':
-      return `Sells ${name}`;
-    case 'plan':
-      return `On the ${name} plan`;
-    case 'size':
-      return { visits: 'Monthly visits', revenue: 'Estimated monthly revenue', products: 'Product count' }[name] + ' (per standard deviation of its log above the typical account)';
-    case 'app':
-      return `Uses the ${name} app`;
-    case 'ads':
-      return `Advertises on ${NETWORK_NAMES[name] ?? name}`;
-    case 'agentic':
-      return `Has ${FEATURE_LABELS[name as keyof typeof FEATURE_LABELS] ?? name}`;
-    default: {
-      const earlier = name.endsWith(':earlier');
-      const type = earlier ? name.slice(0, -':earlier'.length) : name;
-      const words = type.replace(/_/g, ' ');
-      return `Signal: ${words[0].toUpperCase()}${words.slice(1)} (${earlier ? 'an earlier month' : 'the latest month'})`;
-    }
-  }
-}
-
-const splitKey = (key: string): [string, string?] => {
-  const at = key.indexOf(':');
-  return at < 0 ? [key] : [key.slice(0, at), key.slice(at + 1)];
-};
 
 /** A label the model was fitted on, with the store's inputs (its stored evidence: key and value). */
 export interface LabelledInputs {

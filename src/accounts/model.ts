@@ -10,7 +10,7 @@
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */
 import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
-import { NETWORK_NAMES, type SignalType } from '../core/signals.js';
+import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex } from '../core/panel-contract.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
@@ -114,10 +114,11 @@ export interface InputSpace {
 
 export function inputSpace(stores: readonly StoreSnapshot[], latestMonth: string): InputSpace {
   const inputs: Input[] = [{ key: 'intercept', prior: PRIOR.intercept }];
+  const add = (key: string) => inputs.push({ key, prior: priorOf(key) });
   const values = (f: (s: StoreSnapshot) => string | null) => [...new Set(stores.map(f).filter((v): v is string => v !== null))].sort();
-  for (const c of values((s) => s.country)) inputs.push({ key: `country:${c}`, prior: PRIOR.country });
-  for (const c of values((s) => s.category)) inputs.push({ key: `category:${c}`, prior: PRIOR.category });
-  for (const p of values((s) => s.plan)) inputs.push({ key: `plan:${p}`, prior: PRIOR.plan });
+  for (const c of values((s) => s.country)) add(`country:${c}`);
+  for (const c of values((s) => s.category)) add(`category:${c}`);
+  for (const p of values((s) => s.plan)) add(`plan:${p}`);
   for (const k of Object.keys(SIZE_COLUMN) as SizeKey[]) {
     const logs = stores.map((s) => s[SIZE_COLUMN[k]]).filter((v): v is number => v !== null).map((v) => Math.log1p(Math.max(0, v)));
     const mean = logs.reduce((a, b) => a + b, 0) / Math.max(1, logs.length);
@@ -132,12 +133,12 @@ export function inputSpace(stores: readonly StoreSnapshot[], latestMonth: string
     .slice(0, MAX_APPS)
     .map(([a]) => a)
     .sort();
-  for (const a of apps) inputs.push({ key: `app:${a}`, prior: PRIOR.app });
-  for (const n of AD_COLUMNS.map((c) => c.replace('ads_', '')).sort()) inputs.push({ key: `ads:${n}`, prior: PRIOR.ads });
-  for (const f of [...AGENTIC_COLUMNS].sort()) inputs.push({ key: `agentic:${f}`, prior: PRIOR.agentic });
-  for (const [t, prior] of Object.entries(PRIOR.signal)) {
-    inputs.push({ key: `signal:${t}`, prior });
-    inputs.push({ key: `signal:${t}:earlier`, prior: { mean: prior.mean * EARLIER, sd: prior.sd * EARLIER } });
+  for (const a of apps) add(`app:${a}`);
+  for (const n of AD_COLUMNS.map((c) => c.replace('ads_', '')).sort()) add(`ads:${n}`);
+  for (const f of [...AGENTIC_COLUMNS].sort()) add(`agentic:${f}`);
+  for (const t of Object.keys(PRIOR.signal)) {
+    add(`signal:${t}`);
+    add(`signal:${t}:earlier`);
   }
   return { inputs, index: new Map(inputs.map((inp, i) => [inp.key, i])), latestMonth };
 }
@@ -210,26 +211,29 @@ export function fit(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; 
   const prec = Float64Array.from(space.inputs, (inp) => 1 / (inp.prior.sd * inp.prior.sd));
   const beta = Float64Array.from(mu);
   let factor: Float64Array = new Float64Array(d * d);
+  let value = logPosterior(beta, mu, prec, labelled);
   let iterations = 0;
+  // Without labels the first step is zero: the mode is the prior mean, the factor the prior's.
   for (; iterations < 50; iterations++) {
     const { grad, hess } = curvature(beta, mu, prec, labelled);
     factor = cholesky(hess, d);
     const step = solveCholesky(factor, d, grad);
     // Newton's full step can overshoot the mode far from it (few labels, large inputs): halve it
     // until the objective rises. Near the mode the full step is taken, as plain Newton would.
-    const before = logPosterior(beta, mu, prec, labelled);
     let t = 1;
     let next = Float64Array.from(beta, (b, j) => b + step[j]);
-    for (let k = 0; k < 30 && !(logPosterior(next, mu, prec, labelled) >= before - 1e-12 * Math.abs(before)); k++) {
+    let nextValue = logPosterior(next, mu, prec, labelled);
+    for (let k = 0; k < 30 && !(nextValue >= value - 1e-12 * Math.abs(value)); k++) {
       t /= 2;
       next = Float64Array.from(beta, (b, j) => b + t * step[j]);
+      nextValue = logPosterior(next, mu, prec, labelled);
     }
     let max = 0;
     for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(next[j] - beta[j]));
     beta.set(next);
+    value = nextValue;
     if (max < 1e-8) break;
   }
-  if (labelled.length === 0) factor = cholesky(diagonal(prec), d);
   return { space, weights: beta, precisionFactor: factor, labels: labelled.length, iterations };
 }
 
@@ -405,6 +409,58 @@ export function weightsByKey(m: FittedModel): Record<string, number> {
   return Object.fromEntries(m.space.inputs.map((inp, j) => [inp.key, m.weights[j]]));
 }
 
+/** The prior of an input, by its key: the starting weighting inputSpace gives it. */
+export function priorOf(key: string): { mean: number; sd: number } {
+  const [group, name] = splitKey(key);
+  switch (group) {
+    case 'intercept':
+      return PRIOR.intercept;
+    case 'country':
+    case 'category':
+    case 'plan':
+    case 'app':
+    case 'ads':
+    case 'agentic':
+      return PRIOR[group];
+    case 'size':
+      return PRIOR.size[name as keyof typeof PRIOR.size];
+    default: {
+      const earlier = name.endsWith(':earlier');
+      const p = PRIOR.signal[(earlier ? name.slice(0, -':earlier'.length) : name) as keyof typeof PRIOR.signal];
+      return earlier ? { mean: p.mean * EARLIER, sd: p.sd * EARLIER } : p;
+    }
+  }
+}
+
+/** An input in plain words. */
+export function labelOf(key: string): string {
+  const [group, name] = splitKey(key);
+  switch (group) {
+    case 'intercept':
+      return 'Starting point for every account';
+    case 'country':
+      return `Based in ${name}`;
+    case 'category':
+      return `Sells ${name}`;
+    case 'plan':
+      return `On the ${name} plan`;
+    case 'size':
+      return { visits: 'Monthly visits', revenue: 'Estimated monthly revenue', products: 'Product count' }[name] + ' (per standard deviation of its log above the typical account)';
+    case 'app':
+      return `Uses the ${name} app`;
+    case 'ads':
+      return `Advertises on ${NETWORK_NAMES[name] ?? name}`;
+    case 'agentic':
+      return `Has ${FEATURE_LABELS[name as keyof typeof FEATURE_LABELS] ?? name}`;
+    default: {
+      const earlier = name.endsWith(':earlier');
+      const type = earlier ? name.slice(0, -':earlier'.length) : name;
+      const words = type.replace(/_/g, ' ');
+      return `Signal: ${words[0].toUpperCase()}${words.slice(1)} (${earlier ? 'an earlier month' : 'the latest month'})`;
+    }
+  }
+}
+
 const AGENTIC_NAMES: Record<string, string> = {
   llms_txt: 'publishes llms.txt',
   product_schema: 'has product schema markup',
@@ -420,20 +476,20 @@ function describe(input: Input, t: Term, s: StoreSnapshot): StoredEvidence {
     case 'intercept':
       return { kind: 'intercept', key: 'intercept', detail: 'Starting point for every account of this workspace', x: t.x };
     case 'country':
-      return item(`Based in ${name}`);
+      return item(labelOf(input.key));
     case 'category':
-      return item(`Sells ${name}`);
+      return item(labelOf(input.key));
     case 'plan':
-      return item(`On the ${name} plan`);
+      return item(labelOf(input.key));
     case 'size': {
       const v = s[SIZE_COLUMN[name as SizeKey]]!;
       const what = { visits: `${fmt(v)} monthly visits`, revenue: `about $${fmt(v)} estimated monthly revenue`, products: `${fmt(v)} products` }[name as SizeKey];
       return item(`${what} (${t.x >= 0 ? 'above' : 'below'} the typical account)`);
     }
     case 'app':
-      return item(`Uses the ${name} app`);
+      return item(labelOf(input.key));
     case 'ads':
-      return item(`Advertises on ${NETWORK_NAMES[name] ?? name}`);
+      return item(labelOf(input.key));
     case 'agentic':
       return item(`The store ${AGENTIC_NAMES[name] ?? name}`);
     default: {
@@ -457,13 +513,6 @@ function mergeTerms(ts: readonly Term[]): Array<[number, number]> {
   const m = new Map<number, number>();
   for (const t of ts) m.set(t.i, (m.get(t.i) ?? 0) + t.x);
   return [...m];
-}
-
-function diagonal(v: Float64Array): Float64Array {
-  const d = v.length;
-  const out = new Float64Array(d * d);
-  for (let j = 0; j < d; j++) out[j * d + j] = v[j];
-  return out;
 }
 
 /** Cholesky factor of a symmetric positive-definite matrix given by its lower triangle. */

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { currentRows, type PageRow } from '../../src/accounts/rankings.js';
-import { priorOf } from '../../src/accounts/insights.js';
-import { sigmoid, type StoredEvidence } from '../../src/accounts/model.js';
+import { priorOf, sigmoid, type StoredEvidence } from '../../src/accounts/model.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
 import { mcpClient, toolJson } from '../mcp/helpers.js';
