@@ -1,0 +1,102 @@
+/**
+ * Writes that hang on a member, from two database handles at once (two processes), each waiting
+ * for the workspace lock a role change, a removal or a sign-out holds: an invite keeps the role a
+ * concurrent members add gave; a key is not issued to a member removed meanwhile; a consent is
+ * not recorded for a browser session signed out meanwhile.
+ */
+import { type Kysely, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { Database } from '../../src/compose/database.js';
+import { issueApiKey, KeyCreatorRefused } from '../../src/api/issue-key.js';
+import { inviteMember } from '../../src/members/invite.js';
+import { deleteSession, insertSession } from '../../src/members/store.js';
+import { lockRows } from '../../src/db/locks.js';
+import { grantWorkspaceOf, recordGrant } from '../../src/oauth/store.js';
+import { lockMember } from '../../src/members/owners.js';
+import { getMember, removeMember, upsertMember } from '../../src/workspaces/store.js';
+import { workspace } from '../api/harness.js';
+import { dialects, useTwoHandles } from '../helpers/db.js';
+
+/** Resolves once a session of this database waits for a row lock (polled; the test's own timeout bounds it). */
+async function lockWaiter(q: Kysely<Database>): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(q);
+    if (Number(rows[0]!.n) > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`an invite racing a role change on two handles of one ${d.label} database`, () => {
+    const handles = useTwoHandles(d.name);
+
+    it('keeps the owner role a concurrent members add gave, however the invite asked for a member', async () => {
+      const { t, other } = handles();
+      const ws = await workspace(t.db);
+      // members add, as setMemberRole does it: the workspace lock, then the member written.
+      const invite = await whileHeld(
+        async (trx) => {
+          await lockMember(trx, ws.id, 'kim@example.com');
+          await upsertMember(trx, ws.id, 'kim@example.com', 'owner', new Date());
+        },
+        () => inviteMember(other, { workspaceId: ws.id, email: 'kim@example.com', role: 'member', baseUrl: 'https://app.example.com', now: new Date() }),
+      );
+      expect(invite.role).toBe('owner');
+      expect((await getMember(t.db.kysely, ws.id, 'kim@example.com'))?.role).toBe('owner');
+    });
+
+    /** Runs `hold` in a transaction on the first handle and `race` on the other once `hold` has its locks; resolves to `race`'s outcome. */
+    async function whileHeld<T>(hold: (trx: Kysely<Database>) => Promise<void>, race: () => Promise<T>): Promise<T> {
+      const { t } = handles();
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const ready = new Promise<void>((r) => (locked = r));
+      const first = t.db.write(async (trx) => {
+        await hold(trx);
+        locked();
+        await held;
+      });
+      await ready;
+      const raced = race();
+      // On PostgreSQL, `race` is let go only once it waits for a lock `hold` holds (so it has read
+      // whatever it reads before its lock); on SQLite its write waits for the one writer anyway.
+      if (d.name === 'PostgreSQL') await lockWaiter(t.db.kysely);
+      release();
+      await first;
+      return raced;
+    }
+
+    it('issues no key to an admin whose removal holds the lock when the key is asked for', async () => {
+      const { t, other } = handles();
+      const ws = await workspace(t.db);
+      await upsertMember(t.db.kysely, ws.id, 'ari@example.com', 'admin', new Date());
+      const issue = whileHeld(
+        async (trx) => {
+          await lockMember(trx, ws.id, 'ari@example.com');
+          await removeMember(trx, ws.id, 'ari@example.com');
+        },
+        () => issueApiKey(other, { workspaceId: ws.id, name: 'late', scopes: ['read:accounts'], createdBy: 'ari@example.com', now: new Date(), creatorManages: true }),
+      );
+      await expect(issue).rejects.toThrow(KeyCreatorRefused);
+      expect(await t.db.kysely.selectFrom('api_keys').select('id').where('workspace_id', '=', ws.id).execute()).toEqual([]);
+    });
+
+    it('records no consent for a browser session whose sign-out holds the lock when it is recorded', async () => {
+      const { t, other } = handles();
+      const ws = await workspace(t.db);
+      await upsertMember(t.db.kysely, ws.id, 'sol@example.com', 'member', new Date());
+      const now = new Date();
+      await t.db.write((trx) => insertSession(trx, { tokenHash: `session-${ws.id}`, email: 'sol@example.com', csrf: 'c', now, expiresAt: new Date(now.getTime() + 3600_000) }));
+      const recorded = whileHeld(
+        async (trx) => {
+          await lockRows(trx, 'members', { email: 'sol@example.com' });
+          await deleteSession(trx, `session-${ws.id}`);
+        },
+        () => recordGrant(other, `grant-${ws.id}`, { email: 'sol@example.com', workspace_id: ws.id, client_id: 'a' }, now, `session-${ws.id}`),
+      );
+      expect(await recorded).toBe(false);
+      expect(await grantWorkspaceOf(t.db.kysely, `grant-${ws.id}`, now)).toBeUndefined();
+    });
+  });
+}
