@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { markDelivered } from '../../src/accounts/store.js';
 import { seedAccounts } from '../helpers/accounts.js';
-import { dialects, useTwoHandles } from '../helpers/db.js';
+import { dialects, lockWaiter, useTwoHandles } from '../helpers/db.js';
 import { workspace } from '../api/harness.js';
 
 for (const d of dialects) {
@@ -31,6 +31,8 @@ for (const d of dialects) {
       await firstMarked;
       // Read before the first commits: every account still looks undelivered to the second.
       const second = other.write((trx) => markDelivered(trx, ws.id, ids, new Date()));
+      // On PostgreSQL the second UPDATE is under way, waiting for the first's row locks, before the first commits.
+      if (d.name === 'PostgreSQL') await lockWaiter(t.db.kysely);
       release();
       expect((await first).sort()).toEqual(ids);
       expect(await second).toEqual([]);

@@ -4,7 +4,7 @@
  * concurrent members add gave; a key is not issued to a member removed meanwhile; a consent is
  * not recorded for a browser session signed out meanwhile.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/compose/database.js';
 import { issueApiKey, KeyCreatorRefused } from '../../src/api/issue-key.js';
@@ -15,16 +15,7 @@ import { grantWorkspaceOf, recordGrant } from '../../src/oauth/store.js';
 import { lockMember } from '../../src/members/owners.js';
 import { getMember, removeMember, upsertMember } from '../../src/workspaces/store.js';
 import { workspace } from '../api/harness.js';
-import { dialects, useTwoHandles } from '../helpers/db.js';
-
-/** Resolves once a session of this database waits for a row lock (polled; the test's own timeout bounds it). */
-async function lockWaiter(q: Kysely<Database>): Promise<void> {
-  for (;;) {
-    const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(q);
-    if (Number(rows[0]!.n) > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { dialects, lockWaiter, useTwoHandles } from '../helpers/db.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`an invite racing a role change on two handles of one ${d.label} database`, () => {

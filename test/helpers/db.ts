@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { openDatabase, type Db } from '../../src/compose/database.js';
+import { type Kysely, sql } from 'kysely';
+import { type Database, openDatabase, type Db } from '../../src/compose/database.js';
 
 export const pgUrl: string | undefined = process.env.DATABASE_URL;
 
@@ -88,4 +89,13 @@ export function useTwoHandles(dialect: DialectName): () => { t: TestDb; other: D
     await t?.cleanup();
   });
   return () => ({ t: t!, other: other! });
+}
+
+/** PostgreSQL: resolves once a session of this database waits for a lock (polled; the test's own timeout bounds it). */
+export async function lockWaiter(q: Kysely<Database>): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(q);
+    if (Number(rows[0]!.n) > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
