@@ -2,7 +2,7 @@
  * An account row's evidence as the API shows it: the row keeps each input's value (it changes
  * only with the data), the workspace's model supplies the weights, so the contributions add up
  * to the logit the row was scored with. Rows loaded by `accounts import` (model version 0) show
- * their evidence as imported.
+ * the evidence the import wrote (accounts/imported.ts): already weighed, its contributions add up too.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../compose/database.js';

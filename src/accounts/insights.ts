@@ -70,7 +70,9 @@ const Weight = z.object({
   label: z.string().describe('The same in plain words'),
   weight: z.number().describe("The input's weight in the logit (posterior mode)"),
   sd: z.number().describe('Posterior standard deviation of the weight (Laplace approximation at the mode)'),
-  interval: z.tuple([z.number(), z.number()]).describe('95% credible interval: weight ± 1.96 sd'),
+  // Two numbers as an array of length 2, not a tuple: a tuple's JSON Schema (prefixItems, 2020-12)
+  // reads as "no item allowed" to the draft-07 validators MCP clients check structured content with.
+  interval: z.array(z.number()).length(2).describe('95% credible interval [low, high]: weight ± 1.96 sd'),
   prior: z.object({ mean: z.number(), sd: z.number() }).describe('The starting weighting: where the weight is without labels'),
   moved: z.number().describe("How far the workspace's outcomes moved the weight from its starting weighting, in prior standard deviations: (weight − prior.mean) ÷ prior.sd (0 before any label)"),
 });

@@ -16,6 +16,7 @@ import { sortableId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import { currentRanking, type DetailRow, inTransaction, inWrites, type PageRow, rankedAccount, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../compose/database.js';
+import { importedEvidence, importedLogit } from './imported.js';
 
 export interface AccountInput {
   store_id: string;
@@ -25,8 +26,12 @@ export interface AccountInput {
   category?: string | null;
   plan?: string | null;
   in_market?: boolean;
+  /**
+   * Scored rows (model_version > 0): the model's stored evidence. Imported rows: their reasons
+   * (any shape accounts/imported.ts documents), shown under the term that carries the imported score.
+   */
   evidence?: unknown[];
-  /** The score's logit (the evidence's contributions add up to it). */
+  /** The score's logit (the evidence's contributions add up to it); an imported score's by default. */
   logit?: number;
   /** In the in-market list as exploration. */
   explore?: boolean;
@@ -85,11 +90,12 @@ async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, li
   const ranked = new Map<string, RankedRow>(
     current.rows.map((r) => [r.store_id, { ...r, in_market: r.in_market === 1, explore: r.explore === 1 }]),
   );
+  const logits = new Map(listed.map((a) => [a.store_id, a.logit ?? importedLogit(a.score)]));
   for (const a of listed) {
     ranked.set(a.store_id, {
       store_id: a.store_id,
       score: a.score,
-      logit: a.logit ?? 0,
+      logit: logits.get(a.store_id)!,
       // An imported score comes without the model's posterior: its spread is unknown.
       logit_sd: null,
       in_market: a.in_market !== false,
@@ -103,7 +109,8 @@ async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, li
     country: a.country ?? null,
     category: a.category ?? null,
     plan: a.plan ?? null,
-    evidence: JSON.stringify(a.evidence ?? []),
+    // An imported row's reasons, in the declared evidence shape, under the term carrying its score.
+    evidence: JSON.stringify(a.model_version ? (a.evidence ?? []) : importedEvidence(a.evidence ?? [], logits.get(a.store_id)!)),
     signals: JSON.stringify(a.signals ?? []),
   }));
   const statuses = new Map(listed.filter((a) => a.status !== undefined).map((a) => [a.store_id, a.status!]));

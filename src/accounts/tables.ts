@@ -8,6 +8,7 @@ import { migration as m0004AccountsIntelligence } from './migrations/0004-accoun
 import { migration as m0009RankingVersions } from './migrations/0009-ranking-versions.js';
 import { migration as m0021OutcomeScores } from './migrations/0021-outcome-scores.js';
 import { migration as m0022RankingLogitSd } from './migrations/0022-ranking-logit-sd.js';
+import { migration as m0025ImportedEvidence } from './migrations/0025-imported-evidence.js';
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { DealStage, LostReason } from '../deals/stages.js';
@@ -78,7 +79,7 @@ export interface RankingDetailsTable {
   country: string | null;
   category: string | null;
   plan: string | null;
-  /** JSON array of evidence items (accounts/model.ts StoredEvidence for scored rows; as imported otherwise). */
+  /** JSON array of evidence items (accounts/model.ts StoredEvidence for scored rows; the declared items of accounts/imported.ts for imported ones). */
   evidence: string;
   /** JSON array of the recent signals shown on the row. */
   signals: string;
@@ -173,4 +174,5 @@ export const accountsMigrations = {
   '0009_ranking_versions': m0009RankingVersions,
   '0021_outcome_scores': m0021OutcomeScores,
   '0022_ranking_logit_sd': m0022RankingLogitSd,
+  '0025_imported_evidence': m0025ImportedEvidence,
 };

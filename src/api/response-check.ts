@@ -1,13 +1,18 @@
 /**
  * Response validation (validateResponses: tests, and `STORELENS_VALIDATE_RESPONSES=1` in
  * development): a handler's JSON body, as it goes out on the wire, must be exactly what its
- * route's `response` schema documents (openapi.json, the MCP tool's output schema), with a
- * status the route declares. A member the schema does not declare, a missing one, a wrong value
- * or another status is a ResponseMismatch, which the executor answers as a 500 (and rolls back
- * in a mutating call).
+ * route's `response` schema documents, with a status the route declares. Checked twice: by the
+ * zod schema itself, and by the JSON Schema made of it (what openapi.json publishes and the MCP
+ * tool's output schema is) with ajv configured as the MCP SDKs' clients configure it — so a body
+ * that one of them would refuse never passes. A member the schema does not declare, a missing
+ * one, a wrong value or another status is a ResponseMismatch, which the executor answers as a
+ * 500 (and rolls back in a mutating call).
  */
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import type { z } from 'zod';
 import type { AnyRoute, OperationResult } from './route-def.js';
+import { jsonSchema } from './schemas.js';
 
 export class ResponseMismatch extends Error {
   constructor(
@@ -35,7 +40,23 @@ function bodyIssues(route: AnyRoute, body: unknown, where: string): string[] {
   const wire: unknown = JSON.parse(text);
   const parsed = (route.response as z.ZodType).safeParse(wire);
   if (!parsed.success) return parsed.error.issues.map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}`);
-  return differences(wire, parsed.data, where);
+  const drift = differences(wire, parsed.data, where);
+  if (drift.length) return drift;
+  const published = publishedValidator(route);
+  if (published(wire)) return [];
+  return (published.errors ?? []).map((e) => `${where}${e.instancePath.replace(/\//g, '.')}: ${e.message ?? 'invalid'} (the published JSON Schema)`);
+}
+
+/** ajv as the MCP SDKs' clients set it up (`@modelcontextprotocol/sdk` AjvJsonSchemaValidator). */
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true }));
+const validators = new WeakMap<AnyRoute, ValidateFunction>();
+
+/** The validator of a route's published response JSON Schema, compiled once. */
+function publishedValidator(route: AnyRoute): ValidateFunction {
+  let v = validators.get(route);
+  if (!v) validators.set(route, (v = ajv.compile(jsonSchema(route.response as z.ZodType, 'output'))));
+  return v;
 }
 
 /** Where the body sent differs from what the schema makes of it: members it leaves out (undeclared) or adds (defaults), values it changes. */

@@ -151,7 +151,7 @@ export async function seedBenchWorkspace(db: Db, now: Date): Promise<{ issue: (n
       category: ['apparel', 'beauty', 'home'][i % 3],
       plan: ['basic', 'grow', 'plus'][i % 3],
       in_market: i % 5 !== 4,
-      evidence: [{ signal: 'ad_channel_added', channel: 'tiktok', month: '2026-09' }],
+      evidence: [{ signal: 'ad_channel_started', detail: 'TikTok', month: '2026-09' }],
     })),
     now,
   );

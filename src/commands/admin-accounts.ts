@@ -1,24 +1,11 @@
-/** storelens accounts import FILE: NDJSON, one account per line with at least store_id and score. */
+/** storelens accounts import FILE: NDJSON, one account per line with at least store_id and score (accounts/imported.ts). */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { type AccountInput, importAccounts } from '../accounts/store.js';
+import { ImportLine } from '../accounts/imported.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';
-
-const nullableText = z.string().nullable().optional();
-
-const accountLine = z.object({
-  store_id: z.string().min(1),
-  score: z.number(),
-  domain: nullableText,
-  country: nullableText,
-  category: nullableText,
-  plan: nullableText,
-  in_market: z.boolean().optional(),
-  evidence: z.array(z.record(z.string(), z.unknown())).optional(),
-});
 
 /** Parses and validates every line first, so a bad file writes nothing. */
 export function parseAccountsNdjson(file: string, text: string): AccountInput[] {
@@ -32,7 +19,7 @@ export function parseAccountsNdjson(file: string, text: string): AccountInput[] 
     } catch {
       throw new CliError(`${file}: line ${i + 1}: not valid JSON`);
     }
-    const r = accountLine.safeParse(value);
+    const r = ImportLine.safeParse(value);
     if (!r.success) {
       const issue = r.error.issues[0]!;
       throw new CliError(`${file}: line ${i + 1}: field ${issue.path.join('.') || '(line)'}: ${issue.message}`);

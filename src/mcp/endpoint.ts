@@ -9,7 +9,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type CallToolResult, McpServer, type StandardSchemaWithJSON, createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
+import { type CallToolResult, McpServer, type Tool, type StandardSchemaWithJSON, createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticated } from '../api/auth.js';
 import type { OperationExecutor, OperationResponse } from '../api/executor.js';
@@ -113,26 +113,31 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
     instructions:
       'storelens: a workspace\'s scored in-market accounts (with evidence), its pipeline (deals, contacts, outcomes), watches and webhooks. Every tool is one REST operation of /api/v1 with the same rules; a failure is a tool error carrying the RFC 7807 problem.',
   });
+  const listed: Tool[] = [];
   for (const tool of operationTools(ctx.routes)) {
-    if (!ctx.executor.permits(tool.route, caller.auth)) continue;
+    const config = {
+      title: tool.title,
+      description: tool.description,
+      annotations: {
+        title: tool.title,
+        readOnlyHint: !isMutating(tool.route),
+        destructiveHint: tool.route.method === 'DELETE',
+        idempotentHint: isMutating(tool.route),
+        openWorldHint: false,
+      },
+    };
     server.registerTool(
       tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: passThrough(tool.inputSchema),
-        ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}),
-        annotations: {
-          title: tool.title,
-          readOnlyHint: !isMutating(tool.route),
-          destructiveHint: tool.route.method === 'DELETE',
-          idempotentHint: isMutating(tool.route),
-          openWorldHint: false,
-        },
-      },
+      { ...config, inputSchema: passThrough(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}) },
       async (args: Record<string, unknown>) => toolResult(await ctx.executor.execute(tool.route, tool.request(args ?? {}, callerOf(caller.auth)), caller.auth)),
     );
+    if (ctx.executor.permits(tool.route, caller.auth)) listed.push({ name: tool.name, ...config, inputSchema: tool.inputSchema as unknown as Tool['inputSchema'], ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}) });
   }
+  // tools/list names only the operations this caller may call now. Every operation of the table
+  // stays callable, so a tool listed to the assistant before its key lost a scope (or the
+  // operation became unavailable) answers the same 403 or 404 problem REST does, as a tool
+  // error, rather than the protocol error an unknown tool gets.
+  server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
   const publication = ctx.opts.publication?.();
   if (publication) registerStatisticsResources(server, publication, ctx.opts.publicUrl ?? caller.origin);
   return server;
@@ -157,13 +162,21 @@ function passThrough(json: object): StandardSchemaWithJSON<Record<string, unknow
   };
 }
 
+/**
+ * A tool's answer: the REST body as text, and on success as `structuredContent` too (what the
+ * tool's output schema describes). A problem is a tool error (`isError`) whose problem+json is the
+ * text alone: clients check structured content against the output schema even on an error (SDK
+ * 1.x does), so a problem there would throw in the client instead of reaching the assistant.
+ */
 function toolResult(r: OperationResponse): CallToolResult {
   const replayed = r.headers['idempotent-replayed'] === 'true';
   const meta = { 'storelens/status': r.status, ...(replayed ? { 'storelens/idempotent-replayed': true } : {}), ...(r.headers['retry-after'] ? { 'storelens/retry-after': Number(r.headers['retry-after']) } : {}) };
-  if (r.contentType !== undefined) return { content: [{ type: 'text', text: r.body }], _meta: meta };
+  const content: CallToolResult['content'] = [{ type: 'text', text: r.body }];
+  if (r.problem) return { content, isError: true, _meta: meta };
+  if (r.contentType !== undefined) return { content, _meta: meta };
   const parsed = JSON.parse(r.body) as unknown;
   const structured = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  return { content: [{ type: 'text', text: r.body }], ...(structured ? { structuredContent: structured } : {}), ...(r.problem ? { isError: true } : {}), _meta: meta };
+  return { content, ...(structured ? { structuredContent: structured } : {}), _meta: meta };
 }
 
 function originOf(req: FastifyRequest, opts: McpOptions): string {

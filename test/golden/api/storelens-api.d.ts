@@ -2535,11 +2535,8 @@ export interface operations {
                             weight: number;
                             /** @description Posterior standard deviation of the weight (Laplace approximation at the mode) */
                             sd: number;
-                            /** @description 95% credible interval: weight ± 1.96 sd */
-                            interval: [
-                                number,
-                                number
-                            ];
+                            /** @description 95% credible interval [low, high]: weight ± 1.96 sd */
+                            interval: number[];
                             /** @description The starting weighting: where the weight is without labels */
                             prior: {
                                 mean: number;
@@ -2558,11 +2555,8 @@ export interface operations {
                             weight: number;
                             /** @description Posterior standard deviation of the weight (Laplace approximation at the mode) */
                             sd: number;
-                            /** @description 95% credible interval: weight ± 1.96 sd */
-                            interval: [
-                                number,
-                                number
-                            ];
+                            /** @description 95% credible interval [low, high]: weight ± 1.96 sd */
+                            interval: number[];
                             /** @description The starting weighting: where the weight is without labels */
                             prior: {
                                 mean: number;

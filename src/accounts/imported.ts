@@ -1,0 +1,98 @@
+/**
+ * Accounts scored outside storelens and loaded with `storelens accounts import`: the line
+ * contract the import checks, and the row they become. An imported score has no model behind it,
+ * so its evidence cannot weigh anything: the row's logit is the imported score's, carried whole
+ * by one `imported` term, and each reason the file gives is listed with contribution 0. The
+ * contributions still add up to the logit, as on every row (the account row contract).
+ */
+import { z } from 'zod';
+import { MONTH } from '../core/month.js';
+import { SIGNAL_TYPES } from '../core/signals.js';
+
+const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
+const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+/** A reason as stored and shown: the declared evidence item, without a contribution of its own. */
+export const ImportedReason = z.strictObject({
+  kind: z.enum(['feature', 'signal'], { message: 'must be "feature" or "signal" (the imported score itself is the row\'s only weighted term)' }),
+  key: text(200),
+  detail: text(500),
+  month: MONTH_TEXT.optional(),
+});
+export type ImportedReason = z.infer<typeof ImportedReason>;
+
+/** `{"signal":"agentic_feature_adopted","detail":"llms_txt","month":"2026-09"}`: a signal type, in the key scoring gives it. */
+const SignalShorthand = z.strictObject({ signal: z.enum(SIGNAL_TYPES), detail: text(500).optional(), month: MONTH_TEXT.optional() });
+/** `{"feature":"plus_plan","detail":"On the Plus plan"}`: a feature of the store. */
+const FeatureShorthand = z.strictObject({ feature: text(200), detail: text(500).optional() });
+
+const sentence = (words: string) => `${words[0]!.toUpperCase()}${words.slice(1)}`;
+
+/** One evidence item of an import line, in any documented shape, as the declared reason. */
+const ReasonLine = z.record(z.string(), z.unknown()).transform((item, ctx): ImportedReason => {
+  const [shape, declared] = 'signal' in item ? [SignalShorthand, false] : 'feature' in item ? [FeatureShorthand, false] : [ImportedReason, true];
+  const r = shape.safeParse(item);
+  if (!r.success) {
+    for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issueMessage(issue), path: issue.path });
+    return z.NEVER;
+  }
+  const v = r.data as Record<string, string | undefined>;
+  if (declared) return r.data as ImportedReason;
+  if (v.signal !== undefined) {
+    const words = sentence(v.signal.replace(/_/g, ' '));
+    return { kind: 'signal', key: `signal:${v.signal}`, detail: v.detail ? `${words}: ${v.detail}` : words, ...(v.month ? { month: v.month } : {}) };
+  }
+  return { kind: 'feature', key: v.feature!, detail: v.detail ?? v.feature! };
+});
+
+/** An evidence item in a documented shape as its reason (undefined when it is in none). */
+export function readReason(item: unknown): ImportedReason | undefined {
+  const r = ReasonLine.safeParse(item);
+  return r.success ? r.data : undefined;
+}
+
+/** A zod issue in words an importer can act on (an unknown member is named, with the shapes accepted). */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'unrecognized_keys') return issue.message;
+  if (issue.keys.includes('contribution')) {
+    return "contribution: an imported score has no model weights; leave contribution out (each reason is shown with contribution 0, and the score's logit as one `imported` term)";
+  }
+  return `${issue.keys.join(', ')}: not a member of an evidence item (give a \`signal\` with an optional \`detail\` and \`month\`, a \`feature\` with an optional \`detail\`, or \`kind\`, \`key\`, \`detail\` and an optional \`month\`)`;
+}
+
+/** One line of an import file: the account row contract's fields an importer supplies. */
+export const ImportLine = z.strictObject({
+  store_id: text(200),
+  score: z.number().min(0, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)').max(1, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)'),
+  domain: z.string().max(253).nullable().optional(),
+  country: z.string().max(100).nullable().optional(),
+  category: z.string().max(200).nullable().optional(),
+  plan: z.string().max(100).nullable().optional(),
+  in_market: z.boolean().optional(),
+  evidence: z.array(ReasonLine).max(100, 'must list at most 100 items').optional(),
+});
+export type ImportLine = z.output<typeof ImportLine>;
+
+/** Scores of 0 and 1 are kept finite: the logit of a score this close to 0 or 1. */
+const EDGE = 1e-6;
+
+/** The logit of an imported score (a probability; the ends clamped to stay finite). */
+export function importedLogit(score: number): number {
+  const p = Math.min(1 - EDGE, Math.max(EDGE, score));
+  return Math.log(p / (1 - p));
+}
+
+/** The key of the term that carries an imported score. */
+export const IMPORTED_KEY = 'imported';
+
+/**
+ * The evidence an imported row shows: the `imported` term carrying the whole logit, then the
+ * file's reasons (any documented shape, as ImportLine reads them), each contributing 0 (their
+ * weights are the importer's, and unknown here).
+ */
+export function importedEvidence(reasons: readonly unknown[], logit: number) {
+  return [
+    { kind: 'intercept' as const, key: IMPORTED_KEY, detail: 'Score imported with storelens accounts import, not weighed by this workspace\'s model: it carries the whole logit', contribution: logit },
+    ...reasons.map((r) => ({ ...ReasonLine.parse(r), contribution: 0 })),
+  ];
+}
