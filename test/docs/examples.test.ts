@@ -66,7 +66,7 @@ const unexplained = (issues: string[]) => issues.filter((i) => !SCHEMA_BUGS.some
 type Json = Record<string, unknown>;
 const OPENAPI = buildOpenApi(ROUTES, capabilityReader()) as { paths: Record<string, Record<string, Json>>; webhooks: Record<string, Json>; components: { schemas: Record<string, Json> } };
 
-// As the MCP SDKs create theirs (validation/ajv-provider.js of @modelcontextprotocol/sdk 1.x).
+// As MCP SDK 1.x creates its validator (validation/ajv-provider.js of @modelcontextprotocol/sdk): draft-07 ajv.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true });
 addFormats(ajv);
@@ -287,7 +287,7 @@ function classify(block: CodeBlock): { kind: Kind; issues: string[] } | undefine
 
 // --- the examples -------------------------------------------------------------------------------------
 
-const looksJson = (b: CodeBlock) => b.lang === 'json' || (b.lang === '' && /^\s*(\{\s*["}]|\[)/.test(b.text));
+const looksJson = (b: CodeBlock) => ['json', 'jsonc', 'ndjson', 'jsonl'].includes(b.lang) || (b.lang === '' && /^\s*(\{\s*["}]|\[)/.test(b.text));
 const jsonBlocks = BLOCKS.filter((b) => looksJson(b) && !transcript(b));
 /** `$ storelens … --json` transcripts: each output line that opens a JSON value. */
 const cliJson = BLOCKS.filter((b) => b.lang === '' && b.text.startsWith('$ storelens ')).flatMap((block) =>

@@ -45,10 +45,10 @@ export interface Transcript {
   bodyOffset: number;
 }
 
-/** The block as an HTTP response transcript, or undefined when it does not start with a status line. */
+/** The block as an HTTP response transcript, or undefined when it does not start with a status line (`HTTP/1.1 200 OK`). */
 export function transcript(b: CodeBlock): Transcript | undefined {
   const lines = b.text.split('\n');
-  const status = /^HTTP\/1\.1 (\d{3})\b/.exec(lines[0]!);
+  const status = /^HTTP\/\d(?:\.\d)? (\d{3})\b/.exec(lines[0]!);
   if (!status) return undefined;
   const blank = lines.indexOf('');
   const headerLines = lines.slice(1, blank < 0 ? lines.length : blank);
