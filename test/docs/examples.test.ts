@@ -48,19 +48,6 @@ const NOT_PAYLOADS: { file: string; contains: string; why: string }[] = [
   { file: 'docs/publishing.md', contains: '"changes_version": 1', why: 'a published change list (/api/data/changes of `serve`, a static file, not /api/v1)' },
 ];
 
-/**
- * Where a schema, not the example, is wrong (reported, not fixed here): the issues it causes are
- * expected, and a test fails once they are gone so that the entry goes too.
- */
-const SCHEMA_BUGS: { issue: RegExp; why: string }[] = [
-  {
-    issue: /^get_model_insights 200: \/(weights|learned)\/\d+\/interval\/[01] boolean schema is false$/,
-    why: 'the interval tuple is published as `prefixItems` + `items: false` (draft 2020-12); the draft-07 ajv of MCP SDK 1.x reads `items: false` as "no element at all"',
-  },
-];
-/** The issues no entry of SCHEMA_BUGS explains. */
-const unexplained = (issues: string[]) => issues.filter((i) => !SCHEMA_BUGS.some((b) => b.issue.test(i)));
-
 // --- the contract as a client reads it -------------------------------------------------------------
 
 type Json = Record<string, unknown>;
@@ -296,13 +283,13 @@ const cliJson = BLOCKS.filter((b) => b.lang === '' && b.text.startsWith('$ store
 
 describe('HTTP transcripts in README.md and docs/', () => {
   it.each(transcripts.map((t) => [at(t.block), t] as const))('%s answers as its operation declares', (_where, t) => {
-    expect(unexplained(transcriptIssues(t)), at(t.block)).toEqual([]);
+    expect(transcriptIssues(t), at(t.block)).toEqual([]);
   });
 });
 
 describe('curl requests to /api/v1 in README.md and docs/', () => {
   it.each(requests.map((r) => [at(r.block, r.curl!.offset), r] as const))('%s is a request its operation takes', (_where, r) => {
-    expect(unexplained(requestIssues(r)), at(r.block, r.curl!.offset)).toEqual([]);
+    expect(requestIssues(r), at(r.block, r.curl!.offset)).toEqual([]);
   });
 });
 
@@ -310,7 +297,7 @@ describe('JSON blocks in README.md and docs/', () => {
   it.each(jsonBlocks.map((b) => [at(b), b] as const))('%s matches the schema it illustrates', (where, block) => {
     const result = classify(block);
     expect(result, `${where}: no rule knows what this JSON illustrates: classify it in examples.test.ts (or list it in NOT_PAYLOADS if it is no API payload)`).toBeDefined();
-    expect(unexplained(result!.issues), `${where} (${result!.kind})`).toEqual([]);
+    expect(result!.issues, `${where} (${result!.kind})`).toEqual([]);
   });
 
   it('lists in NOT_PAYLOADS only blocks there are, each once', () => {
@@ -322,13 +309,6 @@ describe('JSON blocks in README.md and docs/', () => {
     for (const kind of ['problem', 'webhook message', 'event payload', 'API object', 'account evidence', 'accounts import (NDJSON)'] satisfies Kind[]) expect(kinds, kind).toContain(kind);
     expect(transcripts.length).toBeGreaterThan(30);
     expect(requests.length).toBeGreaterThan(20);
-  });
-});
-
-describe('schema bugs the examples show', () => {
-  it.each(SCHEMA_BUGS.map((b) => [b.why, b] as const))('still shown (remove the entry once fixed): %s', (_why, b) => {
-    const all = [...transcripts.flatMap(transcriptIssues), ...requests.flatMap(requestIssues), ...jsonBlocks.flatMap((j) => classify(j)?.issues ?? [])];
-    expect(all.some((i) => b.issue.test(i))).toBe(true);
   });
 });
 
