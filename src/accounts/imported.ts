@@ -26,10 +26,17 @@ const SignalShorthand = z.strictObject({ signal: z.enum(SIGNAL_TYPES), detail: t
 /** `{"feature":"plus_plan","detail":"On the Plus plan"}`: a feature of the store. */
 const FeatureShorthand = z.strictObject({ feature: text(200), detail: text(500).optional() });
 
+const SHAPES =
+  'not a member of an evidence item (give a `signal` with an optional `detail` and `month`, a `feature` with an optional `detail`, or `kind`, `key`, `detail` and an optional `month`)';
+
 const sentence = (words: string) => `${words[0]!.toUpperCase()}${words.slice(1)}`;
 
 /** One evidence item of an import line, in any documented shape, as the declared reason. */
 const ReasonLine = z.record(z.string(), z.unknown()).transform((item, ctx): ImportedReason => {
+  if (!('signal' in item || 'feature' in item || 'kind' in item)) {
+    ctx.addIssue({ code: 'custom', message: `${Object.keys(item).join(', ') || '{}'}: ${SHAPES}` });
+    return z.NEVER;
+  }
   const [shape, declared] = 'signal' in item ? [SignalShorthand, false] : 'feature' in item ? [FeatureShorthand, false] : [ImportedReason, true];
   const r = shape.safeParse(item);
   if (!r.success) {
@@ -57,7 +64,7 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.keys.includes('contribution')) {
     return "contribution: an imported score has no model weights; leave contribution out (each reason is shown with contribution 0, and the score's logit as one `imported` term)";
   }
-  return `${issue.keys.join(', ')}: not a member of an evidence item (give a \`signal\` with an optional \`detail\` and \`month\`, a \`feature\` with an optional \`detail\`, or \`kind\`, \`key\`, \`detail\` and an optional \`month\`)`;
+  return `${issue.keys.join(', ')}: ${SHAPES}`;
 }
 
 /** One line of an import file: the account row contract's fields an importer supplies. */

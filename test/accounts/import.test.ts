@@ -1,0 +1,152 @@
+/**
+ * `storelens accounts import`, the door of scores made elsewhere: every line is checked against
+ * the account row contract, and what it imports is served in the declared shape — over REST (with
+ * response validation on) and through both MCP SDK lines, whose clients check each answer against
+ * the tool's output schema. The file imported is the example of docs/administration.md.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countAccounts } from '../../src/accounts/store.js';
+import { parseAccountsNdjson } from '../../src/commands/admin-accounts.js';
+import { apiKey, call, startApi, type Harness } from '../api/harness.js';
+import { adminCli } from '../helpers/cli.js';
+import { dialects } from '../helpers/db.js';
+import { mcpClient, toolJson } from '../mcp/helpers.js';
+
+const section = (() => {
+  const guide = readFileSync(new URL('../../docs/administration.md', import.meta.url), 'utf8');
+  return guide.slice(guide.indexOf('### `storelens accounts import <file>`'));
+})();
+/** The code block of the import section of docs/administration.md that starts with `opening`. */
+function documented(opening: string): string {
+  const block = [...section.matchAll(/```(?:json)?\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.startsWith(opening));
+  if (!block) throw new Error(`docs/administration.md: no block starting ${opening} under the accounts import heading`);
+  return block;
+}
+
+const logit = (p: number) => Math.log(p / (1 - p));
+const sum = (items: { contribution: number }[]) => items.reduce((s, e) => s + e.contribution, 0);
+
+describe('an import line', () => {
+  const refusal = (line: string) => {
+    try {
+      parseAccountsNdjson('f.ndjson', `{"store_id":"ok","score":0.5}\n${line}\n`);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'accepted';
+  };
+
+  it('becomes the declared evidence, whatever documented shape its reasons take', () => {
+    const [a] = parseAccountsNdjson(
+      'f.ndjson',
+      '{"store_id":"s","score":0.5,"evidence":[{"signal":"ad_channel_started","detail":"TikTok","month":"2026-09"},{"feature":"plus_plan"},{"kind":"feature","key":"country:US","detail":"Based in US"}]}',
+    );
+    expect(a!.evidence).toEqual([
+      { kind: 'signal', key: 'signal:ad_channel_started', detail: 'Ad channel started: TikTok', month: '2026-09' },
+      { kind: 'feature', key: 'plus_plan', detail: 'plus_plan' },
+      { kind: 'feature', key: 'country:US', detail: 'Based in US' },
+    ]);
+  });
+
+  it.each([
+    ['a score outside [0, 1]', '{"store_id":"s","score":87}', /line 2: field score: must be between 0 and 1 .*divide a 0–100 score by 100/],
+    ['a contribution', '{"store_id":"s","score":0.5,"evidence":[{"kind":"signal","key":"k","detail":"d","contribution":0.4}]}', /line 2: field evidence\.0: contribution: an imported score has no model weights/],
+    ['an intercept term', '{"store_id":"s","score":0.5,"evidence":[{"kind":"intercept","key":"k","detail":"d"}]}', /line 2: field evidence\.0\.kind: must be "feature" or "signal"/],
+    ['an unknown signal type', '{"store_id":"s","score":0.5,"evidence":[{"signal":"went_viral"}]}', /line 2: field evidence\.0\.signal: /],
+    ['an item of no documented shape', '{"store_id":"s","score":0.5,"evidence":[{"reason":"liked us"}]}', /line 2: field evidence\.0: reason: not a member of an evidence item/],
+    ['a field the row contract does not have', '{"store_id":"s","score":0.5,"scroe":1}', /line 2: field \(line\): .*scroe/],
+    ['a month that is not YYYY-MM', '{"store_id":"s","score":0.5,"evidence":[{"signal":"traffic_up","month":"09/2026"}]}', /line 2: field evidence\.0\.month: must be a month YYYY-MM/],
+  ])('is refused with its line and field for %s', (_what, line, message) => {
+    expect(refusal(line)).toMatch(message);
+  });
+});
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`the documented import, served on ${d.label}`, () => {
+    let h: Harness;
+    let key: string;
+    let wsId: string;
+    const dir = mkdtempSync(join(tmpdir(), 'storelens-import-'));
+    const run = adminCli(() => h.t);
+
+    beforeAll(async () => {
+      h = await startApi(d.name);
+      const ws = await run('workspaces', 'create', 'acme', '--json');
+      expect(ws.code).toBe(0);
+      await run('members', 'add', '--workspace', 'acme', '--email', 'owner@example.com', '--role', 'owner');
+      wsId = (ws.json as { id: string }).id;
+      const file = join(dir, 'accounts.ndjson');
+      writeFileSync(file, documented('{"store_id"'));
+      const r = await run('accounts', 'import', file, '--workspace', 'acme', '--json');
+      expect(r.stderr).toBe('');
+      expect(r.json).toEqual({ workspace_id: wsId, imported: 4, inserted: 4, updated: 0 });
+      key = await apiKey(h.db, wsId, ['read:accounts']);
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it('answers the imported rows over REST in the declared shape, their contributions adding up to the logit', async () => {
+      const page = await call(h.base, 'GET', '/accounts?filter=all', { key });
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      const top = page.body.data[0];
+      expect(top).toMatchObject({ store_id: 'shop-1001', score: 0.91, logit_sd: null, score_interval: null, model_version: 0 });
+      expect(top.logit).toBeCloseTo(logit(0.91), 12);
+      expect(top.evidence).toEqual([
+        { kind: 'intercept', key: 'imported', detail: expect.stringContaining('imported'), contribution: top.logit },
+        { kind: 'signal', key: 'signal:agentic_feature_adopted', detail: 'Agentic feature adopted: llms_txt', contribution: 0 },
+      ]);
+      for (const row of page.body.data) expect(sum(row.evidence)).toBeCloseTo(row.logit, 12);
+      // As the guide shows the row.
+      const shown = JSON.parse(documented('{"object":"account"'));
+      expect({ ...top, updated_at: shown.updated_at }).toEqual(shown);
+      const one = await call(h.base, 'GET', '/accounts/shop-1001', { key });
+      expect(one.status).toBe(200);
+      expect(one.body.evidence).toEqual(top.evidence);
+    });
+
+    it('lists and reads them through MCP SDK 1.x, whose client checks them against the output schema', async () => {
+      const client = new Sdk1Client({ name: 'sdk1-import', version: '1.0.0' });
+      await client.connect(new Sdk1Transport(new URL(`${h.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      try {
+        await client.listTools();
+        const list = await client.callTool({ name: 'list_accounts', arguments: { filter: 'all' } });
+        expect(list.isError).toBeFalsy();
+        expect((list.structuredContent as { data: { store_id: string }[] }).data.map((r) => r.store_id)).toEqual(['shop-1001', 'shop-1002', 'shop-1003', 'shop-1004']);
+        const one = await client.callTool({ name: 'get_account', arguments: { store_id: 'shop-1001' } });
+        expect(one.isError).toBeFalsy();
+        expect(one.structuredContent).toEqual(toolJson(one));
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('lists and reads them through MCP SDK 2.x', async () => {
+      const { client, close } = await mcpClient(h.base, { key });
+      try {
+        await client.listTools();
+        const list = await client.callTool({ name: 'list_accounts', arguments: { filter: 'all', limit: 2 } });
+        expect(list.isError).toBeFalsy();
+        const one = await client.callTool({ name: 'get_account', arguments: { store_id: 'shop-1004' } });
+        expect(one.isError).toBeFalsy();
+        expect(toolJson(one)).toMatchObject({ store_id: 'shop-1004', in_market: false, evidence: [{ kind: 'intercept', key: 'imported' }] });
+      } finally {
+        await close();
+      }
+    });
+
+    it('refuses a file with one bad line and imports nothing of it', async () => {
+      const file = join(dir, 'scores-0-100.ndjson');
+      writeFileSync(file, '{"store_id":"new-1","score":0.5}\n{"store_id":"new-2","score":87}\n');
+      const r = await run('accounts', 'import', file, '--workspace', 'acme');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('scores-0-100.ndjson: line 2: field score: must be between 0 and 1');
+      expect(await countAccounts(h.db.kysely, wsId)).toBe(4);
+    });
+  });
+}
