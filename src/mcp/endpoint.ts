@@ -13,6 +13,7 @@ import { type CallToolResult, McpServer, type Tool, type StandardSchemaWithJSON,
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticated } from '../api/auth.js';
 import type { OperationExecutor, OperationResponse } from '../api/executor.js';
+import { toProblem } from '../api/error-handler.js';
 import { ApiProblem, isApiProblem, sendProblem } from '../api/problems.js';
 import { type AnyRoute, isMutating } from '../api/route-def.js';
 import { SCOPES } from '../api/scopes.js';
@@ -82,24 +83,29 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
       const request = webRequest(req, origin);
       const refused = originValidationResponse(request, allowed);
       if (refused) return sendWeb(reply, refused);
-      let auth: Authenticated;
+      let caller: Caller;
       try {
-        auth = (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization));
+        caller = { auth: (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization)), origin };
       } catch (e) {
         if (isApiProblem(e) && e.status === 401 && opts.resourceMetadataUrl) return sendProblem(reply, withResourceMetadata(e, opts.resourceMetadataUrl(origin)));
-        throw e;
+        const p = toProblem(e, 0);
+        if (p.status !== 503) throw e;
+        // The database is away: the caller cannot be told yet, and every tool call answers the
+        // 503 problem as a tool error (a client retries it) rather than failing the transport.
+        caller = { unavailable: p, origin };
       }
-      const caller: Caller = { auth, origin };
-      const res = await handler.fetch(request, { authInfo: { token: 'verified', clientId: auth.key.id, scopes: auth.key.scopes, extra: { caller } } });
+      const info = caller.auth ? { clientId: caller.auth.key.id, scopes: caller.auth.key.scopes } : { clientId: 'unknown', scopes: [] };
+      const res = await handler.fetch(request, { authInfo: { token: 'verified', ...info, extra: { caller } } });
       return sendWeb(reply, res);
     },
   });
 }
 
-interface Caller {
-  auth: Authenticated;
-  origin: string;
-}
+/** Who calls (as authenticated for this HTTP request), or the 503 that kept us from knowing. */
+type Caller = { auth: Authenticated; unavailable?: undefined; origin: string } | { auth?: undefined; unavailable: ApiProblem; origin: string };
+
+/** A problem as the executor would have answered it. */
+const problemResponse = (p: ApiProblem): OperationResponse => ({ status: p.status, headers: p.headers, body: JSON.stringify(p.body()), problem: true });
 
 /** The 401 of an MCP request also tells the client where to sign in (RFC 9728 §5.1) and what to ask for. */
 function withResourceMetadata(p: ApiProblem, metadataUrl: string): ApiProblem {
@@ -129,9 +135,10 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
     server.registerTool(
       tool.name,
       { ...config, inputSchema: passThrough(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}) },
-      async (args: Record<string, unknown>) => toolResult(await ctx.executor.execute(tool.route, tool.request(args ?? {}, callerOf(caller.auth)), caller.auth)),
+      async (args: Record<string, unknown>) =>
+        toolResult(caller.auth ? await ctx.executor.execute(tool.route, tool.request(args ?? {}, callerOf(caller.auth)), caller.auth) : problemResponse(caller.unavailable)),
     );
-    if (ctx.executor.permits(tool.route, caller.auth)) listed.push({ name: tool.name, ...config, inputSchema: tool.inputSchema as unknown as Tool['inputSchema'], ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}) });
+    if (caller.auth && ctx.executor.permits(tool.route, caller.auth)) listed.push({ name: tool.name, ...config, inputSchema: tool.inputSchema as unknown as Tool['inputSchema'], ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}) });
   }
   // tools/list names only the operations this caller may call now. Every operation of the table
   // stays callable, so a tool listed to the assistant before its key lost a scope (or the

@@ -120,7 +120,7 @@ for (const d of dialects) {
         expect((list.structuredContent as { data: { store_id: string }[] }).data.map((r) => r.store_id)).toEqual(['shop-1001', 'shop-1002', 'shop-1003', 'shop-1004']);
         const one = await client.callTool({ name: 'get_account', arguments: { store_id: 'shop-1001' } });
         expect(one.isError).toBeFalsy();
-        expect(one.structuredContent).toEqual(toolJson(one));
+        expect(one.structuredContent).toEqual(toolJson(one as { content?: unknown }));
       } finally {
         await client.close();
       }
