@@ -6,6 +6,10 @@
  * another workspace's resource or an operation made unavailable, 409 a reused idempotency_key,
  * 422, 429, 503). Each error reaches the assistant as a tool error carrying its problem+json,
  * never as a thrown protocol error.
+ *
+ * The success walk and the outages run on every database (the answers are built from its rows);
+ * the per-tool error matrix, which the executor and the MCP layer decide whatever the database,
+ * runs once, on SQLite.
  */
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -236,7 +240,8 @@ for (const d of dialects) {
           ]);
         });
 
-        it.each(ROUTES.map((r) => [r.operationId] as const))('%s answers an argument it does not declare as a 400 problem', async (op) => {
+        const matrix = d.name === 'SQLite' ? it : it.skip;
+        matrix.each(ROUTES.map((r) => [r.operationId] as const))('%s answers an argument it does not declare as a 400 problem', async (op) => {
           const step = WALK.find((s) => s.op === op);
           const r = await assistant.callTool({ name: op, arguments: { ...(step?.args(made) ?? {}), not_an_argument: 'x' } });
           expectProblem(r, 400);
@@ -247,12 +252,12 @@ for (const d of dialects) {
         });
 
         const withIds = WALK.filter((s) => ROUTES.find((r) => r.operationId === s.op)!.path.includes('{'));
-        it.each(withIds.map((s) => [s.op, s] as const))("%s answers another workspace's resource as a 404 problem", async (_op, step) => {
+        matrix.each(withIds.map((s) => [s.op, s] as const))("%s answers another workspace's resource as a 404 problem", async (_op, step) => {
           expectProblem(await stranger.callTool({ name: step.op, arguments: step.args(made) }), 404);
         });
 
         const writes = WALK.filter((s) => isMutating(ROUTES.find((r) => r.operationId === s.op)!));
-        it.each(writes.map((s) => [s.op, s] as const))('%s answers an idempotency_key reused with other input as a 409 problem', async (_op, step) => {
+        matrix.each(writes.map((s) => [s.op, s] as const))('%s answers an idempotency_key reused with other input as a 409 problem', async (_op, step) => {
           const idem = `reused-${step.op}-${Math.random()}`;
           expect((await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'store-b', action: 'discovery', idempotency_key: idem } })).isError).toBeFalsy();
           expectProblem(await assistant.callTool({ name: step.op, arguments: { ...step.args(made), idempotency_key: idem } }), 409, 'idempotency-key-reused');
@@ -293,7 +298,7 @@ for (const d of dialects) {
     }
 
     describe('limits and outages', () => {
-      it('answers every tool past its rate limit as a 429 problem with retry-after, through both clients', async () => {
+      it('answers a tool of each call kind past its rate limit as a 429 problem with retry-after, through both clients', async () => {
         const { key } = await seeded();
         const strict = await buildApiApp({ db: h.db, now: h.clock.now, capabilitiesPath: caps.path, rateLimits: { read: 1, write: 1, report: 1 }, validateResponses: true });
         await strict.listen({ port: 0, host: '127.0.0.1' });
@@ -302,8 +307,8 @@ for (const d of dialects) {
           for (const sdk of SDKS) {
             const client = await sdk.connect(base, key);
             await client.listTools();
-            // The limit is checked before the arguments: the first call of a kind is let through (and may answer 400), the next is not.
-            for (const route of ROUTES) {
+            // The limit is counted per call kind, before the arguments are read: the first call of a kind is let through (and may answer 400), the next is not.
+            for (const route of [...new Map(ROUTES.map((x) => [x.kind, x])).values()]) {
               let r = await client.callTool({ name: route.operationId, arguments: {} });
               if (!r.isError || (JSON.parse(textOf(r)) as { status: number }).status !== 429) r = await client.callTool({ name: route.operationId, arguments: {} });
               expectProblem(r, 429, 'rate-limited');
