@@ -27,7 +27,8 @@ import { upsertMember } from '../../src/workspaces/store.js';
 import { webhookRuntime } from '../../src/webhooks/runtime.js';
 import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
 import { startApi, workspace, type Harness } from '../api/harness.js';
-import { seedAccounts } from '../helpers/accounts.js';
+import { refreshWorkspace } from '../../src/accounts/refresh.js';
+import { seedAccounts, seedSixtyStores } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects, freshDb } from '../helpers/db.js';
 import { mcpClient } from './helpers.js';
@@ -85,7 +86,7 @@ interface Step {
 const DAY = 24 * 3600_000;
 /** Every operation on its success path, in an order where each finds what it needs. */
 const WALK: Step[] = [
-  { op: 'list_accounts', args: () => ({ limit: 2 }) },
+  { op: 'list_accounts', args: () => ({ filter: 'all', limit: 100 }), keep: (b) => expect(new Set(b.data.map((r: { model_version: number }) => Math.sign(r.model_version)))).toEqual(new Set([0, 1])) },
   { op: 'get_account', args: () => ({ store_id: 'store-a' }) },
   { op: 'list_account_signals', args: () => ({ store_id: 'store-a' }) },
   { op: 'set_account_status', args: () => ({ store_id: 'store-a', status: 'working', note: 'first call booked' }) },
@@ -164,6 +165,8 @@ for (const d of dialects) {
       const ws = await workspace(h.db);
       if (creator !== 'owner@example.com') await upsertMember(h.db.kysely, ws.id, creator, 'admin', new Date());
       expect((await run('wallet', 'credit', ws.name, '500', '--reason', 'tests', '--as', 'owner@example.com')).code).toBe(0);
+      // Accounts of every door: ingested stores the model ranks, rows as a refresh writes them, an import.
+      await refreshWorkspace(h.db, ws.id, h.clock.now());
       await seedAccounts(h.db, ws.id, [
         { store_id: `${prefix}-a`, score: 0.9, domain: 'a.example' },
         { store_id: `${prefix}-b`, score: 0.8, domain: 'b.example' },
@@ -180,6 +183,7 @@ for (const d of dialects) {
       const webhooks = await webhookRuntime(t.db.kysely, { allowLocal: false, resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
       await t.cleanup();
       h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { read: 100_000, write: 100_000, report: 100_000 }, webhooks });
+      await seedSixtyStores(h.db);
     });
     afterAll(async () => {
       await h?.close();

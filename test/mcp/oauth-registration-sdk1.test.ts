@@ -2,12 +2,13 @@
  * The MCP TypeScript SDK most assistants ship today (`@modelcontextprotocol/sdk` 1.x), over real
  * HTTP and without a browser: its own OAuth client provider meets the 401, registers itself
  * dynamically (with the resource's scopes), sends the member through sign-in and consent, and
- * calls a tool; its refresh token works. The 2.x client is covered by oauth-registration.test.ts.
+ * calls a tool on imported accounts, and reads a problem as a tool error; its refresh token works. The 2.x client is covered by oauth-registration.test.ts.
  */
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importAccounts } from '../../src/accounts/store.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
 import { upsertMember } from '../../src/workspaces/store.js';
@@ -36,6 +37,10 @@ for (const d of dialects) describe.skipIf(d.skip)(`@modelcontextprotocol/sdk 1.x
     ws = await workspace(h.db);
     await upsertMember(h.db.kysely, ws.id, EMAIL, 'member', new Date());
     await setPasswordHash(h.db.kysely, EMAIL, await hashPassword(PASSWORD), new Date());
+    await importAccounts(h.db, ws.id, [
+      { store_id: 'imported-1', score: 0.9, evidence: [{ signal: 'agentic_feature_adopted', detail: 'llms_txt' }] },
+      { store_id: 'imported-2', score: 0.4, evidence: [{ feature: 'plus_plan', detail: 'On the Plus plan' }] },
+    ], new Date());
   });
   afterAll(async () => {
     await h?.close();
@@ -55,8 +60,16 @@ for (const d of dialects) describe.skipIf(d.skip)(`@modelcontextprotocol/sdk 1.x
     expect(provider.saved.refresh_token).toBeTruthy();
 
     const client = await connect(h.base, provider);
-    const page = await client.callTool({ name: 'list_accounts', arguments: { limit: 1 } });
+    await client.listTools();
+    // Imported accounts, as the client checks them against list_accounts' output schema.
+    const page = await client.callTool({ name: 'list_accounts', arguments: { filter: 'all' } });
     expect(page.isError).toBeFalsy();
+    expect((page.structuredContent as { data: { store_id: string }[] }).data.map((r) => r.store_id)).toEqual(['imported-1', 'imported-2']);
+    // A problem reaches the assistant as a tool error it can read, not as a thrown client error.
+    const missing = await client.callTool({ name: 'get_account', arguments: { store_id: 'not-ours' } });
+    expect(missing.isError).toBe(true);
+    expect(missing.structuredContent).toBeUndefined();
+    expect(JSON.parse((missing.content as { text: string }[])[0]!.text)).toMatchObject({ type: 'https://storelens.dev/problems/not-found', status: 404 });
     // A member's tools: no webhook registration.
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('register_webhook');
 
