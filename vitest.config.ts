@@ -15,6 +15,8 @@ export default defineConfig({
     isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    env: { TZ: 'UTC' },
+    // Every storelens process a test spawns checks its answers against their declared schemas
+    // (as startApi does in process): data written through any door is served as documented.
+    env: { TZ: 'UTC', STORELENS_VALIDATE_RESPONSES: '1' },
   },
 });
