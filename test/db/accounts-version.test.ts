@@ -28,7 +28,7 @@ for (const d of dialects) {
 
     async function seeded() {
       const ws = await workspace(h.db);
-      await importAccounts(h.db, ws.id, [{ store_id: 'a', score: 3, domain: 'a-old.example' }, { store_id: 'b', score: 2 }], new Date());
+      await importAccounts(h.db, ws.id, [{ store_id: 'a', score: 0.3, domain: 'a-old.example' }, { store_id: 'b', score: 0.2 }], new Date());
       const key = await apiKey(h.db, ws.id, ['read:accounts']);
       expect(await domains(key)).toEqual([['a', 'a-old.example'], ['b', null]]);
       return { ws, key };
@@ -42,11 +42,11 @@ for (const d of dialects) {
       racing.write = async (fn) => {
         if (!interposed) {
           interposed = true;
-          await importAccounts(h.db, ws.id, [{ store_id: 'c', score: 1.5 }], new Date());
+          await importAccounts(h.db, ws.id, [{ store_id: 'c', score: 0.15 }], new Date());
         }
         return h.db.write(fn);
       };
-      await importAccounts(racing, ws.id, [{ store_id: 'd', score: 4 }], new Date());
+      await importAccounts(racing, ws.id, [{ store_id: 'd', score: 0.4 }], new Date());
       const rows = await h.db.kysely
         .selectFrom('rankings')
         .innerJoin('workspaces', (j) => j.onRef('workspaces.id', '=', 'rankings.workspace_id').onRef('workspaces.ranking_version', '=', 'rankings.version'))
@@ -61,7 +61,7 @@ for (const d of dialects) {
       const { ws, key } = await seeded();
       const v = await version(ws.id);
       const file = join(dir, `${ws.id}.ndjson`);
-      writeFileSync(file, '{"store_id":"a","score":3,"domain":"a-new.example"}\n{"store_id":"c","score":9}\n');
+      writeFileSync(file, '{"store_id":"a","score":0.3,"domain":"a-new.example"}\n{"store_id":"c","score":0.9}\n');
       const c = capturedEnv(new Date(), h.t.databaseUrl ? { DATABASE_URL: h.t.databaseUrl } : {});
       const code = await main(['node', 'storelens', 'accounts', 'import', file, '--workspace', ws.id, ...(h.t.dbPath ? ['--db', h.t.dbPath] : [])], c.env);
       expect(code, c.stderr()).toBe(0);
@@ -72,7 +72,7 @@ for (const d of dialects) {
     it('moves on a write through the repository inside a caller’s transaction, and the next page shows it', async () => {
       const { ws, key } = await seeded();
       const v = await version(ws.id);
-      await h.db.write((trx) => upsertAccounts(trx, ws.id, [{ store_id: 'b', score: 2, domain: 'b.example' }], new Date()));
+      await h.db.write((trx) => upsertAccounts(trx, ws.id, [{ store_id: 'b', score: 0.2, domain: 'b.example' }], new Date()));
       expect(await version(ws.id)).toBe(v + 1);
       expect(await domains(key)).toEqual([['a', 'a-old.example'], ['b', 'b.example']]);
     });
