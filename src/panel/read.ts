@@ -103,8 +103,9 @@ const EXPECTED: Record<ColumnType, string> = {
   boolean: 'true or false',
   apps: "app ids separated by ';'",
 };
-const expected = (c: PanelColumn): string =>
-  c.nonNegative ? { integer: 'a whole number, 0 or more', decimal: 'a number, 0 or more (at most 16 digits before the point)' }[c.type as 'integer' | 'decimal'] : EXPECTED[c.type];
+/** What a bad `value` of `c` should have been: a count or an amount below zero is outside its domain. */
+const expected = (c: PanelColumn, value: string | null): string =>
+  c.nonNegative && Number(value) < 0 ? `${EXPECTED[c.type].replace(/ \(.*/, '')} of 0 or more (a count or an amount is never negative)` : EXPECTED[c.type];
 
 /**
  * Checks every file and defines the view `panel` (month, mi, then the contract's columns, typed)
@@ -201,7 +202,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const col = PANEL_COLUMNS.find((c) => c.name === name)!;
     const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const row = rowNumber(f.format, toNumber(check.bad));
-    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col)}, got ${JSON.stringify(value)}`;
+    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}`;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}`);
   }
   const [dup] = check.unique
