@@ -7,6 +7,7 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, generate, publishPanel, runCli } from '../helpers/cli.js';
+import { expectRefused } from '../helpers/refusal.js';
 import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
 import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';
 
@@ -42,25 +43,8 @@ async function panelOf(files: Record<string, string>): Promise<string> {
 }
 const csv = (...rows: string[]) => [HEADER, ...rows.map(full)].join('\r\n') + '\r\n';
 
-/**
- * Runs publish with `args` twice: over a copy of a published folder (which must not change) and
- * with an --out that does not exist (which must stay absent). Returns the message.
- */
-async function expectRejected(args: string[], message: RegExp): Promise<void> {
-  const tmp = await dirs.make();
-  const out = path.join(tmp, 'published');
-  await cp(published, out, { recursive: true, verbatimSymlinks: true });
-  const before = await snapshotTree(out);
-  for (const target of [out, path.join(tmp, 'absent')]) {
-    const r = await runCli(['publish', ...args, '--out', target, '--runs', `${target}.runs`, '--cards', 'none']);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr.trim().split('\n'), 'one line, no stack trace').toHaveLength(1);
-    expect(r.stdout).toBe('');
-  }
-  expect(await snapshotTree(out)).toEqual(before);
-  expect(await exists(path.join(tmp, 'absent'))).toBe(false);
-}
+/** A refused publish over a copy of the published folder and into an absent one (helpers/refusal.ts). */
+const expectRejected = async (args: string[], message: RegExp): Promise<void> => void (await expectRefused(published, dirs, args, message));
 
 describe('publish rejects a bad panel folder', () => {
   it('names a missing input folder', async () => {
