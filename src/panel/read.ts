@@ -194,8 +194,8 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   // One scan answers both checks: the first bad cell's row, and whether any store id repeats
   // (distinct hashes as many as rows: no duplicate; the exact search below runs only on a
   // duplicate or a hash collision, and finds nothing on a collision).
-  const [check] = await duck.all<{ bad: string | null; unique: boolean; rows: string }>(
-    `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows FROM ${from}`,
+  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string }>(
+    `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(*) FILTER (WHERE ${where}) AS bad_rows, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows FROM ${from}`,
   );
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
@@ -203,7 +203,8 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const row = rowNumber(f.format, toNumber(check.bad));
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}`;
-    throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}`);
+    const more = toNumber(check.bad_rows) - 1;
+    throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
   }
   const [dup] = check.unique
     ? []

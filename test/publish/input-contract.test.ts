@@ -170,11 +170,11 @@ describe('a count, an amount or visits below zero is a bad value', () => {
   });
 });
 
-/** Sets `name` of the record on row 5 to `value`. */
-function editRowOf(name: string, value: string): (t: string) => string {
+/** Sets `name` of the record on `row` (5 unless told) to `value`. */
+function editRowOf(name: string, value: string, row = 5): (t: string) => string {
   return (t) => {
     const rows = records(t);
-    rows[4][column(rows, name)] = value;
+    rows[row - 1][column(rows, name)] = value;
     return csvOf(rows);
   };
 }
@@ -191,7 +191,8 @@ describe('publish --check', () => {
   });
 
   it('lists every file\'s findings, exit 2, and writes nothing', async () => {
-    const dir = await defective(editRowOf('monthly_visits', '-1'));
+    // Two bad rows in 2026-09 (rows 5 and 6), a misspelt column in 2026-08.
+    const dir = await defective((t) => editRowOf('monthly_visits', '-1')(editRowOf('monthly_visits', '-1', 6)(t)));
     const aug = path.join(dir, '2026-08.csv');
     await writeFile(aug, (await readFile(aug, 'utf8')).replace('ads_pinterest', 'ads_pinterst'));
     const tmp = await dirs.make();
@@ -202,7 +203,7 @@ describe('publish --check', () => {
     expect(found.ok).toBe(false);
     expect(found.findings).toHaveLength(2);
     expect(found.findings[0]).toMatch(/2026-08\.csv: row 1, column "ads_pinterst": unknown column, close to ads_pinterest/);
-    expect(found.findings[1]).toMatch(/2026-09\.csv: row 5, column monthly_visits: expected an integer of 0 or more/);
+    expect(found.findings[1]).toMatch(/2026-09\.csv: row 5, column monthly_visits: expected an integer of 0 or more .* \(and 1 more row\(s\) of this file with a bad value\)$/);
     expect(r.stderr).toMatch(/2 finding\(s\) in 2 file\(s\), 2026-08 to 2026-09; nothing was written/);
     expect(await readdir(tmp)).toEqual([]);
     expect(await exists(path.join(process.cwd(), 'output'))).toBe(false);
