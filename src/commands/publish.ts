@@ -1,11 +1,14 @@
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { progress } from './progress.js';
+import { checkPanel } from '../panel/contract.js';
+import { listPanel } from '../panel/read.js';
 import { publish } from '../publish/pipeline.js';
 import type { Config } from '../settings/config.js';
 
 /** `--base-url` and `--month` are checked as they are parsed (src/settings/values.ts). */
 export async function runPublish(flags: Config<'publish'>, env: Env): Promise<void> {
+  if (flags.check) return runCheck(flags, env);
   if (Boolean(flags.month) === Boolean(flags.all)) throw new CliError('publish needs exactly one of --month YYYY-MM or --all');
   const bar = progress(env, 'publish');
   const summary = await publish({
@@ -19,6 +22,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
     onProgress: (m) => bar.update(m),
     onPhase: (p) => bar.phase(p),
     onWarning: (m) => env.stderr.write(`warning: ${m}\n`),
+    allowShrink: flags.allowShrink,
   });
   bar.done(summary.changed ? `published ${summary.months.length} month(s)` : 'no changes');
   if (flags.json) {
@@ -37,4 +41,20 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
     ].filter(Boolean);
     env.stderr.write(`published to ${flags.out} (latest ${summary.latest_month}): ${parts.join('; ')}\n`);
   }
+}
+
+/**
+ * `publish --check`: every input check on every file of the panel, writing nothing (no output
+ * or runs folder). Findings go to stdout, one a line; exit 2 when there are any.
+ */
+async function runCheck(flags: Config<'publish'>, env: Env): Promise<void> {
+  const files = await listPanel(flags.input);
+  const found = await checkPanel(files, flags.allowShrink ?? false);
+  for (const note of found.notes) env.stderr.write(`warning: ${note}\n`);
+  if (flags.json) env.stdout.write(JSON.stringify({ input: flags.input, ok: found.findings.length === 0, ...found }) + '\n');
+  else for (const finding of found.findings) env.stdout.write(`${finding}\n`);
+  const months = `${files.length} file(s), ${files[0].month} to ${files[files.length - 1].month}`;
+  if (found.findings.length) throw new CliError(`${flags.input}: ${found.findings.length} finding(s) in ${months}; nothing was written`);
+  const stores = found.months.reduce((sum, m) => sum + (m.stores ?? 0), 0);
+  env.stderr.write(`${flags.input}: ${months}, ${stores} store-months: every check passed; nothing was written\n`);
 }

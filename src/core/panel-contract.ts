@@ -7,7 +7,10 @@ export type ColumnType = 'string' | 'country' | 'month' | 'integer' | 'decimal' 
 export interface PanelColumn {
   name: string;
   type: ColumnType;
-  required?: boolean;
+  /** may be left out of a file (its absence is said on stderr); every other column is required */
+  optional?: boolean;
+  /** a count or an amount: below zero is outside its domain */
+  nonNegative?: boolean;
 }
 
 export const AD_COLUMNS = ['ads_meta', 'ads_google', 'ads_tiktok', 'ads_pinterest'] as const;
@@ -17,19 +20,26 @@ export const PLANS = ['basic', 'grow', 'advanced', 'plus'] as const;
 export type Plan = (typeof PLANS)[number];
 
 export const PANEL_COLUMNS: readonly PanelColumn[] = [
-  { name: 'store_id', type: 'string', required: true },
-  { name: 'domain', type: 'string' },
+  { name: 'store_id', type: 'string' },
+  // Only the private runs carry the domain (no published figure reads it).
+  { name: 'domain', type: 'string', optional: true },
   { name: 'country', type: 'country' },
   { name: 'category', type: 'string' },
   { name: 'plan', type: 'string' },
   { name: 'created_month', type: 'month' },
-  { name: 'product_count', type: 'integer' },
-  { name: 'monthly_visits', type: 'integer' },
-  { name: 'est_monthly_revenue_usd', type: 'decimal' },
+  { name: 'product_count', type: 'integer', nonNegative: true },
+  { name: 'monthly_visits', type: 'integer', nonNegative: true },
+  { name: 'est_monthly_revenue_usd', type: 'decimal', nonNegative: true },
   { name: 'apps', type: 'apps' },
   ...AD_COLUMNS.map((name) => ({ name, type: 'boolean' as const })),
   ...AGENTIC_COLUMNS.map((name) => ({ name, type: 'boolean' as const })),
 ];
+
+/**
+ * A month holding fewer than this share of the stores of the month before is refused (a partial
+ * delivery looks like a collapse of the platform) unless publish is given --allow-shrink.
+ */
+export const SHRINK_RATIO = 0.5;
 
 /** The breakdown dimensions of every page (apps only on platform-apps). */
 export const DIMENSIONS = ['country', 'category', 'plan'] as const;

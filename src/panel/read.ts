@@ -8,9 +8,10 @@ import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
-import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, type ColumnType } from '../core/panel-contract.js';
+import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
+import { ndjsonReadError, readError, sniffFile, type PanelFormat } from './read-errors.js';
 
-export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
+export type { PanelFormat } from './read-errors.js';
 
 export interface PanelFile {
   month: string;
@@ -69,19 +70,6 @@ async function sourceSql(f: PanelFile): Promise<string> {
   return `read_csv(${lit(f.file)}, header = true, auto_detect = false, columns = ${columns}, delim = ',', quote = '"', escape = '"')`;
 }
 
-/** DuckDB's CSV errors name the line; say it as file, row and what is wrong. */
-function csvReadError(f: PanelFile, message: string): CliError | null {
-  const line = /CSV Error on Line: (\d+)/.exec(message);
-  if (!line) return null;
-  // DuckDB prints the error line, "Original Line:", the record (it may span lines), then the
-  // reason, then "Possible fixes:": the reason is the last line before the fixes.
-  const lines = message.split('\n').map((l) => l.trim());
-  const original = lines.findIndex((l) => l.startsWith('Original Line'));
-  const fixes = lines.findIndex((l) => l.startsWith('Possible fixes'));
-  const reason = (original >= 0 && fixes > original ? lines.slice(original + 2, fixes).filter(Boolean).pop() : undefined) ?? 'malformed record';
-  return new CliError(`${f.file}: row ${line[1]}: ${reason}`);
-}
-
 /** Row number a person would look for: CSV counts its header as row 1; other formats count records from 1. */
 const rowNumber = (format: PanelFormat, rowid: number): number => rowid + (format === 'csv' ? 2 : 1);
 
@@ -115,19 +103,24 @@ const EXPECTED: Record<ColumnType, string> = {
   boolean: 'true or false',
   apps: "app ids separated by ';'",
 };
+/** What a bad `value` of `c` should have been: a count or an amount below zero is outside its domain. */
+const expected = (c: PanelColumn, value: string | null): string =>
+  c.nonNegative && Number(value) < 0 ? `${EXPECTED[c.type].replace(/ \(.*/, '')} of 0 or more (a count or an amount is never negative)` : EXPECTED[c.type];
 
 /**
  * Checks every file and defines the view `panel` (month, mi, then the contract's columns, typed)
  * and the table `panel_months` (the mi of each loaded month that holds stores).
  * Store ids keep every character; text dimensions are trimmed and NFC-normalised.
  */
-export async function loadPanel(duck: Duck, files: PanelFile[], onFile?: (f: PanelFile) => void): Promise<void> {
+export async function loadPanel(duck: Duck, files: PanelFile[], onFile?: (f: PanelFile) => void): Promise<Map<string, number>> {
   const selects: string[] = [];
   const withRows: number[] = [];
+  const rows = new Map<string, number>();
   for (const [i, f] of files.entries()) {
     onFile?.(f);
     const checked = await checkFile(duck, f, `raw_${i}`);
     selects.push(checked.select);
+    rows.set(f.month, checked.rows);
     if (checked.rows > 0) withRows.push(monthIndex(f.month));
   }
   // A view, not a copy: the aggregation streams the files (or staged CSV/NDJSON) once more.
@@ -135,25 +128,47 @@ export async function loadPanel(duck: Duck, files: PanelFile[], onFile?: (f: Pan
   // The months holding stores, known from the checks without reading the files again (a file
   // of no rows is no month: its stores are not "present last month").
   await duck.run(`CREATE OR REPLACE TEMP TABLE panel_months AS SELECT unnest([${withRows.join(', ')}]::INTEGER[]) AS mi`);
+  return rows;
 }
 
 function sqlType(t: ColumnType): string {
   return { string: 'VARCHAR', country: 'VARCHAR', month: 'VARCHAR', integer: 'BIGINT', decimal: 'DECIMAL(18,2)', boolean: 'BOOLEAN', apps: 'VARCHAR[]' }[t];
 }
 
+/** Runs `read` on `f`; a failed read stops with what is wrong with the file, in words (read-errors.ts). */
+async function reading<T>(f: PanelFile, read: () => Promise<T>): Promise<T> {
+  await sniffFile(f);
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw await readError(f, (e as Error).message);
+  }
+}
+
+/** The column names of a file, as its header (CSV) or its schema (Parquet, NDJSON: the keys of its records) gives them. */
+export async function readColumns(duck: Duck, f: PanelFile): Promise<string[]> {
+  return reading(f, async () => {
+    if (f.format === 'csv') return csvHeader(f.file);
+    const source = f.format === 'parquet' ? `read_parquet(${lit(f.file)})` : await sourceSql(f);
+    const columns = (await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${source}`));
+    // NDJSON whose records are not all objects reads as one JSON column: name the record that is not.
+    const notObjects = f.format === 'ndjson' && columns.length === 1 && columns[0].column_type === 'JSON' && (await ndjsonReadError(f));
+    if (notObjects) throw notObjects;
+    return columns.map((d) => d.column_name);
+  });
+}
+
 /** Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and NDJSON are staged in `table`. */
-async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number }> {
+export async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number }> {
   // Parquet is scanned in place (typed columns need no text round trip; file_row_number gives
   // the row); CSV and NDJSON are staged in a table whose rowid is the record number.
   const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
   const rowid = f.format === 'parquet' ? 'file_row_number' : 'rowid';
-  try {
+  await reading(f, async () => {
     if (from === table) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * FROM ${await sourceSql(f)}`);
     else await duck.run(`SELECT * FROM ${from} LIMIT 0`);
-  } catch (e) {
-    if (e instanceof CliError) throw e;
-    throw csvReadError(f, (e as Error).message) ?? new CliError(`${f.file}: cannot be read as ${f.format.toUpperCase()}: ${firstLine((e as Error).message)}`);
-  }
+  });
   const described = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
   const sourceTypes = new Map(described.map((d) => [d.column_name, d.column_type]));
   if (!sourceTypes.has('store_id')) {
@@ -163,11 +178,14 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ sel
   const present = PANEL_COLUMNS.filter((c) => sourceTypes.has(c.name));
   const badChecks = present
     // Text and app lists always convert (an app list of non-empty text is a list): no check.
-    .filter((c) => c.type !== 'string' && c.type !== 'apps' && !nativeOk(c.type, sourceTypes.get(c.name)!))
+    .filter((c) => c.type !== 'string' && c.type !== 'apps' && (c.nonNegative || !nativeOk(c.type, sourceTypes.get(c.name)!)))
     .map((c) => {
       const v = ident(c.name);
       const t = sourceTypes.get(c.name)!;
-      return { c, sql: `(${v} IS NOT NULL AND trim(${asText(v, t)}) <> '' AND ${convert(v, c.type, t)} IS NULL)` };
+      // A count or an amount below zero is outside its domain: refused as a value that does not convert.
+      const typed = convert(v, c.type, t);
+      const bad = c.nonNegative ? `coalesce(${typed} < 0, TRUE)` : `${typed} IS NULL`;
+      return { c, sql: nativeOk(c.type, t) ? `(${v} IS NOT NULL AND ${v} < 0)` : `(${v} IS NOT NULL AND trim(${asText(v, t)}) <> '' AND ${bad})` };
     });
   const storeId = asText('store_id', sourceTypes.get('store_id')!);
   const missingId = `(store_id IS NULL OR ${storeId} = '')`;
@@ -176,16 +194,17 @@ async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ sel
   // One scan answers both checks: the first bad cell's row, and whether any store id repeats
   // (distinct hashes as many as rows: no duplicate; the exact search below runs only on a
   // duplicate or a hash collision, and finds nothing on a collision).
-  const [check] = await duck.all<{ bad: string | null; unique: boolean; rows: string }>(
-    `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows FROM ${from}`,
+  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string }>(
+    `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(*) FILTER (WHERE ${where}) AS bad_rows, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows FROM ${from}`,
   );
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const col = PANEL_COLUMNS.find((c) => c.name === name)!;
     const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const row = rowNumber(f.format, toNumber(check.bad));
-    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${EXPECTED[col.type]}, got ${JSON.stringify(value)}`;
-    throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}`);
+    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}`;
+    const more = toNumber(check.bad_rows) - 1;
+    throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
   }
   const [dup] = check.unique
     ? []
@@ -226,5 +245,3 @@ function nativeOk(type: ColumnType, source: string): boolean {
   if (type === 'decimal') return /^DECIMAL\((\d+),\s*[0-2]\)$/.test(source) && Number(/\((\d+)/.exec(source)![1]) <= 18;
   return false;
 }
-
-const firstLine = (s: string): string => s.split('\n')[0];

@@ -6,6 +6,7 @@ import { CliError } from '../core/errors.js';
 import { previousMonth } from '../core/panel-contract.js';
 import { aggregatePanel, registerMacros } from '../panel/aggregate.js';
 import { openDuck } from '../panel/duck.js';
+import { checkMonthSizes } from '../panel/contract.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
 import { writeRun, type RunInfo, type WriteRunsOptions } from '../panel/runs.js';
 import type { MonthAgg } from '../stats/aggregate.js';
@@ -67,6 +68,11 @@ export interface ComputeOptions {
   cached?: ReadonlyMap<string, MonthAgg>;
   /** what the releases already published of each month (stats/releases.ts): a rebuilt month is a correction of it */
   earlier?: ReadonlyMap<string, EarlierReleases>;
+  /**
+   * The months loaded must hold stores; those of `shrinkChecked` (the months whose input is new
+   * or changed) not far fewer than the month before, unless `allowShrink` (panel/contract.ts).
+   */
+  sizes?: { shrinkChecked: ReadonlySet<string>; allowShrink: boolean };
 }
 
 /**
@@ -76,7 +82,7 @@ export interface ComputeOptions {
  * requested, only those are written.
  */
 export async function computeMonths(files: PanelFile[], months: string[], baseUrl: string, report: Reporter, o: ComputeOptions = {}): Promise<ComputedMonths> {
-  const { published = new Map(), known = {}, listedAs, runs, cached = new Map(), earlier = new Map() } = o;
+  const { published = new Map(), known = {}, listedAs, runs, cached = new Map(), earlier = new Map(), sizes } = o;
   const byMonth = new Map(files.map((f) => [f.month, f]));
   const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
   // Months whose documents are built, plus the previous months a delta and the audit need.
@@ -94,7 +100,9 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
     try {
       const load = [...needed].sort().map((m) => byMonth.get(m)!);
       report.phase('reading');
-      await loadPanel(duck, load, (f) => report.progress(`reading ${f.name}`));
+      const stores = await loadPanel(duck, load, (f) => report.progress(`reading ${f.name}`));
+      const [wrong] = checkMonthSizes(new Map(load.map((f) => [f.month, { file: f, stores: stores.get(f.month)! }])), sizes?.allowShrink ?? false, sizes?.shrinkChecked);
+      if (wrong) throw new CliError(wrong);
       await registerMacros(duck);
       report.phase('aggregating');
       if (toAggregate.length) report.progress(`aggregating ${toAggregate.length} month(s)`);

@@ -6,6 +6,7 @@
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { CliError } from '../core/errors.js';
+import { checkHeaders } from '../panel/contract.js';
 import { listPanel } from '../panel/read.js';
 import { SLUGS, type Slug } from '../stats/types.js';
 import type { CardsMode } from './artifacts.js';
@@ -40,6 +41,8 @@ export interface PublishOptions {
   onWarning?: (message: string) => void;
   /** seconds spent building under the protection rule (for the benchmark) */
   onAudit?: (seconds: number) => void;
+  /** publish a month holding far fewer stores than the month before (panel/contract.ts) */
+  allowShrink?: boolean;
 }
 
 export interface PublishSummary {
@@ -80,6 +83,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     throw new CliError(`--month ${o.months} is not in the panel ${o.input} (it has ${panelMonths[0]} to ${panelMonths[panelMonths.length - 1]})`);
   }
   await checkRunsFolder(o.runs, o.out);
+  // Every file's columns, before any work (a misspelt column would publish its figures as unknown).
+  for (const note of await checkHeaders(files)) o.onWarning?.(note);
   report.phase('hashing');
   report.progress('hashing panel files');
   const cacheRead = await readHashCache(o.out);

@@ -45,6 +45,8 @@ export interface StatisticsRun {
   now: () => Date;
   onWarning?: (message: string) => void;
   onAudit?: (seconds: number) => void;
+  /** a month far smaller than the month before is published (panel/contract.ts) */
+  allowShrink?: boolean;
 }
 
 /** The live publication and the documents this run rebuilds. */
@@ -63,6 +65,8 @@ export interface StatisticsPlan {
   months: string[];
   /** the hash of the breakdown values the live publication lists */
   oldUniverse: string;
+  /** the months whose input is new or changed (their documents' run ids changed, before any relisting) */
+  changedInput: Set<string>;
 }
 
 export async function planStatistics(s: StatisticsRun): Promise<StatisticsPlan> {
@@ -84,9 +88,11 @@ export async function planStatistics(s: StatisticsRun): Promise<StatisticsPlan> 
     runs: structuredClone(state.runs) as Record<string, Record<string, string>>,
     rebuild: new Set(),
     months: [],
+    changedInput: new Set(),
   };
   planDocuments(s, plan, candidates, oldUniverse);
   plan.months = [...new Set([...plan.rebuild].map((k) => k.slice(k.indexOf('/') + 1)))].sort();
+  plan.changedInput = new Set(plan.months);
   return plan;
 }
 
@@ -147,7 +153,7 @@ export async function buildStatistics(s: StatisticsRun, plan: StatisticsPlan, ru
   const storedCells = plan.state.cells ?? {};
   const kept = plan.before.filter((m) => !plan.months.includes(m));
   const known = unionOf(kept.map((m) => storedCells[m] ?? {}));
-  const aggregates = await aggregateCache(s, plan.state);
+  const aggregates = await aggregateCache(s, plan.state, { shrinkChecked: plan.changedInput, allowShrink: s.allowShrink ?? false });
   let months = plan.months;
   let computed = months.length || runsRequest ? await aggregates.compute(months, { known, listedAs: kept.length ? plan.oldUniverse : undefined, runs: runsRequest }) : undefined;
   if (computed?.relisted) {
@@ -169,7 +175,7 @@ interface AggregateCache {
   keep(): Promise<void>;
 }
 
-async function aggregateCache(s: StatisticsRun, state: PublicationState): Promise<AggregateCache> {
+async function aggregateCache(s: StatisticsRun, state: PublicationState, sizes: ComputeOptions['sizes']): Promise<AggregateCache> {
   const published = new Map(Object.entries(state.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
   const keys = new Map(await Promise.all(s.panelMonths.map(async (m) => [m, await aggregateKey(m, s.hashes)] as const)));
   const cached = new Map<string, MonthAgg>();
@@ -188,7 +194,7 @@ async function aggregateCache(s: StatisticsRun, state: PublicationState): Promis
         cached.set(m, kept.agg);
         fingerprinted.set(m, kept.fingerprint);
       }
-      const c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, earlier, cached: new Map([...cached, ...aggregated]) });
+      const c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, earlier, sizes, cached: new Map([...cached, ...aggregated]) });
       for (const [m, agg] of c.aggregated) aggregated.set(m, agg);
       // The fingerprint of a month built from kept aggregates is the one kept with them.
       for (const [m, f] of c.fingerprints) fingerprinted.set(m, f);

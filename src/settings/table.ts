@@ -165,6 +165,20 @@ export const SETTINGS = [
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'public base URL used in canonical URLs, citations and cards', commands: ['publish'] },
   { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private folder for every store\'s features and monthly signals (never inside --out)', commands: ['publish'] },
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
+  {
+    name: 'allowShrink',
+    flag: '--allow-shrink',
+    value: toggle,
+    help: 'publish a month holding fewer than half the stores of the month before (refused otherwise, as a partial delivery)',
+    commands: ['publish'],
+  },
+  {
+    name: 'check',
+    flag: '--check',
+    value: toggle,
+    help: 'only check every file of --input against the input contract and print what is wrong (exit 0 clean, 2 with findings); writes nothing, needs no --month or --all',
+    commands: ['publish'],
+  },
   { name: 'json', flag: '--json', value: toggle, help: 'print a summary as JSON on stdout', commands: ['generate', 'publish'] },
   // serve, start, api
   { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder written by publish (the api and the worker cite its statistics in growth reports)', commands: ['serve', 'api', 'worker'] },

@@ -178,37 +178,13 @@ describe('publish --json', () => {
 });
 
 describe('a month file with a header and no rows', () => {
-  /** The signals of each month's current run: "store_id type subject", sorted. */
-  async function signalsOf(runs: string): Promise<Record<string, string[]>> {
-    const index = await readRunsIndex(runs);
-    const duck = await openDuck();
-    try {
-      const out: Record<string, string[]> = {};
-      for (const [m, id] of Object.entries(index.months)) {
-        const rows = await duck.all<{ s: string }>(`SELECT concat_ws(' ', store_id, type, subject) AS s FROM read_parquet(${lit(path.join(runs, m, id, 'signals.parquet'))}) ORDER BY 1`);
-        out[m] = rows.map((r) => r.s);
-      }
-      return out;
-    } finally {
-      duck.close();
-    }
-  }
-
-  it('is no month to compare with: no store closes in it, and the month after it reads as after a gap', async () => {
+  it('is refused, named, before any run is written', async () => {
     const root = await dirs.make();
     const empty = path.join(root, 'empty');
     await writePanel(empty, { [JAN]: PANEL[JAN], [MAR]: PANEL[MAR] });
     await writeFile(path.join(empty, `${FEB}.csv`), PANEL_COLUMNS.map((c) => c.name).join(',') + '\n');
-    const gap = path.join(root, 'gap');
-    await writePanel(gap, { [JAN]: PANEL[JAN], [MAR]: PANEL[MAR] });
-    await publishPanel(empty, path.join(root, 'out-empty'), { runs: path.join(root, 'runs-empty') });
-    await publishPanel(gap, path.join(root, 'out-gap'), { runs: path.join(root, 'runs-gap') });
-
-    const withEmpty = await signalsOf(path.join(root, 'runs-empty'));
-    const withGap = await signalsOf(path.join(root, 'runs-gap'));
-    expect(withEmpty[FEB]).toEqual([]);
-    expect(withEmpty[MAR]).toEqual(withGap[MAR]);
-    // After a gap, only a store created in the month opened: not every store of the month.
-    expect(withEmpty[MAR].filter((s) => s.includes('store_opened')).length).toBeLessThan(PANEL[MAR].length);
+    const runs = path.join(root, 'runs-empty');
+    await expect(publishPanel(empty, path.join(root, 'out-empty'), { runs })).rejects.toThrow(`${FEB}.csv: month ${FEB} holds no stores`);
+    expect(await exists(path.join(runs, JAN))).toBe(false);
   });
 });

@@ -7,7 +7,9 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, generate, publishPanel, runCli } from '../helpers/cli.js';
+import { expectRefused } from '../helpers/refusal.js';
 import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
+import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';
 
 const shared = tempDirs('storelens-bad-shared-');
 const dirs = tempDirs('storelens-bad-');
@@ -23,8 +25,15 @@ beforeAll(async () => {
 afterAll(() => shared.removeAll());
 afterEach(() => dirs.removeAll());
 
-const HEADER = 'store_id,domain,country,category,plan,created_month,product_count,ads_meta';
+/** Every column of the input contract: the eight the rows below fill first, then the rest, left empty. */
+const FILLED = ['store_id', 'domain', 'country', 'category', 'plan', 'created_month', 'product_count', 'ads_meta'];
+const REST = PANEL_COLUMNS.map((c) => c.name).filter((c) => !FILLED.includes(c));
+const HEADER = [...FILLED, ...REST].join(',');
+/** A row of the eight first cells, the others empty. */
+const full = (row: string) => row + ','.repeat(REST.length);
 const GOOD_ROWS = ['s1,s1.example,US,apparel,basic,2025-01,10,true', 's2,s2.example,GB,beauty,grow,2025-02,20,false'];
+/** NDJSON records of these store ids, every other column null. */
+const ndjson = (...ids: string[]) => ids.map((id) => JSON.stringify(Object.fromEntries(PANEL_COLUMNS.map((c) => [c.name, c.name === 'store_id' ? id : null])))).join('\n') + '\n';
 
 /** A panel folder holding the given files (name → content). */
 async function panelOf(files: Record<string, string>): Promise<string> {
@@ -32,27 +41,10 @@ async function panelOf(files: Record<string, string>): Promise<string> {
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
   return dir;
 }
-const csv = (...rows: string[]) => [HEADER, ...rows].join('\r\n') + '\r\n';
+const csv = (...rows: string[]) => [HEADER, ...rows.map(full)].join('\r\n') + '\r\n';
 
-/**
- * Runs publish with `args` twice: over a copy of a published folder (which must not change) and
- * with an --out that does not exist (which must stay absent). Returns the message.
- */
-async function expectRejected(args: string[], message: RegExp): Promise<void> {
-  const tmp = await dirs.make();
-  const out = path.join(tmp, 'published');
-  await cp(published, out, { recursive: true, verbatimSymlinks: true });
-  const before = await snapshotTree(out);
-  for (const target of [out, path.join(tmp, 'absent')]) {
-    const r = await runCli(['publish', ...args, '--out', target, '--runs', `${target}.runs`, '--cards', 'none']);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr.trim().split('\n'), 'one line, no stack trace').toHaveLength(1);
-    expect(r.stdout).toBe('');
-  }
-  expect(await snapshotTree(out)).toEqual(before);
-  expect(await exists(path.join(tmp, 'absent'))).toBe(false);
-}
+/** A refused publish over a copy of the published folder and into an absent one (helpers/refusal.ts). */
+const expectRejected = async (args: string[], message: RegExp): Promise<void> => void (await expectRefused(published, dirs, args, message));
 
 describe('publish rejects a bad panel folder', () => {
   it('names a missing input folder', async () => {
@@ -91,7 +83,7 @@ describe('publish rejects a bad panel folder', () => {
   });
 
   it('counts NDJSON rows from 1 when naming a duplicate store_id', async () => {
-    const dir = await panelOf({ '2026-01.ndjson': '{"store_id":"a"}\n{"store_id":"b"}\n{"store_id":"a"}\n' });
+    const dir = await panelOf({ '2026-01.ndjson': ndjson('a', 'b', 'a') });
     await expectRejected(['--input', dir, '--all'], /2026-01\.ndjson: row 3, column store_id: duplicate store_id "a" \(first at row 1\)/);
   });
 
@@ -113,13 +105,13 @@ describe('publish rejects a bad panel folder', () => {
   });
 
   it('names the row of a CSV record with an extra cell', async () => {
-    const dir = await panelOf({ '2026-01.csv': 'store_id,country\r\ns1,US\r\ns2,GB,extra\r\ns3,US\r\n' });
-    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 3: Expected Number of Columns: 2 Found: 3/);
+    const dir = await panelOf({ '2026-01.csv': csv(GOOD_ROWS[0], GOOD_ROWS[1], 's3,,,,,,,').replace(`${full(GOOD_ROWS[1])}\r\n`, `${full(GOOD_ROWS[1])},extra\r\n`) });
+    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 3: 20 fields where the header has 19 \(Expected Number of Columns: 19 Found: 20\)/);
   });
 
   it('names the row of a CSV record with an unterminated quote', async () => {
-    const dir = await panelOf({ '2026-01.csv': 'store_id,country\r\ns1,US\r\n"s2,GB\r\ns3,US\r\n' });
-    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 3\b/);
+    const dir = await panelOf({ '2026-01.csv': csv(GOOD_ROWS[0], `"${GOOD_ROWS[1]}`, 's3,,,,,,,') });
+    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 3: a quoted value is never closed \(unterminated quote\)/);
   });
 
   it('names an unparseable value in the month before the one asked for (its deltas need it)', async () => {
@@ -169,12 +161,14 @@ describe('publish rejects bad usage', () => {
     },
   );
 
-  it('publishes a panel that leaves out optional columns (a whole dimension unknown)', async () => {
-    const rows = Array.from({ length: 100 }, (_, i) => `s${i},${i % 3 ? 'basic' : 'grow'}`);
-    const dir = await panelOf({ '2026-01.csv': ['store_id,plan', ...rows].join('\r\n') + '\r\n' });
+  it('publishes a panel that leaves out the optional domain column, saying so on stderr (unknown cells: a whole dimension unknown)', async () => {
+    const columns = PANEL_COLUMNS.map((c) => c.name).filter((c) => c !== 'domain');
+    const rows = Array.from({ length: 100 }, (_, i) => columns.map((c) => (c === 'store_id' ? `s${i}` : c === 'plan' ? (i % 3 ? 'basic' : 'grow') : '')).join(','));
+    const dir = await panelOf({ '2026-01.csv': [columns.join(','), ...rows].join('\r\n') + '\r\n' });
     const out = path.join(await dirs.make(), 'out');
     const r = await runCli(['publish', '--input', dir, '--all', '--out', out, '--runs', `${out}.runs`, '--cards', 'none', '--json']);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^warning: no domain column \(optional: unknown for those stores\) in 2026-01\.csv$/m);
     const doc = JSON.parse(await readFile(path.join(out, 'api/data/platform-stores.json'), 'utf8'));
     const active = doc.stats.filter((s: { metric_key: string }) => s.metric_key === 'active_stores');
     expect(active.map((s: { dimension: string; n: number | null }) => `${s.dimension}=${s.n}`)).toEqual(['all=100', 'plan:basic=66', 'plan:grow=34']);

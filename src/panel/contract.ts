@@ -1,0 +1,148 @@
+/**
+ * The input contract's checks of a panel beyond each file's records (read.ts checks those):
+ * every file's columns, checked before any work, and the size of every month. `checkPanel` runs
+ * every check on every file and collects what it finds (`publish --check`).
+ */
+import { closestMatch } from 'leven';
+import { CliError } from '../core/errors.js';
+import { PANEL_COLUMNS, previousMonth, SHRINK_RATIO } from '../core/panel-contract.js';
+import { openDuck, type Duck } from './duck.js';
+import { checkFile, readColumns, type PanelFile } from './read.js';
+
+const KNOWN = PANEL_COLUMNS.map((c) => c.name);
+
+/** How a header cell is compared with the contract's names: case, spaces, dashes and dots aside. */
+const comparable = (name: string): string => name.trim().toLowerCase().replace(/[\s.-]+/g, '_');
+
+/** Columns a file's header names wrongly: errors refuse the run; `absent` are optional columns left out. */
+export interface ColumnFindings {
+  errors: string[];
+  absent: string[];
+}
+
+/**
+ * Checks a file's column names against the contract. A required column missing is an error; so
+ * is an unknown column close to a contract column the file lacks (a misspelling: the data would
+ * silently be unknown). Other unknown columns are the file's own and are ignored.
+ */
+export function checkColumns(f: PanelFile, columns: readonly string[]): ColumnFindings {
+  const at = (column: string) => `${f.file}: ${f.format === 'csv' ? 'row 1, ' : ''}column ${column}`;
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const c of columns) {
+    if (seen.has(c)) errors.push(`${at(c)}: the header names ${c} twice`);
+    seen.add(c);
+  }
+  const missing = KNOWN.filter((k) => !seen.has(k));
+  const byComparable = new Map(missing.map((k) => [comparable(k), k]));
+  const misspelt = new Map<string, string>();
+  for (const c of columns.filter((c) => !KNOWN.includes(c))) {
+    const key = comparable(c);
+    const near = byComparable.get(key) ?? closestMatch(key, [...byComparable.keys()], { maxDistance: key.length >= 8 ? 2 : 1 });
+    const known = near === undefined ? undefined : (byComparable.get(near) ?? near);
+    if (known === undefined || misspelt.has(known)) continue;
+    misspelt.set(known, c);
+    errors.push(`${at(JSON.stringify(c))}: unknown column, close to ${known} which is missing: rename it ${known}`);
+  }
+  const absent: string[] = [];
+  for (const k of missing.filter((k) => !misspelt.has(k))) {
+    if (PANEL_COLUMNS.find((c) => c.name === k)!.optional) absent.push(k);
+    else errors.push(`${at(k)}: the required column ${k} is missing (columns: ${columns.join(', ') || 'none'})`);
+  }
+  return { errors, absent };
+}
+
+/** The optional columns files leave out, said once per column: `domain (2026-01.csv, 2026-02.csv)`. */
+export function absentNotes(absent: ReadonlyMap<string, string[]>): string[] {
+  return [...absent].map(([column, names]) => `no ${column} column (optional: unknown for those stores) in ${names.join(', ')}`);
+}
+
+/**
+ * Checks every file's columns before any work: refuses the run with the first error. Returns
+ * the notes on optional columns left out.
+ */
+export async function checkHeaders(files: readonly PanelFile[]): Promise<string[]> {
+  const duck = await openDuck();
+  try {
+    const absent = new Map<string, string[]>();
+    for (const f of files) {
+      const found = checkColumns(f, await readColumns(duck, f));
+      if (found.errors.length) throw new CliError(found.errors[0]);
+      for (const c of found.absent) absent.set(c, [...(absent.get(c) ?? []), f.name]);
+    }
+    return absentNotes(absent);
+  } finally {
+    duck.close();
+  }
+}
+
+/** One month's file and its number of stores. */
+export interface MonthSize {
+  file: PanelFile;
+  stores: number;
+}
+
+/**
+ * Every month must hold stores, and no month fewer than SHRINK_RATIO of the month before (a
+ * partial delivery) unless `allowShrink`. `checked`: the months whose size against the month
+ * before is checked (default: all); the month before must be in `sizes` to be compared.
+ */
+export function checkMonthSizes(sizes: ReadonlyMap<string, MonthSize>, allowShrink: boolean, checked?: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  for (const [month, { file, stores }] of [...sizes].sort(([a], [b]) => a.localeCompare(b))) {
+    if (stores === 0) {
+      found.push(`${file.file}: month ${month} holds no stores (a header and no records): every figure of ${month} would be suppressed`);
+      continue;
+    }
+    const before = sizes.get(previousMonth(month));
+    if (allowShrink || !before || before.stores === 0 || (checked && !checked.has(month))) continue;
+    if (stores < before.stores * SHRINK_RATIO) {
+      found.push(
+        `${file.file}: month ${month} holds ${stores} stores, fewer than ${SHRINK_RATIO * 100}% of the ${before.stores} of ${previousMonth(month)} ` +
+          '(a partial delivery?); publish it with --allow-shrink if the panel did shrink so much',
+      );
+    }
+  }
+  return found;
+}
+
+/** What `checkPanel` found: refusals (`findings`), notes, and each month's stores. */
+export interface PanelCheck {
+  findings: string[];
+  notes: string[];
+  months: { month: string; file: string; stores: number | null }[];
+}
+
+/**
+ * Runs every input check on every file, writing nothing: each file's columns, then its records
+ * (the first bad record of each file), then the size of every month against the month before.
+ */
+export async function checkPanel(files: readonly PanelFile[], allowShrink: boolean): Promise<PanelCheck> {
+  const findings: string[] = [];
+  const absent = new Map<string, string[]>();
+  const sizes = new Map<string, MonthSize>();
+  const duck: Duck = await openDuck();
+  try {
+    for (const f of files) {
+      try {
+        const found = checkColumns(f, await readColumns(duck, f));
+        for (const c of found.absent) absent.set(c, [...(absent.get(c) ?? []), f.name]);
+        findings.push(...found.errors);
+        if (found.errors.length) continue;
+        sizes.set(f.month, { file: f, stores: (await checkFile(duck, f, 'checked')).rows });
+        await duck.run('DROP TABLE IF EXISTS checked');
+      } catch (e) {
+        if (!(e instanceof CliError)) throw e;
+        findings.push(e.message);
+      }
+    }
+  } finally {
+    duck.close();
+  }
+  findings.push(...checkMonthSizes(sizes, allowShrink));
+  return {
+    findings,
+    notes: absentNotes(absent),
+    months: files.map((f) => ({ month: f.month, file: f.file, stores: sizes.get(f.month)?.stores ?? null })),
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * What is wrong with a panel file that cannot be read, said in words: compression and encoding
+ * are recognised from the file's first bytes, a CSV record's fault from DuckDB's report, an
+ * NDJSON record's by reading the file up to it (DuckDB's line numbers count neither from the
+ * record nor from 1 reliably). Nothing of the file's bytes is echoed but printable text.
+ */
+import { isUtf8 } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { CliError } from '../core/errors.js';
+
+export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
+
+/** The file a reader is reading: its path and its format. */
+export interface ReadFile {
+  file: string;
+  format: PanelFormat;
+}
+
+/** Magic numbers of the compressions a delivery may arrive in. */
+const COMPRESSIONS: { name: string; magic: number[]; tool: string }[] = [
+  { name: 'gzip', magic: [0x1f, 0x8b], tool: 'gunzip' },
+  { name: 'zstd', magic: [0x28, 0xb5, 0x2f, 0xfd], tool: 'unzstd' },
+  { name: 'bzip2', magic: [0x42, 0x5a, 0x68], tool: 'bunzip2' },
+  { name: 'xz', magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], tool: 'unxz' },
+  { name: 'zip', magic: [0x50, 0x4b, 0x03, 0x04], tool: 'unzip' },
+];
+
+/**
+ * Refuses a file that is compressed (whatever its name says) or, for text formats, UTF-16
+ * encoded: read from its first bytes, before any parser sees it.
+ */
+export async function sniffFile(f: ReadFile): Promise<void> {
+  const handle = await open(f.file, 'r');
+  let head: Buffer;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(8), 0, 8, 0);
+    head = buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  const packed = COMPRESSIONS.find((c) => c.magic.every((b, i) => head[i] === b));
+  if (packed) {
+    throw new CliError(`${f.file}: ${packed.name}-compressed (its first bytes are ${packed.name}'s): decompress it (${packed.tool}) first; a panel file is plain ${kind(f)}`);
+  }
+  if (f.format !== 'parquet' && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
+    throw new CliError(`${f.file}: not UTF-8 encoded (it starts with a UTF-16 byte order mark): save it as UTF-8`);
+  }
+}
+
+const kind = (f: ReadFile): string => ({ csv: 'CSV text', ndjson: 'NDJSON text', parquet: 'Parquet' })[f.format];
+
+/** Printable text of at most `max` characters (an error may quote bytes of the file). */
+export const printable = (s: string, max = 200): string => {
+  // eslint-disable-next-line no-control-regex
+  const clean = s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/g, '?').replace(/\s+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+};
+
+const NOT_UTF8 = 'not UTF-8 encoded (a byte sequence that is not UTF-8, as Latin-1 or Windows-1252 write é): save the file as UTF-8';
+
+/** DuckDB's CSV errors name the line; say it as file, row and what is wrong in words. */
+function csvReadError(f: ReadFile, message: string): CliError | null {
+  const line = /CSV Error on Line: (\d+)/.exec(message);
+  if (!line) return null;
+  // DuckDB prints the error line, "Original Line:" and the record (it may span lines), then
+  // the reason, then "Possible fixes:" or "Possible Solution:": the reason is the last line
+  // before them that is not the record's.
+  const lines = message.split('\n').map((l) => l.trim());
+  const original = lines.findIndex((l) => l.startsWith('Original Line'));
+  const fixes = lines.findIndex((l, i) => i > original && /^Possible (fixes|Solution)/.test(l));
+  const reason = original >= 0 && fixes > original ? (lines.slice(original + 1, fixes).filter(Boolean).pop() ?? '') : '';
+  const fields = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(reason);
+  const words = fields
+    ? `${fields[2]} fields where the header has ${fields[1]} (Expected Number of Columns: ${fields[1]} Found: ${fields[2]})`
+    : /not utf-8 encoded/i.test(reason)
+      ? NOT_UTF8
+      : /unterminated quote/i.test(reason)
+        ? 'a quoted value is never closed (unterminated quote)'
+        : reason
+          ? printable(reason)
+          : 'malformed record';
+  return new CliError(`${f.file}: row ${line[1]}: ${words}`);
+}
+
+/**
+ * The first NDJSON record that is not one JSON object of UTF-8 text, counted from 1 as the docs
+ * count records (blank lines are no records); null when every record parses.
+ */
+export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
+  let record = 0;
+  let rest = Buffer.alloc(0);
+  const fault = (line: Buffer): string | null => {
+    if (!isUtf8(line)) return NOT_UTF8;
+    const text = line.toString('utf8');
+    if (text.trim() === '') return null;
+    record++;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      const m = (e as Error).message;
+      if (/end of JSON input|Unterminated string/i.test(m)) return `record ${record} is cut off: it ends before its JSON object is closed`;
+      const at = /position (\d+)/.exec(m);
+      return `record ${record} is not valid JSON${at ? ` (at character ${Number(at[1]) + 1})` : ''}`;
+    }
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? null : `record ${record} is not a JSON object`;
+  };
+  const check = (line: Buffer): CliError | null => {
+    const why = fault(line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line);
+    // A record of bytes that are not UTF-8 is counted when its line is not blank.
+    return why ? new CliError(`${f.file}: row ${why === NOT_UTF8 ? record + 1 : record}: ${why}`) : null;
+  };
+  for await (const chunk of createReadStream(f.file)) {
+    let buf = Buffer.concat([rest, chunk as Buffer]);
+    for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a)) {
+      const found = check(buf.subarray(0, nl));
+      if (found) return found;
+      buf = buf.subarray(nl + 1);
+    }
+    rest = buf;
+  }
+  return rest.length ? check(rest) : null;
+}
+
+/** A read of `f` failed with DuckDB's `message`: the CliError that says why, in words. */
+export async function readError(f: ReadFile, message: string): Promise<CliError> {
+  await sniffFile(f);
+  if (f.format === 'csv') {
+    const e = csvReadError(f, message);
+    if (e) return e;
+    if (/not utf-8 encoded/i.test(message)) return new CliError(`${f.file}: ${NOT_UTF8}`);
+  }
+  if (f.format === 'ndjson') {
+    const e = await ndjsonReadError(f);
+    if (e) return e;
+  }
+  const what = f.format === 'parquet' ? 'not a readable Parquet file' : `cannot be read as ${f.format.toUpperCase()}`;
+  return new CliError(`${f.file}: ${what}: ${printable(message.split('\n')[0].replace(/^[A-Za-z ]*Error: /, ''))}`);
+}

@@ -1,0 +1,33 @@
+/**
+ * A refused publish: exit 2, one line naming what is wrong, nothing on stdout, a published
+ * output folder byte for byte (inodes, mtimes, links) as it was, and an --out that did not exist
+ * still absent.
+ */
+import { cp } from 'node:fs/promises';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { runCli } from './cli.js';
+import { exists, snapshotTree, type tempDirs } from './tmp.js';
+
+/**
+ * Runs publish with `args` twice: over a copy of the `published` folder (which must not change)
+ * and with an --out that does not exist (which must stay absent). Returns stderr.
+ */
+export async function expectRefused(published: string, dirs: ReturnType<typeof tempDirs>, args: string[], message: RegExp): Promise<string> {
+  const tmp = await dirs.make();
+  const out = path.join(tmp, 'published');
+  await cp(published, out, { recursive: true, verbatimSymlinks: true });
+  const before = await snapshotTree(out);
+  let stderr = '';
+  for (const target of [out, path.join(tmp, 'absent')]) {
+    const r = await runCli(['publish', ...args, '--out', target, '--runs', `${target}.runs`, '--cards', 'none']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n'), 'one line, no stack trace').toHaveLength(1);
+    expect(r.stdout).toBe('');
+    stderr = r.stderr;
+  }
+  expect(await snapshotTree(out)).toEqual(before);
+  expect(await exists(path.join(tmp, 'absent'))).toBe(false);
+  return stderr;
+}

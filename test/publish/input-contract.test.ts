@@ -1,0 +1,230 @@
+/**
+ * The monthly input contract, enforced (docs/cli.md "Input contract"): a clean generated panel
+ * is published, then the same panel with one defect at a time is published into the same output
+ * folder. Each defect is refused with exit 2 and a message saying in words what is wrong and
+ * where, the output folder byte for byte unchanged; `publish --check` finds the same, writing
+ * nothing. What the contract accepts (BOM, CRLF, reordered and extra columns, blank lines)
+ * publishes the clean panel's figures.
+ */
+import { cp, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { lit, openDuck } from '../../src/panel/duck.js';
+import { generate, publishPanel, readDocument, runCli } from '../helpers/cli.js';
+import { expectRefused } from '../helpers/refusal.js';
+import { exists, tempDirs } from '../helpers/tmp.js';
+import { SLUGS } from '../../src/stats/types.js';
+
+const shared = tempDirs('storelens-contract-shared-');
+const dirs = tempDirs('storelens-contract-');
+const SPEC = { stores: 200, seed: '34', from: '2026-08', to: '2026-09' };
+/** The clean panels (csv, ndjson, parquet) and their publications. */
+const clean: Record<string, { panel: string; published: string }> = {};
+
+beforeAll(async () => {
+  for (const format of ['csv', 'ndjson', 'parquet'] as const) {
+    const panel = await shared.make();
+    const published = await shared.make();
+    await generate(panel, { ...SPEC, format });
+    await publishPanel(panel, published);
+    clean[format] = { panel, published };
+  }
+});
+afterAll(() => shared.removeAll());
+afterEach(() => dirs.removeAll());
+
+/** A copy of a clean panel. */
+async function copyOf(format: 'csv' | 'ndjson' | 'parquet'): Promise<string> {
+  const dir = await dirs.make();
+  await cp(clean[format].panel, dir, { recursive: true });
+  return dir;
+}
+
+/** A copy of the clean panel whose 2026-09 file is `edit` of its text. */
+async function defective(edit: (text: string) => string | Buffer, format: 'csv' | 'ndjson' = 'csv'): Promise<string> {
+  const dir = await copyOf(format);
+  const file = path.join(dir, `2026-09.${format}`);
+  await writeFile(file, edit(await readFile(file, 'utf8')));
+  return dir;
+}
+
+/** The CSV's records; `at(records, row)` is the record on `row` as the docs count it (header = row 1). */
+const records = (text: string): string[][] => parse(text) as string[][];
+/** Each of `rows` as CSV text, ended by `eol`. */
+const lines = (rows: string[][], eol = '\n'): string[] => rows.map((r) => stringify([r], { record_delimiter: eol }));
+/** The CSV text of `rows` (header first). */
+const csvOf = (rows: string[][]): string => lines(rows).join('');
+const column = (rows: string[][], name: string): number => rows[0].indexOf(name);
+
+/** Refused over the clean publication (and into an absent folder); the message has no control character. */
+async function refused(dir: string, message: RegExp, format = 'csv'): Promise<void> {
+  const stderr = await expectRefused(clean[format].published, dirs, ['--input', dir, '--all'], message);
+  expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\ufffd]/);
+}
+
+describe('the header is checked against the contract before any work', () => {
+  it('names a misspelt column and the column it should be', async () => {
+    const dir = await defective((t) => t.replace('ads_pinterest', 'ads_pinterst'));
+    await refused(dir, /2026-09\.csv: row 1, column "ads_pinterst": unknown column, close to ads_pinterest which is missing/);
+  });
+
+  it('names a required column left out', async () => {
+    const dir = await defective((t) => {
+      const rows = records(t);
+      const at = column(rows, 'product_count');
+      return csvOf(rows.map((r) => r.filter((_, i) => i !== at)));
+    });
+    await refused(dir, /2026-09\.csv: row 1, column product_count: the required column product_count is missing/);
+  });
+
+  it('names a required column left out of NDJSON records', async () => {
+    const dir = await defective((t) => t.replace(/"product_count":[^,]*,/g, ''), 'ndjson');
+    await refused(dir, /2026-09\.ndjson: column product_count: the required column product_count is missing/, 'ndjson');
+  });
+});
+
+describe('every month holds stores', () => {
+  it('names a month with a header and no records', async () => {
+    const dir = await defective((t) => csvOf(records(t).slice(0, 1)));
+    await refused(dir, /2026-09\.csv: month 2026-09 holds no stores/);
+  });
+
+  it('names a month of fewer than half the stores of the month before, unless --allow-shrink', async () => {
+    const dir = await defective((t) => csvOf(records(t).slice(0, 40)));
+    await refused(dir, /2026-09\.csv: month 2026-09 holds 39 stores, fewer than 50% of the \d+ of 2026-08 .*--allow-shrink/);
+    const out = path.join(await dirs.make(), 'out');
+    const r = await runCli(['publish', '--input', dir, '--all', '--allow-shrink', '--out', out, '--runs', `${out}.runs`, '--cards', 'none']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe('a record that cannot be read is refused in words', () => {
+  const editRow5 = (f: (r: string[]) => string[]) => (t: string) => {
+    const rows = records(t);
+    rows[4] = f(rows[4]);
+    return csvOf(rows);
+  };
+
+  it('says the field counts of a record with too few fields', async () => {
+    const dir = await defective(editRow5((r) => r.slice(0, 17)));
+    await refused(dir, /2026-09\.csv: row 5: 17 fields where the header has 19 \(Expected Number of Columns: 19 Found: 17\)/);
+  });
+
+  it('says the field counts of a record with too many fields', async () => {
+    const dir = await defective(editRow5((r) => [...r, 'x']));
+    await refused(dir, /2026-09\.csv: row 5: 20 fields where the header has 19 \(Expected Number of Columns: 19 Found: 20\)/);
+  });
+
+  it('says a Latin-1 record is not UTF-8', async () => {
+    const dir = await defective((t) => {
+      const rows = records(t);
+      rows[4][column(rows, 'category')] = 'caf\u00e9';
+      return Buffer.concat([Buffer.from(csvOf(rows.slice(0, 4))), Buffer.from(csvOf(rows.slice(4, 5)), 'latin1'), Buffer.from(csvOf(rows.slice(5)))]);
+    });
+    await refused(dir, /2026-09\.csv: row 5: not UTF-8 encoded/);
+  });
+
+  it('says a .csv is gzip-compressed, without printing its bytes', async () => {
+    const dir = await defective((t) => gzipSync(t));
+    await refused(dir, /2026-09\.csv: gzip-compressed .*decompress it/);
+  });
+
+  it('counts a cut-off NDJSON record from 1, as the docs do', async () => {
+    const dir = await defective((t) => {
+      const lines = t.split('\n');
+      return [...lines.slice(0, 4), '', lines[4].slice(0, 40)].join('\n');
+    }, 'ndjson');
+    await refused(dir, /2026-09\.ndjson: row 5: record 5 is cut off/, 'ndjson');
+  });
+
+  it('says a truncated Parquet file is not readable Parquet', async () => {
+    const dir = await copyOf('parquet');
+    await truncate(path.join(dir, '2026-09.parquet'), 300);
+    await refused(dir, /2026-09\.parquet: not a readable Parquet file/, 'parquet');
+  });
+});
+
+describe('a count, an amount or visits below zero is a bad value', () => {
+  it.each(['product_count', 'monthly_visits', 'est_monthly_revenue_usd'])('names a negative %s: file, row and column', async (name) => {
+    const dir = await defective(editRowOf(name, '-5'));
+    await refused(dir, new RegExp(`2026-09\\.csv: row 5, column ${name}: expected (an integer|a number) of 0 or more .*got "-5"`));
+  });
+
+  it('names a negative count in a typed Parquet column', async () => {
+    const dir = await copyOf('parquet');
+    const file = path.join(dir, '2026-09.parquet');
+    const duck = await openDuck();
+    try {
+      // The seventh record (file_row_number 6) gets -2 visits; the column stays BIGINT.
+      const source = `read_parquet(${lit(`${file}.clean`)}, file_row_number = true)`;
+      await rename(file, `${file}.clean`);
+      await duck.run(`COPY (SELECT * EXCLUDE (file_row_number) REPLACE (CASE WHEN file_row_number = 6 THEN -2 ELSE monthly_visits END AS monthly_visits) FROM ${source} ORDER BY file_row_number) TO ${lit(file)} (FORMAT parquet)`);
+      await rm(`${file}.clean`);
+    } finally {
+      duck.close();
+    }
+    await refused(dir, /2026-09\.parquet: row 7, column monthly_visits: expected an integer of 0 or more .*got "-2"/, 'parquet');
+  });
+});
+
+/** Sets `name` of the record on `row` (5 unless told) to `value`. */
+function editRowOf(name: string, value: string, row = 5): (t: string) => string {
+  return (t) => {
+    const rows = records(t);
+    rows[row - 1][column(rows, name)] = value;
+    return csvOf(rows);
+  };
+}
+
+describe('publish --check', () => {
+  it('finds nothing in a clean panel and writes nothing', async () => {
+    const tmp = await dirs.make();
+    const out = path.join(tmp, 'out');
+    const r = await runCli(['publish', '--check', '--input', clean.csv.panel, '--out', out, '--runs', `${out}.runs`]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/2 file\(s\), 2026-08 to 2026-09, \d+ store-months: every check passed; nothing was written/);
+    expect(await readdir(tmp)).toEqual([]);
+  });
+
+  it('lists every file\'s findings, exit 2, and writes nothing', async () => {
+    // Two bad rows in 2026-09 (rows 5 and 6), a misspelt column in 2026-08.
+    const dir = await defective((t) => editRowOf('monthly_visits', '-1')(editRowOf('monthly_visits', '-1', 6)(t)));
+    const aug = path.join(dir, '2026-08.csv');
+    await writeFile(aug, (await readFile(aug, 'utf8')).replace('ads_pinterest', 'ads_pinterst'));
+    const tmp = await dirs.make();
+    const out = path.join(tmp, 'out');
+    const r = await runCli(['publish', '--check', '--input', dir, '--all', '--out', out, '--runs', `${out}.runs`, '--json']);
+    expect(r.code).toBe(2);
+    const found = JSON.parse(r.stdout) as { ok: boolean; findings: string[] };
+    expect(found.ok).toBe(false);
+    expect(found.findings).toHaveLength(2);
+    expect(found.findings[0]).toMatch(/2026-08\.csv: row 1, column "ads_pinterst": unknown column, close to ads_pinterest/);
+    expect(found.findings[1]).toMatch(/2026-09\.csv: row 5, column monthly_visits: expected an integer of 0 or more .* \(and 1 more row\(s\) of this file with a bad value\)$/);
+    expect(r.stderr).toMatch(/2 finding\(s\) in 2 file\(s\), 2026-08 to 2026-09; nothing was written/);
+    expect(await readdir(tmp)).toEqual([]);
+    expect(await exists(path.join(process.cwd(), 'output'))).toBe(false);
+  });
+});
+
+describe('what the contract accepts publishes the clean figures', () => {
+  // CRLF line ends are accepted too (bad-input.test.ts writes its panels so); not here, where
+  // categories hold line breaks of their own.
+  it('reads a BOM, reordered and extra columns and a blank line as the clean panel', async () => {
+    const dir = await defective((t) => {
+      const rows = records(t).map((r) => [...r.slice(1), r[0], 'vendor note']);
+      rows[0][rows[0].length - 1] = 'vendor_note';
+      const text = lines(rows);
+      return '\ufeff' + [...text.slice(0, 3), '\n', ...text.slice(3)].join('');
+    });
+    const out = path.join(await dirs.make(), 'out');
+    await publishPanel(dir, out);
+    for (const slug of SLUGS.filter((s) => s !== 'methodology')) {
+      const [mine, theirs] = await Promise.all([readDocument(out, slug, '2026-09'), readDocument(clean.csv.published, slug, '2026-09')]);
+      expect(mine.stats, slug).toEqual(theirs.stats);
+    }
+  });
+});
