@@ -160,8 +160,10 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the 
     const after = (await client.listTools()).tools.map((t) => t.name);
     expect(after).toContain('list_accounts');
     expect(after).not.toContain('register_webhook');
-    // The tool is not there for this caller any more (tools exist only for operations the caller may call).
-    await expect(client.callTool({ name: 'list_webhooks', arguments: {} })).rejects.toThrow(/not found/);
+    // A call of the tool listed before answers the 403 REST would, as a tool error the assistant can read.
+    const refused = await client.callTool({ name: 'list_webhooks', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse((refused.content as { text: string }[])[0]!.text)).toMatchObject({ type: 'https://storelens.dev/problems/insufficient-scope', status: 403 });
 
     // 5. Removed from the workspace: the very next call is a 401.
     await removeMember(h.db.kysely, ws.id, EMAIL);
