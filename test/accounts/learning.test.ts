@@ -28,7 +28,7 @@ describe('learning from outcomes', () => {
 });
 
 describe('the exploit-only arm and the round rule', () => {
-  const rows = Array.from({ length: 100 }, (_, i) => ({ store_id: `s${String(i).padStart(3, '0')}`, score: 1 - i / 100, eligible: true, labelled: false, sampled: (i * 37) % 100 }));
+  const rows = Array.from({ length: 100 }, (_, i) => ({ store_id: `s${String(i).padStart(3, '0')}`, score: 1 - i / 100, eligible: true, labelled: false }));
 
   it('reserves no explore rows with exploreShare 0, and the same exploit rows as with exploration', () => {
     const off = selectInMarket(rows, 0);
