@@ -12,6 +12,7 @@
 import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
 import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex } from '../core/panel-contract.js';
+import { CATEGORY_SIGNAL, pairDetail, pairInputs, pairKeys, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
 export interface StoreSnapshot extends StoreFeatures {
@@ -87,6 +88,17 @@ export const PRIOR = {
     plan_upgraded: { mean: 0.8, sd: 0.75 },
     plan_downgraded: { mean: -0.6, sd: 0.75 },
   } satisfies Record<SignalType, PriorEntry>,
+  /**
+   * A signal's subject (which network, app, feature or plan; accounts/signal-inputs.ts): how much
+   * more or less it weighs than its type, around 0.
+   */
+  subject: { mean: 0, sd: 0.5 },
+  /**
+   * A category or plan with a signal type: what the pair adds to the two apart, around 0 and
+   * tight (there are a hundred or more of them), so a few labels of a pair move its weight
+   * little and 200 labels do not fit their noise.
+   */
+  interaction: { mean: 0, sd: 0.4 },
 } as const;
 
 type SizeKey = keyof typeof PRIOR.size;
@@ -140,6 +152,7 @@ export function inputSpace(stores: readonly StoreSnapshot[], latestMonth: string
     add(`signal:${t}`);
     add(`signal:${t}:earlier`);
   }
+  for (const k of pairInputs(stores, (sig) => signalDecay(sig.month, latestMonth) > 0)) add(k);
   return { inputs, index: new Map(inputs.map((inp, i) => [inp.key, i])), latestMonth };
 }
 
@@ -185,6 +198,13 @@ export function terms(space: InputSpace, s: StoreSnapshot): Term[] {
     const x = sig.strength * (latest ? 1 : decay / EARLIER);
     const i = space.index.get(latest ? `signal:${sig.type}` : `signal:${sig.type}:earlier`);
     if (x > 0 && i !== undefined) out.push({ i, x, signal: sig });
+    // Its subject, and the store's category and plan with it: the signal's strength, halved every month it ages.
+    if (decay > 0 && sig.strength > 0) {
+      for (const k of pairKeys(sig, s.category, s.plan)) {
+        const j = space.index.get(k);
+        if (j !== undefined) out.push({ i: j, x: sig.strength * decay, signal: sig });
+      }
+    }
   }
   return out;
 }
@@ -424,6 +444,11 @@ export function priorOf(key: string): { mean: number; sd: number } {
       return PRIOR[group];
     case 'size':
       return PRIOR.size[name as keyof typeof PRIOR.size];
+    case SUBJECT:
+      return PRIOR.subject;
+    case CATEGORY_SIGNAL:
+    case PLAN_SIGNAL:
+      return PRIOR.interaction;
     default: {
       const earlier = name.endsWith(':earlier');
       const p = PRIOR.signal[(earlier ? name.slice(0, -':earlier'.length) : name) as keyof typeof PRIOR.signal];
@@ -452,6 +477,10 @@ export function labelOf(key: string): string {
       return `Advertises on ${NETWORK_NAMES[name] ?? name}`;
     case 'agentic':
       return `Has ${FEATURE_LABELS[name as keyof typeof FEATURE_LABELS] ?? name}`;
+    case SUBJECT:
+    case CATEGORY_SIGNAL:
+    case PLAN_SIGNAL:
+      return pairLabel(group, name);
     default: {
       const earlier = name.endsWith(':earlier');
       const type = earlier ? name.slice(0, -':earlier'.length) : name;
@@ -495,7 +524,9 @@ function describe(input: Input, t: Term, s: StoreSnapshot): StoredEvidence {
     default: {
       const sig = t.signal!;
       const age = monthIndex(s.month) - monthIndex(sig.month);
-      return { kind: 'signal', key: input.key, detail: `${sig.detail} (${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''})`, x: t.x, month: sig.month };
+      const when = `${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''}`;
+      const detail = group === SUBJECT || group === CATEGORY_SIGNAL || group === PLAN_SIGNAL ? pairDetail(group, name, sig, when) : `${sig.detail} (${when})`;
+      return { kind: 'signal', key: input.key, detail, x: t.x, month: sig.month };
     }
   }
 }
