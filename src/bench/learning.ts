@@ -49,7 +49,13 @@ import { nextRound, POLICIES, type Policy, RULE_PARTS, RULES, rulePart, type Rul
 
 export { ROUND_SIZE } from './learning-policies.js';
 export const TOP = 50;
-export const ARMS = ['no learning', ...POLICIES] as const;
+/**
+ * The arms of one rule: no learning, each policy on the list as ranked, and mostly the top on the
+ * same list ordered by score (the same explore rows, at its end): what the order earns or costs
+ * an agency that works the top rows as listed. (Explore first works every explore row before any
+ * other, so the two orders give it the same accounts: `reordered` counts it.)
+ */
+export const ARMS = ['no learning', ...POLICIES, 'mostly top, by score'] as const;
 export type Arm = (typeof ARMS)[number];
 
 const NOW = new Date('2026-11-01T00:00:00Z');
@@ -242,8 +248,9 @@ export async function simulateLearning(
         await db.kysely.insertInto('workspaces').values({ id: wsId, name: `learning ${o.seed} ${rule} ${arm}`, created_at: NOW.toISOString() }).execute();
         await upsertMember(db.kysely, wsId, AGENCY, 'owner', NOW);
         const key = await api.keyFor(wsId);
-        await refreshWorkspace(db, wsId, NOW, o.refresh);
-        const policy: Policy = arm === 'no learning' ? 'explore first' : arm;
+        const refresh: RefreshOptions = arm === 'mostly top, by score' ? { ...o.refresh, exploreEvery: 0 } : { ...o.refresh };
+        await refreshWorkspace(db, wsId, NOW, refresh);
+        const policy: Policy = arm === 'no learning' ? 'explore first' : arm === 'mostly top, by score' ? 'mostly top' : arm;
         const labelled = new Set<string>();
         let answered = await answeredList(api.base, key);
         let all = await ranking(db, wsId);
@@ -273,7 +280,7 @@ export async function simulateLearning(
             for (const [j, x] of outcomes.entries()) {
               await request(api.base, key, 'POST', '/outcomes', { store_id: x.id, action: x.won ? 'won' : 'lost', ...(x.won ? {} : { lost_reason: 'not_a_fit' }) }, `out_${tag}_${round}_${j}`);
             }
-            await refreshWorkspace(db, wsId, NOW, o.refresh);
+            await refreshWorkspace(db, wsId, NOW, refresh);
             answered = await answeredList(api.base, key);
             all = await ranking(db, wsId);
           }
