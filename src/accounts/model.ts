@@ -3,9 +3,9 @@
  * every score is explained exactly. The prior is the documented starting weighting (PRIOR
  * below); a workspace's outcomes move the weights away from it. Fitting finds the posterior
  * mode (Newton's method on the penalised log-likelihood); the Hessian there gives the Laplace
- * approximation of the posterior, from which the list's order draws (Thompson sampling), the
- * explore rows' upper bound and each score's interval come (posteriorCovariance, logitSd,
- * scoreInterval).
+ * approximation of the posterior, from which the explore rows' upper bound and each score's
+ * interval come (posteriorCovariance, logitSd, scoreInterval). Beside each signal's type, its
+ * subject and the store's category and plan with it are inputs (accounts/signal-inputs.ts).
  *
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */
@@ -301,7 +301,7 @@ function logPosterior(beta: Float64Array, mu: Float64Array, prec: Float64Array, 
   return f;
 }
 
-/** Weights drawn from the posterior (Laplace approximation): β̂ + L⁻ᵀ ε, ε standard normal. */
+/** Weights drawn from the posterior (Laplace approximation): β̂ + L⁻ᵀ ε, ε standard normal (the check of logitSd against draws uses it). */
 export function sampleWeights(m: FittedModel, random: () => number): Float64Array {
   const d = m.weights.length;
   const eps = Float64Array.from({ length: d }, () => gaussian(random));

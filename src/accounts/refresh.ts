@@ -40,7 +40,8 @@ export const EXPLORE_SHARE = 0.1;
  * the bound at 1.5; over seeds 1–20, 0.68 drawn, 0.74 at 1.5, 0.71 at 1, 0.72 at 2, 0.73 at 3.
  * Working mostly the top: 0.90 (worst 0.60) drawn, 0.91 (worst 0.78) at 1.5, but over seeds 1–20
  * a worst seed of 0.44 (0.60 drawn). The generator's truth does not move (0.79 → 0.78 and 0.80).
- * The figures of every policy and rule, and what else was tried, are in docs/accounts.md.
+ * (Measured by score over every account, with the list then ordered by a posterior draw.) What
+ * else was tried is in docs/accounts.md.
  */
 export const EXPLORE_BOUND = 1.5;
 /**
