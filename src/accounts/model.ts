@@ -12,6 +12,7 @@
 import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
 import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex } from '../core/panel-contract.js';
+import { backSubstituteTransposed, cholesky, gaussian, solveCholesky } from './linalg.js';
 import { CATEGORY_SIGNAL, pairDetail, pairInputs, pairKeys, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
@@ -544,45 +545,4 @@ function mergeTerms(ts: readonly Term[]): Array<[number, number]> {
   const m = new Map<number, number>();
   for (const t of ts) m.set(t.i, (m.get(t.i) ?? 0) + t.x);
   return [...m];
-}
-
-/** Cholesky factor of a symmetric positive-definite matrix given by its lower triangle. */
-export function cholesky(a: Float64Array, d: number): Float64Array {
-  const l = new Float64Array(d * d);
-  for (let i = 0; i < d; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = a[i * d + j];
-      for (let k = 0; k < j; k++) s -= l[i * d + k] * l[j * d + k];
-      l[i * d + j] = i === j ? Math.sqrt(Math.max(s, 1e-12)) : s / l[j * d + j];
-    }
-  }
-  return l;
-}
-
-/** Solves L Lᵀ x = b. */
-function solveCholesky(l: Float64Array, d: number, b: Float64Array): Float64Array {
-  const y = new Float64Array(d);
-  for (let i = 0; i < d; i++) {
-    let s = b[i];
-    for (let k = 0; k < i; k++) s -= l[i * d + k] * y[k];
-    y[i] = s / l[i * d + i];
-  }
-  return backSubstituteTransposed(l, d, y);
-}
-
-/** Solves Lᵀ x = y. */
-function backSubstituteTransposed(l: Float64Array, d: number, y: Float64Array): Float64Array {
-  const x = new Float64Array(d);
-  for (let i = d - 1; i >= 0; i--) {
-    let s = y[i];
-    for (let k = i + 1; k < d; k++) s -= l[k * d + i] * x[k];
-    x[i] = s / l[i * d + i];
-  }
-  return x;
-}
-
-function gaussian(random: () => number): number {
-  const u = 1 - random();
-  const v = random();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
