@@ -14,7 +14,8 @@
 import { FLOOR } from '../stats/floor.js';
 import { z } from 'zod';
 import type { DealStage } from '../deals/stages.js';
-import { cholesky, curvature, labelOf, posteriorCovariance, PRIOR, priorOf } from './model.js';
+import { curvature, labelOf, posteriorCovariance, PRIOR, priorOf } from './model.js';
+import { cholesky } from './linalg.js';
 
 /** Below this many outcomes a rate is flagged `small_sample`: the same bar as the statistics' publication floor. */
 export const MIN_SAMPLE = FLOOR;

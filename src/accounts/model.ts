@@ -3,15 +3,17 @@
  * every score is explained exactly. The prior is the documented starting weighting (PRIOR
  * below); a workspace's outcomes move the weights away from it. Fitting finds the posterior
  * mode (Newton's method on the penalised log-likelihood); the Hessian there gives the Laplace
- * approximation of the posterior, from which the list's order draws (Thompson sampling), the
- * explore rows' upper bound and each score's interval come (posteriorCovariance, logitSd,
- * scoreInterval).
+ * approximation of the posterior, from which the explore rows' upper bound and each score's
+ * interval come (posteriorCovariance, logitSd, scoreInterval). Beside each signal's type, its
+ * subject and the store's category and plan with it are inputs (accounts/signal-inputs.ts).
  *
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */
 import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
 import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex } from '../core/panel-contract.js';
+import { backSubstituteTransposed, cholesky, gaussian, solveCholesky } from './linalg.js';
+import { CATEGORY_SIGNAL, pairDetail, pairInputs, pairKeys, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
 export interface StoreSnapshot extends StoreFeatures {
@@ -87,6 +89,17 @@ export const PRIOR = {
     plan_upgraded: { mean: 0.8, sd: 0.75 },
     plan_downgraded: { mean: -0.6, sd: 0.75 },
   } satisfies Record<SignalType, PriorEntry>,
+  /**
+   * A signal's subject (which network, app, feature or plan; accounts/signal-inputs.ts): how much
+   * more or less it weighs than its type, around 0.
+   */
+  subject: { mean: 0, sd: 0.5 },
+  /**
+   * A category or plan with a signal type: what the pair adds to the two apart, around 0 and
+   * tight (there are a hundred or more of them), so a few labels of a pair move its weight
+   * little and 200 labels do not fit their noise.
+   */
+  interaction: { mean: 0, sd: 0.4 },
 } as const;
 
 type SizeKey = keyof typeof PRIOR.size;
@@ -140,6 +153,7 @@ export function inputSpace(stores: readonly StoreSnapshot[], latestMonth: string
     add(`signal:${t}`);
     add(`signal:${t}:earlier`);
   }
+  for (const k of pairInputs(stores, (sig) => signalDecay(sig.month, latestMonth) > 0)) add(k);
   return { inputs, index: new Map(inputs.map((inp, i) => [inp.key, i])), latestMonth };
 }
 
@@ -185,6 +199,13 @@ export function terms(space: InputSpace, s: StoreSnapshot): Term[] {
     const x = sig.strength * (latest ? 1 : decay / EARLIER);
     const i = space.index.get(latest ? `signal:${sig.type}` : `signal:${sig.type}:earlier`);
     if (x > 0 && i !== undefined) out.push({ i, x, signal: sig });
+    // Its subject, and the store's category and plan with it: the signal's strength, halved every month it ages.
+    if (decay > 0 && sig.strength > 0) {
+      for (const k of pairKeys(sig, s.category, s.plan)) {
+        const j = space.index.get(k);
+        if (j !== undefined) out.push({ i: j, x: sig.strength * decay, signal: sig });
+      }
+    }
   }
   return out;
 }
@@ -281,7 +302,7 @@ function logPosterior(beta: Float64Array, mu: Float64Array, prec: Float64Array, 
   return f;
 }
 
-/** Weights drawn from the posterior (Laplace approximation): β̂ + L⁻ᵀ ε, ε standard normal. */
+/** Weights drawn from the posterior (Laplace approximation): β̂ + L⁻ᵀ ε, ε standard normal (the check of logitSd against draws uses it). */
 export function sampleWeights(m: FittedModel, random: () => number): Float64Array {
   const d = m.weights.length;
   const eps = Float64Array.from({ length: d }, () => gaussian(random));
@@ -424,6 +445,11 @@ export function priorOf(key: string): { mean: number; sd: number } {
       return PRIOR[group];
     case 'size':
       return PRIOR.size[name as keyof typeof PRIOR.size];
+    case SUBJECT:
+      return PRIOR.subject;
+    case CATEGORY_SIGNAL:
+    case PLAN_SIGNAL:
+      return PRIOR.interaction;
     default: {
       const earlier = name.endsWith(':earlier');
       const p = PRIOR.signal[(earlier ? name.slice(0, -':earlier'.length) : name) as keyof typeof PRIOR.signal];
@@ -452,6 +478,10 @@ export function labelOf(key: string): string {
       return `Advertises on ${NETWORK_NAMES[name] ?? name}`;
     case 'agentic':
       return `Has ${FEATURE_LABELS[name as keyof typeof FEATURE_LABELS] ?? name}`;
+    case SUBJECT:
+    case CATEGORY_SIGNAL:
+    case PLAN_SIGNAL:
+      return pairLabel(group, name);
     default: {
       const earlier = name.endsWith(':earlier');
       const type = earlier ? name.slice(0, -':earlier'.length) : name;
@@ -495,7 +525,9 @@ function describe(input: Input, t: Term, s: StoreSnapshot): StoredEvidence {
     default: {
       const sig = t.signal!;
       const age = monthIndex(s.month) - monthIndex(sig.month);
-      return { kind: 'signal', key: input.key, detail: `${sig.detail} (${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''})`, x: t.x, month: sig.month };
+      const when = `${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''}`;
+      const detail = group === SUBJECT || group === CATEGORY_SIGNAL || group === PLAN_SIGNAL ? pairDetail(group, name, sig, when) : `${sig.detail} (${when})`;
+      return { kind: 'signal', key: input.key, detail, x: t.x, month: sig.month };
     }
   }
 }
@@ -513,45 +545,4 @@ function mergeTerms(ts: readonly Term[]): Array<[number, number]> {
   const m = new Map<number, number>();
   for (const t of ts) m.set(t.i, (m.get(t.i) ?? 0) + t.x);
   return [...m];
-}
-
-/** Cholesky factor of a symmetric positive-definite matrix given by its lower triangle. */
-export function cholesky(a: Float64Array, d: number): Float64Array {
-  const l = new Float64Array(d * d);
-  for (let i = 0; i < d; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = a[i * d + j];
-      for (let k = 0; k < j; k++) s -= l[i * d + k] * l[j * d + k];
-      l[i * d + j] = i === j ? Math.sqrt(Math.max(s, 1e-12)) : s / l[j * d + j];
-    }
-  }
-  return l;
-}
-
-/** Solves L Lᵀ x = b. */
-function solveCholesky(l: Float64Array, d: number, b: Float64Array): Float64Array {
-  const y = new Float64Array(d);
-  for (let i = 0; i < d; i++) {
-    let s = b[i];
-    for (let k = 0; k < i; k++) s -= l[i * d + k] * y[k];
-    y[i] = s / l[i * d + i];
-  }
-  return backSubstituteTransposed(l, d, y);
-}
-
-/** Solves Lᵀ x = y. */
-function backSubstituteTransposed(l: Float64Array, d: number, y: Float64Array): Float64Array {
-  const x = new Float64Array(d);
-  for (let i = d - 1; i >= 0; i--) {
-    let s = y[i];
-    for (let k = i + 1; k < d; k++) s -= l[k * d + i] * x[k];
-    x[i] = s / l[i * d + i];
-  }
-  return x;
-}
-
-function gaussian(random: () => number): number {
-  const u = 1 - random();
-  const v = random();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }

@@ -12,8 +12,10 @@
  * Rules, each a propensity p for every account of the latest month (0 for the others):
  *   - generator truth: the generator's own hidden propensity (`generate --truth`, panel/truth.ts);
  *   - two-part rule: p = 1 when the store meets either of two disjoint conjunctions of inputs
- *     the model has (TWO_PART_RULE), else 0; the model is additive, so it has to find both
- *     parts from the outcomes, and finding one must not make it lose the other.
+ *     the model has (TWO_PART_RULE), else 0; the model has to find both parts from the
+ *     outcomes, and finding one must not make it lose the other;
+ *   - new-channel rule and plan rule (RULE_PARTS): two more of the same form, whose parts name a
+ *     signal's subject (which network, which app) as agencies describe their best clients.
  */
 import type { StoreSnapshot } from '../accounts/model.js';
 import type { SignalType } from '../core/signals.js';
@@ -25,7 +27,7 @@ export const TOP_EXPLORE = 5;
 export const POLICIES = ['explore first', 'mostly top'] as const;
 export type Policy = (typeof POLICIES)[number];
 
-export const RULES = ['generator truth', 'two-part rule'] as const;
+export const RULES = ['generator truth', 'two-part rule', 'new-channel rule', 'plan rule'] as const;
 export type Rule = (typeof RULES)[number];
 
 /** An account as a policy sees it: the list's rows in the list's order. */
@@ -47,13 +49,16 @@ export function nextRound(policy: Policy, rows: readonly ListRow[], labelled: Re
 
 /** One part of a rule: a store meets it when it has every input the part names. */
 export interface RulePart {
-  category?: string;
-  plan?: string;
+  /** One of these categories (a string: that one). */
+  category?: string | readonly string[];
+  plan?: string | readonly string[];
   app?: string;
   ads?: string;
   agentic?: string;
   /** A signal of this type in the model's window (any month of it). */
   signal?: SignalType;
+  /** … whose subject is one of these (the network, the app, the feature). */
+  subject?: readonly string[];
 }
 
 /**
@@ -71,13 +76,35 @@ export const TWO_PART_RULE: readonly RulePart[] = [
   { category: 'home & garden', ads: 'google' },
 ];
 
+/**
+ * The two rules of the form that name a signal's subject (3,600 stores: some 300 and 170 stores
+ * of the latest month):
+ *   - new-channel rule: started advertising on TikTok or Pinterest, or a beauty store that
+ *     installed an app;
+ *   - plan rule: an advanced or plus store that adopted an agentic feature, or a store above the
+ *     basic plan that installed a subscription app (ReCharge, Bold Subscriptions, Appstle).
+ */
+export const RULE_PARTS: Readonly<Record<Exclude<Rule, 'generator truth'>, readonly RulePart[]>> = {
+  'two-part rule': TWO_PART_RULE,
+  'new-channel rule': [
+    { signal: 'ad_channel_started', subject: ['tiktok', 'pinterest'] },
+    { category: 'beauty', signal: 'app_installed' },
+  ],
+  'plan rule': [
+    { plan: ['advanced', 'plus'], signal: 'agentic_feature_adopted' },
+    { plan: ['grow', 'advanced', 'plus'], signal: 'app_installed', subject: ['recharge', 'bold-subscriptions', 'appstle'] },
+  ],
+};
+
+const oneOf = (want: string | readonly string[] | undefined, v: string | null): boolean => want === undefined || (typeof want === 'string' ? v === want : v !== null && want.includes(v));
+
 const meets = (p: RulePart, s: StoreSnapshot): boolean =>
-  (p.category === undefined || s.category === p.category) &&
-  (p.plan === undefined || s.plan === p.plan) &&
+  oneOf(p.category, s.category) &&
+  oneOf(p.plan, s.plan) &&
   (p.app === undefined || s.apps.includes(p.app)) &&
   (p.ads === undefined || s.ads.includes(p.ads)) &&
   (p.agentic === undefined || s.agentic.includes(p.agentic)) &&
-  (p.signal === undefined || s.signals.some((g) => g.type === p.signal));
+  (p.signal === undefined || s.signals.some((g) => g.type === p.signal && (p.subject === undefined || (g.subject !== null && p.subject.includes(g.subject)))));
 
 /** Which part of the rule a store meets (its index in the rule), or -1. */
 export function rulePart(s: StoreSnapshot, rule: readonly RulePart[] = TWO_PART_RULE): number {

@@ -1,53 +1,81 @@
 /**
  * The learning benchmark: does a workspace's account ranking learn from the outcomes it records,
- * however the agency works its list?
+ * and does the agency see it in the list it works?
  *
  * A panel is generated with its hidden truth (`generate --truth`: every last-month store's true
  * propensity p, unknown to the service), published with its runs folder (`--cards none`) and
- * ingested into a fresh database, the product's own path. Each hidden rule (learning-policies.ts:
- * the generator's truth, and a two-part rule of conjunctions of the model's inputs) gives every
- * account its p; then an agency works its list in rounds of ROUND_SIZE outcomes under each
- * policy (learning-policies.ts: explore first, or mostly the top):
+ * ingested into a fresh database, the product's own path; the REST API serves it on a local
+ * socket. Each hidden rule (learning-policies.ts: the generator's truth, and rules of
+ * conjunctions) gives every account its p; then an agency works its list in rounds of
+ * ROUND_SIZE outcomes under each policy (learning-policies.ts: explore first, or mostly the top):
+ *   - it reads the in-market list as `GET /api/v1/accounts` answers it (every page, in its
+ *     order; when the list runs short it goes on down the whole ranking, as `filter=all` lists
+ *     the rest, read here from the ranking itself);
  *   - each account's outcome is drawn from p: won when u < p, else lost, u a uniform draw hashed
  *     from (seed, store_id), so every arm sees the same outcome for the same store;
- *   - the outcomes are recorded (insertOutcome, as POST /outcomes does) and the workspace is
- *     refreshed (refreshWorkspace, as the worker does after an outcome).
- * After every round, on the accounts not yet labelled by that arm:
- *   E-P@50  = Σ p over the model's top 50 (by score, filter=all) ÷ Σ p over the oracle's top 50 (by p)
- *             (under the two-part rule, p is 0 or 1: the share of the top 50 that meet it, P@50)
- *   NDCG@50 = DCG of the model's top 50 with p as gain ÷ the oracle's.
+ *   - the outcomes are recorded with `POST /api/v1/outcomes` and the workspace is refreshed
+ *     (refreshWorkspace, as the worker does after an outcome).
+ * After every round, on the accounts not yet worked by that arm:
+ *   E-P@50 in the list's order = Σ p over the next 50 in the list's order ÷ Σ p over the oracle's
+ *             top 50 (by p); under a rule of conjunctions p is 0 or 1, and this is P@50 while
+ *             50 stores that meet it remain;
+ *   E-P@50 by score = the same over the 50 best-scored (filter=all, the model's ranking alone);
+ *   NDCG@50 = DCG of the model's top 50 by score with p as gain ÷ the oracle's.
+ * Also, per arm: the wins among the accounts worked; before any outcome, Spearman's ρ between
+ * position and score over the list's rows outside the explore rows; and in how many rounds the
+ * agency would have worked other accounts from the same list ordered by score (the same explore
+ * rows): the order's cost or gain in wins.
  * The arms of one rule share the panel and the outcome draws: no learning (the prior: its
  * outcomes, taken explore first, are never recorded, the model never refit), and each policy.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { refreshWorkspace, type RefreshOptions } from '../accounts/refresh.js';
 import { openDatabase, type Db } from '../compose/database.js';
-import { insertOutcome } from '../accounts/outcomes-store.js';
+import { buildApiApp } from '../compose/api-app.js';
+import { generateApiKey } from '../api/keys.js';
+import { insertApiKey } from '../api/keys-store.js';
+import { upsertMember } from '../workspaces/store.js';
 import { loadSnapshots } from '../accounts/snapshots.js';
 import { ingestedMonths } from '../ingest/stores.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { publish } from '../publish/pipeline.js';
-import { nextRound, POLICIES, type Policy, RULES, rulePart, type Rule, twoPartTruth, type ListRow, type RulePart } from './learning-policies.js';
+import { nextRound, POLICIES, type Policy, RULE_PARTS, RULES, rulePart, type Rule, twoPartTruth, type ListRow, type RulePart } from './learning-policies.js';
 
 export { ROUND_SIZE } from './learning-policies.js';
 export const TOP = 50;
-export const ARMS = ['no learning', ...POLICIES] as const;
+/**
+ * The arms of one rule: no learning, each policy on the list as ranked, and mostly the top on the
+ * same list ordered by score (the same explore rows, at its end): what the order earns or costs
+ * an agency that works the top rows as listed. (Explore first works every explore row before any
+ * other, so the two orders give it the same accounts: `reordered` counts it.)
+ */
+export const ARMS = ['no learning', ...POLICIES, 'mostly top, by score'] as const;
 export type Arm = (typeof ARMS)[number];
 
 const NOW = new Date('2026-11-01T00:00:00Z');
+/** The member whose key the agency calls the API with. */
+const AGENCY = 'agency@example.com';
 
-/** The benchmark's panel (the size and months of the issue that asked for the two policies): ten seeds, some seven minutes on two busy cores. */
+/** The benchmark's panel (the size and months of the issue that asked for the two policies). */
 export const LEARNING_PANEL = { stores: 3600, from: '2026-06', to: '2026-10', seeds: 10, rounds: 8 } as const;
 
 export interface Figures {
-  /** E-P@50 and NDCG@50 before any outcome (index 0) and after each round. */
+  /** E-P@50 in the list's order, E-P@50 by score and NDCG@50 by score, before any outcome (index 0) and after each round. */
+  listed: number[];
   ep: number[];
   ndcg: number[];
+  /** Wins among the accounts worked (cumulative, index 0 = 0). */
+  wins: number[];
+  /** Before any outcome: Spearman's ρ between position and score outside the explore rows (1: score order). */
+  rho: number;
+  /** Rounds in which the same list ordered by score would have had the agency work other accounts. */
+  reordered: number;
 }
 
 /** A generated panel with its hidden truth, published with its runs folder. */
@@ -83,12 +111,12 @@ function draw(seed: number, storeId: string): number {
   return createHash('sha256').update(`${seed}\0${storeId}`).digest().readUInt32LE(0) / 2 ** 32;
 }
 
-interface AccountRow extends ListRow {
+export interface AccountRow extends ListRow {
   score: number;
 }
 
-/** The current ranking in its own order (the list an agency reads). */
-const listed = (db: Db, wsId: string): Promise<AccountRow[]> =>
+/** Every account of the current ranking in its own order (what `filter=all` lists). */
+const ranking = (db: Db, wsId: string): Promise<AccountRow[]> =>
   db.kysely
     .selectFrom('workspaces as w')
     .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
@@ -97,10 +125,66 @@ const listed = (db: Db, wsId: string): Promise<AccountRow[]> =>
     .orderBy('r.pos')
     .execute();
 
-/** E-P@k and NDCG@k of the model's scores over the unlabelled accounts (best score first, then store_id). */
+/** The REST API on a local socket, with no per-key limit in the way of the agency's calls. */
+interface Served {
+  base: string;
+  keyFor(workspaceId: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function serve(db: Db): Promise<Served> {
+  let tick = 0;
+  // Each call a millisecond after the last, so every outcome has its own recorded_at.
+  const app = await buildApiApp({ db, now: () => new Date(NOW.getTime() + ++tick), rateLimits: { read: 1e9, write: 1e9, report: 1e9 } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}/api/v1`,
+    keyFor: async (workspaceId) => {
+      const k = generateApiKey();
+      await insertApiKey(db.kysely, { id: k.id, workspace_id: workspaceId, name: 'agency', prefix: k.prefix, hash: k.hash, scopes: ['read:accounts', 'write:outcomes'], created_by: AGENCY, created_at: NOW.toISOString() });
+      return k.key;
+    },
+    close: () => app.close(),
+  };
+}
+
+async function request(base: string, key: string, method: 'GET' | 'POST', url: string, body?: unknown, idempotencyKey?: string): Promise<unknown> {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  const res = await fetch(base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status < 200 || res.status > 299) throw new Error(`learning: ${method} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** The in-market list as GET /accounts answers it, every page in its order. */
+export async function answeredList(base: string, key: string): Promise<AccountRow[]> {
+  const out: AccountRow[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = (await request(base, key, 'GET', `/accounts?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)) as {
+      data: { store_id: string; score: number; in_market: boolean; explore: boolean }[];
+      next_cursor: string | null;
+    };
+    for (const r of page.data) out.push({ store_id: r.store_id, score: r.score, in_market: r.in_market ? 1 : 0, explore: r.explore ? 1 : 0 });
+    cursor = page.next_cursor;
+  } while (cursor !== null);
+  return out;
+}
+
+/** The list as the agency reads it: the answered in-market list, then every other account in ranking order. */
+function asRead(answered: readonly AccountRow[], all: readonly AccountRow[]): AccountRow[] {
+  const listed = new Set(answered.map((r) => r.store_id));
+  return [...answered, ...all.filter((r) => !listed.has(r.store_id))];
+}
+
+const byScore = (rows: readonly AccountRow[]) => [...rows].sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1));
+
+/** E-P@k and NDCG@k of the first k unworked rows in the order given. */
 export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string, number>, labelled: ReadonlySet<string>, k = TOP): { ep: number; ndcg: number } {
-  const byScore = rows.filter((r) => !labelled.has(r.store_id)).sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1));
-  const gains = byScore.map((r) => truth.get(r.store_id) ?? 0);
+  const gains = rows.filter((r) => !labelled.has(r.store_id)).map((r) => truth.get(r.store_id) ?? 0);
   const model = gains.slice(0, k);
   const oracle = [...gains].sort((a, b) => b - a).slice(0, k);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -108,78 +192,145 @@ export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string
   return { ep: sum(model) / sum(oracle), ndcg: dcg(model) / dcg(oracle) };
 }
 
+/** Spearman's ρ between the rows' order and their scores (1: best score first throughout; ties get their mean rank). */
+export function spearmanByPosition(rows: readonly { score: number }[]): number {
+  const n = rows.length;
+  if (n < 2) return 1;
+  const ranks = (xs: number[]) => {
+    const idx = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
+    const r = new Array<number>(n);
+    for (let i = 0; i < n; ) {
+      let j = i;
+      while (j + 1 < n && idx[j + 1][0] === idx[i][0]) j++;
+      for (let k = i; k <= j; k++) r[idx[k][1]] = (i + j) / 2;
+      i = j + 1;
+    }
+    return r;
+  };
+  const a = ranks(rows.map((_, i) => -i));
+  const b = ranks(rows.map((r) => r.score));
+  const mean = (n - 1) / 2;
+  let num = 0;
+  let da = 0;
+  let db = 0;
+  for (let i = 0; i < n; i++) {
+    num += (a[i] - mean) * (b[i] - mean);
+    da += (a[i] - mean) ** 2;
+    db += (b[i] - mean) ** 2;
+  }
+  return db === 0 ? 1 : num / Math.sqrt(da * db);
+}
+
 export type SeedFigures = Partial<Record<Rule, Partial<Record<Arm, Figures>>>>;
 
-/** One seed: a fresh database that ingests the runs, then per rule the arms worked one after the other. */
+/** One seed: a fresh database that ingests the runs and the API serving it, then per rule the arms worked one after the other. */
 export async function simulateLearning(
   tp: TruthPanel,
-  o: { seed: number; rounds: number; dbPath: string; rules?: readonly Rule[]; arms?: readonly Arm[]; refresh?: RefreshOptions; rule?: readonly RulePart[]; log?: (line: string) => void },
+  o: { seed: number; rounds: number; dbPath: string; rules?: readonly Rule[]; arms?: readonly Arm[]; refresh?: RefreshOptions; parts?: Partial<Record<Rule, readonly RulePart[]>>; log?: (line: string) => void },
 ): Promise<SeedFigures> {
   const db = await openDatabase({ dbPath: o.dbPath });
+  let api: Served | undefined;
   try {
     await ingestRuns(db, tp.runs, { now: () => NOW });
+    api = await serve(db);
     const months = await ingestedMonths(db.kysely);
     const latest = months[months.length - 1].month;
     const stores = await loadSnapshots(db.kysely, latest);
-    const partOf = new Map(stores.map((s) => [s.store_id, s.month === latest ? rulePart(s, o.rule) : -1]));
     const out: SeedFigures = {};
     for (const rule of o.rules ?? RULES) {
-      const truth = rule === 'generator truth' ? tp.truth : twoPartTruth(stores, latest, o.rule);
+      const parts = rule === 'generator truth' ? undefined : (o.parts?.[rule] ?? RULE_PARTS[rule]);
+      const truth = parts === undefined ? tp.truth : twoPartTruth(stores, latest, parts);
+      const partOf = new Map(stores.map((s) => [s.store_id, s.month === latest && parts ? rulePart(s, parts) : -1]));
       const byArm: Partial<Record<Arm, Figures>> = {};
       for (const arm of o.arms ?? ARMS) {
         const tag = `${o.seed}_${RULES.indexOf(rule)}_${ARMS.indexOf(arm)}`;
         const wsId = `ws_learning_${tag}`;
         await db.kysely.insertInto('workspaces').values({ id: wsId, name: `learning ${o.seed} ${rule} ${arm}`, created_at: NOW.toISOString() }).execute();
-        await refreshWorkspace(db, wsId, NOW, o.refresh);
-        const policy: Policy = arm === 'no learning' ? 'explore first' : arm;
+        await upsertMember(db.kysely, wsId, AGENCY, 'owner', NOW);
+        const key = await api.keyFor(wsId);
+        const refresh: RefreshOptions = arm === 'mostly top, by score' ? { ...o.refresh, exploreEvery: 0 } : { ...o.refresh };
+        await refreshWorkspace(db, wsId, NOW, refresh);
+        const policy: Policy = arm === 'no learning' ? 'explore first' : arm === 'mostly top, by score' ? 'mostly top' : arm;
         const labelled = new Set<string>();
-        let rows = await listed(db, wsId);
-        const first = precision(rows, truth, labelled);
-        const figures: Figures = { ep: [first.ep], ndcg: [first.ndcg] };
+        let answered = await answeredList(api.base, key);
+        let all = await ranking(db, wsId);
+        const measure = () => {
+          const inList = precision(asRead(answered, all), truth, labelled);
+          const scored = precision(byScore(all), truth, labelled);
+          return { listed: inList.ep, ep: scored.ep, ndcg: scored.ndcg };
+        };
+        const first = measure();
+        const figures: Figures = {
+          listed: [first.listed],
+          ep: [first.ep],
+          ndcg: [first.ndcg],
+          wins: [0],
+          rho: spearmanByPosition(answered.filter((r) => r.explore === 0)),
+          reordered: 0,
+        };
         for (let round = 1; round <= o.rounds; round++) {
-          const ids = nextRound(policy, rows, labelled);
+          const read = asRead(answered, all);
+          const ids = nextRound(policy, read, labelled);
+          // The same list ordered by score, the same rows marked explore.
+          const same = new Set(nextRound(policy, asRead(byScore(answered), all), labelled));
+          if (ids.some((id) => !same.has(id))) figures.reordered++;
           const outcomes = ids.map((id) => ({ id, won: draw(o.seed, id) < (truth.get(id) ?? 0) }));
           for (const id of ids) labelled.add(id);
           if (arm !== 'no learning') {
-            await db.write(async (trx) => {
-              for (const [j, x] of outcomes.entries()) {
-                const at = new Date(NOW.getTime() + round * 60_000 + j).toISOString();
-                await insertOutcome(trx, {
-                  id: `out_${tag}_${round}_${String(j).padStart(3, '0')}`, workspace_id: wsId, api_key_id: 'key_learning', store_id: x.id,
-                  action: x.won ? 'won' : 'lost', value: null, occurred_at: null, note: null, lost_reason: x.won ? null : 'not_a_fit', lost_reason_other: null, recorded_at: at,
-                });
-              }
-            });
-            await refreshWorkspace(db, wsId, NOW, o.refresh);
-            rows = await listed(db, wsId);
+            for (const [j, x] of outcomes.entries()) {
+              await request(api.base, key, 'POST', '/outcomes', { store_id: x.id, action: x.won ? 'won' : 'lost', ...(x.won ? {} : { lost_reason: 'not_a_fit' }) }, `out_${tag}_${round}_${j}`);
+            }
+            await refreshWorkspace(db, wsId, NOW, refresh);
+            answered = await answeredList(api.base, key);
+            all = await ranking(db, wsId);
           }
-          const f = precision(rows, truth, labelled);
+          const f = measure();
+          figures.listed.push(f.listed);
           figures.ep.push(f.ep);
           figures.ndcg.push(f.ndcg);
+          figures.wins.push(figures.wins[round - 1] + outcomes.filter((x) => x.won).length);
         }
-        // Under the two-part rule: how many of each part's stores the arm has labelled, of how many.
-        const parts =
-          rule === 'two-part rule'
-            ? '; labelled per part ' + [0, 1].map((k) => `${[...labelled].filter((id) => partOf.get(id) === k).length}/${[...partOf.values()].filter((v) => v === k).length}`).join(', ')
-            : '';
-        o.log?.(`learning: seed ${o.seed} ${rule}, ${arm}: E-P@50 ${figures.ep.map((x) => x.toFixed(2)).join(' ')}${parts}`);
+        // Under a rule of conjunctions: how many of each part's stores the arm has worked, of how many.
+        const worked = parts
+          ? '; worked per part ' + parts.map((_, k) => `${[...labelled].filter((id) => partOf.get(id) === k).length}/${[...partOf.values()].filter((v) => v === k).length}`).join(', ')
+          : '';
+        const f2 = (x: number) => x.toFixed(2);
+        o.log?.(
+          `learning: seed ${o.seed} ${rule}, ${arm}: E-P@50 in the list's order ${figures.listed.map(f2).join(' ')}; by score ${figures.ep.map(f2).join(' ')}; ` +
+            `wins ${figures.wins[o.rounds]}; rho ${f2(figures.rho)}; rounds reordered ${figures.reordered}${worked}`,
+        );
         byArm[arm] = figures;
       }
       out[rule] = byArm;
     }
     return out;
   } finally {
+    await api?.close();
     await db.close();
   }
 }
 
 export interface LearningBenchResult {
-  seeds: number;
+  seeds: number[];
   rounds: number;
+  rules: readonly Rule[];
   /** Per rule and arm, per round (0 = before any outcome): mean over seeds. */
-  mean: Record<Rule, Record<Arm, { ep: number[]; ndcg: number[] }>>;
-  /** Per rule and arm, after the last round: E-P@50 and NDCG@50 (mean and 95% interval, t over the seeds) and the worst seed's E-P@50. */
-  final: Record<Rule, Record<Arm, { ep: Interval; ndcg: Interval; worst: number }>>;
+  mean: Partial<Record<Rule, Record<Arm, { listed: number[]; ep: number[] }>>>;
+  /** Per rule and arm, after the last round (mean and 95% interval, t over the seeds, and the worst seed). */
+  final: Partial<Record<Rule, Record<Arm, ArmResult>>>;
+}
+
+export interface ArmResult {
+  /** E-P@50 in the list's order, and by score. */
+  listed: Interval & { worst: number };
+  ep: Interval & { worst: number };
+  ndcg: Interval;
+  /** Wins among the accounts worked. */
+  wins: Interval;
+  /** Before any outcome, ρ between position and score outside the explore rows: mean and lowest. */
+  rho: { mean: number; worst: number };
+  /** Rounds (of all seeds) in which the list ordered by score would have had the agency work other accounts. */
+  reordered: number;
 }
 
 export interface Interval {
@@ -201,31 +352,42 @@ export function interval(xs: readonly number[]): Interval {
 }
 
 export async function benchLearning(
-  o: { stores: number; from: string; to: string; seeds: number; rounds: number },
+  o: { stores: number; from: string; to: string; seeds: number | readonly number[]; rounds: number; rules?: readonly Rule[] },
   log: (line: string) => void,
 ): Promise<LearningBenchResult> {
+  const seeds = typeof o.seeds === 'number' ? Array.from({ length: o.seeds }, (_, k) => k + 1) : [...o.seeds];
+  const rules = o.rules ?? RULES;
   const runs: SeedFigures[] = [];
-  for (let seed = 1; seed <= o.seeds; seed++) {
+  for (const seed of seeds) {
     const dir = await mkdtemp(path.join(os.tmpdir(), `storelens-learning-${seed}-`));
     try {
       const tp = await generateTruthPanel(dir, { stores: o.stores, from: o.from, to: o.to, seed: `learning-${seed}` });
-      runs.push(await simulateLearning(tp, { seed, rounds: o.rounds, dbPath: path.join(dir, 'api.db'), log }));
+      runs.push(await simulateLearning(tp, { seed, rounds: o.rounds, dbPath: path.join(dir, 'api.db'), rules, log }));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  const mean = {} as LearningBenchResult['mean'];
-  const final = {} as LearningBenchResult['final'];
-  for (const rule of RULES) {
-    mean[rule] = {} as LearningBenchResult['mean'][Rule];
-    final[rule] = {} as LearningBenchResult['final'][Rule];
+  const mean: LearningBenchResult['mean'] = {};
+  const final: LearningBenchResult['final'] = {};
+  for (const rule of rules) {
+    const m = {} as Record<Arm, { listed: number[]; ep: number[] }>;
+    const f = {} as Record<Arm, ArmResult>;
     for (const arm of ARMS) {
       const of = runs.map((x) => x[rule]![arm]!);
-      const avg = (k: 'ep' | 'ndcg') => Array.from({ length: o.rounds + 1 }, (_, r) => of.reduce((s, x) => s + x[k][r], 0) / of.length);
-      mean[rule][arm] = { ep: avg('ep'), ndcg: avg('ndcg') };
-      const last = of.map((x) => x.ep[o.rounds]);
-      final[rule][arm] = { ep: interval(last), ndcg: interval(of.map((x) => x.ndcg[o.rounds])), worst: Math.min(...last) };
+      const avg = (k: 'listed' | 'ep') => Array.from({ length: o.rounds + 1 }, (_, r) => of.reduce((s, x) => s + x[k][r], 0) / of.length);
+      m[arm] = { listed: avg('listed'), ep: avg('ep') };
+      const last = (k: 'listed' | 'ep' | 'ndcg' | 'wins') => of.map((x) => x[k][o.rounds]);
+      f[arm] = {
+        listed: { ...interval(last('listed')), worst: Math.min(...last('listed')) },
+        ep: { ...interval(last('ep')), worst: Math.min(...last('ep')) },
+        ndcg: interval(last('ndcg')),
+        wins: interval(last('wins')),
+        rho: { mean: of.reduce((s, x) => s + x.rho, 0) / of.length, worst: Math.min(...of.map((x) => x.rho)) },
+        reordered: of.reduce((s, x) => s + x.reordered, 0),
+      };
     }
+    mean[rule] = m;
+    final[rule] = f;
   }
-  return { seeds: o.seeds, rounds: o.rounds, mean, final };
+  return { seeds, rounds: o.rounds, rules, mean, final };
 }

@@ -14,7 +14,7 @@ const dirs = tempDirs('storelens-learning-');
 afterAll(() => dirs.removeAll());
 
 describe('learning from outcomes', () => {
-  it('ranks the unworked accounts closer to the hidden truth after 200 outcomes than the never-refit prior', async () => {
+  it('ranks the unworked accounts closer to the hidden truth after 200 outcomes than the never-refit prior, by score and in the list\'s order', async () => {
     const dir = await dirs.make();
     const tp = await generateTruthPanel(dir, { stores: 2500, from: '2026-08', to: '2026-10', seed: 'learning-test' });
     const r = await simulateLearning(tp, { seed: 1, rounds: 8, dbPath: path.join(dir, 'api.db'), rules: ['generator truth'], arms: ['no learning', 'explore first'] });
@@ -24,11 +24,14 @@ describe('learning from outcomes', () => {
     expect(learned.ep[0]).toBeCloseTo(prior.ep[0], 9);
     expect(learned.ep[8]).toBeGreaterThan(prior.ep[8] + 0.15);
     expect(learned.ndcg[8]).toBeGreaterThan(prior.ndcg[8]);
-  }, 60_000);
+    // … and so does the list as GET /accounts answers it, which follows the score outside its explore rows.
+    expect(learned.listed[8]).toBeGreaterThan(prior.listed[8] + 0.15);
+    expect(learned.rho).toBe(1);
+  }, 300_000);
 });
 
 describe('the exploit-only arm and the round rule', () => {
-  const rows = Array.from({ length: 100 }, (_, i) => ({ store_id: `s${String(i).padStart(3, '0')}`, score: 1 - i / 100, eligible: true, labelled: false, sampled: (i * 37) % 100 }));
+  const rows = Array.from({ length: 100 }, (_, i) => ({ store_id: `s${String(i).padStart(3, '0')}`, score: 1 - i / 100, eligible: true, labelled: false }));
 
   it('reserves no explore rows with exploreShare 0, and the same exploit rows as with exploration', () => {
     const off = selectInMarket(rows, 0);

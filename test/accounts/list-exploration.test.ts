@@ -1,12 +1,12 @@
 /**
- * Exploration inside the order an agency works: the in-market list is ordered by a bold posterior
- * draw (accounts/refresh.ts listPositions), so its first rows already carry what the model most
- * needs to learn, while every other account keeps the place its score gives it and every row's
- * evidence still adds up to the logit it shows. The explore rows are picked by an upper bound
- * (selectInMarket): logit + EXPLORE_BOUND × the logit's posterior sd.
+ * The in-market list an agency reads from the top: best score first, with its explore rows
+ * (marked, best score first among themselves) at every EXPLORE_EVERY-th position
+ * (accounts/refresh.ts listPositions), while every other account keeps the place its score gives
+ * it and every row's evidence still adds up to the logit it shows. The explore rows are picked by
+ * an upper bound (selectInMarket): logit + EXPLORE_BOUND × the logit's posterior sd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPLORE_BOUND, LIST_SPREAD, listPositions, MIN_EXPLORE, refreshWorkspace, selectInMarket, type RankInput } from '../../src/accounts/refresh.js';
+import { EXPLORE_BOUND, EXPLORE_EVERY, listPositions, MIN_EXPLORE, refreshWorkspace, selectInMarket, type RankInput } from '../../src/accounts/refresh.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { currentRows } from '../../src/accounts/rankings.js';
 import type { Db } from '../../src/compose/database.js';
@@ -16,47 +16,54 @@ import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js
 
 const NOW = new Date('2026-11-01T00:00:00Z');
 
-/** Ten rows by score (r0 best); r1, r3, r5, r7 in market, r7 as an explore row; sampled logits reversed. */
+/** Thirty rows by score (r00 best). */
 function rows(): RankInput[] {
-  return Array.from({ length: 10 }, (_, i) => {
-    const logit = 2 - i / 2;
-    return { store_id: `r${i}`, score: 1 / (1 + Math.exp(-logit)), logit, eligible: true, labelled: false, sampled: logit + i };
+  return Array.from({ length: 30 }, (_, i) => {
+    const logit = 2 - i / 5;
+    return { store_id: `r${String(i).padStart(2, '0')}`, score: 1 / (1 + Math.exp(-logit)), logit, eligible: true, labelled: false };
   });
 }
-const inMarket = new Set(['r1', 'r3', 'r5', 'r7']);
-const explore = new Set(['r7']);
 const inOrder = (pos: Map<string, number>) => [...pos].sort((a, b) => a[1] - b[1]).map(([id]) => id);
+const ids = (xs: number[]) => xs.map((i) => `r${String(i).padStart(2, '0')}`);
 
 describe('the in-market list order', () => {
-  it('is score order with spread 0', () => {
-    expect(inOrder(listPositions(rows(), inMarket, explore, 0))).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7', 'r8', 'r9']);
+  // r00–r11 in market on their scores, r20, r22, r25 as explore rows (below the others).
+  const inMarket = new Set(ids([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 20, 22, 25]));
+  const explore = new Set(ids([20, 22, 25]));
+
+  it('is score order with every 0', () => {
+    expect(inOrder(listPositions(rows(), inMarket, explore, 0))).toEqual(ids(Array.from({ length: 30 }, (_, i) => i)));
   });
 
-  it('orders the in-market rows by the stretched draw, among the positions their scores hold; the other rows stay put', () => {
-    // logit + 2 × (sampled − logit) = logit + 2i: r7 (explore) 12.5, r5 9.5, r3 6.5, r1 3.5.
-    const order = inOrder(listPositions(rows(), inMarket, explore, 2));
-    expect(order).toEqual(['r0', 'r7', 'r2', 'r5', 'r4', 'r3', 'r6', 'r1', 'r8', 'r9']);
+  it('puts an explore row at every third position, best score first, the others by score, and the rest once the others run out', () => {
+    const listed = inOrder(listPositions(rows(), inMarket, explore, 3)).filter((id) => inMarket.has(id));
+    expect(listed).toEqual(ids([0, 1, 20, 2, 3, 22, 4, 5, 25, 6, 7, 8, 9, 10, 11]));
   });
 
-  it('keeps the explore rows in score order among themselves', () => {
-    const twoExplore = new Set(['r5', 'r7']);
-    const order = inOrder(listPositions(rows(), inMarket, twoExplore, 2)).filter((id) => inMarket.has(id));
-    // The draw puts the explore rows first (r7, r5); they keep their score order (r5, r7).
-    expect(order).toEqual(['r5', 'r7', 'r3', 'r1']);
+  it('puts the explore rows after the others when there are fewer of those than every − 1', () => {
+    const few = new Set(ids([0, 1, 20, 22]));
+    expect(inOrder(listPositions(rows(), few, new Set(ids([20, 22])), 10)).filter((id) => few.has(id))).toEqual(ids([0, 1, 20, 22]));
   });
 
-  it('strays twice the posterior spread from the score by default', () => {
-    expect(LIST_SPREAD).toBe(2);
+  it('moves only the in-market rows, among the positions their scores give them', () => {
+    const pos = listPositions(rows(), inMarket, explore, 3);
+    const held = [...inMarket].map((id) => pos.get(id)!).sort((a, b) => a - b);
+    expect(held).toEqual([...Array.from({ length: 12 }, (_, i) => i), 20, 22, 25]);
+    for (const [id, k] of pos) if (!inMarket.has(id)) expect(id).toBe(ids([k])[0]);
+  });
+
+  it('gives the explore rows one position in ten by default', () => {
+    expect(EXPLORE_EVERY).toBe(10);
   });
 });
 
 describe('the explore rows', () => {
   /** 20 in-market rows (logit 3), then 40 below the list: logit falling, the sd rising every other row. */
   function below(): RankInput[] {
-    const top = Array.from({ length: 20 }, (_, i): RankInput => ({ store_id: `t${String(i).padStart(2, '0')}`, score: 1 / (1 + Math.exp(-3)), logit: 3, eligible: true, labelled: false, sampled: 3, sd: 0.1 }));
+    const top = Array.from({ length: 20 }, (_, i): RankInput => ({ store_id: `t${String(i).padStart(2, '0')}`, score: 1 / (1 + Math.exp(-3)), logit: 3, eligible: true, labelled: false, sd: 0.1 }));
     const rest = Array.from({ length: 40 }, (_, i): RankInput => {
       const logit = -2 - i / 100;
-      return { store_id: `b${String(i).padStart(2, '0')}`, score: 1 / (1 + Math.exp(-logit)), logit, eligible: true, labelled: false, sampled: logit, sd: i % 2 === 1 ? 1 : 0.1 };
+      return { store_id: `b${String(i).padStart(2, '0')}`, score: 1 / (1 + Math.exp(-logit)), logit, eligible: true, labelled: false, sd: i % 2 === 1 ? 1 : 0.1 };
     });
     return [...top, ...rest];
   }
@@ -104,23 +111,34 @@ for (const d of dialects) {
     });
     afterAll(async () => t?.cleanup());
 
-    it('lists the in-market rows by the draw, every other row by score, and each row\'s evidence adds up to the logit it shows', async () => {
+    it('lists the in-market rows best score first with an explore row at every tenth position, every other row by score, and each row\'s evidence adds up to the logit it shows', async () => {
       const ws = await workspace(db);
       await refreshWorkspace(db, ws.id, NOW);
       const rows = await currentRows(db.kysely, ws.id);
       const listed = rows.filter((r) => r.in_market === 1);
       const others = rows.filter((r) => r.in_market === 0);
-      expect(listed.some((r) => r.explore === 1)).toBe(true);
+      const explore = listed.filter((r) => r.explore === 1);
+      expect(explore.length).toBeGreaterThan(0);
+      expect(listed.length - explore.length).toBeGreaterThanOrEqual(EXPLORE_EVERY);
       // The in-market rows hold the positions their scores give them, in another order.
       const byScore = [...rows].sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1));
       const scorePos = new Map(byScore.map((r, k) => [r.store_id, k + 1]));
       const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
       expect(sorted(listed.map((r) => r.pos))).toEqual(sorted(listed.map((r) => scorePos.get(r.store_id)!)));
-      expect(listed.map((r) => r.store_id)).not.toEqual(byScore.filter((r) => r.in_market === 1).map((r) => r.store_id));
       expect(others.map((r) => r.store_id)).toEqual(byScore.filter((r) => r.in_market === 0).map((r) => r.store_id));
-      // Explore rows keep their score order among themselves.
-      const explore = listed.filter((r) => r.explore === 1);
-      expect(explore.map((r) => r.score)).toEqual([...explore.map((r) => r.score)].sort((a, b) => b - a));
+      // The rest best score first, and so the explore rows among themselves.
+      const scoresOf = (xs: typeof rows) => xs.map((r) => r.score);
+      const rest = listed.filter((r) => r.explore === 0);
+      expect(scoresOf(rest)).toEqual(sorted(scoresOf(rest)).reverse());
+      expect(scoresOf(explore)).toEqual(sorted(scoresOf(explore)).reverse());
+      // An explore row at every tenth position while the others last.
+      const lastRest = listed.map((r) => r.explore).lastIndexOf(0);
+      let e = 0;
+      for (const [k, r] of listed.entries()) {
+        const want = k > lastRest || ((k + 1) % EXPLORE_EVERY === 0 && e < explore.length) ? 1 : 0;
+        e += want;
+        expect([k, r.explore]).toEqual([k, want]);
+      }
       const shown = await rowsEvidence(db.kysely, ws.id, rows);
       for (const [k, row] of rows.entries()) {
         const evidence = shown[k] as { contribution: number }[];
@@ -129,9 +147,9 @@ for (const d of dialects) {
       }
     });
 
-    it('lists by score with spread 0', async () => {
+    it('lists by score with every 0', async () => {
       const ws = await workspace(db);
-      await refreshWorkspace(db, ws.id, NOW, { listSpread: 0 });
+      await refreshWorkspace(db, ws.id, NOW, { exploreEvery: 0 });
       const rows = await currentRows(db.kysely, ws.id);
       const byScore = [...rows].sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1));
       expect(rows.map((r) => r.store_id)).toEqual(byScore.map((r) => r.store_id));

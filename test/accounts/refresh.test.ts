@@ -157,7 +157,7 @@ for (const d of dialects) {
 
 describe('selectInMarket', () => {
   it('keeps ineligible accounts out, takes the top fifth, and draws exploration only from unlabelled eligible rows', () => {
-    const rows = Array.from({ length: 100 }, (_, i) => ({ store_id: `s${i}`, score: i / 100, eligible: i % 10 !== 9, labelled: i < 20, sampled: (i * 37) % 100 }));
+    const rows = Array.from({ length: 100 }, (_, i) => ({ store_id: `s${i}`, score: i / 100, eligible: i % 10 !== 9, labelled: i < 20 }));
     const { inMarket, explore, threshold } = selectInMarket(rows);
     expect(threshold).toBe(0.8);
     for (const id of inMarket) {

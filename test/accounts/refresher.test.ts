@@ -62,7 +62,7 @@ for (const d of dialects) {
       } finally {
         await refresher.close();
       }
-      // By store: the in-market list's order is a posterior draw (accounts/refresh.ts listPositions), and so is exploration.
+      // By store (ties in score keep the list in another order).
       const scores = async () => (await currentRows(t.db.kysely, ws.id)).map((r) => [r.store_id, r.score, r.logit]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
       const threaded = await scores();
       expect(threaded).toHaveLength(60);
