@@ -13,6 +13,9 @@ import { registerWorkspaceApp } from '../compose/workspace-app.js';
 import { listenError } from './listen-error.js';
 import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
+import { Health } from '../ops/health.js';
+import type { OpsListener } from '../ops/ops-server.js';
+import { openOps } from './ops.js';
 
 type ServeConfig = Config<'serve'>;
 /** The Config of `serve`; a programmatic caller may leave out what has a default. */
@@ -75,24 +78,38 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   if (!opts.host) throw new CliError('--host: an interface is required', 2);
   const out = path.resolve(opts.out);
   const api = opts.api ? await openWorkspaceServing(opts, env) : null;
+  const health = api?.health ?? new Health();
   let server: RunningServer;
+  let ops: OpsListener | undefined;
   try {
     server = await startServer({
       out,
       port: opts.port,
       host: opts.host,
       mount: api?.mount,
+      health,
       live: { onEvent: (e) => env.stderr.write(describe(e, opts.out)) },
     });
   } catch (e) {
     await api?.close();
     throw listenError(e, opts);
   }
+  try {
+    ops = await openOps(opts, health, undefined, 'storelens serve', env);
+  } catch (e) {
+    await server.close();
+    await api?.close();
+    throw e;
+  }
   api?.follow(server.serve.live);
   printUrls(server, opts, env);
   const signal = await closeOnSignals(server, {
-    onSignal: (s) => env.stderr.write(`storelens serve: ${s}: finishing requests in flight, then stopping\n`),
+    onSignal: (s) => {
+      health.drain();
+      env.stderr.write(`storelens serve: ${s}: finishing requests in flight, then stopping\n`);
+    },
   });
   await api?.close();
+  await ops?.close();
   env.stderr.write(`storelens serve: stopped (${signal})\n`);
 }

@@ -12,6 +12,8 @@ import { type Background, type BackgroundOptions, startBackground } from './back
 import type { Db } from './database.js';
 import { type DatabaseChoice, openWorkspaceDb } from './open-database.js';
 import type { WorkspaceAppOptions } from './workspace-app.js';
+import { Health } from '../ops/health.js';
+import { databaseCheck } from './health-checks.js';
 
 type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'>>;
 
@@ -19,9 +21,11 @@ export interface Serving {
   db: Db;
   webhooks: WebhookRuntime;
   background: Background;
+  /** Readiness of this process: its database; draining once close() began. */
+  health: Health;
   /** The workspace app over this process's database, worker loop and webhook runtime (registerWorkspaceApp, buildApiApp). */
   app: WorkspaceAppOptions;
-  /** Stops the worker loop, then closes the database. */
+  /** Turns readiness to 503 (draining), stops the worker loop, then closes the database. */
   close(): Promise<void>;
 }
 
@@ -54,13 +58,16 @@ export async function openServing(
       only: loop.only,
     });
     let closing: Promise<void> | undefined;
+    const health = new Health([databaseCheck(db)]);
     return {
       db,
       webhooks,
       background,
+      health,
       app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log },
       close: () =>
         (closing ??= (async () => {
+          health.drain();
           await background.stop();
           await db.close();
         })()),

@@ -1,0 +1,26 @@
+/** The operations listener of a long-running command (`--ops-port`, `--ops-host`: ops/ops-server.ts). */
+import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
+import type { Health } from '../ops/health.js';
+import { listenOps, type MetricsSource, type OpsListener } from '../ops/ops-server.js';
+
+export interface OpsOptions {
+  readonly opsPort?: number;
+  readonly opsHost?: string;
+}
+
+/** Opens the listener when `--ops-port` is given; undefined otherwise. A busy port or a bad host fails the command. */
+export async function openOps(opts: OpsOptions, health: Health, metrics: MetricsSource | undefined, label: string, env: Env): Promise<OpsListener | undefined> {
+  if (opts.opsPort === undefined) return undefined;
+  const host = opts.opsHost ?? '127.0.0.1';
+  try {
+    const ops = await listenOps({ port: opts.opsPort, host, health, metrics });
+    env.stderr.write(`${label}: probes at ${ops.url}/-/liveness and ${ops.url}/-/readiness${metrics ? `, metrics at ${ops.url}/-/metrics` : ''}\n`);
+    return ops;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`--ops-port ${opts.opsPort}: already in use on ${host}`, 1);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`--ops-host ${host}: cannot listen there`, 2);
+    throw e;
+  }
+}
