@@ -55,7 +55,7 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
       throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
     }
     try {
-      ops = await openOps(opts, health, undefined, 'storelens api', env);
+      ops = await openOps(opts, health, serving.metrics, 'storelens api', env);
     } catch (e) {
       await api.close();
       await serving.close();

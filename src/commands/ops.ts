@@ -2,6 +2,8 @@
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import type { Health } from '../ops/health.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { LivePublication } from '../serve/live-publication.js';
 import { listenOps, type MetricsSource, type OpsListener } from '../ops/ops-server.js';
 
 export interface OpsOptions {
@@ -23,4 +25,29 @@ export async function openOps(opts: OpsOptions, health: Health, metrics: Metrics
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`--ops-host ${host}: cannot listen there`, 2);
     throw e;
   }
+}
+
+/** `serve` and `start`: the live release and its age among the metrics; returns them. */
+export function releaseMetrics(metrics: Metrics, live: LivePublication): Metrics {
+  const current = () => live.current;
+  metrics.gauges([
+    {
+      name: 'storelens_release_info',
+      help: 'The release served (1, labelled with its id; no sample while nothing is published).',
+      labelNames: ['release'],
+      collect: () => {
+        const p = current();
+        return p ? [{ labels: { release: p.id }, value: 1 }] : [];
+      },
+    },
+    {
+      name: 'storelens_release_age_seconds',
+      help: 'Time since the release served was completed by publish (no sample while nothing is published).',
+      collect: () => {
+        const p = current();
+        return p ? Math.max(0, (Date.now() - Date.parse(p.manifest.completed_at)) / 1000) : undefined;
+      },
+    },
+  ]);
+  return metrics;
 }

@@ -15,7 +15,8 @@ import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
 import { Health } from '../ops/health.js';
 import type { OpsListener } from '../ops/ops-server.js';
-import { openOps } from './ops.js';
+import { openOps, releaseMetrics } from './ops.js';
+import { Metrics } from '../ops/metrics.js';
 
 type ServeConfig = Config<'serve'>;
 /** The Config of `serve`; a programmatic caller may leave out what has a default. */
@@ -36,7 +37,7 @@ export interface WorkspaceServing extends Serving {
  * run. `close` (after the server) stops ingesting and closes the database.
  */
 export async function openWorkspaceServing(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses'> & { label?: string; out?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort'> & { label?: string; out?: string },
   env: Env,
 ): Promise<WorkspaceServing> {
   const serving = await openServing(opts, env, opts.label ?? 'storelens serve', {
@@ -95,7 +96,8 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
     throw listenError(e, opts);
   }
   try {
-    ops = await openOps(opts, health, undefined, 'storelens serve', env);
+    const metrics = opts.opsPort === undefined ? undefined : (api?.metrics ?? new Metrics());
+    ops = await openOps(opts, health, metrics && releaseMetrics(metrics, server.serve.live), 'storelens serve', env);
   } catch (e) {
     await server.close();
     await api?.close();

@@ -20,7 +20,7 @@ import type { Config } from '../settings/config.js';
 import { listenError } from './listen-error.js';
 import { openWorkspaceServing } from './serve.js';
 import type { OpsListener } from '../ops/ops-server.js';
-import { openOps } from './ops.js';
+import { openOps, releaseMetrics } from './ops.js';
 
 /** The Config of `start`; a programmatic caller may leave out DATABASE_URL. */
 export type StartOptions = Pick<Config<'start'>, 'port' | 'host'> & Partial<Config<'start'>>;
@@ -50,7 +50,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 
-  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses }, env);
+  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   const signIn = await resetDemoSignIn(api.db, env.now());
   // Accounts before the first request: load the runs publish wrote and score the demo workspace.
@@ -69,7 +69,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   api.follow(server.serve.live);
   let ops: OpsListener | undefined;
   try {
-    ops = await openOps(opts, api.health, undefined, 'storelens start', env);
+    ops = await openOps(opts, api.health, api.metrics && releaseMetrics(api.metrics, server.serve.live), 'storelens start', env);
   } catch (e) {
     await server.close();
     await api.close();

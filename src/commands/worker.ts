@@ -48,7 +48,7 @@ export async function runWorker(opts: Partial<Config<'worker'>>, env: Env, signa
   const { db, background, health } = serving;
   let ops: OpsListener | undefined;
   try {
-    ops = await openOps(opts, health, undefined, 'storelens worker', env);
+    ops = await openOps(opts, health, serving.metrics, 'storelens worker', env);
   } catch (e) {
     wait?.cancel();
     await serving.close();

@@ -14,6 +14,8 @@ import { type DatabaseChoice, openWorkspaceDb } from './open-database.js';
 import type { WorkspaceAppOptions } from './workspace-app.js';
 import { Health } from '../ops/health.js';
 import { databaseCheck } from './health-checks.js';
+import { Metrics } from '../ops/metrics.js';
+import { backlogGauges } from './backlog-metrics.js';
 
 type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'>>;
 
@@ -23,6 +25,8 @@ export interface Serving {
   background: Background;
   /** Readiness of this process: its database; draining once close() began. */
   health: Health;
+  /** Its Prometheus metrics, when it has an operations listener (`opsPort`). */
+  metrics?: Metrics;
   /** The workspace app over this process's database, worker loop and webhook runtime (registerWorkspaceApp, buildApiApp). */
   app: WorkspaceAppOptions;
   /** Turns readiness to 503 (draining), stops the worker loop, then closes the database. */
@@ -36,6 +40,8 @@ export interface ServingOptions extends DatabaseChoice, WebhookConfig {
   ingestIntervalMs?: number;
   /** Check every JSON success body of the app against its route's response schema. */
   validateResponses?: boolean;
+  /** An operations listener is asked for (`--ops-port`): keep metrics. */
+  opsPort?: number;
 }
 
 /** Opens a serving process's database and starts its worker loop; `label` prefixes its log lines. */
@@ -49,7 +55,10 @@ export async function openServing(
   const db = await openWorkspaceDb(opts, env);
   try {
     const webhooks = await webhookRuntimeOf(db, opts);
+    const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
+    metrics?.gauges(backlogGauges(db, env.now));
     const background = startBackground(db, {
+      metrics,
       now: env.now,
       log,
       ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, log, opts.ingestIntervalMs) : undefined,
@@ -64,7 +73,8 @@ export async function openServing(
       webhooks,
       background,
       health,
-      app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log },
+      metrics,
+      app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log, metrics },
       close: () =>
         (closing ??= (async () => {
           health.drain();

@@ -13,6 +13,7 @@ import { assistantConnector } from '../oauth/connector.js';
 import { oauthPlugin } from '../oauth/plugin.js';
 import type { OAuthOptions } from '../oauth/provider.js';
 import { webPlugin } from '../web/plugin.js';
+import type { RequestMetrics } from '../ops/metrics.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -24,6 +25,8 @@ export interface WorkspaceApiOptions extends Omit<ApiOptions, 'routes'> {
 export interface WorkspaceAppOptions extends WorkspaceApiOptions {
   /** The assistant connector's OAuth authorization server (on by default; false: API keys only). */
   oauth?: OAuthOptions | false;
+  /** Counts every response of the app by operation and status (the process's metrics; none: not counted). */
+  metrics?: RequestMetrics;
 }
 
 /** The workspace API: the platform's operations and, through the same executor, the MCP endpoint. Register it with `{ prefix: API_PREFIX }`. */
@@ -35,7 +38,15 @@ export const workspaceApi: FastifyPluginAsync<WorkspaceApiOptions> = async (app,
 
 /** Registers the workspace app on `app` (its own server's or the public one's), in the order it answers. */
 export async function registerWorkspaceApp(app: FastifyInstance, opts: WorkspaceAppOptions): Promise<void> {
-  const { oauth: oauthOptions, ...apiOptions } = opts;
+  const { oauth: oauthOptions, metrics, ...apiOptions } = opts;
+  if (metrics) app.addHook('onResponse', (req, reply, done) => {
+    const route = req.routeOptions.config?.apiRoute;
+    const operation = route?.operationId ?? req.routeOptions.url ?? 'unmatched';
+    metrics.request(operation, reply.statusCode, reply.elapsedTime / 1000);
+    if (reply.statusCode === 429) metrics.rateLimited(route?.kind ?? 'other');
+    else if (route && reply.getHeader('idempotent-replayed') === 'true') metrics.replayed(operation);
+    done();
+  });
   const now = opts.now ?? (() => new Date());
   // The assistant connector's sign-in; metadata documents on loopback only under the local setting.
   const connector = oauthOptions === false ? undefined : await assistantConnector(opts.db, now, oauthOptions ?? { allowLocal: opts.webhooks?.guard.allowLocal });
