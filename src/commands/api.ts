@@ -37,32 +37,34 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
   let ops: OpsListener | undefined;
   let closeServing: () => Promise<void>;
   let drain: () => void;
+  let note: (line: string) => void = (line) => env.stderr.write(`${line}\n`);
   try {
     const serving = await openServing(opts, env, 'storelens api', {
       reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) },
       only: opts.requestsOnly ? [] : undefined,
     });
     closeServing = serving.close;
+    note = (line) => serving.logger.info(line);
     const { db, background, health } = serving;
     drain = () => health.drain();
     // The first ranking before the first request.
     await background.worker.idle();
     try {
-      api = await listenApi({ ...serving.app, health, port: opts.port, host: opts.host });
+      api = await listenApi({ ...serving.app, health, loggerInstance: serving.logger, port: opts.port, host: opts.host });
     } catch (e) {
       await serving.close();
       const known = listenError(e, opts);
       throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
     }
     try {
-      ops = await openOps(opts, health, serving.metrics, 'storelens api', env);
+      ops = await openOps(opts, health, serving.metrics, 'storelens api', note);
     } catch (e) {
       await api.close();
       await serving.close();
       throw e;
     }
     const tasks = background.tasks.length ? `background tasks: ${background.tasks.join(', ')}` : 'requests only: the background tasks are left to `storelens worker`';
-    env.stderr.write(`storelens api: ${api.url} (${db.location}; ${tasks}); reference at ${api.url}/docs\n`);
+    note(`storelens api: ${api.url} (${db.location}; ${tasks}); reference at ${api.url}/docs`);
   } catch (e) {
     wait?.cancel();
     throw e;
@@ -79,8 +81,8 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
   const running = { ...api, ops, close };
   if (!wait) return running;
   const signal = await wait.signal;
-  env.stderr.write(`storelens api: ${signal}: finishing the requests in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), the background task under way and the webhook sends in flight\n`);
+  note(`storelens api: ${signal}: finishing the requests in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), the background task under way and the webhook sends in flight`);
   await close();
-  env.stderr.write(`storelens api: stopped (${signal})\n`);
+  note(`storelens api: stopped (${signal})`);
   return running;
 }

@@ -1,5 +1,4 @@
 /** The operations listener of a long-running command (`--ops-port`, `--ops-host`: ops/ops-server.ts). */
-import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import type { Health } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -12,12 +11,12 @@ export interface OpsOptions {
 }
 
 /** Opens the listener when `--ops-port` is given; undefined otherwise. A busy port or a bad host fails the command. */
-export async function openOps(opts: OpsOptions, health: Health, metrics: MetricsSource | undefined, label: string, env: Env): Promise<OpsListener | undefined> {
+export async function openOps(opts: OpsOptions, health: Health, metrics: MetricsSource | undefined, label: string, note: (line: string) => void): Promise<OpsListener | undefined> {
   if (opts.opsPort === undefined) return undefined;
   const host = opts.opsHost ?? '127.0.0.1';
   try {
     const ops = await listenOps({ port: opts.opsPort, host, health, metrics });
-    env.stderr.write(`${label}: probes at ${ops.url}/-/liveness and ${ops.url}/-/readiness${metrics ? `, metrics at ${ops.url}/-/metrics` : ''}\n`);
+    note(`${label}: probes at ${ops.url}/-/liveness and ${ops.url}/-/readiness${metrics ? `, metrics at ${ops.url}/-/metrics` : ''}`);
     return ops;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

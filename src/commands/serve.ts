@@ -17,6 +17,7 @@ import { Health } from '../ops/health.js';
 import type { OpsListener } from '../ops/ops-server.js';
 import { openOps, releaseMetrics } from './ops.js';
 import { Metrics } from '../ops/metrics.js';
+import { createLogger } from '../ops/logger.js';
 
 type ServeConfig = Config<'serve'>;
 /** The Config of `serve`; a programmatic caller may leave out what has a default. */
@@ -37,7 +38,7 @@ export interface WorkspaceServing extends Serving {
  * run. `close` (after the server) stops ingesting and closes the database.
  */
 export async function openWorkspaceServing(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort'> & { label?: string; out?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'logLevel' | 'logFormat'> & { label?: string; out?: string },
   env: Env,
 ): Promise<WorkspaceServing> {
   const serving = await openServing(opts, env, opts.label ?? 'storelens serve', {
@@ -89,6 +90,7 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
       host: opts.host,
       mount: api?.mount,
       health,
+      loggerInstance: api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr }),
       live: { onEvent: (e) => env.stderr.write(describe(e, opts.out)) },
     });
   } catch (e) {
@@ -97,7 +99,7 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   }
   try {
     const metrics = opts.opsPort === undefined ? undefined : (api?.metrics ?? new Metrics());
-    ops = await openOps(opts, health, metrics && releaseMetrics(metrics, server.serve.live), 'storelens serve', env);
+    ops = await openOps(opts, health, metrics && releaseMetrics(metrics, server.serve.live), 'storelens serve', (line) => env.stderr.write(`${line}\n`));
   } catch (e) {
     await server.close();
     await api?.close();

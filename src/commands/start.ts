@@ -50,7 +50,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 
-  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses }, env);
+  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   const signIn = await resetDemoSignIn(api.db, env.now());
   // Accounts before the first request: load the runs publish wrote and score the demo workspace.
@@ -60,7 +60,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   await api.background.worker.idle();
   let server;
   try {
-    server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health });
+    server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger });
   } catch (e) {
     await api.close();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1);
@@ -69,7 +69,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   api.follow(server.serve.live);
   let ops: OpsListener | undefined;
   try {
-    ops = await openOps(opts, api.health, api.metrics && releaseMetrics(api.metrics, server.serve.live), 'storelens start', env);
+    ops = await openOps(opts, api.health, api.metrics && releaseMetrics(api.metrics, server.serve.live), 'storelens start', (line) => env.stderr.write(`${line}\n`));
   } catch (e) {
     await server.close();
     await api.close();

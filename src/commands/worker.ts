@@ -46,9 +46,10 @@ export async function runWorker(opts: Partial<Config<'worker'>>, env: Env, signa
     throw e;
   }
   const { db, background, health } = serving;
+  const note = (line: string) => serving.logger.info(line);
   let ops: OpsListener | undefined;
   try {
-    ops = await openOps(opts, health, serving.metrics, 'storelens worker', env);
+    ops = await openOps(opts, health, serving.metrics, 'storelens worker', note);
   } catch (e) {
     wait?.cancel();
     await serving.close();
@@ -61,14 +62,12 @@ export async function runWorker(opts: Partial<Config<'worker'>>, env: Env, signa
       await serving.close();
       await ops?.close();
     })());
-  env.stderr.write(
-    `storelens worker: delivering webhook events from ${db.location}${opts.webhooksAllowLocal ? ' (local development: http and loopback endpoints allowed)' : ''}; background tasks: ${background.tasks.join(', ')}\n`,
-  );
+  note(`storelens worker: delivering webhook events from ${db.location}${opts.webhooksAllowLocal ? ' (local development: http and loopback endpoints allowed)' : ''}; background tasks: ${background.tasks.join(', ')}`);
   const running = { db, background, ops, close };
   if (!wait) return running;
   const signal = await wait.signal;
-  env.stderr.write(`storelens worker: ${signal}: finishing the task under way and the webhook sends in flight\n`);
+  note(`storelens worker: ${signal}: finishing the task under way and the webhook sends in flight`);
   await close();
-  env.stderr.write(`storelens worker: stopped (${signal})\n`);
+  note(`storelens worker: stopped (${signal})`);
   return running;
 }

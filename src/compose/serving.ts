@@ -15,6 +15,7 @@ import type { WorkspaceAppOptions } from './workspace-app.js';
 import { Health } from '../ops/health.js';
 import { databaseCheck } from './health-checks.js';
 import { Metrics } from '../ops/metrics.js';
+import { createLogger, type LogFormat, type Logger, type LogLevel } from '../ops/logger.js';
 import { backlogGauges } from './backlog-metrics.js';
 
 type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'>>;
@@ -27,6 +28,8 @@ export interface Serving {
   health: Health;
   /** Its Prometheus metrics, when it has an operations listener (`opsPort`). */
   metrics?: Metrics;
+  /** Its log (JSON lines on stderr unless pretty): the app's requests, the background work, the command's own lines. */
+  logger: Logger;
   /** The workspace app over this process's database, worker loop and webhook runtime (registerWorkspaceApp, buildApiApp). */
   app: WorkspaceAppOptions;
   /** Turns readiness to 503 (draining), stops the worker loop, then closes the database. */
@@ -42,6 +45,9 @@ export interface ServingOptions extends DatabaseChoice, WebhookConfig {
   validateResponses?: boolean;
   /** An operations listener is asked for (`--ops-port`): keep metrics. */
   opsPort?: number;
+  /** The log: least severe level written, and json or pretty (ops/logger.ts). */
+  logLevel?: LogLevel;
+  logFormat?: LogFormat;
 }
 
 /** Opens a serving process's database and starts its worker loop; `label` prefixes its log lines. */
@@ -51,8 +57,9 @@ export async function openServing(
   label: string,
   loop: Pick<BackgroundOptions, 'reports' | 'only'> & { deliverEveryMs?: number } = {},
 ): Promise<Serving> {
-  const log = (line: string) => env.stderr.write(`${label}: ${line}\n`);
-  const db = await openWorkspaceDb(opts, env);
+  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr }).child({ process: label });
+  const log = (line: string) => logger.info(`${label}: ${line}`);
+  const db = await openWorkspaceDb(opts, env, (line) => logger.info(line));
   try {
     const webhooks = await webhookRuntimeOf(db, opts);
     const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
@@ -74,7 +81,8 @@ export async function openServing(
       background,
       health,
       metrics,
-      app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log, metrics },
+      logger,
+      app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log, metrics, requestLog: true },
       close: () =>
         (closing ??= (async () => {
           health.drain();

@@ -14,6 +14,7 @@ import { oauthPlugin } from '../oauth/plugin.js';
 import type { OAuthOptions } from '../oauth/provider.js';
 import { webPlugin } from '../web/plugin.js';
 import type { RequestMetrics } from '../ops/metrics.js';
+import { observeRequests } from './request-log.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -27,6 +28,8 @@ export interface WorkspaceAppOptions extends WorkspaceApiOptions {
   oauth?: OAuthOptions | false;
   /** Counts every response of the app by operation and status (the process's metrics; none: not counted). */
   metrics?: RequestMetrics;
+  /** One log line per request on the server's logger (compose/request-log.ts). */
+  requestLog?: boolean;
 }
 
 /** The workspace API: the platform's operations and, through the same executor, the MCP endpoint. Register it with `{ prefix: API_PREFIX }`. */
@@ -38,15 +41,8 @@ export const workspaceApi: FastifyPluginAsync<WorkspaceApiOptions> = async (app,
 
 /** Registers the workspace app on `app` (its own server's or the public one's), in the order it answers. */
 export async function registerWorkspaceApp(app: FastifyInstance, opts: WorkspaceAppOptions): Promise<void> {
-  const { oauth: oauthOptions, metrics, ...apiOptions } = opts;
-  if (metrics) app.addHook('onResponse', (req, reply, done) => {
-    const route = req.routeOptions.config?.apiRoute;
-    const operation = route?.operationId ?? req.routeOptions.url ?? 'unmatched';
-    metrics.request(operation, reply.statusCode, reply.elapsedTime / 1000);
-    if (reply.statusCode === 429) metrics.rateLimited(route?.kind ?? 'other');
-    else if (route && reply.getHeader('idempotent-replayed') === 'true') metrics.replayed(operation);
-    done();
-  });
+  const { oauth: oauthOptions, metrics, requestLog, ...apiOptions } = opts;
+  observeRequests(app, { metrics, log: requestLog });
   const now = opts.now ?? (() => new Date());
   // The assistant connector's sign-in; metadata documents on loopback only under the local setting.
   const connector = oauthOptions === false ? undefined : await assistantConnector(opts.db, now, oauthOptions ?? { allowLocal: opts.webhooks?.guard.allowLocal });

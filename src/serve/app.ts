@@ -13,6 +13,7 @@
  * slowed every request of the process, 304s by about a third.)
  */
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyPluginAsync,
@@ -50,6 +51,8 @@ export interface ServeAppOptions {
   fileCacheBytes?: number;
   /** Answers /-/liveness and /-/readiness (ops/health.ts) before the public surface. */
   health?: Health;
+  /** The process's log (ops/logger.ts); instead of `logger`. */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 export interface ServeApp {
@@ -77,7 +80,7 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   });
 
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance, disableRequestLogging: true } : { logger: opts.logger ?? false }),
     // Mounted APIs take ids up to a few hundred characters.
     routerOptions: { maxParamLength: 500 },
     // Wire errors, framework errors and absolute-form targets (http/wire.ts); public paths
