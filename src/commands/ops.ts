@@ -3,7 +3,7 @@ import { CliError } from '../core/errors.js';
 import type { Health } from '../ops/health.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { LivePublication } from '../serve/live-publication.js';
-import { listenOps, type MetricsSource, type OpsListener } from '../ops/ops-server.js';
+import { listenOps, type OpsListener } from '../ops/ops-server.js';
 
 export interface OpsOptions {
   readonly opsPort?: number;
@@ -11,8 +11,16 @@ export interface OpsOptions {
 }
 
 /** Opens the listener when `--ops-port` is given; undefined otherwise. A busy port or a bad host fails the command. */
-export async function openOps(opts: OpsOptions, health: Health, metrics: MetricsSource | undefined, label: string, note: (line: string) => void): Promise<OpsListener | undefined> {
+export async function openOps(opts: OpsOptions, health: Health, metrics: Metrics | undefined, label: string, note: (line: string) => void): Promise<OpsListener | undefined> {
   if (opts.opsPort === undefined) return undefined;
+  metrics?.gauges([
+    {
+      name: 'storelens_readiness_check',
+      help: 'Each readiness check of this process (/-/readiness): 1 passing, 0 failing.',
+      labelNames: ['check'],
+      collect: async () => (await health.readiness()).checks.map((c) => ({ labels: { check: c.name }, value: c.status === 'pass' ? 1 : 0 })),
+    },
+  ]);
   const host = opts.opsHost ?? '127.0.0.1';
   try {
     const ops = await listenOps({ port: opts.opsPort, host, health, metrics });

@@ -4,6 +4,7 @@
  * status (never a raw path, a workspace or a key), rate-limit refusals, idempotent replays,
  * background task runs, the backlog gauges and the database pool.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
@@ -17,7 +18,7 @@ const dirs = tempDirs('storelens-metrics-');
 afterAll(() => dirs.removeAll());
 
 /** The samples of a text exposition: `name{labels}` → value. */
-export function samples(text: string): Map<string, number> {
+function samples(text: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
@@ -69,6 +70,11 @@ describe('/-/metrics', () => {
       expect(s.get('storelens_db_pool_connections{state="idle"}')).toBeGreaterThanOrEqual(0);
       expect(s.has('storelens_process_cpu_user_seconds_total')).toBe(true);
       expect(s.has('storelens_nodejs_eventloop_lag_p99_seconds')).toBe(true);
+      // docs/operations.md lists every metric but Node's process metrics.
+      const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+      const names = new Set([...text.matchAll(/^# TYPE (storelens_\w+)/gm)].map((m) => m[1]!).filter((n) => !/^storelens_(process|nodejs)_/.test(n)));
+      expect(names.size).toBeGreaterThan(10);
+      for (const n of names) expect(doc, `docs/operations.md lists ${n}`).toContain(`| \`${n}\` |`);
       // No label carries a workspace, a key or a raw path.
       for (const secretish of [ws.id, key, key.slice(0, 12), '/no/such', 'limit=']) expect(text).not.toContain(secretish);
       // Every sample line is `name{label="value",…} number` with a Prometheus metric name.
