@@ -1,5 +1,5 @@
 /** The workspace app on a server of its own (no listen): problem+json and no-store everywhere, down to the wire. */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { answerProbe, type Health } from '../ops/health.js';
 import { apiErrorHandler } from '../api/error-handler.js';
@@ -20,7 +20,7 @@ export interface BuildApiAppOptions extends WorkspaceAppOptions {
 export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
   const { logger = false, timeouts, health, loggerInstance, ...appOptions } = opts;
   const app = Fastify({
-    ...(loggerInstance ? { loggerInstance, disableRequestLogging: true } : { logger }),
+    ...(loggerInstance ? { loggerInstance, logController: new LogController({ disableRequestLogging: true }) } : { logger }),
     bodyLimit: opts.bodyLimit ?? BODY_LIMIT,
     routerOptions: { maxParamLength: 500 },
     // Wire errors, framework errors and absolute-form targets as problems (http/wire.ts).

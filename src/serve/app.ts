@@ -13,6 +13,7 @@
  * slowed every request of the process, 304s by about a third.)
  */
 import Fastify, {
+  LogController,
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
@@ -80,7 +81,8 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   });
 
   const app = Fastify({
-    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance, disableRequestLogging: true } : { logger: opts.logger ?? false }),
+    // The workspace app logs each request itself (compose/request-log.ts), not Fastify.
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance, logController: new LogController({ disableRequestLogging: true }) } : { logger: opts.logger ?? false }),
     // Mounted APIs take ids up to a few hundred characters.
     routerOptions: { maxParamLength: 500 },
     // Wire errors, framework errors and absolute-form targets (http/wire.ts); public paths

@@ -7,7 +7,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { Health } from '../../src/ops/health.js';
 import { startServer } from '../../src/serve/server.js';
 import { capturedEnv, generate, publishPanel } from '../helpers/cli.js';
 import { spawnStorelens } from '../helpers/api-processes.js';
+import { freePort } from '../helpers/ports.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { until } from '../helpers/wait.js';
 
@@ -145,14 +146,6 @@ function ownPostgres(): { skip: string } | { bin: string; asPostgres: (cmd: stri
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
   };
   return { bin, asPostgres, dir };
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 describe('probes over a PostgreSQL server the test starts and stops itself', () => {

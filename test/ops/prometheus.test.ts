@@ -7,7 +7,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/compose/database.js';
@@ -15,6 +14,7 @@ import { apiKey, call, freshIdem, workspace } from '../api/harness.js';
 import { spawnStorelens, type StorelensProcess } from '../helpers/api-processes.js';
 import { samplePublicationFiles, writePublication } from '../helpers/publication.js';
 import { startReceiver } from '../helpers/receiver.js';
+import { freePort } from '../helpers/ports.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { until } from '../helpers/wait.js';
 
@@ -32,14 +32,6 @@ function documentedRules(): string {
   const block = /```yaml\n([\s\S]*?)```/.exec(doc.slice(start))?.[1];
   if (!block) throw new Error('no ```yaml block under "Alert rules"');
   return block;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 describe.skipIf(missing.length > 0)(`Prometheus scraping storelens${missing.length ? ` (skipped: ${missing.join(' and ')} not installed; apt-get install prometheus)` : ''}`, () => {
