@@ -10,7 +10,7 @@ export const accounts: Aggregate = {
   tasks: {
     // Re-ranks each workspace whose inputs moved, off the request thread when it can be (refresher.ts).
     refresh: ({ db, opts, trigger }) => {
-      const refresher = startRefresher(db);
+      const refresher = startRefresher(db, opts.metrics);
       return {
         everyMs: opts.everyMs ?? 5_000,
         run: async (stopping) => {

@@ -11,6 +11,7 @@ import type { Db } from '../compose/database.js';
 import { builtWorkerPath } from '../core/threads.js';
 import { refreshLeased, type RefreshResult, workspaceIds } from './refresh.js';
 import type { RefreshTask } from './refresh-thread.js';
+import type { TaskMetrics } from '../ops/metrics.js';
 
 export interface Refresher {
   /** 'thread' or 'in-process': where the re-ranking runs. */
@@ -23,15 +24,23 @@ export interface Refresher {
   close(): Promise<void>;
 }
 
-export function startRefresher(db: Db): Refresher {
+export function startRefresher(db: Db, metrics?: Pick<TaskMetrics, 'reranked' | 'rerankQueue'>): Refresher {
   const filename = builtWorkerPath(import.meta.url, './refresh-thread.js');
   const shareable = db.options.databaseUrl !== undefined || (db.options.dbPath !== undefined && db.options.dbPath !== ':memory:' && db.options.dbPath !== '');
   const each = async (now: Date, stopping: () => boolean, one: (workspaceId: string) => Promise<RefreshResult | undefined>) => {
     const out = new Map<string, RefreshResult>();
-    for (const id of await workspaceIds(db)) {
-      if (stopping()) break;
-      const r = await one(id);
-      if (r) out.set(id, r);
+    const ids = await workspaceIds(db);
+    try {
+      for (const [i, id] of ids.entries()) {
+        if (stopping()) break;
+        metrics?.rerankQueue(ids.length - i);
+        const started = performance.now();
+        const r = await one(id);
+        if (r?.refreshed) metrics?.reranked((performance.now() - started) / 1000);
+        if (r) out.set(id, r);
+      }
+    } finally {
+      metrics?.rerankQueue(0);
     }
     return out;
   };

@@ -32,7 +32,11 @@ export interface OpFigures {
 export interface ApiBenchResult {
   hello: OpFigures;
   reads: OpFigures;
+  /** The same reads on an app that counts metrics and logs each request (JSON lines to a file). */
+  observedReads: OpFigures;
   writes: OpFigures;
+  /** observedReads.rps / reads.rps (goal ≥ 0.9). */
+  observedRatio: number;
   /** reads.rps / hello.rps (goal ≥ 0.5). */
   readRatio: number;
   /** writes.rps / hello.rps. */
@@ -50,7 +54,7 @@ export interface ApiBenchOptions {
   readKeys?: number;
   writeKeys?: number;
   /** Operations to measure (default all three; for profiling one at a time). */
-  only?: readonly ('hello' | 'reads' | 'writes')[];
+  only?: readonly ('hello' | 'reads' | 'observed' | 'writes')[];
 }
 
 const SKIPPED: OpFigures = { rps: NaN, p99: NaN, requests: 0, non2xx: 0, errors: 0 };
@@ -85,38 +89,62 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
   const { default: Fastify } = await import('fastify');
   const { buildApiApp } = await import('../compose/api-app.js');
   const { openDatabase } = await import('../compose/database.js');
+  const { Metrics } = await import('../ops/metrics.js');
+  const { createLogger } = await import('../ops/logger.js');
+  const { createWriteStream } = await import('node:fs');
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-api-'));
   const db = await openDatabase({ dbPath: path.join(dir, 'bench.db') });
   const hello = Fastify({ logger: false });
   hello.get('/', async () => ({ hello: 'world' }));
   let api: Awaited<ReturnType<typeof buildApiApp>> | undefined;
+  let observed: Awaited<ReturnType<typeof buildApiApp>> | undefined;
+  let logFile: ReturnType<typeof createWriteStream> | undefined;
   try {
     const { issue } = await seedBenchWorkspace(db, new Date());
     log(`api: issuing ${readKeys} read keys and ${writeKeys} write keys …`);
     const read = await issue(readKeys, 'read');
+    // The observed reads run in two halves around a second half of the plain reads (A B A B), so
+    // that a machine busier at one moment than another weighs on both alike.
+    const halfKeys = Math.ceil(readKeys / 2);
+    const observedRead = [await issue(halfKeys, 'read'), await issue(halfKeys, 'read')];
+    const plainAgain = await issue(halfKeys, 'read');
     const write = await issue(writeKeys, 'write');
 
     api = await buildApiApp({ db });
+    // As `api --ops-port`: metrics counted (and scraped by nobody meanwhile) and a log line per request.
+    logFile = createWriteStream(path.join(dir, 'api.log'));
+    const metrics = new Metrics();
+    observed = await buildApiApp({ db, metrics, requestLog: true, loggerInstance: createLogger({ format: 'json', stream: logFile }) });
     const apiBase = await listen(api);
+    const observedBase = await listen(observed);
     const helloBase = await listen(hello);
 
-    const only = new Set(opts.only ?? ['hello', 'reads', 'writes']);
-    const measure = async (what: 'hello' | 'reads' | 'writes', title: string, plan: LoadPlan) => {
+    const only = new Set(opts.only ?? ['hello', 'reads', 'observed', 'writes']);
+    const measure = async (what: 'hello' | 'reads' | 'observed' | 'writes', title: string, plan: LoadPlan) => {
       if (!only.has(what)) return SKIPPED;
       log(`api: ${title}, ${seconds} s, ${connections} connections …`);
       return runLoad(plan);
     };
     const helloFigures = await measure('hello', 'hello-world', { url: `${helloBase}/`, method: 'GET', connections, seconds });
     const reads = await measure('reads', 'GET /accounts?limit=50', { url: `${apiBase}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds, keys: read, uses: READ_LIMIT });
+    const half = Math.max(1, Math.round(seconds / 2));
+    const readsHalf = (keys: string[], base: string) => ({ url: `${base}/api/v1/accounts?limit=50`, method: 'GET' as const, connections, seconds: half, keys, uses: READ_LIMIT });
+    const o1 = await measure('observed', 'GET /accounts?limit=50 with metrics and request logs (1 of 2)', readsHalf(observedRead[0]!, observedBase));
+    const p2 = await measure('observed', 'GET /accounts?limit=50 without (2 of 2)', readsHalf(plainAgain, apiBase));
+    const o2 = await measure('observed', 'GET /accounts?limit=50 with metrics and request logs (2 of 2)', readsHalf(observedRead[1]!, observedBase));
+    const observedReads = combine(o1, o2);
+    const plainForRatio = combine(reads, p2);
     const writes = await measure('writes', 'POST /outcomes', { url: `${apiBase}/api/v1/outcomes`, method: 'POST', connections, seconds, keys: write, uses: WRITE_LIMIT, outcomes: { accounts: BENCH_ACCOUNTS } });
-    for (const [name, f] of [['hello-world', helloFigures], ['reads', reads], ['writes', writes]] as const) {
+    for (const [name, f] of [['hello-world', helloFigures], ['reads', reads], ['observed reads', observedReads], ['writes', writes]] as const) {
       if (f.non2xx || f.errors) log(`api: warning: ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
     }
     return {
       hello: helloFigures,
       reads,
+      observedReads,
       writes,
+      observedRatio: observedReads.rps / plainForRatio.rps,
       readRatio: reads.rps / helloFigures.rps,
       writeRatio: writes.rps / helloFigures.rps,
       connections,
@@ -125,6 +153,8 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
   } finally {
     await hello.close();
     await api?.close();
+    await observed?.close();
+    logFile?.end();
     await db.close();
     await rm(dir, { recursive: true, force: true });
   }
@@ -168,6 +198,11 @@ export async function seedBenchWorkspace(db: Db, now: Date): Promise<{ issue: (n
 async function listen(app: { listen(o: { port: number; host: string }): Promise<string>; server: { address(): unknown } }): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/** Two measurements of one operation as one: mean rate, the worse p99, counts added. */
+function combine(a: OpFigures, b: OpFigures): OpFigures {
+  return { rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, non2xx: a.non2xx + b.non2xx, errors: a.errors + b.errors };
 }
 
 /** Runs one plan in a child process (src/bench/api-load.ts), which gets it over IPC. */

@@ -62,6 +62,7 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     const op = (f: { rps: number; p99: number }) => `${fmt(f.rps, 0)} req/s, p99 ${fmt(f.p99, 1)} ms`;
     results.push(
       `api: hello-world ${op(r.hello)}; GET /accounts?limit=50 ${op(r.reads)}, ratio ${fmt(r.readRatio)} (goal ≥ 0.5); ` +
+        `with metrics and request logs ${op(r.observedReads)}, ratio ${fmt(r.observedRatio)} to without (goal ≥ 0.9); ` +
         `POST /outcomes ${op(r.writes)}, ratio ${fmt(r.writeRatio)} (goal ≥ 2,000 outcomes/s on SQLite)`,
     );
   }

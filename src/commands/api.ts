@@ -16,6 +16,8 @@ import { publishedStatistics } from '../reports/statistics.js';
 import { listenError } from './listen-error.js';
 import { untilSignal } from './until-signal.js';
 import { openServing } from '../compose/serving.js';
+import type { OpsListener } from '../ops/ops-server.js';
+import { openOps } from './ops.js';
 
 /** The Config of `api`; a programmatic caller may leave out DATABASE_URL. */
 export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
@@ -29,28 +31,40 @@ export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
  * SIGTERM and resolves once stopped; without, it resolves once listening and the caller closes.
  * With `runs`, ingests that runs folder in the background now and whenever publish writes a new run.
  */
-export async function runApi(opts: ApiCommandOptions, env: Env, signals = true): Promise<ListeningApi> {
+export async function runApi(opts: ApiCommandOptions, env: Env, signals = true): Promise<ListeningApi & { ops?: OpsListener }> {
   const wait = signals ? untilSignal() : undefined;
   let api: ListeningApi;
+  let ops: OpsListener | undefined;
   let closeServing: () => Promise<void>;
+  let drain: () => void;
+  let note: (line: string) => void = (line) => env.stderr.write(`${line}\n`);
   try {
     const serving = await openServing(opts, env, 'storelens api', {
       reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) },
       only: opts.requestsOnly ? [] : undefined,
     });
     closeServing = serving.close;
-    const { db, background } = serving;
+    note = (line) => serving.logger.info(line);
+    const { db, background, health } = serving;
+    drain = () => health.drain();
     // The first ranking before the first request.
     await background.worker.idle();
     try {
-      api = await listenApi({ ...serving.app, port: opts.port, host: opts.host });
+      api = await listenApi({ ...serving.app, health, loggerInstance: serving.logger, port: opts.port, host: opts.host });
     } catch (e) {
       await serving.close();
       const known = listenError(e, opts);
       throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
     }
+    try {
+      ops = await openOps(opts, health, serving.metrics, 'storelens api', note);
+    } catch (e) {
+      await api.close();
+      await serving.close();
+      throw e;
+    }
     const tasks = background.tasks.length ? `background tasks: ${background.tasks.join(', ')}` : 'requests only: the background tasks are left to `storelens worker`';
-    env.stderr.write(`storelens api: ${api.url} (${db.location}; ${tasks}); reference at ${api.url}/docs\n`);
+    note(`storelens api: ${api.url} (${db.location}; ${tasks}); reference at ${api.url}/docs`);
   } catch (e) {
     wait?.cancel();
     throw e;
@@ -58,14 +72,17 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      // Not ready from the first moment: the load balancer stops sending while the rest drains.
+      drain();
       await api.close();
       await closeServing();
+      await ops?.close();
     })());
-  const running = { ...api, close };
+  const running = { ...api, ops, close };
   if (!wait) return running;
   const signal = await wait.signal;
-  env.stderr.write(`storelens api: ${signal}: finishing the requests in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), the background task under way and the webhook sends in flight\n`);
+  note(`storelens api: ${signal}: finishing the requests in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), the background task under way and the webhook sends in flight`);
   await close();
-  env.stderr.write(`storelens api: stopped (${signal})\n`);
+  note(`storelens api: stopped (${signal})`);
   return running;
 }

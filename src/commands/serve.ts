@@ -13,6 +13,11 @@ import { registerWorkspaceApp } from '../compose/workspace-app.js';
 import { listenError } from './listen-error.js';
 import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
+import { Health } from '../ops/health.js';
+import type { OpsListener } from '../ops/ops-server.js';
+import { openOps, releaseMetrics } from './ops.js';
+import { Metrics } from '../ops/metrics.js';
+import { createLogger } from '../ops/logger.js';
 
 type ServeConfig = Config<'serve'>;
 /** The Config of `serve`; a programmatic caller may leave out what has a default. */
@@ -33,7 +38,7 @@ export interface WorkspaceServing extends Serving {
  * run. `close` (after the server) stops ingesting and closes the database.
  */
 export async function openWorkspaceServing(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses'> & { label?: string; out?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'logLevel' | 'logFormat'> & { label?: string; out?: string },
   env: Env,
 ): Promise<WorkspaceServing> {
   const serving = await openServing(opts, env, opts.label ?? 'storelens serve', {
@@ -75,24 +80,40 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   if (!opts.host) throw new CliError('--host: an interface is required', 2);
   const out = path.resolve(opts.out);
   const api = opts.api ? await openWorkspaceServing(opts, env) : null;
+  const health = api?.health ?? new Health();
   let server: RunningServer;
+  let ops: OpsListener | undefined;
   try {
     server = await startServer({
       out,
       port: opts.port,
       host: opts.host,
       mount: api?.mount,
+      health,
+      loggerInstance: api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr }),
       live: { onEvent: (e) => env.stderr.write(describe(e, opts.out)) },
     });
   } catch (e) {
     await api?.close();
     throw listenError(e, opts);
   }
+  try {
+    const metrics = opts.opsPort === undefined ? undefined : (api?.metrics ?? new Metrics());
+    ops = await openOps(opts, health, metrics && releaseMetrics(metrics, server.serve.live), 'storelens serve', (line) => env.stderr.write(`${line}\n`));
+  } catch (e) {
+    await server.close();
+    await api?.close();
+    throw e;
+  }
   api?.follow(server.serve.live);
   printUrls(server, opts, env);
   const signal = await closeOnSignals(server, {
-    onSignal: (s) => env.stderr.write(`storelens serve: ${s}: finishing requests in flight, then stopping\n`),
+    onSignal: (s) => {
+      health.drain();
+      env.stderr.write(`storelens serve: ${s}: finishing requests in flight, then stopping\n`);
+    },
   });
   await api?.close();
+  await ops?.close();
   env.stderr.write(`storelens serve: stopped (${signal})\n`);
 }

@@ -19,6 +19,8 @@ import { closeOnSignals, startServer } from '../serve/server.js';
 import type { Config } from '../settings/config.js';
 import { listenError } from './listen-error.js';
 import { openWorkspaceServing } from './serve.js';
+import type { OpsListener } from '../ops/ops-server.js';
+import { openOps, releaseMetrics } from './ops.js';
 
 /** The Config of `start`; a programmatic caller may leave out DATABASE_URL. */
 export type StartOptions = Pick<Config<'start'>, 'port' | 'host'> & Partial<Config<'start'>>;
@@ -48,7 +50,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 
-  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses }, env);
+  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   const signIn = await resetDemoSignIn(api.db, env.now());
   // Accounts before the first request: load the runs publish wrote and score the demo workspace.
@@ -58,13 +60,21 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   await api.background.worker.idle();
   let server;
   try {
-    server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount });
+    server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger });
   } catch (e) {
     await api.close();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1);
     throw listenError(e, opts);
   }
   api.follow(server.serve.live);
+  let ops: OpsListener | undefined;
+  try {
+    ops = await openOps(opts, api.health, api.metrics && releaseMetrics(api.metrics, server.serve.live), 'storelens start', (line) => env.stderr.write(`${line}\n`));
+  } catch (e) {
+    await server.close();
+    await api.close();
+    throw e;
+  }
   const url = server.url;
   env.stderr.write(
     [
@@ -97,8 +107,14 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     .catch((e: Error) => log(`share cards failed: ${e.message}`))
     .finally(() => (cardsDone = true));
 
-  const signal = await closeOnSignals(server, { onSignal: (s) => log(`${s}: stopping`) });
+  const signal = await closeOnSignals(server, {
+    onSignal: (s) => {
+      api.health.drain();
+      log(`${s}: stopping`);
+    },
+  });
   await api.close();
+  await ops?.close();
   log(`stopped (${signal})`);
   // An unfinished card render would keep its worker threads alive; the live publication is
   // untouched by stopping it (the next publish takes over its stale lock), so leave now.

@@ -21,10 +21,14 @@ import { publishedStatistics } from '../reports/statistics.js';
 import type { Background } from '../compose/background.js';
 import { type Serving, openServing } from '../compose/serving.js';
 import { untilSignal } from './until-signal.js';
+import type { OpsListener } from '../ops/ops-server.js';
+import { openOps } from './ops.js';
 
 export interface RunningWorker {
   db: Db;
   background: Background;
+  /** The operations listener (`--ops-port`): the worker's probes and metrics. */
+  ops?: OpsListener;
   close(): Promise<void>;
 }
 
@@ -41,15 +45,29 @@ export async function runWorker(opts: Partial<Config<'worker'>>, env: Env, signa
     wait?.cancel();
     throw e;
   }
-  const { db, background, close } = serving;
-  env.stderr.write(
-    `storelens worker: delivering webhook events from ${db.location}${opts.webhooksAllowLocal ? ' (local development: http and loopback endpoints allowed)' : ''}; background tasks: ${background.tasks.join(', ')}\n`,
-  );
-  const running = { db, background, close };
+  const { db, background, health } = serving;
+  const note = (line: string) => serving.logger.info(line);
+  let ops: OpsListener | undefined;
+  try {
+    ops = await openOps(opts, health, serving.metrics, 'storelens worker', note);
+  } catch (e) {
+    wait?.cancel();
+    await serving.close();
+    throw e;
+  }
+  // The probes answer until the end: `draining` (503) while the task under way finishes.
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await serving.close();
+      await ops?.close();
+    })());
+  note(`storelens worker: delivering webhook events from ${db.location}${opts.webhooksAllowLocal ? ' (local development: http and loopback endpoints allowed)' : ''}; background tasks: ${background.tasks.join(', ')}`);
+  const running = { db, background, ops, close };
   if (!wait) return running;
   const signal = await wait.signal;
-  env.stderr.write(`storelens worker: ${signal}: finishing the task under way and the webhook sends in flight\n`);
+  note(`storelens worker: ${signal}: finishing the task under way and the webhook sends in flight`);
   await close();
-  env.stderr.write(`storelens worker: stopped (${signal})\n`);
+  note(`storelens worker: stopped (${signal})`);
   return running;
 }

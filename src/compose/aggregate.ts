@@ -13,6 +13,7 @@ import type { StatisticsSource } from '../reports/statistics.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
 import type { Db } from './database.js';
 import type { Task } from './task-loop.js';
+import type { TaskMetrics } from '../ops/metrics.js';
 
 export interface BackgroundOptions {
   now: () => Date;
@@ -34,6 +35,8 @@ export interface BackgroundOptions {
   outreachEveryMs?: number;
   /** How often closed months are looked for to bill on the monthly statement (default 5 min). */
   statementsEveryMs?: number;
+  /** Where the tasks' runs, failures and durations are counted (the process's metrics; none: not counted). */
+  metrics?: TaskMetrics;
   /** Run only these tasks (`api --requests-only`: none); default all. */
   only?: readonly string[];
 }

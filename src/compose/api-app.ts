@@ -1,6 +1,7 @@
 /** The workspace app on a server of its own (no listen): problem+json and no-store everywhere, down to the wire. */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
+import { answerProbe, type Health } from '../ops/health.js';
 import { apiErrorHandler } from '../api/error-handler.js';
 import { BODY_LIMIT } from '../api/plugin.js';
 import { ApiProblem, sendProblem } from '../api/problems.js';
@@ -10,16 +11,20 @@ export interface BuildApiAppOptions extends WorkspaceAppOptions {
   logger?: boolean;
   /** Connection limits of the server (defaults in http/wire.ts). */
   timeouts?: ServerTimeouts;
+  /** Answers /-/liveness and /-/readiness (ops/health.ts) before the app. */
+  health?: Health;
+  /** The process's log (ops/logger.ts), the app's requests' too; instead of `logger`. */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
-  const { logger = false, timeouts, ...appOptions } = opts;
+  const { logger = false, timeouts, health, loggerInstance, ...appOptions } = opts;
   const app = Fastify({
-    logger,
+    ...(loggerInstance ? { loggerInstance, logController: new LogController({ disableRequestLogging: true }) } : { logger }),
     bodyLimit: opts.bodyLimit ?? BODY_LIMIT,
     routerOptions: { maxParamLength: 500 },
     // Wire errors, framework errors and absolute-form targets as problems (http/wire.ts).
-    ...wireServerOptions({ timeouts }),
+    ...wireServerOptions({ timeouts, answerFirst: health && ((req, res) => answerProbe(health, req, res)) }),
   });
   // Callback style: no promise per response.
   app.addHook('onSend', (_req, reply, payload, done) => {

@@ -53,7 +53,8 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
       const task = make({ db, opts, trigger });
       if (task) tasks[name] = task;
     }
-  const worker = startWorker(tasks, (task, e) => opts.log(`${task} failed (will retry): ${(e as Error).message}`));
+  const metrics = opts.metrics;
+  const worker = startWorker(tasks, (task, e) => opts.log(`${task} failed (will retry): ${(e as Error).message}`), metrics && ((task, s, failed) => metrics.ran(task, s, failed)));
   // The first ranking now; the first look at the runs folder on the ingest task's first turn.
   trigger('refresh');
   trigger('statements');

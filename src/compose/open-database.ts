@@ -15,7 +15,7 @@ export interface DatabaseChoice {
  * notes go to stderr. Every command that opens the workspace database comes through here, so a
  * DATABASE_URL naming another database is refused (exit 2) here, and only by those commands.
  */
-export async function openWorkspaceDb(opts: DatabaseChoice, env: Env): Promise<Db> {
+export async function openWorkspaceDb(opts: DatabaseChoice, env: Env, note: (line: string) => void = (line) => env.stderr.write(`${line}\n`)): Promise<Db> {
   const url = opts.databaseUrl;
   if (url !== undefined && !isPostgresUrl(url)) {
     // Not echoed: a database URL may hold a password.
@@ -23,7 +23,7 @@ export async function openWorkspaceDb(opts: DatabaseChoice, env: Env): Promise<D
   }
   const db = await openDatabase(url !== undefined ? { databaseUrl: url } : { dbPath: opts.db ?? DB_PATH });
   if (db.appliedMigrations.length) {
-    env.stderr.write(`storelens: ${db.location}: applied migrations ${db.appliedMigrations.join(', ')}\n`);
+    note(`storelens: ${db.location}: applied migrations ${db.appliedMigrations.join(', ')}`);
   }
   return db;
 }

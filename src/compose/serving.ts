@@ -12,6 +12,11 @@ import { type Background, type BackgroundOptions, startBackground } from './back
 import type { Db } from './database.js';
 import { type DatabaseChoice, openWorkspaceDb } from './open-database.js';
 import type { WorkspaceAppOptions } from './workspace-app.js';
+import { Health } from '../ops/health.js';
+import { databaseCheck } from './health-checks.js';
+import { Metrics } from '../ops/metrics.js';
+import { createLogger, type LogFormat, type Logger, type LogLevel } from '../ops/logger.js';
+import { backlogGauges } from './backlog-metrics.js';
 
 type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'>>;
 
@@ -19,9 +24,15 @@ export interface Serving {
   db: Db;
   webhooks: WebhookRuntime;
   background: Background;
+  /** Readiness of this process: its database; draining once close() began. */
+  health: Health;
+  /** Its Prometheus metrics, when it has an operations listener (`opsPort`). */
+  metrics?: Metrics;
+  /** Its log (JSON lines on stderr unless pretty): the app's requests, the background work, the command's own lines. */
+  logger: Logger;
   /** The workspace app over this process's database, worker loop and webhook runtime (registerWorkspaceApp, buildApiApp). */
   app: WorkspaceAppOptions;
-  /** Stops the worker loop, then closes the database. */
+  /** Turns readiness to 503 (draining), stops the worker loop, then closes the database. */
   close(): Promise<void>;
 }
 
@@ -32,6 +43,11 @@ export interface ServingOptions extends DatabaseChoice, WebhookConfig {
   ingestIntervalMs?: number;
   /** Check every JSON success body of the app against its route's response schema. */
   validateResponses?: boolean;
+  /** An operations listener is asked for (`--ops-port`): keep metrics. */
+  opsPort?: number;
+  /** The log: least severe level written, and json or pretty (ops/logger.ts). */
+  logLevel?: LogLevel;
+  logFormat?: LogFormat;
 }
 
 /** Opens a serving process's database and starts its worker loop; `label` prefixes its log lines. */
@@ -41,11 +57,15 @@ export async function openServing(
   label: string,
   loop: Pick<BackgroundOptions, 'reports' | 'only'> & { deliverEveryMs?: number } = {},
 ): Promise<Serving> {
-  const log = (line: string) => env.stderr.write(`${label}: ${line}\n`);
-  const db = await openWorkspaceDb(opts, env);
+  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr }).child({ process: label });
+  const log = (line: string) => logger.info(`${label}: ${line}`);
+  const db = await openWorkspaceDb(opts, env, (line) => logger.info(line));
   try {
     const webhooks = await webhookRuntimeOf(db, opts);
+    const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
+    metrics?.gauges(backlogGauges(db, env.now));
     const background = startBackground(db, {
+      metrics,
       now: env.now,
       log,
       ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, log, opts.ingestIntervalMs) : undefined,
@@ -54,13 +74,18 @@ export async function openServing(
       only: loop.only,
     });
     let closing: Promise<void> | undefined;
+    const health = new Health([databaseCheck(db)]);
     return {
       db,
       webhooks,
       background,
-      app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log },
+      health,
+      metrics,
+      logger,
+      app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log, metrics, requestLog: true },
       close: () =>
         (closing ??= (async () => {
+          health.drain();
           await background.stop();
           await db.close();
         })()),

@@ -25,7 +25,7 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-export function startWorker(tasks: Record<string, Task>, onError: (task: string, e: unknown) => void): Worker {
+export function startWorker(tasks: Record<string, Task>, onError: (task: string, e: unknown) => void, observe?: (task: string, seconds: number, failed: boolean) => void): Worker {
   const pending = new Set<string>();
   let running: Promise<void> | null = null;
   let stopped = false;
@@ -36,11 +36,15 @@ export function startWorker(tasks: Record<string, Task>, onError: (task: string,
     while (pending.size && !stopped) {
       const [name] = pending;
       pending.delete(name);
+      const started = performance.now();
+      let failed = false;
       try {
         await tasks[name].run(isStopping);
       } catch (e) {
+        failed = true;
         onError(name, e);
       }
+      observe?.(name, (performance.now() - started) / 1000, failed);
     }
     running = null;
     for (const w of waiters.splice(0)) w();

@@ -13,6 +13,8 @@ import { assistantConnector } from '../oauth/connector.js';
 import { oauthPlugin } from '../oauth/plugin.js';
 import type { OAuthOptions } from '../oauth/provider.js';
 import { webPlugin } from '../web/plugin.js';
+import type { RequestMetrics } from '../ops/metrics.js';
+import { observeRequests } from './request-log.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -24,6 +26,10 @@ export interface WorkspaceApiOptions extends Omit<ApiOptions, 'routes'> {
 export interface WorkspaceAppOptions extends WorkspaceApiOptions {
   /** The assistant connector's OAuth authorization server (on by default; false: API keys only). */
   oauth?: OAuthOptions | false;
+  /** Counts every response of the app by operation and status (the process's metrics; none: not counted). */
+  metrics?: RequestMetrics;
+  /** One log line per request on the server's logger (compose/request-log.ts). */
+  requestLog?: boolean;
 }
 
 /** The workspace API: the platform's operations and, through the same executor, the MCP endpoint. Register it with `{ prefix: API_PREFIX }`. */
@@ -35,7 +41,8 @@ export const workspaceApi: FastifyPluginAsync<WorkspaceApiOptions> = async (app,
 
 /** Registers the workspace app on `app` (its own server's or the public one's), in the order it answers. */
 export async function registerWorkspaceApp(app: FastifyInstance, opts: WorkspaceAppOptions): Promise<void> {
-  const { oauth: oauthOptions, ...apiOptions } = opts;
+  const { oauth: oauthOptions, metrics, requestLog, ...apiOptions } = opts;
+  observeRequests(app, { metrics, log: requestLog });
   const now = opts.now ?? (() => new Date());
   // The assistant connector's sign-in; metadata documents on loopback only under the local setting.
   const connector = oauthOptions === false ? undefined : await assistantConnector(opts.db, now, oauthOptions ?? { allowLocal: opts.webhooks?.guard.allowLocal });

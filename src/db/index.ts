@@ -11,6 +11,7 @@
  * - an invariant of an aggregate (e.g. every write of accounts rows bumps the workspace's
  *   accounts_version) lives inside its exported writers, never in the caller.
  */
+import { stat } from 'node:fs/promises';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest, type Migrations } from './migrate.js';
@@ -42,7 +43,21 @@ export interface Db<DB> {
    * statement is atomic on its own, not fn as a whole.
    */
   autocommit<T>(fn: (q: Kysely<DB>) => Promise<T>): Promise<T>;
+  /**
+   * Throws when the database does not answer: PostgreSQL a `select 1` on the pool; SQLite the
+   * same, after checking that the file at the path is still the one opened (a file moved or
+   * deleted under a running process is still read through its open descriptor).
+   */
+  ping(): Promise<void>;
+  /** The connections: open, idle, and the callers waiting for one (SQLite: the writes queued for the next group commit). */
+  pool(): PoolState;
   close(): Promise<void>;
+}
+
+export interface PoolState {
+  readonly size: number;
+  readonly idle: number;
+  readonly waiting: number;
 }
 
 export interface OpenDatabaseOptions {
@@ -118,6 +133,7 @@ async function openSqlite(path: string): Promise<Opened> {
     return st;
   };
   const cached = { close: () => database.close(), prepare };
+  const opened = file ? await stat(file) : undefined;
   const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: cached }) });
   registerSqliteRoot(kysely, prepare as SqlitePrepare);
   const run = (text: string) => (prepare(text) as unknown as { run(): unknown }).run();
@@ -218,6 +234,15 @@ async function openSqlite(path: string): Promise<Opened> {
     location: `SQLite ${path}`,
     write: (fn) => enqueue(fn, false),
     autocommit: (fn) => enqueue(fn, true),
+    ping: async () => {
+      if (file && opened) {
+        const now = await stat(file).catch(() => undefined);
+        if (!now) throw new Error(`${file} is gone`);
+        if (now.ino !== opened.ino || now.dev !== opened.dev) throw new Error(`${file} is another file than the one opened`);
+      }
+      (prepare('select 1') as unknown as { get(): unknown }).get();
+    },
+    pool: () => ({ size: 1, idle: running ? 0 : 1, waiting: queue.length }),
     close: async () => {
       while (queue.length || scheduled || running) await (running ?? new Promise<void>((r) => setImmediate(r)));
       await checkpointer?.stop();
@@ -249,6 +274,10 @@ async function openPostgres(url: string, max: number): Promise<Opened> {
     location: `PostgreSQL ${safe.host}${safe.pathname}`,
     write: (fn) => kysely.transaction().execute(fn),
     autocommit: (fn) => fn(kysely),
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    pool: () => ({ size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => kysely.destroy(),
   };
 }

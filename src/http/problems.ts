@@ -16,9 +16,10 @@ export interface ProblemSpec {
 /**
  * Where a kind is answered: `http`, the plain HTTP errors either surface answers, from the wire
  * and routing up (titles are the reason phrases); `api`, the workspace API's own (under /api/v1);
- * `public`, the public statistics surface's own (under /api/data and /data).
+ * `public`, the public statistics surface's own (under /api/data and /data); `probe`, the
+ * readiness probe's (`/-/readiness`, src/ops/health.ts).
  */
-export type ProblemSurface = 'http' | 'api' | 'public';
+export type ProblemSurface = 'http' | 'api' | 'public' | 'probe';
 
 const PROBLEMS = {
   'invalid-request': { surface: 'http', status: 400, title: 'Bad Request' },
@@ -51,6 +52,7 @@ const PROBLEMS = {
   'service-unavailable': { surface: 'api', status: 503, title: 'Temporarily unavailable' },
   'no-publication': { surface: 'public', status: 503, title: 'Service Unavailable' },
   'file-unavailable': { surface: 'public', status: 503, title: 'Service Unavailable' },
+  'not-ready': { surface: 'probe', status: 503, title: 'Not ready' },
 } as const satisfies Record<string, ProblemSpec & { readonly surface: ProblemSurface }>;
 
 type Problems = typeof PROBLEMS;
@@ -69,7 +71,7 @@ function kindsOn<S extends ProblemSurface>(...surfaces: S[]): Readonly<Record<Ki
 
 export const HTTP_PROBLEMS = kindsOn('http');
 export const API_PROBLEM_KINDS = kindsOn('http', 'api');
-export const PROBLEM_KINDS = kindsOn('http', 'api', 'public');
+export const PROBLEM_KINDS = kindsOn('http', 'api', 'public', 'probe');
 
 export const problemType = (kind: ProblemKind): string => PROBLEM_BASE + kind;
 

@@ -23,6 +23,7 @@
  * one header lookup here, besides the Host check Node would make anyway; the duplicate-field
  * scan runs only for what reaches Fastify.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
@@ -45,7 +46,7 @@ export interface WireOptions {
   answerFirst?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
-type WireServerOptions = Required<Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'frameworkErrors'>>;
+type WireServerOptions = Required<Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'frameworkErrors' | 'genReqId' | 'requestIdHeader'>>;
 
 /** The Fastify options that put a server behind this edge (spread them into `Fastify({…})`). */
 export function wireServerOptions(opts: WireOptions = {}): WireServerOptions {
@@ -53,7 +54,25 @@ export function wireServerOptions(opts: WireOptions = {}): WireServerOptions {
     serverFactory: (fastifyHandler) => createWireServer(fastifyHandler, opts),
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
+    // The id the edge gave the request (below), for the request's log lines and problem bodies.
+    genReqId: (req) => (req as Identified)[REQUEST_ID] ?? randomUUID(),
+    requestIdHeader: false,
   };
+}
+
+const REQUEST_ID = Symbol('request id');
+type Identified = IncomingMessage & { [REQUEST_ID]?: string };
+
+/** What an `X-Request-Id` from the caller may be: short, and nothing a header or a log line could misread. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._~:@+=/-]{1,128}$/;
+
+/**
+ * Every request's id, answered as `X-Request-Id` on every response: the caller's (a proxy's or
+ * a client's) when it is safe (SAFE_REQUEST_ID: one field, at most 128 characters of that
+ * set), else a new random one. It names the request in the log and in problem bodies.
+ */
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : randomUUID();
 }
 
 function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): Server {
@@ -62,6 +81,9 @@ function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): S
   // Host is checked below, so that its absence is answered as a problem too.
   const options = { requireHostHeader: false, connectionsCheckingInterval: t.checkMs ?? 30_000 };
   const server = createServer(options, (req, res) => {
+    const id = requestIdOf(req.headers['x-request-id']);
+    (req as Identified)[REQUEST_ID] = id;
+    res.setHeader('x-request-id', id);
     if (answerMalformed(req, res)) return;
     if (answerFirst !== undefined && answerFirst(req, res)) return;
     if (answerAmbiguous(req, res)) return;

@@ -13,6 +13,8 @@
  * slowed every request of the process, 304s by about a third.)
  */
 import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyPluginAsync,
@@ -25,6 +27,7 @@ import { BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
 import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
 import { isPublicPath } from '../core/public-paths.js';
+import { answerProbe, type Health } from '../ops/health.js';
 
 /** A Fastify plugin to register on the combined port, e.g. `{ plugin: apiPlugin, options: { prefix: '/api/v1' } }`. */
 export interface ServePlugin {
@@ -47,6 +50,10 @@ export interface ServeAppOptions {
   timeouts?: ServeTimeouts;
   /** Bound of the LRU of recently served card bodies (bytes; 0 = every card GET reads the disk). */
   fileCacheBytes?: number;
+  /** Answers /-/liveness and /-/readiness (ops/health.ts) before the public surface. */
+  health?: Health;
+  /** The process's log (ops/logger.ts); instead of `logger`. */
+  loggerInstance?: FastifyBaseLogger;
 }
 
 export interface ServeApp {
@@ -64,6 +71,7 @@ export interface ServeApp {
  */
 export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   const live = await openLivePublication(opts.out, opts.live);
+  const health = opts.health;
   const cacheBytes = opts.fileCacheBytes ?? DEFAULT_FILE_CACHE_BYTES;
   const fileCache = cacheBytes > 0 ? new BodyCache(cacheBytes) : null;
   const handlePublic = createPublicHandler(live, {
@@ -73,14 +81,16 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   });
 
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // The workspace app logs each request itself (compose/request-log.ts), not Fastify.
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance, logController: new LogController({ disableRequestLogging: true }) } : { logger: opts.logger ?? false }),
     // Mounted APIs take ids up to a few hundred characters.
     routerOptions: { maxParamLength: 500 },
     // Wire errors, framework errors and absolute-form targets (http/wire.ts); public paths
     // are answered there, before Fastify.
-    ...wireServerOptions({ timeouts: opts.timeouts, answerFirst: handlePublic }),
+    ...wireServerOptions({ timeouts: opts.timeouts, answerFirst: health ? (req, res) => answerProbe(health, req, res) || handlePublic(req, res) : handlePublic }),
   });
   app.addHook('onClose', async () => live.close());
+  health?.add({ name: 'release', check: () => (live.current === null ? `nothing is published in ${opts.out} yet` : undefined) });
 
   app.addHook('onSend', async (_request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

@@ -187,6 +187,32 @@ export const SETTINGS = [
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
   { name: 'requestsOnly', flag: '--requests-only', value: toggle, help: 'answer requests only: run no background task (leave them to `storelens worker` processes on the same database)', commands: ['api'] },
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api (ignored when DATABASE_URL is set)', commands: ['serve'] },
+  // operations: probes, metrics, logs
+  {
+    name: 'opsPort',
+    flag: '--ops-port',
+    value: port,
+    help: 'operations listener: /-/liveness, /-/readiness and the Prometheus metrics at /-/metrics on this port (off unless given; the probes are also on the serving port of serve, start and api)',
+    commands: ['serve', 'start', 'api', 'worker'],
+  },
+  { name: 'opsHost', flag: '--ops-host', value: text('host'), default: HOST, help: 'interface of the operations listener (loopback by default: expose the metrics only where you mean to)', commands: ['serve', 'start', 'api', 'worker'] },
+  {
+    name: 'logLevel',
+    flag: '--log-level',
+    value: oneOf('level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    env: 'STORELENS_LOG_LEVEL',
+    default: 'info',
+    help: 'the least severe log line written (one JSON line per request and per piece of background work, at info)',
+    commands: ['serve', 'start', 'api', 'worker'],
+  },
+  {
+    name: 'logFormat',
+    flag: '--log-format',
+    value: oneOf('format', ['json', 'pretty']),
+    env: 'STORELENS_LOG_FORMAT',
+    help: 'json: one JSON object per line on stderr, for a log shipper; pretty: readable lines (default: pretty on a terminal, json otherwise)',
+    commands: ['serve', 'start', 'api', 'worker'],
+  },
   // ingest (and the API servers, which ingest on start and whenever publish writes a new run)
   { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder publish writes (per-store features and signals) and the API ingests', commands: ['ingest', 'api', 'serve', 'start', 'worker'] },
   // administration

@@ -28,6 +28,8 @@ for (const d of dialects) {
           title: 'Temporarily unavailable',
           status: 503,
           detail: 'The service is temporarily unavailable; retry shortly.',
+          // The request's id, as answered in X-Request-Id.
+          request_id: res.headers.get('x-request-id'),
         });
       } finally {
         await app.close();

@@ -57,7 +57,8 @@ describe.skipIf(!pgUrl)(`SIGTERM to two api processes and a worker (${pgUrl ? 'P
       const stopped = await Promise.all(exits);
       for (const s of stopped) {
         expect(s.code).toBe(0);
-        expect(s.stderr).toMatch(/stopped \(SIGTERM\)\n$/);
+        // The last line, as text or as a JSON log line.
+        expect(s.stderr).toMatch(/stopped \(SIGTERM\)("\})?\n$/);
         expect(s.stderr).not.toMatch(/error|unhandled|destroyed|failed/i);
       }
       const endpoints = await t.db.kysely.selectFrom('webhook_endpoints').select('id').where('workspace_id', '=', ws.id).execute();

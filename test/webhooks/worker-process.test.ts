@@ -58,7 +58,7 @@ for (const d of dialects) {
         const { code } = await worker.exited.then((e) => ({ code: e.code }));
         const stderr = worker.stderr();
         expect(code).toBe(0);
-        expect(stderr).toMatch(/SIGTERM: finishing the task under way and the webhook sends in flight\n[^]*storelens worker: stopped \(SIGTERM\)/);
+        expect(stderr).toMatch(/SIGTERM: finishing the task under way and the webhook sends in flight[^]*storelens worker: stopped \(SIGTERM\)/);
         expect(stderr).not.toMatch(/unhandled|destroyed|failed \(will retry\)|Error/i);
       } finally {
         await worker.stop('SIGKILL');

@@ -1,0 +1,57 @@
+/**
+ * What the workspace app tells about each request it answered, at one place (an onResponse
+ * hook on the app's root): the metrics (counted by operation id and status; ops/metrics.ts) and
+ * one log line — the request id, the operation (its id, or the route template of another
+ * route: never the URL, whose query string may hold a code or a token), method, status,
+ * duration, and the workspace and key id of an admitted API caller. No header, body or query
+ * is logged. Problem bodies carry the request id too (`request_id`), so a caller's report
+ * names the log line.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestMetrics } from '../ops/metrics.js';
+
+export interface RequestObserving {
+  /** Count each response (the process's metrics). */
+  metrics?: RequestMetrics;
+  /** Write one log line per request to the app's logger (`app.log`). */
+  log?: boolean;
+}
+
+export function observeRequests(app: FastifyInstance, opts: RequestObserving): void {
+  const { metrics, log } = opts;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    // A problem body names the request (the X-Request-Id answered with it).
+    if (typeof payload === 'string' && payload.endsWith('}') && String(reply.getHeader('content-type') ?? '').startsWith('application/problem+json')) {
+      return done(null, `${payload.slice(0, -1)},"request_id":${JSON.stringify(req.id)}}`);
+    }
+    done(null, payload);
+  });
+  if (!metrics && !log) return;
+  app.addHook('onResponse', (req, reply, done) => {
+    const route = req.routeOptions.config?.apiRoute;
+    const operation = route?.operationId ?? req.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    if (metrics) {
+      metrics.request(operation, reply.statusCode, seconds);
+      if (reply.statusCode === 429) metrics.rateLimited(route?.kind ?? 'other');
+      else if (route && reply.getHeader('idempotent-replayed') === 'true') metrics.replayed(operation);
+    }
+    if (log) logRequest(req, reply, operation, seconds);
+    done();
+  });
+}
+
+function logRequest(req: FastifyRequest, reply: FastifyReply, operation: string, seconds: number): void {
+  const auth = req.apiAdmission?.auth;
+  const status = reply.statusCode;
+  const line = {
+    operation,
+    method: req.method,
+    status,
+    duration_ms: Math.round(seconds * 1e4) / 10,
+    workspace: auth?.workspace.id,
+    key_id: auth?.key.id,
+  };
+  if (status >= 500) req.log.error(line, 'request');
+  else req.log.info(line, 'request');
+}

@@ -1,0 +1,115 @@
+/**
+ * Liveness and readiness, as load balancers and Kubernetes probe them (GitLab's paths):
+ *
+ *   GET /-/liveness   200 while the process answers at all;
+ *   GET /-/readiness  200 when every check passes (the database answers with the migrations
+ *                     this build expects, `serve` has a live release, the process is not
+ *                     stopping), else 503 problem+json (`not-ready`) naming each failed check.
+ *
+ * The paths begin with `/-/`, which no published artifact (core/public-paths.ts) and nothing
+ * under /api/v1 can. They are answered on the HTTP edge before the application (http/wire.ts
+ * `answerFirst`), so neither a slow route nor the framework's own 503 while closing stands in
+ * front of them, and on the operations listener (ops-server.ts), which stays open until the
+ * process has stopped: that is where a probe sees `draining` during a shutdown.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
+
+export const LIVENESS_PATH = '/-/liveness';
+export const READINESS_PATH = '/-/readiness';
+
+/** One readiness check: resolves undefined when it passes, else what failed (no secret: it is answered to the prober). */
+export interface ReadinessCheck {
+  readonly name: string;
+  check(): Promise<string | undefined> | string | undefined;
+}
+
+export interface CheckOutcome {
+  name: string;
+  status: 'pass' | 'fail';
+  detail?: string;
+}
+
+/** How long one check may take before it counts as failed. */
+const CHECK_TIMEOUT_MS = 2_000;
+
+export class Health {
+  private readonly checks: ReadinessCheck[] = [];
+  private drainingSince: number | undefined;
+
+  constructor(checks: readonly ReadinessCheck[] = []) {
+    this.checks.push(...checks);
+  }
+
+  add(check: ReadinessCheck): this {
+    this.checks.push(check);
+    return this;
+  }
+
+  /** From now on readiness answers 503 (`draining`): called at the first moment of a SIGTERM. */
+  drain(): void {
+    this.drainingSince ??= Date.now();
+  }
+
+  get draining(): boolean {
+    return this.drainingSince !== undefined;
+  }
+
+  /** Runs every check at once; the process is ready when all pass. */
+  async readiness(): Promise<{ ready: boolean; checks: CheckOutcome[] }> {
+    const draining: CheckOutcome = this.draining ? { name: 'draining', status: 'fail', detail: 'the process is stopping (SIGTERM)' } : { name: 'draining', status: 'pass' };
+    const checks = [...(await Promise.all(this.checks.map(run))), draining];
+    return { ready: checks.every((c) => c.status === 'pass'), checks };
+  }
+}
+
+async function run(c: ReadinessCheck): Promise<CheckOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`), CHECK_TIMEOUT_MS);
+  });
+  try {
+    const failed = await Promise.race([Promise.resolve().then(() => c.check()), timeout]);
+    return failed === undefined ? { name: c.name, status: 'pass' } : { name: c.name, status: 'fail', detail: failed };
+  } catch (e) {
+    return { name: c.name, status: 'fail', detail: (e as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Answers the two probe paths (GET or HEAD; the query string is ignored) and returns true, or
+ * returns false for any other request. For http/wire.ts `answerFirst` and the operations listener.
+ */
+export function answerProbe(health: Health, req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  if (path !== LIVENESS_PATH && path !== READINESS_PATH) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    write(res, req, 405, PROBLEM_CONTENT_TYPE, problemBody('method-not-allowed', `${req.method} is not allowed here; allowed: GET, HEAD.`), { allow: 'GET, HEAD' });
+    return true;
+  }
+  if (path === LIVENESS_PATH) {
+    write(res, req, 200, 'application/json', { status: 'alive' });
+    return true;
+  }
+  health.readiness().then(
+    ({ ready, checks }) => {
+      if (ready) return write(res, req, 200, 'application/json', { status: 'ready', checks });
+      const failed = checks.filter((c) => c.status === 'fail');
+      const detail = failed.map((c) => `${c.name}: ${c.detail}`).join('; ');
+      write(res, req, 503, PROBLEM_CONTENT_TYPE, problemBody('not-ready', detail, { failed: failed.map((c) => c.name), checks }), { 'retry-after': '5' });
+    },
+    () => write(res, req, 503, PROBLEM_CONTENT_TYPE, problemBody('not-ready', 'the checks could not run')),
+  );
+  return true;
+}
+
+function write(res: ServerResponse, req: IncomingMessage, status: number, type: string, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.writableEnded || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}

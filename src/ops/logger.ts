@@ -1,0 +1,47 @@
+/**
+ * The log of a serving process (`api`, `serve`, `start`, `worker`): pino, the logger Fastify
+ * itself uses, writing one JSON object per line to stderr (`--log-format json`, the default off
+ * a terminal) or readable lines (`pretty`, pino-pretty; the default on a terminal), from
+ * `--log-level` up. Each request is one line (compose/workspace-app.ts) and each piece of
+ * background work another.
+ *
+ * What is logged is chosen field by field (a route template, never a URL with its query
+ * string; ids, never headers); `redact` is the second line of defence, censoring the fields
+ * that would carry a credential should one ever be passed to a log call.
+ */
+import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+export type { Logger } from 'pino';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogFormat = 'json' | 'pretty';
+
+/** Fields that would carry a credential, at the top level and one level down (`req.headers.authorization`, `body.password` …). */
+const SECRET_FIELDS = ['authorization', 'cookie', 'set-cookie', 'password', 'secret', 'token', 'access_token', 'refresh_token', 'code', 'code_verifier', 'key', 'api_key', 'signing_secret', 'client_secret'];
+export const REDACT_PATHS = [
+  ...SECRET_FIELDS.map((f) => `["${f}"]`),
+  ...SECRET_FIELDS.map((f) => `*["${f}"]`),
+  ...SECRET_FIELDS.map((f) => `*.headers["${f}"]`),
+];
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Default: pretty when `stream` is a terminal, else json. */
+  format?: LogFormat;
+  stream: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+export function createLogger(opts: LoggerOptions): Logger {
+  const format = opts.format ?? (opts.stream.isTTY ? 'pretty' : 'json');
+  const options = {
+    level: opts.level ?? 'info',
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  if (format === 'pretty') return pino(options, pretty({ destination: opts.stream, sync: true, colorize: !!opts.stream.isTTY, ignore: 'pid', translateTime: 'SYS:HH:MM:ss.l' }));
+  return pino(options, opts.stream);
+}

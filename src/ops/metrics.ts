@@ -1,0 +1,132 @@
+/**
+ * The Prometheus metrics of one process (prom-client, text format at `/-/metrics` on the
+ * operations listener, ops-server.ts). One registry per process, so that several servers in one
+ * test process never mix. Names follow Prometheus' conventions (`storelens_` prefix, `_total`
+ * for counters, `_seconds` for durations) and every label has a bounded set of values: an
+ * operation id or a route template, a status code, a task name — never a raw path, a store id,
+ * a workspace or a key. docs/operations.md "Monitoring" lists every metric.
+ *
+ * The backlog figures (webhook messages, outbox, outreach, the database pool, the live release)
+ * are gauges computed when scraped, by the collectors the composition adds (`gauges`).
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { MetricsSource } from './ops-server.js';
+
+/** What request handling reports (compose/workspace-app.ts, on every response). */
+export interface RequestMetrics {
+  /** `operation`: the operation id, or the route template of a non-operation route, or `unmatched`. */
+  request(operation: string, status: number, seconds: number): void;
+  /** A call refused by the rate limit (429), by call kind. */
+  rateLimited(kind: string): void;
+  /** A write answered from its Idempotency-Key's stored result. */
+  replayed(operation: string): void;
+}
+
+/** What the background loop reports (compose/task-loop.ts, accounts/refresher.ts). */
+export interface TaskMetrics {
+  /** One turn of a task: how long it took and whether it failed. */
+  ran(task: string, seconds: number, failed: boolean): void;
+  /** One workspace re-ranked. */
+  reranked(seconds: number): void;
+  /** Workspaces the re-rank turn under way has yet to visit (0 between turns). */
+  rerankQueue(workspaces: number): void;
+}
+
+/** One gauge computed at scrape time: its value, or values by label. */
+export interface GaugeSpec {
+  name: string;
+  help: string;
+  labelNames?: readonly string[];
+  collect(): GaugeValue | Promise<GaugeValue>;
+}
+
+export type GaugeValue = number | readonly { labels: Record<string, string>; value: number }[] | undefined;
+
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const TASK_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
+
+export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'operation' | 'status'>;
+  private readonly requestSeconds: Histogram<'operation'>;
+  private readonly refusals: Counter<'kind'>;
+  private readonly replays: Counter<'operation'>;
+  private readonly taskRuns: Counter<'task'>;
+  private readonly taskFailures: Counter<'task'>;
+  private readonly taskSeconds: Histogram<'task'>;
+  private readonly rerankSeconds: Histogram;
+  private readonly rerankWaiting: Gauge;
+
+  constructor(opts: { processMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    this.requests = new Counter({ name: 'storelens_http_requests_total', help: 'Requests answered, by operation (operation id or route template) and status code.', labelNames: ['operation', 'status'], registers });
+    this.requestSeconds = new Histogram({ name: 'storelens_http_request_duration_seconds', help: 'Time from a request received to its response sent, by operation.', labelNames: ['operation'], buckets: REQUEST_BUCKETS, registers });
+    this.refusals = new Counter({ name: 'storelens_rate_limit_refusals_total', help: 'Calls refused by the per-key rate limit (429), by call kind.', labelNames: ['kind'], registers });
+    this.replays = new Counter({ name: 'storelens_idempotent_replays_total', help: 'Writes answered from the stored result of their Idempotency-Key, by operation.', labelNames: ['operation'], registers });
+    this.taskRuns = new Counter({ name: 'storelens_task_runs_total', help: 'Turns of each background task run by this process.', labelNames: ['task'], registers });
+    this.taskFailures = new Counter({ name: 'storelens_task_failures_total', help: 'Turns of each background task that failed (it runs again on its next turn).', labelNames: ['task'], registers });
+    this.taskSeconds = new Histogram({ name: 'storelens_task_duration_seconds', help: 'Duration of a turn of each background task.', labelNames: ['task'], buckets: TASK_BUCKETS, registers });
+    this.rerankSeconds = new Histogram({ name: 'storelens_rerank_duration_seconds', help: 'Time to re-rank one workspace.', buckets: TASK_BUCKETS, registers });
+    this.rerankWaiting = new Gauge({ name: 'storelens_rerank_queue_workspaces', help: 'Workspaces the re-rank turn under way in this process has yet to visit.', registers });
+    if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'storelens_' });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  request(operation: string, status: number, seconds: number): void {
+    this.requests.inc({ operation, status: String(status) });
+    this.requestSeconds.observe({ operation }, seconds);
+  }
+
+  rateLimited(kind: string): void {
+    this.refusals.inc({ kind });
+  }
+
+  replayed(operation: string): void {
+    this.replays.inc({ operation });
+  }
+
+  ran(task: string, seconds: number, failed: boolean): void {
+    this.taskRuns.inc({ task });
+    if (failed) this.taskFailures.inc({ task });
+    this.taskSeconds.observe({ task }, seconds);
+  }
+
+  reranked(seconds: number): void {
+    this.rerankSeconds.observe(seconds);
+  }
+
+  rerankQueue(workspaces: number): void {
+    this.rerankWaiting.set(workspaces);
+  }
+
+  /** Gauges computed when scraped; a collector that throws leaves its gauge without a sample for that scrape. */
+  gauges(specs: readonly GaugeSpec[]): void {
+    for (const spec of specs) {
+      new Gauge({
+        name: spec.name,
+        help: spec.help,
+        labelNames: spec.labelNames ?? [],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          let v: GaugeValue;
+          try {
+            v = await spec.collect();
+          } catch {
+            return;
+          }
+          if (v === undefined) return;
+          if (typeof v === 'number') this.set(v);
+          else for (const s of v) this.set(s.labels, s.value);
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The log of a serving process after a walk-through an operator's users make — an API key
+ * created with the CLI and used, outcomes recorded, a webhook endpoint registered (its signing
+ * secret) and its test event delivered signed, a member signing in with a password (a session
+ * cookie), an assistant connecting over MCP with OAuth (a code, its verifier, access and refresh
+ * tokens) — at the most verbose level: every line parses as JSON, each request is one line
+ * naming its id, operation, status, duration, workspace and key id, and not one secret the
+ * walk-through used appears anywhere in the log. `X-Request-Id` is taken when safe, made when
+ * not, and named in problem bodies.
+ */
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runApi } from '../../src/commands/api.js';
+import { openDatabase } from '../../src/compose/database.js';
+import { hashPassword } from '../../src/members/passwords.js';
+import { setPasswordHash } from '../../src/members/store.js';
+import { call, freshIdem, workspace } from '../api/harness.js';
+import { HttpBrowser, MemoryProvider } from '../mcp/oauth-http.js';
+import { adminCli, capturedEnv } from '../helpers/cli.js';
+import { startReceiver, verify } from '../helpers/receiver.js';
+import { tempDirs } from '../helpers/tmp.js';
+import { until } from '../helpers/wait.js';
+
+const dirs = tempDirs('storelens-logs-');
+afterAll(() => dirs.removeAll());
+
+const PASSWORD = 'correct horse battery staple 7';
+
+describe('the log of a walk-through', () => {
+  it('is JSON lines, one per request with its fields, and holds none of the secrets used', async () => {
+    const dir = await dirs.make();
+    const file = join(dir, 'api.db');
+    const seed = await openDatabase({ dbPath: file });
+    const ws = await workspace(seed);
+    await setPasswordHash(seed.kysely, 'owner@example.com', await hashPassword(PASSWORD), new Date());
+    await seed.close();
+    const admin = adminCli(() => ({ dbPath: file }));
+    const created = await admin('keys', 'create', '--workspace', ws.id, '--as', 'owner@example.com', '--name', 'walk', '--access', 'read,write-outcomes', '--scopes', 'manage:webhooks', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const key: string = created.json.key;
+    const secrets: string[] = [key, PASSWORD];
+
+    const env = capturedEnv(new Date(), {});
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: file, webhooksAllowLocal: true, logLevel: 'trace', logFormat: 'json', runs: join(dir, 'runs'), out: join(dir, 'out') }, env.env, false);
+    const receiver = await startReceiver({ tls: false, host: '127.0.0.1' });
+    const origin = new URL(api.url).origin;
+    try {
+      // Keys and outcomes.
+      expect((await call(api.url, 'GET', '/accounts?limit=2', { key, headers: { 'x-request-id': 'walk-1' } })).headers.get('x-request-id')).toBe('walk-1');
+      expect((await call(api.url, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 'store-1', action: 'won', value: 1200 } })).status).toBeLessThan(300);
+      // Webhooks with their signing secret.
+      const hook = await call(api.url, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url: receiver.url('/hook') } });
+      expect(hook.status, JSON.stringify(hook.body)).toBe(200);
+      secrets.push(hook.body.secret);
+      expect((await call(api.url, 'POST', `/webhooks/${hook.body.id}/test`, { key, idem: freshIdem() })).status).toBeLessThan(300);
+      await until(() => receiver.received.length > 0);
+      expect(verify(hook.body.secret, receiver.received[0]!)).toBeTruthy();
+      secrets.push(receiver.received[0]!.signature);
+      // Sign-in: a password, a session cookie.
+      const browser = new HttpBrowser(origin);
+      const signin = await fetch(`${origin}/signin`);
+      const csrf = /name="csrf" value="([^"]*)"/.exec(await signin.text())![1]!;
+      const cookie = signin.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const signed = await fetch(`${origin}/signin`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin }, body: new URLSearchParams({ csrf, email: 'owner@example.com', password: PASSWORD, next: '/integrations' }).toString() });
+      expect(signed.status).toBe(303);
+      for (const c of signed.headers.getSetCookie()) secrets.push(c.split(';')[0]!.split('=').slice(1).join('='));
+      // MCP with OAuth: a code, its verifier, an access and a refresh token.
+      const provider = new MemoryProvider('Walk-through assistant');
+      const transport = () => new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { authProvider: provider });
+      await expect(new Client({ name: 'walk', version: '1.0.0' }).connect(transport())).rejects.toBeInstanceOf(UnauthorizedError);
+      const params = await browser.authorize(provider.authorizationUrl!, { email: 'owner@example.com', password: PASSWORD, workspaceId: ws.id });
+      secrets.push(params.get('code')!, provider.codeVerifier());
+      await transport().finishAuth(params.get('code')!, params.get('iss')!);
+      secrets.push(provider.tokens().access_token, provider.tokens().refresh_token);
+      const client = new Client({ name: 'walk', version: '1.0.0' });
+      await client.connect(transport());
+      const tools = await client.listTools();
+      expect(tools.tools.length).toBeGreaterThan(0);
+      await client.close();
+      // X-Request-Id: an unsafe one is replaced; a problem body names the request.
+      const unsafe = await fetch(`${api.url}/accounts`, { headers: { 'x-request-id': 'bad id\twith "quotes"' } });
+      const made = unsafe.headers.get('x-request-id')!;
+      expect(made).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await unsafe.json()).toMatchObject({ status: 401, request_id: made });
+      const tooLong = await fetch(`${api.url}/accounts`, { headers: { 'x-request-id': 'x'.repeat(129) } });
+      expect(tooLong.headers.get('x-request-id')).not.toBe('x'.repeat(129));
+    } finally {
+      await api.close();
+      await receiver.close();
+    }
+
+    const text = env.stderr();
+    const lines = text.split('\n').filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThan(10);
+    const entries = lines.map((l) => {
+      try {
+        return JSON.parse(l) as Record<string, any>;
+      } catch {
+        throw new Error(`not a JSON line: ${l}`);
+      }
+    });
+    for (const s of secrets) {
+      expect(s.length).toBeGreaterThan(8);
+      expect(text, 'a secret of the walk-through is in the log').not.toContain(s);
+    }
+    const requests = entries.filter((e) => e.msg === 'request');
+    const first = requests.find((e) => e.reqId === 'walk-1');
+    expect(first).toMatchObject({ level: 'info', operation: 'list_accounts', method: 'GET', status: 200, workspace: ws.id, key_id: created.json.id });
+    expect(typeof first!.duration_ms).toBe('number');
+    expect(requests.map((r) => r.operation)).toEqual(expect.arrayContaining(['record_outcome', 'register_webhook', 'test_webhook', '/signin', '/oauth/*', '/oauth/interaction/:uid', '/api/v1/mcp']));
+    // Background work is logged too, as JSON.
+    expect(entries.some((e) => e.process === 'storelens api' && /re-ranked|ingest|applied migrations/.test(e.msg))).toBe(true);
+  }, 60_000);
+});

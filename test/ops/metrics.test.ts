@@ -1,0 +1,100 @@
+/**
+ * The metrics at `/-/metrics` on the operations listener: Prometheus text a real parser reads
+ * (prom-client's own format, checked by name and label), requests counted by operation id and
+ * status (never a raw path, a workspace or a key), rate-limit refusals, idempotent replays,
+ * background task runs, the backlog gauges and the database pool.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runApi } from '../../src/commands/api.js';
+import { openDatabase } from '../../src/compose/database.js';
+import { apiKey, call, workspace } from '../api/harness.js';
+import { capturedEnv } from '../helpers/cli.js';
+import { tempDirs } from '../helpers/tmp.js';
+import { until } from '../helpers/wait.js';
+
+const dirs = tempDirs('storelens-metrics-');
+afterAll(() => dirs.removeAll());
+
+/** The samples of a text exposition: `name{labels}` → value. */
+function samples(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    out.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return out;
+}
+
+describe('/-/metrics', () => {
+  it('counts requests by operation and status, refusals, replays and task runs, with bounded labels only', async () => {
+    const dir = await dirs.make();
+    const file = join(dir, 'api.db');
+    const seed = await openDatabase({ dbPath: file });
+    const ws = await workspace(seed);
+    const key = await apiKey(seed, ws.id, ['read:accounts', 'write:contacts']);
+    await seed.close();
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: file, opsPort: 0, runs: join(dir, 'runs'), out: join(dir, 'out') }, capturedEnv().env, false);
+    try {
+      const scrape = async () => {
+        const res = await fetch(`${api.ops!.url}/-/metrics`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+        return res.text();
+      };
+      // 120 reads a minute are allowed: the 121st and 122nd are refused.
+      for (let i = 0; i < 122; i++) await call(api.url, 'GET', `/accounts?limit=${1 + (i % 3)}`, { key });
+      expect((await call(api.url, 'GET', '/accounts', {})).status).toBe(401);
+      const idem = 'metrics-replay-1';
+      const body = { store_id: 'no-such-store', email: 'a@b.example' };
+      expect((await call(api.url, 'POST', '/contacts', { key, idem, body })).status).toBe(404);
+      const again = await call(api.url, 'POST', '/contacts', { key, idem, body });
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      await fetch(`${api.url}/no/such/${ws.id}`);
+      const text = await until(async () => {
+        const t = await scrape();
+        return t.includes('storelens_task_runs_total{task="refresh"}') ? t : undefined;
+      });
+      const s = samples(text);
+      expect(s.get('storelens_http_requests_total{operation="list_accounts",status="200"}')).toBe(120);
+      expect(s.get('storelens_http_requests_total{operation="list_accounts",status="429"}')).toBe(2);
+      expect(s.get('storelens_http_requests_total{operation="list_accounts",status="401"}')).toBe(1);
+      expect(s.get('storelens_rate_limit_refusals_total{kind="read"}')).toBe(2);
+      expect(s.get('storelens_idempotent_replays_total{operation="add_contact"}')).toBe(1);
+      expect(s.get('storelens_http_requests_total{operation="unmatched",status="401"}')).toBe(1);
+      expect(s.get('storelens_http_request_duration_seconds_count{operation="list_accounts"}')).toBe(123);
+      expect(s.get('storelens_task_runs_total{task="refresh"}')).toBeGreaterThan(0);
+      expect(s.get('storelens_webhook_messages_pending')).toBe(0);
+      expect(s.get('storelens_db_pool_connections{state="idle"}')).toBeGreaterThanOrEqual(0);
+      expect(s.has('storelens_process_cpu_user_seconds_total')).toBe(true);
+      expect(s.has('storelens_nodejs_eventloop_lag_p99_seconds')).toBe(true);
+      // docs/operations.md lists every metric but Node's process metrics.
+      const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+      const names = new Set([...text.matchAll(/^# TYPE (storelens_\w+)/gm)].map((m) => m[1]!).filter((n) => !/^storelens_(process|nodejs)_/.test(n)));
+      expect(names.size).toBeGreaterThan(10);
+      for (const n of names) expect(doc, `docs/operations.md lists ${n}`).toContain(`| \`${n}\` |`);
+      // No label carries a workspace, a key or a raw path.
+      for (const secretish of [ws.id, key, key.slice(0, 12), '/no/such', 'limit=']) expect(text).not.toContain(secretish);
+      // Every sample line is `name{label="value",…} number` with a Prometheus metric name.
+      for (const [name, value] of s) {
+        expect(name).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"]*",?)*\})?$/);
+        expect(Number.isNaN(value)).toBe(false);
+      }
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('is not served when no operations listener is asked for, and never on the serving port', async () => {
+    const dir = await dirs.make();
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db'), requestsOnly: true }, capturedEnv().env, false);
+    try {
+      expect(api.ops).toBeUndefined();
+      expect((await fetch(`${new URL(api.url).origin}/-/metrics`)).status).toBe(404);
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The probes every process answers (`/-/liveness`, `/-/readiness`): readiness turns 503 with a
+ * problem naming the failed check when the database goes away (a SQLite file moved off, a
+ * PostgreSQL server of the test's own stopped), when nothing is published (serve), and from
+ * the first moment of a SIGTERM while requests drain; it comes back when the database does.
+ * Liveness stays 200 throughout.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runApi } from '../../src/commands/api.js';
+import { runWorker } from '../../src/commands/worker.js';
+import { Health } from '../../src/ops/health.js';
+import { startServer } from '../../src/serve/server.js';
+import { capturedEnv, generate, publishPanel } from '../helpers/cli.js';
+import { spawnStorelens } from '../helpers/api-processes.js';
+import { freePort } from '../helpers/ports.js';
+import { tempDirs } from '../helpers/tmp.js';
+import { until } from '../helpers/wait.js';
+
+const dirs = tempDirs('storelens-probes-');
+afterAll(() => dirs.removeAll());
+
+async function probe(base: string, which: 'liveness' | 'readiness') {
+  const res = await fetch(`${base}/-/${which}`);
+  return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as any };
+}
+
+const origin = (apiUrl: string) => new URL(apiUrl).origin;
+
+describe('probes over SQLite', () => {
+  it('api: ready; 503 naming the database while its file is gone, liveness 200; ready again once it is back', async () => {
+    const dir = await dirs.make();
+    const file = join(dir, 'api.db');
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: file, opsPort: 0, requestsOnly: true }, capturedEnv().env, false);
+    try {
+      for (const base of [origin(api.url), api.ops!.url]) {
+        expect(await probe(base, 'liveness')).toMatchObject({ status: 200, body: { status: 'alive' } });
+        const ready = await probe(base, 'readiness');
+        expect(ready.status).toBe(200);
+        expect(ready.body.checks).toEqual([{ name: 'database', status: 'pass' }, { name: 'draining', status: 'pass' }]);
+      }
+      renameSync(file, `${file}.moved`);
+      for (const base of [origin(api.url), api.ops!.url]) {
+        const gone = await probe(base, 'readiness');
+        expect(gone).toMatchObject({ status: 503, type: 'application/problem+json', body: { type: 'https://storelens.dev/problems/not-ready', status: 503, failed: ['database'] } });
+        expect(gone.body.detail).toMatch(/^database: .*api\.db is gone/);
+        expect((await probe(base, 'liveness')).status).toBe(200);
+      }
+      renameSync(`${file}.moved`, file);
+      expect((await probe(api.ops!.url, 'readiness')).status).toBe(200);
+      expect((await probe(origin(api.url), 'readiness')).status).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('api: the probe paths take GET and HEAD only, and cannot be mistaken for an API path', async () => {
+    const dir = await dirs.make();
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db'), requestsOnly: true }, capturedEnv().env, false);
+    try {
+      const post = await fetch(`${origin(api.url)}/-/readiness`, { method: 'POST' });
+      expect(post.status).toBe(405);
+      expect(post.headers.get('allow')).toBe('GET, HEAD');
+      const head = await fetch(`${origin(api.url)}/-/readiness?verbose=1`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      // Under /api/v1 the same path is an API path like any other: the key comes first.
+      expect((await fetch(`${api.url}/-/readiness`)).status).toBe(401);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('api: on SIGTERM readiness answers 503 `draining` at once while a request is still in flight; liveness 200; exits 0', async () => {
+    const dir = await dirs.make();
+    const p = spawnStorelens({ dbPath: join(dir, 'api.db') }, ['api', '--port', '0', '--host', '127.0.0.1', '--ops-port', '0', '--requests-only']);
+    const api = new URL((await p.waitFor(/storelens api: (http:\/\/\S+\/api\/v1)/))[1]!);
+    const ops = (await p.waitFor(/probes at (http:\/\/\S+)\/-\/liveness/))[1]!;
+    expect((await probe(ops, 'readiness')).status).toBe(200);
+    // A request whose body has not all arrived: in flight (the server said 100 Continue) until the socket ends.
+    const socket = connect(Number(api.port), api.hostname);
+    const continued = new Promise<void>((resolve) => socket.on('data', (d) => String(d).includes('100 Continue') && resolve()));
+    socket.write(`POST /api/v1/outcomes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`);
+    await continued;
+    p.child.kill('SIGTERM');
+    const draining = await until(async () => {
+      const r = await probe(ops, 'readiness');
+      return r.status === 503 ? r : undefined;
+    });
+    expect(draining.body).toMatchObject({ failed: ['draining'], detail: 'draining: the process is stopping (SIGTERM)' });
+    expect((await probe(ops, 'liveness')).status).toBe(200);
+    // The serving port takes no new connection meanwhile.
+    await expect(fetch(`${api.origin}/-/liveness`)).rejects.toThrow();
+    socket.destroy();
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('worker: answers the probes on its own port (--ops-port)', async () => {
+    const dir = await dirs.make();
+    const env = capturedEnv();
+    const worker = await runWorker({ db: join(dir, 'w.db'), opsPort: 0, opsHost: '127.0.0.1', runs: join(dir, 'runs'), out: join(dir, 'out') }, env.env, false);
+    try {
+      expect(env.stderr()).toContain(`probes at ${worker.ops!.url}/-/liveness`);
+      expect((await probe(worker.ops!.url, 'liveness')).status).toBe(200);
+      expect((await probe(worker.ops!.url, 'readiness')).body.status).toBe('ready');
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('serve: not ready until a release is live; ready once one is', async () => {
+    const dir = await dirs.make();
+    const out = join(dir, 'out');
+    const server = await startServer({ out, port: 0, host: '127.0.0.1', health: new Health(), live: { pollMs: 50 } });
+    try {
+      const none = await probe(server.url, 'readiness');
+      expect(none).toMatchObject({ status: 503, body: { failed: ['release'] } });
+      expect(none.body.detail).toMatch(/^release: nothing is published in /);
+      expect((await probe(server.url, 'liveness')).status).toBe(200);
+      const panel = join(dir, 'panel');
+      await generate(panel, { stores: 60, from: '2026-08', to: '2026-09', seed: 'probes' });
+      await publishPanel(panel, out);
+      await until(async () => (await probe(server.url, 'readiness')).status === 200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** A PostgreSQL server of the test's own: initdb in a temporary folder, on a free port, run as the `postgres` user when root. */
+function ownPostgres(): { skip: string } | { bin: string; asPostgres: (cmd: string, args: string[]) => void; dir: string } {
+  const root = '/usr/lib/postgresql';
+  const version = existsSync(root) ? readdirSync(root).sort().at(-1) : undefined;
+  if (!version || !existsSync(join(root, version, 'bin', 'initdb'))) return { skip: 'no PostgreSQL server binaries under /usr/lib/postgresql' };
+  const bin = join(root, version, 'bin');
+  const root_ = process.getuid?.() === 0;
+  if (root_ && spawnSync('runuser', ['-u', 'postgres', '--', 'true']).status !== 0) return { skip: 'running as root, and `runuser -u postgres` does not work here' };
+  const dir = mkdtempSync(join(tmpdir(), 'storelens-pg-'));
+  chmodSync(dir, 0o755);
+  if (root_) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  const asPostgres = (cmd: string, args: string[]) => {
+    const r = root_ ? spawnSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]) : spawnSync(join(bin, cmd), args);
+    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
+  };
+  return { bin, asPostgres, dir };
+}
+
+describe('probes over a PostgreSQL server the test starts and stops itself', () => {
+  const pg = ownPostgres();
+  if ('skip' in pg) {
+    it.skip(`skipped: ${pg.skip}`, () => {});
+    return;
+  }
+  afterAll(() => rmSync(pg.dir, { recursive: true, force: true }));
+
+  it('api: ready; 503 naming the database while the server is stopped, liveness 200; ready again once it runs', async () => {
+    const data = join(pg.dir, 'data');
+    pg.asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    const port = await freePort();
+    const start = () => pg.asPostgres('pg_ctl', ['-D', data, '-w', '-l', join(pg.dir, 'log'), '-o', `-p ${port} -k ${pg.dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    const stop = () => pg.asPostgres('pg_ctl', ['-D', data, '-w', '-m', 'fast', 'stop']);
+    start();
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: '', databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, opsPort: 0, requestsOnly: true }, capturedEnv().env, false);
+    try {
+      expect((await probe(api.ops!.url, 'readiness')).status).toBe(200);
+      stop();
+      const down = await probe(api.ops!.url, 'readiness');
+      expect(down).toMatchObject({ status: 503, body: { failed: ['database'] } });
+      expect((await probe(api.ops!.url, 'liveness')).status).toBe(200);
+      start();
+      await until(async () => (await probe(api.ops!.url, 'readiness')).status === 200);
+      expect((await probe(origin(api.url), 'readiness')).status).toBe(200);
+    } finally {
+      await api.close();
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+    }
+  }, 60_000);
+});
