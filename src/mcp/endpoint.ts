@@ -85,14 +85,14 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
       if (refused) return sendWeb(reply, refused);
       let caller: Caller;
       try {
-        caller = { auth: (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization)), origin };
+        caller = { auth: (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization)), origin, requestId: req.id };
       } catch (e) {
         if (isApiProblem(e) && e.status === 401 && opts.resourceMetadataUrl) return sendProblem(reply, withResourceMetadata(e, opts.resourceMetadataUrl(origin)));
         const p = toProblem(e, 0);
         if (p.status !== 503) throw e;
         // The database is away: the caller cannot be told yet, and every tool call answers the
         // 503 problem as a tool error (a client retries it) rather than failing the transport.
-        caller = { unavailable: p, origin };
+        caller = { unavailable: p, origin, requestId: req.id };
       }
       const info = caller.auth ? { clientId: caller.auth.key.id, scopes: caller.auth.key.scopes } : { clientId: 'unknown', scopes: [] };
       const res = await handler.fetch(request, { authInfo: { token: 'verified', ...info, extra: { caller } } });
@@ -102,7 +102,11 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
 }
 
 /** Who calls (as authenticated for this HTTP request), or the 503 that kept us from knowing. */
-type Caller = { auth: Authenticated; unavailable?: undefined; origin: string } | { auth?: undefined; unavailable: ApiProblem; origin: string };
+type Caller = ({ auth: Authenticated; unavailable?: undefined } | { auth?: undefined; unavailable: ApiProblem }) & {
+  origin: string;
+  /** The id of the HTTP request carrying the call (its X-Request-Id), which a tool's problem names as REST's does. */
+  requestId: string;
+};
 
 /** A problem as the executor would have answered it. */
 const problemResponse = (p: ApiProblem): OperationResponse => ({ status: p.status, headers: p.headers, body: JSON.stringify(p.body()), problem: true });
@@ -136,7 +140,7 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
       tool.name,
       { ...config, inputSchema: passThrough(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}) },
       async (args: Record<string, unknown>) =>
-        toolResult(caller.auth ? await ctx.executor.execute(tool.route, tool.request(args ?? {}, callerOf(caller.auth)), caller.auth) : problemResponse(caller.unavailable)),
+        toolResult(caller.auth ? await ctx.executor.execute(tool.route, tool.request(args ?? {}, callerOf(caller.auth)), caller.auth) : problemResponse(caller.unavailable), caller.requestId),
     );
     if (caller.auth && ctx.executor.permits(tool.route, caller.auth)) listed.push({ name: tool.name, ...config, inputSchema: tool.inputSchema as unknown as Tool['inputSchema'], ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}) });
   }
@@ -175,11 +179,12 @@ function passThrough(json: object): StandardSchemaWithJSON<Record<string, unknow
  * text alone: clients check structured content against the output schema even on an error (SDK
  * 1.x does), so a problem there would throw in the client instead of reaching the assistant.
  */
-function toolResult(r: OperationResponse): CallToolResult {
+function toolResult(r: OperationResponse, requestId: string): CallToolResult {
   const replayed = r.headers['idempotent-replayed'] === 'true';
   const meta = { 'storelens/status': r.status, ...(replayed ? { 'storelens/idempotent-replayed': true } : {}), ...(r.headers['retry-after'] ? { 'storelens/retry-after': Number(r.headers['retry-after']) } : {}) };
+  // A problem names the request that carried the call, as a REST problem body does.
+  if (r.problem) return { content: [{ type: 'text', text: JSON.stringify({ ...(JSON.parse(r.body) as object), request_id: requestId }) }], isError: true, _meta: meta };
   const content: CallToolResult['content'] = [{ type: 'text', text: r.body }];
-  if (r.problem) return { content, isError: true, _meta: meta };
   if (r.contentType !== undefined) return { content, _meta: meta };
   const parsed = JSON.parse(r.body) as unknown;
   const structured = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;

@@ -170,7 +170,12 @@ for (const d of dialects) {
       const r = await client.callTool({ name: 'list_accounts', arguments: { limit: 'many' } });
       const rest = await call(h.base, 'GET', '/accounts?limit=many', { key: read });
       expect(r.isError).toBe(true);
-      expect(toolJson(r)).toEqual(rest.body);
+      // The same problem, each naming the HTTP request that carried it.
+      const { request_id: toolRequest, ...problem } = toolJson(r);
+      const { request_id: restRequest, ...restProblem } = rest.body;
+      expect(problem).toEqual(restProblem);
+      expect(toolRequest).toEqual(expect.any(String));
+      expect(toolRequest).not.toBe(restRequest);
       expect(rest.status).toBe(400);
     });
 
