@@ -78,7 +78,8 @@ function convert(v: string, type: ColumnType, sourceType: string): string {
   const text = `nullif(trim(${asText(v, sourceType)}), '')`;
   switch (type) {
     case 'string':
-      return `nfc_normalize(${text})`;
+      // A line break inside a value reads the same whether the file ends its lines with CRLF or LF.
+      return `nfc_normalize(replace(${text}, chr(13) || chr(10), chr(10)))`;
     case 'apps':
       return `CASE WHEN ${text} IS NOT NULL THEN list_sort(list_distinct(list_filter(list_transform(string_split(${text}, ';'), x -> trim(x)), x -> x <> ''))) END`;
     case 'country':

@@ -211,8 +211,16 @@ describe('publish --check', () => {
 });
 
 describe('what the contract accepts publishes the clean figures', () => {
-  // CRLF line ends are accepted too (bad-input.test.ts writes its panels so); not here, where
-  // categories hold line breaks of their own.
+  it('reads a file whose every line break is CRLF, those inside values too, as the clean panel', async () => {
+    const dir = await defective((t) => t.replace(/\r?\n/g, '\r\n'));
+    const out = path.join(await dirs.make(), 'out');
+    await publishPanel(dir, out);
+    for (const slug of SLUGS.filter((s) => s !== 'methodology')) {
+      const [mine, theirs] = await Promise.all([readDocument(out, slug, '2026-09'), readDocument(clean.csv.published, slug, '2026-09')]);
+      expect(mine.stats, slug).toEqual(theirs.stats);
+    }
+  });
+
   it('reads a BOM, reordered and extra columns and a blank line as the clean panel', async () => {
     const dir = await defective((t) => {
       const rows = records(t).map((r) => [...r.slice(1), r[0], 'vendor note']);
