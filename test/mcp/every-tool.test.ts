@@ -244,28 +244,31 @@ for (const d of dialects) {
           ]);
         });
 
-        const matrix = d.name === 'SQLite' ? it : it.skip;
-        matrix.each(ROUTES.map((r) => [r.operationId] as const))('%s answers an argument it does not declare as a 400 problem', async (op) => {
-          const step = WALK.find((s) => s.op === op);
-          const r = await assistant.callTool({ name: op, arguments: { ...(step?.args(made) ?? {}), not_an_argument: 'x' } });
-          expectProblem(r, 400);
-        });
-
         it.each([...PLANNED].map((op) => [op] as const))('%s, published but not built yet, answers a 404 problem', async (op) => {
           expectProblem(await assistant.callTool({ name: op, arguments: {} }), 404, 'operation-unavailable');
         });
 
-        const withIds = WALK.filter((s) => ROUTES.find((r) => r.operationId === s.op)!.path.includes('{'));
-        matrix.each(withIds.map((s) => [s.op, s] as const))("%s answers another workspace's resource as a 404 problem", async (_op, step) => {
-          expectProblem(await stranger.callTool({ name: step.op, arguments: step.args(made) }), 404);
-        });
+        // The error matrix per tool: the executor and the MCP layer decide these answers whatever the
+        // database, so it is defined once, on SQLite (not skipped on PostgreSQL: not defined there).
+        if (d.name === 'SQLite') {
+          it.each(ROUTES.map((r) => [r.operationId] as const))('%s answers an argument it does not declare as a 400 problem', async (op) => {
+            const step = WALK.find((s) => s.op === op);
+            const r = await assistant.callTool({ name: op, arguments: { ...(step?.args(made) ?? {}), not_an_argument: 'x' } });
+            expectProblem(r, 400);
+          });
 
-        const writes = WALK.filter((s) => isMutating(ROUTES.find((r) => r.operationId === s.op)!));
-        matrix.each(writes.map((s) => [s.op, s] as const))('%s answers an idempotency_key reused with other input as a 409 problem', async (_op, step) => {
-          const idem = `reused-${step.op}-${Math.random()}`;
-          expect((await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'store-b', action: 'discovery', idempotency_key: idem } })).isError).toBeFalsy();
-          expectProblem(await assistant.callTool({ name: step.op, arguments: { ...step.args(made), idempotency_key: idem } }), 409, 'idempotency-key-reused');
-        });
+          const withIds = WALK.filter((s) => ROUTES.find((r) => r.operationId === s.op)!.path.includes('{'));
+          it.each(withIds.map((s) => [s.op, s] as const))("%s answers another workspace's resource as a 404 problem", async (_op, step) => {
+            expectProblem(await stranger.callTool({ name: step.op, arguments: step.args(made) }), 404);
+          });
+
+          const writes = WALK.filter((s) => isMutating(ROUTES.find((r) => r.operationId === s.op)!));
+          it.each(writes.map((s) => [s.op, s] as const))('%s answers an idempotency_key reused with other input as a 409 problem', async (_op, step) => {
+            const idem = `reused-${step.op}-${Math.random()}`;
+            expect((await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'store-b', action: 'discovery', idempotency_key: idem } })).isError).toBeFalsy();
+            expectProblem(await assistant.callTool({ name: step.op, arguments: { ...step.args(made), idempotency_key: idem } }), 409, 'idempotency-key-reused');
+          });
+        }
 
         it('answers an account that must not be contacted as a 422 problem', async () => {
           const r = await assistant.callTool({ name: 'enroll_outreach', arguments: { store_id: 'store-dnc', contact_id: made.dncContact, cadence_id: made.cadence } });

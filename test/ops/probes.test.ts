@@ -151,6 +151,8 @@ function ownPostgres(): { skip: string } | { bin: string; asPostgres: (cmd: stri
 describe('probes over a PostgreSQL server the test starts and stops itself', () => {
   const pg = ownPostgres();
   if ('skip' in pg) {
+    // No PostgreSQL server binaries (initdb, pg_ctl) on this machine, or no way to run them as a
+    // non-root user: the reason is the test's name. .ci/run installs postgresql, so CI runs it.
     it.skip(`skipped: ${pg.skip}`, () => {});
     return;
   }
