@@ -37,9 +37,3 @@ export function backSubstituteTransposed(l: Float64Array, d: number, y: Float64A
   }
   return x;
 }
-
-export function gaussian(random: () => number): number {
-  const u = 1 - random();
-  const v = random();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-}

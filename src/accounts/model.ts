@@ -12,7 +12,7 @@
 import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
 import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex } from '../core/panel-contract.js';
-import { backSubstituteTransposed, cholesky, gaussian, solveCholesky } from './linalg.js';
+import { cholesky, solveCholesky } from './linalg.js';
 import { CATEGORY_SIGNAL, pairDetail, pairInputs, pairKeys, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
@@ -300,14 +300,6 @@ function logPosterior(beta: Float64Array, mu: Float64Array, prec: Float64Array, 
     f += row.weight * (row.y * logSigmoid(z) + (1 - row.y) * logSigmoid(-z));
   }
   return f;
-}
-
-/** Weights drawn from the posterior (Laplace approximation): β̂ + L⁻ᵀ ε, ε standard normal (the check of logitSd against draws uses it). */
-export function sampleWeights(m: FittedModel, random: () => number): Float64Array {
-  const d = m.weights.length;
-  const eps = Float64Array.from({ length: d }, () => gaussian(random));
-  const z = backSubstituteTransposed(m.precisionFactor, d, eps);
-  return Float64Array.from(m.weights, (b, j) => b + z[j]);
 }
 
 /**

@@ -6,7 +6,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/core/random.js';
-import { fit, INTERVAL_LEVEL, logitOf, logitSd, posteriorCovariance, sampleWeights, scoreInterval, sigmoid, type InputSpace, type Term } from '../../src/accounts/model.js';
+import { backSubstituteTransposed } from '../../src/accounts/linalg.js';
+import { fit, type FittedModel, INTERVAL_LEVEL, logitOf, logitSd, posteriorCovariance, scoreInterval, sigmoid, type InputSpace, type Term } from '../../src/accounts/model.js';
+
+/** Weights drawn from the posterior (Laplace approximation): β̂ + L⁻ᵀ ε, ε standard normal (Box–Muller). */
+function sampleWeights(m: FittedModel, random: () => number): Float64Array {
+  const d = m.weights.length;
+  const eps = Float64Array.from({ length: d }, () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random()));
+  const z = backSubstituteTransposed(m.precisionFactor, d, eps);
+  return Float64Array.from(m.weights, (b, j) => b + z[j]);
+}
 
 /** A small input space: the intercept and `n` inputs with the given priors. */
 function space(priors: { mean: number; sd: number }[]): InputSpace {
