@@ -4,7 +4,7 @@ import { type OperationExecutor, type OperationRequest, createExecutor } from '.
 import { routeById } from '../../src/compose/aggregates.js';
 import { importAccounts } from '../../src/accounts/store.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { apiKey, fakeClock, freshIdem, workspace } from './harness.js';
 

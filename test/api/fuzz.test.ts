@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { importAccounts } from '../../src/accounts/store.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, startApi, workspace, type Harness } from './harness.js';
 

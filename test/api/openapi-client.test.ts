@@ -4,7 +4,7 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { importAccounts } from '../../src/accounts/store.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { expectGolden } from '../helpers/golden.js';
 import { capabilityManifest } from './capability-manifest.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_CHOICES, type AccessChoice, keyScopes } from '../../src/api/scopes.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { addActivation } from '../../src/workspaces/store.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';

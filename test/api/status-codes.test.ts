@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAccounts } from '../../src/accounts/store.js';
-import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import { addActivation, setPilotAccess } from '../../src/workspaces/store.js';
 import { revokeApiKey, listApiKeys } from '../../src/api/keys-store.js';

@@ -12,7 +12,7 @@ import { runApi } from '../../src/commands/api.js';
 import { runWorker } from '../../src/commands/worker.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import type { Env } from '../../src/core/env.js';
 import { loadSecretBox, newSigningSecret, resealAll } from '../../src/webhooks/secrets.js';
 import { addressRefusal } from '../../src/webhooks/ssrf.js';

@@ -9,7 +9,7 @@ import { call, freshIdem } from '../api/harness.js';
 import { dialects } from '../helpers/db.js';
 import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { LEASE_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
-import { claimDue } from '../../src/webhooks/store.js';
+import { claimDue } from '../../src/webhooks/messages-store.js';
 import { until } from '../helpers/wait.js';
 import { settle, startWebhooks, type WebhookHarness } from './setup.js';
 

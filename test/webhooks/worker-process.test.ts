@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { loadSecretBox, newSigningSecret } from '../../src/webhooks/secrets.js';
 import { workspace } from '../api/harness.js';
 import { spawnStorelens } from '../helpers/api-processes.js';
