@@ -10,7 +10,7 @@ import { EXPLORE_BOUND, EXPLORE_EVERY, listPositions, MIN_EXPLORE, refreshWorksp
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { currentRows } from '../../src/accounts/rankings.js';
 import type { Db } from '../../src/compose/database.js';
-import { workspace } from '../api/harness.js';
+import { workspace } from '../helpers/api.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';
 

@@ -6,7 +6,7 @@ import { importAccounts } from '../../src/accounts/store.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
-import { apiKey, fakeClock, freshIdem, workspace } from './harness.js';
+import { apiKey, fakeClock, freshIdem, workspace } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 

@@ -7,7 +7,7 @@ import { OWNER_ADMIN_ONLY, SELF_SERVE_SCOPES } from '../../src/api/scopes.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { removeMember, upsertMember } from '../../src/workspaces/store.js';
 import { dialects } from '../helpers/db.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const OWNER = 'owner@example.com';

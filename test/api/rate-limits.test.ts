@@ -6,7 +6,7 @@ import { buildApiApp } from '../../src/compose/api-app.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 /** The working operations, and the report operation behind an activation these tests give. */
 const OPERATIONS = { ...WORKING, request_growth_report: { availability: 'activation-gated', activation: 'growth_reports' } } as const;

@@ -4,7 +4,7 @@ import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { addActivation } from '../../src/workspaces/store.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const CHOICES = Object.keys(ACCESS_CHOICES) as AccessChoice[];
 

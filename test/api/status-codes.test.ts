@@ -6,7 +6,7 @@ import { addActivation, setPilotAccess } from '../../src/workspaces/store.js';
 import { revokeApiKey, listApiKeys } from '../../src/api/keys-store.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from './harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const ALL = ['read:accounts', 'read:watch', 'write:outcomes', 'generate:reports', 'manage:webhooks', 'write:outreach', 'write:deals'] as const;

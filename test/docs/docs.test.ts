@@ -26,7 +26,7 @@ import { LABELS } from '../../src/accounts/labels.js';
 import { PRIOR, SIGNAL_WINDOW } from '../../src/accounts/model.js';
 import { EXPLORE_SHARE, IN_MARKET_MIN_SCORE, IN_MARKET_QUANTILE, NOT_IN_MARKET } from '../../src/accounts/refresh.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const restApi = read('docs/rest-api.md');
 const administration = read('docs/administration.md');

@@ -8,14 +8,14 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
+import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { ROUTES, routeById } from '../../src/compose/aggregates.js';
 import { callerOf, operationTool } from '../../src/mcp/tools.js';
 import type { Authenticated } from '../../src/api/auth.js';
 import { issueApiKey } from '../../src/api/issue-key.js';
 import { upsertMember } from '../../src/workspaces/store.js';
-import { mcpClient, toolJson, type McpTestClient } from './helpers.js';
+import { mcpClient, toolJson, type McpTestClient } from '../helpers/mcp.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 

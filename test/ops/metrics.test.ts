@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
-import { apiKey, call, workspace } from '../api/harness.js';
+import { apiKey, call, workspace } from '../helpers/api.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { until } from '../helpers/wait.js';

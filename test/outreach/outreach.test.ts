@@ -16,7 +16,7 @@ import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 import { type Receiver, selfSigned, startReceiver, verify } from '../helpers/receiver.js';
 import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const DAY = 24 * 3600_000;
 const OPS = ['list_outreach_cadences', 'create_outreach_cadence', 'enroll_outreach', 'list_outreach_enrollments', 'get_outreach_enrollment', 'stop_outreach'];

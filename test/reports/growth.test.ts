@@ -17,7 +17,7 @@ import { adminCli, publishPanel, readDocument } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 import { until } from '../helpers/wait.js';
 import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const MONTH = '2026-10';
 const OPS = ['get_wallet', 'list_wallet_usage', 'request_growth_report', 'list_growth_reports', 'get_growth_report'];

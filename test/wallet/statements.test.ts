@@ -13,7 +13,7 @@ import { billMonth, closedMonths, monthEnd, runStatements } from '../../src/wall
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
+import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const at = (iso: string) => new Date(iso);
 

@@ -12,7 +12,7 @@ import { seedAccounts } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const WALLET_OPS = ['get_wallet', 'list_wallet_usage', 'get_wallet_pricing', 'list_wallet_approvals', 'get_wallet_rules', 'get_supervision', 'request_growth_report', 'list_growth_reports', 'get_growth_report'];

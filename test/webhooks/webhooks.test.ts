@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, freshIdem } from '../api/harness.js';
+import { call, freshIdem } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { LEASE_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
 import { claimDue } from '../../src/webhooks/messages-store.js';
 import { until } from '../helpers/wait.js';
-import { settle, startWebhooks, type WebhookHarness } from './setup.js';
+import { settle, startWebhooks, type WebhookHarness } from '../helpers/webhooks.js';
 
 const HOUR = 3600_000;
 
@@ -107,7 +107,7 @@ for (const d of dialects) {
           expect(rx.received.map((r) => r.id)).toContain(e.id);
         }
         // Another workspace's events never reach this endpoint.
-        const other = await (await import('../api/harness.js')).workspace(h.db);
+        const other = await (await import('../helpers/api.js')).workspace(h.db);
         await h.emit([{ type: 'deal.created' }], other.id);
         await settle(h.deliverer());
         expect(rx.received).toHaveLength(3);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { loadSecretBox, newSigningSecret } from '../../src/webhooks/secrets.js';
-import { workspace } from '../api/harness.js';
+import { workspace } from '../helpers/api.js';
 import { spawnStorelens } from '../helpers/api-processes.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';

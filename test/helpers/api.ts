@@ -9,7 +9,7 @@ import { insertApiKey } from '../../src/api/keys-store.js';
 import type { Db } from '../../src/compose/database.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { createWorkspace, upsertMember } from '../../src/workspaces/store.js';
-import { type DialectName, freshDb, type TestDb } from '../helpers/db.js';
+import { type DialectName, freshDb, type TestDb } from './db.js';
 
 export interface Clock {
   now: () => Date;

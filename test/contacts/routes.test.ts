@@ -10,8 +10,8 @@ import { listEvents } from '../../src/webhooks/outbox.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const LIMITS = { read: 100_000, write: 100_000, report: 100_000 };
