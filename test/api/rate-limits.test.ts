@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../../src/compose/api-app.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 /** The working operations, and the report operation behind an activation these tests give. */

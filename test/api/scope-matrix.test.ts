@@ -3,7 +3,7 @@ import { ACCESS_CHOICES, type AccessChoice, keyScopes } from '../../src/api/scop
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { addActivation } from '../../src/workspaces/store.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const CHOICES = Object.keys(ACCESS_CHOICES) as AccessChoice[];

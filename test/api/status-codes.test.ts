@@ -5,7 +5,7 @@ import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import { addActivation, setPilotAccess } from '../../src/workspaces/store.js';
 import { revokeApiKey, listApiKeys } from '../../src/api/keys-store.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';

@@ -13,7 +13,7 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { DEAL_STAGES, type DealStage } from '../../src/deals/stages.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';

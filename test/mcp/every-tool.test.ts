@@ -25,7 +25,7 @@ import { isMutating } from '../../src/api/route-def.js';
 import { issueApiKey } from '../../src/api/issue-key.js';
 import { upsertMember } from '../../src/workspaces/store.js';
 import { webhookRuntime } from '../../src/webhooks/runtime.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
+import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { seedAccounts, seedSixtyStores } from '../helpers/accounts.js';

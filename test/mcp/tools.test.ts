@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { ROUTES, routeById } from '../../src/compose/aggregates.js';

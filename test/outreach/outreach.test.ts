@@ -15,7 +15,7 @@ import { seedAccounts } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 import { type Receiver, selfSigned, startReceiver, verify } from '../helpers/receiver.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
+import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const DAY = 24 * 3600_000;

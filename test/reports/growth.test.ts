@@ -16,7 +16,7 @@ import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { adminCli, publishPanel, readDocument } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 import { until } from '../helpers/wait.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
+import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const MONTH = '2026-10';

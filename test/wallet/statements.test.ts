@@ -12,7 +12,7 @@ import { charge, credit } from '../../src/wallet/billing.js';
 import { billMonth, closedMonths, monthEnd, runStatements } from '../../src/wallet/statements.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
+import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const at = (iso: string) => new Date(iso);

@@ -11,7 +11,7 @@ import { charge, credit, CreditKeyReusedError, refund } from '../../src/wallet/b
 import { seedAccounts } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
+import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../helpers/accounts.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
+import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const USAGE = fileURLToPath(new URL('./client-usage', import.meta.url));

@@ -10,7 +10,7 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { seedAccounts, seedRun, type SeedStore } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
