@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../helpers/accounts.js';
-import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
+
 import { apiKey, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const USAGE = fileURLToPath(new URL('./client-usage', import.meta.url));
@@ -14,14 +14,11 @@ const OPS = [
 
 describe('a generated client of the watch operations', () => {
   let h: Harness;
-  let caps: CapabilityManifest;
   beforeAll(async () => {
-    caps = capabilityManifest(Object.fromEntries(OPS.map((op) => [op, 'available'])));
-    h = await startApi('SQLite', { capabilitiesPath: caps.path });
+    h = await startApi('SQLite', { operations: Object.fromEntries(OPS.map((op) => [op, 'available']))  });
   });
   afterAll(async () => {
     await h?.close();
-    caps?.remove();
   });
 
   it('type-checks against the generated types', () => {
