@@ -156,6 +156,15 @@ async function stamp(q: Kysely<Database>, workspaceId: string, generation: strin
   return { data: hash([generation, r.p]), all: hash([generation, r.p, String(r.o), r.om, String(r.s), r.sm]) };
 }
 
+/**
+ * Whether an account could be in market at all, whatever its score: present in the latest month,
+ * a signal in that month or the one before, and a status that allows it (NOT_IN_MARKET).
+ */
+export function canBeInMarket(s: Pick<StoreSnapshot, 'month' | 'signals'>, latestMonth: string, status: AccountStatus = 'open'): boolean {
+  const recent = previousMonth(latestMonth);
+  return s.month === latestMonth && !NOT_IN_MARKET.has(status) && s.signals.some((g) => g.month >= recent);
+}
+
 export interface RankInput {
   store_id: string;
   score: number;
@@ -170,10 +179,13 @@ export interface RankInput {
 
 /**
  * The in-market list's order: best score first, with the explore rows (best score first among
- * themselves) at every `every`-th position (EXPLORE_EVERY), and after the other rows once those
- * run out. Only the in-market rows move, among the positions their scores give them, so the
- * whole ranking (filter=all) lists every other account where its score puts it. `every` 0 is
- * score order. Returns each row's position (0 first).
+ * themselves) at every `every`-th position among the rows without an outcome (EXPLORE_EVERY), and
+ * after the other rows once those run out. A row with an outcome (worked already) keeps the place
+ * its score gives it and takes no turn: the agency reads past it, so one in `every` of the rows it
+ * has yet to work is an explore row however much of the top it has worked. Only the in-market rows
+ * move, among the positions their scores give them, so the whole ranking (filter=all) lists every
+ * other account where its score puts it. `every` 0 is score order. Returns each row's position
+ * (0 first).
  */
 export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<string>, explore: ReadonlySet<string>, every = EXPLORE_EVERY): Map<string, number> {
   const all = [...rows].sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
@@ -181,10 +193,14 @@ export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<
   const top = listed.filter((r) => !explore.has(r.store_id));
   const picks = listed.filter((r) => explore.has(r.store_id));
   const order: RankInput[] = [];
-  for (let t = 0, e = 0; order.length < listed.length; ) {
-    const slot = order.length + 1;
-    const turn = t >= top.length || (every > 0 && slot % every === 0 && e < picks.length);
+  for (let t = 0, e = 0, open = 0; order.length < listed.length; ) {
+    if (t < top.length && top[t].labelled) {
+      order.push(top[t++]);
+      continue;
+    }
+    const turn = t >= top.length || (every > 0 && (open + 1) % every === 0 && e < picks.length);
     order.push(turn ? picks[e++] : top[t++]);
+    open++;
   }
   const pos = new Map<string, number>();
   let j = 0;
@@ -266,13 +282,12 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const version = (prev?.version ?? 0) + 1;
 
   const labelled = new Set(labels.map((l) => l.store_id));
-  const recent = previousMonth(snap.latest);
   const logits = termsList.map((ts) => logitOf(model.weights, ts));
   // The posterior covariance once per fit; each account's spread is a sum over its own terms.
   const cov = posteriorCovariance(model);
   const sds = termsList.map((ts) => logitSd(cov, ts));
   const rankInputs = visible.map((s, k): RankInput => {
-    const eligible = s.month === snap.latest && !NOT_IN_MARKET.has(statuses.get(s.store_id) ?? 'open') && s.signals.some((g) => g.month >= recent);
+    const eligible = canBeInMarket(s, snap.latest, statuses.get(s.store_id));
     return {
       store_id: s.store_id,
       score: sigmoid(logits[k]),

@@ -52,6 +52,16 @@ describe('the in-market list order', () => {
     for (const [id, k] of pos) if (!inMarket.has(id)) expect(id).toBe(ids([k])[0]);
   });
 
+  it('counts the turn of an explore row among the rows not yet worked: a worked row keeps its place and takes no turn', () => {
+    // r00, r01 and r03 have outcomes: of the rows an agency has yet to work, every third is an explore row.
+    const worked = new Set(ids([0, 1, 3]));
+    const rs = rows().map((r) => ({ ...r, labelled: worked.has(r.store_id) }));
+    const listed = inOrder(listPositions(rs, inMarket, explore, 3)).filter((id) => inMarket.has(id));
+    expect(listed).toEqual(ids([0, 1, 2, 3, 4, 20, 5, 6, 22, 7, 8, 25, 9, 10, 11]));
+    const open = listed.filter((id) => !worked.has(id));
+    expect(open.slice(0, 9).filter((id) => explore.has(id))).toEqual([open[2], open[5], open[8]]);
+  });
+
   it('gives the explore rows one position in ten by default', () => {
     expect(EXPLORE_EVERY).toBe(10);
   });
