@@ -193,13 +193,14 @@ const byScore = (rows: readonly AccountRow[]) => [...rows].sort((a, b) => b.scor
 
 /**
  * E-P@k and NDCG@k of the first k unworked rows in the order given, against the best k unworked
- * rows (of those in `held` when given: what the list could hold).
+ * rows (when `held` is given, of those it holds, what the list could hold, and the first k).
  */
 export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string, number>, labelled: ReadonlySet<string>, k = TOP, held?: ReadonlySet<string>): { ep: number; ndcg: number } {
   const open = rows.filter((r) => !labelled.has(r.store_id));
   const gains = open.map((r) => truth.get(r.store_id) ?? 0);
   const model = gains.slice(0, k);
-  const oracle = (held ? open.filter((r) => held.has(r.store_id)).map((r) => truth.get(r.store_id) ?? 0) : gains).sort((a, b) => b - a).slice(0, k);
+  // The rows read below a list that ran short count among the best too (the figure stays ≤ 1).
+  const oracle = (held ? open.filter((r, j) => j < k || held.has(r.store_id)).map((r) => truth.get(r.store_id) ?? 0) : gains).sort((a, b) => b - a).slice(0, k);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const dcg = (xs: number[]) => xs.reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
   return { ep: sum(model) / sum(oracle), ndcg: dcg(model) / dcg(oracle) };
