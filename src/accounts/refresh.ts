@@ -46,8 +46,9 @@ export const EXPLORE_SHARE = 0.1;
 export const EXPLORE_BOUND = 1.5;
 /**
  * Where the explore rows stand in the in-market list (listPositions): one in every EXPLORE_EVERY
- * positions (the 10th, the 20th, …; a tenth of the top positions, as EXPLORE_SHARE is of the
- * list), the other rows best score first. An agency reading from the top sees the model's best
+ * rows without an outcome (the 10th, the 20th, …; a tenth of the top positions, as EXPLORE_SHARE
+ * is of the list), the other rows best score first. (Counting the worked rows as well, an agency
+ * that had worked the top 150 met three explore rows in every ten it had yet to work.) An agency reading from the top sees the model's best
  * nine of every ten, and some of what the model needs to learn. Before, the list was ordered by
  * a posterior draw at twice its spread: a fresh workspace's list barely followed the scores.
  * Learning benchmark, seeds 1–10, P@50 of the next 50 unworked accounts in the list's order after
