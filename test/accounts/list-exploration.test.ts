@@ -6,7 +6,8 @@
  * an upper bound (selectInMarket): logit + EXPLORE_BOUND × the logit's posterior sd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, listPositions, MIN_EXPLORE, refreshWorkspace, selectInMarket, type RankInput } from '../../src/accounts/refresh.js';
+import { EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, listPositions, MIN_EXPLORE, selectInMarket, type RankInput } from '../../src/accounts/in-market.js';
+import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { currentRows } from '../../src/accounts/rankings.js';
 import type { Db } from '../../src/compose/database.js';
