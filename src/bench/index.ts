@@ -11,6 +11,7 @@ import { benchIngest } from './ingest.js';
 import { benchRanking } from './ranking.js';
 import { benchScaleout } from './scaleout.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
+import type { Rule } from './learning-policies.js';
 import { benchPublish, type PublishBenchResult, type PublishRun } from './publish.js';
 import type { ReleaseStorageResult } from './release-storage.js';
 import { benchServeOnPanel } from './serve.js';
@@ -28,6 +29,9 @@ export interface BenchOptions {
   readonly to: string;
   readonly data: string;
   readonly only: readonly BenchName[];
+  /** The learning benchmark's seeds (1 to n) and hidden rules. */
+  readonly learningSeeds?: number;
+  readonly learningRules?: readonly Rule[];
   /** PostgreSQL for the scale-out benchmark (skipped without it). */
   readonly databaseUrl?: string;
 }
@@ -102,7 +106,7 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     }
   }
   if (only.has('learning')) {
-    const r = await benchLearning(LEARNING_PANEL, log);
+    const r = await benchLearning({ ...LEARNING_PANEL, seeds: opts.learningSeeds ?? LEARNING_PANEL.seeds, rules: opts.learningRules }, log);
     results.push(...learningLines(r));
   }
   return results;
@@ -164,6 +168,7 @@ function learningLines(r: LearningBenchResult): string[] {
       const f = r.final[rule]![arm];
       lines.push(
         `learning: after ${outcomes} outcomes, ${rule}, ${arm}: E-P@50 in the list's order ${iv(f.listed)} (mean [95% interval]), worst seed ${fmt(f.listed.worst)}; ` +
+          `of every account ${iv(f.listedOfAll)}, worst seed ${fmt(f.listedOfAll.worst)}; ` +
           `wins among the ${outcomes} worked ${iv(f.wins)}; E-P@50 by score ${iv(f.ep)}, worst seed ${fmt(f.ep.worst)}; NDCG@50 ${iv(f.ndcg)}; ` +
           `before any outcome ρ(position, score) outside explore rows ${fmt(f.rho.mean)} (lowest ${fmt(f.rho.worst)}); rounds where the list by score would have worked other accounts: ${f.reordered}`,
       );

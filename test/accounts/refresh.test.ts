@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshWorkspace, selectInMarket, EXPLORE_SHARE, MIN_EXPLORE } from '../../src/accounts/refresh.js';
+import { refreshWorkspace } from '../../src/accounts/refresh.js';
+import { selectInMarket, EXPLORE_SHARE, MIN_EXPLORE } from '../../src/accounts/in-market.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { insertOutcome } from '../../src/accounts/outcomes-store.js';
