@@ -25,6 +25,8 @@ export type KeyLookup = (q: Kysely<Database>, hash: string) => Promise<KeyWithWo
 
 export interface KeyCache {
   find: KeyLookup;
+  /** Starts listening now (else the first lookup does); resolves once the first attempt answered. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,26 +35,36 @@ interface Entry {
   until: number;
 }
 
-/** A cache of key lookups over `db` (PostgreSQL), forgetting a workspace's keys when it changes. */
-export async function startKeyCache(db: Db): Promise<KeyCache> {
+/**
+ * A cache of key lookups over `db` (PostgreSQL), forgetting a workspace's keys when it changes.
+ * It starts listening at its first lookup (a process that serves no call holds no connection for it).
+ */
+export function keyCache(db: Db): KeyCache {
   const url = db.options.databaseUrl;
   if (db.dialect !== 'postgres' || !url) throw new Error('the key cache needs PostgreSQL');
   const entries = new Map<string, Entry>();
   /** Moves on every notice: a lookup that started before one may have read what it changed. */
   let generation = 0;
-  const notices: Notices = await listenForNotices(url, AUTH_CHANNEL, {
-    notice(workspaceId) {
-      generation++;
-      for (const [hash, e] of entries) if (e.found.workspace.id === workspaceId) entries.delete(hash);
-    },
-    reset() {
-      generation++;
-      entries.clear();
-    },
-  });
+  let notices: Notices | undefined;
+  let starting: Promise<Notices> | undefined;
+  let closed = false;
+  const start = () =>
+    (starting ??= listenForNotices(url, AUTH_CHANNEL, {
+      notice(workspaceId) {
+        generation++;
+        for (const [hash, e] of entries) if (e.found.workspace.id === workspaceId) entries.delete(hash);
+      },
+      reset() {
+        generation++;
+        entries.clear();
+      },
+    }).then((n) => (notices = n)));
   return {
     async find(q, hash) {
-      if (!notices.live) return findKeyByHash(q, hash);
+      if (!notices?.live) {
+        if (!closed) start().catch(() => undefined);
+        return findKeyByHash(q, hash);
+      }
       const hit = entries.get(hash);
       if (hit && hit.until > Date.now()) return hit.found;
       const started = generation;
@@ -63,6 +75,10 @@ export async function startKeyCache(db: Db): Promise<KeyCache> {
       }
       return found;
     },
-    close: () => notices.close(),
+    ready: () => start().then(() => undefined),
+    async close() {
+      closed = true;
+      await (await starting?.catch(() => undefined))?.close();
+    },
   };
 }

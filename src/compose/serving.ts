@@ -17,7 +17,7 @@ import { databaseCheck } from './health-checks.js';
 import { Metrics } from '../ops/metrics.js';
 import { createLogger, type LogFormat, type Logger, type LogLevel } from '../ops/logger.js';
 import { backlogGauges } from './backlog-metrics.js';
-import { type KeyCache, startKeyCache } from '../api/key-cache.js';
+import { type KeyCache, keyCache } from '../api/key-cache.js';
 
 type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'>>;
 
@@ -64,7 +64,7 @@ export async function openServing(
   let keys: KeyCache | undefined;
   try {
     // On PostgreSQL a call's key is remembered between calls (api/key-cache.ts): no round trip to find it.
-    keys = db.dialect === 'postgres' ? await startKeyCache(db) : undefined;
+    keys = db.dialect === 'postgres' ? keyCache(db) : undefined;
     const webhooks = await webhookRuntimeOf(db, opts);
     const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
     metrics?.gauges(backlogGauges(db, env.now));
