@@ -17,6 +17,7 @@ import { databaseCheck } from './health-checks.js';
 import { Metrics } from '../ops/metrics.js';
 import { createLogger, type LogFormat, type Logger, type LogLevel } from '../ops/logger.js';
 import { backlogGauges } from './backlog-metrics.js';
+import { type KeyCache, keyCache } from '../api/key-cache.js';
 
 type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'>>;
 
@@ -60,7 +61,10 @@ export async function openServing(
   const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr }).child({ process: label });
   const log = (line: string) => logger.info(`${label}: ${line}`);
   const db = await openWorkspaceDb(opts, env, (line) => logger.info(line));
+  let keys: KeyCache | undefined;
   try {
+    // On PostgreSQL a call's key is remembered between calls (api/key-cache.ts): no round trip to find it.
+    keys = db.dialect === 'postgres' ? keyCache(db) : undefined;
     const webhooks = await webhookRuntimeOf(db, opts);
     const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
     metrics?.gauges(backlogGauges(db, env.now));
@@ -82,15 +86,17 @@ export async function openServing(
       health,
       metrics,
       logger,
-      app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log, metrics, requestLog: true },
+      app: { db, now: env.now, onWrite: background.onWrite, findKey: keys?.find, webhooks, validateResponses: opts.validateResponses, log, metrics, requestLog: true },
       close: () =>
         (closing ??= (async () => {
           health.drain();
           await background.stop();
+          await keys?.close();
           await db.close();
         })()),
     };
   } catch (e) {
+    await keys?.close();
     await db.close();
     throw e;
   }
