@@ -90,7 +90,7 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
       host: opts.host,
       mount: api?.mount,
       health,
-      loggerInstance: api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr }),
+      loggerInstance: api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }),
       live: { onEvent: (e) => env.stderr.write(describe(e, opts.out)) },
     });
   } catch (e) {

@@ -5,6 +5,14 @@
  * `--log-level` up. Each request is one line (compose/workspace-app.ts) and each piece of
  * background work another.
  *
+ * The process's own stderr (the command line passes its descriptor, `Env.stderrFd`) is written
+ * through a buffered destination (pino.destination, sonic-boom, asynchronous): a line is handed to
+ * the kernel at once when no write is under way, and the lines logged while one is are joined
+ * into the next write — so a busy process makes one write for many request lines instead of
+ * one blocking write each, and an idle one is never behind. What is buffered is written out by
+ * `flushLog` (a serving process's close) and, on any exit (a fatal error too), synchronously by
+ * pino's exit hook: no line is lost.
+ *
  * What is logged is chosen field by field (a route template, never a URL with its query
  * string; ids, never headers); `redact` is the second line of defence, censoring the fields
  * that would carry a credential should one ever be passed to a log call.
@@ -33,6 +41,8 @@ export interface LoggerOptions {
   /** Default: pretty when `stream` is a terminal, else json. */
   format?: LogFormat;
   stream: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The file descriptor behind `stream` when it is the process's own (2): JSON lines go to it through the buffered destination. */
+  fd?: number;
 }
 
 export function createLogger(opts: LoggerOptions): Logger {
@@ -45,5 +55,11 @@ export function createLogger(opts: LoggerOptions): Logger {
     formatters: { level: (label: string) => ({ level: label }) },
   };
   if (format === 'pretty') return pino(options, pretty({ destination: opts.stream, sync: true, colorize: !!opts.stream.isTTY, ignore: 'pid', translateTime: 'SYS:HH:MM:ss.l' }));
-  return pino(options, opts.stream);
+  // minLength 1: written as soon as no write is under way (0 would do the same, but make flush() a no-op).
+  return pino(options, opts.fd === undefined ? opts.stream : pino.destination({ fd: opts.fd, sync: false, minLength: 1 }));
+}
+
+/** Resolves once every line logged so far is written (at once for a stream that buffers nothing). */
+export function flushLog(logger: Logger): Promise<void> {
+  return new Promise((resolve) => logger.flush(() => resolve()));
 }
