@@ -48,7 +48,10 @@ export function apiLines(r: ApiBenchResult, cores: number): string[] {
     `api: ${r.connections} connections, ${cores} cores shared with the load generator; every request a real call under the default limits: ` +
       `${int(r.keys.read)} read keys × 120/min and ${int(r.keys.write)} write keys × 20/min per ${r.seconds} s run, a run stopping when its keys' budget is spent (no 429 of the benchmark's own)`,
     `api: GET /accounts?limit=50 on SQLite ${figure(s.reads)}; a bare node:http server answering the same ${int(r.pageBytes)} bytes ${figure(r.bare)}; ratio ${ratio(s.reads, r.bare)} (goal ≥ 0.5×)`,
-    `api: GET /accounts?limit=50 on SQLite with metrics and request logs ${figure(r.observedReads)}, without ${figure(r.plainReads)} (alternating); ratio ${ratio(r.observedReads, r.plainReads)} (goal ≥ 0.9×)`,
+    `api: GET /accounts?limit=50 on SQLite with metrics and request logs ${figure(r.observedReads)}, without ${figure(r.plainReads)} (alternating); ratio ${ratio(r.observedReads, r.plainReads)} (goal ≥ 0.9×)` +
+      (r.observedReads.cpuPerRequest && r.plainReads.cpuPerRequest
+        ? `; the server's CPU per request ${fmt(r.observedReads.cpuPerRequest, 0)} µs vs ${fmt(r.plainReads.cpuPerRequest, 0)} µs, ratio ${fmt(r.plainReads.cpuPerRequest / r.observedReads.cpuPerRequest)}× (less moved by the machine's load)`
+        : ''),
     `api: POST /outcomes on SQLite ${figure(s.writes, 'outcomes/s')} (for reference; the goal of ≥ 2,000/s with p99 < 50 ms is PostgreSQL's)`,
   ];
   if (r.postgres) {

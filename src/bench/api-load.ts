@@ -53,7 +53,7 @@ async function loadChild(plan: LoadPlan): Promise<OpFigures> {
   const r = await new Promise<AutocannonResult>((resolve, reject) => {
     autocannon(
       // sampleInt: the run ends within 0.1 s of its last request (its duration is what the rate divides by).
-      { url: url.origin, connections: plan.connections, duration: plan.seconds, maxConnectionRequests: perConnection, sampleInt: 100, requests: [{ setupRequest }] },
+      { url: url.origin, connections: plan.connections, duration: plan.seconds, ...(perConnection ? { maxConnectionRequests: perConnection } : {}), sampleInt: 100, requests: [{ setupRequest }] },
       (e, result) => (e ? reject(e) : resolve(result)),
     );
   });

@@ -38,6 +38,11 @@ export interface OpFigures {
   /** How long the run really lasted (it ends early when its keys' budget is spent). */
   seconds?: number;
   budgetEnded?: boolean;
+  /**
+   * CPU time of this process per request, µs (the server's when it runs in this process: the
+   * load generator is a child). Less moved by other work on the machine than a rate is.
+   */
+  cpuPerRequest?: number;
 }
 
 /** One database's figures, with where a request's time went. */
@@ -264,7 +269,8 @@ async function listen(app: { listen(o: { port: number; host: string }): Promise<
 
 /** Two measurements of one operation as one: mean rate, the worse p99, counts added. */
 function combine(a: OpFigures, b: OpFigures): OpFigures {
-  return { rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, non2xx: a.non2xx + b.non2xx, errors: a.errors + b.errors };
+  const cpu = a.cpuPerRequest !== undefined && b.cpuPerRequest !== undefined ? (a.cpuPerRequest * a.requests + b.cpuPerRequest * b.requests) / Math.max(a.requests + b.requests, 1) : undefined;
+  return { rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, non2xx: a.non2xx + b.non2xx, errors: a.errors + b.errors, cpuPerRequest: cpu };
 }
 
 /** Runs one plan in a child process (src/bench/api-load.ts), which gets it over IPC. */
@@ -272,7 +278,13 @@ export function runLoad(plan: LoadPlan): Promise<OpFigures> {
   return new Promise((resolve, reject) => {
     const child = fork(LOAD_CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let result: OpFigures | undefined;
-    child.on('message', (m) => (result = m as OpFigures));
+    let cpu = process.cpuUsage();
+    child.on('message', (m) => {
+      const used = process.cpuUsage(cpu);
+      result = m as OpFigures;
+      result.cpuPerRequest = (used.user + used.system) / Math.max(result.requests, 1);
+    });
+    child.on('spawn', () => (cpu = process.cpuUsage()));
     child.on('error', reject);
     child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`the load generator exited with ${code}`))));
     child.send(plan);

@@ -6,12 +6,11 @@
  * background work another.
  *
  * The process's own stderr (the command line passes its descriptor, `Env.stderrFd`) is written
- * through a buffered destination (pino.destination, sonic-boom, asynchronous): a line is handed to
- * the kernel at once when no write is under way, and the lines logged while one is are joined
- * into the next write — so a busy process makes one write for many request lines instead of
- * one blocking write each, and an idle one is never behind. What is buffered is written out by
- * `flushLog` (a serving process's close) and, on any exit (a fatal error too), synchronously by
- * pino's exit hook: no line is lost.
+ * through a buffered destination (pino.destination, sonic-boom): lines are gathered up to 4 KiB
+ * and written in one write, so a busy process makes one write for a score of request lines
+ * instead of a blocking write each, off the event loop; what is gathered is written at least
+ * every 100 ms, by `flushLog` (a serving process's close) and, synchronously, by pino's exit
+ * hook on any exit (a fatal error too): no line is lost, none waits long.
  *
  * What is logged is chosen field by field (a route template, never a URL with its query
  * string; ids, never headers); `redact` is the second line of defence, censoring the fields
@@ -55,11 +54,31 @@ export function createLogger(opts: LoggerOptions): Logger {
     formatters: { level: (label: string) => ({ level: label }) },
   };
   if (format === 'pretty') return pino(options, pretty({ destination: opts.stream, sync: true, colorize: !!opts.stream.isTTY, ignore: 'pid', translateTime: 'SYS:HH:MM:ss.l' }));
-  // minLength 1: written as soon as no write is under way (0 would do the same, but make flush() a no-op).
-  return pino(options, opts.fd === undefined ? opts.stream : pino.destination({ fd: opts.fd, sync: false, minLength: 1 }));
+  return pino(options, opts.fd === undefined ? opts.stream : bufferedDestination(opts.fd));
 }
 
-/** Resolves once every line logged so far is written (at once for a stream that buffers nothing). */
+/** Bytes of lines gathered before one write; and how long a line may wait for more. */
+const BUFFER_BYTES = 4096;
+const FLUSH_EVERY_MS = 100;
+
+/**
+ * Lines are gathered up to BUFFER_BYTES and written together, off the event loop (a write
+ * never holds requests up while the disk or a pipe is slow); what is gathered is written every
+ * FLUSH_EVERY_MS and on flushLog, and pino writes the rest synchronously on any exit.
+ */
+function bufferedDestination(fd: number) {
+  const dest = pino.destination({ fd, sync: false, minLength: BUFFER_BYTES });
+  // The timer writes only when a line came since the last flush (an idle process makes no write).
+  let gathered = false;
+  const write = dest.write.bind(dest);
+  const flush = dest.flush.bind(dest);
+  dest.write = (data: string) => ((gathered = true), write(data));
+  dest.flush = (cb?: (err?: Error) => unknown) => ((gathered = false), flush(cb));
+  setInterval(() => gathered && dest.flush(), FLUSH_EVERY_MS).unref();
+  return dest;
+}
+
+/** Resolves once every line logged so far is written (at once for a stream that gathers nothing). */
 export function flushLog(logger: Logger): Promise<void> {
   return new Promise((resolve) => logger.flush(() => resolve()));
 }
