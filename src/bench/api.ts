@@ -112,7 +112,7 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
   const keys = { read: Math.ceil((READ_CEILING_RPS * seconds) / READ_LIMIT), write: Math.ceil((WRITE_CEILING_RPS * seconds) / WRITE_LIMIT) };
   const { openDatabase } = await import('../compose/database.js');
   const { Metrics } = await import('../ops/metrics.js');
-  const { createLogger } = await import('../ops/logger.js');
+  const { createLogger, flushLog } = await import('../ops/logger.js');
   const { openSync, closeSync } = await import('node:fs');
   const { Writable } = await import('node:stream');
 
@@ -127,6 +127,7 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
     const logFd = openSync(path.join(dir, 'api.log'), 'a');
     closers.push(() => closeSync(logFd));
     const logger = createLogger({ format: 'json', stream: new Writable({ write: (_c, _e, done) => done() }), fd: logFd });
+    closers.push(() => flushLog(logger));
     const { buildApiApp } = await import('../compose/api-app.js');
     const observed = await buildApiApp({ db, metrics: new Metrics(), requestLog: true, loggerInstance: logger });
     closers.push(() => observed.close());

@@ -81,9 +81,10 @@ function bufferedDestination(fd: number) {
         at += writeSync(fd, chunk, at);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        // A full pipe opened non-blocking: wait for its reader a moment. A closed one: nobody reads the log any more.
+        // A full pipe opened non-blocking: wait for its reader a moment. A closed pipe or descriptor:
+        // nobody reads the log any more (a timer's write must not crash the process for it).
         if (code === 'EAGAIN') Atomics.wait(PAUSE, 0, 0, 5);
-        else if (code === 'EPIPE') return;
+        else if (code === 'EPIPE' || code === 'EBADF') return;
         else throw e;
       }
     }
