@@ -15,7 +15,7 @@ import type { WorkspaceAppOptions } from './workspace-app.js';
 import { Health } from '../ops/health.js';
 import { databaseCheck } from './health-checks.js';
 import { Metrics } from '../ops/metrics.js';
-import { createLogger, type LogFormat, type Logger, type LogLevel } from '../ops/logger.js';
+import { createLogger, flushLog, type LogFormat, type Logger, type LogLevel } from '../ops/logger.js';
 import { backlogGauges } from './backlog-metrics.js';
 import { type KeyCache, keyCache } from '../api/key-cache.js';
 
@@ -33,7 +33,7 @@ export interface Serving {
   logger: Logger;
   /** The workspace app over this process's database, worker loop and webhook runtime (registerWorkspaceApp, buildApiApp). */
   app: WorkspaceAppOptions;
-  /** Turns readiness to 503 (draining), stops the worker loop, then closes the database. */
+  /** Turns readiness to 503 (draining), stops the worker loop, closes the database, then writes out the log. */
   close(): Promise<void>;
 }
 
@@ -58,7 +58,7 @@ export async function openServing(
   label: string,
   loop: Pick<BackgroundOptions, 'reports' | 'only'> & { deliverEveryMs?: number } = {},
 ): Promise<Serving> {
-  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr }).child({ process: label });
+  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }).child({ process: label });
   const log = (line: string) => logger.info(`${label}: ${line}`);
   const db = await openWorkspaceDb(opts, env, (line) => logger.info(line));
   let keys: KeyCache | undefined;
@@ -93,6 +93,7 @@ export async function openServing(
           await background.stop();
           await keys?.close();
           await db.close();
+          await flushLog(logger);
         })()),
     };
   } catch (e) {

@@ -307,7 +307,7 @@ export const SETTINGS = [
   { name: 'data', flag: '--data', value: text('dir'), env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },
   { name: 'learningSeeds', flag: '--learning-seeds', value: positiveInt, env: 'BENCH_LEARNING_SEEDS', default: 10, help: 'seeds the learning benchmark runs (1 to n; fewer for a quick look, the documented figures take 10)', commands: ['bench'] },
   { name: 'learningRules', flag: '--learning-rules', value: someOf('list', RULES), env: 'BENCH_LEARNING_RULES', default: RULES, help: `hidden rules the learning benchmark runs, comma-separated: ${RULES.join(', ')}`, commands: ['bench'] },
-  { name: 'databaseUrl', env: 'DATABASE_URL', value: text('url'), help: 'a postgres:// URL: the scale-out benchmark runs in a schema of its own there (skipped without it)', commands: ['bench'] },
+  { name: 'databaseUrl', env: 'DATABASE_URL', value: text('url'), help: 'a postgres:// URL: the api and scale-out benchmarks also run on PostgreSQL, each in a schema of its own there (skipped without it)', commands: ['bench'] },
   {
     name: 'only',
     flag: '--only',
