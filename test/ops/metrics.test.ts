@@ -11,7 +11,7 @@ import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { apiKey, call, workspace } from '../helpers/api.js';
 import { capturedEnv } from '../helpers/cli.js';
-import { mcpClient } from '../mcp/helpers.js';
+import { mcpClient } from '../helpers/mcp.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { until } from '../helpers/wait.js';
 
