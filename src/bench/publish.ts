@@ -27,6 +27,8 @@ export interface PublishBenchOptions {
   to: string;
   /** folder that caches the generated panel between runs */
   dataDir: string;
+  /** DuckDB's memory limit in bytes for every publish and for generating the panel (spilling beyond it) */
+  memoryLimit?: number;
   log: (line: string) => void;
 }
 
@@ -35,6 +37,7 @@ export type { PublishRun };
 
 export interface PublishBenchResult {
   stores: number;
+  memoryLimit?: number;
   months: number;
   rows: number;
   generateSeconds: number | null;
@@ -66,11 +69,14 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
   if (!have.every(Boolean)) {
     o.log(`generating ${o.stores.toLocaleString('en-US')} stores × ${months.length} months as Parquet into ${panel} …`);
     const t0 = performance.now();
-    const duck = await openDuck();
+    // Spilling beside the panel: ten million stores do not fit the generator's tables in a small memory limit.
+    const spillDir = path.join(o.dataDir, '.spill');
+    const duck = await openDuck({ limitBytes: o.memoryLimit, spillDir });
     try {
-      await generatePanel(duck, { out: panel, stores: o.stores, from: o.from, to: o.to, seed: 'bench', format: 'parquet' });
+      await generatePanel(duck, { out: panel, stores: o.stores, from: o.from, to: o.to, seed: 'bench', format: 'parquet' }, (m) => o.log(`generating ${m} …`));
     } finally {
       duck.close();
+      await rm(spillDir, { recursive: true, force: true });
     }
     generateSeconds = seconds(t0);
   }
@@ -86,7 +92,7 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-'));
   try {
-    const duck = await openDuck();
+    const duck = await openDuck({ spillDir: path.join(work, 'raw-spill') });
     let rawSeconds: number, floorSeconds: number, addedRawSeconds: number, correctionRawSeconds: number, rows: number;
     try {
       // The best of two reads: the first may pay for a cold page cache or a busy moment, and a
@@ -120,7 +126,7 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
       duck.close();
     }
 
-    const base = { baseUrl: 'https://stats.example.com', cards: 'none' as const };
+    const base = { baseUrl: 'https://stats.example.com', cards: 'none' as const, memoryLimit: o.memoryLimit };
     o.log('publish --all --cards none …');
     const all = await publishInChild({ ...base, input: panel, out: path.join(work, 'out-all'), months: 'all' });
     o.log("publish --all --cards none, writing the runs folder too (the command's default) …");
@@ -144,7 +150,7 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
     const correction = await publishInChild({ ...base, input: grown, out, months: corrected });
     // out-all holds one release (the no-op wrote none).
     const releases = await benchReleaseStorage({ work, months, fileOf, corrected: corrections, oneRelease: path.join(work, 'out-all'), publish: publishInChild, log: o.log });
-    return { stores: o.stores, months: months.length, rows, generateSeconds, rawSeconds, floorSeconds, all, allWithRuns, addedRawSeconds, added, correctionRawSeconds, correction, noop, releases };
+    return { stores: o.stores, memoryLimit: o.memoryLimit, months: months.length, rows, generateSeconds, rawSeconds, floorSeconds, all, allWithRuns, addedRawSeconds, added, correctionRawSeconds, correction, noop, releases };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

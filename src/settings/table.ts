@@ -7,7 +7,7 @@ import { ROLES } from '../members/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../members/store.js';
-import { envSwitch, httpUrl, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
+import { envSwitch, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -165,6 +165,14 @@ export const SETTINGS = [
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'public base URL used in canonical URLs, citations and cards', commands: ['publish'] },
   { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private folder for every store\'s features and monthly signals (never inside --out)', commands: ['publish'] },
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
+  {
+    name: 'memoryLimit',
+    flag: '--memory-limit',
+    value: memorySize,
+    env: 'STORELENS_MEMORY_LIMIT',
+    help: "memory the panel's database may hold (e.g. 6GiB; default 80% of the machine's): beyond it, it spills to a folder in --out's .cache, removed when the run ends",
+    commands: ['publish', 'bench'],
+  },
   {
     name: 'allowShrink',
     flag: '--allow-shrink',
