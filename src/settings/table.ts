@@ -171,7 +171,7 @@ export const SETTINGS = [
     value: memorySize,
     env: 'STORELENS_MEMORY_LIMIT',
     help: "memory the panel's database may hold (e.g. 6GiB; default 80% of the machine's): beyond it, it spills to a folder in --out's .cache, removed when the run ends",
-    commands: ['publish', 'bench'],
+    commands: ['publish'],
   },
   {
     name: 'allowShrink',
@@ -307,6 +307,7 @@ export const SETTINGS = [
   },
   // bench
   { name: 'stores', flag: '--stores', value: positiveInt, env: 'BENCH_STORES', default: 1_000_000, help: 'stores in the publish benchmark panel', commands: ['bench'] },
+  { name: 'memoryLimit', flag: '--memory-limit', value: memorySize, env: 'BENCH_MEMORY_LIMIT', help: 'DuckDB memory limit of every publish in the publish benchmark, and of generating its panel (default: DuckDB\'s, 80% of the machine\'s memory)', commands: ['bench'] },
   { name: 'rankingAccounts', flag: '--ranking-accounts', value: positiveInt, env: 'BENCH_ACCOUNTS', default: 200_000, help: 'visible accounts of the workspace the ranking benchmark refits', commands: ['bench'] },
   { name: 'ingestStores', flag: '--ingest-stores', value: positiveInt, env: 'BENCH_STORES', default: 20_000, help: 'stores per month in the ingest benchmark runs (BENCH_STORES sets both)', commands: ['bench'] },
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },

@@ -60,7 +60,7 @@ describe('a panel published whole or a month at a time', () => {
           months: fc.integer({ min: 3, max: 4 }),
         }),
         async ({ seed, stores, from, months: count }) => {
-          const months = [from];
+          const months: string[] = [from];
           while (months.length < count) months.push(nextMonth(months[months.length - 1]));
           const full = await dirs.make();
           await generate(full, { stores, seed, from: months[0], to: months[months.length - 1] });
