@@ -12,7 +12,7 @@ import { buildProgram, type Invocation } from './settings/program.js';
 import type { CommandName } from './settings/table.js';
 
 export function defaultEnv(): Env {
-  return { env: process.env, stdout: process.stdout, stderr: process.stderr, now: () => new Date() };
+  return { env: process.env, stdout: process.stdout, stderr: process.stderr, stderrFd: 2, now: () => new Date() };
 }
 
 type Runner<C extends CommandName> = (config: Config<C>, args: readonly string[], env: Env) => Promise<unknown>;

@@ -13,7 +13,7 @@ import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
 import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex } from '../core/panel-contract.js';
 import { cholesky, solveCholesky } from './linalg.js';
-import { CATEGORY_SIGNAL, pairDetail, pairInputs, pairKeys, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
+import { CATEGORY_ADS, CATEGORY_SIGNAL, pairDetail, pairInputs, pairKeys, pairLabel, PLAN_SIGNAL, standingPairKeys, SUBJECT } from './signal-inputs.js';
 
 /** A store as the model sees it: its latest ingested month and its recent signals. */
 export interface StoreSnapshot extends StoreFeatures {
@@ -192,6 +192,7 @@ export function terms(space: InputSpace, s: StoreSnapshot): Term[] {
   }
   for (const a of new Set(s.apps)) one(`app:${a}`);
   for (const n of new Set(s.ads)) one(`ads:${n}`);
+  for (const k of standingPairKeys(s)) one(k);
   for (const f of new Set(s.agentic)) one(`agentic:${f}`);
   for (const sig of s.signals) {
     const decay = signalDecay(sig.month, space.latestMonth);
@@ -199,11 +200,15 @@ export function terms(space: InputSpace, s: StoreSnapshot): Term[] {
     const x = sig.strength * (latest ? 1 : decay / EARLIER);
     const i = space.index.get(latest ? `signal:${sig.type}` : `signal:${sig.type}:earlier`);
     if (x > 0 && i !== undefined) out.push({ i, x, signal: sig });
-    // Its subject, and the store's category and plan with it: the signal's strength, halved every month it ages.
-    if (decay > 0 && sig.strength > 0) {
+    // Its subject, and the store's category and plan with it, count it as its type's input does:
+    // the type's latest and earlier inputs carry its age, a pair what the subject, category or plan
+    // adds to it. (Halving a pair every month as well buried what an agency sells on, "a beauty
+    // store that installed an app", under the category's own weight when the app was two or three
+    // months old: learning benchmark in docs/accounts.md.)
+    if (x > 0) {
       for (const k of pairKeys(sig, s.category, s.plan)) {
         const j = space.index.get(k);
-        if (j !== undefined) out.push({ i: j, x: sig.strength * decay, signal: sig });
+        if (j !== undefined) out.push({ i: j, x, signal: sig });
       }
     }
   }
@@ -441,6 +446,7 @@ export function priorOf(key: string): { mean: number; sd: number } {
       return PRIOR.subject;
     case CATEGORY_SIGNAL:
     case PLAN_SIGNAL:
+    case CATEGORY_ADS:
       return PRIOR.interaction;
     default: {
       const earlier = name.endsWith(':earlier');
@@ -473,6 +479,7 @@ export function labelOf(key: string): string {
     case SUBJECT:
     case CATEGORY_SIGNAL:
     case PLAN_SIGNAL:
+    case CATEGORY_ADS:
       return pairLabel(group, name);
     default: {
       const earlier = name.endsWith(':earlier');
@@ -511,6 +518,7 @@ function describe(input: Input, t: Term, s: StoreSnapshot): StoredEvidence {
     case 'app':
       return item(labelOf(input.key));
     case 'ads':
+    case CATEGORY_ADS:
       return item(labelOf(input.key));
     case 'agentic':
       return item(`The store ${AGENTIC_NAMES[name] ?? name}`);

@@ -18,58 +18,12 @@ import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
 import { loadSnapshots } from './snapshots.js';
 import { ingestedMonths } from '../ingest/stores.js';
-import { previousMonth } from '../core/panel-contract.js';
 import { labelsOf } from './labels.js';
 import { fit, inputSpace, logitOf, logitSd, posteriorCovariance, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
+import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listPositions, type RankInput, selectInMarket } from './in-market.js';
 import type { AccountStatus } from './statuses.js';
 
-/**
- * Share of the in-market list reserved for exploration (selectInMarket, EXPLORE_BOUND). Learning
- * benchmark, seeds 1–20, two-part rule: with the floor alone (MIN_EXPLORE rows, which explore
- * first then works all of, not the best-scored of a tenth) mostly the top's worst seed fell to
- * 0.28; drawn picks at a share of 0.05, 0.2 or 0.3 did no better than at 0.1.
- */
-export const EXPLORE_SHARE = 0.1;
-/**
- * How optimistic the pick of explore rows is (selectInMarket): the accounts with the highest
- * logit + EXPLORE_BOUND × the logit's posterior sd, an upper bound that favours the accounts
- * whose inputs the labels cover least. Learning benchmark, P@50 on unworked accounts after 200
- * outcomes, two-part rule, an agency working every explore row first: 0.69 (worst seed 0.46) of
- * 10 seeds with the picks drawn from the posterior (Thompson sampling), 0.73 (worst 0.68) with
- * the bound at 1.5; over seeds 1–20, 0.68 drawn, 0.74 at 1.5, 0.71 at 1, 0.72 at 2, 0.73 at 3.
- * Working mostly the top: 0.90 (worst 0.60) drawn, 0.91 (worst 0.78) at 1.5, but over seeds 1–20
- * a worst seed of 0.44 (0.60 drawn). The generator's truth does not move (0.79 → 0.78 and 0.80).
- * (Measured by score over every account, with the list then ordered by a posterior draw.) What
- * else was tried is in docs/accounts.md.
- */
-export const EXPLORE_BOUND = 1.5;
-/**
- * Where the explore rows stand in the in-market list (listPositions): one in every EXPLORE_EVERY
- * positions (the 10th, the 20th, …; a tenth of the top positions, as EXPLORE_SHARE is of the
- * list), the other rows best score first. An agency reading from the top sees the model's best
- * nine of every ten, and some of what the model needs to learn. Before, the list was ordered by
- * a posterior draw at twice its spread: a fresh workspace's list barely followed the scores.
- * Learning benchmark, seeds 1–10, P@50 of the next 50 unworked accounts in the list's order after
- * 200 outcomes: ρ(position, score) before any outcome 1 (was −0.06 to 0.43); explore first 0.74,
- * 0.57, 0.85, 0.55 under the four rules (seeds 1–2 with the draw: 0.53, 0.33, 0.65, 0.21); working
- * mostly the top, the same list with its explore rows last won a few more of the 200 (82 against
- * 80 under the generator's truth). The figures are in docs/accounts.md.
- */
-export const EXPLORE_EVERY = 10;
-/**
- * Explore rows the in-market list keeps however short it is (while eligible unlabelled accounts
- * remain): a round's worth. Once outcomes have pulled most scores under IN_MARKET_MIN_SCORE the
- * list is short, and a tenth of it would stop the learning (learning benchmark, two-part rule,
- * 10 seeds, mostly the top: worst seed 0.34 without it, 0.60 with it).
- */
-export const MIN_EXPLORE = 25;
-/** In-market accounts score in the top fifth of the workspace's accounts … */
-export const IN_MARKET_QUANTILE = 0.8;
-/** … and never below this score. */
-export const IN_MARKET_MIN_SCORE = 0.05;
-/** Statuses that keep an account out of the in-market list (it stays listed with filter=all). */
-export const NOT_IN_MARKET: ReadonlySet<AccountStatus> = new Set(['disqualified', 'do_not_contact', 'customer']);
 /** Recent signals shown on an account row. */
 export const ROW_SIGNALS = 10;
 
@@ -156,66 +110,6 @@ async function stamp(q: Kysely<Database>, workspaceId: string, generation: strin
   return { data: hash([generation, r.p]), all: hash([generation, r.p, String(r.o), r.om, String(r.s), r.sm]) };
 }
 
-export interface RankInput {
-  store_id: string;
-  score: number;
-  /** Could be in-market at all: a recent signal, present in the latest month, status allows. */
-  eligible: boolean;
-  labelled: boolean;
-  /** The logit at the posterior mode (default: the score's). */
-  logit?: number;
-  /** The logit's posterior sd (default 0: as sure as its score says). */
-  sd?: number;
-}
-
-/**
- * The in-market list's order: best score first, with the explore rows (best score first among
- * themselves) at every `every`-th position (EXPLORE_EVERY), and after the other rows once those
- * run out. Only the in-market rows move, among the positions their scores give them, so the
- * whole ranking (filter=all) lists every other account where its score puts it. `every` 0 is
- * score order. Returns each row's position (0 first).
- */
-export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<string>, explore: ReadonlySet<string>, every = EXPLORE_EVERY): Map<string, number> {
-  const all = [...rows].sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
-  const listed = all.filter((r) => inMarket.has(r.store_id));
-  const top = listed.filter((r) => !explore.has(r.store_id));
-  const picks = listed.filter((r) => explore.has(r.store_id));
-  const order: RankInput[] = [];
-  for (let t = 0, e = 0; order.length < listed.length; ) {
-    const slot = order.length + 1;
-    const turn = t >= top.length || (every > 0 && slot % every === 0 && e < picks.length);
-    order.push(turn ? picks[e++] : top[t++]);
-  }
-  const pos = new Map<string, number>();
-  let j = 0;
-  all.forEach((r, k) => pos.set(inMarket.has(r.store_id) ? order[j++].store_id : r.store_id, k));
-  return pos;
-}
-
-/**
- * The in-market list: eligible accounts at or above the threshold (the IN_MARKET_QUANTILE score
- * of all accounts, at least IN_MARKET_MIN_SCORE), plus EXPLORE_SHARE of the list (at least
- * MIN_EXPLORE rows) picked from the other eligible, unlabelled accounts by an upper bound: the
- * highest logit + `bound` × sd (EXPLORE_BOUND).
- */
-export function selectInMarket(rows: readonly RankInput[], exploreShare = EXPLORE_SHARE, bound = EXPLORE_BOUND): { inMarket: Set<string>; explore: Set<string>; threshold: number } {
-  const scores = Float64Array.from(rows, (r) => r.score).sort();
-  const q = scores.length ? scores[Math.min(scores.length - 1, Math.floor(IN_MARKET_QUANTILE * scores.length))] : 1;
-  const threshold = Math.max(IN_MARKET_MIN_SCORE, q);
-  const inMarket = new Set(rows.filter((r) => r.eligible && r.score >= threshold).map((r) => r.store_id));
-  const want = exploreShare <= 0 ? 0 : Math.max(MIN_EXPLORE, Math.round((inMarket.size * exploreShare) / (1 - exploreShare)));
-  const upper = (r: RankInput) => (r.logit ?? Math.log(r.score / (1 - r.score))) + bound * (r.sd ?? 0);
-  const explore = new Set(
-    rows
-      .filter((r) => r.eligible && !r.labelled && !inMarket.has(r.store_id))
-      .sort((a, b) => upper(b) - upper(a) || (a.store_id < b.store_id ? -1 : 1))
-      .slice(0, want)
-      .map((r) => r.store_id),
-  );
-  for (const id of explore) inMarket.add(id);
-  return { inMarket, explore, threshold };
-}
-
 /** What workspace_models.model holds (the weights of each version are in model_weights). */
 export interface StoredModel {
   stamp: string;
@@ -266,13 +160,12 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const version = (prev?.version ?? 0) + 1;
 
   const labelled = new Set(labels.map((l) => l.store_id));
-  const recent = previousMonth(snap.latest);
   const logits = termsList.map((ts) => logitOf(model.weights, ts));
   // The posterior covariance once per fit; each account's spread is a sum over its own terms.
   const cov = posteriorCovariance(model);
   const sds = termsList.map((ts) => logitSd(cov, ts));
   const rankInputs = visible.map((s, k): RankInput => {
-    const eligible = s.month === snap.latest && !NOT_IN_MARKET.has(statuses.get(s.store_id) ?? 'open') && s.signals.some((g) => g.month >= recent);
+    const eligible = canBeInMarket(s, snap.latest, statuses.get(s.store_id));
     return {
       store_id: s.store_id,
       score: sigmoid(logits[k]),

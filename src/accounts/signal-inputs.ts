@@ -6,9 +6,12 @@
  *   - interactions of the store's category or plan with a signal type,
  *     `category+signal:<type>:<category>` and `plan+signal:<type>:<plan>`: "an apparel store that
  *     started advertising on a new network" can weigh more than apparel and a new network do
- *     apart (the pairwise terms of a GA²M, kept additive so the evidence still adds up).
- * Each is one input per value seen with the signal among at least MIN_PAIR_SHARE of the
- * workspace's accounts, and counts a signal as its strength, halved every month it ages.
+ *     apart (the pairwise terms of a GA²M, kept additive so the evidence still adds up);
+ *   - the store's category with an ad network it advertises on, `category+ads:<network>:<category>`:
+ *     "a home & garden store that advertises on Google" (a store's standing, no signal: 1 or 0).
+ * Each is one input per value seen among at least MIN_PAIR_SHARE of the workspace's accounts; a
+ * signal's pairs count it as its type's own input does (model.ts terms: its strength in the latest
+ * month; in an earlier one, the strength halved for every month past the one before the latest).
  * Pure: keys, wording and which inputs exist; the weights and priors are model.ts's.
  */
 import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
@@ -25,7 +28,8 @@ export const MAX_PAIRS = 200;
 export const SUBJECT = 'subject';
 export const CATEGORY_SIGNAL = 'category+signal';
 export const PLAN_SIGNAL = 'plan+signal';
-export type PairGroup = typeof SUBJECT | typeof CATEGORY_SIGNAL | typeof PLAN_SIGNAL;
+export const CATEGORY_ADS = 'category+ads';
+export type PairGroup = typeof SUBJECT | typeof CATEGORY_SIGNAL | typeof PLAN_SIGNAL | typeof CATEGORY_ADS;
 
 /** What a signal's subject names, by type (types without a subject have none). */
 const SUBJECT_NOUN: Partial<Record<SignalType, string>> = {
@@ -73,11 +77,19 @@ export function pairKeys(sig: RecentSignal, category: string | null, plan: strin
   return keys;
 }
 
+/** The keys of the category × ad network inputs a store has (one per network it advertises on). */
+export function standingPairKeys(s: { category: string | null; ads: readonly string[] }): string[] {
+  return s.category === null ? [] : [...new Set(s.ads)].map((n) => `${CATEGORY_ADS}:${n}:${s.category}`);
+}
+
 /** The pair inputs of a workspace: every key at least MIN_PAIR_SHARE of the stores show (each store counted once per key). */
-export function pairInputs(stores: ReadonlyArray<{ category: string | null; plan: string | null; signals: readonly RecentSignal[] }>, inWindow: (sig: RecentSignal) => boolean): string[] {
+export function pairInputs(
+  stores: ReadonlyArray<{ category: string | null; plan: string | null; ads: readonly string[]; signals: readonly RecentSignal[] }>,
+  inWindow: (sig: RecentSignal) => boolean,
+): string[] {
   const counts = new Map<string, number>();
   for (const s of stores) {
-    const seen = new Set<string>();
+    const seen = new Set<string>(standingPairKeys(s));
     for (const sig of s.signals) if (inWindow(sig)) for (const k of pairKeys(sig, s.category, s.plan)) seen.add(k);
     for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
   }
@@ -90,7 +102,7 @@ export function pairInputs(stores: ReadonlyArray<{ category: string | null; plan
     .sort();
 }
 
-/** A pair key's parts: its group, the signal type and the value (subject, category or plan). */
+/** A pair key's parts: its group, the signal type (the network, for category+ads) and the value (subject, category or plan). */
 export function splitPair(group: string, name: string): { type: SignalType; value: string } {
   const at = name.indexOf(':');
   return { type: name.slice(0, at) as SignalType, value: name.slice(at + 1) };
@@ -104,6 +116,7 @@ export function pairLabel(group: PairGroup, name: string): string {
   const { type, value } = splitPair(group, name);
   if (group === SUBJECT) return `Signal: ${subjectPhrase(type, value)} (which ${SUBJECT_NOUN[type] ?? 'subject'} it was)`;
   if (group === CATEGORY_SIGNAL) return `${article(value)} ${value} store that ${DID[type]}`;
+  if (group === CATEGORY_ADS) return `${article(value)} ${value} store that advertises on ${NETWORK_NAMES[type] ?? type}`;
   return `A store on the ${value} plan that ${DID[type]}`;
 }
 

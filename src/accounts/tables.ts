@@ -9,7 +9,7 @@ import { migration as m0009RankingVersions } from './migrations/0009-ranking-ver
 import { migration as m0021OutcomeScores } from './migrations/0021-outcome-scores.js';
 import { migration as m0022RankingLogitSd } from './migrations/0022-ranking-logit-sd.js';
 import { migration as m0025ImportedEvidence } from './migrations/0025-imported-evidence.js';
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { DealStage, LostReason } from '../deals/stages.js';
 
@@ -148,7 +148,6 @@ export interface OutcomesTable {
 
 export type AccountRow = Selectable<AccountsTable>;
 
-export type NewAccount = Insertable<AccountsTable>;
 
 export type OutcomeRow = Selectable<OutcomesTable>;
 

@@ -3,6 +3,7 @@
  * WWW-Authenticate; so is a key whose creator is no longer a member of its workspace.
  */
 import type { Db } from '../compose/database.js';
+import type { KeyLookup } from './key-cache.js';
 import { findKeyByHash, touchApiKey, type KeyWithWorkspace } from './keys-store.js';
 import { bearerKey, hashApiKey } from './keys.js';
 import { ApiProblem } from './problems.js';
@@ -26,14 +27,14 @@ export interface Authenticated extends KeyWithWorkspace {
   client?: string;
 }
 
-/** Finds the key; writes nothing (see touchDue). */
-export async function authenticate(db: Db, authorization: string | string[] | undefined, now: Date): Promise<Authenticated> {
+/** Finds the key (with `find`: default, in the database); writes nothing (see touchDue). */
+export async function authenticate(db: Db, authorization: string | string[] | undefined, now: Date, find: KeyLookup = findKeyByHash): Promise<Authenticated> {
   if (authorization === undefined) {
     throw new ApiProblem('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`.', challenge());
   }
   const key = bearerKey(authorization);
   if (!key) throw new ApiProblem('unauthorized', 'The Authorization header is not `Bearer <API_KEY>` with a storelens key.', challenge('invalid_request'));
-  const found = await findKeyByHash(db.kysely, hashApiKey(key));
+  const found = await find(db.kysely, hashApiKey(key));
   if (!found || found.key.revoked_at !== null) {
     throw new ApiProblem('unauthorized', 'The API key is unknown or revoked.', challenge('invalid_token'));
   }
@@ -41,7 +42,10 @@ export async function authenticate(db: Db, authorization: string | string[] | un
     throw new ApiProblem('unauthorized', 'The API key stopped working: the member who created it has left the workspace.', challenge('invalid_token'));
   }
   const last = found.key.last_used_at ? Date.parse(found.key.last_used_at) : 0;
-  return { ...found, touchDue: now.getTime() - last >= TOUCH_EVERY_MS || now.getTime() < last };
+  const touchDue = now.getTime() - last >= TOUCH_EVERY_MS || now.getTime() < last;
+  // The stamp is on its way (the caller records it): a remembered key (key-cache.ts) is not due again for a minute.
+  if (touchDue) found.key.last_used_at = now.toISOString();
+  return { ...found, touchDue };
 }
 
 /** Records the key's use when due (calls that reach no rate limiter: unknown routes). */

@@ -17,6 +17,7 @@ import { getOrCreateSetting } from '../db/settings.js';
 import type { Workspace } from '../workspaces/tables.js';
 import { type Authenticated, authenticate } from './auth.js';
 import { BODY_LIMIT } from './body.js';
+import type { KeyLookup } from './key-cache.js';
 import type { Capability, CapabilityLookup } from './capabilities.js';
 import { toProblem } from './error-handler.js';
 import { fingerprint, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
@@ -95,6 +96,8 @@ export interface ExecutorOptions {
    * passes one that also accepts OAuth access tokens, whose grants it derives at the call.
    */
   authenticate?: (authorization: string | string[] | undefined, now: Date) => Promise<Authenticated>;
+  /** How the default authentication finds a key by its hash (default: in the database; key-cache.ts remembers them). */
+  findKey?: KeyLookup;
 }
 
 export interface OperationExecutor {
@@ -136,7 +139,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   const inflight = new Map<string, Promise<CachedRead | undefined>>();
   const webhooks = opts.webhooks ?? (await webhookRuntime(db.kysely));
 
-  const authenticateCaller = opts.authenticate ?? ((authorization, at) => authenticate(db, authorization, at));
+  const authenticateCaller = opts.authenticate ?? ((authorization, at) => authenticate(db, authorization, at, opts.findKey));
   const log = opts.log ?? ((line: string) => console.error(line));
   /** The handler's result, checked against the route's schema when responses are validated. */
   const checked = opts.validateResponses

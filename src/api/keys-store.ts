@@ -67,6 +67,12 @@ export async function findKeyByHash(q: Kysely<Database>, hash: string): Promise<
   };
 }
 
+/** A workspace as authentication reads it (the columns findKeyByHash joins). Hot path of the key cache. */
+export async function findWorkspaceById(q: Kysely<Database>, id: string): Promise<Workspace | undefined> {
+  const [row] = await prepared(q, sql<Workspace>`select id, name, pilot_access, activations, ranking_version, accounts_version, created_at from workspaces where id = ${id}`);
+  return row;
+}
+
 export async function listApiKeys(q: Kysely<Database>, workspaceId: string): Promise<ApiKeyInfo[]> {
   const rows = await q
     .selectFrom('api_keys')

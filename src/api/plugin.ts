@@ -46,6 +46,8 @@ export interface ApiOptions {
   bodyLimit?: number;
   /** Told after a mutating operation committed (see ExecutorOptions.onWrite). */
   onWrite?: ExecutorOptions['onWrite'];
+  /** How a key is found by its hash (see ExecutorOptions.findKey). */
+  findKey?: ExecutorOptions['findKey'];
   /** Check every JSON success body against its route's response schema (see ExecutorOptions.validateResponses). */
   validateResponses?: boolean;
   /** Where a response mismatch is reported (default: console.error). */
@@ -71,7 +73,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const { db, routes } = opts;
   const now = opts.now ?? (() => new Date());
   const capability = capabilityReader(opts.capabilitiesPath);
-  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, webhooks: opts.webhooks, validateResponses: opts.validateResponses, log: opts.log });
+  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, findKey: opts.findKey, webhooks: opts.webhooks, validateResponses: opts.validateResponses, log: opts.log });
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
   // The document changes only with the manifest (read at call time): built again when an operation's capability changes.

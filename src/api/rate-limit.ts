@@ -6,8 +6,9 @@
  *
  * The database counts admitted calls only. A call far below its limit is not kept waiting for
  * the database: it is admitted on this process's estimate (the database's last answer plus this
- * process's calls since) and counted by a write behind it (one write for every call counted
- * meanwhile). The first call of a window in a process, and every call from half the limit on,
+ * process's calls since) and counted by a write behind it. Writes are grouped: one at a time per
+ * process, for every key and kind with calls since the last (one statement on PostgreSQL,
+ * committed without waiting for the disk: see rate-counters.ts). The first call of a window in a process, and every call from half the limit on,
  * asks the database: its write admits, in order, only the calls that fit below the limit. So a
  * call is refused only when the limit's worth of calls really were admitted (never before the
  * limit), one process holds the limit exactly, and P processes sharing a database can pass it
@@ -16,7 +17,7 @@
  * for it would wait behind a re-ranking's writes.
  */
 import type { Db } from '../compose/database.js';
-import { hitRateCounter, pruneRateCounters } from './rate-counters.js';
+import { type CounterWrite, hitRateCounters, pruneRateCounters } from './rate-counters.js';
 import { ApiProblem } from './problems.js';
 import type { CallKind } from './route-def.js';
 
@@ -51,49 +52,77 @@ interface Counter {
   /** calls in the write running now */
   writing: number;
   touchAt?: Date;
-  /** the last write queued; its answer covers every call counted before it ran */
-  written?: Promise<void>;
 }
+
+/** PostgreSQL's deadlock_detected: two processes' writes crossed; the calls are written again. */
+const DEADLOCK = '40P01';
 
 export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<CallKind, number>> = DEFAULT_LIMITS): RateLimiter {
   let currentWindow = 0;
   const counters = new Map<string, Counter>();
+  /** Counters with calls not yet written, for the next write. */
+  const pending = new Set<Counter>();
+  let writing = false;
 
-  /** Writes a counter's calls not yet written, after any write of it still running. */
-  const write = (c: Counter, limit: number): Promise<void> => {
-    const written = (c.written ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(async () => {
-        const admitted = c.admitted;
-        const asking = c.asking.splice(0);
-        const touchAt = c.touchAt;
-        if (admitted === 0 && asking.length === 0 && touchAt === undefined) return;
-        c.admitted = 0;
-        c.writing = admitted + asking.length;
-        c.touchAt = undefined;
-        try {
-          const r = await db.autocommit((q) => hitRateCounter(q, c.apiKeyId, c.kind, c.windowMs, { admitted, asking: asking.length, limit }, touchAt));
-          c.stored = r.count;
-          c.known = true;
-          // The first (count - prev - admitted) asking calls got in, in order.
-          const placed = r.count - r.prev - admitted;
-          asking.forEach((a, i) => a.resolve(i < placed ? r.prev + admitted + i + 1 : undefined));
-        } catch (e) {
-          // Admitted calls are counted again by the next write; asking ones fail with the write.
-          c.admitted += admitted;
-          c.touchAt ??= touchAt;
-          for (const a of asking) a.reject(e);
-          throw e;
-        } finally {
-          c.writing = 0;
-        }
+  /**
+   * One write at a time, for every counter with calls not yet written (group commit): the calls
+   * that arrive while a write runs go into the next one, so a busy process writes its counts in a
+   * few statements a second however many calls and keys there are.
+   */
+  const flush = async (): Promise<boolean> => {
+    const batch = [...pending];
+    pending.clear();
+    const taken = batch.map((c) => {
+      const t = { admitted: c.admitted, asking: c.asking.splice(0), touchAt: c.touchAt };
+      c.admitted = 0;
+      c.touchAt = undefined;
+      c.writing = t.admitted + t.asking.length;
+      return t;
+    });
+    const writes: CounterWrite[] = batch.map((c, i) => ({ apiKeyId: c.apiKeyId, kind: c.kind, windowMs: c.windowMs, admitted: taken[i]!.admitted, asking: taken[i]!.asking.length, limit: limits[c.kind] }));
+    const touches = new Map<string, Date>();
+    taken.forEach((t, i) => t.touchAt && touches.set(batch[i]!.apiKeyId, t.touchAt));
+    try {
+      const counted = await db.autocommit((q) => hitRateCounters(q, writes, touches));
+      batch.forEach((c, i) => {
+        const r = counted[i]!;
+        const { admitted, asking } = taken[i]!;
+        c.stored = r.count;
+        c.known = true;
+        // The first (count - prev - admitted) asking calls got in, in order.
+        const placed = r.count - r.prev - admitted;
+        asking.forEach((a, k) => a.resolve(k < placed ? r.prev + admitted + k + 1 : undefined));
       });
-    c.written = written;
-    const settled = () => {
-      if (c.written === written) c.written = undefined;
-    };
-    written.then(settled, settled);
-    return written;
+      return true;
+    } catch (e) {
+      const again = (e as { code?: string }).code === DEADLOCK;
+      batch.forEach((c, i) => {
+        const t = taken[i]!;
+        // Admitted calls are counted by the next write; asking ones fail with this one (or wait for the next after a deadlock).
+        c.admitted += t.admitted;
+        c.touchAt ??= t.touchAt;
+        if (again) c.asking.unshift(...t.asking);
+        else for (const a of t.asking) a.reject(e);
+        if (c.admitted > 0 || c.asking.length > 0 || c.touchAt) pending.add(c);
+      });
+      // After any other failure the next call starts the next write (no retry loop against a database that is down).
+      return again;
+    } finally {
+      for (const c of batch) c.writing = 0;
+    }
+  };
+  /** Starts a write now when none runs; else the running one starts the next when it ends. */
+  const schedule = () => {
+    if (writing) return;
+    writing = true;
+    void (async () => {
+      try {
+        while (pending.size > 0 && (await flush()));
+      } finally {
+        // In the same turn as the last check of `pending`: a call arriving after it starts a write of its own.
+        writing = false;
+      }
+    })();
   };
 
   return {
@@ -103,12 +132,8 @@ export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<Cal
       const limit = limits[kind];
       if (windowMs !== currentWindow) {
         currentWindow = windowMs;
-        // Past windows are forgotten; calls admitted and not yet written are written once more (best effort).
-        for (const [id, c] of counters) {
-          if (c.windowMs >= windowMs) continue;
-          counters.delete(id);
-          if (c.admitted > 0 && !c.written) write(c, limits[c.kind]).catch(() => undefined);
-        }
+        // Past windows are forgotten here; calls admitted and not yet written stay pending and are written.
+        for (const [id, c] of counters) if (c.windowMs < windowMs) counters.delete(id);
         // Behind the call too: nothing waits for old windows to go.
         void pruneRateCounters(db.kysely, windowMs - WINDOW_MS).catch(() => undefined);
       }
@@ -118,16 +143,16 @@ export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<Cal
       if (touchAt) c.touchAt = touchAt;
       const estimate = c.stored + c.writing + c.admitted + c.asking.length + 1;
       let count: number | undefined;
+      pending.add(c);
       if (c.known && estimate <= limit / 2) {
-        // Far below the limit: answered now, counted by the write behind it.
+        // Far below the limit: answered now, counted by the write behind it (a failed write's calls go into the next).
         c.admitted += 1;
         count = estimate;
-        // A failed write behind a call is the next call's to retry (it writes this count again).
-        write(c, limit).catch(() => undefined);
+        schedule();
       } else {
         // Judged by the database: admitted only while the stored count of admitted calls is below the limit.
         const place = new Promise<number | undefined>((resolve, reject) => c.asking.push({ resolve, reject }));
-        write(c, limit).catch(() => undefined);
+        schedule();
         count = await place;
       }
       const reset = Math.max(1, Math.ceil((windowMs + WINDOW_MS - nowMs) / 1000));

@@ -4,6 +4,7 @@
  */
 import { migration as m0001ApiPlatform } from './migrations/0001-api-platform.js';
 import { migration as m0016RateCounterPrev } from './migrations/0016-rate-counter-prev.js';
+import { migration as m0026AuthNotices } from './migrations/0026-auth-notices.js';
 import type { Selectable } from 'kysely';
 
 export interface ApiKeysTable {
@@ -55,4 +56,5 @@ export interface ApiTables {
 export const apiMigrations = {
   '0001_api_platform': m0001ApiPlatform,
   '0016_rate_counter_prev': m0016RateCounterPrev,
+  '0026_auth_notices': m0026AuthNotices,
 };

@@ -1,21 +1,29 @@
 /**
- * The api benchmark: req/s and p99 latency of `GET /api/v1/accounts?limit=50` and of
- * `POST /api/v1/outcomes` (a fresh Idempotency-Key per request), side by side with a Fastify
- * hello-world measured in the same run. The servers listen on 127.0.0.1 in this process; the
- * load generator (autocannon) runs in a child process, so it never shares their event loop.
+ * The api benchmark, on the surface a caller touches: req/s (2xx only) and p99 latency of
+ * `GET /api/v1/accounts?limit=50` and of `POST /api/v1/outcomes` (a fresh Idempotency-Key per
+ * request), on SQLite and — when DATABASE_URL is set — on PostgreSQL, with where each request's
+ * time goes (api-profile.ts). The reads are compared with a bare node:http server answering the
+ * very bytes of the page the API answered (goal ≥ 0.5×), PostgreSQL's reads with SQLite's (goal
+ * ≥ 0.5×), and the reads of an app that counts metrics and logs each request (to a file, through
+ * the buffered destination the command line uses) with the same reads without (goal ≥ 0.9×).
+ * One process and two are scaleout.ts. The servers listen on 127.0.0.1 in this process; the load
+ * generator (autocannon) runs in a child process, so it never shares their event loop.
  *
- * The database is a temporary SQLite file with one workspace, 500 accounts and many keys, with
- * the default per-key limits (read 120, write 20 per minute): requests go round-robin over
- * enough keys that no key passes its limit during the run, so every request takes the same
- * path as a real call (auth, scope, counted rate limit, idempotency) and answers 200.
+ * Every request takes the path of a real call (auth, scope, the counted rate limit,
+ * idempotency) under the default per-key limits (read 120, write 20 a minute): the requests go
+ * round-robin over enough keys, and a run stops when its keys' budget is spent (api-load.ts), so
+ * no request meets a 429 the benchmark caused. A figure is only printed when at most 1% of the
+ * responses were not 2xx (index.ts).
  */
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../compose/database.js';
+import { bareServer, capturePage, type PhaseTimes, profileCpu, timePhases } from './api-profile.js';
 
 /** One measured operation. */
 export interface OpFigures {
@@ -27,20 +35,40 @@ export interface OpFigures {
   /** Responses that were not 2xx, and socket errors or timeouts (both should be 0). */
   non2xx: number;
   errors: number;
+  /** How long the run really lasted (it ends early when its keys' budget is spent). */
+  seconds?: number;
+  budgetEnded?: boolean;
+  /**
+   * CPU time of this process per request, µs (the server's when it runs in this process: the
+   * load generator is a child). Less moved by other work on the machine than a rate is.
+   */
+  cpuPerRequest?: number;
+}
+
+/** One database's figures, with where a request's time went. */
+export interface DatabaseFigures {
+  database: 'SQLite' | 'PostgreSQL';
+  reads: OpFigures;
+  writes: OpFigures;
+  readPhases: PhaseTimes;
+  writePhases: PhaseTimes;
+  /** Share of CPU samples of each part of a request (api-profile.ts), over a run of its own. */
+  readCpu: [string, number][];
+  writeCpu: [string, number][];
 }
 
 export interface ApiBenchResult {
-  hello: OpFigures;
-  reads: OpFigures;
-  /** The same reads on an app that counts metrics and logs each request (JSON lines to a file). */
+  /** Bytes of the page GET /accounts?limit=50 answers (gzipped, as the load generator takes it). */
+  pageBytes: number;
+  /** A bare node:http server answering those bytes. */
+  bare: OpFigures;
+  sqlite: DatabaseFigures;
+  /** The reads with metrics and request logs, and the plain reads they alternate with (A B A B). */
   observedReads: OpFigures;
-  writes: OpFigures;
-  /** observedReads.rps / reads.rps (goal ≥ 0.9). */
-  observedRatio: number;
-  /** reads.rps / hello.rps (goal ≥ 0.5). */
-  readRatio: number;
-  /** writes.rps / hello.rps. */
-  writeRatio: number;
+  plainReads: OpFigures;
+  postgres?: DatabaseFigures;
+  /** Keys each run gets, per kind. */
+  keys: { read: number; write: number };
   connections: number;
   seconds: number;
 }
@@ -50,14 +78,9 @@ export interface ApiBenchOptions {
   seconds?: number;
   /** Concurrent connections (default 32). */
   connections?: number;
-  /** Keys per operation; default: enough for 8,000 req/s over the run without passing a limit. */
-  readKeys?: number;
-  writeKeys?: number;
-  /** Operations to measure (default all three; for profiling one at a time). */
-  only?: readonly ('hello' | 'reads' | 'observed' | 'writes')[];
+  /** PostgreSQL: the same measurements in a schema of their own there. */
+  databaseUrl?: string;
 }
-
-const SKIPPED: OpFigures = { rps: NaN, p99: NaN, requests: 0, non2xx: 0, errors: 0 };
 
 /** The load generator's entry module, beside this one (in dist/ as in src/). */
 const LOAD_CHILD = fileURLToPath(new URL('./api-load.js', import.meta.url));
@@ -65,7 +88,10 @@ const LOAD_CHILD = fileURLToPath(new URL('./api-load.js', import.meta.url));
 export const BENCH_ACCOUNTS = 500;
 const READ_LIMIT = 120;
 const WRITE_LIMIT = 20;
-const CEILING_RPS = 8_000;
+/** Keys are issued for runs of these rates; a faster run ends when its budget is spent. */
+const READ_CEILING_RPS = 12_000;
+const WRITE_CEILING_RPS = 4_000;
+const PROFILE_SECONDS = 3;
 
 /** A request plan for the load generator (sent to the child process). */
 export interface LoadPlan {
@@ -83,80 +109,129 @@ export interface LoadPlan {
 export async function benchApi(log: (line: string) => void, opts: ApiBenchOptions = {}): Promise<ApiBenchResult> {
   const seconds = opts.seconds ?? 10;
   const connections = opts.connections ?? 32;
-  const readKeys = opts.readKeys ?? Math.ceil((CEILING_RPS * seconds) / READ_LIMIT);
-  const writeKeys = opts.writeKeys ?? Math.ceil((CEILING_RPS * seconds) / WRITE_LIMIT);
-
-  const { default: Fastify } = await import('fastify');
-  const { buildApiApp } = await import('../compose/api-app.js');
+  const keys = { read: Math.ceil((READ_CEILING_RPS * seconds) / READ_LIMIT), write: Math.ceil((WRITE_CEILING_RPS * seconds) / WRITE_LIMIT) };
   const { openDatabase } = await import('../compose/database.js');
   const { Metrics } = await import('../ops/metrics.js');
-  const { createLogger } = await import('../ops/logger.js');
-  const { createWriteStream } = await import('node:fs');
+  const { createLogger, flushLog } = await import('../ops/logger.js');
+  const { openSync, closeSync } = await import('node:fs');
+  const { Writable } = await import('node:stream');
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-api-'));
   const db = await openDatabase({ dbPath: path.join(dir, 'bench.db') });
-  const hello = Fastify({ logger: false });
-  hello.get('/', async () => ({ hello: 'world' }));
-  let api: Awaited<ReturnType<typeof buildApiApp>> | undefined;
-  let observed: Awaited<ReturnType<typeof buildApiApp>> | undefined;
-  let logFile: ReturnType<typeof createWriteStream> | undefined;
+  const closers: (() => Promise<unknown> | void)[] = [];
   try {
-    const { issue } = await seedBenchWorkspace(db, new Date());
-    log(`api: issuing ${readKeys} read keys and ${writeKeys} write keys …`);
-    const read = await issue(readKeys, 'read');
-    // The observed reads run in two halves around a second half of the plain reads (A B A B), so
-    // that a machine busier at one moment than another weighs on both alike.
-    const halfKeys = Math.ceil(readKeys / 2);
-    const observedRead = [await issue(halfKeys, 'read'), await issue(halfKeys, 'read')];
-    const plainAgain = await issue(halfKeys, 'read');
-    const write = await issue(writeKeys, 'write');
-
-    api = await buildApiApp({ db });
-    // As `api --ops-port`: metrics counted (and scraped by nobody meanwhile) and a log line per request.
-    logFile = createWriteStream(path.join(dir, 'api.log'));
-    const metrics = new Metrics();
-    observed = await buildApiApp({ db, metrics, requestLog: true, loggerInstance: createLogger({ format: 'json', stream: logFile }) });
-    const apiBase = await listen(api);
+    const bench = await databaseBench(db, 'SQLite', { log, seconds, connections, keys });
+    closers.push(bench.close);
+    // As `api --ops-port`: metrics counted (and scraped by nobody meanwhile) and a log line per
+    // request, written to a file through the buffered destination the command line gives stderr.
+    const logFd = openSync(path.join(dir, 'api.log'), 'a');
+    closers.push(() => closeSync(logFd));
+    const logger = createLogger({ format: 'json', stream: new Writable({ write: (_c, _e, done) => done() }), fd: logFd });
+    closers.push(() => flushLog(logger));
+    const { buildApiApp } = await import('../compose/api-app.js');
+    const observed = await buildApiApp({ db, metrics: new Metrics(), requestLog: true, loggerInstance: logger });
+    closers.push(() => observed.close());
     const observedBase = await listen(observed);
-    const helloBase = await listen(hello);
 
-    const only = new Set(opts.only ?? ['hello', 'reads', 'observed', 'writes']);
-    const measure = async (what: 'hello' | 'reads' | 'observed' | 'writes', title: string, plan: LoadPlan) => {
-      if (!only.has(what)) return SKIPPED;
-      log(`api: ${title}, ${seconds} s, ${connections} connections …`);
-      return runLoad(plan);
-    };
-    const helloFigures = await measure('hello', 'hello-world', { url: `${helloBase}/`, method: 'GET', connections, seconds });
-    const reads = await measure('reads', 'GET /accounts?limit=50', { url: `${apiBase}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds, keys: read, uses: READ_LIMIT });
+    const page = await capturePage(`${bench.base}/api/v1/accounts?limit=50`, (await bench.issue(1, 'read'))[0]!);
+    if (page.status !== 200) throw new Error(`bench: api: GET /accounts?limit=50 answered ${page.status}`);
+    const bare = await bareServer(page);
+    closers.push(bare.close);
+    log(`api: bare node:http answering the page's ${page.body.length} bytes, ${seconds} s, ${connections} connections …`);
+    const bareFigures = await runLoad({ url: `${bare.url}/`, method: 'GET', connections, seconds });
+
+    const measured = await bench.measure();
+    // The plain and the observed reads alternate in halves (A B A B), so that a machine busier at
+    // one moment than another weighs on both alike.
     const half = Math.max(1, Math.round(seconds / 2));
-    const readsHalf = (keys: string[], base: string) => ({ url: `${base}/api/v1/accounts?limit=50`, method: 'GET' as const, connections, seconds: half, keys, uses: READ_LIMIT });
-    const o1 = await measure('observed', 'GET /accounts?limit=50 with metrics and request logs (1 of 2)', readsHalf(observedRead[0]!, observedBase));
-    const p2 = await measure('observed', 'GET /accounts?limit=50 without (2 of 2)', readsHalf(plainAgain, apiBase));
-    const o2 = await measure('observed', 'GET /accounts?limit=50 with metrics and request logs (2 of 2)', readsHalf(observedRead[1]!, observedBase));
-    const observedReads = combine(o1, o2);
-    const plainForRatio = combine(reads, p2);
-    const writes = await measure('writes', 'POST /outcomes', { url: `${apiBase}/api/v1/outcomes`, method: 'POST', connections, seconds, keys: write, uses: WRITE_LIMIT, outcomes: { accounts: BENCH_ACCOUNTS } });
-    for (const [name, f] of [['hello-world', helloFigures], ['reads', reads], ['observed reads', observedReads], ['writes', writes]] as const) {
-      if (f.non2xx || f.errors) log(`api: warning: ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
-    }
-    return {
-      hello: helloFigures,
-      reads,
-      observedReads,
-      writes,
-      observedRatio: observedReads.rps / plainForRatio.rps,
-      readRatio: reads.rps / helloFigures.rps,
-      writeRatio: writes.rps / helloFigures.rps,
-      connections,
-      seconds,
+    const readsHalf = async (base: string, title: string) => {
+      log(`api: SQLite: GET /accounts?limit=50 ${title}, ${half} s …`);
+      return runLoad({ url: `${base}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds: half, keys: await bench.issue(Math.ceil(keys.read / 2), 'read'), uses: READ_LIMIT });
     };
+    const p1 = await readsHalf(bench.base, 'without (1 of 2)');
+    const o1 = await readsHalf(observedBase, 'with metrics and request logs (1 of 2)');
+    const p2 = await readsHalf(bench.base, 'without (2 of 2)');
+    const o2 = await readsHalf(observedBase, 'with metrics and request logs (2 of 2)');
+
+    const sqlite = await bench.profile(measured);
+    let postgres: DatabaseFigures | undefined;
+    if (opts.databaseUrl) postgres = await onPostgres(opts.databaseUrl, (pgDb) => databaseBench(pgDb, 'PostgreSQL', { log, seconds, connections, keys }));
+    return { pageBytes: page.body.length, bare: bareFigures, sqlite, observedReads: combine(o1, o2), plainReads: combine(p1, p2), postgres, keys, connections, seconds };
   } finally {
-    await hello.close();
-    await api?.close();
-    await observed?.close();
-    logFile?.end();
+    for (const close of closers.reverse()) await close();
     await db.close();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The plain app over `db`, its keys, and the measurement of reads and writes with their profiles. */
+async function databaseBench(db: Db, database: DatabaseFigures['database'], o: { log: (line: string) => void; seconds: number; connections: number; keys: ApiBenchResult['keys'] }) {
+  const { buildApiApp } = await import('../compose/api-app.js');
+  const { issue } = await seedBenchWorkspace(db, new Date());
+  const app = await buildApiApp({ db });
+  const phases = timePhases(app);
+  const base = await listen(app);
+  const { log, seconds, connections } = o;
+  const reads = (s: number, keys: string[]): LoadPlan => ({ url: `${base}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds: s, keys, uses: READ_LIMIT });
+  const writes = (s: number, keys: string[]): LoadPlan => ({ url: `${base}/api/v1/outcomes`, method: 'POST', connections, seconds: s, keys, uses: WRITE_LIMIT, outcomes: { accounts: BENCH_ACCOUNTS } });
+  const run = async (title: string, plan: LoadPlan) => {
+    log(`api: ${database}: ${title}, ${plan.seconds} s, ${connections} connections, ${plan.keys!.length} keys …`);
+    phases.reset();
+    const figures = await runLoad(plan);
+    return { figures, phases: phases.read() };
+  };
+  const profiled = async (title: string, plan: LoadPlan) => {
+    log(`api: ${database}: ${title} under the CPU profiler, ${plan.seconds} s …`);
+    return (await profileCpu(() => runLoad(plan))).shares;
+  };
+  return {
+    base,
+    issue: (n: number, kind: 'read' | 'write') => {
+      log(`api: ${database}: issuing ${n} ${kind} keys …`);
+      return issue(n, kind);
+    },
+    close: () => app.close(),
+    measure: async (): Promise<DatabaseFigures> => {
+      const keys = (n: number, kind: 'read' | 'write') => {
+        log(`api: ${database}: issuing ${n} ${kind} keys …`);
+        return issue(n, kind);
+      };
+      const r = await run('GET /accounts?limit=50', reads(seconds, await keys(o.keys.read, 'read')));
+      const w = await run('POST /outcomes', writes(seconds, await keys(o.keys.write, 'write')));
+      return { database, reads: r.figures, writes: w.figures, readPhases: r.phases, writePhases: w.phases, readCpu: [], writeCpu: [] };
+    },
+    /** The CPU profiles, last: the profiler leaves code to optimise again, which would weigh on the run after it. */
+    profile: async (figures: DatabaseFigures): Promise<DatabaseFigures> => {
+      const keys = (n: number, kind: 'read' | 'write') => issue(n, kind);
+      const readCpu = await profiled('GET /accounts?limit=50', reads(PROFILE_SECONDS, await keys(Math.ceil((o.keys.read * PROFILE_SECONDS) / seconds), 'read')));
+      const writeCpu = await profiled('POST /outcomes', writes(PROFILE_SECONDS, await keys(Math.ceil((o.keys.write * PROFILE_SECONDS) / seconds), 'write')));
+      return { ...figures, readCpu, writeCpu };
+    },
+  };
+}
+
+/** Runs `bench` over a fresh schema of the PostgreSQL database at `databaseUrl`, dropped afterwards. */
+async function onPostgres(databaseUrl: string, bench: (db: Db) => Promise<{ measure(): Promise<DatabaseFigures>; profile(f: DatabaseFigures): Promise<DatabaseFigures>; close(): Promise<unknown> }>): Promise<DatabaseFigures> {
+  const { default: pg } = await import('pg');
+  const { openDatabase } = await import('../compose/database.js');
+  const schema = `bench_api_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`create schema "${schema}"`);
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const db = await openDatabase({ databaseUrl: url.toString() });
+  try {
+    const b = await bench(db);
+    try {
+      return await b.profile(await b.measure());
+    } finally {
+      await b.close();
+    }
+  } finally {
+    await db.close();
+    await admin.query(`drop schema "${schema}" cascade`);
+    await admin.end();
   }
 }
 
@@ -202,7 +277,8 @@ async function listen(app: { listen(o: { port: number; host: string }): Promise<
 
 /** Two measurements of one operation as one: mean rate, the worse p99, counts added. */
 function combine(a: OpFigures, b: OpFigures): OpFigures {
-  return { rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, non2xx: a.non2xx + b.non2xx, errors: a.errors + b.errors };
+  const cpu = a.cpuPerRequest !== undefined && b.cpuPerRequest !== undefined ? (a.cpuPerRequest * a.requests + b.cpuPerRequest * b.requests) / Math.max(a.requests + b.requests, 1) : undefined;
+  return { rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, non2xx: a.non2xx + b.non2xx, errors: a.errors + b.errors, cpuPerRequest: cpu };
 }
 
 /** Runs one plan in a child process (src/bench/api-load.ts), which gets it over IPC. */
@@ -210,7 +286,13 @@ export function runLoad(plan: LoadPlan): Promise<OpFigures> {
   return new Promise((resolve, reject) => {
     const child = fork(LOAD_CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let result: OpFigures | undefined;
-    child.on('message', (m) => (result = m as OpFigures));
+    let cpu = process.cpuUsage();
+    child.on('message', (m) => {
+      const used = process.cpuUsage(cpu);
+      result = m as OpFigures;
+      result.cpuPerRequest = (used.user + used.system) / Math.max(result.requests, 1);
+    });
+    child.on('spawn', () => (cpu = process.cpuUsage()));
     child.on('error', reject);
     child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`the load generator exited with ${code}`))));
     child.send(plan);

@@ -3,7 +3,9 @@
  * ratios (`storelens bench`, which `npm run bench` runs, prints them). Not a test: nothing here
  * fails a build.
  */
+import os from 'node:os';
 import path from 'node:path';
+import { apiLines, scaleoutLines } from './api-lines.js';
 import type { BENCHMARKS } from '../settings/table.js';
 import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
@@ -11,6 +13,7 @@ import { benchIngest } from './ingest.js';
 import { benchRanking } from './ranking.js';
 import { benchScaleout } from './scaleout.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
+import type { Rule } from './learning-policies.js';
 import { benchPublish, type PublishBenchResult, type PublishRun } from './publish.js';
 import type { ReleaseStorageResult } from './release-storage.js';
 import { benchServeOnPanel } from './serve.js';
@@ -30,7 +33,10 @@ export interface BenchOptions {
   readonly to: string;
   readonly data: string;
   readonly only: readonly BenchName[];
-  /** PostgreSQL for the scale-out benchmark (skipped without it). */
+  /** The learning benchmark's seeds (1 to n) and hidden rules. */
+  readonly learningSeeds?: number;
+  readonly learningRules?: readonly Rule[];
+  /** PostgreSQL for the api and scale-out benchmarks (their PostgreSQL runs are skipped without it). */
   readonly databaseUrl?: string;
 }
 
@@ -60,13 +66,8 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     );
   }
   if (only.has('api')) {
-    const r = await benchApi(log);
-    const op = (f: { rps: number; p99: number }) => `${fmt(f.rps, 0)} req/s, p99 ${fmt(f.p99, 1)} ms`;
-    results.push(
-      `api: hello-world ${op(r.hello)}; GET /accounts?limit=50 ${op(r.reads)}, ratio ${fmt(r.readRatio)} (goal ≥ 0.5); ` +
-        `with metrics and request logs ${op(r.observedReads)}, ratio ${fmt(r.observedRatio)} to without (goal ≥ 0.9); ` +
-        `POST /outcomes ${op(r.writes)}, ratio ${fmt(r.writeRatio)} (goal ≥ 2,000 outcomes/s on SQLite)`,
-    );
+    const r = await benchApi(log, { databaseUrl: opts.databaseUrl });
+    results.push(...apiLines(r, os.availableParallelism()));
   }
   if (only.has('ingest')) {
     const r = await benchIngest({ stores: opts.ingestStores, from: opts.from, to: opts.to, dataDir: path.resolve(opts.data), log });
@@ -93,18 +94,13 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     );
   }
   if (only.has('scaleout')) {
-    if (opts.databaseUrl === undefined) results.push('scaleout: skipped (set DATABASE_URL to a PostgreSQL database: the api processes and the worker share it)');
-    else {
-      const r = await benchScaleout(opts.databaseUrl, processEnv, log);
-      const op = (f: { rps: number; p99: number }) => `${fmt(f.rps, 0)} req/s, p99 ${fmt(f.p99, 1)} ms`;
-      results.push(
-        `scaleout (PostgreSQL, ${r.connections} connections): GET /accounts?limit=50 ${op(r.one.reads)} with one api process, ${op(r.two.reads)} with two api processes and a worker (ratio ${fmt(r.two.reads.rps / r.one.reads.rps)}); ` +
-          `POST /outcomes ${op(r.one.writes)} vs ${op(r.two.writes)} (ratio ${fmt(r.two.writes.rps / r.one.writes.rps)})`,
-      );
-    }
+    const runs = [await benchScaleout(undefined, processEnv, log)];
+    if (opts.databaseUrl !== undefined) runs.push(await benchScaleout(opts.databaseUrl, processEnv, log));
+    results.push(...scaleoutLines(runs, os.availableParallelism()));
+    if (opts.databaseUrl === undefined) results.push('scaleout: PostgreSQL skipped (set DATABASE_URL to a PostgreSQL database: the api processes and the worker share a schema of their own there)');
   }
   if (only.has('learning')) {
-    const r = await benchLearning(LEARNING_PANEL, log);
+    const r = await benchLearning({ ...LEARNING_PANEL, seeds: opts.learningSeeds ?? LEARNING_PANEL.seeds, rules: opts.learningRules }, log);
     results.push(...learningLines(r));
   }
   return results;
@@ -170,6 +166,7 @@ function learningLines(r: LearningBenchResult): string[] {
       const f = r.final[rule]![arm];
       lines.push(
         `learning: after ${outcomes} outcomes, ${rule}, ${arm}: E-P@50 in the list's order ${iv(f.listed)} (mean [95% interval]), worst seed ${fmt(f.listed.worst)}; ` +
+          `of every account ${iv(f.listedOfAll)}, worst seed ${fmt(f.listedOfAll.worst)}; ` +
           `wins among the ${outcomes} worked ${iv(f.wins)}; E-P@50 by score ${iv(f.ep)}, worst seed ${fmt(f.ep.worst)}; NDCG@50 ${iv(f.ndcg)}; ` +
           `before any outcome ρ(position, score) outside explore rows ${fmt(f.rho.mean)} (lowest ${fmt(f.rho.worst)}); rounds where the list by score would have worked other accounts: ${f.reordered}`,
       );

@@ -16,9 +16,14 @@
  *   - the outcomes are recorded with `POST /api/v1/outcomes` and the workspace is refreshed
  *     (refreshWorkspace, as the worker does after an outcome).
  * After every round, on the accounts not yet worked by that arm:
- *   E-P@50 in the list's order = Σ p over the next 50 in the list's order ÷ Σ p over the oracle's
- *             top 50 (by p); under a rule of conjunctions p is 0 or 1, and this is P@50 while
- *             50 stores that meet it remain;
+ *   E-P@50 in the list's order = Σ p over the next 50 in the list's order ÷ Σ p over the best 50
+ *             (by p) the list could hold: accounts that can be in market at all (canBeInMarket:
+ *             present in the latest month with a signal in it or the month before), whatever
+ *             their score. Under a rule of conjunctions p is 0 or 1, and this is P@50 while 50
+ *             such stores that meet it remain (and the share of those left that the next 50
+ *             hold once fewer do: an agency that has worked most of them is not served worse);
+ *   … of every account: the same over the best 50 of every account, those the list cannot hold
+ *             (no recent signal) included: the figure before;
  *   E-P@50 by score = the same over the 50 best-scored (filter=all, the model's ranking alone);
  *   NDCG@50 = DCG of the model's top 50 by score with p as gain ÷ the oracle's.
  * Also, per arm: the wins among the accounts worked; before any outcome, Spearman's ρ between
@@ -33,6 +38,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { canBeInMarket } from '../accounts/in-market.js';
 import { refreshWorkspace, type RefreshOptions } from '../accounts/refresh.js';
 import { openDatabase, type Db } from '../compose/database.js';
 import { buildApiApp } from '../compose/api-app.js';
@@ -66,8 +72,12 @@ const AGENCY = 'agency@example.com';
 export const LEARNING_PANEL = { stores: 3600, from: '2026-06', to: '2026-10', seeds: 10, rounds: 8 } as const;
 
 export interface Figures {
-  /** E-P@50 in the list's order, E-P@50 by score and NDCG@50 by score, before any outcome (index 0) and after each round. */
+  /**
+   * E-P@50 in the list's order (of what the list could hold, and of every account), E-P@50 by
+   * score and NDCG@50 by score, before any outcome (index 0) and after each round.
+   */
   listed: number[];
+  listedOfAll: number[];
   ep: number[];
   ndcg: number[];
   /** Wins among the accounts worked (cumulative, index 0 = 0). */
@@ -182,11 +192,16 @@ function asRead(answered: readonly AccountRow[], all: readonly AccountRow[]): Ac
 
 const byScore = (rows: readonly AccountRow[]) => [...rows].sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1));
 
-/** E-P@k and NDCG@k of the first k unworked rows in the order given. */
-export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string, number>, labelled: ReadonlySet<string>, k = TOP): { ep: number; ndcg: number } {
-  const gains = rows.filter((r) => !labelled.has(r.store_id)).map((r) => truth.get(r.store_id) ?? 0);
+/**
+ * E-P@k and NDCG@k of the first k unworked rows in the order given, against the best k unworked
+ * rows (when `held` is given, of those it holds, what the list could hold, and the first k).
+ */
+export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string, number>, labelled: ReadonlySet<string>, k = TOP, held?: ReadonlySet<string>): { ep: number; ndcg: number } {
+  const open = rows.filter((r) => !labelled.has(r.store_id));
+  const gains = open.map((r) => truth.get(r.store_id) ?? 0);
   const model = gains.slice(0, k);
-  const oracle = [...gains].sort((a, b) => b - a).slice(0, k);
+  // The rows read below a list that ran short count among the best too (the figure stays ≤ 1).
+  const oracle = (held ? open.filter((r, j) => j < k || held.has(r.store_id)).map((r) => truth.get(r.store_id) ?? 0) : gains).sort((a, b) => b - a).slice(0, k);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const dcg = (xs: number[]) => xs.reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
   return { ep: sum(model) / sum(oracle), ndcg: dcg(model) / dcg(oracle) };
@@ -236,6 +251,8 @@ export async function simulateLearning(
     const months = await ingestedMonths(db.kysely);
     const latest = months[months.length - 1].month;
     const stores = await loadSnapshots(db.kysely, latest);
+    // What the in-market list could hold at all (the bench sets no status).
+    const holdable = new Set(stores.filter((s) => canBeInMarket(s, latest)).map((s) => s.store_id));
     const out: SeedFigures = {};
     for (const rule of o.rules ?? RULES) {
       const parts = rule === 'generator truth' ? undefined : (o.parts?.[rule] ?? RULE_PARTS[rule]);
@@ -255,13 +272,14 @@ export async function simulateLearning(
         let answered = await answeredList(api.base, key);
         let all = await ranking(db, wsId);
         const measure = () => {
-          const inList = precision(asRead(answered, all), truth, labelled);
+          const read = asRead(answered, all);
           const scored = precision(byScore(all), truth, labelled);
-          return { listed: inList.ep, ep: scored.ep, ndcg: scored.ndcg };
+          return { listed: precision(read, truth, labelled, TOP, holdable).ep, listedOfAll: precision(read, truth, labelled).ep, ep: scored.ep, ndcg: scored.ndcg };
         };
         const first = measure();
         const figures: Figures = {
           listed: [first.listed],
+          listedOfAll: [first.listedOfAll],
           ep: [first.ep],
           ndcg: [first.ndcg],
           wins: [0],
@@ -286,6 +304,7 @@ export async function simulateLearning(
           }
           const f = measure();
           figures.listed.push(f.listed);
+          figures.listedOfAll.push(f.listedOfAll);
           figures.ep.push(f.ep);
           figures.ndcg.push(f.ndcg);
           figures.wins.push(figures.wins[round - 1] + outcomes.filter((x) => x.won).length);
@@ -296,7 +315,7 @@ export async function simulateLearning(
           : '';
         const f2 = (x: number) => x.toFixed(2);
         o.log?.(
-          `learning: seed ${o.seed} ${rule}, ${arm}: E-P@50 in the list's order ${figures.listed.map(f2).join(' ')}; by score ${figures.ep.map(f2).join(' ')}; ` +
+          `learning: seed ${o.seed} ${rule}, ${arm}: E-P@50 in the list's order ${figures.listed.map(f2).join(' ')} (of every account ${figures.listedOfAll.map(f2).join(' ')}); by score ${figures.ep.map(f2).join(' ')}; ` +
             `wins ${figures.wins[o.rounds]}; rho ${f2(figures.rho)}; rounds reordered ${figures.reordered}${worked}`,
         );
         byArm[arm] = figures;
@@ -321,8 +340,9 @@ export interface LearningBenchResult {
 }
 
 export interface ArmResult {
-  /** E-P@50 in the list's order, and by score. */
+  /** E-P@50 in the list's order (of what the list could hold, and of every account), and by score. */
   listed: Interval & { worst: number };
+  listedOfAll: Interval & { worst: number };
   ep: Interval & { worst: number };
   ndcg: Interval;
   /** Wins among the accounts worked. */
@@ -376,9 +396,10 @@ export async function benchLearning(
       const of = runs.map((x) => x[rule]![arm]!);
       const avg = (k: 'listed' | 'ep') => Array.from({ length: o.rounds + 1 }, (_, r) => of.reduce((s, x) => s + x[k][r], 0) / of.length);
       m[arm] = { listed: avg('listed'), ep: avg('ep') };
-      const last = (k: 'listed' | 'ep' | 'ndcg' | 'wins') => of.map((x) => x[k][o.rounds]);
+      const last = (k: 'listed' | 'listedOfAll' | 'ep' | 'ndcg' | 'wins') => of.map((x) => x[k][o.rounds]);
       f[arm] = {
         listed: { ...interval(last('listed')), worst: Math.min(...last('listed')) },
+        listedOfAll: { ...interval(last('listedOfAll')), worst: Math.min(...last('listedOfAll')) },
         ep: { ...interval(last('ep')), worst: Math.min(...last('ep')) },
         ndcg: interval(last('ndcg')),
         wins: interval(last('wins')),

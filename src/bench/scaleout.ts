@@ -1,14 +1,17 @@
 /**
- * The scale-out benchmark: req/s and p99 of `GET /api/v1/accounts?limit=50` and of `POST
- * /api/v1/outcomes` against one `storelens api` process (which also runs the background tasks),
- * then against two `api --requests-only` processes and one `storelens worker` on the same
- * PostgreSQL database — real child processes of the built CLI, as an operator runs them.
+ * The scale-out benchmark: req/s (2xx only) and p99 of `GET /api/v1/accounts?limit=50` and of
+ * `POST /api/v1/outcomes` against one `storelens api` process (which also runs the background
+ * tasks), then against two `api --requests-only` processes and one `storelens worker` on the same
+ * database — real child processes of the built CLI, as an operator runs them — on a SQLite file
+ * and, when DATABASE_URL is set, on PostgreSQL.
  *
- * The database is a private schema of DATABASE_URL, dropped afterwards, with one workspace, 500
- * accounts and enough keys that no key passes its default per-minute limit during a run (each
- * configuration gets keys of its own), so every request takes the path of a real call. With two
- * processes the load is two generators, one per process with half the connections and half the
- * keys: req/s is their sum, p99 the larger of their two p99s.
+ * The database is a temporary SQLite file, or a private schema of DATABASE_URL dropped
+ * afterwards, with one workspace, 500 accounts and enough keys that no key passes its default
+ * per-minute limit during a run (each configuration gets keys of its own; a run stops when its
+ * keys' budget is spent), so every request takes the path of a real call. With two processes
+ * the load is two generators, one per process with half the connections and half the keys:
+ * req/s is their sum, p99 the larger of their two p99s. On this 2-core machine the processes
+ * and the load generators share the two cores: CPU, not the database, is the first limit.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,15 +33,19 @@ export interface ScaleoutFigures {
 }
 
 export interface ScaleoutBenchResult {
+  database: 'SQLite' | 'PostgreSQL';
   one: ScaleoutFigures;
   two: ScaleoutFigures;
   connections: number;
   seconds: number;
 }
 
-/** `processEnv`: the environment the child processes inherit (DATABASE_URL is set to the benchmark's schema). */
+/**
+ * `databaseUrl`: PostgreSQL, else a SQLite file. `processEnv`: the environment the child
+ * processes inherit (DATABASE_URL is set to the benchmark's schema, or removed for SQLite).
+ */
 export async function benchScaleout(
-  databaseUrl: string,
+  databaseUrl: string | undefined,
   processEnv: Readonly<Record<string, string | undefined>>,
   log: (line: string) => void,
   opts: { seconds?: number; connections?: number } = {},
@@ -47,26 +54,29 @@ export async function benchScaleout(
   const connections = opts.connections ?? 32;
   const { default: pg } = await import('pg');
   const { openDatabase } = await import('../compose/database.js');
+  const database = databaseUrl === undefined ? 'SQLite' : 'PostgreSQL';
 
   const schema = `bench_scaleout_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`create schema "${schema}"`);
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  const admin = databaseUrl === undefined ? undefined : new pg.Client({ connectionString: databaseUrl });
+  await admin?.connect();
+  await admin?.query(`create schema "${schema}"`);
+  const url = databaseUrl === undefined ? undefined : new URL(databaseUrl);
+  url?.searchParams.set('options', `-c search_path=${schema}`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-scaleout-'));
-  const db = await openDatabase({ databaseUrl: url.toString() });
+  const dbPath = path.join(dir, 'scaleout.db');
+  const db = await openDatabase(url ? { databaseUrl: url.toString() } : { dbPath });
   const running: ChildProcess[] = [];
   try {
     const { issue } = await seedBenchWorkspace(db, new Date());
     const readKeys = Math.ceil((CEILING_RPS * seconds) / READ_LIMIT);
     const writeKeys = Math.ceil((CEILING_RPS * seconds) / WRITE_LIMIT);
-    log(`scaleout: issuing ${2 * readKeys} read keys and ${2 * writeKeys} write keys …`);
+    log(`scaleout: ${database}: issuing ${2 * readKeys} read keys and ${2 * writeKeys} write keys …`);
 
-    const env = { ...processEnv, DATABASE_URL: url.toString() };
+    const env = { ...processEnv, DATABASE_URL: url?.toString() };
+    const dbArgs = url ? [] : ['--db', dbPath];
     const start = (args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args, '--runs', path.join(dir, 'runs'), '--out', path.join(dir, 'out')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(process.execPath, [BIN, ...args, ...dbArgs, '--runs', path.join(dir, 'runs'), '--out', path.join(dir, 'out')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
         running.push(child);
         let err = '';
         child.stderr!.on('data', (c: Buffer) => {
@@ -88,9 +98,9 @@ export async function benchScaleout(
       const split = (keys: string[], k: number) => keys.filter((_, i) => i % bases.length === k);
       const over = (plan: (base: string, k: number) => Parameters<typeof runLoad>[0]) => Promise.all(bases.map((b, k) => runLoad(plan(b, k)))).then(merge);
       const per = Math.max(1, Math.floor(connections / bases.length));
-      log(`scaleout: ${label}: GET /accounts?limit=50, ${seconds} s, ${connections} connections …`);
+      log(`scaleout: ${database}: ${label}: GET /accounts?limit=50, ${seconds} s, ${connections} connections …`);
       const reads = await over((b, k) => ({ url: `${b}/accounts?limit=50`, method: 'GET', connections: per, seconds, keys: split(read, k), uses: READ_LIMIT }));
-      log(`scaleout: ${label}: POST /outcomes, ${seconds} s, ${connections} connections …`);
+      log(`scaleout: ${database}: ${label}: POST /outcomes, ${seconds} s, ${connections} connections …`);
       const writes = await over((b, k) => ({ url: `${b}/outcomes`, method: 'POST', connections: per, seconds, keys: split(write, k), uses: WRITE_LIMIT, outcomes: { accounts: BENCH_ACCOUNTS } }));
       for (const [name, f] of [['reads', reads], ['writes', writes]] as const) {
         if (f.non2xx || f.errors) log(`scaleout: warning: ${label} ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
@@ -105,12 +115,12 @@ export async function benchScaleout(
     const bases = [await api(['--requests-only']), await api(['--requests-only'])];
     await start(['worker'], /storelens worker: delivering/);
     const two = await measure('two api processes and a worker', bases, await issue(readKeys, 'read'), await issue(writeKeys, 'write'));
-    return { one, two, connections, seconds };
+    return { database, one, two, connections, seconds };
   } finally {
     await Promise.all(running.map((c) => (c.exitCode === null ? new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))) : undefined)));
     await db.close();
-    await admin.query(`drop schema "${schema}" cascade`);
-    await admin.end();
+    await admin?.query(`drop schema "${schema}" cascade`);
+    await admin?.end();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -122,5 +132,7 @@ function merge(parts: OpFigures[]): OpFigures {
     requests: parts.reduce((s, p) => s + p.requests, 0),
     non2xx: parts.reduce((s, p) => s + p.non2xx, 0),
     errors: parts.reduce((s, p) => s + p.errors, 0),
+    seconds: Math.max(...parts.map((p) => p.seconds ?? 0)),
+    budgetEnded: parts.some((p) => p.budgetEnded),
   };
 }

@@ -1,5 +1,5 @@
-/** The serve benchmark on a freshly published small panel (src/serve/bench.ts does the measuring). */
-import { benchServe, type ServeBenchResult } from '../serve/bench.js';
+/** The serve benchmark on a freshly published small panel (serve-load.ts does the measuring). */
+import { benchServe, type ServeBenchResult } from './serve-load.js';
 import { withPublishedPanel } from './published.js';
 
 export function benchServeOnPanel(log: (line: string) => void): Promise<ServeBenchResult> {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type Db } from '../compose/database.js';
 import { appendUncheckedEvents } from '../webhooks/outbox.js';
-import { insertWebhookEndpoint } from '../webhooks/store.js';
+import { insertWebhookEndpoint } from '../webhooks/endpoints-store.js';
 import { createWorkspace } from '../workspaces/store.js';
 import { createDeliverer, type Deliverer } from '../webhooks/deliver.js';
 import { webhookRuntime, type WebhookRuntime } from '../webhooks/runtime.js';

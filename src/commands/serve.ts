@@ -17,7 +17,8 @@ import { Health } from '../ops/health.js';
 import type { OpsListener } from '../ops/ops-server.js';
 import { openOps, releaseMetrics } from './ops.js';
 import { Metrics } from '../ops/metrics.js';
-import { createLogger } from '../ops/logger.js';
+import { createLogger, flushLog } from '../ops/logger.js';
+import { observeRequests } from '../compose/request-log.js';
 
 type ServeConfig = Config<'serve'>;
 /** The Config of `serve`; a programmatic caller may leave out what has a default. */
@@ -81,6 +82,8 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   const out = path.resolve(opts.out);
   const api = opts.api ? await openWorkspaceServing(opts, env) : null;
   const health = api?.health ?? new Health();
+  const logger = api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd });
+  const metrics = opts.opsPort === undefined ? undefined : (api?.metrics ?? new Metrics());
   let server: RunningServer;
   let ops: OpsListener | undefined;
   try {
@@ -88,9 +91,12 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
       out,
       port: opts.port,
       host: opts.host,
-      mount: api?.mount,
+      // Without the workspace app, the other paths' requests (404s) are told as its would be.
+      mount: api?.mount ?? ((app) => observeRequests(app, { metrics, log: true })),
       health,
-      loggerInstance: api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr }),
+      loggerInstance: logger,
+      metrics,
+      requestLog: true,
       live: { onEvent: (e) => env.stderr.write(describe(e, opts.out)) },
     });
   } catch (e) {
@@ -98,7 +104,6 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
     throw listenError(e, opts);
   }
   try {
-    const metrics = opts.opsPort === undefined ? undefined : (api?.metrics ?? new Metrics());
     ops = await openOps(opts, health, metrics && releaseMetrics(metrics, server.serve.live), 'storelens serve', (line) => env.stderr.write(`${line}\n`));
   } catch (e) {
     await server.close();
@@ -115,5 +120,6 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   });
   await api?.close();
   await ops?.close();
+  await flushLog(logger);
   env.stderr.write(`storelens serve: stopped (${signal})\n`);
 }

@@ -60,7 +60,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   await api.background.worker.idle();
   let server;
   try {
-    server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger });
+    server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger, metrics: api.metrics, requestLog: true });
   } catch (e) {
     await api.close();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1);

@@ -1,11 +1,17 @@
 /**
  * What the workspace app tells about each request it answered, at one place (an onResponse
- * hook on the app's root): the metrics (counted by operation id and status; ops/metrics.ts) and
+ * hook on the app's root): the metrics (counted by operation and status; ops/metrics.ts) and
  * one log line — the request id, the operation (its id, or the route template of another
  * route: never the URL, whose query string may hold a code or a token), method, status,
  * duration, and the workspace and key id of an admitted API caller. No header, body or query
  * is logged. Problem bodies carry the request id too (`request_id`), so a caller's report
  * names the log line.
+ *
+ * An MCP request (`/api/v1/mcp`) is counted as `mcp`, or as `mcp:<operation id>` when it called
+ * a tool (every tool is an operation of the route table, so the set of labels stays bounded),
+ * with the HTTP status; its line adds the tool's own status (`tool_status`: the REST status the
+ * call would have had), and a tool call refused by the rate limit or answered as a replay is
+ * counted as a REST one is.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMetrics } from '../ops/metrics.js';
@@ -28,13 +34,17 @@ export function observeRequests(app: FastifyInstance, opts: RequestObserving): v
   });
   if (!metrics && !log) return;
   app.addHook('onResponse', (req, reply, done) => {
-    const route = req.routeOptions.config?.apiRoute;
-    const operation = route?.operationId ?? req.routeOptions.url ?? 'unmatched';
+    const options = req.routeOptions;
+    const route = options.config?.apiRoute;
+    const tool = req.mcpCall?.tool;
+    const operation = route?.operationId ?? (req.mcpCall ? (tool ? `mcp:${tool.name}` : 'mcp') : (options.url ?? 'unmatched'));
+    const status = reply.statusCode;
     const seconds = reply.elapsedTime / 1000;
     if (metrics) {
-      metrics.request(operation, reply.statusCode, seconds);
-      if (reply.statusCode === 429) metrics.rateLimited(route?.kind ?? 'other');
-      else if (route && reply.getHeader('idempotent-replayed') === 'true') metrics.replayed(operation);
+      metrics.request(operation, status, seconds);
+      if (status === 429) metrics.rateLimited(route?.kind ?? 'other');
+      else if (tool?.status === 429) metrics.rateLimited(tool.kind);
+      else if (tool ? tool.replayed : route && reply.getHeader('idempotent-replayed') === 'true') metrics.replayed(operation);
     }
     if (log) logRequest(req, reply, operation, seconds);
     done();
@@ -42,12 +52,13 @@ export function observeRequests(app: FastifyInstance, opts: RequestObserving): v
 }
 
 function logRequest(req: FastifyRequest, reply: FastifyReply, operation: string, seconds: number): void {
-  const auth = req.apiAdmission?.auth;
+  const auth = req.apiAdmission?.auth ?? req.mcpCall?.auth;
   const status = reply.statusCode;
   const line = {
     operation,
     method: req.method,
     status,
+    tool_status: req.mcpCall?.tool?.status,
     duration_ms: Math.round(seconds * 1e4) / 10,
     workspace: auth?.workspace.id,
     key_id: auth?.key.id,

@@ -15,8 +15,9 @@ import type { WorkspaceAppOptions } from './workspace-app.js';
 import { Health } from '../ops/health.js';
 import { databaseCheck } from './health-checks.js';
 import { Metrics } from '../ops/metrics.js';
-import { createLogger, type LogFormat, type Logger, type LogLevel } from '../ops/logger.js';
+import { createLogger, flushLog, type LogFormat, type Logger, type LogLevel } from '../ops/logger.js';
 import { backlogGauges } from './backlog-metrics.js';
+import { type KeyCache, keyCache } from '../api/key-cache.js';
 
 type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey'>>;
 
@@ -32,7 +33,7 @@ export interface Serving {
   logger: Logger;
   /** The workspace app over this process's database, worker loop and webhook runtime (registerWorkspaceApp, buildApiApp). */
   app: WorkspaceAppOptions;
-  /** Turns readiness to 503 (draining), stops the worker loop, then closes the database. */
+  /** Turns readiness to 503 (draining), stops the worker loop, closes the database, then writes out the log. */
   close(): Promise<void>;
 }
 
@@ -57,10 +58,13 @@ export async function openServing(
   label: string,
   loop: Pick<BackgroundOptions, 'reports' | 'only'> & { deliverEveryMs?: number } = {},
 ): Promise<Serving> {
-  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr }).child({ process: label });
+  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }).child({ process: label });
   const log = (line: string) => logger.info(`${label}: ${line}`);
   const db = await openWorkspaceDb(opts, env, (line) => logger.info(line));
+  let keys: KeyCache | undefined;
   try {
+    // On PostgreSQL a call's key is remembered between calls (api/key-cache.ts): no round trip to find it.
+    keys = db.dialect === 'postgres' ? keyCache(db) : undefined;
     const webhooks = await webhookRuntimeOf(db, opts);
     const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
     metrics?.gauges(backlogGauges(db, env.now));
@@ -82,15 +86,18 @@ export async function openServing(
       health,
       metrics,
       logger,
-      app: { db, now: env.now, onWrite: background.onWrite, webhooks, validateResponses: opts.validateResponses, log, metrics, requestLog: true },
+      app: { db, now: env.now, onWrite: background.onWrite, findKey: keys?.find, webhooks, validateResponses: opts.validateResponses, log, metrics, requestLog: true },
       close: () =>
         (closing ??= (async () => {
           health.drain();
           await background.stop();
+          await keys?.close();
           await db.close();
+          await flushLog(logger);
         })()),
     };
   } catch (e) {
+    await keys?.close();
     await db.close();
     throw e;
   }

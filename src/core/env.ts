@@ -6,5 +6,7 @@ export interface Env {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdout: NodeJS.WritableStream;
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The descriptor behind `stderr` when it is the process's own (2): a serving process's log writes there through a buffered destination (ops/logger.ts). */
+  readonly stderrFd?: number;
   readonly now: () => Date;
 }

@@ -223,3 +223,27 @@ export function parseReleasePath(path: string): { list: true } | { release: stri
   const r = resolvePublicPath(path.slice(slash));
   return 'reason' in r ? r : { release: id, key: r.key };
 }
+
+const TEMPLATES: Readonly<Record<PublicArtifact['kind'], string>> = {
+  'latest-json': '/api/data/{slug}',
+  'month-json': '/api/data/{slug}/{month}',
+  csv: '/api/data/{slug}/csv',
+  changes: '/api/data/changes',
+  html: '/data/{slug}',
+  markdown: '/data/{slug}.md',
+  feed: '/data/rss.xml',
+  card: '/data/cards/{slug}/{month}/{anchor}.png',
+};
+
+/**
+ * The route a public path (no query string) takes, as a template: what metrics and log lines
+ * name a request by (a bounded set, never the path itself); `unmatched` when it names nothing.
+ */
+export function publicRouteTemplate(path: string): string {
+  if (path.startsWith('/releases')) {
+    const r = parseReleasePath(path);
+    return 'reason' in r ? 'unmatched' : 'list' in r ? RELEASE_LIST : '/releases/{release}/…';
+  }
+  const a = parseUrlPath(path);
+  return 'reason' in a ? 'unmatched' : TEMPLATES[a.kind];
+}

@@ -12,6 +12,7 @@
  *   accounts_version) lives inside its exported writers, never in the caller.
  */
 import { stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest, type Migrations } from './migrate.js';
@@ -251,12 +252,36 @@ async function openSqlite(path: string): Promise<Opened> {
   };
 }
 
+/**
+ * A connection's socket that sends what one turn of the event loop wrote to it in one system call:
+ * pg writes each message of a statement on its own (parse, bind, describe, execute, sync), five
+ * writes a statement otherwise. (A TLS connection replaces it with its own socket.)
+ */
+function coalescingSocket(): Socket {
+  const socket = new Socket();
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  let corked = false;
+  socket.write = ((...args: unknown[]) => {
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      process.nextTick(() => {
+        corked = false;
+        socket.uncork();
+      });
+    }
+    return write(...args);
+  }) as Socket['write'];
+  return socket;
+}
+
 async function openPostgres(url: string, max: number): Promise<Opened> {
   const pg = await import('pg');
   const { Pool, types } = pg.default;
   const pool = new Pool({
     connectionString: url,
     max,
+    stream: coalescingSocket,
     // int8 (COUNT(*), bigint columns) arrives as a string: every value we store fits a double.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

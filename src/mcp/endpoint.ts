@@ -15,7 +15,7 @@ import type { Authenticated } from '../api/auth.js';
 import type { OperationExecutor, OperationResponse } from '../api/executor.js';
 import { toProblem } from '../api/error-handler.js';
 import { ApiProblem, isApiProblem, sendProblem } from '../api/problems.js';
-import { type AnyRoute, isMutating } from '../api/route-def.js';
+import { type AnyRoute, type CallKind, isMutating } from '../api/route-def.js';
 import { SCOPES } from '../api/scopes.js';
 import { type PublicationSource, registerStatisticsResources } from './resources.js';
 import { callerOf, operationTools } from './tools.js';
@@ -40,6 +40,22 @@ export interface McpOptions {
    * of `origin` (undefined when the header is no access token; an API key goes to the executor).
    */
   accessToken?: (authorization: string | string[] | undefined, origin: string) => Promise<Authenticated | undefined>;
+}
+
+/**
+ * What an MCP request did, for the request's metrics and log line (compose/request-log.ts): who
+ * called, and the tool it called if any — an operation of the route table, so the label it makes
+ * (`mcp:<operation id>`) has a bounded set of values.
+ */
+export interface McpCall {
+  auth?: Authenticated;
+  tool?: { name: string; kind: CallKind; status: number; replayed: boolean };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    mcpCall?: McpCall;
+  }
 }
 
 interface Ctx {
@@ -79,20 +95,23 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
     url: MCP_PATH,
     exposeHeadRoute: false,
     handler: async (req, reply) => {
+      const call: McpCall = {};
+      req.mcpCall = call;
       const origin = originOf(req, opts);
       const request = webRequest(req, origin);
       const refused = originValidationResponse(request, allowed);
       if (refused) return sendWeb(reply, refused);
       let caller: Caller;
       try {
-        caller = { auth: (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization)), origin, requestId: req.id };
+        caller = { auth: (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization)), origin, requestId: req.id, call };
+        call.auth = caller.auth;
       } catch (e) {
         if (isApiProblem(e) && e.status === 401 && opts.resourceMetadataUrl) return sendProblem(reply, withResourceMetadata(e, opts.resourceMetadataUrl(origin)));
         const p = toProblem(e, 0);
         if (p.status !== 503) throw e;
         // The database is away: the caller cannot be told yet, and every tool call answers the
         // 503 problem as a tool error (a client retries it) rather than failing the transport.
-        caller = { unavailable: p, origin, requestId: req.id };
+        caller = { unavailable: p, origin, requestId: req.id, call };
       }
       const info = caller.auth ? { clientId: caller.auth.key.id, scopes: caller.auth.key.scopes } : { clientId: 'unknown', scopes: [] };
       const res = await handler.fetch(request, { authInfo: { token: 'verified', ...info, extra: { caller } } });
@@ -106,6 +125,8 @@ type Caller = ({ auth: Authenticated; unavailable?: undefined } | { auth?: undef
   origin: string;
   /** The id of the HTTP request carrying the call (its X-Request-Id), which a tool's problem names as REST's does. */
   requestId: string;
+  /** Told which tool ran and how it answered. */
+  call: McpCall;
 };
 
 /** A problem as the executor would have answered it. */
@@ -139,8 +160,11 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
     server.registerTool(
       tool.name,
       { ...config, inputSchema: passThrough(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}) },
-      async (args: Record<string, unknown>) =>
-        toolResult(caller.auth ? await ctx.executor.execute(tool.route, tool.request(args ?? {}, callerOf(caller.auth)), caller.auth) : problemResponse(caller.unavailable), caller.requestId),
+      async (args: Record<string, unknown>) => {
+        const r = caller.auth ? await ctx.executor.execute(tool.route, tool.request(args ?? {}, callerOf(caller.auth)), caller.auth) : problemResponse(caller.unavailable);
+        caller.call.tool = { name: tool.name, kind: tool.route.kind, status: r.status, replayed: r.headers['idempotent-replayed'] === 'true' };
+        return toolResult(r, caller.requestId);
+      },
     );
     if (caller.auth && ctx.executor.permits(tool.route, caller.auth)) listed.push({ name: tool.name, ...config, inputSchema: tool.inputSchema as unknown as Tool['inputSchema'], ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}) });
   }

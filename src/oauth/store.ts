@@ -108,12 +108,6 @@ export async function findAccessToken(q: Kysely<Database>, token: string, at: Da
   return JSON.parse(row.payload) as OAuthPayload;
 }
 
-/** Whether the grant a token was issued under still exists (revoking a token ends its grant). */
-export async function grantExists(q: Kysely<Database>, grantId: string, at: Date): Promise<boolean> {
-  const row = await q.selectFrom('oauth_records').select('expires_ms').where('model', '=', 'Grant').where('id', '=', grantId).executeTakeFirst();
-  return !!row && (row.expires_ms === null || Number(row.expires_ms) > at.getTime());
-}
-
 /** Whose a grant is: the member, the assistant and the workspace it acts in. */
 export interface GrantOwner {
   email: string;

@@ -56,6 +56,8 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   private readonly taskSeconds: Histogram<'task'>;
   private readonly rerankSeconds: Histogram;
   private readonly rerankWaiting: Gauge;
+  /** The label objects of each operation and status seen, made once (no object or string built per request). */
+  private readonly requestLabels = new Map<string, { operation: { operation: string }; byStatus: Map<number, { operation: string; status: string }> }>();
 
   constructor(opts: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -80,8 +82,12 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   }
 
   request(operation: string, status: number, seconds: number): void {
-    this.requests.inc({ operation, status: String(status) });
-    this.requestSeconds.observe({ operation }, seconds);
+    let labels = this.requestLabels.get(operation);
+    if (labels === undefined) this.requestLabels.set(operation, (labels = { operation: { operation }, byStatus: new Map() }));
+    let withStatus = labels.byStatus.get(status);
+    if (withStatus === undefined) labels.byStatus.set(status, (withStatus = { operation, status: String(status) }));
+    this.requests.inc(withStatus);
+    this.requestSeconds.observe(labels.operation, seconds);
   }
 
   rateLimited(kind: string): void {

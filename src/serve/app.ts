@@ -28,6 +28,8 @@ import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
 import { isPublicPath } from '../core/public-paths.js';
 import { answerProbe, type Health } from '../ops/health.js';
+import type { RequestMetrics } from '../ops/metrics.js';
+import { observePublic } from './observe.js';
 
 /** A Fastify plugin to register on the combined port, e.g. `{ plugin: apiPlugin, options: { prefix: '/api/v1' } }`. */
 export interface ServePlugin {
@@ -54,6 +56,10 @@ export interface ServeAppOptions {
   health?: Health;
   /** The process's log (ops/logger.ts); instead of `logger`. */
   loggerInstance?: FastifyBaseLogger;
+  /** Count each public request (by route template and status) among the process's metrics. */
+  metrics?: RequestMetrics;
+  /** One line per public request on `loggerInstance` (observe.ts). */
+  requestLog?: boolean;
 }
 
 export interface ServeApp {
@@ -74,11 +80,12 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   const health = opts.health;
   const cacheBytes = opts.fileCacheBytes ?? DEFAULT_FILE_CACHE_BYTES;
   const fileCache = cacheBytes > 0 ? new BodyCache(cacheBytes) : null;
-  const handlePublic = createPublicHandler(live, {
+  const bareHandler = createPublicHandler(live, {
     fileCache,
     // Called at request time only, once `app` exists.
     onError: (error, artifact) => app.log.warn({ err: error, file: artifact.file }, 'card not served'),
   });
+  const handlePublic = observePublic(bareHandler, { metrics: opts.metrics, log: opts.requestLog ? opts.loggerInstance : undefined });
 
   const app = Fastify({
     // The workspace app logs each request itself (compose/request-log.ts), not Fastify.

@@ -4,252 +4,47 @@
  * events, receipts and brief. Health is derived by src/watches/evaluate.ts at every ingest.
  */
 import { z } from 'zod';
-import { countInMarket, inMarketStoreIds, visibleStoreIds } from '../accounts/rankings.js';
+import { inMarketStoreIds } from '../accounts/rankings.js';
 import {
   addWatchStores,
-  countWatchStores,
   deleteWatch,
   getManagedWatch,
-  getWatch,
   insertWatch,
   lockManagedWatch,
-  lockWatch,
   pageWatchEvents,
   pageWatchReceipts,
   pageWatches,
   removeWatchStore,
   startManagedWatch,
   updateWatch,
-  watchStoreIds,
-  type WatchEventRow,
-  type WatchRow,
 } from './store.js';
 import { setWatchHealth } from './set-health.js';
-import type { Database } from '../compose/database.js';
 import { briefMarkdown, buildBrief } from './brief.js';
-import { ADDABLE_WATCH_TYPES, WATCH_ADD_MAX, WATCH_HEALTH, WATCH_MAX_STORES, WATCH_STATUSES, WATCH_TYPES } from './types.js';
-import type { Kysely } from 'kysely';
+import { WATCH_ADD_MAX, WATCH_MAX_STORES, WATCH_TYPES } from './types.js';
 import { listPager } from '../api/cursor.js';
 import { monthNumber, monthText } from '../core/month.js';
 import { ApiProblem, found } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
-import { Deleted, idParam, page, pagedUnder, pageQuery } from '../api/schemas.js';
-
-const health = z.enum(WATCH_HEALTH).describe('healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules');
-
-const Watch = z.object({
-  object: z.literal('watch'),
-  id: z.string(),
-  type: z.enum(WATCH_TYPES),
-  client_name: z.string().nullable().describe("The client's name (client watches)"),
-  capacity: z.number().int().nullable().describe('How many in-market accounts the managed watch holds; null for other watches'),
-  status: z.enum(WATCH_STATUSES),
-  store_count: z.number().int().describe('Stores the watch holds now'),
-  health,
-  health_reason: z.string().describe('Why, in plain words'),
-  checked_month: z.string().nullable().describe('The latest ingested month of the last check (null: not checked yet)'),
-  checked_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-const WatchEvent = z.object({
-  object: z.literal('watch_event'),
-  id: z.string(),
-  watch_id: z.string(),
-  month: z.string().describe('YYYY-MM'),
-  store_id: z.string().nullable().describe('The store that changed; null for a change of the watch as a whole (health, staleness, capacity)'),
-  domain: z.string().nullable(),
-  kind: z.string().describe('A signal type (e.g. `traffic_down`), `revenue_down`, `store_absent`, `data_stale`, `capacity_exceeded` or `health_changed`'),
-  level: health.describe('The health the change points to: `healthy` for an informational change'),
-  detail: z.string().describe('Plain words'),
-  created_at: z.string(),
-});
-
-const ManagedWatch = Watch.omit({ object: true, id: true, status: true }).extend({
-  object: z.literal('managed_watch'),
-  id: z.string().nullable().describe('null until the managed watch is started (resize_managed_watch)'),
-  status: z.enum([...WATCH_STATUSES, 'none']).describe('`none` until the managed watch is started'),
-  in_market_accounts: z.number().int().describe("The workspace's in-market accounts; more than the capacity degrades the watch"),
-  recent_events: z.array(WatchEvent).describe('The five newest events'),
-  latest_brief_url: z.string().nullable().describe('Path of the brief of the latest check'),
-  created_at: z.string().nullable().describe('null until started'),
-  updated_at: z.string().nullable(),
-});
-
-const WatchReceipt = z.object({
-  object: z.literal('watch_receipt'),
-  id: z.string(),
-  watch_id: z.string(),
-  month: z.string().describe('The latest ingested month the check read'),
-  run_id: z.string().describe("That month's run"),
-  stores_checked: z.number().int(),
-  store_ids: z.array(z.string()).describe('The stores checked'),
-  health,
-  health_reason: z.string(),
-  checked_at: z.string(),
-});
-
-const WatchStore = z.object({
-  object: z.literal('watch_store'),
-  store_id: z.string(),
-  added_at: z.string().nullable().describe('null for the managed watch (its stores follow the ranking)'),
-});
-
-const BriefChange = z.object({ store_id: z.string().nullable(), domain: z.string().nullable(), kind: z.string(), level: health, detail: z.string() });
-
-const WatchBrief = z.object({
-  object: z.literal('watch_brief'),
-  watch_id: z.string(),
-  type: z.enum(WATCH_TYPES),
-  client_name: z.string().nullable(),
-  month: z.string().nullable().describe('The month the brief covers: the latest checked month (null: not checked yet)'),
-  run_id: z.string().nullable(),
-  health,
-  health_reason: z.string(),
-  stores_checked: z.number().int(),
-  summary: z.string().describe('Plain words'),
-  changes: z.array(BriefChange).describe("That month's changes in the watched stores"),
-});
-
-const storeIds = z.array(z.string().min(1).max(500)).max(WATCH_ADD_MAX);
-
-const AddWatch = z
-  .strictObject({
-    type: z.enum(ADDABLE_WATCH_TYPES).describe('`self_directed` (stores the workspace picks) or `client` (a client and its stores)'),
-    client_name: z.string().trim().min(1).max(200).optional().describe('Required for a client watch; not allowed otherwise'),
-    store_ids: storeIds.default([]).describe(`Stores to watch (up to ${WATCH_ADD_MAX} per call); each must be one of the workspace's accounts`),
-  })
-  .superRefine((b, ctx) => {
-    if (b.type === 'client' && b.client_name === undefined) ctx.addIssue({ code: 'custom', path: ['client_name'], message: 'client_name is required for a client watch' });
-    if (b.type !== 'client' && b.client_name !== undefined) ctx.addIssue({ code: 'custom', path: ['client_name'], message: 'client_name is only for a client watch' });
-  });
-
-const common = { tag: 'Watches', planned: 'available' as const };
-const watchParam = idParam('watch');
-const storeParam = z.strictObject({ id: z.string().min(1).max(200).describe('Identifier of the watch'), store_id: z.string().min(1).max(500).describe('Store identifier') });
-
-const noWatch = (id: string) => new ApiProblem('not-found', `No watch "${id}" in this workspace.`);
-
-async function findWatch(q: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow> {
-  return found(getWatch(q, workspaceId, id), () => noWatch(id));
-}
-
-/** The watch, locked for the rest of the request's transaction (its checks and changes take turns); 404 when there is none or it was just removed. */
-async function lockedWatch(tx: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow> {
-  return found(lockWatch(tx, workspaceId, id), () => noWatch(id));
-}
-
-/** What each paged list of one watch declares: read:watch, the watch's id, limit and cursor, 400 and 404. */
-const watchList = { scope: 'read:watch' as const, ...pagedUnder(watchParam) };
-
-/** The watch a list under /watches/{id} reads (404 when there is none) and that list's pager, keyed to the watch. */
-async function watchPage(q: Kysely<Database>, workspaceId: string, id: string, list: string, secret: string, cursor: string | undefined) {
-  const w = await findWatch(q, workspaceId, id);
-  return { w, p: listPager(secret, workspaceId, { list, watch: w.id }, cursor) };
-}
-
-/** What each change to a watch's stores declares: write:watch, a write that starts the watches' check, the watch as it then is. */
-const storesChange = { scope: 'write:watch' as const, kind: 'write' as const, triggers: ['watches'] as const, response: Watch };
-
-/** The watch after a change to its stores: its update time moves, and it is answered as it now is. */
-async function changedWatch(tx: Kysely<Database>, w: WatchRow, now: Date): Promise<z.output<typeof Watch>> {
-  await updateWatch(tx, w.id, {}, now);
-  return toWatch(tx, (await getWatch(tx, w.workspace_id, w.id))!);
-}
-
-async function storeCount(q: Kysely<Database>, w: WatchRow): Promise<number> {
-  if (w.type !== 'managed') return countWatchStores(q, w.id);
-  return Math.min(w.capacity ?? 0, await countInMarket(q, w.workspace_id));
-}
-
-async function toWatch(q: Kysely<Database>, w: WatchRow): Promise<z.output<typeof Watch>> {
-  return {
-    object: 'watch',
-    id: w.id,
-    type: w.type,
-    client_name: w.client_name,
-    capacity: w.capacity,
-    status: w.status,
-    store_count: await storeCount(q, w),
-    health: w.health,
-    health_reason: w.health_reason,
-    checked_month: w.checked_month,
-    checked_at: w.checked_at,
-    created_at: w.created_at,
-    updated_at: w.updated_at,
-  };
-}
-
-const toEvent = (e: WatchEventRow): z.output<typeof WatchEvent> => ({
-  object: 'watch_event',
-  id: e.id,
-  watch_id: e.watch_id,
-  month: e.month,
-  store_id: e.store_id,
-  domain: e.domain,
-  kind: e.kind,
-  level: e.level,
-  detail: e.detail,
-  created_at: e.created_at,
-});
-
-async function toManaged(q: Kysely<Database>, workspaceId: string, w: WatchRow | undefined): Promise<z.output<typeof ManagedWatch>> {
-  const inMarket = await countInMarket(q, workspaceId);
-  if (!w) {
-    return {
-      object: 'managed_watch',
-      id: null,
-      type: 'managed',
-      client_name: null,
-      capacity: 0,
-      status: 'none',
-      store_count: 0,
-      in_market_accounts: inMarket,
-      health: 'paused',
-      health_reason: 'No managed watch yet: resize it (PATCH /watch/managed with a capacity) to start one',
-      checked_month: null,
-      checked_at: null,
-      created_at: null,
-      updated_at: null,
-      recent_events: [],
-      latest_brief_url: null,
-    };
-  }
-  const { object: _o, ...rest } = await toWatch(q, w);
-  return {
-    ...rest,
-    object: 'managed_watch',
-    in_market_accounts: inMarket,
-    recent_events: (await pageWatchEvents(q, w.id, undefined, 5)).map(toEvent),
-    latest_brief_url: w.checked_month ? `/api/v1/watches/${w.id}/brief` : null,
-  };
-}
-
-/** 404 naming every store the workspace cannot see (outside its profile, or unknown). */
-async function requireVisible(q: Kysely<Database>, workspaceId: string, ids: readonly string[]): Promise<string[]> {
-  const unique = [...new Set(ids)];
-  const seen = await visibleStoreIds(q, workspaceId, unique);
-  const missing = unique.filter((id) => !seen.has(id));
-  if (missing.length) {
-    const named = missing.slice(0, 5).map((id) => JSON.stringify(id)).join(', ');
-    throw new ApiProblem('not-found', `No account ${named}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''} in this workspace; nothing was added.`, {}, { store_ids: missing });
-  }
-  return unique;
-}
-
-/** 422 when adding would take the watch past WATCH_MAX_STORES; the caller holds the watch's lock, so the count is the committed one. */
-async function requireRoom(q: Kysely<Database>, w: WatchRow, adding: readonly string[]): Promise<void> {
-  const have = new Set(await watchStoreIds(q, w.id));
-  const total = have.size + adding.filter((id) => !have.has(id)).length;
-  if (total > WATCH_MAX_STORES) throw new ApiProblem('unprocessable', `A watch holds at most ${WATCH_MAX_STORES} stores; this would make it ${total}.`);
-}
-
-const notManaged = (w: WatchRow, what: string) => {
-  if (w.type === 'managed') throw new ApiProblem('conflict', `The managed watch's stores follow the ranking; ${what} is for self-directed and client watches (resize or cancel the managed watch instead).`);
-};
-
-
+import { Deleted, page, pageQuery } from '../api/schemas.js';
+import { health, Watch, WatchEvent, ManagedWatch, WatchReceipt, WatchStore, WatchBrief, storeIds, AddWatch } from './schemas.js';
+import {
+  findWatch,
+  lockedWatch,
+  watchList,
+  watchPage,
+  storesChange,
+  changedWatch,
+  toWatch,
+  toEvent,
+  toManaged,
+  requireVisible,
+  requireRoom,
+  notManaged,
+  byStore,
+  common,
+  watchParam,
+  storeParam,
+} from './answers.js';
 
 export const watchRoutes = [
   defineRoute({
@@ -515,11 +310,3 @@ export const watchRoutes = [
     },
   }),
 ];
-
-/** Brief order: the watch's own findings first, then stores by id, then the most serious first. */
-const LEVEL_ORDER: Record<string, number> = { failing: 0, degraded: 1, healthy: 2, paused: 3 };
-function byStore(a: WatchEventRow, b: WatchEventRow): number {
-  if ((a.store_id ?? '') !== (b.store_id ?? '')) return (a.store_id ?? '') < (b.store_id ?? '') ? -1 : 1;
-  return (LEVEL_ORDER[a.level] ?? 9) - (LEVEL_ORDER[b.level] ?? 9) || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.id < b.id ? -1 : 1);
-}
-

@@ -23,7 +23,7 @@ import {
   loadClaimed,
   pruneDeliveries,
   recordAttempt,
-} from './store.js';
+} from './messages-store.js';
 import type { WebhookEndpointRow } from './tables.js';
 import type { SecretBox } from './secrets.js';
 import { type CheckedTarget, checkTarget, type GuardOptions, RefusedTarget } from './ssrf.js';

@@ -5,7 +5,7 @@
  * A workspace's events are numbered by its row in outbox_sequences, taken by the UPDATE that
  * reserves the numbers and held until the writing transaction commits: the numbers of a
  * workspace's events follow the order their changes committed in, across processes, and the
- * fan-out (webhooks/store.ts) numbers each endpoint's messages in that order.
+ * fan-out (webhooks/messages-store.ts) numbers each endpoint's messages in that order.
  *
  * The workspace half appends with appendEvents: an event of a declared type (webhooks/events.ts)
  * with the payload its schema allows, so a wrong payload fails the typecheck.

@@ -9,18 +9,14 @@ import type { Database } from '../compose/database.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.js';
 import {
   deleteWebhookEndpoint,
-  findDelivery,
   findWebhookEndpoint,
-  insertTestMessage,
   lockEndpoint,
   insertWebhookEndpoint,
-  listDeliveries,
   listWebhookEndpoints,
-  recoverEvents,
-  retryDelivery,
   rotateWebhookSecret,
   updateWebhookEndpoint,
-} from './store.js';
+} from './endpoints-store.js';
+import { findDelivery, insertTestMessage, listDeliveries, recoverEvents, retryDelivery } from './messages-store.js';
 import { EVENT_TYPES } from './events.js';
 import { RETENTION_MS, ROTATION_OVERLAP_MS } from './deliver.js';
 import type { WebhookRuntime } from './runtime.js';

@@ -12,10 +12,10 @@ import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextpro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countAccounts } from '../../src/accounts/store.js';
 import { parseAccountsNdjson } from '../../src/commands/admin-accounts.js';
-import { apiKey, call, startApi, type Harness } from '../api/harness.js';
+import { apiKey, call, startApi, type Harness } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
-import { mcpClient, toolJson } from '../mcp/helpers.js';
+import { mcpClient, toolJson } from '../helpers/mcp.js';
 
 const section = (() => {
   const guide = readFileSync(new URL('../../docs/administration.md', import.meta.url), 'utf8');

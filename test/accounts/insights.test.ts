@@ -3,8 +3,8 @@ import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { currentRows } from '../../src/accounts/rankings.js';
 import { PRIOR } from '../../src/accounts/model.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
-import { mcpClient, toolJson } from '../mcp/helpers.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
+import { mcpClient, toolJson } from '../helpers/mcp.js';
 import { dialects } from '../helpers/db.js';
 import { seedSixtyStores } from '../helpers/accounts.js';
 

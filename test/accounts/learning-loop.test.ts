@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackground, type Background } from '../../src/compose/background.js';
-import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
+import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { seedRun } from '../helpers/accounts.js';
 

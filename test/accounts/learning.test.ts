@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { selectInMarket } from '../../src/accounts/refresh.js';
-import { generateTruthPanel, simulateLearning } from '../../src/bench/learning.js';
+import { selectInMarket } from '../../src/accounts/in-market.js';
+import { generateTruthPanel, precision, simulateLearning } from '../../src/bench/learning.js';
 import { nextRound } from '../../src/bench/learning-policies.js';
 import { tempDirs } from '../helpers/tmp.js';
 
@@ -51,5 +51,24 @@ describe('the exploit-only arm and the round rule', () => {
     const explore = new Set([50, 60, 70, 80, 90, 95]);
     const list = rows.map((r, i) => ({ store_id: r.store_id, score: r.score, in_market: i < 10 || explore.has(i) ? 1 : 0, explore: explore.has(i) ? 1 : 0 }));
     expect(nextRound('mostly top', list, new Set(['s050']), 8)).toEqual(['s060', 's070', 's080', 's090', 's095', 's000', 's001', 's002']);
+  });
+});
+
+describe('P@50 in the list\'s order', () => {
+  // Ten accounts, p falling with the id; a0 and a1 have no recent signal, so the list cannot hold them.
+  const truth = new Map(Array.from({ length: 10 }, (_, i) => [`a${i}`, 1 - i / 10]));
+  const list = ['a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a0', 'a1'].map((id) => ({ store_id: id, score: truth.get(id)!, in_market: 1, explore: 0 }));
+  const held = new Set(list.map((r) => r.store_id).filter((id) => id !== 'a0' && id !== 'a1'));
+
+  it('counts the next rows against the best the list could hold, and against every account beside it', () => {
+    expect(precision(list, truth, new Set(), 3, held).ep).toBeCloseTo(1, 12);
+    expect(precision(list, truth, new Set(), 3).ep).toBeCloseTo((0.8 + 0.7 + 0.6) / (1 + 0.9 + 0.8), 12);
+  });
+
+  it('leaves the worked accounts out of both the next rows and the best ones', () => {
+    expect(precision(list, truth, new Set(['a2']), 2, held).ep).toBeCloseTo(1, 12);
+    // Read below a list that ran short, an account the list cannot hold counts among the best too.
+    expect(precision([...list].reverse(), truth, new Set(['a2']), 2, held).ep).toBeCloseTo(1, 12);
+    expect(precision(['a9', 'a0', 'a3'].map((id) => list.find((r) => r.store_id === id)!), truth, new Set(), 2, held).ep).toBeCloseTo((0.1 + 1) / (1 + 0.7), 12);
   });
 });

@@ -6,11 +6,12 @@
  * an upper bound (selectInMarket): logit + EXPLORE_BOUND × the logit's posterior sd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPLORE_BOUND, EXPLORE_EVERY, listPositions, MIN_EXPLORE, refreshWorkspace, selectInMarket, type RankInput } from '../../src/accounts/refresh.js';
+import { EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, listPositions, MIN_EXPLORE, selectInMarket, type RankInput } from '../../src/accounts/in-market.js';
+import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { currentRows } from '../../src/accounts/rankings.js';
 import type { Db } from '../../src/compose/database.js';
-import { workspace } from '../api/harness.js';
+import { workspace } from '../helpers/api.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';
 
@@ -52,6 +53,16 @@ describe('the in-market list order', () => {
     for (const [id, k] of pos) if (!inMarket.has(id)) expect(id).toBe(ids([k])[0]);
   });
 
+  it('counts the turn of an explore row among the rows not yet worked: a worked row keeps its place and takes no turn', () => {
+    // r00, r01 and r03 have outcomes: of the rows an agency has yet to work, every third is an explore row.
+    const worked = new Set(ids([0, 1, 3]));
+    const rs = rows().map((r) => ({ ...r, labelled: worked.has(r.store_id) }));
+    const listed = inOrder(listPositions(rs, inMarket, explore, 3)).filter((id) => inMarket.has(id));
+    expect(listed).toEqual(ids([0, 1, 2, 3, 4, 20, 5, 6, 22, 7, 8, 25, 9, 10, 11]));
+    const open = listed.filter((id) => !worked.has(id));
+    expect(open.slice(0, 9).filter((id) => explore.has(id))).toEqual([open[2], open[5], open[8]]);
+  });
+
   it('gives the explore rows one position in ten by default', () => {
     expect(EXPLORE_EVERY).toBe(10);
   });
@@ -80,6 +91,26 @@ describe('the explore rows', () => {
   it('are the best-scored accounts below the list with bound 0', () => {
     const { explore } = selectInMarket(below(), undefined, 0);
     expect([...explore]).toEqual(Array.from({ length: MIN_EXPLORE }, (_, i) => `b${String(i).padStart(2, '0')}`));
+  });
+
+  it('come from further down the list too, never from its best EXPLORE_AFTER rows without an outcome', () => {
+    // 70 rows in the list (t00 best), the last ten of them very uncertain; 300 sure rows far below.
+    const listed = Array.from({ length: 70 }, (_, i): RankInput => {
+      const logit = 3 - i / 100;
+      return { store_id: `t${String(i).padStart(2, '0')}`, score: 1 / (1 + Math.exp(-logit)), logit, eligible: true, labelled: false, sd: i >= 60 ? 2 : 0.1 };
+    });
+    const far = Array.from({ length: 300 }, (_, i): RankInput => ({ store_id: `f${String(i).padStart(3, '0')}`, score: 1 / (1 + Math.exp(4)), logit: -4, eligible: true, labelled: false, sd: 0.1 }));
+    const tIds = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => `t${String(from + k).padStart(2, '0')}`);
+    const { inMarket, explore } = selectInMarket([...listed, ...far]);
+    expect(EXPLORE_AFTER).toBe(50);
+    expect(tIds(0, 70).every((id) => inMarket.has(id))).toBe(true);
+    expect([...explore].slice(0, 20)).toEqual([...tIds(60, 70), ...tIds(50, 60)]);
+    expect(explore.size).toBe(MIN_EXPLORE);
+    expect(tIds(0, 50).some((id) => explore.has(id))).toBe(false);
+    // With an outcome on t00 the agency has yet to work t01 … t50: t50 is no explore row then.
+    const worked = selectInMarket([{ ...listed[0], labelled: true }, ...listed.slice(1), ...far]).explore;
+    expect(worked.has('t50')).toBe(false);
+    expect(worked.has('t51')).toBe(true);
   });
 
   it('look one and a half posterior sds above the logit by default', () => {

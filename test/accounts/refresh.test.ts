@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshWorkspace, selectInMarket, EXPLORE_SHARE, MIN_EXPLORE } from '../../src/accounts/refresh.js';
+import { refreshWorkspace } from '../../src/accounts/refresh.js';
+import { selectInMarket, EXPLORE_SHARE, MIN_EXPLORE } from '../../src/accounts/in-market.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { insertOutcome } from '../../src/accounts/outcomes-store.js';
 import { newId } from '../../src/db/ids.js';
 import type { Db } from '../../src/compose/database.js';
 import type { DealStage } from '../../src/deals/stages.js';
-import { workspace } from '../api/harness.js';
+import { workspace } from '../helpers/api.js';
 import { currentRows } from '../../src/accounts/rankings.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { seedRun, type SeedSignal as SignalRow, type SeedStore as StoreRow } from '../helpers/accounts.js';

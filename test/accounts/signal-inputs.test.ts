@@ -78,14 +78,31 @@ describe("a signal's subject and its pairs with category and plan", () => {
     expect(sum).toBeCloseTo(logitOf(model.weights, ts), 12);
   });
 
-  it('halve a signal every month it ages, as the signal does', () => {
+  it("count a signal as its type's own input does: its age is the type's to carry", () => {
     const s = stores();
     const space = inputSpace(s, LATEST);
     const pair = space.index.get('category+signal:ad_channel_started:apparel')!;
-    const x = (store: StoreSnapshot) => terms(space, store).filter((t) => t.i === pair).reduce((a, t) => a + t.x, 0);
-    expect(x(s[0])).toBe(1); // latest month
-    expect(x(s[4])).toBe(0.5); // the month before
-    expect(x(s[2])).toBe(0); // toys
+    const x = (store: StoreSnapshot, i: number) => terms(space, store).filter((t) => t.i === i).reduce((a, t) => a + t.x, 0);
+    const latest = space.index.get('signal:ad_channel_started')!;
+    const earlier = space.index.get('signal:ad_channel_started:earlier')!;
+    const older = { ...s[4], signals: s[4].signals.map((g) => ({ ...g, month: '2026-07' })) };
+    expect([x(s[0], pair), x(s[0], latest)]).toEqual([1, 1]); // the latest month
+    expect([x(s[4], pair), x(s[4], earlier)]).toEqual([1, 1]); // the month before: EARLIER × 2
+    expect([x(older, pair), x(older, earlier)]).toEqual([0.25, 0.25]); // three months before
+    expect(x(s[2], pair)).toBe(0); // toys
+  });
+
+  it('word a category with an ad network the store advertises on, a standing conjunction with no signal', () => {
+    const s = stores().map((x, i) => ({ ...x, ads: i % 3 === 0 ? ['google'] : [] }));
+    const space = inputSpace(s, LATEST);
+    expect(space.index.has('category+ads:google:apparel')).toBe(true);
+    expect(priorOf('category+ads:google:apparel')).toEqual(priorOf('category+signal:app_installed:apparel'));
+    const model = fit(space, s.slice(0, 120).map((x) => ({ terms: terms(space, x), y: x.ads.length > 0 && x.category === 'apparel' ? 1 : 0, weight: 1 })));
+    const ev = explain(storedEvidence(space, s[0]), weightsByKey(model));
+    const item = ev.find((e) => e.key === 'category+ads:google:apparel')!;
+    expect(item.detail).toBe('An apparel store that advertises on Google');
+    expect(item.contribution).toBeGreaterThan(0);
+    expect(ev.reduce((a, e) => a + e.contribution, 0)).toBeCloseTo(logitOf(model.weights, terms(space, s[0])), 12);
   });
 
   it('let outcomes learn conjunctions the types alone cannot: apparel stores that started on TikTok and toy stores that installed an app win, the other pairings lose', () => {

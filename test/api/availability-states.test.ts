@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addActivation, setPilotAccess } from '../../src/workspaces/store.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, type CapabilityManifest, type Operations } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { capabilityManifest, type CapabilityManifest, type Operations } from '../helpers/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 

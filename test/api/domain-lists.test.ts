@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startApi, type Harness } from './harness.js';
+import { call, startApi, type Harness } from '../helpers/api.js';
 
 // The vocabularies a client codes against, as SPEC and the design state them. Each is declared
 // once in its domain module; every operation that takes or returns one shows the same list.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { importAccounts } from '../../src/accounts/store.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { dialects } from '../helpers/db.js';
-import { apiKey, startApi, workspace, type Harness } from './harness.js';
+import { apiKey, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const LIFTED = { read: 1e9, write: 1e9, report: 1e9 };
 const RUNS = Number(process.env.FUZZ_RUNS ?? 120);

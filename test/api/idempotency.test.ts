@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { canonicalJson, fingerprint } from '../../src/api/idempotency.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { dialects } from '../helpers/db.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const LIFTED = { read: 100_000, write: 100_000, report: 100_000 };
 

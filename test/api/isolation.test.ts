@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAccounts } from '../../src/accounts/store.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
-import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { dialects } from '../helpers/db.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const ALL = ['read:accounts', 'write:outcomes', 'manage:webhooks'] as const;
 

@@ -6,7 +6,7 @@ import { DEFAULT_CAPABILITIES_PATH, capabilityReader } from '../../src/api/capab
 import { IDEMPOTENCY_TTL_MS } from '../../src/api/idempotency.js';
 import { routeById } from '../../src/compose/aggregates.js';
 import { dialects } from '../helpers/db.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 

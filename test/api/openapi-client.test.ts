@@ -4,11 +4,11 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { importAccounts } from '../../src/accounts/store.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { expectGolden } from '../helpers/golden.js';
-import { capabilityManifest } from './capability-manifest.js';
-import { apiKey, call, startApi, workspace, type Harness } from './harness.js';
+import { capabilityManifest } from '../helpers/capability-manifest.js';
+import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const USAGE = fileURLToPath(new URL('./client-usage.ts', import.meta.url));
 

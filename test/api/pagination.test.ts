@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAccounts } from '../../src/accounts/store.js';
 import { dialects } from '../helpers/db.js';
-import { apiKey, call, startApi, workspace, type Harness } from './harness.js';
+import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const LIFTED = { read: 100_000, write: 100_000, report: 100_000 };
 

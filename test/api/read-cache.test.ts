@@ -6,7 +6,7 @@ import { revokeApiKey } from '../../src/api/keys-store.js';
 import { importAccounts } from '../../src/accounts/store.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { dialects } from '../helpers/db.js';
-import { apiKey, call, startApi, workspace, type Harness } from './harness.js';
+import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const LIFTED = { read: 100_000, write: 100_000, report: 100_000 };
 

@@ -11,7 +11,7 @@ import { ApiProblem } from '../../src/api/problems.js';
 import { defineRoute } from '../../src/api/route-def.js';
 import { Problem } from '../../src/api/schemas.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
-import { apiKey, fakeClock, freshIdem, workspace } from './harness.js';
+import { apiKey, fakeClock, freshIdem, workspace } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const Thing = z.object({ object: z.literal('thing'), id: z.string(), count: z.int(), note: z.string().optional() });

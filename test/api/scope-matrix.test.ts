@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_CHOICES, type AccessChoice, keyScopes } from '../../src/api/scopes.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { addActivation } from '../../src/workspaces/store.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { WORKING } from '../helpers/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const CHOICES = Object.keys(ACCESS_CHOICES) as AccessChoice[];
 
@@ -27,17 +27,14 @@ describe('self-serve choices', () => {
 for (const d of dialects) {
   describe.skipIf(d.skip)(`scope matrix on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     let wsId: string;
     beforeAll(async () => {
-      caps = capabilityManifest(OPERATIONS);
-      h = await startApi(d.name, { capabilitiesPath: caps.path });
+      h = await startApi(d.name, { operations: OPERATIONS  });
       wsId = (await workspace(h.db)).id;
       await h.db.write((trx) => addActivation(trx, wsId, 'growth_reports'));
     });
     afterAll(async () => {
       await h?.close();
-      caps?.remove();
     });
 
     it.each(COMBINATIONS.map((c) => [c.join('+'), c] as const))('key with %s reaches exactly the operations of its scopes', async (_n, choices) => {

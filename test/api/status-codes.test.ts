@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAccounts } from '../../src/accounts/store.js';
-import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { findWebhookEndpoint, insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import { addActivation, setPilotAccess } from '../../src/workspaces/store.js';
 import { revokeApiKey, listApiKeys } from '../../src/api/keys-store.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from './harness.js';
+import { capabilityManifest, WORKING } from '../helpers/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const ALL = ['read:accounts', 'read:watch', 'write:outcomes', 'generate:reports', 'manage:webhooks', 'write:outreach', 'write:deals'] as const;
@@ -31,15 +31,11 @@ for (const d of dialects) {
   describe.skipIf(d.skip)(`status codes on ${d.label}`, () => {
     let h: Harness;
     let gated: Harness;
-    let caps: CapabilityManifest;
-    let gatedCaps: CapabilityManifest;
     let wsId: string;
     let key: string;
     beforeAll(async () => {
-      caps = capabilityManifest(OPERATIONS);
-      gatedCaps = capabilityManifest(GATED);
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { read: 10_000, write: 10_000, report: 10_000 } });
-      gated = await startApi(d.name, { capabilitiesPath: gatedCaps.path });
+      h = await startApi(d.name, { operations: OPERATIONS, rateLimits: { read: 10_000, write: 10_000, report: 10_000 } });
+      gated = await startApi(d.name, { operations: GATED });
       const ws = await workspace(h.db);
       wsId = ws.id;
       key = await apiKey(h.db, ws.id, ALL);
@@ -47,8 +43,6 @@ for (const d of dialects) {
     afterAll(async () => {
       await h?.close();
       await gated?.close();
-      caps?.remove();
-      gatedCaps?.remove();
     });
 
     describe('401', () => {

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import { dialects } from '../helpers/db.js';
-import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from './harness.js';
+import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const LIFTED = { read: 10_000, write: 10_000, report: 10_000 };

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../src/api/issue-key.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { startApi, workspace, type Harness } from './harness.js';
+import { capabilityManifest, WORKING, type CapabilityManifest } from '../helpers/capability-manifest.js';
+import { startApi, workspace, type Harness } from '../helpers/api.js';
 
 describe.each(dialects)('$label', ({ name, skip }) => {
   let h: Harness;

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWithAccounts } from '../helpers/accounts.js';
 import { expectWireProblem, sendRaw, sendRawUntilClosed, WIRE_CASES } from '../helpers/wire.js';
-import { startApi, type Harness } from './harness.js';
+import { startApi, type Harness } from '../helpers/api.js';
 
 let h: Harness;
 let origin: string;

@@ -51,4 +51,16 @@ describe('the api benchmark load generator', () => {
     expect(new Set(posts.map((r) => r.idempotencyKey)).size).toBe(posts.length);
     expect(new Set(posts.map((r) => JSON.parse(r.body).store_id))).toEqual(new Set(['store-0000', 'store-0001', 'store-0002']));
   });
+
+  it("stops when the keys' budget is spent: no key is used more than its limit, and the rate is over the time the run really took", async () => {
+    seen.length = 0;
+    const figures = await load({ url: `${base}/api/v1/accounts`, method: 'GET', connections: 2, seconds: 30, keys: ['a', 'b', 'c'], uses: 40 });
+    expect(figures.budgetEnded).toBe(true);
+    expect(figures.seconds).toBeLessThan(30);
+    const uses = new Map<string, number>();
+    for (const r of seen) uses.set(r.authorization!, (uses.get(r.authorization!) ?? 0) + 1);
+    expect([...uses.keys()].sort()).toEqual(['Bearer a', 'Bearer b', 'Bearer c']);
+    for (const n of uses.values()) expect(n).toBeLessThanOrEqual(40);
+    expect(figures.rps).toBeCloseTo(figures.requests / figures.seconds!, -1);
+  });
 });

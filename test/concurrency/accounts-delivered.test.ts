@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { markDelivered } from '../../src/accounts/store.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects, lockWaiter, useTwoHandles } from '../helpers/db.js';
-import { workspace } from '../api/harness.js';
+import { workspace } from '../helpers/api.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`accounts delivered, marked on two handles of one ${d.label} database`, () => {

@@ -4,7 +4,7 @@
  * Idempotency-Key records one outcome.
  */
 import { describe, expect, it } from 'vitest';
-import { call } from '../api/harness.js';
+import { call } from '../helpers/api.js';
 import { burst, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 const DECISIONS = ['working', 'qualified', 'disqualified', 'customer', 'do_not_contact', 'open', 'working', 'qualified'];

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/webhooks/outbox.js';
-import { call, type CallResult, freshIdem } from '../api/harness.js';
+import { call, type CallResult, freshIdem } from '../helpers/api.js';
 import { type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';

@@ -16,7 +16,7 @@ import type { Scope } from '../../src/api/scopes.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { type ApiProcesses, startApiProcesses } from '../helpers/api-processes.js';
 import { type DialectName, freshDb, type TestDb } from '../helpers/db.js';
-import { apiKey, call, type CallResult, freshIdem, workspace } from '../api/harness.js';
+import { apiKey, call, type CallResult, freshIdem, workspace } from '../helpers/api.js';
 
 export interface Fleet {
   t: TestDb;

@@ -14,7 +14,7 @@ import { lockRows } from '../../src/db/locks.js';
 import { grantWorkspaceOf, recordGrant } from '../../src/oauth/store.js';
 import { lockMember } from '../../src/members/owners.js';
 import { getMember, removeMember, upsertMember } from '../../src/workspaces/store.js';
-import { workspace } from '../api/harness.js';
+import { workspace } from '../helpers/api.js';
 import { dialects, lockWaiter, useTwoHandles } from '../helpers/db.js';
 
 for (const d of dialects) {

@@ -3,7 +3,7 @@
  * contact and cadence, charged once; an enrollment stopped once.
  */
 import { describe, expect, it } from 'vitest';
-import { call, freshIdem } from '../api/harness.js';
+import { call, freshIdem } from '../helpers/api.js';
 import { burst, expectConsistentLedger, type Fleet, seedContact, seedWorkspace, statuses } from './fixture.js';
 
 export function outreachRaces(fleet: () => Fleet): void {

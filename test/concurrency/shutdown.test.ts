@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { apiKey, call, freshIdem, workspace } from '../api/harness.js';
+import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
 import { spawnStorelens, startApiProcesses } from '../helpers/api-processes.js';
 import { freshDb, pgUrl } from '../helpers/db.js';
 import { until } from '../helpers/wait.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { setRules } from '../../src/wallet/store.js';
-import { call, freshIdem } from '../api/harness.js';
+import { call, freshIdem } from '../helpers/api.js';
 import { burst, expectConsistentLedger, type Fleet, seedContact, seedWorkspace, statuses } from './fixture.js';
 
 const ENROLLMENT_PRICE = 100;

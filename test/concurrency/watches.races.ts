@@ -8,7 +8,7 @@ import { listEvents } from '../../src/webhooks/outbox.js';
 import { addWatchStores, insertWatch } from '../../src/watches/store.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
-import { call, freshIdem } from '../api/harness.js';
+import { call, freshIdem } from '../helpers/api.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { type Dialect, freshDb, openAgain } from '../helpers/db.js';
 import { burst, expectDeletesWon, type Fleet, seedWorkspace, statuses } from './fixture.js';

@@ -3,7 +3,7 @@
  * stays deleted whatever raced its deletion, and a change that lost to it answers 404.
  */
 import { describe, expect, it } from 'vitest';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { burst, expectDeletesWon, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 export function webhookEndpointRaces(fleet: () => Fleet): void {

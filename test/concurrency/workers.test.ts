@@ -21,7 +21,7 @@ import { type WebhookRuntime, webhookRuntime } from '../../src/webhooks/runtime.
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { type Receiver, selfSigned, startReceiver } from '../helpers/receiver.js';
-import { workspace } from '../api/harness.js';
+import { workspace } from '../helpers/api.js';
 import { expectConsistentLedger } from './fixture.js';
 
 const OWNER = 'member:owner@example.com';

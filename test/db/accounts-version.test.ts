@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { importAccounts, markDelivered, upsertAccounts } from '../../src/accounts/store.js';
-import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
+import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { capturedEnv } from '../helpers/cli.js';
 
@@ -86,7 +86,7 @@ for (const d of dialects) {
   });
 }
 
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const ACCOUNTS_WRITE = /(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*'accounts'\s*\)|\b(insert\s+into|update|delete\s+from)\s+accounts\b/i;
 
 describe('writers of the accounts table', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { migrations } from '../../src/compose/database.js';
 
 // Each aggregate keeps the migrations of its tables in its own migrations/ folder.
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const dirOf = new Map<string, string>();
 for (const room of readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory())) {
   const dir = join(SRC, room.name, 'migrations');

@@ -4,7 +4,7 @@ import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { countAccounts, markDelivered, importAccounts } from '../../src/accounts/store.js';
-import { hitRateCounter } from '../../src/api/rate-counters.js';
+import { hitRateCounters } from '../../src/api/rate-counters.js';
 import { claimIdempotencyKey, completeIdempotencyKey } from '../../src/api/idempotency-store.js';
 
 for (const d of dialects) {
@@ -16,7 +16,7 @@ for (const d of dialects) {
     afterAll(async () => t?.cleanup());
 
     it('runs the migrations once and is current on the next open', async () => {
-      expect(t.db.appliedMigrations).toEqual(['0001_api_platform', '0002_ranking_history', '0003_accounts_version', '0004_accounts_intelligence', '0005_deals', '0006_contacts', '0007_watches', '0008_webhooks', '0009_ranking_versions', '0010_wallet', '0012_members_auth', '0013_money_invariants', '0015_leases', '0016_rate_counter_prev', '0017_outbox_order', '0018_signin_throttle', '0020_oauth_grants', '0021_outcome_scores', '0022_ranking_logit_sd', '0023_one_pending_approval', '0024_outreach_step_claims', '0025_imported_evidence']);
+      expect(t.db.appliedMigrations).toEqual(['0001_api_platform', '0002_ranking_history', '0003_accounts_version', '0004_accounts_intelligence', '0005_deals', '0006_contacts', '0007_watches', '0008_webhooks', '0009_ranking_versions', '0010_wallet', '0012_members_auth', '0013_money_invariants', '0015_leases', '0016_rate_counter_prev', '0017_outbox_order', '0018_signin_throttle', '0020_oauth_grants', '0021_outcome_scores', '0022_ranking_logit_sd', '0023_one_pending_approval', '0024_outreach_step_claims', '0025_imported_evidence', '0026_auth_notices']);
       const again = await openDatabase({ dbPath: t.dbPath, databaseUrl: t.databaseUrl });
       expect(again.appliedMigrations).toEqual([]);
       await again.close();
@@ -31,11 +31,25 @@ for (const d of dialects) {
     });
 
     it('counts rate-limit hits atomically, admitting asking calls only below the limit', async () => {
-      const ask = () => t.db.autocommit((q) => hitRateCounter(q, 'k1', 'read', 60_000, { admitted: 0, asking: 1, limit: 20 }));
-      const counts = (await Promise.all(Array.from({ length: 25 }, ask))).map((r) => r.count);
+      const hit = async (admitted: number, asking: number) =>
+        (await t.db.autocommit((q) => hitRateCounters(q, [{ apiKeyId: 'k1', kind: 'read', windowMs: 60_000, admitted, asking, limit: 20 }])))[0]!;
+      const counts = (await Promise.all(Array.from({ length: 25 }, () => hit(0, 1)))).map((r) => r.count);
       expect(counts.sort((a, b) => a - b)).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), 20, 20, 20, 20, 20]);
       // Calls already admitted are counted past the limit; the answer says where the write started.
-      expect(await t.db.autocommit((q) => hitRateCounter(q, 'k1', 'read', 60_000, { admitted: 2, asking: 3, limit: 20 }))).toEqual({ prev: 20, count: 22 });
+      expect(await hit(2, 3)).toEqual({ prev: 20, count: 22 });
+    });
+
+    it('counts several keys in one write, each answer in the order of the writes', async () => {
+      const at = new Date('2026-03-01T10:00:00.000Z');
+      await t.db.kysely.insertInto('workspaces').values({ id: 'ws-rc', name: 'rc', created_at: at.toISOString() }).execute();
+      await t.db.kysely.insertInto('api_keys').values({ id: 'k-touch', workspace_id: 'ws-rc', name: 'k', prefix: 'p', hash: 'h-touch', scopes: '[]', created_by: 'a@example.com', created_at: at.toISOString(), revoked_at: null, last_used_at: null }).execute();
+      const write = (apiKeyId: string, kind: string, admitted: number, asking: number, limit: number) => ({ apiKeyId, kind, windowMs: 120_000, admitted, asking, limit });
+      const first = await t.db.autocommit((q) => hitRateCounters(q, [write('kz', 'read', 1, 0, 120), write('ka', 'write', 0, 30, 20), write('km', 'read', 0, 2, 120)], new Map([['k-touch', at]])));
+      expect(first).toEqual([{ prev: 0, count: 1 }, { prev: 0, count: 20 }, { prev: 0, count: 2 }]);
+      const again = await t.db.autocommit((q) => hitRateCounters(q, [write('ka', 'write', 1, 1, 20), write('kz', 'read', 0, 1, 120)]));
+      expect(again).toEqual([{ prev: 20, count: 21 }, { prev: 1, count: 2 }]);
+      const touched = await t.db.kysely.selectFrom('api_keys').select('last_used_at').where('id', '=', 'k-touch').executeTakeFirstOrThrow();
+      expect(touched.last_used_at).toBe(at.toISOString());
     });
 
     it('bumps the ranking version only when an existing score changes', async () => {

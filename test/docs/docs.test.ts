@@ -24,9 +24,9 @@ import { ROLES } from '../../src/members/roles.js';
 import { SIGNIN_THROTTLE, lockAfter } from '../../src/members/signin-throttle.js';
 import { LABELS } from '../../src/accounts/labels.js';
 import { PRIOR, SIGNAL_WINDOW } from '../../src/accounts/model.js';
-import { EXPLORE_SHARE, IN_MARKET_MIN_SCORE, IN_MARKET_QUANTILE, NOT_IN_MARKET } from '../../src/accounts/refresh.js';
+import { EXPLORE_SHARE, IN_MARKET_MIN_SCORE, IN_MARKET_QUANTILE, NOT_IN_MARKET } from '../../src/accounts/in-market.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const restApi = read('docs/rest-api.md');
 const administration = read('docs/administration.md');

@@ -35,7 +35,7 @@ import { PROBLEM_BASE, PROBLEM_CONTENT_TYPE, PROBLEM_KINDS } from '../../src/htt
 import { EVENT_TYPES } from '../../src/webhooks/events.js';
 import { type CodeBlock, type Curl, ELIDED, at, codeBlocks, curls, transcript, withElisions } from '../helpers/doc-examples.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FILES = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const BLOCKS = FILES.flatMap((f) => codeBlocks(f, readFileSync(path.join(ROOT, f), 'utf8')));
 

@@ -10,6 +10,7 @@ import { main } from '../../src/cli.js';
 import { runApi } from '../../src/commands/api.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/tmp.js';
+import { until } from '../helpers/wait.js';
 
 const dirs = tempDirs('storelens-accounts-e2e-');
 afterAll(() => dirs.removeAll());
@@ -71,8 +72,7 @@ describe('accounts from the panel, end to end', () => {
 
       const inMarket = (await get('/accounts?limit=100')).data;
       expect(inMarket.length).toBeGreaterThan(10);
-      // The list's order is a posterior draw around the score (docs/accounts.md, "The list's order"):
-      // each row still shows its own score, whose evidence adds up to its logit.
+      // Each row shows its own score, whose evidence adds up to its logit.
       for (const r of inMarket) {
         expect(r.in_market).toBe(true);
         expect(r.evidence.reduce((s, e) => s + e.contribution, 0)).toBeCloseTo(r.logit, 9);
@@ -95,20 +95,18 @@ describe('accounts from the panel, end to end', () => {
         expect(res.status).toBe(200);
         n++;
       }
-      // The server refits in the background within seconds of the outcomes. A refit that began
-      // while they were still arriving saw only some: wait until the model stops moving (a
-      // refresh with no new label refits nothing), two seconds after it last moved.
+      // The server refits in the background within seconds of the outcomes (a refit that began
+      // while they were still arriving saw only some): wait until the current model was fitted on
+      // all 200 labels and the ranking carries it.
       const version = before[0].model_version;
-      let after = await all();
-      let stableSince = Date.now();
-      for (let tries = 0; after[0].model_version === version || Date.now() - stableSince < 2000; tries++) {
-        if (tries > 150) throw new Error('the model did not settle within 30 s');
-        await new Promise((r) => setTimeout(r, 200));
-        const next = await all();
-        if (!next.every((r) => r.model_version === next[0].model_version)) continue;
-        if (next[0].model_version !== after[0].model_version) stableSince = Date.now();
-        after = next;
-      }
+      await until(async () => {
+        const model = (await get('/model-insights')) as unknown as { labels: { used_by_model: number }; model_version: number };
+        const first = (await get('/accounts?filter=all&limit=1')).data[0] as Row;
+        return model.labels.used_by_model === labelled.size && first.model_version === model.model_version;
+      }, 30_000, 500);
+      const after = await all();
+      expect(after[0].model_version).not.toBe(version);
+      expect(new Set(after.map((r) => r.model_version)).size).toBe(1);
       // Among the accounts not labelled, the favoured category ranks higher than it did.
       const meanRank = (rows: Row[]) => {
         const unlabelled = rows.filter((r) => !labelled.has(r.store_id));

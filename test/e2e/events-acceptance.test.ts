@@ -152,8 +152,13 @@ for (const d of dialects) {
         (p.type === 'deal.stage_changed' && p.data.deal_id === deal.id) ||
         (p.type === 'store.exited' && p.data.store_id === leaving);
       await until(() => payloads().filter(wanted).length >= 3, 15_000, 50);
-      // Anything late or doubled would show up here.
-      await new Promise((r) => setTimeout(r, 1_500));
+      // Anything late or doubled would show up once the delivery log has nothing left to send and
+      // has answered every message it sent.
+      const settled = async () => {
+        const entries = (await call('GET', `/webhooks/${endpoint.id}/deliveries?limit=100`)).data as Delivery[];
+        return entries.every((e) => e.status !== 'pending') && entries.length === new Set(receiver!.received.map((r) => r.id)).size;
+      };
+      await until(settled, 15_000, 50);
 
       const all = payloads();
       expect(all.length).toBeGreaterThanOrEqual(3);

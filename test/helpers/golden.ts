@@ -9,7 +9,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 
-export const GOLDEN_ROOT = fileURLToPath(new URL('../golden/', import.meta.url));
+export const GOLDEN_ROOT = fileURLToPath(new URL('../golden', import.meta.url));
 
 export function expectGolden(name: string, actual: string | Buffer): void {
   const path = join(GOLDEN_ROOT, name);

@@ -14,7 +14,7 @@ import { bytesEtag } from '../../src/publish/run-id.js';
 import { manifestKeyToPath } from '../../src/core/public-paths.js';
 import { raw } from '../serve/http.js';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = path.join(ROOT, 'bin', 'storelens.js');
 
 type Row = Record<string, string>;

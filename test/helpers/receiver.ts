@@ -28,6 +28,8 @@ export interface Answer {
   headers?: Record<string, string>;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Answer once this settles (a gate the test opens). */
+  after?: Promise<unknown>;
   /** Never answer (the socket stays open until closed). */
   hang?: boolean;
   /** Close the connection without answering (a receiver that is down). */
@@ -113,7 +115,8 @@ export async function startReceiver(o: { tls?: boolean; host?: string } = {}): P
         res.on('close', () => active.set(rec.id, active.get(rec.id)! - 1));
         return;
       }
-      if (a.delayMs) setTimeout(finish, a.delayMs);
+      if (a.after) void a.after.then(finish, finish);
+      else if (a.delayMs) setTimeout(finish, a.delayMs);
       else finish();
     });
   };

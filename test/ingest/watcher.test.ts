@@ -16,7 +16,20 @@ afterAll(() => dirs.removeAll());
 
 /** The runs folder watched the way a server does it: the ingest task of its worker loop. */
 function watch(db: Db, runs: string, opts: IngestWatcherOptions) {
-  return startBackground(db, { now: opts.now, log: () => {}, everyMs: 3_600_000, ingest: { everyMs: opts.intervalMs!, check: () => ingestCheck(db, runs, opts) } });
+  const looked = { checks: 0 };
+  const watcher = startBackground(db, {
+    now: opts.now,
+    log: () => {},
+    everyMs: 3_600_000,
+    ingest: {
+      everyMs: opts.intervalMs!,
+      check: () => {
+        const look = ingestCheck(db, runs, opts);
+        return (stopping) => look(stopping).finally(() => (looked.checks += 1));
+      },
+    },
+  });
+  return { stop: () => watcher.stop(), checks: () => looked.checks };
 }
 
 describe('ingest watcher', () => {
@@ -54,7 +67,9 @@ describe('ingest watcher', () => {
       await until(() => loaded.length === 2);
       expect(loaded[1]).toEqual({ months: ['2026-01', '2026-02'], stores: 110, signals: 0 });
       expect((await ingestedMonths(t.db.kysely)).map((m) => m.run_id)).toEqual([second['2026-01'], second['2026-02']]);
-      await new Promise((r) => setTimeout(r, 150));
+      // Looked at again and again since: the same index.json is not loaded twice.
+      const seen = w.checks();
+      await until(() => w.checks() >= seen + 3);
       expect(loaded).toHaveLength(2);
       expect(errors).toHaveLength(before + 1);
     } finally {

@@ -25,13 +25,13 @@ import { isMutating } from '../../src/api/route-def.js';
 import { issueApiKey } from '../../src/api/issue-key.js';
 import { upsertMember } from '../../src/workspaces/store.js';
 import { webhookRuntime } from '../../src/webhooks/runtime.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
-import { startApi, workspace, type Harness } from '../api/harness.js';
+import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
+import { startApi, workspace, type Harness } from '../helpers/api.js';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { seedAccounts, seedSixtyStores } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects, freshDb } from '../helpers/db.js';
-import { mcpClient } from './helpers.js';
+import { mcpClient } from '../helpers/mcp.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const ALL_AVAILABLE = Object.fromEntries(ROUTES.map((r) => [r.operationId, 'available' as const]));

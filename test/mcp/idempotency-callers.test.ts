@@ -11,7 +11,7 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { upsertMember } from '../../src/workspaces/store.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { startApi, workspace, type Harness } from '../api/harness.js';
+import { startApi, workspace, type Harness } from '../helpers/api.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`derived idempotency keys of signed-in members on ${d.label}`, () => {

@@ -1,8 +1,8 @@
 /** The public statistics pages as MCP resources on `serve --api`: exactly the published files. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKey, workspace } from '../api/harness.js';
+import { apiKey, workspace } from '../helpers/api.js';
 import { startServeWithApi, type ServeWithApi } from '../helpers/serve-with-api.js';
-import { mcpClient, type McpTestClient } from './helpers.js';
+import { mcpClient, type McpTestClient } from '../helpers/mcp.js';
 
 describe('statistics resources over MCP', () => {
   let s: ServeWithApi;

@@ -7,15 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
+import { WORKING } from '../helpers/capability-manifest.js';
+import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { ROUTES, routeById } from '../../src/compose/aggregates.js';
 import { callerOf, operationTool } from '../../src/mcp/tools.js';
 import type { Authenticated } from '../../src/api/auth.js';
 import { issueApiKey } from '../../src/api/issue-key.js';
 import { upsertMember } from '../../src/workspaces/store.js';
-import { mcpClient, toolJson, type McpTestClient } from './helpers.js';
+import { mcpClient, toolJson, type McpTestClient } from '../helpers/mcp.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 
@@ -55,7 +55,6 @@ describe('the caller a derived Idempotency-Key belongs to', () => {
 for (const d of dialects) {
   describe.skipIf(d.skip)(`MCP tools with API keys on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     let ws: Workspace;
     let other: Workspace;
     let read: string;
@@ -69,8 +68,7 @@ for (const d of dialects) {
     };
 
     beforeAll(async () => {
-      caps = capabilityManifest({ ...WORKING, get_wallet: 'unavailable', register_webhook: 'pilot' });
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { read: 1000, write: 20, report: 5 } });
+      h = await startApi(d.name, { operations: { ...WORKING, get_wallet: 'unavailable', register_webhook: 'pilot' }, rateLimits: { read: 1000, write: 20, report: 5 } });
       ws = await workspace(h.db);
       other = await workspace(h.db);
       read = await apiKey(h.db, ws.id, ['read:accounts', 'read:watch']);
@@ -86,7 +84,6 @@ for (const d of dialects) {
     afterAll(async () => {
       for (const c of clients) await c.close();
       await h?.close();
-      caps?.remove();
     });
 
     it('answers 401 without a key, with a Bearer challenge', async () => {

@@ -12,7 +12,7 @@ import { accountIdOf, mcpResourceOf } from '../../src/oauth/provider.js';
 import { oauthAdapter, recordGrant } from '../../src/oauth/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { upsertMember } from '../../src/workspaces/store.js';
-import { call, startApi, workspace, type Harness } from '../api/harness.js';
+import { call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 

@@ -1,7 +1,7 @@
 /** The logger's second line of defence: credentials handed to a log call by mistake are censored. */
 import { Writable } from 'node:stream';
 import { expect, it } from 'vitest';
-import { createLogger } from '../../src/ops/logger.js';
+import { createLogger, flushLog } from '../../src/ops/logger.js';
 
 it('censors credentials at the top level and under the objects a log call is handed', () => {
   let out = '';
@@ -12,4 +12,22 @@ it('censors credentials at the top level and under the objects a log call is han
   for (const secret of ['tok-1', 'slk_secret', 'sid=abc', 'hunter2', 'Basic b64', 'sid=def']) expect(out).not.toContain(secret);
   expect(line.body.note).toBe('kept');
   expect(line.req.headers.authorization).toBe('[redacted]');
+});
+
+it('gathers the lines logged to a file descriptor and writes every one out on flushLog', async () => {
+  const { mkdtempSync, openSync, readFileSync, closeSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'storelens-logger-'));
+  const fd = openSync(join(dir, 'log'), 'a');
+  try {
+    const log = createLogger({ stream: new Writable({ write: (_c, _e, done) => done() }), fd, format: 'json', level: 'info' });
+    for (let i = 0; i < 1000; i++) log.info({ i }, 'line');
+    await flushLog(log);
+    const lines = readFileSync(join(dir, 'log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { i: number });
+    expect(lines.map((l) => l.i)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -15,9 +15,10 @@ import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
-import { call, freshIdem, workspace } from '../api/harness.js';
-import { HttpBrowser, MemoryProvider } from '../mcp/oauth-http.js';
+import { call, freshIdem, workspace } from '../helpers/api.js';
+import { HttpBrowser, MemoryProvider } from '../helpers/oauth.js';
 import { adminCli, capturedEnv } from '../helpers/cli.js';
+import { spawnStorelens } from '../helpers/api-processes.js';
 import { startReceiver, verify } from '../helpers/receiver.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { until } from '../helpers/wait.js';
@@ -77,6 +78,7 @@ describe('the log of a walk-through', () => {
       await client.connect(transport());
       const tools = await client.listTools();
       expect(tools.tools.length).toBeGreaterThan(0);
+      expect((await client.callTool({ name: 'list_accounts', arguments: { limit: 1 } })).isError).toBeFalsy();
       await client.close();
       // X-Request-Id: an unsafe one is replaced; a problem body names the request.
       const unsafe = await fetch(`${api.url}/accounts`, { headers: { 'x-request-id': 'bad id\twith "quotes"' } });
@@ -108,8 +110,28 @@ describe('the log of a walk-through', () => {
     const first = requests.find((e) => e.reqId === 'walk-1');
     expect(first).toMatchObject({ level: 'info', operation: 'list_accounts', method: 'GET', status: 200, workspace: ws.id, key_id: created.json.id });
     expect(typeof first!.duration_ms).toBe('number');
-    expect(requests.map((r) => r.operation)).toEqual(expect.arrayContaining(['record_outcome', 'register_webhook', 'test_webhook', '/signin', '/oauth/*', '/oauth/interaction/:uid', '/api/v1/mcp']));
+    expect(requests.map((r) => r.operation)).toEqual(expect.arrayContaining(['record_outcome', 'register_webhook', 'test_webhook', '/signin', '/oauth/*', '/oauth/interaction/:uid', 'mcp']));
+    // An MCP request is named by the tool it called (an operation id), with the caller and the tool's own status.
+    expect(requests.find((e) => e.operation === 'mcp:list_accounts')).toMatchObject({ status: 200, tool_status: 200, workspace: ws.id, key_id: expect.any(String) });
+    expect(requests.filter((e) => e.operation === '/api/v1/mcp')).toEqual([]);
     // Background work is logged too, as JSON.
     expect(entries.some((e) => e.process === 'storelens api' && /re-ranked|ingest|applied migrations/.test(e.msg))).toBe(true);
+  }, 60_000);
+
+  it('loses no line on SIGTERM: every request answered before the signal is in the log of the stopped process', async () => {
+    const dir = await dirs.make();
+    // The command line writes its log through a buffered destination on stderr (ops/logger.ts).
+    const p = spawnStorelens({ dbPath: join(dir, 'api.db') }, ['api', '--port', '0', '--host', '127.0.0.1', '--requests-only', '--log-format', 'json']);
+    const api = (await p.waitFor(/storelens api: (http:\/\/\S+\/api\/v1)/))[1]!;
+    const ids = Array.from({ length: 200 }, (_, i) => `before-sigterm-${i}`);
+    const answered = await Promise.all(ids.map((id) => fetch(`${api}/accounts`, { headers: { 'x-request-id': id } }).then((r) => r.status)));
+    expect(new Set(answered)).toEqual(new Set([401]));
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+    // (Node 20 also gets oidc-provider's own warning about the runtime, a plain console line.)
+    const entries = p.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
+    const logged = new Set(entries.filter((e) => e.msg === 'request').map((e) => e.reqId));
+    expect(ids.filter((id) => !logged.has(id))).toEqual([]);
+    expect(entries.at(-1)!.msg).toBe('storelens api: stopped (SIGTERM)');
   }, 60_000);
 });

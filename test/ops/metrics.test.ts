@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
-import { apiKey, call, workspace } from '../api/harness.js';
+import { apiKey, call, workspace } from '../helpers/api.js';
 import { capturedEnv } from '../helpers/cli.js';
+import { mcpClient } from '../helpers/mcp.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { until } from '../helpers/wait.js';
 
@@ -53,6 +54,12 @@ describe('/-/metrics', () => {
       const again = await call(api.url, 'POST', '/contacts', { key, idem, body });
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       await fetch(`${api.url}/no/such/${ws.id}`);
+      // MCP: each tool call is counted under its operation (a bounded set), protocol messages as `mcp`;
+      // the key's read budget is spent, so the tool's own answer is a refusal counted as REST's is.
+      const mcp = await mcpClient(api.url, { key });
+      await mcp.client.listTools();
+      expect((await mcp.client.callTool({ name: 'list_accounts', arguments: { limit: 1 } })).isError).toBe(true);
+      await mcp.close();
       const text = await until(async () => {
         const t = await scrape();
         return t.includes('storelens_task_runs_total{task="refresh"}') ? t : undefined;
@@ -61,7 +68,10 @@ describe('/-/metrics', () => {
       expect(s.get('storelens_http_requests_total{operation="list_accounts",status="200"}')).toBe(120);
       expect(s.get('storelens_http_requests_total{operation="list_accounts",status="429"}')).toBe(2);
       expect(s.get('storelens_http_requests_total{operation="list_accounts",status="401"}')).toBe(1);
-      expect(s.get('storelens_rate_limit_refusals_total{kind="read"}')).toBe(2);
+      expect(s.get('storelens_rate_limit_refusals_total{kind="read"}')).toBe(3);
+      expect(s.get('storelens_http_requests_total{operation="mcp:list_accounts",status="200"}')).toBe(1);
+      expect(s.get('storelens_http_requests_total{operation="mcp",status="200"}')).toBeGreaterThanOrEqual(2);
+      expect([...s.keys()].filter((k) => k.includes('/mcp'))).toEqual([]);
       expect(s.get('storelens_idempotent_replays_total{operation="add_contact"}')).toBe(1);
       expect(s.get('storelens_http_requests_total{operation="unmatched",status="401"}')).toBe(1);
       expect(s.get('storelens_http_request_duration_seconds_count{operation="list_accounts"}')).toBe(123);

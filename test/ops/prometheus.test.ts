@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/compose/database.js';
-import { apiKey, call, freshIdem, workspace } from '../api/harness.js';
+import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
 import { spawnStorelens, type StorelensProcess } from '../helpers/api-processes.js';
 import { samplePublicationFiles, writePublication } from '../helpers/publication.js';
 import { startReceiver } from '../helpers/receiver.js';

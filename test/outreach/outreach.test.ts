@@ -15,8 +15,8 @@ import { seedAccounts } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 import { type Receiver, selfSigned, startReceiver, verify } from '../helpers/receiver.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
+
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const DAY = 24 * 3600_000;
 const OPS = ['list_outreach_cadences', 'create_outreach_cadence', 'enroll_outreach', 'list_outreach_enrollments', 'get_outreach_enrollment', 'stop_outreach'];
@@ -24,21 +24,18 @@ const OPS = ['list_outreach_cadences', 'create_outreach_cadence', 'enroll_outrea
 for (const d of dialects) {
   describe.skipIf(d.skip)(`outreach on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     let runtime: WebhookRuntime;
     let receiver: Receiver;
     const run = adminCli(() => h.t);
 
     beforeAll(async () => {
-      caps = capabilityManifest({ ...Object.fromEntries(OPS.map((op) => [op, 'pilot'])), record_outcome: 'available', set_account_status: 'available', get_wallet: 'available', list_wallet_usage: 'available', get_supervision: 'available', create_deal: 'available' });
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { write: 1000, read: 1000 } });
+      h = await startApi(d.name, { operations: { ...Object.fromEntries(OPS.map((op) => [op, 'pilot'])), record_outcome: 'available', set_account_status: 'available', get_wallet: 'available', list_wallet_usage: 'available', get_supervision: 'available', create_deal: 'available' }, rateLimits: { write: 1000, read: 1000 } });
       runtime = await webhookRuntime(h.db.kysely, { allowLocal: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
       receiver = await startReceiver({ tls: true });
     });
     afterAll(async () => {
       await receiver?.close();
       await h?.close();
-      caps?.remove();
     });
 
     const worker = () => runOutreach(h.db, { now: h.clock.now, webhooks: runtime, ca: selfSigned().cert });

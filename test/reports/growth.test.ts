@@ -16,8 +16,8 @@ import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { adminCli, publishPanel, readDocument } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 import { until } from '../helpers/wait.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
+
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const MONTH = '2026-10';
 const OPS = ['get_wallet', 'list_wallet_usage', 'request_growth_report', 'list_growth_reports', 'get_growth_report'];
@@ -25,7 +25,6 @@ const OPS = ['get_wallet', 'list_wallet_usage', 'request_growth_report', 'list_g
 for (const d of dialects) {
   describe.skipIf(d.skip)(`growth reports on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     let bg: Background;
     const out = mkdtempSync(join(tmpdir(), 'storelens-report-out-'));
     const docs = new Map<string, StatsDocument>();
@@ -35,8 +34,7 @@ for (const d of dialects) {
     beforeAll(async () => {
       await publishPanel('fixtures/panel', out);
       for (const slug of SLUGS) docs.set(slug, await readDocument(out, slug, MONTH));
-      caps = capabilityManifest(Object.fromEntries(OPS.map((op) => [op, { availability: 'activation-gated', activation: 'growth_reports' }])));
-      h = await startApi(d.name, { capabilitiesPath: caps.path, onWrite: (triggers, w) => bg.onWrite(triggers, w) });
+      h = await startApi(d.name, { operations: Object.fromEntries(OPS.map((op) => [op, { availability: 'activation-gated', activation: 'growth_reports' }])), onWrite: (triggers, w) => bg.onWrite(triggers, w) });
       bg = startBackground(h.db, { now: () => new Date(), log: () => {}, reports: { statistics: publishedStatistics(out), everyMs: 60_000 }, only: ['reports'] });
       await seedRun(h.db, MONTH, 'run-1', [
         { store_id: 'st0000001', domain: 'st1.myshopify.com', country: 'US', category: 'sports', plan: 'basic', monthly_visits: 10, product_count: 30, apps: [], ads: [], agentic: [] },
@@ -52,7 +50,6 @@ for (const d of dialects) {
     afterAll(async () => {
       await bg?.stop();
       await h?.close();
-      caps?.remove();
       rmSync(out, { recursive: true, force: true });
     });
 

@@ -81,14 +81,25 @@ describe('graceful shutdown', () => {
       live: { pollMs: 0 },
       mount: (app) => {
         app.get('/slow', async () => {
-          await new Promise((r) => setTimeout(r, 300));
+          arrived();
+          await finish;
           return { done: true };
         });
       },
     });
+    let arrived!: () => void;
+    let release!: () => void;
+    const started = new Promise<void>((r) => (arrived = r));
+    const finish = new Promise<void>((r) => (release = r));
     const inFlight = fetch(`${server.url}/slow`);
-    await new Promise((r) => setTimeout(r, 50));
+    await started;
     const closed = server.close();
+    // Closing has begun with the request still in its handler; it ends, then the server does.
+    let done = false;
+    void closed.then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    release();
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ done: true });

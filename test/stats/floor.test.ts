@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const sources = (readdirSync(SRC, { recursive: true }) as string[])
   .filter((f) => f.endsWith('.ts'))
   .map((f) => ({ file: f.split('\\').join('/'), text: readFileSync(join(SRC, f), 'utf8') }));

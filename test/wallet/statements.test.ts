@@ -12,8 +12,8 @@ import { charge, credit } from '../../src/wallet/billing.js';
 import { billMonth, closedMonths, monthEnd, runStatements } from '../../src/wallet/statements.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, startApi, workspace, type Harness } from '../api/harness.js';
+
+import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const at = (iso: string) => new Date(iso);
 
@@ -33,7 +33,6 @@ describe('the months a statement bills', () => {
 for (const d of dialects) {
   describe.skipIf(d.skip)(`monthly statement on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     let stores = 0;
 
     /** A workspace whose wallet was opened (and credited) at `openedAt`. */
@@ -53,8 +52,7 @@ for (const d of dialects) {
     const run = (now: string) => runStatements(h.db, { now: () => at(now) });
 
     beforeAll(async () => {
-      caps = capabilityManifest({ get_wallet: 'available', list_wallet_usage: 'available' });
-      h = await startApi(d.name, { capabilitiesPath: caps.path, poolSize: 4 });
+      h = await startApi(d.name, { operations: { get_wallet: 'available', list_wallet_usage: 'available' }, poolSize: 4 });
       // A price rise from November: October is still billed at the price in force on its last day.
       await h.db.write((trx) =>
         trx.insertInto('prices').values({ version: 2, unit: 'account_delivered_over_allowance', currency: 'USD', unit_price: 3, description: 'test price rise', effective_from: '2026-11-01T00:00:00.000Z' }).execute(),
@@ -62,7 +60,6 @@ for (const d of dialects) {
     });
     afterAll(async () => {
       await h?.close();
-      caps?.remove();
     });
 
     it('debits a closed month’s accounts beyond the allowance once, at the price in force at its end, and shows it in the usage', async () => {

@@ -11,8 +11,8 @@ import { charge, credit, CreditKeyReusedError, refund } from '../../src/wallet/b
 import { seedAccounts } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, type CapabilityManifest } from '../api/capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../api/harness.js';
+
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const WALLET_OPS = ['get_wallet', 'list_wallet_usage', 'get_wallet_pricing', 'list_wallet_approvals', 'get_wallet_rules', 'get_supervision', 'request_growth_report', 'list_growth_reports', 'get_growth_report'];
@@ -21,7 +21,6 @@ const REPORT_PRICE = 500;
 for (const d of dialects) {
   describe.skipIf(d.skip)(`wallet on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     const run = adminCli(() => h.t);
 
     /** A workspace with the activation, two visible stores, an owner, and a key reading the wallet and requesting reports. */
@@ -37,12 +36,10 @@ for (const d of dialects) {
     const request = (key: string, store = 'store-a', idem = freshIdem()) => call(h.base, 'POST', '/reports/growth', { key, idem, body: { store_id: store } });
 
     beforeAll(async () => {
-      caps = capabilityManifest({ ...Object.fromEntries(WALLET_OPS.map((op) => [op, 'available'])), list_accounts: 'available', get_account: 'available' });
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { report: 1000 }, poolSize: 4 });
+      h = await startApi(d.name, { operations: { ...Object.fromEntries(WALLET_OPS.map((op) => [op, 'available'])), list_accounts: 'available', get_account: 'available' }, rateLimits: { report: 1000 }, poolSize: 4 });
     });
     afterAll(async () => {
       await h?.close();
-      caps?.remove();
     });
 
     it('starts empty, in USD minor units, with the versioned price list', async () => {

@@ -13,7 +13,7 @@ import { inviteMember } from '../../src/members/invite.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
-import { call, startApi, workspace, type Harness } from '../api/harness.js';
+import { call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -13,7 +13,7 @@ import { SIGNIN_THROTTLE, lockAfter } from '../../src/members/signin-throttle.js
 import { upsertMember } from '../../src/workspaces/store.js';
 import type { Db } from '../../src/compose/database.js';
 import { dialects, openAgain } from '../helpers/db.js';
-import { startApi, workspace, type Harness } from '../api/harness.js';
+import { startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PASSWORD = 'correct horse battery';
 

@@ -14,11 +14,11 @@ import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { EVENT_TYPES, eventDeclaration, type EventType } from '../../src/webhooks/events.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
-import { apiKey, call, freshIdem } from '../api/harness.js';
+import { apiKey, call, freshIdem } from '../helpers/api.js';
 import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
-import { settle, startWebhooks, type WebhookHarness } from './setup.js';
+import { settle, startWebhooks, type WebhookHarness } from '../helpers/webhooks.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

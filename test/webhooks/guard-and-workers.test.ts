@@ -12,15 +12,15 @@ import { runApi } from '../../src/commands/api.js';
 import { runWorker } from '../../src/commands/worker.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import type { Env } from '../../src/core/env.js';
 import { loadSecretBox, newSigningSecret, resealAll } from '../../src/webhooks/secrets.js';
 import { addressRefusal } from '../../src/webhooks/ssrf.js';
-import { apiKey, call, freshIdem, workspace } from '../api/harness.js';
+import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { until } from '../helpers/wait.js';
-import { settle, startWebhooks, type WebhookHarness } from './setup.js';
+import { settle, startWebhooks, type WebhookHarness } from '../helpers/webhooks.js';
 
 /** Addresses the guard refuses, each with the range its message names. */
 const BLOCKED: [string, RegExp][] = [

@@ -5,12 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, freshIdem } from '../api/harness.js';
+import { call, freshIdem } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { LEASE_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
-import { claimDue } from '../../src/webhooks/store.js';
-import { settle, startWebhooks, type WebhookHarness } from './setup.js';
+import { claimDue } from '../../src/webhooks/messages-store.js';
+import { until } from '../helpers/wait.js';
+import { settle, startWebhooks, type WebhookHarness } from '../helpers/webhooks.js';
 
 const HOUR = 3600_000;
 
@@ -106,7 +107,7 @@ for (const d of dialects) {
           expect(rx.received.map((r) => r.id)).toContain(e.id);
         }
         // Another workspace's events never reach this endpoint.
-        const other = await (await import('../api/harness.js')).workspace(h.db);
+        const other = await (await import('../helpers/api.js')).workspace(h.db);
         await h.emit([{ type: 'deal.created' }], other.id);
         await settle(h.deliverer());
         expect(rx.received).toHaveLength(3);
@@ -206,7 +207,7 @@ for (const d of dialects) {
       await h.emit([{ type: 'contact.created', data: { contact_id: 'c1' } }]);
       const first = h.deliverer({ workerId: 'first' });
       expect(await first.pump()).toBe(1);
-      await waitFor(() => rx.received.length === 1);
+      await until(() => rx.received.length === 1);
       first.abandon(); // killed: nothing recorded
       rx.respond = () => ({ status: 200 });
       const second = h.deliverer({ workerId: 'second' });
@@ -259,7 +260,7 @@ for (const d of dialects) {
         // Pump as the worker loop would (each settled send pumps again).
         const loop = setInterval(() => void w.pump(), 20);
         try {
-          await waitFor(() => rx.received.length === 20 && slowRx.received.length > 0, 60_000);
+          await until(() => rx.received.length === 20 && slowRx.received.length > 0, 60_000);
         } finally {
           clearInterval(loop);
         }
@@ -392,12 +393,4 @@ for (const d of dialects) {
       expect((await call(h.base, 'GET', `/webhooks/${ep.id}/deliveries?cursor=bogus`, { key: h.key })).status).toBe(400);
     });
   });
-}
-
-async function waitFor(probe: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }

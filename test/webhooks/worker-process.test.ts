@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
-import { insertWebhookEndpoint } from '../../src/webhooks/store.js';
+import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { loadSecretBox, newSigningSecret } from '../../src/webhooks/secrets.js';
-import { workspace } from '../api/harness.js';
+import { workspace } from '../helpers/api.js';
 import { spawnStorelens } from '../helpers/api-processes.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
@@ -32,7 +32,7 @@ for (const d of dialects) {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it('stays up, delivers, and on SIGTERM completes the send in flight and exits 0', async () => {
+    it('stays up, delivers, and on SIGTERM answers not ready at once, completes the send in flight and exits 0', async () => {
       const ws = await workspace(t.db);
       const box = await loadSecretBox(t.db.kysely);
       const secret = newSigningSecret();
@@ -40,9 +40,15 @@ for (const d of dialects) {
       const emit = (to: string) =>
         t.db.write((trx) => appendUncheckedEvents(trx, [{ workspace_id: ws.id, type: 'watch.health_changed', data: { watch_id: 'w1', from: 'healthy', to } }], new Date()));
 
-      const worker = spawnStorelens(t, ['worker', '--webhooks-allow-local', '--runs', join(dir, 'runs'), '--out', join(dir, 'out')]);
+      const worker = spawnStorelens(t, ['worker', '--webhooks-allow-local', '--ops-port', '0', '--runs', join(dir, 'runs'), '--out', join(dir, 'out')]);
       try {
+        const ops = (await worker.waitFor(/probes at (http:\/\/[\d.:]+)\/-\/liveness/))[1]!;
         await worker.waitFor(/storelens worker: delivering webhook events from .*; background tasks: .*deliver/);
+        const readiness = async () => {
+          const r = await fetch(`${ops}/-/readiness`);
+          return { status: r.status, body: (await r.json()) as { failed?: string[] } };
+        };
+        expect((await readiness()).status).toBe(200);
         // Its loop's turns come and go; the process stays up (before: it exited about a second after starting).
         await emit('degraded');
         await until(() => rx.received.length === 1);
@@ -50,11 +56,19 @@ for (const d of dialects) {
         await until(async () => (await t.db.kysely.selectFrom('webhook_deliveries').select('status').where('endpoint_id', '=', ep.id).execute()).every((r) => r.status === 'delivered'));
         expect(worker.child.exitCode).toBeNull();
 
-        // The next send is answered only after SIGTERM has arrived.
-        rx.respond = () => ({ status: 200, delayMs: 1_500 });
+        // The next send is answered only after SIGTERM has arrived and readiness said draining.
+        let answer!: () => void;
+        rx.respond = () => ({ status: 200, after: new Promise<void>((resolve) => (answer = resolve)) });
         await emit('failing');
         await until(() => rx.received.length === 2);
         worker.child.kill('SIGTERM');
+        const draining = await until(async () => {
+          const r = await readiness();
+          return r.status === 503 ? r : undefined;
+        });
+        expect(draining.body.failed).toEqual(['draining']);
+        expect(worker.child.exitCode).toBeNull();
+        answer();
         const { code } = await worker.exited.then((e) => ({ code: e.code }));
         const stderr = worker.stderr();
         expect(code).toBe(0);

@@ -10,8 +10,8 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { seedAccounts, seedRun, type SeedStore } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { WORKING } from '../helpers/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const LIMITS = { read: 100_000, write: 100_000, report: 100_000 };
@@ -48,7 +48,6 @@ const STORES = ['ok', 'closed', 'absent', 'traffic', 'revenue', 'ads', 'flip', '
 for (const d of dialects) {
   describe.skipIf(d.skip)(`watch operations on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     let ws: Workspace;
     let other: Workspace;
     let read: string;
@@ -64,8 +63,7 @@ for (const d of dialects) {
     const receipts = async (id: string) => (await call(h.base, 'GET', `/watches/${id}/receipts`, { key: read })).body.data as { month: string; run_id: string; store_ids: string[]; health: string }[];
 
     beforeAll(async () => {
-      caps = capabilityManifest({ ...WORKING, ...Object.fromEntries(WATCH_OPS.map((op) => [op, 'available'])) });
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: LIMITS });
+      h = await startApi(d.name, { operations: { ...WORKING, ...Object.fromEntries(WATCH_OPS.map((op) => [op, 'available'])) }, rateLimits: LIMITS });
       h.clock.set('2026-03-05T10:00:00.000Z');
       ws = await workspace(h.db);
       other = await workspace(h.db);
@@ -110,7 +108,6 @@ for (const d of dialects) {
     });
     afterAll(async () => {
       await h?.close();
-      caps?.remove();
     });
 
     it('starts a watch healthy and unchecked, holding the stores it was given', async () => {

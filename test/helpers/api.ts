@@ -9,7 +9,8 @@ import { insertApiKey } from '../../src/api/keys-store.js';
 import type { Db } from '../../src/compose/database.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { createWorkspace, upsertMember } from '../../src/workspaces/store.js';
-import { type DialectName, freshDb, type TestDb } from '../helpers/db.js';
+import { capabilityManifest, type Operations } from './capability-manifest.js';
+import { type DialectName, freshDb, type TestDb } from './db.js';
 
 export interface Clock {
   now: () => Date;
@@ -32,24 +33,37 @@ export interface Harness {
 }
 
 /** Every JSON success body is checked against its route's response schema unless `validateResponses: false`. */
-export async function startApi(dialect: DialectName, opts: Omit<ApiOptions, 'db' | 'now' | 'routes'> & Pick<BuildApiAppOptions, 'oauth'> & { poolSize?: number } = {}): Promise<Harness> {
-  const { poolSize, ...apiOpts } = opts;
-  const t = await freshDb(dialect, { poolSize });
-  const clock = fakeClock();
-  const app = await buildApiApp({ db: t.db, now: clock.now, validateResponses: true, ...apiOpts });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
-  return {
-    t,
-    db: t.db,
-    app,
-    base: `http://127.0.0.1:${port}/api/v1`,
-    clock,
-    close: async () => {
-      await app.close();
-      await t.cleanup();
-    },
-  };
+export interface StartApiOptions extends Omit<ApiOptions, 'db' | 'now' | 'routes'>, Pick<BuildApiAppOptions, 'oauth'> {
+  poolSize?: number;
+  /** The operations the test calls and their availability: written as the server's capability manifest (removed on close). */
+  operations?: Operations;
+}
+
+export async function startApi(dialect: DialectName, opts: StartApiOptions = {}): Promise<Harness> {
+  const { poolSize, operations, ...apiOpts } = opts;
+  const caps = operations && capabilityManifest(operations);
+  try {
+    const t = await freshDb(dialect, { poolSize });
+    const clock = fakeClock();
+    const app = await buildApiApp({ db: t.db, now: clock.now, validateResponses: true, ...(caps && { capabilitiesPath: caps.path }), ...apiOpts });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    return {
+      t,
+      db: t.db,
+      app,
+      base: `http://127.0.0.1:${port}/api/v1`,
+      clock,
+      close: async () => {
+        await app.close();
+        await t.cleanup();
+        caps?.remove();
+      },
+    };
+  } catch (e) {
+    caps?.remove();
+    throw e;
+  }
 }
 
 let wsCounter = 0;

@@ -13,9 +13,9 @@ import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
 import { upsertMember } from '../../src/workspaces/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
-import { startApi, workspace, type Harness } from '../api/harness.js';
+import { startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
-import { HttpBrowser, MemoryProvider } from './oauth-http.js';
+import { HttpBrowser, MemoryProvider } from '../helpers/oauth.js';
 
 const EMAIL = 'ravi@example.com';
 const PASSWORD = 'correct horse battery';

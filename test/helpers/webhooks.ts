@@ -8,9 +8,9 @@ import type { EventType } from '../../src/webhooks/events.js';
 import { createDeliverer, type Deliverer, type DelivererOptions } from '../../src/webhooks/deliver.js';
 import { type WebhookRuntime, webhookRuntime } from '../../src/webhooks/runtime.js';
 import type { ResolvedAddress } from '../../src/webhooks/ssrf.js';
-import { apiKey, type Clock, fakeClock, workspace } from '../api/harness.js';
-import { type DialectName, freshDb, type TestDb } from '../helpers/db.js';
-import { selfSigned } from '../helpers/receiver.js';
+import { apiKey, type Clock, fakeClock, workspace } from './api.js';
+import { type DialectName, freshDb, type TestDb } from './db.js';
+import { selfSigned } from './receiver.js';
 
 export interface WebhookHarness {
   t: TestDb;

@@ -19,9 +19,9 @@ import { registerOAuthClient } from '../../src/oauth/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { removeMember, upsertMember } from '../../src/workspaces/store.js';
 import { hashPassword } from '../../src/members/passwords.js';
-import { call, startApi, workspace, type Harness } from '../api/harness.js';
+import { call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
-import { MemoryProvider } from './oauth-http.js';
+import { MemoryProvider } from '../helpers/oauth.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -13,8 +13,8 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { DEAL_STAGES, type DealStage } from '../../src/deals/stages.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { WORKING } from '../helpers/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const LIMITS = { read: 100_000, write: 100_000, report: 100_000 };
@@ -28,7 +28,6 @@ const lostBody = (stage: DealStage) => (stage === 'lost' ? { stage, lost_reason:
 for (const d of dialects) {
   describe.skipIf(d.skip)(`deal operations on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     let ws: Workspace;
     let other: Workspace;
     let read: string;
@@ -38,8 +37,7 @@ for (const d of dialects) {
     let keyId: string;
 
     beforeAll(async () => {
-      caps = capabilityManifest(DEALS);
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: LIMITS, poolSize: 4 });
+      h = await startApi(d.name, { operations: DEALS, rateLimits: LIMITS, poolSize: 4 });
       ws = await workspace(h.db);
       other = await workspace(h.db);
       read = await apiKey(h.db, ws.id, ['read:accounts']);
@@ -52,7 +50,6 @@ for (const d of dialects) {
     });
     afterAll(async () => {
       await h?.close();
-      caps?.remove();
     });
 
     const create = (body: Record<string, unknown>, key = write) => call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body });
@@ -353,16 +350,13 @@ for (const d of dialects) {
 
   describe.skipIf(d.skip)(`a deal's stage as a ranking label on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     beforeAll(async () => {
-      caps = capabilityManifest(DEALS);
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: LIMITS });
+      h = await startApi(d.name, { operations: DEALS, rateLimits: LIMITS });
       const stores = Array.from({ length: 40 }, (_, i) => ({ store_id: `st${i}`, country: i % 3 ? 'US' : 'GB', category: i % 2 ? 'toys' : 'beauty', plan: 'grow', monthly_visits: 500 + i }));
       await seedRun(h.db, '2026-10', 'run-2026-10', stores, stores.map((s) => ({ store_id: s.store_id, type: 'app_installed' as const, subject: 'klaviyo' })));
     });
     afterAll(async () => {
       await h?.close();
-      caps?.remove();
     });
 
     it('moves the store\'s label with the deal: won scores it above lost', async () => {

@@ -7,8 +7,8 @@ import { setProfile } from '../../src/accounts/profile-store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts, seedRun, signalId } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { WORKING } from '../helpers/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const LIMITS = { read: 100_000, write: 100_000, report: 100_000 };
@@ -18,7 +18,6 @@ const ids = (r: { body: { data: { store_id: string }[] } }) => r.body.data.map((
 for (const d of dialects) {
   describe.skipIf(d.skip)(`account operations on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     let ws: Workspace;
     let other: Workspace;
     let read: string;
@@ -27,8 +26,7 @@ for (const d of dialects) {
     let otherWrite: string;
 
     beforeAll(async () => {
-      caps = capabilityManifest(WORKING);
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: LIMITS });
+      h = await startApi(d.name, { operations: WORKING, rateLimits: LIMITS });
       ws = await workspace(h.db);
       other = await workspace(h.db);
       read = await apiKey(h.db, ws.id, ['read:accounts']);
@@ -84,7 +82,6 @@ for (const d of dialects) {
     });
     afterAll(async () => {
       await h?.close();
-      caps?.remove();
     });
 
     describe('list_accounts filters', () => {

@@ -10,8 +10,8 @@ import { listEvents } from '../../src/webhooks/outbox.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { capabilityManifest, WORKING, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from './harness.js';
+import { WORKING } from '../helpers/capability-manifest.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const LIMITS = { read: 100_000, write: 100_000, report: 100_000 };
@@ -19,7 +19,6 @@ const LIMITS = { read: 100_000, write: 100_000, report: 100_000 };
 for (const d of dialects) {
   describe.skipIf(d.skip)(`contact operations on ${d.label}`, () => {
     let h: Harness;
-    let caps: CapabilityManifest;
     let ws: Workspace;
     let other: Workspace;
     let read: string;
@@ -34,8 +33,7 @@ for (const d of dialects) {
     const countContacts = async () => Number((await h.db.kysely.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
     beforeAll(async () => {
-      caps = capabilityManifest(WORKING);
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: LIMITS });
+      h = await startApi(d.name, { operations: WORKING, rateLimits: LIMITS });
       ws = await workspace(h.db);
       other = await workspace(h.db);
       read = await apiKey(h.db, ws.id, ['read:accounts']);
@@ -65,7 +63,6 @@ for (const d of dialects) {
 
     afterAll(async () => {
       await h?.close();
-      caps?.remove();
     });
 
     describe('add_contact and get_contact', () => {

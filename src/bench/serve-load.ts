@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { urlPath as publicPath, type Slug } from '../core/public-paths.js';
 import { resolveCurrentRelease } from '../publish/release.js';
-import { loadPublication } from './publication.js';
-import { startServer } from './server.js';
+import { loadPublication } from '../serve/publication.js';
+import { startServer } from '../serve/server.js';
 
 export interface ServeBenchOptions {
   /** Output folder with a publication (written by `storelens publish`). */

@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../helpers/accounts.js';
-import { capabilityManifest, type CapabilityManifest } from './capability-manifest.js';
-import { apiKey, startApi, workspace, type Harness } from './harness.js';
 
-const USAGE = fileURLToPath(new URL('./watches-client-usage.ts', import.meta.url));
+import { apiKey, startApi, workspace, type Harness } from '../helpers/api.js';
+
+const USAGE = fileURLToPath(new URL('./client-usage', import.meta.url));
 const OPS = [
   'get_managed_watch', 'resize_managed_watch', 'cancel_managed_watch', 'list_watches', 'add_watch', 'get_watch', 'remove_watch',
   'list_watch_stores', 'add_watch_stores', 'remove_watch_store', 'list_watch_events', 'list_watch_receipts', 'get_watch_brief',
@@ -14,14 +14,11 @@ const OPS = [
 
 describe('a generated client of the watch operations', () => {
   let h: Harness;
-  let caps: CapabilityManifest;
   beforeAll(async () => {
-    caps = capabilityManifest(Object.fromEntries(OPS.map((op) => [op, 'available'])));
-    h = await startApi('SQLite', { capabilitiesPath: caps.path });
+    h = await startApi('SQLite', { operations: Object.fromEntries(OPS.map((op) => [op, 'available']))  });
   });
   afterAll(async () => {
     await h?.close();
-    caps?.remove();
   });
 
   it('type-checks against the generated types', () => {
@@ -41,7 +38,7 @@ describe('a generated client of the watch operations', () => {
     const ws = await workspace(h.db);
     await seedAccounts(h.db, ws.id, [{ store_id: 'a', score: 0.9 }, { store_id: 'b', score: 0.8 }]);
     const key = await apiKey(h.db, ws.id, ['read:watch', 'write:watch']);
-    const { exerciseWatches } = await import('./watches-client-usage.js');
+    const { exerciseWatches } = await import('./client-usage.js');
     const r = await exerciseWatches(h.base, key, ['a', 'b']);
     expect(r).toEqual({
       resizedCapacity: 5,

@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
 import { upsertMember } from '../../src/workspaces/store.js';
-import { startApi, workspace, type Harness } from '../api/harness.js';
+import { startApi, workspace, type Harness } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
-import { HttpBrowser } from './oauth-http.js';
+import { HttpBrowser } from '../helpers/oauth.js';
 
 const verifier = randomBytes(32).toString('base64url');
 const challenge = createHash('sha256').update(verifier).digest('base64url');

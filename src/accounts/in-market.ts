@@ -1,0 +1,152 @@
+/**
+ * The in-market list: which accounts are on it (a score at or above the threshold, a recent
+ * signal, a status that allows it), which of them are explore rows, and the order an agency reads
+ * them in. Pure: rows in, sets and positions out; accounts/refresh.ts writes what they decide.
+ */
+import { previousMonth } from '../core/panel-contract.js';
+import type { StoreSnapshot } from './model.js';
+import type { AccountStatus } from './statuses.js';
+
+/**
+ * Share of the in-market list reserved for exploration (selectInMarket, EXPLORE_BOUND). Learning
+ * benchmark, seeds 1–20, two-part rule: with the floor alone (MIN_EXPLORE rows, which explore
+ * first then works all of, not the best-scored of a tenth) mostly the top's worst seed fell to
+ * 0.28; drawn picks at a share of 0.05, 0.2 or 0.3 did no better than at 0.1.
+ */
+export const EXPLORE_SHARE = 0.1;
+/**
+ * How optimistic the pick of explore rows is (selectInMarket): the accounts with the highest
+ * logit + EXPLORE_BOUND × the logit's posterior sd, an upper bound that favours the accounts
+ * whose inputs the labels cover least. Learning benchmark, P@50 on unworked accounts after 200
+ * outcomes, two-part rule, an agency working every explore row first: 0.69 (worst seed 0.46) of
+ * 10 seeds with the picks drawn from the posterior (Thompson sampling), 0.73 (worst 0.68) with
+ * the bound at 1.5; over seeds 1–20, 0.68 drawn, 0.74 at 1.5, 0.71 at 1, 0.72 at 2, 0.73 at 3.
+ * Working mostly the top: 0.90 (worst 0.60) drawn, 0.91 (worst 0.78) at 1.5, but over seeds 1–20
+ * a worst seed of 0.44 (0.60 drawn). The generator's truth does not move (0.79 → 0.78 and 0.80).
+ * (Measured by score over every account, with the list then ordered by a posterior draw.) What
+ * else was tried is in docs/accounts.md.
+ */
+export const EXPLORE_BOUND = 1.5;
+/**
+ * Where the explore rows stand in the in-market list (listPositions): one in every EXPLORE_EVERY
+ * rows without an outcome (the 10th, the 20th, …; a tenth of the top positions, as EXPLORE_SHARE
+ * is of the list), the other rows best score first. (Counting the worked rows as well, an agency
+ * that had worked the top 150 met three explore rows in every ten it had yet to work.) An agency reading from the top sees the model's best
+ * nine of every ten, and some of what the model needs to learn. Before, the list was ordered by
+ * a posterior draw at twice its spread: a fresh workspace's list barely followed the scores.
+ * Learning benchmark, seeds 1–10, P@50 of the next 50 unworked accounts in the list's order after
+ * 200 outcomes: ρ(position, score) before any outcome 1 (was −0.06 to 0.43); explore first 0.74,
+ * 0.57, 0.85, 0.55 under the four rules (seeds 1–2 with the draw: 0.53, 0.33, 0.65, 0.21); working
+ * mostly the top, the same list with its explore rows last won a few more of the 200 (82 against
+ * 80 under the generator's truth). The figures are in docs/accounts.md.
+ */
+export const EXPLORE_EVERY = 10;
+/**
+ * Explore rows the in-market list keeps however short it is (while eligible unlabelled accounts
+ * remain): a round's worth. Once outcomes have pulled most scores under IN_MARKET_MIN_SCORE the
+ * list is short, and a tenth of it would stop the learning (learning benchmark, two-part rule,
+ * 10 seeds, mostly the top: worst seed 0.34 without it, 0.60 with it).
+ */
+export const MIN_EXPLORE = 25;
+/**
+ * The explore rows are never among the best EXPLORE_AFTER in-market rows without an outcome (best
+ * score first): an agency reaches those within two rounds of 25 anyway, and marking one would only
+ * move it down. Any other eligible, unworked account may be one, in the list further down or below
+ * its threshold: where an explore row costs least, as an account the list holds already costs
+ * less than one it does not. Learning benchmark (in memory, seeds 4–7, P@50 of the next 50 in the
+ * list's order after 200 outcomes, explore first / mostly the top; before, the picks came from
+ * below the list only): the generator's truth 0.77 → 0.79 / 0.59 → 0.66, two-part rule 0.82 → 0.92
+ * / 0.45 → 0.58, new-channel rule 0.85 → 0.97 / 0.69 → 0.76, plan rule 0.57 → 0.90 / 0.28 → 0.27;
+ * from beyond the first 100 or 200 rows, less. The 10-seed figures are in docs/accounts.md.
+ */
+export const EXPLORE_AFTER = 50;
+/** In-market accounts score in the top fifth of the workspace's accounts … */
+export const IN_MARKET_QUANTILE = 0.8;
+/** … and never below this score. */
+export const IN_MARKET_MIN_SCORE = 0.05;
+/** Statuses that keep an account out of the in-market list (it stays listed with filter=all). */
+export const NOT_IN_MARKET: ReadonlySet<AccountStatus> = new Set(['disqualified', 'do_not_contact', 'customer']);
+/**
+ * Whether an account could be in market at all, whatever its score: present in the latest month,
+ * a signal in that month or the one before, and a status that allows it (NOT_IN_MARKET).
+ */
+export function canBeInMarket(s: Pick<StoreSnapshot, 'month' | 'signals'>, latestMonth: string, status: AccountStatus = 'open'): boolean {
+  const recent = previousMonth(latestMonth);
+  return s.month === latestMonth && !NOT_IN_MARKET.has(status) && s.signals.some((g) => g.month >= recent);
+}
+
+export interface RankInput {
+  store_id: string;
+  score: number;
+  /** Could be in-market at all: a recent signal, present in the latest month, status allows. */
+  eligible: boolean;
+  labelled: boolean;
+  /** The logit at the posterior mode (default: the score's). */
+  logit?: number;
+  /** The logit's posterior sd (default 0: as sure as its score says). */
+  sd?: number;
+}
+
+/**
+ * The in-market list's order: best score first, with the explore rows (best score first among
+ * themselves) at every `every`-th position among the rows without an outcome (EXPLORE_EVERY), and
+ * after the other rows once those run out. A row with an outcome (worked already) keeps the place
+ * its score gives it and takes no turn: the agency reads past it, so one in `every` of the rows it
+ * has yet to work is an explore row however much of the top it has worked. Only the in-market rows
+ * move, among the positions their scores give them, so the whole ranking (filter=all) lists every
+ * other account where its score puts it. `every` 0 is score order. Returns each row's position
+ * (0 first).
+ */
+export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<string>, explore: ReadonlySet<string>, every = EXPLORE_EVERY): Map<string, number> {
+  const all = [...rows].sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
+  const listed = all.filter((r) => inMarket.has(r.store_id));
+  const top = listed.filter((r) => !explore.has(r.store_id));
+  const picks = listed.filter((r) => explore.has(r.store_id));
+  const order: RankInput[] = [];
+  for (let t = 0, e = 0, open = 0; order.length < listed.length; ) {
+    if (t < top.length && top[t].labelled) {
+      order.push(top[t++]);
+      continue;
+    }
+    const turn = t >= top.length || (every > 0 && (open + 1) % every === 0 && e < picks.length);
+    order.push(turn ? picks[e++] : top[t++]);
+    open++;
+  }
+  const pos = new Map<string, number>();
+  let j = 0;
+  all.forEach((r, k) => pos.set(inMarket.has(r.store_id) ? order[j++].store_id : r.store_id, k));
+  return pos;
+}
+
+/**
+ * The in-market list: eligible accounts at or above the threshold (the IN_MARKET_QUANTILE score
+ * of all accounts, at least IN_MARKET_MIN_SCORE), and explore rows, one for every
+ * 1 / EXPLORE_SHARE − 1 of those (at least MIN_EXPLORE), picked by an upper bound (the highest
+ * logit + `bound` × sd, EXPLORE_BOUND) from the eligible accounts without an outcome other than the
+ * list's best EXPLORE_AFTER of them: further down the list, or below its threshold (these join it).
+ */
+export function selectInMarket(rows: readonly RankInput[], exploreShare = EXPLORE_SHARE, bound = EXPLORE_BOUND): { inMarket: Set<string>; explore: Set<string>; threshold: number } {
+  const scores = Float64Array.from(rows, (r) => r.score).sort();
+  const q = scores.length ? scores[Math.min(scores.length - 1, Math.floor(IN_MARKET_QUANTILE * scores.length))] : 1;
+  const threshold = Math.max(IN_MARKET_MIN_SCORE, q);
+  const inMarket = new Set(rows.filter((r) => r.eligible && r.score >= threshold).map((r) => r.store_id));
+  const want = exploreShare <= 0 ? 0 : Math.max(MIN_EXPLORE, Math.round((inMarket.size * exploreShare) / (1 - exploreShare)));
+  const byScore = (a: RankInput, b: RankInput) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1);
+  const next = new Set(
+    rows
+      .filter((r) => inMarket.has(r.store_id) && !r.labelled)
+      .sort(byScore)
+      .slice(0, EXPLORE_AFTER)
+      .map((r) => r.store_id),
+  );
+  const upper = (r: RankInput) => (r.logit ?? Math.log(r.score / (1 - r.score))) + bound * (r.sd ?? 0);
+  const explore = new Set(
+    rows
+      .filter((r) => r.eligible && !r.labelled && !next.has(r.store_id))
+      .sort((a, b) => upper(b) - upper(a) || (a.store_id < b.store_id ? -1 : 1))
+      .slice(0, want)
+      .map((r) => r.store_id),
+  );
+  for (const id of explore) inMarket.add(id);
+  return { inMarket, explore, threshold };
+}

@@ -1,0 +1,130 @@
+/**
+ * The keys an api process on PostgreSQL has looked up, remembered so that a call costs no round
+ * trip to find its key, its creator's role and its workspace. Every change to what such a lookup
+ * reads announces itself when it commits (migration 0026): a key revoked or a member removed or
+ * changed (`api_keys`, `members`: this process forgets that workspace's keys), a workspace's
+ * pilot access, activations or data versions moved by a re-rank (`workspaces`: it forgets the
+ * workspace row only, which the next call reads again, once for all its keys). So a revocation
+ * takes effect here as soon as its notice arrives, milliseconds after the commit. While the
+ * notices are not heard (the listening connection is down or not yet up) nothing is remembered
+ * and every call looks its key up, as without the cache; an entry is never older than MAX_AGE_MS.
+ *
+ * Only keys that exist are remembered (an unknown key is looked up every time), at most
+ * MAX_ENTRIES of them.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../compose/database.js';
+import { listenForNotices, type Notices } from '../db/notices.js';
+import type { Workspace } from '../workspaces/tables.js';
+import { findKeyByHash, findWorkspaceById, type KeyWithWorkspace } from './keys-store.js';
+
+export const AUTH_CHANNEL = 'storelens_auth';
+const MAX_ENTRIES = 10_000;
+const MAX_AGE_MS = 60_000;
+
+/** Finds a key by its hash (keys-store.ts findKeyByHash, or a cache in front of it). */
+export type KeyLookup = (q: Kysely<Database>, hash: string) => Promise<KeyWithWorkspace | undefined>;
+
+export interface KeyCache {
+  find: KeyLookup;
+  /** Starts listening now (else the first lookup does); resolves once the first attempt answered. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface KeyEntry {
+  key: KeyWithWorkspace['key'];
+  creatorRole: KeyWithWorkspace['creatorRole'];
+  workspaceId: string;
+  until: number;
+}
+
+interface WorkspaceEntry {
+  workspace: Workspace;
+  until: number;
+}
+
+/**
+ * A cache of key lookups over `db` (PostgreSQL). It starts listening at its first lookup (a
+ * process that serves no call holds no connection for it).
+ */
+export function keyCache(db: Db): KeyCache {
+  const url = db.options.databaseUrl;
+  if (db.dialect !== 'postgres' || !url) throw new Error('the key cache needs PostgreSQL');
+  const keys = new Map<string, KeyEntry>();
+  const workspaces = new Map<string, WorkspaceEntry>();
+  /** Workspace rows being read again, so that the calls of its keys meanwhile share one read. */
+  const reading = new Map<string, Promise<Workspace | undefined>>();
+  // Each moves on a notice of its kind: a lookup that started before one may have read what it changed.
+  let keysGeneration = 0;
+  let workspacesGeneration = 0;
+  let notices: Notices | undefined;
+  let starting: Promise<Notices> | undefined;
+  let closed = false;
+
+  const forget = (payload: string) => {
+    const [table, workspaceId] = payload.split(' ');
+    workspacesGeneration++;
+    workspaces.delete(workspaceId!);
+    if (table === 'workspaces') return;
+    keysGeneration++;
+    for (const [hash, e] of keys) if (e.workspaceId === workspaceId) keys.delete(hash);
+  };
+  const start = () =>
+    (starting ??= listenForNotices(url, AUTH_CHANNEL, {
+      notice: forget,
+      reset() {
+        keysGeneration++;
+        workspacesGeneration++;
+        keys.clear();
+        workspaces.clear();
+      },
+    }).then((n) => (notices = n)));
+  const remember = <V>(map: Map<string, V>, id: string, value: V) => {
+    if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
+    map.set(id, value);
+  };
+  const workspaceOf = async (q: Kysely<Database>, id: string): Promise<Workspace | undefined> => {
+    const hit = workspaces.get(id);
+    if (hit && hit.until > Date.now()) return hit.workspace;
+    let read = reading.get(id);
+    if (!read) {
+      const started = workspacesGeneration;
+      read = findWorkspaceById(q, id).then((workspace) => {
+        if (workspace && started === workspacesGeneration && notices?.live) remember(workspaces, id, { workspace, until: Date.now() + MAX_AGE_MS });
+        return workspace;
+      });
+      reading.set(id, read);
+      void read.finally(() => reading.delete(id)).catch(() => undefined);
+    }
+    return read;
+  };
+
+  return {
+    async find(q, hash) {
+      if (!notices?.live) {
+        if (!closed) start().catch(() => undefined);
+        return findKeyByHash(q, hash);
+      }
+      const hit = keys.get(hash);
+      if (hit && hit.until > Date.now()) {
+        const workspace = await workspaceOf(q, hit.workspaceId);
+        if (workspace) return { key: hit.key, creatorRole: hit.creatorRole, workspace };
+      }
+      const startedKeys = keysGeneration;
+      const startedWorkspaces = workspacesGeneration;
+      const found = await findKeyByHash(q, hash);
+      if (found && notices.live) {
+        const until = Date.now() + MAX_AGE_MS;
+        if (startedKeys === keysGeneration) remember(keys, hash, { key: found.key, creatorRole: found.creatorRole, workspaceId: found.workspace.id, until });
+        if (startedWorkspaces === workspacesGeneration) remember(workspaces, found.workspace.id, { workspace: found.workspace, until });
+      }
+      return found;
+    },
+    ready: () => start().then(() => undefined),
+    async close() {
+      closed = true;
+      await (await starting?.catch(() => undefined))?.close();
+    },
+  };
+}

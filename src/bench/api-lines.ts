@@ -1,0 +1,76 @@
+/**
+ * The api and scale-out benchmarks' lines (`storelens bench`), each figure beside its goal
+ * (issues 35 and 37). A figure is printed only when at most 1% of its responses were not 2xx:
+ * a rate that counts refusals or errors measures something else.
+ */
+import type { ApiBenchResult, DatabaseFigures, OpFigures } from './api.js';
+import type { PhaseTimes } from './api-profile.js';
+import type { ScaleoutBenchResult } from './scaleout.js';
+
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** Whether a figure may be printed: some requests, and at most 1% not 2xx. */
+export const honest = (f: OpFigures): boolean => f.requests > 0 && (f.non2xx + f.errors) / f.requests <= 0.01;
+
+/** `req/s, p99`, or why there is no figure. */
+export function figure(f: OpFigures, unit = 'req/s'): string {
+  if (f.requests === 0) return 'no requests';
+  const bad = f.non2xx + f.errors;
+  if (!honest(f)) return `no figure: ${int(bad)} of ${int(f.requests)} responses (${fmt((100 * bad) / f.requests, 1)}%) were not 2xx`;
+  const ended = f.budgetEnded && f.seconds !== undefined ? `, the keys' budget ended the run after ${fmt(f.seconds, 1)} s` : '';
+  return `${int(f.rps)} ${unit}, p99 ${fmt(f.p99, 1)} ms${bad ? ` (${bad} not 2xx)` : ''}${ended}`;
+}
+
+/** a / b of two honest figures, else `no ratio`. */
+export function ratio(a: OpFigures, b: OpFigures): string {
+  return honest(a) && honest(b) ? `${fmt(a.rps / b.rps)}×` : 'no ratio';
+}
+
+const phases = (p: PhaseTimes) =>
+  `per request admission (routing, key lookup, scope, rate limit, body) ${fmt(p.admission, 3)} ms, operation (executor: idempotency, query or write, JSON, gzip) ${fmt(p.operation, 3)} ms, sending ${fmt(p.sending, 3)} ms`;
+const cpu = (shares: [string, number][]) =>
+  shares
+    .filter(([, s]) => s >= 0.005)
+    .map(([part, s]) => `${part} ${fmt(100 * s, 0)}%`)
+    .join(', ');
+
+function profileLines(d: DatabaseFigures): string[] {
+  return [
+    `api: where the time goes, GET /accounts on ${d.database}: ${phases(d.readPhases)}; CPU samples: ${cpu(d.readCpu)}`,
+    `api: where the time goes, POST /outcomes on ${d.database}: ${phases(d.writePhases)}; CPU samples: ${cpu(d.writeCpu)}`,
+  ];
+}
+
+export function apiLines(r: ApiBenchResult, cores: number): string[] {
+  const s = r.sqlite;
+  const lines = [
+    `api: ${r.connections} connections, ${cores} cores shared with the load generator; every request a real call under the default limits: ` +
+      `${int(r.keys.read)} read keys × 120/min and ${int(r.keys.write)} write keys × 20/min per ${r.seconds} s run, a run stopping when its keys' budget is spent (no 429 of the benchmark's own)`,
+    `api: GET /accounts?limit=50 on SQLite ${figure(s.reads)}; a bare node:http server answering the same ${int(r.pageBytes)} bytes ${figure(r.bare)}; ratio ${ratio(s.reads, r.bare)} (goal ≥ 0.5×)`,
+    `api: GET /accounts?limit=50 on SQLite with metrics and request logs ${figure(r.observedReads)}, without ${figure(r.plainReads)} (alternating); ratio ${ratio(r.observedReads, r.plainReads)} (goal ≥ 0.9×)` +
+      (r.observedReads.cpuPerRequest && r.plainReads.cpuPerRequest
+        ? `; the server's CPU per request ${fmt(r.observedReads.cpuPerRequest, 0)} µs vs ${fmt(r.plainReads.cpuPerRequest, 0)} µs, ratio ${fmt(r.plainReads.cpuPerRequest / r.observedReads.cpuPerRequest)}× (less moved by the machine's load)`
+        : ''),
+    `api: POST /outcomes on SQLite ${figure(s.writes, 'outcomes/s')} (for reference; the goal of ≥ 2,000/s with p99 < 50 ms is PostgreSQL's)`,
+  ];
+  if (r.postgres) {
+    const p = r.postgres;
+    const p99 = honest(p.writes) ? (p.writes.p99 < 50 ? 'p99 met' : 'p99 not met') : '';
+    lines.push(
+      `api: GET /accounts?limit=50 on PostgreSQL ${figure(p.reads)}; ratio to SQLite ${ratio(p.reads, s.reads)} (goal ≥ 0.5×)`,
+      `api: POST /outcomes on PostgreSQL, one workspace ${figure(p.writes, 'outcomes/s')} (goal ≥ 2,000/s with p99 < 50 ms${p99 ? `; ${p99}` : ''})`,
+    );
+  } else lines.push('api: PostgreSQL: skipped (set DATABASE_URL to a PostgreSQL database: the benchmark runs in a schema of its own there)');
+  lines.push(...profileLines(s));
+  if (r.postgres) lines.push(...profileLines(r.postgres));
+  return lines;
+}
+
+export function scaleoutLines(results: readonly ScaleoutBenchResult[], cores: number): string[] {
+  return results.map((r) => {
+    const reads = `GET /accounts?limit=50 one api process ${figure(r.one.reads)}, two api processes and a worker ${figure(r.two.reads)}, ratio ${ratio(r.two.reads, r.one.reads)} (goal ≥ 1.3× where the database is not the limit)`;
+    const writes = `POST /outcomes ${figure(r.one.writes, 'outcomes/s')} vs ${figure(r.two.writes, 'outcomes/s')}, ratio ${ratio(r.two.writes, r.one.writes)}`;
+    return `scaleout (${r.database}, ${r.connections} connections, ${cores} cores for the processes and the load generators): ${reads}; ${writes}`;
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * The public surface's requests told like the workspace app's (compose/request-log.ts): each
+ * answered request counted by its route template and status (ops/metrics.ts) and written as
+ * one log line — request id, operation (the template: `/api/data/{slug}/{month}`, never the
+ * path), method, status, duration. Only when the process observes (`--ops-port` for the
+ * metrics; the log of `serve` and `start`): the bare handler stays as fast as before otherwise.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { publicRouteTemplate } from '../core/public-paths.js';
+import type { RequestMetrics } from '../ops/metrics.js';
+import type { PublicHandler } from './handler.js';
+
+export interface PublicObserving {
+  metrics?: RequestMetrics;
+  log?: FastifyBaseLogger;
+}
+
+export function observePublic(handle: PublicHandler, opts: PublicObserving): PublicHandler {
+  const { metrics, log } = opts;
+  if (!metrics && !log) return handle;
+  return (req, res) => {
+    const start = performance.now();
+    if (!handle(req, res)) return false;
+    const done = () => record(req, res, (performance.now() - start) / 1000);
+    if (res.writableFinished) done();
+    else res.once('finish', done);
+    return true;
+  };
+
+  function record(req: IncomingMessage, res: ServerResponse, seconds: number): void {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const operation = publicRouteTemplate(q === -1 ? url : url.slice(0, q));
+    const status = res.statusCode;
+    metrics?.request(operation, status, seconds);
+    if (!log) return;
+    const line = { reqId: res.getHeader('x-request-id'), operation, method: req.method, status, duration_ms: Math.round(seconds * 1e4) / 10 };
+    if (status >= 500) log.error(line, 'request');
+    else log.info(line, 'request');
+  }
+}

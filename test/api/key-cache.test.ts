@@ -1,0 +1,74 @@
+/**
+ * The key cache of an api process on PostgreSQL (api/key-cache.ts): a remembered key answers
+ * without a round trip, and every change that authenticating reads — a revocation, a member
+ * leaving, a workspace's data versions — reaches the process and is answered from then on.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { keyCache, type KeyCache } from '../../src/api/key-cache.js';
+import { issueApiKey } from '../../src/api/issue-key.js';
+import { hashApiKey } from '../../src/api/keys.js';
+import { revokeApiKey } from '../../src/api/keys-store.js';
+import { createWorkspace, removeMember, upsertMember } from '../../src/workspaces/store.js';
+import { freshDb, pgUrl, type TestDb } from '../helpers/db.js';
+
+const NOW = new Date('2026-03-01T10:00:00.000Z');
+
+describe.skipIf(!pgUrl)('the key cache on PostgreSQL', () => {
+  let t: TestDb;
+  let cache: KeyCache;
+  beforeAll(async () => {
+    t = await freshDb('PostgreSQL');
+    cache = keyCache(t.db);
+    await cache.ready();
+  });
+  afterAll(async () => {
+    await cache?.close();
+    await t?.cleanup();
+  });
+
+  const keyIn = async (name: string) => {
+    const ws = await createWorkspace(t.db.kysely, name, NOW);
+    await upsertMember(t.db.kysely, ws.id, 'owner@example.com', 'owner', NOW);
+    await upsertMember(t.db.kysely, ws.id, 'admin@example.com', 'admin', NOW);
+    const issued = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: ['read:accounts'], createdBy: 'admin@example.com', now: NOW });
+    return { ws, id: issued.id, hash: hashApiKey(issued.key) };
+  };
+  const find = (hash: string) => cache.find(t.db.kysely, hash);
+
+  it('answers a remembered key without a round trip', async () => {
+    const k = await keyIn('quiet');
+    let statements = 0;
+    const counted = t.db.kysely.withPlugin({
+      transformQuery: (a) => (statements++, a.node),
+      transformResult: async (a) => a.result,
+    });
+    // Once the setup's own notices are in (each makes the key be looked up again), the key is remembered.
+    await vi.waitFor(async () => {
+      await cache.find(counted, k.hash);
+      statements = 0;
+      expect((await cache.find(counted, k.hash))?.key.id).toBe(k.id);
+      expect(statements).toBe(0);
+    });
+  });
+
+  it('sees a revocation once it is committed', async () => {
+    const k = await keyIn('revoked');
+    expect((await find(k.hash))?.key.revoked_at).toBeNull();
+    await revokeApiKey(t.db.kysely, k.ws.id, k.id, NOW);
+    await vi.waitFor(async () => expect((await find(k.hash))?.key.revoked_at).toBe(NOW.toISOString()));
+  });
+
+  it('sees the key creator leave the workspace', async () => {
+    const k = await keyIn('left');
+    expect((await find(k.hash))?.creatorRole).toBe('admin');
+    await removeMember(t.db.kysely, k.ws.id, 'admin@example.com');
+    await vi.waitFor(async () => expect((await find(k.hash))?.creatorRole).toBeNull());
+  });
+
+  it('sees a workspace data version move (a re-rank), so a cached page is not served after it', async () => {
+    const k = await keyIn('versions');
+    const before = (await find(k.hash))!.workspace.ranking_version;
+    await t.db.kysely.updateTable('workspaces').set({ ranking_version: before + 1 }).where('id', '=', k.ws.id).execute();
+    await vi.waitFor(async () => expect((await find(k.hash))?.workspace.ranking_version).toBe(before + 1));
+  });
+});
