@@ -10,6 +10,8 @@ export type ChildOptions = Omit<PublishOptions, 'now' | 'onProgress' | 'onWarnin
 /** One publish: wall time in its own process, its peak RSS, and its phases (seconds). */
 export interface PublishRun {
   seconds: number;
+  /** CPU time of the process (every thread, DuckDB's included): steadier than wall time on a shared machine */
+  cpuSeconds: number;
   maxRssBytes: number;
   phases: Record<string, number>;
   months: string[];
@@ -17,6 +19,7 @@ export interface PublishRun {
 
 export interface ChildResult {
   seconds: number;
+  cpuSeconds: number;
   /** peak resident memory of the whole process, DuckDB's native memory included */
   maxRssBytes: number;
   summary: Awaited<ReturnType<typeof publish>>;
@@ -24,10 +27,12 @@ export interface ChildResult {
 
 process.once('message', (options: ChildOptions) => {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   publish({ ...options, now: () => new Date() }).then(
     (summary) => {
       // resourceUsage().maxRSS is in kilobytes (getrusage).
-      const result: ChildResult = { seconds: (performance.now() - t0) / 1000, maxRssBytes: process.resourceUsage().maxRSS * 1024, summary };
+      const cpu = process.cpuUsage(cpu0);
+      const result: ChildResult = { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, maxRssBytes: process.resourceUsage().maxRSS * 1024, summary };
       process.send!(result, () => process.disconnect());
     },
     (e: unknown) => {

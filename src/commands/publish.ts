@@ -23,6 +23,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
     onPhase: (p) => bar.phase(p),
     onWarning: (m) => env.stderr.write(`warning: ${m}\n`),
     allowShrink: flags.allowShrink,
+    memoryLimit: flags.memoryLimit,
   });
   bar.done(summary.changed ? `published ${summary.months.length} month(s)` : 'no changes');
   if (flags.json) {

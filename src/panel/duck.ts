@@ -10,8 +10,20 @@ export interface Duck {
   close(): void;
 }
 
-export async function openDuck(options: { threads?: number } = {}): Promise<Duck> {
-  const instance = await DuckDBInstance.create(':memory:', options.threads ? { threads: String(options.threads) } : {});
+/** How much a DuckDB instance may hold in memory, and where it spills what does not fit. */
+export interface DuckMemory {
+  /** DuckDB's memory_limit in bytes (absent: DuckDB's default, 80% of the machine's memory) */
+  limitBytes?: number;
+  /** the folder DuckDB spills to (temp_directory): made by DuckDB when it first spills */
+  spillDir?: string;
+}
+
+export async function openDuck(options: { threads?: number } & DuckMemory = {}): Promise<Duck> {
+  const config: Record<string, string> = {};
+  if (options.threads) config.threads = String(options.threads);
+  if (options.limitBytes !== undefined) config.memory_limit = `${Math.floor(options.limitBytes / 1024 ** 2)}MiB`;
+  if (options.spillDir !== undefined) config.temp_directory = options.spillDir;
+  const instance = await DuckDBInstance.create(':memory:', config);
   const conn = await instance.connect();
   return {
     conn,

@@ -67,7 +67,9 @@ const labelOf = (labels: Record<string, string>) => `CASE subject ${Object.entri
 /** The items of a set of flag columns that are true in this month and false in the other (both known). */
 function flipped(columns: readonly string[], value: (c: string) => string, on: 'now' | 'before'): string {
   const [a, b] = on === 'now' ? ['', 'prev_'] : ['prev_', ''];
-  return `list_filter([${columns.map((c) => `CASE WHEN ${a}${c} AND NOT ${b}${c} THEN ${lit(value(c))} END`).join(', ')}], x -> x IS NOT NULL)`;
+  const flips = columns.map((c) => `${a}${c} AND NOT ${b}${c}`);
+  // Most stores flip nothing: the list is built only for those that flip something.
+  return `CASE WHEN ${flips.map((f) => `(${f})`).join(' OR ')} THEN list_filter([${flips.map((f, i) => `CASE WHEN ${f} THEN ${lit(value(columns[i]))} END`).join(', ')}], x -> x IS NOT NULL) ELSE [] END`;
 }
 const planRank = (col: string) => `list_position([${PLANS.map(lit).join(', ')}], ${col})`;
 const plansKnown = `(present AND prev_present AND ${planRank('plan')} IS NOT NULL AND ${planRank('prev_plan')} IS NOT NULL)`;
@@ -106,14 +108,14 @@ export const SIGNALS: readonly SignalDef[] = [
   {
     type: 'app_installed',
     when: both('apps'),
-    subject: { list: `list_filter(apps, a -> NOT list_contains(prev_apps, a))` },
+    subject: { list: `CASE WHEN apps <> prev_apps THEN list_filter(apps, a -> NOT list_contains(prev_apps, a)) ELSE [] END` },
     strength: '1.0',
     detail: `'Installed ' || subject`,
   },
   {
     type: 'app_removed',
     when: both('apps'),
-    subject: { list: `list_filter(prev_apps, a -> NOT list_contains(apps, a))` },
+    subject: { list: `CASE WHEN apps <> prev_apps THEN list_filter(prev_apps, a -> NOT list_contains(apps, a)) ELSE [] END` },
     strength: '1.0',
     detail: `'Removed ' || subject`,
   },
@@ -188,7 +190,10 @@ export const SIGNAL_INPUT_COLUMNS = [
 /**
  * One SELECT of every signal of `month`: `cur` and `prev` are relations of the panel's rows of
  * month M and M−1 (the same columns as the `panel` view; `prev` empty when M−1 is not in the
- * panel, which `prevKnown` says). Columns: the contract's signals.parquet, sorted.
+ * panel, which `prevKnown` says). Columns: the contract's signals.parquet. One streaming pass:
+ * each joined row yields the list of its signals (every entry's subjects, each made a signal by
+ * a lambda that reads the row), unnested; nothing is materialised or sorted, so the rows come in
+ * no particular order (a reader that needs one sorts).
  */
 export function signalsSql(month: string, cur: string, prev: string, prevKnown: boolean): string {
   const cols = SIGNAL_INPUT_COLUMNS;
@@ -196,16 +201,14 @@ export function signalsSql(month: string, cur: string, prev: string, prevKnown: 
       c.store_id IS NOT NULL AS present, p.store_id IS NOT NULL AS prev_present, ${prevKnown} AS prev_known,
       ${cols.map((x) => `c.${x} AS ${x}, p.${x} AS prev_${x}`).join(', ')}
     FROM ${cur} c FULL OUTER JOIN ${prev} p ON c.store_id = p.store_id`;
-  const parts = SIGNALS.map((s) => {
-    const subject = !s.subject ? 'CAST(NULL AS VARCHAR)' : 'list' in s.subject ? `unnest(${s.subject.list})` : s.subject.value;
-    return `SELECT store_id, ${lit(s.type)} AS type, subject, CAST(${s.strength} AS DOUBLE) AS strength, CAST(${s.detail} AS VARCHAR) AS detail
-      FROM (SELECT *, ${subject} AS subject FROM j WHERE ${s.when})`;
+  const lists = SIGNALS.map((s) => {
+    const subjects = !s.subject ? '[CAST(NULL AS VARCHAR)]' : 'list' in s.subject ? s.subject.list : `[CAST(${s.subject.value} AS VARCHAR)]`;
+    const signal = `{'type': ${lit(s.type)}, 'subject': CAST(subject AS VARCHAR), 'strength': CAST(${s.strength} AS DOUBLE), 'detail': CAST(${s.detail} AS VARCHAR)}`;
+    return `CASE WHEN ${s.when} THEN list_transform(${subjects}, subject -> ${signal}) END`;
   });
-  return `WITH j AS MATERIALIZED (${joined}),
-    s AS (${parts.join('\nUNION ALL\n')})
-    SELECT 'sig_' || md5(${lit(month)} || chr(0) || store_id || chr(0) || type || chr(0) || coalesce(subject, '')) AS id,
-      CAST(${lit(month)} AS VARCHAR) AS month, store_id, type, CAST(subject AS VARCHAR) AS subject, strength, detail
-    FROM s ORDER BY store_id, type, subject NULLS FIRST`;
+  return `SELECT 'sig_' || md5(${lit(month)} || chr(0) || store_id || chr(0) || s.type || chr(0) || coalesce(s.subject, '')) AS id,
+      CAST(${lit(month)} AS VARCHAR) AS month, store_id, s.type AS type, s.subject AS subject, s.strength AS strength, s.detail AS detail
+    FROM (SELECT store_id, unnest(flatten([${lists.join(',\n      ')}])) AS s FROM (${joined}))`;
 }
 
 /**
@@ -215,8 +218,8 @@ export function signalsSql(month: string, cur: string, prev: string, prevKnown: 
  */
 // 2: a month file of no rows is no month to compare with (before, every store of the month
 // after it "opened" and every store of the month before it "closed"): runs written by 1 are
-// rewritten once.
-const RUNS_FORMAT = 2;
+// rewritten once. 3: the files' rows in no particular order (written in one pass, unsorted).
+const RUNS_FORMAT = 3;
 export const SIGNALS_VERSION = createHash('sha256')
   .update(JSON.stringify({ format: RUNS_FORMAT, signals: SIGNALS, sql: signalsSql('2000-02', 'cur', 'prev', true) }))
   .digest('hex')

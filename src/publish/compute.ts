@@ -5,7 +5,7 @@
 import { CliError } from '../core/errors.js';
 import { previousMonth } from '../core/panel-contract.js';
 import { aggregatePanel, registerMacros } from '../panel/aggregate.js';
-import { openDuck } from '../panel/duck.js';
+import { openDuck, type DuckMemory } from '../panel/duck.js';
 import { checkMonthSizes } from '../panel/contract.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
 import { writeRun, type RunInfo, type WriteRunsOptions } from '../panel/runs.js';
@@ -73,6 +73,8 @@ export interface ComputeOptions {
    * or changed) not far fewer than the month before, unless `allowShrink` (panel/contract.ts).
    */
   sizes?: { shrinkChecked: ReadonlySet<string>; allowShrink: boolean };
+  /** what DuckDB may hold in memory, and where it spills the rest */
+  memory?: DuckMemory;
 }
 
 /**
@@ -82,7 +84,7 @@ export interface ComputeOptions {
  * requested, only those are written.
  */
 export async function computeMonths(files: PanelFile[], months: string[], baseUrl: string, report: Reporter, o: ComputeOptions = {}): Promise<ComputedMonths> {
-  const { published = new Map(), known = {}, listedAs, runs, cached = new Map(), earlier = new Map(), sizes } = o;
+  const { published = new Map(), known = {}, listedAs, runs, cached = new Map(), earlier = new Map(), sizes, memory } = o;
   const byMonth = new Map(files.map((f) => [f.month, f]));
   const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
   // Months whose documents are built, plus the previous months a delta and the audit need.
@@ -96,7 +98,7 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
   let fingerprints = new Map<string, string>();
   const written: RunInfo[] = [];
   if (needed.size) {
-    const duck = await openDuck();
+    const duck = await openDuck(memory);
     try {
       const load = [...needed].sort().map((m) => byMonth.get(m)!);
       report.phase('reading');

@@ -5,6 +5,7 @@
  * publication has succeeded. Identical input rewrites nothing.
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { checkHeaders } from '../panel/contract.js';
 import { listPanel } from '../panel/read.js';
@@ -43,7 +44,15 @@ export interface PublishOptions {
   onAudit?: (seconds: number) => void;
   /** publish a month holding far fewer stores than the month before (panel/contract.ts) */
   allowShrink?: boolean;
+  /**
+   * Bytes of memory the panel's DuckDB database may hold (absent: DuckDB's default, 80% of the
+   * machine's). Whatever the limit, what does not fit spills to SPILL_DIR in the output folder.
+   */
+  memoryLimit?: number;
 }
+
+/** Where DuckDB spills (inside the output folder, private like the rest of .cache): emptied before and after each run. */
+export const SPILL_DIR = '.cache/spill';
 
 export interface PublishSummary {
   out: string;
@@ -89,13 +98,15 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   report.progress('hashing panel files');
   const cacheRead = await readHashCache(o.out);
   const { hashes, cache: hashCache } = await hashPanelCached(files, cacheRead, o.fileClock);
-  const s: StatisticsRun = { ...o, baseUrl: o.baseUrl.replace(/\/+$/, ''), files, panelMonths, hashes, report };
+  const spillDir = path.join(o.out, SPILL_DIR);
+  const memory = { limitBytes: o.memoryLimit, spillDir };
+  const s: StatisticsRun = { ...o, baseUrl: o.baseUrl.replace(/\/+$/, ''), files, panelMonths, hashes, report, memory };
   const finish = (summary: Omit<PublishSummary, 'phases'>): PublishSummary => {
     clock.stop();
     return { ...summary, phases: clock.totals() };
   };
 
-  return intoOutputFolder(o.out, async (wrote) => {
+  return intoOutputFolder(o.out, spillDir, async (wrote) => {
     const plan = await planStatistics(s);
     // The runs folder's sinks: what they write is decided (and the contacts file checked) before anything is written.
     const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes);
@@ -121,17 +132,21 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
 }
 
 /**
- * Runs `f` holding the output folder's lock. An output folder this run created is removed
- * again unless `f` reported (`wrote`) that a publication was switched in.
+ * Runs `f` holding the output folder's lock, with DuckDB's spill folder empty before and
+ * removed after. An output folder this run created is removed again unless `f` reported
+ * (`wrote`) that a publication was switched in.
  */
-async function intoOutputFolder<T>(out: string, f: (wrote: () => void) => Promise<T>): Promise<T> {
+async function intoOutputFolder<T>(out: string, spillDir: string, f: (wrote: () => void) => Promise<T>): Promise<T> {
   const existed = await stat(out).then(() => true, () => false);
   await mkdir(out, { recursive: true });
   const lock = await acquireLock(out);
   let wrote = false;
   try {
+    // A run killed while spilling left its spill files: only the lock's holder uses the folder.
+    await rm(spillDir, { recursive: true, force: true });
     return await f(() => (wrote = true));
   } finally {
+    await rm(spillDir, { recursive: true, force: true });
     await lock.release();
     if (!existed && !wrote) await rm(out, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@ import { CliError } from '../core/errors.js';
 import { nextMonth, previousMonth } from '../core/panel-contract.js';
 import { storesChanged } from '../panel/fingerprint.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
-import { openDuck } from '../panel/duck.js';
+import { openDuck, type DuckMemory } from '../panel/duck.js';
 import type { MonthAgg } from '../stats/aggregate.js';
 import type { BuiltMonth } from '../stats/build.js';
 import { FLOOR } from '../stats/suppression.js';
@@ -47,6 +47,8 @@ export interface StatisticsRun {
   onAudit?: (seconds: number) => void;
   /** a month far smaller than the month before is published (panel/contract.ts) */
   allowShrink?: boolean;
+  /** what DuckDB may hold in memory and where it spills the rest */
+  memory?: DuckMemory;
 }
 
 /** The live publication and the documents this run rebuilds. */
@@ -116,7 +118,7 @@ function planDocuments(s: StatisticsRun, plan: StatisticsPlan, months: readonly 
 async function refuseGoneMonths(s: StatisticsRun, published: readonly string[]): Promise<void> {
   const gone = published.filter((m) => !s.panelMonths.includes(m));
   if (!gone.length) return;
-  const duck = await openDuck();
+  const duck = await openDuck(s.memory);
   try {
     await loadPanel(duck, s.files);
   } finally {
@@ -194,7 +196,7 @@ async function aggregateCache(s: StatisticsRun, state: PublicationState, sizes: 
         cached.set(m, kept.agg);
         fingerprinted.set(m, kept.fingerprint);
       }
-      const c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, earlier, sizes, cached: new Map([...cached, ...aggregated]) });
+      const c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, earlier, sizes, memory: s.memory, cached: new Map([...cached, ...aggregated]) });
       for (const [m, agg] of c.aggregated) aggregated.set(m, agg);
       // The fingerprint of a month built from kept aggregates is the one kept with them.
       for (const [m, f] of c.fingerprints) fingerprinted.set(m, f);

@@ -8,7 +8,7 @@ import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaul
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../members/store.js';
 import { RULES } from '../bench/learning-policies.js';
-import { envSwitch, httpUrl, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
+import { envSwitch, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -167,6 +167,14 @@ export const SETTINGS = [
   { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private folder for every store\'s features and monthly signals (never inside --out)', commands: ['publish'] },
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
   {
+    name: 'memoryLimit',
+    flag: '--memory-limit',
+    value: memorySize,
+    env: 'STORELENS_MEMORY_LIMIT',
+    help: "memory the panel's database may hold (e.g. 6GiB; default 80% of the machine's): beyond it, it spills to a folder in --out's .cache, removed when the run ends",
+    commands: ['publish'],
+  },
+  {
     name: 'allowShrink',
     flag: '--allow-shrink',
     value: toggle,
@@ -300,6 +308,7 @@ export const SETTINGS = [
   },
   // bench
   { name: 'stores', flag: '--stores', value: positiveInt, env: 'BENCH_STORES', default: 1_000_000, help: 'stores in the publish benchmark panel', commands: ['bench'] },
+  { name: 'memoryLimit', flag: '--memory-limit', value: memorySize, env: 'BENCH_MEMORY_LIMIT', help: 'DuckDB memory limit of every publish in the publish benchmark, and of generating its panel (default: DuckDB\'s, 80% of the machine\'s memory)', commands: ['bench'] },
   { name: 'rankingAccounts', flag: '--ranking-accounts', value: positiveInt, env: 'BENCH_ACCOUNTS', default: 200_000, help: 'visible accounts of the workspace the ranking benchmark refits', commands: ['bench'] },
   { name: 'ingestStores', flag: '--ingest-stores', value: positiveInt, env: 'BENCH_STORES', default: 20_000, help: 'stores per month in the ingest benchmark runs (BENCH_STORES sets both)', commands: ['bench'] },
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },

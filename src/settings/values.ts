@@ -62,6 +62,21 @@ export function parseNonNegativeNumber(raw: string): number {
   return Number(raw);
 }
 
+const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1000, kib: 1024, m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3, t: 1024 ** 4, tb: 1000 ** 4, tib: 1024 ** 4 };
+/** The least memory a DuckDB instance is given: below it the simplest query fails rather than spills. */
+export const MIN_MEMORY_BYTES = 128 * 1024 ** 2;
+
+/** An amount of memory: `8GiB`, `512MiB`, `6GB`, `8G` (= GiB), or bytes; at least 128 MiB. */
+export function parseMemorySize(raw: string): number {
+  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)\s*$/i.exec(raw);
+  const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new InvalidArgumentError(`"${raw}" is not an amount of memory (e.g. 8GiB, 512MiB, 6GB)`);
+  const bytes = Math.floor(Number(m[1]) * unit);
+  if (bytes < MIN_MEMORY_BYTES) throw new InvalidArgumentError(`"${raw}" is less than 128MiB, too little for publish to work in`);
+  return bytes;
+}
+
+export const memorySize: Value<number> = { arg: 'size', parse: parseMemorySize };
 export const port: Value<number> = { arg: 'port', parse: parsePort };
 export const month: Value<string> = { arg: 'YYYY-MM', parse: parseMonth };
 export const positiveInt: Value<number> = { arg: 'n', parse: parsePositiveInt };

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { parseHttpUrl, parseMonth, parsePort, parsePositiveInt } from '../../src/settings/values.js';
+import { parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt } from '../../src/settings/values.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 const NOT_DECIMAL = ['0x10', '1e2', '+5', '-5', ' 5', '5 ', '5.0', '5.', '', '٥', 'Infinity', 'NaN', '0b1', '1_000'];
@@ -89,5 +89,28 @@ describe('base URLs', () => {
 
   it.each(['ftp://stats.example.com', 'stats.example.com', 'https://stats.example.com/?utm=1', 'https://stats.example.com/#top'])('refuses %s', (url) => {
     expect(() => parseHttpUrl(url)).toThrow(/is not an http\(s\) URL without query or fragment/);
+  });
+});
+
+describe('--memory-limit', () => {
+  it.each([
+    ['6GiB', 6 * 1024 ** 3],
+    ['6G', 6 * 1024 ** 3],
+    ['6GB', 6e9],
+    ['512MiB', 512 * 1024 ** 2],
+    ['1.5gib', 1.5 * 1024 ** 3],
+    ['200000000', 200_000_000],
+  ])('reads %j as %d bytes', (raw, bytes) => {
+    expect(parseMemorySize(raw)).toBe(bytes);
+  });
+
+  it.each(['', 'lots', '6 parsecs', '-1GiB', '1e9', '100MiB'])('refuses %j', (raw) => {
+    expect(() => parseMemorySize(raw)).toThrow(/is not an amount of memory|less than 128MiB/);
+  });
+
+  it('is bad usage (exit 2) on publish, named', async () => {
+    const r = await run('publish', '--input', 'nowhere', '--all', '--memory-limit', 'lots');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--memory-limit.*"lots" is not an amount of memory/);
   });
 });
