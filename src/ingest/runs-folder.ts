@@ -13,11 +13,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
+import { RUNS_INDEX, RUNS_VERSION } from '../core/runs-contract.js';
 import { MONTH, MONTH_PATTERN } from '../core/month.js';
 import { type Duck, lit } from '../panel/duck.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
 
-export const RUNS_VERSION = 1;
 
 export interface RunRef {
   readonly month: string;
@@ -28,7 +28,7 @@ export interface RunRef {
 
 const RUN_ID = /^[0-9a-f]{64}$/;
 
-export const indexFile = (runsDir: string): string => path.join(runsDir, 'index.json');
+export const indexFile = (runsDir: string): string => path.join(runsDir, RUNS_INDEX);
 
 /** The runs the index points at, oldest month first. A missing folder is bad usage (exit 2). */
 export async function readRunsIndex(runsDir: string): Promise<RunRef[]> {

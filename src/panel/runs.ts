@@ -19,9 +19,7 @@ import { CliError } from '../core/errors.js';
 import { SIGNALS_VERSION, signalsSql } from './signals.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, previousMonth } from '../core/panel-contract.js';
 import { lit, toNumber, type Duck } from './duck.js';
-
-export const RUNS_INDEX = 'index.json';
-export const RUNS_VERSION = 1;
+import { RUNS_INDEX, RUNS_VERSION } from '../core/runs-contract.js';
 
 export interface RunsIndex {
   runs_version: 1;
