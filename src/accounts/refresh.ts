@@ -126,11 +126,22 @@ export interface RefreshOptions {
   exploreShare?: number;
   /** One explore row in every how many positions of the list (default EXPLORE_EVERY; 0: score order). */
   exploreEvery?: number;
+  /** Told how long each phase of the refresh took, in ms (the ranking benchmark's profile). */
+  onPhase?: (phase: RefreshPhase, ms: number) => void;
 }
+
+/** The phases of a refresh, in order (RefreshOptions.onPhase). */
+export type RefreshPhase = 'read' | 'inputs' | 'fit' | 'score' | 'list' | 'details' | 'events' | 'write';
 
 /** Re-scores one workspace if anything it reads moved (or always, with force). */
 export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, opts: RefreshOptions = {}): Promise<RefreshResult> {
   const exploreShare = opts.exploreShare ?? EXPLORE_SHARE;
+  let lapStart = performance.now();
+  const lap = (phase: RefreshPhase) => {
+    const t = performance.now();
+    opts.onPhase?.(phase, t - lapStart);
+    lapStart = t;
+  };
   const snap = await snapshots(db.kysely);
   const prev = await db.kysely.selectFrom('workspace_models').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
   const none: RefreshResult = { refreshed: false, model_version: prev?.version ?? 0, accounts: 0, in_market: 0, explore: 0, labels: prev?.labels ?? 0, events: 0 };
@@ -142,18 +153,22 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const full = opts.force === true || prevModel?.data_stamp !== inputs.data;
 
   const { profile } = await getProfile(db.kysely, workspaceId);
-  const { visible, byId, space, termsOf, termsList } = workspaceInputs(db.kysely, workspaceId, inputs.data, snap, profile);
-  const labels = labelsOf(await listOutcomes(db.kysely, workspaceId)).filter((l) => byId.has(l.store_id));
-  const model = fit(
-    space,
-    labels.map((l) => ({ terms: termsOf.get(l.store_id)!, y: l.y, weight: l.weight })),
-  );
+  const outcomes = await listOutcomes(db.kysely, workspaceId);
   const current = await currentOf(db.kysely, workspaceId);
-  const before = new Map(current.rows.map((r) => [r.store_id, r]));
   const statuses = await accountStatuses(db.kysely, workspaceId);
   const fullWrite = full || current.gen === null;
   // New signals come only with new data (a full refresh): what each account showed before.
   const oldSignals = fullWrite && current.gen !== null ? await detailSignals(db.kysely, workspaceId, current.gen) : new Map<string, string>();
+  lap('read');
+  const { visible, byId, space, termsOf, termsList } = workspaceInputs(db.kysely, workspaceId, inputs.data, snap, profile);
+  const labels = labelsOf(outcomes).filter((l) => byId.has(l.store_id));
+  lap('inputs');
+  const model = fit(
+    space,
+    labels.map((l) => ({ terms: termsOf.get(l.store_id)!, y: l.y, weight: l.weight })),
+  );
+  lap('fit');
+  const before = new Map(current.rows.map((r) => [r.store_id, r]));
   const run = inWrites(db);
   const next = await startRanking(run, workspaceId, fullWrite, now);
   // The model's own version (1, 2, …): it moves with every refit; the ranking's is next.version.
@@ -175,6 +190,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
       sd: sds[k],
     };
   });
+  lap('score');
   const { inMarket, explore, threshold } = selectInMarket(rankInputs, exploreShare);
   const positions = listPositions(rankInputs, inMarket, explore, opts.exploreEvery ?? EXPLORE_EVERY);
   const rows: RankedRow[] = visible.map((s, k) => ({
@@ -187,6 +203,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     explore: explore.has(s.store_id),
     model_version: version,
   }));
+  lap('list');
   const details: DetailRow[] | undefined = fullWrite
     ? visible.map((s, k) => ({
         store_id: s.store_id,
@@ -198,8 +215,10 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
         signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
       }))
     : undefined;
+  lap('details');
   const gone = [...before.keys()].filter((id) => !byId.has(id));
   const events = changeEvents(version, before, oldSignals, rows, gone, byId);
+  lap('events');
   const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare };
 
   const made = await writeRanking(run, workspaceId, next, {
@@ -225,6 +244,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
         .execute();
     },
   });
+  lap('write');
   if (!made) return none;
   remember(db.kysely, workspaceId, { version: next.version, gen: next.gen, rows: rows.map((r) => ({ store_id: r.store_id, in_market: r.in_market ? 1 : 0 })) });
   return { refreshed: true, model_version: version, accounts: rows.length, in_market: inMarket.size, explore: explore.size, labels: labels.length, events: events.length };
