@@ -61,9 +61,25 @@ export type Run = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
 export const inWrites = (db: Db): Run => (fn) => db.write(fn);
 export const inTransaction = (trx: Kysely<Database>): Run => (fn) => fn(trx);
 
+/**
+ * Every row of a version as columns (a refresh's, accounts/refresh.ts): index k is the k-th store
+ * in store_id order; `order[p]` is the row at position p + 1.
+ */
+export interface RankedColumns {
+  storeIds: readonly string[];
+  score: Float64Array;
+  logit: Float64Array;
+  /** NaN: unknown (null in the row). */
+  logitSd: Float64Array;
+  inMarket: Uint8Array;
+  explore: Uint8Array;
+  modelVersion: Int32Array;
+  order: Uint32Array;
+}
+
 export interface RankingWrite {
-  /** Every row of the new version (any order: the version is the ranking order). */
-  rows: readonly RankedRow[];
+  /** Every row of the new version (any order: the version is the ranking order), or the same as columns. */
+  rows: readonly RankedRow[] | RankedColumns;
   /** A new generation of details (any order). Without it the version shows the current version's. */
   details?: readonly DetailRow[];
   /** With details: the stores they leave out keep their details of the current version (an import). */
@@ -111,14 +127,18 @@ export async function startRanking(run: Run, workspaceId: string, newGen: boolea
  */
 export async function writeRanking(run: Run, workspaceId: string, v: NewVersion, w: RankingWrite): Promise<boolean> {
   const { version, gen, current } = v;
-  const { ranked, byStore } = order(w.rows);
+  const c = isColumns(w.rows) ? w.rows : columnsOf(w.rows);
+  const n = c.storeIds.length;
+  // Each store's position, in store_id order (the order ranking_positions is written in).
+  const pos = new Int32Array(n);
+  for (let p = 0; p < n; p++) pos[c.order[p]] = p + 1;
   const details = w.details ? [...w.details].sort(byStoreId) : [];
   try {
-    const parts = Math.max(ranked.length, details.length);
+    const parts = Math.max(n, details.length);
     for (let i = 0; i < parts; i += RANKING_CHUNK) {
       await run(async (trx) => {
-        await insertRows(trx, workspaceId, version, ranked.slice(i, i + RANKING_CHUNK), i);
-        await insertPositions(trx, workspaceId, version, byStore.slice(i, i + RANKING_CHUNK));
+        await insertRows(trx, workspaceId, version, c, i, Math.min(n, i + RANKING_CHUNK));
+        await insertPositions(trx, workspaceId, version, c.storeIds, pos, i, Math.min(n, i + RANKING_CHUNK));
         const d = details.slice(i, i + RANKING_CHUNK);
         await insertDetails(trx, workspaceId, gen, d);
         await ensureAccounts(trx, workspaceId, d.map((x) => x.store_id), w.statuses, w.now);
@@ -144,7 +164,7 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
       .execute();
     await trx
       .updateTable('ranking_versions')
-      .set({ state: 'current', rows: ranked.length })
+      .set({ state: 'current', rows: n })
       .where('workspace_id', '=', workspaceId)
       .where('version', '=', version)
       .execute();
@@ -161,19 +181,24 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   return made;
 }
 
-/**
- * The rows in ranking order, and each store's position in store_id order (the order
- * ranking_positions is written in). Rows that come in store_id order (a refresh's) need no
- * second sort.
- */
-function order(rows: readonly RankedRow[]): { ranked: RankedRow[]; byStore: { store_id: string; pos: number }[] } {
+const isColumns = (rows: readonly RankedRow[] | RankedColumns): rows is RankedColumns => !Array.isArray(rows);
+
+/** Rows as columns: in store_id order, ranked by their `rank` when every row has one, else by rankingOrder. */
+function columnsOf(rows: readonly RankedRow[]): RankedColumns {
   const inStoreOrder = rows.every((r, k) => k === 0 || rows[k - 1].store_id < r.store_id);
   const source = inStoreOrder ? rows : [...rows].sort(byStoreId);
   const ranks = source.every((r) => r.rank !== undefined);
-  const idx = Array.from(source, (_, k) => k).sort((a, b) => (ranks ? source[a].rank! - source[b].rank! : rankingOrder(source[a], source[b])));
-  const pos = new Int32Array(source.length);
-  idx.forEach((k, p) => (pos[k] = p + 1));
-  return { ranked: idx.map((k) => source[k]), byStore: source.map((r, k) => ({ store_id: r.store_id, pos: pos[k] })) };
+  const order = Uint32Array.from(source, (_, k) => k).sort((a, b) => (ranks ? source[a].rank! - source[b].rank! : rankingOrder(source[a], source[b])));
+  return {
+    storeIds: source.map((r) => r.store_id),
+    score: Float64Array.from(source, (r) => r.score),
+    logit: Float64Array.from(source, (r) => r.logit),
+    logitSd: Float64Array.from(source, (r) => r.logit_sd ?? Number.NaN),
+    inMarket: Uint8Array.from(source, (r) => (r.in_market ? 1 : 0)),
+    explore: Uint8Array.from(source, (r) => (r.explore ? 1 : 0)),
+    modelVersion: Int32Array.from(source, (r) => r.model_version),
+    order,
+  };
 }
 
 const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
@@ -182,28 +207,54 @@ const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => 
 export const rankingOrder = (a: { score: number; store_id: string }, b: { score: number; store_id: string }): number =>
   b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
 
-/** Rows in ranking order; the first one's position is offset + 1. */
-async function insertRows(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly RankedRow[], offset: number): Promise<void> {
+/** The rows at positions from + 1 … to of the version. */
+async function insertRows(trx: Kysely<Database>, workspaceId: string, version: number, c: RankedColumns, from: number, to: number): Promise<void> {
   await runBulk(
     trx,
     {
       sqlite: 'insert into rankings (pos, store_id, score, logit, logit_sd, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       postgres:
         'insert into rankings (pos, store_id, score, logit, logit_sd, in_market, explore, model_version, workspace_id, version) ' +
-        'select * from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::integer[], $7::integer[], $8::integer[], $9::text[], $10::integer[])',
+        'select v.*, $9::text, $10::integer from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::integer[], $7::integer[], $8::integer[]) as v',
+      extra: [workspaceId, version],
     },
-    rows.map((r, k) => [offset + k + 1, r.store_id, r.score, r.logit, r.logit_sd, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version, workspaceId, version]),
+    {
+      count: Math.max(0, to - from),
+      width: 8,
+      fill: (i, row) => {
+        const p = from + i;
+        const k = c.order[p];
+        const sd = c.logitSd[k];
+        row[0] = p + 1;
+        row[1] = c.storeIds[k];
+        row[2] = c.score[k];
+        row[3] = c.logit[k];
+        row[4] = Number.isNaN(sd) ? null : sd;
+        row[5] = c.inMarket[k];
+        row[6] = c.explore[k];
+        row[7] = c.modelVersion[k];
+      },
+    },
   );
 }
 
-async function insertPositions(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly { store_id: string; pos: number }[]): Promise<void> {
+/** The positions of the stores from … to − 1 in store_id order. */
+async function insertPositions(trx: Kysely<Database>, workspaceId: string, version: number, storeIds: readonly string[], pos: Int32Array, from: number, to: number): Promise<void> {
   await runBulk(
     trx,
     {
       sqlite: 'insert into ranking_positions (store_id, pos, workspace_id, version) values (?, ?, ?, ?)',
-      postgres: 'insert into ranking_positions (store_id, pos, workspace_id, version) select * from unnest($1::text[], $2::integer[], $3::text[], $4::integer[])',
+      postgres: 'insert into ranking_positions (store_id, pos, workspace_id, version) select v.*, $3::text, $4::integer from unnest($1::text[], $2::integer[]) as v',
+      extra: [workspaceId, version],
     },
-    rows.map((r) => [r.store_id, r.pos, workspaceId, version]),
+    {
+      count: Math.max(0, to - from),
+      width: 2,
+      fill: (i, row) => {
+        row[0] = storeIds[from + i];
+        row[1] = pos[from + i];
+      },
+    },
   );
 }
 

@@ -21,7 +21,7 @@ import { page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
 import { contactsOfStore } from '../contacts/store.js';
 import { Contact } from '../contacts/events.js';
 import { MIN_SAMPLE, ModelInsights } from './insights.js';
-import { scoreInterval } from './model.js';
+import { scoreInterval } from './fit.js';
 import { modelInsights } from './insights-store.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
