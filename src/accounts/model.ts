@@ -153,15 +153,14 @@ export interface TermMatrix {
   value: Float64Array;
 }
 
-/** The terms of every store, as a TermMatrix; `each` sees each store's Term[] as it is made. */
-export function termMatrix(space: InputSpace, stores: readonly StoreSnapshot[], each?: (k: number, ts: Term[]) => void): TermMatrix {
+/** The terms of every store, as a TermMatrix. */
+export function termMatrix(space: InputSpace, stores: readonly StoreSnapshot[]): TermMatrix {
   const start = new Uint32Array(stores.length + 1);
   let input = new Uint32Array(Math.max(16, stores.length * 16));
   let value = new Float64Array(input.length);
   let at = 0;
   stores.forEach((s, k) => {
     const ts = terms(space, s);
-    each?.(k, ts);
     if (at + ts.length > input.length) {
       const size = Math.max(input.length * 2, at + ts.length);
       const i2 = new Uint32Array(size);

@@ -79,8 +79,12 @@ export interface RankedColumns {
 export interface RankingWrite {
   /** Every row of the new version (any order: the version is the ranking order), or the same as columns. */
   rows: readonly RankedRow[] | RankedColumns;
-  /** A new generation of details (any order). Without it the version shows the current version's. */
-  details?: readonly DetailRow[];
+  /**
+   * A new generation of details (any order), or made one at a time in store_id order (`at(i)`, a
+   * part at a time: a million accounts' evidence is never in memory at once). Without it the
+   * version shows the current version's.
+   */
+  details?: readonly DetailRow[] | DetailSource;
   /** With details: the stores they leave out keep their details of the current version (an import). */
   carryDetails?: boolean;
   /** Status of accounts new to the workspace (by store_id; default open). */
@@ -90,6 +94,12 @@ export interface RankingWrite {
   /** More writes in the transaction that makes the version current. */
   onCurrent?: (trx: Kysely<Database>, version: number) => Promise<void>;
   now: Date;
+}
+
+/** Details made on demand: `at(i)` is the i-th of `count` stores in store_id order. */
+export interface DetailSource {
+  count: number;
+  at(i: number): DetailRow;
 }
 
 /** A version number handed out to a writer, with the details generation it writes or shows. */
@@ -131,14 +141,18 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   // Each store's position, in store_id order (the order ranking_positions is written in).
   const pos = new Int32Array(n);
   for (let p = 0; p < n; p++) pos[c.order[p]] = p + 1;
-  const details = w.details ? [...w.details].sort(byStoreId) : [];
+  const details: DetailSource = !w.details
+    ? { count: 0, at: () => undefined as never }
+    : Array.isArray(w.details)
+      ? sortedDetails(w.details)
+      : (w.details as DetailSource);
   try {
-    const parts = Math.max(n, details.length);
+    const parts = Math.max(n, details.count);
     for (let i = 0; i < parts; i += RANKING_CHUNK) {
       await run(async (trx) => {
         await insertRows(trx, workspaceId, version, c, i, Math.min(n, i + RANKING_CHUNK));
         await insertPositions(trx, workspaceId, version, c.storeIds, pos, i, Math.min(n, i + RANKING_CHUNK));
-        const d = details.slice(i, i + RANKING_CHUNK);
+        const d = Array.from({ length: Math.max(0, Math.min(details.count, i + RANKING_CHUNK) - i) }, (_, j) => details.at(i + j));
         await insertDetails(trx, workspaceId, gen, d);
         await ensureAccounts(trx, workspaceId, d.map((x) => x.store_id), w.statuses, w.now);
       });
@@ -178,6 +192,11 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   if (!made) await deleteVersion(run, workspaceId, version);
   await pruneRankings(run, workspaceId, w.now);
   return made;
+}
+
+function sortedDetails(rows: readonly DetailRow[]): DetailSource {
+  const sorted = [...rows].sort(byStoreId);
+  return { count: sorted.length, at: (i) => sorted[i] };
 }
 
 const isColumns = (rows: readonly RankedRow[] | RankedColumns): rows is RankedColumns => !Array.isArray(rows);

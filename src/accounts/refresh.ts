@@ -13,7 +13,7 @@ import { withLease } from '../db/leases.js';
 import { appendEvents } from '../webhooks/outbox.js';
 import type { DomainEvent } from '../webhooks/events.js';
 import { currentRanking, detailSignals, rankingHead } from './ranking-reads.js';
-import { type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
+import { type DetailRow, type DetailSource, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../compose/database.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
@@ -21,7 +21,7 @@ import { loadSnapshots } from './snapshots.js';
 import { ingestedMonths } from '../ingest/stores.js';
 import { labelsOf } from './labels.js';
 import { fit, logitSds, posteriorCovariance } from './fit.js';
-import { inputSpace, logitsOf, sigmoid, storedEvidence, termMatrix, terms, termsAt, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term, type TermMatrix } from './model.js';
+import { inputSpace, logitsOf, sigmoid, storedEvidence, termMatrix, terms, termsAt, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type TermMatrix } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
 import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listOrder, NOT_IN_MARKET, scoreOrder, selectInMarketColumns } from './in-market.js';
 import type { AccountStatus } from './statuses.js';
@@ -81,8 +81,8 @@ interface WorkspaceInputs {
 /** Per database and workspace, the inputs of the last data stamp: a refit on new labels reuses them. */
 const inputsCache = new WeakMap<Kysely<Database>, Map<string, WorkspaceInputs>>();
 
-/** The workspace's inputs; `terms` holds each store's Term[] (with its signals, for evidence) when they were made anew. */
-function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: string, snap: Snapshots, profile: Profile | null): WorkspaceInputs & { terms?: Term[][] } {
+/** The workspace's inputs (made anew when the data stamp moved). */
+function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: string, snap: Snapshots, profile: Profile | null): WorkspaceInputs {
   let byWs = inputsCache.get(q);
   if (!byWs) inputsCache.set(q, (byWs = new Map()));
   const hit = byWs.get(workspaceId);
@@ -90,18 +90,17 @@ function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: st
   const visible = snap.stores.filter((s) => matchesProfile(profile, s));
   const space = inputSpace(visible, snap.latest);
   const ids = visible.map((s) => s.store_id);
-  const list: Term[][] = new Array(visible.length);
   const made: WorkspaceInputs = {
     dataStamp,
     visible,
     ids,
     indexOf: new Map(ids.map((id, k) => [id, k])),
     space,
-    matrix: termMatrix(space, visible, (k, ts) => (list[k] = ts)),
+    matrix: termMatrix(space, visible),
     eligibleOpen: Uint8Array.from(visible, (s) => (canBeInMarket(s, snap.latest) ? 1 : 0)),
   };
   byWs.set(workspaceId, made);
-  return { ...made, terms: list };
+  return made;
 }
 
 /**
@@ -212,16 +211,24 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     order: listOrder(labelled, byScore, list, opts.exploreEvery ?? EXPLORE_EVERY),
   };
   lap('list');
-  const details: DetailRow[] | undefined = fullWrite
-    ? visible.map((s, k) => ({
-        store_id: s.store_id,
-        domain: s.domain,
-        country: s.country,
-        category: s.category,
-        plan: s.plan,
-        evidence: JSON.stringify(storedEvidence(space, s, ws.terms?.[k] ?? terms(space, s))),
-        signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
-      }))
+  // Each account's evidence and signals as the write reaches it (visible is in store_id order):
+  // its terms made again with their signals, so no account's Term objects outlive its part.
+  const details: DetailSource | undefined = fullWrite
+    ? {
+        count: n,
+        at: (k): DetailRow => {
+          const s = visible[k];
+          return {
+            store_id: s.store_id,
+            domain: s.domain,
+            country: s.country,
+            category: s.category,
+            plan: s.plan,
+            evidence: JSON.stringify(storedEvidence(space, s, terms(space, s))),
+            signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
+          };
+        },
+      }
     : undefined;
   lap('details');
   const events = changeEvents(version, current, oldSignals, ranked, ws);
