@@ -88,6 +88,116 @@ export interface RankInput {
 }
 
 /**
+ * A ranking's rows as columns, index k the k-th store in store_id order (so a tie on the score
+ * goes to the lower index). What accounts/refresh.ts holds for every account in typed memory.
+ */
+export interface RankColumns {
+  score: Float64Array;
+  /** The logit at the posterior mode. */
+  logit: Float64Array;
+  /** The logit's posterior sd. */
+  sd: Float64Array;
+  /** 1: could be in-market at all (canBeInMarket). */
+  eligible: Uint8Array;
+  /** 1: has an outcome. */
+  labelled: Uint8Array;
+}
+
+/** The rows' indices best score first, ties by index (store_id): the ranking's order before the list moves its rows. */
+export function scoreOrder(score: Float64Array): Uint32Array {
+  const idx = new Uint32Array(score.length);
+  for (let k = 0; k < idx.length; k++) idx[k] = k;
+  return idx.sort((a, b) => score[b] - score[a] || a - b);
+}
+
+/** The in-market list as columns (selectInMarket's rule): 1 in `inMarket` for each row on it, 1 in `explore` for each explore row. */
+export interface ListColumns {
+  inMarket: Uint8Array;
+  explore: Uint8Array;
+  inMarketCount: number;
+  /** The explore rows in the order they were picked (highest upper bound first). */
+  picks: Uint32Array;
+  threshold: number;
+}
+
+/** selectInMarket on columns; `byScore` is scoreOrder(c.score). */
+export function selectInMarketColumns(c: RankColumns, byScore: Uint32Array, exploreShare = EXPLORE_SHARE, bound = EXPLORE_BOUND): ListColumns {
+  const n = c.score.length;
+  const scores = Float64Array.from(c.score).sort();
+  const q = n ? scores[Math.min(n - 1, Math.floor(IN_MARKET_QUANTILE * n))] : 1;
+  const threshold = Math.max(IN_MARKET_MIN_SCORE, q);
+  const inMarket = new Uint8Array(n);
+  let inMarketCount = 0;
+  for (let k = 0; k < n; k++) if (c.eligible[k] && c.score[k] >= threshold) (inMarket[k] = 1), inMarketCount++;
+  const want = exploreShare <= 0 ? 0 : Math.max(MIN_EXPLORE, Math.round((inMarketCount * exploreShare) / (1 - exploreShare)));
+  // The list's best EXPLORE_AFTER without an outcome are never explore rows.
+  const next = new Uint8Array(n);
+  for (let p = 0, taken = 0; p < n && taken < EXPLORE_AFTER; p++) {
+    const k = byScore[p];
+    if (inMarket[k] && !c.labelled[k]) (next[k] = 1), taken++;
+  }
+  const upper = new Float64Array(n);
+  let m = 0;
+  const candidates = new Uint32Array(n);
+  for (let k = 0; k < n; k++) {
+    if (!c.eligible[k] || c.labelled[k] || next[k]) continue;
+    upper[k] = c.logit[k] + bound * c.sd[k];
+    candidates[m++] = k;
+  }
+  const picked = candidates.subarray(0, m).sort((a, b) => upper[b] - upper[a] || a - b);
+  const picks = picked.subarray(0, Math.min(want, m));
+  // Whether an explore row was in the list already depends on the threshold alone.
+  const listedAlready = (k: number) => c.eligible[k] === 1 && c.score[k] >= threshold;
+  const explore = new Uint8Array(n);
+  for (const k of picks) {
+    explore[k] = 1;
+    if (!listedAlready(k)) (inMarket[k] = 1), inMarketCount++;
+  }
+  return { inMarket, explore, inMarketCount, picks, threshold };
+}
+
+/**
+ * listPositions on columns: the rows in the order of the ranking (position p + 1 holds row
+ * `order[p]`); `byScore` is scoreOrder(c.score).
+ */
+export function listOrder(labelled: Uint8Array, byScore: Uint32Array, list: Pick<ListColumns, 'inMarket' | 'explore'>, every = EXPLORE_EVERY): Uint32Array {
+  const { inMarket, explore } = list;
+  const top: number[] = [];
+  const picks: number[] = [];
+  for (const k of byScore) if (inMarket[k]) (explore[k] ? picks : top).push(k);
+  const listed = top.length + picks.length;
+  const order = new Uint32Array(listed);
+  for (let t = 0, e = 0, open = 0, j = 0; j < listed; ) {
+    if (t < top.length && labelled[top[t]]) {
+      order[j++] = top[t++];
+      continue;
+    }
+    const turn = t >= top.length || (every > 0 && (open + 1) % every === 0 && e < picks.length);
+    order[j++] = turn ? picks[e++] : top[t++];
+    open++;
+  }
+  const ranked = new Uint32Array(byScore.length);
+  for (let p = 0, j = 0; p < byScore.length; p++) ranked[p] = inMarket[byScore[p]] ? order[j++] : byScore[p];
+  return ranked;
+}
+
+/** Rows as columns in store_id order (`ids[k]`). */
+function columnsOf(rows: readonly RankInput[]): { ids: string[]; c: RankColumns } {
+  const at = Uint32Array.from(rows, (_, k) => k).sort((a, b) => (rows[a].store_id < rows[b].store_id ? -1 : rows[a].store_id > rows[b].store_id ? 1 : 0));
+  const col = (f: (r: RankInput) => number) => Float64Array.from(at, (k) => f(rows[k]));
+  return {
+    ids: Array.from(at, (k) => rows[k].store_id),
+    c: {
+      score: col((r) => r.score),
+      logit: col((r) => r.logit ?? Math.log(r.score / (1 - r.score))),
+      sd: col((r) => r.sd ?? 0),
+      eligible: Uint8Array.from(at, (k) => (rows[k].eligible ? 1 : 0)),
+      labelled: Uint8Array.from(at, (k) => (rows[k].labelled ? 1 : 0)),
+    },
+  };
+}
+
+/**
  * The in-market list's order: best score first, with the explore rows (best score first among
  * themselves) at every `every`-th position among the rows without an outcome (EXPLORE_EVERY), and
  * after the other rows once those run out. A row with an outcome (worked already) keeps the place
@@ -95,26 +205,14 @@ export interface RankInput {
  * has yet to work is an explore row however much of the top it has worked. Only the in-market rows
  * move, among the positions their scores give them, so the whole ranking (filter=all) lists every
  * other account where its score puts it. `every` 0 is score order. Returns each row's position
- * (0 first).
+ * (0 first). (listOrder is the same on columns.)
  */
 export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<string>, explore: ReadonlySet<string>, every = EXPLORE_EVERY): Map<string, number> {
-  const all = [...rows].sort((a, b) => b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
-  const listed = all.filter((r) => inMarket.has(r.store_id));
-  const top = listed.filter((r) => !explore.has(r.store_id));
-  const picks = listed.filter((r) => explore.has(r.store_id));
-  const order: RankInput[] = [];
-  for (let t = 0, e = 0, open = 0; order.length < listed.length; ) {
-    if (t < top.length && top[t].labelled) {
-      order.push(top[t++]);
-      continue;
-    }
-    const turn = t >= top.length || (every > 0 && (open + 1) % every === 0 && e < picks.length);
-    order.push(turn ? picks[e++] : top[t++]);
-    open++;
-  }
+  const { ids, c } = columnsOf(rows);
+  const mark = (set: ReadonlySet<string>) => Uint8Array.from(ids, (id) => (set.has(id) ? 1 : 0));
+  const ranked = listOrder(c.labelled, scoreOrder(c.score), { inMarket: mark(inMarket), explore: mark(explore) }, every);
   const pos = new Map<string, number>();
-  let j = 0;
-  all.forEach((r, k) => pos.set(inMarket.has(r.store_id) ? order[j++].store_id : r.store_id, k));
+  ranked.forEach((k, p) => pos.set(ids[k], p));
   return pos;
 }
 
@@ -124,29 +222,14 @@ export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<
  * 1 / EXPLORE_SHARE − 1 of those (at least MIN_EXPLORE), picked by an upper bound (the highest
  * logit + `bound` × sd, EXPLORE_BOUND) from the eligible accounts without an outcome other than the
  * list's best EXPLORE_AFTER of them: further down the list, or below its threshold (these join it).
+ * (selectInMarketColumns is the same on columns.)
  */
 export function selectInMarket(rows: readonly RankInput[], exploreShare = EXPLORE_SHARE, bound = EXPLORE_BOUND): { inMarket: Set<string>; explore: Set<string>; threshold: number } {
-  const scores = Float64Array.from(rows, (r) => r.score).sort();
-  const q = scores.length ? scores[Math.min(scores.length - 1, Math.floor(IN_MARKET_QUANTILE * scores.length))] : 1;
-  const threshold = Math.max(IN_MARKET_MIN_SCORE, q);
-  const inMarket = new Set(rows.filter((r) => r.eligible && r.score >= threshold).map((r) => r.store_id));
-  const want = exploreShare <= 0 ? 0 : Math.max(MIN_EXPLORE, Math.round((inMarket.size * exploreShare) / (1 - exploreShare)));
-  const byScore = (a: RankInput, b: RankInput) => b.score - a.score || (a.store_id < b.store_id ? -1 : 1);
-  const next = new Set(
-    rows
-      .filter((r) => inMarket.has(r.store_id) && !r.labelled)
-      .sort(byScore)
-      .slice(0, EXPLORE_AFTER)
-      .map((r) => r.store_id),
-  );
-  const upper = (r: RankInput) => (r.logit ?? Math.log(r.score / (1 - r.score))) + bound * (r.sd ?? 0);
-  const explore = new Set(
-    rows
-      .filter((r) => r.eligible && !r.labelled && !next.has(r.store_id))
-      .sort((a, b) => upper(b) - upper(a) || (a.store_id < b.store_id ? -1 : 1))
-      .slice(0, want)
-      .map((r) => r.store_id),
-  );
+  const { ids, c } = columnsOf(rows);
+  const l = selectInMarketColumns(c, scoreOrder(c.score), exploreShare, bound);
+  // The list in the rows' order, then the explore rows in the order they were picked.
+  const inMarket = new Set(rows.filter((r) => r.eligible && r.score >= l.threshold).map((r) => r.store_id));
+  const explore = new Set(Array.from(l.picks, (k) => ids[k]));
   for (const id of explore) inMarket.add(id);
-  return { inMarket, explore, threshold };
+  return { inMarket, explore, threshold: l.threshold };
 }

@@ -5,7 +5,7 @@ import { modelWeights } from './evidence.js';
 import { backtest, type LabelledInputs, type ModelInsightsBody, posteriorSd, topWeights } from './insights.js';
 import { labelsOf } from './labels.js';
 import { listOutcomes } from './outcomes-store.js';
-import { rankingHead } from './rankings.js';
+import { rankingHead } from './ranking-reads.js';
 import type { OutcomeRow } from './tables.js';
 
 /** The model insights of a workspace, read from its current model, its outcomes and its current ranking's evidence. */

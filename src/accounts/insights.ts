@@ -14,7 +14,8 @@
 import { FLOOR } from '../stats/floor.js';
 import { z } from 'zod';
 import type { DealStage } from '../deals/stages.js';
-import { curvature, labelOf, posteriorCovariance, PRIOR, priorOf } from './model.js';
+import { curvature, posteriorCovariance } from './fit.js';
+import { labelOf, PRIOR, priorOf } from './prior.js';
 import { cholesky } from './linalg.js';
 
 /** Below this many outcomes a rate is flagged `small_sample`: the same bar as the statistics' publication floor. */
@@ -244,7 +245,7 @@ export interface LabelledInputs {
 
 /**
  * Posterior standard deviation of each weight: the Laplace approximation at the fitted weights,
- * the same precision accounts/model.ts fit() ends on (model.ts curvature), inverted.
+ * the same precision accounts/fit.ts fit() ends on (fit.ts curvature), inverted.
  * `weights` in input order (its keys).
  */
 export function posteriorSd(weights: Readonly<Record<string, number>>, labelled: readonly LabelledInputs[]): Map<string, number> {

@@ -1,5 +1,5 @@
 /**
- * The dense linear algebra of the account model (accounts/model.ts): a Cholesky factor of the
+ * The dense linear algebra of the account model (accounts/fit.ts): a Cholesky factor of the
  * posterior precision, the solves Newton's method and posterior draws need, a standard normal draw.
  */
 

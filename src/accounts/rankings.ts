@@ -14,16 +14,15 @@
  * append-only too). What a row shows beyond its score (domain, country, evidence, recent signals) lives in
  * ranking_details by generation: a refit on new labels writes new scores over the same
  * generation; new data writes a new one. The operator's state of an account (status, delivery
- * marks) is the accounts table's, and is current whatever version a page reads.
+ * marks) is the accounts table's, and is current whatever version a page reads. Reading a version: accounts/ranking-reads.ts.
  */
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
-import type { SignalType } from '../core/signals.js';
 import type { Db } from '../compose/database.js';
 import { lockRows } from '../db/locks.js';
-import { prepared, runBulk } from '../db/prepared.js';
+import { runBulk } from '../db/prepared.js';
 import type { Database } from '../compose/database.js';
-import type { RankingDetailsTable, RankingsTable } from './tables.js';
+import type { RankingDetailsTable } from './tables.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 /**
@@ -61,11 +60,31 @@ export type Run = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
 export const inWrites = (db: Db): Run => (fn) => db.write(fn);
 export const inTransaction = (trx: Kysely<Database>): Run => (fn) => fn(trx);
 
+/**
+ * Every row of a version as columns (a refresh's, accounts/refresh.ts): index k is the k-th store
+ * in store_id order; `order[p]` is the row at position p + 1.
+ */
+export interface RankedColumns {
+  storeIds: readonly string[];
+  score: Float64Array;
+  logit: Float64Array;
+  /** NaN: unknown (null in the row). */
+  logitSd: Float64Array;
+  inMarket: Uint8Array;
+  explore: Uint8Array;
+  modelVersion: Int32Array;
+  order: Uint32Array;
+}
+
 export interface RankingWrite {
-  /** Every row of the new version (any order: the version is the ranking order). */
-  rows: readonly RankedRow[];
-  /** A new generation of details (any order). Without it the version shows the current version's. */
-  details?: readonly DetailRow[];
+  /** Every row of the new version (any order: the version is the ranking order), or the same as columns. */
+  rows: readonly RankedRow[] | RankedColumns;
+  /**
+   * A new generation of details (any order), or made one at a time in store_id order (`at(i)`, a
+   * part at a time: a million accounts' evidence is never in memory at once). Without it the
+   * version shows the current version's.
+   */
+  details?: readonly DetailRow[] | DetailSource;
   /** With details: the stores they leave out keep their details of the current version (an import). */
   carryDetails?: boolean;
   /** Status of accounts new to the workspace (by store_id; default open). */
@@ -75,6 +94,12 @@ export interface RankingWrite {
   /** More writes in the transaction that makes the version current. */
   onCurrent?: (trx: Kysely<Database>, version: number) => Promise<void>;
   now: Date;
+}
+
+/** Details made on demand: `at(i)` is the i-th of `count` stores in store_id order. */
+export interface DetailSource {
+  count: number;
+  at(i: number): DetailRow;
 }
 
 /** A version number handed out to a writer, with the details generation it writes or shows. */
@@ -111,15 +136,23 @@ export async function startRanking(run: Run, workspaceId: string, newGen: boolea
  */
 export async function writeRanking(run: Run, workspaceId: string, v: NewVersion, w: RankingWrite): Promise<boolean> {
   const { version, gen, current } = v;
-  const { ranked, byStore } = order(w.rows);
-  const details = w.details ? [...w.details].sort(byStoreId) : [];
+  const c = isColumns(w.rows) ? w.rows : columnsOf(w.rows);
+  const n = c.storeIds.length;
+  // Each store's position, in store_id order (the order ranking_positions is written in).
+  const pos = new Int32Array(n);
+  for (let p = 0; p < n; p++) pos[c.order[p]] = p + 1;
+  const details: DetailSource = !w.details
+    ? { count: 0, at: () => undefined as never }
+    : Array.isArray(w.details)
+      ? sortedDetails(w.details)
+      : (w.details as DetailSource);
   try {
-    const parts = Math.max(ranked.length, details.length);
+    const parts = Math.max(n, details.count);
     for (let i = 0; i < parts; i += RANKING_CHUNK) {
       await run(async (trx) => {
-        await insertRows(trx, workspaceId, version, ranked.slice(i, i + RANKING_CHUNK), i);
-        await insertPositions(trx, workspaceId, version, byStore.slice(i, i + RANKING_CHUNK));
-        const d = details.slice(i, i + RANKING_CHUNK);
+        await insertRows(trx, workspaceId, version, c, i, Math.min(n, i + RANKING_CHUNK));
+        await insertPositions(trx, workspaceId, version, c.storeIds, pos, i, Math.min(n, i + RANKING_CHUNK));
+        const d = Array.from({ length: Math.max(0, Math.min(details.count, i + RANKING_CHUNK) - i) }, (_, j) => details.at(i + j));
         await insertDetails(trx, workspaceId, gen, d);
         await ensureAccounts(trx, workspaceId, d.map((x) => x.store_id), w.statuses, w.now);
       });
@@ -144,7 +177,7 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
       .execute();
     await trx
       .updateTable('ranking_versions')
-      .set({ state: 'current', rows: ranked.length })
+      .set({ state: 'current', rows: n })
       .where('workspace_id', '=', workspaceId)
       .where('version', '=', version)
       .execute();
@@ -161,19 +194,29 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   return made;
 }
 
-/**
- * The rows in ranking order, and each store's position in store_id order (the order
- * ranking_positions is written in). Rows that come in store_id order (a refresh's) need no
- * second sort.
- */
-function order(rows: readonly RankedRow[]): { ranked: RankedRow[]; byStore: { store_id: string; pos: number }[] } {
+function sortedDetails(rows: readonly DetailRow[]): DetailSource {
+  const sorted = [...rows].sort(byStoreId);
+  return { count: sorted.length, at: (i) => sorted[i] };
+}
+
+const isColumns = (rows: readonly RankedRow[] | RankedColumns): rows is RankedColumns => !Array.isArray(rows);
+
+/** Rows as columns: in store_id order, ranked by their `rank` when every row has one, else by rankingOrder. */
+function columnsOf(rows: readonly RankedRow[]): RankedColumns {
   const inStoreOrder = rows.every((r, k) => k === 0 || rows[k - 1].store_id < r.store_id);
   const source = inStoreOrder ? rows : [...rows].sort(byStoreId);
   const ranks = source.every((r) => r.rank !== undefined);
-  const idx = Array.from(source, (_, k) => k).sort((a, b) => (ranks ? source[a].rank! - source[b].rank! : rankingOrder(source[a], source[b])));
-  const pos = new Int32Array(source.length);
-  idx.forEach((k, p) => (pos[k] = p + 1));
-  return { ranked: idx.map((k) => source[k]), byStore: source.map((r, k) => ({ store_id: r.store_id, pos: pos[k] })) };
+  const order = Uint32Array.from(source, (_, k) => k).sort((a, b) => (ranks ? source[a].rank! - source[b].rank! : rankingOrder(source[a], source[b])));
+  return {
+    storeIds: source.map((r) => r.store_id),
+    score: Float64Array.from(source, (r) => r.score),
+    logit: Float64Array.from(source, (r) => r.logit),
+    logitSd: Float64Array.from(source, (r) => r.logit_sd ?? Number.NaN),
+    inMarket: Uint8Array.from(source, (r) => (r.in_market ? 1 : 0)),
+    explore: Uint8Array.from(source, (r) => (r.explore ? 1 : 0)),
+    modelVersion: Int32Array.from(source, (r) => r.model_version),
+    order,
+  };
 }
 
 const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
@@ -182,28 +225,54 @@ const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => 
 export const rankingOrder = (a: { score: number; store_id: string }, b: { score: number; store_id: string }): number =>
   b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
 
-/** Rows in ranking order; the first one's position is offset + 1. */
-async function insertRows(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly RankedRow[], offset: number): Promise<void> {
+/** The rows at positions from + 1 … to of the version. */
+async function insertRows(trx: Kysely<Database>, workspaceId: string, version: number, c: RankedColumns, from: number, to: number): Promise<void> {
   await runBulk(
     trx,
     {
       sqlite: 'insert into rankings (pos, store_id, score, logit, logit_sd, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       postgres:
         'insert into rankings (pos, store_id, score, logit, logit_sd, in_market, explore, model_version, workspace_id, version) ' +
-        'select * from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::integer[], $7::integer[], $8::integer[], $9::text[], $10::integer[])',
+        'select v.*, $9::text, $10::integer from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::integer[], $7::integer[], $8::integer[]) as v',
+      extra: [workspaceId, version],
     },
-    rows.map((r, k) => [offset + k + 1, r.store_id, r.score, r.logit, r.logit_sd, r.in_market ? 1 : 0, r.explore ? 1 : 0, r.model_version, workspaceId, version]),
+    {
+      count: Math.max(0, to - from),
+      width: 8,
+      fill: (i, row) => {
+        const p = from + i;
+        const k = c.order[p];
+        const sd = c.logitSd[k];
+        row[0] = p + 1;
+        row[1] = c.storeIds[k];
+        row[2] = c.score[k];
+        row[3] = c.logit[k];
+        row[4] = Number.isNaN(sd) ? null : sd;
+        row[5] = c.inMarket[k];
+        row[6] = c.explore[k];
+        row[7] = c.modelVersion[k];
+      },
+    },
   );
 }
 
-async function insertPositions(trx: Kysely<Database>, workspaceId: string, version: number, rows: readonly { store_id: string; pos: number }[]): Promise<void> {
+/** The positions of the stores from … to − 1 in store_id order. */
+async function insertPositions(trx: Kysely<Database>, workspaceId: string, version: number, storeIds: readonly string[], pos: Int32Array, from: number, to: number): Promise<void> {
   await runBulk(
     trx,
     {
       sqlite: 'insert into ranking_positions (store_id, pos, workspace_id, version) values (?, ?, ?, ?)',
-      postgres: 'insert into ranking_positions (store_id, pos, workspace_id, version) select * from unnest($1::text[], $2::integer[], $3::text[], $4::integer[])',
+      postgres: 'insert into ranking_positions (store_id, pos, workspace_id, version) select v.*, $3::text, $4::integer from unnest($1::text[], $2::integer[]) as v',
+      extra: [workspaceId, version],
     },
-    rows.map((r) => [r.store_id, r.pos, workspaceId, version]),
+    {
+      count: Math.max(0, to - from),
+      width: 2,
+      fill: (i, row) => {
+        row[0] = storeIds[from + i];
+        row[1] = pos[from + i];
+      },
+    },
   );
 }
 
@@ -292,198 +361,4 @@ async function deleteVersion(run: Run, workspaceId: string, version: number): Pr
     if (deleted < RANKING_CHUNK) break;
   }
   await run((trx) => trx.deleteFrom('ranking_versions').where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
-}
-
-/** True when version v of the workspace's ranking can still be walked. */
-export async function rankingRetained(q: Kysely<Database>, workspaceId: string, version: number): Promise<boolean> {
-  const row = await q
-    .selectFrom('ranking_versions')
-    .select('state')
-    .where('workspace_id', '=', workspaceId)
-    .where('version', '=', version)
-    .where('state', 'in', ['current', 'superseded'])
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Narrowing filters of a ranking page (all optional; they combine with AND). */
-export interface AccountFilters {
-  minScore?: number;
-  country?: string;
-  category?: string;
-  plan?: string;
-  status?: AccountStatus;
-  /** Only accounts with a signal of this type (in or after signalsSince when given). */
-  signalType?: SignalType;
-  /** Only accounts with a signal (of signalType when given) in this month (YYYY-MM) or later. */
-  signalsSince?: string;
-}
-
-export interface PageQuery extends AccountFilters {
-  inMarketOnly: boolean;
-  /** Position in the version after which the page starts (exclusive). */
-  afterPos?: number;
-  limit: number;
-}
-
-/** An account row as a page (or the detail) reads it. */
-export interface PageRow {
-  /** Position in its ranking version (1 = first). */
-  pos: number;
-  store_id: string;
-  domain: string | null;
-  country: string | null;
-  category: string | null;
-  plan: string | null;
-  score: number;
-  logit: number;
-  logit_sd: number | null;
-  in_market: number;
-  explore: number;
-  model_version: number;
-  evidence: string;
-  signals: string;
-  status: AccountStatus;
-  delivered_to_agent: number;
-  /** When the row's ranking version was written. */
-  updated_at: string;
-}
-
-const ROW_COLUMNS = sql`r.pos, r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.logit_sd, r.in_market, r.explore, r.model_version,
-  d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at`;
-
-const ROW_JOINS = sql`join rankings r on r.workspace_id = v.workspace_id and r.version = v.version
-  join ranking_details d on d.workspace_id = v.workspace_id and d.gen = v.gen and d.store_id = r.store_id
-  join accounts a on a.workspace_id = v.workspace_id and a.store_id = r.store_id`;
-
-/** One page of ranking `version` (score desc, store_id asc: its positions in order). Hot path: plain SQL. */
-export async function pageRanking(q: Kysely<Database>, workspaceId: string, version: number, p: PageQuery): Promise<PageRow[]> {
-  return prepared(
-    q,
-    sql<PageRow>`
-    select ${ROW_COLUMNS}
-    from ranking_versions v ${ROW_JOINS}
-    where v.workspace_id = ${workspaceId} and v.version = ${version} and r.pos > ${p.afterPos ?? 0}
-      ${filtersSql(p)}
-    order by r.pos
-    limit ${p.limit}`,
-  );
-}
-
-/** One account of the current ranking, or undefined when the workspace cannot see the store. */
-export async function rankedAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
-  const rows = await prepared(
-    q,
-    sql<PageRow>`
-    select ${ROW_COLUMNS}
-    from workspaces w
-    join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version
-    join ranking_positions p on p.workspace_id = w.id and p.version = w.ranking_version and p.store_id = ${storeId}
-    join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = p.pos
-    join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = r.store_id
-    join accounts a on a.workspace_id = w.id and a.store_id = r.store_id
-    where w.id = ${workspaceId}`,
-  );
-  return rows[0];
-}
-
-/** The page's filters as SQL conditions (each `and …`) on the rows r, details d and accounts a. */
-function filtersSql(p: PageQuery): RawBuilder<unknown> {
-  const parts: RawBuilder<unknown>[] = [];
-  if (p.inMarketOnly) parts.push(sql`and r.in_market = 1`);
-  if (p.minScore !== undefined) parts.push(sql`and r.score >= ${p.minScore}`);
-  if (p.country !== undefined) parts.push(sql`and d.country = ${p.country}`);
-  if (p.category !== undefined) parts.push(sql`and d.category = ${p.category}`);
-  if (p.plan !== undefined) parts.push(sql`and d.plan = ${p.plan}`);
-  if (p.status !== undefined) parts.push(sql`and a.status = ${p.status}`);
-  if (p.signalType !== undefined || p.signalsSince !== undefined) {
-    parts.push(sql`and exists (
-      select 1 from store_signals s join ingested_months im on im.month = s.month and im.run_id = s.run_id
-      where s.store_id = r.store_id
-        ${p.signalType !== undefined ? sql`and s.type = ${p.signalType}` : sql``}
-        ${p.signalsSince !== undefined ? sql`and s.month >= ${p.signalsSince}` : sql``})`);
-  }
-  return parts.length ? sql.join(parts, sql` `) : sql``;
-}
-
-export type CurrentRow = Pick<RankingsTable, 'store_id' | 'score' | 'logit' | 'logit_sd' | 'in_market' | 'explore' | 'model_version'>;
-
-/** The current ranking (its version, details generation and narrow rows: what a re-ranking compares against). */
-export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: CurrentRow[] }> {
-  const head = await rankingHead(q, workspaceId);
-  if (head.gen === null) return { ...head, rows: [] };
-  const rows = await q
-    .selectFrom('rankings')
-    .select(['store_id', 'score', 'logit', 'logit_sd', 'in_market', 'explore', 'model_version'])
-    .where('workspace_id', '=', workspaceId)
-    .where('version', '=', head.version)
-    .orderBy('pos')
-    .execute();
-  return { ...head, rows };
-}
-
-/** The current ranking version and its details generation (null: the workspace has no ranking yet). */
-export async function rankingHead(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null }> {
-  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  const v = await q.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', ws.ranking_version).executeTakeFirst();
-  return { version: ws.ranking_version, gen: v?.gen ?? null };
-}
-
-/** The recent signals (JSON text) each row of a details generation shows. */
-export async function detailSignals(q: Kysely<Database>, workspaceId: string, gen: number): Promise<Map<string, string>> {
-  const rows = await q.selectFrom('ranking_details').select(['store_id', 'signals']).where('workspace_id', '=', workspaceId).where('gen', '=', gen).execute();
-  return new Map(rows.map((r) => [r.store_id, r.signals]));
-}
-
-/** Every row of the workspace's current ranking, in ranking order (tests, benchmarks, exports). */
-export async function currentRows(q: Kysely<Database>, workspaceId: string): Promise<PageRow[]> {
-  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
-  return pageRanking(q, workspaceId, ws.ranking_version, { inMarketOnly: false, limit: Number.MAX_SAFE_INTEGER });
-}
-
-/** The store ids among `storeIds` the workspace can see (in its current ranking). */
-export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, storeIds: readonly string[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (let i = 0; i < storeIds.length; i += 500) {
-    const rows = await q
-      .selectFrom('workspaces as w')
-      .innerJoin('ranking_positions as p', (j) => j.onRef('p.workspace_id', '=', 'w.id').onRef('p.version', '=', 'w.ranking_version'))
-      .select('p.store_id')
-      .where('w.id', '=', workspaceId)
-      .where('p.store_id', 'in', storeIds.slice(i, i + 500))
-      .execute();
-    for (const r of rows) out.add(r.store_id);
-  }
-  return out;
-}
-
-/**
- * The current ranking's in-market accounts, best score first (the first `limit`): not the list's
- * own order, which places explore rows among the first (accounts/in-market.ts listPositions), so a
- * managed watch takes the best-scored accounts.
- */
-export async function inMarketStoreIds(q: Kysely<Database>, workspaceId: string, limit: number): Promise<string[]> {
-  const rows = await q
-    .selectFrom('workspaces as w')
-    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-    .select('r.store_id')
-    .where('w.id', '=', workspaceId)
-    .where('r.in_market', '=', 1)
-    .orderBy('r.score', 'desc')
-    .orderBy('r.store_id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.store_id);
-}
-
-/** How many accounts the current ranking has in market. */
-export async function countInMarket(q: Kysely<Database>, workspaceId: string): Promise<number> {
-  const r = await q
-    .selectFrom('workspaces as w')
-    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('w.id', '=', workspaceId)
-    .where('r.in_market', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
 }

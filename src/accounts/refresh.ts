@@ -12,16 +12,18 @@ import type { Db } from '../compose/database.js';
 import { withLease } from '../db/leases.js';
 import { appendEvents } from '../webhooks/outbox.js';
 import type { DomainEvent } from '../webhooks/events.js';
-import { currentRanking, detailSignals, rankingHead, type DetailRow, inWrites, RANKING_RETENTION_MS, type RankedRow, startRanking, writeRanking } from './rankings.js';
+import { currentRanking, detailSignals, rankingHead } from './ranking-reads.js';
+import { type DetailRow, type DetailSource, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../compose/database.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
 import { loadSnapshots } from './snapshots.js';
 import { ingestedMonths } from '../ingest/stores.js';
 import { labelsOf } from './labels.js';
-import { fit, inputSpace, logitOf, logitSd, posteriorCovariance, sigmoid, storedEvidence, terms, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type Term } from './model.js';
+import { fit, logitSds, posteriorCovariance } from './fit.js';
+import { inputSpace, logitsOf, sigmoid, storedEvidence, termMatrix, terms, termsAt, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type TermMatrix } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
-import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listPositions, type RankInput, selectInMarket } from './in-market.js';
+import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listOrder, NOT_IN_MARKET, scoreOrder, selectInMarketColumns } from './in-market.js';
 import type { AccountStatus } from './statuses.js';
 
 /** Recent signals shown on an account row. */
@@ -54,7 +56,10 @@ async function snapshots(q: Kysely<Database>): Promise<Snapshots | undefined> {
   let s = cache.get(q);
   if (s?.generation !== generation) {
     const latest = gen[gen.length - 1].month;
-    s = { generation, latest, stores: await loadSnapshots(q, latest) };
+    const stores = await loadSnapshots(q, latest);
+    // In store_id order: a workspace's accounts are indexed so, and a tie on the score goes to the lower index.
+    if (!stores.every((x, k) => k === 0 || stores[k - 1].store_id < x.store_id)) stores.sort((a, b) => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
+    s = { generation, latest, stores };
     cache.set(q, s);
   }
   return s;
@@ -62,17 +67,21 @@ async function snapshots(q: Kysely<Database>): Promise<Snapshots | undefined> {
 
 interface WorkspaceInputs {
   dataStamp: string;
+  /** The visible stores in store_id order (index k throughout a refresh). */
   visible: StoreSnapshot[];
-  byId: Map<string, StoreSnapshot>;
+  ids: string[];
+  indexOf: Map<string, number>;
   space: InputSpace;
-  termsOf: Map<string, Term[]>;
-  /** termsOf of visible[k], by k. */
-  termsList: Term[][];
+  /** Every visible store's terms. */
+  matrix: TermMatrix;
+  /** 1: visible[k] could be in market with the status open (canBeInMarket). */
+  eligibleOpen: Uint8Array;
 }
 
 /** Per database and workspace, the inputs of the last data stamp: a refit on new labels reuses them. */
 const inputsCache = new WeakMap<Kysely<Database>, Map<string, WorkspaceInputs>>();
 
+/** The workspace's inputs (made anew when the data stamp moved). */
 function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: string, snap: Snapshots, profile: Profile | null): WorkspaceInputs {
   let byWs = inputsCache.get(q);
   if (!byWs) inputsCache.set(q, (byWs = new Map()));
@@ -80,15 +89,16 @@ function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: st
   if (hit?.dataStamp === dataStamp) return hit;
   const visible = snap.stores.filter((s) => matchesProfile(profile, s));
   const space = inputSpace(visible, snap.latest);
+  const ids = visible.map((s) => s.store_id);
   const made: WorkspaceInputs = {
     dataStamp,
     visible,
-    byId: new Map(visible.map((s) => [s.store_id, s])),
+    ids,
+    indexOf: new Map(ids.map((id, k) => [id, k])),
     space,
-    termsOf: new Map(),
-    termsList: visible.map((s) => terms(space, s)),
+    matrix: termMatrix(space, visible),
+    eligibleOpen: Uint8Array.from(visible, (s) => (canBeInMarket(s, snap.latest) ? 1 : 0)),
   };
-  visible.forEach((s, k) => made.termsOf.set(s.store_id, made.termsList[k]));
   byWs.set(workspaceId, made);
   return made;
 }
@@ -126,11 +136,22 @@ export interface RefreshOptions {
   exploreShare?: number;
   /** One explore row in every how many positions of the list (default EXPLORE_EVERY; 0: score order). */
   exploreEvery?: number;
+  /** Told how long each phase of the refresh took, in ms (the ranking benchmark's profile). */
+  onPhase?: (phase: RefreshPhase, ms: number) => void;
 }
+
+/** The phases of a refresh, in order (RefreshOptions.onPhase). */
+export type RefreshPhase = 'read' | 'inputs' | 'fit' | 'score' | 'list' | 'details' | 'events' | 'write';
 
 /** Re-scores one workspace if anything it reads moved (or always, with force). */
 export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, opts: RefreshOptions = {}): Promise<RefreshResult> {
   const exploreShare = opts.exploreShare ?? EXPLORE_SHARE;
+  let lapStart = performance.now();
+  const lap = (phase: RefreshPhase) => {
+    const t = performance.now();
+    opts.onPhase?.(phase, t - lapStart);
+    lapStart = t;
+  };
   const snap = await snapshots(db.kysely);
   const prev = await db.kysely.selectFrom('workspace_models').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
   const none: RefreshResult = { refreshed: false, model_version: prev?.version ?? 0, accounts: 0, in_market: 0, explore: 0, labels: prev?.labels ?? 0, events: 0 };
@@ -142,68 +163,81 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const full = opts.force === true || prevModel?.data_stamp !== inputs.data;
 
   const { profile } = await getProfile(db.kysely, workspaceId);
-  const { visible, byId, space, termsOf, termsList } = workspaceInputs(db.kysely, workspaceId, inputs.data, snap, profile);
-  const labels = labelsOf(await listOutcomes(db.kysely, workspaceId)).filter((l) => byId.has(l.store_id));
-  const model = fit(
-    space,
-    labels.map((l) => ({ terms: termsOf.get(l.store_id)!, y: l.y, weight: l.weight })),
-  );
+  const outcomes = await listOutcomes(db.kysely, workspaceId);
   const current = await currentOf(db.kysely, workspaceId);
-  const before = new Map(current.rows.map((r) => [r.store_id, r]));
   const statuses = await accountStatuses(db.kysely, workspaceId);
   const fullWrite = full || current.gen === null;
   // New signals come only with new data (a full refresh): what each account showed before.
   const oldSignals = fullWrite && current.gen !== null ? await detailSignals(db.kysely, workspaceId, current.gen) : new Map<string, string>();
+  lap('read');
+  const ws = workspaceInputs(db.kysely, workspaceId, inputs.data, snap, profile);
+  const { visible, ids, indexOf, space, matrix } = ws;
+  const n = visible.length;
+  const labels = labelsOf(outcomes).filter((l) => indexOf.has(l.store_id));
+  lap('inputs');
+  const model = fit(
+    space,
+    labels.map((l) => ({ terms: termsAt(matrix, indexOf.get(l.store_id)!), y: l.y, weight: l.weight })),
+  );
+  lap('fit');
   const run = inWrites(db);
   const next = await startRanking(run, workspaceId, fullWrite, now);
   // The model's own version (1, 2, …): it moves with every refit; the ranking's is next.version.
   const version = (prev?.version ?? 0) + 1;
 
-  const labelled = new Set(labels.map((l) => l.store_id));
-  const logits = termsList.map((ts) => logitOf(model.weights, ts));
+  // Every account in typed memory, by its index in store_id order.
+  const logit = logitsOf(model.weights, matrix);
   // The posterior covariance once per fit; each account's spread is a sum over its own terms.
-  const cov = posteriorCovariance(model);
-  const sds = termsList.map((ts) => logitSd(cov, ts));
-  const rankInputs = visible.map((s, k): RankInput => {
-    const eligible = canBeInMarket(s, snap.latest, statuses.get(s.store_id));
-    return {
-      store_id: s.store_id,
-      score: sigmoid(logits[k]),
-      eligible,
-      labelled: labelled.has(s.store_id),
-      logit: logits[k],
-      sd: sds[k],
-    };
-  });
-  const { inMarket, explore, threshold } = selectInMarket(rankInputs, exploreShare);
-  const positions = listPositions(rankInputs, inMarket, explore, opts.exploreEvery ?? EXPLORE_EVERY);
-  const rows: RankedRow[] = visible.map((s, k) => ({
-    rank: positions.get(s.store_id)!,
-    store_id: s.store_id,
-    score: sigmoid(logits[k]),
-    logit: logits[k],
-    logit_sd: sds[k],
-    in_market: inMarket.has(s.store_id),
-    explore: explore.has(s.store_id),
-    model_version: version,
-  }));
-  const details: DetailRow[] | undefined = fullWrite
-    ? visible.map((s, k) => ({
-        store_id: s.store_id,
-        domain: s.domain,
-        country: s.country,
-        category: s.category,
-        plan: s.plan,
-        evidence: JSON.stringify(storedEvidence(space, s, termsList[k])),
-        signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
-      }))
+  const sd = logitSds(posteriorCovariance(model), matrix);
+  const score = Float64Array.from(logit, sigmoid);
+  const eligible = Uint8Array.from(ws.eligibleOpen);
+  for (const [id, status] of statuses) {
+    const k = indexOf.get(id);
+    if (k !== undefined && NOT_IN_MARKET.has(status)) eligible[k] = 0;
+  }
+  const labelled = new Uint8Array(n);
+  for (const l of labels) labelled[indexOf.get(l.store_id)!] = 1;
+  lap('score');
+  const byScore = scoreOrder(score);
+  const list = selectInMarketColumns({ score, logit, sd, eligible, labelled }, byScore, exploreShare);
+  const ranked: RankedColumns = {
+    storeIds: ids,
+    score,
+    logit,
+    logitSd: sd,
+    inMarket: list.inMarket,
+    explore: list.explore,
+    modelVersion: new Int32Array(n).fill(version),
+    order: listOrder(labelled, byScore, list, opts.exploreEvery ?? EXPLORE_EVERY),
+  };
+  lap('list');
+  // Each account's evidence and signals as the write reaches it (visible is in store_id order):
+  // its terms made again with their signals, so no account's Term objects outlive its part.
+  const details: DetailSource | undefined = fullWrite
+    ? {
+        count: n,
+        at: (k): DetailRow => {
+          const s = visible[k];
+          return {
+            store_id: s.store_id,
+            domain: s.domain,
+            country: s.country,
+            category: s.category,
+            plan: s.plan,
+            evidence: JSON.stringify(storedEvidence(space, s, terms(space, s))),
+            signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
+          };
+        },
+      }
     : undefined;
-  const gone = [...before.keys()].filter((id) => !byId.has(id));
-  const events = changeEvents(version, before, oldSignals, rows, gone, byId);
+  lap('details');
+  const events = changeEvents(version, current, oldSignals, ranked, ws);
+  lap('events');
+  const threshold = list.threshold;
   const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare };
 
   const made = await writeRanking(run, workspaceId, next, {
-    rows,
+    rows: ranked,
     details,
     basedOn: current.version,
     now,
@@ -225,15 +259,18 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
         .execute();
     },
   });
+  lap('write');
   if (!made) return none;
-  remember(db.kysely, workspaceId, { version: next.version, gen: next.gen, rows: rows.map((r) => ({ store_id: r.store_id, in_market: r.in_market ? 1 : 0 })) });
-  return { refreshed: true, model_version: version, accounts: rows.length, in_market: inMarket.size, explore: explore.size, labels: labels.length, events: events.length };
+  remember(db.kysely, workspaceId, { version: next.version, gen: next.gen, ids, inMarket: list.inMarket });
+  return { refreshed: true, model_version: version, accounts: n, in_market: list.inMarketCount, explore: list.picks.length, labels: labels.length, events: events.length };
 }
 
 interface KnownRanking {
   version: number;
   gen: number | null;
-  rows: { store_id: string; in_market: number }[];
+  /** Its stores, and 1 for each one in market. */
+  ids: readonly string[];
+  inMarket: Uint8Array;
 }
 
 /** Per database and workspace, the ranking this process wrote last: the next refit compares against it without reading it back. */
@@ -249,7 +286,8 @@ function remember(q: Kysely<Database>, workspaceId: string, r: KnownRanking): vo
 async function currentOf(q: Kysely<Database>, workspaceId: string): Promise<KnownRanking> {
   const hit = written.get(q)?.get(workspaceId);
   if (hit && (await rankingHead(q, workspaceId)).version === hit.version) return hit;
-  return currentRanking(q, workspaceId);
+  const { rows, ...head } = await currentRanking(q, workspaceId);
+  return { ...head, ids: rows.map((r) => r.store_id), inMarket: Uint8Array.from(rows, (r) => (r.in_market === 1 ? 1 : 0)) };
 }
 
 /** How long a re-rank's lease lasts without renewal (renewed every third of it while the refit runs). */
@@ -284,40 +322,54 @@ export async function refreshAll(db: Db, now: Date): Promise<Map<string, Refresh
 
 const rowSignal = (g: RecentSignal) => ({ id: g.id, type: g.type, month: g.month, subject: g.subject, detail: g.detail, strength: g.strength });
 
+/** The events of a new ranking against the one before (`before`; `oldSignals`: the signals each row showed, on new data). */
 function changeEvents(
   version: number,
-  before: ReadonlyMap<string, { in_market: number }>,
+  before: KnownRanking,
   oldSignals: ReadonlyMap<string, string>,
-  rows: readonly RankedRow[],
-  gone: readonly string[],
-  stores: ReadonlyMap<string, StoreSnapshot>,
+  now: RankedColumns,
+  ws: Pick<WorkspaceInputs, 'visible' | 'indexOf'>,
 ): DomainEvent[] {
   const events: DomainEvent[] = [];
   const model_version = version;
-  for (const r of rows) {
-    const was = before.get(r.store_id);
-    const wasIn = was?.in_market === 1;
-    const signals = () => stores.get(r.store_id)!.signals.slice(0, ROW_SIGNALS).map(rowSignal);
-    if (r.in_market && !wasIn) {
-      events.push({ type: 'store.entered', data: { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore, signals: signals(), model_version } });
-    } else if (!r.in_market && wasIn) {
-      events.push({ type: 'store.exited', data: { store_id: r.store_id, transition: 'exited', score: r.score, model_version } });
-    } else if (r.in_market && oldSignals.has(r.store_id)) {
+  const n = now.storeIds.length;
+  // Whether each account was in market before, by index; and the accounts no longer visible.
+  let wasIn: Uint8Array;
+  const gone: string[] = [];
+  if (before.ids === now.storeIds) wasIn = before.inMarket;
+  else {
+    wasIn = new Uint8Array(n);
+    before.ids.forEach((id, j) => {
+      const k = ws.indexOf.get(id);
+      if (k === undefined) {
+        if (before.inMarket[j] === 1) gone.push(id);
+      } else wasIn[k] = before.inMarket[j];
+    });
+  }
+  for (let k = 0; k < n; k++) {
+    const isIn = now.inMarket[k] === 1;
+    if (!isIn && wasIn[k] !== 1) continue;
+    const store_id = now.storeIds[k];
+    const score = now.score[k];
+    const signals = () => ws.visible[k].signals.slice(0, ROW_SIGNALS).map(rowSignal);
+    if (isIn && wasIn[k] !== 1) {
+      events.push({ type: 'store.entered', data: { store_id, transition: 'entered', score, explore: now.explore[k] === 1, signals: signals(), model_version } });
+    } else if (!isIn) {
+      events.push({ type: 'store.exited', data: { store_id, transition: 'exited', score, model_version } });
+    } else if (oldSignals.has(store_id)) {
       // New: not shown before, and recent enough that it would have been shown had it existed
       // (a signal that only moves up into the shown ten is not news).
       // Shown newest month first, then by id (accounts/snapshots.ts).
-      const shown = JSON.parse(oldSignals.get(r.store_id)!) as { id: string; month: string }[];
+      const shown = JSON.parse(oldSignals.get(store_id)!) as { id: string; month: string }[];
       const seen = new Set(shown.map((g) => g.id));
       const last = shown.length >= ROW_SIGNALS ? shown[shown.length - 1] : undefined;
       const wouldShow = (g: { id: string; month: string }) => !last || g.month > last.month || (g.month === last.month && g.id < last.id);
       for (const g of signals()) {
-        if (!seen.has(g.id) && wouldShow(g)) events.push({ type: 'store.signal', data: { store_id: r.store_id, signal: g, score: r.score, model_version } });
+        if (!seen.has(g.id) && wouldShow(g)) events.push({ type: 'store.signal', data: { store_id, signal: g, score, model_version } });
       }
     }
   }
-  for (const id of gone) {
-    if (before.get(id)?.in_market === 1) events.push({ type: 'store.exited', data: { store_id: id, transition: 'exited', score: null, reason: 'no longer visible', model_version } });
-  }
+  for (const id of gone) events.push({ type: 'store.exited', data: { store_id: id, transition: 'exited', score: null, reason: 'no longer visible', model_version } });
   return events;
 }
 

@@ -8,7 +8,7 @@ import type { Db } from '../compose/database.js';
 import { ACCOUNT_STATUSES } from './statuses.js';
 import { getAccount, markDelivered, setAccountStatus, statusHistory } from './store.js';
 import { dealsOfStore } from '../deals/store.js';
-import { type PageQuery, type PageRow, pageRanking, rankingRetained } from './rankings.js';
+import { type PageQuery, type PageRow, pageRanking, rankingRetained } from './ranking-reads.js';
 import { latestStoreFeatures, pageStoreSignals, signalSummary } from '../ingest/store-history.js';
 import { MONTH, monthNumber, monthText } from '../core/month.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
@@ -21,7 +21,7 @@ import { page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
 import { contactsOfStore } from '../contacts/store.js';
 import { Contact } from '../contacts/events.js';
 import { MIN_SAMPLE, ModelInsights } from './insights.js';
-import { scoreInterval } from './model.js';
+import { scoreInterval } from './fit.js';
 import { modelInsights } from './insights-store.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');

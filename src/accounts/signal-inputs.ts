@@ -12,7 +12,7 @@
  * Each is one input per value seen among at least MIN_PAIR_SHARE of the workspace's accounts; a
  * signal's pairs count it as its type's own input does (model.ts terms: its strength in the latest
  * month; in an earlier one, the strength halved for every month past the one before the latest).
- * Pure: keys, wording and which inputs exist; the weights and priors are model.ts's.
+ * Pure: keys, wording and which inputs exist; the weights are fit.ts's, the priors prior.ts's.
  */
 import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
 import type { StoreSignal } from '../ingest/store-history.js';

@@ -14,7 +14,8 @@ import type { AccountStatus } from './statuses.js';
 import type { Db } from '../compose/database.js';
 import { sortableId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import { currentRanking, type DetailRow, inTransaction, inWrites, type PageRow, rankedAccount, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
+import { currentRanking, type PageRow, rankedAccount } from './ranking-reads.js';
+import { type DetailRow, inTransaction, inWrites, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../compose/database.js';
 import { importedEvidence, importedLogit } from './imported.js';
 

@@ -61,29 +61,56 @@ export interface BulkStatement {
   extra?: readonly unknown[];
 }
 
+/** Rows made one at a time into one reused array (no array per row): `fill(i, row)` writes row i's values. */
+export interface BulkRows {
+  count: number;
+  /** Values per row (before `extra`). */
+  width: number;
+  fill(i: number, row: unknown[]): void;
+}
+
 /**
  * Writes many rows with one statement text, as fast as each database allows, in the caller's
  * transaction: on SQLite one prepared statement run per row on the held connection (a
  * synchronous loop, no round trips); on PostgreSQL the rows travel as column arrays, a batch
  * per statement.
  */
-export async function runBulk(q: Kysely<any>, st: BulkStatement, rows: readonly (readonly unknown[])[]): Promise<void> {
-  if (rows.length === 0) return;
+export async function runBulk(q: Kysely<any>, st: BulkStatement, rows: readonly (readonly unknown[])[] | BulkRows): Promise<void> {
+  const src: BulkRows = isBulkRows(rows)
+    ? rows
+    : {
+        count: rows.length,
+        width: rows[0]?.length ?? 0,
+        fill: (i, row) => {
+          const r = rows[i];
+          for (let j = 0; j < r.length; j++) row[j] = r[j];
+        },
+      };
+  if (src.count === 0) return;
+  const extra = st.extra ?? [];
   const loop = (prepare: SqlitePrepare) => {
     const s = prepare(st.sqlite);
-    const extra = st.extra ?? [];
-    // An array binds its items in order: no spread per row.
-    if (extra.length === 0) for (const r of rows) s.run(r);
-    else for (const r of rows) s.run([...r, ...extra]);
+    // One array, refilled per row, with the extra values at its end: it binds its items in order.
+    const row: unknown[] = [...new Array(src.width), ...extra];
+    for (let i = 0; i < src.count; i++) {
+      src.fill(i, row);
+      s.run(row);
+    }
   };
   const onHeld = held.get(q);
   if (onHeld) return loop(onHeld);
   const root = roots.get(q);
   if (root) return q.connection().execute(async () => loop(root));
-  const width = rows[0].length;
-  for (let i = 0; i < rows.length; i += PG_BULK_ROWS) {
-    const chunk = rows.slice(i, i + PG_BULK_ROWS);
-    const columns = Array.from({ length: width }, (_, k) => chunk.map((r) => r[k]));
-    await q.executeQuery(CompiledQuery.raw(st.postgres, [...columns, ...(st.extra ?? [])]));
+  const row: unknown[] = new Array(src.width);
+  for (let i = 0; i < src.count; i += PG_BULK_ROWS) {
+    const n = Math.min(PG_BULK_ROWS, src.count - i);
+    const columns = Array.from({ length: src.width }, () => new Array<unknown>(n));
+    for (let r = 0; r < n; r++) {
+      src.fill(i + r, row);
+      for (let k = 0; k < src.width; k++) columns[k][r] = row[k];
+    }
+    await q.executeQuery(CompiledQuery.raw(st.postgres, [...columns, ...extra]));
   }
 }
+
+const isBulkRows = (rows: readonly (readonly unknown[])[] | BulkRows): rows is BulkRows => !Array.isArray(rows);

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../compose/database.js';
-import { countInMarket, inMarketStoreIds } from '../accounts/rankings.js';
+import { countInMarket, inMarketStoreIds } from '../accounts/ranking-reads.js';
 import type { Database } from '../compose/database.js';
 import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../ingest/stores.js';
 import {

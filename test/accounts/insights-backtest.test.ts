@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backtest, MIN_SAMPLE, posteriorSd, type BacktestOutcome } from '../../src/accounts/insights.js';
-import { EARLIER, labelOf, PRIOR, priorOf } from '../../src/accounts/model.js';
+import { EARLIER, labelOf, PRIOR, priorOf } from '../../src/accounts/prior.js';
 
 const o = (store_id: string, action: BacktestOutcome['action'], ranked_score: number | null, ranked_model_version: number | null = 1): BacktestOutcome => ({
   store_id,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
-import { currentRows } from '../../src/accounts/rankings.js';
-import { PRIOR } from '../../src/accounts/model.js';
+import { currentRows } from '../../src/accounts/ranking-reads.js';
+import { PRIOR } from '../../src/accounts/prior.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 import { mcpClient, toolJson } from '../helpers/mcp.js';

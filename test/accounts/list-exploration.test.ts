@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, listPositions, MIN_EXPLORE, selectInMarket, type RankInput } from '../../src/accounts/in-market.js';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
-import { currentRows } from '../../src/accounts/rankings.js';
+import { currentRows } from '../../src/accounts/ranking-reads.js';
 import type { Db } from '../../src/compose/database.js';
 import { workspace } from '../helpers/api.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';

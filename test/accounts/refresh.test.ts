@@ -8,7 +8,7 @@ import { newId } from '../../src/db/ids.js';
 import type { Db } from '../../src/compose/database.js';
 import type { DealStage } from '../../src/deals/stages.js';
 import { workspace } from '../helpers/api.js';
-import { currentRows } from '../../src/accounts/rankings.js';
+import { currentRows } from '../../src/accounts/ranking-reads.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { seedRun, type SeedSignal as SignalRow, type SeedStore as StoreRow } from '../helpers/accounts.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { startRefresher } from '../../src/accounts/refresher.js';
 import { openDatabase } from '../../src/compose/database.js';
-import { currentRows } from '../../src/accounts/rankings.js';
+import { currentRows } from '../../src/accounts/ranking-reads.js';
 import { workspace } from '../helpers/api.js';
 import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';

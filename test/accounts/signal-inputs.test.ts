@@ -6,7 +6,9 @@
  * make such a weight run away.
  */
 import { describe, expect, it } from 'vitest';
-import { explain, fit, inputSpace, logitOf, priorOf, sigmoid, storedEvidence, terms, weightsByKey, type StoreSnapshot } from '../../src/accounts/model.js';
+import { fit } from '../../src/accounts/fit.js';
+import { explain, inputSpace, logitOf, sigmoid, storedEvidence, terms, weightsByKey, type StoreSnapshot } from '../../src/accounts/model.js';
+import { priorOf } from '../../src/accounts/prior.js';
 import { MIN_PAIR_SHARE, pairInputs } from '../../src/accounts/signal-inputs.js';
 import type { SignalType } from '../../src/core/signals.js';
 

@@ -23,7 +23,7 @@ import { COMMANDS, settingsOf } from '../../src/settings/table.js';
 import { ROLES } from '../../src/members/roles.js';
 import { SIGNIN_THROTTLE, lockAfter } from '../../src/members/signin-throttle.js';
 import { LABELS } from '../../src/accounts/labels.js';
-import { PRIOR, SIGNAL_WINDOW } from '../../src/accounts/model.js';
+import { PRIOR, SIGNAL_WINDOW } from '../../src/accounts/prior.js';
 import { EXPLORE_SHARE, IN_MARKET_MIN_SCORE, IN_MARKET_QUANTILE, NOT_IN_MARKET } from '../../src/accounts/in-market.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

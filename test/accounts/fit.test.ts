@@ -1,5 +1,5 @@
 /**
- * The posterior spread of a score (accounts/model.ts posteriorCovariance, logitSd, scoreInterval):
+ * The posterior spread of a score (accounts/fit.ts posteriorCovariance, logitSd, scoreInterval):
  * the standard deviation of a row's logit under the Laplace approximation, against a dense
  * inverse of the Hessian built from the labels themselves and against draws from the posterior.
  */
@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/core/random.js';
 import { backSubstituteTransposed } from '../../src/accounts/linalg.js';
-import { fit, type FittedModel, INTERVAL_LEVEL, logitOf, logitSd, posteriorCovariance, scoreInterval, sigmoid, type InputSpace, type Term } from '../../src/accounts/model.js';
+import { fit, type FittedModel, INTERVAL_LEVEL, logitSd, posteriorCovariance, scoreInterval } from '../../src/accounts/fit.js';
+import { logitOf, sigmoid, type InputSpace, type Term } from '../../src/accounts/model.js';
 
 /** Weights drawn from the posterior (Laplace approximation): β̂ + L⁻ᵀ ε, ε standard normal (Box–Muller). */
 function sampleWeights(m: FittedModel, random: () => number): Float64Array {

@@ -1,0 +1,184 @@
+/**
+ * Fitting the account model (accounts/model.ts): the posterior mode of its Bayesian logistic
+ * regression by Newton's method on the penalised log-likelihood, and the Laplace approximation
+ * there (the Hessian at the mode as the posterior precision), from which each score's spread and
+ * interval come (posteriorCovariance, logitSd, scoreInterval). The dense linear algebra is
+ * accounts/linalg.ts's.
+ */
+import { cholesky, solveCholesky } from './linalg.js';
+import { sigmoid, type InputSpace, type Term, type TermMatrix } from './model.js';
+
+/** A fitted model: weights over the input space, and the posterior's precision factor. */
+export interface FittedModel {
+  space: InputSpace;
+  weights: Float64Array;
+  /** Lower-triangular Cholesky factor L of the posterior precision H = L Lᵀ (row-major d×d). */
+  precisionFactor: Float64Array;
+  labels: number;
+  iterations: number;
+}
+
+/**
+ * Posterior mode of the weights given the labels: Newton's method (its step halved while it would
+ * lower the objective) on
+ *   Σ w_i [y_i log σ(z_i) + (1 − y_i) log(1 − σ(z_i))] − ½ Σ_j (β_j − μ_j)² / s_j².
+ * Unlabelled stores do not enter the fit; without labels the mode is the prior mean.
+ */
+export function fit(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; y: number; weight: number }>): FittedModel {
+  const d = space.inputs.length;
+  const mu = Float64Array.from(space.inputs, (inp) => inp.prior.mean);
+  const prec = Float64Array.from(space.inputs, (inp) => 1 / (inp.prior.sd * inp.prior.sd));
+  const beta = Float64Array.from(mu);
+  let factor: Float64Array = new Float64Array(d * d);
+  let value = logPosterior(beta, mu, prec, labelled);
+  let iterations = 0;
+  // Without labels the first step is zero: the mode is the prior mean, the factor the prior's.
+  for (; iterations < 50; iterations++) {
+    const { grad, hess } = curvature(beta, mu, prec, labelled);
+    factor = cholesky(hess, d);
+    const step = solveCholesky(factor, d, grad);
+    // Newton's full step can overshoot the mode far from it (few labels, large inputs): halve it
+    // until the objective rises. Near the mode the full step is taken, as plain Newton would.
+    let t = 1;
+    let next = Float64Array.from(beta, (b, j) => b + step[j]);
+    let nextValue = logPosterior(next, mu, prec, labelled);
+    for (let k = 0; k < 30 && !(nextValue >= value - 1e-12 * Math.abs(value)); k++) {
+      t /= 2;
+      next = Float64Array.from(beta, (b, j) => b + t * step[j]);
+      nextValue = logPosterior(next, mu, prec, labelled);
+    }
+    let max = 0;
+    for (let j = 0; j < d; j++) max = Math.max(max, Math.abs(next[j] - beta[j]));
+    beta.set(next);
+    value = nextValue;
+    if (max < 1e-8) break;
+  }
+  return { space, weights: beta, precisionFactor: factor, labels: labelled.length, iterations };
+}
+
+/**
+ * The gradient of the objective `fit` maximises at weights `beta`, and its negated Hessian
+ * H = diag(1 / prior sd²) + Σ w p (1 − p) x xᵀ (lower triangle, row-major d×d): the posterior
+ * precision of the Laplace approximation when `beta` is the mode.
+ */
+export function curvature(beta: Float64Array, mu: Float64Array, prec: Float64Array, labelled: ReadonlyArray<{ terms: readonly Term[]; y: number; weight: number }>): { grad: Float64Array; hess: Float64Array } {
+  const d = beta.length;
+  const grad = new Float64Array(d);
+  const hess = new Float64Array(d * d);
+  for (let j = 0; j < d; j++) {
+    grad[j] = -prec[j] * (beta[j] - mu[j]);
+    hess[j * d + j] = prec[j];
+  }
+  for (const row of labelled) {
+    let z = 0;
+    for (const t of row.terms) z += beta[t.i] * t.x;
+    const p = sigmoid(z);
+    const r = row.weight * (row.y - p);
+    const w = row.weight * p * (1 - p);
+    // Terms of one input (several signals of a type) add up to its value.
+    const merged = mergeTerms(row.terms);
+    for (const [a, xa] of merged) {
+      grad[a] += r * xa;
+      for (const [b, xb] of merged) if (b <= a) hess[a * d + b] += w * xa * xb;
+    }
+  }
+  return { grad, hess };
+}
+
+/** log σ(z), without overflow for large |z|. */
+const logSigmoid = (z: number): number => (z >= 0 ? -Math.log1p(Math.exp(-z)) : z - Math.log1p(Math.exp(z)));
+
+/** The objective `fit` maximises at weights `beta` (up to a constant). */
+function logPosterior(beta: Float64Array, mu: Float64Array, prec: Float64Array, labelled: ReadonlyArray<{ terms: readonly Term[]; y: number; weight: number }>): number {
+  let f = 0;
+  for (let j = 0; j < beta.length; j++) f -= 0.5 * prec[j] * (beta[j] - mu[j]) ** 2;
+  for (const row of labelled) {
+    let z = 0;
+    for (const t of row.terms) z += beta[t.i] * t.x;
+    f += row.weight * (row.y * logSigmoid(z) + (1 - row.y) * logSigmoid(-z));
+  }
+  return f;
+}
+
+/**
+ * The posterior covariance Σ = H⁻¹ = L⁻ᵀ L⁻¹ of a fitted model (row-major d×d, symmetric), from its
+ * precision factor: formed once per fit, so each row's spread is a sum over its own few terms.
+ */
+export function posteriorCovariance(m: Pick<FittedModel, 'weights' | 'precisionFactor'>): Float64Array {
+  const d = m.weights.length;
+  const l = m.precisionFactor;
+  // Column j of L⁻¹ solves L y = e_j (zero above j).
+  const inv = new Float64Array(d * d);
+  for (let j = 0; j < d; j++) {
+    for (let i = j; i < d; i++) {
+      let s = i === j ? 1 : 0;
+      for (let k = j; k < i; k++) s -= l[i * d + k] * inv[k * d + j];
+      inv[i * d + j] = s / l[i * d + i];
+    }
+  }
+  const cov = new Float64Array(d * d);
+  for (let a = 0; a < d; a++) {
+    for (let b = 0; b <= a; b++) {
+      let s = 0;
+      for (let k = a; k < d; k++) s += inv[k * d + a] * inv[k * d + b];
+      cov[a * d + b] = s;
+      cov[b * d + a] = s;
+    }
+  }
+  return cov;
+}
+
+/**
+ * The posterior standard deviation of a store's logit, √(xᵀ Σ x) over its terms (Σ from
+ * posteriorCovariance): how far the logit is uncertain under the Laplace approximation.
+ */
+export function logitSd(cov: Float64Array, ts: readonly Term[]): number {
+  const d = Math.round(Math.sqrt(cov.length));
+  // Over every pair of terms (terms of one input add up to its value, so they need no merging).
+  let v = 0;
+  for (let k = 0; k < ts.length; k++) {
+    const a = ts[k].i * d;
+    v += ts[k].x * ts[k].x * cov[a + ts[k].i];
+    for (let l = 0; l < k; l++) v += 2 * ts[k].x * ts[l].x * cov[a + ts[l].i];
+  }
+  return Math.sqrt(Math.max(v, 0));
+}
+
+/** The share of the posterior a row's score interval holds. */
+export const INTERVAL_LEVEL = 0.9;
+/** The standard normal quantile of (1 + INTERVAL_LEVEL) / 2: the interval is the logit ± Z90 sd. */
+const Z90 = 1.6448536269514722;
+
+/**
+ * A score's credible interval at INTERVAL_LEVEL: σ(logit ∓ Z sd). The logit is normal under the
+ * Laplace approximation and σ is monotone, so the score lies in it with that probability.
+ */
+export function scoreInterval(logit: number, sd: number): { level: number; low: number; high: number } {
+  return { level: INTERVAL_LEVEL, low: sigmoid(logit - Z90 * sd), high: sigmoid(logit + Z90 * sd) };
+}
+
+/** Every store's logitSd, summed as logitSd sums it. */
+export function logitSds(cov: Float64Array, m: TermMatrix): Float64Array {
+  const d = Math.round(Math.sqrt(cov.length));
+  const n = m.start.length - 1;
+  const out = new Float64Array(n);
+  const { input, value } = m;
+  for (let k = 0; k < n; k++) {
+    let v = 0;
+    const from = m.start[k];
+    for (let a = from; a < m.start[k + 1]; a++) {
+      const row = input[a] * d;
+      const xa = value[a];
+      v += xa * xa * cov[row + input[a]];
+      for (let b = from; b < a; b++) v += 2 * xa * value[b] * cov[row + input[b]];
+    }
+    out[k] = Math.sqrt(Math.max(v, 0));
+  }
+  return out;
+}
+
+function mergeTerms(ts: readonly Term[]): Array<[number, number]> {
+  const m = new Map<number, number>();
+  for (const t of ts) m.set(t.i, (m.get(t.i) ?? 0) + t.x);
+  return [...m];
+}
