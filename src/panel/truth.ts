@@ -7,7 +7,7 @@
  * the service never sees it, and must learn what it can from those outcomes.
  *
  * HIDDEN_TRUTH is chosen so there is something to learn, and something learnable from a few
- * hundred outcomes: a few strong effects the account model's prior (accounts/model.ts PRIOR)
+ * hundred outcomes: a few strong effects the account model's prior (accounts/prior.ts PRIOR)
  * does not know (beauty and pets stores, the plus plan, the recharge app, agent checkout), some
  * of its beliefs wrong-signed (bigger stores, Meta ads and brand-new stores lower p here, where
  * the prior raises the score), and the fresh activity the prior rightly values (a plan upgrade,
