@@ -6,17 +6,10 @@
  * accounts/linalg.ts's.
  */
 import { cholesky, solveCholesky } from './linalg.js';
-import { sigmoid, type InputSpace, type Term, type TermMatrix } from './model.js';
+import { sigmoid } from './model.js';
+import type { FittedModel, InputSpace, Term, TermMatrix } from './model-types.js';
 
-/** A fitted model: weights over the input space, and the posterior's precision factor. */
-export interface FittedModel {
-  space: InputSpace;
-  weights: Float64Array;
-  /** Lower-triangular Cholesky factor L of the posterior precision H = L Lᵀ (row-major d×d). */
-  precisionFactor: Float64Array;
-  labels: number;
-  iterations: number;
-}
+export type { FittedModel } from './model-types.js';
 
 /**
  * Posterior mode of the weights given the labels: Newton's method (its step halved while it would

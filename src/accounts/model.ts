@@ -10,21 +10,22 @@
  *
  * Pure: stores in, weights and scores out. The database edge is accounts/refresh.ts.
  */
-import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, monthIndex } from '../core/panel-contract.js';
-import type { FittedModel } from './fit.js';
-import { describeTerm, EARLIER, PRIOR, priorOf, SIGNAL_HALF_LIFE_MONTHS, SIGNAL_WINDOW, SIZE_COLUMN, type PriorEntry, type SizeKey } from './prior.js';
+import type {
+  EvidenceItem,
+  FittedModel,
+  Input,
+  InputSpace,
+  RecentSignal,
+  StoredEvidence,
+  StoreSnapshot,
+  Term,
+  TermMatrix,
+} from './model-types.js';
+import { describeTerm, EARLIER, PRIOR, priorOf, SIGNAL_HALF_LIFE_MONTHS, SIGNAL_WINDOW, SIZE_COLUMN, type SizeKey } from './prior.js';
 import { pairInputs, pairKeys, standingPairKeys } from './signal-inputs.js';
 
-/** A store as the model sees it: its latest ingested month and its recent signals. */
-export interface StoreSnapshot extends StoreFeatures {
-  store_id: string;
-  /** Signals of the last SIGNAL_WINDOW months, newest first. */
-  signals: RecentSignal[];
-}
-
-/** A signal of the store's recent months. */
-export type RecentSignal = Omit<StoreSignal, 'store_id'>;
+export type { EvidenceItem, FittedModel, Input, InputSpace, RecentSignal, StoredEvidence, StoreSnapshot, Term, TermMatrix } from './model-types.js';
 
 /** A learning label: y in [0, 1] with a weight (labels.ts maps actions to them). */
 export interface Label {
@@ -36,22 +37,6 @@ export interface Label {
 /** Apps get their own input when at least this share of the workspace's accounts has them (most frequent first, at most MAX_APPS). */
 export const MIN_APP_SHARE = 0.01;
 export const MAX_APPS = 40;
-
-/** One input of the model. Index 0 is always the intercept. */
-export interface Input {
-  key: string;
-  prior: PriorEntry;
-  /** For size inputs: mean and sd of log1p(value) over the workspace's accounts. */
-  scale?: { mean: number; sd: number };
-}
-
-/** The inputs of a workspace's model: fixed for one fit, derived from its accounts. */
-export interface InputSpace {
-  inputs: Input[];
-  index: Map<string, number>;
-  /** The latest ingested month: signal ages count from it. */
-  latestMonth: string;
-}
 
 export function inputSpace(stores: readonly StoreSnapshot[], latestMonth: string): InputSpace {
   const inputs: Input[] = [{ key: 'intercept', prior: PRIOR.intercept }];
@@ -83,13 +68,6 @@ export function inputSpace(stores: readonly StoreSnapshot[], latestMonth: string
   }
   for (const k of pairInputs(stores, (sig) => signalDecay(sig.month, latestMonth) > 0)) add(k);
   return { inputs, index: new Map(inputs.map((inp, i) => [inp.key, i])), latestMonth };
-}
-
-/** One term of a store's logit: input index, value, and the signals behind it (for evidence). */
-export interface Term {
-  i: number;
-  x: number;
-  signal?: RecentSignal;
 }
 
 /** How much a signal of `month` still counts at the latest month (0 outside the window). */
@@ -143,16 +121,6 @@ export function terms(space: InputSpace, s: StoreSnapshot): Term[] {
   return out;
 }
 
-/**
- * The terms of many stores in typed memory (compressed rows): store k's terms are entries
- * start[k] … start[k + 1] − 1 of `input` and `value`, in the order terms() gives them.
- */
-export interface TermMatrix {
-  start: Uint32Array;
-  input: Uint32Array;
-  value: Float64Array;
-}
-
 /** The terms of every store, as a TermMatrix. */
 export function termMatrix(space: InputSpace, stores: readonly StoreSnapshot[]): TermMatrix {
   const start = new Uint32Array(stores.length + 1);
@@ -196,28 +164,6 @@ export function logitsOf(weights: Float64Array, m: TermMatrix): Float64Array {
     out[k] = z;
   }
   return out;
-}
-
-/** One evidence item: the intercept, or a feature or signal that moved the score. */
-export interface EvidenceItem {
-  kind: 'intercept' | 'feature' | 'signal';
-  key: string;
-  detail: string;
-  contribution: number;
-  month?: string;
-}
-
-/**
- * An evidence item before weighting: the input's value for the store. A row keeps these (they
- * change only with the data); the contribution is the current model's weight times `x`, so a
- * refit rewrites scores, never the evidence.
- */
-export interface StoredEvidence {
-  kind: EvidenceItem['kind'];
-  key: string;
-  detail: string;
-  x: number;
-  month?: string;
 }
 
 /** The stored evidence of a store, one item per term, in the order the logit sums them. */

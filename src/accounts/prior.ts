@@ -7,7 +7,9 @@
 import type { SignalType } from '../core/signals.js';
 import { FEATURE_LABELS, NETWORK_NAMES } from '../core/signals.js';
 import { monthIndex } from '../core/panel-contract.js';
-import type { Input, StoredEvidence, StoreSnapshot, Term } from './model.js';
+import type { Input, PriorEntry, StoredEvidence, StoreSnapshot, Term } from './model-types.js';
+
+export type { PriorEntry } from './model-types.js';
 import { CATEGORY_ADS, CATEGORY_SIGNAL, pairDetail, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
 
 /** Signals older than this many months (before the latest ingested month) do not count. */
@@ -20,11 +22,6 @@ export const SIGNAL_WINDOW = 6;
 export const EARLIER = 0.5;
 /** A signal's weight halves every month. */
 export const SIGNAL_HALF_LIFE_MONTHS = 1;
-/** Prior mean and standard deviation of one weight. */
-export interface PriorEntry {
-  mean: number;
-  sd: number;
-}
 
 /**
  * The starting weighting: what the model believes before a workspace reports any outcome.
