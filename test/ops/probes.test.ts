@@ -148,14 +148,12 @@ function ownPostgres(): { skip: string } | { bin: string; asPostgres: (cmd: stri
   return { bin, asPostgres, dir };
 }
 
-describe('probes over a PostgreSQL server the test starts and stops itself', () => {
-  const pg = ownPostgres();
-  if ('skip' in pg) {
-    // No PostgreSQL server binaries (initdb, pg_ctl) on this machine, or no way to run them as a
-    // non-root user: the reason is the test's name. .ci/run installs postgresql, so CI runs it.
-    it.skip(`skipped: ${pg.skip}`, () => {});
-    return;
-  }
+// Skipped only where PostgreSQL's server binaries (initdb, pg_ctl) are missing or cannot run as a
+// non-root user; the reason is in the suite's name. .ci/run installs postgresql, so CI runs it.
+const own = ownPostgres();
+const noServer = 'skip' in own ? own.skip : undefined;
+describe.skipIf(noServer !== undefined)(`probes over a PostgreSQL server the test starts and stops itself${noServer ? ` (skipped: ${noServer})` : ''}`, () => {
+  const pg = own as Exclude<typeof own, { skip: string }>;
   afterAll(() => rmSync(pg.dir, { recursive: true, force: true }));
 
   it('api: ready; 503 naming the database while the server is stopped, liveness 200; ready again once it runs', async () => {
