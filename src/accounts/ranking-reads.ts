@@ -4,12 +4,12 @@
  * rows, and what the watches ask of it (its in-market accounts, which stores it holds). The hot
  * reads are plain SQL through prepared() (db/prepared.ts).
  */
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
 import type { Database } from '../compose/database.js';
-import type { RankingsTable } from './tables.js';
+import type { AccountsTable, RankingDetailsTable, RankingsTable } from './tables.js';
 
 /** True when version v of the workspace's ranking can still be walked. */
 export async function rankingRetained(q: Kysely<Database>, workspaceId: string, version: number): Promise<boolean> {
@@ -43,28 +43,13 @@ export interface PageQuery extends AccountFilters {
   limit: number;
 }
 
-/** An account row as a page (or the detail) reads it. */
-export interface PageRow {
-  /** Position in its ranking version (1 = first). */
-  pos: number;
-  store_id: string;
-  domain: string | null;
-  country: string | null;
-  category: string | null;
-  plan: string | null;
-  score: number;
-  logit: number;
-  logit_sd: number | null;
-  in_market: number;
-  explore: number;
-  model_version: number;
-  evidence: string;
-  signals: string;
-  status: AccountStatus;
-  delivered_to_agent: number;
-  /** When the row's ranking version was written. */
-  updated_at: string;
-}
+/** An account row as a page (or the detail) reads it: its ranking row, its details and its account's status. */
+export type PageRow = Omit<RankingsTable, 'workspace_id' | 'version'> &
+  Pick<RankingDetailsTable, 'domain' | 'country' | 'category' | 'plan' | 'evidence' | 'signals'> &
+  Pick<Selectable<AccountsTable>, 'status' | 'delivered_to_agent'> & {
+    /** When the row's ranking version was written. */
+    updated_at: string;
+  };
 
 const ROW_COLUMNS = sql`r.pos, r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.logit_sd, r.in_market, r.explore, r.model_version,
   d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at`;

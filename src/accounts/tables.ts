@@ -148,7 +148,6 @@ export interface OutcomesTable {
 
 export type AccountRow = Selectable<AccountsTable>;
 
-
 export type OutcomeRow = Selectable<OutcomesTable>;
 
 /** The accounts tables, by name: part of the workspace database (compose/database.ts). */
