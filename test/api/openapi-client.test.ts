@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
-import ts from 'typescript';
 import { importAccounts } from '../../src/accounts/store.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { expectGolden } from '../helpers/golden.js';
 import { capabilityManifest } from '../helpers/capability-manifest.js';
+import { typeErrors } from '../helpers/type-check.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const USAGE = fileURLToPath(new URL('./client-usage.ts', import.meta.url));
@@ -92,17 +92,7 @@ describe('openapi.json and a generated client', () => {
   });
 
   it('type-checks the client usage against the generated types', () => {
-    const program = ts.createProgram([USAGE], {
-      strict: true,
-      noEmit: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      skipLibCheck: true,
-      types: ['node'],
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(diagnostics).toEqual([]);
+    expect(typeErrors(USAGE)).toEqual([]);
   });
 
   it('calls the deal operations through openapi-fetch', async () => {

@@ -1,9 +1,9 @@
 /** A generated client (golden types + openapi-fetch) type-checks against and calls every watch operation. */
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAccounts } from '../helpers/accounts.js';
 
+import { typeErrors } from '../helpers/type-check.js';
 import { apiKey, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const USAGE = fileURLToPath(new URL('./client-usage', import.meta.url));
@@ -22,16 +22,7 @@ describe('a generated client of the watch operations', () => {
   });
 
   it('type-checks against the generated types', () => {
-    const program = ts.createProgram([USAGE], {
-      strict: true,
-      noEmit: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      skipLibCheck: true,
-      types: ['node'],
-    });
-    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
+    expect(typeErrors(USAGE)).toEqual([]);
   });
 
   it('calls each watch operation', async () => {
