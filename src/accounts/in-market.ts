@@ -8,14 +8,14 @@ import type { StoreSnapshot } from './model.js';
 import type { AccountStatus } from './statuses.js';
 
 /**
- * Share of the in-market list reserved for exploration (selectInMarket, EXPLORE_BOUND). Learning
+ * Share of the in-market list reserved for exploration (selectInMarketColumns, EXPLORE_BOUND). Learning
  * benchmark, seeds 1–20, two-part rule: with the floor alone (MIN_EXPLORE rows, which explore
  * first then works all of, not the best-scored of a tenth) mostly the top's worst seed fell to
  * 0.28; drawn picks at a share of 0.05, 0.2 or 0.3 did no better than at 0.1.
  */
 export const EXPLORE_SHARE = 0.1;
 /**
- * How optimistic the pick of explore rows is (selectInMarket): the accounts with the highest
+ * How optimistic the pick of explore rows is (selectInMarketColumns): the accounts with the highest
  * logit + EXPLORE_BOUND × the logit's posterior sd, an upper bound that favours the accounts
  * whose inputs the labels cover least. Learning benchmark, P@50 on unworked accounts after 200
  * outcomes, two-part rule, an agency working every explore row first: 0.69 (worst seed 0.46) of
@@ -28,7 +28,7 @@ export const EXPLORE_SHARE = 0.1;
  */
 export const EXPLORE_BOUND = 1.5;
 /**
- * Where the explore rows stand in the in-market list (listPositions): one in every EXPLORE_EVERY
+ * Where the explore rows stand in the in-market list (listOrder): one in every EXPLORE_EVERY
  * rows without an outcome (the 10th, the 20th, …; a tenth of the top positions, as EXPLORE_SHARE
  * is of the list), the other rows best score first. (Counting the worked rows as well, an agency
  * that had worked the top 150 met three explore rows in every ten it had yet to work.) An agency reading from the top sees the model's best
@@ -75,18 +75,6 @@ export function canBeInMarket(s: Pick<StoreSnapshot, 'month' | 'signals'>, lates
   return s.month === latestMonth && !NOT_IN_MARKET.has(status) && s.signals.some((g) => g.month >= recent);
 }
 
-export interface RankInput {
-  store_id: string;
-  score: number;
-  /** Could be in-market at all: a recent signal, present in the latest month, status allows. */
-  eligible: boolean;
-  labelled: boolean;
-  /** The logit at the posterior mode (default: the score's). */
-  logit?: number;
-  /** The logit's posterior sd (default 0: as sure as its score says). */
-  sd?: number;
-}
-
 /**
  * A ranking's rows as columns, index k the k-th store in store_id order (so a tie on the score
  * goes to the lower index). What accounts/refresh.ts holds for every account in typed memory.
@@ -110,7 +98,7 @@ export function scoreOrder(score: Float64Array): Uint32Array {
   return idx.sort((a, b) => score[b] - score[a] || a - b);
 }
 
-/** The in-market list as columns (selectInMarket's rule): 1 in `inMarket` for each row on it, 1 in `explore` for each explore row. */
+/** The in-market list as columns (selectInMarketColumns): 1 in `inMarket` for each row on it, 1 in `explore` for each explore row. */
 export interface ListColumns {
   inMarket: Uint8Array;
   explore: Uint8Array;
@@ -120,7 +108,14 @@ export interface ListColumns {
   threshold: number;
 }
 
-/** selectInMarket on columns; `byScore` is scoreOrder(c.score). */
+/**
+ * The in-market list: eligible accounts at or above the threshold (the IN_MARKET_QUANTILE score
+ * of all accounts, at least IN_MARKET_MIN_SCORE), and explore rows, one for every
+ * 1 / EXPLORE_SHARE − 1 of those (at least MIN_EXPLORE), picked by an upper bound (the highest
+ * logit + `bound` × sd, EXPLORE_BOUND) from the eligible accounts without an outcome other than the
+ * list's best EXPLORE_AFTER of them: further down the list, or below its threshold (these join it).
+ * Index k is the k-th store in store_id order; `byScore` is scoreOrder(c.score).
+ */
 export function selectInMarketColumns(c: RankColumns, byScore: Uint32Array, exploreShare = EXPLORE_SHARE, bound = EXPLORE_BOUND): ListColumns {
   const n = c.score.length;
   const scores = Float64Array.from(c.score).sort();
@@ -157,8 +152,14 @@ export function selectInMarketColumns(c: RankColumns, byScore: Uint32Array, expl
 }
 
 /**
- * listPositions on columns: the rows in the order of the ranking (position p + 1 holds row
- * `order[p]`); `byScore` is scoreOrder(c.score).
+ * The in-market list's order: best score first, with the explore rows (best score first among
+ * themselves) at every `every`-th position among the rows without an outcome (EXPLORE_EVERY), and
+ * after the other rows once those run out. A row with an outcome (worked already) keeps the place
+ * its score gives it and takes no turn: the agency reads past it, so one in `every` of the rows it
+ * has yet to work is an explore row however much of the top it has worked. Only the in-market rows
+ * move, among the positions their scores give them, so the whole ranking (filter=all) lists every
+ * other account where its score puts it. `every` 0 is score order. Returns the row indices in the
+ * ranking's order (position p + 1 holds row `order[p]`); `byScore` is scoreOrder(c.score).
  */
 export function listOrder(labelled: Uint8Array, byScore: Uint32Array, list: Pick<ListColumns, 'inMarket' | 'explore'>, every = EXPLORE_EVERY): Uint32Array {
   const { inMarket, explore } = list;
@@ -181,55 +182,4 @@ export function listOrder(labelled: Uint8Array, byScore: Uint32Array, list: Pick
   return ranked;
 }
 
-/** Rows as columns in store_id order (`ids[k]`). */
-function columnsOf(rows: readonly RankInput[]): { ids: string[]; c: RankColumns } {
-  const at = Uint32Array.from(rows, (_, k) => k).sort((a, b) => (rows[a].store_id < rows[b].store_id ? -1 : rows[a].store_id > rows[b].store_id ? 1 : 0));
-  const col = (f: (r: RankInput) => number) => Float64Array.from(at, (k) => f(rows[k]));
-  return {
-    ids: Array.from(at, (k) => rows[k].store_id),
-    c: {
-      score: col((r) => r.score),
-      logit: col((r) => r.logit ?? Math.log(r.score / (1 - r.score))),
-      sd: col((r) => r.sd ?? 0),
-      eligible: Uint8Array.from(at, (k) => (rows[k].eligible ? 1 : 0)),
-      labelled: Uint8Array.from(at, (k) => (rows[k].labelled ? 1 : 0)),
-    },
-  };
-}
 
-/**
- * The in-market list's order: best score first, with the explore rows (best score first among
- * themselves) at every `every`-th position among the rows without an outcome (EXPLORE_EVERY), and
- * after the other rows once those run out. A row with an outcome (worked already) keeps the place
- * its score gives it and takes no turn: the agency reads past it, so one in `every` of the rows it
- * has yet to work is an explore row however much of the top it has worked. Only the in-market rows
- * move, among the positions their scores give them, so the whole ranking (filter=all) lists every
- * other account where its score puts it. `every` 0 is score order. Returns each row's position
- * (0 first). (listOrder is the same on columns.)
- */
-export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<string>, explore: ReadonlySet<string>, every = EXPLORE_EVERY): Map<string, number> {
-  const { ids, c } = columnsOf(rows);
-  const mark = (set: ReadonlySet<string>) => Uint8Array.from(ids, (id) => (set.has(id) ? 1 : 0));
-  const ranked = listOrder(c.labelled, scoreOrder(c.score), { inMarket: mark(inMarket), explore: mark(explore) }, every);
-  const pos = new Map<string, number>();
-  ranked.forEach((k, p) => pos.set(ids[k], p));
-  return pos;
-}
-
-/**
- * The in-market list: eligible accounts at or above the threshold (the IN_MARKET_QUANTILE score
- * of all accounts, at least IN_MARKET_MIN_SCORE), and explore rows, one for every
- * 1 / EXPLORE_SHARE − 1 of those (at least MIN_EXPLORE), picked by an upper bound (the highest
- * logit + `bound` × sd, EXPLORE_BOUND) from the eligible accounts without an outcome other than the
- * list's best EXPLORE_AFTER of them: further down the list, or below its threshold (these join it).
- * (selectInMarketColumns is the same on columns.)
- */
-export function selectInMarket(rows: readonly RankInput[], exploreShare = EXPLORE_SHARE, bound = EXPLORE_BOUND): { inMarket: Set<string>; explore: Set<string>; threshold: number } {
-  const { ids, c } = columnsOf(rows);
-  const l = selectInMarketColumns(c, scoreOrder(c.score), exploreShare, bound);
-  // The list in the rows' order, then the explore rows in the order they were picked.
-  const inMarket = new Set(rows.filter((r) => r.eligible && r.score >= l.threshold).map((r) => r.store_id));
-  const explore = new Set(Array.from(l.picks, (k) => ids[k]));
-  for (const id of explore) inMarket.add(id);
-  return { inMarket, explore, threshold: l.threshold };
-}

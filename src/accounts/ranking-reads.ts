@@ -161,7 +161,7 @@ export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, 
 
 /**
  * The current ranking's in-market accounts, best score first (the first `limit`): not the list's
- * own order, which places explore rows among the first (accounts/in-market.ts listPositions), so a
+ * own order, which places explore rows among the first (accounts/in-market.ts listOrder), so a
  * managed watch takes the best-scored accounts.
  */
 export async function inMarketStoreIds(q: Kysely<Database>, workspaceId: string, limit: number): Promise<string[]> {

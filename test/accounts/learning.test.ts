@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { selectInMarket } from '../../src/accounts/in-market.js';
+import { selectInMarket } from '../helpers/in-market-rows.js';
 import { generateTruthPanel, precision, simulateLearning } from '../../src/bench/learning.js';
 import { nextRound } from '../../src/bench/learning-policies.js';
 import { tempDirs } from '../helpers/tmp.js';

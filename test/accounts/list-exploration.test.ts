@@ -1,12 +1,13 @@
 /**
  * The in-market list an agency reads from the top: best score first, with its explore rows
  * (marked, best score first among themselves) at every EXPLORE_EVERY-th position
- * (accounts/refresh.ts listPositions), while every other account keeps the place its score gives
+ * (accounts/in-market.ts listOrder), while every other account keeps the place its score gives
  * it and every row's evidence still adds up to the logit it shows. The explore rows are picked by
- * an upper bound (selectInMarket): logit + EXPLORE_BOUND × the logit's posterior sd.
+ * an upper bound (selectInMarketColumns): logit + EXPLORE_BOUND × the logit's posterior sd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, listPositions, MIN_EXPLORE, selectInMarket, type RankInput } from '../../src/accounts/in-market.js';
+import { EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, MIN_EXPLORE } from '../../src/accounts/in-market.js';
+import { listPositions, selectInMarket, type RankInput } from '../helpers/in-market-rows.js';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { currentRows } from '../../src/accounts/ranking-reads.js';

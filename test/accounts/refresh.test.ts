@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
-import { selectInMarket, EXPLORE_SHARE, MIN_EXPLORE } from '../../src/accounts/in-market.js';
+import { EXPLORE_SHARE, MIN_EXPLORE } from '../../src/accounts/in-market.js';
+import { selectInMarket } from '../helpers/in-market-rows.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { insertOutcome } from '../../src/accounts/outcomes-store.js';
