@@ -50,6 +50,8 @@ for (const d of dialects) {
       });
       await ready;
       const raced = race();
+      // A refusal may come while the hold is still being let go: handled here, answered below.
+      raced.catch(() => undefined);
       // On PostgreSQL, `race` is let go only once it waits for a lock `hold` holds (so it has read
       // whatever it reads before its lock); on SQLite its write waits for the one writer anyway.
       if (d.name === 'PostgreSQL') await lockWaiter(t.db.kysely);
