@@ -19,7 +19,7 @@ import { openDatabase } from '../compose/database.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
 import { createWorkspace, upsertMember } from '../workspaces/store.js';
 import { ingestRuns } from '../ingest/ingest.js';
-import { runLoad } from './api.js';
+import { runLoad } from './load.js';
 import { writeBenchRuns } from './ingest.js';
 
 export interface RankingBenchResult {
