@@ -48,7 +48,7 @@ const RULES: Rule[] = [
   },
   {
     name: 'src/db imports only src/db and src/core, and no HTTP',
-    why: 'the storage kernel knows no domain (aggregates bring their tables to it through compose/database.ts) and no transport',
+    why: 'the storage kernel knows no domain (each aggregate adds its tables to db/database.ts from its tables.ts) and no transport',
     from: inside('db'),
     never: anyOf(outside('db', 'core'), HTTP),
   },
@@ -106,19 +106,10 @@ const RULES: Rule[] = [
     never: (t) => t === 'src/webhooks/outbox.ts',
   },
   {
-    name: 'outside the composition roots (cli, commands, bench), src/compose is named only for its Database type and the aggregate contract',
-    why: 'compose/ wires every aggregate together; a room that imports more of it depends on all of them',
+    name: 'outside the composition roots (cli, commands, bench), nothing imports src/compose but the aggregate contract',
+    why: 'compose/ wires every aggregate together; a room that imports it depends on all of them (the Database type is db/database.ts)',
     from: outside('compose', 'commands', 'cli.ts', 'bench'),
-    never: (t) => inside('compose')(t) && t !== 'src/compose/database.ts' && t !== 'src/compose/aggregate.ts',
-  },
-  {
-    name: 'at run time, src/compose is imported only by the composition roots and the refresh thread',
-    why: 'only an entry point (cli, commands, bench, a worker thread) opens the database; the rest are handed it',
-    from: outside('compose', 'commands', 'cli.ts', 'bench'),
-    never: inside('compose'),
-    runtimeOnly: true,
-    // The refresh worker thread is an entry point of its own: it opens its own connection.
-    except: ['src/accounts/refresh-thread.ts → src/compose/database.ts'],
+    never: (t) => inside('compose')(t) && t !== 'src/compose/aggregate.ts',
   },
 ];
 

@@ -8,13 +8,13 @@
  */
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { withLease } from '../db/leases.js';
 import { appendEvents } from '../webhooks/outbox.js';
 import type { DomainEvent } from '../webhooks/events.js';
 import { currentRanking, detailSignals, rankingHead } from './ranking-reads.js';
 import { type DetailRow, type DetailSource, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
 import { loadSnapshots } from './snapshots.js';

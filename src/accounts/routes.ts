@@ -1,10 +1,10 @@
 /** Accounts: the workspace's scored accounts, their detail, signals and status. */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { recordSupervision } from '../wallet/store.js';
 import { rowsEvidence } from './evidence.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { ACCOUNT_STATUSES } from './statuses.js';
 import { getAccount, markDelivered, setAccountStatus, statusHistory } from './store.js';
 import { dealsOfStore } from '../deals/store.js';

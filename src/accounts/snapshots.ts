@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import type { RecentSignal, StoreSnapshot } from './model.js';
 import { SIGNAL_WINDOW } from './prior.js';
 import { previousMonth } from '../core/panel-contract.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { toFeatures } from '../ingest/store-history.js';
 import { visibleStoreMonths, visibleStoreSignals } from '../ingest/stores.js';
 

@@ -11,12 +11,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { AccountStatus } from './statuses.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { sortableId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import { currentRanking, type PageRow, rankedAccount } from './ranking-reads.js';
 import { type DetailRow, inTransaction, inWrites, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { importedEvidence, importedLogit } from './imported.js';
 
 export interface AccountInput {

@@ -150,7 +150,7 @@ export type AccountRow = Selectable<AccountsTable>;
 
 export type OutcomeRow = Selectable<OutcomesTable>;
 
-/** The accounts tables, by name: part of the workspace database (compose/database.ts). */
+/** The accounts tables, by name: added to the workspace database (db/database.ts) below. */
 export interface AccountsTables {
   accounts: AccountsTable;
   ranking_versions: RankingVersionsTable;
@@ -174,3 +174,8 @@ export const accountsMigrations = {
   '0022_ranking_logit_sd': m0022RankingLogitSd,
   '0025_imported_evidence': m0025ImportedEvidence,
 };
+
+declare module '../db/database.js' {
+  // The accounts tables join the workspace database (db/database.ts).
+  interface Database extends AccountsTables {}
+}

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { getOrCreateSetting } from '../db/settings.js';
 import type { Workspace } from '../workspaces/tables.js';
 import { type Authenticated, authenticate } from './auth.js';

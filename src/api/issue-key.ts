@@ -1,5 +1,5 @@
 /** Issues an API key in a workspace: shared by the admin CLI, the demo and benchmarks. */
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { lockMember } from '../members/owners.js';
 import { insertApiKey } from './keys-store.js';
 import { generateApiKey } from './keys.js';

@@ -2,7 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 import { prepared } from '../db/prepared.js';
 import type { ApiKeyRow } from './tables.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { Member } from '../members/tables.js';
 import type { Workspace } from '../workspaces/tables.js';
 

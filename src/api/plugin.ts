@@ -8,7 +8,7 @@
  */
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { authenticate, touchIfDue } from './auth.js';
 import { BODY_LIMIT, unreadableJsonBody } from './body.js';
 import { capabilityReader } from './capabilities.js';

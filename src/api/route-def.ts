@@ -4,9 +4,9 @@
  */
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import type { ApiKeyInfo } from './keys-store.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { Workspace } from '../workspaces/tables.js';
 import type { WebhookRuntime } from '../webhooks/runtime.js';
 import type { Availability } from './capabilities.js';

@@ -45,7 +45,7 @@ export interface RateCountersTable {
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-/** The api tables, by name: part of the workspace database (compose/database.ts). */
+/** The api tables, by name: added to the workspace database (db/database.ts) below. */
 export interface ApiTables {
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -58,3 +58,8 @@ export const apiMigrations = {
   '0016_rate_counter_prev': m0016RateCounterPrev,
   '0026_auth_notices': m0026AuthNotices,
 };
+
+declare module '../db/database.js' {
+  // The api tables join the workspace database (db/database.ts).
+  interface Database extends ApiTables {}
+}

@@ -22,7 +22,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { bareServer, capturePage, type PhaseTimes, profileCpu, timePhases } from './api-profile.js';
 
 /** One measured operation. */

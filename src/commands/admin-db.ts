@@ -1,7 +1,7 @@
 /** Shared edge of the admin commands: open the database, resolve a workspace, print results. */
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { type DatabaseChoice, openWorkspaceDb } from '../compose/open-database.js';
 import type { Workspace } from '../workspaces/tables.js';
 import { findWorkspace, getMember } from '../workspaces/store.js';

@@ -43,7 +43,7 @@ export interface IngestedContactsTable {
 
 export type ContactRow = Selectable<ContactsTable>;
 
-/** The contacts tables, by name: part of the workspace database (compose/database.ts). */
+/** The contacts tables, by name: added to the workspace database (db/database.ts) below. */
 export interface ContactsTables {
   contacts: ContactsTable;
   store_contacts: StoreContactsTable;
@@ -54,3 +54,8 @@ export interface ContactsTables {
 export const contactsMigrations = {
   '0006_contacts': m0006Contacts,
 };
+
+declare module '../db/database.js' {
+  // The contacts tables join the workspace database (db/database.ts).
+  interface Database extends ContactsTables {}
+}

@@ -16,7 +16,7 @@ export interface LeasesTable {
   until_ms: number | string;
 }
 
-/** The kernel tables, by name: part of the workspace database (compose/database.ts). */
+/** The kernel tables, by name: the base of the workspace database (db/database.ts). */
 export interface KernelTables {
   settings: SettingsTable;
   leases: LeasesTable;

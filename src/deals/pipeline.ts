@@ -5,7 +5,7 @@
  * `deal.updated` with the changes; a stage move, only `deal.stage_changed`.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { appendEvents } from '../webhooks/outbox.js';
 import { type Actor, type ChangeResult, type Deal, type DealFields, insertDeal, type StageMove, updateDealFields, writeDealStage } from './store.js';
 

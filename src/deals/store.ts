@@ -9,7 +9,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { canMove, type DealStage, type LostReason } from './stages.js';
 import { sortableId } from '../db/ids.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { DealHistoryTable, DealsTable } from './tables.js';
 
 type DealRow = Selectable<DealsTable>;

@@ -54,7 +54,7 @@ export interface DealHistoryTable {
   created_at: string;
 }
 
-/** The deals tables, by name: part of the workspace database (compose/database.ts). */
+/** The deals tables, by name: added to the workspace database (db/database.ts) below. */
 export interface DealsTables {
   deals: DealsTable;
   deal_notes: DealNotesTable;
@@ -65,3 +65,8 @@ export interface DealsTables {
 export const dealsMigrations = {
   '0005_deals': m0005Deals,
 };
+
+declare module '../db/database.js' {
+  // The deals tables join the workspace database (db/database.ts).
+  interface Database extends DealsTables {}
+}

@@ -15,7 +15,7 @@
  * see lease.ts); the holder first removes rows of any run that is not visible (a crashed load,
  * or a superseded run whose deletion was interrupted).
  */
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import {
   deleteRunRows,
   flipIngestedMonth,

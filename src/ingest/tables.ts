@@ -50,9 +50,14 @@ export interface StoreSignalsTable {
   detail: string;
 }
 
-/** The ingest tables, by name: part of the workspace database (compose/database.ts). */
+/** The ingest tables, by name: added to the workspace database (db/database.ts) below. */
 export interface IngestTables {
   ingested_months: IngestedMonthsTable;
   store_months: StoreMonthsTable;
   store_signals: StoreSignalsTable;
+}
+
+declare module '../db/database.js' {
+  // The ingest tables join the workspace database (db/database.ts).
+  interface Database extends IngestTables {}
 }

@@ -1,5 +1,5 @@
 /** Invite links: a member (added if new) gets a one-time link to set a password and sign in. */
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { insertInvite } from './store.js';
 import { upsertMember } from '../workspaces/store.js';
 import { lockMember } from './owners.js';

@@ -4,7 +4,7 @@
  * see the other owner still there.
  */
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../compose/database.js';
+import type { Database, Db } from '../db/database.js';
 import { lockRows } from '../db/locks.js';
 import type { Member } from './tables.js';
 import type { Role } from './roles.js';

@@ -7,7 +7,7 @@
  * database at every request, so every process refuses them at the next call.
  */
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../compose/database.js';
+import type { Database, Db } from '../db/database.js';
 import { revokeKeysCreatedBy } from '../api/keys-store.js';
 import { revokeMemberGrants } from '../oauth/store.js';
 import { lockMember, MembershipRefused, refuseLastOwner } from './owners.js';

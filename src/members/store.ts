@@ -1,7 +1,7 @@
 /** Member sign-in: passwords (argon2id hashes), invite links, browser sessions, wallet visibility. */
 import type { Kysely } from 'kysely';
 import type { Role } from './roles.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 
 export interface Membership {
   workspace_id: string;

@@ -51,7 +51,7 @@ export interface SigninThrottleTable {
 
 export type Member = Selectable<MembersTable>;
 
-/** The members tables, by name: part of the workspace database (compose/database.ts). */
+/** The members tables, by name: added to the workspace database (db/database.ts) below. */
 export interface MembersTables {
   members: MembersTable;
   member_logins: MemberLoginsTable;
@@ -65,3 +65,8 @@ export const membersMigrations = {
   '0012_members_auth': m0012MembersAuth,
   '0018_signin_throttle': m0018SigninThrottle,
 };
+
+declare module '../db/database.js' {
+  // The members tables join the workspace database (db/database.ts).
+  interface Database extends MembersTables {}
+}

@@ -14,7 +14,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { default as Provider, Interaction } from 'oidc-provider';
 import { SCOPES } from '../api/scopes.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { grantWorkspaceOf, oauthAdapter } from './store.js';
 import { getOrCreateSetting } from '../db/settings.js';
 import { randomToken } from '../core/tokens.js';

@@ -8,7 +8,7 @@
 import type { Authenticated } from '../api/auth.js';
 import { bearerKey } from '../api/keys.js';
 import { ApiProblem } from '../api/problems.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { walletVisibility } from '../members/store.js';
 import { findAccessToken, grantWorkspaceOf } from './store.js';
 import { findWorkspace, getMember } from '../workspaces/store.js';

@@ -12,7 +12,7 @@
  * enrollment moves to its next step (or completes).
  */
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../compose/database.js';
+import type { Database, Db } from '../db/database.js';
 import { NO_OUTREACH } from '../accounts/statuses.js';
 import { lockRows } from '../db/locks.js';
 import {

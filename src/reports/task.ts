@@ -7,7 +7,7 @@
  */
 import { rowsEvidence } from '../accounts/evidence.js';
 import { getAccount } from '../accounts/store.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { claimReport, failReport, finishReport, type ReportRow, setReportRefund } from './store.js';
 import { toFeatures } from '../ingest/store-history.js';
 import { visibleStoreMonths, visibleStoreSignals } from '../ingest/stores.js';

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { problemBody } from '../http/problems.js';
 import { activateEnrollment, cadenceSteps, getCadence, getEnrollment, stopEnrollment } from '../outreach/store.js';
 import { failReport, releaseReport } from '../reports/store.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { type ApprovalRow, decideApproval, getApproval, type LedgerEntry, linkSupervision, lockApproval } from './store.js';
 import { debitApproval } from './billing.js';
 

@@ -9,7 +9,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { beforeSeq, newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { LedgerEntriesTable, LedgerKind, PricesTable } from './tables.js';
 
 export type WalletRow = Selectable<Database['wallets']>;

@@ -105,7 +105,7 @@ export interface SupervisionEntriesTable {
   created_at: string;
 }
 
-/** The wallet tables, by name: part of the workspace database (compose/database.ts). */
+/** The wallet tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WalletTables {
   wallets: WalletsTable;
   ledger_entries: LedgerEntriesTable;
@@ -120,3 +120,8 @@ export const walletMigrations = {
   '0013_money_invariants': m0013MoneyInvariants,
   '0023_one_pending_approval': m0023OnePendingApproval,
 };
+
+declare module '../db/database.js' {
+  // The wallet tables join the workspace database (db/database.ts).
+  interface Database extends WalletTables {}
+}

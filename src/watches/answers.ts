@@ -11,7 +11,7 @@ import {
   type WatchEventRow,
   type WatchRow,
 } from './store.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { WATCH_MAX_STORES } from './types.js';
 import type { Kysely } from 'kysely';
 import { listPager } from '../api/cursor.js';

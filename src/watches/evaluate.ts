@@ -9,9 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { countInMarket, inMarketStoreIds } from '../accounts/ranking-reads.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../ingest/stores.js';
 import {
   activeWatches,

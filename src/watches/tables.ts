@@ -66,7 +66,7 @@ export interface WatchReceiptsTable {
   checked_at: string;
 }
 
-/** The watches tables, by name: part of the workspace database (compose/database.ts). */
+/** The watches tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WatchesTables {
   watches: WatchesTable;
   watch_stores: WatchStoresTable;
@@ -78,3 +78,8 @@ export interface WatchesTables {
 export const watchesMigrations = {
   '0007_watches': m0007Watches,
 };
+
+declare module '../db/database.js' {
+  // The watches tables join the workspace database (db/database.ts).
+  interface Database extends WatchesTables {}
+}

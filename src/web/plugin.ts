@@ -10,7 +10,7 @@ import { issueApiKey, KeyCreatorRefused } from '../api/issue-key.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
 import { lockRows } from '../db/locks.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership } from '../members/store.js';
 import { findWorkspace } from '../workspaces/store.js';
 import { PASSWORD_MIN, hashPassword, passwordMatches } from '../members/passwords.js';

@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { randomToken, tokenHash } from '../core/tokens.js';
 import { findSession, insertSession } from '../members/store.js';
 

@@ -12,7 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import {
   type AttemptOutcome,
   type ClaimedMessage,

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { loadSecretBox, newSigningSecret } from './secrets.js';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { WebhookEndpointRow } from './tables.js';
 
 export interface NewWebhookEndpoint {

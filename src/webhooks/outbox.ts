@@ -13,7 +13,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DomainEvent, EventType } from './events.js';
 import { newId } from '../db/ids.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 
 /** An outbox row to write: any payload. */
 export interface NewEvent {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.js';
 import {
   deleteWebhookEndpoint,

@@ -1,6 +1,6 @@
 /** What the webhook routes and the delivery worker of one process share: the secret box and the SSRF guard's settings. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { loadSecretBox, resealAll, type SecretBox, type ServerKeyEnv } from './secrets.js';
 import { type GuardOptions, type Resolver, systemResolver } from './ssrf.js';
 

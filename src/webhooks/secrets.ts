@@ -8,7 +8,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 
 const SETTING = 'webhook_secret_key';
 const VERSION = 'v1';

@@ -95,7 +95,7 @@ export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 
-/** The webhooks tables, by name: part of the workspace database (compose/database.ts). */
+/** The webhooks tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WebhooksTables {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -109,3 +109,8 @@ export const webhooksMigrations = {
   '0008_webhooks': m0008Webhooks,
   '0017_outbox_order': m0017OutboxOrder,
 };
+
+declare module '../db/database.js' {
+  // The webhooks tables join the workspace database (db/database.ts).
+  interface Database extends WebhooksTables {}
+}

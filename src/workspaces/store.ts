@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import type { Role } from '../members/roles.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { Member } from '../members/tables.js';
 import type { Workspace } from './tables.js';
 
