@@ -24,7 +24,8 @@ import { fingerprint, idempotencyKeyOf, idempotencyRunner } from './idempotency.
 import { ApiProblem, type ApiProblemKind, isApiProblem } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
 import { checkResult, ResponseMismatch } from './response-check.js';
-import { type AnyRoute, type CallKind, type OperationResult, type Trigger, isMutating } from './route-def.js';
+import { type AnyRoute, type CallKind, type OperationResult, isMutating } from './route-def.js';
+import type { TaskName } from './tasks.js';
 import { scopeRefusal } from './scopes.js';
 import { type WebhookRuntime, webhookRuntime } from '../webhooks/runtime.js';
 
@@ -78,7 +79,7 @@ export interface ExecutorOptions {
    * route declares (`triggers`, none: []): work that follows a write (re-ranking after an
    * outcome) starts here, off the request path.
    */
-  onWrite?: (triggers: readonly Trigger[], workspaceId: string) => void;
+  onWrite?: (triggers: readonly TaskName[], workspaceId: string) => void;
   /**
    * Check every JSON success body against its route's `response` schema (response-check.ts): a
    * mismatch is answered 500 and reported to `log`. On in tests; `STORELENS_VALIDATE_RESPONSES=1`
@@ -123,7 +124,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 const EMPTY = z.strictObject({});
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-const NO_TRIGGERS: readonly Trigger[] = Object.freeze([]);
+const NO_TRIGGERS: readonly TaskName[] = Object.freeze([]);
 const REPLAYED: Record<string, string> = Object.freeze({ 'idempotent-replayed': 'true' }) as Record<string, string>;
 
 /** Serialized cacheable reads (see OperationResult.cacheable), by operation, workspace and target. */

@@ -35,7 +35,7 @@ export type ApiEndpoint = (app: FastifyInstance, executor: OperationExecutor, ro
 
 export interface ApiOptions {
   db: Db;
-  /** The operations to serve, in documentation order (the composition's route table: compose/aggregates.ts). */
+  /** The operations to serve, in documentation order (the composition's route table: compose/modules.ts). */
   routes: readonly AnyRoute[];
   /** Clock (injected in tests). */
   now?: () => Date;

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { type ApiEndpoint, type ApiOptions, apiPlugin } from '../api/plugin.js';
-import { ROUTES } from './aggregates.js';
+import { ROUTES } from './modules.js';
 import { type McpOptions, registerMcp } from '../mcp/endpoint.js';
 import { assistantConnector } from '../oauth/connector.js';
 import { oauthPlugin } from '../oauth/plugin.js';

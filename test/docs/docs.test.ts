@@ -12,7 +12,7 @@ import { BODY_LIMIT, bodyLimitText } from '../../src/api/body.js';
 import { capabilityReader } from '../../src/api/capabilities.js';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from '../../src/api/idempotency.js';
 import { DEFAULT_LIMITS } from '../../src/api/rate-limit.js';
-import { ROUTES } from '../../src/compose/aggregates.js';
+import { ROUTES } from '../../src/compose/modules.js';
 import { isMutating } from '../../src/api/route-def.js';
 import { METRICS, PAGES } from '../../src/stats/registry.js';
 import { EVENT_TYPES } from '../../src/webhooks/events.js';

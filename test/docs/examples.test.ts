@@ -30,7 +30,7 @@ import { DEFAULT_LIMITS } from '../../src/api/rate-limit.js';
 import { type AnyRoute, isMutating } from '../../src/api/route-def.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { parseAccountsNdjson } from '../../src/commands/admin-accounts.js';
-import { ROUTES } from '../../src/compose/aggregates.js';
+import { ROUTES } from '../../src/compose/modules.js';
 import { PROBLEM_BASE, PROBLEM_CONTENT_TYPE, PROBLEM_KINDS } from '../../src/http/problems.js';
 import { EVENT_TYPES } from '../../src/webhooks/events.js';
 import { type CodeBlock, type Curl, ELIDED, at, codeBlocks, curls, transcript, withElisions } from '../helpers/doc-examples.js';

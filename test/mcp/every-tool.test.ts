@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAccounts } from '../../src/accounts/store.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { buildApiApp } from '../../src/compose/api-app.js';
-import { ROUTES } from '../../src/compose/aggregates.js';
+import { ROUTES } from '../../src/compose/modules.js';
 import { insertContact } from '../../src/contacts/store.js';
 import { newId } from '../../src/db/ids.js';
 import { isMutating } from '../../src/api/route-def.js';

@@ -10,7 +10,7 @@ import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { ROUTES, routeById } from '../../src/compose/aggregates.js';
+import { ROUTES, routeById } from '../../src/compose/modules.js';
 import { callerOf, operationTool } from '../../src/mcp/tools.js';
 import type { Authenticated } from '../../src/api/auth.js';
 import { issueApiKey } from '../../src/api/issue-key.js';

@@ -12,7 +12,7 @@ import { docsPage } from '../../src/api/docs-page.js';
 import { buildOpenApi } from '../../src/api/openapi.js';
 import { jsonSchema } from '../../src/api/schemas.js';
 import { EVENT_TYPES, EVENTS, eventDeclaration } from '../../src/webhooks/events.js';
-import { ROUTES } from '../../src/compose/aggregates.js';
+import { ROUTES } from '../../src/compose/modules.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,11 +1,13 @@
-/** The accounts aggregate: scored accounts, their statuses, the profile and outcomes, and the re-ranking that learns from them. */
-import type { Aggregate } from '../compose/aggregate.js';
+/** The accounts module: scored accounts, their statuses, the profile and outcomes, and the re-ranking that learns from them. */
+import type { WorkspaceModule } from '../api/workspace-module.js';
 import { outcomeRoutes } from './outcome-routes.js';
 import { profileRoutes } from './profile-routes.js';
 import { startRefresher } from './refresher.js';
 import { accountRoutes } from './routes.js';
+import { accountsMigrations } from './tables.js';
 
-export const accounts: Aggregate = {
+export const accountsModule: WorkspaceModule = {
+  migrations: accountsMigrations,
   routes: [...accountRoutes, ...profileRoutes, ...outcomeRoutes],
   tasks: {
     // Re-ranks each workspace whose inputs moved, off the request thread when it can be (refresher.ts).
@@ -13,6 +15,8 @@ export const accounts: Aggregate = {
       const refresher = startRefresher(db, opts.metrics);
       return {
         everyMs: opts.everyMs ?? 5_000,
+        // The first ranking now.
+        atStart: true,
         run: async (stopping) => {
           for (const [ws, r] of await refresher.refreshAll(opts.now(), stopping)) {
             if (r.refreshed) opts.log(`re-ranked workspace ${ws}: ${r.accounts} accounts, ${r.in_market} in market (${r.explore} exploring), ${r.labels} labels, model v${r.model_version}`);
@@ -25,3 +29,13 @@ export const accounts: Aggregate = {
     },
   },
 };
+
+declare module '../api/tasks.js' {
+  interface TaskNames {
+    refresh: true;
+  }
+  interface BackgroundOptions {
+    /** How often the periodic re-ranking turn runs (default 5 s). */
+    everyMs?: number;
+  }
+}

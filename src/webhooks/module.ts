@@ -1,0 +1,30 @@
+/** The webhooks module: endpoints, the outbox of events and their signed delivery. */
+import type { WorkspaceModule } from '../api/workspace-module.js';
+import type { WebhookRuntime } from './runtime.js';
+import { createDeliverer } from './deliver.js';
+import { webhookRoutes } from './routes.js';
+import { webhooksMigrations } from './tables.js';
+
+export const webhooksModule: WorkspaceModule = {
+  migrations: webhooksMigrations,
+  routes: webhookRoutes,
+  tasks: {
+    // Fans events out and starts their sends, which run off the loop; stop() waits for them.
+    deliver: ({ db, opts, trigger }) => {
+      const w = opts.webhooks;
+      if (!w) return undefined;
+      const d = createDeliverer(db, { now: opts.now, box: w.box, guard: w.guard, ca: w.ca, log: opts.log, onSettled: () => trigger('deliver') });
+      return { everyMs: w.everyMs ?? 1_000, atStart: true, afterEveryWrite: true, run: async () => void (await d.pump()), stop: () => d.stop() };
+    },
+  },
+};
+
+declare module '../api/tasks.js' {
+  interface TaskNames {
+    deliver: true;
+  }
+  interface BackgroundOptions {
+    /** Deliver webhook events (the `deliver` task). */
+    webhooks?: WebhookRuntime & { everyMs?: number; ca?: string | Buffer };
+  }
+}
