@@ -22,8 +22,8 @@ const anyOf = (...ms: Match[]): Match => (t) => ms.some((m) => m(t));
 const MODULES = readdirSync('src', { withFileTypes: true })
   .filter((e) => e.isDirectory() && existsSync(`src/${e.name}/module.ts`))
   .map((e) => e.name);
-/** Everything the workspace half stands on besides the modules: storage, composition, HTTP platforms. */
-const WORKSPACE = [...MODULES, 'db', 'compose', 'api', 'mcp', 'web'];
+/** Everything the workspace half stands on besides the modules: storage, tenancy, composition, HTTP platforms. */
+const WORKSPACE = [...MODULES, 'db', 'workspaces', 'compose', 'api', 'mcp', 'web'];
 /** HTTP code, in src/ and out. */
 const HTTP = anyOf(inside('http', 'api', 'mcp', 'web', 'serve'), packages('fastify', '@fastify/', 'node:http', 'node:https', 'node:http2'));
 

@@ -18,7 +18,7 @@ import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationExecutor
 import { buildOpenApi } from './openapi.js';
 import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
-import type { WebhookRuntime } from '../webhooks/runtime.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
 
 
 /** Fastify path syntax: `/webhooks/{id}` ⇒ `/webhooks/:id`. */
@@ -52,8 +52,8 @@ export interface ApiOptions {
   validateResponses?: boolean;
   /** Where a response mismatch is reported (default: console.error). */
   log?: (line: string) => void;
-  /** The webhook routes' secret box and SSRF settings (see ExecutorOptions.webhooks). */
-  webhooks?: WebhookRuntime;
+  /** The handlers' secret box and SSRF settings (see ExecutorOptions.outbound). */
+  outbound?: OutboundRuntime;
   /** Endpoints beside the operations' routes (the composition adds the MCP endpoint). */
   endpoints?: readonly ApiEndpoint[];
 }
@@ -73,7 +73,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const { db, routes } = opts;
   const now = opts.now ?? (() => new Date());
   const capability = capabilityReader(opts.capabilitiesPath);
-  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, findKey: opts.findKey, webhooks: opts.webhooks, validateResponses: opts.validateResponses, log: opts.log });
+  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, findKey: opts.findKey, outbound: opts.outbound, validateResponses: opts.validateResponses, log: opts.log });
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
   // The document changes only with the manifest (read at call time): built again when an operation's capability changes.

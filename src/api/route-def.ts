@@ -5,10 +5,10 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
 import type { ApiKeyInfo } from './keys-store.js';
 import type { Database } from '../db/database.js';
 import type { Workspace } from '../workspaces/tables.js';
-import type { WebhookRuntime } from '../webhooks/runtime.js';
 import type { TaskName } from './tasks.js';
 import type { Availability } from './capabilities.js';
 import type { ApiProblem } from './problems.js';
@@ -31,8 +31,8 @@ export interface HandlerContext<P, Q, B> {
   headers: Record<string, string | string[] | undefined>;
   /** Signs and checks pagination cursors. */
   cursorSecret: string;
-  /** Webhook signing secrets' box and the SSRF guard's settings. */
-  webhooks: WebhookRuntime;
+  /** The signing secrets' box and the SSRF guard's settings (outbound/runtime.ts). */
+  outbound: OutboundRuntime;
   /** What the route's prepare() answered (undefined without one). */
   prepared?: unknown;
 }

@@ -11,6 +11,7 @@
  */
 import type { Db } from '../db/database.js';
 import type { TaskMetrics } from '../ops/metrics.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
 
 /** The background tasks, by name: each module adds its own (`refresh: true`). */
 // Empty here: each module adds its tasks.
@@ -27,6 +28,8 @@ export interface BackgroundOptions {
   metrics?: TaskMetrics;
   /** Run only these tasks (`api --requests-only`: none); default all. */
   only?: readonly string[];
+  /** The outbound runtime (secrets, SSRF guard) of tasks that send (webhook delivery, outreach); without it they do not run. */
+  outbound?: OutboundRuntime & { ca?: string | Buffer };
 }
 
 /** One task of the loop. */

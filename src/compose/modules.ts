@@ -16,11 +16,9 @@ import { reportsModule } from '../reports/module.js';
 import { walletModule } from '../wallet/module.js';
 import { watchesModule } from '../watches/module.js';
 import { webhooksModule } from '../webhooks/module.js';
-import { workspacesModule } from '../workspaces/module.js';
 
 // The background tasks start in this order too: the ingest before the delivery it triggers.
 export const MODULES: readonly WorkspaceModule[] = [
-  workspacesModule,
   membersModule,
   accountsModule,
   dealsModule,

@@ -45,7 +45,7 @@ export async function registerWorkspaceApp(app: FastifyInstance, opts: Workspace
   observeRequests(app, { metrics, log: requestLog });
   const now = opts.now ?? (() => new Date());
   // The assistant connector's sign-in; metadata documents on loopback only under the local setting.
-  const connector = oauthOptions === false ? undefined : await assistantConnector(opts.db, now, oauthOptions ?? { allowLocal: opts.webhooks?.guard.allowLocal });
+  const connector = oauthOptions === false ? undefined : await assistantConnector(opts.db, now, oauthOptions ?? { allowLocal: opts.outbound?.guard.allowLocal });
   const oauth = connector?.oauth;
   // MCP clients find the sign-in from the 401 and present access tokens for the MCP URL.
   if (connector) apiOptions.mcp = { ...apiOptions.mcp, ...connector.mcp };

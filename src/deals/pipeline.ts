@@ -2,16 +2,21 @@
  * The pipeline's changes as the API makes them: each writes the deal through the store and
  * appends its event (deals/events.ts) in the same transaction, so an event exists exactly when
  * its change committed. A creation emits `deal.created`; an update that changes a field,
- * `deal.updated` with the changes; a stage move, only `deal.stage_changed`.
+ * `deal.updated` with the changes; a stage move, only `deal.stage_changed`. A creation and a
+ * stage move record the deal's stage as a learning label (accounts/outcomes.ts), which ends the
+ * store's outreach when it is won or lost.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { recordOutcome } from '../accounts/outcomes.js';
+import { sortableId } from '../db/ids.js';
 import { appendEvents } from '../webhooks/outbox.js';
 import { type Actor, type ChangeResult, type Deal, type DealFields, insertDeal, type StageMove, updateDealFields, writeDealStage } from './store.js';
 
 /** Creates a deal (version 1) for a store the caller has checked is visible, and emits `deal.created`. */
 export async function createDeal(trx: Kysely<Database>, workspaceId: string, storeId: string, fields: DealFields, move: StageMove, who: Actor, now: Date): Promise<Deal> {
   const deal = await insertDeal(trx, workspaceId, storeId, fields, move, who, now);
+  await recordLabel(trx, workspaceId, deal, who, now);
   await appendEvents(trx, workspaceId, [{ type: 'deal.created', data: { deal_id: deal.id, store_id: storeId, deal, actor: who.actor, created_at: deal.created_at } }], now);
   return deal;
 }
@@ -40,6 +45,7 @@ export async function moveDealStage(trx: Kysely<Database>, workspaceId: string, 
   const r = await writeDealStage(trx, workspaceId, id, move, ifMatch, who, now);
   if (r.outcome !== 'changed') return r;
   const { deal, from } = r;
+  await recordLabel(trx, workspaceId, deal, who, now);
   const data = {
     deal_id: deal.id,
     store_id: deal.store_id,
@@ -54,4 +60,29 @@ export async function moveDealStage(trx: Kysely<Database>, workspaceId: string, 
   };
   await appendEvents(trx, workspaceId, [{ type: 'deal.stage_changed', data }], now);
   return { outcome: 'changed', deal };
+}
+
+/** The deal's stage as a learning label: an outcome of that action naming the deal. */
+async function recordLabel(trx: Kysely<Database>, workspaceId: string, deal: Deal, who: Actor, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await recordOutcome(
+    trx,
+    {
+      // Sortable: of two moves in one millisecond the later is the store's label (outcomes order by time, then id).
+      id: sortableId('out', now),
+      workspace_id: workspaceId,
+      api_key_id: who.apiKeyId,
+      store_id: deal.store_id,
+      action: deal.stage,
+      value: deal.stage === 'won' ? deal.value : null,
+      occurred_at: at,
+      note: null,
+      lost_reason: deal.lost_reason,
+      lost_reason_other: deal.lost_reason_other,
+      recorded_at: at,
+      deal_id: deal.id,
+    },
+    `deal ${deal.id} ${deal.stage}`,
+    now,
+  );
 }

@@ -5,7 +5,7 @@
 import { migration as m0012MembersAuth } from './migrations/0012-members-auth.js';
 import { migration as m0018SigninThrottle } from './migrations/0018-signin-throttle.js';
 import type { Selectable } from 'kysely';
-import type { Role } from './roles.js';
+import type { Role } from '../core/roles.js';
 
 export interface MembersTable {
   workspace_id: string;

@@ -19,8 +19,8 @@ import { grantWorkspaceOf, oauthAdapter } from './store.js';
 import { getOrCreateSetting } from '../db/settings.js';
 import { randomToken } from '../core/tokens.js';
 import { membershipsOf } from '../members/store.js';
-import { getMember } from '../workspaces/store.js';
-import { RefusedTarget, checkTarget, systemResolver, type Resolver } from '../webhooks/ssrf.js';
+import { getMember } from '../members/store.js';
+import { RefusedTarget, checkTarget, systemResolver, type Resolver } from '../outbound/ssrf.js';
 import { loopbackClient } from './loopback-client.js';
 import { redirectUriProblem } from './redirect-uris.js';
 

@@ -35,13 +35,13 @@ import {
 import { recordSupervision } from '../wallet/store.js';
 import { isApiProblem } from '../api/problems.js';
 import { charge, refund } from '../wallet/billing.js';
-import { send, signatureHeader } from '../webhooks/deliver.js';
-import type { WebhookRuntime } from '../webhooks/runtime.js';
-import { checkTarget } from '../webhooks/ssrf.js';
+import { send, signatureHeader } from '../outbound/send.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
+import { checkTarget } from '../outbound/ssrf.js';
 
 export interface OutreachWorkerOptions {
   now: () => Date;
-  webhooks: WebhookRuntime;
+  outbound: OutboundRuntime;
   /** Extra trusted CA for https senders (tests). */
   ca?: string | Buffer;
   /** Clock of the signature timestamps (receivers check it against real time): default Date.now. */
@@ -49,7 +49,7 @@ export interface OutreachWorkerOptions {
   log?: (line: string) => void;
   /** Turns true when the process stops: no further step is started. */
   stopping?: () => boolean;
-  /** The POST to the sender: default the webhook deliveries' (tests swap in one that never answers, as a process killed mid-send). */
+  /** The POST to the sender: default outbound/send.ts's (tests swap in one that never answers, as a process killed mid-send). */
   send?: typeof send;
 }
 
@@ -210,8 +210,8 @@ async function post(db: Db, row: StepRow, body: string, sender: { url: string; s
   try {
     // Signing inside: a secret that cannot be opened fails (and refunds) this step, never the run.
     const timestamp = Math.floor((opts.signingClock ?? Date.now)() / 1000);
-    const headers = { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([opts.webhooks.box.open(sender.secret)], row.id, timestamp, body) };
-    const target = await checkTarget(sender.url, opts.webhooks.guard);
+    const headers = { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([opts.outbound.box.open(sender.secret)], row.id, timestamp, body) };
+    const target = await checkTarget(sender.url, opts.outbound.guard);
     const r = await (opts.send ?? send)(target, body, headers, { ca: opts.ca });
     error = r.error;
     statusCode = r.statusCode;

@@ -1,8 +1,13 @@
 /** The reports module: growth reports, generated in the background from the published statistics. */
 import type { WorkspaceModule } from '../api/workspace-module.js';
+import { registerApprovalHandler } from '../wallet/approvals.js';
+import { reportApproval } from './approval.js';
 import type { StatisticsSource } from './statistics.js';
 import { reportRoutes } from './routes.js';
 import { runReports } from './task.js';
+
+// An owner's decision on a charge this module's work waits for.
+registerApprovalHandler('growth_report', reportApproval);
 
 export const reportsModule: WorkspaceModule = {
   routes: reportRoutes,

@@ -3,10 +3,10 @@
  * parsing, `--help`), the Config each command receives (src/settings/config.ts) and the option
  * list in docs/cli.md (src/settings/cli-docs.ts; `npm run cli-docs` rewrites it).
  */
-import { ROLES } from '../members/roles.js';
+import { ROLES } from '../core/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
-import { WALLET_VISIBILITIES } from '../members/store.js';
+import { WALLET_VISIBILITIES } from '../workspaces/store.js';
 import { envSwitch, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {

@@ -4,7 +4,7 @@
  * plain one except insertWebhookEndpoint's default for callers that pass none.
  */
 import type { Kysely } from 'kysely';
-import { loadSecretBox, newSigningSecret } from './secrets.js';
+import { loadSecretBox, newSigningSecret } from '../outbound/secrets.js';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import type { Database } from '../db/database.js';

@@ -1,6 +1,5 @@
 /** The webhooks module: endpoints, the outbox of events and their signed delivery. */
 import type { WorkspaceModule } from '../api/workspace-module.js';
-import type { WebhookRuntime } from './runtime.js';
 import { createDeliverer } from './deliver.js';
 import { webhookRoutes } from './routes.js';
 import { webhooksMigrations } from './tables.js';
@@ -11,10 +10,10 @@ export const webhooksModule: WorkspaceModule = {
   tasks: {
     // Fans events out and starts their sends, which run off the loop; stop() waits for them.
     deliver: ({ db, opts, trigger }) => {
-      const w = opts.webhooks;
+      const w = opts.outbound;
       if (!w) return undefined;
       const d = createDeliverer(db, { now: opts.now, box: w.box, guard: w.guard, ca: w.ca, log: opts.log, onSettled: () => trigger('deliver') });
-      return { everyMs: w.everyMs ?? 1_000, atStart: true, afterEveryWrite: true, run: async () => void (await d.pump()), stop: () => d.stop() };
+      return { everyMs: opts.deliverEveryMs ?? 1_000, atStart: true, afterEveryWrite: true, run: async () => void (await d.pump()), stop: () => d.stop() };
     },
   },
 };
@@ -24,7 +23,7 @@ declare module '../api/tasks.js' {
     deliver: true;
   }
   interface BackgroundOptions {
-    /** Deliver webhook events (the `deliver` task). */
-    webhooks?: WebhookRuntime & { everyMs?: number; ca?: string | Buffer };
+    /** How often the outbox is looked at for events to deliver (default 1 s); delivery needs `outbound`. */
+    deliverEveryMs?: number;
   }
 }

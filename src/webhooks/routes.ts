@@ -19,9 +19,9 @@ import {
 import { findDelivery, insertTestMessage, listDeliveries, recoverEvents, retryDelivery } from './messages-store.js';
 import { EVENT_TYPES } from './events.js';
 import { RETENTION_MS, ROTATION_OVERLAP_MS } from './deliver.js';
-import type { WebhookRuntime } from './runtime.js';
-import { newSigningSecret } from './secrets.js';
-import { checkTarget, RefusedTarget } from './ssrf.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
+import { newSigningSecret } from '../outbound/secrets.js';
+import { checkTarget, RefusedTarget } from '../outbound/ssrf.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem, found } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
@@ -118,10 +118,10 @@ function deliveryOut(d: WebhookDeliveryRow, attempts: readonly WebhookAttemptRow
  * The guard at registration (and on a URL change), run before the transaction (it resolves the
  * host): why the URL is refused, or null.
  */
-async function urlRefusal(url: string | undefined, webhooks: WebhookRuntime): Promise<string | null> {
+async function urlRefusal(url: string | undefined, outbound: OutboundRuntime): Promise<string | null> {
   if (url === undefined) return null;
   try {
-    await checkTarget(url, webhooks.guard);
+    await checkTarget(url, outbound.guard);
     return null;
   } catch (e) {
     if (e instanceof RefusedTarget) return e.message;
@@ -177,11 +177,11 @@ export const webhookRoutes = [
     }),
     response: WithSecret,
     problems: [400, 409, 422],
-    prepare: ({ body, webhooks }) => urlRefusal(body.url, webhooks),
-    async handler({ tx, workspace, body, now, webhooks, prepared }) {
+    prepare: ({ body, outbound }) => urlRefusal(body.url, outbound),
+    async handler({ tx, workspace, body, now, outbound, prepared }) {
       refuseUrl(prepared);
       const secret = newSigningSecret();
-      const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ? [...new Set(body.event_types)] : null, description: body.description ?? null, sealedSecret: webhooks.box.seal(secret) }, now);
+      const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ? [...new Set(body.event_types)] : null, description: body.description ?? null, sealedSecret: outbound.box.seal(secret) }, now);
       return withSecret(ep, secret, now);
     },
   }),
@@ -235,7 +235,7 @@ export const webhookRoutes = [
     }),
     response: WebhookEndpoint,
     problems: [400, 404, 409, 422],
-    prepare: ({ body, webhooks }) => urlRefusal(body.url, webhooks),
+    prepare: ({ body, outbound }) => urlRefusal(body.url, outbound),
     async handler({ tx, workspace, params, body, now, prepared }) {
       await endpointOr404(tx, workspace.id, params.id);
       refuseUrl(prepared);
@@ -272,10 +272,10 @@ export const webhookRoutes = [
     params: endpointParams,
     response: WithSecret,
     problems: [400, 404, 409],
-    async handler({ tx, workspace, params, now, webhooks }) {
+    async handler({ tx, workspace, params, now, outbound }) {
       await endpointOr404(tx, workspace.id, params.id);
       const secret = newSigningSecret();
-      const ep = await rotateWebhookSecret(tx, workspace.id, params.id, webhooks.box.seal(secret), now.getTime() + ROTATION_OVERLAP_MS, now);
+      const ep = await rotateWebhookSecret(tx, workspace.id, params.id, outbound.box.seal(secret), now.getTime() + ROTATION_OVERLAP_MS, now);
       if (!ep) throw noEndpoint(params.id);
       return withSecret(ep, secret, now);
     },

@@ -20,7 +20,7 @@ import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../src/api/schemas.js';
 import { ACCESS_CHOICES, SCOPES } from '../../src/api/scopes.js';
 import { PROBLEM_KINDS } from '../../src/http/problems.js';
 import { COMMANDS, settingsOf } from '../../src/settings/table.js';
-import { ROLES } from '../../src/members/roles.js';
+import { ROLES } from '../../src/core/roles.js';
 import { SIGNIN_THROTTLE, lockAfter } from '../../src/members/signin-throttle.js';
 import { LABELS } from '../../src/accounts/labels.js';
 import { PRIOR, SIGNAL_WINDOW } from '../../src/accounts/prior.js';

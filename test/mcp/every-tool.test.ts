@@ -22,8 +22,8 @@ import { ROUTES } from '../../src/compose/modules.js';
 import { insertContact } from '../../src/contacts/store.js';
 import { newId } from '../../src/db/ids.js';
 import { isMutating } from '../../src/api/route-def.js';
-import { issueApiKey } from '../../src/api/issue-key.js';
-import { upsertMember } from '../../src/workspaces/store.js';
+import { issueApiKey } from '../../src/members/issue-key.js';
+import { upsertMember } from '../../src/members/store.js';
 import { webhookRuntime } from '../../src/webhooks/runtime.js';
 import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';
@@ -182,7 +182,7 @@ for (const d of dialects) {
       const t = await freshDb(d.name);
       const webhooks = await webhookRuntime(t.db.kysely, { allowLocal: false, resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
       await t.cleanup();
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { read: 100_000, write: 100_000, report: 100_000 }, webhooks });
+      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { read: 100_000, write: 100_000, report: 100_000 }, outbound: webhooks });
       await seedSixtyStores(h.db);
     });
     afterAll(async () => {
