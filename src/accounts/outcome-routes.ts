@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { newId } from '../db/ids.js';
 import { recordOutcome } from './outcomes.js';
-import { DEAL_STAGES, LOST_REASONS } from '../deals/stages.js';
+import { DEAL_STAGES, LOST_REASONS } from '../core/deal-stages.js';
 import { defineRoute } from '../api/route-def.js';
 
 /** SPEC's Outcome table, including the conditional lost_reason / lost_reason_other; unknown fields ⇒ 400. */

@@ -11,7 +11,7 @@ import { migration as m0022RankingLogitSd } from './migrations/0022-ranking-logi
 import { migration as m0025ImportedEvidence } from './migrations/0025-imported-evidence.js';
 import type { Generated, Selectable } from 'kysely';
 import type { AccountStatus } from './statuses.js';
-import type { DealStage, LostReason } from '../deals/stages.js';
+import type { DealStage, LostReason } from '../core/deal-stages.js';
 
 /** The operator's state of each account the workspace has had (its scores live in rankings). */
 export interface AccountsTable {

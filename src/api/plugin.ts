@@ -15,7 +15,7 @@ import { capabilityReader } from './capabilities.js';
 import { docsPage } from './docs-page.js';
 import { apiErrorHandler } from './error-handler.js';
 import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationExecutor, type OperationResponse, createExecutor } from './executor.js';
-import { buildOpenApi } from './openapi.js';
+import { buildOpenApi, type DocumentedWebhooks } from './openapi.js';
 import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
 import type { OutboundRuntime } from '../outbound/runtime.js';
@@ -37,6 +37,8 @@ export interface ApiOptions {
   db: Db;
   /** The operations to serve, in documentation order (the composition's route table: compose/modules.ts). */
   routes: readonly AnyRoute[];
+  /** What openapi.json documents as sent to registered endpoints (the composition's: compose/modules.ts). */
+  webhooks?: DocumentedWebhooks;
   /** Clock (injected in tests). */
   now?: () => Date;
   /** Capability manifest; default config/capabilities.json of the package. */
@@ -81,7 +83,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const openApiBuilt = () => {
     const key = JSON.stringify(routes.map((r) => capability(r)));
     if (built?.key !== key) {
-      const doc = buildOpenApi(routes, capability, prefix, bodyLimit);
+      const doc = buildOpenApi(routes, capability, opts.webhooks, prefix, bodyLimit);
       built = { key, doc, json: JSON.stringify(doc) };
     }
     return built;

@@ -3,6 +3,7 @@
  * background tasks and the migrations are concatenations of what they declare
  * (api/workspace-module.ts). Adding a module is its import and its entry here.
  */
+import type { DocumentedWebhooks } from '../api/openapi.js';
 import type { AnyRoute } from '../api/route-def.js';
 import type { WorkspaceModule } from '../api/workspace-module.js';
 import { accountsModule } from '../accounts/module.js';
@@ -16,6 +17,7 @@ import { reportsModule } from '../reports/module.js';
 import { walletModule } from '../wallet/module.js';
 import { watchesModule } from '../watches/module.js';
 import { webhooksModule } from '../webhooks/module.js';
+import { WEBHOOK_HEADERS, webhooksSection } from '../webhooks/openapi.js';
 
 // The background tasks start in this order too: the ingest before the delivery it triggers.
 export const MODULES: readonly WorkspaceModule[] = [
@@ -36,3 +38,6 @@ export const MODULES: readonly WorkspaceModule[] = [
 export const ROUTES: readonly AnyRoute[] = MODULES.flatMap((m) => m.routes ?? []);
 
 export const routeById = (operationId: string): AnyRoute | undefined => ROUTES.find((r) => r.operationId === operationId);
+
+/** The event messages openapi.json documents (the webhooks module's catalogue). */
+export const documentedWebhooks = (): DocumentedWebhooks => ({ messages: webhooksSection(), parameters: WEBHOOK_HEADERS });

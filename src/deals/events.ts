@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineEvent } from '../core/event-declaration.js';
-import { DEAL_STAGES, LOST_REASONS } from './stages.js';
+import { DEAL_STAGES, LOST_REASONS } from '../core/deal-stages.js';
 
 export const Deal = z
   .object({

@@ -6,7 +6,8 @@
  * for the ranking. The events of these changes are pipeline.ts's, in the same transaction.
  */
 import type { Kysely, Selectable } from 'kysely';
-import { canMove, type DealStage, type LostReason } from './stages.js';
+import type { DealStage, LostReason } from '../core/deal-stages.js';
+import { canMove } from './stages.js';
 import { sortableId } from '../db/ids.js';
 import type { Database } from '../db/database.js';
 import type { DealHistoryTable, DealsTable } from './tables.js';

@@ -3,7 +3,7 @@
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0005Deals } from './migrations/0005-deals.js';
-import type { DealStage, LostReason } from './stages.js';
+import type { DealStage, LostReason } from '../core/deal-stages.js';
 
 export interface DealsTable {
   id: string;
