@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EMAIL_MAX, isEmail, normaliseEmail } from './email.js';
-import { accountVisible } from '../accounts/store.js';
+import { accountVisible } from '../accounts/index.js';
 import { contactSuggestions, findContacts, getContact, storeContact, toContactView, updateContact } from './store.js';
 import { addContact } from './add-contact.js';
 import { newId } from '../db/ids.js';

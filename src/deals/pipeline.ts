@@ -8,9 +8,9 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { recordOutcome } from '../accounts/outcomes.js';
+import { recordOutcome } from '../accounts/index.js';
 import { sortableId } from '../db/ids.js';
-import { appendEvents } from '../webhooks/outbox.js';
+import { appendEvents } from '../webhooks/index.js';
 import { type Actor, type ChangeResult, type Deal, type DealFields, insertDeal, type StageMove, updateDealFields, writeDealStage } from './store.js';
 
 /** Creates a deal (version 1) for a store the caller has checked is visible, and emits `deal.created`. */

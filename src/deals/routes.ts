@@ -1,6 +1,6 @@
 /** Deals: the workspace's pipeline — deals on its visible stores, their stages, notes and history. */
 import { z } from 'zod';
-import { accountVisible } from '../accounts/store.js';
+import { accountVisible } from '../accounts/index.js';
 import { addDealNote, type ChangeResult, type Deal as DealView, getDeal, listDealHistory, listDealNotes, listDeals } from './store.js';
 import { createDeal, moveDealStage, updateDeal } from './pipeline.js';
 import { DEAL_STAGES, LOST_REASONS } from '../core/deal-stages.js';

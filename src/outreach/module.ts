@@ -1,7 +1,7 @@
 /** The outreach module: cadences, enrollments and the steps sent through the workspace's sender. */
 import type { WorkspaceModule } from '../api/workspace-module.js';
-import { onOutcomeRecorded } from '../accounts/outcomes.js';
-import { registerApprovalHandler } from '../wallet/approvals.js';
+import { onOutcomeRecorded } from '../accounts/index.js';
+import { registerApprovalHandler } from '../wallet/index.js';
 import { enrollmentApproval, stopOnClosedOutcome } from './rules.js';
 import { outreachRoutes } from './routes.js';
 import { runOutreach } from './task.js';

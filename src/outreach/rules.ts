@@ -1,6 +1,6 @@
 /** What other modules' changes do to outreach, registered from outreach/module.ts. */
-import type { OutcomeListener } from '../accounts/outcomes.js';
-import type { ApprovalHandler } from '../wallet/approvals.js';
+import type { OutcomeListener } from '../accounts/index.js';
+import type { ApprovalHandler } from '../wallet/index.js';
 import { activateEnrollment, cadenceSteps, getCadence, getEnrollment, stopEnrollment, stopStoreEnrollments } from './store.js';
 
 /** An enrollment waiting for an owner's approval of its charge (wallet/approvals.ts): approved, it starts its cadence; denied, it stops. */

@@ -1,6 +1,6 @@
 /** A growth report waiting for an owner's approval of its charge (wallet/approvals.ts): approved, it is queued; denied, it fails. */
 import { problemBody } from '../http/problems.js';
-import type { ApprovalHandler } from '../wallet/approvals.js';
+import type { ApprovalHandler } from '../wallet/index.js';
 import { failReport, releaseReport } from './store.js';
 
 export const reportApproval: ApprovalHandler = {

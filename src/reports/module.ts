@@ -1,6 +1,6 @@
 /** The reports module: growth reports, generated in the background from the published statistics. */
 import type { WorkspaceModule } from '../api/workspace-module.js';
-import { registerApprovalHandler } from '../wallet/approvals.js';
+import { registerApprovalHandler } from '../wallet/index.js';
 import { reportApproval } from './approval.js';
 import type { StatisticsSource } from './statistics.js';
 import { reportRoutes } from './routes.js';

@@ -1,6 +1,6 @@
 /** What the watch routes share: finding and locking a watch, the rules a change must pass, and the answers' shapes filled from rows. */
 import { z } from 'zod';
-import { countInMarket, visibleStoreIds } from '../accounts/ranking-reads.js';
+import { countInMarket, visibleStoreIds } from '../accounts/index.js';
 import {
   countWatchStores,
   getWatch,

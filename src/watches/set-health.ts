@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { appendEvents } from '../webhooks/outbox.js';
+import { appendEvents } from '../webhooks/index.js';
 import { type WatchRow, writeWatchHealth } from './store.js';
 import type { WatchHealth } from './types.js';
 

@@ -1,0 +1,6 @@
+/**
+ * The ingest module's public face (the loaded panel (store months, features, signals)): another module imports the ingest module only
+ * from here (test/layering.test.ts); compose/ reads its module.ts.
+ */
+export { latestStoreFeatures, pageStoreSignals, signalSummary, toFeatures, type StoreFeatures, type StoreSignal } from './store-history.js';
+export { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from './stores.js';
