@@ -2,7 +2,7 @@
  * The layering of src/, held by its import graph (dpdm, as in import-cycles.test.ts). Each rule
  * names the importers it covers, what they must never import and why; a failure lists every
  * offending import as `file → imported file`. Type-only imports count: a room that names another
- * room's types knows that room (the storage kernel naming an aggregate's row type knows the domain).
+ * room's types knows that room (the storage kernel naming a module's row type knows the domain).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ const RULES: Rule[] = [
   },
   {
     name: 'src/db imports only src/db and src/core, and no HTTP',
-    why: 'the storage kernel knows no domain (each aggregate adds its tables to db/database.ts from its tables.ts) and no transport',
+    why: 'the storage kernel knows no domain (each module adds its tables to db/database.ts from its tables.ts) and no transport',
     from: inside('db'),
     never: anyOf(outside('db', 'core'), HTTP),
   },
@@ -95,8 +95,8 @@ const RULES: Rule[] = [
     never: inside('commands'),
   },
   {
-    name: "an aggregate's event declarations (src/<aggregate>/events.ts) import only src/core and the vocabulary they name",
-    why: 'the webhooks catalog reads every declaration: one that imported its aggregate\'s logic would bring the aggregate (and its outbox import) along',
+    name: "a module's event declarations (src/<module>/events.ts) import only src/core and the vocabulary they name",
+    why: 'the webhooks catalog reads every declaration: one that imported its module\'s logic would bring the module (and its outbox import) along',
     from: anyOf((t) => /^src\/[^/]+\/events\.ts$/.test(t) && t !== 'src/webhooks/events.ts', inside('watches/types.ts')),
     never: outside('core'),
     // The health list, itself importing nothing in src.
@@ -104,7 +104,7 @@ const RULES: Rule[] = [
   },
   {
     name: 'no repository (store) or route table appends to the outbox',
-    why: "an event is emitted by its aggregate's logic in the transaction of the change (deals/pipeline.ts, contacts/add-contact.ts, watches/set-health.ts, accounts/refresh.ts), never on the side",
+    why: "an event is emitted by its module's logic in the transaction of the change (deals/pipeline.ts, contacts/add-contact.ts, watches/set-health.ts, accounts/refresh.ts), never on the side",
     from: (t) => /^src\/[^/]+\/([^/]+-)?(store|routes)\.ts$/.test(t),
     never: (t) => t === 'src/webhooks/outbox.ts',
   },

@@ -1,5 +1,5 @@
 /**
- * Table types of the accounts aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the accounts module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0002RankingHistory } from './migrations/0002-ranking-history.js';
@@ -164,7 +164,7 @@ export interface AccountsTables {
   model_weights: ModelWeightsTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const accountsMigrations = {
   '0002_ranking_history': m0002RankingHistory,
   '0003_accounts_version': m0003AccountsVersion,

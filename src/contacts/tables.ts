@@ -1,5 +1,5 @@
 /**
- * Table types of the contacts aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the contacts module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0006Contacts } from './migrations/0006-contacts.js';
@@ -50,7 +50,7 @@ export interface ContactsTables {
   ingested_contacts: IngestedContactsTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const contactsMigrations = {
   '0006_contacts': m0006Contacts,
 };

@@ -1,7 +1,7 @@
 /**
  * An event type declared once (STYLE.md "One declaration, many uses"): its name, when it fires,
- * the zod schema of its payload and an example of one. Each aggregate that emits events declares
- * them beside its code (src/<aggregate>/events.ts, files that import only zod and src/core); the
+ * the zod schema of its payload and an example of one. Each module that emits events declares
+ * them beside its code (src/<module>/events.ts, files that import only zod and src/core); the
  * catalog (webhooks/events.ts) concatenates them, and the outbox's types, openapi.json's
  * `webhooks`, the docs' examples and the shape tests are read from it.
  */

@@ -8,7 +8,7 @@
  *   so a caller composes several into one atomic write. importAccounts, which commits a large
  *   import in chunks, takes the Db; so does getOrCreateSetting until its caller passes db.kysely;
  * - a hot statement is one `sql` template run through prepared() (see prepared.ts);
- * - an invariant of an aggregate (e.g. every write of accounts rows bumps the workspace's
+ * - an invariant of a module (e.g. every write of accounts rows bumps the workspace's
  *   accounts_version) lives inside its exported writers, never in the caller.
  */
 import { stat } from 'node:fs/promises';
@@ -19,7 +19,7 @@ import { migrateToLatest, type Migrations } from './migrate.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
 import { DB_PATH } from '../core/defaults.js';
 
-/** An open database whose tables are DB (the workspace's: compose/database.ts). */
+/** An open database whose tables are DB (the workspace's: db/database.ts). */
 export interface Db<DB> {
   readonly kysely: Kysely<DB>;
   readonly dialect: 'sqlite' | 'postgres';

@@ -22,7 +22,7 @@ export interface KernelTables {
   leases: LeasesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const kernelMigrations = {
   '0015_leases': m0015Leases,
 };

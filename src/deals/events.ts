@@ -1,5 +1,5 @@
 /**
- * The deals aggregate's events (emitted by pipeline.ts, in the transaction of the change), and
+ * The deals module's events (emitted by pipeline.ts, in the transaction of the change), and
  * the deal as the API and these events show it. A leaf: zod, src/core and the stage vocabulary.
  */
 import { z } from 'zod';

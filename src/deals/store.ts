@@ -1,5 +1,5 @@
 /**
- * The pipeline's deals, their notes and their history. Every writer here keeps the aggregate's
+ * The pipeline's deals, their notes and their history. Every writer here keeps the module's
  * invariants in the caller's transaction: a change bumps `version` (checked in the UPDATE's
  * WHERE, so of two racing changes based on one version exactly one matches a row), writes its
  * history rows, and a creation or stage move records the outcome that makes it a learning label

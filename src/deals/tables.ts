@@ -1,5 +1,5 @@
 /**
- * Table types of the deals aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the deals module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0005Deals } from './migrations/0005-deals.js';
@@ -61,7 +61,7 @@ export interface DealsTables {
   deal_history: DealHistoryTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const dealsMigrations = {
   '0005_deals': m0005Deals,
 };

@@ -1,5 +1,5 @@
 /**
- * Table types of the ingest aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the ingest module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import type { SignalType } from '../core/signals.js';

@@ -1,5 +1,5 @@
 /**
- * Table types of the members aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the members module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0012MembersAuth } from './migrations/0012-members-auth.js';
@@ -60,7 +60,7 @@ export interface MembersTables {
   signin_throttle: SigninThrottleTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const membersMigrations = {
   '0012_members_auth': m0012MembersAuth,
   '0018_signin_throttle': m0018SigninThrottle,

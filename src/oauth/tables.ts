@@ -1,5 +1,5 @@
 /**
- * Table types of the oauth aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the oauth module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0020OauthGrants } from './migrations/0020-oauth-grants.js';

@@ -1,5 +1,5 @@
 /**
- * Table types of the outreach aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the outreach module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import type { Generated } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * The wallet aggregate: the wallet row (balance, plan, standing rules), the append-only ledger,
+ * The wallet module: the wallet row (balance, plan, standing rules), the append-only ledger,
  * the versioned price list, approvals and supervision entries. Money is integer minor units.
  * The balance column is the sum of the ledger's amounts: appendEntry() is the only writer of
  * either, and it writes both in the caller's transaction. The entry's order number, balance_after

@@ -1,5 +1,5 @@
 /**
- * Table types of the wallet aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the wallet module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0010Wallet } from './migrations/0010-wallet.js';
@@ -114,7 +114,7 @@ export interface WalletTables {
   supervision_entries: SupervisionEntriesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const walletMigrations = {
   '0010_wallet': m0010Wallet,
   '0013_money_invariants': m0013MoneyInvariants,

@@ -1,5 +1,5 @@
 /**
- * The watches aggregate's event (emitted by set-health.ts, in the transaction that changes the
+ * The watches module's event (emitted by set-health.ts, in the transaction that changes the
  * watch's health). A leaf: zod, src/core and the watch vocabulary.
  */
 import { z } from 'zod';

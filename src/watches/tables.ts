@@ -1,5 +1,5 @@
 /**
- * Table types of the watches aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the watches module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0007Watches } from './migrations/0007-watches.js';
@@ -74,7 +74,7 @@ export interface WatchesTables {
   watch_receipts: WatchReceiptsTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const watchesMigrations = {
   '0007_watches': m0007Watches,
 };

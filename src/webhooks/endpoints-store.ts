@@ -1,6 +1,6 @@
 /**
  * Event-notification endpoints (webhooks) of a workspace. Deletion is soft so the delivery log
- * keeps its endpoint. Secrets arrive here sealed (webhooks/secrets.ts); this module never sees a
+ * keeps its endpoint. Secrets arrive here sealed (outbound/secrets.ts); this file never sees a
  * plain one except insertWebhookEndpoint's default for callers that pass none.
  */
 import type { Kysely } from 'kysely';

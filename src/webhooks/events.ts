@@ -1,8 +1,8 @@
 /**
  * The catalog of event types a registered endpoint can receive (SPEC "Events"): the
- * declarations of the aggregates that emit events, concatenated. Each declaration (name, zod
- * payload, description, example) lives beside its aggregate in a file that imports only zod and
- * src/core, so reading the catalog brings no aggregate logic along. The outbox's types, the
+ * declarations of the modules that emit events, concatenated. Each declaration (name, zod
+ * payload, description, example) lives beside its module in a file that imports only zod and
+ * src/core, so reading the catalog brings no module's logic along. The outbox's types, the
  * webhook routes' list of types, openapi.json's `webhooks`, the docs' examples and the shape
  * tests all read this one list.
  */
@@ -27,7 +27,7 @@ export type EventType = Declaration['type'];
 /** The payload (`data`) of an event of type T, as its schema takes it. */
 export type EventData<T extends EventType> = z.input<Extract<Declaration, { type: T }>['payload']>;
 
-/** An event as the aggregates' logic appends it: a type and the payload its declaration allows. */
+/** An event as the modules' logic appends it: a type and the payload its declaration allows. */
 export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
 
 const byType = new Map<string, Declaration>(EVENTS.map((e) => [e.type, e]));

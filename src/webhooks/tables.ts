@@ -1,5 +1,5 @@
 /**
- * Table types of the webhooks aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the webhooks module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0008Webhooks } from './migrations/0008-webhooks.js';
@@ -33,7 +33,7 @@ export interface WebhookEndpointsTable {
   url: string;
   /** JSON array of event types, or null for all. */
   event_types: string | null;
-  /** Signing secret, encrypted (webhooks/secrets.ts); never returned after registration or rotation. */
+  /** Signing secret, encrypted (outbound/secrets.ts); never returned after registration or rotation. */
   secret: string;
   created_at: string;
   deleted_at: string | null;
@@ -104,7 +104,7 @@ export interface WebhooksTables {
   outbox_sequences: OutboxSequencesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const webhooksMigrations = {
   '0008_webhooks': m0008Webhooks,
   '0017_outbox_order': m0017OutboxOrder,
