@@ -67,3 +67,9 @@ export const ACCOUNT_EVENTS = [
     },
   }),
 ] as const;
+
+declare module '../core/event-declaration.js' {
+  interface EventCatalog {
+    accounts: typeof ACCOUNT_EVENTS;
+  }
+}

@@ -17,6 +17,7 @@ import { reportsModule } from '../reports/module.js';
 import { walletModule } from '../wallet/module.js';
 import { watchesModule } from '../watches/module.js';
 import { webhooksModule } from '../webhooks/module.js';
+import { EVENT_TYPES, EVENTS } from './events.js';
 import { WEBHOOK_HEADERS, webhooksSection } from '../webhooks/openapi.js';
 
 // The background tasks start in this order too: the ingest before the delivery it triggers.
@@ -30,7 +31,7 @@ export const MODULES: readonly WorkspaceModule[] = [
   reportsModule,
   outreachModule,
   ingestModule,
-  webhooksModule,
+  webhooksModule(EVENT_TYPES),
   oauthModule,
 ];
 
@@ -40,4 +41,4 @@ export const ROUTES: readonly AnyRoute[] = MODULES.flatMap((m) => m.routes ?? []
 export const routeById = (operationId: string): AnyRoute | undefined => ROUTES.find((r) => r.operationId === operationId);
 
 /** The event messages openapi.json documents (the webhooks module's catalogue). */
-export const documentedWebhooks = (): DocumentedWebhooks => ({ messages: webhooksSection(), parameters: WEBHOOK_HEADERS });
+export const documentedWebhooks = (): DocumentedWebhooks => ({ messages: webhooksSection(EVENTS), parameters: WEBHOOK_HEADERS });

@@ -42,3 +42,9 @@ export const CONTACT_EVENTS = [
     },
   }),
 ] as const;
+
+declare module '../core/event-declaration.js' {
+  interface EventCatalog {
+    contacts: typeof CONTACT_EVENTS;
+  }
+}

@@ -112,3 +112,9 @@ export const DEAL_EVENTS = [
     },
   }),
 ] as const;
+
+declare module '../core/event-declaration.js' {
+  interface EventCatalog {
+    deals: typeof DEAL_EVENTS;
+  }
+}

@@ -2,5 +2,4 @@
  * The webhooks module's public face (the outbox of events): another module imports the webhooks module only
  * from here (test/layering.test.ts); compose/ reads its module.ts.
  */
-export type { DomainEvent } from './events.js';
 export { appendEvents } from './outbox.js';

@@ -1,12 +1,13 @@
 /** The webhooks module: endpoints, the outbox of events and their signed delivery. */
 import type { WorkspaceModule } from '../api/workspace-module.js';
 import { createDeliverer } from './deliver.js';
-import { webhookRoutes } from './routes.js';
+import { type EventTypeList, webhookRoutes } from './routes.js';
 import { webhooksMigrations } from './tables.js';
 
-export const webhooksModule: WorkspaceModule = {
+/** Made by the composition with the event catalogue's types (compose/events.ts), which its routes accept. */
+export const webhooksModule = (eventTypes: EventTypeList): WorkspaceModule => ({
   migrations: webhooksMigrations,
-  routes: webhookRoutes,
+  routes: webhookRoutes(eventTypes),
   tasks: {
     // Fans events out and starts their sends, which run off the loop; stop() waits for them.
     deliver: ({ db, opts, trigger }) => {
@@ -16,7 +17,7 @@ export const webhooksModule: WorkspaceModule = {
       return { everyMs: opts.deliverEveryMs ?? 1_000, atStart: true, afterEveryWrite: true, run: async () => void (await d.pump()), stop: () => d.stop() };
     },
   },
-};
+});
 
 declare module '../api/tasks.js' {
   interface TaskNames {

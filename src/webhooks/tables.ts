@@ -5,7 +5,7 @@
 import { migration as m0008Webhooks } from './migrations/0008-webhooks.js';
 import { migration as m0017OutboxOrder } from './migrations/0017-outbox-order.js';
 import type { Generated, Selectable } from 'kysely';
-import type { EventType } from './events.js';
+import type { EventType } from '../core/event-declaration.js';
 
 /** Events written in the same transaction as the change that causes them. */
 /** The last number given to an event of the workspace (webhooks/outbox.ts). */

@@ -15,7 +15,7 @@ import { DEFAULT_LIMITS } from '../../src/api/rate-limit.js';
 import { ROUTES } from '../../src/compose/modules.js';
 import { isMutating } from '../../src/api/route-def.js';
 import { METRICS, PAGES } from '../../src/stats/registry.js';
-import { EVENT_TYPES } from '../../src/webhooks/events.js';
+import { EVENT_TYPES } from '../../src/compose/events.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN } from '../../src/api/schemas.js';
 import { ACCESS_CHOICES, SCOPES } from '../../src/api/scopes.js';
 import { PROBLEM_KINDS } from '../../src/http/problems.js';

@@ -32,7 +32,7 @@ import { SCOPES } from '../../src/api/scopes.js';
 import { parseAccountsNdjson } from '../../src/commands/admin-accounts.js';
 import { documentedWebhooks, ROUTES } from '../../src/compose/modules.js';
 import { PROBLEM_BASE, PROBLEM_CONTENT_TYPE, PROBLEM_KINDS } from '../../src/http/problems.js';
-import { EVENT_TYPES } from '../../src/webhooks/events.js';
+import { EVENT_TYPES } from '../../src/compose/events.js';
 import { type CodeBlock, type Curl, ELIDED, at, codeBlocks, curls, transcript, withElisions } from '../helpers/doc-examples.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApiApp } from '../../src/compose/api-app.js';
 import type { Db } from '../../src/compose/database.js';
 import { appendUncheckedEvents, type NewEvent } from '../../src/webhooks/outbox.js';
-import type { EventType } from '../../src/webhooks/events.js';
+import type { EventType } from '../../src/compose/events.js';
 import { createDeliverer, type Deliverer, type DelivererOptions } from '../../src/webhooks/deliver.js';
 import type { OutboundRuntime } from '../../src/outbound/runtime.js';
 import { webhookRuntime } from '../../src/webhooks/runtime.js';

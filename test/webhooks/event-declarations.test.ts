@@ -1,5 +1,5 @@
 /**
- * Each event type is one declaration (src/<aggregate>/events.ts, gathered by webhooks/events.ts):
+ * Each event type is one declaration (src/<module>/events.ts, gathered by compose/events.ts):
  * its example is a payload its schema takes member for member, docs/webhooks.md shows exactly
  * that example for every type, and openapi.json's `webhooks` has one entry per type whose body
  * is the delivered message with the declared payload schema. What is really emitted is held to
@@ -11,7 +11,7 @@ import { capabilityReader } from '../../src/api/capabilities.js';
 import { docsPage } from '../../src/api/docs-page.js';
 import { buildOpenApi } from '../../src/api/openapi.js';
 import { jsonSchema } from '../../src/api/schemas.js';
-import { EVENT_TYPES, EVENTS, eventDeclaration } from '../../src/webhooks/events.js';
+import { EVENT_TYPES, EVENTS, eventDeclaration } from '../../src/compose/events.js';
 import { documentedWebhooks, ROUTES } from '../../src/compose/modules.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
