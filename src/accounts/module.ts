@@ -1,10 +1,19 @@
 /** The accounts module: scored accounts, their statuses, the profile and outcomes, and the re-ranking that learns from them. */
 import type { WorkspaceModule } from '../api/workspace-module.js';
+import { onDealStage } from '../deals/index.js';
+import { answerStoreVisibility } from '../workspaces/visibility.js';
+import { recordDealLabel } from './deal-labels.js';
 import { outcomeRoutes } from './outcome-routes.js';
 import { profileRoutes } from './profile-routes.js';
 import { startRefresher } from './refresher.js';
 import { accountRoutes } from './routes.js';
 import { accountsMigrations } from './tables.js';
+import { accountVisible } from './store.js';
+
+// The deals and contacts modules ask whether a store is one of the workspace's accounts.
+answerStoreVisibility(accountVisible);
+// A deal's stage is a learning label, like a recorded outcome.
+onDealStage(recordDealLabel);
 
 export const accountsModule: WorkspaceModule = {
   migrations: accountsMigrations,

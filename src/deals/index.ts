@@ -3,4 +3,5 @@
  * from here (test/layering.test.ts); compose/ reads its module.ts.
  */
 export { Deal } from './events.js';
+export { onDealStage, type StageListener } from './pipeline.js';
 export { dealsOfStore } from './store.js';

@@ -1,6 +1,6 @@
 /** Deals: the workspace's pipeline — deals on its visible stores, their stages, notes and history. */
 import { z } from 'zod';
-import { accountVisible } from '../accounts/index.js';
+import { storeVisible } from '../workspaces/visibility.js';
 import { addDealNote, type ChangeResult, type Deal as DealView, getDeal, listDealHistory, listDealNotes, listDeals } from './store.js';
 import { createDeal, moveDealStage, updateDeal } from './pipeline.js';
 import { DEAL_STAGES, LOST_REASONS } from '../core/deal-stages.js';
@@ -191,7 +191,7 @@ export const dealRoutes = [
     status: 201,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, body, now }) {
-      if (!(await accountVisible(tx, workspace.id, body.store_id))) throw new ApiProblem('not-found', `No account "${body.store_id}" in this workspace.`);
+      if (!(await storeVisible(tx, workspace.id, body.store_id))) throw new ApiProblem('not-found', `No account "${body.store_id}" in this workspace.`);
       const deal = await createDeal(
         tx,
         workspace.id,
