@@ -7,7 +7,6 @@ import { outcomeRoutes } from './outcome-routes.js';
 import { profileRoutes } from './profile-routes.js';
 import { startRefresher } from './refresher.js';
 import { accountRoutes } from './routes.js';
-import { accountsMigrations } from './tables.js';
 import { accountVisible } from './store.js';
 
 // The deals and contacts modules ask whether a store is one of the workspace's accounts.
@@ -16,7 +15,6 @@ answerStoreVisibility(accountVisible);
 onDealStage(recordDealLabel);
 
 export const accountsModule: WorkspaceModule = {
-  migrations: accountsMigrations,
   routes: [...accountRoutes, ...profileRoutes, ...outcomeRoutes],
   tasks: {
     // Re-ranks each workspace whose inputs moved, off the request thread when it can be (refresher.ts).

@@ -1,11 +1,11 @@
 /**
  * What a module of the workspace half (accounts, deals, contacts, …) hands the composition, from
- * its module.ts: its REST operations (`routes`, in documentation order), its background tasks
- * (`tasks`, named in api/tasks.ts) and the migrations of its tables (`migrations`; its tables.ts
- * adds their types to db/database.ts). compose/modules.ts lists the modules; the route table,
- * the background loop and the migrations are concatenations of what they declare.
+ * its module.ts: its REST operations (`routes`, in documentation order) and its background tasks
+ * (`tasks`, named in api/tasks.ts). compose/modules.ts lists the modules; the route table and the
+ * background loop are concatenations of what they declare. Its tables (tables.ts: their types,
+ * added to db/database.ts, and their migrations) are listed in compose/database.ts, which opening
+ * a database reads without loading any module's operations.
  */
-import type { Migrations } from '../db/migrate.js';
 import type { AnyRoute } from './route-def.js';
 import type { TaskFactory, TaskName } from './tasks.js';
 
@@ -14,6 +14,4 @@ export interface WorkspaceModule {
   readonly routes?: readonly AnyRoute[];
   /** Its background tasks, by name. */
   readonly tasks?: Partial<Record<TaskName, TaskFactory>>;
-  /** The migrations of its tables, by the key each is recorded under. */
-  readonly migrations?: Migrations;
 }

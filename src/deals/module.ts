@@ -1,6 +1,5 @@
 /** The deals module: the pipeline of deals, their notes and stage history. */
 import type { WorkspaceModule } from '../api/workspace-module.js';
 import { dealRoutes } from './routes.js';
-import { dealsMigrations } from './tables.js';
 
-export const dealsModule: WorkspaceModule = { routes: dealRoutes, migrations: dealsMigrations };
+export const dealsModule: WorkspaceModule = { routes: dealRoutes };

@@ -1,5 +1,4 @@
-/** The oauth module: the assistant connector's clients, grants and tokens. */
+/** The oauth module: the assistant connector's clients, grants and tokens. Its tables are opened with the others (compose/database.ts); it has no operation or task of its own. */
 import type { WorkspaceModule } from '../api/workspace-module.js';
-import { oauthMigrations } from './tables.js';
 
-export const oauthModule: WorkspaceModule = { migrations: oauthMigrations };
+export const oauthModule: WorkspaceModule = {};

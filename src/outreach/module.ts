@@ -5,7 +5,6 @@ import { registerApprovalHandler } from '../wallet/index.js';
 import { enrollmentApproval, stopOnClosedOutcome } from './rules.js';
 import { outreachRoutes } from './routes.js';
 import { runOutreach } from './task.js';
-import { outreachMigrations } from './tables.js';
 
 // An owner's decision on a charge this module's work waits for.
 registerApprovalHandler('outreach_enrollment', enrollmentApproval);
@@ -13,7 +12,6 @@ registerApprovalHandler('outreach_enrollment', enrollmentApproval);
 onOutcomeRecorded(stopOnClosedOutcome);
 
 export const outreachModule: WorkspaceModule = {
-  migrations: outreachMigrations,
   routes: outreachRoutes,
   tasks: {
     // Signs its sends as webhook deliveries are signed: it runs where webhooks are delivered.

@@ -64,8 +64,10 @@ export function registerApprovalHandler(kind: string, h: ApprovalHandler): void 
 }
 
 const pending = (a: ApprovalRow): { handler: ApprovalHandler; resource: PendingResource } | undefined => {
-  const handler = a.resource_kind ? handlers.get(a.resource_kind) : undefined;
-  if (!handler || !a.resource_id) return undefined;
+  if (!a.resource_kind || !a.resource_id) return undefined;
+  const handler = handlers.get(a.resource_kind);
+  // A decision must never pass over work waiting for it: the process lacks the module's registration.
+  if (!handler) throw new Error(`no approval handler for ${a.resource_kind} (its module registers one from its module.ts; load compose/modules.ts)`);
   return { handler, resource: { approvalId: a.id, workspaceId: a.workspace_id, resourceId: a.resource_id } };
 };
 

@@ -2,10 +2,8 @@
 import type { WorkspaceModule } from '../api/workspace-module.js';
 import { walletRoutes } from './routes.js';
 import { runStatements } from './statements.js';
-import { walletMigrations } from './tables.js';
 
 export const walletModule: WorkspaceModule = {
-  migrations: walletMigrations,
   routes: walletRoutes,
   tasks: {
     // A closed month is billed once (the ledger's unique cause), so several servers may all run it.

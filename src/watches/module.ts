@@ -2,10 +2,8 @@
 import type { WorkspaceModule } from '../api/workspace-module.js';
 import { evaluateWatches } from './evaluate.js';
 import { watchRoutes } from './routes.js';
-import { watchesMigrations } from './tables.js';
 
 export const watchesModule: WorkspaceModule = {
-  migrations: watchesMigrations,
   routes: watchRoutes,
   tasks: {
     // After the refresh (its in-market accounts are what the managed watch holds).

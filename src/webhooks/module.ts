@@ -2,11 +2,9 @@
 import type { WorkspaceModule } from '../api/workspace-module.js';
 import { createDeliverer } from './deliver.js';
 import { type EventTypeList, webhookRoutes } from './routes.js';
-import { webhooksMigrations } from './tables.js';
 
 /** Made by the composition with the event catalogue's types (compose/events.ts), which its routes accept. */
 export const webhooksModule = (eventTypes: EventTypeList): WorkspaceModule => ({
-  migrations: webhooksMigrations,
   routes: webhookRoutes(eventTypes),
   tasks: {
     // Fans events out and starts their sends, which run off the loop; stop() waits for them.
