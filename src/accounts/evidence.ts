@@ -5,7 +5,7 @@
  * the evidence the import wrote (accounts/imported.ts): already weighed, its contributions add up too.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { explain, type StoredEvidence } from './model.js';
 
 /** Weights of the models this process has read, by workspace and version (a refit is a new version). */

@@ -6,9 +6,8 @@ import { type Kysely, sql } from 'kysely';
 import type { RecentSignal, StoreSnapshot } from './model.js';
 import { SIGNAL_WINDOW } from './prior.js';
 import { previousMonth } from '../core/panel-contract.js';
-import type { Database } from '../compose/database.js';
-import { toFeatures } from '../ingest/store-history.js';
-import { visibleStoreMonths, visibleStoreSignals } from '../ingest/stores.js';
+import type { Database } from '../db/database.js';
+import { toFeatures, visibleStoreMonths, visibleStoreSignals } from '../ingest/index.js';
 
 /** Every store's latest ingested month with the signals of the last SIGNAL_WINDOW months (newest first). */
 export async function loadSnapshots(q: Kysely<Database>, latestMonth: string): Promise<StoreSnapshot[]> {

@@ -20,7 +20,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { benchObserved } from './api-observed.js';
 import { type LoadPlan, type OpFigures, runLoad } from './load.js';
 import { bareServer, capturePage, type PhaseTimes, profileCpu, timePhases } from './api-profile.js';
@@ -189,9 +189,10 @@ async function onPostgres(databaseUrl: string, bench: (db: Db) => Promise<{ meas
  * for n keys that read accounts or record outcomes.
  */
 export async function seedBenchWorkspace(db: Db, now: Date): Promise<{ issue: (n: number, access: 'read' | 'write') => Promise<string[]> }> {
-  const { issueApiKey } = await import('../api/issue-key.js');
+  const { issueApiKey } = await import('../members/issue-key.js');
   const { importAccounts } = await import('../accounts/store.js');
-  const { createWorkspace, upsertMember } = await import('../workspaces/store.js');
+  const { createWorkspace } = await import('../workspaces/store.js');
+  const { upsertMember } = await import('../members/store.js');
   const ws = await createWorkspace(db.kysely, 'bench', now);
   await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', now);
   await importAccounts(

@@ -10,7 +10,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { prepared, runBulk } from '../db/prepared.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { IngestedMonthsTable, StoreMonthsTable, StoreSignalsTable } from './tables.js';
 
 export type IngestedMonth = IngestedMonthsTable;
