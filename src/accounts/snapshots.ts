@@ -3,10 +3,10 @@
  * signals, only from the runs ingested_months makes visible (a month being loaded is not seen).
  *
  * A million stores are read a month at a time, newest first, through the store rows' primary key
- * (run, store): the newest month whole, and from each older one only the stores no newer month
- * has (their ids read first). So the read is proportional to the stores, not to every month the
- * panel keeps, with no sort of the whole panel; the rows' repeated texts (country, category,
- * plan, months) and empty lists are shared, so a million snapshots hold less of the heap.
+ * (run, store) in parts of ROWS_PER_READ: the newest month whole, and from each older one only the
+ * stores no newer month has. No sort of the whole panel, and no part's rows outlive it; the rows'
+ * repeated texts (country, category, plan, months) and empty lists are shared, so a million
+ * snapshots hold less of the heap.
  */
 import { type Kysely, sql } from 'kysely';
 import type { RecentSignal, StoreSnapshot } from './model.js';
@@ -19,44 +19,55 @@ import { ingestedMonths, visibleStoreSignals } from '../ingest/stores.js';
 
 type StoreRow = Omit<StoreMonthsTable, 'run_id'>;
 
-/** Store ids a query names at once. */
-const IDS_PER_QUERY = 500;
+/** Store rows read at once: the rows of one read die young, only the snapshots stay. */
+const ROWS_PER_READ = 20_000;
 
 /** Every store's latest ingested month with the signals of the last SIGNAL_WINDOW months (newest first). */
 export async function loadSnapshots(q: Kysely<Database>, latestMonth: string): Promise<StoreSnapshot[]> {
   const months = (await ingestedMonths(q)).filter((m) => m.month <= latestMonth).reverse();
   const shared = sharedValues();
   const out: StoreSnapshot[] = [];
-  const seen = new Set<string>();
   for (const [i, m] of months.entries()) {
-    let rows: StoreRow[];
-    if (i === 0) rows = await storeRows(q, m.month, m.run_id);
-    else {
-      const ids = await prepared(q, sql<{ store_id: string }>`select store_id from store_months where run_id = ${m.run_id}`);
-      const missing = ids.map((r) => r.store_id).filter((id) => !seen.has(id));
-      rows = [];
-      for (let j = 0; j < missing.length; j += IDS_PER_QUERY) rows.push(...(await storeRows(q, m.month, m.run_id, missing.slice(j, j + IDS_PER_QUERY))));
-    }
-    for (const r of rows) {
-      seen.add(r.store_id);
-      out.push(snapshotOf(r, shared));
+    let after = '';
+    for (;;) {
+      const rows = await storeRows(q, m.month, m.run_id, after, i > 0);
+      for (const r of rows) out.push(snapshotOf(r, shared));
+      if (rows.length < ROWS_PER_READ) break;
+      after = rows[rows.length - 1].store_id;
     }
   }
-  if (!out.every((x, k) => k === 0 || out[k - 1].store_id < x.store_id)) out.sort((a, b) => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
-  const byStore = await recentSignals(q, latestMonth);
-  for (const s of out) s.signals = byStore.get(s.store_id) ?? [];
+  if (!out.every((x, k) => k === 0 || out[k - 1].store_id < x.store_id)) out.sort(byStoreId);
+  // Both in store_id order (the signals sorted here as the snapshots are: a database's collation
+  // may order text otherwise; the sort is stable, so each store's keep their order): each
+  // store's signals found by walking the two side by side.
+  const signals = (await recentSignals(q, latestMonth)).sort(byStoreId);
+  let j = 0;
+  for (const s of out) {
+    while (j < signals.length && signals[j].store_id < s.store_id) j++;
+    while (j < signals.length && signals[j].store_id === s.store_id) {
+      const { store_id: _, ...signal } = signals[j++];
+      s.signals.push(signal);
+    }
+  }
   return out;
 }
 
-/** The month's store rows of its visible run (all, or those of `ids`), in store_id order. */
-async function storeRows(q: Kysely<Database>, month: string, runId: string, ids?: readonly string[]): Promise<StoreRow[]> {
+const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
+
+/**
+ * The next ROWS_PER_READ store rows of the month's visible run after store `after`, in store_id
+ * order; `older`: only stores no newer visible month has.
+ */
+async function storeRows(q: Kysely<Database>, month: string, runId: string, after: string, older: boolean): Promise<StoreRow[]> {
   return prepared(
     q,
     sql<StoreRow>`select sm.month, sm.store_id, sm.domain, sm.country, sm.category, sm.plan, sm.created_month, sm.product_count, sm.monthly_visits,
         sm.est_monthly_revenue_usd, sm.apps, sm.ads, sm.agentic
       from store_months sm join ingested_months im on im.month = sm.month and im.run_id = sm.run_id
-      where sm.run_id = ${runId} and sm.month = ${month} ${ids ? sql`and sm.store_id in (${sql.join(ids)})` : sql``}
-      order by sm.store_id`,
+      where sm.run_id = ${runId} and sm.month = ${month} and sm.store_id > ${after}
+        ${older ? sql`and not exists (select 1 from store_months n join ingested_months nm on nm.month = n.month and nm.run_id = n.run_id where n.store_id = sm.store_id and n.month > ${month})` : sql``}
+      order by sm.store_id
+      limit ${ROWS_PER_READ}`,
   );
 }
 
@@ -104,11 +115,11 @@ function snapshotOf(r: StoreRow, shared: ReturnType<typeof sharedValues>): Store
   };
 }
 
-/** The signals of the last SIGNAL_WINDOW months up to latestMonth, by store, each store's newest first (then by id). */
-async function recentSignals(q: Kysely<Database>, latestMonth: string): Promise<Map<string, RecentSignal[]>> {
+/** The signals of the last SIGNAL_WINDOW months up to latestMonth, by store_id, each store's newest first (then by id). */
+async function recentSignals(q: Kysely<Database>, latestMonth: string): Promise<(RecentSignal & { store_id: string })[]> {
   let from = latestMonth;
   for (let i = 1; i < SIGNAL_WINDOW; i++) from = previousMonth(from);
-  const signals = await visibleStoreSignals(q)
+  return visibleStoreSignals(q)
     .select(['ss.id', 'ss.store_id', 'ss.month', 'ss.type', 'ss.subject', 'ss.strength', 'ss.detail'])
     .where('ss.month', '>=', from)
     .where('ss.month', '<=', latestMonth)
@@ -116,11 +127,4 @@ async function recentSignals(q: Kysely<Database>, latestMonth: string): Promise<
     .orderBy('ss.month', 'desc')
     .orderBy('ss.id')
     .execute();
-  const byStore = new Map<string, RecentSignal[]>();
-  for (const { store_id, ...signal } of signals) {
-    const arr = byStore.get(store_id) ?? [];
-    arr.push(signal);
-    byStore.set(store_id, arr);
-  }
-  return byStore;
 }
