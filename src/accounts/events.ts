@@ -1,5 +1,5 @@
 /**
- * The accounts aggregate's events: what a re-ranking (refresh.ts) changed in the in-market list,
+ * The accounts module's events: what a re-ranking (refresh.ts) changed in the in-market list,
  * written in the transaction that makes the new ranking current. A leaf: zod and src/core only.
  */
 import { z } from 'zod';
@@ -67,3 +67,9 @@ export const ACCOUNT_EVENTS = [
     },
   }),
 ] as const;
+
+declare module '../core/event-declaration.js' {
+  interface EventCatalog {
+    accounts: typeof ACCOUNT_EVENTS;
+  }
+}

@@ -10,7 +10,7 @@
  * rows written before).
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { explain, type StoredEvidence } from './model.js';
 
 /** Weights of the models this process has read, by workspace and version (a refit is a new version). */

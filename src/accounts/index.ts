@@ -1,27 +1,9 @@
-/** The accounts aggregate: scored accounts, their statuses, the profile and outcomes, and the re-ranking that learns from them. */
-import type { Aggregate } from '../compose/aggregate.js';
-import { outcomeRoutes } from './outcome-routes.js';
-import { profileRoutes } from './profile-routes.js';
-import { startRefresher } from './refresher.js';
-import { accountRoutes } from './routes.js';
-
-export const accounts: Aggregate = {
-  routes: [...accountRoutes, ...profileRoutes, ...outcomeRoutes],
-  tasks: {
-    // Re-ranks each workspace whose inputs moved, off the request thread when it can be (refresher.ts).
-    refresh: ({ db, opts, trigger }) => {
-      const refresher = startRefresher(db, opts.metrics);
-      return {
-        everyMs: opts.everyMs ?? 5_000,
-        run: async (stopping) => {
-          for (const [ws, r] of await refresher.refreshAll(opts.now(), stopping)) {
-            if (r.refreshed) opts.log(`re-ranked workspace ${ws}: ${r.accounts} accounts, ${r.in_market} in market (${r.explore} exploring), ${r.labels} labels, model v${r.model_version}`);
-          }
-          // A re-ranking writes store.* events: send them now, not on the next periodic turn.
-          trigger('deliver');
-        },
-        stop: () => refresher.close(),
-      };
-    },
-  },
-};
+/**
+ * The accounts module's public face (scored accounts, their statuses, outcomes and the ranking reads): another module imports the accounts module only
+ * from here (test/layering.test.ts); compose/ reads its module.ts.
+ */
+export { rowsEvidence } from './evidence.js';
+export { onOutcomeRecorded, recordOutcome, type OutcomeListener } from './outcomes.js';
+export { countInMarket, inMarketStoreIds, visibleStoreIds } from './ranking-reads.js';
+export { NO_OUTREACH } from './statuses.js';
+export { accountStatus, accountVisible, getAccount, lockAccount, lockAccountStatus } from './store.js';

@@ -1,6 +1,6 @@
 /** The database edge of the model insights (accounts/insights.ts): reads the model, outcomes and evidence it needs. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { modelWeights, unpackEvidence } from './evidence.js';
 import { backtest, type LabelledInputs, type ModelInsightsBody, posteriorSd, topWeights } from './insights.js';
 import { labelsOf } from './labels.js';

@@ -13,7 +13,7 @@
  */
 import { FLOOR } from '../stats/floor.js';
 import { z } from 'zod';
-import type { DealStage } from '../deals/stages.js';
+import type { DealStage } from '../core/deal-stages.js';
 import { curvature, posteriorCovariance } from './fit.js';
 import { labelOf, PRIOR, priorOf } from './prior.js';
 import { cholesky } from './linalg.js';

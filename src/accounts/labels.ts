@@ -4,7 +4,7 @@
  * (the account engaged), weighted by how far the conversation got. A store's latest outcome is
  * its label.
  */
-import type { DealStage } from '../deals/stages.js';
+import type { DealStage } from '../core/deal-stages.js';
 import type { Label } from './model.js';
 
 export const LABELS: Record<DealStage, { y: number; weight: number }> = {

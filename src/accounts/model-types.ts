@@ -3,7 +3,7 @@
  * the starting weighting and the wording; fit.ts: the fit) so that none of them imports another
  * for a type.
  */
-import type { StoreFeatures, StoreSignal } from '../ingest/store-history.js';
+import type { StoreFeatures, StoreSignal } from '../ingest/index.js';
 
 /** Prior mean and standard deviation of one weight. */
 export interface PriorEntry {

@@ -1,9 +1,8 @@
 /** Outcomes: operator decisions written back; each one becomes a learning label. */
 import { z } from 'zod';
-import { stopStoreEnrollments } from '../outreach/store.js';
 import { newId } from '../db/ids.js';
-import { insertOutcome } from './outcomes-store.js';
-import { DEAL_STAGES, LOST_REASONS } from '../deals/stages.js';
+import { recordOutcome } from './outcomes.js';
+import { DEAL_STAGES, LOST_REASONS } from '../core/deal-stages.js';
 import { defineRoute } from '../api/route-def.js';
 
 /** SPEC's Outcome table, including the conditional lost_reason / lost_reason_other; unknown fields ⇒ 400. */
@@ -62,21 +61,26 @@ export const outcomeRoutes = [
     response: RecordedOutcome,
     problems: [400, 409],
     async handler({ tx, workspace, key, body, now }) {
-      const row = await insertOutcome(tx, {
-        id: newId('out'),
-        workspace_id: workspace.id,
-        api_key_id: key.id,
-        store_id: body.store_id,
-        action: body.action,
-        value: body.value ?? null,
-        occurred_at: body.occurred_at ?? null,
-        note: body.note ?? null,
-        lost_reason: body.lost_reason ?? null,
-        lost_reason_other: body.lost_reason_other ?? null,
-        recorded_at: now.toISOString(),
-      });
-      // A won or lost outcome ends the store's outreach, in the same transaction.
-      if (body.action === 'won' || body.action === 'lost') await stopStoreEnrollments(tx, workspace.id, body.store_id, `outcome ${row.id} ${body.action}`, now);
+      const id = newId('out');
+      // A won or lost outcome ends the store's outreach, in the same transaction (outreach/module.ts).
+      const row = await recordOutcome(
+        tx,
+        {
+          id,
+          workspace_id: workspace.id,
+          api_key_id: key.id,
+          store_id: body.store_id,
+          action: body.action,
+          value: body.value ?? null,
+          occurred_at: body.occurred_at ?? null,
+          note: body.note ?? null,
+          lost_reason: body.lost_reason ?? null,
+          lost_reason_other: body.lost_reason_other ?? null,
+          recorded_at: now.toISOString(),
+        },
+        `outcome ${id} ${body.action}`,
+        now,
+      );
       const { workspace_id: _w, api_key_id: _k, deal_id: _d, ...rest } = row;
       return { status: 200, body: { object: 'outcome' as const, ...rest } };
     },

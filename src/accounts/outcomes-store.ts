@@ -1,7 +1,7 @@
 /** Recorded outcomes: the learning labels of a workspace. */
 import { type Kysely, sql } from 'kysely';
 import { prepared } from '../db/prepared.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { OutcomeRow } from './tables.js';
 
 /** What the ranking current at recording time said about the store (outcomes-store fills it in). */

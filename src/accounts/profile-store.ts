@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { Profile } from './profile.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 
 export interface WorkspaceProfile {
   workspace_id: string;

@@ -8,7 +8,7 @@ import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { AccountsTable, RankingDetailsTable, RankingsTable } from './tables.js';
 
 /** True when version v of the workspace's ranking can still be walked. */

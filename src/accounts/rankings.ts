@@ -18,10 +18,10 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { lockRows } from '../db/locks.js';
 import { runBulk } from '../db/prepared.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { RankingDetailsTable } from './tables.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;

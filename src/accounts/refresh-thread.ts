@@ -6,7 +6,8 @@
  */
 import { constants, setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
-import { openDatabase, type Db, type OpenDatabaseOptions } from '../compose/database.js';
+import type { Db } from '../db/database.js';
+import { openSqlDatabase, type OpenDatabaseOptions } from '../db/index.js';
 import { refreshLeased, type RefreshResult } from './refresh.js';
 
 export type RefreshTask = { kind: 'refresh'; now: string; workspaceId: string } | { kind: 'close' };
@@ -27,6 +28,7 @@ export default async function refreshTask(task: RefreshTask): Promise<RefreshRes
     opened = undefined;
     return null;
   }
-  opened ??= openDatabase(workerData as OpenDatabaseOptions);
+  // The process that started this thread opened (and migrated) the database first.
+  opened ??= openSqlDatabase(workerData as OpenDatabaseOptions);
   return (await refreshLeased(await opened, task.workspaceId, new Date(task.now))) ?? null;
 }

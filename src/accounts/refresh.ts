@@ -8,18 +8,17 @@
  */
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { Db } from '../compose/database.js';
+import type { Db, Database } from '../db/database.js';
 import { withLease } from '../db/leases.js';
-import { appendEvents } from '../webhooks/outbox.js';
-import type { DomainEvent } from '../webhooks/events.js';
+import type { DomainEvent } from '../core/event-declaration.js';
+import { appendEvents } from '../webhooks/index.js';
 import { currentRanking, detailSignals, rankingHead } from './ranking-reads.js';
 import { type DetailRow, type DetailSource, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
-import type { Database } from '../compose/database.js';
 import { packEvidence } from './evidence.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
 import { loadSnapshots } from './snapshots.js';
-import { ingestedMonths } from '../ingest/stores.js';
+import { ingestedMonths } from '../ingest/index.js';
 import { labelsOf } from './labels.js';
 import { fit, logitSds, posteriorCovariance } from './fit.js';
 import { inputSpace, logitsOf, sigmoid, storedEvidence, termMatrix, terms, termsAt, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type TermMatrix } from './model.js';

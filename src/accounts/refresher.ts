@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { Piscina } from 'piscina';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { builtWorkerPath } from '../core/threads.js';
 import { refreshLeased, type RefreshResult, workspaceIds } from './refresh.js';
 import type { RefreshTask } from './refresh-thread.js';

@@ -15,7 +15,7 @@
  * Pure: keys, wording and which inputs exist; the weights are fit.ts's, the priors prior.ts's.
  */
 import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
-import type { StoreSignal } from '../ingest/store-history.js';
+import type { StoreSignal } from '../ingest/index.js';
 
 type RecentSignal = Omit<StoreSignal, 'store_id'>;
 

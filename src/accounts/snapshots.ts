@@ -8,16 +8,12 @@
  * repeated texts (country, category, plan, months) and empty lists are shared, so a million
  * snapshots hold less of the heap.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { RecentSignal, StoreSnapshot } from './model.js';
 import { SIGNAL_WINDOW } from './prior.js';
 import { previousMonth } from '../core/panel-contract.js';
-import type { Database } from '../compose/database.js';
-import { prepared } from '../db/prepared.js';
-import type { StoreMonthsTable } from '../ingest/tables.js';
-import { ingestedMonths, visibleStoreSignals } from '../ingest/stores.js';
-
-type StoreRow = Omit<StoreMonthsTable, 'run_id'>;
+import type { Database } from '../db/database.js';
+import { ingestedMonths, storeRowsOfMonth, type StoreMonthText, visibleStoreSignals } from '../ingest/index.js';
 
 /** Store rows read at once: the rows of one read die young, only the snapshots stay. */
 const ROWS_PER_READ = 20_000;
@@ -30,7 +26,7 @@ export async function loadSnapshots(q: Kysely<Database>, latestMonth: string): P
   for (const [i, m] of months.entries()) {
     let after = '';
     for (;;) {
-      const rows = await storeRows(q, m.month, m.run_id, after, i > 0);
+      const rows = await storeRowsOfMonth(q, { month: m.month, runId: m.run_id, after, limit: ROWS_PER_READ, olderOnly: i > 0 });
       for (const r of rows) out.push(snapshotOf(r, shared));
       if (rows.length < ROWS_PER_READ) break;
       after = rows[rows.length - 1].store_id;
@@ -53,23 +49,6 @@ export async function loadSnapshots(q: Kysely<Database>, latestMonth: string): P
 }
 
 const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
-
-/**
- * The next ROWS_PER_READ store rows of the month's visible run after store `after`, in store_id
- * order; `older`: only stores no newer visible month has.
- */
-async function storeRows(q: Kysely<Database>, month: string, runId: string, after: string, older: boolean): Promise<StoreRow[]> {
-  return prepared(
-    q,
-    sql<StoreRow>`select sm.month, sm.store_id, sm.domain, sm.country, sm.category, sm.plan, sm.created_month, sm.product_count, sm.monthly_visits,
-        sm.est_monthly_revenue_usd, sm.apps, sm.ads, sm.agentic
-      from store_months sm join ingested_months im on im.month = sm.month and im.run_id = sm.run_id
-      where sm.run_id = ${runId} and sm.month = ${month} and sm.store_id > ${after}
-        ${older ? sql`and not exists (select 1 from store_months n join ingested_months nm on nm.month = n.month and nm.run_id = n.run_id where n.store_id = sm.store_id and n.month > ${month})` : sql``}
-      order by sm.store_id
-      limit ${ROWS_PER_READ}`,
-  );
-}
 
 /** Interns the texts many stores repeat, and parses the lists, sharing the empty one. */
 function sharedValues() {
@@ -96,7 +75,7 @@ function sharedValues() {
   };
 }
 
-function snapshotOf(r: StoreRow, shared: ReturnType<typeof sharedValues>): StoreSnapshot {
+function snapshotOf(r: StoreMonthText, shared: ReturnType<typeof sharedValues>): StoreSnapshot {
   return {
     store_id: r.store_id,
     month: shared.text(r.month)!,

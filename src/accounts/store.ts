@@ -11,12 +11,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { AccountStatus } from './statuses.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { sortableId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import { currentRanking, type PageRow, rankedAccount } from './ranking-reads.js';
 import { type DetailRow, inTransaction, inWrites, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { importedEvidence, importedLogit } from './imported.js';
 
 export interface AccountInput {
@@ -181,6 +181,12 @@ export async function lockAccount(trx: Kysely<Database>, workspaceId: string, st
   return rankedAccount(trx, workspaceId, storeId);
 }
 
+/** Locks the account's row until the commit (a status decision under way is waited for) and resolves to its status (undefined: no such account). */
+export async function lockAccountStatus(trx: Kysely<Database>, workspaceId: string, storeId: string): Promise<string | undefined> {
+  const [account] = await lockRows(trx, 'accounts', { workspace_id: workspaceId, store_id: storeId });
+  return account === undefined ? undefined : String(account.status);
+}
+
 export interface StatusChange {
   status: AccountStatus;
   note: string | null;
@@ -242,6 +248,12 @@ export async function statusHistory(q: Kysely<Database>, workspaceId: string, st
  * True when the workspace can see the store (it is one of its accounts). Every operation on a
  * store (deals, contacts, watches, statuses) answers 404 when this is false.
  */
+/** The account's status (undefined: the workspace has no such account). */
+export async function accountStatus(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<string | undefined> {
+  const r = await q.selectFrom('accounts').select('status').where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).executeTakeFirst();
+  return r === undefined ? undefined : String(r.status);
+}
+
 export async function accountVisible(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<boolean> {
   const row = await q
     .selectFrom('workspaces as w')

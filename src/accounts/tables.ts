@@ -1,5 +1,5 @@
 /**
- * Table types of the accounts aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the accounts module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0002RankingHistory } from './migrations/0002-ranking-history.js';
@@ -12,7 +12,7 @@ import { migration as m0025ImportedEvidence } from './migrations/0025-imported-e
 import { migration as m0027RankingDetailsRowid } from './migrations/0027-ranking-details-rowid.js';
 import type { Generated, Selectable } from 'kysely';
 import type { AccountStatus } from './statuses.js';
-import type { DealStage, LostReason } from '../deals/stages.js';
+import type { DealStage, LostReason } from '../core/deal-stages.js';
 
 /** The operator's state of each account the workspace has had (its scores live in rankings). */
 export interface AccountsTable {
@@ -151,7 +151,7 @@ export type AccountRow = Selectable<AccountsTable>;
 
 export type OutcomeRow = Selectable<OutcomesTable>;
 
-/** The accounts tables, by name: part of the workspace database (compose/database.ts). */
+/** The accounts tables, by name: added to the workspace database (db/database.ts) below. */
 export interface AccountsTables {
   accounts: AccountsTable;
   ranking_versions: RankingVersionsTable;
@@ -165,7 +165,7 @@ export interface AccountsTables {
   model_weights: ModelWeightsTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const accountsMigrations = {
   '0002_ranking_history': m0002RankingHistory,
   '0003_accounts_version': m0003AccountsVersion,
@@ -176,3 +176,8 @@ export const accountsMigrations = {
   '0025_imported_evidence': m0025ImportedEvidence,
   '0027_ranking_details_rowid': m0027RankingDetailsRowid,
 };
+
+declare module '../db/database.js' {
+  // The accounts tables join the workspace database (db/database.ts).
+  interface Database extends AccountsTables {}
+}

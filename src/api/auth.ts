@@ -2,7 +2,7 @@
  * Bearer authentication: missing, malformed, unknown or revoked keys ⇒ 401 with
  * WWW-Authenticate; so is a key whose creator is no longer a member of its workspace.
  */
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import type { KeyLookup } from './key-cache.js';
 import { findKeyByHash, touchApiKey, type KeyWithWorkspace } from './keys-store.js';
 import { bearerKey, hashApiKey } from './keys.js';

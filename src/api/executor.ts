@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { getOrCreateSetting } from '../db/settings.js';
 import type { Workspace } from '../workspaces/tables.js';
 import { type Authenticated, authenticate } from './auth.js';
@@ -24,9 +24,10 @@ import { fingerprint, idempotencyKeyOf, idempotencyRunner } from './idempotency.
 import { ApiProblem, type ApiProblemKind, isApiProblem } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
 import { checkResult, ResponseMismatch } from './response-check.js';
-import { type AnyRoute, type CallKind, type OperationResult, type Trigger, isMutating } from './route-def.js';
+import { type AnyRoute, type CallKind, type OperationResult, isMutating } from './route-def.js';
+import type { TaskName } from './tasks.js';
 import { scopeRefusal } from './scopes.js';
-import { type WebhookRuntime, webhookRuntime } from '../webhooks/runtime.js';
+import { type OutboundRuntime, outboundRuntime } from '../outbound/runtime.js';
 
 /** A call of one operation, independent of the transport. */
 export interface OperationRequest {
@@ -78,7 +79,7 @@ export interface ExecutorOptions {
    * route declares (`triggers`, none: []): work that follows a write (re-ranking after an
    * outcome) starts here, off the request path.
    */
-  onWrite?: (triggers: readonly Trigger[], workspaceId: string) => void;
+  onWrite?: (triggers: readonly TaskName[], workspaceId: string) => void;
   /**
    * Check every JSON success body against its route's `response` schema (response-check.ts): a
    * mismatch is answered 500 and reported to `log`. On in tests; `STORELENS_VALIDATE_RESPONSES=1`
@@ -89,8 +90,8 @@ export interface ExecutorOptions {
   log?: (line: string) => void;
   /** Told of every error execute() answers with a 5xx (whose body never carries internals). */
   onError?: (err: unknown) => void;
-  /** The webhook routes' secret box and SSRF settings (default: the database's key, no local URLs, system DNS). */
-  webhooks?: WebhookRuntime;
+  /** The handlers' secret box and SSRF settings (default: the database's key, no local URLs, system DNS). */
+  outbound?: OutboundRuntime;
   /**
    * Who the Authorization header names (default: an API key, auth.ts). The assistant connector
    * passes one that also accepts OAuth access tokens, whose grants it derives at the call.
@@ -123,7 +124,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 const EMPTY = z.strictObject({});
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-const NO_TRIGGERS: readonly Trigger[] = Object.freeze([]);
+const NO_TRIGGERS: readonly TaskName[] = Object.freeze([]);
 const REPLAYED: Record<string, string> = Object.freeze({ 'idempotent-replayed': 'true' }) as Record<string, string>;
 
 /** Serialized cacheable reads (see OperationResult.cacheable), by operation, workspace and target. */
@@ -137,7 +138,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   const reads = new ReadCache(READ_CACHE_ENTRIES);
   /** Cacheable reads being computed, by data versions and cache key. */
   const inflight = new Map<string, Promise<CachedRead | undefined>>();
-  const webhooks = opts.webhooks ?? (await webhookRuntime(db.kysely));
+  const outbound = opts.outbound ?? (await outboundRuntime(db.kysely));
 
   const authenticateCaller = opts.authenticate ?? ((authorization, at) => authenticate(db, authorization, at, opts.findKey));
   const log = opts.log ?? ((line: string) => console.error(line));
@@ -187,7 +188,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     const body = validate(route.body, input, 'invalid-body');
     const handler = route.handler;
     if (!handler) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
-    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret, webhooks };
+    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret, outbound };
     if (idemKey === undefined) {
       let settle: (entry: CachedRead | undefined) => void = () => {};
       const leads = flightKey !== undefined && !inflight.has(flightKey);

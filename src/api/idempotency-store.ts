@@ -5,7 +5,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { prepared } from '../db/prepared.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 
 export interface IdempotencyRecord {
   fingerprint: string;

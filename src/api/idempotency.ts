@@ -5,9 +5,9 @@
  */
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { type Claim, claimIdempotencyKey, completeIdempotencyKey, pruneIdempotencyKeys } from './idempotency-store.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { ApiProblem, isApiProblem } from './problems.js';
 import type { OperationResult } from './route-def.js';
 

@@ -13,7 +13,7 @@
  * MAX_ENTRIES of them.
  */
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../compose/database.js';
+import type { Database, Db } from '../db/database.js';
 import { listenForNotices, type Notices } from '../db/notices.js';
 import type { Workspace } from '../workspaces/tables.js';
 import { findKeyByHash, findWorkspaceById, type KeyWithWorkspace } from './keys-store.js';

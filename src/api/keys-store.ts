@@ -2,8 +2,8 @@
 import { type Kysely, sql } from 'kysely';
 import { prepared } from '../db/prepared.js';
 import type { ApiKeyRow } from './tables.js';
-import type { Database } from '../compose/database.js';
-import type { Member } from '../members/tables.js';
+import type { Database } from '../db/database.js';
+import type { Role } from '../core/roles.js';
 import type { Workspace } from '../workspaces/tables.js';
 
 export interface NewApiKey {
@@ -25,7 +25,7 @@ export interface KeyWithWorkspace {
   key: ApiKeyInfo;
   workspace: Workspace;
   /** The role its creator holds in the workspace now; null when no longer a member. */
-  creatorRole: Member['role'] | null;
+  creatorRole: Role | null;
 }
 
 const info = (row: ApiKeyRow): ApiKeyInfo => ({ ...row, scopes: JSON.parse(row.scopes) as string[] });
@@ -36,7 +36,7 @@ export async function insertApiKey(q: Kysely<Database>, key: NewApiKey): Promise
   return info(row);
 }
 
-type KeyLookupRow = ApiKeyRow & { c_role: Member['role'] | null; w_name: string; w_pilot_access: number; w_activations: string; w_ranking_version: number; w_accounts_version: number; w_created_at: string };
+type KeyLookupRow = ApiKeyRow & { c_role: Role | null; w_name: string; w_pilot_access: number; w_activations: string; w_ranking_version: number; w_accounts_version: number; w_created_at: string };
 
 /** The key (revoked or not) whose hash matches, with its workspace and its creator's current role, in one query. Hot path (every call). */
 export async function findKeyByHash(q: Kysely<Database>, hash: string): Promise<KeyWithWorkspace | undefined> {

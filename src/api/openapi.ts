@@ -2,7 +2,8 @@
  * openapi.json (OpenAPI 3.1) generated from the route table: every operation with its scope
  * (security requirement and `x-required-scope`), `x-availability` from the capability
  * manifest, its call kind and rate limit, parameters, bodies and problem responses; and
- * `webhooks`, the messages a registered endpoint receives (webhooks/openapi.ts).
+ * `webhooks`, the messages a registered endpoint receives, as the composition hands them in
+ * (webhooks/openapi.ts).
  */
 import type { z } from 'zod';
 import { BODY_LIMIT, bodyLimitText } from './body.js';
@@ -13,9 +14,16 @@ import { DEFAULT_LIMITS } from './rate-limit.js';
 import { type AnyRoute, isMutating } from './route-def.js';
 import { jsonSchema, Problem } from './schemas.js';
 import { SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
-import { WEBHOOK_HEADERS, webhooksSection } from '../webhooks/openapi.js';
 
 type Json = Record<string, unknown>;
+
+/** The messages sent to registered endpoints, as openapi.json's `webhooks` documents them, and the header parameters they name. */
+export interface DocumentedWebhooks {
+  messages: Record<string, Json>;
+  parameters: Record<string, Json>;
+}
+
+const NO_WEBHOOKS: DocumentedWebhooks = { messages: {}, parameters: {} };
 
 const retention = `${IDEMPOTENCY_TTL_MS / 3_600_000} hours`;
 
@@ -94,7 +102,7 @@ function operation(r: AnyRoute, capability: CapabilityLookup, statuses: ReturnTy
   return op;
 }
 
-export function buildOpenApi(routes: readonly AnyRoute[], capability: CapabilityLookup, basePath = '/api/v1', bodyLimit = BODY_LIMIT): Json {
+export function buildOpenApi(routes: readonly AnyRoute[], capability: CapabilityLookup, webhooks: DocumentedWebhooks = NO_WEBHOOKS, basePath = '/api/v1', bodyLimit = BODY_LIMIT): Json {
   const statuses = statusResponses(bodyLimit);
   const paths: Record<string, Json> = {};
   for (const r of routes) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, capability, statuses);
@@ -124,7 +132,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], capability: Capability
     servers: [{ url: basePath }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
-    webhooks: webhooksSection(),
+    webhooks: webhooks.messages,
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -143,7 +151,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], capability: Capability
           description: `A stable logical request ID (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for ${retention}.`,
           schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
         },
-        ...WEBHOOK_HEADERS,
+        ...webhooks.parameters,
       },
       headers: {
         RateLimit: { description: 'Remaining quota and seconds to reset, e.g. `"read";r=119;t=42`', schema: { type: 'string' } },

@@ -8,17 +8,17 @@
  */
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { authenticate, touchIfDue } from './auth.js';
 import { BODY_LIMIT, unreadableJsonBody } from './body.js';
 import { capabilityReader } from './capabilities.js';
 import { docsPage } from './docs-page.js';
 import { apiErrorHandler } from './error-handler.js';
 import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationExecutor, type OperationResponse, createExecutor } from './executor.js';
-import { buildOpenApi } from './openapi.js';
+import { buildOpenApi, type DocumentedWebhooks } from './openapi.js';
 import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
-import type { WebhookRuntime } from '../webhooks/runtime.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
 
 
 /** Fastify path syntax: `/webhooks/{id}` ⇒ `/webhooks/:id`. */
@@ -35,8 +35,10 @@ export type ApiEndpoint = (app: FastifyInstance, executor: OperationExecutor, ro
 
 export interface ApiOptions {
   db: Db;
-  /** The operations to serve, in documentation order (the composition's route table: compose/aggregates.ts). */
+  /** The operations to serve, in documentation order (the composition's route table: compose/modules.ts). */
   routes: readonly AnyRoute[];
+  /** What openapi.json documents as sent to registered endpoints (the composition's: compose/modules.ts). */
+  webhooks?: DocumentedWebhooks;
   /** Clock (injected in tests). */
   now?: () => Date;
   /** Capability manifest; default config/capabilities.json of the package. */
@@ -52,8 +54,8 @@ export interface ApiOptions {
   validateResponses?: boolean;
   /** Where a response mismatch is reported (default: console.error). */
   log?: (line: string) => void;
-  /** The webhook routes' secret box and SSRF settings (see ExecutorOptions.webhooks). */
-  webhooks?: WebhookRuntime;
+  /** The handlers' secret box and SSRF settings (see ExecutorOptions.outbound). */
+  outbound?: OutboundRuntime;
   /** Endpoints beside the operations' routes (the composition adds the MCP endpoint). */
   endpoints?: readonly ApiEndpoint[];
 }
@@ -73,7 +75,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const { db, routes } = opts;
   const now = opts.now ?? (() => new Date());
   const capability = capabilityReader(opts.capabilitiesPath);
-  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, findKey: opts.findKey, webhooks: opts.webhooks, validateResponses: opts.validateResponses, log: opts.log });
+  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, findKey: opts.findKey, outbound: opts.outbound, validateResponses: opts.validateResponses, log: opts.log });
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
   // The document changes only with the manifest (read at call time): built again when an operation's capability changes.
@@ -81,7 +83,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const openApiBuilt = () => {
     const key = JSON.stringify(routes.map((r) => capability(r)));
     if (built?.key !== key) {
-      const doc = buildOpenApi(routes, capability, prefix, bodyLimit);
+      const doc = buildOpenApi(routes, capability, opts.webhooks, prefix, bodyLimit);
       built = { key, doc, json: JSON.stringify(doc) };
     }
     return built;

@@ -10,7 +10,7 @@
 import { type Kysely, sql } from 'kysely';
 import { onPostgres } from '../db/locks.js';
 import { prepared } from '../db/prepared.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 
 export interface CounterWrite {
   apiKeyId: string;

@@ -16,7 +16,7 @@
  * Why estimates at all: on SQLite every write takes the one write lock, and a read that waited
  * for it would wait behind a re-ranking's writes.
  */
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { type CounterWrite, hitRateCounters, pruneRateCounters } from './rate-counters.js';
 import { ApiProblem } from './problems.js';
 import type { CallKind } from './route-def.js';

@@ -4,11 +4,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
 import type { ApiKeyInfo } from './keys-store.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { Workspace } from '../workspaces/tables.js';
-import type { WebhookRuntime } from '../webhooks/runtime.js';
+import type { TaskName } from './tasks.js';
 import type { Availability } from './capabilities.js';
 import type { ApiProblem } from './problems.js';
 import { idParam } from './schemas.js';
@@ -30,8 +31,8 @@ export interface HandlerContext<P, Q, B> {
   headers: Record<string, string | string[] | undefined>;
   /** Signs and checks pagination cursors. */
   cursorSecret: string;
-  /** Webhook signing secrets' box and the SSRF guard's settings. */
-  webhooks: WebhookRuntime;
+  /** The signing secrets' box and the SSRF guard's settings (outbound/runtime.ts). */
+  outbound: OutboundRuntime;
   /** What the route's prepare() answered (undefined without one). */
   prepared?: unknown;
 }
@@ -73,9 +74,6 @@ export type OperationResult<Body = unknown> =
       contentType: string;
     });
 
-/** The background tasks a committed write starts at once (compose/background.ts). */
-export type Trigger = 'refresh' | 'watches' | 'reports' | 'outreach';
-
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface RouteDef<P = undefined, Q = undefined, B = undefined, R extends z.ZodType = z.ZodType> {
@@ -114,7 +112,7 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined, R extends
    * Background tasks a committed write of this operation starts at once, off the request path
    * (every write also starts the webhook delivery); the periodic turns catch the rest.
    */
-  triggers?: readonly Trigger[];
+  triggers?: readonly TaskName[];
   handler?: (ctx: HandlerContext<Out<P>, Out<Q>, Out<B>>) => Promise<OperationResult<z.output<R>>>;
   /**
    * Slow work a mutating handler needs that must not run inside its transaction (on SQLite every

@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { type ListPage, listPager } from './cursor.js';
 import { type AnyRoute, defineRoute, type RouteHead } from './route-def.js';
 import { page, pageQuery } from './schemas.js';

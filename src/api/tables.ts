@@ -1,5 +1,5 @@
 /**
- * Table types of the api aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the API platform: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0001ApiPlatform } from './migrations/0001-api-platform.js';
@@ -45,16 +45,21 @@ export interface RateCountersTable {
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-/** The api tables, by name: part of the workspace database (compose/database.ts). */
+/** The api tables, by name: added to the workspace database (db/database.ts) below. */
 export interface ApiTables {
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_counters: RateCountersTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const apiMigrations = {
   '0001_api_platform': m0001ApiPlatform,
   '0016_rate_counter_prev': m0016RateCounterPrev,
   '0026_auth_notices': m0026AuthNotices,
 };
+
+declare module '../db/database.js' {
+  // The api tables join the workspace database (db/database.ts).
+  interface Database extends ApiTables {}
+}

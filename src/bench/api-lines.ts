@@ -3,7 +3,8 @@
  * (issues 35 and 37). A figure is printed only when at most 1% of its responses were not 2xx:
  * a rate that counts refusals or errors measures something else.
  */
-import type { ApiBenchResult, DatabaseFigures, OpFigures } from './api.js';
+import type { ApiBenchResult, DatabaseFigures } from './api.js';
+import type { OpFigures } from './load.js';
 import type { PhaseTimes } from './api-profile.js';
 import type { ScaleoutBenchResult } from './scaleout.js';
 

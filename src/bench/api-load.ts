@@ -9,7 +9,7 @@
  * comes first, and its rate is over the time it really ran.
  */
 import { createRequire } from 'node:module';
-import type { LoadPlan, OpFigures } from './api.js';
+import type { LoadPlan, OpFigures } from './load.js';
 
 interface AutocannonRequest {
   method?: string;

@@ -4,10 +4,10 @@
  * request), on SQLite and — when DATABASE_URL is set — on PostgreSQL, with where each request's
  * time goes (api-profile.ts). The reads are compared with a bare node:http server answering the
  * very bytes of the page the API answered (goal ≥ 0.5×), PostgreSQL's reads with SQLite's (goal
- * ≥ 0.5×), and the reads of an app that counts metrics and logs each request (to a file, through
- * the buffered destination the command line uses) with the same reads without (goal ≥ 0.9×).
- * One process and two are scaleout.ts. The servers listen on 127.0.0.1 in this process; the load
- * generator (autocannon) runs in a child process, so it never shares their event loop.
+ * ≥ 0.5×), and the reads of a `storelens api` process that counts metrics and logs each request
+ * with those of one that does neither (goal ≥ 0.9×; api-observed.ts). One process and two are
+ * scaleout.ts. Apart from those two processes the servers listen on 127.0.0.1 in this process;
+ * the load generator (autocannon) runs in a child process, so it never shares their event loop.
  *
  * Every request takes the path of a real call (auth, scope, the counted rate limit,
  * idempotency) under the default per-key limits (read 120, write 20 a minute): the requests go
@@ -15,35 +15,15 @@
  * no request meets a 429 the benchmark caused. A figure is only printed when at most 1% of the
  * responses were not 2xx (index.ts).
  */
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
+import { benchObserved } from './api-observed.js';
+import { type LoadPlan, type OpFigures, runLoad } from './load.js';
 import { bareServer, capturePage, type PhaseTimes, profileCpu, timePhases } from './api-profile.js';
-
-/** One measured operation. */
-export interface OpFigures {
-  /** Mean 2xx responses per second. */
-  rps: number;
-  /** 99th percentile latency, milliseconds. */
-  p99: number;
-  requests: number;
-  /** Responses that were not 2xx, and socket errors or timeouts (both should be 0). */
-  non2xx: number;
-  errors: number;
-  /** How long the run really lasted (it ends early when its keys' budget is spent). */
-  seconds?: number;
-  budgetEnded?: boolean;
-  /**
-   * CPU time of this process per request, µs (the server's when it runs in this process: the
-   * load generator is a child). Less moved by other work on the machine than a rate is.
-   */
-  cpuPerRequest?: number;
-}
 
 /** One database's figures, with where a request's time went. */
 export interface DatabaseFigures {
@@ -82,8 +62,6 @@ export interface ApiBenchOptions {
   databaseUrl?: string;
 }
 
-/** The load generator's entry module, beside this one (in dist/ as in src/). */
-const LOAD_CHILD = fileURLToPath(new URL('./api-load.js', import.meta.url));
 /** Scored accounts of the benchmarks' workspace (seedBenchWorkspace). */
 export const BENCH_ACCOUNTS = 500;
 const READ_LIMIT = 120;
@@ -93,46 +71,18 @@ const READ_CEILING_RPS = 12_000;
 const WRITE_CEILING_RPS = 4_000;
 const PROFILE_SECONDS = 3;
 
-/** A request plan for the load generator (sent to the child process). */
-export interface LoadPlan {
-  url: string;
-  method: 'GET' | 'POST';
-  connections: number;
-  seconds: number;
-  /** Bearer keys used round-robin, `uses` requests each at most. */
-  keys?: string[];
-  uses?: number;
-  /** POST /outcomes bodies with a fresh Idempotency-Key per request, over this many store ids. */
-  outcomes?: { accounts: number };
-}
-
 export async function benchApi(log: (line: string) => void, opts: ApiBenchOptions = {}): Promise<ApiBenchResult> {
   const seconds = opts.seconds ?? 10;
   const connections = opts.connections ?? 32;
   const keys = { read: Math.ceil((READ_CEILING_RPS * seconds) / READ_LIMIT), write: Math.ceil((WRITE_CEILING_RPS * seconds) / WRITE_LIMIT) };
   const { openDatabase } = await import('../compose/database.js');
-  const { Metrics } = await import('../ops/metrics.js');
-  const { createLogger, flushLog } = await import('../ops/logger.js');
-  const { openSync, closeSync } = await import('node:fs');
-  const { Writable } = await import('node:stream');
-
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-api-'));
-  const db = await openDatabase({ dbPath: path.join(dir, 'bench.db') });
+  const dbPath = path.join(dir, 'bench.db');
+  const db = await openDatabase({ dbPath });
   const closers: (() => Promise<unknown> | void)[] = [];
   try {
     const bench = await databaseBench(db, 'SQLite', { log, seconds, connections, keys });
     closers.push(bench.close);
-    // As `api --ops-port`: metrics counted (and scraped by nobody meanwhile) and a log line per
-    // request, written to a file through the buffered destination the command line gives stderr.
-    const logFd = openSync(path.join(dir, 'api.log'), 'a');
-    closers.push(() => closeSync(logFd));
-    const logger = createLogger({ format: 'json', stream: new Writable({ write: (_c, _e, done) => done() }), fd: logFd });
-    closers.push(() => flushLog(logger));
-    const { buildApiApp } = await import('../compose/api-app.js');
-    const observed = await buildApiApp({ db, metrics: new Metrics(), requestLog: true, loggerInstance: logger });
-    closers.push(() => observed.close());
-    const observedBase = await listen(observed);
-
     const page = await capturePage(`${bench.base}/api/v1/accounts?limit=50`, (await bench.issue(1, 'read'))[0]!);
     if (page.status !== 200) throw new Error(`bench: api: GET /accounts?limit=50 answered ${page.status}`);
     const bare = await bareServer(page);
@@ -141,22 +91,21 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
     const bareFigures = await runLoad({ url: `${bare.url}/`, method: 'GET', connections, seconds });
 
     const measured = await bench.measure();
-    // The plain and the observed reads alternate in halves (A B A B), so that a machine busier at
-    // one moment than another weighs on both alike.
-    const half = Math.max(1, Math.round(seconds / 2));
-    const readsHalf = async (base: string, title: string) => {
-      log(`api: SQLite: GET /accounts?limit=50 ${title}, ${half} s …`);
-      return runLoad({ url: `${base}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds: half, keys: await bench.issue(Math.ceil(keys.read / 2), 'read'), uses: READ_LIMIT });
-    };
-    const p1 = await readsHalf(bench.base, 'without (1 of 2)');
-    const o1 = await readsHalf(observedBase, 'with metrics and request logs (1 of 2)');
-    const p2 = await readsHalf(bench.base, 'without (2 of 2)');
-    const o2 = await readsHalf(observedBase, 'with metrics and request logs (2 of 2)');
+    const { observed, plain } = await benchObserved({
+      dbPath,
+      dir,
+      seconds,
+      connections,
+      keys: (n) => bench.issue(n, 'read'),
+      keysPerRun: Math.ceil(keys.read / 4),
+      uses: READ_LIMIT,
+      log,
+    });
 
     const sqlite = await bench.profile(measured);
     let postgres: DatabaseFigures | undefined;
     if (opts.databaseUrl) postgres = await onPostgres(opts.databaseUrl, (pgDb) => databaseBench(pgDb, 'PostgreSQL', { log, seconds, connections, keys }));
-    return { pageBytes: page.body.length, bare: bareFigures, sqlite, observedReads: combine(o1, o2), plainReads: combine(p1, p2), postgres, keys, connections, seconds };
+    return { pageBytes: page.body.length, bare: bareFigures, sqlite, observedReads: observed, plainReads: plain, postgres, keys, connections, seconds };
   } finally {
     for (const close of closers.reverse()) await close();
     await db.close();
@@ -240,9 +189,10 @@ async function onPostgres(databaseUrl: string, bench: (db: Db) => Promise<{ meas
  * for n keys that read accounts or record outcomes.
  */
 export async function seedBenchWorkspace(db: Db, now: Date): Promise<{ issue: (n: number, access: 'read' | 'write') => Promise<string[]> }> {
-  const { issueApiKey } = await import('../api/issue-key.js');
+  const { issueApiKey } = await import('../members/issue-key.js');
   const { importAccounts } = await import('../accounts/store.js');
-  const { createWorkspace, upsertMember } = await import('../workspaces/store.js');
+  const { createWorkspace } = await import('../workspaces/store.js');
+  const { upsertMember } = await import('../members/store.js');
   const ws = await createWorkspace(db.kysely, 'bench', now);
   await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', now);
   await importAccounts(
@@ -273,28 +223,4 @@ export async function seedBenchWorkspace(db: Db, now: Date): Promise<{ issue: (n
 async function listen(app: { listen(o: { port: number; host: string }): Promise<string>; server: { address(): unknown } }): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-}
-
-/** Two measurements of one operation as one: mean rate, the worse p99, counts added. */
-function combine(a: OpFigures, b: OpFigures): OpFigures {
-  const cpu = a.cpuPerRequest !== undefined && b.cpuPerRequest !== undefined ? (a.cpuPerRequest * a.requests + b.cpuPerRequest * b.requests) / Math.max(a.requests + b.requests, 1) : undefined;
-  return { rps: (a.rps + b.rps) / 2, p99: Math.max(a.p99, b.p99), requests: a.requests + b.requests, non2xx: a.non2xx + b.non2xx, errors: a.errors + b.errors, cpuPerRequest: cpu };
-}
-
-/** Runs one plan in a child process (src/bench/api-load.ts), which gets it over IPC. */
-export function runLoad(plan: LoadPlan): Promise<OpFigures> {
-  return new Promise((resolve, reject) => {
-    const child = fork(LOAD_CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let result: OpFigures | undefined;
-    let cpu = process.cpuUsage();
-    child.on('message', (m) => {
-      const used = process.cpuUsage(cpu);
-      result = m as OpFigures;
-      result.cpuPerRequest = (used.user + used.system) / Math.max(result.requests, 1);
-    });
-    child.on('spawn', () => (cpu = process.cpuUsage()));
-    child.on('error', reject);
-    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`the load generator exited with ${code}`))));
-    child.send(plan);
-  });
 }

@@ -19,6 +19,7 @@
  */
 import type { StoreSnapshot } from '../accounts/model.js';
 import type { SignalType } from '../core/signals.js';
+import { LEARNING_RULES } from '../settings/table.js';
 
 export const ROUND_SIZE = 25;
 /** Explore rows a mostly-top round takes (the rest of the round is the list's top). */
@@ -27,7 +28,7 @@ export const TOP_EXPLORE = 5;
 export const POLICIES = ['explore first', 'mostly top'] as const;
 export type Policy = (typeof POLICIES)[number];
 
-export const RULES = ['generator truth', 'two-part rule', 'new-channel rule', 'plan rule'] as const;
+export const RULES = LEARNING_RULES;
 export type Rule = (typeof RULES)[number];
 
 /** An account as a policy sees it: the list's rows in the list's order. */

@@ -44,7 +44,7 @@ import { openDatabase, type Db } from '../compose/database.js';
 import { buildApiApp } from '../compose/api-app.js';
 import { generateApiKey } from '../api/keys.js';
 import { insertApiKey } from '../api/keys-store.js';
-import { upsertMember } from '../workspaces/store.js';
+import { upsertMember } from '../members/store.js';
 import { loadSnapshots } from '../accounts/snapshots.js';
 import { ingestedMonths } from '../ingest/stores.js';
 import { openDuck } from '../panel/duck.js';

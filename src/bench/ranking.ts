@@ -12,14 +12,15 @@ import path from 'node:path';
 import { refreshWorkspace, type RefreshPhase } from '../accounts/refresh.js';
 import { startRefresher } from '../accounts/refresher.js';
 import { buildApiApp } from '../compose/api-app.js';
-import { issueApiKey } from '../api/issue-key.js';
+import { issueApiKey } from '../members/issue-key.js';
 import { keyScopes } from '../api/scopes.js';
 import { newId } from '../db/ids.js';
 import { openDatabase } from '../compose/database.js';
 import { insertOutcome } from '../accounts/outcomes-store.js';
-import { createWorkspace, upsertMember } from '../workspaces/store.js';
+import { createWorkspace } from '../workspaces/store.js';
+import { upsertMember } from '../members/store.js';
 import { ingestRuns } from '../ingest/ingest.js';
-import { runLoad } from './api.js';
+import { runLoad } from './load.js';
 import { writeBenchRuns } from './ingest.js';
 
 export interface RankingBenchResult {

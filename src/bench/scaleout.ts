@@ -19,7 +19,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_ACCOUNTS, type OpFigures, runLoad, seedBenchWorkspace } from './api.js';
+import { BENCH_ACCOUNTS, seedBenchWorkspace } from './api.js';
+import { type OpFigures, runLoad } from './load.js';
 
 const BIN = fileURLToPath(new URL('../../bin/storelens.js', import.meta.url));
 const READ_LIMIT = 120;

@@ -15,8 +15,9 @@ import { appendUncheckedEvents } from '../webhooks/outbox.js';
 import { insertWebhookEndpoint } from '../webhooks/endpoints-store.js';
 import { createWorkspace } from '../workspaces/store.js';
 import { createDeliverer, type Deliverer } from '../webhooks/deliver.js';
-import { webhookRuntime, type WebhookRuntime } from '../webhooks/runtime.js';
-import { newSigningSecret } from '../webhooks/secrets.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
+import { webhookRuntime } from '../webhooks/runtime.js';
+import { newSigningSecret } from '../outbound/secrets.js';
 
 export interface WebhookBenchResult {
   endpoints: number;
@@ -55,7 +56,7 @@ async function startReceiver(): Promise<Receiver> {
 interface Setup {
   dir: string;
   db: Db;
-  runtime: WebhookRuntime;
+  runtime: OutboundRuntime;
   workspaceId: string;
 }
 
@@ -71,7 +72,7 @@ async function setup(receiver: Receiver, endpoints: number): Promise<Setup> {
 }
 
 /** A worker as the server runs one: pumps on a timer and whenever a send settles. */
-function runWorker(db: Db, runtime: WebhookRuntime, everyMs: number): { deliverer: Deliverer; kick(): void; stop(): Promise<void> } {
+function runWorker(db: Db, runtime: OutboundRuntime, everyMs: number): { deliverer: Deliverer; kick(): void; stop(): Promise<void> } {
   let pumping = false;
   let again = false;
   const kick = () => {

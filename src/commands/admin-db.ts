@@ -1,10 +1,11 @@
 /** Shared edge of the admin commands: open the database, resolve a workspace, print results. */
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { type DatabaseChoice, openWorkspaceDb } from '../compose/open-database.js';
 import type { Workspace } from '../workspaces/tables.js';
-import { findWorkspace, getMember } from '../workspaces/store.js';
+import { findWorkspace } from '../workspaces/store.js';
+import { getMember } from '../members/store.js';
 
 /** What every admin command takes (see the settings table). */
 export interface AdminOptions extends DatabaseChoice {

@@ -2,7 +2,7 @@
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
-import { issueApiKey, KeyCreatorRefused } from '../api/issue-key.js';
+import { issueApiKey, KeyCreatorRefused } from '../members/issue-key.js';
 import { ACCESS_CHOICES, type AccessChoice, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';

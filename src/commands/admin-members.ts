@@ -4,6 +4,7 @@ import { CliError } from '../core/errors.js';
 import { inviteMember } from '../members/invite.js';
 import { MembershipRefused, setMemberRole } from '../members/owners.js';
 import { listMembers, removeMembership } from '../members/remove.js';
+import { revokeMemberGrants } from '../oauth/store.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 
@@ -41,7 +42,7 @@ export async function removeMemberCommand(workspace: string, rawEmail: string, o
     const ws = await requireWorkspace(db, workspace);
     let r;
     try {
-      r = await removeMembership(db, { workspaceId: ws.id, email, now: env.now() });
+      r = await removeMembership(db, { workspaceId: ws.id, email, now: env.now() }, { revokeAssistantGrants: revokeMemberGrants });
     } catch (e) {
       if (e instanceof MembershipRefused) throw new CliError(`cannot remove ${email} from workspace "${ws.name}": ${e.message} (see: storelens members list ${ws.name})`);
       throw e;

@@ -2,7 +2,7 @@
 import { clearSender, getSender, setSender } from '../outreach/store.js';
 import type { Env } from '../core/env.js';
 import type { Config } from '../settings/config.js';
-import { loadSecretBox, newSigningSecret, serverKeyEnv } from '../webhooks/secrets.js';
+import { loadSecretBox, newSigningSecret, serverKeyEnv } from '../outbound/secrets.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
 export async function senderCommand(workspace: string, opts: Config<'outreach sender'>, env: Env): Promise<void> {

@@ -7,6 +7,8 @@ import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
 import { credit, CreditKeyReusedError } from '../wallet/billing.js';
 import { DecisionError, decide } from '../wallet/approvals.js';
+// The modules whose work waits for an approval register their handlers (reports, outreach) when loaded.
+import '../compose/modules.js';
 import { formatAmount, parseAmount } from '../wallet/money.js';
 import { findWorkspace } from '../workspaces/store.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';

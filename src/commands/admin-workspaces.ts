@@ -2,7 +2,7 @@
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { addActivation, createWorkspace, findWorkspace, setPilotAccess } from '../workspaces/store.js';
-import { setWalletVisibility, WALLET_VISIBILITIES, walletVisibility, type WalletVisibility } from '../members/store.js';
+import { setWalletVisibility, WALLET_VISIBILITIES, walletVisibility, type WalletVisibility } from '../workspaces/store.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 

@@ -14,7 +14,7 @@
  * sends in flight (each is recorded: none is lost or sent twice), closes the database and exits 0.
  */
 import type { Env } from '../core/env.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import type { Config } from '../settings/config.js';
 import { OUT_DIR } from '../core/defaults.js';
 import { publishedStatistics } from '../reports/statistics.js';

@@ -1,6 +1,6 @@
 /**
  * The background work of a process that serves the API, on the one worker loop. Each task comes
- * from the aggregate it belongs to (its `tasks`, compose/aggregates.ts): ingest new
+ * from the module it belongs to (its `tasks`, compose/modules.ts): ingest new
  * runs of the panel (while serving: readers see a month once it is whole), re-rank workspaces
  * whose inputs moved (new months, a profile, an outcome, a status, a deal's stage), check the
  * watches (src/watches/evaluate.ts) after each load, after a watch changes and on their own
@@ -11,7 +11,7 @@
  *
  * A committed write runs the tasks its route declares (`triggers`: a write that changes labels
  * re-ranks, one that changes a watch checks it, …) at once, off the request path; every committed
- * write triggers `deliver`, so an event written by an API call leaves at once. The periodic
+ * write triggers the tasks that ask for it (`afterEveryWrite`: `deliver`), so an event written by an API call leaves at once. The periodic
  * turns catch changes made by other processes (the admin CLI, another server on the same
  * PostgreSQL).
  *
@@ -24,20 +24,19 @@
  * LOCKED` on PostgreSQL). stop() waits for the task under way (a long one stops after its
  * current unit: a workspace, a chunk of a run) and for the webhook sends in flight.
  */
-import type { Trigger } from '../api/route-def.js';
-import type { BackgroundOptions, BackgroundTask, TaskFactory, TaskName } from './aggregate.js';
-import { AGGREGATES } from './aggregates.js';
-import type { Db } from './database.js';
+import type { BackgroundOptions, BackgroundTask, TaskFactory, TaskName } from '../api/tasks.js';
+import type { Db } from '../db/database.js';
+import { MODULES } from './modules.js';
 import { startWorker, type Worker } from './task-loop.js';
 
-export type { BackgroundOptions } from './aggregate.js';
+export type { BackgroundOptions } from '../api/tasks.js';
 
 export interface Background {
   worker: Worker;
   /** The names of the tasks this loop runs. */
   tasks: readonly string[];
   /** After a committed write: runs the tasks its route declares (`triggers`) at once, and the delivery of its events. */
-  onWrite(triggers: readonly Trigger[], workspaceId: string): void;
+  onWrite(triggers: readonly TaskName[], workspaceId: string): void;
   stop(): Promise<void>;
 }
 
@@ -47,24 +46,24 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
   const trigger = (task: TaskName) => {
     if (tasks[task]) worker.trigger(task);
   };
-  for (const aggregate of AGGREGATES)
-    for (const [name, make] of Object.entries(aggregate.tasks ?? {}) as [TaskName, TaskFactory][]) {
+  for (const mod of MODULES)
+    for (const [name, make] of Object.entries(mod.tasks ?? {}) as [TaskName, TaskFactory][]) {
       if (opts.only && !opts.only.includes(name)) continue;
       const task = make({ db, opts, trigger });
       if (task) tasks[name] = task;
     }
   const metrics = opts.metrics;
   const worker = startWorker(tasks, (task, e) => opts.log(`${task} failed (will retry): ${(e as Error).message}`), metrics && ((task, s, failed) => metrics.ran(task, s, failed)));
-  // The first ranking now; the first look at the runs folder on the ingest task's first turn.
-  trigger('refresh');
-  trigger('statements');
-  trigger('deliver');
+  // Those that ask to run at once (the first ranking); the first look at the runs folder is on the ingest task's first turn.
+  const atStart = Object.entries(tasks).filter(([, t]) => t.atStart).map(([name]) => name as TaskName);
+  const afterEveryWrite = Object.entries(tasks).filter(([, t]) => t.afterEveryWrite).map(([name]) => name as TaskName);
+  for (const task of atStart) trigger(task);
   return {
     worker,
     tasks: Object.keys(tasks),
     onWrite: (triggers) => {
       for (const task of triggers) trigger(task);
-      trigger('deliver');
+      for (const task of afterEveryWrite) trigger(task);
     },
     stop: async () => {
       await worker.stop();

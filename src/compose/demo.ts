@@ -5,8 +5,9 @@
 import type { Db } from './database.js';
 import type { Profile } from '../accounts/profile.js';
 import { getProfile, setProfile } from '../accounts/profile-store.js';
-import { createWorkspace, findWorkspace, upsertMember } from '../workspaces/store.js';
-import { issueApiKey } from '../api/issue-key.js';
+import { createWorkspace, findWorkspace } from '../workspaces/store.js';
+import { upsertMember } from '../members/store.js';
+import { issueApiKey } from '../members/issue-key.js';
 import { keyScopes } from '../api/scopes.js';
 
 export const DEMO_WORKSPACE = 'demo';

@@ -7,7 +7,8 @@
 import type { Env } from '../core/env.js';
 import type { Config } from '../settings/config.js';
 import { INGEST_POLL_MS, ingestCheck } from '../ingest/watcher.js';
-import { type WebhookRuntime, webhookRuntime } from '../webhooks/runtime.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
+import { webhookRuntime } from '../webhooks/runtime.js';
 import { type Background, type BackgroundOptions, startBackground } from './background.js';
 import type { Db } from './database.js';
 import { type DatabaseChoice, openWorkspaceDb } from './open-database.js';
@@ -23,7 +24,7 @@ type WebhookConfig = Partial<Pick<Config<'worker'>, 'webhooksAllowLocal' | 'secr
 
 export interface Serving {
   db: Db;
-  webhooks: WebhookRuntime;
+  outbound: OutboundRuntime;
   background: Background;
   /** Readiness of this process: its database; draining once close() began. */
   health: Health;
@@ -65,7 +66,7 @@ export async function openServing(
   try {
     // On PostgreSQL a call's key is remembered between calls (api/key-cache.ts): no round trip to find it.
     keys = db.dialect === 'postgres' ? keyCache(db) : undefined;
-    const webhooks = await webhookRuntimeOf(db, opts);
+    const outbound = await outboundRuntimeOf(db, opts);
     const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
     metrics?.gauges(backlogGauges(db, env.now));
     const background = startBackground(db, {
@@ -73,7 +74,8 @@ export async function openServing(
       now: env.now,
       log,
       ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, log, opts.ingestIntervalMs) : undefined,
-      webhooks: { ...webhooks, everyMs: loop.deliverEveryMs },
+      outbound,
+      deliverEveryMs: loop.deliverEveryMs,
       reports: loop.reports,
       only: loop.only,
     });
@@ -81,12 +83,12 @@ export async function openServing(
     const health = new Health([databaseCheck(db)]);
     return {
       db,
-      webhooks,
+      outbound,
       background,
       health,
       metrics,
       logger,
-      app: { db, now: env.now, onWrite: background.onWrite, findKey: keys?.find, webhooks, validateResponses: opts.validateResponses, log, metrics, requestLog: true },
+      app: { db, now: env.now, onWrite: background.onWrite, findKey: keys?.find, outbound, validateResponses: opts.validateResponses, log, metrics, requestLog: true },
       close: () =>
         (closing ??= (async () => {
           health.drain();
@@ -103,8 +105,8 @@ export async function openServing(
   }
 }
 
-/** The webhook runtime a serving or delivering process uses, from its Config. */
-function webhookRuntimeOf(db: Db, c: WebhookConfig): Promise<WebhookRuntime> {
+/** The outbound runtime a serving or delivering process uses, from its Config (the endpoints' secrets resealed under its key). */
+function outboundRuntimeOf(db: Db, c: WebhookConfig): Promise<OutboundRuntime> {
   return webhookRuntime(db.kysely, { allowLocal: c.webhooksAllowLocal ?? false, keys: { key: c.secretKey, previous: c.previousSecretKey } });
 }
 

@@ -9,12 +9,9 @@
  * timers are unref'd: the loop alone never keeps a process alive (`storelens worker` does that
  * itself until its signal).
  */
-export interface Task {
-  /** `stopping()` turns true once stop() is called: a long task stops after its current unit. */
-  run: (stopping: () => boolean) => Promise<void>;
-  /** Also run every this many milliseconds (omit: only when triggered). */
-  everyMs?: number;
-}
+import type { Task } from '../api/tasks.js';
+
+export type { Task } from '../api/tasks.js';
 
 export interface Worker {
   /** Run the named task soon. */

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { type ApiEndpoint, type ApiOptions, apiPlugin } from '../api/plugin.js';
-import { ROUTES } from './aggregates.js';
+import { documentedWebhooks, ROUTES } from './modules.js';
 import { type McpOptions, registerMcp } from '../mcp/endpoint.js';
 import { assistantConnector } from '../oauth/connector.js';
 import { oauthPlugin } from '../oauth/plugin.js';
@@ -36,7 +36,7 @@ export interface WorkspaceAppOptions extends WorkspaceApiOptions {
 export const workspaceApi: FastifyPluginAsync<WorkspaceApiOptions> = async (app, opts) => {
   const { mcp, ...apiOptions } = opts;
   const mcpEndpoint: ApiEndpoint = (scope, executor, routes) => registerMcp(scope, executor, routes, mcp);
-  await apiPlugin(app, { ...apiOptions, routes: ROUTES, endpoints: [...(opts.endpoints ?? []), mcpEndpoint] });
+  await apiPlugin(app, { ...apiOptions, routes: ROUTES, webhooks: documentedWebhooks(), endpoints: [...(opts.endpoints ?? []), mcpEndpoint] });
 };
 
 /** Registers the workspace app on `app` (its own server's or the public one's), in the order it answers. */
@@ -45,7 +45,7 @@ export async function registerWorkspaceApp(app: FastifyInstance, opts: Workspace
   observeRequests(app, { metrics, log: requestLog });
   const now = opts.now ?? (() => new Date());
   // The assistant connector's sign-in; metadata documents on loopback only under the local setting.
-  const connector = oauthOptions === false ? undefined : await assistantConnector(opts.db, now, oauthOptions ?? { allowLocal: opts.webhooks?.guard.allowLocal });
+  const connector = oauthOptions === false ? undefined : await assistantConnector(opts.db, now, oauthOptions ?? { allowLocal: opts.outbound?.guard.allowLocal });
   const oauth = connector?.oauth;
   // MCP clients find the sign-in from the 401 and present access tokens for the MCP URL.
   if (connector) apiOptions.mcp = { ...apiOptions.mcp, ...connector.mcp };

@@ -3,8 +3,8 @@
  * same transaction. Contacts found by discovery are suggestions and emit nothing.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
-import { appendEvents } from '../webhooks/outbox.js';
+import type { Database } from '../db/database.js';
+import { appendEvents } from '../webhooks/index.js';
 import { type ContactView, insertContact, toContactView } from './store.js';
 import type { ContactRow } from './tables.js';
 

@@ -1,5 +1,5 @@
 /**
- * The contacts aggregate's event (emitted by add-contact.ts, in the transaction that adds the
+ * The contacts module's event (emitted by add-contact.ts, in the transaction that adds the
  * contact), and the contact as the API and the event show it. A leaf: zod and src/core only.
  */
 import { z } from 'zod';
@@ -42,3 +42,9 @@ export const CONTACT_EVENTS = [
     },
   }),
 ] as const;
+
+declare module '../core/event-declaration.js' {
+  interface EventCatalog {
+    contacts: typeof CONTACT_EVENTS;
+  }
+}

@@ -1,5 +1,7 @@
-/** The contacts aggregate: the workspace's contacts and those discovered from the contact source. */
-import type { Aggregate } from '../compose/aggregate.js';
-import { contactRoutes } from './routes.js';
-
-export const contacts: Aggregate = { routes: contactRoutes };
+/**
+ * The contacts module's public face (contacts of stores): another module imports the contacts module only
+ * from here (test/layering.test.ts); compose/ reads its module.ts.
+ */
+export { Contact } from './events.js';
+export { readContactsRun } from './source.js';
+export { contactsOfStore, getContact, ingestedContacts, replaceStoreContacts } from './store.js';

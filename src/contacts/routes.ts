@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EMAIL_MAX, isEmail, normaliseEmail } from './email.js';
-import { accountVisible } from '../accounts/store.js';
+import { storeVisible } from '../workspaces/visibility.js';
 import { contactSuggestions, findContacts, getContact, storeContact, toContactView, updateContact } from './store.js';
 import { addContact } from './add-contact.js';
 import { newId } from '../db/ids.js';
@@ -63,7 +63,7 @@ export const contactRoutes = [
     problems: [400, 404],
     async handler({ db, workspace, query, cursorSecret }) {
       const filters = { email: query.email === undefined ? undefined : normaliseEmail(query.email), name: query.name, store_id: query.store_id, q: query.q };
-      if (filters.store_id !== undefined && !(await accountVisible(db.kysely, workspace.id, filters.store_id))) throw notVisible(filters.store_id);
+      if (filters.store_id !== undefined && !(await storeVisible(db.kysely, workspace.id, filters.store_id))) throw notVisible(filters.store_id);
       const p = listPager(cursorSecret, workspace.id, { contacts: filters }, query.cursor);
       const after = p.after && { created_at: new Date(p.after.s).toISOString(), id: p.after.i };
       const rows = await findContacts(db.kysely, workspace.id, { email: filters.email, name: filters.name, storeId: filters.store_id, text: filters.q, after, limit: query.limit + 1 });
@@ -98,7 +98,7 @@ export const contactRoutes = [
     status: 201,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, body, now }) {
-      if (!(await accountVisible(tx, workspace.id, body.store_id))) throw notVisible(body.store_id);
+      if (!(await storeVisible(tx, workspace.id, body.store_id))) throw notVisible(body.store_id);
       const address = normaliseEmail(body.email);
       const known = await storeContact(tx, body.store_id, address);
       const at = now.toISOString();
@@ -154,7 +154,7 @@ export const contactRoutes = [
     response: z.object({ object: z.literal('list'), data: z.array(ContactSuggestion) }),
     problems: [400, 404, 409],
     async handler({ tx, workspace, body }) {
-      if (!(await accountVisible(tx, workspace.id, body.store_id))) throw notVisible(body.store_id);
+      if (!(await storeVisible(tx, workspace.id, body.store_id))) throw notVisible(body.store_id);
       const roles = body.roles && new Set(body.roles.map((r) => r.trim().toLowerCase()));
       const found = await contactSuggestions(tx, workspace.id, body.store_id, roles ? undefined : DISCOVER_MAX);
       const data = found

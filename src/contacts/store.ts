@@ -7,7 +7,7 @@
 import { type Kysely, sql } from 'kysely';
 import { isUniqueViolation } from '../db/errors.js';
 import type { ContactRow } from './tables.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 
 /** A contact as the API answers it. */
 export type ContactView = { object: 'contact' } & Omit<ContactRow, 'workspace_id'>;

@@ -1,5 +1,5 @@
 /**
- * Table types of the contacts aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the contacts module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0006Contacts } from './migrations/0006-contacts.js';
@@ -43,14 +43,19 @@ export interface IngestedContactsTable {
 
 export type ContactRow = Selectable<ContactsTable>;
 
-/** The contacts tables, by name: part of the workspace database (compose/database.ts). */
+/** The contacts tables, by name: added to the workspace database (db/database.ts) below. */
 export interface ContactsTables {
   contacts: ContactsTable;
   store_contacts: StoreContactsTable;
   ingested_contacts: IngestedContactsTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const contactsMigrations = {
   '0006_contacts': m0006Contacts,
 };
+
+declare module '../db/database.js' {
+  // The contacts tables join the workspace database (db/database.ts).
+  interface Database extends ContactsTables {}
+}

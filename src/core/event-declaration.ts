@@ -1,8 +1,8 @@
 /**
  * An event type declared once (STYLE.md "One declaration, many uses"): its name, when it fires,
- * the zod schema of its payload and an example of one. Each aggregate that emits events declares
- * them beside its code (src/<aggregate>/events.ts, files that import only zod and src/core); the
- * catalog (webhooks/events.ts) concatenates them, and the outbox's types, openapi.json's
+ * the zod schema of its payload and an example of one. Each module that emits events declares
+ * them beside its code (src/<module>/events.ts, files that import only zod and src/core); the
+ * catalog (compose/events.ts) concatenates them, and the outbox's types, openapi.json's
  * `webhooks`, the docs' examples and the shape tests are read from it.
  */
 import type { z } from 'zod';
@@ -22,3 +22,23 @@ export interface EventDeclaration<T extends string = string, S extends z.ZodType
 
 /** An event declaration, its type name kept literal. */
 export const defineEvent = <const T extends string, S extends z.ZodType>(d: EventDeclaration<T, S>): EventDeclaration<T, S> => d;
+
+/**
+ * Every module's event declarations, by module: each events.ts adds its list here (a TypeScript
+ * module augmentation, `declare module '../core/event-declaration.js'`), so the outbox is typed by
+ * every declared event while the runtime catalogue (compose/events.ts) is assembled where the
+ * modules are composed.
+ */
+// Empty here: each module's events.ts adds its declarations.
+export interface EventCatalog {}
+
+type Declared = EventCatalog[keyof EventCatalog] extends infer L ? (L extends readonly (infer D)[] ? D : never) : never;
+
+/** The type of a declared event. */
+export type EventType = Declared extends EventDeclaration<infer T> ? T : never;
+
+/** The payload (`data`) of an event of type T, as its schema takes it. */
+export type EventData<T extends EventType> = z.input<Extract<Declared, { type: T }>['payload']>;
+
+/** An event as the modules' logic appends it: a type and the payload its declaration allows. */
+export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];

@@ -8,7 +8,7 @@
  *   so a caller composes several into one atomic write. importAccounts, which commits a large
  *   import in chunks, takes the Db; so does getOrCreateSetting until its caller passes db.kysely;
  * - a hot statement is one `sql` template run through prepared() (see prepared.ts);
- * - an invariant of an aggregate (e.g. every write of accounts rows bumps the workspace's
+ * - an invariant of a module (e.g. every write of accounts rows bumps the workspace's
  *   accounts_version) lives inside its exported writers, never in the caller.
  */
 import { stat } from 'node:fs/promises';
@@ -19,7 +19,7 @@ import { migrateToLatest, type Migrations } from './migrate.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
 import { DB_PATH } from '../core/defaults.js';
 
-/** An open database whose tables are DB (the workspace's: compose/database.ts). */
+/** An open database whose tables are DB (the workspace's: db/database.ts). */
 export interface Db<DB> {
   readonly kysely: Kysely<DB>;
   readonly dialect: 'sqlite' | 'postgres';
@@ -73,8 +73,12 @@ export interface OpenDatabaseOptions {
 export const isPostgresUrl = (url: string | undefined): url is string =>
   !!url && /^postgres(ql)?:\/\//.test(url);
 
-/** Opens the database and runs every pending one of `migrations` (on PostgreSQL in the connection's current schema). */
-export async function openSqlDatabase<DB>(opts: OpenDatabaseOptions, migrations: Migrations): Promise<Db<DB>> {
+/**
+ * Opens the database and runs every pending one of `migrations` (on PostgreSQL in the
+ * connection's current schema). Without migrations it opens a further connection to a database
+ * its process has already migrated (the refresh worker thread's).
+ */
+export async function openSqlDatabase<DB>(opts: OpenDatabaseOptions, migrations?: Migrations): Promise<Db<DB>> {
   const db = isPostgresUrl(opts.databaseUrl)
     ? await openPostgres(opts.databaseUrl, opts.poolSize ?? 10)
     : await openSqlite(opts.dbPath ?? DB_PATH);
@@ -84,7 +88,7 @@ export async function openSqlDatabase<DB>(opts: OpenDatabaseOptions, migrations:
       const r = await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely);
       schema = r.rows[0]?.s;
     }
-    const applied = await migrateToLatest(db.kysely, migrations, schema);
+    const applied = migrations ? await migrateToLatest(db.kysely, migrations, schema) : [];
     return { ...(db as Opened<DB>), appliedMigrations: applied, options: isPostgresUrl(opts.databaseUrl) ? { databaseUrl: opts.databaseUrl, poolSize: opts.poolSize } : { dbPath: opts.dbPath ?? DB_PATH } };
   } catch (e) {
     await db.close();

@@ -1,12 +1,12 @@
 /**
- * The migration runner, on SQLite and PostgreSQL alike. Each aggregate lists the migrations of
+ * The migration runner, on SQLite and PostgreSQL alike. Each module lists the migrations of
  * its tables in its tables.ts (one file a migration, `migrations/NNNN-what-it-does.ts`, recorded
- * under the key 'NNNN_what_it_does'); compose/database.ts hands their union to this runner.
+ * under the key 'NNNN_what_it_does'); compose/database.ts hands their union (from compose/modules.ts) to this runner.
  *
  * Kysely runs them in key order and refuses a database that has applied a key sorting after one
- * it has not, so a new migration takes a number after the last key of every aggregate (the gaps
+ * it has not, so a new migration takes a number after the last key of every module (the gaps
  * at 0011 and 0014 stay empty). The early migrations each created the tables of several
- * aggregates; each lives with the aggregate it is named for. Never edit or rename a migration
+ * modules; each lives with the module it is named for. Never edit or rename a migration
  * that has shipped.
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';

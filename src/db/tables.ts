@@ -16,13 +16,13 @@ export interface LeasesTable {
   until_ms: number | string;
 }
 
-/** The kernel tables, by name: part of the workspace database (compose/database.ts). */
+/** The kernel tables, by name: the base of the workspace database (db/database.ts). */
 export interface KernelTables {
   settings: SettingsTable;
   leases: LeasesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const kernelMigrations = {
   '0015_leases': m0015Leases,
 };

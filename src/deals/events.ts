@@ -1,10 +1,10 @@
 /**
- * The deals aggregate's events (emitted by pipeline.ts, in the transaction of the change), and
+ * The deals module's events (emitted by pipeline.ts, in the transaction of the change), and
  * the deal as the API and these events show it. A leaf: zod, src/core and the stage vocabulary.
  */
 import { z } from 'zod';
 import { defineEvent } from '../core/event-declaration.js';
-import { DEAL_STAGES, LOST_REASONS } from './stages.js';
+import { DEAL_STAGES, LOST_REASONS } from '../core/deal-stages.js';
 
 export const Deal = z
   .object({
@@ -112,3 +112,9 @@ export const DEAL_EVENTS = [
     },
   }),
 ] as const;
+
+declare module '../core/event-declaration.js' {
+  interface EventCatalog {
+    deals: typeof DEAL_EVENTS;
+  }
+}

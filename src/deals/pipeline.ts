@@ -2,16 +2,20 @@
  * The pipeline's changes as the API makes them: each writes the deal through the store and
  * appends its event (deals/events.ts) in the same transaction, so an event exists exactly when
  * its change committed. A creation emits `deal.created`; an update that changes a field,
- * `deal.updated` with the changes; a stage move, only `deal.stage_changed`.
+ * `deal.updated` with the changes; a stage move, only `deal.stage_changed`. A creation and a
+ * stage move tell the stage listeners (onDealStage): the accounts module records the stage as a
+ * learning label (accounts/deal-labels.ts), which ends the store's outreach when it is won or
+ * lost.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
-import { appendEvents } from '../webhooks/outbox.js';
+import type { Database } from '../db/database.js';
+import { appendEvents } from '../webhooks/index.js';
 import { type Actor, type ChangeResult, type Deal, type DealFields, insertDeal, type StageMove, updateDealFields, writeDealStage } from './store.js';
 
 /** Creates a deal (version 1) for a store the caller has checked is visible, and emits `deal.created`. */
 export async function createDeal(trx: Kysely<Database>, workspaceId: string, storeId: string, fields: DealFields, move: StageMove, who: Actor, now: Date): Promise<Deal> {
   const deal = await insertDeal(trx, workspaceId, storeId, fields, move, who, now);
+  await stageSet(trx, workspaceId, deal, who, now);
   await appendEvents(trx, workspaceId, [{ type: 'deal.created', data: { deal_id: deal.id, store_id: storeId, deal, actor: who.actor, created_at: deal.created_at } }], now);
   return deal;
 }
@@ -40,6 +44,7 @@ export async function moveDealStage(trx: Kysely<Database>, workspaceId: string, 
   const r = await writeDealStage(trx, workspaceId, id, move, ifMatch, who, now);
   if (r.outcome !== 'changed') return r;
   const { deal, from } = r;
+  await stageSet(trx, workspaceId, deal, who, now);
   const data = {
     deal_id: deal.id,
     store_id: deal.store_id,
@@ -54,4 +59,24 @@ export async function moveDealStage(trx: Kysely<Database>, workspaceId: string, 
   };
   await appendEvents(trx, workspaceId, [{ type: 'deal.stage_changed', data }], now);
   return { outcome: 'changed', deal };
+}
+
+/** A deal's stage as it was set (at creation or by a move), told to the listeners. */
+export interface RecordedStage {
+  workspaceId: string;
+  deal: Deal;
+  who: Actor;
+}
+
+export type StageListener = (trx: Kysely<Database>, s: RecordedStage, now: Date) => Promise<void>;
+
+const stageListeners: StageListener[] = [];
+
+/** Adds a listener told of every stage set from now on, in its transaction (once per listener). */
+export function onDealStage(l: StageListener): void {
+  if (!stageListeners.includes(l)) stageListeners.push(l);
+}
+
+async function stageSet(trx: Kysely<Database>, workspaceId: string, deal: Deal, who: Actor, now: Date): Promise<void> {
+  for (const l of stageListeners) await l(trx, { workspaceId, deal, who }, now);
 }

@@ -1,10 +1,10 @@
 /** Deals: the workspace's pipeline — deals on its visible stores, their stages, notes and history. */
 import { z } from 'zod';
-import { stopStoreEnrollments } from '../outreach/store.js';
-import { accountVisible } from '../accounts/store.js';
+import { storeVisible } from '../workspaces/visibility.js';
 import { addDealNote, type ChangeResult, type Deal as DealView, getDeal, listDealHistory, listDealNotes, listDeals } from './store.js';
 import { createDeal, moveDealStage, updateDeal } from './pipeline.js';
-import { DEAL_STAGES, LOST_REASONS, STAGE_TRANSITIONS } from './stages.js';
+import { DEAL_STAGES, LOST_REASONS } from '../core/deal-stages.js';
+import { STAGE_TRANSITIONS } from './stages.js';
 import { Deal } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
@@ -191,7 +191,7 @@ export const dealRoutes = [
     status: 201,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, body, now }) {
-      if (!(await accountVisible(tx, workspace.id, body.store_id))) throw new ApiProblem('not-found', `No account "${body.store_id}" in this workspace.`);
+      if (!(await storeVisible(tx, workspace.id, body.store_id))) throw new ApiProblem('not-found', `No account "${body.store_id}" in this workspace.`);
       const deal = await createDeal(
         tx,
         workspace.id,
@@ -201,7 +201,6 @@ export const dealRoutes = [
         actorOf(key),
         now,
       );
-      if (deal.stage === 'won' || deal.stage === 'lost') await stopStoreEnrollments(tx, workspace.id, body.store_id, `deal ${deal.id} ${deal.stage}`, now);
       return { status: 201, body: deal };
     },
   }),
@@ -244,10 +243,6 @@ export const dealRoutes = [
       const ifMatch = ifMatchVersion(headers);
       const move = { stage: body.stage, lost_reason: body.lost_reason ?? null, lost_reason_other: body.lost_reason_other ?? null };
       const moved = await moveDealStage(tx, workspace.id, params.id, move, ifMatch, actorOf(key), now);
-      // A won or lost deal ends the store's outreach, in the same transaction.
-      if (moved.outcome === 'changed' && (moved.deal.stage === 'won' || moved.deal.stage === 'lost')) {
-        await stopStoreEnrollments(tx, workspace.id, moved.deal.store_id, `deal ${moved.deal.id} ${moved.deal.stage}`, now);
-      }
       return answer(params.id, moved, ifMatch);
     },
   }),

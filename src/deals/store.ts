@@ -1,15 +1,15 @@
 /**
- * The pipeline's deals, their notes and their history. Every writer here keeps the aggregate's
+ * The pipeline's deals, their notes and their history. Every writer here keeps the module's
  * invariants in the caller's transaction: a change bumps `version` (checked in the UPDATE's
  * WHERE, so of two racing changes based on one version exactly one matches a row), writes its
  * history rows, and a creation or stage move records the outcome that makes it a learning label
  * for the ranking. The events of these changes are pipeline.ts's, in the same transaction.
  */
 import type { Kysely, Selectable } from 'kysely';
-import { canMove, type DealStage, type LostReason } from './stages.js';
+import type { DealStage, LostReason } from '../core/deal-stages.js';
+import { canMove } from './stages.js';
 import { sortableId } from '../db/ids.js';
-import { insertOutcome } from '../accounts/outcomes-store.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { DealHistoryTable, DealsTable } from './tables.js';
 
 type DealRow = Selectable<DealsTable>;
@@ -141,28 +141,9 @@ const history = (deal: DealRow, version: number, field: string, kind: DealHistor
   created_at: at,
 });
 
-/** The deal's stage as a learning label: an outcome of that action naming the deal. */
-async function recordLabel(trx: Kysely<Database>, deal: DealRow, who: Actor, at: string): Promise<void> {
-  await insertOutcome(trx, {
-    // Sortable: of two moves in one millisecond the later is the store's label (outcomes order by time, then id).
-    id: sortableId('out', new Date(at)),
-    workspace_id: deal.workspace_id,
-    api_key_id: who.apiKeyId,
-    store_id: deal.store_id,
-    action: deal.stage,
-    value: deal.stage === 'won' ? deal.value : null,
-    occurred_at: at,
-    note: null,
-    lost_reason: deal.lost_reason,
-    lost_reason_other: deal.lost_reason_other,
-    recorded_at: at,
-    deal_id: deal.id,
-  });
-}
-
 /**
  * Inserts a deal (version 1) for a store the caller has checked is visible: its history starts
- * with the creation, and its stage is recorded as a label.
+ * with the creation (deals/pipeline.ts records its stage as a label).
  */
 export async function insertDeal(
   trx: Kysely<Database>,
@@ -188,7 +169,6 @@ export async function insertDeal(
   };
   await trx.insertInto('deals').values(row).execute();
   await trx.insertInto('deal_history').values(history(row, 1, 'stage', 'created', null, row.stage, who, at)).execute();
-  await recordLabel(trx, row, who, at);
   return toDeal(row);
 }
 
@@ -285,7 +265,6 @@ export async function writeDealStage(
       write: { stage: move.stage, lost_reason: move.lost_reason, lost_reason_other: move.lost_reason_other, updated_at: at },
       after: async (next) => {
         await trx.insertInto('deal_history').values(history(next, next.version, 'stage', 'stage_changed', deal.stage, next.stage, who, at)).execute();
-        await recordLabel(trx, next, who, at);
         return { deal: toDeal(next), from: deal.stage };
       },
     };

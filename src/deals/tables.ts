@@ -1,9 +1,9 @@
 /**
- * Table types of the deals aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the deals module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0005Deals } from './migrations/0005-deals.js';
-import type { DealStage, LostReason } from './stages.js';
+import type { DealStage, LostReason } from '../core/deal-stages.js';
 
 export interface DealsTable {
   id: string;
@@ -54,14 +54,19 @@ export interface DealHistoryTable {
   created_at: string;
 }
 
-/** The deals tables, by name: part of the workspace database (compose/database.ts). */
+/** The deals tables, by name: added to the workspace database (db/database.ts) below. */
 export interface DealsTables {
   deals: DealsTable;
   deal_notes: DealNotesTable;
   deal_history: DealHistoryTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const dealsMigrations = {
   '0005_deals': m0005Deals,
 };
+
+declare module '../db/database.js' {
+  // The deals tables join the workspace database (db/database.ts).
+  interface Database extends DealsTables {}
+}

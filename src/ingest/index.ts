@@ -1,16 +1,6 @@
-/** The ingested panel: new runs of the panel loaded into the workspace database while serving. */
-import type { Aggregate } from '../compose/aggregate.js';
-
-export const ingest: Aggregate = {
-  tasks: {
-    // After a load, re-rank and check the watches.
-    ingest: ({ opts, trigger }) =>
-      opts.ingest && {
-        everyMs: opts.ingest.everyMs,
-        run: opts.ingest.check(() => {
-          trigger('refresh');
-          trigger('watches');
-        }),
-      },
-  },
-};
+/**
+ * The ingest module's public face (the loaded panel (store months, features, signals)): another module imports the ingest module only
+ * from here (test/layering.test.ts); compose/ reads its module.ts.
+ */
+export { latestStoreFeatures, pageStoreSignals, signalSummary, toFeatures, type StoreFeatures, type StoreSignal } from './store-history.js';
+export { ingestedMonths, storeRowsOfMonth, type StoreMonthText, visibleStoreMonths, visibleStoreSignals } from './stores.js';

@@ -15,7 +15,7 @@
  * see lease.ts); the holder first removes rows of any run that is not visible (a crashed load,
  * or a superseded run whose deletion was interrupted).
  */
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import {
   deleteRunRows,
   flipIngestedMonth,
@@ -31,8 +31,7 @@ import { type Duck, lit, openDuck } from '../panel/duck.js';
 import type { SignalType } from '../core/signals.js';
 import { acquireLease, type Lease } from './lease.js';
 import { checkRun, readContactsPointer, readRunsIndex, type RunFiles, type RunRef } from './runs-folder.js';
-import { ingestedContacts, replaceStoreContacts } from '../contacts/store.js';
-import { readContactsRun } from '../contacts/source.js';
+import { ingestedContacts, replaceStoreContacts, readContactsRun } from '../contacts/index.js';
 
 export interface IngestSummary {
   /** Months loaded by this ingest (a new or corrected run), oldest first. */

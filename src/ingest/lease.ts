@@ -7,7 +7,7 @@
  * The lease, not the flip, is what stops double loading: the flip's own compare-and-set
  * (flipIngestedMonth) is a second guard that fails loudly if the lease was ever lost.
  */
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { type Lease as HeldLease, LeaseLost, leaseHolder, tryLease } from '../db/leases.js';
 import { CliError } from '../core/errors.js';
 

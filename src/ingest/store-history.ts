@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { SignalType } from '../core/signals.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { StoreMonthsTable, StoreSignalsTable } from './tables.js';
 import { visibleStoreMonths, visibleStoreSignals } from './stores.js';
 

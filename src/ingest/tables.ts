@@ -1,5 +1,5 @@
 /**
- * Table types of the ingest aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the ingest module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import type { SignalType } from '../core/signals.js';
@@ -50,9 +50,14 @@ export interface StoreSignalsTable {
   detail: string;
 }
 
-/** The ingest tables, by name: part of the workspace database (compose/database.ts). */
+/** The ingest tables, by name: added to the workspace database (db/database.ts) below. */
 export interface IngestTables {
   ingested_months: IngestedMonthsTable;
   store_months: StoreMonthsTable;
   store_signals: StoreSignalsTable;
+}
+
+declare module '../db/database.js' {
+  // The ingest tables join the workspace database (db/database.ts).
+  interface Database extends IngestTables {}
 }

@@ -6,7 +6,7 @@
  * retried after `retryMs`, a new one at once.
  */
 import { readFile, stat } from 'node:fs/promises';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { IngestStopped, ingestRuns, type IngestSummary } from './ingest.js';
 import { indexFile } from './runs-folder.js';
 

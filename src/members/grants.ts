@@ -3,8 +3,8 @@
  * role and the workspace's wallet visibility at every call (SPEC, Authentication rule 6).
  */
 import { SCOPES, type Scope } from '../api/scopes.js';
-import type { WalletVisibility } from './store.js';
-import type { Role } from './roles.js';
+import type { WalletVisibility } from '../workspaces/store.js';
+import type { Role } from '../core/roles.js';
 
 /** What a member holds only by role or by the workspace's wallet visibility (memberGrants). */
 const GATED: readonly Scope[] = ['read:wallet', 'manage:webhooks'];

@@ -1,10 +1,9 @@
 /** Invite links: a member (added if new) gets a one-time link to set a password and sign in. */
-import type { Db } from '../compose/database.js';
-import { insertInvite } from './store.js';
-import { upsertMember } from '../workspaces/store.js';
+import type { Db } from '../db/database.js';
+import { insertInvite, upsertMember } from './store.js';
 import { lockMember } from './owners.js';
 import { randomToken, tokenHash } from '../core/tokens.js';
-import type { Role } from './roles.js';
+import type { Role } from '../core/roles.js';
 
 export const INVITE_DAYS = 7;
 

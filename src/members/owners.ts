@@ -4,11 +4,11 @@
  * see the other owner still there.
  */
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../compose/database.js';
+import type { Database, Db } from '../db/database.js';
 import { lockRows } from '../db/locks.js';
 import type { Member } from './tables.js';
-import type { Role } from './roles.js';
-import { getMember, upsertMember } from '../workspaces/store.js';
+import type { Role } from '../core/roles.js';
+import { getMember, upsertMember } from './store.js';
 
 /** Why a membership change was refused (the CLI answers it as bad input). */
 export class MembershipRefused extends Error {}

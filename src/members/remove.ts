@@ -7,11 +7,10 @@
  * database at every request, so every process refuses them at the next call.
  */
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../compose/database.js';
+import type { Database, Db } from '../db/database.js';
 import { revokeKeysCreatedBy } from '../api/keys-store.js';
-import { revokeMemberGrants } from '../oauth/store.js';
 import { lockMember, MembershipRefused, refuseLastOwner } from './owners.js';
-import type { Role } from './roles.js';
+import type { Role } from '../core/roles.js';
 import { deleteSessionsOf, withdrawInvites } from './store.js';
 
 export interface Removal {
@@ -27,18 +26,28 @@ export interface Removal {
   invites_withdrawn: number;
 }
 
-export async function removeMembership(db: Db, r: { workspaceId: string; email: string; now: Date }): Promise<Removal> {
-  return db.write((trx) => removeIn(trx, r));
+/**
+ * The ways in that other modules hold for a member, revoked in the removal's transaction: the
+ * oauth module's assistant grants (oauth/store.ts revokeMemberGrants), handed in by the caller
+ * since the oauth module builds on this one.
+ */
+export interface OtherWaysIn {
+  /** Revokes the member's assistant grants in the workspace; resolves to how many. */
+  revokeAssistantGrants(trx: Kysely<Database>, email: string, workspaceId: string): Promise<number>;
 }
 
-async function removeIn(trx: Kysely<Database>, { workspaceId, email, now }: { workspaceId: string; email: string; now: Date }): Promise<Removal> {
+export async function removeMembership(db: Db, r: { workspaceId: string; email: string; now: Date }, others: OtherWaysIn): Promise<Removal> {
+  return db.write((trx) => removeIn(trx, r, others));
+}
+
+async function removeIn(trx: Kysely<Database>, { workspaceId, email, now }: { workspaceId: string; email: string; now: Date }, others: OtherWaysIn): Promise<Removal> {
   const member = await lockMember(trx, workspaceId, email);
   if (!member) throw new MembershipRefused(`${email} is not a member`);
   await refuseLastOwner(trx, member);
   await trx.deleteFrom('members').where('workspace_id', '=', workspaceId).where('email', '=', email).execute();
   const revoked_keys = await revokeKeysCreatedBy(trx, workspaceId, email, now);
   const sessions_ended = await deleteSessionsOf(trx, email);
-  const assistant_grants_revoked = await revokeMemberGrants(trx, email, workspaceId);
+  const assistant_grants_revoked = await others.revokeAssistantGrants(trx, email, workspaceId);
   const invites_withdrawn = await withdrawInvites(trx, workspaceId, email);
   return { workspace_id: workspaceId, email, role: member.role as Role, revoked_keys, sessions_ended, assistant_grants_revoked, invites_withdrawn };
 }

@@ -8,7 +8,7 @@
  * a locked account answers the same whether it exists or not.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Db, Database } from '../compose/database.js';
+import type { Db, Database } from '../db/database.js';
 import { onPostgres } from '../db/locks.js';
 import { tokenHash } from '../core/tokens.js';
 import type { SigninThrottleTable } from './tables.js';

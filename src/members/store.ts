@@ -1,7 +1,8 @@
-/** Member sign-in: passwords (argon2id hashes), invite links, browser sessions, wallet visibility. */
+/** Members of workspaces and their sign-in: membership rows, passwords (argon2id hashes), invite links, browser sessions. */
 import type { Kysely } from 'kysely';
-import type { Role } from './roles.js';
-import type { Database } from '../compose/database.js';
+import type { Role } from '../core/roles.js';
+import type { Database } from '../db/database.js';
+import type { Member } from './tables.js';
 
 export interface Membership {
   workspace_id: string;
@@ -85,21 +86,32 @@ export async function withdrawInvites(q: Kysely<Database>, workspaceId: string, 
   return Number(r.numDeletedRows);
 }
 
-/** The values of the workspace setting wallet visibility; `owners` is the default. */
-export const WALLET_VISIBILITIES = ['owners', 'all'] as const;
-
-export type WalletVisibility = (typeof WALLET_VISIBILITIES)[number];
-
-/** Who may read the workspace's wallet: `owners` (owners and admins; the default) or `all` members. */
-export async function walletVisibility(q: Kysely<Database>, workspaceId: string): Promise<WalletVisibility> {
-  const row = await q.selectFrom('workspace_settings').select('wallet_visibility').where('workspace_id', '=', workspaceId).executeTakeFirst();
-  return row?.wallet_visibility === 'all' ? 'all' : 'owners';
+/** Adds a member, or changes the role of an existing one. */
+export async function upsertMember(q: Kysely<Database>, workspaceId: string, email: string, role: Role, now: Date): Promise<Member> {
+  const row = { workspace_id: workspaceId, email, role, created_at: now.toISOString() };
+  await q
+    .insertInto('members')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'email']).doUpdateSet({ role }))
+    .execute();
+  return (await getMember(q, workspaceId, email))!;
 }
 
-export async function setWalletVisibility(q: Kysely<Database>, workspaceId: string, v: WalletVisibility): Promise<void> {
-  await q
-    .insertInto('workspace_settings')
-    .values({ workspace_id: workspaceId, wallet_visibility: v })
-    .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ wallet_visibility: v }))
-    .execute();
+export async function getMember(q: Kysely<Database>, workspaceId: string, email: string): Promise<Member | undefined> {
+  return q
+    .selectFrom('members')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+/**
+ * Deletes the membership row alone (their API keys stop working while they are not a member);
+ * resolves to false when there was none. Removing a member for good, keys, sessions and assistant
+ * tokens revoked, is members/remove.ts removeMembership.
+ */
+export async function removeMember(q: Kysely<Database>, workspaceId: string, email: string): Promise<boolean> {
+  const r = await q.deleteFrom('members').where('workspace_id', '=', workspaceId).where('email', '=', email).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
 }

@@ -1,11 +1,11 @@
 /**
- * Table types of the members aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the members module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0012MembersAuth } from './migrations/0012-members-auth.js';
 import { migration as m0018SigninThrottle } from './migrations/0018-signin-throttle.js';
 import type { Selectable } from 'kysely';
-import type { Role } from './roles.js';
+import type { Role } from '../core/roles.js';
 
 export interface MembersTable {
   workspace_id: string;
@@ -51,7 +51,7 @@ export interface SigninThrottleTable {
 
 export type Member = Selectable<MembersTable>;
 
-/** The members tables, by name: part of the workspace database (compose/database.ts). */
+/** The members tables, by name: added to the workspace database (db/database.ts) below. */
 export interface MembersTables {
   members: MembersTable;
   member_logins: MemberLoginsTable;
@@ -60,8 +60,13 @@ export interface MembersTables {
   signin_throttle: SigninThrottleTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const membersMigrations = {
   '0012_members_auth': m0012MembersAuth,
   '0018_signin_throttle': m0018SigninThrottle,
 };
+
+declare module '../db/database.js' {
+  // The members tables join the workspace database (db/database.ts).
+  interface Database extends MembersTables {}
+}

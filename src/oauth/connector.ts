@@ -3,7 +3,7 @@
  * `serve --api`, `npm start`): the authorization server, and what the MCP endpoint needs from it
  * (the 401's metadata link and the access-token check).
  */
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import type { McpOptions } from '../mcp/endpoint.js';
 import { resourceMetadataUrlOf } from './plugin.js';
 import { type OAuthOptions, type OAuthServer, mcpResourceOf, oauthServer } from './provider.js';

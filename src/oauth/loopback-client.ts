@@ -4,7 +4,7 @@
  * an `http://127.0.0.1:…/…` one through the same SSRF guard and the same rules (its `client_id`
  * is its own URL; a public client without secrets).
  */
-import { checkTarget, type GuardOptions, RefusedTarget } from '../webhooks/ssrf.js';
+import { checkTarget, type GuardOptions, RefusedTarget } from '../outbound/ssrf.js';
 import type { OAuthPayload } from './store.js';
 
 const MAX_BYTES = 16_384;

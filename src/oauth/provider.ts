@@ -14,13 +14,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { default as Provider, Interaction } from 'oidc-provider';
 import { SCOPES } from '../api/scopes.js';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { grantWorkspaceOf, oauthAdapter } from './store.js';
 import { getOrCreateSetting } from '../db/settings.js';
 import { randomToken } from '../core/tokens.js';
-import { membershipsOf } from '../members/store.js';
-import { getMember } from '../workspaces/store.js';
-import { RefusedTarget, checkTarget, systemResolver, type Resolver } from '../webhooks/ssrf.js';
+import { membershipsOf, getMember } from '../members/index.js';
+import { RefusedTarget, checkTarget, systemResolver, type Resolver } from '../outbound/ssrf.js';
 import { loopbackClient } from './loopback-client.js';
 import { redirectUriProblem } from './redirect-uris.js';
 

@@ -7,7 +7,7 @@
  * Works on SQLite and PostgreSQL alike.
  */
 import { type Kysely, sql } from 'kysely';
-import type { Database, Db } from '../compose/database.js';
+import type { Database, Db } from '../db/database.js';
 import { lockRows } from '../db/locks.js';
 
 /** What oidc-provider stores per record (its `AdapterPayload`). */

@@ -1,5 +1,5 @@
 /**
- * Table types of the oauth aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the oauth module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0020OauthGrants } from './migrations/0020-oauth-grants.js';
@@ -24,7 +24,7 @@ export interface OauthGrantsTable {
   created_ms: number | string;
 }
 
-/** The oauth tables, by name: part of the workspace database (compose/database.ts). */
+/** The oauth tables, by name: added to the workspace database (db/database.ts) below. */
 export interface OauthTables {
   oauth_records: OauthRecordsTable;
   oauth_grants: OauthGrantsTable;
@@ -34,3 +34,8 @@ export interface OauthTables {
 export const oauthMigrations = {
   '0020_oauth_grants': m0020OauthGrants,
 };
+
+declare module '../db/database.js' {
+  // The oauth tables join the workspace database (db/database.ts).
+  interface Database extends OauthTables {}
+}

@@ -8,11 +8,10 @@
 import type { Authenticated } from '../api/auth.js';
 import { bearerKey } from '../api/keys.js';
 import { ApiProblem } from '../api/problems.js';
-import type { Db } from '../compose/database.js';
-import { walletVisibility } from '../members/store.js';
+import type { Db } from '../db/database.js';
+import { walletVisibility, findWorkspace } from '../workspaces/store.js';
 import { findAccessToken, grantWorkspaceOf } from './store.js';
-import { findWorkspace, getMember } from '../workspaces/store.js';
-import { memberGrants } from '../members/grants.js';
+import { getMember, memberGrants } from '../members/index.js';
 
 const refused = (detail: string) => new ApiProblem('unauthorized', detail, { 'www-authenticate': 'Bearer realm="storelens", error="invalid_token"' });
 

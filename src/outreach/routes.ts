@@ -6,9 +6,8 @@
  * sender accepted it), or records it `held` when no sender is configured. A won or lost outcome or deal stops the store's enrollments.
  */
 import { z } from 'zod';
-import { lockAccount } from '../accounts/store.js';
-import { NO_OUTREACH } from '../accounts/statuses.js';
-import { getContact } from '../contacts/store.js';
+import { lockAccount, NO_OUTREACH } from '../accounts/index.js';
+import { getContact } from '../contacts/index.js';
 import { newId } from '../db/ids.js';
 import {
   cadenceSteps,
@@ -26,14 +25,13 @@ import {
   stepsOf,
   stopEnrollment,
 } from './store.js';
-import { recordSupervision } from '../wallet/store.js';
-import { charge } from '../wallet/billing.js';
+import { recordSupervision, charge } from '../wallet/index.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
 import { idParam, page, pageQuery } from '../api/schemas.js';
 import { seqListRoute, seqPager } from '../api/seq-page.js';
 
-export { NO_OUTREACH } from '../accounts/statuses.js';
+export { NO_OUTREACH } from '../accounts/index.js';
 
 const CadenceStep = z.strictObject({
   day: z.int().min(0).max(365).describe('Days after enrollment the step is due (0: at once)'),

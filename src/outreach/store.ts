@@ -1,6 +1,6 @@
 /** Outreach: cadences, enrollments (a store and contact walking a cadence), their steps, and the workspace's sender. */
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from './tables.js';
 import { beforeSeq, newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';

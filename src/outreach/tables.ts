@@ -1,5 +1,5 @@
 /**
- * Table types of the outreach aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the outreach module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import type { Generated } from 'kysely';
@@ -63,7 +63,7 @@ export interface OutreachSendersTable {
   created_at: string;
 }
 
-/** The outreach tables, by name: part of the workspace database (compose/database.ts). */
+/** The outreach tables, by name: added to the workspace database (db/database.ts) below. */
 export interface OutreachTables {
   outreach_cadences: OutreachCadencesTable;
   outreach_enrollments: OutreachEnrollmentsTable;
@@ -75,3 +75,8 @@ export interface OutreachTables {
 export const outreachMigrations = {
   '0024_outreach_step_claims': m0024OutreachStepClaims,
 };
+
+declare module '../db/database.js' {
+  // The outreach tables join the workspace database (db/database.ts).
+  interface Database extends OutreachTables {}
+}

@@ -12,9 +12,8 @@
  * enrollment moves to its next step (or completes).
  */
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../compose/database.js';
-import { NO_OUTREACH } from '../accounts/statuses.js';
-import { lockRows } from '../db/locks.js';
+import type { Database, Db } from '../db/database.js';
+import { accountStatus, lockAccountStatus, NO_OUTREACH } from '../accounts/index.js';
 import {
   abandonedSteps,
   type CadenceStep,
@@ -32,16 +31,15 @@ import {
   type StepRow,
   stopEnrollment,
 } from './store.js';
-import { recordSupervision } from '../wallet/store.js';
+import { recordSupervision, charge, refund } from '../wallet/index.js';
 import { isApiProblem } from '../api/problems.js';
-import { charge, refund } from '../wallet/billing.js';
-import { send, signatureHeader } from '../webhooks/deliver.js';
-import type { WebhookRuntime } from '../webhooks/runtime.js';
-import { checkTarget } from '../webhooks/ssrf.js';
+import { send, signatureHeader } from '../outbound/send.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
+import { checkTarget } from '../outbound/ssrf.js';
 
 export interface OutreachWorkerOptions {
   now: () => Date;
-  webhooks: WebhookRuntime;
+  outbound: OutboundRuntime;
   /** Extra trusted CA for https senders (tests). */
   ca?: string | Buffer;
   /** Clock of the signature timestamps (receivers check it against real time): default Date.now. */
@@ -49,7 +47,7 @@ export interface OutreachWorkerOptions {
   log?: (line: string) => void;
   /** Turns true when the process stops: no further step is started. */
   stopping?: () => boolean;
-  /** The POST to the sender: default the webhook deliveries' (tests swap in one that never answers, as a process killed mid-send). */
+  /** The POST to the sender: default outbound/send.ts's (tests swap in one that never answers, as a process killed mid-send). */
   send?: typeof send;
 }
 
@@ -78,9 +76,9 @@ export async function runOutreach(db: Db, opts: OutreachWorkerOptions): Promise<
  * so a decision under way is waited for) became one that blocks outreach; true when it did.
  */
 async function endedByStatus(trx: Kysely<Database>, e: EnrollmentRow, now: Date): Promise<boolean> {
-  const [account] = await lockRows(trx, 'accounts', { workspace_id: e.workspace_id, store_id: e.store_id });
-  if (!account || !NO_OUTREACH.has(String(account.status))) return false;
-  await stopEnrollment(trx, e.id, `the account's status is ${account.status}`, now);
+  const status = await lockAccountStatus(trx, e.workspace_id, e.store_id);
+  if (status === undefined || !NO_OUTREACH.has(status)) return false;
+  await stopEnrollment(trx, e.id, `the account's status is ${status}`, now);
   return true;
 }
 
@@ -88,8 +86,8 @@ async function step(db: Db, e: EnrollmentRow, opts: OutreachWorkerOptions): Prom
   const now = opts.now();
   // A read first, so a step of an account that may be contacted opens no extra write; the step's
   // charge checks again under the lock, in its transaction.
-  const account = await db.kysely.selectFrom('accounts').select('status').where('workspace_id', '=', e.workspace_id).where('store_id', '=', e.store_id).executeTakeFirst();
-  if (account && NO_OUTREACH.has(String(account.status)) && (await db.write((trx) => endedByStatus(trx, e, now)))) return true;
+  const status = await accountStatus(db.kysely, e.workspace_id, e.store_id);
+  if (status !== undefined && NO_OUTREACH.has(status) && (await db.write((trx) => endedByStatus(trx, e, now)))) return true;
   const cadence = await getCadence(db.kysely, e.workspace_id, e.cadence_id);
   const steps = cadence ? cadenceSteps(cadence) : [];
   const s = steps[e.next_step];
@@ -175,12 +173,12 @@ async function resend(db: Db, row: StepRow, opts: OutreachWorkerOptions): Promis
   const e = await getEnrollment(db.kysely, row.workspace_id, row.enrollment_id);
   const cadence = e && (await getCadence(db.kysely, e.workspace_id, e.cadence_id));
   const s = cadence ? cadenceSteps(cadence)[row.step] : undefined;
-  const account = e && (await db.kysely.selectFrom('accounts').select('status').where('workspace_id', '=', e.workspace_id).where('store_id', '=', e.store_id).executeTakeFirst());
+  const status = e && (await accountStatus(db.kysely, e.workspace_id, e.store_id));
   const sender = await getSender(db.kysely, row.workspace_id);
   if (!e || !s) return fail(db, row, 'the cadence has no such step', null, opts);
   // Stopped meanwhile (stop_outreach, an outcome): no further step is sent, so neither is this one.
   if (e.status === 'stopped') return fail(db, row, `the enrollment was stopped${e.stop_reason ? ` (${e.stop_reason})` : ''}`, null, opts);
-  if (account && NO_OUTREACH.has(String(account.status))) return fail(db, row, `the account's status is ${account.status}`, null, opts);
+  if (status && NO_OUTREACH.has(status)) return fail(db, row, `the account's status is ${status}`, null, opts);
   if (!sender) return fail(db, row, 'no outreach sender is configured', null, opts);
   await post(db, row, stepBody(e, row, s), sender, opts);
 }
@@ -210,8 +208,8 @@ async function post(db: Db, row: StepRow, body: string, sender: { url: string; s
   try {
     // Signing inside: a secret that cannot be opened fails (and refunds) this step, never the run.
     const timestamp = Math.floor((opts.signingClock ?? Date.now)() / 1000);
-    const headers = { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([opts.webhooks.box.open(sender.secret)], row.id, timestamp, body) };
-    const target = await checkTarget(sender.url, opts.webhooks.guard);
+    const headers = { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([opts.outbound.box.open(sender.secret)], row.id, timestamp, body) };
+    const target = await checkTarget(sender.url, opts.outbound.guard);
     const r = await (opts.send ?? send)(target, body, headers, { ca: opts.ca });
     error = r.error;
     statusCode = r.statusCode;

@@ -7,7 +7,7 @@
  * for signals), never of a later one; a store absent from the month's panel has no features
  * (`store: null`, said so in the markdown), only the whole panel as peers and no recommendation.
  */
-import type { StoreFeatures } from '../ingest/store-history.js';
+import type { StoreFeatures } from '../ingest/index.js';
 import type { Stat, StatsDocument } from '../stats/types.js';
 
 /** Pages a report compares against (methodology describes the panel, not stores). */

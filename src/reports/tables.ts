@@ -1,5 +1,5 @@
 /**
- * Table types of the reports aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the reports module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 
@@ -27,7 +27,12 @@ export interface GrowthReportsTable {
   finished_at: string | null;
 }
 
-/** The reports tables, by name: part of the workspace database (compose/database.ts). */
+/** The reports tables, by name: added to the workspace database (db/database.ts) below. */
 export interface ReportsTables {
   growth_reports: GrowthReportsTable;
+}
+
+declare module '../db/database.js' {
+  // The reports tables join the workspace database (db/database.ts).
+  interface Database extends ReportsTables {}
 }

@@ -3,11 +3,10 @@
  * parsing, `--help`), the Config each command receives (src/settings/config.ts) and the option
  * list in docs/cli.md (src/settings/cli-docs.ts; `npm run cli-docs` rewrites it).
  */
-import { ROLES } from '../members/roles.js';
+import { ROLES } from '../core/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
-import { WALLET_VISIBILITIES } from '../members/store.js';
-import { RULES } from '../bench/learning-policies.js';
+import { WALLET_VISIBILITIES } from '../workspaces/store.js';
 import { envSwitch, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
@@ -140,6 +139,9 @@ export interface SettingDef {
 
 /** `storelens bench` runs these (src/bench/index.ts). */
 export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learning', 'ranking', 'webhooks', 'scaleout'] as const;
+
+/** The hidden rules the learning benchmark can run (bench/learning-policies.ts says what each is). */
+export const LEARNING_RULES = ['generator truth', 'two-part rule', 'new-channel rule', 'plan rule'] as const;
 
 const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
 const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'members remove', 'members list', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
@@ -315,7 +317,7 @@ export const SETTINGS = [
   { name: 'to', flag: '--to', value: month, env: 'BENCH_TO', default: '2026-10', help: 'last month of the publish benchmark panel', commands: ['bench'] },
   { name: 'data', flag: '--data', value: text('dir'), env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },
   { name: 'learningSeeds', flag: '--learning-seeds', value: positiveInt, env: 'BENCH_LEARNING_SEEDS', default: 10, help: 'seeds the learning benchmark runs (1 to n; fewer for a quick look, the documented figures take 10)', commands: ['bench'] },
-  { name: 'learningRules', flag: '--learning-rules', value: someOf('list', RULES), env: 'BENCH_LEARNING_RULES', default: RULES, help: `hidden rules the learning benchmark runs, comma-separated: ${RULES.join(', ')}`, commands: ['bench'] },
+  { name: 'learningRules', flag: '--learning-rules', value: someOf('list', LEARNING_RULES), env: 'BENCH_LEARNING_RULES', default: LEARNING_RULES, help: `hidden rules the learning benchmark runs, comma-separated: ${LEARNING_RULES.join(', ')}`, commands: ['bench'] },
   { name: 'databaseUrl', env: 'DATABASE_URL', value: text('url'), help: 'a postgres:// URL: the api and scale-out benchmarks also run on PostgreSQL, each in a schema of its own there (skipped without it)', commands: ['bench'] },
   {
     name: 'only',

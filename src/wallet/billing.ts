@@ -8,7 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import { ApiProblem } from '../api/problems.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import {
   type ApprovalRow,
   appendEntry,

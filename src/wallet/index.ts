@@ -1,15 +1,7 @@
-/** The wallet aggregate: balance, ledger, prices, approvals, supervision and the monthly statement. */
-import type { Aggregate } from '../compose/aggregate.js';
-import { walletRoutes } from './routes.js';
-import { runStatements } from './statements.js';
-
-export const wallet: Aggregate = {
-  routes: walletRoutes,
-  tasks: {
-    // A closed month is billed once (the ledger's unique cause), so several servers may all run it.
-    statements: ({ db, opts }) => ({
-      everyMs: opts.statementsEveryMs ?? 300_000,
-      run: async (stopping) => void (await runStatements(db, { now: opts.now, log: opts.log, stopping })),
-    }),
-  },
-};
+/**
+ * The wallet module's public face (charges, refunds, supervision and approvals): another module imports the wallet module only
+ * from here (test/layering.test.ts); compose/ reads its module.ts.
+ */
+export { registerApprovalHandler, type ApprovalHandler } from './approvals.js';
+export { charge, refund } from './billing.js';
+export { recordSupervision } from './store.js';

@@ -11,8 +11,8 @@
  * across workers.
  */
 import { type Kysely, sql } from 'kysely';
-import type { Db } from '../compose/database.js';
-import type { Database } from '../compose/database.js';
+import type { Db } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { appendEntry, currentPrices, entryByCause, type LedgerEntry, lockWallet, monthStart, PLAN_ALLOWANCES, STATEMENT_OPERATION } from './store.js';
 import { nextMonth } from '../core/month.js';
 import { formatAmount } from './money.js';

@@ -1,5 +1,5 @@
 /**
- * The wallet aggregate: the wallet row (balance, plan, standing rules), the append-only ledger,
+ * The wallet module: the wallet row (balance, plan, standing rules), the append-only ledger,
  * the versioned price list, approvals and supervision entries. Money is integer minor units.
  * The balance column is the sum of the ledger's amounts: appendEntry() is the only writer of
  * either, and it writes both in the caller's transaction. The entry's order number, balance_after
@@ -9,7 +9,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { beforeSeq, newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { LedgerEntriesTable, LedgerKind, PricesTable } from './tables.js';
 
 export type WalletRow = Selectable<Database['wallets']>;

@@ -1,5 +1,5 @@
 /**
- * Table types of the wallet aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the wallet module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0010Wallet } from './migrations/0010-wallet.js';
@@ -105,7 +105,7 @@ export interface SupervisionEntriesTable {
   created_at: string;
 }
 
-/** The wallet tables, by name: part of the workspace database (compose/database.ts). */
+/** The wallet tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WalletTables {
   wallets: WalletsTable;
   ledger_entries: LedgerEntriesTable;
@@ -114,9 +114,14 @@ export interface WalletTables {
   supervision_entries: SupervisionEntriesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const walletMigrations = {
   '0010_wallet': m0010Wallet,
   '0013_money_invariants': m0013MoneyInvariants,
   '0023_one_pending_approval': m0023OnePendingApproval,
 };
+
+declare module '../db/database.js' {
+  // The wallet tables join the workspace database (db/database.ts).
+  interface Database extends WalletTables {}
+}

@@ -1,6 +1,6 @@
 /** What the watch routes share: finding and locking a watch, the rules a change must pass, and the answers' shapes filled from rows. */
 import { z } from 'zod';
-import { countInMarket, visibleStoreIds } from '../accounts/ranking-reads.js';
+import { countInMarket, visibleStoreIds } from '../accounts/index.js';
 import {
   countWatchStores,
   getWatch,
@@ -11,7 +11,7 @@ import {
   type WatchEventRow,
   type WatchRow,
 } from './store.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import { WATCH_MAX_STORES } from './types.js';
 import type { Kysely } from 'kysely';
 import { listPager } from '../api/cursor.js';

@@ -9,10 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Db } from '../compose/database.js';
-import { countInMarket, inMarketStoreIds } from '../accounts/ranking-reads.js';
-import type { Database } from '../compose/database.js';
-import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../ingest/stores.js';
+import type { Db, Database } from '../db/database.js';
+import { countInMarket, inMarketStoreIds } from '../accounts/index.js';
+import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../ingest/index.js';
 import {
   activeWatches,
   insertWatchEvents,

@@ -1,5 +1,5 @@
 /**
- * The watches aggregate's event (emitted by set-health.ts, in the transaction that changes the
+ * The watches module's event (emitted by set-health.ts, in the transaction that changes the
  * watch's health). A leaf: zod, src/core and the watch vocabulary.
  */
 import { z } from 'zod';
@@ -21,3 +21,9 @@ export const WATCH_EVENTS = [
     example: { watch_id: 'wat_2e7f738efd2e0eb0e1ef', from: 'healthy', to: 'degraded', reason: 's-000123: Monthly visits down 60%' },
   }),
 ] as const;
+
+declare module '../core/event-declaration.js' {
+  interface EventCatalog {
+    watches: typeof WATCH_EVENTS;
+  }
+}

@@ -4,7 +4,7 @@
  * events, receipts and brief. Health is derived by src/watches/evaluate.ts at every ingest.
  */
 import { z } from 'zod';
-import { inMarketStoreIds } from '../accounts/ranking-reads.js';
+import { inMarketStoreIds } from '../accounts/index.js';
 import {
   addWatchStores,
   deleteWatch,

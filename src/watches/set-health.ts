@@ -3,8 +3,8 @@
  * `watch.health_changed` (watches/events.ts) is appended in the same transaction.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
-import { appendEvents } from '../webhooks/outbox.js';
+import type { Database } from '../db/database.js';
+import { appendEvents } from '../webhooks/index.js';
 import { type WatchRow, writeWatchHealth } from './store.js';
 import type { WatchHealth } from './types.js';
 

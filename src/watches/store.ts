@@ -13,7 +13,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { WatchHealth, WatchType } from './types.js';
 import { newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { WatchEventsTable, WatchReceiptsTable, WatchesTable } from './tables.js';
 
 export type WatchRow = Selectable<WatchesTable>;

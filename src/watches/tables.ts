@@ -1,5 +1,5 @@
 /**
- * Table types of the watches aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the watches module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0007Watches } from './migrations/0007-watches.js';
@@ -66,7 +66,7 @@ export interface WatchReceiptsTable {
   checked_at: string;
 }
 
-/** The watches tables, by name: part of the workspace database (compose/database.ts). */
+/** The watches tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WatchesTables {
   watches: WatchesTable;
   watch_stores: WatchStoresTable;
@@ -74,7 +74,12 @@ export interface WatchesTables {
   watch_receipts: WatchReceiptsTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const watchesMigrations = {
   '0007_watches': m0007Watches,
 };
+
+declare module '../db/database.js' {
+  // The watches tables join the workspace database (db/database.ts).
+  interface Database extends WatchesTables {}
+}

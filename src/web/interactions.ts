@@ -7,11 +7,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '../api/scopes.js';
-import type { Db } from '../compose/database.js';
-import { membershipsOf, walletVisibility, type Membership } from '../members/store.js';
-import { memberGrants } from '../members/grants.js';
-import { OAUTH_PREFIX, accountIdOf, mcpResourceOf, type OAuthServer } from '../oauth/provider.js';
-import { recordGrant } from '../oauth/store.js';
+import type { Db } from '../db/database.js';
+import { membershipsOf, type Membership, memberGrants } from '../members/index.js';
+import { walletVisibility } from '../workspaces/store.js';
+import { OAUTH_PREFIX, accountIdOf, mcpResourceOf, type OAuthServer, recordGrant } from '../oauth/index.js';
 import { consentPage, messagePage } from './pages.js';
 import { currentSession, sameToken } from './session.js';
 

@@ -1,6 +1,6 @@
 /** The server-rendered pages of member sign-in and Integrations → API & MCP: plain HTML, no framework. Pure. */
 import type { ApiKeyInfo } from '../api/keys-store.js';
-import type { Membership } from '../members/store.js';
+import type { Membership } from '../members/index.js';
 import { ACCESS_CHOICES, type AccessChoice } from '../api/scopes.js';
 
 export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -6,17 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { issueApiKey, KeyCreatorRefused } from '../api/issue-key.js';
+import { issueApiKey, KeyCreatorRefused, deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
 import { lockRows } from '../db/locks.js';
-import type { Db } from '../compose/database.js';
-import { deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership } from '../members/store.js';
+import type { Db } from '../db/database.js';
 import { findWorkspace } from '../workspaces/store.js';
-import { PASSWORD_MIN, hashPassword, passwordMatches } from '../members/passwords.js';
-import { admitSignIn, clearFailures, type ThrottleSubject } from '../members/signin-throttle.js';
-import type { OAuthServer } from '../oauth/provider.js';
-import { revokeMemberGrants } from '../oauth/store.js';
+import { type OAuthServer, revokeMemberGrants } from '../oauth/index.js';
 import { registerInteractions } from './interactions.js';
 import { integrationsPage, invitePage, messagePage, signInPage } from './pages.js';
 import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, type SignedIn } from './session.js';

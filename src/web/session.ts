@@ -5,9 +5,9 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../compose/database.js';
+import type { Db } from '../db/database.js';
 import { randomToken, tokenHash } from '../core/tokens.js';
-import { findSession, insertSession } from '../members/store.js';
+import { findSession, insertSession } from '../members/index.js';
 
 export const SESSION_COOKIE = 'storelens_session';
 const PRE_CSRF_COOKIE = 'storelens_csrf';

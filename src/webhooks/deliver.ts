@@ -7,12 +7,8 @@
  * At-least-once: a message is marked only after its answer; a worker that dies mid-send leaves
  * the lease to run out and the next claim sends it again with the same `webhook-id`.
  */
-import { createHmac, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import type { Db } from '../compose/database.js';
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/database.js';
 import {
   type AttemptOutcome,
   type ClaimedMessage,
@@ -25,8 +21,10 @@ import {
   recordAttempt,
 } from './messages-store.js';
 import type { WebhookEndpointRow } from './tables.js';
-import type { SecretBox } from './secrets.js';
-import { type CheckedTarget, checkTarget, type GuardOptions, RefusedTarget } from './ssrf.js';
+import type { SecretBox } from '../outbound/secrets.js';
+import { send, type SendResult, signatureHeader } from '../outbound/send.js';
+import { checkTarget, type GuardOptions, RefusedTarget } from '../outbound/ssrf.js';
+
 
 /** Waits after the first, second, … failed attempt; after the last the message is failed. */
 export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000] as const;
@@ -34,8 +32,6 @@ export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 
 export const JITTER = 0.1;
 /** A receiver's Retry-After is honoured up to this. */
 export const RETRY_AFTER_CAP_MS = 10 * 3600_000;
-/** Success is a 2xx answer within this. */
-export const SEND_TIMEOUT_MS = 15_000;
 /** A claim's lease: long enough for a send and its record; after it another worker may send again. */
 export const LEASE_MS = 60_000;
 export const PER_ENDPOINT = 4;
@@ -73,13 +69,6 @@ export interface Deliverer {
   abandon(): void;
 }
 
-/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, space-separated. */
-export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string): string {
-  return secrets
-    .map((s) => `v1,${createHmac('sha256', Buffer.from(s.replace(/^whsec_/, ''), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64')}`)
-    .join(' ');
-}
-
 /** The secrets that sign now: the current one, and the previous one during the rotation overlap. */
 export function signingSecrets(ep: WebhookEndpointRow, box: SecretBox, nowMs: number): string[] {
   const out = [box.open(ep.secret)];
@@ -92,71 +81,6 @@ export function nextWaitMs(failed: number, retryAfterMs: number | null, random: 
   if (failed >= RETRY_SCHEDULE_MS.length) return null;
   const base = RETRY_SCHEDULE_MS[failed] * (1 + JITTER * (2 * random() - 1));
   return Math.round(Math.max(base, Math.min(retryAfterMs ?? 0, RETRY_AFTER_CAP_MS)));
-}
-
-export interface SendResult {
-  statusCode: number | null;
-  error: string | null;
-  retryAfterMs: number | null;
-}
-
-/** One POST to a checked target, connected to the checked address only; never follows redirects. */
-export function send(target: CheckedTarget, body: string, headers: Record<string, string>, o: { ca?: string | Buffer; timeoutMs?: number; nowMs?: number } = {}): Promise<SendResult> {
-  const pinned = target.addresses[0];
-  const lookup: LookupFunction = (_host, options, cb) => {
-    if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-    else cb(null, pinned.address, pinned.family);
-  };
-  const isHttps = target.url.protocol === 'https:';
-  const mod = isHttps ? https : http;
-  return new Promise((resolve) => {
-    let settled = false;
-    const done = (r: SendResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(r);
-    };
-    const req = mod.request(
-      target.url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'storelens-webhooks/1' },
-        lookup,
-        agent: false,
-        ...(isHttps ? { servername: /^[0-9.]+$|:/.test(target.host) ? undefined : target.host, secureContext: o.ca ? contextWith(o.ca) : undefined } : {}),
-      },
-      (res) => {
-        res.resume();
-        const code = res.statusCode ?? 0;
-        const ok = code >= 200 && code < 300;
-        const error = ok ? null : code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`;
-        done({ statusCode: code, error, retryAfterMs: retryAfter(res.headers['retry-after'], o.nowMs ?? Date.now()) });
-        res.on('error', () => undefined);
-      },
-    );
-    const timer = setTimeout(() => {
-      done({ statusCode: null, error: `no answer within ${(o.timeoutMs ?? SEND_TIMEOUT_MS) / 1000} s`, retryAfterMs: null });
-      req.destroy();
-    }, o.timeoutMs ?? SEND_TIMEOUT_MS);
-    req.on('error', (e) => done({ statusCode: null, error: (e as Error).message, retryAfterMs: null }));
-    req.end(body);
-  });
-}
-
-const contexts = new Map<string | Buffer, SecureContext>();
-/** The system's roots plus `ca`, built once (building a context parses every root certificate). */
-function contextWith(ca: string | Buffer): SecureContext {
-  let c = contexts.get(ca);
-  if (!c) contexts.set(ca, (c = createSecureContext({ ca: [...rootCertificates, ca] })));
-  return c;
-}
-
-function retryAfter(v: string | undefined, nowMs: number): number | null {
-  if (!v) return null;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : Math.max(0, t - nowMs);
 }
 
 /** The JSON body of a message: `{id, type, created_at, workspace_id, sequence, data}`. */

@@ -1,13 +1,13 @@
 /**
  * Event-notification endpoints (webhooks) of a workspace. Deletion is soft so the delivery log
- * keeps its endpoint. Secrets arrive here sealed (webhooks/secrets.ts); this module never sees a
+ * keeps its endpoint. Secrets arrive here sealed (outbound/secrets.ts); this file never sees a
  * plain one except insertWebhookEndpoint's default for callers that pass none.
  */
 import type { Kysely } from 'kysely';
-import { loadSecretBox, newSigningSecret } from './secrets.js';
+import { loadSecretBox, newSigningSecret } from '../outbound/secrets.js';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { WebhookEndpointRow } from './tables.js';
 
 export interface NewWebhookEndpoint {

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.js';
 
 const wants = (ep: Pick<WebhookEndpointRow, 'event_types'>, type: string): boolean =>

@@ -1,11 +1,11 @@
 /**
- * openapi.json's `webhooks` (OpenAPI 3.1): one entry per declared event type (webhooks/events.ts),
+ * openapi.json's `webhooks` (OpenAPI 3.1): one entry per declared event type (the catalogue, compose/events.ts),
  * describing the POST a registered endpoint receives — the message as deliver.ts sends it
  * (`{id, type, created_at, workspace_id, sequence, data}`, `data` the event's payload schema)
  * and its Standard Webhooks headers.
  */
 import { jsonSchema } from '../api/schemas.js';
-import { EVENTS } from './events.js';
+import type { EventDeclaration } from '../core/event-declaration.js';
 import { PER_ENDPOINT } from './deliver.js';
 
 type Json = Record<string, unknown>;
@@ -47,9 +47,9 @@ export const WEBHOOK_HEADERS: Record<string, Json> = {
 const exampleMessage = (type: string, data: unknown) => ({ id: 'evt_8b367e69e607401cdb4a', type, created_at: '2026-11-23T10:04:12.345Z', workspace_id: 'ws_befccae793ecb10908e2', sequence: 14, data });
 
 /** The `webhooks` object of openapi.json, keyed by event type, in the catalog's order. */
-export function webhooksSection(): Record<string, Json> {
+export function webhooksSection(events: readonly EventDeclaration[]): Record<string, Json> {
   const out: Record<string, Json> = {};
-  for (const e of EVENTS) {
+  for (const e of events) {
     const schema = {
       type: 'object',
       description: `The message of one \`${e.type}\` event, as the endpoint receives it.`,

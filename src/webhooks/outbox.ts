@@ -7,13 +7,13 @@
  * workspace's events follow the order their changes committed in, across processes, and the
  * fan-out (webhooks/messages-store.ts) numbers each endpoint's messages in that order.
  *
- * The workspace half appends with appendEvents: an event of a declared type (webhooks/events.ts)
+ * The workspace half appends with appendEvents: an event of a declared type (core/event-declaration.ts)
  * with the payload its schema allows, so a wrong payload fails the typecheck.
  */
 import { type Kysely, sql } from 'kysely';
-import type { DomainEvent, EventType } from './events.js';
+import type { DomainEvent, EventType } from '../core/event-declaration.js';
 import { newId } from '../db/ids.js';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 
 /** An outbox row to write: any payload. */
 export interface NewEvent {

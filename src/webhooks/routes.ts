@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.js';
 import {
   deleteWebhookEndpoint,
@@ -17,36 +17,44 @@ import {
   updateWebhookEndpoint,
 } from './endpoints-store.js';
 import { findDelivery, insertTestMessage, listDeliveries, recoverEvents, retryDelivery } from './messages-store.js';
-import { EVENT_TYPES } from './events.js';
 import { RETENTION_MS, ROTATION_OVERLAP_MS } from './deliver.js';
-import type { WebhookRuntime } from './runtime.js';
-import { newSigningSecret } from './secrets.js';
-import { checkTarget, RefusedTarget } from './ssrf.js';
+import type { OutboundRuntime } from '../outbound/runtime.js';
+import { newSigningSecret } from '../outbound/secrets.js';
+import { checkTarget, RefusedTarget } from '../outbound/ssrf.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem, found } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
 import { Deleted, idParam, page, pagedUnder, pageQuery } from '../api/schemas.js';
 
-const EventTypes = z.array(z.enum(EVENT_TYPES)).min(1);
+/** The event types a caller may subscribe to: the catalogue's (compose/events.ts), handed in by the composition. */
+export type EventTypeList = readonly [string, ...string[]];
+
 const Url = z.url({ protocol: /^https?$/ }).max(2048).describe('https URL (http only with the local-development setting)');
 
-const WebhookEndpoint = z.object({
-  object: z.literal('webhook_endpoint'),
-  id: z.string(),
-  url: z.string(),
-  event_types: z.array(z.enum(EVENT_TYPES)).nullable().describe('null: every event type'),
-  description: z.string().nullable(),
-  enabled: z.boolean(),
-  disabled_reason: z.string().nullable().describe('Why the endpoint is disabled (by a PATCH, a 410 answer, or five days of failed deliveries)'),
-  disabled_at: z.string().nullable(),
-  previous_secret_expires_at: z.string().nullable().describe('Until then the secret before the last rotation also signs every delivery'),
-  created_at: z.string(),
-});
+/** The endpoint's schemas, which name the event types. */
+function endpointSchemas(eventTypes: EventTypeList) {
+  const EventTypes = z.array(z.enum(eventTypes)).min(1);
+  const WebhookEndpoint = z.object({
+    object: z.literal('webhook_endpoint'),
+    id: z.string(),
+    url: z.string(),
+    event_types: z.array(z.enum(eventTypes)).nullable().describe('null: every event type'),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    disabled_reason: z.string().nullable().describe('Why the endpoint is disabled (by a PATCH, a 410 answer, or five days of failed deliveries)'),
+    disabled_at: z.string().nullable(),
+    previous_secret_expires_at: z.string().nullable().describe('Until then the secret before the last rotation also signs every delivery'),
+    created_at: z.string(),
+  });
 
-const WithSecret = WebhookEndpoint.extend({
-  secret: z.string().nullable().describe('The signing secret (`whsec_…`), shown once; null on an idempotent replay'),
-  secret_note: z.string().optional().describe('Why `secret` is null'),
-});
+  const WithSecret = WebhookEndpoint.extend({
+    secret: z.string().nullable().describe('The signing secret (`whsec_…`), shown once; null on an idempotent replay'),
+    secret_note: z.string().optional().describe('Why `secret` is null'),
+  });
+  return { EventTypes, WebhookEndpoint, WithSecret };
+}
+
+type EndpointSchemas = ReturnType<typeof endpointSchemas>;
 
 const Attempt = z.object({
   attempt: z.int(),
@@ -74,13 +82,13 @@ const Delivery = z.object({
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-function endpointOut(ep: WebhookEndpointRow, nowMs: number): z.output<typeof WebhookEndpoint> {
+function endpointOut(ep: WebhookEndpointRow, nowMs: number): z.output<EndpointSchemas['WebhookEndpoint']> {
   const until = ep.previous_secret_until_ms === null ? null : Number(ep.previous_secret_until_ms);
   return {
     object: 'webhook_endpoint',
     id: ep.id,
     url: ep.url,
-    event_types: ep.event_types === null ? null : (JSON.parse(ep.event_types) as (typeof EVENT_TYPES)[number][]),
+    event_types: ep.event_types === null ? null : (JSON.parse(ep.event_types) as string[]),
     description: ep.description,
     enabled: ep.disabled_at === null,
     disabled_reason: ep.disabled_reason,
@@ -118,10 +126,10 @@ function deliveryOut(d: WebhookDeliveryRow, attempts: readonly WebhookAttemptRow
  * The guard at registration (and on a URL change), run before the transaction (it resolves the
  * host): why the URL is refused, or null.
  */
-async function urlRefusal(url: string | undefined, webhooks: WebhookRuntime): Promise<string | null> {
+async function urlRefusal(url: string | undefined, outbound: OutboundRuntime): Promise<string | null> {
   if (url === undefined) return null;
   try {
-    await checkTarget(url, webhooks.guard);
+    await checkTarget(url, outbound.guard);
     return null;
   } catch (e) {
     if (e instanceof RefusedTarget) return e.message;
@@ -146,7 +154,7 @@ async function lockedEndpointOr404(tx: Kysely<Database>, workspaceId: string, id
 }
 
 /** The endpoint with its new signing secret, shown this once: a replay answers it with `secret: null` and why. */
-function withSecret(ep: WebhookEndpointRow, secret: string, now: Date): { status: 200; body: z.output<typeof WithSecret>; replayBody: z.output<typeof WithSecret> } {
+function withSecret(ep: WebhookEndpointRow, secret: string, now: Date): { status: 200; body: z.output<EndpointSchemas['WithSecret']>; replayBody: z.output<EndpointSchemas['WithSecret']> } {
   const out = endpointOut(ep, now.getTime());
   return { status: 200, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
 }
@@ -160,7 +168,9 @@ const deliveryParams = z.strictObject({
   delivery_id: z.string().min(1).max(200).describe('Identifier of the delivery (its webhook-id)'),
 });
 
-export const webhookRoutes = [
+export function webhookRoutes(eventTypes: EventTypeList) {
+  const { EventTypes, WebhookEndpoint, WithSecret } = endpointSchemas(eventTypes);
+  return [
   defineRoute({
     ...common,
     operationId: 'register_webhook',
@@ -177,11 +187,11 @@ export const webhookRoutes = [
     }),
     response: WithSecret,
     problems: [400, 409, 422],
-    prepare: ({ body, webhooks }) => urlRefusal(body.url, webhooks),
-    async handler({ tx, workspace, body, now, webhooks, prepared }) {
+    prepare: ({ body, outbound }) => urlRefusal(body.url, outbound),
+    async handler({ tx, workspace, body, now, outbound, prepared }) {
       refuseUrl(prepared);
       const secret = newSigningSecret();
-      const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ? [...new Set(body.event_types)] : null, description: body.description ?? null, sealedSecret: webhooks.box.seal(secret) }, now);
+      const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ? [...new Set(body.event_types)] : null, description: body.description ?? null, sealedSecret: outbound.box.seal(secret) }, now);
       return withSecret(ep, secret, now);
     },
   }),
@@ -235,7 +245,7 @@ export const webhookRoutes = [
     }),
     response: WebhookEndpoint,
     problems: [400, 404, 409, 422],
-    prepare: ({ body, webhooks }) => urlRefusal(body.url, webhooks),
+    prepare: ({ body, outbound }) => urlRefusal(body.url, outbound),
     async handler({ tx, workspace, params, body, now, prepared }) {
       await endpointOr404(tx, workspace.id, params.id);
       refuseUrl(prepared);
@@ -272,10 +282,10 @@ export const webhookRoutes = [
     params: endpointParams,
     response: WithSecret,
     problems: [400, 404, 409],
-    async handler({ tx, workspace, params, now, webhooks }) {
+    async handler({ tx, workspace, params, now, outbound }) {
       await endpointOr404(tx, workspace.id, params.id);
       const secret = newSigningSecret();
-      const ep = await rotateWebhookSecret(tx, workspace.id, params.id, webhooks.box.seal(secret), now.getTime() + ROTATION_OVERLAP_MS, now);
+      const ep = await rotateWebhookSecret(tx, workspace.id, params.id, outbound.box.seal(secret), now.getTime() + ROTATION_OVERLAP_MS, now);
       if (!ep) throw noEndpoint(params.id);
       return withSecret(ep, secret, now);
     },
@@ -361,3 +371,4 @@ export const webhookRoutes = [
     },
   }),
 ];
+}

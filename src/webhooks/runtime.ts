@@ -1,26 +1,12 @@
-/** What the webhook routes and the delivery worker of one process share: the secret box and the SSRF guard's settings. */
+/** The outbound runtime of a process that serves the webhook routes or delivers: loaded, and every endpoint secret resealed under its key. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
-import { loadSecretBox, resealAll, type SecretBox, type ServerKeyEnv } from './secrets.js';
-import { type GuardOptions, type Resolver, systemResolver } from './ssrf.js';
+import type { Database } from '../db/database.js';
+import { type OutboundRuntime, outboundRuntime, type OutboundSettings } from '../outbound/runtime.js';
+import { resealAll } from './reseal.js';
 
-export interface WebhookRuntime {
-  box: SecretBox;
-  guard: GuardOptions;
-}
-
-export interface WebhookSettings {
-  /** STORELENS_SECRET_KEY / STORELENS_SECRET_KEY_PREVIOUS. */
-  keys?: ServerKeyEnv;
-  /** The local-development setting: allow http URLs and loopback addresses (off by default). */
-  allowLocal?: boolean;
-  /** Name resolution (default the system's; tests inject one). */
-  resolve?: Resolver;
-}
-
-/** Loads the server key and reseals every secret not under it (older plain values, a rotated key). */
-export async function webhookRuntime(q: Kysely<Database>, s: WebhookSettings = {}): Promise<WebhookRuntime> {
-  const box = await loadSecretBox(q, s.keys);
-  await resealAll(q, box);
-  return { box, guard: { resolve: s.resolve ?? systemResolver, allowLocal: s.allowLocal ?? false } };
+/** Loads the server key and reseals every endpoint secret not under it (older plain values, a rotated key). */
+export async function webhookRuntime(q: Kysely<Database>, s: OutboundSettings = {}): Promise<OutboundRuntime> {
+  const rt = await outboundRuntime(q, s);
+  await resealAll(q, rt.box);
+  return rt;
 }

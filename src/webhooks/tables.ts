@@ -1,11 +1,11 @@
 /**
- * Table types of the webhooks aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the webhooks module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import { migration as m0008Webhooks } from './migrations/0008-webhooks.js';
 import { migration as m0017OutboxOrder } from './migrations/0017-outbox-order.js';
 import type { Generated, Selectable } from 'kysely';
-import type { EventType } from './events.js';
+import type { EventType } from '../core/event-declaration.js';
 
 /** Events written in the same transaction as the change that causes them. */
 /** The last number given to an event of the workspace (webhooks/outbox.ts). */
@@ -33,7 +33,7 @@ export interface WebhookEndpointsTable {
   url: string;
   /** JSON array of event types, or null for all. */
   event_types: string | null;
-  /** Signing secret, encrypted (webhooks/secrets.ts); never returned after registration or rotation. */
+  /** Signing secret, encrypted (outbound/secrets.ts); never returned after registration or rotation. */
   secret: string;
   created_at: string;
   deleted_at: string | null;
@@ -95,7 +95,7 @@ export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 
-/** The webhooks tables, by name: part of the workspace database (compose/database.ts). */
+/** The webhooks tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WebhooksTables {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -104,8 +104,13 @@ export interface WebhooksTables {
   outbox_sequences: OutboxSequencesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other aggregates' tables too), by the key each is recorded under. */
+/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
 export const webhooksMigrations = {
   '0008_webhooks': m0008Webhooks,
   '0017_outbox_order': m0017OutboxOrder,
 };
+
+declare module '../db/database.js' {
+  // The webhooks tables join the workspace database (db/database.ts).
+  interface Database extends WebhooksTables {}
+}

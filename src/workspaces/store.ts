@@ -1,10 +1,8 @@
-/** Workspaces and their members. */
+/** Workspaces and their settings. */
 import type { Kysely } from 'kysely';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { Role } from '../members/roles.js';
-import type { Database } from '../compose/database.js';
-import type { Member } from '../members/tables.js';
+import type { Database } from '../db/database.js';
 import type { Workspace } from './tables.js';
 
 export async function createWorkspace(q: Kysely<Database>, name: string, now: Date): Promise<Workspace> {
@@ -23,36 +21,6 @@ export async function findWorkspace(q: Kysely<Database>, idOrName: string): Prom
     .executeTakeFirst();
 }
 
-/** Adds a member, or changes the role of an existing one. */
-export async function upsertMember(q: Kysely<Database>, workspaceId: string, email: string, role: Role, now: Date): Promise<Member> {
-  const row = { workspace_id: workspaceId, email, role, created_at: now.toISOString() };
-  await q
-    .insertInto('members')
-    .values(row)
-    .onConflict((oc) => oc.columns(['workspace_id', 'email']).doUpdateSet({ role }))
-    .execute();
-  return (await getMember(q, workspaceId, email))!;
-}
-
-export async function getMember(q: Kysely<Database>, workspaceId: string, email: string): Promise<Member | undefined> {
-  return q
-    .selectFrom('members')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('email', '=', email)
-    .executeTakeFirst();
-}
-
-/**
- * Deletes the membership row alone (their API keys stop working while they are not a member);
- * resolves to false when there was none. Removing a member for good, keys, sessions and assistant
- * tokens revoked, is members/remove.ts removeMembership.
- */
-export async function removeMember(q: Kysely<Database>, workspaceId: string, email: string): Promise<boolean> {
-  const r = await q.deleteFrom('members').where('workspace_id', '=', workspaceId).where('email', '=', email).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
-}
-
 /** Grants or withdraws approved pilot access (pilot operations). */
 export async function setPilotAccess(q: Kysely<Database>, workspaceId: string, on: boolean): Promise<void> {
   await q.updateTable('workspaces').set({ pilot_access: on ? 1 : 0 }).where('id', '=', workspaceId).execute();
@@ -69,4 +37,23 @@ export async function addActivation(trx: Kysely<Database>, workspaceId: string, 
   const set = new Set<string>(JSON.parse(ws.activations));
   set.add(activation);
   await trx.updateTable('workspaces').set({ activations: JSON.stringify([...set].sort()) }).where('id', '=', workspaceId).execute();
+}
+
+/** The values of the workspace setting wallet visibility; `owners` is the default. */
+export const WALLET_VISIBILITIES = ['owners', 'all'] as const;
+
+export type WalletVisibility = (typeof WALLET_VISIBILITIES)[number];
+
+/** Who may read the workspace's wallet: `owners` (owners and admins; the default) or `all` members. */
+export async function walletVisibility(q: Kysely<Database>, workspaceId: string): Promise<WalletVisibility> {
+  const row = await q.selectFrom('workspace_settings').select('wallet_visibility').where('workspace_id', '=', workspaceId).executeTakeFirst();
+  return row?.wallet_visibility === 'all' ? 'all' : 'owners';
+}
+
+export async function setWalletVisibility(q: Kysely<Database>, workspaceId: string, v: WalletVisibility): Promise<void> {
+  await q
+    .insertInto('workspace_settings')
+    .values({ workspace_id: workspaceId, wallet_visibility: v })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ wallet_visibility: v }))
+    .execute();
 }

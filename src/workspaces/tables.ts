@@ -1,5 +1,5 @@
 /**
- * Table types of the workspaces aggregate: one shape for SQLite and PostgreSQL (booleans are 0/1
+ * Table types of the tenancy (workspaces): one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import type { Generated, Selectable } from 'kysely';
@@ -28,8 +28,13 @@ export interface WorkspaceSettingsTable {
 /** A workspace as the API sees it (ranking_seq is the ranking writer's own counter). */
 export type Workspace = Omit<Selectable<WorkspacesTable>, 'ranking_seq'>;
 
-/** The workspaces tables, by name: part of the workspace database (compose/database.ts). */
+/** The workspaces tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WorkspacesTables {
   workspaces: WorkspacesTable;
   workspace_settings: WorkspaceSettingsTable;
+}
+
+declare module '../db/database.js' {
+  // The workspaces tables join the workspace database (db/database.ts).
+  interface Database extends WorkspacesTables {}
 }

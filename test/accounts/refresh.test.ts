@@ -7,7 +7,7 @@ import { listEvents } from '../../src/webhooks/outbox.js';
 import { insertOutcome } from '../../src/accounts/outcomes-store.js';
 import { newId } from '../../src/db/ids.js';
 import type { Db } from '../../src/compose/database.js';
-import type { DealStage } from '../../src/deals/stages.js';
+import type { DealStage } from '../../src/core/deal-stages.js';
 import { workspace } from '../helpers/api.js';
 import { currentRows } from '../../src/accounts/ranking-reads.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';

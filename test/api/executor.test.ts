@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityReader } from '../../src/api/capabilities.js';
 import { type OperationExecutor, type OperationRequest, createExecutor } from '../../src/api/executor.js';
-import { routeById } from '../../src/compose/aggregates.js';
+import { routeById } from '../../src/compose/modules.js';
 import { importAccounts } from '../../src/accounts/store.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';

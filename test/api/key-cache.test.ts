@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keyCache, type KeyCache } from '../../src/api/key-cache.js';
-import { issueApiKey } from '../../src/api/issue-key.js';
+import { issueApiKey } from '../../src/members/issue-key.js';
 import { hashApiKey } from '../../src/api/keys.js';
 import { revokeApiKey } from '../../src/api/keys-store.js';
-import { createWorkspace, removeMember, upsertMember } from '../../src/workspaces/store.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
+import { removeMember, upsertMember } from '../../src/members/store.js';
 import { freshDb, pgUrl, type TestDb } from '../helpers/db.js';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CAPABILITIES_PATH } from '../../src/api/capabilities.js';
 import { OWNER_ADMIN_ONLY, SELF_SERVE_SCOPES } from '../../src/api/scopes.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
-import { removeMember, upsertMember } from '../../src/workspaces/store.js';
+import { removeMember, upsertMember } from '../../src/members/store.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 

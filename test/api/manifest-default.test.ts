@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CAPABILITIES_PATH, capabilityReader } from '../../src/api/capabilities.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/api/idempotency.js';
-import { routeById } from '../../src/compose/aggregates.js';
+import { routeById } from '../../src/compose/modules.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 

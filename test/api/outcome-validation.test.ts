@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { OutcomeInput } from '../../src/accounts/outcome-routes.js';
-import { DEAL_STAGES, LOST_REASONS } from '../../src/deals/stages.js';
+import { DEAL_STAGES, LOST_REASONS } from '../../src/core/deal-stages.js';
 
 const FIELDS = new Set(['store_id', 'action', 'value', 'occurred_at', 'note', 'lost_reason', 'lost_reason_other']);
 

@@ -5,7 +5,7 @@
  * bytes that are not UTF-8, which would otherwise be stored as U+FFFD.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey } from '../../src/api/issue-key.js';
+import { issueApiKey } from '../../src/members/issue-key.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';

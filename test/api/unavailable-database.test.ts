@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../../src/compose/api-app.js';
-import { issueApiKey } from '../../src/api/issue-key.js';
-import { createWorkspace, upsertMember } from '../../src/workspaces/store.js';
+import { issueApiKey } from '../../src/members/issue-key.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
+import { upsertMember } from '../../src/members/store.js';
 import { dialects, freshDb } from '../helpers/db.js';
 
 for (const d of dialects) {

@@ -3,9 +3,9 @@
  * it stores is what the assistant connector's grants are derived from (members/grants.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { walletVisibility } from '../../src/members/store.js';
+import { walletVisibility } from '../../src/workspaces/store.js';
 import { memberGrants } from '../../src/members/grants.js';
-import type { Role } from '../../src/members/roles.js';
+import type { Role } from '../../src/core/roles.js';
 import { adminCli, seedAcme } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 

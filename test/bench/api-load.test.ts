@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoadPlan, OpFigures } from '../../src/bench/api.js';
+import type { LoadPlan, OpFigures } from '../../src/bench/load.js';
 
 const CHILD = fileURLToPath(new URL('../../dist/bench/api-load.js', import.meta.url));
 const seen: { method?: string; url?: string; authorization?: string; idempotencyKey?: string; body: string }[] = [];

@@ -7,13 +7,13 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/compose/database.js';
-import { issueApiKey, KeyCreatorRefused } from '../../src/api/issue-key.js';
+import { issueApiKey, KeyCreatorRefused } from '../../src/members/issue-key.js';
 import { inviteMember } from '../../src/members/invite.js';
 import { deleteSession, insertSession } from '../../src/members/store.js';
 import { lockRows } from '../../src/db/locks.js';
 import { grantWorkspaceOf, recordGrant } from '../../src/oauth/store.js';
 import { lockMember } from '../../src/members/owners.js';
-import { getMember, removeMember, upsertMember } from '../../src/workspaces/store.js';
+import { getMember, removeMember, upsertMember } from '../../src/members/store.js';
 import { workspace } from '../helpers/api.js';
 import { dialects, lockWaiter, useTwoHandles } from '../helpers/db.js';
 

@@ -7,8 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { MembershipRefused } from '../../src/members/owners.js';
 import { removeMembership } from '../../src/members/remove.js';
+import { revokeMemberGrants } from '../../src/oauth/store.js';
 import { oauthAdapter, recordGrant } from '../../src/oauth/store.js';
-import { createWorkspace, upsertMember } from '../../src/workspaces/store.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
+import { upsertMember } from '../../src/members/store.js';
 import { dialects, useTwoHandles } from '../helpers/db.js';
 
 for (const d of dialects) {
@@ -44,8 +46,8 @@ for (const d of dialects) {
       const ws = await t.db.write((trx) => createWorkspace(trx, 'two owners', now));
       for (const email of ['ann@example.com', 'bo@example.com']) await upsertMember(t.db.kysely, ws.id, email, 'owner', now);
       const results = await Promise.allSettled([
-        removeMembership(t.db, { workspaceId: ws.id, email: 'ann@example.com', now }),
-        removeMembership(other, { workspaceId: ws.id, email: 'bo@example.com', now }),
+        removeMembership(t.db, { workspaceId: ws.id, email: 'ann@example.com', now }, { revokeAssistantGrants: revokeMemberGrants }),
+        removeMembership(other, { workspaceId: ws.id, email: 'bo@example.com', now }, { revokeAssistantGrants: revokeMemberGrants }),
       ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof MembershipRefused)).toHaveLength(1);

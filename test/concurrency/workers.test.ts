@@ -16,8 +16,9 @@ import { runReports } from '../../src/reports/task.js';
 import { type Charge, charge, credit, refund } from '../../src/wallet/billing.js';
 import { DecisionError, decide } from '../../src/wallet/approvals.js';
 import { runStatements } from '../../src/wallet/statements.js';
-import { newSigningSecret } from '../../src/webhooks/secrets.js';
-import { type WebhookRuntime, webhookRuntime } from '../../src/webhooks/runtime.js';
+import { newSigningSecret } from '../../src/outbound/secrets.js';
+import type { OutboundRuntime } from '../../src/outbound/runtime.js';
+import { webhookRuntime } from '../../src/webhooks/runtime.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { type Receiver, selfSigned, startReceiver } from '../helpers/receiver.js';
@@ -187,7 +188,7 @@ for (const d of dialects) {
 
     describe('the outreach task', () => {
       let receiver: Receiver;
-      let runtimes: WebhookRuntime[];
+      let runtimes: OutboundRuntime[];
 
       beforeAll(async () => {
         receiver = await startReceiver({ tls: true });
@@ -217,7 +218,7 @@ for (const d of dialects) {
         const now = new Date();
         const ids = await enrolled(ws, 8, now);
         const before = receiver.received.length;
-        await Promise.all([a, b].map((db, i) => runOutreach(db, { now: () => new Date(), webhooks: runtimes[i]!, ca: selfSigned().cert })));
+        await Promise.all([a, b].map((db, i) => runOutreach(db, { now: () => new Date(), outbound: runtimes[i]!, ca: selfSigned().cert })));
         const steps = await a.kysely.selectFrom('outreach_steps').select(['enrollment_id', 'step', 'status']).where('workspace_id', '=', ws).execute();
         expect(steps.map((s) => `${s.enrollment_id}:${s.step}:${s.status}`).sort()).toEqual(ids.map((id) => `${id}:0:sent`).sort());
         const sent = receiver.received.slice(before).filter((r) => ids.includes(r.json.enrollment_id));
@@ -234,7 +235,7 @@ for (const d of dialects) {
         const lost: string[] = [];
         for (const _ of ids) {
           const headers = await new Promise<Record<string, string>>((resolve, reject) => {
-            runOutreach(a, { now: () => now, webhooks: runtimes[0]!, send: (_t, _b, h) => (resolve(h), new Promise(() => {})) }).catch(reject);
+            runOutreach(a, { now: () => now, outbound: runtimes[0]!, send: (_t, _b, h) => (resolve(h), new Promise(() => {})) }).catch(reject);
           });
           lost.push(headers['webhook-id']!);
         }
@@ -242,7 +243,7 @@ for (const d of dialects) {
         expect((await mine()).map((s) => s.status)).toEqual(ids.map(() => 'sending'));
         const before = receiver.received.length;
         const later = () => new Date(now.getTime() + SEND_CLAIM_MS);
-        const posted = await Promise.all([a, b].map((db, i) => runOutreach(db, { now: later, webhooks: runtimes[i]!, ca: selfSigned().cert })));
+        const posted = await Promise.all([a, b].map((db, i) => runOutreach(db, { now: later, outbound: runtimes[i]!, ca: selfSigned().cert })));
         expect(posted[0]! + posted[1]!).toBe(ids.length);
         expect(receiver.received.slice(before).map((r) => r.id).sort()).toEqual([...lost].sort());
         expect((await mine()).map((s) => s.status)).toEqual(ids.map(() => 'sent'));
@@ -263,9 +264,9 @@ for (const d of dialects) {
         const mine = () => a.kysely.selectFrom('outreach_steps').select('id').where('workspace_id', '=', ws).execute();
         // The stop arrives while the second step is being recorded.
         let asked = 0;
-        await runOutreach(a, { now: () => new Date(), webhooks: runtimes[0]!, stopping: () => ++asked > 2 });
+        await runOutreach(a, { now: () => new Date(), outbound: runtimes[0]!, stopping: () => ++asked > 2 });
         expect(await mine()).toHaveLength(2);
-        await runOutreach(a, { now: () => new Date(), webhooks: runtimes[0]! });
+        await runOutreach(a, { now: () => new Date(), outbound: runtimes[0]! });
         expect(await mine()).toHaveLength(5);
       });
     });

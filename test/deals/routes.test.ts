@@ -10,7 +10,7 @@ import { labelsOf } from '../../src/accounts/labels.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
-import { DEAL_STAGES, type DealStage } from '../../src/deals/stages.js';
+import { DEAL_STAGES, type DealStage } from '../../src/core/deal-stages.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';

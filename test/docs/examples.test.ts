@@ -30,9 +30,9 @@ import { DEFAULT_LIMITS } from '../../src/api/rate-limit.js';
 import { type AnyRoute, isMutating } from '../../src/api/route-def.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { parseAccountsNdjson } from '../../src/commands/admin-accounts.js';
-import { ROUTES } from '../../src/compose/aggregates.js';
+import { documentedWebhooks, ROUTES } from '../../src/compose/modules.js';
 import { PROBLEM_BASE, PROBLEM_CONTENT_TYPE, PROBLEM_KINDS } from '../../src/http/problems.js';
-import { EVENT_TYPES } from '../../src/webhooks/events.js';
+import { EVENT_TYPES } from '../../src/compose/events.js';
 import { type CodeBlock, type Curl, ELIDED, at, codeBlocks, curls, transcript, withElisions } from '../helpers/doc-examples.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -51,7 +51,7 @@ const NOT_PAYLOADS: { file: string; contains: string; why: string }[] = [
 // --- the contract as a client reads it -------------------------------------------------------------
 
 type Json = Record<string, unknown>;
-const OPENAPI = buildOpenApi(ROUTES, capabilityReader()) as { paths: Record<string, Record<string, Json>>; webhooks: Record<string, Json>; components: { schemas: Record<string, Json> } };
+const OPENAPI = buildOpenApi(ROUTES, capabilityReader(), documentedWebhooks()) as { paths: Record<string, Record<string, Json>>; webhooks: Record<string, Json>; components: { schemas: Record<string, Json> } };
 
 // As MCP SDK 1.x creates its validator (validation/ajv-provider.js of @modelcontextprotocol/sdk): draft-07 ajv.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

@@ -8,7 +8,8 @@ import type { Scope } from '../../src/api/scopes.js';
 import { insertApiKey } from '../../src/api/keys-store.js';
 import type { Db } from '../../src/compose/database.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
-import { createWorkspace, upsertMember } from '../../src/workspaces/store.js';
+import { createWorkspace } from '../../src/workspaces/store.js';
+import { upsertMember } from '../../src/members/store.js';
 import { capabilityManifest, type Operations } from './capability-manifest.js';
 import { type DialectName, freshDb, type TestDb } from './db.js';
 

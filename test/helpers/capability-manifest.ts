@@ -9,7 +9,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Availability } from '../../src/api/capabilities.js';
-import { ROUTES } from '../../src/compose/aggregates.js';
+import { ROUTES } from '../../src/compose/modules.js';
 
 export type ManifestEntry = Availability | { availability: Availability; activation?: string };
 export type Operations = Record<string, ManifestEntry>;

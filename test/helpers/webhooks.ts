@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApiApp } from '../../src/compose/api-app.js';
 import type { Db } from '../../src/compose/database.js';
 import { appendUncheckedEvents, type NewEvent } from '../../src/webhooks/outbox.js';
-import type { EventType } from '../../src/webhooks/events.js';
+import type { EventType } from '../../src/compose/events.js';
 import { createDeliverer, type Deliverer, type DelivererOptions } from '../../src/webhooks/deliver.js';
-import { type WebhookRuntime, webhookRuntime } from '../../src/webhooks/runtime.js';
-import type { ResolvedAddress } from '../../src/webhooks/ssrf.js';
+import type { OutboundRuntime } from '../../src/outbound/runtime.js';
+import { webhookRuntime } from '../../src/webhooks/runtime.js';
+import type { ResolvedAddress } from '../../src/outbound/ssrf.js';
 import { apiKey, type Clock, fakeClock, workspace } from './api.js';
 import { type DialectName, freshDb, type TestDb } from './db.js';
 import { selfSigned } from './receiver.js';
@@ -18,7 +19,7 @@ export interface WebhookHarness {
   app: FastifyInstance;
   base: string;
   clock: Clock;
-  runtime: WebhookRuntime;
+  runtime: OutboundRuntime;
   /** Name → addresses the guard sees (change it to simulate DNS changes). */
   dns: Map<string, string[]>;
   wsId: string;
@@ -40,7 +41,7 @@ export async function startWebhooks(dialect: DialectName, o: { allowLocal?: bool
     return a.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
   const runtime = await webhookRuntime(t.db.kysely, { allowLocal: o.allowLocal ?? true, resolve });
-  const app = await buildApiApp({ db: t.db, now: clock.now, webhooks: runtime, rateLimits: { read: 100_000, write: 100_000 }, validateResponses: true });
+  const app = await buildApiApp({ db: t.db, now: clock.now, outbound: runtime, rateLimits: { read: 100_000, write: 100_000 }, validateResponses: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const ws = await workspace(t.db);

@@ -18,12 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAccounts } from '../../src/accounts/store.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { buildApiApp } from '../../src/compose/api-app.js';
-import { ROUTES } from '../../src/compose/aggregates.js';
+import { ROUTES } from '../../src/compose/modules.js';
 import { insertContact } from '../../src/contacts/store.js';
 import { newId } from '../../src/db/ids.js';
 import { isMutating } from '../../src/api/route-def.js';
-import { issueApiKey } from '../../src/api/issue-key.js';
-import { upsertMember } from '../../src/workspaces/store.js';
+import { issueApiKey } from '../../src/members/issue-key.js';
+import { upsertMember } from '../../src/members/store.js';
 import { webhookRuntime } from '../../src/webhooks/runtime.js';
 import { capabilityManifest, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';
@@ -182,7 +182,7 @@ for (const d of dialects) {
       const t = await freshDb(d.name);
       const webhooks = await webhookRuntime(t.db.kysely, { allowLocal: false, resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
       await t.cleanup();
-      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { read: 100_000, write: 100_000, report: 100_000 }, webhooks });
+      h = await startApi(d.name, { capabilitiesPath: caps.path, rateLimits: { read: 100_000, write: 100_000, report: 100_000 }, outbound: webhooks });
       await seedSixtyStores(h.db);
     });
     afterAll(async () => {

@@ -8,7 +8,7 @@ import { randomToken } from '../../src/core/tokens.js';
 import { accountIdOf, mcpResourceOf } from '../../src/oauth/provider.js';
 import { oauthAdapter, recordGrant } from '../../src/oauth/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
-import { upsertMember } from '../../src/workspaces/store.js';
+import { upsertMember } from '../../src/members/store.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';

@@ -10,11 +10,11 @@ import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { ROUTES, routeById } from '../../src/compose/aggregates.js';
+import { ROUTES, routeById } from '../../src/compose/modules.js';
 import { callerOf, operationTool } from '../../src/mcp/tools.js';
 import type { Authenticated } from '../../src/api/auth.js';
-import { issueApiKey } from '../../src/api/issue-key.js';
-import { upsertMember } from '../../src/workspaces/store.js';
+import { issueApiKey } from '../../src/members/issue-key.js';
+import { upsertMember } from '../../src/members/store.js';
 import { mcpClient, toolJson, type McpTestClient } from '../helpers/mcp.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';

@@ -5,13 +5,13 @@
  * again revives none of them; the last owner cannot be removed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey, KeyCreatorRefused } from '../../src/api/issue-key.js';
+import { issueApiKey, KeyCreatorRefused } from '../../src/members/issue-key.js';
 import { randomToken, tokenHash } from '../../src/core/tokens.js';
 import { insertSession } from '../../src/members/store.js';
 import { accountIdOf, mcpResourceOf } from '../../src/oauth/provider.js';
 import { oauthAdapter, recordGrant } from '../../src/oauth/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
-import { upsertMember } from '../../src/workspaces/store.js';
+import { upsertMember } from '../../src/members/store.js';
 import { call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';

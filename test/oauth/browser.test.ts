@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPasswordHash } from '../../src/members/store.js';
 import { registerOAuthClient } from '../../src/oauth/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
-import { removeMember, upsertMember } from '../../src/workspaces/store.js';
+import { removeMember, upsertMember } from '../../src/members/store.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';

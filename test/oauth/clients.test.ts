@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthCli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
-import { upsertMember } from '../../src/workspaces/store.js';
+import { upsertMember } from '../../src/members/store.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';

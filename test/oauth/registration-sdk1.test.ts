@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAccounts } from '../../src/accounts/store.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
-import { upsertMember } from '../../src/workspaces/store.js';
+import { upsertMember } from '../../src/members/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';

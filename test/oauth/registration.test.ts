@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/api/scopes.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
-import { removeMember, upsertMember } from '../../src/workspaces/store.js';
+import { removeMember, upsertMember } from '../../src/members/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';

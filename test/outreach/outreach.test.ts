@@ -10,7 +10,8 @@ import { newId } from '../../src/db/ids.js';
 import { setPilotAccess } from '../../src/workspaces/store.js';
 import { SEND_CLAIM_MS } from '../../src/outreach/store.js';
 import { runOutreach } from '../../src/outreach/task.js';
-import { type WebhookRuntime, webhookRuntime } from '../../src/webhooks/runtime.js';
+import type { OutboundRuntime } from '../../src/outbound/runtime.js';
+import { webhookRuntime } from '../../src/webhooks/runtime.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
@@ -24,7 +25,7 @@ const OPS = ['list_outreach_cadences', 'create_outreach_cadence', 'enroll_outrea
 for (const d of dialects) {
   describe.skipIf(d.skip)(`outreach on ${d.label}`, () => {
     let h: Harness;
-    let runtime: WebhookRuntime;
+    let runtime: OutboundRuntime;
     let receiver: Receiver;
     const run = adminCli(() => h.t);
 
@@ -38,11 +39,11 @@ for (const d of dialects) {
       await h?.close();
     });
 
-    const worker = () => runOutreach(h.db, { now: h.clock.now, webhooks: runtime, ca: selfSigned().cert });
+    const worker = () => runOutreach(h.db, { now: h.clock.now, outbound: runtime, ca: selfSigned().cert });
     /** A worker killed mid-send: it charges and records the due step, then its POST never returns; resolves to the headers it was sending. */
     const dyingWorker = () =>
       new Promise<Record<string, string>>((resolve, reject) => {
-        runOutreach(h.db, { now: h.clock.now, webhooks: runtime, send: (_target, _body, headers) => (resolve(headers), new Promise(() => {})) }).catch(reject);
+        runOutreach(h.db, { now: h.clock.now, outbound: runtime, send: (_target, _body, headers) => (resolve(headers), new Promise(() => {})) }).catch(reject);
       });
 
     async function setup(o: { funds?: string; pilot?: boolean } = {}) {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertMember } from '../../src/workspaces/store.js';
+import { upsertMember } from '../../src/members/store.js';
 import { inviteMember } from '../../src/members/invite.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';

@@ -10,7 +10,7 @@ import { buildApiApp } from '../../src/compose/api-app.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash } from '../../src/members/store.js';
 import { SIGNIN_THROTTLE, lockAfter } from '../../src/members/signin-throttle.js';
-import { upsertMember } from '../../src/workspaces/store.js';
+import { upsertMember } from '../../src/members/store.js';
 import type { Db } from '../../src/compose/database.js';
 import { dialects, openAgain } from '../helpers/db.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';

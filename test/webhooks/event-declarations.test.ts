@@ -1,5 +1,5 @@
 /**
- * Each event type is one declaration (src/<aggregate>/events.ts, gathered by webhooks/events.ts):
+ * Each event type is one declaration (src/<module>/events.ts, gathered by compose/events.ts):
  * its example is a payload its schema takes member for member, docs/webhooks.md shows exactly
  * that example for every type, and openapi.json's `webhooks` has one entry per type whose body
  * is the delivered message with the declared payload schema. What is really emitted is held to
@@ -11,8 +11,8 @@ import { capabilityReader } from '../../src/api/capabilities.js';
 import { docsPage } from '../../src/api/docs-page.js';
 import { buildOpenApi } from '../../src/api/openapi.js';
 import { jsonSchema } from '../../src/api/schemas.js';
-import { EVENT_TYPES, EVENTS, eventDeclaration } from '../../src/webhooks/events.js';
-import { ROUTES } from '../../src/compose/aggregates.js';
+import { EVENT_TYPES, EVENTS, eventDeclaration } from '../../src/compose/events.js';
+import { documentedWebhooks, ROUTES } from '../../src/compose/modules.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -56,7 +56,7 @@ describe('the event declarations', () => {
   });
 
   it("are openapi.json's webhooks: the delivered message with the declared payload, signed", () => {
-    const doc = buildOpenApi(ROUTES, capabilityReader()) as Json;
+    const doc = buildOpenApi(ROUTES, capabilityReader(), documentedWebhooks()) as Json;
     expect(Object.keys(doc.webhooks)).toEqual([...EVENT_TYPES]);
     for (const e of EVENTS) {
       const post = doc.webhooks[e.type].post;
@@ -71,7 +71,7 @@ describe('the event declarations', () => {
   });
 
   it('are listed on the HTML reference (/docs) with their summary and example', () => {
-    const page = docsPage(buildOpenApi(ROUTES, capabilityReader()));
+    const page = docsPage(buildOpenApi(ROUTES, capabilityReader(), documentedWebhooks()));
     for (const e of EVENTS) {
       expect(page).toContain(`<section id="webhook-${e.type}">`);
       expect(page).toContain(e.summary.replace(/'/g, '&#39;'));

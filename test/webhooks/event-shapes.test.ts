@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
-import { EVENT_TYPES, eventDeclaration, type EventType } from '../../src/webhooks/events.js';
+import { EVENT_TYPES, eventDeclaration, type EventType } from '../../src/compose/events.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { apiKey, call, freshIdem } from '../helpers/api.js';
 import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
-import { loadSecretBox, newSigningSecret } from '../../src/webhooks/secrets.js';
+import { loadSecretBox, newSigningSecret } from '../../src/outbound/secrets.js';
 import { workspace } from '../helpers/api.js';
 import { spawnStorelens } from '../helpers/api-processes.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';

@@ -1,9 +1,9 @@
-/** The watches aggregate: managed and self-directed watches, their health checks and briefs. */
-import type { Aggregate } from '../compose/aggregate.js';
+/** The watches module: managed and self-directed watches, their health checks and briefs. */
+import type { WorkspaceModule } from '../api/workspace-module.js';
 import { evaluateWatches } from './evaluate.js';
 import { watchRoutes } from './routes.js';
 
-export const watches: Aggregate = {
+export const watchesModule: WorkspaceModule = {
   routes: watchRoutes,
   tasks: {
     // After the refresh (its in-market accounts are what the managed watch holds).
@@ -17,3 +17,13 @@ export const watches: Aggregate = {
     }),
   },
 };
+
+declare module '../api/tasks.js' {
+  interface TaskNames {
+    watches: true;
+  }
+  interface BackgroundOptions {
+    /** How often the periodic watch check runs (default 30 s; it writes only when a watch's inputs moved). */
+    watchesEveryMs?: number;
+  }
+}

@@ -1,12 +1,11 @@
 /**
  * The catalog of event types a registered endpoint can receive (SPEC "Events"): the
- * declarations of the aggregates that emit events, concatenated. Each declaration (name, zod
- * payload, description, example) lives beside its aggregate in a file that imports only zod and
- * src/core, so reading the catalog brings no aggregate logic along. The outbox's types, the
+ * declarations of the modules that emit events, concatenated. Each declaration (name, zod
+ * payload, description, example) lives beside its module in a file that imports only zod and
+ * src/core, so reading the catalog brings no module's logic along. The outbox's types, the
  * webhook routes' list of types, openapi.json's `webhooks`, the docs' examples and the shape
  * tests all read this one list.
  */
-import type { z } from 'zod';
 import { ACCOUNT_EVENTS } from '../accounts/events.js';
 import { CONTACT_EVENTS } from '../contacts/events.js';
 import { DEAL_EVENTS } from '../deals/events.js';
@@ -22,17 +21,11 @@ type TypesOf<D extends readonly { type: string }[]> = { readonly [K in keyof D]:
 
 export const EVENT_TYPES = EVENTS.map((e) => e.type) as unknown as TypesOf<Events>;
 
-export type EventType = Declaration['type'];
-
-/** The payload (`data`) of an event of type T, as its schema takes it. */
-export type EventData<T extends EventType> = z.input<Extract<Declaration, { type: T }>['payload']>;
-
-/** An event as the aggregates' logic appends it: a type and the payload its declaration allows. */
-export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+export type { DomainEvent, EventData, EventType } from '../core/event-declaration.js';
 
 const byType = new Map<string, Declaration>(EVENTS.map((e) => [e.type, e]));
 
 /** The declaration of `type`. */
-export function eventDeclaration<T extends EventType>(type: T): Extract<Declaration, { type: T }> {
+export function eventDeclaration<T extends Declaration['type']>(type: T): Extract<Declaration, { type: T }> {
   return byType.get(type) as Extract<Declaration, { type: T }>;
 }

@@ -3,12 +3,13 @@
  * (STORELENS_SECRET_KEY: 32 bytes as 64 hex digits or base64) or, when that is not set, is
  * generated into the settings table on first use. A sealed value names the key that sealed it
  * (first 8 hex digits of its sha256), so a rotated key can still open older values until
- * resealAll() rewrites them under the current key (STORELENS_SECRET_KEY_PREVIOUS names the old
- * one during a rotation).
+ * webhooks/reseal.ts rewrites them under the current key (STORELENS_SECRET_KEY_PREVIOUS names the old
+ * one during a rotation). Webhook endpoints and outreach senders keep their secrets sealed in this
+ * box; webhooks/reseal.ts rewrites the endpoints' under a new key.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../compose/database.js';
+import type { Database } from '../db/database.js';
 
 const SETTING = 'webhook_secret_key';
 const VERSION = 'v1';
@@ -18,7 +19,7 @@ export interface SecretBox {
   seal(plain: string): string;
   /** Decrypts a sealed secret (under the current or an older known key); a plain `whsec_` value is returned as is. */
   open(sealed: string): string;
-  /** Whether `sealed` is under the current key (false: resealAll() rewrites it). */
+  /** Whether `sealed` is under the current key (false: a reseal rewrites it). */
   isCurrent(sealed: string): boolean;
 }
 
@@ -81,37 +82,6 @@ export function secretBox(keys: readonly Buffer[]): SecretBox {
     },
     isCurrent: (sealed) => sealed.startsWith(`${VERSION}:${currentId}:`),
   };
-}
-
-/**
- * Rewrites every endpoint secret not sealed under the current key (plain values of an older
- * version, values under a rotated key); resolves to how many it rewrote. A value under a key
- * that is not known is left alone.
- */
-export async function resealAll(q: Kysely<Database>, box: SecretBox): Promise<number> {
-  const rows = await q.selectFrom('webhook_endpoints').select(['id', 'secret', 'previous_secret']).execute();
-  let n = 0;
-  for (const r of rows) {
-    const stale = !box.isCurrent(r.secret) || (r.previous_secret !== null && !box.isCurrent(r.previous_secret));
-    if (!stale) continue;
-    let secret: string;
-    let previous: string | null;
-    try {
-      secret = box.seal(box.open(r.secret));
-      previous = r.previous_secret === null ? null : box.seal(box.open(r.previous_secret));
-    } catch {
-      // Under a key nobody named: left as is; its deliveries fail and say which setting is missing.
-      continue;
-    }
-    await q
-      .updateTable('webhook_endpoints')
-      .set({ secret, previous_secret: previous })
-      .where('id', '=', r.id)
-      .where('secret', '=', r.secret)
-      .execute();
-    n++;
-  }
-  return n;
 }
 
 async function readSetting(q: Kysely<Database>): Promise<string | undefined> {

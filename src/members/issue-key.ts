@@ -1,9 +1,9 @@
 /** Issues an API key in a workspace: shared by the admin CLI, the demo and benchmarks. */
-import type { Db } from '../compose/database.js';
-import { lockMember } from '../members/owners.js';
-import { insertApiKey } from './keys-store.js';
-import { generateApiKey } from './keys.js';
-import type { Scope } from './scopes.js';
+import type { Db } from '../db/database.js';
+import { insertApiKey } from '../api/keys-store.js';
+import { generateApiKey } from '../api/keys.js';
+import type { Scope } from '../api/scopes.js';
+import { lockMember } from './owners.js';
 
 export interface IssuedKey {
   id: string;

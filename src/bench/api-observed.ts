@@ -1,0 +1,117 @@
+/**
+ * What metrics and request logs cost: GET /api/v1/accounts?limit=50 against two real `storelens
+ * api --requests-only` processes over the same SQLite file, as an operator runs them:
+ *
+ * - observed: `--ops-port` (the metrics counted, scraped by nobody meanwhile) and one JSON log
+ *   line per request on stderr, a pipe as under systemd, Docker or Kubernetes (this process
+ *   reads and drops it);
+ * - plain: no operations listener and `--log-level silent`.
+ *
+ * Each in a process of its own, so that neither runs on code the other's traffic shaped, and
+ * measured in turns (A B A B A B A B) so that a machine busier at one moment weighs on both
+ * alike. The server's CPU per request is read from /proc (Linux), a figure the machine's other
+ * work moves less than a rate.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { inTurns, type OpFigures, runLoad } from './load.js';
+
+const BIN = fileURLToPath(new URL('../../bin/storelens.js', import.meta.url));
+const TURNS = 4;
+
+export interface ObservedFigures {
+  observed: OpFigures;
+  plain: OpFigures;
+}
+
+export interface ObservedPlan {
+  dbPath: string;
+  /** Folder for the processes' runs and output folders. */
+  dir: string;
+  seconds: number;
+  connections: number;
+  /** Issues n read keys; `uses`: requests each key may take. */
+  keys: (n: number) => Promise<string[]>;
+  keysPerRun: number;
+  uses: number;
+  log: (line: string) => void;
+}
+
+export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures> {
+  const running: ChildProcess[] = [];
+  try {
+    const start = async (args: string[]) => {
+      const port = await freePort();
+      const child = spawn(process.execPath, [BIN, 'api', '--requests-only', '--port', String(port), '--host', '127.0.0.1', '--db', plan.dbPath, '--runs', `${plan.dir}/runs`, '--out', `${plan.dir}/out`, ...args], {
+        env: { ...process.env, DATABASE_URL: undefined },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      running.push(child);
+      let err = '';
+      child.stderr!.on('data', (c: Buffer) => {
+        if (err.length < 4096) err += c.toString();
+      });
+      const base = `http://127.0.0.1:${port}`;
+      await ready(`${base}/-/readiness`, child, () => err);
+      return { base, pid: child.pid! };
+    };
+    const observed = await start(['--ops-port', '0', '--log-level', 'info', '--log-format', 'json']);
+    const plain = await start(['--log-level', 'silent']);
+    const turns: Record<'observed' | 'plain', OpFigures[]> = { observed: [], plain: [] };
+    const seconds = Math.max(1, plan.seconds / TURNS);
+    for (let turn = 1; turn <= TURNS; turn++) {
+      for (const [name, server] of [['plain', plain], ['observed', observed]] as const) {
+        plan.log(`api: SQLite: GET /accounts?limit=50 ${name === 'observed' ? 'with metrics and request logs' : 'without'} (turn ${turn} of ${TURNS}), ${seconds} s …`);
+        const keys = await plan.keys(plan.keysPerRun);
+        const cpu = cpuMicros(server.pid);
+        const f = await runLoad({ url: `${server.base}/api/v1/accounts?limit=50`, method: 'GET', connections: plan.connections, seconds, keys, uses: plan.uses });
+        const used = cpuMicros(server.pid);
+        f.cpuPerRequest = cpu !== undefined && used !== undefined ? (used - cpu) / Math.max(f.requests, 1) : undefined;
+        turns[name].push(f);
+      }
+    }
+    return { observed: inTurns(turns.observed), plain: inTurns(turns.plain) };
+  } finally {
+    await Promise.all(running.map((c) => (c.exitCode === null ? new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))) : undefined)));
+  }
+}
+
+/** User + system CPU time of a process so far, µs (from /proc: Linux only). */
+function cpuMicros(pid: number): number | undefined {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in ticks of 1/100 s.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once `url` answers 200; rejects if the process exits first. */
+async function ready(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`storelens api exited before it was ready:\n${stderr()}`);
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The modules of the workspace half, in documentation order: the /api/v1 route table, the
+ * background tasks and the migrations are concatenations of what they declare
+ * (api/workspace-module.ts). Adding a module is its import and its entry here.
+ */
+import type { DocumentedWebhooks } from '../api/openapi.js';
+import type { AnyRoute } from '../api/route-def.js';
+import type { WorkspaceModule } from '../api/workspace-module.js';
+import { accountsModule } from '../accounts/module.js';
+import { contactsModule } from '../contacts/module.js';
+import { dealsModule } from '../deals/module.js';
+import { ingestModule } from '../ingest/module.js';
+import { membersModule } from '../members/module.js';
+import { oauthModule } from '../oauth/module.js';
+import { outreachModule } from '../outreach/module.js';
+import { reportsModule } from '../reports/module.js';
+import { walletModule } from '../wallet/module.js';
+import { watchesModule } from '../watches/module.js';
+import { webhooksModule } from '../webhooks/module.js';
+import { EVENT_TYPES, EVENTS } from './events.js';
+import { WEBHOOK_HEADERS, webhooksSection } from '../webhooks/openapi.js';
+
+// The background tasks start in this order too: the ingest before the delivery it triggers.
+export const MODULES: readonly WorkspaceModule[] = [
+  membersModule,
+  accountsModule,
+  dealsModule,
+  contactsModule,
+  watchesModule,
+  walletModule,
+  reportsModule,
+  outreachModule,
+  ingestModule,
+  webhooksModule(EVENT_TYPES),
+  oauthModule,
+];
+
+/** Every /api/v1 operation, in documentation order. */
+export const ROUTES: readonly AnyRoute[] = MODULES.flatMap((m) => m.routes ?? []);
+
+export const routeById = (operationId: string): AnyRoute | undefined => ROUTES.find((r) => r.operationId === operationId);
+
+/** The event messages openapi.json documents (the webhooks module's catalogue). */
+export const documentedWebhooks = (): DocumentedWebhooks => ({ messages: webhooksSection(EVENTS), parameters: WEBHOOK_HEADERS });

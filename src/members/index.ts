@@ -1,0 +1,9 @@
+/**
+ * The members module's public face (members, their sign-in and keys): another module imports the members module only
+ * from here (test/layering.test.ts); compose/ reads its module.ts.
+ */
+export { memberGrants } from './grants.js';
+export { KeyCreatorRefused, issueApiKey } from './issue-key.js';
+export { PASSWORD_MIN, hashPassword, passwordMatches } from './passwords.js';
+export { admitSignIn, clearFailures, type ThrottleSubject } from './signin-throttle.js';
+export { deleteSession, findOpenInvite, findSession, getMember, insertSession, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership } from './store.js';

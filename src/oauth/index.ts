@@ -1,0 +1,6 @@
+/**
+ * The oauth module's public face (the assistant connector's server and grants): another module imports the oauth module only
+ * from here (test/layering.test.ts); compose/ reads its module.ts.
+ */
+export { OAUTH_PREFIX, accountIdOf, mcpResourceOf, type OAuthServer } from './provider.js';
+export { recordGrant, revokeMemberGrants } from './store.js';

@@ -1,0 +1,85 @@
+/**
+ * A signed POST to a checked target (outbound/ssrf.ts), as webhook deliveries and outreach steps
+ * send it: Standard Webhooks signatures, the connection pinned to the checked address, no
+ * redirect followed, a timeout.
+ */
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
+import type { CheckedTarget } from './ssrf.js';
+
+/** Success is a 2xx answer within this. */
+export const SEND_TIMEOUT_MS = 15_000;
+/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, space-separated. */
+export function signatureHeader(secrets: readonly string[], id: string, timestamp: number, body: string): string {
+  return secrets
+    .map((s) => `v1,${createHmac('sha256', Buffer.from(s.replace(/^whsec_/, ''), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64')}`)
+    .join(' ');
+}
+
+export interface SendResult {
+  statusCode: number | null;
+  error: string | null;
+  retryAfterMs: number | null;
+}
+
+/** One POST to a checked target, connected to the checked address only; never follows redirects. */
+export function send(target: CheckedTarget, body: string, headers: Record<string, string>, o: { ca?: string | Buffer; timeoutMs?: number; nowMs?: number } = {}): Promise<SendResult> {
+  const pinned = target.addresses[0];
+  const lookup: LookupFunction = (_host, options, cb) => {
+    if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+    else cb(null, pinned.address, pinned.family);
+  };
+  const isHttps = target.url.protocol === 'https:';
+  const mod = isHttps ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (r: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const req = mod.request(
+      target.url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'storelens-webhooks/1' },
+        lookup,
+        agent: false,
+        ...(isHttps ? { servername: /^[0-9.]+$|:/.test(target.host) ? undefined : target.host, secureContext: o.ca ? contextWith(o.ca) : undefined } : {}),
+      },
+      (res) => {
+        res.resume();
+        const code = res.statusCode ?? 0;
+        const ok = code >= 200 && code < 300;
+        const error = ok ? null : code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`;
+        done({ statusCode: code, error, retryAfterMs: retryAfter(res.headers['retry-after'], o.nowMs ?? Date.now()) });
+        res.on('error', () => undefined);
+      },
+    );
+    const timer = setTimeout(() => {
+      done({ statusCode: null, error: `no answer within ${(o.timeoutMs ?? SEND_TIMEOUT_MS) / 1000} s`, retryAfterMs: null });
+      req.destroy();
+    }, o.timeoutMs ?? SEND_TIMEOUT_MS);
+    req.on('error', (e) => done({ statusCode: null, error: (e as Error).message, retryAfterMs: null }));
+    req.end(body);
+  });
+}
+
+const contexts = new Map<string | Buffer, SecureContext>();
+/** The system's roots plus `ca`, built once (building a context parses every root certificate). */
+function contextWith(ca: string | Buffer): SecureContext {
+  let c = contexts.get(ca);
+  if (!c) contexts.set(ca, (c = createSecureContext({ ca: [...rootCertificates, ca] })));
+  return c;
+}
+
+function retryAfter(v: string | undefined, nowMs: number): number | null {
+  if (!v) return null;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim()) * 1000;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : Math.max(0, t - nowMs);
+}
