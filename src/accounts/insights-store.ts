@@ -1,7 +1,7 @@
 /** The database edge of the model insights (accounts/insights.ts): reads the model, outcomes and evidence it needs. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { modelWeights } from './evidence.js';
+import { modelWeights, unpackEvidence } from './evidence.js';
 import { backtest, type LabelledInputs, type ModelInsightsBody, posteriorSd, topWeights } from './insights.js';
 import { labelsOf } from './labels.js';
 import { listOutcomes } from './outcomes-store.js';
@@ -77,6 +77,6 @@ async function labelledInputs(q: Kysely<Database>, workspaceId: string, gen: num
   }
   return labels.flatMap((l) => {
     const e = evidence.get(l.store_id);
-    return e === undefined ? [] : [{ inputs: JSON.parse(e) as { key: string; x: number }[], y: l.y, weight: l.weight }];
+    return e === undefined ? [] : [{ inputs: unpackEvidence(e) as unknown as { key: string; x: number }[], y: l.y, weight: l.weight }];
   });
 }

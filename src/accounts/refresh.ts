@@ -14,6 +14,7 @@ import type { DomainEvent } from '../core/event-declaration.js';
 import { appendEvents } from '../webhooks/index.js';
 import { currentRanking, detailSignals, rankingHead } from './ranking-reads.js';
 import { type DetailRow, type DetailSource, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
+import { packEvidence } from './evidence.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
 import { loadSnapshots } from './snapshots.js';
@@ -225,7 +226,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
             country: s.country,
             category: s.category,
             plan: s.plan,
-            evidence: JSON.stringify(storedEvidence(space, s, terms(space, s))),
+            evidence: packEvidence(storedEvidence(space, s, terms(space, s))),
             signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
           };
         },

@@ -9,6 +9,7 @@ import { migration as m0009RankingVersions } from './migrations/0009-ranking-ver
 import { migration as m0021OutcomeScores } from './migrations/0021-outcome-scores.js';
 import { migration as m0022RankingLogitSd } from './migrations/0022-ranking-logit-sd.js';
 import { migration as m0025ImportedEvidence } from './migrations/0025-imported-evidence.js';
+import { migration as m0027RankingDetailsRowid } from './migrations/0027-ranking-details-rowid.js';
 import type { Generated, Selectable } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { DealStage, LostReason } from '../core/deal-stages.js';
@@ -173,6 +174,7 @@ export const accountsMigrations = {
   '0021_outcome_scores': m0021OutcomeScores,
   '0022_ranking_logit_sd': m0022RankingLogitSd,
   '0025_imported_evidence': m0025ImportedEvidence,
+  '0027_ranking_details_rowid': m0027RankingDetailsRowid,
 };
 
 declare module '../db/database.js' {
