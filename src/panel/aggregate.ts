@@ -77,7 +77,7 @@ export const stateSql = (facts: string): string => `SELECT ${[...PREVIOUS_COLUMN
 /**
  * One month's own facts: its typed panel rows and the input and eligibility of every metric
  * computed from the row alone, but those read in place (inPlace). `width` says which columns:
- * with 'every column', month, mi and every panel column (for another reader such as the runs);
+ * with 'every column', every panel column (for another reader such as the runs);
  * 'aggregated', those the aggregation and the next month's trends read; 'previous only' (a
  * month loaded only as the one before another), the store id and what the next month reads of
  * it. With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
@@ -86,7 +86,8 @@ function ownFactsSql(rows: string, fingerprint: boolean, width: FactsWidth): str
   const previousOnly = width === 'previous only';
   const inputs = previousOnly ? COMPUTED.filter((m) => CARRIED.includes(m)) : COMPUTED;
   const columns = {
-    'every column': ['month', 'mi', ...PANEL_COLUMNS.map((c) => c.name)],
+    // The month is known to every reader (a constant column would be copied for every row).
+    'every column': PANEL_COLUMNS.map((c) => c.name),
     aggregated: AGGREGATED_COLUMNS,
     'previous only': PREVIOUS_COLUMNS,
   }[width];
