@@ -2,7 +2,6 @@
  * Table types of the storage kernel: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0015Leases } from './migrations/0015-leases.js';
 
 export interface SettingsTable {
   name: string;
@@ -22,7 +21,3 @@ export interface KernelTables {
   leases: LeasesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const kernelMigrations = {
-  '0015_leases': m0015Leases,
-};
