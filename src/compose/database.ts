@@ -12,30 +12,19 @@ import type { Migration } from 'kysely';
 import type { Database, Db } from '../db/database.js';
 import { openSqlDatabase, type OpenDatabaseOptions } from '../db/index.js';
 import { allMigrations, type Migrations } from '../db/migrate.js';
+import { foldersWith, OWN_EXTENSION } from './source-folders.js';
 
 export { isPostgresUrl, type OpenDatabaseOptions } from '../db/index.js';
 
 export type { Database, Db } from '../db/database.js';
 
-/** src/ under the tests, dist/ once built: the folders whose migrations this build applies. */
-const SOURCE_ROOT = new URL('../', import.meta.url);
-/** `.ts` read from src/, `.js` from dist/. */
-const OWN_EXTENSION = extname(new URL(import.meta.url).pathname);
 const MIGRATION_FILE = /^(\d{4})-([a-z0-9-]+)\.(?:ts|js)$/;
 
 /** Each folder's migrations, by the key each is recorded under. */
 async function findMigrations(): Promise<Migrations[]> {
-  const folders = readdirSync(SOURCE_ROOT, { withFileTypes: true }).filter((e) => e.isDirectory());
   return Promise.all(
-    folders.map(async (folder) => {
-      const dir = new URL(`${folder.name}/migrations/`, SOURCE_ROOT);
-      let files: string[];
-      try {
-        files = readdirSync(dir);
-      } catch {
-        return {}; // a folder without tables of its own
-      }
-      const mine = files.filter((f) => MIGRATION_FILE.test(f) && extname(f) === OWN_EXTENSION);
+    foldersWith('migrations/').map(async ({ url: dir }) => {
+      const mine = readdirSync(dir).filter((f) => MIGRATION_FILE.test(f) && extname(f) === OWN_EXTENSION);
       const loaded = await Promise.all(
         mine.map(async (f) => {
           const [, number, name] = MIGRATION_FILE.exec(f)!;
