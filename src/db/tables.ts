@@ -3,7 +3,8 @@
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 
-export interface SettingsTable {
+/** The server's generated secrets (db/server-secrets.ts), in the table shipped as `settings`. */
+export interface ServerSecretsTable {
   name: string;
   value: string;
 }
@@ -17,7 +18,7 @@ export interface LeasesTable {
 
 /** The kernel tables, by name: the base of the workspace database (db/database.ts). */
 export interface KernelTables {
-  settings: SettingsTable;
+  settings: ServerSecretsTable;
   leases: LeasesTable;
 }
 
