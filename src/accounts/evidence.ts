@@ -3,6 +3,11 @@
  * only with the data), the workspace's model supplies the weights, so the contributions add up
  * to the logit the row was scored with. Rows loaded by `accounts import` (model version 0) show
  * the evidence the import wrote (accounts/imported.ts): already weighed, its contributions add up too.
+ *
+ * A refresh stores its evidence packed (packEvidence: each item an array, no field names), so a
+ * row with its evidence fits in one database page and a million of them write a third of the
+ * bytes; readers unpack it (unpackEvidence), and still read rows stored as objects (imports, and
+ * rows written before).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
@@ -25,6 +30,26 @@ export async function modelWeights(q: Kysely<Database>, workspaceId: string, ver
   return weights;
 }
 
+/** An item's kind, packed. */
+const KIND_CODE = { intercept: 'i', feature: 'f', signal: 's' } as const;
+const KIND_OF: Readonly<Record<string, StoredEvidence['kind']>> = { i: 'intercept', f: 'feature', s: 'signal' };
+
+/** A refresh's stored evidence as the row keeps it: each item [kind, key, detail, x] (then the month of a signal). */
+export function packEvidence(items: readonly StoredEvidence[]): string {
+  return JSON.stringify(items.map((e) => (e.month === undefined ? [KIND_CODE[e.kind], e.key, e.detail, e.x] : [KIND_CODE[e.kind], e.key, e.detail, e.x, e.month])));
+}
+
+/** A row's stored evidence as items: packed ones (packEvidence) unpacked, items stored as objects as they are. */
+export function unpackEvidence(text: string): Record<string, unknown>[] {
+  return (JSON.parse(text) as unknown[]).map((item) => {
+    if (!Array.isArray(item)) return item as Record<string, unknown>;
+    const [kind, key, detail, x, month] = item as [string, string, string, number, string | undefined];
+    const e: StoredEvidence = { kind: KIND_OF[kind], key, detail, x };
+    if (month !== undefined) e.month = month;
+    return e as unknown as Record<string, unknown>;
+  });
+}
+
 /** Evidence of rows read together (one model read for the lot). */
 export async function rowsEvidence(
   q: Kysely<Database>,
@@ -35,7 +60,7 @@ export async function rowsEvidence(
   const weights = new Map<number, Readonly<Record<string, number>> | null>();
   for (const v of versions) weights.set(v, await modelWeights(q, workspaceId, v));
   return rows.map((r) => {
-    const stored = JSON.parse(r.evidence) as Record<string, unknown>[];
+    const stored = unpackEvidence(r.evidence);
     const w = r.model_version > 0 ? weights.get(r.model_version) : null;
     return w ? (explain(stored as unknown as StoredEvidence[], w) as unknown as Record<string, unknown>[]) : stored;
   });

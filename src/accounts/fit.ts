@@ -8,6 +8,7 @@
 import { cholesky, solveCholesky } from './linalg.js';
 import { sigmoid } from './model.js';
 import type { FittedModel, InputSpace, Term, TermMatrix } from './model-types.js';
+import { LEARNED_SD, priorOf, splitKey } from './prior.js';
 
 export type { FittedModel } from './model-types.js';
 
@@ -47,6 +48,46 @@ export function fit(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; 
     if (max < 1e-8) break;
   }
   return { space, weights: beta, precisionFactor: factor, labels: labelled.length, iterations };
+}
+
+/**
+ * The model a refresh ranks with: `fit`, with the prior sd of each group of LEARNED_SD (subjects,
+ * pairs) set by the labels (the evidence approximation, prior.ts LEARNED_SD): fit at the starting
+ * sds, re-estimate each group's sd from the fitted weights and their posterior variances, refit,
+ * LEARNED_SD.rounds fits in all. The model's space carries the priors it was fitted with, and
+ * `priorSd` the learned sds (model insights read its weights' spread with them). Without labels it
+ * is `fit` at the starting weighting.
+ */
+export function fitModel(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; y: number; weight: number }>): FittedModel {
+  const groups: readonly string[] = LEARNED_SD.groups;
+  const groupOf = space.inputs.map((inp) => groups.indexOf(splitKey(inp.key)[0]));
+  if (labelled.length === 0 || !groupOf.some((g) => g >= 0)) return fit(space, labelled);
+  const start = groups.map((g) => priorOf(`${g}:`).sd);
+  let sd = [...start];
+  let model = fit(space, labelled);
+  for (let round = 1; round < LEARNED_SD.rounds; round++) {
+    sd = nextSds(model, groupOf, sd, start);
+    const inputs = space.inputs.map((inp, j) => (groupOf[j] < 0 ? inp : { ...inp, prior: { mean: inp.prior.mean, sd: sd[groupOf[j]] } }));
+    model = fit({ ...space, inputs }, labelled);
+  }
+  return { ...model, priorSd: Object.fromEntries(groups.map((g, k) => [g, sd[k]])) };
+}
+
+/** One step of the evidence approximation (prior.ts LEARNED_SD): each group's sd from `m`, fitted with sds `sd`. */
+function nextSds(m: FittedModel, groupOf: readonly number[], sd: readonly number[], start: readonly number[]): number[] {
+  const cov = posteriorCovariance(m);
+  const d = m.weights.length;
+  const squares = sd.map(() => 0);
+  const determined = sd.map(() => 0);
+  for (let j = 0; j < d; j++) {
+    const g = groupOf[j];
+    if (g < 0) continue;
+    squares[g] += (m.weights[j] - m.space.inputs[j].prior.mean) ** 2;
+    // 1 for a weight the labels pin down, 0 for one they leave at its prior.
+    determined[g] += 1 - cov[j * d + j] / sd[g] ** 2;
+  }
+  const { pseudo, min, max } = LEARNED_SD;
+  return sd.map((_, g) => Math.min(max, Math.max(min, Math.sqrt((squares[g] + pseudo * start[g] ** 2) / (determined[g] + pseudo)))));
 }
 
 /**

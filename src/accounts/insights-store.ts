@@ -1,17 +1,18 @@
 /** The database edge of the model insights (accounts/insights.ts): reads the model, outcomes and evidence it needs. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { modelWeights } from './evidence.js';
+import { modelWeights, unpackEvidence } from './evidence.js';
 import { backtest, type LabelledInputs, type ModelInsightsBody, posteriorSd, topWeights } from './insights.js';
 import { labelsOf } from './labels.js';
 import { listOutcomes } from './outcomes-store.js';
 import { rankingHead } from './ranking-reads.js';
 import type { OutcomeRow } from './tables.js';
+import type { StoredModel } from './refresh.js';
 
 /** The model insights of a workspace, read from its current model, its outcomes and its current ranking's evidence. */
 export async function modelInsights(q: Kysely<Database>, workspaceId: string): Promise<ModelInsightsBody> {
   const head = await rankingHead(q, workspaceId);
-  const model = await q.selectFrom('workspace_models').select(['version', 'labels', 'fitted_at']).where('workspace_id', '=', workspaceId).executeTakeFirst();
+  const model = await q.selectFrom('workspace_models').select(['version', 'labels', 'fitted_at', 'model']).where('workspace_id', '=', workspaceId).executeTakeFirst();
   const outcomes = await listOutcomes(q, workspaceId);
   const weights = model ? await modelWeights(q, workspaceId, model.version) : null;
 
@@ -19,7 +20,9 @@ export async function modelInsights(q: Kysely<Database>, workspaceId: string): P
   if (model && weights) {
     const seen = outcomes.filter((o) => seenBy(o, model));
     const labelled = head.gen === null ? [] : await labelledInputs(q, workspaceId, head.gen, seen);
-    shown = topWeights(weights, posteriorSd(weights, labelled));
+    // The prior sds the fit learned for its subjects and pairs (prior.ts LEARNED_SD), so each weight's spread is the fit's.
+    const learned = (JSON.parse(model.model) as StoredModel).prior_sd;
+    shown = topWeights(weights, posteriorSd(weights, labelled, learned), learned);
   }
 
   const latest = new Map<string, string>();
@@ -74,6 +77,6 @@ async function labelledInputs(q: Kysely<Database>, workspaceId: string, gen: num
   }
   return labels.flatMap((l) => {
     const e = evidence.get(l.store_id);
-    return e === undefined ? [] : [{ inputs: JSON.parse(e) as { key: string; x: number }[], y: l.y, weight: l.weight }];
+    return e === undefined ? [] : [{ inputs: unpackEvidence(e) as unknown as { key: string; x: number }[], y: l.y, weight: l.weight }];
   });
 }

@@ -15,7 +15,7 @@ import { FLOOR } from '../stats/floor.js';
 import { z } from 'zod';
 import type { DealStage } from '../core/deal-stages.js';
 import { curvature, posteriorCovariance } from './fit.js';
-import { labelOf, PRIOR, priorOf } from './prior.js';
+import { labelOf, PRIOR, priorOf, type PriorSds } from './prior.js';
 import { cholesky } from './linalg.js';
 
 /** Below this many outcomes a rate is flagged `small_sample`: the same bar as the statistics' publication floor. */
@@ -245,16 +245,16 @@ export interface LabelledInputs {
 
 /**
  * Posterior standard deviation of each weight: the Laplace approximation at the fitted weights,
- * the same precision accounts/fit.ts fit() ends on (fit.ts curvature), inverted.
- * `weights` in input order (its keys).
+ * the same precision accounts/fit.ts fitModel() ends on (fit.ts curvature), inverted, with the
+ * prior sds the fit learned (`priorSds`, the stored model's prior_sd). `weights` in input order (its keys).
  */
-export function posteriorSd(weights: Readonly<Record<string, number>>, labelled: readonly LabelledInputs[]): Map<string, number> {
+export function posteriorSd(weights: Readonly<Record<string, number>>, labelled: readonly LabelledInputs[], priorSds?: PriorSds): Map<string, number> {
   const keys = Object.keys(weights);
   const d = keys.length;
   const index = new Map(keys.map((k, j) => [k, j]));
   const beta = Float64Array.from(keys, (k) => weights[k]);
   const mu = Float64Array.from(keys, (k) => priorOf(k).mean);
-  const prec = Float64Array.from(keys, (k) => 1 / priorOf(k).sd ** 2);
+  const prec = Float64Array.from(keys, (k) => 1 / priorOf(k, priorSds).sd ** 2);
   const rows = labelled.map((row) => ({ y: row.y, weight: row.weight, terms: row.inputs.flatMap((t) => (index.has(t.key) ? [{ i: index.get(t.key)!, x: t.x }] : [])) }));
   const cov = posteriorCovariance({ weights: beta, precisionFactor: cholesky(curvature(beta, mu, prec, rows).hess, d) });
   return new Map(keys.map((k, j) => [k, Math.sqrt(cov[j * d + j])]));
@@ -264,11 +264,11 @@ export function posteriorSd(weights: Readonly<Record<string, number>>, labelled:
  * The intercept, the TOP_WEIGHTS largest other weights, and the TOP_WEIGHTS that moved furthest
  * from their prior (what the outcomes taught), each with its uncertainty.
  */
-export function topWeights(weights: Readonly<Record<string, number>>, sd: ReadonlyMap<string, number>): Pick<ModelInsightsBody, 'intercept' | 'weights' | 'learned'> {
+export function topWeights(weights: Readonly<Record<string, number>>, sd: ReadonlyMap<string, number>, priorSds?: PriorSds): Pick<ModelInsightsBody, 'intercept' | 'weights' | 'learned'> {
   const entry = (key: string) => {
     const w = weights[key];
-    const s = sd.get(key) ?? priorOf(key).sd;
-    const prior = priorOf(key);
+    const prior = priorOf(key, priorSds);
+    const s = sd.get(key) ?? prior.sd;
     return { feature: key, label: labelOf(key), weight: w, sd: s, interval: [w - Z95 * s, w + Z95 * s] as [number, number], prior, moved: (w - prior.mean) / prior.sd };
   };
   const all = Object.keys(weights)

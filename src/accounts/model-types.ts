@@ -84,4 +84,6 @@ export interface FittedModel {
   precisionFactor: Float64Array;
   labels: number;
   iterations: number;
+  /** The prior sd the labels set for each group of prior.ts LEARNED_SD (fit.ts fitModel); absent: the starting sds. */
+  priorSd?: Readonly<Partial<Record<string, number>>>;
 }

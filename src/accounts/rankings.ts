@@ -348,17 +348,32 @@ export async function pruneRankings(run: Run, workspaceId: string, now: Date): P
   }
 }
 
+/**
+ * Deletes a version's rows a part at a time, each part a range of its key (positions of the
+ * rankings, store ids of the positions): a range is deleted walking the tree once, where picking
+ * the part's keys first and deleting each cost about three times as much.
+ */
 async function deleteVersion(run: Run, workspaceId: string, version: number): Promise<void> {
   await run((trx) => trx.updateTable('ranking_versions').set({ state: 'deleting' }).where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
-  for (;;) {
-    const deleted = await run(async (trx) => {
-      const r = await sql`delete from rankings where workspace_id = ${workspaceId} and version = ${version} and pos in (
-        select pos from rankings where workspace_id = ${workspaceId} and version = ${version} limit ${RANKING_CHUNK})`.execute(trx);
-      const p = await sql`delete from ranking_positions where workspace_id = ${workspaceId} and version = ${version} and store_id in (
-        select store_id from ranking_positions where workspace_id = ${workspaceId} and version = ${version} limit ${RANKING_CHUNK})`.execute(trx);
-      return Math.max(Number(r.numAffectedRows ?? 0), Number(p.numAffectedRows ?? 0));
+  const last = await run((trx) =>
+    trx.selectFrom('rankings').select((eb) => eb.fn.max('pos').as('pos')).where('workspace_id', '=', workspaceId).where('version', '=', version).executeTakeFirst(),
+  );
+  const lastPos = Number(last?.pos ?? 0);
+  let pos = 0;
+  let store: string | null = '';
+  while (pos < lastPos || store !== null) {
+    const from = pos;
+    pos += RANKING_CHUNK;
+    await run(async (trx) => {
+      if (from < lastPos) await sql`delete from rankings where workspace_id = ${workspaceId} and version = ${version} and pos > ${from} and pos <= ${from + RANKING_CHUNK}`.execute(trx);
+      if (store === null) return;
+      const after: string = store;
+      const end = await sql<{ store_id: string }>`select store_id from ranking_positions where workspace_id = ${workspaceId} and version = ${version} and store_id > ${after}
+        order by store_id limit 1 offset ${RANKING_CHUNK - 1}`.execute(trx);
+      store = end.rows[0]?.store_id ?? null;
+      await sql`delete from ranking_positions where workspace_id = ${workspaceId} and version = ${version} and store_id > ${after}
+        ${store === null ? sql`` : sql`and store_id <= ${store}`}`.execute(trx);
     });
-    if (deleted < RANKING_CHUNK) break;
   }
   await run((trx) => trx.deleteFrom('ranking_versions').where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
 }

@@ -14,12 +14,13 @@ import type { DomainEvent } from '../core/event-declaration.js';
 import { appendEvents } from '../webhooks/index.js';
 import { currentRanking, detailSignals, rankingHead } from './ranking-reads.js';
 import { type DetailRow, type DetailSource, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
+import { packEvidence } from './evidence.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
 import { loadSnapshots } from './snapshots.js';
 import { ingestedMonths } from '../ingest/index.js';
 import { labelsOf } from './labels.js';
-import { fit, logitSds, posteriorCovariance } from './fit.js';
+import { fitModel, logitSds, posteriorCovariance } from './fit.js';
 import { inputSpace, logitsOf, sigmoid, storedEvidence, termMatrix, terms, termsAt, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type TermMatrix } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
 import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listOrder, NOT_IN_MARKET, scoreOrder, selectInMarketColumns } from './in-market.js';
@@ -126,6 +127,8 @@ export interface StoredModel {
   latest_month: string;
   threshold: number;
   explore_share: number;
+  /** The prior sd the labels set per group of inputs (prior.ts LEARNED_SD); absent before any label. */
+  prior_sd?: Readonly<Partial<Record<string, number>>>;
 }
 
 export interface RefreshOptions {
@@ -174,7 +177,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const n = visible.length;
   const labels = labelsOf(outcomes).filter((l) => indexOf.has(l.store_id));
   lap('inputs');
-  const model = fit(
+  const model = fitModel(
     space,
     labels.map((l) => ({ terms: termsAt(matrix, indexOf.get(l.store_id)!), y: l.y, weight: l.weight })),
   );
@@ -223,7 +226,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
             country: s.country,
             category: s.category,
             plan: s.plan,
-            evidence: JSON.stringify(storedEvidence(space, s, terms(space, s))),
+            evidence: packEvidence(storedEvidence(space, s, terms(space, s))),
             signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
           };
         },
@@ -233,7 +236,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const events = changeEvents(version, current, oldSignals, ranked, ws);
   lap('events');
   const threshold = list.threshold;
-  const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare };
+  const stored: StoredModel = { stamp: inputs.all, data_stamp: inputs.data, latest_month: snap.latest, threshold, explore_share: exploreShare, ...(model.priorSd ? { prior_sd: model.priorSd } : {}) };
 
   const made = await writeRanking(run, workspaceId, next, {
     rows: ranked,

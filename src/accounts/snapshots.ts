@@ -1,23 +1,104 @@
 /**
- * What scoring reads of the ingested panel: every store's latest ingested month and its recent
+ * What scoring reads of the ingested panel: every store's latest ingested month with its recent
  * signals, only from the runs ingested_months makes visible (a month being loaded is not seen).
+ *
+ * A million stores are read a month at a time, newest first, through the store rows' primary key
+ * (run, store) in parts of ROWS_PER_READ: the newest month whole, and from each older one only the
+ * stores no newer month has. No sort of the whole panel, and no part's rows outlive it; the rows'
+ * repeated texts (country, category, plan, months) and empty lists are shared, so a million
+ * snapshots hold less of the heap.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { RecentSignal, StoreSnapshot } from './model.js';
 import { SIGNAL_WINDOW } from './prior.js';
 import { previousMonth } from '../core/panel-contract.js';
 import type { Database } from '../db/database.js';
-import { toFeatures, visibleStoreMonths, visibleStoreSignals } from '../ingest/index.js';
+import { ingestedMonths, storeRowsOfMonth, type StoreMonthText, visibleStoreSignals } from '../ingest/index.js';
+
+/** Store rows read at once: the rows of one read die young, only the snapshots stay. */
+const ROWS_PER_READ = 20_000;
 
 /** Every store's latest ingested month with the signals of the last SIGNAL_WINDOW months (newest first). */
 export async function loadSnapshots(q: Kysely<Database>, latestMonth: string): Promise<StoreSnapshot[]> {
-  const numbered = visibleStoreMonths(q)
-    .selectAll('sm')
-    .select(sql<number>`row_number() over (partition by sm.store_id order by sm.month desc)`.as('rn'));
-  const rows = await q.selectFrom(numbered.as('t')).selectAll().where('rn', '=', 1).execute();
+  const months = (await ingestedMonths(q)).filter((m) => m.month <= latestMonth).reverse();
+  const shared = sharedValues();
+  const out: StoreSnapshot[] = [];
+  for (const [i, m] of months.entries()) {
+    let after = '';
+    for (;;) {
+      const rows = await storeRowsOfMonth(q, { month: m.month, runId: m.run_id, after, limit: ROWS_PER_READ, olderOnly: i > 0 });
+      for (const r of rows) out.push(snapshotOf(r, shared));
+      if (rows.length < ROWS_PER_READ) break;
+      after = rows[rows.length - 1].store_id;
+    }
+  }
+  if (!out.every((x, k) => k === 0 || out[k - 1].store_id < x.store_id)) out.sort(byStoreId);
+  // Both in store_id order (the signals sorted here as the snapshots are: a database's collation
+  // may order text otherwise; the sort is stable, so each store's keep their order): each
+  // store's signals found by walking the two side by side.
+  const signals = (await recentSignals(q, latestMonth)).sort(byStoreId);
+  let j = 0;
+  for (const s of out) {
+    while (j < signals.length && signals[j].store_id < s.store_id) j++;
+    while (j < signals.length && signals[j].store_id === s.store_id) {
+      const { store_id: _, ...signal } = signals[j++];
+      s.signals.push(signal);
+    }
+  }
+  return out;
+}
+
+const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
+
+/** Interns the texts many stores repeat, and parses the lists, sharing the empty one. */
+function sharedValues() {
+  const texts = new Map<string, string>();
+  const lists = new Map<string, string[]>();
+  const EMPTY: string[] = [];
+  return {
+    text: (v: string | null): string | null => {
+      if (v === null) return null;
+      const hit = texts.get(v);
+      if (hit !== undefined) return hit;
+      if (texts.size < 100_000) texts.set(v, v);
+      return v;
+    },
+    list: (json: string): string[] => {
+      if (json === '[]') return EMPTY;
+      let hit = lists.get(json);
+      if (!hit) {
+        hit = JSON.parse(json) as string[];
+        if (lists.size < 100_000) lists.set(json, hit);
+      }
+      return hit;
+    },
+  };
+}
+
+function snapshotOf(r: StoreMonthText, shared: ReturnType<typeof sharedValues>): StoreSnapshot {
+  return {
+    store_id: r.store_id,
+    month: shared.text(r.month)!,
+    domain: r.domain,
+    country: shared.text(r.country),
+    category: shared.text(r.category),
+    plan: shared.text(r.plan),
+    created_month: shared.text(r.created_month),
+    product_count: r.product_count === null ? null : Number(r.product_count),
+    monthly_visits: r.monthly_visits === null ? null : Number(r.monthly_visits),
+    est_monthly_revenue_usd: r.est_monthly_revenue_usd === null ? null : Number(r.est_monthly_revenue_usd),
+    apps: shared.list(r.apps),
+    ads: shared.list(r.ads),
+    agentic: shared.list(r.agentic),
+    signals: [],
+  };
+}
+
+/** The signals of the last SIGNAL_WINDOW months up to latestMonth, by store_id, each store's newest first (then by id). */
+async function recentSignals(q: Kysely<Database>, latestMonth: string): Promise<(RecentSignal & { store_id: string })[]> {
   let from = latestMonth;
   for (let i = 1; i < SIGNAL_WINDOW; i++) from = previousMonth(from);
-  const signals = await visibleStoreSignals(q)
+  return visibleStoreSignals(q)
     .select(['ss.id', 'ss.store_id', 'ss.month', 'ss.type', 'ss.subject', 'ss.strength', 'ss.detail'])
     .where('ss.month', '>=', from)
     .where('ss.month', '<=', latestMonth)
@@ -25,11 +106,4 @@ export async function loadSnapshots(q: Kysely<Database>, latestMonth: string): P
     .orderBy('ss.month', 'desc')
     .orderBy('ss.id')
     .execute();
-  const byStore = new Map<string, RecentSignal[]>();
-  for (const { store_id, ...signal } of signals) {
-    const arr = byStore.get(store_id) ?? [];
-    arr.push(signal);
-    byStore.set(store_id, arr);
-  }
-  return rows.map((r) => ({ store_id: r.store_id, ...toFeatures(r), signals: byStore.get(r.store_id) ?? [] }));
 }

@@ -194,7 +194,8 @@ const byScore = (rows: readonly AccountRow[]) => [...rows].sort((a, b) => b.scor
 
 /**
  * E-P@k and NDCG@k of the first k unworked rows in the order given, against the best k unworked
- * rows (when `held` is given, of those it holds, what the list could hold, and the first k).
+ * rows (when `held` is given, of those it holds, what the list could hold, and the first k); 1
+ * when no unworked row has a gain left.
  */
 export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string, number>, labelled: ReadonlySet<string>, k = TOP, held?: ReadonlySet<string>): { ep: number; ndcg: number } {
   const open = rows.filter((r) => !labelled.has(r.store_id));
@@ -204,7 +205,10 @@ export function precision(rows: readonly AccountRow[], truth: ReadonlyMap<string
   const oracle = (held ? open.filter((r, j) => j < k || held.has(r.store_id)).map((r) => truth.get(r.store_id) ?? 0) : gains).sort((a, b) => b - a).slice(0, k);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const dcg = (xs: number[]) => xs.reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
-  return { ep: sum(model) / sum(oracle), ndcg: dcg(model) / dcg(oracle) };
+  // Once the agency has worked every account with a gain there is nothing left to find: no order
+  // could do better, so the figure is 1 (it was 0 / 0, a NaN that emptied the mean over seeds).
+  const best = sum(oracle);
+  return best === 0 ? { ep: 1, ndcg: 1 } : { ep: sum(model) / best, ndcg: dcg(model) / dcg(oracle) };
 }
 
 /** Spearman's ρ between the rows' order and their scores (1: best score first throughout; ties get their mean rank). */

@@ -49,7 +49,7 @@ export interface PublishBenchResult {
   all: PublishRun;
   /** `publish --all --cards none` as the command runs it by default: also writing every month's run (stores and signals) */
   allWithRuns: PublishRun;
-  /** the raw read of the months an added month reads (it and the month before; the aggregates of the month before are kept) */
+  /** the raw read of the month an added month reads (itself: the aggregates and store state of the month before are kept) */
   addedRawSeconds: number;
   added: PublishRun;
   /** the raw read of the months a correction reads (the month before it to the month after: two months' aggregates change) */
@@ -94,7 +94,7 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
   const last = months[months.length - 1];
   // The corrected month: far enough back that the correction reaches two published months after it.
   const corrected = months[months.length - 4];
-  const addedNeeds = months.slice(-2);
+  const addedNeeds = months.slice(-1);
   const correctionNeeds = months.slice(months.length - 5, months.length - 2);
   // The earlier corrections of the year of releases, then this one: each a different 2% of its month's stores.
   const corrections = correctionMonths(months, corrected).map((month, i, all) => ({ month, slice: i === all.length - 1 ? 0 : i + 1, file: '' }));

@@ -50,7 +50,7 @@ function runOn<R>(prepare: SqlitePrepare, c: CompiledQuery<R>): R[] {
 const PG_BULK_ROWS = 10_000;
 
 export interface BulkStatement {
-  /** SQLite: the statement for one row, with `?` for each of the row's values in order, then `extra`'s. */
+  /** SQLite: the statement for one row, `insert … values (?, …) [on conflict …]`, with `?` for each of the row's values in order, then `extra`'s (runBulk repeats the tuple for many rows). */
   sqlite: string;
   /**
    * PostgreSQL: the statement for many rows, reading column k of the rows as the array
@@ -71,7 +71,7 @@ export interface BulkRows {
 
 /**
  * Writes many rows with one statement text, as fast as each database allows, in the caller's
- * transaction: on SQLite one prepared statement run per row on the held connection (a
+ * transaction: on SQLite prepared statements of many rows each, run on the held connection (a
  * synchronous loop, no round trips); on PostgreSQL the rows travel as column arrays, a batch
  * per statement.
  */
@@ -88,19 +88,10 @@ export async function runBulk(q: Kysely<any>, st: BulkStatement, rows: readonly 
       };
   if (src.count === 0) return;
   const extra = st.extra ?? [];
-  const loop = (prepare: SqlitePrepare) => {
-    const s = prepare(st.sqlite);
-    // One array, refilled per row, with the extra values at its end: it binds its items in order.
-    const row: unknown[] = [...new Array(src.width), ...extra];
-    for (let i = 0; i < src.count; i++) {
-      src.fill(i, row);
-      s.run(row);
-    }
-  };
   const onHeld = held.get(q);
-  if (onHeld) return loop(onHeld);
+  if (onHeld) return sqliteBulk(onHeld, st.sqlite, extra, src);
   const root = roots.get(q);
-  if (root) return q.connection().execute(async () => loop(root));
+  if (root) return q.connection().execute(async () => sqliteBulk(root, st.sqlite, extra, src));
   const row: unknown[] = new Array(src.width);
   for (let i = 0; i < src.count; i += PG_BULK_ROWS) {
     const n = Math.min(PG_BULK_ROWS, src.count - i);
@@ -110,6 +101,39 @@ export async function runBulk(q: Kysely<any>, st: BulkStatement, rows: readonly 
       for (let k = 0; k < src.width; k++) columns[k][r] = row[k];
     }
     await q.executeQuery(CompiledQuery.raw(st.postgres, [...columns, ...extra]));
+  }
+}
+
+/** Values one SQLite statement of sqliteBulk binds at most (its rows × their values). */
+const SQLITE_BULK_VALUES = 999;
+
+/**
+ * The rows on SQLite: the one-row statement's VALUES tuple repeated, so each run inserts up to
+ * SQLITE_BULK_VALUES values' worth of rows (a run costs about as much as the rows it inserts:
+ * fewer runs, less time), the last few rows one at a time. One array, refilled, binds each run.
+ */
+function sqliteBulk(prepare: SqlitePrepare, text: string, extra: readonly unknown[], src: BulkRows): void {
+  const per = src.width + extra.length;
+  const many = Math.min(100, Math.floor(SQLITE_BULK_VALUES / per));
+  const parts = /^(.*\bvalues\s*)(\([?,\s]*\))(.*)$/is.exec(text);
+  const one = prepare(text);
+  const row: unknown[] = [...new Array(src.width), ...extra];
+  let i = 0;
+  if (parts && many > 1 && src.count >= many) {
+    const st = prepare(parts[1] + new Array(many).fill(parts[2]).join(', ') + parts[3]);
+    const values = new Array<unknown>(many * per);
+    for (let r = 0; r < many; r++) for (let j = 0; j < extra.length; j++) values[r * per + src.width + j] = extra[j];
+    for (; i + many <= src.count; i += many) {
+      for (let r = 0; r < many; r++) {
+        src.fill(i + r, row);
+        for (let j = 0; j < src.width; j++) values[r * per + j] = row[j];
+      }
+      st.run(values);
+    }
+  }
+  for (; i < src.count; i++) {
+    src.fill(i, row);
+    one.run(row);
   }
 }
 

@@ -41,6 +41,30 @@ export function visibleStoreSignals(q: Kysely<Database>) {
     .innerJoin('ingested_months as im', (j) => j.onRef('im.month', '=', 'ss.month').onRef('im.run_id', '=', 'ss.run_id'));
 }
 
+/** A visible store row as stored (its lists as JSON text), without its run. */
+export type StoreMonthText = Omit<StoreMonthsTable, 'run_id'>;
+
+/**
+ * The next `limit` store rows of a month's visible run after store `after`, in store_id order
+ * (through the rows' primary key: no sort); `olderOnly`: only stores no newer visible month has.
+ * How a scoring reads the whole panel a part at a time (accounts/snapshots.ts).
+ */
+export async function storeRowsOfMonth(
+  q: Kysely<Database>,
+  o: { month: string; runId: string; after: string; limit: number; olderOnly: boolean },
+): Promise<StoreMonthText[]> {
+  return prepared(
+    q,
+    sql<StoreMonthText>`select sm.month, sm.store_id, sm.domain, sm.country, sm.category, sm.plan, sm.created_month, sm.product_count, sm.monthly_visits,
+        sm.est_monthly_revenue_usd, sm.apps, sm.ads, sm.agentic
+      from store_months sm join ingested_months im on im.month = sm.month and im.run_id = sm.run_id
+      where sm.run_id = ${o.runId} and sm.month = ${o.month} and sm.store_id > ${o.after}
+        ${o.olderOnly ? sql`and not exists (select 1 from store_months n join ingested_months nm on nm.month = n.month and nm.run_id = n.run_id where n.store_id = sm.store_id and n.month > ${o.month})` : sql``}
+      order by sm.store_id
+      limit ${o.limit}`,
+  );
+}
+
 export const STORE_MONTH_COLUMNS = [
   'run_id',
   'month',

@@ -8,6 +8,7 @@ import { deltaKind, METRICS, PAGES, type MetricDef } from '../stats/registry.js'
 import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, PANEL_COLUMNS, PLANS, type DimensionName } from '../core/panel-contract.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { FINGERPRINT_COLUMNS, fingerprintOf, fingerprintTable } from './fingerprint.js';
+import { SIGNAL_INPUT_COLUMNS } from './signals.js';
 
 /** Macros the registry's SQL uses. */
 export async function registerMacros(duck: Duck): Promise<void> {
@@ -62,11 +63,21 @@ type FactsWidth = 'every column' | 'aggregated' | 'previous only';
 
 /** Metrics whose delta compares a store with its own previous input: the next month reads their inputs. */
 const CARRIED = METRICS.filter((m) => deltaKind(m) === 'cohort');
+/** The panel columns the next month reads of a month: its trends and cohorts, and its signals (the runs). */
+const PREVIOUS_COLUMNS = [...new Set(['store_id', ...PREV_COLUMNS, ...columnsReadInPlace(CARRIED), ...SIGNAL_INPUT_COLUMNS])];
+const CARRIED_INPUTS = COMPUTED.filter((m) => CARRIED.includes(m)).flatMap((m) => [`in_${m.key}`, ...(m.eligible ? [`el_${m.key}`] : [])]);
+
+/**
+ * The SELECT of what the month after reads of a month's facts (`facts`, made here at any width
+ * but 'aggregated'): its store state. Kept, it stands for that month's facts, so the next month
+ * is aggregated and its signals written without reading this month's panel file (MonthStates).
+ */
+export const stateSql = (facts: string): string => `SELECT ${[...PREVIOUS_COLUMNS.map(ident), ...CARRIED_INPUTS].join(', ')} FROM ${facts}`;
 
 /**
  * One month's own facts: its typed panel rows and the input and eligibility of every metric
  * computed from the row alone, but those read in place (inPlace). `width` says which columns:
- * with 'every column', month, mi and every panel column (for another reader such as the runs);
+ * with 'every column', every panel column (for another reader such as the runs);
  * 'aggregated', those the aggregation and the next month's trends read; 'previous only' (a
  * month loaded only as the one before another), the store id and what the next month reads of
  * it. With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
@@ -75,9 +86,10 @@ function ownFactsSql(rows: string, fingerprint: boolean, width: FactsWidth): str
   const previousOnly = width === 'previous only';
   const inputs = previousOnly ? COMPUTED.filter((m) => CARRIED.includes(m)) : COMPUTED;
   const columns = {
-    'every column': ['month', 'mi', ...PANEL_COLUMNS.map((c) => c.name)],
+    // The month is known to every reader (a constant column would be copied for every row).
+    'every column': PANEL_COLUMNS.map((c) => c.name),
     aggregated: AGGREGATED_COLUMNS,
-    'previous only': [...new Set(['store_id', ...PREV_COLUMNS, ...columnsReadInPlace(CARRIED)])],
+    'previous only': PREVIOUS_COLUMNS,
   }[width];
   return `
     SELECT ${columns.map(ident).join(', ')}
@@ -188,6 +200,16 @@ export interface PanelAggregates {
   fingerprints: Map<string, string>;
 }
 
+/**
+ * Store states (stateSql) kept between runs: `read`, month → a relation (a Parquet file read in
+ * place) standing for that month's facts, the month not being loaded; `keep`, a month whose
+ * state is written to `file` as its facts are made (when it holds stores).
+ */
+export interface MonthStates {
+  read?: ReadonlyMap<string, string>;
+  keep?: { month: string; file: string };
+}
+
 /** Months whose typed rows someone else reads in the same pass (the runs: publish/compute.ts). */
 export interface MonthVisit {
   months: readonly string[];
@@ -209,8 +231,13 @@ export async function aggregatePanel(
   fingerprinted: readonly string[] = [],
   onMonth?: (month: string) => void,
   visit?: MonthVisit,
+  states: MonthStates = {},
 ): Promise<PanelAggregates> {
   const present = new Set((await duck.all<{ mi: number }>(`SELECT mi FROM panel_months`)).map((r) => toNumber(r.mi)));
+  // A kept state exists only of a month that holds stores.
+  const stateOf = new Map([...(states.read ?? [])].map(([m, rel]) => [monthIndex(m), rel]));
+  for (const mi of stateOf.keys()) present.add(mi);
+  const keep = states.keep && monthIndex(states.keep.month);
   const wanted = new Set(months.map(monthIndex));
   const visited = new Set((visit?.months ?? []).map(monthIndex));
   const fingerprint = new Set(fingerprinted);
@@ -222,21 +249,28 @@ export async function aggregatePanel(
   const facts = (mi: number) => `agg_facts_${mi}`;
   const aggs = new Map<string, MonthAgg>();
   const fingerprints = new Map<string, string>();
-  const made = new Set<string>();
-  const drop = async (table: string) => {
-    await duck.run(`DROP TABLE IF EXISTS ${table}`);
-    made.delete(table);
+  // The facts made, as tables, or as views of a kept state.
+  const made = new Map<string, 'TABLE' | 'VIEW'>();
+  const drop = async (name: string) => {
+    await duck.run(`DROP ${made.get(name)} IF EXISTS ${name}`);
+    made.delete(name);
   };
   try {
     for (const mi of [...read].sort((a, b) => a - b)) {
       const month = monthOf(mi);
       const rows = `(SELECT * FROM panel WHERE mi = ${mi})`;
-      if (held.has(mi)) {
-        // A visited month and the month before it are read by the visitor too: every column.
-        const width: FactsWidth = visited.has(mi) || visited.has(mi + 1) ? 'every column' : wanted.has(mi) || fingerprint.has(month) ? 'aggregated' : 'previous only';
+      if (stateOf.has(mi)) {
+        await duck.run(`CREATE OR REPLACE TEMP VIEW ${facts(mi)} AS SELECT * FROM ${stateOf.get(mi)}`);
+        made.set(facts(mi), 'VIEW');
+      } else if (held.has(mi)) {
+        // A visited month and the month before it are read by the visitor too, and a kept state
+        // reads the signals' columns: every column.
+        const everyColumn = visited.has(mi) || visited.has(mi + 1) || mi === keep;
+        const width: FactsWidth = everyColumn ? 'every column' : wanted.has(mi) || fingerprint.has(month) ? 'aggregated' : 'previous only';
         await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month), width)}`);
-        made.add(facts(mi));
+        made.set(facts(mi), 'TABLE');
         if (fingerprint.has(month)) fingerprints.set(month, await fingerprintOf(duck, facts(mi)));
+        if (mi === keep && present.has(mi)) await duck.run(`COPY (${stateSql(facts(mi))}) TO ${lit(states.keep!.file)} (FORMAT parquet)`);
       } else if (fingerprint.has(month)) {
         fingerprints.set(month, await fingerprintTable(duck, rows));
       }
@@ -251,7 +285,7 @@ export async function aggregatePanel(
       if (made.has(facts(mi - 1))) await drop(facts(mi - 1));
     }
   } finally {
-    for (const table of [...made]) await drop(table);
+    for (const name of [...made.keys()]) await drop(name);
   }
   return { aggs, fingerprints };
 }

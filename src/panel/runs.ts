@@ -101,11 +101,11 @@ async function flagLists(duck: Duck, table: string, columns: readonly string[], 
   return { table, mask: columns.map((c, k) => `CASE WHEN c.${c} THEN ${1 << k} ELSE 0 END`).join(' + ') };
 }
 
-/** stores.parquet columns, in the contract's order and types, from a relation of panel rows (in its order: no sort). */
-async function storesSelect(duck: Duck, rel: string): Promise<string> {
+/** stores.parquet columns, in the contract's order and types, from a relation of the panel rows of `month` (in its order: no sort). */
+async function storesSelect(duck: Duck, month: string, rel: string): Promise<string> {
   const ads = await flagLists(duck, 'runs_ads_of', AD_COLUMNS, (c) => c.slice('ads_'.length));
   const agentic = await flagLists(duck, 'runs_agentic_of', AGENTIC_COLUMNS, (c) => c);
-  return `SELECT CAST(c.month AS VARCHAR) AS month, CAST(c.store_id AS VARCHAR) AS store_id, CAST(c.domain AS VARCHAR) AS domain,
+  return `SELECT CAST(${lit(month)} AS VARCHAR) AS month, CAST(c.store_id AS VARCHAR) AS store_id, CAST(c.domain AS VARCHAR) AS domain,
       CAST(c.country AS VARCHAR) AS country, CAST(c.category AS VARCHAR) AS category, CAST(c.plan AS VARCHAR) AS plan,
       CAST(c.created_month AS VARCHAR) AS created_month, CAST(c.product_count AS BIGINT) AS product_count,
       CAST(c.monthly_visits AS BIGINT) AS monthly_visits, CAST(c.est_monthly_revenue_usd AS DOUBLE) AS est_monthly_revenue_usd,
@@ -142,7 +142,7 @@ export async function writeRun(duck: Duck, month: string, cur: string, prev: str
   try {
     // COPY answers the number of rows it wrote.
     const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
-    const stores = await copy(await storesSelect(duck, cur), 'stores.parquet');
+    const stores = await copy(await storesSelect(duck, month, cur), 'stores.parquet');
     const signals = await copy(signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, prev !== null), 'signals.parquet');
     const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION };
     await writeFile(path.join(tmp, 'run.json'), JSON.stringify(info) + '\n');

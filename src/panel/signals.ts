@@ -39,13 +39,14 @@ export const REVENUE_MIN_PREVIOUS_USD = 1000;
 
 export interface SignalDef {
   type: SignalType;
-  /** SQL condition on the joined row: the store shows this signal in month M. */
+  /** SQL condition on the joined row: the store shows this signal in month M (for a per-item subject, at least one item may). */
   when: string;
   /**
-   * SQL giving the signal's subject: a VARCHAR[] for per-item signals (one signal per element;
-   * an empty list gives none), or a VARCHAR for the rest. Absent ⇒ subject NULL.
+   * The signal's subject. `value`: SQL giving a VARCHAR (one signal). `each`: SQL giving a list,
+   * one signal per element `subject` for which `keep` (SQL reading `subject` and the row) holds
+   * (none when no element does). Absent ⇒ one signal, subject NULL.
    */
-  subject?: { list: string } | { value: string };
+  subject?: { each: string; keep: string } | { value: string };
   /** SQL strength in (0, 1]; may read `subject`. */
   strength: string;
   /** SQL plain-words detail; may read `subject`. */
@@ -64,12 +65,17 @@ const percent = (cur: string, prev: string) => `CAST(round(abs(${cur} - ${prev})
 const riseStrength = (cur: string, prev: string) => `CASE WHEN ${prev} = 0 THEN 1.0 ELSE least(1.0, (${cur} - ${prev}) / CAST(${prev} AS DOUBLE)) END`;
 /** `subject` → its label through a fixed map (unknown values stay themselves). */
 const labelOf = (labels: Record<string, string>) => `CASE subject ${Object.entries(labels).map(([k, v]) => `WHEN ${lit(k)} THEN ${lit(v)}`).join(' ')} ELSE subject END`;
-/** The items of a set of flag columns that are true in this month and false in the other (both known). */
-function flipped(columns: readonly string[], value: (c: string) => string, on: 'now' | 'before'): string {
+/**
+ * A per-item signal over flag columns: each column true in this month and false in the other
+ * (both known) is one signal, its item the subject. Only stores that flip something qualify.
+ */
+function flipped(columns: readonly string[], value: (c: string) => string, on: 'now' | 'before'): Pick<SignalDef, 'when' | 'subject'> {
   const [a, b] = on === 'now' ? ['', 'prev_'] : ['prev_', ''];
   const flips = columns.map((c) => `${a}${c} AND NOT ${b}${c}`);
-  // Most stores flip nothing: the list is built only for those that flip something.
-  return `CASE WHEN ${flips.map((f) => `(${f})`).join(' OR ')} THEN list_filter([${flips.map((f, i) => `CASE WHEN ${f} THEN ${lit(value(columns[i]))} END`).join(', ')}], x -> x IS NOT NULL) ELSE [] END`;
+  return {
+    when: `present AND prev_present AND (${flips.map((f) => `(${f})`).join(' OR ')})`,
+    subject: { each: `[${flips.map((f, i) => `CASE WHEN ${f} THEN ${lit(value(columns[i]))} END`).join(', ')}]`, keep: 'subject IS NOT NULL' },
+  };
 }
 const planRank = (col: string) => `list_position([${PLANS.map(lit).join(', ')}], ${col})`;
 const plansKnown = `(present AND prev_present AND ${planRank('plan')} IS NOT NULL AND ${planRank('prev_plan')} IS NOT NULL)`;
@@ -93,43 +99,39 @@ export const SIGNALS: readonly SignalDef[] = [
   },
   {
     type: 'ad_channel_started',
-    when: `present AND prev_present`,
-    subject: { list: flipped(AD_COLUMNS, adNetwork, 'now') },
+    ...flipped(AD_COLUMNS, adNetwork, 'now'),
     strength: '1.0',
     detail: `'Started advertising on ' || ${labelOf(NETWORK_NAMES)}`,
   },
   {
     type: 'ad_channel_stopped',
-    when: `present AND prev_present`,
-    subject: { list: flipped(AD_COLUMNS, adNetwork, 'before') },
+    ...flipped(AD_COLUMNS, adNetwork, 'before'),
     strength: '1.0',
     detail: `'Stopped advertising on ' || ${labelOf(NETWORK_NAMES)}`,
   },
   {
     type: 'app_installed',
-    when: both('apps'),
-    subject: { list: `CASE WHEN apps <> prev_apps THEN list_filter(apps, a -> NOT list_contains(prev_apps, a)) ELSE [] END` },
+    when: `${both('apps')} AND apps <> prev_apps`,
+    subject: { each: 'apps', keep: 'NOT list_contains(prev_apps, subject)' },
     strength: '1.0',
     detail: `'Installed ' || subject`,
   },
   {
     type: 'app_removed',
-    when: both('apps'),
-    subject: { list: `CASE WHEN apps <> prev_apps THEN list_filter(prev_apps, a -> NOT list_contains(apps, a)) ELSE [] END` },
+    when: `${both('apps')} AND apps <> prev_apps`,
+    subject: { each: 'prev_apps', keep: 'NOT list_contains(apps, subject)' },
     strength: '1.0',
     detail: `'Removed ' || subject`,
   },
   {
     type: 'agentic_feature_adopted',
-    when: `present AND prev_present`,
-    subject: { list: flipped(AGENTIC_COLUMNS, (c) => c, 'now') },
+    ...flipped(AGENTIC_COLUMNS, (c) => c, 'now'),
     strength: '1.0',
     detail: `'Adopted ' || ${labelOf(FEATURE_LABELS)}`,
   },
   {
     type: 'agentic_feature_dropped',
-    when: `present AND prev_present`,
-    subject: { list: flipped(AGENTIC_COLUMNS, (c) => c, 'before') },
+    ...flipped(AGENTIC_COLUMNS, (c) => c, 'before'),
     strength: '1.0',
     detail: `'Dropped ' || ${labelOf(FEATURE_LABELS)}`,
   },
@@ -190,10 +192,11 @@ export const SIGNAL_INPUT_COLUMNS = [
 /**
  * One SELECT of every signal of `month`: `cur` and `prev` are relations of the panel's rows of
  * month M and M−1 (the same columns as the `panel` view; `prev` empty when M−1 is not in the
- * panel, which `prevKnown` says). Columns: the contract's signals.parquet. One streaming pass:
- * each joined row yields the list of its signals (every entry's subjects, each made a signal by
- * a lambda that reads the row), unnested; nothing is materialised or sorted, so the rows come in
- * no particular order (a reader that needs one sorts).
+ * panel, which `prevKnown` says). Columns: the contract's signals.parquet. The two months are
+ * joined once (kept for the query); each entry is then a plain filter of the joined rows, and
+ * only the rows it keeps are made signals (most stores show none in a month: building a list of
+ * signals for every row cost several times the join). Nothing is sorted, so the rows come in no
+ * particular order (a reader that needs one sorts).
  */
 export function signalsSql(month: string, cur: string, prev: string, prevKnown: boolean): string {
   const cols = SIGNAL_INPUT_COLUMNS;
@@ -201,14 +204,18 @@ export function signalsSql(month: string, cur: string, prev: string, prevKnown: 
       c.store_id IS NOT NULL AS present, p.store_id IS NOT NULL AS prev_present, ${prevKnown} AS prev_known,
       ${cols.map((x) => `c.${x} AS ${x}, p.${x} AS prev_${x}`).join(', ')}
     FROM ${cur} c FULL OUTER JOIN ${prev} p ON c.store_id = p.store_id`;
-  const lists = SIGNALS.map((s) => {
-    const subjects = !s.subject ? '[CAST(NULL AS VARCHAR)]' : 'list' in s.subject ? s.subject.list : `[CAST(${s.subject.value} AS VARCHAR)]`;
-    const signal = `{'type': ${lit(s.type)}, 'subject': CAST(subject AS VARCHAR), 'strength': CAST(${s.strength} AS DOUBLE), 'detail': CAST(${s.detail} AS VARCHAR)}`;
-    return `CASE WHEN ${s.when} THEN list_transform(${subjects}, subject -> ${signal}) END`;
+  const entries = SIGNALS.map((s) => {
+    const rows = !s.subject
+      ? `(SELECT *, CAST(NULL AS VARCHAR) AS subject FROM signal_rows WHERE ${s.when})`
+      : 'value' in s.subject
+        ? `(SELECT *, CAST(${s.subject.value} AS VARCHAR) AS subject FROM signal_rows WHERE ${s.when})`
+        : `(SELECT * FROM (SELECT *, CAST(unnest(${s.subject.each}) AS VARCHAR) AS subject FROM signal_rows WHERE ${s.when}) WHERE ${s.subject.keep})`;
+    return `SELECT store_id, ${lit(s.type)} AS type, subject, CAST(${s.strength} AS DOUBLE) AS strength, CAST(${s.detail} AS VARCHAR) AS detail FROM ${rows}`;
   });
-  return `SELECT 'sig_' || md5(${lit(month)} || chr(0) || store_id || chr(0) || s.type || chr(0) || coalesce(s.subject, '')) AS id,
-      CAST(${lit(month)} AS VARCHAR) AS month, store_id, s.type AS type, s.subject AS subject, s.strength AS strength, s.detail AS detail
-    FROM (SELECT store_id, unnest(flatten([${lists.join(',\n      ')}])) AS s FROM (${joined}))`;
+  return `WITH signal_rows AS MATERIALIZED (${joined})
+    SELECT 'sig_' || md5(${lit(month)} || chr(0) || store_id || chr(0) || type || chr(0) || coalesce(subject, '')) AS id,
+      CAST(${lit(month)} AS VARCHAR) AS month, store_id, type, subject, strength, detail
+    FROM (${entries.join('\n    UNION ALL\n    ')})`;
 }
 
 /**

@@ -4,8 +4,8 @@
  */
 import { CliError } from '../core/errors.js';
 import { previousMonth } from '../core/panel-contract.js';
-import { aggregatePanel, registerMacros } from '../panel/aggregate.js';
-import { openDuck, type DuckMemory } from '../panel/duck.js';
+import { aggregatePanel, registerMacros, type MonthStates } from '../panel/aggregate.js';
+import { lit, openDuck, toNumber, type Duck, type DuckMemory } from '../panel/duck.js';
 import { checkMonthSizes } from '../panel/contract.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
 import { writeRun, type RunInfo, type WriteRunsOptions } from '../panel/runs.js';
@@ -75,6 +75,12 @@ export interface ComputeOptions {
   sizes?: { shrinkChecked: ReadonlySet<string>; allowShrink: boolean };
   /** what DuckDB may hold in memory, and where it spills the rest */
   memory?: DuckMemory;
+  /**
+   * Store states kept from earlier runs (state-cache.ts): `kept`, month → its state's Parquet
+   * file, read instead of that month's panel file where the month is needed only as the month
+   * before another; `keep`, the month whose state to write (to `file`) if its facts are made.
+   */
+  states?: { kept: ReadonlyMap<string, string>; keep?: { month: string; file: string } };
 }
 
 /**
@@ -84,7 +90,7 @@ export interface ComputeOptions {
  * requested, only those are written.
  */
 export async function computeMonths(files: PanelFile[], months: string[], baseUrl: string, report: Reporter, o: ComputeOptions = {}): Promise<ComputedMonths> {
-  const { published = new Map(), known = {}, listedAs, runs, cached = new Map(), earlier = new Map(), sizes, memory } = o;
+  const { published = new Map(), known = {}, listedAs, runs, cached = new Map(), earlier = new Map(), sizes, memory, states } = o;
   const byMonth = new Map(files.map((f) => [f.month, f]));
   const priorsNeeded = months.map(previousMonth).filter((p) => byMonth.has(p) && !months.includes(p));
   // Months whose documents are built, plus the previous months a delta and the audit need.
@@ -94,16 +100,22 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
   for (const m of toAggregate) for (const x of [m, previousMonth(m)]) if (byMonth.has(x)) needed.add(x);
   // A month's signals compare it with the month before.
   for (const m of runs?.months ?? []) for (const x of [m, previousMonth(m)]) if (byMonth.has(x)) needed.add(x);
+  // A month needed only as the month before another is read from its kept state, when there is one.
+  const ownRead = new Set([...toAggregate, ...(runs?.months ?? [])]);
+  const fromState = [...needed].filter((m) => !ownRead.has(m) && states?.kept.has(m));
   let aggs = new Map<string, MonthAgg>();
   let fingerprints = new Map<string, string>();
   const written: RunInfo[] = [];
   if (needed.size) {
     const duck = await openDuck(memory);
     try {
-      const load = [...needed].sort().map((m) => byMonth.get(m)!);
       report.phase('reading');
-      const stores = await loadPanel(duck, load, (f) => report.progress(`reading ${f.name}`));
-      const [wrong] = checkMonthSizes(new Map(load.map((f) => [f.month, { file: f, stores: stores.get(f.month)! }])), sizes?.allowShrink ?? false, sizes?.shrinkChecked);
+      const { read, stores: stateStores } = await readableStates(duck, fromState.map((m) => [m, states!.kept.get(m)!]));
+      for (const m of read.keys()) needed.delete(m);
+      const load = [...needed].sort().map((m) => byMonth.get(m)!);
+      const stores = new Map([...(await loadPanel(duck, load, (f) => report.progress(`reading ${f.name}`))), ...stateStores]);
+      const sized = [...load, ...[...read.keys()].map((m) => byMonth.get(m)!)];
+      const [wrong] = checkMonthSizes(new Map(sized.map((f) => [f.month, { file: f, stores: stores.get(f.month)! }])), sizes?.allowShrink ?? false, sizes?.shrinkChecked);
       if (wrong) throw new CliError(wrong);
       await registerMacros(duck);
       report.phase('aggregating');
@@ -119,7 +131,8 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
         },
       };
       // Every month aggregated here is fingerprinted too: its aggregates may be kept and build it later.
-      ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, toAggregate, (m) => report.progress(`aggregating ${m}`), visit));
+      const monthStates: MonthStates = { read, keep: states?.keep };
+      ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, toAggregate, (m) => report.progress(`aggregating ${m}`), visit, monthStates));
     } finally {
       duck.close();
     }
@@ -159,6 +172,25 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
     if (months.includes(m)) out.set(m, built);
   }
   return { built: out, extras, auditSeconds, fingerprints, cells, universe, relisted: false, runs: written, aggregated: fresh };
+}
+
+/**
+ * The kept states that can be read (month → relation) and their stores; one that cannot (damaged,
+ * cut short) is left out, and its month's panel file is read instead.
+ */
+async function readableStates(duck: Duck, kept: [string, string][]): Promise<{ read: Map<string, string>; stores: Map<string, number> }> {
+  const read = new Map<string, string>();
+  const stores = new Map<string, number>();
+  for (const [m, file] of kept) {
+    const rel = `read_parquet(${lit(file)})`;
+    try {
+      stores.set(m, toNumber((await duck.all<{ n: unknown }>(`SELECT count(*) AS n FROM ${rel}`))[0].n));
+      read.set(m, rel);
+    } catch {
+      // not a readable state: the panel file is read
+    }
+  }
+  return { read, stores };
 }
 
 /** A disclosure the rules cannot prevent stops the run (exit 1), naming metric, breakdown and month. */

@@ -123,6 +123,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       if (release !== null) {
         await writeHashCache(o.out, hashCache, cacheRead);
         await built.aggregates.keep();
+      } else {
+        await built.aggregates.discard();
       }
       return finish(summaryOf(o.out, plan, built.months, assembled, release, runs?.months ?? []));
     } finally {

@@ -14,6 +14,7 @@ import { FLOOR } from '../stats/suppression.js';
 import { unionOf, universeHash, type CellValues } from '../stats/universe.js';
 import { SLUGS, type Slug } from '../stats/types.js';
 import { aggregateKey, readAggregates, writeAggregates } from './aggregate-cache.js';
+import { dropPending, keepStates, keptStates, pendingState, stateKey } from './state-cache.js';
 import { assembleArtifacts, type Assembled, type CardsMode } from './artifacts.js';
 import { assemblyKey } from './assembly-key.js';
 import { computeMonths, type ComputedMonths, type ComputeOptions, type Reporter, type RunsRequest } from './compute.js';
@@ -173,8 +174,13 @@ export async function buildStatistics(s: StatisticsRun, plan: StatisticsPlan, ru
 interface AggregateCache {
   /** computeMonths, taking the aggregates kept from earlier runs for the months it builds and the months before them */
   compute(months: string[], options: ComputeOptions): Promise<ComputedMonths>;
-  /** Keeps the months aggregated in this run (aggregate-cache.ts), dropping aggregates of panel files gone or changed. */
+  /**
+   * Keeps the months aggregated in this run (aggregate-cache.ts), dropping aggregates of panel
+   * files gone or changed, and the last month's store state (state-cache.ts).
+   */
   keep(): Promise<void>;
+  /** Removes what this run wrote for keeping (a run that switches nothing in keeps nothing). */
+  discard(): Promise<void>;
 }
 
 async function aggregateCache(s: StatisticsRun, state: PublicationState, sizes: ComputeOptions['sizes']): Promise<AggregateCache> {
@@ -185,6 +191,13 @@ async function aggregateCache(s: StatisticsRun, state: PublicationState, sizes: 
   const fingerprinted = new Map<string, string>();
   const earlier = new Map<string, EarlierReleases>();
   const releasesRead = new Set<string>();
+  // The last month's state is kept for the run that adds the month after it; the states kept
+  // stand for the months read only as the month before another.
+  const stateKeys = new Map(await Promise.all(s.panelMonths.map(async (m) => [m, await stateKey(m, s.hashes)] as const)));
+  const kept = await keptStates(s.out, stateKeys);
+  const last = s.panelMonths[s.panelMonths.length - 1];
+  const pending = last === undefined || kept.has(last) ? undefined : await pendingState(s.out, stateKeys.get(last)!);
+  const states = { kept, keep: pending && { month: last, file: pending.file } };
   return {
     async compute(ms, options) {
       const wanted = new Set(ms.flatMap((m) => [m, previousMonth(m)]));
@@ -196,13 +209,17 @@ async function aggregateCache(s: StatisticsRun, state: PublicationState, sizes: 
         cached.set(m, kept.agg);
         fingerprinted.set(m, kept.fingerprint);
       }
-      const c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, earlier, sizes, memory: s.memory, cached: new Map([...cached, ...aggregated]) });
+      const c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, earlier, sizes, memory: s.memory, cached: new Map([...cached, ...aggregated]), states });
       for (const [m, agg] of c.aggregated) aggregated.set(m, agg);
       // The fingerprint of a month built from kept aggregates is the one kept with them.
       for (const [m, f] of c.fingerprints) fingerprinted.set(m, f);
       return { ...c, fingerprints: new Map([...fingerprinted].filter(([m]) => ms.includes(m))) };
     },
-    keep: () => writeAggregates(s.out, new Map([...aggregated].map(([m, agg]) => [m, { key: keys.get(m)!, agg, fingerprint: fingerprinted.get(m)! }])), new Set(keys.values())),
+    async keep() {
+      await writeAggregates(s.out, new Map([...aggregated].map(([m, agg]) => [m, { key: keys.get(m)!, agg, fingerprint: fingerprinted.get(m)! }])), new Set(keys.values()));
+      await keepStates(s.out, pending, new Set(last === undefined ? [] : [stateKeys.get(last)!]));
+    },
+    discard: () => dropPending(pending),
   };
 }
 

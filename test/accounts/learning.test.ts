@@ -71,4 +71,15 @@ describe('P@50 in the list\'s order', () => {
     expect(precision([...list].reverse(), truth, new Set(['a2']), 2, held).ep).toBeCloseTo(1, 12);
     expect(precision(['a9', 'a0', 'a3'].map((id) => list.find((r) => r.store_id === id)!), truth, new Set(), 2, held).ep).toBeCloseTo((0.1 + 1) / (1 + 0.7), 12);
   });
+
+  it('reads 1, not 0 / 0, once every account with a gain has been worked (no order could do better)', () => {
+    const rule = new Map(list.map((r) => [r.store_id, r.store_id === 'a4' || r.store_id === 'a7' ? 1 : 0]));
+    const worked = new Set(['a4', 'a7']);
+    for (const order of [list, [...list].reverse()]) {
+      expect(precision(order, rule, worked, 3, held)).toEqual({ ep: 1, ndcg: 1 });
+      expect(precision(order, rule, worked, 3)).toEqual({ ep: 1, ndcg: 1 });
+    }
+    // One left unworked: the order counts again.
+    expect(precision([...list].reverse(), rule, new Set(['a4']), 3, held).ep).toBe(0);
+  });
 });

@@ -3,6 +3,7 @@ import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { currentRows, type PageRow } from '../../src/accounts/ranking-reads.js';
 import { sigmoid, type StoredEvidence } from '../../src/accounts/model.js';
 import { priorOf } from '../../src/accounts/prior.js';
+import { unpackEvidence } from '../../src/accounts/evidence.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 import { mcpClient, toolJson } from '../helpers/mcp.js';
@@ -32,7 +33,7 @@ function expectInterval(r: Row): void {
 /** Without labels the weights are independent, each as uncertain as its prior: √(Σ x² sd²) over the row's inputs. */
 function priorSd(r: PageRow): number {
   const x = new Map<string, number>();
-  for (const e of JSON.parse(r.evidence) as StoredEvidence[]) x.set(e.key, (x.get(e.key) ?? 0) + e.x);
+  for (const e of unpackEvidence(r.evidence) as unknown as StoredEvidence[]) x.set(e.key, (x.get(e.key) ?? 0) + e.x);
   return Math.sqrt([...x].reduce((v, [key, value]) => v + (value * priorOf(key).sd) ** 2, 0));
 }
 

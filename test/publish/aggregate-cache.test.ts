@@ -1,7 +1,7 @@
 /**
- * Month aggregates kept between runs (publish/aggregate-cache.ts): an added month reads only
- * its own panel file and the previous month's, and publishes what a fresh publish of the whole
- * panel does; a damaged cache entry is aggregated again, never trusted.
+ * Month aggregates and the last month's store state kept between runs (publish/aggregate-cache.ts,
+ * publish/state-cache.ts): an added month reads only its own panel file, and publishes what a
+ * fresh publish of the whole panel does; a damaged cache entry is computed again, never trusted.
  */
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -38,7 +38,7 @@ async function filesRead(run: (onProgress: (line: string) => void) => Promise<un
 }
 
 describe('month aggregates kept between runs', () => {
-  it('aggregates an added month from its file and the previous one only, and publishes what a fresh publish does', async () => {
+  it('aggregates an added month from its own file only, and publishes what a fresh publish does', async () => {
     const full = await dirs.make();
     await generate(full, { stores: 400, seed: 'agg-cache', from: MONTHS[0], to: MONTHS[3] });
     const grown = await dirs.make();
@@ -46,11 +46,29 @@ describe('month aggregates kept between runs', () => {
     const out = path.join(await dirs.make(), 'out');
     await publishPanel(grown, out);
     expect((await readdir(path.join(out, '.cache/aggregates'))).length).toBe(3);
+    expect((await readdir(path.join(out, '.cache/state'))).length).toBe(1);
 
     await cp(path.join(full, `${MONTHS[3]}.csv`), path.join(grown, `${MONTHS[3]}.csv`));
-    // Without the cache it would also aggregate 2026-09 (the audit and the deltas need it), reading 2026-08 too.
-    expect(await filesRead((onProgress) => publishPanel(grown, out, { months: MONTHS[3], onProgress }))).toEqual(['2026-09.csv', '2026-10.csv']);
+    // Without the caches it would also aggregate 2026-09 (the audit and the deltas need it),
+    // reading 2026-08 too; without the kept state of 2026-09 it would read 2026-09's file.
+    expect(await filesRead((onProgress) => publishPanel(grown, out, { months: MONTHS[3], onProgress }))).toEqual(['2026-10.csv']);
+    // The state kept is now 2026-10's, for the month after it.
+    expect((await readdir(path.join(out, '.cache/state'))).length).toBe(1);
 
+    expect(await documents(out)).toEqual(await freshDocuments(full));
+  });
+
+  it("reads the previous month's file when its kept state is damaged", async () => {
+    const full = await dirs.make();
+    await generate(full, { stores: 400, seed: 'agg-cache-4', from: MONTHS[0], to: MONTHS[3] });
+    const grown = await dirs.make();
+    for (const m of MONTHS.slice(0, 3)) await cp(path.join(full, `${m}.csv`), path.join(grown, `${m}.csv`));
+    const out = path.join(await dirs.make(), 'out');
+    await publishPanel(grown, out);
+    const state = path.join(out, '.cache/state');
+    for (const name of await readdir(state)) await writeFile(path.join(state, name), 'not parquet');
+    await cp(path.join(full, `${MONTHS[3]}.csv`), path.join(grown, `${MONTHS[3]}.csv`));
+    expect(await filesRead((onProgress) => publishPanel(grown, out, { months: MONTHS[3], onProgress }))).toEqual(['2026-09.csv', '2026-10.csv']);
     expect(await documents(out)).toEqual(await freshDocuments(full));
   });
 
