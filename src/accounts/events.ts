@@ -3,7 +3,7 @@
  * written in the transaction that makes the new ranking current. A leaf: zod and src/core only.
  */
 import { z } from 'zod';
-import { defineEvent } from '../core/event-declaration.js';
+import { type CatalogueEntry, defineEvent } from '../core/event-declaration.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
 
 export const RecentSignal = z.object({
@@ -67,6 +67,9 @@ export const ACCOUNT_EVENTS = [
     },
   }),
 ] as const;
+
+/** The catalogue (compose/events.ts) finds this list and orders it by its place, docs/webhooks.md's order. */
+export const catalogue: CatalogueEntry = { place: 30, events: ACCOUNT_EVENTS };
 
 declare module '../core/event-declaration.js' {
   interface EventCatalog {

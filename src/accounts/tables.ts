@@ -2,14 +2,6 @@
  * Table types of the accounts module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0002RankingHistory } from './migrations/0002-ranking-history.js';
-import { migration as m0003AccountsVersion } from './migrations/0003-accounts-version.js';
-import { migration as m0004AccountsIntelligence } from './migrations/0004-accounts-intelligence.js';
-import { migration as m0009RankingVersions } from './migrations/0009-ranking-versions.js';
-import { migration as m0021OutcomeScores } from './migrations/0021-outcome-scores.js';
-import { migration as m0022RankingLogitSd } from './migrations/0022-ranking-logit-sd.js';
-import { migration as m0025ImportedEvidence } from './migrations/0025-imported-evidence.js';
-import { migration as m0027RankingDetailsRowid } from './migrations/0027-ranking-details-rowid.js';
 import type { Generated, Selectable } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { DealStage, LostReason } from '../core/deal-stages.js';
@@ -165,17 +157,6 @@ export interface AccountsTables {
   model_weights: ModelWeightsTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const accountsMigrations = {
-  '0002_ranking_history': m0002RankingHistory,
-  '0003_accounts_version': m0003AccountsVersion,
-  '0004_accounts_intelligence': m0004AccountsIntelligence,
-  '0009_ranking_versions': m0009RankingVersions,
-  '0021_outcome_scores': m0021OutcomeScores,
-  '0022_ranking_logit_sd': m0022RankingLogitSd,
-  '0025_imported_evidence': m0025ImportedEvidence,
-  '0027_ranking_details_rowid': m0027RankingDetailsRowid,
-};
 
 declare module '../db/database.js' {
   // The accounts tables join the workspace database (db/database.ts).

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { Db } from '../db/database.js';
-import { getOrCreateSetting } from '../db/settings.js';
+import { serverSecret } from '../db/server-secrets.js';
 import type { Workspace } from '../workspaces/tables.js';
 import { type Authenticated, authenticate } from './auth.js';
 import { BODY_LIMIT } from './body.js';
@@ -134,7 +134,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   const { db, now, capability } = opts;
   const limiter = rateLimiter(db, now, { ...DEFAULT_LIMITS, ...opts.rateLimits });
   const idempotency = idempotencyRunner(db, now);
-  const cursorSecret = await getOrCreateSetting(db, 'cursor_secret', () => randomBytes(32).toString('hex'));
+  const cursorSecret = await serverSecret(db.kysely, 'cursor_secret', () => randomBytes(32).toString('hex'));
   const reads = new ReadCache(READ_CACHE_ENTRIES);
   /** Cacheable reads being computed, by data versions and cache key. */
   const inflight = new Map<string, Promise<CachedRead | undefined>>();

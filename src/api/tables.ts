@@ -2,9 +2,6 @@
  * Table types of the API platform: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0001ApiPlatform } from './migrations/0001-api-platform.js';
-import { migration as m0016RateCounterPrev } from './migrations/0016-rate-counter-prev.js';
-import { migration as m0026AuthNotices } from './migrations/0026-auth-notices.js';
 import type { Selectable } from 'kysely';
 
 export interface ApiKeysTable {
@@ -52,12 +49,6 @@ export interface ApiTables {
   rate_counters: RateCountersTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const apiMigrations = {
-  '0001_api_platform': m0001ApiPlatform,
-  '0016_rate_counter_prev': m0016RateCounterPrev,
-  '0026_auth_notices': m0026AuthNotices,
-};
 
 declare module '../db/database.js' {
   // The api tables join the workspace database (db/database.ts).

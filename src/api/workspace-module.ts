@@ -3,8 +3,8 @@
  * its module.ts: its REST operations (`routes`, in documentation order) and its background tasks
  * (`tasks`, named in api/tasks.ts). compose/modules.ts lists the modules; the route table and the
  * background loop are concatenations of what they declare. Its tables (tables.ts: their types,
- * added to db/database.ts, and their migrations) are listed in compose/database.ts, which opening
- * a database reads without loading any module's operations.
+ * added to db/database.ts) are created by the files of its `migrations/` folder, which
+ * compose/database.ts finds when a database is opened, without loading any module's operations.
  */
 import type { AnyRoute } from './route-def.js';
 import type { TaskFactory, TaskName } from './tasks.js';

@@ -1,31 +1,40 @@
 /**
  * The catalog of event types a registered endpoint can receive (SPEC "Events"): the
- * declarations of the modules that emit events, concatenated. Each declaration (name, zod
- * payload, description, example) lives beside its module in a file that imports only zod and
- * src/core, so reading the catalog brings no module's logic along. The outbox's types, the
- * webhook routes' list of types, openapi.json's `webhooks`, the docs' examples and the shape
- * tests all read this one list.
+ * declarations of the modules that emit events, found in each folder's events.ts (its
+ * `catalogue` entry) and ordered by the place each declares (docs/webhooks.md's order), so a new
+ * module's events need no line here. Each declaration (name, zod payload, description, example)
+ * lives in a file that imports only zod and src/core, so reading the catalog brings no module's
+ * logic along. The outbox's types, the webhook routes' list of types, openapi.json's `webhooks`,
+ * the docs' examples and the shape tests all read this one list.
  */
-import { ACCOUNT_EVENTS } from '../accounts/events.js';
-import { CONTACT_EVENTS } from '../contacts/events.js';
-import { DEAL_EVENTS } from '../deals/events.js';
-import { WATCH_EVENTS } from '../watches/events.js';
+import type { CatalogueEntry, DeclaredEvent, EventType } from '../core/event-declaration.js';
+import { foldersWith, OWN_EXTENSION } from './source-folders.js';
 
-export const EVENTS = [...DEAL_EVENTS, ...CONTACT_EVENTS, ...ACCOUNT_EVENTS, ...WATCH_EVENTS] as const;
+async function findCatalogue(): Promise<CatalogueEntry[]> {
+  const entries = await Promise.all(
+    foldersWith(`events${OWN_EXTENSION}`)
+      .filter(({ folder }) => folder !== 'compose')
+      .map(async ({ folder, url }) => {
+        const { catalogue } = (await import(url.href)) as { catalogue?: CatalogueEntry };
+        if (!catalogue) throw new Error(`src/${folder}/events: no \`catalogue\` entry exported`);
+        return catalogue;
+      }),
+  );
+  const places = entries.map((e) => e.place);
+  if (new Set(places).size !== places.length) throw new Error(`two event lists declare the same catalogue place: ${places.join(', ')}`);
+  return entries.sort((a, b) => a.place - b.place);
+}
 
-type Events = typeof EVENTS;
-type Declaration = Events[number];
+export const EVENTS = (await findCatalogue()).flatMap((e) => e.events) as unknown as readonly DeclaredEvent[];
 
-/** The names of a tuple of declarations, as a tuple (z.enum takes it). */
-type TypesOf<D extends readonly { type: string }[]> = { readonly [K in keyof D]: D[K]['type'] };
-
-export const EVENT_TYPES = EVENTS.map((e) => e.type) as unknown as TypesOf<Events>;
+/** The declared types, in the catalogue's order (a non-empty tuple, as z.enum takes it). */
+export const EVENT_TYPES = EVENTS.map((e) => e.type) as unknown as readonly [EventType, ...EventType[]];
 
 export type { DomainEvent, EventData, EventType } from '../core/event-declaration.js';
 
-const byType = new Map<string, Declaration>(EVENTS.map((e) => [e.type, e]));
+const byType = new Map<string, DeclaredEvent>(EVENTS.map((e) => [e.type, e]));
 
 /** The declaration of `type`. */
-export function eventDeclaration<T extends Declaration['type']>(type: T): Extract<Declaration, { type: T }> {
-  return byType.get(type) as Extract<Declaration, { type: T }>;
+export function eventDeclaration<T extends EventType>(type: T): Extract<DeclaredEvent, { type: T }> {
+  return byType.get(type) as Extract<DeclaredEvent, { type: T }>;
 }

@@ -1,7 +1,8 @@
 /**
- * The modules of the workspace half, in documentation order: the /api/v1 route table, the
- * background tasks and the migrations are concatenations of what they declare
- * (api/workspace-module.ts). Adding a module is its import and its entry here.
+ * The modules of the workspace half, in documentation order: the /api/v1 route table and the
+ * background tasks are concatenations of what they declare (api/workspace-module.ts); their
+ * migrations and event lists are found in their folders (compose/database.ts, compose/events.ts).
+ * Adding a module is its import and its entry here.
  */
 import type { DocumentedWebhooks } from '../api/openapi.js';
 import type { AnyRoute } from '../api/route-def.js';

@@ -3,7 +3,7 @@
  * contact), and the contact as the API and the event show it. A leaf: zod and src/core only.
  */
 import { z } from 'zod';
-import { defineEvent } from '../core/event-declaration.js';
+import { type CatalogueEntry, defineEvent } from '../core/event-declaration.js';
 
 export const Contact = z.object({
   object: z.literal('contact'),
@@ -42,6 +42,9 @@ export const CONTACT_EVENTS = [
     },
   }),
 ] as const;
+
+/** The catalogue (compose/events.ts) finds this list and orders it by its place, docs/webhooks.md's order. */
+export const catalogue: CatalogueEntry = { place: 20, events: CONTACT_EVENTS };
 
 declare module '../core/event-declaration.js' {
   interface EventCatalog {

@@ -2,7 +2,6 @@
  * Table types of the contacts module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0006Contacts } from './migrations/0006-contacts.js';
 import type { Selectable } from 'kysely';
 
 /** A workspace's contact (email normalised: trimmed, domain lower-cased; unique per workspace). */
@@ -50,10 +49,6 @@ export interface ContactsTables {
   ingested_contacts: IngestedContactsTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const contactsMigrations = {
-  '0006_contacts': m0006Contacts,
-};
 
 declare module '../db/database.js' {
   // The contacts tables join the workspace database (db/database.ts).

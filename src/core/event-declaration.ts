@@ -1,8 +1,8 @@
 /**
  * An event type declared once (STYLE.md "One declaration, many uses"): its name, when it fires,
  * the zod schema of its payload and an example of one. Each module that emits events declares
- * them beside its code (src/<module>/events.ts, files that import only zod and src/core); the
- * catalog (compose/events.ts) concatenates them, and the outbox's types, openapi.json's
+ * them beside its code (src/<module>/events.ts, files that import only zod and src/core, each
+ * exporting its `catalogue` entry); the catalog (compose/events.ts) finds and concatenates them, and the outbox's types, openapi.json's
  * `webhooks`, the docs' examples and the shape tests are read from it.
  */
 import type { z } from 'zod';
@@ -32,13 +32,24 @@ export const defineEvent = <const T extends string, S extends z.ZodType>(d: Even
 // Empty here: each module's events.ts adds its declarations.
 export interface EventCatalog {}
 
-type Declared = EventCatalog[keyof EventCatalog] extends infer L ? (L extends readonly (infer D)[] ? D : never) : never;
+/**
+ * What each module's events.ts exports as `catalogue`: its declarations, and their place in the
+ * catalogue (the order docs/webhooks.md documents: the lists sort by place, which leaves gaps of
+ * ten so a new module's list can go between two).
+ */
+export interface CatalogueEntry {
+  place: number;
+  events: readonly EventDeclaration[];
+}
+
+/** A declared event, of any module. */
+export type DeclaredEvent = EventCatalog[keyof EventCatalog] extends infer L ? (L extends readonly (infer D)[] ? D : never) : never;
 
 /** The type of a declared event. */
-export type EventType = Declared extends EventDeclaration<infer T> ? T : never;
+export type EventType = DeclaredEvent extends EventDeclaration<infer T> ? T : never;
 
 /** The payload (`data`) of an event of type T, as its schema takes it. */
-export type EventData<T extends EventType> = z.input<Extract<Declared, { type: T }>['payload']>;
+export type EventData<T extends EventType> = z.input<Extract<DeclaredEvent, { type: T }>['payload']>;
 
 /** An event as the modules' logic appends it: a type and the payload its declaration allows. */
 export type DomainEvent = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];

@@ -6,7 +6,7 @@
  * - a repository function takes a query executor first: `db.kysely`, or the `trx` a write()
  *   or autocommit() fn receives. It joins the caller's transaction and opens none of its own,
  *   so a caller composes several into one atomic write. importAccounts, which commits a large
- *   import in chunks, takes the Db; so does getOrCreateSetting until its caller passes db.kysely;
+ *   import in chunks, takes the Db;
  * - a hot statement is one `sql` template run through prepared() (see prepared.ts);
  * - an invariant of a module (e.g. every write of accounts rows bumps the workspace's
  *   accounts_version) lives inside its exported writers, never in the caller.

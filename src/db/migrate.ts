@@ -1,7 +1,8 @@
 /**
- * The migration runner, on SQLite and PostgreSQL alike. Each module lists the migrations of
- * its tables in its tables.ts (one file a migration, `migrations/NNNN-what-it-does.ts`, recorded
- * under the key 'NNNN_what_it_does'); compose/database.ts hands their union (from compose/modules.ts) to this runner.
+ * The migration runner, on SQLite and PostgreSQL alike. Each module keeps the migrations of its
+ * tables in its `migrations/` folder (one file a migration, `NNNN-what-it-does.ts`, recorded
+ * under the key 'NNNN_what_it_does'); compose/database.ts finds them and hands their union to
+ * this runner.
  *
  * Kysely runs them in key order and refuses a database that has applied a key sorting after one
  * it has not, so a new migration takes a number after the last key of every module (the gaps

@@ -2,9 +2,9 @@
  * Table types of the storage kernel: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0015Leases } from './migrations/0015-leases.js';
 
-export interface SettingsTable {
+/** The server's generated secrets (db/server-secrets.ts), in the table shipped as `settings`. */
+export interface ServerSecretsTable {
   name: string;
   value: string;
 }
@@ -18,11 +18,7 @@ export interface LeasesTable {
 
 /** The kernel tables, by name: the base of the workspace database (db/database.ts). */
 export interface KernelTables {
-  settings: SettingsTable;
+  settings: ServerSecretsTable;
   leases: LeasesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const kernelMigrations = {
-  '0015_leases': m0015Leases,
-};

@@ -3,7 +3,7 @@
  * the deal as the API and these events show it. A leaf: zod, src/core and the stage vocabulary.
  */
 import { z } from 'zod';
-import { defineEvent } from '../core/event-declaration.js';
+import { type CatalogueEntry, defineEvent } from '../core/event-declaration.js';
 import { DEAL_STAGES, LOST_REASONS } from '../core/deal-stages.js';
 
 export const Deal = z
@@ -112,6 +112,9 @@ export const DEAL_EVENTS = [
     },
   }),
 ] as const;
+
+/** The catalogue (compose/events.ts) finds this list and orders it by its place, docs/webhooks.md's order. */
+export const catalogue: CatalogueEntry = { place: 10, events: DEAL_EVENTS };
 
 declare module '../core/event-declaration.js' {
   interface EventCatalog {

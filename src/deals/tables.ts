@@ -2,7 +2,6 @@
  * Table types of the deals module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0005Deals } from './migrations/0005-deals.js';
 import type { DealStage, LostReason } from '../core/deal-stages.js';
 
 export interface DealsTable {
@@ -61,10 +60,6 @@ export interface DealsTables {
   deal_history: DealHistoryTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const dealsMigrations = {
-  '0005_deals': m0005Deals,
-};
 
 declare module '../db/database.js' {
   // The deals tables join the workspace database (db/database.ts).

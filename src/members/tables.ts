@@ -2,8 +2,6 @@
  * Table types of the members module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0012MembersAuth } from './migrations/0012-members-auth.js';
-import { migration as m0018SigninThrottle } from './migrations/0018-signin-throttle.js';
 import type { Selectable } from 'kysely';
 import type { Role } from '../core/roles.js';
 
@@ -60,11 +58,6 @@ export interface MembersTables {
   signin_throttle: SigninThrottleTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const membersMigrations = {
-  '0012_members_auth': m0012MembersAuth,
-  '0018_signin_throttle': m0018SigninThrottle,
-};
 
 declare module '../db/database.js' {
   // The members tables join the workspace database (db/database.ts).

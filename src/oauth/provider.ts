@@ -16,7 +16,7 @@ import type { default as Provider, Interaction } from 'oidc-provider';
 import { SCOPES } from '../api/scopes.js';
 import type { Db } from '../db/database.js';
 import { grantWorkspaceOf, oauthAdapter } from './store.js';
-import { getOrCreateSetting } from '../db/settings.js';
+import { serverSecret } from '../db/server-secrets.js';
 import { randomToken } from '../core/tokens.js';
 import { membershipsOf, getMember } from '../members/index.js';
 import { RefusedTarget, checkTarget, systemResolver, type Resolver } from '../outbound/ssrf.js';
@@ -62,9 +62,9 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
   // Loaded when a server mounts the sign-in, not by every module that names its types.
   const { default: OidcProvider, errors } = await import('oidc-provider');
   const jwk = JSON.parse(
-    await getOrCreateSetting(db, 'oauth_signing_jwk', () => JSON.stringify({ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'RS256' })),
+    await serverSecret(db.kysely, 'oauth_signing_jwk', () => JSON.stringify({ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), use: 'sig', alg: 'RS256' })),
   ) as Record<string, unknown>;
-  const cookieKey = await getOrCreateSetting(db, 'oauth_cookie_key', randomToken);
+  const cookieKey = await serverSecret(db.kysely, 'oauth_cookie_key', randomToken);
   const Adapter = oauthAdapter(db, now);
   const guard = { resolve: opts.resolve ?? systemResolver, allowLocal: opts.allowLocal ?? false };
   const providers = new Map<string, Provider>();

@@ -2,7 +2,6 @@
  * Table types of the oauth module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0020OauthGrants } from './migrations/0020-oauth-grants.js';
 
 export interface OauthRecordsTable {
   model: string;
@@ -30,10 +29,6 @@ export interface OauthTables {
   oauth_grants: OauthGrantsTable;
 }
 
-/** The migrations of these tables (oauth_records itself is 0012's, members/tables.ts), by the key each is recorded under. */
-export const oauthMigrations = {
-  '0020_oauth_grants': m0020OauthGrants,
-};
 
 declare module '../db/database.js' {
   // The oauth tables join the workspace database (db/database.ts).

@@ -22,7 +22,7 @@ export interface OutboundSettings {
   resolve?: Resolver;
 }
 
-/** Loads the server key (generating it into the settings table on first use). */
+/** Loads the server key (generating it among the server's generated secrets, db/server-secrets.ts, on first use). */
 export async function outboundRuntime(q: Kysely<Database>, s: OutboundSettings = {}): Promise<OutboundRuntime> {
   const box = await loadSecretBox(q, s.keys);
   return { box, guard: { resolve: s.resolve ?? systemResolver, allowLocal: s.allowLocal ?? false } };

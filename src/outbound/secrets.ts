@@ -1,7 +1,7 @@
 /**
  * Signing secrets at rest: AES-256-GCM under a server key. The key comes from the environment
  * (STORELENS_SECRET_KEY: 32 bytes as 64 hex digits or base64) or, when that is not set, is
- * generated into the settings table on first use. A sealed value names the key that sealed it
+ * generated on first use and kept with the server's generated secrets (db/server-secrets.ts). A sealed value names the key that sealed it
  * (first 8 hex digits of its sha256), so a rotated key can still open older values until
  * webhooks/reseal.ts rewrites them under the current key (STORELENS_SECRET_KEY_PREVIOUS names the old
  * one during a rotation). Webhook endpoints and outreach senders keep their secrets sealed in this
@@ -10,8 +10,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { serverSecret, storedServerSecret } from '../db/server-secrets.js';
 
-const SETTING = 'webhook_secret_key';
+/** Its name among the server's generated secrets (shipped: kept as is). */
+const STORED_KEY = 'webhook_secret_key';
 const VERSION = 'v1';
 
 export interface SecretBox {
@@ -52,7 +54,7 @@ export async function loadSecretBox(q: Kysely<Database>, env: ServerKeyEnv = {})
   const keys: Buffer[] = [];
   if (env.key) keys.push(parseKey(env.key, 'STORELENS_SECRET_KEY'));
   if (env.previous) keys.push(parseKey(env.previous, 'STORELENS_SECRET_KEY_PREVIOUS'));
-  const stored = env.key ? await readSetting(q) : await getOrCreate(q);
+  const stored = env.key ? await storedServerSecret(q, STORED_KEY) : await serverSecret(q, STORED_KEY, () => randomBytes(32).toString('hex'));
   if (stored) keys.push(parseKey(stored, 'the stored webhook secret key'));
   return secretBox(keys);
 }
@@ -82,17 +84,4 @@ export function secretBox(keys: readonly Buffer[]): SecretBox {
     },
     isCurrent: (sealed) => sealed.startsWith(`${VERSION}:${currentId}:`),
   };
-}
-
-async function readSetting(q: Kysely<Database>): Promise<string | undefined> {
-  return (await q.selectFrom('settings').select('value').where('name', '=', SETTING).executeTakeFirst())?.value;
-}
-
-async function getOrCreate(q: Kysely<Database>): Promise<string> {
-  await q
-    .insertInto('settings')
-    .values({ name: SETTING, value: randomBytes(32).toString('hex') })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  return (await readSetting(q))!;
 }

@@ -3,7 +3,6 @@
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
 import type { Generated } from 'kysely';
-import { migration as m0024OutreachStepClaims } from './migrations/0024-outreach-step-claims.js';
 
 export interface OutreachCadencesTable {
   id: string;
@@ -71,10 +70,6 @@ export interface OutreachTables {
   outreach_senders: OutreachSendersTable;
 }
 
-/** The migrations that changed these tables (0010_wallet created them), by the key each is recorded under. */
-export const outreachMigrations = {
-  '0024_outreach_step_claims': m0024OutreachStepClaims,
-};
 
 declare module '../db/database.js' {
   // The outreach tables join the workspace database (db/database.ts).

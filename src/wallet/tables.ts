@@ -2,9 +2,6 @@
  * Table types of the wallet module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0010Wallet } from './migrations/0010-wallet.js';
-import { migration as m0013MoneyInvariants } from './migrations/0013-money-invariants.js';
-import { migration as m0023OnePendingApproval } from './migrations/0023-one-pending-approval.js';
 import type { Generated } from 'kysely';
 
 /** A workspace's wallet: money in integer minor units of `currency`; `balance` is the sum of its ledger entries. */
@@ -114,12 +111,6 @@ export interface WalletTables {
   supervision_entries: SupervisionEntriesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const walletMigrations = {
-  '0010_wallet': m0010Wallet,
-  '0013_money_invariants': m0013MoneyInvariants,
-  '0023_one_pending_approval': m0023OnePendingApproval,
-};
 
 declare module '../db/database.js' {
   // The wallet tables join the workspace database (db/database.ts).

@@ -3,7 +3,7 @@
  * watch's health). A leaf: zod, src/core and the watch vocabulary.
  */
 import { z } from 'zod';
-import { defineEvent } from '../core/event-declaration.js';
+import { type CatalogueEntry, defineEvent } from '../core/event-declaration.js';
 import { WATCH_HEALTH } from './types.js';
 
 export const WATCH_EVENTS = [
@@ -21,6 +21,9 @@ export const WATCH_EVENTS = [
     example: { watch_id: 'wat_2e7f738efd2e0eb0e1ef', from: 'healthy', to: 'degraded', reason: 's-000123: Monthly visits down 60%' },
   }),
 ] as const;
+
+/** The catalogue (compose/events.ts) finds this list and orders it by its place, docs/webhooks.md's order. */
+export const catalogue: CatalogueEntry = { place: 40, events: WATCH_EVENTS };
 
 declare module '../core/event-declaration.js' {
   interface EventCatalog {

@@ -2,7 +2,6 @@
  * Table types of the watches module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0007Watches } from './migrations/0007-watches.js';
 import type { WatchHealth, WatchStatus, WatchType } from './types.js';
 
 /** A managed, self-directed or client watch (src/watches/). */
@@ -74,10 +73,6 @@ export interface WatchesTables {
   watch_receipts: WatchReceiptsTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const watchesMigrations = {
-  '0007_watches': m0007Watches,
-};
 
 declare module '../db/database.js' {
   // The watches tables join the workspace database (db/database.ts).

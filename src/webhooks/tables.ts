@@ -2,8 +2,6 @@
  * Table types of the webhooks module: one shape for SQLite and PostgreSQL (booleans are 0/1
  * integers, JSON is text, machine times are epoch milliseconds, human times ISO strings).
  */
-import { migration as m0008Webhooks } from './migrations/0008-webhooks.js';
-import { migration as m0017OutboxOrder } from './migrations/0017-outbox-order.js';
 import type { Generated, Selectable } from 'kysely';
 import type { EventType } from '../core/event-declaration.js';
 
@@ -104,11 +102,6 @@ export interface WebhooksTables {
   outbox_sequences: OutboxSequencesTable;
 }
 
-/** The migrations that created and changed these tables (some early ones created other modules' tables too), by the key each is recorded under. */
-export const webhooksMigrations = {
-  '0008_webhooks': m0008Webhooks,
-  '0017_outbox_order': m0017OutboxOrder,
-};
 
 declare module '../db/database.js' {
   // The webhooks tables join the workspace database (db/database.ts).

@@ -39,7 +39,7 @@ export async function addActivation(trx: Kysely<Database>, workspaceId: string, 
   await trx.updateTable('workspaces').set({ activations: JSON.stringify([...set].sort()) }).where('id', '=', workspaceId).execute();
 }
 
-/** The values of the workspace setting wallet visibility; `owners` is the default. */
+/** The values of the workspace preference wallet visibility; `owners` is the default. */
 export const WALLET_VISIBILITIES = ['owners', 'all'] as const;
 
 export type WalletVisibility = (typeof WALLET_VISIBILITIES)[number];

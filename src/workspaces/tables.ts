@@ -20,7 +20,8 @@ export interface WorkspacesTable {
   created_at: string;
 }
 
-export interface WorkspaceSettingsTable {
+/** A workspace's preferences (today only who may read its wallet), in the table shipped as `workspace_settings`. */
+export interface WorkspacePreferencesTable {
   workspace_id: string;
   wallet_visibility: 'owners' | 'all';
 }
@@ -31,7 +32,7 @@ export type Workspace = Omit<Selectable<WorkspacesTable>, 'ranking_seq'>;
 /** The workspaces tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WorkspacesTables {
   workspaces: WorkspacesTable;
-  workspace_settings: WorkspaceSettingsTable;
+  workspace_settings: WorkspacePreferencesTable;
 }
 
 declare module '../db/database.js' {

@@ -1,7 +1,7 @@
 /**
- * The SSRF guard (at registration and at every delivery, with an injected resolver: no DNS
- * here), two workers sharing one database, the server key, and the worker loop of `api` and
- * `storelens worker`.
+ * The SSRF guard of the webhook routes and the delivery (at registration and at every delivery,
+ * with an injected resolver: no DNS here), two workers sharing one database, and the worker loop
+ * of `api` and `storelens worker`. The guard's address rules are test/outbound/ssrf.test.ts's.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,61 +13,14 @@ import { runWorker } from '../../src/commands/worker.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { appendUncheckedEvents } from '../../src/webhooks/outbox.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
-import type { Env } from '../../src/core/env.js';
 import { loadSecretBox, newSigningSecret } from '../../src/outbound/secrets.js';
-import { resealAll } from '../../src/webhooks/reseal.js';
-import { addressRefusal } from '../../src/outbound/ssrf.js';
+import type { Env } from '../../src/core/env.js';
 import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
+import { BLOCKED } from '../helpers/addresses.js';
 import { dialects } from '../helpers/db.js';
 import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { until } from '../helpers/wait.js';
 import { settle, startWebhooks, type WebhookHarness } from '../helpers/webhooks.js';
-
-/** Addresses the guard refuses, each with the range its message names. */
-const BLOCKED: [string, RegExp][] = [
-  ['127.0.0.1', /loopback/],
-  ['127.8.9.10', /loopback/],
-  ['10.1.2.3', /private/],
-  ['172.16.5.4', /private/],
-  ['192.168.1.1', /private/],
-  ['169.254.169.254', /link-local/],
-  ['100.64.0.1', /carrier-grade NAT/],
-  ['224.0.0.251', /multicast/],
-  ['240.0.0.1', /reserved/],
-  ['192.0.2.10', /reserved/],
-  ['0.0.0.0', /unspecified/],
-  ['255.255.255.255', /broadcast/],
-  ['::1', /loopback/],
-  ['::', /unspecified/],
-  ['fe80::1', /link-local/],
-  ['fc00::1', /unique-local/],
-  ['fd12:3456::1', /unique-local/],
-  ['ff02::1', /multicast/],
-  ['::ffff:127.0.0.1', /loopback.*ipv4Mapped|ipv4Mapped.*loopback|embedded in ::ffff:127\.0\.0\.1/],
-  ['::ffff:10.0.0.1', /private/],
-  ['2002:7f00:1::1', /loopback/], // 6to4 of 127.0.0.1
-  ['2002:c0a8:101::1', /private/], // 6to4 of 192.168.1.1
-  ['64:ff9b::a00:1', /private/], // NAT64 of 10.0.0.1
-  ['64:ff9b::7f00:1', /loopback/], // NAT64 of 127.0.0.1
-  ['2001:0:4136:e378:8000:63bf:3fff:fdd2', /teredo/],
-  ['2001:db8::1', /reserved/],
-];
-const PUBLIC = ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.216.34', '2002:5db8:d822::1'];
-
-describe('addressRefusal', () => {
-  it.each(BLOCKED)('refuses %s', (address, why) => {
-    expect(addressRefusal(address, false)).toMatch(why);
-  });
-  it.each(PUBLIC)('admits public %s', (address) => {
-    expect(addressRefusal(address, false)).toBeNull();
-  });
-  it('admits loopback only with the local-development setting, and nothing else private', () => {
-    expect(addressRefusal('127.0.0.1', true)).toBeNull();
-    expect(addressRefusal('::1', true)).toBeNull();
-    expect(addressRefusal('10.0.0.1', true)).toMatch(/private/);
-    expect(addressRefusal('169.254.169.254', true)).toMatch(/link-local/);
-  });
-});
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`the SSRF guard (${d.label})`, () => {
@@ -170,46 +123,6 @@ for (const d of dialects) {
     }, 60_000);
   });
 }
-
-describe('the server key', () => {
-  it('seals secrets under STORELENS_SECRET_KEY, reseals older values after a rotation, and refuses an unknown key', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'storelens-key-'));
-    const db = await openDatabase({ dbPath: join(dir, 'k.db') });
-    try {
-      const ws = await workspace(db);
-      const generated = await loadSecretBox(db.kysely);
-      const secret = newSigningSecret();
-      const ep = await insertWebhookEndpoint(db.kysely, ws.id, { url: 'https://example.com/h', sealedSecret: generated.seal(secret) }, new Date());
-      expect(ep.secret).not.toContain(secret.slice(6));
-      const k1 = 'a'.repeat(64);
-      const k2 = Buffer.alloc(32, 7).toString('base64');
-      // Moving from the generated key to an environment key: the stored key still opens old values.
-      const box1 = await loadSecretBox(db.kysely, { key: k1 });
-      expect(await resealAll(db.kysely, box1)).toBe(1);
-      const row1 = await db.kysely.selectFrom('webhook_endpoints').select('secret').where('id', '=', ep.id).executeTakeFirstOrThrow();
-      expect(box1.isCurrent(row1.secret)).toBe(true);
-      expect(box1.open(row1.secret)).toBe(secret);
-      // Rotation k1 → k2 with the previous key named.
-      const box2 = await loadSecretBox(db.kysely, { key: k2, previous: k1 });
-      expect(await resealAll(db.kysely, box2)).toBe(1);
-      const row2 = await db.kysely.selectFrom('webhook_endpoints').select('secret').where('id', '=', ep.id).executeTakeFirstOrThrow();
-      expect(box2.open(row2.secret)).toBe(secret);
-      // A value under a key nobody names cannot be opened (and says what to do).
-      await db.kysely.deleteFrom('settings').where('name', '=', 'webhook_secret_key').execute();
-      const stranger = await loadSecretBox(db.kysely, { key: 'b'.repeat(64) });
-      expect(() => stranger.open(row2.secret)).toThrow(/STORELENS_SECRET_KEY_PREVIOUS/);
-      // A plain secret of an older version is sealed at start.
-      await db.kysely.updateTable('webhook_endpoints').set({ secret }).where('id', '=', ep.id).execute();
-      expect(await resealAll(db.kysely, box2)).toBe(1);
-      const row3 = await db.kysely.selectFrom('webhook_endpoints').select('secret').where('id', '=', ep.id).executeTakeFirstOrThrow();
-      expect(row3.secret.startsWith('whsec_')).toBe(false);
-      expect(box2.open(row3.secret)).toBe(secret);
-    } finally {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
 
 function quietEnv(vars: Record<string, string> = {}): Env & { err: string[] } {
   const err: string[] = [];
