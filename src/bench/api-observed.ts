@@ -7,7 +7,10 @@
  *   reads and drops it);
  * - plain: no operations listener and `--log-level silent`.
  *
- * Each in a process of its own, so that neither runs on code the other's traffic shaped, and
+ * Each in a process of its own, so that neither runs on code the other's traffic shaped, and on
+ * a copy of its own of the database (every call writes its rate counter: two processes on one
+ * SQLite file would share its write lock and its checkpoints, whichever is being measured), with
+ * the keys of every turn issued before the copies. After a turn each to warm up, they are
  * measured in turns (A B A B A B A B) so that a machine busier at one moment weighs on both
  * alike. The server's CPU per request is read from /proc (Linux), a figure the machine's other
  * work moves less than a rate.
@@ -27,7 +30,8 @@ export interface ObservedFigures {
 }
 
 export interface ObservedPlan {
-  dbPath: string;
+  /** Writes a copy of the benchmark's SQLite database to this path. */
+  copyDatabase: (to: string) => Promise<void>;
   /** Folder for the processes' runs and output folders. */
   dir: string;
   seconds: number;
@@ -36,16 +40,22 @@ export interface ObservedPlan {
   keys: (n: number) => Promise<string[]>;
   keysPerRun: number;
   uses: number;
+  /** What the api processes inherit (their DATABASE_URL is removed). */
+  env: Readonly<Record<string, string | undefined>>;
   log: (line: string) => void;
 }
 
 export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures> {
   const running: ChildProcess[] = [];
   try {
-    const start = async (args: string[]) => {
+    const keys: string[][] = [];
+    for (let turn = 0; turn <= TURNS; turn++) keys.push(await plan.keys(plan.keysPerRun));
+    const start = async (name: string, args: string[]) => {
+      const dbPath = `${plan.dir}/${name}.db`;
+      await plan.copyDatabase(dbPath);
       const port = await freePort();
-      const child = spawn(process.execPath, [BIN, 'api', '--requests-only', '--port', String(port), '--host', '127.0.0.1', '--db', plan.dbPath, '--runs', `${plan.dir}/runs`, '--out', `${plan.dir}/out`, ...args], {
-        env: { ...process.env, DATABASE_URL: undefined },
+      const child = spawn(process.execPath, [BIN, 'api', '--requests-only', '--port', String(port), '--host', '127.0.0.1', '--db', dbPath, '--runs', `${plan.dir}/runs`, '--out', `${plan.dir}/out`, ...args], {
+        env: { ...plan.env, DATABASE_URL: undefined },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       running.push(child);
@@ -57,19 +67,18 @@ export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures
       await ready(`${base}/-/readiness`, child, () => err);
       return { base, pid: child.pid! };
     };
-    const observed = await start(['--ops-port', '0', '--log-level', 'info', '--log-format', 'json']);
-    const plain = await start(['--log-level', 'silent']);
+    const observed = await start('observed', ['--ops-port', '0', '--log-level', 'info', '--log-format', 'json']);
+    const plain = await start('plain', ['--log-level', 'silent']);
     const turns: Record<'observed' | 'plain', OpFigures[]> = { observed: [], plain: [] };
     const seconds = Math.max(1, plan.seconds / TURNS);
-    for (let turn = 1; turn <= TURNS; turn++) {
+    for (let turn = 0; turn <= TURNS; turn++) {
       for (const [name, server] of [['plain', plain], ['observed', observed]] as const) {
-        plan.log(`api: SQLite: GET /accounts?limit=50 ${name === 'observed' ? 'with metrics and request logs' : 'without'} (turn ${turn} of ${TURNS}), ${seconds} s …`);
-        const keys = await plan.keys(plan.keysPerRun);
+        plan.log(`api: SQLite: GET /accounts?limit=50 ${name === 'observed' ? 'with metrics and request logs' : 'without'} (${turn ? `turn ${turn} of ${TURNS}` : 'warming up'}), ${seconds} s …`);
         const cpu = cpuMicros(server.pid);
-        const f = await runLoad({ url: `${server.base}/api/v1/accounts?limit=50`, method: 'GET', connections: plan.connections, seconds, keys, uses: plan.uses });
+        const f = await runLoad({ url: `${server.base}/api/v1/accounts?limit=50`, method: 'GET', connections: plan.connections, seconds, keys: keys[turn]!, uses: plan.uses });
         const used = cpuMicros(server.pid);
         f.cpuPerRequest = cpu !== undefined && used !== undefined ? (used - cpu) / Math.max(f.requests, 1) : undefined;
-        turns[name].push(f);
+        if (turn > 0) turns[name].push(f);
       }
     }
     return { observed: inTurns(turns.observed), plain: inTurns(turns.plain) };

@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Db } from '../db/database.js';
+import { sql } from 'kysely';
 import { benchObserved } from './api-observed.js';
 import { type LoadPlan, type OpFigures, runLoad } from './load.js';
 import { bareServer, capturePage, type PhaseTimes, profileCpu, timePhases } from './api-profile.js';
@@ -60,6 +61,8 @@ export interface ApiBenchOptions {
   connections?: number;
   /** PostgreSQL: the same measurements in a schema of their own there. */
   databaseUrl?: string;
+  /** What the benchmark's `storelens api` processes inherit (DATABASE_URL is removed: they run on the SQLite file). */
+  processEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Scored accounts of the benchmarks' workspace (seedBenchWorkspace). */
@@ -92,13 +95,14 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
 
     const measured = await bench.measure();
     const { observed, plain } = await benchObserved({
-      dbPath,
+      copyDatabase: (to) => sql`vacuum into ${to}`.execute(db.kysely).then(() => undefined),
       dir,
       seconds,
       connections,
       keys: (n) => bench.issue(n, 'read'),
       keysPerRun: Math.ceil(keys.read / 4),
       uses: READ_LIMIT,
+      env: opts.processEnv ?? {},
       log,
     });
 

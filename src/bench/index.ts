@@ -42,7 +42,7 @@ export interface BenchOptions {
 
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
-/** `processEnv`: what child processes of a benchmark inherit (the scale-out benchmark's storelens processes). */
+/** `processEnv`: what child processes of a benchmark inherit (the api and scale-out benchmarks' storelens processes). */
 export async function runBenchmarks(opts: BenchOptions, log: (line: string) => void, processEnv: Readonly<Record<string, string | undefined>> = {}): Promise<string[]> {
   const only = new Set(opts.only);
   const results: string[] = [];
@@ -66,7 +66,7 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     );
   }
   if (only.has('api')) {
-    const r = await benchApi(log, { databaseUrl: opts.databaseUrl });
+    const r = await benchApi(log, { databaseUrl: opts.databaseUrl, processEnv });
     results.push(...apiLines(r, os.availableParallelism()));
   }
   if (only.has('ingest')) {

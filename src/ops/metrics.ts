@@ -56,8 +56,12 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   private readonly taskSeconds: Histogram<'task'>;
   private readonly rerankSeconds: Histogram;
   private readonly rerankWaiting: Gauge;
-  /** The label objects of each operation and status seen, made once (no object or string built per request). */
-  private readonly requestLabels = new Map<string, { operation: { operation: string }; byStatus: Map<number, { operation: string; status: string }> }>();
+  /**
+   * The series of each operation and status seen, bound once (prom-client's `labels()`): a
+   * request then counts without building a label object, and observes without the closure an
+   * unbound `observe` makes at every call.
+   */
+  private readonly requestSeries = new Map<string, { duration: { observe(seconds: number): void }; byStatus: Map<number, { inc(): void }> }>();
 
   constructor(opts: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -82,12 +86,12 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   }
 
   request(operation: string, status: number, seconds: number): void {
-    let labels = this.requestLabels.get(operation);
-    if (labels === undefined) this.requestLabels.set(operation, (labels = { operation: { operation }, byStatus: new Map() }));
-    let withStatus = labels.byStatus.get(status);
-    if (withStatus === undefined) labels.byStatus.set(status, (withStatus = { operation, status: String(status) }));
-    this.requests.inc(withStatus);
-    this.requestSeconds.observe(labels.operation, seconds);
+    let series = this.requestSeries.get(operation);
+    if (series === undefined) this.requestSeries.set(operation, (series = { duration: this.requestSeconds.labels(operation), byStatus: new Map() }));
+    let count = series.byStatus.get(status);
+    if (count === undefined) series.byStatus.set(status, (count = this.requests.labels(operation, String(status))));
+    count.inc();
+    series.duration.observe(seconds);
   }
 
   rateLimited(kind: string): void {
