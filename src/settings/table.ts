@@ -6,7 +6,7 @@
 import { ROLES } from '../core/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
-import { WALLET_VISIBILITIES } from '../workspaces/store.js';
+import { WALLET_VISIBILITIES } from '../core/wallet-visibilities.js';
 import { envSwitch, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {

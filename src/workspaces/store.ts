@@ -4,6 +4,7 @@ import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import type { Database } from '../db/database.js';
 import type { Workspace } from './tables.js';
+import type { WalletVisibility } from '../core/wallet-visibilities.js';
 
 export async function createWorkspace(q: Kysely<Database>, name: string, now: Date): Promise<Workspace> {
   const row = { id: newId('ws'), name, created_at: now.toISOString() };
@@ -39,10 +40,7 @@ export async function addActivation(trx: Kysely<Database>, workspaceId: string, 
   await trx.updateTable('workspaces').set({ activations: JSON.stringify([...set].sort()) }).where('id', '=', workspaceId).execute();
 }
 
-/** The values of the workspace preference wallet visibility; `owners` is the default. */
-export const WALLET_VISIBILITIES = ['owners', 'all'] as const;
-
-export type WalletVisibility = (typeof WALLET_VISIBILITIES)[number];
+export { WALLET_VISIBILITIES, type WalletVisibility } from '../core/wallet-visibilities.js';
 
 /** Who may read the workspace's wallet: `owners` (owners and admins; the default) or `all` members. */
 export async function walletVisibility(q: Kysely<Database>, workspaceId: string): Promise<WalletVisibility> {
