@@ -15,13 +15,10 @@
  * alike. The server's CPU per request is read from /proc (Linux), a figure the machine's other
  * work moves less than a rate.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { cliProcesses, freePort } from './cli-processes.js';
 import { inTurns, type OpFigures, runLoad } from './load.js';
 
-const BIN = fileURLToPath(new URL('../../bin/storelens.js', import.meta.url));
 const TURNS = 4;
 
 export interface ObservedFigures {
@@ -46,7 +43,7 @@ export interface ObservedPlan {
 }
 
 export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures> {
-  const running: ChildProcess[] = [];
+  const processes = cliProcesses({ ...plan.env, DATABASE_URL: undefined });
   try {
     const keys: string[][] = [];
     for (let turn = 0; turn <= TURNS; turn++) keys.push(await plan.keys(plan.keysPerRun));
@@ -54,17 +51,8 @@ export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures
       const dbPath = `${plan.dir}/${name}.db`;
       await plan.copyDatabase(dbPath);
       const port = await freePort();
-      const child = spawn(process.execPath, [BIN, 'api', '--requests-only', '--port', String(port), '--host', '127.0.0.1', '--db', dbPath, '--runs', `${plan.dir}/runs`, '--out', `${plan.dir}/out`, ...args], {
-        env: { ...plan.env, DATABASE_URL: undefined },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      running.push(child);
-      let err = '';
-      child.stderr!.on('data', (c: Buffer) => {
-        if (err.length < 4096) err += c.toString();
-      });
       const base = `http://127.0.0.1:${port}`;
-      await ready(`${base}/-/readiness`, child, () => err);
+      const { child } = await processes.start(['api', '--requests-only', '--port', String(port), '--host', '127.0.0.1', '--db', dbPath, '--runs', `${plan.dir}/runs`, '--out', `${plan.dir}/out`, ...args], `${base}/-/readiness`);
       return { base, pid: child.pid! };
     };
     const observed = await start('observed', ['--ops-port', '0', '--log-level', 'info', '--log-format', 'json']);
@@ -83,7 +71,7 @@ export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures
     }
     return { observed: inTurns(turns.observed), plain: inTurns(turns.plain) };
   } finally {
-    await Promise.all(running.map((c) => (c.exitCode === null ? new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))) : undefined)));
+    await processes.stopAll();
   }
 }
 
@@ -96,31 +84,5 @@ function cpuMicros(pid: number): number | undefined {
     return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
   } catch {
     return undefined;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves once `url` answers 200; rejects if the process exits first. */
-async function ready(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  for (;;) {
-    if (exited) throw new Error(`storelens api exited before it was ready:\n${stderr()}`);
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -13,16 +13,14 @@
  * req/s is their sum, p99 the larger of their two p99s. On this 2-core machine the processes
  * and the load generators share the two cores: CPU, not the database, is the first limit.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BENCH_ACCOUNTS, seedBenchWorkspace } from './api.js';
+import { cliProcesses } from './cli-processes.js';
 import { type OpFigures, runLoad } from './load.js';
 
-const BIN = fileURLToPath(new URL('../../bin/storelens.js', import.meta.url));
 const READ_LIMIT = 120;
 const WRITE_LIMIT = 20;
 /** Key budget: enough for this many req/s over a run without passing a limit. */
@@ -66,34 +64,16 @@ export async function benchScaleout(
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-scaleout-'));
   const dbPath = path.join(dir, 'scaleout.db');
   const db = await openDatabase(url ? { databaseUrl: url.toString() } : { dbPath });
-  const running: ChildProcess[] = [];
+  const processes = cliProcesses({ ...processEnv, DATABASE_URL: url?.toString() });
   try {
     const { issue } = await seedBenchWorkspace(db, new Date());
     const readKeys = Math.ceil((CEILING_RPS * seconds) / READ_LIMIT);
     const writeKeys = Math.ceil((CEILING_RPS * seconds) / WRITE_LIMIT);
     log(`scaleout: ${database}: issuing ${2 * readKeys} read keys and ${2 * writeKeys} write keys …`);
 
-    const env = { ...processEnv, DATABASE_URL: url?.toString() };
     const dbArgs = url ? [] : ['--db', dbPath];
-    const start = (args: string[], ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> =>
-      new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args, ...dbArgs, '--runs', path.join(dir, 'runs'), '--out', path.join(dir, 'out')], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-        running.push(child);
-        let err = '';
-        child.stderr!.on('data', (c: Buffer) => {
-          err += c.toString();
-          const m = err.match(ready);
-          if (m) resolve({ child, match: m });
-        });
-        child.once('exit', (code) => reject(new Error(`storelens ${args[0]} exited (${code}) before it was ready:\n${err}`)));
-      });
-    const stop = async (child: ChildProcess) => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    };
-    const api = async (extra: string[]) => (await start(['api', '--port', '0', '--host', '127.0.0.1', ...extra], /storelens api: (http:\/\/\S+\/api\/v1)/)).match[1]!;
+    const start = (args: string[], ready: RegExp) => processes.start([...args, ...dbArgs, '--runs', path.join(dir, 'runs'), '--out', path.join(dir, 'out')], ready);
+    const api = async (extra: string[]) => (await start(['api', '--port', '0', '--host', '127.0.0.1', ...extra], /storelens api: (http:\/\/\S+\/api\/v1)/)).match![1]!;
     /** Both operations over `bases`, one load generator per base (splitting connections and keys). */
     const measure = async (label: string, bases: string[], read: string[], write: string[]): Promise<ScaleoutFigures> => {
       const split = (keys: string[], k: number) => keys.filter((_, i) => i % bases.length === k);
@@ -111,14 +91,14 @@ export async function benchScaleout(
 
     const single = await api([]);
     const one = await measure('one api process', [single], await issue(readKeys, 'read'), await issue(writeKeys, 'write'));
-    await Promise.all(running.splice(0).map(stop));
+    await processes.stopAll();
 
     const bases = [await api(['--requests-only']), await api(['--requests-only'])];
     await start(['worker'], /storelens worker: delivering/);
     const two = await measure('two api processes and a worker', bases, await issue(readKeys, 'read'), await issue(writeKeys, 'write'));
     return { database, one, two, connections, seconds };
   } finally {
-    await Promise.all(running.map((c) => (c.exitCode === null ? new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))) : undefined)));
+    await processes.stopAll();
     await db.close();
     await admin?.query(`drop schema "${schema}" cascade`);
     await admin?.end();
