@@ -34,20 +34,25 @@ export function cliProcesses(env: Readonly<Record<string, string | undefined>>):
         running.push(child);
         let err = '';
         let exited = false;
+        let settled = false;
+        const done = (r: { child: ChildProcess; match?: RegExpMatchArray }) => ((settled = true), resolve(r));
+        // Read to the end (a full pipe would stall the process), but look at it only until ready:
+        // a process logging each request must not make the benchmark scan its log meanwhile.
         child.stderr!.on('data', (c: Buffer) => {
-          if (err.length < 65_536) err += c.toString();
+          if (settled) return;
+          err += c.toString();
           const m = typeof ready === 'string' ? null : err.match(ready);
-          if (m) resolve({ child, match: m });
+          if (m) done({ child, match: m });
         });
         child.once('exit', (code) => {
           exited = true;
-          reject(new Error(`storelens ${args[0]} exited (${code}) before it was ready:\n${err}`));
+          if (!settled) reject(new Error(`storelens ${args[0]} exited (${code}) before it was ready:\n${err}`));
         });
         if (typeof ready === 'string') {
           const probe = async () => {
             while (!exited) {
               try {
-                if ((await fetch(ready)).status === 200) return resolve({ child });
+                if ((await fetch(ready)).status === 200) return done({ child });
               } catch {
                 // Not listening yet.
               }

@@ -111,11 +111,10 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
     try {
       report.phase('reading');
       const { read, stores: stateStores } = await readableStates(duck, fromState.map((m) => [m, states!.kept.get(m)!]));
-      for (const m of read.keys()) needed.delete(m);
-      const load = [...needed].sort().map((m) => byMonth.get(m)!);
+      const files = [...needed].sort().map((m) => byMonth.get(m)!);
+      const load = files.filter((f) => !read.has(f.month));
       const stores = new Map([...(await loadPanel(duck, load, (f) => report.progress(`reading ${f.name}`))), ...stateStores]);
-      const sized = [...load, ...[...read.keys()].map((m) => byMonth.get(m)!)];
-      const [wrong] = checkMonthSizes(new Map(sized.map((f) => [f.month, { file: f, stores: stores.get(f.month)! }])), sizes?.allowShrink ?? false, sizes?.shrinkChecked);
+      const [wrong] = checkMonthSizes(new Map(files.map((f) => [f.month, { file: f, stores: stores.get(f.month)! }])), sizes?.allowShrink ?? false, sizes?.shrinkChecked);
       if (wrong) throw new CliError(wrong);
       await registerMacros(duck);
       report.phase('aggregating');
