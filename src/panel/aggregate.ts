@@ -63,16 +63,18 @@ type FactsWidth = 'every column' | 'aggregated' | 'previous only';
 
 /** Metrics whose delta compares a store with its own previous input: the next month reads their inputs. */
 const CARRIED = METRICS.filter((m) => deltaKind(m) === 'cohort');
-/** The panel columns the next month reads of a month: its trends and cohorts, and its signals (the runs). */
-const PREVIOUS_COLUMNS = [...new Set(['store_id', ...PREV_COLUMNS, ...columnsReadInPlace(CARRIED), ...SIGNAL_INPUT_COLUMNS])];
+/** The panel columns the next month's statistics read of a month: its trends and cohorts. */
+const PREVIOUS_COLUMNS = [...new Set(['store_id', ...PREV_COLUMNS, ...columnsReadInPlace(CARRIED)])];
+/** What a kept store state holds: those, and what the next month's signals (the runs) read. */
+const STATE_COLUMNS = [...new Set([...PREVIOUS_COLUMNS, ...SIGNAL_INPUT_COLUMNS])];
 const CARRIED_INPUTS = COMPUTED.filter((m) => CARRIED.includes(m)).flatMap((m) => [`in_${m.key}`, ...(m.eligible ? [`el_${m.key}`] : [])]);
 
 /**
- * The SELECT of what the month after reads of a month's facts (`facts`, made here at any width
- * but 'aggregated'): its store state. Kept, it stands for that month's facts, so the next month
+ * The SELECT of what the month after reads of a month's facts (`facts`, made here at 'every
+ * column'): its store state. Kept, it stands for that month's facts, so the next month
  * is aggregated and its signals written without reading this month's panel file (MonthStates).
  */
-export const stateSql = (facts: string): string => `SELECT ${[...PREVIOUS_COLUMNS.map(ident), ...CARRIED_INPUTS].join(', ')} FROM ${facts}`;
+export const stateSql = (facts: string): string => `SELECT ${[...STATE_COLUMNS.map(ident), ...CARRIED_INPUTS].join(', ')} FROM ${facts}`;
 
 /**
  * One month's own facts: its typed panel rows and the input and eligibility of every metric
