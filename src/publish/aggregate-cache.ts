@@ -10,31 +10,22 @@
  * only by a run holding the output's lock, after its release; entries no month of the panel
  * names any more are removed then. A damaged entry is ignored (the month is aggregated again).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { previousMonth } from '../core/month.js';
 import type { DimensionName } from '../core/panel-contract.js';
 import type { Cell, CellAgg, MonthAgg } from '../stats/aggregate.js';
-import { libraryVersion, programHash } from './assembly-key.js';
-import { CACHE_DIR } from './hash-cache.js';
+import { monthCacheKey } from './assembly-key.js';
+import { CACHE_DIR, pruneCacheFolder, tmpBeside } from './hash-cache.js';
 
 const FOLDER = 'aggregates';
 const VERSION = 2;
 
 /** The key of a month's aggregates: program, DuckDB, and the hashes of its panel file and the previous month's. */
-export async function aggregateKey(month: string, hashes: ReadonlyMap<string, string>): Promise<string> {
-  const input = {
-    version: VERSION,
-    program: await programHash(),
-    duckdb: libraryVersion(createRequire(import.meta.url), '@duckdb/node-api'),
-    month,
-    panel: [hashes.get(previousMonth(month)) ?? null, hashes.get(month) ?? null],
-  };
-  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+export function aggregateKey(month: string, hashes: ReadonlyMap<string, string>): Promise<string> {
+  return monthCacheKey(VERSION, month, [hashes.get(previousMonth(month)) ?? null, hashes.get(month) ?? null]);
 }
 
 const fileOf = (outDir: string, key: string) => path.join(outDir, CACHE_DIR, FOLDER, `${key}.json.gz`);
@@ -88,11 +79,9 @@ export async function writeAggregates(outDir: string, computed: ReadonlyMap<stri
   await mkdir(dir, { recursive: true });
   for (const { key, agg, fingerprint } of computed.values()) {
     const stored: StoredAgg = { month: agg.month, fingerprint, hasPrior: agg.hasPrior, all: storeCell(agg.all), groups: [...agg.groups].map(([d, cells]) => [d, cells.map(storeCell)]) };
-    const tmp = `${fileOf(outDir, key)}.${randomBytes(6).toString('hex')}.tmp`;
+    const tmp = tmpBeside(fileOf(outDir, key));
     await writeFile(tmp, await promisify(gzip)(JSON.stringify(stored)));
     await rename(tmp, fileOf(outDir, key));
   }
-  for (const name of await readdir(dir)) {
-    if (name.endsWith('.tmp') || !keep.has(name.slice(0, name.indexOf('.')))) await rm(path.join(dir, name), { force: true });
-  }
+  await pruneCacheFolder(dir, keep);
 }

@@ -39,6 +39,19 @@ export function programHash(): Promise<string> {
   return codeHash;
 }
 
+let duckdbVersion: string | undefined;
+
+/**
+ * The key of something kept for a month between runs (its aggregates, its store state): sha256
+ * of the entry's format version, this program, DuckDB's version, the month and the hashes of the
+ * panel files it was made from.
+ */
+export async function monthCacheKey(version: number, month: string, panel: unknown): Promise<string> {
+  duckdbVersion ??= libraryVersion(createRequire(import.meta.url), '@duckdb/node-api');
+  const input = { version, program: await programHash(), duckdb: duckdbVersion, month, panel };
+  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+}
+
 /** The version of an installed library, as its package.json says ('unknown' when not found). */
 export function libraryVersion(require: NodeJS.Require, name: string): string {
   try {

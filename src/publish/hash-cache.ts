@@ -7,12 +7,22 @@
  * foreign cache is ignored and rewritten.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PanelFile } from '../panel/read.js';
 import { hashFile } from './run-id.js';
 
 export const CACHE_DIR = '.cache';
+
+/** A temporary name beside `file` (written, then renamed onto it). */
+export const tmpBeside = (file: string): string => `${file}.${randomBytes(6).toString('hex')}.tmp`;
+
+/** Removes every entry of a cache folder but those whose key (the name up to its first dot) is in `keep`, and every temporary file. */
+export async function pruneCacheFolder(dir: string, keep: ReadonlySet<string>): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (name.endsWith('.tmp') || !keep.has(name.slice(0, name.indexOf('.')))) await rm(path.join(dir, name), { force: true });
+  }
+}
 const FILE = 'panel-hashes.json';
 const VERSION = 1;
 

@@ -10,26 +10,17 @@
  * release; every other entry is removed then. An entry that cannot be read is never used: the
  * month's panel file is read instead.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { libraryVersion, programHash } from './assembly-key.js';
-import { CACHE_DIR } from './hash-cache.js';
+import { monthCacheKey } from './assembly-key.js';
+import { CACHE_DIR, pruneCacheFolder, tmpBeside } from './hash-cache.js';
 
 const FOLDER = 'state';
 const VERSION = 1;
 
 /** The key of a month's state: program, DuckDB, and the hash of its panel file. */
-export async function stateKey(month: string, hashes: ReadonlyMap<string, string>): Promise<string> {
-  const input = {
-    version: VERSION,
-    program: await programHash(),
-    duckdb: libraryVersion(createRequire(import.meta.url), '@duckdb/node-api'),
-    month,
-    panel: hashes.get(month) ?? null,
-  };
-  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+export function stateKey(month: string, hashes: ReadonlyMap<string, string>): Promise<string> {
+  return monthCacheKey(VERSION, month, hashes.get(month) ?? null);
 }
 
 const folder = (outDir: string) => path.join(outDir, CACHE_DIR, FOLDER);
@@ -48,7 +39,7 @@ export async function keptStates(outDir: string, keys: ReadonlyMap<string, strin
 /** Where this run writes the state of a month (moved in by keepStates). */
 export async function pendingState(outDir: string, key: string): Promise<{ file: string; key: string }> {
   await mkdir(folder(outDir), { recursive: true });
-  return { file: `${fileOf(outDir, key)}.${randomBytes(6).toString('hex')}.tmp`, key };
+  return { file: tmpBeside(fileOf(outDir, key)), key };
 }
 
 /**
@@ -59,9 +50,7 @@ export async function keepStates(outDir: string, pending: { file: string; key: s
   const wrote = pending !== undefined && (await stat(pending.file).then(() => true, () => false));
   if (wrote) await rename(pending.file, fileOf(outDir, pending.key));
   const kept = new Set([...keep, ...(wrote ? [pending.key] : [])]);
-  for (const name of await readdir(folder(outDir)).catch(() => [] as string[])) {
-    if (name.endsWith('.tmp') || !kept.has(name.slice(0, name.indexOf('.')))) await rm(path.join(folder(outDir), name), { force: true });
-  }
+  await pruneCacheFolder(folder(outDir), kept);
 }
 
 /** Removes what a run that switched nothing in wrote (the folder too when that leaves it empty). */
