@@ -7,8 +7,6 @@ import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
 import { credit, CreditKeyReusedError } from '../wallet/billing.js';
 import { DecisionError, decide } from '../wallet/approvals.js';
-// The modules whose work waits for an approval register their handlers (reports, outreach) when loaded.
-import '../compose/modules.js';
 import { formatAmount, parseAmount } from '../wallet/money.js';
 import { findWorkspace } from '../workspaces/store.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
@@ -77,6 +75,8 @@ export async function decideCommand(id: string, verdict: 'approved' | 'denied', 
     if (!a) throw new CliError(`no approval "${id}"`);
     const ws = (await findWorkspace(db.kysely, a.workspace_id))!;
     await requireOwnerOrAdmin(db, ws, opts.as, verdict === 'approved' ? 'approve charges' : 'deny charges');
+    // The modules whose work waits for an approval register their handlers (reports, outreach) when loaded.
+    await import('../compose/modules.js');
     let d;
     try {
       d = await db.write((trx) => decide(trx, id, verdict, opts.as, env.now()));

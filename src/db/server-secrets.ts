@@ -15,8 +15,14 @@ export async function storedServerSecret(q: Q, name: string): Promise<string | u
   return (await k.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirst())?.value;
 }
 
-/** The stored secret `name`, made with make() and stored if no process has made it yet. */
+/**
+ * The stored secret `name`, made with make() and stored if no process has made it yet: the
+ * primary key makes processes asking first at once agree on one (the others' inserts do nothing
+ * and they read the winner's). Once made it is only read: no key made and no write per start.
+ */
 export async function serverSecret(q: Q, name: string, make: () => string): Promise<string> {
+  const stored = await storedServerSecret(q, name);
+  if (stored !== undefined) return stored;
   const k = q as Kysely<KernelTables>;
   await k
     .insertInto('settings')
