@@ -13,11 +13,27 @@
  */
 import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest, type Migrations } from './migrate.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
 import { DB_PATH } from '../core/defaults.js';
+
+/**
+ * SQLite runs schema changes inside a transaction, though kysely's adapter says it cannot: told
+ * so, the migrator runs the pending migrations in one transaction on SQLite as on PostgreSQL, and
+ * a run cut short (a crash in the middle of a table's copy) leaves the schema as it was.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+class TransactionalDdlSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
 
 /** An open database whose tables are DB (the workspace's: db/database.ts). */
 export interface Db<DB> {
@@ -139,7 +155,7 @@ async function openSqlite(path: string): Promise<Opened> {
   };
   const cached = { close: () => database.close(), prepare };
   const opened = file ? await stat(file) : undefined;
-  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: cached }) });
+  const kysely = new Kysely<any>({ dialect: new TransactionalDdlSqliteDialect({ database: cached }) });
   registerSqliteRoot(kysely, prepare as SqlitePrepare);
   const run = (text: string) => (prepare(text) as unknown as { run(): unknown }).run();
 
