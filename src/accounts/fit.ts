@@ -8,7 +8,7 @@
 import { cholesky, solveCholesky } from './linalg.js';
 import { sigmoid } from './model.js';
 import type { FittedModel, InputSpace, Term, TermMatrix } from './model-types.js';
-import { LEARNED_SD, priorOf, splitKey } from './prior.js';
+import { LEARNED_SD, type PriorSds, priorOf, splitKey } from './prior.js';
 
 export type { FittedModel } from './model-types.js';
 
@@ -65,12 +65,14 @@ export function fitModel(space: InputSpace, labelled: ReadonlyArray<{ terms: Ter
   const start = groups.map((g) => priorOf(`${g}:`).sd);
   let sd = [...start];
   let model = fit(space, labelled);
+  let learned: PriorSds = {};
   for (let round = 1; round < LEARNED_SD.rounds; round++) {
     sd = nextSds(model, groupOf, sd, start);
-    const inputs = space.inputs.map((inp, j) => (groupOf[j] < 0 ? inp : { ...inp, prior: { mean: inp.prior.mean, sd: sd[groupOf[j]] } }));
+    learned = Object.fromEntries(groups.map((g, k) => [g, sd[k]]));
+    const inputs = space.inputs.map((inp, j) => (groupOf[j] < 0 ? inp : { ...inp, prior: priorOf(inp.key, learned) }));
     model = fit({ ...space, inputs }, labelled);
   }
-  return { ...model, priorSd: Object.fromEntries(groups.map((g, k) => [g, sd[k]])) };
+  return { ...model, priorSd: learned };
 }
 
 /** One step of the evidence approximation (prior.ts LEARNED_SD): each group's sd from `m`, fitted with sds `sd`. */

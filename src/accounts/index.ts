@@ -3,7 +3,7 @@
  * from here (test/layering.test.ts); compose/ reads its module.ts.
  */
 export { rowsEvidence } from './evidence.js';
-export { onOutcomeRecorded, recordOutcome, type OutcomeListener } from './outcomes.js';
+export { onOutcomeRecorded, type OutcomeListener } from './outcomes.js';
 export { countInMarket, inMarketStoreIds, visibleStoreIds } from './ranking-reads.js';
 export { NO_OUTREACH } from './statuses.js';
 export { accountStatus, accountVisible, getAccount, lockAccount, lockAccountStatus } from './store.js';

@@ -85,5 +85,8 @@ export interface FittedModel {
   labels: number;
   iterations: number;
   /** The prior sd the labels set for each group of prior.ts LEARNED_SD (fit.ts fitModel); absent: the starting sds. */
-  priorSd?: Readonly<Partial<Record<string, number>>>;
+  priorSd?: PriorSds;
 }
+
+/** A learned prior sd per group of prior.ts LEARNED_SD (fit.ts fitModel); a group not named keeps its starting sd. */
+export type PriorSds = Readonly<Partial<Record<string, number>>>;

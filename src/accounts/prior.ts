@@ -7,7 +7,7 @@
 import type { SignalType } from '../core/signals.js';
 import { FEATURE_LABELS, NETWORK_NAMES } from '../core/signals.js';
 import { monthIndex } from '../core/panel-contract.js';
-import type { Input, PriorEntry, StoredEvidence, StoreSnapshot, Term } from './model-types.js';
+import type { Input, PriorEntry, PriorSds, StoredEvidence, StoreSnapshot, Term } from './model-types.js';
 
 export type { PriorEntry } from './model-types.js';
 import { CATEGORY_ADS, CATEGORY_SIGNAL, pairDetail, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
@@ -88,8 +88,7 @@ export const PRIOR = {
  * 0.99, 0.90 → 0.93. (Every pair at sd 0.75 instead: generator truth explore first 0.75, worst seed 0.65.)
  */
 export const LEARNED_SD = { groups: [SUBJECT, CATEGORY_SIGNAL, PLAN_SIGNAL, CATEGORY_ADS], pseudo: 5, rounds: 6, min: 0.2, max: 2 } as const;
-/** A learned prior sd per group of LEARNED_SD (fit.ts fitModel); a group not named keeps its starting sd. */
-export type PriorSds = Readonly<Partial<Record<string, number>>>;
+export type { PriorSds } from './model-types.js';
 
 export type SizeKey = keyof typeof PRIOR.size;
 /** The panel column behind each size input. */

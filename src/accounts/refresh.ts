@@ -25,6 +25,7 @@ import { inputSpace, logitsOf, sigmoid, storedEvidence, termMatrix, terms, terms
 import { matchesProfile, type Profile } from './profile.js';
 import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listOrder, NOT_IN_MARKET, scoreOrder, selectInMarketColumns } from './in-market.js';
 import type { AccountStatus } from './statuses.js';
+import type { PriorSds } from './model-types.js';
 
 /** Recent signals shown on an account row. */
 export const ROW_SIGNALS = 10;
@@ -56,9 +57,8 @@ async function snapshots(q: Kysely<Database>): Promise<Snapshots | undefined> {
   let s = cache.get(q);
   if (s?.generation !== generation) {
     const latest = gen[gen.length - 1].month;
+    // In store_id order (loadSnapshots'): a workspace's accounts are indexed so, and a tie on the score goes to the lower index.
     const stores = await loadSnapshots(q, latest);
-    // In store_id order: a workspace's accounts are indexed so, and a tie on the score goes to the lower index.
-    if (!stores.every((x, k) => k === 0 || stores[k - 1].store_id < x.store_id)) stores.sort((a, b) => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0));
     s = { generation, latest, stores };
     cache.set(q, s);
   }
@@ -128,7 +128,7 @@ export interface StoredModel {
   threshold: number;
   explore_share: number;
   /** The prior sd the labels set per group of inputs (prior.ts LEARNED_SD); absent before any label. */
-  prior_sd?: Readonly<Partial<Record<string, number>>>;
+  prior_sd?: PriorSds;
 }
 
 export interface RefreshOptions {

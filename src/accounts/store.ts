@@ -244,16 +244,16 @@ export async function statusHistory(q: Kysely<Database>, workspaceId: string, st
     .execute();
 }
 
+/** The account's status (undefined: the workspace has no such account). */
+export async function accountStatus(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<AccountStatus | undefined> {
+  const r = await q.selectFrom('accounts').select('status').where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).executeTakeFirst();
+  return r?.status;
+}
+
 /**
  * True when the workspace can see the store (it is one of its accounts). Every operation on a
  * store (deals, contacts, watches, statuses) answers 404 when this is false.
  */
-/** The account's status (undefined: the workspace has no such account). */
-export async function accountStatus(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<string | undefined> {
-  const r = await q.selectFrom('accounts').select('status').where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).executeTakeFirst();
-  return r === undefined ? undefined : String(r.status);
-}
-
 export async function accountVisible(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<boolean> {
   const row = await q
     .selectFrom('workspaces as w')
