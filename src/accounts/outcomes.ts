@@ -5,6 +5,7 @@
  * module.ts: a won or lost outcome ends the store's outreach.
  */
 import type { Kysely } from 'kysely';
+import { listeners } from '../core/listeners.js';
 import type { Database } from '../db/database.js';
 import { insertOutcome, type NewOutcome } from './outcomes-store.js';
 
@@ -18,16 +19,14 @@ export interface RecordedOutcome {
 
 export type OutcomeListener = (trx: Kysely<Database>, o: RecordedOutcome, now: Date) => Promise<void>;
 
-const listeners: OutcomeListener[] = [];
+const recorded = listeners<Parameters<OutcomeListener>>();
 
 /** Adds a listener told of every outcome recorded from now on (once per listener). */
-export function onOutcomeRecorded(l: OutcomeListener): void {
-  if (!listeners.includes(l)) listeners.push(l);
-}
+export const onOutcomeRecorded: (l: OutcomeListener) => void = recorded.add;
 
 /** Stores the outcome, then tells each listener, in the caller's transaction. */
 export async function recordOutcome(trx: Kysely<Database>, input: NewOutcome, cause: string, now: Date): ReturnType<typeof insertOutcome> {
   const row = await insertOutcome(trx, input);
-  for (const l of listeners) await l(trx, { workspaceId: row.workspace_id, storeId: row.store_id, action: row.action, cause }, now);
+  await recorded.tell(trx, { workspaceId: row.workspace_id, storeId: row.store_id, action: row.action, cause }, now);
   return row;
 }

@@ -7,7 +7,6 @@
  * opens the database loads no module's operations, and a new module's tables need no line here.
  */
 import { readdirSync } from 'node:fs';
-import { extname } from 'node:path';
 import type { Migration } from 'kysely';
 import type { Database, Db } from '../db/database.js';
 import { openSqlDatabase, type OpenDatabaseOptions } from '../db/index.js';
@@ -18,13 +17,14 @@ export { isPostgresUrl, type OpenDatabaseOptions } from '../db/index.js';
 
 export type { Database, Db } from '../db/database.js';
 
-const MIGRATION_FILE = /^(\d{4})-([a-z0-9-]+)\.(?:ts|js)$/;
+/** `NNNN-what-it-does.ts` under src/, `.js` under dist/. */
+const MIGRATION_FILE = new RegExp(`^(\\d{4})-([a-z0-9-]+)\\${OWN_EXTENSION}$`);
 
 /** Each folder's migrations, by the key each is recorded under. */
 async function findMigrations(): Promise<Migrations[]> {
   return Promise.all(
     foldersWith('migrations/').map(async ({ url: dir }) => {
-      const mine = readdirSync(dir).filter((f) => MIGRATION_FILE.test(f) && extname(f) === OWN_EXTENSION);
+      const mine = readdirSync(dir).filter((f) => MIGRATION_FILE.test(f));
       const loaded = await Promise.all(
         mine.map(async (f) => {
           const [, number, name] = MIGRATION_FILE.exec(f)!;

@@ -10,11 +10,10 @@ const SOURCE_ROOT = new URL('../', import.meta.url);
 /** `.ts` when read from src/ (the tests), `.js` from dist/. */
 export const OWN_EXTENSION = extname(new URL(import.meta.url).pathname);
 
-/** Each top-level folder of src/ holding `path` (a file, or a directory ending in `/`), with its URL, by folder name. */
+/** Each top-level folder of src/ holding `path` (a file, or a directory ending in `/`), with its URL (in no order: each caller orders what it finds). */
 export function foldersWith(path: string): { folder: string; url: URL }[] {
   return readdirSync(SOURCE_ROOT, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => ({ folder: e.name, url: new URL(`${e.name}/${path}`, SOURCE_ROOT) }))
-    .filter(({ url }) => existsSync(url))
-    .sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+    .filter(({ url }) => existsSync(url));
 }

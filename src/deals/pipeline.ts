@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { appendEvents } from '../webhooks/index.js';
 import { type Actor, type ChangeResult, type Deal, type DealFields, insertDeal, type StageMove, updateDealFields, writeDealStage } from './store.js';
+import { listeners } from '../core/listeners.js';
 
 /** Creates a deal (version 1) for a store the caller has checked is visible, and emits `deal.created`. */
 export async function createDeal(trx: Kysely<Database>, workspaceId: string, storeId: string, fields: DealFields, move: StageMove, who: Actor, now: Date): Promise<Deal> {
@@ -70,13 +71,11 @@ export interface RecordedStage {
 
 export type StageListener = (trx: Kysely<Database>, s: RecordedStage, now: Date) => Promise<void>;
 
-const stageListeners: StageListener[] = [];
+const stageListeners = listeners<Parameters<StageListener>>();
 
 /** Adds a listener told of every stage set from now on, in its transaction (once per listener). */
-export function onDealStage(l: StageListener): void {
-  if (!stageListeners.includes(l)) stageListeners.push(l);
-}
+export const onDealStage: (l: StageListener) => void = stageListeners.add;
 
-async function stageSet(trx: Kysely<Database>, workspaceId: string, deal: Deal, who: Actor, now: Date): Promise<void> {
-  for (const l of stageListeners) await l(trx, { workspaceId, deal, who }, now);
+function stageSet(trx: Kysely<Database>, workspaceId: string, deal: Deal, who: Actor, now: Date): Promise<void> {
+  return stageListeners.tell(trx, { workspaceId, deal, who }, now);
 }

@@ -11,7 +11,7 @@ import type { Database, Db } from '../db/database.js';
 import { revokeKeysCreatedBy } from '../api/keys-store.js';
 import { lockMember, MembershipRefused, refuseLastOwner } from './owners.js';
 import type { Role } from '../core/roles.js';
-import { deleteSessionsOf, withdrawInvites } from './store.js';
+import { deleteSessionsOf, removeMember, withdrawInvites } from './store.js';
 
 export interface Removal {
   workspace_id: string;
@@ -44,7 +44,7 @@ async function removeIn(trx: Kysely<Database>, { workspaceId, email, now }: { wo
   const member = await lockMember(trx, workspaceId, email);
   if (!member) throw new MembershipRefused(`${email} is not a member`);
   await refuseLastOwner(trx, member);
-  await trx.deleteFrom('members').where('workspace_id', '=', workspaceId).where('email', '=', email).execute();
+  await removeMember(trx, workspaceId, email);
   const revoked_keys = await revokeKeysCreatedBy(trx, workspaceId, email, now);
   const sessions_ended = await deleteSessionsOf(trx, email);
   const assistant_grants_revoked = await others.revokeAssistantGrants(trx, email, workspaceId);
