@@ -20,7 +20,7 @@ import { type Kysely, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { Db } from '../db/database.js';
 import { lockRows } from '../db/locks.js';
-import { runBulk } from '../db/prepared.js';
+import { analyze, runBulk } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import type { RankingDetailsTable } from './tables.js';
 
@@ -35,6 +35,8 @@ export const MAX_SUPERSEDED_ROWS = 2_000_000;
 const RANKING_CHUNK = 4_000;
 /** The pause between two parts of a ranking write. */
 const PART_GAP_MS = 1;
+/** A version of at least this many rows has PostgreSQL read its tables' statistics again once it is current (db/prepared.ts analyze). */
+const ANALYZE_ROWS = 1_000;
 /** A version still `writing` after this long was abandoned by its writer (a crash): it is deleted. */
 const ABANDONED_MS = 30 * 60 * 1000;
 
@@ -191,6 +193,7 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   });
   if (!made) await deleteVersion(run, workspaceId, version);
   await pruneRankings(run, workspaceId, w.now);
+  if (made && n >= ANALYZE_ROWS) await run((trx) => analyze(trx, ['rankings', 'ranking_positions', 'ranking_details', 'accounts']));
   return made;
 }
 
@@ -310,10 +313,12 @@ async function ensureAccounts(trx: Kysely<Database>, workspaceId: string, storeI
 async function carryDetails(trx: Kysely<Database>, workspaceId: string, from: number, gen: number): Promise<void> {
   const fromGen = await trx.selectFrom('ranking_versions').select('gen').where('workspace_id', '=', workspaceId).where('version', '=', from).executeTakeFirstOrThrow();
   if (fromGen.gen === gen) return;
+  // One scan of the old generation, each row skipped by the key's index where the new one has it
+  // (not an anti-join, whose plan depends on statistics the new rows do not have yet).
   await sql`insert into ranking_details (workspace_id, gen, store_id, domain, country, category, plan, evidence, signals)
     select o.workspace_id, ${gen}, o.store_id, o.domain, o.country, o.category, o.plan, o.evidence, o.signals from ranking_details o
     where o.workspace_id = ${workspaceId} and o.gen = ${fromGen.gen}
-      and not exists (select 1 from ranking_details n where n.workspace_id = o.workspace_id and n.gen = ${gen} and n.store_id = o.store_id)`.execute(trx);
+    on conflict do nothing`.execute(trx);
 }
 
 /**
