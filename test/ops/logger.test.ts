@@ -1,6 +1,6 @@
 /** The logger's second line of defence: credentials handed to a log call by mistake are censored. */
 import { Writable } from 'node:stream';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { createLogger, flushLog } from '../../src/ops/logger.js';
 
 it('censors credentials at the top level and under the objects a log call is handed', () => {
@@ -30,4 +30,21 @@ it('gathers the lines logged to a file descriptor and writes every one out on fl
     closeSync(fd);
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+it("stamps each line with the moment it was logged, to the millisecond, as an ISO time", () => {
+  let out = '';
+  const stream = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+  const log = createLogger({ stream, format: 'json', level: 'info' });
+  const moments = ['2026-11-29T02:45:04.007Z', '2026-11-29T02:45:04.070Z', '2026-11-29T02:45:04.700Z', '2026-11-29T02:45:05.000Z', '2026-12-31T23:59:59.999Z', '2027-01-01T00:00:00.001Z'];
+  vi.useFakeTimers();
+  try {
+    for (const m of moments) {
+      vi.setSystemTime(new Date(m));
+      log.info('tick');
+    }
+  } finally {
+    vi.useRealTimers();
+  }
+  expect(out.trim().split('\n').map((l) => (JSON.parse(l) as { time: string }).time)).toEqual(moments);
 });
