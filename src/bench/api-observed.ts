@@ -12,12 +12,13 @@
  * SQLite file would share its write lock and its checkpoints, whichever is being measured), with
  * the keys of every turn issued before the copies. After a turn each to warm up, they are
  * measured in turns (A B A B A B A B) so that a machine busier at one moment weighs on both
- * alike. The server's CPU per request is read from /proc (Linux), a figure the machine's other
- * work moves less than a rate.
+ * alike. Where the machine has two processors or more and `taskset`, each api process runs on
+ * processor 0 and the load generator beside it (load.ts pinning()). The server's CPU per request
+ * is read from /proc (Linux), a figure the machine's other work moves less than a rate.
  */
 import { readFileSync } from 'node:fs';
 import { cliProcesses, freePort } from './cli-processes.js';
-import { inTurns, type OpFigures, runLoad } from './load.js';
+import { inTurns, type OpFigures, pinning, runLoad } from './load.js';
 
 const TURNS = 4;
 
@@ -44,6 +45,8 @@ export interface ObservedPlan {
 
 export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures> {
   const processes = cliProcesses({ ...plan.env, DATABASE_URL: undefined });
+  const pin = pinning();
+  plan.log(pin ? `api: the api processes run on processor ${pin.server}, the load generator on ${pin.load} (taskset)` : 'api: nothing pinned (one processor, or no taskset): the processes share every processor');
   try {
     const keys: string[][] = [];
     for (let turn = 0; turn <= TURNS; turn++) keys.push(await plan.keys(plan.keysPerRun));
@@ -52,7 +55,7 @@ export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures
       await plan.copyDatabase(dbPath);
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
-      const { child } = await processes.start(['api', '--requests-only', '--port', String(port), '--host', '127.0.0.1', '--db', dbPath, '--runs', `${plan.dir}/runs`, '--out', `${plan.dir}/out`, ...args], `${base}/-/readiness`);
+      const { child } = await processes.start(['api', '--requests-only', '--port', String(port), '--host', '127.0.0.1', '--db', dbPath, '--runs', `${plan.dir}/runs`, '--out', `${plan.dir}/out`, ...args], `${base}/-/readiness`, pin?.server);
       return { base, pid: child.pid! };
     };
     const observed = await start('observed', ['--ops-port', '0', '--log-level', 'info', '--log-format', 'json']);
@@ -63,7 +66,7 @@ export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures
       for (const [name, server] of [['plain', plain], ['observed', observed]] as const) {
         plan.log(`api: SQLite: GET /accounts?limit=50 ${name === 'observed' ? 'with metrics and request logs' : 'without'} (${turn ? `turn ${turn} of ${TURNS}` : 'warming up'}), ${seconds} s …`);
         const cpu = cpuMicros(server.pid);
-        const f = await runLoad({ url: `${server.base}/api/v1/accounts?limit=50`, method: 'GET', connections: plan.connections, seconds, keys: keys[turn]!, uses: plan.uses });
+        const f = await runLoad({ url: `${server.base}/api/v1/accounts?limit=50`, method: 'GET', connections: plan.connections, seconds, keys: keys[turn]!, uses: plan.uses }, pin?.load);
         const used = cpuMicros(server.pid);
         f.cpuPerRequest = cpu !== undefined && used !== undefined ? (used - cpu) / Math.max(f.requests, 1) : undefined;
         if (turn > 0) turns[name].push(f);

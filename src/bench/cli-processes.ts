@@ -12,9 +12,10 @@ const BIN = fileURLToPath(new URL('../../bin/storelens.js', import.meta.url));
 export interface CliProcesses {
   /**
    * Starts `storelens <args>`. `ready`: a pattern its stderr matches once it is ready (the match
-   * is returned), or the URL of its readiness probe.
+   * is returned), or the URL of its readiness probe. `cpus`: the processors it may run on
+   * (taskset's list; load.ts pinning()).
    */
-  start(args: string[], ready: RegExp | string): Promise<{ child: ChildProcess; match?: RegExpMatchArray }>;
+  start(args: string[], ready: RegExp | string, cpus?: string): Promise<{ child: ChildProcess; match?: RegExpMatchArray }>;
   /** SIGTERM to every process still running, and their exits awaited. */
   stopAll(): Promise<void>;
 }
@@ -28,9 +29,11 @@ export function cliProcesses(env: Readonly<Record<string, string | undefined>>):
     await exited;
   };
   return {
-    start: (args, ready) =>
+    start: (args, ready, cpus) =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+        // taskset execs node in its own process, so the child's pid is the server's.
+        const [command, argv] = cpus === undefined ? [process.execPath, [BIN, ...args]] : ['taskset', ['-c', cpus, process.execPath, BIN, ...args]];
+        const child = spawn(command, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
         running.push(child);
         let err = '';
         let exited = false;

@@ -2,7 +2,8 @@
  * The benchmarks' HTTP load: a plan, the figures a run yields, and the run itself in a child
  * process (api-load.ts, autocannon), so the load never shares the servers' event loop.
  */
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** One measured operation. */
@@ -41,10 +42,15 @@ export interface LoadPlan {
 /** The load generator's entry module, beside this one (in dist/ as in src/). */
 const LOAD_CHILD = fileURLToPath(new URL('./api-load.js', import.meta.url));
 
-/** Runs one plan in a child process (src/bench/api-load.ts), which gets it over IPC. */
-export function runLoad(plan: LoadPlan): Promise<OpFigures> {
+/**
+ * Runs one plan in a child process (src/bench/api-load.ts), which gets it over IPC. `cpus`: the
+ * processors the child may run on (taskset's list, e.g. "1"; see pinning()).
+ */
+export function runLoad(plan: LoadPlan, cpus?: string): Promise<OpFigures> {
   return new Promise((resolve, reject) => {
     const child = fork(LOAD_CHILD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // Pinned before it is sent the plan: it generates no load until then.
+    if (cpus !== undefined && child.pid !== undefined) spawnSync('taskset', ['-a', '-p', '-c', cpus, String(child.pid)], { stdio: 'ignore' });
     let result: OpFigures | undefined;
     let cpu = process.cpuUsage();
     child.on('message', (m) => {
@@ -72,4 +78,18 @@ export function inTurns(parts: readonly OpFigures[]): OpFigures {
     budgetEnded: parts.some((p) => p.budgetEnded),
     cpuPerRequest: cpu,
   };
+}
+
+/**
+ * Processors for a server and for its load generator, when the machine has two or more and
+ * util-linux's `taskset` is there (else undefined: nothing pinned). A server and the load it is
+ * measured under that share every processor take turns on them as the scheduler pleases, and
+ * figures of two servers measured one after the other then differ by more than what tells them
+ * apart; pinned, each server has processor 0 to itself and the load and the benchmark run beside.
+ */
+export function pinning(): { server: string; load: string } | undefined {
+  if (availableParallelism() < 2) return undefined;
+  const probe = spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+  const last = availableParallelism() - 1;
+  return probe.status === 0 ? { server: '0', load: last === 1 ? '1' : `1-${last}` } : undefined;
 }
