@@ -5,7 +5,7 @@
  * (a write or autocommit of db/index.ts), else while holding the connection for that one
  * statement; on PostgreSQL it runs through kysely like any query.
  */
-import { CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, type Expression, type Kysely, type OperationNodeSource, type RawBuilder, type SqlBool, sql } from 'kysely';
 
 /** A prepared statement of the SQLite connection (better-sqlite3). */
 export interface SqliteStatement {
@@ -138,3 +138,18 @@ function sqliteBulk(prepare: SqlitePrepare, text: string, extra: readonly unknow
 }
 
 const isBulkRows = (rows: readonly (readonly unknown[])[] | BulkRows): rows is BulkRows => !Array.isArray(rows);
+
+/**
+ * One data-modifying statement (a kysely query builder or `sql` template) that a caller runs on
+ * its transaction, or sends with others as one statement of data-modifying CTEs on PostgreSQL
+ * (api/idempotency.ts): written so that it does its work only when a condition it is handed holds.
+ */
+export type Statement = OperationNodeSource;
+
+/** A condition a Statement adds to its WHERE: undefined runs it unconditionally. */
+export type When = Expression<SqlBool> | undefined;
+
+/** Runs statements in order on q (a transaction), unconditionally. */
+export async function runStatements(q: Kysely<any>, statements: readonly Statement[]): Promise<void> {
+  for (const s of statements) await prepared(q, sql`${s}`);
+}
