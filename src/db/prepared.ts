@@ -36,7 +36,27 @@ export async function prepared<R>(q: Kysely<any>, query: RawBuilder<R>): Promise
   if (onHeld) return runOn(onHeld, query.compile(q));
   const root = roots.get(q);
   if (root) return q.connection().execute(async () => runOn(root, query.compile(q)));
-  return (await query.execute(q)).rows;
+  const c = query.compile(q);
+  nameStatement(c.sql);
+  return (await q.executeQuery(c)).rows;
+}
+
+/** Most statement texts PostgreSQL is asked to keep prepared; texts past them are sent as they come. */
+const PG_NAMED_STATEMENTS = 200;
+/** The statement texts run through prepared() on PostgreSQL → the name each connection prepares it under. */
+const names = new Map<string, string>();
+
+function nameStatement(text: string): void {
+  if (names.size < PG_NAMED_STATEMENTS && !names.has(text)) names.set(text, `storelens_${names.size + 1}`);
+}
+
+/**
+ * db/index.ts only: the name a PostgreSQL connection prepares `text` under, if it is a hot
+ * statement's (run through prepared()). Each connection parses and plans it once, at its first
+ * run there, and afterwards sends only its parameters.
+ */
+export function statementName(text: string): string | undefined {
+  return names.get(text);
 }
 
 function runOn<R>(prepare: SqlitePrepare, c: CompiledQuery<R>): R[] {
