@@ -3,7 +3,8 @@
  * on SQLite and PostgreSQL), and run through prepared(). On SQLite the compiled text is prepared
  * once per connection and run synchronously: directly on a connection the caller already holds
  * (a write or autocommit of db/index.ts), else while holding the connection for that one
- * statement; on PostgreSQL it runs through kysely like any query.
+ * statement; on PostgreSQL it runs through kysely as a named statement, which each connection
+ * has the server parse and plan once (statementName, db/index.ts).
  */
 import { CompiledQuery, type Expression, type Kysely, type OperationNodeSource, type RawBuilder, type SqlBool, sql } from 'kysely';
 
@@ -169,7 +170,7 @@ export type Statement = OperationNodeSource;
 /** A condition a Statement adds to its WHERE: undefined runs it unconditionally. */
 export type When = Expression<SqlBool> | undefined;
 
-/** Runs statements in order on q (a transaction), unconditionally. */
+/** Runs statements in order on q (a transaction), each as a hot statement (prepared()). */
 export async function runStatements(q: Kysely<any>, statements: readonly Statement[]): Promise<void> {
   for (const s of statements) await prepared(q, sql`${s}`);
 }
