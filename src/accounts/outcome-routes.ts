@@ -1,7 +1,7 @@
 /** Outcomes: operator decisions written back; each one becomes a learning label. */
 import { z } from 'zod';
 import { newId } from '../db/ids.js';
-import { recordOutcome } from './outcomes.js';
+import { outcomeWrites } from './outcomes.js';
 import { DEAL_STAGES, LOST_REASONS } from '../core/deal-stages.js';
 import { defineRoute } from '../api/route-def.js';
 
@@ -60,29 +60,27 @@ export const outcomeRoutes = [
     triggers: ['refresh'],
     response: RecordedOutcome,
     problems: [400, 409],
-    async handler({ tx, workspace, key, body, now }) {
+    // The answer is made here (id, time), so the outcome's insert, the stop of the store's outreach
+    // on a won or lost outcome (outreach/module.ts) and the answer kept for replays are written
+    // together: one statement on PostgreSQL.
+    async plan({ db, workspace, key, body, now }) {
       const id = newId('out');
-      // A won or lost outcome ends the store's outreach, in the same transaction (outreach/module.ts).
-      const row = await recordOutcome(
-        tx,
-        {
-          id,
-          workspace_id: workspace.id,
-          api_key_id: key.id,
-          store_id: body.store_id,
-          action: body.action,
-          value: body.value ?? null,
-          occurred_at: body.occurred_at ?? null,
-          note: body.note ?? null,
-          lost_reason: body.lost_reason ?? null,
-          lost_reason_other: body.lost_reason_other ?? null,
-          recorded_at: now.toISOString(),
-        },
-        `outcome ${id} ${body.action}`,
-        now,
-      );
-      const { workspace_id: _w, api_key_id: _k, deal_id: _d, ...rest } = row;
-      return { status: 200, body: { object: 'outcome' as const, ...rest } };
+      const outcome = {
+        id,
+        store_id: body.store_id,
+        action: body.action,
+        value: body.value ?? null,
+        occurred_at: body.occurred_at ?? null,
+        note: body.note ?? null,
+        lost_reason: body.lost_reason ?? null,
+        lost_reason_other: body.lost_reason_other ?? null,
+        recorded_at: now.toISOString(),
+      };
+      const row = { ...outcome, workspace_id: workspace.id, api_key_id: key.id };
+      return {
+        result: { status: 200, body: { object: 'outcome' as const, ...outcome } },
+        writes: (when) => outcomeWrites(db.kysely, row, `outcome ${id} ${body.action}`, now, when),
+      };
     },
   }),
 ];

@@ -1,6 +1,6 @@
 /** Recorded outcomes: the learning labels of a workspace. */
 import { type Kysely, sql } from 'kysely';
-import { prepared } from '../db/prepared.js';
+import { runStatements, type Statement, type When } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import type { OutcomeRow } from './tables.js';
 
@@ -11,16 +11,14 @@ type RankedAt = 'ranked_score' | 'ranked_logit' | 'ranked_model_version' | 'rank
 export type NewOutcome = Omit<OutcomeRow, 'deal_id' | RankedAt> & { deal_id?: string | null };
 
 /**
- * Hot path (every record_outcome; a deal's stage move too, naming its deal). The outcome keeps
- * the store's row in the ranking current in the caller's transaction — what the model predicted
- * before it saw this outcome (the model insights' backtest reads it).
+ * Hot path (every record_outcome; a deal's stage move too, naming its deal), one statement that
+ * inserts the outcome `when` that holds. The outcome keeps the store's row in the ranking current
+ * when it commits — what the model predicted before it saw this outcome (the model insights'
+ * backtest reads it) — joined in.
  */
-export async function insertOutcome(trx: Kysely<Database>, input: NewOutcome): Promise<Omit<OutcomeRow, RankedAt>> {
+export function outcomeInsert(input: NewOutcome, when: When): Statement {
   const row = { ...input, deal_id: input.deal_id ?? null };
-  // One statement (one round trip): the store's row in the current ranking, when it has one, joined in.
-  await prepared(
-    trx,
-    sql`insert into outcomes (id, workspace_id, api_key_id, store_id, action, value, occurred_at, note, lost_reason, lost_reason_other, recorded_at, deal_id,
+  return sql`insert into outcomes (id, workspace_id, api_key_id, store_id, action, value, occurred_at, note, lost_reason, lost_reason_other, recorded_at, deal_id,
         ranked_score, ranked_logit, ranked_model_version, ranked_version)
       select ${row.id}, w.id, ${row.api_key_id}, ${row.store_id}, ${row.action}, ${row.value}, ${row.occurred_at},
         ${row.note}, ${row.lost_reason}, ${row.lost_reason_other}, ${row.recorded_at}, ${row.deal_id},
@@ -28,9 +26,13 @@ export async function insertOutcome(trx: Kysely<Database>, input: NewOutcome): P
       from workspaces w
       left join ranking_positions p on p.workspace_id = w.id and p.version = w.ranking_version and p.store_id = ${row.store_id}
       left join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = p.pos
-      where w.id = ${row.workspace_id}`,
-  );
-  return row;
+      where w.id = ${row.workspace_id}${when === undefined ? sql`` : sql` and ${when}`}`;
+}
+
+/** Inserts the outcome in the caller's transaction (outcomeInsert, run). */
+export async function insertOutcome(trx: Kysely<Database>, input: NewOutcome): Promise<Omit<OutcomeRow, RankedAt>> {
+  await runStatements(trx, [outcomeInsert(input, undefined)]);
+  return { ...input, deal_id: input.deal_id ?? null };
 }
 
 export async function listOutcomes(q: Kysely<Database>, workspaceId: string): Promise<OutcomeRow[]> {

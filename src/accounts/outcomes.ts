@@ -1,13 +1,15 @@
 /**
  * Recording an outcome, the rule every module that records one goes through (record_outcome, a
- * deal's stage move): the label is stored, then each module that acts on a store's outcomes is
- * told, in the same transaction. The outreach module registers one such listener from its
- * module.ts: a won or lost outcome ends the store's outreach.
+ * deal's stage move): the label is stored, and each module that acts on a store's outcomes
+ * answers the write it makes of it, in the same transaction or the same statement. The outreach
+ * module registers one such listener from its module.ts: a won or lost outcome ends the store's
+ * outreach.
  */
 import type { Kysely } from 'kysely';
 import { listeners } from '../core/listeners.js';
 import type { Database } from '../db/database.js';
-import { insertOutcome, type NewOutcome } from './outcomes-store.js';
+import { runStatements, type Statement, type When } from '../db/prepared.js';
+import { type NewOutcome, outcomeInsert } from './outcomes-store.js';
 
 /** A recorded outcome as a listener sees it; `cause` names it for the listener's records (`outcome out_… won`, `deal deal_… lost`). */
 export interface RecordedOutcome {
@@ -17,16 +19,25 @@ export interface RecordedOutcome {
   cause: string;
 }
 
-export type OutcomeListener = (trx: Kysely<Database>, o: RecordedOutcome, now: Date) => Promise<void>;
+/**
+ * A module's part of recording an outcome: the one statement it writes (built on `q`, doing its
+ * work only `when` holds), or none. It reads nothing the outcome's insert writes: on PostgreSQL
+ * record_outcome sends them all as one statement, which sees the database as it was before it.
+ */
+export type OutcomeListener = (q: Kysely<Database>, o: RecordedOutcome, now: Date, when: When) => Statement | undefined;
 
-const recorded = listeners<Parameters<OutcomeListener>>();
+const recorded = listeners<Parameters<OutcomeListener>, ReturnType<OutcomeListener>>();
 
-/** Adds a listener told of every outcome recorded from now on (once per listener). */
+/** Adds a listener asked of every outcome recorded from now on (once per listener). */
 export const onOutcomeRecorded: (l: OutcomeListener) => void = recorded.add;
 
-/** Stores the outcome, then tells each listener, in the caller's transaction. */
-export async function recordOutcome(trx: Kysely<Database>, input: NewOutcome, cause: string, now: Date): ReturnType<typeof insertOutcome> {
-  const row = await insertOutcome(trx, input);
-  await recorded.tell(trx, { workspaceId: row.workspace_id, storeId: row.store_id, action: row.action, cause }, now);
-  return row;
+/** The statements that record the outcome: its insert, then each listener's, all doing their work only `when` holds. */
+export function outcomeWrites(q: Kysely<Database>, input: NewOutcome, cause: string, now: Date, when: When): Statement[] {
+  const o: RecordedOutcome = { workspaceId: input.workspace_id, storeId: input.store_id, action: input.action, cause };
+  return [outcomeInsert(input, when), ...recorded.ask(q, o, now, when).filter((s) => s !== undefined)];
+}
+
+/** Records the outcome in the caller's transaction. */
+export async function recordOutcome(trx: Kysely<Database>, input: NewOutcome, cause: string, now: Date): Promise<void> {
+  await runStatements(trx, outcomeWrites(trx, input, cause, now, undefined));
 }

@@ -20,7 +20,7 @@ import { BODY_LIMIT } from './body.js';
 import type { KeyLookup } from './key-cache.js';
 import type { Capability, CapabilityLookup } from './capabilities.js';
 import { toProblem } from './error-handler.js';
-import { fingerprint, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
+import { fingerprint, type IdempotentResult, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
 import { ApiProblem, type ApiProblemKind, isApiProblem } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
 import { checkResult, ResponseMismatch } from './response-check.js';
@@ -186,10 +186,11 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     if (route.headers) validate(route.headers, req.headers, 'invalid-parameters');
     const input = route.body ? jsonBody(req.rawBody) : undefined;
     const body = validate(route.body, input, 'invalid-body');
-    const handler = route.handler;
-    if (!handler) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
+    const { handler, plan } = route;
+    if (!handler && !(plan && idemKey !== undefined)) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
     const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret, outbound };
     if (idemKey === undefined) {
+      if (!handler) throw new Error(`${route.operationId}: a read has a handler, not a plan`);
       let settle: (entry: CachedRead | undefined) => void = () => {};
       const leads = flightKey !== undefined && !inflight.has(flightKey);
       if (leads) inflight.set(flightKey, new Promise((resolve) => (settle = resolve)));
@@ -212,9 +213,18 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
       }
     }
     const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input);
-    const prepared = route.prepare ? await route.prepare(ctx) : undefined;
-    // A mismatch throws inside the transaction: the write rolls back and nothing is stored for replay.
-    const result = await idempotency.run(auth.workspace.id, idemKey, fp, async (tx) => checked(route, await handler({ ...ctx, tx, prepared })));
+    let result: IdempotentResult;
+    if (plan) {
+      // A mismatch throws before anything is written, and nothing is stored for replay.
+      result = await idempotency.runPlanned(auth.workspace.id, idemKey, fp, async () => {
+        const p = await plan(ctx);
+        return { ...p, result: checked(route, p.result) };
+      });
+    } else {
+      const prepared = route.prepare ? await route.prepare(ctx) : undefined;
+      // A mismatch throws inside the transaction: the write rolls back and nothing is stored for replay.
+      result = await idempotency.run(auth.workspace.id, idemKey, fp, async (tx) => checked(route, await handler!({ ...ctx, tx, prepared })));
+    }
     if (!result.replayed && result.status < 300) opts.onWrite?.(route.triggers ?? NO_TRIGGERS, auth.workspace.id);
     const headers = result.replayed ? (result.headers ? { ...result.headers, ...REPLAYED } : REPLAYED) : (result.headers ?? NO_HEADERS);
     return { status: result.status, headers, body: JSON.stringify(result.body), problem: result.problem };

@@ -6,10 +6,11 @@
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
-import { type Claim, claimIdempotencyKey, completeIdempotencyKey, pruneIdempotencyKeys } from './idempotency-store.js';
+import { type Claim, claimIdempotencyKey, claimIdempotencyKeyWith, completeIdempotencyKey, pruneIdempotencyKeys } from './idempotency-store.js';
+import { runStatements } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import { ApiProblem, isApiProblem } from './problems.js';
-import type { OperationResult } from './route-def.js';
+import type { OperationResult, WritePlan } from './route-def.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_MAX = 255;
@@ -65,17 +66,37 @@ export interface IdempotencyRunner {
    * like a success, so a replay answers the same problem.
    */
   run(workspaceId: string, key: string, fp: string, mutate: (trx: Kysely<Database>) => Promise<OperationResult>): Promise<IdempotentResult>;
+  /**
+   * The same for a planned write (RouteDef.plan): plan runs before the key is claimed, and its
+   * writes are made only by the request that claims it, with its answer stored in the claim.
+   */
+  runPlanned(workspaceId: string, key: string, fp: string, plan: () => Promise<WritePlan>): Promise<IdempotentResult>;
 }
 
 export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
   let nextPrune = 0;
+  /** The time of this request, pruning the records past their time once an hour. */
+  const started = async (): Promise<number> => {
+    const nowMs = now().getTime();
+    if (nowMs >= nextPrune) {
+      nextPrune = nowMs + 60 * 60 * 1000;
+      await pruneIdempotencyKeys(db.kysely, nowMs - IDEMPOTENCY_TTL_MS);
+    }
+    return nowMs;
+  };
+  /** A handler's problem as the key's answer (its writes, if any, were rolled back or never made). */
+  const refuse = (workspaceId: string, key: string, fp: string, nowMs: number, p: ApiProblem): Promise<IdempotentResult> => {
+    const stored: Stored = { body: p.body(), problem: true, headers: Object.keys(p.headers).length ? p.headers : undefined };
+    return db.write(async (trx) => {
+      const held = heldBy(await claimIdempotencyKey(trx, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS), fp);
+      if (held) return held;
+      await completeIdempotencyKey(trx, workspaceId, key, p.status, JSON.stringify(stored));
+      return { status: p.status, ...stored, replayed: false };
+    });
+  };
   return {
     async run(workspaceId, key, fp, mutate) {
-      const nowMs = now().getTime();
-      if (nowMs >= nextPrune) {
-        nextPrune = nowMs + 60 * 60 * 1000;
-        await pruneIdempotencyKeys(db.kysely, nowMs - IDEMPOTENCY_TTL_MS);
-      }
+      const nowMs = await started();
       let refused: ApiProblem | undefined;
       try {
         return await db.write(async (trx) => {
@@ -95,15 +116,30 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
       } catch (e) {
         if (refused === undefined || e !== refused) throw e;
         // The handler's writes and the claim were rolled back: record the problem as the key's result.
-        const p = refused;
-        const stored: Stored = { body: p.body(), problem: true, headers: Object.keys(p.headers).length ? p.headers : undefined };
-        return db.write(async (trx) => {
-          const held = heldBy(await claimIdempotencyKey(trx, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS), fp);
-          if (held) return held;
-          await completeIdempotencyKey(trx, workspaceId, key, p.status, JSON.stringify(stored));
-          return { status: p.status, ...stored, replayed: false };
-        });
+        return refuse(workspaceId, key, fp, nowMs, refused);
       }
+    },
+    async runPlanned(workspaceId, key, fp, plan) {
+      const nowMs = await started();
+      let planned: WritePlan;
+      try {
+        planned = await plan();
+      } catch (e) {
+        if (isApiProblem(e) && e.status < 500) return refuse(workspaceId, key, fp, nowMs, e);
+        throw e;
+      }
+      const { result, writes } = planned;
+      const answer = { status: result.status, response: JSON.stringify({ body: result.replayBody ?? result.body, headers: result.headers } satisfies Stored) };
+      const made: IdempotentResult = { status: result.status, body: result.body, headers: result.headers, replayed: false };
+      if (db.dialect === 'postgres') {
+        return heldBy(await claimIdempotencyKeyWith(db.kysely, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS, answer, writes), fp) ?? made;
+      }
+      return db.write(async (trx) => {
+        const held = heldBy(await claimIdempotencyKey(trx, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS, answer), fp);
+        if (held) return held;
+        await runStatements(trx, writes(undefined));
+        return made;
+      });
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Db } from '../db/database.js';
 import type { OutboundRuntime } from '../outbound/runtime.js';
 import type { ApiKeyInfo } from './keys-store.js';
 import type { Database } from '../db/database.js';
+import type { Statement, When } from '../db/prepared.js';
 import type { Workspace } from '../workspaces/tables.js';
 import type { TaskName } from './tasks.js';
 import type { Availability } from './capabilities.js';
@@ -121,6 +122,21 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined, R extends
    * replay never calls the handler (a throw here would answer a replay too).
    */
   prepare?: (ctx: Omit<HandlerContext<Out<P>, Out<Q>, Out<B>>, 'tx' | 'prepared'>) => Promise<unknown>;
+  /**
+   * In place of handler, for a mutating operation whose answer is made before it writes (its ids
+   * and timestamps made by the process): the answer, and the statements that make it true. The
+   * executor runs them with the Idempotency-Key's claim (idempotency.ts): on PostgreSQL the
+   * claim, the answer kept for replays and the writes are one statement sent outside any
+   * transaction (one round trip, one commit); on SQLite they run in order in the claim's
+   * transaction. A throw is a handler's: a problem is stored for replays.
+   */
+  plan?: (ctx: Omit<HandlerContext<Out<P>, Out<Q>, Out<B>>, 'tx' | 'prepared'>) => Promise<WritePlan<z.output<R>>>;
+}
+
+/** What a route's plan answers: a JSON answer, and its writes, built on ctx.db.kysely, each doing its work only `when` holds and reading none of the others' effects. */
+export interface WritePlan<Body = unknown> {
+  result: ResultBase & { body: Body; replayBody?: Body };
+  writes: (when: When) => Statement[];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

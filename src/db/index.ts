@@ -16,7 +16,7 @@ import { Socket } from 'node:net';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest, type Migrations } from './migrate.js';
-import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare } from './prepared.js';
+import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare, statementName } from './prepared.js';
 import { DB_PATH } from '../core/defaults.js';
 
 /**
@@ -297,10 +297,19 @@ function coalescingSocket(): Socket {
 
 async function openPostgres(url: string, max: number): Promise<Opened> {
   const pg = await import('pg');
-  const { Pool, types } = pg.default;
+  const { Pool, Client, types } = pg.default;
+  // A hot statement (prepared.ts) goes as a named one: parsed and planned once per connection.
+  class NamingClient extends Client {
+    override query(...args: unknown[]): any {
+      const [text, values, callback] = args;
+      const name = typeof text === 'string' && Array.isArray(values) && callback === undefined ? statementName(text) : undefined;
+      return name ? super.query({ name, text: text as string, values: values as unknown[] }) : (super.query as (...a: unknown[]) => unknown)(...args);
+    }
+  }
   const pool = new Pool({
     connectionString: url,
     max,
+    Client: NamingClient,
     stream: coalescingSocket,
     // int8 (COUNT(*), bigint columns) arrives as a string: every value we store fits a double.
     types: {

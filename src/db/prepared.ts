@@ -3,9 +3,10 @@
  * on SQLite and PostgreSQL), and run through prepared(). On SQLite the compiled text is prepared
  * once per connection and run synchronously: directly on a connection the caller already holds
  * (a write or autocommit of db/index.ts), else while holding the connection for that one
- * statement; on PostgreSQL it runs through kysely like any query.
+ * statement; on PostgreSQL it runs through kysely as a named statement, which each connection
+ * has the server parse and plan once (statementName, db/index.ts).
  */
-import { CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, type Expression, type Kysely, type OperationNodeSource, type RawBuilder, type SqlBool, sql } from 'kysely';
 
 /** A prepared statement of the SQLite connection (better-sqlite3). */
 export interface SqliteStatement {
@@ -36,7 +37,27 @@ export async function prepared<R>(q: Kysely<any>, query: RawBuilder<R>): Promise
   if (onHeld) return runOn(onHeld, query.compile(q));
   const root = roots.get(q);
   if (root) return q.connection().execute(async () => runOn(root, query.compile(q)));
-  return (await query.execute(q)).rows;
+  const c = query.compile(q);
+  nameStatement(c.sql);
+  return (await q.executeQuery(c)).rows;
+}
+
+/** Most statement texts PostgreSQL is asked to keep prepared; texts past them are sent as they come. */
+const PG_NAMED_STATEMENTS = 200;
+/** The statement texts run through prepared() on PostgreSQL → the name each connection prepares it under. */
+const names = new Map<string, string>();
+
+function nameStatement(text: string): void {
+  if (names.size < PG_NAMED_STATEMENTS && !names.has(text)) names.set(text, `storelens_${names.size + 1}`);
+}
+
+/**
+ * db/index.ts only: the name a PostgreSQL connection prepares `text` under, if it is a hot
+ * statement's (run through prepared()). Each connection parses and plans it once, at its first
+ * run there, and afterwards sends only its parameters.
+ */
+export function statementName(text: string): string | undefined {
+  return names.get(text);
 }
 
 function runOn<R>(prepare: SqlitePrepare, c: CompiledQuery<R>): R[] {
@@ -150,3 +171,18 @@ function sqliteBulk(prepare: SqlitePrepare, text: string, extra: readonly unknow
 }
 
 const isBulkRows = (rows: readonly (readonly unknown[])[] | BulkRows): rows is BulkRows => !Array.isArray(rows);
+
+/**
+ * One data-modifying statement (a kysely query builder or `sql` template) that a caller runs on
+ * its transaction, or sends with others as one statement of data-modifying CTEs on PostgreSQL
+ * (api/idempotency.ts): written so that it does its work only when a condition it is handed holds.
+ */
+export type Statement = OperationNodeSource;
+
+/** A condition a Statement adds to its WHERE: undefined runs it unconditionally. */
+export type When = Expression<SqlBool> | undefined;
+
+/** Runs statements in order on q (a transaction), each as a hot statement (prepared()). */
+export async function runStatements(q: Kysely<any>, statements: readonly Statement[]): Promise<void> {
+  for (const s of statements) await prepared(q, sql`${s}`);
+}

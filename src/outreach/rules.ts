@@ -17,6 +17,5 @@ export const enrollmentApproval: ApprovalHandler = {
 };
 
 /** A won or lost outcome of a store (recorded, or a deal's stage) ends the store's outreach. */
-export const stopOnClosedOutcome: OutcomeListener = async (trx, o, now) => {
-  if (o.action === 'won' || o.action === 'lost') await stopStoreEnrollments(trx, o.workspaceId, o.storeId, o.cause, now);
-};
+export const stopOnClosedOutcome: OutcomeListener = (q, o, now, when) =>
+  o.action === 'won' || o.action === 'lost' ? stopStoreEnrollments(q, o.workspaceId, o.storeId, o.cause, now, when) : undefined;

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import type { OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from './tables.js';
 import { beforeSeq, newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
+import type { When } from '../db/prepared.js';
 
 export type CadenceRow = Selectable<OutreachCadencesTable>;
 export type EnrollmentRow = Selectable<OutreachEnrollmentsTable>;
@@ -116,16 +117,15 @@ export async function stopEnrollment(trx: Kysely<Database>, id: string, reason: 
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Stops every running enrollment of a store (a won or lost outcome or deal); resolves to how many. */
-export async function stopStoreEnrollments(trx: Kysely<Database>, workspaceId: string, storeId: string, reason: string, now: Date): Promise<number> {
-  const r = await trx
+/** Stops every running enrollment of a store (a won or lost outcome or deal) `when` that holds: a statement, which a recorded outcome's listener answers. */
+export function stopStoreEnrollments(q: Kysely<Database>, workspaceId: string, storeId: string, reason: string, now: Date, when: When) {
+  return q
     .updateTable('outreach_enrollments')
     .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
     .where('workspace_id', '=', workspaceId)
     .where('store_id', '=', storeId)
     .where('status', 'in', RUNNING)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+    .$if(when !== undefined, (qb) => qb.where(when!));
 }
 
 /** Active enrollments with a step due at nowMs, oldest due first. */
