@@ -120,8 +120,12 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
 /** The plain app over `db`, its keys, and the measurement of reads and writes with their profiles. */
 async function databaseBench(db: Db, database: DatabaseFigures['database'], o: { log: (line: string) => void; seconds: number; connections: number; keys: ApiBenchResult['keys'] }) {
   const { buildApiApp } = await import('../compose/api-app.js');
+  const { keyCache } = await import('../api/key-cache.js');
   const { issue } = await seedBenchWorkspace(db, new Date());
-  const app = await buildApiApp({ db });
+  // As `storelens api` serves: on PostgreSQL a call's key is remembered between calls (compose/serving.ts).
+  const keys = db.dialect === 'postgres' ? keyCache(db) : undefined;
+  await keys?.ready();
+  const app = await buildApiApp({ db, findKey: keys?.find });
   const phases = timePhases(app);
   const base = await listen(app);
   const { log, seconds, connections } = o;
@@ -143,7 +147,10 @@ async function databaseBench(db: Db, database: DatabaseFigures['database'], o: {
       log(`api: ${database}: issuing ${n} ${kind} keys …`);
       return issue(n, kind);
     },
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      await keys?.close();
+    },
     measure: async (): Promise<DatabaseFigures> => {
       const keys = (n: number, kind: 'read' | 'write') => {
         log(`api: ${database}: issuing ${n} ${kind} keys …`);
