@@ -3,6 +3,7 @@
  * src/bench/publish.ts from dist/: the options come as the first IPC message, the answer goes
  * back as `{seconds, maxRssBytes, summary}` and the process exits.
  */
+import { phaseClock, type Phase } from '../publish/phases.js';
 import { publish, type PublishOptions } from '../publish/pipeline.js';
 
 export type ChildOptions = Omit<PublishOptions, 'now' | 'onProgress' | 'onWarning' | 'onAudit'>;
@@ -14,6 +15,8 @@ export interface PublishRun {
   cpuSeconds: number;
   maxRssBytes: number;
   phases: Record<string, number>;
+  /** CPU seconds of the process in each phase (every thread): where the time goes, whatever else the machine runs */
+  cpuPhases: Record<string, number>;
   months: string[];
 }
 
@@ -22,17 +25,29 @@ export interface ChildResult {
   cpuSeconds: number;
   /** peak resident memory of the whole process, DuckDB's native memory included */
   maxRssBytes: number;
+  /** CPU seconds in each phase */
+  cpuPhases: Partial<Record<Phase, number>>;
   summary: Awaited<ReturnType<typeof publish>>;
+}
+
+/** The process's CPU time (every thread's, user and system) in milliseconds. */
+function cpuMilliseconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 process.once('message', (options: ChildOptions) => {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  publish({ ...options, now: () => new Date() }).then(
+  const cpuClock = phaseClock(cpuMilliseconds);
+  publish({ ...options, now: () => new Date(), onPhase: (p) => cpuClock.enter(p) }).then(
     (summary) => {
+      cpuClock.stop();
       // resourceUsage().maxRSS is in kilobytes (getrusage).
       const cpu = process.cpuUsage(cpu0);
-      const result: ChildResult = { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, maxRssBytes: process.resourceUsage().maxRSS * 1024, summary };
+      const result: ChildResult = {
+        seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuPhases: cpuClock.totals(), summary,
+      };
       process.send!(result, () => process.disconnect());
     },
     (e: unknown) => {

@@ -77,10 +77,14 @@ export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
     };
     written.push(path);
   };
-  /** A page naming the release the live one names when that leaves it unchanged, else naming this release. */
-  const addPage = (path: string, render: (release: string | undefined) => string, contentType: string) => {
+  /**
+   * A page naming the release the live one names when that leaves it unchanged, else naming this
+   * release. A page of a month the live publication does not have (`newMonth`) differs from the
+   * live page whatever release it names (each page names its month), so it is rendered once.
+   */
+  const addPage = (path: string, render: (release: string | undefined) => string, contentType: string, newMonth: boolean) => {
     const before = oldFiles[path];
-    if (before) {
+    if (before && !newMonth) {
       const kept = render(before.release);
       if (before.etag === bytesEtag(kept) && before.bytes === Buffer.byteLength(kept)) return add(path, kept, contentType, before.etag);
     }
@@ -102,8 +106,10 @@ export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
     add(manifestKey({ kind: 'csv', slug }), renderCsv(series), CONTENT_TYPES.csv);
     const history = months.map((m) => byMonth.get(m)!.doc);
     const page = pageModel(latest.doc, history, a.baseUrl);
-    addPage(manifestKey({ kind: 'markdown', slug }), (release) => renderMarkdown({ ...page, release }), CONTENT_TYPES.md);
-    addPage(manifestKey({ kind: 'html', slug }), (release) => renderHtml({ ...page, release }), CONTENT_TYPES.html);
+    // The live publication holds every month it published as a month document.
+    const newMonth = oldFiles[manifestKey({ kind: 'month-json', slug, month: latest.doc.month })] === undefined;
+    addPage(manifestKey({ kind: 'markdown', slug }), (release) => renderMarkdown({ ...page, release }), CONTENT_TYPES.md, newMonth);
+    addPage(manifestKey({ kind: 'html', slug }), (release) => renderHtml({ ...page, release }), CONTENT_TYPES.html, newMonth);
   }
   add(manifestKey({ kind: 'feed' }), renderFeed({ baseUrl: a.baseUrl, items: a.feed, pageTitles: Object.fromEntries(PAGES.map((p) => [p.slug, p.title])) }), CONTENT_TYPES.xml);
 

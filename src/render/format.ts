@@ -99,6 +99,19 @@ const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code'
  */
 export function countryName(code: string): string {
   if (!/^[A-Za-z]{2}$/.test(code)) return code;
+  let name = COUNTRY_NAMES.get(code);
+  if (name === undefined) COUNTRY_NAMES.set(code, (name = lookUpCountry(code)));
+  return name;
+}
+
+/**
+ * The names already looked up, by two-letter code (at most 52² of them): a page names each
+ * country in every one of its tables, and the runtime's lookup is slow (profiled, a third of a
+ * second of the pages one added month writes).
+ */
+const COUNTRY_NAMES = new Map<string, string>();
+
+function lookUpCountry(code: string): string {
   try {
     const name = REGIONS.of(code.toUpperCase());
     return name === undefined || name.toUpperCase() === code.toUpperCase() || name === 'Unknown Region' ? code : name;
