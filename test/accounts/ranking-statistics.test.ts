@@ -1,0 +1,48 @@
+/**
+ * PostgreSQL plans a ranking's reads from its tables' statistics: a ranking of 1,000 rows or more
+ * has them read once it is current (db/prepared.ts analyze), so the next reads are not planned
+ * for a handful of rows (a one-account import into 9,001 accounts took 23 s that way). A smaller
+ * one leaves it to autovacuum.
+ */
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { importAccounts } from '../../src/accounts/store.js';
+import { workspace } from '../helpers/api.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+
+const pg = dialects.find((d) => d.name === 'PostgreSQL')!;
+const TABLES = ['accounts', 'ranking_details', 'ranking_positions', 'rankings'];
+
+describe.skipIf(pg.skip)(`the statistics of a ranking on ${pg.label}`, () => {
+  let t: TestDb | undefined;
+  afterEach(async () => {
+    await t?.cleanup();
+    t = undefined;
+  });
+
+  /** Rows PostgreSQL's statistics count in each ranking table of the test's schema (-1: never analysed). */
+  const counted = async (db: TestDb['db']) => {
+    const rows = await sql<{ relname: string; reltuples: number }>`select relname, reltuples::float8 as reltuples from pg_class
+      where relnamespace = current_schema()::regnamespace and relkind = 'r' and relname in (${sql.join(TABLES)}) order by relname`.execute(db.kysely);
+    return Object.fromEntries(rows.rows.map((r) => [r.relname, Number(r.reltuples)]));
+  };
+  /** A fresh schema whose ranking tables autovacuum leaves alone, so that what the statistics hold is what the import did. */
+  const fresh = async () => {
+    t = await freshDb('PostgreSQL');
+    for (const table of TABLES) await sql`alter table ${sql.id(table)} set (autovacuum_enabled = false)`.execute(t.db.kysely);
+    return t.db;
+  };
+  const accounts = (n: number) => Array.from({ length: n }, (_, i) => ({ store_id: `store-${String(i).padStart(5, '0')}`, score: (i % 97) / 100 }));
+
+  it('are read once a ranking of 1,000 accounts is current', async () => {
+    const db = await fresh();
+    await importAccounts(db, (await workspace(db)).id, accounts(1_000), new Date());
+    expect(await counted(db)).toEqual(Object.fromEntries(TABLES.map((name) => [name, 1_000])));
+  });
+
+  it('are left to autovacuum after a smaller ranking', async () => {
+    const db = await fresh();
+    await importAccounts(db, (await workspace(db)).id, accounts(999), new Date());
+    expect(await counted(db)).toEqual(Object.fromEntries(TABLES.map((name) => [name, -1])));
+  });
+});
