@@ -6,7 +6,7 @@
  * statement; on PostgreSQL it runs through kysely as a named statement, which each connection
  * has the server parse and plan once (statementName, db/index.ts).
  */
-import { CompiledQuery, type Expression, type Kysely, type OperationNodeSource, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Expression, type Kysely, type OperationNodeSource, type RawBuilder, type SqlBool, sql } from 'kysely';
 
 /** A prepared statement of the SQLite connection (better-sqlite3). */
 export interface SqliteStatement {
@@ -75,7 +75,9 @@ function runOn<R>(prepare: SqlitePrepare, c: CompiledQuery<R>): R[] {
  * for every row of the other side (9,001 accounts: 42 s for a read that takes 40 ms after).
  */
 export async function analyze(q: Kysely<any>, tables: readonly string[]): Promise<void> {
-  if (held.has(q) || roots.has(q)) return;
+  // Asked of the executor itself, not of the registered SQLite connections: a transaction kysely
+  // opened on SQLite is neither, and SQLite's ANALYZE takes one table, not a list.
+  if (!(q.getExecutor().adapter instanceof PostgresAdapter)) return;
   await q.executeQuery(CompiledQuery.raw(`analyze ${tables.join(', ')}`));
 }
 
