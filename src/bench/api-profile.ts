@@ -74,7 +74,7 @@ const PARTS: readonly [string, RegExp][] = [
 /** What a sample is charged to when no part of the request is on its stack. */
 const ELSEWHERE: readonly [string, RegExp][] = [
   ['database driver', /better-sqlite3|\/pg\/|pg-protocol|pg-pool|kysely|\/db\//],
-  ['metrics and log', /pino|sonic-boom|prom-client|request-log/],
+  ['metrics and log', /pino|sonic-boom|prom-client|request-log|\/ops\/(logger|metrics)\.[jt]s$/],
   ['HTTP server and framework', /fastify|find-my-way|avvio|node:_http|node:net|node:stream|stream_base|\/http\/wire/],
 ];
 

@@ -14,6 +14,7 @@
  * counted as a REST one is.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Logger, type RequestLine, requestLineWriter } from '../ops/logger.js';
 import type { RequestMetrics } from '../ops/metrics.js';
 
 export interface RequestObserving {
@@ -33,6 +34,7 @@ export function observeRequests(app: FastifyInstance, opts: RequestObserving): v
     done(null, payload);
   });
   if (!metrics && !log) return;
+  const write = log ? requestLineWriter(app.log as Logger) : undefined;
   app.addHook('onResponse', (req, reply, done) => {
     const options = req.routeOptions;
     const route = options.config?.apiRoute;
@@ -46,23 +48,21 @@ export function observeRequests(app: FastifyInstance, opts: RequestObserving): v
       else if (tool?.status === 429) metrics.rateLimited(tool.kind);
       else if (tool ? tool.replayed : route && reply.getHeader('idempotent-replayed') === 'true') metrics.replayed(operation);
     }
-    if (log) logRequest(req, reply, operation, seconds);
+    if (write) write(requestLine(req, reply, operation, seconds));
     done();
   });
 }
 
-function logRequest(req: FastifyRequest, reply: FastifyReply, operation: string, seconds: number): void {
+function requestLine(req: FastifyRequest, reply: FastifyReply, operation: string, seconds: number): RequestLine {
   const auth = req.apiAdmission?.auth ?? req.mcpCall?.auth;
-  const status = reply.statusCode;
-  const line = {
+  return {
+    reqId: req.id,
     operation,
     method: req.method,
-    status,
+    status: reply.statusCode,
     tool_status: req.mcpCall?.tool?.status,
     duration_ms: Math.round(seconds * 1e4) / 10,
     workspace: auth?.workspace.id,
     key_id: auth?.key.id,
   };
-  if (status >= 500) req.log.error(line, 'request');
-  else req.log.info(line, 'request');
 }

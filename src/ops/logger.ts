@@ -57,6 +57,46 @@ export function createLogger(opts: LoggerOptions): Logger {
   return pino(options, opts.fd === undefined ? opts.stream : bufferedDestination(opts.fd));
 }
 
+/** What one answered request's log line holds (compose/request-log.ts, serve/observe.ts): ids and figures, never a header, body or query. */
+export interface RequestLine {
+  reqId: string;
+  operation: string;
+  method: string;
+  status: number;
+  /** The REST status an MCP tool call would have had. */
+  tool_status?: number;
+  duration_ms: number;
+  workspace?: string;
+  key_id?: string;
+}
+
+/**
+ * Writes each request's line to `logger` (`error` from status 500 up, else `info`), the same
+ * line pino would write. A serving process logs a line per request, so on the JSON lines of
+ * createLogger the line is put together here from its known fields, every string value
+ * JSON-escaped: pino's general path (bindings, redaction, serialisation of any object) cost
+ * several microseconds a request, a tenth of what answering a page of accounts costs. Any
+ * other logger (pretty lines, a test's stream) takes the line through pino.
+ */
+export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
+  const destination = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
+  if (!(destination instanceof GatheredLines)) {
+    return (line) => (line.status >= 500 ? logger.error(line, 'request') : logger.info(line, 'request'));
+  }
+  // The fields pino writes after the level and time, as it has serialised them: its base (pid) and the child's bindings (`process`).
+  const fixed = String((logger as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym] ?? '');
+  return (line) => {
+    const level = line.status >= 500 ? 'error' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    let text = `{"level":"${level}"${isoTime()}${fixed},"reqId":${JSON.stringify(line.reqId)},"operation":${JSON.stringify(line.operation)},"method":${JSON.stringify(line.method)},"status":${line.status}`;
+    if (line.tool_status !== undefined) text += `,"tool_status":${line.tool_status}`;
+    text += `,"duration_ms":${line.duration_ms}`;
+    if (line.workspace !== undefined) text += `,"workspace":${JSON.stringify(line.workspace)}`;
+    if (line.key_id !== undefined) text += `,"key_id":${JSON.stringify(line.key_id)}`;
+    destination.write(`${text},"msg":"request"}\n`);
+  };
+}
+
 /**
  * pino's ISO time (`,"time":"…"`): the date and time to the second formatted once a second, the
  * milliseconds added to it. Formatting a date for each line was the dearest part of a request's
@@ -86,24 +126,47 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
  * one for a score of lines, in order, and nothing in flight when the process ends. (pino's
  * sonic-boom measured its whole pending buffer again at every line, in bytes: about 3 µs a line.)
  */
-function bufferedDestination(fd: number) {
-  let lines: string[] = [];
-  let size = 0;
-  const flush = () => {
-    if (size === 0) return;
-    const text = lines.join('');
-    lines = [];
-    size = 0;
+function bufferedDestination(fd: number): GatheredLines {
+  const lines = new GatheredLines(fd);
+  setInterval(() => lines.flushSync(), FLUSH_EVERY_MS).unref();
+  // Whatever ends the process — its last line, a fatal error — the gathered lines are written first.
+  process.once('exit', () => lines.flushSync());
+  return lines;
+}
+
+class GatheredLines {
+  private lines: string[] = [];
+  private size = 0;
+
+  constructor(private readonly fd: number) {}
+
+  write(line: string): boolean {
+    this.lines.push(line);
+    this.size += line.length;
+    if (this.size >= BUFFER_CHARS) this.flushSync();
+    return true;
+  }
+
+  flush(cb?: (err?: Error) => void): void {
+    this.flushSync();
+    cb?.();
+  }
+
+  flushSync(): void {
+    if (this.size === 0) return;
+    const text = this.lines.join('');
+    this.lines = [];
+    this.size = 0;
     // The string is written as it is; only a write cut short makes a buffer to write the rest from.
     let chunk: Buffer | undefined;
     let at = 0;
     for (;;) {
       try {
         if (chunk === undefined) {
-          at = writeSync(fd, text);
+          at = writeSync(this.fd, text);
           if (at === Buffer.byteLength(text)) return;
           chunk = Buffer.from(text);
-        } else at += writeSync(fd, chunk, at);
+        } else at += writeSync(this.fd, chunk, at);
         if (at >= chunk.length) return;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -114,23 +177,7 @@ function bufferedDestination(fd: number) {
         else throw e;
       }
     }
-  };
-  setInterval(flush, FLUSH_EVERY_MS).unref();
-  // Whatever ends the process — its last line, a fatal error — the gathered lines are written first.
-  process.once('exit', flush);
-  return {
-    write(line: string): boolean {
-      lines.push(line);
-      size += line.length;
-      if (size >= BUFFER_CHARS) flush();
-      return true;
-    },
-    flush(cb?: (err?: Error) => void): void {
-      flush();
-      cb?.();
-    },
-    flushSync: flush,
-  };
+  }
 }
 
 /** Resolves once every line logged so far is written (at once for a stream that gathers nothing). */

@@ -9,7 +9,7 @@
  * The backlog figures (webhook messages, outbox, outreach, the database pool, the live release)
  * are gauges computed when scraped, by the collectors the composition adds (`gauges`).
  */
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type MetricObjectWithValues, type MetricValueWithName, Registry } from 'prom-client';
 import type { MetricsSource } from './ops-server.js';
 
 /** What request handling reports (compose/workspace-app.ts, on every response). */
@@ -47,8 +47,7 @@ const TASK_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
 
 export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'operation' | 'status'>;
-  private readonly requestSeconds: Histogram<'operation'>;
+  private readonly requests = new RequestCounts();
   private readonly refusals: Counter<'kind'>;
   private readonly replays: Counter<'operation'>;
   private readonly taskRuns: Counter<'task'>;
@@ -56,17 +55,11 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   private readonly taskSeconds: Histogram<'task'>;
   private readonly rerankSeconds: Histogram;
   private readonly rerankWaiting: Gauge;
-  /**
-   * The series of each operation and status seen, bound once (prom-client's `labels()`): a
-   * request then counts without building a label object, and observes without the closure an
-   * unbound `observe` makes at every call (prom-client still hashes the bound labels each time).
-   */
-  private readonly requestSeries = new Map<string, { duration: { observe(seconds: number): void }; byStatus: Map<number, { inc(): void }> }>();
 
   constructor(opts: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'storelens_http_requests_total', help: 'Requests answered, by operation (operation id or route template) and status code.', labelNames: ['operation', 'status'], registers });
-    this.requestSeconds = new Histogram({ name: 'storelens_http_request_duration_seconds', help: 'Time from a request received to its response sent, by operation.', labelNames: ['operation'], buckets: REQUEST_BUCKETS, registers });
+    new RequestCounter(this.requests, registers);
+    new RequestHistogram(this.requests, registers);
     this.refusals = new Counter({ name: 'storelens_rate_limit_refusals_total', help: 'Calls refused by the per-key rate limit (429), by call kind.', labelNames: ['kind'], registers });
     this.replays = new Counter({ name: 'storelens_idempotent_replays_total', help: 'Writes answered from the stored result of their Idempotency-Key, by operation.', labelNames: ['operation'], registers });
     this.taskRuns = new Counter({ name: 'storelens_task_runs_total', help: 'Turns of each background task run by this process.', labelNames: ['task'], registers });
@@ -86,12 +79,7 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   }
 
   request(operation: string, status: number, seconds: number): void {
-    let series = this.requestSeries.get(operation);
-    if (series === undefined) this.requestSeries.set(operation, (series = { duration: this.requestSeconds.labels(operation), byStatus: new Map() }));
-    let count = series.byStatus.get(status);
-    if (count === undefined) series.byStatus.set(status, (count = this.requests.labels(operation, String(status))));
-    count.inc();
-    series.duration.observe(seconds);
+    this.requests.count(operation, status, seconds);
   }
 
   rateLimited(kind: string): void {
@@ -138,5 +126,84 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
         },
       });
     }
+  }
+}
+
+/** One operation's requests: answered by status, and their durations in REQUEST_BUCKETS (the last slot: over the largest). */
+interface OperationCounts {
+  byStatus: Map<number, number>;
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+/**
+ * The requests counted on the request path in plain numbers, one record per operation, and
+ * handed to the registry only when it is scraped (RequestCounter, RequestHistogram). prom-client's
+ * own counter and histogram look a series up by hashing its labels at every call, which was
+ * most of what counting a request cost.
+ */
+class RequestCounts {
+  readonly byOperation = new Map<string, OperationCounts>();
+
+  count(operation: string, status: number, seconds: number): void {
+    let op = this.byOperation.get(operation);
+    if (op === undefined) this.byOperation.set(operation, (op = { byStatus: new Map(), buckets: new Float64Array(REQUEST_BUCKETS.length + 1), sum: 0, count: 0 }));
+    op.byStatus.set(status, (op.byStatus.get(status) ?? 0) + 1);
+    let b = 0;
+    while (b < REQUEST_BUCKETS.length && seconds > REQUEST_BUCKETS[b]!) b++;
+    op.buckets[b]!++;
+    op.sum += seconds;
+    op.count++;
+  }
+}
+
+type Registers = Registry[];
+
+/** `storelens_http_requests_total`, read from RequestCounts when scraped. */
+class RequestCounter extends Counter<'operation' | 'status'> {
+  constructor(
+    private readonly counts: RequestCounts,
+    registers: Registers,
+  ) {
+    super({ name: 'storelens_http_requests_total', help: 'Requests answered, by operation (operation id or route template) and status code.', labelNames: ['operation', 'status'], registers });
+  }
+
+  override async get(): Promise<MetricObjectWithValues<MetricValueWithName<'operation' | 'status'>>> {
+    const values: MetricValueWithName<'operation' | 'status'>[] = [];
+    for (const [operation, op] of this.counts.byOperation) for (const [status, value] of op.byStatus) values.push({ labels: { operation, status: String(status) }, value });
+    return { ...(await super.get()), values };
+  }
+}
+
+const HISTOGRAM = { name: 'storelens_http_request_duration_seconds', help: 'Time from a request received to its response sent, by operation.' };
+
+/**
+ * `storelens_http_request_duration_seconds`, read from RequestCounts when scraped: prom-client's
+ * registry writes a histogram from its `getForPromString()` (and its `get()` from that), so the
+ * buckets, sum and count are answered there, in the shape its own series take.
+ */
+class RequestHistogram extends Histogram<'operation'> {
+  constructor(
+    private readonly counts: RequestCounts,
+    registers: Registers,
+  ) {
+    super({ name: HISTOGRAM.name, help: HISTOGRAM.help, labelNames: ['operation'], buckets: REQUEST_BUCKETS, registers });
+  }
+
+  getForPromString(): Promise<{ name: string; help: string; type: string; aggregator: string; values: { metricName: string; labels: { le?: number | string }; sharedLabels: { operation: string }; value: number }[] }> {
+    const values = [];
+    for (const [operation, op] of this.counts.byOperation) {
+      const sharedLabels = { operation };
+      let cumulative = 0;
+      for (let b = 0; b < REQUEST_BUCKETS.length; b++) {
+        cumulative += op.buckets[b]!;
+        values.push({ metricName: `${HISTOGRAM.name}_bucket`, labels: { le: REQUEST_BUCKETS[b] }, sharedLabels, value: cumulative });
+      }
+      values.push({ metricName: `${HISTOGRAM.name}_bucket`, labels: { le: '+Inf' }, sharedLabels, value: op.count });
+      values.push({ metricName: `${HISTOGRAM.name}_sum`, labels: {}, sharedLabels, value: op.sum });
+      values.push({ metricName: `${HISTOGRAM.name}_count`, labels: {}, sharedLabels, value: op.count });
+    }
+    return Promise.resolve({ ...HISTOGRAM, type: 'histogram', aggregator: 'sum', values });
   }
 }

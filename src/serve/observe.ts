@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { publicRouteTemplate } from '../core/public-paths.js';
+import { type Logger, requestLineWriter } from '../ops/logger.js';
 import type { RequestMetrics } from '../ops/metrics.js';
 import type { PublicHandler } from './handler.js';
 
@@ -19,6 +20,7 @@ export interface PublicObserving {
 export function observePublic(handle: PublicHandler, opts: PublicObserving): PublicHandler {
   const { metrics, log } = opts;
   if (!metrics && !log) return handle;
+  const write = log ? requestLineWriter(log as Logger) : undefined;
   return (req, res) => {
     const start = performance.now();
     if (!handle(req, res)) return false;
@@ -34,9 +36,6 @@ export function observePublic(handle: PublicHandler, opts: PublicObserving): Pub
     const operation = publicRouteTemplate(q === -1 ? url : url.slice(0, q));
     const status = res.statusCode;
     metrics?.request(operation, status, seconds);
-    if (!log) return;
-    const line = { reqId: res.getHeader('x-request-id'), operation, method: req.method, status, duration_ms: Math.round(seconds * 1e4) / 10 };
-    if (status >= 500) log.error(line, 'request');
-    else log.info(line, 'request');
+    write?.({ reqId: String(res.getHeader('x-request-id')), operation, method: req.method ?? '', status, duration_ms: Math.round(seconds * 1e4) / 10 });
   }
 }

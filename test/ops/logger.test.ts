@@ -1,7 +1,7 @@
 /** The logger's second line of defence: credentials handed to a log call by mistake are censored. */
 import { Writable } from 'node:stream';
 import { expect, it, vi } from 'vitest';
-import { createLogger, flushLog } from '../../src/ops/logger.js';
+import { createLogger, flushLog, type RequestLine, requestLineWriter } from '../../src/ops/logger.js';
 
 it('censors credentials at the top level and under the objects a log call is handed', () => {
   let out = '';
@@ -47,4 +47,45 @@ it("stamps each line with the moment it was logged, to the millisecond, as an IS
     vi.useRealTimers();
   }
   expect(out.trim().split('\n').map((l) => (JSON.parse(l) as { time: string }).time)).toEqual(moments);
+});
+
+it("writes a request's line as pino would, escaped, at its level and only when that level is on", async () => {
+  const { mkdtempSync, openSync, readFileSync, closeSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'storelens-logger-'));
+  const lines: RequestLine[] = [
+    { reqId: 'req-1', operation: 'list_accounts', method: 'GET', status: 200, duration_ms: 1.2, workspace: 'ws_1', key_id: 'key_1' },
+    { reqId: 'a "quoted" \\ id\u2028', operation: 'mcp:record_outcome', method: 'POST', status: 200, tool_status: 409, duration_ms: 0.4, workspace: 'ws_1', key_id: 'key_2' },
+    { reqId: 'req-3', operation: '/signin', method: 'POST', status: 503, duration_ms: 12 },
+  ];
+  let calls = 0;
+  const written = (level: 'info' | 'error', through: 'gathered' | 'pino') => {
+    const file = join(dir, `${level}-${through}-${++calls}`);
+    const fd = openSync(file, 'a');
+    let out = '';
+    const stream = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+    const log = createLogger({ stream, fd: through === 'gathered' ? fd : undefined, format: 'json', level }).child({ process: 'api' });
+    const write = requestLineWriter(log);
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-11-29T06:00:00.042Z'));
+    try {
+      for (const line of lines) write(line);
+    } finally {
+      vi.useRealTimers();
+    }
+    log.flush();
+    closeSync(fd);
+    return through === 'gathered' ? readFileSync(file, 'utf8') : out;
+  };
+  try {
+    for (const level of ['info', 'error'] as const) expect(written(level, 'gathered')).toBe(written(level, 'pino'));
+    const info = written('info', 'gathered').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(info.map((l) => [l.level, l.reqId, l.status, l.tool_status])).toEqual([['info', 'req-1', 200, undefined], ['info', lines[1]!.reqId, 200, 409], ['error', 'req-3', 503, undefined]]);
+    expect(info[0]).toEqual({ level: 'info', time: '2026-11-29T06:00:00.042Z', pid: process.pid, process: 'api', reqId: 'req-1', operation: 'list_accounts', method: 'GET', status: 200, duration_ms: 1.2, workspace: 'ws_1', key_id: 'key_1', msg: 'request' });
+    // At level error only the failed request is written.
+    expect(written('error', 'gathered').trim().split('\n').map((l) => (JSON.parse(l) as { reqId: string }).reqId)).toEqual(['req-3']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -6,9 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Counter, Histogram, Registry } from 'prom-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
+import { Metrics } from '../../src/ops/metrics.js';
 import { apiKey, call, workspace } from '../helpers/api.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { mcpClient } from '../helpers/mcp.js';
@@ -30,6 +32,29 @@ function samples(text: string): Map<string, number> {
 }
 
 describe('/-/metrics', () => {
+  it("writes the request counter and latency histogram exactly as prom-client's own would for the same requests", async () => {
+    const metrics = new Metrics({ processMetrics: false });
+    const reference = new Registry();
+    const counter = new Counter({ name: 'storelens_http_requests_total', help: 'Requests answered, by operation (operation id or route template) and status code.', labelNames: ['operation', 'status'], registers: [reference] });
+    const histogram = new Histogram({ name: 'storelens_http_request_duration_seconds', help: 'Time from a request received to its response sent, by operation.', labelNames: ['operation'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [reference] });
+    const seen: [string, number, number][] = [];
+    // Durations on and between every bound, beyond the last, and operations that need escaping.
+    const durations = [0, 0.001, 0.005, 0.0050001, 0.01, 0.02, 0.025, 0.07, 0.1, 0.3, 0.5, 0.9, 1, 2, 2.5, 4, 5, 7, 10, 11, 60];
+    durations.forEach((d, i) => seen.push([['list_accounts', 'record_outcome', '/oauth/*', 'mcp:get_account', 'odd "op" \\'][i % 5]!, [200, 201, 404, 429, 503][i % 3]!, d]));
+    for (const [operation, status, seconds] of seen) {
+      metrics.request(operation, status, seconds);
+      counter.inc({ operation, status: String(status) });
+      histogram.observe({ operation }, seconds);
+    }
+    const ours = samples(await metrics.text());
+    const theirs = samples(await reference.metrics());
+    for (const [name, value] of theirs) expect([name, ours.get(name)]).toEqual([name, value]);
+    expect([...ours.keys()].filter((k) => k.startsWith('storelens_http_')).sort()).toEqual([...theirs.keys()].sort());
+    // The text itself, HELP and TYPE lines included, is prom-client's (the series in another order, which the format leaves free).
+    const block = (text: string, name: string) => text.split('\n\n').find((b) => b.startsWith(`# HELP ${name} `))?.split('\n').filter(Boolean).sort();
+    for (const name of ['storelens_http_requests_total', 'storelens_http_request_duration_seconds']) expect(block(await metrics.text(), name)).toEqual(block(await reference.metrics(), name));
+  });
+
   it('counts requests by operation and status, refusals, replays and task runs, with bounded labels only', async () => {
     const dir = await dirs.make();
     const file = join(dir, 'api.db');
