@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { cliProcesses, freePort } from './cli-processes.js';
-import { inTurns, type OpFigures, pinning, runLoad } from './load.js';
+import { inTurns, type OpFigures, pinning, pinSelf, runLoad } from './load.js';
 
 /**
  * Turns of each server (A B A B …), each a quarter of the run's seconds: eight, because on two
@@ -51,7 +51,8 @@ export interface ObservedPlan {
 export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures> {
   const processes = cliProcesses({ ...plan.env, DATABASE_URL: undefined });
   const pin = pinning();
-  plan.log(pin ? `api: the api processes run on processor ${pin.server}, the load generator on ${pin.load} (taskset)` : 'api: nothing pinned (one processor, or no taskset): the processes share every processor');
+  plan.log(pin ? `api: the api processes run on processor ${pin.server}, the load generator and this benchmark (the reader of their logs) on ${pin.load} (taskset)` : 'api: nothing pinned (one processor, or no taskset): the processes share every processor');
+  const unpin = pin ? pinSelf(pin.load) : undefined;
   try {
     const keys: string[][] = [];
     for (let turn = 0; turn <= TURNS; turn++) keys.push(await plan.keys(plan.keysPerRun));
@@ -80,6 +81,7 @@ export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures
     return { observed: inTurns(turns.observed), plain: inTurns(turns.plain) };
   } finally {
     await processes.stopAll();
+    unpin?.();
   }
 }
 

@@ -93,3 +93,15 @@ export function pinning(): { server: string; load: string } | undefined {
   const last = availableParallelism() - 1;
   return probe.status === 0 ? { server: '0', load: last === 1 ? '1' : `1-${last}` } : undefined;
 }
+
+/**
+ * Moves this process (every thread) onto `cpus` (taskset's list) and answers how to move it
+ * back onto every processor. While a server is measured on processor 0, the benchmark's own
+ * work — reading the server's log from its pipe above all — then runs beside the load, not on
+ * the server's processor whenever the scheduler happens to put it there.
+ */
+export function pinSelf(cpus: string): () => void {
+  const all = `0-${availableParallelism() - 1}`;
+  spawnSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+  return () => void spawnSync('taskset', ['-a', '-p', '-c', all, String(process.pid)], { stdio: 'ignore' });
+}
