@@ -141,8 +141,8 @@ export async function writeRun(duck: Duck, month: string, cur: string, prev: str
   await mkdir(tmp);
   try {
     // COPY answers the number of rows it wrote. The files' rows are in no particular order (the
-    // contract's), so DuckDB need not keep the tables' order: every thread writes row groups as
-    // it makes them, where keeping the order leaves the writing to one thread at a time.
+    // contract's), so DuckDB need not keep the tables' order: each thread writes its row groups
+    // as it makes them, none held back for the ones before it.
     const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
     const storesQuery = await storesSelect(duck, month, cur);
     const signalsQuery = signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, prev !== null);
