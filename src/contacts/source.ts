@@ -18,7 +18,7 @@ import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE } from '../core/panel-contract.js';
 import { lit, openDuck } from '../panel/duck.js';
-import { EMAIL_MAX, isEmail, normaliseEmail } from './email.js';
+import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
 
 export const CONTACTS_DIR = 'contacts';
 export const CONTACTS_DATA = 'contacts.ndjson';
@@ -60,7 +60,17 @@ async function readCsv(file: string): Promise<{ columns: string[]; records: RawR
   }
   const [header = [], ...body] = rows;
   const columns = header.map((h) => h.trim());
-  return { columns, records: body.map((r, i) => ({ row: i + 2, cells: Object.fromEntries(columns.map((c, k) => [c, r[k]])) })) };
+  // Only the source's columns are read (of a repeated name, the last, as an object of every
+  // column would keep): an object of each record's every cell cost more than checking it.
+  const at = COLUMNS.map((c) => [c, columns.lastIndexOf(c)] as const).filter(([, k]) => k >= 0);
+  const records: RawRecord[] = new Array(body.length);
+  for (let i = 0; i < body.length; i++) {
+    const r = body[i]!;
+    const cells: Record<string, unknown> = {};
+    for (const [c, k] of at) cells[c] = r[k];
+    records[i] = { row: i + 2, cells };
+  }
+  return { columns, records };
 }
 
 async function readNdjson(file: string): Promise<{ columns: null; records: RawRecord[] }> {
@@ -128,8 +138,8 @@ export function checkContacts(file: string, records: readonly RawRecord[]): Stor
     if (storeId.length > STORE_ID_MAX) throw bad('store_id', `longer than ${STORE_ID_MAX} characters`);
     const rawEmail = text('email');
     if (rawEmail === null || rawEmail.trim() === '') throw bad('email', 'email is required and empty');
-    if (rawEmail.length > EMAIL_MAX || !isEmail(rawEmail)) throw bad('email', `expected an email address, got ${JSON.stringify(rawEmail.slice(0, 80))}`);
     const email = normaliseEmail(rawEmail);
+    if (rawEmail.length > EMAIL_MAX || !isNormalisedEmail(email)) throw bad('email', `expected an email address, got ${JSON.stringify(rawEmail.slice(0, 80))}`);
     const key = `${storeId}\u0000${email}`;
     const first = seen.get(key);
     if (first !== undefined) throw bad('email', `${JSON.stringify(email)} is listed twice for store ${JSON.stringify(storeId)} (first at row ${first})`);

@@ -140,16 +140,29 @@ export async function writeRun(duck: Duck, month: string, cur: string, prev: str
   const tmp = path.join(o.runsDir, month, `.tmp-${runId.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(tmp);
   try {
-    // COPY answers the number of rows it wrote.
+    // COPY answers the number of rows it wrote. The files' rows are in no particular order (the
+    // contract's), so DuckDB need not keep the tables' order: each thread writes its row groups
+    // as it makes them, none held back for the ones before it.
     const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
-    const stores = await copy(await storesSelect(duck, month, cur), 'stores.parquet');
-    const signals = await copy(signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, prev !== null), 'signals.parquet');
+    const storesQuery = await storesSelect(duck, month, cur);
+    const signalsQuery = signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, prev !== null);
+    const [stores, signals] = await inAnyOrder(duck, async () => [await copy(storesQuery, 'stores.parquet'), await copy(signalsQuery, 'signals.parquet')]);
     const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION };
     await writeFile(path.join(tmp, 'run.json'), JSON.stringify(info) + '\n');
     await renameDir(tmp, final);
     return info;
   } finally {
     await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Runs `f` with DuckDB free to produce rows in any order (its setting restored after). */
+async function inAnyOrder<T>(duck: Duck, f: () => Promise<T>): Promise<T> {
+  await duck.run(`SET preserve_insertion_order = false`);
+  try {
+    return await f();
+  } finally {
+    await duck.run(`RESET preserve_insertion_order`);
   }
 }
 
