@@ -8,7 +8,7 @@
 import { cholesky, solveCholesky } from './linalg.js';
 import { sigmoid } from './model.js';
 import type { FittedModel, InputSpace, Term, TermMatrix } from './model-types.js';
-import { LEARNED_SD, type PriorSds, priorOf, splitKey } from './prior.js';
+import { LEARNED_SD, priorOf, splitKey } from './prior.js';
 
 export type { FittedModel } from './model-types.js';
 
