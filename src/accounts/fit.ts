@@ -8,7 +8,7 @@
 import { cholesky, solveCholesky } from './linalg.js';
 import { sigmoid } from './model.js';
 import type { FittedModel, InputSpace, Term, TermMatrix } from './model-types.js';
-import { LEARNED_SD, type PriorSds, priorOf, splitKey } from './prior.js';
+import { LEARNED_SD, priorOf, splitKey } from './prior.js';
 
 export type { FittedModel } from './model-types.js';
 
@@ -53,43 +53,62 @@ export function fit(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; 
 /**
  * The model a refresh ranks with: `fit`, with the prior sd of each group of LEARNED_SD (subjects,
  * pairs) set by the labels (the evidence approximation, prior.ts LEARNED_SD): fit at the starting
- * sds, re-estimate each group's sd from the fitted weights and their posterior variances, refit,
+ * sds, re-estimate each group's sd from the fitted weights and their posterior variances, and for
+ * a group of LEARNED_SD.own (subjects) each input's own sd around its group's, refit,
  * LEARNED_SD.rounds fits in all. The model's space carries the priors it was fitted with, and
- * `priorSd` the learned sds (model insights read its weights' spread with them). Without labels it
- * is `fit` at the starting weighting.
+ * `priorSd` the learned sds, by group and, for an input with its own, by its key (model insights
+ * read its weights' spread with them, prior.ts priorOf). Without labels it is `fit` at the
+ * starting weighting.
  */
 export function fitModel(space: InputSpace, labelled: ReadonlyArray<{ terms: Term[]; y: number; weight: number }>): FittedModel {
   const groups: readonly string[] = LEARNED_SD.groups;
   const groupOf = space.inputs.map((inp) => groups.indexOf(splitKey(inp.key)[0]));
   if (labelled.length === 0 || !groupOf.some((g) => g >= 0)) return fit(space, labelled);
   const start = groups.map((g) => priorOf(`${g}:`).sd);
-  let sd = [...start];
+  const own: readonly string[] = LEARNED_SD.own;
+  const hasOwn = groupOf.map((g) => g >= 0 && own.includes(groups[g]));
+  // The sd each input of a group was fitted with (its group's, or its own).
+  let fittedSd = space.inputs.map((inp, j) => (groupOf[j] < 0 ? 0 : inp.prior.sd));
   let model = fit(space, labelled);
-  let learned: PriorSds = {};
+  let learned: Record<string, number> = {};
   for (let round = 1; round < LEARNED_SD.rounds; round++) {
-    sd = nextSds(model, groupOf, sd, start);
+    const cov = posteriorCovariance(model);
+    const sd = nextSds(model, cov, groupOf, fittedSd, start);
     learned = Object.fromEntries(groups.map((g, k) => [g, sd[k]]));
+    fittedSd = fittedSd.map((_, j) => (groupOf[j] < 0 ? 0 : hasOwn[j] ? ownSd(model, cov, j, sd[groupOf[j]]) : sd[groupOf[j]]));
+    for (let j = 0; j < fittedSd.length; j++) if (hasOwn[j]) learned[space.inputs[j].key] = fittedSd[j];
     const inputs = space.inputs.map((inp, j) => (groupOf[j] < 0 ? inp : { ...inp, prior: priorOf(inp.key, learned) }));
     model = fit({ ...space, inputs }, labelled);
   }
   return { ...model, priorSd: learned };
 }
 
-/** One step of the evidence approximation (prior.ts LEARNED_SD): each group's sd from `m`, fitted with sds `sd`. */
-function nextSds(m: FittedModel, groupOf: readonly number[], sd: readonly number[], start: readonly number[]): number[] {
-  const cov = posteriorCovariance(m);
+/** One step of the evidence approximation (prior.ts LEARNED_SD): each group's sd from `m` (posterior covariance `cov`), its inputs fitted with sds `fittedSd`. */
+function nextSds(m: FittedModel, cov: Float64Array, groupOf: readonly number[], fittedSd: readonly number[], start: readonly number[]): number[] {
   const d = m.weights.length;
-  const squares = sd.map(() => 0);
-  const determined = sd.map(() => 0);
+  const squares = start.map(() => 0);
+  const determined = start.map(() => 0);
   for (let j = 0; j < d; j++) {
     const g = groupOf[j];
     if (g < 0) continue;
     squares[g] += (m.weights[j] - m.space.inputs[j].prior.mean) ** 2;
     // 1 for a weight the labels pin down, 0 for one they leave at its prior.
-    determined[g] += 1 - cov[j * d + j] / sd[g] ** 2;
+    determined[g] += 1 - cov[j * d + j] / fittedSd[j] ** 2;
   }
   const { pseudo, min, max } = LEARNED_SD;
-  return sd.map((_, g) => Math.min(max, Math.max(min, Math.sqrt((squares[g] + pseudo * start[g] ** 2) / (determined[g] + pseudo)))));
+  return start.map((s, g) => Math.min(max, Math.max(min, Math.sqrt((squares[g] + pseudo * s ** 2) / (determined[g] + pseudo)))));
+}
+
+/**
+ * An input's own sd around its group's `groupSd` (prior.ts LEARNED_SD.own): the step of a
+ * Student-t prior's EM, sd² = ((β − μ)² + posterior var + ν × groupSd²) ÷ (1 + ν), within [MIN, MAX].
+ * A weight the labels leave near its prior stays at its group's sd; one they pull far widens alone.
+ */
+function ownSd(m: FittedModel, cov: Float64Array, j: number, groupSd: number): number {
+  const d = m.weights.length;
+  const { nu, min, max } = LEARNED_SD;
+  const v = ((m.weights[j] - m.space.inputs[j].prior.mean) ** 2 + cov[j * d + j] + nu * groupSd ** 2) / (1 + nu);
+  return Math.min(max, Math.max(min, Math.sqrt(v)));
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The prior sd of subjects and pairs set by the outcomes (accounts/fit.ts fitModel, prior.ts
- * LEARNED_SD): wide where the labels show a conjunction, narrow where they show single inputs, the
- * model fitted with the sds it reports, and the starting weighting itself before any label.
+ * LEARNED_SD): wide where the labels show a conjunction, narrow where they show single inputs, a
+ * subject's own sd wide where the labels follow it alone, the model fitted with the sds it reports,
+ * and the starting weighting itself before any label.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -35,12 +36,14 @@ interface Store {
 }
 
 const termsOf = (s: InputSpace, x: Store): Term[] =>
-  ['intercept', `category:${x.category}`, `signal:${x.type}`, ...(x.type === 'app_installed' ? [`${SUBJECT}:app_installed:${x.app}`] : []), `${CATEGORY_SIGNAL}:${x.type}:${x.category}`].map((k) => ({ i: s.index.get(k)!, x: 1 }));
+  ['intercept', `category:${x.category}`, `signal:${x.type}`, ...(x.type === 'app_installed' ? [`${SUBJECT}:app_installed:${x.app}`] : []), `${CATEGORY_SIGNAL}:${x.type}:${x.category}`]
+    .filter((k) => s.index.has(k))
+    .map((k) => ({ i: s.index.get(k)!, x: 1 }));
 
-function stores(seed: number, n: number): Store[] {
+function stores(seed: number, n: number, apps: readonly string[] = ['recharge', 'klaviyo']): Store[] {
   const r = seededRandom(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
-  return Array.from({ length: n }, () => ({ category: pick(CATEGORIES), type: pick(TYPES), app: pick(['recharge', 'klaviyo']) }));
+  return Array.from({ length: n }, () => ({ category: pick(CATEGORIES), type: pick(TYPES), app: pick(apps) }));
 }
 
 /** Labels by a rule over the stores: y = 1 where it holds. */
@@ -79,6 +82,27 @@ describe('the prior sd of subjects and pairs, set by the outcomes', () => {
     );
   });
 
+  it("widens a subject's own sd, not its group's other subjects', when the labels follow that subject alone", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), (seed) => {
+        const s = space();
+        // Stores that installed ReCharge win most of the time, every other store seldom.
+        const r = seededRandom(seed + 1);
+        // Half the installs are of apps too rare for an input of their own: the type's weight is theirs.
+        const m = fitModel(s, labels(s, stores(seed, 200, ['recharge', 'klaviyo', 'rare-1', 'rare-2']), (x) => r() < (x.type === 'app_installed' && x.app === 'recharge' ? 0.8 : 0.15)));
+        const recharge = m.priorSd![`${SUBJECT}:app_installed:recharge`]!;
+        const klaviyo = m.priorSd![`${SUBJECT}:app_installed:klaviyo`]!;
+        expect(recharge).toBeGreaterThan(m.priorSd![SUBJECT]!);
+        expect(recharge).toBeGreaterThan(klaviyo);
+        for (const sd of [recharge, klaviyo]) {
+          expect(sd).toBeGreaterThanOrEqual(LEARNED_SD.min);
+          expect(sd).toBeLessThanOrEqual(LEARNED_SD.max);
+        }
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   it('is the prior the model was fitted with: its space carries it, and the weights are the mode of the fit at those priors', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1e6 }), fc.boolean(), (seed, conj) => {
@@ -87,7 +111,10 @@ describe('the prior sd of subjects and pairs, set by the outcomes', () => {
         const m = fitModel(s, ls);
         for (const inp of m.space.inputs) {
           const group = inp.key.slice(0, inp.key.indexOf(':'));
-          expect(inp.prior.sd).toBe((LEARNED_SD.groups as readonly string[]).includes(group) ? m.priorSd![group] : priorOf(inp.key).sd);
+          const learnt = (LEARNED_SD.groups as readonly string[]).includes(group);
+          const own = (LEARNED_SD.own as readonly string[]).includes(group);
+          expect(inp.prior.sd).toBe(own ? m.priorSd![inp.key] : learnt ? m.priorSd![group] : priorOf(inp.key).sd);
+          expect(inp.prior.sd).toBe(priorOf(inp.key, m.priorSd).sd);
         }
         const again = fit(m.space, ls);
         for (let j = 0; j < m.weights.length; j++) expect(m.weights[j]).toBeCloseTo(again.weights[j], 6);
