@@ -95,7 +95,40 @@ export interface RankColumns {
 export function scoreOrder(score: Float64Array): Uint32Array {
   const idx = new Uint32Array(score.length);
   for (let k = 0; k < idx.length; k++) idx[k] = k;
-  return idx.sort((a, b) => score[b] - score[a] || a - b);
+  return descendingOrder(score, idx);
+}
+
+/**
+ * `items` (indices into `key`, ascending) ordered by key descending, ties by index: as
+ * `items.sort((a, b) => key[b] - key[a] || a - b)`, in a fraction of its time at a million
+ * accounts (a comparator called from the sort is most of it). The keys are sorted natively;
+ * each item's place is the count of keys above its own (a binary search), the ties filling
+ * their places in the items' order.
+ */
+export function descendingOrder(key: Float64Array, items: Uint32Array): Uint32Array {
+  const m = items.length;
+  const sorted = new Float64Array(m);
+  for (let j = 0; j < m; j++) sorted[j] = key[items[j]];
+  sorted.sort();
+  // NaN keys compare as ties in the comparator, which orders nothing well: left to it.
+  if (m > 0 && Number.isNaN(sorted[m - 1])) return Uint32Array.from(items).sort((a, b) => key[b] - key[a] || a - b);
+  const out = new Uint32Array(m);
+  const filled = new Uint32Array(m);
+  for (let j = 0; j < m; j++) {
+    const k = items[j];
+    const v = key[k];
+    // The first index of `sorted` holding a key above v: the keys above it are m − that.
+    let lo = 0;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] <= v) lo = mid + 1;
+      else hi = mid;
+    }
+    const place = m - lo;
+    out[place + filled[place]++] = k;
+  }
+  return out;
 }
 
 /** The in-market list as columns (selectInMarketColumns): 1 in `inMarket` for each row on it, 1 in `explore` for each explore row. */
@@ -139,7 +172,7 @@ export function selectInMarketColumns(c: RankColumns, byScore: Uint32Array, expl
     upper[k] = c.logit[k] + bound * c.sd[k];
     candidates[m++] = k;
   }
-  const picked = candidates.subarray(0, m).sort((a, b) => upper[b] - upper[a] || a - b);
+  const picked = descendingOrder(upper, candidates.subarray(0, m));
   const picks = picked.subarray(0, Math.min(want, m));
   // Whether an explore row was in the list already depends on the threshold alone.
   const listedAlready = (k: number) => c.eligible[k] === 1 && c.score[k] >= threshold;
