@@ -12,8 +12,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { explain, type StoredEvidence } from './model.js';
-import type { InputSpace, StoreSnapshot, Term } from './model-types.js';
-import { describeTerm, fixedDetail } from './prior.js';
 
 /** Weights of the models this process has read, by workspace and version (a refit is a new version). */
 const weightsCache = new Map<string, Readonly<Record<string, number>>>();
@@ -38,40 +36,8 @@ const KIND_OF: Readonly<Record<string, StoredEvidence['kind']>> = { i: 'intercep
 
 /** A refresh's stored evidence as the row keeps it: each item [kind, key, detail, x] (then the month of a signal). */
 export function packEvidence(items: readonly StoredEvidence[]): string {
-  return JSON.stringify(items.map(packedItem));
+  return JSON.stringify(items.map((e) => (e.month === undefined ? [KIND_CODE[e.kind], e.key, e.detail, e.x] : [KIND_CODE[e.kind], e.key, e.detail, e.x, e.month])));
 }
-
-/** Per input space, each fixed-detail input's packed item up to its x (`["f","key","detail",`), made once. */
-const packedHeads = new WeakMap<InputSpace, (string | null | undefined)[]>();
-
-/**
- * packEvidence(storedEvidence(space, s, ts)), the same text, made without an object per item:
- * an input whose detail names the input alone (fixedDetail) has its packed head made once per
- * input space, and only its x is written per store (a million accounts' evidence is made at a
- * first scoring or on new data).
- */
-export function packedEvidence(space: InputSpace, s: StoreSnapshot, ts: readonly Term[]): string {
-  let heads = packedHeads.get(space);
-  if (!heads) packedHeads.set(space, (heads = new Array(space.inputs.length)));
-  let out = '[';
-  for (let j = 0; j < ts.length; j++) {
-    const t = ts[j];
-    let head = heads[t.i];
-    if (head === undefined) {
-      const input = space.inputs[t.i];
-      if (fixedDetail(input)) {
-        const e = describeTerm(input, t, s);
-        head = JSON.stringify([KIND_CODE[e.kind], e.key, e.detail]).slice(0, -1) + ',';
-      } else head = null;
-      heads[t.i] = head;
-    }
-    if (j > 0) out += ',';
-    out += head === null ? JSON.stringify(packedItem(describeTerm(space.inputs[t.i], t, s))) : head + JSON.stringify(t.x) + ']';
-  }
-  return out + ']';
-}
-
-const packedItem = (e: StoredEvidence): unknown[] => (e.month === undefined ? [KIND_CODE[e.kind], e.key, e.detail, e.x] : [KIND_CODE[e.kind], e.key, e.detail, e.x, e.month]);
 
 /** A row's stored evidence as items: packed ones (packEvidence) unpacked, items stored as objects as they are. */
 export function unpackEvidence(text: string): Record<string, unknown>[] {

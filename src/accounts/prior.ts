@@ -213,12 +213,6 @@ export function describeTerm(input: Input, t: Term, s: StoreSnapshot): StoredEvi
   }
 }
 
-/** True when describeTerm's item for this input is the same for every store (its detail names the input alone; only x differs). */
-export function fixedDetail(input: Input): boolean {
-  const group = splitKey(input.key)[0];
-  return ['intercept', 'country', 'category', 'plan', 'app', 'ads', CATEGORY_ADS, 'agentic'].includes(group);
-}
-
 export const splitKey = (key: string): [string, string] => {
   const at = key.indexOf(':');
   return at < 0 ? [key, ''] : [key.slice(0, at), key.slice(at + 1)];

@@ -14,14 +14,14 @@ import type { DomainEvent } from '../core/event-declaration.js';
 import { appendEvents } from '../webhooks/index.js';
 import { currentRanking, detailSignals, rankingHead } from './ranking-reads.js';
 import { type DetailRow, type DetailSource, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
-import { packedEvidence } from './evidence.js';
+import { packEvidence } from './evidence.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
 import { loadSnapshots } from './snapshots.js';
 import { ingestedMonths } from '../ingest/index.js';
 import { labelsOf } from './labels.js';
 import { fitModel, logitSds, posteriorCovariance } from './fit.js';
-import { inputSpace, logitsOf, sigmoid, termMatrix, terms, termsAt, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type TermMatrix } from './model.js';
+import { inputSpace, logitsOf, sigmoid, storedEvidence, termMatrix, terms, termsAt, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type TermMatrix } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
 import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listOrder, NOT_IN_MARKET, scoreOrder, selectInMarketColumns } from './in-market.js';
 import type { AccountStatus } from './statuses.js';
@@ -226,7 +226,7 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
             country: s.country,
             category: s.category,
             plan: s.plan,
-            evidence: packedEvidence(space, s, terms(space, s)),
+            evidence: packEvidence(storedEvidence(space, s, terms(space, s))),
             signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
           };
         },
