@@ -26,7 +26,7 @@ export function outcomeInsert(input: NewOutcome, when: When): Statement {
         r.score, r.logit, r.model_version, case when r.pos is null then null else w.ranking_version end
       from workspaces w
       left join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(row.store_id)}
-      left join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = ${positionSql('b', row.store_id)}
+      left join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = ${positionSql(row.store_id)}
       where w.id = ${row.workspace_id}${when === undefined ? sql`` : sql` and ${when}`}`;
 }
 

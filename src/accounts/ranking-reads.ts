@@ -82,7 +82,7 @@ export async function rankedAccount(q: Kysely<Database>, workspaceId: string, st
     from workspaces w
     join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version
     join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(storeId)}
-    join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = ${positionSql('b', storeId)}
+    join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = ${positionSql(storeId)}
     join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = r.store_id
     join accounts a on a.workspace_id = w.id and a.store_id = r.store_id
     where w.id = ${workspaceId}`,

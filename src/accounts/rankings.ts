@@ -11,7 +11,7 @@
  * A version's rows are keyed by their position in it (1 = the best score; ties by store_id), so
  * each version is written front to back — append-only, the cheapest write a B-tree has — and
  * read front to back; a version's position buckets find a store's position (accounts/positions.ts:
- * a thousand rows a version, not one per store). What a row shows beyond its score (domain, country, evidence, recent signals) lives in
+ * at most 8,192 rows a version, not one per store). What a row shows beyond its score (domain, country, evidence, recent signals) lives in
  * ranking_details by generation: a refit on new labels writes new scores over the same
  * generation; new data writes a new one. The operator's state of an account (status, delivery
  * marks) is the accounts table's, and is current whatever version a page reads. Reading a version: accounts/ranking-reads.ts.
@@ -34,8 +34,8 @@ export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 export const MAX_SUPERSEDED_ROWS = 2_000_000;
 /** Rows per write transaction of a ranking. */
 const RANKING_CHUNK = 4_000;
-/** Position buckets per write transaction (each about 20 kB at a million accounts). */
-const BUCKETS_PART = 64;
+/** Position buckets per write transaction (each about 2.6 kB at a million accounts). */
+const BUCKETS_PART = 512;
 /** The pause between two parts of a ranking write. */
 const PART_GAP_MS = 1;
 /** A version of at least this many rows has PostgreSQL read its tables' statistics again once it is current (db/prepared.ts analyze). */

@@ -259,7 +259,7 @@ export async function accountStatus(q: Kysely<Database>, workspaceId: string, st
 export async function accountVisible(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<boolean> {
   const rows = await prepared(
     q,
-    sql<{ pos: number | null }>`select ${positionSql('b', storeId)} as pos from workspaces w
+    sql<{ pos: number | null }>`select ${positionSql(storeId)} as pos from workspaces w
       join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(storeId)}
       where w.id = ${workspaceId}`,
   );

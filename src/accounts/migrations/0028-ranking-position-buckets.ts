@@ -2,7 +2,7 @@
  * 0028_ranking_position_buckets: where each store is in a ranking version moves from
  * ranking_positions (a row per store and version) to ranking_position_buckets (accounts/positions.ts:
  * POSITION_BUCKETS rows per version, each the text of its stores' positions), so a refit writes
- * a thousand rows of positions instead of one per account. Each kept version's positions are
+ * a few thousand rows of positions instead of one per account. Each kept version's positions are
  * copied into its buckets, then ranking_positions is dropped. On PostgreSQL, `instr(text, text)`
  * (SQLite's, the position of the first match, 0 for none) is made over strpos so the lookup is
  * one SQL text on both, and the entries are stored uncompressed (they are read far more often
