@@ -95,7 +95,66 @@ export interface RankColumns {
 export function scoreOrder(score: Float64Array): Uint32Array {
   const idx = new Uint32Array(score.length);
   for (let k = 0; k < idx.length; k++) idx[k] = k;
-  return idx.sort((a, b) => score[b] - score[a] || a - b);
+  return descendingOrder(score, idx);
+}
+
+/** True on a little-endian machine (descendingOrder reads 64-bit values as pairs of 32-bit words). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * `items` (indices into `key`, ascending) ordered by key descending, ties by index: as
+ * `items.sort((a, b) => key[b] - key[a] || a - b)`, without calling a comparator for most of
+ * them. Each item becomes one 64-bit integer, its key's bits made to order as the key descending
+ * with the item in the lowest bits (as many as the largest item needs), sorted natively; items
+ * whose keys differ only in those lowest bits (the same integer but for the item) are then put
+ * in order among themselves by the comparator.
+ */
+export function descendingOrder(key: Float64Array, items: Uint32Array): Uint32Array {
+  const m = items.length;
+  const byComparator = () => Uint32Array.from(items).sort((a, b) => key[b] - key[a] || a - b);
+  if (!LITTLE_ENDIAN || m < 2) return byComparator();
+  let top = 0;
+  for (let j = 0; j < m; j++) if (items[j] > top) top = items[j];
+  const bits = Math.max(1, Math.ceil(Math.log2(top + 1)));
+  const low = bits >= 32 ? 0 : 0xffffffff << bits;
+  const packed = new BigUint64Array(m);
+  const words = new Uint32Array(packed.buffer);
+  const one = new Float64Array(1);
+  const oneWords = new Uint32Array(one.buffer);
+  for (let j = 0; j < m; j++) {
+    const k = items[j];
+    const v = key[k];
+    // NaN keys compare as ties in the comparator, which orders nothing well: left to it.
+    if (Number.isNaN(v)) return byComparator();
+    one[0] = v === 0 ? 0 : v; // −0 as 0: the comparator ties them
+    let lo = oneWords[0];
+    let hi = oneWords[1];
+    // The bits ordered as the key ascending (negative keys flipped whole, positive ones their sign), then flipped: descending.
+    if (hi & 0x80000000) {
+      hi = ~hi;
+      lo = ~lo;
+    } else hi |= 0x80000000;
+    hi = ~hi >>> 0;
+    lo = ~lo >>> 0;
+    words[2 * j] = bits >= 32 ? k : ((lo & low) | k) >>> 0;
+    words[2 * j + 1] = hi;
+  }
+  packed.sort();
+  const out = new Uint32Array(m);
+  const itemMask = bits >= 32 ? 0xffffffff : ~low >>> 0;
+  for (let j = 0; j < m; j++) out[j] = (words[2 * j] & itemMask) >>> 0;
+  // Runs whose keys agree but for the item's bits: in item order, which is key order only if their keys tie.
+  for (let j = 0; j < m; ) {
+    let end = j + 1;
+    let sorted = true;
+    while (end < m && words[2 * end + 1] === words[2 * j + 1] && (bits >= 32 || ((words[2 * end] & low) >>> 0) === ((words[2 * j] & low) >>> 0))) {
+      if (key[out[end]] > key[out[end - 1]]) sorted = false;
+      end++;
+    }
+    if (!sorted) out.subarray(j, end).sort((a, b) => key[b] - key[a] || a - b);
+    j = end;
+  }
+  return out;
 }
 
 /** The in-market list as columns (selectInMarketColumns): 1 in `inMarket` for each row on it, 1 in `explore` for each explore row. */
@@ -139,7 +198,7 @@ export function selectInMarketColumns(c: RankColumns, byScore: Uint32Array, expl
     upper[k] = c.logit[k] + bound * c.sd[k];
     candidates[m++] = k;
   }
-  const picked = candidates.subarray(0, m).sort((a, b) => upper[b] - upper[a] || a - b);
+  const picked = descendingOrder(upper, candidates.subarray(0, m));
   const picks = picked.subarray(0, Math.min(want, m));
   // Whether an explore row was in the list already depends on the threshold alone.
   const listedAlready = (k: number) => c.eligible[k] === 1 && c.score[k] >= threshold;

@@ -8,6 +8,7 @@ import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
+import { bucketOf, positionIn, positionSql } from './positions.js';
 import type { Database } from '../db/database.js';
 import type { AccountsTable, RankingDetailsTable, RankingsTable } from './tables.js';
 
@@ -80,8 +81,8 @@ export async function rankedAccount(q: Kysely<Database>, workspaceId: string, st
     select ${ROW_COLUMNS}
     from workspaces w
     join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version
-    join ranking_positions p on p.workspace_id = w.id and p.version = w.ranking_version and p.store_id = ${storeId}
-    join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = p.pos
+    join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(storeId)}
+    join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = ${positionSql(storeId)}
     join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = r.store_id
     join accounts a on a.workspace_id = w.id and a.store_id = r.store_id
     where w.id = ${workspaceId}`,
@@ -146,15 +147,25 @@ export async function currentRows(q: Kysely<Database>, workspaceId: string): Pro
 /** The store ids among `storeIds` the workspace can see (in its current ranking). */
 export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, storeIds: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
-  for (let i = 0; i < storeIds.length; i += 500) {
+  const byBucket = new Map<number, string[]>();
+  for (const id of storeIds) {
+    const b = bucketOf(id);
+    const ids = byBucket.get(b);
+    if (ids) ids.push(id);
+    else byBucket.set(b, [id]);
+  }
+  const buckets = [...byBucket.keys()];
+  // One version for the lot: the buckets are read in one statement (500 at a time, of the version read first).
+  const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  for (let i = 0; i < buckets.length; i += 500) {
     const rows = await q
-      .selectFrom('workspaces as w')
-      .innerJoin('ranking_positions as p', (j) => j.onRef('p.workspace_id', '=', 'w.id').onRef('p.version', '=', 'w.ranking_version'))
-      .select('p.store_id')
-      .where('w.id', '=', workspaceId)
-      .where('p.store_id', 'in', storeIds.slice(i, i + 500))
+      .selectFrom('ranking_position_buckets')
+      .select(['bucket', 'entries'])
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', ws.ranking_version)
+      .where('bucket', 'in', buckets.slice(i, i + 500))
       .execute();
-    for (const r of rows) out.add(r.store_id);
+    for (const r of rows) for (const id of byBucket.get(r.bucket)!) if (positionIn(r.entries, id) !== undefined) out.add(id);
   }
   return out;
 }

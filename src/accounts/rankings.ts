@@ -10,8 +10,8 @@
  *
  * A version's rows are keyed by their position in it (1 = the best score; ties by store_id), so
  * each version is written front to back — append-only, the cheapest write a B-tree has — and
- * read front to back; ranking_positions finds a store's position (written in store_id order,
- * append-only too). What a row shows beyond its score (domain, country, evidence, recent signals) lives in
+ * read front to back; a version's position buckets find a store's position (accounts/positions.ts:
+ * at most 8,192 rows a version, not one per store). What a row shows beyond its score (domain, country, evidence, recent signals) lives in
  * ranking_details by generation: a refit on new labels writes new scores over the same
  * generation; new data writes a new one. The operator's state of an account (status, delivery
  * marks) is the accounts table's, and is current whatever version a page reads. Reading a version: accounts/ranking-reads.ts.
@@ -23,6 +23,7 @@ import { lockRows } from '../db/locks.js';
 import { analyze, runBulk } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import type { RankingDetailsTable } from './tables.js';
+import { positionBuckets } from './positions.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 /**
@@ -33,6 +34,8 @@ export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 export const MAX_SUPERSEDED_ROWS = 2_000_000;
 /** Rows per write transaction of a ranking. */
 const RANKING_CHUNK = 4_000;
+/** Position buckets per write transaction (each about 2.6 kB at a million accounts). */
+const BUCKETS_PART = 512;
 /** The pause between two parts of a ranking write. */
 const PART_GAP_MS = 1;
 /** A version of at least this many rows has PostgreSQL read its tables' statistics again once it is current (db/prepared.ts analyze). */
@@ -140,9 +143,10 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   const { version, gen, current } = v;
   const c = isColumns(w.rows) ? w.rows : columnsOf(w.rows);
   const n = c.storeIds.length;
-  // Each store's position, in store_id order (the order ranking_positions is written in).
+  // Each store's position, in store_id order, kept in buckets (accounts/positions.ts).
   const pos = new Int32Array(n);
   for (let p = 0; p < n; p++) pos[c.order[p]] = p + 1;
+  const buckets = positionBuckets(c.storeIds, pos);
   const details: DetailSource = !w.details
     ? { count: 0, at: () => undefined as never }
     : Array.isArray(w.details)
@@ -153,12 +157,15 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
     for (let i = 0; i < parts; i += RANKING_CHUNK) {
       await run(async (trx) => {
         await insertRows(trx, workspaceId, version, c, i, Math.min(n, i + RANKING_CHUNK));
-        await insertPositions(trx, workspaceId, version, c.storeIds, pos, i, Math.min(n, i + RANKING_CHUNK));
         const d = Array.from({ length: Math.max(0, Math.min(details.count, i + RANKING_CHUNK) - i) }, (_, j) => details.at(i + j));
         await insertDetails(trx, workspaceId, gen, d);
         await ensureAccounts(trx, workspaceId, d.map((x) => x.store_id), w.statuses, w.now);
       });
       // A gap between parts, so a writer waiting for the lock (the API's own writes) gets in.
+      await new Promise((r) => setTimeout(r, PART_GAP_MS));
+    }
+    for (let i = 0; i < buckets.length; i += BUCKETS_PART) {
+      await run((trx) => insertBuckets(trx, workspaceId, version, buckets, i, i + BUCKETS_PART));
       await new Promise((r) => setTimeout(r, PART_GAP_MS));
     }
     if (w.details && w.carryDetails && current !== null) await run((trx) => carryDetails(trx, workspaceId, current, gen));
@@ -193,7 +200,7 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   });
   if (!made) await deleteVersion(run, workspaceId, version);
   await pruneRankings(run, workspaceId, w.now);
-  if (made && n >= ANALYZE_ROWS) await run((trx) => analyze(trx, ['rankings', 'ranking_positions', 'ranking_details', 'accounts']));
+  if (made && n >= ANALYZE_ROWS) await run((trx) => analyze(trx, ['rankings', 'ranking_position_buckets', 'ranking_details', 'accounts']));
   return made;
 }
 
@@ -259,21 +266,22 @@ async function insertRows(trx: Kysely<Database>, workspaceId: string, version: n
   );
 }
 
-/** The positions of the stores from … to − 1 in store_id order. */
-async function insertPositions(trx: Kysely<Database>, workspaceId: string, version: number, storeIds: readonly string[], pos: Int32Array, from: number, to: number): Promise<void> {
+/** Buckets of positions (accounts/positions.ts) from … to − 1 of the version's. */
+async function insertBuckets(trx: Kysely<Database>, workspaceId: string, version: number, buckets: readonly { bucket: number; entries: string }[], from: number, to: number): Promise<void> {
   await runBulk(
     trx,
     {
-      sqlite: 'insert into ranking_positions (store_id, pos, workspace_id, version) values (?, ?, ?, ?)',
-      postgres: 'insert into ranking_positions (store_id, pos, workspace_id, version) select v.*, $3::text, $4::integer from unnest($1::text[], $2::integer[]) as v',
+      sqlite: 'insert into ranking_position_buckets (bucket, entries, workspace_id, version) values (?, ?, ?, ?)',
+      postgres:
+        'insert into ranking_position_buckets (bucket, entries, workspace_id, version) select v.*, $3::text, $4::integer from unnest($1::integer[], $2::text[]) as v',
       extra: [workspaceId, version],
     },
     {
-      count: Math.max(0, to - from),
+      count: Math.max(0, Math.min(to, buckets.length) - from),
       width: 2,
       fill: (i, row) => {
-        row[0] = storeIds[from + i];
-        row[1] = pos[from + i];
+        row[0] = buckets[from + i].bucket;
+        row[1] = buckets[from + i].entries;
       },
     },
   );
@@ -354,9 +362,9 @@ export async function pruneRankings(run: Run, workspaceId: string, now: Date): P
 }
 
 /**
- * Deletes a version's rows a part at a time, each part a range of its key (positions of the
- * rankings, store ids of the positions): a range is deleted walking the tree once, where picking
- * the part's keys first and deleting each cost about three times as much.
+ * Deletes a version's rows a part at a time, each part a range of its positions (a range is
+ * deleted walking the tree once, where picking the part's keys first and deleting each cost
+ * about three times as much), then its position buckets.
  */
 async function deleteVersion(run: Run, workspaceId: string, version: number): Promise<void> {
   await run((trx) => trx.updateTable('ranking_versions').set({ state: 'deleting' }).where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
@@ -364,21 +372,10 @@ async function deleteVersion(run: Run, workspaceId: string, version: number): Pr
     trx.selectFrom('rankings').select((eb) => eb.fn.max('pos').as('pos')).where('workspace_id', '=', workspaceId).where('version', '=', version).executeTakeFirst(),
   );
   const lastPos = Number(last?.pos ?? 0);
-  let pos = 0;
-  let store: string | null = '';
-  while (pos < lastPos || store !== null) {
+  for (let pos = 0; pos < lastPos; pos += RANKING_CHUNK) {
     const from = pos;
-    pos += RANKING_CHUNK;
-    await run(async (trx) => {
-      if (from < lastPos) await sql`delete from rankings where workspace_id = ${workspaceId} and version = ${version} and pos > ${from} and pos <= ${from + RANKING_CHUNK}`.execute(trx);
-      if (store === null) return;
-      const after: string = store;
-      const end = await sql<{ store_id: string }>`select store_id from ranking_positions where workspace_id = ${workspaceId} and version = ${version} and store_id > ${after}
-        order by store_id limit 1 offset ${RANKING_CHUNK - 1}`.execute(trx);
-      store = end.rows[0]?.store_id ?? null;
-      await sql`delete from ranking_positions where workspace_id = ${workspaceId} and version = ${version} and store_id > ${after}
-        ${store === null ? sql`` : sql`and store_id <= ${store}`}`.execute(trx);
-    });
+    await run((trx) => sql`delete from rankings where workspace_id = ${workspaceId} and version = ${version} and pos > ${from} and pos <= ${from + RANKING_CHUNK}`.execute(trx));
   }
+  await run((trx) => trx.deleteFrom('ranking_position_buckets').where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
   await run((trx) => trx.deleteFrom('ranking_versions').where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
 }

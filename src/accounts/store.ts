@@ -9,11 +9,13 @@
  * ranking version does (writeRanking), and so does setAccountStatus. markDelivered is the one
  * deliberate exception (see there).
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { Db } from '../db/database.js';
 import { sortableId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
+import { prepared } from '../db/prepared.js';
+import { bucketOf, positionSql } from './positions.js';
 import { currentRanking, type PageRow, rankedAccount } from './ranking-reads.js';
 import { type DetailRow, inTransaction, inWrites, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../db/database.js';
@@ -255,12 +257,11 @@ export async function accountStatus(q: Kysely<Database>, workspaceId: string, st
  * store (deals, contacts, watches, statuses) answers 404 when this is false.
  */
 export async function accountVisible(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<boolean> {
-  const row = await q
-    .selectFrom('workspaces as w')
-    .innerJoin('ranking_positions as p', (j) => j.onRef('p.workspace_id', '=', 'w.id').onRef('p.version', '=', 'w.ranking_version'))
-    .select('p.store_id')
-    .where('w.id', '=', workspaceId)
-    .where('p.store_id', '=', storeId)
-    .executeTakeFirst();
-  return row !== undefined;
+  const rows = await prepared(
+    q,
+    sql<{ pos: number | null }>`select ${positionSql(storeId)} as pos from workspaces w
+      join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(storeId)}
+      where w.id = ${workspaceId}`,
+  );
+  return rows[0]?.pos != null;
 }

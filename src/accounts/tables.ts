@@ -55,12 +55,14 @@ export interface RankingsTable {
   model_version: number;
 }
 
-/** Where each store is in a ranking version (rankings is keyed by position). */
-export interface RankingPositionsTable {
+/** Where each store is in a ranking version (rankings is keyed by position), a bucket of stores a row (accounts/positions.ts). */
+export interface RankingPositionBucketsTable {
   workspace_id: string;
   version: number;
-  store_id: string;
-  pos: number;
+  /** accounts/positions.ts bucketOf of each of its stores. */
+  bucket: number;
+  /** Its stores' entries, `US id RS position` each (accounts/positions.ts). */
+  entries: string;
 }
 
 /** What a ranking's rows show beyond their scores, per generation (changes only with the data). */
@@ -148,7 +150,7 @@ export interface AccountsTables {
   accounts: AccountsTable;
   ranking_versions: RankingVersionsTable;
   rankings: RankingsTable;
-  ranking_positions: RankingPositionsTable;
+  ranking_position_buckets: RankingPositionBucketsTable;
   ranking_details: RankingDetailsTable;
   outcomes: OutcomesTable;
   workspace_profiles: WorkspaceProfilesTable;

@@ -1,0 +1,67 @@
+/**
+ * Where each store is in a ranking version (accounts/rankings.ts), kept as POSITION_BUCKETS
+ * rows per version rather than a row per store: a store's bucket is a hash of its id, and a
+ * bucket's `entries` is the text of its stores with their positions, each one
+ * `US id RS position` (US, RS: the unit and record separators; the id escaped so it holds
+ * neither; the position in POS_DIGITS zero-padded digits). A refit writes a few thousand rows of
+ * positions instead of one per account; a lookup reads one bucket and finds the store in it by
+ * `instr` (SQLite's; a PostgreSQL function of that name over `strpos`, migration 0028), in SQL,
+ * so the joins that read one store of the current version stay one statement.
+ */
+import { type RawBuilder, sql } from 'kysely';
+
+/** Buckets of a version (a version of fewer stores writes only the buckets it fills). */
+export const POSITION_BUCKETS = 8192;
+/** Digits of a position in an entry (positionSql's 10). */
+const POS_DIGITS = 10;
+
+const US = '\x1f';
+const RS = '\x1e';
+const ESC = '\x1d';
+
+/** A store id with the separators (and the escape) escaped. */
+const escaped = (id: string): string => (/[\x1d-\x1f]/.test(id) ? id.replace(/[\x1d-\x1f]/g, (c) => ESC + String.fromCharCode(0x30 + c.charCodeAt(0) - 0x1d)) : id);
+
+/** The bucket of a store id: FNV-1a over its UTF-16 code units, modulo POSITION_BUCKETS (fixed: stored buckets depend on it). */
+export function bucketOf(storeId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < storeId.length; i++) {
+    h ^= storeId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % POSITION_BUCKETS;
+}
+
+/** What a store's entry starts with: found only at its own entry. */
+export const needleOf = (storeId: string): string => US + escaped(storeId) + RS;
+
+/** The entries of every bucket a version fills: `pos[k]` is the position (1 = first) of `storeIds[k]`. */
+export function positionBuckets(storeIds: readonly string[], pos: Int32Array): { bucket: number; entries: string }[] {
+  const parts: string[][] = Array.from({ length: POSITION_BUCKETS }, () => []);
+  for (let k = 0; k < storeIds.length; k++) {
+    const id = storeIds[k];
+    parts[bucketOf(id)].push(needleOf(id) + String(pos[k]).padStart(POS_DIGITS, '0'));
+  }
+  const out: { bucket: number; entries: string }[] = [];
+  for (let b = 0; b < POSITION_BUCKETS; b++) if (parts[b].length > 0) out.push({ bucket: b, entries: parts[b].join('') });
+  return out;
+}
+
+/** The position of a store in a bucket's entries (read into JS), or undefined. */
+export function positionIn(entries: string, storeId: string): number | undefined {
+  const needle = needleOf(storeId);
+  const at = entries.indexOf(needle);
+  return at < 0 ? undefined : Number(entries.slice(at + needle.length, at + needle.length + POS_DIGITS));
+}
+
+/**
+ * SQL: the store's position in the entries of the bucket row aliased `b` (null when the bucket
+ * has no such store). Join b on `b.bucket = ${bucketOf(storeId)}`. One flat fragment (it is
+ * compiled on every request that reads one account).
+ */
+export function positionSql(storeId: string): RawBuilder<number | null> {
+  const needle = needleOf(storeId);
+  // The offset in characters (SQLite's and PostgreSQL's instr and substr count characters, not UTF-16 units).
+  const skip = /[\uD800-\uDFFF]/.test(needle) ? Array.from(needle).length : needle.length;
+  return sql<number | null>`(case when instr(b.entries, ${needle}) > 0 then cast(substr(b.entries, instr(b.entries, ${needle}) + ${skip}, 10) as integer) end)`;
+}
