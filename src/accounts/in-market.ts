@@ -111,7 +111,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  */
 export function descendingOrder(key: Float64Array, items: Uint32Array): Uint32Array {
   const m = items.length;
-  const byComparator = () => Uint32Array.from(items).sort((a, b) => key[b] - key[a] || a - b);
+  const descending = (a: number, b: number) => key[b] - key[a] || a - b;
+  const byComparator = () => Uint32Array.from(items).sort(descending);
   if (!LITTLE_ENDIAN || m < 2) return byComparator();
   let top = 0;
   for (let j = 0; j < m; j++) if (items[j] > top) top = items[j];
@@ -151,7 +152,7 @@ export function descendingOrder(key: Float64Array, items: Uint32Array): Uint32Ar
       if (key[out[end]] > key[out[end - 1]]) sorted = false;
       end++;
     }
-    if (!sorted) out.subarray(j, end).sort((a, b) => key[b] - key[a] || a - b);
+    if (!sorted) out.subarray(j, end).sort(descending);
     j = end;
   }
   return out;
