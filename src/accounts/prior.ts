@@ -10,7 +10,7 @@ import { monthIndex } from '../core/panel-contract.js';
 import type { Input, PriorEntry, PriorSds, StoredEvidence, StoreSnapshot, Term } from './model-types.js';
 
 export type { PriorEntry } from './model-types.js';
-import { CATEGORY_ADS, CATEGORY_SIGNAL, pairDetail, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
+import { CATEGORY_ADS, CATEGORY_SIGNAL, KIND, pairDetail, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
 
 /** Signals older than this many months (before the latest ingested month) do not count. */
 export const SIGNAL_WINDOW = 6;
@@ -97,7 +97,7 @@ export const PRIOR = {
  * sd (NU 1) cost the generator's truth (mostly the top 0.63, worst 0.51; explore first 0.79); NU 3
  * locked the two-part rule out in seed 10 (0.34).
  */
-export const LEARNED_SD = { groups: [SUBJECT, CATEGORY_SIGNAL, PLAN_SIGNAL, CATEGORY_ADS], pseudo: 5, rounds: 6, min: 0.2, max: 2, own: [SUBJECT], nu: 1 } as const;
+export const LEARNED_SD = { groups: [SUBJECT, KIND, CATEGORY_SIGNAL, PLAN_SIGNAL, CATEGORY_ADS], pseudo: 5, rounds: 6, min: 0.2, max: 2, own: [SUBJECT, KIND], nu: 1 } as const;
 export type { PriorSds } from './model-types.js';
 
 export type SizeKey = keyof typeof PRIOR.size;
@@ -133,6 +133,7 @@ function startingPrior(key: string): { mean: number; sd: number } {
     case 'size':
       return PRIOR.size[name as keyof typeof PRIOR.size];
     case SUBJECT:
+    case KIND:
       return PRIOR.subject;
     case CATEGORY_SIGNAL:
     case PLAN_SIGNAL:
@@ -167,6 +168,7 @@ export function labelOf(key: string): string {
     case 'agentic':
       return `Has ${FEATURE_LABELS[name as keyof typeof FEATURE_LABELS] ?? name}`;
     case SUBJECT:
+    case KIND:
     case CATEGORY_SIGNAL:
     case PLAN_SIGNAL:
     case CATEGORY_ADS:
@@ -217,7 +219,7 @@ export function describeTerm(input: Input, t: Term, s: StoreSnapshot): StoredEvi
       const sig = t.signal!;
       const age = monthIndex(s.month) - monthIndex(sig.month);
       const when = `${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''}`;
-      const detail = group === SUBJECT || group === CATEGORY_SIGNAL || group === PLAN_SIGNAL ? pairDetail(group, name, sig, when) : `${sig.detail} (${when})`;
+      const detail = group === SUBJECT || group === KIND || group === CATEGORY_SIGNAL || group === PLAN_SIGNAL ? pairDetail(group, name, sig, when) : `${sig.detail} (${when})`;
       return { kind: 'signal', key: input.key, detail, x: t.x, month: sig.month };
     }
   }
