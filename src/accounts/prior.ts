@@ -62,7 +62,8 @@ export const PRIOR = {
   } satisfies Record<SignalType, PriorEntry>,
   /**
    * A signal's subject (which network, app, feature or plan; accounts/signal-inputs.ts): how much
-   * more or less it weighs than its type, around 0.
+   * more or less it weighs than its type, around 0. An installed or removed app's kind
+   * (subscriptions, email…) starts the same.
    */
   subject: { mean: 0, sd: 0.5 },
   /**
@@ -75,7 +76,7 @@ export const PRIOR = {
 
 /**
  * The groups of inputs whose prior sd the workspace's outcomes set (fit.ts fitModel): a signal's
- * subject, and every pair. Their sd above (PRIOR.subject, PRIOR.interaction) is where each group
+ * subject, an app's kind, and every pair. Their sd above (PRIOR.subject, PRIOR.interaction) is where each group
  * starts and what it is pulled back to. Whether pairs matter is the workspace's: a rule made of
  * conjunctions ("a store above the basic plan that installed a subscription app") needs them loose,
  * a propensity made of single inputs (the generator's truth) tight, or 200 outcomes fit their noise.
@@ -95,7 +96,12 @@ export const PRIOR = {
  * 166.7; plan rule 0.52 (0.28), 105.3 → 0.60 (0.27), 112.0; generator truth 0.65 (0.57), 87.0 →
  * 0.65 (0.55), 88.9; two-part rule 1.00, 101.5 → 1.00, 103.0. Every group's inputs with their own
  * sd (NU 1) cost the generator's truth (mostly the top 0.63, worst 0.51; explore first 0.79); NU 3
- * locked the two-part rule out in seed 10 (0.34).
+ * locked the two-part rule out in seed 10 (0.34). An app's kind has its own sd too (KIND in OWN):
+ * with the kinds' group sd alone the subscriptions kind stayed held as TikTok had (plan rule, seeds
+ * 1–3, 0.51 against 0.84 with its own). With the app's kind (same benchmark, seeds 1–10, mostly the
+ * top): plan rule 0.60 (0.27), 112.0 → 0.76 (0.50), 119.0; new-channel 0.80 (0.47), 166.7 → 0.78
+ * (0.50), 164.8; generator truth 0.65 (0.55), 88.9 → 0.68 (0.60), 84.7; two-part 1.00, 103.0 → 0.98
+ * (0.83), 101.7 (docs/accounts.md).
  */
 export const LEARNED_SD = { groups: [SUBJECT, KIND, CATEGORY_SIGNAL, PLAN_SIGNAL, CATEGORY_ADS], pseudo: 5, rounds: 6, min: 0.2, max: 2, own: [SUBJECT, KIND], nu: 1 } as const;
 export type { PriorSds } from './model-types.js';
