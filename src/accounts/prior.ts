@@ -10,7 +10,7 @@ import { monthIndex } from '../core/panel-contract.js';
 import type { Input, PriorEntry, PriorSds, StoredEvidence, StoreSnapshot, Term } from './model-types.js';
 
 export type { PriorEntry } from './model-types.js';
-import { CATEGORY_ADS, CATEGORY_SIGNAL, pairDetail, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
+import { CATEGORY_ADS, CATEGORY_SIGNAL, KIND, pairDetail, pairLabel, PLAN_SIGNAL, SUBJECT } from './signal-inputs.js';
 
 /** Signals older than this many months (before the latest ingested month) do not count. */
 export const SIGNAL_WINDOW = 6;
@@ -62,7 +62,8 @@ export const PRIOR = {
   } satisfies Record<SignalType, PriorEntry>,
   /**
    * A signal's subject (which network, app, feature or plan; accounts/signal-inputs.ts): how much
-   * more or less it weighs than its type, around 0.
+   * more or less it weighs than its type, around 0. An installed or removed app's kind
+   * (subscriptions, email…) starts the same.
    */
   subject: { mean: 0, sd: 0.5 },
   /**
@@ -75,7 +76,7 @@ export const PRIOR = {
 
 /**
  * The groups of inputs whose prior sd the workspace's outcomes set (fit.ts fitModel): a signal's
- * subject, and every pair. Their sd above (PRIOR.subject, PRIOR.interaction) is where each group
+ * subject, an app's kind, and every pair. Their sd above (PRIOR.subject, PRIOR.interaction) is where each group
  * starts and what it is pulled back to. Whether pairs matter is the workspace's: a rule made of
  * conjunctions ("a store above the basic plan that installed a subscription app") needs them loose,
  * a propensity made of single inputs (the generator's truth) tight, or 200 outcomes fit their noise.
@@ -95,9 +96,14 @@ export const PRIOR = {
  * 166.7; plan rule 0.52 (0.28), 105.3 → 0.60 (0.27), 112.0; generator truth 0.65 (0.57), 87.0 →
  * 0.65 (0.55), 88.9; two-part rule 1.00, 101.5 → 1.00, 103.0. Every group's inputs with their own
  * sd (NU 1) cost the generator's truth (mostly the top 0.63, worst 0.51; explore first 0.79); NU 3
- * locked the two-part rule out in seed 10 (0.34).
+ * locked the two-part rule out in seed 10 (0.34). An app's kind has its own sd too (KIND in OWN):
+ * with the kinds' group sd alone the subscriptions kind stayed held as TikTok had (plan rule, seeds
+ * 1–3, 0.51 against 0.84 with its own). With the app's kind (same benchmark, seeds 1–10, mostly the
+ * top): plan rule 0.60 (0.27), 112.0 → 0.76 (0.50), 119.0; new-channel 0.80 (0.47), 166.7 → 0.78
+ * (0.50), 164.8; generator truth 0.65 (0.55), 88.9 → 0.68 (0.60), 84.7; two-part 1.00, 103.0 → 0.98
+ * (0.83), 101.7 (docs/accounts.md).
  */
-export const LEARNED_SD = { groups: [SUBJECT, CATEGORY_SIGNAL, PLAN_SIGNAL, CATEGORY_ADS], pseudo: 5, rounds: 6, min: 0.2, max: 2, own: [SUBJECT], nu: 1 } as const;
+export const LEARNED_SD = { groups: [SUBJECT, KIND, CATEGORY_SIGNAL, PLAN_SIGNAL, CATEGORY_ADS], pseudo: 5, rounds: 6, min: 0.2, max: 2, own: [SUBJECT, KIND], nu: 1 } as const;
 export type { PriorSds } from './model-types.js';
 
 export type SizeKey = keyof typeof PRIOR.size;
@@ -133,6 +139,7 @@ function startingPrior(key: string): { mean: number; sd: number } {
     case 'size':
       return PRIOR.size[name as keyof typeof PRIOR.size];
     case SUBJECT:
+    case KIND:
       return PRIOR.subject;
     case CATEGORY_SIGNAL:
     case PLAN_SIGNAL:
@@ -167,6 +174,7 @@ export function labelOf(key: string): string {
     case 'agentic':
       return `Has ${FEATURE_LABELS[name as keyof typeof FEATURE_LABELS] ?? name}`;
     case SUBJECT:
+    case KIND:
     case CATEGORY_SIGNAL:
     case PLAN_SIGNAL:
     case CATEGORY_ADS:
@@ -217,7 +225,7 @@ export function describeTerm(input: Input, t: Term, s: StoreSnapshot): StoredEvi
       const sig = t.signal!;
       const age = monthIndex(s.month) - monthIndex(sig.month);
       const when = `${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''}`;
-      const detail = group === SUBJECT || group === CATEGORY_SIGNAL || group === PLAN_SIGNAL ? pairDetail(group, name, sig, when) : `${sig.detail} (${when})`;
+      const detail = group === SUBJECT || group === KIND || group === CATEGORY_SIGNAL || group === PLAN_SIGNAL ? pairDetail(group, name, sig, when) : `${sig.detail} (${when})`;
       return { kind: 'signal', key: input.key, detail, x: t.x, month: sig.month };
     }
   }

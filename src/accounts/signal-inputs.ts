@@ -3,6 +3,10 @@
  *   - the signal's subject, `subject:<type>:<subject>`: which network an ad channel started on,
  *     which app was installed, which agentic feature, which plan (a deviation from the type's
  *     own weight);
+ *   - for an app installed or removed, the app's kind (core/apps.ts), `kind:<type>:<kind>`: "installed
+ *     a subscriptions app", shared by the apps of that kind, so the outcomes of one (ReCharge) carry
+ *     to the others (Bold Subscriptions, Appstle), which a few stores show each; its subject says
+ *     what this app adds to its kind;
  *   - interactions of the store's category or plan with a signal type,
  *     `category+signal:<type>:<category>` and `plan+signal:<type>:<plan>`: "an apparel store that
  *     started advertising on a new network" can weigh more than apparel and a new network do
@@ -14,6 +18,7 @@
  * month; in an earlier one, the strength halved for every month past the one before the latest).
  * Pure: keys, wording and which inputs exist; the weights are fit.ts's, the priors prior.ts's.
  */
+import { APP_KINDS, appKind, type AppKind } from '../core/apps.js';
 import { FEATURE_LABELS, NETWORK_NAMES, type SignalType } from '../core/signals.js';
 import type { StoreSignal } from '../ingest/index.js';
 
@@ -29,7 +34,11 @@ export const SUBJECT = 'subject';
 export const CATEGORY_SIGNAL = 'category+signal';
 export const PLAN_SIGNAL = 'plan+signal';
 export const CATEGORY_ADS = 'category+ads';
-export type PairGroup = typeof SUBJECT | typeof CATEGORY_SIGNAL | typeof PLAN_SIGNAL | typeof CATEGORY_ADS;
+export const KIND = 'kind';
+export type PairGroup = typeof SUBJECT | typeof KIND | typeof CATEGORY_SIGNAL | typeof PLAN_SIGNAL | typeof CATEGORY_ADS;
+
+/** The signal types whose subject is an app, and so has a kind. */
+const APP_SIGNALS: ReadonlySet<SignalType> = new Set(['app_installed', 'app_removed']);
 
 /** What a signal's subject names, by type (types without a subject have none). */
 const SUBJECT_NOUN: Partial<Record<SignalType, string>> = {
@@ -72,6 +81,8 @@ function subjectWords(type: SignalType, subject: string): string {
 export function pairKeys(sig: RecentSignal, category: string | null, plan: string | null): string[] {
   const keys: string[] = [];
   if (sig.subject !== null && SUBJECT_NOUN[sig.type] !== undefined) keys.push(`${SUBJECT}:${sig.type}:${sig.subject}`);
+  const kind = sig.subject !== null && APP_SIGNALS.has(sig.type) ? appKind(sig.subject) : undefined;
+  if (kind !== undefined) keys.push(`${KIND}:${sig.type}:${kind}`);
   if (category !== null) keys.push(`${CATEGORY_SIGNAL}:${sig.type}:${category}`);
   if (plan !== null) keys.push(`${PLAN_SIGNAL}:${sig.type}:${plan}`);
   return keys;
@@ -115,6 +126,7 @@ const lower = (s: string) => (s.length ? s[0].toLowerCase() + s.slice(1) : s);
 export function pairLabel(group: PairGroup, name: string): string {
   const { type, value } = splitPair(group, name);
   if (group === SUBJECT) return `Signal: ${subjectPhrase(type, value)} (which ${SUBJECT_NOUN[type] ?? 'subject'} it was)`;
+  if (group === KIND) return `Signal: ${SUBJECT_VERB[type] ?? type} ${kindWords(value)}`;
   if (group === CATEGORY_SIGNAL) return `${article(value)} ${value} store that ${DID[type]}`;
   if (group === CATEGORY_ADS) return `${article(value)} ${value} store that advertises on ${NETWORK_NAMES[type] ?? type}`;
   return `A store on the ${value} plan that ${DID[type]}`;
@@ -125,6 +137,7 @@ export function pairDetail(group: PairGroup, name: string, sig: RecentSignal, wh
   const { value } = splitPair(group, name);
   const did = lower(sig.detail);
   if (group === SUBJECT) return `${sig.detail} (${when}): which ${SUBJECT_NOUN[sig.type] ?? 'subject'} it was`;
+  if (group === KIND) return `${sig.detail} (${when}): ${kindWords(value)}`;
   if (group === CATEGORY_SIGNAL) return `${article(value)} ${value} store that ${did} (${when})`;
   return `A store on the ${value} plan that ${did} (${when})`;
 }
@@ -139,6 +152,8 @@ const SUBJECT_VERB: Partial<Record<SignalType, string>> = {
   plan_upgraded: 'Upgraded to',
   plan_downgraded: 'Downgraded to',
 };
+
+const kindWords = (kind: string): string => APP_KINDS[kind as AppKind]?.words ?? `an app of kind ${kind}`;
 
 function subjectPhrase(type: SignalType, subject: string): string {
   return `${SUBJECT_VERB[type] ?? type} ${subjectWords(type, subject)}`;

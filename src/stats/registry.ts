@@ -9,6 +9,7 @@
  * - count: `input` is BOOLEAN, "qualifies"; NULL counts as not qualifying (a count's null_rate is 0).
  * `eligible` (default TRUE) narrows the stores a metric speaks about.
  */
+import { APP_KINDS } from '../core/apps.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS } from '../core/panel-contract.js';
 import { FLOOR } from './floor.js';
 import type { MetricKind, Slug } from './types.js';
@@ -73,7 +74,7 @@ const V1 = '1.0';
 /** Number of true flags, NULL when any flag is unknown. */
 const countTrue = (cols: readonly string[]) => `(${cols.map((c) => `${c}::INT`).join(' + ')})`;
 /** TRUE when the store has any of these apps (list_contains per app: four times cheaper than list_has_any). */
-const hasApp = (apps: string[]) => `(${apps.map((a) => `list_contains(apps, '${a}')`).join(' OR ')})`;
+const hasApp = (apps: readonly string[]) => `(${apps.map((a) => `list_contains(apps, '${a}')`).join(' OR ')})`;
 /** Month-over-month change in a value that exists in both months. */
 const prevKnown = (col: string) => `(${col} IS NOT NULL AND prev_${col} IS NOT NULL)`;
 
@@ -109,10 +110,10 @@ export const METRICS: readonly MetricDef[] = [
   // platform-apps (also broken down by app)
   { slug: 'platform-apps', key: 'mean_apps_installed', title: 'Apps per store', kind: 'mean', group: 'apps', unit: 'apps', input: 'len(apps)', definition: 'Mean number of detected apps, over stores whose apps are known.', sentence: 'In {month}, {scope} ran {value} on average.', methodology_version: V1 },
   { slug: 'platform-apps', key: 'five_plus_apps_share', title: 'Stores with five or more apps', kind: 'share', group: 'apps', unit: 'share', input: 'len(apps) >= 5', definition: 'Share of stores with known apps that run five or more.', sentence: 'In {month}, {value} of {scope} ran five or more apps.', methodology_version: V1 },
-  { slug: 'platform-apps', key: 'email_app_share', title: 'Stores with an email marketing app', kind: 'share', group: 'apps', unit: 'share', input: hasApp(['klaviyo', 'omnisend', 'mailchimp', 'privy']), definition: 'Share of stores with known apps that run an email marketing app (Klaviyo, Omnisend, Mailchimp, Privy).', sentence: 'In {month}, {value} of {scope} ran an email marketing app.', methodology_version: V1 },
-  { slug: 'platform-apps', key: 'reviews_app_share', title: 'Stores with a reviews app', kind: 'share', group: 'apps', unit: 'share', input: hasApp(['judgeme', 'yotpo', 'loox', 'okendo']), definition: 'Share of stores with known apps that run a product reviews app (Judge.me, Yotpo, Loox, Okendo).', sentence: 'In {month}, {value} of {scope} ran a reviews app.', methodology_version: V1 },
-  { slug: 'platform-apps', key: 'subscriptions_app_share', title: 'Stores with a subscriptions app', kind: 'share', group: 'apps', unit: 'share', input: hasApp(['recharge', 'bold-subscriptions', 'appstle']), definition: 'Share of stores with known apps that run a subscriptions app (Recharge, Bold, Appstle).', sentence: 'In {month}, {value} of {scope} sold subscriptions through an app.', methodology_version: V1 },
-  { slug: 'platform-apps', key: 'support_app_share', title: 'Stores with a support app', kind: 'share', group: 'apps', unit: 'share', input: hasApp(['gorgias', 'tidio', 'shopify-inbox']), definition: 'Share of stores with known apps that run a customer support or chat app (Gorgias, Tidio, Shopify Inbox).', sentence: 'In {month}, {value} of {scope} ran a support or chat app.', methodology_version: V1 },
+  { slug: 'platform-apps', key: 'email_app_share', title: 'Stores with an email marketing app', kind: 'share', group: 'apps', unit: 'share', input: hasApp(APP_KINDS.email.apps), definition: 'Share of stores with known apps that run an email marketing app (Klaviyo, Omnisend, Mailchimp, Privy).', sentence: 'In {month}, {value} of {scope} ran an email marketing app.', methodology_version: V1 },
+  { slug: 'platform-apps', key: 'reviews_app_share', title: 'Stores with a reviews app', kind: 'share', group: 'apps', unit: 'share', input: hasApp(APP_KINDS.reviews.apps), definition: 'Share of stores with known apps that run a product reviews app (Judge.me, Yotpo, Loox, Okendo).', sentence: 'In {month}, {value} of {scope} ran a reviews app.', methodology_version: V1 },
+  { slug: 'platform-apps', key: 'subscriptions_app_share', title: 'Stores with a subscriptions app', kind: 'share', group: 'apps', unit: 'share', input: hasApp(APP_KINDS.subscriptions.apps), definition: 'Share of stores with known apps that run a subscriptions app (Recharge, Bold, Appstle).', sentence: 'In {month}, {value} of {scope} sold subscriptions through an app.', methodology_version: V1 },
+  { slug: 'platform-apps', key: 'support_app_share', title: 'Stores with a support app', kind: 'share', group: 'apps', unit: 'share', input: hasApp(APP_KINDS.support.apps), definition: 'Share of stores with known apps that run a customer support or chat app (Gorgias, Tidio, Shopify Inbox).', sentence: 'In {month}, {value} of {scope} ran a support or chat app.', methodology_version: V1 },
 
   // platform-advertising
   ...AD_COLUMNS.map((col): MetricDef => {

@@ -127,7 +127,39 @@ describe("a signal's subject and its pairs with category and plan", () => {
     // Every unlabelled winner outranks every unlabelled other store…
     expect(learned.separated).toBe(true);
     // … which the same model without the pairs cannot do (the two rules cross: additive, one argues against the other).
-    const inputs = space.inputs.filter((inp) => !inp.key.includes('+signal:') && !inp.key.startsWith('subject:'));
+    const inputs = space.inputs.filter((inp) => !inp.key.includes('+signal:') && !inp.key.startsWith('subject:') && !inp.key.startsWith('kind:'));
     expect(separates({ ...space, inputs, index: new Map(inputs.map((inp, i) => [inp.key, i])) }).separated).toBe(false);
+  });
+
+  it("carry what one app's outcomes taught to the other apps of its kind: a store that installed a rarely seen subscriptions app outranks one that installed an app of no known kind", () => {
+    // Every store installed one app in the latest month: ReCharge (a subscriptions app) one in four,
+    // Appstle (also subscriptions) only s001, s005 and s009 and app-001 (no known kind) only s003,
+    // s007 and s245, too few for a subject of their own, Klaviyo (email) the rest. The subscriptions
+    // apps win, the others lose.
+    const rare: Record<number, string> = { 1: 'appstle', 5: 'appstle', 9: 'appstle', 3: 'app-001', 7: 'app-001', 245: 'app-001' };
+    const app = (i: number) => rare[i] ?? (i % 4 === 0 ? 'recharge' : 'klaviyo');
+    const s = stores().map((x, i) => ({ ...x, signals: [{ id: `a${i}`, month: LATEST, type: 'app_installed' as const, subject: app(i), strength: 1, detail: `Installed ${app(i)}` }] }));
+    const space = inputSpace(s, LATEST);
+    expect(space.index.has('subject:app_installed:appstle')).toBe(false);
+    expect(space.index.has('subject:app_installed:app-001')).toBe(false);
+    expect(space.index.has('kind:app_installed:subscriptions')).toBe(true);
+    expect(priorOf('kind:app_installed:subscriptions')).toEqual({ mean: 0, sd: 0.5 });
+    // Learnt from stores s010–s209; s005 (Appstle) and s245 (app-001) are apparel stores on the plus plan, never labelled.
+    const fitted = (sp: typeof space) => fit(sp, s.slice(10, 210).map((x) => ({ terms: terms(sp, x), y: x.signals[0].subject === 'klaviyo' ? 0 : 1, weight: 1 })));
+    const gap = (sp: typeof space) => {
+      const m = fitted(sp);
+      return sigmoid(logitOf(m.weights, terms(sp, s[5]))) - sigmoid(logitOf(m.weights, terms(sp, s[245])));
+    };
+    // Without the kind the model has nothing that ties Appstle to ReCharge: the two stores differ by their size alone.
+    const inputs = space.inputs.filter((inp) => !inp.key.startsWith('kind:'));
+    const apart = gap({ ...space, inputs, index: new Map(inputs.map((inp, i) => [inp.key, i])) });
+    expect(Math.abs(apart)).toBeLessThan(0.1);
+    expect(gap(space)).toBeGreaterThan(apart + 0.2);
+    const model = fitted(space);
+    const ev = explain(storedEvidence(space, s[5]), weightsByKey(model));
+    const kind = ev.find((e) => e.key === 'kind:app_installed:subscriptions')!;
+    expect(kind.detail).toBe('Installed appstle (2026-10): a subscriptions app');
+    expect(kind.contribution).toBeGreaterThan(0);
+    expect(ev.reduce((a, e) => a + e.contribution, 0)).toBeCloseTo(logitOf(model.weights, terms(space, s[5])), 12);
   });
 });
