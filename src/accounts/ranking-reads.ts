@@ -84,7 +84,7 @@ export async function rankedAccount(q: Kysely<Database>, workspaceId: string, st
     join rankings r on ${currentRowSql(workspaceId, storeId)} and r.version = w.ranking_version
     join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = r.store_id
     join accounts a on a.workspace_id = w.id and a.store_id = r.store_id
-    where w.id = ${workspaceId}`,
+    where w.id = ${workspaceId} and r.store_id = ${storeId}`,
   );
   return rows[0];
 }
