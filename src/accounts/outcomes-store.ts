@@ -2,7 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 import { runStatements, type Statement, type When } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
-import { bucketOf, positionSql } from './positions.js';
+import { currentRowSql } from './positions.js';
 import type { OutcomeRow } from './tables.js';
 
 /** What the ranking current at recording time said about the store (outcomes-store fills it in). */
@@ -25,8 +25,7 @@ export function outcomeInsert(input: NewOutcome, when: When): Statement {
         ${row.note}, ${row.lost_reason}, ${row.lost_reason_other}, ${row.recorded_at}, ${row.deal_id},
         r.score, r.logit, r.model_version, case when r.pos is null then null else w.ranking_version end
       from workspaces w
-      left join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(row.store_id)}
-      left join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = ${positionSql(row.store_id)}
+      left join rankings r on ${currentRowSql(row.workspace_id, row.store_id)}
       where w.id = ${row.workspace_id}${when === undefined ? sql`` : sql` and ${when}`}`;
 }
 

@@ -8,7 +8,7 @@
  * `instr` (SQLite's; a PostgreSQL function of that name over `strpos`, migration 0028), in SQL,
  * so the joins that read one store of the current version stay one statement.
  */
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
 
 /** Buckets of a version (a version of fewer stores writes only the buckets it fills). */
 export const POSITION_BUCKETS = 8192;
@@ -64,4 +64,21 @@ export function positionSql(storeId: string): RawBuilder<number | null> {
   // The offset in characters (SQLite's and PostgreSQL's instr and substr count characters, not UTF-16 units).
   const skip = /[\uD800-\uDFFF]/.test(needle) ? Array.from(needle).length : needle.length;
   return sql<number | null>`(case when instr(b.entries, ${needle}) > 0 then cast(substr(b.entries, instr(b.entries, ${needle}) + ${skip}, 10) as integer) end)`;
+}
+
+/**
+ * SQL: the conditions that pick the store's row of the workspace's current ranking version out
+ * of rankings aliased `r` (none when the store is not in it). The version and the position are
+ * scalar subqueries that refer to no table of the statement around them, so PostgreSQL runs
+ * each once, first (an InitPlan), and finds the bucket and the row by the whole of their keys
+ * whatever its statistics say. Joined instead on the workspace row and on a bucket row of the
+ * statement, they are values of other tables, which a planner that takes the tables for small
+ * (no statistics yet: a workspace of fewer than 1,000 accounts, until autovacuum analyses them)
+ * may leave out of the index scans: it then reads every bucket and every ranking row of the
+ * workspace's kept versions and tests the position on each.
+ */
+export function currentRowSql(workspaceId: string, storeId: string): RawBuilder<SqlBool> {
+  const version = sql`(select ranking_version from workspaces where id = ${workspaceId})`;
+  return sql<SqlBool>`r.workspace_id = ${workspaceId} and r.version = ${version} and r.pos = (select ${positionSql(storeId)} from ranking_position_buckets b
+      where b.workspace_id = ${workspaceId} and b.version = ${version} and b.bucket = ${bucketOf(storeId)})`;
 }

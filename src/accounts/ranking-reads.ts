@@ -8,7 +8,7 @@ import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
-import { bucketOf, positionIn, positionSql } from './positions.js';
+import { bucketOf, currentRowSql, positionIn } from './positions.js';
 import type { Database } from '../db/database.js';
 import type { AccountsTable, RankingDetailsTable, RankingsTable } from './tables.js';
 
@@ -81,11 +81,10 @@ export async function rankedAccount(q: Kysely<Database>, workspaceId: string, st
     select ${ROW_COLUMNS}
     from workspaces w
     join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version
-    join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(storeId)}
-    join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = ${positionSql(storeId)}
+    join rankings r on ${currentRowSql(workspaceId, storeId)} and r.version = w.ranking_version
     join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = r.store_id
     join accounts a on a.workspace_id = w.id and a.store_id = r.store_id
-    where w.id = ${workspaceId}`,
+    where w.id = ${workspaceId} and r.store_id = ${storeId}`,
   );
   return rows[0];
 }

@@ -7,11 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountVisible, getAccount, importAccounts } from '../../src/accounts/store.js';
 import { visibleStoreIds } from '../../src/accounts/ranking-reads.js';
-import { insertOutcome } from '../../src/accounts/outcomes-store.js';
+import { insertOutcome, outcomeInsert } from '../../src/accounts/outcomes-store.js';
 import { bucketOf, needleOf, positionBuckets, positionIn } from '../../src/accounts/positions.js';
 import type { Db } from '../../src/compose/database.js';
 import { workspace } from '../helpers/api.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { CompiledQuery, sql } from 'kysely';
 
 const ODD = ['b', 'ab', 'a\x1fb', 'a\x1eb\x1d', '\x1d0', 'é-store', '😀-store', 'x'.repeat(300)];
 
@@ -63,6 +64,26 @@ for (const d of dialects) {
         expect(o.ranked_score === null ? null : Number(o.ranked_score)).toBe(ranked ? accounts[2].score : null);
         expect(o.ranked_version === null).toBe(!ranked);
       }
+    });
+
+    it.skipIf(d.name !== 'PostgreSQL')('is read by the whole of rankings\' key when an outcome is recorded, on tables never analysed', async () => {
+      const ws = await workspace(db);
+      await importAccounts(db, ws.id, Array.from({ length: 500 }, (_, i) => ({ store_id: `s-${i}`, score: 1 - i / 1_000 })), new Date());
+      const c = sql`${outcomeInsert(
+        { id: 'out-plan', workspace_id: ws.id, api_key_id: 'k', store_id: 's-400', action: 'won', value: null, occurred_at: null, note: null, lost_reason: null, lost_reason_other: null, recorded_at: new Date().toISOString() },
+        undefined,
+      )}`.compile(db.kysely);
+      const [{ 'QUERY PLAN': plan }] = (await db.kysely.executeQuery(CompiledQuery.raw(`explain (format json) ${c.sql}`, [...c.parameters]))).rows as { 'QUERY PLAN': unknown }[];
+      const nodes: Record<string, unknown>[] = [];
+      const walk = (n: Record<string, unknown>) => {
+        nodes.push(n);
+        for (const k of (n.Plans as Record<string, unknown>[] | undefined) ?? []) walk(k);
+      };
+      walk((plan as { Plan: Record<string, unknown> }[])[0]!.Plan);
+      const rankings = nodes.filter((n) => n['Relation Name'] === 'rankings');
+      expect(rankings).toHaveLength(1);
+      expect(rankings[0]!['Index Cond']).toMatch(/version = .*pos = /);
+      for (const n of nodes) expect(JSON.stringify([n['Join Filter'], n.Filter])).not.toMatch(/strpos/);
     });
   });
 }
