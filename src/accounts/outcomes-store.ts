@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { runStatements, type Statement, type When } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import { bucketOf, positionSql } from './positions.js';
+import { BLOCK_ROWS, blockOfSql } from './blocks.js';
 import type { OutcomeRow } from './tables.js';
 
 /** What the ranking current at recording time said about the store (outcomes-store fills it in). */
@@ -19,14 +20,16 @@ export type NewOutcome = Omit<OutcomeRow, 'deal_id' | RankedAt> & { deal_id?: st
  */
 export function outcomeInsert(input: NewOutcome, when: When): Statement {
   const row = { ...input, deal_id: input.deal_id ?? null };
+  const pos = positionSql(row.store_id);
+  const j = sql`(${pos} - 1) % ${sql.lit(BLOCK_ROWS)}`;
   return sql`insert into outcomes (id, workspace_id, api_key_id, store_id, action, value, occurred_at, note, lost_reason, lost_reason_other, recorded_at, deal_id,
         ranked_score, ranked_logit, ranked_model_version, ranked_version)
       select ${row.id}, w.id, ${row.api_key_id}, ${row.store_id}, ${row.action}, ${row.value}, ${row.occurred_at},
         ${row.note}, ${row.lost_reason}, ${row.lost_reason_other}, ${row.recorded_at}, ${row.deal_id},
-        r.score, r.logit, r.model_version, case when r.pos is null then null else w.ranking_version end
+        f64_at(k.scores, ${j}), f64_at(k.logits, ${j}), i32_at(k.model_versions, ${j}), case when k.block is null then null else w.ranking_version end
       from workspaces w
       left join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(row.store_id)}
-      left join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = ${positionSql(row.store_id)}
+      left join ranking_blocks k on ${blockOfSql(pos)}
       where w.id = ${row.workspace_id}${when === undefined ? sql`` : sql` and ${when}`}`;
 }
 

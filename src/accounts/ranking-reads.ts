@@ -9,8 +9,10 @@ import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
 import { bucketOf, positionIn, positionSql } from './positions.js';
+import { BLOCK_ROWS, blockOfSql, type DecodedBlock, decodeBlock, EXPLORE, IN_MARKET, rowFromBlockSql } from './blocks.js';
+import { rankingOrder } from './rankings.js';
 import type { Database } from '../db/database.js';
-import type { AccountsTable, RankingDetailsTable, RankingsTable } from './tables.js';
+import type { AccountsTable, RankingBlocksTable, RankingDetailsTable, RankingRow } from './tables.js';
 
 /** True when version v of the workspace's ranking can still be walked. */
 export async function rankingRetained(q: Kysely<Database>, workspaceId: string, version: number): Promise<boolean> {
@@ -45,56 +47,126 @@ export interface PageQuery extends AccountFilters {
 }
 
 /** An account row as a page (or the detail) reads it: its ranking row, its details and its account's status. */
-export type PageRow = Omit<RankingsTable, 'workspace_id' | 'version'> &
+export type PageRow = RankingRow &
   Pick<RankingDetailsTable, 'domain' | 'country' | 'category' | 'plan' | 'evidence' | 'signals'> &
   Pick<Selectable<AccountsTable>, 'status' | 'delivered_to_agent'> & {
     /** When the row's ranking version was written. */
     updated_at: string;
   };
 
-const ROW_COLUMNS = sql`r.pos, r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.logit_sd, r.in_market, r.explore, r.model_version,
-  d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at`;
+/** What a page reads of a row beyond its block: its details and its account's state. */
+type DetailPart = Pick<PageRow, 'store_id' | 'domain' | 'country' | 'category' | 'plan' | 'evidence' | 'signals' | 'status' | 'delivered_to_agent'>;
 
-const ROW_JOINS = sql`join rankings r on r.workspace_id = v.workspace_id and r.version = v.version
-  join ranking_details d on d.workspace_id = v.workspace_id and d.gen = v.gen and d.store_id = r.store_id
-  join accounts a on a.workspace_id = v.workspace_id and a.store_id = r.store_id`;
+/** Blocks a page reads at first; each further read takes twice as many, up to MAX_BLOCKS_READ. */
+const MAX_BLOCKS_READ = 32;
+/** Store ids one details statement asks for, padded with nulls up to the first of these that fits (a few statement texts, each prepared once). */
+const DETAIL_BATCHES = [8, 64, 512] as const;
 
-/** One page of ranking `version` (score desc, store_id asc: its positions in order). Hot path: plain SQL. */
+/**
+ * One page of ranking `version` (score desc, store_id asc: its positions in order): its blocks
+ * read in position order (accounts/blocks.ts), the list and score filters applied to them, then
+ * the details and account state of the rows that pass, with the other filters, a batch at a time.
+ */
 export async function pageRanking(q: Kysely<Database>, workspaceId: string, version: number, p: PageQuery): Promise<PageRow[]> {
-  return prepared(
+  const out: PageRow[] = [];
+  const after = p.afterPos ?? 0;
+  let next = Math.floor(after / BLOCK_ROWS);
+  // The version's head with its first blocks: those a page without filters reads.
+  let want = Math.min(MAX_BLOCKS_READ, Math.floor((after + Math.min(p.limit, BLOCK_ROWS * MAX_BLOCKS_READ) - 1) / BLOCK_ROWS) + 1 - next);
+  const first = await prepared(
     q,
-    sql<PageRow>`
-    select ${ROW_COLUMNS}
-    from ranking_versions v ${ROW_JOINS}
-    where v.workspace_id = ${workspaceId} and v.version = ${version} and r.pos > ${p.afterPos ?? 0}
-      ${filtersSql(p)}
-    order by r.pos
-    limit ${p.limit}`,
+    sql<{ gen: number; created_at: string; rows: number } & Partial<Selectable<RankingBlocksTable>>>`
+    select v.gen, v.created_at, v.rows, ${BLOCK_COLUMNS}
+    from ranking_versions v left join ranking_blocks k on k.workspace_id = v.workspace_id and k.version = v.version and k.block >= ${next} and k.block < ${next + want}
+    where v.workspace_id = ${workspaceId} and v.version = ${version}
+    order by k.block`,
   );
+  if (first.length === 0) return out;
+  const { gen, created_at } = first[0];
+  const blocks = Math.ceil(Number(first[0].rows) / BLOCK_ROWS);
+  let read: Selectable<RankingBlocksTable>[] = first.filter((r) => r.store_ids != null) as Selectable<RankingBlocksTable>[];
+  const candidates: PageRow[] = [];
+  const details = detailsFilter(p);
+  for (;;) {
+    for (const row of read) {
+      const b = decodeBlock(row);
+      const base = Number(row.block) * BLOCK_ROWS;
+      for (let j = Math.max(0, after - base); j < b.storeIds.length; j++) {
+        const flags = b.flags[j];
+        if (p.inMarketOnly && !(flags & IN_MARKET)) continue;
+        if (p.minScore !== undefined && !(b.score[j] >= p.minScore)) continue;
+        const sd = b.logitSd[j];
+        candidates.push({
+          pos: base + j + 1,
+          store_id: b.storeIds[j],
+          score: b.score[j],
+          logit: b.logit[j],
+          logit_sd: Number.isNaN(sd) ? null : sd,
+          in_market: flags & IN_MARKET ? 1 : 0,
+          explore: flags & EXPLORE ? 1 : 0,
+          model_version: b.modelVersion[j],
+          updated_at: created_at,
+        } as PageRow);
+      }
+    }
+    next += want;
+    // The rows that pass so far, their details a batch at a time, until the page is full.
+    while (candidates.length > 0 && out.length < p.limit) {
+      const batch = candidates.splice(0, details.filters ? DETAIL_BATCHES[DETAIL_BATCHES.length - 1] : Math.min(p.limit - out.length, DETAIL_BATCHES[DETAIL_BATCHES.length - 1]));
+      const found = await detailsOf(q, workspaceId, Number(gen), batch.map((r) => r.store_id), details.sql);
+      for (const r of batch) {
+        const d = found.get(r.store_id);
+        if (d && out.length < p.limit) out.push(Object.assign(r, d));
+      }
+    }
+    if (out.length >= p.limit || next >= blocks) return out;
+    want = Math.min(MAX_BLOCKS_READ, want * 2);
+    read = await prepared(
+      q,
+      sql<Selectable<RankingBlocksTable>>`select ${BLOCK_COLUMNS} from ranking_blocks k
+      where k.workspace_id = ${workspaceId} and k.version = ${version} and k.block >= ${next} and k.block < ${next + want} order by k.block`,
+    );
+  }
+}
+
+const BLOCK_COLUMNS = sql`k.block, k.store_ids, k.scores, k.logits, k.logit_sds, k.model_versions, k.flags`;
+
+/** The details and account state of `storeIds` in details generation `gen` that pass `filters` (SQL on d and a), by store id. */
+async function detailsOf(q: Kysely<Database>, workspaceId: string, gen: number, storeIds: readonly string[], filters: RawBuilder<unknown>): Promise<Map<string, DetailPart>> {
+  const size = DETAIL_BATCHES.find((n) => n >= storeIds.length) ?? storeIds.length;
+  const ids = Array.from({ length: size }, (_, i) => (i < storeIds.length ? storeIds[i] : null));
+  const rows = await prepared(
+    q,
+    sql<DetailPart>`
+    select d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals, a.status, a.delivered_to_agent
+    from ranking_details d join accounts a on a.workspace_id = d.workspace_id and a.store_id = d.store_id
+    where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(ids)}) ${filters}`,
+  );
+  return new Map(rows.map((r) => [r.store_id, r]));
 }
 
 /** One account of the current ranking, or undefined when the workspace cannot see the store. */
 export async function rankedAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
+  const pos = positionSql(storeId);
   const rows = await prepared(
     q,
     sql<PageRow>`
-    select ${ROW_COLUMNS}
+    select ${pos} as pos, d.store_id, d.domain, d.country, d.category, d.plan, ${rowFromBlockSql(pos)},
+      d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at
     from workspaces w
     join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version
     join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(storeId)}
-    join rankings r on r.workspace_id = w.id and r.version = w.ranking_version and r.pos = ${positionSql(storeId)}
-    join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = r.store_id
-    join accounts a on a.workspace_id = w.id and a.store_id = r.store_id
+    join ranking_blocks k on ${blockOfSql(pos)}
+    join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = ${storeId}
+    join accounts a on a.workspace_id = w.id and a.store_id = ${storeId}
     where w.id = ${workspaceId}`,
   );
   return rows[0];
 }
 
-/** The page's filters as SQL conditions (each `and …`) on the rows r, details d and accounts a. */
-function filtersSql(p: PageQuery): RawBuilder<unknown> {
+/** The page's filters on the details d and accounts a, as SQL conditions (each `and …`); `filters` false when there are none. */
+function detailsFilter(p: PageQuery): { filters: boolean; sql: RawBuilder<unknown> } {
   const parts: RawBuilder<unknown>[] = [];
-  if (p.inMarketOnly) parts.push(sql`and r.in_market = 1`);
-  if (p.minScore !== undefined) parts.push(sql`and r.score >= ${p.minScore}`);
   if (p.country !== undefined) parts.push(sql`and d.country = ${p.country}`);
   if (p.category !== undefined) parts.push(sql`and d.category = ${p.category}`);
   if (p.plan !== undefined) parts.push(sql`and d.plan = ${p.plan}`);
@@ -102,27 +174,55 @@ function filtersSql(p: PageQuery): RawBuilder<unknown> {
   if (p.signalType !== undefined || p.signalsSince !== undefined) {
     parts.push(sql`and exists (
       select 1 from store_signals s join ingested_months im on im.month = s.month and im.run_id = s.run_id
-      where s.store_id = r.store_id
+      where s.store_id = d.store_id
         ${p.signalType !== undefined ? sql`and s.type = ${p.signalType}` : sql``}
         ${p.signalsSince !== undefined ? sql`and s.month >= ${p.signalsSince}` : sql``})`);
   }
-  return parts.length ? sql.join(parts, sql` `) : sql``;
+  return { filters: parts.length > 0, sql: parts.length ? sql.join(parts, sql` `) : sql`` };
 }
 
-export type CurrentRow = Pick<RankingsTable, 'store_id' | 'score' | 'logit' | 'logit_sd' | 'in_market' | 'explore' | 'model_version'>;
+export type CurrentRow = Pick<RankingRow, 'store_id' | 'score' | 'logit' | 'logit_sd' | 'in_market' | 'explore' | 'model_version'>;
 
 /** The current ranking (its version, details generation and narrow rows: what a re-ranking compares against). */
 export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: CurrentRow[] }> {
   const head = await rankingHead(q, workspaceId);
   if (head.gen === null) return { ...head, rows: [] };
-  const rows = await q
-    .selectFrom('rankings')
-    .select(['store_id', 'score', 'logit', 'logit_sd', 'in_market', 'explore', 'model_version'])
-    .where('workspace_id', '=', workspaceId)
-    .where('version', '=', head.version)
-    .orderBy('pos')
-    .execute();
+  const rows: CurrentRow[] = [];
+  await eachBlock(q, workspaceId, head.version, (b) => {
+    for (let j = 0; j < b.storeIds.length; j++) {
+      const sd = b.logitSd[j];
+      rows.push({
+        store_id: b.storeIds[j],
+        score: b.score[j],
+        logit: b.logit[j],
+        logit_sd: Number.isNaN(sd) ? null : sd,
+        in_market: b.flags[j] & IN_MARKET ? 1 : 0,
+        explore: b.flags[j] & EXPLORE ? 1 : 0,
+        model_version: b.modelVersion[j],
+      });
+    }
+  });
   return { ...head, rows };
+}
+
+/** Blocks of a version read at a time when all of them are (about 2.5 MB). */
+const BLOCKS_AT_A_TIME = 64;
+
+/** Calls `fn` with each block of the version, decoded, in position order. */
+async function eachBlock(q: Kysely<Database>, workspaceId: string, version: number, fn: (b: DecodedBlock) => void): Promise<void> {
+  for (let from = 0; ; from += BLOCKS_AT_A_TIME) {
+    const rows = await q
+      .selectFrom('ranking_blocks')
+      .select(['store_ids', 'scores', 'logits', 'logit_sds', 'model_versions', 'flags'])
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .where('block', '>=', from)
+      .where('block', '<', from + BLOCKS_AT_A_TIME)
+      .orderBy('block')
+      .execute();
+    for (const r of rows) fn(decodeBlock(r));
+    if (rows.length < BLOCKS_AT_A_TIME) return;
+  }
 }
 
 /** The current ranking version and its details generation (null: the workspace has no ranking yet). */
@@ -176,27 +276,24 @@ export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, 
  * managed watch takes the best-scored accounts.
  */
 export async function inMarketStoreIds(q: Kysely<Database>, workspaceId: string, limit: number): Promise<string[]> {
-  const rows = await q
-    .selectFrom('workspaces as w')
-    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-    .select('r.store_id')
-    .where('w.id', '=', workspaceId)
-    .where('r.in_market', '=', 1)
-    .orderBy('r.score', 'desc')
-    .orderBy('r.store_id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.store_id);
+  const { version } = await rankingHead(q, workspaceId);
+  const listed: { store_id: string; score: number }[] = [];
+  await eachBlock(q, workspaceId, version, (b) => {
+    for (let j = 0; j < b.storeIds.length; j++) if (b.flags[j] & IN_MARKET) listed.push({ store_id: b.storeIds[j], score: b.score[j] });
+  });
+  return listed
+    .sort(rankingOrder)
+    .slice(0, limit)
+    .map((r) => r.store_id);
 }
 
 /** How many accounts the current ranking has in market. */
 export async function countInMarket(q: Kysely<Database>, workspaceId: string): Promise<number> {
   const r = await q
     .selectFrom('workspaces as w')
-    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .innerJoin('ranking_versions as v', (j) => j.onRef('v.workspace_id', '=', 'w.id').onRef('v.version', '=', 'w.ranking_version'))
+    .select('v.in_market')
     .where('w.id', '=', workspaceId)
-    .where('r.in_market', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+    .executeTakeFirst();
+  return Number(r?.in_market ?? 0);
 }
