@@ -41,57 +41,58 @@ export interface DecodedBlock {
 export const IN_MARKET = 1;
 export const EXPLORE = 2;
 
-/** The rows of one block, made by `row(j, into)` for j in 0 … count − 1. */
-export interface BlockSource {
-  count: number;
-  storeId(j: number): string;
-  score(j: number): number;
-  logit(j: number): number;
-  logitSd(j: number): number;
-  modelVersion(j: number): number;
-  flags(j: number): number;
+/** True on a little-endian machine: a typed array's bytes are then the stored form as they are. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A block's rows, in position order, as columns (DecodedBlock's shape): what encodeBlock packs. */
+export type BlockRows = DecodedBlock;
+
+/** The rows of a block packed as its table row holds them. */
+export function encodeBlock(r: BlockRows): BlockColumns {
+  return {
+    store_ids: JSON.stringify(r.storeIds),
+    scores: littleEndian(r.score),
+    logits: littleEndian(r.logit),
+    logit_sds: littleEndian(r.logitSd),
+    model_versions: littleEndian(r.modelVersion),
+    flags: Buffer.from(r.flags.buffer, r.flags.byteOffset, r.flags.byteLength),
+  };
 }
 
-export function encodeBlock(s: BlockSource): BlockColumns {
-  const n = s.count;
-  const ids = new Array<string>(n);
-  const f = Buffer.allocUnsafe(3 * 8 * n);
-  const mv = Buffer.allocUnsafe(4 * n);
-  const flags = Buffer.allocUnsafe(n);
-  for (let j = 0; j < n; j++) {
-    ids[j] = s.storeId(j);
-    f.writeDoubleLE(s.score(j), 8 * j);
-    f.writeDoubleLE(s.logit(j), 8 * (n + j));
-    f.writeDoubleLE(s.logitSd(j), 8 * (2 * n + j));
-    mv.writeInt32LE(s.modelVersion(j), 4 * j);
-    flags[j] = s.flags(j);
+/** The bytes of a column, little-endian (its own buffer's, on a little-endian machine). */
+function littleEndian(a: Float64Array | Int32Array): Buffer {
+  if (LITTLE_ENDIAN) return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const out = Buffer.allocUnsafe(a.byteLength);
+  for (let j = 0; j < a.length; j++) {
+    if (a instanceof Float64Array) out.writeDoubleLE(a[j], 8 * j);
+    else out.writeInt32LE(a[j], 4 * j);
   }
-  return {
-    store_ids: JSON.stringify(ids),
-    scores: f.subarray(0, 8 * n),
-    logits: f.subarray(8 * n, 16 * n),
-    logit_sds: f.subarray(16 * n, 24 * n),
-    model_versions: mv,
-    flags,
-  };
+  return out;
 }
 
 const bytes = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 function floats(b: Uint8Array, n: number): Float64Array {
   const buf = bytes(b);
+  // A copy either way: the stored bytes need not be aligned for a Float64Array over them.
+  if (LITTLE_ENDIAN) return new Float64Array(Uint8Array.prototype.slice.call(buf, 0, 8 * n).buffer);
   const out = new Float64Array(n);
   for (let j = 0; j < n; j++) out[j] = buf.readDoubleLE(8 * j);
+  return out;
+}
+
+function ints(b: Uint8Array, n: number): Int32Array {
+  const buf = bytes(b);
+  if (LITTLE_ENDIAN) return new Int32Array(Uint8Array.prototype.slice.call(buf, 0, 4 * n).buffer);
+  const out = new Int32Array(n);
+  for (let j = 0; j < n; j++) out[j] = buf.readInt32LE(4 * j);
   return out;
 }
 
 export function decodeBlock(c: BlockColumns): DecodedBlock {
   const storeIds = JSON.parse(c.store_ids) as string[];
   const n = storeIds.length;
-  const mv = bytes(c.model_versions);
-  const modelVersion = new Int32Array(n);
-  for (let j = 0; j < n; j++) modelVersion[j] = mv.readInt32LE(4 * j);
-  return { storeIds, score: floats(c.scores, n), logit: floats(c.logits, n), logitSd: floats(c.logit_sds, n), modelVersion, flags: Uint8Array.from(bytes(c.flags)) };
+  return { storeIds, score: floats(c.scores, n), logit: floats(c.logits, n), logitSd: floats(c.logit_sds, n), modelVersion: ints(c.model_versions, n), flags: Uint8Array.from(bytes(c.flags)) };
 }
 
 /**

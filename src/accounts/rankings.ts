@@ -24,7 +24,7 @@ import { analyze, runBulk } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import type { RankingDetailsTable } from './tables.js';
 import { positionBuckets } from './positions.js';
-import { BLOCK_ROWS, encodeBlock } from './blocks.js';
+import { BLOCK_ROWS, type BlockRows, encodeBlock } from './blocks.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 /**
@@ -262,23 +262,25 @@ async function insertBlocks(trx: Kysely<Database>, workspaceId: string, version:
       width: 7,
       fill: (i, row) => {
         const first = (from + i) * BLOCK_ROWS;
-        const at = (j: number) => c.order[first + j];
-        const b = encodeBlock({
-          count: Math.min(BLOCK_ROWS, n - first),
-          storeId: (j) => c.storeIds[at(j)],
-          score: (j) => c.score[at(j)],
-          logit: (j) => c.logit[at(j)],
-          logitSd: (j) => c.logitSd[at(j)],
-          modelVersion: (j) => c.modelVersion[at(j)],
-          flags: (j) => c.inMarket[at(j)] | (c.explore[at(j)] << 1),
-        });
+        const m = Math.min(BLOCK_ROWS, n - first);
+        const b: BlockRows = { storeIds: new Array<string>(m), score: new Float64Array(m), logit: new Float64Array(m), logitSd: new Float64Array(m), modelVersion: new Int32Array(m), flags: new Uint8Array(m) };
+        for (let j = 0; j < m; j++) {
+          const k = c.order[first + j];
+          b.storeIds[j] = c.storeIds[k];
+          b.score[j] = c.score[k];
+          b.logit[j] = c.logit[k];
+          b.logitSd[j] = c.logitSd[k];
+          b.modelVersion[j] = c.modelVersion[k];
+          b.flags[j] = c.inMarket[k] | (c.explore[k] << 1);
+        }
+        const packed = encodeBlock(b);
         row[0] = from + i;
-        row[1] = b.store_ids;
-        row[2] = b.scores;
-        row[3] = b.logits;
-        row[4] = b.logit_sds;
-        row[5] = b.model_versions;
-        row[6] = b.flags;
+        row[1] = packed.store_ids;
+        row[2] = packed.scores;
+        row[3] = packed.logits;
+        row[4] = packed.logit_sds;
+        row[5] = packed.model_versions;
+        row[6] = packed.flags;
       },
     },
   );

@@ -37,14 +37,13 @@ const block = (n: number, seed: number) => {
     ids,
     f,
     mv,
-    source: {
-      count: n,
-      storeId: (j: number) => ids[j],
-      score: (j: number) => f[j],
-      logit: (j: number) => f[n + j],
-      logitSd: (j: number) => f[2 * n + j],
-      modelVersion: (j: number) => mv[j],
-      flags: (j: number) => j % 4,
+    rows: {
+      storeIds: ids,
+      score: f.slice(0, n),
+      logit: f.slice(n, 2 * n),
+      logitSd: f.slice(2 * n),
+      modelVersion: mv,
+      flags: Uint8Array.from({ length: n }, (_, j) => j % 4),
     },
   };
 };
@@ -52,7 +51,7 @@ const block = (n: number, seed: number) => {
 describe('a ranking block', () => {
   it('decodes to what was encoded, bit for bit', () => {
     const b = block(1024, 7);
-    const d = decodeBlock(encodeBlock(b.source));
+    const d = decodeBlock(encodeBlock(b.rows));
     expect(d.storeIds).toEqual(b.ids);
     expect([...d.score]).toEqual([...b.f.subarray(0, 1024)]);
     expect([...d.logit]).toEqual([...b.f.subarray(1024, 2048)]);
@@ -76,7 +75,7 @@ for (const d of dialects) {
       const ws = await workspace(db);
       const n = 500;
       const b = block(n, 11);
-      await db.write((trx) => trx.insertInto('ranking_blocks').values({ workspace_id: ws.id, version: 99, block: 0, ...encodeBlock(b.source) }).execute());
+      await db.write((trx) => trx.insertInto('ranking_blocks').values({ workspace_id: ws.id, version: 99, block: 0, ...encodeBlock(b.rows) }).execute());
       const rows = await sql<{ j: number; score: number | null; logit: number | null; sd: number | null; mv: number; flags: number }>`
         with recursive js(j) as (select 0 union all select j + 1 from js where j < ${n - 1})
         select js.j, f64_at(k.scores, js.j) as score, f64_at(k.logits, js.j) as logit, f64_at(k.logit_sds, js.j) as sd,

@@ -53,13 +53,12 @@ export const migration: Migration = {
         after = Number(rows[rows.length - 1].pos);
         for (const r of rows) if (Number(r.in_market) === 1) inMarket++;
         const columns = encodeBlock({
-          count: rows.length,
-          storeId: (j) => rows[j].store_id,
-          score: (j) => Number(rows[j].score),
-          logit: (j) => Number(rows[j].logit),
-          logitSd: (j) => (rows[j].logit_sd === null ? Number.NaN : Number(rows[j].logit_sd)),
-          modelVersion: (j) => Number(rows[j].model_version),
-          flags: (j) => (Number(rows[j].in_market) === 1 ? 1 : 0) | (Number(rows[j].explore) === 1 ? 2 : 0),
+          storeIds: rows.map((r) => r.store_id as string),
+          score: Float64Array.from(rows, (r) => Number(r.score)),
+          logit: Float64Array.from(rows, (r) => Number(r.logit)),
+          logitSd: Float64Array.from(rows, (r) => (r.logit_sd === null ? Number.NaN : Number(r.logit_sd))),
+          modelVersion: Int32Array.from(rows, (r) => Number(r.model_version)),
+          flags: Uint8Array.from(rows, (r) => (Number(r.in_market) === 1 ? 1 : 0) | (Number(r.explore) === 1 ? 2 : 0)),
         });
         await db.insertInto('ranking_blocks').values({ workspace_id: v.workspace_id, version: v.version, block, ...columns }).execute();
         if (rows.length < BLOCK_ROWS) break;
