@@ -277,11 +277,43 @@ export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, 
  */
 export async function inMarketStoreIds(q: Kysely<Database>, workspaceId: string, limit: number): Promise<string[]> {
   const { version } = await rankingHead(q, workspaceId);
-  const listed: { store_id: string; score: number }[] = [];
-  await eachBlock(q, workspaceId, version, (b) => {
-    for (let j = 0; j < b.storeIds.length; j++) if (b.flags[j] & IN_MARKET) listed.push({ store_id: b.storeIds[j], score: b.score[j] });
-  });
-  return listed
+  if (limit <= 0) return [];
+  // Every block's marks and scores (9 bytes a row); the store ids only of the blocks that hold the best `limit` (and any tied with the last).
+  const listed: { block: number; j: number; score: number }[] = [];
+  for (let from = 0; ; from += BLOCKS_AT_A_TIME) {
+    const rows = await q
+      .selectFrom('ranking_blocks')
+      .select(['block', 'flags', 'scores'])
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .where('block', '>=', from)
+      .where('block', '<', from + BLOCKS_AT_A_TIME)
+      .orderBy('block')
+      .execute();
+    for (const r of rows) {
+      const flags = r.flags;
+      const scores = Buffer.from(r.scores.buffer, r.scores.byteOffset, r.scores.byteLength);
+      for (let j = 0; j < flags.length; j++) if (flags[j] & IN_MARKET) listed.push({ block: Number(r.block), j, score: scores.readDoubleLE(8 * j) });
+    }
+    if (rows.length < BLOCKS_AT_A_TIME) break;
+  }
+  listed.sort((a, b) => b.score - a.score);
+  const last = listed[Math.min(limit, listed.length) - 1];
+  const best = last === undefined ? [] : listed.filter((r) => r.score >= last.score);
+  const blocks = [...new Set(best.map((r) => r.block))];
+  const ids = new Map<number, string[]>();
+  for (let i = 0; i < blocks.length; i += 500) {
+    const rows = await q
+      .selectFrom('ranking_blocks')
+      .select(['block', 'store_ids'])
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .where('block', 'in', blocks.slice(i, i + 500))
+      .execute();
+    for (const r of rows) ids.set(Number(r.block), JSON.parse(r.store_ids) as string[]);
+  }
+  return best
+    .map((r) => ({ store_id: ids.get(r.block)![r.j], score: r.score }))
     .sort(rankingOrder)
     .slice(0, limit)
     .map((r) => r.store_id);
