@@ -35,15 +35,45 @@ export function bucketOf(storeId: string): number {
 /** What a store's entry starts with: found only at its own entry. */
 export const needleOf = (storeId: string): string => US + escaped(storeId) + RS;
 
+/** Stores grouped by bucket: `stores[starts[b]] … stores[starts[b + 1] − 1]` are bucket b's (indices into the ids), with each one's needle. */
+interface BucketGroups {
+  stores: Uint32Array;
+  starts: Uint32Array;
+  needles: string[];
+}
+
+/** Per array of store ids, its groups: a refit of the same stores (the same array, accounts/refresh.ts) groups them once. */
+const groupsOf = new WeakMap<readonly string[], BucketGroups>();
+
+function bucketGroups(storeIds: readonly string[]): BucketGroups {
+  const hit = groupsOf.get(storeIds);
+  if (hit) return hit;
+  const n = storeIds.length;
+  const bucket = new Uint32Array(n);
+  const starts = new Uint32Array(POSITION_BUCKETS + 1);
+  for (let k = 0; k < n; k++) starts[(bucket[k] = bucketOf(storeIds[k])) + 1]++;
+  for (let b = 0; b < POSITION_BUCKETS; b++) starts[b + 1] += starts[b];
+  const stores = new Uint32Array(n);
+  const at = starts.slice(0, POSITION_BUCKETS);
+  for (let k = 0; k < n; k++) stores[at[bucket[k]]++] = k;
+  const made = { stores, starts, needles: storeIds.map(needleOf) };
+  groupsOf.set(storeIds, made);
+  return made;
+}
+
 /** The entries of every bucket a version fills: `pos[k]` is the position (1 = first) of `storeIds[k]`. */
 export function positionBuckets(storeIds: readonly string[], pos: Int32Array): { bucket: number; entries: string }[] {
-  const parts: string[][] = Array.from({ length: POSITION_BUCKETS }, () => []);
-  for (let k = 0; k < storeIds.length; k++) {
-    const id = storeIds[k];
-    parts[bucketOf(id)].push(needleOf(id) + String(pos[k]).padStart(POS_DIGITS, '0'));
-  }
+  const { stores, starts, needles } = bucketGroups(storeIds);
   const out: { bucket: number; entries: string }[] = [];
-  for (let b = 0; b < POSITION_BUCKETS; b++) if (parts[b].length > 0) out.push({ bucket: b, entries: parts[b].join('') });
+  for (let b = 0; b < POSITION_BUCKETS; b++) {
+    if (starts[b] === starts[b + 1]) continue;
+    let entries = '';
+    for (let i = starts[b]; i < starts[b + 1]; i++) {
+      const k = stores[i];
+      entries += needles[k] + String(pos[k]).padStart(POS_DIGITS, '0');
+    }
+    out.push({ bucket: b, entries });
+  }
   return out;
 }
 
