@@ -1,8 +1,10 @@
 /**
  * Reading ranking versions (accounts/rankings.ts writes them): a page of a version in its order
  * with the page's filters, one account of the current version, the current version's head and
- * rows, and what the watches ask of it (its in-market accounts, which stores it holds). The hot
- * reads are plain SQL through prepared() (db/prepared.ts).
+ * rows, and what the watches ask of it (its in-market accounts, which stores it holds). A page
+ * reads the version's blocks it needs (accounts/blocks.ts) and decodes them, then the details of
+ * the rows it shows; one account's row is read from its block in SQL. The hot reads are plain SQL
+ * through prepared() (db/prepared.ts).
  */
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';

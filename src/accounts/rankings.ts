@@ -1,17 +1,18 @@
 /**
  * Ranking versions. A workspace's ranking is written as a whole new version beside the current
- * one — its rows in short transactions of RANKING_CHUNK rows, so no reader or writer waits long
- * behind it — and becomes current in one small transaction (with whatever the caller writes
- * there: events, the model). Rows of a version never change, so a page reads one version and a
- * cursor issued on version v keeps walking v while v is kept: the current version, and each
- * superseded one for RANKING_RETENTION_MS after it was superseded, as long as the superseded
- * versions kept add up to at most MAX_SUPERSEDED_ROWS rows (an older cursor answers 400 and the
- * walk starts again).
+ * one — in short transactions (RANKING_CHUNK details rows, BLOCKS_PART blocks of rows), so no
+ * reader or writer waits long behind it — and becomes current in one small transaction (with
+ * whatever the caller writes there: events, the model). Rows of a version never change, so a page
+ * reads one version and a cursor issued on version v keeps walking v while v is kept: the current
+ * version, and each superseded one for RANKING_RETENTION_MS after it was superseded, as long as
+ * the superseded versions kept add up to at most MAX_SUPERSEDED_ROWS rows (an older cursor answers
+ * 400 and the walk starts again).
  *
- * A version's rows are keyed by their position in it (1 = the best score; ties by store_id), so
- * each version is written front to back — append-only, the cheapest write a B-tree has — and
- * read front to back; a version's position buckets find a store's position (accounts/positions.ts:
- * at most 8,192 rows a version, not one per store). What a row shows beyond its score (domain, country, evidence, recent signals) lives in
+ * A version's rows are kept by position (1 = the best score; ties by store_id) in blocks of
+ * BLOCK_ROWS positions, each column packed (accounts/blocks.ts): a million accounts are about a
+ * thousand rows, written front to back and deleted as few. A version's position buckets find a
+ * store's position (accounts/positions.ts: at most 8,192 rows a version, not one per store). What
+ * a row shows beyond its score (domain, country, evidence, recent signals) lives in
  * ranking_details by generation: a refit on new labels writes new scores over the same
  * generation; new data writes a new one. The operator's state of an account (status, delivery
  * marks) is the accounts table's, and is current whatever version a page reads. Reading a version: accounts/ranking-reads.ts.
