@@ -101,11 +101,20 @@ export function decodeBlock(c: BlockColumns): DecodedBlock {
  */
 export function rowFromBlockSql(pos: RawBuilder<number | null>): RawBuilder<unknown> {
   const j = sql`(${pos} - 1) % ${sql.lit(BLOCK_ROWS)}`;
-  return sql`f64_at(k.scores, ${j}) as score, f64_at(k.logits, ${j}) as logit, f64_at(k.logit_sds, ${j}) as logit_sd,
-    u8_at(k.flags, ${j}) & 1 as in_market, (u8_at(k.flags, ${j}) & 2) / 2 as explore, i32_at(k.model_versions, ${j}) as model_version`;
+  const flags = valueAtSql('u8_at', 'flags', 1, j);
+  return sql`${valueAtSql('f64_at', 'scores', 8, j)} as score, ${valueAtSql('f64_at', 'logits', 8, j)} as logit, ${valueAtSql('f64_at', 'logit_sds', 8, j)} as logit_sd,
+    ${flags} & 1 as in_market, (${flags} & 2) / 2 as explore, ${valueAtSql('i32_at', 'model_versions', 4, j)} as model_version`;
 }
 
-/** SQL: the join condition of the block (aliased `k`) holding position `pos` of the version current in workspaces `w`. */
+/**
+ * SQL: the value of packed column `column` (`size` bytes a value) of the block aliased `k` at row
+ * index `j` (an SQL integer), read by `fn` (db/binary.ts). The value's own bytes are cut out first
+ * (substr counts a blob's bytes, from 1), so the function is handed them, not the whole column.
+ */
+export function valueAtSql(fn: 'f64_at' | 'i32_at' | 'u8_at', column: string, size: number, j: RawBuilder<unknown>): RawBuilder<number | null> {
+  return sql<number | null>`${sql.raw(fn)}(substr(k.${sql.raw(column)}, ${sql.lit(size)} * (${j}) + 1, ${sql.lit(size)}), 0)`;
+}
+
 export function blockOfSql(pos: RawBuilder<number | null>): RawBuilder<unknown> {
   return sql`k.workspace_id = w.id and k.version = w.ranking_version and k.block = (${pos} - 1) / ${sql.lit(BLOCK_ROWS)}`;
 }

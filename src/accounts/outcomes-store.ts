@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { runStatements, type Statement, type When } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import { bucketOf, positionSql } from './positions.js';
-import { BLOCK_ROWS, blockOfSql } from './blocks.js';
+import { BLOCK_ROWS, blockOfSql, valueAtSql } from './blocks.js';
 import type { OutcomeRow } from './tables.js';
 
 /** What the ranking current at recording time said about the store (outcomes-store fills it in). */
@@ -26,7 +26,7 @@ export function outcomeInsert(input: NewOutcome, when: When): Statement {
         ranked_score, ranked_logit, ranked_model_version, ranked_version)
       select ${row.id}, w.id, ${row.api_key_id}, ${row.store_id}, ${row.action}, ${row.value}, ${row.occurred_at},
         ${row.note}, ${row.lost_reason}, ${row.lost_reason_other}, ${row.recorded_at}, ${row.deal_id},
-        f64_at(k.scores, ${j}), f64_at(k.logits, ${j}), i32_at(k.model_versions, ${j}), case when k.block is null then null else w.ranking_version end
+        ${valueAtSql('f64_at', 'scores', 8, j)}, ${valueAtSql('f64_at', 'logits', 8, j)}, ${valueAtSql('i32_at', 'model_versions', 4, j)}, case when k.block is null then null else w.ranking_version end
       from workspaces w
       left join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(row.store_id)}
       left join ranking_blocks k on ${blockOfSql(pos)}

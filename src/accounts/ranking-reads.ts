@@ -61,8 +61,12 @@ type DetailPart = Pick<PageRow, 'store_id' | 'domain' | 'country' | 'category' |
 
 /** Blocks a page reads at first; each further read takes twice as many, up to MAX_BLOCKS_READ. */
 const MAX_BLOCKS_READ = 32;
-/** Store ids one details statement asks for, padded with nulls up to the first of these that fits (a few statement texts, each prepared once). */
-const DETAIL_BATCHES = [8, 64, 512] as const;
+/**
+ * Store ids one details statement asks for, padded with nulls up to the first of these that fits
+ * (a few statement texts, each prepared once); with filters on the details, the size of each
+ * batch in turn (a page whose filter passes most rows asks little more than it shows).
+ */
+const DETAIL_BATCHES = [64, 512, 4096] as const;
 
 /**
  * One page of ranking `version` (score desc, store_id asc: its positions in order): its blocks
@@ -89,6 +93,7 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
   let read: Selectable<RankingBlocksTable>[] = first.filter((r) => r.store_ids != null) as Selectable<RankingBlocksTable>[];
   const candidates: PageRow[] = [];
   const details = detailsFilter(p);
+  let round = 0;
   for (;;) {
     for (const row of read) {
       const b = decodeBlock(row);
@@ -112,10 +117,17 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
       }
     }
     next += want;
-    // The rows that pass so far, their details a batch at a time, until the page is full.
+    // The rows that pass so far, until the page is full: with filters on the details, which of a batch pass
+    // (their ids alone, batches growing eightfold), then the details of those the page shows.
     while (candidates.length > 0 && out.length < p.limit) {
-      const batch = candidates.splice(0, details.filters ? DETAIL_BATCHES[DETAIL_BATCHES.length - 1] : Math.min(p.limit - out.length, DETAIL_BATCHES[DETAIL_BATCHES.length - 1]));
-      const found = await detailsOf(q, workspaceId, Number(gen), batch.map((r) => r.store_id), details.sql);
+      let batch: PageRow[];
+      if (details.filters) {
+        const asked = candidates.splice(0, DETAIL_BATCHES[Math.min(round++, DETAIL_BATCHES.length - 1)]);
+        const passed = await passingIds(q, workspaceId, Number(gen), asked.map((r) => r.store_id), details.sql);
+        batch = asked.filter((r) => passed.has(r.store_id)).slice(0, p.limit - out.length);
+      } else batch = candidates.splice(0, Math.min(p.limit - out.length, DETAIL_BATCHES[DETAIL_BATCHES.length - 1]));
+      if (batch.length === 0) continue;
+      const found = await detailsOf(q, workspaceId, Number(gen), batch.map((r) => r.store_id));
       for (const r of batch) {
         const d = found.get(r.store_id);
         if (d && out.length < p.limit) out.push(Object.assign(r, d));
@@ -133,16 +145,31 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
 
 const BLOCK_COLUMNS = sql`k.block, k.store_ids, k.scores, k.logits, k.logit_sds, k.model_versions, k.flags`;
 
-/** The details and account state of `storeIds` in details generation `gen` that pass `filters` (SQL on d and a), by store id. */
-async function detailsOf(q: Kysely<Database>, workspaceId: string, gen: number, storeIds: readonly string[], filters: RawBuilder<unknown>): Promise<Map<string, DetailPart>> {
+/** `storeIds` padded with nulls to the first of DETAIL_BATCHES that holds them (a few statement texts, each prepared once). */
+function padded(storeIds: readonly string[]): (string | null)[] {
   const size = DETAIL_BATCHES.find((n) => n >= storeIds.length) ?? storeIds.length;
-  const ids = Array.from({ length: size }, (_, i) => (i < storeIds.length ? storeIds[i] : null));
+  return Array.from({ length: size }, (_, i) => (i < storeIds.length ? storeIds[i] : null));
+}
+
+/** The ids among `storeIds` whose details (generation `gen`) and account pass `filters` (SQL on d and a). */
+async function passingIds(q: Kysely<Database>, workspaceId: string, gen: number, storeIds: readonly string[], filters: RawBuilder<unknown>): Promise<Set<string>> {
+  const rows = await prepared(
+    q,
+    sql<{ store_id: string }>`
+    select d.store_id from ranking_details d join accounts a on a.workspace_id = d.workspace_id and a.store_id = d.store_id
+    where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))}) ${filters}`,
+  );
+  return new Set(rows.map((r) => r.store_id));
+}
+
+/** The details (generation `gen`) and account state of `storeIds`, by store id. */
+async function detailsOf(q: Kysely<Database>, workspaceId: string, gen: number, storeIds: readonly string[]): Promise<Map<string, DetailPart>> {
   const rows = await prepared(
     q,
     sql<DetailPart>`
     select d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals, a.status, a.delivered_to_agent
     from ranking_details d join accounts a on a.workspace_id = d.workspace_id and a.store_id = d.store_id
-    where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(ids)}) ${filters}`,
+    where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))})`,
   );
   return new Map(rows.map((r) => [r.store_id, r]));
 }
