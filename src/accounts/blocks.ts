@@ -3,7 +3,7 @@
  * reads them): block b holds the rows at positions b × BLOCK_ROWS + 1 … (b + 1) × BLOCK_ROWS, each
  * column packed — the store ids as a JSON array, the scores, logits and logit sds as 64-bit floats,
  * the model versions as 32-bit integers and the list marks as a byte (bit 0 in market, bit 1
- * explore), all little-endian. A refit of a million accounts writes about a thousand rows, not a
+ * explore), all little-endian. A refit of a million accounts writes about four thousand rows, not a
  * million, and deleting a version deletes as few.
  *
  * SQL reads one row of a block through three functions of (column, row index in the block):
@@ -14,7 +14,7 @@
 import { type RawBuilder, sql } from 'kysely';
 
 /** Rows of a block (fixed: stored blocks depend on it). */
-export const BLOCK_ROWS = 1024;
+export const BLOCK_ROWS = 256;
 
 /** A block as a table row holds it. */
 export interface BlockColumns {

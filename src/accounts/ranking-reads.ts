@@ -61,12 +61,8 @@ type DetailPart = Pick<PageRow, 'store_id' | 'domain' | 'country' | 'category' |
 
 /** Blocks a page reads at first; each further read takes twice as many, up to MAX_BLOCKS_READ. */
 const MAX_BLOCKS_READ = 32;
-/**
- * Store ids one details statement asks for, padded with nulls up to the first of these that fits
- * (a few statement texts, each prepared once); with filters on the details, the size of each
- * batch in turn (a page whose filter passes most rows asks little more than it shows).
- */
-const DETAIL_BATCHES = [64, 512, 4096] as const;
+/** Store ids one details statement asks for, padded with nulls up to the first of these that fits (a few statement texts, each prepared once). */
+const DETAIL_BATCHES = [64, 256, 1024, 4096] as const;
 
 /**
  * One page of ranking `version` (score desc, store_id asc: its positions in order): its blocks
@@ -91,46 +87,55 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
   const { gen, created_at } = first[0];
   const blocks = Math.ceil(Number(first[0].rows) / BLOCK_ROWS);
   let read: Selectable<RankingBlocksTable>[] = first.filter((r) => r.store_ids != null) as Selectable<RankingBlocksTable>[];
-  const candidates: PageRow[] = [];
   const details = detailsFilter(p);
-  let round = 0;
-  for (;;) {
-    for (const row of read) {
-      const b = decodeBlock(row);
-      const base = Number(row.block) * BLOCK_ROWS;
-      for (let j = Math.max(0, after - base); j < b.storeIds.length; j++) {
-        const flags = b.flags[j];
-        if (p.inMarketOnly && !(flags & IN_MARKET)) continue;
+  let asked = 0;
+  let passed = 0;
+  // The blocks read and not yet walked, and where the walk is in the first of them.
+  const pending: { b: DecodedBlock; base: number }[] = [];
+  let j = 0;
+  /** The next `count` rows the list and score filters pass, in position order (fewer: the blocks read ran out). */
+  const take = (count: number): { b: DecodedBlock; base: number; j: number }[] => {
+    const taken: { b: DecodedBlock; base: number; j: number }[] = [];
+    while (taken.length < count && pending.length > 0) {
+      const { b, base } = pending[0];
+      for (j = Math.max(j, after - base); j < b.storeIds.length && taken.length < count; j++) {
+        if (p.inMarketOnly && !(b.flags[j] & IN_MARKET)) continue;
         if (p.minScore !== undefined && !(b.score[j] >= p.minScore)) continue;
+        taken.push({ b, base, j });
+      }
+      if (j >= b.storeIds.length) (pending.shift(), (j = 0));
+    }
+    return taken;
+  };
+  for (;;) {
+    for (const row of read) pending.push({ b: decodeBlock(row), base: Number(row.block) * BLOCK_ROWS });
+    next += want;
+    // The rows that pass so far, their details a batch at a time until the page is full (with
+    // filters on the details, the statement returns only the rows that pass).
+    while (out.length < p.limit) {
+      const need = p.limit - out.length;
+      // With filters, as many rows as should fill the page at the share of rows that passed so far (a fifth more).
+      const ask = details.filters ? Math.ceil((need * (asked + 2) * 1.2) / (passed + 1)) : need;
+      const batch = take(Math.min(ask, DETAIL_BATCHES[DETAIL_BATCHES.length - 1]));
+      if (batch.length === 0) break;
+      const found = await detailsOf(q, workspaceId, Number(gen), batch.map((c) => c.b.storeIds[c.j]), details.sql);
+      asked += batch.length;
+      passed += found.size;
+      for (const { b, base, j } of batch) {
+        const d = found.get(b.storeIds[j]);
+        if (!d || out.length >= p.limit) continue;
         const sd = b.logitSd[j];
-        candidates.push({
+        out.push({
           pos: base + j + 1,
-          store_id: b.storeIds[j],
           score: b.score[j],
           logit: b.logit[j],
           logit_sd: Number.isNaN(sd) ? null : sd,
-          in_market: flags & IN_MARKET ? 1 : 0,
-          explore: flags & EXPLORE ? 1 : 0,
+          in_market: b.flags[j] & IN_MARKET ? 1 : 0,
+          explore: b.flags[j] & EXPLORE ? 1 : 0,
           model_version: b.modelVersion[j],
           updated_at: created_at,
-        } as PageRow);
-      }
-    }
-    next += want;
-    // The rows that pass so far, until the page is full: with filters on the details, which of a batch pass
-    // (their ids alone, batches growing eightfold), then the details of those the page shows.
-    while (candidates.length > 0 && out.length < p.limit) {
-      let batch: PageRow[];
-      if (details.filters) {
-        const asked = candidates.splice(0, DETAIL_BATCHES[Math.min(round++, DETAIL_BATCHES.length - 1)]);
-        const passed = await passingIds(q, workspaceId, Number(gen), asked.map((r) => r.store_id), details.sql);
-        batch = asked.filter((r) => passed.has(r.store_id)).slice(0, p.limit - out.length);
-      } else batch = candidates.splice(0, Math.min(p.limit - out.length, DETAIL_BATCHES[DETAIL_BATCHES.length - 1]));
-      if (batch.length === 0) continue;
-      const found = await detailsOf(q, workspaceId, Number(gen), batch.map((r) => r.store_id));
-      for (const r of batch) {
-        const d = found.get(r.store_id);
-        if (d && out.length < p.limit) out.push(Object.assign(r, d));
+          ...d,
+        });
       }
     }
     if (out.length >= p.limit || next >= blocks) return out;
@@ -151,41 +156,31 @@ function padded(storeIds: readonly string[]): (string | null)[] {
   return Array.from({ length: size }, (_, i) => (i < storeIds.length ? storeIds[i] : null));
 }
 
-/** The ids among `storeIds` whose details (generation `gen`) and account pass `filters` (SQL on d and a). */
-async function passingIds(q: Kysely<Database>, workspaceId: string, gen: number, storeIds: readonly string[], filters: RawBuilder<unknown>): Promise<Set<string>> {
-  const rows = await prepared(
-    q,
-    sql<{ store_id: string }>`
-    select d.store_id from ranking_details d join accounts a on a.workspace_id = d.workspace_id and a.store_id = d.store_id
-    where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))}) ${filters}`,
-  );
-  return new Set(rows.map((r) => r.store_id));
-}
-
-/** The details (generation `gen`) and account state of `storeIds`, by store id. */
-async function detailsOf(q: Kysely<Database>, workspaceId: string, gen: number, storeIds: readonly string[]): Promise<Map<string, DetailPart>> {
+/** The details (generation `gen`) and account state of those of `storeIds` that pass `filters` (SQL on d and a), by store id. */
+async function detailsOf(q: Kysely<Database>, workspaceId: string, gen: number, storeIds: readonly string[], filters: RawBuilder<unknown>): Promise<Map<string, DetailPart>> {
   const rows = await prepared(
     q,
     sql<DetailPart>`
     select d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals, a.status, a.delivered_to_agent
     from ranking_details d join accounts a on a.workspace_id = d.workspace_id and a.store_id = d.store_id
-    where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))})`,
+    where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))}) ${filters}`,
   );
   return new Map(rows.map((r) => [r.store_id, r]));
 }
 
 /** One account of the current ranking, or undefined when the workspace cannot see the store. */
 export async function rankedAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
-  const pos = positionSql(storeId);
+  // The position read from its bucket once (a derived table: the fragment is compiled on every call), the row from its block.
   const rows = await prepared(
     q,
     sql<PageRow>`
-    select ${pos} as pos, d.store_id, d.domain, d.country, d.category, d.plan, ${rowFromBlockSql(pos)},
+    select p.pos, d.store_id, d.domain, d.country, d.category, d.plan, ${rowFromBlockSql(sql`p.pos`)},
       d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at
     from workspaces w
     join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version
-    join ranking_position_buckets b on b.workspace_id = w.id and b.version = w.ranking_version and b.bucket = ${bucketOf(storeId)}
-    join ranking_blocks k on ${blockOfSql(pos)}
+    join (select b.workspace_id, b.version, ${positionSql(storeId)} as pos from ranking_position_buckets b where b.bucket = ${bucketOf(storeId)}) p
+      on p.workspace_id = w.id and p.version = w.ranking_version
+    join ranking_blocks k on ${blockOfSql(sql`p.pos`)}
     join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = ${storeId}
     join accounts a on a.workspace_id = w.id and a.store_id = ${storeId}
     where w.id = ${workspaceId}`,
@@ -235,7 +230,7 @@ export async function currentRanking(q: Kysely<Database>, workspaceId: string): 
 }
 
 /** Blocks of a version read at a time when all of them are (about 2.5 MB). */
-const BLOCKS_AT_A_TIME = 64;
+const BLOCKS_AT_A_TIME = 256;
 
 /** Calls `fn` with each block of the version, decoded, in position order. */
 async function eachBlock(q: Kysely<Database>, workspaceId: string, version: number, fn: (b: DecodedBlock) => void): Promise<void> {

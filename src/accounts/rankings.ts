@@ -9,7 +9,7 @@
  * 400 and the walk starts again).
  *
  * A version's rows are kept by position (1 = the best score; ties by store_id) in blocks of
- * BLOCK_ROWS positions, each column packed (accounts/blocks.ts): a million accounts are about a
+ * BLOCK_ROWS positions, each column packed (accounts/blocks.ts): a million accounts are about four
  * thousand rows, written front to back and deleted as few. A version's position buckets find a
  * store's position (accounts/positions.ts: at most 8,192 rows a version, not one per store). What
  * a row shows beyond its score (domain, country, evidence, recent signals) lives in
@@ -36,8 +36,8 @@ export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 export const MAX_SUPERSEDED_ROWS = 2_000_000;
 /** Details rows per write transaction of a ranking. */
 const RANKING_CHUNK = 4_000;
-/** Blocks of rows (accounts/blocks.ts, about 40 kB each) per write transaction of a ranking. */
-const BLOCKS_PART = 32;
+/** Blocks of rows (accounts/blocks.ts, about 10 kB each) per write transaction of a ranking. */
+const BLOCKS_PART = 128;
 /** Position buckets per write transaction (each about 2.6 kB at a million accounts). */
 const BUCKETS_PART = 512;
 /** The pause between two parts of a ranking write. */

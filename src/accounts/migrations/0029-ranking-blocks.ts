@@ -1,7 +1,7 @@
 /**
  * 0029_ranking_blocks: a ranking version's rows move from rankings (a row per account) to
  * ranking_blocks (accounts/blocks.ts: a row per BLOCK_ROWS positions, each column packed), so a
- * refit of a million accounts writes about a thousand rows instead of a million, and deleting a
+ * refit of a million accounts writes about four thousand rows instead of a million, and deleting a
  * version deletes as few. ranking_versions gains `in_market`, the version's in-market count (read
  * once, where it was counted over the rows). Each kept version's rows are copied into its blocks,
  * then rankings is dropped. On PostgreSQL the functions that read a packed column in SQL are made
