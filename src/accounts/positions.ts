@@ -8,7 +8,7 @@
  * `instr` (SQLite's; a PostgreSQL function of that name over `strpos`, migration 0028), in SQL,
  * so the joins that read one store of the current version stay one statement.
  */
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 
 /** Buckets of a version (a version of fewer stores writes only the buckets it fills). */
 export const POSITION_BUCKETS = 8192;
@@ -35,15 +35,45 @@ export function bucketOf(storeId: string): number {
 /** What a store's entry starts with: found only at its own entry. */
 export const needleOf = (storeId: string): string => US + escaped(storeId) + RS;
 
+/** Stores grouped by bucket: `stores[starts[b]] … stores[starts[b + 1] − 1]` are bucket b's (indices into the ids), with each one's needle. */
+interface BucketGroups {
+  stores: Uint32Array;
+  starts: Uint32Array;
+  needles: string[];
+}
+
+/** Per array of store ids, its groups: a refit of the same stores (the same array, accounts/refresh.ts) groups them once. */
+const groupsOf = new WeakMap<readonly string[], BucketGroups>();
+
+function bucketGroups(storeIds: readonly string[]): BucketGroups {
+  const hit = groupsOf.get(storeIds);
+  if (hit) return hit;
+  const n = storeIds.length;
+  const bucket = new Uint32Array(n);
+  const starts = new Uint32Array(POSITION_BUCKETS + 1);
+  for (let k = 0; k < n; k++) starts[(bucket[k] = bucketOf(storeIds[k])) + 1]++;
+  for (let b = 0; b < POSITION_BUCKETS; b++) starts[b + 1] += starts[b];
+  const stores = new Uint32Array(n);
+  const at = starts.slice(0, POSITION_BUCKETS);
+  for (let k = 0; k < n; k++) stores[at[bucket[k]]++] = k;
+  const made = { stores, starts, needles: storeIds.map(needleOf) };
+  groupsOf.set(storeIds, made);
+  return made;
+}
+
 /** The entries of every bucket a version fills: `pos[k]` is the position (1 = first) of `storeIds[k]`. */
 export function positionBuckets(storeIds: readonly string[], pos: Int32Array): { bucket: number; entries: string }[] {
-  const parts: string[][] = Array.from({ length: POSITION_BUCKETS }, () => []);
-  for (let k = 0; k < storeIds.length; k++) {
-    const id = storeIds[k];
-    parts[bucketOf(id)].push(needleOf(id) + String(pos[k]).padStart(POS_DIGITS, '0'));
-  }
+  const { stores, starts, needles } = bucketGroups(storeIds);
   const out: { bucket: number; entries: string }[] = [];
-  for (let b = 0; b < POSITION_BUCKETS; b++) if (parts[b].length > 0) out.push({ bucket: b, entries: parts[b].join('') });
+  for (let b = 0; b < POSITION_BUCKETS; b++) {
+    if (starts[b] === starts[b + 1]) continue;
+    let entries = '';
+    for (let i = starts[b]; i < starts[b + 1]; i++) {
+      const k = stores[i];
+      entries += needles[k] + String(pos[k]).padStart(POS_DIGITS, '0');
+    }
+    out.push({ bucket: b, entries });
+  }
   return out;
 }
 
@@ -66,19 +96,23 @@ export function positionSql(storeId: string): RawBuilder<number | null> {
   return sql<number | null>`(case when instr(b.entries, ${needle}) > 0 then cast(substr(b.entries, instr(b.entries, ${needle}) + ${skip}, 10) as integer) end)`;
 }
 
+/** SQL: the workspace's current ranking version, a scalar subquery (see currentPositionSql). */
+export function currentVersionSql(workspaceId: string): RawBuilder<number> {
+  return sql<number>`(select ranking_version from workspaces where id = ${workspaceId})`;
+}
+
 /**
- * SQL: the conditions that pick the store's row of the workspace's current ranking version out
- * of rankings aliased `r` (none when the store is not in it). The version and the position are
- * scalar subqueries that refer to no table of the statement around them, so PostgreSQL runs
- * each once, first (an InitPlan), and finds the bucket and the row by the whole of their keys
- * whatever its statistics say. Joined instead on the workspace row and on a bucket row of the
- * statement, they are values of other tables, which a planner that takes the tables for small
- * (no statistics yet: a workspace of fewer than 1,000 accounts, until autovacuum analyses them)
- * may leave out of the index scans: it then reads every bucket and every ranking row of the
- * workspace's kept versions and tests the position on each.
+ * SQL: the store's position in the workspace's current ranking version (null when the version
+ * does not hold it), a scalar subquery. It and currentVersionSql refer to no table of the
+ * statement around them, so PostgreSQL runs each once, first (an InitPlan), and the bucket, then
+ * the block (accounts/blocks.ts blockOfSql), are found by the whole of their keys whatever its
+ * statistics say. Joined instead on the workspace row and on a bucket row of the statement, they
+ * are values of other tables, which a planner that takes the tables for small (no statistics yet:
+ * a workspace of fewer than 1,000 accounts, until autovacuum analyses them) may leave out of the
+ * index scans: it then reads every bucket and every row of the workspace's kept versions and
+ * tests the position on each.
  */
-export function currentRowSql(workspaceId: string, storeId: string): RawBuilder<SqlBool> {
-  const version = sql`(select ranking_version from workspaces where id = ${workspaceId})`;
-  return sql<SqlBool>`r.workspace_id = ${workspaceId} and r.version = ${version} and r.pos = (select ${positionSql(storeId)} from ranking_position_buckets b
-      where b.workspace_id = ${workspaceId} and b.version = ${version} and b.bucket = ${bucketOf(storeId)})`;
+export function currentPositionSql(workspaceId: string, storeId: string): RawBuilder<number | null> {
+  return sql<number | null>`(select ${positionSql(storeId)} from ranking_position_buckets b
+      where b.workspace_id = ${workspaceId} and b.version = ${currentVersionSql(workspaceId)} and b.bucket = ${bucketOf(storeId)})`;
 }

@@ -196,6 +196,19 @@ const AGENTIC_NAMES: Record<string, string> = {
   ai_crawlers_allowed: 'allows AI crawlers',
 };
 
+/** labelOf of the keys describeTerm has met (a first scoring describes a million accounts' terms from a few hundred keys). */
+const labels = new Map<string, string>();
+const LABELS_KEPT = 10_000;
+
+function cachedLabel(key: string): string {
+  let label = labels.get(key);
+  if (label === undefined) {
+    if (labels.size >= LABELS_KEPT) labels.clear();
+    labels.set(key, (label = labelOf(key)));
+  }
+  return label;
+}
+
 /** A store's term in plain words (its evidence item before weighting). */
 export function describeTerm(input: Input, t: Term, s: StoreSnapshot): StoredEvidence {
   const [group, name] = splitKey(input.key);
@@ -204,21 +217,21 @@ export function describeTerm(input: Input, t: Term, s: StoreSnapshot): StoredEvi
     case 'intercept':
       return { kind: 'intercept', key: 'intercept', detail: 'Starting point for every account of this workspace', x: t.x };
     case 'country':
-      return item(labelOf(input.key));
+      return item(cachedLabel(input.key));
     case 'category':
-      return item(labelOf(input.key));
+      return item(cachedLabel(input.key));
     case 'plan':
-      return item(labelOf(input.key));
+      return item(cachedLabel(input.key));
     case 'size': {
       const v = s[SIZE_COLUMN[name as SizeKey]]!;
       const what = { visits: `${fmt(v)} monthly visits`, revenue: `about $${fmt(v)} estimated monthly revenue`, products: `${fmt(v)} products` }[name as SizeKey];
       return item(`${what} (${t.x >= 0 ? 'above' : 'below'} the typical account)`);
     }
     case 'app':
-      return item(labelOf(input.key));
+      return item(cachedLabel(input.key));
     case 'ads':
     case CATEGORY_ADS:
-      return item(labelOf(input.key));
+      return item(cachedLabel(input.key));
     case 'agentic':
       return item(`The store ${AGENTIC_NAMES[name] ?? name}`);
     default: {
@@ -236,4 +249,12 @@ export const splitKey = (key: string): [string, string] => {
   return at < 0 ? [key, ''] : [key.slice(0, at), key.slice(at + 1)];
 };
 
-const fmt = (v: number) => String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** A whole number with thousands separators (1,082): the separators put in by hand, a regular expression's cost at a million accounts. */
+function fmt(v: number): string {
+  const s = String(Math.round(v));
+  const sign = s[0] === '-' ? 1 : 0;
+  if (!Number.isFinite(v) || s.includes('e')) return s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  let out = s.slice(0, sign + ((s.length - sign) % 3 || 3));
+  for (let i = out.length; i < s.length; i += 3) out += ',' + s.slice(i, i + 3);
+  return out;
+}

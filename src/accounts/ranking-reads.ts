@@ -1,16 +1,20 @@
 /**
  * Reading ranking versions (accounts/rankings.ts writes them): a page of a version in its order
  * with the page's filters, one account of the current version, the current version's head and
- * rows, and what the watches ask of it (its in-market accounts, which stores it holds). The hot
- * reads are plain SQL through prepared() (db/prepared.ts).
+ * rows, and what the watches ask of it (its in-market accounts, which stores it holds). A page
+ * reads the version's blocks it needs (accounts/blocks.ts) and decodes them, then the details of
+ * the rows it shows; one account's row is read from its block in SQL. The hot reads are plain SQL
+ * through prepared() (db/prepared.ts).
  */
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
-import { bucketOf, currentRowSql, positionIn } from './positions.js';
+import { bucketOf, currentPositionSql, currentVersionSql, positionIn } from './positions.js';
+import { BLOCK_ROWS, blockOfSql, type DecodedBlock, decodeBlock, EXPLORE, IN_MARKET, rowFromBlockSql } from './blocks.js';
+import { rankingOrder } from './rankings.js';
 import type { Database } from '../db/database.js';
-import type { AccountsTable, RankingDetailsTable, RankingsTable } from './tables.js';
+import type { AccountsTable, RankingBlocksTable, RankingDetailsTable, RankingRow } from './tables.js';
 
 /** True when version v of the workspace's ranking can still be walked. */
 export async function rankingRetained(q: Kysely<Database>, workspaceId: string, version: number): Promise<boolean> {
@@ -45,55 +49,147 @@ export interface PageQuery extends AccountFilters {
 }
 
 /** An account row as a page (or the detail) reads it: its ranking row, its details and its account's status. */
-export type PageRow = Omit<RankingsTable, 'workspace_id' | 'version'> &
+export type PageRow = RankingRow &
   Pick<RankingDetailsTable, 'domain' | 'country' | 'category' | 'plan' | 'evidence' | 'signals'> &
   Pick<Selectable<AccountsTable>, 'status' | 'delivered_to_agent'> & {
     /** When the row's ranking version was written. */
     updated_at: string;
   };
 
-const ROW_COLUMNS = sql`r.pos, r.store_id, d.domain, d.country, d.category, d.plan, r.score, r.logit, r.logit_sd, r.in_market, r.explore, r.model_version,
-  d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at`;
+/** What a page reads of a row beyond its block: its details and its account's state. */
+type DetailPart = Pick<PageRow, 'store_id' | 'domain' | 'country' | 'category' | 'plan' | 'evidence' | 'signals' | 'status' | 'delivered_to_agent'>;
 
-const ROW_JOINS = sql`join rankings r on r.workspace_id = v.workspace_id and r.version = v.version
-  join ranking_details d on d.workspace_id = v.workspace_id and d.gen = v.gen and d.store_id = r.store_id
-  join accounts a on a.workspace_id = v.workspace_id and a.store_id = r.store_id`;
+/** Blocks a page reads at first; each further read takes twice as many, up to MAX_BLOCKS_READ. */
+const MAX_BLOCKS_READ = 32;
+/** Store ids one details statement asks for, padded with nulls up to the first of these that fits (a few statement texts, each prepared once). */
+const DETAIL_BATCHES = [64, 256, 1024, 4096] as const;
 
-/** One page of ranking `version` (score desc, store_id asc: its positions in order). Hot path: plain SQL. */
+/**
+ * One page of ranking `version` (score desc, store_id asc: its positions in order): its blocks
+ * read in position order (accounts/blocks.ts), the list and score filters applied to them, then
+ * the details and account state of the rows that pass, with the other filters, a batch at a time.
+ */
 export async function pageRanking(q: Kysely<Database>, workspaceId: string, version: number, p: PageQuery): Promise<PageRow[]> {
-  return prepared(
+  const out: PageRow[] = [];
+  const after = p.afterPos ?? 0;
+  let next = Math.floor(after / BLOCK_ROWS);
+  // The version's head with its first blocks: those a page without filters reads.
+  let want = Math.min(MAX_BLOCKS_READ, Math.floor((after + Math.min(p.limit, BLOCK_ROWS * MAX_BLOCKS_READ) - 1) / BLOCK_ROWS) + 1 - next);
+  const first = await prepared(
     q,
-    sql<PageRow>`
-    select ${ROW_COLUMNS}
-    from ranking_versions v ${ROW_JOINS}
-    where v.workspace_id = ${workspaceId} and v.version = ${version} and r.pos > ${p.afterPos ?? 0}
-      ${filtersSql(p)}
-    order by r.pos
-    limit ${p.limit}`,
+    sql<{ gen: number; created_at: string; rows: number } & Partial<Selectable<RankingBlocksTable>>>`
+    select v.gen, v.created_at, v.rows, ${BLOCK_COLUMNS}
+    from ranking_versions v left join ranking_blocks k on k.workspace_id = v.workspace_id and k.version = v.version and k.block >= ${next} and k.block < ${next + want}
+    where v.workspace_id = ${workspaceId} and v.version = ${version}
+    order by k.block`,
   );
+  if (first.length === 0) return out;
+  const { gen, created_at } = first[0];
+  const blocks = Math.ceil(Number(first[0].rows) / BLOCK_ROWS);
+  let read: Selectable<RankingBlocksTable>[] = first.filter((r) => r.store_ids != null) as Selectable<RankingBlocksTable>[];
+  const details = detailsFilter(p);
+  let asked = 0;
+  let passed = 0;
+  // The blocks read and not yet walked, and where the walk is in the first of them.
+  const pending: { b: DecodedBlock; base: number }[] = [];
+  let j = 0;
+  /** The next `count` rows the list and score filters pass, in position order (fewer: the blocks read ran out). */
+  const take = (count: number): { b: DecodedBlock; base: number; j: number }[] => {
+    const taken: { b: DecodedBlock; base: number; j: number }[] = [];
+    while (taken.length < count && pending.length > 0) {
+      const { b, base } = pending[0];
+      for (j = Math.max(j, after - base); j < b.storeIds.length && taken.length < count; j++) {
+        if (p.inMarketOnly && !(b.flags[j] & IN_MARKET)) continue;
+        if (p.minScore !== undefined && !(b.score[j] >= p.minScore)) continue;
+        taken.push({ b, base, j });
+      }
+      if (j >= b.storeIds.length) (pending.shift(), (j = 0));
+    }
+    return taken;
+  };
+  for (;;) {
+    for (const row of read) pending.push({ b: decodeBlock(row), base: Number(row.block) * BLOCK_ROWS });
+    next += want;
+    // The rows that pass so far, their details a batch at a time until the page is full (with
+    // filters on the details, the statement returns only the rows that pass).
+    while (out.length < p.limit) {
+      const need = p.limit - out.length;
+      // With filters, as many rows as should fill the page at the share of rows that passed so far (a fifth more).
+      const ask = details.filters ? Math.ceil((need * (asked + 2) * 1.2) / (passed + 1)) : need;
+      const batch = take(Math.min(ask, DETAIL_BATCHES[DETAIL_BATCHES.length - 1]));
+      if (batch.length === 0) break;
+      const found = await detailsOf(q, workspaceId, Number(gen), batch.map((c) => c.b.storeIds[c.j]), details.sql);
+      asked += batch.length;
+      passed += found.size;
+      for (const { b, base, j } of batch) {
+        const d = found.get(b.storeIds[j]);
+        if (!d || out.length >= p.limit) continue;
+        const sd = b.logitSd[j];
+        out.push({
+          pos: base + j + 1,
+          score: b.score[j],
+          logit: b.logit[j],
+          logit_sd: Number.isNaN(sd) ? null : sd,
+          in_market: b.flags[j] & IN_MARKET ? 1 : 0,
+          explore: b.flags[j] & EXPLORE ? 1 : 0,
+          model_version: b.modelVersion[j],
+          updated_at: created_at,
+          ...d,
+        });
+      }
+    }
+    if (out.length >= p.limit || next >= blocks) return out;
+    want = Math.min(MAX_BLOCKS_READ, want * 2);
+    read = await prepared(
+      q,
+      sql<Selectable<RankingBlocksTable>>`select ${BLOCK_COLUMNS} from ranking_blocks k
+      where k.workspace_id = ${workspaceId} and k.version = ${version} and k.block >= ${next} and k.block < ${next + want} order by k.block`,
+    );
+  }
+}
+
+const BLOCK_COLUMNS = sql`k.block, k.store_ids, k.scores, k.logits, k.logit_sds, k.model_versions, k.flags`;
+
+/** `storeIds` padded with nulls to the first of DETAIL_BATCHES that holds them (a few statement texts, each prepared once). */
+function padded(storeIds: readonly string[]): (string | null)[] {
+  const size = DETAIL_BATCHES.find((n) => n >= storeIds.length) ?? storeIds.length;
+  return Array.from({ length: size }, (_, i) => (i < storeIds.length ? storeIds[i] : null));
+}
+
+/** The details (generation `gen`) and account state of those of `storeIds` that pass `filters` (SQL on d and a), by store id. */
+async function detailsOf(q: Kysely<Database>, workspaceId: string, gen: number, storeIds: readonly string[], filters: RawBuilder<unknown>): Promise<Map<string, DetailPart>> {
+  const rows = await prepared(
+    q,
+    sql<DetailPart>`
+    select d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals, a.status, a.delivered_to_agent
+    from ranking_details d join accounts a on a.workspace_id = d.workspace_id and a.store_id = d.store_id
+    where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))}) ${filters}`,
+  );
+  return new Map(rows.map((r) => [r.store_id, r]));
 }
 
 /** One account of the current ranking, or undefined when the workspace cannot see the store. */
 export async function rankedAccount(q: Kysely<Database>, workspaceId: string, storeId: string): Promise<PageRow | undefined> {
+  // The position read from its bucket (accounts/positions.ts currentPositionSql), the row from its block.
   const rows = await prepared(
     q,
     sql<PageRow>`
-    select ${ROW_COLUMNS}
+    select p.pos, d.store_id, d.domain, d.country, d.category, d.plan, ${rowFromBlockSql(sql`p.pos`)},
+      d.evidence, d.signals, a.status, a.delivered_to_agent, v.created_at as updated_at
     from workspaces w
     join ranking_versions v on v.workspace_id = w.id and v.version = w.ranking_version
-    join rankings r on ${currentRowSql(workspaceId, storeId)} and r.version = w.ranking_version
-    join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = r.store_id
-    join accounts a on a.workspace_id = w.id and a.store_id = r.store_id
-    where w.id = ${workspaceId} and r.store_id = ${storeId}`,
+    join (select ${currentPositionSql(workspaceId, storeId)} as pos) p on p.pos is not null
+    join ranking_blocks k on ${blockOfSql(workspaceId, currentVersionSql(workspaceId), sql`p.pos`)} and k.version = w.ranking_version
+    join ranking_details d on d.workspace_id = w.id and d.gen = v.gen and d.store_id = ${storeId}
+    join accounts a on a.workspace_id = w.id and a.store_id = ${storeId}
+    where w.id = ${workspaceId}`,
   );
   return rows[0];
 }
 
-/** The page's filters as SQL conditions (each `and …`) on the rows r, details d and accounts a. */
-function filtersSql(p: PageQuery): RawBuilder<unknown> {
+/** The page's filters on the details d and accounts a, as SQL conditions (each `and …`); `filters` false when there are none. */
+function detailsFilter(p: PageQuery): { filters: boolean; sql: RawBuilder<unknown> } {
   const parts: RawBuilder<unknown>[] = [];
-  if (p.inMarketOnly) parts.push(sql`and r.in_market = 1`);
-  if (p.minScore !== undefined) parts.push(sql`and r.score >= ${p.minScore}`);
   if (p.country !== undefined) parts.push(sql`and d.country = ${p.country}`);
   if (p.category !== undefined) parts.push(sql`and d.category = ${p.category}`);
   if (p.plan !== undefined) parts.push(sql`and d.plan = ${p.plan}`);
@@ -101,27 +197,55 @@ function filtersSql(p: PageQuery): RawBuilder<unknown> {
   if (p.signalType !== undefined || p.signalsSince !== undefined) {
     parts.push(sql`and exists (
       select 1 from store_signals s join ingested_months im on im.month = s.month and im.run_id = s.run_id
-      where s.store_id = r.store_id
+      where s.store_id = d.store_id
         ${p.signalType !== undefined ? sql`and s.type = ${p.signalType}` : sql``}
         ${p.signalsSince !== undefined ? sql`and s.month >= ${p.signalsSince}` : sql``})`);
   }
-  return parts.length ? sql.join(parts, sql` `) : sql``;
+  return { filters: parts.length > 0, sql: parts.length ? sql.join(parts, sql` `) : sql`` };
 }
 
-export type CurrentRow = Pick<RankingsTable, 'store_id' | 'score' | 'logit' | 'logit_sd' | 'in_market' | 'explore' | 'model_version'>;
+export type CurrentRow = Pick<RankingRow, 'store_id' | 'score' | 'logit' | 'logit_sd' | 'in_market' | 'explore' | 'model_version'>;
 
 /** The current ranking (its version, details generation and narrow rows: what a re-ranking compares against). */
 export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: CurrentRow[] }> {
   const head = await rankingHead(q, workspaceId);
   if (head.gen === null) return { ...head, rows: [] };
-  const rows = await q
-    .selectFrom('rankings')
-    .select(['store_id', 'score', 'logit', 'logit_sd', 'in_market', 'explore', 'model_version'])
-    .where('workspace_id', '=', workspaceId)
-    .where('version', '=', head.version)
-    .orderBy('pos')
-    .execute();
+  const rows: CurrentRow[] = [];
+  await eachBlock(q, workspaceId, head.version, (b) => {
+    for (let j = 0; j < b.storeIds.length; j++) {
+      const sd = b.logitSd[j];
+      rows.push({
+        store_id: b.storeIds[j],
+        score: b.score[j],
+        logit: b.logit[j],
+        logit_sd: Number.isNaN(sd) ? null : sd,
+        in_market: b.flags[j] & IN_MARKET ? 1 : 0,
+        explore: b.flags[j] & EXPLORE ? 1 : 0,
+        model_version: b.modelVersion[j],
+      });
+    }
+  });
   return { ...head, rows };
+}
+
+/** Blocks of a version read at a time when all of them are (about 2.5 MB). */
+const BLOCKS_AT_A_TIME = 256;
+
+/** Calls `fn` with each block of the version, decoded, in position order. */
+async function eachBlock(q: Kysely<Database>, workspaceId: string, version: number, fn: (b: DecodedBlock) => void): Promise<void> {
+  for (let from = 0; ; from += BLOCKS_AT_A_TIME) {
+    const rows = await q
+      .selectFrom('ranking_blocks')
+      .select(['store_ids', 'scores', 'logits', 'logit_sds', 'model_versions', 'flags'])
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .where('block', '>=', from)
+      .where('block', '<', from + BLOCKS_AT_A_TIME)
+      .orderBy('block')
+      .execute();
+    for (const r of rows) fn(decodeBlock(r));
+    if (rows.length < BLOCKS_AT_A_TIME) return;
+  }
 }
 
 /** The current ranking version and its details generation (null: the workspace has no ranking yet). */
@@ -175,27 +299,56 @@ export async function visibleStoreIds(q: Kysely<Database>, workspaceId: string, 
  * managed watch takes the best-scored accounts.
  */
 export async function inMarketStoreIds(q: Kysely<Database>, workspaceId: string, limit: number): Promise<string[]> {
-  const rows = await q
-    .selectFrom('workspaces as w')
-    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-    .select('r.store_id')
-    .where('w.id', '=', workspaceId)
-    .where('r.in_market', '=', 1)
-    .orderBy('r.score', 'desc')
-    .orderBy('r.store_id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.store_id);
+  const { version } = await rankingHead(q, workspaceId);
+  if (limit <= 0) return [];
+  // Every block's marks and scores (9 bytes a row); the store ids only of the blocks that hold the best `limit` (and any tied with the last).
+  const listed: { block: number; j: number; score: number }[] = [];
+  for (let from = 0; ; from += BLOCKS_AT_A_TIME) {
+    const rows = await q
+      .selectFrom('ranking_blocks')
+      .select(['block', 'flags', 'scores'])
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .where('block', '>=', from)
+      .where('block', '<', from + BLOCKS_AT_A_TIME)
+      .orderBy('block')
+      .execute();
+    for (const r of rows) {
+      const flags = r.flags;
+      const scores = Buffer.from(r.scores.buffer, r.scores.byteOffset, r.scores.byteLength);
+      for (let j = 0; j < flags.length; j++) if (flags[j] & IN_MARKET) listed.push({ block: Number(r.block), j, score: scores.readDoubleLE(8 * j) });
+    }
+    if (rows.length < BLOCKS_AT_A_TIME) break;
+  }
+  listed.sort((a, b) => b.score - a.score);
+  const last = listed[Math.min(limit, listed.length) - 1];
+  const best = last === undefined ? [] : listed.filter((r) => r.score >= last.score);
+  const blocks = [...new Set(best.map((r) => r.block))];
+  const ids = new Map<number, string[]>();
+  for (let i = 0; i < blocks.length; i += 500) {
+    const rows = await q
+      .selectFrom('ranking_blocks')
+      .select(['block', 'store_ids'])
+      .where('workspace_id', '=', workspaceId)
+      .where('version', '=', version)
+      .where('block', 'in', blocks.slice(i, i + 500))
+      .execute();
+    for (const r of rows) ids.set(Number(r.block), JSON.parse(r.store_ids) as string[]);
+  }
+  return best
+    .map((r) => ({ store_id: ids.get(r.block)![r.j], score: r.score }))
+    .sort(rankingOrder)
+    .slice(0, limit)
+    .map((r) => r.store_id);
 }
 
 /** How many accounts the current ranking has in market. */
 export async function countInMarket(q: Kysely<Database>, workspaceId: string): Promise<number> {
   const r = await q
     .selectFrom('workspaces as w')
-    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .innerJoin('ranking_versions as v', (j) => j.onRef('v.workspace_id', '=', 'w.id').onRef('v.version', '=', 'w.ranking_version'))
+    .select('v.in_market')
     .where('w.id', '=', workspaceId)
-    .where('r.in_market', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+    .executeTakeFirst();
+  return Number(r?.in_market ?? 0);
 }

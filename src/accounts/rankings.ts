@@ -1,17 +1,18 @@
 /**
  * Ranking versions. A workspace's ranking is written as a whole new version beside the current
- * one — its rows in short transactions of RANKING_CHUNK rows, so no reader or writer waits long
- * behind it — and becomes current in one small transaction (with whatever the caller writes
- * there: events, the model). Rows of a version never change, so a page reads one version and a
- * cursor issued on version v keeps walking v while v is kept: the current version, and each
- * superseded one for RANKING_RETENTION_MS after it was superseded, as long as the superseded
- * versions kept add up to at most MAX_SUPERSEDED_ROWS rows (an older cursor answers 400 and the
- * walk starts again).
+ * one — in short transactions (RANKING_CHUNK details rows, BLOCKS_PART blocks of rows), so no
+ * reader or writer waits long behind it — and becomes current in one small transaction (with
+ * whatever the caller writes there: events, the model). Rows of a version never change, so a page
+ * reads one version and a cursor issued on version v keeps walking v while v is kept: the current
+ * version, and each superseded one for RANKING_RETENTION_MS after it was superseded, as long as
+ * the superseded versions kept add up to at most MAX_SUPERSEDED_ROWS rows (an older cursor answers
+ * 400 and the walk starts again).
  *
- * A version's rows are keyed by their position in it (1 = the best score; ties by store_id), so
- * each version is written front to back — append-only, the cheapest write a B-tree has — and
- * read front to back; a version's position buckets find a store's position (accounts/positions.ts:
- * at most 8,192 rows a version, not one per store). What a row shows beyond its score (domain, country, evidence, recent signals) lives in
+ * A version's rows are kept by position (1 = the best score; ties by store_id) in blocks of
+ * BLOCK_ROWS positions, each column packed (accounts/blocks.ts): a million accounts are about four
+ * thousand rows, written front to back and deleted as few. A version's position buckets find a
+ * store's position (accounts/positions.ts: at most 8,192 rows a version, not one per store). What
+ * a row shows beyond its score (domain, country, evidence, recent signals) lives in
  * ranking_details by generation: a refit on new labels writes new scores over the same
  * generation; new data writes a new one. The operator's state of an account (status, delivery
  * marks) is the accounts table's, and is current whatever version a page reads. Reading a version: accounts/ranking-reads.ts.
@@ -24,6 +25,7 @@ import { analyze, runBulk } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import type { RankingDetailsTable } from './tables.js';
 import { positionBuckets } from './positions.js';
+import { BLOCK_ROWS, type BlockRows, encodeBlock } from './blocks.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 /**
@@ -32,8 +34,10 @@ export const RANKING_RETENTION_MS = 60 * 60 * 1000;
  * and the newest one always.
  */
 export const MAX_SUPERSEDED_ROWS = 2_000_000;
-/** Rows per write transaction of a ranking. */
+/** Details rows per write transaction of a ranking. */
 const RANKING_CHUNK = 4_000;
+/** Blocks of rows (accounts/blocks.ts, about 10 kB each) per write transaction of a ranking. */
+const BLOCKS_PART = 128;
 /** Position buckets per write transaction (each about 2.6 kB at a million accounts). */
 const BUCKETS_PART = 512;
 /** The pause between two parts of a ranking write. */
@@ -147,21 +151,28 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   const pos = new Int32Array(n);
   for (let p = 0; p < n; p++) pos[c.order[p]] = p + 1;
   const buckets = positionBuckets(c.storeIds, pos);
+  let inMarketCount = 0;
+  for (let k = 0; k < n; k++) inMarketCount += c.inMarket[k];
   const details: DetailSource = !w.details
     ? { count: 0, at: () => undefined as never }
     : Array.isArray(w.details)
       ? sortedDetails(w.details)
       : (w.details as DetailSource);
   try {
-    const parts = Math.max(n, details.count);
-    for (let i = 0; i < parts; i += RANKING_CHUNK) {
+    // A new generation's details, and the accounts they name, RANKING_CHUNK a transaction.
+    for (let i = 0; i < details.count; i += RANKING_CHUNK) {
       await run(async (trx) => {
-        await insertRows(trx, workspaceId, version, c, i, Math.min(n, i + RANKING_CHUNK));
-        const d = Array.from({ length: Math.max(0, Math.min(details.count, i + RANKING_CHUNK) - i) }, (_, j) => details.at(i + j));
+        const d = Array.from({ length: Math.min(details.count, i + RANKING_CHUNK) - i }, (_, j) => details.at(i + j));
         await insertDetails(trx, workspaceId, gen, d);
         await ensureAccounts(trx, workspaceId, d.map((x) => x.store_id), w.statuses, w.now);
       });
       // A gap between parts, so a writer waiting for the lock (the API's own writes) gets in.
+      await new Promise((r) => setTimeout(r, PART_GAP_MS));
+    }
+    // The rows, in blocks of BLOCK_ROWS positions (accounts/blocks.ts), BLOCKS_PART blocks a transaction.
+    const blocks = Math.ceil(n / BLOCK_ROWS);
+    for (let b = 0; b < blocks; b += BLOCKS_PART) {
+      await run((trx) => insertBlocks(trx, workspaceId, version, c, b, Math.min(blocks, b + BLOCKS_PART)));
       await new Promise((r) => setTimeout(r, PART_GAP_MS));
     }
     for (let i = 0; i < buckets.length; i += BUCKETS_PART) {
@@ -186,7 +197,7 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
       .execute();
     await trx
       .updateTable('ranking_versions')
-      .set({ state: 'current', rows: n })
+      .set({ state: 'current', rows: n, in_market: inMarketCount })
       .where('workspace_id', '=', workspaceId)
       .where('version', '=', version)
       .execute();
@@ -200,7 +211,7 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   });
   if (!made) await deleteVersion(run, workspaceId, version);
   await pruneRankings(run, workspaceId, w.now);
-  if (made && n >= ANALYZE_ROWS) await run((trx) => analyze(trx, ['rankings', 'ranking_position_buckets', 'ranking_details', 'accounts']));
+  if (made && n >= ANALYZE_ROWS) await run((trx) => analyze(trx, ['ranking_blocks', 'ranking_position_buckets', 'ranking_details', 'accounts']));
   return made;
 }
 
@@ -235,32 +246,42 @@ const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => 
 export const rankingOrder = (a: { score: number; store_id: string }, b: { score: number; store_id: string }): number =>
   b.score - a.score || (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
 
-/** The rows at positions from + 1 … to of the version. */
-async function insertRows(trx: Kysely<Database>, workspaceId: string, version: number, c: RankedColumns, from: number, to: number): Promise<void> {
+/** Blocks from … to − 1 of the version: its rows at positions from × BLOCK_ROWS + 1 … (accounts/blocks.ts). */
+async function insertBlocks(trx: Kysely<Database>, workspaceId: string, version: number, c: RankedColumns, from: number, to: number): Promise<void> {
+  const n = c.storeIds.length;
   await runBulk(
     trx,
     {
-      sqlite: 'insert into rankings (pos, store_id, score, logit, logit_sd, in_market, explore, model_version, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      sqlite: 'insert into ranking_blocks (block, store_ids, scores, logits, logit_sds, model_versions, flags, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       postgres:
-        'insert into rankings (pos, store_id, score, logit, logit_sd, in_market, explore, model_version, workspace_id, version) ' +
-        'select v.*, $9::text, $10::integer from unnest($1::integer[], $2::text[], $3::float8[], $4::float8[], $5::float8[], $6::integer[], $7::integer[], $8::integer[]) as v',
+        'insert into ranking_blocks (block, store_ids, scores, logits, logit_sds, model_versions, flags, workspace_id, version) ' +
+        'select v.*, $8::text, $9::integer from unnest($1::integer[], $2::text[], $3::bytea[], $4::bytea[], $5::bytea[], $6::bytea[], $7::bytea[]) as v',
       extra: [workspaceId, version],
     },
     {
-      count: Math.max(0, to - from),
-      width: 8,
+      count: to - from,
+      width: 7,
       fill: (i, row) => {
-        const p = from + i;
-        const k = c.order[p];
-        const sd = c.logitSd[k];
-        row[0] = p + 1;
-        row[1] = c.storeIds[k];
-        row[2] = c.score[k];
-        row[3] = c.logit[k];
-        row[4] = Number.isNaN(sd) ? null : sd;
-        row[5] = c.inMarket[k];
-        row[6] = c.explore[k];
-        row[7] = c.modelVersion[k];
+        const first = (from + i) * BLOCK_ROWS;
+        const m = Math.min(BLOCK_ROWS, n - first);
+        const b: BlockRows = { storeIds: new Array<string>(m), score: new Float64Array(m), logit: new Float64Array(m), logitSd: new Float64Array(m), modelVersion: new Int32Array(m), flags: new Uint8Array(m) };
+        for (let j = 0; j < m; j++) {
+          const k = c.order[first + j];
+          b.storeIds[j] = c.storeIds[k];
+          b.score[j] = c.score[k];
+          b.logit[j] = c.logit[k];
+          b.logitSd[j] = c.logitSd[k];
+          b.modelVersion[j] = c.modelVersion[k];
+          b.flags[j] = c.inMarket[k] | (c.explore[k] << 1);
+        }
+        const packed = encodeBlock(b);
+        row[0] = from + i;
+        row[1] = packed.store_ids;
+        row[2] = packed.scores;
+        row[3] = packed.logits;
+        row[4] = packed.logit_sds;
+        row[5] = packed.model_versions;
+        row[6] = packed.flags;
       },
     },
   );
@@ -361,20 +382,18 @@ export async function pruneRankings(run: Run, workspaceId: string, now: Date): P
   }
 }
 
-/**
- * Deletes a version's rows a part at a time, each part a range of its positions (a range is
- * deleted walking the tree once, where picking the part's keys first and deleting each cost
- * about three times as much), then its position buckets.
- */
+/** Deletes a version's blocks a part at a time (BLOCKS_PART a transaction), then its position buckets. */
 async function deleteVersion(run: Run, workspaceId: string, version: number): Promise<void> {
   await run((trx) => trx.updateTable('ranking_versions').set({ state: 'deleting' }).where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
   const last = await run((trx) =>
-    trx.selectFrom('rankings').select((eb) => eb.fn.max('pos').as('pos')).where('workspace_id', '=', workspaceId).where('version', '=', version).executeTakeFirst(),
+    trx.selectFrom('ranking_blocks').select((eb) => eb.fn.max('block').as('block')).where('workspace_id', '=', workspaceId).where('version', '=', version).executeTakeFirst(),
   );
-  const lastPos = Number(last?.pos ?? 0);
-  for (let pos = 0; pos < lastPos; pos += RANKING_CHUNK) {
-    const from = pos;
-    await run((trx) => sql`delete from rankings where workspace_id = ${workspaceId} and version = ${version} and pos > ${from} and pos <= ${from + RANKING_CHUNK}`.execute(trx));
+  const lastBlock = last?.block === null || last?.block === undefined ? -1 : Number(last.block);
+  for (let b = 0; b <= lastBlock; b += BLOCKS_PART) {
+    const from = b;
+    await run((trx) =>
+      trx.deleteFrom('ranking_blocks').where('workspace_id', '=', workspaceId).where('version', '=', version).where('block', '>=', from).where('block', '<', from + BLOCKS_PART).execute(),
+    );
   }
   await run((trx) => trx.deleteFrom('ranking_position_buckets').where('workspace_id', '=', workspaceId).where('version', '=', version).execute());
   await run((trx) => trx.deleteFrom('ranking_versions').where('workspace_id', '=', workspaceId).where('version', '=', version).execute());

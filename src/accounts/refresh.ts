@@ -70,12 +70,42 @@ interface WorkspaceInputs {
   /** The visible stores in store_id order (index k throughout a refresh). */
   visible: StoreSnapshot[];
   ids: string[];
-  indexOf: Map<string, number>;
+  indexOf: IdIndex;
   space: InputSpace;
   /** Every visible store's terms. */
   matrix: TermMatrix;
   /** 1: visible[k] could be in market with the status open (canBeInMarket). */
   eligibleOpen: Uint8Array;
+}
+
+/** Where each store id is in a refresh's ids (index k), or undefined. */
+export interface IdIndex {
+  get(id: string): number | undefined;
+  has(id: string): boolean;
+}
+
+/**
+ * An index of `ids`: by binary search when they are in the order JavaScript compares strings
+ * in (the panel's store_id order is, for the ids it has: a million accounts then need no map of a
+ * million entries), else a map.
+ */
+export function idIndex(ids: readonly string[]): IdIndex {
+  let sorted = true;
+  for (let k = 1; k < ids.length && sorted; k++) sorted = ids[k - 1] < ids[k];
+  if (!sorted) {
+    const map = new Map(ids.map((id, k) => [id, k]));
+    return { get: (id) => map.get(id), has: (id) => map.has(id) };
+  }
+  const get = (id: string): number | undefined => {
+    for (let lo = 0, hi = ids.length - 1; lo <= hi; ) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid] === id) return mid;
+      if (ids[mid] < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  };
+  return { get, has: (id) => get(id) !== undefined };
 }
 
 /** Per database and workspace, the inputs of the last data stamp: a refit on new labels reuses them. */
@@ -94,7 +124,7 @@ function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: st
     dataStamp,
     visible,
     ids,
-    indexOf: new Map(ids.map((id, k) => [id, k])),
+    indexOf: idIndex(ids),
     space,
     matrix: termMatrix(space, visible),
     eligibleOpen: Uint8Array.from(visible, (s) => (canBeInMarket(s, snap.latest) ? 1 : 0)),

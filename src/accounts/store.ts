@@ -1,7 +1,7 @@
 /**
  * A workspace's accounts: the stores of its current ranking (accounts/rankings.ts: scores, evidence,
  * recent signals by version) and the operator's state of each (this module's accounts table:
- * status, delivery marks). The ranking refresh (accounts/refresh.ts) writes rankings;
+ * status, delivery marks). The ranking refresh (accounts/refresh.ts) writes ranking versions;
  * `storelens accounts import` writes one through upsertAccounts / importAccounts.
  *
  * Served pages are reused until the workspace's accounts_version (or ranking_version) moves,

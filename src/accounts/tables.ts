@@ -6,7 +6,7 @@ import type { Generated, Selectable } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { DealStage, LostReason } from '../core/deal-stages.js';
 
-/** The operator's state of each account the workspace has had (its scores live in rankings). */
+/** The operator's state of each account the workspace has had (its scores live in ranking_blocks). */
 export interface AccountsTable {
   workspace_id: string;
   store_id: string;
@@ -18,7 +18,7 @@ export interface AccountsTable {
 }
 
 /**
- * One ranking of a workspace: its rows (rankings) and their details generation. `writing`
+ * One ranking of a workspace: its rows (ranking_blocks) and their details generation. `writing`
  * while its rows are written, `current` once made current, `superseded` after (kept for
  * cursors; see accounts/rankings.ts), `deleting` while its rows are deleted.
  */
@@ -30,15 +30,15 @@ export interface RankingVersionsTable {
   state: 'writing' | 'current' | 'superseded' | 'deleting';
   /** Its row count (set when it becomes current). */
   rows: Generated<number>;
+  /** Its rows in the in-market list (set when it becomes current). */
+  in_market: Generated<number>;
   created_at: string;
   created_ms: number;
   superseded_ms: number | null;
 }
 
-/** One account's place in one ranking version. */
-export interface RankingsTable {
-  workspace_id: string;
-  version: number;
+/** One account's place in one ranking version: what a row of ranking_blocks holds for each of its positions. */
+export interface RankingRow {
   /** Its position in the version (1 = the best score; ties by store_id). */
   pos: number;
   store_id: string;
@@ -55,7 +55,28 @@ export interface RankingsTable {
   model_version: number;
 }
 
-/** Where each store is in a ranking version (rankings is keyed by position), a bucket of stores a row (accounts/positions.ts). */
+/**
+ * A ranking version's rows, BLOCK_ROWS positions a row, each column packed (accounts/blocks.ts):
+ * block b holds positions b × BLOCK_ROWS + 1 … (b + 1) × BLOCK_ROWS.
+ */
+export interface RankingBlocksTable {
+  workspace_id: string;
+  version: number;
+  block: number;
+  /** JSON array of the store ids. */
+  store_ids: string;
+  /** 64-bit floats, little-endian. */
+  scores: Uint8Array;
+  logits: Uint8Array;
+  /** NaN: unknown. */
+  logit_sds: Uint8Array;
+  /** 32-bit integers, little-endian. */
+  model_versions: Uint8Array;
+  /** A byte a row: bit 0 in market, bit 1 explore. */
+  flags: Uint8Array;
+}
+
+/** Where each store is in a ranking version (ranking_blocks is by position), a bucket of stores a row (accounts/positions.ts). */
 export interface RankingPositionBucketsTable {
   workspace_id: string;
   version: number;
@@ -149,7 +170,7 @@ export type OutcomeRow = Selectable<OutcomesTable>;
 export interface AccountsTables {
   accounts: AccountsTable;
   ranking_versions: RankingVersionsTable;
-  rankings: RankingsTable;
+  ranking_blocks: RankingBlocksTable;
   ranking_position_buckets: RankingPositionBucketsTable;
   ranking_details: RankingDetailsTable;
   outcomes: OutcomesTable;

@@ -40,6 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { canBeInMarket } from '../accounts/in-market.js';
 import { refreshWorkspace, type RefreshOptions } from '../accounts/refresh.js';
+import { currentRanking } from '../accounts/ranking-reads.js';
 import { openDatabase, type Db } from '../compose/database.js';
 import { buildApiApp } from '../compose/api-app.js';
 import { generateApiKey } from '../api/keys.js';
@@ -126,14 +127,8 @@ export interface AccountRow extends ListRow {
 }
 
 /** Every account of the current ranking in its own order (what `filter=all` lists). */
-const ranking = (db: Db, wsId: string): Promise<AccountRow[]> =>
-  db.kysely
-    .selectFrom('workspaces as w')
-    .innerJoin('rankings as r', (j) => j.onRef('r.workspace_id', '=', 'w.id').onRef('r.version', '=', 'w.ranking_version'))
-    .select(['r.store_id', 'r.score', 'r.in_market', 'r.explore'])
-    .where('w.id', '=', wsId)
-    .orderBy('r.pos')
-    .execute();
+const ranking = async (db: Db, wsId: string): Promise<AccountRow[]> =>
+  (await currentRanking(db.kysely, wsId)).rows.map((r) => ({ store_id: r.store_id, score: r.score, in_market: r.in_market, explore: r.explore }));
 
 /** The REST API on a local socket, with no per-key limit in the way of the agency's calls. */
 interface Served {

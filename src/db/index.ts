@@ -14,6 +14,7 @@
 import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
+import { SQLITE_BINARY_FUNCTIONS } from './binary.js';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest, type Migrations } from './migrate.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare, statementName } from './prepared.js';
@@ -138,6 +139,8 @@ async function openSqlite(path: string): Promise<Opened> {
   // COMMIT returns); only a power loss or OS crash can drop the last commits, never corrupt the file.
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
+  // Readers of packed columns in SQL (db/binary.ts; PostgreSQL has them as SQL functions).
+  for (const [name, fn] of Object.entries(SQLITE_BINARY_FUNCTIONS)) database.function(name, { deterministic: true }, fn);
   // Checkpoints run in a worker (see checkpointer.ts), started with the first write batch.
   const file = path !== ':memory:' && path !== '' ? path : undefined;
   if (file) database.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);

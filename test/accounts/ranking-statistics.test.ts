@@ -6,13 +6,14 @@
  */
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BLOCK_ROWS } from '../../src/accounts/blocks.js';
 import { bucketOf } from '../../src/accounts/positions.js';
 import { importAccounts } from '../../src/accounts/store.js';
 import { workspace } from '../helpers/api.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 
 const pg = dialects.find((d) => d.name === 'PostgreSQL')!;
-const TABLES = ['accounts', 'ranking_details', 'ranking_position_buckets', 'rankings'];
+const TABLES = ['accounts', 'ranking_blocks', 'ranking_details', 'ranking_position_buckets'];
 
 describe.skipIf(pg.skip)(`the statistics of a ranking on ${pg.label}`, () => {
   let t: TestDb | undefined;
@@ -38,9 +39,10 @@ describe.skipIf(pg.skip)(`the statistics of a ranking on ${pg.label}`, () => {
   it('are read once a ranking of 1,000 accounts is current', async () => {
     const db = await fresh();
     await importAccounts(db, (await workspace(db)).id, accounts(1_000), new Date());
-    // A row per account, and a row per bucket of positions the accounts fill (accounts/positions.ts).
+    // A row per account, a row per bucket of positions the accounts fill (accounts/positions.ts), a row per block of positions (accounts/blocks.ts).
     const buckets = new Set(accounts(1_000).map((a) => bucketOf(a.store_id))).size;
-    expect(await counted(db)).toEqual(Object.fromEntries(TABLES.map((name) => [name, name === 'ranking_position_buckets' ? buckets : 1_000])));
+    const rows: Record<string, number> = { ranking_position_buckets: buckets, ranking_blocks: Math.ceil(1_000 / BLOCK_ROWS) };
+    expect(await counted(db)).toEqual(Object.fromEntries(TABLES.map((name) => [name, rows[name] ?? 1_000])));
   });
 
   it('are left to autovacuum after a smaller ranking', async () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { importAccounts, markDelivered, upsertAccounts } from '../../src/accounts/store.js';
+import { currentRanking } from '../../src/accounts/ranking-reads.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { capturedEnv } from '../helpers/cli.js';
@@ -47,13 +48,7 @@ for (const d of dialects) {
         return h.db.write(fn);
       };
       await importAccounts(racing, ws.id, [{ store_id: 'd', score: 0.4 }], new Date());
-      const rows = await h.db.kysely
-        .selectFrom('rankings')
-        .innerJoin('workspaces', (j) => j.onRef('workspaces.id', '=', 'rankings.workspace_id').onRef('workspaces.ranking_version', '=', 'rankings.version'))
-        .select('rankings.store_id')
-        .where('rankings.workspace_id', '=', ws.id)
-        .orderBy('rankings.pos')
-        .execute();
+      const { rows } = await currentRanking(h.db.kysely, ws.id);
       expect(rows.map((r) => r.store_id)).toEqual(['d', 'a', 'b', 'c']);
     });
 

@@ -1,0 +1,121 @@
+/**
+ * A ranking version's rows kept as blocks (accounts/rankings.ts writes them, accounts/ranking-reads.ts
+ * reads them): block b holds the rows at positions b × BLOCK_ROWS + 1 … (b + 1) × BLOCK_ROWS, each
+ * column packed — the store ids as a JSON array, the scores, logits and logit sds as 64-bit floats,
+ * the model versions as 32-bit integers and the list marks as a byte (bit 0 in market, bit 1
+ * explore), all little-endian. A refit of a million accounts writes about four thousand rows, not a
+ * million, and deleting a version deletes as few.
+ *
+ * SQL reads one row of a block through three functions of (column, row index in the block):
+ * `f64_at` (null for NaN: a logit sd not known), `i32_at` and `u8_at` (db/binary.ts) — so the
+ * statements that read one store of the current version (the account's row, the row an outcome
+ * keeps) stay one statement.
+ */
+import { type RawBuilder, sql } from 'kysely';
+
+/** Rows of a block (fixed: stored blocks depend on it). */
+export const BLOCK_ROWS = 256;
+
+/** A block as a table row holds it. */
+export interface BlockColumns {
+  store_ids: string;
+  scores: Uint8Array;
+  logits: Uint8Array;
+  logit_sds: Uint8Array;
+  model_versions: Uint8Array;
+  flags: Uint8Array;
+}
+
+/** A block's rows decoded, index j the row at position block × BLOCK_ROWS + j + 1. */
+export interface DecodedBlock {
+  storeIds: string[];
+  score: Float64Array;
+  logit: Float64Array;
+  /** NaN: unknown (null in a row). */
+  logitSd: Float64Array;
+  modelVersion: Int32Array;
+  /** Bit 0: in market; bit 1: explore. */
+  flags: Uint8Array;
+}
+
+export const IN_MARKET = 1;
+export const EXPLORE = 2;
+
+/** True on a little-endian machine: a typed array's bytes are then the stored form as they are. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A block's rows, in position order, as columns (DecodedBlock's shape): what encodeBlock packs. */
+export type BlockRows = DecodedBlock;
+
+/** The rows of a block packed as its table row holds them. */
+export function encodeBlock(r: BlockRows): BlockColumns {
+  return {
+    store_ids: JSON.stringify(r.storeIds),
+    scores: littleEndian(r.score),
+    logits: littleEndian(r.logit),
+    logit_sds: littleEndian(r.logitSd),
+    model_versions: littleEndian(r.modelVersion),
+    flags: Buffer.from(r.flags.buffer, r.flags.byteOffset, r.flags.byteLength),
+  };
+}
+
+/** The bytes of a column, little-endian (its own buffer's, on a little-endian machine). */
+function littleEndian(a: Float64Array | Int32Array): Buffer {
+  if (LITTLE_ENDIAN) return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  const out = Buffer.allocUnsafe(a.byteLength);
+  for (let j = 0; j < a.length; j++) {
+    if (a instanceof Float64Array) out.writeDoubleLE(a[j], 8 * j);
+    else out.writeInt32LE(a[j], 4 * j);
+  }
+  return out;
+}
+
+const bytes = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+function floats(b: Uint8Array, n: number): Float64Array {
+  const buf = bytes(b);
+  // A copy either way: the stored bytes need not be aligned for a Float64Array over them.
+  if (LITTLE_ENDIAN) return new Float64Array(Uint8Array.prototype.slice.call(buf, 0, 8 * n).buffer);
+  const out = new Float64Array(n);
+  for (let j = 0; j < n; j++) out[j] = buf.readDoubleLE(8 * j);
+  return out;
+}
+
+function ints(b: Uint8Array, n: number): Int32Array {
+  const buf = bytes(b);
+  if (LITTLE_ENDIAN) return new Int32Array(Uint8Array.prototype.slice.call(buf, 0, 4 * n).buffer);
+  const out = new Int32Array(n);
+  for (let j = 0; j < n; j++) out[j] = buf.readInt32LE(4 * j);
+  return out;
+}
+
+export function decodeBlock(c: BlockColumns): DecodedBlock {
+  const storeIds = JSON.parse(c.store_ids) as string[];
+  const n = storeIds.length;
+  return { storeIds, score: floats(c.scores, n), logit: floats(c.logits, n), logitSd: floats(c.logit_sds, n), modelVersion: ints(c.model_versions, n), flags: Uint8Array.from(bytes(c.flags)) };
+}
+
+/**
+ * SQL: the columns of a ranking row read from its block (aliased `k`) at the position `pos`
+ * (an SQL integer, e.g. accounts/positions.ts positionSql): what a ranking row's columns were.
+ */
+export function rowFromBlockSql(pos: RawBuilder<number | null>): RawBuilder<unknown> {
+  const j = sql`(${pos} - 1) % ${sql.lit(BLOCK_ROWS)}`;
+  const flags = valueAtSql('u8_at', 'flags', 1, j);
+  return sql`${valueAtSql('f64_at', 'scores', 8, j)} as score, ${valueAtSql('f64_at', 'logits', 8, j)} as logit, ${valueAtSql('f64_at', 'logit_sds', 8, j)} as logit_sd,
+    ${flags} & 1 as in_market, (${flags} & 2) / 2 as explore, ${valueAtSql('i32_at', 'model_versions', 4, j)} as model_version`;
+}
+
+/**
+ * SQL: the value of packed column `column` (`size` bytes a value) of the block aliased `k` at row
+ * index `j` (an SQL integer), read by `fn` (db/binary.ts). The value's own bytes are cut out first
+ * (substr counts a blob's bytes, from 1), so the function is handed them, not the whole column.
+ */
+export function valueAtSql(fn: 'f64_at' | 'i32_at' | 'u8_at', column: string, size: number, j: RawBuilder<unknown>): RawBuilder<number | null> {
+  return sql<number | null>`${sql.raw(fn)}(substr(k.${sql.raw(column)}, ${sql.lit(size)} * (${j}) + 1, ${sql.lit(size)}), 0)`;
+}
+
+/** SQL: the conditions that pick, as `k`, the block of version `version` of the workspace holding position `pos` (SQL integers). */
+export function blockOfSql(workspaceId: string, version: RawBuilder<unknown>, pos: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`k.workspace_id = ${workspaceId} and k.version = ${version} and k.block = (${pos} - 1) / ${sql.lit(BLOCK_ROWS)}`;
+}

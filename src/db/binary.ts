@@ -1,0 +1,38 @@
+/**
+ * SQL functions that read one value of a packed little-endian column (a blob on SQLite, bytea on
+ * PostgreSQL) at index j: `f64_at(b, j)` a 64-bit float (null for NaN), `i32_at(b, j)` a 32-bit
+ * integer, `u8_at(b, j)` a byte. On SQLite they are registered on each connection (db/index.ts);
+ * on PostgreSQL, made in SQL by the migration that first needs them (PG_BINARY_FUNCTIONS).
+ */
+
+const bytes = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+/** SQLite: name → the function (null in, null out). */
+export const SQLITE_BINARY_FUNCTIONS: Record<string, (b: Uint8Array | null, j: number | bigint | null) => number | null> = {
+  f64_at: (b, j) => {
+    if (b === null || j === null) return null;
+    const v = bytes(b).readDoubleLE(8 * Number(j));
+    return Number.isNaN(v) ? null : v;
+  },
+  i32_at: (b, j) => (b === null || j === null ? null : bytes(b).readInt32LE(4 * Number(j))),
+  u8_at: (b, j) => (b === null || j === null ? null : bytes(b)[Number(j)]),
+};
+
+/**
+ * PostgreSQL: the same functions in SQL. A float is put together from its sign, exponent and
+ * mantissa bits, each step exact in double precision (a power of two times a 53-bit mantissa).
+ */
+export const PG_BINARY_FUNCTIONS: readonly string[] = [
+  `create or replace function u8_at(b bytea, j integer) returns integer language sql immutable strict parallel safe as 'select get_byte(b, j)'`,
+  `create or replace function i32_at(b bytea, j integer) returns integer language sql immutable strict parallel safe as $$
+    select (case when v >= 2147483648 then v - 4294967296 else v end)::integer from (select
+      get_byte(b, 4 * j)::bigint | (get_byte(b, 4 * j + 1)::bigint << 8) | (get_byte(b, 4 * j + 2)::bigint << 16) | (get_byte(b, 4 * j + 3)::bigint << 24) as v) x $$`,
+  `create or replace function f64_at(b bytea, j integer) returns double precision language sql immutable strict parallel safe as $$
+    select case
+      when e = 2047 then case when m = 0 then (case when s = 1 then '-Infinity' else 'Infinity' end)::double precision end
+      when e = 0 then (1 - 2 * s) * (m::double precision / 4503599627370496) * (2::double precision ^ -1022)
+      else (1 - 2 * s) * (1 + m::double precision / 4503599627370496) * (2::double precision ^ (e - 1023)) end
+    from (select hi >> 31 as s, (hi >> 20) & 2047 as e, ((hi & 1048575) << 32) | lo as m from (select
+      get_byte(b, 8 * j + 4)::bigint | (get_byte(b, 8 * j + 5)::bigint << 8) | (get_byte(b, 8 * j + 6)::bigint << 16) | (get_byte(b, 8 * j + 7)::bigint << 24) as hi,
+      get_byte(b, 8 * j)::bigint | (get_byte(b, 8 * j + 1)::bigint << 8) | (get_byte(b, 8 * j + 2)::bigint << 16) | (get_byte(b, 8 * j + 3)::bigint << 24) as lo) x) y $$`,
+];
