@@ -108,6 +108,7 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
   const written: RunInfo[] = [];
   if (needed.size) {
     const duck = await openDuck(memory);
+    let runsDuck: Duck | undefined;
     try {
       report.phase('reading');
       const { read, stores: stateStores } = await readableStates(duck, fromState.map((m) => [m, states!.kept.get(m)!]));
@@ -119,20 +120,21 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       await registerMacros(duck);
       report.phase('aggregating');
       if (toAggregate.length) report.progress(`aggregating ${toAggregate.length} month(s)`);
-      // The runs are written from the same month tables, as each month is aggregated.
+      // The runs are written from the same month tables while each month is aggregated, on a
+      // connection of their own (their time is in the aggregating phase).
       const writing = runs && { ...runs, onProgress: report.progress };
+      runsDuck = writing && (await duck.connect());
       const visit = writing && {
         months: writing.months,
         each: async (month: string, cur: string, prev: string | null) => {
-          report.phase('writing');
-          written.push(await writeRun(duck, month, cur, prev, writing));
-          report.phase('aggregating');
+          written.push(await writeRun(runsDuck!, month, cur, prev, writing));
         },
       };
       // Every month aggregated here is fingerprinted too: its aggregates may be kept and build it later.
       const monthStates: MonthStates = { read, keep: states?.keep };
       ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, toAggregate, (m) => report.progress(`aggregating ${m}`), visit, monthStates));
     } finally {
+      runsDuck?.close();
       duck.close();
     }
   }
