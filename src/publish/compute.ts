@@ -45,8 +45,12 @@ export interface ComputedMonths {
   aggregated: Map<string, MonthAgg>;
 }
 
-/** The runs (panel/runs.ts) to write from the same DuckDB load: months and their run ids. */
-export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds'>;
+/**
+ * The runs (panel/runs.ts) to write from the same DuckDB load: months and their run ids, and
+ * what must have succeeded before the first is written (the contact source's check, which runs
+ * meanwhile: publish/pipeline.ts).
+ */
+export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds'> & { ready?: Promise<unknown> };
 
 /** What computeMonths may take from earlier runs and must keep consistent with them. */
 export interface ComputeOptions {
@@ -127,6 +131,7 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       const visit = writing && {
         months: writing.months,
         each: async (month: string, cur: string, prev: string | null) => {
+          await writing.ready;
           written.push(await writeRun(runsDuck!, month, cur, prev, writing));
         },
       };
