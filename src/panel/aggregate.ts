@@ -212,11 +212,7 @@ export interface MonthStates {
   keep?: { month: string; file: string };
 }
 
-/**
- * Months whose typed rows someone else reads in the same pass (the runs: publish/compute.ts),
- * on a connection of its own: `each` runs while the month is aggregated, and the tables it is
- * given (visible to every connection) are kept until it has finished.
- */
+/** Months whose typed rows someone else reads in the same pass (the runs: publish/compute.ts). */
 export interface MonthVisit {
   months: readonly string[];
   /** called once per month, in order, with its typed rows and the previous month's (null when there is none to compare with: not loaded, or this month or that one holds no stores) */
@@ -229,9 +225,7 @@ export interface MonthVisit {
  * both from loadPanel): months are taken in order, each month's own facts
  * held while the next month needs them (two months at a time). A month is aggregated beside
  * the previous month's facts, joined once: trends need no month before that. `visit` hands the
- * same tables to another reader of the months (the runs), so no month is read twice; it reads
- * them while the month is aggregated (the runs' statements keep about one core busy, the
- * aggregation the others), so the facts are tables of the database, not of one connection.
+ * same tables to another reader of the months (the runs), so no month is read twice.
  */
 export async function aggregatePanel(
   duck: Duck,
@@ -268,14 +262,14 @@ export async function aggregatePanel(
       const month = monthOf(mi);
       const rows = `(SELECT * FROM panel WHERE mi = ${mi})`;
       if (stateOf.has(mi)) {
-        await duck.run(`CREATE OR REPLACE VIEW ${facts(mi)} AS SELECT * FROM ${stateOf.get(mi)}`);
+        await duck.run(`CREATE OR REPLACE TEMP VIEW ${facts(mi)} AS SELECT * FROM ${stateOf.get(mi)}`);
         made.set(facts(mi), 'VIEW');
       } else if (held.has(mi)) {
         // A visited month and the month before it are read by the visitor too, and a kept state
         // reads the signals' columns: every column.
         const everyColumn = visited.has(mi) || visited.has(mi + 1) || mi === keep;
         const width: FactsWidth = everyColumn ? 'every column' : wanted.has(mi) || fingerprint.has(month) ? 'aggregated' : 'previous only';
-        await duck.run(`CREATE OR REPLACE TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month), width)}`);
+        await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month), width)}`);
         made.set(facts(mi), 'TABLE');
         if (fingerprint.has(month)) fingerprints.set(month, await fingerprintOf(duck, facts(mi)));
         if (mi === keep && present.has(mi)) await duck.run(`COPY (${stateSql(facts(mi))}) TO ${lit(states.keep!.file)} (FORMAT parquet)`);
@@ -285,25 +279,17 @@ export async function aggregatePanel(
       // A month without stores is no previous month, aggregated in this call or not, and has none
       // (its statistics are empty either way; its signals compare it with nothing).
       const prev = made.has(facts(mi - 1)) && present.has(mi - 1) && present.has(mi) ? facts(mi - 1) : null;
-      const work: Promise<unknown>[] = [];
       if (wanted.has(mi)) {
         onMonth?.(month);
-        work.push(aggregateMonth(duck, month, present.has(mi - 1), joined(facts(mi), prev, METRICS), joined(facts(mi), prev, appMetrics, true), appMetrics).then((agg) => aggs.set(month, agg)));
+        aggs.set(month, await aggregateMonth(duck, month, present.has(mi - 1), joined(facts(mi), prev, METRICS), joined(facts(mi), prev, appMetrics, true), appMetrics));
       }
-      if (visited.has(mi)) work.push(visit!.each(month, facts(mi), prev));
-      await allSettled(work);
+      if (visited.has(mi)) await visit!.each(month, facts(mi), prev);
       if (made.has(facts(mi - 1))) await drop(facts(mi - 1));
     }
   } finally {
     for (const name of [...made.keys()]) await drop(name);
   }
   return { aggs, fingerprints };
-}
-
-/** Waits for every promise (none is left running), then fails with the first failure. */
-async function allSettled(work: readonly Promise<unknown>[]): Promise<void> {
-  const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
 }
 
 const monthOf = (mi: number): string => `${Math.floor(mi / 12)}-${String((mi % 12) + 1).padStart(2, '0')}`;

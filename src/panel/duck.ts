@@ -7,11 +7,6 @@ export interface Duck {
   run(sql: string): Promise<void>;
   /** Runs a query; values come back as JSON-ish: BIGINT, HUGEINT and DECIMAL as strings. */
   all<T = Record<string, unknown>>(sql: string): Promise<T[]>;
-  /**
-   * Another connection to the same database: its tables, views and settings, its own temporary
-   * objects, and statements that run beside this connection's. Its `close` closes only itself.
-   */
-  connect(): Promise<Duck>;
   close(): void;
 }
 
@@ -29,10 +24,6 @@ export async function openDuck(options: { threads?: number } & DuckMemory = {}):
   if (options.limitBytes !== undefined) config.memory_limit = `${Math.floor(options.limitBytes / 1024 ** 2)}MiB`;
   if (options.spillDir !== undefined) config.temp_directory = options.spillDir;
   const instance = await DuckDBInstance.create(':memory:', config);
-  return connected(instance, () => instance.closeSync());
-}
-
-async function connected(instance: DuckDBInstance, closeDatabase: () => void): Promise<Duck> {
   const conn = await instance.connect();
   return {
     conn,
@@ -40,10 +31,9 @@ async function connected(instance: DuckDBInstance, closeDatabase: () => void): P
       await conn.run(sql);
     },
     all: async <T>(sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as T[],
-    connect: () => connected(instance, () => {}),
     close: () => {
       conn.closeSync();
-      closeDatabase();
+      instance.closeSync();
     },
   };
 }

@@ -112,7 +112,6 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
   const written: RunInfo[] = [];
   if (needed.size) {
     const duck = await openDuck(memory);
-    let runsDuck: Duck | undefined;
     try {
       report.phase('reading');
       const { read, stores: stateStores } = await readableStates(duck, fromState.map((m) => [m, states!.kept.get(m)!]));
@@ -124,22 +123,22 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       await registerMacros(duck);
       report.phase('aggregating');
       if (toAggregate.length) report.progress(`aggregating ${toAggregate.length} month(s)`);
-      // The runs are written from the same month tables while each month is aggregated, on a
-      // connection of their own (their time is in the aggregating phase).
+      // The runs are written from the same month tables, as each month is aggregated (the first
+      // once what it waits for has succeeded).
       const writing = runs && { ...runs, onProgress: report.progress };
-      runsDuck = writing && (await duck.connect());
       const visit = writing && {
         months: writing.months,
         each: async (month: string, cur: string, prev: string | null) => {
           await writing.ready;
-          written.push(await writeRun(runsDuck!, month, cur, prev, writing));
+          report.phase('writing');
+          written.push(await writeRun(duck, month, cur, prev, writing));
+          report.phase('aggregating');
         },
       };
       // Every month aggregated here is fingerprinted too: its aggregates may be kept and build it later.
       const monthStates: MonthStates = { read, keep: states?.keep };
       ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, toAggregate, (m) => report.progress(`aggregating ${m}`), visit, monthStates));
     } finally {
-      runsDuck?.close();
       duck.close();
     }
   }
