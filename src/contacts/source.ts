@@ -13,13 +13,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { parse } from 'csv-parse/sync';
-import type { ContactsCheckAnswer } from './source-thread.js';
 import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE } from '../core/panel-contract.js';
-import { builtWorkerPath } from '../core/threads.js';
 import { lit, openDuck } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
 
@@ -112,24 +109,6 @@ async function readParquet(file: string): Promise<{ columns: string[]; records: 
   } finally {
     duck.close();
   }
-}
-
-/**
- * The runs folder's form of a contacts file (contactsData of readContactsFile), made on a worker
- * thread of its own (source-thread.ts): a problem with the file is the same CliError.
- */
-export function readContactsOnThread(file: string): Promise<{ id: string; bytes: Buffer }> {
-  const worker = new Worker(builtWorkerPath(import.meta.url, './source-thread.js'), { workerData: file });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (a: ContactsCheckAnswer) => {
-      if ('bytes' in a) resolve({ id: a.id, bytes: Buffer.from(a.bytes.buffer, a.bytes.byteOffset, a.bytes.byteLength) });
-      else if ('problem' in a) reject(new CliError(a.problem, a.exitCode));
-      else reject(new Error(`checking ${file} failed: ${a.failure}`));
-    });
-    worker.once('error', reject);
-    // After an answer, the exit changes nothing (a settled promise stays settled).
-    worker.once('exit', (code) => reject(new Error(`checking ${file} stopped (exit code ${code}) without an answer`)));
-  });
 }
 
 /**
@@ -229,16 +208,15 @@ const firstLine = (e: unknown): string => String((e as Error).message ?? e).spli
  * What publish must change about the contact source in the runs folder: undefined when the
  * folder holds the panel's source already; else the id to point index.json at (null: the panel
  * has no contacts file any more) and the data to write. The file is checked here, before publish
- * writes anything; `read` reads and checks it (contactsData of readContactsFile).
+ * writes anything.
  */
 export async function contactsToCarry(
   panelDir: string,
   runsDir: string,
   current: string | undefined,
-  read: (file: string) => Promise<{ id: string; bytes: Buffer }> = async (file) => contactsData(await readContactsFile(file)),
 ): Promise<{ id: string | null; data: { id: string; bytes: Buffer } | null } | undefined> {
   const file = await findContactsFile(panelDir);
-  const data = file ? await read(file) : null;
+  const data = file ? contactsData(await readContactsFile(file)) : null;
   const id = data?.id ?? null;
   const present = id === null || (await stat(path.join(contactsDir(runsDir, id), CONTACTS_DATA)).then(() => true, () => false));
   if (id === (current ?? null) && present) return undefined;

@@ -45,12 +45,8 @@ export interface ComputedMonths {
   aggregated: Map<string, MonthAgg>;
 }
 
-/**
- * The runs (panel/runs.ts) to write from the same DuckDB load: months and their run ids, and
- * what must have succeeded before the first is written (the contact source's check, which runs
- * meanwhile: publish/pipeline.ts).
- */
-export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds'> & { ready?: Promise<unknown> };
+/** The runs (panel/runs.ts) to write from the same DuckDB load: months and their run ids. */
+export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds'>;
 
 /** What computeMonths may take from earlier runs and must keep consistent with them. */
 export interface ComputeOptions {
@@ -123,13 +119,11 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       await registerMacros(duck);
       report.phase('aggregating');
       if (toAggregate.length) report.progress(`aggregating ${toAggregate.length} month(s)`);
-      // The runs are written from the same month tables, as each month is aggregated (the first
-      // once what it waits for has succeeded).
+      // The runs are written from the same month tables, as each month is aggregated.
       const writing = runs && { ...runs, onProgress: report.progress };
       const visit = writing && {
         months: writing.months,
         each: async (month: string, cur: string, prev: string | null) => {
-          await writing.ready;
           report.phase('writing');
           written.push(await writeRun(duck, month, cur, prev, writing));
           report.phase('aggregating');

@@ -108,23 +108,13 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
 
   return intoOutputFolder(o.out, spillDir, async (wrote) => {
     const plan = await planStatistics(s);
-    // The runs folder's sinks: what they write is decided (and the contacts file checked) before
-    // anything is written. When runs are written, the contacts file is checked (on a thread of
-    // its own) while the panel is read: the first run waits for the check.
+    // The runs folder's sinks: what they write is decided (and the contacts file checked) before anything is written.
     const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes);
-    const carrying = runs && carryContacts(o.input, runs.runsDir, runs.contacts, cacheRead, hashCache, o.fileClock);
-    // Awaited below in every case; a check that fails first is not an unhandled rejection.
-    carrying?.catch(() => {});
-    let contacts = runs?.request ? undefined : await carrying;
+    const contacts = runs && (await carryContacts(o.input, runs.runsDir, runs.contacts, cacheRead, hashCache, o.fileClock));
     const runsLock = await lockRunsFolder(runs, contacts);
     try {
       if (!runs?.request && !contacts && (await isUnchanged(s, plan))) return finish(unchangedSummary(o.out, plan.before[plan.before.length - 1] ?? null));
-      const built = await buildStatistics(s, plan, runs?.request && { ...runs.request, ready: carrying }).catch(async (e: unknown) => {
-        // A bad contacts file is said first, whatever else is wrong (as when it was checked before the panel was read).
-        await carrying;
-        throw e;
-      });
-      if (runs?.request) contacts = await carrying;
+      const built = await buildStatistics(s, plan, runs?.request);
       const assembled = await assembleStatistics(s, plan, built);
       const release = assembled.artifacts.changed ? await switchPublication(s, plan, assembled) : null;
       if (release !== null) wrote();
