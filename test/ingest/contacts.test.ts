@@ -131,6 +131,25 @@ for (const d of dialects) {
       expect(await index(runs)).toEqual(before);
     });
 
+    it('stops a publish that writes runs at a bad contact before any run is written, and says so before a bad month file', async () => {
+      const dir = await dirs.make();
+      const fresh = path.join(dir, 'panel');
+      const freshRuns = path.join(dir, 'runs');
+      await generate(fresh, { stores: 200, from: '2026-01', to: '2026-02', seed: 'contacts' });
+      const file = path.join(fresh, 'contacts.csv');
+      await writeFile(file, 'store_id,email\na,a@b.example\nb,not-an-email\n');
+      const bad = `${file}: row 3, column email: expected an email address, got "not-an-email"`;
+      await expect(publishPanel(fresh, path.join(dir, 'out'), { runs: freshRuns })).rejects.toThrow(bad);
+      expect(await readdir(freshRuns).catch(() => [])).not.toContain('2026-01');
+      // A store listed twice in a month file: the month's check (as the panel is read) would refuse it too.
+      const month = path.join(fresh, '2026-02.csv');
+      const rows = (await readFile(month, 'utf8')).trimEnd().split('\n');
+      await writeFile(month, [...rows, rows[1]].join('\n') + '\n');
+      await expect(publishPanel(fresh, path.join(dir, 'out'), { runs: freshRuns })).rejects.toThrow(bad);
+      await writeFile(file, 'store_id,email\na,a@b.example\n');
+      await expect(publishPanel(fresh, path.join(dir, 'out'), { runs: freshRuns })).rejects.toThrow(`${month}: row`);
+    });
+
     it('empties store_contacts once the panel has no contacts file', async () => {
       await publishPanel(panel, out, { runs });
       expect((await index(runs)).contacts).toBeUndefined();
