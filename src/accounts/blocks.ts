@@ -12,19 +12,13 @@
  * keeps) stay one statement.
  */
 import { type RawBuilder, sql } from 'kysely';
+import type { RankingBlocksTable, RankingRow } from './tables.js';
 
 /** Rows of a block (fixed: stored blocks depend on it). */
 export const BLOCK_ROWS = 256;
 
-/** A block as a table row holds it. */
-export interface BlockColumns {
-  store_ids: string;
-  scores: Uint8Array;
-  logits: Uint8Array;
-  logit_sds: Uint8Array;
-  model_versions: Uint8Array;
-  flags: Uint8Array;
-}
+/** A block as a table row holds it (its packed columns). */
+export type BlockColumns = Omit<RankingBlocksTable, 'workspace_id' | 'version' | 'block'>;
 
 /** A block's rows decoded, index j the row at position block × BLOCK_ROWS + j + 1. */
 export interface DecodedBlock {
@@ -40,6 +34,19 @@ export interface DecodedBlock {
 
 export const IN_MARKET = 1;
 export const EXPLORE = 2;
+
+/** Row j of a decoded block as a ranking row's scores and marks. */
+export function rowOf(b: DecodedBlock, j: number): Omit<RankingRow, 'pos' | 'store_id'> {
+  const sd = b.logitSd[j];
+  return {
+    score: b.score[j],
+    logit: b.logit[j],
+    logit_sd: Number.isNaN(sd) ? null : sd,
+    in_market: b.flags[j] & IN_MARKET ? 1 : 0,
+    explore: b.flags[j] & EXPLORE ? 1 : 0,
+    model_version: b.modelVersion[j],
+  };
+}
 
 /** True on a little-endian machine: a typed array's bytes are then the stored form as they are. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

@@ -11,7 +11,7 @@ import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
 import { bucketOf, currentPositionSql, currentVersionSql, positionIn } from './positions.js';
-import { BLOCK_ROWS, blockOfSql, type DecodedBlock, decodeBlock, EXPLORE, IN_MARKET, rowFromBlockSql } from './blocks.js';
+import { BLOCK_ROWS, blockOfSql, type DecodedBlock, decodeBlock, IN_MARKET, rowFromBlockSql, rowOf } from './blocks.js';
 import { rankingOrder } from './rankings.js';
 import type { Database } from '../db/database.js';
 import type { AccountsTable, RankingBlocksTable, RankingDetailsTable, RankingRow } from './tables.js';
@@ -124,18 +124,7 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
       for (const { b, base, j } of batch) {
         const d = found.get(b.storeIds[j]);
         if (!d || out.length >= p.limit) continue;
-        const sd = b.logitSd[j];
-        out.push({
-          pos: base + j + 1,
-          score: b.score[j],
-          logit: b.logit[j],
-          logit_sd: Number.isNaN(sd) ? null : sd,
-          in_market: b.flags[j] & IN_MARKET ? 1 : 0,
-          explore: b.flags[j] & EXPLORE ? 1 : 0,
-          model_version: b.modelVersion[j],
-          updated_at: created_at,
-          ...d,
-        });
+        out.push({ pos: base + j + 1, ...rowOf(b, j), updated_at: created_at, ...d });
       }
     }
     if (out.length >= p.limit || next >= blocks) return out;
@@ -213,16 +202,7 @@ export async function currentRanking(q: Kysely<Database>, workspaceId: string): 
   const rows: CurrentRow[] = [];
   await eachBlock(q, workspaceId, head.version, (b) => {
     for (let j = 0; j < b.storeIds.length; j++) {
-      const sd = b.logitSd[j];
-      rows.push({
-        store_id: b.storeIds[j],
-        score: b.score[j],
-        logit: b.logit[j],
-        logit_sd: Number.isNaN(sd) ? null : sd,
-        in_market: b.flags[j] & IN_MARKET ? 1 : 0,
-        explore: b.flags[j] & EXPLORE ? 1 : 0,
-        model_version: b.modelVersion[j],
-      });
+      rows.push({ store_id: b.storeIds[j], ...rowOf(b, j) });
     }
   });
   return { ...head, rows };
