@@ -213,17 +213,28 @@ const BLOCKS_AT_A_TIME = 256;
 
 /** Calls `fn` with each block of the version, decoded, in position order. */
 async function eachBlock(q: Kysely<Database>, workspaceId: string, version: number, fn: (b: DecodedBlock) => void): Promise<void> {
+  await eachBlockRow(q, workspaceId, version, ['store_ids', 'scores', 'logits', 'logit_sds', 'model_versions', 'flags'], (r) => fn(decodeBlock(r)));
+}
+
+/** Calls `fn` with `columns` of each block row of the version, in position order, BLOCKS_AT_A_TIME rows a statement. */
+async function eachBlockRow<C extends keyof RankingBlocksTable>(
+  q: Kysely<Database>,
+  workspaceId: string,
+  version: number,
+  columns: readonly C[],
+  fn: (r: Pick<Selectable<RankingBlocksTable>, C>) => void,
+): Promise<void> {
   for (let from = 0; ; from += BLOCKS_AT_A_TIME) {
-    const rows = await q
+    const rows = (await q
       .selectFrom('ranking_blocks')
-      .select(['store_ids', 'scores', 'logits', 'logit_sds', 'model_versions', 'flags'])
+      .select(columns)
       .where('workspace_id', '=', workspaceId)
       .where('version', '=', version)
       .where('block', '>=', from)
       .where('block', '<', from + BLOCKS_AT_A_TIME)
       .orderBy('block')
-      .execute();
-    for (const r of rows) fn(decodeBlock(r));
+      .execute()) as unknown as Pick<Selectable<RankingBlocksTable>, C>[];
+    for (const r of rows) fn(r);
     if (rows.length < BLOCKS_AT_A_TIME) return;
   }
 }
@@ -283,23 +294,11 @@ export async function inMarketStoreIds(q: Kysely<Database>, workspaceId: string,
   if (limit <= 0) return [];
   // Every block's marks and scores (9 bytes a row); the store ids only of the blocks that hold the best `limit` (and any tied with the last).
   const listed: { block: number; j: number; score: number }[] = [];
-  for (let from = 0; ; from += BLOCKS_AT_A_TIME) {
-    const rows = await q
-      .selectFrom('ranking_blocks')
-      .select(['block', 'flags', 'scores'])
-      .where('workspace_id', '=', workspaceId)
-      .where('version', '=', version)
-      .where('block', '>=', from)
-      .where('block', '<', from + BLOCKS_AT_A_TIME)
-      .orderBy('block')
-      .execute();
-    for (const r of rows) {
-      const flags = r.flags;
-      const scores = Buffer.from(r.scores.buffer, r.scores.byteOffset, r.scores.byteLength);
-      for (let j = 0; j < flags.length; j++) if (flags[j] & IN_MARKET) listed.push({ block: Number(r.block), j, score: scores.readDoubleLE(8 * j) });
-    }
-    if (rows.length < BLOCKS_AT_A_TIME) break;
-  }
+  await eachBlockRow(q, workspaceId, version, ['block', 'flags', 'scores'], (r) => {
+    const flags = r.flags;
+    const scores = Buffer.from(r.scores.buffer, r.scores.byteOffset, r.scores.byteLength);
+    for (let j = 0; j < flags.length; j++) if (flags[j] & IN_MARKET) listed.push({ block: Number(r.block), j, score: scores.readDoubleLE(8 * j) });
+  });
   listed.sort((a, b) => b.score - a.score);
   const last = listed[Math.min(limit, listed.length) - 1];
   const best = last === undefined ? [] : listed.filter((r) => r.score >= last.score);
