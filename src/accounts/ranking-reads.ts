@@ -2,15 +2,16 @@
  * Reading ranking versions (accounts/rankings.ts writes them): a page of a version in its order
  * with the page's filters, one account of the current version, the current version's head and
  * rows, and what the watches ask of it (its in-market accounts, which stores it holds). A page
- * reads the version's blocks it needs (accounts/blocks.ts) and decodes them, then the details of
- * the rows it shows; one account's row is read from its block in SQL. The hot reads are plain SQL
- * through prepared() (db/prepared.ts).
+ * reads the version's head, then the blocks it needs (accounts/blocks.ts) decoded (kept per process,
+ * accounts/block-cache.ts), then the details of the rows it shows; one account's row is read from
+ * its block in SQL. The hot reads are plain SQL through prepared() (db/prepared.ts).
  */
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
 import { bucketOf, currentPositionSql, currentVersionSql, positionIn } from './positions.js';
+import { blockKey, cachedBlock, keepBlock } from './block-cache.js';
 import { BLOCK_ROWS, blockOfSql, type DecodedBlock, decodeBlock, IN_MARKET, rowFromBlockSql, rowOf } from './blocks.js';
 import { rankingOrder } from './rankings.js';
 import type { Database } from '../db/database.js';
@@ -73,20 +74,43 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
   const out: PageRow[] = [];
   const after = p.afterPos ?? 0;
   let next = Math.floor(after / BLOCK_ROWS);
-  // The version's head with its first blocks: those a page without filters reads.
+  // The first blocks read: those a page without filters reads.
   let want = Math.min(MAX_BLOCKS_READ, Math.floor((after + Math.min(p.limit, BLOCK_ROWS * MAX_BLOCKS_READ) - 1) / BLOCK_ROWS) + 1 - next);
-  const first = await prepared(
+  const head = await prepared(
     q,
-    sql<{ gen: number; created_at: string; rows: number } & Partial<Selectable<RankingBlocksTable>>>`
-    select v.gen, v.created_at, v.rows, ${BLOCK_COLUMNS}
-    from ranking_versions v left join ranking_blocks k on k.workspace_id = v.workspace_id and k.version = v.version and k.block >= ${next} and k.block < ${next + want}
-    where v.workspace_id = ${workspaceId} and v.version = ${version}
-    order by k.block`,
+    sql<{ gen: number; created_at: string; rows: number; state: string }>`
+    select v.gen, v.created_at, v.rows, v.state from ranking_versions v where v.workspace_id = ${workspaceId} and v.version = ${version}`,
   );
-  if (first.length === 0) return out;
-  const { gen, created_at } = first[0];
-  const blocks = Math.ceil(Number(first[0].rows) / BLOCK_ROWS);
-  let read: Selectable<RankingBlocksTable>[] = first.filter((r) => r.store_ids != null) as Selectable<RankingBlocksTable>[];
+  if (head.length === 0) return out;
+  const { gen, created_at, state } = head[0];
+  const blocks = Math.ceil(Number(head[0].rows) / BLOCK_ROWS);
+  // Blocks of a version that is current or superseded are whole and never change: kept decoded
+  // per process (accounts/block-cache.ts). Those of one being written or deleted are read as they are.
+  const keeps = state === 'current' || state === 'superseded';
+  const stamp = String(created_at);
+  /** Blocks from … to (exclusive) of the version, decoded: from the cache when all of them are there, else read. */
+  const readBlocks = async (from: number, to: number): Promise<{ b: DecodedBlock; base: number }[]> => {
+    if (keeps) {
+      const hits: { b: DecodedBlock; base: number }[] = [];
+      for (let k = from; k < Math.min(to, blocks); k++) {
+        const b = cachedBlock(blockKey(q, workspaceId, version, k), stamp);
+        if (b === undefined) break;
+        hits.push({ b, base: k * BLOCK_ROWS });
+      }
+      if (hits.length === Math.max(0, Math.min(to, blocks) - from)) return hits;
+    }
+    const rows = await prepared(
+      q,
+      sql<Selectable<RankingBlocksTable>>`select ${BLOCK_COLUMNS} from ranking_blocks k
+      where k.workspace_id = ${workspaceId} and k.version = ${version} and k.block >= ${from} and k.block < ${to} order by k.block`,
+    );
+    return rows.map((r) => {
+      const b = decodeBlock(r);
+      if (keeps) keepBlock(blockKey(q, workspaceId, version, Number(r.block)), stamp, b);
+      return { b, base: Number(r.block) * BLOCK_ROWS };
+    });
+  };
+  let read = await readBlocks(next, next + want);
   const details = detailsFilter(p);
   let asked = 0;
   let passed = 0;
@@ -108,7 +132,7 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
     return taken;
   };
   for (;;) {
-    for (const row of read) pending.push({ b: decodeBlock(row), base: Number(row.block) * BLOCK_ROWS });
+    pending.push(...read);
     next += want;
     // The rows that pass so far, their details a batch at a time until the page is full (with
     // filters on the details, the statement returns only the rows that pass).
@@ -129,11 +153,7 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
     }
     if (out.length >= p.limit || next >= blocks) return out;
     want = Math.min(MAX_BLOCKS_READ, want * 2);
-    read = await prepared(
-      q,
-      sql<Selectable<RankingBlocksTable>>`select ${BLOCK_COLUMNS} from ranking_blocks k
-      where k.workspace_id = ${workspaceId} and k.version = ${version} and k.block >= ${next} and k.block < ${next + want} order by k.block`,
-    );
+    read = await readBlocks(next, next + want);
   }
 }
 

@@ -11,7 +11,8 @@
  *    frame on its stack that belongs to a part of the request (key lookup, rate limit,
  *    idempotency, the accounts page, the executor), else to the database driver, the HTTP server
  *    and framework, metrics and log, garbage collection, or idle (waiting: the database, the
- *    network, the load generator).
+ *    network, the load generator). Writing the response to its socket is the HTTP server's,
+ *    though the executor's send (plugin.ts) is below it on the stack.
  *
  * And the baseline GET /accounts is compared with: a bare node:http server that answers the
  * very bytes and headers of the page the API answered.
@@ -71,6 +72,8 @@ const PARTS: readonly [string, RegExp][] = [
   ['accounts page (query, rows, JSON)', /\/src\/accounts\/|\/dist\/accounts\//],
   ['executor (scope, validation, gzip)', /\/api\/(executor|plugin|body|response-check|cursor|seq-page)\.[jt]s$|zlib/],
 ];
+/** Frames of writing a response to its socket: the HTTP server's, whatever part of the request called it. */
+const WRITING = /^node:(_http_outgoing|net|internal\/stream_base_commons|internal\/streams\/writable)$/;
 /** What a sample is charged to when no part of the request is on its stack. */
 const ELSEWHERE: readonly [string, RegExp][] = [
   ['database driver', /better-sqlite3|\/pg\/|pg-protocol|pg-pool|kysely|\/db\//],
@@ -115,7 +118,7 @@ export async function profileCpu<T>(run: () => Promise<T>): Promise<{ result: T;
     else if (leaf.functionName === '(idle)') part = 'idle';
     for (let x: number | undefined = id; part === undefined && x !== undefined; x = parent.get(x)) {
       const url = nodes.get(x)!.callFrame.url;
-      part = PARTS.find(([, re]) => re.test(url))?.[0];
+      part = WRITING.test(url) ? 'HTTP server and framework' : PARTS.find(([, re]) => re.test(url))?.[0];
     }
     for (let x: number | undefined = id; part === undefined && x !== undefined; x = parent.get(x)) {
       const url = nodes.get(x)!.callFrame.url;
