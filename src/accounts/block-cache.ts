@@ -11,6 +11,7 @@
  * with other rows (a database restored under a running process) would not match them.
  */
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { DecodedBlock } from './blocks.js';
 
 /** Most blocks kept (one of 256 rows is about 20 kB decoded: some 20 MB at most). */
@@ -20,8 +21,8 @@ export const CACHED_BLOCKS = 1024;
 const databases = new WeakMap<object, number>();
 let nextDatabase = 1;
 
-/** Least recently used first (a Map keeps insertion order; a hit moves its entry last). */
-const entries = new Map<string, { createdAt: string; block: DecodedBlock }>();
+/** The kept blocks, least recently used out first. */
+const entries = new LRUCache<string, { createdAt: string; block: DecodedBlock }>({ max: CACHED_BLOCKS });
 
 /** The key of block `block` of a version in the database `q` belongs to. */
 export function blockKey(q: Kysely<any>, workspaceId: string, version: number, block: number): string {
@@ -34,15 +35,10 @@ export function blockKey(q: Kysely<any>, workspaceId: string, version: number, b
 /** The block kept under `key` for the version written at `createdAt`, if any. */
 export function cachedBlock(key: string, createdAt: string): DecodedBlock | undefined {
   const e = entries.get(key);
-  if (e === undefined || e.createdAt !== createdAt) return undefined;
-  entries.delete(key);
-  entries.set(key, e);
-  return e.block;
+  return e === undefined || e.createdAt !== createdAt ? undefined : e.block;
 }
 
 /** Keeps `block` under `key`, the least recently used out past CACHED_BLOCKS. */
 export function keepBlock(key: string, createdAt: string, block: DecodedBlock): void {
-  entries.delete(key);
-  if (entries.size >= CACHED_BLOCKS) entries.delete(entries.keys().next().value!);
   entries.set(key, { createdAt, block });
 }

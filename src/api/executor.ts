@@ -9,6 +9,7 @@
  * has not admitted: admit() (auth, availability, scope, rate limit) and perform() (validation,
  * idempotency, the handler). execute() runs both and answers every failure as a problem.
  */
+import { LRUCache } from 'lru-cache';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
@@ -135,7 +136,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   const limiter = rateLimiter(db, now, { ...DEFAULT_LIMITS, ...opts.rateLimits });
   const idempotency = idempotencyRunner(db, now);
   const cursorSecret = await serverSecret(db.kysely, 'cursor_secret', () => randomBytes(32).toString('hex'));
-  const reads = new ReadCache(READ_CACHE_ENTRIES);
+  const reads = new LRUCache<string, CachedRead>({ max: READ_CACHE_ENTRIES });
   /** Cacheable reads being computed, by data versions and cache key. */
   const inflight = new Map<string, Promise<CachedRead | undefined>>();
   const outbound = opts.outbound ?? (await outboundRuntime(db.kysely));
@@ -267,20 +268,6 @@ interface CachedRead {
 /** A cached read as an answer: the body, and gzipped on demand (once). */
 function served(entry: CachedRead): OperationResponse {
   return { status: 200, headers: NO_HEADERS, body: entry.body, gzipped: () => (entry.gzipped ??= gzipSync(entry.body)) };
-}
-
-class ReadCache {
-  private readonly entries = new Map<string, CachedRead>();
-  constructor(private readonly max: number) {}
-  get(key: string) {
-    return this.entries.get(key);
-  }
-  set(key: string, value: CachedRead): void {
-    this.entries.delete(key);
-    // Oldest first out (Map keeps insertion order).
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, value);
-  }
 }
 
 /** A key's scopes follow its creator's role (scopes.ts); a signed-in member's grants were derived from the role at this call. */
