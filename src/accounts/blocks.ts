@@ -12,6 +12,7 @@
  * keeps) stay one statement.
  */
 import { type RawBuilder, sql } from 'kysely';
+import { bytes } from '../db/binary.js';
 import type { RankingBlocksTable, RankingRow } from './tables.js';
 
 /** Rows of a block (fixed: stored blocks depend on it). */
@@ -51,11 +52,8 @@ export function rowOf(b: DecodedBlock, j: number): Omit<RankingRow, 'pos' | 'sto
 /** True on a little-endian machine: a typed array's bytes are then the stored form as they are. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** A block's rows, in position order, as columns (DecodedBlock's shape): what encodeBlock packs. */
-export type BlockRows = DecodedBlock;
-
 /** The rows of a block packed as its table row holds them. */
-export function encodeBlock(r: BlockRows): BlockColumns {
+export function encodeBlock(r: DecodedBlock): BlockColumns {
   return {
     store_ids: JSON.stringify(r.storeIds),
     scores: littleEndian(r.score),
@@ -77,24 +75,18 @@ function littleEndian(a: Float64Array | Int32Array): Buffer {
   return out;
 }
 
-const bytes = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-
-function floats(b: Uint8Array, n: number): Float64Array {
+/** A packed column's first n values (a copy: the stored bytes need not be aligned for a typed array over them). */
+function column<T extends Float64Array | Int32Array>(b: Uint8Array, n: number, Of: { new (buffer: ArrayBuffer): T; new (length: number): T; BYTES_PER_ELEMENT: number }, read: (buf: Buffer, offset: number) => number): T {
   const buf = bytes(b);
-  // A copy either way: the stored bytes need not be aligned for a Float64Array over them.
-  if (LITTLE_ENDIAN) return new Float64Array(Uint8Array.prototype.slice.call(buf, 0, 8 * n).buffer);
-  const out = new Float64Array(n);
-  for (let j = 0; j < n; j++) out[j] = buf.readDoubleLE(8 * j);
+  const size = Of.BYTES_PER_ELEMENT;
+  if (LITTLE_ENDIAN) return new Of(Uint8Array.prototype.slice.call(buf, 0, size * n).buffer as ArrayBuffer);
+  const out = new Of(n);
+  for (let j = 0; j < n; j++) out[j] = read(buf, size * j);
   return out;
 }
 
-function ints(b: Uint8Array, n: number): Int32Array {
-  const buf = bytes(b);
-  if (LITTLE_ENDIAN) return new Int32Array(Uint8Array.prototype.slice.call(buf, 0, 4 * n).buffer);
-  const out = new Int32Array(n);
-  for (let j = 0; j < n; j++) out[j] = buf.readInt32LE(4 * j);
-  return out;
-}
+const floats = (b: Uint8Array, n: number) => column(b, n, Float64Array, (buf, at) => buf.readDoubleLE(at));
+const ints = (b: Uint8Array, n: number) => column(b, n, Int32Array, (buf, at) => buf.readInt32LE(at));
 
 export function decodeBlock(c: BlockColumns): DecodedBlock {
   const storeIds = JSON.parse(c.store_ids) as string[];

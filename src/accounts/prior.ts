@@ -4,6 +4,7 @@
  * input and each of a store's terms reads in plain words (labelOf, describeTerm). Pure data and
  * strings; accounts/model.ts builds the inputs from it, accounts/fit.ts fits the weights away from it.
  */
+import { LRUCache } from 'lru-cache';
 import type { SignalType } from '../core/signals.js';
 import { FEATURE_LABELS, NETWORK_NAMES } from '../core/signals.js';
 import { monthIndex } from '../core/panel-contract.js';
@@ -197,15 +198,11 @@ const AGENTIC_NAMES: Record<string, string> = {
 };
 
 /** labelOf of the keys describeTerm has met (a first scoring describes a million accounts' terms from a few hundred keys). */
-const labels = new Map<string, string>();
-const LABELS_KEPT = 10_000;
+const labels = new LRUCache<string, string>({ max: 10_000 });
 
 function cachedLabel(key: string): string {
   let label = labels.get(key);
-  if (label === undefined) {
-    if (labels.size >= LABELS_KEPT) labels.clear();
-    labels.set(key, (label = labelOf(key)));
-  }
+  if (label === undefined) labels.set(key, (label = labelOf(key)));
   return label;
 }
 

@@ -25,7 +25,7 @@ import { analyze, runBulk } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import type { RankingDetailsTable } from './tables.js';
 import { positionBuckets } from './positions.js';
-import { BLOCK_ROWS, type BlockRows, encodeBlock } from './blocks.js';
+import { BLOCK_ROWS, type DecodedBlock, encodeBlock } from './blocks.js';
 
 export const RANKING_RETENTION_MS = 60 * 60 * 1000;
 /**
@@ -264,7 +264,7 @@ async function insertBlocks(trx: Kysely<Database>, workspaceId: string, version:
       fill: (i, row) => {
         const first = (from + i) * BLOCK_ROWS;
         const m = Math.min(BLOCK_ROWS, n - first);
-        const b: BlockRows = { storeIds: new Array<string>(m), score: new Float64Array(m), logit: new Float64Array(m), logitSd: new Float64Array(m), modelVersion: new Int32Array(m), flags: new Uint8Array(m) };
+        const b: DecodedBlock = { storeIds: new Array<string>(m), score: new Float64Array(m), logit: new Float64Array(m), logitSd: new Float64Array(m), modelVersion: new Int32Array(m), flags: new Uint8Array(m) };
         for (let j = 0; j < m; j++) {
           const k = c.order[first + j];
           b.storeIds[j] = c.storeIds[k];

@@ -5,7 +5,8 @@
  * on PostgreSQL, made in SQL by the migration that first needs them (PG_BINARY_FUNCTIONS).
  */
 
-const bytes = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+/** A Uint8Array's bytes as a Buffer (the same memory). */
+export const bytes = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 /** SQLite: name → the function (null in, null out). */
 export const SQLITE_BINARY_FUNCTIONS: Record<string, (b: Uint8Array | null, j: number | bigint | null) => number | null> = {
