@@ -23,7 +23,7 @@ import Fastify, {
 } from 'fastify';
 import { httpProblemKind, PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
 import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
-import { BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
+import { bodyCache, type BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
 import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
 import { isPublicPath } from '../core/public-paths.js';
@@ -79,7 +79,7 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   const live = await openLivePublication(opts.out, opts.live);
   const health = opts.health;
   const cacheBytes = opts.fileCacheBytes ?? DEFAULT_FILE_CACHE_BYTES;
-  const fileCache = cacheBytes > 0 ? new BodyCache(cacheBytes) : null;
+  const fileCache = cacheBytes > 0 ? bodyCache(cacheBytes) : null;
   const bareHandler = createPublicHandler(live, {
     fileCache,
     // Called at request time only, once `app` exists.

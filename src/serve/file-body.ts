@@ -14,6 +14,7 @@
 import { close, createReadStream, fstat, open } from 'node:fs';
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
+import { LRUCache } from 'lru-cache';
 import { FILE_UNAVAILABLE } from './problem.js';
 import type { FileArtifact } from './publication.js';
 
@@ -26,53 +27,15 @@ const MAX_CHUNK = 256 * 1024;
  * Least-recently-used bodies, bounded by their total length. Keyed by manifest key and strong
  * ETag, which name exactly these bytes, so entries stay valid across publications.
  */
-export class BodyCache {
-  private readonly entries = new Map<string, Buffer>();
-  private size = 0;
-  /** Bodies longer than this are never cached (they would evict too much). */
-  readonly maxEntryBytes: number;
+export type BodyCache = LRUCache<string, Buffer>;
 
-  constructor(readonly maxBytes: number, maxEntryBytes?: number) {
-    this.maxEntryBytes = Math.min(maxBytes, maxEntryBytes ?? Math.max(1, Math.floor(maxBytes / 16)));
-  }
-
-  get bytes(): number {
-    return this.size;
-  }
-
-  get count(): number {
-    return this.entries.size;
-  }
-
-  get(key: string): Buffer | undefined {
-    const body = this.entries.get(key);
-    if (body !== undefined) {
-      this.entries.delete(key); // most recently used goes last
-      this.entries.set(key, body);
-    }
-    return body;
-  }
-
-  set(key: string, body: Buffer): void {
-    if (body.length > this.maxEntryBytes) return;
-    const old = this.entries.get(key);
-    if (old !== undefined) {
-      this.size -= old.length;
-      this.entries.delete(key);
-    }
-    this.entries.set(key, body);
-    this.size += body.length;
-    for (const [k, b] of this.entries) {
-      if (this.size <= this.maxBytes) break;
-      this.entries.delete(k);
-      this.size -= b.length;
-    }
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.size = 0;
-  }
+/** A body cache of `maxBytes` in all; a body above `maxEntryBytes` (default a sixteenth) is never kept, as it would evict too much. */
+export function bodyCache(maxBytes: number, maxEntryBytes?: number): BodyCache {
+  return new LRUCache<string, Buffer>({
+    maxSize: maxBytes,
+    maxEntrySize: Math.min(maxBytes, maxEntryBytes ?? Math.max(1, Math.floor(maxBytes / 16))),
+    sizeCalculation: (body) => Math.max(1, body.length),
+  });
 }
 
 export interface FileBodyHooks {
@@ -138,7 +101,7 @@ export function sendFileBody(
         end: want - 1,
         highWaterMark: Math.min(want, MAX_CHUNK),
       });
-      const keep: Buffer[] | null = cache !== null && want <= cache.maxEntryBytes ? [] : null;
+      const keep: Buffer[] | null = cache !== null && want <= cache.maxEntrySize ? [] : null;
       let got = 0;
       pipeline(
         stream,

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BodyCache, sendFileBody } from '../../src/serve/file-body.js';
+import { bodyCache, sendFileBody } from '../../src/serve/file-body.js';
 import { loadPublication, type FileArtifact } from '../../src/serve/publication.js';
 import type { LiveEvent } from '../../src/serve/live-publication.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
@@ -107,7 +107,7 @@ describe('a card from disk', () => {
         expect(res.body.equals(key === BIG ? bigBody : TINY_PNG)).toBe(true);
       }
     }
-    expect(s.serve.fileCache!.count).toBe(2);
+    expect(s.serve.fileCache!.size).toBe(2);
   });
 
   it('answers through app.inject() the same bytes', async () => {
@@ -310,11 +310,11 @@ describe('file descriptors', () => {
   });
 });
 
-describe('BodyCache', () => {
+describe('bodyCache', () => {
   const buf = (n: number, fill = 1) => Buffer.alloc(n, fill);
 
   it('evicts the least recently used bodies to stay within its byte bound', () => {
-    const c = new BodyCache(100, 50);
+    const c = bodyCache(100, 50);
     c.set('a', buf(40));
     c.set('b', buf(40, 2));
     expect(c.get('a')).toEqual(buf(40)); // a is now the most recent
@@ -322,22 +322,22 @@ describe('BodyCache', () => {
     expect(c.get('b')).toBeUndefined();
     expect(c.get('a')).toEqual(buf(40));
     expect(c.get('c')).toEqual(buf(40, 3));
-    expect(c.bytes).toBe(80);
-    expect(c.count).toBe(2);
+    expect(c.calculatedSize).toBe(80);
+    expect(c.size).toBe(2);
   });
 
   it('never holds a body above its per-entry bound, and replaces an entry without double counting', () => {
-    const c = new BodyCache(100, 50);
+    const c = bodyCache(100, 50);
     c.set('big', buf(51));
     expect(c.get('big')).toBeUndefined();
-    expect(c.bytes).toBe(0);
+    expect(c.calculatedSize).toBe(0);
     c.set('x', buf(30));
     c.set('x', buf(20, 2));
-    expect(c.bytes).toBe(20);
+    expect(c.calculatedSize).toBe(20);
     expect(c.get('x')![0]).toBe(2);
   });
 
   it('defaults the per-entry bound to a sixteenth of the total', () => {
-    expect(new BodyCache(32 * 1024 * 1024).maxEntryBytes).toBe(2 * 1024 * 1024);
+    expect(bodyCache(32 * 1024 * 1024).maxEntrySize).toBe(2 * 1024 * 1024);
   });
 });
