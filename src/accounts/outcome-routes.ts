@@ -80,8 +80,6 @@ export const outcomeRoutes = [
       return {
         result: { status: 200, body: { object: 'outcome' as const, ...outcome } },
         writes: (when) => outcomeWrites(db.kysely, row, `outcome ${id} ${body.action}`, now, when),
-        // A won or lost outcome stops the store's outreach: one such outcome of a store a statement.
-        serial: body.action === 'won' || body.action === 'lost' ? [`outcome ${body.store_id}`] : undefined,
       };
     },
   }),

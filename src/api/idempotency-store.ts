@@ -28,7 +28,7 @@ export interface Answer {
  * The statement that claims a key (or takes over one older than `ttlMs`), answering a row when
  * it did: the record is in progress until completeIdempotencyKey, or already holds `answer`.
  */
-export function claimStatement(workspaceId: string, idemKey: string, fingerprint: string, nowMs: number, ttlMs: number, answer: Answer | undefined) {
+function claimStatement(workspaceId: string, idemKey: string, fingerprint: string, nowMs: number, ttlMs: number, answer: Answer | undefined) {
   const status = answer?.status ?? null;
   const response = answer?.response ?? null;
   return sql<{ idem_key: string }>`insert into idempotency_keys (workspace_id, idem_key, fingerprint, status, response, created_ms)
@@ -78,7 +78,7 @@ export async function claimIdempotencyKeyWith(
   return row!.claimed > 0 ? { claimed: true } : { claimed: false, existing: await idempotencyRecord(q, workspaceId, idemKey) };
 }
 
-export async function idempotencyRecord(q: Kysely<Database>, workspaceId: string, idemKey: string): Promise<IdempotencyRecord> {
+async function idempotencyRecord(q: Kysely<Database>, workspaceId: string, idemKey: string): Promise<IdempotencyRecord> {
   const [existing] = await prepared(
     q,
     sql<IdempotencyRecord>`select fingerprint, status, response, created_ms from idempotency_keys

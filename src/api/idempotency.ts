@@ -6,9 +6,8 @@
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
-import { type Claim, claimIdempotencyKey, completeIdempotencyKey, pruneIdempotencyKeys } from './idempotency-store.js';
+import { type Claim, claimIdempotencyKey, claimIdempotencyKeyWith, completeIdempotencyKey, pruneIdempotencyKeys } from './idempotency-store.js';
 import { runStatements } from '../db/prepared.js';
-import { claimBatcher } from './claim-batch.js';
 import type { Database } from '../db/database.js';
 import { ApiProblem, isApiProblem } from './problems.js';
 import type { OperationResult, WritePlan } from './route-def.js';
@@ -76,11 +75,6 @@ export interface IdempotencyRunner {
 
 export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
   let nextPrune = 0;
-  // PostgreSQL: concurrent planned writes share a statement and its commit (claim-batch.ts).
-  const claimWith =
-    db.dialect === 'postgres'
-      ? claimBatcher(db.kysely, { inFlight: 4, maxBatch: 8 })
-      : undefined;
   /** The time of this request, pruning the records past their time once an hour. */
   const started = async (): Promise<number> => {
     const nowMs = now().getTime();
@@ -137,9 +131,8 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
       const { result, writes } = planned;
       const answer = { status: result.status, response: JSON.stringify({ body: result.replayBody ?? result.body, headers: result.headers } satisfies Stored) };
       const made: IdempotentResult = { status: result.status, body: result.body, headers: result.headers, replayed: false };
-      if (claimWith) {
-        const claim = await claimWith({ workspaceId, idemKey: key, fingerprint: fp, nowMs, ttlMs: IDEMPOTENCY_TTL_MS, answer, writes, serial: planned.serial });
-        return heldBy(claim, fp) ?? made;
+      if (db.dialect === 'postgres') {
+        return heldBy(await claimIdempotencyKeyWith(db.kysely, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS, answer, writes), fp) ?? made;
       }
       return db.write(async (trx) => {
         const held = heldBy(await claimIdempotencyKey(trx, workspaceId, key, fp, nowMs, IDEMPOTENCY_TTL_MS, answer), fp);

@@ -137,12 +137,6 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined, R extends
 export interface WritePlan<Body = unknown> {
   result: ResultBase & { body: Body; replayBody?: Body };
   writes: (when: When) => Statement[];
-  /**
-   * PostgreSQL sends the writes of concurrent requests of a process as one statement
-   * (claim-batch.ts): requests naming a common string here go in different statements, one after
-   * the other (for writes that would change the same row).
-   */
-  serial?: readonly string[];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
