@@ -11,7 +11,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
-import { explain, type StoredEvidence } from './model.js';
+import { explain, type InputSpace, type StoredEvidence, type StoreSnapshot, type Term, type TermMatrix, terms } from './model.js';
+import { describeTerm, keyDetail, SIZE_COLUMN, type SizeKey, sizeDetail, splitKey } from './prior.js';
 
 /** Weights of the models this process has read, by workspace and version (a refit is a new version). */
 const weightsCache = new Map<string, Readonly<Record<string, number>>>();
@@ -39,13 +40,74 @@ export function packEvidence(items: readonly StoredEvidence[]): string {
   return JSON.stringify(items.map((e) => (e.month === undefined ? [KIND_CODE[e.kind], e.key, e.detail, e.x] : [KIND_CODE[e.kind], e.key, e.detail, e.x, e.month])));
 }
 
-/** A row's stored evidence as items: packed ones (packEvidence) unpacked, items stored as objects as they are. */
+/** How packTerms writes each input of a space: its key as JSON text, and whether its detail follows from the key or from a size. */
+interface PackedInput {
+  quoted: string;
+  form: 'key' | 'size' | 'other';
+  size?: SizeKey;
+}
+const packedInputs = new WeakMap<InputSpace, PackedInput[]>();
+
+function packedInputsOf(space: InputSpace): PackedInput[] {
+  let p = packedInputs.get(space);
+  if (!p) {
+    p = space.inputs.map((inp) => {
+      const [group, name] = splitKey(inp.key);
+      const quoted = JSON.stringify(inp.key);
+      if (group === 'size') return { quoted, form: 'size', size: name as SizeKey };
+      return { quoted, form: keyDetail(inp.key) !== undefined ? 'key' : 'other' };
+    });
+    packedInputs.set(space, p);
+  }
+  return p;
+}
+
+/**
+ * Store k's stored evidence (storedEvidence over its terms), packed straight from its row of the
+ * term matrix and shorter than packEvidence: an item whose detail follows from its key
+ * (keyDetail) is `[key, x]`, a size `[key, x, value]` (its detail made from the store's value
+ * again, sizeDetail), a signal as packEvidence writes it (its terms made again, only for a store
+ * that has one). unpackEvidence gives back the same items.
+ */
+export function packTerms(space: InputSpace, s: StoreSnapshot, m: TermMatrix, k: number): string {
+  const inputs = packedInputsOf(space);
+  const from = m.start[k];
+  const to = m.start[k + 1];
+  let ts: Term[] | undefined;
+  let out = '[';
+  for (let t = from; t < to; t++) {
+    const p = inputs[m.input[t]];
+    const x = m.value[t];
+    if (t > from) out += ',';
+    const v = p.form === 'size' ? s[SIZE_COLUMN[p.size!]] : null;
+    if (p.form === 'key' && Number.isFinite(x)) out += `[${p.quoted},${x}]`;
+    else if (p.form === 'size' && v !== null && Number.isFinite(v) && Number.isFinite(x)) out += `[${p.quoted},${x},${v}]`;
+    else {
+      ts ??= terms(space, s);
+      if (ts.length !== to - from) throw new Error(`store ${s.store_id}: its terms are not its row of the term matrix`);
+      const e = describeTerm(space.inputs[m.input[t]], ts[t - from], s);
+      out += JSON.stringify(e.month === undefined ? [KIND_CODE[e.kind], e.key, e.detail, e.x] : [KIND_CODE[e.kind], e.key, e.detail, e.x, e.month]);
+    }
+  }
+  return out + ']';
+}
+
+/** A row's stored evidence as items: packed ones (packTerms, packEvidence) unpacked, items stored as objects as they are. */
 export function unpackEvidence(text: string): Record<string, unknown>[] {
   return (JSON.parse(text) as unknown[]).map((item) => {
     if (!Array.isArray(item)) return item as Record<string, unknown>;
-    const [kind, key, detail, x, month] = item as [string, string, string, number, string | undefined];
-    const e: StoredEvidence = { kind: KIND_OF[kind], key, detail, x };
-    if (month !== undefined) e.month = month;
+    let e: StoredEvidence;
+    if (item.length === 2) {
+      const [key, x] = item as [string, number];
+      e = { kind: key === 'intercept' ? 'intercept' : 'feature', key, detail: keyDetail(key)!, x };
+    } else if (item.length === 3) {
+      const [key, x, v] = item as [string, number, number];
+      e = { kind: 'feature', key, detail: sizeDetail(splitKey(key)[1], v, x), x };
+    } else {
+      const [kind, key, detail, x, month] = item as [string, string, string, number, string | undefined];
+      e = { kind: KIND_OF[kind], key, detail, x };
+      if (month !== undefined) e.month = month;
+    }
     return e as unknown as Record<string, unknown>;
   });
 }

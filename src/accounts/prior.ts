@@ -206,39 +206,47 @@ function cachedLabel(key: string): string {
   return label;
 }
 
+/**
+ * The detail of a term that follows from its input's key alone (the intercept, a country,
+ * category, plan, app, ad network or agentic feature), or undefined (a size or a signal: it
+ * depends on the store). A packed evidence item keeps only the key of these (accounts/evidence.ts).
+ */
+export function keyDetail(key: string): string | undefined {
+  const [group, name] = splitKey(key);
+  switch (group) {
+    case 'intercept':
+      return 'Starting point for every account of this workspace';
+    case 'country':
+    case 'category':
+    case 'plan':
+    case 'app':
+    case 'ads':
+    case CATEGORY_ADS:
+      return cachedLabel(key);
+    case 'agentic':
+      return `The store ${AGENTIC_NAMES[name] ?? name}`;
+    default:
+      return undefined;
+  }
+}
+
+/** The detail of a size term (`name`: a SizeKey) from the store's value `v` and the term's x. */
+export function sizeDetail(name: string, v: number, x: number): string {
+  const what = { visits: `${fmt(v)} monthly visits`, revenue: `about $${fmt(v)} estimated monthly revenue`, products: `${fmt(v)} products` }[name as SizeKey];
+  return `${what} (${x >= 0 ? 'above' : 'below'} the typical account)`;
+}
+
 /** A store's term in plain words (its evidence item before weighting). */
 export function describeTerm(input: Input, t: Term, s: StoreSnapshot): StoredEvidence {
   const [group, name] = splitKey(input.key);
-  const item = (detail: string): StoredEvidence => ({ kind: 'feature', key: input.key, detail, x: t.x });
-  switch (group) {
-    case 'intercept':
-      return { kind: 'intercept', key: 'intercept', detail: 'Starting point for every account of this workspace', x: t.x };
-    case 'country':
-      return item(cachedLabel(input.key));
-    case 'category':
-      return item(cachedLabel(input.key));
-    case 'plan':
-      return item(cachedLabel(input.key));
-    case 'size': {
-      const v = s[SIZE_COLUMN[name as SizeKey]]!;
-      const what = { visits: `${fmt(v)} monthly visits`, revenue: `about $${fmt(v)} estimated monthly revenue`, products: `${fmt(v)} products` }[name as SizeKey];
-      return item(`${what} (${t.x >= 0 ? 'above' : 'below'} the typical account)`);
-    }
-    case 'app':
-      return item(cachedLabel(input.key));
-    case 'ads':
-    case CATEGORY_ADS:
-      return item(cachedLabel(input.key));
-    case 'agentic':
-      return item(`The store ${AGENTIC_NAMES[name] ?? name}`);
-    default: {
-      const sig = t.signal!;
-      const age = monthIndex(s.month) - monthIndex(sig.month);
-      const when = `${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''}`;
-      const detail = group === SUBJECT || group === KIND || group === CATEGORY_SIGNAL || group === PLAN_SIGNAL ? pairDetail(group, name, sig, when) : `${sig.detail} (${when})`;
-      return { kind: 'signal', key: input.key, detail, x: t.x, month: sig.month };
-    }
-  }
+  if (group === 'intercept') return { kind: 'intercept', key: 'intercept', detail: keyDetail('intercept')!, x: t.x };
+  if (group === 'size') return { kind: 'feature', key: input.key, detail: sizeDetail(name, s[SIZE_COLUMN[name as SizeKey]]!, t.x), x: t.x };
+  const detail = keyDetail(input.key);
+  if (detail !== undefined) return { kind: 'feature', key: input.key, detail, x: t.x };
+  const sig = t.signal!;
+  const age = monthIndex(s.month) - monthIndex(sig.month);
+  const when = `${sig.month}${age > 0 ? `, ${age} month${age > 1 ? 's' : ''} before its latest data` : ''}`;
+  return { kind: 'signal', key: input.key, detail: group === SUBJECT || group === KIND || group === CATEGORY_SIGNAL || group === PLAN_SIGNAL ? pairDetail(group, name, sig, when) : `${sig.detail} (${when})`, x: t.x, month: sig.month };
 }
 
 export const splitKey = (key: string): [string, string] => {

@@ -319,7 +319,20 @@ async function insertDetails(trx: Kysely<Database>, workspaceId: string, gen: nu
         'select v.*, $8::text, $9::integer from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) as v',
       extra: [workspaceId, gen],
     },
-    rows.map((d) => [d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals]),
+    {
+      count: rows.length,
+      width: 7,
+      fill: (i, row) => {
+        const d = rows[i];
+        row[0] = d.store_id;
+        row[1] = d.domain;
+        row[2] = d.country;
+        row[3] = d.category;
+        row[4] = d.plan;
+        row[5] = d.evidence;
+        row[6] = d.signals;
+      },
+    },
   );
 }
 
@@ -334,7 +347,14 @@ async function ensureAccounts(trx: Kysely<Database>, workspaceId: string, storeI
         'on conflict (workspace_id, store_id) do nothing',
       extra: [workspaceId, now.toISOString()],
     },
-    storeIds.map((id) => [id, statuses?.get(id) ?? 'open']),
+    {
+      count: storeIds.length,
+      width: 2,
+      fill: (i, row) => {
+        row[0] = storeIds[i];
+        row[1] = statuses?.get(storeIds[i]) ?? 'open';
+      },
+    },
   );
 }
 

@@ -14,14 +14,14 @@ import type { DomainEvent } from '../core/event-declaration.js';
 import { appendEvents } from '../webhooks/index.js';
 import { currentRanking, detailSignals, rankingHead } from './ranking-reads.js';
 import { type DetailRow, type DetailSource, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
-import { packEvidence } from './evidence.js';
+import { packTerms } from './evidence.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
 import { loadSnapshots } from './snapshots.js';
 import { ingestedMonths } from '../ingest/index.js';
 import { labelsOf } from './labels.js';
 import { fitModel, logitSds, posteriorCovariance } from './fit.js';
-import { inputSpace, logitsOf, sigmoid, storedEvidence, termMatrix, terms, termsAt, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type TermMatrix } from './model.js';
+import { inputSpace, logitsOf, sigmoid, termMatrix, termsAt, weightsByKey, type InputSpace, type RecentSignal, type StoreSnapshot, type TermMatrix } from './model.js';
 import { matchesProfile, type Profile } from './profile.js';
 import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listOrder, NOT_IN_MARKET, scoreOrder, selectInMarketColumns } from './in-market.js';
 import type { AccountStatus } from './statuses.js';
@@ -244,7 +244,8 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   };
   lap('list');
   // Each account's evidence and signals as the write reaches it (visible is in store_id order):
-  // its terms made again with their signals, so no account's Term objects outlive its part.
+  // packed from its row of the term matrix (its terms made again with their signals only when it
+  // has a signal), so no account's evidence outlives its part.
   const details: DetailSource | undefined = fullWrite
     ? {
         count: n,
@@ -256,8 +257,8 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
             country: s.country,
             category: s.category,
             plan: s.plan,
-            evidence: packEvidence(storedEvidence(space, s, terms(space, s))),
-            signals: JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
+            evidence: packTerms(space, s, matrix, k),
+            signals: s.signals.length === 0 ? '[]' : JSON.stringify(s.signals.slice(0, ROW_SIGNALS).map(rowSignal)),
           };
         },
       }
