@@ -143,8 +143,8 @@ async function databaseBench(db: Db, database: DatabaseFigures['database'], o: {
   const { buildApiApp } = await import('../compose/api-app.js');
   const { keyCache } = await import('../api/key-cache.js');
   const { issue } = await seedBenchWorkspace(db, new Date());
-  // As `storelens api` serves: on PostgreSQL a call's key is remembered between calls (compose/serving.ts).
-  const keys = db.dialect === 'postgres' ? keyCache(db) : undefined;
+  // As `storelens api` serves: a call's key is remembered between calls (compose/serving.ts).
+  const keys = keyCache(db);
   await keys?.ready();
   const app = await buildApiApp({ db, findKey: keys?.find });
   const phases = timePhases(app);
