@@ -129,7 +129,7 @@ const NO_TRIGGERS: readonly TaskName[] = Object.freeze([]);
 const REPLAYED: Record<string, string> = Object.freeze({ 'idempotent-replayed': 'true' }) as Record<string, string>;
 
 /** Serialized cacheable reads (see OperationResult.cacheable), by operation, workspace and target. */
-const READ_CACHE_ENTRIES = 500;
+export const READ_CACHE_ENTRIES = 500;
 
 export async function createExecutor(opts: ExecutorOptions): Promise<OperationExecutor> {
   const { db, now, capability } = opts;

@@ -11,12 +11,18 @@
  *
  * Only keys that exist are remembered (an unknown key is looked up every time), at most
  * MAX_ENTRIES of them.
+ *
+ * On SQLite (no notices) a process remembers the keys it looked up with the number of the
+ * database's auth revision row at the lookup (migration 0030: its triggers move it with every
+ * change such a lookup reads, in the change's own transaction). Every call reads that one
+ * number, and looks its key up again when it moved: a revocation committed by any process or
+ * thread takes effect at the very next call everywhere, as without the cache.
  */
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../db/database.js';
 import { listenForNotices, type Notices } from '../db/notices.js';
 import type { Workspace } from '../workspaces/tables.js';
-import { findKeyByHash, findWorkspaceById, type KeyWithWorkspace } from './keys-store.js';
+import { authRevision, findKeyByHash, findWorkspaceById, type KeyWithWorkspace } from './keys-store.js';
 
 export const AUTH_CHANNEL = 'storelens_auth';
 const MAX_ENTRIES = 10_000;
@@ -45,12 +51,13 @@ interface WorkspaceEntry {
 }
 
 /**
- * A cache of key lookups over `db` (PostgreSQL). It starts listening at its first lookup (a
- * process that serves no call holds no connection for it).
+ * A cache of key lookups over `db`. On PostgreSQL it starts listening at its first lookup (a
+ * process that serves no call holds no connection for it); on SQLite it checks the auth revision.
  */
 export function keyCache(db: Db): KeyCache {
+  if (db.dialect !== 'postgres') return revisionCache();
   const url = db.options.databaseUrl;
-  if (db.dialect !== 'postgres' || !url) throw new Error('the key cache needs PostgreSQL');
+  if (!url) throw new Error('the key cache needs a PostgreSQL url');
   const keys = new Map<string, KeyEntry>();
   const workspaces = new Map<string, WorkspaceEntry>();
   /** Workspace rows being read again, so that the calls of its keys meanwhile share one read. */
@@ -126,5 +133,26 @@ export function keyCache(db: Db): KeyCache {
       closed = true;
       await (await starting?.catch(() => undefined))?.close();
     },
+  };
+}
+
+/** SQLite: keys remembered with the auth revision they were read at, good while it has not moved. */
+function revisionCache(): KeyCache {
+  const keys = new Map<string, { found: KeyWithWorkspace; revision: number }>();
+  return {
+    async find(q, hash) {
+      // Read before the lookup: what the lookup reads is at least as new as the number it is kept with.
+      const revision = await authRevision(q);
+      const hit = keys.get(hash);
+      if (hit && hit.revision === revision) return hit.found;
+      const found = await findKeyByHash(q, hash);
+      if (found) {
+        if (keys.size >= MAX_ENTRIES && !hit) keys.delete(keys.keys().next().value!);
+        keys.set(hash, { found, revision });
+      } else keys.delete(hash);
+      return found;
+    },
+    ready: async () => undefined,
+    close: async () => undefined,
   };
 }

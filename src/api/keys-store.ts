@@ -67,6 +67,15 @@ export async function findKeyByHash(q: Kysely<Database>, hash: string): Promise<
   };
 }
 
+/**
+ * SQLite: the number migration 0030's triggers move with every change a key lookup reads (a key,
+ * a member, a workspace). Hot path of the key cache (every call).
+ */
+export async function authRevision(q: Kysely<Database>): Promise<number> {
+  const [row] = await prepared(q, sql<{ n: number }>`select n from auth_revision where id = 1`);
+  return Number(row?.n ?? -1);
+}
+
 /** A workspace as authentication reads it (the columns findKeyByHash joins). Hot path of the key cache. */
 export async function findWorkspaceById(q: Kysely<Database>, id: string): Promise<Workspace | undefined> {
   const [row] = await prepared(q, sql<Workspace>`select id, name, pilot_access, activations, ranking_version, accounts_version, created_at from workspaces where id = ${id}`);

@@ -40,6 +40,12 @@ export interface RateCountersTable {
   prev: number;
 }
 
+/** SQLite only (migration 0030): one row (id 1) whose n moves with every change authenticating reads. */
+export interface AuthRevisionTable {
+  id: number;
+  n: number;
+}
+
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 /** The api tables, by name: added to the workspace database (db/database.ts) below. */
@@ -47,6 +53,7 @@ export interface ApiTables {
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_counters: RateCountersTable;
+  auth_revision: AuthRevisionTable;
 }
 
 

@@ -8,6 +8,8 @@ import type { OpFigures } from './load.js';
 import type { PhaseTimes } from './api-profile.js';
 import type { ScaleoutBenchResult } from './scaleout.js';
 
+/** The walks' lists, as the line names them (api-walks.ts). */
+const FILTER_MIX = 'limits 10 to 100, filters by list, country, category, plan, score and signal';
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -38,7 +40,8 @@ const cpu = (shares: [string, number][]) =>
 
 function profileLines(d: DatabaseFigures): string[] {
   return [
-    `api: where the time goes, GET /accounts on ${d.database}: ${phases(d.readPhases)}; CPU samples: ${cpu(d.readCpu)}`,
+    `api: where the time goes, GET /accounts?limit=50 (the same page) on ${d.database}: ${phases(d.readPhases)}; CPU samples: ${cpu(d.readCpu)}`,
+    `api: where the time goes, GET /accounts walked on ${d.database}: ${phases(d.walkPhases)}; CPU samples: ${cpu(d.walkCpu)}`,
     `api: where the time goes, POST /outcomes on ${d.database}: ${phases(d.writePhases)}; CPU samples: ${cpu(d.writeCpu)}`,
   ];
 }
@@ -48,7 +51,10 @@ export function apiLines(r: ApiBenchResult, cores: number): string[] {
   const lines = [
     `api: ${r.connections} connections, ${cores} cores shared with the load generator; every request a real call under the default limits: ` +
       `${int(r.keys.read)} read keys × 120/min and ${int(r.keys.write)} write keys × 20/min per ${r.seconds} s run, a run stopping when its keys' budget is spent (no 429 of the benchmark's own)`,
-    `api: GET /accounts?limit=50 on SQLite ${figure(s.reads)}; a bare node:http server answering the same ${int(r.pageBytes)} bytes ${figure(r.bare)}; ratio ${ratio(s.reads, r.bare)} (goal ≥ 0.5×)`,
+    `api: GET /accounts as users walk it (${int(r.walks.walks)} walks of ${int(r.walks.requests)} requests over ${int(r.walks.distinct)} pages: first pages and their next links, ${FILTER_MIX}; ` +
+      `${fmt(100 * r.walks.cacheable, 0)}% of the requests for pages the executor's read cache holds, ${fmt(100 * r.walks.uncached, 0)}% never cached (signal filters); ${int(r.walks.meanBytes)} bytes an answer on average) ` +
+      `on SQLite ${figure(s.walkReads)}; a bare node:http server answering each target with the API's bytes ${figure(r.bareWalks)}; ratio ${ratio(s.walkReads, r.bareWalks)} (goal ≥ 0.5×)`,
+    `api: GET /accounts?limit=50, every request the same page (the executor's read cache answers it), on SQLite ${figure(s.reads)}; a bare node:http server answering the same ${int(r.pageBytes)} bytes ${figure(r.bare)}; ratio ${ratio(s.reads, r.bare)}`,
     `api: GET /accounts?limit=50 on SQLite with metrics and request logs ${figure(r.observedReads)}, without ${figure(r.plainReads)} (alternating); ratio ${ratio(r.observedReads, r.plainReads)} (goal ≥ 0.9×)` +
       (r.observedReads.cpuPerRequest && r.plainReads.cpuPerRequest
         ? `; the server's CPU per request ${fmt(r.observedReads.cpuPerRequest, 0)} µs vs ${fmt(r.plainReads.cpuPerRequest, 0)} µs, ratio ${fmt(r.plainReads.cpuPerRequest / r.observedReads.cpuPerRequest)}× (less moved by the machine's load)`
@@ -59,7 +65,8 @@ export function apiLines(r: ApiBenchResult, cores: number): string[] {
     const p = r.postgres;
     const p99 = honest(p.writes) ? (p.writes.p99 < 50 ? 'p99 met' : 'p99 not met') : '';
     lines.push(
-      `api: GET /accounts?limit=50 on PostgreSQL ${figure(p.reads)}; ratio to SQLite ${ratio(p.reads, s.reads)} (goal ≥ 0.5×)`,
+      `api: GET /accounts walked on PostgreSQL ${figure(p.walkReads)}; ratio to SQLite ${ratio(p.walkReads, s.walkReads)} (goal ≥ 0.5×)`,
+      `api: GET /accounts?limit=50 (the same page) on PostgreSQL ${figure(p.reads)}; ratio to SQLite ${ratio(p.reads, s.reads)}`,
       `api: POST /outcomes on PostgreSQL, one workspace ${figure(p.writes, 'outcomes/s')} (goal ≥ 2,000/s with p99 < 50 ms${p99 ? `; ${p99}` : ''})`,
     );
   } else lines.push('api: PostgreSQL: skipped (set DATABASE_URL to a PostgreSQL database: the benchmark runs in a schema of its own there)');

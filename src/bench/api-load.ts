@@ -32,6 +32,8 @@ async function loadChild(plan: LoadPlan): Promise<OpFigures> {
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
   const url = new URL(plan.url);
   let n = 0;
+  /** Requests sent so far per key group. */
+  const sent: number[] = [];
   const tag = `${process.pid}-${Date.now().toString(36)}`;
   // Each connection makes its share of the budget at most (a request per connection below it, for rounding).
   const budget = plan.keys && plan.uses ? plan.keys.length * plan.uses : 0;
@@ -40,11 +42,16 @@ async function loadChild(plan: LoadPlan): Promise<OpFigures> {
     const i = n++;
     // As HTTP clients send it (Node's fetch, browsers, curl --compressed): pages may come gzipped.
     const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate' };
-    if (plan.keys) {
+    const group = plan.groups && plan.keyGroups ? plan.groups[i % plan.groups.length]! : undefined;
+    if (group !== undefined) {
+      // A workspace's targets take its keys round-robin (its requests are its share of the budget).
+      const own = plan.keyGroups![group]!;
+      headers.authorization = `Bearer ${own[(sent[group] = (sent[group] ?? 0) + 1) % own.length]}`;
+    } else if (plan.keys) {
       // Round-robin: key k serves requests k, k + K, k + 2K …, so no key passes `uses` until the budget is spent.
       headers.authorization = `Bearer ${plan.keys[i % plan.keys.length]}`;
     }
-    if (!plan.outcomes) return { ...req, method: plan.method, path: url.pathname + url.search, headers };
+    if (!plan.outcomes) return { ...req, method: plan.method, path: plan.paths ? plan.paths[i % plan.paths.length]! : url.pathname + url.search, headers };
     headers['content-type'] = 'application/json';
     headers['idempotency-key'] = `bench-${tag}-${i}`;
     const body = JSON.stringify({ store_id: `store-${String(i % plan.outcomes.accounts).padStart(4, '0')}`, action: i % 7 === 0 ? 'won' : 'qualifying', value: i % 7 === 0 ? 1200 : undefined });

@@ -17,7 +17,7 @@
  * And the baseline GET /accounts is compared with: a bare node:http server that answers the
  * very bytes and headers of the page the API answered.
  */
-import { createServer, type OutgoingHttpHeaders } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -167,12 +167,23 @@ export async function capturePage(url: string, key: string): Promise<CapturedPag
   });
 }
 
-/** A bare node:http server answering every request with `page`. */
-export async function bareServer(page: CapturedPage): Promise<{ url: string; close(): Promise<void> }> {
-  const headers = { ...page.headers, 'content-length': page.body.length };
-  const server = createServer((_req, res) => {
-    res.writeHead(page.status, headers);
-    res.end(page.body);
+/**
+ * A bare node:http server answering every request with `page`, or with what `answer` finds for
+ * it (404 when nothing): each request target of a benchmark's walks with the API's bytes for it.
+ */
+export async function bareServer(page: CapturedPage | ((req: IncomingMessage) => CapturedPage | undefined)): Promise<{ url: string; close(): Promise<void> }> {
+  const answer = typeof page === 'function' ? page : () => page;
+  const headers = new WeakMap<CapturedPage, OutgoingHttpHeaders>();
+  const server = createServer((req, res) => {
+    const a = answer(req);
+    if (!a) {
+      res.writeHead(404).end();
+      return;
+    }
+    let h = headers.get(a);
+    if (!h) headers.set(a, (h = { ...a.headers, 'content-length': a.body.length }));
+    res.writeHead(a.status, h);
+    res.end(a.body);
   });
   server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

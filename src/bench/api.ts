@@ -25,24 +25,35 @@ import { sql } from 'kysely';
 import { benchObserved } from './api-observed.js';
 import { type LoadPlan, type OpFigures, runLoad } from './load.js';
 import { bareServer, capturePage, type PhaseTimes, profileCpu, timePhases } from './api-profile.js';
+import { answerKey, userWalks, type Walks, walkKeysNeeded } from './api-walks.js';
 
 /** One database's figures, with where a request's time went. */
 export interface DatabaseFigures {
   database: 'SQLite' | 'PostgreSQL';
   reads: OpFigures;
+  /** GET /accounts as users walk it (api-walks.ts). */
+  walkReads: OpFigures;
   writes: OpFigures;
   readPhases: PhaseTimes;
+  walkPhases: PhaseTimes;
   writePhases: PhaseTimes;
   /** Share of CPU samples of each part of a request (api-profile.ts), over a run of its own. */
   readCpu: [string, number][];
+  walkCpu: [string, number][];
   writeCpu: [string, number][];
 }
+
+/** What the walks of a measurement were (api-walks.ts). */
+export type WalkFigures = Omit<Walks, 'paths' | 'pages' | 'groups'> & { requests: number };
 
 export interface ApiBenchResult {
   /** Bytes of the page GET /accounts?limit=50 answers (gzipped, as the load generator takes it). */
   pageBytes: number;
   /** A bare node:http server answering those bytes. */
   bare: OpFigures;
+  /** The walks on SQLite, and a bare node:http server answering each of their targets with the API's bytes. */
+  walks: WalkFigures;
+  bareWalks: OpFigures;
   sqlite: DatabaseFigures;
   /** The reads with metrics and request logs, and the plain reads they alternate with (A B A B). */
   observedReads: OpFigures;
@@ -73,6 +84,8 @@ const WRITE_LIMIT = 20;
 const READ_CEILING_RPS = 12_000;
 const WRITE_CEILING_RPS = 4_000;
 const PROFILE_SECONDS = 3;
+/** Workspaces the walks read (api-walks.ts), each seeded like the benchmarks' one. */
+const WALK_WORKSPACES = 4;
 
 export async function benchApi(log: (line: string) => void, opts: ApiBenchOptions = {}): Promise<ApiBenchResult> {
   const seconds = opts.seconds ?? 10;
@@ -92,6 +105,13 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
     closers.push(bare.close);
     log(`api: bare node:http answering the page's ${page.body.length} bytes, ${seconds} s, ${connections} connections …`);
     const bareFigures = await runLoad({ url: `${bare.url}/`, method: 'GET', connections, seconds });
+    const walks = await bench.walks();
+    // The bare server tells the workspaces apart by the Authorization header, as the API does: `Bearer w<index>`.
+    const bareWalked = await bareServer((req) => walks.pages.get(answerKey(Number(req.headers.authorization?.slice('Bearer w'.length)), req.url ?? '')));
+    closers.push(bareWalked.close);
+    log(`api: bare node:http answering the ${walks.distinct} pages of ${walks.walks} walks, ${seconds} s, ${connections} connections …`);
+    const named = Array.from({ length: walks.workspaces }, (_, g) => [`w${g}`]);
+    const bareWalks = await runLoad({ url: `${bareWalked.url}/`, method: 'GET', connections, seconds, paths: walks.paths, groups: walks.groups, keyGroups: named, keys: named.flat(), uses: 1e9 });
 
     const measured = await bench.measure();
     const { observed, plain } = await benchObserved({
@@ -109,7 +129,8 @@ export async function benchApi(log: (line: string) => void, opts: ApiBenchOption
     const sqlite = await bench.profile(measured);
     let postgres: DatabaseFigures | undefined;
     if (opts.databaseUrl) postgres = await onPostgres(opts.databaseUrl, (pgDb) => databaseBench(pgDb, 'PostgreSQL', { log, seconds, connections, keys }));
-    return { pageBytes: page.body.length, bare: bareFigures, sqlite, observedReads: observed, plainReads: plain, postgres, keys, connections, seconds };
+    const { paths, pages: _pages, groups: _groups, ...walked } = walks;
+    return { pageBytes: page.body.length, bare: bareFigures, walks: { ...walked, requests: paths.length }, bareWalks, sqlite, observedReads: observed, plainReads: plain, postgres, keys, connections, seconds };
   } finally {
     for (const close of closers.reverse()) await close();
     await db.close();
@@ -122,14 +143,31 @@ async function databaseBench(db: Db, database: DatabaseFigures['database'], o: {
   const { buildApiApp } = await import('../compose/api-app.js');
   const { keyCache } = await import('../api/key-cache.js');
   const { issue } = await seedBenchWorkspace(db, new Date());
-  // As `storelens api` serves: on PostgreSQL a call's key is remembered between calls (compose/serving.ts).
-  const keys = db.dialect === 'postgres' ? keyCache(db) : undefined;
+  // As `storelens api` serves: a call's key is remembered between calls (compose/serving.ts).
+  const keys = keyCache(db);
   await keys?.ready();
   const app = await buildApiApp({ db, findKey: keys?.find });
   const phases = timePhases(app);
   const base = await listen(app);
   const { log, seconds, connections } = o;
   const reads = (s: number, keys: string[]): LoadPlan => ({ url: `${base}/api/v1/accounts?limit=50`, method: 'GET', connections, seconds: s, keys, uses: READ_LIMIT });
+  /** The walks' workspaces: the benchmarks' one and WALK_WORKSPACES - 1 more like it, seeded at the first walks. */
+  const walkIssuers: ((n: number, access: 'read' | 'write') => Promise<string[]>)[] = [issue];
+  /** n read keys spread evenly over the walks' workspaces, by workspace. */
+  const walkKeys = async (n: number) => {
+    const out: string[][] = [];
+    for (const of of walkIssuers) out.push(await of(Math.ceil(n / walkIssuers.length), 'read'));
+    return out;
+  };
+  const walkReads = (s: number, keys: string[][], w: Walks): LoadPlan => ({ url: `${base}/api/v1/accounts`, method: 'GET', connections, seconds: s, keys: keys.flat(), keyGroups: keys, uses: READ_LIMIT, paths: w.paths, groups: w.groups });
+  let walked: Promise<Walks> | undefined;
+  /** The walks over the workspaces, made once (their reads deliver every page they show). */
+  const walks = () =>
+    (walked ??= (async () => {
+      log(`api: ${database}: seeding ${WALK_WORKSPACES - 1} more workspaces and walking their lists …`);
+      for (let g = 1; g < WALK_WORKSPACES; g++) walkIssuers.push((await seedBenchWorkspace(db, new Date(), `bench-${g}`)).issue);
+      return userWalks(base, await walkKeys(walkKeysNeeded(READ_LIMIT) * WALK_WORKSPACES));
+    })());
   const writes = (s: number, keys: string[]): LoadPlan => ({ url: `${base}/api/v1/outcomes`, method: 'POST', connections, seconds: s, keys, uses: WRITE_LIMIT, outcomes: { accounts: BENCH_ACCOUNTS } });
   const run = async (title: string, plan: LoadPlan) => {
     log(`api: ${database}: ${title}, ${plan.seconds} s, ${connections} connections, ${plan.keys!.length} keys …`);
@@ -143,6 +181,7 @@ async function databaseBench(db: Db, database: DatabaseFigures['database'], o: {
   };
   return {
     base,
+    walks,
     issue: (n: number, kind: 'read' | 'write') => {
       log(`api: ${database}: issuing ${n} ${kind} keys …`);
       return issue(n, kind);
@@ -157,15 +196,19 @@ async function databaseBench(db: Db, database: DatabaseFigures['database'], o: {
         return issue(n, kind);
       };
       const r = await run('GET /accounts?limit=50', reads(seconds, await keys(o.keys.read, 'read')));
+      const wk = await walks();
+      log(`api: ${database}: issuing ${o.keys.read} read keys over ${WALK_WORKSPACES} workspaces …`);
+      const wr = await run(`GET /accounts, ${wk.walks} walks over ${wk.distinct} pages of ${WALK_WORKSPACES} workspaces`, walkReads(seconds, await walkKeys(o.keys.read), wk));
       const w = await run('POST /outcomes', writes(seconds, await keys(o.keys.write, 'write')));
-      return { database, reads: r.figures, writes: w.figures, readPhases: r.phases, writePhases: w.phases, readCpu: [], writeCpu: [] };
+      return { database, reads: r.figures, walkReads: wr.figures, writes: w.figures, readPhases: r.phases, walkPhases: wr.phases, writePhases: w.phases, readCpu: [], walkCpu: [], writeCpu: [] };
     },
     /** The CPU profiles, last: the profiler leaves code to optimise again, which would weigh on the run after it. */
     profile: async (figures: DatabaseFigures): Promise<DatabaseFigures> => {
       const keys = (n: number, kind: 'read' | 'write') => issue(n, kind);
       const readCpu = await profiled('GET /accounts?limit=50', reads(PROFILE_SECONDS, await keys(Math.ceil((o.keys.read * PROFILE_SECONDS) / seconds), 'read')));
+      const walkCpu = await profiled('GET /accounts, walks', walkReads(PROFILE_SECONDS, await walkKeys(Math.ceil((o.keys.read * PROFILE_SECONDS) / seconds)), await walks()));
       const writeCpu = await profiled('POST /outcomes', writes(PROFILE_SECONDS, await keys(Math.ceil((o.keys.write * PROFILE_SECONDS) / seconds), 'write')));
-      return { ...figures, readCpu, writeCpu };
+      return { ...figures, readCpu, walkCpu, writeCpu };
     },
   };
 }
@@ -196,15 +239,15 @@ async function onPostgres(databaseUrl: string, bench: (db: Db) => Promise<{ meas
 }
 
 /**
- * The benchmarks' workspace in `db`: an owner, BENCH_ACCOUNTS scored accounts, and `issue(n, access)`
+ * The benchmarks' workspace in `db` (named `name`): an owner, BENCH_ACCOUNTS scored accounts, and `issue(n, access)`
  * for n keys that read accounts or record outcomes.
  */
-export async function seedBenchWorkspace(db: Db, now: Date): Promise<{ issue: (n: number, access: 'read' | 'write') => Promise<string[]> }> {
+export async function seedBenchWorkspace(db: Db, now: Date, name = 'bench'): Promise<{ issue: (n: number, access: 'read' | 'write') => Promise<string[]> }> {
   const { issueApiKey } = await import('../members/issue-key.js');
   const { importAccounts } = await import('../accounts/store.js');
   const { createWorkspace } = await import('../workspaces/store.js');
   const { upsertMember } = await import('../members/store.js');
-  const ws = await createWorkspace(db.kysely, 'bench', now);
+  const ws = await createWorkspace(db.kysely, name, now);
   await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', now);
   await importAccounts(
     db,

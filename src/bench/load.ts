@@ -35,6 +35,17 @@ export interface LoadPlan {
   /** Bearer keys used round-robin, `uses` requests each at most. */
   keys?: string[];
   uses?: number;
+  /**
+   * GET targets (path and query) asked for in turn, request i the (i mod n)-th (api-walks.ts);
+   * without them every request asks for `url`.
+   */
+  paths?: string[];
+  /**
+   * With paths: the workspace (an index into keyGroups) each target is asked of; its request
+   * carries that workspace's keys in turn. `keys` then holds every group's keys (the budget).
+   */
+  groups?: number[];
+  keyGroups?: string[][];
   /** POST /outcomes bodies with a fresh Idempotency-Key per request, over this many store ids. */
   outcomes?: { accounts: number };
 }

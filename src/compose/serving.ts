@@ -64,8 +64,9 @@ export async function openServing(
   const db = await openWorkspaceDb(opts, env, (line) => logger.info(line));
   let keys: KeyCache | undefined;
   try {
-    // On PostgreSQL a call's key is remembered between calls (api/key-cache.ts): no round trip to find it.
-    keys = db.dialect === 'postgres' ? keyCache(db) : undefined;
+    // A call's key is remembered between calls (api/key-cache.ts): on PostgreSQL no round trip to
+    // find it, on SQLite one read of a number instead of the lookup's join.
+    keys = keyCache(db);
     const outbound = await outboundRuntimeOf(db, opts);
     const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
     metrics?.gauges(backlogGauges(db, env.now));

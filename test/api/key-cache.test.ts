@@ -10,7 +10,8 @@ import { hashApiKey } from '../../src/api/keys.js';
 import { revokeApiKey } from '../../src/api/keys-store.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { removeMember, upsertMember } from '../../src/members/store.js';
-import { freshDb, pgUrl, type TestDb } from '../helpers/db.js';
+import { freshDb, openAgain, pgUrl, type TestDb } from '../helpers/db.js';
+import type { Db } from '../../src/db/database.js';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 
@@ -71,5 +72,77 @@ describe.skipIf(!pgUrl)('the key cache on PostgreSQL', () => {
     const before = (await find(k.hash))!.workspace.ranking_version;
     await t.db.kysely.updateTable('workspaces').set({ ranking_version: before + 1 }).where('id', '=', k.ws.id).execute();
     await vi.waitFor(async () => expect((await find(k.hash))?.workspace.ranking_version).toBe(before + 1));
+  });
+});
+
+describe('the key cache on SQLite', () => {
+  let t: TestDb;
+  /** Another process's handle on the same file: its changes reach this one's cache only through the database. */
+  let other: Db;
+  let cache: KeyCache;
+  beforeAll(async () => {
+    t = await freshDb('SQLite');
+    other = await openAgain(t);
+    cache = keyCache(t.db);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.cleanup();
+  });
+
+  const keyIn = async (name: string) => {
+    const ws = await createWorkspace(t.db.kysely, name, NOW);
+    await upsertMember(t.db.kysely, ws.id, 'owner@example.com', 'owner', NOW);
+    await upsertMember(t.db.kysely, ws.id, 'admin@example.com', 'admin', NOW);
+    const issued = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: ['read:accounts'], createdBy: 'admin@example.com', now: NOW });
+    return { ws, id: issued.id, hash: hashApiKey(issued.key) };
+  };
+  const find = (hash: string) => cache.find(t.db.kysely, hash);
+
+  it('answers a remembered key with one statement (the revision), not the lookup', async () => {
+    const k = await keyIn('quiet');
+    let statements = 0;
+    const counted = t.db.kysely.withPlugin({
+      transformQuery: (a) => (statements++, a.node),
+      transformResult: async (a) => a.result,
+    });
+    expect((await cache.find(counted, k.hash))?.key.id).toBe(k.id);
+    expect(statements).toBe(2);
+    statements = 0;
+    expect((await cache.find(counted, k.hash))?.key.id).toBe(k.id);
+    expect(statements).toBe(1);
+  });
+
+  it("sees a revocation by another process at the very next call", async () => {
+    const k = await keyIn('revoked');
+    expect((await find(k.hash))?.key.revoked_at).toBeNull();
+    expect((await find(k.hash))?.key.revoked_at).toBeNull();
+    await revokeApiKey(other.kysely, k.ws.id, k.id, NOW);
+    expect((await find(k.hash))?.key.revoked_at).toBe(NOW.toISOString());
+  });
+
+  it('sees a revocation in this process at the very next call', async () => {
+    const k = await keyIn('revoked-here');
+    expect((await find(k.hash))?.key.revoked_at).toBeNull();
+    await t.db.write((trx) => revokeApiKey(trx, k.ws.id, k.id, NOW));
+    expect((await find(k.hash))?.key.revoked_at).toBe(NOW.toISOString());
+  });
+
+  it('sees the key creator leave the workspace, and a data version move', async () => {
+    const k = await keyIn('left');
+    expect((await find(k.hash))?.creatorRole).toBe('admin');
+    const before = (await find(k.hash))!.workspace.ranking_version;
+    await other.kysely.updateTable('workspaces').set({ ranking_version: before + 1 }).where('id', '=', k.ws.id).execute();
+    expect((await find(k.hash))?.workspace.ranking_version).toBe(before + 1);
+    await removeMember(other.kysely, k.ws.id, 'admin@example.com');
+    expect((await find(k.hash))?.creatorRole).toBeNull();
+  });
+
+  it("a key's last-use stamp does not move the revision", async () => {
+    const k = await keyIn('stamped');
+    const { authRevision, touchApiKey } = await import('../../src/api/keys-store.js');
+    const n = await authRevision(t.db.kysely);
+    await touchApiKey(other.kysely, k.id, NOW);
+    expect(await authRevision(t.db.kysely)).toBe(n);
   });
 });

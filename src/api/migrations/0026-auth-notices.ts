@@ -3,7 +3,7 @@
  * revoked or rescoped, a member added, changed or removed, a workspace changed (its data versions
  * included) — announces the table and the workspace on the channel `storelens_auth` when it
  * commits (`api_keys ws_…`, `members ws_…`, `workspaces ws_…`), so each api process drops what it
- * remembers of them (api/key-cache.ts). A stamp of a key's last use announces nothing. SQLite has no such channel, and its processes do not remember keys.
+ * remembers of them (api/key-cache.ts). A stamp of a key's last use announces nothing. SQLite has no such channel: its processes check a revision row instead (migration 0030).
  */
 import { type Kysely, type Migration, sql } from 'kysely';
 import { onPostgres } from '../../db/locks.js';
