@@ -6,7 +6,7 @@
  * an upper bound (selectInMarketColumns): logit + EXPLORE_BOUND × the logit's posterior sd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, MIN_EXPLORE } from '../../src/accounts/in-market.js';
+import { BOUND_FIRST_UNTIL, EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, MIN_EXPLORE } from '../../src/accounts/in-market.js';
 import { listPositions, selectInMarket, type RankInput } from '../helpers/in-market-rows.js';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
@@ -62,6 +62,21 @@ describe('the in-market list order', () => {
     expect(listed).toEqual(ids([0, 1, 2, 3, 4, 20, 5, 6, 22, 7, 8, 25, 9, 10, 11]));
     const open = listed.filter((id) => !worked.has(id));
     expect(open.slice(0, 9).filter((id) => explore.has(id))).toEqual([open[2], open[5], open[8]]);
+  });
+
+  it('puts the explore row of the highest upper bound first among them while fewer than BOUND_FIRST_UNTIL rows have an outcome, then best score first', () => {
+    // r25 has the highest upper bound of the three; r00, r01 and r03 have outcomes.
+    const picks = ids([25, 20, 22]);
+    const worked = new Set(ids([0, 1, 3]));
+    const rs = rows().map((r) => ({ ...r, labelled: worked.has(r.store_id) }));
+    const listed = inOrder(listPositions(rs, inMarket, explore, 3, picks)).filter((id) => inMarket.has(id));
+    expect(listed).toEqual(ids([0, 1, 2, 3, 4, 25, 5, 6, 20, 7, 8, 22, 9, 10, 11]));
+    // With every 0 the list stays in score order.
+    expect(inOrder(listPositions(rs, inMarket, explore, 0, picks))).toEqual(ids(Array.from({ length: 30 }, (_, i) => i)));
+    // Once BOUND_FIRST_UNTIL rows have an outcome, the explore rows are best score first again.
+    const many = [...rows(), ...Array.from({ length: BOUND_FIRST_UNTIL }, (_, i): RankInput => ({ store_id: `w${String(i).padStart(3, '0')}`, score: 0.01, eligible: false, labelled: true }))];
+    const later = inOrder(listPositions(many, inMarket, explore, 3, picks)).filter((id) => inMarket.has(id));
+    expect(later).toEqual(ids([0, 1, 20, 2, 3, 22, 4, 5, 25, 6, 7, 8, 9, 10, 11]));
   });
 
   it('gives the explore rows one position in ten by default', () => {
@@ -158,11 +173,14 @@ for (const d of dialects) {
       const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
       expect(sorted(listed.map((r) => r.pos))).toEqual(sorted(listed.map((r) => scorePos.get(r.store_id)!)));
       expect(others.map((r) => r.store_id)).toEqual(byScore.filter((r) => r.in_market === 0).map((r) => r.store_id));
-      // The rest best score first, and so the explore rows among themselves.
+      // The rest best score first, and so the explore rows among themselves after the first: with
+      // no outcome yet (fewer than BOUND_FIRST_UNTIL) that is the one of the highest upper bound.
       const scoresOf = (xs: typeof rows) => xs.map((r) => r.score);
       const rest = listed.filter((r) => r.explore === 0);
       expect(scoresOf(rest)).toEqual(sorted(scoresOf(rest)).reverse());
-      expect(scoresOf(explore)).toEqual(sorted(scoresOf(explore)).reverse());
+      expect(scoresOf(explore.slice(1))).toEqual(sorted(scoresOf(explore.slice(1))).reverse());
+      const upper = (r: (typeof rows)[number]) => r.logit + EXPLORE_BOUND * Number(r.logit_sd);
+      for (const r of explore) expect(upper(explore[0])).toBeGreaterThanOrEqual(upper(r));
       // An explore row at every tenth position while the others last.
       const lastRest = listed.map((r) => r.explore).lastIndexOf(0);
       let e = 0;

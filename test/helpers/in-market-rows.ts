@@ -32,11 +32,13 @@ function columnsOf(rows: readonly RankInput[]): { ids: string[]; c: RankColumns 
   };
 }
 
-/** Each row's position in the ranking (0 first): listOrder by store id. */
-export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<string>, explore: ReadonlySet<string>, every = EXPLORE_EVERY): Map<string, number> {
+/** Each row's position in the ranking (0 first): listOrder by store id; `picks`, the explore rows by their upper bound (highest first), when given. */
+export function listPositions(rows: readonly RankInput[], inMarket: ReadonlySet<string>, explore: ReadonlySet<string>, every = EXPLORE_EVERY, picks?: readonly string[]): Map<string, number> {
   const { ids, c } = columnsOf(rows);
   const mark = (set: ReadonlySet<string>) => Uint8Array.from(ids, (id) => (set.has(id) ? 1 : 0));
-  const ranked = listOrder(c.labelled, scoreOrder(c.score), { inMarket: mark(inMarket), explore: mark(explore) }, every);
+  const byId = new Map(ids.map((id, k) => [id, k]));
+  const picked = picks ? { picks: Uint32Array.from(picks, (id) => byId.get(id)!) } : {};
+  const ranked = listOrder(c.labelled, scoreOrder(c.score), { inMarket: mark(inMarket), explore: mark(explore), ...picked }, every);
   const pos = new Map<string, number>();
   ranked.forEach((k, p) => pos.set(ids[k], p));
   return pos;
