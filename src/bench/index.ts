@@ -15,6 +15,7 @@ import { benchScaleout } from './scaleout.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
 import type { Rule } from './learning-policies.js';
 import { benchPublish, type PublishBenchResult, type PublishRun } from './publish.js';
+import type { PhaseMemory } from './publish-child.js';
 import type { ReleaseStorageResult } from './release-storage.js';
 import { benchServeOnPanel } from './serve.js';
 import { benchWebhooks } from './webhooks.js';
@@ -118,12 +119,14 @@ const GIB = 1024 ** 3;
 /** Each publish against the raw read of what it needs, with its peak memory and phases. */
 function publishLines(r: PublishBenchResult): string[] {
   const phases = (p: Record<string, number>) => Object.entries(p).map(([k, s]) => `${k} ${fmt(s)}`).join(', ');
+  // What grows is DuckDB's (the resident set less JavaScript's) or JavaScript's (heap and Buffers).
+  const memory = (p: Record<string, PhaseMemory>) => Object.entries(p).map(([k, m]) => `${k} ${fmt(m.rssBytes / GIB)} GiB (${fmt(m.jsBytes / GIB)})`).join(', ');
   // Beside the wall-clock ratio, the CPU time of the publish against the raw read's (every thread
   // of each process): on a machine other work shares, the steadier of the two.
   const run = (label: string, x: PublishRun, raw: number, goal: string, rawCpu: number) =>
     `publish: ${label}: ${fmt(x.seconds)} s, ${fmt(x.seconds / raw, 1)}× its raw read (${fmt(raw)} s; goal ${goal}); ` +
     `CPU ${fmt(x.cpuSeconds)} s, ${fmt(x.cpuSeconds / rawCpu, 1)}× the raw read's (${fmt(rawCpu)} s); peak RSS ${fmt(x.maxRssBytes / GIB)} GiB; ` +
-    `${phases(x.phases)} (CPU: ${phases(x.cpuPhases)})`;
+    `${phases(x.phases)} (CPU: ${phases(x.cpuPhases)}; peak RSS, of it JavaScript's: ${memory(x.memoryPhases)})`;
   return [
     `publish: ${r.stores.toLocaleString('en-US')} stores × ${r.months} months${r.rows !== null ? ` (${r.rows.toLocaleString('en-US')} cells)` : ''}: raw read of every column ${fmt(r.rawSeconds)} s; ` +
       (r.floorSeconds !== null

@@ -198,7 +198,7 @@ async function publishInChild(options: ChildOptions): Promise<PublishRun> {
   });
   await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
   if ('error' in answer) throw new Error(`publish failed: ${answer.error}`);
-  return { seconds: answer.seconds, cpuSeconds: answer.cpuSeconds, maxRssBytes: answer.maxRssBytes, phases: answer.summary.phases ?? {}, cpuPhases: answer.cpuPhases, months: answer.summary.months };
+  return { seconds: answer.seconds, cpuSeconds: answer.cpuSeconds, maxRssBytes: answer.maxRssBytes, phases: answer.summary.phases ?? {}, cpuPhases: answer.cpuPhases, memoryPhases: answer.memoryPhases, months: answer.summary.months };
 }
 
 /** The floor statement: read, join each store to its previous month, aggregate every cell. */

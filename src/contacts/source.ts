@@ -11,13 +11,17 @@
  * formats, in any order) give the same id, so publishing them again writes nothing.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { once } from 'node:events';
+import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE } from '../core/panel-contract.js';
-import { lit, openDuck } from '../panel/duck.js';
+import { lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
 
 export const CONTACTS_DIR = 'contacts';
@@ -118,58 +122,85 @@ async function readParquet(file: string): Promise<{ columns: string[]; records: 
 export function checkContacts(file: string, records: readonly RawRecord[]): StoreContact[] {
   const out: StoreContact[] = [];
   const seen = new Map<string, number>();
-  for (const { row, cells } of records) {
-    const bad = (column: string, what: string) => new CliError(`${file}: row ${row}, column ${column}: ${what}`, 2);
-    const text = (column: string): string | null => {
-      const v = cells[column];
-      if (v === null || v === undefined) return null;
-      if (typeof v !== 'string' && typeof v !== 'number') throw bad(column, `expected text, got ${JSON.stringify(v)}`);
-      const s = String(v);
-      if (s.includes('\u0000')) throw bad(column, 'contains the character U+0000, which no database column can hold');
-      return s;
-    };
-    const optional = (column: string): string | null => {
-      const s = text(column)?.trim() || null;
-      if (s !== null && s.length > TEXT_MAX) throw bad(column, `longer than ${TEXT_MAX} characters`);
-      return s;
-    };
-    const storeId = text('store_id');
-    if (storeId === null || storeId === '') throw bad('store_id', 'store_id is required and empty');
-    if (storeId.length > STORE_ID_MAX) throw bad('store_id', `longer than ${STORE_ID_MAX} characters`);
-    const rawEmail = text('email');
-    if (rawEmail === null || rawEmail.trim() === '') throw bad('email', 'email is required and empty');
-    const email = normaliseEmail(rawEmail);
-    if (rawEmail.length > EMAIL_MAX || !isNormalisedEmail(email)) throw bad('email', `expected an email address, got ${JSON.stringify(rawEmail.slice(0, 80))}`);
-    const key = `${storeId}\u0000${email}`;
+  for (const record of records) {
+    const contact = checkContact(file, record);
+    const key = `${contact.store_id}\u0000${contact.email}`;
     const first = seen.get(key);
-    if (first !== undefined) throw bad('email', `${JSON.stringify(email)} is listed twice for store ${JSON.stringify(storeId)} (first at row ${first})`);
-    seen.set(key, row);
-    out.push({ store_id: storeId, email, name: optional('name'), role: optional('role'), source: optional('source') });
+    if (first !== undefined) throw listedTwice(file, record.row, contact, first);
+    seen.set(key, record.row);
+    out.push(contact);
   }
   return out;
 }
 
+/** One record checked (checkContacts without the check for a repeated store and email). */
+function checkContact(file: string, { row, cells }: RawRecord): StoreContact {
+  const bad = (column: string, what: string) => new CliError(`${file}: row ${row}, column ${column}: ${what}`, 2);
+  const text = (column: string): string | null => {
+    const v = cells[column];
+    if (v === null || v === undefined) return null;
+    if (typeof v !== 'string' && typeof v !== 'number') throw bad(column, `expected text, got ${JSON.stringify(v)}`);
+    const s = String(v);
+    if (s.includes('\u0000')) throw bad(column, 'contains the character U+0000, which no database column can hold');
+    return s;
+  };
+  const optional = (column: string): string | null => {
+    const s = text(column)?.trim() || null;
+    if (s !== null && s.length > TEXT_MAX) throw bad(column, `longer than ${TEXT_MAX} characters`);
+    return s;
+  };
+  const storeId = text('store_id');
+  if (storeId === null || storeId === '') throw bad('store_id', 'store_id is required and empty');
+  if (storeId.length > STORE_ID_MAX) throw bad('store_id', `longer than ${STORE_ID_MAX} characters`);
+  const rawEmail = text('email');
+  if (rawEmail === null || rawEmail.trim() === '') throw bad('email', 'email is required and empty');
+  const email = normaliseEmail(rawEmail);
+  if (rawEmail.length > EMAIL_MAX || !isNormalisedEmail(email)) throw bad('email', `expected an email address, got ${JSON.stringify(rawEmail.slice(0, 80))}`);
+  return { store_id: storeId, email, name: optional('name'), role: optional('role'), source: optional('source') };
+}
+
+const listedTwice = (file: string, row: number, c: Pick<StoreContact, 'store_id' | 'email'>, first: number): CliError =>
+  new CliError(`${file}: row ${row}, column email: ${JSON.stringify(c.email)} is listed twice for store ${JSON.stringify(c.store_id)} (first at row ${first})`, 2);
+
 const byStoreThenEmail = (a: StoreContact, b: StoreContact): number =>
   a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : a.email < b.email ? -1 : a.email > b.email ? 1 : 0;
 
+/** One contact as a line of contacts.ndjson (without its newline). */
+const contactLine = (r: StoreContact): string => JSON.stringify({ store_id: r.store_id, email: r.email, name: r.name, role: r.role, source: r.source });
+
 /** The runs folder's form of checked contacts: their bytes and content id. */
 export function contactsData(rows: readonly StoreContact[]): { id: string; bytes: Buffer } {
-  const text = [...rows].sort(byStoreThenEmail).map((r) => JSON.stringify({ store_id: r.store_id, email: r.email, name: r.name, role: r.role, source: r.source }) + '\n').join('');
+  const text = [...rows].sort(byStoreThenEmail).map((r) => contactLine(r) + '\n').join('');
   const bytes = Buffer.from(text);
   return { id: createHash('sha256').update(bytes).digest('hex'), bytes };
 }
 
 export const contactsDir = (runsDir: string, id: string): string => path.join(runsDir, CONTACTS_DIR, id);
 
+/** A contact source's contacts.ndjson and its id: in memory, or in a file (moved into the runs folder when written). */
+export type ContactsData = { id: string; bytes: Buffer } | { id: string; file: string };
+
+/** Renames `from` to `to`, or copies it across file systems. */
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    await copyFile(from, to);
+    await rm(from, { force: true });
+  }
+}
+
 /** Writes a contacts folder (complete or absent: written beside and renamed in); one already there is kept. */
-export async function writeContactsRun(runsDir: string, data: { id: string; bytes: Buffer }): Promise<void> {
+export async function writeContactsRun(runsDir: string, data: ContactsData): Promise<void> {
   const final = contactsDir(runsDir, data.id);
   if (await stat(path.join(final, CONTACTS_DATA)).then(() => true, () => false)) return;
   await mkdir(path.join(runsDir, CONTACTS_DIR), { recursive: true });
   const tmp = path.join(runsDir, CONTACTS_DIR, `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(tmp);
   try {
-    await writeFile(path.join(tmp, CONTACTS_DATA), data.bytes);
+    if ('bytes' in data) await writeFile(path.join(tmp, CONTACTS_DATA), data.bytes);
+    else await moveFile(data.file, path.join(tmp, CONTACTS_DATA));
     await rename(tmp, final).catch(async (e: NodeJS.ErrnoException) => {
       if ((e.code === 'ENOTEMPTY' || e.code === 'EEXIST') && (await stat(path.join(final, CONTACTS_DATA)).then(() => true, () => false))) return;
       throw e;
@@ -204,21 +235,201 @@ export async function readContactsRun(runsDir: string, id: string): Promise<Stor
 
 const firstLine = (e: unknown): string => String((e as Error).message ?? e).split('\n')[0]!;
 
+/** Where contactsToCarry writes the checked source it carries, and what its sort may hold in memory. */
+export interface CarryScratch {
+  /** a private folder of the run: the checked contacts.ndjson waits there until the runs folder takes it */
+  dir: string;
+  /** DuckDB's memory limit for the sort (spilling beyond it, into a folder inside `dir`) */
+  limitBytes?: number;
+}
+
 /**
  * What publish must change about the contact source in the runs folder: undefined when the
  * folder holds the panel's source already; else the id to point index.json at (null: the panel
  * has no contacts file any more) and the data to write. The file is checked here, before publish
- * writes anything.
+ * writes anything. With `scratch`, the source is checked a record at a time and its data written
+ * to a file there (writeCheckedContacts): memory does not grow with the number of contacts.
  */
 export async function contactsToCarry(
   panelDir: string,
   runsDir: string,
   current: string | undefined,
-): Promise<{ id: string | null; data: { id: string; bytes: Buffer } | null } | undefined> {
+  scratch?: CarryScratch,
+): Promise<{ id: string | null; data: ContactsData | null } | undefined> {
   const file = await findContactsFile(panelDir);
-  const data = file ? contactsData(await readContactsFile(file)) : null;
+  let data: ContactsData | null = null;
+  if (file && scratch) {
+    await mkdir(scratch.dir, { recursive: true });
+    const out = path.join(scratch.dir, `contacts-${process.pid}-${randomBytes(4).toString('hex')}.ndjson`);
+    data = { id: await writeCheckedContacts(file, out, { limitBytes: scratch.limitBytes, spillDir: path.join(scratch.dir, 'spill') }), file: out };
+  } else if (file) {
+    data = contactsData(await readContactsFile(file));
+  }
   const id = data?.id ?? null;
   const present = id === null || (await stat(path.join(contactsDir(runsDir, id), CONTACTS_DATA)).then(() => true, () => false));
-  if (id === (current ?? null) && present) return undefined;
+  if (id === (current ?? null) && present) {
+    if (data && 'file' in data) await rm(data.file, { force: true });
+    return undefined;
+  }
   return { id, data };
+}
+
+/** A record of a contact file, or (first, from CSV and Parquet) the file's columns. */
+type ReadItem = RawRecord | { columns: string[] };
+
+/** The records of a contact file one at a time, in the file's order (readContactsFile's rows and cells). */
+function streamRecords(file: string): AsyncGenerator<ReadItem> {
+  const format = CONTACTS_FILE.exec(path.basename(file))?.[1] ?? path.extname(file).slice(1);
+  return format === 'parquet' ? parquetRecords(file) : format === 'ndjson' ? ndjsonRecords(file) : csvRecords(file);
+}
+
+async function* csvRecords(file: string): AsyncGenerator<ReadItem> {
+  const input = createReadStream(file);
+  const parser = parseStream({ bom: true, relax_column_count: false, skip_empty_lines: true });
+  input.on('error', (e) => parser.destroy(e));
+  input.pipe(parser);
+  let at: (readonly [string, number])[] | undefined;
+  let row = 1;
+  try {
+    for await (const r of parser as AsyncIterable<string[]>) {
+      if (at === undefined) {
+        const columns = r.map((h) => h.trim());
+        // Only the source's columns are read (of a repeated name, the last), as readCsv does.
+        at = COLUMNS.map((c) => [c, columns.lastIndexOf(c)] as const).filter(([, k]) => k >= 0);
+        yield { columns };
+        continue;
+      }
+      const cells: Record<string, unknown> = {};
+      for (const [c, k] of at) cells[c] = r[k];
+      yield { row: ++row, cells };
+    }
+  } catch (e) {
+    throw new CliError(`${file}: ${firstLine(e)}`, 2);
+  } finally {
+    input.destroy();
+    parser.destroy();
+  }
+  if (at === undefined) yield { columns: [] };
+}
+
+async function* ndjsonRecords(file: string): AsyncGenerator<ReadItem> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let row = 0;
+  const record = (line: string): RawRecord | undefined => {
+    if (line.trim() === '') return undefined;
+    row++;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch (e) {
+      throw new CliError(`${file}: row ${row}: not JSON (${firstLine(e)})`, 2);
+    }
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: expected a JSON object`, 2);
+    return { row, cells: v as Record<string, unknown> };
+  };
+  for await (const chunk of createReadStream(file)) {
+    const lines = (rest + decoder.write(chunk as Buffer)).split('\n');
+    rest = lines.pop()!;
+    for (const line of lines) {
+      const r = record(line);
+      if (r) yield r;
+    }
+  }
+  const r = record(rest + decoder.end());
+  if (r) yield r;
+}
+
+async function* parquetRecords(file: string): AsyncGenerator<ReadItem> {
+  const duck = await openDuck({ threads: 1 });
+  try {
+    let described: { column_name: string }[];
+    try {
+      described = await duck.all(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`);
+    } catch (e) {
+      throw new CliError(`${file}: not a readable Parquet file (${firstLine(e)})`, 2);
+    }
+    const columns = described.map((d) => d.column_name);
+    yield { columns };
+    const present = COLUMNS.filter((c) => columns.includes(c));
+    const select = present.map((c) => `CAST("${c}" AS VARCHAR) AS "${c}"`).join(', ') || '1 AS none';
+    const result = await duck.conn.stream(`SELECT ${select} FROM read_parquet(${lit(file)}, file_row_number = true) ORDER BY file_row_number`);
+    let row = 0;
+    for await (const rows of result.yieldRowObjectJson()) for (const cells of rows) yield { row: ++row, cells };
+  } finally {
+    duck.close();
+  }
+}
+
+/**
+ * The (store, email) order of contactsData as bytes: UTF-16 code units big-endian (JavaScript's
+ * string order), the store id ended by U+0000, which no checked cell holds.
+ */
+function sortKey(c: StoreContact): Uint8Array {
+  return Buffer.from(`${c.store_id}\u0000${c.email}`, 'utf16le').swap16();
+}
+
+/**
+ * readContactsFile then contactsData, a record at a time: each record checked as it is read
+ * (the first problem in the file's order stopping the run with the same message, a file that
+ * cannot be read said first), the checked contacts kept in a DuckDB database (which spills what
+ * exceeds its memory), their repeats found and their sorted lines written to `out` there.
+ * Returns the contacts id: the bytes are contactsData's.
+ */
+export async function writeCheckedContacts(source: string, out: string, memory: DuckMemory = {}): Promise<string> {
+  const duck = await openDuck(memory);
+  let done = false;
+  try {
+    await duck.run(`CREATE TABLE contacts (k BLOB, row INTEGER, line VARCHAR)`);
+    const appender = await duck.conn.createAppender('contacts');
+    let problem: CliError | undefined;
+    try {
+      for await (const r of streamRecords(source)) {
+        // After the first problem the rest is only read: a file that cannot be read is said first.
+        if (problem) continue;
+        if ('columns' in r) {
+          const missing = ['store_id', 'email'].find((c) => !r.columns.includes(c));
+          if (missing) problem = new CliError(`${source}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${r.columns.join(', ') || 'none'})`, 2);
+          continue;
+        }
+        let c: StoreContact;
+        try {
+          c = checkContact(source, r);
+        } catch (e) {
+          if (!(e instanceof CliError)) throw e;
+          problem = e;
+          continue;
+        }
+        appender.appendBlob(sortKey(c));
+        appender.appendInteger(r.row);
+        appender.appendVarchar(contactLine(c));
+        appender.endRow();
+      }
+    } finally {
+      appender.closeSync();
+    }
+    // Every record kept comes before the problem's: a store and email listed twice among them is the first problem.
+    const [twice] = await duck.all<{ first: number; second: number; line: string }>(
+      `SELECT rows[1] AS first, rows[2] AS second, line FROM (SELECT list_sort(list(row)) AS rows, any_value(line) AS line FROM contacts GROUP BY k HAVING count(*) > 1) ORDER BY second LIMIT 1`,
+    );
+    if (twice) throw listedTwice(source, twice.second, JSON.parse(twice.line) as StoreContact, twice.first);
+    if (problem) throw problem;
+    const hash = createHash('sha256');
+    const file = createWriteStream(out);
+    const failed = once(file, 'error').then(([e]) => Promise.reject(e as Error));
+    failed.catch(() => {});
+    const result = await duck.conn.stream(`SELECT line FROM contacts ORDER BY k`);
+    for await (const rows of result.yieldRows()) {
+      const text = rows.map((r) => `${r[0] as string}\n`).join('');
+      hash.update(text);
+      if (!file.write(text)) await Promise.race([once(file, 'drain'), failed]);
+    }
+    file.end();
+    await Promise.race([once(file, 'finish'), failed]);
+    done = true;
+    return hash.digest('hex');
+  } finally {
+    duck.close();
+    if (!done) await rm(out, { force: true });
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { CONTACTS_DATA, contactsDir, contactsToCarry, findContactsFile, pruneContactsRuns, writeContactsRun } from '../contacts/source.js';
+import { CONTACTS_DATA, contactsDir, contactsToCarry, findContactsFile, pruneContactsRuns, writeContactsRun, type CarryScratch } from '../contacts/source.js';
 import { identityOf, rememberedContacts, type FileClock, type HashCache } from './hash-cache.js';
 
 /** What changes about the contact source in the runs folder: the id to name (null: none any more) and the data to write. */
@@ -14,9 +14,10 @@ export type CarriedContacts = NonNullable<Awaited<ReturnType<typeof contactsToCa
 /**
  * contactsToCarry, skipping the read and check of a contact file whose identity is the one
  * remembered with the id the runs index already names (and whose folder is there). `next` (the
- * hash cache this run keeps) remembers the file once it has settled.
+ * hash cache this run keeps) remembers the file once it has settled. With `scratch`, the checked
+ * source waits in a file there (not in memory) until writeContactSource moves it in.
  */
-export async function carryContacts(input: string, runsDir: string, current: string | undefined, read: HashCache, next: HashCache, now?: FileClock): Promise<CarriedContacts | undefined> {
+export async function carryContacts(input: string, runsDir: string, current: string | undefined, read: HashCache, next: HashCache, now?: FileClock, scratch?: CarryScratch): Promise<CarriedContacts | undefined> {
   const file = await findContactsFile(input);
   if (!file) return contactsToCarry(input, runsDir, current);
   const known = await rememberedContacts(read, file);
@@ -25,7 +26,7 @@ export async function carryContacts(input: string, runsDir: string, current: str
     return undefined;
   }
   const before = await identityOf(file, now);
-  const carried = await contactsToCarry(input, runsDir, current);
+  const carried = await contactsToCarry(input, runsDir, current, scratch);
   const id = carried ? carried.id : (current ?? null);
   const after = await identityOf(file, now);
   if (id !== null && after.identity === before.identity && after.settled) next.contacts = { file: path.resolve(file), identity: before.identity, id };

@@ -54,6 +54,9 @@ export interface PublishOptions {
 /** Where DuckDB spills (inside the output folder, private like the rest of .cache): emptied before and after each run. */
 export const SPILL_DIR = '.cache/spill';
 
+/** Where the checked contact source waits for the runs folder (contacts/source.ts), emptied like SPILL_DIR. */
+export const CARRY_DIR = '.cache/carry';
+
 export interface PublishSummary {
   out: string;
   changed: boolean;
@@ -106,11 +109,12 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     return { ...summary, phases: clock.totals() };
   };
 
-  return intoOutputFolder(o.out, spillDir, async (wrote) => {
+  const carryDir = path.join(o.out, CARRY_DIR);
+  return intoOutputFolder(o.out, [spillDir, carryDir], async (wrote) => {
     const plan = await planStatistics(s);
     // The runs folder's sinks: what they write is decided (and the contacts file checked) before anything is written.
     const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes);
-    const contacts = runs && (await carryContacts(o.input, runs.runsDir, runs.contacts, cacheRead, hashCache, o.fileClock));
+    const contacts = runs && (await carryContacts(o.input, runs.runsDir, runs.contacts, cacheRead, hashCache, o.fileClock, { dir: carryDir, limitBytes: o.memoryLimit }));
     const runsLock = await lockRunsFolder(runs, contacts);
     try {
       if (!runs?.request && !contacts && (await isUnchanged(s, plan))) return finish(unchangedSummary(o.out, plan.before[plan.before.length - 1] ?? null));
@@ -134,21 +138,21 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
 }
 
 /**
- * Runs `f` holding the output folder's lock, with DuckDB's spill folder empty before and
- * removed after. An output folder this run created is removed again unless `f` reported
- * (`wrote`) that a publication was switched in.
+ * Runs `f` holding the output folder's lock, with the scratch folders (DuckDB's spill, the
+ * carried contacts) empty before and removed after. An output folder this run created is removed
+ * again unless `f` reported (`wrote`) that a publication was switched in.
  */
-async function intoOutputFolder<T>(out: string, spillDir: string, f: (wrote: () => void) => Promise<T>): Promise<T> {
+async function intoOutputFolder<T>(out: string, scratch: string[], f: (wrote: () => void) => Promise<T>): Promise<T> {
   const existed = await stat(out).then(() => true, () => false);
   await mkdir(out, { recursive: true });
   const lock = await acquireLock(out);
   let wrote = false;
   try {
-    // A run killed while spilling left its spill files: only the lock's holder uses the folder.
-    await rm(spillDir, { recursive: true, force: true });
+    // A run killed while spilling left its spill files: only the lock's holder uses the folders.
+    for (const dir of scratch) await rm(dir, { recursive: true, force: true });
     return await f(() => (wrote = true));
   } finally {
-    await rm(spillDir, { recursive: true, force: true });
+    for (const dir of scratch) await rm(dir, { recursive: true, force: true });
     await lock.release();
     if (!existed && !wrote) await rm(out, { recursive: true, force: true });
   }

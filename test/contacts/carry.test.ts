@@ -1,0 +1,61 @@
+// The contact source carried a record at a time (writeCheckedContacts: checked as read, sorted by
+// DuckDB into a file) gives the bytes, id and first problem of the in-memory path (contactsData).
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contactsData, readContactsFile, writeCheckedContacts } from '../../src/contacts/source.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-carry-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Both paths on the same file: the in-memory one's bytes or message, the streamed one's. */
+async function both(name: string, text: string): Promise<{ memory: string; streamed: string }> {
+  const file = path.join(dir, name);
+  await writeFile(file, text);
+  const out = path.join(dir, 'out.ndjson');
+  const memory = await readContactsFile(file).then((rows) => contactsData(rows).bytes.toString(), (e: Error) => `error: ${e.message}`);
+  const streamed = await writeCheckedContacts(file, out).then(
+    async (id) => {
+      const bytes = await readFile(out);
+      expect(id).toBe(contactsData(bytes.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l))).id);
+      return bytes.toString();
+    },
+    (e: Error) => `error: ${e.message}`,
+  );
+  return { memory, streamed };
+}
+
+describe('the contact source carried a record at a time', () => {
+  it("sorts as JavaScript's string order does (surrogate pairs after U+E000–U+FFFF), prefixes first", async () => {
+    const rows = ['b,Bo,b@x.example,,', 'a\uFFFD,Z,z@x.example,Founder,site', 'a\u{1F600},Y,y@x.example,,', 'a,"Na, me",A@X.example,r,s', 'a,  ,b@x.example,,', 'ab,x,c@x.example,,', 'a\uE000,q,q@x.example,,'];
+    const { memory, streamed } = await both('contacts.csv', `store_id,name,email,role,source\n${rows.join('\n')}\n`);
+    expect(memory.startsWith('error')).toBe(false);
+    expect(streamed).toBe(memory);
+  });
+
+  it('says the first problem in the file, a store and email listed twice included, and a file that cannot be read first', async () => {
+    for (const text of [
+      'store_id,name,email\na,x,a@x.example\na,z,a@x.example\nb,y,bad\n',
+      'store_id,name,email\na,x,a@x.example\nb,y,bad\na,z,a@x.example\n',
+      'store_id,name,email\na,x,a@x.example\nb,y,b@x.example\nc,q,c@x.example\nb,y,b@x.example\na,z,a@x.example\n',
+      'store_id,name,email\na,x,a@x.example\nb,y,bad\nc,"unterminated\n',
+      'store_id,name\na,x\nb,"y\n',
+      'store_id,name\na,x\n',
+      '',
+    ]) {
+      const { memory, streamed } = await both('contacts.csv', text);
+      expect(memory.startsWith('error')).toBe(true);
+      expect(streamed).toBe(memory);
+    }
+    for (const text of ['{"store_id":"a","email":"bad"}\nnot json\n', '{"store_id":"a","email":"a@x.example"}\n\n{"store_id":"a","email":"a@x.example"}']) {
+      const { memory, streamed } = await both('contacts.ndjson', text);
+      expect(streamed).toBe(memory);
+    }
+  });
+});
