@@ -16,6 +16,7 @@ import { LRUCache } from 'lru-cache';
 import { gunzipSync } from 'node:zlib';
 import { READ_CACHE_ENTRIES } from '../api/executor.js';
 import { type CapturedPage, capturePage } from './api-profile.js';
+import { seededRandom } from '../core/random.js';
 
 /** Filters of the walks, most popular first. `signal_type` pages are never cached (an ingest changes them). */
 const FILTERS = [
@@ -65,24 +66,12 @@ export interface Walks {
 /** Where Walks.pages keeps the answer to `target` in workspace `group`. */
 export const answerKey = (group: number, target: string): string => `${group} ${target}`;
 
-/** A small deterministic generator (mulberry32), so every run asks for the same sequence. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const LISTS = LIMITS.flatMap((limit) => FILTERS.map((filter) => (filter ? `${filter}&limit=${limit}` : `limit=${limit}`)));
 
 /** One workspace's walks (list index and depth), SEQUENCE requests in all, its lists chosen with Zipf weights. */
 function plannedWalks(seed: number): { list: number; depth: number }[] {
   // The list of rank r is chosen in proportion to 1 / (r + 1); each workspace ranks them its own way.
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const order = LISTS.map((_, i) => i);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));

@@ -21,7 +21,7 @@ import { parse } from 'csv-parse/sync';
 import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE } from '../core/panel-contract.js';
-import { lit, openDuck, type DuckMemory } from '../panel/duck.js';
+import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
 
 export const CONTACTS_DIR = 'contacts';
@@ -96,19 +96,24 @@ async function readNdjson(file: string): Promise<{ columns: null; records: RawRe
   return { columns: null, records };
 }
 
+/** A contact Parquet file's columns, and the query of its records as text in the file's order. */
+async function parquetQuery(duck: Duck, file: string): Promise<{ columns: string[]; query: string }> {
+  let described: { column_name: string }[];
+  try {
+    described = await duck.all(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`);
+  } catch (e) {
+    throw new CliError(`${file}: not a readable Parquet file (${firstLine(e)})`, 2);
+  }
+  const columns = described.map((d) => d.column_name);
+  const select = COLUMNS.filter((c) => columns.includes(c)).map((c) => `CAST("${c}" AS VARCHAR) AS "${c}"`).join(', ') || '1 AS none';
+  return { columns, query: `SELECT ${select} FROM read_parquet(${lit(file)}, file_row_number = true) ORDER BY file_row_number` };
+}
+
 async function readParquet(file: string): Promise<{ columns: string[]; records: RawRecord[] }> {
   const duck = await openDuck({ threads: 1 });
   try {
-    let described: { column_name: string }[];
-    try {
-      described = await duck.all(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`);
-    } catch (e) {
-      throw new CliError(`${file}: not a readable Parquet file (${firstLine(e)})`, 2);
-    }
-    const columns = described.map((d) => d.column_name);
-    const present = COLUMNS.filter((c) => columns.includes(c));
-    const select = present.map((c) => `CAST("${c}" AS VARCHAR) AS "${c}"`).join(', ') || '1 AS none';
-    const rows = await duck.all<Record<string, string | null>>(`SELECT ${select} FROM read_parquet(${lit(file)}, file_row_number = true) ORDER BY file_row_number`);
+    const { columns, query } = await parquetQuery(duck, file);
+    const rows = await duck.all<Record<string, string | null>>(query);
     return { columns, records: rows.map((cells, i) => ({ row: i + 1, cells })) };
   } finally {
     duck.close();
@@ -343,17 +348,9 @@ async function* ndjsonRecords(file: string): AsyncGenerator<ReadItem> {
 async function* parquetRecords(file: string): AsyncGenerator<ReadItem> {
   const duck = await openDuck({ threads: 1 });
   try {
-    let described: { column_name: string }[];
-    try {
-      described = await duck.all(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`);
-    } catch (e) {
-      throw new CliError(`${file}: not a readable Parquet file (${firstLine(e)})`, 2);
-    }
-    const columns = described.map((d) => d.column_name);
+    const { columns, query } = await parquetQuery(duck, file);
     yield { columns };
-    const present = COLUMNS.filter((c) => columns.includes(c));
-    const select = present.map((c) => `CAST("${c}" AS VARCHAR) AS "${c}"`).join(', ') || '1 AS none';
-    const result = await duck.conn.stream(`SELECT ${select} FROM read_parquet(${lit(file)}, file_row_number = true) ORDER BY file_row_number`);
+    const result = await duck.conn.stream(query);
     let row = 0;
     for await (const rows of result.yieldRowObjectJson()) for (const cells of rows) yield { row: ++row, cells };
   } finally {
