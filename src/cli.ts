@@ -6,7 +6,7 @@
  */
 import { CommanderError } from 'commander';
 import type { Env } from './core/env.js';
-import { isCliError } from './core/errors.js';
+import { describeFailure, isCliError } from './core/errors.js';
 import type { Config } from './settings/config.js';
 import { buildProgram, type Invocation } from './settings/program.js';
 import type { CommandName } from './settings/table.js';
@@ -84,7 +84,7 @@ export async function main(argv: string[], env: Env = defaultEnv()): Promise<num
       return e.exitCode;
     }
     const debug = program.opts().debug;
-    env.stderr.write(`storelens: ${debug ? (e as Error).stack : (e as Error).message}\n`);
+    env.stderr.write(`storelens: ${debug && e instanceof Error ? e.stack : describeFailure(e)}\n`);
     if (!debug) env.stderr.write('(run again with --debug for details)\n');
     return 1;
   }

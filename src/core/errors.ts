@@ -11,3 +11,18 @@ export class CliError extends Error {
 }
 
 export const isCliError = (e: unknown): e is CliError => e instanceof CliError;
+
+/** What failed, in one line, whatever was thrown (an Error without a message, a value that is not an Error). */
+export function describeFailure(e: unknown): string {
+  if (e instanceof Error) return e.message || e.name;
+  if (typeof e === 'object' && e !== null) {
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && message) return message;
+    try {
+      return JSON.stringify(e) ?? String(e);
+    } catch {
+      return String(e);
+    }
+  }
+  return e === undefined || e === null ? `an unknown failure (${String(e)} was thrown)` : String(e);
+}
