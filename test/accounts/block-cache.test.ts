@@ -3,40 +3,33 @@
  * (accounts/block-cache.ts) are the pages read from the database, and a version deleted (or
  * being deleted) is not served from it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BLOCK_ROWS } from '../../src/accounts/blocks.js';
 import { pageRanking } from '../../src/accounts/ranking-reads.js';
 import { importAccounts } from '../../src/accounts/store.js';
-import type { Db } from '../../src/compose/database.js';
 import { workspace } from '../helpers/api.js';
-import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { dialects, useFreshDb } from '../helpers/db.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`pages of a ranking version, its blocks kept decoded, on ${d.label}`, () => {
-    let t: TestDb;
-    let db: Db;
-    beforeAll(async () => {
-      t = await freshDb(d.name);
-      db = t.db;
-    });
-    afterAll(async () => t?.cleanup());
+    const db = useFreshDb(d.name);
 
     const n = 2 * BLOCK_ROWS + 100;
     const accounts = (shift: number) =>
       Array.from({ length: n }, (_, i) => ({ store_id: `store-${String(i).padStart(5, '0')}`, score: 0.9 - ((i + shift) % n) / (3 * n), in_market: i % 3 === 0, explore: false, model_version: shift }));
-    const version = async (wsId: string) => (await db.kysely.selectFrom('workspaces').select('ranking_version').where('id', '=', wsId).executeTakeFirstOrThrow()).ranking_version;
-    const walk = (wsId: string, v: number, afterPos?: number, inMarketOnly = false) => pageRanking(db.kysely, wsId, v, { inMarketOnly, limit: 60, afterPos });
+    const version = async (wsId: string) => (await db().kysely.selectFrom('workspaces').select('ranking_version').where('id', '=', wsId).executeTakeFirstOrThrow()).ranking_version;
+    const walk = (wsId: string, v: number, afterPos?: number, inMarketOnly = false) => pageRanking(db().kysely, wsId, v, { inMarketOnly, limit: 60, afterPos });
 
     it('answers every page the same read again (from the cache) as read first, across versions', async () => {
-      const ws = await workspace(db);
-      await importAccounts(db, ws.id, accounts(0), new Date());
+      const ws = await workspace(db());
+      await importAccounts(db(), ws.id, accounts(0), new Date());
       const v1 = await version(ws.id);
       const starts = [undefined, 10, BLOCK_ROWS - 5, BLOCK_ROWS, 2 * BLOCK_ROWS + 50, n - 1];
       const first = [];
       for (const s of starts) first.push(await walk(ws.id, v1, s), await walk(ws.id, v1, s, true));
-      const all = await pageRanking(db.kysely, ws.id, v1, { inMarketOnly: false, limit: n + 1 });
+      const all = await pageRanking(db().kysely, ws.id, v1, { inMarketOnly: false, limit: n + 1 });
       expect(all.map((r) => r.store_id)).toEqual(accounts(0).map((a) => a.store_id));
-      await importAccounts(db, ws.id, accounts(7), new Date());
+      await importAccounts(db(), ws.id, accounts(7), new Date());
       const v2 = await version(ws.id);
       expect(v2).not.toBe(v1);
       const again = [];
@@ -47,16 +40,16 @@ for (const d of dialects) {
     });
 
     it('serves nothing of a version being deleted or deleted, whose blocks were kept', async () => {
-      const ws = await workspace(db);
-      await importAccounts(db, ws.id, accounts(0), new Date());
+      const ws = await workspace(db());
+      await importAccounts(db(), ws.id, accounts(0), new Date());
       const v1 = await version(ws.id);
-      await importAccounts(db, ws.id, accounts(3), new Date());
+      await importAccounts(db(), ws.id, accounts(3), new Date());
       expect((await walk(ws.id, v1)).length).toBe(60);
       // As deleteVersion (accounts/rankings.ts) goes: marked, its blocks deleted, then its row.
-      await db.write((trx) => trx.updateTable('ranking_versions').set({ state: 'deleting' }).where('workspace_id', '=', ws.id).where('version', '=', v1).execute());
-      await db.write((trx) => trx.deleteFrom('ranking_blocks').where('workspace_id', '=', ws.id).where('version', '=', v1).execute());
+      await db().write((trx) => trx.updateTable('ranking_versions').set({ state: 'deleting' }).where('workspace_id', '=', ws.id).where('version', '=', v1).execute());
+      await db().write((trx) => trx.deleteFrom('ranking_blocks').where('workspace_id', '=', ws.id).where('version', '=', v1).execute());
       expect(await walk(ws.id, v1)).toEqual([]);
-      await db.write((trx) => trx.deleteFrom('ranking_versions').where('workspace_id', '=', ws.id).where('version', '=', v1).execute());
+      await db().write((trx) => trx.deleteFrom('ranking_versions').where('workspace_id', '=', ws.id).where('version', '=', v1).execute());
       expect(await walk(ws.id, v1)).toEqual([]);
     });
   });

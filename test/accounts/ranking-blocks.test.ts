@@ -5,13 +5,12 @@
  * row an outcome keeps and the account's row are read that way.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BLOCK_ROWS, decodeBlock, encodeBlock } from '../../src/accounts/blocks.js';
 import { insertOutcome } from '../../src/accounts/outcomes-store.js';
 import { getAccount, importAccounts } from '../../src/accounts/store.js';
-import type { Db } from '../../src/compose/database.js';
 import { workspace } from '../helpers/api.js';
-import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { dialects, useFreshDb } from '../helpers/db.js';
 
 /** Doubles of every kind a block may hold: scores, logits either side of 0, tiny and huge ones, subnormals, NaN (an unknown sd). */
 function doubles(n: number, seed: number): Float64Array {
@@ -65,24 +64,18 @@ describe('a ranking block', () => {
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`a ranking block read in SQL on ${d.label}`, () => {
-    let t: TestDb;
-    let db: Db;
-    beforeAll(async () => {
-      t = await freshDb(d.name);
-      db = t.db;
-    });
-    afterAll(async () => t?.cleanup());
+    const db = useFreshDb(d.name);
 
     it('gives each value exactly as written (null for NaN)', async () => {
-      const ws = await workspace(db);
+      const ws = await workspace(db());
       const n = 500;
       const b = block(n, 11);
-      await db.write((trx) => trx.insertInto('ranking_blocks').values({ workspace_id: ws.id, version: 99, block: 0, ...encodeBlock(b.rows) }).execute());
+      await db().write((trx) => trx.insertInto('ranking_blocks').values({ workspace_id: ws.id, version: 99, block: 0, ...encodeBlock(b.rows) }).execute());
       const rows = await sql<{ j: number; score: number | null; logit: number | null; sd: number | null; mv: number; flags: number }>`
         with recursive js(j) as (select 0 union all select j + 1 from js where j < ${n - 1})
         select js.j, f64_at(k.scores, js.j) as score, f64_at(k.logits, js.j) as logit, f64_at(k.logit_sds, js.j) as sd,
           i32_at(k.model_versions, js.j) as mv, u8_at(k.flags, js.j) as flags
-        from js join ranking_blocks k on k.workspace_id = ${ws.id} and k.version = 99 and k.block = 0 order by js.j`.execute(db.kysely);
+        from js join ranking_blocks k on k.workspace_id = ${ws.id} and k.version = 99 and k.block = 0 order by js.j`.execute(db().kysely);
       const value = (x: number | null) => (x === null ? null : Number(x));
       const expected = (x: number) => (Number.isNaN(x) ? null : x);
       expect(rows.rows.map((r) => [value(r.score), value(r.logit), value(r.sd)])).toEqual(Array.from({ length: n }, (_, j) => [expected(b.f[j]), expected(b.f[n + j]), expected(b.f[2 * n + j])]));
@@ -90,13 +83,13 @@ for (const d of dialects) {
     });
 
     it("reads each account's row, and keeps the row an outcome was recorded against, from whichever block holds it", async () => {
-      const ws = await workspace(db);
+      const ws = await workspace(db());
       const n = 2 * BLOCK_ROWS + 500;
       // Distinct scores in store order: position i + 1 holds store i.
       const accounts = Array.from({ length: n }, (_, i) => ({ store_id: `store-${String(i).padStart(5, '0')}`, score: 0.9 - i / (3 * n) + 1e-13 * (i % 7), in_market: i % 3 === 0, explore: i % 5 === 0, model_version: i % 4 }));
-      await importAccounts(db, ws.id, accounts, new Date());
+      await importAccounts(db(), ws.id, accounts, new Date());
       for (let i = 0; i < n; i += 97) {
-        const row = await getAccount(db.kysely, ws.id, accounts[i].store_id);
+        const row = await getAccount(db().kysely, ws.id, accounts[i].store_id);
         const a = accounts[i];
         expect(row && { pos: Number(row.pos), score: Number(row.score), in_market: Number(row.in_market), explore: Number(row.explore), model_version: Number(row.model_version), logit_sd: row.logit_sd }).toEqual({
           pos: i + 1, score: a.score, in_market: a.in_market ? 1 : 0, explore: a.explore ? 1 : 0, model_version: a.model_version, logit_sd: null,
@@ -104,13 +97,13 @@ for (const d of dialects) {
       }
       for (const i of [0, BLOCK_ROWS - 1, BLOCK_ROWS, 2 * BLOCK_ROWS + 499]) {
         const store_id = accounts[i].store_id;
-        await db.write((trx) =>
+        await db().write((trx) =>
           insertOutcome(trx, {
             id: `out-${ws.id}-${i}`, workspace_id: ws.id, api_key_id: 'k', store_id, action: 'won', value: null,
             occurred_at: null, note: null, lost_reason: null, lost_reason_other: null, recorded_at: new Date().toISOString(),
           }),
         );
-        const o = await db.kysely.selectFrom('outcomes').select(['ranked_score', 'ranked_model_version']).where('id', '=', `out-${ws.id}-${i}`).executeTakeFirstOrThrow();
+        const o = await db().kysely.selectFrom('outcomes').select(['ranked_score', 'ranked_model_version']).where('id', '=', `out-${ws.id}-${i}`).executeTakeFirstOrThrow();
         expect([Number(o.ranked_score), Number(o.ranked_model_version)]).toEqual([accounts[i].score, accounts[i].model_version]);
       }
     });

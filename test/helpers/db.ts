@@ -73,6 +73,16 @@ export function openAgain(t: Pick<TestDb, 'dbPath' | 'databaseUrl'>): Promise<Db
   return openDatabase(t.databaseUrl ? { databaseUrl: t.databaseUrl } : { dbPath: t.dbPath });
 }
 
+/** For a suite: a fresh database, cleaned up after the suite; call the result in a test for its handle. */
+export function useFreshDb(dialect: DialectName): () => Db {
+  let t: TestDb | undefined;
+  beforeAll(async () => {
+    t = await freshDb(dialect);
+  });
+  afterAll(async () => t?.cleanup());
+  return () => t!.db;
+}
+
 /**
  * For a suite: a fresh database and a second handle on it (two processes' worth of connections),
  * both closed after the suite.
