@@ -26,6 +26,12 @@ import { authRevision, findKeyByHash, findWorkspaceById, type KeyWithWorkspace }
 
 export const AUTH_CHANNEL = 'storelens_auth';
 const MAX_ENTRIES = 10_000;
+
+/** Sets `id` in `map`, the oldest entry out first when a new one would pass MAX_ENTRIES. */
+function remember<V>(map: Map<string, V>, id: string, value: V): void {
+  if (map.size >= MAX_ENTRIES && !map.has(id)) map.delete(map.keys().next().value!);
+  map.set(id, value);
+}
 const MAX_AGE_MS = 60_000;
 
 /** Finds a key by its hash (keys-store.ts findKeyByHash, or a cache in front of it). */
@@ -87,10 +93,6 @@ export function keyCache(db: Db): KeyCache {
         workspaces.clear();
       },
     }).then((n) => (notices = n)));
-  const remember = <V>(map: Map<string, V>, id: string, value: V) => {
-    if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
-    map.set(id, value);
-  };
   const workspaceOf = async (q: Kysely<Database>, id: string): Promise<Workspace | undefined> => {
     const hit = workspaces.get(id);
     if (hit && hit.until > Date.now()) return hit.workspace;
@@ -147,8 +149,7 @@ function revisionCache(): KeyCache {
       if (hit && hit.revision === revision) return hit.found;
       const found = await findKeyByHash(q, hash);
       if (found) {
-        if (keys.size >= MAX_ENTRIES && !hit) keys.delete(keys.keys().next().value!);
-        keys.set(hash, { found, revision });
+        remember(keys, hash, { found, revision });
       } else keys.delete(hash);
       return found;
     },
