@@ -10,6 +10,7 @@ import type { BENCHMARKS } from '../settings/table.js';
 import { benchApi } from './api.js';
 import { benchCards } from './cards.js';
 import { benchIngest } from './ingest.js';
+import { machineLine } from './machine.js';
 import { benchRanking, type Phases } from './ranking.js';
 import { benchScaleout } from './scaleout.js';
 import { ARMS, benchLearning, LEARNING_PANEL, type LearningBenchResult } from './learning.js';
@@ -46,7 +47,8 @@ const fmt = (n: number, digits = 2) => n.toFixed(digits);
 /** `processEnv`: what child processes of a benchmark inherit (the api and scale-out benchmarks' storelens processes). */
 export async function runBenchmarks(opts: BenchOptions, log: (line: string) => void, processEnv: Readonly<Record<string, string | undefined>> = {}): Promise<string[]> {
   const only = new Set(opts.only);
-  const results: string[] = [];
+  const results: string[] = [machineLine('before')];
+  log(results[0]);
   if (only.has('publish')) {
     const r = await benchPublish({ stores: opts.stores, from: opts.from, to: opts.to, dataDir: path.resolve(opts.data), memoryLimit: opts.memoryLimit, log });
     results.push(...publishLines(r));
@@ -111,6 +113,7 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     const r = await benchLearning({ ...LEARNING_PANEL, seeds: opts.learningSeeds ?? LEARNING_PANEL.seeds, rules: opts.learningRules }, log);
     results.push(...learningLines(r));
   }
+  results.push(machineLine('after'));
   return results;
 }
 

@@ -1,0 +1,65 @@
+/**
+ * How busy and how fast the machine was while a benchmark ran. The goals of `storelens bench`
+ * are figures on "this machine", yet the same machine has given twice the time for the same
+ * code on another day (a virtual machine shares its host), and other jobs on its two cores move
+ * every figure. So every run prints, before its first benchmark and after its last, the load
+ * average and the CPU and wall time of one fixed piece of work: a figure to read the run's
+ * absolute times by, and to compare days with.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/** The fixed work: hashing and a loop of arithmetic, about half a second of one core. */
+function fixedWork(): number {
+  const block = Buffer.alloc(1 << 20, 7);
+  const hash = createHash('sha256');
+  for (let i = 0; i < 64; i++) hash.update(block);
+  let x = hash.digest().readUInt32LE(0);
+  for (let i = 0; i < 60_000_000; i++) x = (x * 1_103_515_245 + 12_345) >>> 0;
+  return x;
+}
+
+/** The host's share of this machine's CPU time it took for others ("steal"), in jiffies; undefined off Linux. */
+function stolenJiffies(): number | undefined {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+    return Number(cpu[8]);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface MachineReading {
+  cores: number;
+  /** The 1- and 5-minute load averages. */
+  load: [number, number];
+  /** The fixed work's CPU time and wall time, in milliseconds. */
+  cpuMs: number;
+  wallMs: number;
+  /** Of the machine's CPU time during the fixed work, the share its host gave to others (0 to 1). */
+  steal?: number;
+}
+
+export function readMachine(): MachineReading {
+  const [one, five] = os.loadavg();
+  const stealBefore = stolenJiffies();
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  fixedWork();
+  const wallMs = performance.now() - t0;
+  const used = process.cpuUsage(cpu);
+  const stealAfter = stolenJiffies();
+  const cores = os.availableParallelism();
+  // /proc/stat counts jiffies (USER_HZ, 100 a second on Linux) over every core.
+  const steal = stealBefore === undefined || stealAfter === undefined ? undefined : Math.min(1, (stealAfter - stealBefore) / ((wallMs / 10) * cores));
+  return { cores, load: [one, five], cpuMs: (used.user + used.system) / 1000, wallMs, steal };
+}
+
+export function machineLine(when: 'before' | 'after', m: MachineReading = readMachine()): string {
+  const steal = m.steal === undefined ? '' : `, ${(m.steal * 100).toFixed(0)}% of the CPU taken by the host`;
+  return (
+    `machine ${when} the benchmarks: ${m.cores} cores, load average ${m.load[0].toFixed(2)} (1 min) ${m.load[1].toFixed(2)} (5 min); ` +
+    `the fixed work took ${m.cpuMs.toFixed(0)} ms of CPU in ${m.wallMs.toFixed(0)} ms${steal}`
+  );
+}
