@@ -82,11 +82,13 @@ for (const d of dialects) {
 
     it('keeps more pages than it did by count (its bound is their gzipped bytes), and answers a kept page gzipped and as text', async () => {
       const own = await createExecutor({ db: t.db, now: fakeClock().now, capability: capabilityReader(), rateLimits: { read: 1_000_000 } });
+      // A key of its own: calls are counted in the database, whichever executor admits them.
+      const reader = await apiKey(t.db, wsId, ['read:accounts']);
       const base = route('list_accounts');
       let runs = 0;
       const counted = { ...base, handler: async (ctx: Parameters<NonNullable<typeof base.handler>>[0]) => (runs++, base.handler!(ctx)) };
       // 1,200 targets (a transport's target decides the answer): far more than the 500 pages kept before.
-      const asked = (i: number) => ({ ...request({ key, query: { limit: 1 + (i % 2) } }), target: `tool?page=${i}` });
+      const asked = (i: number) => ({ ...request({ key: reader, query: { limit: 1 + (i % 2) } }), target: `tool?page=${i}` });
       const first = [];
       for (let i = 0; i < 1200; i++) first.push(await own.execute(counted, asked(i)));
       expect(runs).toBe(1200);
