@@ -24,13 +24,36 @@ let nextDatabase = 1;
 /** The kept blocks, least recently used out first. */
 const entries = new LRUCache<string, { createdAt: string; block: DecodedBlock }>({ max: CACHED_BLOCKS });
 
-/** The key of block `block` of a version in the database `q` belongs to. */
-export function blockKey(q: Kysely<any>, workspaceId: string, version: number, block: number): string {
+/** A version's head as a page reads it: its details generation, when it was written, its rows. */
+export interface VersionHead {
+  gen: number;
+  createdAt: string;
+  rows: number;
+}
+
+/** Heads of the versions whose blocks are kept (current or superseded when read), least recently used out first. */
+const heads = new LRUCache<string, VersionHead>({ max: CACHED_BLOCKS });
+
+/** The key of a version in the database `q` belongs to. */
+export function versionKey(q: Kysely<any>, workspaceId: string, version: number): string {
   const adapter = q.getExecutor().adapter;
   let id = databases.get(adapter);
   if (id === undefined) databases.set(adapter, (id = nextDatabase++));
-  return `${id} ${workspaceId} ${version} ${block}`;
+  return `${id} ${workspaceId} ${version}`;
 }
+
+/** The key of block `block` of a version (`versionKey`). */
+export const blockKey = (version: string, block: number): string => `${version} ${block}`;
+
+/**
+ * The head of a version last read current or superseded, if any. Its state may have moved since:
+ * a reader checks it in the statement that reads the page's details (accounts/ranking-reads.ts).
+ */
+export const cachedHead = (version: string): VersionHead | undefined => heads.get(version);
+
+/** Keeps the head of a version read current or superseded (forget: one found otherwise). */
+export const keepHead = (version: string, head: VersionHead): void => void heads.set(version, head);
+export const forgetHead = (version: string): void => void heads.delete(version);
 
 /** The block kept under `key` for the version written at `createdAt`, if any. */
 export function cachedBlock(key: string, createdAt: string): DecodedBlock | undefined {

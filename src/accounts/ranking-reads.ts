@@ -11,7 +11,7 @@ import type { AccountStatus } from './statuses.js';
 import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
 import { bucketOf, currentPositionSql, currentVersionSql, positionIn } from './positions.js';
-import { blockKey, cachedBlock, keepBlock } from './block-cache.js';
+import { blockKey, cachedBlock, cachedHead, forgetHead, keepBlock, keepHead, versionKey, type VersionHead } from './block-cache.js';
 import { BLOCK_ROWS, blockOfSql, type DecodedBlock, decodeBlock, IN_MARKET, rowFromBlockSql, rowOf } from './blocks.js';
 import { rankingOrder } from './rankings.js';
 import type { Database } from '../db/database.js';
@@ -69,36 +69,63 @@ const DETAIL_BATCHES = [64, 256, 1024, 4096] as const;
  * One page of ranking `version` (score desc, store_id asc: its positions in order): its blocks
  * read in position order (accounts/blocks.ts), the list and score filters applied to them, then
  * the details and account state of the rows that pass, with the other filters, a batch at a time.
+ *
+ * The version's head (its details generation, when it was written, its rows, its state) is read
+ * first, unless this process read it before as current or superseded and keeps the blocks the page
+ * starts with (accounts/block-cache.ts): then the page's first details statement reads the head
+ * too, and the page is read again the first way if the head is not the one remembered (the version
+ * being deleted, or gone). A page that misses the read cache is then one statement.
  */
 export async function pageRanking(q: Kysely<Database>, workspaceId: string, version: number, p: PageQuery): Promise<PageRow[]> {
-  const out: PageRow[] = [];
-  const after = p.afterPos ?? 0;
-  let next = Math.floor(after / BLOCK_ROWS);
-  // The first blocks read: those a page without filters reads.
-  let want = Math.min(MAX_BLOCKS_READ, Math.floor((after + Math.min(p.limit, BLOCK_ROWS * MAX_BLOCKS_READ) - 1) / BLOCK_ROWS) + 1 - next);
+  const key = versionKey(q, workspaceId, version);
+  const remembered = cachedHead(key);
+  if (remembered) {
+    const page = await readPage(q, workspaceId, version, p, key, remembered, 'unchecked');
+    if (page !== undefined) return page;
+    forgetHead(key);
+  }
   const head = await prepared(
     q,
     sql<{ gen: number; created_at: string; rows: number; state: string }>`
     select v.gen, v.created_at, v.rows, v.state from ranking_versions v where v.workspace_id = ${workspaceId} and v.version = ${version}`,
   );
-  if (head.length === 0) return out;
-  const { gen, created_at, state } = head[0];
-  const blocks = Math.ceil(Number(head[0].rows) / BLOCK_ROWS);
+  if (head.length === 0) return [];
+  const h = { gen: Number(head[0].gen), createdAt: head[0].created_at, rows: Number(head[0].rows) };
   // Blocks of a version that is current or superseded are whole and never change: kept decoded
   // per process (accounts/block-cache.ts). Those of one being written or deleted are read as they are.
-  const keeps = state === 'current' || state === 'superseded';
-  const stamp = String(created_at);
-  /** Blocks from … to (exclusive) of the version, decoded: from the cache when all of them are there, else read. */
-  const readBlocks = async (from: number, to: number): Promise<{ b: DecodedBlock; base: number }[]> => {
-    if (keeps) {
+  const keeps = head[0].state === 'current' || head[0].state === 'superseded';
+  if (keeps) keepHead(key, h);
+  return (await readPage(q, workspaceId, version, p, key, h, keeps ? 'kept' : 'read'))!;
+}
+
+/**
+ * The page of pageRanking over the version whose head is `head`: 'kept' and 'read', its state
+ * read (its blocks kept decoded, or read as they are); 'unchecked', a head remembered, checked by
+ * the first details statement (undefined when it is not the version's head now, or when the
+ * page would need a statement before that one: its blocks not all kept).
+ */
+async function readPage(q: Kysely<Database>, workspaceId: string, version: number, p: PageQuery, key: string, head: VersionHead, mode: 'kept' | 'read' | 'unchecked'): Promise<PageRow[] | undefined> {
+  const out: PageRow[] = [];
+  const after = p.afterPos ?? 0;
+  let next = Math.floor(after / BLOCK_ROWS);
+  // The first blocks read: those a page without filters reads.
+  let want = Math.min(MAX_BLOCKS_READ, Math.floor((after + Math.min(p.limit, BLOCK_ROWS * MAX_BLOCKS_READ) - 1) / BLOCK_ROWS) + 1 - next);
+  const { gen, createdAt } = head;
+  const blocks = Math.ceil(head.rows / BLOCK_ROWS);
+  const stamp = String(createdAt);
+  let unchecked = mode === 'unchecked';
+  /** Blocks from … to (exclusive) of the version, decoded: from the cache when all of them are there, else read (undefined: not all kept, the head unchecked). */
+  const readBlocks = async (from: number, to: number): Promise<{ b: DecodedBlock; base: number }[] | undefined> => {
+    if (mode !== 'read') {
       const hits: { b: DecodedBlock; base: number }[] = [];
       for (let k = from; k < Math.min(to, blocks); k++) {
-        const b = cachedBlock(blockKey(q, workspaceId, version, k), stamp);
+        const b = cachedBlock(blockKey(key, k), stamp);
         if (b === undefined) break;
         hits.push({ b, base: k * BLOCK_ROWS });
       }
       if (hits.length === Math.max(0, Math.min(to, blocks) - from)) return hits;
     }
+    if (unchecked) return undefined;
     const rows = await prepared(
       q,
       sql<Selectable<RankingBlocksTable>>`select ${BLOCK_COLUMNS} from ranking_blocks k
@@ -106,11 +133,12 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
     );
     return rows.map((r) => {
       const b = decodeBlock(r);
-      if (keeps) keepBlock(blockKey(q, workspaceId, version, Number(r.block)), stamp, b);
+      if (mode === 'kept') keepBlock(blockKey(key, Number(r.block)), stamp, b);
       return { b, base: Number(r.block) * BLOCK_ROWS };
     });
   };
   let read = await readBlocks(next, next + want);
+  if (read === undefined) return undefined;
   const details = detailsFilter(p);
   let asked = 0;
   let passed = 0;
@@ -142,18 +170,28 @@ export async function pageRanking(q: Kysely<Database>, workspaceId: string, vers
       const ask = details.filters ? Math.ceil((need * (asked + 2) * 1.2) / (passed + 1)) : need;
       const batch = take(Math.min(ask, DETAIL_BATCHES[DETAIL_BATCHES.length - 1]));
       if (batch.length === 0) break;
-      const found = await detailsOf(q, workspaceId, Number(gen), batch.map((c) => c.b.storeIds[c.j]), details.sql);
+      const storeIds = batch.map((c) => c.b.storeIds[c.j]);
+      let found: Map<string, DetailPart>;
+      if (unchecked) {
+        const checked = await detailsWithHead(q, workspaceId, version, gen, storeIds, details.sql);
+        if (checked.head === undefined || checked.head.gen !== gen || String(checked.head.created_at) !== stamp || !(checked.head.state === 'current' || checked.head.state === 'superseded')) return undefined;
+        found = checked.found;
+        unchecked = false;
+      } else found = await detailsOf(q, workspaceId, gen, storeIds, details.sql);
       asked += batch.length;
       passed += found.size;
       for (const { b, base, j } of batch) {
         const d = found.get(b.storeIds[j]);
         if (!d || out.length >= p.limit) continue;
-        out.push({ pos: base + j + 1, ...rowOf(b, j), updated_at: created_at, ...d });
+        out.push({ pos: base + j + 1, ...rowOf(b, j), updated_at: createdAt, ...d });
       }
     }
+    // A page that ends before any statement read the head: the version's head read first, as without it.
+    if (unchecked && (out.length >= p.limit || next >= blocks)) return undefined;
     if (out.length >= p.limit || next >= blocks) return out;
     want = Math.min(MAX_BLOCKS_READ, want * 2);
     read = await readBlocks(next, next + want);
+    if (read === undefined) return undefined;
   }
 }
 
@@ -175,6 +213,34 @@ async function detailsOf(q: Kysely<Database>, workspaceId: string, gen: number, 
     where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))}) ${filters}`,
   );
   return new Map(rows.map((r) => [r.store_id, r]));
+}
+
+/**
+ * detailsOf with the version's head in the same statement: its generation, when it was written
+ * and its state (head undefined when the version has no row), and the details of `gen`.
+ */
+async function detailsWithHead(
+  q: Kysely<Database>,
+  workspaceId: string,
+  version: number,
+  gen: number,
+  storeIds: readonly string[],
+  filters: RawBuilder<unknown>,
+): Promise<{ head: { gen: number; created_at: string; state: string } | undefined; found: Map<string, DetailPart> }> {
+  const rows = await prepared(
+    q,
+    sql<DetailPart & { v_gen: number; v_created_at: string; v_state: string }>`
+    select v.gen as v_gen, v.created_at as v_created_at, v.state as v_state,
+      d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals, a.status, a.delivered_to_agent
+    from ranking_versions v
+    left join (ranking_details d join accounts a on a.workspace_id = d.workspace_id and a.store_id = d.store_id)
+      on d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))}) ${filters}
+    where v.workspace_id = ${workspaceId} and v.version = ${version}`,
+  );
+  const found = new Map<string, DetailPart>();
+  for (const { v_gen: _g, v_created_at: _c, v_state: _s, ...d } of rows) if (d.store_id !== null) found.set(d.store_id, d);
+  const h = rows[0];
+  return { head: h && { gen: Number(h.v_gen), created_at: h.v_created_at, state: h.v_state }, found };
 }
 
 /** One account of the current ranking, or undefined when the workspace cannot see the store. */

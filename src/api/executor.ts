@@ -11,7 +11,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { randomBytes } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { Db } from '../db/database.js';
 import { serverSecret } from '../db/server-secrets.js';
@@ -57,8 +57,9 @@ export interface OperationResponse {
   /** Set when the body is not JSON (OperationResult.contentType). */
   contentType?: string;
   /**
-   * A cacheable read: the body gzipped once (made on first use, kept with the cached body), for
-   * a caller that accepts gzip. Pages of 50 accounts are 100 KiB of JSON and a tenth of that gzipped.
+   * A cacheable read: the body gzipped, for a caller that accepts gzip (the read cache keeps a page
+   * only so; `body` is then unzipped when read). Pages of 50 accounts are some 20 KiB of JSON and a
+   * tenth of that gzipped.
    */
   gzipped?: () => Buffer;
 }
@@ -128,15 +129,20 @@ const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, s
 const NO_TRIGGERS: readonly TaskName[] = Object.freeze([]);
 const REPLAYED: Record<string, string> = Object.freeze({ 'idempotent-replayed': 'true' }) as Record<string, string>;
 
-/** Serialized cacheable reads (see OperationResult.cacheable), by operation, workspace and target. */
-export const READ_CACHE_ENTRIES = 500;
+/**
+ * Bytes of the read cache: cacheable reads (see OperationResult.cacheable) kept gzipped, by
+ * operation, workspace and target, each weighing readCacheWeight; the least recently used out first.
+ */
+export const READ_CACHE_BYTES = 16 * 1024 * 1024;
+/** What a cached read weighs against READ_CACHE_BYTES: its gzipped bytes, its key and its entry's own. */
+export const readCacheWeight = (key: string, gzippedBytes: number): number => gzippedBytes + 2 * key.length + 100;
 
 export async function createExecutor(opts: ExecutorOptions): Promise<OperationExecutor> {
   const { db, now, capability } = opts;
   const limiter = rateLimiter(db, now, { ...DEFAULT_LIMITS, ...opts.rateLimits });
   const idempotency = idempotencyRunner(db, now);
   const cursorSecret = await serverSecret(db.kysely, 'cursor_secret', () => randomBytes(32).toString('hex'));
-  const reads = new LRUCache<string, CachedRead>({ max: READ_CACHE_ENTRIES });
+  const reads = new LRUCache<string, CachedRead>({ maxSize: READ_CACHE_BYTES, sizeCalculation: (e, key) => readCacheWeight(key, e.gzipped.length) });
   /** Cacheable reads being computed, by data versions and cache key. */
   const inflight = new Map<string, Promise<CachedRead | undefined>>();
   const outbound = opts.outbound ?? (await outboundRuntime(db.kysely));
@@ -201,10 +207,10 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
         if (result.contentType !== undefined) return { status: result.status, headers, body: String(result.body), contentType: result.contentType };
         const json = JSON.stringify(result.body);
         if (cacheKey !== undefined && result.cacheable && result.status === 200) {
-          const entry: CachedRead = { stamp, body: json };
+          const entry: CachedRead = { stamp, gzipped: gzipSync(json) };
           reads.set(cacheKey, entry);
           settle(entry);
-          return { ...served(entry), headers };
+          return { status: 200, headers, body: json, gzipped: () => entry.gzipped };
         }
         return { status: result.status, headers, body: json };
       } finally {
@@ -259,15 +265,22 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
   };
 }
 
+/** A cacheable read as kept: gzipped only (a tenth of its JSON), for the data versions it was read at. */
 interface CachedRead {
   stamp: string;
-  body: string;
-  gzipped?: Buffer;
+  gzipped: Buffer;
 }
 
-/** A cached read as an answer: the body, and gzipped on demand (once). */
+/** A cached read as an answer: gzipped as kept, its JSON text unzipped only for a caller that reads it (one not accepting gzip, MCP). */
 function served(entry: CachedRead): OperationResponse {
-  return { status: 200, headers: NO_HEADERS, body: entry.body, gzipped: () => (entry.gzipped ??= gzipSync(entry.body)) };
+  return {
+    status: 200,
+    headers: NO_HEADERS,
+    get body() {
+      return gunzipSync(entry.gzipped).toString('utf8');
+    },
+    gzipped: () => entry.gzipped,
+  };
 }
 
 /** A key's scopes follow its creator's role (scopes.ts); a signed-in member's grants were derived from the role at this call. */

@@ -14,7 +14,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { gunzipSync } from 'node:zlib';
-import { READ_CACHE_ENTRIES } from '../api/executor.js';
+import { READ_CACHE_BYTES, readCacheWeight } from '../api/executor.js';
 import { type CapturedPage, capturePage } from './api-profile.js';
 import { seededRandom } from '../core/random.js';
 
@@ -62,6 +62,9 @@ export interface Walks {
   /** Mean bytes of an answer over the sequence. */
   meanBytes: number;
 }
+
+/** A workspace id as long as the executor's cache keys carry. */
+const WORKSPACE_ID = `ws_${'0'.repeat(20)}`;
 
 /** Where Walks.pages keeps the answer to `target` in workspace `group`. */
 export const answerKey = (group: number, target: string): string => `${group} ${target}`;
@@ -139,8 +142,9 @@ export async function userWalks(base: string, workspaceKeys: readonly (readonly 
       groups.push(g);
     }
   }
-  // The executor's cache (by workspace and target), replayed: the sequence twice, the second time counted.
-  const cache = new LRUCache<string, true>({ max: READ_CACHE_ENTRIES });
+  // The executor's cache (by workspace and target, each page weighing its gzipped bytes), replayed:
+  // the sequence twice, the second time counted. Its keys name the operation and the workspace's id.
+  const cache = new LRUCache<string, true>({ maxSize: READ_CACHE_BYTES, sizeCalculation: (_, key) => readCacheWeight(`list_accounts ${WORKSPACE_ID} ${key}`, pages.get(key)!.body.length) });
   let hits = 0;
   let uncached = 0;
   for (let round = 0; round < 2; round++) {

@@ -39,6 +39,26 @@ for (const d of dialects) {
       expect((await walk(ws.id, v2)).every((r) => Number(r.model_version) === 7)).toBe(true);
     });
 
+    it('reads a version again when its head is not the one the process remembers (a database restored under it)', async () => {
+      const ws = await workspace(db());
+      await importAccounts(db(), ws.id, accounts(0), new Date());
+      const v1 = await version(ws.id);
+      const first = await walk(ws.id, v1);
+      // The same version number, written again with its first block's rows in the other order.
+      const block = await db().kysely.selectFrom('ranking_blocks').select('store_ids').where('workspace_id', '=', ws.id).where('version', '=', v1).where('block', '=', 0).executeTakeFirstOrThrow();
+      const reversed = (JSON.parse(block.store_ids) as string[]).reverse();
+      await db().write(async (trx) => {
+        await trx.updateTable('ranking_blocks').set({ store_ids: JSON.stringify(reversed) }).where('workspace_id', '=', ws.id).where('version', '=', v1).where('block', '=', 0).execute();
+        await trx.updateTable('ranking_versions').set({ created_at: '2001-01-01T00:00:00.000Z' }).where('workspace_id', '=', ws.id).where('version', '=', v1).execute();
+      });
+      const again = await walk(ws.id, v1);
+      expect(again.map((r) => r.store_id)).toEqual(reversed.slice(0, 60));
+      expect(again.map((r) => r.store_id)).not.toEqual(first.map((r) => r.store_id));
+      expect(again.every((r) => r.updated_at === '2001-01-01T00:00:00.000Z')).toBe(true);
+      // And read the same way from then on, its new head remembered.
+      expect(await walk(ws.id, v1)).toEqual(again);
+    });
+
     it('serves nothing of a version being deleted or deleted, whose blocks were kept', async () => {
       const ws = await workspace(db());
       await importAccounts(db(), ws.id, accounts(0), new Date());

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capabilityReader } from '../../src/api/capabilities.js';
 import { type OperationExecutor, type OperationRequest, createExecutor } from '../../src/api/executor.js';
@@ -77,6 +78,27 @@ for (const d of dialects) {
       // A read that is not shared (another target) runs on its own.
       await exec.execute(counted, request({ key, query: { limit: 1, filter: 'all' } }));
       expect(runs).toBe(2);
+    });
+
+    it('keeps more pages than it did by count (its bound is their gzipped bytes), and answers a kept page gzipped and as text', async () => {
+      const own = await createExecutor({ db: t.db, now: fakeClock().now, capability: capabilityReader(), rateLimits: { read: 1_000_000 } });
+      // A key of its own: calls are counted in the database, whichever executor admits them.
+      const reader = await apiKey(t.db, wsId, ['read:accounts']);
+      const base = route('list_accounts');
+      let runs = 0;
+      const counted = { ...base, handler: async (ctx: Parameters<NonNullable<typeof base.handler>>[0]) => (runs++, base.handler!(ctx)) };
+      // 1,200 targets (a transport's target decides the answer): far more than the 500 pages kept before.
+      const asked = (i: number) => ({ ...request({ key: reader, query: { limit: 1 + (i % 2) } }), target: `tool?page=${i}` });
+      const first = [];
+      for (let i = 0; i < 1200; i++) first.push(await own.execute(counted, asked(i)));
+      expect(runs).toBe(1200);
+      for (let i = 0; i < 1200; i++) {
+        const again = await own.execute(counted, asked(i));
+        expect(again.status).toBe(200);
+        expect(gunzipSync(again.gzipped!()).toString('utf8')).toBe(first[i]!.body);
+        expect(again.body).toBe(first[i]!.body);
+      }
+      expect(runs).toBe(1200);
     });
 
     it('runs the checks in the same order as REST: 401, 404, 403, 400', async () => {
