@@ -10,7 +10,7 @@ import type { Db } from '../../src/compose/database.js';
 import type { DealStage } from '../../src/core/deal-stages.js';
 import { workspace } from '../helpers/api.js';
 import { currentRows } from '../../src/accounts/ranking-reads.js';
-import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { dialects, freshDb, type TestDb, useFreshDb } from '../helpers/db.js';
 import { seedRun, type SeedSignal as SignalRow, type SeedStore as StoreRow } from '../helpers/accounts.js';
 
 const NOW = new Date('2026-11-01T00:00:00Z');
@@ -174,11 +174,7 @@ describe('selectInMarket', () => {
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`store.signal on ${d.label}`, () => {
-    let t: TestDb;
-    beforeAll(async () => {
-      t = await freshDb(d.name);
-    });
-    afterAll(async () => t?.cleanup());
+    const db = useFreshDb(d.name);
 
     it('announces a signal that is new, not an older one that moves up into the ten an account shows', async () => {
       const stores: StoreRow[] = Array.from({ length: 40 }, (_, i) => ({
@@ -187,23 +183,23 @@ for (const d of dialects) {
       const twelve = (subjects: string[]): SignalRow[] =>
         stores.flatMap((s) => subjects.map((subject) => ({ store_id: s.store_id, type: 'app_installed' as const, subject, strength: 1, detail: `Installed ${subject}` })));
       const apps = 'abcdefghijkl'.split('').map((c) => `app-${c}`);
-      await seedRun(t.db, '2026-09', 'sig-09', stores, []);
-      await seedRun(t.db, '2026-10', 'sig-10', stores, twelve(apps));
-      const ws = await workspace(t.db);
-      await refreshWorkspace(t.db, ws.id, NOW);
-      const signalsOf = async () => (await listEvents(t.db.kysely, ws.id)).filter((e) => e.type === 'store.signal');
+      await seedRun(db(), '2026-09', 'sig-09', stores, []);
+      await seedRun(db(), '2026-10', 'sig-10', stores, twelve(apps));
+      const ws = await workspace(db());
+      await refreshWorkspace(db(), ws.id, NOW);
+      const signalsOf = async () => (await listEvents(db().kysely, ws.id)).filter((e) => e.type === 'store.signal');
       expect(await signalsOf()).toHaveLength(0);
 
       // A correction of October drops the signal each account shows first: an older one moves up into its ten.
-      const shown = JSON.parse((await accounts(t.db, ws.id))[0].signals) as { subject: string }[];
-      await seedRun(t.db, '2026-10', 'sig-10b', stores, twelve(apps.filter((a) => a !== shown[0].subject)));
-      expect(await refreshWorkspace(t.db, ws.id, NOW)).toMatchObject({ refreshed: true });
+      const shown = JSON.parse((await accounts(db(), ws.id))[0].signals) as { subject: string }[];
+      await seedRun(db(), '2026-10', 'sig-10b', stores, twelve(apps.filter((a) => a !== shown[0].subject)));
+      expect(await refreshWorkspace(db(), ws.id, NOW)).toMatchObject({ refreshed: true });
       expect(await signalsOf()).toHaveLength(0);
 
       // A new month brings a new signal: every in-market account announces it.
-      await seedRun(t.db, '2026-11', 'sig-11', stores, stores.map((s) => ({ store_id: s.store_id, type: 'ad_channel_started' as const, subject: 'tiktok', strength: 1, detail: 'Started advertising on TikTok' })));
-      await refreshWorkspace(t.db, ws.id, NOW);
-      const inMarket = (await accounts(t.db, ws.id)).filter((a) => a.in_market === 1).map((a) => a.store_id);
+      await seedRun(db(), '2026-11', 'sig-11', stores, stores.map((s) => ({ store_id: s.store_id, type: 'ad_channel_started' as const, subject: 'tiktok', strength: 1, detail: 'Started advertising on TikTok' })));
+      await refreshWorkspace(db(), ws.id, NOW);
+      const inMarket = (await accounts(db(), ws.id)).filter((a) => a.in_market === 1).map((a) => a.store_id);
       const announced = await signalsOf();
       expect(announced.length).toBeGreaterThan(0);
       expect(announced.every((e) => (e.data.signal as { type: string }).type === 'ad_channel_started')).toBe(true);

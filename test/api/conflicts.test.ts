@@ -2,17 +2,13 @@
  * A rule the database enforces, broken by a concurrent request, answers 409 conflict naming the
  * rule, never 500: the errors are the drivers' own, raised by real statements on each dialect.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toProblem } from '../../src/api/error-handler.js';
-import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { dialects, useFreshDb } from '../helpers/db.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`constraint violations on ${d.label}`, () => {
-    let t: TestDb;
-    beforeAll(async () => {
-      t = await freshDb(d.name);
-    });
-    afterAll(async () => t?.cleanup());
+    const db = useFreshDb(d.name);
 
     const violation = async (write: () => Promise<unknown>) => {
       try {
@@ -25,8 +21,8 @@ for (const d of dialects) {
 
     it('answers a unique violation with 409 conflict naming the constraint', async () => {
       const row = { id: 'w1', name: 'same', created_at: '2026-01-01T00:00:00.000Z' };
-      await t.db.kysely.insertInto('workspaces').values(row).execute();
-      const e = await violation(() => t.db.write((trx) => trx.insertInto('workspaces').values({ ...row, id: 'w2' }).execute()));
+      await db().kysely.insertInto('workspaces').values(row).execute();
+      const e = await violation(() => db().write((trx) => trx.insertInto('workspaces').values({ ...row, id: 'w2' }).execute()));
       const p = toProblem(e, 1000);
       expect(p.status).toBe(409);
       expect(p.kind).toBe('conflict');
@@ -35,7 +31,7 @@ for (const d of dialects) {
     });
 
     it('answers a reference to a row deleted meanwhile with 409 conflict', async () => {
-      const e = await violation(() => t.db.write((trx) => trx.insertInto('members').values({ workspace_id: 'gone', email: 'a@example.com', role: 'member', created_at: '2026-01-01T00:00:00.000Z' }).execute()));
+      const e = await violation(() => db().write((trx) => trx.insertInto('members').values({ workspace_id: 'gone', email: 'a@example.com', role: 'member', created_at: '2026-01-01T00:00:00.000Z' }).execute()));
       const p = toProblem(e, 1000);
       expect(p.status).toBe(409);
       expect(p.body()).toMatchObject({ type: 'https://storelens.dev/problems/conflict', status: 409 });

@@ -3,65 +3,61 @@
  * member's revocation in one workspace or all, and the grants made before 0020 (account
  * `{workspace}:{email}`) carried over.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migration } from '../../src/oauth/migrations/0020-oauth-grants.js';
 import { grantWorkspaceOf, oauthAdapter, recordGrant, revokeMemberGrants } from '../../src/oauth/store.js';
 import { insertSession } from '../../src/members/store.js';
-import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { dialects, useFreshDb } from '../helpers/db.js';
 
 const at = new Date('2026-01-02T00:00:00Z');
 
 for (const d of dialects) describe.skipIf(d.skip)(`OAuth grants on ${d.label}`, () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await freshDb(d.name);
-  });
-  afterAll(async () => t?.cleanup());
+  const db = useFreshDb(d.name);
 
   /** A grant as oidc-provider stores it, with a token under it. */
   const grant = async (id: string, accountId: string, clientId: string) => {
-    const Adapter = oauthAdapter(t.db, () => at);
+    const Adapter = oauthAdapter(db(), () => at);
     await new Adapter('Grant').upsert(id, { accountId, clientId, iat: at.getTime() / 1000 }, 3600);
     await new Adapter('AccessToken').upsert(`at-${id}`, { grantId: id, accountId, clientId }, 3600);
   };
-  const live = async (id: string) => (await grantWorkspaceOf(t.db.kysely, id, at)) !== undefined;
-  const tokenOf = async (id: string) => (await t.db.kysely.selectFrom('oauth_records').select('id').where('id', '=', `at-${id}`).executeTakeFirst()) !== undefined;
+  const live = async (id: string) => (await grantWorkspaceOf(db().kysely, id, at)) !== undefined;
+  const tokenOf = async (id: string) => (await db().kysely.selectFrom('oauth_records').select('id').where('id', '=', `at-${id}`).executeTakeFirst()) !== undefined;
 
   it('keeps one grant per member, assistant and workspace, and revokes a member in one workspace or all', async () => {
     for (const [id, ws, client] of [['g1', 'wx', 'a'], ['g2', 'wy', 'b'], ['g3', 'wy', 'a']] as const) {
       await grant(id, 'eve@example.com', client);
-      await recordGrant(t.db, id, { email: 'eve@example.com', workspace_id: ws, client_id: client }, at);
+      await recordGrant(db(), id, { email: 'eve@example.com', workspace_id: ws, client_id: client }, at);
     }
     await grant('o1', 'olf@example.com', 'a');
-    await recordGrant(t.db, 'o1', { email: 'olf@example.com', workspace_id: 'wx', client_id: 'a' }, at);
-    expect(await grantWorkspaceOf(t.db.kysely, 'g2', at)).toEqual({ email: 'eve@example.com', workspace_id: 'wy', client_id: 'b' });
+    await recordGrant(db(), 'o1', { email: 'olf@example.com', workspace_id: 'wx', client_id: 'a' }, at);
+    expect(await grantWorkspaceOf(db().kysely, 'g2', at)).toEqual({ email: 'eve@example.com', workspace_id: 'wy', client_id: 'b' });
 
     // Assistant a connected to wx again: its earlier grant there ends, nothing else.
     await grant('g4', 'eve@example.com', 'a');
-    await recordGrant(t.db, 'g4', { email: 'eve@example.com', workspace_id: 'wx', client_id: 'a' }, at);
+    await recordGrant(db(), 'g4', { email: 'eve@example.com', workspace_id: 'wx', client_id: 'a' }, at);
     expect([await live('g1'), await tokenOf('g1'), await live('g2'), await live('g3'), await live('g4')]).toEqual([false, false, true, true, true]);
 
-    expect(await t.db.write((trx) => revokeMemberGrants(trx, 'eve@example.com', 'wy'))).toBe(2);
+    expect(await db().write((trx) => revokeMemberGrants(trx, 'eve@example.com', 'wy'))).toBe(2);
     expect([await live('g2'), await tokenOf('g2'), await live('g3'), await live('g4')]).toEqual([false, false, false, true]);
-    expect(await t.db.write((trx) => revokeMemberGrants(trx, 'eve@example.com'))).toBe(1);
+    expect(await db().write((trx) => revokeMemberGrants(trx, 'eve@example.com'))).toBe(1);
     expect([await live('g4'), await tokenOf('g4'), await live('o1'), await tokenOf('o1')]).toEqual([false, false, true, true]);
   });
 
   it('records a consent only while its browser session lasts: one signed out meanwhile leaves the grant revoked', async () => {
     const now = new Date();
-    await t.db.write((trx) => insertSession(trx, { tokenHash: 'session-live', email: 'sam@example.com', csrf: 'c', now, expiresAt: new Date(now.getTime() + 3600_000) }));
+    await db().write((trx) => insertSession(trx, { tokenHash: 'session-live', email: 'sam@example.com', csrf: 'c', now, expiresAt: new Date(now.getTime() + 3600_000) }));
     await grant('s1', 'sam@example.com', 'a');
-    expect(await recordGrant(t.db, 's1', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'a' }, at, 'session-live')).toBe(true);
+    expect(await recordGrant(db(), 's1', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'a' }, at, 'session-live')).toBe(true);
     await grant('s2', 'sam@example.com', 'b');
-    expect(await recordGrant(t.db, 's2', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'b' }, at, 'session-gone')).toBe(false);
+    expect(await recordGrant(db(), 's2', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'b' }, at, 'session-gone')).toBe(false);
     expect([await live('s1'), await live('s2'), await tokenOf('s2')]).toEqual([true, false, false]);
   });
 
   it('carries over grants made before 0020 from their `{workspace}:{email}` account', async () => {
-    await t.db.kysely.schema.dropTable('oauth_grants').execute();
+    await db().kysely.schema.dropTable('oauth_grants').execute();
     const payload = JSON.stringify({ accountId: 'wz:max@example.com', clientId: 'desk', iat: at.getTime() / 1000 });
-    await t.db.kysely.insertInto('oauth_records').values({ model: 'Grant', id: 'old', payload, grant_id: null, uid: null, user_code: null, expires_ms: at.getTime() + 3_600_000, consumed_ms: null }).execute();
-    await migration.up(t.db.kysely);
-    expect(await grantWorkspaceOf(t.db.kysely, 'old', at)).toEqual({ email: 'max@example.com', workspace_id: 'wz', client_id: 'desk' });
+    await db().kysely.insertInto('oauth_records').values({ model: 'Grant', id: 'old', payload, grant_id: null, uid: null, user_code: null, expires_ms: at.getTime() + 3_600_000, consumed_ms: null }).execute();
+    await migration.up(db().kysely);
+    expect(await grantWorkspaceOf(db().kysely, 'old', at)).toEqual({ email: 'max@example.com', workspace_id: 'wz', client_id: 'desk' });
   });
 });
