@@ -19,19 +19,15 @@
  * thread takes effect at the very next call everywhere, as without the cache.
  */
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Database, Db } from '../db/database.js';
 import { listenForNotices, type Notices } from '../db/notices.js';
 import type { Workspace } from '../workspaces/tables.js';
 import { authRevision, findKeyByHash, findWorkspaceById, type KeyWithWorkspace } from './keys-store.js';
 
 export const AUTH_CHANNEL = 'storelens_auth';
+/** Keys and workspaces each cache holds, the least recently used out first. */
 const MAX_ENTRIES = 10_000;
-
-/** Sets `id` in `map`, the oldest entry out first when a new one would pass MAX_ENTRIES. */
-function remember<V>(map: Map<string, V>, id: string, value: V): void {
-  if (map.size >= MAX_ENTRIES && !map.has(id)) map.delete(map.keys().next().value!);
-  map.set(id, value);
-}
 const MAX_AGE_MS = 60_000;
 
 /** Finds a key by its hash (keys-store.ts findKeyByHash, or a cache in front of it). */
@@ -64,8 +60,8 @@ export function keyCache(db: Db): KeyCache {
   if (db.dialect !== 'postgres') return revisionCache();
   const url = db.options.databaseUrl;
   if (!url) throw new Error('the key cache needs a PostgreSQL url');
-  const keys = new Map<string, KeyEntry>();
-  const workspaces = new Map<string, WorkspaceEntry>();
+  const keys = new LRUCache<string, KeyEntry>({ max: MAX_ENTRIES });
+  const workspaces = new LRUCache<string, WorkspaceEntry>({ max: MAX_ENTRIES });
   /** Workspace rows being read again, so that the calls of its keys meanwhile share one read. */
   const reading = new Map<string, Promise<Workspace | undefined>>();
   // Each moves on a notice of its kind: a lookup that started before one may have read what it changed.
@@ -81,7 +77,7 @@ export function keyCache(db: Db): KeyCache {
     workspaces.delete(workspaceId!);
     if (table === 'workspaces') return;
     keysGeneration++;
-    for (const [hash, e] of keys) if (e.workspaceId === workspaceId) keys.delete(hash);
+    for (const hash of [...keys.keys()]) if (keys.peek(hash)?.workspaceId === workspaceId) keys.delete(hash);
   };
   const start = () =>
     (starting ??= listenForNotices(url, AUTH_CHANNEL, {
@@ -100,7 +96,7 @@ export function keyCache(db: Db): KeyCache {
     if (!read) {
       const started = workspacesGeneration;
       read = findWorkspaceById(q, id).then((workspace) => {
-        if (workspace && started === workspacesGeneration && notices?.live) remember(workspaces, id, { workspace, until: Date.now() + MAX_AGE_MS });
+        if (workspace && started === workspacesGeneration && notices?.live) workspaces.set(id, { workspace, until: Date.now() + MAX_AGE_MS });
         return workspace;
       });
       reading.set(id, read);
@@ -125,8 +121,8 @@ export function keyCache(db: Db): KeyCache {
       const found = await findKeyByHash(q, hash);
       if (found && notices.live) {
         const until = Date.now() + MAX_AGE_MS;
-        if (startedKeys === keysGeneration) remember(keys, hash, { key: found.key, creatorRole: found.creatorRole, workspaceId: found.workspace.id, until });
-        if (startedWorkspaces === workspacesGeneration) remember(workspaces, found.workspace.id, { workspace: found.workspace, until });
+        if (startedKeys === keysGeneration) keys.set(hash, { key: found.key, creatorRole: found.creatorRole, workspaceId: found.workspace.id, until });
+        if (startedWorkspaces === workspacesGeneration) workspaces.set(found.workspace.id, { workspace: found.workspace, until });
       }
       return found;
     },
@@ -140,7 +136,7 @@ export function keyCache(db: Db): KeyCache {
 
 /** SQLite: keys remembered with the auth revision they were read at, good while it has not moved. */
 function revisionCache(): KeyCache {
-  const keys = new Map<string, { found: KeyWithWorkspace; revision: number }>();
+  const keys = new LRUCache<string, { found: KeyWithWorkspace; revision: number }>({ max: MAX_ENTRIES });
   return {
     async find(q, hash) {
       // Read before the lookup: what the lookup reads is at least as new as the number it is kept with.
@@ -148,9 +144,8 @@ function revisionCache(): KeyCache {
       const hit = keys.get(hash);
       if (hit && hit.revision === revision) return hit.found;
       const found = await findKeyByHash(q, hash);
-      if (found) {
-        remember(keys, hash, { found, revision });
-      } else keys.delete(hash);
+      if (found) keys.set(hash, { found, revision });
+      else keys.delete(hash);
       return found;
     },
     ready: async () => undefined,
