@@ -196,6 +196,8 @@ async function readPage(q: Kysely<Database>, workspaceId: string, version: numbe
 }
 
 const BLOCK_COLUMNS = sql`k.block, k.store_ids, k.scores, k.logits, k.logit_sds, k.model_versions, k.flags`;
+/** A page row's details (d) and account state (a), as detailsOf and detailsWithHead read them. */
+const DETAIL_COLUMNS = sql`d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals, a.status, a.delivered_to_agent`;
 
 /** `storeIds` padded with nulls to the first of DETAIL_BATCHES that holds them (a few statement texts, each prepared once). */
 function padded(storeIds: readonly string[]): (string | null)[] {
@@ -208,7 +210,7 @@ async function detailsOf(q: Kysely<Database>, workspaceId: string, gen: number, 
   const rows = await prepared(
     q,
     sql<DetailPart>`
-    select d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals, a.status, a.delivered_to_agent
+    select ${DETAIL_COLUMNS}
     from ranking_details d join accounts a on a.workspace_id = d.workspace_id and a.store_id = d.store_id
     where d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))}) ${filters}`,
   );
@@ -230,8 +232,7 @@ async function detailsWithHead(
   const rows = await prepared(
     q,
     sql<DetailPart & { v_gen: number; v_created_at: string; v_state: string }>`
-    select v.gen as v_gen, v.created_at as v_created_at, v.state as v_state,
-      d.store_id, d.domain, d.country, d.category, d.plan, d.evidence, d.signals, a.status, a.delivered_to_agent
+    select v.gen as v_gen, v.created_at as v_created_at, v.state as v_state, ${DETAIL_COLUMNS}
     from ranking_versions v
     left join (ranking_details d join accounts a on a.workspace_id = d.workspace_id and a.store_id = d.store_id)
       on d.workspace_id = ${workspaceId} and d.gen = ${gen} and d.store_id in (${sql.join(padded(storeIds))}) ${filters}
