@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_ROWS, decodeBlock, encodeBlock } from '../../src/accounts/blocks.js';
+import { migration as packedReadersPlpgsql } from '../../src/accounts/migrations/0031-packed-readers-plpgsql.js';
 import { insertOutcome } from '../../src/accounts/outcomes-store.js';
 import { getAccount, importAccounts } from '../../src/accounts/store.js';
 import { workspace } from '../helpers/api.js';
@@ -80,6 +81,21 @@ for (const d of dialects) {
       const expected = (x: number) => (Number.isNaN(x) ? null : x);
       expect(rows.rows.map((r) => [value(r.score), value(r.logit), value(r.sd)])).toEqual(Array.from({ length: n }, (_, j) => [expected(b.f[j]), expected(b.f[n + j]), expected(b.f[2 * n + j])]));
       expect(rows.rows.map((r) => [Number(r.mv), Number(r.flags)])).toEqual(Array.from({ length: n }, (_, j) => [b.mv[j], j % 4]));
+    });
+
+    it.skipIf(d.name !== 'PostgreSQL')('has PostgreSQL plan the readers once per connection (PL/pgSQL, or inlined), not again at every statement; 0031 makes them so on a database migrated before it', async () => {
+      const languages = async () =>
+        (await sql<{ proname: string; lang: string }>`select p.proname, l.lanname as lang from pg_proc p join pg_language l on l.oid = p.prolang
+          where p.proname in ('f64_at', 'i32_at', 'u8_at') and p.pronamespace = current_schema()::regnamespace order by p.proname`.execute(db().kysely)).rows;
+      const planned = [{ proname: 'f64_at', lang: 'plpgsql' }, { proname: 'i32_at', lang: 'plpgsql' }, { proname: 'u8_at', lang: 'sql' }];
+      expect(await languages()).toEqual(planned);
+      // As 0029 made them: SQL bodies with a FROM clause, which PostgreSQL neither inlines nor keeps planned.
+      await sql`create or replace function f64_at(b bytea, j integer) returns double precision language sql immutable strict parallel safe as 'select x from (select 0::double precision as x) y'`.execute(db().kysely);
+      await sql`create or replace function i32_at(b bytea, j integer) returns integer language sql immutable strict parallel safe as 'select x from (select 0 as x) y'`.execute(db().kysely);
+      await packedReadersPlpgsql.up(db().kysely);
+      expect(await languages()).toEqual(planned);
+      const [v] = (await sql<{ f: number; i: number }>`select f64_at(${Buffer.from(new Float64Array([-2.5]).buffer)}::bytea, 0) as f, i32_at(${Buffer.from(new Int32Array([-7]).buffer)}::bytea, 0) as i`.execute(db().kysely)).rows;
+      expect([Number(v.f), Number(v.i)]).toEqual([-2.5, -7]);
     });
 
     it("reads each account's row, and keeps the row an outcome was recorded against, from whichever block holds it", async () => {
