@@ -38,6 +38,12 @@ const cpu = (shares: [string, number][]) =>
     .map(([part, s]) => `${part} ${fmt(100 * s, 0)}%`)
     .join(', ');
 
+/** The CPU a request cost the api process and, when measured, the database's server (less moved by the machine's load than a rate). */
+const cpuOf = (f: OpFigures) =>
+  f.cpuPerRequest === undefined
+    ? ''
+    : `; CPU a request: api process ${int(f.cpuPerRequest)} µs${f.databaseCpuPerRequest === undefined ? '' : `, database server ${int(f.databaseCpuPerRequest)} µs`}`;
+
 function profileLines(d: DatabaseFigures): string[] {
   return [
     `api: where the time goes, GET /accounts?limit=50 (the same page) on ${d.database}: ${phases(d.readPhases)}; CPU samples: ${cpu(d.readCpu)}`,
@@ -59,7 +65,7 @@ export function apiLines(r: ApiBenchResult, cores: number): string[] {
       (r.observedReads.cpuPerRequest && r.plainReads.cpuPerRequest
         ? `; the server's CPU per request ${fmt(r.observedReads.cpuPerRequest, 0)} µs vs ${fmt(r.plainReads.cpuPerRequest, 0)} µs, ratio ${fmt(r.plainReads.cpuPerRequest / r.observedReads.cpuPerRequest)}× (less moved by the machine's load)`
         : ''),
-    `api: POST /outcomes on SQLite ${figure(s.writes, 'outcomes/s')} (for reference; the goal of ≥ 2,000/s with p99 < 50 ms is PostgreSQL's)`,
+    `api: POST /outcomes on SQLite ${figure(s.writes, 'outcomes/s')} (for reference; the goal of ≥ 2,000/s with p99 < 50 ms is PostgreSQL's)${cpuOf(s.writes)}`,
   ];
   if (r.postgres) {
     const p = r.postgres;
@@ -67,7 +73,7 @@ export function apiLines(r: ApiBenchResult, cores: number): string[] {
     lines.push(
       `api: GET /accounts walked on PostgreSQL ${figure(p.walkReads)}; ratio to SQLite ${ratio(p.walkReads, s.walkReads)} (goal ≥ 0.5×)`,
       `api: GET /accounts?limit=50 (the same page) on PostgreSQL ${figure(p.reads)}; ratio to SQLite ${ratio(p.reads, s.reads)}`,
-      `api: POST /outcomes on PostgreSQL, one workspace ${figure(p.writes, 'outcomes/s')} (goal ≥ 2,000/s with p99 < 50 ms${p99 ? `; ${p99}` : ''})`,
+      `api: POST /outcomes on PostgreSQL, one workspace ${figure(p.writes, 'outcomes/s')} (goal ≥ 2,000/s with p99 < 50 ms${p99 ? `; ${p99}` : ''})${cpuOf(p.writes)}`,
     );
   } else lines.push('api: PostgreSQL: skipped (set DATABASE_URL to a PostgreSQL database: the benchmark runs in a schema of its own there)');
   lines.push(...profileLines(s));

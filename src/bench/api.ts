@@ -16,7 +16,7 @@
  * responses were not 2xx (index.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -172,7 +172,10 @@ async function databaseBench(db: Db, database: DatabaseFigures['database'], o: {
   const run = async (title: string, plan: LoadPlan) => {
     log(`api: ${database}: ${title}, ${plan.seconds} s, ${connections} connections, ${plan.keys!.length} keys …`);
     phases.reset();
+    const before = await serverCpu(db);
     const figures = await runLoad(plan);
+    const after = await serverCpu(db);
+    if (before && after) figures.databaseCpuPerRequest = [...after].reduce((s, [pid, t]) => s + t - (before.get(pid) ?? 0), 0) / Math.max(figures.requests, 1);
     return { figures, phases: phases.read() };
   };
   const profiled = async (title: string, plan: LoadPlan) => {
@@ -272,6 +275,28 @@ export async function seedBenchWorkspace(db: Db, now: Date, name = 'bench'): Pro
     return keys;
   };
   return { issue };
+}
+
+/**
+ * PostgreSQL on this machine: the CPU time (µs) of each server process connected to the
+ * database `db` is on, by pid, from /proc; undefined on SQLite, or when /proc does not show them
+ * (a database elsewhere).
+ */
+async function serverCpu(db: Db): Promise<Map<number, number> | undefined> {
+  if (db.dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(db.kysely);
+  const ticks = 1e6 / 100; // µs per clock tick (USER_HZ, 100 on Linux)
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const f = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+      out.set(Number(pid), (Number(f[11]) + Number(f[12])) * ticks);
+    } catch {
+      return undefined;
+    }
+  }
+  return out;
 }
 
 async function listen(app: { listen(o: { port: number; host: string }): Promise<string>; server: { address(): unknown } }): Promise<string> {

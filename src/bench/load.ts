@@ -24,6 +24,12 @@ export interface OpFigures {
    * generator is a child). Less moved by other work on the machine than a rate is.
    */
   cpuPerRequest?: number;
+  /**
+   * PostgreSQL on this machine: CPU time of the database's server processes serving the
+   * benchmark's database per request, µs (read from /proc; the connections that closed during the
+   * run are not counted). Undefined elsewhere.
+   */
+  databaseCpuPerRequest?: number;
 }
 
 /** A request plan for the load generator (sent to the child process). */
