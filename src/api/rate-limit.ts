@@ -5,22 +5,25 @@
  * and `RateLimit: "read";r=<remaining>;t=<seconds to reset>`; 429 adds `Retry-After`.
  *
  * A process leases a key's calls from the database a few at a time (quota leasing, as Envoy's
- * and Stripe's limiters do): one write takes up to LEASE_SHARE of the limit from the window's
- * count, which never passes the limit, and the process spends the lease in memory, one call at
- * a time, writing nothing. It asks for the next lease (to top up to a full one) when half the
- * last is spent, so a steady caller waits for the database only when a lease ran out before the
- * next was written; calls that arrive with nothing leased wait, in order, and the write that
- * leases for them asks for one call each plus a full lease. Writes are grouped: one at a time
- * per process, for every key and kind that needs a lease (one statement on PostgreSQL,
- * committed without waiting for the disk: see rate-counters.ts). A lease is never given back:
- * what a process has not spent when the minute ends is lost with the window.
+ * and Stripe's limiters do): one write takes up to LEASE_SHARE of the limit (no more than a
+ * quarter of what the window has left: leaseOf) from the window's count, which never passes the
+ * limit, and the process spends the lease in memory, one call at a time, writing nothing. It
+ * asks for the next lease (to top up to a full one) when half the last is spent, so a steady
+ * caller waits for the database only when a lease ran out before the next was written; calls
+ * that arrive with nothing leased wait, in order, and the write that leases for them asks for
+ * one call each plus a full lease. Near the limit (a lease of one) nothing is leased ahead.
+ * Writes are grouped: one at a time per process, for every key and kind that needs a lease (one
+ * statement on PostgreSQL, committed without waiting for the disk: see rate-counters.ts). A
+ * lease is never given back: what a process has not spent when the minute ends is lost with
+ * the window.
  *
  * So the database's count is the calls every process leased, and a call is admitted only out of
  * a lease: P processes together never pass the limit. One process holds it exactly (it spends
  * every call it leased: the 121st read is refused). With several, a key can be refused before
  * the limit by the calls other processes leased and have not spent, at most (P − 1) × the lease
- * (12 reads, 2 writes, 1 report), never after it. `r` counts the database's leased calls as
- * spent except this process's own unspent ones, so it never says more remain than do.
+ * (12 reads, 2 writes, 1 report), never after it (before leases: never before the limit, and up
+ * to (P − 1) × limit / 2 after it). `r` counts the database's leased calls as spent except this
+ * process's own unspent ones, so it never says more remain than do.
  */
 import type { Db } from '../db/database.js';
 import { type CounterWrite, hitRateCounters, pruneRateCounters } from './rate-counters.js';
