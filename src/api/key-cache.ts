@@ -16,7 +16,8 @@
  * database's auth revision row at the lookup (migration 0030: its triggers move it with every
  * change such a lookup reads, in the change's own transaction). Every call reads that one
  * number, and looks its key up again when it moved: a revocation committed by any process or
- * thread takes effect at the very next call everywhere, as without the cache.
+ * thread takes effect at the very next call everywhere, as without the cache. The calls of one
+ * turn of the event loop share that read (revisionCache).
  */
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
@@ -134,13 +135,32 @@ export function keyCache(db: Db): KeyCache {
   };
 }
 
-/** SQLite: keys remembered with the auth revision they were read at, good while it has not moved. */
+/**
+ * SQLite: keys remembered with the auth revision they were read at, good while it has not moved.
+ * The calls that ask for the revision in one turn of the event loop (the requests read from the
+ * sockets together) share one read of it, made after the last of them asked (setImmediate): it is
+ * as fresh for each as a read of its own, one statement instead of one a call.
+ */
 function revisionCache(): KeyCache {
   const keys = new LRUCache<string, { found: KeyWithWorkspace; revision: number }>({ max: MAX_ENTRIES });
+  /** The next read of the revision, not started yet: the calls asking meanwhile share it. */
+  let next: { q: Kysely<Database>; read: Promise<number> } | undefined;
+  const revisionOf = (q: Kysely<Database>): Promise<number> => {
+    if (next?.q === q) return next.read;
+    const read = new Promise<number>((resolve, reject) =>
+      setImmediate(() => {
+        // Started: a call asking from now on reads again (this read may not see what committed before it asked).
+        if (next?.read === read) next = undefined;
+        authRevision(q).then(resolve, reject);
+      }),
+    );
+    next = { q, read };
+    return read;
+  };
   return {
     async find(q, hash) {
       // Read before the lookup: what the lookup reads is at least as new as the number it is kept with.
-      const revision = await authRevision(q);
+      const revision = await revisionOf(q);
       const hit = keys.get(hash);
       if (hit && hit.revision === revision) return hit.found;
       const found = await findKeyByHash(q, hash);

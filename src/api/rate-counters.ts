@@ -1,7 +1,8 @@
 /**
  * Fixed-window request counters per (API key, call kind), shared by every api process. `count`
- * is the window's admitted calls (a refused call is never counted); `prev` is the count before
- * the last write, so a write that admits calls up to the limit tells which of its calls got in.
+ * is the window's calls the processes leased (rate-limit.ts; a refused call is never counted);
+ * `prev` is the count before the last write, so a write that leases up to the limit tells how
+ * many of the calls it asked for it got.
  *
  * One write counts the calls of many counters (every key a process heard from since its last
  * write): on PostgreSQL one statement whatever their number, so counting costs a round trip per

@@ -113,6 +113,23 @@ describe('the key cache on SQLite', () => {
     expect(statements).toBe(1);
   });
 
+  it('reads the revision once for the calls that ask together, and again for a call after that read began', async () => {
+    const k = await keyIn('together');
+    let statements = 0;
+    const counted = t.db.kysely.withPlugin({
+      transformQuery: (a) => (statements++, a.node),
+      transformResult: async (a) => a.result,
+    });
+    await cache.find(counted, k.hash);
+    statements = 0;
+    const found = await Promise.all(Array.from({ length: 20 }, () => cache.find(counted, k.hash)));
+    expect(found.every((f) => f?.key.id === k.id)).toBe(true);
+    expect(statements).toBe(1);
+    // A revocation committed after the shared read began: the next call reads the revision again and sees it.
+    await revokeApiKey(other.kysely, k.ws.id, k.id, NOW);
+    expect((await cache.find(counted, k.hash))?.key.revoked_at).toBe(NOW.toISOString());
+  });
+
   it("sees a revocation by another process at the very next call", async () => {
     const k = await keyIn('revoked');
     expect((await find(k.hash))?.key.revoked_at).toBeNull();
