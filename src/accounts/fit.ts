@@ -9,6 +9,7 @@ import { cholesky, solveCholesky } from './linalg.js';
 import { sigmoid } from './model.js';
 import type { FittedModel, InputSpace, Term, TermMatrix } from './model-types.js';
 import { LEARNED_SD, priorOf, splitKey } from './prior.js';
+import { standingOfSubject, SUBJECT } from './signal-inputs.js';
 
 export type { FittedModel } from './model-types.js';
 
@@ -69,6 +70,7 @@ export function fitModel(space: InputSpace, labelled: ReadonlyArray<{ terms: Ter
   const hasOwn = groupOf.map((g) => g >= 0 && own.includes(groups[g]));
   // The sd each input of a group was fitted with (its group's, or its own).
   let fittedSd = space.inputs.map((inp, j) => (groupOf[j] < 0 ? 0 : inp.prior.sd));
+  const standing = standingsOfSubjects(space);
   let model = fit(space, labelled);
   let learned: Record<string, number> = {};
   for (let round = 1; round < LEARNED_SD.rounds; round++) {
@@ -77,7 +79,8 @@ export function fitModel(space: InputSpace, labelled: ReadonlyArray<{ terms: Ter
     learned = Object.fromEntries(groups.map((g, k) => [g, sd[k]]));
     fittedSd = fittedSd.map((_, j) => (groupOf[j] < 0 ? 0 : hasOwn[j] ? ownSd(model, cov, j, sd[groupOf[j]]) : sd[groupOf[j]]));
     for (let j = 0; j < fittedSd.length; j++) if (hasOwn[j]) learned[space.inputs[j].key] = fittedSd[j];
-    const inputs = space.inputs.map((inp, j) => (groupOf[j] < 0 ? inp : { ...inp, prior: priorOf(inp.key, learned) }));
+    for (const [j, subjects] of standing) learned[space.inputs[j].key] = standingSd(model, cov, j, subjects);
+    const inputs = space.inputs.map((inp, j) => (groupOf[j] < 0 && !standing.has(j) ? inp : { ...inp, prior: priorOf(inp.key, learned) }));
     model = fit({ ...space, inputs }, labelled);
   }
   return { ...model, priorSd: learned };
@@ -109,6 +112,40 @@ function ownSd(m: FittedModel, cov: Float64Array, j: number, groupSd: number): n
   const { nu, min, max } = LEARNED_SD;
   const v = ((m.weights[j] - m.space.inputs[j].prior.mean) ** 2 + cov[j * d + j] + nu * groupSd ** 2) / (1 + nu);
   return Math.min(max, Math.max(min, Math.sqrt(v)));
+}
+
+/**
+ * Each standing input (an app a store has, a network it advertises on, an agentic feature, a plan)
+ * that a subject input is about (signal-inputs.ts standingOfSubject), by its index in the space,
+ * with the indices of those subjects: `app:recharge` with `subject:app_installed:recharge` and
+ * `subject:app_removed:recharge`.
+ */
+function standingsOfSubjects(space: InputSpace): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  space.inputs.forEach((inp, j) => {
+    const [group, name] = splitKey(inp.key);
+    const key = group === SUBJECT ? standingOfSubject(name) : undefined;
+    const at = key === undefined ? undefined : space.index.get(key);
+    if (at !== undefined) out.set(at, [...(out.get(at) ?? []), j]);
+  });
+  return out;
+}
+
+/**
+ * The sd of a standing input `j` (prior.ts LEARNED_SD.standing): the step of a Student-t prior's EM
+ * shared with its subjects, sd² = (Σ over j and its subjects of ((β − μ)² + posterior var) + ν × sd₀²)
+ * ÷ (1 + subjects + ν), never below its starting sd₀ nor above MAX. Having an app and having just
+ * installed it are two inputs that most labelled stores show together; each input's own prior
+ * would hand the effect to the looser of the two (a subject, whose own sd widens), and the stores
+ * that have had the app for months would not get it. Sharing the spread lets the outcomes decide.
+ */
+function standingSd(m: FittedModel, cov: Float64Array, j: number, subjects: readonly number[]): number {
+  const d = m.weights.length;
+  const start = priorOf(m.space.inputs[j].key).sd;
+  const { nu, max } = LEARNED_SD;
+  let v = nu * start * start;
+  for (const k of [j, ...subjects]) v += (m.weights[k] - m.space.inputs[k].prior.mean) ** 2 + cov[k * d + k];
+  return Math.min(max, Math.max(start, Math.sqrt(v / (1 + subjects.length + nu))));
 }
 
 /**

@@ -104,6 +104,12 @@ export const PRIOR = {
  * (0.50), 164.8; generator truth 0.65 (0.55), 88.9 → 0.68 (0.60), 84.7; two-part 1.00, 103.0 → 0.98
  * (0.83), 101.7 (docs/accounts.md).
  */
+/*
+ * A store's standing that a subject is about (the app it has, the network it advertises on, the
+ * agentic feature it has: app:recharge for subject:app_installed:recharge) is not in a group, but
+ * shares its spread with its subjects (fit.ts standingSd), the same Student-t step over the
+ * standing input and its subjects together.
+ */
 export const LEARNED_SD = { groups: [SUBJECT, KIND, CATEGORY_SIGNAL, PLAN_SIGNAL, CATEGORY_ADS], pseudo: 5, rounds: 6, min: 0.2, max: 2, own: [SUBJECT, KIND], nu: 1 } as const;
 export type { PriorSds } from './model-types.js';
 

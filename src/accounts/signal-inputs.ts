@@ -52,6 +52,28 @@ const SUBJECT_NOUN: Partial<Record<SignalType, string>> = {
   plan_downgraded: 'plan',
 };
 
+/**
+ * The input of a store's standing that a signal's subject is about, by signal type: the app a store
+ * has (`app:recharge`) for an app installed or removed, the network it advertises on for an ad
+ * channel, the agentic feature, the plan. A recent install of ReCharge and having ReCharge are two
+ * inputs, and their priors share a spread (fit.ts fitModel).
+ */
+const STANDING_OF_SUBJECT: Partial<Record<SignalType, string>> = {
+  ad_channel_started: 'ads',
+  ad_channel_stopped: 'ads',
+  app_installed: 'app',
+  app_removed: 'app',
+  agentic_feature_adopted: 'agentic',
+  agentic_feature_dropped: 'agentic',
+};
+
+/** The key of the standing input a subject input (`<type>:<subject>`, the name of a `subject:` key) is about, or undefined. */
+export function standingOfSubject(name: string): string | undefined {
+  const { type, value } = splitPair(SUBJECT, name);
+  const group = STANDING_OF_SUBJECT[type];
+  return group === undefined ? undefined : `${group}:${value}`;
+}
+
 /** A signal type as what a store did, for "a … store that …". */
 const DID: Record<SignalType, string> = {
   store_opened: 'opened',

@@ -103,6 +103,34 @@ describe('the prior sd of subjects and pairs, set by the outcomes', () => {
     );
   });
 
+  it("lets an app a store has carry what the outcomes of its stores show, not only its recent installs (the two inputs' priors share a spread)", () => {
+    // A workspace's in-market accounts are mostly recent installers, but every store that has
+    // ReCharge wins more: those that installed it months ago too.
+    const keys = ['intercept', 'signal:app_installed', 'app:recharge', 'app:klaviyo', `${SUBJECT}:app_installed:recharge`, `${SUBJECT}:app_installed:klaviyo`];
+    const inputs = keys.map((key) => ({ key, prior: priorOf(key) }));
+    const s: InputSpace = { inputs, index: new Map(inputs.map((inp, i) => [inp.key, i])), latestMonth: '2026-10' };
+    const at = (...ks: string[]) => ks.map((k) => ({ i: s.index.get(k)!, x: 1 }));
+    const store = { recent: at('intercept', 'signal:app_installed', 'app:recharge', `${SUBJECT}:app_installed:recharge`), months: at('intercept', 'app:recharge'), other: at('intercept', 'signal:app_installed', 'app:klaviyo', `${SUBJECT}:app_installed:klaviyo`), none: at('intercept') };
+    const scoreOf = (m: ReturnType<typeof fitModel>, terms: Term[]) => 1 / (1 + Math.exp(-terms.reduce((z, t) => z + m.weights[t.i] * t.x, 0)));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), (seed) => {
+        const r = seededRandom(seed);
+        const ls = [...Array(80).fill(store.recent), ...Array(20).fill(store.months), ...Array(60).fill(store.other), ...Array(40).fill(store.none)].map((terms: Term[]) => ({
+          terms,
+          y: r() < (terms === store.recent || terms === store.months ? 0.7 : 0.15) ? 1 : 0,
+          weight: 1,
+        }));
+        const m = fitModel(s, ls);
+        expect(m.priorSd!['app:recharge']).toBeGreaterThan(priorOf('app:recharge').sd);
+        expect(m.priorSd!['app:recharge']).toBeLessThanOrEqual(LEARNED_SD.max);
+        // The store that has had ReCharge for months is scored nearer its 0.7 than a store without it.
+        expect(scoreOf(m, store.months)).toBeGreaterThan(0.45);
+        expect(m.weights[s.index.get('app:recharge')!]).toBeGreaterThan(m.weights[s.index.get(`${SUBJECT}:app_installed:recharge`)!]);
+      }),
+      { numRuns: 10 },
+    );
+  });
+
   it('is the prior the model was fitted with: its space carries it, and the weights are the mode of the fit at those priors', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1e6 }), fc.boolean(), (seed, conj) => {

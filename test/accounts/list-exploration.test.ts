@@ -1,12 +1,13 @@
 /**
  * The in-market list an agency reads from the top: best score first, with its explore rows
- * (marked, best score first among themselves) at every EXPLORE_EVERY-th position
+ * (marked, best score first among themselves) at every EXPLORE_EVERY-th position (every
+ * EXPLORE_EVERY × LATER_SPREAD-th once the workspace has BOUND_FIRST_UNTIL outcomes)
  * (accounts/in-market.ts listOrder), while every other account keeps the place its score gives
  * it and every row's evidence still adds up to the logit it shows. The explore rows are picked by
  * an upper bound (selectInMarketColumns): logit + EXPLORE_BOUND × the logit's posterior sd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOUND_FIRST_UNTIL, EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, MIN_EXPLORE } from '../../src/accounts/in-market.js';
+import { BOUND_FIRST_UNTIL, EXPLORE_AFTER, EXPLORE_BOUND, EXPLORE_EVERY, LATER_SPREAD, MIN_EXPLORE } from '../../src/accounts/in-market.js';
 import { listPositions, selectInMarket, type RankInput } from '../helpers/in-market-rows.js';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
@@ -73,10 +74,15 @@ describe('the in-market list order', () => {
     expect(listed).toEqual(ids([0, 1, 2, 3, 4, 25, 5, 6, 20, 7, 8, 22, 9, 10, 11]));
     // With every 0 the list stays in score order.
     expect(inOrder(listPositions(rs, inMarket, explore, 0, picks))).toEqual(ids(Array.from({ length: 30 }, (_, i) => i)));
-    // Once BOUND_FIRST_UNTIL rows have an outcome, the explore rows are best score first again.
+    // Once BOUND_FIRST_UNTIL rows have an outcome, the explore rows are best score first again,
+    // at every (3 × LATER_SPREAD)-th position among the rows not yet worked.
     const many = [...rows(), ...Array.from({ length: BOUND_FIRST_UNTIL }, (_, i): RankInput => ({ store_id: `w${String(i).padStart(3, '0')}`, score: 0.01, eligible: false, labelled: true }))];
     const later = inOrder(listPositions(many, inMarket, explore, 3, picks)).filter((id) => inMarket.has(id));
-    expect(later).toEqual(ids([0, 1, 20, 2, 3, 22, 4, 5, 25, 6, 7, 8, 9, 10, 11]));
+    expect(LATER_SPREAD).toBe(2);
+    expect(later).toEqual(ids([0, 1, 2, 3, 4, 20, 5, 6, 7, 8, 9, 22, 10, 11, 25]));
+    // One outcome fewer, and they are at every third again.
+    const fewer = many.filter((r) => r.store_id !== 'w000');
+    expect(inOrder(listPositions(fewer, inMarket, explore, 3)).filter((id) => inMarket.has(id))).toEqual(ids([0, 1, 20, 2, 3, 22, 4, 5, 25, 6, 7, 8, 9, 10, 11]));
   });
 
   it('gives the explore rows one position in ten by default', () => {
