@@ -11,7 +11,8 @@ import { revokeApiKey } from '../../src/api/keys-store.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { removeMember, upsertMember } from '../../src/members/store.js';
 import { freshDb, openAgain, pgUrl, type TestDb } from '../helpers/db.js';
-import type { Db } from '../../src/db/database.js';
+import type { Database, Db } from '../../src/db/database.js';
+import type { Kysely } from 'kysely';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 
@@ -39,17 +40,13 @@ describe.skipIf(!pgUrl)('the key cache on PostgreSQL', () => {
 
   it('answers a remembered key without a round trip', async () => {
     const k = await keyIn('quiet');
-    let statements = 0;
-    const counted = t.db.kysely.withPlugin({
-      transformQuery: (a) => (statements++, a.node),
-      transformResult: async (a) => a.result,
-    });
+    const { counted, statements } = countingStatements(t.db.kysely);
     // Once the setup's own notices are in (each makes the key be looked up again), the key is remembered.
     await vi.waitFor(async () => {
       await cache.find(counted, k.hash);
-      statements = 0;
+      statements.reset();
       expect((await cache.find(counted, k.hash))?.key.id).toBe(k.id);
-      expect(statements).toBe(0);
+      expect(statements.count()).toBe(0);
     });
   });
 
@@ -74,6 +71,16 @@ describe.skipIf(!pgUrl)('the key cache on PostgreSQL', () => {
     await vi.waitFor(async () => expect((await find(k.hash))?.workspace.ranking_version).toBe(before + 1));
   });
 });
+
+/** A handle on `kysely`'s database counting the statements sent through it. */
+function countingStatements(kysely: Kysely<Database>) {
+  let n = 0;
+  const counted = kysely.withPlugin({
+    transformQuery: (a) => (n++, a.node),
+    transformResult: async (a) => a.result,
+  });
+  return { counted, statements: { count: () => n, reset: () => void (n = 0) } };
+}
 
 describe('the key cache on SQLite', () => {
   let t: TestDb;
@@ -101,30 +108,22 @@ describe('the key cache on SQLite', () => {
 
   it('answers a remembered key with one statement (the revision), not the lookup', async () => {
     const k = await keyIn('quiet');
-    let statements = 0;
-    const counted = t.db.kysely.withPlugin({
-      transformQuery: (a) => (statements++, a.node),
-      transformResult: async (a) => a.result,
-    });
+    const { counted, statements } = countingStatements(t.db.kysely);
     expect((await cache.find(counted, k.hash))?.key.id).toBe(k.id);
-    expect(statements).toBe(2);
-    statements = 0;
+    expect(statements.count()).toBe(2);
+    statements.reset();
     expect((await cache.find(counted, k.hash))?.key.id).toBe(k.id);
-    expect(statements).toBe(1);
+    expect(statements.count()).toBe(1);
   });
 
   it('reads the revision once for the calls that ask together, and again for a call after that read began', async () => {
     const k = await keyIn('together');
-    let statements = 0;
-    const counted = t.db.kysely.withPlugin({
-      transformQuery: (a) => (statements++, a.node),
-      transformResult: async (a) => a.result,
-    });
+    const { counted, statements } = countingStatements(t.db.kysely);
     await cache.find(counted, k.hash);
-    statements = 0;
+    statements.reset();
     const found = await Promise.all(Array.from({ length: 20 }, () => cache.find(counted, k.hash)));
     expect(found.every((f) => f?.key.id === k.id)).toBe(true);
-    expect(statements).toBe(1);
+    expect(statements.count()).toBe(1);
     // A revocation committed after the shared read began: the next call reads the revision again and sees it.
     await revokeApiKey(other.kysely, k.ws.id, k.id, NOW);
     expect((await cache.find(counted, k.hash))?.key.revoked_at).toBe(NOW.toISOString());
