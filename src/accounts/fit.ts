@@ -115,8 +115,8 @@ function ownSd(m: FittedModel, cov: Float64Array, j: number, groupSd: number): n
 }
 
 /**
- * Each standing input (an app a store has, a network it advertises on, an agentic feature, a plan)
- * that a subject input is about (signal-inputs.ts standingOfSubject), by its index in the space,
+ * Each standing input (an app a store has, a network it advertises on, an agentic feature; not a
+ * plan: signal-inputs.ts STANDING_OF_SUBJECT) that a subject input is about (signal-inputs.ts standingOfSubject), by its index in the space,
  * with the indices of those subjects: `app:recharge` with `subject:app_installed:recharge` and
  * `subject:app_removed:recharge`.
  */
@@ -132,7 +132,7 @@ function standingsOfSubjects(space: InputSpace): Map<number, number[]> {
 }
 
 /**
- * The sd of a standing input `j` (prior.ts LEARNED_SD.standing): the step of a Student-t prior's EM
+ * The sd of a standing input `j` (the note above prior.ts LEARNED_SD): the step of a Student-t prior's EM
  * shared with its subjects, sd² = (Σ over j and its subjects of ((β − μ)² + posterior var) + ν × sd₀²)
  * ÷ (1 + subjects + ν), never below its starting sd₀ nor above MAX. Having an app and having just
  * installed it are two inputs that most labelled stores show together; each input's own prior

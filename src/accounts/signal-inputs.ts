@@ -55,8 +55,10 @@ const SUBJECT_NOUN: Partial<Record<SignalType, string>> = {
 /**
  * The input of a store's standing that a signal's subject is about, by signal type: the app a store
  * has (`app:recharge`) for an app installed or removed, the network it advertises on for an ad
- * channel, the agentic feature, the plan. A recent install of ReCharge and having ReCharge are two
- * inputs, and their priors share a spread (fit.ts fitModel).
+ * channel, the agentic feature. A recent install of ReCharge and having ReCharge are two inputs,
+ * and their priors share a spread (fit.ts fitModel). Not a plan: the plan rule of the learning
+ * benchmark tells a store on the plus plan from one that just upgraded to it, and with the plan's
+ * spread shared it read 0.81 against 0.84 (docs/accounts.md).
  */
 const STANDING_OF_SUBJECT: Partial<Record<SignalType, string>> = {
   ad_channel_started: 'ads',
