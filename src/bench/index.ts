@@ -36,7 +36,7 @@ export interface BenchOptions {
   readonly data: string;
   readonly only: readonly BenchName[];
   /** The learning benchmark's seeds (1 to n) and hidden rules. */
-  readonly learningSeeds?: number;
+  readonly learningSeeds?: number | readonly number[];
   readonly learningRules?: readonly Rule[];
   /** PostgreSQL for the api and scale-out benchmarks (their PostgreSQL runs are skipped without it). */
   readonly databaseUrl?: string;

@@ -7,7 +7,7 @@ import { ROLES } from '../core/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../core/wallet-visibilities.js';
-import { envSwitch, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, someOf, text, texts, toggle, type Value } from './values.js';
+import { envSwitch, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, seedRange, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -316,7 +316,7 @@ export const SETTINGS = [
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },
   { name: 'to', flag: '--to', value: month, env: 'BENCH_TO', default: '2026-10', help: 'last month of the publish benchmark panel', commands: ['bench'] },
   { name: 'data', flag: '--data', value: text('dir'), env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },
-  { name: 'learningSeeds', flag: '--learning-seeds', value: positiveInt, env: 'BENCH_LEARNING_SEEDS', default: 10, help: 'seeds the learning benchmark runs (1 to n; fewer for a quick look, the documented figures take 10)', commands: ['bench'] },
+  { name: 'learningSeeds', flag: '--learning-seeds', value: seedRange, env: 'BENCH_LEARNING_SEEDS', default: 10, help: 'seeds the learning benchmark runs: n for seeds 1 to n (fewer for a quick look; the documented figures take 10), or a-b (11-20: seeds the model\'s settings were not chosen on)', commands: ['bench'] },
   { name: 'learningRules', flag: '--learning-rules', value: someOf('list', LEARNING_RULES), env: 'BENCH_LEARNING_RULES', default: LEARNING_RULES, help: `hidden rules the learning benchmark runs, comma-separated: ${LEARNING_RULES.join(', ')}`, commands: ['bench'] },
   { name: 'databaseUrl', env: 'DATABASE_URL', value: text('url'), help: 'a postgres:// URL: the api and scale-out benchmarks also run on PostgreSQL, each in a schema of its own there (skipped without it)', commands: ['bench'] },
   {

@@ -42,6 +42,14 @@ export function parsePositiveInt(raw: string): number {
   return n;
 }
 
+/** Seeds of a benchmark: `n` for seeds 1 to n, or `a-b` for seeds a to b (a ≤ b, both positive). */
+export function parseSeedRange(raw: string): readonly number[] {
+  const range = /^([0-9]+)-([0-9]+)$/.exec(raw);
+  const [a, b] = range ? [decimal(range[1]), decimal(range[2])] : [1, decimal(raw)];
+  if (a === null || b === null || a === 0 || b === 0 || a > b || b - a >= 1000) throw new InvalidArgumentError(`"${raw}" is not a number of seeds (n: seeds 1 to n) or a range of them (a-b, e.g. 11-20, at most 1,000)`);
+  return Array.from({ length: b - a + 1 }, (_, k) => a + k);
+}
+
 const HTTP_URL = /^https?:\/\/[^/?#]+(\/[^?#]*)?$/;
 
 export function parseHttpUrl(raw: string): string {
@@ -76,6 +84,7 @@ export function parseMemorySize(raw: string): number {
   return bytes;
 }
 
+export const seedRange: Value<readonly number[]> = { arg: 'seeds', parse: parseSeedRange };
 export const memorySize: Value<number> = { arg: 'size', parse: parseMemorySize };
 export const port: Value<number> = { arg: 'port', parse: parsePort };
 export const month: Value<string> = { arg: 'YYYY-MM', parse: parseMonth };

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt } from '../../src/settings/values.js';
+import { parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 const NOT_DECIMAL = ['0x10', '1e2', '+5', '-5', ' 5', '5 ', '5.0', '5.', '', '٥', 'Infinity', 'NaN', '0b1', '1_000'];
@@ -112,5 +112,26 @@ describe('--memory-limit', () => {
     const r = await run('publish', '--input', 'nowhere', '--all', '--memory-limit', 'lots');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--memory-limit.*"lots" is not an amount of memory/);
+  });
+});
+
+describe('--learning-seeds', () => {
+  it.each([
+    ['10', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]],
+    ['1', [1]],
+    ['11-20', [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]],
+    ['7-7', [7]],
+  ])('reads %j as those seeds', (raw, seeds) => {
+    expect(parseSeedRange(raw)).toEqual(seeds);
+  });
+
+  it.each([...NOT_DECIMAL, '0', '0-3', '5-3', '3-', '-3', '1-2-3', '1-5000'])('refuses %j', (raw) => {
+    expect(() => parseSeedRange(raw)).toThrow(/is not a number of seeds/);
+  });
+
+  it('is bad usage (exit 2) on bench, named', async () => {
+    const r = await run('bench', '--only', 'learning', '--learning-seeds', '20-11');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--learning-seeds.*"20-11" is not a number of seeds/);
   });
 });
