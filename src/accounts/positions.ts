@@ -72,11 +72,10 @@ function bucketGroups(storeIds: readonly string[]): BucketGroups {
 
 const isAscii = (s: string): boolean => !/[^\x00-\x7f]/.test(s);
 
-/** Every bucket's entries as bytes, the positions zeros (BucketGroups.bytes). */
+/** Every bucket's entries as bytes, the positions zeros (BucketGroups.bytes): the text joined once, then copied in one call. */
 function textOf(needles: readonly string[], stores: Uint32Array, starts: Uint32Array): NonNullable<BucketGroups['bytes']> {
-  let size = 0;
-  for (const needle of needles) size += needle.length + POS_DIGITS;
-  const text = Buffer.alloc(size, '0');
+  const zeros = '0'.repeat(POS_DIGITS);
+  const parts = new Array<string>(2 * needles.length);
   const digits = new Uint32Array(needles.length);
   const textStarts = new Uint32Array(POSITION_BUCKETS + 1);
   let at = 0;
@@ -84,13 +83,15 @@ function textOf(needles: readonly string[], stores: Uint32Array, starts: Uint32A
     textStarts[b] = at;
     for (let i = starts[b]; i < starts[b + 1]; i++) {
       const k = stores[i];
-      at += text.write(needles[k], at, 'latin1');
+      parts[2 * i] = needles[k];
+      parts[2 * i + 1] = zeros;
+      at += needles[k].length;
       digits[k] = at;
       at += POS_DIGITS;
     }
   }
   textStarts[POSITION_BUCKETS] = at;
-  return { text, digits, textStarts };
+  return { text: Buffer.from(parts.join(''), 'latin1'), digits, textStarts };
 }
 
 /** The entries of every bucket a version fills: `pos[k]` is the position (1 = first) of `storeIds[k]`. */
