@@ -178,8 +178,7 @@ export interface ListColumns {
  */
 export function selectInMarketColumns(c: RankColumns, byScore: Uint32Array, exploreShare = EXPLORE_SHARE, bound = EXPLORE_BOUND): ListColumns {
   const n = c.score.length;
-  const scores = Float64Array.from(c.score).sort();
-  const q = n ? scores[Math.min(n - 1, Math.floor(IN_MARKET_QUANTILE * n))] : 1;
+  const q = n ? ascendingAt(c.score, byScore, Math.min(n - 1, Math.floor(IN_MARKET_QUANTILE * n))) : 1;
   const threshold = Math.max(IN_MARKET_MIN_SCORE, q);
   const inMarket = new Uint8Array(n);
   let inMarketCount = 0;
@@ -209,6 +208,16 @@ export function selectInMarketColumns(c: RankColumns, byScore: Uint32Array, expl
     if (!listedAlready(k)) (inMarket[k] = 1), inMarketCount++;
   }
   return { inMarket, explore, inMarketCount, picks, threshold };
+}
+
+/**
+ * The i-th smallest score (as `Float64Array.from(score).sort()[i]`), read from byScore (best
+ * first) rather than sorting the scores again; with a NaN score, which byScore puts nowhere in
+ * particular, sorted as before.
+ */
+function ascendingAt(score: Float64Array, byScore: Uint32Array, i: number): number {
+  for (let k = 0; k < score.length; k++) if (Number.isNaN(score[k])) return Float64Array.from(score).sort()[i];
+  return score[byScore[score.length - 1 - i]];
 }
 
 /**

@@ -35,11 +35,19 @@ export function bucketOf(storeId: string): number {
 /** What a store's entry starts with: found only at its own entry. */
 export const needleOf = (storeId: string): string => US + escaped(storeId) + RS;
 
-/** Stores grouped by bucket: `stores[starts[b]] … stores[starts[b + 1] − 1]` are bucket b's (indices into the ids), with each one's needle. */
+/**
+ * Stores grouped by bucket: `stores[starts[b]] … stores[starts[b + 1] − 1]` are bucket b's
+ * (indices into the ids). When every id is ASCII, `text` holds every bucket's entries one after
+ * the other, positions left as zeros: store k's digits are `text[digits[k]] …` and bucket b's
+ * entries `text[textStarts[b]] … text[textStarts[b + 1] − 1]` (one character a byte), so a
+ * version only writes its positions' digits in and cuts each bucket's text out. Else each id's
+ * needle, to join anew.
+ */
 interface BucketGroups {
   stores: Uint32Array;
   starts: Uint32Array;
-  needles: string[];
+  bytes?: { text: Buffer; digits: Uint32Array; textStarts: Uint32Array };
+  needles?: string[];
 }
 
 /** Per array of store ids, its groups: a refit of the same stores (the same array, accounts/refresh.ts) groups them once. */
@@ -56,21 +64,59 @@ function bucketGroups(storeIds: readonly string[]): BucketGroups {
   const stores = new Uint32Array(n);
   const at = starts.slice(0, POSITION_BUCKETS);
   for (let k = 0; k < n; k++) stores[at[bucket[k]]++] = k;
-  const made = { stores, starts, needles: storeIds.map(needleOf) };
+  const needles = storeIds.map(needleOf);
+  const made: BucketGroups = { stores, starts, ...(needles.every(isAscii) ? { bytes: textOf(needles, stores, starts) } : { needles }) };
   groupsOf.set(storeIds, made);
   return made;
 }
 
+const isAscii = (s: string): boolean => !/[^\x00-\x7f]/.test(s);
+
+/** Every bucket's entries as bytes, the positions zeros (BucketGroups.bytes): the text joined once, then copied in one call. */
+function textOf(needles: readonly string[], stores: Uint32Array, starts: Uint32Array): NonNullable<BucketGroups['bytes']> {
+  const zeros = '0'.repeat(POS_DIGITS);
+  const parts = new Array<string>(2 * needles.length);
+  const digits = new Uint32Array(needles.length);
+  const textStarts = new Uint32Array(POSITION_BUCKETS + 1);
+  let at = 0;
+  for (let b = 0; b < POSITION_BUCKETS; b++) {
+    textStarts[b] = at;
+    for (let i = starts[b]; i < starts[b + 1]; i++) {
+      const k = stores[i];
+      parts[2 * i] = needles[k];
+      parts[2 * i + 1] = zeros;
+      at += needles[k].length;
+      digits[k] = at;
+      at += POS_DIGITS;
+    }
+  }
+  textStarts[POSITION_BUCKETS] = at;
+  return { text: Buffer.from(parts.join(''), 'latin1'), digits, textStarts };
+}
+
 /** The entries of every bucket a version fills: `pos[k]` is the position (1 = first) of `storeIds[k]`. */
 export function positionBuckets(storeIds: readonly string[], pos: Int32Array): { bucket: number; entries: string }[] {
-  const { stores, starts, needles } = bucketGroups(storeIds);
+  const { stores, starts, bytes, needles } = bucketGroups(storeIds);
   const out: { bucket: number; entries: string }[] = [];
+  if (bytes) {
+    // The digits written into the text, then each bucket's text cut out (no string an entry).
+    const { text, digits, textStarts } = bytes;
+    for (let k = 0; k < pos.length; k++) {
+      let v = pos[k];
+      for (let d = digits[k] + POS_DIGITS - 1; d >= digits[k]; d--) {
+        text[d] = 0x30 + (v % 10);
+        v = Math.floor(v / 10);
+      }
+    }
+    for (let b = 0; b < POSITION_BUCKETS; b++) if (starts[b] !== starts[b + 1]) out.push({ bucket: b, entries: text.toString('latin1', textStarts[b], textStarts[b + 1]) });
+    return out;
+  }
   for (let b = 0; b < POSITION_BUCKETS; b++) {
     if (starts[b] === starts[b + 1]) continue;
     let entries = '';
     for (let i = starts[b]; i < starts[b + 1]; i++) {
       const k = stores[i];
-      entries += needles[k] + String(pos[k]).padStart(POS_DIGITS, '0');
+      entries += needles![k] + String(pos[k]).padStart(POS_DIGITS, '0');
     }
     out.push({ bucket: b, entries });
   }

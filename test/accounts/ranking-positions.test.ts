@@ -25,6 +25,22 @@ describe('position buckets', () => {
     for (const other of ['a', 'a\x1f', 'b\x1d', '\x1d', 's', 's50000', '😀']) expect(positionIn(buckets.get(bucketOf(other)) ?? '', other)).toBeUndefined();
     expect(needleOf('a\x1fb')).not.toBe(needleOf('a\x1eb'));
   });
+
+  it('hold the same entries for ASCII ids (written into kept bytes) as joined one by one, version after version of the same ids', () => {
+    const ids = [...ODD.filter((id) => !/[^\x00-\x7f]/.test(id)), ...Array.from({ length: 20_000 }, (_, i) => `s${i}`)].sort();
+    const joined = (pos: Int32Array) => {
+      const by = new Map<number, string>();
+      ids.forEach((id, k) => by.set(bucketOf(id), (by.get(bucketOf(id)) ?? '') + needleOf(id) + String(pos[k]).padStart(10, '0')));
+      return by;
+    };
+    for (const pos of [Int32Array.from(ids, (_, k) => ids.length - k), Int32Array.from(ids, (_, k) => k + 1), Int32Array.from(ids, (_, k) => ((k * 7919) % ids.length) + 1)]) {
+      const buckets = positionBuckets(ids, pos);
+      expect(new Map(buckets.map((b) => [b.bucket, b.entries]))).toEqual(joined(pos));
+      // Each bucket's stores in the order of their ids, as the joined text had them.
+      const byBucket = new Map(buckets.map((b) => [b.bucket, b.entries]));
+      ids.forEach((id, k) => expect(positionIn(byBucket.get(bucketOf(id))!, id)).toBe(pos[k]));
+    }
+  });
 });
 
 for (const d of dialects) {

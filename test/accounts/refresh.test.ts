@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
-import { EXPLORE_SHARE, MIN_EXPLORE } from '../../src/accounts/in-market.js';
+import { EXPLORE_SHARE, IN_MARKET_MIN_SCORE, IN_MARKET_QUANTILE, MIN_EXPLORE, scoreOrder, selectInMarketColumns } from '../../src/accounts/in-market.js';
 import { selectInMarket } from '../helpers/in-market-rows.js';
 import { rowsEvidence } from '../../src/accounts/evidence.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
@@ -169,6 +169,22 @@ describe('selectInMarket', () => {
       else expect(r.labelled).toBe(false);
     }
     expect(explore.size).toBe(Math.max(MIN_EXPLORE, Math.round((18 * EXPLORE_SHARE) / (1 - EXPLORE_SHARE))));
+  });
+
+  it("sets the threshold at the top fifth's score, read from the score order, whatever ties, signs and NaN the scores hold", () => {
+    const cases = [
+      Float64Array.from({ length: 1_000 }, (_, i) => Math.round(Math.sin(i) * 20) / 20 + 0.5),
+      Float64Array.from({ length: 999 }, (_, i) => (i % 7 === 0 ? -0 : i % 5 === 0 ? 0 : 0.9 - (i % 13) / 100)),
+      Float64Array.from({ length: 500 }, (_, i) => (i % 50 === 0 ? Number.NaN : 0.3 + (i % 17) / 40)),
+      Float64Array.from([0.7]),
+    ];
+    for (const score of cases) {
+      const n = score.length;
+      const sorted = Float64Array.from(score).sort();
+      const expected = Math.max(IN_MARKET_MIN_SCORE, sorted[Math.min(n - 1, Math.floor(IN_MARKET_QUANTILE * n))]);
+      const c = { score, logit: new Float64Array(n), sd: new Float64Array(n), eligible: new Uint8Array(n).fill(1), labelled: new Uint8Array(n) };
+      expect(selectInMarketColumns(c, scoreOrder(score), EXPLORE_SHARE).threshold).toBe(expected);
+    }
   });
 });
 
