@@ -93,8 +93,8 @@ export async function staleRuns(runsDir: string, index: RunsIndex, runIds: Reado
 /**
  * The flags of `columns` that are true, as a list (`name` of each, in the columns' order): the
  * row's combination (a bit per flag, an unknown flag not set) picks its list out of a constant
- * list of every combination's. Joining a table of the combinations cost about twice as much, and
- * building the list row by row more.
+ * list of every combination's: a fraction of building the list row by row, and no table of the
+ * combinations to make and join each month (docs/publishing.md has the figures).
  */
 function flagList(columns: readonly string[], name: (c: string) => string): string {
   const lists = Array.from({ length: 1 << columns.length }, (_, m) => `[${columns.filter((_, k) => m & (1 << k)).map((c) => lit(name(c))).join(', ')}]::VARCHAR[]`);
