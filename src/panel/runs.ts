@@ -91,26 +91,26 @@ export async function staleRuns(runsDir: string, index: RunsIndex, runIds: Reado
 }
 
 /**
- * The flags of `columns` that are true, as a list (`name` of each, in the columns' order): a
- * small table of every combination, joined on the row's combination (a bit per flag, an unknown
- * flag not set), costs a fraction of building the list row by row.
+ * The flags of `columns` that are true, as a list (`name` of each, in the columns' order): the
+ * row's combination (a bit per flag, an unknown flag not set) picks its list out of a constant
+ * list of every combination's: a fraction of building the list row by row, and no table of the
+ * combinations to make and join each month (docs/publishing.md has the figures).
  */
-async function flagLists(duck: Duck, table: string, columns: readonly string[], name: (c: string) => string): Promise<{ table: string; mask: string }> {
+function flagList(columns: readonly string[], name: (c: string) => string): string {
   const lists = Array.from({ length: 1 << columns.length }, (_, m) => `[${columns.filter((_, k) => m & (1 << k)).map((c) => lit(name(c))).join(', ')}]::VARCHAR[]`);
-  await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT unnest(range(${lists.length})) AS mask, unnest([${lists.join(', ')}]) AS list`);
-  return { table, mask: columns.map((c, k) => `CASE WHEN c.${c} THEN ${1 << k} ELSE 0 END`).join(' + ') };
+  const mask = columns.map((c, k) => `CASE WHEN c.${c} THEN ${1 << k} ELSE 0 END`).join(' + ');
+  return `[${lists.join(', ')}][1 + ${mask}]`;
 }
 
 /** stores.parquet columns, in the contract's order and types, from a relation of the panel rows of `month` (in its order: no sort). */
-async function storesSelect(duck: Duck, month: string, rel: string): Promise<string> {
-  const ads = await flagLists(duck, 'runs_ads_of', AD_COLUMNS, (c) => c.slice('ads_'.length));
-  const agentic = await flagLists(duck, 'runs_agentic_of', AGENTIC_COLUMNS, (c) => c);
+function storesSelect(month: string, rel: string): string {
   return `SELECT CAST(${lit(month)} AS VARCHAR) AS month, CAST(c.store_id AS VARCHAR) AS store_id, CAST(c.domain AS VARCHAR) AS domain,
       CAST(c.country AS VARCHAR) AS country, CAST(c.category AS VARCHAR) AS category, CAST(c.plan AS VARCHAR) AS plan,
       CAST(c.created_month AS VARCHAR) AS created_month, CAST(c.product_count AS BIGINT) AS product_count,
       CAST(c.monthly_visits AS BIGINT) AS monthly_visits, CAST(c.est_monthly_revenue_usd AS DOUBLE) AS est_monthly_revenue_usd,
-      CAST(coalesce(c.apps, []) AS VARCHAR[]) AS apps, a.list AS ads, g.list AS agentic
-    FROM ${rel} c JOIN ${ads.table} a ON a.mask = ${ads.mask} JOIN ${agentic.table} g ON g.mask = ${agentic.mask}`;
+      CAST(coalesce(c.apps, []) AS VARCHAR[]) AS apps, ${flagList(AD_COLUMNS, (c) => c.slice('ads_'.length))} AS ads,
+      ${flagList(AGENTIC_COLUMNS, (c) => c)} AS agentic
+    FROM ${rel} c`;
 }
 
 export interface WriteRunsOptions {
@@ -144,7 +144,7 @@ export async function writeRun(duck: Duck, month: string, cur: string, prev: str
     // contract's), so DuckDB need not keep the tables' order: each thread writes its row groups
     // as it makes them, none held back for the ones before it.
     const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
-    const storesQuery = await storesSelect(duck, month, cur);
+    const storesQuery = storesSelect(month, cur);
     const signalsQuery = signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, prev !== null);
     const [stores, signals] = await inAnyOrder(duck, async () => [await copy(storesQuery, 'stores.parquet'), await copy(signalsQuery, 'signals.parquet')]);
     const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION };
