@@ -189,6 +189,8 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
     await deleteVersion(run, workspaceId, version).catch(() => undefined);
     throw e;
   }
+  /** Whether the tables' statistics are read again once the version is current (ANALYZE_ROWS). */
+  let analyse = false;
   const made = await run(async (trx) => {
     // The workspace row locked first: two writers' flips run one after the other, and the second sees the first's version.
     await lockRows(trx, 'workspaces', { id: workspaceId });
@@ -212,13 +214,13 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
       .where('id', '=', workspaceId)
       .execute();
     await w.onCurrent?.(trx, version);
+    // Asked here, in a transaction the write makes anyway (SQLite asks nothing).
+    analyse = n >= ANALYZE_ROWS || (n > 0 && !(await statisticsCover(trx, 'ranking_details', n)));
     return true;
   });
   if (!made) await deleteVersion(run, workspaceId, version);
   await pruneRankings(run, workspaceId, w.now);
-  if (made && n > 0 && (n >= ANALYZE_ROWS || !(await run((trx) => statisticsCover(trx, 'ranking_details', n))))) {
-    await run((trx) => analyze(trx, ['ranking_blocks', 'ranking_position_buckets', 'ranking_details', 'accounts']));
-  }
+  if (made && analyse) await run((trx) => analyze(trx, ['ranking_blocks', 'ranking_position_buckets', 'ranking_details', 'accounts']));
   return made;
 }
 
