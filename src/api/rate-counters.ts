@@ -17,9 +17,7 @@ export interface CounterWrite {
   apiKeyId: string;
   kind: string;
   windowMs: number;
-  /** Calls already admitted (answered without waiting): counted whatever the count. */
-  admitted: number;
-  /** Calls waiting for their judgement: counted, in order, while the count is below `limit`. */
+  /** Calls asked for: counted, in order, while the count is below `limit` (never past it). */
   asking: number;
   limit: number;
 }
@@ -30,8 +28,8 @@ export interface CounterCount {
 }
 
 /**
- * Counts each write's calls in its window, atomically per counter: `admitted` calls always, then
- * as many of the `asking` calls as fit below `limit`. Resolves to the count before and after, in
+ * Counts each write's calls in its window, atomically per counter: as many of the `asking` calls
+ * as fit below `limit`. Resolves to the count before and after, in
  * the order of `writes` (one write per counter). `touches` records keys' last use
  * (api_keys.last_used_at) in the same statement. Run it in db.autocommit, which group-commits it
  * on SQLite.
@@ -51,8 +49,8 @@ export async function hitRateCounters(q: Kysely<Database>, writes: readonly Coun
   const { rows: counted } = await sql<{ n: number; prev: number; count: number }>`
     with calls as (
       select * from unnest(${rows.map((w) => w.apiKeyId)}::text[], ${rows.map((w) => w.kind)}::text[], ${rows.map((w) => w.windowMs)}::int8[],
-        ${rows.map((w) => w.admitted)}::int4[], ${rows.map((w) => w.asking)}::int4[], ${rows.map((w) => w.limit)}::int4[])
-        with ordinality as t(api_key_id, kind, window_ms, admitted, asking, lim, n)
+        ${rows.map((w) => w.asking)}::int4[], ${rows.map((w) => w.limit)}::int4[])
+        with ordinality as t(api_key_id, kind, window_ms, asking, lim, n)
     ),
     touched as (
       update api_keys k set last_used_at = t.at
@@ -61,10 +59,10 @@ export async function hitRateCounters(q: Kysely<Database>, writes: readonly Coun
     ),
     lazy as (select set_config('synchronous_commit', 'off', true) as s)
     insert into rate_counters as c (api_key_id, kind, window_ms, count, prev)
-    select api_key_id, kind, window_ms, greatest(admitted, least(lim, admitted + asking)), 0 from calls, lazy order by n
+    select api_key_id, kind, window_ms, greatest(0, least(lim, asking)), 0 from calls, lazy order by n
     on conflict (api_key_id, kind, window_ms) do update set
       prev = c.count,
-      count = (select greatest(c.count + w.admitted, least(w.lim, c.count + w.admitted + w.asking)) from calls w
+      count = (select greatest(c.count, least(w.lim, c.count + w.asking)) from calls w
         where w.api_key_id = excluded.api_key_id and w.kind = excluded.kind and w.window_ms = excluded.window_ms)
     returning (select w.n from calls w where w.api_key_id = c.api_key_id and w.kind = c.kind and w.window_ms = c.window_ms) as n, prev, count`.execute(q);
   const out: CounterCount[] = new Array(writes.length);
@@ -77,13 +75,13 @@ async function sqliteCounts(q: Kysely<Database>, writes: readonly CounterWrite[]
   for (const [id, at] of touches) await prepared(q, sql`update api_keys set last_used_at = ${at.toISOString()} where id = ${id}`);
   const out: CounterCount[] = new Array(writes.length);
   for (const i of order) {
-    const { apiKeyId, kind, windowMs, admitted: a, asking: s, limit } = writes[i]!;
-    const first = Math.max(a, Math.min(limit, a + s));
+    const { apiKeyId, kind, windowMs, asking, limit } = writes[i]!;
+    const first = Math.max(0, Math.min(limit, asking));
     // Every right-hand side reads the row before this update: prev takes the old count.
     const [row] = await prepared(
       q,
       sql<CounterCount>`insert into rate_counters (api_key_id, kind, window_ms, count, prev) values (${apiKeyId}, ${kind}, ${windowMs}, ${first}, 0)
-        on conflict (api_key_id, kind, window_ms) do update set prev = rate_counters.count, count = max(rate_counters.count + ${a}, min(${limit}, rate_counters.count + ${a + s}))
+        on conflict (api_key_id, kind, window_ms) do update set prev = rate_counters.count, count = max(rate_counters.count, min(${limit}, rate_counters.count + ${asking}))
         returning prev, count`,
     );
     out[i] = { prev: Number(row!.prev), count: Number(row!.count) };

@@ -125,7 +125,7 @@ export function rateLimiter(db: Db, now: () => Date, limits: Readonly<Record<Cal
       const size = leaseOf(c);
       return c.waiting.length + (size > 1 ? Math.max(0, size - c.held) : 0);
     });
-    const writes: CounterWrite[] = batch.map((c, i) => ({ apiKeyId: c.apiKeyId, kind: c.kind, windowMs: c.windowMs, admitted: 0, asking: asked[i]!, limit: c.limit }));
+    const writes: CounterWrite[] = batch.map((c, i) => ({ apiKeyId: c.apiKeyId, kind: c.kind, windowMs: c.windowMs, asking: asked[i]!, limit: c.limit }));
     try {
       const counted = await db.autocommit((q) => hitRateCounters(q, writes, touched));
       batch.forEach((c, i) => {

@@ -71,7 +71,7 @@ export function apiLines(r: ApiBenchResult, cores: number): string[] {
     const p = r.postgres;
     const p99 = honest(p.writes) ? (p.writes.p99 < 50 ? 'p99 met' : 'p99 not met') : '';
     lines.push(
-      `api: GET /accounts walked on PostgreSQL ${figure(p.walkReads)}; ratio to SQLite ${ratio(p.walkReads, s.walkReads)} (goal ≥ 0.5×)`,
+      `api: GET /accounts walked on PostgreSQL ${figure(p.walkReads)}; ratio to SQLite ${ratio(p.walkReads, s.walkReads)} (goal ≥ 0.5×)${cpuOf(p.walkReads)}`,
       `api: GET /accounts?limit=50 (the same page) on PostgreSQL ${figure(p.reads)}; ratio to SQLite ${ratio(p.reads, s.reads)}`,
       `api: POST /outcomes on PostgreSQL, one workspace ${figure(p.writes, 'outcomes/s')} (goal ≥ 2,000/s with p99 < 50 ms${p99 ? `; ${p99}` : ''})${cpuOf(p.writes)}`,
     );

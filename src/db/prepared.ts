@@ -83,6 +83,17 @@ export async function analyze(q: Kysely<any>, tables: readonly string[]): Promis
   await q.executeQuery(CompiledQuery.raw(`analyze ${tables.join(', ')}`));
 }
 
+/**
+ * Whether PostgreSQL's statistics of `table` describe at least `factor` times `rows` rows (its
+ * reltuples as the last ANALYZE left it: -1 when never analysed): a writer that has just added
+ * `rows` asks it to know whether the planner has heard of rows like them. Always true on SQLite.
+ */
+export async function statisticsCover(q: Kysely<any>, table: string, rows: number, factor = 10): Promise<boolean> {
+  if (!(q.getExecutor().adapter instanceof PostgresAdapter)) return true;
+  const r = await sql<{ n: number }>`select reltuples::float8 as n from pg_class where oid = to_regclass(${table})`.execute(q);
+  return (r.rows[0]?.n ?? -1) >= factor * rows;
+}
+
 /** How many rows one PostgreSQL statement of runBulk carries (as arrays, through unnest). */
 const PG_BULK_ROWS = 10_000;
 

@@ -1,8 +1,9 @@
 /**
  * PostgreSQL plans a ranking's reads from its tables' statistics: a ranking of 1,000 rows or more
  * has them read once it is current (db/prepared.ts analyze), so the next reads are not planned
- * for a handful of rows (a one-account import into 9,001 accounts took 23 s that way). A smaller
- * one leaves it to autovacuum.
+ * for a handful of rows (a one-account import into 9,001 accounts took 23 s that way). So does a
+ * smaller one while the statistics describe fewer than ten times its rows (a new installation's
+ * first workspaces); else it is left to autovacuum.
  */
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,18 +37,30 @@ describe.skipIf(pg.skip)(`the statistics of a ranking on ${pg.label}`, () => {
   };
   const accounts = (n: number) => Array.from({ length: n }, (_, i) => ({ store_id: `store-${String(i).padStart(5, '0')}`, score: (i % 97) / 100 }));
 
+  /** What the statistics count once `n` accounts of one workspace were analysed. */
+  const analysed = (n: number) => {
+    // A row per account, a row per bucket of positions the accounts fill (accounts/positions.ts), a row per block of positions (accounts/blocks.ts).
+    const buckets = new Set(accounts(n).map((a) => bucketOf(a.store_id))).size;
+    const rows: Record<string, number> = { ranking_position_buckets: buckets, ranking_blocks: Math.ceil(n / BLOCK_ROWS) };
+    return Object.fromEntries(TABLES.map((name) => [name, rows[name] ?? n]));
+  };
+
   it('are read once a ranking of 1,000 accounts is current', async () => {
     const db = await fresh();
     await importAccounts(db, (await workspace(db)).id, accounts(1_000), new Date());
-    // A row per account, a row per bucket of positions the accounts fill (accounts/positions.ts), a row per block of positions (accounts/blocks.ts).
-    const buckets = new Set(accounts(1_000).map((a) => bucketOf(a.store_id))).size;
-    const rows: Record<string, number> = { ranking_position_buckets: buckets, ranking_blocks: Math.ceil(1_000 / BLOCK_ROWS) };
-    expect(await counted(db)).toEqual(Object.fromEntries(TABLES.map((name) => [name, rows[name] ?? 1_000])));
+    expect(await counted(db)).toEqual(analysed(1_000));
   });
 
-  it('are left to autovacuum after a smaller ranking', async () => {
+  it('are read after a smaller ranking while they describe fewer than ten times its rows', async () => {
     const db = await fresh();
-    await importAccounts(db, (await workspace(db)).id, accounts(999), new Date());
-    expect(await counted(db)).toEqual(Object.fromEntries(TABLES.map((name) => [name, -1])));
+    await importAccounts(db, (await workspace(db)).id, accounts(500), new Date());
+    expect(await counted(db)).toEqual(analysed(500));
+  });
+
+  it('are left to autovacuum after a smaller ranking of under a tenth of the rows they describe', async () => {
+    const db = await fresh();
+    await importAccounts(db, (await workspace(db)).id, accounts(1_000), new Date());
+    await importAccounts(db, (await workspace(db, 'small')).id, accounts(99), new Date());
+    expect(await counted(db)).toEqual(analysed(1_000));
   });
 });

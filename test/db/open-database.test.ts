@@ -31,23 +31,23 @@ for (const d of dialects) {
     });
 
     it('counts rate-limit hits atomically, admitting asking calls only below the limit', async () => {
-      const hit = async (admitted: number, asking: number) =>
-        (await t.db.autocommit((q) => hitRateCounters(q, [{ apiKeyId: 'k1', kind: 'read', windowMs: 60_000, admitted, asking, limit: 20 }])))[0]!;
-      const counts = (await Promise.all(Array.from({ length: 25 }, () => hit(0, 1)))).map((r) => r.count);
+      const hit = async (asking: number) =>
+        (await t.db.autocommit((q) => hitRateCounters(q, [{ apiKeyId: 'k1', kind: 'read', windowMs: 60_000, asking, limit: 20 }])))[0]!;
+      const counts = (await Promise.all(Array.from({ length: 25 }, () => hit(1)))).map((r) => r.count);
       expect(counts.sort((a, b) => a - b)).toEqual([...Array.from({ length: 20 }, (_, i) => i + 1), 20, 20, 20, 20, 20]);
-      // Calls already admitted are counted past the limit; the answer says where the write started.
-      expect(await hit(2, 3)).toEqual({ prev: 20, count: 22 });
+      // At the limit a write gets none of the calls it asks for; the answer says where it started.
+      expect(await hit(3)).toEqual({ prev: 20, count: 20 });
     });
 
     it('counts several keys in one write, each answer in the order of the writes', async () => {
       const at = new Date('2026-03-01T10:00:00.000Z');
       await t.db.kysely.insertInto('workspaces').values({ id: 'ws-rc', name: 'rc', created_at: at.toISOString() }).execute();
       await t.db.kysely.insertInto('api_keys').values({ id: 'k-touch', workspace_id: 'ws-rc', name: 'k', prefix: 'p', hash: 'h-touch', scopes: '[]', created_by: 'a@example.com', created_at: at.toISOString(), revoked_at: null, last_used_at: null }).execute();
-      const write = (apiKeyId: string, kind: string, admitted: number, asking: number, limit: number) => ({ apiKeyId, kind, windowMs: 120_000, admitted, asking, limit });
-      const first = await t.db.autocommit((q) => hitRateCounters(q, [write('kz', 'read', 1, 0, 120), write('ka', 'write', 0, 30, 20), write('km', 'read', 0, 2, 120)], new Map([['k-touch', at]])));
+      const write = (apiKeyId: string, kind: string, asking: number, limit: number) => ({ apiKeyId, kind, windowMs: 120_000, asking, limit });
+      const first = await t.db.autocommit((q) => hitRateCounters(q, [write('kz', 'read', 1, 120), write('ka', 'write', 30, 20), write('km', 'read', 2, 120)], new Map([['k-touch', at]])));
       expect(first).toEqual([{ prev: 0, count: 1 }, { prev: 0, count: 20 }, { prev: 0, count: 2 }]);
-      const again = await t.db.autocommit((q) => hitRateCounters(q, [write('ka', 'write', 1, 1, 20), write('kz', 'read', 0, 1, 120)]));
-      expect(again).toEqual([{ prev: 20, count: 21 }, { prev: 1, count: 2 }]);
+      const again = await t.db.autocommit((q) => hitRateCounters(q, [write('ka', 'write', 2, 20), write('kz', 'read', 1, 120)]));
+      expect(again).toEqual([{ prev: 20, count: 20 }, { prev: 1, count: 2 }]);
       const touched = await t.db.kysely.selectFrom('api_keys').select('last_used_at').where('id', '=', 'k-touch').executeTakeFirstOrThrow();
       expect(touched.last_used_at).toBe(at.toISOString());
     });
