@@ -96,7 +96,7 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
         `refit + re-rank after one outcome ${fmt(r.refitSeconds)} s (${refitGoal}; ${phases(r.refitPhases)}); ` +
         `GET /accounts?limit=50 (${fmt(r.pageBytes / 1024, 0)} KiB a page) at 64 connections alone: ${lat(r.alone)}; during a refit: ${lat(r.duringRefit)} (goal p99 < 20 ms)` +
         // The scoring and the refit run in this process: with V8's default young generation they are not what the re-ranking thread of `storelens api` does.
-        (YOUNG_GENERATION_FLAG.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`)
+        (YOUNG_GENERATION_FLAG.test(`${process.execArgv.join(' ')} ${processEnv.NODE_OPTIONS ?? ''}`)
           ? ''
           : `; measured with V8's default young generation, not the re-ranking thread's (run it as \`npm run bench\`, or set NODE_OPTIONS=--max-semi-space-size=${REFRESH_YOUNG_GENERATION_MB / 3})`),
     );
