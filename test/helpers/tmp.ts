@@ -2,10 +2,12 @@
  * Temporary folders for tests (each test its own, removed afterwards) and snapshots of a
  * folder tree, to prove that a run left an output folder exactly as it was.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstat, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 /** Temp folders made through `make`; `removeAll` (for afterEach/afterAll) deletes them. */
 export function tempDirs(prefix = 'storelens-test-') {
@@ -57,3 +59,13 @@ export async function snapshotTree(root: string): Promise<Record<string, TreeEnt
 
 /** Whether a path exists (without following a final symbolic link). */
 export const exists = (p: string): Promise<boolean> => lstat(p).then(() => true, () => false);
+
+/**
+ * A copy of a folder tree as it is: symbolic links as links (`.releases/current` still names its
+ * release) and hard links as links (every file of a release and its blob in `.releases/.objects`
+ * stay one inode, so collecting unlinked blobs sees the copy as it saw the original). A test's own
+ * copy of a publication made once per file.
+ */
+export async function copyTree(from: string, to: string): Promise<void> {
+  await promisify(execFile)('cp', ['-a', from, to]);
+}

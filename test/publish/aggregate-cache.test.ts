@@ -2,19 +2,43 @@
  * Month aggregates and the last month's store state kept between runs (publish/aggregate-cache.ts,
  * publish/state-cache.ts): an added month reads only its own panel file, and publishes what a
  * fresh publish of the whole panel does; a damaged cache entry is computed again, never trusted.
+ *
+ * One panel of four months is generated for the file, published whole once (what a fresh publish
+ * writes) and its first three months published once; each test works on its own copies of them.
  */
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLUGS } from '../../src/stats/types.js';
 import { generate, publishPanel } from '../helpers/cli.js';
 import { dropRows } from '../helpers/published.js';
-import { tempDirs } from '../helpers/tmp.js';
+import { copyTree, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-aggregate-cache-');
 afterAll(() => dirs.removeAll());
 
 const MONTHS = ['2026-07', '2026-08', '2026-09', '2026-10'];
+
+/** the generated panel, its whole publication and what it holds, and its first three months published */
+const shared = { full: '', wholeOut: '', wholeDocuments: new Map<string, string>(), grown: '', grownOut: '' };
+
+beforeAll(async () => {
+  shared.full = await dirs.make();
+  await generate(shared.full, { stores: 400, seed: 'agg-cache', from: MONTHS[0], to: MONTHS[3] });
+  shared.wholeOut = path.join(await dirs.make(), 'out');
+  shared.wholeDocuments = await publishedDocuments(shared.full, shared.wholeOut);
+  shared.grown = await dirs.make();
+  for (const m of MONTHS.slice(0, 3)) await cp(path.join(shared.full, `${m}.csv`), path.join(shared.grown, `${m}.csv`));
+  shared.grownOut = path.join(await dirs.make(), 'out');
+  await publishPanel(shared.grown, shared.grownOut);
+});
+
+/** A test's own copy of a shared folder. */
+async function own(dir: string): Promise<string> {
+  const copy = path.join(await dirs.make(), path.basename(dir));
+  await copyTree(dir, copy);
+  return copy;
+}
 
 /** Every month document of a publication, by `slug/month`. */
 async function documents(out: string): Promise<Map<string, string>> {
@@ -23,9 +47,9 @@ async function documents(out: string): Promise<Map<string, string>> {
   return docs;
 }
 
-/** The documents a fresh publish of `input` writes. */
-async function freshDocuments(input: string): Promise<Map<string, string>> {
-  const fresh = path.join(await dirs.make(), 'out');
+/** The documents a fresh publish of `input` (into `fresh`, a new folder unless given) writes. */
+async function publishedDocuments(input: string, fresh?: string): Promise<Map<string, string>> {
+  fresh ??= path.join(await dirs.make(), 'out');
   await publishPanel(input, fresh);
   return documents(fresh);
 }
@@ -39,44 +63,36 @@ async function filesRead(run: (onProgress: (line: string) => void) => Promise<un
 
 describe('month aggregates kept between runs', () => {
   it('aggregates an added month from its own file only, and publishes what a fresh publish does', async () => {
-    const full = await dirs.make();
-    await generate(full, { stores: 400, seed: 'agg-cache', from: MONTHS[0], to: MONTHS[3] });
-    const grown = await dirs.make();
-    for (const m of MONTHS.slice(0, 3)) await cp(path.join(full, `${m}.csv`), path.join(grown, `${m}.csv`));
-    const out = path.join(await dirs.make(), 'out');
-    await publishPanel(grown, out);
+    // The first three months published (in beforeAll), then the fourth added.
+    const grown = await own(shared.grown);
+    const out = await own(shared.grownOut);
     expect((await readdir(path.join(out, '.cache/aggregates'))).length).toBe(3);
     expect((await readdir(path.join(out, '.cache/state'))).length).toBe(1);
 
-    await cp(path.join(full, `${MONTHS[3]}.csv`), path.join(grown, `${MONTHS[3]}.csv`));
+    await cp(path.join(shared.full, `${MONTHS[3]}.csv`), path.join(grown, `${MONTHS[3]}.csv`));
     // Without the caches it would also aggregate 2026-09 (the audit and the deltas need it),
     // reading 2026-08 too; without the kept state of 2026-09 it would read 2026-09's file.
     expect(await filesRead((onProgress) => publishPanel(grown, out, { months: MONTHS[3], onProgress }))).toEqual(['2026-10.csv']);
     // The state kept is now 2026-10's, for the month after it.
     expect((await readdir(path.join(out, '.cache/state'))).length).toBe(1);
 
-    expect(await documents(out)).toEqual(await freshDocuments(full));
+    expect(await documents(out)).toEqual(shared.wholeDocuments);
   });
 
   it("reads the previous month's file when its kept state is damaged", async () => {
-    const full = await dirs.make();
-    await generate(full, { stores: 400, seed: 'agg-cache-4', from: MONTHS[0], to: MONTHS[3] });
-    const grown = await dirs.make();
-    for (const m of MONTHS.slice(0, 3)) await cp(path.join(full, `${m}.csv`), path.join(grown, `${m}.csv`));
-    const out = path.join(await dirs.make(), 'out');
-    await publishPanel(grown, out);
+    const grown = await own(shared.grown);
+    const out = await own(shared.grownOut);
     const state = path.join(out, '.cache/state');
     for (const name of await readdir(state)) await writeFile(path.join(state, name), 'not parquet');
-    await cp(path.join(full, `${MONTHS[3]}.csv`), path.join(grown, `${MONTHS[3]}.csv`));
+    await cp(path.join(shared.full, `${MONTHS[3]}.csv`), path.join(grown, `${MONTHS[3]}.csv`));
     expect(await filesRead((onProgress) => publishPanel(grown, out, { months: MONTHS[3], onProgress }))).toEqual(['2026-09.csv', '2026-10.csv']);
-    expect(await documents(out)).toEqual(await freshDocuments(full));
+    expect(await documents(out)).toEqual(shared.wholeDocuments);
   });
 
   it('aggregates a month again when its cached aggregates are damaged, and when the previous month was corrected', async () => {
-    const input = await dirs.make();
-    await generate(input, { stores: 400, seed: 'agg-cache-2', from: MONTHS[0], to: MONTHS[3] });
-    const out = path.join(await dirs.make(), 'out');
-    await publishPanel(input, out);
+    // The whole panel published (in beforeAll).
+    const input = await own(shared.full);
+    const out = await own(shared.wholeOut);
     const cache = path.join(out, '.cache/aggregates');
     for (const name of await readdir(cache)) await writeFile(path.join(cache, name), 'not gzip');
     await dropRows(path.join(input, `${MONTHS[3]}.csv`), 3);
@@ -88,12 +104,11 @@ describe('month aggregates kept between runs', () => {
     // reach back), but its aggregates, of 2026-09 and 2026-10 only, are reused.
     await dropRows(path.join(input, `${MONTHS[1]}.csv`), 2);
     expect(await filesRead((onProgress) => publishPanel(input, out, { months: MONTHS[1], onProgress }))).toEqual(['2026-07.csv', '2026-08.csv', '2026-09.csv']);
-    expect(await documents(out)).toEqual(await freshDocuments(input));
+    expect(await documents(out)).toEqual(await publishedDocuments(input));
   });
 
   it("keeps a month's fingerprint with its aggregates, so a correction of a month first built from them still warns", async () => {
-    const input = await dirs.make();
-    await generate(input, { stores: 400, seed: 'agg-cache-3', from: MONTHS[0], to: MONTHS[2] });
+    const input = await own(shared.grown);
     const out = path.join(await dirs.make(), 'out');
     // 2026-08 is aggregated as 2026-09's previous month, then built from the kept aggregates
     // (only 2026-07, its own previous month, is aggregated then).

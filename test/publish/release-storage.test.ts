@@ -4,19 +4,24 @@
  * of monthly releases and three corrections costs the bytes no earlier release held, each
  * release still reads byte for byte as it did when it was live, a blob no release links is
  * collected, and an output folder written before content addressing is taken over whole.
+ *
+ * The generated year is made once for the file and only read; so is the publication of its first
+ * two months, which the tests that start from it copy (copyTree: links kept) before changing it.
  */
 import { createHash } from 'node:crypto';
 import { copyFile, cp, lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { monthRange } from '../../src/core/panel-contract.js';
 import { writeRelease } from '../../src/publish/release.js';
 import { generate, publishPanel } from '../helpers/cli.js';
 import { editRows, liveRelease, manifestMismatches, narrowPanel } from '../helpers/published.js';
-import { exists, tempDirs } from '../helpers/tmp.js';
+import { copyTree, exists, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-release-storage-');
+const shared = tempDirs('storelens-release-storage-shared-');
 afterEach(() => dirs.removeAll());
+afterAll(() => shared.removeAll());
 
 const MONTHS = monthRange('2025-11', '2026-10');
 const at = (i: number) => () => new Date(Date.UTC(2026, 10, 1, 9, i));
@@ -72,15 +77,36 @@ function byPathBytes(releases: Contents[]): number {
 
 const isMonthDocument = (p: string) => /^api\/data\/[a-z-]+\/\d{4}-\d{2}\.json$/.test(p) || /^api\/data\/[a-z-]+\.json$/.test(p);
 
-/** A panel folder holding the months published so far, copied in from a generated year. */
+/** the generated year (read only), and its first two months and their publication at(0) */
+const fixture = { all: '', twoMonths: '', twoMonthsOut: '' };
+
+beforeAll(async () => {
+  fixture.all = await shared.make();
+  await generate(fixture.all, { stores: 120, seed: 'storage', from: MONTHS[0]!, to: MONTHS[MONTHS.length - 1]! });
+  await narrowPanel(fixture.all, ['US', 'DE', 'GB']);
+  fixture.twoMonths = path.join(await shared.make(), 'input');
+  await mkdir(fixture.twoMonths);
+  for (const m of MONTHS.slice(0, 2)) await copyFile(path.join(fixture.all, `${m}.csv`), path.join(fixture.twoMonths, `${m}.csv`));
+  fixture.twoMonthsOut = path.join(await shared.make(), 'out');
+  await publishPanel(fixture.twoMonths, fixture.twoMonthsOut, { now: at(0) });
+});
+
+/** A panel folder holding the months published so far (none yet), copied in from the generated year. */
 async function year() {
   const root = await dirs.make();
-  const all = path.join(root, 'all');
   const input = path.join(root, 'input');
-  await generate(all, { stores: 120, seed: 'storage', from: MONTHS[0]!, to: MONTHS[MONTHS.length - 1]! });
-  await narrowPanel(all, ['US', 'DE', 'GB']);
   await mkdir(input);
-  return { root, all, input, out: path.join(root, 'out') };
+  return { root, all: fixture.all, input, out: path.join(root, 'out') };
+}
+
+/** The generated year's first two months, published at(0): this test's own copy of panel and output. */
+async function twoMonthsPublished() {
+  const root = await dirs.make();
+  const input = path.join(root, 'input');
+  const out = path.join(root, 'out');
+  await copyTree(fixture.twoMonths, input);
+  await copyTree(fixture.twoMonthsOut, out);
+  return { all: fixture.all, input, out };
 }
 
 describe('releases stored by content', () => {
@@ -142,9 +168,7 @@ describe('releases stored by content', () => {
   }, 300_000);
 
   it('collects blobs no release links and temporary files of killed runs, and keeps every blob a release links', async () => {
-    const { all, input, out } = await year();
-    for (const m of MONTHS.slice(0, 2)) await copyFile(path.join(all, `${m}.csv`), path.join(input, `${m}.csv`));
-    await publishPanel(input, out, { now: at(0) });
+    const { input, out } = await twoMonthsPublished();
     const objects = path.join(out, '.releases', '.objects');
     await mkdir(path.join(objects, 'ab'), { recursive: true });
     const stray = path.join(objects, 'ab', 'c'.repeat(62));
@@ -174,9 +198,8 @@ describe('releases stored by content', () => {
   });
 
   it('takes over an output folder written before content addressing, keeping its releases byte for byte', async () => {
-    const { all, input, out } = await year();
-    for (const m of MONTHS.slice(0, 2)) await copyFile(path.join(all, `${m}.csv`), path.join(input, `${m}.csv`));
-    const first = (await publishPanel(input, out, { now: at(0) })).release!;
+    const { all, input, out } = await twoMonthsPublished();
+    const first = (await liveRelease(out)).id;
     await copyFile(path.join(all, `${MONTHS[2]}.csv`), path.join(input, `${MONTHS[2]}.csv`));
     const second = (await publishPanel(input, out, { months: MONTHS[2], now: at(1) })).release!;
     // As the earlier version left it: every file a plain file of its own, no store of blobs.

@@ -5,39 +5,55 @@
  * earlier version) is collected by the next publish; an output folder published before lists
  * were kept starts its list with the release then live; a page names the release that last built
  * it, and is served byte for byte at that release's URL.
+ *
+ * The two panels of the first tests are generated once for the file and only read; their first
+ * release (panel a, published whole) is made once and each test continues its own copyTree copy.
  */
 import { cp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ReleaseIndex } from '../../src/publish/release-index.js';
 import { startServer } from '../../src/serve/server.js';
 import { SLUGS } from '../../src/stats/types.js';
 import { generate, publishPanel } from '../helpers/cli.js';
 import { dropRows, flipColumn, liveRelease } from '../helpers/published.js';
-import { exists, tempDirs } from '../helpers/tmp.js';
+import { copyTree, exists, tempDirs } from '../helpers/tmp.js';
 import { raw } from '../serve/http.js';
 
 const dirs = tempDirs('storelens-release-list-');
+const shared = tempDirs('storelens-release-list-shared-');
 afterEach(() => dirs.removeAll());
+afterAll(() => shared.removeAll());
 
 const T = (day: number) => new Date(`2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`);
 const listOf = async (out: string): Promise<ReleaseIndex> => JSON.parse(await readFile(path.join((await liveRelease(out)).dir, 'releases.json'), 'utf8')) as ReleaseIndex;
 const folders = async (out: string) => (await readdir(path.join(out, '.releases'))).filter((n) => n !== 'current' && !n.startsWith('.')).sort();
 
-async function panels() {
-  const root = await dirs.make();
-  const a = path.join(root, 'a');
-  const b = path.join(root, 'b');
-  await generate(a, { stores: 200, seed: 'rel', from: '2026-08', to: '2026-09' });
-  await cp(a, b, { recursive: true });
-  await dropRows(path.join(b, '2026-09.csv'), 5);
-  return { a, b, out: path.join(root, 'out') };
+/** panel a, panel b (a with five stores of 2026-09 dropped), and a published whole at T(1) */
+const fixture = { a: '', b: '', firstOut: '', first: '' };
+
+beforeAll(async () => {
+  const root = await shared.make();
+  fixture.a = path.join(root, 'a');
+  fixture.b = path.join(root, 'b');
+  await generate(fixture.a, { stores: 200, seed: 'rel', from: '2026-08', to: '2026-09' });
+  await cp(fixture.a, fixture.b, { recursive: true });
+  await dropRows(path.join(fixture.b, '2026-09.csv'), 5);
+  fixture.firstOut = path.join(root, 'out');
+  fixture.first = (await publishPanel(fixture.a, fixture.firstOut, { now: () => T(1) })).release!;
+});
+
+/** The panels, and this test's own copy of panel a published whole at T(1) (its release id: `first`). */
+async function firstRelease() {
+  const out = path.join(await dirs.make(), 'out');
+  await copyTree(fixture.firstOut, out);
+  return { a: fixture.a, b: fixture.b, out, first: fixture.first };
 }
 
 describe('publish keeps every release', () => {
   it('keeps each release folder, lists them oldest first, and links the files a correction left alone', async () => {
-    const { a, b, out } = await panels();
-    const ids = [(await publishPanel(a, out, { now: () => T(1) })).release!, (await publishPanel(b, out, { months: '2026-09', now: () => T(2) })).release!];
+    const { a, b, out, first } = await firstRelease();
+    const ids = [first, (await publishPanel(b, out, { months: '2026-09', now: () => T(2) })).release!];
     ids.push((await publishPanel(a, out, { months: '2026-09', now: () => T(3) })).release!);
     expect(await folders(out)).toEqual([...ids].sort());
     const list = await listOf(out);
@@ -51,8 +67,7 @@ describe('publish keeps every release', () => {
   }, 120_000);
 
   it('collects a release folder no list names, and starts the list of an output folder published before lists were kept', async () => {
-    const { a, b, out } = await panels();
-    await publishPanel(a, out, { now: () => T(1) });
+    const { b, out } = await firstRelease();
     const legacy = await liveRelease(out);
     // As an earlier version left it: no list, and an older publication kept beside the live one.
     await rm(path.join(legacy.dir, 'releases.json'));
