@@ -12,7 +12,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DomainEvent, EventType } from '../core/event-declaration.js';
-import { newId } from '../db/ids.js';
+import { consecutiveIds } from '../db/ids.js';
 import { runBulk } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 
@@ -54,6 +54,7 @@ export async function appendUncheckedEvents(trx: Kysely<Database>, events: reado
   for (const workspaceId of [...byWorkspace.keys()].sort()) {
     const mine = byWorkspace.get(workspaceId)!;
     const first = await reserveEventSeq(trx, workspaceId, mine.length);
+    const nextId = consecutiveIds('evt');
     // Many rows a statement, prepared once (a re-rank of a million accounts can append tens of thousands).
     await runBulk(
       trx,
@@ -67,7 +68,7 @@ export async function appendUncheckedEvents(trx: Kysely<Database>, events: reado
         count: mine.length,
         width: 4,
         fill: (j, row) => {
-          row[0] = newId('evt');
+          row[0] = nextId();
           row[1] = first + j;
           row[2] = mine[j].type;
           row[3] = JSON.stringify(mine[j].data);
