@@ -32,11 +32,13 @@ const hex10 = (n: number) => n.toString(16).padStart(10, '0');
 export function consecutiveIds(prefix: string, start: Buffer = randomBytes(10)): () => string {
   let hi = half(start, 0);
   let lo = half(start, 5);
+  let head = `${prefix}_${hex10(hi)}`;
   return () => {
-    const id = `${prefix}_${hex10(hi)}${hex10(lo)}`;
+    const id = head + hex10(lo);
     if (++lo === HALF) {
       lo = 0;
       hi = (hi + 1) % HALF;
+      head = `${prefix}_${hex10(hi)}`;
     }
     return id;
   };
