@@ -18,6 +18,32 @@ export function newId(prefix: string, bytes = 10): string {
   return `${prefix}_${id}`;
 }
 
+const HALF = 2 ** 40;
+const half = (b: Buffer, at: number) => b.readUIntBE(at, 5);
+const hex10 = (n: number) => n.toString(16).padStart(10, '0');
+
+/**
+ * Identifiers like newId's (`<prefix>_` and 20 hex digits) for many rows of one statement: the
+ * first random, the next ones that number plus 1, 2, … (modulo 2⁸⁰). An index on them takes a
+ * batch's rows side by side rather than at a random place each (a re-rank's hundred thousand
+ * outbox rows: half the insert's CPU), and two batches share an identifier only if their random
+ * starts fall within a batch's length of each other.
+ */
+export function consecutiveIds(prefix: string, start: Buffer = randomBytes(10)): () => string {
+  let hi = half(start, 0);
+  let lo = half(start, 5);
+  let head = `${prefix}_${hex10(hi)}`;
+  return () => {
+    const id = head + hex10(lo);
+    if (++lo === HALF) {
+      lo = 0;
+      hi = (hi + 1) % HALF;
+      head = `${prefix}_${hex10(hi)}`;
+    }
+    return id;
+  };
+}
+
 let lastSeq = 0;
 /**
  * Increasing within a process, ordered by time across processes (epoch µs, bumped on ties): the

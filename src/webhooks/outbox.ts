@@ -12,7 +12,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { DomainEvent, EventType } from '../core/event-declaration.js';
-import { newId } from '../db/ids.js';
+import { consecutiveIds } from '../db/ids.js';
 import { runBulk } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 
@@ -36,7 +36,7 @@ async function reserveEventSeq(trx: Kysely<Database>, workspaceId: string, n: nu
 
 /** Appends the workspace's events, in order, in the caller's transaction (the change's). */
 export async function appendEvents(trx: Kysely<Database>, workspaceId: string, events: readonly DomainEvent[], now: Date): Promise<void> {
-  await appendUncheckedEvents(trx, events.map((e) => ({ workspace_id: workspaceId, type: e.type, data: e.data })), now);
+  if (events.length > 0) await appendWorkspaceEvents(trx, workspaceId, events, now);
 }
 
 /**
@@ -51,30 +51,33 @@ export async function appendUncheckedEvents(trx: Kysely<Database>, events: reado
     else byWorkspace.set(e.workspace_id, [e]);
   }
   // Workspaces in one order, so two writers of the same workspaces never wait for each other in a cycle.
-  for (const workspaceId of [...byWorkspace.keys()].sort()) {
-    const mine = byWorkspace.get(workspaceId)!;
-    const first = await reserveEventSeq(trx, workspaceId, mine.length);
-    // Many rows a statement, prepared once (a re-rank of a million accounts can append tens of thousands).
-    await runBulk(
-      trx,
-      {
-        sqlite: 'insert into outbox (id, seq, type, data, workspace_id, created_at) values (?, ?, ?, ?, ?, ?)',
-        postgres:
-          'insert into outbox (id, seq, type, data, workspace_id, created_at) select v.*, $5::text, $6::text from unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) as v',
-        extra: [workspaceId, now.toISOString()],
+  for (const workspaceId of [...byWorkspace.keys()].sort()) await appendWorkspaceEvents(trx, workspaceId, byWorkspace.get(workspaceId)!, now);
+}
+
+/** One workspace's events (at least one), numbered and written in order. */
+async function appendWorkspaceEvents(trx: Kysely<Database>, workspaceId: string, mine: readonly { type: EventType; data: object }[], now: Date): Promise<void> {
+  const first = await reserveEventSeq(trx, workspaceId, mine.length);
+  const nextId = consecutiveIds('evt');
+  // Many rows a statement, prepared once (a re-rank of a million accounts can append a hundred thousand).
+  await runBulk(
+    trx,
+    {
+      sqlite: 'insert into outbox (id, seq, type, data, workspace_id, created_at) values (?, ?, ?, ?, ?, ?)',
+      postgres:
+        'insert into outbox (id, seq, type, data, workspace_id, created_at) select v.*, $5::text, $6::text from unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) as v',
+      extra: [workspaceId, now.toISOString()],
+    },
+    {
+      count: mine.length,
+      width: 4,
+      fill: (j, row) => {
+        row[0] = nextId();
+        row[1] = first + j;
+        row[2] = mine[j].type;
+        row[3] = JSON.stringify(mine[j].data);
       },
-      {
-        count: mine.length,
-        width: 4,
-        fill: (j, row) => {
-          row[0] = newId('evt');
-          row[1] = first + j;
-          row[2] = mine[j].type;
-          row[3] = JSON.stringify(mine[j].data);
-        },
-      },
-    );
-  }
+    },
+  );
 }
 
 export async function listEvents(q: Kysely<Database>, workspaceId: string): Promise<{ id: string; type: EventType; data: Record<string, unknown>; created_at: string }[]> {
