@@ -37,17 +37,18 @@ export const needleOf = (storeId: string): string => US + escaped(storeId) + RS;
 
 /**
  * Stores grouped by bucket: `stores[starts[b]] … stores[starts[b + 1] − 1]` are bucket b's
- * (indices into the ids). When every id is ASCII, `text` holds every bucket's entries one after
- * the other, positions left as zeros: store k's digits are `text[digits[k]] …` and bucket b's
- * entries `text[textStarts[b]] … text[textStarts[b + 1] − 1]` (one character a byte), so a
- * version only writes its positions' digits in and cuts each bucket's text out. Else each id's
- * needle, to join anew.
+ * (indices into the ids), and `text` every bucket's entries one after the other as UTF-16 code
+ * units (two bytes each, so any id, whatever its characters, keeps its place), the positions left
+ * as zeros: store k's digits are the units from `digits[k]` and bucket b's entries the units
+ * `textStarts[b]` … `textStarts[b + 1] − 1`, so a version only writes its positions' digits in and
+ * cuts each bucket's text out.
  */
 interface BucketGroups {
   stores: Uint32Array;
   starts: Uint32Array;
-  bytes?: { text: Buffer; digits: Uint32Array; textStarts: Uint32Array };
-  needles?: string[];
+  text: Buffer;
+  digits: Uint32Array;
+  textStarts: Uint32Array;
 }
 
 /** Per array of store ids, its groups: a refit of the same stores (the same array, accounts/refresh.ts) groups them once. */
@@ -64,62 +65,43 @@ function bucketGroups(storeIds: readonly string[]): BucketGroups {
   const stores = new Uint32Array(n);
   const at = starts.slice(0, POSITION_BUCKETS);
   for (let k = 0; k < n; k++) stores[at[bucket[k]]++] = k;
-  const needles = storeIds.map(needleOf);
-  const made: BucketGroups = { stores, starts, ...(needles.every(isAscii) ? { bytes: textOf(needles, stores, starts) } : { needles }) };
+  // Every bucket's entries, the positions zeros: the text joined once, then copied in one call.
+  const zeros = '0'.repeat(POS_DIGITS);
+  const parts = new Array<string>(2 * n);
+  const digits = new Uint32Array(n);
+  const textStarts = new Uint32Array(POSITION_BUCKETS + 1);
+  let units = 0;
+  for (let b = 0; b < POSITION_BUCKETS; b++) {
+    textStarts[b] = units;
+    for (let i = starts[b]; i < starts[b + 1]; i++) {
+      const k = stores[i];
+      const needle = needleOf(storeIds[k]);
+      parts[2 * i] = needle;
+      parts[2 * i + 1] = zeros;
+      units += needle.length;
+      digits[k] = units;
+      units += POS_DIGITS;
+    }
+  }
+  textStarts[POSITION_BUCKETS] = units;
+  const made = { stores, starts, text: Buffer.from(parts.join(''), 'utf16le'), digits, textStarts };
   groupsOf.set(storeIds, made);
   return made;
 }
 
-const isAscii = (s: string): boolean => !/[^\x00-\x7f]/.test(s);
-
-/** Every bucket's entries as bytes, the positions zeros (BucketGroups.bytes): the text joined once, then copied in one call. */
-function textOf(needles: readonly string[], stores: Uint32Array, starts: Uint32Array): NonNullable<BucketGroups['bytes']> {
-  const zeros = '0'.repeat(POS_DIGITS);
-  const parts = new Array<string>(2 * needles.length);
-  const digits = new Uint32Array(needles.length);
-  const textStarts = new Uint32Array(POSITION_BUCKETS + 1);
-  let at = 0;
-  for (let b = 0; b < POSITION_BUCKETS; b++) {
-    textStarts[b] = at;
-    for (let i = starts[b]; i < starts[b + 1]; i++) {
-      const k = stores[i];
-      parts[2 * i] = needles[k];
-      parts[2 * i + 1] = zeros;
-      at += needles[k].length;
-      digits[k] = at;
-      at += POS_DIGITS;
-    }
-  }
-  textStarts[POSITION_BUCKETS] = at;
-  return { text: Buffer.from(parts.join(''), 'latin1'), digits, textStarts };
-}
-
 /** The entries of every bucket a version fills: `pos[k]` is the position (1 = first) of `storeIds[k]`. */
 export function positionBuckets(storeIds: readonly string[], pos: Int32Array): { bucket: number; entries: string }[] {
-  const { stores, starts, bytes, needles } = bucketGroups(storeIds);
+  const { starts, text, digits, textStarts } = bucketGroups(storeIds);
+  // The digits written into the text (a digit's unit: its ASCII byte, then 0), then each bucket's text cut out (no string an entry).
+  for (let k = 0; k < pos.length; k++) {
+    let v = pos[k];
+    for (let d = digits[k] + POS_DIGITS - 1; d >= digits[k]; d--) {
+      text[2 * d] = 0x30 + (v % 10);
+      v = Math.floor(v / 10);
+    }
+  }
   const out: { bucket: number; entries: string }[] = [];
-  if (bytes) {
-    // The digits written into the text, then each bucket's text cut out (no string an entry).
-    const { text, digits, textStarts } = bytes;
-    for (let k = 0; k < pos.length; k++) {
-      let v = pos[k];
-      for (let d = digits[k] + POS_DIGITS - 1; d >= digits[k]; d--) {
-        text[d] = 0x30 + (v % 10);
-        v = Math.floor(v / 10);
-      }
-    }
-    for (let b = 0; b < POSITION_BUCKETS; b++) if (starts[b] !== starts[b + 1]) out.push({ bucket: b, entries: text.toString('latin1', textStarts[b], textStarts[b + 1]) });
-    return out;
-  }
-  for (let b = 0; b < POSITION_BUCKETS; b++) {
-    if (starts[b] === starts[b + 1]) continue;
-    let entries = '';
-    for (let i = starts[b]; i < starts[b + 1]; i++) {
-      const k = stores[i];
-      entries += needles![k] + String(pos[k]).padStart(POS_DIGITS, '0');
-    }
-    out.push({ bucket: b, entries });
-  }
+  for (let b = 0; b < POSITION_BUCKETS; b++) if (starts[b] !== starts[b + 1]) out.push({ bucket: b, entries: text.toString('utf16le', 2 * textStarts[b], 2 * textStarts[b + 1]) });
   return out;
 }
 
