@@ -65,9 +65,10 @@ function packedInputsOf(space: InputSpace): PackedInput[] {
 /**
  * Store k's stored evidence (storedEvidence over its terms), packed straight from its row of the
  * term matrix and shorter than packEvidence: an item whose detail follows from its key
- * (keyDetail) is `[key, x]`, a size `[key, x, value]` (its detail made from the store's value
- * again, sizeDetail), a signal as packEvidence writes it (its terms made again, only for a store
- * that has one). unpackEvidence gives back the same items.
+ * (keyDetail) is its key alone when x is 1 (as it is for every one of them a refresh makes), else
+ * `[key, x]`; a size `[key, x, value]` (its detail made from the store's value again,
+ * sizeDetail; x has at most SIZE_DECIMALS decimals, model.ts); a signal as packEvidence writes it
+ * (its terms made again, only for a store that has one). unpackEvidence gives back the same items.
  */
 export function packTerms(space: InputSpace, s: StoreSnapshot, m: TermMatrix, k: number): string {
   const inputs = packedInputsOf(space);
@@ -80,7 +81,8 @@ export function packTerms(space: InputSpace, s: StoreSnapshot, m: TermMatrix, k:
     const x = m.value[t];
     if (t > from) out += ',';
     const v = p.form === 'size' ? s[SIZE_COLUMN[p.size!]] : null;
-    if (p.form === 'key' && Number.isFinite(x)) out += `[${p.quoted},${x}]`;
+    if (p.form === 'key' && x === 1) out += p.quoted;
+    else if (p.form === 'key' && Number.isFinite(x)) out += `[${p.quoted},${x}]`;
     else if (p.form === 'size' && v !== null && Number.isFinite(v) && Number.isFinite(x)) out += `[${p.quoted},${x},${v}]`;
     else {
       ts ??= terms(space, s);
@@ -92,9 +94,10 @@ export function packTerms(space: InputSpace, s: StoreSnapshot, m: TermMatrix, k:
   return out + ']';
 }
 
-/** A row's stored evidence as items: packed ones (packTerms, packEvidence) unpacked, items stored as objects as they are. */
+/** A row's stored evidence as items: packed ones (packTerms, packEvidence; a bare key is a key-only item of x 1) unpacked, items stored as objects as they are. */
 export function unpackEvidence(text: string): Record<string, unknown>[] {
   return (JSON.parse(text) as unknown[]).map((item) => {
+    if (typeof item === 'string') return { kind: item === 'intercept' ? 'intercept' : 'feature', key: item, detail: keyDetail(item)!, x: 1 };
     if (!Array.isArray(item)) return item as Record<string, unknown>;
     let e: StoredEvidence;
     if (item.length === 2) {

@@ -34,6 +34,15 @@ export interface Label {
   weight: number;
 }
 
+/**
+ * A size input is kept to SIZE_DECIMALS decimals of a standard deviation: a ten-thousandth of
+ * one says nothing more about an account, and its evidence then stores `-4.6535`, not
+ * `-4.653459235602431` (a third of a million accounts' evidence was those digits). The model
+ * scores the value it stores, so the evidence still adds up exactly to the logit.
+ */
+export const SIZE_DECIMALS = 4;
+const SIZE_UNITS = 10 ** SIZE_DECIMALS;
+
 /** Apps get their own input when at least this share of the workspace's accounts has them (most frequent first, at most MAX_APPS). */
 export const MIN_APP_SHARE = 0.01;
 export const MAX_APPS = 40;
@@ -80,26 +89,31 @@ export function signalDecay(month: string, latestMonth: string): number {
 /** The non-zero inputs of a store (the intercept first). One term per signal, so evidence names each. */
 export function terms(space: InputSpace, s: StoreSnapshot): Term[] {
   const out: Term[] = [{ i: 0, x: 1 }];
+  const g = groupsOf(space);
   const one = (key: string) => {
     const i = space.index.get(key);
     if (i !== undefined) out.push({ i, x: 1 });
   };
-  if (s.country !== null) one(`country:${s.country}`);
-  if (s.category !== null) one(`category:${s.category}`);
-  if (s.plan !== null) one(`plan:${s.plan}`);
+  const of = (group: ReadonlyMap<string, number>, value: string) => {
+    const i = group.get(value);
+    if (i !== undefined) out.push({ i, x: 1 });
+  };
+  if (s.country !== null) of(g.country, s.country);
+  if (s.category !== null) of(g.category, s.category);
+  if (s.plan !== null) of(g.plan, s.plan);
   for (const k of Object.keys(SIZE_COLUMN) as SizeKey[]) {
     const v = s[SIZE_COLUMN[k]];
     const i = space.index.get(`size:${k}`)!;
     const scale = space.inputs[i].scale!;
     if (v !== null) {
-      const x = (Math.log1p(Math.max(0, v)) - scale.mean) / scale.sd;
+      const x = Math.round(((Math.log1p(Math.max(0, v)) - scale.mean) / scale.sd) * SIZE_UNITS) / SIZE_UNITS;
       if (x !== 0) out.push({ i, x });
     }
   }
-  for (const a of new Set(s.apps)) one(`app:${a}`);
-  for (const n of new Set(s.ads)) one(`ads:${n}`);
+  for (const a of distinct(s.apps)) of(g.app, a);
+  for (const n of distinct(s.ads)) of(g.ads, n);
   for (const k of standingPairKeys(s)) one(k);
-  for (const f of new Set(s.agentic)) one(`agentic:${f}`);
+  for (const f of distinct(s.agentic)) of(g.agentic, f);
   for (const sig of s.signals) {
     const decay = signalDecay(sig.month, space.latestMonth);
     const latest = sig.month === space.latestMonth;
@@ -120,6 +134,28 @@ export function terms(space: InputSpace, s: StoreSnapshot): Term[] {
   }
   return out;
 }
+
+/** The groups whose inputs terms() finds by the store's value rather than by key text. */
+type ValueGroup = 'country' | 'category' | 'plan' | 'app' | 'ads' | 'agentic';
+const valueGroups = new WeakMap<InputSpace, Record<ValueGroup, Map<string, number>>>();
+
+/** A space's inputs of each ValueGroup by value (`country:US` ⇒ country, US): a million stores' terms then make no key text. */
+function groupsOf(space: InputSpace): Record<ValueGroup, ReadonlyMap<string, number>> {
+  let g = valueGroups.get(space);
+  if (!g) {
+    g = { country: new Map(), category: new Map(), plan: new Map(), app: new Map(), ads: new Map(), agentic: new Map() };
+    space.inputs.forEach((inp, i) => {
+      const at = inp.key.indexOf(':');
+      const group = g![inp.key.slice(0, at) as ValueGroup] as Map<string, number> | undefined;
+      if (at > 0 && group) group.set(inp.key.slice(at + 1), i);
+    });
+    valueGroups.set(space, g);
+  }
+  return g;
+}
+
+/** A list's values once each, in order (most lists are empty or hold one: no Set made for them). */
+const distinct = (xs: readonly string[]): readonly string[] => (xs.length < 2 ? xs : [...new Set(xs)]);
 
 /** The terms of every store, as a TermMatrix. */
 export function termMatrix(space: InputSpace, stores: readonly StoreSnapshot[]): TermMatrix {

@@ -13,7 +13,7 @@ import type { RecentSignal, StoreSnapshot } from './model.js';
 import { SIGNAL_WINDOW } from './prior.js';
 import { previousMonth } from '../core/panel-contract.js';
 import type { Database } from '../db/database.js';
-import { ingestedMonths, storeRowsOfMonth, type StoreMonthText, visibleStoreSignals } from '../ingest/index.js';
+import { ingestedMonths, storeRowsOfMonth, type StoreMonthTuple, visibleStoreSignals } from '../ingest/index.js';
 
 /** Store rows read at once: the rows of one read die young, only the snapshots stay. */
 const ROWS_PER_READ = 20_000;
@@ -29,7 +29,7 @@ export async function loadSnapshots(q: Kysely<Database>, latestMonth: string): P
       const rows = await storeRowsOfMonth(q, { month: m.month, runId: m.run_id, after, limit: ROWS_PER_READ, olderOnly: i > 0 });
       for (const r of rows) out.push(snapshotOf(r, shared));
       if (rows.length < ROWS_PER_READ) break;
-      after = rows[rows.length - 1].store_id;
+      after = rows[rows.length - 1][1];
     }
   }
   if (!out.every((x, k) => k === 0 || out[k - 1].store_id < x.store_id)) out.sort(byStoreId);
@@ -75,21 +75,22 @@ function sharedValues() {
   };
 }
 
-function snapshotOf(r: StoreMonthText, shared: ReturnType<typeof sharedValues>): StoreSnapshot {
+function snapshotOf(r: StoreMonthTuple, shared: ReturnType<typeof sharedValues>): StoreSnapshot {
+  const [month, store_id, domain, country, category, plan, created_month, products, visits, revenue, apps, ads, agentic] = r;
   return {
-    store_id: r.store_id,
-    month: shared.text(r.month)!,
-    domain: r.domain,
-    country: shared.text(r.country),
-    category: shared.text(r.category),
-    plan: shared.text(r.plan),
-    created_month: shared.text(r.created_month),
-    product_count: r.product_count === null ? null : Number(r.product_count),
-    monthly_visits: r.monthly_visits === null ? null : Number(r.monthly_visits),
-    est_monthly_revenue_usd: r.est_monthly_revenue_usd === null ? null : Number(r.est_monthly_revenue_usd),
-    apps: shared.list(r.apps),
-    ads: shared.list(r.ads),
-    agentic: shared.list(r.agentic),
+    store_id,
+    month: shared.text(month)!,
+    domain,
+    country: shared.text(country),
+    category: shared.text(category),
+    plan: shared.text(plan),
+    created_month: shared.text(created_month),
+    product_count: products === null ? null : Number(products),
+    monthly_visits: visits === null ? null : Number(visits),
+    est_monthly_revenue_usd: revenue === null ? null : Number(revenue),
+    apps: shared.list(apps),
+    ads: shared.list(ads),
+    agentic: shared.list(agentic),
     signals: [],
   };
 }

@@ -9,7 +9,7 @@
  * (month, run_id)): rows of a run being loaded, or of a run superseded a moment ago, stay out.
  */
 import { sql, type Kysely } from 'kysely';
-import { prepared, runBulk } from '../db/prepared.js';
+import { prepared, preparedTuples, runBulk } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import type { IngestedMonthsTable, StoreMonthsTable, StoreSignalsTable } from './tables.js';
 
@@ -44,6 +44,23 @@ export function visibleStoreSignals(q: Kysely<Database>) {
 /** A visible store row as stored (its lists as JSON text), without its run. */
 export type StoreMonthText = Omit<StoreMonthsTable, 'run_id'>;
 
+/** A store row as storeRowsOfMonth reads it: StoreMonthText's values in STORE_MONTH_COLUMNS' order (without run_id). */
+export type StoreMonthTuple = [
+  month: string,
+  store_id: string,
+  domain: string | null,
+  country: string | null,
+  category: string | null,
+  plan: string | null,
+  created_month: string | null,
+  product_count: number | null,
+  monthly_visits: number | null,
+  est_monthly_revenue_usd: number | null,
+  apps: string,
+  ads: string,
+  agentic: string,
+];
+
 /**
  * The next `limit` store rows of a month's visible run after store `after`, in store_id order
  * (through the rows' primary key: no sort); `olderOnly`: only stores no newer visible month has.
@@ -52,10 +69,10 @@ export type StoreMonthText = Omit<StoreMonthsTable, 'run_id'>;
 export async function storeRowsOfMonth(
   q: Kysely<Database>,
   o: { month: string; runId: string; after: string; limit: number; olderOnly: boolean },
-): Promise<StoreMonthText[]> {
-  return prepared(
+): Promise<StoreMonthTuple[]> {
+  return preparedTuples<StoreMonthTuple>(
     q,
-    sql<StoreMonthText>`select sm.month, sm.store_id, sm.domain, sm.country, sm.category, sm.plan, sm.created_month, sm.product_count, sm.monthly_visits,
+    sql`select sm.month, sm.store_id, sm.domain, sm.country, sm.category, sm.plan, sm.created_month, sm.product_count, sm.monthly_visits,
         sm.est_monthly_revenue_usd, sm.apps, sm.ads, sm.agentic
       from store_months sm join ingested_months im on im.month = sm.month and im.run_id = sm.run_id
       where sm.run_id = ${o.runId} and sm.month = ${o.month} and sm.store_id > ${o.after}

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { packEvidence, packTerms, unpackEvidence } from '../../src/accounts/evidence.js';
-import { inputSpace, storedEvidence, termMatrix, type StoreSnapshot } from '../../src/accounts/model.js';
+import { inputSpace, SIZE_DECIMALS, storedEvidence, termMatrix, type StoreSnapshot } from '../../src/accounts/model.js';
 import type { SignalType } from '../../src/core/signals.js';
 
 const LATEST = '2026-10';
@@ -54,6 +54,24 @@ describe('packed evidence', () => {
       packed += text.length;
       full += packEvidence(items).length;
     });
-    expect(packed).toBeLessThan(full * 0.7);
+    expect(packed).toBeLessThan(full * 0.67);
+  });
+
+  it('writes a key-only item of x 1 as its key alone, and still reads the forms written before', () => {
+    const s = stores();
+    const space = inputSpace(s, LATEST);
+    const text = packTerms(space, s[1], termMatrix(space, s), 1);
+    expect(text.startsWith('["intercept","country:GB",')).toBe(true);
+    const before = text.replace(/"(intercept|country:GB)"/g, '["$1",1]');
+    expect(unpackEvidence(before)).toEqual(unpackEvidence(text));
+  });
+
+  it('keeps a size to SIZE_DECIMALS decimals, the value the model scores', () => {
+    const s = stores();
+    const space = inputSpace(s, LATEST);
+    const sizes = s.flatMap((store) => storedEvidence(space, store)).filter((e) => e.key.startsWith('size:'));
+    expect(sizes.length).toBeGreaterThan(300);
+    for (const e of sizes) expect(Math.abs(e.x * 10 ** SIZE_DECIMALS - Math.round(e.x * 10 ** SIZE_DECIMALS))).toBeLessThan(1e-6);
+    expect(sizes.some((e) => String(e.x).split('.')[1]?.length === SIZE_DECIMALS)).toBe(true);
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { findKeyByHash, insertApiKey } from '../../src/api/keys-store.js';
+import { prepared, preparedTuples } from '../../src/db/prepared.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 
@@ -47,6 +49,13 @@ for (const d of dialects) {
       await expect(write).rejects.toThrow('rolled back');
       expect(await read).toBeUndefined();
       expect(await findKeyByHash(t.db.kysely, 'hash-b')).toBeUndefined();
+    });
+
+    it('reads rows as arrays of their columns in the SELECT\'s order, and the same statement as objects after', async () => {
+      const q = () => sql`select id, name, workspace_id from api_keys where workspace_id = ${wsId} order by id`;
+      expect(await preparedTuples(t.db.kysely, q())).toEqual([['key_a', 'a', wsId]]);
+      expect(await t.db.write((trx) => preparedTuples(trx, q()))).toEqual([['key_a', 'a', wsId]]);
+      expect(await prepared(t.db.kysely, q())).toEqual([{ id: 'key_a', name: 'a', workspace_id: wsId }]);
     });
   });
 }
