@@ -6,7 +6,7 @@
 import type { ApiBenchResult, DatabaseFigures } from './api.js';
 import type { OpFigures } from './load.js';
 import type { PhaseTimes } from './api-profile.js';
-import type { ScaleoutBenchResult } from './scaleout.js';
+import type { CpuUse, ScaleoutBenchResult } from './scaleout.js';
 
 /** The walks' lists, as the line names them (api-walks.ts). */
 const FILTER_MIX = 'limits 10 to 100, filters by list, country, category, plan, score and signal';
@@ -81,9 +81,25 @@ export function apiLines(r: ApiBenchResult, cores: number): string[] {
   return lines;
 }
 
+/** A machine busier than this while two processes read is CPU-bound: a second process has no core to use. */
+const CPU_BOUND = 0.9;
+
 export function scaleoutLines(results: readonly ScaleoutBenchResult[], cores: number): string[] {
+  const pct = (x: number) => `${Math.round(100 * x)}%`;
+  const use = (c: CpuUse | undefined) =>
+    c === undefined
+      ? 'not measured'
+      : `${pct(c.busy)} busy (storelens ${pct(c.servers)}${c.database === undefined ? '' : `, PostgreSQL ${pct(c.database)}`}, load generators and the rest ${pct(Math.max(0, c.busy - c.servers - (c.database ?? 0)))})`;
   return results.map((r) => {
-    const reads = `GET /accounts?limit=50 one api process ${figure(r.one.reads)}, two api processes and a worker ${figure(r.two.reads)}, ratio ${ratio(r.two.reads, r.one.reads)} (goal ≥ 1.3× where the database is not the limit)`;
+    const bound = r.two.readsCpu !== undefined && r.two.readsCpu.busy >= CPU_BOUND;
+    const limit = bound
+      ? `not measurable here: the ${cores} cores are the limit, not the database`
+      : r.two.readsCpu === undefined
+        ? 'the CPU not measured'
+        : `the cores not all busy`;
+    const reads =
+      `GET /accounts?limit=50 one api process ${figure(r.one.reads)}, two api processes and a worker ${figure(r.two.reads)}, ratio ${ratio(r.two.reads, r.one.reads)} ` +
+      `(goal ≥ 1.3× where the database is not the limit: ${limit}; the machine's CPU while reading: one process ${use(r.one.readsCpu)}, two ${use(r.two.readsCpu)})`;
     const writes = `POST /outcomes ${figure(r.one.writes, 'outcomes/s')} vs ${figure(r.two.writes, 'outcomes/s')}, ratio ${ratio(r.two.writes, r.one.writes)}`;
     return `scaleout (${r.database}, ${r.connections} connections, ${cores} cores for the processes and the load generators): ${reads}; ${writes}`;
   });

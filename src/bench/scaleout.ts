@@ -14,6 +14,7 @@
  * and the load generators share the two cores: CPU, not the database, is the first limit.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,12 +24,25 @@ import { type OpFigures, runLoad } from './load.js';
 
 const READ_LIMIT = 120;
 const WRITE_LIMIT = 20;
-/** Key budget: enough for this many req/s over a run without passing a limit. */
-const CEILING_RPS = 4_000;
+/** Key budgets: enough for this many req/s over a run without passing a limit (reads, writes). */
+const CEILING_READS = 24_000;
+const CEILING_WRITES = 8_000;
+
+/** Shares (0 to 1) of the machine's CPU time (every core) while the reads ran. */
+export interface CpuUse {
+  /** Not idle. */
+  busy: number;
+  /** The storelens processes (api, worker). */
+  servers: number;
+  /** PostgreSQL's server processes of the database; absent on SQLite. */
+  database?: number;
+}
 
 export interface ScaleoutFigures {
   reads: OpFigures;
   writes: OpFigures;
+  /** Where the machine's CPU went during the reads (undefined where /proc is not Linux's). */
+  readsCpu?: CpuUse;
 }
 
 export interface ScaleoutBenchResult {
@@ -67,12 +81,21 @@ export async function benchScaleout(
   const processes = cliProcesses({ ...processEnv, DATABASE_URL: url?.toString() });
   try {
     const { issue } = await seedBenchWorkspace(db, new Date());
-    const readKeys = Math.ceil((CEILING_RPS * seconds) / READ_LIMIT);
-    const writeKeys = Math.ceil((CEILING_RPS * seconds) / WRITE_LIMIT);
+    const readKeys = Math.ceil((CEILING_READS * seconds) / READ_LIMIT);
+    const writeKeys = Math.ceil((CEILING_WRITES * seconds) / WRITE_LIMIT);
+    const servers: number[] = [];
+    const databasePids = async () =>
+      admin === undefined
+        ? []
+        : (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => Number(r.pid));
     log(`scaleout: ${database}: issuing ${2 * readKeys} read keys and ${2 * writeKeys} write keys …`);
 
     const dbArgs = url ? [] : ['--db', dbPath];
-    const start = (args: string[], ready: RegExp) => processes.start([...args, ...dbArgs, '--runs', path.join(dir, 'runs'), '--out', path.join(dir, 'out')], ready);
+    const start = async (args: string[], ready: RegExp) => {
+      const r = await processes.start([...args, ...dbArgs, '--runs', path.join(dir, 'runs'), '--out', path.join(dir, 'out')], ready);
+      if (r.child.pid !== undefined) servers.push(r.child.pid);
+      return r;
+    };
     const api = async (extra: string[]) => (await start(['api', '--port', '0', '--host', '127.0.0.1', ...extra], /storelens api: (http:\/\/\S+\/api\/v1)/)).match![1]!;
     /** Both operations over `bases`, one load generator per base (splitting connections and keys). */
     const measure = async (label: string, bases: string[], read: string[], write: string[]): Promise<ScaleoutFigures> => {
@@ -80,18 +103,21 @@ export async function benchScaleout(
       const over = (plan: (base: string, k: number) => Parameters<typeof runLoad>[0]) => Promise.all(bases.map((b, k) => runLoad(plan(b, k)))).then(merge);
       const per = Math.max(1, Math.floor(connections / bases.length));
       log(`scaleout: ${database}: ${label}: GET /accounts?limit=50, ${seconds} s, ${connections} connections …`);
+      const before = cpuReading(servers, await databasePids());
       const reads = await over((b, k) => ({ url: `${b}/accounts?limit=50`, method: 'GET', connections: per, seconds, keys: split(read, k), uses: READ_LIMIT }));
+      const readsCpu = before && cpuUse(before, cpuReading(servers, await databasePids()), admin !== undefined);
       log(`scaleout: ${database}: ${label}: POST /outcomes, ${seconds} s, ${connections} connections …`);
       const writes = await over((b, k) => ({ url: `${b}/outcomes`, method: 'POST', connections: per, seconds, keys: split(write, k), uses: WRITE_LIMIT, outcomes: { accounts: BENCH_ACCOUNTS } }));
       for (const [name, f] of [['reads', reads], ['writes', writes]] as const) {
         if (f.non2xx || f.errors) log(`scaleout: warning: ${label} ${name} had ${f.non2xx} non-2xx responses and ${f.errors} errors`);
       }
-      return { reads, writes };
+      return { reads, writes, readsCpu };
     };
 
     const single = await api([]);
     const one = await measure('one api process', [single], await issue(readKeys, 'read'), await issue(writeKeys, 'write'));
     await processes.stopAll();
+    servers.length = 0;
 
     const bases = [await api(['--requests-only']), await api(['--requests-only'])];
     await start(['worker'], /storelens worker: delivering/);
@@ -104,6 +130,49 @@ export async function benchScaleout(
     await admin?.end();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The machine's CPU jiffies (every core: all, idle) and each process's, from /proc; undefined off Linux. */
+interface CpuReading {
+  total: number;
+  idle: number;
+  servers: Map<number, number>;
+  database: Map<number, number>;
+}
+
+function cpuReading(servers: readonly number[], database: readonly number[]): CpuReading | undefined {
+  try {
+    // user nice system idle iowait irq softirq steal
+    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    return { total: f.reduce((a, b) => a + b, 0), idle: f[3] + f[4], servers: processJiffies(servers), database: processJiffies(database) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** utime + stime of each process still running (fields 14 and 15 of /proc/<pid>/stat). */
+function processJiffies(pids: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      out.set(pid, Number(f[11]) + Number(f[12]));
+    } catch {
+      // Gone (a backend that closed): its time is not counted.
+    }
+  }
+  return out;
+}
+
+function cpuUse(a: CpuReading, b: CpuReading | undefined, postgres: boolean): CpuUse | undefined {
+  if (!b || b.total <= a.total) return undefined;
+  const spent = (from: Map<number, number>, to: Map<number, number>) => [...to].reduce((s, [pid, j]) => s + j - (from.get(pid) ?? 0), 0);
+  const all = b.total - a.total;
+  return {
+    busy: 1 - (b.idle - a.idle) / all,
+    servers: spent(a.servers, b.servers) / all,
+    ...(postgres ? { database: spent(a.database, b.database) / all } : {}),
+  };
 }
 
 function merge(parts: OpFigures[]): OpFigures {
