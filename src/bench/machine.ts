@@ -20,6 +20,39 @@ function fixedWork(): number {
   return x;
 }
 
+/** Entries of the memory-bound work's array (32 MiB of 32-bit indices: more than the caches). */
+const WALK_ENTRIES = 1 << 23;
+const WALK_STEPS = 1 << 21;
+
+/**
+ * The memory-bound work: a walk of WALK_STEPS steps through a random cycle over WALK_ENTRIES
+ * entries, each step a read the one before decides (no cache or prefetch helps): it times the
+ * machine's memory, which the fixed work's arithmetic does not. On this machine the same code
+ * has answered requests three times slower on one day than on another while the fixed work took
+ * the same time. Returns the walk's wall time in ms (the cycle's making not counted).
+ */
+function memoryWalk(): number {
+  const next = new Uint32Array(WALK_ENTRIES);
+  for (let i = 0; i < WALK_ENTRIES; i++) next[i] = i;
+  // Sattolo's shuffle: one cycle through every entry. A fixed seed (xorshift): the same walk every run.
+  let seed = 0x9e3779b9;
+  for (let i = WALK_ENTRIES - 1; i > 0; i--) {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    const j = (seed >>> 0) % i;
+    const t = next[i];
+    next[i] = next[j];
+    next[j] = t;
+  }
+  const t0 = performance.now();
+  let at = 0;
+  for (let k = 0; k < WALK_STEPS; k++) at = next[at];
+  const ms = performance.now() - t0;
+  if (at === WALK_ENTRIES) throw new Error('unreachable'); // keeps the walk from being optimised away
+  return ms;
+}
+
 /** The host's share of this machine's CPU time it took for others ("steal"), in jiffies; undefined off Linux. */
 function stolenJiffies(): number | undefined {
   try {
@@ -39,6 +72,8 @@ export interface MachineReading {
   wallMs: number;
   /** Of the machine's CPU time during the fixed work, the share its host gave to others (0 to 1). */
   steal?: number;
+  /** The memory-bound work's wall time, in milliseconds (memoryWalk). */
+  memoryMs?: number;
 }
 
 export function readMachine(): MachineReading {
@@ -53,13 +88,14 @@ export function readMachine(): MachineReading {
   const cores = os.availableParallelism();
   // /proc/stat counts jiffies (USER_HZ, 100 a second on Linux) over every core.
   const steal = stealBefore === undefined || stealAfter === undefined ? undefined : Math.min(1, (stealAfter - stealBefore) / ((wallMs / 10) * cores));
-  return { cores, load: [one, five], cpuMs: (used.user + used.system) / 1000, wallMs, steal };
+  return { cores, load: [one, five], cpuMs: (used.user + used.system) / 1000, wallMs, steal, memoryMs: memoryWalk() };
 }
 
 export function machineLine(when: 'before' | 'after', m: MachineReading = readMachine()): string {
   const steal = m.steal === undefined ? '' : `, ${(m.steal * 100).toFixed(0)}% of the CPU taken by the host`;
   return (
     `machine ${when} the benchmarks: ${m.cores} cores, load average ${m.load[0].toFixed(2)} (1 min) ${m.load[1].toFixed(2)} (5 min); ` +
-    `the fixed work took ${m.cpuMs.toFixed(0)} ms of CPU in ${m.wallMs.toFixed(0)} ms${steal}`
+    `the fixed work took ${m.cpuMs.toFixed(0)} ms of CPU in ${m.wallMs.toFixed(0)} ms${steal}` +
+    (m.memoryMs === undefined ? '' : `; a random walk of ${WALK_STEPS.toLocaleString('en-US')} reads over 32 MiB took ${m.memoryMs.toFixed(0)} ms`)
   );
 }

@@ -11,6 +11,7 @@ describe('the machine line every benchmark run prints', () => {
     expect(m.cpuMs).toBeGreaterThan(1);
     expect(m.wallMs).toBeGreaterThan(0);
     if (m.steal !== undefined) expect(m.steal).toBeGreaterThanOrEqual(0);
+    expect(m.memoryMs).toBeGreaterThan(0);
   });
 
   it('prints the reading it is given', () => {
@@ -19,5 +20,6 @@ describe('the machine line every benchmark run prints', () => {
       'machine after the benchmarks: 2 cores, load average 1.50 (1 min) 0.25 (5 min); the fixed work took 512 ms of CPU in 1031 ms, 3% of the CPU taken by the host',
     );
     expect(machineLine('before', { cores: 2, load: [0, 0], cpuMs: 1, wallMs: 1 })).not.toContain('host');
+    expect(machineLine('before', { cores: 2, load: [0, 0], cpuMs: 1, wallMs: 1, memoryMs: 401.2 })).toMatch(/; a random walk of 2,097,152 reads over 32 MiB took 401 ms$/);
   });
 });
