@@ -71,8 +71,9 @@ export const NOT_IN_MARKET: ReadonlySet<AccountStatus> = new Set(['disqualified'
  * a signal in that month or the one before, and a status that allows it (NOT_IN_MARKET).
  */
 export function canBeInMarket(s: Pick<StoreSnapshot, 'month' | 'signals'>, latestMonth: string, status: AccountStatus = 'open'): boolean {
+  if (s.month !== latestMonth || s.signals.length === 0 || NOT_IN_MARKET.has(status)) return false;
   const recent = previousMonth(latestMonth);
-  return s.month === latestMonth && !NOT_IN_MARKET.has(status) && s.signals.some((g) => g.month >= recent);
+  return s.signals.some((g) => g.month >= recent);
 }
 
 /**

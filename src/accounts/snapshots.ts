@@ -8,12 +8,13 @@
  * repeated texts (country, category, plan, months) and empty lists are shared, so a million
  * snapshots hold less of the heap.
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { RecentSignal, StoreSnapshot } from './model.js';
 import { SIGNAL_WINDOW } from './prior.js';
 import { previousMonth } from '../core/panel-contract.js';
 import type { Database } from '../db/database.js';
-import { ingestedMonths, storeRowsOfMonth, type StoreMonthTuple, visibleStoreSignals } from '../ingest/index.js';
+import { ingestedMonths, storeRowsOfMonth, type StoreMonthTuple } from '../ingest/index.js';
+import { preparedTuples } from '../db/prepared.js';
 
 /** Store rows read at once: the rows of one read die young, only the snapshots stay. */
 const ROWS_PER_READ = 20_000;
@@ -36,17 +37,19 @@ export async function loadSnapshots(q: Kysely<Database>, latestMonth: string): P
   // Both in store_id order (the signals sorted here as the snapshots are: a database's collation
   // may order text otherwise; the sort is stable, so each store's keep their order): each
   // store's signals found by walking the two side by side.
-  const signals = (await recentSignals(q, latestMonth)).sort(byStoreId);
+  const signals = (await recentSignals(q, latestMonth)).sort(byStoreIdAt1);
   let j = 0;
   for (const s of out) {
-    while (j < signals.length && signals[j].store_id < s.store_id) j++;
-    while (j < signals.length && signals[j].store_id === s.store_id) {
-      const { store_id: _, ...signal } = signals[j++];
-      s.signals.push(signal);
+    while (j < signals.length && signals[j][1] < s.store_id) j++;
+    while (j < signals.length && signals[j][1] === s.store_id) {
+      const [id, , month, type, subject, strength, detail] = signals[j++];
+      s.signals.push({ id, month: shared.text(month)!, type, subject, strength: Number(strength), detail });
     }
   }
   return out;
 }
+
+const byStoreIdAt1 = (a: SignalTuple, b: SignalTuple): number => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 
 const byStoreId = (a: { store_id: string }, b: { store_id: string }): number => (a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : 0);
 
@@ -95,16 +98,21 @@ function snapshotOf(r: StoreMonthTuple, shared: ReturnType<typeof sharedValues>)
   };
 }
 
-/** The signals of the last SIGNAL_WINDOW months up to latestMonth, by store_id, each store's newest first (then by id). */
-async function recentSignals(q: Kysely<Database>, latestMonth: string): Promise<(RecentSignal & { store_id: string })[]> {
+/** A signal as recentSignals reads it: id, store_id, month, type, subject, strength, detail. */
+type SignalTuple = [string, string, string, RecentSignal['type'], string | null, number, string];
+
+/**
+ * The signals of the last SIGNAL_WINDOW months up to latestMonth, of the visible runs only (as
+ * ingest's visibleStoreSignals), by store_id, each store's newest first (then by id), as arrays.
+ */
+async function recentSignals(q: Kysely<Database>, latestMonth: string): Promise<SignalTuple[]> {
   let from = latestMonth;
   for (let i = 1; i < SIGNAL_WINDOW; i++) from = previousMonth(from);
-  return visibleStoreSignals(q)
-    .select(['ss.id', 'ss.store_id', 'ss.month', 'ss.type', 'ss.subject', 'ss.strength', 'ss.detail'])
-    .where('ss.month', '>=', from)
-    .where('ss.month', '<=', latestMonth)
-    .orderBy('ss.store_id')
-    .orderBy('ss.month', 'desc')
-    .orderBy('ss.id')
-    .execute();
+  return preparedTuples<SignalTuple>(
+    q,
+    sql`select ss.id, ss.store_id, ss.month, ss.type, ss.subject, ss.strength, ss.detail
+      from store_signals ss join ingested_months im on im.month = ss.month and im.run_id = ss.run_id
+      where ss.month >= ${from} and ss.month <= ${latestMonth}
+      order by ss.store_id, ss.month desc, ss.id`,
+  );
 }
