@@ -8,13 +8,12 @@
  * repeated texts (country, category, plan, months) and empty lists are shared, so a million
  * snapshots hold less of the heap.
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { RecentSignal, StoreSnapshot } from './model.js';
 import { SIGNAL_WINDOW } from './prior.js';
 import { previousMonth } from '../core/panel-contract.js';
 import type { Database } from '../db/database.js';
-import { ingestedMonths, storeRowsOfMonth, type StoreMonthTuple } from '../ingest/index.js';
-import { preparedTuples } from '../db/prepared.js';
+import { ingestedMonths, type SignalTuple, signalRowsBetween, storeRowsOfMonth, type StoreMonthTuple } from '../ingest/index.js';
 
 /** Store rows read at once: the rows of one read die young, only the snapshots stay. */
 const ROWS_PER_READ = 20_000;
@@ -98,21 +97,9 @@ function snapshotOf(r: StoreMonthTuple, shared: ReturnType<typeof sharedValues>)
   };
 }
 
-/** A signal as recentSignals reads it: id, store_id, month, type, subject, strength, detail. */
-type SignalTuple = [string, string, string, RecentSignal['type'], string | null, number, string];
-
-/**
- * The signals of the last SIGNAL_WINDOW months up to latestMonth, of the visible runs only (as
- * ingest's visibleStoreSignals), by store_id, each store's newest first (then by id), as arrays.
- */
+/** The signals of the last SIGNAL_WINDOW months up to latestMonth, by store_id, each store's newest first (then by id), as arrays. */
 async function recentSignals(q: Kysely<Database>, latestMonth: string): Promise<SignalTuple[]> {
   let from = latestMonth;
   for (let i = 1; i < SIGNAL_WINDOW; i++) from = previousMonth(from);
-  return preparedTuples<SignalTuple>(
-    q,
-    sql`select ss.id, ss.store_id, ss.month, ss.type, ss.subject, ss.strength, ss.detail
-      from store_signals ss join ingested_months im on im.month = ss.month and im.run_id = ss.run_id
-      where ss.month >= ${from} and ss.month <= ${latestMonth}
-      order by ss.store_id, ss.month desc, ss.id`,
-  );
+  return signalRowsBetween(q, from, latestMonth);
 }

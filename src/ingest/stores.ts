@@ -11,6 +11,7 @@
 import { sql, type Kysely } from 'kysely';
 import { prepared, preparedTuples, runBulk } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
+import type { SignalType } from '../core/signals.js';
 import type { IngestedMonthsTable, StoreMonthsTable, StoreSignalsTable } from './tables.js';
 
 export type IngestedMonth = IngestedMonthsTable;
@@ -79,6 +80,24 @@ export async function storeRowsOfMonth(
         ${o.olderOnly ? sql`and not exists (select 1 from store_months n join ingested_months nm on nm.month = n.month and nm.run_id = n.run_id where n.store_id = sm.store_id and n.month > ${o.month})` : sql``}
       order by sm.store_id
       limit ${o.limit}`,
+  );
+}
+
+/** A visible signal as signalRowsBetween reads it: id, store_id, month, type, subject, strength, detail. */
+export type SignalTuple = [id: string, store_id: string, month: string, type: SignalType, subject: string | null, strength: number, detail: string];
+
+/**
+ * The visible signals of months from … to (inclusive), by store_id, each store's newest month
+ * first, then by id, each as the array of its columns (a scoring reads a month's hundreds of
+ * thousands at once: accounts/snapshots.ts).
+ */
+export async function signalRowsBetween(q: Kysely<Database>, from: string, to: string): Promise<SignalTuple[]> {
+  return preparedTuples<SignalTuple>(
+    q,
+    sql`select ss.id, ss.store_id, ss.month, ss.type, ss.subject, ss.strength, ss.detail
+      from store_signals ss join ingested_months im on im.month = ss.month and im.run_id = ss.run_id
+      where ss.month >= ${from} and ss.month <= ${to}
+      order by ss.store_id, ss.month desc, ss.id`,
   );
 }
 
