@@ -9,7 +9,7 @@
  * snapshots hold less of the heap.
  */
 import type { Kysely } from 'kysely';
-import type { RecentSignal, StoreSnapshot } from './model.js';
+import type { StoreSnapshot } from './model.js';
 import { SIGNAL_WINDOW } from './prior.js';
 import { previousMonth } from '../core/panel-contract.js';
 import type { Database } from '../db/database.js';

@@ -16,7 +16,7 @@
  * processor 0 and the load generator beside it (load.ts pinning()). The server's CPU per request
  * is read from /proc (Linux), a figure the machine's other work moves less than a rate.
  */
-import { readFileSync } from 'node:fs';
+import { processCpuMicros } from './machine.js';
 import { cliProcesses, freePort } from './cli-processes.js';
 import { inTurns, type OpFigures, pinning, pinSelf, runLoad } from './load.js';
 
@@ -71,9 +71,9 @@ export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures
     for (let turn = 0; turn <= TURNS; turn++) {
       for (const [name, server] of [['plain', plain], ['observed', observed]] as const) {
         plan.log(`api: SQLite: GET /accounts?limit=50 ${name === 'observed' ? 'with metrics and request logs' : 'without'} (${turn ? `turn ${turn} of ${TURNS}` : 'warming up'}), ${seconds} s …`);
-        const cpu = cpuMicros(server.pid);
+        const cpu = processCpuMicros(server.pid);
         const f = await runLoad({ url: `${server.base}/api/v1/accounts?limit=50`, method: 'GET', connections: plan.connections, seconds, keys: keys[turn]!, uses: plan.uses }, pin?.load);
-        const used = cpuMicros(server.pid);
+        const used = processCpuMicros(server.pid);
         f.cpuPerRequest = cpu !== undefined && used !== undefined ? (used - cpu) / Math.max(f.requests, 1) : undefined;
         if (turn > 0) turns[name].push(f);
       }
@@ -85,14 +85,3 @@ export async function benchObserved(plan: ObservedPlan): Promise<ObservedFigures
   }
 }
 
-/** User + system CPU time of a process so far, µs (from /proc: Linux only). */
-function cpuMicros(pid: number): number | undefined {
-  try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in ticks of 1/100 s.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return undefined;
-  }
-}

@@ -16,7 +16,8 @@
  * responses were not 2xx (index.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { processCpuMicros } from './machine.js';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -285,16 +286,11 @@ export async function seedBenchWorkspace(db: Db, now: Date, name = 'bench'): Pro
 async function serverCpu(db: Db): Promise<Map<number, number> | undefined> {
   if (db.dialect !== 'postgres') return undefined;
   const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(db.kysely);
-  const ticks = 1e6 / 100; // µs per clock tick (USER_HZ, 100 on Linux)
   const out = new Map<number, number>();
   for (const { pid } of rows) {
-    try {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const f = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-      out.set(Number(pid), (Number(f[11]) + Number(f[12])) * ticks);
-    } catch {
-      return undefined;
-    }
+    const us = processCpuMicros(Number(pid));
+    if (us === undefined) return undefined;
+    out.set(Number(pid), us);
   }
   return out;
 }

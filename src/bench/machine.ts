@@ -63,6 +63,21 @@ function stolenJiffies(): number | undefined {
   }
 }
 
+/**
+ * User + system CPU time of a process so far, in µs, from /proc (Linux only; undefined when the
+ * process is gone or /proc has no such file). The fields after the command's closing parenthesis:
+ * utime and stime are the 12th and 13th, in ticks of 1/100 s (USER_HZ).
+ */
+export function processCpuMicros(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface MachineReading {
   cores: number;
   /** The 1- and 5-minute load averages. */

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { BENCH_ACCOUNTS, seedBenchWorkspace } from './api.js';
 import { cliProcesses } from './cli-processes.js';
 import { type OpFigures, runLoad } from './load.js';
+import { processCpuMicros } from './machine.js';
 
 const READ_LIMIT = 120;
 const WRITE_LIMIT = 20;
@@ -150,16 +151,12 @@ function cpuReading(servers: readonly number[], database: readonly number[]): Cp
   }
 }
 
-/** utime + stime of each process still running (fields 14 and 15 of /proc/<pid>/stat). */
+/** The CPU time (µs) of each process still running (a backend that closed is not counted). */
 function processJiffies(pids: readonly number[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const pid of pids) {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      out.set(pid, Number(f[11]) + Number(f[12]));
-    } catch {
-      // Gone (a backend that closed): its time is not counted.
-    }
+    const us = processCpuMicros(pid);
+    if (us !== undefined) out.set(pid, us / 1e4);
   }
   return out;
 }
