@@ -20,7 +20,7 @@ async function readBacklog(db: Db): Promise<Backlog> {
   const q = db.kysely;
   const [deliveries, outbox, steps] = await Promise.all([
     sql<{ n: number; oldest: number | null }>`select count(*) as n, min(created_ms) as oldest from webhook_deliveries where status = 'pending'`.execute(q),
-    sql<{ n: number; oldest: string | null }>`select count(*) as n, min(created_at) as oldest from outbox where dispatched = 0`.execute(q),
+    sql<{ n: number; oldest: string | null }>`select count(*) as n, min(o.created_at) as oldest from outbox_sequences s join outbox o on o.workspace_id = s.workspace_id and o.seq > s.dispatched_seq where s.dispatched_seq < s.last_seq`.execute(q),
     sql<{ n: number }>`select count(*) as n from outreach_steps where status = 'sending'`.execute(q),
   ]);
   const d = deliveries.rows[0]!;

@@ -69,39 +69,53 @@ async function insertMessages(trx: Kysely<Database>, ep: WebhookEndpointRow, eve
 }
 
 /**
- * Turns up to `limit` undispatched outbox rows into messages for every live, enabled endpoint
- * of their workspace that wants their type and existed when the event happened; resolves to
- * the number of outbox rows dispatched. A workspace's events are fanned out in their order, by
- * one fan-out at a time: each holds the workspace's outbox_sequences row, and on PostgreSQL a
- * workspace whose row another transaction holds (a fan-out, or a write whose events are not
- * committed yet) is left for the next turn.
+ * Turns up to `limit` outbox rows not fanned out yet into messages for every live, enabled
+ * endpoint of their workspace that wants their type and existed when the event happened; resolves
+ * to the number of outbox rows dispatched. A workspace's events are fanned out in their order, by
+ * one fan-out at a time, which moves the workspace's cursor (outbox_sequences.dispatched_seq)
+ * past them: each holds the workspace's outbox_sequences row, and on PostgreSQL a workspace whose
+ * row another transaction holds (a fan-out, or a write whose events are not committed yet) is
+ * left for the next turn. Holding the row, every event numbered up to last_seq is committed.
  */
 export async function fanOut(trx: Kysely<Database>, dialect: 'sqlite' | 'postgres', now: Date, limit = 500): Promise<number> {
-  const waiting = await trx.selectFrom('outbox').select('workspace_id').distinct().where('dispatched', '=', 0).limit(limit).execute();
+  const waiting = await trx.selectFrom('outbox_sequences').select('workspace_id').whereRef('dispatched_seq', '<', 'last_seq').orderBy('workspace_id').limit(limit).execute();
   let dispatched = 0;
-  for (const workspaceId of waiting.map((w) => w.workspace_id).sort()) {
+  for (const { workspace_id: workspaceId } of waiting) {
     if (dispatched >= limit) break;
-    let mine = trx.selectFrom('outbox_sequences').select('workspace_id').where('workspace_id', '=', workspaceId);
+    let mine = trx.selectFrom('outbox_sequences').select(['dispatched_seq', 'last_seq']).where('workspace_id', '=', workspaceId);
     if (dialect === 'postgres') mine = mine.forUpdate().skipLocked();
-    if (!(await mine.executeTakeFirst())) continue;
+    const cursor = await mine.executeTakeFirst();
+    if (!cursor) continue;
+    // The next numbers after the cursor, as a range: a workspace's numbers are handed out without
+    // gaps (a rolled-back write gives its numbers back), and a bounded range keeps PostgreSQL from
+    // reading every event still to do and sorting them for the first few hundred.
+    const from = Number(cursor.dispatched_seq);
+    const to = Math.min(from + (limit - dispatched), Number(cursor.last_seq));
     const events = await trx
       .selectFrom('outbox')
       .select(['id', 'seq', 'workspace_id', 'type', 'created_at'])
       .where('workspace_id', '=', workspaceId)
-      .where('dispatched', '=', 0)
+      .where('seq', '>', from)
+      .where('seq', '<=', to)
       .orderBy('seq')
-      .limit(limit - dispatched)
       .execute();
-    if (events.length === 0) continue;
-    // Locked, so a change or deletion of an endpoint under way is waited for and then seen.
-    let live = trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).where('disabled_at', 'is', null).orderBy('id');
-    if (dialect === 'postgres') live = live.forNoKeyUpdate();
-    const endpoints = await live.execute();
-    for (const ep of endpoints) {
-      await insertMessages(trx, ep, events.filter((e) => e.created_at >= ep.created_at), now.getTime());
+    if (events.length > 0) {
+      // Locked, so a change or deletion of an endpoint under way is waited for and then seen.
+      let live = trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).where('disabled_at', 'is', null).orderBy('id');
+      if (dialect === 'postgres') live = live.forNoKeyUpdate();
+      for (const ep of await live.execute()) {
+        await insertMessages(trx, ep, events.filter((e) => e.created_at >= ep.created_at), now.getTime());
+      }
     }
-    const ids = events.map((e) => e.id);
-    for (let i = 0; i < ids.length; i += 500) await trx.updateTable('outbox').set({ dispatched: 1 }).where('id', 'in', ids.slice(i, i + 500)).execute();
+    // Every event numbered in the range was read (the row is held: none is still being written).
+    // An empty range (numbers pruned, or from before 0017, when they were times) moves the cursor
+    // to just before the next event there is.
+    let done = to;
+    if (events.length === 0) {
+      const next = await trx.selectFrom('outbox').select((eb) => eb.fn.min('seq').as('seq')).where('workspace_id', '=', workspaceId).where('seq', '>', from).executeTakeFirst();
+      done = next?.seq === null || next?.seq === undefined ? Number(cursor.last_seq) : Number(next.seq) - 1;
+    }
+    await trx.updateTable('outbox_sequences').set({ dispatched_seq: done }).where('workspace_id', '=', workspaceId).execute();
     dispatched += events.length;
   }
   return dispatched;
@@ -120,7 +134,7 @@ export async function recoverEvents(trx: Kysely<Database>, ep: WebhookEndpointRo
     .where('created_at', '>=', since)
     .where('created_at', '<=', until)
     // Events not fanned out yet get their messages, in order, from the fan-out.
-    .where('dispatched', '=', 1)
+    .where('seq', '<=', (eb) => eb.selectFrom('outbox_sequences').select('dispatched_seq').where('workspace_id', '=', ep.workspace_id))
     .orderBy('seq')
     .execute();
   const mine = wantedBy(ep, events);
@@ -219,7 +233,7 @@ export interface ClaimedMessage {
 
 /** Whether fanOut() has anything to do (a read: an idle worker opens no write transaction). */
 export async function hasUndispatched(q: Kysely<Database>): Promise<boolean> {
-  return (await q.selectFrom('outbox').select('id').where('dispatched', '=', 0).limit(1).executeTakeFirst()) !== undefined;
+  return (await q.selectFrom('outbox_sequences').select('workspace_id').whereRef('dispatched_seq', '<', 'last_seq').limit(1).executeTakeFirst()) !== undefined;
 }
 
 /** Whether some message is due and unclaimed at `nowMs` (a read, before claimDue's write). */
@@ -371,5 +385,9 @@ export async function pruneDeliveries(trx: Kysely<Database>, beforeMs: number): 
   const old = trx.selectFrom('webhook_deliveries').select('id').where('created_ms', '<', beforeMs).where('status', '!=', 'pending');
   await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', old).execute();
   await trx.deleteFrom('webhook_deliveries').where('created_ms', '<', beforeMs).where('status', '!=', 'pending').execute();
-  await trx.deleteFrom('outbox').where('dispatched', '=', 1).where('created_at', '<', new Date(beforeMs).toISOString()).execute();
+  await trx
+    .deleteFrom('outbox')
+    .where('created_at', '<', new Date(beforeMs).toISOString())
+    .where('seq', '<=', (eb) => eb.selectFrom('outbox_sequences as s').select('s.dispatched_seq').whereRef('s.workspace_id', '=', 'outbox.workspace_id'))
+    .execute();
 }

@@ -5,13 +5,15 @@
 import type { Generated, Selectable } from 'kysely';
 import type { EventType } from '../core/event-declaration.js';
 
-/** Events written in the same transaction as the change that causes them. */
-/** The last number given to an event of the workspace (webhooks/outbox.ts). */
+/** The last number given to an event of the workspace (webhooks/outbox.ts), and how far the fan-out has got. */
 export interface OutboxSequencesTable {
   workspace_id: string;
   last_seq: number;
+  /** Every event of the workspace numbered up to this one has had its messages made (webhooks/messages-store.ts fanOut). */
+  dispatched_seq: Generated<number>;
 }
 
+/** Events written in the same transaction as the change that causes them. */
 export interface OutboxTable {
   id: string;
   /** The event's number in its workspace (outbox_sequences), in the order the changes committed. */
@@ -21,8 +23,6 @@ export interface OutboxTable {
   /** JSON of the event's data. */
   data: string;
   created_at: string;
-  /** 1 once the webhook fan-out turned the event into deliveries. */
-  dispatched: Generated<number>;
 }
 
 export interface WebhookEndpointsTable {

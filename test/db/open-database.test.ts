@@ -16,7 +16,7 @@ for (const d of dialects) {
     afterAll(async () => t?.cleanup());
 
     it('runs the migrations once and is current on the next open', async () => {
-      expect(t.db.appliedMigrations).toEqual(['0001_api_platform', '0002_ranking_history', '0003_accounts_version', '0004_accounts_intelligence', '0005_deals', '0006_contacts', '0007_watches', '0008_webhooks', '0009_ranking_versions', '0010_wallet', '0012_members_auth', '0013_money_invariants', '0015_leases', '0016_rate_counter_prev', '0017_outbox_order', '0018_signin_throttle', '0020_oauth_grants', '0021_outcome_scores', '0022_ranking_logit_sd', '0023_one_pending_approval', '0024_outreach_step_claims', '0025_imported_evidence', '0026_auth_notices', '0027_ranking_details_rowid', '0028_ranking_position_buckets', '0029_ranking_blocks', '0030_auth_revision', '0031_packed_readers_plpgsql']);
+      expect(t.db.appliedMigrations).toEqual(['0001_api_platform', '0002_ranking_history', '0003_accounts_version', '0004_accounts_intelligence', '0005_deals', '0006_contacts', '0007_watches', '0008_webhooks', '0009_ranking_versions', '0010_wallet', '0012_members_auth', '0013_money_invariants', '0015_leases', '0016_rate_counter_prev', '0017_outbox_order', '0018_signin_throttle', '0020_oauth_grants', '0021_outcome_scores', '0022_ranking_logit_sd', '0023_one_pending_approval', '0024_outreach_step_claims', '0025_imported_evidence', '0026_auth_notices', '0027_ranking_details_rowid', '0028_ranking_position_buckets', '0029_ranking_blocks', '0030_auth_revision', '0031_packed_readers_plpgsql', '0032_outbox_dispatched_cursor']);
       const again = await openDatabase({ dbPath: t.dbPath, databaseUrl: t.databaseUrl });
       expect(again.appliedMigrations).toEqual([]);
       await again.close();
