@@ -137,6 +137,15 @@ function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: st
  * Cheap aggregates that move whenever a refresh would read something new: `data` (the ingested
  * runs and the profile: what the evidence depends on) and `all` (also outcomes and statuses).
  */
+/**
+ * The form of the inputs and of the evidence a full refresh writes: changed whenever the same
+ * data makes other inputs (2: size inputs kept to SIZE_DECIMALS decimals, model.ts), so that the
+ * first refresh after an upgrade writes every account's evidence again rather than carrying
+ * evidence made the old way beside logits made the new way (their contributions would no longer
+ * add up exactly to the logit).
+ */
+const INPUTS_FORM = 2;
+
 async function stamp(q: Kysely<Database>, workspaceId: string, generation: string): Promise<{ data: string; all: string }> {
   const { rows } = await sql<{ p: string | null; o: unknown; om: string | null; s: unknown; sm: string | null }>`
     select
@@ -147,7 +156,7 @@ async function stamp(q: Kysely<Database>, workspaceId: string, generation: strin
       (select max(created_at) from account_statuses where workspace_id = ${workspaceId}) as sm`.execute(q);
   const r = rows[0];
   const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
-  return { data: hash([generation, r.p]), all: hash([generation, r.p, String(r.o), r.om, String(r.s), r.sm]) };
+  return { data: hash([INPUTS_FORM, generation, r.p]), all: hash([INPUTS_FORM, generation, r.p, String(r.o), r.om, String(r.s), r.sm]) };
 }
 
 /** What workspace_models.model holds (the weights of each version are in model_weights). */

@@ -71,6 +71,8 @@ export function statementName(text: string): string | undefined {
  */
 export async function preparedTuples<T extends readonly unknown[]>(q: Kysely<any>, query: RawBuilder<unknown>): Promise<T[]> {
   const onSqlite = held.get(q) ?? roots.get(q);
+  // Elsewhere (PostgreSQL) the rows' values in the SELECT's order: its columns must have distinct,
+  // non-numeric names (an object keeps one value per name, and integer-like names first).
   if (!onSqlite) return (await prepared(q, query)).map((r) => Object.values(r as object) as unknown as T);
   const tuples = (prepare: SqlitePrepare): T[] => {
     const c = query.compile(q);
@@ -120,7 +122,7 @@ export async function statisticsCover(q: Kysely<any>, table: string, rows: numbe
 const PG_BULK_ROWS = 10_000;
 
 export interface BulkStatement {
-  /** SQLite: the statement for one row, `insert … values (?, …) [on conflict …]`, with `?` for each of the row's values in order, then `extra`'s (runBulk repeats the tuple for many rows). */
+  /** SQLite: the statement for one row, `insert … values (?, …) [on conflict …]`, with `?` for each of the row's values in order, then `extra`'s (runBulk repeats the tuple for many rows; a tuple holding anything but `?` runs one row a statement). */
   sqlite: string;
   /**
    * PostgreSQL: the statement for many rows, reading column k of the rows as the array

@@ -47,12 +47,13 @@ async function insertMessages(trx: Kysely<Database>, ep: WebhookEndpointRow, eve
     {
       sqlite:
         'insert into webhook_deliveries (id, event_id, event_type, seq, workspace_id, endpoint_id, next_attempt_ms, created_ms, status, attempts) ' +
-        "values (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0) on conflict (endpoint_id, event_id) do nothing",
+        'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (endpoint_id, event_id) do nothing',
       postgres:
         'insert into webhook_deliveries (id, event_id, event_type, seq, workspace_id, endpoint_id, next_attempt_ms, created_ms, status, attempts) ' +
-        "select v.*, $5::text, $6::text, $7::bigint, $8::bigint, 'pending', 0 from unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) as v " +
+        'select v.*, $5::text, $6::text, $7::bigint, $8::bigint, $9::text, $10::integer from unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) as v ' +
         'on conflict (endpoint_id, event_id) do nothing',
-      extra: [ep.workspace_id, ep.id, nowMs, nowMs],
+      // Every value a parameter: runBulk repeats a VALUES tuple of placeholders only.
+      extra: [ep.workspace_id, ep.id, nowMs, nowMs, 'pending', 0],
     },
     {
       count: mine.length,
