@@ -6,7 +6,7 @@
 // seed 1: explore first and mostly the top under the generator's truth, every round's P@50 and the
 // wins). `npm run build` first.
 //   node scripts/learning-replay.mjs --seeds 1-10 [--rules "plan rule,two-part rule"]
-//     [--arms "explore first|mostly top|mostly top, by score"]
+//     [--arms "explore first|mostly top|explore first, by score|mostly top, by score"]
 //     [--cache DIR (default: the system's temp folder)]
 // Prints each arm's P@50 in the list's order after every round, P@50 by score, the wins, ρ before
 // any outcome, the rounds the list by score would have worked otherwise, and a summary per arm.
@@ -67,8 +67,9 @@ for (let seed = s0; seed <= (s1 ?? s0); seed++) {
     const parts = rule === 'generator truth' ? undefined : RULE_PARTS[rule];
     const truth = parts === undefined ? new Map(p.truth) : twoPartTruth(stores, latest, parts);
     for (const arm of ARMS) {
-      const every = arm === 'mostly top, by score' ? 0 : inm.EXPLORE_EVERY;
-      const policy = arm === 'mostly top, by score' ? 'mostly top' : arm;
+      const byScore = arm.endsWith(', by score');
+      const every = byScore ? 0 : inm.EXPLORE_EVERY;
+      const policy = byScore ? arm.slice(0, -', by score'.length) : arm;
       const labels = [];
       const labelledSet = new Set();
       const rank = () => {

@@ -57,13 +57,23 @@ import { nextRound, POLICIES, type Policy, RULE_PARTS, RULES, rulePart, type Rul
 export { ROUND_SIZE } from './learning-policies.js';
 export const TOP = 50;
 /**
- * The arms of one rule: no learning, each policy on the list as ranked, and mostly the top on the
+ * The arms of one rule: no learning, each policy on the list as ranked, and each policy on the
  * same list ordered by score (the same explore rows, at its end): what the order earns or costs
- * an agency that works the top rows as listed. (Explore first works every explore row before any
- * other, so the two orders give it the same accounts: `reordered` counts it.)
+ * an agency that works the list as it is answered. (`reordered` counts the rounds in which the two
+ * orders had the agency work other accounts.)
  */
-export const ARMS = ['no learning', ...POLICIES, 'mostly top, by score'] as const;
+export const ARMS = ['no learning', ...POLICIES, 'explore first, by score', 'mostly top, by score'] as const;
 export type Arm = (typeof ARMS)[number];
+
+/** The arm that works `policy` on the list ordered by score. */
+export const byScoreArm = (policy: Policy): Arm => `${policy}, by score`;
+
+/** The policy an arm works, and whether on the list ordered by score. */
+function armPolicy(arm: Arm): { policy: Policy; byScore: boolean } {
+  if (arm === 'no learning') return { policy: 'explore first', byScore: false };
+  const byScore = arm.endsWith(', by score');
+  return { policy: (byScore ? arm.slice(0, -', by score'.length) : arm) as Policy, byScore };
+}
 
 const NOW = new Date('2026-11-01T00:00:00Z');
 /** The member whose key the agency calls the API with. */
@@ -264,9 +274,9 @@ export async function simulateLearning(
         await db.kysely.insertInto('workspaces').values({ id: wsId, name: `learning ${o.seed} ${rule} ${arm}`, created_at: NOW.toISOString() }).execute();
         await upsertMember(db.kysely, wsId, AGENCY, 'owner', NOW);
         const key = await api.keyFor(wsId);
-        const refresh: RefreshOptions = arm === 'mostly top, by score' ? { ...o.refresh, exploreEvery: 0 } : { ...o.refresh };
+        const { policy, byScore: listedByScore } = armPolicy(arm);
+        const refresh: RefreshOptions = listedByScore ? { ...o.refresh, exploreEvery: 0 } : { ...o.refresh };
         await refreshWorkspace(db, wsId, NOW, refresh);
-        const policy: Policy = arm === 'no learning' ? 'explore first' : arm === 'mostly top, by score' ? 'mostly top' : arm;
         const labelled = new Set<string>();
         let answered = await answeredList(api.base, key);
         let all = await ranking(db, wsId);
