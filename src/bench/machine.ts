@@ -53,11 +53,16 @@ function memoryWalk(): number {
   return ms;
 }
 
-/** The host's share of this machine's CPU time it took for others ("steal"), in jiffies; undefined off Linux. */
-function stolenJiffies(): number | undefined {
+/**
+ * The machine's CPU time so far over every core, in µs, from /proc/stat's first line (Linux only):
+ * all of it, the idle part (idle and waiting for I/O), and the part its host gave to others
+ * ("steal"). /proc/stat counts ticks of 1/100 s (USER_HZ).
+ */
+export function machineCpuMicros(): { total: number; idle: number; steal: number } | undefined {
   try {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
-    return Number(cpu[8]);
+    // user nice system idle iowait irq softirq steal
+    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map((v) => (Number(v) * 1e6) / 100);
+    return { total: f.reduce((a, b) => a + b, 0), idle: f[3] + f[4], steal: f[7] };
   } catch {
     return undefined;
   }
@@ -93,16 +98,15 @@ export interface MachineReading {
 
 export function readMachine(): MachineReading {
   const [one, five] = os.loadavg();
-  const stealBefore = stolenJiffies();
+  const stealBefore = machineCpuMicros()?.steal;
   const cpu = process.cpuUsage();
   const t0 = performance.now();
   fixedWork();
   const wallMs = performance.now() - t0;
   const used = process.cpuUsage(cpu);
-  const stealAfter = stolenJiffies();
+  const stealAfter = machineCpuMicros()?.steal;
   const cores = os.availableParallelism();
-  // /proc/stat counts jiffies (USER_HZ, 100 a second on Linux) over every core.
-  const steal = stealBefore === undefined || stealAfter === undefined ? undefined : Math.min(1, (stealAfter - stealBefore) / ((wallMs / 10) * cores));
+  const steal = stealBefore === undefined || stealAfter === undefined ? undefined : Math.min(1, (stealAfter - stealBefore) / (wallMs * 1000 * cores));
   return { cores, load: [one, five], cpuMs: (used.user + used.system) / 1000, wallMs, steal, memoryMs: memoryWalk() };
 }
 

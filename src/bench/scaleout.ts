@@ -14,14 +14,13 @@
  * and the load generators share the two cores: CPU, not the database, is the first limit.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH_ACCOUNTS, seedBenchWorkspace } from './api.js';
 import { cliProcesses } from './cli-processes.js';
 import { type OpFigures, runLoad } from './load.js';
-import { processCpuMicros } from './machine.js';
+import { machineCpuMicros, processCpuMicros } from './machine.js';
 
 const READ_LIMIT = 120;
 const WRITE_LIMIT = 20;
@@ -133,7 +132,7 @@ export async function benchScaleout(
   }
 }
 
-/** The machine's CPU jiffies (every core: all, idle) and each process's, from /proc; undefined off Linux. */
+/** The machine's CPU time (every core: all, idle) and each process's, in µs; undefined off Linux. */
 interface CpuReading {
   total: number;
   idle: number;
@@ -142,21 +141,16 @@ interface CpuReading {
 }
 
 function cpuReading(servers: readonly number[], database: readonly number[]): CpuReading | undefined {
-  try {
-    // user nice system idle iowait irq softirq steal
-    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
-    return { total: f.reduce((a, b) => a + b, 0), idle: f[3] + f[4], servers: processJiffies(servers), database: processJiffies(database) };
-  } catch {
-    return undefined;
-  }
+  const m = machineCpuMicros();
+  return m && { total: m.total, idle: m.idle, servers: processesCpu(servers), database: processesCpu(database) };
 }
 
 /** The CPU time (µs) of each process still running (a backend that closed is not counted). */
-function processJiffies(pids: readonly number[]): Map<number, number> {
+function processesCpu(pids: readonly number[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const pid of pids) {
     const us = processCpuMicros(pid);
-    if (us !== undefined) out.set(pid, us / 1e4);
+    if (us !== undefined) out.set(pid, us);
   }
   return out;
 }
