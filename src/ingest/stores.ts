@@ -42,10 +42,7 @@ export function visibleStoreSignals(q: Kysely<Database>) {
     .innerJoin('ingested_months as im', (j) => j.onRef('im.month', '=', 'ss.month').onRef('im.run_id', '=', 'ss.run_id'));
 }
 
-/** A visible store row as stored (its lists as JSON text), without its run. */
-export type StoreMonthText = Omit<StoreMonthsTable, 'run_id'>;
-
-/** A store row as storeRowsOfMonth reads it: StoreMonthText's values in STORE_MONTH_COLUMNS' order (without run_id). */
+/** A visible store row as storeRowsOfMonth reads it (its lists as JSON text): its values in STORE_MONTH_COLUMNS' order, without run_id. */
 export type StoreMonthTuple = [
   month: string,
   store_id: string,
