@@ -113,15 +113,13 @@ export function sendFileBody(
           }
           // Never end a response short of its Content-Length: fail it instead.
           if (got !== want) throw new ShortReadError(artifact.file, got, want);
+          // The whole file is read: keep it now, before the response has ended.
+          if (keep !== null) cache!.set(cacheKey, keep.length === 1 ? keep[0] : Buffer.concat(keep, want));
         },
         res,
         (error) => {
           // pipeline has destroyed the stream (closing its descriptor) and the response on error.
-          if (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') fail(error);
-            return;
-          }
-          if (keep !== null && cache !== null) cache.set(cacheKey, keep.length === 1 ? keep[0] : Buffer.concat(keep, want));
+          if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') fail(error);
         },
       );
     });
