@@ -3,7 +3,7 @@
  * database-wide type (db/database.ts), so the typecheck cannot keep a module off another's
  * tables; this test reads the source instead: every table a file names in a query (Kysely's
  * selectFrom, insertInto, updateTable, deleteFrom, joins, lockRows; raw SQL's from, join, into,
- * update) must be its own folder's, the platform's (the kernel's and the workspaces row every
+ * update; a bulk insert's `table:`) must be its own folder's, the platform's (the kernel's and the workspaces row every
  * table hangs from), or one of the few reads listed below with their reason. Another module's
  * table is otherwise reached through that module's public function (its index.ts).
  */
@@ -47,7 +47,7 @@ const sources = (dir: string): string[] =>
 function crossings(owners: Map<string, string>): string[] {
   const names = [...owners.keys()].sort((a, b) => b.length - a.length).join('|');
   const named = new RegExp(
-    `(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|lockRows\\(\\s*\\w+,)\\s*\\(?\\s*'(${names})(?: as \\w+)?'|\\b(?:from|join|into|update)\\s+(${names})\\b`,
+    `(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|lockRows\\(\\s*\\w+,)\\s*\\(?\\s*'(${names})(?: as \\w+)?'|\\b(?:from|join|into|update)\\s+(${names})\\b|\\btable:\\s*'(${names})'`,
     'g',
   );
   const found = new Set<string>();
@@ -55,7 +55,7 @@ function crossings(owners: Map<string, string>): string[] {
     if (ROOTS.has(folder) || !statSync(path.join(SRC, folder)).isDirectory()) continue;
     for (const file of sources(path.join(SRC, folder))) {
       for (const m of readFileSync(file, 'utf8').matchAll(named)) {
-        const table = m[1] ?? m[2];
+        const table = m[1] ?? m[2] ?? m[3];
         const owner = owners.get(table)!;
         if (owner !== folder && !PLATFORM.has(owner)) found.add(`${file} → ${table}`);
       }

@@ -261,11 +261,9 @@ async function insertBlocks(trx: Kysely<Database>, workspaceId: string, version:
   await runBulk(
     trx,
     {
-      sqlite: 'insert into ranking_blocks (block, store_ids, scores, logits, logit_sds, model_versions, flags, workspace_id, version) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      postgres:
-        'insert into ranking_blocks (block, store_ids, scores, logits, logit_sds, model_versions, flags, workspace_id, version) ' +
-        'select v.*, $8::text, $9::integer from unnest($1::integer[], $2::text[], $3::bytea[], $4::bytea[], $5::bytea[], $6::bytea[], $7::bytea[]) as v',
-      extra: [workspaceId, version],
+      table: 'ranking_blocks',
+      columns: [['block', 'integer'], ['store_ids', 'text'], ['scores', 'bytea'], ['logits', 'bytea'], ['logit_sds', 'bytea'], ['model_versions', 'bytea'], ['flags', 'bytea']],
+      same: [['workspace_id', 'text', workspaceId], ['version', 'integer', version]],
     },
     {
       count: to - from,
@@ -301,10 +299,9 @@ async function insertBuckets(trx: Kysely<Database>, workspaceId: string, version
   await runBulk(
     trx,
     {
-      sqlite: 'insert into ranking_position_buckets (bucket, entries, workspace_id, version) values (?, ?, ?, ?)',
-      postgres:
-        'insert into ranking_position_buckets (bucket, entries, workspace_id, version) select v.*, $3::text, $4::integer from unnest($1::integer[], $2::text[]) as v',
-      extra: [workspaceId, version],
+      table: 'ranking_position_buckets',
+      columns: [['bucket', 'integer'], ['entries', 'text']],
+      same: [['workspace_id', 'text', workspaceId], ['version', 'integer', version]],
     },
     {
       count: Math.max(0, Math.min(to, buckets.length) - from),
@@ -321,12 +318,9 @@ async function insertDetails(trx: Kysely<Database>, workspaceId: string, gen: nu
   await runBulk(
     trx,
     {
-      sqlite:
-        'insert into ranking_details (store_id, domain, country, category, plan, evidence, signals, workspace_id, gen) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      postgres:
-        'insert into ranking_details (store_id, domain, country, category, plan, evidence, signals, workspace_id, gen) ' +
-        'select v.*, $8::text, $9::integer from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) as v',
-      extra: [workspaceId, gen],
+      table: 'ranking_details',
+      columns: [['store_id', 'text'], ['domain', 'text'], ['country', 'text'], ['category', 'text'], ['plan', 'text'], ['evidence', 'text'], ['signals', 'text']],
+      same: [['workspace_id', 'text', workspaceId], ['gen', 'integer', gen]],
     },
     {
       count: rows.length,
@@ -350,11 +344,10 @@ async function ensureAccounts(trx: Kysely<Database>, workspaceId: string, storeI
   await runBulk(
     trx,
     {
-      sqlite: 'insert into accounts (store_id, status, workspace_id, updated_at) values (?, ?, ?, ?) on conflict (workspace_id, store_id) do nothing',
-      postgres:
-        'insert into accounts (store_id, status, workspace_id, updated_at) select v.*, $3::text, $4::text from unnest($1::text[], $2::text[]) as v ' +
-        'on conflict (workspace_id, store_id) do nothing',
-      extra: [workspaceId, now.toISOString()],
+      table: 'accounts',
+      columns: [['store_id', 'text'], ['status', 'text']],
+      same: [['workspace_id', 'text', workspaceId], ['updated_at', 'text', now.toISOString()]],
+      conflict: 'on conflict (workspace_id, store_id) do nothing',
     },
     {
       count: storeIds.length,

@@ -15,6 +15,7 @@ import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import { SQLITE_BINARY_FUNCTIONS } from './binary.js';
+import { CopyRows, runCopy } from './copy.js';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest, type Migrations } from './migrate.js';
 import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare, statementName } from './prepared.js';
@@ -302,9 +303,11 @@ async function openPostgres(url: string, max: number): Promise<Opened> {
   const pg = await import('pg');
   const { Pool, Client, types } = pg.default;
   // A hot statement (prepared.ts) goes as a named one: parsed and planned once per connection.
+  // A COPY whose one parameter is its rows (copy.ts, from runBulk) streams them on this connection.
   class NamingClient extends Client {
     override query(...args: unknown[]): any {
       const [text, values, callback] = args;
+      if (typeof text === 'string' && Array.isArray(values) && values.length === 1 && values[0] instanceof CopyRows) return runCopy(this, text, values[0]);
       const name = typeof text === 'string' && Array.isArray(values) && callback === undefined ? statementName(text) : undefined;
       return name ? super.query({ name, text: text as string, values: values as unknown[] }) : (super.query as (...a: unknown[]) => unknown)(...args);
     }

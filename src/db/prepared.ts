@@ -6,7 +6,9 @@
  * statement; on PostgreSQL it runs through kysely as a named statement, which each connection
  * has the server parse and plan once (statementName, db/index.ts).
  */
+import { createHash } from 'node:crypto';
 import { CompiledQuery, PostgresAdapter, type Expression, type Kysely, type OperationNodeSource, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { CopyRows } from './copy.js';
 
 /** A prepared statement of the SQLite connection (better-sqlite3). */
 export interface SqliteStatement {
@@ -120,34 +122,42 @@ export async function statisticsCover(q: Kysely<any>, table: string, rows: numbe
 
 /** How many rows one PostgreSQL statement of runBulk carries (as arrays, through unnest). */
 const PG_BULK_ROWS = 10_000;
+/** From this many rows runBulk sends PostgreSQL a COPY (two round trips, then the rows as text) rather than unnest statements (one round trip each). */
+const PG_COPY_ROWS = 1_000;
 
-export interface BulkStatement {
-  /** SQLite: the statement for one row, `insert … values (?, …) [on conflict …]`, with `?` for each of the row's values in order, then `extra`'s (runBulk repeats the tuple for many rows; a tuple holding anything but `?` runs one row a statement). */
-  sqlite: string;
-  /**
-   * PostgreSQL: the statement for many rows, reading column k of the rows as the array
-   * parameter `$k` (typed in the text, e.g. `unnest($1::text[], $2::float8[])`); parameters
-   * after the columns come from `extra`.
-   */
-  postgres: string;
-  extra?: readonly unknown[];
+/** A column of a bulk insert: its name and its PostgreSQL type (unnest reads each column as an array of it). */
+export type BulkColumn = readonly [name: string, pgType: string];
+
+/** The one statement many rows go in by (runBulk), written once for both databases. */
+export interface BulkInsert {
+  table: string;
+  /** The columns of each row's values, in order. */
+  columns: readonly BulkColumn[];
+  /** Columns with one value for every row (a workspace, a time), after the rows' own. */
+  same?: readonly (readonly [name: string, pgType: string, value: unknown])[];
+  /** An `on conflict …` clause, as both databases write it. */
+  conflict?: string;
 }
 
 /** Rows made one at a time into one reused array (no array per row): `fill(i, row)` writes row i's values. */
 export interface BulkRows {
   count: number;
-  /** Values per row (before `extra`). */
+  /** Values per row (the insert's columns, before `same`). */
   width: number;
   fill(i: number, row: unknown[]): void;
 }
 
+const quoted = (name: string): string => `"${name}"`;
+const columnList = (st: BulkInsert): string => [...st.columns, ...(st.same ?? [])].map((c) => quoted(c[0])).join(', ');
+
 /**
- * Writes many rows with one statement text, as fast as each database allows, in the caller's
+ * Writes many rows with one statement, as fast as each database allows, in the caller's
  * transaction: on SQLite prepared statements of many rows each, run on the held connection (a
- * synchronous loop, no round trips); on PostgreSQL the rows travel as column arrays, a batch
- * per statement.
+ * synchronous loop, no round trips); on PostgreSQL a COPY of the rows as text (with a conflict
+ * clause, into a temporary table of the session first, then inserted from it), or for a few
+ * rows statements that carry them as column arrays.
  */
-export async function runBulk(q: Kysely<any>, st: BulkStatement, rows: readonly (readonly unknown[])[] | BulkRows): Promise<void> {
+export async function runBulk(q: Kysely<any>, st: BulkInsert, rows: readonly (readonly unknown[])[] | BulkRows): Promise<void> {
   const src: BulkRows = isBulkRows(rows)
     ? rows
     : {
@@ -159,11 +169,18 @@ export async function runBulk(q: Kysely<any>, st: BulkStatement, rows: readonly 
         },
       };
   if (src.count === 0) return;
-  const extra = st.extra ?? [];
-  const onHeld = held.get(q);
-  if (onHeld) return sqliteBulk(onHeld, st.sqlite, extra, src);
-  const root = roots.get(q);
-  if (root) return q.getExecutor().provideConnection(async () => sqliteBulk(root, st.sqlite, extra, src));
+  const same = (st.same ?? []).map((c) => c[2]);
+  const onHeld = held.get(q) ?? roots.get(q);
+  if (onHeld) {
+    const text = `insert into ${quoted(st.table)} (${columnList(st)}) values (${new Array(st.columns.length + same.length).fill('?').join(', ')})${st.conflict ? ' ' + st.conflict : ''}`;
+    if (held.has(q)) return sqliteBulk(onHeld, text, same, src);
+    return q.getExecutor().provideConnection(async () => sqliteBulk(onHeld, text, same, src));
+  }
+  if (src.count >= PG_COPY_ROWS) return copyBulk(q, st, new CopyRows(src.count, src.width, src.fill, same));
+  const n0 = st.columns.length;
+  const text =
+    `insert into ${quoted(st.table)} (${columnList(st)}) select v.*${(st.same ?? []).map((c, k) => `, $${n0 + k + 1}::${c[1]}`).join('')} ` +
+    `from unnest(${st.columns.map((c, k) => `$${k + 1}::${c[1]}[]`).join(', ')}) as v${st.conflict ? ' ' + st.conflict : ''}`;
   const row: unknown[] = new Array(src.width);
   for (let i = 0; i < src.count; i += PG_BULK_ROWS) {
     const n = Math.min(PG_BULK_ROWS, src.count - i);
@@ -172,8 +189,30 @@ export async function runBulk(q: Kysely<any>, st: BulkStatement, rows: readonly 
       src.fill(i + r, row);
       for (let k = 0; k < src.width; k++) columns[k][r] = row[k];
     }
-    await q.executeQuery(CompiledQuery.raw(st.postgres, [...columns, ...extra]));
+    await q.executeQuery(CompiledQuery.raw(text, [...columns, ...same]));
   }
+}
+
+/**
+ * The rows by COPY. COPY has no conflict clause: with one, they are copied into a temporary
+ * table of the session (made once per connection, emptied around each use) and inserted from it
+ * with the clause, every step on the one connection (the caller's transaction, or one held for it).
+ */
+async function copyBulk(q: Kysely<any>, st: BulkInsert, rows: CopyRows): Promise<void> {
+  const columns = columnList(st);
+  if (!st.conflict) {
+    await q.executeQuery(CompiledQuery.raw(`copy ${quoted(st.table)} (${columns}) from stdin`, [rows]));
+    return;
+  }
+  const stage = quoted(`storelens_bulk_${st.table}_${createHash('sha256').update(columns).digest('hex').slice(0, 8)}`);
+  const steps = async (c: Kysely<any>) => {
+    await c.executeQuery(CompiledQuery.raw(`create temp table if not exists ${stage} as select ${columns} from ${quoted(st.table)} with no data`));
+    await c.executeQuery(CompiledQuery.raw(`truncate ${stage}`));
+    await c.executeQuery(CompiledQuery.raw(`copy ${stage} (${columns}) from stdin`, [rows]));
+    await c.executeQuery(CompiledQuery.raw(`insert into ${quoted(st.table)} (${columns}) select ${columns} from ${stage} ${st.conflict}`));
+    await c.executeQuery(CompiledQuery.raw(`truncate ${stage}`));
+  };
+  await (q.isTransaction ? steps(q) : q.connection().execute(steps));
 }
 
 /** Values one SQLite statement of sqliteBulk binds at most (its rows × their values). */

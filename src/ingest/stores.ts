@@ -137,13 +137,9 @@ export async function insertStoreSignals(trx: Kysely<Database>, rows: readonly S
 }
 
 async function insertRows(trx: Kysely<Database>, table: Table, columns: readonly string[], rows: readonly Record<string, unknown>[]): Promise<void> {
-  const list = columns.map((c) => `"${c}"`).join(', ');
   await runBulk(
     trx,
-    {
-      sqlite: `insert into "${table}" (${list}) values (${columns.map(() => '?').join(', ')})`,
-      postgres: `insert into "${table}" (${list}) select * from unnest(${columns.map((c, k) => `$${k + 1}::${PG_TYPES[c] ?? 'text'}[]`).join(', ')})`,
-    },
+    { table, columns: columns.map((c) => [c, PG_TYPES[c] ?? 'text'] as const) },
     rows.map((r) => columns.map((c) => r[c] ?? null)),
   );
 }

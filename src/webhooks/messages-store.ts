@@ -45,15 +45,10 @@ async function insertMessages(trx: Kysely<Database>, ep: WebhookEndpointRow, eve
   await runBulk(
     trx,
     {
-      sqlite:
-        'insert into webhook_deliveries (id, event_id, event_type, seq, workspace_id, endpoint_id, next_attempt_ms, created_ms, status, attempts) ' +
-        'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (endpoint_id, event_id) do nothing',
-      postgres:
-        'insert into webhook_deliveries (id, event_id, event_type, seq, workspace_id, endpoint_id, next_attempt_ms, created_ms, status, attempts) ' +
-        'select v.*, $5::text, $6::text, $7::bigint, $8::bigint, $9::text, $10::integer from unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) as v ' +
-        'on conflict (endpoint_id, event_id) do nothing',
-      // Every value a parameter: runBulk repeats a VALUES tuple of placeholders only.
-      extra: [ep.workspace_id, ep.id, nowMs, nowMs, 'pending', 0],
+      table: 'webhook_deliveries',
+      columns: [['id', 'text'], ['event_id', 'text'], ['event_type', 'text'], ['seq', 'bigint']],
+      same: [['workspace_id', 'text', ep.workspace_id], ['endpoint_id', 'text', ep.id], ['next_attempt_ms', 'bigint', nowMs], ['created_ms', 'bigint', nowMs], ['status', 'text', 'pending'], ['attempts', 'integer', 0]],
+      conflict: 'on conflict (endpoint_id, event_id) do nothing',
     },
     {
       count: mine.length,

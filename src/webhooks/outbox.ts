@@ -62,10 +62,9 @@ async function appendWorkspaceEvents(trx: Kysely<Database>, workspaceId: string,
   await runBulk(
     trx,
     {
-      sqlite: 'insert into outbox (id, seq, type, data, workspace_id, created_at) values (?, ?, ?, ?, ?, ?)',
-      postgres:
-        'insert into outbox (id, seq, type, data, workspace_id, created_at) select v.*, $5::text, $6::text from unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) as v',
-      extra: [workspaceId, now.toISOString()],
+      table: 'outbox',
+      columns: [['id', 'text'], ['seq', 'bigint'], ['type', 'text'], ['data', 'text']],
+      same: [['workspace_id', 'text', workspaceId], ['created_at', 'text', now.toISOString()]],
     },
     {
       count: mine.length,

@@ -82,7 +82,8 @@ for (const d of dialects) {
 }
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-const ACCOUNTS_WRITE = /(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*'accounts'\s*\)|\b(insert\s+into|update|delete\s+from)\s+accounts\b/i;
+// A bulk insert (db/prepared.ts runBulk) names its table as `table: 'accounts'`.
+const ACCOUNTS_WRITE = /(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(\s*'accounts'\s*\)|\b(insert\s+into|update|delete\s+from)\s+accounts\b|\btable:\s*'accounts'/i;
 
 describe('writers of the accounts table', () => {
   // accounts/rankings.ts adds the rows of stores new to a ranking before the version that lists them
