@@ -15,9 +15,9 @@
  * no request meets a 429 the benchmark caused. A figure is only printed when at most 1% of the
  * responses were not 2xx (index.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { processCpuMicros } from './machine.js';
+import { benchSchema } from './pg-schema.js';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -219,15 +219,9 @@ async function databaseBench(db: Db, database: DatabaseFigures['database'], o: {
 
 /** Runs `bench` over a fresh schema of the PostgreSQL database at `databaseUrl`, dropped afterwards. */
 async function onPostgres(databaseUrl: string, bench: (db: Db) => Promise<{ measure(): Promise<DatabaseFigures>; profile(f: DatabaseFigures): Promise<DatabaseFigures>; close(): Promise<unknown> }>): Promise<DatabaseFigures> {
-  const { default: pg } = await import('pg');
   const { openDatabase } = await import('../compose/database.js');
-  const schema = `bench_api_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`create schema "${schema}"`);
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  const db = await openDatabase({ databaseUrl: url.toString() });
+  const schema = await benchSchema(databaseUrl, 'bench_api');
+  const db = await openDatabase({ databaseUrl: schema.url });
   try {
     const b = await bench(db);
     try {
@@ -237,8 +231,7 @@ async function onPostgres(databaseUrl: string, bench: (db: Db) => Promise<{ meas
     }
   } finally {
     await db.close();
-    await admin.query(`drop schema "${schema}" cascade`);
-    await admin.end();
+    await schema.drop();
   }
 }
 

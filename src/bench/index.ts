@@ -82,8 +82,8 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
         (r.generateSeconds !== null ? `; writing the runs took ${fmt(r.generateSeconds, 1)} s` : ''),
     );
   }
-  if (only.has('ranking')) {
-    const r = await benchRanking({ accounts: opts.rankingAccounts, dataDir: path.resolve(opts.data), log });
+  for (const databaseUrl of only.has('ranking') ? [undefined, ...(opts.databaseUrl === undefined ? [] : [opts.databaseUrl])] : []) {
+    const r = await benchRanking({ accounts: opts.rankingAccounts, dataDir: path.resolve(opts.data), log, databaseUrl });
     const lat = (l: { requests: number; rps: number; p99: number; failed: number }) => `${fmt(l.rps, 0)} req/s, p99 ${fmt(l.p99, 1)} ms${l.failed ? ` (${l.failed} failed)` : ''}`;
     const phases = (p: Phases) => Object.entries(p).map(([k, ms]) => `${k} ${fmt(ms / 1000)}`).join(', ');
     // The goals are set at 200,000 and 1,000,000 accounts; other sizes are held to the nearer one, pro rata.
@@ -92,7 +92,7 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     const firstGoal = big ? `goal ≤ ${fmt(20 * scale, 1)} s` : 'goal at 1,000,000 accounts ≤ 20 s';
     const refitGoal = `goal ≤ ${fmt((big ? 3 : 1.3) * scale, 1)} s`;
     results.push(
-      `ranking: ${r.accounts.toLocaleString('en-US')} accounts scored in ${fmt(r.firstSeconds)} s (${firstGoal}; ${phases(r.firstPhases)}); ` +
+      `ranking${databaseUrl === undefined ? '' : ' (PostgreSQL)'}: ${r.accounts.toLocaleString('en-US')} accounts scored in ${fmt(r.firstSeconds)} s (${firstGoal}; ${phases(r.firstPhases)}); ` +
         `refit + re-rank after one outcome ${fmt(r.refitSeconds)} s (${refitGoal}; ${phases(r.refitPhases)}); ` +
         `GET /accounts?limit=50 (${fmt(r.pageBytes / 1024, 0)} KiB a page) at 64 connections alone: ${lat(r.alone)}; during a refit: ${lat(r.duringRefit)} (goal p99 < 20 ms)` +
         // The scoring and the refit run in this process: with V8's default young generation they are not what the re-ranking thread of `storelens api` does.

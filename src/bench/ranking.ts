@@ -1,5 +1,6 @@
 /**
- * The ranking benchmark: a workspace of N visible accounts (contract runs, ingested into SQLite)
+ * The ranking benchmark: a workspace of N visible accounts (contract runs, ingested into SQLite,
+ * and into PostgreSQL as well when DATABASE_URL is set)
  * is scored once (the goal: ≤ 20 s at 1,000,000 accounts); then one new outcome ⇒ a refit and
  * re-rank (the goal: ≤ 1.3 s at 200,000 accounts, ≤ 3 s at 1,000,000), each with the time of its
  * phases (refresh.ts RefreshPhase); then `GET /accounts?limit=50` at 64 connections from a load generator in a child
@@ -22,6 +23,7 @@ import { upsertMember } from '../members/store.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { runLoad } from './load.js';
 import { writeBenchRuns } from './ingest.js';
+import { benchSchema } from './pg-schema.js';
 
 export interface RankingBenchResult {
   accounts: number;
@@ -54,14 +56,16 @@ const CLIENTS = 64;
 const LIFTED = { read: 1e9, write: 1e9, report: 1e9 };
 const seconds = (t0: number) => (performance.now() - t0) / 1000;
 
-export async function benchRanking(o: { accounts: number; dataDir: string; log: (line: string) => void }): Promise<RankingBenchResult> {
+/** The benchmark on SQLite (a temporary file), or with `databaseUrl` on PostgreSQL (a schema of its own there). */
+export async function benchRanking(o: { accounts: number; dataDir: string; log: (line: string) => void; databaseUrl?: string }): Promise<RankingBenchResult> {
   const runs = path.join(o.dataDir, `runs-rank-${o.accounts}`);
   if (!(await stat(path.join(runs, 'index.json')).then(() => true, () => false))) {
     o.log(`writing runs of ${o.accounts.toLocaleString('en-US')} stores × ${MONTHS.length} months into ${runs} …`);
     await writeBenchRuns(runs, o.accounts, MONTHS);
   }
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-ranking-'));
-  const db = await openDatabase({ dbPath: path.join(tmp, 'ranking.db') });
+  const schema = o.databaseUrl === undefined ? undefined : await benchSchema(o.databaseUrl, 'bench_ranking');
+  const db = await openDatabase(schema ? { databaseUrl: schema.url } : { dbPath: path.join(tmp, 'ranking.db') });
   try {
     o.log('ingest …');
     await ingestRuns(db, runs, { now: () => new Date() });
@@ -122,6 +126,7 @@ export async function benchRanking(o: { accounts: number; dataDir: string; log: 
     }
   } finally {
     await db.close();
+    await schema?.drop();
     await rm(tmp, { recursive: true, force: true });
   }
 }

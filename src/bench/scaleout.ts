@@ -13,7 +13,6 @@
  * req/s is their sum, p99 the larger of their two p99s. On this 2-core machine the processes
  * and the load generators share the two cores: CPU, not the database, is the first limit.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import { BENCH_ACCOUNTS, seedBenchWorkspace } from './api.js';
 import { cliProcesses } from './cli-processes.js';
 import { type OpFigures, runLoad } from './load.js';
 import { machineCpuMicros, processCpuMicros } from './machine.js';
+import { benchSchema } from './pg-schema.js';
 
 const READ_LIMIT = 120;
 const WRITE_LIMIT = 20;
@@ -65,20 +65,16 @@ export async function benchScaleout(
 ): Promise<ScaleoutBenchResult> {
   const seconds = opts.seconds ?? 5;
   const connections = opts.connections ?? 32;
-  const { default: pg } = await import('pg');
   const { openDatabase } = await import('../compose/database.js');
   const database = databaseUrl === undefined ? 'SQLite' : 'PostgreSQL';
 
-  const schema = `bench_scaleout_${randomBytes(4).toString('hex')}`;
-  const admin = databaseUrl === undefined ? undefined : new pg.Client({ connectionString: databaseUrl });
-  await admin?.connect();
-  await admin?.query(`create schema "${schema}"`);
-  const url = databaseUrl === undefined ? undefined : new URL(databaseUrl);
-  url?.searchParams.set('options', `-c search_path=${schema}`);
+  const schema = databaseUrl === undefined ? undefined : await benchSchema(databaseUrl, 'bench_scaleout');
+  const admin = schema?.admin;
+  const url = schema?.url;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storelens-bench-scaleout-'));
   const dbPath = path.join(dir, 'scaleout.db');
-  const db = await openDatabase(url ? { databaseUrl: url.toString() } : { dbPath });
-  const processes = cliProcesses({ ...processEnv, DATABASE_URL: url?.toString() });
+  const db = await openDatabase(url ? { databaseUrl: url } : { dbPath });
+  const processes = cliProcesses({ ...processEnv, DATABASE_URL: url });
   try {
     const { issue } = await seedBenchWorkspace(db, new Date());
     const readKeys = Math.ceil((CEILING_READS * seconds) / READ_LIMIT);
@@ -126,8 +122,7 @@ export async function benchScaleout(
   } finally {
     await processes.stopAll();
     await db.close();
-    await admin?.query(`drop schema "${schema}" cascade`);
-    await admin?.end();
+    await schema?.drop();
     await rm(dir, { recursive: true, force: true });
   }
 }
