@@ -200,11 +200,13 @@ export function learningLines(r: LearningBenchResult): string[] {
   lines.push("learning: goals after 200 outcomes, both policies, every rule: in the list's order ≥ 0.7 on average and ≥ 0.5 for every seed; wins ≥ the same policy's on the list by score; ρ ≥ 0.9 before any outcome");
   // Each policy's figures against those goals, met or not, on these seeds.
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+  const signed = (x: number) => (x >= 0 ? '+' : '−') + fmt(Math.abs(x), 1);
   for (const rule of r.rules) {
     for (const policy of POLICIES) {
       const f = r.final[rule]![policy];
       const same = r.final[rule]![byScoreArm(policy)];
-      const wins = `wins ${fmt(f.wins.mean, 1)} against ${fmt(same.wins.mean, 1)} by score: ${verdict(f.wins.mean >= same.wins.mean)}`;
+      const paired = f.winsOverByScore ? ` (seed by seed ${signed(f.winsOverByScore.mean)} [${signed(f.winsOverByScore.low)}, ${signed(f.winsOverByScore.high)}])` : '';
+      const wins = `wins ${fmt(f.wins.mean, 1)} against ${fmt(same.wins.mean, 1)} by score${paired}: ${verdict(f.wins.mean >= same.wins.mean)}`;
       lines.push(
         `learning: goals, ${rule}, ${policy}: in the list's order ${fmt(f.listed.mean)} (worst seed ${fmt(f.listed.worst)}): ${verdict(f.listed.mean >= 0.7 && f.listed.worst >= 0.5)}; ` +
           `${wins}; ρ ${fmt(f.rho.worst)} at the lowest: ${verdict(f.rho.worst >= 0.9)}`,

@@ -356,6 +356,12 @@ export interface ArmResult {
   ndcg: Interval;
   /** Wins among the accounts worked. */
   wins: Interval;
+  /**
+   * A policy on the list as ranked: its wins less the same policy's on the list by score, seed by
+   * seed (the same panel and outcome draws), so the interval is the difference's own, not two
+   * means' noise side by side.
+   */
+  winsOverByScore?: Interval;
   /** Before any outcome, ρ between position and score outside the explore rows: mean and lowest. */
   rho: { mean: number; worst: number };
   /** Rounds (of all seeds) in which the list ordered by score would have had the agency work other accounts. */
@@ -415,6 +421,11 @@ export async function benchLearning(
         rho: { mean: of.reduce((s, x) => s + x.rho, 0) / of.length, worst: Math.min(...of.map((x) => x.rho)) },
         reordered: of.reduce((s, x) => s + x.reordered, 0),
       };
+    }
+    for (const policy of POLICIES) {
+      const mine = runs.map((x) => x[rule]![policy]!.wins[o.rounds]);
+      const theirs = runs.map((x) => x[rule]![byScoreArm(policy)]!.wins[o.rounds]);
+      f[policy].winsOverByScore = interval(mine.map((w, k) => w - theirs[k]));
     }
     mean[rule] = m;
     final[rule] = f;

@@ -51,4 +51,19 @@ describe('the learning benchmark prints each goal met or not', () => {
     expect(lines[0]).toBe("learning: goals, generator truth, explore first: in the list's order 0.75 (worst seed 0.45): NOT MET; wins 74.2 against 75.1 by score: NOT MET; ρ 1.00 at the lowest: met");
     expect(lines[1]).toBe("learning: goals, generator truth, mostly top: in the list's order 0.65 (worst seed 0.57): NOT MET; wins 85.3 against 86.1 by score: NOT MET; ρ 0.85 at the lowest: NOT MET");
   });
+
+  it("gives the wins' difference with the list by score seed by seed, with its 95% interval", () => {
+    const paired = (a: ArmResult, mean: number, low: number, high: number): ArmResult => ({ ...a, winsOverByScore: { mean, low, high } });
+    const lines = goalLines(
+      result({
+        'no learning': arm(0.2, 0.1, 30),
+        'explore first': paired(arm(0.82, 0.64, 75.9), 0.6, -1.04, 2.24),
+        'mostly top': paired(arm(0.71, 0.57, 85.3), -0.8, -3.96, 2.36),
+        'explore first, by score': arm(0.81, 0.6, 75.3),
+        'mostly top, by score': arm(0.7, 0.56, 86.1),
+      }),
+    );
+    expect(lines[0]).toContain('wins 75.9 against 75.3 by score (seed by seed +0.6 [−1.0, +2.2]): met;');
+    expect(lines[1]).toContain('wins 85.3 against 86.1 by score (seed by seed −0.8 [−4.0, +2.4]): NOT MET;');
+  });
 });
