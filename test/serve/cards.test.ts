@@ -81,7 +81,8 @@ function expect503(res: { status: number; headers: Record<string, unknown>; text
 /** Open descriptors of this process (the server runs in it). */
 const openFds = () => readdirSync('/proc/self/fd').length;
 
-async function fdsSettleAt(baseline: number, ms = 3000): Promise<number> {
+/** The count once it is back to `baseline` (closes finish off the event loop: a loaded machine can take seconds), or after the deadline. */
+async function fdsSettleAt(baseline: number, ms = 20_000): Promise<number> {
   const deadline = Date.now() + ms;
   let n = openFds();
   while (n > baseline && Date.now() < deadline) {
@@ -165,7 +166,6 @@ describe('a card from disk', () => {
     const s = await start({ fileCacheBytes: 0 });
     expect(s.serve.fileCache).toBeNull();
     expect((await raw(s.url, `/${BIG}`)).status).toBe(200);
-    await until(() => s.serve.fileCache!.size === 1);
     await unlink(fileOf(BIG));
     expect503(await raw(s.url, `/${BIG}`));
   });
