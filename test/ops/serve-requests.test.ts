@@ -37,7 +37,14 @@ it('counts and logs each public request by its route template and status', async
     expect((await get('/data/no-such-page')).status).toBe(404);
     expect((await get('/releases.json')).status).toBe(200);
 
-    const exposition = await metrics.text();
+    // A request is counted once its response has finished on the server ('finish'), which can come
+    // after the client has its answer: wait until all 7 are counted, then check each.
+    const total = (text: string) => [...text.matchAll(/^storelens_http_requests_total\{.*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+    const exposition = await until(async () => {
+      const text = await metrics.text();
+      return total(text) >= 7 ? text : undefined;
+    });
+    expect(total(exposition)).toBe(7);
     const count = (operation: string, status: number) => Number(new RegExp(`^storelens_http_requests_total\\{operation="${operation.replace(/[{}.]/g, '\\$&')}",status="${status}"\\} (\\d+)$`, 'm').exec(exposition)?.[1] ?? 0);
     expect(count('/api/data/{slug}', 200)).toBe(1);
     expect(count('/api/data/{slug}', 304)).toBe(1);
