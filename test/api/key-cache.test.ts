@@ -13,6 +13,7 @@ import { removeMember, upsertMember } from '../../src/members/store.js';
 import { freshDb, openAgain, pgUrl, type TestDb } from '../helpers/db.js';
 import type { Database, Db } from '../../src/db/database.js';
 import type { Kysely } from 'kysely';
+import { SETTLE } from '../helpers/wait.js';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 
@@ -47,28 +48,28 @@ describe.skipIf(!pgUrl)('the key cache on PostgreSQL', () => {
       statements.reset();
       expect((await cache.find(counted, k.hash))?.key.id).toBe(k.id);
       expect(statements.count()).toBe(0);
-    });
+    }, SETTLE);
   });
 
   it('sees a revocation once it is committed', async () => {
     const k = await keyIn('revoked');
     expect((await find(k.hash))?.key.revoked_at).toBeNull();
     await revokeApiKey(t.db.kysely, k.ws.id, k.id, NOW);
-    await vi.waitFor(async () => expect((await find(k.hash))?.key.revoked_at).toBe(NOW.toISOString()));
+    await vi.waitFor(async () => expect((await find(k.hash))?.key.revoked_at).toBe(NOW.toISOString()), SETTLE);
   });
 
   it('sees the key creator leave the workspace', async () => {
     const k = await keyIn('left');
     expect((await find(k.hash))?.creatorRole).toBe('admin');
     await removeMember(t.db.kysely, k.ws.id, 'admin@example.com');
-    await vi.waitFor(async () => expect((await find(k.hash))?.creatorRole).toBeNull());
+    await vi.waitFor(async () => expect((await find(k.hash))?.creatorRole).toBeNull(), SETTLE);
   });
 
   it('sees a workspace data version move (a re-rank), so a cached page is not served after it', async () => {
     const k = await keyIn('versions');
     const before = (await find(k.hash))!.workspace.ranking_version;
     await t.db.kysely.updateTable('workspaces').set({ ranking_version: before + 1 }).where('id', '=', k.ws.id).execute();
-    await vi.waitFor(async () => expect((await find(k.hash))?.workspace.ranking_version).toBe(before + 1));
+    await vi.waitFor(async () => expect((await find(k.hash))?.workspace.ranking_version).toBe(before + 1), SETTLE);
   });
 });
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { DEFAULT_LIMITS, leaseSize, rateLimiter } from '../../src/api/rate-limit.js';
 import { dialects, freshDb, openAgain, type TestDb, useFreshDb } from '../helpers/db.js';
+import { SETTLE } from '../helpers/wait.js';
 
 const AT = new Date('2026-03-01T10:00:30.000Z');
 const now = () => AT;
@@ -45,7 +46,7 @@ for (const d of dialects) {
       expect(results.every((r) => r === 'ok')).toBe(true);
       const stored = async () => Number((await db().kysely.selectFrom('rate_counters').select('count').where('api_key_id', '=', 'key-burst').executeTakeFirst())?.count ?? 0);
       // Every call answered was leased; the process holds at most one lease (100 calls) unspent.
-      await vi.waitFor(async () => expect(await stored()).toBeGreaterThanOrEqual(201));
+      await vi.waitFor(async () => expect(await stored()).toBeGreaterThanOrEqual(201), SETTLE);
       expect(await stored()).toBeLessThanOrEqual(201 + leaseSize(1000));
     });
 
@@ -59,7 +60,7 @@ for (const d of dialects) {
       expect(await stored()).toBe(13);
       // Half the lease spent: the next is asked for behind the call, topping it up to 12 held.
       await limiter.hit('key-leased', 'read');
-      await vi.waitFor(async () => expect(await stored()).toBe(19));
+      await vi.waitFor(async () => expect(await stored()).toBe(19), SETTLE);
     });
 
     it('says how many calls remain in the headers, exactly, for one process', async () => {

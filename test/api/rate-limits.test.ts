@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/compose/database.js';
 import { dialects } from '../helpers/db.js';
 import { capabilityManifest, WORKING, type CapabilityManifest } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
+import { SETTLE } from '../helpers/wait.js';
 
 /** The working operations, and the report operation behind an activation these tests give. */
 const OPERATIONS = { ...WORKING, request_growth_report: { availability: 'activation-gated', activation: 'growth_reports' } } as const;
@@ -145,7 +146,7 @@ for (const d of dialects) {
       const r = await late!;
       expect(r.status).toBe(200);
       expect(r.headers.get('ratelimit')).toBe('"read";r=106;t=60');
-      await vi.waitFor(async () => expect(await stored()).toBe(26));
+      await vi.waitFor(async () => expect(await stored()).toBe(26), SETTLE);
     });
 
     it('does not rate-limit openapi.json', async () => {

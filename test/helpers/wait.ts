@@ -13,3 +13,9 @@ export async function until<T>(probe: () => T | Promise<T>, ms = 20_000, everyMs
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * Options for `vi.waitFor`, whose own deadline (1 s) a loaded machine can exceed: the same 20 s
+ * as until()'s.
+ */
+export const SETTLE = { timeout: 20_000, interval: 10 } as const;
