@@ -24,6 +24,8 @@ export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
   Partial<Config<'api'>> & {
     /** How often to look for a new run in `runs` (tests; default INGEST_POLL_MS). */
     ingestIntervalMs?: number;
+    /** The worker loop's tasks and how often the outbox is looked at besides after each write (tests; default: every task, 1 s). */
+    loop?: { only?: readonly string[]; deliverEveryMs?: number };
   };
 
 /**
@@ -41,7 +43,8 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
   try {
     const serving = await openServing(opts, env, 'storelens api', {
       reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) },
-      only: opts.requestsOnly ? [] : undefined,
+      only: opts.requestsOnly ? [] : opts.loop?.only,
+      deliverEveryMs: opts.loop?.deliverEveryMs,
     });
     closeServing = serving.close;
     note = (line) => serving.logger.info(line);

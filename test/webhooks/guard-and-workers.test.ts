@@ -149,20 +149,20 @@ describe('the worker loop', () => {
 
   it('`api` delivers on its own worker loop: a test event leaves as soon as the request commits', async () => {
     const env = quietEnv();
-    const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db'), webhooksAllowLocal: true }, env, false);
+    // Delivery alone, its periodic turn an hour away: only the committed write's trigger can send it (no wall clock).
+    const loop = { only: ['deliver'], deliverEveryMs: 3_600_000 };
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db'), webhooksAllowLocal: true, loop }, env, false);
     const db = await openDatabase({ dbPath: join(dir, 'api.db') });
     try {
       const ws = await workspace(db);
       const key = await apiKey(db, ws.id, ['manage:webhooks']);
       const reg = await call(api.url, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url: rx.url() } });
       expect(reg.status).toBe(200);
-      const t0 = Date.now();
       const test = await call(api.url, 'POST', `/webhooks/${reg.body.id}/test`, { key, idem: freshIdem() });
-      await until(() => rx.received.length === 1, 5_000);
-      expect(Date.now() - t0).toBeLessThan(1_000);
+      await until(() => rx.received.length === 1);
       expect(rx.received[0].id).toBe(test.body.id);
       verify(reg.body.secret, rx.received[0]);
-      await until(async () => (await call(api.url, 'GET', `/webhooks/${reg.body.id}/deliveries`, { key })).body.data[0]?.status === 'delivered', 5_000);
+      await until(async () => (await call(api.url, 'GET', `/webhooks/${reg.body.id}/deliveries`, { key })).body.data[0]?.status === 'delivered');
     } finally {
       await db.close();
       await api.close();
@@ -180,7 +180,7 @@ describe('the worker loop', () => {
       const secret = newSigningSecret();
       await insertWebhookEndpoint(db.kysely, ws.id, { url: rx.url(), sealedSecret: box.seal(secret) }, new Date(Date.now() - 1000));
       await db.write((trx) => appendUncheckedEvents(trx, [{ workspace_id: ws.id, type: 'watch.health_changed', data: { watch_id: 'w1', from: 'healthy', to: 'degraded' } }], new Date()));
-      await until(() => rx.received.length === 1, 5_000);
+      await until(() => rx.received.length === 1);
       expect(verify(secret, rx.received[0])).toMatchObject({ type: 'watch.health_changed', data: { to: 'degraded' } });
       expect(env.err.join('')).toMatch(/storelens worker: delivering webhook events from SQLite .*local development/);
     } finally {
