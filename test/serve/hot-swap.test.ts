@@ -83,13 +83,17 @@ describe('switching releases', () => {
     const s = await start(5);
 
     let stop = false;
+    let checked = 0;
+    // Each release serves at least 32 answers before the next switch: 16 workers have at most 16
+    // requests in flight across a switch, so at least 16 of them were asked after it (counted, not timed).
+    const answered = (n: number) => until(() => checked >= n || stop);
     const switcher = (async () => {
       // Eight switches, each followed by some requests, while the workers never pause.
-      await new Promise((r) => setTimeout(r, 50));
+      await answered(32);
       for (let i = 1; i <= 8; i++) {
         await switchCurrent(out, ids[i % ids.length]);
         await s.serve.live.refresh();
-        await new Promise((r) => setTimeout(r, 50));
+        await answered(checked + 32);
       }
       stop = true;
     })();
@@ -100,18 +104,21 @@ describe('switching releases', () => {
       ...months.map((m) => [`/api/data/agentic-commerce/${m}`, 'agentic-commerce', m]),
     ];
     const seen = new Set<string>();
-    let checked = 0;
     const worker = async () => {
-      for (let i = 0; !stop; i++) {
-        const [url, slug, month] = urls[i % urls.length];
-        const res = await fetch(s.url + url);
-        const text = await res.text();
-        expect(res.status).toBe(200);
-        const doc = JSON.parse(text);
-        expect(res.headers.get('etag')).toBe(jsonEtag(slug, month, doc.completed_at));
-        expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
-        seen.add(doc.completed_at);
-        checked++;
+      try {
+        for (let i = 0; !stop; i++) {
+          const [url, slug, month] = urls[i % urls.length];
+          const res = await fetch(s.url + url);
+          const text = await res.text();
+          expect(res.status).toBe(200);
+          const doc = JSON.parse(text);
+          expect(res.headers.get('etag')).toBe(jsonEtag(slug, month, doc.completed_at));
+          expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+          seen.add(doc.completed_at);
+          checked++;
+        }
+      } finally {
+        stop = true; // a failed worker ends the switcher's wait too
       }
     };
     await Promise.all([switcher, ...Array.from({ length: 16 }, worker)]);
