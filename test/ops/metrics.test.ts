@@ -85,9 +85,12 @@ describe('/-/metrics', () => {
       await mcp.client.listTools();
       expect((await mcp.client.callTool({ name: 'list_accounts', arguments: { limit: 1 } })).isError).toBe(true);
       await mcp.close();
+      // A request is counted on its response's 'finish' on the server, which need not have come when
+      // the client has its answer: wait for the last ones (the MCP calls) to be counted too.
       const text = await until(async () => {
         const t = await scrape();
-        return t.includes('storelens_task_runs_total{task="refresh"}') ? t : undefined;
+        const counted = ['storelens_task_runs_total{task="refresh"}', 'storelens_http_requests_total{operation="mcp:list_accounts",status="200"}'];
+        return counted.every((c) => t.includes(c)) ? t : undefined;
       });
       const s = samples(text);
       expect(s.get('storelens_http_requests_total{operation="list_accounts",status="200"}')).toBe(120);
