@@ -24,8 +24,8 @@ export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
   Partial<Config<'api'>> & {
     /** How often to look for a new run in `runs` (tests; default INGEST_POLL_MS). */
     ingestIntervalMs?: number;
-    /** The worker loop's tasks and how often the outbox is looked at besides after each write (tests; default: every task, 1 s). */
-    loop?: { only?: readonly string[]; deliverEveryMs?: number };
+    /** The worker loop's tasks, and how often the outbox and the growth reports are looked at besides when a write triggers them (tests; default: every task, 1 s, 2 s). */
+    loop?: { only?: readonly string[]; deliverEveryMs?: number; reportsEveryMs?: number };
   };
 
 /**
@@ -42,7 +42,7 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
   let note: (line: string) => void = (line) => env.stderr.write(`${line}\n`);
   try {
     const serving = await openServing(opts, env, 'storelens api', {
-      reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) },
+      reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR), everyMs: opts.loop?.reportsEveryMs },
       only: opts.requestsOnly ? [] : opts.loop?.only,
       deliverEveryMs: opts.loop?.deliverEveryMs,
     });
