@@ -64,7 +64,8 @@ describe.skipIf(!existsSync(CHROMIUM))('renderHtml in Chromium', () => {
     const block = page.locator(`[id="embed-${stat.anchor}"]`);
     expect(await block.isVisible()).toBe(false);
     await page.locator(`[id="${stat.anchor}"] a`).click();
-    expect(await block.isVisible()).toBe(true);
+    // The page opens it on 'hashchange', a task of its own that can run after click() returned.
+    await until(() => block.isVisible());
     const button = block.locator('button[data-copy]');
     await expect(button.textContent()).resolves.toBe('Copy embed code');
     // The button says 'Copied' for 1.5 s only, which a loaded machine can poll past: every label it
