@@ -98,12 +98,18 @@ describe('accounts from the panel, end to end', () => {
       // The server refits in the background within seconds of the outcomes (a refit that began
       // while they were still arriving saw only some): wait until the current model was fitted on
       // all 200 labels and the ranking carries it.
+      // Watched in the server's log, not by polling the API: the test's clock is fixed, so every
+      // read of the reader key falls in one minute of its 120, and a refit slower than ~25 s (a
+      // loaded machine) spent them on polls and was answered 429.
       const version = before[0].model_version;
+      // The refit takes seconds here and over 30 s at a load of 13: the deadline only bounds a failure.
+      await until(() => new RegExp(`re-ranked workspace [^:]+: \\d+ accounts, .*\\b${labelled.size} labels`).test(c.stderr()), 150_000, 100);
+      // Then the API answers with that model (two reads a second: about 60 in 30 s, within the 120).
       await until(async () => {
         const model = (await get('/model-insights')) as unknown as { labels: { used_by_model: number }; model_version: number };
         const first = (await get('/accounts?filter=all&limit=1')).data[0] as Row;
         return model.labels.used_by_model === labelled.size && first.model_version === model.model_version;
-      }, 30_000, 500);
+      }, 30_000, 1_000);
       const after = await all();
       expect(after[0].model_version).not.toBe(version);
       expect(new Set(after.map((r) => r.model_version)).size).toBe(1);
