@@ -75,7 +75,7 @@ footer.site p{margin:.3rem 0;max-width:48rem}
 export const PAGE_SCRIPT = `
 (function(){
 var status=document.getElementById('copy-status');
-function copied(button){var label=button.textContent;button.textContent='Copied';if(status)status.textContent='Embed code copied';setTimeout(function(){button.textContent=label},1500)}
+function copied(button){var label=button.getAttribute('data-label')||button.textContent;button.setAttribute('data-label',label);button.textContent='Copied';if(status)status.textContent='Embed code copied';setTimeout(function(){button.textContent=label},1500)}
 function fallback(area,button){area.focus();area.select();try{document.execCommand('copy');copied(button)}catch(e){}}
 document.addEventListener('click',function(event){
 var button=event.target.closest?event.target.closest('button[data-copy]'):null;if(!button)return;

@@ -83,6 +83,24 @@ describe.skipIf(!existsSync(CHROMIUM))('renderHtml in Chromium', () => {
     await page.close();
   });
 
+  it("a copy button clicked again while it says 'Copied' goes back to its own label, not to 'Copied'", async () => {
+    const page = await context.newPage();
+    // The page's clock is the test's: the 1.5 s the label lasts pass when the test says so.
+    await page.clock.install();
+    await page.route('**/*', (route) => route.abort());
+    await page.setContent(html, { waitUntil: 'load' });
+    const stat = model.sections[0]!.stats[0]!;
+    await page.locator(`[id="${stat.anchor}"] a`).click();
+    const button = page.locator(`[id="embed-${stat.anchor}"] button[data-copy]`);
+    await until(() => button.isVisible());
+    await button.click();
+    await until(async () => (await button.textContent()) === 'Copied');
+    await button.click(); // within the 1.5 s: the clock has not moved
+    await page.clock.runFor(3_000);
+    expect(await button.textContent()).toBe('Copy embed code');
+    await page.close();
+  });
+
   it('sums up the hidden cells of a table in one visible line, and lists them on a click (screenshot in a temp dir)', async () => {
     const { page, errors } = await open(1280);
     const details = page.locator('details.hidden-cells', { hasText: '3 countries not published' });
