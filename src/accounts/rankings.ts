@@ -220,7 +220,9 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   });
   if (!made) await deleteVersion(run, workspaceId, version);
   await pruneRankings(run, workspaceId, w.now);
-  if (made && analyse) await run((trx) => analyze(trx, ['ranking_blocks', 'ranking_position_buckets', 'ranking_details', 'accounts']));
+  // Only the tables this write added rows to: a refit writes blocks and buckets, not details or
+  // accounts, whose statistics (a sample of up to 30,000 rows each) it would read again for nothing.
+  if (made && analyse) await run((trx) => analyze(trx, ['ranking_blocks', 'ranking_position_buckets', ...(details.count > 0 ? ['ranking_details', 'accounts'] : [])]));
   return made;
 }
 

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BLOCK_ROWS } from '../../src/accounts/blocks.js';
 import { bucketOf } from '../../src/accounts/positions.js';
+import { inWrites, startRanking, writeRanking } from '../../src/accounts/rankings.js';
 import { importAccounts } from '../../src/accounts/store.js';
 import { workspace } from '../helpers/api.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
@@ -55,6 +56,21 @@ describe.skipIf(pg.skip)(`the statistics of a ranking on ${pg.label}`, () => {
     const db = await fresh();
     await importAccounts(db, (await workspace(db)).id, accounts(500), new Date());
     expect(await counted(db)).toEqual(analysed(500));
+  });
+
+  it('are read again after a re-rank only for the tables it wrote: its blocks and buckets, not the details or accounts it left as they were', async () => {
+    const db = await fresh();
+    const ws = (await workspace(db)).id;
+    await importAccounts(db, ws, accounts(1_000), new Date());
+    // Rows the statistics have not seen yet in the tables a re-rank does not write.
+    await sql`insert into ranking_details (workspace_id, gen, store_id, evidence, signals) select ${ws}, 999, 'extra-' || i, '[]', '[]' from generate_series(1, 500) i`.execute(db.kysely);
+    const run = inWrites(db);
+    const v = await startRanking(run, ws, false, new Date());
+    const rows = accounts(1_000).map((a) => ({ store_id: a.store_id, score: 1 - a.score, logit: 0, logit_sd: null, in_market: false, explore: false, model_version: 1 }));
+    expect(await writeRanking(run, ws, v, { rows, now: new Date() })).toBe(true);
+    const blocks = Number((await sql<{ n: number }>`select count(*) as n from ranking_blocks`.execute(db.kysely)).rows[0].n);
+    expect(blocks).toBeGreaterThan(analysed(1_000).ranking_blocks);
+    expect(await counted(db)).toEqual({ ...analysed(1_000), ranking_blocks: blocks, ranking_position_buckets: Number((await sql<{ n: number }>`select count(*) as n from ranking_position_buckets`.execute(db.kysely)).rows[0].n) });
   });
 
   it('are left to autovacuum after a smaller ranking of under a tenth of the rows they describe', async () => {
