@@ -18,7 +18,7 @@ import { SQLITE_BINARY_FUNCTIONS } from './binary.js';
 import { CopyRows, runCopy } from './copy.js';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest, type Migrations } from './migrate.js';
-import { registerHeldConnection, registerSqliteRoot, type SqlitePrepare, statementName } from './prepared.js';
+import { registerHeldConnection, registerSqliteRoot, rowsAsArrays, type SqlitePrepare, statementName } from './prepared.js';
 import { DB_PATH } from '../core/defaults.js';
 
 /**
@@ -309,7 +309,9 @@ async function openPostgres(url: string, max: number): Promise<Opened> {
       const [text, values, callback] = args;
       if (typeof text === 'string' && Array.isArray(values) && values.length === 1 && values[0] instanceof CopyRows) return runCopy(this, text, values[0]);
       const name = typeof text === 'string' && Array.isArray(values) && callback === undefined ? statementName(text) : undefined;
-      return name ? super.query({ name, text: text as string, values: values as unknown[] }) : (super.query as (...a: unknown[]) => unknown)(...args);
+      return name
+        ? super.query({ name, text: text as string, values: values as unknown[], ...(rowsAsArrays(text as string) ? { rowMode: 'array' as const } : {}) })
+        : (super.query as (...a: unknown[]) => unknown)(...args);
     }
   }
   const pool = new Pool({

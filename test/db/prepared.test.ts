@@ -57,5 +57,11 @@ for (const d of dialects) {
       expect(await t.db.write((trx) => preparedTuples(trx, q()))).toEqual([['key_a', 'a', wsId]]);
       expect(await prepared(t.db.kysely, q())).toEqual([{ id: 'key_a', name: 'a', workspace_id: wsId }]);
     });
+
+    it('reads columns of the same name as columns of their own (PostgreSQL hands the rows over as arrays)', async () => {
+      const q = () => sql`select name as v, workspace_id as v from api_keys where workspace_id = ${wsId} order by id`;
+      expect(await preparedTuples(t.db.kysely, q())).toEqual([['a', wsId]]);
+      expect(await t.db.write((trx) => preparedTuples(trx, q()))).toEqual([['a', wsId]]);
+    });
   });
 }
