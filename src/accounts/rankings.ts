@@ -264,6 +264,8 @@ async function insertBlocks(trx: Kysely<Database>, workspaceId: string, version:
     trx,
     {
       table: 'ranking_blocks',
+      // A block is BLOCK_ROWS accounts' worth of bytes: as COPY text, a refit's blocks go in at a third of the time they take as bytea arrays.
+      copyFrom: 1,
       columns: [['block', 'integer'], ['store_ids', 'text'], ['scores', 'bytea'], ['logits', 'bytea'], ['logit_sds', 'bytea'], ['model_versions', 'bytea'], ['flags', 'bytea']],
       same: [['workspace_id', 'text', workspaceId], ['version', 'integer', version]],
     },

@@ -155,6 +155,8 @@ export interface BulkInsert {
   same?: readonly (readonly [name: string, pgType: string, value: unknown])[];
   /** An `on conflict …` clause, as both databases write it. */
   conflict?: string;
+  /** PostgreSQL: rows from which a COPY is sent (default PG_COPY_ROWS); fewer for rows that each carry much (a ranking's blocks). */
+  copyFrom?: number;
 }
 
 /** Rows made one at a time into one reused array (no array per row): `fill(i, row)` writes row i's values. */
@@ -194,7 +196,7 @@ export async function runBulk(q: Kysely<any>, st: BulkInsert, rows: readonly (re
     if (held.has(q)) return sqliteBulk(onHeld, text, same, src);
     return q.getExecutor().provideConnection(async () => sqliteBulk(onHeld, text, same, src));
   }
-  if (src.count >= PG_COPY_ROWS) return copyBulk(q, st, new CopyRows(src.count, src.width, src.fill, same));
+  if (src.count >= (st.copyFrom ?? PG_COPY_ROWS)) return copyBulk(q, st, new CopyRows(src.count, src.width, src.fill, same));
   const n0 = st.columns.length;
   const text =
     `insert into ${quoted(st.table)} (${columnList(st)}) select v.*${(st.same ?? []).map((c, k) => `, $${n0 + k + 1}::${c[1]}`).join('')} ` +

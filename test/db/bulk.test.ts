@@ -22,11 +22,12 @@ const probe = (k: number, tag: string): [string, string | null, number | null, n
   k % 11 === 10 ? null : k % 2 ? ALL_BYTES : Buffer.from(`row ${k}\t\n\\`),
 ];
 
-const STATEMENT = (ws: string, conflict = false): BulkInsert => ({
+const STATEMENT = (ws: string, conflict = false, copyFrom?: number): BulkInsert => ({
   table: 'bulk_probe',
   columns: [['id', 'text'], ['t', 'text'], ['n', 'float8'], ['i', 'bigint'], ['b', 'bytea']],
   same: [['ws', 'text', ws]],
   ...(conflict ? { conflict: 'on conflict (id) do nothing' } : {}),
+  ...(copyFrom !== undefined ? { copyFrom } : {}),
 });
 
 describe.each(dialects)('runBulk on $label', ({ name, skip }) => {
@@ -49,11 +50,11 @@ describe.each(dialects)('runBulk on $label', ({ name, skip }) => {
       r.ws,
     ]);
 
-  it.skipIf(skip)('writes every value as it was, through COPY (1,500 rows) and through statements (7 rows)', async () => {
+  it.skipIf(skip)('writes every value as it was, through COPY (1,500 rows, or 7 of a table that asks for it from 1) and through statements (7 rows)', async () => {
     await setUp();
-    for (const [tag, n] of [['many', 1_500], ['few', 7]] as const) {
+    for (const [tag, n, copyFrom] of [['many', 1_500, undefined], ['few', 7, undefined], ['wide', 7, 1]] as const) {
       const rows = Array.from({ length: n }, (_, k) => probe(k, tag));
-      await db().write((trx) => runBulk(trx, STATEMENT('ws_a'), rows));
+      await db().write((trx) => runBulk(trx, STATEMENT('ws_a', false, copyFrom), rows));
       expect(await read(tag)).toEqual(rows.map((r) => [...r, 'ws_a']));
     }
   });
