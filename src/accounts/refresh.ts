@@ -134,10 +134,6 @@ function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: st
 }
 
 /**
- * Cheap aggregates that move whenever a refresh would read something new: `data` (the ingested
- * runs and the profile: what the evidence depends on) and `all` (also outcomes and statuses).
- */
-/**
  * The form of the inputs and of the evidence a full refresh writes: changed whenever the same
  * data makes other inputs (2: size inputs kept to SIZE_DECIMALS decimals, model.ts), so that the
  * first refresh after an upgrade writes every account's evidence again rather than carrying
@@ -146,6 +142,10 @@ function workspaceInputs(q: Kysely<Database>, workspaceId: string, dataStamp: st
  */
 const INPUTS_FORM = 2;
 
+/**
+ * Cheap aggregates that move whenever a refresh would read something new: `data` (the ingested
+ * runs and the profile: what the evidence depends on) and `all` (also outcomes and statuses).
+ */
 async function stamp(q: Kysely<Database>, workspaceId: string, generation: string): Promise<{ data: string; all: string }> {
   const { rows } = await sql<{ p: string | null; o: unknown; om: string | null; s: unknown; sm: string | null }>`
     select
