@@ -140,7 +140,14 @@ async function insertRows(trx: Kysely<Database>, table: Table, columns: readonly
   await runBulk(
     trx,
     { table, columns: columns.map((c) => [c, PG_TYPES[c] ?? 'text'] as const) },
-    rows.map((r) => columns.map((c) => r[c] ?? null)),
+    {
+      count: rows.length,
+      width: columns.length,
+      fill: (i, row) => {
+        const r = rows[i];
+        for (let k = 0; k < columns.length; k++) row[k] = r[columns[k]] ?? null;
+      },
+    },
   );
 }
 
