@@ -11,7 +11,7 @@ import path from 'node:path';
 import { openDatabase } from '../compose/database.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { lit, openDuck, type Duck } from '../panel/duck.js';
-import { monthRange } from '../core/panel-contract.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS, monthRange } from '../core/panel-contract.js';
 
 export interface IngestBenchOptions {
   stores: number;
@@ -71,7 +71,7 @@ export async function benchIngest(o: IngestBenchOptions): Promise<IngestBenchRes
 
 const runIdOf = (stores: number, month: string) => createHash('sha256').update(`bench-${stores}-${month}`).digest('hex');
 
-/** Contract runs: every store present every month, features varying by month; a signal for one store in ten. */
+/** Contract runs (the stores a panel file, as publish copies it): every store present every month, features varying by month; a signal for one store in ten. */
 export async function writeBenchRuns(runs: string, stores: number, months: readonly string[]): Promise<void> {
   const duck = await openDuck();
   const index: Record<string, string> = {};
@@ -83,14 +83,14 @@ export async function writeBenchRuns(runs: string, stores: number, months: reado
       await rm(tmp, { recursive: true, force: true });
       await mkdir(tmp, { recursive: true });
       await duck.run(
-        `COPY (SELECT ${lit(month)} AS month, 's' || lpad(i::VARCHAR, 8, '0') AS store_id, 'shop' || i || '.example.com' AS domain, ` +
+        `COPY (SELECT 's' || lpad(i::VARCHAR, 8, '0') AS store_id, 'shop' || i || '.example.com' AS domain, ` +
           `['US','GB','DE','FR','CA'][1 + i % 5] AS country, ['apparel','beauty','home','food'][1 + i % 4] AS category, ` +
           `['basic','grow','advanced','plus'][1 + (i + ${m}) % 4] AS plan, '2024-01' AS created_month, ` +
           `(10 + (i * 7 + ${m}) % 900)::BIGINT AS product_count, (1000 + (i * 13 + ${m} * 17) % 200000)::BIGINT AS monthly_visits, ` +
-          `(100 + (i * 31 + ${m}) % 50000)::DOUBLE AS est_monthly_revenue_usd, ` +
-          `CASE WHEN i % 2 = 0 THEN ['klaviyo', 'yotpo'] ELSE []::VARCHAR[] END AS apps, ` +
-          `CASE WHEN (i + ${m}) % 5 = 0 THEN ['meta', 'google'] ELSE []::VARCHAR[] END AS ads, ` +
-          `CASE WHEN i % 7 = 0 THEN ['llms_txt'] ELSE []::VARCHAR[] END AS agentic ` +
+          `(100 + (i * 31 + ${m}) % 50000)::DECIMAL(18,2) AS est_monthly_revenue_usd, ` +
+          `CASE WHEN i % 2 = 0 THEN 'klaviyo;yotpo' ELSE '' END AS apps, ` +
+          `${AD_COLUMNS.map((c) => `${['ads_meta', 'ads_google'].includes(c) ? `(i + ${m}) % 5 = 0` : 'FALSE'} AS ${c}`).join(', ')}, ` +
+          `${AGENTIC_COLUMNS.map((c) => `${c === 'llms_txt' ? 'i % 7 = 0' : 'FALSE'} AS ${c}`).join(', ')} ` +
           `FROM range(${stores}) t(i)) TO ${lit(path.join(tmp, 'stores.parquet'))} (FORMAT parquet)`,
       );
       await duck.run(
@@ -100,7 +100,8 @@ export async function writeBenchRuns(runs: string, stores: number, months: reado
           `TO ${lit(path.join(tmp, 'signals.parquet'))} (FORMAT parquet)`,
       );
       const signals = Math.floor(stores / 10) + (stores % 10 > m % 10 ? 1 : 0);
-      await writeFile(path.join(tmp, 'run.json'), JSON.stringify({ month, run_id: runId, stores, signals, signals_version: 'bench' }));
+      const sha256 = createHash('sha256').update(await readFile(path.join(tmp, 'stores.parquet'))).digest('hex');
+      await writeFile(path.join(tmp, 'run.json'), JSON.stringify({ month, run_id: runId, stores, signals, signals_version: 'bench', stores_file: 'stores.parquet', stores_sha256: sha256 }));
       await rm(dir, { recursive: true, force: true });
       await rename(tmp, dir);
       index[month] = runId;
@@ -125,7 +126,9 @@ async function floorInsert(file: string, runs: string, months: readonly string[]
     const stores = db.prepare(`insert into store_months (${STORE_COLS.join(', ')}) values (${STORE_COLS.map(() => '?').join(', ')})`);
     const signals = db.prepare(`insert into store_signals (${SIGNAL_COLS.join(', ')}) values (${SIGNAL_COLS.map(() => '?').join(', ')})`);
     for (const [table, st, query] of [
-      ['stores', stores, (f: string) => `SELECT month, store_id, domain, country, category, plan, created_month, product_count::DOUBLE, monthly_visits::DOUBLE, est_monthly_revenue_usd, to_json(apps)::VARCHAR, to_json(ads)::VARCHAR, to_json(agentic)::VARCHAR FROM read_parquet(${lit(f)})`],
+      // The least a loader of the run's panel file does: its lists made, nothing checked.
+      ['stores', stores, (f: string) => `SELECT ${lit(path.basename(path.dirname(path.dirname(f))))} AS month, store_id, domain, country, category, plan, created_month, product_count::DOUBLE, monthly_visits::DOUBLE, est_monthly_revenue_usd::DOUBLE, ` +
+        `to_json(list_filter(string_split(apps, ';'), a -> a <> ''))::VARCHAR, to_json(${flagsList(AD_COLUMNS, (c) => c.slice('ads_'.length))})::VARCHAR, to_json(${flagsList(AGENTIC_COLUMNS, (c) => c)})::VARCHAR FROM read_parquet(${lit(f)})`],
       ['signals', signals, (f: string) => `SELECT id, month, store_id, type, subject, strength, detail FROM read_parquet(${lit(f)})`],
     ] as const) {
       db.exec('begin');
@@ -140,6 +143,10 @@ async function floorInsert(file: string, runs: string, months: readonly string[]
     db.close();
   }
 }
+
+/** The true flags among `columns` as a list of their names. */
+const flagsList = (columns: readonly string[], name: (c: string) => string): string =>
+  `list_filter([${columns.map((c) => `CASE WHEN ${c} THEN ${lit(name(c))} END`).join(', ')}], x -> x IS NOT NULL)`;
 
 /** The run index.json names for a month. */
 async function runOf(runs: string, month: string): Promise<string> {

@@ -30,7 +30,7 @@ import { CliError } from '../core/errors.js';
 import { type Duck, lit, openDuck } from '../panel/duck.js';
 import type { SignalType } from '../core/signals.js';
 import { acquireLease, type Lease } from './lease.js';
-import { checkRun, readContactsPointer, readRunsIndex, type RunFiles, type RunRef } from './runs-folder.js';
+import { checkRun, readContactsPointer, readRunsIndex, typedStores, type RunFiles, type RunRef } from './runs-folder.js';
 import { ingestedContacts, replaceStoreContacts, readContactsRun } from '../contacts/index.js';
 
 export interface IngestSummary {
@@ -109,12 +109,18 @@ export async function ingestRuns(db: Db, runsDir: string, opts: IngestOptions): 
 async function loadRun(db: Db, duck: Duck, lease: Lease, run: RunRef, files: RunFiles, previous: string | null, opts: IngestOptions, say: (m: string) => void): Promise<void> {
   const chunk = opts.chunkRows ?? DEFAULT_CHUNK_ROWS;
   say(`${run.month}: loading ${files.stores_count} stores and ${files.signals_count} signals`);
-  await streamRows(duck, storesQuery(files.stores), chunk, async (cols, n) => {
-    if (opts.stopping?.()) throw new IngestStopped();
-    await lease.renew();
-    const rows = storeRows(run.runId, cols, n, files.stores);
-    await db.write((trx) => insertStoreMonths(trx, rows));
-  });
+  // A CSV or NDJSON file is staged (and checked) again as it is loaded: staged for as long as its rows load, not while others are checked.
+  const select = files.storesSelect ?? (await typedStores(duck, files.stores, 'run_stores')).select;
+  try {
+    await streamRows(duck, select, chunk, async (cols, n) => {
+      if (opts.stopping?.()) throw new IngestStopped();
+      await lease.renew();
+      const rows = storeRows(run.runId, cols, n, files.stores.file);
+      await db.write((trx) => insertStoreMonths(trx, rows));
+    });
+  } finally {
+    await duck.run(`DROP TABLE IF EXISTS run_stores`);
+  }
   await streamRows(duck, signalsQuery(files.signals), chunk, async (cols, n) => {
     if (opts.stopping?.()) throw new IngestStopped();
     await lease.renew();
@@ -165,11 +171,6 @@ async function deleteRun(db: Db, lease: Lease, runId: string, chunk: number): Pr
     }
   }
 }
-
-const storesQuery = (file: string) =>
-  `SELECT store_id, domain, country, category, plan, created_month, product_count, monthly_visits, est_monthly_revenue_usd, ` +
-  `to_json(coalesce(apps, []::VARCHAR[]))::VARCHAR AS apps, to_json(coalesce(ads, []::VARCHAR[]))::VARCHAR AS ads, ` +
-  `to_json(coalesce(agentic, []::VARCHAR[]))::VARCHAR AS agentic, month FROM read_parquet(${lit(file)})`;
 
 const signalsQuery = (file: string) => `SELECT id, store_id, type, subject, strength, detail, month FROM read_parquet(${lit(file)})`;
 

@@ -2,20 +2,26 @@
  * Reading publish's private runs folder (the contract publish writes, ingest reads):
  *
  *   <runs>/index.json                        {"runs_version":1,"months":{"2026-01":"<run-id>", …}}
- *   <runs>/<month>/<run-id>/stores.parquet   one row per store present in <month>
+ *   <runs>/<month>/<run-id>/stores.<format>  <month>'s panel file as published (csv, parquet or ndjson)
  *   <runs>/<month>/<run-id>/signals.parquet  the month's signals
- *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores":N,"signals":N,"signals_version":"…"}
+ *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores":N,"signals":N,"signals_version":"…","stores_file":"stores.<format>","stores_sha256":"…"}
  *
- * Everything read here is checked (shape, names, types, counts) and a problem names the file,
- * the row and the field. Values stay data: paths are built only from a checked month and run id,
+ * Everything read here is checked (shape, names, types, counts; the stores by the panel's own
+ * input contract, panel/read.ts, and by their sha256) and a problem names the file, the row and
+ * the field. Values stay data: paths are built only from a checked month, run id and file name,
  * and file names reach DuckDB as quoted literals.
  */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { RUNS_INDEX, RUNS_VERSION } from '../core/runs-contract.js';
-import { MONTH, MONTH_PATTERN } from '../core/month.js';
-import { type Duck, lit } from '../panel/duck.js';
+import { MONTH } from '../core/month.js';
+import { type Duck, lit, toNumber } from '../panel/duck.js';
+import { checkFile, readColumns, type PanelFile, type PanelFormat } from '../panel/read.js';
+import { checkColumns } from '../panel/contract.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS } from '../core/panel-contract.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
 
 
@@ -81,23 +87,6 @@ export async function readContactsPointer(runsDir: string): Promise<string | nul
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** stores.parquet: exact column names and DuckDB types. */
-export const STORES_SCHEMA = {
-  month: 'VARCHAR',
-  store_id: 'VARCHAR',
-  domain: 'VARCHAR',
-  country: 'VARCHAR',
-  category: 'VARCHAR',
-  plan: 'VARCHAR',
-  created_month: 'VARCHAR',
-  product_count: 'BIGINT',
-  monthly_visits: 'BIGINT',
-  est_monthly_revenue_usd: 'DOUBLE',
-  apps: 'VARCHAR[]',
-  ads: 'VARCHAR[]',
-  agentic: 'VARCHAR[]',
-} as const;
-
 export const SIGNALS_SCHEMA = {
   id: 'VARCHAR',
   month: 'VARCHAR',
@@ -109,15 +98,21 @@ export const SIGNALS_SCHEMA = {
 } as const;
 
 export interface RunFiles {
-  readonly stores: string;
+  /** the run's copy of its month's panel file */
+  readonly stores: PanelFile;
+  /** the SELECT of its rows (typedStores) when it reads the file in place (Parquet); else the file is staged again to load it */
+  readonly storesSelect?: string;
   readonly signals: string;
   readonly stores_count: number;
   readonly signals_count: number;
 }
 
+const STORES_FILES: Record<string, PanelFormat> = { 'stores.csv': 'csv', 'stores.parquet': 'parquet', 'stores.ndjson': 'ndjson' };
+
 /**
- * Checks a run directory before anything of it is loaded: run.json agrees with the index, both
- * Parquet files have the contract's columns, every row is well-formed, and the row counts match
+ * Checks a run directory before anything of it is loaded: run.json agrees with the index, the
+ * stores file is the one run.json names (its sha256) and meets the panel's input contract, the
+ * signals file has the contract's columns, every row is well-formed, and the row counts match
  * run.json. Throws a CliError naming the file (and row and field) otherwise.
  */
 export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
@@ -137,15 +132,71 @@ export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
   for (const f of ['stores', 'signals'] as const) {
     if (!Number.isSafeInteger(meta[f]) || (meta[f] as number) < 0) throw new CliError(`${runJson}: field "${f}" must be a count, got ${JSON.stringify(meta[f])}`, 2);
   }
-  const stores = path.join(run.dir, 'stores.parquet');
+  if (meta.stores_file === undefined) {
+    throw new CliError(`${runJson}: written by an earlier storelens (its stores are not its month's panel file); publish again to rewrite the runs, then ingest`, 2);
+  }
+  const format = typeof meta.stores_file === 'string' && Object.hasOwn(STORES_FILES, meta.stores_file) ? STORES_FILES[meta.stores_file] : undefined;
+  if (!format) throw new CliError(`${runJson}: field "stores_file" must be one of ${Object.keys(STORES_FILES).join(', ')}, got ${JSON.stringify(meta.stores_file)}`, 2);
+  if (typeof meta.stores_sha256 !== 'string' || !RUN_ID.test(meta.stores_sha256)) throw new CliError(`${runJson}: field "stores_sha256" must be 64 hex digits, got ${JSON.stringify(meta.stores_sha256)}`, 2);
+  const stores: PanelFile = { month: run.month, file: path.join(run.dir, meta.stores_file as string), name: meta.stores_file as string, format };
   const signals = path.join(run.dir, 'signals.parquet');
-  await checkSchema(duck, stores, STORES_SCHEMA);
+  const sha256 = await fileSha256(stores.file);
+  if (sha256 !== meta.stores_sha256) throw new CliError(`${stores.file}: its content does not match run.json (sha256 ${sha256.slice(0, 12)}…, run.json says ${meta.stores_sha256.slice(0, 12)}…); publish again to rewrite it`, 2);
+  const typed = await typedStores(duck, stores, 'run_stores');
+  await duck.run(`DROP TABLE IF EXISTS run_stores`);
+  const storesCount = typed.rows;
   await checkSchema(duck, signals, SIGNALS_SCHEMA);
-  const storesCount = await checkRows(duck, stores, storeProblems(run.month));
   const signalsCount = await checkRows(duck, signals, signalProblems(run.month));
-  if (storesCount !== meta.stores) throw new CliError(`${stores}: ${storesCount} rows, ${runJson} says ${String(meta.stores)}`, 2);
+  if (storesCount !== meta.stores) throw new CliError(`${stores.file}: ${storesCount} rows, ${runJson} says ${String(meta.stores)}`, 2);
   if (signalsCount !== meta.signals) throw new CliError(`${signals}: ${signalsCount} rows, ${runJson} says ${String(meta.signals)}`, 2);
-  return { stores, signals, stores_count: storesCount, signals_count: signalsCount };
+  return { stores, ...(format === 'parquet' ? { storesSelect: typed.select } : {}), signals, stores_count: storesCount, signals_count: signalsCount };
+}
+
+/** sha256 hex of a file; a missing one is a run folder incomplete or gone. */
+async function fileSha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(`${file}: ${code === 'ENOENT' ? 'missing (index.json names this run, but its folder is incomplete or gone)' : (e as Error).message}`, 2);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * A run's stores as the contract's rows (store_months' columns, lists as JSON text, in
+ * storeRows' order): its panel file checked and typed by panel/read.ts, as publish read it
+ * (CSV and NDJSON staged in `table`), each text also checked for U+0000, which no database
+ * column holds. Resolves to the SELECT and the number of rows.
+ */
+export async function typedStores(duck: Duck, stores: PanelFile, table: string): Promise<{ select: string; rows: number }> {
+  let checked: { select: string; rows: number };
+  try {
+    const columns = checkColumns(stores, await readColumns(duck, stores));
+    if (columns.errors.length) throw new CliError(columns.errors[0]!);
+    checked = await checkFile(duck, stores, table, { storable: true });
+  } catch (e) {
+    if (e instanceof CliError) throw new CliError(e.message, 2);
+    throw e;
+  }
+  const typed = `(${checked.select})`;
+  const select =
+    `SELECT store_id, domain, country, category, plan, created_month, product_count, monthly_visits, ` +
+    `CAST(est_monthly_revenue_usd AS DOUBLE) AS est_monthly_revenue_usd, to_json(coalesce(apps, []::VARCHAR[]))::VARCHAR AS apps, ` +
+    `to_json(${flagList(AD_COLUMNS, (c) => c.slice('ads_'.length))})::VARCHAR AS ads, to_json(${flagList(AGENTIC_COLUMNS, (c) => c)})::VARCHAR AS agentic, month FROM ${typed} c`;
+  return { select, rows: toNumber(checked.rows) };
+}
+
+/**
+ * The flags of `columns` that are true, as a list (`name` of each, in the columns' order): the
+ * row's combination (a bit per flag, an unknown flag not set) picks its list out of a constant
+ * list of every combination's: a fraction of building the list row by row.
+ */
+function flagList(columns: readonly string[], name: (c: string) => string): string {
+  const lists = Array.from({ length: 1 << columns.length }, (_, m) => `[${columns.filter((_, k) => m & (1 << k)).map((c) => lit(name(c))).join(', ')}]::VARCHAR[]`);
+  const mask = columns.map((c, k) => `CASE WHEN c.${c} THEN ${1 << k} ELSE 0 END`).join(' + ');
+  return `[${lists.join(', ')}][1 + ${mask}]`;
 }
 
 async function checkSchema(duck: Duck, file: string, schema: Record<string, string>): Promise<void> {
@@ -171,18 +222,6 @@ interface RowProblem {
   readonly field: string;
   readonly says: string;
 }
-
-const storeProblems = (month: string): RowProblem[] => [
-  { bad: `month IS DISTINCT FROM ${lit(month)}`, field: 'month', says: `is not ${month}` },
-  { bad: `store_id IS NULL OR store_id = ''`, field: 'store_id', says: 'is empty' },
-  { bad: `count(*) OVER (PARTITION BY store_id) > 1`, field: 'store_id', says: 'appears twice' },
-  { bad: `created_month IS NOT NULL AND NOT regexp_full_match(created_month, '${MONTH_PATTERN}')`, field: 'created_month', says: 'is not a month' },
-  { bad: `product_count < 0 OR monthly_visits < 0`, field: 'product_count or monthly_visits', says: 'is negative' },
-  { bad: `NOT isfinite(est_monthly_revenue_usd)`, field: 'est_monthly_revenue_usd', says: 'is not a finite number' },
-  { bad: `list_contains(apps, NULL) OR list_contains(ads, NULL) OR list_contains(agentic, NULL)`, field: 'apps, ads or agentic', says: 'holds a null' },
-  ...noNul(['store_id', 'domain', 'country', 'category', 'plan']),
-  { bad: `list_bool_or(list_transform(apps, a -> contains(a, chr(0))))`, field: 'apps', says: NUL_SAYS },
-];
 
 const NUL_SAYS = 'contains the character U+0000, which no database column can hold';
 /** Text no database stores as sent (PostgreSQL refuses U+0000): named here, not by the database. */

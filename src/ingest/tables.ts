@@ -13,7 +13,7 @@ export interface IngestedMonthsTable {
   loaded_at: string;
 }
 
-/** One store's features in one month (a row of the run's stores.parquet). */
+/** One store's features in one month (a row of the run's stores file, typed: ingest/runs-folder.ts typedStores). */
 export interface StoreMonthsTable {
   run_id: string;
   month: string;

@@ -58,8 +58,8 @@ const inputColumns = (metrics: readonly MetricDef[]): string =>
 /** The columns of a month's typed rows the aggregation itself reads beside its inputs. */
 const AGGREGATED_COLUMNS = [...new Set(['store_id', ...DIMENSIONS, ...PREV_COLUMNS, ...columnsReadInPlace(OWN)])];
 
-/** What a month's own facts hold: everything (a visited month), what aggregating it reads, or only what the next month reads of it. */
-type FactsWidth = 'every column' | 'aggregated' | 'previous only';
+/** What a month's own facts hold: what aggregating it reads and what signals and a kept state read, what aggregating it reads, or only what the next month reads of it. */
+type FactsWidth = 'signals' | 'aggregated' | 'previous only';
 
 /** Metrics whose delta compares a store with its own previous input: the next month reads their inputs. */
 const CARRIED = METRICS.filter((m) => deltaKind(m) === 'cohort');
@@ -68,10 +68,16 @@ const PREVIOUS_COLUMNS = [...new Set(['store_id', ...PREV_COLUMNS, ...columnsRea
 /** What a kept store state holds: those, and what the next month's signals (the runs) read. */
 const STATE_COLUMNS = [...new Set([...PREVIOUS_COLUMNS, ...SIGNAL_INPUT_COLUMNS])];
 const CARRIED_INPUTS = COMPUTED.filter((m) => CARRIED.includes(m)).flatMap((m) => [`in_${m.key}`, ...(m.eligible ? [`el_${m.key}`] : [])]);
+/**
+ * A month whose signals are written (or that a signalled month compares with) or whose state is
+ * kept: what aggregating it reads, and what the signals read. Not every column: the runs copy
+ * the panel file for the stores' other columns (the domain, a distinct text in every row, most).
+ */
+const WITH_SIGNAL_INPUTS = [...new Set([...AGGREGATED_COLUMNS, ...STATE_COLUMNS])];
 
 /**
- * The SELECT of what the month after reads of a month's facts (`facts`, made here at 'every
- * column'): its store state. Kept, it stands for that month's facts, so the next month
+ * The SELECT of what the month after reads of a month's facts (`facts`, made here at
+ * 'signals'): its store state. Kept, it stands for that month's facts, so the next month
  * is aggregated and its signals written without reading this month's panel file (MonthStates).
  */
 export const stateSql = (facts: string): string => `SELECT ${[...STATE_COLUMNS.map(ident), ...CARRIED_INPUTS].join(', ')} FROM ${facts}`;
@@ -79,8 +85,8 @@ export const stateSql = (facts: string): string => `SELECT ${[...STATE_COLUMNS.m
 /**
  * One month's own facts: its typed panel rows and the input and eligibility of every metric
  * computed from the row alone, but those read in place (inPlace). `width` says which columns:
- * with 'every column', every panel column (for another reader such as the runs);
- * 'aggregated', those the aggregation and the next month's trends read; 'previous only' (a
+ * 'aggregated', those the aggregation and the next month's trends read; 'signals', those and
+ * what a month's signals and its kept state read (the runs: panel/runs.ts); 'previous only' (a
  * month loaded only as the one before another), the store id and what the next month reads of
  * it. With `fingerprint`, also each row's fingerprint bucket and hash (fingerprint.ts).
  */
@@ -89,7 +95,7 @@ function ownFactsSql(rows: string, fingerprint: boolean, width: FactsWidth): str
   const inputs = previousOnly ? COMPUTED.filter((m) => CARRIED.includes(m)) : COMPUTED;
   const columns = {
     // The month is known to every reader (a constant column would be copied for every row).
-    'every column': PANEL_COLUMNS.map((c) => c.name),
+    signals: WITH_SIGNAL_INPUTS,
     aggregated: AGGREGATED_COLUMNS,
     'previous only': PREVIOUS_COLUMNS,
   }[width];
@@ -265,10 +271,10 @@ export async function aggregatePanel(
         await duck.run(`CREATE OR REPLACE TEMP VIEW ${facts(mi)} AS SELECT * FROM ${stateOf.get(mi)}`);
         made.set(facts(mi), 'VIEW');
       } else if (held.has(mi)) {
-        // A visited month and the month before it are read by the visitor too, and a kept state
-        // reads the signals' columns: every column.
-        const everyColumn = visited.has(mi) || visited.has(mi + 1) || mi === keep;
-        const width: FactsWidth = everyColumn ? 'every column' : wanted.has(mi) || fingerprint.has(month) ? 'aggregated' : 'previous only';
+        // A visited month and the month before it are read by the visitor's signals too, and a
+        // kept state holds the signals' columns.
+        const withSignals = visited.has(mi) || visited.has(mi + 1) || mi === keep;
+        const width: FactsWidth = withSignals ? 'signals' : wanted.has(mi) || fingerprint.has(month) ? 'aggregated' : 'previous only';
         await duck.run(`CREATE OR REPLACE TEMP TABLE ${facts(mi)} AS ${ownFactsSql(rows, fingerprint.has(month), width)}`);
         made.set(facts(mi), 'TABLE');
         if (fingerprint.has(month)) fingerprints.set(month, await fingerprintOf(duck, facts(mi)));

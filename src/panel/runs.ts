@@ -1,24 +1,32 @@
 /**
  * The private runs folder (publish writes it, `ingest` reads it): per month, every store's
- * features (stores.parquet) and its month-over-month signals (signals.parquet), content-addressed
- * by a run id, so a store's whole signal history exists and an unchanged month is never rewritten.
+ * features (the month's panel file as it was published) and its month-over-month signals
+ * (signals.parquet), content-addressed by a run id, so a store's whole signal history exists and
+ * an unchanged month is never rewritten.
  *
  *   <runs>/index.json                        {"runs_version":1,"months":{"2026-01":"<run-id>", …}}
- *   <runs>/<month>/<run-id>/stores.parquet   one row per store present in <month>
+ *   <runs>/<month>/<run-id>/stores.<format>  a copy of <month>'s panel file (csv, parquet or ndjson), one row per store
  *   <runs>/<month>/<run-id>/signals.parquet  the month's signals (vs the calendar-previous month)
- *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores","signals","signals_version"}
+ *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores","signals","signals_version","stores_file","stores_sha256"}
  *   <runs>/contacts/<contacts-id>/…          the contact source (contacts/source.ts), named by index.json "contacts"
+ *
+ * The stores are the panel file itself, not a typed copy: publish would otherwise encode every
+ * row of every month a second time, and ingest types the file with the code publish reads it
+ * with (panel/read.ts), so both see the same rows.
  *
  * A run folder is written beside its final place and renamed in (complete or absent); index.json
  * is switched last (temporary file + rename), then the superseded runs of those months go.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { SIGNALS_VERSION, signalsSql } from './signals.js';
-import { AD_COLUMNS, AGENTIC_COLUMNS, previousMonth } from '../core/panel-contract.js';
+import { previousMonth } from '../core/panel-contract.js';
 import { lit, toNumber, type Duck } from './duck.js';
+import type { PanelFile } from './read.js';
 import { RUNS_INDEX, RUNS_VERSION } from '../core/runs-contract.js';
 
 export interface RunsIndex {
@@ -35,6 +43,10 @@ export interface RunInfo {
   stores: number;
   signals: number;
   signals_version: string;
+  /** `stores.csv`, `stores.parquet` or `stores.ndjson`: the month's panel file, copied */
+  stores_file: string;
+  /** sha256 hex of that file (the panel file's, as the run id names it) */
+  stores_sha256: string;
 }
 
 /**
@@ -90,48 +102,29 @@ export async function staleRuns(runsDir: string, index: RunsIndex, runIds: Reado
   return out;
 }
 
-/**
- * The flags of `columns` that are true, as a list (`name` of each, in the columns' order): the
- * row's combination (a bit per flag, an unknown flag not set) picks its list out of a constant
- * list of every combination's: a fraction of building the list row by row, and no table of the
- * combinations to make and join each month (docs/publishing.md has the figures).
- */
-function flagList(columns: readonly string[], name: (c: string) => string): string {
-  const lists = Array.from({ length: 1 << columns.length }, (_, m) => `[${columns.filter((_, k) => m & (1 << k)).map((c) => lit(name(c))).join(', ')}]::VARCHAR[]`);
-  const mask = columns.map((c, k) => `CASE WHEN c.${c} THEN ${1 << k} ELSE 0 END`).join(' + ');
-  return `[${lists.join(', ')}][1 + ${mask}]`;
-}
-
-/** stores.parquet columns, in the contract's order and types, from a relation of the panel rows of `month` (in its order: no sort). */
-function storesSelect(month: string, rel: string): string {
-  return `SELECT CAST(${lit(month)} AS VARCHAR) AS month, CAST(c.store_id AS VARCHAR) AS store_id, CAST(c.domain AS VARCHAR) AS domain,
-      CAST(c.country AS VARCHAR) AS country, CAST(c.category AS VARCHAR) AS category, CAST(c.plan AS VARCHAR) AS plan,
-      CAST(c.created_month AS VARCHAR) AS created_month, CAST(c.product_count AS BIGINT) AS product_count,
-      CAST(c.monthly_visits AS BIGINT) AS monthly_visits, CAST(c.est_monthly_revenue_usd AS DOUBLE) AS est_monthly_revenue_usd,
-      CAST(coalesce(c.apps, []) AS VARCHAR[]) AS apps, ${flagList(AD_COLUMNS, (c) => c.slice('ads_'.length))} AS ads,
-      ${flagList(AGENTIC_COLUMNS, (c) => c)} AS agentic
-    FROM ${rel} c`;
-}
-
 export interface WriteRunsOptions {
   runsDir: string;
   /** months whose run to write (each with its previous month loaded in `panel` when the panel has it) */
   months: readonly string[];
   /** month → run id */
   runIds: ReadonlyMap<string, string>;
+  /** month → sha256 hex of its panel file (what the run id was made of) */
+  hashes: ReadonlyMap<string, string>;
   onProgress?: (message: string) => void;
 }
 
 /**
- * Writes the run folder of one month from `cur` and `prev`, relations of the panel's typed rows
- * of the month and of the month before. `prev` is null when there is no month to compare with:
+ * Writes the run folder of one month: `panel`, the month's panel file, copied as its stores; its
+ * signals from `cur` and `prev`, relations of the panel's typed rows of the month (`stores` of
+ * them) and of the month before. `prev` is null when there is no month to compare with:
  * the month before is not in the panel or holds no stores, or this month holds none (a file of
  * no rows is no data, not a month every store left). A store absent from a known previous
  * month opened; without one, only a store created in the month did. A run
  * folder already complete (an earlier run stopped before switching the index) is kept. The
  * index is not switched here: `switchRunsIndex` does it once the publish has succeeded.
  */
-export async function writeRun(duck: Duck, month: string, cur: string, prev: string | null, o: WriteRunsOptions): Promise<RunInfo> {
+export async function writeRun(duck: Duck, panel: PanelFile, stores: number, cur: string, prev: string | null, o: WriteRunsOptions): Promise<RunInfo> {
+  const month = panel.month;
   const runId = o.runIds.get(month)!;
   const final = runDir(o.runsDir, month, runId);
   if (await exists(path.join(final, 'run.json'))) return JSON.parse(await readFile(path.join(final, 'run.json'), 'utf8')) as RunInfo;
@@ -140,20 +133,35 @@ export async function writeRun(duck: Duck, month: string, cur: string, prev: str
   const tmp = path.join(o.runsDir, month, `.tmp-${runId.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
   await mkdir(tmp);
   try {
-    // COPY answers the number of rows it wrote. The files' rows are in no particular order (the
+    const storesFile = `stores.${panel.format}`;
+    const sha256 = await copyChecked(panel.file, path.join(tmp, storesFile), o.hashes.get(month)!);
+    // COPY answers the number of rows it wrote. The signals are in no particular order (the
     // contract's), so DuckDB need not keep the tables' order: each thread writes its row groups
     // as it makes them, none held back for the ones before it.
-    const copy = async (select: string, file: string) => toNumber((await duck.all<{ Count: unknown }>(`COPY (${select}) TO ${lit(path.join(tmp, file))} (FORMAT parquet)`))[0].Count);
-    const storesQuery = storesSelect(month, cur);
     const signalsQuery = signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, prev !== null);
-    const [stores, signals] = await inAnyOrder(duck, async () => [await copy(storesQuery, 'stores.parquet'), await copy(signalsQuery, 'signals.parquet')]);
-    const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION };
+    const signals = await inAnyOrder(duck, async () => toNumber((await duck.all<{ Count: unknown }>(`COPY (${signalsQuery}) TO ${lit(path.join(tmp, 'signals.parquet'))} (FORMAT parquet)`))[0].Count));
+    const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION, stores_file: storesFile, stores_sha256: sha256 };
     await writeFile(path.join(tmp, 'run.json'), JSON.stringify(info) + '\n');
     await renameDir(tmp, final);
     return info;
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Copies `from` to `to`, hashing the bytes on the way: a file that is no longer the one the run
+ * id was made of (`expected`, its sha256 when publish started) stops the run rather than giving
+ * the run other stores than its statistics. Resolves to the sha256.
+ */
+async function copyChecked(from: string, to: string, expected: string): Promise<string> {
+  const hash = createHash('sha256');
+  const source = createReadStream(from);
+  source.on('data', (chunk) => hash.update(chunk));
+  await pipeline(source, createWriteStream(to, { flags: 'wx' }));
+  const got = hash.digest('hex');
+  if (got !== expected) throw new CliError(`${from}: changed while publish was running (sha256 ${got.slice(0, 12)}…, ${expected.slice(0, 12)}… when it started); publish again`);
+  return got;
 }
 
 /** Runs `f` with DuckDB free to produce rows in any order (its setting restored after). */

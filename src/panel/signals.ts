@@ -226,7 +226,8 @@ export function signalsSql(month: string, cur: string, prev: string, prevKnown: 
 // 2: a month file of no rows is no month to compare with (before, every store of the month
 // after it "opened" and every store of the month before it "closed"): runs written by 1 are
 // rewritten once. 3: the files' rows in no particular order (written in one pass, unsorted).
-const RUNS_FORMAT = 3;
+// 4: a run's stores are its month's panel file, copied (stores.<format>), typed by ingest.
+const RUNS_FORMAT = 4;
 export const SIGNALS_VERSION = createHash('sha256')
   .update(JSON.stringify({ format: RUNS_FORMAT, signals: SIGNALS, sql: signalsSql('2000-02', 'cur', 'prev', true) }))
   .digest('hex')

@@ -46,7 +46,7 @@ export interface ComputedMonths {
 }
 
 /** The runs (panel/runs.ts) to write from the same DuckDB load: months and their run ids. */
-export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds'>;
+export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds' | 'hashes'>;
 
 /** What computeMonths may take from earlier runs and must keep consistent with them. */
 export interface ComputeOptions {
@@ -125,7 +125,7 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
         months: writing.months,
         each: async (month: string, cur: string, prev: string | null) => {
           report.phase('writing');
-          written.push(await writeRun(duck, month, cur, prev, writing));
+          written.push(await writeRun(duck, byMonth.get(month)!, stores.get(month)!, cur, prev, writing));
           report.phase('aggregating');
         },
       };

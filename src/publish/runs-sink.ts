@@ -1,5 +1,5 @@
 /**
- * The private runs sink: every processed month's store features and signals (panel/runs.ts),
+ * The private runs sink: every processed month's stores (its panel file) and signals (panel/runs.ts),
  * kept in the runs folder beside (never inside) the public output. The months whose run is not
  * the one the folder holds are written from the statistics' own DuckDB load (compute.ts); the
  * runs index is pointed at them only once the publication itself has succeeded.
@@ -35,7 +35,7 @@ export async function planPrivateRuns(runsDir: string, months: readonly string[]
   const runIds = new Map(months.map((m) => [m, signalsRunId(m, hashes)] as const));
   const index = await readRunsIndex(runsDir);
   const stale = await staleRuns(runsDir, index, runIds);
-  return { runsDir, months: stale, runIds, request: stale.length === 0 ? undefined : { runsDir, months: stale, runIds }, contacts: index.contacts };
+  return { runsDir, months: stale, runIds, request: stale.length === 0 ? undefined : { runsDir, months: stale, runIds, hashes }, contacts: index.contacts };
 }
 
 /** One writer per runs folder too (two publishes with different --out may share it): taken only when something is written there. */

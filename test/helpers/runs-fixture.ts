@@ -1,12 +1,14 @@
 /**
- * Contract-shaped runs folders from plain JS rows, written with DuckDB the way publish writes
- * them (Parquet with the contract's exact column types, run.json, index.json written last):
- * the ingest tests' input until they switch to the real publish.
+ * Contract-shaped runs folders from plain JS rows, written the way publish writes them (the
+ * stores as a panel file, here NDJSON; the signals as Parquet with the contract's exact column
+ * types; run.json; index.json written last): the ingest tests' input until they switch to the
+ * real publish.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { lit, openDuck } from '../../src/panel/duck.js';
+import { AD_COLUMNS, AGENTIC_COLUMNS } from '../../src/core/panel-contract.js';
 import type { SignalType } from '../../src/core/signals.js';
 
 export interface FixtureStore {
@@ -58,24 +60,20 @@ export async function writeRuns(runsDir: string, months: Record<string, FixtureM
       const tmp = path.join(runsDir, month, `.tmp-${runId}`);
       await rm(tmp, { recursive: true, force: true });
       await mkdir(tmp, { recursive: true });
-      const storesJson = path.join(tmp, 'stores.ndjson');
+      const storesText = m.stores.map((s) => JSON.stringify(panelRecord(s))).join('\n') + '\n';
       const signalsJson = path.join(tmp, 'signals.ndjson');
-      await writeFile(storesJson, m.stores.map((s) => JSON.stringify(storeRecord(month, s))).join('\n') + '\n');
+      await writeFile(path.join(tmp, 'stores.ndjson'), storesText);
       await writeFile(signalsJson, (m.signals ?? []).map((s) => JSON.stringify(signalRecord(month, s))).join('\n') + '\n');
-      await duck.run(
-        `COPY (SELECT month, store_id, domain, country, category, plan, created_month, product_count, monthly_visits, est_monthly_revenue_usd, apps, ads, agentic ` +
-          `FROM read_json(${lit(storesJson)}, format = 'newline_delimited', columns = {month: 'VARCHAR', store_id: 'VARCHAR', domain: 'VARCHAR', country: 'VARCHAR', ` +
-          `category: 'VARCHAR', plan: 'VARCHAR', created_month: 'VARCHAR', product_count: 'BIGINT', monthly_visits: 'BIGINT', est_monthly_revenue_usd: 'DOUBLE', ` +
-          `apps: 'VARCHAR[]', ads: 'VARCHAR[]', agentic: 'VARCHAR[]'})) TO ${lit(path.join(tmp, 'stores.parquet'))} (FORMAT parquet)`,
-      );
       await duck.run(
         `COPY (SELECT 'sig_' || md5(month || chr(0) || store_id || chr(0) || type || chr(0) || coalesce(subject, '')) AS id, month, store_id, type, subject, strength, detail ` +
           `FROM read_json(${lit(signalsJson)}, format = 'newline_delimited', columns = {month: 'VARCHAR', store_id: 'VARCHAR', type: 'VARCHAR', subject: 'VARCHAR', ` +
           `strength: 'DOUBLE', detail: 'VARCHAR'})) TO ${lit(path.join(tmp, 'signals.parquet'))} (FORMAT parquet)`,
       );
-      await rm(storesJson);
       await rm(signalsJson);
-      const runJson = { month, run_id: runId, stores: m.stores.length, signals: (m.signals ?? []).length, signals_version: 'fixture' };
+      const runJson = {
+        month, run_id: runId, stores: m.stores.length, signals: (m.signals ?? []).length, signals_version: 'fixture',
+        stores_file: 'stores.ndjson', stores_sha256: createHash('sha256').update(storesText).digest('hex'),
+      };
       await writeFile(path.join(tmp, 'run.json'), JSON.stringify(runJson));
       await rm(dir, { recursive: true, force: true });
       await rename(tmp, dir);
@@ -95,7 +93,18 @@ export async function writeIndex(runsDir: string, months: Record<string, string>
   await rename(tmp, path.join(runsDir, 'index.json'));
 }
 
-/** A fixture store as the contract's row of `month` (the runs' stores.parquet, store_months). */
+/** A fixture store as a record of a panel file (the input contract's columns: apps as text, a flag column per network and feature). */
+export function panelRecord(s: FixtureStore): Record<string, unknown> {
+  const r = storeRecord('', s);
+  return {
+    store_id: r.store_id, domain: r.domain, country: r.country, category: r.category, plan: r.plan, created_month: r.created_month,
+    product_count: r.product_count, monthly_visits: r.monthly_visits, est_monthly_revenue_usd: r.est_monthly_revenue_usd, apps: r.apps.join(';'),
+    ...Object.fromEntries(AD_COLUMNS.map((c) => [c, r.ads.includes(c.slice('ads_'.length))])),
+    ...Object.fromEntries(AGENTIC_COLUMNS.map((c) => [c, r.agentic.includes(c)])),
+  };
+}
+
+/** A fixture store as the contract's row of `month` (store_months: what ingest loads of a run's stores). */
 export function storeRecord(month: string, s: FixtureStore) {
   return {
     month,

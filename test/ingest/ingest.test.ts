@@ -180,19 +180,31 @@ for (const d of dialects) {
       expect(await counts(t.db)).toEqual({ store_months: 2, store_signals: 1 });
     });
 
-    it('refuses a corrupt Parquet file and a row that breaks the contract, naming file, row and field', async () => {
+    it('refuses a changed stores file, a corrupt Parquet file and a row that breaks the contract, naming file, row and field', async () => {
       const runs = await dirs.make();
       const ids = await writeRuns(runs, { '2026-01': JAN });
-      const stores = path.join(runs, '2026-01', ids['2026-01']!, 'stores.parquet');
-      await writeFile(stores, 'not parquet');
-      await expect(ingestRuns(t.db, runs, opts)).rejects.toThrow(`${stores}: not a readable Parquet file`);
+      const stores = path.join(runs, '2026-01', ids['2026-01']!, 'stores.ndjson');
+      await writeFile(stores, '{"store_id": "a"}\n');
+      await expect(ingestRuns(t.db, runs, opts)).rejects.toThrow(`${stores}: its content does not match run.json`);
+      await writeRuns(runs, { '2026-01': JAN });
+      const signalsOf = path.join(runs, '2026-01', ids['2026-01']!, 'signals.parquet');
+      await writeFile(signalsOf, 'not parquet');
+      await expect(ingestRuns(t.db, runs, opts)).rejects.toThrow(`${signalsOf}: not a readable Parquet file`);
+      // The stores are checked by the panel's input contract, as publish checked them.
+      const negative = await writeRuns(runs, { '2026-01': { stores: [{ store_id: 'a' }, { store_id: 'b', product_count: -3 }] } });
+      const negativeFile = path.join(runs, '2026-01', negative['2026-01']!, 'stores.ndjson');
+      await expect(ingestRuns(t.db, runs, opts)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining(`${negativeFile}: row 2, column product_count: expected an integer of 0 or more`) });
       const bad = await writeRuns(runs, { '2026-01': { stores: [{ store_id: 'a' }], signals: [{ store_id: 'a', type: 'traffic_up', strength: 1.5 }] } });
       const signals = path.join(runs, '2026-01', bad['2026-01']!, 'signals.parquet');
       await expect(ingestRuns(t.db, runs, opts)).rejects.toThrow(`${signals}: row 1: field "strength" is not in (0, 1]`);
       // U+0000 in a text value: PostgreSQL would refuse it mid-load; the check names it first.
-      const nul = await writeRuns(runs, { '2026-01': { stores: [{ store_id: 'a' }, { store_id: 'b', category: 'Caf\u0000é' }] } });
-      const withNul = path.join(runs, '2026-01', nul['2026-01']!, 'stores.parquet');
-      await expect(ingestRuns(t.db, runs, opts)).rejects.toThrow(`${withNul}: row 2: field "category" contains the character U+0000`);
+      // (A store id keeps every character; text dimensions are typed as publish types them.)
+      const nul = await writeRuns(runs, { '2026-01': { stores: [{ store_id: 'a' }, { store_id: 'b\u0000c' }] } });
+      const withNul = path.join(runs, '2026-01', nul['2026-01']!, 'stores.ndjson');
+      await expect(ingestRuns(t.db, runs, opts)).rejects.toThrow(`${withNul}: row 2, column store_id: contains the character U+0000`);
+      const nulApp = await writeRuns(runs, { '2026-01': { stores: [{ store_id: 'a', apps: ['kla\u0000viyo'] }] } });
+      const withNulApp = path.join(runs, '2026-01', nulApp['2026-01']!, 'stores.ndjson');
+      await expect(ingestRuns(t.db, runs, opts)).rejects.toThrow(`${withNulApp}: row 1, column apps: contains the character U+0000`);
       expect(await ingestedMonths(t.db.kysely)).toEqual([]);
       expect(await counts(t.db)).toEqual({ store_months: 0, store_signals: 0 });
     });
@@ -208,7 +220,7 @@ for (const d of dialects) {
       const runs = await dirs.make();
       const nasty = `'); DROP TABLE store_months; --`;
       const stores = [
-        { store_id: '=HYPERLINK("x")', domain: nasty, country: 'U"S', category: 'a,b\n"c"\\d', plan: '<script>alert(1)</script>', apps: ['it\'s', 'q"uote', 'back\\slash', 'ünïcødé 🛍', ''], ads: [] },
+        { store_id: '=HYPERLINK("x")', domain: nasty, country: 'US', category: 'a,b\n"c"\\d', plan: '<script>alert(1)</script>', apps: ['it\'s', 'q"uote', 'back\\slash', 'ünïcødé 🛍', ''], ads: [] },
         { store_id: `-1'; select 1; --`, category: '{"json":true}', apps: ['{a,b}', 'NULL'] },
       ];
       await writeRuns(runs, { '2026-01': { stores, signals: [{ store_id: '=HYPERLINK("x")', type: 'app_installed', subject: "it's", detail: 'Installed it\'s <b>"x"</b>' }] } });
@@ -216,7 +228,8 @@ for (const d of dialects) {
       const rows = await visibleStoreMonths(t.db.kysely).selectAll('sm').orderBy('sm.store_id').execute();
       const got = rows.map((r) => ({ store_id: r.store_id, domain: r.domain, country: r.country, category: r.category, plan: r.plan, apps: JSON.parse(r.apps) as string[] }));
       const want = stores
-        .map((s) => ({ store_id: s.store_id, domain: s.domain ?? null, country: s.country ?? null, category: s.category, plan: s.plan ?? null, apps: s.apps }))
+        // The stores are read as a panel file: an app list is sorted, an empty app id dropped.
+        .map((s) => ({ store_id: s.store_id, domain: s.domain ?? null, country: s.country ?? null, category: s.category, plan: s.plan ?? null, apps: s.apps.filter((a) => a !== '').sort() }))
         .sort((x, y) => (x.store_id < y.store_id ? -1 : 1));
       expect(got).toEqual(want);
       const sig = await visibleStoreSignals(t.db.kysely).selectAll('ss').executeTakeFirstOrThrow();

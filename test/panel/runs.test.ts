@@ -8,7 +8,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lit, openDuck } from '../../src/panel/duck.js';
-import { readRunsIndex, signalsRunId } from '../../src/panel/runs.js';
+import { readRunsIndex, signalsRunId, writeRun } from '../../src/panel/runs.js';
 import { hashPanel } from '../../src/publish/run-id.js';
 import { listPanel } from '../../src/panel/read.js';
 import { SIGNALS_VERSION } from '../../src/panel/signals.js';
@@ -56,25 +56,44 @@ describe('the runs folder of a first publish', () => {
     expect(index.months[JAN]).toBe(expected);
     for (const m of [JAN, FEB, MAR]) {
       expect((await readdir(path.join(s.runs, m))).sort()).toEqual([index.months[m]]);
-      expect((await readdir(path.join(s.runs, m, index.months[m]))).sort()).toEqual(['run.json', 'signals.parquet', 'stores.parquet']);
+      expect((await readdir(path.join(s.runs, m, index.months[m]))).sort()).toEqual(['run.json', 'signals.parquet', 'stores.csv']);
     }
   });
 
   it('describes each run in run.json', async () => {
     const index = await readRunsIndex(s.runs);
     const info = JSON.parse(await readFile(path.join(s.runs, FEB, index.months[FEB], 'run.json'), 'utf8'));
-    expect(info).toEqual({ month: FEB, run_id: index.months[FEB], stores: PANEL[FEB].length, signals: 12, signals_version: SIGNALS_VERSION });
+    const hashes = await hashPanel(await listPanel(s.input));
+    expect(info).toEqual({
+      month: FEB, run_id: index.months[FEB], stores: PANEL[FEB].length, signals: 12, signals_version: SIGNALS_VERSION,
+      stores_file: 'stores.csv', stores_sha256: hashes.get(FEB),
+    });
   });
 
-  it('writes stores.parquet and signals.parquet with exactly the columns and types of the contract', async () => {
+  it("keeps the month's panel file, byte for byte, as the run's stores, and writes signals.parquet with exactly the columns and types of the contract", async () => {
     const dir = path.join(s.runs, FEB, (await readRunsIndex(s.runs)).months[FEB]);
-    expect(await describeParquet(path.join(dir, 'stores.parquet'))).toEqual([
-      'month VARCHAR', 'store_id VARCHAR', 'domain VARCHAR', 'country VARCHAR', 'category VARCHAR', 'plan VARCHAR', 'created_month VARCHAR',
-      'product_count BIGINT', 'monthly_visits BIGINT', 'est_monthly_revenue_usd DOUBLE', 'apps VARCHAR[]', 'ads VARCHAR[]', 'agentic VARCHAR[]',
-    ]);
+    const panelFile = (await listPanel(s.input)).find((f) => f.month === FEB)!;
+    expect(await readFile(path.join(dir, 'stores.csv'))).toEqual(await readFile(panelFile.file));
     expect(await describeParquet(path.join(dir, 'signals.parquet'))).toEqual([
       'id VARCHAR', 'month VARCHAR', 'store_id VARCHAR', 'type VARCHAR', 'subject VARCHAR', 'strength DOUBLE', 'detail VARCHAR',
     ]);
+  });
+});
+
+describe('a month file changed while publish runs', () => {
+  it('stops naming the file, and leaves no run of that month behind', async () => {
+    const s = await setup();
+    const feb = (await listPanel(s.input)).find((f) => f.month === FEB)!;
+    const runId = 'a'.repeat(64);
+    const duck = await openDuck();
+    try {
+      // The hash publish took when it started is not the file's any more.
+      const o = { runsDir: s.runs, months: [FEB], runIds: new Map([[FEB, runId]]), hashes: new Map([[FEB, '0'.repeat(64)]]) };
+      await expect(writeRun(duck, feb, PANEL[FEB].length, '(SELECT 1)', null, o)).rejects.toThrow(`${feb.file}: changed while publish was running`);
+    } finally {
+      duck.close();
+    }
+    expect(await readdir(path.join(s.runs, FEB))).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lit, openDuck } from '../../src/panel/duck.js';
 import { readRunsIndex } from '../../src/panel/runs.js';
+import { typedStores } from '../../src/ingest/runs-folder.js';
 import { SIGNALS } from '../../src/panel/signals.js';
 import { SIGNAL_TYPES } from '../../src/core/signals.js';
 import { publishPanel } from '../helpers/cli.js';
@@ -43,7 +44,10 @@ beforeAll(async () => {
     for (const m of [JAN, FEB, MAR]) {
       const dir = path.join(runs, m, index.months[m]);
       signals.set(m, await duck.all<Signal>(`SELECT * FROM read_parquet(${lit(path.join(dir, 'signals.parquet'))})`));
-      stores.set(m, await duck.all(`SELECT * FROM read_parquet(${lit(path.join(dir, 'stores.parquet'))})`));
+      // The run's stores as ingest reads them: its copy of the panel file, typed as publish types it.
+      const { select } = await typedStores(duck, { month: m, file: path.join(dir, 'stores.csv'), name: 'stores.csv', format: 'csv' }, 'stores_csv');
+      const rows = await duck.all<Record<string, unknown>>(select);
+      stores.set(m, rows.map((r) => ({ ...r, apps: JSON.parse(r.apps as string), ads: JSON.parse(r.ads as string), agentic: JSON.parse(r.agentic as string) })));
     }
   } finally {
     duck.close();
@@ -137,7 +141,7 @@ describe('signals of a hand-built three-month panel', () => {
     expect(new Set(all.map((s) => s.id)).size).toBe(all.length);
   });
 
-  it('keeps hostile text as data in stores.parquet and signals.parquet', () => {
+  it("keeps hostile text as data in the run's stores and signals", () => {
     const row = stores.get(FEB)!.find((r) => r.store_id === HOSTILE_ID)!;
     expect(row).toMatchObject({ domain: HOSTILE_DOMAIN, category: "Robert'); DROP TABLE panel;--", apps: [HOSTILE_APP, 'safe'].sort() });
     expect(find(FEB, HOSTILE_ID, 'app_installed')).toMatchObject({ subject: HOSTILE_APP, detail: `Installed ${HOSTILE_APP}` });

@@ -5,7 +5,8 @@
  * A property over generated panels (fast-check chooses the seed, the size and the months), at a
  * size where many cells sit near the floor.
  */
-import { cp, mkdir, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ async function figures(out: string, months: readonly string[]): Promise<Map<stri
   return all;
 }
 
-/** The runs folder's content: per month its run id, and its stores' and signals' rows as sorted JSON lines. */
+/** The runs folder's content: per month its run id, its stores file's name and sha256, and its signals' rows as sorted JSON lines. */
 async function runsContent(runs: string): Promise<Record<string, { run: string; stores: string[]; signals: string[] }>> {
   const index = await readRunsIndex(runs);
   const duck = await openDuck();
@@ -41,7 +42,9 @@ async function runsContent(runs: string): Promise<Record<string, { run: string; 
     const out: Record<string, { run: string; stores: string[]; signals: string[] }> = {};
     for (const [m, id] of Object.entries(index.months)) {
       const dir = path.join(runs, m, id);
-      out[m] = { run: id, stores: await rows(path.join(dir, 'stores.parquet')), signals: await rows(path.join(dir, 'signals.parquet')) };
+      const storesFile = (await readdir(dir)).find((n) => n.startsWith('stores.'))!;
+      const stores = [storesFile, createHash('sha256').update(await readFile(path.join(dir, storesFile))).digest('hex')];
+      out[m] = { run: id, stores, signals: await rows(path.join(dir, 'signals.parquet')) };
     }
     return out;
   } finally {
