@@ -51,6 +51,11 @@ export interface PublishBenchResult {
   all: PublishRun;
   /** `publish --all --cards none` as the command runs it by default: also writing every month's run (stores and signals) */
   allWithRuns: PublishRun;
+  /**
+   * The same two publishes again in the other order (with the runs first), below PUBLISHES_ONLY_FROM
+   * stores: a machine whose speed drifts over minutes favours one order; the ratio is taken over both pairs.
+   */
+  again: { all: PublishRun; allWithRuns: PublishRun } | null;
   /** the raw read of the month an added month reads (itself: the aggregates and store state of the month before are kept) */
   addedRawSeconds: number;
   addedRawCpuSeconds: number;
@@ -154,6 +159,13 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
     const all = await publishInChild({ ...base, input: panel, out: path.join(work, 'out-all'), months: 'all' });
     o.log("publish --all --cards none, writing the runs folder too (the command's default) …");
     const allWithRuns = await publishInChild({ ...base, input: panel, out: path.join(work, 'out-runs'), runs: path.join(work, 'runs'), months: 'all' });
+    let again: PublishBenchResult['again'] = null;
+    if (!publishesOnly) {
+      o.log('the same two again, in the other order: writing the runs folder …');
+      const runsAgain = await publishInChild({ ...base, input: panel, out: path.join(work, 'out-runs-again'), runs: path.join(work, 'runs-again'), months: 'all' });
+      o.log('… and --all --cards none without it');
+      again = { allWithRuns: runsAgain, all: await publishInChild({ ...base, input: panel, out: path.join(work, 'out-all-again'), months: 'all' }) };
+    }
     o.log('no-op: publish --all again …');
     const noop = await publishInChild({ ...base, input: panel, out: path.join(work, 'out-all'), months: 'all' });
 
@@ -174,7 +186,7 @@ export async function benchPublish(o: PublishBenchOptions): Promise<PublishBench
     // out-all holds one release (the no-op wrote none).
     const releases = publishesOnly ? null : await benchReleaseStorage({ work, months, fileOf, corrected: corrections, oneRelease: path.join(work, 'out-all'), publish: publishInChild, log: o.log });
     return {
-      stores: o.stores, memoryLimit: o.memoryLimit, months: months.length, rows, generateSeconds, rawSeconds, rawCpuSeconds, floorSeconds, all, allWithRuns,
+      stores: o.stores, memoryLimit: o.memoryLimit, months: months.length, rows, generateSeconds, rawSeconds, rawCpuSeconds, floorSeconds, all, allWithRuns, again,
       addedRawSeconds, addedRawCpuSeconds, added, correctionRawSeconds, correctionRawCpuSeconds, correction, noop, releases,
     };
   } finally {
