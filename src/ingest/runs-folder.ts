@@ -167,15 +167,15 @@ async function fileSha256(file: string): Promise<string> {
 /**
  * A run's stores as the contract's rows (store_months' columns, lists as JSON text, in
  * storeRows' order): its panel file checked and typed by panel/read.ts, as publish read it
- * (CSV and NDJSON staged in `table`), each text also checked for U+0000, which no database
- * column holds. Resolves to the SELECT and the number of rows.
+ * (CSV and NDJSON staged in `table`; the contract refuses U+0000 in a text, which no database
+ * column holds). Resolves to the SELECT and the number of rows.
  */
 export async function typedStores(duck: Duck, stores: PanelFile, table: string): Promise<{ select: string; rows: number }> {
   let checked: { select: string; rows: number };
   try {
     const columns = checkColumns(stores, await readColumns(duck, stores));
     if (columns.errors.length) throw new CliError(columns.errors[0]!);
-    checked = await checkFile(duck, stores, table, { storable: true });
+    checked = await checkFile(duck, stores, table);
   } catch (e) {
     if (e instanceof CliError) throw new CliError(e.message, 2);
     throw e;

@@ -160,13 +160,8 @@ export async function readColumns(duck: Duck, f: PanelFile): Promise<string[]> {
   });
 }
 
-/**
- * Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and
- * NDJSON are staged in `table`. With `storable`, a text that would reach a database holding
- * U+0000 (which no database column can hold: PostgreSQL refuses it) is refused too, in the same
- * scan (ingest loads a run's stores so).
- */
-export async function checkFile(duck: Duck, f: PanelFile, table: string, o: { storable?: boolean } = {}): Promise<{ select: string; rows: number }> {
+/** Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and NDJSON are staged in `table`. */
+export async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number }> {
   // Parquet is scanned in place (typed columns need no text round trip; file_row_number gives
   // the row); CSV and NDJSON are staged in a table whose rowid is the record number.
   const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
@@ -200,17 +195,12 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string, o: { st
   // One scan answers both checks: the first bad cell's row, and whether any store id repeats
   // (distinct hashes as many as rows: no duplicate; the exact search below runs only on a
   // duplicate or a hash collision, and finds nothing on a collision).
-  // U+0000 in a text as typed: the typed form only where the cell has one (a CASE evaluates its
-  // branch for those rows alone), as typing may drop it.
-  const nul = o.storable
-    ? present
-        .filter((c) => c.type === 'string' || c.type === 'apps')
-        .map((c) => {
-          const raw = asText(`r.${ident(c.name)}`, sourceTypes.get(c.name)!);
-          const typed = c.type === 'apps' || c.name === 'store_id' ? raw : convert(`r.${ident(c.name)}`, c.type, sourceTypes.get(c.name)!);
-          return { c, sql: `CASE WHEN contains(${raw}, chr(0)) THEN contains(${typed}, chr(0)) ELSE FALSE END` };
-        })
-    : [];
+  // U+0000 in a text: typing would cut the text there (Unicode normalisation stops at it) and no
+  // database column holds it (PostgreSQL refuses it), so the statistics and the workspace would
+  // each see another text. Refused, in the same scan.
+  const nul = present
+    .filter((c) => c.type === 'string' || c.type === 'apps')
+    .map((c) => ({ c, sql: `contains(${asText(`r.${ident(c.name)}`, sourceTypes.get(c.name)!)}, chr(0))` }));
   const nulWhere = nul.map((n) => n.sql).join(' OR ') || 'FALSE';
   const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null }>(
     `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(*) FILTER (WHERE ${where}) AS bad_rows, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows, ` +
@@ -227,7 +217,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string, o: { st
   }
   if (check.nul !== null) {
     const [{ col }] = await duck.all<{ col: string }>(`SELECT CASE ${nul.map((n) => `WHEN ${n.sql} THEN ${lit(n.c.name)}`).join(' ')} END AS col FROM ${from} r WHERE ${rowid} = ${toNumber(check.nul)}`);
-    throw new CliError(`${f.file}: row ${rowNumber(f.format, toNumber(check.nul))}, column ${col}: contains the character U+0000, which no database column can hold`);
+    throw new CliError(`${f.file}: row ${rowNumber(f.format, toNumber(check.nul))}, column ${col}: contains the character U+0000, which no text keeps (typing would cut it there, and no database column holds it)`);
   }
   const [dup] = check.unique
     ? []

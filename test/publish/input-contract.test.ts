@@ -171,6 +171,15 @@ describe('a count, an amount or visits below zero is a bad value', () => {
 });
 
 /** Sets `name` of the record on `row` (5 unless told) to `value`. */
+describe('a text holding U+0000 is a bad value', () => {
+  // Typing would cut the text there (and no database column holds it): the statistics would count
+  // another category than the file says, silently.
+  it.each(['category', 'apps', 'store_id'])('names %s holding U+0000: file, row and column', async (name) => {
+    const dir = await defective(editRowOf(name, 'Caf\u0000é'));
+    await refused(dir, new RegExp(`2026-09\\.csv: row 5, column ${name}: contains the character U\\+0000`));
+  });
+});
+
 function editRowOf(name: string, value: string, row = 5): (t: string) => string {
   return (t) => {
     const rows = records(t);
