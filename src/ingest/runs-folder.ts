@@ -11,11 +11,10 @@
  * the field. Values stay data: paths are built only from a checked month, run id and file name,
  * and file names reach DuckDB as quoted literals.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
+import { hashFile } from '../core/hash-file.js';
 import { RUNS_INDEX, RUNS_VERSION } from '../core/runs-contract.js';
 import { MONTH } from '../core/month.js';
 import { type Duck, lit, toNumber } from '../panel/duck.js';
@@ -140,7 +139,9 @@ export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
   if (typeof meta.stores_sha256 !== 'string' || !RUN_ID.test(meta.stores_sha256)) throw new CliError(`${runJson}: field "stores_sha256" must be 64 hex digits, got ${JSON.stringify(meta.stores_sha256)}`, 2);
   const stores: PanelFile = { month: run.month, file: path.join(run.dir, meta.stores_file as string), name: meta.stores_file as string, format };
   const signals = path.join(run.dir, 'signals.parquet');
-  const sha256 = await fileSha256(stores.file);
+  const sha256 = await hashFile(stores.file).catch((e: NodeJS.ErrnoException) => {
+    throw new CliError(`${stores.file}: ${e.code === 'ENOENT' ? 'missing (index.json names this run, but its folder is incomplete or gone)' : e.message}`, 2);
+  });
   if (sha256 !== meta.stores_sha256) throw new CliError(`${stores.file}: its content does not match run.json (sha256 ${sha256.slice(0, 12)}…, run.json says ${meta.stores_sha256.slice(0, 12)}…); publish again to rewrite it`, 2);
   const typed = await typedStores(duck, stores, 'run_stores');
   await duck.run(`DROP TABLE IF EXISTS run_stores`);
@@ -150,18 +151,6 @@ export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
   if (storesCount !== meta.stores) throw new CliError(`${stores.file}: ${storesCount} rows, ${runJson} says ${String(meta.stores)}`, 2);
   if (signalsCount !== meta.signals) throw new CliError(`${signals}: ${signalsCount} rows, ${runJson} says ${String(meta.signals)}`, 2);
   return { stores, ...(format === 'parquet' ? { storesSelect: typed.select } : {}), signals, stores_count: storesCount, signals_count: signalsCount };
-}
-
-/** sha256 hex of a file; a missing one is a run folder incomplete or gone. */
-async function fileSha256(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  try {
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`${file}: ${code === 'ENOENT' ? 'missing (index.json names this run, but its folder is incomplete or gone)' : (e as Error).message}`, 2);
-  }
-  return hash.digest('hex');
 }
 
 /**

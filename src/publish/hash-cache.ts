@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PanelFile } from '../panel/read.js';
-import { hashFile } from './run-id.js';
+import { hashFile } from '../core/hash-file.js';
 
 export const CACHE_DIR = '.cache';
 

@@ -15,7 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { hashFile } from './run-id.js';
+import { hashFile } from '../core/hash-file.js';
 
 export const OBJECTS_DIR = '.objects';
 

@@ -5,17 +5,11 @@
  * breakdown values the publication lists in every month (stats/universe.ts).
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { hashFile } from '../core/hash-file.js';
 import { previousMonth } from '../core/panel-contract.js';
 import type { PanelFile } from '../panel/read.js';
 import { metricsOf, pageOf, REGISTRY_VERSION } from '../stats/registry.js';
 import { SCHEMA_VERSION, type Slug } from '../stats/types.js';
-
-export async function hashFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 export async function hashPanel(files: PanelFile[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
