@@ -106,9 +106,7 @@ export interface WriteRunsOptions {
   runsDir: string;
   /** months whose run to write (each with its previous month loaded in `panel` when the panel has it) */
   months: readonly string[];
-  /** month → run id */
-  runIds: ReadonlyMap<string, string>;
-  /** month → sha256 hex of its panel file (what the run id was made of) */
+  /** month → sha256 hex of its panel file: each run's id is made of them (signalsRunId), and its stores file is checked against its own */
   hashes: ReadonlyMap<string, string>;
   onProgress?: (message: string) => void;
 }
@@ -125,7 +123,7 @@ export interface WriteRunsOptions {
  */
 export async function writeRun(duck: Duck, panel: PanelFile, stores: number, cur: string, prev: string | null, o: WriteRunsOptions): Promise<RunInfo> {
   const month = panel.month;
-  const runId = o.runIds.get(month)!;
+  const runId = signalsRunId(month, o.hashes);
   const final = runDir(o.runsDir, month, runId);
   if (await exists(path.join(final, 'run.json'))) return JSON.parse(await readFile(path.join(final, 'run.json'), 'utf8')) as RunInfo;
   o.onProgress?.(`writing the stores and signals of ${month} to ${o.runsDir}`);

@@ -45,8 +45,8 @@ export interface ComputedMonths {
   aggregated: Map<string, MonthAgg>;
 }
 
-/** The runs (panel/runs.ts) to write from the same DuckDB load: months and their run ids. */
-export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'runIds' | 'hashes'>;
+/** The runs (panel/runs.ts) to write from the same DuckDB load: the months, and the panel files' hashes their run ids are made of. */
+export type RunsRequest = Pick<WriteRunsOptions, 'runsDir' | 'months' | 'hashes'>;
 
 /** What computeMonths may take from earlier runs and must keep consistent with them. */
 export interface ComputeOptions {

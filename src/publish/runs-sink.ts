@@ -35,7 +35,7 @@ export async function planPrivateRuns(runsDir: string, months: readonly string[]
   const runIds = new Map(months.map((m) => [m, signalsRunId(m, hashes)] as const));
   const index = await readRunsIndex(runsDir);
   const stale = await staleRuns(runsDir, index, runIds);
-  return { runsDir, months: stale, runIds, request: stale.length === 0 ? undefined : { runsDir, months: stale, runIds, hashes }, contacts: index.contacts };
+  return { runsDir, months: stale, runIds, request: stale.length === 0 ? undefined : { runsDir, months: stale, hashes }, contacts: index.contacts };
 }
 
 /** One writer per runs folder too (two publishes with different --out may share it): taken only when something is written there. */
