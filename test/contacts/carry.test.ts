@@ -39,6 +39,15 @@ describe('the contact source carried a record at a time', () => {
     expect(streamed).toBe(memory);
   });
 
+  it('keeps every character of a cell, the control characters its own files are separated by included, and carries a file of no contacts', async () => {
+    const rows = ['c,"we\u0001ird\u0002, \\""x""",c@x.example,"a\nb",\u0001', 'd,\u2028,d@x.example,,'];
+    const filled = await both('contacts.csv', `store_id,name,email,role,source\n${rows.join('\n')}\n`);
+    expect(filled.memory).toContain('we\\u0001ird\\u0002, \\\\\\"x\\"');
+    expect(filled.streamed).toBe(filled.memory);
+    const empty = await both('contacts.csv', 'store_id,name,email,role,source\n');
+    expect(empty).toEqual({ memory: '', streamed: '' });
+  });
+
   it('says the first problem in the file, a store and email listed twice included, and a file that cannot be read first', async () => {
     for (const text of [
       'store_id,name,email\na,x,a@x.example\na,z,a@x.example\nb,y,bad\n',
