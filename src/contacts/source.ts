@@ -381,10 +381,10 @@ const SEP = '\u0001';
  */
 export async function writeCheckedContacts(source: string, out: string, memory: DuckMemory = {}): Promise<string> {
   const rowsFile = `${out}.rows`;
+  const rows = createWriteStream(rowsFile);
   let done = false;
   try {
     let problem: CliError | undefined;
-    const rows = createWriteStream(rowsFile);
     const failed = once(rows, 'error').then(([e]) => Promise.reject(e as Error));
     failed.catch(() => {});
     let batch: string[] = [];
@@ -436,6 +436,7 @@ export async function writeCheckedContacts(source: string, out: string, memory: 
     done = true;
     return id;
   } finally {
+    rows.destroy();
     await rm(rowsFile, { force: true });
     if (!done) await rm(out, { force: true });
   }
