@@ -128,13 +128,16 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
     `'línea' || chr(10) || 'nueva ' || i`, `'café-ünïcødé-' || i`, `chr(9) || 'tab' || i`,
   ];
   const catalog = `[${APPS.map(([a, p]) => `{'a': ${lit(a)}, 'p': ${p}}`).join(', ')}]`;
+  // The store numbers as a table first: DuckDB reads a table with every thread, where the
+  // draws over range() kept one core busy (ten million stores: minutes).
+  await duck.run(`CREATE OR REPLACE TEMP TABLE gen_ids AS SELECT range AS i FROM range(${o.stores})`);
   await duck.run(`
     CREATE OR REPLACE TABLE gen_store AS
     WITH base AS (
       SELECT i,
         CASE WHEN ${u("'birth'")} < 0.72 OR ${M} = 1 THEN 0 ELSE 1 + floor(${u("'birthm'")} * ${Math.max(M - 1, 1)})::INT END AS b,
         exp(1.6 * (${u("'s1'")} + ${u("'s2'")} + ${u("'s3'")} - 1.5)) AS s
-      FROM range(${o.stores}) t(i)
+      FROM gen_ids
     )
     SELECT i, b, s,
       CASE WHEN ${u("'death'")} < 0.12 THEN b + 1 + floor(${u("'deathm'")} * ${M})::INT ELSE ${M} END AS d,
@@ -183,5 +186,6 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
   await writeContacts(duck, o.out);
   if (o.truth) await writeTruth(duck, o.truth, M, LATENT);
   await duck.run(`DROP TABLE gen_store`);
+  await duck.run(`DROP TABLE gen_ids`);
   return written;
 }
