@@ -22,7 +22,6 @@ import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
-import { hashFile } from '../core/hash-file.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
 
 export const CONTACTS_DIR = 'contacts';
@@ -360,84 +359,74 @@ async function* parquetRecords(file: string): AsyncGenerator<ReadItem> {
 }
 
 /**
- * The (store, email) order of contactsData as text DuckDB sorts alike: the UTF-16 code units
- * big-endian (JavaScript's string order), the store id ended by U+0000 (which no checked cell
- * holds), in hexadecimal (byte order kept, and nothing a line of the rows file could hold).
+ * The (store, email) order of contactsData as bytes: UTF-16 code units big-endian (JavaScript's
+ * string order), the store id ended by U+0000, which no checked cell holds.
  */
-function sortKey(c: StoreContact): string {
-  return Buffer.from(`${c.store_id}\u0000${c.email}`, 'utf16le').swap16().toString('hex');
+function sortKey(c: StoreContact): Uint8Array {
+  return Buffer.from(`${c.store_id}\u0000${c.email}`, 'utf16le').swap16();
 }
-
-/** Field separator of the rows file: a contact line is JSON, which writes U+0001 as `\u0001`. */
-const SEP = '\u0001';
 
 /**
  * readContactsFile then contactsData, a record at a time: each record checked as it is read
  * (the first problem in the file's order stopping the run with the same message, a file that
- * cannot be read said first). The checked contacts go to a rows file beside `out` (sort key,
- * row, line) that DuckDB loads in one statement (and spills what exceeds its memory); their
- * repeats are found there and their sorted lines written by DuckDB to `out`.
+ * cannot be read said first), the checked contacts kept in a DuckDB database (which spills what
+ * exceeds its memory), their repeats found and their sorted lines written to `out` there.
  * Returns the contacts id: the bytes are contactsData's.
  */
 export async function writeCheckedContacts(source: string, out: string, memory: DuckMemory = {}): Promise<string> {
-  const rowsFile = `${out}.rows`;
-  const rows = createWriteStream(rowsFile);
+  const duck = await openDuck(memory);
   let done = false;
   try {
+    await duck.run(`CREATE TABLE contacts (k BLOB, row INTEGER, line VARCHAR)`);
+    const appender = await duck.conn.createAppender('contacts');
     let problem: CliError | undefined;
-    const failed = once(rows, 'error').then(([e]) => Promise.reject(e as Error));
-    failed.catch(() => {});
-    let batch: string[] = [];
-    const flush = async () => {
-      if (batch.length && !rows.write(batch.join(''))) await Promise.race([once(rows, 'drain'), failed]);
-      batch = [];
-    };
-    for await (const r of streamRecords(source)) {
-      // After the first problem the rest is only read: a file that cannot be read is said first.
-      if (problem) continue;
-      if ('columns' in r) {
-        const missing = ['store_id', 'email'].find((c) => !r.columns.includes(c));
-        if (missing) problem = new CliError(`${source}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${r.columns.join(', ') || 'none'})`, 2);
-        continue;
-      }
-      let c: StoreContact;
-      try {
-        c = checkContact(source, r);
-      } catch (e) {
-        if (!(e instanceof CliError)) throw e;
-        problem = e;
-        continue;
-      }
-      batch.push(`${sortKey(c)}${SEP}${r.row}${SEP}${contactLine(c)}\n`);
-      if (batch.length === 4096) await flush();
-    }
-    await flush();
-    rows.end();
-    await Promise.race([once(rows, 'finish'), failed]);
-    const duck = await openDuck(memory);
     try {
-      await duck.run(
-        `CREATE TABLE contacts AS SELECT * FROM read_csv(${lit(rowsFile)}, delim = ${lit(SEP)}, quote = '', escape = '', header = false, auto_detect = false,
-           new_line = '\\n', strict_mode = true, columns = {'k': 'VARCHAR', 'row': 'INTEGER', 'line': 'VARCHAR'})`,
-      );
-      await rm(rowsFile, { force: true });
-      // Every record kept comes before the problem's: a store and email listed twice among them is the first problem.
-      const [twice] = await duck.all<{ first: number; second: number; line: string }>(
-        `SELECT rows[1] AS first, rows[2] AS second, line FROM (SELECT list_sort(list(row)) AS rows, any_value(line) AS line FROM contacts GROUP BY k HAVING count(*) > 1) ORDER BY second LIMIT 1`,
-      );
-      if (twice) throw listedTwice(source, twice.second, JSON.parse(twice.line) as StoreContact, twice.first);
-      if (problem) throw problem;
-      // A line is JSON: no delimiter, quote or line break of this CSV is in it, so each is written as it is.
-      await duck.run(`COPY (SELECT line FROM contacts ORDER BY k) TO ${lit(out)} (FORMAT csv, HEADER false, DELIMITER ${lit(SEP)}, QUOTE '\u0002', ESCAPE '\u0002')`);
+      for await (const r of streamRecords(source)) {
+        // After the first problem the rest is only read: a file that cannot be read is said first.
+        if (problem) continue;
+        if ('columns' in r) {
+          const missing = ['store_id', 'email'].find((c) => !r.columns.includes(c));
+          if (missing) problem = new CliError(`${source}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${r.columns.join(', ') || 'none'})`, 2);
+          continue;
+        }
+        let c: StoreContact;
+        try {
+          c = checkContact(source, r);
+        } catch (e) {
+          if (!(e instanceof CliError)) throw e;
+          problem = e;
+          continue;
+        }
+        appender.appendBlob(sortKey(c));
+        appender.appendInteger(r.row);
+        appender.appendVarchar(contactLine(c));
+        appender.endRow();
+      }
     } finally {
-      duck.close();
+      appender.closeSync();
     }
-    const id = await hashFile(out);
+    // Every record kept comes before the problem's: a store and email listed twice among them is the first problem.
+    const [twice] = await duck.all<{ first: number; second: number; line: string }>(
+      `SELECT rows[1] AS first, rows[2] AS second, line FROM (SELECT list_sort(list(row)) AS rows, any_value(line) AS line FROM contacts GROUP BY k HAVING count(*) > 1) ORDER BY second LIMIT 1`,
+    );
+    if (twice) throw listedTwice(source, twice.second, JSON.parse(twice.line) as StoreContact, twice.first);
+    if (problem) throw problem;
+    const hash = createHash('sha256');
+    const file = createWriteStream(out);
+    const failed = once(file, 'error').then(([e]) => Promise.reject(e as Error));
+    failed.catch(() => {});
+    const result = await duck.conn.stream(`SELECT line FROM contacts ORDER BY k`);
+    for await (const rows of result.yieldRows()) {
+      const text = rows.map((r) => `${r[0] as string}\n`).join('');
+      hash.update(text);
+      if (!file.write(text)) await Promise.race([once(file, 'drain'), failed]);
+    }
+    file.end();
+    await Promise.race([once(file, 'finish'), failed]);
     done = true;
-    return id;
+    return hash.digest('hex');
   } finally {
-    rows.destroy();
-    await rm(rowsFile, { force: true });
+    duck.close();
     if (!done) await rm(out, { force: true });
   }
 }

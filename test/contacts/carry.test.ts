@@ -39,7 +39,7 @@ describe('the contact source carried a record at a time', () => {
     expect(streamed).toBe(memory);
   });
 
-  it('keeps every character of a cell, the control characters its own files are separated by included, and carries a file of no contacts', async () => {
+  it('keeps every character of a cell, control characters and quotes included, and carries a file of no contacts', async () => {
     const rows = ['c,"we\u0001ird\u0002, \\""x""",c@x.example,"a\nb",\u0001', 'd,\u2028,d@x.example,,'];
     const filled = await both('contacts.csv', `store_id,name,email,role,source\n${rows.join('\n')}\n`);
     expect(filled.memory).toContain('we\\u0001ird\\u0002, \\\\\\"x\\"');
