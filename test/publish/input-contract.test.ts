@@ -170,7 +170,6 @@ describe('a count, an amount or visits below zero is a bad value', () => {
   });
 });
 
-/** Sets `name` of the record on `row` (5 unless told) to `value`. */
 describe('a text holding U+0000 is a bad value', () => {
   // Typing would cut the text there (and no database column holds it): the statistics would count
   // another category than the file says, silently.
@@ -180,6 +179,7 @@ describe('a text holding U+0000 is a bad value', () => {
   });
 });
 
+/** Sets `name` of the record on `row` (5 unless told) to `value`. */
 function editRowOf(name: string, value: string, row = 5): (t: string) => string {
   return (t) => {
     const rows = records(t);
