@@ -35,6 +35,7 @@ export const PANEL: Record<string, Row[]> = {
     base('below-thresholds', { plan: 'enterprise', product_count: '5', monthly_visits: '99', est_monthly_revenue_usd: '999.99' }),
     base('unknowns', { plan: '', product_count: '10', monthly_visits: '', est_monthly_revenue_usd: '', apps: '', ads_meta: '', llms_txt: '' }),
     base(HOSTILE_ID, { domain: HOSTILE_DOMAIN, category: "Robert'); DROP TABLE panel;--", apps: 'safe' }),
+    base('apps-emptied', { apps: 'klaviyo;yotpo' }),
   ],
   [FEB]: [
     base('new-in-first-month', { created_month: JAN }),
@@ -48,6 +49,7 @@ export const PANEL: Record<string, Row[]> = {
     base('below-thresholds', { plan: 'plus', product_count: '14', monthly_visits: '1000', est_monthly_revenue_usd: '5000.00' }),
     base('unknowns', { plan: 'plus', product_count: '', monthly_visits: '20000', est_monthly_revenue_usd: '5000.00', apps: 'klaviyo', ads_meta: 'true', llms_txt: 'true' }),
     base(HOSTILE_ID, { domain: HOSTILE_DOMAIN, category: "Robert'); DROP TABLE panel;--", apps: `safe;${HOSTILE_APP}` }),
+    base('apps-emptied', { apps: ' ; ' }), // a list of no apps (not unknown): app_removed of both
   ],
   [MAR]: [
     base('new-in-first-month', { created_month: JAN }),
@@ -61,6 +63,7 @@ export const PANEL: Record<string, Row[]> = {
     base('below-thresholds', { plan: 'plus', product_count: '14', monthly_visits: '1299', est_monthly_revenue_usd: '6499.99' }),
     base('unknowns', { plan: 'plus', product_count: '', monthly_visits: '20000', est_monthly_revenue_usd: '5000.00', apps: 'klaviyo', ads_meta: 'true', llms_txt: 'true' }),
     base(HOSTILE_ID, { domain: HOSTILE_DOMAIN, category: "Robert'); DROP TABLE panel;--", apps: `safe;${HOSTILE_APP}` }),
+    base('apps-emptied', { apps: 'yotpo' }), // app_installed yotpo, and nothing installed of the empty list
   ],
 };
 

@@ -65,7 +65,7 @@ describe('the runs folder of a first publish', () => {
     const info = JSON.parse(await readFile(path.join(s.runs, FEB, index.months[FEB], 'run.json'), 'utf8'));
     const hashes = await hashPanel(await listPanel(s.input));
     expect(info).toEqual({
-      month: FEB, run_id: index.months[FEB], stores: PANEL[FEB].length, signals: 12, signals_version: SIGNALS_VERSION,
+      month: FEB, run_id: index.months[FEB], stores: PANEL[FEB].length, signals: 14, signals_version: SIGNALS_VERSION,
       stores_file: 'stores.csv', stores_sha256: hashes.get(FEB),
     });
   });

@@ -81,6 +81,8 @@ describe('signals of a hand-built three-month panel', () => {
         'changes-everything plan_upgraded plus',
         'changes-everything revenue_jump -',
         'changes-everything traffic_up -',
+        'apps-emptied app_removed klaviyo',
+        'apps-emptied app_removed yotpo',
         'leaves-and-returns store_closed -',
         'opens-in-feb store_opened -',
         `${HOSTILE_ID} app_installed ${HOSTILE_APP}`,
@@ -109,6 +111,7 @@ describe('signals of a hand-built three-month panel', () => {
     expect(lines(MAR)).toEqual(
       [
         'changes-everything app_removed judge.me',
+        'apps-emptied app_installed yotpo',
         'changes-everything plan_downgraded grow',
         'changes-everything traffic_down -',
         'leaves-and-returns store_opened -',
