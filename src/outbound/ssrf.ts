@@ -41,7 +41,7 @@ export function addressRefusal(address: string, allowLocal: boolean): string | n
   let via = '';
   if (ip.kind() === 'ipv6') {
     const v6 = ip as ipaddr.IPv6;
-    const range = v6.range();
+    const range = ipv6Range(v6);
     const embedded = embeddedIPv4(v6, range);
     if (embedded === 'refuse') return `${address} is in the IPv6 ${range} range`;
     if (embedded) {
@@ -68,17 +68,34 @@ const RANGE_NAMES: Record<string, string> = {
   deprecatedSiteLocal: 'site-local (private)',
 };
 
-/** The IPv4 address an IPv6 form carries (mapped, translated, NAT64, 6to4); 'refuse' for Teredo. */
+const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+
+/**
+ * ipaddr.js's range of an IPv6 address, with two it does not name: the deprecated
+ * IPv4-compatible form `::a.b.c.d` (::/96 but :: and ::1, which it calls unicast) and the
+ * local-use NAT64 prefix 64:ff9b:1::/48 (RFC 8215, which it counts as the well-known prefix,
+ * though the IPv4 address sits elsewhere in it).
+ */
+function ipv6Range(ip: ipaddr.IPv6): string {
+  if (ip.match(LOCAL_NAT64)) return 'local-use NAT64 (64:ff9b:1::/48)';
+  const range = ip.range();
+  if (range === 'unicast' && ip.toByteArray().slice(0, 12).every((x) => x === 0)) return 'IPv4-compatible (::/96)';
+  return range;
+}
+
+/** The IPv4 address an IPv6 form carries (mapped, compatible, translated, NAT64, 6to4); 'refuse' for Teredo and local-use NAT64. */
 function embeddedIPv4(ip: ipaddr.IPv6, range: string): ipaddr.IPv4 | 'refuse' | null {
   const b = ip.toByteArray();
   switch (range) {
     case 'ipv4Mapped':
+    case 'IPv4-compatible (::/96)':
     case 'rfc6145':
     case 'rfc6052':
       return new ipaddr.IPv4(b.slice(12, 16));
     case '6to4':
       return new ipaddr.IPv4(b.slice(2, 6));
     case 'teredo':
+    case 'local-use NAT64 (64:ff9b:1::/48)':
       return 'refuse';
     default:
       return null;

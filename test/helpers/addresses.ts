@@ -27,6 +27,11 @@ export const BLOCKED: [string, RegExp][] = [
   ['64:ff9b::a00:1', /private/], // NAT64 of 10.0.0.1
   ['64:ff9b::7f00:1', /loopback/], // NAT64 of 127.0.0.1
   ['2001:0:4136:e378:8000:63bf:3fff:fdd2', /teredo/],
+  ['::7f00:1', /IPv4-compatible.*loopback/], // the deprecated IPv4-compatible form of 127.0.0.1
+  ['::a9fe:a9fe', /link-local/], // … of 169.254.169.254
+  ['::a00:1', /private/], // … of 10.0.0.1
+  ['64:ff9b:1:7f00:0:100::', /local-use NAT64/], // 127.0.0.1 in the /48 layout of RFC 6052
+  ['64:ff9b:1::5db8:d822', /local-use NAT64/],
   ['2001:db8::1', /reserved/],
 ];
-export const PUBLIC = ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.216.34', '2002:5db8:d822::1'];
+export const PUBLIC = ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.216.34', '2002:5db8:d822::1', '::5db8:d822'];
