@@ -5,7 +5,13 @@
  * (grant, interaction uid, user code) and its expiry. Expired rows are never answered and are
  * swept on writes. `oauth_grants` says whose each grant is (member, assistant, workspace).
  * Works on SQLite and PostgreSQL alike.
+ *
+ * A record whose id is itself a credential (TOKEN_MODELS: an access or refresh token, a code) is
+ * kept under the id's sha256, its payload without the id (`jti`): the database, or a backup of it,
+ * holds no token anyone could present, as it holds no API key. The id is put back when the
+ * record is found by it.
  */
+import { hash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, Db } from '../db/database.js';
 import { lockRows } from '../db/locks.js';
@@ -27,6 +33,18 @@ export interface OAuthAdapter {
 }
 
 const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * oidc-provider's models whose id is a bearer secret and which are only ever found by it (so the
+ * id can be put back from the request): stored under tokenKey. Grants, sessions, interactions and
+ * clients are found by other columns or are not credentials, and keep their ids.
+ */
+export const TOKEN_MODELS: ReadonlySet<string> = new Set([
+  'AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'RegistrationAccessToken', 'InitialAccessToken', 'PushedAuthorizationRequest',
+]);
+
+/** The stored id of a token: the sha256 hex of its value. */
+export const tokenKey = (token: string): string => hash('sha256', token, 'hex');
 
 /** An adapter class for oidc-provider's `adapter` option, storing in `db`; `now` is the clock. */
 export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (model: string) => OAuthAdapter {
@@ -50,11 +68,20 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
   const columns = ['payload', 'expires_ms', 'consumed_ms'] as const;
 
   return class DbOAuthAdapter implements OAuthAdapter {
-    constructor(readonly model: string) {}
+    private readonly secret: boolean;
+    constructor(readonly model: string) {
+      this.secret = TOKEN_MODELS.has(model);
+    }
+
+    /** The row id of a record's id. */
+    private key(id: string): string {
+      return this.secret ? tokenKey(id) : id;
+    }
 
     async upsert(id: string, payload: OAuthPayload, expiresIn?: number): Promise<void> {
+      const kept = this.secret ? { ...payload, jti: undefined } : payload;
       const row = {
-        payload: JSON.stringify(payload),
+        payload: JSON.stringify(kept),
         grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
         uid: typeof payload.uid === 'string' ? payload.uid : null,
         user_code: typeof payload.userCode === 'string' ? payload.userCode : null,
@@ -63,7 +90,7 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
       await db.write(async (trx) => {
         await trx
           .insertInto('oauth_records')
-          .values({ model: this.model, id, ...row, consumed_ms: null })
+          .values({ model: this.model, id: this.key(id), ...row, consumed_ms: null })
           .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
           .execute();
         await sweep(trx);
@@ -71,7 +98,8 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
     }
 
     async find(id: string): Promise<OAuthPayload | undefined> {
-      return live(await db.kysely.selectFrom('oauth_records').select(columns).where('model', '=', this.model).where('id', '=', id).executeTakeFirst());
+      const found = live(await db.kysely.selectFrom('oauth_records').select(columns).where('model', '=', this.model).where('id', '=', this.key(id)).executeTakeFirst());
+      return found && this.secret ? { ...found, jti: id } : found;
     }
 
     async findByUid(uid: string): Promise<OAuthPayload | undefined> {
@@ -86,13 +114,13 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
       // Only the first consumer changes the row: oidc-provider reads `consumed` before it consumes,
       // so two requests with one code (on two processes) both pass that read.
       const r = await db.write((trx) =>
-        trx.updateTable('oauth_records').set({ consumed_ms: now().getTime() }).where('model', '=', this.model).where('id', '=', id).where('consumed_ms', 'is', null).executeTakeFirst(),
+        trx.updateTable('oauth_records').set({ consumed_ms: now().getTime() }).where('model', '=', this.model).where('id', '=', this.key(id)).where('consumed_ms', 'is', null).executeTakeFirst(),
       );
       return Number(r.numUpdatedRows) === 1;
     }
 
     async destroy(id: string): Promise<void> {
-      await db.write((trx) => trx.deleteFrom('oauth_records').where('model', '=', this.model).where('id', '=', id).execute());
+      await db.write((trx) => trx.deleteFrom('oauth_records').where('model', '=', this.model).where('id', '=', this.key(id)).execute());
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
@@ -103,7 +131,7 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
 
 /** A live access token's payload (null when unknown, expired or revoked). */
 export async function findAccessToken(q: Kysely<Database>, token: string, at: Date): Promise<OAuthPayload | undefined> {
-  const row = await q.selectFrom('oauth_records').select(['payload', 'expires_ms']).where('model', '=', 'AccessToken').where('id', '=', token).executeTakeFirst();
+  const row = await q.selectFrom('oauth_records').select(['payload', 'expires_ms']).where('model', '=', 'AccessToken').where('id', '=', tokenKey(token)).executeTakeFirst();
   if (!row || (row.expires_ms !== null && Number(row.expires_ms) <= at.getTime())) return undefined;
   return JSON.parse(row.payload) as OAuthPayload;
 }

@@ -1,11 +1,13 @@
 /**
  * Whose an OAuth grant is (oauth_grants): one grant per member, assistant and workspace, a
  * member's revocation in one workspace or all, and the grants made before 0020 (account
- * `{workspace}:{email}`) carried over.
+ * `{workspace}:{email}`) carried over. Tokens and codes kept only as hashes (and those kept
+ * before 0033 rewritten so).
  */
 import { describe, expect, it } from 'vitest';
 import { migration } from '../../src/oauth/migrations/0020-oauth-grants.js';
-import { grantWorkspaceOf, oauthAdapter, recordGrant, revokeMemberGrants } from '../../src/oauth/store.js';
+import { migration as hashTokens } from '../../src/oauth/migrations/0033-oauth-token-hashes.js';
+import { findAccessToken, grantWorkspaceOf, oauthAdapter, recordGrant, revokeMemberGrants, tokenKey } from '../../src/oauth/store.js';
 import { insertSession } from '../../src/members/store.js';
 import { dialects, useFreshDb } from '../helpers/db.js';
 
@@ -21,7 +23,9 @@ for (const d of dialects) describe.skipIf(d.skip)(`OAuth grants on ${d.label}`, 
     await new Adapter('AccessToken').upsert(`at-${id}`, { grantId: id, accountId, clientId }, 3600);
   };
   const live = async (id: string) => (await grantWorkspaceOf(db().kysely, id, at)) !== undefined;
-  const tokenOf = async (id: string) => (await db().kysely.selectFrom('oauth_records').select('id').where('id', '=', `at-${id}`).executeTakeFirst()) !== undefined;
+  const tokenOf = async (id: string) => (await db().kysely.selectFrom('oauth_records').select('id').where('id', '=', tokenKey(`at-${id}`)).executeTakeFirst()) !== undefined;
+  /** Every stored row of oauth_records as one text: what a reader of the database or a backup sees. */
+  const stored = async () => JSON.stringify(await db().kysely.selectFrom('oauth_records').selectAll().execute());
 
   it('keeps one grant per member, assistant and workspace, and revokes a member in one workspace or all', async () => {
     for (const [id, ws, client] of [['g1', 'wx', 'a'], ['g2', 'wy', 'b'], ['g3', 'wy', 'a']] as const) {
@@ -51,6 +55,43 @@ for (const d of dialects) describe.skipIf(d.skip)(`OAuth grants on ${d.label}`, 
     await grant('s2', 'sam@example.com', 'b');
     expect(await recordGrant(db(), 's2', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'b' }, at, 'session-gone')).toBe(false);
     expect([await live('s1'), await live('s2'), await tokenOf('s2')]).toEqual([true, false, false]);
+  });
+
+  it('keeps access and refresh tokens and codes only as hashes, and finds each by its value', async () => {
+    const Adapter = oauthAdapter(db(), () => at);
+    const secrets = { AccessToken: 'at-secret-Zk3p', RefreshToken: 'rt-secret-Qm8w', AuthorizationCode: 'code-secret-Hv2x' };
+    for (const [model, value] of Object.entries(secrets)) await new Adapter(model).upsert(value, { jti: value, grantId: 'gh', kind: model, exp: at.getTime() / 1000 + 3600 }, 3600);
+    const rows = await stored();
+    for (const value of Object.values(secrets)) expect(rows).not.toContain(value);
+    for (const [model, value] of Object.entries(secrets)) {
+      expect(await new Adapter(model).find(value)).toMatchObject({ jti: value, grantId: 'gh', kind: model });
+      // What the database holds is no token: presented, it finds nothing.
+      expect(await new Adapter(model).find(tokenKey(value))).toBeUndefined();
+    }
+    expect(await findAccessToken(db().kysely, secrets.AccessToken, at)).toMatchObject({ grantId: 'gh' });
+    expect(await findAccessToken(db().kysely, tokenKey(secrets.AccessToken), at)).toBeUndefined();
+    // A code is consumed once, then destroyed, by its value.
+    const codes = new Adapter('AuthorizationCode');
+    expect([await codes.consume(secrets.AuthorizationCode), await codes.consume(secrets.AuthorizationCode)]).toEqual([true, false]);
+    expect(await codes.find(secrets.AuthorizationCode)).toMatchObject({ consumed: expect.any(Number) });
+    await codes.destroy(secrets.AuthorizationCode);
+    expect(await codes.find(secrets.AuthorizationCode)).toBeUndefined();
+    // A grant is found by its id, which is no credential: kept as it is.
+    await new Adapter('Grant').upsert('grant-id-1', { accountId: 'a', clientId: 'c' }, 3600);
+    expect(await stored()).toContain('grant-id-1');
+  });
+
+  it('rewrites tokens kept before 0033 as hashes, and they keep working', async () => {
+    const payload = (jti: string) => JSON.stringify({ jti, grantId: 'gold', kind: 'AccessToken', exp: at.getTime() / 1000 + 3600 });
+    const row = (model: string, id: string) => ({ model, id, payload: payload(id), grant_id: 'gold', uid: null, user_code: null, expires_ms: at.getTime() + 3_600_000, consumed_ms: null });
+    await db().kysely.insertInto('oauth_records').values([row('AccessToken', 'old-access-Tq9'), row('RefreshToken', 'old-refresh-Lp4'), row('Session', 'old-session-Wx1')]).execute();
+    await hashTokens.up(db().kysely);
+    const rows = await stored();
+    expect(rows).not.toContain('old-access-Tq9');
+    expect(rows).not.toContain('old-refresh-Lp4');
+    expect(rows).toContain('old-session-Wx1');
+    expect(await findAccessToken(db().kysely, 'old-access-Tq9', at)).toMatchObject({ grantId: 'gold' });
+    expect(await new (oauthAdapter(db(), () => at))('RefreshToken').find('old-refresh-Lp4')).toMatchObject({ jti: 'old-refresh-Lp4', grantId: 'gold' });
   });
 
   it('carries over grants made before 0020 from their `{workspace}:{email}` account', async () => {
