@@ -119,8 +119,8 @@ export async function fanOut(trx: Kysely<Database>, dialect: 'sqlite' | 'postgre
 
 /**
  * Schedules again every event of the endpoint's workspace and types created in [since, until]:
- * messages that exist go back to pending (same webhook-id), missing ones are created. Resolves
- * to the number of messages scheduled.
+ * messages that exist go back to pending (same webhook-id; one being sent goes out again once its
+ * lease ends), missing ones are created. Resolves to the number of messages scheduled.
  */
 export async function recoverEvents(trx: Kysely<Database>, ep: WebhookEndpointRow, since: string, until: string, now: Date): Promise<number> {
   const events = await trx
@@ -153,8 +153,13 @@ export async function recoverEvents(trx: Kysely<Database>, ep: WebhookEndpointRo
   return mine.length;
 }
 
+/**
+ * Messages back to pending, due now, their schedule from the start. A message a worker is sending
+ * loses its claim but keeps its lease: that send's outcome is logged and no longer changes the
+ * message (recordAttempt), and no second send starts before the lease ends.
+ */
 const rescheduleWhere = (trx: Kysely<Database>, now: Date) =>
-  trx.updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_ms: now.getTime(), delivered_ms: null });
+  trx.updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_ms: now.getTime(), delivered_ms: null, claimed_by: null });
 
 /**
  * Sends one message again now (same webhook-id): `missing` when the endpoint has no such message,

@@ -9,7 +9,7 @@ import { call, freshIdem } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { LEASE_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
-import { claimDue } from '../../src/webhooks/messages-store.js';
+import { claimDue, fanOut, recordAttempt } from '../../src/webhooks/messages-store.js';
 import { until } from '../helpers/wait.js';
 import { settle, startWebhooks, type WebhookHarness } from '../helpers/webhooks.js';
 
@@ -373,6 +373,34 @@ for (const d of dialects) {
       // Once its lease has run out, the message can be retried.
       h.clock.advance(LEASE_MS + 1);
       expect((await call(h.base, 'POST', `/webhooks/${ep.id}/deliveries/${test.body.id}/retry`, { key: h.key, idem: freshIdem() })).status).toBe(200);
+    });
+
+    it('recovers a message a worker is sending on its last attempt: that attempt\'s outcome does not swallow the recovery', async () => {
+      const ep = await endpoint();
+      rx.respond = () => ({ status: 204 });
+      const start = h.clock.now().toISOString();
+      await h.emit([{ type: 'deal.created', data: { n: 1 } }]);
+      await h.db.write((trx) => fanOut(trx, h.db.dialect, h.clock.now()));
+      // Its schedule's last attempt: a failure now would end it for good.
+      await h.db.write((trx) => trx.updateTable('webhook_deliveries').set({ attempts: RETRY_SCHEDULE_MS.length }).where('endpoint_id', '=', ep.id).execute());
+      const nowMs = h.clock.now().getTime();
+      const [id] = await h.db.write((trx) => claimDue(trx, h.db.dialect, { nowMs, leaseUntilMs: nowMs + LEASE_MS, workerId: 'busy', limit: 10, perEndpoint: 10 }));
+      const rec = await call(h.base, 'POST', `/webhooks/${ep.id}/recover`, { key: h.key, idem: freshIdem(), body: { since: start, until: h.clock.now().toISOString() } });
+      expect(rec.body).toMatchObject({ scheduled: 1 });
+      // The send under way fails and is recorded after the recovery.
+      const d = await h.db.kysely.selectFrom('webhook_deliveries').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
+      await h.db.write((trx) => recordAttempt(trx, d, 'busy', { startedMs: nowMs, durationMs: 5, statusCode: 503, error: null, result: 'failed', nextAttemptMs: null }, nowMs + 5));
+      let [entry] = await log(ep.id);
+      expect(entry).toMatchObject({ status: 'pending' });
+      expect(entry.attempts.map((a: any) => a.status_code)).toEqual([503]);
+      // No second send while that lease lasts; after it, the recovered message goes out.
+      await settle(h.deliverer());
+      expect(rx.received).toHaveLength(0);
+      h.clock.advance(LEASE_MS + 1);
+      await settle(h.deliverer());
+      expect(rx.received.map((r) => r.json.data.n)).toEqual([1]);
+      [entry] = await log(ep.id);
+      expect(entry).toMatchObject({ status: 'delivered' });
     });
 
     it('pages the delivery log with cursors', async () => {
