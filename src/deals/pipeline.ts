@@ -45,7 +45,8 @@ export async function moveDealStage(trx: Kysely<Database>, workspaceId: string, 
   const r = await writeDealStage(trx, workspaceId, id, move, ifMatch, who, now);
   if (r.outcome !== 'changed') return r;
   const { deal, from } = r;
-  await stageSet(trx, workspaceId, deal, who, now);
+  // The label is dated as the move (after the deal's earlier changes, store.ts change()).
+  await stageSet(trx, workspaceId, deal, who, new Date(deal.updated_at));
   const data = {
     deal_id: deal.id,
     store_id: deal.store_id,

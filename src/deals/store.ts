@@ -190,21 +190,26 @@ async function writeVersion(trx: Kysely<Database>, deal: DealRow, next: Partial<
 /**
  * Runs one versioned change: `ifMatch` given ⇒ the deal must be at that version (else stale);
  * none ⇒ the change applies to the latest version (re-read when another change lands between the
- * read and the write). `plan` returns what to write, or a refusal.
+ * read and the write). `plan` returns what to write, or a refusal; it is given the change's time:
+ * `now`, or just after the deal's last change when that is later (a request that started first
+ * but lost the race to another is dated after it), so a deal's changes are dated in the order
+ * they committed, and its latest stage is its store's latest label.
  */
 async function change<E>(
   trx: Kysely<Database>,
   workspaceId: string,
   id: string,
   ifMatch: number | undefined,
-  plan: (deal: DealRow) => Changed<E> | { write: Partial<DealRow>; after: (deal: DealRow) => Promise<{ deal: Deal } & E> },
+  now: Date,
+  plan: (deal: DealRow, at: string) => Changed<E> | { write: Partial<DealRow>; after: (deal: DealRow) => Promise<{ deal: Deal } & E> },
 ): Promise<Changed<E>> {
   for (;;) {
     const deal = await findDeal(trx, workspaceId, id);
     if (!deal) return { outcome: 'not-found' };
     deal.version = Number(deal.version);
     if (ifMatch !== undefined && deal.version !== ifMatch) return { outcome: 'stale', current: deal.version };
-    const p = plan(deal);
+    const at = new Date(Math.max(now.getTime(), Date.parse(deal.updated_at) + 1)).toISOString();
+    const p = plan(deal, at);
     if ('outcome' in p) return p;
     if (await writeVersion(trx, deal, p.write)) return { outcome: 'changed', ...(await p.after({ ...deal, ...p.write, version: deal.version + 1 })) };
     if (ifMatch !== undefined) return { outcome: 'stale', current: deal.version + 1 };
@@ -224,8 +229,7 @@ export async function updateDealFields(
   who: Actor,
   now: Date,
 ): Promise<Changed<{ changes: FieldChange[] }>> {
-  const at = now.toISOString();
-  return change<{ changes: FieldChange[] }>(trx, workspaceId, id, ifMatch, (deal) => {
+  return change<{ changes: FieldChange[] }>(trx, workspaceId, id, ifMatch, now, (deal, at) => {
     const changed = EDITABLE.filter((f) => patch[f] !== undefined && patch[f] !== deal[f]);
     if (changed.length === 0) return { outcome: 'changed', deal: toDeal(deal), changes: [] };
     const write: Partial<DealRow> = Object.fromEntries(changed.map((f) => [f, patch[f]]));
@@ -258,8 +262,7 @@ export async function writeDealStage(
   who: Actor,
   now: Date,
 ): Promise<Changed<{ from: DealStage }>> {
-  const at = now.toISOString();
-  return change<{ from: DealStage }>(trx, workspaceId, id, ifMatch, (deal) => {
+  return change<{ from: DealStage }>(trx, workspaceId, id, ifMatch, now, (deal, at) => {
     if (!canMove(deal.stage, move.stage)) return { outcome: 'forbidden', from: deal.stage, to: move.stage };
     return {
       write: { stage: move.stage, lost_reason: move.lost_reason, lost_reason_other: move.lost_reason_other, updated_at: at },

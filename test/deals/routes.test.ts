@@ -249,7 +249,8 @@ for (const d of dialects) {
         { ...base, version: 2, kind: 'field_changed', field: 'value', from: 10, to: 20, changed_at: t1 },
         { ...base, version: 3, kind: 'stage_changed', field: 'stage', from: 'discovery', to: 'won', changed_at: t2 },
         { ...base, version: 4, kind: 'stage_changed', field: 'stage', from: 'won', to: 'proposal', changed_at: t3 },
-        { ...base, version: 5, kind: 'stage_changed', field: 'stage', from: 'proposal', to: 'lost', changed_at: t3, lost_reason: 'timing' },
+        // Moved within the millisecond of the move before: dated just after it, in the order they committed.
+        { ...base, version: 5, kind: 'stage_changed', field: 'stage', from: 'proposal', to: 'lost', changed_at: new Date(Date.parse(t3) + 1).toISOString(), lost_reason: 'timing' },
       ];
       expect((await get(`/deals/${deal.id}/history`)).body).toEqual({ object: 'list', data: expected, next_cursor: null });
       expect(await walk(`/deals/${deal.id}/history`, 2)).toEqual(expected);
@@ -378,6 +379,33 @@ for (const d of dialects) {
       expect(labelsOf(await listOutcomes(h.db.kysely, ws.id))).toEqual([{ store_id: 'st3', y: 0, weight: 1 }]);
       expect(await refreshWorkspace(h.db, ws.id, now())).toMatchObject({ refreshed: true, labels: 1 });
       expect(await score()).toBeLessThan(wonScore);
+    });
+
+    it('dates a move after the deal\'s last change: a request that started first and committed second is the store\'s label', async () => {
+      const ws = await workspace(h.db);
+      const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals', 'read:deals']);
+      await refreshWorkspace(h.db, ws.id, h.clock.now());
+      const t0 = h.clock.now().getTime();
+      const created = await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'st4', title: 'Race', stage: 'proposal' } });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const deal = created.body;
+      // One request moves it to won at t0 + 10 s; another, whose clock read t0 + 5 s (it started
+      // first, and waited for the deal's row), then moves it to discovery.
+      h.clock.set(new Date(t0 + 10_000).toISOString());
+      const won = (await call(h.base, 'POST', `/deals/${deal.id}/stage`, { key, idem: freshIdem(), body: { stage: 'won' } })).body;
+      h.clock.set(new Date(t0 + 5_000).toISOString());
+      const back = (await call(h.base, 'POST', `/deals/${deal.id}/stage`, { key, idem: freshIdem(), body: { stage: 'discovery' } })).body;
+      expect(back).toMatchObject({ stage: 'discovery', version: 3 });
+      expect(Date.parse(back.updated_at)).toBeGreaterThan(Date.parse(won.updated_at));
+      expect(labelsOf(await listOutcomes(h.db.kysely, ws.id))).toEqual(labelsOf([{ store_id: 'st4', action: 'discovery' }]));
+      const history = (await call(h.base, 'GET', `/deals/${deal.id}/history`, { key })).body.data as { to: string; created_at: string }[];
+      expect(history.map((c) => c.to)).toEqual(['proposal', 'won', 'discovery']);
+      const times = history.map((c) => Date.parse(c.created_at));
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      // A change to the deal's fields is dated after it too (a sync by updated_since misses nothing).
+      const edited = (await call(h.base, 'PATCH', `/deals/${deal.id}`, { key, idem: freshIdem(), body: { title: 'Race 2' } })).body;
+      expect(Date.parse(edited.updated_at)).toBeGreaterThan(Date.parse(back.updated_at));
+      h.clock.set(new Date(t0 + 60_000).toISOString());
     });
   });
 }
