@@ -23,6 +23,7 @@ export async function runIngest(opts: IngestCommandOptions, env: Env): Promise<v
         ? `ingested the contact source (${s.contacts} contacts) into ${db.location}`
         : `${db.location} is up to date with ${opts.runs}`;
     if (w.checked) env.stderr.write(`checked ${w.checked} watch${w.checked === 1 ? '' : 'es'} (${w.changed} changed health)\n`);
-    output(env, opts, { months: s.months, stores: s.stores, signals: s.signals, ...(s.contacts === undefined ? {} : { contacts: s.contacts }) }, text);
+    // The same keys every time (a count of what this ingest loaded: 0 when nothing was).
+    output(env, opts, { months: s.months, stores: s.stores, signals: s.signals, contacts: s.contacts ?? 0 }, text);
   });
 }

@@ -24,7 +24,7 @@ function bin(args: string[]): Promise<{ code: number | null; stdout: string; std
 }
 
 describe('storelens ingest', () => {
-  it('prints exactly {months, stores, signals} with --json, and nothing new the second time', async () => {
+  it('prints exactly {months, stores, signals, contacts} with --json, the same keys when nothing is new', async () => {
     const dir = await dirs.make();
     const runs = path.join(dir, 'runs');
     const db = path.join(dir, 'api.db');
@@ -34,9 +34,9 @@ describe('storelens ingest', () => {
     });
     const first = await bin(['ingest', '--runs', runs, '--db', db, '--json']);
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe(`${JSON.stringify({ months: ['2026-01', '2026-02'], stores: 3, signals: 1 })}\n`);
+    expect(first.stdout).toBe(`${JSON.stringify({ months: ['2026-01', '2026-02'], stores: 3, signals: 1, contacts: 0 })}\n`);
     const again = await bin(['ingest', '--runs', runs, '--db', db, '--json']);
-    expect(again.stdout).toBe(`${JSON.stringify({ months: [], stores: 0, signals: 0 })}\n`);
+    expect(again.stdout).toBe(`${JSON.stringify({ months: [], stores: 0, signals: 0, contacts: 0 })}\n`);
     const text = await bin(['ingest', '--runs', runs, '--db', db]);
     expect(text.code).toBe(0);
     expect(text.stdout).toBe(`SQLite ${db} is up to date with ${runs}\n`);
