@@ -26,7 +26,7 @@ import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { bodyCache, type BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
 import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
-import { isPublicPath } from '../core/public-paths.js';
+import { isPublicPath, pageUrl, SLUGS } from '../core/public-paths.js';
 import { answerProbe, type Health } from '../ops/health.js';
 import type { RequestMetrics } from '../ops/metrics.js';
 import { observePublic } from './observe.js';
@@ -103,6 +103,9 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
+  // Whoever opens the server's own address (a newcomer after `npm start`, the feed's channel
+  // link) lands on the statistics' first page rather than on a 404.
+  app.get('/', (_request, reply) => reply.code(302).header('location', pageUrl('', SLUGS[0])).send());
   app.setNotFoundHandler((request, reply) => {
     const url = request.raw.url ?? '';
     const q = url.indexOf('?');

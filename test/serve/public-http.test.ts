@@ -55,6 +55,18 @@ function expectPublic404(res: { status: number; headers: Record<string, unknown>
   return body;
 }
 
+describe("the server's own address", () => {
+  it('sends GET and HEAD of / to the first statistics page, which answers', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await raw(server.url, '/', { method });
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe('/data/platform-stores');
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    expect((await raw(server.url, '/data/platform-stores')).status).toBe(200);
+  });
+});
+
 describe('artifact responses', () => {
   it.each(ROUTES)('GET %s answers the manifest bytes with the public headers', async (url, key, contentType) => {
     const entry = release.manifest.files[key];
