@@ -32,7 +32,15 @@ export interface CheckedTarget {
   addresses: ResolvedAddress[];
 }
 
-export class RefusedTarget extends Error {}
+/** Why a URL is refused. `unresolved`: its host did not resolve, which may pass (a DNS outage, a name not yet published). */
+export class RefusedTarget extends Error {
+  constructor(
+    message: string,
+    readonly unresolved = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Why an address is not public, or null when it is. */
 export function addressRefusal(address: string, allowLocal: boolean): string | null {
@@ -121,9 +129,9 @@ export async function checkTarget(raw: string, opts: GuardOptions): Promise<Chec
     try {
       addresses = await opts.resolve(host);
     } catch (e) {
-      throw new RefusedTarget(`the host ${host} does not resolve (${(e as Error).message})`);
+      throw new RefusedTarget(`the host ${host} does not resolve (${(e as Error).message})`, true);
     }
-    if (addresses.length === 0) throw new RefusedTarget(`the host ${host} does not resolve`);
+    if (addresses.length === 0) throw new RefusedTarget(`the host ${host} does not resolve`, true);
   }
   for (const a of addresses) {
     const why = addressRefusal(a.address, opts.allowLocal);

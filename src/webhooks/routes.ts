@@ -124,7 +124,9 @@ function deliveryOut(d: WebhookDeliveryRow, attempts: readonly WebhookAttemptRow
 
 /**
  * The guard at registration (and on a URL change), run before the transaction (it resolves the
- * host): why the URL is refused, or null.
+ * host): why the URL is refused, or null. A host that does not resolve is refused here, before
+ * the Idempotency-Key is claimed: that may pass, and the same request sent again with the same
+ * key must then run, not replay the refusal. Any other refusal is the operation's answer, kept.
  */
 async function urlRefusal(url: string | undefined, outbound: OutboundRuntime): Promise<string | null> {
   if (url === undefined) return null;
@@ -132,6 +134,7 @@ async function urlRefusal(url: string | undefined, outbound: OutboundRuntime): P
     await checkTarget(url, outbound.guard);
     return null;
   } catch (e) {
+    if (e instanceof RefusedTarget && e.unresolved) throw new ApiProblem('unprocessable', `The URL cannot receive deliveries now: ${e.message}. Nothing was stored: send the same request again once the name resolves.`);
     if (e instanceof RefusedTarget) return e.message;
     throw e;
   }

@@ -61,6 +61,25 @@ for (const d of dialects) {
       expect(await h.db.kysely.selectFrom('webhook_endpoints').select('url').where('id', '=', ep.id).executeTakeFirst()).toEqual({ url: 'https://public.test/hook2' });
     });
 
+    it('keeps no answer for a host that does not resolve yet: the same request with the same key runs once it does', async () => {
+      const idem = freshIdem();
+      const first = await call(h.base, 'POST', '/webhooks', { key: h.key, idem, body: { url: 'https://soon.test/hook' } });
+      expect(first.status).toBe(422);
+      expect(first.body.detail).toMatch(/does not resolve/);
+      // A refused address, by contrast, is the operation's answer: replayed with its key.
+      h.dns.set('private.test', ['10.0.0.1']);
+      const privateIdem = freshIdem();
+      await call(h.base, 'POST', '/webhooks', { key: h.key, idem: privateIdem, body: { url: 'https://private.test/hook' } });
+      h.dns.set('private.test', ['93.184.216.34']);
+      const replayed = await call(h.base, 'POST', '/webhooks', { key: h.key, idem: privateIdem, body: { url: 'https://private.test/hook' } });
+      expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([422, 'true']);
+      h.dns.set('soon.test', ['93.184.216.34']);
+      const again = await call(h.base, 'POST', '/webhooks', { key: h.key, idem, body: { url: 'https://soon.test/hook' } });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBeNull();
+      expect(again.body).toMatchObject({ url: 'https://soon.test/hook' });
+    });
+
     it('checks again at every delivery: a name that now resolves to a blocked address is never connected to', async () => {
       h.dns.set('hooks.test', ['93.184.216.34']);
       const ep = (await register(rx.url())).body;
