@@ -156,6 +156,18 @@ async function lockedEndpointOr404(tx: Kysely<Database>, workspaceId: string, id
   return found(lockEndpoint(tx, workspaceId, id), () => noEndpoint(id));
 }
 
+/**
+ * The endpoint, locked, for a call that sends to it (test, retry, recover): a disabled endpoint
+ * receives nothing, so a message scheduled for it would only wait unseen ⇒ 409 saying so.
+ */
+async function sendableEndpoint(tx: Kysely<Database>, workspaceId: string, id: string): Promise<WebhookEndpointRow> {
+  const ep = await lockedEndpointOr404(tx, workspaceId, id);
+  if (ep.disabled_at !== null) {
+    throw new ApiProblem('conflict', `Webhook endpoint "${id}" is disabled (${ep.disabled_reason ?? 'disabled'}) and receives nothing; enable it with PATCH {"enabled": true} first.`);
+  }
+  return ep;
+}
+
 /** The endpoint with its new signing secret, shown this once: a replay answers it with `secret: null` and why. */
 function withSecret(ep: WebhookEndpointRow, secret: string, now: Date): { status: 200; body: z.output<EndpointSchemas['WithSecret']>; replayBody: z.output<EndpointSchemas['WithSecret']> } {
   const out = endpointOut(ep, now.getTime());
@@ -314,13 +326,13 @@ export function webhookRoutes(eventTypes: EventTypeList) {
     method: 'POST',
     path: '/webhooks/{id}/deliveries/{delivery_id}/retry',
     summary: 'Send a delivery again now',
-    description: 'Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike); 409 while a worker is sending it.',
+    description: 'Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike); 409 while a worker is sending it, or when the endpoint is disabled.',
     kind: 'write',
     params: deliveryParams,
     response: Delivery,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
-      await lockedEndpointOr404(tx, workspace.id, params.id);
+      await sendableEndpoint(tx, workspace.id, params.id);
       const retried = await retryDelivery(tx, params.id, params.delivery_id, now);
       if (retried === 'missing') throw new ApiProblem('not-found', `No delivery "${params.delivery_id}" of webhook endpoint "${params.id}".`);
       if (retried === 'in-flight') throw new ApiProblem('conflict', `Delivery "${params.delivery_id}" is being sent right now; retry it once that attempt has ended (its outcome shows in the log).`);
@@ -335,14 +347,14 @@ export function webhookRoutes(eventTypes: EventTypeList) {
     path: '/webhooks/{id}/recover',
     summary: 'Send every event of a time window again',
     description:
-      'After a receiver outage: every event of the endpoint\'s types that happened in [since, until] is sent again (a message that exists keeps its webhook-id). Events are kept 30 days: an older `since` ⇒ 422.',
+      'After a receiver outage: every event of the endpoint\'s types that happened in [since, until] is sent again (a message that exists keeps its webhook-id). Events are kept 30 days: an older `since` ⇒ 422. A disabled endpoint ⇒ 409 (enable it first).',
     kind: 'write',
     params: endpointParams,
     body: z.strictObject({ since: z.iso.datetime({ offset: true }), until: z.iso.datetime({ offset: true }) }),
     response: z.object({ object: z.literal('webhook_recovery'), endpoint_id: z.string(), since: z.string(), until: z.string(), scheduled: z.int() }),
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, params, body, now }) {
-      const ep = await lockedEndpointOr404(tx, workspace.id, params.id);
+      const ep = await sendableEndpoint(tx, workspace.id, params.id);
       const since = new Date(body.since);
       const until = new Date(body.until);
       if (since > until) throw new ApiProblem('unprocessable', '`since` is after `until`.');
@@ -357,13 +369,13 @@ export function webhookRoutes(eventTypes: EventTypeList) {
     method: 'POST',
     path: '/webhooks/{id}/test',
     summary: 'Send a signed test event',
-    description: 'Sends a `webhook.test` event to the endpoint, signed like every delivery; it appears in the delivery log.',
+    description: 'Sends a `webhook.test` event to the endpoint, signed like every delivery; it appears in the delivery log. A disabled endpoint ⇒ 409.',
     kind: 'write',
     params: endpointParams,
     response: Delivery,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, now }) {
-      const ep = await lockedEndpointOr404(tx, workspace.id, params.id);
+      const ep = await sendableEndpoint(tx, workspace.id, params.id);
       const d = await insertTestMessage(
         tx,
         ep,

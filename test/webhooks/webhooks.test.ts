@@ -278,9 +278,16 @@ for (const d of dialects) {
       const patch = (body: unknown) => call(h.base, 'PATCH', `/webhooks/${ep.id}`, { key: h.key, idem: freshIdem(), body });
       const off = await patch({ enabled: false });
       expect(off.body).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/PATCH/) });
+      const start = h.clock.now().toISOString();
       await h.emit([{ type: 'deal.created' }]);
       await settle(w);
       expect(rx.received).toHaveLength(0);
+      // Nothing can be sent to it meanwhile: a test, a retry or a recovery says so (409), and schedules nothing.
+      const test = await call(h.base, 'POST', `/webhooks/${ep.id}/test`, { key: h.key, idem: freshIdem() });
+      expect([test.status, test.body.detail]).toEqual([409, expect.stringMatching(/is disabled .*enable it/)]);
+      const recover = await call(h.base, 'POST', `/webhooks/${ep.id}/recover`, { key: h.key, idem: freshIdem(), body: { since: start, until: h.clock.now().toISOString() } });
+      expect(recover.status).toBe(409);
+      expect((await log(ep.id)).length).toBe(0);
       expect((await patch({ enabled: true })).body).toMatchObject({ enabled: true, disabled_reason: null });
       await h.emit([{ type: 'deal.updated' }]);
       await settle(w);
@@ -291,6 +298,9 @@ for (const d of dialects) {
       await settle(w);
       const got = (await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).body;
       expect(got).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/410/) });
+      const [gone] = await log(ep.id);
+      const retry = await call(h.base, 'POST', `/webhooks/${ep.id}/deliveries/${gone.id}/retry`, { key: h.key, idem: freshIdem() });
+      expect([retry.status, retry.body.detail]).toEqual([409, expect.stringMatching(/disabled \(.*410.*\)/)]);
       rx.respond = () => ({ status: 200 });
       await h.emit([{ type: 'deal.updated' }]);
       await settle(w);

@@ -988,7 +988,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again now
-         * @description Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike); 409 while a worker is sending it.
+         * @description Schedules the message again at once, with the same `webhook-id` and a fresh retry schedule (delivered, failed or pending alike); 409 while a worker is sending it, or when the endpoint is disabled.
          *
          *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
          */
@@ -1010,7 +1010,7 @@ export interface paths {
         put?: never;
         /**
          * Send every event of a time window again
-         * @description After a receiver outage: every event of the endpoint's types that happened in [since, until] is sent again (a message that exists keeps its webhook-id). Events are kept 30 days: an older `since` ⇒ 422.
+         * @description After a receiver outage: every event of the endpoint's types that happened in [since, until] is sent again (a message that exists keeps its webhook-id). Events are kept 30 days: an older `since` ⇒ 422. A disabled endpoint ⇒ 409 (enable it first).
          *
          *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
          */
@@ -1032,7 +1032,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed test event
-         * @description Sends a `webhook.test` event to the endpoint, signed like every delivery; it appears in the delivery log.
+         * @description Sends a `webhook.test` event to the endpoint, signed like every delivery; it appears in the delivery log. A disabled endpoint ⇒ 409.
          *
          *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
          */
