@@ -94,7 +94,7 @@ export const COMMANDS = [
   { name: 'keys create', summary: 'create an API key; the key is printed once' },
   { name: 'keys list', summary: 'list the keys of a workspace (never the secrets)' },
   { name: 'keys revoke', summary: 'revoke a key', args: [{ name: 'key-id', help: 'key id or prefix' }] },
-  { name: 'accounts import', summary: 'import NDJSON accounts: one object per line with at least store_id and score', args: [{ name: 'file', help: 'NDJSON file' }] },
+  { name: 'accounts import', summary: 'import NDJSON accounts: one object per line with at least store_id and score, each store_id on one line only', args: [{ name: 'file', help: 'NDJSON file' }] },
   {
     name: 'wallet credit',
     summary: "add money to a workspace's wallet (one ledger entry naming you and the reason)",

@@ -64,6 +64,10 @@ describe('an import line', () => {
   ])('is refused with its line and field for %s', (_what, line, message) => {
     expect(refusal(line)).toMatch(message);
   });
+
+  it('is refused when its store_id is already on an earlier line, naming both lines', () => {
+    expect(refusal('{"store_id":"ok","score":0.7}')).toBe('f.ndjson: line 2: field store_id: duplicate store_id "ok" (first at line 1); an account appears once per file');
+  });
 });
 
 for (const d of dialects) {
@@ -147,6 +151,28 @@ for (const d of dialects) {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('scores-0-100.ndjson: line 2: field score: must be between 0 and 1');
       expect(await countAccounts(h.db.kysely, wsId)).toBe(4);
+    });
+
+    it('refuses a file that lists one store_id on two lines, naming both, and imports nothing of it', async () => {
+      const file = join(dir, 'merged.ndjson');
+      writeFileSync(file, '{"store_id":"new-1","score":0.5}\n\n{"store_id":"new-2","score":0.4}\n{"store_id":"new-1","score":0.6}\n{"store_id":"new-1","score":0.7}\n');
+      for (const json of [['--json'], []]) {
+        const r = await run('accounts', 'import', file, '--workspace', 'acme', ...json);
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toContain('merged.ndjson: line 4: field store_id: duplicate store_id "new-1" (first at line 1)');
+      }
+      expect(await countAccounts(h.db.kysely, wsId)).toBe(4);
+    });
+
+    it('counts accounts, not lines, alike in --json and text: imported is inserted plus updated', async () => {
+      const file = join(dir, 'again.ndjson');
+      writeFileSync(file, '{"store_id":"shop-1001","score":0.92}\n{"store_id":"shop-2001","score":0.5}\n\n{"store_id":"shop-2002","score":0.4}\n');
+      const r = await run('accounts', 'import', file, '--workspace', 'acme', '--json');
+      expect(r.json).toEqual({ workspace_id: wsId, imported: 3, inserted: 2, updated: 1 });
+      const text = await run('accounts', 'import', file, '--workspace', 'acme');
+      expect(text.stdout).toBe('Imported 3 accounts into acme (0 new, 3 updated)\n');
+      expect(await countAccounts(h.db.kysely, wsId)).toBe(6);
     });
   });
 }
