@@ -117,10 +117,10 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
 
   const notFound = async (req: FastifyRequest, reply: FastifyReply) => {
     const path = relativePath(req.url, prefix);
-    if (DOC_PATHS.has(path)) throw methodNotAllowed(req.method, ['GET']);
+    if (DOC_PATHS.has(path)) throw methodNotAllowed(req.method, ['GET', 'HEAD']);
     const at = now();
     await touchIfDue(db, await authenticate(db, req.headers.authorization, at), at);
-    const allowed = routes.filter((r) => templateRegex(r.path).test(path)).map((r) => r.method);
+    const allowed: string[] = routes.filter((r) => templateRegex(r.path).test(path)).flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]));
     // The router refuses over-long path parameters; that is not a method problem.
     if (allowed.length && !allowed.includes(req.method as AnyRoute['method'])) throw methodNotAllowed(req.method, allowed);
     return sendProblem(reply, new ApiProblem('not-found', `There is no operation at ${req.method} ${prefix}${path}.`));
@@ -131,7 +131,9 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
     app.route({
       method: route.method,
       url: fastifyPath(route.path),
-      exposeHeadRoute: false,
+      // HEAD of a read answers as its GET would, without the body (RFC 9110 §9.3.2): the same
+      // checks, the same count against the rate limit.
+      exposeHeadRoute: route.method === 'GET',
       config: { apiRoute: route },
       handler: async (req, reply) => {
         const request = {
@@ -148,10 +150,8 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
 
   for (const endpoint of opts.endpoints ?? []) endpoint(app, executor, routes);
 
-  app.get('/openapi.json', { exposeHeadRoute: false }, async (_req, reply) =>
-    reply.type('application/json; charset=utf-8').send(openApiBuilt().json),
-  );
-  app.get('/docs', { exposeHeadRoute: false }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openApiBuilt().doc)));
+  app.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApiBuilt().json));
+  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openApiBuilt().doc)));
 };
 
 // fatal: bytes that are not UTF-8 are refused, not replaced by U+FFFD; ignoreBOM: a BOM stays and is not JSON.

@@ -97,7 +97,19 @@ for (const d of dialects) {
         const r = await call(h.base, 'PUT', '/outcomes', { key });
         expectProblem(r, 405, 'method-not-allowed');
         expect(r.headers.get('allow')).toBe('POST');
-        expect((await call(h.base, 'POST', '/webhooks/whe_1', { key })).headers.get('allow')).toBe('GET, PATCH, DELETE');
+        expect((await call(h.base, 'POST', '/webhooks/whe_1', { key })).headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE');
+      });
+      it('answers HEAD of a read as its GET, without the body, counted like it', async () => {
+        const get = await fetch(`${h.base}/webhooks?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+        const head = await fetch(`${h.base}/webhooks?limit=1`, { method: 'HEAD', headers: { authorization: `Bearer ${key}` } });
+        expect(head.status).toBe(get.status);
+        expect(await head.text()).toBe('');
+        expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+        const remaining = (r: Response) => Number(/;r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
+        expect(remaining(head)).toBe(remaining(get) - 1);
+        // Without a key, the same 401 as a GET.
+        expect((await fetch(`${h.base}/webhooks`, { method: 'HEAD' })).status).toBe(401);
+        expect((await fetch(`${h.base}/openapi.json`, { method: 'HEAD' })).status).toBe(200);
       });
       it('answers 404 operation-unavailable for a published but unavailable operation', async () => {
         expectProblem(await call(h.base, 'GET', '/current-list', { key }), 404, 'operation-unavailable');

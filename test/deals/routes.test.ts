@@ -383,7 +383,7 @@ for (const d of dialects) {
 
     it('dates a move after the deal\'s last change: a request that started first and committed second is the store\'s label', async () => {
       const ws = await workspace(h.db);
-      const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals', 'read:deals']);
+      const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals']);
       await refreshWorkspace(h.db, ws.id, h.clock.now());
       const t0 = h.clock.now().getTime();
       const created = await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'st4', title: 'Race', stage: 'proposal' } });
