@@ -126,11 +126,13 @@ export const contactRoutes = [
     path: '/contacts/{id}',
     summary: 'Update a contact',
     description:
-      'Changes the given fields (`null` clears a name or role). A new email is normalised like on add; one another contact of the workspace has ⇒ 409 naming it. Another workspace\'s contact id ⇒ 404. Emits no event.',
+      'Changes the given fields (`null` clears a name or role); a body naming none ⇒ 400. A new email is normalised like on add; one another contact of the workspace has ⇒ 409 naming it. Only values that differ count: a change that changes none (an email differing only in its domain\'s case included) writes nothing and answers the contact as it was, `updated_at` unchanged. Another workspace\'s contact id ⇒ 404. Emits no event.',
     scope: 'write:contacts',
     kind: 'write',
     params: idParam('contact'),
-    body: z.strictObject({ email: email.optional(), name: name.nullable().optional(), role: role.nullable().optional() }),
+    body: z
+      .strictObject({ email: email.optional(), name: name.nullable().optional(), role: role.nullable().optional() })
+      .refine((b) => Object.values(b).some((v) => v !== undefined), 'name at least one field to change (email, name or role)'),
     response: Contact,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, body, now }) {

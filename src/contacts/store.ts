@@ -62,23 +62,34 @@ export interface ContactChange {
   role?: string | null;
 }
 
+/** The fields a change may give, in the order they are compared. */
+const CHANGEABLE = ['name', 'email', 'role'] as const;
+
 /**
- * Applies the change: the updated row, undefined when the workspace has no such contact, or
- * `{ taken: id }` naming the contact that holds the new email. The UPDATE runs in a savepoint:
- * when a concurrent change gave the email to another contact first, the unique index refuses
- * this one (after waiting for the other to commit) and only the savepoint is undone, so the
- * caller's transaction goes on and reads the holder.
+ * Applies the change: the row after it, undefined when the workspace has no such contact, or
+ * `{ taken: id }` naming the contact that holds the new email. Only fields whose value differs
+ * from the stored one are written; when none does, nothing is written and the row comes back as
+ * it was, `updated_at` included (a client syncing on `updated_at` sees no change that did not
+ * happen). The email arrives normalised, so one differing only in its domain's case is the same.
+ * The UPDATE runs in a savepoint: when a concurrent change gave the email to another contact
+ * first, the unique index refuses this one (after waiting for the other to commit) and only the
+ * savepoint is undone, so the caller's transaction goes on and reads the holder.
  */
 export async function updateContact(trx: Kysely<Database>, workspaceId: string, id: string, change: ContactChange, now: Date): Promise<ContactRow | { taken: string } | undefined> {
-  if (change.email !== undefined) {
-    const holder = await contactIdByEmail(trx, workspaceId, change.email);
+  const current = await getContact(trx, workspaceId, id);
+  if (!current) return undefined;
+  const changed = CHANGEABLE.filter((f) => change[f] !== undefined && change[f] !== current[f]);
+  if (changed.length === 0) return current;
+  const write: Partial<ContactRow> = Object.fromEntries(changed.map((f) => [f, change[f]]));
+  if (write.email !== undefined) {
+    const holder = await contactIdByEmail(trx, workspaceId, write.email);
     if (holder !== undefined && holder !== id) return { taken: holder };
   }
   await sql`savepoint contact_update`.execute(trx);
   try {
     const row = await trx
       .updateTable('contacts')
-      .set({ ...change, updated_at: now.toISOString() })
+      .set({ ...write, updated_at: now.toISOString() })
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .returningAll()
@@ -86,10 +97,10 @@ export async function updateContact(trx: Kysely<Database>, workspaceId: string, 
     await sql`release savepoint contact_update`.execute(trx);
     return row;
   } catch (e) {
-    if (change.email === undefined || !isUniqueViolation(e)) throw e;
+    if (write.email === undefined || !isUniqueViolation(e)) throw e;
     await sql`rollback to savepoint contact_update`.execute(trx);
     await sql`release savepoint contact_update`.execute(trx);
-    const holder = await contactIdByEmail(trx, workspaceId, change.email);
+    const holder = await contactIdByEmail(trx, workspaceId, write.email);
     if (holder === undefined) throw e;
     return { taken: holder };
   }

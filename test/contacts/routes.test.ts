@@ -1,8 +1,9 @@
 /**
- * The contact operations over a real socket: add, get, update and find (every filter, the
- * cursor), one contact per normalised email (409 naming the existing one, also when racing),
- * discovery from the data team's contact source, contact.created in the outbox with the
- * change, what another workspace can see, and which scope each operation needs.
+ * The contact operations over a real socket: add, get, update (an empty one refused, one that
+ * changes no value changing nothing) and find (every filter, the cursor), one contact per
+ * normalised email (409 naming the existing one, also when racing), discovery from the data
+ * team's contact source, contact.created in the outbox with the change, what another workspace
+ * can see, and which scope each operation needs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replaceStoreContacts } from '../../src/contacts/store.js';
@@ -166,6 +167,51 @@ for (const d of dialects) {
         const theirs = await patch(b.id, { name: 'stolen' }, otherWrite);
         expect(theirs.status).toBe(404);
         expect((await call(h.base, 'GET', `/contacts/${b.id}`, { key: read })).body.name).toBeNull();
+      });
+
+      it('answers 400 naming the missing field for an empty body, and leaves the contact as it was', async () => {
+        const c = (await add({ store_id: 'north', email: 'empty@north.example', name: 'Em' })).body;
+        h.clock.advance(1000);
+        const r = await patch(c.id, {});
+        expect(r.status).toBe(400);
+        expect(r.contentType).toContain('application/problem+json');
+        expect(r.body.type).toBe(`${PROBLEM}invalid-body`);
+        expect(r.body.detail).toContain('at least one field');
+        expect((await call(h.base, 'GET', `/contacts/${c.id}`, { key: read })).body).toEqual(c);
+      });
+
+      it('answers a change to the values the contact already has with the contact as it was: same updated_at, no event', async () => {
+        const c = (await add({ store_id: 'north', email: 'Same@north.example', name: 'Sam' })).body;
+        const n = (await events()).length;
+        for (const body of [
+          { name: 'Sam' },
+          { role: null },
+          { email: 'Same@north.example' },
+          // Normalised before comparing: the domain's case and surrounding spaces are no change.
+          { email: ' Same@NORTH.Example ' },
+          { name: 'Sam', email: 'Same@North.example', role: null },
+        ]) {
+          h.clock.advance(1000);
+          const r = await patch(c.id, body);
+          expect(r.status, JSON.stringify(body)).toBe(200);
+          expect(r.body, JSON.stringify(body)).toEqual(c);
+        }
+        expect((await call(h.base, 'GET', `/contacts/${c.id}`, { key: read })).body).toEqual(c);
+        expect((await events()).length).toBe(n);
+      });
+
+      it('moves updated_at when one of the given values differs, keeping the others, and still emits nothing', async () => {
+        const c = (await add({ store_id: 'north', email: 'part@north.example', name: 'Pat', role: 'Buyer' })).body;
+        const n = (await events()).length;
+        h.clock.advance(1000);
+        const r = await patch(c.id, { name: 'Pat', role: 'CEO' });
+        expect(r.status).toBe(200);
+        expect(r.body).toEqual({ ...c, role: 'CEO', updated_at: h.clock.now().toISOString() });
+        expect(r.body.updated_at > c.updated_at).toBe(true);
+        // Back to unchanged: the next same-valued change keeps this updated_at.
+        h.clock.advance(1000);
+        expect((await patch(c.id, { role: 'CEO' })).body).toEqual(r.body);
+        expect((await events()).length).toBe(n);
       });
     });
 

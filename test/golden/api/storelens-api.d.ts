@@ -352,7 +352,7 @@ export interface paths {
         head?: never;
         /**
          * Update a contact
-         * @description Changes the given fields (`null` clears a name or role). A new email is normalised like on add; one another contact of the workspace has ⇒ 409 naming it. Another workspace's contact id ⇒ 404. Emits no event.
+         * @description Changes the given fields (`null` clears a name or role); a body naming none ⇒ 400. A new email is normalised like on add; one another contact of the workspace has ⇒ 409 naming it. Only values that differ count: a change that changes none (an email differing only in its domain's case included) writes nothing and answers the contact as it was, `updated_at` unchanged. Another workspace's contact id ⇒ 404. Emits no event.
          *
          *     Scope: `write:contacts`. Call kind: write (20 per minute per key). Availability: available.
          */
