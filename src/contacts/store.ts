@@ -6,6 +6,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { isUniqueViolation } from '../db/errors.js';
+import { lockRows } from '../db/locks.js';
 import type { ContactRow } from './tables.js';
 import type { Database } from '../db/database.js';
 
@@ -76,7 +77,9 @@ const CHANGEABLE = ['name', 'email', 'role'] as const;
  * savepoint is undone, so the caller's transaction goes on and reads the holder.
  */
 export async function updateContact(trx: Kysely<Database>, workspaceId: string, id: string, change: ContactChange, now: Date): Promise<ContactRow | { taken: string } | undefined> {
-  const current = await getContact(trx, workspaceId, id);
+  // Locked: what is compared is what the write replaces (a change committed meanwhile is waited
+  // for, then compared with), and two changes of one contact are dated in the order they commit.
+  const [current] = await lockRows(trx, 'contacts', { workspace_id: workspaceId, id });
   if (!current) return undefined;
   const changed = CHANGEABLE.filter((f) => change[f] !== undefined && change[f] !== current[f]);
   if (changed.length === 0) return current;
@@ -89,7 +92,7 @@ export async function updateContact(trx: Kysely<Database>, workspaceId: string, 
   try {
     const row = await trx
       .updateTable('contacts')
-      .set({ ...write, updated_at: now.toISOString() })
+      .set({ ...write, updated_at: new Date(Math.max(now.getTime(), Date.parse(current.updated_at) + 1)).toISOString() })
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .returningAll()

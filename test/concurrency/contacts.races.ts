@@ -34,5 +34,18 @@ export function contactRaces(fleet: () => Fleet): void {
       const holders = await f.db.kysely.selectFrom('contacts').select('id').where('workspace_id', '=', ws.id).where('email', '=', 'bo@acme.example').execute();
       expect(holders).toEqual([{ id: winner }]);
     });
+
+    it('dates ten racing changes of one contact in the order they commit: the name kept is the last dated', async () => {
+      const f = fleet();
+      const { ws, keys } = await seedWorkspace(f.db, ['read:accounts', 'write:contacts'], { keys: 10, accounts: ['store-a'] });
+      const contact = await seedContact(f.db, ws.id, 'store-a');
+      const rs = await burst(f, 10, (i) => ({ method: 'PATCH', path: `/contacts/${contact}`, key: keys[i]!, body: { name: `Name ${i}` } }));
+      expect(statuses(rs)).toEqual({ 200: 10 });
+      const dated = rs.map((r) => ({ name: r.body.name as string, at: Date.parse(r.body.updated_at) })).sort((a, b) => a.at - b.at);
+      // Each change is dated after the one it replaced: ten distinct times, the last one's name kept.
+      expect(new Set(dated.map((d) => d.at)).size).toBe(10);
+      const row = await f.db.kysely.selectFrom('contacts').select(['name', 'updated_at']).where('id', '=', contact).executeTakeFirstOrThrow();
+      expect({ name: row.name, at: Date.parse(row.updated_at) }).toEqual(dated.at(-1));
+    });
   });
 }
