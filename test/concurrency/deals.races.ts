@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/webhooks/outbox.js';
+import { labelsOf } from '../../src/accounts/labels.js';
+import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import { call, type CallResult, freshIdem } from '../helpers/api.js';
 import { type Fleet, seedWorkspace, statuses } from './fixture.js';
 
@@ -74,6 +76,24 @@ export function dealRaces(fleet: () => Fleet): void {
       const deal = await f.db.kysely.selectFrom('deals').select(['stage', 'version']).where('id', '=', id).executeTakeFirstOrThrow();
       expect(deal.stage).toBe(at);
       expect(Number(deal.version)).toBe(1 + moved.length);
+    });
+
+    it("ends each of twenty deals whose two moves race at its store's label, its history dated in order", async () => {
+      const f = fleet();
+      const stores = Array.from({ length: 20 }, (_, i) => `store-${i}`);
+      // A key for each deal's creation and won move, another for its discovery move (within the write rate limit).
+      const { ws, keys } = await seedWorkspace(f.db, ['read:accounts', 'write:deals'], { keys: 40, accounts: stores });
+      const ids = await Promise.all(stores.map(async (store_id, k) => (await call(f.procs.base(0), 'POST', '/deals', { key: keys[k]!, idem: freshIdem(), body: { store_id, title: 'Race', stage: 'proposal' } })).body.id as string));
+      // Both moves are legal in either order: won and discovery, one on each process.
+      const rs = await Promise.all(ids.flatMap((id, k) => (['won', 'discovery'] as const).map((stage, i) => call(f.procs.base(i), 'POST', `/deals/${id}/stage`, { key: keys[k + 20 * i]!, idem: freshIdem(), body: { stage } }))));
+      expect(statuses(rs)).toEqual({ 200: 40 });
+      const labels = new Map(labelsOf(await listOutcomes(f.db.kysely, ws.id)).map((l) => [l.store_id, l]));
+      for (const [k, id] of ids.entries()) {
+        const deal = await f.db.kysely.selectFrom('deals').select('stage').where('id', '=', id).executeTakeFirstOrThrow();
+        expect(labels.get(stores[k]!), `${id} ended ${deal.stage}`).toEqual(labelsOf([{ store_id: stores[k]!, action: deal.stage }])[0]);
+        const times = (await f.db.kysely.selectFrom('deal_history').select('created_at').where('deal_id', '=', id).orderBy('version').execute()).map((h) => Date.parse(h.created_at));
+        expect(times).toEqual([...times].sort((a, b) => a - b));
+      }
     });
   });
 }
