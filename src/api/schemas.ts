@@ -56,23 +56,29 @@ export const pagedUnder = <P extends z.ZodType>(params: P) => ({ method: 'GET' a
 export const idParam = (what: string) => z.strictObject({ id: z.string().min(1).max(200).describe(`Identifier of the ${what}`) });
 export const storeParam = z.strictObject({ store_id: z.string().min(1).max(500).describe('Store identifier of the account') });
 
-/** A version in If-Match: its number, bare or quoted as an ETag (`3` or `"3"`). */
-export const IF_MATCH_VERSION = /^(?:([1-9][0-9]{0,14})|"([1-9][0-9]{0,14})")$/;
+/**
+ * A version in If-Match: its number, bare or quoted as an ETag (`3` or `"3"`), or `*`. RFC 9110
+ * reads `*` as "any current version" (a client that only wants the resource to exist, as the
+ * request already requires): it sets no version, as if If-Match were left out. A weak tag
+ * (`W/"3"`) names no version here: If-Match compares strongly, so it stays malformed (400).
+ */
+export const IF_MATCH_VERSION = /^(?:\*|([1-9][0-9]{0,14})|"([1-9][0-9]{0,14})")$/;
 
 export const IF_MATCH = z.object({
   'if-match': z
     .string()
-    .regex(IF_MATCH_VERSION, 'must be the version the change is based on, e.g. 3 or "3"')
+    .regex(IF_MATCH_VERSION, 'must be the version the change is based on, e.g. 3 or "3", or *')
     .optional()
-    .describe('The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it the change applies to the latest version.'),
+    .describe('The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version.'),
 });
 
-/** The version an If-Match header names (validated by IF_MATCH), or undefined when none was sent. */
+/** The version an If-Match header names (validated by IF_MATCH), or undefined when none was sent or it is `*`. */
 export function ifMatchVersion(headers: Record<string, string | string[] | undefined>): number | undefined {
   const v = headers['if-match'];
   if (typeof v !== 'string') return undefined;
   const m = IF_MATCH_VERSION.exec(v)!;
-  return Number(m[1] ?? m[2]);
+  const version = m[1] ?? m[2];
+  return version === undefined ? undefined : Number(version);
 }
 
 export const Deleted = <const O extends string>(object: O) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });

@@ -12,9 +12,12 @@ export interface AdminOptions extends DatabaseChoice {
   readonly json?: boolean;
 }
 
-/** Opens the workspace database (compose/open-database.ts), runs `fn` and closes it. */
-export async function withAdminDb<T>(opts: AdminOptions, env: Env, fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = await openWorkspaceDb(opts, env);
+/**
+ * Opens the workspace database (compose/open-database.ts), runs `fn` and closes it. The SQLite
+ * file must exist unless `how.create` (only `workspaces create`, which starts a database).
+ */
+export async function withAdminDb<T>(opts: AdminOptions, env: Env, fn: (db: Db) => Promise<T>, how: { create?: boolean } = {}): Promise<T> {
+  const db = await openWorkspaceDb(opts, env, { create: how.create });
   try {
     return await fn(db);
   } finally {

@@ -9,11 +9,12 @@ import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './ad
 export async function createWorkspaceCommand(name: string, opts: Config<'workspaces create'>, env: Env): Promise<void> {
   const trimmed = name.trim();
   if (!trimmed) throw new CliError('workspace name must not be empty');
+  // The first command of a new installation (README, getting started): it creates the database.
   await withAdminDb(opts, env, async (db) => {
     if (await findWorkspace(db.kysely, trimmed)) throw new CliError(`a workspace named "${trimmed}" already exists`);
     const ws = await createWorkspace(db.kysely, trimmed, env.now());
     output(env, opts, { id: ws.id, name: ws.name }, `Created workspace ${ws.name} (${ws.id})`);
-  });
+  }, { create: true });
 }
 
 export async function pilotCommand(state: 'on' | 'off', opts: Config<'workspaces pilot'>, env: Env): Promise<void> {

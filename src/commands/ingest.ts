@@ -1,6 +1,7 @@
 /** `storelens ingest`: load the runs folder publish wrote into the workspace database, once. */
 import type { Env } from '../core/env.js';
 import { ingestRuns } from '../ingest/ingest.js';
+import { readRunsIndex } from '../ingest/runs-folder.js';
 import { evaluateWatches } from '../watches/evaluate.js';
 import { progress } from './progress.js';
 import type { Config } from '../settings/config.js';
@@ -9,6 +10,9 @@ import { output, withAdminDb } from './admin-db.js';
 export type IngestCommandOptions = Pick<Config<'ingest'>, 'runs'> & Partial<Config<'ingest'>>;
 
 export async function runIngest(opts: IngestCommandOptions, env: Env): Promise<void> {
+  // The runs folder first: a missing or malformed one is refused before the database is opened
+  // (and migrated), so a mistake in --runs leaves the database as it was.
+  await readRunsIndex(opts.runs);
   await withAdminDb(opts, env, async (db) => {
     const bar = progress(env, 'ingest');
     const s = await ingestRuns(db, opts.runs, { now: env.now, onProgress: (m) => bar.update(m) });

@@ -61,7 +61,8 @@ export async function openServing(
 ): Promise<Serving> {
   const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }).child({ process: label });
   const log = (line: string) => logger.info(`${label}: ${line}`);
-  const db = await openWorkspaceDb(opts, env, (line) => logger.info(line));
+  // A serving process may be the first of an installation: it creates the SQLite file.
+  const db = await openWorkspaceDb(opts, env, { create: true, note: (line) => logger.info(line) });
   let keys: KeyCache | undefined;
   try {
     // A call's key is remembered between calls (api/key-cache.ts): on PostgreSQL no round trip to

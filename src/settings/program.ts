@@ -3,6 +3,7 @@
  * options with their parsers, defaults and help, and an "Environment:" section for the settings
  * read from environment variables. A command's action resolves its frozen Config and hands it on.
  */
+import { readFileSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
 import type { Env } from '../core/env.js';
 import { type Config, resolveConfig } from './config.js';
@@ -53,12 +54,21 @@ function addCommand(parent: Command, def: CommandDef, name: string, env: Env, on
 }
 
 /**
+ * The version `storelens --version` prints: package.json's (two folders up from src/settings and
+ * from dist/settings alike), so a release bumps it in one place and the CLI cannot disagree.
+ */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/**
  * The program; output goes to env's streams, and errors throw instead of exiting (subcommands
  * inherit both because they are created with `.command()`).
  */
 export function buildProgram(env: Env, onCommand: (invocation: Invocation) => Promise<void>): Command {
   const program = new Command(PROGRAM.name)
     .description(PROGRAM.summary)
+    .version(packageVersion(), '-V, --version', 'print the version of storelens and exit')
     .exitOverride()
     .configureOutput({ writeOut: (s) => env.stdout.write(s), writeErr: (s) => env.stderr.write(s) });
   for (const s of GLOBAL_SETTINGS) program.addOption(option(s, null));

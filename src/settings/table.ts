@@ -144,7 +144,9 @@ export const BENCHMARKS = ['publish', 'serve', 'cards', 'api', 'ingest', 'learni
 export const LEARNING_RULES = ['generator truth', 'two-part rule', 'new-channel rule', 'plan rule'] as const;
 
 const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
-const ADMIN = ['workspaces create', 'workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'members remove', 'members list', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
+/** The administration commands that work on a database already there (all but `workspaces create`). */
+const ADMIN_EXISTING = ['workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'members remove', 'members list', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
+const ADMIN = ['workspaces create', ...ADMIN_EXISTING] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;
 
@@ -197,7 +199,7 @@ export const SETTINGS = [
   { name: 'host', flag: '--host', value: text('host'), default: HOST, help: 'interface to listen on', commands: LISTENERS },
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
   { name: 'requestsOnly', flag: '--requests-only', value: toggle, help: 'answer requests only: run no background task (leave them to `storelens worker` processes on the same database)', commands: ['api'] },
-  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api (ignored when DATABASE_URL is set)', commands: ['serve'] },
+  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api, created when absent (in a folder that exists; ignored when DATABASE_URL is set)', commands: ['serve'] },
   // operations: probes, metrics, logs
   {
     name: 'opsPort',
@@ -268,7 +270,16 @@ export const SETTINGS = [
   { name: 'redirectUri', flag: '--redirect-uri', value: texts('url'), required: true, help: "where the assistant receives the sign-in's answer (repeat for several)", commands: ['oauth register'] },
   { name: 'clientName', flag: '--client-name', value: text('name'), help: 'the name the consent screen shows', commands: ['oauth register'] },
   // the workspace database
-  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file (ignored when DATABASE_URL is set)', commands: ['api', 'ingest', 'worker', ...ADMIN] },
+  // Only the commands that may start an installation create the file (compose/open-database.ts).
+  { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file, created when absent (in a folder that exists; ignored when DATABASE_URL is set)', commands: ['api', 'worker', 'workspaces create'] },
+  {
+    name: 'db',
+    flag: '--db',
+    value: text('path'),
+    default: DB_PATH,
+    help: 'SQLite file, which must exist: `storelens workspaces create` or `storelens api` creates it (ignored when DATABASE_URL is set)',
+    commands: ['ingest', ...ADMIN_EXISTING],
+  },
   {
     name: 'databaseUrl',
     env: 'DATABASE_URL',

@@ -169,6 +169,21 @@ for (const d of dialects) {
       expect((await get(`/deals/${deal.id}`)).body).toMatchObject({ title: 'No If-Match', value: 1500, currency: null, version: 4 });
     });
 
+    it('reads If-Match: * as any version: an update and a stage move apply to the latest version', async () => {
+      const deal = (await create({ store_id: 'st-b', title: 'Wildcard' })).body;
+      expect((await patch(deal.id, { title: 'Moved on' }, '1')).body.version).toBe(2);
+      const updated = await patch(deal.id, { title: 'Any version' }, '*');
+      expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+      expect(updated.body).toMatchObject({ title: 'Any version', version: 3 });
+      const moved = await move(deal.id, { stage: 'proposal' }, '*');
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect(moved.body).toMatchObject({ stage: 'proposal', version: 4 });
+      // `"*"` is an entity tag whose value is *, not the wildcard; a weak tag never matches strongly.
+      for (const bad of ['"*"', 'W/*', '*, "4"']) expectProblem(await patch(deal.id, { title: 'x' }, bad), 400, 'invalid-parameters');
+      expectProblem(await patch(deal.id, { title: 'Gone' }, '*', otherWrite), 404, 'not-found');
+      expect((await get(`/deals/${deal.id}`)).body).toMatchObject({ title: 'Any version', stage: 'proposal', version: 4 });
+    });
+
     it('lets exactly one of two concurrent updates based on one version win', async () => {
       for (let round = 0; round < 5; round++) {
         const deal = (await create({ store_id: 'st-c', title: `race ${round}` })).body;

@@ -38,11 +38,12 @@ describe('accounts from the panel, end to end', () => {
     const [panel, out, runs, db] = ['panel', 'out', 'runs', 'api.db'].map((f) => path.join(dir, f));
     await cli(['generate', '--out', panel, '--stores', '1500', '--from', '2026-08', '--to', '2026-10', '--seed', 'e2e', '--format', 'parquet']);
     await cli(['publish', '--input', panel, '--out', out, '--all', '--cards', 'none', '--runs', runs]);
+    // workspaces create makes the database; ingest loads into an existing one.
+    await cli(['workspaces', 'create', 'agency', '--db', db, '--json']);
     const ingested = JSON.parse(await cli(['ingest', '--runs', runs, '--db', db, '--json'])) as { months: string[]; stores: number; signals: number };
     expect(ingested.months).toEqual(['2026-08', '2026-09', '2026-10']);
     expect(ingested.stores).toBeGreaterThan(1000);
     expect(ingested.signals).toBeGreaterThan(0);
-    await cli(['workspaces', 'create', 'agency', '--db', db, '--json']);
     await cli(['members', 'add', '--workspace', 'agency', '--email', 'ana@agency.example', '--role', 'owner', '--db', db]);
     await cli(['workspaces', 'profile', 'agency', '--as', 'ana@agency.example', '--countries', 'US,GB,CA,AU,DE', '--db', db]);
     const key = async (access: string) =>

@@ -32,6 +32,7 @@ describe('storelens ingest', () => {
       '2026-01': { stores: [{ store_id: 'a' }, { store_id: 'b' }] },
       '2026-02': { stores: [{ store_id: 'a' }], signals: [{ store_id: 'b', type: 'store_closed', strength: 1, detail: 'Store closed' }] },
     });
+    expect((await bin(['workspaces', 'create', 'acme', '--db', db])).code).toBe(0); // ingest loads into an existing database
     const first = await bin(['ingest', '--runs', runs, '--db', db, '--json']);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(`${JSON.stringify({ months: ['2026-01', '2026-02'], stores: 3, signals: 1, contacts: 0 })}\n`);

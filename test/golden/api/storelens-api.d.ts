@@ -3088,7 +3088,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it the change applies to the latest version. */
+                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
                 "if-match"?: string;
                 /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -3167,7 +3167,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it the change applies to the latest version. */
+                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
                 "if-match"?: string;
                 /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
