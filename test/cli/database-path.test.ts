@@ -4,33 +4,19 @@
  * that start an installation (`workspaces create`, `api`) still create the file, but not its
  * folder. DATABASE_URL (PostgreSQL) ignores `--db` as before. The built CLI (`npm run build`).
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnStorelens } from '../helpers/api-processes.js';
 import { freshDb, pgUrl } from '../helpers/db.js';
-import { BIN, ROOT } from '../helpers/published.js';
+import { runBin } from '../helpers/published.js';
 import { tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-db-path-');
 afterAll(() => dirs.removeAll());
 
 /** `storelens …args` as a child process; on SQLite unless `databaseUrl` is given. */
-function bin(args: string[], databaseUrl?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC' };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += String(c)));
-  child.stderr.on('data', (c: Buffer) => (stderr += String(c)));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const bin = (args: string[], databaseUrl?: string) => runBin(args, { databaseUrl: databaseUrl ?? null });
 
 describe('--db naming no database', () => {
   it('is refused by a command on an existing database (exit 2 naming the path and how to create one, no file created) until workspaces create makes it', async () => {

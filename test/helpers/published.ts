@@ -62,9 +62,16 @@ export interface BinResult {
   stderr: string;
 }
 
-/** `node bin/storelens.js …args` as a child process (build dist/ first: `npm test` does). */
-export function spawnBin(args: string[]): { child: ChildProcess; done: Promise<BinResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, TZ: 'UTC' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `node bin/storelens.js …args` as a child process (build dist/ first: `npm test` does).
+ * `databaseUrl`: the DATABASE_URL it runs with; null runs it on SQLite whatever the tests run
+ * with; absent, it inherits the tests'.
+ */
+export function spawnBin(args: string[], o: { databaseUrl?: string | null } = {}): { child: ChildProcess; done: Promise<BinResult> } {
+  const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC' };
+  if (o.databaseUrl === null) delete env.DATABASE_URL;
+  else if (o.databaseUrl !== undefined) env.DATABASE_URL = o.databaseUrl;
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += String(c)));
@@ -76,7 +83,7 @@ export function spawnBin(args: string[]): { child: ChildProcess; done: Promise<B
   return { child, done };
 }
 
-export const runBin = (args: string[]): Promise<BinResult> => spawnBin(args).done;
+export const runBin = (args: string[], o: { databaseUrl?: string | null } = {}): Promise<BinResult> => spawnBin(args, o).done;
 
 /** The live release as it is on disk: its folder name, folder and manifest. */
 export async function liveRelease(out: string): Promise<{ id: string; dir: string; manifest: Manifest }> {

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/published.js';
+import { runBin } from '../helpers/published.js';
 import { writeRuns } from '../helpers/runs-fixture.js';
 import { tempDirs } from '../helpers/tmp.js';
 
@@ -9,19 +8,7 @@ const dirs = tempDirs('storelens-ingest-cli-');
 afterAll(() => dirs.removeAll());
 
 /** The built binary (`npm run build` first) on a SQLite file, whatever DATABASE_URL the tests run with. */
-function bin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC' };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += String(c)));
-  child.stderr.on('data', (c: Buffer) => (stderr += String(c)));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const bin = (args: string[]) => runBin(args, { databaseUrl: null });
 
 describe('storelens ingest', () => {
   it('prints exactly {months, stores, signals, contacts} with --json, the same keys when nothing is new', async () => {

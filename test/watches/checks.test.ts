@@ -2,7 +2,6 @@
  * Where watches get checked: the server's background worker after it ingests a new run (real
  * DuckDB runs folder), and the `storelens ingest` command after it loads one.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackground } from '../../src/compose/background.js';
@@ -14,7 +13,7 @@ import { createWorkspace } from '../../src/workspaces/store.js';
 import { ingestCheck } from '../../src/ingest/watcher.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects, freshDb } from '../helpers/db.js';
-import { BIN, ROOT } from '../helpers/published.js';
+import { runBin } from '../helpers/published.js';
 import { type FixtureMonth, writeRuns } from '../helpers/runs-fixture.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { until } from '../helpers/wait.js';
@@ -107,16 +106,4 @@ describe('storelens ingest', () => {
 });
 
 /** The built binary (`npm run build` first) on a SQLite file. */
-function bin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, TZ: 'UTC' };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += String(c)));
-  child.stderr.on('data', (c: Buffer) => (stderr += String(c)));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const bin = (args: string[]) => runBin(args, { databaseUrl: null });
