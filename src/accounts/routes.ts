@@ -310,6 +310,7 @@ export const accountRoutes = [
   }),
   defineRoute({
     operationId: 'set_account_status',
+    destructive: true,
     method: 'POST',
     path: '/accounts/{store_id}/status',
     tag: 'Accounts',

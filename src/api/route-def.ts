@@ -103,6 +103,11 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined, R extends
   response: R;
   /** Other media types the success response can have (e.g. `text/markdown`), with a description; openapi.json lists them. */
   alternateContent?: Record<string, string>;
+  /**
+   * A POST that replaces or ends a state rather than adding one (a stage move, a status, a
+   * cancellation, a new secret): MCP clients are told (destructiveHint) to confirm it first.
+   */
+  destructive?: true;
   /** Success status (200 unless said). */
   status?: number;
   /** Other success statuses the handler may answer with the same body, each with what it means (e.g. 202: awaiting an owner's approval). */

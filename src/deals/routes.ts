@@ -227,6 +227,7 @@ export const dealRoutes = [
   defineRoute({
     ...common,
     operationId: 'move_deal_stage',
+    destructive: true,
     method: 'POST',
     path: '/deals/{id}/stage',
     summary: 'Move a deal to another stage',

@@ -152,7 +152,8 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
       annotations: {
         title: tool.title,
         readOnlyHint: !isMutating(tool.route),
-        destructiveHint: tool.route.method === 'DELETE',
+        // Anything but adding: a PATCH or DELETE, or an action that replaces or ends a state.
+        destructiveHint: tool.route.method === 'PATCH' || tool.route.method === 'PUT' || tool.route.method === 'DELETE' || tool.route.destructive === true,
         idempotentHint: isMutating(tool.route),
         openWorldHint: false,
       },
@@ -203,12 +204,18 @@ function passThrough(json: object): StandardSchemaWithJSON<Record<string, unknow
  * text alone: clients check structured content against the output schema even on an error (SDK
  * 1.x does), so a problem there would throw in the client instead of reaching the assistant.
  */
+const REPLAYED_NOTE =
+  'Nothing was done now: this call repeats an identical earlier call (the same arguments, or the same idempotency_key, within 24 hours), and the answer above is that call\'s. To do it again (for example to set a value back), call it with a new idempotency_key.';
+
 function toolResult(r: OperationResponse, requestId: string): CallToolResult {
   const replayed = r.headers['idempotent-replayed'] === 'true';
   const meta = { 'storelens/status': r.status, ...(replayed ? { 'storelens/idempotent-replayed': true } : {}), ...(r.headers['retry-after'] ? { 'storelens/retry-after': Number(r.headers['retry-after']) } : {}) };
   // A problem names the request that carried the call, as a REST problem body does.
   if (r.problem) return { content: [{ type: 'text', text: JSON.stringify({ ...(JSON.parse(r.body) as object), request_id: requestId }) }], isError: true, _meta: meta };
   const content: CallToolResult['content'] = [{ type: 'text', text: r.body }];
+  // Said in words too: an assistant reads the text, not `_meta`, and an identical call (the same
+  // arguments, so the same derived key) made to set something back would otherwise look done.
+  if (replayed) content.push({ type: 'text', text: REPLAYED_NOTE });
   if (r.contentType !== undefined) return { content, _meta: meta };
   const parsed = JSON.parse(r.body) as unknown;
   const structured = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;

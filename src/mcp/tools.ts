@@ -111,7 +111,9 @@ export function operationTool(route: AnyRoute): OperationTool {
         if (paramNames.has(name)) p[name] = scalarText(value);
         else if (queryNames.has(name)) q[name] = scalarText(value);
         else if (headerArgs.has(name)) h[headerArgs.get(name)!] = String(scalarText(value));
-        else if (mutating && name === IDEMPOTENCY_ARG) idem = value;
+        // A number is written as REST would send it in a header; any other non-text is no key, and
+        // is refused as an unknown parameter (400) rather than replaced by a derived key.
+        else if (mutating && name === IDEMPOTENCY_ARG && (typeof value === 'string' || typeof value === 'number')) idem = String(value);
         else if (nestedBody && name === 'body') Object.assign(body, { [BODY]: value });
         // A body field, or a name no schema declares: the body's strict schema refuses it (400), or
         // without a body it is an unknown query parameter, as in a REST URL.

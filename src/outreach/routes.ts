@@ -242,6 +242,7 @@ export const outreachRoutes = [
   defineRoute({
     ...common,
     operationId: 'stop_outreach',
+    destructive: true,
     method: 'POST',
     path: '/outreach/enrollments/{id}/stop',
     summary: 'Stop an outreach enrollment',

@@ -65,6 +65,7 @@ export const watchRoutes = [
   defineRoute({
     ...common,
     operationId: 'resize_managed_watch',
+    destructive: true,
     method: 'PATCH',
     path: '/watch/managed',
     summary: 'Resize (or start) the managed watch',
@@ -89,6 +90,7 @@ export const watchRoutes = [
   defineRoute({
     ...common,
     operationId: 'cancel_managed_watch',
+    destructive: true,
     method: 'POST',
     path: '/watch/managed/cancel',
     summary: 'Cancel the managed watch',

@@ -125,8 +125,10 @@ function deliveryOut(d: WebhookDeliveryRow, attempts: readonly WebhookAttemptRow
 /**
  * The guard at registration (and on a URL change), run before the transaction (it resolves the
  * host): why the URL is refused, or null. A host that does not resolve is refused here, before
- * the Idempotency-Key is claimed: that may pass, and the same request sent again with the same
- * key must then run, not replay the refusal. Any other refusal is the operation's answer, kept.
+ * the Idempotency-Key is looked at: that may pass, and the same request sent again with the same
+ * key must then run, not replay the refusal. (So a replay of an earlier success whose host has
+ * stopped resolving answers this refusal too, until it resolves and the replay answers.) Any
+ * other refusal is the operation's answer, kept with the key.
  */
 async function urlRefusal(url: string | undefined, outbound: OutboundRuntime): Promise<string | null> {
   if (url === undefined) return null;
@@ -134,7 +136,7 @@ async function urlRefusal(url: string | undefined, outbound: OutboundRuntime): P
     await checkTarget(url, outbound.guard);
     return null;
   } catch (e) {
-    if (e instanceof RefusedTarget && e.unresolved) throw new ApiProblem('unprocessable', `The URL cannot receive deliveries now: ${e.message}. Nothing was stored: send the same request again once the name resolves.`);
+    if (e instanceof RefusedTarget && e.unresolved) throw new ApiProblem('unprocessable', `The URL cannot receive deliveries now: ${e.message}. This answer is not kept with the Idempotency-Key: send the same request again once the name resolves.`);
     if (e instanceof RefusedTarget) return e.message;
     throw e;
   }
@@ -288,6 +290,7 @@ export function webhookRoutes(eventTypes: EventTypeList) {
   defineRoute({
     ...common,
     operationId: 'rotate_webhook_secret',
+    destructive: true,
     method: 'POST',
     path: '/webhooks/{id}/rotate-secret',
     summary: "Rotate an endpoint's signing secret",

@@ -14,6 +14,7 @@ import { ROUTES, routeById } from '../../src/compose/modules.js';
 import { callerOf, operationTool } from '../../src/mcp/tools.js';
 import type { Authenticated } from '../../src/api/auth.js';
 import { issueApiKey } from '../../src/members/issue-key.js';
+import { SCOPES } from '../../src/api/scopes.js';
 import { upsertMember } from '../../src/members/store.js';
 import { mcpClient, toolJson, type McpTestClient } from '../helpers/mcp.js';
 
@@ -193,13 +194,38 @@ for (const d of dialects) {
       expect(rest.body).toEqual(toolJson(first));
     });
 
-    it('derives the Idempotency-Key from the arguments when none is given', async () => {
+    it('derives the Idempotency-Key from the arguments when none is given, and says in words that a repeat did nothing', async () => {
       const client = await connect(write);
       const args = { store_id: 'mcp-b', action: 'discovery', note: 'derived' };
       const first = await client.callTool({ name: 'record_outcome', arguments: args });
       const again = await client.callTool({ name: 'record_outcome', arguments: args });
       expect(first.isError).toBeFalsy();
+      expect(first.content).toHaveLength(1);
       expect(again._meta?.['storelens/idempotent-replayed']).toBe(true);
+      // The text an assistant reads: the first answer, then that nothing was done now and how to do it again.
+      expect(toolJson(again)).toEqual(toolJson(first));
+      expect((again.content as { text: string }[])[1]!.text).toMatch(/^Nothing was done now: .*new idempotency_key/);
+    });
+
+    it('takes a numeric idempotency_key as REST would send it, and refuses one of another type (400)', async () => {
+      const client = await connect(write);
+      const args = { store_id: 'mcp-b', action: 'won', note: 'numeric key' };
+      expect((await client.callTool({ name: 'record_outcome', arguments: { ...args, idempotency_key: 777 } })).isError).toBeFalsy();
+      const rest = await call(h.base, 'POST', '/outcomes', { key: write, idem: '777', body: args });
+      expect(rest.headers.get('idempotent-replayed')).toBe('true');
+      const odd = await client.callTool({ name: 'record_outcome', arguments: { ...args, idempotency_key: { k: 1 } } });
+      expect(odd.isError).toBe(true);
+      expect(toolJson(odd)).toMatchObject({ status: 400 });
+      expect(JSON.stringify(toolJson(odd))).toContain('idempotency_key');
+    });
+
+    it('marks as destructive every tool that replaces or ends a state, not only deletions', async () => {
+      const client = await connect(await apiKey(h.db, ws.id, [...SCOPES]));
+      const hints = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t.annotations?.destructiveHint]));
+      for (const name of ['delete_webhook', 'update_deal', 'move_deal_stage', 'set_account_status']) expect(hints[name], name).toBe(true);
+      // Not listed here (pilot or activation operations), marked all the same.
+      for (const op of ['rotate_webhook_secret', 'cancel_managed_watch', 'stop_outreach']) expect(routeById(op)!.destructive, op).toBe(true);
+      for (const name of ['create_deal', 'record_outcome', 'add_contact', 'list_accounts']) expect(hints[name], name).toBe(false);
     });
 
     it('replays a derived key only for the same caller: two members recording the same outcome get two rows', async () => {
