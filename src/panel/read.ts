@@ -177,16 +177,27 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   }
 
   const present = PANEL_COLUMNS.filter((c) => sourceTypes.has(c.name));
+  // Every contract column holds one value a cell: a list, a record or raw bytes read as text would
+  // be its printed form ("[a, b]" one app), so such a column is refused whole.
+  for (const c of present) {
+    const t = sourceTypes.get(c.name)!;
+    if (!ONE_VALUE.test(t)) {
+      throw new CliError(`${f.file}: column ${c.name}: stored as ${t}, not one value a cell: expected ${EXPECTED[c.type]}${t === 'BLOB' ? ' as UTF-8 text, not bytes' : ''}`);
+    }
+  }
   const badChecks = present
-    // Text and app lists always convert (an app list of non-empty text is a list): no check.
-    .filter((c) => c.type !== 'string' && c.type !== 'apps' && (c.nonNegative || !nativeOk(c.type, sourceTypes.get(c.name)!)))
+    // Text and app lists always convert (an app list of non-empty text is a list): no check, but
+    // for an NDJSON value that is a list or an object.
+    .filter((c) => (c.type !== 'string' && c.type !== 'apps' && (c.nonNegative || !nativeOk(c.type, sourceTypes.get(c.name)!))) || sourceTypes.get(c.name) === 'JSON')
     .map((c) => {
       const v = ident(c.name);
       const t = sourceTypes.get(c.name)!;
+      const nested = t === 'JSON' ? `json_type(${v}) IN ('OBJECT', 'ARRAY')` : 'FALSE';
+      if (c.type === 'string' || c.type === 'apps') return { c, sql: `(${v} IS NOT NULL AND ${nested})` };
       // A count or an amount below zero is outside its domain: refused as a value that does not convert.
       const typed = convert(v, c.type, t);
       const bad = c.nonNegative ? `coalesce(${typed} < 0, TRUE)` : `${typed} IS NULL`;
-      return { c, sql: nativeOk(c.type, t) ? `(${v} IS NOT NULL AND ${v} < 0)` : `(${v} IS NOT NULL AND trim(${asText(v, t)}) <> '' AND ${bad})` };
+      return { c, sql: nativeOk(c.type, t) ? `(${v} IS NOT NULL AND ${v} < 0)` : `(${v} IS NOT NULL AND (${nested} OR (trim(${asText(v, t)}) <> '' AND ${bad})))` };
     });
   const storeId = asText('store_id', sourceTypes.get('store_id')!);
   const missingId = `(store_id IS NULL OR ${storeId} = '')`;
@@ -248,6 +259,9 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   return { select: `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`, rows: toNumber(check.rows) };
 }
 
+/** Source types of one value a cell (not a LIST, STRUCT, MAP, UNION or ARRAY, nor BLOB bytes). */
+const ONE_VALUE = /^(VARCHAR|JSON|BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL\(\d+,\s*\d+\)|DATE|TIMESTAMP.*|TIME.*|UUID|INTERVAL|NULL|"NULL")$/;
+
 /** A cell as text; a JSON-typed cell (NDJSON mixing strings and numbers) without its quotes. */
 const asText = (v: string, sourceType: string): string => (sourceType === 'JSON' ? `(${v} ->> '$')` : `CAST(${v} AS VARCHAR)`);
 
@@ -255,6 +269,10 @@ const asText = (v: string, sourceType: string): string => (sourceType === 'JSON'
 function nativeOk(type: ColumnType, source: string): boolean {
   if (type === 'boolean') return source === 'BOOLEAN';
   if (type === 'integer') return ['BIGINT', 'INTEGER', 'SMALLINT', 'TINYINT', 'UINTEGER', 'USMALLINT', 'UTINYINT'].includes(source);
-  if (type === 'decimal') return /^DECIMAL\((\d+),\s*[0-2]\)$/.test(source) && Number(/\((\d+)/.exec(source)![1]) <= 18;
+  // DECIMAL(18,2) holds 16 digits before the point: a source of more (DECIMAL(18,0)) may not fit.
+  if (type === 'decimal') {
+    const m = /^DECIMAL\((\d+),\s*([0-2])\)$/.exec(source);
+    return m !== null && Number(m[1]) - Number(m[2]) <= 16;
+  }
   return false;
 }

@@ -170,6 +170,50 @@ describe('a count, an amount or visits below zero is a bad value', () => {
   });
 });
 
+describe('a column holds one value a cell, as text where the contract says text', () => {
+  /** The Parquet month 2026-09 rewritten by `select` (over its records, in their order). */
+  async function rewrittenParquet(select: string): Promise<string> {
+    const dir = await copyOf('parquet');
+    const file = path.join(dir, '2026-09.parquet');
+    const duck = await openDuck();
+    try {
+      await rename(file, `${file}.clean`);
+      const source = `read_parquet(${lit(`${file}.clean`)}, file_row_number = true)`;
+      await duck.run(`COPY (SELECT ${select} FROM ${source} ORDER BY file_row_number) TO ${lit(file)} (FORMAT parquet)`);
+      await rm(`${file}.clean`);
+    } finally {
+      duck.close();
+    }
+    return dir;
+  }
+
+  it('refuses a Parquet list column, not one app named "[a, b]"', async () => {
+    const dir = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (string_split(apps, ';') AS apps)`);
+    await refused(dir, /2026-09\.parquet: column apps: stored as VARCHAR\[\], not one value a cell: expected app ids separated by ';'/, 'parquet');
+  });
+
+  it('refuses text stored as bytes (BLOB), not its escaped bytes', async () => {
+    const dir = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (encode(category) AS category)`);
+    await refused(dir, /2026-09\.parquet: column category: stored as BLOB, .*as UTF-8 text, not bytes/, 'parquet');
+  });
+
+  it('names an amount of more than 16 digits in a DECIMAL(18,0) column (file, row, column), not a crash', async () => {
+    const dir = await rewrittenParquet(
+      `* EXCLUDE (file_row_number) REPLACE (CAST(CASE WHEN file_row_number = 6 THEN 12345678901234567 ELSE round(est_monthly_revenue_usd) END AS DECIMAL(18,0)) AS est_monthly_revenue_usd)`,
+    );
+    await refused(dir, /2026-09\.parquet: row 7, column est_monthly_revenue_usd: expected a number \(at most 16 digits before the point\), got "12345678901234567"/, 'parquet');
+  });
+
+  it('names an NDJSON value that is an object or a list: file, row and column', async () => {
+    const dir = await defective((t) => {
+      const lines = t.split('\n');
+      lines[4] = lines[4]!.replace(/"category":"[^"]*"/, '"category":{"name":"Cafe"}');
+      return lines.join('\n');
+    }, 'ndjson');
+    await refused(dir, /2026-09\.ndjson: row 5, column category: expected text, got "\{\\"name\\":\\"Cafe\\"\}"/, 'ndjson');
+  });
+});
+
 describe('a text holding U+0000 is a bad value', () => {
   // Typing would cut the text there (and no database column holds it): the statistics would count
   // another category than the file says, silently.
