@@ -1,7 +1,11 @@
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { progress } from './progress.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { checkPanel } from '../panel/contract.js';
+import { findContactsFile, writeCheckedContacts } from '../contacts/source.js';
 import { listPanel } from '../panel/read.js';
 import { publish } from '../publish/pipeline.js';
 import type { Config } from '../settings/config.js';
@@ -51,6 +55,8 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
 async function runCheck(flags: Config<'publish'>, env: Env): Promise<void> {
   const files = await listPanel(flags.input);
   const found = await checkPanel(files, flags.allowShrink ?? false);
+  const contacts = await contactsFinding(flags.input);
+  if (contacts) found.findings.push(contacts);
   for (const note of found.notes) env.stderr.write(`warning: ${note}\n`);
   if (flags.json) env.stdout.write(JSON.stringify({ input: flags.input, ok: found.findings.length === 0, ...found }) + '\n');
   else for (const finding of found.findings) env.stdout.write(`${finding}\n`);
@@ -58,4 +64,24 @@ async function runCheck(flags: Config<'publish'>, env: Env): Promise<void> {
   if (found.findings.length) throw new CliError(`${flags.input}: ${found.findings.length} finding(s) in ${months}; nothing was written`);
   const stores = found.months.reduce((sum, m) => sum + (m.stores ?? 0), 0);
   env.stderr.write(`${flags.input}: ${months}, ${stores} store-months: every check passed; nothing was written\n`);
+}
+
+/**
+ * The contact source's first problem, as publish would refuse it, or null (none, or no contacts
+ * file). Checked a record at a time into a scratch file that is then removed, as publish checks it.
+ */
+async function contactsFinding(input: string): Promise<string | null> {
+  let scratch: string | undefined;
+  try {
+    const file = await findContactsFile(input);
+    if (!file) return null;
+    scratch = await mkdtemp(path.join(tmpdir(), 'storelens-check-'));
+    await writeCheckedContacts(file, path.join(scratch, 'contacts.ndjson'));
+    return null;
+  } catch (e) {
+    if (e instanceof CliError) return e.message;
+    throw e;
+  } finally {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  }
 }

@@ -261,6 +261,16 @@ describe('publish --check', () => {
     expect(await readdir(tmp)).toEqual([]);
     expect(await exists(path.join(process.cwd(), 'output'))).toBe(false);
   });
+
+  it('checks the contact source beside the panel as publish does', async () => {
+    const dir = await defective((t) => t);
+    await writeFile(path.join(dir, 'contacts.csv'), 'store_id,name,email,role,source\ns1,Ann,ann@example.com,,\ns2,Bob,not-an-email,,\n');
+    const r = await runCli(['publish', '--check', '--input', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/contacts\.csv: row 3, column email: expected an email address, got "not-an-email"\n$/);
+    await writeFile(path.join(dir, 'contacts.csv'), 'store_id,name,email,role,source\ns1,Ann,ann@example.com,,\n');
+    expect((await runCli(['publish', '--check', '--input', dir])).code).toBe(0);
+  });
 });
 
 describe('what the contract accepts publishes the clean figures', () => {
