@@ -145,6 +145,8 @@ function checkContact(file: string, { row, cells }: RawRecord): StoreContact {
     const v = cells[column];
     if (v === null || v === undefined) return null;
     if (typeof v !== 'string' && typeof v !== 'number') throw bad(column, `expected text, got ${JSON.stringify(v)}`);
+    // A JSON number past 2^53 was already rounded when the line was parsed: its text would be another id.
+    if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) throw bad(column, `a number too large to read exactly (${v}): write it as a JSON string`);
     const s = String(v);
     if (s.includes('\u0000')) throw bad(column, 'contains the character U+0000, which no database column can hold');
     return s;

@@ -67,4 +67,13 @@ describe('the contact source carried a record at a time', () => {
       expect(streamed).toBe(memory);
     }
   });
+
+  it('reads a numeric store id exactly or refuses it: one past 2^53 was rounded when parsed', async () => {
+    const exact = await both('contacts.ndjson', '{"store_id":9007199254740991,"email":"a@x.example"}\n');
+    expect(exact.memory).toContain('"store_id":"9007199254740991"');
+    expect(exact.streamed).toBe(exact.memory);
+    const rounded = await both('contacts.ndjson', '{"store_id":"s1","email":"a@x.example"}\n{"store_id":9007199254740993,"email":"b@x.example"}\n');
+    expect(rounded.memory).toMatch(/^error: .*contacts\.ndjson: row 2, column store_id: a number too large to read exactly \(9007199254740992\): write it as a JSON string$/);
+    expect(rounded.streamed).toBe(rounded.memory);
+  });
 });
