@@ -62,8 +62,8 @@ async function csvHeader(file: string): Promise<string[]> {
   }
 }
 
-async function sourceSql(f: PanelFile): Promise<string> {
-  if (f.format === 'ndjson') return `read_json(${lit(f.file)}, format = 'newline_delimited')`;
+async function sourceSql(duck: Duck, f: PanelFile): Promise<string> {
+  if (f.format === 'ndjson') return ndjsonSql(duck, f);
   const header = await csvHeader(f.file);
   if (header.length === 0) throw new CliError(`${f.file}: row 1: no header row (the first row names the columns)`);
   const columns = `{${header.map((h) => `${lit(h)}: 'VARCHAR'`).join(', ')}}`;
@@ -151,13 +151,37 @@ async function reading<T>(f: PanelFile, read: () => Promise<T>): Promise<T> {
 export async function readColumns(duck: Duck, f: PanelFile): Promise<string[]> {
   return reading(f, async () => {
     if (f.format === 'csv') return csvHeader(f.file);
-    const source = f.format === 'parquet' ? `read_parquet(${lit(f.file)})` : await sourceSql(f);
-    const columns = (await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${source}`));
-    // NDJSON whose records are not all objects reads as one JSON column: name the record that is not.
-    const notObjects = f.format === 'ndjson' && columns.length === 1 && columns[0].column_type === 'JSON' && (await ndjsonReadError(f));
-    if (notObjects) throw notObjects;
-    return columns.map((d) => d.column_name);
+    if (f.format === 'ndjson') return ndjsonKeys(duck, f);
+    return (await duck.all<{ column_name: string }>(`DESCRIBE SELECT * FROM read_parquet(${lit(f.file)})`)).map((d) => d.column_name);
   });
+}
+
+/**
+ * The keys of an NDJSON file's records, every record's: those of the first records in their
+ * order (DuckDB's sample), then any a later record adds. A record that is not an object stops
+ * with its row (read-errors.ts).
+ */
+async function ndjsonKeys(duck: Duck, f: PanelFile): Promise<string[]> {
+  const sampled = (await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM read_json(${lit(f.file)}, format = 'newline_delimited')`));
+  // Records that are not all objects read as one JSON column: name the record that is not.
+  const notObjects = sampled.length === 1 && sampled[0]!.column_type === 'JSON' && (await ndjsonReadError(f));
+  if (notObjects) throw notObjects;
+  const all = await duck.all<{ k: string }>(`SELECT DISTINCT unnest(json_keys(json)) AS k FROM read_ndjson_objects(${lit(f.file)}) WHERE json_type(json) = 'OBJECT' ORDER BY k`);
+  const first = sampled.map((d) => d.column_name);
+  return [...first, ...all.map((r) => r.k).filter((k) => !first.includes(k))];
+}
+
+/**
+ * An NDJSON file as a relation of every key of its records, each value as JSON, none typed by
+ * DuckDB: left to infer, it types a column from a sample of records and forces the rest into that
+ * type (12.7 after twenty thousand integers read as 13, "yes" as true, one id written 1000.0 making
+ * every id of the file 101.0). The contract's text rules then type each value, as for CSV.
+ */
+async function ndjsonSql(duck: Duck, f: PanelFile): Promise<string> {
+  const keys = await ndjsonKeys(duck, f);
+  const plain = `read_json(${lit(f.file)}, format = 'newline_delimited')`;
+  if (keys.length === 0) return plain;
+  return `read_json(${lit(f.file)}, format = 'newline_delimited', columns = {${keys.map((k) => `${lit(k)}: 'JSON'`).join(', ')}})`;
 }
 
 /** Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and NDJSON are staged in `table`. */
@@ -167,7 +191,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
   const rowid = f.format === 'parquet' ? 'file_row_number' : 'rowid';
   await reading(f, async () => {
-    if (from === table) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * FROM ${await sourceSql(f)}`);
+    if (from === table) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * FROM ${await sourceSql(duck, f)}`);
     else await duck.run(`SELECT * FROM ${from} LIMIT 0`);
   });
   const described = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);

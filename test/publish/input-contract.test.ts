@@ -13,6 +13,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { lit, openDuck } from '../../src/panel/duck.js';
+import { checkFile } from '../../src/panel/read.js';
 import { generate, publishPanel, readDocument, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/refusal.js';
 import { exists, tempDirs } from '../helpers/tmp.js';
@@ -211,6 +212,45 @@ describe('a column holds one value a cell, as text where the contract says text'
       return lines.join('\n');
     }, 'ndjson');
     await refused(dir, /2026-09\.ndjson: row 5, column category: expected text, got "\{\\"name\\":\\"Cafe\\"\}"/, 'ndjson');
+  });
+});
+
+describe('an NDJSON value is read as the file writes it, wherever its record stands', () => {
+  /** The NDJSON month 2026-09 with record `row`'s `key` set to `json` (raw JSON text). */
+  const withValue = (key: string, json: string, row = 5) => (t: string) => {
+    const lines = t.split('\n');
+    lines[row - 1] = lines[row - 1]!.replace(new RegExp(`"${key}":("[^"]*"|[^,}]*)`), `"${key}":${json}`);
+    return lines.join('\n');
+  };
+
+  it('names a fraction among integers at its own row, not row 1 as a float "5.0"', async () => {
+    const dir = await defective(withValue('product_count', '12.7'), 'ndjson');
+    await refused(dir, /2026-09\.ndjson: row 5, column product_count: expected an integer, got "12\.7"/, 'ndjson');
+  });
+
+  it('names a late record\'s value that a sample of the first records would have typed away', async () => {
+    // More records than DuckDB samples to guess a column's type (20,480): the last one's 12.7 and "yes".
+    const dir = await defective((t) => {
+      const lines = t.split('\n').filter(Boolean);
+      const many = Array.from({ length: 21_000 }, (_, i) => lines[i % lines.length]!.replace(/"store_id":"[^"]*"/, `"store_id":"bulk-${i}"`));
+      many.push(withValue('ads_meta', '"yes"', 1)(withValue('product_count', '12.7', 1)(lines[0]!)).replace(/"store_id":"[^"]*"/, '"store_id":"late"'));
+      return many.join('\n') + '\n';
+    }, 'ndjson');
+    await refused(dir, /2026-09\.ndjson: row 21001, column product_count: expected an integer, got "12\.7"/, 'ndjson');
+  });
+
+  it('reads each numeric store id as written: one written 1000.0 does not make the others 101.0', async () => {
+    const dir = await defective((t) => {
+      const lines = t.split('\n').filter(Boolean).slice(0, 3);
+      return lines.map((l, i) => l.replace(/"store_id":"[^"]*"/, `"store_id":${['101', '102', '1000.0'][i]}`)).join('\n') + '\n';
+    }, 'ndjson');
+    const duck = await openDuck();
+    try {
+      const { select } = await checkFile(duck, { month: '2026-09', file: path.join(dir, '2026-09.ndjson'), name: '2026-09.ndjson', format: 'ndjson' }, 'staged');
+      expect((await duck.all<{ store_id: string }>(`SELECT store_id FROM (${select}) ORDER BY store_id`)).map((r) => r.store_id)).toEqual(['1000.0', '101', '102']);
+    } finally {
+      duck.close();
+    }
   });
 });
 
