@@ -23,6 +23,7 @@ import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
+import { firstNonUtf8Line, notUtf8 } from '../panel/read-errors.js';
 
 export const CONTACTS_DIR = 'contacts';
 export const CONTACTS_DATA = 'contacts.ndjson';
@@ -46,6 +47,7 @@ export async function findContactsFile(panelDir: string): Promise<string | null>
 /** Reads and checks a contact file; a problem names the file, row and column (exit 2). */
 export async function readContactsFile(file: string): Promise<StoreContact[]> {
   const format = CONTACTS_FILE.exec(path.basename(file))?.[1] ?? path.extname(file).slice(1);
+  await checkUtf8(file, format);
   const { columns, records } = format === 'parquet' ? await readParquet(file) : format === 'ndjson' ? await readNdjson(file) : await readCsv(file);
   if (columns) {
     for (const c of ['store_id', 'email']) {
@@ -285,9 +287,17 @@ export async function contactsToCarry(
 type ReadItem = RawRecord | { columns: string[] };
 
 /** The records of a contact file one at a time, in the file's order (readContactsFile's rows and cells). */
-function streamRecords(file: string): AsyncGenerator<ReadItem> {
+async function* streamRecords(file: string): AsyncGenerator<ReadItem> {
   const format = CONTACTS_FILE.exec(path.basename(file))?.[1] ?? path.extname(file).slice(1);
-  return format === 'parquet' ? parquetRecords(file) : format === 'ndjson' ? ndjsonRecords(file) : csvRecords(file);
+  await checkUtf8(file, format);
+  yield* format === 'parquet' ? parquetRecords(file) : format === 'ndjson' ? ndjsonRecords(file) : csvRecords(file);
+}
+
+/** A CSV or NDJSON contact file is UTF-8 throughout (its readers would replace other bytes by U+FFFD), or is refused naming the line. */
+async function checkUtf8(file: string, format: string): Promise<void> {
+  if (format === 'parquet') return;
+  const line = await firstNonUtf8Line(file);
+  if (line !== null) throw notUtf8(file, line);
 }
 
 async function* csvRecords(file: string): AsyncGenerator<ReadItem> {

@@ -123,6 +123,30 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
   return rest.length ? check(rest) : null;
 }
 
+/**
+ * The first line (counted from 1) of a text file holding bytes that are not UTF-8, or null. A
+ * reader that decodes with replacement (csv-parse, JSON.parse of a Buffer) would otherwise turn
+ * Latin-1's é into U+FFFD silently; a line break is never part of a multi-byte character, so
+ * each line is checked alone.
+ */
+export async function firstNonUtf8Line(file: string): Promise<number | null> {
+  let line = 0;
+  let rest: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(file)) {
+    let buf: Buffer = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+    for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a)) {
+      line++;
+      if (!isUtf8(buf.subarray(0, nl))) return line;
+      buf = buf.subarray(nl + 1);
+    }
+    rest = buf;
+  }
+  return rest.length && !isUtf8(rest) ? line + 1 : null;
+}
+
+/** What a text file not in UTF-8 is told (file, line: firstNonUtf8Line). */
+export const notUtf8 = (file: string, line: number): CliError => new CliError(`${file}: line ${line}: ${NOT_UTF8}`, 2);
+
 /** A read of `f` failed with DuckDB's `message`: the CliError that says why, in words. */
 export async function readError(f: ReadFile, message: string): Promise<CliError> {
   await sniffFile(f);

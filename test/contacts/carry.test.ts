@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 /** Both paths on the same file: the in-memory one's bytes or message, the streamed one's. */
-async function both(name: string, text: string): Promise<{ memory: string; streamed: string }> {
+async function both(name: string, text: string | Buffer): Promise<{ memory: string; streamed: string }> {
   const file = path.join(dir, name);
   await writeFile(file, text);
   const out = path.join(dir, 'out.ndjson');
@@ -64,6 +64,20 @@ describe('the contact source carried a record at a time', () => {
     }
     for (const text of ['{"store_id":"a","email":"bad"}\nnot json\n', '{"store_id":"a","email":"a@x.example"}\n\n{"store_id":"a","email":"a@x.example"}']) {
       const { memory, streamed } = await both('contacts.ndjson', text);
+      expect(streamed).toBe(memory);
+    }
+  });
+
+  it('refuses bytes that are not UTF-8 (Latin-1 é), naming the line, rather than carry U+FFFD', async () => {
+    const latin1 = Buffer.from('Jos\xe9 Mu\xf1oz', 'latin1');
+    for (const [name, head, tail] of [
+      ['contacts.csv', 'store_id,name,email,role,source\ns1,Ann,a@x.example,,\ns2,', ',b@x.example,,\n'],
+      ['contacts.ndjson', '{"store_id":"s1","email":"a@x.example"}\n{"store_id":"s2","name":"', '","email":"b@x.example"}\n'],
+    ] as const) {
+      const bytes = Buffer.concat([Buffer.from(head), latin1, Buffer.from(tail)]);
+      const { memory, streamed } = await both(name, bytes);
+      const line = name.endsWith('csv') ? 3 : 2;
+      expect(memory).toMatch(new RegExp(`^error: .*${name.replace('.', '\\.')}: line ${line}: not UTF-8 encoded`));
       expect(streamed).toBe(memory);
     }
   });
