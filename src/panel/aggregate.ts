@@ -9,6 +9,7 @@ import { AD_COLUMNS, AGENTIC_COLUMNS, DIMENSIONS, monthIndex, PANEL_COLUMNS, PLA
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { FINGERPRINT_COLUMNS, fingerprintOf, fingerprintTable } from './fingerprint.js';
 import { SIGNAL_INPUT_COLUMNS } from './signals.js';
+import { CliError } from '../core/errors.js';
 
 /** Macros the registry's SQL uses. */
 export async function registerMacros(duck: Duck): Promise<void> {
@@ -185,10 +186,17 @@ const aggregates = (metrics: readonly MetricDef[]): string =>
     .map((c) => `${c.sum ? `CAST(${c.expr} AS VARCHAR)` : c.expr} AS "${c.alias}"`)
     .join(',\n      ');
 
-function toCell(row: Record<string, unknown>, value: string | null, metrics: readonly MetricDef[]): Cell {
+function toCell(row: Record<string, unknown>, value: string | null, metrics: readonly MetricDef[], month: string): Cell {
   const cell: Cell = { value, stores: toNumber(row.stores), cohort: toNumber(row.cohort), metrics: new Map() };
   for (const m of metrics) {
-    const get = (f: string) => toNumber(row[`${f}:${m.key}`]);
+    const get = (f: string) => {
+      try {
+        return toNumber(row[`${f}:${m.key}`]);
+      } catch {
+        // A sum past 2^53 comes of a value no store has (a count of 9e18): bad input, said so.
+        throw new CliError(`month ${month}: the figures of ${m.key} add up past what publish counts exactly (${String(row[`${f}:${m.key}`])}): a value in ${month}'s file is far too large; nothing was published`);
+      }
+    };
     cell.metrics.set(m.key, {
       e: get('e'), n: get('n'), num: get('num'), cohort_n: get('cohort_n'),
       matched: get('matched'), cur_sum: get('cur_sum'), prev_sum: get('prev_sum'),
@@ -323,14 +331,14 @@ async function aggregateMonth(duck: Duck, month: string, hasPrior: boolean, rel:
   await duck.run(`DROP TABLE agg_finest`);
   for (const row of rows) {
     const dim = DIMENSIONS.find((d) => toNumber(row['g_' + d]) === 0);
-    if (!dim) agg.all = toCell(row, null, METRICS);
-    else agg.groups.get(dim)!.push(toCell(row, (row[dim] as string | null) ?? null, METRICS));
+    if (!dim) agg.all = toCell(row, null, METRICS, month);
+    else agg.groups.get(dim)!.push(toCell(row, (row[dim] as string | null) ?? null, METRICS, month));
   }
   const appRows = await duck.all(`
     SELECT app, count(*) AS stores, count(p_store_id) AS cohort, ${aggregates(appMetrics)}
     FROM ${appRel} c
     GROUP BY app`);
-  for (const row of appRows) agg.groups.get('app')!.push(toCell(row, row.app as string, appMetrics));
+  for (const row of appRows) agg.groups.get('app')!.push(toCell(row, row.app as string, appMetrics, month));
   for (const cells of agg.groups.values()) cells.sort((a, b) => compareValues(a.value, b.value));
   return agg;
 }

@@ -209,7 +209,14 @@ async function aggregateCache(s: StatisticsRun, state: PublicationState, sizes: 
         cached.set(m, kept.agg);
         fingerprinted.set(m, kept.fingerprint);
       }
-      const c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, earlier, sizes, memory: s.memory, cached: new Map([...cached, ...aggregated]), states });
+      let c: Awaited<ReturnType<typeof computeMonths>>;
+      try {
+        c = await computeMonths(s.files, ms, s.baseUrl, s.report, { ...options, published, earlier, sizes, memory: s.memory, cached: new Map([...cached, ...aggregated]), states });
+      } catch (e) {
+        // A run that stops leaves nothing behind: the state written for the month after goes too.
+        await dropPending(pending);
+        throw e;
+      }
       for (const [m, agg] of c.aggregated) aggregated.set(m, agg);
       // The fingerprint of a month built from kept aggregates is the one kept with them.
       for (const [m, f] of c.fingerprints) fingerprinted.set(m, f);

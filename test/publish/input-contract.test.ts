@@ -254,6 +254,13 @@ describe('an NDJSON value is read as the file writes it, wherever its record sta
   });
 });
 
+describe('a value far too large to count', () => {
+  it('stops the publish (exit 2, the month and the figure named), nothing published, not a crash', async () => {
+    const dir = await defective(editRowOf('monthly_visits', '9000000000000000000'));
+    await refused(dir, /month 2026-09: the figures of [a-z_]+ add up past what publish counts exactly \(\d+\): a value in 2026-09's file is far too large; nothing was published/);
+  });
+});
+
 describe('a text holding U+0000 is a bad value', () => {
   // Typing would cut the text there (and no database column holds it): the statistics would count
   // another category than the file says, silently.
