@@ -50,13 +50,17 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
   return files.sort((a, b) => a.month.localeCompare(b.month));
 }
 
-/** The header of a CSV file, parsed by csv-parse (DuckDB then reads it without sniffing). */
+/**
+ * The header of a CSV file, parsed by csv-parse (DuckDB then reads it without sniffing). A
+ * column without a name (a trailing comma on every line, as spreadsheets export) is named
+ * `column<N>` by its place: one of the file's own columns, ignored like any other.
+ */
 async function csvHeader(file: string): Promise<string[]> {
   const handle = await open(file, 'r');
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(1 << 20), 0, 1 << 20, 0);
     const rows = parse(buffer.subarray(0, bytesRead), { to_line: 1, bom: true, relax_column_count: true }) as string[][];
-    return rows[0] ?? [];
+    return (rows[0] ?? []).map((name, i) => (name.trim() === '' ? `column${i + 1}` : name));
   } finally {
     await handle.close();
   }
@@ -224,7 +228,8 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
       return { c, sql: nativeOk(c.type, t) ? `(${v} IS NOT NULL AND ${v} < 0)` : `(${v} IS NOT NULL AND (${nested} OR (trim(${asText(v, t)}) <> '' AND ${bad})))` };
     });
   const storeId = asText('store_id', sourceTypes.get('store_id')!);
-  const missingId = `(store_id IS NULL OR ${storeId} = '')`;
+  // A store id of only spaces is as empty as a blank cell (every other id keeps every character).
+  const missingId = `(store_id IS NULL OR trim(${storeId}) = '')`;
   const cases = [`WHEN ${missingId} THEN 'store_id'`, ...badChecks.map(({ c, sql }) => `WHEN ${sql} THEN ${lit(c.name)}`)].join(' ');
   const where = [missingId, ...badChecks.map((b) => b.sql)].join(' OR ');
   // One scan answers both checks: the first bad cell's row, and whether any store id repeats

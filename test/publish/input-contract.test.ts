@@ -254,6 +254,13 @@ describe('an NDJSON value is read as the file writes it, wherever its record sta
   });
 });
 
+describe('a store id of only spaces', () => {
+  it('is an empty store id, named at its row', async () => {
+    const dir = await defective(editRowOf('store_id', '   '));
+    await refused(dir, /2026-09\.csv: row 5, column store_id: store_id is required and empty/);
+  });
+});
+
 describe('a value far too large to count', () => {
   it('stops the publish (exit 2, the month and the figure named), nothing published, not a crash', async () => {
     const dir = await defective(editRowOf('monthly_visits', '9000000000000000000'));
@@ -344,5 +351,13 @@ describe('what the contract accepts publishes the clean figures', () => {
       const [mine, theirs] = await Promise.all([readDocument(out, slug, '2026-09'), readDocument(clean.csv.published, slug, '2026-09')]);
       expect(mine.stats, slug).toEqual(theirs.stats);
     }
+  });
+
+  it('reads columns without a name (a trailing comma on every line, twice) as the file\'s own, ignored', async () => {
+    const dir = await defective((t) => lines(records(t).map((r) => [...r, '', ''])).join(''));
+    const out = path.join(await dirs.make(), 'out');
+    await publishPanel(dir, out);
+    const [mine, theirs] = await Promise.all([readDocument(out, 'platform-stores', '2026-09'), readDocument(clean.csv.published, 'platform-stores', '2026-09')]);
+    expect(mine.stats).toEqual(theirs.stats);
   });
 });
