@@ -95,6 +95,8 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
     const text = line.toString('utf8');
     if (text.trim() === '') return null;
     record++;
+    // A byte order mark (PowerShell 5 and some editors write one) is no JSON, and DuckDB refuses it.
+    if (record === 1 && text.startsWith('\ufeff')) return 'the file starts with a byte order mark (BOM), which NDJSON does not take: save it as UTF-8 without BOM';
     let value: unknown;
     try {
       value = JSON.parse(text);

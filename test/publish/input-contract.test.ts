@@ -133,6 +133,11 @@ describe('a record that cannot be read is refused in words', () => {
     await refused(dir, /2026-09\.csv: gzip-compressed .*decompress it/);
   });
 
+  it('says an NDJSON file starts with a byte order mark, not that its first record is not JSON', async () => {
+    const dir = await defective((t) => '\ufeff' + t, 'ndjson');
+    await refused(dir, /2026-09\.ndjson: row 1: the file starts with a byte order mark \(BOM\), which NDJSON does not take: save it as UTF-8 without BOM/, 'ndjson');
+  });
+
   it('counts a cut-off NDJSON record from 1, as the docs do', async () => {
     const dir = await defective((t) => {
       const lines = t.split('\n');
