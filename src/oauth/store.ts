@@ -11,10 +11,10 @@
  * holds no token anyone could present, as it holds no API key. The id is put back when the
  * record is found by it.
  */
-import { hash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database, Db } from '../db/database.js';
 import { lockRows } from '../db/locks.js';
+import { hashApiKey } from '../api/keys.js';
 
 /** What oidc-provider stores per record (its `AdapterPayload`). */
 export type OAuthPayload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; consumed?: unknown };
@@ -43,8 +43,8 @@ export const TOKEN_MODELS: ReadonlySet<string> = new Set([
   'AccessToken', 'RefreshToken', 'AuthorizationCode', 'ClientCredentials', 'RegistrationAccessToken', 'InitialAccessToken', 'PushedAuthorizationRequest',
 ]);
 
-/** The stored id of a token: the sha256 hex of its value. */
-export const tokenKey = (token: string): string => hash('sha256', token, 'hex');
+/** The stored id of a token: the sha256 hex of its value, as an API key's (api/keys.ts). */
+export const tokenKey = hashApiKey;
 
 /** An adapter class for oidc-provider's `adapter` option, storing in `db`; `now` is the clock. */
 export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (model: string) => OAuthAdapter {

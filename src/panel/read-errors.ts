@@ -89,7 +89,6 @@ function csvReadError(f: ReadFile, message: string): CliError | null {
  */
 export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
   let record = 0;
-  let rest = Buffer.alloc(0);
   const fault = (line: Buffer): string | null => {
     if (!isUtf8(line)) return NOT_UTF8;
     const text = line.toString('utf8');
@@ -113,16 +112,25 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
     // A record of bytes that are not UTF-8 is counted when its line is not blank.
     return why ? new CliError(`${f.file}: row ${why === NOT_UTF8 ? record + 1 : record}: ${why}`) : null;
   };
-  for await (const chunk of createReadStream(f.file)) {
-    let buf = Buffer.concat([rest, chunk as Buffer]);
+  for await (const line of fileLines(f.file)) {
+    const found = check(line);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The lines of a file as bytes, without their `\n`, the last one too when the file does not end with one. */
+async function* fileLines(file: string): AsyncGenerator<Buffer> {
+  let rest: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(file)) {
+    let buf: Buffer = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
     for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a)) {
-      const found = check(buf.subarray(0, nl));
-      if (found) return found;
+      yield buf.subarray(0, nl);
       buf = buf.subarray(nl + 1);
     }
     rest = buf;
   }
-  return rest.length ? check(rest) : null;
+  if (rest.length) yield rest;
 }
 
 /**
@@ -132,18 +140,12 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
  * each line is checked alone.
  */
 export async function firstNonUtf8Line(file: string): Promise<number | null> {
-  let line = 0;
-  let rest: Buffer = Buffer.alloc(0);
-  for await (const chunk of createReadStream(file)) {
-    let buf: Buffer = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
-    for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a)) {
-      line++;
-      if (!isUtf8(buf.subarray(0, nl))) return line;
-      buf = buf.subarray(nl + 1);
-    }
-    rest = buf;
+  let n = 0;
+  for await (const line of fileLines(file)) {
+    n++;
+    if (!isUtf8(line)) return n;
   }
-  return rest.length && !isUtf8(rest) ? line + 1 : null;
+  return null;
 }
 
 /** What a text file not in UTF-8 is told (file, line: firstNonUtf8Line). */
