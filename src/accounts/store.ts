@@ -12,6 +12,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { AccountStatus } from './statuses.js';
 import type { Db } from '../db/database.js';
+import { datedAfter } from '../core/dated.js';
 import { sortableId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import { prepared } from '../db/prepared.js';
@@ -222,8 +223,7 @@ export async function setAccountStatus(trx: Kysely<Database>, workspaceId: strin
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  const lastMs = last ? Date.parse(last.created_at) : -Infinity;
-  const at = lastMs >= now.getTime() ? new Date(lastMs + 1) : now;
+  const at = datedAfter(now, last?.created_at);
   await trx.updateTable('accounts').set({ status: change.status }).where('workspace_id', '=', workspaceId).where('store_id', '=', storeId).execute();
   const created_at = at.toISOString();
   await trx

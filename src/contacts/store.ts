@@ -7,6 +7,7 @@
 import { type Kysely, sql } from 'kysely';
 import { isUniqueViolation } from '../db/errors.js';
 import { lockRows } from '../db/locks.js';
+import { datedAfter } from '../core/dated.js';
 import type { ContactRow } from './tables.js';
 import type { Database } from '../db/database.js';
 
@@ -92,7 +93,7 @@ export async function updateContact(trx: Kysely<Database>, workspaceId: string, 
   try {
     const row = await trx
       .updateTable('contacts')
-      .set({ ...write, updated_at: new Date(Math.max(now.getTime(), Date.parse(current.updated_at) + 1)).toISOString() })
+      .set({ ...write, updated_at: datedAfter(now, current.updated_at).toISOString() })
       .where('workspace_id', '=', workspaceId)
       .where('id', '=', id)
       .returningAll()

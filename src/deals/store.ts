@@ -8,6 +8,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DealStage, LostReason } from '../core/deal-stages.js';
 import { canMove } from './stages.js';
+import { datedAfter } from '../core/dated.js';
 import { sortableId } from '../db/ids.js';
 import type { Database } from '../db/database.js';
 import type { DealHistoryTable, DealsTable } from './tables.js';
@@ -208,7 +209,7 @@ async function change<E>(
     if (!deal) return { outcome: 'not-found' };
     deal.version = Number(deal.version);
     if (ifMatch !== undefined && deal.version !== ifMatch) return { outcome: 'stale', current: deal.version };
-    const at = new Date(Math.max(now.getTime(), Date.parse(deal.updated_at) + 1)).toISOString();
+    const at = datedAfter(now, deal.updated_at).toISOString();
     const p = plan(deal, at);
     if ('outcome' in p) return p;
     if (await writeVersion(trx, deal, p.write)) return { outcome: 'changed', ...(await p.after({ ...deal, ...p.write, version: deal.version + 1 })) };
