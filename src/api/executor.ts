@@ -191,6 +191,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     const params = validate(route.params, storableValues(req.params), 'invalid-parameters');
     const query = validate(route.query ?? EMPTY, storableValues(singleValued(req.query)), 'invalid-parameters');
     if (route.headers) validate(route.headers, req.headers, 'invalid-parameters');
+    if (isMutating(route)) refuseUnevaluableIfMatch(route, req.headers['if-match']);
     const input = route.body ? jsonBody(req.rawBody) : undefined;
     const body = validate(route.body, input, 'invalid-body');
     const { handler, plan } = route;
@@ -303,6 +304,18 @@ function checkAvailability(route: AnyRoute, cap: Capability, ws: Workspace): voi
       throw new ApiProblem('activation-required', `${route.operationId} needs the "${needed}" activation for this workspace.`, {}, { activation: needed });
     }
   }
+}
+
+/**
+ * A mutating call with `If-Match: <tag>` to an operation whose resource has no version: the
+ * condition can never hold (RFC 9110 §13.1.1: a server must not perform a request whose If-Match
+ * is false), so it is refused (400) rather than ignored, which would perform the change the caller
+ * made conditional. `If-Match: *` (any current version) holds whenever the resource exists.
+ */
+function refuseUnevaluableIfMatch(route: AnyRoute, ifMatch: string | string[] | undefined): void {
+  if (ifMatch === undefined || ifMatch === '*' || (route.headers !== undefined && 'if-match' in route.headers.shape)) return;
+  const message = `${route.operationId} changes a resource without a version: it takes no If-Match (only *); send the change without it`;
+  throw new ApiProblem('invalid-parameters', `if-match: ${message}`, {}, { errors: [{ path: 'if-match', message }] });
 }
 
 /** The query as given, or a 400 naming every parameter given more than once. */

@@ -45,11 +45,14 @@ const rateHeaders = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
 };
 
+/**
+ * The problem statuses an operation can answer. Every one can answer 400: query parameters are
+ * strict, so an operation without any refuses an unknown one. Every mutating one can answer 413
+ * and 415: a body sent to it is read (and refused) even when it takes none.
+ */
 function problemStatuses(r: AnyRoute): number[] {
-  const s = new Set<number>([401, 403, 404, 429, 503, ...(r.problems ?? [])]);
-  if (isMutating(r)) [400, 409].forEach((x) => s.add(x));
-  if (r.query || r.params || r.body || r.headers) s.add(400);
-  if (r.body) [413, 415].forEach((x) => s.add(x));
+  const s = new Set<number>([400, 401, 403, 404, 429, 503, ...(r.problems ?? [])]);
+  if (isMutating(r)) [409, 413, 415].forEach((x) => s.add(x));
   return [...s].sort((a, b) => a - b);
 }
 

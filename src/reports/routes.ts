@@ -10,6 +10,7 @@ import { getReport, insertReport, pageReports, type ReportRow } from './store.js
 import { recordSupervision, charge } from '../wallet/index.js';
 import { MONTH } from '../core/month.js';
 import { growthReportMarkdown, type GrowthReportContent } from './growth.js';
+import { acceptsMarkdown } from '../api/accept.js';
 import { ApiProblem } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
 import { idParam, Problem } from '../api/schemas.js';
@@ -157,7 +158,7 @@ export const reportRoutes = [
     async handler({ db, workspace, params, query, headers }) {
       const r = await getReport(db.kysely, workspace.id, params.id);
       if (!r) throw new ApiProblem('not-found', `No growth report "${params.id}" in this workspace.`);
-      const markdown = query.format === 'markdown' || (query.format === undefined && /\btext\/markdown\b/i.test(String(headers.accept ?? '')));
+      const markdown = query.format === 'markdown' || (query.format === undefined && acceptsMarkdown(headers.accept));
       if (markdown) {
         if (r.status !== 'done' || !r.content) throw new ApiProblem('conflict', `The report is ${r.status}; markdown exists once it is done.`);
         return { status: 200, body: growthReportMarkdown(JSON.parse(r.content) as GrowthReportContent), contentType: 'text/markdown; charset=utf-8' };

@@ -21,6 +21,7 @@ import {
 import { setWatchHealth } from './set-health.js';
 import { briefMarkdown, buildBrief } from './brief.js';
 import { WATCH_ADD_MAX, WATCH_MAX_STORES, WATCH_TYPES } from './types.js';
+import { acceptsMarkdown } from '../api/accept.js';
 import { listPager } from '../api/cursor.js';
 import { monthNumber, monthText } from '../core/month.js';
 import { ApiProblem, found } from '../api/problems.js';
@@ -305,8 +306,7 @@ export const watchRoutes = [
         receipt: receipt && { month: receipt.month, run_id: receipt.run_id, stores_checked: (JSON.parse(receipt.store_ids) as string[]).length },
         changes: changes.sort(byStore),
       });
-      const accept = String(headers.accept ?? '');
-      const markdown = query.format === 'markdown' || (query.format === undefined && /\btext\/markdown\b/i.test(accept));
+      const markdown = query.format === 'markdown' || (query.format === undefined && acceptsMarkdown(headers.accept));
       if (markdown) return { status: 200, body: briefMarkdown(brief), contentType: 'text/markdown; charset=utf-8' };
       return { status: 200, body: brief };
     },

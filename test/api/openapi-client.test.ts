@@ -5,10 +5,11 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { importAccounts } from '../../src/accounts/store.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { SCOPES } from '../../src/api/scopes.js';
+import { ROUTES } from '../../src/compose/modules.js';
 import { expectGolden } from '../helpers/golden.js';
 import { capabilityManifest } from '../helpers/capability-manifest.js';
 import { typeErrors } from '../helpers/type-check.js';
-import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const USAGE = fileURLToPath(new URL('./client-usage.ts', import.meta.url));
 
@@ -63,6 +64,31 @@ describe('openapi.json and a generated client', () => {
     expect(byId.get_supervision['x-required-scope']).toBe('read:wallet');
     expect(doc.components.responses.BadRequest.content).toEqual({ 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
     expect(byId.list_accounts.parameters.find((p: any) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
+  });
+
+  it('declares the 400 of an unknown query parameter on every operation, and the 413 and 415 of a body sent to every mutating one', async () => {
+    // Every operation available, so each answers what its own checks decide (not the 404 of a gate).
+    const other = await startApi('SQLite', { operations: Object.fromEntries(ROUTES.map((r) => [r.operationId, 'available'])), rateLimits: { read: 10_000, write: 10_000, report: 10_000 } });
+    try {
+      const key = await apiKey(other.db, (await workspace(other.db)).id, SCOPES);
+      const undeclared: string[] = [];
+      for (const [template, methods] of Object.entries(doc.paths) as [string, Record<string, any>][]) {
+        for (const [method, op] of Object.entries(methods)) {
+          const path = template.replace(/\{\w+\}/g, 'x');
+          const mutating = method !== 'get';
+          const answered = [(await call(other.base, method.toUpperCase(), `${path}?unknown=1`, { key, ...(mutating && { idem: freshIdem() }) })).status];
+          if (mutating) {
+            answered.push((await call(other.base, method.toUpperCase(), path, { key, idem: freshIdem(), rawBody: '{}', headers: { 'content-type': 'text/plain' } })).status);
+            answered.push((await call(other.base, method.toUpperCase(), path, { key, idem: freshIdem(), rawBody: `"${'a'.repeat(70_000)}"` })).status);
+          }
+          expect(answered).toEqual(mutating ? [400, 415, 413] : [400]);
+          for (const s of answered) if (!op.responses[String(s)]) undeclared.push(`${op.operationId} ${s}`);
+        }
+      }
+      expect(undeclared).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('labels each operation with the availability the capability manifest gives it', async () => {

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
+import { importAccounts } from '../../src/accounts/store.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from '../helpers/api.js';
 
@@ -97,6 +98,31 @@ for (const d of dialects) {
       it('checks the key before the body encoding', async () => {
         const r = await call(h.base, 'POST', '/outcomes', { idem: freshIdem(), body: outcome, headers: { 'content-encoding': 'gzip' } });
         expectProblem(r, 401, 'unauthorized');
+      });
+    });
+
+    describe('If-Match', () => {
+      it('answers 400 for an If-Match on a change of a resource without a version, and changes nothing', async () => {
+        const ws = await workspace(h.db);
+        await importAccounts(h.db, ws.id, [{ store_id: 'shop', score: 1 }], new Date());
+        const k = await apiKey(h.db, ws.id, ['read:accounts', 'write:contacts']);
+        const added = await call(h.base, 'POST', '/contacts', { key: k, idem: freshIdem(), body: { store_id: 'shop', email: 'kim@shop.example', role: 'Buyer' } });
+        for (const tag of ['"7"', '7', 'W/"7"', '"a", "b"']) {
+          const r = await call(h.base, 'PATCH', `/contacts/${added.body.id}`, { key: k, idem: freshIdem(), body: { role: 'Owner' }, headers: { 'if-match': tag } });
+          expectProblem(r, 400, 'invalid-parameters');
+          expect(r.body.errors).toEqual([{ path: 'if-match', message: expect.stringMatching(/^update_contact changes a resource without a version: it takes no If-Match/) }]);
+        }
+        expect((await call(h.base, 'GET', `/contacts/${added.body.id}`, { key: k })).body.role).toBe('Buyer');
+        const any = await call(h.base, 'PATCH', `/contacts/${added.body.id}`, { key: k, idem: freshIdem(), body: { role: 'Owner' }, headers: { 'if-match': '*' } });
+        expect([any.status, any.body.role]).toEqual([200, 'Owner']);
+      });
+      it('still takes an If-Match version where the operation declares one (deals)', async () => {
+        const ws = await workspace(h.db);
+        await importAccounts(h.db, ws.id, [{ store_id: 'shop', score: 1 }], new Date());
+        const k = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals']);
+        const deal = await call(h.base, 'POST', '/deals', { key: k, idem: freshIdem(), body: { store_id: 'shop', title: 'Relaunch' } });
+        const r = await call(h.base, 'PATCH', `/deals/${deal.body.id}`, { key: k, idem: freshIdem(), body: { title: 'Relaunch 2' }, headers: { 'if-match': '"1"' } });
+        expect([r.status, r.body.version]).toEqual([200, 2]);
       });
     });
   });

@@ -57,6 +57,20 @@ export function dealRaces(fleet: () => Fleet): void {
       expect(moves.map((e) => [e.data.from, e.data.to])).toEqual([['discovery', 'proposal']]);
     });
 
+    it('creates one deal when eight creates with one Idempotency-Key race: every answer is that deal, one deal.created', async () => {
+      const f = fleet();
+      const { ws, keys } = await seedWorkspace(f.db, ['read:accounts', 'write:deals'], { keys: 8, accounts: ['store-a'] });
+      // Keys are the workspace's (not the API key's): eight API keys share one Idempotency-Key.
+      const idem = freshIdem();
+      const rs = await Promise.all(keys.map((key, i) => call(f.procs.base(i), 'POST', '/deals', { key, idem, body: { store_id: 'store-a', title: 'Once' } })));
+      for (const r of rs) expect([201, 409]).toContain(r.status);
+      for (const r of rs.filter((x) => x.status === 409)) expect(r.body.type).toBe(`${PROBLEM}idempotency-request-in-progress`);
+      const deals = await f.db.kysely.selectFrom('deals').select('id').where('workspace_id', '=', ws.id).execute();
+      expect(deals).toHaveLength(1);
+      expect(new Set(rs.filter((r) => r.status === 201).map((r) => r.body.id))).toEqual(new Set([deals[0]!.id]));
+      expect((await listEvents(f.db.kysely, ws.id)).filter((e) => e.type === 'deal.created')).toHaveLength(1);
+    });
+
     it('keeps every raced stage move a legal transition from the stage before it', async () => {
       const f = fleet();
       const { keys } = await seedWorkspace(f.db, ['read:accounts', 'write:deals'], { keys: 6, accounts: ['store-a'] });

@@ -241,6 +241,11 @@ for (const d of dialects) {
       const byAccept = await call(h.base, 'GET', `/watches/${w.body.id}/brief`, { key: read, headers: { accept: 'text/markdown' } });
       expect(byAccept.contentType).toBe('text/markdown; charset=utf-8');
       expect(byAccept.body).toBe(md.body);
+      // Weights count (RFC 9110 §12.5.1): markdown refused (q=0) or less preferred than JSON ⇒ JSON.
+      for (const accept of ['text/markdown;q=0, application/json', 'application/json, text/markdown;q=0.1']) {
+        const r = await call(h.base, 'GET', `/watches/${w.body.id}/brief`, { key: read, headers: { accept } });
+        expect([accept, r.contentType]).toEqual([accept, 'application/json; charset=utf-8']);
+      }
       const unchecked = await add({ type: 'self_directed', store_ids: ['ok'] });
       const none = await call(h.base, 'GET', `/watches/${unchecked.body.id}/brief`, { key: read });
       expect(none.body).toMatchObject({ month: null, run_id: null, stores_checked: 0, changes: [] });
