@@ -15,6 +15,19 @@ const challenge = (error?: string) => ({
   'www-authenticate': error ? `Bearer realm="storelens", error="${error}"` : 'Bearer realm="storelens"',
 });
 
+/**
+ * The error code of a challenge to an Authorization header that carries no storelens key (RFC 6750
+ * §3.1): none for another scheme (Basic …: the client tried a method this server does not take),
+ * `invalid_request` for a header given twice or a Bearer without a token, `invalid_token` for a
+ * Bearer token that is not a storelens key.
+ */
+function refusedHeader(authorization: string | string[]): string | undefined {
+  if (typeof authorization !== 'string') return 'invalid_request';
+  const bearer = /^Bearer(?:$| +(\S*))/i.exec(authorization.trim());
+  if (!bearer) return undefined;
+  return bearer[1] ? 'invalid_token' : 'invalid_request';
+}
+
 export interface Authenticated extends KeyWithWorkspace {
   /** last_used_at is due: record it (the rate limiter does, in the same write as its count). */
   touchDue: boolean;
@@ -33,7 +46,7 @@ export async function authenticate(db: Db, authorization: string | string[] | un
     throw new ApiProblem('unauthorized', 'Send the API key as `Authorization: Bearer <API_KEY>`.', challenge());
   }
   const key = bearerKey(authorization);
-  if (!key) throw new ApiProblem('unauthorized', 'The Authorization header is not `Bearer <API_KEY>` with a storelens key.', challenge('invalid_request'));
+  if (!key) throw new ApiProblem('unauthorized', 'The Authorization header is not `Bearer <API_KEY>` with a storelens key.', challenge(refusedHeader(authorization)));
   const found = await find(db.kysely, hashApiKey(key));
   if (!found || found.key.revoked_at !== null) {
     throw new ApiProblem('unauthorized', 'The API key is unknown or revoked.', challenge('invalid_token'));

@@ -51,15 +51,18 @@ for (const d of dialects) {
         expectProblem(r, 401, 'unauthorized');
         expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
       });
+      // RFC 6750 §3.1: no error code for another scheme, invalid_request for a malformed request,
+      // invalid_token for a token that is not (or no longer) a key.
       it.each([
-        ['not Bearer', 'Basic abc'],
-        ['empty Bearer', 'Bearer '],
-        ['malformed key', 'Bearer nope'],
-        ['unknown key', `Bearer slk_000000000000_${'A'.repeat(43)}`],
-      ])('answers 401 for a %s', async (_n, header) => {
+        ['not Bearer', 'Basic abc', 'Bearer realm="storelens"'],
+        ['empty Bearer', 'Bearer ', 'Bearer realm="storelens", error="invalid_request"'],
+        ['Bearer glued to its token', 'Bearerslk_x', 'Bearer realm="storelens"'],
+        ['malformed key', 'Bearer nope', 'Bearer realm="storelens", error="invalid_token"'],
+        ['unknown key', `Bearer slk_000000000000_${'A'.repeat(43)}`, 'Bearer realm="storelens", error="invalid_token"'],
+      ])('answers 401 for a %s', async (_n, header, challenge) => {
         const r = await call(h.base, 'POST', '/outcomes', { headers: { authorization: header }, idem: freshIdem(), body: valid });
         expectProblem(r, 401, 'unauthorized');
-        expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
+        expect(r.headers.get('www-authenticate')).toBe(challenge);
       });
       it('answers 401 for a revoked key', async () => {
         const ws = await workspace(h.db);
