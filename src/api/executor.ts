@@ -220,7 +220,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
         if (leads) inflight.delete(flightKey);
       }
     }
-    const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input);
+    const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input, req.headers['if-match']);
     let result: IdempotentResult;
     if (plan) {
       // A mismatch throws before anything is written, and nothing is stored for replay.

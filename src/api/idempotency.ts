@@ -27,9 +27,16 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export function fingerprint(method: string, template: string, params: Record<string, string>, body: unknown): string {
+/**
+ * What a request asks, as one hash: method, operation, path parameters, body, and the If-Match
+ * condition when there is one (a retry with another version is another request: it answers 422,
+ * not the first one's 409). Without If-Match the hash is the one made before the condition counted,
+ * so keys stored then still replay.
+ */
+export function fingerprint(method: string, template: string, params: Record<string, string>, body: unknown, ifMatch?: string | string[]): string {
   const bodyHash = body === undefined ? '-' : hash('sha256', canonicalJson(body), 'hex');
-  return hash('sha256', `${method}\n${template}\n${canonicalJson(params)}\n${bodyHash}`, 'hex');
+  const condition = ifMatch === undefined ? '' : `\nif-match ${canonicalJson(ifMatch)}`;
+  return hash('sha256', `${method}\n${template}\n${canonicalJson(params)}\n${bodyHash}${condition}`, 'hex');
 }
 
 /** The Idempotency-Key header, or a 400 problem when missing, empty, repeated or over 255 characters. */

@@ -169,6 +169,18 @@ for (const d of dialects) {
       expect((await get(`/deals/${deal.id}`)).body).toMatchObject({ title: 'No If-Match', value: 1500, currency: null, version: 4 });
     });
 
+    it('counts If-Match in what an Idempotency-Key stands for: a retry with another version is other input, not the stale answer replayed', async () => {
+      const deal = (await create({ store_id: 'st-b', title: 'Kept key' })).body;
+      await patch(deal.id, { title: 'Moved on' }, '1');
+      const send = (ifMatch: string) => call(h.base, 'PATCH', `/deals/${deal.id}`, { key: write, idem: 'retry-with-version', body: { title: 'Mine' }, headers: { 'if-match': ifMatch } });
+      expectProblem(await send('1'), 409, 'conflict');
+      const replay = await send('1');
+      expectProblem(replay, 409, 'conflict');
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expectProblem(await send('2'), 409, 'idempotency-key-reused');
+      expect((await get(`/deals/${deal.id}`)).body).toMatchObject({ title: 'Moved on', version: 2 });
+    });
+
     it('reads If-Match: * as any version: an update and a stage move apply to the latest version', async () => {
       const deal = (await create({ store_id: 'st-b', title: 'Wildcard' })).body;
       expect((await patch(deal.id, { title: 'Moved on' }, '1')).body.version).toBe(2);
