@@ -237,7 +237,12 @@ export async function hasUndispatched(q: Kysely<Database>): Promise<boolean> {
   return (await q.selectFrom('outbox_sequences').select('workspace_id').whereRef('dispatched_seq', '<', 'last_seq').limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** Whether some message is due and unclaimed at `nowMs` (a read, before claimDue's write). */
+/**
+ * Whether some message is due and unclaimed at `nowMs` (a read, before claimDue's write), of an
+ * endpoint that is sent to. A deleted or disabled endpoint's message stays pending (a disabled
+ * one's goes out once it is enabled again) but claimDue takes none: counted here, it made every
+ * turn open a write transaction for nothing, for ever.
+ */
 export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolean> {
   const row = await q
     .selectFrom('webhook_deliveries')
@@ -245,6 +250,7 @@ export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolea
     .where('status', '=', 'pending')
     .where('next_attempt_ms', '<=', nowMs)
     .where((eb) => eb.or([eb('claimed_until_ms', 'is', null), eb('claimed_until_ms', '<=', nowMs)]))
+    .where('endpoint_id', 'in', q.selectFrom('webhook_endpoints').select('id').where('deleted_at', 'is', null).where('disabled_at', 'is', null))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
