@@ -85,7 +85,7 @@ export async function openServing(
       only: loop.only,
     });
     let closing: Promise<void> | undefined;
-    const health = new Health([databaseCheck(db)]);
+    const health = new Health([databaseCheck(db, undefined, warn)]);
     return {
       db,
       outbound,
