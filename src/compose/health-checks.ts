@@ -1,6 +1,6 @@
 /** The readiness checks of the workspace database (ops/health.ts runs them). */
-import { sql } from 'kysely';
-import type { ReadinessCheck } from '../ops/health.js';
+import { type Kysely, sql } from 'kysely';
+import { CHECK_TIMEOUT_MS, type ReadinessCheck } from '../ops/health.js';
 import { type Db, migrations } from './database.js';
 
 /** What a prober is told when the database does not answer: the driver's own words go to the log. */
@@ -24,7 +24,7 @@ export function databaseCheck(db: Db, expected: readonly string[] = Object.keys(
       let applied: Set<string>;
       try {
         await db.ping();
-        applied = new Set((await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely)).rows.map((r) => r.name));
+        applied = await appliedMigrations(db);
       } catch (e) {
         const why = (e as Error).message;
         if (why !== told) warn(`not ready: the database does not answer: ${why}`);
@@ -40,4 +40,22 @@ export function databaseCheck(db: Db, expected: readonly string[] = Object.keys(
       return undefined;
     },
   };
+}
+
+/**
+ * The migrations the database holds. On PostgreSQL the read waits no longer than a probe waits
+ * for its answer: a statement timeout ends it on the server and its connection goes back to the
+ * pool. Without one, while a lock held up the read, every probe and scrape left one more
+ * connection waiting behind it, until the pool had none left for requests.
+ */
+async function appliedMigrations(db: Db): Promise<Set<string>> {
+  const read = (q: Kysely<any>) => sql<{ name: string }>`select name from kysely_migration`.execute(q);
+  const { rows } =
+    db.dialect === 'postgres'
+      ? await db.kysely.transaction().execute(async (trx) => {
+          await sql`set local statement_timeout = ${sql.raw(String(CHECK_TIMEOUT_MS))}`.execute(trx);
+          return read(trx);
+        })
+      : await read(db.kysely);
+  return new Set(rows.map((r) => r.name));
 }

@@ -10,13 +10,16 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, renameSync,
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { runWorker } from '../../src/commands/worker.js';
 import { DATABASE_DOWN } from '../../src/compose/health-checks.js';
 import { Health } from '../../src/ops/health.js';
 import { startServer } from '../../src/serve/server.js';
+import { apiKey, call, workspace } from '../helpers/api.js';
 import { capturedEnv, generate, publishPanel } from '../helpers/cli.js';
+import { freshDb, pgUrl } from '../helpers/db.js';
 import { spawnStorelens } from '../helpers/api-processes.js';
 import { freePort } from '../helpers/ports.js';
 import { tempDirs } from '../helpers/tmp.js';
@@ -131,6 +134,39 @@ describe('probes over SQLite', () => {
       await until(async () => (await probe(server.url, 'readiness')).status === 200);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe.skipIf(!pgUrl)(`probes over PostgreSQL${pgUrl ? '' : ' (skipped: set DATABASE_URL)'}`, () => {
+  it('api: while a lock holds up the readiness check, each probe answers 503 and gives its connection back: requests still get one', async () => {
+    const t = await freshDb('PostgreSQL');
+    const ws = await workspace(t.db);
+    const key = await apiKey(t.db, ws.id, ['read:accounts']);
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: '', databaseUrl: t.databaseUrl, opsPort: 0, requestsOnly: true }, capturedEnv().env, false);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = t.db.kysely.transaction().execute(async (trx) => {
+      await sql`lock table kysely_migration in access exclusive mode`.execute(trx);
+      locked();
+      await held;
+    });
+    try {
+      await isLocked;
+      // Three rounds of as many probes as the process has connections (10). Before, each left its
+      // read waiting behind the lock, holding a connection: the request below never got one.
+      for (let round = 0; round < 3; round++) {
+        const answers = await Promise.all(Array.from({ length: 10 }, () => probe(api.ops!.url, 'readiness')));
+        expect(answers.map((a) => a.status)).toEqual(Array(10).fill(503));
+      }
+      expect((await call(api.url, 'GET', '/accounts?limit=1', { key })).status).toBe(200);
+    } finally {
+      release();
+      await holder;
+      await api.close();
+      await t.cleanup();
     }
   });
 });
