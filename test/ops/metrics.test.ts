@@ -162,6 +162,34 @@ describe('/-/metrics', () => {
     }
   });
 
+  it("counts as a rate-limit refusal only an operation's 429, not the sign-in throttle's", async () => {
+    const dir = await dirs.make();
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db'), opsPort: 0, requestsOnly: true }, capturedEnv().env, false);
+    try {
+      const origin = new URL(api.url).origin;
+      const page = await fetch(`${origin}/signin`);
+      const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+      const statuses: number[] = [];
+      // Four failures of an account pass; the fifth locks it: the sixth attempt is refused 429.
+      for (let i = 0; i < 6; i++) {
+        const body = new URLSearchParams({ csrf, next: '/integrations', email: 'nobody@example.com', password: `wrong ${i}` }).toString();
+        const res = await fetch(`${origin}/signin`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body });
+        statuses.push(res.status);
+        await res.text();
+      }
+      expect(statuses.at(-1)).toBe(429);
+      const text = await until(async () => {
+        const t = await (await fetch(`${api.ops!.url}/-/metrics`)).text();
+        return t.includes('storelens_http_requests_total{operation="/signin",status="429"}') ? t : undefined;
+      });
+      // Before: storelens_rate_limit_refusals_total{kind="other"} 1, a kind the per-key limit does not have.
+      expect(text).not.toMatch(/^storelens_rate_limit_refusals_total\{/m);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('is not served when no operations listener is asked for, and never on the serving port', async () => {
     const dir = await dirs.make();
     const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db'), requestsOnly: true }, capturedEnv().env, false);
