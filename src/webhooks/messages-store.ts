@@ -4,7 +4,7 @@
  * fan-out turns outbox rows into messages; a worker claims due messages with a lease
  * (claimed_until_ms, `FOR UPDATE SKIP LOCKED` on PostgreSQL), sends, and records the attempt.
  */
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { consecutiveIds, newId } from '../db/ids.js';
 import { runBulk } from '../db/prepared.js';
 import { lockRows } from '../db/locks.js';
@@ -387,11 +387,18 @@ async function disable(trx: Kysely<Database>, endpointId: string, iso: string, r
   await trx.updateTable('webhook_endpoints').set({ disabled_at: iso, disabled_reason: reason }).where('id', '=', endpointId).where('disabled_at', 'is', null).execute();
 }
 
-/** Retention: messages, attempts and dispatched events older than `beforeMs` (pending messages stay). */
+/**
+ * Retention: messages, attempts and dispatched events older than `beforeMs`. Pending messages
+ * stay, but a deleted endpoint's: nothing will send them (before, they were kept for ever).
+ */
 export async function pruneDeliveries(trx: Kysely<Database>, beforeMs: number): Promise<void> {
-  const old = trx.selectFrom('webhook_deliveries').select('id').where('created_ms', '<', beforeMs).where('status', '!=', 'pending');
-  await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', old).execute();
-  await trx.deleteFrom('webhook_deliveries').where('created_ms', '<', beforeMs).where('status', '!=', 'pending').execute();
+  const expired = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+    eb.and([
+      eb('created_ms', '<', beforeMs),
+      eb.or([eb('status', '!=', 'pending'), eb('endpoint_id', 'in', eb.selectFrom('webhook_endpoints').select('id').where('deleted_at', 'is not', null))]),
+    ]);
+  await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', trx.selectFrom('webhook_deliveries').select('id').where(expired)).execute();
+  await trx.deleteFrom('webhook_deliveries').where(expired).execute();
   await trx
     .deleteFrom('outbox')
     .where('created_at', '<', new Date(beforeMs).toISOString())
