@@ -24,6 +24,11 @@ export type TaskName = keyof TaskNames & string;
 export interface BackgroundOptions {
   now: () => Date;
   log: (line: string) => void;
+  /**
+   * A failure (a task's turn that threw): at warn level in a serving process's log, so that
+   * `--log-level warn`, which leaves the request lines out, still tells it. Default: `log`.
+   */
+  warn?: (line: string) => void;
   /** Where the tasks' runs, failures and durations are counted (the process's metrics; none: not counted). */
   metrics?: TaskMetrics;
   /** Run only these tasks (`api --requests-only`: none); default all. */

@@ -53,7 +53,8 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
       if (task) tasks[name] = task;
     }
   const metrics = opts.metrics;
-  const worker = startWorker(tasks, (task, e) => opts.log(`${task} failed (will retry): ${(e as Error).message}`), metrics && ((task, s, failed) => metrics.ran(task, s, failed)));
+  const warn = opts.warn ?? opts.log;
+  const worker = startWorker(tasks, (task, e) => warn(`${task} failed (will retry): ${(e as Error).message}`), metrics && ((task, s, failed) => metrics.ran(task, s, failed)));
   // Those that ask to run at once (the first ranking); the first look at the runs folder is on the ingest task's first turn.
   const atStart = Object.entries(tasks).filter(([, t]) => t.atStart).map(([name]) => name as TaskName);
   const afterEveryWrite = Object.entries(tasks).filter(([, t]) => t.afterEveryWrite).map(([name]) => name as TaskName);

@@ -1,8 +1,8 @@
 /**
  * The gauges of a process over the workspace database (ops/metrics.ts computes them when
- * scraped): what is waiting to go out — webhook messages and the age of the oldest, outbox
- * events not yet fanned out to endpoints, outreach steps left `sending` — and the database's
- * connections. The three counts are read once per scrape (one read shared by its gauges).
+ * scraped): what is waiting to go out — webhook messages of the endpoints still sent to and the
+ * age of the oldest, outbox events not yet fanned out to endpoints, outreach steps left
+ * `sending` — and the database's connections. The three counts are read once per scrape (one read shared by its gauges).
  */
 import { sql } from 'kysely';
 import type { GaugeSpec } from '../ops/metrics.js';
@@ -19,7 +19,9 @@ interface Backlog {
 async function readBacklog(db: Db): Promise<Backlog> {
   const q = db.kysely;
   const [deliveries, outbox, steps] = await Promise.all([
-    sql<{ n: number; oldest: number | null }>`select count(*) as n, min(created_ms) as oldest from webhook_deliveries where status = 'pending'`.execute(q),
+    // A deleted or disabled endpoint's messages stay pending but wait for nothing a worker can do.
+    sql<{ n: number; oldest: number | null }>`select count(*) as n, min(created_ms) as oldest from webhook_deliveries
+      where status = 'pending' and endpoint_id in (select id from webhook_endpoints where deleted_at is null and disabled_at is null)`.execute(q),
     sql<{ n: number; oldest: string | null }>`select count(*) as n, min(o.created_at) as oldest from outbox_sequences s join outbox o on o.workspace_id = s.workspace_id and o.seq > s.dispatched_seq where s.dispatched_seq < s.last_seq`.execute(q),
     sql<{ n: number }>`select count(*) as n from outreach_steps where status = 'sending'`.execute(q),
   ]);
@@ -38,7 +40,7 @@ export function backlogGauges(db: Db, now: () => Date): GaugeSpec[] {
   };
   const age = (ms: number | null) => (ms === null ? 0 : Math.max(0, (now().getTime() - ms) / 1000));
   return [
-    { name: 'storelens_webhook_messages_pending', help: 'Webhook messages not yet delivered (due now or waiting for a retry), all endpoints.', collect: async () => (await backlog()).pending },
+    { name: 'storelens_webhook_messages_pending', help: 'Webhook messages not yet delivered (due now or waiting for a retry), all enabled endpoints.', collect: async () => (await backlog()).pending },
     { name: 'storelens_webhook_oldest_pending_age_seconds', help: 'Age of the oldest webhook message not yet delivered (0 when none is).', collect: async () => age((await backlog()).oldestPendingMs) },
     { name: 'storelens_outbox_undispatched_events', help: 'Events written but not yet fanned out into webhook messages.', collect: async () => (await backlog()).undispatched },
     {

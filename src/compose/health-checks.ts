@@ -1,20 +1,37 @@
 /** The readiness checks of the workspace database (ops/health.ts runs them). */
-import { sql } from 'kysely';
-import type { ReadinessCheck } from '../ops/health.js';
+import { type Kysely, sql } from 'kysely';
+import { CHECK_TIMEOUT_MS, type ReadinessCheck } from '../ops/health.js';
 import { type Db, migrations } from './database.js';
+
+/** What a prober is told when the database does not answer: the driver's own words go to the log. */
+export const DATABASE_DOWN = 'the database does not answer (the reason is in the log)';
 
 /**
  * `database`: the database answers, and holds exactly the migrations this build applies (one
  * missing: it was not migrated; one unknown: a newer build migrated it, and this one may
  * misread its tables).
+ *
+ * Readiness is answered on the serving port too, to whoever asks: the error of a database that
+ * does not answer (`connect ECONNREFUSED 10.0.0.5:5432`, `password authentication failed for
+ * user "…"`, a file's path) names the installation's hosts, users and files, so the prober gets
+ * DATABASE_DOWN and `warn` the error, once each time it changes.
  */
-export function databaseCheck(db: Db, expected: readonly string[] = Object.keys(migrations)): ReadinessCheck {
+export function databaseCheck(db: Db, expected: readonly string[] = Object.keys(migrations), warn: (line: string) => void = () => undefined): ReadinessCheck {
+  let told: string | undefined;
   return {
     name: 'database',
     check: async () => {
-      await db.ping();
-      const rows = (await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely)).rows;
-      const applied = new Set(rows.map((r) => r.name));
+      let applied: Set<string>;
+      try {
+        await db.ping();
+        applied = await appliedMigrations(db);
+      } catch (e) {
+        const why = (e as Error).message;
+        if (why !== told) warn(`not ready: the database does not answer: ${why}`);
+        told = why;
+        return DATABASE_DOWN;
+      }
+      told = undefined;
       const missing = expected.filter((m) => !applied.has(m));
       if (missing.length) return `migrations not applied: ${missing.join(', ')}`;
       const known = new Set(expected);
@@ -23,4 +40,22 @@ export function databaseCheck(db: Db, expected: readonly string[] = Object.keys(
       return undefined;
     },
   };
+}
+
+/**
+ * The migrations the database holds. On PostgreSQL the read waits no longer than a probe waits
+ * for its answer: a statement timeout ends it on the server and its connection goes back to the
+ * pool. Without one, while a lock held up the read, every probe and scrape left one more
+ * connection waiting behind it, until the pool had none left for requests.
+ */
+async function appliedMigrations(db: Db): Promise<Set<string>> {
+  const read = (q: Kysely<any>) => sql<{ name: string }>`select name from kysely_migration`.execute(q);
+  const { rows } =
+    db.dialect === 'postgres'
+      ? await db.kysely.transaction().execute(async (trx) => {
+          await sql`set local statement_timeout = ${sql.raw(String(CHECK_TIMEOUT_MS))}`.execute(trx);
+          return read(trx);
+        })
+      : await read(db.kysely);
+  return new Set(rows.map((r) => r.name));
 }

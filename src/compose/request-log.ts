@@ -44,7 +44,8 @@ export function observeRequests(app: FastifyInstance, opts: RequestObserving): v
     const seconds = reply.elapsedTime / 1000;
     if (metrics) {
       metrics.request(operation, status, seconds);
-      if (status === 429) metrics.rateLimited(route?.kind ?? 'other');
+      // Only the per-key limit of an operation: the sign-in throttle's 429 is no call kind's refusal.
+      if (status === 429 && route) metrics.rateLimited(route.kind);
       else if (tool?.status === 429) metrics.rateLimited(tool.kind);
       else if (tool ? tool.replayed : route && reply.getHeader('idempotent-replayed') === 'true') metrics.replayed(operation);
     }

@@ -61,6 +61,8 @@ export async function openServing(
 ): Promise<Serving> {
   const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }).child({ process: label });
   const log = (line: string) => logger.info(`${label}: ${line}`);
+  // Failures at warn: `--log-level warn` leaves the request lines out, never these.
+  const warn = (line: string) => logger.warn(`${label}: ${line}`);
   // A serving process may be the first of an installation: it creates the SQLite file.
   const db = await openWorkspaceDb(opts, env, { create: true, note: (line) => logger.info(line) });
   let keys: KeyCache | undefined;
@@ -75,14 +77,15 @@ export async function openServing(
       metrics,
       now: env.now,
       log,
-      ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, log, opts.ingestIntervalMs) : undefined,
+      warn,
+      ingest: opts.runs !== undefined ? ingestTask(db, opts.runs, env, log, warn, opts.ingestIntervalMs) : undefined,
       outbound,
       deliverEveryMs: loop.deliverEveryMs,
       reports: loop.reports,
       only: loop.only,
     });
     let closing: Promise<void> | undefined;
-    const health = new Health([databaseCheck(db)]);
+    const health = new Health([databaseCheck(db, undefined, warn)]);
     return {
       db,
       outbound,
@@ -112,8 +115,8 @@ function outboundRuntimeOf(db: Db, c: WebhookConfig): Promise<OutboundRuntime> {
   return webhookRuntime(db.kysely, { allowLocal: c.webhooksAllowLocal ?? false, keys: { key: c.secretKey, previous: c.previousSecretKey } });
 }
 
-/** The worker loop's ingest task over `runs`; a failure is logged and the process goes on. */
-function ingestTask(db: Db, runs: string, env: Env, log: (line: string) => void, intervalMs = INGEST_POLL_MS): NonNullable<BackgroundOptions['ingest']> {
+/** The worker loop's ingest task over `runs`; a failure is logged (warn) and the process goes on. */
+function ingestTask(db: Db, runs: string, env: Env, log: (line: string) => void, warn: (line: string) => void, intervalMs = INGEST_POLL_MS): NonNullable<BackgroundOptions['ingest']> {
   return {
     everyMs: intervalMs,
     check: (onLoaded) =>
@@ -124,7 +127,7 @@ function ingestTask(db: Db, runs: string, env: Env, log: (line: string) => void,
           log(`ingested ${s.months.join(', ')} from ${runs} (${s.stores} store rows, ${s.signals} signals)`);
           onLoaded();
         },
-        onError: (e) => log(`ingest: ${e.message} (still serving what was loaded before)`),
+        onError: (e) => warn(`ingest: ${e.message} (still serving what was loaded before)`),
       }),
   };
 }

@@ -31,7 +31,7 @@ export interface CheckOutcome {
 }
 
 /** How long one check may take before it counts as failed. */
-const CHECK_TIMEOUT_MS = 2_000;
+export const CHECK_TIMEOUT_MS = 2_000;
 
 export class Health {
   private readonly checks: ReadinessCheck[] = [];

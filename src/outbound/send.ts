@@ -1,7 +1,7 @@
 /**
  * A signed POST to a checked target (outbound/ssrf.ts), as webhook deliveries and outreach steps
  * send it: Standard Webhooks signatures, the connection pinned to the checked address, no
- * redirect followed, a timeout.
+ * redirect followed, a timeout, the answer's body never read.
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
@@ -52,12 +52,14 @@ export function send(target: CheckedTarget, body: string, headers: Record<string
         ...(isHttps ? { servername: /^[0-9.]+$|:/.test(target.host) ? undefined : target.host, secureContext: o.ca ? contextWith(o.ca) : undefined } : {}),
       },
       (res) => {
-        res.resume();
         const code = res.statusCode ?? 0;
         const ok = code >= 200 && code < 300;
         const error = ok ? null : code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`;
         done({ statusCode: code, error, retryAfterMs: retryAfter(res.headers['retry-after'], o.nowMs ?? Date.now()) });
+        // The status decides: the body is never read. Reading it kept the connection (and the
+        // process, past its SIGTERM) as long as a receiver kept sending one that never ends.
         res.on('error', () => undefined);
+        res.destroy();
       },
     );
     const timer = setTimeout(() => {

@@ -97,7 +97,8 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     ...wireServerOptions({ timeouts: opts.timeouts, answerFirst: health ? (req, res) => answerProbe(health, req, res) || handlePublic(req, res) : handlePublic }),
   });
   app.addHook('onClose', async () => live.close());
-  health?.add({ name: 'release', check: () => (live.current === null ? `nothing is published in ${opts.out} yet` : undefined) });
+  // Not the folder's path: readiness is answered on the public port too (the banner names it).
+  health?.add({ name: 'release', check: () => (live.current === null ? 'nothing is published in --out yet' : undefined) });
 
   app.addHook('onSend', async (_request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

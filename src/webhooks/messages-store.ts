@@ -4,7 +4,7 @@
  * fan-out turns outbox rows into messages; a worker claims due messages with a lease
  * (claimed_until_ms, `FOR UPDATE SKIP LOCKED` on PostgreSQL), sends, and records the attempt.
  */
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { consecutiveIds, newId } from '../db/ids.js';
 import { runBulk } from '../db/prepared.js';
 import { lockRows } from '../db/locks.js';
@@ -237,7 +237,12 @@ export async function hasUndispatched(q: Kysely<Database>): Promise<boolean> {
   return (await q.selectFrom('outbox_sequences').select('workspace_id').whereRef('dispatched_seq', '<', 'last_seq').limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** Whether some message is due and unclaimed at `nowMs` (a read, before claimDue's write). */
+/**
+ * Whether some message is due and unclaimed at `nowMs` (a read, before claimDue's write), of an
+ * endpoint that is sent to. A deleted or disabled endpoint's message stays pending (a disabled
+ * one's goes out once it is enabled again) but claimDue takes none: counted here, it made every
+ * turn open a write transaction for nothing, for ever.
+ */
 export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolean> {
   const row = await q
     .selectFrom('webhook_deliveries')
@@ -245,6 +250,7 @@ export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolea
     .where('status', '=', 'pending')
     .where('next_attempt_ms', '<=', nowMs)
     .where((eb) => eb.or([eb('claimed_until_ms', 'is', null), eb('claimed_until_ms', '<=', nowMs)]))
+    .where('endpoint_id', 'in', q.selectFrom('webhook_endpoints').select('id').where('deleted_at', 'is', null).where('disabled_at', 'is', null))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -381,11 +387,18 @@ async function disable(trx: Kysely<Database>, endpointId: string, iso: string, r
   await trx.updateTable('webhook_endpoints').set({ disabled_at: iso, disabled_reason: reason }).where('id', '=', endpointId).where('disabled_at', 'is', null).execute();
 }
 
-/** Retention: messages, attempts and dispatched events older than `beforeMs` (pending messages stay). */
+/**
+ * Retention: messages, attempts and dispatched events older than `beforeMs`. Pending messages
+ * stay, but a deleted endpoint's: nothing will send them (before, they were kept for ever).
+ */
 export async function pruneDeliveries(trx: Kysely<Database>, beforeMs: number): Promise<void> {
-  const old = trx.selectFrom('webhook_deliveries').select('id').where('created_ms', '<', beforeMs).where('status', '!=', 'pending');
-  await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', old).execute();
-  await trx.deleteFrom('webhook_deliveries').where('created_ms', '<', beforeMs).where('status', '!=', 'pending').execute();
+  const expired = (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+    eb.and([
+      eb('created_ms', '<', beforeMs),
+      eb.or([eb('status', '!=', 'pending'), eb('endpoint_id', 'in', eb.selectFrom('webhook_endpoints').select('id').where('deleted_at', 'is not', null))]),
+    ]);
+  await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', trx.selectFrom('webhook_deliveries').select('id').where(expired)).execute();
+  await trx.deleteFrom('webhook_deliveries').where(expired).execute();
   await trx
     .deleteFrom('outbox')
     .where('created_at', '<', new Date(beforeMs).toISOString())

@@ -11,7 +11,7 @@ export const webhooksModule = (eventTypes: EventTypeList): WorkspaceModule => ({
     deliver: ({ db, opts, trigger }) => {
       const w = opts.outbound;
       if (!w) return undefined;
-      const d = createDeliverer(db, { now: opts.now, box: w.box, guard: w.guard, ca: w.ca, log: opts.log, onSettled: () => trigger('deliver') });
+      const d = createDeliverer(db, { now: opts.now, box: w.box, guard: w.guard, ca: w.ca, log: opts.warn ?? opts.log, onSettled: () => trigger('deliver') });
       return { everyMs: opts.deliverEveryMs ?? 1_000, atStart: true, afterEveryWrite: true, run: async () => void (await d.pump()), stop: () => d.stop() };
     },
   },

@@ -8,8 +8,10 @@
  * walk-through used appears anywhere in the log. `X-Request-Id` is taken when safe, made when
  * not, and named in problem bodies.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
@@ -133,5 +135,27 @@ describe('the log of a walk-through', () => {
     const logged = new Set(entries.filter((e) => e.msg === 'request').map((e) => e.reqId));
     expect(ids.filter((id) => !logged.has(id))).toEqual([]);
     expect(entries.at(-1)!.msg).toBe('storelens api: stopped (SIGTERM)');
+  }, 60_000);
+
+  it('tells failures of the background work at warn, so `--log-level warn` (no request lines) still shows them', async () => {
+    const dir = await dirs.make();
+    const file = join(dir, 'w.db');
+    await (await openDatabase({ dbPath: file })).close();
+    // A runs folder whose index publish never wrote: every ingest fails.
+    mkdirSync(join(dir, 'runs'));
+    writeFileSync(join(dir, 'runs', 'index.json'), 'not json');
+    const p = spawnStorelens({ dbPath: file }, ['worker', '--log-level', 'warn', '--log-format', 'json', '--runs', join(dir, 'runs'), '--out', join(dir, 'out')]);
+    try {
+      const warned = (re: RegExp) => until(() => p.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>).find((e) => re.test(e.msg)));
+      expect(await warned(/^storelens worker: ingest: /)).toMatchObject({ level: 'warn', process: 'storelens worker' });
+      // A table the delivery reads is gone (another process broke the database): every turn of the task fails.
+      const db = await openDatabase({ dbPath: file });
+      await db.write((trx) => sql`alter table outbox_sequences rename to outbox_sequences_gone`.execute(trx));
+      await db.close();
+      // Before: both lines were written at info, so at `--log-level warn` the log said nothing.
+      expect(await warned(/^storelens worker: deliver failed \(will retry\): /)).toMatchObject({ level: 'warn' });
+    } finally {
+      await p.stop();
+    }
   }, 60_000);
 });

@@ -11,9 +11,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { Metrics } from '../../src/ops/metrics.js';
-import { apiKey, call, workspace } from '../helpers/api.js';
+import { hasDue } from '../../src/webhooks/messages-store.js';
+import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { mcpClient } from '../helpers/mcp.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { until } from '../helpers/wait.js';
 
@@ -120,6 +122,69 @@ describe('/-/metrics', () => {
         expect(name).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"]*",?)*\})?$/);
         expect(Number.isNaN(value)).toBe(false);
       }
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("counts in the webhook backlog only the messages of endpoints still sent to: not a deleted or disabled endpoint's", async () => {
+    const dir = await dirs.make();
+    const file = join(dir, 'api.db');
+    const seed = await openDatabase({ dbPath: file });
+    const ws = await workspace(seed);
+    const key = await apiKey(seed, ws.id, ['manage:webhooks']);
+    // A receiver that is down: every message stays pending, waiting for its retry.
+    const rx = await startReceiver({ tls: false, host: '127.0.0.1' });
+    rx.respond = () => ({ status: 503 });
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: file, opsPort: 0, webhooksAllowLocal: true, runs: join(dir, 'runs'), out: join(dir, 'out') }, capturedEnv().env, false);
+    try {
+      const ids: string[] = [];
+      for (const path of ['/deleted', '/disabled', '/live']) {
+        const ep = await call(api.url, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url: rx.url(path) } });
+        ids.push(ep.body.id);
+        expect((await call(api.url, 'POST', `/webhooks/${ep.body.id}/test`, { key, idem: freshIdem() })).status).toBe(200);
+      }
+      const attempted = async () => (await seed.kysely.selectFrom('webhook_deliveries').select(['status', 'attempts']).execute()).filter((d) => d.status === 'pending' && Number(d.attempts) === 1).length;
+      await until(async () => (await attempted()) === 3);
+      expect((await call(api.url, 'DELETE', `/webhooks/${ids[0]}`, { key, idem: freshIdem() })).status).toBe(200);
+      expect((await call(api.url, 'PATCH', `/webhooks/${ids[1]}`, { key, idem: freshIdem(), body: { enabled: false } })).status).toBe(200);
+      const s = samples(await (await fetch(`${api.ops!.url}/-/metrics`)).text());
+      // Before: 3, for ever (a deleted endpoint's message is never sent nor pruned), and the
+      // documented StorelensWebhookBacklogOld alert fired for good after a customer deleted a failing endpoint.
+      expect(s.get('storelens_webhook_messages_pending')).toBe(1);
+      // And the worker loop does not find work it cannot claim: only the live endpoint's message, once due, is.
+      await seed.kysely.updateTable('webhook_deliveries').set({ next_attempt_ms: 0 }).where('endpoint_id', 'in', ids.slice(0, 2)).execute();
+      expect(await hasDue(seed.kysely, 1)).toBe(false);
+    } finally {
+      await api.close();
+      await rx.close();
+      await seed.close();
+    }
+  });
+
+  it("counts as a rate-limit refusal only an operation's 429, not the sign-in throttle's", async () => {
+    const dir = await dirs.make();
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db'), opsPort: 0, requestsOnly: true }, capturedEnv().env, false);
+    try {
+      const origin = new URL(api.url).origin;
+      const page = await fetch(`${origin}/signin`);
+      const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+      const statuses: number[] = [];
+      // Four failures of an account pass; the fifth locks it: the sixth attempt is refused 429.
+      for (let i = 0; i < 6; i++) {
+        const body = new URLSearchParams({ csrf, next: '/integrations', email: 'nobody@example.com', password: `wrong ${i}` }).toString();
+        const res = await fetch(`${origin}/signin`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body });
+        statuses.push(res.status);
+        await res.text();
+      }
+      expect(statuses.at(-1)).toBe(429);
+      const text = await until(async () => {
+        const t = await (await fetch(`${api.ops!.url}/-/metrics`)).text();
+        return t.includes('storelens_http_requests_total{operation="/signin",status="429"}') ? t : undefined;
+      });
+      // Before: storelens_rate_limit_refusals_total{kind="other"} 1, a kind the per-key limit does not have.
+      expect(text).not.toMatch(/^storelens_rate_limit_refusals_total\{/m);
     } finally {
       await api.close();
     }

@@ -314,6 +314,26 @@ for (const d of dialects) {
       expect((await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).status).toBe(404);
     });
 
+    it("prunes a deleted endpoint's pending messages once they are past retention, with their attempts", async () => {
+      const ep = await endpoint();
+      const kept = await endpoint();
+      rx.respond = () => ({ status: 503 });
+      const w = h.deliverer();
+      await h.emit([{ type: 'deal.created' }]);
+      await settle(w);
+      const rows = () => h.db.kysely.selectFrom('webhook_deliveries').select(['endpoint_id', 'status']).orderBy('endpoint_id').execute();
+      expect((await rows()).map((r) => r.status)).toEqual(['pending', 'pending']);
+      expect((await call(h.base, 'DELETE', `/webhooks/${ep.id}`, { key: h.key, idem: freshIdem() })).status).toBe(200);
+      h.clock.advance(31 * 24 * HOUR);
+      await w.pump();
+      await w.drain();
+      // Before: the deleted endpoint's message stayed pending for ever (nothing sends it, and pending messages were never pruned).
+      expect((await rows()).map((r) => r.endpoint_id)).toEqual([kept.id]);
+      const attempts = await h.db.kysely.selectFrom('webhook_attempts').select('delivery_id').execute();
+      const live = await h.db.kysely.selectFrom('webhook_deliveries').select('id').execute();
+      expect(attempts.every((a) => live.some((d) => d.id === a.delivery_id))).toBe(true);
+    });
+
     it('disables an endpoint whose every delivery failed for five days', async () => {
       const ep = await endpoint();
       rx.respond = () => ({ status: 500 });

@@ -1,9 +1,12 @@
 /**
  * `storelens worker` as an operator runs it: a real child process over the database. It stays
  * up, delivers what another process wrote, and on SIGTERM finishes the send in flight, records
- * it and exits 0 — nothing lost, nothing sent twice.
+ * it and exits 0 — nothing lost, nothing sent twice; a receiver whose answer never ends holds
+ * neither the connection nor the exit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +88,42 @@ for (const d of dialects) {
       ]);
       expect(new Set(rx.received.map((r) => r.id)).size).toBe(2);
       expect(rx.received).toHaveLength(2);
+    });
+
+    it('reads no answer body: a 200 whose body never ends is delivered, its connection closed, and SIGTERM exits 0', async () => {
+      // A receiver that answers 200 at once and then streams its body for ever.
+      let connectionClosed!: () => void;
+      const closed = new Promise<void>((r) => (connectionClosed = r));
+      const endless = http.createServer((req, res) => {
+        req.resume();
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const pour = () => {
+          while (res.write('x'.repeat(16_384)));
+        };
+        res.on('drain', pour);
+        pour();
+        res.on('close', () => connectionClosed());
+      });
+      await new Promise<void>((r) => endless.listen(0, '127.0.0.1', () => r()));
+      const ws = await workspace(t.db);
+      const box = await loadSecretBox(t.db.kysely);
+      const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook`;
+      const ep = await insertWebhookEndpoint(t.db.kysely, ws.id, { url, sealedSecret: box.seal(newSigningSecret()) }, new Date(Date.now() - 1000));
+      const worker = spawnStorelens(t, ['worker', '--webhooks-allow-local', '--runs', join(dir, 'runs'), '--out', join(dir, 'out')]);
+      try {
+        await worker.waitFor(/storelens worker: delivering webhook events/);
+        await t.db.write((trx) => appendUncheckedEvents(trx, [{ workspace_id: ws.id, type: 'watch.health_changed', data: { watch_id: 'w1', from: 'healthy', to: 'degraded' } }], new Date()));
+        await until(async () => (await t.db.kysely.selectFrom('webhook_deliveries').select('status').where('endpoint_id', '=', ep.id).executeTakeFirst())?.status === 'delivered');
+        // Before: the worker read the body for as long as it came, and after SIGTERM it said
+        // "stopped" but never exited (the open socket kept the process alive).
+        await closed;
+        const { code } = await worker.stop('SIGTERM');
+        expect(code).toBe(0);
+      } finally {
+        await worker.stop('SIGKILL');
+        endless.closeAllConnections();
+        await new Promise<void>((r) => endless.close(() => r()));
+      }
     });
   });
 }
