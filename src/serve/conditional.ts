@@ -58,6 +58,9 @@ const RFC_850 = new RegExp(String.raw`^(?:Monday|Tuesday|Wednesday|Thursday|Frid
 /** `Sun Nov  6 08:49:37 1994` (obsolete asctime form, GMT). */
 const ASCTIME = new RegExp(String.raw`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ( \d|\d{2}) ${TIME} (\d{4})$`);
 
+/** True for an IMF-fixdate, the only form of HTTP-date a sender may write (a Last-Modified). */
+export const isImfFixdate = (text: string): boolean => IMF_FIXDATE.test(text) && parseHttpDate(text) !== null;
+
 /** Milliseconds of an HTTP-date (RFC 9110 §5.6.7) in any of its three forms, or null. */
 export function parseHttpDate(text: string, nowMs = Date.now()): number | null {
   let m: RegExpExecArray | null;
