@@ -15,6 +15,7 @@ import { carryContacts } from './contacts-sink.js';
 import { hashPanelCached, readHashCache, writeHashCache, type FileClock } from './hash-cache.js';
 import { acquireLock } from './lock.js';
 import { phaseClock, type Phase } from './phases.js';
+import { checkOutputFolder } from './release.js';
 import { checkRunsFolder, lockRunsFolder, planPrivateRuns, switchRunsFolder } from './runs-sink.js';
 import { assembleStatistics, buildStatistics, countStats, isUnchanged, planStatistics, switchPublication, type AssembledStatistics, type StatisticsPlan, type StatisticsRun } from './statistics-sink.js';
 
@@ -95,6 +96,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     throw new CliError(`--month ${o.months} is not in the panel ${o.input} (it has ${panelMonths[0]} to ${panelMonths[panelMonths.length - 1]})`);
   }
   await checkRunsFolder(o.runs, o.out);
+  await checkOutputFolder(o.out);
   // Every file's columns, before any work (a misspelt column would publish its figures as unknown).
   for (const note of await checkHeaders(files)) o.onWarning?.(note);
   report.phase('hashing');

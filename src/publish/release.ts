@@ -12,7 +12,9 @@
 import { randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { CliError } from '../core/errors.js';
 import { isReleaseId } from '../core/public-paths.js';
+import type { Manifest } from './manifest.js';
 import { collectBlobs, ObjectStore } from './objects.js';
 import { nextReleaseIndex, readReleaseIndex, RELEASE_INDEX_FILE, type ReleaseDoing } from './release-index.js';
 
@@ -90,9 +92,44 @@ async function liveRelease(outDir: string): Promise<{ id: string; completedAt: s
   return { id: path.basename(dir), completedAt: manifest.completed_at, index: await readReleaseIndex(dir) };
 }
 
+/** What publish keeps at the top of the output folder: links through `current`, so paths mirror URLs. */
+const TOP_LINKS = ['api', 'data', 'manifest.json'] as const;
+
+/**
+ * Refuses an output folder whose `api`, `data` or `manifest.json` publish did not make, before
+ * any work: the switch replaces them with links, and `--out .` beside a project's own `data/`
+ * (the panel itself, often) would delete it. They are publish's when they are links, or when the
+ * folder is a publication made by hand (a storelens manifest at its top, served as it is).
+ */
+export async function checkOutputFolder(outDir: string): Promise<void> {
+  const foreign: string[] = [];
+  for (const name of TOP_LINKS) {
+    const st = await lstat(path.join(outDir, name)).catch(() => null);
+    if (st !== null && !st.isSymbolicLink()) foreign.push(name);
+  }
+  if (foreign.length === 0 || (await isHandMadePublication(outDir))) return;
+  const what = foreign.map((name) => path.join(outDir, name)).join(', ');
+  throw new CliError(
+    `--out ${outDir} already holds ${what}, which publish did not write: publish puts links named ${TOP_LINKS.join(', ')} at the top of the output folder (replacing what is there), so give it a folder of its own`,
+  );
+}
+
+/** True when `outDir/manifest.json` is a plain file holding a publication manifest. */
+async function isHandMadePublication(outDir: string): Promise<boolean> {
+  const file = path.join(outDir, 'manifest.json');
+  const st = await lstat(file).catch(() => null);
+  if (st === null || !st.isFile()) return false;
+  try {
+    const m = JSON.parse(await readFile(file, 'utf8')) as Partial<Manifest> | null;
+    return m !== null && m.manifest_version === 1 && typeof m.files === 'object' && m.files !== null;
+  } catch {
+    return false;
+  }
+}
+
 /** `output/api`, `output/data`, `output/manifest.json` point through `current`, so paths mirror URLs. */
 async function ensureTopLinks(outDir: string): Promise<void> {
-  for (const name of ['api', 'data', 'manifest.json']) {
+  for (const name of TOP_LINKS) {
     const at = path.join(outDir, name);
     const st = await lstat(at).catch(() => null);
     if (st?.isSymbolicLink()) continue;

@@ -39,11 +39,16 @@ function checkMonth(item: FeedItem): string {
   return formatMonth(item.month);
 }
 
-/** Newest first; ties broken by guid so the order never depends on the input order. */
+/**
+ * Newest first. Items of one run share their time (a first publish of a year releases twelve
+ * months at once), so those come newest month first, then by guid, so the order never depends
+ * on the input order.
+ */
 function newestFirst(items: FeedItem[]): FeedItem[] {
   return [...items].sort((a, b) => {
     const byTime = parseTime(b).getTime() - parseTime(a).getTime();
     if (byTime !== 0) return byTime;
+    if (a.month !== b.month) return a.month < b.month ? 1 : -1;
     return a.guid < b.guid ? -1 : a.guid > b.guid ? 1 : 0;
   });
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Manifest } from '../publish/manifest.js';
 import { manifestKeyToPath } from '../core/public-paths.js';
+import { isImfFixdate } from './conditional.js';
 import { readReleaseIndex, RELEASE_INDEX_FILE, type ReleaseIndex } from '../publish/release-index.js';
 
 export const ARTIFACT_CACHE = 'public, s-maxage=3600';
@@ -80,7 +81,8 @@ const manifestSchema = z.object({
     z.string(),
     z.object({
       etag: z.string().regex(/^"[\x21\x23-\x7e]*"$/, 'a quoted strong ETag'),
-      last_modified: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'an HTTP date'),
+      // Written as it is into Last-Modified: Date.parse would also take `… GMT (\n)`.
+      last_modified: z.string().refine(isImfFixdate, 'an HTTP date (IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT")'),
       content_type: z.string().min(1).regex(/^[\x20-\x7e]+$/),
       bytes: z.number().int().nonnegative(),
       source_hash: z.string().optional(),

@@ -7,6 +7,7 @@
  * manifest names a file: request input never becomes a path on its own.
  */
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Manifest } from '../publish/manifest.js';
 import type { ReleaseIndex } from '../publish/release-index.js';
@@ -30,6 +31,9 @@ export function releaseListing(index: ReleaseIndex): MemoryArtifact {
   return makeArtifact('releases.json', '/releases.json', entry, body, null, ARTIFACT_CACHE);
 }
 
+/** True when `file` is a regular file (a release folder never changes once switched in). */
+const isFile = (file: string): Promise<boolean> => stat(file).then((s) => s.isFile(), () => false);
+
 /** Finds the artifacts of releases, reading each release's manifest once (a few are kept). */
 export class ReleaseArtifacts {
   private readonly manifests = new Map<string, Promise<Manifest>>();
@@ -43,15 +47,23 @@ export class ReleaseArtifacts {
     return a;
   }
 
-  /** The artifact `key` of release `id` (listed by `live`), or null when that release did not publish it. */
+  /**
+   * The artifact `key` of release `id` (listed by `live`), or null when that release did not
+   * publish it. A file that is not in the release folder is answered without its manifest: a
+   * manifest not kept in memory is read and checked whole (tens of milliseconds of the event
+   * loop for a year of cards), so URLs naming no file, cycled over more releases than are kept,
+   * would each cost that much.
+   */
   async find(live: Publication, id: string, key: string): Promise<FileArtifact | null> {
     if (!live.releaseIds.has(id)) return null;
+    const urlPath = manifestKeyToPath(key);
+    if (urlPath === null) return null;
     const dir = path.join(path.dirname(live.dir), id);
+    const file = path.join(dir, ...key.split('/'));
+    if (id !== live.id && !(await isFile(file))) return null;
     const manifest = id === live.id ? live.manifest : await this.manifest(dir);
     const entry = Object.hasOwn(manifest.files, key) ? manifest.files[key] : undefined;
-    const urlPath = manifestKeyToPath(key);
-    if (entry === undefined || urlPath === null) return null;
-    const file = path.join(dir, ...key.split('/'));
+    if (entry === undefined) return null;
     return makeArtifact(`${id}/${key}`, `/releases/${id}${urlPath}`, entry, null, file, RELEASE_ARTIFACT_CACHE);
   }
 

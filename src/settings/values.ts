@@ -50,10 +50,18 @@ export function parseSeedRange(raw: string): readonly number[] {
   return Array.from({ length: b - a + 1 }, (_, k) => a + k);
 }
 
-const HTTP_URL = /^https?:\/\/[^/?#]+(\/[^?#]*)?$/;
+/** A character a URL may hold as it is (RFC 3986: unreserved, sub-delims, `:` and `@`), or a percent-escape. */
+const URL_CHAR = String.raw`(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})`;
+/** Host (an IPv6 literal in brackets, or URL characters) and path; no query or fragment. */
+const HTTP_URL = new RegExp(String.raw`^https?://(?:\[[0-9A-Fa-f:.]+\]|${URL_CHAR})+(?::[0-9]+)?(?:/${URL_CHAR}*)*$`);
 
+/**
+ * An http(s) URL of URL characters only: it is written as it is into the pages, the feed and the
+ * documents, so a space, a quote, `<` or a non-ASCII character (percent-encode them) would break
+ * an attribute or the feed's XML.
+ */
 export function parseHttpUrl(raw: string): string {
-  if (!HTTP_URL.test(raw)) throw new InvalidArgumentError(`"${raw}" is not an http(s) URL without query or fragment`);
+  if (!HTTP_URL.test(raw)) throw new InvalidArgumentError(`"${raw}" is not an http(s) URL without query or fragment (of URL characters only: percent-encode spaces, quotes, <, > and non-ASCII)`);
   return raw;
 }
 

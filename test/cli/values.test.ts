@@ -83,9 +83,16 @@ describe('months', () => {
 });
 
 describe('base URLs', () => {
-  it.each(['https://stats.example.com', 'http://localhost:8080', 'https://example.com/stats/'])('takes %s', (url) => {
+  it.each(['https://stats.example.com', 'http://localhost:8080', 'https://example.com/stats/', 'http://[::1]:8080', 'https://example.com/open%20data/'])('takes %s', (url) => {
     expect(parseHttpUrl(url)).toBe(url);
   });
+
+  it.each(['http://x.test/"><script>alert(1)</script>', 'https://example.com/open data', 'https://example.com/caf\u00e9', 'http://x.test\\stats', 'https://x.test/%zz', 'http://'])(
+    'refuses %j, which a page or the feed could not hold as it is',
+    (url) => {
+      expect(() => parseHttpUrl(url)).toThrow(/is not an http\(s\) URL without query or fragment \(of URL characters only/);
+    },
+  );
 
   it.each(['ftp://stats.example.com', 'stats.example.com', 'https://stats.example.com/?utm=1', 'https://stats.example.com/#top'])('refuses %s', (url) => {
     expect(() => parseHttpUrl(url)).toThrow(/is not an http\(s\) URL without query or fragment/);

@@ -154,7 +154,7 @@ describe('publish rejects bad usage', () => {
     await expectRejected(['--input', goodPanel, '--all', '--month', '2026-08'], /publish needs exactly one of --month YYYY-MM or --all/);
   });
 
-  it.each(['ftp://stats.example.com', 'stats.example.com', 'https://stats.example.com/?utm=1', 'https://stats.example.com/#top'])(
+  it.each(['ftp://stats.example.com', 'stats.example.com', 'https://stats.example.com/?utm=1', 'https://stats.example.com/#top', 'https://stats.example.com/"><script>alert(1)</script>'])(
     'refuses the base URL %s',
     async (url) => {
       await expectRejected(['--input', goodPanel, '--all', '--base-url', url], /--base-url .* is not an http\(s\) URL without query or fragment/);

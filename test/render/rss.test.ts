@@ -41,6 +41,14 @@ describe('renderFeed', () => {
     expect(feed.items[1]!.link).toBe(`${BASE}/data/platform-stores`);
   });
 
+  it('lists the months one run published (one time) newest month first', async () => {
+    const at = '2026-11-02T06:00:00.000Z';
+    const run: FeedItem[] = ['2026-01', '2026-02', '2026-03'].map((month) => ({ kind: 'release', month, completed_at: at, guid: `release:${month}`, slugs: [...ALL] }));
+    run.push({ kind: 'correction', month: '2025-12', completed_at: at, guid: `correction:2025-12:${at}`, slugs: ['platform-stores'] });
+    const feed = await parse(renderFeed({ baseUrl: BASE, items: run }));
+    expect(feed.items.map((i) => i.guid)).toEqual(['release:2026-03', 'release:2026-02', 'release:2026-01', `correction:2025-12:${at}`]);
+  });
+
   it('links every slug page from a release', async () => {
     const feed = await parse(renderFeed({ baseUrl: BASE, items, pageTitles: { 'agentic-commerce': 'Agentic commerce readiness' } }));
     const release = feed.items.find((i) => i.guid === 'release:2026-10')!;

@@ -151,6 +151,28 @@ describe('conditional requests', () => {
     const both = await raw(server.url, url, { headers: { 'If-Modified-Since': lm, 'If-None-Match': '"nope"' } });
     expect(both.status).toBe(200);
   });
+
+  it('ignores an If-Modified-Since that is not an HTTP-date, however late it reads', async () => {
+    for (const since of ['2099', '2099-01-01', 'Dec 31 2099', 'Thu, 31 Dec 2099 00:00:00', 'Thu, 31 Dec 2099 00:00:00 +0100']) {
+      expect((await raw(server.url, url, { headers: { 'If-Modified-Since': since } })).status, since).toBe(200);
+    }
+  });
+
+  it('reads the asctime form of If-Modified-Since as GMT, whatever the server time zone', async () => {
+    const lm = Date.parse(release.manifest.files['api/data/agentic-commerce.json'].last_modified);
+    // An hour before Last-Modified, in asctime: read in a zone west of GMT, it would be after it.
+    const d = new Date(lm - 3600_000);
+    const pad = (n: number, w = 2, c = '0') => String(n).padStart(w, c);
+    const asctime = `${d.toUTCString().slice(0, 3)} ${d.toUTCString().slice(8, 11)} ${pad(d.getUTCDate(), 2, ' ')} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} ${d.getUTCFullYear()}`;
+    const tz = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      expect((await raw(server.url, url, { headers: { 'If-Modified-Since': asctime } })).status, asctime).toBe(200);
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
 });
 
 describe('not found', () => {

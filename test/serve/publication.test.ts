@@ -59,6 +59,14 @@ describe('loadPublication', () => {
     await expect(loadPublication(r2.dir)).rejects.toThrow(/last_modified/);
   });
 
+  it.each(['Mon, 30 Nov 2026 16:54:38 GMT (\n)', 'Mon, 30 Nov 2026 16:54:38 GMT\u0001', '2026-11-30T16:54:38Z', 'Monday, 30-Nov-26 16:54:38 GMT'])(
+    'rejects a Last-Modified %j that Date.parse takes but is no IMF-fixdate (a line break would cut every answer of the file)',
+    async (lastModified) => {
+      const r = await writeRelease(out, { 'data/rss.xml': '<rss/>' }, { manifestPatch: { 'data/rss.xml': { last_modified: lastModified } } });
+      await expect(loadPublication(r.dir)).rejects.toThrow(/last_modified: an HTTP date \(IMF-fixdate/);
+    },
+  );
+
   it('keeps the bytes of documents whose validators did not change from the previous publication; cards point into the new folder', async () => {
     const card = 'data/cards/agentic-commerce/2025-01/a-123456.png';
     const first = await writeRelease(out, { 'data/rss.xml': '<rss>1</rss>', 'data/agentic-commerce.md': '# same', [card]: 'PNG-A' });

@@ -1,0 +1,61 @@
+/**
+ * The output folder is publish's own: its top holds links named `api`, `data` and `manifest.json`
+ * into the live release. A folder holding other things under those names (`--out .` in a project
+ * whose panel is in `data/`) is refused before anything is written, never emptied; a publication
+ * made by hand (a manifest at its top) is still published into.
+ */
+import { cp, lstat, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate, publishPanel, runCli } from '../helpers/cli.js';
+import { liveRelease } from '../helpers/published.js';
+import { exists, tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-output-folder-');
+afterAll(() => dirs.removeAll());
+
+/** A generated panel, copied into each test's project as it needs it. */
+let panel = '';
+beforeAll(async () => {
+  panel = path.join(await dirs.make(), 'panel');
+  await generate(panel, { stores: 120, seed: 'out', from: '2026-08', to: '2026-09' });
+});
+
+const publishCli = (input: string, out: string, runs: string) =>
+  runCli(['publish', '--input', input, '--out', out, '--runs', runs, '--all', '--cards', 'none']);
+
+describe('publish --out', () => {
+  it("refuses a folder whose data/ is not publish's (here the panel itself) and leaves it whole", async () => {
+    const project = await dirs.make();
+    const data = path.join(project, 'data');
+    await cp(panel, data, { recursive: true });
+    const before = (await readdir(data)).sort();
+
+    const r = await publishCli(data, project, path.join(await dirs.make(), 'runs'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`already holds ${data}, which publish did not write`);
+    expect((await readdir(data)).sort()).toEqual(before);
+    expect((await lstat(data)).isDirectory()).toBe(true);
+    expect(await exists(path.join(project, '.releases'))).toBe(false);
+  });
+
+  it("refuses a folder holding a manifest.json of something else's", async () => {
+    const project = await dirs.make();
+    await writeFile(path.join(project, 'manifest.json'), '{"name": "my-app", "version": "1.0.0"}\n');
+    const r = await publishCli(panel, project, path.join(await dirs.make(), 'runs'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('manifest.json, which publish did not write');
+    expect((await lstat(path.join(project, 'manifest.json'))).isFile()).toBe(true);
+  });
+
+  it('publishes into a publication made by hand (a manifest at its top), replacing it with links', async () => {
+    const first = path.join(await dirs.make(), 'out');
+    await publishPanel(panel, first);
+    const handMade = path.join(await dirs.make(), 'plain');
+    await cp((await liveRelease(first)).dir, handMade, { recursive: true });
+
+    const r = await publishCli(panel, handMade, path.join(await dirs.make(), 'runs'));
+    expect(r.code, r.stderr).toBe(0);
+    for (const name of ['api', 'data', 'manifest.json']) expect((await lstat(path.join(handMade, name))).isSymbolicLink()).toBe(true);
+  });
+});
