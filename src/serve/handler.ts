@@ -3,7 +3,8 @@
  * statistics", DESIGN.md "serve: HTTP rules"). It answers every path under `/api/data` and
  * `/data` from the in-memory publication and returns false for anything else, which the
  * caller hands on (to Fastify). Order of the checks:
- *   1. method: GET and HEAD only, else 405 with `Allow: GET, HEAD`;
+ *   1. method: GET and HEAD; OPTIONS answers 204 with the methods and the CORS preflight's
+ *      headers (problem.ts PREFLIGHT); anything else 405 with `Allow: GET, HEAD, OPTIONS`;
  *   2. a non-empty query string ⇒ 404 (a bare `?` is an empty query);
  *   3. the path in the live publication's table ⇒ 304 when a validator matches, else 200 (a
  *      document's body from memory; a card's streamed from its release folder, see file-body.ts;
@@ -16,7 +17,7 @@
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { ifNoneMatchMatches, notModifiedSince } from './conditional.js';
 import { sendFileBody, type BodyCache, type FileBodyHooks } from './file-body.js';
-import { FILE_UNAVAILABLE, METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, type PreparedResponse } from './problem.js';
+import { FILE_UNAVAILABLE, METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, PREFLIGHT, type PreparedResponse } from './problem.js';
 import type { Artifact, Publication } from './publication.js';
 import { ReleaseArtifacts } from './releases.js';
 import { isPublicPath, parseReleasePath, resolvePublicPath } from '../core/public-paths.js';
@@ -47,7 +48,7 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
     const method = req.method;
     const head = method === 'HEAD';
     if (method !== 'GET' && !head) {
-      send(res, METHOD_NOT_ALLOWED, false);
+      send(res, method === 'OPTIONS' ? PREFLIGHT : METHOD_NOT_ALLOWED, false);
       return true;
     }
     if (q !== -1 && q + 1 < url.length) {

@@ -8,7 +8,7 @@ import type { NotFoundReason } from '../core/public-paths.js';
 
 export { PROBLEM_BASE, PROBLEM_CONTENT_TYPE } from '../http/problems.js';
 
-export const PUBLIC_ALLOW = 'GET, HEAD';
+export const PUBLIC_ALLOW = 'GET, HEAD, OPTIONS';
 /** Short, so a month published a minute later is not hidden behind a cached 404 for an hour. */
 export const NOT_FOUND_CACHE = 'public, s-maxage=60';
 
@@ -43,9 +43,28 @@ export function notFoundResponse(kind: NotFoundKind): PreparedResponse {
 
 export const METHOD_NOT_ALLOWED: PreparedResponse = prepare(
   'method-not-allowed',
-  'The public statistics are read-only: use GET or HEAD.',
+  'The public statistics are read-only: use GET or HEAD (or OPTIONS).',
   ['Allow', PUBLIC_ALLOW, 'Cache-Control', NOT_FOUND_CACHE],
 );
+
+/**
+ * OPTIONS: the methods, and a browser's CORS preflight answered for a script on another origin
+ * (a newsroom's chart reading /api/data/…) that revalidates with If-None-Match or
+ * If-Modified-Since, which are not CORS-safelisted request headers. Any origin: the statistics
+ * are public and read-only, and no credential is ever involved.
+ */
+export const PREFLIGHT: PreparedResponse = {
+  status: 204,
+  headers: [
+    'Allow', PUBLIC_ALLOW,
+    'Access-Control-Allow-Origin', '*',
+    'Access-Control-Allow-Methods', 'GET, HEAD',
+    'Access-Control-Allow-Headers', 'If-None-Match, If-Modified-Since',
+    'Access-Control-Max-Age', '86400',
+    'Cache-Control', NOT_FOUND_CACHE,
+  ],
+  body: Buffer.alloc(0),
+};
 
 /** Before the first publication appears in the output folder. */
 export const NO_PUBLICATION: PreparedResponse = prepare(

@@ -272,6 +272,8 @@ export function makeArtifact(
     'ETag', entry.etag,
     'Last-Modified', entry.last_modified,
     'Access-Control-Allow-Origin', '*',
+    // A script on another origin reads the ETag to revalidate with (Last-Modified it reads anyway).
+    'Access-Control-Expose-Headers', 'ETag',
   ];
   // One object shape for both kinds, so the request path's property reads stay monomorphic.
   return {

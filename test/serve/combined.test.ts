@@ -107,6 +107,6 @@ describe('inject (no socket)', () => {
     expect(q.headers['cache-control']).toBe('public, s-maxage=60');
     const post = await app.inject({ method: 'POST', url: '/data/agentic-commerce' });
     expect(post.statusCode).toBe(405);
-    expect(post.headers.allow).toBe('GET, HEAD');
+    expect(post.headers.allow).toBe('GET, HEAD, OPTIONS');
   });
 });

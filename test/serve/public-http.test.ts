@@ -273,18 +273,30 @@ describe('traversal', () => {
 });
 
 describe('methods', () => {
-  const methods = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-  it.each(ROUTES)('answers 405 with Allow: GET, HEAD to other methods on %s', async (url) => {
+  const methods = ['POST', 'PUT', 'PATCH', 'DELETE'];
+  it.each(ROUTES)('answers 405 with Allow: GET, HEAD, OPTIONS to other methods on %s', async (url) => {
     for (const method of methods) {
       const res = await raw(server.url, url, { method, body: method === 'POST' ? '{}' : undefined });
       expectProblem(res, 405);
-      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
     }
   });
 
   it('answers 405 on public paths that do not exist too', async () => {
     const res = await raw(server.url, '/api/data/agentic-commerce/2024-12', { method: 'DELETE' });
     expectProblem(res, 405);
-    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it.each(ROUTES)('answers OPTIONS on %s with 204, the methods and a CORS preflight for revalidating', async (url) => {
+    const res = await raw(server.url, url, { method: 'OPTIONS', headers: { Origin: 'https://news.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match' } });
+    expect(res.status).toBe(204);
+    expect(res.body.length).toBe(0);
+    expect(res.headers).toMatchObject({
+      allow: 'GET, HEAD, OPTIONS',
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, HEAD',
+      'access-control-allow-headers': 'If-None-Match, If-Modified-Since',
+    });
   });
 });

@@ -30,6 +30,7 @@ describe('loadPublication', () => {
       'ETag', release.manifest.files['api/data/agentic-commerce.csv'].etag,
       'Last-Modified', release.manifest.files['api/data/agentic-commerce.csv'].last_modified,
       'Access-Control-Allow-Origin', '*',
+      'Access-Control-Expose-Headers', 'ETag',
       'X-Content-Type-Options', 'nosniff',
     ]);
   });
