@@ -18,6 +18,28 @@ export interface NewWebhookEndpoint {
   sealedSecret?: string;
 }
 
+/**
+ * Endpoints a workspace may have at once, disabled ones included and deleted ones not. Every event
+ * goes to each endpoint that wants it, so without a bound one key could turn each event into
+ * thousands of signed requests at one receiver. (Stripe allows 16 an account.)
+ */
+export const WEBHOOK_ENDPOINTS_MAX = 20;
+
+/**
+ * The workspace's endpoints that are not deleted, counted under the workspace row's lock for the
+ * rest of trx: registrations racing at the cap wait for each other, so only one takes its last place.
+ */
+export async function lockedEndpointCount(trx: Kysely<Database>, workspaceId: string): Promise<number> {
+  await lockRows(trx, 'workspaces', { id: workspaceId });
+  const row = await trx
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function insertWebhookEndpoint(q: Kysely<Database>, workspaceId: string, ep: NewWebhookEndpoint, now: Date): Promise<WebhookEndpointRow> {
   const row: WebhookEndpointRow = {
     id: newId('whe'),

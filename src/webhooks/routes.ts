@@ -12,9 +12,11 @@ import {
   findWebhookEndpoint,
   lockEndpoint,
   insertWebhookEndpoint,
+  lockedEndpointCount,
   listWebhookEndpoints,
   rotateWebhookSecret,
   updateWebhookEndpoint,
+  WEBHOOK_ENDPOINTS_MAX,
 } from './endpoints-store.js';
 import { findDelivery, insertTestMessage, listDeliveries, recoverEvents, retryDelivery } from './messages-store.js';
 import { RETENTION_MS, ROTATION_OVERLAP_MS } from './deliver.js';
@@ -195,7 +197,7 @@ export function webhookRoutes(eventTypes: EventTypeList) {
     path: '/webhooks',
     summary: 'Register an event-notification endpoint',
     description:
-      'Registers an https URL whose host resolves to public addresses only. Leaving out `event_types` delivers every event type. The signing secret is returned once, in this response; a replay with the same Idempotency-Key returns the endpoint with `secret: null` and says why. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). A URL the SSRF guard refuses ⇒ 422.',
+      'Registers an https URL whose host resolves to public addresses only, up to ' + WEBHOOK_ENDPOINTS_MAX + ' endpoints a workspace (disabled ones count, deleted ones do not; one more ⇒ 422). Leaving out `event_types` delivers every event type. The signing secret is returned once, in this response; a replay with the same Idempotency-Key returns the endpoint with `secret: null` and says why. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). A URL the SSRF guard refuses ⇒ 422.',
     kind: 'write',
     body: z.strictObject({
       url: Url,
@@ -207,6 +209,10 @@ export function webhookRoutes(eventTypes: EventTypeList) {
     prepare: ({ body, outbound }) => urlRefusal(body.url, outbound),
     async handler({ tx, workspace, body, now, outbound, prepared }) {
       refuseUrl(prepared);
+      const existing = await lockedEndpointCount(tx, workspace.id);
+      if (existing >= WEBHOOK_ENDPOINTS_MAX) {
+        throw new ApiProblem('unprocessable', `A workspace has at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints (disabled ones count, deleted ones do not); this one has ${existing}. Delete one, or give an existing one more event types.`);
+      }
       const secret = newSigningSecret();
       const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ? [...new Set(body.event_types)] : null, description: body.description ?? null, sealedSecret: outbound.box.seal(secret) }, now);
       return withSecret(ep, secret, now);

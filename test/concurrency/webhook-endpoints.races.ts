@@ -3,7 +3,7 @@
  * stays deleted whatever raced its deletion, and a change that lost to it answers 404.
  */
 import { describe, expect, it } from 'vitest';
-import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
+import { insertWebhookEndpoint, WEBHOOK_ENDPOINTS_MAX } from '../../src/webhooks/endpoints-store.js';
 import { burst, expectDeletesWon, type Fleet, seedWorkspace, statuses } from './fixture.js';
 
 export function webhookEndpointRaces(fleet: () => Fleet): void {
@@ -26,6 +26,16 @@ export function webhookEndpointRaces(fleet: () => Fleet): void {
       const rows = await f.db.kysely.selectFrom('webhook_endpoints').select(['id', 'deleted_at']).where('workspace_id', '=', ws.id).execute();
       expect(rows).toHaveLength(6);
       for (const r of rows) expect(r.deleted_at).not.toBeNull();
+    });
+
+    it('registers one endpoint into the last place when registrations race at the cap: one 200, the rest 422', async () => {
+      const f = fleet();
+      const { ws, keys } = await seedWorkspace(f.db, ['manage:webhooks'], { keys: 8 });
+      for (let i = 1; i < WEBHOOK_ENDPOINTS_MAX; i++) await f.db.write((trx) => insertWebhookEndpoint(trx, ws.id, { url: `https://hooks${i}.example/in` }, new Date()));
+      const rs = await burst(f, 8, (i) => ({ method: 'POST', path: '/webhooks', key: keys[i]!, body: { url: `http://127.0.0.1:9/racer${i}` } }));
+      expect(statuses(rs)).toEqual({ 200: 1, 422: 7 });
+      const live = await f.db.kysely.selectFrom('webhook_endpoints').select('id').where('workspace_id', '=', ws.id).where('deleted_at', 'is', null).execute();
+      expect(live).toHaveLength(WEBHOOK_ENDPOINTS_MAX);
     });
 
     it('deletes an endpoint once when deletions race: one 200, the rest 404', async () => {

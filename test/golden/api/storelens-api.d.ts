@@ -888,7 +888,7 @@ export interface paths {
         put?: never;
         /**
          * Register an event-notification endpoint
-         * @description Registers an https URL whose host resolves to public addresses only. Leaving out `event_types` delivers every event type. The signing secret is returned once, in this response; a replay with the same Idempotency-Key returns the endpoint with `secret: null` and says why. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). A URL the SSRF guard refuses ⇒ 422.
+         * @description Registers an https URL whose host resolves to public addresses only, up to 20 endpoints a workspace (disabled ones count, deleted ones do not; one more ⇒ 422). Leaving out `event_types` delivers every event type. The signing secret is returned once, in this response; a replay with the same Idempotency-Key returns the endpoint with `secret: null` and says why. Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). A URL the SSRF guard refuses ⇒ 422.
          *
          *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
          */
