@@ -6,7 +6,8 @@
 import { closestMatch } from 'leven';
 import { CliError } from '../core/errors.js';
 import { PANEL_COLUMNS, previousMonth, SHRINK_RATIO } from '../core/panel-contract.js';
-import { openDuck, type Duck } from './duck.js';
+import { ident } from '../core/sql.js';
+import { openDuck, toNumber, type Duck } from './duck.js';
 import { checkFile, readColumns, type PanelFile } from './read.js';
 
 const KNOWN = PANEL_COLUMNS.map((c) => c.name);
@@ -106,6 +107,26 @@ export function checkMonthSizes(sizes: ReadonlyMap<string, MonthSize>, allowShri
   return found;
 }
 
+/**
+ * The amounts publish sums (product counts, visits, revenue) whose month total passes what it
+ * counts exactly (2^53): publish refuses such a month while aggregating, when the figure of a
+ * cell adds up past it. Amounts are never negative, so a cell's sum passes only if the month's
+ * total does, and the whole panel's cell is the month's total: the same months refused.
+ */
+async function amountsPastExact(duck: Duck, f: PanelFile, select: string): Promise<string[]> {
+  const amounts = PANEL_COLUMNS.filter((c) => c.nonNegative);
+  const [totals] = await duck.all<Record<string, string | null>>(`SELECT ${amounts.map((c) => `CAST(sum(${ident(c.name)}) AS VARCHAR) AS ${ident(c.name)}`).join(', ')} FROM (${select})`);
+  return amounts.flatMap((c) => {
+    const total = totals[c.name];
+    try {
+      if (total !== null) toNumber(total);
+      return [];
+    } catch {
+      return [`${f.file}: month ${f.month}: the values of ${c.name} add up past what publish counts exactly (${total}): a value in the file is far too large; publish would refuse the month`];
+    }
+  });
+}
+
 /** What `checkPanel` found: refusals (`findings`), notes, and each month's stores. */
 export interface PanelCheck {
   findings: string[];
@@ -129,7 +150,9 @@ export async function checkPanel(files: readonly PanelFile[], allowShrink: boole
         for (const c of found.absent) absent.set(c, [...(absent.get(c) ?? []), f.name]);
         findings.push(...found.errors);
         if (found.errors.length) continue;
-        sizes.set(f.month, { file: f, stores: (await checkFile(duck, f, 'checked')).rows });
+        const { select, rows } = await checkFile(duck, f, 'checked');
+        sizes.set(f.month, { file: f, stores: rows });
+        findings.push(...(await amountsPastExact(duck, f, select)));
         await duck.run('DROP TABLE IF EXISTS checked');
       } catch (e) {
         if (!(e instanceof CliError)) throw e;

@@ -1,5 +1,6 @@
 /** Page models for the renderers, and ordering of a page's series. */
 import type { MetricSection, PageModel } from '../render/page.js';
+import { shownValue } from '../stats/format.js';
 import { metricsOf, pageOf } from '../stats/registry.js';
 import type { Slug, Stat, StatsDocument } from '../stats/types.js';
 
@@ -16,7 +17,10 @@ export function pageModel(doc: StatsDocument, history: StatsDocument[], baseUrl:
     stats: doc.stats.filter((s) => s.metric_key === m.key),
     series: history
       .filter((h) => h.month <= doc.month)
-      .map((h) => ({ month: h.month, value: h.stats.find((s) => s.id === `${m.key}:all`)?.value ?? null })),
+      .map((h) => {
+        const all = h.stats.find((s) => s.id === `${m.key}:all`);
+        return { month: h.month, value: all ? shownValue(all, m.kind) : null };
+      }),
   }));
   return { slug: doc.slug, title: page.title, intro: page.intro, baseUrl, document: doc, sections };
 }

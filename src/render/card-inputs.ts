@@ -4,7 +4,7 @@
  */
 import { pageUrl } from '../core/public-paths.js';
 import { PUBLISHER } from '../stats/types.js';
-import { changeLine, dimensionLabel, formatValue, textForPeople } from './format.js';
+import { changeLine, dimensionLabel, formatValue, shownValue, textForPeople } from './format.js';
 import type { CardInput, PageModel } from './page.js';
 
 /** "storelens · stats.example.com/data/agentic-commerce · CC BY 4.0" */
@@ -23,7 +23,7 @@ export function pageCardInputs(page: PageModel): CardInput[] {
         pageTitle: page.title,
         month: stat.month,
         anchor: stat.anchor,
-        valueText: stat.suppressed || stat.value === null ? null : formatValue(stat.value, section),
+        valueText: stat.suppressed || stat.value === null ? null : formatValue(shownValue(stat, section.kind)!, section),
         sentence: textForPeople(stat.sentence, stat.dimension),
         n: stat.suppressed ? null : stat.n,
         suppressed: stat.suppressed,

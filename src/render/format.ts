@@ -3,10 +3,10 @@
  * never depends on the machine's locale, and nothing here reads the clock.
  */
 import { FLOOR } from '../stats/floor.js';
-import { formatCount, formatMonth, formatValue, INTEGER, isPercent, magnitude, MINUS, NO_VALUE_TEXT, ONE_DECIMAL, TWO_DECIMALS, type ValueFormat } from '../stats/format.js';
+import { formatCount, formatMonth, formatValue, INTEGER, isPercent, magnitude, MINUS, NO_VALUE_TEXT, ONE_DECIMAL, shownValue, TWO_DECIMALS, type ValueFormat } from '../stats/format.js';
 import type { Delta, Stat } from '../stats/types.js';
 
-export { formatCount, formatMean, formatMonth, formatPercent, formatValue, NO_VALUE_TEXT, type ValueFormat } from '../stats/format.js';
+export { formatCount, formatMean, formatMonth, formatPercent, formatValue, NO_VALUE_TEXT, shownValue, type ValueFormat } from '../stats/format.js';
 
 /**
  * Why a figure is not published, in a reader's words. The published data cannot tell a cell below
@@ -29,8 +29,8 @@ export const SUPPRESSED_CARD_REASON = `Fewer than ${FLOOR} stores, or hidden to 
 /** A stat's value, or the suppression text. */
 export function formatStatValue(stat: Stat, format: ValueFormat): string {
   if (stat.suppressed) return SUPPRESSED_TEXT;
-  if (stat.value === null) return NO_VALUE_TEXT;
-  return formatValue(stat.value, format);
+  const value = shownValue(stat, format.kind);
+  return value === null ? NO_VALUE_TEXT : formatValue(value, format);
 }
 
 /** A stat's sample size ("1,234"), or "suppressed". */

@@ -8,6 +8,7 @@
  * (`store: null`, said so in the markdown), only the whole panel as peers and no recommendation.
  */
 import type { StoreFeatures } from '../ingest/index.js';
+import { shownValue } from '../stats/format.js';
 import type { Stat, StatsDocument } from '../stats/types.js';
 
 /** Pages a report compares against (methodology describes the panel, not stores). */
@@ -102,11 +103,15 @@ export function buildGrowthReport(input: ReportInput): GrowthReportContent {
   const f = input.features?.month === input.month ? input.features : null;
   const dims = peerDimensions(f);
   const peers: PeerFigure[] = [];
+  // A share as the page shows it: numerator / n, rounded once (stats/format.ts shownValue).
+  const shares = new Map<PeerFigure, number>();
   for (const doc of input.documents) {
     if (doc.month !== input.month) continue;
     for (const s of doc.stats) {
       if (!dims.includes(s.dimension) || s.month !== input.month || !published(s)) continue;
-      peers.push({ slug: doc.slug, metric_key: s.metric_key, dimension: s.dimension, value: s.value, n: s.n, month: s.month, sentence: s.sentence, citation: s.citation, canonical_url: s.canonical_url });
+      const peer: PeerFigure = { slug: doc.slug, metric_key: s.metric_key, dimension: s.dimension, value: s.value, n: s.n, month: s.month, sentence: s.sentence, citation: s.citation, canonical_url: s.canonical_url };
+      peers.push(peer);
+      shares.set(peer, shownValue(s, 'share')!);
     }
   }
   peers.sort((a, b) => a.slug.localeCompare(b.slug) || a.metric_key.localeCompare(b.metric_key) || dims.indexOf(a.dimension) - dims.indexOf(b.dimension));
@@ -118,7 +123,7 @@ export function buildGrowthReport(input: ReportInput): GrowthReportContent {
       const fig = dims.map((d) => peers.find((p) => p.metric_key === metric && p.dimension === d)).find((p) => p !== undefined);
       if (!fig || fig.value < RECOMMEND_SHARE) continue;
       recommendations.push({
-        text: `${pct(fig.value)} of ${cellWords(fig.dimension)} already do this; this store does not: ${feature.action}.`,
+        text: `${pct(shares.get(fig)!)} of ${cellWords(fig.dimension)} already do this; this store does not: ${feature.action}.`,
         metric_key: fig.metric_key,
         dimension: fig.dimension,
         citation: fig.citation,

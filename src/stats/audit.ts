@@ -141,7 +141,8 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
   const b = new SystemBuilder();
   const storeVar = new Map<string, number>();
   const boxes: Intervals = new Map();
-  const targets: Array<{ v: number; month: string; cell: Cell; figure: Figure; truth: number; most?: number }> = [];
+  /** `within`: cells (cellKey) whose store count bounds the figure from above (a cell's new stores and cohort) */
+  const targets: Array<{ v: number; month: string; cell: Cell; figure: Figure; truth: number; most?: number; within?: string[] }> = [];
   const inScope = new Set(months.map((m) => m.agg.month));
   months.forEach(({ agg }, i) => {
     const stats = published[i];
@@ -176,7 +177,7 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
       b.atMost([nv], [sv]);
       // New stores are audited where the cell's size is hidden: where it is published, new stores
       // are at most its stores less its published cohort, a figure this rule does not cover.
-      if (newPub === null && pub === null && target && !knowsRule) targets.push({ v: nv, month: agg.month, cell: c, figure: 'new stores', truth: newStores });
+      if (newPub === null && pub === null && target && !knowsRule) targets.push({ v: nv, month: agg.month, cell: c, figure: 'new stores', truth: newStores, within: [cellKey(agg.month, c.value)] });
       if (!agg.hasPrior) continue;
       const coPub = c.value === null ? null : publishedCohort(stats, where);
       const cv = coPub !== null ? b.constant(coPub) : b.variable(0, total.n!);
@@ -190,14 +191,18 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
       if (c.cohort + newStores <= c.stores) b.atMost([cv, nv], [sv]);
       // A store keeps its country and category (its plan changes by design): a cell's cohort
       // fits in the same cell the month before, where the data says so.
+      const within = [cellKey(agg.month, c.value)];
       if (inScope.has(prior) && KEPT.has(dim)) {
         const before = priorCells.get(c.value);
         const pv = before ? storeVar.get(cellKey(prior, c.value)) : undefined;
-        if (before && pv !== undefined && c.cohort <= before.stores) b.atMost([cv], [pv]);
+        if (before && pv !== undefined && c.cohort <= before.stores) {
+          b.atMost([cv], [pv]);
+          within.push(cellKey(prior, c.value));
+        }
         if (!before && c.cohort === 0) b.row([[cv, 1]], -Infinity, 0);
       }
       if (coPub === null && c.value !== null && target && !knowsRule && (!inScope.has(prior) || priorCells.has(c.value))) {
-        targets.push({ v: cv, month: agg.month, cell: c, figure: 'cohort', truth: c.cohort });
+        targets.push({ v: cv, month: agg.month, cell: c, figure: 'cohort', truth: c.cohort, within });
       }
     }
     b.equal(s.map((v) => [v, 1]), total.n!);
@@ -228,7 +233,12 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
   });
 
   if (!solver) return boxes;
-  const fine = (t: (typeof targets)[number], interval: [number, number]) => (t.figure === 'stores' ? storeCountProtected(interval, t.truth, t.most) : !determined(interval));
+  // A figure bounded by the store count of a cell the published figures show to be empty is zero
+  // because that cell is: the store count's own rule decides (it has the cell hidden more, or
+  // accepts it when nothing is left to hide, as when a value new to the publication is listed in
+  // months an earlier release published whole), and the zero says nothing beyond it.
+  const fine = (t: (typeof targets)[number], interval: [number, number]) =>
+    t.figure === 'stores' ? storeCountProtected(interval, t.truth, t.most) : !determined(interval) || t.within?.some((k) => knownEmpty(boxes, k)) === true;
   const byVar = new Map(targets.map((t) => [t.v, t]));
   const found = solver.intervals(b, targets.map((t) => t.v), scope.exact ? undefined : (v, seen) => fine(byVar.get(v)!, seen));
   targets.forEach((t, i) => {
@@ -240,6 +250,9 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
   });
   return boxes;
 }
+
+/** Whether the published figures show a cell to hold no store: what the hidden cells of its breakdown hold together is none. */
+const knownEmpty = (boxes: Intervals, key: string): boolean => boxes.get(key)?.[1] === 0;
 
 /** App cells overlap (a store runs several apps): what adds up is installs, this total's numerator. */
 const APP_IDENTITY = 'mean_apps_installed';
@@ -313,7 +326,8 @@ function auditMetrics(dim: DimensionName, agg: MonthAgg, stats: Published, store
     if (hidden.every((c) => c.value === null)) continue;
     const intervals = metricIntervals({ nResidual, numResidual, nBox, perStore: perStore(m) });
     hidden.forEach((c, i) => {
-      if (c.value === null) return;
+      // A cell shown to be empty has n and numerators of zero: its store count's rule decides (auditStores).
+      if (c.value === null || knownEmpty(stores, cellKey(agg.month, c.value))) return;
       const a = c.metrics.get(m.key)!;
       const report = (figure: Figure, interval: [number, number], truth: number, check: boolean) => {
         const finding: Finding = { month: agg.month, dim, value: c.value!, metric: m.key, figure, interval, truth, lowTooTight: false };

@@ -6,6 +6,7 @@ import { previousMonth, type DimensionName } from '../core/panel-contract.js';
 import { canonicalUrl } from '../core/public-paths.js';
 import type { Cell, CellAgg, MonthAgg } from './aggregate.js';
 import { deltaKind, METRICS, PAGES, type MetricDef } from './registry.js';
+import { isPercent } from './format.js';
 import { FLOOR, primary, protect, type SizedCell } from './suppression.js';
 import { anchorOf, citationOf, dimensionString, scopeText, sentenceOf, statId } from './text.js';
 import type { Delta, Slug, Stat } from './types.js';
@@ -198,12 +199,15 @@ function toStat(row: Row, agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl:
     suppressed: hidden,
     delta: deltaOf(row, agg, prior, id, digits),
     definition: metric.definition,
-    sentence: sentenceOf(metric, scope, agg.month, value, hidden ? null : a.n, !agg.hasPrior && metric.slug === 'platform-trends'),
+    sentence: sentenceOf(metric, scope, agg.month, hidden ? null : sentenceValue(metric, a, value!), hidden ? null : a.n, !agg.hasPrior && metric.slug === 'platform-trends'),
     citation: citationOf(page, metric, scope, agg.month, canonical_url),
     month: agg.month,
     methodology_version: metric.methodology_version,
   };
 }
+
+/** What the sentence shows: a share or rate as the exact fraction, rounded once as it prints (stats/format.ts shownValue). */
+const sentenceValue = (m: MetricDef, a: CellAgg, value: number): number => (isPercent(m.kind) ? exactValue(m, a) : value);
 
 function deltaOf(row: Row, agg: MonthAgg, prior: BuiltMonth | undefined, id: string, digits: number): Delta | null {
   if (!agg.hasPrior) return null;

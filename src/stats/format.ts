@@ -56,6 +56,18 @@ export function formatMean(value: number, unit: string): string {
   return unit && unit !== 'share' ? `${sign}${text} ${unit}` : sign + text;
 }
 
+/**
+ * The number a published stat's texts show. A share or rate is its numerator over its n, not its
+ * value: the value is rounded to four decimals, and rounding that again to a percent with one
+ * decimal can land on the other side of a half (4 of 53 stores is 7.547%, published 0.0755,
+ * which would read "7.6%"). Rounded once, the text agrees with what a reader who divides the two
+ * published figures gets. Other kinds show their value, already rounded to what they print.
+ */
+export function shownValue(stat: { value: number | null; numerator: number | null; n: number | null }, kind: MetricKind): number | null {
+  if (stat.value === null || !isPercent(kind) || stat.numerator === null || !stat.n) return stat.value;
+  return stat.numerator / stat.n;
+}
+
 /** A present (not suppressed) value in the metric's unit. */
 export function formatValue(value: number, format: ValueFormat): string {
   if (isPercent(format.kind)) return formatPercent(value);

@@ -271,6 +271,15 @@ describe('a value far too large to count', () => {
     const dir = await defective(editRowOf('monthly_visits', '9000000000000000000'));
     await refused(dir, /month 2026-09: the figures of [a-z_]+ add up past what publish counts exactly \(\d+\): a value in 2026-09's file is far too large; nothing was published/);
   });
+
+  it('is found by publish --check too (exit 2, file, month and column named), as publish would refuse it', async () => {
+    // Two visit counts of 5e15: each fits, their month's total (1e16) passes 2^53.
+    const dir = await defective((t) => editRowOf('monthly_visits', '5000000000000000')(editRowOf('monthly_visits', '5000000000000000', 6)(t)));
+    const r = await runCli(['publish', '--check', '--input', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/2026-09\.csv: month 2026-09: the values of monthly_visits add up past what publish counts exactly \(\d+\): a value in the file is far too large; publish would refuse the month\n$/);
+    await refused(dir, /month 2026-09: the figures of mean_monthly_visits add up past what publish counts exactly/);
+  });
 });
 
 describe('a text holding U+0000 is a bad value', () => {

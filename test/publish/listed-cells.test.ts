@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StatsDocument } from '../../src/stats/types.js';
+import { attackReleasesPublished, releaseFolders } from '../helpers/attack-published.js';
 import { publishPanel, readDocument } from '../helpers/cli.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { stores, writePanel } from '../stats/hand-panel.js';
@@ -55,4 +56,40 @@ describe('the cells every month lists', () => {
     const everyMonth = await publishPanel(later, out);
     expect(everyMonth.changed).toBe(false);
   }, 120_000);
+
+  it('adds a month bringing a country new to the publication after months that published every country (refused before: the empty cell was pinned)', async () => {
+    // January and February publish every country and category (each holds 40 stores or more);
+    // March brings AE (12 new stores). Listed in the earlier months, AE is known to be empty
+    // there (every other cell is published, as the earlier release showed): its store count is
+    // what it could hold at most, and so are its new and returning stores, n and numerators,
+    // which are zero because it is. publish refused with exit 1 ("cannot protect new stores by
+    // country for AE in 2026-01: … bound it to [0, 0]"), so the monthly run could not go on.
+    const first = await dirs.make();
+    const later = await dirs.make();
+    const out = await dirs.make();
+    const all = [J, F, M];
+    const base = [...stores('us', 90, 'US', 'apparel', all), ...stores('gb', 60, 'GB', 'home', all), ...stores('de', 45, 'DE', 'beauty', all), ...stores('fr', 40, 'FR', 'garden', all)];
+    await writePanel(first, base.map((s) => ({ ...s, months: s.months.filter((m) => m !== M) })));
+    await writePanel(later, [...base, ...stores('ae', 12, 'AE', 'toys', [M])]);
+
+    await publishPanel(first, out);
+    const firstJ = await readDocument(out, 'platform-stores', J);
+    expect(firstJ.stats.filter((s) => s.dimension.startsWith('country:')).every((s) => !s.suppressed || s.metric_key === 'new_stores')).toBe(true);
+
+    const summary = await publishPanel(later, out, { months: M });
+    expect(summary.releases).toEqual([M]);
+    expect(summary.corrections).toEqual([J, F]);
+    const march = await readDocument(out, 'platform-stores', M);
+    expect(rowOf(march, 'active_stores:country:AE')).toMatchObject({ suppressed: true, n: null });
+    expect(rowOf(march, 'active_stores:country:US')).toMatchObject({ suppressed: false, n: 90 });
+    for (const month of [J, F]) expect(rowOf(await readDocument(out, 'platform-stores', month), 'new_stores:country:AE'), month).toMatchObject({ suppressed: true, n: null });
+
+    // Both releases attacked together: no hidden store count of March inside its protection
+    // interval. (AE's January and February are [0, 0]: the first release, which had no AE row,
+    // said so before AE existed, and nothing a later release hides changes that.)
+    const [r1, r2] = await releaseFolders(out);
+    const report = await attackReleasesPublished([{ panel: first, folder: r1 }, { panel: later, folder: r2 }], { only: (t) => t.figure === 'stores' && t.month === M });
+    expect(report.attacked).toBeGreaterThan(0);
+    expect(report.violations).toEqual([]);
+  }, 240_000);
 });

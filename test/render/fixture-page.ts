@@ -35,10 +35,13 @@ interface StatSpec {
   sentence?: string;
 }
 
-function stat(metricKey: string, definition: string, spec: StatSpec, month = MONTH): Stat {
+function stat(metricKey: string, kind: MetricKind, definition: string, spec: StatSpec, month = MONTH): Stat {
   const id = `${metricKey}:${spec.dimension}`;
   const anchor = anchorOf(id);
   const suppressed = spec.value === null;
+  const numerator = suppressed || spec.value === null || spec.n === null ? null : Math.round(spec.value * spec.n);
+  // As publish writes them: a share's value is its numerator over n, rounded to four decimals.
+  const share = (kind === 'share' || kind === 'rate') && numerator !== null && spec.n;
   const delta: Delta | null =
     spec.delta === null || spec.delta === undefined
       ? null
@@ -49,8 +52,8 @@ function stat(metricKey: string, definition: string, spec: StatSpec, month = MON
     dimension: spec.dimension,
     canonical_url: `${BASE_URL}/data/${SLUG}#${anchor}`,
     anchor,
-    value: spec.value,
-    numerator: suppressed || spec.value === null || spec.n === null ? null : Math.round(spec.value * spec.n),
+    value: share ? Math.round((numerator / spec.n!) * 1e4) / 1e4 : spec.value,
+    numerator,
     n: suppressed ? null : spec.n,
     null_rate: suppressed ? null : 0.05,
     suppressed,
@@ -79,7 +82,7 @@ function section(
     unit,
     definition,
     methodology_version: '2026.1',
-    stats: specs.map((s) => stat(metricKey, definition, s)),
+    stats: specs.map((s) => stat(metricKey, kind, definition, s)),
     series,
   };
 }

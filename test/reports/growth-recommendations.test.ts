@@ -1,0 +1,44 @@
+/**
+ * A growth report's recommendation states its peer share as the statistics pages do: numerator
+ * over n, rounded once. 25 of 31 stores is 80.645%, published 0.8065; read from that value it
+ * said "80.7%" beside a cited sentence saying 80.6%.
+ */
+import { describe, expect, it } from 'vitest';
+import type { StoreFeatures } from '../../src/ingest/index.js';
+import { buildGrowthReport } from '../../src/reports/growth.js';
+import { LICENSE, SCHEMA_VERSION, type Stat, type StatsDocument } from '../../src/stats/types.js';
+
+const MONTH = '2026-10';
+
+const stat: Stat = {
+  id: 'llms_txt_share:all',
+  metric_key: 'llms_txt_share',
+  dimension: 'all',
+  canonical_url: 'https://stats.example.com/data/agentic-commerce#llms-txt-share-all-143597',
+  anchor: 'llms-txt-share-all-143597',
+  value: 0.8065,
+  numerator: 25,
+  n: 31,
+  null_rate: 0,
+  suppressed: false,
+  delta: null,
+  definition: 'Share of stores, among those checked, that serve an llms.txt file.',
+  sentence: 'In October 2026, 80.6% of stores served an llms.txt file.',
+  citation: 'storelens, “Agentic commerce readiness: Stores with an llms.txt file” (stores), October 2026. Licensed CC BY 4.0.',
+  month: MONTH,
+  methodology_version: '1.0',
+};
+const doc: StatsDocument = { schema_version: SCHEMA_VERSION, slug: 'agentic-commerce', month: MONTH, completed_at: '2026-11-02T09:30:00.000Z', license: LICENSE, stats: [stat] };
+
+const features = {
+  month: MONTH, domain: 'shop.example', country: null, category: null, plan: null, created_month: null,
+  product_count: null, monthly_visits: null, est_monthly_revenue_usd: null, apps: [], ads: [], agentic: [],
+} as unknown as StoreFeatures;
+
+describe('a growth report on a store without llms.txt, its peers 25 of 31 stores (0.8065)', () => {
+  it('recommends it with the share the page shows, 80.6%', () => {
+    const report = buildGrowthReport({ storeId: 's1', month: MONTH, features, documents: [doc], signals: [], evidence: [] });
+    const rec = report.recommendations.find((r) => r.metric_key === 'llms_txt_share')!;
+    expect(rec.text).toBe('80.6% of all stores in the panel already do this; this store does not: publish an llms.txt file so AI shopping agents can read the catalogue.');
+  });
+});
