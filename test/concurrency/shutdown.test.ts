@@ -28,7 +28,8 @@ describe.skipIf(!pgUrl)(`SIGTERM to two api processes and a worker (${pgUrl ? 'P
     let release = () => {};
     try {
       await worker.waitFor(/storelens worker: delivering webhook events/);
-      // Registering an endpoint writes webhook_endpoints: with the table locked, each request waits in its transaction.
+      // Registering an endpoint counts and writes webhook_endpoints: with the table locked, each request waits in its
+      // transaction, the first on the table, the others behind it on the workspace row it holds (the endpoints' cap).
       const held = new Promise<void>((r) => (release = r));
       let locked!: () => void;
       const isLocked = new Promise<void>((r) => (locked = r));
@@ -41,7 +42,7 @@ describe.skipIf(!pgUrl)(`SIGTERM to two api processes and a worker (${pgUrl ? 'P
       const requests = Array.from({ length: N }, (_, i) => call(api.base(i), 'POST', '/webhooks', { key, idem: freshIdem(), body: { url: `http://127.0.0.1:9/h${i}` } }));
       const waiting = async () =>
         Number(
-          (await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%webhook_endpoints%'`.execute(t.db.kysely))
+          (await sql<{ n: string }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and (query ilike '%webhook_endpoints%' or query ilike '%"workspaces"%')`.execute(t.db.kysely))
             .rows[0]!.n,
         );
       await until(async () => (await waiting()) >= N);
