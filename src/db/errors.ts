@@ -5,12 +5,22 @@ const NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFO
 
 export function isDatabaseUnavailable(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
+  if (e instanceof DatabaseUnavailable) return true;
   const code = (e as { code?: unknown }).code;
   if (typeof code !== 'string') {
     const msg = (e as { message?: unknown }).message;
-    return typeof msg === 'string' && /Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed|Cannot use a pool after calling end|The database connection is not open/i.test(msg);
+    return typeof msg === 'string' && /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|driver has already been destroyed|Cannot use a pool after calling end|The database connection is not open/i.test(msg);
   }
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || PG_UNAVAILABLE.has(code) || NET.has(code);
+}
+
+/** The database did not answer when opened: which one, and why in the driver's words (pg's "timeout expired" said in full). */
+export class DatabaseUnavailable extends Error {
+  constructor(location: string, cause: Error, connectMs: number) {
+    const why = /^timeout expired$/i.test(cause.message) ? `no connection within ${connectMs / 1000} s (connect_timeout)` : cause.message;
+    super(`${location} does not answer: ${why}`, { cause });
+    (this as { code?: string }).code = (cause as { code?: string }).code;
+  }
 }
 
 /** True for a unique-constraint violation on either dialect. */

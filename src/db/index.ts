@@ -14,8 +14,10 @@
 import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
+import type { ClientConfig } from 'pg';
 import { SQLITE_BINARY_FUNCTIONS } from './binary.js';
 import { CopyRows, runCopy } from './copy.js';
+import { DatabaseUnavailable, isDatabaseUnavailable } from './errors.js';
 import { type Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
 import { migrateToLatest, type Migrations } from './migrate.js';
 import { registerHeldConnection, registerSqliteRoot, rowsAsArrays, type SqlitePrepare, statementName } from './prepared.js';
@@ -110,9 +112,11 @@ export async function openSqlDatabase<DB>(opts: OpenDatabaseOptions, migrations?
     return { ...(db as Opened<DB>), appliedMigrations: applied, options: isPostgresUrl(opts.databaseUrl) ? { databaseUrl: opts.databaseUrl, poolSize: opts.poolSize } : { dbPath: opts.dbPath ?? DB_PATH } };
   } catch (e) {
     await db.close();
+    if (db.dialect === 'postgres' && isDatabaseUnavailable(e)) throw new DatabaseUnavailable(db.location, e as Error, connectTimeoutMs(opts.databaseUrl!));
     throw e;
   }
 }
+
 
 /** Kernel code works on any tables; the opener hands the caller its own table types. */
 type Opened<DB = any> = Omit<Db<DB>, 'appliedMigrations' | 'options'>;
@@ -299,12 +303,39 @@ function coalescingSocket(): Socket {
   return socket;
 }
 
+/** How long opening one connection may take, unless the URL's `connect_timeout` says otherwise. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a caller waits for a connection when every one of the pool is busy; then the database counts as unavailable (503). */
+export const POOL_WAIT_MS = 30_000;
+/** Idle connections are probed by TCP keepalive after this, so one whose server vanished without a word is found. */
+const KEEPALIVE_IDLE_MS = 30_000;
+
+/**
+ * How long opening a connection may take, in libpq's terms: `connect_timeout` in the URL, in
+ * whole seconds; 0 or negative waits for ever, and less than 2 is 2 (libpq's minimum); unset,
+ * CONNECT_TIMEOUT_MS. Without a limit a server that accepts the
+ * connection and never answers (a dead host behind a load balancer, a firewall dropping packets)
+ * holds every request, and every readiness probe, until the operating system gives up minutes later.
+ */
+export function connectTimeoutMs(url: string): number {
+  const given = new URL(url).searchParams.get('connect_timeout');
+  if (given === null || given.trim() === '') return CONNECT_TIMEOUT_MS;
+  if (!/^\s*[+-]?\d+\s*$/.test(given)) throw new Error(`DATABASE_URL: connect_timeout must be a whole number of seconds, not "${given.slice(0, 20)}"`);
+  const seconds = Number(given);
+  return seconds <= 0 ? 0 : Math.max(seconds, 2) * 1000;
+}
+
 async function openPostgres(url: string, max: number): Promise<Opened> {
   const pg = await import('pg');
   const { Pool, Client, types } = pg.default;
+  const connectMs = connectTimeoutMs(url);
   // A hot statement (prepared.ts) goes as a named one: parsed and planned once per connection.
   // A COPY whose one parameter is its rows (copy.ts, from runBulk) streams them on this connection.
   class NamingClient extends Client {
+    // The pool's connectionTimeoutMillis is its wait for a free connection; a connection's own is the connect timeout.
+    constructor(config?: ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectMs });
+    }
     override query(...args: unknown[]): any {
       const [text, values, callback] = args;
       if (typeof text === 'string' && Array.isArray(values) && values.length === 1 && values[0] instanceof CopyRows) return runCopy(this, text, values[0]);
@@ -318,6 +349,9 @@ async function openPostgres(url: string, max: number): Promise<Opened> {
     connectionString: url,
     max,
     Client: NamingClient,
+    connectionTimeoutMillis: POOL_WAIT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
     stream: coalescingSocket,
     // int8 (COUNT(*), bigint columns) arrives as a string: every value we store fits a double.
     types: {

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { sql } from 'kysely';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { openDatabase } from '../../src/compose/database.js';
+import { CONNECT_TIMEOUT_MS, connectTimeoutMs } from '../../src/db/index.js';
+import { isDatabaseUnavailable } from '../../src/db/errors.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { countAccounts, markDelivered, importAccounts } from '../../src/accounts/store.js';
 import { hitRateCounters } from '../../src/api/rate-counters.js';
@@ -108,3 +111,39 @@ for (const d of dialects) {
     });
   });
 }
+
+describe('a PostgreSQL server that accepts connections and never answers', () => {
+  let server: Server;
+  let port: number;
+  const sockets = new Set<Socket>();
+  beforeAll(async () => {
+    server = createServer((s) => {
+      s.resume();
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('is given up after connect_timeout, as unavailable, the connection closed', async () => {
+    const opening = openDatabase({ databaseUrl: `postgres://storelens@127.0.0.1:${port}/storelens?connect_timeout=2` });
+    const e = await opening.then(() => null, (err: unknown) => err);
+    expect((e as Error).message).toBe(`PostgreSQL 127.0.0.1:${port}/storelens does not answer: no connection within 2 s (connect_timeout)`);
+    expect(isDatabaseUnavailable(e)).toBe(true);
+    await expect.poll(() => sockets.size).toBe(0);
+  });
+
+  it('reads connect_timeout from the URL as libpq does', () => {
+    const url = 'postgres://u@db.internal/storelens';
+    expect(connectTimeoutMs(url)).toBe(CONNECT_TIMEOUT_MS);
+    expect(connectTimeoutMs(`${url}?connect_timeout=30`)).toBe(30_000);
+    expect(connectTimeoutMs(`${url}?sslmode=disable&connect_timeout=1`)).toBe(2_000);
+    expect(connectTimeoutMs(`${url}?connect_timeout=0`)).toBe(0);
+    expect(() => connectTimeoutMs(`${url}?connect_timeout=10s`)).toThrow(/connect_timeout must be a whole number of seconds/);
+  });
+});
