@@ -14,7 +14,7 @@
  * counted as a REST one is.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Logger, type RequestLine, requestLineWriter } from '../ops/logger.js';
+import { answeredStatus, type Logger, type RequestLine, requestLineWriter } from '../ops/logger.js';
 import type { RequestMetrics } from '../ops/metrics.js';
 
 export interface RequestObserving {
@@ -35,12 +35,12 @@ export function observeRequests(app: FastifyInstance, opts: RequestObserving): v
   });
   if (!metrics && !log) return;
   const write = log ? requestLineWriter(app.log as Logger) : undefined;
-  app.addHook('onResponse', (req, reply, done) => {
+  const tell = (req: FastifyRequest, reply: FastifyReply, aborted: boolean) => {
     const options = req.routeOptions;
     const route = options.config?.apiRoute;
     const tool = req.mcpCall?.tool;
     const operation = route?.operationId ?? (req.mcpCall ? (tool ? `mcp:${tool.name}` : 'mcp') : (options.url ?? 'unmatched'));
-    const status = reply.statusCode;
+    const status = answeredStatus(reply.raw, aborted);
     const seconds = reply.elapsedTime / 1000;
     if (metrics) {
       metrics.request(operation, status, seconds);
@@ -49,19 +49,29 @@ export function observeRequests(app: FastifyInstance, opts: RequestObserving): v
       else if (tool?.status === 429) metrics.rateLimited(tool.kind);
       else if (tool ? tool.replayed : route && reply.getHeader('idempotent-replayed') === 'true') metrics.replayed(operation);
     }
-    if (write) write(requestLine(req, reply, operation, seconds));
+    if (write) write(requestLine(req, reply, operation, status, seconds, aborted));
+  };
+  // Fastify tells only of responses that finished; one whose client went away (mid-upload, while
+  // it waited on the database, mid-body) is told when its connection closes.
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.raw.once('close', () => reply.raw.writableFinished || tell(req, reply, true));
+    done();
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    tell(req, reply, false);
     done();
   });
 }
 
-function requestLine(req: FastifyRequest, reply: FastifyReply, operation: string, seconds: number): RequestLine {
+function requestLine(req: FastifyRequest, reply: FastifyReply, operation: string, status: number, seconds: number, aborted: boolean): RequestLine {
   const auth = req.apiAdmission?.auth ?? req.mcpCall?.auth;
   return {
     reqId: req.id,
     operation,
     method: req.method,
-    status: reply.statusCode,
+    status,
     tool_status: req.mcpCall?.tool?.status,
+    ...(aborted ? { aborted } : {}),
     duration_ms: Math.round(seconds * 1e4) / 10,
     workspace: auth?.workspace.id,
     key_id: auth?.key.id,

@@ -65,9 +65,23 @@ export interface RequestLine {
   status: number;
   /** The REST status an MCP tool call would have had. */
   tool_status?: number;
+  /** The client went away before the response was complete (answeredStatus). */
+  aborted?: true;
   duration_ms: number;
   workspace?: string;
   key_id?: string;
+}
+
+/** nginx's "client closed request": the status told of a request whose client went away before any answer was sent. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * The status a request is counted and logged with: the one answered, or, when the client went
+ * away (`aborted`) before the status line was sent, CLIENT_CLOSED_REQUEST (as nginx logs it). A
+ * response cut short after its status line keeps its status, its line marked `aborted`.
+ */
+export function answeredStatus(res: { headersSent: boolean; statusCode: number }, aborted: boolean): number {
+  return aborted && !res.headersSent ? CLIENT_CLOSED_REQUEST : res.statusCode;
 }
 
 /**
@@ -90,6 +104,7 @@ export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
     if (!logger.isLevelEnabled(level)) return;
     let text = `{"level":"${level}"${isoTime()}${fixed},"reqId":${JSON.stringify(line.reqId)},"operation":${JSON.stringify(line.operation)},"method":${JSON.stringify(line.method)},"status":${line.status}`;
     if (line.tool_status !== undefined) text += `,"tool_status":${line.tool_status}`;
+    if (line.aborted) text += ',"aborted":true';
     text += `,"duration_ms":${line.duration_ms}`;
     if (line.workspace !== undefined) text += `,"workspace":${JSON.stringify(line.workspace)}`;
     if (line.key_id !== undefined) text += `,"key_id":${JSON.stringify(line.key_id)}`;

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { publicRouteTemplate } from '../core/public-paths.js';
-import { type Logger, requestLineWriter } from '../ops/logger.js';
+import { answeredStatus, type Logger, requestLineWriter } from '../ops/logger.js';
 import type { RequestMetrics } from '../ops/metrics.js';
 import type { PublicHandler } from './handler.js';
 
@@ -24,18 +24,22 @@ export function observePublic(handle: PublicHandler, opts: PublicObserving): Pub
   return (req, res) => {
     const start = performance.now();
     if (!handle(req, res)) return false;
-    const done = () => record(req, res, (performance.now() - start) / 1000);
+    const done = () => record(req, res, (performance.now() - start) / 1000, false);
     if (res.writableFinished) done();
-    else res.once('finish', done);
+    else {
+      res.once('finish', done);
+      // A response cut short (the client went away mid-body) never finishes: told as aborted.
+      res.once('close', () => res.writableFinished || record(req, res, (performance.now() - start) / 1000, true));
+    }
     return true;
   };
 
-  function record(req: IncomingMessage, res: ServerResponse, seconds: number): void {
+  function record(req: IncomingMessage, res: ServerResponse, seconds: number, aborted: boolean): void {
     const url = req.url ?? '';
     const q = url.indexOf('?');
     const operation = publicRouteTemplate(q === -1 ? url : url.slice(0, q));
-    const status = res.statusCode;
+    const status = answeredStatus(res, aborted);
     metrics?.request(operation, status, seconds);
-    write?.({ reqId: String(res.getHeader('x-request-id')), operation, method: req.method ?? '', status, duration_ms: Math.round(seconds * 1e4) / 10 });
+    write?.({ reqId: String(res.getHeader('x-request-id')), operation, method: req.method ?? '', status, ...(aborted ? { aborted } : {}), duration_ms: Math.round(seconds * 1e4) / 10 });
   }
 }
