@@ -67,7 +67,11 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
     this.taskSeconds = new Histogram({ name: 'storelens_task_duration_seconds', help: 'Duration of a turn of each background task.', labelNames: ['task'], buckets: TASK_BUCKETS, registers });
     this.rerankSeconds = new Histogram({ name: 'storelens_rerank_duration_seconds', help: 'Time to re-rank one workspace.', buckets: TASK_BUCKETS, registers });
     this.rerankWaiting = new Gauge({ name: 'storelens_rerank_queue_workspaces', help: 'Workspaces the re-rank turn under way in this process has yet to visit.', registers });
-    if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'storelens_' });
+    if (opts.processMetrics !== false) {
+      collectDefaultMetrics({ register: this.registry, prefix: 'storelens_' });
+      // Gauges named like counters (promtool refuses them); the same counts by type are kept, unsuffixed.
+      for (const name of ['handles', 'requests', 'resources']) this.registry.removeSingleMetric(`storelens_nodejs_active_${name}_total`);
+    }
   }
 
   get contentType(): string {

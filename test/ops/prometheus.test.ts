@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/compose/database.js';
+import { Metrics } from '../../src/ops/metrics.js';
 import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
 import { spawnStorelens, type StorelensProcess } from '../helpers/api-processes.js';
 import { samplePublicationFiles, writePublication } from '../helpers/publication.js';
@@ -41,6 +42,13 @@ describe.skipIf(missing.length > 0)(`Prometheus scraping storelens${missing.leng
     const r = spawnSync('promtool', ['check', 'rules', file], { encoding: 'utf8' });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/SUCCESS: \d+ rules found/);
+  });
+
+  it('promtool accepts the exposition, the process metrics included', async () => {
+    const metrics = new Metrics({});
+    metrics.request('listAccounts', 200, 0.012);
+    const r = spawnSync('promtool', ['check', 'metrics'], { input: await metrics.text(), encoding: 'utf8' });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 
   it('scrapes api, serve and worker: all up and ready, the request counter and the webhook backlog moving under a load', async () => {
