@@ -10,6 +10,7 @@ import { runBulk } from '../db/prepared.js';
 import { lockRows } from '../db/locks.js';
 import type { Database } from '../db/database.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.js';
+import { endpointsSentTo, sentTo } from './endpoints-store.js';
 
 /** The events of types the endpoint wants (its list parsed once, not once per event). */
 function wantedBy<E extends { type: string }>(ep: Pick<WebhookEndpointRow, 'event_types'>, events: readonly E[]): readonly E[] {
@@ -97,7 +98,7 @@ export async function fanOut(trx: Kysely<Database>, dialect: 'sqlite' | 'postgre
       .execute();
     if (events.length > 0) {
       // Locked, so a change or deletion of an endpoint under way is waited for and then seen.
-      let live = trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).where('disabled_at', 'is', null).orderBy('id');
+      let live = trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where(sentTo).orderBy('id');
       if (dialect === 'postgres') live = live.forNoKeyUpdate();
       for (const ep of await live.execute()) {
         await insertMessages(trx, ep, events.filter((e) => e.created_at >= ep.created_at), now.getTime());
@@ -250,7 +251,7 @@ export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolea
     .where('status', '=', 'pending')
     .where('next_attempt_ms', '<=', nowMs)
     .where((eb) => eb.or([eb('claimed_until_ms', 'is', null), eb('claimed_until_ms', '<=', nowMs)]))
-    .where('endpoint_id', 'in', q.selectFrom('webhook_endpoints').select('id').where('deleted_at', 'is', null).where('disabled_at', 'is', null))
+    .where('endpoint_id', 'in', endpointsSentTo(q))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -277,8 +278,7 @@ export async function claimDue(
   let endpoints = trx
     .selectFrom('webhook_endpoints')
     .select('id')
-    .where('deleted_at', 'is', null)
-    .where('disabled_at', 'is', null)
+    .where(sentTo)
     .where('id', 'in', due(trx).select('endpoint_id'))
     .orderBy('id');
   if (dialect === 'postgres') endpoints = endpoints.forNoKeyUpdate().skipLocked();
