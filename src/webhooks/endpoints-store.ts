@@ -66,6 +66,7 @@ export async function insertWebhookEndpoint(q: Kysely<Database>, workspaceId: st
     previous_secret_until_ms: null,
     last_seq: 0,
     failing_since_ms: null,
+    last_failure_ms: null,
     updated_at: now.toISOString(),
   };
   await q.insertInto('webhook_endpoints').values(row).execute();

@@ -337,6 +337,19 @@ export interface AttemptOutcome {
 
 /** How long an endpoint may fail every attempt before it is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3600_000;
+/**
+ * The longest pause between two failures of one streak: more than the longest wait of the retry
+ * schedule with its jitter (10 h + 10%) and than a Retry-After is honoured (10 h), so an endpoint
+ * that is down keeps its streak while its messages are retried; a failure after a longer quiet
+ * time (no event, no retry due, or no worker running) starts a new streak.
+ */
+export const STREAK_GAP_MS = 12 * 3600_000;
+
+/** When the streak of failures a failure at `nowMs` belongs to began: then, unless it continues one (the last failure at most STREAK_GAP_MS before). */
+export function streakStart(ep: Pick<WebhookEndpointRow, 'failing_since_ms' | 'last_failure_ms'>, nowMs: number): number {
+  if (ep.failing_since_ms === null || ep.last_failure_ms === null || nowMs - Number(ep.last_failure_ms) > STREAK_GAP_MS) return nowMs;
+  return Number(ep.failing_since_ms);
+}
 
 /**
  * Records an attempt and moves the message on. Only the worker holding the claim updates the
@@ -375,10 +388,11 @@ export async function recordAttempt(trx: Kysely<Database>, d: WebhookDeliveryRow
   } else if (o.result === 'gone') {
     await disable(trx, d.endpoint_id, iso, 'the receiver answered 410 Gone');
   } else {
-    await trx.updateTable('webhook_endpoints').set({ failing_since_ms: nowMs }).where('id', '=', d.endpoint_id).where('failing_since_ms', 'is', null).execute();
-    const ep = await trx.selectFrom('webhook_endpoints').select('failing_since_ms').where('id', '=', d.endpoint_id).executeTakeFirst();
-    if (ep?.failing_since_ms != null && nowMs - Number(ep.failing_since_ms) >= DISABLE_AFTER_MS) {
-      await disable(trx, d.endpoint_id, iso, `every delivery failed for 5 days (since ${new Date(Number(ep.failing_since_ms)).toISOString()}; last: ${o.error ?? `HTTP ${o.statusCode}`})`);
+    const ep = await trx.selectFrom('webhook_endpoints').select(['failing_since_ms', 'last_failure_ms']).where('id', '=', d.endpoint_id).executeTakeFirstOrThrow();
+    const since = streakStart(ep, nowMs);
+    await trx.updateTable('webhook_endpoints').set({ failing_since_ms: since, last_failure_ms: nowMs }).where('id', '=', d.endpoint_id).execute();
+    if (nowMs - since >= DISABLE_AFTER_MS) {
+      await disable(trx, d.endpoint_id, iso, `every delivery failed for 5 days (since ${new Date(since).toISOString()}; last: ${o.error ?? `HTTP ${o.statusCode}`})`);
     }
   }
 }
