@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { GaugeSpec } from '../ops/metrics.js';
 import type { Db } from './database.js';
+import { endpointsSentTo } from '../webhooks/endpoints-store.js';
 
 interface Backlog {
   pending: number;
@@ -20,12 +21,16 @@ async function readBacklog(db: Db): Promise<Backlog> {
   const q = db.kysely;
   const [deliveries, outbox, steps] = await Promise.all([
     // A deleted or disabled endpoint's messages stay pending but wait for nothing a worker can do.
-    sql<{ n: number; oldest: number | null }>`select count(*) as n, min(created_ms) as oldest from webhook_deliveries
-      where status = 'pending' and endpoint_id in (select id from webhook_endpoints where deleted_at is null and disabled_at is null)`.execute(q),
+    q
+      .selectFrom('webhook_deliveries')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_ms').as('oldest')])
+      .where('status', '=', 'pending')
+      .where('endpoint_id', 'in', endpointsSentTo(q))
+      .executeTakeFirstOrThrow(),
     sql<{ n: number; oldest: string | null }>`select count(*) as n, min(o.created_at) as oldest from outbox_sequences s join outbox o on o.workspace_id = s.workspace_id and o.seq > s.dispatched_seq where s.dispatched_seq < s.last_seq`.execute(q),
     sql<{ n: number }>`select count(*) as n from outreach_steps where status = 'sending'`.execute(q),
   ]);
-  const d = deliveries.rows[0]!;
+  const d = deliveries;
   const o = outbox.rows[0]!;
   return { pending: Number(d.n), oldestPendingMs: d.oldest === null ? null : Number(d.oldest), undispatched: Number(o.n), oldestUndispatched: o.oldest, sending: Number(steps.rows[0]!.n) };
 }

@@ -20,10 +20,12 @@ export interface OutboundSettings {
   allowLocal?: boolean;
   /** Name resolution (default the system's; tests inject one). */
   resolve?: Resolver;
+  /** How long a host may take to resolve (default RESOLVE_TIMEOUT_MS; tests shorten it). */
+  resolveTimeoutMs?: number;
 }
 
 /** Loads the server key (generating it among the server's generated secrets, db/server-secrets.ts, on first use). */
 export async function outboundRuntime(q: Kysely<Database>, s: OutboundSettings = {}): Promise<OutboundRuntime> {
   const box = await loadSecretBox(q, s.keys);
-  return { box, guard: { resolve: s.resolve ?? systemResolver, allowLocal: s.allowLocal ?? false } };
+  return { box, guard: { resolve: s.resolve ?? systemResolver, allowLocal: s.allowLocal ?? false, resolveTimeoutMs: s.resolveTimeoutMs } };
 }

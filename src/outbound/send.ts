@@ -25,8 +25,22 @@ export interface SendResult {
   retryAfterMs: number | null;
 }
 
-/** One POST to a checked target, connected to the checked address only; never follows redirects. */
-export function send(target: CheckedTarget, body: string, headers: Record<string, string>, o: { ca?: string | Buffer; timeoutMs?: number; nowMs?: number } = {}): Promise<SendResult> {
+/**
+ * One POST to a checked target, connected to the checked address only; never follows redirects.
+ * No answer within `timeoutMs` counted from `startedAt` (performance.now() when the attempt began,
+ * its name resolution included; default now) fails it.
+ */
+export function send(
+  target: CheckedTarget,
+  body: string,
+  headers: Record<string, string>,
+  o: { ca?: string | Buffer; timeoutMs?: number; startedAt?: number; nowMs?: number } = {},
+): Promise<SendResult> {
+  const timeoutMs = o.timeoutMs ?? SEND_TIMEOUT_MS;
+  const left = timeoutMs - (o.startedAt === undefined ? 0 : performance.now() - o.startedAt);
+  const late: SendResult = { statusCode: null, error: `no answer within ${timeoutMs / 1000} s`, retryAfterMs: null };
+  // Nothing left: not even connected, so the receiver never gets a message whose answer nobody waits for.
+  if (left <= 0) return Promise.resolve(late);
   const pinned = target.addresses[0];
   const lookup: LookupFunction = (_host, options, cb) => {
     if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
@@ -63,9 +77,9 @@ export function send(target: CheckedTarget, body: string, headers: Record<string
       },
     );
     const timer = setTimeout(() => {
-      done({ statusCode: null, error: `no answer within ${(o.timeoutMs ?? SEND_TIMEOUT_MS) / 1000} s`, retryAfterMs: null });
+      done(late);
       req.destroy();
-    }, o.timeoutMs ?? SEND_TIMEOUT_MS);
+    }, left);
     req.on('error', (e) => done({ statusCode: null, error: (e as Error).message, retryAfterMs: null }));
     req.end(body);
   });

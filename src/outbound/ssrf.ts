@@ -16,13 +16,46 @@ export interface ResolvedAddress {
 /** Name → addresses. Injected in tests (no DNS there). */
 export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
 
-export const systemResolver: Resolver = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+/**
+ * How long a host may take to resolve. Longer, and it counts as a host that does not resolve
+ * (a registration answers 422, a delivery attempt fails and is retried): a resolver that never
+ * answered held the attempt, past its send's timeout and its claim's lease. Under the send's
+ * SEND_TIMEOUT_MS (send.ts), whose deadline counts the time resolving took.
+ */
+export const RESOLVE_TIMEOUT_MS = 5_000;
+
+/**
+ * One resolution per host at a time: a caller that joins one under way shares its answer. A
+ * caller that gives up (RESOLVE_TIMEOUT_MS) leaves the system's lookup running, which holds a
+ * thread of Node's small thread pool (file reads wait for them too) until the system resolver
+ * gives up; the next attempts for that host join it instead of taking another thread each.
+ */
+export function onePerHost(resolve: Resolver): Resolver {
+  const pending = new Map<string, Promise<ResolvedAddress[]>>();
+  return (host) => {
+    let p = pending.get(host);
+    if (!p) {
+      p = resolve(host).finally(() => pending.delete(host));
+      pending.set(host, p);
+    }
+    return p;
+  };
+}
+
+/**
+ * The system's resolver (getaddrinfo: /etc/hosts, search domains, then DNS), as every other
+ * program on the machine resolves: `localhost` and names of the hosts file keep working.
+ */
+export const systemResolver: Resolver = onePerHost(async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })),
+);
 
 export interface GuardOptions {
   resolve: Resolver;
   /** Local development and tests: also allow http URLs and loopback addresses. */
   allowLocal: boolean;
+  /** How long the host may take to resolve (default RESOLVE_TIMEOUT_MS). */
+  resolveTimeoutMs?: number;
 }
 
 /** A URL the guard admitted, with the addresses it checked (connect to one of these only). */
@@ -126,11 +159,7 @@ export async function checkTarget(raw: string, opts: GuardOptions): Promise<Chec
   let addresses: ResolvedAddress[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
   else {
-    try {
-      addresses = await opts.resolve(host);
-    } catch (e) {
-      throw new RefusedTarget(`the host ${host} does not resolve (${(e as Error).message})`, true);
-    }
+    addresses = await resolveWithin(opts.resolve, host, opts.resolveTimeoutMs ?? RESOLVE_TIMEOUT_MS);
     if (addresses.length === 0) throw new RefusedTarget(`the host ${host} does not resolve`, true);
   }
   for (const a of addresses) {
@@ -138,4 +167,20 @@ export async function checkTarget(raw: string, opts: GuardOptions): Promise<Chec
     if (why) throw new RefusedTarget(host === a.address ? `${why}; only public addresses are allowed` : `${host} resolves to ${why}; only public addresses are allowed`);
   }
   return { url, host, addresses };
+}
+
+/** The host's addresses; a RefusedTarget (unresolved) when it fails to resolve, or has not within `ms`. */
+async function resolveWithin(resolve: Resolver, host: string, ms: number): Promise<ResolvedAddress[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RefusedTarget(`the host ${host} did not resolve within ${ms / 1000} s`, true)), ms);
+  });
+  const answer = resolve(host).catch((e: unknown) => {
+    throw new RefusedTarget(`the host ${host} does not resolve (${(e as Error).message})`, true);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -209,8 +209,10 @@ async function post(db: Db, row: StepRow, body: string, sender: { url: string; s
     // Signing inside: a secret that cannot be opened fails (and refunds) this step, never the run.
     const timestamp = Math.floor((opts.signingClock ?? Date.now)() / 1000);
     const headers = { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatureHeader([opts.outbound.box.open(sender.secret)], row.id, timestamp, body) };
+    const started = performance.now();
     const target = await checkTarget(sender.url, opts.outbound.guard);
-    const r = await (opts.send ?? send)(target, body, headers, { ca: opts.ca });
+    // One deadline for the attempt: the time resolving the host took comes off the send's.
+    const r = await (opts.send ?? send)(target, body, headers, { ca: opts.ca, startedAt: started });
     error = r.error;
     statusCode = r.statusCode;
   } catch (err) {

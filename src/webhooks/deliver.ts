@@ -32,7 +32,7 @@ export const RETRY_SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 
 export const JITTER = 0.1;
 /** A receiver's Retry-After is honoured up to this. */
 export const RETRY_AFTER_CAP_MS = 10 * 3600_000;
-/** A claim's lease: long enough for a send and its record; after it another worker may send again. */
+/** A claim's lease: long enough for an attempt (at most SEND_TIMEOUT_MS, name resolution included) and its record; after it another worker may send again. */
 export const LEASE_MS = 60_000;
 export const PER_ENDPOINT = 4;
 export const RETENTION_MS = 30 * 24 * 3600_000;
@@ -111,6 +111,7 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
     if (body === undefined) r = { statusCode: null, error: 'the event is no longer kept (retention)', retryAfterMs: null };
     else {
       try {
+        // One deadline for the attempt: the time resolving the host took comes off the send's (startedAt).
         const target = await checkTarget(m.endpoint.url, opts.guard);
         // webhook-timestamp is the real time of sending: receivers compare it with their clock.
         const ts = Math.floor(Date.now() / 1000);
@@ -120,7 +121,7 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
           'webhook-signature': signatureHeader(signingSecrets(m.endpoint, opts.box, startedMs), m.delivery.id, ts, body),
           'webhook-sequence': String(m.delivery.seq),
         };
-        r = await send(target, body, headers, { ca: opts.ca, nowMs: startedMs });
+        r = await send(target, body, headers, { ca: opts.ca, nowMs: startedMs, startedAt: started });
       } catch (e) {
         r = { statusCode: null, error: e instanceof RefusedTarget ? `refused: ${e.message}` : (e as Error).message, retryAfterMs: null };
       }

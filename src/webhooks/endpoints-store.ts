@@ -3,7 +3,7 @@
  * keeps its endpoint. Secrets arrive here sealed (outbound/secrets.ts); this file never sees a
  * plain one except insertWebhookEndpoint's default for callers that pass none.
  */
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { loadSecretBox, newSigningSecret } from '../outbound/secrets.js';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
@@ -17,6 +17,16 @@ export interface NewWebhookEndpoint {
   /** The signing secret, sealed; default: a new secret sealed under the database's key. */
   sealedSecret?: string;
 }
+
+/**
+ * An endpoint still sent to: not deleted, not disabled. The one definition that the fan-out, the
+ * claims of due messages (messages-store.ts) and the backlog gauges (compose/backlog-metrics.ts)
+ * read: a message of any other endpoint stays pending and waits for nothing a worker can do.
+ */
+export const sentTo = (eb: ExpressionBuilder<Database, 'webhook_endpoints'>) => eb.and([eb('deleted_at', 'is', null), eb('disabled_at', 'is', null)]);
+
+/** The ids of the endpoints still sent to, as a subquery. */
+export const endpointsSentTo = (q: Kysely<Database>) => q.selectFrom('webhook_endpoints').select('id').where(sentTo);
 
 /**
  * Endpoints a workspace may have at once, disabled ones included and deleted ones not. Every event
@@ -56,6 +66,7 @@ export async function insertWebhookEndpoint(q: Kysely<Database>, workspaceId: st
     previous_secret_until_ms: null,
     last_seq: 0,
     failing_since_ms: null,
+    last_failure_ms: null,
     updated_at: now.toISOString(),
   };
   await q.insertInto('webhook_endpoints').values(row).execute();

@@ -10,6 +10,7 @@ import { runBulk } from '../db/prepared.js';
 import { lockRows } from '../db/locks.js';
 import type { Database } from '../db/database.js';
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from './tables.js';
+import { endpointsSentTo, sentTo } from './endpoints-store.js';
 
 /** The events of types the endpoint wants (its list parsed once, not once per event). */
 function wantedBy<E extends { type: string }>(ep: Pick<WebhookEndpointRow, 'event_types'>, events: readonly E[]): readonly E[] {
@@ -97,7 +98,7 @@ export async function fanOut(trx: Kysely<Database>, dialect: 'sqlite' | 'postgre
       .execute();
     if (events.length > 0) {
       // Locked, so a change or deletion of an endpoint under way is waited for and then seen.
-      let live = trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).where('disabled_at', 'is', null).orderBy('id');
+      let live = trx.selectFrom('webhook_endpoints').selectAll().where('workspace_id', '=', workspaceId).where(sentTo).orderBy('id');
       if (dialect === 'postgres') live = live.forNoKeyUpdate();
       for (const ep of await live.execute()) {
         await insertMessages(trx, ep, events.filter((e) => e.created_at >= ep.created_at), now.getTime());
@@ -250,7 +251,7 @@ export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolea
     .where('status', '=', 'pending')
     .where('next_attempt_ms', '<=', nowMs)
     .where((eb) => eb.or([eb('claimed_until_ms', 'is', null), eb('claimed_until_ms', '<=', nowMs)]))
-    .where('endpoint_id', 'in', q.selectFrom('webhook_endpoints').select('id').where('deleted_at', 'is', null).where('disabled_at', 'is', null))
+    .where('endpoint_id', 'in', endpointsSentTo(q))
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -277,8 +278,7 @@ export async function claimDue(
   let endpoints = trx
     .selectFrom('webhook_endpoints')
     .select('id')
-    .where('deleted_at', 'is', null)
-    .where('disabled_at', 'is', null)
+    .where(sentTo)
     .where('id', 'in', due(trx).select('endpoint_id'))
     .orderBy('id');
   if (dialect === 'postgres') endpoints = endpoints.forNoKeyUpdate().skipLocked();
@@ -337,6 +337,19 @@ export interface AttemptOutcome {
 
 /** How long an endpoint may fail every attempt before it is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3600_000;
+/**
+ * The longest pause between two failures of one streak: more than the longest wait of the retry
+ * schedule with its jitter (10 h + 10%) and than a Retry-After is honoured (10 h), so an endpoint
+ * that is down keeps its streak while its messages are retried; a failure after a longer quiet
+ * time (no event, no retry due, or no worker running) starts a new streak.
+ */
+export const STREAK_GAP_MS = 12 * 3600_000;
+
+/** When the streak of failures a failure at `nowMs` belongs to began: then, unless it continues one (the last failure at most STREAK_GAP_MS before). */
+export function streakStart(ep: Pick<WebhookEndpointRow, 'failing_since_ms' | 'last_failure_ms'>, nowMs: number): number {
+  if (ep.failing_since_ms === null || ep.last_failure_ms === null || nowMs - Number(ep.last_failure_ms) > STREAK_GAP_MS) return nowMs;
+  return Number(ep.failing_since_ms);
+}
 
 /**
  * Records an attempt and moves the message on. Only the worker holding the claim updates the
@@ -375,10 +388,11 @@ export async function recordAttempt(trx: Kysely<Database>, d: WebhookDeliveryRow
   } else if (o.result === 'gone') {
     await disable(trx, d.endpoint_id, iso, 'the receiver answered 410 Gone');
   } else {
-    await trx.updateTable('webhook_endpoints').set({ failing_since_ms: nowMs }).where('id', '=', d.endpoint_id).where('failing_since_ms', 'is', null).execute();
-    const ep = await trx.selectFrom('webhook_endpoints').select('failing_since_ms').where('id', '=', d.endpoint_id).executeTakeFirst();
-    if (ep?.failing_since_ms != null && nowMs - Number(ep.failing_since_ms) >= DISABLE_AFTER_MS) {
-      await disable(trx, d.endpoint_id, iso, `every delivery failed for 5 days (since ${new Date(Number(ep.failing_since_ms)).toISOString()}; last: ${o.error ?? `HTTP ${o.statusCode}`})`);
+    const ep = await trx.selectFrom('webhook_endpoints').select(['failing_since_ms', 'last_failure_ms']).where('id', '=', d.endpoint_id).executeTakeFirstOrThrow();
+    const since = streakStart(ep, nowMs);
+    await trx.updateTable('webhook_endpoints').set({ failing_since_ms: since, last_failure_ms: nowMs }).where('id', '=', d.endpoint_id).execute();
+    if (nowMs - since >= DISABLE_AFTER_MS) {
+      await disable(trx, d.endpoint_id, iso, `every delivery failed for 5 days (since ${new Date(since).toISOString()}; last: ${o.error ?? `HTTP ${o.statusCode}`})`);
     }
   }
 }

@@ -44,8 +44,10 @@ export interface WebhookEndpointsTable {
   previous_secret_until_ms: number | null;
   /** The last per-endpoint sequence number given to a message. */
   last_seq: Generated<number>;
-  /** Since when every attempt failed (null after a success). */
+  /** Since when every attempt failed, in a streak of failures none more than STREAK_GAP_MS after the one before (null after a success). */
   failing_since_ms: number | null;
+  /** The last failed attempt (migration 0034). */
+  last_failure_ms: number | null;
   updated_at: string | null;
 }
 

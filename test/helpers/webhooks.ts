@@ -22,6 +22,8 @@ export interface WebhookHarness {
   runtime: OutboundRuntime;
   /** Name → addresses the guard sees (change it to simulate DNS changes). */
   dns: Map<string, string[]>;
+  /** Names whose resolution never answers (a resolver that hangs), whatever `dns` says. */
+  hang: Set<string>;
   wsId: string;
   key: string;
   deliverer(o?: Partial<DelivererOptions>): Deliverer;
@@ -30,17 +32,19 @@ export interface WebhookHarness {
   close(): Promise<void>;
 }
 
-export async function startWebhooks(dialect: DialectName, o: { allowLocal?: boolean; poolSize?: number } = {}): Promise<WebhookHarness> {
+export async function startWebhooks(dialect: DialectName, o: { allowLocal?: boolean; poolSize?: number; resolveTimeoutMs?: number } = {}): Promise<WebhookHarness> {
   const t = await freshDb(dialect, { poolSize: o.poolSize });
   // The scheduling clock starts at the real time (signatures carry real time: see deliver.ts).
   const clock = fakeClock(new Date().toISOString());
   const dns = new Map<string, string[]>([['hooks.test', ['127.0.0.1']]]);
+  const hang = new Set<string>();
   const resolve = async (host: string): Promise<ResolvedAddress[]> => {
+    if (hang.has(host)) return new Promise<never>(() => undefined);
     const a = dns.get(host);
     if (!a) throw new Error(`ENOTFOUND ${host}`);
     return a.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
-  const runtime = await webhookRuntime(t.db.kysely, { allowLocal: o.allowLocal ?? true, resolve });
+  const runtime = await webhookRuntime(t.db.kysely, { allowLocal: o.allowLocal ?? true, resolve, resolveTimeoutMs: o.resolveTimeoutMs });
   const app = await buildApiApp({ db: t.db, now: clock.now, outbound: runtime, rateLimits: { read: 100_000, write: 100_000 }, validateResponses: true });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
@@ -55,6 +59,7 @@ export async function startWebhooks(dialect: DialectName, o: { allowLocal?: bool
     clock,
     runtime,
     dns,
+    hang,
     wsId: ws.id,
     key,
     deliverer(opts = {}) {

@@ -1,6 +1,9 @@
-/** The SSRF guard's address rules (src/outbound/ssrf.ts): every blocked range by name, and the local-development exception. */
+/**
+ * The SSRF guard (src/outbound/ssrf.ts): its address rules (every blocked range by name, and the
+ * local-development exception) and its bounded name resolution.
+ */
 import { describe, expect, it } from 'vitest';
-import { addressRefusal } from '../../src/outbound/ssrf.js';
+import { addressRefusal, checkTarget, onePerHost, type ResolvedAddress } from '../../src/outbound/ssrf.js';
 import { BLOCKED, PUBLIC } from '../helpers/addresses.js';
 
 describe('addressRefusal', () => {
@@ -15,5 +18,34 @@ describe('addressRefusal', () => {
     expect(addressRefusal('::1', true)).toBeNull();
     expect(addressRefusal('10.0.0.1', true)).toMatch(/private/);
     expect(addressRefusal('169.254.169.254', true)).toMatch(/link-local/);
+  });
+});
+
+describe('name resolution', () => {
+  it('gives up on a host that does not answer in time, as on one that does not resolve', async () => {
+    const guard = { resolve: () => new Promise<never>(() => undefined), allowLocal: false, resolveTimeoutMs: 10 };
+    await expect(checkTarget('https://slow.test/hook', guard)).rejects.toMatchObject({ message: 'the host slow.test did not resolve within 0.01 s', unresolved: true });
+  });
+
+  it('runs one lookup per host at a time: calls that gave up leave it running, and the next calls join it', async () => {
+    const answers: ((a: ResolvedAddress[]) => void)[] = [];
+    const asked: string[] = [];
+    const resolve = onePerHost((host) => {
+      asked.push(host);
+      return new Promise((r) => answers.push(r));
+    });
+    const guard = { resolve, allowLocal: false, resolveTimeoutMs: 10 };
+    await expect(checkTarget('https://slow.test/a', guard)).rejects.toMatchObject({ unresolved: true });
+    await expect(checkTarget('https://slow.test/b', guard)).rejects.toMatchObject({ unresolved: true });
+    await expect(checkTarget('https://other.test/', guard)).rejects.toMatchObject({ unresolved: true });
+    expect(asked).toEqual(['slow.test', 'other.test']);
+    // A call while the lookup runs shares its answer; once it has answered, the next call asks again.
+    const joined = checkTarget('https://slow.test/c', { ...guard, resolveTimeoutMs: 60_000 });
+    answers[0]([{ address: '93.184.216.34', family: 4 }]);
+    expect((await joined).addresses).toEqual([{ address: '93.184.216.34', family: 4 }]);
+    const next = checkTarget('https://slow.test/d', { ...guard, resolveTimeoutMs: 60_000 });
+    expect(asked).toEqual(['slow.test', 'other.test', 'slow.test']);
+    answers[2]([{ address: '93.184.216.34', family: 4 }]);
+    await next;
   });
 });

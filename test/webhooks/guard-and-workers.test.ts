@@ -99,6 +99,54 @@ for (const d of dialects) {
     });
   });
 
+  describe.skipIf(d.skip)(`name resolution within a deadline (${d.label})`, () => {
+    let h: WebhookHarness;
+    let rx: Receiver;
+    beforeEach(async () => {
+      // A resolver that never answers is given up on after 20 ms (5 s in production).
+      h = await startWebhooks(d.name, { resolveTimeoutMs: 20 });
+      rx = await startReceiver();
+    });
+    afterEach(async () => {
+      await rx.close();
+      await h.close();
+    });
+
+    it('fails an attempt whose host does not answer in time, retries it per schedule, and sends to the other endpoints meanwhile', async () => {
+      const hung = (await call(h.base, 'POST', '/webhooks', { key: h.key, idem: freshIdem(), body: { url: rx.url('/hung') } })).body;
+      const other = (await call(h.base, 'POST', '/webhooks', { key: h.key, idem: freshIdem(), body: { url: rx.url('/other').replace('hooks.test', '127.0.0.1') } })).body;
+      const w = h.deliverer();
+      h.hang.add('hooks.test');
+      await h.emit([{ type: 'deal.created' }]);
+      // Before, this attempt waited for the resolver for ever (settle never returned), its claim's lease ran out, and another worker sent it again.
+      await settle(w);
+      const [sent] = (await call(h.base, 'GET', `/webhooks/${other.id}/deliveries`, { key: h.key })).body.data;
+      expect([sent.status, rx.received.map((m) => m.id)]).toEqual(['delivered', [sent.id]]);
+      const [first] = (await call(h.base, 'GET', `/webhooks/${hung.id}/deliveries`, { key: h.key })).body.data;
+      expect(first).toMatchObject({ status: 'pending', attempts: [{ status_code: null, error: 'refused: the host hooks.test did not resolve within 0.02 s' }] });
+      expect(Date.parse(first.next_retry_at) - Date.parse(first.attempts[0].at)).toBe(5_000);
+      // The worker goes on: once the name answers, the retry is delivered.
+      h.hang.delete('hooks.test');
+      h.clock.advance(5_000);
+      await settle(w);
+      expect(rx.received.map((m) => m.id)).toEqual([sent.id, first.id]);
+      expect((await call(h.base, 'GET', `/webhooks/${hung.id}/deliveries`, { key: h.key })).body.data[0].status).toBe('delivered');
+    });
+
+    it('answers a registration whose host does not answer in time as one that does not resolve: 422, not kept with the Idempotency-Key', async () => {
+      h.hang.add('hooks.test');
+      const idem = freshIdem();
+      const first = await call(h.base, 'POST', '/webhooks', { key: h.key, idem, body: { url: rx.url() } });
+      expect([first.status, first.body.detail]).toEqual([422, expect.stringMatching(/the host hooks.test did not resolve within 0.02 s.*send the same request again once the name resolves/)]);
+      const ep = (await call(h.base, 'POST', '/webhooks', { key: h.key, idem: freshIdem(), body: { url: rx.url().replace('hooks.test', '127.0.0.1') } })).body;
+      const patched = await call(h.base, 'PATCH', `/webhooks/${ep.id}`, { key: h.key, idem: freshIdem(), body: { url: rx.url() } });
+      expect([patched.status, patched.body.detail]).toEqual([422, expect.stringMatching(/did not resolve within 0.02 s/)]);
+      h.hang.delete('hooks.test');
+      const again = await call(h.base, 'POST', '/webhooks', { key: h.key, idem, body: { url: rx.url() } });
+      expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    });
+  });
+
   describe.skipIf(d.skip)(`two workers on one database (${d.label})`, () => {
     it('never send one message twice at once, and deliver everything exactly once while leases hold', async () => {
       const h = await startWebhooks(d.name, { poolSize: 20 });

@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { call, freshIdem } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
-import { LEASE_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
-import { claimDue, fanOut, recordAttempt } from '../../src/webhooks/messages-store.js';
+import { JITTER, LEASE_MS, RETRY_AFTER_CAP_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
+import { claimDue, fanOut, recordAttempt, STREAK_GAP_MS } from '../../src/webhooks/messages-store.js';
 import { until } from '../helpers/wait.js';
 import { settle, startWebhooks, type WebhookHarness } from '../helpers/webhooks.js';
 
@@ -338,14 +338,42 @@ for (const d of dialects) {
       const ep = await endpoint();
       rx.respond = () => ({ status: 500 });
       const w = h.deliverer();
-      for (let day = 0; day <= 5; day++) {
-        await h.emit([{ type: 'deal.updated', data: { day } }]);
+      const enabled = async () => (await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).body.enabled;
+      // An event every 10 hours, each failing as its retries do: failures never more than 12 hours apart.
+      for (let step = 0; step < 12; step++) {
+        await h.emit([{ type: 'deal.updated', data: { step } }]);
         await settle(w);
-        h.clock.advance(24 * HOUR + 1000);
+        h.clock.advance(10 * HOUR);
       }
+      expect(await enabled()).toBe(true);
+      await h.emit([{ type: 'deal.updated', data: { step: 12 } }]);
+      await settle(w);
       const got = (await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).body;
       expect(got.enabled).toBe(false);
       expect(got.disabled_reason).toMatch(/5 days/);
+    });
+
+    it('does not disable a quiet endpoint for one failure days after its last one: a streak of failures needs no gap longer than 12 hours', async () => {
+      const ep = await endpoint();
+      rx.respond = () => ({ status: 500 });
+      const w = h.deliverer();
+      // A receiver down for a day: the message fails its every attempt (about 28 hours) and is given up.
+      await h.emit([{ type: 'deal.created' }]);
+      await settle(w);
+      for (const wait of RETRY_SCHEDULE_MS) {
+        h.clock.advance(wait);
+        await settle(w);
+      }
+      expect((await log(ep.id)).map((m) => [m.status, m.attempts.length])).toEqual([['failed', 8]]);
+      // No event for five days; then one, which fails once.
+      h.clock.advance(5 * 24 * HOUR);
+      await h.emit([{ type: 'deal.updated' }]);
+      await settle(w);
+      // Before, it was disabled: "every delivery failed for 5 days", since the first failure six days ago.
+      const got = (await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).body;
+      expect([got.enabled, got.disabled_reason]).toEqual([true, null]);
+      expect(STREAK_GAP_MS).toBeGreaterThan(Math.max(...RETRY_SCHEDULE_MS) * (1 + JITTER));
+      expect(STREAK_GAP_MS).toBeGreaterThan(RETRY_AFTER_CAP_MS);
     });
 
     it('signs with both secrets for 24 hours after a rotation, then with the new one only; a replayed rotation shows no secret', async () => {
