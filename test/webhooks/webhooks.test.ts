@@ -401,6 +401,21 @@ for (const d of dialects) {
       expect(() => verify(ep.secret, rx.received[1])).toThrow();
     });
 
+    it('a second rotation within the 24 hours ends the oldest secret at once (how a leaked secret is cut off)', async () => {
+      const ep = await endpoint();
+      const first = await call(h.base, 'POST', `/webhooks/${ep.id}/rotate-secret`, { key: h.key, idem: freshIdem() });
+      h.clock.advance(HOUR);
+      const second = await call(h.base, 'POST', `/webhooks/${ep.id}/rotate-secret`, { key: h.key, idem: freshIdem() });
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const w = h.deliverer();
+      await h.emit([{ type: 'deal.created' }]);
+      await settle(w);
+      expect(rx.received[0].signature.split(' ')).toHaveLength(2);
+      verify(second.body.secret, rx.received[0]);
+      verify(first.body.secret, rx.received[0]);
+      expect(() => verify(ep.secret, rx.received[0])).toThrow();
+    });
+
     it('retry sends one message again with its webhook-id; test sends a signed test event; both appear in the log', async () => {
       const ep = await endpoint();
       const w = h.deliverer();
