@@ -16,7 +16,7 @@ import { docsPage } from './docs-page.js';
 import { apiErrorHandler } from './error-handler.js';
 import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationExecutor, type OperationResponse, createExecutor } from './executor.js';
 import { buildOpenApi, type DocumentedWebhooks } from './openapi.js';
-import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
+import { ApiProblem, methodNotAllowed, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
 import type { OutboundRuntime } from '../outbound/runtime.js';
 
@@ -186,11 +186,6 @@ function send(reply: FastifyReply, r: OperationResponse, acceptEncoding?: string
 
 /** What a cacheable read can be sent as, preferred first. */
 const ENCODINGS = ['gzip', 'identity'];
-
-function methodNotAllowed(method: string, allowed: string[]): ApiProblem {
-  const allow = [...new Set(allowed)].join(', ');
-  return new ApiProblem('method-not-allowed', `${method} is not allowed here; allowed: ${allow}.`, { allow });
-}
 
 function relativePath(url: string, prefix: string): string {
   const path = url.split('?')[0] ?? '';
