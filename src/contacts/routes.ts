@@ -95,6 +95,7 @@ export const contactRoutes = [
     kind: 'write',
     body: z.strictObject({ store_id: z.string().min(1).max(500), email, name: name.optional(), role: role.optional() }),
     response: Contact,
+    location: '/contacts/{id}',
     status: 201,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, body, now }) {

@@ -170,6 +170,7 @@ export const dealRoutes = [
     description: 'Another workspace\'s deal, or an unknown id ⇒ 404.',
     scope: 'read:accounts',
     what: 'deal',
+    versioned: true,
     response: Deal,
     find: getDeal,
     missing: noDeal,
@@ -188,6 +189,8 @@ export const dealRoutes = [
     body: CreateDeal,
     triggers: ['refresh'],
     response: Deal,
+    versioned: true,
+    location: '/deals/{id}',
     status: 201,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, body, now }) {
@@ -218,6 +221,7 @@ export const dealRoutes = [
     headers: IF_MATCH,
     body: UpdateDeal,
     response: Deal,
+    versioned: true,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, params, body, headers, now }) {
       const ifMatch = ifMatchVersion(headers);
@@ -239,6 +243,7 @@ export const dealRoutes = [
     body: MoveStage,
     triggers: ['refresh'],
     response: Deal,
+    versioned: true,
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, key, params, body, headers, now }) {
       const ifMatch = ifMatchVersion(headers);
