@@ -84,6 +84,16 @@ export function ifMatchVersion(headers: Record<string, string | string[] | undef
   return version === undefined ? undefined : Number(version);
 }
 
+/**
+ * An email address as a request may send it: one zod's `z.email()` takes, with blanks around it
+ * that the server trims (`\s` and String.prototype.trim are the same blanks). A request schema
+ * checks it with this pattern, so openapi.json and the MCP tools declare exactly what is refused.
+ */
+export const EMAIL_AS_SENT = new RegExp(`^\\s*(?:${z.regexes.email.source.slice(1, -1)})\\s*$`);
+
+/** A currency as a request may send it: three capitals (which ISO 4217 codes exist is the server's list). */
+export const CURRENCY_AS_SENT = /^[A-Z]{3}$/;
+
 export const Deleted = <const O extends string>(object: O) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
 
 /**
