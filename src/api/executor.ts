@@ -25,7 +25,7 @@ import { fingerprint, type IdempotentResult, idempotencyKeyOf, idempotencyRunner
 import { ApiProblem, type ApiProblemKind, isApiProblem } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
 import { checkResult, ResponseMismatch } from './response-check.js';
-import { type AnyRoute, type CallKind, type OperationResult, isMutating } from './route-def.js';
+import { type AnyRoute, type CallKind, type OperationResult, isMutating, withDeclaredHeaders } from './route-def.js';
 import type { TaskName } from './tasks.js';
 import { scopeRefusal } from './scopes.js';
 import { type OutboundRuntime, outboundRuntime } from '../outbound/runtime.js';
@@ -160,6 +160,8 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
         }
       }
     : <R extends OperationResult>(_route: AnyRoute, result: R): R => result;
+  /** The handler's result, checked, with the headers its route declares (kept with it for replays). */
+  const answered = <R extends OperationResult>(route: AnyRoute, result: R): R => withDeclaredHeaders(route, checked(route, result));
 
   const admit = async (route: AnyRoute, headers: OperationRequest['headers'], known?: Authenticated): Promise<Admission> => {
     const at = now();
@@ -203,7 +205,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
       const leads = flightKey !== undefined && !inflight.has(flightKey);
       if (leads) inflight.set(flightKey, new Promise((resolve) => (settle = resolve)));
       try {
-        const result = checked(route, await handler(route.prepare ? { ...ctx, prepared: await route.prepare(ctx) } : ctx));
+        const result = answered(route, await handler(route.prepare ? { ...ctx, prepared: await route.prepare(ctx) } : ctx));
         const headers = result.headers ?? NO_HEADERS;
         if (result.contentType !== undefined) return { status: result.status, headers, body: String(result.body), contentType: result.contentType };
         const json = JSON.stringify(result.body);
@@ -226,12 +228,12 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
       // A mismatch throws before anything is written, and nothing is stored for replay.
       result = await idempotency.runPlanned(auth.workspace.id, idemKey, fp, async () => {
         const p = await plan(ctx);
-        return { ...p, result: checked(route, p.result) };
+        return { ...p, result: answered(route, p.result) };
       });
     } else {
       const prepared = route.prepare ? await route.prepare(ctx) : undefined;
       // A mismatch throws inside the transaction: the write rolls back and nothing is stored for replay.
-      result = await idempotency.run(auth.workspace.id, idemKey, fp, async (tx) => checked(route, await handler!({ ...ctx, tx, prepared })));
+      result = await idempotency.run(auth.workspace.id, idemKey, fp, async (tx) => answered(route, await handler!({ ...ctx, tx, prepared })));
     }
     if (!result.replayed && result.status < 300) opts.onWrite?.(route.triggers ?? NO_TRIGGERS, auth.workspace.id);
     const headers = result.replayed ? (result.headers ? { ...result.headers, ...REPLAYED } : REPLAYED) : (result.headers ?? NO_HEADERS);

@@ -11,7 +11,7 @@ import type { CapabilityLookup } from './capabilities.js';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from './idempotency.js';
 import { API_PROBLEM_KINDS, PROBLEM_BASE } from './problems.js';
 import { DEFAULT_LIMITS } from './rate-limit.js';
-import { type AnyRoute, isMutating } from './route-def.js';
+import { API_BASE, type AnyRoute, isMutating } from './route-def.js';
 import { jsonSchema, Problem } from './schemas.js';
 import { SCOPES, SCOPE_DESCRIPTIONS } from './scopes.js';
 
@@ -70,13 +70,18 @@ function parameters(r: AnyRoute): Json[] {
   add('query', r.query);
   add('header', r.headers);
   if (isMutating(r)) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  else if (r.versioned) out.push({ $ref: '#/components/parameters/IfNoneMatch' });
   return out;
 }
 
 function operation(r: AnyRoute, capability: CapabilityLookup, statuses: ReturnType<typeof statusResponses>): Json {
   const cap = capability(r);
+  const declared: Json = {
+    ...(r.versioned ? { ETag: { $ref: '#/components/headers/ETag' } } : {}),
+    ...(r.location ? { Location: { description: `Where the resource is read: \`${API_BASE}${r.location}\``, required: true, schema: { type: 'string' } } } : {}),
+  };
   const success = {
-    headers: { ...rateHeaders, ...(isMutating(r) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}) },
+    headers: { ...rateHeaders, ...declared, ...(isMutating(r) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}) },
     content: {
       'application/json': { schema: jsonSchema(r.response, 'output') },
       ...Object.fromEntries(Object.entries(r.alternateContent ?? {}).map(([type, description]) => [type, { schema: { type: 'string', description } }])),
@@ -84,6 +89,7 @@ function operation(r: AnyRoute, capability: CapabilityLookup, statuses: ReturnTy
   };
   const responses: Json = { [String(r.status ?? 200)]: { description: 'Success', ...success } };
   for (const [status, description] of Object.entries(r.otherStatuses ?? {})) responses[status] = { description, ...success };
+  if (r.versioned && !isMutating(r)) responses['304'] = { description: 'Not Modified: If-None-Match names the current ETag; no body', headers: { ...rateHeaders, ...declared } };
   for (const s of problemStatuses(r)) responses[String(s)] = { $ref: `#/components/responses/${statuses[s]!.name}` };
   const op: Json = {
     operationId: r.operationId,
@@ -115,6 +121,8 @@ export function buildOpenApi(routes: readonly AnyRoute[], capability: Capability
     const headers: Json = {};
     if (name === 'Unauthorized') headers['WWW-Authenticate'] = { schema: { type: 'string' }, description: '`Bearer realm="storelens"`' };
     if (name === 'TooManyRequests' || name === 'ServiceUnavailable') headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    // Only a request whose Idempotency-Key is still in progress says when to retry.
+    if (name === 'Conflict') headers['Retry-After'] = { description: 'With `idempotency-request-in-progress`: seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
     if (name === 'TooManyRequests') Object.assign(headers, rateHeaders);
     responses[name] = { description, headers, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
   }
@@ -154,12 +162,24 @@ export function buildOpenApi(routes: readonly AnyRoute[], capability: Capability
           description: `A stable logical request ID (1–${IDEMPOTENCY_KEY_MAX} characters), remembered for ${retention}.`,
           schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX },
         },
+        IfNoneMatch: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description: 'The ETag of a copy the caller has (`"3"`, or a list, or `*`): when it names the current one, 304 without a body.',
+          schema: { type: 'string' },
+        },
         ...webhooks.parameters,
       },
       headers: {
         RateLimit: { description: 'Remaining quota and seconds to reset, e.g. `"read";r=119;t=42`', schema: { type: 'string' } },
         RateLimitPolicy: { description: 'Quota policy, e.g. `"read";q=120;w=60`', schema: { type: 'string' } },
-        RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+        RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
+        ETag: {
+          description: 'The resource\'s `version` as a strong entity tag (`"3"`): send it as If-Match to change exactly that version, or as If-None-Match to read it again only when it changed',
+          required: true,
+          schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' },
+        },
         IdempotentReplayed: { description: '`true` when the response is a replay of a stored result', schema: { type: 'string', enum: ['true'] } },
       },
     },

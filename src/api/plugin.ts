@@ -16,9 +16,10 @@ import { docsPage } from './docs-page.js';
 import { apiErrorHandler } from './error-handler.js';
 import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationExecutor, type OperationResponse, createExecutor } from './executor.js';
 import { buildOpenApi, type DocumentedWebhooks } from './openapi.js';
-import { ApiProblem, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
+import { ApiProblem, methodNotAllowed, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
 import type { OutboundRuntime } from '../outbound/runtime.js';
+import { ifNoneMatchMatches } from '../serve/conditional.js';
 
 
 /** Fastify path syntax: `/webhooks/{id}` ⇒ `/webhooks/:id`. */
@@ -143,7 +144,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
           rawBody: req.body as string | undefined,
           target: req.url,
         };
-        return send(reply, await executor.perform(route, request, req.apiAdmission!), req.headers['accept-encoding']);
+        return send(reply, await executor.perform(route, request, req.apiAdmission!), req);
       },
     });
   }
@@ -171,7 +172,9 @@ function hasEmptyParam(params: unknown): boolean {
   return false;
 }
 
-function send(reply: FastifyReply, r: OperationResponse, acceptEncoding?: string | string[]): FastifyReply {
+function send(reply: FastifyReply, r: OperationResponse, req: FastifyRequest): FastifyReply {
+  if (notModified(r, req)) return reply.code(304).headers(r.headers).send();
+  const acceptEncoding = req.headers['accept-encoding'];
   reply
     .code(r.status)
     .headers(r.headers)
@@ -184,13 +187,20 @@ function send(reply: FastifyReply, r: OperationResponse, acceptEncoding?: string
   return reply.header('content-encoding', 'gzip').send(r.gzipped());
 }
 
+/**
+ * A GET (or HEAD) of a versioned resource whose ETag the caller's If-None-Match names, with the
+ * weak comparison RFC 9110 §13.1.2 gives it: answered 304 with its headers and no body. The
+ * resource is read all the same (the ETag is its version); only the body is saved.
+ */
+function notModified(r: OperationResponse, req: FastifyRequest): boolean {
+  const etag = r.headers.etag;
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (etag === undefined || ifNoneMatch === undefined || r.status !== 200 || r.problem) return false;
+  return (req.method === 'GET' || req.method === 'HEAD') && ifNoneMatchMatches(ifNoneMatch, etag.slice(1, -1));
+}
+
 /** What a cacheable read can be sent as, preferred first. */
 const ENCODINGS = ['gzip', 'identity'];
-
-function methodNotAllowed(method: string, allowed: string[]): ApiProblem {
-  const allow = [...new Set(allowed)].join(', ');
-  return new ApiProblem('method-not-allowed', `${method} is not allowed here; allowed: ${allow}.`, { allow });
-}
 
 function relativePath(url: string, prefix: string): string {
   const path = url.split('?')[0] ?? '';

@@ -41,6 +41,12 @@ export async function found<T>(find: Promise<T | undefined>, missing: () => ApiP
   return row;
 }
 
+/** A 405 naming the methods the resource answers, in its `Allow` header too (RFC 9110 §15.5.6). */
+export function methodNotAllowed(method: string, allowed: readonly string[]): ApiProblem {
+  const allow = [...new Set(allowed)].join(', ');
+  return new ApiProblem('method-not-allowed', `${method} is not allowed here; allowed: ${allow}.`, { allow });
+}
+
 export const isApiProblem = (e: unknown): e is ApiProblem => e instanceof ApiProblem;
 
 export function sendProblem(reply: FastifyReply, p: ApiProblem): FastifyReply {

@@ -13,7 +13,7 @@ import type { Workspace } from '../workspaces/tables.js';
 import type { TaskName } from './tasks.js';
 import type { Availability } from './capabilities.js';
 import type { ApiProblem } from './problems.js';
-import { idParam } from './schemas.js';
+import { idParam, versionTag } from './schemas.js';
 import type { Scope } from './scopes.js';
 
 export type CallKind = 'read' | 'write' | 'report';
@@ -108,6 +108,18 @@ export interface RouteDef<P = undefined, Q = undefined, B = undefined, R extends
    * cancellation, a new secret): MCP clients are told (destructiveHint) to confirm it first.
    */
   destructive?: true;
+  /**
+   * The success body is one resource with a `version` (a deal): every success answer carries it
+   * as a strong `ETag` (`"3"`, versionTag), which If-Match takes as it is, and a GET answers 304
+   * to an If-None-Match naming it. The executor sets the header; openapi.json declares it.
+   */
+  versioned?: true;
+  /**
+   * Where the resource a success answer creates (or accepts) is read, relative to /api/v1, with
+   * `{id}` for the body's `id` (`/deals/{id}`): the executor sends it as `Location`;
+   * openapi.json declares it.
+   */
+  location?: string;
   /** Success status (200 unless said). */
   status?: number;
   /** Other success statuses the handler may answer with the same body, each with what it means (e.g. 202: awaiting an owner's approval). */
@@ -168,11 +180,27 @@ export function defineRoute<P extends z.ZodType | undefined = undefined, Q exten
 
 export const isMutating = (r: AnyRoute): boolean => r.method !== 'GET';
 
+/** Where the API is mounted: the base of every `Location` it sends. */
+export const API_BASE = '/api/v1';
+
+/**
+ * A success answer with the headers its route declares, made from its body: the `ETag` of a
+ * versioned resource and the `Location` of a created one (text of another media type has neither).
+ */
+export function withDeclaredHeaders<R extends OperationResult>(route: AnyRoute, result: R): R {
+  if ((!route.versioned && !route.location) || result.contentType !== undefined) return result;
+  const body = result.body as { id?: unknown; version?: unknown };
+  const headers: Record<string, string> = { ...result.headers };
+  if (route.versioned) headers.etag = versionTag(body.version as number);
+  if (route.location) headers.location = API_BASE + route.location.replace('{id}', encodeURIComponent(String(body.id)));
+  return { ...result, headers };
+}
+
 /** What every declaration of an operation names for itself; the factories below fill in the rest. */
 export type RouteHead = Pick<RouteDef, 'operationId' | 'path' | 'tag' | 'summary' | 'description' | 'scope' | 'planned' | 'activation'>;
 
 /** A read of one of the workspace's rows by its `{id}`: everything but the row and its answer is the same for each. */
-export interface ByIdDef<T, R extends z.ZodType> extends RouteHead {
+export interface ByIdDef<T, R extends z.ZodType> extends RouteHead, Pick<RouteDef, 'versioned'> {
   /** What the id names (`Identifier of the contact`). */
   what: string;
   response: R;

@@ -69,8 +69,11 @@ export const IF_MATCH = z.object({
     .string()
     .regex(IF_MATCH_VERSION, 'must be the version the change is based on, e.g. 3 or "3", or *')
     .optional()
-    .describe('The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version.'),
+    .describe('The `version` the change is based on, bare or quoted (`3` or `"3"`, the ETag a read or change of the resource answered); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version.'),
 });
+
+/** A resource's version as its strong ETag (`"3"`): what If-Match takes, and If-None-Match is compared with. */
+export const versionTag = (version: number): string => `"${version}"`;
 
 /** The version an If-Match header names (validated by IF_MATCH), or undefined when none was sent or it is `*`. */
 export function ifMatchVersion(headers: Record<string, string | string[] | undefined>): number | undefined {
@@ -80,6 +83,16 @@ export function ifMatchVersion(headers: Record<string, string | string[] | undef
   const version = m[1] ?? m[2];
   return version === undefined ? undefined : Number(version);
 }
+
+/**
+ * An email address as a request may send it: one zod's `z.email()` takes, with blanks around it
+ * that the server trims (`\s` and String.prototype.trim are the same blanks). A request schema
+ * checks it with this pattern, so openapi.json and the MCP tools declare exactly what is refused.
+ */
+export const EMAIL_AS_SENT = new RegExp(`^\\s*(?:${z.regexes.email.source.slice(1, -1)})\\s*$`);
+
+/** A currency as a request may send it: three capitals (which ISO 4217 codes exist is the server's list). */
+export const CURRENCY_AS_SENT = /^[A-Z]{3}$/;
 
 export const Deleted = <const O extends string>(object: O) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
 

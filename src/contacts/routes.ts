@@ -4,7 +4,7 @@
  * from the data team's contact source without creating any.
  */
 import { z } from 'zod';
-import { EMAIL_MAX, isEmail, normaliseEmail } from './email.js';
+import { EMAIL_MAX, normaliseEmail } from './email.js';
 import { storeVisible } from '../workspaces/visibility.js';
 import { contactSuggestions, findContacts, getContact, storeContact, toContactView, updateContact } from './store.js';
 import { addContact } from './add-contact.js';
@@ -13,7 +13,7 @@ import { Contact } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
-import { idParam, page, pageQuery } from '../api/schemas.js';
+import { EMAIL_AS_SENT, idParam, page, pageQuery } from '../api/schemas.js';
 
 const ContactSuggestion = z.object({
   object: z.literal('contact_suggestion'),
@@ -27,7 +27,7 @@ const ContactSuggestion = z.object({
 const email = z
   .string()
   .max(EMAIL_MAX)
-  .refine(isEmail, 'must be an email address')
+  .regex(EMAIL_AS_SENT, 'must be an email address')
   .describe('An email address; stored trimmed with its domain lower-cased, and unique in the workspace');
 const name = z.string().min(1).max(200);
 const role = z.string().min(1).max(200);
@@ -95,6 +95,7 @@ export const contactRoutes = [
     kind: 'write',
     body: z.strictObject({ store_id: z.string().min(1).max(500), email, name: name.optional(), role: role.optional() }),
     response: Contact,
+    location: '/contacts/{id}',
     status: 201,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, body, now }) {

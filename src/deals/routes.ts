@@ -9,7 +9,7 @@ import { Deal } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
-import { IF_MATCH, idParam, ifMatchVersion, page, pagedUnder, pageQuery } from '../api/schemas.js';
+import { CURRENCY_AS_SENT, EMAIL_AS_SENT, IF_MATCH, idParam, ifMatchVersion, page, pagedUnder, pageQuery } from '../api/schemas.js';
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
@@ -19,11 +19,13 @@ const normaliseEmail = (email: string): string => {
   return email.slice(0, at) + email.slice(at).toLowerCase();
 };
 
-const Email = z.string().trim().pipe(z.email()).transform(normaliseEmail);
+const Email = z.string().regex(EMAIL_AS_SENT, 'must be an email address').trim().pipe(z.email()).transform(normaliseEmail);
+const CURRENCY_MESSAGE = 'must be an ISO 4217 currency code in capitals, e.g. EUR';
 const Currency = z
   .string()
-  .refine((c) => CURRENCIES.has(c), 'must be an ISO 4217 currency code in capitals, e.g. EUR')
-  .describe('ISO 4217 code in capitals, e.g. `EUR`');
+  .regex(CURRENCY_AS_SENT, CURRENCY_MESSAGE)
+  .refine((c) => CURRENCIES.has(c), CURRENCY_MESSAGE)
+  .describe('ISO 4217 code in capitals, e.g. `EUR`; one the server does not know (`XYZ`) ⇒ 400');
 const CloseDate = z.iso.date().describe('YYYY-MM-DD');
 
 const DealNote = z.object({
@@ -170,6 +172,7 @@ export const dealRoutes = [
     description: 'Another workspace\'s deal, or an unknown id ⇒ 404.',
     scope: 'read:accounts',
     what: 'deal',
+    versioned: true,
     response: Deal,
     find: getDeal,
     missing: noDeal,
@@ -188,6 +191,8 @@ export const dealRoutes = [
     body: CreateDeal,
     triggers: ['refresh'],
     response: Deal,
+    versioned: true,
+    location: '/deals/{id}',
     status: 201,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, body, now }) {
@@ -218,6 +223,7 @@ export const dealRoutes = [
     headers: IF_MATCH,
     body: UpdateDeal,
     response: Deal,
+    versioned: true,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, params, body, headers, now }) {
       const ifMatch = ifMatchVersion(headers);
@@ -239,6 +245,7 @@ export const dealRoutes = [
     body: MoveStage,
     triggers: ['refresh'],
     response: Deal,
+    versioned: true,
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, key, params, body, headers, now }) {
       const ifMatch = ifMatchVersion(headers);

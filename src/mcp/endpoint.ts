@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticated } from '../api/auth.js';
 import type { OperationExecutor, OperationResponse } from '../api/executor.js';
 import { toProblem } from '../api/error-handler.js';
-import { ApiProblem, isApiProblem, sendProblem } from '../api/problems.js';
+import { ApiProblem, isApiProblem, methodNotAllowed, sendProblem } from '../api/problems.js';
 import { type AnyRoute, type CallKind, isMutating } from '../api/route-def.js';
 import { SCOPES } from '../api/scopes.js';
 import { type PublicationSource, registerStatisticsResources } from './resources.js';
@@ -83,7 +83,12 @@ function withoutJsonModeWarning<T>(make: () => T): T {
   }
 }
 
-/** Registers `{prefix}/mcp` (POST, GET and DELETE; the SDK answers what the stateless protocol does not serve). */
+/**
+ * Registers `{prefix}/mcp`: POST carries every message. The server offers no SSE stream and
+ * keeps no session, so GET (the stream a client may open) and DELETE (ending a session) answer
+ * 405, as the Streamable HTTP transport says (a client takes it as "no stream"), and so does
+ * any other method: the API's problem+json with `Allow: POST`, before any credential or body is read.
+ */
 export function registerMcp(app: FastifyInstance, executor: OperationExecutor, routes: readonly AnyRoute[], opts: McpOptions = {}): void {
   const ctx: Ctx = { executor, routes, prefix: app.prefix, opts };
   const allowed = [...localhostAllowedOrigins(), ...(opts.allowedOrigins ?? []), ...(opts.publicUrl ? [new URL(opts.publicUrl).hostname] : [])];
@@ -91,9 +96,18 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
   app.addHook('onClose', async () => handler.close());
 
   app.route({
-    method: ['POST', 'GET', 'DELETE'],
+    method: app.supportedMethods.filter((m) => m !== 'POST'),
     url: MCP_PATH,
-    exposeHeadRoute: false,
+    onRequest: async (req) => {
+      // Counted and logged as the endpoint's other protocol requests (`mcp`), not by its path.
+      req.mcpCall = {};
+      throw methodNotAllowed(req.method, ['POST']);
+    },
+    handler: async () => undefined,
+  });
+  app.route({
+    method: 'POST',
+    url: MCP_PATH,
     handler: async (req, reply) => {
       const call: McpCall = {};
       req.mcpCall = call;
@@ -141,6 +155,10 @@ function withResourceMetadata(p: ApiProblem, metadataUrl: string): ApiProblem {
 
 function serverFor(ctx: Ctx, caller: Caller): McpServer {
   const server = new McpServer(SERVER_INFO, {
+    // Every request stands alone (no session, no stream), so no notification ever reaches a
+    // client: the tool list (and the resource list) is never announced as changing. The SDK
+    // advertises listChanged once a tool is registered unless told otherwise.
+    capabilities: { tools: { listChanged: false } },
     instructions:
       'storelens: a workspace\'s scored in-market accounts (with evidence), its pipeline (deals, contacts, outcomes), watches and webhooks. Every tool is one REST operation of /api/v1 with the same rules; a failure is a tool error carrying the RFC 7807 problem.',
   });

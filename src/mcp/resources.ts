@@ -23,6 +23,8 @@ export function registerStatisticsResources(server: McpServer, publication: Publ
       if (!file || file.body === null) continue;
       const body = file.body;
       const mimeType = file.contentType.split(';')[0]!.trim();
+      // A stateless server sends no resources/list_changed (the SDK would advertise it).
+      server.server.registerCapabilities({ resources: { listChanged: false } });
       server.registerResource(`${artifact.kind === 'markdown' ? 'page' : 'document'}:${slug}`, url, { title, description, mimeType }, async () => ({
         contents: [{ uri: url, mimeType, text: body.toString('utf8') }],
       }));

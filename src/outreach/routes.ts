@@ -147,6 +147,7 @@ export const outreachRoutes = [
     body: z.strictObject({ store_id: z.string().min(1).max(500), contact_id: z.string().min(1).max(200), cadence_id: z.string().min(1).max(200) }),
     triggers: ['outreach'],
     response: Enrollment,
+    location: '/outreach/enrollments/{id}',
     status: 201,
     otherStatuses: { 202: 'Accepted, awaiting an owner\'s approval of the charge (status `awaiting_approval`)' },
     problems: [400, 404, 409, 422],
@@ -203,7 +204,7 @@ export const outreachRoutes = [
         },
         now,
       );
-      return { status: debited ? 201 : 202, body: toEnrollment(e, []), headers: { location: `/api/v1/outreach/enrollments/${id}` } };
+      return { status: debited ? 201 : 202, body: toEnrollment(e, []) };
     },
   }),
   defineRoute({

@@ -83,6 +83,7 @@ export const reportRoutes = [
     body: z.strictObject({ store_id: z.string().min(1).max(500), month: z.string().regex(MONTH, 'must be a month YYYY-MM').optional().describe('Default: the latest published month') }),
     triggers: ['reports'],
     response: GrowthReport,
+    location: '/reports/growth/{id}',
     status: 202,
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, body, headers, now }) {
@@ -129,7 +130,7 @@ export const reportRoutes = [
         },
         now,
       );
-      return { status: 202, body: toReport(report), headers: { location: `/api/v1/reports/growth/${id}` } };
+      return { status: 202, body: toReport(report) };
     },
   }),
   seqListRoute({

@@ -66,7 +66,8 @@ export async function charge(tx: Kysely<Database>, req: ChargeRequest): Promise<
   if (already) return { status: 'debited', entry: already, allowedBy: already.allowed_by ?? ruleOf(wallet) };
   if (waiting) return { status: 'pending', approval: waiting };
   const price = (await currentPrices(tx, req.now)).find((p) => p.unit === req.unit);
-  if (!price) throw new ApiProblem('service-unavailable', `No price is set for ${req.unit}; try again later.`);
+  // A 503 says when to retry (openapi.json promises Retry-After): an operator sets the price.
+  if (!price) throw new ApiProblem('service-unavailable', `No price is set for ${req.unit}; try again later.`, { 'retry-after': '60' });
   const amount = price.unit_price * req.quantity;
   await refuseUnfunded(tx, wallet, amount, req.now);
   if (!req.noApproval && wallet.auto_approve_below !== null && amount >= wallet.auto_approve_below) {

@@ -142,6 +142,7 @@ export const watchRoutes = [
     body: AddWatch,
     triggers: ['watches'],
     response: Watch,
+    location: '/watches/{id}',
     status: 201,
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, body, now }) {

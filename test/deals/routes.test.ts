@@ -169,6 +169,52 @@ for (const d of dialects) {
       expect((await get(`/deals/${deal.id}`)).body).toMatchObject({ title: 'No If-Match', value: 1500, currency: null, version: 4 });
     });
 
+    it('sends the version as a strong ETag on a read and on every change, which If-Match takes back as it is', async () => {
+      const created = await create({ store_id: 'st-b', title: 'Tagged' });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('etag')).toBe('"1"');
+      expect(created.headers.get('location')).toBe(`/api/v1/deals/${created.body.id}`);
+      const read1 = await get(created.headers.get('location')!.slice('/api/v1'.length));
+      expect([read1.headers.get('etag'), read1.body.version]).toEqual(['"1"', 1]);
+      // Read-modify-write with the header alone: the ETag read is the If-Match sent.
+      const updated = await patch(created.body.id, { title: 'Retagged' }, read1.headers.get('etag')!);
+      expect([updated.status, updated.headers.get('etag'), updated.body.version]).toEqual([200, '"2"', 2]);
+      expectProblem(await patch(created.body.id, { title: 'Late' }, read1.headers.get('etag')!), 409, 'conflict');
+      const moved = await move(created.body.id, { stage: 'proposal' }, updated.headers.get('etag')!);
+      expect([moved.status, moved.headers.get('etag'), moved.body.version]).toEqual([200, '"3"', 3]);
+      const head = await fetch(`${h.base}/deals/${created.body.id}`, { method: 'HEAD', headers: { authorization: `Bearer ${read}` } });
+      expect([head.status, head.headers.get('etag')]).toEqual([200, '"3"']);
+      // A problem names no version.
+      expect((await patch(created.body.id, { title: 'x' }, '"1"')).headers.get('etag')).toBeNull();
+    });
+
+    it('answers a read whose If-None-Match names the current ETag with 304 and no body, and a changed deal with 200', async () => {
+      const deal = (await create({ store_id: 'st-b', title: 'Cached' })).body;
+      const cond = (inm: string, method = 'GET') => fetch(`${h.base}/deals/${deal.id}`, { method, headers: { authorization: `Bearer ${read}`, 'if-none-match': inm } });
+      for (const inm of ['"1"', 'W/"1"', '"7", "1"', '*']) {
+        const r = await cond(inm);
+        expect([r.status, r.headers.get('etag'), await r.text()], inm).toEqual([304, '"1"', '']);
+      }
+      expect((await cond('"1"', 'HEAD')).status).toBe(304);
+      await patch(deal.id, { title: 'Changed' }, '1');
+      const changed = await cond('"1"');
+      expect([changed.status, changed.headers.get('etag')]).toEqual([200, '"2"']);
+      expect(((await changed.json()) as { title: string }).title).toBe('Changed');
+      // A change is never answered 304, whatever If-None-Match says.
+      const r = await call(h.base, 'PATCH', `/deals/${deal.id}`, { key: write, idem: freshIdem(), body: { title: 'Again' }, headers: { 'if-none-match': '*' } });
+      expect([r.status, r.headers.get('etag')]).toEqual([200, '"3"']);
+    });
+
+    it('answers a replayed change with the ETag of the answer it replays', async () => {
+      const deal = (await create({ store_id: 'st-b', title: 'Replayed' })).body;
+      const idem = freshIdem();
+      const first = await call(h.base, 'PATCH', `/deals/${deal.id}`, { key: write, idem, body: { title: 'Once' }, headers: { 'if-match': '"1"' } });
+      await patch(deal.id, { title: 'Later' });
+      const replay = await call(h.base, 'PATCH', `/deals/${deal.id}`, { key: write, idem, body: { title: 'Once' }, headers: { 'if-match': '"1"' } });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect([first.headers.get('etag'), replay.headers.get('etag'), replay.body.version]).toEqual(['"2"', '"2"', 2]);
+    });
+
     it('counts If-Match in what an Idempotency-Key stands for: a retry with another version is other input, not the stale answer replayed', async () => {
       const deal = (await create({ store_id: 'st-b', title: 'Kept key' })).body;
       await patch(deal.id, { title: 'Moved on' }, '1');

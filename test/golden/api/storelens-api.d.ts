@@ -1977,6 +1977,8 @@ export interface components {
         /** @description Idempotency-Key reused with different input, a request with it still in progress, or conflicting state */
         Conflict: {
             headers: {
+                /** @description With `idempotency-request-in-progress`: seconds to wait before retrying */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2036,6 +2038,8 @@ export interface components {
     parameters: {
         /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
         IdempotencyKey: string;
+        /** @description The ETag of a copy the caller has (`"3"`, or a list, or `*`): when it names the current one, 304 without a body. */
+        IfNoneMatch: string;
         /** @description The message id (`msg_…`): the same on every retry of this message; use it to drop duplicates. */
         WebhookId: string;
         /** @description Unix seconds of this attempt; refuse old timestamps (the `standardwebhooks` library allows 5 minutes). */
@@ -2053,6 +2057,8 @@ export interface components {
         RateLimitPolicy: string;
         /** @description Seconds to wait before retrying */
         RetryAfter: number;
+        /** @description The resource's `version` as a strong entity tag (`"3"`): send it as If-Match to change exactly that version, or as If-None-Match to read it again only when it changed */
+        ETag: string;
         /** @description `true` when the response is a replay of a stored result */
         IdempotentReplayed: "true";
     };
@@ -2987,6 +2993,9 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description Where the resource is read: `/api/v1/deals/{id}` */
+                    Location: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3033,7 +3042,10 @@ export interface operations {
     get_deal: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of a copy the caller has (`"3"`, or a list, or `*`): when it names the current one, 304 without a body. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Identifier of the deal */
                 id: string;
@@ -3047,6 +3059,7 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3078,6 +3091,16 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3090,7 +3113,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
+                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`, the ETag a read or change of the resource answered); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
                 "if-match"?: string;
                 /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -3122,6 +3145,7 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3169,7 +3193,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
+                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`, the ETag a read or change of the resource answered); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
                 "if-match"?: string;
                 /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -3201,6 +3225,7 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3505,6 +3530,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Where the resource is read: `/api/v1/contacts/{id}` */
+                    Location: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4093,6 +4120,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Where the resource is read: `/api/v1/watches/{id}` */
+                    Location: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5075,6 +5104,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Where the resource is read: `/api/v1/reports/growth/{id}` */
+                    Location: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5486,6 +5517,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Where the resource is read: `/api/v1/outreach/enrollments/{id}` */
+                    Location: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5531,6 +5564,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Where the resource is read: `/api/v1/outreach/enrollments/{id}` */
+                    Location: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
