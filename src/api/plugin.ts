@@ -19,7 +19,7 @@ import { buildOpenApi, type DocumentedWebhooks } from './openapi.js';
 import { ApiProblem, methodNotAllowed, PROBLEM_CONTENT_TYPE, sendProblem } from './problems.js';
 import type { AnyRoute, CallKind } from './route-def.js';
 import type { OutboundRuntime } from '../outbound/runtime.js';
-import { ifNoneMatchMatches } from '../serve/conditional.js';
+import { ifNoneMatchMatches } from '../http/conditional.js';
 
 
 /** Fastify path syntax: `/webhooks/{id}` ⇒ `/webhooks/:id`. */

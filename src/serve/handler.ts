@@ -15,7 +15,7 @@
  * live publication lists.
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
-import { ifNoneMatchMatches, notModifiedSince } from './conditional.js';
+import { ifNoneMatchMatches, notModifiedSince } from '../http/conditional.js';
 import { sendFileBody, type BodyCache, type FileBodyHooks } from './file-body.js';
 import { FILE_UNAVAILABLE, METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, PREFLIGHT, type PreparedResponse } from './problem.js';
 import type { Artifact, Publication } from './publication.js';

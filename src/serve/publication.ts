@@ -11,7 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Manifest } from '../publish/manifest.js';
 import { manifestKeyToPath } from '../core/public-paths.js';
-import { isImfFixdate } from './conditional.js';
+import { isImfFixdate } from '../http/conditional.js';
 import { readReleaseIndex, RELEASE_INDEX_FILE, type ReleaseIndex } from '../publish/release-index.js';
 
 export const ARTIFACT_CACHE = 'public, s-maxage=3600';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ifNoneMatchMatches, notModifiedSince, parseHttpDate } from '../../src/serve/conditional.js';
+import { ifNoneMatchMatches, notModifiedSince, parseHttpDate } from '../../src/http/conditional.js';
 
 describe('If-None-Match', () => {
   const opaque = 'agentic-commerce-2025-01-0123456789abcdef';
