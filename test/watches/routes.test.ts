@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
+import { insertWatch } from '../../src/watches/store.js';
+import { WATCHES_MAX } from '../../src/watches/types.js';
 import { seedAccounts, seedRun, type SeedStore } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';
@@ -327,6 +329,25 @@ for (const d of dialects) {
       const addBad = await call(h.base, 'POST', `/watches/${w.body.id}/stores`, { key: otherWrite, idem: freshIdem(), body: { store_ids: ['ok'] } });
       expect(addBad.status).toBe(404);
       expect((await call(h.base, 'GET', '/watches', { key: otherWrite })).body.data.map((x: { id: string }) => x.id)).toEqual([w.body.id]);
+    });
+
+    it(`holds at most ${WATCHES_MAX} self-directed and client watches per workspace: one more is 422 and adds nothing`, async () => {
+      const full = await workspace(h.db);
+      const key = await apiKey(h.db, full.id, ['read:watch', 'write:watch']);
+      await h.db.write(async (trx) => {
+        for (let i = 1; i < WATCHES_MAX; i++) await insertWatch(trx, { workspace_id: full.id, type: 'client', client_name: `client ${i}`, capacity: null, health: 'healthy', health_reason: 'Not checked yet' }, h.clock.now());
+      });
+      expect((await call(h.base, 'PATCH', '/watch/managed', { key, idem: freshIdem(), body: { capacity: 5 } })).status).toBe(200);
+      const last = await add({ type: 'self_directed' }, key);
+      expect(last.status).toBe(201);
+      const over = await add({ type: 'client', client_name: 'one too many' }, key);
+      expect(over.status).toBe(422);
+      expect(over.body.type).toBe(`${PROBLEM}unprocessable`);
+      expect(over.body.detail).toContain(`at most ${WATCHES_MAX}`);
+      const count = async () => Number((await h.db.kysely.selectFrom('watches').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', full.id).executeTakeFirstOrThrow()).n);
+      expect(await count()).toBe(WATCHES_MAX + 1); // the managed watch is not counted
+      expect((await call(h.base, 'DELETE', `/watches/${last.body.id}`, { key, idem: freshIdem() })).status).toBe(200);
+      expect((await add({ type: 'self_directed' }, key)).status).toBe(201);
     });
 
     it('validates the body: client_name only and always for a client watch', async () => {

@@ -448,7 +448,7 @@ export interface paths {
         put?: never;
         /**
          * Add a self-directed or client watch
-         * @description A self-directed watch (stores the workspace picks) or a client watch (a client's name and its stores). Every store must be one of the workspace's accounts: otherwise 404 naming them (`store_ids`), and nothing is added. At most 1000 stores per watch (422 beyond). Health is derived at the next check.
+         * @description A self-directed watch (stores the workspace picks) or a client watch (a client's name and its stores). Every store must be one of the workspace's accounts: otherwise 404 naming them (`store_ids`), and nothing is added. At most 1000 stores per watch (422 beyond), and at most 100 self-directed and client watches per workspace (one more ⇒ 422). Health is derived at the next check.
          *
          *     Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: available.
          */
