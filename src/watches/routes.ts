@@ -195,11 +195,15 @@ export const watchRoutes = [
     operationId: 'list_watch_stores',
     path: '/watches/{id}/stores',
     summary: "List a watch's stores",
-    description: "A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity).",
+    description:
+      "A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity). A cursor of the managed watch's stores walks the ranking it was issued in: once the accounts, their ranking or the capacity changed, it answers 400 invalid-cursor (start again without one).",
     ...watchList,
     response: page(WatchStore),
     async handler({ db, workspace, params, query, cursorSecret }) {
-      const { w, p } = await watchPage(db.kysely, workspace.id, params.id, 'watch_stores', cursorSecret, query.cursor);
+      const w = await findWatch(db.kysely, workspace.id, params.id);
+      // The managed watch's stores are places in the ranking: a cursor holds for the ranking it was issued in.
+      const ranking = w.type === 'managed' ? { accounts: workspace.accounts_version, ranking: workspace.ranking_version, capacity: w.capacity } : {};
+      const p = listPager(cursorSecret, workspace.id, { list: 'watch_stores', watch: w.id, ...ranking }, query.cursor);
       const a = p.after;
       if (w.type === 'managed') {
         const all = await inMarketStoreIds(db.kysely, workspace.id, w.capacity ?? 0);

@@ -296,6 +296,24 @@ for (const d of dialects) {
       expect((await call(h.base, 'PATCH', '/watch/managed', { key: write, idem: freshIdem(), body: { capacity: 0 } })).status).toBe(400);
     });
 
+    it("refuses a cursor of the managed watch's stores once the ranking moved, rather than repeat or skip stores", async () => {
+      const ranked = await workspace(h.db);
+      const key = await apiKey(h.db, ranked.id, ['read:watch', 'write:watch']);
+      await seedAccounts(h.db, ranked.id, [{ store_id: 'ok', score: 0.9 }, { store_id: 'ads', score: 0.8 }, { store_id: 'flip', score: 0.7 }]);
+      const id = (await call(h.base, 'PATCH', '/watch/managed', { key, idem: freshIdem(), body: { capacity: 3 } })).body.id as string;
+      const first = await call(h.base, 'GET', `/watches/${id}/stores?limit=2`, { key });
+      expect(first.body.data.map((s: { store_id: string }) => s.store_id)).toEqual(['ok', 'ads']);
+      const next = `/watches/${id}/stores?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`;
+      expect((await call(h.base, 'GET', next, { key })).body.data.map((s: { store_id: string }) => s.store_id)).toEqual(['flip']);
+      // A re-ranking puts "flip" first: page 2 of the old order would repeat "ads" and never show "flip".
+      await seedAccounts(h.db, ranked.id, [{ store_id: 'flip', score: 0.95 }, { store_id: 'ok', score: 0.9 }, { store_id: 'ads', score: 0.8 }]);
+      const stale = await call(h.base, 'GET', next, { key });
+      expect(stale.status).toBe(400);
+      expect(stale.body.type).toBe(`${PROBLEM}invalid-cursor`);
+      const again = await call(h.base, 'GET', `/watches/${id}/stores?limit=2`, { key });
+      expect(again.body.data.map((s: { store_id: string }) => s.store_id)).toEqual(['flip', 'ok']);
+    });
+
     it('adds and removes stores, lists them paged, and removes a watch', async () => {
       const w = await add({ type: 'self_directed', store_ids: ['ok', 'ok', 'ads'] });
       expect(w.body.store_count).toBe(2);

@@ -494,7 +494,7 @@ export interface paths {
         };
         /**
          * List a watch's stores
-         * @description A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity).
+         * @description A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity). A cursor of the managed watch's stores walks the ranking it was issued in: once the accounts, their ranking or the capacity changed, it answers 400 invalid-cursor (start again without one).
          *
          *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
          */
