@@ -1,5 +1,5 @@
 /**
- * Migration 0034_wallets_of_delivered over data written before it: a workspace that delivered
+ * Migration 0035_wallets_of_delivered over data written before it: a workspace that delivered
  * accounts to an agent but never added money had no wallet, so the monthly statement never billed
  * it; it gets a wallet opened at the migration, and the others are left as they were.
  */
@@ -9,11 +9,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/compose/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
-const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0034'));
+const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0035'));
 const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
 afterAll(() => db.destroy());
 
-describe('migration 0034 over workspaces without a wallet', () => {
+describe('migration 0035 over workspaces without a wallet', () => {
   it('opens a wallet, empty and dated now, for each workspace with delivered accounts and none', async () => {
     await migrateToLatest(db, before);
     const at = '2026-01-01T00:00:00.000Z';
@@ -23,7 +23,7 @@ describe('migration 0034 over workspaces without a wallet', () => {
     await db.insertInto('wallets').values({ workspace_id: 'ws_funded', currency: 'USD', balance: 700, plan: 'standard', created_at: at, ledger_seq: 1, ledger_at: at }).execute();
 
     const started = new Date().toISOString();
-    expect(await migrateToLatest(db, migrations)).toContain('0034_wallets_of_delivered');
+    expect(await migrateToLatest(db, migrations)).toContain('0035_wallets_of_delivered');
 
     const wallets = await db.selectFrom('wallets').selectAll().orderBy('workspace_id').execute();
     expect(wallets.map((w) => [w.workspace_id, Number(w.balance), w.plan, w.currency])).toEqual([

@@ -1,5 +1,5 @@
 /**
- * 0034_wallets_of_delivered: every workspace that delivered accounts to an agent has a wallet.
+ * 0035_wallets_of_delivered: every workspace that delivered accounts to an agent has a wallet.
  * The monthly statement bills the wallets' closed months since each was opened, and a wallet was
  * opened only by a credit or a charge, so the deliveries of a workspace that never added money
  * were never billed. A delivery opens the wallet now (src/accounts/routes.ts, openWallet).
