@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, Db } from '../db/database.js';
-import { recordSupervision } from '../wallet/index.js';
+import { openWallet, recordSupervision } from '../wallet/index.js';
 import { rowsEvidence } from './evidence.js';
 import { ACCOUNT_STATUSES } from './statuses.js';
 import { getAccount, markDelivered, setAccountStatus, statusHistory } from './store.js';
@@ -173,10 +173,12 @@ async function withEvidence(db: Db, workspaceId: string, rows: readonly PageRow[
 /**
  * The supervision entry of a delivery (accounts newly delivered to the key's agent). Delivery is
  * covered by the plan; accounts beyond its monthly allowance are billed once the month ends, on
- * the monthly statement (src/wallet/statements.ts), not per call.
+ * the monthly statement (src/wallet/statements.ts), not per call: the delivery opens the wallet
+ * the statement bills, if the workspace has none yet.
  */
 async function superviseDelivery(trx: Kysely<Database>, workspaceId: string, keyId: string, storeIds: readonly string[], now: Date): Promise<void> {
   if (storeIds.length === 0) return;
+  await openWallet(trx, workspaceId, now);
   await recordSupervision(
     trx,
     { workspace_id: workspaceId, kind: 'accounts_delivered', actor: `key:${keyId}`, api_key_id: keyId, subject: storeIds[0]!, quantity: storeIds.length, detail: { store_ids: storeIds.slice(0, 200) }, allowed_by: 'plan:allowance' },

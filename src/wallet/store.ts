@@ -56,15 +56,24 @@ export async function readWallet(q: Kysely<Database>, workspaceId: string, now: 
 }
 
 /**
- * The wallet row, created when missing, locked for the rest of trx (lockRows: a concurrent
- * charge waits here and then reads the new balance).
+ * Writes the workspace's wallet row unless it has one (never waits for a charge holding its lock).
+ * A delivery of accounts opens it: the monthly statement bills the closed months of every wallet
+ * since its creation, so a workspace that never added money is billed for its deliveries too.
  */
-export async function lockWallet(trx: Kysely<Database>, workspaceId: string, now: Date): Promise<WalletRow> {
+export async function openWallet(trx: Kysely<Database>, workspaceId: string, now: Date): Promise<void> {
   await trx
     .insertInto('wallets')
     .values({ workspace_id: workspaceId, currency: DEFAULT_CURRENCY, plan: DEFAULT_PLAN, auto_approve_below: null, monthly_cap: null, rules_updated_at: null, rules_updated_by: null, created_at: now.toISOString() })
     .onConflict((oc) => oc.column('workspace_id').doNothing())
     .execute();
+}
+
+/**
+ * The wallet row, created when missing, locked for the rest of trx (lockRows: a concurrent
+ * charge waits here and then reads the new balance).
+ */
+export async function lockWallet(trx: Kysely<Database>, workspaceId: string, now: Date): Promise<WalletRow> {
+  await openWallet(trx, workspaceId, now);
   const [wallet] = await lockRows(trx, 'wallets', { workspace_id: workspaceId });
   return normWallet(wallet as unknown as WalletRow);
 }

@@ -10,6 +10,7 @@ import {
   deleteWatch,
   getManagedWatch,
   insertWatch,
+  lockedWatchCount,
   lockManagedWatch,
   pageWatchEvents,
   pageWatchReceipts,
@@ -20,7 +21,7 @@ import {
 } from './store.js';
 import { setWatchHealth } from './set-health.js';
 import { briefMarkdown, buildBrief } from './brief.js';
-import { WATCH_ADD_MAX, WATCH_MAX_STORES, WATCH_TYPES } from './types.js';
+import { WATCH_ADD_MAX, WATCH_MAX_STORES, WATCH_TYPES, WATCHES_MAX } from './types.js';
 import { acceptsMarkdown } from '../api/accept.js';
 import { listPager } from '../api/cursor.js';
 import { monthNumber, monthText } from '../core/month.js';
@@ -136,7 +137,7 @@ export const watchRoutes = [
     method: 'POST',
     path: '/watches',
     summary: 'Add a self-directed or client watch',
-    description: `A self-directed watch (stores the workspace picks) or a client watch (a client's name and its stores). Every store must be one of the workspace's accounts: otherwise 404 naming them (\`store_ids\`), and nothing is added. At most ${WATCH_MAX_STORES} stores per watch (422 beyond). Health is derived at the next check.`,
+    description: `A self-directed watch (stores the workspace picks) or a client watch (a client's name and its stores). Every store must be one of the workspace's accounts: otherwise 404 naming them (\`store_ids\`), and nothing is added. At most ${WATCH_MAX_STORES} stores per watch (422 beyond), and at most ${WATCHES_MAX} self-directed and client watches per workspace (one more ⇒ 422). Health is derived at the next check.`,
     scope: 'write:watch',
     kind: 'write',
     body: AddWatch,
@@ -147,6 +148,10 @@ export const watchRoutes = [
     problems: [400, 404, 409, 422],
     async handler({ tx, workspace, body, now }) {
       const ids = await requireVisible(tx, workspace.id, body.store_ids);
+      const existing = await lockedWatchCount(tx, workspace.id);
+      if (existing >= WATCHES_MAX) {
+        throw new ApiProblem('unprocessable', `A workspace has at most ${WATCHES_MAX} self-directed and client watches; this one has ${existing}. Remove one, or add the stores to an existing watch.`);
+      }
       const w = await insertWatch(tx, { workspace_id: workspace.id, type: body.type, client_name: body.client_name ?? null, capacity: null, health: 'healthy', health_reason: 'Not checked yet' }, now);
       await addWatchStores(tx, w.id, ids, now);
       return { status: 201, body: await toWatch(tx, w) };
@@ -191,11 +196,15 @@ export const watchRoutes = [
     operationId: 'list_watch_stores',
     path: '/watches/{id}/stores',
     summary: "List a watch's stores",
-    description: "A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity).",
+    description:
+      "A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity). A cursor of the managed watch's stores walks the ranking it was issued in: once the accounts, their ranking or the capacity changed, it answers 400 invalid-cursor (start again without one).",
     ...watchList,
     response: page(WatchStore),
     async handler({ db, workspace, params, query, cursorSecret }) {
-      const { w, p } = await watchPage(db.kysely, workspace.id, params.id, 'watch_stores', cursorSecret, query.cursor);
+      const w = await findWatch(db.kysely, workspace.id, params.id);
+      // The managed watch's stores are places in the ranking: a cursor holds for the ranking it was issued in.
+      const ranking = w.type === 'managed' ? { accounts: workspace.accounts_version, ranking: workspace.ranking_version, capacity: w.capacity } : {};
+      const p = listPager(cursorSecret, workspace.id, { list: 'watch_stores', watch: w.id, ...ranking }, query.cursor);
       const a = p.after;
       if (w.type === 'managed') {
         const all = await inMarketStoreIds(db.kysely, workspace.id, w.capacity ?? 0);

@@ -54,6 +54,21 @@ export async function insertWatch(trx: Kysely<Database>, w: NewWatch, now: Date)
   return row;
 }
 
+/**
+ * The workspace's self-directed and client watches, counted under the workspace row's lock for the
+ * rest of trx: adds racing at the cap wait for each other, so only one takes its last place.
+ */
+export async function lockedWatchCount(trx: Kysely<Database>, workspaceId: string): Promise<number> {
+  await lockRows(trx, 'workspaces', { id: workspaceId });
+  const row = await trx
+    .selectFrom('watches')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .where('type', '!=', 'managed')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function getWatch(q: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow | undefined> {
   const r = await q.selectFrom('watches').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
   return r && norm(r);

@@ -22,5 +22,12 @@ export type WatchHealth = (typeof WATCH_HEALTH)[number];
 /** Stores one self-directed or client watch holds at most; the managed watch's capacity at most. */
 export const WATCH_MAX_STORES = 1000;
 
+/**
+ * Self-directed and client watches a workspace holds at once (the managed watch is not counted).
+ * Every check looks at every active watch of every workspace, so without a bound one key could
+ * add watches until the checks of all workspaces crawl.
+ */
+export const WATCHES_MAX = 100;
+
 /** Store ids one request adds at most. */
 export const WATCH_ADD_MAX = 200;

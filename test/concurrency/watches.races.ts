@@ -8,6 +8,7 @@ import { listEvents } from '../../src/webhooks/outbox.js';
 import { addWatchStores, insertWatch } from '../../src/watches/store.js';
 import { createWorkspace } from '../../src/workspaces/store.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
+import { WATCHES_MAX } from '../../src/watches/types.js';
 import { call, freshIdem } from '../helpers/api.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { type Dialect, freshDb, openAgain } from '../helpers/db.js';
@@ -63,6 +64,17 @@ export function watchRaces(fleet: () => Fleet, d: Dialect): void {
       for (const r of rs.filter((x) => x.status === 422)) expect(r.body.type).toBe(`${PROBLEM}unprocessable`);
       expect(await storesOf(f, watch)).toBe(1000);
       expect(rs.find((r) => r.status === 200)!.body.store_count).toBe(1000);
+    });
+
+    it(`adds one watch into the last of ${WATCHES_MAX} places when adds race: one 201, the rest 422`, async () => {
+      const f = fleet();
+      const { ws, keys } = await seedWorkspace(f.db, WRITE, { keys: 8 });
+      for (let i = 1; i < WATCHES_MAX; i++) await seedWatch(f, ws.id, []);
+      const rs = await burst(f, 8, (i) => ({ method: 'POST', path: '/watches', key: keys[i]!, body: { type: 'client', client_name: `racer ${i}` } }));
+      expect(statuses(rs)).toEqual({ 201: 1, 422: 7 });
+      for (const r of rs.filter((x) => x.status === 422)) expect(r.body.type).toBe(`${PROBLEM}unprocessable`);
+      const rows = await f.db.kysely.selectFrom('watches').select('id').where('workspace_id', '=', ws.id).execute();
+      expect(rows).toHaveLength(WATCHES_MAX);
     });
 
     it('removes a watch that adds and store removals race: the delete answers 200, the loser 404, nothing left behind', async () => {

@@ -52,7 +52,7 @@ for (const d of dialects) {
     const run = (now: string) => runStatements(h.db, { now: () => at(now) });
 
     beforeAll(async () => {
-      h = await startApi(d.name, { operations: { get_wallet: 'available', list_wallet_usage: 'available' }, poolSize: 4 });
+      h = await startApi(d.name, { operations: { get_wallet: 'available', list_wallet_usage: 'available', list_accounts: 'available' }, poolSize: 4 });
       // A price rise from November: October is still billed at the price in force on its last day.
       await h.db.write((trx) =>
         trx.insertInto('prices').values({ version: 2, unit: 'account_delivered_over_allowance', currency: 'USD', unit_price: 3, description: 'test price rise', effective_from: '2026-11-01T00:00:00.000Z' }).execute(),
@@ -118,6 +118,27 @@ for (const d of dialects) {
       const ws = await withWallet('2026-11-10T00:00:00.000Z');
       await deliver(ws, 1001, '2026-10-20T00:00:00.000Z');
       expect((await run('2026-12-02T00:00:00.000Z')).filter((e) => e.workspace_id === ws)).toEqual([]);
+    });
+
+    it('bills a workspace that never added money: the first delivery opens its wallet', async () => {
+      const ws = (await workspace(h.db)).id;
+      const ids = Array.from({ length: 1001 }, (_, i) => `never-funded-${String(i).padStart(4, '0')}`);
+      await seedAccounts(h.db, ws, ids.map((store_id) => ({ store_id, score: 0.5 })));
+      const key = await apiKey(h.db, ws, ['read:accounts', 'read:wallet']);
+      h.clock.set('2026-10-20T12:00:00.000Z');
+      let cursor: string | null = null;
+      let delivered = 0;
+      do {
+        const r = await call(h.base, 'GET', `/accounts?filter=all&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+        expect(r.status).toBe(200);
+        delivered += r.body.data.length;
+        cursor = r.body.next_cursor;
+      } while (cursor);
+      expect(delivered).toBe(1001);
+
+      const written = (await run('2026-11-15T09:00:00.000Z')).filter((e) => e.workspace_id === ws);
+      expect(written).toEqual([expect.objectContaining({ idempotency_key: '2026-10', quantity: 1, amount: -2, balance_after: -2 })]);
+      expect((await call(h.base, 'GET', '/wallet', { key })).body).toMatchObject({ balance: -2 });
     });
 
     it('writes one entry when two workers bill the same month at once', async () => {

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
+import { insertWatch } from '../../src/watches/store.js';
+import { WATCHES_MAX } from '../../src/watches/types.js';
 import { seedAccounts, seedRun, type SeedStore } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';
@@ -294,6 +296,24 @@ for (const d of dialects) {
       expect((await call(h.base, 'PATCH', '/watch/managed', { key: write, idem: freshIdem(), body: { capacity: 0 } })).status).toBe(400);
     });
 
+    it("refuses a cursor of the managed watch's stores once the ranking moved, rather than repeat or skip stores", async () => {
+      const ranked = await workspace(h.db);
+      const key = await apiKey(h.db, ranked.id, ['read:watch', 'write:watch']);
+      await seedAccounts(h.db, ranked.id, [{ store_id: 'ok', score: 0.9 }, { store_id: 'ads', score: 0.8 }, { store_id: 'flip', score: 0.7 }]);
+      const id = (await call(h.base, 'PATCH', '/watch/managed', { key, idem: freshIdem(), body: { capacity: 3 } })).body.id as string;
+      const first = await call(h.base, 'GET', `/watches/${id}/stores?limit=2`, { key });
+      expect(first.body.data.map((s: { store_id: string }) => s.store_id)).toEqual(['ok', 'ads']);
+      const next = `/watches/${id}/stores?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`;
+      expect((await call(h.base, 'GET', next, { key })).body.data.map((s: { store_id: string }) => s.store_id)).toEqual(['flip']);
+      // A re-ranking puts "flip" first: page 2 of the old order would repeat "ads" and never show "flip".
+      await seedAccounts(h.db, ranked.id, [{ store_id: 'flip', score: 0.95 }, { store_id: 'ok', score: 0.9 }, { store_id: 'ads', score: 0.8 }]);
+      const stale = await call(h.base, 'GET', next, { key });
+      expect(stale.status).toBe(400);
+      expect(stale.body.type).toBe(`${PROBLEM}invalid-cursor`);
+      const again = await call(h.base, 'GET', `/watches/${id}/stores?limit=2`, { key });
+      expect(again.body.data.map((s: { store_id: string }) => s.store_id)).toEqual(['flip', 'ok']);
+    });
+
     it('adds and removes stores, lists them paged, and removes a watch', async () => {
       const w = await add({ type: 'self_directed', store_ids: ['ok', 'ok', 'ads'] });
       expect(w.body.store_count).toBe(2);
@@ -327,6 +347,25 @@ for (const d of dialects) {
       const addBad = await call(h.base, 'POST', `/watches/${w.body.id}/stores`, { key: otherWrite, idem: freshIdem(), body: { store_ids: ['ok'] } });
       expect(addBad.status).toBe(404);
       expect((await call(h.base, 'GET', '/watches', { key: otherWrite })).body.data.map((x: { id: string }) => x.id)).toEqual([w.body.id]);
+    });
+
+    it(`holds at most ${WATCHES_MAX} self-directed and client watches per workspace: one more is 422 and adds nothing`, async () => {
+      const full = await workspace(h.db);
+      const key = await apiKey(h.db, full.id, ['read:watch', 'write:watch']);
+      await h.db.write(async (trx) => {
+        for (let i = 1; i < WATCHES_MAX; i++) await insertWatch(trx, { workspace_id: full.id, type: 'client', client_name: `client ${i}`, capacity: null, health: 'healthy', health_reason: 'Not checked yet' }, h.clock.now());
+      });
+      expect((await call(h.base, 'PATCH', '/watch/managed', { key, idem: freshIdem(), body: { capacity: 5 } })).status).toBe(200);
+      const last = await add({ type: 'self_directed' }, key);
+      expect(last.status).toBe(201);
+      const over = await add({ type: 'client', client_name: 'one too many' }, key);
+      expect(over.status).toBe(422);
+      expect(over.body.type).toBe(`${PROBLEM}unprocessable`);
+      expect(over.body.detail).toContain(`at most ${WATCHES_MAX}`);
+      const count = async () => Number((await h.db.kysely.selectFrom('watches').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', full.id).executeTakeFirstOrThrow()).n);
+      expect(await count()).toBe(WATCHES_MAX + 1); // the managed watch is not counted
+      expect((await call(h.base, 'DELETE', `/watches/${last.body.id}`, { key, idem: freshIdem() })).status).toBe(200);
+      expect((await add({ type: 'self_directed' }, key)).status).toBe(201);
     });
 
     it('validates the body: client_name only and always for a client watch', async () => {

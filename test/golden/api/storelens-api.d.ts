@@ -448,7 +448,7 @@ export interface paths {
         put?: never;
         /**
          * Add a self-directed or client watch
-         * @description A self-directed watch (stores the workspace picks) or a client watch (a client's name and its stores). Every store must be one of the workspace's accounts: otherwise 404 naming them (`store_ids`), and nothing is added. At most 1000 stores per watch (422 beyond). Health is derived at the next check.
+         * @description A self-directed watch (stores the workspace picks) or a client watch (a client's name and its stores). Every store must be one of the workspace's accounts: otherwise 404 naming them (`store_ids`), and nothing is added. At most 1000 stores per watch (422 beyond), and at most 100 self-directed and client watches per workspace (one more ⇒ 422). Health is derived at the next check.
          *
          *     Scope: `write:watch`. Call kind: write (20 per minute per key). Availability: available.
          */
@@ -494,7 +494,7 @@ export interface paths {
         };
         /**
          * List a watch's stores
-         * @description A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity).
+         * @description A self-directed or client watch's stores by store id; the managed watch's in ranking order (best score first, up to its capacity). A cursor of the managed watch's stores walks the ranking it was issued in: once the accounts, their ranking or the capacity changed, it answers 400 invalid-cursor (start again without one).
          *
          *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
          */
