@@ -3,6 +3,7 @@ import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { addActivation, createWorkspace, findWorkspace, setPilotAccess } from '../workspaces/store.js';
 import { setWalletVisibility, WALLET_VISIBILITIES, walletVisibility, type WalletVisibility } from '../workspaces/store.js';
+import { stopWorkspaceEnrollments } from '../outreach/store.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
@@ -20,8 +21,13 @@ export async function createWorkspaceCommand(name: string, opts: Config<'workspa
 export async function pilotCommand(state: 'on' | 'off', opts: Config<'workspaces pilot'>, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    await setPilotAccess(db.kysely, ws.id, state === 'on');
-    output(env, opts, { workspace_id: ws.id, pilot_access: state === 'on' }, `Pilot access ${state} for ${ws.name}`);
+    // Withdrawn, the workspace's outreach stops with it, in the same transaction.
+    const stopped = await db.write(async (trx) => {
+      await setPilotAccess(trx, ws.id, state === 'on');
+      return state === 'off' ? stopWorkspaceEnrollments(trx, ws.id, 'pilot access was withdrawn', env.now()) : 0;
+    });
+    const also = stopped ? `; ${stopped} running outreach enrollment${stopped === 1 ? '' : 's'} stopped` : '';
+    output(env, opts, { workspace_id: ws.id, pilot_access: state === 'on', stopped_enrollments: stopped }, `Pilot access ${state} for ${ws.name}${also}`);
   });
 }
 

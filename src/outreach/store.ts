@@ -117,6 +117,22 @@ export async function stopEnrollment(trx: Kysely<Database>, id: string, reason: 
   return Number(r.numUpdatedRows) === 1;
 }
 
+/**
+ * Stops every running enrollment of a workspace (its pilot access withdrawn: outreach is a pilot
+ * operation, and its steps would go on being sent and charged while the workspace could no longer
+ * see or stop them); resolves to how many it stopped. A step a worker is charging waits for this
+ * row's lock and then finds its enrollment stopped (recordStep), so nothing is charged after it.
+ */
+export async function stopWorkspaceEnrollments(trx: Kysely<Database>, workspaceId: string, reason: string, now: Date): Promise<number> {
+  const r = await trx
+    .updateTable('outreach_enrollments')
+    .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
+    .where('workspace_id', '=', workspaceId)
+    .where('status', 'in', RUNNING)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** Stops every running enrollment of a store (a won or lost outcome or deal) `when` that holds: a statement, which a recorded outcome's listener answers. */
 export function stopStoreEnrollments(q: Kysely<Database>, workspaceId: string, storeId: string, reason: string, now: Date, when: When) {
   return q

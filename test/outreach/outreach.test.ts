@@ -223,6 +223,27 @@ for (const d of dialects) {
       expect(list.body.next_cursor).not.toBeNull();
     });
 
+    it('stops every running enrollment when pilot access is withdrawn: nothing more sent or charged', async () => {
+      const { ws, key, cadence, contact } = await setup({ funds: '10' });
+      const sender = await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com', '--json');
+      expect(sender.code, sender.stderr).toBe(0);
+      const a = await enroll(key, { store_id: 'store-a', contact_id: await contact('store-a'), cadence_id: cadence });
+      const b = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
+      await worker();
+      const balance = async () => (await call(h.base, 'GET', '/wallet', { key })).body.balance;
+      const paid = await balance();
+      const sent = receiver.received.length;
+      const off = await run('workspaces', 'pilot', 'off', '--workspace', ws.id, '--json');
+      expect(off.code, off.stderr).toBe(0);
+      expect(off.json).toMatchObject({ pilot_access: false, stopped_enrollments: 2 });
+      h.clock.advance(10 * DAY);
+      await worker();
+      expect(receiver.received.length).toBe(sent);
+      expect(await balance()).toBe(paid);
+      await setPilotAccess(h.db.kysely, ws.id, true);
+      for (const e of [a, b]) expect(await get(key, e.body.id)).toMatchObject({ status: 'stopped', stop_reason: 'pilot access was withdrawn', steps: [expect.objectContaining({ step: 0, status: 'sent' })] });
+    });
+
     it('ends an enrollment unsent and uncharged when its account became do_not_contact after enrolling', async () => {
       const { ws, key, cadence, contact } = await setup({ funds: '10' });
       const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
