@@ -144,7 +144,11 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     return reply.redirect(`/integrations?workspace=${encodeURIComponent(invite.workspace_id)}`, 303);
   });
 
-  /** The signed-in member and the workspace of the page (`?workspace=`, default the first), or a redirect to sign in. */
+  /**
+   * The signed-in member and the workspace of the page (`?workspace=`, default the first), or a
+   * redirect to sign in. A workspace named that is not theirs (never, or no more: left while its
+   * page was open) is a 404, never another of their workspaces: a form acts where it says or not at all.
+   */
   const signedIn = async (req: FastifyRequest, reply: FastifyReply): Promise<{ s: SignedIn; ws: Membership; all: Membership[] } | undefined> => {
     const s = await currentSession(db, req, now());
     const all = s ? await membershipsOf(db.kysely, s.email) : [];
@@ -152,8 +156,14 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       await reply.redirect(`/signin?next=${encodeURIComponent(req.url)}`, 303);
       return undefined;
     }
-    const wanted = (req.query as Form).workspace;
-    const ws = all.find((m) => m.workspace_id === wanted) ?? all[0]!;
+    const wanted = one((req.query as Form).workspace);
+    const ws = wanted === undefined ? all[0] : all.find((m) => m.workspace_id === wanted);
+    if (!ws) {
+      await html(reply, 404, (nonce) =>
+        messagePage('Workspace not found', 'You are not a member of that workspace; nothing was changed.', nonce, { href: '/integrations', text: 'Your workspaces' }),
+      );
+      return undefined;
+    }
     return { s, ws, all };
   };
 
