@@ -43,13 +43,19 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     done(null, form);
   });
 
-  const html = (reply: FastifyReply, status: number, page: (nonce: string) => string) => {
+  /**
+   * A page, with its CSP. A form's answer may redirect on (Chromium checks form-action along the
+   * redirects): to this site, an assistant's https or loopback http callback, or the app scheme
+   * the page names in `formAction` (the consent screen's native app, e.g. `com.example.app:`).
+   */
+  const html = (reply: FastifyReply, status: number, page: (nonce: string) => string, o: { formAction?: string } = {}) => {
     const nonce = randomBytes(16).toString('base64');
+    const formAction = ["'self'", 'http:', 'https:', ...(o.formAction ? [o.formAction] : [])].join(' ');
     return reply
       .code(status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'`)
+      .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
       .header('x-frame-options', 'DENY')
       .header('referrer-policy', 'no-referrer')
       .send(page(nonce));
