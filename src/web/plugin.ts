@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { issueApiKey, KeyCreatorRefused, deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
+import { issueApiKey, KeyCreatorRefused, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
 import { lockRows } from '../db/locks.js';
@@ -141,8 +141,12 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     }
     const hashed = await hashPassword(password);
     const used = await db.write(async (trx) => {
+      // The member's rows first, as sign-out and recording a consent take them.
+      await lockRows(trx, 'members', { email: invite.email });
       if (!(await useInvite(trx, h, now()))) return false;
       await setPasswordHash(trx, invite.email, hashed, now());
+      // A new password signs out every browser of the email: whoever knew the old one too.
+      await deleteSessionsOf(trx, invite.email);
       return true;
     });
     if (!used) return html(reply, 404, (nonce) => messagePage('Invite not valid', 'This invite link was used already.', nonce));
