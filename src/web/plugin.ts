@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { issueApiKey, KeyCreatorRefused, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
+import { issueApiKey, KeyCreatorRefused, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, addressSubject, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
 import { lockRows } from '../db/locks.js';
@@ -80,7 +80,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     }
     // Counted before the password is checked, the same for an email no member has.
     const account: ThrottleSubject = { kind: 'account', name: email };
-    const admission = await admitSignIn(db, [account, { kind: 'address', name: req.ip }], now().getTime());
+    const admission = await admitSignIn(db, [account, addressSubject(req.ip)], now().getTime());
     if (!admission.admitted) {
       const csrf = preSessionCsrf(req, reply);
       const wait = admission.retryAfterSeconds;
