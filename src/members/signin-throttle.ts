@@ -7,6 +7,7 @@
  * get past the lock together. The account row exists whether or not a member has that email, so
  * a locked account answers the same whether it exists or not.
  */
+import ipaddr from 'ipaddr.js';
 import { sql, type Kysely } from 'kysely';
 import type { Db, Database } from '../db/database.js';
 import { onPostgres } from '../db/locks.js';
@@ -19,6 +20,19 @@ export interface ThrottleSubject {
   kind: ThrottleKind;
   /** The normalized email, or the client address; stored only as a hash. */
   name: string;
+}
+
+/**
+ * The address subject of a client address: an IPv6 address counts by its /64 network (one host,
+ * one home or one cloud instance usually holds a whole /64, so its addresses are no more clients
+ * than one), an IPv4-mapped one (a dual-stack server's IPv4 client) by its IPv4 address.
+ */
+export function addressSubject(address: string): ThrottleSubject {
+  if (!ipaddr.isValid(address)) return { kind: 'address', name: address };
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return { kind: 'address', name: ip.toString() };
+  const network = ip.toByteArray().slice(0, 8).concat(Array<number>(8).fill(0));
+  return { kind: 'address', name: `${ipaddr.fromByteArray(network).toString()}/64` };
 }
 
 /** The rule, in numbers (documented in docs/assistant.md, "Sign-in: failed attempts"; test/docs checks the table). */

@@ -15,7 +15,21 @@ import { consentPage, messagePage } from './pages.js';
 import { currentSession, sameToken } from './session.js';
 
 type Form = Record<string, string | string[] | undefined>;
-type Html = (reply: FastifyReply, status: number, page: (nonce: string) => string) => FastifyReply;
+type Html = (reply: FastifyReply, status: number, page: (nonce: string) => string, o?: { formAction?: string }) => FastifyReply;
+
+/**
+ * The scheme of a native app's redirect URI (`com.example.app:`, RFC 8252 §7.1) as a CSP source,
+ * or undefined for https and http (every page allows those) and anything unparsable.
+ */
+export function appScheme(redirectUri: string): string | undefined {
+  let scheme: string;
+  try {
+    scheme = new URL(redirectUri).protocol;
+  } catch {
+    return undefined;
+  }
+  return scheme !== 'http:' && scheme !== 'https:' && /^[a-z][a-z0-9+.-]*:$/.test(scheme) ? scheme : undefined;
+}
 
 const OIDC_SCOPES = new Set(['openid', 'offline_access']);
 
@@ -46,17 +60,23 @@ export function registerInteractions(app: FastifyInstance, d: { db: Db; now: () 
     if (!s || all.length === 0) return reply.redirect(`/signin?next=${encodeURIComponent(path(p.details.uid))}`, 303);
     const client = await p.provider.Client.find(String(p.details.params.client_id));
     const workspaces = await grantsByWorkspace(all);
-    return d.html(reply, 200, (nonce) =>
-      consentPage({
-        nonce,
-        csrf: s.csrf,
-        email: s.email,
-        action: path(p.details.uid),
-        client: { id: String(p.details.params.client_id), name: client?.clientName },
-        redirectTo: String(p.details.params.redirect_uri ?? ''),
-        workspaces,
-        describe: (scope) => SCOPE_DESCRIPTIONS[scope as Scope] ?? scope,
-      }),
+    const redirectTo = String(p.details.params.redirect_uri ?? '');
+    // Allow and Deny both lead, through the authorization server, to the assistant's redirect URI.
+    return d.html(
+      reply,
+      200,
+      (nonce) =>
+        consentPage({
+          nonce,
+          csrf: s.csrf,
+          email: s.email,
+          action: path(p.details.uid),
+          client: { id: String(p.details.params.client_id), name: client?.clientName },
+          redirectTo,
+          workspaces,
+          describe: (scope) => SCOPE_DESCRIPTIONS[scope as Scope] ?? scope,
+        }),
+      { formAction: appScheme(redirectTo) },
     );
   });
 

@@ -50,8 +50,8 @@ export function invitePage(o: { email: string; workspace: string; csrf: string; 
   );
 }
 
-export function messagePage(title: string, text: string, nonce: string): string {
-  return layout(title, `<h1>${esc(title)}</h1><section><p>${esc(text)}</p><p><a href="/signin">Sign in</a></p></section>`, nonce);
+export function messagePage(title: string, text: string, nonce: string, link: { href: string; text: string } = { href: '/signin', text: 'Sign in' }): string {
+  return layout(title, `<h1>${esc(title)}</h1><section><p>${esc(text)}</p><p><a href="${esc(link.href)}">${esc(link.text)}</a></p></section>`, nonce);
 }
 
 const CHOICE_LABELS: Record<AccessChoice, string> = {

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { issueApiKey, KeyCreatorRefused, deleteSession, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
+import { issueApiKey, KeyCreatorRefused, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, addressSubject, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
 import { lockRows } from '../db/locks.js';
@@ -43,13 +43,19 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     done(null, form);
   });
 
-  const html = (reply: FastifyReply, status: number, page: (nonce: string) => string) => {
+  /**
+   * A page, with its CSP. A form's answer may redirect on (Chromium checks form-action along the
+   * redirects): to this site, an assistant's https or loopback http callback, or the app scheme
+   * the page names in `formAction` (the consent screen's native app, e.g. `com.example.app:`).
+   */
+  const html = (reply: FastifyReply, status: number, page: (nonce: string) => string, o: { formAction?: string } = {}) => {
     const nonce = randomBytes(16).toString('base64');
+    const formAction = ["'self'", 'http:', 'https:', ...(o.formAction ? [o.formAction] : [])].join(' ');
     return reply
       .code(status)
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'`)
+      .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
       .header('x-frame-options', 'DENY')
       .header('referrer-policy', 'no-referrer')
       .send(page(nonce));
@@ -74,7 +80,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     }
     // Counted before the password is checked, the same for an email no member has.
     const account: ThrottleSubject = { kind: 'account', name: email };
-    const admission = await admitSignIn(db, [account, { kind: 'address', name: req.ip }], now().getTime());
+    const admission = await admitSignIn(db, [account, addressSubject(req.ip)], now().getTime());
     if (!admission.admitted) {
       const csrf = preSessionCsrf(req, reply);
       const wait = admission.retryAfterSeconds;
@@ -135,8 +141,12 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     }
     const hashed = await hashPassword(password);
     const used = await db.write(async (trx) => {
+      // The member's rows first, as sign-out and recording a consent take them.
+      await lockRows(trx, 'members', { email: invite.email });
       if (!(await useInvite(trx, h, now()))) return false;
       await setPasswordHash(trx, invite.email, hashed, now());
+      // A new password signs out every browser of the email: whoever knew the old one too.
+      await deleteSessionsOf(trx, invite.email);
       return true;
     });
     if (!used) return html(reply, 404, (nonce) => messagePage('Invite not valid', 'This invite link was used already.', nonce));
@@ -144,7 +154,11 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     return reply.redirect(`/integrations?workspace=${encodeURIComponent(invite.workspace_id)}`, 303);
   });
 
-  /** The signed-in member and the workspace of the page (`?workspace=`, default the first), or a redirect to sign in. */
+  /**
+   * The signed-in member and the workspace of the page (`?workspace=`, default the first), or a
+   * redirect to sign in. A workspace named that is not theirs (never, or no more: left while its
+   * page was open) is a 404, never another of their workspaces: a form acts where it says or not at all.
+   */
   const signedIn = async (req: FastifyRequest, reply: FastifyReply): Promise<{ s: SignedIn; ws: Membership; all: Membership[] } | undefined> => {
     const s = await currentSession(db, req, now());
     const all = s ? await membershipsOf(db.kysely, s.email) : [];
@@ -152,8 +166,14 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       await reply.redirect(`/signin?next=${encodeURIComponent(req.url)}`, 303);
       return undefined;
     }
-    const wanted = (req.query as Form).workspace;
-    const ws = all.find((m) => m.workspace_id === wanted) ?? all[0]!;
+    const wanted = one((req.query as Form).workspace);
+    const ws = wanted === undefined ? all[0] : all.find((m) => m.workspace_id === wanted);
+    if (!ws) {
+      await html(reply, 404, (nonce) =>
+        messagePage('Workspace not found', 'You are not a member of that workspace; nothing was changed.', nonce, { href: '/integrations', text: 'Your workspaces' }),
+      );
+      return undefined;
+    }
     return { s, ws, all };
   };
 

@@ -130,6 +130,26 @@ for (const d of dialects)
       expect((await signIn('owner@example.com', PASSWORD)).status).toBe(429);
     });
 
+    it('counts the addresses of one IPv6 /64 network as one address, and an IPv4-mapped address as its IPv4 one', async () => {
+      // Loopback offers one IPv6 address: the requests are injected with the address they come from.
+      const page = await h.app.inject({ method: 'GET', url: '/signin' });
+      const cookie = page.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+      const from = async (remoteAddress: string, email: string) =>
+        (await h.app.inject({ method: 'POST', url: '/signin', remoteAddress, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ csrf, next: '/integrations', email, password: 'Winter2026!' }).toString() })).statusCode;
+      const statuses: number[] = [];
+      // One host holds a whole /64: each attempt from another address of it, on another account.
+      for (let i = 1; i <= 22; i++) statuses.push(await from(`2001:db8:1:2:${i.toString(16)}::1`, `spray${i}@example.com`));
+      expect(statuses.slice(0, 21)).toEqual(Array(21).fill(401));
+      expect(statuses[21]).toBe(429);
+      expect(await from('2001:db8:1:2:ffff:ffff:ffff:ffff', 'owner@example.com')).toBe(429);
+      // Another /64 is another address.
+      expect(await from('2001:db8:1:3::1', 'other@example.com')).toBe(401);
+      // An IPv4 client of a dual-stack server counts as its IPv4 address.
+      for (let i = 0; i < 21; i++) await from('192.0.2.7', `v4-${i}@example.com`);
+      expect(await from('::ffff:192.0.2.7', 'v4-last@example.com')).toBe(429);
+    });
+
     it('forgets, and deletes, the counts of accounts and addresses that have not failed for an hour', async () => {
       const signIn = await signInForm(origin);
       for (let i = 0; i < 6; i++) await signIn(`tried${i}@example.com`, 'guess');
