@@ -19,7 +19,7 @@ type Html = (reply: FastifyReply, status: number, page: (nonce: string) => strin
 
 /**
  * The scheme of a native app's redirect URI (`com.example.app:`, RFC 8252 §7.1) as a CSP source,
- * or undefined for https and http (every page allows those) and anything unparsable.
+ * or undefined for the web's own schemes (WEB_SCHEMES) and anything unparsable.
  */
 export function appScheme(redirectUri: string): string | undefined {
   let scheme: string;
@@ -28,8 +28,11 @@ export function appScheme(redirectUri: string): string | undefined {
   } catch {
     return undefined;
   }
-  return scheme !== 'http:' && scheme !== 'https:' && /^[a-z][a-z0-9+.-]*:$/.test(scheme) ? scheme : undefined;
+  return !WEB_SCHEMES.has(scheme) && /^[a-z][a-z0-9+.-]*:$/.test(scheme) ? scheme : undefined;
 }
+
+/** Schemes that are no native app's: the web's own (every page allows http and https) and those a browser runs or reads itself. */
+const WEB_SCHEMES = new Set(['http:', 'https:', 'javascript:', 'data:', 'blob:', 'file:', 'filesystem:', 'about:', 'vbscript:']);
 
 const OIDC_SCOPES = new Set(['openid', 'offline_access']);
 
