@@ -19,6 +19,7 @@ import {
   pendingApprovalByCause,
   type LedgerEntry,
   lockWallet,
+  MONEY_LIMIT,
   monthSpend,
   type WalletRow,
 } from './store.js';
@@ -200,7 +201,19 @@ export async function credit(tx: Kysely<Database>, workspaceId: string, amount: 
   const already = await entryByCause(tx, workspaceId, 'wallet_credit', idempotencyKey);
   if (already && (already.amount !== amount || already.reason !== reason)) throw new CreditKeyReusedError(idempotencyKey, already);
   if (already) return already;
+  if (wallet.balance + amount > MONEY_LIMIT) throw new BalanceLimitError(wallet, amount);
   return appendEntry(tx, wallet, { kind: 'credit', amount, operation_id: 'wallet_credit', idempotency_key: idempotencyKey, actor, reason }, now);
+}
+
+/** A credit that would take the balance past MONEY_LIMIT (checked under the wallet row's lock): nothing is credited. */
+export class BalanceLimitError extends Error {
+  constructor(
+    readonly wallet: WalletRow,
+    readonly amount: number,
+  ) {
+    super(`a credit of ${amount} minor units would take the balance (${wallet.balance}) past the most a wallet holds, ${MONEY_LIMIT} minor units`);
+    this.name = 'BalanceLimitError';
+  }
 }
 
 /** A credit's idempotency key used again for a different credit: the first one stands, nothing is added. */

@@ -21,6 +21,12 @@ export type Price = Selectable<PricesTable>;
 
 export const DEFAULT_CURRENCY = 'USD';
 export const DEFAULT_PLAN = 'standard';
+/**
+ * The most a wallet holds, and the largest amount of any ledger entry, either sign: 10^15 minor
+ * units (10,000,000,000,000.00 of a two-decimal currency). Far below 2^53, so every balance and
+ * sum read into a number is exact; migration 0036 has the database refuse anything outside it.
+ */
+export const MONEY_LIMIT = 10 ** 15;
 /** Accounts a plan delivers per month before each further one is billable. */
 export const PLAN_ALLOWANCES: Readonly<Record<string, number>> = { standard: 1000 };
 /**
