@@ -69,6 +69,8 @@ export async function charge(tx: Kysely<Database>, req: ChargeRequest): Promise<
   const price = (await currentPrices(tx, req.now)).find((p) => p.unit === req.unit);
   // A 503 says when to retry (openapi.json promises Retry-After): an operator sets the price.
   if (!price) throw new ApiProblem('service-unavailable', `No price is set for ${req.unit}; try again later.`, { 'retry-after': '60' });
+  // Amounts are minor units of the wallet's currency: a price in another one is never charged.
+  if (price.currency !== wallet.currency) throw new ApiProblem('service-unavailable', `No price in ${wallet.currency} is set for ${req.unit}; try again later.`, { 'retry-after': '60' });
   const amount = price.unit_price * req.quantity;
   await refuseUnfunded(tx, wallet, amount, req.now);
   if (!req.noApproval && wallet.auto_approve_below !== null && amount >= wallet.auto_approve_below) {

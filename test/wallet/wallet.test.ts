@@ -180,6 +180,23 @@ for (const d of dialects) {
       expect((await call(h.base, 'GET', '/wallet', { key: ws.key })).body).toMatchObject({ balance: 10_000 - REPORT_PRICE, monthly_cap: 750 });
     });
 
+    it('never charges a price in another currency than the wallet\'s: 503 with Retry-After, nothing debited', async () => {
+      const ws = await setup();
+      await run('wallet', 'credit', ws.name, '100', '--reason', 'r', '--as', 'owner@example.com');
+      // An operator's new price list prices the unit in EUR; the wallet holds USD.
+      const price = { version: 999, unit: 'growth_report', currency: 'EUR', unit_price: 400, description: 'test', effective_from: '2090-01-01T00:00:00.000Z' };
+      await h.db.kysely.insertInto('prices').values(price).execute();
+      try {
+        const now = new Date('2090-02-01T00:00:00Z');
+        const charged = h.db.write((trx) => charge(trx, { workspaceId: ws.id, unit: 'growth_report', quantity: 1, operationId: 'request_growth_report', idempotencyKey: freshIdem(), actor: 'key:test', now }));
+        await expect(charged).rejects.toMatchObject({ status: 503, headers: { 'retry-after': '60' }, detail: 'No price in USD is set for growth_report; try again later.' });
+      } finally {
+        await h.db.kysely.deleteFrom('prices').where('version', '=', 999).execute();
+      }
+      expect(await readWallet(h.db.kysely, ws.id, new Date())).toMatchObject({ balance: 10_000, currency: 'USD' });
+      expect(await ledgerSum(h.db.kysely, ws.id)).toBe(10_000);
+    });
+
     it('asks one approval per cause: the same cause charged again, or twice at once, waits for the same one', async () => {
       const ws = await setup();
       await run('wallet', 'credit', ws.name, '100', '--reason', 'r', '--as', 'owner@example.com');
