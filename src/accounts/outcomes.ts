@@ -20,11 +20,11 @@ export interface RecordedOutcome {
 }
 
 /**
- * A module's part of recording an outcome: the one statement it writes (built on `q`, doing its
- * work only `when` holds), or none. It reads nothing the outcome's insert writes: on PostgreSQL
+ * A module's part of recording an outcome: the statements it writes (built on `q`, each doing its
+ * work only `when` holds), in order, or none. It reads nothing the outcome's insert writes: on PostgreSQL
  * record_outcome sends them all as one statement, which sees the database as it was before it.
  */
-export type OutcomeListener = (q: Kysely<Database>, o: RecordedOutcome, now: Date, when: When) => Statement | undefined;
+export type OutcomeListener = (q: Kysely<Database>, o: RecordedOutcome, now: Date, when: When) => readonly Statement[];
 
 const recorded = listeners<Parameters<OutcomeListener>, ReturnType<OutcomeListener>>();
 
@@ -34,7 +34,7 @@ export const onOutcomeRecorded: (l: OutcomeListener) => void = recorded.add;
 /** The statements that record the outcome: its insert, then each listener's, all doing their work only `when` holds. */
 export function outcomeWrites(q: Kysely<Database>, input: NewOutcome, cause: string, now: Date, when: When): Statement[] {
   const o: RecordedOutcome = { workspaceId: input.workspace_id, storeId: input.store_id, action: input.action, cause };
-  return [outcomeInsert(input, when), ...recorded.ask(q, o, now, when).filter((s) => s !== undefined)];
+  return [outcomeInsert(input, when), ...recorded.ask(q, o, now, when).flat()];
 }
 
 /** Records the outcome in the caller's transaction. */

@@ -45,6 +45,12 @@ export interface OperationRequest {
    * request target (REST: the URL). Cacheable reads are reused per target.
    */
   target: string;
+  /**
+   * Set when the Idempotency-Key is not the caller's but derived by the transport from the call
+   * (an MCP tool call without `idempotency_key`): the key used is the one of the call's 24-hour
+   * window (IdempotencyRunner.windowKey), so an identical call made later is a call of its own.
+   */
+  idempotencyKeyDerived?: true;
 }
 
 /** What a transport writes back. */
@@ -189,7 +195,8 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
         if (entry) return served(entry);
       }
     }
-    const idemKey = isMutating(route) ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
+    const given = isMutating(route) ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
+    const idemKey = given !== undefined && req.idempotencyKeyDerived ? await idempotency.windowKey(auth.workspace.id, given) : given;
     const params = validate(route.params, storableValues(req.params), 'invalid-parameters');
     const query = validate(route.query ?? EMPTY, storableValues(singleValued(req.query)), 'invalid-parameters');
     if (route.headers) validate(route.headers, req.headers, 'invalid-parameters');
@@ -198,7 +205,9 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     const body = validate(route.body, input, 'invalid-body');
     const { handler, plan } = route;
     if (!handler && !(plan && idemKey !== undefined)) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
-    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: req.headers, cursorSecret, outbound };
+    // A handler naming the key (a charge's cause) sees the one used.
+    const sentHeaders = idemKey === given ? req.headers : { ...req.headers, 'idempotency-key': idemKey };
+    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: sentHeaders, cursorSecret, outbound };
     if (idemKey === undefined) {
       if (!handler) throw new Error(`${route.operationId}: a read has a handler, not a plan`);
       let settle: (entry: CachedRead | undefined) => void = () => {};

@@ -101,6 +101,12 @@ export async function completeIdempotencyKey(
   );
 }
 
+/** Whether a record holds the key, made at or after `sinceMs` (its replay window not ended). */
+export async function liveIdempotencyKey(q: Kysely<Database>, workspaceId: string, idemKey: string, sinceMs: number): Promise<boolean> {
+  const rows = await prepared(q, sql`select 1 as live from idempotency_keys where workspace_id = ${workspaceId} and idem_key = ${idemKey} and created_ms >= ${sinceMs}`);
+  return rows.length > 0;
+}
+
 /** Forgets records older than the cutoff. */
 export async function pruneIdempotencyKeys(q: Kysely<Database>, olderThanMs: number): Promise<void> {
   await q.deleteFrom('idempotency_keys').where('created_ms', '<', olderThanMs).execute();

@@ -6,7 +6,7 @@
 import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
-import { type Claim, claimIdempotencyKey, claimIdempotencyKeyWith, completeIdempotencyKey, pruneIdempotencyKeys } from './idempotency-store.js';
+import { type Claim, claimIdempotencyKey, claimIdempotencyKeyWith, completeIdempotencyKey, liveIdempotencyKey, pruneIdempotencyKeys } from './idempotency-store.js';
 import { runStatements } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import { ApiProblem, isApiProblem } from './problems.js';
@@ -78,6 +78,14 @@ export interface IdempotencyRunner {
    * writes are made only by the request that claims it, with its answer stored in the claim.
    */
   runPlanned(workspaceId: string, key: string, fp: string, plan: () => Promise<WritePlan>): Promise<IdempotentResult>;
+  /**
+   * The key a request whose key was derived from the call (not chosen by its caller) is kept
+   * under: `<derived>.<n>`, n the number of the 24-hour period now falls in, or the previous
+   * period's key while its record is live (a call within 24 hours of it replays it). So a derived
+   * key is never used again once its replay window ended: an identical call made later is new,
+   * and nothing else keyed by the request (the wallet's ledger cause) has seen its key before.
+   */
+  windowKey(workspaceId: string, derived: string): Promise<string>;
 }
 
 export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
@@ -125,6 +133,12 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
         // The handler's writes and the claim were rolled back: record the problem as the key's result.
         return refuse(workspaceId, key, fp, nowMs, refused);
       }
+    },
+    async windowKey(workspaceId, derived) {
+      const nowMs = now().getTime();
+      const period = Math.floor(nowMs / IDEMPOTENCY_TTL_MS);
+      const previous = `${derived}.${period - 1}`;
+      return (await liveIdempotencyKey(db.kysely, workspaceId, previous, nowMs - IDEMPOTENCY_TTL_MS)) ? previous : `${derived}.${period}`;
     },
     async runPlanned(workspaceId, key, fp, plan) {
       const nowMs = await started();

@@ -1,11 +1,11 @@
 /** storelens wallet credit | rules | approve | deny (owners and admins). */
 import { isApiProblem } from '../api/problems.js';
 import { newId } from '../db/ids.js';
-import { getApproval, readWallet, setRules } from '../wallet/store.js';
+import { getApproval, MONEY_LIMIT, readWallet, setRules } from '../wallet/store.js';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
-import { credit, CreditKeyReusedError } from '../wallet/billing.js';
+import { BalanceLimitError, credit, CreditKeyReusedError } from '../wallet/billing.js';
 import { DecisionError, decide } from '../wallet/approvals.js';
 import { formatAmount, parseAmount } from '../wallet/money.js';
 import { findWorkspace } from '../workspaces/store.js';
@@ -29,6 +29,10 @@ export async function creditCommand(workspace: string, amount: string, opts: Con
     const entry = await db
       .write((trx) => credit(trx, ws.id, minor, opts.reason.trim(), `member:${opts.as}`, key, now))
       .catch((e: unknown) => {
+        if (e instanceof BalanceLimitError) {
+          const w = e.wallet;
+          throw new CliError(`amount: crediting ${formatAmount(minor)} ${w.currency} would take the balance of ${ws.name} (${formatAmount(w.balance)} ${w.currency}) over the most a wallet holds, ${formatAmount(MONEY_LIMIT)} ${w.currency}; nothing credited`, 1);
+        }
         if (!(e instanceof CreditKeyReusedError)) throw e;
         const first = e.first;
         throw new CliError(`--idempotency-key ${key}: already used for a credit of ${formatAmount(first.amount)} ${first.currency} (reason "${first.reason}", entry ${first.id}); nothing credited — a different credit needs a new key`, 2);

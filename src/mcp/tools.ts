@@ -120,7 +120,8 @@ export function operationTool(route: AnyRoute): OperationTool {
         else if (route.body && !nestedBody) body[name] = value;
         else q[name] = scalarText(value);
       }
-      if (mutating) h['idempotency-key'] = typeof idem === 'string' ? idem : derivedKey(route.operationId, args, caller);
+      const derived = mutating && typeof idem !== 'string';
+      if (mutating) h['idempotency-key'] = derived ? derivedKey(route.operationId, args, caller) : (idem as string);
       const sent = nestedBody ? body[BODY] : body;
       return {
         params: p,
@@ -128,6 +129,8 @@ export function operationTool(route: AnyRoute): OperationTool {
         headers: h,
         rawBody: route.body && sent !== undefined ? JSON.stringify(sent) : undefined,
         target: `mcp:${route.operationId}?${canonicalJson({ ...p, ...q })}`,
+        // Kept under the key of the first such call's 24-hour window (executor: windowKey).
+        ...(derived ? { idempotencyKeyDerived: true as const } : {}),
       };
     },
   };

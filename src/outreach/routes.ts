@@ -247,7 +247,7 @@ export const outreachRoutes = [
     method: 'POST',
     path: '/outreach/enrollments/{id}/stop',
     summary: 'Stop an outreach enrollment',
-    description: 'No further step is sent. Stopping one that already ended ⇒ 409.',
+    description: 'No further step is sent. An enrollment awaiting approval stops too: its pending approval is withdrawn (nothing was debited for it). Stopping one that already ended ⇒ 409.',
     kind: 'write',
     params: idParam('enrollment'),
     response: Enrollment,
@@ -256,7 +256,7 @@ export const outreachRoutes = [
       const e = await getEnrollment(tx, workspace.id, params.id);
       if (!e) throw enrollmentNotFound(params.id);
       // A conditional UPDATE: of two concurrent stops the second finds the enrollment ended.
-      const stopped = await stopEnrollment(tx, e.id, `stopped by key:${key.id}`, now);
+      const stopped = await stopEnrollment(tx, workspace.id, e.id, `stopped by key:${key.id}`, now);
       const after = (await getEnrollment(tx, workspace.id, e.id))!;
       if (!stopped) throw new ApiProblem('conflict', `The enrollment is already ${after.status}.`);
       return { status: 200, body: toEnrollment(after, (await stepsOf(tx, [e.id])).get(e.id)!) };

@@ -4,7 +4,8 @@ import type { Database } from '../db/database.js';
 import type { OutreachCadencesTable, OutreachEnrollmentsTable, OutreachStepsTable } from './tables.js';
 import { beforeSeq, newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
-import type { When } from '../db/prepared.js';
+import type { Statement, When } from '../db/prepared.js';
+import { withdrawApprovals } from '../wallet/index.js';
 
 export type CadenceRow = Selectable<OutreachCadencesTable>;
 export type EnrollmentRow = Selectable<OutreachEnrollmentsTable>;
@@ -106,42 +107,73 @@ export async function activateEnrollment(trx: Kysely<Database>, e: EnrollmentRow
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** Stops an enrollment that has not ended; resolves to whether it did. */
-export async function stopEnrollment(trx: Kysely<Database>, id: string, reason: string, now: Date): Promise<boolean> {
-  const r = await trx
+/** Which of a workspace's enrollments a stop ends: one (by id), a store's, or all of them. */
+type Which = { id: string } | { storeId: string } | Record<string, never>;
+
+/**
+ * The statements that stop the running enrollments of a workspace `which` picks, each doing its
+ * work only `when` holds. First the pending approval of each one awaiting it is withdrawn (in the
+ * wallet), so no owner is asked to decide on an enrollment that ended: nothing was debited for it.
+ * Then the enrollments stop. The withdrawal comes first, for it picks the enrollments still
+ * awaiting approval; sent as one statement (PostgreSQL), both see the database as it was before.
+ */
+function stopStatements(q: Kysely<Database>, workspaceId: string, which: Which, reason: string, now: Date, when: When) {
+  const picked = (eb: ExpressionBuilder<Database, 'outreach_enrollments'>) =>
+    eb.and([eb('workspace_id', '=', workspaceId), ...('id' in which ? [eb('id', '=', which.id)] : 'storeId' in which ? [eb('store_id', '=', which.storeId)] : [])]);
+  const waiting = q.selectFrom('outreach_enrollments').select('id').where(picked).where('status', '=', 'awaiting_approval');
+  return [
+    withdrawApprovals(q, { workspaceId, kind: 'outreach_enrollment', resourceIds: waiting, by: reason, now, when }),
+    q
+      .updateTable('outreach_enrollments')
+      .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
+      .where(picked)
+      .where('status', 'in', RUNNING)
+      .$if(when !== undefined, (qb) => qb.where(when!)),
+  ] as const;
+}
+
+/** Stops an enrollment that has not ended (its pending approval withdrawn); resolves to whether it did. */
+export async function stopEnrollment(trx: Kysely<Database>, workspaceId: string, id: string, reason: string, now: Date): Promise<boolean> {
+  const [withdraw, stop] = stopStatements(trx, workspaceId, { id }, reason, now, undefined);
+  await withdraw.execute();
+  const r = await stop.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Stops an enrollment whose approval an owner is denying (wallet/approvals.ts, under that
+ * approval's lock): the decision records the approval denied.
+ */
+export async function stopDenied(trx: Kysely<Database>, id: string, reason: string, now: Date): Promise<void> {
+  await trx
     .updateTable('outreach_enrollments')
     .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
     .where('id', '=', id)
-    .where('status', 'in', RUNNING)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+    .where('status', '=', 'awaiting_approval')
+    .execute();
 }
 
 /**
  * Stops every running enrollment of a workspace (its pilot access withdrawn: outreach is a pilot
  * operation, and its steps would go on being sent and charged while the workspace could no longer
- * see or stop them); resolves to how many it stopped. A step a worker is charging waits for this
- * row's lock and then finds its enrollment stopped (recordStep), so nothing is charged after it.
+ * see or stop them), withdrawing the pending approvals of those awaiting one; resolves to how many
+ * it stopped. A step a worker is charging waits for this row's lock and then finds its enrollment
+ * stopped (recordStep), so nothing is charged after it.
  */
 export async function stopWorkspaceEnrollments(trx: Kysely<Database>, workspaceId: string, reason: string, now: Date): Promise<number> {
-  const r = await trx
-    .updateTable('outreach_enrollments')
-    .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
-    .where('workspace_id', '=', workspaceId)
-    .where('status', 'in', RUNNING)
-    .executeTakeFirst();
+  const [withdraw, stop] = stopStatements(trx, workspaceId, {}, reason, now, undefined);
+  await withdraw.execute();
+  const r = await stop.executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
-/** Stops every running enrollment of a store (a won or lost outcome or deal) `when` that holds: a statement, which a recorded outcome's listener answers. */
-export function stopStoreEnrollments(q: Kysely<Database>, workspaceId: string, storeId: string, reason: string, now: Date, when: When) {
-  return q
-    .updateTable('outreach_enrollments')
-    .set({ status: 'stopped', stop_reason: reason, stopped_at: now.toISOString(), next_due_ms: null })
-    .where('workspace_id', '=', workspaceId)
-    .where('store_id', '=', storeId)
-    .where('status', 'in', RUNNING)
-    .$if(when !== undefined, (qb) => qb.where(when!));
+/**
+ * Stops every running enrollment of a store (a won or lost outcome or deal) `when` that holds,
+ * withdrawing the pending approvals of those awaiting one: the statements a recorded outcome's
+ * listener answers.
+ */
+export function stopStoreEnrollments(q: Kysely<Database>, workspaceId: string, storeId: string, reason: string, now: Date, when: When): Statement[] {
+  return [...stopStatements(q, workspaceId, { storeId }, reason, now, when)];
 }
 
 /** Active enrollments with a step due at nowMs, oldest due first. */

@@ -78,7 +78,7 @@ export async function runOutreach(db: Db, opts: OutreachWorkerOptions): Promise<
 async function endedByStatus(trx: Kysely<Database>, e: EnrollmentRow, now: Date): Promise<boolean> {
   const status = await lockAccountStatus(trx, e.workspace_id, e.store_id);
   if (status === undefined || !NO_OUTREACH.has(status)) return false;
-  await stopEnrollment(trx, e.id, `the account's status is ${status}`, now);
+  await stopEnrollment(trx, e.workspace_id, e.id, `the account's status is ${status}`, now);
   return true;
 }
 

@@ -19,6 +19,7 @@ import {
   pendingApprovalByCause,
   type LedgerEntry,
   lockWallet,
+  MONEY_LIMIT,
   monthSpend,
   type WalletRow,
 } from './store.js';
@@ -68,6 +69,8 @@ export async function charge(tx: Kysely<Database>, req: ChargeRequest): Promise<
   const price = (await currentPrices(tx, req.now)).find((p) => p.unit === req.unit);
   // A 503 says when to retry (openapi.json promises Retry-After): an operator sets the price.
   if (!price) throw new ApiProblem('service-unavailable', `No price is set for ${req.unit}; try again later.`, { 'retry-after': '60' });
+  // Amounts are minor units of the wallet's currency: a price in another one is never charged.
+  if (price.currency !== wallet.currency) throw new ApiProblem('service-unavailable', `No price in ${wallet.currency} is set for ${req.unit}; try again later.`, { 'retry-after': '60' });
   const amount = price.unit_price * req.quantity;
   await refuseUnfunded(tx, wallet, amount, req.now);
   if (!req.noApproval && wallet.auto_approve_below !== null && amount >= wallet.auto_approve_below) {
@@ -200,7 +203,19 @@ export async function credit(tx: Kysely<Database>, workspaceId: string, amount: 
   const already = await entryByCause(tx, workspaceId, 'wallet_credit', idempotencyKey);
   if (already && (already.amount !== amount || already.reason !== reason)) throw new CreditKeyReusedError(idempotencyKey, already);
   if (already) return already;
+  if (wallet.balance + amount > MONEY_LIMIT) throw new BalanceLimitError(wallet, amount);
   return appendEntry(tx, wallet, { kind: 'credit', amount, operation_id: 'wallet_credit', idempotency_key: idempotencyKey, actor, reason }, now);
+}
+
+/** A credit that would take the balance past MONEY_LIMIT (checked under the wallet row's lock): nothing is credited. */
+export class BalanceLimitError extends Error {
+  constructor(
+    readonly wallet: WalletRow,
+    readonly amount: number,
+  ) {
+    super(`a credit of ${amount} minor units would take the balance (${wallet.balance}) past the most a wallet holds, ${MONEY_LIMIT} minor units`);
+    this.name = 'BalanceLimitError';
+  }
 }
 
 /** A credit's idempotency key used again for a different credit: the first one stands, nothing is added. */

@@ -4,4 +4,4 @@
  */
 export { registerApprovalHandler, type ApprovalHandler } from './approvals.js';
 export { charge, refund } from './billing.js';
-export { openWallet, recordSupervision } from './store.js';
+export { openWallet, recordSupervision, withdrawApprovals } from './store.js';

@@ -75,7 +75,7 @@ const PriceItem = z.object({
 const Approval = z.object({
   object: z.literal('approval'),
   id: z.string(),
-  status: z.enum(['pending', 'approved', 'denied']),
+  status: z.enum(['pending', 'approved', 'denied', 'withdrawn']).describe('`withdrawn`: the work it held back ended before anyone decided (an enrollment stopped); nothing is debited and it can no longer be decided'),
   unit: z.string(),
   quantity: z.int(),
   amount: Minor('What it costs once approved'),
@@ -215,7 +215,7 @@ export const walletRoutes = [
     path: '/wallet/approvals',
     summary: 'List approvals (charges waiting for, or decided by, an owner)',
     description: 'Newest first. Owners and admins decide pending ones with `storelens wallet approve|deny ID`.',
-    query: z.strictObject({ ...pageQuery, status: z.enum(['pending', 'approved', 'denied']).optional().describe('Only approvals in this state') }),
+    query: z.strictObject({ ...pageQuery, status: z.enum(['pending', 'approved', 'denied', 'withdrawn']).optional().describe('Only approvals in this state') }),
     response: page(Approval),
     problems: [400],
     async handler({ db, workspace, query, cursorSecret }) {

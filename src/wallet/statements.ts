@@ -107,6 +107,7 @@ export async function billMonth(db: Db, workspaceId: string, month: string, now:
     if (overage <= 0) return undefined;
     const price = (await currentPrices(trx, monthEnd(month))).find((p) => p.unit === STATEMENT_UNIT);
     if (!price) throw new Error(`no price of ${STATEMENT_UNIT} was in force at the end of ${month}`);
+    if (price.currency !== wallet.currency) throw new Error(`the price of ${STATEMENT_UNIT} in force at the end of ${month} is in ${price.currency}, the wallet of ${workspaceId} in ${wallet.currency}`);
     return appendEntry(
       trx,
       wallet,

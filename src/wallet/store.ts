@@ -6,10 +6,11 @@
  * and time come from the UPDATE that moves the balance, so they follow the order in which the
  * wallet row's lock was taken, across processes.
  */
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import { beforeSeq, newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import type { Database } from '../db/database.js';
+import type { When } from '../db/prepared.js';
 import type { LedgerEntriesTable, LedgerKind, PricesTable } from './tables.js';
 
 export type WalletRow = Selectable<Database['wallets']>;
@@ -20,6 +21,12 @@ export type Price = Selectable<PricesTable>;
 
 export const DEFAULT_CURRENCY = 'USD';
 export const DEFAULT_PLAN = 'standard';
+/**
+ * The most a wallet holds, and the largest amount of any ledger entry, either sign: 10^15 minor
+ * units (10,000,000,000,000.00 of a two-decimal currency). Far below 2^53, so every balance and
+ * sum read into a number is exact; migration 0036 has the database refuse anything outside it.
+ */
+export const MONEY_LIMIT = 10 ** 15;
 /** Accounts a plan delivers per month before each further one is billable. */
 export const PLAN_ALLOWANCES: Readonly<Record<string, number>> = { standard: 1000 };
 /**
@@ -245,6 +252,27 @@ export async function decideApproval(trx: Kysely<Database>, id: string, status: 
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Withdraws the pending approvals of the resources `resourceIds` (of kind `kind`) picks: the work
+ * they held back ended before anyone decided, so no one is asked to (a decision finds them
+ * `withdrawn`). Nothing was debited for them: nothing is given back. `by` says why (decided_by).
+ * A statement, run in the caller's transaction or sent among others, doing its work only `when`
+ * holds; it takes the approvals' row locks first, as a decision does, so the two never deadlock.
+ */
+export function withdrawApprovals(
+  q: Kysely<Database>,
+  w: { workspaceId: string; kind: string; resourceIds: SelectQueryBuilder<Database, any, { id: string }>; by: string; now: Date; when?: When },
+) {
+  return q
+    .updateTable('approvals')
+    .set({ status: 'withdrawn', decided_by: w.by, decided_at: w.now.toISOString() })
+    .where('workspace_id', '=', w.workspaceId)
+    .where('status', '=', 'pending')
+    .where('resource_kind', '=', w.kind)
+    .where('resource_id', 'in', w.resourceIds)
+    .$if(w.when !== undefined, (qb) => qb.where(w.when!));
 }
 
 export async function pageApprovals(q: Kysely<Database>, workspaceId: string, status: string | undefined, after: { seq: number; id: string } | undefined, limit: number): Promise<ApprovalRow[]> {

@@ -62,7 +62,8 @@ export interface PricesTable {
   effective_from: string;
 }
 
-export type ApprovalStatus = 'pending' | 'approved' | 'denied';
+/** `withdrawn`: the work it held back ended before anyone decided (an enrollment stopped); nothing was debited. */
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'withdrawn';
 
 export interface ApprovalsTable {
   id: string;

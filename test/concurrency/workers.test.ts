@@ -96,15 +96,33 @@ for (const d of dialects) {
       await expectConsistentLedger(a, ws);
     });
 
-    it('debits nothing for an approval whose enrollment was stopped meanwhile', async () => {
+    it('debits nothing for an approval whose enrollment was stopped meanwhile: the stop withdrew it', async () => {
       const ws = await funded();
       const p = await pendingEnrollment(ws);
-      await b.write((trx) => stopEnrollment(trx, p.enrollment, 'stopped by key:test', new Date()));
-      await expect(a.write((trx) => decide(trx, p.approval, 'approved', 'owner@example.com', new Date()))).rejects.toThrow(/no longer awaits it/);
+      await b.write((trx) => stopEnrollment(trx, ws, p.enrollment, 'stopped by key:test', new Date()));
+      expect((await getApproval(a.kysely, p.approval))!).toMatchObject({ status: 'withdrawn', decided_by: 'stopped by key:test' });
+      for (const verdict of ['approved', 'denied'] as const) {
+        await expect(a.write((trx) => decide(trx, p.approval, verdict, 'owner@example.com', new Date()))).rejects.toThrow(/already withdrawn/);
+      }
       expect(await debitsOf(ws, 'enroll_outreach')).toBe(0);
-      expect((await getApproval(a.kysely, p.approval))!.status).toBe('pending');
-      await a.write((trx) => decide(trx, p.approval, 'denied', 'owner@example.com', new Date()));
-      expect((await getApproval(a.kysely, p.approval))!.status).toBe('denied');
+      await expectConsistentLedger(a, ws);
+    });
+
+    it('decides an approval once when an owner approves it as the enrollment is stopped: debited and stopped, or withdrawn and not debited', async () => {
+      for (let round = 0; round < 3; round++) {
+        const ws = await funded();
+        const p = await pendingEnrollment(ws);
+        const rs = await Promise.allSettled([
+          a.write((trx) => decide(trx, p.approval, 'approved', 'owner@example.com', new Date())),
+          b.write((trx) => stopEnrollment(trx, ws, p.enrollment, 'stopped by key:test', new Date())),
+        ]);
+        expect(rs[1].status).toBe('fulfilled');
+        const decided = (await getApproval(a.kysely, p.approval))!;
+        expect(decided.status).toBe(rs[0].status === 'fulfilled' ? 'approved' : 'withdrawn');
+        expect(await debitsOf(ws, 'enroll_outreach')).toBe(decided.status === 'approved' ? 1 : 0);
+        expect(await enrollmentStatus(p.enrollment)).toBe('stopped');
+        await expectConsistentLedger(a, ws);
+      }
     });
 
     it('refunds a debit once when two processes refund it at once', async () => {

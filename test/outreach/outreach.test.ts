@@ -30,7 +30,7 @@ for (const d of dialects) {
     const run = adminCli(() => h.t);
 
     beforeAll(async () => {
-      h = await startApi(d.name, { operations: { ...Object.fromEntries(OPS.map((op) => [op, 'pilot'])), record_outcome: 'available', set_account_status: 'available', get_wallet: 'available', list_wallet_usage: 'available', get_supervision: 'available', create_deal: 'available' }, rateLimits: { write: 1000, read: 1000 } });
+      h = await startApi(d.name, { operations: { ...Object.fromEntries(OPS.map((op) => [op, 'pilot'])), record_outcome: 'available', set_account_status: 'available', get_wallet: 'available', list_wallet_usage: 'available', list_wallet_approvals: 'available', get_supervision: 'available', create_deal: 'available' }, rateLimits: { write: 1000, read: 1000 } });
       runtime = await webhookRuntime(h.db.kysely, { allowLocal: true, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
       receiver = await startReceiver({ tls: true });
     });
@@ -242,6 +242,46 @@ for (const d of dialects) {
       expect(await balance()).toBe(paid);
       await setPilotAccess(h.db.kysely, ws.id, true);
       for (const e of [a, b]) expect(await get(key, e.body.id)).toMatchObject({ status: 'stopped', stop_reason: 'pilot access was withdrawn', steps: [expect.objectContaining({ step: 0, status: 'sent' })] });
+    });
+
+    it('withdraws the pending approval of an enrollment stopped while awaiting it (stop_outreach, a won outcome, pilot access withdrawn): no one is asked to decide, nothing debited', async () => {
+      const { ws, key, cadence, contact } = await setup({ funds: '10' });
+      const rules = await run('wallet', 'rules', ws.name, '--auto-approve-below', '1', '--as', 'owner@example.com');
+      expect(rules.code, rules.stderr).toBe(0);
+      const waiting = async (store: string) => {
+        const e = await enroll(key, { store_id: store, contact_id: await contact(store), cadence_id: cadence });
+        expect(e.status, JSON.stringify(e.body)).toBe(202);
+        expect(e.body).toMatchObject({ status: 'awaiting_approval', approval_id: expect.stringMatching(/^apr_/) });
+        return e.body as { id: string; approval_id: string };
+      };
+      const byKey = await waiting('store-a');
+      const byOutcome = await waiting('store-b');
+      const byPilot = await waiting('store-a');
+      const pending = async () => (await call(h.base, 'GET', '/wallet/approvals?status=pending', { key })).body.data.map((a: any) => a.id);
+      expect((await pending()).sort()).toEqual([byKey.approval_id, byOutcome.approval_id, byPilot.approval_id].sort());
+
+      expect((await call(h.base, 'POST', `/outreach/enrollments/${byKey.id}/stop`, { key, idem: freshIdem() })).body).toMatchObject({ status: 'stopped' });
+      expect((await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 'store-b', action: 'won', value: 10 } })).status).toBe(200);
+      const off = await run('workspaces', 'pilot', 'off', '--workspace', ws.id, '--json');
+      expect(off.json).toMatchObject({ stopped_enrollments: 1 });
+      await setPilotAccess(h.db.kysely, ws.id, true);
+
+      expect(await pending()).toEqual([]);
+      const withdrawn = (await call(h.base, 'GET', '/wallet/approvals?status=withdrawn', { key })).body.data;
+      expect(Object.fromEntries(withdrawn.map((a: any) => [a.id, [a.decided_by, a.ledger_entry_id]]))).toEqual({
+        [byKey.approval_id]: [expect.stringMatching(/^stopped by key:/), null],
+        [byOutcome.approval_id]: [expect.stringMatching(/^outcome .* won$/), null],
+        [byPilot.approval_id]: ['pilot access was withdrawn', null],
+      });
+      for (const e of [byKey, byOutcome, byPilot]) {
+        expect(await get(key, e.id)).toMatchObject({ status: 'stopped', ledger_entry_id: null });
+        // An owner who approves it later is told it ended, not asked to deny it; nothing is debited.
+        const approve = await run('wallet', 'approve', e.approval_id, '--as', 'owner@example.com');
+        expect(approve.code).not.toBe(0);
+        expect(approve.stderr).toContain(`approval ${e.approval_id} is already withdrawn`);
+      }
+      expect((await call(h.base, 'GET', '/wallet', { key })).body.balance).toBe(1000);
+      expect((await call(h.base, 'GET', '/wallet/usage', { key })).body.data.filter((x: any) => x.kind !== 'credit')).toEqual([]);
     });
 
     it('ends an enrollment unsent and uncharged when its account became do_not_contact after enrolling', async () => {

@@ -74,6 +74,31 @@ for (const d of dialects) {
       expect(usage.body.data).toEqual([expect.objectContaining({ kind: 'credit', amount: 1250, operation_id: 'wallet_credit', idempotency_key: 'inv-1', actor: 'member:owner@example.com', reason: 'top-up', balance_after: 1250 })]);
     });
 
+    it('refuses a credit past the most a wallet holds (10,000,000,000,000.00, 10^15 minor units), and the database refuses any balance or amount outside ±10^15', async () => {
+      const ws = await setup();
+      const credit = (amount: string) => run('wallet', 'credit', ws.name, amount, '--reason', 'large', '--as', 'owner@example.com', '--json');
+      expect((await credit('9999999999999.99')).json).toMatchObject({ balance: 999_999_999_999_999 });
+      // A second credit of the largest amount would pass 2^53, where balances stop being exact.
+      for (const amount of ['9999999999999.99', '0.02']) {
+        const over = await credit(amount);
+        expect(over.code).toBe(1);
+        expect(over.stderr).toContain(`would take the balance of ${ws.name} (9999999999999.99 USD) over the most a wallet holds, 10000000000000.00 USD; nothing credited`);
+      }
+      expect((await credit('0.01')).json).toMatchObject({ balance: 10 ** 15 });
+      expect(await readWallet(h.db.kysely, ws.id, new Date())).toMatchObject({ balance: 10 ** 15 });
+      expect(await ledgerSum(h.db.kysely, ws.id)).toBe(10 ** 15);
+      // Whatever writes them, the database keeps balances and ledger amounts in range.
+      const setBalance = (balance: number) => h.db.write((trx) => trx.updateTable('wallets').set({ balance }).where('workspace_id', '=', ws.id).execute());
+      await expect(setBalance(10 ** 15 + 1)).rejects.toThrow();
+      await expect(setBalance(-(10 ** 15) - 1)).rejects.toThrow();
+      await setBalance(-(10 ** 15));
+      const [entry] = await h.db.kysely.selectFrom('ledger_entries').selectAll().where('workspace_id', '=', ws.id).limit(1).execute();
+      const append = (amount: number, balance_after: number) => h.db.write((trx) => trx.insertInto('ledger_entries').values({ ...entry!, id: `led_range_${amount}_${balance_after}`, idempotency_key: `range-${amount}-${balance_after}`, amount, balance_after }).execute());
+      await expect(append(10 ** 15 + 1, 0)).rejects.toThrow();
+      await expect(append(1, -(10 ** 15) - 1)).rejects.toThrow();
+      await setBalance(10 ** 15);
+    });
+
     it('debits a report on acceptance (202 + Location), once per Idempotency-Key, and 409s without funds', async () => {
       const ws = await setup();
       const poor = await request(ws.key);
@@ -153,6 +178,23 @@ for (const d of dialects) {
       expect(over.status).toBe(409);
       expect(over.body).toMatchObject({ type: `${PROBLEM}spend-cap-reached`, spent_this_month: REPORT_PRICE, monthly_cap: 750 });
       expect((await call(h.base, 'GET', '/wallet', { key: ws.key })).body).toMatchObject({ balance: 10_000 - REPORT_PRICE, monthly_cap: 750 });
+    });
+
+    it('never charges a price in another currency than the wallet\'s: 503 with Retry-After, nothing debited', async () => {
+      const ws = await setup();
+      await run('wallet', 'credit', ws.name, '100', '--reason', 'r', '--as', 'owner@example.com');
+      // An operator's new price list prices the unit in EUR; the wallet holds USD.
+      const price = { version: 999, unit: 'growth_report', currency: 'EUR', unit_price: 400, description: 'test', effective_from: '2090-01-01T00:00:00.000Z' };
+      await h.db.kysely.insertInto('prices').values(price).execute();
+      try {
+        const now = new Date('2090-02-01T00:00:00Z');
+        const charged = h.db.write((trx) => charge(trx, { workspaceId: ws.id, unit: 'growth_report', quantity: 1, operationId: 'request_growth_report', idempotencyKey: freshIdem(), actor: 'key:test', now }));
+        await expect(charged).rejects.toMatchObject({ status: 503, headers: { 'retry-after': '60' }, detail: 'No price in USD is set for growth_report; try again later.' });
+      } finally {
+        await h.db.kysely.deleteFrom('prices').where('version', '=', 999).execute();
+      }
+      expect(await readWallet(h.db.kysely, ws.id, new Date())).toMatchObject({ balance: 10_000, currency: 'USD' });
+      expect(await ledgerSum(h.db.kysely, ws.id)).toBe(10_000);
     });
 
     it('asks one approval per cause: the same cause charged again, or twice at once, waits for the same one', async () => {

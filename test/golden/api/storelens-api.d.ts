@@ -860,7 +860,7 @@ export interface paths {
         put?: never;
         /**
          * Stop an outreach enrollment
-         * @description No further step is sent. Stopping one that already ended ⇒ 409.
+         * @description No further step is sent. An enrollment awaiting approval stops too: its pending approval is withdrawn (nothing was debited for it). Stopping one that already ended ⇒ 409.
          *
          *     Scope: `write:outreach`. Call kind: write (20 per minute per key). Availability: pilot.
          */
@@ -4806,7 +4806,7 @@ export interface operations {
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
                 /** @description Only approvals in this state */
-                status?: "pending" | "approved" | "denied";
+                status?: "pending" | "approved" | "denied" | "withdrawn";
             };
             header?: never;
             path?: never;
@@ -4829,8 +4829,11 @@ export interface operations {
                             /** @constant */
                             object: "approval";
                             id: string;
-                            /** @enum {string} */
-                            status: "pending" | "approved" | "denied";
+                            /**
+                             * @description `withdrawn`: the work it held back ended before anyone decided (an enrollment stopped); nothing is debited and it can no longer be decided
+                             * @enum {string}
+                             */
+                            status: "pending" | "approved" | "denied" | "withdrawn";
                             unit: string;
                             quantity: number;
                             /** @description What it costs once approved, in minor units of the currency (cents for USD) */
