@@ -9,7 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import { randomToken, tokenHash } from '../core/tokens.js';
-import { findSession, insertSession } from '../members/index.js';
+import { deleteSession, findSession, insertSession } from '../members/index.js';
 
 export const SESSION_COOKIE = 'storelens_session';
 const PRE_CSRF_COOKIE = 'storelens_csrf';
@@ -61,9 +61,17 @@ export async function currentSession(db: Db, req: FastifyRequest, now: Date): Pr
   return s && { ...s, tokenHash: h };
 }
 
+/**
+ * Signs the browser in as `email`: a new session and its cookie. The session the browser
+ * presented, if any (whoever's), ends in the same transaction: the cookie it replaces opens nothing.
+ */
 export async function startSession(db: Db, site: CookieSite, email: string, now: Date): Promise<void> {
   const token = randomToken();
-  await db.write((trx) => insertSession(trx, { tokenHash: tokenHash(token), email, csrf: randomToken(), now, expiresAt: new Date(now.getTime() + SESSION_MS) }));
+  const presented = cookies(site.req)[SESSION_COOKIE];
+  await db.write(async (trx) => {
+    if (presented) await deleteSession(trx, tokenHash(presented));
+    await insertSession(trx, { tokenHash: tokenHash(token), email, csrf: randomToken(), now, expiresAt: new Date(now.getTime() + SESSION_MS) });
+  });
   setCookie(site, SESSION_COOKIE, token, { maxAge: SESSION_MS / 1000, sameSite: 'Lax' });
 }
 
