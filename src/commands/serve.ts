@@ -39,7 +39,7 @@ export interface WorkspaceServing extends Serving {
  * run. `close` (after the server) stops ingesting and closes the database.
  */
 export async function openWorkspaceServing(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'logLevel' | 'logFormat'> & { label?: string; out?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'logLevel' | 'logFormat' | 'publicUrl'> & { label?: string; out?: string },
   env: Env,
 ): Promise<WorkspaceServing> {
   const serving = await openServing(opts, env, opts.label ?? 'storelens serve', {
@@ -48,7 +48,7 @@ export async function openWorkspaceServing(
   let live: LivePublication | undefined;
   return {
     ...serving,
-    mount: (app) => registerWorkspaceApp(app, { ...serving.app, mcp: { publication: () => live?.current ?? null } }),
+    mount: (app) => registerWorkspaceApp(app, { ...serving.app, mcp: { ...serving.app.mcp, publication: () => live?.current ?? null } }),
     follow: (l) => (live = l),
   };
 }

@@ -50,6 +50,8 @@ export interface ServingOptions extends DatabaseChoice, WebhookConfig {
   /** The log: least severe level written, and json or pretty (ops/logger.ts). */
   logLevel?: LogLevel;
   logFormat?: LogFormat;
+  /** The origin members and assistants reach the app at (`--public-url`); default: each request's own. */
+  publicUrl?: string;
 }
 
 /** Opens a serving process's database and starts its worker loop; `label` prefixes its log lines. */
@@ -93,7 +95,7 @@ export async function openServing(
       health,
       metrics,
       logger,
-      app: { db, now: env.now, onWrite: background.onWrite, findKey: keys?.find, outbound, validateResponses: opts.validateResponses, log, metrics, requestLog: true },
+      app: { db, now: env.now, onWrite: background.onWrite, findKey: keys?.find, outbound, validateResponses: opts.validateResponses, log, metrics, requestLog: true, mcp: { publicUrl: opts.publicUrl } },
       close: () =>
         (closing ??= (async () => {
           health.drain();

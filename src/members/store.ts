@@ -80,6 +80,20 @@ export async function deleteSessionsOf(q: Kysely<Database>, email: string): Prom
   return Number(r.numDeletedRows);
 }
 
+/**
+ * Deletes what no sign-in can use any more: sessions past their end, and invites used or past
+ * theirs (an invite link finds nothing either way). Resolves to how many of each.
+ */
+export async function pruneSignIns(q: Kysely<Database>, now: Date): Promise<{ sessions: number; invites: number }> {
+  const at = now.toISOString();
+  const sessions = await q.deleteFrom('member_sessions').where('expires_at', '<=', at).executeTakeFirst();
+  const invites = await q
+    .deleteFrom('member_invites')
+    .where((w) => w.or([w('used_at', 'is not', null), w('expires_at', '<=', at)]))
+    .executeTakeFirst();
+  return { sessions: Number(sessions.numDeletedRows), invites: Number(invites.numDeletedRows) };
+}
+
 /** Withdraws the unused invites of `email` to the workspace; resolves to how many. */
 export async function withdrawInvites(q: Kysely<Database>, workspaceId: string, email: string): Promise<number> {
   const r = await q.deleteFrom('member_invites').where('workspace_id', '=', workspaceId).where('email', '=', email).where('used_at', 'is', null).executeTakeFirst();

@@ -25,6 +25,7 @@ export const resourceMetadataUrlOf = (origin: string): string => `${origin.repla
 
 export const oauthPlugin: FastifyPluginAsync<OAuthPluginOptions> = async (app, opts) => {
   const originOf = (req: FastifyRequest) => (opts.publicUrl ? opts.publicUrl.replace(/\/$/, '') : `${req.protocol}://${req.host}`);
+  const publicOrigin = opts.publicUrl ? new URL(opts.publicUrl) : undefined;
 
   // Bodies are read here, whole, and handed to oidc-provider as read (its `req.body` fallback):
   // a stream left unread for it to read later could stall.
@@ -38,8 +39,17 @@ export const oauthPlugin: FastifyPluginAsync<OAuthPluginOptions> = async (app, o
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     raw.originalUrl = `${OAUTH_PREFIX}${path}${query}`;
     raw.url = `${path}${query}`;
+    const provider = opts.oauth.providerFor(originOf(req));
+    if (publicOrigin) {
+      // Behind a proxy terminating TLS, the provider sees the request at the public origin, as
+      // said here and never by the client: its endpoints' URLs, and its cookies Secure over https.
+      provider.proxy = true;
+      raw.headers['x-forwarded-proto'] = publicOrigin.protocol.slice(0, -1);
+      raw.headers['x-forwarded-host'] = publicOrigin.host;
+      delete raw.headers['x-forwarded-for'];
+    }
     reply.hijack();
-    opts.oauth.providerFor(originOf(req)).callback()(raw, reply.raw);
+    provider.callback()(raw, reply.raw);
   };
 
   const protectedResource = async (req: FastifyRequest, reply: FastifyReply) => {

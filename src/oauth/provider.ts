@@ -51,6 +51,13 @@ export const accountIdOf = (email: string, sessionAccountId?: string): string =>
   sessionAccountId && emailOfAccount(sessionAccountId) === email ? sessionAccountId : email;
 const emailOfAccount = (accountId: string): string => accountId.slice(accountId.indexOf(':') + 1);
 
+/** What the provider's policy functions read of a client. */
+interface OidcClient {
+  clientId: string;
+  clientAuthMethod: string;
+  redirectUris: string[];
+}
+
 export const mcpResourceOf = (origin: string): string => `${origin.replace(/\/$/, '')}${MCP_RESOURCE_PATH}`;
 
 export interface OAuthServer {
@@ -124,7 +131,17 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true },
-        revocation: { enabled: true },
+        // The library's own rule, said here (its default prints a notice on stdout when first
+        // used): a client revokes only its own tokens; another's is left alone, answered 200 to a
+        // public client as RFC 7009 says, refused to a confidential one.
+        revocation: {
+          enabled: true,
+          async allowedPolicy(_ctx: unknown, client: OidcClient, token: { clientId?: string }) {
+            if (token.clientId === client.clientId) return true;
+            if (client.clientAuthMethod === 'none') return false;
+            throw new errors.InvalidRequest!('client is not authorized to revoke the presented token');
+          },
+        },
         clientIdMetadataDocument: {
           enabled: true,
           ack: 'draft-02',
@@ -148,7 +165,16 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
           },
         },
       },
-      ttl: { AccessToken: ACCESS_TOKEN_TTL_S, AuthorizationCode: 60, RefreshToken: REFRESH_TOKEN_TTL_S, Grant: REFRESH_TOKEN_TTL_S, Interaction: 3600, Session: 12 * 3600 },
+      // Every lifetime the library would otherwise take from a default, with a notice on stdout.
+      ttl: { AccessToken: ACCESS_TOKEN_TTL_S, AuthorizationCode: 60, IdToken: 3600, RefreshToken: REFRESH_TOKEN_TTL_S, Grant: REFRESH_TOKEN_TTL_S, Interaction: 3600, Session: 12 * 3600 },
+      // The library's own rule, said here (its default prints a notice on stdout): a browser app
+      // (a public client) calls the token, revocation and registration endpoints from the origin
+      // of one of its redirect URIs; a confidential client never from a browser.
+      clientBasedCORS(ctx: { oidc: { route?: string } }, origin: string, client: OidcClient) {
+        if (origin === 'null') return false;
+        if (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') return client.redirectUris.some((uri) => URL.parse(uri)?.origin === origin);
+        return false;
+      },
       rotateRefreshToken: true,
       async issueRefreshToken(_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) {
         return client.grantTypeAllowed('refresh_token');

@@ -7,7 +7,7 @@ import { ROLES } from '../core/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../core/wallet-visibilities.js';
-import { envSwitch, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, seedRange, someOf, text, texts, toggle, type Value } from './values.js';
+import { envSwitch, httpOrigin, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, seedRange, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -55,7 +55,7 @@ export const COMMANDS = [
   {
     name: 'worker',
     summary:
-      'run the background tasks without serving, until SIGTERM: ingest of --runs, re-ranking, watch checks, monthly statements, growth reports, outreach steps and webhook delivery (signed, retried) — the worker loop `api` also runs unless --requests-only; any number of workers and api processes may share one PostgreSQL database and each unit of work runs once',
+      'run the background tasks without serving, until SIGTERM: deleting ended sign-in sessions and used or expired invites, ingest of --runs, re-ranking, watch checks, monthly statements, growth reports, outreach steps and webhook delivery (signed, retried) — the worker loop `api` also runs unless --requests-only; any number of workers and api processes may share one PostgreSQL database and each unit of work runs once',
   },
   { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
@@ -198,6 +198,14 @@ export const SETTINGS = [
   { name: 'port', flag: '--port', value: port, default: PORT, defaultFor: { api: API_PORT }, help: 'port to listen on (0: any free port)', commands: LISTENERS },
   { name: 'host', flag: '--host', value: text('host'), default: HOST, help: 'interface to listen on', commands: LISTENERS },
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
+  {
+    name: 'publicUrl',
+    flag: '--public-url',
+    env: 'STORELENS_PUBLIC_URL',
+    value: httpOrigin,
+    help: "the origin members and assistants reach the server at (e.g. https://storelens.example.com, behind a proxy that terminates TLS): when https, every cookie is Secure; the OAuth issuer, the MCP URL and the sign-in pages' links use it (default: each request's own Host, over the connection's http)",
+    commands: ['serve', 'api'],
+  },
   { name: 'requestsOnly', flag: '--requests-only', value: toggle, help: 'answer requests only: run no background task (leave them to `storelens worker` processes on the same database)', commands: ['api'] },
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api, created when absent (in a folder that exists; ignored when DATABASE_URL is set)', commands: ['serve'] },
   // operations: probes, metrics, logs

@@ -65,6 +65,18 @@ export function parseHttpUrl(raw: string): string {
   return raw;
 }
 
+/**
+ * The origin a server is reached at: `http(s)://host[:port]`, nothing after it but one `/`. What
+ * is returned is the origin as written by the URL parser (lower-case, no default port, no `/`).
+ */
+export function parseHttpOrigin(raw: string): string {
+  const url = HTTP_URL.test(raw) ? URL.parse(raw) : null;
+  if (!url || (url.pathname !== '/' && url.pathname !== '') || url.username || url.password) {
+    throw new InvalidArgumentError(`"${raw}" is not an http(s) origin (scheme, host and port only, e.g. https://storelens.example.com)`);
+  }
+  return url.origin;
+}
+
 /** A non-negative integer in decimal digits (0 allowed). */
 export function parseNonNegativeInt(raw: string): number {
   const n = decimal(raw);
@@ -98,6 +110,7 @@ export const port: Value<number> = { arg: 'port', parse: parsePort };
 export const month: Value<string> = { arg: 'YYYY-MM', parse: parseMonth };
 export const positiveInt: Value<number> = { arg: 'n', parse: parsePositiveInt };
 export const httpUrl: Value<string> = { arg: 'url', parse: parseHttpUrl };
+export const httpOrigin: Value<string> = { arg: 'url', parse: parseHttpOrigin };
 export const nonNegativeInt: Value<number> = { arg: 'n', parse: parseNonNegativeInt };
 export const nonNegativeNumber: Value<number> = { arg: 'n', parse: parseNonNegativeNumber };
 /** Text that may be given several times (`--category a --category b`): the list of them, in order. */

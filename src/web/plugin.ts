@@ -15,7 +15,7 @@ import { findWorkspace } from '../workspaces/store.js';
 import { type OAuthServer, revokeMemberGrants } from '../oauth/index.js';
 import { registerInteractions } from './interactions.js';
 import { integrationsPage, invitePage, messagePage, signInPage } from './pages.js';
-import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, type SignedIn } from './session.js';
+import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, type CookieSite, type SignedIn } from './session.js';
 import { tokenHash } from '../core/tokens.js';
 
 export interface WebOptions {
@@ -33,6 +33,8 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
   const { db } = opts;
   const now = opts.now ?? (() => new Date());
   const originOf = (req: FastifyRequest) => (opts.publicUrl ? opts.publicUrl.replace(/\/$/, '') : `${req.protocol}://${req.host}`);
+  /** Cookies are Secure when members reach the server over https, whoever terminates the TLS. */
+  const site = (req: FastifyRequest, reply: FastifyReply): CookieSite => ({ req, reply, secure: originOf(req).startsWith('https:') });
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16_384 }, (_req, body, done) => {
     const form: Form = {};
@@ -66,7 +68,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
   app.get('/signin', async (req, reply) => {
     const next = safeNext((req.query as Form).next);
-    const csrf = preSessionCsrf(req, reply);
+    const csrf = preSessionCsrf(site(req, reply));
     return html(reply, 200, (nonce) => signInPage({ csrf, next, nonce }));
   });
 
@@ -75,14 +77,14 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     const next = safeNext(one(form.next));
     const email = String(one(form.email) ?? '').trim().toLowerCase();
     if (!preSessionCsrfOk(req, one(form.csrf))) {
-      const csrf = preSessionCsrf(req, reply);
+      const csrf = preSessionCsrf(site(req, reply));
       return html(reply, 403, (nonce) => signInPage({ csrf, next, email, nonce, error: 'The form expired; please sign in again.' }));
     }
     // Counted before the password is checked, the same for an email no member has.
     const account: ThrottleSubject = { kind: 'account', name: email };
     const admission = await admitSignIn(db, [account, addressSubject(req.ip)], now().getTime());
     if (!admission.admitted) {
-      const csrf = preSessionCsrf(req, reply);
+      const csrf = preSessionCsrf(site(req, reply));
       const wait = admission.retryAfterSeconds;
       reply.header('retry-after', String(wait));
       return html(reply, 429, (nonce) => signInPage({ csrf, next, email, nonce, error: `Too many failed sign-ins. Try again in ${wait < 120 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}.` }));
@@ -90,11 +92,11 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     const ok = await passwordMatches(await passwordHashOf(db.kysely, email), String(one(form.password) ?? ''));
     const member = ok && (await membershipsOf(db.kysely, email)).length > 0;
     if (!member) {
-      const csrf = preSessionCsrf(req, reply);
+      const csrf = preSessionCsrf(site(req, reply));
       return html(reply, 401, (nonce) => signInPage({ csrf, next, email, nonce, error: 'Wrong email or password, or no workspace membership.' }));
     }
     await clearFailures(db, account);
-    await startSession(db, req, reply, email, now());
+    await startSession(db, site(req, reply), email, now());
     return reply.redirect(next, 303);
   });
 
@@ -109,7 +111,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
         await deleteSession(trx, s.tokenHash);
         await revokeMemberGrants(trx, s.email);
       });
-    endSessionCookie(req, reply);
+    endSessionCookie(site(req, reply));
     return reply.redirect('/signin', 303);
   });
 
@@ -117,7 +119,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     const invite = await findOpenInvite(db.kysely, tokenHash((req.params as { token: string }).token), now());
     if (!invite) return html(reply, 404, (nonce) => messagePage('Invite not valid', 'This invite link was used already or has expired. Ask for a new one.', nonce));
     const ws = await findWorkspace(db.kysely, invite.workspace_id);
-    const csrf = preSessionCsrf(req, reply);
+    const csrf = preSessionCsrf(site(req, reply));
     return html(reply, 200, (nonce) => invitePage({ email: invite.email, workspace: ws?.name ?? '', csrf, nonce, minLength: PASSWORD_MIN }));
   });
 
@@ -136,7 +138,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
           ? 'The two passwords differ.'
           : undefined;
     if (problem) {
-      const csrf = preSessionCsrf(req, reply);
+      const csrf = preSessionCsrf(site(req, reply));
       return html(reply, 400, (nonce) => invitePage({ email: invite.email, workspace: ws?.name ?? '', csrf, nonce, minLength: PASSWORD_MIN, error: problem }));
     }
     const hashed = await hashPassword(password);
@@ -150,7 +152,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       return true;
     });
     if (!used) return html(reply, 404, (nonce) => messagePage('Invite not valid', 'This invite link was used already.', nonce));
-    await startSession(db, req, reply, invite.email, now());
+    await startSession(db, site(req, reply), invite.email, now());
     return reply.redirect(`/integrations?workspace=${encodeURIComponent(invite.workspace_id)}`, 303);
   });
 

@@ -1,13 +1,15 @@
 /**
- * Browser sessions of signed-in members: an opaque cookie (HttpOnly, SameSite=Lax, Secure over
- * https) whose hash is stored with a CSRF token every form of the session carries. Forms shown
- * before sign-in (sign-in, invite) carry a double-submit token from a SameSite=Strict cookie.
+ * Browser sessions of signed-in members: an opaque cookie (HttpOnly, SameSite=Lax) whose hash is
+ * stored with a CSRF token every form of the session carries. Forms shown before sign-in (sign-in,
+ * invite) carry a double-submit token from a SameSite=Strict cookie. Every cookie is Secure when
+ * the origin members reach the server at is https: the configured public URL (a proxy in front
+ * terminating TLS), or else the request's own.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import { randomToken, tokenHash } from '../core/tokens.js';
-import { findSession, insertSession } from '../members/index.js';
+import { deleteSession, findSession, insertSession } from '../members/index.js';
 
 export const SESSION_COOKIE = 'storelens_session';
 const PRE_CSRF_COOKIE = 'storelens_csrf';
@@ -28,8 +30,15 @@ export function cookies(req: FastifyRequest): Record<string, string> {
   return out;
 }
 
-function setCookie(req: FastifyRequest, reply: FastifyReply, name: string, value: string, o: { maxAge: number; sameSite: 'Lax' | 'Strict' }): void {
-  const secure = req.protocol === 'https' ? '; Secure' : '';
+/** Where a cookie is set: the request, its reply, and whether members reach the server over https. */
+export interface CookieSite {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  secure: boolean;
+}
+
+function setCookie({ reply, secure: isSecure }: CookieSite, name: string, value: string, o: { maxAge: number; sameSite: 'Lax' | 'Strict' }): void {
+  const secure = isSecure ? '; Secure' : '';
   const line = `${name}=${encodeURIComponent(value)}; Path=/; HttpOnly; SameSite=${o.sameSite}; Max-Age=${o.maxAge}${secure}`;
   const prior = reply.getHeader('set-cookie');
   reply.header('set-cookie', prior === undefined ? [line] : [...(Array.isArray(prior) ? prior : [String(prior)]), line]);
@@ -52,22 +61,30 @@ export async function currentSession(db: Db, req: FastifyRequest, now: Date): Pr
   return s && { ...s, tokenHash: h };
 }
 
-export async function startSession(db: Db, req: FastifyRequest, reply: FastifyReply, email: string, now: Date): Promise<void> {
+/**
+ * Signs the browser in as `email`: a new session and its cookie. The session the browser
+ * presented, if any (whoever's), ends in the same transaction: the cookie it replaces opens nothing.
+ */
+export async function startSession(db: Db, site: CookieSite, email: string, now: Date): Promise<void> {
   const token = randomToken();
-  await db.write((trx) => insertSession(trx, { tokenHash: tokenHash(token), email, csrf: randomToken(), now, expiresAt: new Date(now.getTime() + SESSION_MS) }));
-  setCookie(req, reply, SESSION_COOKIE, token, { maxAge: SESSION_MS / 1000, sameSite: 'Lax' });
+  const presented = cookies(site.req)[SESSION_COOKIE];
+  await db.write(async (trx) => {
+    if (presented) await deleteSession(trx, tokenHash(presented));
+    await insertSession(trx, { tokenHash: tokenHash(token), email, csrf: randomToken(), now, expiresAt: new Date(now.getTime() + SESSION_MS) });
+  });
+  setCookie(site, SESSION_COOKIE, token, { maxAge: SESSION_MS / 1000, sameSite: 'Lax' });
 }
 
-export function endSessionCookie(req: FastifyRequest, reply: FastifyReply): void {
-  setCookie(req, reply, SESSION_COOKIE, '', { maxAge: 0, sameSite: 'Lax' });
+export function endSessionCookie(site: CookieSite): void {
+  setCookie(site, SESSION_COOKIE, '', { maxAge: 0, sameSite: 'Lax' });
 }
 
 /** The CSRF token of a form shown before sign-in (set as a cookie too). */
-export function preSessionCsrf(req: FastifyRequest, reply: FastifyReply): string {
-  const existing = cookies(req)[PRE_CSRF_COOKIE];
+export function preSessionCsrf(site: CookieSite): string {
+  const existing = cookies(site.req)[PRE_CSRF_COOKIE];
   if (existing && existing.length >= 32) return existing;
   const token = randomToken();
-  setCookie(req, reply, PRE_CSRF_COOKIE, token, { maxAge: 3600, sameSite: 'Strict' });
+  setCookie(site, PRE_CSRF_COOKIE, token, { maxAge: 3600, sameSite: 'Strict' });
   return token;
 }
 

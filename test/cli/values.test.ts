@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
+import { parseHttpOrigin, parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 const NOT_DECIMAL = ['0x10', '1e2', '+5', '-5', ' 5', '5 ', '5.0', '5.', '', '٥', 'Infinity', 'NaN', '0b1', '1_000'];
@@ -96,6 +96,21 @@ describe('base URLs', () => {
 
   it.each(['ftp://stats.example.com', 'stats.example.com', 'https://stats.example.com/?utm=1', 'https://stats.example.com/#top'])('refuses %s', (url) => {
     expect(() => parseHttpUrl(url)).toThrow(/is not an http\(s\) URL without query or fragment/);
+  });
+});
+
+describe('--public-url', () => {
+  it.each([
+    ['https://storelens.example.com', 'https://storelens.example.com'],
+    ['https://storelens.example.com/', 'https://storelens.example.com'],
+    ['https://Storelens.Example.com:443', 'https://storelens.example.com'],
+    ['http://127.0.0.1:8081', 'http://127.0.0.1:8081'],
+  ])('takes %s as the origin %s', (raw, origin) => {
+    expect(parseHttpOrigin(raw)).toBe(origin);
+  });
+
+  it.each(['https://storelens.example.com/api', 'https://storelens.example.com/?a=1', 'https://user:pw@storelens.example.com', 'storelens.example.com', 'ftp://storelens.example.com'])('refuses %s, which is not an origin alone', (raw) => {
+    expect(() => parseHttpOrigin(raw)).toThrow(/is not an http\(s\) origin/);
   });
 });
 

@@ -17,6 +17,8 @@ export interface StorelensProcess {
   readonly child: ChildProcessWithoutNullStreams;
   /** Everything it wrote to stderr so far. */
   stderr(): string;
+  /** Everything it wrote to stdout so far. */
+  stdout(): string;
   /** Resolves once stderr holds a match of `re` (its first match). */
   waitFor(re: RegExp): Promise<RegExpMatchArray>;
   /** SIGTERM, then its exit code and stderr. */
@@ -33,9 +35,10 @@ export function spawnStorelens(t: Pick<TestDb, 'dbPath' | 'databaseUrl'>, args: 
   else delete childEnv.DATABASE_URL;
   const child = spawn(process.execPath, [BIN, ...args, ...dbArgs], { cwd: ROOT, env: childEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
+  let out = '';
   const watchers: { re: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('exit', (code, signal) => done({ code, signal })));
-  child.stdout.resume();
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => {
     err += chunk.toString();
     for (const w of watchers.splice(0)) {
@@ -48,6 +51,7 @@ export function spawnStorelens(t: Pick<TestDb, 'dbPath' | 'databaseUrl'>, args: 
     child,
     exited,
     stderr: () => err,
+    stdout: () => out,
     waitFor: (re) =>
       new Promise((resolveMatch, reject) => {
         const m = err.match(re);

@@ -94,6 +94,22 @@ for (const d of dialects) describe.skipIf(d.skip)(`OAuth grants on ${d.label}`, 
     expect(await new (oauthAdapter(db(), () => at))('RefreshToken').find('old-refresh-Lp4')).toMatchObject({ jti: 'old-refresh-Lp4', grantId: 'gold' });
   });
 
+  it('deletes expired records, and the ownership of grants gone with them, on a write a minute on', async () => {
+    let now = at;
+    const Adapter = oauthAdapter(db(), () => now);
+    await new Adapter('Grant').upsert('brief', { accountId: 'ann@example.com', clientId: 'desk' }, 60);
+    await new Adapter('AuthorizationCode').upsert('code-Zx8', { grantId: 'brief' }, 60);
+    await new Adapter('Grant').upsert('lasting', { accountId: 'ann@example.com', clientId: 'desk' }, 3600);
+    for (const grantId of ['brief', 'lasting']) await db().kysely.insertInto('oauth_grants').values({ grant_id: grantId, email: 'ann@example.com', workspace_id: 'wz', client_id: 'desk', created_ms: at.getTime() }).execute();
+    now = new Date(at.getTime() + 120_000);
+    await new Adapter('Session').upsert('browser', { accountId: 'ann@example.com' }, 3600);
+    const ids = ['brief', 'lasting', 'browser', tokenKey('code-Zx8')];
+    const records = await db().kysely.selectFrom('oauth_records').select(['model', 'id']).where('id', 'in', ids).orderBy('id').execute();
+    expect(records).toEqual([{ model: 'Session', id: 'browser' }, { model: 'Grant', id: 'lasting' }]);
+    const owned = await db().kysely.selectFrom('oauth_grants').select('grant_id').where('grant_id', 'in', ['brief', 'lasting']).execute();
+    expect(owned.map((r) => r.grant_id)).toEqual(['lasting']);
+  });
+
   it('carries over grants made before 0020 from their `{workspace}:{email}` account', async () => {
     await db().kysely.schema.dropTable('oauth_grants').execute();
     const payload = JSON.stringify({ accountId: 'wz:max@example.com', clientId: 'desk', iat: at.getTime() / 1000 });
