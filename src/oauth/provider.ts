@@ -29,7 +29,10 @@ export const OAUTH_PREFIX = '/oauth';
 export const MCP_RESOURCE_PATH = '/api/v1/mcp';
 
 export const ACCESS_TOKEN_TTL_S = 3600;
-const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
+/** A refresh token unused this long expires: each refresh gives the connection this long again … */
+export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
+/** … up to this long after the member's sign-in (the grant's life); then they sign in again. */
+export const GRANT_TTL_S = 90 * 24 * 3600;
 const MAX_PROVIDERS = 8;
 
 export interface OAuthOptions {
@@ -166,7 +169,21 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
         },
       },
       // Every lifetime the library would otherwise take from a default, with a notice on stdout.
-      ttl: { AccessToken: ACCESS_TOKEN_TTL_S, AuthorizationCode: 60, IdToken: 3600, RefreshToken: REFRESH_TOKEN_TTL_S, Grant: REFRESH_TOKEN_TTL_S, Interaction: 3600, Session: 12 * 3600 },
+      // A refresh token lives REFRESH_TOKEN_TTL_S, never past its grant, which ends GRANT_TTL_S
+      // after the sign-in (the grant is not saved again on refresh, so its expiry stays put).
+      ttl: {
+        AccessToken: ACCESS_TOKEN_TTL_S,
+        AuthorizationCode: 60,
+        IdToken: 3600,
+        RefreshToken: (ctx: { oidc?: { entities?: { Grant?: { exp?: number } } } } | undefined) => {
+          const grantEnds = ctx?.oidc?.entities?.Grant?.exp;
+          // The library's clock, as the grant's exp is.
+          return grantEnds === undefined ? REFRESH_TOKEN_TTL_S : Math.max(1, Math.min(REFRESH_TOKEN_TTL_S, grantEnds - Math.floor(Date.now() / 1000)));
+        },
+        Grant: GRANT_TTL_S,
+        Interaction: 3600,
+        Session: 12 * 3600,
+      },
       // The library's own rule, said here (its default prints a notice on stdout): a browser app
       // (a public client) calls the token, revocation and registration endpoints from the origin
       // of one of its redirect URIs; a confidential client never from a browser.
