@@ -15,16 +15,18 @@ export interface BuildApiAppOptions extends WorkspaceAppOptions {
   health?: Health;
   /** The process's log (ops/logger.ts), the app's requests' too; instead of `logger`. */
   loggerInstance?: FastifyBaseLogger;
+  /** Reverse proxies whose X-Forwarded-For names the client (`--trusted-proxy`, http/wire.ts). */
+  trustedProxies?: readonly string[];
 }
 
 export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInstance> {
-  const { logger = false, timeouts, health, loggerInstance, ...appOptions } = opts;
+  const { logger = false, timeouts, health, loggerInstance, trustedProxies, ...appOptions } = opts;
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance, logController: new LogController({ disableRequestLogging: true }) } : { logger }),
     bodyLimit: opts.bodyLimit ?? BODY_LIMIT,
     routerOptions: { maxParamLength: 500 },
     // Wire errors, framework errors and absolute-form targets as problems (http/wire.ts).
-    ...wireServerOptions({ timeouts, answerFirst: health && ((req, res) => answerProbe(health, req, res)) }),
+    ...wireServerOptions({ timeouts, trustedProxies, answerFirst: health && ((req, res) => answerProbe(health, req, res)) }),
   });
   // Callback style: no promise per response.
   app.addHook('onSend', (_req, reply, payload, done) => {

@@ -44,9 +44,17 @@ export interface WireOptions {
   timeouts?: ServerTimeouts;
   /** Answers some requests before Fastify sees them (the public surface); true when it did. */
   answerFirst?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /**
+   * The reverse proxies (addresses or CIDR blocks) whose `X-Forwarded-For`, `-Proto` and `-Host`
+   * are believed (`--trusted-proxy`): a request's client address (`req.ip`) is then the right-most
+   * address of X-Forwarded-For that is not one of them. Without, the headers are never read and
+   * the client address is the connection's.
+   */
+  trustedProxies?: readonly string[];
 }
 
-type WireServerOptions = Required<Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'frameworkErrors' | 'genReqId' | 'requestIdHeader'>>;
+type WireServerOptions = Required<Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'frameworkErrors' | 'genReqId' | 'requestIdHeader'>> &
+  Pick<FastifyServerOptions, 'trustProxy'>;
 
 /** The Fastify options that put a server behind this edge (spread them into `Fastify({…})`). */
 export function wireServerOptions(opts: WireOptions = {}): WireServerOptions {
@@ -57,6 +65,7 @@ export function wireServerOptions(opts: WireOptions = {}): WireServerOptions {
     // The id the edge gave the request (below), for the request's log lines and problem bodies.
     genReqId: (req) => (req as Identified)[REQUEST_ID] ?? randomUUID(),
     requestIdHeader: false,
+    ...(opts.trustedProxies?.length ? { trustProxy: [...opts.trustedProxies] } : {}),
   };
 }
 

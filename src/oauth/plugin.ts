@@ -25,7 +25,6 @@ export const resourceMetadataUrlOf = (origin: string): string => `${origin.repla
 
 export const oauthPlugin: FastifyPluginAsync<OAuthPluginOptions> = async (app, opts) => {
   const originOf = (req: FastifyRequest) => (opts.publicUrl ? opts.publicUrl.replace(/\/$/, '') : `${req.protocol}://${req.host}`);
-  const publicOrigin = opts.publicUrl ? new URL(opts.publicUrl) : undefined;
 
   // Bodies are read here, whole, and handed to oidc-provider as read (its `req.body` fallback):
   // a stream left unread for it to read later could stall.
@@ -39,15 +38,21 @@ export const oauthPlugin: FastifyPluginAsync<OAuthPluginOptions> = async (app, o
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     raw.originalUrl = `${OAUTH_PREFIX}${path}${query}`;
     raw.url = `${path}${query}`;
-    const provider = opts.oauth.providerFor(originOf(req));
-    if (publicOrigin) {
-      // Behind a proxy terminating TLS, the provider sees the request at the public origin, as
-      // said here and never by the client: its endpoints' URLs, and its cookies Secure over https.
-      provider.proxy = true;
-      raw.headers['x-forwarded-proto'] = publicOrigin.protocol.slice(0, -1);
-      raw.headers['x-forwarded-host'] = publicOrigin.host;
-      delete raw.headers['x-forwarded-for'];
+    const issuer = originOf(req);
+    const origin = URL.parse(issuer);
+    if (!origin) {
+      void reply.code(400).type('application/json').send({ error: 'invalid_request', error_description: 'the Host header is not a host' });
+      return;
     }
+    const provider = opts.oauth.providerFor(issuer);
+    // The provider sees the request at the origin chosen here (the public one, or the request's
+    // own as Fastify reads it: X-Forwarded-* only from a trusted proxy) and from the client
+    // address Fastify found, never as the client's own headers say: its endpoints' URLs, and
+    // its cookies Secure over https.
+    provider.proxy = true;
+    raw.headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
+    raw.headers['x-forwarded-host'] = origin.host;
+    raw.headers['x-forwarded-for'] = req.ip;
     reply.hijack();
     provider.callback()(raw, reply.raw);
   };

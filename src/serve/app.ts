@@ -60,6 +60,8 @@ export interface ServeAppOptions {
   metrics?: RequestMetrics;
   /** One line per public request on `loggerInstance` (observe.ts). */
   requestLog?: boolean;
+  /** Reverse proxies whose X-Forwarded-For names the client (`--trusted-proxy`, http/wire.ts). */
+  trustedProxies?: readonly string[];
 }
 
 export interface ServeApp {
@@ -94,7 +96,7 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     routerOptions: { maxParamLength: 500 },
     // Wire errors, framework errors and absolute-form targets (http/wire.ts); public paths
     // are answered there, before Fastify.
-    ...wireServerOptions({ timeouts: opts.timeouts, answerFirst: health ? (req, res) => answerProbe(health, req, res) || handlePublic(req, res) : handlePublic }),
+    ...wireServerOptions({ timeouts: opts.timeouts, trustedProxies: opts.trustedProxies, answerFirst: health ? (req, res) => answerProbe(health, req, res) || handlePublic(req, res) : handlePublic }),
   });
   app.addHook('onClose', async () => live.close());
   // Not the folder's path: readiness is answered on the public port too (the banner names it).

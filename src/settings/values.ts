@@ -5,6 +5,7 @@
  */
 import { isMonth } from '../core/month.js';
 import { InvalidArgumentError } from 'commander';
+import ipaddr from 'ipaddr.js';
 
 export interface Value<T> {
   /** The placeholder in `--flag <arg>`; absent for a switch (`--json`), which takes no text. */
@@ -77,6 +78,27 @@ export function parseHttpOrigin(raw: string): string {
   return url.origin;
 }
 
+/**
+ * Addresses and CIDR blocks, comma-separated (`10.0.0.5,192.168.0.0/16,::1`): each as written,
+ * refused when ipaddr.js cannot read it as an IPv4 or IPv6 address or block.
+ */
+export function parseAddressBlocks(raw: string): readonly string[] {
+  const items = raw.split(',').map((s) => s.trim());
+  const bad = items.find((s) => !isAddressBlock(s));
+  if (bad !== undefined) throw new InvalidArgumentError(`"${bad}" is not an IP address or CIDR block (e.g. 10.0.0.5 or 10.0.0.0/8; several comma-separated)`);
+  return Object.freeze(items);
+}
+
+/** An IPv4 address in four decimal parts or an IPv6 address, with or without a prefix length in range. */
+function isAddressBlock(s: string): boolean {
+  const [address = '', bits, ...rest] = s.split('/');
+  const ip = ipaddr.IPv4.isValidFourPartDecimal(address) ? 'ipv4' : ipaddr.IPv6.isValid(address) ? 'ipv6' : null;
+  if (ip === null || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = decimal(bits);
+  return n !== null && n <= (ip === 'ipv4' ? 32 : 128);
+}
+
 /** A non-negative integer in decimal digits (0 allowed). */
 export function parseNonNegativeInt(raw: string): number {
   const n = decimal(raw);
@@ -111,6 +133,7 @@ export const month: Value<string> = { arg: 'YYYY-MM', parse: parseMonth };
 export const positiveInt: Value<number> = { arg: 'n', parse: parsePositiveInt };
 export const httpUrl: Value<string> = { arg: 'url', parse: parseHttpUrl };
 export const httpOrigin: Value<string> = { arg: 'url', parse: parseHttpOrigin };
+export const addressBlocks: Value<readonly string[]> = { arg: 'cidr', parse: parseAddressBlocks };
 export const nonNegativeInt: Value<number> = { arg: 'n', parse: parseNonNegativeInt };
 export const nonNegativeNumber: Value<number> = { arg: 'n', parse: parseNonNegativeNumber };
 /** Text that may be given several times (`--category a --category b`): the list of them, in order. */

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { parseHttpOrigin, parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
+import { parseAddressBlocks, parseHttpOrigin, parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 const NOT_DECIMAL = ['0x10', '1e2', '+5', '-5', ' 5', '5 ', '5.0', '5.', '', '٥', 'Infinity', 'NaN', '0b1', '1_000'];
@@ -155,5 +155,21 @@ describe('--learning-seeds', () => {
     const r = await run('bench', '--only', 'learning', '--learning-seeds', '20-11');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--learning-seeds.*"20-11" is not a number of seeds/);
+  });
+});
+
+describe('--trusted-proxy', () => {
+  it('takes addresses and CIDR blocks, comma-separated', () => {
+    expect(parseAddressBlocks('10.0.0.5, 192.168.0.0/16,::1,fd00::/8')).toEqual(['10.0.0.5', '192.168.0.0/16', '::1', 'fd00::/8']);
+  });
+
+  it.each(['', 'proxy.example.com', '10.0.0.0/33', '10.0.0.5,', '10.0.0', 'any'])('refuses %j', (raw) => {
+    expect(() => parseAddressBlocks(raw)).toThrow(/is not an IP address or CIDR block/);
+  });
+
+  it('is refused on the command line with exit code 2 when it names a host instead of an address', async () => {
+    const r = await run('api', '--trusted-proxy', 'proxy.example.com');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--trusted-proxy.*"proxy.example.com" is not an IP address or CIDR block/);
   });
 });

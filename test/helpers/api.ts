@@ -34,7 +34,7 @@ export interface Harness {
 }
 
 /** Every JSON success body is checked against its route's response schema unless `validateResponses: false`. */
-export interface StartApiOptions extends Omit<ApiOptions, 'db' | 'now' | 'routes'>, Pick<BuildApiAppOptions, 'oauth'> {
+export interface StartApiOptions extends Omit<ApiOptions, 'db' | 'now' | 'routes'>, Pick<BuildApiAppOptions, 'oauth' | 'trustedProxies'> {
   poolSize?: number;
   /** The operations the test calls and their availability: written as the server's capability manifest (removed on close). */
   operations?: Operations;
