@@ -5,5 +5,5 @@
 export { memberGrants } from './grants.js';
 export { KeyCreatorRefused, issueApiKey } from './issue-key.js';
 export { PASSWORD_MIN, hashPassword, passwordMatches } from './passwords.js';
-export { addressSubject, admitSignIn, clearFailures, type ThrottleSubject } from './signin-throttle.js';
+export { addressSubject, admitSignIn, clearFailures, type Admission, type ThrottleSubject } from './signin-throttle.js';
 export { deleteSession, deleteSessionsOf, findOpenInvite, findSession, getMember, insertSession, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership } from './store.js';

@@ -37,8 +37,11 @@ export function addressSubject(address: string): ThrottleSubject {
 
 /** The rule, in numbers (documented in docs/assistant.md, "Sign-in: failed attempts"; test/docs checks the table). */
 export const SIGNIN_THROTTLE = {
-  /** Failures in a row that lock nothing: a few typos cost nothing. */
-  free: { account: 4, address: 20 } satisfies Record<ThrottleKind, number>,
+  /**
+   * Failures in a row that lock nothing: a few typos cost nothing. An address's OAuth client
+   * registrations count as failures all (nothing clears them): 10 at once, then fewer and fewer.
+   */
+  free: { account: 4, address: 20, registration: 10 } satisfies Record<ThrottleKind, number>,
   /** The lock after the first failure past the free ones; each further failure doubles it … */
   firstLockMs: 1_000,
   /** … up to this. */

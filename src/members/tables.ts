@@ -37,7 +37,8 @@ export interface MemberSessionsTable {
 
 /** Failed sign-ins of one account or client address (members/signin-throttle.ts). */
 export interface SigninThrottleTable {
-  kind: 'account' | 'address';
+  /** 'registration': an address's OAuth client registrations (oauth/provider.ts), counted the same way. */
+  kind: 'account' | 'address' | 'registration';
   /** sha256 of the normalized email or of the address. */
   key: string;
   /** Attempts counted since the last success (or since the count was forgotten). */

@@ -3,4 +3,4 @@
  * from here (test/layering.test.ts); compose/ reads its module.ts.
  */
 export { OAUTH_PREFIX, accountIdOf, mcpResourceOf, type OAuthServer } from './provider.js';
-export { recordGrant, revokeMemberGrants } from './store.js';
+export { pruneOAuthRecords, recordGrant, revokeMemberGrants } from './store.js';

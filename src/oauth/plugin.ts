@@ -19,6 +19,8 @@ export interface OAuthPluginOptions {
 const BODY_LIMIT = 56 * 1024;
 
 export const PROTECTED_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
+/** Dynamic client registration (RFC 7591) under OAUTH_PREFIX, as oidc-provider's router matches it (any case, trailing slashes). */
+const REGISTRATION_PATH = /^\/reg\/*$/i;
 
 /** Where the MCP endpoint's RFC 9728 metadata is (the path of the resource appended, §3.1). */
 export const resourceMetadataUrlOf = (origin: string): string => `${origin.replace(/\/$/, '')}${PROTECTED_RESOURCE_METADATA}${MCP_RESOURCE_PATH}`;
@@ -77,6 +79,20 @@ export const oauthPlugin: FastifyPluginAsync<OAuthPluginOptions> = async (app, o
   app.route({
     method: ['GET', 'POST', 'OPTIONS', 'DELETE', 'PUT'],
     url: `${OAUTH_PREFIX}/*`,
-    handler: async (req, reply) => delegate(req, reply, req.url.split('?')[0]!.slice(OAUTH_PREFIX.length)),
+    handler: async (req, reply) => {
+      const path = req.url.split('?')[0]!.slice(OAUTH_PREFIX.length);
+      if (req.method === 'POST' && REGISTRATION_PATH.test(path)) {
+        // Registrations are counted per client address before the library stores anything.
+        const admission = await opts.oauth.admitRegistration(req.ip);
+        if (!admission.admitted) {
+          return reply
+            .code(429)
+            .header('retry-after', String(admission.retryAfterSeconds))
+            .header('cache-control', 'no-store')
+            .send({ error: 'temporarily_unavailable', error_description: `too many client registrations from this address; try again in ${admission.retryAfterSeconds} seconds` });
+        }
+      }
+      delegate(req, reply, path);
+    },
   });
 };

@@ -18,7 +18,7 @@ import type { Db } from '../db/database.js';
 import { grantWorkspaceOf, oauthAdapter } from './store.js';
 import { serverSecret } from '../db/server-secrets.js';
 import { randomToken } from '../core/tokens.js';
-import { membershipsOf, getMember } from '../members/index.js';
+import { addressSubject, admitSignIn, membershipsOf, getMember, type Admission } from '../members/index.js';
 import { RefusedTarget, checkTarget, systemResolver, type Resolver } from '../outbound/ssrf.js';
 import { loopbackClient } from './loopback-client.js';
 import { redirectUriProblem } from './redirect-uris.js';
@@ -66,6 +66,12 @@ export const mcpResourceOf = (origin: string): string => `${origin.replace(/\/$/
 export interface OAuthServer {
   /** The provider whose issuer is `origin`. */
   providerFor(origin: string): Provider;
+  /**
+   * Counts a client registration (RFC 7591) from `address` (the client address, by its /64 for
+   * IPv6), or refuses it while the address is locked: the sign-in throttle's rule, with
+   * SIGNIN_THROTTLE.free.registration before the first lock (members/signin-throttle.ts).
+   */
+  admitRegistration(address: string): Promise<Admission>;
 }
 
 export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = {}): Promise<OAuthServer> {
@@ -133,7 +139,9 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
       },
       features: {
         devInteractions: { enabled: false },
-        registration: { enabled: true },
+        // No registration access token: nothing here reads or updates a registration after it
+        // (each token would be one more row kept for ever).
+        registration: { enabled: true, issueRegistrationAccessToken: false },
         // The library's own rule, said here (its default prints a notice on stdout when first
         // used): a client revokes only its own tokens; another's is left alone, answered 200 to a
         // public client as RFC 7009 says, refused to a confidential one.
@@ -215,6 +223,7 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
   };
 
   return {
+    admitRegistration: (address) => admitSignIn(db, [{ kind: 'registration', name: addressSubject(address).name }], now().getTime()),
     providerFor(origin) {
       const key = origin.replace(/\/$/, '');
       let p = providers.get(key);

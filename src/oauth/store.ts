@@ -35,6 +35,24 @@ export interface OAuthAdapter {
 const SWEEP_EVERY_MS = 60_000;
 
 /**
+ * A client that registered itself (RFC 7591) lives this long unless a member signs in with it
+ * (recordGrant makes it permanent); then the sweep, or the background loop's `sessions` task
+ * (pruneOAuthRecords), deletes it. Pre-registered clients (registerOAuthClient) never expire.
+ */
+export const UNUSED_CLIENT_TTL_MS = 24 * 3600_000;
+
+/** Deletes every expired record, and the ownership rows of grants gone with them; resolves to how many clients went. */
+export async function pruneOAuthRecords(q: Kysely<Database>, at: Date): Promise<{ clients: number }> {
+  const clients = await q.deleteFrom('oauth_records').where('model', '=', 'Client').where('expires_ms', '<', at.getTime()).executeTakeFirst();
+  await q.deleteFrom('oauth_records').where('expires_ms', '<', at.getTime()).execute();
+  await q
+    .deleteFrom('oauth_grants')
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('oauth_records as r').select('r.id').where('r.model', '=', 'Grant').whereRef('r.id', '=', 'oauth_grants.grant_id'))))
+    .execute();
+  return { clients: Number(clients.numDeletedRows) };
+}
+
+/**
  * oidc-provider's models whose id is a bearer secret and which are only ever found by it (so the
  * id can be put back from the request): stored under tokenKey. Grants, sessions, interactions and
  * clients are found by other columns or are not credentials, and keep their ids.
@@ -53,11 +71,7 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
     const at = now().getTime();
     if (at - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = at;
-    await q.deleteFrom('oauth_records').where('expires_ms', '<', at).execute();
-    await q
-      .deleteFrom('oauth_grants')
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('oauth_records as r').select('r.id').where('r.model', '=', 'Grant').whereRef('r.id', '=', 'oauth_grants.grant_id'))))
-      .execute();
+    await pruneOAuthRecords(q, new Date(at));
   };
   const live = (row: { payload: string; expires_ms: number | string | null; consumed_ms: number | string | null } | undefined): OAuthPayload | undefined => {
     if (!row) return undefined;
@@ -85,7 +99,8 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
         grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
         uid: typeof payload.uid === 'string' ? payload.uid : null,
         user_code: typeof payload.userCode === 'string' ? payload.userCode : null,
-        expires_ms: expiresIn ? now().getTime() + expiresIn * 1000 : null,
+        // The library stores a client only when it registers itself: until a sign-in, for a while.
+        expires_ms: expiresIn ? now().getTime() + expiresIn * 1000 : this.model === 'Client' ? now().getTime() + UNUSED_CLIENT_TTL_MS : null,
       };
       await db.write(async (trx) => {
         await trx
@@ -165,6 +180,8 @@ export async function recordGrant(db: Db, grantId: string, owner: GrantOwner, at
     ).map((r) => r.grant_id);
     await revokeGrants(trx, earlier);
     await trx.insertInto('oauth_grants').values({ grant_id: grantId, ...owner, created_ms: at.getTime() }).execute();
+    // A client that registered itself has completed a sign-in: it is kept from now on.
+    await trx.updateTable('oauth_records').set({ expires_ms: null }).where('model', '=', 'Client').where('id', '=', owner.client_id).execute();
     return true;
   });
 }

@@ -55,7 +55,7 @@ export const COMMANDS = [
   {
     name: 'worker',
     summary:
-      'run the background tasks without serving, until SIGTERM: deleting ended sign-in sessions and used or expired invites, ingest of --runs, re-ranking, watch checks, monthly statements, growth reports, outreach steps and webhook delivery (signed, retried) — the worker loop `api` also runs unless --requests-only; any number of workers and api processes may share one PostgreSQL database and each unit of work runs once',
+      'run the background tasks without serving, until SIGTERM: deleting ended sign-in sessions, used or expired invites and expired OAuth records (self-registered assistants unused for 24 hours among them), ingest of --runs, re-ranking, watch checks, monthly statements, growth reports, outreach steps and webhook delivery (signed, retried) — the worker loop `api` also runs unless --requests-only; any number of workers and api processes may share one PostgreSQL database and each unit of work runs once',
   },
   { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },

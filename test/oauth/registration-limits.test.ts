@@ -1,0 +1,89 @@
+/**
+ * What dynamic client registration (RFC 7591) may cost, over real HTTP: registrations are counted
+ * per client address (ten at once, then the address waits, told by 429 and Retry-After), and a
+ * client that registered itself and never completed a sign-in is deleted by the background
+ * loop's `sessions` task 24 hours on. A client a member signed in with, and one an administrator
+ * registered, stay.
+ */
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBackground } from '../../src/compose/background.js';
+import { hashPassword } from '../../src/members/passwords.js';
+import { SIGNIN_THROTTLE } from '../../src/members/signin-throttle.js';
+import { setPasswordHash, upsertMember } from '../../src/members/store.js';
+import { registerOAuthClient } from '../../src/oauth/store.js';
+import { startApi, workspace, type Harness } from '../helpers/api.js';
+import { dialects } from '../helpers/db.js';
+import { HttpBrowser, MemoryProvider, REDIRECT } from '../helpers/oauth.js';
+
+const EMAIL = 'kim@example.com';
+const PASSWORD = 'correct horse battery';
+const HOUR = 3600_000;
+
+for (const d of dialects) describe.skipIf(d.skip)(`dynamic client registration's bounds on ${d.label}`, () => {
+  let h: Harness | undefined;
+  afterEach(async () => h?.close());
+
+  const originOf = (harness: Harness) => harness.base.replace(/\/api\/v1$/, '');
+  const register = (harness: Harness, forwardedFor?: string, path = '/oauth/reg') =>
+    fetch(`${originOf(harness)}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+      body: JSON.stringify({ client_name: 'Some assistant', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    });
+  const clientIds = async (harness: Harness) =>
+    (await harness.db.kysely.selectFrom('oauth_records').select('id').where('model', '=', 'Client').orderBy('id').execute()).map((r) => r.id);
+
+  it('answers an address past ten registrations 429 with Retry-After, whatever the path spelling; another address still registers', async () => {
+    h = await startApi(d.name, { trustedProxies: ['127.0.0.1'] });
+    const free = SIGNIN_THROTTLE.free.registration;
+    expect(free).toBe(10);
+    const statuses: number[] = [];
+    for (let i = 0; i <= free; i++) statuses.push((await register(h, '198.51.100.7', i % 2 ? '/oauth/REG/' : '/oauth/reg')).status);
+    expect(statuses).toEqual(Array(free + 1).fill(201));
+    const refused = await register(h, '198.51.100.7');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    expect((await clientIds(h)).length).toBe(free + 1);
+    // Another client behind the same proxy is not held up.
+    expect((await register(h, '203.0.113.9')).status).toBe(201);
+    // Once the lock ends the address registers again, and the next lock is longer.
+    h.clock.advance(1_000);
+    expect((await register(h, '198.51.100.7')).status).toBe(201);
+    const again = await register(h, '198.51.100.7');
+    expect([again.status, again.headers.get('retry-after')]).toEqual([429, '2']);
+  });
+
+  it('deletes a self-registered client that completed no sign-in 24 hours on, and keeps one a member signed in with and a pre-registered one', async () => {
+    h = await startApi(d.name);
+    const harness = h;
+    const ws = await workspace(harness.db);
+    await upsertMember(harness.db.kysely, ws.id, EMAIL, 'member', new Date());
+    await setPasswordHash(harness.db.kysely, EMAIL, await hashPassword(PASSWORD), new Date());
+    await registerOAuthClient(harness.db, { client_id: 'desk-assistant', redirect_uris: [REDIRECT] }, harness.clock.now());
+
+    const unused = (await (await register(harness)).json()) as { client_id: string; registration_access_token?: string };
+    expect(unused).not.toHaveProperty('registration_access_token');
+    const used = new MemoryProvider('Used assistant');
+    const connect = () => new Client({ name: 'limits-test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(`${harness.base}/mcp`), { authProvider: used }));
+    await expect(connect()).rejects.toBeInstanceOf(UnauthorizedError);
+    const params = await new HttpBrowser(originOf(harness)).authorize(used.authorizationUrl!, { email: EMAIL, password: PASSWORD, workspaceId: ws.id });
+    expect(params.get('code')).toBeTruthy();
+    expect(await clientIds(harness)).toEqual(['desk-assistant', unused.client_id, used.info.client_id].sort());
+
+    harness.clock.advance(24 * HOUR + 60_000);
+    const lines: string[] = [];
+    const bg = startBackground(harness.db, { now: harness.clock.now, log: (l) => lines.push(l), only: ['sessions'] });
+    await bg.worker.idle();
+    await bg.stop();
+    expect(await clientIds(harness)).toEqual(['desk-assistant', used.info.client_id].sort());
+    expect(lines).toContain('sessions: deleted 1 assistants registered over 24 hours ago that never completed a sign-in');
+    // The deleted client is unknown to the authorization endpoint.
+    const authorize = new URL(used.authorizationUrl!);
+    authorize.searchParams.set('client_id', unused.client_id);
+    const answer = await fetch(authorize, { redirect: 'manual' });
+    expect(answer.status).toBe(400);
+    expect(await answer.text()).toContain('invalid_client');
+  });
+});
