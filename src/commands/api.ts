@@ -53,7 +53,7 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
     // The first ranking before the first request.
     await background.worker.idle();
     try {
-      api = await listenApi({ ...serving.app, health, loggerInstance: serving.logger, port: opts.port, host: opts.host, trustedProxies: opts.trustedProxies });
+      api = await listenApi({ ...serving.app, health, loggerInstance: serving.logger, port: opts.port, host: opts.host, trustedProxies: opts.trustedProxy });
     } catch (e) {
       await serving.close();
       const known = listenError(e, opts);

@@ -97,7 +97,7 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
       loggerInstance: logger,
       metrics,
       requestLog: true,
-      trustedProxies: opts.trustedProxies,
+      trustedProxies: opts.trustedProxy,
       live: { onEvent: (e) => env.stderr.write(describe(e, opts.out)) },
     });
   } catch (e) {

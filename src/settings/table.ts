@@ -207,7 +207,7 @@ export const SETTINGS = [
     commands: ['serve', 'api'],
   },
   {
-    name: 'trustedProxies',
+    name: 'trustedProxy',
     flag: '--trusted-proxy',
     env: 'STORELENS_TRUSTED_PROXIES',
     value: addressBlocks,

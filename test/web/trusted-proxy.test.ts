@@ -4,10 +4,18 @@
  * that is not a trusted proxy; from any other peer a forged header changes nothing. The sign-in
  * throttle's address count shows which address was taken.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runApi } from '../../src/commands/api.js';
 import { SIGNIN_THROTTLE } from '../../src/members/signin-throttle.js';
-import { dialects } from '../helpers/db.js';
+import { resolveConfig } from '../../src/settings/config.js';
+import { capturedEnv } from '../helpers/cli.js';
+import { dialects, freshDb } from '../helpers/db.js';
 import { startApi, type Harness } from '../helpers/api.js';
+import { tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-trusted-proxy-');
+afterAll(() => dirs.removeAll());
 
 /** One failed sign-in (an unknown email, a wrong password) with `forwardedFor` as X-Forwarded-For. */
 async function failSignIn(origin: string, email: string, forwardedFor: string): Promise<number> {
@@ -52,5 +60,23 @@ for (const d of dialects)
       for (let i = 0; i < PAST_FREE; i++) forger.push(await failSignIn(origin, `f${i}@example.com`, `198.18.0.${i + 1}, 198.51.100.7, 192.0.2.10`));
       expect(forger.slice(0, SIGNIN_THROTTLE.free.address)).toEqual(Array(SIGNIN_THROTTLE.free.address).fill(401));
       expect(forger.at(-1)).toBe(429);
+    });
+
+    it('takes the trusted proxies of `storelens api` from STORELENS_TRUSTED_PROXIES', async () => {
+      const t = await freshDb(d.name);
+      const dir = await dirs.make();
+      const none = { value: () => undefined, source: () => undefined };
+      const config = resolveConfig('api', none, { STORELENS_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' });
+      expect(config.trustedProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+      const api = await runApi({ ...config, port: 0, host: '127.0.0.1', db: t.dbPath ?? join(dir, 'unused.db'), databaseUrl: t.databaseUrl, requestsOnly: true, runs: join(dir, 'runs'), out: join(dir, 'out') }, capturedEnv(new Date()).env, false);
+      try {
+        const origin = new URL(api.url).origin;
+        const clients: number[] = [];
+        for (let i = 0; i < PAST_FREE; i++) clients.push(await failSignIn(origin, `e${i}@example.com`, `203.0.113.${i + 1}`));
+        expect(new Set(clients)).toEqual(new Set([401]));
+      } finally {
+        await api.close();
+        await t.cleanup();
+      }
     });
   });
