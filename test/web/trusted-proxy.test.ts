@@ -38,7 +38,10 @@ const PAST_FREE = SIGNIN_THROTTLE.free.address + 2;
 for (const d of dialects)
   describe.skipIf(d.skip)(`the client address behind a proxy on ${d.label}`, () => {
     let h: Harness | undefined;
-    afterEach(async () => h?.close());
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+    });
 
     it('ignores X-Forwarded-For from a peer that is not a trusted proxy: forged addresses all count as the connection', async () => {
       h = await startApi(d.name, { trustedProxies: ['10.0.0.0/8'] });
