@@ -113,10 +113,20 @@ export const httpUrl: Value<string> = { arg: 'url', parse: parseHttpUrl };
 export const httpOrigin: Value<string> = { arg: 'url', parse: parseHttpOrigin };
 export const nonNegativeInt: Value<number> = { arg: 'n', parse: parseNonNegativeInt };
 export const nonNegativeNumber: Value<number> = { arg: 'n', parse: parseNonNegativeNumber };
+/**
+ * Text with something in it: an empty (or blank) value is refused, as a flag given a variable
+ * that is unset (`--db "$DB"`) would otherwise name nothing: SQLite opens an empty path as a
+ * temporary database, so `workspaces create` would answer 0 and keep nothing.
+ */
+export function parseText(raw: string): string {
+  if (raw.trim() === '') throw new InvalidArgumentError(`"${raw}" is empty: give a value`);
+  return raw;
+}
+
 /** Text that may be given several times (`--category a --category b`): the list of them, in order. */
-export const texts = (arg: string): Value<readonly string[]> => ({ arg, repeatable: true, parse: (raw) => [raw] });
-/** Any text; `arg` names it in --help (`<dir>`, `<path>`, `<email>` …). */
-export const text = (arg: string): Value<string> => ({ arg, parse: (raw) => raw });
+export const texts = (arg: string): Value<readonly string[]> => ({ arg, repeatable: true, parse: (raw) => [parseText(raw)] });
+/** Any text but an empty one; `arg` names it in --help (`<dir>`, `<path>`, `<email>` …). */
+export const text = (arg: string): Value<string> => ({ arg, parse: parseText });
 /** A flag without a value: true when given, false otherwise. */
 export const toggle: Value<boolean> = { parse: () => true };
 

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { parseHttpOrigin, parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
+import { SETTINGS } from '../../src/settings/table.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 const NOT_DECIMAL = ['0x10', '1e2', '+5', '-5', ' 5', '5 ', '5.0', '5.', '', '٥', 'Infinity', 'NaN', '0b1', '1_000'];
@@ -155,5 +156,32 @@ describe('--learning-seeds', () => {
     const r = await run('bench', '--only', 'learning', '--learning-seeds', '20-11');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--learning-seeds.*"20-11" is not a number of seeds/);
+  });
+});
+
+describe('an empty value', () => {
+  const withValue = SETTINGS.filter((s) => 'flag' in s && s.value.arg !== undefined);
+
+  it.each(withValue.map((s) => [s.flag, s.commands[0], s] as const))('is refused by %s (%s)', (_flag, _command, s) => {
+    for (const raw of ['', ' ', '\t']) expect(() => s.value.parse(raw)).toThrow();
+  });
+
+  it('given to --db, exits 2 naming the flag: SQLite would open a temporary database, and workspaces create answered 0 keeping nothing', async () => {
+    const r = await run('workspaces', 'create', 'acme', '--db', '', '--json');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: option '--db <path>' argument '' is invalid. "" is empty: give a value\n`);
+    expect(r.stdout).toBe('');
+  });
+
+  it.each([
+    ['generate', '--out', '', '--from', '2026-01', '--to', '2026-02'],
+    ['publish', '--input', '', '--all'],
+    ['members', 'add', '--workspace', ' ', '--email', 'a@example.com', '--role', 'owner'],
+    ['workspaces', 'profile', 'w', '--as', 'o@example.com', '--category', ''],
+  ])('is bad usage (exit 2) before anything runs: %s %s %s %j', async (...args) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: option '--[a-z-]+ <[a-z|]+>' argument '\s*' is invalid\. "\s*" is empty: give a value\n$/);
+    expect(r.stdout).toBe('');
   });
 });
