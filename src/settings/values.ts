@@ -56,11 +56,28 @@ const URL_CHAR = String.raw`(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})`;
 const HTTP_URL = new RegExp(String.raw`^https?://(?:\[[0-9A-Fa-f:.]+\]|${URL_CHAR})+(?::[0-9]+)?(?:/${URL_CHAR}*)*$`);
 
 /**
+ * A URL naming a user (`https://user:password@host`) is refused without being shown: the error
+ * goes to a terminal or a log, and the URLs storelens takes are written into public pages, invite
+ * links or the database, where a password has no place.
+ */
+function refuseCredentials(raw: string): void {
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(raw)?.[1];
+  if (authority?.includes('@')) throw new HiddenValueError('holds a user name or password before its host (the value is not shown): give the URL without them');
+}
+
+/**
+ * A refusal whose message must be shown without the value (commander writes an
+ * InvalidArgumentError's value in front of it): the program names the flag alone.
+ */
+export class HiddenValueError extends Error {}
+
+/**
  * An http(s) URL of URL characters only: it is written as it is into the pages, the feed and the
  * documents, so a space, a quote, `<` or a non-ASCII character (percent-encode them) would break
  * an attribute or the feed's XML.
  */
 export function parseHttpUrl(raw: string): string {
+  refuseCredentials(raw);
   if (!HTTP_URL.test(raw)) throw new InvalidArgumentError(`"${raw}" is not an http(s) URL without query or fragment (of URL characters only: percent-encode spaces, quotes, <, > and non-ASCII)`);
   return raw;
 }
@@ -70,6 +87,7 @@ export function parseHttpUrl(raw: string): string {
  * is returned is the origin as written by the URL parser (lower-case, no default port, no `/`).
  */
 export function parseHttpOrigin(raw: string): string {
+  refuseCredentials(raw);
   const url = HTTP_URL.test(raw) ? URL.parse(raw) : null;
   if (!url || (url.pathname !== '/' && url.pathname !== '') || url.username || url.password) {
     throw new InvalidArgumentError(`"${raw}" is not an http(s) origin (scheme, host and port only, e.g. https://storelens.example.com)`);

@@ -48,7 +48,7 @@ describe('the Config of a command', () => {
     expect((await parse(['publish', '--input', 'p', '--all'], { DATABASE_URL: url })).invocation!.config).not.toHaveProperty('databaseUrl');
   });
 
-  it.each(['mysql://u@127.0.0.1/db', 'postgres:/127.0.0.1/db', '127.0.0.1:5432/db'])(
+  it.each(['mysql://u@127.0.0.1/db', 'postgres:/127.0.0.1/db', '127.0.0.1:5432/db', 'postgres://u:s3cret@[127.0.0.1/db', 'postgres://u:s3cret@127.0.0.1:port/db'])(
     'exits 2 on a DATABASE_URL that is not a PostgreSQL URL (%s), naming it, instead of opening the SQLite file',
     async (url) => {
       const dir = mkdtempSync(join(tmpdir(), 'storelens-dburl-'));

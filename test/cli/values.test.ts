@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { parseHttpOrigin, parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
-import { SETTINGS } from '../../src/settings/table.js';
+import { SETTINGS, type SettingDef } from '../../src/settings/table.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 const NOT_DECIMAL = ['0x10', '1e2', '+5', '-5', ' 5', '5 ', '5.0', '5.', '', '٥', 'Infinity', 'NaN', '0b1', '1_000'];
@@ -110,8 +110,36 @@ describe('--public-url', () => {
     expect(parseHttpOrigin(raw)).toBe(origin);
   });
 
-  it.each(['https://storelens.example.com/api', 'https://storelens.example.com/?a=1', 'https://user:pw@storelens.example.com', 'storelens.example.com', 'ftp://storelens.example.com'])('refuses %s, which is not an origin alone', (raw) => {
+  it.each(['https://storelens.example.com/api', 'https://storelens.example.com/?a=1', 'storelens.example.com', 'ftp://storelens.example.com'])('refuses %s, which is not an origin alone', (raw) => {
     expect(() => parseHttpOrigin(raw)).toThrow(/is not an http\(s\) origin/);
+  });
+});
+
+describe('a URL holding a user name or password', () => {
+  const SECRET = 's3cret-pw';
+  it.each([
+    ['--base-url', ['publish', '--input', 'nowhere', '--all']],
+    ['--base-url', ['members', 'invite', '--workspace', 'w', '--email', 'a@example.com']],
+    ['--url', ['outreach', 'sender', 'w', '--as', 'o@example.com']],
+    ['--public-url', ['api']],
+  ])('is refused by %s of %j (exit 2), the value never shown', async (flag, args) => {
+    for (const url of [`https://admin:${SECRET}@stats.example.com`, `https://${SECRET}@stats.example.com/`, `HTTP://admin:${SECRET}@[::1]:8080/x`]) {
+      const r = await run(...args, flag, url);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`storelens: ${flag}: holds a user name or password before its host (the value is not shown): give the URL without them\n`);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('is refused in STORELENS_PUBLIC_URL, the value never shown', async () => {
+    const c = capturedEnv(undefined, { STORELENS_PUBLIC_URL: `https://admin:${SECRET}@storelens.example.com` });
+    const code = await main(['node', 'storelens', 'api', '--db', 'never-opened.db'], c.env);
+    expect(code).toBe(2);
+    expect(c.stderr()).toBe('storelens: STORELENS_PUBLIC_URL: holds a user name or password before its host (the value is not shown): give the URL without them\n');
+  });
+
+  it('is no URL with an @ after its host', () => {
+    expect(parseHttpUrl('https://example.com/team@stats/')).toBe('https://example.com/team@stats/');
   });
 });
 
@@ -160,7 +188,7 @@ describe('--learning-seeds', () => {
 });
 
 describe('an empty value', () => {
-  const withValue = SETTINGS.filter((s) => 'flag' in s && s.value.arg !== undefined);
+  const withValue = (SETTINGS as readonly SettingDef[]).filter((s) => s.flag !== undefined && s.value.arg !== undefined);
 
   it.each(withValue.map((s) => [s.flag, s.commands[0], s] as const))('is refused by %s (%s)', (_flag, _command, s) => {
     for (const raw of ['', ' ', '\t']) expect(() => s.value.parse(raw)).toThrow();
