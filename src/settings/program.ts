@@ -29,11 +29,28 @@ function parseFlag(s: SettingDef, raw: string): unknown {
   }
 }
 
+/**
+ * A flag taking one value is refused when given twice (`--db a.db … --db b.db`): which one was
+ * meant cannot be told, and the last one silently winning hid the other. Checked once the value
+ * parsed, so a refusal of the value (shown or not) comes first.
+ */
+function onlyOnce(o: Option, s: SettingDef): void {
+  const parse = o.parseArg!;
+  let given = false;
+  o.argParser((raw: string, previous: unknown) => {
+    const value = parse.call(o, raw, previous);
+    if (given) throw new CliError(`${s.flag}: given more than once; give it once`, 2);
+    given = true;
+    return value;
+  });
+}
+
 function option(s: SettingDef, command: CommandName | null): Option {
   const o = new Option(flagWithArg(s), helpText(s));
   if (s.value.choices) o.choices(s.value.choices);
   else if (s.value.repeatable) o.argParser((raw: string, previous: unknown) => [...((previous as unknown[] | undefined) ?? []), ...(parseFlag(s, raw) as unknown[])]);
   else if (s.value.arg) o.argParser((raw: string) => parseFlag(s, raw));
+  if (s.value.arg && !s.value.repeatable) onlyOnce(o, s);
   const fallback = command ? defaultFor(s, command) : undefined;
   if (fallback !== undefined) o.default(fallback, Array.isArray(fallback) ? fallback.join(',') : undefined);
   if (s.required) o.makeOptionMandatory();

@@ -3,8 +3,11 @@
  * usage: exit 2 with one message naming the flag, before anything runs.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main, parseCommandLine } from '../../src/cli.js';
 import { parseHttpOrigin, parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
 import { SETTINGS, type SettingDef } from '../../src/settings/table.js';
 import { capturedEnv } from '../helpers/cli.js';
@@ -211,5 +214,30 @@ describe('an empty value', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: option '--[a-z-]+ <[a-z|]+>' argument '\s*' is invalid\. "\s*" is empty: give a value\n$/);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('a flag given twice', () => {
+  // Where a run would write, were the flag taken (the last one used to win silently).
+  const dir = mkdtempSync(join(tmpdir(), 'storelens-twice-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['--stores', ['generate', '--out', join(dir, 'panel'), '--from', '2026-01', '--to', '2026-02', '--stores', '5', '--stores', '6']],
+    ['--format', ['generate', '--out', join(dir, 'panel'), '--from', '2026-01', '--to', '2026-02', '--format', 'csv', '--format', 'ndjson']],
+    ['--db', ['workspaces', 'create', 'acme', '--db', join(dir, 'a.db'), '--db', join(dir, 'b.db'), '--json']],
+    ['--idempotency-key', ['wallet', 'credit', 'w', '5', '--as', 'o@example.com', '--reason', 'r', '--idempotency-key', 'k1', '--idempotency-key', 'k2', '--db', join(dir, 'c.db')]],
+  ])('%s: exits 2 naming it, before anything runs (the last one silently won)', async (flag, args) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`storelens: ${flag}: given more than once; give it once\n`);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('is still a list for a repeatable flag', async () => {
+    const c = capturedEnv();
+    const parsed = await parseCommandLine(['node', 'storelens', 'oauth', 'register', 'app', '--redirect-uri', 'https://a.example/cb', '--redirect-uri', 'https://b.example/cb'], c.env);
+    expect(parsed?.config).toMatchObject({ redirectUri: ['https://a.example/cb', 'https://b.example/cb'] });
   });
 });
