@@ -4,6 +4,7 @@
  * Numbers are strict decimal digits: `0x10`, `1e2`, `+5`, ` 5` and `5.0` are refused.
  */
 import { isMonth } from '../core/month.js';
+import { serverKeyBytes } from '../core/server-key.js';
 import { InvalidArgumentError } from 'commander';
 
 export interface Value<T> {
@@ -145,6 +146,14 @@ export function parseText(raw: string): string {
 export const texts = (arg: string): Value<readonly string[]> => ({ arg, repeatable: true, parse: (raw) => [parseText(raw)] });
 /** Any text but an empty one; `arg` names it in --help (`<dir>`, `<path>`, `<email>` …). */
 export const text = (arg: string): Value<string> => ({ arg, parse: parseText });
+/** A server key: 32 bytes as 64 hex digits or base64; refused without being shown (it is a secret). */
+export const serverKey: Value<string> = {
+  arg: 'key',
+  parse: (raw) => {
+    if (!serverKeyBytes(raw)) throw new HiddenValueError('is not 32 bytes written as 64 hex digits or base64 (the value is not shown)');
+    return raw;
+  },
+};
 /** A flag without a value: true when given, false otherwise. */
 export const toggle: Value<boolean> = { parse: () => true };
 
