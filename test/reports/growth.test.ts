@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackground, type Background } from '../../src/compose/background.js';
-import { publishedStatistics } from '../../src/reports/statistics.js';
+import { publishedStatistics, type StatisticsSource } from '../../src/reports/statistics.js';
+import { runReports } from '../../src/reports/task.js';
+import { insertReport } from '../../src/reports/store.js';
+import { newId } from '../../src/db/ids.js';
 import { addActivation } from '../../src/workspaces/store.js';
 import { SLUGS, type StatsDocument } from '../../src/stats/types.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
@@ -160,6 +163,40 @@ for (const d of dialects) {
       // Every heading is the report's own, and no rule or list item came from the store's text.
       expect(lines.filter((l) => l.startsWith('#'))).toEqual([lines[0], '## Recommendations', '## Compared with its peers', '## Signals', '## Evidence']);
       expect(lines.filter((l) => /^(---|===)/.test(l) || l.includes('phish.example'))).toEqual([lines[2]]);
+    });
+
+    it('reads every figure of one report from one release, though publish switches in another while it is built', async () => {
+      // A second publication of the same panel under another base URL: every citation differs.
+      const moved = mkdtempSync(join(tmpdir(), 'storelens-report-moved-'));
+      try {
+        await publishPanel('fixtures/panel', moved);
+        const live = publishedStatistics(moved);
+        let switched = false;
+        // The release is taken when the report starts; publish then switches a new one in.
+        const statistics: StatisticsSource = {
+          async current() {
+            const release = await live.current();
+            await publishPanel('fixtures/panel', moved, { baseUrl: 'https://moved.example' });
+            switched = true;
+            return release;
+          },
+        };
+        // Queued as an accepted request leaves it, for this test's worker alone (no request woke the suite's).
+        const id = newId('rep');
+        await h.db.write((trx) => insertReport(trx, { id, workspace_id: ws.id, store_id: 'st0000001', month: null, status: 'queued', requested_by: 'key:test', ledger_entry_id: null, approval_id: null }, new Date()));
+        expect(await runReports(h.db, { now: () => new Date(), statistics })).toBe(1);
+        expect(switched).toBe(true);
+        const done = await call(h.base, 'GET', `/reports/growth/${id}`, { key: ws.key });
+        expect(done.body.status).toBe('done');
+        const peers = done.body.report.peers as { slug: string; canonical_url: string }[];
+        expect(new Set(peers.map((p) => p.slug)).size).toBeGreaterThan(1);
+        for (const p of peers) expect(p.canonical_url.startsWith('https://moved.example')).toBe(false);
+        // …while the live release, by then, is the moved one.
+        const after = await (await live.current())!.document('platform-stores', done.body.report.month);
+        expect(after!.stats[0]!.canonical_url).toMatch(/^https:\/\/moved\.example\//);
+      } finally {
+        rmSync(moved, { recursive: true, force: true });
+      }
     });
 
     it('answers the sixth report request within a minute with 429 and Retry-After', async () => {
