@@ -35,6 +35,16 @@ export type CapabilityLookup = (op: PlannedOperation) => Capability;
 
 const UNAVAILABLE: Capability = Object.freeze({ availability: 'unavailable' });
 
+/** The activations the manifest names for its operations (none when it cannot be read). */
+export function manifestActivations(path: string = DEFAULT_CAPABILITIES_PATH): string[] {
+  try {
+    const ops = manifestSchema.parse(JSON.parse(readFileSync(path, 'utf8'))).operations;
+    return Object.values(ops).flatMap((c) => ('activation' in c && c.activation ? [c.activation] : []));
+  } catch {
+    return [];
+  }
+}
+
 /** A lookup that re-reads the manifest whenever the file changes. */
 export function capabilityReader(path: string = DEFAULT_CAPABILITIES_PATH): CapabilityLookup {
   let stamp = '';

@@ -2,7 +2,7 @@
 import { clearSender, getSender, setSender } from '../outreach/store.js';
 import type { Env } from '../core/env.js';
 import type { Config } from '../settings/config.js';
-import { loadSecretBox, newSigningSecret, serverKeyEnv } from '../outbound/secrets.js';
+import { loadSecretBox, newSigningSecret } from '../outbound/secrets.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
 export async function senderCommand(workspace: string, opts: Config<'outreach sender'>, env: Env): Promise<void> {
@@ -17,7 +17,7 @@ export async function senderCommand(workspace: string, opts: Config<'outreach se
       const s = await getSender(db.kysely, ws.id);
       return output(env, opts, { workspace_id: ws.id, url: s?.url ?? null }, s ? `Outreach sender of ${ws.name}: ${s.url}` : `No outreach sender for ${ws.name}: steps are held`);
     }
-    const box = await loadSecretBox(db.kysely, serverKeyEnv(env.env));
+    const box = await loadSecretBox(db.kysely, { key: opts.secretKey, previous: opts.previousSecretKey });
     const secret = newSigningSecret();
     const url = opts.url;
     await db.write((trx) => setSender(trx, ws.id, url, box.seal(secret), env.now()));

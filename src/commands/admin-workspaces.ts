@@ -39,9 +39,14 @@ export async function activateCommand(args: readonly string[], opts: Config<'wor
   if (second !== undefined && opts.workspace !== undefined && opts.workspace !== first) {
     throw new CliError(`two workspaces named: "${first}" and --workspace "${opts.workspace}"`);
   }
+  const { activationNeeded, namedActivations } = await import('../compose/modules.js');
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, workspace);
     await db.write((trx) => addActivation(trx, ws.id, activation));
+    // Recorded for good (no command withdraws one): a name no operation needs is most likely a typo.
+    if (!activationNeeded(activation)) {
+      env.stderr.write(`storelens: warning: no operation needs the activation "${activation}" now (named: ${namedActivations().join(', ')}; or an operation id); recorded all the same\n`);
+    }
     output(env, opts, { workspace_id: ws.id, activation }, `Activated ${activation} for ${ws.name}`);
   });
 }

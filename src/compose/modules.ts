@@ -4,6 +4,7 @@
  * migrations and event lists are found in their folders (compose/database.ts, compose/events.ts).
  * Adding a module is its import and its entry here.
  */
+import { manifestActivations } from '../api/capabilities.js';
 import type { DocumentedWebhooks } from '../api/openapi.js';
 import type { AnyRoute } from '../api/route-def.js';
 import type { WorkspaceModule } from '../api/workspace-module.js';
@@ -40,6 +41,17 @@ export const MODULES: readonly WorkspaceModule[] = [
 export const ROUTES: readonly AnyRoute[] = MODULES.flatMap((m) => m.routes ?? []);
 
 export const routeById = (operationId: string): AnyRoute | undefined => ROUTES.find((r) => r.operationId === operationId);
+
+/**
+ * Whether an activation-gated operation can need `activation`: one an operation names (its
+ * route's, or config/capabilities.json's), or an operation's id (what one without a name needs).
+ */
+export function activationNeeded(activation: string): boolean {
+  return ROUTES.some((r) => r.activation === activation || r.operationId === activation) || manifestActivations().includes(activation);
+}
+
+/** The activations operations name, sorted. */
+export const namedActivations = (): string[] => [...new Set([...ROUTES.flatMap((r) => (r.activation ? [r.activation] : [])), ...manifestActivations()])].sort();
 
 /** The event messages openapi.json documents (the webhooks module's catalogue). */
 export const documentedWebhooks = (): DocumentedWebhooks => ({ messages: webhooksSection(EVENTS), parameters: WEBHOOK_HEADERS });

@@ -55,7 +55,7 @@ async function checkSqlitePath(file: string, create: boolean): Promise<void> {
  */
 export async function openWorkspaceDb(opts: DatabaseChoice, env: Env, how: OpenWorkspaceDbOptions = {}): Promise<Db> {
   const url = opts.databaseUrl;
-  if (url !== undefined && !isPostgresUrl(url)) {
+  if (url !== undefined && (!isPostgresUrl(url) || !URL.canParse(url))) {
     // Not echoed: a database URL may hold a password.
     throw new CliError('DATABASE_URL: not a postgres:// or postgresql:// URL (the value is not shown: it may hold a password)', 2);
   }

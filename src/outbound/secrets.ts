@@ -11,6 +11,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { serverSecret, storedServerSecret } from '../db/server-secrets.js';
+import { serverKeyBytes } from '../core/server-key.js';
 
 /** Its name among the server's generated secrets (shipped: kept as is). */
 const STORED_KEY = 'webhook_secret_key';
@@ -32,18 +33,12 @@ export interface ServerKeyEnv {
   previous?: string;
 }
 
-export const serverKeyEnv = (env: Readonly<Record<string, string | undefined>>): ServerKeyEnv => ({
-  key: env.STORELENS_SECRET_KEY || undefined,
-  previous: env.STORELENS_SECRET_KEY_PREVIOUS || undefined,
-});
-
 /** A new signing secret: `whsec_` + base64 of 24 random bytes. */
 export const newSigningSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
 export function parseKey(text: string, name: string): Buffer {
-  const t = text.trim();
-  const buf = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : Buffer.from(t, 'base64');
-  if (buf.length !== 32) throw new Error(`${name} must be 32 bytes, written as 64 hex digits or base64`);
+  const buf = serverKeyBytes(text);
+  if (!buf) throw new Error(`${name} must be 32 bytes, written as 64 hex digits or base64`);
   return buf;
 }
 

@@ -152,7 +152,12 @@ export function buildGrowthReport(input: ReportInput): GrowthReportContent {
   };
 }
 
-const mdText = (s: string): string => s.replace(/([\\`*_[\]<>#|])/g, '\\$1');
+/**
+ * Text from the panel (a domain, a category, a signal's subject) as markdown shows it as it is:
+ * a line break would start a block of its own (a heading, a rule, a list) where the text
+ * stands, so each run of them is one space; markup characters are escaped.
+ */
+const mdText = (s: string): string => s.replace(/[\r\n\v\f\u0085\u2028\u2029]+/g, ' ').replace(/([\\`*_[\]<>#|])/g, '\\$1');
 
 export function growthReportMarkdown(r: GrowthReportContent): string {
   const lines = [`# Growth report: ${mdText(r.store?.domain ?? r.store_id)} (${r.month})`, ''];

@@ -2,28 +2,39 @@
 import { publishedMonths, readPublication } from '../publish/publication.js';
 import type { Slug, StatsDocument } from '../stats/types.js';
 
-export interface StatisticsSource {
+/** One release of the statistics: every read of one report comes from the same one. */
+export interface StatisticsRelease {
   /** The greatest published month, or null when nothing is published. */
-  latestMonth(): Promise<string | null>;
+  latestMonth(): string | null;
   /** One page's document of one month, or null when it is not published (or unreadable). */
   document(slug: Slug, month: string): Promise<StatsDocument | null>;
 }
 
-/** Statistics from the publication in `outDir` (publish's --out), re-read at each call. */
+export interface StatisticsSource {
+  /**
+   * The release live now, or null when nothing is published (or it cannot be read right now).
+   * A report reads all its documents from it, so a publish switching in a new release while the
+   * report is built never mixes figures of two releases in one report.
+   */
+  current(): Promise<StatisticsRelease | null>;
+}
+
+/** Statistics from the publication in `outDir` (publish's --out): its live release at each call (releases are kept, so one stays readable after another replaces it). */
 export function publishedStatistics(outDir: string): StatisticsSource {
   return {
-    async latestMonth() {
+    async current() {
       const pub = await readPublication(outDir).catch(() => null);
-      return publishedMonths(pub?.state).at(-1) ?? null;
-    },
-    async document(slug, month) {
-      try {
-        const pub = await readPublication(outDir);
-        if (!pub) return null;
-        return JSON.parse((await pub.read(`api/data/${slug}/${month}.json`)).toString('utf8')) as StatsDocument;
-      } catch {
-        return null;
-      }
+      if (!pub) return null;
+      return {
+        latestMonth: () => publishedMonths(pub.state).at(-1) ?? null,
+        async document(slug, month) {
+          try {
+            return JSON.parse((await pub.read(`api/data/${slug}/${month}.json`)).toString('utf8')) as StatsDocument;
+          } catch {
+            return null;
+          }
+        },
+      };
     },
   };
 }

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, Option } from 'commander';
 import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
 import { type Config, resolveConfig } from './config.js';
+import { HiddenValueError } from './values.js';
 import { argumentUsage, COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
 
 /** A parsed command line: the command, its Config and its positional arguments. */
@@ -17,11 +19,38 @@ export function helpText(s: SettingDef): string {
   return s.env ? `${s.help} (env: ${s.env})` : s.help;
 }
 
+/** A flag's value parsed; a refusal that must not show the value names the flag alone (exit 2). */
+function parseFlag(s: SettingDef, raw: string): unknown {
+  try {
+    return s.value.parse(raw);
+  } catch (e) {
+    if (e instanceof HiddenValueError) throw new CliError(`${s.flag}: ${e.message}`, 2);
+    throw e;
+  }
+}
+
+/**
+ * A flag taking one value is refused when given twice (`--db a.db … --db b.db`): which one was
+ * meant cannot be told, and the last one silently winning hid the other. Checked once the value
+ * parsed, so a refusal of the value (shown or not) comes first.
+ */
+function onlyOnce(o: Option, s: SettingDef): void {
+  const parse = o.parseArg!;
+  let given = false;
+  o.argParser((raw: string, previous: unknown) => {
+    const value = parse.call(o, raw, previous);
+    if (given) throw new CliError(`${s.flag}: given more than once; give it once`, 2);
+    given = true;
+    return value;
+  });
+}
+
 function option(s: SettingDef, command: CommandName | null): Option {
   const o = new Option(flagWithArg(s), helpText(s));
   if (s.value.choices) o.choices(s.value.choices);
-  else if (s.value.repeatable) o.argParser((raw: string, previous: unknown) => [...((previous as unknown[] | undefined) ?? []), ...(s.value.parse(raw) as unknown[])]);
-  else if (s.value.arg) o.argParser((raw: string) => s.value.parse(raw));
+  else if (s.value.repeatable) o.argParser((raw: string, previous: unknown) => [...((previous as unknown[] | undefined) ?? []), ...(parseFlag(s, raw) as unknown[])]);
+  else if (s.value.arg) o.argParser((raw: string) => parseFlag(s, raw));
+  if (s.value.arg && !s.value.repeatable) onlyOnce(o, s);
   const fallback = command ? defaultFor(s, command) : undefined;
   if (fallback !== undefined) o.default(fallback, Array.isArray(fallback) ? fallback.join(',') : undefined);
   if (s.required) o.makeOptionMandatory();

@@ -7,7 +7,7 @@ import { ROLES } from '../core/roles.js';
 import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../core/wallet-visibilities.js';
-import { addressBlocks, envSwitch, httpOrigin, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, seedRange, someOf, text, texts, toggle, type Value } from './values.js';
+import { addressBlocks, envSwitch, httpOrigin, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, seedRange, serverKey, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -316,16 +316,16 @@ export const SETTINGS = [
   {
     name: 'secretKey',
     env: 'STORELENS_SECRET_KEY',
-    value: text('key'),
-    help: 'server key (32 bytes: 64 hex digits or base64) that encrypts webhook signing secrets; unset: one generated into the database',
-    commands: ['serve', 'start', 'api', 'worker'],
+    value: serverKey,
+    help: 'server key (32 bytes: 64 hex digits or base64) that encrypts the signing secrets of webhook endpoints and outreach senders; unset: one generated into the database',
+    commands: ['serve', 'start', 'api', 'worker', 'outreach sender'],
   },
   {
     name: 'previousSecretKey',
     env: 'STORELENS_SECRET_KEY_PREVIOUS',
-    value: text('key'),
+    value: serverKey,
     help: 'during a server key rotation: the key being replaced (secrets under it are re-encrypted at start)',
-    commands: ['serve', 'start', 'api', 'worker'],
+    commands: ['serve', 'start', 'api', 'worker', 'outreach sender'],
   },
   // development
   {

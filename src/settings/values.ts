@@ -4,6 +4,7 @@
  * Numbers are strict decimal digits: `0x10`, `1e2`, `+5`, ` 5` and `5.0` are refused.
  */
 import { isMonth } from '../core/month.js';
+import { serverKeyBytes } from '../core/server-key.js';
 import { InvalidArgumentError } from 'commander';
 import ipaddr from 'ipaddr.js';
 
@@ -57,11 +58,28 @@ const URL_CHAR = String.raw`(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})`;
 const HTTP_URL = new RegExp(String.raw`^https?://(?:\[[0-9A-Fa-f:.]+\]|${URL_CHAR})+(?::[0-9]+)?(?:/${URL_CHAR}*)*$`);
 
 /**
+ * A URL naming a user (`https://user:password@host`) is refused without being shown: the error
+ * goes to a terminal or a log, and the URLs storelens takes are written into public pages, invite
+ * links or the database, where a password has no place.
+ */
+function refuseCredentials(raw: string): void {
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(raw)?.[1];
+  if (authority?.includes('@')) throw new HiddenValueError('holds a user name or password before its host (the value is not shown): give the URL without them');
+}
+
+/**
+ * A refusal whose message must be shown without the value (commander writes an
+ * InvalidArgumentError's value in front of it): the program names the flag alone.
+ */
+export class HiddenValueError extends Error {}
+
+/**
  * An http(s) URL of URL characters only: it is written as it is into the pages, the feed and the
  * documents, so a space, a quote, `<` or a non-ASCII character (percent-encode them) would break
  * an attribute or the feed's XML.
  */
 export function parseHttpUrl(raw: string): string {
+  refuseCredentials(raw);
   if (!HTTP_URL.test(raw)) throw new InvalidArgumentError(`"${raw}" is not an http(s) URL without query or fragment (of URL characters only: percent-encode spaces, quotes, <, > and non-ASCII)`);
   return raw;
 }
@@ -71,6 +89,7 @@ export function parseHttpUrl(raw: string): string {
  * is returned is the origin as written by the URL parser (lower-case, no default port, no `/`).
  */
 export function parseHttpOrigin(raw: string): string {
+  refuseCredentials(raw);
   const url = HTTP_URL.test(raw) ? URL.parse(raw) : null;
   if (!url || (url.pathname !== '/' && url.pathname !== '') || url.username || url.password) {
     throw new InvalidArgumentError(`"${raw}" is not an http(s) origin (scheme, host and port only, e.g. https://storelens.example.com)`);
@@ -136,10 +155,28 @@ export const httpOrigin: Value<string> = { arg: 'url', parse: parseHttpOrigin };
 export const addressBlocks: Value<readonly string[]> = { arg: 'cidr', parse: parseAddressBlocks };
 export const nonNegativeInt: Value<number> = { arg: 'n', parse: parseNonNegativeInt };
 export const nonNegativeNumber: Value<number> = { arg: 'n', parse: parseNonNegativeNumber };
+/**
+ * Text with something in it: an empty (or blank) value is refused, as a flag given a variable
+ * that is unset (`--db "$DB"`) would otherwise name nothing: SQLite opens an empty path as a
+ * temporary database, so `workspaces create` would answer 0 and keep nothing.
+ */
+export function parseText(raw: string): string {
+  if (raw.trim() === '') throw new InvalidArgumentError(`"${raw}" is empty: give a value`);
+  return raw;
+}
+
 /** Text that may be given several times (`--category a --category b`): the list of them, in order. */
-export const texts = (arg: string): Value<readonly string[]> => ({ arg, repeatable: true, parse: (raw) => [raw] });
-/** Any text; `arg` names it in --help (`<dir>`, `<path>`, `<email>` …). */
-export const text = (arg: string): Value<string> => ({ arg, parse: (raw) => raw });
+export const texts = (arg: string): Value<readonly string[]> => ({ arg, repeatable: true, parse: (raw) => [parseText(raw)] });
+/** Any text but an empty one; `arg` names it in --help (`<dir>`, `<path>`, `<email>` …). */
+export const text = (arg: string): Value<string> => ({ arg, parse: parseText });
+/** A server key: 32 bytes as 64 hex digits or base64; refused without being shown (it is a secret). */
+export const serverKey: Value<string> = {
+  arg: 'key',
+  parse: (raw) => {
+    if (!serverKeyBytes(raw)) throw new HiddenValueError('is not 32 bytes written as 64 hex digits or base64 (the value is not shown)');
+    return raw;
+  },
+};
 /** A flag without a value: true when given, false otherwise. */
 export const toggle: Value<boolean> = { parse: () => true };
 

@@ -48,7 +48,7 @@ describe('the Config of a command', () => {
     expect((await parse(['publish', '--input', 'p', '--all'], { DATABASE_URL: url })).invocation!.config).not.toHaveProperty('databaseUrl');
   });
 
-  it.each(['mysql://u@127.0.0.1/db', 'postgres:/127.0.0.1/db', '127.0.0.1:5432/db'])(
+  it.each(['mysql://u@127.0.0.1/db', 'postgres:/127.0.0.1/db', '127.0.0.1:5432/db', 'postgres://u:s3cret@[127.0.0.1/db', 'postgres://u:s3cret@127.0.0.1:port/db'])(
     'exits 2 on a DATABASE_URL that is not a PostgreSQL URL (%s), naming it, instead of opening the SQLite file',
     async (url) => {
       const dir = mkdtempSync(join(tmpdir(), 'storelens-dburl-'));
@@ -113,5 +113,36 @@ describe('the Config of a command', () => {
     const refused = await parse(['serve', '--port', 'x']);
     expect(refused.invocation).toBeNull();
     expect(refused.stderr).toMatch(/--port/);
+  });
+});
+
+describe('the server key (STORELENS_SECRET_KEY)', () => {
+  const SECRET = 'hunter2-not-a-key';
+
+  it.each([
+    ['worker', 'STORELENS_SECRET_KEY'],
+    ['api', 'STORELENS_SECRET_KEY_PREVIOUS'],
+    ['outreach sender', 'STORELENS_SECRET_KEY'],
+  ])('that is not 32 bytes is bad usage for %s (exit 2), naming %s without its value, before the database is opened', async (command, variable) => {
+    const dir = mkdtempSync(join(tmpdir(), 'storelens-key-'));
+    try {
+      const c = capturedEnv(undefined, { [variable]: SECRET });
+      const extra = command === 'outreach sender' ? ['w', '--as', 'o@example.com', '--url', 'https://sender.example/steps'] : [];
+      const code = await main(['node', 'storelens', ...command.split(' '), ...extra, '--db', join(dir, 'x.db')], c.env);
+      expect(code).toBe(2);
+      expect(c.stderr()).toBe(`storelens: ${variable}: is not 32 bytes written as 64 hex digits or base64 (the value is not shown)\n`);
+      expect(existsSync(join(dir, 'x.db'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is read by outreach sender, which seals the signing secret under it, and its --help says so', async () => {
+    const key = 'ab'.repeat(32);
+    const { invocation } = await parse(['outreach', 'sender', 'w', '--as', 'o@example.com'], { STORELENS_SECRET_KEY: key });
+    expect(invocation?.config).toMatchObject({ secretKey: key });
+    const c = capturedEnv();
+    await main(['node', 'storelens', 'outreach', 'sender', '--help'], c.env);
+    expect(c.stdout()).toMatch(/^ {2}STORELENS_SECRET_KEY +server key/m);
   });
 });

@@ -3,9 +3,13 @@
  * usage: exit 2 with one message naming the flag, before anything runs.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main, parseCommandLine } from '../../src/cli.js';
 import { parseAddressBlocks, parseHttpOrigin, parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
+import { SETTINGS, type SettingDef } from '../../src/settings/table.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 const NOT_DECIMAL = ['0x10', '1e2', '+5', '-5', ' 5', '5 ', '5.0', '5.', '', '٥', 'Infinity', 'NaN', '0b1', '1_000'];
@@ -109,8 +113,36 @@ describe('--public-url', () => {
     expect(parseHttpOrigin(raw)).toBe(origin);
   });
 
-  it.each(['https://storelens.example.com/api', 'https://storelens.example.com/?a=1', 'https://user:pw@storelens.example.com', 'storelens.example.com', 'ftp://storelens.example.com'])('refuses %s, which is not an origin alone', (raw) => {
+  it.each(['https://storelens.example.com/api', 'https://storelens.example.com/?a=1', 'storelens.example.com', 'ftp://storelens.example.com'])('refuses %s, which is not an origin alone', (raw) => {
     expect(() => parseHttpOrigin(raw)).toThrow(/is not an http\(s\) origin/);
+  });
+});
+
+describe('a URL holding a user name or password', () => {
+  const SECRET = 's3cret-pw';
+  it.each([
+    ['--base-url', ['publish', '--input', 'nowhere', '--all']],
+    ['--base-url', ['members', 'invite', '--workspace', 'w', '--email', 'a@example.com']],
+    ['--url', ['outreach', 'sender', 'w', '--as', 'o@example.com']],
+    ['--public-url', ['api']],
+  ])('is refused by %s of %j (exit 2), the value never shown', async (flag, args) => {
+    for (const url of [`https://admin:${SECRET}@stats.example.com`, `https://${SECRET}@stats.example.com/`, `HTTP://admin:${SECRET}@[::1]:8080/x`]) {
+      const r = await run(...args, flag, url);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`storelens: ${flag}: holds a user name or password before its host (the value is not shown): give the URL without them\n`);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('is refused in STORELENS_PUBLIC_URL, the value never shown', async () => {
+    const c = capturedEnv(undefined, { STORELENS_PUBLIC_URL: `https://admin:${SECRET}@storelens.example.com` });
+    const code = await main(['node', 'storelens', 'api', '--db', 'never-opened.db'], c.env);
+    expect(code).toBe(2);
+    expect(c.stderr()).toBe('storelens: STORELENS_PUBLIC_URL: holds a user name or password before its host (the value is not shown): give the URL without them\n');
+  });
+
+  it('is no URL with an @ after its host', () => {
+    expect(parseHttpUrl('https://example.com/team@stats/')).toBe('https://example.com/team@stats/');
   });
 });
 
@@ -171,5 +203,57 @@ describe('--trusted-proxy', () => {
     const r = await run('api', '--trusted-proxy', 'proxy.example.com');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--trusted-proxy.*"proxy.example.com" is not an IP address or CIDR block/);
+  });
+});
+
+describe('an empty value', () => {
+  const withValue = (SETTINGS as readonly SettingDef[]).filter((s) => s.flag !== undefined && s.value.arg !== undefined);
+
+  it.each(withValue.map((s) => [s.flag, s.commands[0], s] as const))('is refused by %s (%s)', (_flag, _command, s) => {
+    for (const raw of ['', ' ', '\t']) expect(() => s.value.parse(raw)).toThrow();
+  });
+
+  it('given to --db, exits 2 naming the flag: SQLite would open a temporary database, and workspaces create answered 0 keeping nothing', async () => {
+    const r = await run('workspaces', 'create', 'acme', '--db', '', '--json');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`error: option '--db <path>' argument '' is invalid. "" is empty: give a value\n`);
+    expect(r.stdout).toBe('');
+  });
+
+  it.each([
+    ['generate', '--out', '', '--from', '2026-01', '--to', '2026-02'],
+    ['publish', '--input', '', '--all'],
+    ['members', 'add', '--workspace', ' ', '--email', 'a@example.com', '--role', 'owner'],
+    ['workspaces', 'profile', 'w', '--as', 'o@example.com', '--category', ''],
+  ])('is bad usage (exit 2) before anything runs: %s %s %s %j', async (...args) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: option '--[a-z-]+ <[a-z|]+>' argument '\s*' is invalid\. "\s*" is empty: give a value\n$/);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('a flag given twice', () => {
+  // Where a run would write, were the flag taken (the last one used to win silently).
+  const dir = mkdtempSync(join(tmpdir(), 'storelens-twice-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['--stores', ['generate', '--out', join(dir, 'panel'), '--from', '2026-01', '--to', '2026-02', '--stores', '5', '--stores', '6']],
+    ['--format', ['generate', '--out', join(dir, 'panel'), '--from', '2026-01', '--to', '2026-02', '--format', 'csv', '--format', 'ndjson']],
+    ['--db', ['workspaces', 'create', 'acme', '--db', join(dir, 'a.db'), '--db', join(dir, 'b.db'), '--json']],
+    ['--idempotency-key', ['wallet', 'credit', 'w', '5', '--as', 'o@example.com', '--reason', 'r', '--idempotency-key', 'k1', '--idempotency-key', 'k2', '--db', join(dir, 'c.db')]],
+  ])('%s: exits 2 naming it, before anything runs (the last one silently won)', async (flag, args) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`storelens: ${flag}: given more than once; give it once\n`);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('is still a list for a repeatable flag', async () => {
+    const c = capturedEnv();
+    const parsed = await parseCommandLine(['node', 'storelens', 'oauth', 'register', 'app', '--redirect-uri', 'https://a.example/cb', '--redirect-uri', 'https://b.example/cb'], c.env);
+    expect(parsed?.config).toMatchObject({ redirectUri: ['https://a.example/cb', 'https://b.example/cb'] });
   });
 });

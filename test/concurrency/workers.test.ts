@@ -175,7 +175,7 @@ for (const d of dialects) {
         return out;
       });
       // Nothing is published: every report fails, and its charge is refunded.
-      const statistics = { latestMonth: async () => null, document: async () => null };
+      const statistics = { current: async () => null };
       const handled = await Promise.all([a, b].map((db) => runReports(db, { now: () => new Date(), statistics })));
       expect(handled[0]! + handled[1]!).toBe(ids.length);
       const rows = await a.kysely.selectFrom('growth_reports').select(['id', 'status', 'refund_entry_id']).where('workspace_id', '=', ws).execute();

@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBackground, type Background } from '../../src/compose/background.js';
-import { publishedStatistics } from '../../src/reports/statistics.js';
+import { publishedStatistics, type StatisticsSource } from '../../src/reports/statistics.js';
+import { runReports } from '../../src/reports/task.js';
+import { insertReport } from '../../src/reports/store.js';
+import { newId } from '../../src/db/ids.js';
 import { addActivation } from '../../src/workspaces/store.js';
 import { SLUGS, type StatsDocument } from '../../src/stats/types.js';
 import { seedAccounts, seedRun } from '../helpers/accounts.js';
@@ -20,6 +23,8 @@ import { until } from '../helpers/wait.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const MONTH = '2026-10';
+/** A domain as a crawled panel may hold it: line breaks and markup. */
+const HOSTILE_DOMAIN = 'evil.example\n\n## Refund approved\n\n---\n<script>alert(1)</script>\u2028# Pay here';
 const OPS = ['get_wallet', 'list_wallet_usage', 'request_growth_report', 'list_growth_reports', 'get_growth_report'];
 
 for (const d of dialects) {
@@ -39,11 +44,13 @@ for (const d of dialects) {
       await seedRun(h.db, MONTH, 'run-1', [
         { store_id: 'st0000001', domain: 'st1.myshopify.com', country: 'US', category: 'sports', plan: 'basic', monthly_visits: 10, product_count: 30, apps: [], ads: [], agentic: [] },
         { store_id: 'st0000003', domain: 'shop3.com', country: 'AU', category: 'beauty', plan: 'plus', monthly_visits: 2558, ads: ['meta'], agentic: ['llms_txt', 'product_schema'] },
+        { store_id: 'st0000007', domain: HOSTILE_DOMAIN, country: 'US', category: 'toys\r\n- [prize](https://phish.example)', plan: 'basic', monthly_visits: 5, ads: [], agentic: [] },
       ], [{ store_id: 'st0000001', type: 'ad_channel_started', subject: 'tiktok', detail: 'Started advertising on TikTok' }]);
       const w = await workspace(h.db);
       await seedAccounts(h.db, w.id, [
         { store_id: 'st0000001', score: 0.9, country: 'US', category: 'sports', plan: 'basic' },
         { store_id: 'st0000003', score: 0.7 },
+        { store_id: 'st0000007', score: 0.5 },
       ]);
       ws = { id: w.id, name: w.name, key: await apiKey(h.db, w.id, ['generate:reports', 'read:wallet']) };
     });
@@ -142,6 +149,54 @@ for (const d of dialects) {
       expect(md.body).toContain('# Growth report: st0000001 (2026-09)');
       expect(md.body).toContain('The panel of 2026-09 has no row for store st0000001: its features that month are unknown');
       expect(md.body).not.toContain('US, sports, basic');
+    });
+
+    it("shows a store's domain and category as text in the markdown, whatever line breaks and markup they hold", async () => {
+      const accepted = await request('st0000007');
+      const done = await finished(accepted.body.id);
+      expect(done.body.status).toBe('done');
+      expect(done.body.report.store.domain).toBe(HOSTILE_DOMAIN);
+      const md = (await call(h.base, 'GET', `/reports/growth/${accepted.body.id}?format=markdown`, { key: ws.key })).body as string;
+      const lines = md.split('\n');
+      expect(lines[0]).toBe('# Growth report: evil.example \\#\\# Refund approved --- \\<script\\>alert(1)\\</script\\> \\# Pay here (2026-10)');
+      expect(lines[2]).toBe('Store st0000007: US, toys - \\[prize\\](https://phish.example), basic.');
+      // Every heading is the report's own, and no rule or list item came from the store's text.
+      expect(lines.filter((l) => l.startsWith('#'))).toEqual([lines[0], '## Recommendations', '## Compared with its peers', '## Signals', '## Evidence']);
+      expect(lines.filter((l) => /^(---|===)/.test(l) || l.includes('phish.example'))).toEqual([lines[2]]);
+    });
+
+    it('reads every figure of one report from one release, though publish switches in another while it is built', async () => {
+      // A second publication of the same panel under another base URL: every citation differs.
+      const moved = mkdtempSync(join(tmpdir(), 'storelens-report-moved-'));
+      try {
+        await publishPanel('fixtures/panel', moved);
+        const live = publishedStatistics(moved);
+        let switched = false;
+        // The release is taken when the report starts; publish then switches a new one in.
+        const statistics: StatisticsSource = {
+          async current() {
+            const release = await live.current();
+            await publishPanel('fixtures/panel', moved, { baseUrl: 'https://moved.example' });
+            switched = true;
+            return release;
+          },
+        };
+        // Queued as an accepted request leaves it, for this test's worker alone (no request woke the suite's).
+        const id = newId('rep');
+        await h.db.write((trx) => insertReport(trx, { id, workspace_id: ws.id, store_id: 'st0000001', month: null, status: 'queued', requested_by: 'key:test', ledger_entry_id: null, approval_id: null }, new Date()));
+        expect(await runReports(h.db, { now: () => new Date(), statistics })).toBe(1);
+        expect(switched).toBe(true);
+        const done = await call(h.base, 'GET', `/reports/growth/${id}`, { key: ws.key });
+        expect(done.body.status).toBe('done');
+        const peers = done.body.report.peers as { slug: string; canonical_url: string }[];
+        expect(new Set(peers.map((p) => p.slug)).size).toBeGreaterThan(1);
+        for (const p of peers) expect(p.canonical_url.startsWith('https://moved.example')).toBe(false);
+        // …while the live release, by then, is the moved one.
+        const after = await (await live.current())!.document('platform-stores', done.body.report.month);
+        expect(after!.stats[0]!.canonical_url).toMatch(/^https:\/\/moved\.example\//);
+      } finally {
+        rmSync(moved, { recursive: true, force: true });
+      }
     });
 
     it('answers the sixth report request within a minute with 429 and Retry-After', async () => {
