@@ -13,6 +13,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { WatchHealth, WatchType } from './types.js';
 import { newId, nextSeq } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
+import { lockedWorkspaceCount } from '../workspaces/store.js';
 import type { Database } from '../db/database.js';
 import type { WatchEventsTable, WatchReceiptsTable, WatchesTable } from './tables.js';
 
@@ -54,20 +55,9 @@ export async function insertWatch(trx: Kysely<Database>, w: NewWatch, now: Date)
   return row;
 }
 
-/**
- * The workspace's self-directed and client watches, counted under the workspace row's lock for the
- * rest of trx: adds racing at the cap wait for each other, so only one takes its last place.
- */
-export async function lockedWatchCount(trx: Kysely<Database>, workspaceId: string): Promise<number> {
-  await lockRows(trx, 'workspaces', { id: workspaceId });
-  const row = await trx
-    .selectFrom('watches')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .where('type', '!=', 'managed')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** The workspace's self-directed and client watches, counted for its cap under the workspace row's lock (lockedWorkspaceCount). */
+export const lockedWatchCount = (trx: Kysely<Database>, workspaceId: string): Promise<number> =>
+  lockedWorkspaceCount(trx, workspaceId, async (q) => (await q.selectFrom('watches').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspaceId).where('type', '!=', 'managed').executeTakeFirstOrThrow()).n);
 
 export async function getWatch(q: Kysely<Database>, workspaceId: string, id: string): Promise<WatchRow | undefined> {
   const r = await q.selectFrom('watches').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();

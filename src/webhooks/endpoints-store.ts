@@ -7,6 +7,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { loadSecretBox, newSigningSecret } from '../outbound/secrets.js';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
+import { lockedWorkspaceCount } from '../workspaces/store.js';
 import type { Database } from '../db/database.js';
 import type { WebhookEndpointRow } from './tables.js';
 
@@ -35,20 +36,9 @@ export const endpointsSentTo = (q: Kysely<Database>) => q.selectFrom('webhook_en
  */
 export const WEBHOOK_ENDPOINTS_MAX = 20;
 
-/**
- * The workspace's endpoints that are not deleted, counted under the workspace row's lock for the
- * rest of trx: registrations racing at the cap wait for each other, so only one takes its last place.
- */
-export async function lockedEndpointCount(trx: Kysely<Database>, workspaceId: string): Promise<number> {
-  await lockRows(trx, 'workspaces', { id: workspaceId });
-  const row = await trx
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** The workspace's endpoints that are not deleted, counted for its cap under the workspace row's lock (lockedWorkspaceCount). */
+export const lockedEndpointCount = (trx: Kysely<Database>, workspaceId: string): Promise<number> =>
+  lockedWorkspaceCount(trx, workspaceId, async (q) => (await q.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).n);
 
 export async function insertWebhookEndpoint(q: Kysely<Database>, workspaceId: string, ep: NewWebhookEndpoint, now: Date): Promise<WebhookEndpointRow> {
   const row: WebhookEndpointRow = {

@@ -40,6 +40,16 @@ export async function addActivation(trx: Kysely<Database>, workspaceId: string, 
   await trx.updateTable('workspaces').set({ activations: JSON.stringify([...set].sort()) }).where('id', '=', workspaceId).execute();
 }
 
+/**
+ * A count for a per-workspace cap (webhook endpoints, watches), taken under the workspace row's
+ * lock for the rest of trx: writers racing at the cap wait for each other, so only one takes its
+ * last place. `count` reads what counts, once the lock is held.
+ */
+export async function lockedWorkspaceCount(trx: Kysely<Database>, workspaceId: string, count: (trx: Kysely<Database>) => Promise<number | string | bigint>): Promise<number> {
+  await lockRows(trx, 'workspaces', { id: workspaceId });
+  return Number(await count(trx));
+}
+
 export { WALLET_VISIBILITIES, type WalletVisibility } from '../core/wallet-visibilities.js';
 
 /** Who may read the workspace's wallet: `owners` (owners and admins; the default) or `all` members. */
