@@ -1,7 +1,8 @@
 /**
  * The background work of a process that serves the API, on the one worker loop. Each task comes
  * from the module it belongs to (its `tasks`, compose/modules.ts): delete ended sign-in sessions
- * and used or expired invites (the `sessions` task, src/members/module.ts), ingest new
+ * and used or expired invites (the `sessions` task, src/members/module.ts) and expired OAuth
+ * records (the `oauth` task, src/oauth/module.ts), ingest new
  * runs of the panel (while serving: readers see a month once it is whole), re-rank workspaces
  * whose inputs moved (new months, a profile, an outcome, a status, a deal's stage), check the
  * watches (src/watches/evaluate.ts) after each load, after a watch changes and on their own

@@ -1,13 +1,10 @@
 /**
  * The members module: the people of a workspace, their roles, invitations, passwords and sign-in
  * throttle. Its tables are opened with the others (compose/database.ts); it has no operation of
- * its own, and one task: `sessions` deletes the sessions and invites no sign-in can use any more,
- * and the assistants' expired OAuth records (oauth/store.ts: pruneOAuthRecords), unused
- * self-registered clients among them.
+ * its own, and one task: `sessions` deletes the sessions and invites no sign-in can use any more.
  */
 import type { WorkspaceModule } from '../api/workspace-module.js';
 import { pruneSignIns } from './store.js';
-import { pruneOAuthRecords } from '../oauth/index.js';
 
 export const membersModule: WorkspaceModule = {
   tasks: {
@@ -18,10 +15,6 @@ export const membersModule: WorkspaceModule = {
       run: async () => {
         const pruned = await db.write((trx) => pruneSignIns(trx, opts.now()));
         if (pruned.sessions + pruned.invites > 0) opts.log(`sessions: deleted ${pruned.sessions} ended sessions and ${pruned.invites} used or expired invites`);
-        // The assistants' expired OAuth records too: codes, tokens, grants, and clients that
-        // registered themselves and never completed a sign-in.
-        const oauth = await db.write((trx) => pruneOAuthRecords(trx, opts.now()));
-        if (oauth.clients > 0) opts.log(`sessions: deleted ${oauth.clients} assistants registered over 24 hours ago that never completed a sign-in`);
       },
     }),
   },
@@ -32,7 +25,7 @@ declare module '../api/tasks.js' {
     sessions: true;
   }
   interface BackgroundOptions {
-    /** How often ended sessions and used or expired invites are deleted (default hourly). */
+    /** How often ended sessions, used or expired invites and expired OAuth records are deleted (default hourly). */
     sessionsEveryMs?: number;
   }
 }

@@ -32,12 +32,10 @@ export interface OAuthAdapter {
   revokeByGrantId(grantId: string): Promise<void>;
 }
 
-const SWEEP_EVERY_MS = 60_000;
-
 /**
  * A client that registered itself (RFC 7591) lives this long unless a member signs in with it
- * (recordGrant makes it permanent); then the sweep, or the background loop's `sessions` task
- * (pruneOAuthRecords), deletes it. Pre-registered clients (registerOAuthClient) never expire.
+ * (recordGrant makes it permanent); then the background loop's `oauth` task (pruneOAuthRecords)
+ * deletes it. Pre-registered clients (registerOAuthClient) never expire.
  */
 export const UNUSED_CLIENT_TTL_MS = 24 * 3600_000;
 
@@ -66,13 +64,6 @@ export const tokenKey = hashApiKey;
 
 /** An adapter class for oidc-provider's `adapter` option, storing in `db`; `now` is the clock. */
 export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (model: string) => OAuthAdapter {
-  let lastSweep = 0;
-  const sweep = async (q: Kysely<Database>) => {
-    const at = now().getTime();
-    if (at - lastSweep < SWEEP_EVERY_MS) return;
-    lastSweep = at;
-    await pruneOAuthRecords(q, new Date(at));
-  };
   const live = (row: { payload: string; expires_ms: number | string | null; consumed_ms: number | string | null } | undefined): OAuthPayload | undefined => {
     if (!row) return undefined;
     if (row.expires_ms !== null && Number(row.expires_ms) <= now().getTime()) return undefined;
@@ -102,14 +93,13 @@ export function oauthAdapter(db: Db, now: () => Date = () => new Date()): new (m
         // The library stores a client only when it registers itself: until a sign-in, for a while.
         expires_ms: expiresIn ? now().getTime() + expiresIn * 1000 : this.model === 'Client' ? now().getTime() + UNUSED_CLIENT_TTL_MS : null,
       };
-      await db.write(async (trx) => {
-        await trx
+      await db.write((trx) =>
+        trx
           .insertInto('oauth_records')
           .values({ model: this.model, id: this.key(id), ...row, consumed_ms: null })
           .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
-          .execute();
-        await sweep(trx);
-      });
+          .execute(),
+      );
     }
 
     async find(id: string): Promise<OAuthPayload | undefined> {

@@ -2,7 +2,7 @@
  * What dynamic client registration (RFC 7591) may cost, over real HTTP: registrations are counted
  * per client address (ten at once, then the address waits, told by 429 and Retry-After), and a
  * client that registered itself and never completed a sign-in is deleted by the background
- * loop's `sessions` task 24 hours on. A client a member signed in with, and one an administrator
+ * loop's `oauth` task 24 hours on. A client a member signed in with, and one an administrator
  * registered, stay.
  */
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
@@ -74,11 +74,11 @@ for (const d of dialects) describe.skipIf(d.skip)(`dynamic client registration's
 
     harness.clock.advance(24 * HOUR + 60_000);
     const lines: string[] = [];
-    const bg = startBackground(harness.db, { now: harness.clock.now, log: (l) => lines.push(l), only: ['sessions'] });
+    const bg = startBackground(harness.db, { now: harness.clock.now, log: (l) => lines.push(l), only: ['oauth'] });
     await bg.worker.idle();
     await bg.stop();
     expect(await clientIds(harness)).toEqual(['desk-assistant', used.info.client_id].sort());
-    expect(lines).toContain('sessions: deleted 1 assistants registered over 24 hours ago that never completed a sign-in');
+    expect(lines).toContain('oauth: deleted 1 assistants registered over 24 hours ago that never completed a sign-in');
     // The deleted client is unknown to the authorization endpoint.
     const authorize = new URL(used.authorizationUrl!);
     authorize.searchParams.set('client_id', unused.client_id);

@@ -2,9 +2,10 @@
  * Whose an OAuth grant is (oauth_grants): one grant per member, assistant and workspace, a
  * member's revocation in one workspace or all, and the grants made before 0020 (account
  * `{workspace}:{email}`) carried over. Tokens and codes kept only as hashes (and those kept
- * before 0033 rewritten so).
+ * before 0033 rewritten so). Expired records deleted by the `oauth` task.
  */
 import { describe, expect, it } from 'vitest';
+import { startBackground } from '../../src/compose/background.js';
 import { migration } from '../../src/oauth/migrations/0020-oauth-grants.js';
 import { migration as hashTokens } from '../../src/oauth/migrations/0033-oauth-token-hashes.js';
 import { findAccessToken, grantWorkspaceOf, oauthAdapter, recordGrant, revokeMemberGrants, tokenKey } from '../../src/oauth/store.js';
@@ -94,7 +95,7 @@ for (const d of dialects) describe.skipIf(d.skip)(`OAuth grants on ${d.label}`, 
     expect(await new (oauthAdapter(db(), () => at))('RefreshToken').find('old-refresh-Lp4')).toMatchObject({ jti: 'old-refresh-Lp4', grantId: 'gold' });
   });
 
-  it('deletes expired records, and the ownership of grants gone with them, on a write a minute on', async () => {
+  it('deletes expired records, and the ownership of grants gone with them, in the background loop\'s `oauth` task', async () => {
     let now = at;
     const Adapter = oauthAdapter(db(), () => now);
     await new Adapter('Grant').upsert('brief', { accountId: 'ann@example.com', clientId: 'desk' }, 60);
@@ -103,6 +104,12 @@ for (const d of dialects) describe.skipIf(d.skip)(`OAuth grants on ${d.label}`, 
     for (const grantId of ['brief', 'lasting']) await db().kysely.insertInto('oauth_grants').values({ grant_id: grantId, email: 'ann@example.com', workspace_id: 'wz', client_id: 'desk', created_ms: at.getTime() }).execute();
     now = new Date(at.getTime() + 120_000);
     await new Adapter('Session').upsert('browser', { accountId: 'ann@example.com' }, 3600);
+    // An expired record is dead before it is deleted: never answered.
+    expect(await new Adapter('AuthorizationCode').find('code-Zx8')).toBeUndefined();
+    const bg = startBackground(db(), { now: () => now, log: () => {}, only: ['oauth'] });
+    expect(bg.tasks).toEqual(['oauth']);
+    await bg.worker.idle();
+    await bg.stop();
     const ids = ['brief', 'lasting', 'browser', tokenKey('code-Zx8')];
     const records = await db().kysely.selectFrom('oauth_records').select(['model', 'id']).where('id', 'in', ids).orderBy('id').execute();
     expect(records).toEqual([{ model: 'Session', id: 'browser' }, { model: 'Grant', id: 'lasting' }]);
