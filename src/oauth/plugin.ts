@@ -5,6 +5,7 @@
  * protected-resource metadata (RFC 9728). The login and consent pages are the web plugin's
  * (web/interactions.ts). Bodies reach oidc-provider unread: it parses them itself.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPES } from '../api/scopes.js';
 import { MCP_RESOURCE_PATH, OAUTH_PREFIX, mcpResourceOf, type OAuthServer } from './provider.js';
@@ -13,6 +14,22 @@ export interface OAuthPluginOptions {
   oauth: OAuthServer;
   /** The origin clients reach this server at; default: from each request's Host. */
   publicUrl?: string;
+}
+
+/**
+ * The request `raw` as if its body had not been read: its stream answers `body` once more. So
+ * oidc-provider reads the body as it reads any request's, rather than from `req.body`, which it
+ * takes for another parser's work and warns about (a line outside the JSON log).
+ */
+function unread(raw: IncomingMessage, body: string): IncomingMessage {
+  return Object.create(raw, {
+    readable: { value: true },
+    iterator: {
+      value: async function* () {
+        if (body !== '') yield Buffer.from(body);
+      },
+    },
+  }) as IncomingMessage;
 }
 
 /** oidc-provider's own limit of a request body. */
@@ -28,15 +45,14 @@ export const resourceMetadataUrlOf = (origin: string): string => `${origin.repla
 export const oauthPlugin: FastifyPluginAsync<OAuthPluginOptions> = async (app, opts) => {
   const originOf = (req: FastifyRequest) => (opts.publicUrl ? opts.publicUrl.replace(/\/$/, '') : `${req.protocol}://${req.host}`);
 
-  // Bodies are read here, whole, and handed to oidc-provider as read (its `req.body` fallback):
-  // a stream left unread for it to read later could stall.
+  // Bodies are read here, whole (a stream left unread for the library to read later could
+  // stall), and handed to oidc-provider as a request whose stream still holds them (`unread`).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
 
   /** Hands the request to the provider of its origin, as if mounted at /oauth. */
   const delegate = (req: FastifyRequest, reply: FastifyReply, path: string) => {
-    const raw = req.raw as typeof req.raw & { originalUrl?: string; body?: unknown };
-    if (typeof req.body === 'string') raw.body = req.body;
+    const raw = unread(req.raw, typeof req.body === 'string' ? req.body : '') as typeof req.raw & { originalUrl?: string };
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     raw.originalUrl = `${OAUTH_PREFIX}${path}${query}`;
     raw.url = `${path}${query}`;
