@@ -16,6 +16,7 @@ import { hashPanelCached, readHashCache, writeHashCache, type FileClock } from '
 import { acquireLock } from './lock.js';
 import { phaseClock, type Phase } from './phases.js';
 import { PORT } from '../core/defaults.js';
+import { manifestKey } from '../core/public-paths.js';
 import { publishedBaseUrl, readPublication } from './publication.js';
 import { checkOutputFolder } from './release.js';
 import { checkRunsFolder, lockRunsFolder, planPrivateRuns, switchRunsFolder } from './runs-sink.js';
@@ -147,6 +148,12 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       const assembled = await assembleStatistics(s, plan, built);
       const release = assembled.artifacts.changed ? await switchPublication(s, plan, assembled) : null;
       if (release !== null) wrote();
+      const cardless = release === null ? 0 : missingCards(assembled);
+      if (cardless) {
+        o.onWarning?.(
+          `${cardless} stat(s) of ${assembled.latest} have no share card (--cards none): the embed snippets on their pages point at images that answer 404 until a publish with --cards latest renders them`,
+        );
+      }
       await switchRunsFolder(runs, contacts, report.progress);
       // The caches are kept with a new release only: a run that changes nothing touches nothing.
       if (release !== null) {
@@ -181,6 +188,17 @@ async function intoOutputFolder<T>(out: string, scratch: string[], f: (wrote: ()
     await lock.release();
     if (!existed && !wrote) await rm(out, { recursive: true, force: true });
   }
+}
+
+/** Stats of the latest month whose share card the publication lacks (left out by `--cards none`). */
+function missingCards(a: AssembledStatistics): number {
+  let missing = 0;
+  for (const slug of a.latest === null ? [] : SLUGS) {
+    for (const s of a.docs.get(slug)?.get(a.latest!)?.doc.stats ?? []) {
+      if (!(manifestKey({ kind: 'card', slug, month: a.latest!, anchor: s.anchor }) in a.artifacts.manifest)) missing++;
+    }
+  }
+  return missing;
 }
 
 function summaryOf(out: string, plan: StatisticsPlan, months: string[], a: AssembledStatistics, release: string | null, runs: string[]): Omit<PublishSummary, 'phases'> {
