@@ -2,19 +2,17 @@
  * A release's change list (`/api/data/changes`, served for every release under
  * `/releases/{id}/api/data/changes`): what changed against the release before it. For each month
  * document rebuilt whose previous version was published, every figure (a stat id of that slug
- * and month, breakdown cells included) whose value, n or suppression differs, with both sides;
+ * and month, breakdown cells included) of which anything published differs (value, numerator,
+ * n, null rate, suppression, month-over-month change: what the feed's correction item counts as
+ * changed, pages.ts changedStats), with both sides;
  * a figure hidden on both sides (or hidden on one and absent on the other) is not listed, so the
  * list tells nothing the two releases did not publish. Months published for the first time are
  * only named. Pure: documents in, bytes out; sorted, so equal input gives equal bytes.
  */
 import type { Slug, Stat, StatsDocument } from '../stats/types.js';
 
-/** A figure as one release published it. */
-export interface Figure {
-  value: number | null;
-  n: number | null;
-  suppressed: boolean;
-}
+/** A figure as one release published it: every number of its stat. */
+export type Figure = Pick<Stat, 'value' | 'numerator' | 'n' | 'null_rate' | 'suppressed' | 'delta'>;
 
 export interface FigureChange {
   slug: Slug;
@@ -39,8 +37,8 @@ export interface ChangeList {
   changes: FigureChange[];
 }
 
-const figure = (s: Stat): Figure => ({ value: s.value, n: s.n, suppressed: s.suppressed });
-const same = (a: Figure, b: Figure) => a.value === b.value && a.n === b.n && a.suppressed === b.suppressed;
+const figure = (s: Stat): Figure => ({ value: s.value, numerator: s.numerator, n: s.n, null_rate: s.null_rate, suppressed: s.suppressed, delta: s.delta });
+const same = (a: Figure, b: Figure) => JSON.stringify(a) === JSON.stringify(b);
 /** Published: shown on that side (a hidden or absent figure is not). */
 const shown = (f: Figure | null) => f !== null && !f.suppressed;
 

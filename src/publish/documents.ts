@@ -48,7 +48,7 @@ export interface FeedUpdate {
   feed: FeedItem[];
   releases: string[];
   corrections: string[];
-  /** the figures of the months corrected whose value, n or suppression changed (changes.ts) */
+  /** the figures of the months corrected of which anything published changed (changes.ts) */
   changes: FigureChange[];
 }
 

@@ -15,6 +15,9 @@ import { carryContacts } from './contacts-sink.js';
 import { hashPanelCached, readHashCache, writeHashCache, type FileClock } from './hash-cache.js';
 import { acquireLock } from './lock.js';
 import { phaseClock, type Phase } from './phases.js';
+import { PORT } from '../core/defaults.js';
+import { manifestKey } from '../core/public-paths.js';
+import { publishedBaseUrl, readPublication } from './publication.js';
 import { checkOutputFolder } from './release.js';
 import { checkRunsFolder, lockRunsFolder, planPrivateRuns, switchRunsFolder } from './runs-sink.js';
 import { assembleStatistics, buildStatistics, countStats, isUnchanged, planStatistics, switchPublication, type AssembledStatistics, type StatisticsPlan, type StatisticsRun } from './statistics-sink.js';
@@ -24,7 +27,12 @@ export interface PublishOptions {
   out: string;
   /** one month, or every month of the panel */
   months: 'all' | string;
-  baseUrl: string;
+  /**
+   * The public base URL. Absent: the one the publication in `out` was made with, or
+   * DEFAULT_BASE_URL for a new one. One month (`months`) is published only at the publication's
+   * own base URL: its documents and those after it would otherwise name another than the rest.
+   */
+  baseUrl?: string;
   cards: CardsMode;
   /**
    * The private runs folder (panel/runs.ts): every processed month's store features and signals.
@@ -81,6 +89,22 @@ export interface PublishSummary {
   phases: Partial<Record<Phase, number>>;
 }
 
+/** Where a publication is served when nothing says otherwise (`serve`'s default port). */
+export const DEFAULT_BASE_URL = `http://localhost:${PORT}`;
+
+/** The run's base URL, without a trailing slash (PublishOptions.baseUrl). */
+async function runBaseUrl(o: PublishOptions): Promise<string> {
+  const live = await publishedBaseUrl(await readPublication(o.out));
+  const wanted = (o.baseUrl ?? live ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  if (o.months !== 'all' && live !== null && wanted !== live) {
+    throw new CliError(
+      `--base-url ${wanted}: ${o.out} is published at ${live}, and --month ${o.months} would rebuild that month and the months after it at ${wanted} beside the others at ${live}; ` +
+        `leave --base-url out (or give ${live}) to correct the month, or republish every month with --all to move the publication to ${wanted}`,
+    );
+  }
+  return wanted;
+}
+
 export async function publish(o: PublishOptions): Promise<PublishSummary> {
   const clock = phaseClock();
   const report = {
@@ -105,7 +129,6 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   const { hashes, cache: hashCache } = await hashPanelCached(files, cacheRead, o.fileClock);
   const spillDir = path.join(o.out, SPILL_DIR);
   const memory = { limitBytes: o.memoryLimit, spillDir };
-  const s: StatisticsRun = { ...o, baseUrl: o.baseUrl.replace(/\/+$/, ''), files, panelMonths, hashes, report, memory };
   const finish = (summary: Omit<PublishSummary, 'phases'>): PublishSummary => {
     clock.stop();
     return { ...summary, phases: clock.totals() };
@@ -113,6 +136,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
 
   const carryDir = path.join(o.out, CARRY_DIR);
   return intoOutputFolder(o.out, [spillDir, carryDir], async (wrote) => {
+    const s: StatisticsRun = { ...o, baseUrl: await runBaseUrl(o), files, panelMonths, hashes, report, memory };
     const plan = await planStatistics(s);
     // The runs folder's sinks: what they write is decided (and the contacts file checked) before anything is written.
     const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes);
@@ -124,6 +148,12 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       const assembled = await assembleStatistics(s, plan, built);
       const release = assembled.artifacts.changed ? await switchPublication(s, plan, assembled) : null;
       if (release !== null) wrote();
+      const cardless = release === null ? 0 : missingCards(assembled);
+      if (cardless) {
+        o.onWarning?.(
+          `${cardless} stat(s) of ${assembled.latest} have no share card (--cards none): the embed snippets on their pages point at images that answer 404 until a publish with --cards latest renders them`,
+        );
+      }
       await switchRunsFolder(runs, contacts, report.progress);
       // The caches are kept with a new release only: a run that changes nothing touches nothing.
       if (release !== null) {
@@ -158,6 +188,17 @@ async function intoOutputFolder<T>(out: string, scratch: string[], f: (wrote: ()
     await lock.release();
     if (!existed && !wrote) await rm(out, { recursive: true, force: true });
   }
+}
+
+/** Stats of the latest month whose share card the publication lacks (left out by `--cards none`). */
+function missingCards(a: AssembledStatistics): number {
+  let missing = 0;
+  for (const slug of a.latest === null ? [] : SLUGS) {
+    for (const s of a.docs.get(slug)?.get(a.latest!)?.doc.stats ?? []) {
+      if (!(manifestKey({ kind: 'card', slug, month: a.latest!, anchor: s.anchor }) in a.artifacts.manifest)) missing++;
+    }
+  }
+  return missing;
 }
 
 function summaryOf(out: string, plan: StatisticsPlan, months: string[], a: AssembledStatistics, release: string | null, runs: string[]): Omit<PublishSummary, 'phases'> {

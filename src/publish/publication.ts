@@ -1,10 +1,11 @@
 /** The live publication as publish sees it: manifest, state and the bytes of its files. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { manifestKey } from '../core/public-paths.js';
 import type { FeedItem } from '../render/page.js';
 import type { ExtraSuppression } from '../stats/build.js';
 import type { CellValues } from '../stats/universe.js';
-import type { Slug } from '../stats/types.js';
+import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
 import type { Manifest } from './manifest.js';
 import { resolveCurrentRelease } from './release.js';
 
@@ -55,6 +56,22 @@ export async function readPublication(outDir: string): Promise<Publication | nul
   const state = JSON.parse(await readFile(path.join(dir, STATE_FILE), 'utf8').catch(() => '{"state_version":1,"runs":{},"feed":[]}')) as PublicationState;
   const file = (p: string) => path.join(dir, p);
   return { dir, manifest, state, file, read: (p) => readFile(file(p)) };
+}
+
+/**
+ * The base URL the publication was made with, as its documents give it (a canonical URL is
+ * `{base_url}/data/{slug}#{anchor}`), or null when it publishes no document.
+ */
+export async function publishedBaseUrl(p: Publication | null): Promise<string | null> {
+  for (const slug of p ? SLUGS : []) {
+    const key = manifestKey({ kind: 'latest-json', slug });
+    if (!(key in p!.manifest.files)) continue;
+    const doc = JSON.parse((await p!.read(key)).toString('utf8')) as StatsDocument;
+    const url = doc.stats[0]?.canonical_url;
+    const at = url?.lastIndexOf(`/data/${slug}#`) ?? -1;
+    if (at >= 0) return url!.slice(0, at);
+  }
+  return null;
 }
 
 /** Every month with a published document, ascending. */

@@ -87,7 +87,7 @@ function itemDescription(opts: FeedOptions, item: FeedItem): string {
     return `<li>${slugLink(opts, slug)}${list}</li>`;
   });
   const changes = item.changes
-    ? `<p>Every changed figure, with its value, n and suppression before and after: <a href="${escapeHtml(opts.baseUrl + item.changes)}">the change list of this release</a>.</p>`
+    ? `<p>Every changed figure, as published before and after: <a href="${escapeHtml(opts.baseUrl + item.changes)}">the change list of this release</a>.</p>`
     : '';
   return `<p>The figures for ${month} were corrected. Changed pages and stats:</p><ul>${parts.join('')}</ul>${changes}`;
 }

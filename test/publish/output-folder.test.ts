@@ -8,7 +8,7 @@ import { cp, lstat, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, publishPanel, runCli } from '../helpers/cli.js';
-import { liveRelease } from '../helpers/published.js';
+import { flipColumn, liveRelease } from '../helpers/published.js';
 import { exists, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-output-folder-');
@@ -53,8 +53,12 @@ describe('publish --out', () => {
     await publishPanel(panel, first);
     const handMade = path.join(await dirs.make(), 'plain');
     await cp((await liveRelease(first)).dir, handMade, { recursive: true });
+    // A corrected month: the run has something to write (it keeps the publication's base URL).
+    const corrected = path.join(await dirs.make(), 'panel');
+    await cp(panel, corrected, { recursive: true });
+    await flipColumn(path.join(corrected, '2026-09.csv'), 'llms_txt', 30);
 
-    const r = await publishCli(panel, handMade, path.join(await dirs.make(), 'runs'));
+    const r = await publishCli(corrected, handMade, path.join(await dirs.make(), 'runs'));
     expect(r.code, r.stderr).toBe(0);
     for (const name of ['api', 'data', 'manifest.json']) expect((await lstat(path.join(handMade, name))).isSymbolicLink()).toBe(true);
   });

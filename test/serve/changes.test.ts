@@ -1,7 +1,7 @@
 /**
  * What a release changed (issue 24, item 1), over HTTP: a release that only adds a month names
  * it and lists no figure; after a correction of one store's revenue and features in one month,
- * the change list names exactly the figures whose value, n or suppression differ between the
+ * the change list names exactly the figures of which anything published differs between the
  * two releases' served month documents (diffed here, independently), with both sides, and none
  * hidden in both; the feed's correction item and the release's entry in /releases.json link to
  * it, and it is cached as every release artifact is.
@@ -23,7 +23,8 @@ const T2 = new Date('2026-11-09T14:00:00.000Z');
 const T3 = new Date('2026-11-16T08:15:00.000Z');
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-interface Figure { value: number | null; n: number | null; suppressed: boolean }
+interface Delta { value: number | null; cohort_n: number | null; suppressed: boolean; prior_month: string }
+interface Figure { value: number | null; numerator: number | null; n: number | null; null_rate: number | null; suppressed: boolean; delta: Delta | null }
 interface Change { slug: string; month: string; id: string; before: Figure | null; after: Figure | null }
 interface ChangeList { changes_version: 1; completed_at: string; previous_completed_at: string | null; months_added: string[]; changes: Change[] }
 
@@ -82,7 +83,7 @@ async function servedDiff(before: string, after: string, slug: string, month: st
   const stats = async (release: string) => {
     const res = await raw(server.url, `/releases/${release}/api/data/${slug}/${month}`);
     const doc = JSON.parse(res.text) as { stats: Array<Figure & { id: string }> };
-    return new Map(doc.stats.map((s) => [s.id, { value: s.value, n: s.n, suppressed: s.suppressed }]));
+    return new Map(doc.stats.map((s) => [s.id, { value: s.value, numerator: s.numerator, n: s.n, null_rate: s.null_rate, suppressed: s.suppressed, delta: s.delta }]));
   };
   const [was, now] = [await stats(before), await stats(after)];
   const out: Change[] = [];
@@ -101,7 +102,7 @@ describe('the change list of a release', () => {
     expect(await changesOf(added)).toEqual({ changes_version: 1, completed_at: T2.toISOString(), previous_completed_at: T1.toISOString(), months_added: [OCT], changes: [] });
   });
 
-  it('names exactly the figures a correction changed, with value, n and suppression before and after', async () => {
+  it('names exactly the figures a correction changed, with every published figure of the stat before and after', async () => {
     const list = await changesOf(corrected);
     expect(list).toMatchObject({ completed_at: T3.toISOString(), previous_completed_at: T2.toISOString(), months_added: [] });
     const expected: Change[] = [];
@@ -117,6 +118,10 @@ describe('the change list of a release', () => {
     }
     // the edited store's features and revenue are among them
     expect(list.changes.some((c) => c.month === SEP && c.id.startsWith('llms_txt'))).toBe(true);
+    // every month the feed announces as corrected has its changes listed: the month after the
+    // edited one changed only in its month-over-month changes (the edited month is their prior)
+    for (const m of correctedMonths) expect(list.changes.some((c) => c.month === m), m).toBe(true);
+    expect(list.changes.some((c) => c.month === OCT && c.before?.value === c.after?.value && c.before?.n === c.after?.n)).toBe(true);
   });
 
   it('is the live release\'s /api/data/changes, with its ETag, and cached for a year under its release', async () => {
