@@ -188,21 +188,28 @@ async function ndjsonSql(duck: Duck, f: PanelFile): Promise<string> {
   return `read_json(${lit(f.file)}, format = 'newline_delimited', columns = {${keys.map((k) => `${lit(k)}: 'JSON'`).join(', ')}})`;
 }
 
+const CONTRACT_NAMES: ReadonlySet<string> = new Set(PANEL_COLUMNS.map((c) => c.name));
+
 /** Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and NDJSON are staged in `table`. */
 export async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number }> {
   // Parquet is scanned in place (typed columns need no text round trip; file_row_number gives
   // the row); CSV and NDJSON are staged in a table whose rowid is the record number.
   const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
   const rowid = f.format === 'parquet' ? 'file_row_number' : 'rowid';
-  await reading(f, async () => {
-    if (from === table) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * FROM ${await sourceSql(duck, f)}`);
-    else await duck.run(`SELECT * FROM ${from} LIMIT 0`);
+  const described = await reading(f, async () => {
+    if (from !== table) return duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
+    // Only the contract's columns are staged: a column of the file's own is ignored, and one
+    // named rowid would otherwise hide the table's rowid, the record number every check reads.
+    const source = await sourceSql(duck, f);
+    const all = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${source}`);
+    const kept = all.filter((d) => CONTRACT_NAMES.has(d.column_name));
+    if (kept.length) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT ${kept.map((d) => ident(d.column_name)).join(', ')} FROM ${source}`);
+    return all;
   });
-  const described = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
-  const sourceTypes = new Map(described.map((d) => [d.column_name, d.column_type]));
-  if (!sourceTypes.has('store_id')) {
-    throw new CliError(`${f.file}: row 1, column store_id: the required column store_id is missing (columns: ${[...sourceTypes.keys()].join(', ') || 'none'})`);
+  if (!described.some((d) => d.column_name === 'store_id')) {
+    throw new CliError(`${f.file}: row 1, column store_id: the required column store_id is missing (columns: ${described.map((d) => d.column_name).join(', ') || 'none'})`);
   }
+  const sourceTypes = new Map(described.filter((d) => CONTRACT_NAMES.has(d.column_name)).map((d) => [d.column_name, d.column_type]));
 
   const present = PANEL_COLUMNS.filter((c) => sourceTypes.has(c.name));
   // Every contract column holds one value a cell: a list, a record or raw bytes read as text would

@@ -119,6 +119,22 @@ describe('a record that cannot be read is refused in words', () => {
     await refused(dir, /2026-09\.csv: row 5: 20 fields where the header has 19 \(Expected Number of Columns: 19 Found: 20\)/);
   });
 
+  it('names a bad value at its row when the file has a column of its own named rowid (CSV and NDJSON)', async () => {
+    // The file's own columns are ignored; one named rowid once hid the record number every check reads, and publish crashed.
+    const dir = await defective((t) => {
+      const rows = records(t).map((r, i) => [...r, i === 0 ? 'rowid' : '7']);
+      rows[4][column(rows, 'ads_meta')] = 'maybe';
+      return csvOf(rows);
+    });
+    await refused(dir, /2026-09\.csv: row 5, column ads_meta: expected true or false, got "maybe"/);
+    const nd = await defective((t) => {
+      const lines = t.split('\n');
+      lines[4] = lines[4]!.replace(/"ads_meta":[^,}]*/, '"ads_meta":"maybe"');
+      return lines.map((l) => l.replace(/^\{/, '{"rowid":7,')).join('\n');
+    }, 'ndjson');
+    await refused(nd, /2026-09\.ndjson: row 5, column ads_meta: expected true or false, got "maybe"/, 'ndjson');
+  });
+
   it('says a Latin-1 record is not UTF-8', async () => {
     const dir = await defective((t) => {
       const rows = records(t);
