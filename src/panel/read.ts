@@ -249,9 +249,13 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     .filter((c) => c.type === 'string' || c.type === 'apps')
     .map((c) => ({ c, sql: `contains(${asText(`r.${ident(c.name)}`, sourceTypes.get(c.name)!)}, chr(0))` }));
   const nulWhere = nul.map((n) => n.sql).join(' OR ') || 'FALSE';
-  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null }>(
+  // A store created after the month its file is named for: the file holds a later month (or the
+  // name is wrong), and publishing it as this month would publish another month's figures.
+  const createdType = sourceTypes.get('created_month');
+  const createdLater = createdType === undefined ? 'FALSE' : `${convert('r.created_month', 'month', createdType)} > ${lit(f.month)}`;
+  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string }>(
     `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(*) FILTER (WHERE ${where}) AS bad_rows, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows, ` +
-      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul FROM ${from} r`,
+      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul, min(${rowid}) FILTER (WHERE ${createdLater}) AS later, count(*) FILTER (WHERE ${createdLater}) AS later_rows FROM ${from} r`,
   );
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
@@ -261,6 +265,14 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
+  }
+  if (check.later !== null) {
+    const [{ value }] = await duck.all<{ value: string }>(`SELECT ${convert('r.created_month', 'month', createdType!)} AS value FROM ${from} r WHERE ${rowid} = ${toNumber(check.later)}`);
+    const more = toNumber(check.later_rows) - 1;
+    throw new CliError(
+      `${f.file}: row ${rowNumber(f.format, toNumber(check.later))}, column created_month: the store was created in ${value}, after ${f.month}, the month the file is named for` +
+        `${more ? ` (and ${more} more row(s) of this file created after it)` : ''}: a file holds one month's stores, named YYYY-MM for that month; is the file named for the right month?`,
+    );
   }
   if (check.nul !== null) {
     const [{ col }] = await duck.all<{ col: string }>(`SELECT CASE ${nul.map((n) => `WHEN ${n.sql} THEN ${lit(n.c.name)}`).join(' ')} END AS col FROM ${from} r WHERE ${rowid} = ${toNumber(check.nul)}`);

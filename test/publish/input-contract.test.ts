@@ -135,6 +135,15 @@ describe('a record that cannot be read is refused in words', () => {
     await refused(nd, /2026-09\.ndjson: row 5, column ads_meta: expected true or false, got "maybe"/, 'ndjson');
   });
 
+  it('names a store created after the month its file is named for: a later month\'s file under an earlier name', async () => {
+    // September's delivery saved as 2026-08.csv once published as August's figures, exit 0.
+    for (const format of ['csv', 'ndjson', 'parquet'] as const) {
+      const dir = await copyOf(format);
+      await cp(path.join(dir, `2026-09.${format}`), path.join(dir, `2026-08.${format}`));
+      await refused(dir, new RegExp(`2026-08\\.${format}: row \\d+, column created_month: the store was created in 2026-09, after 2026-08, the month the file is named for`), format);
+    }
+  });
+
   it('says a Latin-1 record is not UTF-8', async () => {
     const dir = await defective((t) => {
       const rows = records(t);
