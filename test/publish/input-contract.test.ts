@@ -16,7 +16,7 @@ import { lit, openDuck } from '../../src/panel/duck.js';
 import { checkFile } from '../../src/panel/read.js';
 import { generate, publishPanel, readDocument, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/refusal.js';
-import { exists, tempDirs } from '../helpers/tmp.js';
+import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
 import { SLUGS } from '../../src/stats/types.js';
 
 const shared = tempDirs('storelens-contract-shared-');
@@ -295,6 +295,27 @@ describe('a value far too large to count', () => {
   it('stops the publish (exit 2, the month and the figure named), nothing published, not a crash', async () => {
     const dir = await defective(editRowOf('monthly_visits', '9000000000000000000'));
     await refused(dir, /month 2026-09: the figures of [a-z_]+ add up past what publish counts exactly \(\d+\): a value in 2026-09's file is far too large; nothing was published/);
+  });
+
+  it('leaves a runs folder as it was, the runs of the months read before it taken back', async () => {
+    // Refused while aggregating, publish once left the runs it had written for every month
+    // (complete folders, no index naming them) in the runs folder.
+    const out = path.join(await dirs.make(), 'out');
+    const runs = `${out}.runs`;
+    await publishPanel(clean.csv.panel, out, { runs });
+    const before = await snapshotTree(runs);
+    // A correction of both months: each run id changes, so each month's run would be written anew.
+    const dir = await copyOf('csv');
+    const aug = path.join(dir, '2026-08.csv');
+    const rows = records(await readFile(aug, 'utf8'));
+    rows[1][column(rows, 'product_count')] = String(Number(rows[1][column(rows, 'product_count')] || 0) + 1);
+    await writeFile(aug, csvOf(rows));
+    const sep = path.join(dir, '2026-09.csv');
+    await writeFile(sep, editRowOf('monthly_visits', '9000000000000000000')(await readFile(sep, 'utf8')));
+    const r = await runCli(['publish', '--input', dir, '--all', '--out', out, '--runs', runs, '--cards', 'none']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/add up past what publish counts exactly/);
+    expect(await snapshotTree(runs)).toEqual(before);
   });
 
   it('is found by publish --check too (exit 2, file, month and column named), as publish would refuse it', async () => {
