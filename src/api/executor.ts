@@ -29,6 +29,7 @@ import { type AnyRoute, type CallKind, type OperationResult, isMutating, withDec
 import type { TaskName } from './tasks.js';
 import { scopeRefusal } from './scopes.js';
 import { type OutboundRuntime, outboundRuntime } from '../outbound/runtime.js';
+import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 
 /** A call of one operation, independent of the transport. */
 export interface OperationRequest {
@@ -337,16 +338,6 @@ function singleValued(query: Record<string, unknown>): Record<string, unknown> {
   const errors = repeated.map((path) => ({ path, message: 'given more than once; send it once' }));
   throw new ApiProblem('invalid-parameters', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {}, { errors });
 }
-
-/**
- * Text a database stores as sent: no U+0000 (PostgreSQL text refuses it) and no unpaired
- * surrogate (not Unicode; the drivers would write U+FFFD instead). True when `s` is not.
- */
-function unstorable(s: string): boolean {
-  return s.includes('\0') || LONE_SURROGATE.test(s);
-}
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const UNSTORABLE = 'must not contain U+0000 or an unpaired surrogate (\\ud800-\\udfff alone)';
 
 /** The parameters as given, or a 400 naming every one whose text is unstorable. */
 function storableValues(values: Record<string, unknown>): Record<string, unknown> {

@@ -1,7 +1,10 @@
 /** storelens accounts import FILE: NDJSON, one account per line with at least store_id and score, each store_id once (accounts/imported.ts). */
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
+import { UNSTORABLE, unstorable } from '../core/storable-text.js';
+import { firstNonUtf8Line, notUtf8 } from '../panel/read-errors.js';
 import { type AccountInput, importAccounts } from '../accounts/store.js';
 import { ImportLine } from '../accounts/imported.js';
 import type { Config } from '../settings/config.js';
@@ -22,8 +25,12 @@ export function parseAccountsNdjson(file: string, text: string): AccountInput[] 
     try {
       value = JSON.parse(line);
     } catch {
+      if (i === 0 && line.startsWith('\ufeff')) throw new CliError(`${file}: line 1: the file starts with a byte order mark (BOM), which NDJSON does not take: save it as UTF-8 without BOM`);
       throw new CliError(`${file}: line ${i + 1}: not valid JSON`);
     }
+    // U+0000 and a lone surrogate reach a string only through a \u escape; no database column keeps them.
+    const unkept = line.includes('\\u') ? unstorablePath(value) : null;
+    if (unkept !== null) throw new CliError(`${file}: line ${i + 1}: field ${unkept}: ${UNSTORABLE}`);
     const r = ImportLine.safeParse(value);
     if (!r.success) {
       const issue = r.error.issues[0]!;
@@ -39,13 +46,28 @@ export function parseAccountsNdjson(file: string, text: string): AccountInput[] 
   return out;
 }
 
+/** The path (`evidence.0.detail`) of the first member name or string of `value` no database keeps as it is, or null. */
+function unstorablePath(value: unknown, at: string[] = []): string | null {
+  if (typeof value === 'string') return unstorable(value) ? at.join('.') || '(line)' : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [k, v] of Object.entries(value)) {
+    if (unstorable(k)) return [...at, 'a member name'].join('.');
+    const found = unstorablePath(v, [...at, k]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 export async function importAccountsCommand(file: string, opts: Config<'accounts import'>, env: Env): Promise<void> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (e) {
     throw new CliError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  // Read as UTF-8 with replacement, Latin-1's é would become U+FFFD in a store id, silently.
+  if (!isUtf8(bytes)) throw notUtf8(file, (await firstNonUtf8Line(file)) ?? 1);
+  const text = bytes.toString('utf8');
   const accounts = parseAccountsNdjson(file, text);
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);

@@ -29,8 +29,10 @@ const email = z
   .max(EMAIL_MAX)
   .regex(EMAIL_AS_SENT, 'must be an email address')
   .describe('An email address; stored trimmed with its domain lower-cased, and unique in the workspace');
-const name = z.string().min(1).max(200);
-const role = z.string().min(1).max(200);
+// Trimmed, as the contact source's name and role are (contacts/source.ts) and a deal's title is:
+// one person reads alike whichever door they came in by; only blanks ⇒ 400.
+const name = z.string().trim().min(1, 'must not be empty or only blanks').max(200);
+const role = z.string().trim().min(1, 'must not be empty or only blanks').max(200);
 
 const DISCOVER_MAX = 100;
 

@@ -188,21 +188,28 @@ async function ndjsonSql(duck: Duck, f: PanelFile): Promise<string> {
   return `read_json(${lit(f.file)}, format = 'newline_delimited', columns = {${keys.map((k) => `${lit(k)}: 'JSON'`).join(', ')}})`;
 }
 
+const CONTRACT_NAMES: ReadonlySet<string> = new Set(PANEL_COLUMNS.map((c) => c.name));
+
 /** Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and NDJSON are staged in `table`. */
 export async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number }> {
   // Parquet is scanned in place (typed columns need no text round trip; file_row_number gives
   // the row); CSV and NDJSON are staged in a table whose rowid is the record number.
   const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
   const rowid = f.format === 'parquet' ? 'file_row_number' : 'rowid';
-  await reading(f, async () => {
-    if (from === table) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * FROM ${await sourceSql(duck, f)}`);
-    else await duck.run(`SELECT * FROM ${from} LIMIT 0`);
+  const described = await reading(f, async () => {
+    if (from !== table) return duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
+    // Only the contract's columns are staged: a column of the file's own is ignored, and one
+    // named rowid would otherwise hide the table's rowid, the record number every check reads.
+    const source = await sourceSql(duck, f);
+    const all = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${source}`);
+    const kept = all.filter((d) => CONTRACT_NAMES.has(d.column_name));
+    if (kept.length) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT ${kept.map((d) => ident(d.column_name)).join(', ')} FROM ${source}`);
+    return all;
   });
-  const described = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
-  const sourceTypes = new Map(described.map((d) => [d.column_name, d.column_type]));
-  if (!sourceTypes.has('store_id')) {
-    throw new CliError(`${f.file}: row 1, column store_id: the required column store_id is missing (columns: ${[...sourceTypes.keys()].join(', ') || 'none'})`);
+  if (!described.some((d) => d.column_name === 'store_id')) {
+    throw new CliError(`${f.file}: row 1, column store_id: the required column store_id is missing (columns: ${described.map((d) => d.column_name).join(', ') || 'none'})`);
   }
+  const sourceTypes = new Map(described.filter((d) => CONTRACT_NAMES.has(d.column_name)).map((d) => [d.column_name, d.column_type]));
 
   const present = PANEL_COLUMNS.filter((c) => sourceTypes.has(c.name));
   // Every contract column holds one value a cell: a list, a record or raw bytes read as text would
@@ -242,9 +249,13 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     .filter((c) => c.type === 'string' || c.type === 'apps')
     .map((c) => ({ c, sql: `contains(${asText(`r.${ident(c.name)}`, sourceTypes.get(c.name)!)}, chr(0))` }));
   const nulWhere = nul.map((n) => n.sql).join(' OR ') || 'FALSE';
-  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null }>(
+  // A store created after the month its file is named for: the file holds a later month (or the
+  // name is wrong), and publishing it as this month would publish another month's figures.
+  const createdType = sourceTypes.get('created_month');
+  const createdLater = createdType === undefined ? 'FALSE' : `${convert('r.created_month', 'month', createdType)} > ${lit(f.month)}`;
+  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string }>(
     `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(*) FILTER (WHERE ${where}) AS bad_rows, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows, ` +
-      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul FROM ${from} r`,
+      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul, min(${rowid}) FILTER (WHERE ${createdLater}) AS later, count(*) FILTER (WHERE ${createdLater}) AS later_rows FROM ${from} r`,
   );
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
@@ -254,6 +265,14 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
+  }
+  if (check.later !== null) {
+    const [{ value }] = await duck.all<{ value: string }>(`SELECT ${convert('r.created_month', 'month', createdType!)} AS value FROM ${from} r WHERE ${rowid} = ${toNumber(check.later)}`);
+    const more = toNumber(check.later_rows) - 1;
+    throw new CliError(
+      `${f.file}: row ${rowNumber(f.format, toNumber(check.later))}, column created_month: the store was created in ${value}, after ${f.month}, the month the file is named for` +
+        `${more ? ` (and ${more} more row(s) of this file created after it)` : ''}: a file holds one month's stores, named YYYY-MM for that month; is the file named for the right month?`,
+    );
   }
   if (check.nul !== null) {
     const [{ col }] = await duck.all<{ col: string }>(`SELECT CASE ${nul.map((n) => `WHEN ${n.sql} THEN ${lit(n.c.name)}`).join(' ')} END AS col FROM ${from} r WHERE ${rowid} = ${toNumber(check.nul)}`);

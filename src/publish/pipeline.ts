@@ -19,7 +19,7 @@ import { PORT } from '../core/defaults.js';
 import { manifestKey } from '../core/public-paths.js';
 import { publishedBaseUrl, readPublication } from './publication.js';
 import { checkOutputFolder } from './release.js';
-import { checkRunsFolder, lockRunsFolder, planPrivateRuns, switchRunsFolder } from './runs-sink.js';
+import { checkRunsFolder, discardRuns, lockRunsFolder, planPrivateRuns, switchRunsFolder } from './runs-sink.js';
 import { assembleStatistics, buildStatistics, countStats, isUnchanged, planStatistics, switchPublication, type AssembledStatistics, type StatisticsPlan, type StatisticsRun } from './statistics-sink.js';
 
 export interface PublishOptions {
@@ -142,6 +142,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes);
     const contacts = runs && (await carryContacts(o.input, runs.runsDir, runs.contacts, cacheRead, hashCache, o.fileClock, { dir: carryDir, limitBytes: o.memoryLimit }));
     const runsLock = await lockRunsFolder(runs, contacts);
+    let switched = false;
     try {
       if (!runs?.request && !contacts && (await isUnchanged(s, plan))) return finish(unchangedSummary(o.out, plan.before[plan.before.length - 1] ?? null));
       const built = await buildStatistics(s, plan, runs?.request);
@@ -155,6 +156,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
         );
       }
       await switchRunsFolder(runs, contacts, report.progress);
+      switched = true;
       // The caches are kept with a new release only: a run that changes nothing touches nothing.
       if (release !== null) {
         await writeHashCache(o.out, hashCache, cacheRead);
@@ -164,6 +166,8 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
       }
       return finish(summaryOf(o.out, plan, built.months, assembled, release, runs?.months ?? []));
     } finally {
+      // A refused or failed publish takes back the runs it wrote: the runs folder stays as it was.
+      if (!switched && runs) await discardRuns(runs);
       await runsLock?.release();
     }
   });

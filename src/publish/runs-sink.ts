@@ -4,8 +4,9 @@
  * the one the folder holds are written from the statistics' own DuckDB load (compute.ts); the
  * runs index is pointed at them only once the publication itself has succeeded.
  */
-import { mkdir } from 'node:fs/promises';
-import { isWithin, readRunsIndex, signalsRunId, staleRuns, switchRunsIndex } from '../panel/runs.js';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
+import path from 'node:path';
+import { isWithin, readRunsIndex, runDir, signalsRunId, staleRuns, switchRunsIndex } from '../panel/runs.js';
 import { CliError } from '../core/errors.js';
 import { pruneContactSources, writeContactSource, type CarriedContacts } from './contacts-sink.js';
 import type { RunsRequest } from './compute.js';
@@ -38,11 +39,37 @@ export async function planPrivateRuns(runsDir: string, months: readonly string[]
   return { runsDir, months: stale, runIds, request: stale.length === 0 ? undefined : { runsDir, months: stale, hashes }, contacts: index.contacts };
 }
 
-/** One writer per runs folder too (two publishes with different --out may share it): taken only when something is written there. */
+/**
+ * One writer per runs folder too (two publishes with different --out may share it): taken only
+ * when something is written there. A runs folder (and its parents) this publish created is
+ * removed again on release when it holds nothing: a refused publish leaves the folders as they were.
+ */
 export async function lockRunsFolder(runs: PrivateRuns | undefined, contacts: CarriedContacts | undefined): Promise<Awaited<ReturnType<typeof acquireLock>> | undefined> {
   if (runs === undefined || (!runs.request && !contacts)) return undefined;
-  await mkdir(runs.runsDir, { recursive: true });
-  return acquireLock(runs.runsDir, 'runs folder');
+  const created = await mkdir(runs.runsDir, { recursive: true });
+  const lock = await acquireLock(runs.runsDir, 'runs folder');
+  return {
+    release: async () => {
+      await lock.release();
+      if (created === undefined) return;
+      // From the runs folder up to the first folder mkdir made, each while it is empty.
+      const top = path.resolve(created);
+      for (let dir = path.resolve(runs.runsDir); ; dir = path.dirname(dir)) {
+        if (!(await rmdir(dir).then(() => true, () => false)) || dir === top || path.dirname(dir) === dir) break;
+      }
+    },
+  };
+}
+
+/**
+ * Removes the runs this publish wrote (or found left by one that stopped) for its months, none of
+ * which index.json names: called when the publication did not succeed, holding the runs lock.
+ */
+export async function discardRuns(runs: PrivateRuns): Promise<void> {
+  for (const month of runs.months) {
+    await rm(runDir(runs.runsDir, month, runs.runIds.get(month)!), { recursive: true, force: true });
+    await rmdir(path.join(runs.runsDir, month)).catch(() => {}); // only when no other run is in it
+  }
 }
 
 /**

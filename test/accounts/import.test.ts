@@ -153,6 +153,27 @@ for (const d of dialects) {
       expect(await countAccounts(h.db.kysely, wsId)).toBe(4);
     });
 
+    it('refuses a line that is not UTF-8 or holds U+0000, naming line and field, and imports nothing of it', async () => {
+      // Read with replacement, Latin-1's é became U+FFFD in a store id, imported without a word;
+      // U+0000 was imported on SQLite and failed PostgreSQL's insert with no line named.
+      const latin1 = join(dir, 'latin1.ndjson');
+      writeFileSync(latin1, Buffer.concat([Buffer.from('{"store_id":"new-1","score":0.5}\n'), Buffer.from('{"store_id":"caf\u00e9-2","score":0.5}\n', 'latin1')]));
+      const nul = join(dir, 'nul.ndjson');
+      writeFileSync(nul, '{"store_id":"new-1","score":0.5}\n{"store_id":"new-2","score":0.5,"category":"a\\u0000b"}\n');
+      const bom = join(dir, 'bom.ndjson');
+      writeFileSync(bom, '\ufeff{"store_id":"new-1","score":0.5}\n');
+      for (const [file, message] of [
+        [latin1, 'latin1.ndjson: line 2: not UTF-8 encoded'],
+        [nul, 'nul.ndjson: line 2: field category: must not contain U+0000'],
+        [bom, 'bom.ndjson: line 1: the file starts with a byte order mark (BOM)'],
+      ] as const) {
+        const r = await run('accounts', 'import', file, '--workspace', 'acme');
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain(message);
+      }
+      expect(await countAccounts(h.db.kysely, wsId)).toBe(4);
+    });
+
     it('refuses a file that lists one store_id on two lines, naming both, and imports nothing of it', async () => {
       const file = join(dir, 'merged.ndjson');
       writeFileSync(file, '{"store_id":"new-1","score":0.5}\n\n{"store_id":"new-2","score":0.4}\n{"store_id":"new-1","score":0.6}\n{"store_id":"new-1","score":0.7}\n');

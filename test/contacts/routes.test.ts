@@ -128,6 +128,23 @@ for (const d of dialects) {
         expect((await add({ store_id: 'north', email: 'a@b.example', phone: '1' })).status).toBe(400);
       });
 
+      it('trims a name and role as the contact source does, and refuses one of only blanks on add and update', async () => {
+        // A name sent " Ann Lee " was kept with its blanks, and "   " kept as a name, where the
+        // contact source trims both (an empty one is no name).
+        const c = await add({ store_id: 'north', email: 'trim@north.example', name: '  Ann Lee ', role: '\tBuyer ' });
+        expect(c.status).toBe(201);
+        expect(c.body).toMatchObject({ name: 'Ann Lee', role: 'Buyer' });
+        const n = await countContacts();
+        for (const body of [{ name: '   ' }, { role: ' ' }]) {
+          const r = await add({ store_id: 'north', email: 'blank@north.example', ...body });
+          expect(r.status).toBe(400);
+          expect(r.body.detail).toContain(Object.keys(body)[0]);
+          expect((await patch(c.body.id, body)).status).toBe(400);
+        }
+        expect(await countContacts()).toBe(n);
+        expect((await call(h.base, 'GET', `/contacts/${c.body.id}`, { key: read })).body).toMatchObject({ name: 'Ann Lee', role: 'Buyer' });
+      });
+
       it('replays an add with the same Idempotency-Key without a second contact or event', async () => {
         const idem = freshIdem();
         const body = { store_id: 'north', email: 'replay@north.example' };

@@ -1,7 +1,7 @@
 /**
  * A refused publish: exit 2, one line naming what is wrong, nothing on stdout, a published
  * output folder byte for byte (inodes, mtimes, links) as it was, and an --out that did not exist
- * still absent.
+ * still absent, as is the --runs folder that did not exist.
  */
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,5 +29,8 @@ export async function expectRefused(published: string, dirs: ReturnType<typeof t
   }
   expect(await snapshotTree(out)).toEqual(before);
   expect(await exists(path.join(tmp, 'absent'))).toBe(false);
+  // Neither runs folder existed: a refused publish leaves none behind, not even an empty one.
+  expect(await exists(`${out}.runs`), 'runs folder left behind').toBe(false);
+  expect(await exists(path.join(tmp, 'absent.runs')), 'runs folder left behind').toBe(false);
   return stderr;
 }

@@ -16,7 +16,7 @@ import { lit, openDuck } from '../../src/panel/duck.js';
 import { checkFile } from '../../src/panel/read.js';
 import { generate, publishPanel, readDocument, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/refusal.js';
-import { exists, tempDirs } from '../helpers/tmp.js';
+import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
 import { SLUGS } from '../../src/stats/types.js';
 
 const shared = tempDirs('storelens-contract-shared-');
@@ -117,6 +117,31 @@ describe('a record that cannot be read is refused in words', () => {
   it('says the field counts of a record with too many fields', async () => {
     const dir = await defective(editRow5((r) => [...r, 'x']));
     await refused(dir, /2026-09\.csv: row 5: 20 fields where the header has 19 \(Expected Number of Columns: 19 Found: 20\)/);
+  });
+
+  it('names a bad value at its row when the file has a column of its own named rowid (CSV and NDJSON)', async () => {
+    // The file's own columns are ignored; one named rowid once hid the record number every check reads, and publish crashed.
+    const dir = await defective((t) => {
+      const rows = records(t).map((r, i) => [...r, i === 0 ? 'rowid' : '7']);
+      rows[4][column(rows, 'ads_meta')] = 'maybe';
+      return csvOf(rows);
+    });
+    await refused(dir, /2026-09\.csv: row 5, column ads_meta: expected true or false, got "maybe"/);
+    const nd = await defective((t) => {
+      const lines = t.split('\n');
+      lines[4] = lines[4]!.replace(/"ads_meta":[^,}]*/, '"ads_meta":"maybe"');
+      return lines.map((l) => l.replace(/^\{/, '{"rowid":7,')).join('\n');
+    }, 'ndjson');
+    await refused(nd, /2026-09\.ndjson: row 5, column ads_meta: expected true or false, got "maybe"/, 'ndjson');
+  });
+
+  it('names a store created after the month its file is named for: a later month\'s file under an earlier name', async () => {
+    // September's delivery saved as 2026-08.csv once published as August's figures, exit 0.
+    for (const format of ['csv', 'ndjson', 'parquet'] as const) {
+      const dir = await copyOf(format);
+      await cp(path.join(dir, `2026-09.${format}`), path.join(dir, `2026-08.${format}`));
+      await refused(dir, new RegExp(`2026-08\\.${format}: row \\d+, column created_month: the store was created in 2026-09, after 2026-08, the month the file is named for`), format);
+    }
   });
 
   it('says a Latin-1 record is not UTF-8', async () => {
@@ -270,6 +295,27 @@ describe('a value far too large to count', () => {
   it('stops the publish (exit 2, the month and the figure named), nothing published, not a crash', async () => {
     const dir = await defective(editRowOf('monthly_visits', '9000000000000000000'));
     await refused(dir, /month 2026-09: the figures of [a-z_]+ add up past what publish counts exactly \(\d+\): a value in 2026-09's file is far too large; nothing was published/);
+  });
+
+  it('leaves a runs folder as it was, the runs of the months read before it taken back', async () => {
+    // Refused while aggregating, publish once left the runs it had written for every month
+    // (complete folders, no index naming them) in the runs folder.
+    const out = path.join(await dirs.make(), 'out');
+    const runs = `${out}.runs`;
+    await publishPanel(clean.csv.panel, out, { runs });
+    const before = await snapshotTree(runs);
+    // A correction of both months: each run id changes, so each month's run would be written anew.
+    const dir = await copyOf('csv');
+    const aug = path.join(dir, '2026-08.csv');
+    const rows = records(await readFile(aug, 'utf8'));
+    rows[1][column(rows, 'product_count')] = String(Number(rows[1][column(rows, 'product_count')] || 0) + 1);
+    await writeFile(aug, csvOf(rows));
+    const sep = path.join(dir, '2026-09.csv');
+    await writeFile(sep, editRowOf('monthly_visits', '9000000000000000000')(await readFile(sep, 'utf8')));
+    const r = await runCli(['publish', '--input', dir, '--all', '--out', out, '--runs', runs, '--cards', 'none']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/add up past what publish counts exactly/);
+    expect(await snapshotTree(runs)).toEqual(before);
   });
 
   it('is found by publish --check too (exit 2, file, month and column named), as publish would refuse it', async () => {
