@@ -221,7 +221,7 @@ export const accountRoutes = [
     query: listQuery,
     response: page(Account),
     problems: [400],
-    async handler({ db, workspace, key, query, now, cursorSecret }) {
+    async handler({ db, workspace, key, query, now, cursorSecret, delivers }) {
       const { filter, min_score, country, category, plan, status, signal_type, signals_since } = query;
       const f = filterHash({ filter, min_score, country, category, plan, status, signal_type, signals_since });
       const current = workspace.ranking_version;
@@ -251,7 +251,8 @@ export const accountRoutes = [
       // Rows of a version never change: the page is one version's, whichever statement reads it.
       const at = version ?? current;
       let rows = await pageRanking(db.kysely, workspace.id, at, q);
-      if (rows.some((r, i) => i < query.limit && Number(r.delivered_to_agent) !== 1)) {
+      // A HEAD sends no row: it delivers none.
+      if (delivers && rows.some((r, i) => i < query.limit && Number(r.delivered_to_agent) !== 1)) {
         // Deliver in the same transaction that serves the page (one batched update).
         rows = await db.write(async (trx) => {
           const fresh = await pageRanking(trx, workspace.id, at, q);
@@ -284,7 +285,7 @@ export const accountRoutes = [
     params: storeParam,
     response: AccountDetail,
     problems: [404],
-    async handler({ db, workspace, key, params, now }) {
+    async handler({ db, workspace, key, params, now, delivers }) {
       const row = await getAccount(db.kysely, workspace.id, params.store_id);
       if (!row) throw notVisible(params.store_id);
       const [features, history, summary, contacts] = await Promise.all([
@@ -293,7 +294,7 @@ export const accountRoutes = [
         signalSummary(db.kysely, params.store_id),
         contactsOfStore(db.kysely, workspace.id, params.store_id),
       ]);
-      if (Number(row.delivered_to_agent) !== 1) {
+      if (delivers && Number(row.delivered_to_agent) !== 1) {
         await db.write(async (trx) => {
           await superviseDelivery(trx, workspace.id, key.id, await markDelivered(trx, workspace.id, [params.store_id], now), now);
         });
