@@ -395,6 +395,7 @@ export async function pruneRankings(run: Run, workspaceId: string, now: Date): P
     ...versions.filter((v) => (v.state === 'writing' && Number(v.created_ms) < now.getTime() - ABANDONED_MS) || v.state === 'deleting'),
   ];
   for (const v of expired) await deleteVersion(run, workspaceId, v.version);
+  await run((trx) => pruneModelWeights(trx, workspaceId));
   if (expired.length === 0) return;
   for (;;) {
     const deleted = await run(async (trx) => {
@@ -406,6 +407,21 @@ export async function pruneRankings(run: Run, workspaceId: string, now: Date): P
     });
     if (deleted < RANKING_CHUNK) break;
   }
+}
+
+/**
+ * Deletes the weights of the models no kept version shows. A row's evidence is weighed with its
+ * model version's weights when it is read (accounts/evidence.ts), so a version kept for a cursor
+ * needs them as long as it is kept: a version shows the model fitted with it (written at its time)
+ * and rows it carried from the versions before it (an import), so the weights kept are those of the
+ * newest model written by the time the oldest kept version was, and of every later one. (Kept for an
+ * hour after they were written, a model's weights went while a version scored with them, superseded
+ * later, was still walked: its rows came without contributions.)
+ */
+async function pruneModelWeights(trx: Kysely<Database>, workspaceId: string): Promise<void> {
+  await sql`delete from model_weights where workspace_id = ${workspaceId} and version < (
+    select max(m.version) from model_weights m where m.workspace_id = ${workspaceId} and m.created_ms <= (
+      select min(v.created_ms) from ranking_versions v where v.workspace_id = ${workspaceId} and v.state in ('current', 'superseded')))`.execute(trx);
 }
 
 /** Deletes a version's blocks a part at a time (BLOCKS_PART a transaction), then its position buckets. */

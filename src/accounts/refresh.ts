@@ -13,7 +13,7 @@ import { withLease } from '../db/leases.js';
 import type { DomainEvent } from '../core/event-declaration.js';
 import { appendEvents } from '../webhooks/index.js';
 import { currentRanking, detailSignals, rankingHead } from './ranking-reads.js';
-import { type DetailRow, type DetailSource, inWrites, RANKING_RETENTION_MS, type RankedColumns, startRanking, writeRanking } from './rankings.js';
+import { type DetailRow, type DetailSource, inWrites, type RankedColumns, startRanking, writeRanking } from './rankings.js';
 import { packTerms } from './evidence.js';
 import { listOutcomes } from './outcomes-store.js';
 import { getProfile } from './profile-store.js';
@@ -286,13 +286,8 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
     // The model and the events commit with the flip that makes the ranking current.
     onCurrent: async (trx) => {
       await appendEvents(trx, workspaceId, events, now);
+      // Written at the ranking's own time (its created_ms): rankings.ts pruneRankings keeps it as long as a ranking may show it.
       await trx.insertInto('model_weights').values({ workspace_id: workspaceId, version, weights: JSON.stringify(weightsByKey(model)), created_ms: now.getTime() }).execute();
-      await trx
-        .deleteFrom('model_weights')
-        .where('workspace_id', '=', workspaceId)
-        .where('version', '<', version)
-        .where('created_ms', '<', now.getTime() - RANKING_RETENTION_MS)
-        .execute();
       const values = { version, model: JSON.stringify(stored), labels: labels.length, fitted_at: now.toISOString() };
       await trx
         .insertInto('workspace_models')

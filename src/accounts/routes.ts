@@ -49,7 +49,7 @@ export const Account = z.object({
   category: z.string().nullable(),
   plan: z.string().nullable(),
   score: z.number().describe('Ranking score (the probability the model gives the account); higher ranks first'),
-  logit: z.number().describe('log(score / (1 − score)): the sum of the evidence contributions'),
+  logit: z.number().describe('log(score / (1 − score)): the sum of the evidence contributions, added up in their order'),
   logit_sd: z.number().nullable().describe("The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model (and for rows ranked before it was kept, until the next refit)"),
   score_interval: ScoreInterval.nullable().describe("The score's 90% credible interval; null when `logit_sd` is (an imported score)"),
   model_version: z.number().int().describe("The workspace model version that scored the row; it moves when outcomes refit the model"),
@@ -139,9 +139,26 @@ const parseJsonArray = (text: string): unknown[] => {
   return Array.isArray(v) ? v : [];
 };
 
+/**
+ * The logit a row shows: its contributions added up as listed, from the first (the intercept), so
+ * they add up exactly to it. The model summed the same terms in the order of its inputs, which the
+ * evidence does not keep (largest effect first): the two sums can differ in the last binary digits
+ * (about 1e-15), and half the rows of a realistic workspace came out a few units off. Evidence
+ * without contributions (its model's weights no longer kept) leaves the stored logit.
+ */
+function shownLogit(stored: number, evidence: readonly Record<string, unknown>[]): number {
+  let sum = 0;
+  for (const e of evidence) {
+    if (typeof e.contribution !== 'number') return stored;
+    sum += e.contribution;
+  }
+  return evidence.length > 0 && Number.isFinite(sum) ? sum : stored;
+}
+
 /** `evidence`: the row's evidence with the contributions of its model version (accounts/evidence.ts). */
 function toAccount(r: PageRow, delivered: boolean, evidence: Record<string, unknown>[]): z.output<typeof Account> {
   const sd = r.logit_sd === null ? null : Number(r.logit_sd);
+  const logit = shownLogit(Number(r.logit), evidence);
   return {
     object: 'account',
     store_id: r.store_id,
@@ -150,9 +167,9 @@ function toAccount(r: PageRow, delivered: boolean, evidence: Record<string, unkn
     category: r.category,
     plan: r.plan,
     score: r.score,
-    logit: Number(r.logit),
+    logit,
     logit_sd: sd,
-    score_interval: sd === null ? null : scoreInterval(Number(r.logit), sd),
+    score_interval: sd === null ? null : scoreInterval(logit, sd),
     model_version: Number(r.model_version),
     in_market: Number(r.in_market) === 1,
     explore: Number(r.explore) === 1,
@@ -204,7 +221,7 @@ export const accountRoutes = [
     query: listQuery,
     response: page(Account),
     problems: [400],
-    async handler({ db, workspace, key, query, now, cursorSecret }) {
+    async handler({ db, workspace, key, query, now, cursorSecret, delivers }) {
       const { filter, min_score, country, category, plan, status, signal_type, signals_since } = query;
       const f = filterHash({ filter, min_score, country, category, plan, status, signal_type, signals_since });
       const current = workspace.ranking_version;
@@ -234,7 +251,8 @@ export const accountRoutes = [
       // Rows of a version never change: the page is one version's, whichever statement reads it.
       const at = version ?? current;
       let rows = await pageRanking(db.kysely, workspace.id, at, q);
-      if (rows.some((r, i) => i < query.limit && Number(r.delivered_to_agent) !== 1)) {
+      // A HEAD sends no row: it delivers none.
+      if (delivers && rows.some((r, i) => i < query.limit && Number(r.delivered_to_agent) !== 1)) {
         // Deliver in the same transaction that serves the page (one batched update).
         rows = await db.write(async (trx) => {
           const fresh = await pageRanking(trx, workspace.id, at, q);
@@ -267,7 +285,7 @@ export const accountRoutes = [
     params: storeParam,
     response: AccountDetail,
     problems: [404],
-    async handler({ db, workspace, key, params, now }) {
+    async handler({ db, workspace, key, params, now, delivers }) {
       const row = await getAccount(db.kysely, workspace.id, params.store_id);
       if (!row) throw notVisible(params.store_id);
       const [features, history, summary, contacts] = await Promise.all([
@@ -276,7 +294,7 @@ export const accountRoutes = [
         signalSummary(db.kysely, params.store_id),
         contactsOfStore(db.kysely, workspace.id, params.store_id),
       ]);
-      if (Number(row.delivered_to_agent) !== 1) {
+      if (delivers && Number(row.delivered_to_agent) !== 1) {
         await db.write(async (trx) => {
           await superviseDelivery(trx, workspace.id, key.id, await markDelivered(trx, workspace.id, [params.store_id], now), now);
         });

@@ -52,6 +52,8 @@ export interface OperationRequest {
    * window (IdempotencyRunner.windowKey), so an identical call made later is a call of its own.
    */
   idempotencyKeyDerived?: true;
+  /** Set when the answer's body is not sent (HEAD): HandlerContext.delivers is false, and the answer is not kept in the read cache. */
+  bodyless?: true;
 }
 
 /** What a transport writes back. */
@@ -208,7 +210,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     if (!handler && !(plan && idemKey !== undefined)) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
     // A handler naming the key (a charge's cause) sees the one used.
     const sentHeaders = idemKey === given ? req.headers : { ...req.headers, 'idempotency-key': idemKey };
-    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: sentHeaders, cursorSecret, outbound };
+    const ctx = { db, tx: db.kysely, now: now(), workspace: auth.workspace, key: auth.key, params, query, body, headers: sentHeaders, cursorSecret, outbound, delivers: req.bodyless !== true };
     if (idemKey === undefined) {
       if (!handler) throw new Error(`${route.operationId}: a read has a handler, not a plan`);
       let settle: (entry: CachedRead | undefined) => void = () => {};
@@ -219,7 +221,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
         const headers = result.headers ?? NO_HEADERS;
         if (result.contentType !== undefined) return { status: result.status, headers, body: String(result.body), contentType: result.contentType };
         const json = JSON.stringify(result.body);
-        if (cacheKey !== undefined && result.cacheable && result.status === 200) {
+        if (cacheKey !== undefined && result.cacheable && ctx.delivers && result.status === 200) {
           const entry: CachedRead = { stamp, gzipped: gzipSync(json) };
           reads.set(cacheKey, entry);
           settle(entry);

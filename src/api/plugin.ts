@@ -143,6 +143,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
           headers: req.headers,
           rawBody: req.body as string | undefined,
           target: req.url,
+          ...(req.method === 'HEAD' && { bodyless: true as const }),
         };
         return send(reply, await executor.perform(route, request, req.apiAdmission!), req);
       },

@@ -32,6 +32,12 @@ export interface HandlerContext<P, Q, B> {
   headers: Record<string, string | string[] | undefined>;
   /** Signs and checks pagination cursors. */
   cursorSecret: string;
+  /**
+   * Whether the answer's body reaches the caller: false for a HEAD of a read, which answers the
+   * GET's status and headers only, so a read that records what it delivers (list_accounts,
+   * get_account) records nothing.
+   */
+  delivers: boolean;
   /** The signing secrets' box and the SSRF guard's settings (outbound/runtime.ts). */
   outbound: OutboundRuntime;
   /** What the route's prepare() answered (undefined without one). */

@@ -2117,7 +2117,7 @@ export interface operations {
                             plan: string | null;
                             /** @description Ranking score (the probability the model gives the account); higher ranks first */
                             score: number;
-                            /** @description log(score / (1 − score)): the sum of the evidence contributions */
+                            /** @description log(score / (1 − score)): the sum of the evidence contributions, added up in their order */
                             logit: number;
                             /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model (and for rows ranked before it was kept, until the next refit) */
                             logit_sd: number | null;
@@ -2220,7 +2220,7 @@ export interface operations {
                         plan: string | null;
                         /** @description Ranking score (the probability the model gives the account); higher ranks first */
                         score: number;
-                        /** @description log(score / (1 − score)): the sum of the evidence contributions */
+                        /** @description log(score / (1 − score)): the sum of the evidence contributions, added up in their order */
                         logit: number;
                         /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model (and for rows ranked before it was kept, until the next refit) */
                         logit_sd: number | null;
@@ -2690,7 +2690,7 @@ export interface operations {
                             plan: string | null;
                             /** @description Ranking score (the probability the model gives the account); higher ranks first */
                             score: number;
-                            /** @description log(score / (1 − score)): the sum of the evidence contributions */
+                            /** @description log(score / (1 − score)): the sum of the evidence contributions, added up in their order */
                             logit: number;
                             /** @description The posterior standard deviation of `logit` (the model's uncertainty about this account's score); null for a score imported without the model (and for rows ranked before it was kept, until the next refit) */
                             logit_sd: number | null;
