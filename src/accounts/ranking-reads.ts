@@ -264,7 +264,7 @@ export async function rankedAccount(q: Kysely<Database>, workspaceId: string, st
 }
 
 /** The page's filters on the details d and accounts a, as SQL conditions (each `and …`); `filters` false when there are none. */
-function detailsFilter(p: PageQuery): { filters: boolean; sql: RawBuilder<unknown> } {
+export function detailsFilter(p: PageQuery): { filters: boolean; sql: RawBuilder<unknown> } {
   const parts: RawBuilder<unknown>[] = [];
   if (p.country !== undefined) parts.push(sql`and d.country = ${p.country}`);
   if (p.category !== undefined) parts.push(sql`and d.category = ${p.category}`);
