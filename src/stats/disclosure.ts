@@ -13,7 +13,7 @@ import { previousMonth, type DimensionName } from '../core/panel-contract.js';
 import type { MonthAgg } from './aggregate.js';
 import { audit, AUDITED_DIMENSIONS, publishedAppSize, publishedCohort, publishedOf, type AuditMonth, type AuditScope, type Finding, type Published } from './audit.js';
 import { buildMonth, noExtraSuppression, type BuiltMonth, type ExtraSuppression } from './build.js';
-import { DisclosureError } from './guard.js';
+import { DisclosureError, guardMonth } from './guard.js';
 import type { IntervalSolver } from './lp.js';
 import { METRICS } from './registry.js';
 import { carriedSuppression, hideable, type EarlierReleases } from './releases.js';
@@ -50,7 +50,15 @@ export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, ba
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const built = buildMonth(agg, prior?.built, baseUrl, extra);
     const findings = audit([...(prior ? [prior] : []), { agg, built, earlier }], solver, scope);
-    if (findings.length === 0) return { built, extra, rounds: round };
+    if (findings.length === 0) {
+      // The guard has the last word (guard.ts). A breakdown that cannot hide a second cell's
+      // cohort beside a hidden one (a single country, say) gives it away as the total's cohort
+      // less nothing: hide the total's cohort, as when every cell is hidden, and audit again.
+      if (extra.cohorts.has('all') || !cohortGivenAway(agg, built)) return { built, extra, rounds: round };
+      extra.cohorts.add('all');
+      scope = {};
+      continue;
+    }
     const stats = hideable(publishedOf(built), earlier);
     const done = new Set<string>();
     const dims = new Set<DimensionName>();
@@ -80,6 +88,17 @@ export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, ba
     scope = { dims, solve };
   }
   throw new DisclosureError(`${agg.month}: the protection rule still fails after ${MAX_ROUNDS} rounds of suppression`);
+}
+
+/** True when the guard finds a hidden cohort that the published ones give away (any other failure is the guard's to report). */
+function cohortGivenAway(agg: MonthAgg, built: BuiltMonth): boolean {
+  try {
+    guardMonth(agg, built);
+    return false;
+  } catch (e) {
+    if (e instanceof DisclosureError) return e.cohort;
+    throw e;
+  }
 }
 
 /** Names the earlier releases of the month a refusal takes into account. */

@@ -12,7 +12,15 @@ import { METRICS } from './registry.js';
 import { FLOOR } from './suppression.js';
 import type { Stat } from './types.js';
 
-export class DisclosureError extends Error {}
+export class DisclosureError extends Error {
+  constructor(
+    message: string,
+    /** what the published figures give away is a cohort (a delta's cohort_n): hiding the total's cohort protects it */
+    readonly cohort = false,
+  ) {
+    super(message);
+  }
+}
 
 /** App cells overlap; what adds up is installs: this total's numerator is the sum of the app cells' sizes. */
 const APP_IDENTITY = 'mean_apps_installed';
@@ -35,7 +43,7 @@ export function guardMonth(agg: MonthAgg, built: BuiltMonth): void {
     const metrics = METRICS.filter((m) => cells.some((c) => c.value !== null && stats.has(`${m.key}:${dim}:${c.value}`)));
     const stat = (key: string, c: Cell) => stats.get(`${key}:${dim}:${c.value}`);
     /** Fails when what the hidden cells hold together gives one away or is below the floor. */
-    const check = (what: string, total: number | null, published: (c: Cell) => number | null, size: (c: Cell) => number) => {
+    const check = (what: string, total: number | null, published: (c: Cell) => number | null, size: (c: Cell) => number, cohort = false) => {
       if (total === null) return;
       let residual = total;
       let hidden = 0;
@@ -45,7 +53,7 @@ export function guardMonth(agg: MonthAgg, built: BuiltMonth): void {
         else if (size(c) > 0) hidden += 1;
       }
       if (hidden === 1 || (hidden > 0 && residual < FLOOR)) {
-        throw new DisclosureError(`${what} by ${dim} (${agg.month}): the published figures leave ${residual} for ${hidden} hidden cell(s)`);
+        throw new DisclosureError(`${what} by ${dim} (${agg.month}): the published figures leave ${residual} for ${hidden} hidden cell(s)`, cohort);
       }
     };
     const anyOf = (keys: string[], figure: (s: Stat | undefined) => number | null, size: (c: Cell) => number) => (c: Cell) =>
@@ -60,12 +68,12 @@ export function guardMonth(agg: MonthAgg, built: BuiltMonth): void {
     for (const m of metrics) {
       const size = (c: Cell) => c.metrics.get(m.key)!.n;
       check(`${m.key} n`, n(stats.get(`${m.key}:all`)), (c) => n(stat(m.key, c)), size);
-      check(`${m.key} cohort`, cohort(stats.get(`${m.key}:all`)), (c) => cohort(stat(m.key, c)), (c) => c.metrics.get(m.key)!.cohort_n);
+      check(`${m.key} cohort`, cohort(stats.get(`${m.key}:all`)), (c) => cohort(stat(m.key, c)), (c) => c.metrics.get(m.key)!.cohort_n, true);
     }
     const keys = metrics.filter((m) => !m.eligible).map((m) => m.key);
     const anyTotal = (figure: (s: Stat | undefined) => number | null) => keys.map((k) => figure(stats.get(`${k}:all`))).find((x) => x !== null) ?? null;
     check('store counts', n(stats.get('active_stores:all')), anyOf(keys, n, (c) => c.stores), (c) => c.stores);
-    check('cohort sizes', anyTotal(cohort), anyOf(keys, cohort, (c) => c.cohort), (c) => c.cohort);
+    check('cohort sizes', anyTotal(cohort), anyOf(keys, cohort, (c) => c.cohort), (c) => c.cohort, true);
     const groups = new Map<string, string[]>();
     for (const m of metrics) if (m.group) groups.set(m.group, [...(groups.get(m.group) ?? []), m.key]);
     for (const [group, members] of groups) {
