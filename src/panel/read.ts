@@ -8,7 +8,7 @@ import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
-import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
+import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
 import { ndjsonReadError, readError, sniffFile, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
@@ -251,11 +251,13 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   const nulWhere = nul.map((n) => n.sql).join(' OR ') || 'FALSE';
   // A store created after the month its file is named for: the file holds a later month (or the
   // name is wrong), and publishing it as this month would publish another month's figures.
+  // A store id longer than the API takes: an account no request could name.
+  const tooLong = `length(${storeId}) + length(regexp_replace(${storeId}, '[^\\x{10000}-\\x{10FFFF}]', '', 'g')) > ${STORE_ID_MAX}`;
   const createdType = sourceTypes.get('created_month');
   const createdLater = createdType === undefined ? 'FALSE' : `${convert('r.created_month', 'month', createdType)} > ${lit(f.month)}`;
-  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string }>(
+  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string; long: string | null }>(
     `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(*) FILTER (WHERE ${where}) AS bad_rows, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows, ` +
-      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul, min(${rowid}) FILTER (WHERE ${createdLater}) AS later, count(*) FILTER (WHERE ${createdLater}) AS later_rows FROM ${from} r`,
+      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul, min(${rowid}) FILTER (WHERE ${createdLater}) AS later, count(*) FILTER (WHERE ${createdLater}) AS later_rows, min(${rowid}) FILTER (WHERE ${tooLong}) AS long FROM ${from} r`,
   );
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
@@ -265,6 +267,9 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
+  }
+  if (check.long !== null) {
+    throw new CliError(`${f.file}: row ${rowNumber(f.format, toNumber(check.long))}, column store_id: longer than ${STORE_ID_MAX} characters, the longest store id the API takes`);
   }
   if (check.later !== null) {
     const [{ value }] = await duck.all<{ value: string }>(`SELECT ${convert('r.created_month', 'month', createdType!)} AS value FROM ${from} r WHERE ${rowid} = ${toNumber(check.later)}`);

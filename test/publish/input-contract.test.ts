@@ -144,6 +144,14 @@ describe('a record that cannot be read is refused in words', () => {
     }
   });
 
+  it('names a store id longer than the API takes (500, counted as JavaScript counts), not an account no request can name', async () => {
+    const astral = '\u{1F600}'.repeat(250); // 250 characters, 500 UTF-16 code units: the most the API takes
+    const ok = await defective(editRowOf('store_id', astral));
+    expect((await runCli(['publish', '--check', '--input', ok])).code).toBe(0);
+    const dir = await defective(editRowOf('store_id', `${astral}x`));
+    await refused(dir, /2026-09\.csv: row 5, column store_id: longer than 500 characters, the longest store id the API takes/);
+  });
+
   it('says a Latin-1 record is not UTF-8', async () => {
     const dir = await defective((t) => {
       const rows = records(t);
