@@ -88,6 +88,20 @@ describe('the header is checked against the contract before any work', () => {
 });
 
 describe('every month holds stores', () => {
+  it('names an empty file as empty, once, not as every column missing', async () => {
+    // It was "the required column store_id is missing (columns: json)" for NDJSON, and with
+    // --check one finding per contract column (and a warning that domain is absent).
+    for (const format of ['csv', 'ndjson'] as const) {
+      const dir = await defective(() => '\n\n', format);
+      const message = new RegExp(`2026-09\\.${format}: row 1: the file is empty \\(${format === 'csv' ? 'no header row naming the columns, and no records' : 'no records'}\\)`);
+      await refused(dir, message, format);
+      const r = await runCli(['publish', '--check', '--input', dir]);
+      expect(r.code).toBe(2);
+      expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+      expect(r.stderr).not.toContain('warning');
+    }
+  });
+
   it('names a month with a header and no records', async () => {
     const dir = await defective((t) => csvOf(records(t).slice(0, 1)));
     await refused(dir, /2026-09\.csv: month 2026-09 holds no stores/);
