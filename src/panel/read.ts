@@ -68,6 +68,7 @@ async function csvHeader(file: string): Promise<string[]> {
 
 async function sourceSql(duck: Duck, f: PanelFile): Promise<string> {
   if (f.format === 'ndjson') return ndjsonSql(duck, f);
+  if (f.format === 'parquet') return `read_parquet(${lit(f.file)})`;
   const header = await csvHeader(f.file);
   if (header.length === 0) throw new CliError(`${f.file}: row 1: no header row (the first row names the columns)`);
   const columns = `{${header.map((h) => `${lit(h)}: 'VARCHAR'`).join(', ')}}`;
@@ -206,11 +207,13 @@ async function ndjsonSql(duck: Duck, f: PanelFile): Promise<string> {
 const CONTRACT_NAMES: ReadonlySet<string> = new Set(PANEL_COLUMNS.map((c) => c.name));
 
 /** Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and NDJSON are staged in `table`. */
-export async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number }> {
+export async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number; staged: boolean }> {
   // Parquet is scanned in place (typed columns need no text round trip; file_row_number gives
-  // the row); CSV and NDJSON are staged in a table whose rowid is the record number.
-  const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
-  const rowid = f.format === 'parquet' ? 'file_row_number' : 'rowid';
+  // the row); CSV and NDJSON are staged in a table whose rowid is the record number, and so is a
+  // Parquet file with a column of its own named file_row_number (DuckDB cannot number its rows).
+  const inPlace = f.format === 'parquet' && !(await readColumns(duck, f)).includes('file_row_number');
+  const from = inPlace ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
+  const rowid = inPlace ? 'file_row_number' : 'rowid';
   const described = await reading(f, async () => {
     if (from !== table) return duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
     // Only the contract's columns are staged: a column of the file's own is ignored, and one
@@ -324,7 +327,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   const dictionary = appsText
     ? ` LEFT JOIN (SELECT text, ${convert('text', 'apps', 'VARCHAR')} AS list FROM (SELECT DISTINCT ${appsText} AS text FROM ${from} r)) apps_of ON apps_of.text = ${appsText}`
     : '';
-  return { select: `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`, rows: toNumber(check.rows) };
+  return { select: `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`, rows: toNumber(check.rows), staged: !inPlace };
 }
 
 /** Source types of one value a cell (not a LIST, STRUCT, MAP, UNION or ARRAY, nor BLOB bytes). */

@@ -17,6 +17,8 @@ import { checkFile } from '../../src/panel/read.js';
 import { generate, publishPanel, readDocument, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/refusal.js';
 import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
+import { dialects, freshDb } from '../helpers/db.js';
+import { ingestRuns } from '../../src/ingest/ingest.js';
 import { SLUGS } from '../../src/stats/types.js';
 
 const shared = tempDirs('storelens-contract-shared-');
@@ -243,6 +245,30 @@ describe('a column holds one value a cell, as text where the contract says text'
   it('refuses a Parquet list column, not one app named "[a, b]"', async () => {
     const dir = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (string_split(apps, ';') AS apps)`);
     await refused(dir, /2026-09\.parquet: column apps: stored as VARCHAR\[\], not one value a cell: expected app ids separated by ';'/, 'parquet');
+  });
+
+  it('reads a Parquet file with a column of its own named file_row_number as the clean one, and names a bad value at its row', async () => {
+    // The file's own columns are ignored; this one was refused as "not a readable Parquet file: Binder Error …".
+    const own = await rewrittenParquet(`* EXCLUDE (file_row_number), 42 AS file_row_number`);
+    const out = path.join(await dirs.make(), 'out');
+    await publishPanel(own, out, { runs: `${out}.runs` });
+    const [mine, theirs] = await Promise.all([readDocument(out, 'platform-stores', '2026-09'), readDocument(clean.parquet.published, 'platform-stores', '2026-09')]);
+    expect(mine.stats).toEqual(theirs.stats);
+    // Its runs (the run's stores file is the panel's) ingest whole: once staged, it is staged again to load.
+    const duck = await openDuck();
+    const [{ n }] = await duck.all<{ n: string }>(`SELECT count(*) AS n FROM read_parquet(${lit(path.join(own, '*.parquet'))})`).finally(() => duck.close());
+    for (const d of dialects.filter((x) => !x.skip)) {
+      const t = await freshDb(d.name);
+      try {
+        const r = await ingestRuns(t.db, `${out}.runs`, { now: () => new Date('2026-11-02T09:30:00.000Z') });
+        expect(r, d.label).toMatchObject({ months: ['2026-08', '2026-09'], stores: Number(n) });
+        expect(Number((await t.db.kysely.selectFrom('store_months').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(Number(n));
+      } finally {
+        await t.cleanup();
+      }
+    }
+    const bad = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (CASE WHEN file_row_number = 6 THEN 'yes' ELSE CAST(ads_meta AS VARCHAR) END AS ads_meta), 42 AS file_row_number`);
+    await refused(bad, /2026-09\.parquet: row 7, column ads_meta: expected true or false, got "yes"/, 'parquet');
   });
 
   it('refuses text stored as bytes (BLOB), not its escaped bytes', async () => {
