@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { MONTH } from '../core/month.js';
+import { STORE_ID_MAX } from '../core/panel-contract.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
@@ -69,7 +70,7 @@ function issueMessage(issue: z.core.$ZodIssue): string {
 
 /** One line of an import file: the account row contract's fields an importer supplies. */
 export const ImportLine = z.strictObject({
-  store_id: text(200),
+  store_id: text(STORE_ID_MAX),
   score: z.number().min(0, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)').max(1, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)'),
   domain: z.string().max(253).nullable().optional(),
   country: z.string().max(100).nullable().optional(),

@@ -20,7 +20,7 @@ import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
-import { CONTACTS_FILE } from '../core/panel-contract.js';
+import { CONTACTS_FILE, STORE_ID_MAX } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
 import { firstNonUtf8Line, notUtf8 } from '../panel/read-errors.js';
@@ -29,7 +29,6 @@ export const CONTACTS_DIR = 'contacts';
 export const CONTACTS_DATA = 'contacts.ndjson';
 const COLUMNS = ['store_id', 'name', 'email', 'role', 'source'] as const;
 const TEXT_MAX = 200;
-const STORE_ID_MAX = 500;
 
 /** One record of the source as read: its row number (as a person would count it) and its cells. */
 interface RawRecord {

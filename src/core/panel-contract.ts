@@ -19,6 +19,13 @@ export const AGENTIC_COLUMNS = ['llms_txt', 'product_schema', 'agent_checkout', 
 export const PLANS = ['basic', 'grow', 'advanced', 'plus'] as const;
 export type Plan = (typeof PLANS)[number];
 
+/**
+ * The longest store id, in UTF-16 code units as JavaScript counts them: what the API takes in a
+ * path or a body (a longer one would be an account no request can name), the panel, the contact
+ * source and `accounts import` alike.
+ */
+export const STORE_ID_MAX = 500;
+
 export const PANEL_COLUMNS: readonly PanelColumn[] = [
   { name: 'store_id', type: 'string' },
   // Only the private runs carry the domain (no published figure reads it).

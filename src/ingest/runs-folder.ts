@@ -150,7 +150,7 @@ export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
   const signalsCount = await checkRows(duck, signals, signalProblems(run.month));
   if (storesCount !== meta.stores) throw new CliError(`${stores.file}: ${storesCount} rows, ${runJson} says ${String(meta.stores)}`, 2);
   if (signalsCount !== meta.signals) throw new CliError(`${signals}: ${signalsCount} rows, ${runJson} says ${String(meta.signals)}`, 2);
-  return { stores, ...(format === 'parquet' ? { storesSelect: typed.select } : {}), signals, stores_count: storesCount, signals_count: signalsCount };
+  return { stores, ...(typed.staged ? {} : { storesSelect: typed.select }), signals, stores_count: storesCount, signals_count: signalsCount };
 }
 
 /**
@@ -159,8 +159,8 @@ export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
  * (CSV and NDJSON staged in `table`; the contract refuses U+0000 in a text, which no database
  * column holds). Resolves to the SELECT and the number of rows.
  */
-export async function typedStores(duck: Duck, stores: PanelFile, table: string): Promise<{ select: string; rows: number }> {
-  let checked: { select: string; rows: number };
+export async function typedStores(duck: Duck, stores: PanelFile, table: string): Promise<{ select: string; rows: number; staged: boolean }> {
+  let checked: { select: string; rows: number; staged: boolean };
   try {
     const columns = checkColumns(stores, await readColumns(duck, stores));
     if (columns.errors.length) throw new CliError(columns.errors[0]!);
@@ -174,7 +174,7 @@ export async function typedStores(duck: Duck, stores: PanelFile, table: string):
     `SELECT store_id, domain, country, category, plan, created_month, product_count, monthly_visits, ` +
     `CAST(est_monthly_revenue_usd AS DOUBLE) AS est_monthly_revenue_usd, to_json(coalesce(apps, []::VARCHAR[]))::VARCHAR AS apps, ` +
     `to_json(${flagList(AD_COLUMNS, (c) => c.slice('ads_'.length))})::VARCHAR AS ads, to_json(${flagList(AGENTIC_COLUMNS, (c) => c)})::VARCHAR AS agentic, month FROM ${typed} c`;
-  return { select, rows: toNumber(checked.rows) };
+  return { select, rows: toNumber(checked.rows), staged: checked.staged };
 }
 
 /**

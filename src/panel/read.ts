@@ -8,7 +8,7 @@ import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
-import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
+import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
 import { ndjsonReadError, readError, sniffFile, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
@@ -68,6 +68,7 @@ async function csvHeader(file: string): Promise<string[]> {
 
 async function sourceSql(duck: Duck, f: PanelFile): Promise<string> {
   if (f.format === 'ndjson') return ndjsonSql(duck, f);
+  if (f.format === 'parquet') return `read_parquet(${lit(f.file)})`;
   const header = await csvHeader(f.file);
   if (header.length === 0) throw new CliError(`${f.file}: row 1: no header row (the first row names the columns)`);
   const columns = `{${header.map((h) => `${lit(h)}: 'VARCHAR'`).join(', ')}}`;
@@ -154,10 +155,25 @@ async function reading<T>(f: PanelFile, read: () => Promise<T>): Promise<T> {
 /** The column names of a file, as its header (CSV) or its schema (Parquet, NDJSON: the keys of its records) gives them. */
 export async function readColumns(duck: Duck, f: PanelFile): Promise<string[]> {
   return reading(f, async () => {
+    if (f.format !== 'parquet' && (await blank(f.file))) {
+      throw new CliError(`${f.file}: row 1: the file is empty (${f.format === 'csv' ? 'no header row naming the columns, and no records' : 'no records'})`);
+    }
     if (f.format === 'csv') return csvHeader(f.file);
     if (f.format === 'ndjson') return ndjsonKeys(duck, f);
     return (await duck.all<{ column_name: string }>(`DESCRIBE SELECT * FROM read_parquet(${lit(f.file)})`)).map((d) => d.column_name);
   });
+}
+
+/** True when a text file holds nothing but blanks (an empty delivery), read from its first 64 KiB. */
+async function blank(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const size = 1 << 16;
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(size), 0, size, 0);
+    return bytesRead < size && buffer.subarray(0, bytesRead).toString('utf8').trim() === '';
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -191,11 +207,13 @@ async function ndjsonSql(duck: Duck, f: PanelFile): Promise<string> {
 const CONTRACT_NAMES: ReadonlySet<string> = new Set(PANEL_COLUMNS.map((c) => c.name));
 
 /** Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and NDJSON are staged in `table`. */
-export async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number }> {
+export async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number; staged: boolean }> {
   // Parquet is scanned in place (typed columns need no text round trip; file_row_number gives
-  // the row); CSV and NDJSON are staged in a table whose rowid is the record number.
-  const from = f.format === 'parquet' ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
-  const rowid = f.format === 'parquet' ? 'file_row_number' : 'rowid';
+  // the row); CSV and NDJSON are staged in a table whose rowid is the record number, and so is a
+  // Parquet file with a column of its own named file_row_number (DuckDB cannot number its rows).
+  const inPlace = f.format === 'parquet' && !(await readColumns(duck, f)).includes('file_row_number');
+  const from = inPlace ? `read_parquet(${lit(f.file)}, file_row_number = true)` : table;
+  const rowid = inPlace ? 'file_row_number' : 'rowid';
   const described = await reading(f, async () => {
     if (from !== table) return duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
     // Only the contract's columns are staged: a column of the file's own is ignored, and one
@@ -251,11 +269,13 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   const nulWhere = nul.map((n) => n.sql).join(' OR ') || 'FALSE';
   // A store created after the month its file is named for: the file holds a later month (or the
   // name is wrong), and publishing it as this month would publish another month's figures.
+  // A store id longer than the API takes: an account no request could name.
+  const tooLong = `length(${storeId}) + length(regexp_replace(${storeId}, '[^\\x{10000}-\\x{10FFFF}]', '', 'g')) > ${STORE_ID_MAX}`;
   const createdType = sourceTypes.get('created_month');
   const createdLater = createdType === undefined ? 'FALSE' : `${convert('r.created_month', 'month', createdType)} > ${lit(f.month)}`;
-  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string }>(
+  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string; long: string | null }>(
     `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(*) FILTER (WHERE ${where}) AS bad_rows, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows, ` +
-      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul, min(${rowid}) FILTER (WHERE ${createdLater}) AS later, count(*) FILTER (WHERE ${createdLater}) AS later_rows FROM ${from} r`,
+      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul, min(${rowid}) FILTER (WHERE ${createdLater}) AS later, count(*) FILTER (WHERE ${createdLater}) AS later_rows, min(${rowid}) FILTER (WHERE ${tooLong}) AS long FROM ${from} r`,
   );
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
@@ -265,6 +285,9 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
+  }
+  if (check.long !== null) {
+    throw new CliError(`${f.file}: row ${rowNumber(f.format, toNumber(check.long))}, column store_id: longer than ${STORE_ID_MAX} characters, the longest store id the API takes`);
   }
   if (check.later !== null) {
     const [{ value }] = await duck.all<{ value: string }>(`SELECT ${convert('r.created_month', 'month', createdType!)} AS value FROM ${from} r WHERE ${rowid} = ${toNumber(check.later)}`);
@@ -304,7 +327,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   const dictionary = appsText
     ? ` LEFT JOIN (SELECT text, ${convert('text', 'apps', 'VARCHAR')} AS list FROM (SELECT DISTINCT ${appsText} AS text FROM ${from} r)) apps_of ON apps_of.text = ${appsText}`
     : '';
-  return { select: `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`, rows: toNumber(check.rows) };
+  return { select: `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`, rows: toNumber(check.rows), staged: !inPlace };
 }
 
 /** Source types of one value a cell (not a LIST, STRUCT, MAP, UNION or ARRAY, nor BLOB bytes). */

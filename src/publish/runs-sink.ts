@@ -66,7 +66,11 @@ export async function lockRunsFolder(runs: PrivateRuns | undefined, contacts: Ca
  * which index.json names: called when the publication did not succeed, holding the runs lock.
  */
 export async function discardRuns(runs: PrivateRuns): Promise<void> {
+  // Read again: a publish that failed after switching the index (pruning old contact sources) keeps what it names.
+  const named = (await readRunsIndex(runs.runsDir).catch(() => null))?.months;
+  if (!named) return;
   for (const month of runs.months) {
+    if (named[month] === runs.runIds.get(month)) continue;
     await rm(runDir(runs.runsDir, month, runs.runIds.get(month)!), { recursive: true, force: true });
     await rmdir(path.join(runs.runsDir, month)).catch(() => {}); // only when no other run is in it
   }

@@ -65,6 +65,12 @@ describe('an import line', () => {
     expect(refusal(line)).toMatch(message);
   });
 
+  it('takes a store id as long as the API and the panel do (500), and no longer', () => {
+    // It stopped at 200: an account of the panel with a longer id could not be imported.
+    expect(refusal(JSON.stringify({ store_id: 's'.repeat(500), score: 0.5 }))).toBe('accepted');
+    expect(refusal(JSON.stringify({ store_id: 's'.repeat(501), score: 0.5 }))).toMatch(/line 2: field store_id: must be at most 500 characters/);
+  });
+
   it('is refused when its store_id is already on an earlier line, naming both lines', () => {
     expect(refusal('{"store_id":"ok","score":0.7}')).toBe('f.ndjson: line 2: field store_id: duplicate store_id "ok" (first at line 1); an account appears once per file');
   });

@@ -17,6 +17,8 @@ import { checkFile } from '../../src/panel/read.js';
 import { generate, publishPanel, readDocument, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/refusal.js';
 import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
+import { dialects, freshDb } from '../helpers/db.js';
+import { ingestRuns } from '../../src/ingest/ingest.js';
 import { SLUGS } from '../../src/stats/types.js';
 
 const shared = tempDirs('storelens-contract-shared-');
@@ -88,6 +90,20 @@ describe('the header is checked against the contract before any work', () => {
 });
 
 describe('every month holds stores', () => {
+  it('names an empty file as empty, once, not as every column missing', async () => {
+    // It was "the required column store_id is missing (columns: json)" for NDJSON, and with
+    // --check one finding per contract column (and a warning that domain is absent).
+    for (const format of ['csv', 'ndjson'] as const) {
+      const dir = await defective(() => '\n\n', format);
+      const message = new RegExp(`2026-09\\.${format}: row 1: the file is empty \\(${format === 'csv' ? 'no header row naming the columns, and no records' : 'no records'}\\)`);
+      await refused(dir, message, format);
+      const r = await runCli(['publish', '--check', '--input', dir]);
+      expect(r.code).toBe(2);
+      expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+      expect(r.stderr).not.toContain('warning');
+    }
+  });
+
   it('names a month with a header and no records', async () => {
     const dir = await defective((t) => csvOf(records(t).slice(0, 1)));
     await refused(dir, /2026-09\.csv: month 2026-09 holds no stores/);
@@ -142,6 +158,14 @@ describe('a record that cannot be read is refused in words', () => {
       await cp(path.join(dir, `2026-09.${format}`), path.join(dir, `2026-08.${format}`));
       await refused(dir, new RegExp(`2026-08\\.${format}: row \\d+, column created_month: the store was created in 2026-09, after 2026-08, the month the file is named for`), format);
     }
+  });
+
+  it('names a store id longer than the API takes (500, counted as JavaScript counts), not an account no request can name', async () => {
+    const astral = '\u{1F600}'.repeat(250); // 250 characters, 500 UTF-16 code units: the most the API takes
+    const ok = await defective(editRowOf('store_id', astral));
+    expect((await runCli(['publish', '--check', '--input', ok])).code).toBe(0);
+    const dir = await defective(editRowOf('store_id', `${astral}x`));
+    await refused(dir, /2026-09\.csv: row 5, column store_id: longer than 500 characters, the longest store id the API takes/);
   });
 
   it('says a Latin-1 record is not UTF-8', async () => {
@@ -221,6 +245,30 @@ describe('a column holds one value a cell, as text where the contract says text'
   it('refuses a Parquet list column, not one app named "[a, b]"', async () => {
     const dir = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (string_split(apps, ';') AS apps)`);
     await refused(dir, /2026-09\.parquet: column apps: stored as VARCHAR\[\], not one value a cell: expected app ids separated by ';'/, 'parquet');
+  });
+
+  it('reads a Parquet file with a column of its own named file_row_number as the clean one, and names a bad value at its row', async () => {
+    // The file's own columns are ignored; this one was refused as "not a readable Parquet file: Binder Error …".
+    const own = await rewrittenParquet(`* EXCLUDE (file_row_number), 42 AS file_row_number`);
+    const out = path.join(await dirs.make(), 'out');
+    await publishPanel(own, out, { runs: `${out}.runs` });
+    const [mine, theirs] = await Promise.all([readDocument(out, 'platform-stores', '2026-09'), readDocument(clean.parquet.published, 'platform-stores', '2026-09')]);
+    expect(mine.stats).toEqual(theirs.stats);
+    // Its runs (the run's stores file is the panel's) ingest whole: once staged, it is staged again to load.
+    const duck = await openDuck();
+    const [{ n }] = await duck.all<{ n: string }>(`SELECT count(*) AS n FROM read_parquet(${lit(path.join(own, '*.parquet'))})`).finally(() => duck.close());
+    for (const d of dialects.filter((x) => !x.skip)) {
+      const t = await freshDb(d.name);
+      try {
+        const r = await ingestRuns(t.db, `${out}.runs`, { now: () => new Date('2026-11-02T09:30:00.000Z') });
+        expect(r, d.label).toMatchObject({ months: ['2026-08', '2026-09'], stores: Number(n) });
+        expect(Number((await t.db.kysely.selectFrom('store_months').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(Number(n));
+      } finally {
+        await t.cleanup();
+      }
+    }
+    const bad = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (CASE WHEN file_row_number = 6 THEN 'yes' ELSE CAST(ads_meta AS VARCHAR) END AS ads_meta), 42 AS file_row_number`);
+    await refused(bad, /2026-09\.parquet: row 7, column ads_meta: expected true or false, got "yes"/, 'parquet');
   });
 
   it('refuses text stored as bytes (BLOB), not its escaped bytes', async () => {
