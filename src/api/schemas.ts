@@ -1,5 +1,6 @@
 /** Schemas shared by several operations. */
 import { z } from 'zod';
+import { STORE_ID_MAX } from '../core/panel-contract.js';
 
 /** A problem body: the RFC 7807 members, and the extension members some kinds add (docs/rest-api.md). */
 export const Problem = z
@@ -54,7 +55,9 @@ export function page<T extends z.ZodType>(item: T) {
 export const pagedUnder = <P extends z.ZodType>(params: P) => ({ method: 'GET' as const, kind: 'read' as const, params, query: z.strictObject(pageQuery), problems: [400, 404] });
 
 export const idParam = (what: string) => z.strictObject({ id: z.string().min(1).max(200).describe(`Identifier of the ${what}`) });
-export const storeParam = z.strictObject({ store_id: z.string().min(1).max(500).describe('Store identifier of the account') });
+/** A store id as the API takes it: the panel's own limit (core/panel-contract.ts), so every store of the panel can be named. */
+export const storeId = z.string().min(1).max(STORE_ID_MAX);
+export const storeParam = z.strictObject({ store_id: storeId.describe('Store identifier of the account') });
 
 /**
  * A version in If-Match: its number, bare or quoted as an ETag (`3` or `"3"`), or `*`. RFC 9110

@@ -13,7 +13,7 @@ import { Contact } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
-import { EMAIL_AS_SENT, idParam, page, pageQuery } from '../api/schemas.js';
+import { EMAIL_AS_SENT, idParam, page, pageQuery, storeId } from '../api/schemas.js';
 
 const ContactSuggestion = z.object({
   object: z.literal('contact_suggestion'),
@@ -58,7 +58,7 @@ export const contactRoutes = [
       ...pageQuery,
       email: z.string().min(1).max(EMAIL_MAX).optional().describe('Only the contact with this email (trimmed, domain in any case)'),
       name: z.string().min(1).max(200).optional().describe('Only contacts whose name contains this, in any case'),
-      store_id: z.string().min(1).max(500).optional().describe("Only this store's contacts"),
+      store_id: storeId.optional().describe("Only this store's contacts"),
       q: z.string().min(1).max(200).optional().describe('Only contacts whose name, email, role or store id contains this, in any case'),
     }),
     response: page(Contact),
@@ -95,7 +95,7 @@ export const contactRoutes = [
       'Adds a contact for a store the workspace can see (else 404). The email is stored trimmed with its domain lower-cased; one the workspace already has (in any case of its domain) ⇒ 409 naming the existing contact (`existing_contact_id`). A contact whose email the contact source lists for the store is `discovered` (with the source), any other `manual`. Emits `contact.created` with the contact.',
     scope: 'write:contacts',
     kind: 'write',
-    body: z.strictObject({ store_id: z.string().min(1).max(500), email, name: name.optional(), role: role.optional() }),
+    body: z.strictObject({ store_id: storeId, email, name: name.optional(), role: role.optional() }),
     response: Contact,
     location: '/contacts/{id}',
     status: 201,
@@ -155,7 +155,7 @@ export const contactRoutes = [
     description: `Suggests contacts for a store the workspace can see (else 404) from the contact source the data team supplies, each with its source, leaving out emails the workspace has already saved (at most ${DISCOVER_MAX}, by email). \`roles\` keeps the suggestions whose role is one of them (any case). Creates nothing (add a suggestion with add_contact) and emits no event.`,
     scope: 'write:contacts',
     kind: 'write',
-    body: z.strictObject({ store_id: z.string().min(1).max(500), roles: z.array(z.string().min(1).max(100)).min(1).max(20).optional() }),
+    body: z.strictObject({ store_id: storeId, roles: z.array(z.string().min(1).max(100)).min(1).max(20).optional() }),
     response: z.object({ object: z.literal('list'), data: z.array(ContactSuggestion) }),
     problems: [400, 404, 409],
     async handler({ tx, workspace, body }) {

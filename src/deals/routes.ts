@@ -9,7 +9,7 @@ import { Deal } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
-import { CURRENCY_AS_SENT, EMAIL_AS_SENT, IF_MATCH, idParam, ifMatchVersion, page, pagedUnder, pageQuery } from '../api/schemas.js';
+import { CURRENCY_AS_SENT, EMAIL_AS_SENT, IF_MATCH, idParam, ifMatchVersion, page, pagedUnder, pageQuery, storeId } from '../api/schemas.js';
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
@@ -86,7 +86,7 @@ const lostSchema = [
 
 const CreateDeal = z
   .strictObject({
-    store_id: z.string().min(1).max(500).describe('A store the workspace can see (one of its accounts); another ⇒ 404'),
+    store_id: storeId.describe('A store the workspace can see (one of its accounts); another ⇒ 404'),
     title: fields.title,
     stage: stageInput.stage.default('discovery').describe('Where the deal starts (default `discovery`)'),
     lost_reason: stageInput.lost_reason,
@@ -150,7 +150,7 @@ export const dealRoutes = [
     query: z.strictObject({
       ...pageQuery,
       stage: z.enum(DEAL_STAGES).optional().describe('Only deals in this stage'),
-      store_id: z.string().min(1).max(500).optional().describe('Only deals of this store'),
+      store_id: storeId.optional().describe('Only deals of this store'),
       owner_email: Email.optional().describe('Only deals of this owner'),
       updated_since: z.iso.datetime({ offset: true }).optional().describe('Only deals changed at or after this time (ISO 8601 with a zone, e.g. 2026-03-01T00:00:00Z)'),
     }),

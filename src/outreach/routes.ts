@@ -28,7 +28,7 @@ import {
 import { recordSupervision, charge } from '../wallet/index.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
-import { idParam, page, pageQuery } from '../api/schemas.js';
+import { idParam, page, pageQuery, storeId } from '../api/schemas.js';
 import { seqListRoute, seqPager } from '../api/seq-page.js';
 
 export { NO_OUTREACH } from '../accounts/index.js';
@@ -144,7 +144,7 @@ export const outreachRoutes = [
     description:
       "Charged on acceptance (price `outreach_enrollment`): 201 with the enrollment `active`, its first step due at day 0 of the cadence; 202 `awaiting_approval` when the charge is at or above the auto-approve amount. An account with status `do_not_contact` or `disqualified` ⇒ 422; a contact of another store ⇒ 422; an unknown store, contact or cadence ⇒ 404; the store's contact already active in this cadence ⇒ 409; wallet problems ⇒ 409 insufficient-funds or spend-cap-reached.",
     kind: 'write',
-    body: z.strictObject({ store_id: z.string().min(1).max(500), contact_id: z.string().min(1).max(200), cadence_id: z.string().min(1).max(200) }),
+    body: z.strictObject({ store_id: storeId, contact_id: z.string().min(1).max(200), cadence_id: z.string().min(1).max(200) }),
     triggers: ['outreach'],
     response: Enrollment,
     location: '/outreach/enrollments/{id}',
@@ -217,7 +217,7 @@ export const outreachRoutes = [
     query: z.strictObject({
       ...pageQuery,
       status: z.enum(['awaiting_approval', 'active', 'stopped', 'completed']).optional(),
-      store_id: z.string().min(1).max(500).optional(),
+      store_id: storeId.optional(),
     }),
     response: page(Enrollment),
     problems: [400],

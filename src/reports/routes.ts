@@ -13,7 +13,7 @@ import { growthReportMarkdown, type GrowthReportContent } from './growth.js';
 import { acceptsMarkdown } from '../api/accept.js';
 import { ApiProblem } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
-import { idParam, Problem } from '../api/schemas.js';
+import { idParam, Problem, storeId } from '../api/schemas.js';
 import { seqListRoute } from '../api/seq-page.js';
 
 const Peer = z.object({
@@ -80,7 +80,7 @@ export const reportRoutes = [
     description:
       "Charged from the wallet on acceptance (price `growth_report` of GET /wallet/pricing): 202 with the report (`queued`) and its Location. A charge at or above the auto-approve amount answers 202 with the report `awaiting_approval` until an owner decides. Too little balance ⇒ 409 insufficient-funds; over the monthly cap ⇒ 409 spend-cap-reached. A store the workspace cannot see ⇒ 404. Call kind `report` (5 a minute per key).",
     kind: 'report',
-    body: z.strictObject({ store_id: z.string().min(1).max(500), month: z.string().regex(MONTH, 'must be a month YYYY-MM').optional().describe('Default: the latest published month') }),
+    body: z.strictObject({ store_id: storeId, month: z.string().regex(MONTH, 'must be a month YYYY-MM').optional().describe('Default: the latest published month') }),
     triggers: ['reports'],
     response: GrowthReport,
     location: '/reports/growth/{id}',

@@ -16,12 +16,12 @@ import { WATCH_MAX_STORES } from './types.js';
 import type { Kysely } from 'kysely';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem, found } from '../api/problems.js';
-import { idParam, pagedUnder } from '../api/schemas.js';
+import { idParam, pagedUnder, storeId } from '../api/schemas.js';
 import { health, Watch, WatchEvent, ManagedWatch } from './schemas.js';
 
 export const common = { tag: 'Watches', planned: 'available' as const };
 export const watchParam = idParam('watch');
-export const storeParam = z.strictObject({ id: z.string().min(1).max(200).describe('Identifier of the watch'), store_id: z.string().min(1).max(500).describe('Store identifier') });
+export const storeParam = z.strictObject({ id: z.string().min(1).max(200).describe('Identifier of the watch'), store_id: storeId.describe('Store identifier') });
 
 export const noWatch = (id: string) => new ApiProblem('not-found', `No watch "${id}" in this workspace.`);
 

@@ -1,5 +1,6 @@
 /** The watches' request and response shapes (docs/watches.md). */
 import { z } from 'zod';
+import { storeId } from '../api/schemas.js';
 import { ADDABLE_WATCH_TYPES, WATCH_ADD_MAX, WATCH_HEALTH, WATCH_STATUSES, WATCH_TYPES } from './types.js';
 
 export const health = z.enum(WATCH_HEALTH).describe('healthy, degraded, failing or paused (cancelled); see docs/watches.md for the rules');
@@ -79,7 +80,7 @@ export const WatchBrief = z.object({
   changes: z.array(BriefChange).describe("That month's changes in the watched stores"),
 });
 
-export const storeIds = z.array(z.string().min(1).max(500)).max(WATCH_ADD_MAX);
+export const storeIds = z.array(storeId).max(WATCH_ADD_MAX);
 
 export const AddWatch = z
   .strictObject({
