@@ -41,6 +41,7 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
     if (!m || !isMonth(m[1])) {
       throw new CliError(`${path.join(dir, name)}: file name is not a month: expected YYYY-MM.${ext} with a month 01-12`);
     }
+    if (!(await stat(path.join(dir, name))).isFile()) throw new CliError(`${path.join(dir, name)}: not a file (a month of the panel is one YYYY-MM.csv, .parquet or .ndjson file)`);
     const other = seen.get(m[1]);
     if (other) throw new CliError(`${path.join(dir, name)}: month ${m[1]} is also in ${other}; keep one file per month`);
     seen.set(m[1], name);

@@ -3,7 +3,7 @@
  * and writes nothing: a previously published folder stays byte for byte (inodes, mtimes, links)
  * as it was, and an --out that did not exist still does not.
  */
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, generate, publishPanel, runCli } from '../helpers/cli.js';
@@ -70,6 +70,12 @@ describe('publish rejects a bad panel folder', () => {
   it('names two files for one month', async () => {
     const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS), '2026-01.ndjson': '{"store_id":"s1"}\n' });
     await expectRejected(['--input', dir, '--all'], /2026-01\.ndjson: month 2026-01 is also in 2026-01\.csv; keep one file per month/);
+  });
+
+  it('names a folder named like a month file', async () => {
+    const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS) });
+    await mkdir(path.join(dir, '2026-02.csv'));
+    await expectRejected(['--input', dir, '--all'], /2026-02\.csv: not a file \(a month of the panel is one YYYY-MM\.csv, \.parquet or \.ndjson file\)/);
   });
 
   it('names a file without a store_id column', async () => {
