@@ -235,17 +235,21 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
       }
     }
     const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input, req.headers['if-match']);
+    // A derived key (an MCP call that gave none) replays changes only: a refused call changed
+    // nothing, and the identical call made again once its cause is gone (funds credited, the
+    // store now an account) runs rather than answering the first refusal for 24 hours.
+    const forgetProblems = req.idempotencyKeyDerived === true;
     let result: IdempotentResult;
     if (plan) {
       // A mismatch throws before anything is written, and nothing is stored for replay.
       result = await idempotency.runPlanned(auth.workspace.id, idemKey, fp, async () => {
         const p = await plan(ctx);
         return { ...p, result: answered(route, p.result) };
-      });
+      }, forgetProblems);
     } else {
       const prepared = route.prepare ? await route.prepare(ctx) : undefined;
       // A mismatch throws inside the transaction: the write rolls back and nothing is stored for replay.
-      result = await idempotency.run(auth.workspace.id, idemKey, fp, async (tx) => answered(route, await handler!({ ...ctx, tx, prepared })));
+      result = await idempotency.run(auth.workspace.id, idemKey, fp, async (tx) => answered(route, await handler!({ ...ctx, tx, prepared })), forgetProblems);
     }
     if (!result.replayed && result.status < 300) opts.onWrite?.(route.triggers ?? NO_TRIGGERS, auth.workspace.id);
     const headers = result.replayed ? (result.headers ? { ...result.headers, ...REPLAYED } : REPLAYED) : (result.headers ?? NO_HEADERS);
