@@ -21,6 +21,12 @@ import { type PublicationSource, registerStatisticsResources } from './resources
 import { callerOf, operationTools } from './tools.js';
 
 export const MCP_PATH = '/mcp';
+/**
+ * The largest MCP message read. A tool call's arguments become a body held to the API's body
+ * limit by the executor (a tool error, 413, as REST answers), so the message around them may be
+ * larger than that limit; only a message over this one is refused as HTTP 413.
+ */
+export const MCP_MESSAGE_LIMIT = 1024 * 1024;
 const SERVER_INFO = { name: 'storelens', title: 'storelens workspace API', version: '1.0.0' };
 
 export interface McpOptions {
@@ -108,6 +114,7 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
   app.route({
     method: 'POST',
     url: MCP_PATH,
+    bodyLimit: MCP_MESSAGE_LIMIT,
     handler: async (req, reply) => {
       const call: McpCall = {};
       req.mcpCall = call;
