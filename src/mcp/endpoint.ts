@@ -9,7 +9,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type CallToolResult, McpServer, type Tool, type StandardSchemaWithJSON, createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
+import { type CallToolResult, McpServer, ProtocolError, ProtocolErrorCode, type Tool, type StandardSchemaWithJSON, createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticated } from '../api/auth.js';
 import type { OperationExecutor, OperationResponse } from '../api/executor.js';
@@ -198,7 +198,14 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
   // stays callable, so a tool listed to the assistant before its key lost a scope (or the
   // operation became unavailable) answers the same 403 or 404 problem REST does, as a tool
   // error, rather than the protocol error an unknown tool gets.
-  server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
+  //
+  // With the database away the caller is unknown, and so are its tools: an empty list would be
+  // taken as "no tools" for the whole connection (the list is announced as never changing), so
+  // the listing fails, as a JSON-RPC error carrying the 503 problem, and the client lists again.
+  server.server.setRequestHandler('tools/list', () => {
+    if (caller.unavailable) throw new ProtocolError(ProtocolErrorCode.InternalError, `${caller.unavailable.detail} (${caller.unavailable.kind})`, { ...caller.unavailable.body(), request_id: caller.requestId });
+    return { tools: listed };
+  });
   const publication = ctx.opts.publication?.();
   if (publication) registerStatisticsResources(server, publication, ctx.opts.publicUrl ?? caller.origin);
   return server;

@@ -343,7 +343,7 @@ for (const d of dialects) {
         }
       });
 
-      it('answers a tool call whose database went away as a 503 problem, through both clients', async () => {
+      it('answers a tool call whose database went away as a 503 problem, and fails tools/list rather than listing no tools, through both clients', async () => {
         const t = await freshDb(d.name);
         const ws = await workspace(t.db);
         const { key } = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: SCOPES, createdBy: 'owner@example.com', now: new Date() });
@@ -357,6 +357,13 @@ for (const d of dialects) {
           for (const c of clients) {
             const r = await c.callTool({ name: 'list_accounts', arguments: {} });
             expectProblem(r, 503, 'service-unavailable');
+          }
+          // An assistant connecting now cannot be told its tools: the listing fails (and is made
+          // again) rather than answering none, which the client would keep for the connection.
+          for (const sdk of SDKS) {
+            const late = await sdk.connect(base, key);
+            clients.push(late);
+            await expect(late.listTools()).rejects.toThrow(/temporarily unavailable/);
           }
         } finally {
           for (const c of clients) await c.close().catch(() => {});
