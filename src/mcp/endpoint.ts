@@ -239,11 +239,19 @@ function passThrough(json: object): StandardSchemaWithJSON<Record<string, unknow
 const REPLAYED_NOTE =
   'Nothing was done now: this call repeats an identical earlier call (the same arguments, or the same idempotency_key, within 24 hours), and the answer above is that call\'s. To do it again (for example to set a value back), call it with a new idempotency_key.';
 
+/** The same for a refusal kept under an idempotency_key the assistant gave: its cause may be gone since. */
+const REPLAYED_PROBLEM_NOTE =
+  'Nothing was tried now: this idempotency_key was used before with the same arguments, and the problem above is the answer that call got. If its cause is gone (for example funds were added), call again with a new idempotency_key.';
+
 function toolResult(r: OperationResponse, requestId: string): CallToolResult {
   const replayed = r.headers['idempotent-replayed'] === 'true';
   const meta = { 'storelens/status': r.status, ...(replayed ? { 'storelens/idempotent-replayed': true } : {}), ...(r.headers['retry-after'] ? { 'storelens/retry-after': Number(r.headers['retry-after']) } : {}) };
   // A problem names the request that carried the call, as a REST problem body does.
-  if (r.problem) return { content: [{ type: 'text', text: JSON.stringify({ ...(JSON.parse(r.body) as object), request_id: requestId }) }], isError: true, _meta: meta };
+  if (r.problem) {
+    const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify({ ...(JSON.parse(r.body) as object), request_id: requestId }) }];
+    if (replayed) content.push({ type: 'text', text: REPLAYED_PROBLEM_NOTE });
+    return { content, isError: true, _meta: meta };
+  }
   const content: CallToolResult['content'] = [{ type: 'text', text: r.body }];
   // Said in words too: an assistant reads the text, not `_meta`, and an identical call (the same
   // arguments, so the same derived key) made to set something back would otherwise look done.

@@ -113,6 +113,28 @@ for (const d of dialects) {
           await client.close();
         }
       });
+
+      it(`says in words that a refusal kept under a given idempotency_key was not tried again, through ${sdk.name}`, async () => {
+        const ws = await workspace(h.db);
+        const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals']);
+        const client = await sdk.connect(h.base, key);
+        try {
+          const deal = { store_id: 'store-late', title: 'Replatform', idempotency_key: 'deal-late' };
+          const first = await client.callTool({ name: 'create_deal', arguments: deal });
+          expect(first.isError).toBe(true);
+          expect(first.content).toHaveLength(1);
+          await seedAccounts(h.db, ws.id, [{ store_id: 'store-late', score: 0.9 }]);
+          // The same key replays the refusal, as over REST; the assistant reads that nothing was tried, and how to try.
+          const again = await client.callTool({ name: 'create_deal', arguments: deal });
+          expect(again).toMatchObject({ isError: true, _meta: { 'storelens/idempotent-replayed': true } });
+          expect(toolJson(again)).toMatchObject({ status: 404 });
+          expect((again.content as { text: string }[])[1]?.text).toMatch(/^Nothing was tried now: .*new idempotency_key/);
+          const fresh = await client.callTool({ name: 'create_deal', arguments: { ...deal, idempotency_key: 'deal-late-2' } });
+          expect(fresh.isError, JSON.stringify(fresh.content)).toBeFalsy();
+        } finally {
+          await client.close();
+        }
+      });
     }
   });
 }
