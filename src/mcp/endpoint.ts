@@ -111,31 +111,36 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
     },
     handler: async () => undefined,
   });
+  // The caller is known (or refused) before the message is read: a message may be larger than a
+  // REST body (MCP_MESSAGE_LIMIT), and only a caller with a key or token gets it read.
+  const callers = new WeakMap<FastifyRequest, Caller>();
   app.route({
     method: 'POST',
     url: MCP_PATH,
     bodyLimit: MCP_MESSAGE_LIMIT,
-    handler: async (req, reply) => {
+    onRequest: async (req, reply) => {
       const call: McpCall = {};
       req.mcpCall = call;
       const origin = originOf(req, opts);
-      const request = webRequest(req, origin);
-      const refused = originValidationResponse(request, allowed);
+      const refused = originValidationResponse(webRequest(req, origin), allowed);
       if (refused) return sendWeb(reply, refused);
-      let caller: Caller;
       try {
-        caller = { auth: (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization)), origin, requestId: req.id, call };
-        call.auth = caller.auth;
+        const auth = (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization));
+        call.auth = auth;
+        callers.set(req, { auth, origin, requestId: req.id, call });
       } catch (e) {
         if (isApiProblem(e) && e.status === 401 && opts.resourceMetadataUrl) return sendProblem(reply, withResourceMetadata(e, opts.resourceMetadataUrl(origin)));
         const p = toProblem(e, 0);
         if (p.status !== 503) throw e;
         // The database is away: the caller cannot be told yet, and every tool call answers the
         // 503 problem as a tool error (a client retries it) rather than failing the transport.
-        caller = { unavailable: p, origin, requestId: req.id, call };
+        callers.set(req, { unavailable: p, origin, requestId: req.id, call });
       }
+    },
+    handler: async (req, reply) => {
+      const caller = callers.get(req)!;
       const info = caller.auth ? { clientId: caller.auth.key.id, scopes: caller.auth.key.scopes } : { clientId: 'unknown', scopes: [] };
-      const res = await handler.fetch(request, { authInfo: { token: 'verified', ...info, extra: { caller } } });
+      const res = await handler.fetch(webRequest(req, caller.origin), { authInfo: { token: 'verified', ...info, extra: { caller } } });
       return sendWeb(reply, res);
     },
   });
