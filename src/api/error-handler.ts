@@ -3,12 +3,13 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, violatedConstraint } from '../db/errors.js';
 import { ApiProblem, isApiProblem, sendProblem } from './problems.js';
 
+/** The 413 of a body over the limit. */
+export const bodyTooLarge = (bodyLimit: number): ApiProblem => new ApiProblem('payload-too-large', `Request bodies are limited to ${bodyLimit} bytes.`);
+
 export function toProblem(err: unknown, bodyLimit: number): ApiProblem {
   if (isApiProblem(err)) return err;
   const e = err as Partial<FastifyError>;
-  if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return new ApiProblem('payload-too-large', `Request bodies are limited to ${bodyLimit} bytes.`);
-  }
+  if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(bodyLimit);
   if (e.statusCode === 415 || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return new ApiProblem('unsupported-media-type', 'Send request bodies as application/json.');
   }

@@ -20,7 +20,7 @@ import { type Authenticated, authenticate } from './auth.js';
 import { BODY_LIMIT } from './body.js';
 import type { KeyLookup } from './key-cache.js';
 import type { Capability, CapabilityLookup } from './capabilities.js';
-import { toProblem } from './error-handler.js';
+import { bodyTooLarge, toProblem } from './error-handler.js';
 import { fingerprint, type IdempotentResult, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
 import { ApiProblem, type ApiProblemKind, isApiProblem } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
@@ -97,6 +97,11 @@ export interface ExecutorOptions {
    * turns it on for a server in development. Off by default (it parses every answer again).
    */
   validateResponses?: boolean;
+  /**
+   * The largest body an operation takes (default BODY_LIMIT): REST bodies are held to it as they
+   * are read; a body built from an MCP tool's arguments is checked here, as the same 413.
+   */
+  bodyLimit?: number;
   /** Where a response mismatch is reported (default: console.error). */
   log?: (line: string) => void;
   /** Told of every error execute() answers with a 5xx (whose body never carries internals). */
@@ -147,7 +152,7 @@ export const READ_CACHE_BYTES = 16 * 1024 * 1024;
 export const readCacheWeight = (key: string, gzippedBytes: number): number => gzippedBytes + 2 * key.length + 100;
 
 export async function createExecutor(opts: ExecutorOptions): Promise<OperationExecutor> {
-  const { db, now, capability } = opts;
+  const { db, now, capability, bodyLimit = BODY_LIMIT } = opts;
   const limiter = rateLimiter(db, now, { ...DEFAULT_LIMITS, ...opts.rateLimits });
   const idempotency = idempotencyRunner(db, now);
   const cursorSecret = await serverSecret(db.kysely, 'cursor_secret', () => randomBytes(32).toString('hex'));
@@ -198,6 +203,9 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
         if (entry) return served(entry);
       }
     }
+    // REST reads a body within the limit before anything else is checked; one built from an MCP
+    // tool's arguments is held to it here, at the same point.
+    if (req.rawBody !== undefined && Buffer.byteLength(req.rawBody) > bodyLimit) throw bodyTooLarge(bodyLimit);
     const given = isMutating(route) ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
     const idemKey = given !== undefined && req.idempotencyKeyDerived ? await idempotency.windowKey(auth.workspace.id, given) : given;
     const params = validate(route.params, storableValues(req.params), 'invalid-parameters');
@@ -235,17 +243,21 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
       }
     }
     const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input, req.headers['if-match']);
+    // A derived key (an MCP call that gave none) replays changes only: a refused call changed
+    // nothing, and the identical call made again once its cause is gone (funds credited, the
+    // store now an account) runs rather than answering the first refusal for 24 hours.
+    const forgetProblems = req.idempotencyKeyDerived === true;
     let result: IdempotentResult;
     if (plan) {
       // A mismatch throws before anything is written, and nothing is stored for replay.
       result = await idempotency.runPlanned(auth.workspace.id, idemKey, fp, async () => {
         const p = await plan(ctx);
         return { ...p, result: answered(route, p.result) };
-      });
+      }, forgetProblems);
     } else {
       const prepared = route.prepare ? await route.prepare(ctx) : undefined;
       // A mismatch throws inside the transaction: the write rolls back and nothing is stored for replay.
-      result = await idempotency.run(auth.workspace.id, idemKey, fp, async (tx) => answered(route, await handler!({ ...ctx, tx, prepared })));
+      result = await idempotency.run(auth.workspace.id, idemKey, fp, async (tx) => answered(route, await handler!({ ...ctx, tx, prepared })), forgetProblems);
     }
     if (!result.replayed && result.status < 300) opts.onWrite?.(route.triggers ?? NO_TRIGGERS, auth.workspace.id);
     const headers = result.replayed ? (result.headers ? { ...result.headers, ...REPLAYED } : REPLAYED) : (result.headers ?? NO_HEADERS);
@@ -272,7 +284,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
         const r = await perform(route, req, admission);
         return { ...r, headers: { ...admitted, ...r.headers } };
       } catch (e) {
-        const p = toProblem(e, BODY_LIMIT);
+        const p = toProblem(e, bodyLimit);
         if (p.status >= 500) opts.onError?.(e);
         return { status: p.status, headers: { ...admitted, ...p.headers }, body: JSON.stringify(p.body()), problem: true };
       }

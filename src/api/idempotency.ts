@@ -70,14 +70,16 @@ export interface IdempotencyRunner {
   /**
    * Runs mutate once per (workspace, key) and stores its result; the same key and input later
    * replays it. An ApiProblem (4xx) mutate throws undoes its writes and is stored and answered
-   * like a success, so a replay answers the same problem.
+   * like a success, so a replay answers the same problem — unless `forgetProblems` (a key derived
+   * from the call rather than chosen by its caller): then the problem is thrown and nothing is
+   * kept, so the identical call made again, once its cause is gone, runs.
    */
-  run(workspaceId: string, key: string, fp: string, mutate: (trx: Kysely<Database>) => Promise<OperationResult>): Promise<IdempotentResult>;
+  run(workspaceId: string, key: string, fp: string, mutate: (trx: Kysely<Database>) => Promise<OperationResult>, forgetProblems?: boolean): Promise<IdempotentResult>;
   /**
    * The same for a planned write (RouteDef.plan): plan runs before the key is claimed, and its
    * writes are made only by the request that claims it, with its answer stored in the claim.
    */
-  runPlanned(workspaceId: string, key: string, fp: string, plan: () => Promise<WritePlan>): Promise<IdempotentResult>;
+  runPlanned(workspaceId: string, key: string, fp: string, plan: () => Promise<WritePlan>, forgetProblems?: boolean): Promise<IdempotentResult>;
   /**
    * The key a request whose key was derived from the call (not chosen by its caller) is kept
    * under: `<derived>.<n>`, n the number of the 24-hour period now falls in, or the previous
@@ -110,7 +112,7 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
     });
   };
   return {
-    async run(workspaceId, key, fp, mutate) {
+    async run(workspaceId, key, fp, mutate, forgetProblems = false) {
       const nowMs = await started();
       let refused: ApiProblem | undefined;
       try {
@@ -129,7 +131,7 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
           return { status: result.status, body: result.body, headers: result.headers, replayed: false };
         });
       } catch (e) {
-        if (refused === undefined || e !== refused) throw e;
+        if (refused === undefined || e !== refused || forgetProblems) throw e;
         // The handler's writes and the claim were rolled back: record the problem as the key's result.
         return refuse(workspaceId, key, fp, nowMs, refused);
       }
@@ -140,13 +142,13 @@ export function idempotencyRunner(db: Db, now: () => Date): IdempotencyRunner {
       const previous = `${derived}.${period - 1}`;
       return (await liveIdempotencyKey(db.kysely, workspaceId, previous, nowMs - IDEMPOTENCY_TTL_MS)) ? previous : `${derived}.${period}`;
     },
-    async runPlanned(workspaceId, key, fp, plan) {
+    async runPlanned(workspaceId, key, fp, plan, forgetProblems = false) {
       const nowMs = await started();
       let planned: WritePlan;
       try {
         planned = await plan();
       } catch (e) {
-        if (isApiProblem(e) && e.status < 500) return refuse(workspaceId, key, fp, nowMs, e);
+        if (isApiProblem(e) && e.status < 500 && !forgetProblems) return refuse(workspaceId, key, fp, nowMs, e);
         throw e;
       }
       const { result, writes } = planned;

@@ -76,7 +76,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   const { db, routes } = opts;
   const now = opts.now ?? (() => new Date());
   const capability = capabilityReader(opts.capabilitiesPath);
-  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, findKey: opts.findKey, outbound: opts.outbound, validateResponses: opts.validateResponses, log: opts.log });
+  const executor = await createExecutor({ db, now, capability, rateLimits: opts.rateLimits, onWrite: opts.onWrite, findKey: opts.findKey, outbound: opts.outbound, validateResponses: opts.validateResponses, log: opts.log, bodyLimit: opts.bodyLimit });
   const bodyLimit = opts.bodyLimit ?? BODY_LIMIT;
   const prefix = app.prefix;
   // The document changes only with the manifest (read at call time): built again when an operation's capability changes.

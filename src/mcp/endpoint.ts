@@ -9,7 +9,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type CallToolResult, McpServer, type Tool, type StandardSchemaWithJSON, createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
+import { type CallToolResult, McpServer, ProtocolError, ProtocolErrorCode, type Tool, type StandardSchemaWithJSON, createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticated } from '../api/auth.js';
 import type { OperationExecutor, OperationResponse } from '../api/executor.js';
@@ -21,6 +21,12 @@ import { type PublicationSource, registerStatisticsResources } from './resources
 import { callerOf, operationTools } from './tools.js';
 
 export const MCP_PATH = '/mcp';
+/**
+ * The largest MCP message read. A tool call's arguments become a body held to the API's body
+ * limit by the executor (a tool error, 413, as REST answers), so the message around them may be
+ * larger than that limit; only a message over this one is refused as HTTP 413.
+ */
+export const MCP_MESSAGE_LIMIT = 1024 * 1024;
 const SERVER_INFO = { name: 'storelens', title: 'storelens workspace API', version: '1.0.0' };
 
 export interface McpOptions {
@@ -105,30 +111,36 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
     },
     handler: async () => undefined,
   });
+  // The caller is known (or refused) before the message is read: a message may be larger than a
+  // REST body (MCP_MESSAGE_LIMIT), and only a caller with a key or token gets it read.
+  const callers = new WeakMap<FastifyRequest, Caller>();
   app.route({
     method: 'POST',
     url: MCP_PATH,
-    handler: async (req, reply) => {
+    bodyLimit: MCP_MESSAGE_LIMIT,
+    onRequest: async (req, reply) => {
       const call: McpCall = {};
       req.mcpCall = call;
       const origin = originOf(req, opts);
-      const request = webRequest(req, origin);
-      const refused = originValidationResponse(request, allowed);
+      const refused = originValidationResponse(webRequest(req, origin), allowed);
       if (refused) return sendWeb(reply, refused);
-      let caller: Caller;
       try {
-        caller = { auth: (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization)), origin, requestId: req.id, call };
-        call.auth = caller.auth;
+        const auth = (await opts.accessToken?.(req.headers.authorization, origin)) ?? (await executor.authenticate(req.headers.authorization));
+        call.auth = auth;
+        callers.set(req, { auth, origin, requestId: req.id, call });
       } catch (e) {
         if (isApiProblem(e) && e.status === 401 && opts.resourceMetadataUrl) return sendProblem(reply, withResourceMetadata(e, opts.resourceMetadataUrl(origin)));
         const p = toProblem(e, 0);
         if (p.status !== 503) throw e;
         // The database is away: the caller cannot be told yet, and every tool call answers the
         // 503 problem as a tool error (a client retries it) rather than failing the transport.
-        caller = { unavailable: p, origin, requestId: req.id, call };
+        callers.set(req, { unavailable: p, origin, requestId: req.id, call });
       }
+    },
+    handler: async (req, reply) => {
+      const caller = callers.get(req)!;
       const info = caller.auth ? { clientId: caller.auth.key.id, scopes: caller.auth.key.scopes } : { clientId: 'unknown', scopes: [] };
-      const res = await handler.fetch(request, { authInfo: { token: 'verified', ...info, extra: { caller } } });
+      const res = await handler.fetch(webRequest(req, caller.origin), { authInfo: { token: 'verified', ...info, extra: { caller } } });
       return sendWeb(reply, res);
     },
   });
@@ -191,7 +203,14 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
   // stays callable, so a tool listed to the assistant before its key lost a scope (or the
   // operation became unavailable) answers the same 403 or 404 problem REST does, as a tool
   // error, rather than the protocol error an unknown tool gets.
-  server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
+  //
+  // With the database away the caller is unknown, and so are its tools: an empty list would be
+  // taken as "no tools" for the whole connection (the list is announced as never changing), so
+  // the listing fails, as a JSON-RPC error carrying the 503 problem, and the client lists again.
+  server.server.setRequestHandler('tools/list', () => {
+    if (caller.unavailable) throw new ProtocolError(ProtocolErrorCode.InternalError, `${caller.unavailable.detail} (${caller.unavailable.kind})`, { ...caller.unavailable.body(), request_id: caller.requestId });
+    return { tools: listed };
+  });
   const publication = ctx.opts.publication?.();
   if (publication) registerStatisticsResources(server, publication, ctx.opts.publicUrl ?? caller.origin);
   return server;
@@ -225,11 +244,19 @@ function passThrough(json: object): StandardSchemaWithJSON<Record<string, unknow
 const REPLAYED_NOTE =
   'Nothing was done now: this call repeats an identical earlier call (the same arguments, or the same idempotency_key, within 24 hours), and the answer above is that call\'s. To do it again (for example to set a value back), call it with a new idempotency_key.';
 
+/** The same for a refusal kept under an idempotency_key the assistant gave: its cause may be gone since. */
+const REPLAYED_PROBLEM_NOTE =
+  'Nothing was tried now: this idempotency_key was used before with the same arguments, and the problem above is the answer that call got. If its cause is gone (for example funds were added), call again with a new idempotency_key.';
+
 function toolResult(r: OperationResponse, requestId: string): CallToolResult {
   const replayed = r.headers['idempotent-replayed'] === 'true';
   const meta = { 'storelens/status': r.status, ...(replayed ? { 'storelens/idempotent-replayed': true } : {}), ...(r.headers['retry-after'] ? { 'storelens/retry-after': Number(r.headers['retry-after']) } : {}) };
   // A problem names the request that carried the call, as a REST problem body does.
-  if (r.problem) return { content: [{ type: 'text', text: JSON.stringify({ ...(JSON.parse(r.body) as object), request_id: requestId }) }], isError: true, _meta: meta };
+  if (r.problem) {
+    const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify({ ...(JSON.parse(r.body) as object), request_id: requestId }) }];
+    if (replayed) content.push({ type: 'text', text: REPLAYED_PROBLEM_NOTE });
+    return { content, isError: true, _meta: meta };
+  }
   const content: CallToolResult['content'] = [{ type: 'text', text: r.body }];
   // Said in words too: an assistant reads the text, not `_meta`, and an identical call (the same
   // arguments, so the same derived key) made to set something back would otherwise look done.

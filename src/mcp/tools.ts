@@ -72,7 +72,7 @@ export function operationTool(route: AnyRoute): OperationTool {
       minLength: 1,
       maxLength: IDEMPOTENCY_KEY_MAX,
       description:
-        'A stable id of this logical request (the Idempotency-Key of the REST call): a retry with the same id and input replays the first answer. Left out, the id is derived from the operation, its arguments and the caller (this API key, or this member through this assistant), so an identical call by the same caller within 24 hours is a replay; another caller\'s identical call is a change of its own.',
+        'A stable id of this logical request (the Idempotency-Key of the REST call): a retry with the same id and input replays the first answer. Left out, the id is derived from the operation, its arguments and the caller (this API key, or this member through this assistant), so an identical call by the same caller within 24 hours of one that succeeded is a replay (a refused call is not remembered: made again, it runs); another caller\'s identical call is a change of its own.',
     };
   }
   // A body object's fields sit beside the parameters unless a name is taken; then under `body`.

@@ -1,8 +1,11 @@
 /**
  * The Idempotency-Key derived for a mutating tool called without `idempotency_key`, over time: an
  * identical call by the same key within 24 hours is a replay, as the tool says; one made later is a
- * call of its own, billed like any other (re-enrolling a contact after a stop).
+ * call of its own, billed like any other (re-enrolling a contact after a stop). A refused call
+ * changed nothing and is not replayed: made again once its cause is gone, it runs.
  */
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertContact } from '../../src/contacts/store.js';
 import { newId } from '../../src/db/ids.js';
@@ -16,6 +19,20 @@ import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../h
 const HOUR = 3600_000;
 const OPS = ['create_outreach_cadence', 'enroll_outreach', 'stop_outreach', 'get_outreach_enrollment'];
 
+type Result = { content?: unknown; isError?: boolean; _meta?: Record<string, unknown> };
+/** The two SDK lines assistants ship, each calling with an API key. */
+const SDKS: { name: string; connect(base: string, key: string): Promise<{ callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<Result>; close(): Promise<void> }> }[] = [
+  {
+    name: '@modelcontextprotocol/sdk 1.x',
+    async connect(base, key) {
+      const client = new Sdk1Client({ name: 'derived-keys-sdk1', version: '1.0.0' });
+      await client.connect(new Sdk1Transport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      return client as never;
+    },
+  },
+  { name: '@modelcontextprotocol/client 2.x', connect: async (base, key) => (await mcpClient(base, { key })).client as never },
+];
+
 for (const d of dialects) {
   describe.skipIf(d.skip)(`derived idempotency keys over time on ${d.label}`, () => {
     let h: Harness;
@@ -23,7 +40,7 @@ for (const d of dialects) {
     const run = adminCli(() => h.t);
 
     beforeAll(async () => {
-      h = await startApi(d.name, { operations: { ...Object.fromEntries(OPS.map((op) => [op, 'pilot'])), get_wallet: 'available' } });
+      h = await startApi(d.name, { operations: { ...Object.fromEntries(OPS.map((op) => [op, 'pilot'])), get_wallet: 'available', create_deal: 'available', request_growth_report: 'available' } });
     });
     afterAll(async () => {
       await mcp?.close();
@@ -64,5 +81,60 @@ for (const d of dialects) {
       h.clock.advance(23 * HOUR);
       expect(await enroll()).toMatchObject({ replayed: true, body: { id: later.body.id } });
     });
+
+    for (const sdk of SDKS) {
+      it(`runs an identical call again once the cause of its refusal is gone, through ${sdk.name}`, async () => {
+        const ws = await workspace(h.db);
+        const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals', 'generate:reports', 'read:wallet']);
+        const client = await sdk.connect(h.base, key);
+        try {
+          const answer = async (name: string, args: Record<string, unknown>) => {
+            const r = await client.callTool({ name, arguments: args });
+            return { body: toolJson(r), error: r.isError === true, replayed: r._meta?.['storelens/idempotent-replayed'] === true };
+          };
+          // A deal for a store that is not one of the workspace's accounts yet: 404.
+          const deal = { store_id: 'store-late', title: 'Replatform' };
+          expect(await answer('create_deal', deal)).toMatchObject({ error: true, body: { status: 404 } });
+          await seedAccounts(h.db, ws.id, [{ store_id: 'store-late', score: 0.9 }]);
+          const created = await answer('create_deal', deal);
+          expect(created, JSON.stringify(created.body)).toMatchObject({ error: false, replayed: false, body: { object: 'deal', store_id: 'store-late' } });
+          // What was done is still remembered: the identical call again is its replay, not a second deal.
+          expect(await answer('create_deal', deal)).toMatchObject({ error: false, replayed: true, body: { id: created.body.id } });
+
+          // A report the wallet cannot pay for: 409; once credited, the identical call is made (and charged once).
+          const report = { store_id: 'store-late' };
+          expect(await answer('request_growth_report', report)).toMatchObject({ error: true, body: { type: 'https://storelens.dev/problems/insufficient-funds' } });
+          expect((await run('wallet', 'credit', ws.name, '10', '--reason', 'reports', '--as', 'owner@example.com')).code).toBe(0);
+          const requested = await answer('request_growth_report', report);
+          expect(requested, JSON.stringify(requested.body)).toMatchObject({ error: false, replayed: false });
+          expect(await answer('request_growth_report', report)).toMatchObject({ error: false, replayed: true, body: { id: requested.body.id } });
+          expect((await call(h.base, 'GET', '/wallet', { key })).body.balance).toBeLessThan(1000);
+        } finally {
+          await client.close();
+        }
+      });
+
+      it(`says in words that a refusal kept under a given idempotency_key was not tried again, through ${sdk.name}`, async () => {
+        const ws = await workspace(h.db);
+        const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals']);
+        const client = await sdk.connect(h.base, key);
+        try {
+          const deal = { store_id: 'store-late', title: 'Replatform', idempotency_key: 'deal-late' };
+          const first = await client.callTool({ name: 'create_deal', arguments: deal });
+          expect(first.isError).toBe(true);
+          expect(first.content).toHaveLength(1);
+          await seedAccounts(h.db, ws.id, [{ store_id: 'store-late', score: 0.9 }]);
+          // The same key replays the refusal, as over REST; the assistant reads that nothing was tried, and how to try.
+          const again = await client.callTool({ name: 'create_deal', arguments: deal });
+          expect(again).toMatchObject({ isError: true, _meta: { 'storelens/idempotent-replayed': true } });
+          expect(toolJson(again)).toMatchObject({ status: 404 });
+          expect((again.content as { text: string }[])[1]?.text).toMatch(/^Nothing was tried now: .*new idempotency_key/);
+          const fresh = await client.callTool({ name: 'create_deal', arguments: { ...deal, idempotency_key: 'deal-late-2' } });
+          expect(fresh.isError, JSON.stringify(fresh.content)).toBeFalsy();
+        } finally {
+          await client.close();
+        }
+      });
+    }
   });
 }

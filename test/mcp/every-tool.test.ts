@@ -328,7 +328,22 @@ for (const d of dialects) {
         }
       });
 
-      it('answers a tool call whose database went away as a 503 problem, through both clients', async () => {
+      it('answers a tool call whose arguments make a body over 64 KiB as the 413 problem REST answers, through both clients', async () => {
+        const { key } = await seeded();
+        const outcome = { store_id: 'store-a', action: 'discovery', note: 'x'.repeat(70_000) };
+        const rest = await fetch(`${h.base}/outcomes`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'too-large' }, body: JSON.stringify(outcome) });
+        expect(((await rest.json()) as { type: string }).type).toBe(`${PROBLEM}payload-too-large`);
+        for (const sdk of SDKS) {
+          const client = await sdk.connect(h.base, key);
+          try {
+            expectProblem(await client.callTool({ name: 'record_outcome', arguments: outcome }), 413, 'payload-too-large');
+          } finally {
+            await client.close();
+          }
+        }
+      });
+
+      it('answers a tool call whose database went away as a 503 problem, and fails tools/list rather than listing no tools, through both clients', async () => {
         const t = await freshDb(d.name);
         const ws = await workspace(t.db);
         const { key } = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: SCOPES, createdBy: 'owner@example.com', now: new Date() });
@@ -342,6 +357,13 @@ for (const d of dialects) {
           for (const c of clients) {
             const r = await c.callTool({ name: 'list_accounts', arguments: {} });
             expectProblem(r, 503, 'service-unavailable');
+          }
+          // An assistant connecting now cannot be told its tools: the listing fails (and is made
+          // again) rather than answering none, which the client would keep for the connection.
+          for (const sdk of SDKS) {
+            const late = await sdk.connect(base, key);
+            clients.push(late);
+            await expect(late.listTools()).rejects.toThrow(/temporarily unavailable/);
           }
         } finally {
           for (const c of clients) await c.close().catch(() => {});

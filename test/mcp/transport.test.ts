@@ -130,5 +130,19 @@ for (const d of dialects) {
       const head = await fetch(`${h.base}/mcp`, { method: 'HEAD' });
       expect([head.status, head.headers.get('allow')]).toEqual([405, 'POST']);
     });
+
+    it('knows the caller before reading a message: none is 401 whatever its size, and only a caller gets the 413 of one over 1 MiB', async () => {
+      const message = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_accounts', arguments: { padding: 'x'.repeat(2 * 1024 * 1024) } } });
+      const post = (headers: Record<string, string>) => fetch(`${h.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: message });
+      const anonymous = await post({});
+      expect(anonymous.status).toBe(401);
+      expect(((await anonymous.json()) as { type: string }).type).toBe(`${PROBLEM}unauthorized`);
+      const wrong = await post({ authorization: 'Bearer slk_nope_nope' });
+      expect(wrong.status).toBe(401);
+      await wrong.body?.cancel();
+      const known = await post({ authorization: `Bearer ${key}` });
+      expect(known.status).toBe(413);
+      expect(((await known.json()) as { type: string }).type).toBe(`${PROBLEM}payload-too-large`);
+    });
   });
 }
