@@ -31,7 +31,8 @@ const DEMO_PANEL = { stores: 3000, from: '2025-11', to: '2026-10', seed: 'demo' 
 export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const panel = path.join(STATE_DIR, 'demo-panel');
   const out = OUT_DIR;
-  const baseUrl = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
+  // Behind a proxy the pages, the feed and the sign-in are where members reach them.
+  const baseUrl = opts.publicUrl?.replace(/\/$/, '') ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
   const log = (line: string) => env.stderr.write(`storelens start: ${line}\n`);
 
   const existing = await readdir(panel).catch(() => [] as string[]);
@@ -50,7 +51,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const first = await publish(base);
   bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
 
-  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses }, env);
+  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses, publicUrl: opts.publicUrl }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   const signIn = await resetDemoSignIn(api.db, env.now());
   // Accounts before the first request: load the runs publish wrote and score the demo workspace.
@@ -60,7 +61,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   await api.background.worker.idle();
   let server;
   try {
-    server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger, metrics: api.metrics, requestLog: true });
+    server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger, metrics: api.metrics, requestLog: true, trustedProxies: opts.trustedProxy });
   } catch (e) {
     await api.close();
     if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1);
@@ -75,11 +76,11 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     await api.close();
     throw e;
   }
-  const url = server.url;
+  const url = opts.publicUrl ? baseUrl : server.url;
   env.stderr.write(
     [
       '',
-      `storelens is running on ${url}`,
+      opts.publicUrl ? `storelens is running on ${server.url}, reached at ${url}` : `storelens is running on ${url}`,
       `  ${url}/data/agentic-commerce          a statistics page (also platform-stores, platform-apps, platform-advertising, platform-trends, methodology)`,
       `  ${url}/api/data/agentic-commerce      its latest JSON; /csv for the monthly series; /2026-09 for one month`,
       `  ${url}/data/rss.xml                   the release feed`,

@@ -204,7 +204,7 @@ export const SETTINGS = [
     env: 'STORELENS_PUBLIC_URL',
     value: httpOrigin,
     help: "the origin members and assistants reach the server at (e.g. https://storelens.example.com, behind a proxy that terminates TLS): when https, every cookie is Secure; the OAuth issuer, the MCP URL and the sign-in pages' links use it (default: each request's own Host, over the connection's http)",
-    commands: ['serve', 'api'],
+    commands: ['serve', 'start', 'api'],
   },
   {
     name: 'trustedProxy',
@@ -212,7 +212,7 @@ export const SETTINGS = [
     env: 'STORELENS_TRUSTED_PROXIES',
     value: addressBlocks,
     help: "the reverse proxies in front of the server, as addresses or CIDR blocks (comma-separated, e.g. 10.0.0.0/8): of a request from one of them, the client address (the sign-in throttle's, the registration limit's) is the right-most X-Forwarded-For address that is not one of them, and X-Forwarded-Proto and -Host are believed; without it these headers are never read and the client address is the connection's",
-    commands: ['serve', 'api'],
+    commands: ['serve', 'start', 'api'],
   },
   { name: 'requestsOnly', flag: '--requests-only', value: toggle, help: 'answer requests only: run no background task (leave them to `storelens worker` processes on the same database)', commands: ['api'] },
   { name: 'db', flag: '--db', value: text('path'), default: DB_PATH, help: 'SQLite file for --api, created when absent (in a folder that exists; ignored when DATABASE_URL is set)', commands: ['serve'] },

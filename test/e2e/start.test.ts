@@ -2,7 +2,9 @@
  * `npm start`, the first command a newcomer runs (README): in an empty folder it generates the
  * demo panel, publishes it, serves the statistics and the workspace API on one port and prints a
  * demo key that works: the ranked accounts with their evidence, a statistics page, the release
- * feed. SIGTERM stops it cleanly (exit 0), card rendering in the background included.
+ * feed. SIGTERM stops it cleanly (exit 0), card rendering in the background included. Behind a
+ * proxy that terminates TLS (`--public-url`), its pages, feed, OAuth issuer and cookies name the
+ * public origin.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -25,34 +27,54 @@ const freePort = () =>
     s.on('error', fail);
   });
 
-describe('storelens start in an empty folder', () => {
-  it('serves the demo publication and API with the key it prints, and stops cleanly on SIGTERM', async () => {
-    const cwd = await dirs.make();
-    const port = await freePort();
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), TZ: 'UTC' };
-    delete env.DATABASE_URL;
-    const child = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--host', '127.0.0.1'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stdout.resume();
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    const running = new Promise<string>((done, fail) => {
+interface Started {
+  /** What it printed on stderr once it was serving. */
+  printed: string;
+  key: string;
+  /** Resolves to the exit code once it stopped. */
+  stop(): Promise<number | null>;
+}
+
+/** `storelens start` in a new empty folder, on a free loopback port, once it serves. */
+async function start(port: number, extra: string[] = []): Promise<Started> {
+  const cwd = await dirs.make();
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), TZ: 'UTC' };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--host', '127.0.0.1', ...extra], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stdout.resume();
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  try {
+    const printed = await new Promise<string>((done, fail) => {
       child.stderr.on('data', (chunk: Buffer) => {
         err += chunk.toString();
         if (/stop with Ctrl-C/.test(err)) done(err);
       });
       void exited.then((code) => fail(new Error(`storelens start exited (${code}):\n${err}`)));
     });
-    try {
-      const printed = await running;
-      const base = /storelens is running on (http:\/\/\S+)/.exec(printed)![1]!;
-      expect(base).toBe(`http://127.0.0.1:${port}`);
-      const key = /\b(slk_[A-Za-z0-9_-]+)/.exec(printed)![1]!;
+    return { printed, key: /\b(slk_[A-Za-z0-9_-]+)/.exec(printed)![1]!, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
 
-      const accounts = await fetch(`${base}/api/v1/accounts?limit=3`, { headers: { authorization: `Bearer ${key}` } });
+describe('storelens start in an empty folder', () => {
+  it('serves the demo publication and API with the key it prints, and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const s = await start(port);
+    try {
+      const base = /storelens is running on (http:\/\/\S+)/.exec(s.printed)![1]!;
+      expect(base).toBe(`http://127.0.0.1:${port}`);
+      const accounts = await fetch(`${base}/api/v1/accounts?limit=3`, { headers: { authorization: `Bearer ${s.key}` } });
       expect(accounts.status).toBe(200);
       const page = (await accounts.json()) as { data: { store_id: string; score: number; logit: number; evidence: { contribution: number }[] }[] };
       expect(page.data).toHaveLength(3);
-      for (const a of page.data) expect(a.evidence.reduce((s, e) => s + e.contribution, 0)).toBeCloseTo(a.logit, 9);
+      for (const a of page.data) expect(a.evidence.reduce((sum, e) => sum + e.contribution, 0)).toBeCloseTo(a.logit, 9);
       expect(page.data.map((a) => a.score)).toEqual([...page.data.map((a) => a.score)].sort((x, y) => y - x));
       expect((await fetch(`${base}/api/v1/accounts`)).status).toBe(401);
 
@@ -62,8 +84,28 @@ describe('storelens start in an empty folder', () => {
       expect(feed.items.length).toBeGreaterThan(0);
       expect(feed.items.every((i) => i.link?.startsWith(`${base}/`))).toBe(true);
     } finally {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      expect(await s.stop()).toBe(0);
     }
-    expect(await exited).toBe(0);
+  }, 180_000);
+
+  it('with --public-url, names the public origin in its pages, feed and OAuth metadata, and sets Secure cookies', async () => {
+    const port = await freePort();
+    const PUBLIC = 'https://demo.storelens.example';
+    const s = await start(port, ['--public-url', PUBLIC]);
+    try {
+      expect(s.printed).toContain(`storelens is running on http://127.0.0.1:${port}, reached at ${PUBLIC}`);
+      const local = `http://127.0.0.1:${port}`;
+      const feed = await new Parser().parseString(await (await fetch(`${local}/data/rss.xml`)).text());
+      expect(feed.items.length).toBeGreaterThan(0);
+      expect(feed.items.every((i) => i.link?.startsWith(`${PUBLIC}/`))).toBe(true);
+      const metadata = (await (await fetch(`${local}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+      expect(metadata.issuer).toBe(PUBLIC);
+      const signin = await fetch(`${local}/signin`);
+      const cookies = signin.headers.getSetCookie();
+      expect(cookies.length).toBeGreaterThan(0);
+      for (const c of cookies) expect(c, c).toMatch(/;\s*Secure/i);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
   }, 180_000);
 });
