@@ -17,7 +17,7 @@ import { acquireLock } from './lock.js';
 import { phaseClock, type Phase } from './phases.js';
 import { PORT } from '../core/defaults.js';
 import { manifestKey } from '../core/public-paths.js';
-import { publishedBaseUrl, readPublication } from './publication.js';
+import { publishedBaseUrl, readPublication, type Publication } from './publication.js';
 import { checkOutputFolder } from './release.js';
 import { checkRunsFolder, discardRuns, lockRunsFolder, planPrivateRuns, switchRunsFolder } from './runs-sink.js';
 import { assembleStatistics, buildStatistics, countStats, isUnchanged, planStatistics, switchPublication, type AssembledStatistics, type StatisticsPlan, type StatisticsRun } from './statistics-sink.js';
@@ -92,9 +92,9 @@ export interface PublishSummary {
 /** Where a publication is served when nothing says otherwise (`serve`'s default port). */
 export const DEFAULT_BASE_URL = `http://localhost:${PORT}`;
 
-/** The run's base URL, without a trailing slash (PublishOptions.baseUrl). */
-async function runBaseUrl(o: PublishOptions): Promise<string> {
-  const live = await publishedBaseUrl(await readPublication(o.out));
+/** The run's base URL, without a trailing slash (PublishOptions.baseUrl); `old` is the live publication. */
+async function runBaseUrl(o: PublishOptions, old: Publication | null): Promise<string> {
+  const live = await publishedBaseUrl(old);
   const wanted = (o.baseUrl ?? live ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   if (o.months !== 'all' && live !== null && wanted !== live) {
     throw new CliError(
@@ -136,8 +136,9 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
 
   const carryDir = path.join(o.out, CARRY_DIR);
   return intoOutputFolder(o.out, [spillDir, carryDir], async (wrote) => {
-    const s: StatisticsRun = { ...o, baseUrl: await runBaseUrl(o), files, panelMonths, hashes, report, memory };
-    const plan = await planStatistics(s);
+    const old = await readPublication(o.out);
+    const s: StatisticsRun = { ...o, baseUrl: await runBaseUrl(o, old), files, panelMonths, hashes, report, memory };
+    const plan = await planStatistics(s, old);
     // The runs folder's sinks: what they write is decided (and the contacts file checked) before anything is written.
     const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes);
     const contacts = runs && (await carryContacts(o.input, runs.runsDir, runs.contacts, cacheRead, hashCache, o.fileClock, { dir: carryDir, limitBytes: o.memoryLimit }));

@@ -72,8 +72,8 @@ export interface StatisticsPlan {
   changedInput: Set<string>;
 }
 
-export async function planStatistics(s: StatisticsRun): Promise<StatisticsPlan> {
-  const old = await readPublication(s.out);
+/** The run's plan over `old`, the publication live in `s.out` (readPublication, read under the output folder's lock). */
+export async function planStatistics(s: StatisticsRun, old: Publication | null): Promise<StatisticsPlan> {
   const state: PublicationState = old?.state ?? { state_version: 1, runs: {}, feed: [] };
   const before = publishedMonths(state);
   await refuseGoneMonths(s, before);
