@@ -28,6 +28,8 @@ import { EXPLORE_SHARE, IN_MARKET_MIN_SCORE, IN_MARKET_QUANTILE, NOT_IN_MARKET }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+/** README.md and every guide under docs/, its folders included. */
+const DOC_FILES = ['README.md', ...readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`).sort()];
 const restApi = read('docs/rest-api.md');
 const administration = read('docs/administration.md');
 
@@ -94,7 +96,7 @@ describe('docs/rest-api.md', () => {
 });
 
 describe('counts of metrics in README.md and docs/', () => {
-  const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = DOC_FILES;
 
   it.each(files)('%s states the number of metrics the registry has, or none', (file) => {
     for (const m of flat(read(file)).matchAll(/\b(\d+) (?:published )?metrics?\b/g)) expect(Number(m[1]), `${file}: ${m[0]}`).toBe(METRICS.length);
@@ -151,7 +153,7 @@ describe('docs/cli.md and docs/getting-started.md', () => {
 });
 
 describe('README.md and docs/ speak for themselves', () => {
-  const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = DOC_FILES;
 
   it.each(files)('%s sends no reader to the project notes outside the repository', (file) => {
     expect(read(file)).not.toMatch(/\.\.\/shared|SPEC\.md|DESIGN\.md|\bSPEC\b/);
@@ -159,7 +161,7 @@ describe('README.md and docs/ speak for themselves', () => {
 });
 
 describe('links in README.md and docs/', () => {
-  const files = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = DOC_FILES;
   const links = files.flatMap((file) => relativeLinks(read(file)).map((target) => ({ file, target })));
 
   it('finds the guides linked from README.md', () => {
