@@ -24,7 +24,7 @@ export const EXPLORE_SHARE = 0.1;
  * Working mostly the top: 0.90 (worst 0.60) drawn, 0.91 (worst 0.78) at 1.5, but over seeds 1–20
  * a worst seed of 0.44 (0.60 drawn). The generator's truth does not move (0.79 → 0.78 and 0.80).
  * (Measured by score over every account, with the list then ordered by a posterior draw.) What
- * else was tried is in docs/accounts.md.
+ * else was tried is in docs/measurements/learning.md.
  */
 export const EXPLORE_BOUND = 1.5;
 /**
@@ -38,7 +38,7 @@ export const EXPLORE_BOUND = 1.5;
  * 200 outcomes: ρ(position, score) before any outcome 1 (was −0.06 to 0.43); explore first 0.74,
  * 0.57, 0.85, 0.55 under the four rules (seeds 1–2 with the draw: 0.53, 0.33, 0.65, 0.21); working
  * mostly the top, the same list with its explore rows last won a few more of the 200 (82 against
- * 80 under the generator's truth). The figures are in docs/accounts.md.
+ * 80 under the generator's truth). The figures are in docs/measurements/learning.md.
  */
 export const EXPLORE_EVERY = 10;
 /**
@@ -57,7 +57,7 @@ export const MIN_EXPLORE = 25;
  * list's order after 200 outcomes, explore first / mostly the top; before, the picks came from
  * below the list only): the generator's truth 0.77 → 0.79 / 0.59 → 0.66, two-part rule 0.82 → 0.92
  * / 0.45 → 0.58, new-channel rule 0.85 → 0.97 / 0.69 → 0.76, plan rule 0.57 → 0.90 / 0.28 → 0.27;
- * from beyond the first 100 or 200 rows, less. The 10-seed figures are in docs/accounts.md.
+ * from beyond the first 100 or 200 rows, less. The 10-seed figures are in docs/measurements/learning.md.
  */
 export const EXPLORE_AFTER = 50;
 /** In-market accounts score in the top fifth of the workspace's accounts … */
@@ -230,7 +230,7 @@ function ascendingAt(score: Float64Array, byScore: Uint32Array, i: number): numb
  * outcomes (worst seed), wins): the two-part rule, seeds 1–15, 0.94 (0.61) → 1.00 (1.00), 103.8 →
  * 106.1 won (one of its two parts was locked out in seeds 6, 12 and 15); the generator's truth,
  * seeds 1–10, 0.68 (0.60) → 0.68 (0.57), 84.7 → 88.9 won. With it in every round the generator's
- * truth fell to 0.65. The other figures are in docs/accounts.md.
+ * truth fell to 0.65. The other figures are in docs/measurements/learning.md.
  */
 export const BOUND_FIRST_UNTIL = 100;
 /**
@@ -241,7 +241,7 @@ export const BOUND_FIRST_UNTIL = 100;
  * once the model has learnt from a hundred outcomes. Learning benchmark (in memory, generator's
  * truth, mostly the top, seeds 1–10, P@50 of the next 50 in the list's order after 200 outcomes):
  * the explore rows among those 50 held a mean true chance of 0.33 against 0.43 for the others.
- * The figures are in docs/accounts.md.
+ * The figures are in docs/measurements/learning.md.
  */
 export const LATER_SPREAD = 2;
 

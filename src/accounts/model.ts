@@ -124,7 +124,7 @@ export function terms(space: InputSpace, s: StoreSnapshot): Term[] {
     // the type's latest and earlier inputs carry its age, a pair what the subject, category or plan
     // adds to it. (Halving a pair every month as well buried what an agency sells on, "a beauty
     // store that installed an app", under the category's own weight when the app was two or three
-    // months old: learning benchmark in docs/accounts.md.)
+    // months old: learning benchmark in docs/measurements/learning.md.)
     if (x > 0) {
       for (const k of pairKeys(sig, s.category, s.plan)) {
         const j = space.index.get(k);

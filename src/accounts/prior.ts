@@ -102,7 +102,7 @@ export const PRIOR = {
  * 1–3, 0.51 against 0.84 with its own). With the app's kind (same benchmark, seeds 1–10, mostly the
  * top): plan rule 0.60 (0.27), 112.0 → 0.76 (0.50), 119.0; new-channel 0.80 (0.47), 166.7 → 0.78
  * (0.50), 164.8; generator truth 0.65 (0.55), 88.9 → 0.68 (0.60), 84.7; two-part 1.00, 103.0 → 0.98
- * (0.83), 101.7 (docs/accounts.md).
+ * (0.83), 101.7 (docs/measurements/learning.md).
  */
 /*
  * A store's standing that a subject is about (the app it has, the network it advertises on, the

@@ -58,7 +58,7 @@ const SUBJECT_NOUN: Partial<Record<SignalType, string>> = {
  * channel, the agentic feature. A recent install of ReCharge and having ReCharge are two inputs,
  * and their priors share a spread (fit.ts fitModel). Not a plan: the plan rule of the learning
  * benchmark tells a store on the plus plan from one that just upgraded to it, and with the plan's
- * spread shared it read 0.81 against 0.84 (docs/accounts.md).
+ * spread shared it read 0.81 against 0.84 (docs/measurements/learning.md).
  */
 const STANDING_OF_SUBJECT: Partial<Record<SignalType, string>> = {
   ad_channel_started: 'ads',
