@@ -80,21 +80,24 @@ async function readCsv(file: string): Promise<{ columns: string[]; records: RawR
 
 async function readNdjson(file: string): Promise<{ columns: null; records: RawRecord[] }> {
   const records: RawRecord[] = [];
-  const lines = (await readFile(file, 'utf8')).split('\n');
   let row = 0;
-  for (const line of lines) {
+  for (const line of (await readFile(file, 'utf8')).split('\n')) {
     if (line.trim() === '') continue;
-    row++;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch (e) {
-      throw new CliError(`${file}: row ${row}: not JSON (${firstLine(e)})`, 2);
-    }
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: expected a JSON object`, 2);
-    records.push({ row, cells: v as Record<string, unknown> });
+    records.push(ndjsonRecord(file, ++row, line));
   }
   return { columns: null, records };
+}
+
+/** One NDJSON line of a contact file (not blank) as its record: a JSON object, or a CliError naming the row. */
+function ndjsonRecord(file: string, row: number, line: string): RawRecord {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch (e) {
+    throw new CliError(`${file}: row ${row}: not JSON (${firstLine(e)})`, 2);
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: expected a JSON object`, 2);
+  return { row, cells: v as Record<string, unknown> };
 }
 
 /** A contact Parquet file's columns, and the query of its records as text in the file's order. */
@@ -332,18 +335,7 @@ async function* ndjsonRecords(file: string): AsyncGenerator<ReadItem> {
   const decoder = new StringDecoder('utf8');
   let rest = '';
   let row = 0;
-  const record = (line: string): RawRecord | undefined => {
-    if (line.trim() === '') return undefined;
-    row++;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch (e) {
-      throw new CliError(`${file}: row ${row}: not JSON (${firstLine(e)})`, 2);
-    }
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: expected a JSON object`, 2);
-    return { row, cells: v as Record<string, unknown> };
-  };
+  const record = (line: string): RawRecord | undefined => (line.trim() === '' ? undefined : ndjsonRecord(file, ++row, line));
   for await (const chunk of createReadStream(file)) {
     const lines = (rest + decoder.write(chunk as Buffer)).split('\n');
     rest = lines.pop()!;
