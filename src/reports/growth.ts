@@ -168,7 +168,13 @@ export function growthReportMarkdown(r: GrowthReportContent): string {
   }
   lines.push('## Recommendations', '');
   if (r.recommendations.length === 0) lines.push(r.store ? 'Nothing stands out against its peers this month.' : 'None: the store is not in the panel this month.');
-  for (const x of r.recommendations) lines.push(`- ${mdText(x.text)} (${mdText(x.citation)})`);
+  for (const x of r.recommendations) {
+    // The figure's URL stands as published (escaped, its `#` would read `\#`, a URL no browser
+    // finds); the text around it may hold a category's markup and is escaped.
+    const url = r.peers.find((p) => p.metric_key === x.metric_key && p.dimension === x.dimension)?.canonical_url;
+    const citation = url && x.citation.includes(url) ? x.citation.split(url).map(mdText).join(url) : mdText(x.citation);
+    lines.push(`- ${mdText(x.text)} (${citation})`);
+  }
   lines.push('', '## Compared with its peers', '');
   for (const p of r.peers) lines.push(`- ${mdText(p.sentence)} [${p.metric_key}, ${mdText(p.dimension)}](${p.canonical_url})`);
   lines.push('', '## Signals', '');
