@@ -9,6 +9,7 @@
  */
 import type { StoreFeatures } from '../ingest/index.js';
 import { shownValue } from '../stats/format.js';
+import { scopeText } from '../stats/text.js';
 import type { Stat, StatsDocument } from '../stats/types.js';
 
 /** Pages a report compares against (methodology describes the panel, not stores). */
@@ -97,7 +98,8 @@ const FEATURE_OF: Record<string, { has: (f: StoreFeatures) => boolean; action: s
 export const RECOMMEND_SHARE = 0.25;
 
 const pct = (v: number): string => `${Math.round(v * 1000) / 10}%`;
-const cellWords = (dim: string): string => (dim === 'all' ? 'all stores in the panel' : `${dim.split(':')[0]} ${dim.slice(dim.indexOf(':') + 1)} stores`);
+/** A peer cell in the words of the sentence its citation goes with (stats/text.ts scopeText). */
+const cellWords = (dim: string): string => (dim === 'all' ? 'all stores in the panel' : scopeText(dim.slice(0, dim.indexOf(':')), dim.slice(dim.indexOf(':') + 1)));
 
 export function buildGrowthReport(input: ReportInput): GrowthReportContent {
   const f = input.features?.month === input.month ? input.features : null;
