@@ -3,7 +3,7 @@ import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
 import { issueApiKey, KeyCreatorRefused } from '../members/issue-key.js';
-import { ACCESS_CHOICES, type AccessChoice, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
+import { ACCESS_CHOICES, type AccessChoice, SCOPES, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
@@ -21,10 +21,11 @@ export function parseKeyScopes(access: string | undefined, scopes: string | unde
     if (!isAccessChoice(c)) throw new CliError(`--access: "${c}" is not one of ${Object.keys(ACCESS_CHOICES).join(', ')}`);
   }
   for (const s of extra) {
-    if (!isScope(s)) throw new CliError(`--scopes: "${s}" is not a scope of the API`);
+    if (!isScope(s)) throw new CliError(`--scopes: "${s}" is not a scope of the API (${SCOPES.join(', ')})`);
   }
   if (choices.length === 0 && extra.length === 0) {
-    throw new CliError('--access: choose at least one of read, write-outcomes, reports (comma-separated)');
+    // --scopes alone makes a key too (an operator's grant, e.g. manage:webhooks): name both.
+    throw new CliError(`a key needs --access (one or more of ${Object.keys(ACCESS_CHOICES).join(', ')}, comma-separated) or --scopes (e.g. manage:webhooks), or both`);
   }
   return keyScopes(choices as AccessChoice[], extra as Scope[]);
 }

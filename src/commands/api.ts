@@ -13,7 +13,7 @@ import { listenApi, type ListeningApi } from '../compose/api-server.js';
 import type { Config } from '../settings/config.js';
 import { OUT_DIR, SHUTDOWN_GRACE_MS } from '../core/defaults.js';
 import { publishedStatistics } from '../reports/statistics.js';
-import { listenError } from './listen-error.js';
+import { listenError, probeListen } from './listen-error.js';
 import { untilSignal } from './until-signal.js';
 import { openServing } from '../compose/serving.js';
 import type { OpsListener } from '../ops/ops-server.js';
@@ -41,6 +41,10 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
   let drain: () => void;
   let note: (line: string) => void = (line) => env.stderr.write(`${line}\n`);
   try {
+    await probeListen(opts).catch((e: unknown) => {
+      const known = listenError(e, opts);
+      throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
+    });
     const serving = await openServing(opts, env, 'storelens api', {
       reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR), everyMs: opts.loop?.reportsEveryMs },
       only: opts.requestsOnly ? [] : opts.loop?.only,

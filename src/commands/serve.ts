@@ -10,7 +10,7 @@ import type { Config } from '../settings/config.js';
 import { publishedStatistics } from '../reports/statistics.js';
 import { type Serving, openServing } from '../compose/serving.js';
 import { registerWorkspaceApp } from '../compose/workspace-app.js';
-import { listenError } from './listen-error.js';
+import { listenError, probeListen } from './listen-error.js';
 import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
 import { Health } from '../ops/health.js';
@@ -80,6 +80,9 @@ function printUrls(server: RunningServer, opts: ServeOptions, env: Env): void {
 export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   if (!opts.host) throw new CliError('--host: an interface is required', 2);
   const out = path.resolve(opts.out);
+  await probeListen(opts).catch((e: unknown) => {
+    throw listenError(e, opts);
+  });
   const api = opts.api ? await openWorkspaceServing(opts, env) : null;
   const health = api?.health ?? new Health();
   const logger = api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd });

@@ -17,7 +17,7 @@ import { progress } from './progress.js';
 import { publish, type PublishOptions } from '../publish/pipeline.js';
 import { closeOnSignals, startServer } from '../serve/server.js';
 import type { Config } from '../settings/config.js';
-import { listenError } from './listen-error.js';
+import { listenError, probeListen } from './listen-error.js';
 import { openWorkspaceServing } from './serve.js';
 import type { OpsListener } from '../ops/ops-server.js';
 import { openOps, releaseMetrics } from './ops.js';
@@ -34,6 +34,13 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   // Behind a proxy the pages, the feed and the sign-in are where members reach them.
   const baseUrl = opts.publicUrl?.replace(/\/$/, '') ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
   const log = (line: string) => env.stderr.write(`storelens start: ${line}\n`);
+  /** A port taken, told with the other port to try; any other listen error as the flags name it. */
+  const portError = (e: unknown) =>
+    (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1) : listenError(e, opts);
+  // Before the demo panel, the publish and the ingest: a second `npm start` says at once.
+  await probeListen(opts).catch((e: unknown) => {
+    throw portError(e);
+  });
 
   const existing = await readdir(panel).catch(() => [] as string[]);
   if (!existing.some((f) => f.endsWith('.csv'))) {
@@ -64,8 +71,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger, metrics: api.metrics, requestLog: true, trustedProxies: opts.trustedProxy });
   } catch (e) {
     await api.close();
-    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1);
-    throw listenError(e, opts);
+    throw portError(e);
   }
   api.follow(server.serve.live);
   let ops: OpsListener | undefined;

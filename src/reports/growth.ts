@@ -9,6 +9,7 @@
  */
 import type { StoreFeatures } from '../ingest/index.js';
 import { shownValue } from '../stats/format.js';
+import { scopeText } from '../stats/text.js';
 import type { Stat, StatsDocument } from '../stats/types.js';
 
 /** Pages a report compares against (methodology describes the panel, not stores). */
@@ -97,7 +98,8 @@ const FEATURE_OF: Record<string, { has: (f: StoreFeatures) => boolean; action: s
 export const RECOMMEND_SHARE = 0.25;
 
 const pct = (v: number): string => `${Math.round(v * 1000) / 10}%`;
-const cellWords = (dim: string): string => (dim === 'all' ? 'all stores in the panel' : `${dim.split(':')[0]} ${dim.slice(dim.indexOf(':') + 1)} stores`);
+/** A peer cell in the words of the sentence its citation goes with (stats/text.ts scopeText). */
+const cellWords = (dim: string): string => (dim === 'all' ? 'all stores in the panel' : scopeText(dim.slice(0, dim.indexOf(':')), dim.slice(dim.indexOf(':') + 1)));
 
 export function buildGrowthReport(input: ReportInput): GrowthReportContent {
   const f = input.features?.month === input.month ? input.features : null;
@@ -168,7 +170,13 @@ export function growthReportMarkdown(r: GrowthReportContent): string {
   }
   lines.push('## Recommendations', '');
   if (r.recommendations.length === 0) lines.push(r.store ? 'Nothing stands out against its peers this month.' : 'None: the store is not in the panel this month.');
-  for (const x of r.recommendations) lines.push(`- ${mdText(x.text)} (${mdText(x.citation)})`);
+  for (const x of r.recommendations) {
+    // The figure's URL stands as published (escaped, its `#` would read `\#`, a URL no browser
+    // finds); the text around it may hold a category's markup and is escaped.
+    const url = r.peers.find((p) => p.metric_key === x.metric_key && p.dimension === x.dimension)?.canonical_url;
+    const citation = url && x.citation.includes(url) ? x.citation.split(url).map(mdText).join(url) : mdText(x.citation);
+    lines.push(`- ${mdText(x.text)} (${citation})`);
+  }
   lines.push('', '## Compared with its peers', '');
   for (const p of r.peers) lines.push(`- ${mdText(p.sentence)} [${p.metric_key}, ${mdText(p.dimension)}](${p.canonical_url})`);
   lines.push('', '## Signals', '');

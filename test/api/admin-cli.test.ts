@@ -107,6 +107,16 @@ for (const d of dialects) {
       expect(r.code).toBe(2);
     });
 
+    it('names both ways to give a key its scopes when neither is given, and the scopes there are when one is unknown', async () => {
+      const none = await run('keys', 'create', '--workspace', 'acme', '--as', 'owner@acme.test', '--name', 'x');
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain('a key needs --access (one or more of read, write-outcomes, reports, comma-separated) or --scopes (e.g. manage:webhooks), or both');
+      const unknown = await run('keys', 'create', '--workspace', 'acme', '--as', 'owner@acme.test', '--name', 'x', '--scopes', 'manage:everything');
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('--scopes: "manage:everything" is not a scope of the API (read:accounts, ');
+      expect(unknown.stderr).toContain('manage:webhooks');
+    });
+
     it('grants further scopes only through --scopes', async () => {
       const r = await run('keys', 'create', '--workspace', 'acme', '--as', 'admin@acme.test', '--name', 'hooks', '--scopes', 'manage:webhooks', '--json');
       expect(r.json.scopes).toEqual(['manage:webhooks']);

@@ -7,6 +7,7 @@
  * public origin.
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import Parser from 'rss-parser';
@@ -64,6 +65,27 @@ async function start(port: number, extra: string[] = []): Promise<Started> {
 }
 
 describe('storelens start in an empty folder', () => {
+  it('on a port already taken, says so at once and exits 1, before generating or publishing anything', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const cwd = await dirs.make();
+      const env: Record<string, string> = { ...(process.env as Record<string, string>), TZ: 'UTC' };
+      delete env.DATABASE_URL;
+      const child = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--host', '127.0.0.1'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+      expect(err).toContain(`port ${port} is in use: stop the other server or run \`npm start -- --port 8081\``);
+      expect(code).toBe(1);
+      expect(existsSync(join(cwd, '.storelens'))).toBe(false);
+      expect(existsSync(join(cwd, 'output'))).toBe(false);
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  }, 180_000);
+
   it('serves the demo publication and API with the key it prints, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
     const s = await start(port);

@@ -42,3 +42,15 @@ describe('a growth report on a store without llms.txt, its peers 25 of 31 stores
     expect(rec.text).toBe('80.6% of all stores in the panel already do this; this store does not: publish an llms.txt file so AI shopping agents can read the catalogue.');
   });
 });
+
+describe('a growth report on a store of a category and a country whose peers there mostly have llms.txt', () => {
+  it('names the cell as the cited sentence does ("stores in the “toys” category", "stores in US"), not "category toys stores"', () => {
+    const cell = (dimension: string): Stat => ({ ...stat, id: `llms_txt_share:${dimension}`, dimension });
+    const cells: StatsDocument = { ...doc, stats: [cell('category:toys'), cell('country:US'), cell('plan:plus')] };
+    const f = (k: 'category' | 'country' | 'plan', v: string) => ({ ...features, [k]: v }) as StoreFeatures;
+    const text = (fe: StoreFeatures) => buildGrowthReport({ storeId: 's1', month: MONTH, features: fe, documents: [cells], signals: [], evidence: [] }).recommendations.find((r) => r.metric_key === 'llms_txt_share')!.text;
+    expect(text(f('category', 'toys'))).toMatch(/^80\.6% of stores in the “toys” category already do this; /);
+    expect(text(f('country', 'US'))).toMatch(/^80\.6% of stores in US already do this; /);
+    expect(text(f('plan', 'plus'))).toMatch(/^80\.6% of stores on the plus plan already do this; /);
+  });
+});

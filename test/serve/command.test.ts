@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -64,6 +65,12 @@ describe('storelens serve', () => {
       await expect(runServe({ out, port, host: '127.0.0.1' }, env)).rejects.toSatisfy(
         (e) => isCliError(e) && e.exitCode === 1 && /in use/.test(e.message),
       );
+      // With --api, said before the workspace database is opened (migrated, ingested into, ranked).
+      const db = path.join(out, 'api.db');
+      await expect(runServe({ out, port, host: '127.0.0.1', api: true, db }, env)).rejects.toSatisfy(
+        (e) => isCliError(e) && e.exitCode === 1 && /in use/.test(e.message),
+      );
+      expect(existsSync(db)).toBe(false);
     } finally {
       taken.close();
     }
