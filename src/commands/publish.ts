@@ -55,26 +55,25 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
 async function runCheck(flags: Config<'publish'>, env: Env): Promise<void> {
   const files = await listPanel(flags.input);
   const found = await checkPanel(files, flags.allowShrink ?? false);
-  const contacts = await contactsFinding(flags.input);
+  const source = await findContactsFile(flags.input);
+  const contacts = source && (await contactsFinding(source));
   if (contacts) found.findings.push(contacts);
   for (const note of found.notes) env.stderr.write(`warning: ${note}\n`);
   if (flags.json) env.stdout.write(JSON.stringify({ input: flags.input, ok: found.findings.length === 0, ...found }) + '\n');
   else for (const finding of found.findings) env.stdout.write(`${finding}\n`);
-  const months = `${files.length} file(s), ${files[0].month} to ${files[files.length - 1].month}`;
+  const months = `${files.length} month file(s) (${files[0].month} to ${files[files.length - 1].month})${source ? ` and ${path.basename(source)}` : ''}`;
   if (found.findings.length) throw new CliError(`${flags.input}: ${found.findings.length} finding(s) in ${months}; nothing was written`);
   const stores = found.months.reduce((sum, m) => sum + (m.stores ?? 0), 0);
-  env.stderr.write(`${flags.input}: ${months}, ${stores} store-months: every check passed; nothing was written\n`);
+  env.stderr.write(`${flags.input}: ${months}: ${stores} store-months, every check passed; nothing was written\n`);
 }
 
 /**
- * The contact source's first problem, as publish would refuse it, or null (none, or no contacts
- * file). Checked a record at a time into a scratch file that is then removed, as publish checks it.
+ * The contact source's first problem, as publish would refuse it, or null. Checked a record at a
+ * time into a scratch file that is then removed, as publish checks it.
  */
-async function contactsFinding(input: string): Promise<string | null> {
+async function contactsFinding(file: string): Promise<string | null> {
   let scratch: string | undefined;
   try {
-    const file = await findContactsFile(input);
-    if (!file) return null;
     scratch = await mkdtemp(path.join(tmpdir(), 'storelens-check-'));
     await writeCheckedContacts(file, path.join(scratch, 'contacts.ndjson'));
     return null;

@@ -401,7 +401,7 @@ describe('publish --check', () => {
     const r = await runCli(['publish', '--check', '--input', clean.csv.panel, '--out', out, '--runs', `${out}.runs`]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/2 file\(s\), 2026-08 to 2026-09, \d+ store-months: every check passed; nothing was written/);
+    expect(r.stderr).toMatch(/2 month file\(s\) \(2026-08 to 2026-09\) and contacts\.csv: \d+ store-months, every check passed; nothing was written/);
     expect(await readdir(tmp)).toEqual([]);
   });
 
@@ -419,7 +419,7 @@ describe('publish --check', () => {
     expect(found.findings).toHaveLength(2);
     expect(found.findings[0]).toMatch(/2026-08\.csv: row 1, column "ads_pinterst": unknown column, close to ads_pinterest/);
     expect(found.findings[1]).toMatch(/2026-09\.csv: row 5, column monthly_visits: expected an integer of 0 or more .* \(and 1 more row\(s\) of this file with a bad value\)$/);
-    expect(r.stderr).toMatch(/2 finding\(s\) in 2 file\(s\), 2026-08 to 2026-09; nothing was written/);
+    expect(r.stderr).toMatch(/2 finding\(s\) in 2 month file\(s\) \(2026-08 to 2026-09\) and contacts\.csv; nothing was written/);
     expect(await readdir(tmp)).toEqual([]);
     expect(await exists(path.join(process.cwd(), 'output'))).toBe(false);
   });
@@ -430,6 +430,8 @@ describe('publish --check', () => {
     const r = await runCli(['publish', '--check', '--input', dir]);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/contacts\.csv: row 3, column email: expected an email address, got "not-an-email"\n$/);
+    // The count names the contact source beside the month files it was found among.
+    expect(r.stderr).toMatch(/1 finding\(s\) in \d+ month file\(s\) \(\d{4}-\d\d to \d{4}-\d\d\) and contacts\.csv; nothing was written/);
     await writeFile(path.join(dir, 'contacts.csv'), 'store_id,name,email,role,source\ns1,Ann,ann@example.com,,\n');
     expect((await runCli(['publish', '--check', '--input', dir])).code).toBe(0);
   });
