@@ -108,8 +108,8 @@ export function operationTool(route: AnyRoute): OperationTool {
       let idem: unknown;
       for (const [name, value] of Object.entries(args)) {
         if (value === undefined) continue;
-        if (paramNames.has(name)) p[name] = scalarText(value);
-        else if (queryNames.has(name)) q[name] = scalarText(value);
+        if (paramNames.has(name)) put(p, name, scalarText(value));
+        else if (queryNames.has(name)) put(q, name, scalarText(value));
         else if (headerArgs.has(name)) h[headerArgs.get(name)!] = String(scalarText(value));
         // A number is written as REST would send it in a header; any other non-text is no key, and
         // is refused as an unknown parameter (400) rather than replaced by a derived key.
@@ -117,8 +117,8 @@ export function operationTool(route: AnyRoute): OperationTool {
         else if (nestedBody && name === 'body') Object.assign(body, { [BODY]: value });
         // A body field, or a name no schema declares: the body's strict schema refuses it (400), or
         // without a body it is an unknown query parameter, as in a REST URL.
-        else if (route.body && !nestedBody) body[name] = value;
-        else q[name] = scalarText(value);
+        else if (route.body && !nestedBody) put(body, name, value);
+        else put(q, name, scalarText(value));
       }
       const derived = mutating && typeof idem !== 'string';
       if (mutating) h['idempotency-key'] = derived ? derivedKey(route.operationId, args, caller) : (idem as string);
@@ -137,6 +137,15 @@ export function operationTool(route: AnyRoute): OperationTool {
 }
 
 const BODY = Symbol('body') as unknown as string;
+
+/**
+ * Sets a member of its own, whatever its name: `o[name] = v` with the name `__proto__` would set
+ * the object's prototype instead, and the argument would vanish from the request rather than be
+ * refused as undeclared.
+ */
+function put(o: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
+}
 
 /** A path or query value as REST receives it: text (numbers and booleans as written in a URL). */
 function scalarText(v: unknown): unknown {

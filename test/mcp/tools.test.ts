@@ -8,7 +8,7 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';
-import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { ROUTES, routeById } from '../../src/compose/modules.js';
 import { callerOf, operationTool } from '../../src/mcp/tools.js';
@@ -217,6 +217,30 @@ for (const d of dialects) {
       expect(odd.isError).toBe(true);
       expect(toolJson(odd)).toMatchObject({ status: 400 });
       expect(JSON.stringify(toolJson(odd))).toContain('idempotency_key');
+    });
+
+    it('refuses an argument named __proto__ as it refuses any other argument the tool does not declare (400)', async () => {
+      const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:outcomes']);
+      const client = await connect(key);
+      /** The arguments with one more, as the JSON of a message carries it (an own member, whatever its name). */
+      const plus = (args: Record<string, unknown>, name: string) => ({ ...args, ...(JSON.parse(`{${JSON.stringify(name)}: {"polluted": true}}`) as object) });
+      const calls: [string, Record<string, unknown>][] = [
+        ['record_outcome', { store_id: 'mcp-a', action: 'discovery', note: 'proto' }],
+        ['list_accounts', { limit: 1 }],
+        ['get_account', { store_id: 'mcp-a' }],
+      ];
+      for (const [name, args] of calls) {
+        for (const extra of ['bogus', '__proto__']) {
+          const r = await client.callTool({ name, arguments: plus(args, extra) });
+          expect(r.isError, `${name} with ${extra}`).toBe(true);
+          expect(toolJson(r), `${name} with ${extra}`).toMatchObject({ status: 400 });
+          expect(JSON.stringify(toolJson(r).errors), `${name} with ${extra}`).toContain(extra);
+        }
+      }
+      // REST refuses the same body member.
+      const rest = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), rawBody: '{"store_id": "mcp-a", "action": "discovery", "__proto__": {"polluted": true}}' });
+      expect(rest.status).toBe(400);
+      expect(await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', 'proto').execute()).toEqual([]);
     });
 
     it('marks as destructive every tool that replaces or ends a state, not only deletions', async () => {
