@@ -78,6 +78,20 @@ export const IF_MATCH = z.object({
 /** A resource's version as its strong ETag (`"3"`): what If-Match takes, and If-None-Match is compared with. */
 export const versionTag = (version: number): string => `"${version}"`;
 
+/**
+ * The precondition an If-Match header states, in one form (what an Idempotency-Key stands for
+ * counts it): a version's strong tag however it was written (`3` and `"3"` ⇒ `"3"`), and none for
+ * `*`, which holds whenever the resource exists, as when no If-Match is sent. A value naming no
+ * version is returned as it is (validation refuses it before anything is kept).
+ */
+export function ifMatchCondition(v: string | string[] | undefined): string | string[] | undefined {
+  if (typeof v !== 'string') return v;
+  const m = IF_MATCH_VERSION.exec(v);
+  if (!m) return v;
+  const version = m[1] ?? m[2];
+  return version === undefined ? undefined : versionTag(Number(version));
+}
+
 /** The version an If-Match header names (validated by IF_MATCH), or undefined when none was sent or it is `*`. */
 export function ifMatchVersion(headers: Record<string, string | string[] | undefined>): number | undefined {
   const v = headers['if-match'];

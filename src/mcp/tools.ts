@@ -12,7 +12,7 @@ import type { Authenticated } from '../api/auth.js';
 import type { OperationRequest } from '../api/executor.js';
 import { IDEMPOTENCY_KEY_MAX } from '../api/idempotency.js';
 import { type AnyRoute, isMutating } from '../api/route-def.js';
-import { jsonSchema } from '../api/schemas.js';
+import { ifMatchCondition, jsonSchema } from '../api/schemas.js';
 
 type Json = Record<string, unknown>;
 interface ObjectSchema {
@@ -121,7 +121,9 @@ export function operationTool(route: AnyRoute): OperationTool {
         else put(q, name, scalarText(value));
       }
       const derived = mutating && typeof idem !== 'string';
-      if (mutating) h['idempotency-key'] = derived ? derivedKey(route.operationId, args, caller) : (idem as string);
+      // The If-Match condition as the fingerprint reads it: `if_match` 3 and "3" are one call.
+      const keyed = 'if-match' in h ? { ...args, [headerArg('If-Match')]: ifMatchCondition(h['if-match']) } : args;
+      if (mutating) h['idempotency-key'] = derived ? derivedKey(route.operationId, keyed, caller) : (idem as string);
       const sent = nestedBody ? body[BODY] : body;
       return {
         params: p,

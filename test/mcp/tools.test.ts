@@ -243,6 +243,26 @@ for (const d of dialects) {
       expect(await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', 'proto').execute()).toEqual([]);
     });
 
+    it('takes if_match 1, "1" and \'"1"\' as one precondition: a retry that switches form replays, with or without an idempotency_key', async () => {
+      const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals']);
+      const client = await connect(key);
+      const deal = (await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'mcp-a', title: 'Forms' } })).body;
+      const update = (args: Record<string, unknown>) => client.callTool({ name: 'update_deal', arguments: { id: deal.id, ...args } });
+      const first = await update({ title: 'Given key', if_match: 1, idempotency_key: 'if-match-forms' });
+      expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+      for (const form of ['1', '"1"']) {
+        const again = await update({ title: 'Given key', if_match: form, idempotency_key: 'if-match-forms' });
+        expect(again._meta?.['storelens/idempotent-replayed'], `${form} ${JSON.stringify(again.content)}`).toBe(true);
+        expect(toolJson(again)).toEqual(toolJson(first));
+      }
+      // A key derived from the arguments: the same call whichever form the version is written in.
+      const derived = await update({ title: 'Derived key', if_match: 2 });
+      expect(derived.isError, JSON.stringify(derived.content)).toBeFalsy();
+      const retried = await update({ title: 'Derived key', if_match: '"2"' });
+      expect(retried._meta?.['storelens/idempotent-replayed'], JSON.stringify(retried.content)).toBe(true);
+      expect(toolJson(retried)).toEqual(toolJson(derived));
+    });
+
     it('marks as destructive every tool that replaces or ends a state, not only deletions', async () => {
       const client = await connect(await apiKey(h.db, ws.id, [...SCOPES]));
       const hints = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t.annotations?.destructiveHint]));
