@@ -235,6 +235,14 @@ for (const d of dialects) {
           answered.set(step.op, r);
         });
 
+        it('answers each create as REST does, 201: a deal, a contact, a watch, a webhook endpoint', async () => {
+          for (const op of ['create_deal', 'add_contact', 'add_watch', 'register_webhook']) {
+            const r = answered.get(op);
+            expect(r, op).toBeDefined();
+            expect(r!._meta?.['storelens/status'], op).toBe(201);
+          }
+        });
+
         it('shows an imported account in the declared shape', async () => {
           const r = await assistant.callTool({ name: 'get_account', arguments: { store_id: 'imported-1' } });
           expect(r.isError).toBeFalsy();
