@@ -72,7 +72,7 @@ export const IF_MATCH = z.object({
     .string()
     .regex(IF_MATCH_VERSION, 'must be the version the change is based on, e.g. 3 or "3", or *')
     .optional()
-    .describe('The `version` the change is based on, bare or quoted (`3` or `"3"`, the ETag a read or change of the resource answered); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version.'),
+    .describe('The `version` the change is based on, as a read or change of the resource answered it, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version.'),
 });
 
 /** A resource's version as its strong ETag (`"3"`): what If-Match takes, and If-None-Match is compared with. */

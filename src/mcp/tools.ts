@@ -54,6 +54,24 @@ function objectSchema(schema: z.ZodType | undefined): { properties: Record<strin
 /** An HTTP header name as an argument name: `If-Match` ⇒ `if_match`. */
 const headerArg = (header: string): string => header.toLowerCase().replace(/-/g, '_');
 
+/** The request headers an operation's text may name, which a tool takes as arguments. */
+const HEADER_WORDS = /\b(If-Match|Idempotency-Key)\b(?! (?:header )?of the REST call)/g;
+
+/**
+ * An operation's text (written for REST: openapi.json shows it too) as a tool's: a request header
+ * it names is the argument the tool takes for it (`If-Match` ⇒ `if_match`, `Idempotency-Key` ⇒
+ * `idempotency_key`), in a description or in every description of a schema. An assistant sets no
+ * header; the mapping itself stays said where an argument is described.
+ */
+const inToolWords = (text: string): string => text.replace(HEADER_WORDS, headerArg);
+
+/** A JSON Schema with every description in a tool's words (inToolWords); its other strings as they are. */
+function schemaInToolWords<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(schemaInToolWords) as T;
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'description' && typeof x === 'string' ? inToolWords(x) : schemaInToolWords(x)])) as T;
+}
+
 export function operationTool(route: AnyRoute): OperationTool {
   const params = objectSchema(route.params);
   const query = objectSchema(route.query);
@@ -91,14 +109,14 @@ export function operationTool(route: AnyRoute): OperationTool {
   }
   const paramNames = new Set(Object.keys(params.properties));
   const queryNames = new Set(Object.keys(query.properties));
-  const parts = [route.summary, route.description, `REST: ${route.method} /api/v1${route.path} (scope ${route.scope}).`];
+  const parts = [route.summary, route.description && inToolWords(route.description), `REST: ${route.method} /api/v1${route.path} (scope ${route.scope}).`];
 
   return {
     route,
     name: route.operationId,
     title: route.summary,
     description: parts.filter(Boolean).join('\n\n'),
-    inputSchema: { type: 'object', properties, required: [...new Set(required)], additionalProperties: false },
+    inputSchema: { type: 'object', properties: schemaInToolWords(properties), required: [...new Set(required)], additionalProperties: false },
     outputSchema: route.alternateContent ? undefined : jsonSchema(route.response, 'output'),
     request(args, caller) {
       const p: Record<string, unknown> = {};

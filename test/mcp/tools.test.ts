@@ -28,6 +28,28 @@ it("compiles every tool's output schema with the validator MCP clients check str
   }
 });
 
+it("describes each tool in what an assistant can send and read: no REST header it cannot set or see", () => {
+  /** Every text of a tool: its description and every description in its input and output schemas. */
+  const texts = (v: unknown, out: string[] = []): string[] => {
+    if (Array.isArray(v)) for (const x of v) texts(x, out);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'description' && typeof x === 'string' ? out.push(x) : texts(x, out);
+    return out;
+  };
+  // What each argument standing for a header is (`if_match`: "… (the if-match header of the REST call)") is said on purpose.
+  const mapping = /\(the [\w-]+ (?:header )?of the REST call\)/g;
+  const found: string[] = [];
+  for (const route of ROUTES) {
+    const tool = operationTool(route);
+    for (const text of texts([tool.description, tool.inputSchema, tool.outputSchema].map((x) => (typeof x === 'string' ? { description: x } : x)))) {
+      const words = text.replace(mapping, '');
+      for (const rest of [/Accept:/, /\bLocation\b/, /\bETag\b/, /If-Match/, /If-None-Match/, /Idempotency-Key/]) {
+        if (rest.test(words)) found.push(`${route.operationId}: ${rest.source} in "${text}"`);
+      }
+    }
+  }
+  expect(found).toEqual([]);
+});
+
 describe('the caller a derived Idempotency-Key belongs to', () => {
   /** A key, or (with `client`) a member signed in through that assistant. */
   const auth = (id: string, createdBy: string, client?: string) =>
