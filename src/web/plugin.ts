@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { issueApiKey, KeyCreatorRefused, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, addressSubject, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
+import { issueApiKey, KeyCreatorRefused, KeyManagerRefused, revokeKeyAsMember, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, addressSubject, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
-import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
+import { getApiKey, listApiKeys } from '../api/keys-store.js';
 import { lockRows } from '../db/locks.js';
 import type { Db } from '../db/database.js';
 import { findWorkspace } from '../workspaces/store.js';
@@ -230,7 +230,15 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     if (!m) return reply;
     const key = await getApiKey(db.kysely, m.who.ws.workspace_id, (req.params as { id: string }).id);
     if (!key) return page(req, reply, m.who, 404, { error: 'There is no such key in this workspace.' });
-    await db.write((trx) => revokeApiKey(trx, m.who.ws.workspace_id, key.id, now()));
+    // The role is checked again under the lock a removal or a role change takes.
+    const refused = await revokeKeyAsMember(db, { workspaceId: m.who.ws.workspace_id, id: key.id, by: m.who.s.email, now: now() }).then(
+      () => false,
+      (e: unknown) => {
+        if (e instanceof KeyManagerRefused) return true;
+        throw e;
+      },
+    );
+    if (refused) return page(req, reply, m.who, 403, { error: 'Only an owner or admin can create and revoke keys.' });
     return reply.redirect(`/integrations?workspace=${encodeURIComponent(m.who.ws.workspace_id)}`, 303);
   });
 };
