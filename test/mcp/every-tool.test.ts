@@ -270,6 +270,15 @@ for (const d of dialects) {
             expectProblem(await stranger.callTool({ name: step.op, arguments: step.args(made) }), 404);
           });
 
+          // An empty id names nothing: the tool's schema takes none (minLength 1), so it is refused as
+          // any value the schema refuses, naming the argument, by every tool alike. (REST has no empty
+          // path parameter: `/deals/` is another URL, where no operation is: 404.)
+          const params = (op: string) => [...ROUTES.find((r) => r.operationId === op)!.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+          it.each(withIds.flatMap((s) => params(s.op).map((name) => [s.op, name, s] as const)))('%s answers an empty %s as a 400 problem naming it', async (_op, name, step) => {
+            const problem = expectProblem(await assistant.callTool({ name: step.op, arguments: { ...step.args(made), [name]: '' } }), 400, 'invalid-parameters');
+            expect(problem.errors).toEqual([expect.objectContaining({ path: name })]);
+          });
+
           const writes = WALK.filter((s) => isMutating(ROUTES.find((r) => r.operationId === s.op)!));
           it.each(writes.map((s) => [s.op, s] as const))('%s answers an idempotency_key reused with other input as a 409 problem', async (_op, step) => {
             const idem = `reused-${step.op}-${Math.random()}`;
