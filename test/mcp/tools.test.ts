@@ -262,6 +262,7 @@ for (const d of dialects) {
       // REST refuses the same body member.
       const rest = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), rawBody: '{"store_id": "mcp-a", "action": "discovery", "__proto__": {"polluted": true}}' });
       expect(rest.status).toBe(400);
+      expect((await call(h.base, 'GET', '/accounts?limit=1&__proto__=x', { key })).status).toBe(400);
       expect(await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', 'proto').execute()).toEqual([]);
     });
 
