@@ -208,6 +208,16 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     return { who, form };
   };
 
+  /**
+   * The answer when the role, checked again under the workspace lock, no longer lets the member
+   * manage keys (demoted or removed since the form's request was admitted): a message, not the
+   * workspace's key list, which a member removed meanwhile may no longer read.
+   */
+  const roleChanged = (reply: FastifyReply) =>
+    html(reply, 403, (nonce) =>
+      messagePage('Not allowed', 'Only an owner or admin can create and revoke keys, and your role in this workspace changed meanwhile; nothing was changed.', nonce, { href: '/integrations', text: 'Your workspaces' }),
+    );
+
   app.post('/integrations/keys', async (req, reply) => {
     const m = await managing(req, reply);
     if (!m) return reply;
@@ -221,7 +231,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       if (e instanceof KeyCreatorRefused) return null;
       throw e;
     });
-    if (!issued) return page(req, reply, m.who, 403, { error: 'Only an owner or admin can create and revoke keys.' });
+    if (!issued) return roleChanged(reply);
     return page(req, reply, m.who, 201, { created: { name: issued.name, key: issued.key, prefix: issued.prefix } });
   });
 
@@ -238,7 +248,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
         throw e;
       },
     );
-    if (refused) return page(req, reply, m.who, 403, { error: 'Only an owner or admin can create and revoke keys.' });
+    if (refused) return roleChanged(reply);
     return reply.redirect(`/integrations?workspace=${encodeURIComponent(m.who.ws.workspace_id)}`, 303);
   });
 };
