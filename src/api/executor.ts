@@ -28,6 +28,7 @@ import { checkResult, ResponseMismatch } from './response-check.js';
 import { type AnyRoute, type CallKind, type OperationResult, isMutating, withDeclaredHeaders } from './route-def.js';
 import type { TaskName } from './tasks.js';
 import { scopeRefusal } from './scopes.js';
+import { ifMatchCondition } from './schemas.js';
 import { type OutboundRuntime, outboundRuntime } from '../outbound/runtime.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 
@@ -242,7 +243,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
         if (leads) inflight.delete(flightKey);
       }
     }
-    const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input, req.headers['if-match']);
+    const fp = fingerprint(route.method, route.path, req.params as Record<string, string>, input, ifMatchCondition(req.headers['if-match']));
     // A derived key (an MCP call that gave none) replays changes only: a refused call changed
     // nothing, and the identical call made again once its cause is gone (funds credited, the
     // store now an account) runs rather than answering the first refusal for 24 hours.

@@ -30,7 +30,8 @@ export function canonicalJson(value: unknown): string {
 /**
  * What a request asks, as one hash: method, operation, path parameters, body, and the If-Match
  * condition when there is one (a retry with another version is another request: it answers 422,
- * not the first one's 409). Without If-Match the hash is the one made before the condition counted,
+ * not the first one's 409), given in one form (schemas.ts ifMatchCondition: `3` and `"3"` are one
+ * condition, `*` is none). Without If-Match the hash is the one made before the condition counted,
  * so keys stored then still replay.
  */
 export function fingerprint(method: string, template: string, params: Record<string, string>, body: unknown, ifMatch?: string | string[]): string {

@@ -72,11 +72,25 @@ export const IF_MATCH = z.object({
     .string()
     .regex(IF_MATCH_VERSION, 'must be the version the change is based on, e.g. 3 or "3", or *')
     .optional()
-    .describe('The `version` the change is based on, bare or quoted (`3` or `"3"`, the ETag a read or change of the resource answered); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version.'),
+    .describe('The `version` the change is based on, as a read or change of the resource answered it, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version.'),
 });
 
 /** A resource's version as its strong ETag (`"3"`): what If-Match takes, and If-None-Match is compared with. */
 export const versionTag = (version: number): string => `"${version}"`;
+
+/**
+ * The precondition an If-Match header states, in one form (what an Idempotency-Key stands for
+ * counts it): a version's strong tag however it was written (`3` and `"3"` ⇒ `"3"`), and none for
+ * `*`, which holds whenever the resource exists, as when no If-Match is sent. A value naming no
+ * version is returned as it is (validation refuses it before anything is kept).
+ */
+export function ifMatchCondition(v: string | string[] | undefined): string | string[] | undefined {
+  if (typeof v !== 'string') return v;
+  const m = IF_MATCH_VERSION.exec(v);
+  if (!m) return v;
+  const version = m[1] ?? m[2];
+  return version === undefined ? undefined : versionTag(Number(version));
+}
 
 /** The version an If-Match header names (validated by IF_MATCH), or undefined when none was sent or it is `*`. */
 export function ifMatchVersion(headers: Record<string, string | string[] | undefined>): number | undefined {

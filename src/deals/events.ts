@@ -19,7 +19,7 @@ export const Deal = z
     expected_close_date: z.string().nullable().describe('YYYY-MM-DD'),
     lost_reason: z.enum(LOST_REASONS).nullable().describe('Why it was lost, while the stage is `lost`'),
     lost_reason_other: z.string().nullable().describe('The free text of lost_reason `other`'),
-    version: z.number().int().describe('1 at creation, +1 on every change; send it as If-Match'),
+    version: z.number().int().describe('1 at creation, +1 on every change; a change made only while the deal is at this version names it'),
     created_at: z.string(),
     updated_at: z.string(),
   })

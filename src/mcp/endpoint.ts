@@ -9,7 +9,7 @@
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { type CallToolResult, McpServer, ProtocolError, ProtocolErrorCode, type Tool, type StandardSchemaWithJSON, createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
+import { type CallToolResult, McpServer, type RequestId, ProtocolError, ProtocolErrorCode, type Tool, type StandardSchemaWithJSON, createMcpHandler, localhostAllowedOrigins, originValidationResponse } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticated } from '../api/auth.js';
 import type { OperationExecutor, OperationResponse } from '../api/executor.js';
@@ -139,6 +139,7 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
     },
     handler: async (req, reply) => {
       const caller = callers.get(req)!;
+      caller.protoArguments = argumentsNamingProto(req.body);
       const info = caller.auth ? { clientId: caller.auth.key.id, scopes: caller.auth.key.scopes } : { clientId: 'unknown', scopes: [] };
       const res = await handler.fetch(webRequest(req, caller.origin), { authInfo: { token: 'verified', ...info, extra: { caller } } });
       return sendWeb(reply, res);
@@ -153,7 +154,33 @@ type Caller = ({ auth: Authenticated; unavailable?: undefined } | { auth?: undef
   requestId: string;
   /** Told which tool ran and how it answered. */
   call: McpCall;
+  /** The arguments of this request's tool calls that name `__proto__`, as sent (argumentsNamingProto). */
+  protoArguments?: Map<RequestId, Record<string, unknown>>;
 };
+
+/**
+ * The arguments of the tools/call messages of an MCP request body that name `__proto__`, as sent,
+ * by message id. The SDK reads a message's arguments with a record schema, and zod never copies a
+ * `__proto__` member (so no parsed object can get another prototype): the tool would run as if it
+ * had not been given, where any other argument the tool does not declare is refused. Handed the
+ * arguments as sent, the executor refuses it as it refuses any other (400, naming it).
+ */
+function argumentsNamingProto(body: unknown): Map<RequestId, Record<string, unknown>> | undefined {
+  // JSON spells the name as it is, or with \u escapes.
+  if (typeof body !== 'string' || !(body.includes('__proto__') || body.includes('\\u'))) return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  let found: Map<RequestId, Record<string, unknown>> | undefined;
+  for (const m of (Array.isArray(message) ? message : [message]) as { method?: unknown; id?: RequestId; params?: { arguments?: unknown } }[]) {
+    const args = m && typeof m === 'object' && m.method === 'tools/call' && m.id !== undefined ? m.params?.arguments : undefined;
+    if (args && typeof args === 'object' && !Array.isArray(args) && Object.hasOwn(args, '__proto__')) (found ??= new Map()).set(m.id!, args as Record<string, unknown>);
+  }
+  return found;
+}
 
 /** A problem as the executor would have answered it. */
 const problemResponse = (p: ApiProblem): OperationResponse => ({ status: p.status, headers: p.headers, body: JSON.stringify(p.body()), problem: true });
@@ -191,8 +218,9 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
     server.registerTool(
       tool.name,
       { ...config, inputSchema: passThrough(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}) },
-      async (args: Record<string, unknown>) => {
-        const r = caller.auth ? await ctx.executor.execute(tool.route, tool.request(args ?? {}, callerOf(caller.auth)), caller.auth) : problemResponse(caller.unavailable);
+      async (parsed: Record<string, unknown>, { mcpReq }) => {
+        const args = caller.protoArguments?.get(mcpReq.id) ?? parsed ?? {};
+        const r = caller.auth ? await ctx.executor.execute(tool.route, tool.request(args, callerOf(caller.auth)), caller.auth) : problemResponse(caller.unavailable);
         caller.call.tool = { name: tool.name, kind: tool.route.kind, status: r.status, replayed: r.headers['idempotent-replayed'] === 'true' };
         return toolResult(r, caller.requestId);
       },

@@ -12,7 +12,7 @@ import type { Authenticated } from '../api/auth.js';
 import type { OperationRequest } from '../api/executor.js';
 import { IDEMPOTENCY_KEY_MAX } from '../api/idempotency.js';
 import { type AnyRoute, isMutating } from '../api/route-def.js';
-import { jsonSchema } from '../api/schemas.js';
+import { ifMatchCondition, jsonSchema } from '../api/schemas.js';
 
 type Json = Record<string, unknown>;
 interface ObjectSchema {
@@ -54,6 +54,24 @@ function objectSchema(schema: z.ZodType | undefined): { properties: Record<strin
 /** An HTTP header name as an argument name: `If-Match` ⇒ `if_match`. */
 const headerArg = (header: string): string => header.toLowerCase().replace(/-/g, '_');
 
+/** The request headers an operation's text may name, which a tool takes as arguments. */
+const HEADER_WORDS = /\b(If-Match|Idempotency-Key)\b(?! (?:header )?of the REST call)/g;
+
+/**
+ * An operation's text (written for REST: openapi.json shows it too) as a tool's: a request header
+ * it names is the argument the tool takes for it (`If-Match` ⇒ `if_match`, `Idempotency-Key` ⇒
+ * `idempotency_key`), in a description or in every description of a schema. An assistant sets no
+ * header; the mapping itself stays said where an argument is described.
+ */
+const inToolWords = (text: string): string => text.replace(HEADER_WORDS, headerArg);
+
+/** A JSON Schema with every description in a tool's words (inToolWords); its other strings as they are. */
+function schemaInToolWords<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(schemaInToolWords) as T;
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'description' && typeof x === 'string' ? inToolWords(x) : schemaInToolWords(x)])) as T;
+}
+
 export function operationTool(route: AnyRoute): OperationTool {
   const params = objectSchema(route.params);
   const query = objectSchema(route.query);
@@ -91,14 +109,14 @@ export function operationTool(route: AnyRoute): OperationTool {
   }
   const paramNames = new Set(Object.keys(params.properties));
   const queryNames = new Set(Object.keys(query.properties));
-  const parts = [route.summary, route.description, `REST: ${route.method} /api/v1${route.path} (scope ${route.scope}).`];
+  const parts = [route.summary, route.description && inToolWords(route.description), `REST: ${route.method} /api/v1${route.path} (scope ${route.scope}).`];
 
   return {
     route,
     name: route.operationId,
     title: route.summary,
     description: parts.filter(Boolean).join('\n\n'),
-    inputSchema: { type: 'object', properties, required: [...new Set(required)], additionalProperties: false },
+    inputSchema: { type: 'object', properties: schemaInToolWords(properties), required: [...new Set(required)], additionalProperties: false },
     outputSchema: route.alternateContent ? undefined : jsonSchema(route.response, 'output'),
     request(args, caller) {
       const p: Record<string, unknown> = {};
@@ -108,8 +126,8 @@ export function operationTool(route: AnyRoute): OperationTool {
       let idem: unknown;
       for (const [name, value] of Object.entries(args)) {
         if (value === undefined) continue;
-        if (paramNames.has(name)) p[name] = scalarText(value);
-        else if (queryNames.has(name)) q[name] = scalarText(value);
+        if (paramNames.has(name)) put(p, name, scalarText(value));
+        else if (queryNames.has(name)) put(q, name, scalarText(value));
         else if (headerArgs.has(name)) h[headerArgs.get(name)!] = String(scalarText(value));
         // A number is written as REST would send it in a header; any other non-text is no key, and
         // is refused as an unknown parameter (400) rather than replaced by a derived key.
@@ -117,11 +135,13 @@ export function operationTool(route: AnyRoute): OperationTool {
         else if (nestedBody && name === 'body') Object.assign(body, { [BODY]: value });
         // A body field, or a name no schema declares: the body's strict schema refuses it (400), or
         // without a body it is an unknown query parameter, as in a REST URL.
-        else if (route.body && !nestedBody) body[name] = value;
-        else q[name] = scalarText(value);
+        else if (route.body && !nestedBody) put(body, name, value);
+        else put(q, name, scalarText(value));
       }
       const derived = mutating && typeof idem !== 'string';
-      if (mutating) h['idempotency-key'] = derived ? derivedKey(route.operationId, args, caller) : (idem as string);
+      // The If-Match condition as the fingerprint reads it: `if_match` 3 and "3" are one call.
+      const keyed = 'if-match' in h ? { ...args, [headerArg('If-Match')]: ifMatchCondition(h['if-match']) } : args;
+      if (mutating) h['idempotency-key'] = derived ? derivedKey(route.operationId, keyed, caller) : (idem as string);
       const sent = nestedBody ? body[BODY] : body;
       return {
         params: p,
@@ -137,6 +157,15 @@ export function operationTool(route: AnyRoute): OperationTool {
 }
 
 const BODY = Symbol('body') as unknown as string;
+
+/**
+ * Sets a member of its own, whatever its name: `o[name] = v` with the name `__proto__` would set
+ * the object's prototype instead, and the argument would vanish from the request rather than be
+ * refused as undeclared.
+ */
+function put(o: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
+}
 
 /** A path or query value as REST receives it: text (numbers and booleans as written in a URL). */
 function scalarText(v: unknown): unknown {

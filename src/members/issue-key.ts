@@ -1,5 +1,6 @@
 /** Issues an API key in a workspace: shared by the admin CLI, the demo and benchmarks. */
-import type { Db } from '../db/database.js';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/database.js';
 import { insertApiKey } from '../api/keys-store.js';
 import { generateApiKey } from '../api/keys.js';
 import type { Scope } from '../api/scopes.js';
@@ -14,8 +15,21 @@ export interface IssuedKey {
   created_by: string;
 }
 
+/** A member who is not (or no longer) an owner or admin of the workspace, refused a change to its keys. */
+export class KeyManagerRefused extends Error {}
+
 /** A key's creator who is not (or no longer) an owner or admin of the workspace. */
-export class KeyCreatorRefused extends Error {}
+export class KeyCreatorRefused extends KeyManagerRefused {}
+
+/**
+ * Locks the workspace's row (as removing a member or changing a role does) and refuses, with
+ * `Refused`, unless `email` is an owner or admin of the workspace as stored now.
+ */
+export async function lockKeyManager(trx: Kysely<Database>, workspaceId: string, email: string, Refused: new (message: string) => KeyManagerRefused): Promise<void> {
+  const member = await lockMember(trx, workspaceId, email);
+  if (!member) throw new Refused(`${email} is not a member of the workspace`);
+  if (member.role !== 'owner' && member.role !== 'admin') throw new Refused(`${email} is a ${member.role} of the workspace`);
+}
 
 /**
  * Stores a new key (hash only) and returns its secret once. With `creatorManages`, the creator
@@ -29,11 +43,7 @@ export async function issueApiKey(
 ): Promise<IssuedKey> {
   const g = generateApiKey();
   await db.write(async (trx) => {
-    if (k.creatorManages) {
-      const member = await lockMember(trx, k.workspaceId, k.createdBy);
-      if (!member) throw new KeyCreatorRefused(`${k.createdBy} is not a member of the workspace`);
-      if (member.role !== 'owner' && member.role !== 'admin') throw new KeyCreatorRefused(`${k.createdBy} is a ${member.role} of the workspace`);
-    }
+    if (k.creatorManages) await lockKeyManager(trx, k.workspaceId, k.createdBy, KeyCreatorRefused);
     await insertApiKey(trx, {
       id: g.id,
       workspace_id: k.workspaceId,

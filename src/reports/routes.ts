@@ -78,7 +78,7 @@ export const reportRoutes = [
     path: '/reports/growth',
     summary: 'Request a growth report for a store',
     description:
-      "Charged from the wallet on acceptance (price `growth_report` of GET /wallet/pricing): 202 with the report (`queued`) and its Location. A charge at or above the auto-approve amount answers 202 with the report `awaiting_approval` until an owner decides. Too little balance ⇒ 409 insufficient-funds; over the monthly cap ⇒ 409 spend-cap-reached. A store the workspace cannot see ⇒ 404. Call kind `report` (5 a minute per key).",
+      "Charged from the wallet on acceptance (price `growth_report` of GET /wallet/pricing): 202 with the report (`queued`; get_growth_report reads it by its `id`). A charge at or above the auto-approve amount answers 202 with the report `awaiting_approval` until an owner decides. Too little balance ⇒ 409 insufficient-funds; over the monthly cap ⇒ 409 spend-cap-reached. A store the workspace cannot see ⇒ 404. Call kind `report` (5 a minute per key).",
     kind: 'report',
     body: z.strictObject({ store_id: storeId, month: z.string().regex(MONTH, 'must be a month YYYY-MM').optional().describe('Default: the latest published month') }),
     triggers: ['reports'],
@@ -149,7 +149,7 @@ export const reportRoutes = [
     method: 'GET',
     path: '/reports/growth/{id}',
     summary: 'Read a requested growth report',
-    description: 'JSON by default; a finished report as markdown with `format=markdown`, or with `Accept: text/markdown` when `format` is not given.',
+    description: 'JSON by default; a finished report as markdown with `format=markdown`.',
     kind: 'read',
     params: idParam('growth report'),
     query: z.strictObject({ format: z.enum(['json', 'markdown']).optional().describe('`json` (default) or `markdown` (a finished report only)') }),

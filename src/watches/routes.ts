@@ -299,7 +299,7 @@ export const watchRoutes = [
     path: '/watches/{id}/brief',
     summary: "Read a watch's brief",
     description:
-      "A plain-words summary of the latest checked month's changes in the watched stores. JSON by default; markdown (`text/markdown`) with `format=markdown`, or with `Accept: text/markdown` when `format` is not given.",
+      "A plain-words summary of the latest checked month's changes in the watched stores. JSON by default; markdown with `format=markdown`.",
     scope: 'read:watch',
     kind: 'read',
     params: watchParam,

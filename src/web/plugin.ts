@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { issueApiKey, KeyCreatorRefused, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, addressSubject, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
+import { issueApiKey, KeyCreatorRefused, KeyManagerRefused, revokeKeyAsMember, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, addressSubject, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
-import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
+import { getApiKey, listApiKeys } from '../api/keys-store.js';
 import { lockRows } from '../db/locks.js';
 import type { Db } from '../db/database.js';
 import { findWorkspace } from '../workspaces/store.js';
@@ -208,6 +208,16 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     return { who, form };
   };
 
+  /**
+   * The answer when the role, checked again under the workspace lock, no longer lets the member
+   * manage keys (demoted or removed since the form's request was admitted): a message, not the
+   * workspace's key list, which a member removed meanwhile may no longer read.
+   */
+  const roleChanged = (reply: FastifyReply) =>
+    html(reply, 403, (nonce) =>
+      messagePage('Not allowed', 'Only an owner or admin can create and revoke keys, and your role in this workspace changed meanwhile; nothing was changed.', nonce, { href: '/integrations', text: 'Your workspaces' }),
+    );
+
   app.post('/integrations/keys', async (req, reply) => {
     const m = await managing(req, reply);
     if (!m) return reply;
@@ -221,7 +231,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
       if (e instanceof KeyCreatorRefused) return null;
       throw e;
     });
-    if (!issued) return page(req, reply, m.who, 403, { error: 'Only an owner or admin can create and revoke keys.' });
+    if (!issued) return roleChanged(reply);
     return page(req, reply, m.who, 201, { created: { name: issued.name, key: issued.key, prefix: issued.prefix } });
   });
 
@@ -230,7 +240,15 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     if (!m) return reply;
     const key = await getApiKey(db.kysely, m.who.ws.workspace_id, (req.params as { id: string }).id);
     if (!key) return page(req, reply, m.who, 404, { error: 'There is no such key in this workspace.' });
-    await db.write((trx) => revokeApiKey(trx, m.who.ws.workspace_id, key.id, now()));
+    // The role is checked again under the lock a removal or a role change takes.
+    const refused = await revokeKeyAsMember(db, { workspaceId: m.who.ws.workspace_id, id: key.id, by: m.who.s.email, now: now() }).then(
+      () => false,
+      (e: unknown) => {
+        if (e instanceof KeyManagerRefused) return true;
+        throw e;
+      },
+    );
+    if (refused) return roleChanged(reply);
     return reply.redirect(`/integrations?workspace=${encodeURIComponent(m.who.ws.workspace_id)}`, 303);
   });
 };

@@ -173,9 +173,9 @@ async function sendableEndpoint(tx: Kysely<Database>, workspaceId: string, id: s
 }
 
 /** The endpoint with its new signing secret, shown this once: a replay answers it with `secret: null` and why. */
-function withSecret(ep: WebhookEndpointRow, secret: string, now: Date): { status: 200; body: z.output<EndpointSchemas['WithSecret']>; replayBody: z.output<EndpointSchemas['WithSecret']> } {
+function withSecret(ep: WebhookEndpointRow, secret: string, now: Date, status: 200 | 201): { status: 200 | 201; body: z.output<EndpointSchemas['WithSecret']>; replayBody: z.output<EndpointSchemas['WithSecret']> } {
   const out = endpointOut(ep, now.getTime());
-  return { status: 200, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
+  return { status, body: { ...out, secret }, replayBody: { ...out, secret: null, secret_note: REPLAY_NOTE } };
 }
 
 const REPLAY_NOTE = 'The secret is shown only in the first response to this request and is not kept in plain text; if it was lost, rotate it (POST /webhooks/{id}/rotate-secret).';
@@ -205,6 +205,8 @@ export function webhookRoutes(eventTypes: EventTypeList) {
       description: z.string().max(500).optional(),
     }),
     response: WithSecret,
+    location: '/webhooks/{id}',
+    status: 201,
     problems: [400, 409, 422],
     prepare: ({ body, outbound }) => urlRefusal(body.url, outbound),
     async handler({ tx, workspace, body, now, outbound, prepared }) {
@@ -215,7 +217,7 @@ export function webhookRoutes(eventTypes: EventTypeList) {
       }
       const secret = newSigningSecret();
       const ep = await insertWebhookEndpoint(tx, workspace.id, { url: body.url, event_types: body.event_types ? [...new Set(body.event_types)] : null, description: body.description ?? null, sealedSecret: outbound.box.seal(secret) }, now);
-      return withSecret(ep, secret, now);
+      return withSecret(ep, secret, now, 201);
     },
   }),
   defineRoute({
@@ -311,7 +313,7 @@ export function webhookRoutes(eventTypes: EventTypeList) {
       const secret = newSigningSecret();
       const ep = await rotateWebhookSecret(tx, workspace.id, params.id, outbound.box.seal(secret), now.getTime() + ROTATION_OVERLAP_MS, now);
       if (!ep) throw noEndpoint(params.id);
-      return withSecret(ep, secret, now);
+      return withSecret(ep, secret, now, 200);
     },
   }),
   defineRoute({

@@ -10,7 +10,8 @@ import { credit } from '../../src/wallet/billing.js';
 import { ROUTES } from '../../src/compose/modules.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { seedAccounts } from '../helpers/accounts.js';
-import { dialects } from '../helpers/db.js';
+import { dialects, freshDb } from '../helpers/db.js';
+import { webhookRuntime } from '../../src/webhooks/runtime.js';
 import { apiKey, call, freshIdem, startApi, workspace, type CallResult, type Harness } from '../helpers/api.js';
 
 type Json = Record<string, any>;
@@ -55,7 +56,11 @@ for (const d of dialects) {
     }
 
     beforeAll(async () => {
-      h = await startApi(d.name, { operations: ALL_AVAILABLE, rateLimits: { read: 100_000, write: 100_000, report: 100_000 } });
+      // Webhook URLs resolve to a public address without asking DNS.
+      const t = await freshDb(d.name);
+      const outbound = await webhookRuntime(t.db.kysely, { allowLocal: false, resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
+      await t.cleanup();
+      h = await startApi(d.name, { operations: ALL_AVAILABLE, rateLimits: { read: 100_000, write: 100_000, report: 100_000 }, outbound });
       doc = (await call(h.base, 'GET', '/openapi.json')).body;
       const ws = await workspace(h.db);
       key = await apiKey(h.db, ws.id, SCOPES);
@@ -90,7 +95,8 @@ for (const d of dialects) {
       const report = await post('/reports/growth', { store_id: 'hdr-a' });
       const cadence = await post('/outreach/cadences', { name: 'intro', steps: [{ day: 0, name: 'intro email' }] });
       const enrollment = await post('/outreach/enrollments', { store_id: 'hdr-a', contact_id: contact.body.id, cadence_id: cadence.body.id });
-      for (const [operationId, r] of [['add_contact', contact], ['add_watch', watch], ['request_growth_report', report], ['enroll_outreach', enrollment]] as const) {
+      const webhook = await post('/webhooks', { url: 'https://hooks.test/in' });
+      for (const [operationId, r] of [['add_contact', contact], ['add_watch', watch], ['request_growth_report', report], ['enroll_outreach', enrollment], ['register_webhook', webhook]] as const) {
         expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
         expectPromised(operationId, r);
         const there = await call(h.base, 'GET', r.headers.get('location')!.slice('/api/v1'.length), { key });

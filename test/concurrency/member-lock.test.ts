@@ -7,7 +7,8 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/compose/database.js';
-import { issueApiKey, KeyCreatorRefused } from '../../src/members/issue-key.js';
+import { issueApiKey, KeyCreatorRefused, KeyManagerRefused } from '../../src/members/issue-key.js';
+import { revokeKeyAsMember } from '../../src/members/revoke-key.js';
 import { inviteMember } from '../../src/members/invite.js';
 import { deleteSession, insertSession } from '../../src/members/store.js';
 import { lockRows } from '../../src/db/locks.js';
@@ -53,8 +54,10 @@ for (const d of dialects) {
       // A refusal may come while the hold is still being let go: handled here, answered below.
       raced.catch(() => undefined);
       // On PostgreSQL, `race` is let go only once it waits for a lock `hold` holds (so it has read
-      // whatever it reads before its lock); on SQLite its write waits for the one writer anyway.
-      if (d.name === 'PostgreSQL') await lockWaiter(t.db.kysely);
+      // whatever it reads before its lock), or once it ended without waiting for one (then it took
+      // no lock `hold` holds: its answer shows what it did); on SQLite its write waits for the one
+      // writer anyway.
+      if (d.name === 'PostgreSQL') await Promise.race([lockWaiter(t.db.kysely), raced.then(() => undefined, () => undefined)]);
       release();
       await first;
       return raced;
@@ -73,6 +76,27 @@ for (const d of dialects) {
       );
       await expect(issue).rejects.toThrow(KeyCreatorRefused);
       expect(await t.db.kysely.selectFrom('api_keys').select('id').where('workspace_id', '=', ws.id).execute()).toEqual([]);
+    });
+
+    it('revokes no key for an admin whose removal or demotion holds the lock when the revoke is asked for', async () => {
+      const { t, other } = handles();
+      const ws = await workspace(t.db);
+      for (const [email, change] of [
+        ['rio@example.com', (trx: Kysely<Database>) => removeMember(trx, ws.id, 'rio@example.com')],
+        ['dee@example.com', (trx: Kysely<Database>) => upsertMember(trx, ws.id, 'dee@example.com', 'member', new Date())],
+      ] as const) {
+        await upsertMember(t.db.kysely, ws.id, email, 'admin', new Date());
+        const key = await issueApiKey(t.db, { workspaceId: ws.id, name: `kept from ${email}`, scopes: ['read:accounts'], createdBy: 'owner@example.com', now: new Date() });
+        const revoke = whileHeld(
+          async (trx) => {
+            await lockMember(trx, ws.id, email);
+            await change(trx);
+          },
+          () => revokeKeyAsMember(other, { workspaceId: ws.id, id: key.id, by: email, now: new Date() }),
+        );
+        await expect(revoke, email).rejects.toThrow(KeyManagerRefused);
+        expect(await t.db.kysely.selectFrom('api_keys').select('revoked_at').where('id', '=', key.id).executeTakeFirst(), email).toEqual({ revoked_at: null });
+      }
     });
 
     it('records no consent for a browser session whose sign-out holds the lock when it is recorded', async () => {

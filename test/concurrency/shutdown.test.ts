@@ -54,7 +54,7 @@ describe.skipIf(!pgUrl)(`SIGTERM to two api processes and a worker (${pgUrl ? 'P
       await holder;
 
       const answers = await Promise.all(requests);
-      expect(answers.map((a) => a.status)).toEqual(Array(N).fill(200));
+      expect(answers.map((a) => a.status)).toEqual(Array(N).fill(201));
       const stopped = await Promise.all(exits);
       for (const s of stopped) {
         expect(s.code).toBe(0);

@@ -28,12 +28,12 @@ export function webhookEndpointRaces(fleet: () => Fleet): void {
       for (const r of rows) expect(r.deleted_at).not.toBeNull();
     });
 
-    it('registers one endpoint into the last place when registrations race at the cap: one 200, the rest 422', async () => {
+    it('registers one endpoint into the last place when registrations race at the cap: one 201, the rest 422', async () => {
       const f = fleet();
       const { ws, keys } = await seedWorkspace(f.db, ['manage:webhooks'], { keys: 8 });
       for (let i = 1; i < WEBHOOK_ENDPOINTS_MAX; i++) await f.db.write((trx) => insertWebhookEndpoint(trx, ws.id, { url: `https://hooks${i}.example/in` }, new Date()));
       const rs = await burst(f, 8, (i) => ({ method: 'POST', path: '/webhooks', key: keys[i]!, body: { url: `http://127.0.0.1:9/racer${i}` } }));
-      expect(statuses(rs)).toEqual({ 200: 1, 422: 7 });
+      expect(statuses(rs)).toEqual({ 201: 1, 422: 7 });
       const live = await f.db.kysely.selectFrom('webhook_endpoints').select('id').where('workspace_id', '=', ws.id).where('deleted_at', 'is', null).execute();
       expect(live).toHaveLength(WEBHOOK_ENDPOINTS_MAX);
     });

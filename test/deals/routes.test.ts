@@ -227,6 +227,26 @@ for (const d of dialects) {
       expect((await get(`/deals/${deal.id}`)).body).toMatchObject({ title: 'Moved on', version: 2 });
     });
 
+    it('takes If-Match 2 and "2" (and * and none) as one precondition: a retry that switches form with the same Idempotency-Key replays', async () => {
+      const deal = (await create({ store_id: 'st-b', title: 'Either form' })).body;
+      await patch(deal.id, { title: 'Second' });
+      const send = (idem: string, title: string, ifMatch?: string) =>
+        call(h.base, 'PATCH', `/deals/${deal.id}`, { key: write, idem, body: { title }, headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } });
+      for (const [idem, title, first, retry] of [
+        [freshIdem(), 'Bare then quoted', '2', '"2"'],
+        [freshIdem(), 'Quoted then bare', '"3"', '3'],
+        [freshIdem(), 'Any then none', '*', undefined],
+        [freshIdem(), 'None then any', undefined, '*'],
+      ] as const) {
+        const made = await send(idem, title, first);
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        const again = await send(idem, title, retry);
+        expect([again.status, again.headers.get('idempotent-replayed')], `${first} then ${retry}: ${JSON.stringify(again.body)}`).toEqual([200, 'true']);
+        expect(again.body).toEqual(made.body);
+      }
+      expect((await get(`/deals/${deal.id}`)).body).toMatchObject({ title: 'None then any', version: 6 });
+    });
+
     it('reads If-Match: * as any version: an update and a stage move apply to the latest version', async () => {
       const deal = (await create({ store_id: 'st-b', title: 'Wildcard' })).body;
       expect((await patch(deal.id, { title: 'Moved on' }, '1')).body.version).toBe(2);

@@ -235,6 +235,14 @@ for (const d of dialects) {
           answered.set(step.op, r);
         });
 
+        it('answers each create as REST does, 201: a deal, a contact, a watch, a webhook endpoint', async () => {
+          for (const op of ['create_deal', 'add_contact', 'add_watch', 'register_webhook']) {
+            const r = answered.get(op);
+            expect(r, op).toBeDefined();
+            expect(r!._meta?.['storelens/status'], op).toBe(201);
+          }
+        });
+
         it('shows an imported account in the declared shape', async () => {
           const r = await assistant.callTool({ name: 'get_account', arguments: { store_id: 'imported-1' } });
           expect(r.isError).toBeFalsy();
@@ -260,6 +268,15 @@ for (const d of dialects) {
           const withIds = WALK.filter((s) => ROUTES.find((r) => r.operationId === s.op)!.path.includes('{'));
           it.each(withIds.map((s) => [s.op, s] as const))("%s answers another workspace's resource as a 404 problem", async (_op, step) => {
             expectProblem(await stranger.callTool({ name: step.op, arguments: step.args(made) }), 404);
+          });
+
+          // An empty id names nothing: the tool's schema takes none (minLength 1), so it is refused as
+          // any value the schema refuses, naming the argument, by every tool alike. (REST has no empty
+          // path parameter: `/deals/` is another URL, where no operation is: 404.)
+          const params = (op: string) => [...ROUTES.find((r) => r.operationId === op)!.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+          it.each(withIds.flatMap((s) => params(s.op).map((name) => [s.op, name, s] as const)))('%s answers an empty %s as a 400 problem naming it', async (_op, name, step) => {
+            const problem = expectProblem(await assistant.callTool({ name: step.op, arguments: { ...step.args(made), [name]: '' } }), 400, 'invalid-parameters');
+            expect(problem.errors).toEqual([expect.objectContaining({ path: name })]);
           });
 
           const writes = WALK.filter((s) => isMutating(ROUTES.find((r) => r.operationId === s.op)!));

@@ -8,7 +8,7 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';
-import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { ROUTES, routeById } from '../../src/compose/modules.js';
 import { callerOf, operationTool } from '../../src/mcp/tools.js';
@@ -26,6 +26,28 @@ it("compiles every tool's output schema with the validator MCP clients check str
     const { outputSchema } = operationTool(route);
     if (outputSchema) expect(() => validator.getValidator(outputSchema), route.operationId).not.toThrow();
   }
+});
+
+it("describes each tool in what an assistant can send and read: no REST header it cannot set or see", () => {
+  /** Every text of a tool: its description and every description in its input and output schemas. */
+  const texts = (v: unknown, out: string[] = []): string[] => {
+    if (Array.isArray(v)) for (const x of v) texts(x, out);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'description' && typeof x === 'string' ? out.push(x) : texts(x, out);
+    return out;
+  };
+  // What each argument standing for a header is (`if_match`: "… (the if-match header of the REST call)") is said on purpose.
+  const mapping = /\(the [\w-]+ (?:header )?of the REST call\)/g;
+  const found: string[] = [];
+  for (const route of ROUTES) {
+    const tool = operationTool(route);
+    for (const text of texts([tool.description, tool.inputSchema, tool.outputSchema].map((x) => (typeof x === 'string' ? { description: x } : x)))) {
+      const words = text.replace(mapping, '');
+      for (const rest of [/Accept:/, /\bLocation\b/, /\bETag\b/, /If-Match/, /If-None-Match/, /Idempotency-Key/]) {
+        if (rest.test(words)) found.push(`${route.operationId}: ${rest.source} in "${text}"`);
+      }
+    }
+  }
+  expect(found).toEqual([]);
 });
 
 describe('the caller a derived Idempotency-Key belongs to', () => {
@@ -217,6 +239,51 @@ for (const d of dialects) {
       expect(odd.isError).toBe(true);
       expect(toolJson(odd)).toMatchObject({ status: 400 });
       expect(JSON.stringify(toolJson(odd))).toContain('idempotency_key');
+    });
+
+    it('refuses an argument named __proto__ as it refuses any other argument the tool does not declare (400)', async () => {
+      const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:outcomes']);
+      const client = await connect(key);
+      /** The arguments with one more, as the JSON of a message carries it (an own member, whatever its name). */
+      const plus = (args: Record<string, unknown>, name: string) => ({ ...args, ...(JSON.parse(`{${JSON.stringify(name)}: {"polluted": true}}`) as object) });
+      const calls: [string, Record<string, unknown>][] = [
+        ['record_outcome', { store_id: 'mcp-a', action: 'discovery', note: 'proto' }],
+        ['list_accounts', { limit: 1 }],
+        ['get_account', { store_id: 'mcp-a' }],
+      ];
+      for (const [name, args] of calls) {
+        for (const extra of ['bogus', '__proto__']) {
+          const r = await client.callTool({ name, arguments: plus(args, extra) });
+          expect(r.isError, `${name} with ${extra}`).toBe(true);
+          expect(toolJson(r), `${name} with ${extra}`).toMatchObject({ status: 400 });
+          expect(JSON.stringify(toolJson(r).errors), `${name} with ${extra}`).toContain(extra);
+        }
+      }
+      // REST refuses the same body member.
+      const rest = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), rawBody: '{"store_id": "mcp-a", "action": "discovery", "__proto__": {"polluted": true}}' });
+      expect(rest.status).toBe(400);
+      expect((await call(h.base, 'GET', '/accounts?limit=1&__proto__=x', { key })).status).toBe(400);
+      expect(await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', 'proto').execute()).toEqual([]);
+    });
+
+    it('takes if_match 1, "1" and \'"1"\' as one precondition: a retry that switches form replays, with or without an idempotency_key', async () => {
+      const key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals']);
+      const client = await connect(key);
+      const deal = (await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'mcp-a', title: 'Forms' } })).body;
+      const update = (args: Record<string, unknown>) => client.callTool({ name: 'update_deal', arguments: { id: deal.id, ...args } });
+      const first = await update({ title: 'Given key', if_match: 1, idempotency_key: 'if-match-forms' });
+      expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+      for (const form of ['1', '"1"']) {
+        const again = await update({ title: 'Given key', if_match: form, idempotency_key: 'if-match-forms' });
+        expect(again._meta?.['storelens/idempotent-replayed'], `${form} ${JSON.stringify(again.content)}`).toBe(true);
+        expect(toolJson(again)).toEqual(toolJson(first));
+      }
+      // A key derived from the arguments: the same call whichever form the version is written in.
+      const derived = await update({ title: 'Derived key', if_match: 2 });
+      expect(derived.isError, JSON.stringify(derived.content)).toBeFalsy();
+      const retried = await update({ title: 'Derived key', if_match: '"2"' });
+      expect(retried._meta?.['storelens/idempotent-replayed'], JSON.stringify(retried.content)).toBe(true);
+      expect(toolJson(retried)).toEqual(toolJson(derived));
     });
 
     it('marks as destructive every tool that replaces or ends a state, not only deletions', async () => {

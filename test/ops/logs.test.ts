@@ -54,7 +54,7 @@ describe('the log of a walk-through', () => {
       expect((await call(api.url, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 'store-1', action: 'won', value: 1200 } })).status).toBeLessThan(300);
       // Webhooks with their signing secret.
       const hook = await call(api.url, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url: receiver.url('/hook') } });
-      expect(hook.status, JSON.stringify(hook.body)).toBe(200);
+      expect(hook.status, JSON.stringify(hook.body)).toBe(201);
       secrets.push(hook.body.secret);
       expect((await call(api.url, 'POST', `/webhooks/${hook.body.id}/test`, { key, idem: freshIdem() })).status).toBeLessThan(300);
       await until(() => receiver.received.length > 0);

@@ -100,7 +100,7 @@ describe.skipIf(missing.length > 0)(`Prometheus scraping storelens${missing.leng
       const before = (await value('sum(storelens_http_requests_total{job="storelens-api"})')) ?? 0;
       for (let i = 0; i < 30; i++) expect((await call(api, 'GET', `/accounts?limit=${1 + (i % 5)}`, { key })).status).toBe(200);
       const hook = await call(api, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url: receiver.url('/hook') } });
-      expect(hook.status).toBe(200);
+      expect(hook.status).toBe(201);
       for (let i = 0; i < 3; i++) expect((await call(api, 'POST', `/webhooks/${hook.body.id}/test`, { key, idem: freshIdem() })).status).toBeLessThan(300);
       await until(async () => ((await value('sum(storelens_http_requests_total{job="storelens-api"})')) ?? 0) >= before + 34, 30_000, 250);
       expect(await value('sum(storelens_http_requests_total{job="storelens-api",operation="list_accounts",status="200"})')).toBe(30);

@@ -8,7 +8,8 @@ import { hashPassword } from '../../src/members/passwords.js';
 import { removeMember, setPasswordHash, upsertMember } from '../../src/members/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { apiKey, startApi, workspace, type Harness } from '../helpers/api.js';
-import { dialects } from '../helpers/db.js';
+import { dialects, lockWaiter, openAgain } from '../helpers/db.js';
+import { lockMember } from '../../src/members/owners.js';
 import { HttpBrowser } from '../helpers/oauth.js';
 
 const EMAIL = 'ann@example.com';
@@ -71,5 +72,39 @@ for (const d of dialects)
       expect(revoked.status).toBe(404);
       expect(await keysOf(mine)).toEqual([{ id: key!.id, name: 'test', revoked_at: null }]);
       expect(await keysOf(theirs)).toEqual([]);
+    });
+
+    // Two processes on one PostgreSQL database: the page's server, and `storelens members add`
+    // demoting the member, whose transaction holds the workspace lock while the revoke arrives.
+    it.skipIf(d.name !== 'PostgreSQL')('revokes nothing for an owner demoted while the revoke waits for the workspace lock', async () => {
+      await upsertMember(h.db.kysely, mine.id, 'other-owner@example.com', 'owner', new Date());
+      await apiKey(h.db, mine.id, ['read:accounts']);
+      const [key] = await keysOf(mine);
+      const csrf = csrfOf((await browser.open(`/integrations?workspace=${mine.id}`)).page!.html);
+      const other = await openAgain(h.t);
+      try {
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        let locked!: () => void;
+        const ready = new Promise<void>((r) => (locked = r));
+        const demotion = other.write(async (trx) => {
+          await lockMember(trx, mine.id, EMAIL);
+          await upsertMember(trx, mine.id, EMAIL, 'member', new Date());
+          locked();
+          await held;
+        });
+        await ready;
+        const revoke = browser.open(`/integrations/keys/${key!.id}/revoke?workspace=${mine.id}`, { method: 'POST', form: { csrf } });
+        // Let go once the revoke waits for the lock, or has answered without waiting for it.
+        await Promise.race([lockWaiter(h.db.kysely), revoke.then(() => undefined, () => undefined)]);
+        release();
+        await demotion;
+        const page = (await revoke).page!;
+        expect(page.status).toBe(403);
+        expect(page.html).toContain('your role in this workspace changed meanwhile');
+        expect(await keysOf(mine)).toEqual([{ id: key!.id, name: 'test', revoked_at: null }]);
+      } finally {
+        await other.close();
+      }
     });
   });

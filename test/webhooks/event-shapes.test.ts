@@ -91,7 +91,7 @@ for (const d of dialects) {
         return r.body as Json;
       };
       const registered = await call(h.base, 'POST', '/webhooks', { key: h.key, idem: freshIdem(), body: { url: rx.url() } });
-      expect(registered.status).toBe(200);
+      expect(registered.status).toBe(201);
       const secret: string = registered.body.secret;
 
       const { stores, signals } = panel();

@@ -53,7 +53,7 @@ for (const d of dialects) {
       expect((await register('http://public.test/')).body.detail).toMatch(/only https/);
       expect((await register('https://nowhere.test/')).body.detail).toMatch(/does not resolve/);
       h.dns.set('public.test', ['93.184.216.34']);
-      expect((await register('https://public.test/hook')).status).toBe(200);
+      expect((await register('https://public.test/hook')).status).toBe(201);
       // A change of URL is checked too.
       const ep = (await register('https://public.test/hook2')).body;
       const patched = await call(h.base, 'PATCH', `/webhooks/${ep.id}`, { key: h.key, idem: freshIdem(), body: { url: 'https://127.0.0.1/' } });
@@ -75,7 +75,7 @@ for (const d of dialects) {
       expect([replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([422, 'true']);
       h.dns.set('soon.test', ['93.184.216.34']);
       const again = await call(h.base, 'POST', '/webhooks', { key: h.key, idem, body: { url: 'https://soon.test/hook' } });
-      expect(again.status).toBe(200);
+      expect(again.status).toBe(201);
       expect(again.headers.get('idempotent-replayed')).toBeNull();
       expect(again.body).toMatchObject({ url: 'https://soon.test/hook' });
     });
@@ -143,7 +143,7 @@ for (const d of dialects) {
       expect([patched.status, patched.body.detail]).toEqual([422, expect.stringMatching(/did not resolve within 0.02 s/)]);
       h.hang.delete('hooks.test');
       const again = await call(h.base, 'POST', '/webhooks', { key: h.key, idem, body: { url: rx.url() } });
-      expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([200, null]);
+      expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, null]);
     });
   });
 
@@ -226,7 +226,7 @@ describe('the worker loop', () => {
       const ws = await workspace(db);
       const key = await apiKey(db, ws.id, ['manage:webhooks']);
       const reg = await call(api.url, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url: rx.url() } });
-      expect(reg.status).toBe(200);
+      expect(reg.status).toBe(201);
       const test = await call(api.url, 'POST', `/webhooks/${reg.body.id}/test`, { key, idem: freshIdem() });
       await until(() => rx.received.length === 1);
       expect(rx.received[0].id).toBe(test.body.id);

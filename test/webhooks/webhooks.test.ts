@@ -31,7 +31,7 @@ for (const d of dialects) {
     const register = async (body: Record<string, unknown>, idem = freshIdem()) => call(h.base, 'POST', '/webhooks', { key: h.key, idem, body });
     const endpoint = async (body: Record<string, unknown> = {}) => {
       const r = await register({ url: rx.url(), ...body });
-      expect(r.status).toBe(200);
+      expect(r.status).toBe(201);
       return r.body as { id: string; secret: string };
     };
     const log = async (id: string) => (await call(h.base, 'GET', `/webhooks/${id}/deliveries?limit=200`, { key: h.key })).body.data as any[];
@@ -39,13 +39,14 @@ for (const d of dialects) {
     it('registers with the secret once; a replay, GET and the list never show it, and the database file does not hold it', async () => {
       const idem = freshIdem();
       const first = await register({ url: rx.url(), event_types: ['deal.created'], description: 'CRM' }, idem);
-      expect(first.status).toBe(200);
+      // Answered as every create is: 201, and where the endpoint is read.
+      expect([first.status, first.headers.get('location')]).toEqual([201, `/api/v1/webhooks/${first.body.id}`]);
       expect(first.body).toMatchObject({ object: 'webhook_endpoint', url: rx.url(), event_types: ['deal.created'], description: 'CRM', enabled: true });
       const secret: string = first.body.secret;
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
       expect(Buffer.from(secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
       const replay = await register({ url: rx.url(), event_types: ['deal.created'], description: 'CRM' }, idem);
-      expect(replay.status).toBe(200);
+      expect([replay.status, replay.headers.get('location')]).toEqual([201, `/api/v1/webhooks/${first.body.id}`]);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body).toMatchObject({ id: first.body.id, secret: null });
       expect(replay.body.secret_note).toMatch(/shown only in the first response/);

@@ -588,7 +588,7 @@ export interface paths {
         };
         /**
          * Read a watch's brief
-         * @description A plain-words summary of the latest checked month's changes in the watched stores. JSON by default; markdown (`text/markdown`) with `format=markdown`, or with `Accept: text/markdown` when `format` is not given.
+         * @description A plain-words summary of the latest checked month's changes in the watched stores. JSON by default; markdown with `format=markdown`.
          *
          *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
          */
@@ -744,7 +744,7 @@ export interface paths {
         put?: never;
         /**
          * Request a growth report for a store
-         * @description Charged from the wallet on acceptance (price `growth_report` of GET /wallet/pricing): 202 with the report (`queued`) and its Location. A charge at or above the auto-approve amount answers 202 with the report `awaiting_approval` until an owner decides. Too little balance ⇒ 409 insufficient-funds; over the monthly cap ⇒ 409 spend-cap-reached. A store the workspace cannot see ⇒ 404. Call kind `report` (5 a minute per key).
+         * @description Charged from the wallet on acceptance (price `growth_report` of GET /wallet/pricing): 202 with the report (`queued`; get_growth_report reads it by its `id`). A charge at or above the auto-approve amount answers 202 with the report `awaiting_approval` until an owner decides. Too little balance ⇒ 409 insufficient-funds; over the monthly cap ⇒ 409 spend-cap-reached. A store the workspace cannot see ⇒ 404. Call kind `report` (5 a minute per key).
          *
          *     Scope: `generate:reports`. Call kind: report (5 per minute per key). Availability: activation-gated.
          */
@@ -764,7 +764,7 @@ export interface paths {
         };
         /**
          * Read a requested growth report
-         * @description JSON by default; a finished report as markdown with `format=markdown`, or with `Accept: text/markdown` when `format` is not given.
+         * @description JSON by default; a finished report as markdown with `format=markdown`.
          *
          *     Scope: `generate:reports`. Call kind: read (120 per minute per key). Availability: activation-gated.
          */
@@ -1144,7 +1144,7 @@ export interface webhooks {
                                 lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
                                 /** @description The free text of lost_reason `other` */
                                 lost_reason_other: string | null;
-                                /** @description 1 at creation, +1 on every change; send it as If-Match */
+                                /** @description 1 at creation, +1 on every change; a change made only while the deal is at this version names it */
                                 version: number;
                                 created_at: string;
                                 updated_at: string;
@@ -1278,7 +1278,7 @@ export interface webhooks {
                                 lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
                                 /** @description The free text of lost_reason `other` */
                                 lost_reason_other: string | null;
-                                /** @description 1 at creation, +1 on every change; send it as If-Match */
+                                /** @description 1 at creation, +1 on every change; a change made only while the deal is at this version names it */
                                 version: number;
                                 created_at: string;
                                 updated_at: string;
@@ -2338,7 +2338,7 @@ export interface operations {
                             lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
                             /** @description The free text of lost_reason `other` */
                             lost_reason_other: string | null;
-                            /** @description 1 at creation, +1 on every change; send it as If-Match */
+                            /** @description 1 at creation, +1 on every change; a change made only while the deal is at this version names it */
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -2933,7 +2933,7 @@ export interface operations {
                             lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
                             /** @description The free text of lost_reason `other` */
                             lost_reason_other: string | null;
-                            /** @description 1 at creation, +1 on every change; send it as If-Match */
+                            /** @description 1 at creation, +1 on every change; a change made only while the deal is at this version names it */
                             version: number;
                             created_at: string;
                             updated_at: string;
@@ -3021,7 +3021,7 @@ export interface operations {
                         lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
                         /** @description The free text of lost_reason `other` */
                         lost_reason_other: string | null;
-                        /** @description 1 at creation, +1 on every change; send it as If-Match */
+                        /** @description 1 at creation, +1 on every change; a change made only while the deal is at this version names it */
                         version: number;
                         created_at: string;
                         updated_at: string;
@@ -3084,7 +3084,7 @@ export interface operations {
                         lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
                         /** @description The free text of lost_reason `other` */
                         lost_reason_other: string | null;
-                        /** @description 1 at creation, +1 on every change; send it as If-Match */
+                        /** @description 1 at creation, +1 on every change; a change made only while the deal is at this version names it */
                         version: number;
                         created_at: string;
                         updated_at: string;
@@ -3113,7 +3113,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`, the ETag a read or change of the resource answered); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
+                /** @description The `version` the change is based on, as a read or change of the resource answered it, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
                 "if-match"?: string;
                 /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -3171,7 +3171,7 @@ export interface operations {
                         lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
                         /** @description The free text of lost_reason `other` */
                         lost_reason_other: string | null;
-                        /** @description 1 at creation, +1 on every change; send it as If-Match */
+                        /** @description 1 at creation, +1 on every change; a change made only while the deal is at this version names it */
                         version: number;
                         created_at: string;
                         updated_at: string;
@@ -3193,7 +3193,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The `version` the change is based on, bare or quoted (`3` or `"3"`, the ETag a read or change of the resource answered); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
+                /** @description The `version` the change is based on, as a read or change of the resource answered it, bare or quoted (`3` or `"3"`); a stale version ⇒ 409. Without it, or with `*` (any version), the change applies to the latest version. */
                 "if-match"?: string;
                 /** @description A stable logical request ID (1–255 characters), remembered for 24 hours. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
@@ -3251,7 +3251,7 @@ export interface operations {
                         lost_reason: ("no_response" | "timing" | "budget" | "chose_another_agency" | "project_cancelled" | "not_a_fit" | "other") | null;
                         /** @description The free text of lost_reason `other` */
                         lost_reason_other: string | null;
-                        /** @description 1 at creation, +1 on every change; send it as If-Match */
+                        /** @description 1 at creation, +1 on every change; a change made only while the deal is at this version names it */
                         version: number;
                         created_at: string;
                         updated_at: string;
@@ -5835,10 +5835,12 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Where the resource is read: `/api/v1/webhooks/{id}` */
+                    Location: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
