@@ -22,13 +22,13 @@ afterAll(async () => {
 });
 
 const ROUTES: Array<[url: string, key: string, contentType: string]> = [
-  ['/api/data/agentic-commerce', 'api/data/agentic-commerce.json', 'application/json'],
-  ['/api/data/agentic-commerce/2025-01', 'api/data/agentic-commerce/2025-01.json', 'application/json'],
-  ['/api/data/platform-stores/2025-02', 'api/data/platform-stores/2025-02.json', 'application/json'],
+  ['/api/data/agentic-commerce', 'api/data/agentic-commerce.json', 'application/json; charset=utf-8'],
+  ['/api/data/agentic-commerce/2025-01', 'api/data/agentic-commerce/2025-01.json', 'application/json; charset=utf-8'],
+  ['/api/data/platform-stores/2025-02', 'api/data/platform-stores/2025-02.json', 'application/json; charset=utf-8'],
   ['/api/data/agentic-commerce/csv', 'api/data/agentic-commerce.csv', 'text/csv; charset=utf-8'],
   ['/data/agentic-commerce', 'data/agentic-commerce.html', 'text/html; charset=utf-8'],
   ['/data/agentic-commerce.md', 'data/agentic-commerce.md', 'text/markdown; charset=utf-8'],
-  ['/data/rss.xml', 'data/rss.xml', 'application/rss+xml'],
+  ['/data/rss.xml', 'data/rss.xml', 'application/rss+xml; charset=utf-8'],
   [
     '/data/cards/agentic-commerce/2025-02/share-all-abc123.png',
     'data/cards/agentic-commerce/2025-02/share-all-abc123.png',

@@ -95,7 +95,7 @@ describe('/releases.json', () => {
   it('lists both releases, newest first, with what each did and its feed items', async () => {
     const res = await raw(server.url, '/releases.json');
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, s-maxage=3600');
     const { releases } = JSON.parse(res.text) as { releases: Array<Record<string, unknown>> };
     expect(releases.map((r) => r.id)).toEqual([second, first]);
