@@ -86,6 +86,15 @@ describe('a release URL', () => {
     expect(head.body.length).toBe(0);
   });
 
+  it('answers a path with percent-encoded unreserved characters as the same URL', async () => {
+    const plain = await raw(server.url, `/releases/${first}${DOC}`);
+    const encoded = await raw(server.url, `/%72eleases/${first.replace('T', '%54')}/api/data/platform%2Dstores/${M.replace('-', '%2d')}`);
+    expect(encoded.status).toBe(200);
+    expect(encoded.body.equals(plain.body)).toBe(true);
+    expect(encoded.headers.etag).toBe(plain.headers.etag);
+    expect((await raw(server.url, `/releases/${first}/api/data/platform-stores%2F${M}`)).status).toBe(404);
+  });
+
   it('leaves the latest URLs on their own caching', async () => {
     expect((await raw(server.url, DOC)).headers['cache-control']).toBe('public, s-maxage=3600');
   });
