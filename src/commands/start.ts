@@ -1,8 +1,10 @@
 /**
- * `npm start`: the whole product on embedded defaults. A demo panel (generated once), published
- * every month without cards so the server is up at once, then the statistics and the workspace
- * API on one port with a demo key printed; the share cards are rendered by a second publish in
- * the background, which the server picks up without a restart.
+ * `npm start`: the whole product on embedded defaults. A demo panel (generated once), the port
+ * bound (so the pages and the feed name the port bound, `--port 0` included; readiness answers
+ * 503 until the banner), the panel published every month without cards so the server is up at
+ * once, then the statistics and the workspace API on that port with a demo key printed; the
+ * share cards are rendered by a second publish in the background, which the server picks up
+ * without a restart.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -31,8 +33,6 @@ const DEMO_PANEL = { stores: 3000, from: '2025-11', to: '2026-10', seed: 'demo' 
 export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const panel = path.join(STATE_DIR, 'demo-panel');
   const out = OUT_DIR;
-  // Behind a proxy the pages, the feed and the sign-in are where members reach them.
-  const baseUrl = opts.publicUrl?.replace(/\/$/, '') ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
   const log = (line: string) => env.stderr.write(`storelens start: ${line}\n`);
 
   const existing = await readdir(panel).catch(() => [] as string[]);
@@ -46,19 +46,14 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     }
   }
 
-  const bar = progress(env, 'publish');
-  const base: PublishOptions = { input: panel, out, months: 'all', baseUrl, cards: 'none', runs: opts.runs ?? RUNS_DIR, now: env.now, onProgress: (m) => bar.update(m), onPhase: (p) => bar.phase(p) };
-  const first = await publish(base);
-  bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
-
   const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses, publicUrl: opts.publicUrl }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   const signIn = await resetDemoSignIn(api.db, env.now());
-  // Accounts before the first request: load the runs publish wrote and score the demo workspace.
-  const ingested = await ingestRuns(api.db, opts.runs ?? RUNS_DIR, { now: env.now });
-  if (ingested.months.length) log(`ingested ${ingested.months.length} months of store data (${ingested.stores} store rows, ${ingested.signals} signals)`);
-  api.background.worker.trigger('refresh');
-  await api.background.worker.idle();
+  // Not ready until the demo is published and its accounts are ranked (the port is bound first).
+  let starting: string | undefined = 'publishing the demo panel';
+  api.health.add({ name: 'start', check: () => starting });
+  // The port is bound before anything is published: the pages and the feed name the port bound
+  // (`--port 0`: any free one), and a port in use fails at once rather than after the publish.
   let server;
   try {
     server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger, metrics: api.metrics, requestLog: true, trustedProxies: opts.trustedProxy });
@@ -68,14 +63,28 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     throw listenError(e, opts);
   }
   api.follow(server.serve.live);
+  // Behind a proxy the pages, the feed and the sign-in are where members reach them.
+  const baseUrl = opts.publicUrl?.replace(/\/$/, '') ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${server.address.port}`;
+
+  const bar = progress(env, 'publish');
+  const base: PublishOptions = { input: panel, out, months: 'all', baseUrl, cards: 'none', runs: opts.runs ?? RUNS_DIR, now: env.now, onProgress: (m) => bar.update(m), onPhase: (p) => bar.phase(p) };
   let ops: OpsListener | undefined;
   try {
+    const first = await publish(base);
+    bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
+    await server.serve.live.refresh();
+    // Accounts before the banner: load the runs publish wrote and score the demo workspace.
+    const ingested = await ingestRuns(api.db, opts.runs ?? RUNS_DIR, { now: env.now });
+    if (ingested.months.length) log(`ingested ${ingested.months.length} months of store data (${ingested.stores} store rows, ${ingested.signals} signals)`);
+    api.background.worker.trigger('refresh');
+    await api.background.worker.idle();
     ops = await openOps(opts, api.health, api.metrics && releaseMetrics(api.metrics, server.serve.live), 'storelens start', (line) => env.stderr.write(`${line}\n`));
   } catch (e) {
     await server.close();
     await api.close();
     throw e;
   }
+  starting = undefined;
   const url = opts.publicUrl ? baseUrl : server.url;
   env.stderr.write(
     [

@@ -88,6 +88,22 @@ describe('storelens start in an empty folder', () => {
     }
   }, 180_000);
 
+  it('with --port 0, publishes its pages and feed at the port it bound, and says so', async () => {
+    const s = await start(0);
+    try {
+      const base = /storelens is running on (http:\/\/\S+)/.exec(s.printed)![1]!;
+      expect(base).toMatch(/^http:\/\/127\.0\.0\.1:[1-9][0-9]*$/);
+      const feed = await new Parser().parseString(await (await fetch(`${base}/data/rss.xml`)).text());
+      expect(feed.items.length).toBeGreaterThan(0);
+      expect(feed.link).toBe(`${base}/`);
+      expect(feed.items.every((i) => i.link?.startsWith(`${base}/`)), feed.items.map((i) => i.link).join(' ')).toBe(true);
+      const html = await (await fetch(`${base}/data/agentic-commerce`)).text();
+      expect(html).toContain(`<link rel="canonical" href="${base}/data/agentic-commerce">`);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  }, 180_000);
+
   it('with --public-url, names the public origin in its pages, feed and OAuth metadata, and sets Secure cookies', async () => {
     const port = await freePort();
     const PUBLIC = 'https://demo.storelens.example';
