@@ -1,12 +1,12 @@
 /**
- * `npm start`: the whole product on embedded defaults. A demo panel (generated once), the port
- * bound (so the pages and the feed name the port bound, `--port 0` included; readiness answers
- * 503 until the banner), the panel published every month without cards so the server is up at
+ * `npm start`: the whole product on embedded defaults. The port bound first (so the pages and
+ * the feed name the port bound, `--port 0` included; readiness answers 503 until the banner),
+ * a demo panel (generated once) published every month without cards so the server is up at
  * once, then the statistics and the workspace API on that port with a demo key printed; the
  * share cards are rendered by a second publish in the background, which the server picks up
  * without a restart.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../core/env.js';
 import { ensureDemoKey, resetDemoSignIn } from '../compose/demo.js';
@@ -34,26 +34,17 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const panel = path.join(STATE_DIR, 'demo-panel');
   const out = OUT_DIR;
   const log = (line: string) => env.stderr.write(`storelens start: ${line}\n`);
-
-  const existing = await readdir(panel).catch(() => [] as string[]);
-  if (!existing.some((f) => f.endsWith('.csv'))) {
-    log(`generating a demo panel (${DEMO_PANEL.stores} stores, ${DEMO_PANEL.from} to ${DEMO_PANEL.to}) in ${panel}`);
-    const duck = await openDuck();
-    try {
-      await generatePanel(duck, { out: panel, format: 'csv', ...DEMO_PANEL });
-    } finally {
-      duck.close();
-    }
-  }
+  // The demo's database, panel and runs live in the state folder; the database is opened first.
+  await mkdir(STATE_DIR, { recursive: true });
 
   const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses, publicUrl: opts.publicUrl }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   const signIn = await resetDemoSignIn(api.db, env.now());
   // Not ready until the demo is published and its accounts are ranked (the port is bound first).
-  let starting: string | undefined = 'publishing the demo panel';
+  let starting: string | undefined = 'generating and publishing the demo panel';
   api.health.add({ name: 'start', check: () => starting });
-  // The port is bound before anything is published: the pages and the feed name the port bound
-  // (`--port 0`: any free one), and a port in use fails at once rather than after the publish.
+  // The port is bound before anything is generated or published: the pages and the feed name the
+  // port bound (`--port 0`: any free one), and a port in use fails at once, not after the publish.
   let server;
   try {
     server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger, metrics: api.metrics, requestLog: true, trustedProxies: opts.trustedProxy });
@@ -70,6 +61,17 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const base: PublishOptions = { input: panel, out, months: 'all', baseUrl, cards: 'none', runs: opts.runs ?? RUNS_DIR, now: env.now, onProgress: (m) => bar.update(m), onPhase: (p) => bar.phase(p) };
   let ops: OpsListener | undefined;
   try {
+    const existing = await readdir(panel).catch(() => [] as string[]);
+    if (!existing.some((f) => f.endsWith('.csv'))) {
+      log(`generating a demo panel (${DEMO_PANEL.stores} stores, ${DEMO_PANEL.from} to ${DEMO_PANEL.to}) in ${panel}`);
+      const duck = await openDuck();
+      try {
+        await generatePanel(duck, { out: panel, format: 'csv', ...DEMO_PANEL });
+      } finally {
+        duck.close();
+      }
+    }
+
     const first = await publish(base);
     bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
     await server.serve.live.refresh();

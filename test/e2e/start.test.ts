@@ -7,6 +7,7 @@
  * public origin.
  */
 import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import Parser from 'rss-parser';
@@ -103,6 +104,28 @@ describe('storelens start in an empty folder', () => {
       expect(await s.stop()).toBe(0);
     }
   }, 180_000);
+
+  it('refuses a port in use at once (exit 1, naming it), before generating or publishing anything', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const cwd = await dirs.make();
+      const env: Record<string, string> = { ...(process.env as Record<string, string>), TZ: 'UTC' };
+      delete env.DATABASE_URL;
+      const child = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--host', '127.0.0.1'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const code = await new Promise<number | null>((done) => child.on('exit', done));
+      expect(code, err).toBe(1);
+      expect(err).toContain(`port ${port} is in use`);
+      expect(err).not.toMatch(/generating|published/);
+      expect(await readdir(cwd)).not.toContain('output');
+      expect(await readdir(join(cwd, '.storelens')).catch(() => [])).not.toContain('demo-panel');
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  }, 60_000);
 
   it('with --public-url, names the public origin in its pages, feed and OAuth metadata, and sets Secure cookies', async () => {
     const port = await freePort();
