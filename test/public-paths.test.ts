@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  canonicalUrl, cardUrl, isPublicPath, manifestKey, manifestKeyToPath, pageUrl, parseManifestKey, publicUrl, resolvePublicPath, urlPath, type PublicArtifact,
+  canonicalUrl, cardUrl, isPublicPath, manifestKey, normalizePublicPath, manifestKeyToPath, pageUrl, parseManifestKey, publicUrl, resolvePublicPath, urlPath, type PublicArtifact,
 } from '../src/core/public-paths.js';
 import { SLUGS } from '../src/stats/types.js';
 
@@ -84,7 +84,21 @@ describe('URL ↔ manifest key', () => {
 describe('isPublicPath', () => {
   it('covers /data and /api/data and nothing that merely starts like them', () => {
     for (const p of ['/data', '/data/', '/data/x', '/api/data', '/api/data/x']) expect(isPublicPath(p), p).toBe(true);
-    for (const p of ['/database', '/datax/y', '/api/datas', '/api/v1/data', '/', '', '//data', '/Data']) expect(isPublicPath(p), p).toBe(false);
+    for (const p of ['/database', '/datax/y', '/api/datas', '/api/v1/data', '/', '', '/Data', '//database', '/api\\datas', '//', '/\\']) expect(isPublicPath(p), p).toBe(false);
+  });
+
+  it('covers a path that names a public prefix but for its slashes (it answers the public 404)', () => {
+    for (const p of ['//data', '//data/rss.xml', '///api/data/x', '/api/data\\x', '/data\\x', '\\data/x', '/api\\data', '//releases.json', '/releases\\x']) expect(isPublicPath(p), p).toBe(true);
+  });
+});
+
+describe('normalizePublicPath', () => {
+  it('decodes a percent-encoded unreserved character, in either case, once, and no other escape', () => {
+    expect(normalizePublicPath('/data/%72ss.xml')).toBe('/data/rss.xml');
+    expect(normalizePublicPath('/%61pi/%64ata/a%2Db%2dc%5F%5f%7E%2E%30')).toBe('/api/data/a-b-c__~.0');
+    expect(normalizePublicPath('/data/%2e%2e/%2E%2E/x')).toBe('/data/../../x');
+    for (const p of ['/data%2frss.xml', '/data/%2F', '/data/x%00', '/data/%252e', '/data/%25', '/data/%20x', '/data/%C3%A9', '/data/%zz', '/data/%2', '/data/%']) expect(normalizePublicPath(p), p).toBe(p);
+    expect(normalizePublicPath('/data/%25%37%32ss.xml')).toBe('/data/%2572ss.xml');
   });
 });
 

@@ -1,12 +1,24 @@
 import type { Env } from '../core/env.js';
+import { GENERATE_LIMITS } from '../core/defaults.js';
 import { CliError } from '../core/errors.js';
+import { monthIndex } from '../core/panel-contract.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { progress } from './progress.js';
 import type { Config } from '../settings/config.js';
 
+const n = (x: number) => x.toLocaleString('en-US');
+
 export async function runGenerate(flags: Config<'generate'>, env: Env): Promise<void> {
   if (flags.from > flags.to) throw new CliError(`--from ${flags.from} is after --to ${flags.to}`);
+  // --stores is bounded by its value (settings/table.ts); the months and the whole panel here.
+  const months = monthIndex(flags.to) - monthIndex(flags.from) + 1;
+  if (months > GENERATE_LIMITS.months) {
+    throw new CliError(`--from ${flags.from} to --to ${flags.to} is ${n(months)} months: generate makes at most ${GENERATE_LIMITS.months} (${GENERATE_LIMITS.months / 12} years)`);
+  }
+  if (flags.stores * months > GENERATE_LIMITS.storeMonths) {
+    throw new CliError(`--stores ${n(flags.stores)} over ${months} months (--from ${flags.from} to --to ${flags.to}) is ${n(flags.stores * months)} store-months: generate makes at most ${n(GENERATE_LIMITS.storeMonths)}; give fewer stores or months`);
+  }
   const duck = await openDuck();
   const bar = progress(env, 'generate');
   try {

@@ -1,10 +1,12 @@
 /**
- * `npm start`: the whole product on embedded defaults. A demo panel (generated once), published
- * every month without cards so the server is up at once, then the statistics and the workspace
- * API on one port with a demo key printed; the share cards are rendered by a second publish in
- * the background, which the server picks up without a restart.
+ * `npm start`: the whole product on embedded defaults. The port bound first (so the pages and
+ * the feed name the port bound, `--port 0` included; readiness answers 503 until the banner),
+ * a demo panel (generated once) published every month without cards so the server is up at
+ * once, then the statistics and the workspace API on that port with a demo key printed; the
+ * share cards are rendered by a second publish in the background, which the server picks up
+ * without a restart.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../core/env.js';
 import { ensureDemoKey, resetDemoSignIn } from '../compose/demo.js';
@@ -17,7 +19,7 @@ import { progress } from './progress.js';
 import { publish, type PublishOptions } from '../publish/pipeline.js';
 import { closeOnSignals, startServer } from '../serve/server.js';
 import type { Config } from '../settings/config.js';
-import { listenError, probeListen } from './listen-error.js';
+import { listenError } from './listen-error.js';
 import { openWorkspaceServing } from './serve.js';
 import type { OpsListener } from '../ops/ops-server.js';
 import { openOps, releaseMetrics } from './ops.js';
@@ -31,41 +33,21 @@ const DEMO_PANEL = { stores: 3000, from: '2025-11', to: '2026-10', seed: 'demo' 
 export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const panel = path.join(STATE_DIR, 'demo-panel');
   const out = OUT_DIR;
-  // Behind a proxy the pages, the feed and the sign-in are where members reach them.
-  const baseUrl = opts.publicUrl?.replace(/\/$/, '') ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${opts.port}`;
   const log = (line: string) => env.stderr.write(`storelens start: ${line}\n`);
   /** A port taken, told with the other port to try; any other listen error as the flags name it. */
   const portError = (e: unknown) =>
     (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1) : listenError(e, opts);
-  // Before the demo panel, the publish and the ingest: a second `npm start` says at once.
-  await probeListen(opts).catch((e: unknown) => {
-    throw portError(e);
-  });
-
-  const existing = await readdir(panel).catch(() => [] as string[]);
-  if (!existing.some((f) => f.endsWith('.csv'))) {
-    log(`generating a demo panel (${DEMO_PANEL.stores} stores, ${DEMO_PANEL.from} to ${DEMO_PANEL.to}) in ${panel}`);
-    const duck = await openDuck();
-    try {
-      await generatePanel(duck, { out: panel, format: 'csv', ...DEMO_PANEL });
-    } finally {
-      duck.close();
-    }
-  }
-
-  const bar = progress(env, 'publish');
-  const base: PublishOptions = { input: panel, out, months: 'all', baseUrl, cards: 'none', runs: opts.runs ?? RUNS_DIR, now: env.now, onProgress: (m) => bar.update(m), onPhase: (p) => bar.phase(p) };
-  const first = await publish(base);
-  bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
+  // The demo's database, panel and runs live in the state folder; the database is opened first.
+  await mkdir(STATE_DIR, { recursive: true });
 
   const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses, publicUrl: opts.publicUrl }, env);
   const demo = await ensureDemoKey(api.db, env.now());
   const signIn = await resetDemoSignIn(api.db, env.now());
-  // Accounts before the first request: load the runs publish wrote and score the demo workspace.
-  const ingested = await ingestRuns(api.db, opts.runs ?? RUNS_DIR, { now: env.now });
-  if (ingested.months.length) log(`ingested ${ingested.months.length} months of store data (${ingested.stores} store rows, ${ingested.signals} signals)`);
-  api.background.worker.trigger('refresh');
-  await api.background.worker.idle();
+  // Not ready until the demo is published and its accounts are ranked (the port is bound first).
+  let starting: string | undefined = 'generating and publishing the demo panel';
+  api.health.add({ name: 'start', check: () => starting });
+  // The port is bound before anything is generated or published: the pages and the feed name the
+  // port bound (`--port 0`: any free one), and a port in use fails at once, not after the publish.
   let server;
   try {
     server = await startServer({ out, port: opts.port, host: opts.host, mount: api.mount, health: api.health, loggerInstance: api.logger, metrics: api.metrics, requestLog: true, trustedProxies: opts.trustedProxy });
@@ -74,14 +56,39 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     throw portError(e);
   }
   api.follow(server.serve.live);
+  // Behind a proxy the pages, the feed and the sign-in are where members reach them.
+  const baseUrl = opts.publicUrl?.replace(/\/$/, '') ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${server.address.port}`;
+
+  const bar = progress(env, 'publish');
+  const base: PublishOptions = { input: panel, out, months: 'all', baseUrl, cards: 'none', runs: opts.runs ?? RUNS_DIR, now: env.now, onProgress: (m) => bar.update(m), onPhase: (p) => bar.phase(p) };
   let ops: OpsListener | undefined;
   try {
+    const existing = await readdir(panel).catch(() => [] as string[]);
+    if (!existing.some((f) => f.endsWith('.csv'))) {
+      log(`generating a demo panel (${DEMO_PANEL.stores} stores, ${DEMO_PANEL.from} to ${DEMO_PANEL.to}) in ${panel}`);
+      const duck = await openDuck();
+      try {
+        await generatePanel(duck, { out: panel, format: 'csv', ...DEMO_PANEL });
+      } finally {
+        duck.close();
+      }
+    }
+
+    const first = await publish(base);
+    bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
+    await server.serve.live.refresh();
+    // Accounts before the banner: load the runs publish wrote and score the demo workspace.
+    const ingested = await ingestRuns(api.db, opts.runs ?? RUNS_DIR, { now: env.now });
+    if (ingested.months.length) log(`ingested ${ingested.months.length} months of store data (${ingested.stores} store rows, ${ingested.signals} signals)`);
+    api.background.worker.trigger('refresh');
+    await api.background.worker.idle();
     ops = await openOps(opts, api.health, api.metrics && releaseMetrics(api.metrics, server.serve.live), 'storelens start', (line) => env.stderr.write(`${line}\n`));
   } catch (e) {
     await server.close();
     await api.close();
     throw e;
   }
+  starting = undefined;
   const url = opts.publicUrl ? baseUrl : server.url;
   env.stderr.write(
     [

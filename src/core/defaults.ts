@@ -19,3 +19,12 @@ export const PORT = 8080;
 export const API_PORT = 8081;
 /** On SIGTERM a server finishes the requests in flight for at most this long, then closes what is left. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * The largest panel `storelens generate` makes, so a slip (`--stores 1000000000000`, `--from
+ * 0001-01`) is refused at once rather than running until killed: 1,000,000 stores for one month
+ * take about half a minute and 0.7 GB of memory on two cores (1 December 2026); ten million
+ * stores over 13 months (the whole market, the publish benchmark's largest size) took 6.2
+ * minutes on 30 November 2026. The bounds are twice that market: an hour or so at most.
+ */
+export const GENERATE_LIMITS = { stores: 20_000_000, months: 240, storeMonths: 260_000_000 } as const;

@@ -19,9 +19,11 @@
  *   /releases/{id}/{latest URL path}          an artifact as that release published it,
  *                                             e.g. /releases/{id}/api/data/{slug}/{YYYY-MM}
  *
- * Pure: strings in, strings out. Paths are matched raw (never percent-decoded): every legal
- * segment is plain ASCII, so an encoded character, `..`, an empty segment or a trailing slash
- * simply matches nothing.
+ * Pure: strings in, strings out. A request path is matched as sent but for one normalisation of
+ * RFC 3986 (6.2.2.2): a percent-encoded unreserved character is that character
+ * (`/data/%72ss.xml` is `/data/rss.xml`; see `normalizePublicPath`). No other escape is decoded
+ * and no dot segment is resolved: every legal segment is plain ASCII, so `%2F`, `..`, an empty
+ * segment or a trailing slash simply matches nothing.
  */
 import { isMonth } from './month.js';
 
@@ -113,8 +115,46 @@ export type NotFoundReason = 'no-such-path' | 'unknown-slug' | 'malformed-month'
 
 export type Resolution = { key: string } | { reason: NotFoundReason };
 
-/** True when the path (query string already removed) belongs to the public statistics surface. */
+/** A percent-escape; decoded only when it encodes an unreserved character (RFC 3986 2.3). */
+const ESCAPE = /%[0-9A-Fa-f]{2}/g;
+const UNRESERVED = /^[A-Za-z0-9._~-]$/;
+
+/**
+ * The path (query string removed) as the public surface matches it: each percent-encoded
+ * unreserved character (letters, digits, `-`, `.`, `_`, `~`) decoded, once; any other escape
+ * (`%2F`, `%00`, `%25`) left as it is. Equivalent URLs by RFC 3986 (what a cache or a CDN that
+ * normalises takes as one) thus answer the same. Request input still never names a file: the
+ * result is only looked up among the publication's URL paths, and a decoded `%2e%2e` is a `..`
+ * segment, which names nothing.
+ */
+export function normalizePublicPath(path: string): string {
+  if (path.indexOf('%') === -1) return path;
+  return path.replace(ESCAPE, (escape) => {
+    const c = String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+    return UNRESERVED.test(c) ? c : escape;
+  });
+}
+
+/** The path of a request target (`req.url`) as the public surface matches it: no query string, normalised. */
+export function publicRequestPath(url: string): string {
+  const q = url.indexOf('?');
+  return normalizePublicPath(q === -1 ? url : url.slice(0, q));
+}
+
+/**
+ * True when the path (query string removed, normalised) belongs to the public statistics
+ * surface. So does a path that names a public prefix but for its slashes (`//api/data/…`,
+ * `/api/data\…`, as a client joining URLs by hand sends them): it matches no resource, and
+ * answers the public 404 rather than the site's.
+ */
 export function isPublicPath(path: string): boolean {
+  if (hasPublicPrefix(path)) return true;
+  if (path.charCodeAt(1) !== 47 && !path.includes('\\')) return false;
+  const slashes = path.replace(/\\/g, '/').replace(/^\/+/, '/');
+  return hasPublicPrefix(slashes);
+}
+
+function hasPublicPrefix(path: string): boolean {
   if (path.startsWith('/releases')) return path === RELEASE_LIST || path.length === 9 || path.charCodeAt(9) === 47;
   if (path.startsWith('/data')) return path.length === 5 || path.charCodeAt(5) === 47; // '/'
   if (path.startsWith('/api/data')) return path.length === 9 || path.charCodeAt(9) === 47;

@@ -65,7 +65,7 @@ export async function assembleArtifacts(a: AssembleInput): Promise<Assembled> {
   const add = (path: string, bytes: Buffer | string, contentType: string, etag = bytesEtag(bytes), sourceHash?: string, release?: string) => {
     const before = oldFiles[path];
     const size = Buffer.byteLength(bytes);
-    if (before && before.etag === etag && before.bytes === size) {
+    if (before && before.etag === etag && before.bytes === size && before.content_type === contentType) {
       files.push({ path, linkFrom: a.old!.file(path) });
       manifest[path] = before;
       return;

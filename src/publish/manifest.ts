@@ -31,11 +31,19 @@ export interface Manifest {
   files: Record<string, ManifestEntry>;
 }
 
+/**
+ * Every text type names its charset: a client that does not read the feed's XML declaration
+ * (Chromium shows a feed opened in a tab as text, in windows-1252 without one; Windows
+ * PowerShell reads JSON without one as ISO-8859-1) still reads UTF-8. A file whose bytes are
+ * unchanged keeps its ETag when only its type changes (an ETag names the bytes: a response
+ * stored under it decodes to the same text either way); its manifest entry is rewritten
+ * (artifacts.ts), so an upgrade moves a publication to these types at its next publish.
+ */
 export const CONTENT_TYPES = {
-  json: 'application/json',
+  json: 'application/json; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
   md: 'text/markdown; charset=utf-8',
   html: 'text/html; charset=utf-8',
-  xml: 'application/rss+xml',
+  xml: 'application/rss+xml; charset=utf-8',
   png: 'image/png',
 } as const;

@@ -26,7 +26,7 @@ import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { bodyCache, type BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
 import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
-import { isPublicPath, pageUrl, SLUGS } from '../core/public-paths.js';
+import { isPublicPath, pageUrl, publicRequestPath, SLUGS } from '../core/public-paths.js';
 import { answerProbe, type Health } from '../ops/health.js';
 import type { RequestMetrics } from '../ops/metrics.js';
 import { observePublic } from './observe.js';
@@ -110,9 +110,7 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   // link) lands on the statistics' first page rather than on a 404.
   app.get('/', (_request, reply) => reply.code(302).header('location', pageUrl('', SLUGS[0])).send());
   app.setNotFoundHandler((request, reply) => {
-    const url = request.raw.url ?? '';
-    const q = url.indexOf('?');
-    if (isPublicPath(q === -1 ? url : url.slice(0, q))) {
+    if (isPublicPath(publicRequestPath(request.raw.url ?? ''))) {
       // Reached through inject() only: on a socket the server above answers these paths first.
       reply.hijack();
       handlePublic(request.raw, reply.raw);

@@ -5,7 +5,8 @@
  * caller hands on (to Fastify). Order of the checks:
  *   1. method: GET and HEAD; OPTIONS answers 204 with the methods and the CORS preflight's
  *      headers (problem.ts PREFLIGHT); anything else 405 with `Allow: GET, HEAD, OPTIONS`;
- *   2. a non-empty query string ⇒ 404 (a bare `?` is an empty query);
+ *   2. a non-empty query string ⇒ 404 (a bare `?` is an empty query); the path is matched with
+ *      its percent-encoded unreserved characters decoded (core/public-paths.ts normalizePublicPath);
  *   3. the path in the live publication's table ⇒ 304 when a validator matches, else 200 (a
  *      document's body from memory; a card's streamed from its release folder, see file-body.ts;
  *      a HEAD or a 304 never touches the disk);
@@ -20,7 +21,7 @@ import { sendFileBody, type BodyCache, type FileBodyHooks } from './file-body.js
 import { FILE_UNAVAILABLE, METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, PREFLIGHT, type PreparedResponse } from './problem.js';
 import type { Artifact, Publication } from './publication.js';
 import { ReleaseArtifacts } from './releases.js';
-import { isPublicPath, parseReleasePath, resolvePublicPath } from '../core/public-paths.js';
+import { isPublicPath, normalizePublicPath, parseReleasePath, resolvePublicPath } from '../core/public-paths.js';
 
 /** Answers the request and returns true, or returns false without touching `res`. */
 export type PublicHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -42,7 +43,7 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
   return function handlePublic(req, res) {
     const url = req.url ?? '';
     const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+    const path = normalizePublicPath(q === -1 ? url : url.slice(0, q));
     if (!isPublicPath(path)) return false;
 
     const method = req.method;

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { publicRouteTemplate } from '../core/public-paths.js';
+import { publicRequestPath, publicRouteTemplate } from '../core/public-paths.js';
 import { answeredStatus, type Logger, requestLineWriter } from '../ops/logger.js';
 import type { RequestMetrics } from '../ops/metrics.js';
 import type { PublicHandler } from './handler.js';
@@ -35,9 +35,7 @@ export function observePublic(handle: PublicHandler, opts: PublicObserving): Pub
   };
 
   function record(req: IncomingMessage, res: ServerResponse, seconds: number, aborted: boolean): void {
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    const operation = publicRouteTemplate(q === -1 ? url : url.slice(0, q));
+    const operation = publicRouteTemplate(publicRequestPath(req.url ?? ''));
     const status = answeredStatus(res, aborted);
     metrics?.request(operation, status, seconds);
     write?.({ reqId: String(res.getHeader('x-request-id')), operation, method: req.method ?? '', status, ...(aborted ? { aborted } : {}), duration_ms: Math.round(seconds * 1e4) / 10 });

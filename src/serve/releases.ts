@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Manifest } from '../publish/manifest.js';
+import { CONTENT_TYPES, type Manifest } from '../publish/manifest.js';
 import type { ReleaseIndex } from '../publish/release-index.js';
 import { manifestKeyToPath } from '../core/public-paths.js';
 import { ARTIFACT_CACHE, makeArtifact, readManifest, type FileArtifact, type MemoryArtifact, type Publication } from './publication.js';
@@ -27,7 +27,7 @@ export function releaseListing(index: ReleaseIndex): MemoryArtifact {
   const etag = `"releases-${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
   const newest = index.releases[index.releases.length - 1];
   const lastModified = new Date(newest ? newest.completed_at : 0).toUTCString();
-  const entry = { etag, last_modified: lastModified, content_type: 'application/json', bytes: body.length };
+  const entry = { etag, last_modified: lastModified, content_type: CONTENT_TYPES.json, bytes: body.length };
   return makeArtifact('releases.json', '/releases.json', entry, body, null, ARTIFACT_CACHE);
 }
 

@@ -4,10 +4,10 @@
  * list in docs/cli.md (src/settings/cli-docs.ts; `npm run cli-docs` rewrites it).
  */
 import { ROLES } from '../core/roles.js';
-import { API_PORT, DB_PATH, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
+import { API_PORT, DB_PATH, GENERATE_LIMITS, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../core/wallet-visibilities.js';
-import { addressBlocks, envSwitch, httpOrigin, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, seedRange, serverKey, someOf, text, texts, toggle, type Value } from './values.js';
+import { addressBlocks, envSwitch, httpOrigin, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, positiveIntAtMost, seedRange, serverKey, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -156,7 +156,7 @@ export const GLOBAL_SETTINGS = [{ name: 'debug', flag: '--debug', value: toggle,
 export const SETTINGS = [
   // generate
   { name: 'out', flag: '--out', value: text('dir'), required: true, help: 'folder to write the panel into', commands: ['generate'] },
-  { name: 'stores', flag: '--stores', value: positiveInt, default: 2000, help: 'number of distinct stores over the whole period', commands: ['generate'] },
+  { name: 'stores', flag: '--stores', value: positiveIntAtMost(GENERATE_LIMITS.stores, 'stores generate makes'), default: 2000, help: `number of distinct stores over the whole period (at most ${GENERATE_LIMITS.stores.toLocaleString('en-US')}; with --from and --to at most ${GENERATE_LIMITS.months} months and ${GENERATE_LIMITS.storeMonths.toLocaleString('en-US')} store-months)`, commands: ['generate'] },
   { name: 'from', flag: '--from', value: month, required: true, help: 'first month', commands: ['generate'] },
   { name: 'to', flag: '--to', value: month, required: true, help: 'last month', commands: ['generate'] },
   { name: 'seed', flag: '--seed', value: text('s'), default: '1', help: 'seed: the same seed gives byte-identical files', commands: ['generate'] },

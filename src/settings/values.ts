@@ -44,6 +44,18 @@ export function parsePositiveInt(raw: string): number {
   return n;
 }
 
+/** A positive integer up to `max` (a bound the help text names). */
+export function positiveIntAtMost(max: number, what: string): Value<number> {
+  return {
+    arg: 'n',
+    parse(raw) {
+      const n = parsePositiveInt(raw);
+      if (n > max) throw new InvalidArgumentError(`"${raw}" is more than ${max.toLocaleString('en-US')}, the most ${what}`);
+      return n;
+    },
+  };
+}
+
 /** Seeds of a benchmark: `n` for seeds 1 to n, or `a-b` for seeds a to b (a ≤ b, both positive). */
 export function parseSeedRange(raw: string): readonly number[] {
   const range = /^([0-9]+)-([0-9]+)$/.exec(raw);

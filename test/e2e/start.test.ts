@@ -7,7 +7,7 @@
  * public origin.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import Parser from 'rss-parser';
@@ -65,27 +65,6 @@ async function start(port: number, extra: string[] = []): Promise<Started> {
 }
 
 describe('storelens start in an empty folder', () => {
-  it('on a port already taken, says so at once and exits 1, before generating or publishing anything', async () => {
-    const taken = createServer();
-    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
-    const port = (taken.address() as { port: number }).port;
-    try {
-      const cwd = await dirs.make();
-      const env: Record<string, string> = { ...(process.env as Record<string, string>), TZ: 'UTC' };
-      delete env.DATABASE_URL;
-      const child = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--host', '127.0.0.1'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
-      expect(err).toContain(`port ${port} is in use: stop the other server or run \`npm start -- --port 8081\``);
-      expect(code).toBe(1);
-      expect(existsSync(join(cwd, '.storelens'))).toBe(false);
-      expect(existsSync(join(cwd, 'output'))).toBe(false);
-    } finally {
-      await new Promise((done) => taken.close(done));
-    }
-  }, 180_000);
-
   it('serves the demo publication and API with the key it prints, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
     const s = await start(port);
@@ -109,6 +88,44 @@ describe('storelens start in an empty folder', () => {
       expect(await s.stop()).toBe(0);
     }
   }, 180_000);
+
+  it('with --port 0, publishes its pages and feed at the port it bound, and says so', async () => {
+    const s = await start(0);
+    try {
+      const base = /storelens is running on (http:\/\/\S+)/.exec(s.printed)![1]!;
+      expect(base).toMatch(/^http:\/\/127\.0\.0\.1:[1-9][0-9]*$/);
+      const feed = await new Parser().parseString(await (await fetch(`${base}/data/rss.xml`)).text());
+      expect(feed.items.length).toBeGreaterThan(0);
+      expect(feed.link).toBe(`${base}/`);
+      expect(feed.items.every((i) => i.link?.startsWith(`${base}/`)), feed.items.map((i) => i.link).join(' ')).toBe(true);
+      const html = await (await fetch(`${base}/data/agentic-commerce`)).text();
+      expect(html).toContain(`<link rel="canonical" href="${base}/data/agentic-commerce">`);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  }, 180_000);
+
+  it('refuses a port in use at once (exit 1, naming it), before generating or publishing anything', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const cwd = await dirs.make();
+      const env: Record<string, string> = { ...(process.env as Record<string, string>), TZ: 'UTC' };
+      delete env.DATABASE_URL;
+      const child = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--host', '127.0.0.1'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const code = await new Promise<number | null>((done) => child.on('exit', done));
+      expect(code, err).toBe(1);
+      expect(err).toContain(`port ${port} is in use: stop the other server or run \`npm start -- --port 8081\``);
+      expect(err).not.toMatch(/generating|published/);
+      expect(await readdir(cwd)).not.toContain('output');
+      expect(await readdir(join(cwd, '.storelens')).catch(() => [])).not.toContain('demo-panel');
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  }, 60_000);
 
   it('with --public-url, names the public origin in its pages, feed and OAuth metadata, and sets Secure cookies', async () => {
     const port = await freePort();

@@ -23,13 +23,13 @@ import { raw } from '../serve/http.js';
 const [JAN, FEB] = ['2026-01', '2026-02'];
 const T1 = new Date('2026-02-03T06:00:00.000Z');
 const T2 = new Date('2026-03-03T06:00:00.000Z');
-/** The content types of issue 3, rule 7, by file extension. */
+/** The content types of issue 3, rule 7, by file extension: every text type names its charset. */
 const TYPES: Record<string, string> = {
-  json: 'application/json',
+  json: 'application/json; charset=utf-8',
   csv: 'text/csv; charset=utf-8',
   md: 'text/markdown; charset=utf-8',
   html: 'text/html; charset=utf-8',
-  xml: 'application/rss+xml',
+  xml: 'application/rss+xml; charset=utf-8',
   png: 'image/png',
 };
 
@@ -107,6 +107,50 @@ describe('the manifest', () => {
     const release = await liveRelease(out);
     expect(await manifestMismatches(release.dir, manifest)).toEqual([]);
     expect(await servedMismatches(server.url, release.dir, manifest)).toEqual([]);
+  });
+
+  it('is served over HTTP with each type\'s Content-Type, every text type (the feed too) naming UTF-8', async () => {
+    const urls = ['/api/data/agentic-commerce', `/api/data/agentic-commerce/${JAN}`, '/api/data/changes', '/api/data/agentic-commerce/csv', '/data/agentic-commerce', '/data/agentic-commerce.md', '/data/rss.xml', '/releases.json'];
+    const card = Object.keys(manifest.files).find((k) => k.endsWith('.png'))!;
+    const served: Record<string, string | undefined> = {};
+    for (const url of [...urls, `/${card}`]) served[url] = (await raw(server.url, url, { method: 'HEAD' })).headers['content-type'] as string | undefined;
+    expect(served).toEqual({
+      '/api/data/agentic-commerce': 'application/json; charset=utf-8',
+      [`/api/data/agentic-commerce/${JAN}`]: 'application/json; charset=utf-8',
+      '/api/data/changes': 'application/json; charset=utf-8',
+      '/api/data/agentic-commerce/csv': 'text/csv; charset=utf-8',
+      '/data/agentic-commerce': 'text/html; charset=utf-8',
+      '/data/agentic-commerce.md': 'text/markdown; charset=utf-8',
+      '/data/rss.xml': 'application/rss+xml; charset=utf-8',
+      '/releases.json': 'application/json; charset=utf-8',
+      [`/${card}`]: 'image/png',
+    });
+    expect((await raw(server.url, '/data/rss.xml')).text).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?>/i);
+  });
+
+  it('moves a publication written with charset-less types to the new ones at the next publish, each file keeping its ETag', async () => {
+    const dir = await copyOfOut();
+    const old = await liveRelease(dir);
+    // As a version before charsets wrote it: JSON and the feed without one, and no assembly key a no-op would stop at.
+    const legacy = structuredClone(old.manifest);
+    for (const entry of Object.values(legacy.files)) entry.content_type = entry.content_type.replace(/^(application\/(?:json|rss\+xml)); charset=utf-8$/, '$1');
+    await writeFile(path.join(old.dir, 'manifest.json'), JSON.stringify(legacy, null, 2));
+    const state = JSON.parse(await readFile(path.join(old.dir, 'state.json'), 'utf8')) as { assembly?: string };
+    delete state.assembly;
+    await writeFile(path.join(old.dir, 'state.json'), JSON.stringify(state));
+    const summary = await publishPanel(input, dir, { now: () => new Date('2026-03-04T06:00:00.000Z'), cards: 'latest' });
+    expect(summary.changed).toBe(true);
+    const next = await liveRelease(dir);
+    for (const [key, entry] of Object.entries(next.manifest.files)) {
+      expect(entry.content_type, key).toBe(TYPES[key.slice(key.lastIndexOf('.') + 1)]);
+      if (key !== 'api/data/changes.json') expect(entry.etag, key).toBe(old.manifest.files[key]!.etag);
+    }
+    const s = await startServer({ out: dir, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
+    try {
+      expect(await servedMismatches(s.url, next.dir, next.manifest)).toEqual([]);
+    } finally {
+      await s.close();
+    }
   });
 
   it('dates each file by the run that last changed it', () => {

@@ -128,7 +128,7 @@ describe('the change list of a release', () => {
     const latest = await raw(server.url, '/api/data/changes');
     const pinned = await raw(server.url, `/releases/${corrected}/api/data/changes`);
     expect(latest.status).toBe(200);
-    expect(latest.headers['content-type']).toBe('application/json');
+    expect(latest.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(pinned.body.equals(latest.body)).toBe(true);
     expect(pinned.headers.etag).toBe(latest.headers.etag);
     expect(pinned.headers['cache-control']).toBe(IMMUTABLE);

@@ -96,7 +96,7 @@ describe('inject (no socket)', () => {
     const ok = await app.inject({ method: 'GET', url: '/api/data/agentic-commerce' });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers.etag).toBe(etag);
-    expect(ok.headers['content-type']).toBe('application/json');
+    expect(ok.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(ok.headers['cache-control']).toBe('public, s-maxage=3600');
     expect((await app.inject({ url: '/api/data/agentic-commerce', headers: { 'if-none-match': etag } })).statusCode).toBe(304);
     const head = await app.inject({ method: 'HEAD', url: '/data/rss.xml' });

@@ -22,13 +22,13 @@ afterAll(async () => {
 });
 
 const ROUTES: Array<[url: string, key: string, contentType: string]> = [
-  ['/api/data/agentic-commerce', 'api/data/agentic-commerce.json', 'application/json'],
-  ['/api/data/agentic-commerce/2025-01', 'api/data/agentic-commerce/2025-01.json', 'application/json'],
-  ['/api/data/platform-stores/2025-02', 'api/data/platform-stores/2025-02.json', 'application/json'],
+  ['/api/data/agentic-commerce', 'api/data/agentic-commerce.json', 'application/json; charset=utf-8'],
+  ['/api/data/agentic-commerce/2025-01', 'api/data/agentic-commerce/2025-01.json', 'application/json; charset=utf-8'],
+  ['/api/data/platform-stores/2025-02', 'api/data/platform-stores/2025-02.json', 'application/json; charset=utf-8'],
   ['/api/data/agentic-commerce/csv', 'api/data/agentic-commerce.csv', 'text/csv; charset=utf-8'],
   ['/data/agentic-commerce', 'data/agentic-commerce.html', 'text/html; charset=utf-8'],
   ['/data/agentic-commerce.md', 'data/agentic-commerce.md', 'text/markdown; charset=utf-8'],
-  ['/data/rss.xml', 'data/rss.xml', 'application/rss+xml'],
+  ['/data/rss.xml', 'data/rss.xml', 'application/rss+xml; charset=utf-8'],
   [
     '/data/cards/agentic-commerce/2025-02/share-all-abc123.png',
     'data/cards/agentic-commerce/2025-02/share-all-abc123.png',
@@ -252,7 +252,6 @@ describe('traversal', () => {
     '/data/cards/../../manifest.json',
     '/data/cards/agentic-commerce/2025-02/../../../../../etc/passwd',
     '/api/data/agentic-commerce/..%2f..%2f..%2fmanifest',
-    '/data/%61gentic-commerce',
     '/data/agentic-commerce%00.md',
     '/data/.%2e/.%2e/etc/passwd',
     '/data/..\\..\\etc\\passwd',
@@ -262,12 +261,50 @@ describe('traversal', () => {
     expect(res.text).not.toMatch(/root:|manifest_version/);
   });
 
-  it.each(['/manifest.json', '/.releases/current/manifest.json', '/api/data%2fagentic-commerce', '//data/rss.xml', '/%2e%2e/%2e%2e/etc/passwd', '/../../etc/passwd'])(
+  it.each(['/manifest.json', '/.releases/current/manifest.json', '/api/data%2fagentic-commerce', '/%2e%2e/%2e%2e/etc/passwd', '/../../etc/passwd'])(
     'answers 404 problem+json outside the public prefixes too: %s',
     async (url) => {
       const res = await raw(server.url, url);
       expectProblem(res, 404);
       expect(res.text).not.toMatch(/root:|manifest_version/);
+    },
+  );
+});
+
+describe('equivalent and near-public paths', () => {
+  it.each([
+    ['/data/%72ss.xml', '/data/rss.xml'],
+    ['/data/%72%73%73%2Exml', '/data/rss.xml'],
+    ['/%64ata/rss.xml', '/data/rss.xml'],
+    ['/data/%61gentic-commerce', '/data/agentic-commerce'],
+    ['/api/data/agentic%2dcommerce/2025%2D01', '/api/data/agentic-commerce/2025-01'],
+    ['/%61pi/data/agentic-commerce/%63sv', '/api/data/agentic-commerce/csv'],
+    ['/data/cards/agentic-commerce/2025-02/share%2Dall%2dabc123.png', '/data/cards/agentic-commerce/2025-02/share-all-abc123.png'],
+  ])('answers %s (an unreserved character percent-encoded) as %s, the same URL by RFC 3986', async (encoded, plain) => {
+    const want = await raw(server.url, plain);
+    expect(want.status).toBe(200);
+    const got = await raw(server.url, encoded);
+    expect(got.status).toBe(200);
+    for (const h of ['content-type', 'content-length', 'etag', 'last-modified', 'cache-control']) expect(got.headers[h], h).toBe(want.headers[h]);
+    expect(got.body.equals(want.body)).toBe(true);
+  });
+
+  it.each(['/data/%2e%2e/%2e%2e/etc/passwd', '/data/%2E%2E%2Fmanifest.json', '/%2e%2e/manifest.json', '/data/cards/agentic-commerce/2025-02/%2e%2e/%2e%2e/%2e%2e/%2e%2e/manifest.json', '/data/rss%2exml%00', '/data/%252e%252e/manifest.json', '/data/rss.xml%2F'])(
+    'decodes no reserved character and resolves no dot segment: %s is a 404',
+    async (url) => {
+      const res = await raw(server.url, url);
+      expect(res.status).toBe(404);
+      expect(res.text).not.toMatch(/root:|manifest_version|<rss/);
+    },
+  );
+
+  it.each(['//api/data/agentic-commerce', '//data/rss.xml', '///api/data/agentic-commerce/2025-01', '/api/data\\agentic-commerce', '/data\\rss.xml', '/api/data\\..\\..\\manifest.json', '//releases.json'])(
+    'answers %s, aimed at the public surface, with the public 404',
+    async (url) => {
+      const res = await raw(server.url, url);
+      expectPublic404(res);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.text).not.toMatch(/manifest_version|<rss/);
     },
   );
 });

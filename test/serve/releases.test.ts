@@ -86,6 +86,15 @@ describe('a release URL', () => {
     expect(head.body.length).toBe(0);
   });
 
+  it('answers a path with percent-encoded unreserved characters as the same URL', async () => {
+    const plain = await raw(server.url, `/releases/${first}${DOC}`);
+    const encoded = await raw(server.url, `/%72eleases/${first.replace('T', '%54')}/api/data/platform%2Dstores/${M.replace('-', '%2d')}`);
+    expect(encoded.status).toBe(200);
+    expect(encoded.body.equals(plain.body)).toBe(true);
+    expect(encoded.headers.etag).toBe(plain.headers.etag);
+    expect((await raw(server.url, `/releases/${first}/api/data/platform-stores%2F${M}`)).status).toBe(404);
+  });
+
   it('leaves the latest URLs on their own caching', async () => {
     expect((await raw(server.url, DOC)).headers['cache-control']).toBe('public, s-maxage=3600');
   });
@@ -95,7 +104,7 @@ describe('/releases.json', () => {
   it('lists both releases, newest first, with what each did and its feed items', async () => {
     const res = await raw(server.url, '/releases.json');
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, s-maxage=3600');
     const { releases } = JSON.parse(res.text) as { releases: Array<Record<string, unknown>> };
     expect(releases.map((r) => r.id)).toEqual([second, first]);
