@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { StoreFeatures } from '../../src/ingest/index.js';
-import { buildGrowthReport } from '../../src/reports/growth.js';
+import { buildGrowthReport, growthReportMarkdown } from '../../src/reports/growth.js';
 import { LICENSE, SCHEMA_VERSION, type Stat, type StatsDocument } from '../../src/stats/types.js';
 
 const MONTH = '2026-10';
@@ -52,5 +52,36 @@ describe('a growth report on a store of a category and a country whose peers the
     expect(text(f('category', 'toys'))).toMatch(/^80\.6% of stores in the “toys” category already do this; /);
     expect(text(f('country', 'US'))).toMatch(/^80\.6% of stores in US already do this; /);
     expect(text(f('plan', 'plus'))).toMatch(/^80\.6% of stores on the plus plan already do this; /);
+  });
+});
+
+/**
+ * A growth report as markdown keeps each recommendation's citation usable: the figure's URL
+ * stands as the page has it. Escaping the whole citation turned its anchor into `…commerce\#llms-…`,
+ * which a reader copied (or an assistant followed) as a URL with a backslash: browsers read it
+ * as `/data/agentic-commerce/#…`, a page that does not exist. The text around it, which may hold
+ * a panel category's markup, stays escaped.
+ */
+const CATEGORY = 'toys *new* [x]';
+const URL = 'https://stats.example.com/data/agentic-commerce#llms-txt-share-category-toys-new-x-1a2b3c';
+const marked: Stat = {
+  ...stat,
+  id: `llms_txt_share:category:${CATEGORY}`,
+  dimension: `category:${CATEGORY}`,
+  canonical_url: URL,
+  anchor: 'llms-txt-share-category-toys-new-x-1a2b3c',
+  sentence: `In October 2026, 80.6% of stores in the “${CATEGORY}” category served an llms.txt file.`,
+  citation: `storelens, “Agentic commerce readiness: Stores with an llms.txt file” (stores in the “${CATEGORY}” category), October 2026, ${URL}. Licensed CC BY 4.0.`,
+};
+
+describe('a growth report as markdown', () => {
+  it("cites each recommendation's figure at its URL as published, the category's markup escaped around it", () => {
+    const report = buildGrowthReport({ storeId: 's1', month: MONTH, features: { ...features, category: CATEGORY }, documents: [{ ...doc, stats: [marked] }], signals: [], evidence: [] });
+    expect(report.recommendations.map((r) => r.citation)).toEqual([marked.citation]);
+    const lines = growthReportMarkdown(report).split('\n');
+    const start = lines.indexOf('## Recommendations');
+    const rec = lines.slice(start + 1).find((l) => l.startsWith('- '))!;
+    expect(rec).toContain(` ${URL}. Licensed CC BY 4.0.)`);
+    expect(rec).toContain('(stores in the “toys \\*new\\* \\[x\\]” category)');
   });
 });
