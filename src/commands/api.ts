@@ -40,10 +40,14 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
   let closeServing: () => Promise<void>;
   let drain: () => void;
   let note: (line: string) => void = (line) => env.stderr.write(`${line}\n`);
+  /** A listen error as the flags name it, early (the probe) or late (the real listen), any other as what it was. */
+  const cannotListen = (e: unknown) => {
+    const known = listenError(e, opts);
+    return known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
+  };
   try {
     await probeListen(opts).catch((e: unknown) => {
-      const known = listenError(e, opts);
-      throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
+      throw cannotListen(e);
     });
     const serving = await openServing(opts, env, 'storelens api', {
       reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR), everyMs: opts.loop?.reportsEveryMs },
@@ -60,8 +64,7 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
       api = await listenApi({ ...serving.app, health, loggerInstance: serving.logger, port: opts.port, host: opts.host, trustedProxies: opts.trustedProxy });
     } catch (e) {
       await serving.close();
-      const known = listenError(e, opts);
-      throw known !== e ? known : new CliError(`cannot listen on ${opts.host}:${opts.port}: ${(e as Error).message}`, 1);
+      throw cannotListen(e);
     }
     try {
       ops = await openOps(opts, health, serving.metrics, 'storelens api', note);
