@@ -4,6 +4,7 @@ import path from 'node:path';
 import { manifestKey } from '../core/public-paths.js';
 import type { FeedItem } from '../render/page.js';
 import type { ExtraSuppression } from '../stats/build.js';
+import type { SavedEarlier } from '../stats/releases.js';
 import type { CellValues } from '../stats/universe.js';
 import { SLUGS, type Slug, type StatsDocument } from '../stats/types.js';
 import type { Manifest } from './manifest.js';
@@ -21,6 +22,12 @@ export interface PublicationState {
   fingerprints?: Record<string, string>;
   /** month → the breakdown values holding stores in it as published: their union is listed in every month */
   cells?: Record<string, CellValues>;
+  /**
+   * month → what every release up to this one published of it (stats/releases.ts saveEarlier),
+   * for the audit of a correction; absent in states written before it was kept (then every
+   * release is read once, earlier-releases.ts)
+   */
+  earlier?: Record<string, SavedEarlier>;
   /** the assembly key (assembly-key.ts) the publication was written with */
   assembly?: string;
 }

@@ -21,8 +21,8 @@ import { computeMonths, type ComputedMonths, type ComputeOptions, type Reporter,
 import { publicationDocuments, updatedFeed, type Documents, type FeedUpdate } from './documents.js';
 import { loadSuppression, MANIFEST_FILE, publishedMonths, readPublication, saveSuppression, STATE_FILE, type Publication, type PublicationState } from './publication.js';
 import { newReleaseId, writeRelease } from './release.js';
-import { readEarlierReleases } from './earlier-releases.js';
-import type { EarlierReleases } from '../stats/releases.js';
+import { keptEarlier, publishedBefore } from './earlier-releases.js';
+import type { EarlierReleases, SavedEarlier } from '../stats/releases.js';
 import { renderChangeList } from './changes.js';
 import type { ReleaseDoing } from './release-index.js';
 import { pageUrl, releasePath } from '../core/public-paths.js';
@@ -156,7 +156,7 @@ export async function buildStatistics(s: StatisticsRun, plan: StatisticsPlan, ru
   const storedCells = plan.state.cells ?? {};
   const kept = plan.before.filter((m) => !plan.months.includes(m));
   const known = unionOf(kept.map((m) => storedCells[m] ?? {}));
-  const aggregates = await aggregateCache(s, plan.state, { shrinkChecked: plan.changedInput, allowShrink: s.allowShrink ?? false });
+  const aggregates = await aggregateCache(s, plan, { shrinkChecked: plan.changedInput, allowShrink: s.allowShrink ?? false });
   let months = plan.months;
   let computed = months.length || runsRequest ? await aggregates.compute(months, { known, listedAs: kept.length ? plan.oldUniverse : undefined, runs: runsRequest }) : undefined;
   if (computed?.relisted) {
@@ -181,9 +181,12 @@ interface AggregateCache {
   keep(): Promise<void>;
   /** Removes what this run wrote for keeping (a run that switches nothing in keeps nothing). */
   discard(): Promise<void>;
+  /** what the releases published of each month read for the audits (publishedBefore) */
+  earlier: ReadonlyMap<string, EarlierReleases>;
 }
 
-async function aggregateCache(s: StatisticsRun, state: PublicationState, sizes: ComputeOptions['sizes']): Promise<AggregateCache> {
+async function aggregateCache(s: StatisticsRun, plan: StatisticsPlan, sizes: ComputeOptions['sizes']): Promise<AggregateCache> {
+  const { state } = plan;
   const published = new Map(Object.entries(state.suppression ?? {}).map(([m, x]) => [m, loadSuppression(x)]));
   const keys = new Map(await Promise.all(s.panelMonths.map(async (m) => [m, await aggregateKey(m, s.hashes)] as const)));
   const cached = new Map<string, MonthAgg>();
@@ -203,7 +206,10 @@ async function aggregateCache(s: StatisticsRun, state: PublicationState, sizes: 
       const wanted = new Set(ms.flatMap((m) => [m, previousMonth(m)]));
       const unread = [...wanted].filter((m) => !releasesRead.has(m));
       for (const m of unread) releasesRead.add(m);
-      for (const [m, e] of await readEarlierReleases(s.out, unread)) earlier.set(m, e);
+      for (const [m, e] of await publishedBefore(s.out, plan.old, unread)) {
+        earlier.set(m, e);
+        releasesRead.add(m);
+      }
       const toRead = [...keys].filter(([m]) => wanted.has(m) && !cached.has(m) && !aggregated.has(m));
       for (const [m, kept] of await readAggregates(s.out, new Map(toRead))) {
         cached.set(m, kept.agg);
@@ -227,6 +233,7 @@ async function aggregateCache(s: StatisticsRun, state: PublicationState, sizes: 
       await keepStates(s.out, pending, new Set(last === undefined ? [] : [stateKeys.get(last)!]));
     },
     discard: () => dropPending(pending),
+    earlier,
   };
 }
 
@@ -277,6 +284,8 @@ export interface AssembledStatistics extends FeedUpdate {
   latest: string | null;
   docs: Documents;
   kept: KeptState;
+  /** what every release up to this one published of each month, for the state (keptEarlier) */
+  earlier: Record<string, SavedEarlier> | undefined;
   artifacts: Assembled;
 }
 
@@ -291,6 +300,8 @@ export async function assembleStatistics(s: StatisticsRun, plan: StatisticsPlan,
   const allMonths = [...new Set([...plan.before, ...built.months])].sort();
   const input = { months: allMonths, rebuild: plan.rebuild, built: built.computed?.built ?? new Map<string, BuiltMonth>(), runs: plan.runs, old: plan.old, completedAt };
   const docs = await publicationDocuments(input);
+  const own = new Map(allMonths.map((m) => [m, SLUGS.flatMap((slug) => docs.get(slug)?.get(m)?.doc.stats ?? [])]));
+  const earlier = keptEarlier(own, release, plan.before, built.aggregates.earlier, plan.state.earlier);
   const feed = await updatedFeed(plan.state.feed, built.months, plan.before, docs, input, changesPath);
   const changes = renderChangeList({
     changes_version: 1, completed_at: completedAt, previous_completed_at: plan.old?.manifest.completed_at ?? null, months_added: feed.releases, changes: feed.changes,
@@ -299,7 +310,7 @@ export async function assembleStatistics(s: StatisticsRun, plan: StatisticsPlan,
     docs, old: plan.old, baseUrl: s.baseUrl, cards: s.cards, rebuilt: new Set(built.months), feed: feed.feed, changes, completedAt, release,
     cardThreads: s.cardThreads, progress: s.report.progress, phase: s.report.phase,
   });
-  return { ...feed, completedAt, release, latest: allMonths[allMonths.length - 1] ?? null, docs, kept, artifacts };
+  return { ...feed, completedAt, release, latest: allMonths[allMonths.length - 1] ?? null, docs, kept, earlier, artifacts };
 }
 
 /** Stats, and suppressed stats, in the documents rebuilt. */
@@ -324,6 +335,7 @@ export async function switchPublication(s: StatisticsRun, plan: StatisticsPlan, 
     ...(Object.keys(a.kept.suppression).length ? { suppression: sortedKeys(a.kept.suppression) } : {}),
     ...(Object.keys(a.kept.fingerprints).length ? { fingerprints: sortedKeys(a.kept.fingerprints) } : {}),
     ...(Object.keys(a.kept.cells).length ? { cells: sortedKeys(a.kept.cells) } : {}),
+    ...(a.earlier ? { earlier: a.earlier } : {}),
     assembly: await assemblyKey({ runs: plan.runs, feed: a.feed, baseUrl: s.baseUrl, cards: s.cards }),
   };
   s.report.progress('switching the publication in');

@@ -45,6 +45,50 @@ export function addRelease(e: EarlierReleases, release: string, stats: Iterable<
   }
 }
 
+/**
+ * What the releases of a month published, kept with each release (publication state) so that a
+ * correction reads one release rather than all of them: the releases, and the ids whose flags
+ * some release had beyond those of `own` (the stats of the month in the release that keeps it),
+ * which hold most of them. Sorted, so the same releases keep the same bytes.
+ */
+export interface SavedEarlier {
+  releases: string[];
+  shown?: string[];
+  hidden?: string[];
+  deltas_shown?: string[];
+  deltas_hidden?: string[];
+}
+
+const SETS = [['shown', 'shown'], ['hidden', 'hidden'], ['deltasShown', 'deltas_shown'], ['deltasHidden', 'deltas_hidden']] as const;
+
+/** `e` as kept beside `own`, the stats of the month in the release that keeps it (and is among `e.releases`). */
+export function saveEarlier(e: EarlierReleases, own: Iterable<Stat>): SavedEarlier {
+  const mine = noEarlierReleases();
+  addRelease(mine, '', own);
+  const out: SavedEarlier = { releases: [...e.releases] };
+  for (const [set, key] of SETS) {
+    const beyond = [...e[set]].filter((id) => !mine[set].has(id)).sort();
+    if (beyond.length) out[key] = beyond;
+  }
+  return out;
+}
+
+/** saveEarlier undone: what the releases `saved.releases` published, from the kept flags and `own`, the stats of the last of them. */
+export function loadEarlier(saved: SavedEarlier, own: Iterable<Stat>): EarlierReleases {
+  const e = noEarlierReleases();
+  addRelease(e, '', own);
+  e.releases = [...saved.releases];
+  for (const [set, key] of SETS) for (const id of saved[key] ?? []) e[set].add(id);
+  return e;
+}
+
+/** `e` with `release` and its stats of the month `own` added (a copy). */
+export function withRelease(e: EarlierReleases, release: string, own: Iterable<Stat>): EarlierReleases {
+  const out: EarlierReleases = { releases: [...e.releases], shown: new Set(e.shown), hidden: new Set(e.hidden), deltasShown: new Set(e.deltasShown), deltasHidden: new Set(e.deltasHidden) };
+  addRelease(out, release, own);
+  return out;
+}
+
 const STORES = 'active_stores';
 
 /** The suppression a correction starts from: every figure and delta an earlier release hid, whole cells where it hid the store count. */

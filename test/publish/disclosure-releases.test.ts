@@ -11,12 +11,15 @@
  * A second reader knows the suppression rule (hidden cells are the smallest of their breakdown):
  * the cells the floor protects (true size below 30) stay protected against it too.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishPanel } from '../helpers/cli.js';
+import { publishedBefore, readEarlierReleases } from '../../src/publish/earlier-releases.js';
+import { readPublication } from '../../src/publish/publication.js';
+import type { EarlierReleases } from '../../src/stats/releases.js';
 import { attackReleasesPublished, releaseFolders, type ReleasesAttackOptions, type ReleasesReport } from '../helpers/attack-published.js';
 import { readRelease } from '../helpers/published-reader.js';
 import { tempDirs } from '../helpers/tmp.js';
@@ -219,6 +222,42 @@ describe('four corrections of one store each, every release of the corrected mon
     const found = await attack('corrections 3 and 4, at most one store changed', v.versions.slice(-2), { reader: { changedAtMost: 1 }, stable: [false] });
     expect(found.violations).toEqual([]);
   }, 180_000);
+
+  /** What the releases of `out` published of each month: as the live release keeps it, and as reading every release finds it. */
+  async function bothWays(out: string) {
+    const flat = (m: Map<string, EarlierReleases>) =>
+      Object.fromEntries([...m].map(([month, e]) => [month, { releases: e.releases, shown: [...e.shown].sort(), hidden: [...e.hidden].sort(), deltasShown: [...e.deltasShown].sort(), deltasHidden: [...e.deltasHidden].sort() }]));
+    const live = await readPublication(out);
+    return { kept: live!.state.earlier, read: flat(await publishedBefore(out, live, ALL)), scanned: flat(await readEarlierReleases(out, ALL)) };
+  }
+
+  it('what every release published of a month is kept with the live release: a correction reads it there as reading every release finds it', async () => {
+    const { kept, read, scanned } = await bothWays(v.out);
+    expect(kept).toBeDefined();
+    expect(read).toEqual(scanned);
+    expect(Object.keys(read)).toEqual(ALL);
+    expect(read[J]!.releases).toHaveLength(v.folders.length);
+    // The live documents alone would not say it: earlier releases showed deltas the live one hides.
+    expect(Object.values(kept!).some((e) => Object.keys(e).length > 1)).toBe(true);
+  });
+
+  it('a publication whose live release does not keep it (an older publish) is read release by release once, and the next release keeps it again', async () => {
+    const out = path.join(await dirs.make(), 'out');
+    await cp(v.out, out, { recursive: true, verbatimSymlinks: true });
+    const stateFile = path.join(out, '.releases', 'current', 'state.json');
+    const { earlier: _, ...older } = JSON.parse(await readFile(stateFile, 'utf8')) as Record<string, unknown>;
+    await rm(stateFile);
+    await writeFile(stateFile, JSON.stringify(older));
+    expect((await bothWays(out)).read).toEqual((await bothWays(v.out)).scanned);
+    const panel = path.join(path.dirname(out), 'v5');
+    await cp(v.panels.at(-1)!, panel, { recursive: true });
+    await changeStore(M, 'ie-0005', (r) => ({ ...r, mcp_server: 'true' }))(panel);
+    expect((await publishPanel(panel, out, { months: M, now: () => T(9) })).changed).toBe(true);
+    const after = await bothWays(out);
+    expect(after.kept).toBeDefined();
+    expect(after.read).toEqual(after.scanned);
+    expect(after.read[M]!.releases).toHaveLength(v.folders.length + 1);
+  }, 60_000);
 });
 
 /**
