@@ -66,7 +66,7 @@ describe('storelens serve', () => {
       ];
       for (const res of asked) {
         expect(res.status).toBe(404);
-        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json\b/);
+        expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
         expect(res.headers.get('cache-control')).toBe('no-store');
         const problem = (await res.json()) as { detail: string };
         expect(problem).toMatchObject({ type: 'https://storelens.dev/problems/not-found', status: 404 });
