@@ -26,6 +26,7 @@ const RUN: { [C in CommandName]: Runner<C> } = {
   ingest: async (c, _, env) => (await import('./commands/ingest.js')).runIngest(c, env),
   worker: async (c, _, env) => (await import('./commands/worker.js')).runWorker(c, env),
   'workspaces create': async (c, [name], env) => (await import('./commands/admin-workspaces.js')).createWorkspaceCommand(name, c, env),
+  'workspaces list': async (c, _, env) => (await import('./commands/admin-workspaces.js')).listWorkspacesCommand(c, env),
   'workspaces pilot': async (c, [state], env) => (await import('./commands/admin-workspaces.js')).pilotCommand(state as 'on' | 'off', c, env),
   'workspaces activate': async (c, args, env) => (await import('./commands/admin-workspaces.js')).activateCommand(args, c, env),
   'workspaces profile': async (c, [workspace], env) => (await import('./commands/admin-profile.js')).profileCommand(workspace, c, env),

@@ -2,15 +2,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { modelWeights, unpackEvidence } from './evidence.js';
-import { backtest, type LabelledInputs, type ModelInsightsBody, posteriorSd, topWeights } from './insights.js';
+import { backtest, type LabelledInputs, type ModelInsightsBody, posteriorSd, shown, topWeights } from './insights.js';
 import { labelsOf } from './labels.js';
 import { listOutcomes } from './outcomes-store.js';
 import { rankingHead } from './ranking-reads.js';
 import type { OutcomeRow } from './tables.js';
 import type { StoredModel } from './refresh.js';
 
-/** The model insights of a workspace, read from its current model, its outcomes and its current ranking's evidence. */
+/** The model insights of a workspace, read from its current model, its outcomes and its current ranking's evidence; its figures as shown (insights.ts shown). */
 export async function modelInsights(q: Kysely<Database>, workspaceId: string): Promise<ModelInsightsBody> {
+  return shown(await computedInsights(q, workspaceId));
+}
+
+async function computedInsights(q: Kysely<Database>, workspaceId: string): Promise<ModelInsightsBody> {
   const head = await rankingHead(q, workspaceId);
   const model = await q.selectFrom('workspace_models').select(['version', 'labels', 'fitted_at', 'model']).where('workspace_id', '=', workspaceId).executeTakeFirst();
   const outcomes = await listOutcomes(q, workspaceId);

@@ -28,6 +28,25 @@ export const LIFT_AT = [10, 50] as const;
 export const HISTORY_VERSIONS = 10;
 /** Width of a weight's interval in posterior standard deviations (95%). */
 const Z95 = 1.959964;
+/**
+ * Decimal places of every figure the insights show (weights, sds, intervals, rates, lifts,
+ * scores): the posterior is an approximation, and the digits past these are float noise
+ * (`-4.4699729999999995` for -4.47), not information.
+ */
+export const SHOWN_DECIMALS = 4;
+const SHOWN_SCALE = 10 ** SHOWN_DECIMALS;
+
+/**
+ * The insights as answered: every number rounded to SHOWN_DECIMALS places (counts and versions,
+ * integers, stay as they are). Pure display: nothing is computed from the rounded figures (an
+ * account's evidence, whose contributions add up to its logit, is another answer, unrounded).
+ */
+export function shown<T>(value: T): T {
+  if (typeof value === 'number') return (Number.isInteger(value) ? value : Math.round(value * SHOWN_SCALE) / SHOWN_SCALE) as T;
+  if (Array.isArray(value)) return value.map(shown) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shown(v)])) as T;
+  return value;
+}
 
 const rate = (d: string) => z.number().nullable().describe(`${d}; null when there is nothing to divide by`);
 const smallSample = z.boolean().describe(`True when the figure rests on fewer than ${MIN_SAMPLE} outcomes: read the counts, not the rate`);

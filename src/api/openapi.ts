@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { BODY_LIMIT, bodyLimitText } from './body.js';
 import type { CapabilityLookup } from './capabilities.js';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS } from './idempotency.js';
-import { API_PROBLEM_KINDS, PROBLEM_BASE } from './problems.js';
+import { API_PROBLEM_KINDS, PROBLEM_BASE, PROBLEM_MEDIA_TYPE } from './problems.js';
 import { DEFAULT_LIMITS } from './rate-limit.js';
 import { API_BASE, type AnyRoute, isMutating } from './route-def.js';
 import { jsonSchema, Problem } from './schemas.js';
@@ -124,7 +124,7 @@ export function buildOpenApi(routes: readonly AnyRoute[], capability: Capability
     // Only a request whose Idempotency-Key is still in progress says when to retry.
     if (name === 'Conflict') headers['Retry-After'] = { description: 'With `idempotency-request-in-progress`: seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
     if (name === 'TooManyRequests') Object.assign(headers, rateHeaders);
-    responses[name] = { description, headers, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+    responses[name] = { description, headers, content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } };
   }
   return {
     openapi: '3.1.0',

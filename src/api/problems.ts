@@ -11,6 +11,7 @@ export {
   type ApiProblemKind,
   PROBLEM_BASE,
   PROBLEM_CONTENT_TYPE,
+  PROBLEM_MEDIA_TYPE,
   problemType,
   type ProblemBody,
 } from '../http/problems.js';

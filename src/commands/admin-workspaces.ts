@@ -1,7 +1,7 @@
-/** storelens workspaces create | pilot | activate | wallet-visibility */
+/** storelens workspaces create | list | pilot | activate | wallet-visibility */
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
-import { addActivation, createWorkspace, findWorkspace, setPilotAccess } from '../workspaces/store.js';
+import { addActivation, createWorkspace, findWorkspace, listWorkspaces, setPilotAccess } from '../workspaces/store.js';
 import { setWalletVisibility, WALLET_VISIBILITIES, walletVisibility, type WalletVisibility } from '../workspaces/store.js';
 import { stopWorkspaceEnrollments } from '../outreach/store.js';
 import type { Config } from '../settings/config.js';
@@ -16,6 +16,25 @@ export async function createWorkspaceCommand(name: string, opts: Config<'workspa
     const ws = await createWorkspace(db.kysely, trimmed, env.now());
     output(env, opts, { id: ws.id, name: ws.name }, `Created workspace ${ws.name} (${ws.id})`);
   }, { create: true });
+}
+
+/** Every workspace, one a line: name, id, when it was created, pilot access, activations (nothing secret). */
+export async function listWorkspacesCommand(opts: Config<'workspaces list'>, env: Env): Promise<void> {
+  await withAdminDb(opts, env, async (db) => {
+    const workspaces = (await listWorkspaces(db.kysely)).map((ws) => ({
+      id: ws.id,
+      name: ws.name,
+      created_at: ws.created_at,
+      pilot_access: ws.pilot_access === 1,
+      activations: JSON.parse(ws.activations) as string[],
+    }));
+    const text = workspaces.length
+      ? workspaces
+          .map((ws) => `${ws.name}  ${ws.id}  created ${ws.created_at}  pilot ${ws.pilot_access ? 'on' : 'off'}  activations ${ws.activations.length ? ws.activations.join(',') : 'none'}`)
+          .join('\n')
+      : 'No workspaces yet (create one with: storelens workspaces create NAME).';
+    output(env, opts, { workspaces }, text);
+  });
 }
 
 export async function pilotCommand(state: 'on' | 'off', opts: Config<'workspaces pilot'>, env: Env): Promise<void> {

@@ -9,7 +9,8 @@ import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
 import { publishedStatistics } from '../reports/statistics.js';
 import { type Serving, openServing } from '../compose/serving.js';
-import { registerWorkspaceApp } from '../compose/workspace-app.js';
+import { API_PREFIX, registerWorkspaceApp } from '../compose/workspace-app.js';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
 import { listenError, probeListen } from './listen-error.js';
 import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
@@ -50,6 +51,25 @@ export async function openWorkspaceServing(
     ...serving,
     mount: (app) => registerWorkspaceApp(app, { ...serving.app, mcp: { ...serving.app.mcp, publication: () => live?.current ?? null } }),
     follow: (l) => (live = l),
+  };
+}
+
+/** What `serve` without --api answers under /api/v1: an operator who left the flag out is told so. */
+export const API_NOT_SERVED = `The workspace API (${API_PREFIX}) is not served by this process: start storelens serve with --api to serve it here, or run storelens api.`;
+
+/**
+ * Without --api: the other paths' requests (404s) are told as the workspace app's would be, and
+ * every request under /api/v1 (the MCP endpoint's too) is answered a 404 that names the flag.
+ */
+function withoutWorkspaceApp(metrics: Metrics | undefined): (app: FastifyInstance) => Promise<void> {
+  return async (app) => {
+    observeRequests(app, { metrics, log: true });
+    await app.register(
+      async (api) => {
+        api.setNotFoundHandler((_request, reply) => reply.code(404).type(PROBLEM_CONTENT_TYPE).send(problemBody('not-found', API_NOT_SERVED)));
+      },
+      { prefix: API_PREFIX },
+    );
   };
 }
 
@@ -94,8 +114,7 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
       out,
       port: opts.port,
       host: opts.host,
-      // Without the workspace app, the other paths' requests (404s) are told as its would be.
-      mount: api?.mount ?? ((app) => observeRequests(app, { metrics, log: true })),
+      mount: api?.mount ?? withoutWorkspaceApp(metrics),
       health,
       loggerInstance: logger,
       metrics,

@@ -6,7 +6,13 @@
 
 /** Stable problem type URIs: PROBLEM_BASE + kind. */
 export const PROBLEM_BASE = 'https://storelens.dev/problems/';
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+/** The media type of a problem (RFC 7807): openapi.json's response content key. */
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+/**
+ * The Content-Type every problem is answered with, by each writer (Fastify's replies, the wire's
+ * prepared bytes, the probes): UTF-8 named, as every JSON answer of both surfaces.
+ */
+export const PROBLEM_CONTENT_TYPE = `${PROBLEM_MEDIA_TYPE}; charset=utf-8`;
 
 export interface ProblemSpec {
   readonly status: number;

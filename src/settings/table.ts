@@ -58,6 +58,7 @@ export const COMMANDS = [
       'run the background tasks without serving, until SIGTERM: deleting ended sign-in sessions, used or expired invites and expired OAuth records (self-registered assistants unused for 24 hours among them), ingest of --runs, re-ranking, watch checks, monthly statements, growth reports, outreach steps and webhook delivery (signed, retried) — the worker loop `api` also runs unless --requests-only; any number of workers and api processes may share one PostgreSQL database and each unit of work runs once',
   },
   { name: 'workspaces create', summary: 'create a workspace', args: [{ name: 'name', help: 'unique workspace name' }] },
+  { name: 'workspaces list', summary: 'list the workspaces, oldest first: name, id, date created, pilot access, activations' },
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
   {
     name: 'workspaces activate',
@@ -145,7 +146,7 @@ export const LEARNING_RULES = ['generator truth', 'two-part rule', 'new-channel 
 
 const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'] as const;
 /** The administration commands that work on a database already there (all but `workspaces create`). */
-const ADMIN_EXISTING = ['workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'members remove', 'members list', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
+const ADMIN_EXISTING = ['workspaces list', 'workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'members remove', 'members list', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
 const ADMIN = ['workspaces create', ...ADMIN_EXISTING] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
 const LISTENERS = ['serve', 'start', 'api'] as const;

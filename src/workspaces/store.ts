@@ -22,6 +22,11 @@ export async function findWorkspace(q: Kysely<Database>, idOrName: string): Prom
     .executeTakeFirst();
 }
 
+/** Every workspace, oldest first (ties by id). */
+export async function listWorkspaces(q: Kysely<Database>): Promise<Workspace[]> {
+  return q.selectFrom('workspaces').selectAll().orderBy('created_at').orderBy('id').execute();
+}
+
 /** Grants or withdraws approved pilot access (pilot operations). */
 export async function setPilotAccess(q: Kysely<Database>, workspaceId: string, on: boolean): Promise<void> {
   await q.updateTable('workspaces').set({ pilot_access: on ? 1 : 0 }).where('id', '=', workspaceId).execute();

@@ -10,6 +10,23 @@ import { seedSixtyStores } from '../helpers/accounts.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 
+/** A figure as the insights show it: four decimal places. */
+const shown4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** Every number of the body, with where it is. */
+function numbersOf(value: unknown, at = ''): Array<[string, number]> {
+  if (typeof value === 'number') return [[at, value]];
+  if (Array.isArray(value)) return value.flatMap((v, i) => numbersOf(v, `${at}[${i}]`));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => numbersOf(v, `${at}.${k}`));
+  return [];
+}
+
+/** No figure carries float noise: each is written with four decimals at most (`-4.47`, not `-4.4699729999999995`). */
+function expectShown(body: unknown): void {
+  const noisy = numbersOf(body).filter(([, x]) => !/^-?\d+(\.\d{1,4})?$/.test(String(x)));
+  expect(noisy).toEqual([]);
+}
+
 interface Decile {
   decile: number;
   count: number;
@@ -77,6 +94,9 @@ for (const d of dialects) {
       // Nothing learnt yet: no weight has moved from the starting weighting.
       expect(body.weights.every((w: { moved: number }) => w.moved === 0)).toBe(true);
       expect(body.learned).toEqual([]);
+      // The interval of a weight at its prior mean (-3 ± 1.96 × 0.75: -4.47, not -4.4699729999999995).
+      expect(body.weights[0].interval).toEqual([shown4(PRIOR.signal.store_closed.mean - 1.959964 * PRIOR.signal.store_closed.sd), shown4(PRIOR.signal.store_closed.mean + 1.959964 * PRIOR.signal.store_closed.sd)]);
+      expectShown(body);
     });
 
     it('scores an outcome with the score the account had before it was recorded, not the refitted one', async () => {
@@ -98,7 +118,7 @@ for (const d of dialects) {
       expect(body.backtest).toMatchObject({ outcomes_scored: 1, wins: 1, win_rate: 1, small_sample: true });
       expect(body.backtest.note).toMatch(/Only 1 won or lost outcome was scored/);
       const scored = body.backtest.calibration.filter((c: Decile) => c.count > 0);
-      expect(scored).toEqual([expect.objectContaining({ decile: 10, count: 1, wins: 1, predicted: before, observed: 1, small_sample: true })]);
+      expect(scored).toEqual([expect.objectContaining({ decile: 10, count: 1, wins: 1, predicted: shown4(before), observed: 1, small_sample: true })]);
       expect(body.backtest.history).toEqual([expect.objectContaining({ model_version: 1, outcomes_scored: 1, wins: 1 })]);
       // The label narrowed the weights of the store's inputs: the intercept (every store has it) first.
       expect(body.intercept.sd).toBeLessThan(PRIOR.intercept.sd);
@@ -109,7 +129,8 @@ for (const d of dialects) {
       expect(learned.length).toBeGreaterThan(0);
       for (const w of learned) {
         expect(inputs.has(w.feature), w.feature).toBe(true);
-        expect(w.moved).toBeCloseTo((w.weight - w.prior.mean) / w.prior.sd, 9);
+        // Each figure rounded on its own: they agree to the rounding.
+        expect(w.moved).toBeCloseTo((w.weight - w.prior.mean) / w.prior.sd, 3);
         expect(Math.abs(w.moved)).toBeGreaterThan(0);
       }
       const moved = learned.map((w) => Math.abs(w.moved));
@@ -120,7 +141,8 @@ for (const d of dialects) {
       await outcome(key, 'st05', 'lost');
       body = await insights(key);
       expect(body.backtest).toMatchObject({ outcomes_scored: 1, wins: 0 });
-      expect(body.backtest.calibration.find((c: Decile) => c.count > 0)).toMatchObject({ predicted: before, observed: 0 });
+      expect(body.backtest.calibration.find((c: Decile) => c.count > 0)).toMatchObject({ predicted: shown4(before), observed: 0 });
+      expectShown(body);
     });
 
     it('adds up: labels by latest outcome, calibration counts sum to the outcomes scored, lift over the top k', async () => {
@@ -144,7 +166,8 @@ for (const d of dialects) {
       expect(b.calibration.reduce((s: number, c: Decile) => s + c.wins, 0)).toBe(8);
       expect(b.calibration.every((c: Decile) => c.count === 2 && c.small_sample)).toBe(true);
       expect(b.lift_at_10).toMatchObject({ k: 10, n: 10, small_sample: true });
-      expect(b.lift_at_10.lift).toBeCloseTo(b.lift_at_10.win_rate / b.win_rate, 12);
+      expect(b.lift_at_10.lift).toBeCloseTo(b.lift_at_10.win_rate / b.win_rate, 3);
+      expectShown(body);
       // Every scored outcome is in the top 50: no lift to speak of.
       expect(b.lift_at_50).toMatchObject({ k: 50, n: 20, lift: null, small_sample: true });
       expect(b.history.map((e: { model_version: number }) => e.model_version)).toEqual([1, 2, 3]);

@@ -60,6 +60,43 @@ for (const d of dialects) {
       expect(none.stderr).toMatch(/name the workspace/);
     });
 
+    it('lists every workspace, one a line, oldest first: name, id, date created, pilot access, activations', async () => {
+      expect((await run('workspaces', 'pilot', 'on', '--workspace', 'globex')).code).toBe(0);
+      const r = await run('workspaces', 'list', '--json');
+      expect(r.code).toBe(0);
+      const rows = await t.db.kysely.selectFrom('workspaces').select(['id', 'name', 'created_at']).execute();
+      const byName = new Map(rows.map((w) => [w.name, w]));
+      expect(r.json.workspaces).toHaveLength(rows.length);
+      expect(r.json.workspaces).toEqual(
+        expect.arrayContaining([
+          { id: byName.get('acme')!.id, name: 'acme', created_at: byName.get('acme')!.created_at, pilot_access: false, activations: ['growth_report', 'growth_reports', 'request_growth_report'] },
+          { id: byName.get('globex')!.id, name: 'globex', created_at: byName.get('globex')!.created_at, pilot_access: true, activations: [] },
+        ]),
+      );
+      const order = (w: { created_at: string; id: string }) => `${w.created_at} ${w.id}`;
+      const listed = r.json.workspaces.map(order);
+      expect(listed).toEqual([...listed].sort());
+      const text = await run('workspaces', 'list');
+      expect(text.code).toBe(0);
+      const lines = text.stdout.trimEnd().split('\n');
+      expect(lines).toEqual(r.json.workspaces.map((w: { name: string; id: string; created_at: string }) => expect.stringMatching(new RegExp(`^${w.name}  ${w.id}  created ${w.created_at}  `))));
+      expect(lines.find((l) => l.startsWith('acme '))).toMatch(/pilot off  activations growth_report,growth_reports,request_growth_report$/);
+      expect(lines.find((l) => l.startsWith('globex '))).toMatch(/pilot on  activations none$/);
+      // Nothing secret: no key, hash or member is printed.
+      expect(text.stdout).not.toMatch(/slk_|@/);
+    });
+
+    it('lists no workspace in a new database, saying how to create one', async () => {
+      const empty = await freshDb(d.name);
+      try {
+        const list = adminCli(() => empty);
+        expect(await list('workspaces', 'list')).toMatchObject({ code: 0, stdout: 'No workspaces yet (create one with: storelens workspaces create NAME).\n' });
+        expect((await list('workspaces', 'list', '--json')).json).toEqual({ workspaces: [] });
+      } finally {
+        await empty.cleanup();
+      }
+    });
+
     it('adds members with a role and prints {workspace_id, email, role}', async () => {
       const r = await run('members', 'add', '--workspace', 'acme', '--email', 'New@Acme.test', '--role', 'admin', '--json');
       expect(r.json).toEqual({ workspace_id: expect.stringMatching(/^ws_/), email: 'new@acme.test', role: 'admin' });

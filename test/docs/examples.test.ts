@@ -31,7 +31,7 @@ import { type AnyRoute, isMutating } from '../../src/api/route-def.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { parseAccountsNdjson } from '../../src/commands/admin-accounts.js';
 import { documentedWebhooks, ROUTES } from '../../src/compose/modules.js';
-import { PROBLEM_BASE, PROBLEM_CONTENT_TYPE, PROBLEM_KINDS } from '../../src/http/problems.js';
+import { PROBLEM_BASE, PROBLEM_MEDIA_TYPE, PROBLEM_KINDS } from '../../src/http/problems.js';
 import { EVENT_TYPES } from '../../src/compose/events.js';
 import { type CodeBlock, type Curl, ELIDED, at, codeBlocks, curls, transcript, withElisions } from '../helpers/doc-examples.js';
 
@@ -200,7 +200,7 @@ function transcriptIssues({ block, asked }: Located): string[] {
     const schema = successSchema(route, t.status);
     return schema ? [...issues, ...schemaIssues(schema, body.value).map((s) => `${route.operationId} ${t.status}: ${s}`)] : issues;
   }
-  if (media !== PROBLEM_CONTENT_TYPE) issues.push(`content-type ${media}: a problem is ${PROBLEM_CONTENT_TYPE}`);
+  if (media !== PROBLEM_MEDIA_TYPE) issues.push(`content-type ${media}: a problem is ${PROBLEM_MEDIA_TYPE}`);
   const body = parseJson(t.body);
   return body.error ? [...issues, body.error] : [...issues, ...problemIssues(body.value, t.status)];
 }

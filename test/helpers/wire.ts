@@ -84,7 +84,7 @@ function parse(data: Buffer): Omit<WireResponse, 'closed'> | null {
 /** Asserts an RFC 7807 problem of `kind` with `status`, and returns its body. */
 export function expectWireProblem(res: WireResponse, status: number, kind: string): Record<string, unknown> {
   expect(res.status, res.text).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json(;|$)/);
+  expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
   expect(res.headers['cache-control']).toBe('no-store');
   const p = JSON.parse(res.text);
   expect(p).toMatchObject({ type: `https://storelens.dev/problems/${kind}`, status });

@@ -51,7 +51,7 @@ describe('probes over SQLite', () => {
       renameSync(file, `${file}.moved`);
       for (const base of [origin(api.url), api.ops!.url]) {
         const gone = await probe(base, 'readiness');
-        expect(gone).toMatchObject({ status: 503, type: 'application/problem+json', body: { type: 'https://storelens.dev/problems/not-ready', status: 503, failed: ['database'] } });
+        expect(gone).toMatchObject({ status: 503, type: 'application/problem+json; charset=utf-8', body: { type: 'https://storelens.dev/problems/not-ready', status: 503, failed: ['database'] } });
         // The prober is not told the file's path (before: `database: /srv/…/api.db is gone`, on the public port too); the log is, once.
         expect(gone.body.detail).toBe(`database: ${DATABASE_DOWN}`);
         expect(JSON.stringify(gone.body)).not.toContain(dir);

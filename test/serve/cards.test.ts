@@ -71,7 +71,7 @@ function expectCardHeaders(headers: Record<string, unknown>, key: string, r = re
 
 function expect503(res: { status: number; headers: Record<string, unknown>; text: string }) {
   expect(res.status).toBe(503);
-  expect(res.headers['content-type']).toBe('application/problem+json');
+  expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
   expect(res.headers['retry-after']).toBe('1');
   expect(res.headers['cache-control']).toBe('no-store');
   expect(res.headers.etag).toBeUndefined();

@@ -53,6 +53,36 @@ describe('storelens serve', () => {
     expect(stderr()).toContain('stopped (SIGINT)');
   });
 
+  it('without --api, tells a request under /api/v1 that the flag is missing; other unknown paths keep their 404', async () => {
+    const { env, stderr } = fakeEnv();
+    const running = runServe({ out, port: 0, host: '127.0.0.1' }, env);
+    try {
+      await until(() => /listening on/.test(stderr()));
+      const base = /listening on (http:\/\/\S+)/.exec(stderr())![1];
+      const asked = [
+        await fetch(`${base}/api/v1/accounts?limit=2`, { headers: { authorization: 'Bearer sl_whatever' } }),
+        await fetch(`${base}/api/v1`),
+        await fetch(`${base}/api/v1/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      ];
+      for (const res of asked) {
+        expect(res.status).toBe(404);
+        expect(res.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        const problem = (await res.json()) as { detail: string };
+        expect(problem).toMatchObject({ type: 'https://storelens.dev/problems/not-found', status: 404 });
+        expect(problem.detail).toMatch(/workspace API .* not served by this process.*--api/);
+      }
+      for (const elsewhere of ['/elsewhere', '/api/v1x', '/api/v2/accounts']) {
+        const res = await fetch(`${base}${elsewhere}`);
+        expect(res.status).toBe(404);
+        expect(((await res.json()) as { detail: string }).detail).toBe(`No route GET ${elsewhere}.`);
+      }
+    } finally {
+      process.emit('SIGTERM');
+      await running;
+    }
+  });
+
   it('exits 2 on a bad port and 1 on a port in use', async () => {
     const { env } = fakeEnv();
     await expect(runServe({ out, port: 70000, host: '127.0.0.1' }, env)).rejects.toSatisfy(

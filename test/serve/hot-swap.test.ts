@@ -44,7 +44,7 @@ describe('before anything is published', () => {
     const s = await start();
     const res = await raw(s.url, '/api/data/agentic-commerce');
     expect(res.status).toBe(503);
-    expect(res.headers['content-type']).toBe('application/problem+json');
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['retry-after']).toBe('5');
     expect(JSON.parse(res.text)).toMatchObject({ status: 503, type: expect.stringContaining('/problems/') });

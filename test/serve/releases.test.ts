@@ -142,7 +142,7 @@ describe('what a release URL does not name', () => {
     ]) {
       const res = await raw(server.url, p);
       expect(res.status, p).toBe(404);
-      expect(res.headers['content-type'], p).toBe('application/problem+json');
+      expect(res.headers['content-type'], p).toBe('application/problem+json; charset=utf-8');
     }
   });
 
