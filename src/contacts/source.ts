@@ -23,7 +23,7 @@ import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE, STORE_ID_MAX } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
-import { firstNonUtf8Line, notUtf8, printable } from '../panel/read-errors.js';
+import { firstNonUtf8Line, notUtf8, printable, wrongSeparator } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 
 export const CONTACTS_DIR = 'contacts';
@@ -50,11 +50,18 @@ export async function readContactsFile(file: string): Promise<StoreContact[]> {
   await checkUtf8(file, format);
   const { columns, records } = format === 'parquet' ? await readParquet(file) : format === 'ndjson' ? await readNdjson(file) : await readCsv(file);
   if (columns) {
-    for (const c of ['store_id', 'email']) {
-      if (!columns.includes(c)) throw new CliError(`${file}: row 1, column ${c}: the required column ${c} is missing (columns: ${columns.join(', ') || 'none'})`, 2);
-    }
+    const missing = missingColumn(file, format, columns);
+    if (missing) throw missing;
   }
   return checkContacts(file, records);
+}
+
+/** The first required column a contact file's header lacks, as its refusal (a header separated by `;` said once), or null. */
+function missingColumn(file: string, format: string, columns: readonly string[]): CliError | null {
+  const separated = format === 'csv' ? wrongSeparator(columns, 'store_id') : null;
+  if (separated) return new CliError(`${file}: ${separated}`, 2);
+  const missing = ['store_id', 'email'].find((c) => !columns.includes(c));
+  return missing ? new CliError(`${file}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${columns.join(', ') || 'none'})`, 2) : null;
 }
 
 async function readCsv(file: string): Promise<{ columns: string[]; records: RawRecord[] }> {
@@ -420,8 +427,7 @@ export async function writeCheckedContacts(source: string, out: string, memory: 
         // After the first problem the rest is only read: a file that cannot be read is said first.
         if (problem) continue;
         if ('columns' in r) {
-          const missing = ['store_id', 'email'].find((c) => !r.columns.includes(c));
-          if (missing) problem = new CliError(`${source}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${r.columns.join(', ') || 'none'})`, 2);
+          problem = missingColumn(source, CONTACTS_FILE.exec(path.basename(source))?.[1] ?? path.extname(source).slice(1), r.columns) ?? undefined;
           continue;
         }
         let c: StoreContact;

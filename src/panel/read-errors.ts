@@ -148,6 +148,20 @@ export async function firstNonUtf8Line(file: string): Promise<number | null> {
   return null;
 }
 
+const SEPARATORS: Record<string, string> = { ';': 'semicolons', '\t': 'tabs', '|': 'vertical bars' };
+
+/**
+ * What is wrong with a CSV header of one column that names `column` once split at a semicolon,
+ * a tab or a vertical bar (a spreadsheet set to another list separator, a TSV named .csv), or
+ * null: said once, rather than every column missing.
+ */
+export function wrongSeparator(header: readonly string[], column: string): string | null {
+  if (header.length !== 1) return null;
+  const sep = Object.keys(SEPARATORS).find((s) => header[0]!.split(s).some((c) => c.trim() === column));
+  if (sep === undefined) return null;
+  return `row 1: the header is one column, ${JSON.stringify(printable(header[0]!, 60))}: the file is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
+}
+
 /** What a text file not in UTF-8 is told (file, line: firstNonUtf8Line). */
 export const notUtf8 = (file: string, line: number): CliError => new CliError(`${file}: line ${line}: ${NOT_UTF8}`, 2);
 

@@ -93,6 +93,8 @@ describe('the contact source carried a record at a time', () => {
     ['a store id of only spaces', 'contacts.csv', 'store_id,email\n   ,a@x.example\n', 'row 2, column store_id: store_id is required and empty'],
     // A lone surrogate was carried, then written by the drivers as U+FFFD.
     ['an unpaired surrogate', 'contacts.ndjson', '{"store_id":"s1","email":"a@x.example","name":"Ann \\ud800"}\n', 'row 1, column name: must not contain U+0000 or an unpaired surrogate'],
+    // A spreadsheet set to another list separator: "the required column store_id is missing (columns: store_id;email)".
+    ['a header separated by semicolons', 'contacts.csv', 'store_id;email\ns1;a@x.example\n', 'row 1: the header is one column, "store_id;email": the file is separated by semicolons, where a CSV file is separated by commas'],
     ['a byte order mark in NDJSON', 'contacts.ndjson', '\ufeff{"store_id":"s1","email":"a@x.example"}\n', 'row 1: the file starts with a byte order mark (BOM), which NDJSON does not take'],
   ])('refuses %s, naming the row as the panel does, alike on both paths', async (_what, name, text, message) => {
     const { memory, streamed } = await both(name, text);

@@ -83,6 +83,20 @@ describe('the header is checked against the contract before any work', () => {
     await refused(dir, /2026-09\.csv: row 1, column product_count: the required column product_count is missing/);
   });
 
+  it('says a file separated by semicolons or tabs is, once, not that every column is missing', async () => {
+    // A spreadsheet set to another list separator: it was one finding per contract column, each
+    // quoting the whole header, and a warning that the optional domain column was left out.
+    for (const [sep, words] of [[';', 'semicolons'], ['\t', 'tabs']] as const) {
+      const dir = await defective((t) => t.replaceAll(',', sep));
+      const message = new RegExp(`2026-09\\.csv: row 1: the header is one column, "store_id.domain.*": the file is separated by ${words}, where a CSV file is separated by commas`);
+      await refused(dir, message);
+      const r = await runCli(['publish', '--check', '--input', dir]);
+      expect(r.code).toBe(2);
+      expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+      expect(r.stderr).not.toContain('warning');
+    }
+  });
+
   it('names a required column left out of NDJSON records', async () => {
     const dir = await defective((t) => t.replace(/"product_count":[^,]*,/g, ''), 'ndjson');
     await refused(dir, /2026-09\.ndjson: column product_count: the required column product_count is missing/, 'ndjson');
