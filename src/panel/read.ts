@@ -283,7 +283,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const col = PANEL_COLUMNS.find((c) => c.name === name)!;
     const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const row = rowNumber(f.format, toNumber(check.bad));
-    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}`;
+    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}${floatHint(col, sourceTypes.get(col.name)!)}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
   }
@@ -329,6 +329,17 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     ? ` LEFT JOIN (SELECT text, ${convert('text', 'apps', 'VARCHAR')} AS list FROM (SELECT DISTINCT ${appsText} AS text FROM ${from} r)) apps_of ON apps_of.text = ${appsText}`
     : '';
   return { select: `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`, rows: toNumber(check.rows), staged: !inPlace };
+}
+
+/**
+ * Why an integer column's value reads `5.0`: the file stores the column as floating point (pandas
+ * writes an integer column holding a missing value as float64). Said with the refusal, which
+ * otherwise reads as if 5.0 were no integer by mistake.
+ */
+function floatHint(c: PanelColumn, sourceType: string): string {
+  if (c.type !== 'integer' || !/^(FLOAT|DOUBLE|DECIMAL\(\d+,\s*[1-9]\d*\))$/.test(sourceType)) return '';
+  const pandas = /^(FLOAT|DOUBLE)$/.test(sourceType) ? '; pandas writes an integer column holding a missing value as float64, its nullable Int64 type keeps it integer' : '';
+  return ` (the file stores ${c.name} as ${sourceType}, a type with a fraction: write it as an integer type${pandas})`;
 }
 
 /** Source types of one value a cell (not a LIST, STRUCT, MAP, UNION or ARRAY, nor BLOB bytes). */

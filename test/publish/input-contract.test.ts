@@ -256,6 +256,12 @@ describe('a column holds one value a cell, as text where the contract says text'
     return dir;
   }
 
+  it('says why an integer column written as floating point (pandas, a missing value) reads 5.0', async () => {
+    // "expected an integer, got \"5.0\"" alone reads as if the vendor had typed a fraction.
+    const dir = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (CAST(CASE WHEN file_row_number = 3 THEN NULL ELSE product_count END AS DOUBLE) AS product_count)`);
+    await refused(dir, /2026-09\.parquet: row 1, column product_count: expected an integer, got "\d+\.0" \(the file stores product_count as DOUBLE, a type with a fraction: write it as an integer type; pandas writes an integer column holding a missing value as float64/, 'parquet');
+  });
+
   it('refuses a Parquet list column, not one app named "[a, b]"', async () => {
     const dir = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (string_split(apps, ';') AS apps)`);
     await refused(dir, /2026-09\.parquet: column apps: stored as VARCHAR\[\], not one value a cell: expected app ids separated by ';'/, 'parquet');
