@@ -66,7 +66,7 @@ function describe(p: WorkspaceProfile, name: string): string {
 
 export async function profileCommand(workspace: string, opts: ProfileOptions, env: Env): Promise<void> {
   const profile = profileFromOptions(opts);
-  const as = opts.as.trim().toLowerCase();
+  const as = opts.as;
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, workspace);
     await requireOwnerOrAdmin(db, ws, as, 'set the profile');
