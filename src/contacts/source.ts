@@ -22,7 +22,7 @@ import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE, STORE_ID_MAX } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
-import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
+import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
 import { firstNonUtf8Line, notUtf8, printable, wrongSeparator } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 

@@ -1,6 +1,6 @@
 /**
  * A workspace's contacts and the data team's contact source (store_contacts). Emails arrive
- * here normalised (contacts/email.ts); the unique index (workspace_id, email) keeps one contact
+ * here normalised (core/email.ts); the unique index (workspace_id, email) keeps one contact
  * per email, so a duplicate — also one that races another — answers the existing contact's id,
  * on an add (ON CONFLICT DO NOTHING) and on a change of email (a savepoint around the UPDATE).
  */
