@@ -23,7 +23,7 @@ import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE, STORE_ID_MAX } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
-import { firstNonUtf8Line, notUtf8, printable, wrongSeparator } from '../panel/read-errors.js';
+import { emptyFile, firstNonUtf8Line, notUtf8, printable, wrongSeparator } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 
 export const CONTACTS_DIR = 'contacts';
@@ -335,11 +335,18 @@ async function* streamRecords(file: string): AsyncGenerator<ReadItem> {
   yield* format === 'parquet' ? parquetRecords(file) : format === 'ndjson' ? ndjsonRecords(file) : csvRecords(file);
 }
 
-/** A CSV or NDJSON contact file is UTF-8 throughout (its readers would replace other bytes by U+FFFD), or is refused naming the line. */
+/**
+ * A CSV or NDJSON contact file is UTF-8 throughout (its readers would replace other bytes by
+ * U+FFFD), or is refused naming the line; and holds something: a blank file (an export that
+ * failed) is refused as the panel refuses one, not carried as a source of no contacts (a CSV
+ * header and no records is one).
+ */
 async function checkUtf8(file: string, format: string): Promise<void> {
   if (format === 'parquet') return;
   const line = await firstNonUtf8Line(file);
   if (line !== null) throw notUtf8(file, line);
+  const empty = await emptyFile({ file, format: format as 'csv' | 'ndjson' });
+  if (empty) throw empty;
 }
 
 async function* csvRecords(file: string): AsyncGenerator<ReadItem> {

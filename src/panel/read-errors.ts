@@ -148,6 +148,27 @@ export async function firstNonUtf8Line(file: string): Promise<number | null> {
   return null;
 }
 
+/** True when a text file holds nothing but blanks (an empty delivery), read from its first 64 KiB. */
+async function blank(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const size = 1 << 16;
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(size), 0, size, 0);
+    return bytesRead < size && buffer.subarray(0, bytesRead).toString('utf8').trim() === '';
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A CSV or NDJSON file holding nothing but blanks (an export that failed, a transfer cut at its
+ * start) refused as empty, or null. Parquet always carries its columns.
+ */
+export async function emptyFile(f: ReadFile): Promise<CliError | null> {
+  if (f.format === 'parquet' || !(await blank(f.file))) return null;
+  return new CliError(`${f.file}: row 1: the file is empty (${f.format === 'csv' ? 'no header row naming the columns, and no records' : 'no records'})`, 2);
+}
+
 const SEPARATORS: Record<string, string> = { ';': 'semicolons', '\t': 'tabs', '|': 'vertical bars' };
 
 /**

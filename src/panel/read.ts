@@ -9,7 +9,7 @@ import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
-import { ndjsonReadError, readError, sniffFile, type PanelFormat } from './read-errors.js';
+import { emptyFile, ndjsonReadError, readError, sniffFile, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
 
@@ -156,25 +156,12 @@ async function reading<T>(f: PanelFile, read: () => Promise<T>): Promise<T> {
 /** The column names of a file, as its header (CSV) or its schema (Parquet, NDJSON: the keys of its records) gives them. */
 export async function readColumns(duck: Duck, f: PanelFile): Promise<string[]> {
   return reading(f, async () => {
-    if (f.format !== 'parquet' && (await blank(f.file))) {
-      throw new CliError(`${f.file}: row 1: the file is empty (${f.format === 'csv' ? 'no header row naming the columns, and no records' : 'no records'})`);
-    }
+    const empty = await emptyFile(f);
+    if (empty) throw empty;
     if (f.format === 'csv') return csvHeader(f.file);
     if (f.format === 'ndjson') return ndjsonKeys(duck, f);
     return (await duck.all<{ column_name: string }>(`DESCRIBE SELECT * FROM read_parquet(${lit(f.file)})`)).map((d) => d.column_name);
   });
-}
-
-/** True when a text file holds nothing but blanks (an empty delivery), read from its first 64 KiB. */
-async function blank(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const size = 1 << 16;
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(size), 0, size, 0);
-    return bytesRead < size && buffer.subarray(0, bytesRead).toString('utf8').trim() === '';
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

@@ -95,6 +95,10 @@ describe('the contact source carried a record at a time', () => {
     ['an unpaired surrogate', 'contacts.ndjson', '{"store_id":"s1","email":"a@x.example","name":"Ann \\ud800"}\n', 'row 1, column name: must not contain U+0000 or an unpaired surrogate'],
     // A spreadsheet set to another list separator: "the required column store_id is missing (columns: store_id;email)".
     ['a header separated by semicolons', 'contacts.csv', 'store_id;email\ns1;a@x.example\n', 'row 1: the header is one column, "store_id;email": the file is separated by semicolons, where a CSV file is separated by commas'],
+    // A failed export: an empty NDJSON file was carried as a source of no contacts, and ingest
+    // then emptied the workspace's; an empty CSV was "the required column store_id is missing".
+    ['an empty NDJSON file', 'contacts.ndjson', '', 'row 1: the file is empty (no records)'],
+    ['a CSV file of blank lines', 'contacts.csv', '\n\r\n', 'row 1: the file is empty (no header row naming the columns, and no records)'],
     ['a byte order mark in NDJSON', 'contacts.ndjson', '\ufeff{"store_id":"s1","email":"a@x.example"}\n', 'row 1: the file starts with a byte order mark (BOM), which NDJSON does not take'],
   ])('refuses %s, naming the row as the panel does, alike on both paths', async (_what, name, text, message) => {
     const { memory, streamed } = await both(name, text);
