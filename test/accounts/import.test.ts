@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextpro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countAccounts } from '../../src/accounts/store.js';
 import { parseAccountsNdjson } from '../../src/commands/admin-accounts.js';
+import { seedRun } from '../helpers/accounts.js';
 import { apiKey, call, startApi, type Harness } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
@@ -228,6 +229,17 @@ for (const d of dialects) {
       expect(page.body.data.map((a: { store_id: string }) => a.store_id)).toContain('cased-1');
       const one = await call(h.base, 'GET', '/accounts/cased-1', { key });
       expect(one.body).toMatchObject({ country: 'GB', category: 'home', plan: 'grow' });
+    });
+
+    it('warns, once store data is ingested, that the next re-ranking replaces the imported rows', async () => {
+      // It printed "Imported 1 accounts" alone, and the rows were gone seconds later.
+      await seedRun(h.db, '2026-03', 'run-import-warning', [{ store_id: 'ingested-1', country: 'US' }], []);
+      const file = join(dir, 'after-ingest.ndjson');
+      writeFileSync(file, '{"store_id":"late-1","score":0.5}\n');
+      const r = await run('accounts', 'import', file, '--workspace', 'acme', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json).toMatchObject({ imported: 1 });
+      expect(r.stderr).toContain('warning: this database holds ingested store data (2026-03 to 2026-03): the workspace\'s accounts are ranked from it, and the next re-ranking replaces the imported rows');
     });
   });
 }
