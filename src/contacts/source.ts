@@ -23,7 +23,7 @@ import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE, STORE_ID_MAX } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
-import { emptyFile, firstNonUtf8Line, notUtf8, printable, wrongSeparator } from '../panel/read-errors.js';
+import { emptyFile, firstNonUtf8Line, notUtf8, printable, requireFile, wrongSeparator } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 
 export const CONTACTS_DIR = 'contacts';
@@ -41,7 +41,10 @@ interface RawRecord {
 export async function findContactsFile(panelDir: string): Promise<string | null> {
   const names = (await readdir(panelDir)).filter((n) => CONTACTS_FILE.test(n)).sort();
   if (names.length > 1) throw new CliError(`${panelDir}: ${names.join(' and ')}: keep one contacts file (contacts.csv, contacts.parquet or contacts.ndjson)`);
-  return names.length ? path.join(panelDir, names[0]!) : null;
+  if (!names.length) return null;
+  const file = path.join(panelDir, names[0]!);
+  await requireFile(file, 'the contact source is one contacts.csv, .parquet or .ndjson file');
+  return file;
 }
 
 /** Reads and checks a contact file; a problem names the file, row and column (exit 2). */

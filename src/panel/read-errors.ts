@@ -6,7 +6,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, open, readlink, stat } from 'node:fs/promises';
 import { CliError } from '../core/errors.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
@@ -167,6 +168,23 @@ async function blank(file: string): Promise<boolean> {
 export async function emptyFile(f: ReadFile): Promise<CliError | null> {
   if (f.format === 'parquet' || !(await blank(f.file))) return null;
   return new CliError(`${f.file}: row 1: the file is empty (${f.format === 'csv' ? 'no header row naming the columns, and no records' : 'no records'})`, 2);
+}
+
+/**
+ * Refuses (exit 2, naming it) an entry of the panel folder that is no readable file: a folder, a
+ * link to nothing, a file that cannot be opened. `what` says what the file should be.
+ */
+export async function requireFile(file: string, what: string): Promise<void> {
+  let why: string | null = null;
+  try {
+    if (!(await stat(file)).isFile()) why = `not a file (${what})`;
+    else await access(file, constants.R_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const link = await readlink(file).catch(() => null);
+    why = code === 'ENOENT' && link !== null ? `a link to ${JSON.stringify(link)}, which does not exist (${what})` : `cannot be read (${code ?? (e as Error).message})`;
+  }
+  if (why) throw new CliError(`${file}: ${why}`, 2);
 }
 
 const SEPARATORS: Record<string, string> = { ';': 'semicolons', '\t': 'tabs', '|': 'vertical bars' };

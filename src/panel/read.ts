@@ -9,7 +9,7 @@ import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
-import { emptyFile, ndjsonReadError, readError, sniffFile, type PanelFormat } from './read-errors.js';
+import { emptyFile, ndjsonReadError, readError, requireFile, sniffFile, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
 
@@ -41,7 +41,7 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
     if (!m || !isMonth(m[1])) {
       throw new CliError(`${path.join(dir, name)}: file name is not a month: expected YYYY-MM.${ext} with a month 01-12`);
     }
-    if (!(await stat(path.join(dir, name))).isFile()) throw new CliError(`${path.join(dir, name)}: not a file (a month of the panel is one YYYY-MM.csv, .parquet or .ndjson file)`);
+    await requireFile(path.join(dir, name), 'a month of the panel is one YYYY-MM.csv, .parquet or .ndjson file');
     const other = seen.get(m[1]);
     if (other) throw new CliError(`${path.join(dir, name)}: month ${m[1]} is also in ${other}; keep one file per month`);
     seen.set(m[1], name);

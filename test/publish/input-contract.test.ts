@@ -6,7 +6,7 @@
  * nothing. What the contract accepts (BOM, CRLF, reordered and extra columns, blank lines)
  * publishes the clean panel's figures.
  */
-import { cp, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -100,6 +100,21 @@ describe('the header is checked against the contract before any work', () => {
   it('names a required column left out of NDJSON records', async () => {
     const dir = await defective((t) => t.replace(/"product_count":[^,]*,/g, ''), 'ndjson');
     await refused(dir, /2026-09\.ndjson: column product_count: the required column product_count is missing/, 'ndjson');
+  });
+});
+
+describe('every file of the panel folder is a file that can be read', () => {
+  it.each([
+    ['a month', '2026-10.csv', 'a month of the panel is one YYYY-MM.csv'],
+    ['the contact source', 'contacts.csv', 'the contact source is one contacts.csv'],
+  ])('names %s that is a link to nothing (exit 2), not a bare ENOENT (exit 1)', async (_what, name, what) => {
+    const dir = await copyOf('csv');
+    await rm(path.join(dir, name), { force: true });
+    await symlink(path.join(dir, 'gone.csv'), path.join(dir, name));
+    const message = new RegExp(`${name.replace('.', '\\.')}: a link to ".*gone\\.csv", which does not exist \\(${what.replace('.', '\\.')}`);
+    await refused(dir, message);
+    const r = await runCli(['publish', '--check', '--input', dir]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(message)]);
   });
 });
 
