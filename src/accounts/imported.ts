@@ -68,14 +68,47 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return `${issue.keys.join(', ')}: ${SHAPES}`;
 }
 
+/**
+ * A text of the store as the panel types it (panel/read.ts): trimmed, Unicode NFC, empty ⇒ null.
+ * So an imported account reads as the same store ingested from the panel, and the list's exact
+ * filters (`category`, `plan`) find it.
+ */
+const storeText = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .optional()
+    .transform((v) => (v == null ? v : v.trim().normalize('NFC') || null));
+
+/**
+ * A country as the panel takes it: two letters, kept in capitals (`gb` ⇒ `GB`), empty ⇒ null.
+ * "United Kingdom" is refused: the list's `country` filter takes an ISO code only, so it could
+ * never find the account.
+ */
+const COUNTRY_MESSAGE = 'must be a two-letter ISO 3166-1 country code, e.g. US or GB (as the panel and the list filter take it)';
+const country = z
+  .string()
+  .nullable()
+  .optional()
+  .transform((v, ctx) => {
+    if (v == null) return v;
+    const t = v.trim();
+    if (t === '') return null;
+    if (/^[A-Za-z]{2}$/.test(t)) return t.toUpperCase();
+    ctx.addIssue({ code: 'custom', message: `${COUNTRY_MESSAGE}, got ${JSON.stringify(v.slice(0, 40))}` });
+    return z.NEVER;
+  });
+
 /** One line of an import file: the account row contract's fields an importer supplies. */
 export const ImportLine = z.strictObject({
-  store_id: text(STORE_ID_MAX),
+  // A store id of only spaces is as empty as none, as in the panel (every other id keeps every character).
+  store_id: text(STORE_ID_MAX).refine((id) => id.trim() !== '', 'must not be empty or only spaces'),
   score: z.number().min(0, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)').max(1, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)'),
-  domain: z.string().max(253).nullable().optional(),
-  country: z.string().max(100).nullable().optional(),
-  category: z.string().max(200).nullable().optional(),
-  plan: z.string().max(100).nullable().optional(),
+  domain: storeText(253),
+  country,
+  category: storeText(200),
+  plan: storeText(100),
   in_market: z.boolean().optional(),
   evidence: z.array(ReasonLine).max(100, 'must list at most 100 items').optional(),
 });

@@ -381,6 +381,8 @@ function jsonBody(raw: string | undefined): unknown {
     return JSON.parse(raw, reviver);
   } catch (e) {
     if (isApiProblem(e)) throw e;
+    // Notepad and PowerShell 5's files start with one: said, rather than "not valid JSON" of a body that looks valid.
+    if (raw.startsWith('\ufeff')) throw new ApiProblem('malformed-json', 'The request body starts with a byte order mark (U+FEFF), which JSON sent over a network does not carry (RFC 8259 §8.1): send it without.');
     throw new ApiProblem('malformed-json', 'The request body is not valid JSON.');
   }
 }

@@ -7,6 +7,7 @@ import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 import { firstNonUtf8Line, notUtf8 } from '../panel/read-errors.js';
 import { type AccountInput, importAccounts } from '../accounts/store.js';
 import { ImportLine } from '../accounts/imported.js';
+import { ingestedMonths } from '../ingest/index.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 
@@ -72,6 +73,15 @@ export async function importAccountsCommand(file: string, opts: Config<'accounts
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
     const r = await importAccounts(db, ws.id, accounts, env.now());
+    // Once store data is ingested the ranking owns the accounts: the next re-rank (seconds after,
+    // in a running api) replaces these rows. Said, not left to be found by their absence.
+    const months = await ingestedMonths(db.kysely);
+    if (months.length && accounts.length) {
+      env.stderr.write(
+        `warning: this database holds ingested store data (${months[0]!.month} to ${months.at(-1)!.month}): the workspace's accounts are ranked from it, ` +
+          'and the next re-ranking replaces the imported rows (accounts import is for a database without store data)\n',
+      );
+    }
     // Accounts written, not lines read: both outputs count what the import made new or updated.
     const imported = r.inserted + r.updated;
     output(

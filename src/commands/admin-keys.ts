@@ -34,7 +34,7 @@ export async function createKeyCommand(opts: Config<'keys create'>, env: Env): P
   const name = opts.name.trim();
   if (!name) throw new CliError('--name must not be empty');
   const scopes = parseKeyScopes(opts.access, opts.scopes);
-  const as = opts.as.trim().toLowerCase();
+  const as = opts.as;
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
     // Only an owner or admin gets past this, so any scope may be granted; the key keeps the
@@ -77,7 +77,7 @@ export async function listKeysCommand(opts: Config<'keys list'>, env: Env): Prom
 }
 
 export async function revokeKeyCommand(keyId: string, opts: Config<'keys revoke'>, env: Env): Promise<void> {
-  const as = opts.as.trim().toLowerCase();
+  const as = opts.as;
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
     await requireOwnerOrAdmin(db, ws, as, 'revoke keys');

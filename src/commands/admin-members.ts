@@ -11,7 +11,7 @@ import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export async function addMemberCommand(opts: Config<'members add'>, env: Env): Promise<void> {
-  const email = opts.email.trim().toLowerCase();
+  const email = opts.email;
   if (!EMAIL.test(email)) throw new CliError(`--email: "${opts.email}" is not an email address`);
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
@@ -27,7 +27,7 @@ export async function addMemberCommand(opts: Config<'members add'>, env: Env): P
 }
 
 export async function inviteMemberCommand(opts: Config<'members invite'>, env: Env): Promise<void> {
-  const email = opts.email.trim().toLowerCase();
+  const email = opts.email;
   if (!EMAIL.test(email)) throw new CliError(`--email: "${opts.email}" is not an email address`);
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);

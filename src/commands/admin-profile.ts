@@ -3,7 +3,10 @@
  * owner or admin only. A changed profile changes which stores are the workspace's accounts;
  * the api's ranking refresh notices workspace_profiles.updated_at.
  */
+import type { Kysely } from 'kysely';
 import { Profile } from '../accounts/profile.js';
+import type { Database } from '../db/database.js';
+import { latestMonthValues } from '../ingest/index.js';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { getProfile, setProfile, type WorkspaceProfile } from '../accounts/profile-store.js';
@@ -66,11 +69,42 @@ function describe(p: WorkspaceProfile, name: string): string {
 
 export async function profileCommand(workspace: string, opts: ProfileOptions, env: Env): Promise<void> {
   const profile = profileFromOptions(opts);
-  const as = opts.as.trim().toLowerCase();
+  const as = opts.as;
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, workspace);
     await requireOwnerOrAdmin(db, ws, as, 'set the profile');
     const stored = profile === undefined ? await getProfile(db.kysely, ws.id) : await db.write((trx) => setProfile(trx, ws.id, profile, env.now()));
+    if (profile) for (const w of await unseenValues(db.kysely, profile)) env.stderr.write(`warning: ${w}\n`);
     output(env, opts, { workspace_id: ws.id, profile: stored.profile }, describe(stored, ws.name));
   });
+}
+
+const LISTS = [
+  ['countries', '--countries', 'country'],
+  ['categories', '--categories', 'category'],
+  ['plans', '--plans', 'plan'],
+] as const;
+
+/**
+ * The values of a profile's lists that no store of the latest ingested month has: compared
+ * exactly, `Apparel` keeps out every `apparel` store, and a workspace set so would see none of
+ * them without a word. Said (with the value differing only in case or spaces, when there is one),
+ * not refused: a profile may name a value the panel does not hold yet. Nothing is said before an ingest.
+ */
+async function unseenValues(q: Kysely<Database>, profile: Profile): Promise<string[]> {
+  if (!LISTS.some(([key]) => profile[key]?.length)) return [];
+  const seen = await latestMonthValues(q);
+  if (!seen) return [];
+  const out: string[] = [];
+  for (const [key, flag, column] of LISTS) {
+    for (const v of profile[key] ?? []) {
+      if (seen.values[column].has(v)) continue;
+      const near = [...seen.values[column]].find((s) => s.trim().toLowerCase() === v.trim().toLowerCase());
+      out.push(
+        `${flag}: no store of ${seen.month} (the latest month ingested) has the ${column} ${JSON.stringify(v)}: values are compared exactly` +
+          `${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}; the workspace sees no store of it`,
+      );
+    }
+  }
+  return out;
 }

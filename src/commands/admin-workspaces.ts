@@ -91,7 +91,7 @@ export function parseWalletVisibility(raw: string | undefined): WalletVisibility
  */
 export async function walletVisibilityCommand(workspace: string, raw: string | undefined, opts: Config<'workspaces wallet-visibility'>, env: Env): Promise<void> {
   const visibility = parseWalletVisibility(raw);
-  const as = opts.as.trim().toLowerCase();
+  const as = opts.as;
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, workspace);
     await requireOwnerOrAdmin(db, ws, as, visibility === undefined ? 'see the wallet visibility' : 'set the wallet visibility');

@@ -1,5 +1,6 @@
 /** `storelens ingest`: load the runs folder publish wrote into the workspace database, once. */
 import type { Env } from '../core/env.js';
+import { contactsWithoutStore } from '../contacts/index.js';
 import { ingestRuns } from '../ingest/ingest.js';
 import { readRunsIndex } from '../ingest/runs-folder.js';
 import { evaluateWatches } from '../watches/evaluate.js';
@@ -26,6 +27,16 @@ export async function runIngest(opts: IngestCommandOptions, env: Env): Promise<v
       : s.contacts !== undefined
         ? `ingested the contact source (${s.contacts} contacts) into ${db.location}`
         : `${db.location} is up to date with ${opts.runs}`;
+    if (s.contacts) {
+      // A contact source keyed by something else than the panel's store ids loads whole and matches nothing.
+      const orphans = await contactsWithoutStore(db.kysely);
+      if (orphans.count) {
+        env.stderr.write(
+          `warning: ${orphans.count} of the ${s.contacts} contacts of the contact source name a store no ingested month holds (the first by store_id: ${JSON.stringify(orphans.first)}): ` +
+            "discovery never suggests them; a contact's store_id is the panel's store_id, matched exactly\n",
+        );
+      }
+    }
     if (w.checked) env.stderr.write(`checked ${w.checked} watch${w.checked === 1 ? '' : 'es'} (${w.changed} changed health)\n`);
     // The same keys every time (a count of what this ingest loaded: 0 when nothing was).
     output(env, opts, { months: s.months, stores: s.stores, signals: s.signals, contacts: s.contacts ?? 0 }, text);

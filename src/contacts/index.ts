@@ -4,4 +4,4 @@
  */
 export { Contact } from './events.js';
 export { readContactsRun } from './source.js';
-export { contactsOfStore, getContact, ingestedContacts, replaceStoreContacts } from './store.js';
+export { contactsOfStore, contactsWithoutStore, getContact, ingestedContacts, replaceStoreContacts, type StoreContact } from './store.js';

@@ -4,7 +4,7 @@
  * from the data team's contact source without creating any.
  */
 import { z } from 'zod';
-import { EMAIL_MAX, normaliseEmail } from './email.js';
+import { EMAIL_MAX, normaliseEmail } from '../core/email.js';
 import { storeVisible } from '../workspaces/visibility.js';
 import { contactSuggestions, findContacts, getContact, storeContact, toContactView, updateContact } from './store.js';
 import { addContact } from './add-contact.js';

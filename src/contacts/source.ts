@@ -22,8 +22,9 @@ import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE, STORE_ID_MAX } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
-import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from './email.js';
-import { firstNonUtf8Line, notUtf8 } from '../panel/read-errors.js';
+import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
+import { emptyFile, firstNonUtf8Line, notUtf8, printable, requireFile, wrongSeparator } from '../panel/read-errors.js';
+import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 
 export const CONTACTS_DIR = 'contacts';
 export const CONTACTS_DATA = 'contacts.ndjson';
@@ -40,7 +41,10 @@ interface RawRecord {
 export async function findContactsFile(panelDir: string): Promise<string | null> {
   const names = (await readdir(panelDir)).filter((n) => CONTACTS_FILE.test(n)).sort();
   if (names.length > 1) throw new CliError(`${panelDir}: ${names.join(' and ')}: keep one contacts file (contacts.csv, contacts.parquet or contacts.ndjson)`);
-  return names.length ? path.join(panelDir, names[0]!) : null;
+  if (!names.length) return null;
+  const file = path.join(panelDir, names[0]!);
+  await requireFile(file, 'the contact source is one contacts.csv, .parquet or .ndjson file');
+  return file;
 }
 
 /** Reads and checks a contact file; a problem names the file, row and column (exit 2). */
@@ -49,11 +53,18 @@ export async function readContactsFile(file: string): Promise<StoreContact[]> {
   await checkUtf8(file, format);
   const { columns, records } = format === 'parquet' ? await readParquet(file) : format === 'ndjson' ? await readNdjson(file) : await readCsv(file);
   if (columns) {
-    for (const c of ['store_id', 'email']) {
-      if (!columns.includes(c)) throw new CliError(`${file}: row 1, column ${c}: the required column ${c} is missing (columns: ${columns.join(', ') || 'none'})`, 2);
-    }
+    const missing = missingColumn(file, format, columns);
+    if (missing) throw missing;
   }
   return checkContacts(file, records);
+}
+
+/** The first required column a contact file's header lacks, as its refusal (a header separated by `;` said once), or null. */
+function missingColumn(file: string, format: string, columns: readonly string[]): CliError | null {
+  const separated = format === 'csv' ? wrongSeparator(columns, 'store_id') : null;
+  if (separated) return new CliError(`${file}: ${separated}`, 2);
+  const missing = ['store_id', 'email'].find((c) => !columns.includes(c));
+  return missing ? new CliError(`${file}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${columns.join(', ') || 'none'})`, 2) : null;
 }
 
 async function readCsv(file: string): Promise<{ columns: string[]; records: RawRecord[] }> {
@@ -61,13 +72,11 @@ async function readCsv(file: string): Promise<{ columns: string[]; records: RawR
   try {
     rows = parse(await readFile(file), { bom: true, relax_column_count: false, skip_empty_lines: true }) as string[][];
   } catch (e) {
-    throw new CliError(`${file}: ${firstLine(e)}`, 2);
+    throw csvError(file, e);
   }
   const [header = [], ...body] = rows;
   const columns = header.map((h) => h.trim());
-  // Only the source's columns are read (of a repeated name, the last, as an object of every
-  // column would keep): an object of each record's every cell cost more than checking it.
-  const at = COLUMNS.map((c) => [c, columns.lastIndexOf(c)] as const).filter(([, k]) => k >= 0);
+  const at = columnsAt(file, columns);
   const records: RawRecord[] = new Array(body.length);
   for (let i = 0; i < body.length; i++) {
     const r = body[i]!;
@@ -76,6 +85,36 @@ async function readCsv(file: string): Promise<{ columns: string[]; records: RawR
     records[i] = { row: i + 2, cells };
   }
   return { columns, records };
+}
+
+/**
+ * Where a CSV header has each of the source's columns (only those are read: an object of each
+ * record's every cell cost more than checking it). A column named twice is refused, as the
+ * panel refuses it: which of the two was meant only the file can say.
+ */
+function columnsAt(file: string, columns: readonly string[]): (readonly [string, number])[] {
+  const twice = COLUMNS.find((c) => columns.indexOf(c) !== columns.lastIndexOf(c));
+  if (twice) throw new CliError(`${file}: row 1, column ${twice}: the header names ${twice} twice`, 2);
+  return COLUMNS.map((c) => [c, columns.indexOf(c)] as const).filter(([, k]) => k >= 0);
+}
+
+/**
+ * A csv-parse error in the panel's words (panel/read-errors.ts): the row, counted as records
+ * with the header as row 1 (a value's line breaks do not count), and what is wrong.
+ */
+function csvError(file: string, e: unknown): CliError {
+  const err = e as Error & { code?: string; records?: number };
+  if (typeof err.records !== 'number') return new CliError(`${file}: ${firstLine(e)}`, 2);
+  const fields = /expect (\d+), got (\d+)/.exec(err.message);
+  const words =
+    err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && fields
+      ? `${fields[2]} fields where the header has ${fields[1]} (a value holding a comma is quoted whole: "Lee, Ann")`
+      : err.code === 'CSV_QUOTE_NOT_CLOSED'
+        ? 'a quoted value is never closed (unterminated quote)'
+        : err.code === 'CSV_INVALID_CLOSING_QUOTE' || err.code === 'INVALID_OPENING_QUOTE'
+          ? 'a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")'
+          : printable(firstLine(e));
+  return new CliError(`${file}: row ${err.records + 1}: ${words}`, 2);
 }
 
 async function readNdjson(file: string): Promise<{ columns: null; records: RawRecord[] }> {
@@ -94,6 +133,8 @@ function ndjsonRecord(file: string, row: number, line: string): RawRecord {
   try {
     v = JSON.parse(line);
   } catch (e) {
+    // A byte order mark (PowerShell 5 and some editors write one) is no JSON: said as the panel says it.
+    if (row === 1 && line.startsWith('\ufeff')) throw new CliError(`${file}: row 1: the file starts with a byte order mark (BOM), which NDJSON does not take: save it as UTF-8 without BOM`, 2);
     throw new CliError(`${file}: row ${row}: not JSON (${firstLine(e)})`, 2);
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: expected a JSON object`, 2);
@@ -152,7 +193,8 @@ function checkContact(file: string, { row, cells }: RawRecord): StoreContact {
     // A JSON number past 2^53 was already rounded when the line was parsed: its text would be another id.
     if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) throw bad(column, `a number too large to read exactly (${v}): write it as a JSON string`);
     const s = String(v);
-    if (s.includes('\u0000')) throw bad(column, 'contains the character U+0000, which no database column can hold');
+    // A lone surrogate (an NDJSON \ud800) would be written as U+FFFD by the database drivers.
+    if (unstorable(s)) throw bad(column, `${UNSTORABLE}, which no database column keeps`);
     return s;
   };
   const optional = (column: string): string | null => {
@@ -161,7 +203,8 @@ function checkContact(file: string, { row, cells }: RawRecord): StoreContact {
     return s;
   };
   const storeId = text('store_id');
-  if (storeId === null || storeId === '') throw bad('store_id', 'store_id is required and empty');
+  // A store id of only spaces is as empty as none, as in the panel (every other id keeps every character).
+  if (storeId === null || storeId.trim() === '') throw bad('store_id', 'store_id is required and empty');
   if (storeId.length > STORE_ID_MAX) throw bad('store_id', `longer than ${STORE_ID_MAX} characters`);
   const rawEmail = text('email');
   if (rawEmail === null || rawEmail.trim() === '') throw bad('email', 'email is required and empty');
@@ -295,11 +338,18 @@ async function* streamRecords(file: string): AsyncGenerator<ReadItem> {
   yield* format === 'parquet' ? parquetRecords(file) : format === 'ndjson' ? ndjsonRecords(file) : csvRecords(file);
 }
 
-/** A CSV or NDJSON contact file is UTF-8 throughout (its readers would replace other bytes by U+FFFD), or is refused naming the line. */
+/**
+ * A CSV or NDJSON contact file is UTF-8 throughout (its readers would replace other bytes by
+ * U+FFFD), or is refused naming the line; and holds something: a blank file (an export that
+ * failed) is refused as the panel refuses one, not carried as a source of no contacts (a CSV
+ * header and no records is one).
+ */
 async function checkUtf8(file: string, format: string): Promise<void> {
   if (format === 'parquet') return;
   const line = await firstNonUtf8Line(file);
   if (line !== null) throw notUtf8(file, line);
+  const empty = await emptyFile({ file, format: format as 'csv' | 'ndjson' });
+  if (empty) throw empty;
 }
 
 async function* csvRecords(file: string): AsyncGenerator<ReadItem> {
@@ -313,8 +363,7 @@ async function* csvRecords(file: string): AsyncGenerator<ReadItem> {
     for await (const r of parser as AsyncIterable<string[]>) {
       if (at === undefined) {
         const columns = r.map((h) => h.trim());
-        // Only the source's columns are read (of a repeated name, the last), as readCsv does.
-        at = COLUMNS.map((c) => [c, columns.lastIndexOf(c)] as const).filter(([, k]) => k >= 0);
+        at = columnsAt(file, columns);
         yield { columns };
         continue;
       }
@@ -323,7 +372,7 @@ async function* csvRecords(file: string): AsyncGenerator<ReadItem> {
       yield { row: ++row, cells };
     }
   } catch (e) {
-    throw new CliError(`${file}: ${firstLine(e)}`, 2);
+    throw e instanceof CliError ? e : csvError(file, e);
   } finally {
     input.destroy();
     parser.destroy();
@@ -388,8 +437,7 @@ export async function writeCheckedContacts(source: string, out: string, memory: 
         // After the first problem the rest is only read: a file that cannot be read is said first.
         if (problem) continue;
         if ('columns' in r) {
-          const missing = ['store_id', 'email'].find((c) => !r.columns.includes(c));
-          if (missing) problem = new CliError(`${source}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${r.columns.join(', ') || 'none'})`, 2);
+          problem = missingColumn(source, CONTACTS_FILE.exec(path.basename(source))?.[1] ?? path.extname(source).slice(1), r.columns) ?? undefined;
           continue;
         }
         let c: StoreContact;

@@ -1,6 +1,6 @@
 /**
  * A workspace's contacts and the data team's contact source (store_contacts). Emails arrive
- * here normalised (contacts/email.ts); the unique index (workspace_id, email) keeps one contact
+ * here normalised (core/email.ts); the unique index (workspace_id, email) keeps one contact
  * per email, so a duplicate — also one that races another — answers the existing contact's id,
  * on an add (ON CONFLICT DO NOTHING) and on a change of email (a savepoint around the UPDATE).
  */
@@ -181,6 +181,29 @@ export async function contactSuggestions(q: Kysely<Database>, workspaceId: strin
 export async function ingestedContacts(q: Kysely<Database>): Promise<{ source_id: string; rows: number } | null> {
   const row = await q.selectFrom('ingested_contacts').select(['source_id', 'rows']).where('id', '=', 'current').executeTakeFirst();
   return row ? { source_id: row.source_id, rows: Number(row.rows) } : null;
+}
+
+/**
+ * The contacts of the source whose store no ingested month holds, counted, with the first by
+ * store id: discovery never suggests them (a source keyed by domain, or another id scheme, is
+ * loaded whole and matches nothing).
+ */
+export async function contactsWithoutStore(q: Kysely<Database>): Promise<{ count: number; first: string | null }> {
+  const row = await q
+    .selectFrom('store_contacts as sc')
+    .select((eb) => [eb.fn.countAll<string | number>().as('count'), eb.fn.min('sc.store_id').as('first')])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('store_months as sm')
+            .innerJoin('ingested_months as im', (j) => j.onRef('im.month', '=', 'sm.month').onRef('im.run_id', '=', 'sm.run_id'))
+            .select('sm.store_id')
+            .whereRef('sm.store_id', '=', 'sc.store_id'),
+        ),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), first: row.first ?? null };
 }
 
 /** Rows per insert (under SQLite's bound-parameter limit). */

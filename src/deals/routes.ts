@@ -1,5 +1,6 @@
 /** Deals: the workspace's pipeline — deals on its visible stores, their stages, notes and history. */
 import { z } from 'zod';
+import { EMAIL_MAX, normaliseEmail } from '../core/email.js';
 import { storeVisible } from '../workspaces/visibility.js';
 import { addDealNote, type ChangeResult, type Deal as DealView, getDeal, listDealHistory, listDealNotes, listDeals } from './store.js';
 import { createDeal, moveDealStage, updateDeal } from './pipeline.js';
@@ -13,13 +14,8 @@ import { CURRENCY_AS_SENT, EMAIL_AS_SENT, IF_MATCH, idParam, ifMatchVersion, pag
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
-/** Trimmed, with the domain lower-cased (the local part is the mailbox owner's to case). */
-const normaliseEmail = (email: string): string => {
-  const at = email.lastIndexOf('@');
-  return email.slice(0, at) + email.slice(at).toLowerCase();
-};
-
-const Email = z.string().regex(EMAIL_AS_SENT, 'must be an email address').trim().pipe(z.email()).transform(normaliseEmail);
+/** Kept as a contact's email is (core/email.ts): at most as long, trimmed, the domain lower-cased. */
+const Email = z.string().max(EMAIL_MAX).regex(EMAIL_AS_SENT, 'must be an email address').trim().pipe(z.email()).transform(normaliseEmail);
 const CURRENCY_MESSAGE = 'must be an ISO 4217 currency code in capitals, e.g. EUR';
 const Currency = z
   .string()

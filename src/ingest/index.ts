@@ -3,4 +3,4 @@
  * from here (test/layering.test.ts); compose/ reads its module.ts.
  */
 export { latestStoreFeatures, pageStoreSignals, signalSummary, toFeatures, type StoreFeatures, type StoreSignal } from './store-history.js';
-export { ingestedMonths, type SignalTuple, signalRowsBetween, storeRowsOfMonth, type StoreMonthTuple, visibleStoreMonths, visibleStoreSignals } from './stores.js';
+export { ingestedMonths, latestMonthValues, type SignalTuple, signalRowsBetween, storeRowsOfMonth, type StoreMonthTuple, visibleStoreMonths, visibleStoreSignals } from './stores.js';

@@ -10,8 +10,8 @@
  *  3. ingested_months flips to the new run in one small transaction (compare-and-set on the
  *     previous run id): readers go from the whole old month to the whole new one;
  *  4. the previous run's rows are deleted, in chunks.
- * The contact source index.json names (contacts/source.ts) replaces store_contacts whole, in one
- * transaction, when it is not the one loaded. Re-ingesting the same runs writes nothing. One ingest runs at a time per database (a lease,
+ * The contact source index.json names (contacts/source.ts) is checked with the runs, and then
+ * replaces store_contacts whole, in one transaction, when it is not the one loaded. Re-ingesting the same runs writes nothing. One ingest runs at a time per database (a lease,
  * see lease.ts); the holder first removes rows of any run that is not visible (a crashed load,
  * or a superseded run whose deletion was interrupted).
  */
@@ -31,7 +31,7 @@ import { type Duck, lit, openDuck } from '../panel/duck.js';
 import type { SignalType } from '../core/signals.js';
 import { acquireLease, type Lease } from './lease.js';
 import { checkRun, readContactsPointer, readRunsIndex, typedStores, type RunFiles, type RunRef } from './runs-folder.js';
-import { ingestedContacts, replaceStoreContacts, readContactsRun } from '../contacts/index.js';
+import { ingestedContacts, replaceStoreContacts, readContactsRun, type StoreContact } from '../contacts/index.js';
 
 export interface IngestSummary {
   /** Months loaded by this ingest (a new or corrected run), oldest first. */
@@ -81,24 +81,25 @@ export async function ingestRuns(db: Db, runsDir: string, opts: IngestOptions): 
     const visible = new Map((await ingestedMonths(db.kysely)).map((m) => [m.month, m.run_id]));
     const todo = runs.filter((r) => visible.get(r.month) !== r.runId);
     const summary: IngestSummary = { months: [], stores: 0, signals: 0 };
-    const contacts = await loadContacts(db, runsDir, opts.now(), say);
-    if (contacts !== null) summary.contacts = contacts;
-    if (todo.length === 0) return summary;
-    const duck = await openDuck();
+    // Everything is checked before anything is written: a bad run (or contact source) refused
+    // leaves the database as it was, not the contacts of a publication whose months it refused.
+    const contacts = await checkedContacts(db, runsDir);
+    const duck = todo.length ? await openDuck() : null;
     try {
       const checked: [RunRef, RunFiles][] = [];
       for (const run of todo) {
         say(`${run.month}: checking run ${run.runId.slice(0, 12)}`);
-        checked.push([run, await checkRun(duck, run)]);
+        checked.push([run, await checkRun(duck!, run)]);
       }
+      if (contacts) summary.contacts = await loadContacts(db, contacts, opts.now(), say);
       for (const [run, files] of checked) {
-        await loadRun(db, duck, lease, run, files, visible.get(run.month) ?? null, opts, say);
+        await loadRun(db, duck!, lease, run, files, visible.get(run.month) ?? null, opts, say);
         summary.months.push(run.month);
         summary.stores += files.stores_count;
         summary.signals += files.signals_count;
       }
     } finally {
-      duck.close();
+      duck?.close();
     }
     return summary;
   } finally {
@@ -136,16 +137,19 @@ async function loadRun(db: Db, duck: Duck, lease: Lease, run: RunRef, files: Run
   if (previous) await deleteRun(db, lease, previous, chunk);
 }
 
-/**
- * Replaces store_contacts with the contact source index.json names (or empties it when the
- * index names none), in one transaction; nothing when it holds that source already. Resolves to
- * the rows loaded, or null when nothing changed.
- */
-async function loadContacts(db: Db, runsDir: string, now: Date, say: (m: string) => void): Promise<number | null> {
+/** The contact source index.json names, read and checked whole (null: none), when it is not the one loaded; else null. */
+async function checkedContacts(db: Db, runsDir: string): Promise<{ wanted: string | null; rows: StoreContact[] } | null> {
   const wanted = await readContactsPointer(runsDir);
   const held = await ingestedContacts(db.kysely);
   if ((held?.source_id ?? null) === wanted) return null;
-  const rows = wanted === null ? [] : await readContactsRun(runsDir, wanted);
+  return { wanted, rows: wanted === null ? [] : await readContactsRun(runsDir, wanted) };
+}
+
+/**
+ * Replaces store_contacts with the checked contact source (or empties it when the index names
+ * none), in one transaction. Resolves to the rows loaded.
+ */
+async function loadContacts(db: Db, { wanted, rows }: { wanted: string | null; rows: StoreContact[] }, now: Date, say: (m: string) => void): Promise<number> {
   say(wanted === null ? 'removing the contact source (the runs folder names none now)' : `loading ${rows.length} contacts of source ${wanted.slice(0, 12)}`);
   await db.write((trx) => replaceStoreContacts(trx, wanted, rows, now));
   return rows.length;

@@ -35,6 +35,19 @@ export function visibleStoreMonths(q: Kysely<Database>) {
     .innerJoin('ingested_months as im', (j) => j.onRef('im.month', '=', 'sm.month').onRef('im.run_id', '=', 'sm.run_id'));
 }
 
+/**
+ * The countries, categories and plans of the stores of the latest ingested month (null before
+ * any ingest): what a workspace profile's lists are compared with.
+ */
+export async function latestMonthValues(q: Kysely<Database>): Promise<{ month: string; values: Record<'country' | 'category' | 'plan', Set<string>> } | null> {
+  const latest = await q.selectFrom('ingested_months').select(['month', 'run_id']).orderBy('month', 'desc').limit(1).executeTakeFirst();
+  if (!latest) return null;
+  const rows = await q.selectFrom('store_months').select(['country', 'category', 'plan']).distinct().where('run_id', '=', latest.run_id).execute();
+  const values = { country: new Set<string>(), category: new Set<string>(), plan: new Set<string>() };
+  for (const r of rows) for (const k of ['country', 'category', 'plan'] as const) if (r[k] !== null) values[k].add(r[k]);
+  return { month: latest.month, values };
+}
+
 /** store_signals rows of the visible runs only (alias `ss`, and `im`); see visibleStoreMonths. */
 export function visibleStoreSignals(q: Kysely<Database>) {
   return q

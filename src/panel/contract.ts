@@ -9,6 +9,7 @@ import { PANEL_COLUMNS, previousMonth, SHRINK_RATIO } from '../core/panel-contra
 import { ident } from '../core/sql.js';
 import { openDuck, toNumber, type Duck } from './duck.js';
 import { checkFile, readColumns, type PanelFile } from './read.js';
+import { wrongSeparator } from './read-errors.js';
 
 const KNOWN = PANEL_COLUMNS.map((c) => c.name);
 
@@ -28,6 +29,8 @@ export interface ColumnFindings {
  */
 export function checkColumns(f: PanelFile, columns: readonly string[]): ColumnFindings {
   const at = (column: string) => `${f.file}: ${f.format === 'csv' ? 'row 1, ' : ''}column ${column}`;
+  const separated = f.format === 'csv' ? wrongSeparator(columns, 'store_id') : null;
+  if (separated) return { errors: [`${f.file}: ${separated}`], absent: [] };
   const errors: string[] = [];
   const seen = new Set<string>();
   for (const c of columns) {

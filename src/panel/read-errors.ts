@@ -6,7 +6,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, open, readlink, stat } from 'node:fs/promises';
 import { CliError } from '../core/errors.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
@@ -146,6 +147,58 @@ export async function firstNonUtf8Line(file: string): Promise<number | null> {
     if (!isUtf8(line)) return n;
   }
   return null;
+}
+
+/** True when a text file holds nothing but blanks (an empty delivery), read from its first 64 KiB. */
+async function blank(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const size = 1 << 16;
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(size), 0, size, 0);
+    return bytesRead < size && buffer.subarray(0, bytesRead).toString('utf8').trim() === '';
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A CSV or NDJSON file holding nothing but blanks (an export that failed, a transfer cut at its
+ * start) refused as empty, or null. Parquet always carries its columns.
+ */
+export async function emptyFile(f: ReadFile): Promise<CliError | null> {
+  if (f.format === 'parquet' || !(await blank(f.file))) return null;
+  return new CliError(`${f.file}: row 1: the file is empty (${f.format === 'csv' ? 'no header row naming the columns, and no records' : 'no records'})`, 2);
+}
+
+/**
+ * Refuses (exit 2, naming it) an entry of the panel folder that is no readable file: a folder, a
+ * link to nothing, a file that cannot be opened. `what` says what the file should be.
+ */
+export async function requireFile(file: string, what: string): Promise<void> {
+  let why: string | null = null;
+  try {
+    if (!(await stat(file)).isFile()) why = `not a file (${what})`;
+    else await access(file, constants.R_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const link = await readlink(file).catch(() => null);
+    why = code === 'ENOENT' && link !== null ? `a link to ${JSON.stringify(link)}, which does not exist (${what})` : `cannot be read (${code ?? (e as Error).message})`;
+  }
+  if (why) throw new CliError(`${file}: ${why}`, 2);
+}
+
+const SEPARATORS: Record<string, string> = { ';': 'semicolons', '\t': 'tabs', '|': 'vertical bars' };
+
+/**
+ * What is wrong with a CSV header of one column that names `column` once split at a semicolon,
+ * a tab or a vertical bar (a spreadsheet set to another list separator, a TSV named .csv), or
+ * null: said once, rather than every column missing.
+ */
+export function wrongSeparator(header: readonly string[], column: string): string | null {
+  if (header.length !== 1) return null;
+  const sep = Object.keys(SEPARATORS).find((s) => header[0]!.split(s).some((c) => c.trim() === column));
+  if (sep === undefined) return null;
+  return `row 1: the header is one column, ${JSON.stringify(printable(header[0]!, 60))}: the file is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
 }
 
 /** What a text file not in UTF-8 is told (file, line: firstNonUtf8Line). */

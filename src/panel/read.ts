@@ -9,7 +9,7 @@ import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
-import { ndjsonReadError, readError, sniffFile, type PanelFormat } from './read-errors.js';
+import { emptyFile, ndjsonReadError, readError, requireFile, sniffFile, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
 
@@ -41,7 +41,7 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
     if (!m || !isMonth(m[1])) {
       throw new CliError(`${path.join(dir, name)}: file name is not a month: expected YYYY-MM.${ext} with a month 01-12`);
     }
-    if (!(await stat(path.join(dir, name))).isFile()) throw new CliError(`${path.join(dir, name)}: not a file (a month of the panel is one YYYY-MM.csv, .parquet or .ndjson file)`);
+    await requireFile(path.join(dir, name), 'a month of the panel is one YYYY-MM.csv, .parquet or .ndjson file');
     const other = seen.get(m[1]);
     if (other) throw new CliError(`${path.join(dir, name)}: month ${m[1]} is also in ${other}; keep one file per month`);
     seen.set(m[1], name);
@@ -156,25 +156,12 @@ async function reading<T>(f: PanelFile, read: () => Promise<T>): Promise<T> {
 /** The column names of a file, as its header (CSV) or its schema (Parquet, NDJSON: the keys of its records) gives them. */
 export async function readColumns(duck: Duck, f: PanelFile): Promise<string[]> {
   return reading(f, async () => {
-    if (f.format !== 'parquet' && (await blank(f.file))) {
-      throw new CliError(`${f.file}: row 1: the file is empty (${f.format === 'csv' ? 'no header row naming the columns, and no records' : 'no records'})`);
-    }
+    const empty = await emptyFile(f);
+    if (empty) throw empty;
     if (f.format === 'csv') return csvHeader(f.file);
     if (f.format === 'ndjson') return ndjsonKeys(duck, f);
     return (await duck.all<{ column_name: string }>(`DESCRIBE SELECT * FROM read_parquet(${lit(f.file)})`)).map((d) => d.column_name);
   });
-}
-
-/** True when a text file holds nothing but blanks (an empty delivery), read from its first 64 KiB. */
-async function blank(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const size = 1 << 16;
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(size), 0, size, 0);
-    return bytesRead < size && buffer.subarray(0, bytesRead).toString('utf8').trim() === '';
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
@@ -283,7 +270,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const col = PANEL_COLUMNS.find((c) => c.name === name)!;
     const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const row = rowNumber(f.format, toNumber(check.bad));
-    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}`;
+    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}${floatHint(col, sourceTypes.get(col.name)!)}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
   }
@@ -329,6 +316,17 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     ? ` LEFT JOIN (SELECT text, ${convert('text', 'apps', 'VARCHAR')} AS list FROM (SELECT DISTINCT ${appsText} AS text FROM ${from} r)) apps_of ON apps_of.text = ${appsText}`
     : '';
   return { select: `SELECT ${lit(f.month)} AS month, ${monthIndex(f.month)} AS mi, ${select} FROM ${from} r${dictionary}`, rows: toNumber(check.rows), staged: !inPlace };
+}
+
+/**
+ * Why an integer column's value reads `5.0`: the file stores the column as floating point (pandas
+ * writes an integer column holding a missing value as float64). Said with the refusal, which
+ * otherwise reads as if 5.0 were no integer by mistake.
+ */
+function floatHint(c: PanelColumn, sourceType: string): string {
+  if (c.type !== 'integer' || !/^(FLOAT|DOUBLE|DECIMAL\(\d+,\s*[1-9]\d*\))$/.test(sourceType)) return '';
+  const pandas = /^(FLOAT|DOUBLE)$/.test(sourceType) ? '; pandas writes an integer column holding a missing value as float64, its nullable Int64 type keeps it integer' : '';
+  return ` (the file stores ${c.name} as ${sourceType}, a type with a fraction: write it as an integer type${pandas})`;
 }
 
 /** Source types of one value a cell (not a LIST, STRUCT, MAP, UNION or ARRAY, nor BLOB bytes). */

@@ -7,7 +7,7 @@ import { ROLES } from '../core/roles.js';
 import { API_PORT, DB_PATH, GENERATE_LIMITS, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../core/wallet-visibilities.js';
-import { addressBlocks, envSwitch, httpOrigin, httpUrl, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, positiveIntAtMost, seedRange, serverKey, someOf, text, texts, toggle, type Value } from './values.js';
+import { addressBlocks, envSwitch, httpOrigin, httpUrl, memberEmail, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, positiveIntAtMost, seedRange, serverKey, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -248,14 +248,14 @@ export const SETTINGS = [
   // administration
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
   { name: 'workspace', flag: '--workspace', value: text('w'), help: 'workspace id or name (instead of the first argument)', commands: ['workspaces activate'] },
-  { name: 'email', flag: '--email', value: text('email'), required: true, help: 'member email', commands: ['members add', 'members invite'] },
+  { name: 'email', flag: '--email', value: memberEmail, required: true, help: 'member email', commands: ['members add', 'members invite'] },
   { name: 'role', flag: '--role', value: oneOf('role', ROLES), default: 'member', help: 'workspace role of a new member (an existing member keeps theirs)', commands: ['members invite'] },
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'the server members open (the invite link starts with it)', commands: ['members invite'] },
   { name: 'role', flag: '--role', value: oneOf('role', ROLES), required: true, help: 'workspace role', commands: ['members add'] },
-  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin creating the key', commands: ['keys create'] },
-  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin revoking the key', commands: ['keys revoke'] },
+  { name: 'as', flag: '--as', value: memberEmail, required: true, help: 'the owner or admin creating the key', commands: ['keys create'] },
+  { name: 'as', flag: '--as', value: memberEmail, required: true, help: 'the owner or admin revoking the key', commands: ['keys revoke'] },
   { name: 'name', flag: '--name', value: text('name'), required: true, help: 'a name for the key', commands: ['keys create'] },
-  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin setting the profile', commands: ['workspaces profile'] },
+  { name: 'as', flag: '--as', value: memberEmail, required: true, help: 'the owner or admin setting the profile', commands: ['workspaces profile'] },
   { name: 'countries', flag: '--countries', value: text('list'), help: 'ISO 3166-1 alpha-2 codes, comma-separated (e.g. US,GB)', commands: ['workspaces profile'] },
   { name: 'categories', flag: '--categories', value: text('list'), help: 'panel categories, comma-separated (use --category for one containing a comma)', commands: ['workspaces profile'] },
   { name: 'category', flag: '--category', value: texts('name'), help: 'one panel category, as written (repeatable; may contain commas)', commands: ['workspaces profile'] },
@@ -267,7 +267,7 @@ export const SETTINGS = [
   { name: 'minProducts', flag: '--min-products', value: nonNegativeInt, help: 'at least this many products', commands: ['workspaces profile'] },
   { name: 'maxProducts', flag: '--max-products', value: nonNegativeInt, help: 'at most this many products', commands: ['workspaces profile'] },
   { name: 'clear', flag: '--clear', value: toggle, help: 'remove the profile: the workspace sees every store', commands: ['workspaces profile'] },
-  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin setting (or printing) the wallet visibility', commands: ['workspaces wallet-visibility'] },
+  { name: 'as', flag: '--as', value: memberEmail, required: true, help: 'the owner or admin setting (or printing) the wallet visibility', commands: ['workspaces wallet-visibility'] },
   {
     name: 'access',
     flag: '--access',
@@ -275,12 +275,12 @@ export const SETTINGS = [
     help: `self-serve choices, comma-separated: ${Object.keys(ACCESS_CHOICES).join(', ')}`,
     commands: ['keys create'],
   },
-  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin acting on the wallet', commands: WALLET },
+  { name: 'as', flag: '--as', value: memberEmail, required: true, help: 'the owner or admin acting on the wallet', commands: WALLET },
   { name: 'reason', flag: '--reason', value: text('text'), required: true, help: 'why the money is added (kept on the ledger entry)', commands: ['wallet credit'] },
   { name: 'idempotencyKey', flag: '--idempotency-key', value: text('key'), help: 'a stable identity for this credit: running the command again with it credits nothing more', commands: ['wallet credit'] },
   { name: 'autoApproveBelow', flag: '--auto-approve-below', value: text('amount|off'), help: 'charges of at least this amount wait for an approval (off: none waits)', commands: ['wallet rules'] },
   { name: 'monthlyCap', flag: '--monthly-cap', value: text('amount|off'), help: 'the most a calendar month may spend (off: no cap)', commands: ['wallet rules'] },
-  { name: 'as', flag: '--as', value: text('email'), required: true, help: 'the owner or admin setting the sender', commands: ['outreach sender'] },
+  { name: 'as', flag: '--as', value: memberEmail, required: true, help: 'the owner or admin setting the sender', commands: ['outreach sender'] },
   { name: 'url', flag: '--url', value: httpUrl, help: "your sender's https URL: each outreach step is POSTed there, signed like webhook deliveries", commands: ['outreach sender'] },
   { name: 'clear', flag: '--clear', value: toggle, help: 'remove the sender: steps are held', commands: ['outreach sender'] },
   { name: 'scopes', flag: '--scopes', value: text('list'), help: 'operator grant of further scopes, comma-separated (e.g. manage:webhooks)', commands: ['keys create'] },

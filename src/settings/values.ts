@@ -181,6 +181,11 @@ export function parseText(raw: string): string {
 export const texts = (arg: string): Value<readonly string[]> => ({ arg, repeatable: true, parse: (raw) => [parseText(raw)] });
 /** Any text but an empty one; `arg` names it in --help (`<dir>`, `<path>`, `<email>` …). */
 export const text = (arg: string): Value<string> => ({ arg, parse: parseText });
+/**
+ * A member's email as members are kept (members add, the sign-in form): trimmed and lower-cased,
+ * so `--as Ana@Acme.example` names the member added as ana@acme.example in every command.
+ */
+export const memberEmail: Value<string> = { arg: 'email', parse: (raw) => parseText(raw).trim().toLowerCase() };
 /** A server key: 32 bytes as 64 hex digits or base64; refused without being shown (it is a secret). */
 export const serverKey: Value<string> = {
   arg: 'key',

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextpro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countAccounts } from '../../src/accounts/store.js';
 import { parseAccountsNdjson } from '../../src/commands/admin-accounts.js';
+import { seedRun } from '../helpers/accounts.js';
 import { apiKey, call, startApi, type Harness } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
@@ -69,6 +70,22 @@ describe('an import line', () => {
     // It stopped at 200: an account of the panel with a longer id could not be imported.
     expect(refusal(JSON.stringify({ store_id: 's'.repeat(500), score: 0.5 }))).toBe('accepted');
     expect(refusal(JSON.stringify({ store_id: 's'.repeat(501), score: 0.5 }))).toMatch(/line 2: field store_id: must be at most 500 characters/);
+  });
+
+  it('keeps country, category, plan and domain as the panel types them, so both doors read alike', () => {
+    // Kept as written, "gb" and " home " were served as such and no `country=GB` or
+    // `category=home` filter ever found the account.
+    const [a] = parseAccountsNdjson('f.ndjson', JSON.stringify({ store_id: 's', score: 0.5, country: ' gb ', category: ' Cafe\u0301 ', plan: 'plus ', domain: ' shop.example ' }));
+    expect(a).toMatchObject({ country: 'GB', category: 'Caf\u00e9', plan: 'plus', domain: 'shop.example' });
+    const [b] = parseAccountsNdjson('f.ndjson', JSON.stringify({ store_id: 's', score: 0.5, country: '', category: '  ', plan: null }));
+    expect(b).toMatchObject({ country: null, category: null, plan: null });
+  });
+
+  it.each([
+    ['a country name', '{"store_id":"s","score":0.5,"country":"United Kingdom"}', /line 2: field country: must be a two-letter ISO 3166-1 country code, e.g\. US or GB .*got "United Kingdom"/],
+    ['a store id of only spaces', '{"store_id":"   ","score":0.5}', /line 2: field store_id: must not be empty or only spaces/],
+  ])('is refused with its line and field for %s, as the panel refuses it', (_what, line, message) => {
+    expect(refusal(line)).toMatch(message);
   });
 
   it('is refused when its store_id is already on an earlier line, naming both lines', () => {
@@ -200,6 +217,29 @@ for (const d of dialects) {
       const text = await run('accounts', 'import', file, '--workspace', 'acme');
       expect(text.stdout).toBe('Imported 3 accounts into acme (0 new, 3 updated)\n');
       expect(await countAccounts(h.db.kysely, wsId)).toBe(6);
+    });
+
+    it('finds an account imported with a lower-case country and padded category by the list filters, as an ingested one', async () => {
+      const file = join(dir, 'cased.ndjson');
+      writeFileSync(file, '{"store_id":"cased-1","score":0.5,"country":"gb","category":" home ","plan":"grow "}\n');
+      const r = await run('accounts', 'import', file, '--workspace', 'acme');
+      expect(r.code, r.stderr).toBe(0);
+      const page = await call(h.base, 'GET', '/accounts?filter=all&country=GB&category=home&plan=grow', { key });
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      expect(page.body.data.map((a: { store_id: string }) => a.store_id)).toContain('cased-1');
+      const one = await call(h.base, 'GET', '/accounts/cased-1', { key });
+      expect(one.body).toMatchObject({ country: 'GB', category: 'home', plan: 'grow' });
+    });
+
+    it('warns, once store data is ingested, that the next re-ranking replaces the imported rows', async () => {
+      // It printed "Imported 1 accounts" alone, and the rows were gone seconds later.
+      await seedRun(h.db, '2026-03', 'run-import-warning', [{ store_id: 'ingested-1', country: 'US' }], []);
+      const file = join(dir, 'after-ingest.ndjson');
+      writeFileSync(file, '{"store_id":"late-1","score":0.5}\n');
+      const r = await run('accounts', 'import', file, '--workspace', 'acme', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json).toMatchObject({ imported: 1 });
+      expect(r.stderr).toContain('warning: this database holds ingested store data (2026-03 to 2026-03): the workspace\'s accounts are ranked from it, and the next re-ranking replaces the imported rows');
     });
   });
 }

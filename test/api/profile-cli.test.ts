@@ -1,6 +1,7 @@
 /** `storelens workspaces profile W`: owner/admin only, validated, `--json` prints what is stored. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProfile } from '../../src/accounts/profile-store.js';
+import { seedRun } from '../helpers/accounts.js';
 import { adminCli, seedAcme } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 
@@ -73,6 +74,26 @@ for (const d of dialects) {
       expect(r.stderr).toContain(flag);
       expect(r.stdout).toBe('');
       expect(await getProfile(t.db.kysely, wsId)).toEqual(before);
+    });
+
+    it('warns of a list value no store of the latest ingested month has, naming the one differing only in case', async () => {
+      // --categories Apparel was stored without a word, and the workspace saw none of its apparel stores.
+      const before = await profile('--as', 'owner@acme.test', '--categories', 'Apparel');
+      expect([before.code, before.stderr]).toEqual([0, '']); // nothing ingested: nothing to compare with
+      await seedRun(t.db, '2026-02', 'run-feb', [{ store_id: 'old', category: 'Toys', plan: 'grow', country: 'FR' }], []);
+      await seedRun(t.db, '2026-03', 'run-mar', [
+        { store_id: 'a', category: 'apparel', plan: 'plus', country: 'US' },
+        { store_id: 'b', category: 'beauty', plan: 'grow', country: 'GB' },
+      ], []);
+      const r = await profile('--as', 'owner@acme.test', '--categories', 'Apparel,beauty,Toys', '--plans', 'plus', '--countries', 'US,DE', '--json');
+      expect(r.code).toBe(0);
+      expect(r.json.profile).toEqual({ categories: ['Apparel', 'beauty', 'Toys'], plans: ['plus'], countries: ['US', 'DE'] });
+      expect(r.stderr.trim().split('\n')).toEqual([
+        'warning: --countries: no store of 2026-03 (the latest month ingested) has the country "DE": values are compared exactly; the workspace sees no store of it',
+        'warning: --categories: no store of 2026-03 (the latest month ingested) has the category "Apparel": values are compared exactly (did you mean "apparel"?); the workspace sees no store of it',
+        'warning: --categories: no store of 2026-03 (the latest month ingested) has the category "Toys": values are compared exactly; the workspace sees no store of it',
+      ]);
+      expect((await profile('--as', 'owner@acme.test', '--categories', 'apparel', '--json')).stderr).toBe('');
     });
 
     it('names the workspace it cannot find', async () => {

@@ -90,6 +90,15 @@ describe('a JSON body that is not UTF-8', () => {
     expect(await h.db.kysely.selectFrom('outcomes').select('id').execute()).toEqual([]);
   });
 
+  it('names a byte order mark before the JSON, rather than call a valid-looking body invalid JSON', async () => {
+    const res = await record(Buffer.from('\ufeff{"store_id":"s1","action":"won"}', 'utf8'), 'bytes-bom');
+    expect(res.status).toBe(400);
+    const p = (await res.json()) as { type: string; detail: string };
+    expect(p.type).toBe('https://storelens.dev/problems/malformed-json');
+    expect(p.detail).toContain('starts with a byte order mark (U+FEFF)');
+    expect(await h.db.kysely.selectFrom('outcomes').select('id').execute()).toEqual([]);
+  });
+
   it('leaves UTF-8 text as it was sent', async () => {
     const res = await record(Buffer.from('{"store_id":"café","action":"won"}', 'utf8'), 'bytes-utf8');
     expect(res.status).toBe(200);

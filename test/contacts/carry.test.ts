@@ -82,6 +82,30 @@ describe('the contact source carried a record at a time', () => {
     }
   });
 
+  it.each([
+    // A repeated column was read from its last place without a word; the panel refuses one.
+    ['a column named twice', 'contacts.csv', 'store_id,email,name,email\ns1,a@x.example,Ann,b@x.example\n', 'row 1, column email: the header names email twice'],
+    // csv-parse's own words named a physical line ("on line 5"), not the row the panel's messages count.
+    ['an unquoted comma after a value with a line break', 'contacts.csv', 'store_id,email,name\ns1,a@x.example,"Ann\nLee"\ns2,b@x.example,Lee, Bo\n', 'row 3: 4 fields where the header has 3 (a value holding a comma is quoted whole: "Lee, Ann")'],
+    ['a quote inside an unquoted value', 'contacts.csv', 'store_id,email,name\ns1,a@x.example,Ann "Jo" Lee\n', 'row 2: a quote inside a value that is not quoted whole'],
+    ['a quote never closed', 'contacts.csv', 'store_id,email,name\ns1,a@x.example,"Ann\n', 'row 2: a quoted value is never closed (unterminated quote)'],
+    // Only spaces: as empty as none in the panel, and a contact no store could ever match.
+    ['a store id of only spaces', 'contacts.csv', 'store_id,email\n   ,a@x.example\n', 'row 2, column store_id: store_id is required and empty'],
+    // A lone surrogate was carried, then written by the drivers as U+FFFD.
+    ['an unpaired surrogate', 'contacts.ndjson', '{"store_id":"s1","email":"a@x.example","name":"Ann \\ud800"}\n', 'row 1, column name: must not contain U+0000 or an unpaired surrogate'],
+    // A spreadsheet set to another list separator: "the required column store_id is missing (columns: store_id;email)".
+    ['a header separated by semicolons', 'contacts.csv', 'store_id;email\ns1;a@x.example\n', 'row 1: the header is one column, "store_id;email": the file is separated by semicolons, where a CSV file is separated by commas'],
+    // A failed export: an empty NDJSON file was carried as a source of no contacts, and ingest
+    // then emptied the workspace's; an empty CSV was "the required column store_id is missing".
+    ['an empty NDJSON file', 'contacts.ndjson', '', 'row 1: the file is empty (no records)'],
+    ['a CSV file of blank lines', 'contacts.csv', '\n\r\n', 'row 1: the file is empty (no header row naming the columns, and no records)'],
+    ['a byte order mark in NDJSON', 'contacts.ndjson', '\ufeff{"store_id":"s1","email":"a@x.example"}\n', 'row 1: the file starts with a byte order mark (BOM), which NDJSON does not take'],
+  ])('refuses %s, naming the row as the panel does, alike on both paths', async (_what, name, text, message) => {
+    const { memory, streamed } = await both(name, text);
+    expect(memory).toContain(`${name}: ${message}`);
+    expect(streamed).toBe(memory);
+  });
+
   it('reads a numeric store id exactly or refuses it: one past 2^53 was rounded when parsed', async () => {
     const exact = await both('contacts.ndjson', '{"store_id":9007199254740991,"email":"a@x.example"}\n');
     expect(exact.memory).toContain('"store_id":"9007199254740991"');

@@ -110,6 +110,8 @@ for (const d of dialects) {
         [{ store_id: 'st-a', title: 'x', currency: 'eur' }, 'currency'],
         [{ store_id: 'st-a', title: 'x', value: -1 }, 'value'],
         [{ store_id: 'st-a', title: 'x', owner_email: 'not-an-email' }, 'owner_email'],
+        // Longer than a contact's email may be (320): it was stored, an owner no contact could be.
+        [{ store_id: 'st-a', title: 'x', owner_email: `${'a'.repeat(320)}@x.example` }, 'owner_email'],
         [{ store_id: 'st-a', title: 'x', expected_close_date: '2026-02-30' }, 'expected_close_date'],
         [{ store_id: 'st-a', title: '' }, 'title'],
         [{ store_id: 'st-a', title: 'x', stage: 'closed' }, 'stage'],

@@ -1,5 +1,9 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { contactsData, writeContactsRun } from '../../src/contacts/source.js';
+import { adminCli } from '../helpers/cli.js';
+import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { runBin } from '../helpers/published.js';
 import { writeRuns } from '../helpers/runs-fixture.js';
 import { tempDirs } from '../helpers/tmp.js';
@@ -38,3 +42,33 @@ describe('storelens ingest', () => {
     expect(r.stderr).toContain(`storelens: ${path.join(dir, 'nope')}: no runs folder`);
   });
 });
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`storelens ingest of a contact source on ${d.label}`, () => {
+    let t: TestDb;
+    const run = adminCli(() => t);
+    afterAll(async () => t?.cleanup());
+
+    it('warns of the contacts whose store no ingested month holds (a source keyed by domain), and loads them as they are', async () => {
+      // Loaded without a word: discovery then never suggested them, and nothing said why.
+      t = await freshDb(d.name);
+      const dir = await dirs.make();
+      const runs = path.join(dir, 'runs');
+      await writeRuns(runs, { '2026-01': { stores: [{ store_id: 'st-1' }, { store_id: 'st-2' }] } });
+      const data = contactsData([
+        { store_id: 'st-1', email: 'a@x.example', name: null, role: null, source: null },
+        { store_id: 'shop-two.example', email: 'b@x.example', name: null, role: null, source: null },
+        { store_id: 'shop-one.example', email: 'c@x.example', name: null, role: null, source: null },
+      ]);
+      await writeContactsRun(runs, data);
+      const index = path.join(runs, 'index.json');
+      await writeFile(index, JSON.stringify({ ...JSON.parse(await readFile(index, 'utf8')), contacts: data.id }));
+      const r = await run('ingest', '--runs', runs, '--json');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json).toMatchObject({ contacts: 3 });
+      expect(r.stderr).toContain('warning: 2 of the 3 contacts of the contact source name a store no ingested month holds (the first by store_id: "shop-one.example")');
+      const again = await run('ingest', '--runs', runs);
+      expect(again.stderr).not.toContain('warning'); // said when the source is loaded, not on every ingest
+    });
+  });
+}

@@ -150,6 +150,27 @@ for (const d of dialects) {
       await expect(publishPanel(fresh, path.join(dir, 'out'), { runs: freshRuns })).rejects.toThrow(`${month}: row`);
     });
 
+    it('loads nothing, the contact source included, when a run of the same publication is refused', async () => {
+      // The contacts were loaded first, then a month was refused: exit 2 with the contacts of a
+      // publication whose months the database did not take.
+      const dir = await dirs.make();
+      const fresh = path.join(dir, 'runs');
+      await generate(path.join(dir, 'panel'), { stores: 200, from: '2026-01', to: '2026-02', seed: 'refused' });
+      await publishPanel(path.join(dir, 'panel'), path.join(dir, 'out'), { runs: fresh });
+      const idx = await index(fresh);
+      expect(idx.contacts).toMatch(/^[0-9a-f]{64}$/);
+      const stores = path.join(fresh, '2026-02', idx.months['2026-02']!, 'stores.csv');
+      await writeFile(stores, (await readFile(stores, 'utf8')).replace(/\n[^\n]*\n$/, '\n'));
+      const other = await freshDb(d.name);
+      try {
+        await expect(ingestRuns(other.db, fresh, opts)).rejects.toThrow('stores.csv: its content does not match run.json');
+        expect(await other.db.kysely.selectFrom('store_contacts').select('store_id').execute()).toEqual([]);
+        expect(await other.db.kysely.selectFrom('store_months').select('store_id').execute()).toEqual([]);
+      } finally {
+        await other.cleanup();
+      }
+    });
+
     it('empties store_contacts once the panel has no contacts file', async () => {
       await publishPanel(panel, out, { runs });
       expect((await index(runs)).contacts).toBeUndefined();

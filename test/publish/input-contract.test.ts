@@ -6,7 +6,7 @@
  * nothing. What the contract accepts (BOM, CRLF, reordered and extra columns, blank lines)
  * publishes the clean panel's figures.
  */
-import { cp, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -83,9 +83,38 @@ describe('the header is checked against the contract before any work', () => {
     await refused(dir, /2026-09\.csv: row 1, column product_count: the required column product_count is missing/);
   });
 
+  it('says a file separated by semicolons or tabs is, once, not that every column is missing', async () => {
+    // A spreadsheet set to another list separator: it was one finding per contract column, each
+    // quoting the whole header, and a warning that the optional domain column was left out.
+    for (const [sep, words] of [[';', 'semicolons'], ['\t', 'tabs']] as const) {
+      const dir = await defective((t) => t.replaceAll(',', sep));
+      const message = new RegExp(`2026-09\\.csv: row 1: the header is one column, "store_id.domain.*": the file is separated by ${words}, where a CSV file is separated by commas`);
+      await refused(dir, message);
+      const r = await runCli(['publish', '--check', '--input', dir]);
+      expect(r.code).toBe(2);
+      expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+      expect(r.stderr).not.toContain('warning');
+    }
+  });
+
   it('names a required column left out of NDJSON records', async () => {
     const dir = await defective((t) => t.replace(/"product_count":[^,]*,/g, ''), 'ndjson');
     await refused(dir, /2026-09\.ndjson: column product_count: the required column product_count is missing/, 'ndjson');
+  });
+});
+
+describe('every file of the panel folder is a file that can be read', () => {
+  it.each([
+    ['a month', '2026-10.csv', 'a month of the panel is one YYYY-MM.csv'],
+    ['the contact source', 'contacts.csv', 'the contact source is one contacts.csv'],
+  ])('names %s that is a link to nothing (exit 2), not a bare ENOENT (exit 1)', async (_what, name, what) => {
+    const dir = await copyOf('csv');
+    await rm(path.join(dir, name), { force: true });
+    await symlink(path.join(dir, 'gone.csv'), path.join(dir, name));
+    const message = new RegExp(`${name.replace('.', '\\.')}: a link to ".*gone\\.csv", which does not exist \\(${what.replace('.', '\\.')}`);
+    await refused(dir, message);
+    const r = await runCli(['publish', '--check', '--input', dir]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(message)]);
   });
 });
 
@@ -241,6 +270,12 @@ describe('a column holds one value a cell, as text where the contract says text'
     }
     return dir;
   }
+
+  it('says why an integer column written as floating point (pandas, a missing value) reads 5.0', async () => {
+    // "expected an integer, got \"5.0\"" alone reads as if the vendor had typed a fraction.
+    const dir = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (CAST(CASE WHEN file_row_number = 3 THEN NULL ELSE product_count END AS DOUBLE) AS product_count)`);
+    await refused(dir, /2026-09\.parquet: row 1, column product_count: expected an integer, got "\d+\.0" \(the file stores product_count as DOUBLE, a type with a fraction: write it as an integer type; pandas writes an integer column holding a missing value as float64/, 'parquet');
+  });
 
   it('refuses a Parquet list column, not one app named "[a, b]"', async () => {
     const dir = await rewrittenParquet(`* EXCLUDE (file_row_number) REPLACE (string_split(apps, ';') AS apps)`);

@@ -74,6 +74,18 @@ for (const d of dialects) {
       expect(usage.body.data).toEqual([expect.objectContaining({ kind: 'credit', amount: 1250, operation_id: 'wallet_credit', idempotency_key: 'inv-1', actor: 'member:owner@example.com', reason: 'top-up', balance_after: 1250 })]);
     });
 
+    it('knows the owner by the email as members are kept, whatever its case or spaces, as every other --as does', async () => {
+      // The wallet (and outreach) compared --as as typed: " Owner@Example.COM" was "not a member",
+      // though keys create took it, and a credit made as typed would have named another actor.
+      const ws = await setup();
+      const r = await run('wallet', 'credit', ws.name, '5', '--reason', 'cased', '--as', ' Owner@Example.COM', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      const rules = await run('wallet', 'rules', ws.name, '--as', 'OWNER@example.com', '--monthly-cap', '50');
+      expect(rules.code, rules.stderr).toBe(0);
+      const usage = await call(h.base, 'GET', '/wallet/usage', { key: ws.key });
+      expect(usage.body.data).toEqual([expect.objectContaining({ kind: 'credit', amount: 500, actor: 'member:owner@example.com' })]);
+    });
+
     it('refuses a credit past the most a wallet holds (10,000,000,000,000.00, 10^15 minor units), and the database refuses any balance or amount outside ±10^15', async () => {
       const ws = await setup();
       const credit = (amount: string) => run('wallet', 'credit', ws.name, amount, '--reason', 'large', '--as', 'owner@example.com', '--json');

@@ -8,7 +8,7 @@ import type { Kysely, Migration } from 'kysely';
 export const migration: Migration = {
   async up(db: Kysely<any>) {
     // A workspace's contacts: one per email in a workspace (emails normalised: see
-    // contacts/email.ts), so the unique index is what makes a racing duplicate a 409.
+    // core/email.ts), so the unique index is what makes a racing duplicate a 409.
     await db.schema
       .createTable('contacts')
       .addColumn('id', 'text', (c) => c.primaryKey())

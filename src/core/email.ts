@@ -1,7 +1,8 @@
 /**
  * How a contact's email is kept: trimmed, its domain lower-cased (the local part keeps its case:
  * RFC 5321 lets a mail server tell `Ann@` from `ann@`). Two emails that normalise alike are the
- * same contact in a workspace. The API and the contact source (ingest) both go through here.
+ * same contact in a workspace. The API (contacts, a deal's owner) and the contact source (ingest)
+ * all go through here.
  */
 import { z } from 'zod';
 
