@@ -9,7 +9,7 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   const code = (e as { code?: unknown }).code;
   if (typeof code !== 'string') {
     const msg = (e as { message?: unknown }).message;
-    return typeof msg === 'string' && /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|driver has already been destroyed|Cannot use a pool after calling end|The database connection is not open/i.test(msg);
+    return typeof msg === 'string' && /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|driver has already been destroyed|Cannot use a pool after calling end|is not queryable|The database connection is not open/i.test(msg);
   }
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || PG_UNAVAILABLE.has(code) || NET.has(code);
 }
