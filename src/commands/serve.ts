@@ -17,7 +17,7 @@ import { Health } from '../ops/health.js';
 import type { OpsListener } from '../ops/ops-server.js';
 import { openOps, releaseMetrics } from './ops.js';
 import { Metrics } from '../ops/metrics.js';
-import { createLogger, flushLog } from '../ops/logger.js';
+import { createLogger, flushLog, type Logger } from '../ops/logger.js';
 import { observeRequests } from '../compose/request-log.js';
 
 type ServeConfig = Config<'serve'>;
@@ -53,11 +53,12 @@ export async function openWorkspaceServing(
   };
 }
 
-function describe(event: LiveEvent, out: string): string {
-  if (event.type === 'error') return `storelens serve: publication not loaded, still serving the previous one: ${event.error.message}\n`;
+/** A release loaded (info) or not (warn: the previous one goes on being served), as a line of the log. */
+function tell(logger: Logger, event: LiveEvent, out: string): void {
+  if (event.type === 'error') return logger.warn(`storelens serve: publication not loaded, still serving the previous one: ${event.error.message}`);
   const p = event.publication;
   const mb = (n: number) => (n / 1e6).toFixed(1);
-  return `storelens serve: serving publication ${p.id} from ${out} (${p.byPath.size} files: ${mb(p.inMemoryBytes)} MB in memory, ${p.onDiskFiles} cards (${mb(p.onDiskBytes)} MB) streamed from disk; latest month ${p.manifest.latest_month ?? 'none'}, loaded in ${event.ms} ms)\n`;
+  logger.info(`storelens serve: serving publication ${p.id} from ${out} (${p.byPath.size} files: ${mb(p.inMemoryBytes)} MB in memory, ${p.onDiskFiles} cards (${mb(p.onDiskBytes)} MB) streamed from disk; latest month ${p.manifest.latest_month ?? 'none'}, loaded in ${event.ms} ms)`);
 }
 
 /** Prints where to look; `server.url` is the base without a trailing slash. */
@@ -85,7 +86,9 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   });
   const api = opts.api ? await openWorkspaceServing(opts, env) : null;
   const health = api?.health ?? new Health();
-  const logger = api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd });
+  // Its notices are lines of the log, as every serving process's are; only the banner of URLs is plain text.
+  const logger = api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }).child({ process: 'storelens serve' });
+  const note = (line: string) => logger.info(line);
   const metrics = opts.opsPort === undefined ? undefined : (api?.metrics ?? new Metrics());
   let server: RunningServer;
   let ops: OpsListener | undefined;
@@ -101,14 +104,14 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
       metrics,
       requestLog: true,
       trustedProxies: opts.trustedProxy,
-      live: { onEvent: (e) => env.stderr.write(describe(e, opts.out)) },
+      live: { onEvent: (e) => tell(logger, e, opts.out) },
     });
   } catch (e) {
     await api?.close();
     throw listenError(e, opts);
   }
   try {
-    ops = await openOps(opts, health, metrics && releaseMetrics(metrics, server.serve.live), 'storelens serve', (line) => env.stderr.write(`${line}\n`));
+    ops = await openOps(opts, health, metrics && releaseMetrics(metrics, server.serve.live), 'storelens serve', note);
   } catch (e) {
     await server.close();
     await api?.close();
@@ -119,11 +122,11 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   const signal = await closeOnSignals(server, {
     onSignal: (s) => {
       health.drain();
-      env.stderr.write(`storelens serve: ${s}: finishing requests in flight, then stopping\n`);
+      note(`storelens serve: ${s}: finishing requests in flight, then stopping`);
     },
   });
   await api?.close();
   await ops?.close();
+  note(`storelens serve: stopped (${signal})`);
   await flushLog(logger);
-  env.stderr.write(`storelens serve: stopped (${signal})\n`);
 }
