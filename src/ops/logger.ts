@@ -27,13 +27,15 @@ export type LogFormat = 'json' | 'pretty';
 
 /** Fields that would carry a credential, at the top level and under the objects a log call could be handed (`req.headers.authorization`, `body.password` …). */
 const SECRET_FIELDS = ['authorization', 'cookie', 'set-cookie', 'password', 'secret', 'token', 'access_token', 'refresh_token', 'code', 'code_verifier', 'key', 'api_key', 'signing_secret', 'client_secret'];
+/** An error's `code` is the driver's errno or SQLSTATE (`ECONNREFUSED`, `40P01`), which an operator needs: never an OAuth code. */
+const ERRORS = new Set(['err', 'error']);
 const PARENTS = ['headers', 'body', 'query', 'params', 'data', 'payload', 'err', 'error', 'req', 'res', 'request', 'response', 'req.headers', 'res.headers', 'request.headers', 'response.headers', 'err.config.headers'];
 /**
  * Named paths only: pino's redaction compiles them to direct lookups, which cost nothing
  * measurable per line, while a wildcard (`*.token`) walks every member of every line and made a
  * request's log line about 15 times dearer (≈ 100 µs instead of ≈ 8 µs).
  */
-export const REDACT_PATHS = [...SECRET_FIELDS.map((f) => `["${f}"]`), ...PARENTS.flatMap((p) => SECRET_FIELDS.map((f) => `${p}["${f}"]`))];
+export const REDACT_PATHS = [...SECRET_FIELDS.map((f) => `["${f}"]`), ...PARENTS.flatMap((p) => SECRET_FIELDS.filter((f) => !(f === 'code' && ERRORS.has(p))).map((f) => `${p}["${f}"]`))];
 
 export interface LoggerOptions {
   level?: LogLevel;
