@@ -67,7 +67,7 @@ export async function openServing(
   label: string,
   loop: Pick<BackgroundOptions, 'reports' | 'only'> & { deliverEveryMs?: number } = {},
 ): Promise<Serving> {
-  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }).child({ process: label });
+  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd, ownsConsole: env.stderrFd !== undefined }).child({ process: label });
   const log = (line: string) => logger.info(`${label}: ${line}`);
   // Failures at warn: `--log-level warn` leaves the request lines out, never these.
   const warn = (line: string) => logger.warn(`${label}: ${line}`);

@@ -16,6 +16,7 @@
  * that would carry a credential should one ever be passed to a log call.
  */
 import { writeSync } from 'node:fs';
+import { format as formatText } from 'node:util';
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
@@ -44,6 +45,12 @@ export interface LoggerOptions {
   stream: NodeJS.WritableStream & { isTTY?: boolean };
   /** The file descriptor behind `stream` when it is the process's own (2): JSON lines go to it through the buffered destination. */
   fd?: number;
+  /**
+   * The log is the process's own (a serving process): in JSON, what a library writes with
+   * console.warn or console.error (oidc-provider's notice of an unsupported runtime on Node 20)
+   * becomes a line of the log, at warn or error, instead of plain text among the JSON lines.
+   */
+  ownsConsole?: boolean;
 }
 
 export function createLogger(opts: LoggerOptions): Logger {
@@ -56,7 +63,12 @@ export function createLogger(opts: LoggerOptions): Logger {
     formatters: { level: (label: string) => ({ level: label }) },
   };
   if (format === 'pretty') return pino(options, pretty({ destination: opts.stream, sync: true, colorize: !!opts.stream.isTTY, ignore: 'pid', translateTime: 'SYS:HH:MM:ss.l' }));
-  return pino(options, opts.fd === undefined ? opts.stream : bufferedDestination(opts.fd));
+  const logger = pino(options, opts.fd === undefined ? opts.stream : bufferedDestination(opts.fd));
+  if (opts.ownsConsole) {
+    console.warn = (...args: unknown[]) => logger.warn(formatText(...args));
+    console.error = (...args: unknown[]) => logger.error(formatText(...args));
+  }
+  return logger;
 }
 
 /** What one answered request's log line holds (compose/request-log.ts, serve/observe.ts): ids and figures, never a header, body or query. */

@@ -26,6 +26,24 @@ it("keeps an error's code (the driver's errno or SQLSTATE), while an OAuth code 
   for (const secret of ['oauth-code-1', 'oauth-code-2']) expect(out).not.toContain(secret);
 });
 
+it("makes a library's console.warn and console.error lines of the process's JSON log", () => {
+  let out = '';
+  const stream = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+  const { warn, error } = console;
+  try {
+    createLogger({ stream, format: 'json', level: 'info', ownsConsole: true });
+    console.warn('oidc-provider WARNING: %s', 'Unsupported runtime.');
+    console.error(new Error('boom'));
+  } finally {
+    Object.assign(console, { warn, error });
+  }
+  const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { level: string; msg: string });
+  expect(lines.map((l) => [l.level, l.msg.split('\n')[0]])).toEqual([
+    ['warn', 'oidc-provider WARNING: Unsupported runtime.'],
+    ['error', 'Error: boom'],
+  ]);
+});
+
 it('gathers the lines logged to a file descriptor and writes every one out on flushLog', async () => {
   const { mkdtempSync, openSync, readFileSync, closeSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
