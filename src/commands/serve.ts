@@ -8,15 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
 import { publishedStatistics } from '../reports/statistics.js';
-import { type Serving, openServing } from '../compose/serving.js';
+import { type Serving, type ServingOptions, openServing } from '../compose/serving.js';
 import { registerWorkspaceApp } from '../compose/workspace-app.js';
 import { listenError, probeListen } from './listen-error.js';
 import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
-import { Health } from '../ops/health.js';
-import type { OpsListener } from '../ops/ops-server.js';
-import { openOps, releaseMetrics } from './ops.js';
-import { Metrics } from '../ops/metrics.js';
+import { openOpsFirst, releaseMetrics } from './ops.js';
 import { createLogger, flushLog, type Logger } from '../ops/logger.js';
 import { observeRequests } from '../compose/request-log.js';
 
@@ -39,7 +36,7 @@ export interface WorkspaceServing extends Serving {
  * run. `close` (after the server) stops ingesting and closes the database.
  */
 export async function openWorkspaceServing(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'logLevel' | 'logFormat' | 'publicUrl'> & { label?: string; out?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'logLevel' | 'logFormat' | 'publicUrl'> & Pick<ServingOptions, 'health' | 'metrics'> & { label?: string; out?: string },
   env: Env,
 ): Promise<WorkspaceServing> {
   const serving = await openServing(opts, env, opts.label ?? 'storelens serve', {
@@ -84,14 +81,21 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   await probeListen(opts).catch((e: unknown) => {
     throw listenError(e, opts);
   });
-  const api = opts.api ? await openWorkspaceServing(opts, env) : null;
-  const health = api?.health ?? new Health();
+  // The probes first: alive, and not ready (`starting`), while the workspace database is migrated.
+  const early = await openOpsFirst(opts, 'storelens serve');
+  const ops = early.ops;
+  let api: WorkspaceServing | null;
+  try {
+    api = opts.api ? await openWorkspaceServing({ ...opts, health: early.health, metrics: early.metrics }, env) : null;
+  } catch (e) {
+    await ops?.close();
+    throw e;
+  }
+  const { health, metrics } = early;
   // Its notices are lines of the log, as every serving process's are; only the banner of URLs is plain text.
   const logger = api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }).child({ process: 'storelens serve' });
   const note = (line: string) => logger.info(line);
-  const metrics = opts.opsPort === undefined ? undefined : (api?.metrics ?? new Metrics());
   let server: RunningServer;
-  let ops: OpsListener | undefined;
   try {
     server = await startServer({
       out,
@@ -108,15 +112,11 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
     });
   } catch (e) {
     await api?.close();
+    await ops?.close();
     throw listenError(e, opts);
   }
-  try {
-    ops = await openOps(opts, health, metrics && releaseMetrics(metrics, server.serve.live), 'storelens serve', note);
-  } catch (e) {
-    await server.close();
-    await api?.close();
-    throw e;
-  }
+  if (metrics) releaseMetrics(metrics, server.serve.live);
+  early.started(note);
   api?.follow(server.serve.live);
   printUrls(server, opts, env);
   const signal = await closeOnSignals(server, {

@@ -15,6 +15,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { runWorker } from '../../src/commands/worker.js';
+import { runServe } from '../../src/commands/serve.js';
 import { DATABASE_DOWN } from '../../src/compose/health-checks.js';
 import { Health } from '../../src/ops/health.js';
 import { startServer } from '../../src/serve/server.js';
@@ -209,6 +210,38 @@ describe.skipIf(!pgUrl)(`while a process starts${pgUrl ? '' : ' (skipped: set DA
         await t.cleanup();
       }
     }, 60_000);
+
+  it('serve --api: alive and not ready (`starting`) on its operations listener while its database is migrated, then ready', async () => {
+    const t = await freshDb('PostgreSQL');
+    const dir = await dirs.make();
+    await generate(join(dir, 'panel'), { stores: 60, from: '2026-08', to: '2026-09', seed: 'starting' });
+    await publishPanel(join(dir, 'panel'), join(dir, 'out'));
+    const holder = new pg.Client({ connectionString: t.databaseUrl });
+    await holder.connect();
+    await holder.query('begin');
+    await holder.query('lock table kysely_migration_lock in access exclusive mode');
+    const opsPort = await freePort();
+    const env = capturedEnv();
+    const running = runServe({ out: join(dir, 'out'), port: 0, host: '127.0.0.1', api: true, db: '', databaseUrl: t.databaseUrl, opsPort }, env.env);
+    const ops = `http://127.0.0.1:${opsPort}`;
+    try {
+      await until(() => probe(ops, 'liveness').then((r) => r.status === 200, () => false));
+      expect(await probe(ops, 'readiness')).toMatchObject({ status: 503, body: { failed: ['starting'] } });
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+    try {
+      await until(() => /stop with Ctrl-C/.test(env.stderr()));
+      const ready = await probe(ops, 'readiness');
+      expect(ready.status).toBe(200);
+      expect(ready.body.checks.map((c: { name: string }) => c.name)).toEqual(['database', 'release', 'draining']);
+    } finally {
+      process.emit('SIGTERM');
+      await running;
+      await t.cleanup();
+    }
+  }, 60_000);
 });
 
 /** A PostgreSQL server of the test's own: initdb in a temporary folder, on a free port, run as the `postgres` user when root. */
