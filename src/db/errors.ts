@@ -23,6 +23,12 @@ export class DatabaseUnavailable extends Error {
   }
 }
 
+/** True when a statement named a table the database does not have (PostgreSQL 42P01, SQLite's "no such table"). */
+export function isUndefinedTable(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown } | null;
+  return err?.code === '42P01' || (typeof err?.message === 'string' && /^no such table: /.test(err.message));
+}
+
 /** True for a unique-constraint violation on either dialect. */
 export function isUniqueViolation(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
