@@ -52,6 +52,8 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
     // The probes first: alive, and not ready (`starting`), while the database is migrated and ranked.
     const early = await openOpsFirst(opts, 'storelens api');
     ops = early.ops;
+    // A signal while it starts: not ready (`draining`) from that moment; it stops once started.
+    void wait?.signal.then(() => early.health.drain());
     let serving;
     try {
       serving = await openServing({ ...opts, health: early.health, metrics: early.metrics }, env, 'storelens api', {

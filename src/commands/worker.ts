@@ -44,6 +44,8 @@ export async function runWorker(opts: Partial<Config<'worker'>>, env: Env, signa
     // The probes first: alive, and not ready (`starting`), while the database is opened and migrated.
     const early = await openOpsFirst(opts, 'storelens worker');
     ops = early.ops;
+    // A signal while it starts: not ready (`draining`) from that moment; it stops once started.
+    void wait?.signal.then(() => early.health.drain());
     try {
       serving = await openServing({ ...opts, health: early.health, metrics: early.metrics }, env, 'storelens worker', { deliverEveryMs: 250, reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) } });
     } catch (e) {

@@ -211,6 +211,33 @@ describe.skipIf(!pgUrl)(`while a process starts${pgUrl ? '' : ' (skipped: set DA
       }
     }, 60_000);
 
+  for (const which of ['api', 'worker'] as const)
+    it(`${which}: a SIGTERM while it starts turns readiness to \`draining\` at once, and it stops once started`, async () => {
+      const t = await freshDb('PostgreSQL');
+      const holder = new pg.Client({ connectionString: t.databaseUrl });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('lock table kysely_migration_lock in access exclusive mode');
+      const opsPort = await freePort();
+      const opts = { host: '127.0.0.1', db: '', databaseUrl: t.databaseUrl, opsPort };
+      // With its signal handlers, as the command line runs it: it resolves once stopped.
+      const running = which === 'api' ? runApi({ ...opts, port: 0, requestsOnly: true }, capturedEnv().env) : runWorker(opts, capturedEnv().env);
+      const ops = `http://127.0.0.1:${opsPort}`;
+      try {
+        await until(() => probe(ops, 'liveness').then((r) => r.status === 200, () => false));
+        process.emit('SIGTERM');
+        const stopping = await probe(ops, 'readiness');
+        // Before: `starting` alone, as if the process were going to serve.
+        expect(stopping).toMatchObject({ status: 503, body: { failed: ['starting', 'draining'] } });
+      } finally {
+        await holder.query('commit');
+        await holder.end();
+      }
+      await running;
+      await expect(fetch(`${ops}/-/liveness`)).rejects.toThrow();
+      await t.cleanup();
+    }, 60_000);
+
   it('serve --api: alive and not ready (`starting`) on its operations listener while its database is migrated, then ready', async () => {
     const t = await freshDb('PostgreSQL');
     const dir = await dirs.make();
