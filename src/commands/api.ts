@@ -17,7 +17,7 @@ import { listenError, probeListen } from './listen-error.js';
 import { untilSignal } from './until-signal.js';
 import { openServing } from '../compose/serving.js';
 import type { OpsListener } from '../ops/ops-server.js';
-import { openOps } from './ops.js';
+import { openOpsFirst } from './ops.js';
 
 /** The Config of `api`; a programmatic caller may leave out DATABASE_URL. */
 export type ApiCommandOptions = Pick<Config<'api'>, 'port' | 'host' | 'db'> &
@@ -49,11 +49,22 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
     await probeListen(opts).catch((e: unknown) => {
       throw cannotListen(e);
     });
-    const serving = await openServing(opts, env, 'storelens api', {
-      reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR), everyMs: opts.loop?.reportsEveryMs },
-      only: opts.requestsOnly ? [] : opts.loop?.only,
-      deliverEveryMs: opts.loop?.deliverEveryMs,
-    });
+    // The probes first: alive, and not ready (`starting`), while the database is migrated and ranked.
+    const early = await openOpsFirst(opts, 'storelens api');
+    ops = early.ops;
+    // A signal while it starts: not ready (`draining`) from that moment; it stops once started.
+    void wait?.signal.then(() => early.health.drain());
+    let serving;
+    try {
+      serving = await openServing({ ...opts, health: early.health, metrics: early.metrics }, env, 'storelens api', {
+        reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR), everyMs: opts.loop?.reportsEveryMs },
+        only: opts.requestsOnly ? [] : opts.loop?.only,
+        deliverEveryMs: opts.loop?.deliverEveryMs,
+      });
+    } catch (e) {
+      await ops?.close();
+      throw e;
+    }
     closeServing = serving.close;
     note = (line) => serving.logger.info(line);
     const { db, background, health } = serving;
@@ -64,15 +75,10 @@ export async function runApi(opts: ApiCommandOptions, env: Env, signals = true):
       api = await listenApi({ ...serving.app, health, loggerInstance: serving.logger, port: opts.port, host: opts.host, trustedProxies: opts.trustedProxy });
     } catch (e) {
       await serving.close();
+      await ops?.close();
       throw cannotListen(e);
     }
-    try {
-      ops = await openOps(opts, health, serving.metrics, 'storelens api', note);
-    } catch (e) {
-      await api.close();
-      await serving.close();
-      throw e;
-    }
+    early.started(note);
     const tasks = background.tasks.length ? `background tasks: ${background.tasks.join(', ')}` : 'requests only: the background tasks are left to `storelens worker`';
     note(`storelens api: ${api.url} (${db.location}; ${tasks}); reference at ${api.url}/docs`);
   } catch (e) {

@@ -1,7 +1,7 @@
 /** The operations listener of a long-running command (`--ops-port`, `--ops-host`: ops/ops-server.ts). */
 import { CliError } from '../core/errors.js';
-import type { Health } from '../ops/health.js';
-import type { Metrics } from '../ops/metrics.js';
+import { Health } from '../ops/health.js';
+import { Metrics } from '../ops/metrics.js';
 import type { LivePublication } from '../serve/live-publication.js';
 import { listenOps, type OpsListener } from '../ops/ops-server.js';
 
@@ -32,6 +32,37 @@ export async function openOps(opts: OpsOptions, health: Health, metrics: Metrics
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`--ops-host ${host}: cannot listen there`, 2);
     throw e;
   }
+}
+
+/** What openOpsFirst opened: the process's readiness and metrics, for it to open its database with. */
+export interface EarlyOps {
+  health: Health;
+  metrics?: Metrics;
+  ops?: OpsListener;
+  /** The process has started: readiness no longer fails `starting`, and where the probes are is told. */
+  started(note: (line: string) => void): void;
+}
+
+/**
+ * Opens the operations listener first, before the database is opened (its migrations, which an
+ * upgrade can make long) and the first ranking: liveness answers 200 from the start, so an
+ * orchestrator's liveness probe does not restart a process that is starting, and readiness answers
+ * 503 `starting` until started(). A busy `--ops-port` fails the command before anything is opened.
+ */
+export async function openOpsFirst(opts: OpsOptions, label: string): Promise<EarlyOps> {
+  const health = new Health().starting('the process is starting: opening and migrating the database, ranking what moved');
+  const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
+  let told: string | undefined;
+  const ops = await openOps(opts, health, metrics, label, (line) => (told = line));
+  return {
+    health,
+    metrics,
+    ops,
+    started: (note) => {
+      health.started();
+      if (told) note(told);
+    },
+  };
 }
 
 /** `serve` and `start`: the live release and its age among the metrics; returns them. */

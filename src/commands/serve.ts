@@ -8,18 +8,16 @@ import type { FastifyInstance } from 'fastify';
 import { CliError } from '../core/errors.js';
 import type { Config } from '../settings/config.js';
 import { publishedStatistics } from '../reports/statistics.js';
-import { type Serving, openServing } from '../compose/serving.js';
+import { type Serving, type ServingOptions, openServing } from '../compose/serving.js';
 import { API_PREFIX, registerWorkspaceApp } from '../compose/workspace-app.js';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
 import { listenError, probeListen } from './listen-error.js';
 import type { LiveEvent, LivePublication } from '../serve/live-publication.js';
 import { closeOnSignals, startServer, type RunningServer } from '../serve/server.js';
-import { Health } from '../ops/health.js';
-import type { OpsListener } from '../ops/ops-server.js';
-import { openOps, releaseMetrics } from './ops.js';
-import { Metrics } from '../ops/metrics.js';
-import { createLogger, flushLog } from '../ops/logger.js';
+import { openOpsFirst, releaseMetrics } from './ops.js';
+import { createLogger, flushLog, type Logger } from '../ops/logger.js';
 import { observeRequests } from '../compose/request-log.js';
+import type { Metrics } from '../ops/metrics.js';
 
 type ServeConfig = Config<'serve'>;
 /** The Config of `serve`; a programmatic caller may leave out what has a default. */
@@ -40,7 +38,7 @@ export interface WorkspaceServing extends Serving {
  * run. `close` (after the server) stops ingesting and closes the database.
  */
 export async function openWorkspaceServing(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'logLevel' | 'logFormat' | 'publicUrl'> & { label?: string; out?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'logLevel' | 'logFormat' | 'publicUrl'> & Pick<ServingOptions, 'health' | 'metrics'> & { label?: string; out?: string },
   env: Env,
 ): Promise<WorkspaceServing> {
   const serving = await openServing(opts, env, opts.label ?? 'storelens serve', {
@@ -73,11 +71,12 @@ function withoutWorkspaceApp(metrics: Metrics | undefined): (app: FastifyInstanc
   };
 }
 
-function describe(event: LiveEvent, out: string): string {
-  if (event.type === 'error') return `storelens serve: publication not loaded, still serving the previous one: ${event.error.message}\n`;
+/** A release loaded (info) or not (warn: the previous one goes on being served), as a line of the log. */
+function tell(logger: Logger, event: LiveEvent, out: string): void {
+  if (event.type === 'error') return logger.warn(`storelens serve: publication not loaded, still serving the previous one: ${event.error.message}`);
   const p = event.publication;
   const mb = (n: number) => (n / 1e6).toFixed(1);
-  return `storelens serve: serving publication ${p.id} from ${out} (${p.byPath.size} files: ${mb(p.inMemoryBytes)} MB in memory, ${p.onDiskFiles} cards (${mb(p.onDiskBytes)} MB) streamed from disk; latest month ${p.manifest.latest_month ?? 'none'}, loaded in ${event.ms} ms)\n`;
+  logger.info(`storelens serve: serving publication ${p.id} from ${out} (${p.byPath.size} files: ${mb(p.inMemoryBytes)} MB in memory, ${p.onDiskFiles} cards (${mb(p.onDiskBytes)} MB) streamed from disk; latest month ${p.manifest.latest_month ?? 'none'}, loaded in ${event.ms} ms)`);
 }
 
 /** Prints where to look; `server.url` is the base without a trailing slash. */
@@ -103,12 +102,21 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
   await probeListen(opts).catch((e: unknown) => {
     throw listenError(e, opts);
   });
-  const api = opts.api ? await openWorkspaceServing(opts, env) : null;
-  const health = api?.health ?? new Health();
-  const logger = api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd });
-  const metrics = opts.opsPort === undefined ? undefined : (api?.metrics ?? new Metrics());
+  // The probes first: alive, and not ready (`starting`), while the workspace database is migrated.
+  const early = await openOpsFirst(opts, 'storelens serve');
+  const ops = early.ops;
+  let api: WorkspaceServing | null;
+  try {
+    api = opts.api ? await openWorkspaceServing({ ...opts, health: early.health, metrics: early.metrics }, env) : null;
+  } catch (e) {
+    await ops?.close();
+    throw e;
+  }
+  const { health, metrics } = early;
+  // Its notices are lines of the log, as every serving process's are; only the banner of URLs is plain text.
+  const logger = api?.logger ?? createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }).child({ process: 'storelens serve' });
+  const note = (line: string) => logger.info(line);
   let server: RunningServer;
-  let ops: OpsListener | undefined;
   try {
     server = await startServer({
       out,
@@ -120,29 +128,25 @@ export async function runServe(opts: ServeOptions, env: Env): Promise<void> {
       metrics,
       requestLog: true,
       trustedProxies: opts.trustedProxy,
-      live: { onEvent: (e) => env.stderr.write(describe(e, opts.out)) },
+      live: { onEvent: (e) => tell(logger, e, opts.out) },
     });
   } catch (e) {
     await api?.close();
+    await ops?.close();
     throw listenError(e, opts);
   }
-  try {
-    ops = await openOps(opts, health, metrics && releaseMetrics(metrics, server.serve.live), 'storelens serve', (line) => env.stderr.write(`${line}\n`));
-  } catch (e) {
-    await server.close();
-    await api?.close();
-    throw e;
-  }
+  if (metrics) releaseMetrics(metrics, server.serve.live);
+  early.started(note);
   api?.follow(server.serve.live);
   printUrls(server, opts, env);
   const signal = await closeOnSignals(server, {
     onSignal: (s) => {
       health.drain();
-      env.stderr.write(`storelens serve: ${s}: finishing requests in flight, then stopping\n`);
+      note(`storelens serve: ${s}: finishing requests in flight, then stopping`);
     },
   });
   await api?.close();
   await ops?.close();
+  note(`storelens serve: stopped (${signal})`);
   await flushLog(logger);
-  env.stderr.write(`storelens serve: stopped (${signal})\n`);
 }

@@ -44,8 +44,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const demo = await ensureDemoKey(api.db, env.now());
   const signIn = await resetDemoSignIn(api.db, env.now());
   // Not ready until the demo is published and its accounts are ranked (the port is bound first).
-  let starting: string | undefined = 'generating and publishing the demo panel';
-  api.health.add({ name: 'start', check: () => starting });
+  api.health.starting('generating and publishing the demo panel');
   // The port is bound before anything is generated or published: the pages and the feed name the
   // port bound (`--port 0`: any free one), and a port in use fails at once, not after the publish.
   let server;
@@ -88,7 +87,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     await api.close();
     throw e;
   }
-  starting = undefined;
+  api.health.started();
   const url = opts.publicUrl ? baseUrl : server.url;
   env.stderr.write(
     [

@@ -22,7 +22,7 @@ import type { Background } from '../compose/background.js';
 import { type Serving, openServing } from '../compose/serving.js';
 import { untilSignal } from './until-signal.js';
 import type { OpsListener } from '../ops/ops-server.js';
-import { openOps } from './ops.js';
+import { openOpsFirst } from './ops.js';
 
 export interface RunningWorker {
   db: Db;
@@ -39,22 +39,26 @@ export interface RunningWorker {
 export async function runWorker(opts: Partial<Config<'worker'>>, env: Env, signals = true): Promise<RunningWorker> {
   const wait = signals ? untilSignal() : undefined;
   let serving: Serving;
-  try {
-    serving = await openServing(opts, env, 'storelens worker', { deliverEveryMs: 250, reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) } });
-  } catch (e) {
-    wait?.cancel();
-    throw e;
-  }
-  const { db, background, health } = serving;
-  const note = (line: string) => serving.logger.info(line);
   let ops: OpsListener | undefined;
   try {
-    ops = await openOps(opts, health, serving.metrics, 'storelens worker', note);
+    // The probes first: alive, and not ready (`starting`), while the database is opened and migrated.
+    const early = await openOpsFirst(opts, 'storelens worker');
+    ops = early.ops;
+    // A signal while it starts: not ready (`draining`) from that moment; it stops once started.
+    void wait?.signal.then(() => early.health.drain());
+    try {
+      serving = await openServing({ ...opts, health: early.health, metrics: early.metrics }, env, 'storelens worker', { deliverEveryMs: 250, reports: { statistics: publishedStatistics(opts.out ?? OUT_DIR) } });
+    } catch (e) {
+      await ops?.close();
+      throw e;
+    }
+    early.started((line) => serving.logger.info(line));
   } catch (e) {
     wait?.cancel();
-    await serving.close();
     throw e;
   }
+  const { db, background } = serving;
+  const note = (line: string) => serving.logger.info(line);
   // The probes answer until the end: `draining` (503) while the task under way finishes.
   let closing: Promise<void> | undefined;
   const close = () =>

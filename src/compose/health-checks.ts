@@ -2,9 +2,12 @@
 import { type Kysely, sql } from 'kysely';
 import { CHECK_TIMEOUT_MS, type ReadinessCheck } from '../ops/health.js';
 import { type Db, migrations } from './database.js';
+import { isUndefinedTable } from '../db/errors.js';
 
 /** What a prober is told when the database does not answer: the driver's own words go to the log. */
 export const DATABASE_DOWN = 'the database does not answer (the reason is in the log)';
+/** What it is told when the database answers without a migration table: not the installation's database (yet). */
+export const DATABASE_EMPTY = "the database holds no migration of storelens (an empty database, or not this installation's)";
 
 /**
  * `database`: the database answers, and holds exactly the migrations this build applies (one
@@ -21,10 +24,14 @@ export function databaseCheck(db: Db, expected: readonly string[] = Object.keys(
   return {
     name: 'database',
     check: async () => {
-      let applied: Set<string>;
+      let applied: Set<string> | undefined;
       try {
         await db.ping();
-        applied = await appliedMigrations(db);
+        // A database that answers but has no migration table (dropped and created again, another one named) is not down.
+        applied = await appliedMigrations(db).catch((e: unknown) => {
+          if (isUndefinedTable(e)) return undefined;
+          throw e;
+        });
       } catch (e) {
         const why = (e as Error).message;
         if (why !== told) warn(`not ready: the database does not answer: ${why}`);
@@ -32,6 +39,7 @@ export function databaseCheck(db: Db, expected: readonly string[] = Object.keys(
         return DATABASE_DOWN;
       }
       told = undefined;
+      if (applied === undefined) return DATABASE_EMPTY;
       const missing = expected.filter((m) => !applied.has(m));
       if (missing.length) return `migrations not applied: ${missing.join(', ')}`;
       const known = new Set(expected);

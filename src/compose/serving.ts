@@ -52,6 +52,12 @@ export interface ServingOptions extends DatabaseChoice, WebhookConfig {
   logFormat?: LogFormat;
   /** The origin members and assistants reach the app at (`--public-url`); default: each request's own. */
   publicUrl?: string;
+  /**
+   * The process's readiness and metrics when its operations listener opened before the database
+   * (commands/ops.ts openOpsFirst): the database check and the backlog gauges join them.
+   */
+  health?: Health;
+  metrics?: Metrics;
 }
 
 /** Opens a serving process's database and starts its worker loop; `label` prefixes its log lines. */
@@ -61,7 +67,7 @@ export async function openServing(
   label: string,
   loop: Pick<BackgroundOptions, 'reports' | 'only'> & { deliverEveryMs?: number } = {},
 ): Promise<Serving> {
-  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd }).child({ process: label });
+  const logger = createLogger({ level: opts.logLevel, format: opts.logFormat, stream: env.stderr, fd: env.stderrFd, ownsConsole: env.stderrFd !== undefined }).child({ process: label });
   const log = (line: string) => logger.info(`${label}: ${line}`);
   // Failures at warn: `--log-level warn` leaves the request lines out, never these.
   const warn = (line: string) => logger.warn(`${label}: ${line}`);
@@ -73,7 +79,7 @@ export async function openServing(
     // find it, on SQLite one read of a number instead of the lookup's join.
     keys = keyCache(db);
     const outbound = await outboundRuntimeOf(db, opts);
-    const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
+    const metrics = opts.metrics ?? (opts.opsPort !== undefined ? new Metrics() : undefined);
     metrics?.gauges(backlogGauges(db, env.now));
     const background = startBackground(db, {
       metrics,
@@ -87,7 +93,7 @@ export async function openServing(
       only: loop.only,
     });
     let closing: Promise<void> | undefined;
-    const health = new Health([databaseCheck(db, undefined, warn)]);
+    const health = (opts.health ?? new Health()).add(databaseCheck(db, undefined, warn));
     return {
       db,
       outbound,

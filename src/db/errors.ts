@@ -9,7 +9,7 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   const code = (e as { code?: unknown }).code;
   if (typeof code !== 'string') {
     const msg = (e as { message?: unknown }).message;
-    return typeof msg === 'string' && /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|driver has already been destroyed|Cannot use a pool after calling end|The database connection is not open/i.test(msg);
+    return typeof msg === 'string' && /Connection terminated|timeout exceeded when trying to connect|^timeout expired$|driver has already been destroyed|Cannot use a pool after calling end|is not queryable|The database connection is not open/i.test(msg);
   }
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || PG_UNAVAILABLE.has(code) || NET.has(code);
 }
@@ -21,6 +21,12 @@ export class DatabaseUnavailable extends Error {
     super(`${location} does not answer: ${why}`, { cause });
     (this as { code?: string }).code = (cause as { code?: string }).code;
   }
+}
+
+/** True when a statement named a table the database does not have (PostgreSQL 42P01, SQLite's "no such table"). */
+export function isUndefinedTable(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown } | null;
+  return err?.code === '42P01' || (typeof err?.message === 'string' && /^no such table: /.test(err.message));
 }
 
 /** True for a unique-constraint violation on either dialect. */

@@ -335,6 +335,10 @@ async function openPostgres(url: string, max: number): Promise<Opened> {
     // The pool's connectionTimeoutMillis is its wait for a free connection; a connection's own is the connect timeout.
     constructor(config?: ClientConfig) {
       super({ ...config, connectionTimeoutMillis: connectMs });
+      // A connection that loses its server emits 'error' even while checked out, when the pool's
+      // idle listener is off it: unheard, that ended the process. The statement in flight and any
+      // after it fail on their own (unavailable), and the pool drops the client when it is released.
+      this.on('error', () => {});
     }
     override query(...args: unknown[]): any {
       const [text, values, callback] = args;

@@ -36,6 +36,7 @@ export const CHECK_TIMEOUT_MS = 2_000;
 export class Health {
   private readonly checks: ReadinessCheck[] = [];
   private drainingSince: number | undefined;
+  private startingAs: string | undefined;
 
   constructor(checks: readonly ReadinessCheck[] = []) {
     this.checks.push(...checks);
@@ -44,6 +45,16 @@ export class Health {
   add(check: ReadinessCheck): this {
     this.checks.push(check);
     return this;
+  }
+
+  /** Until started(), readiness answers 503 `starting`, saying what the process is doing (its other checks may not be added yet). */
+  starting(what: string): this {
+    this.startingAs = what;
+    return this;
+  }
+
+  started(): void {
+    this.startingAs = undefined;
   }
 
   /** From now on readiness answers 503 (`draining`): called at the first moment of a SIGTERM. */
@@ -58,7 +69,8 @@ export class Health {
   /** Runs every check at once; the process is ready when all pass. */
   async readiness(): Promise<{ ready: boolean; checks: CheckOutcome[] }> {
     const draining: CheckOutcome = this.draining ? { name: 'draining', status: 'fail', detail: 'the process is stopping (SIGTERM)' } : { name: 'draining', status: 'pass' };
-    const checks = [...(await Promise.all(this.checks.map(run))), draining];
+    const starting: CheckOutcome[] = this.startingAs === undefined ? [] : [{ name: 'starting', status: 'fail', detail: this.startingAs }];
+    const checks = [...starting, ...(await Promise.all(this.checks.map(run))), draining];
     return { ready: checks.every((c) => c.status === 'pass'), checks };
   }
 }

@@ -16,6 +16,7 @@
  * that would carry a credential should one ever be passed to a log call.
  */
 import { writeSync } from 'node:fs';
+import { format as formatText } from 'node:util';
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
@@ -27,13 +28,15 @@ export type LogFormat = 'json' | 'pretty';
 
 /** Fields that would carry a credential, at the top level and under the objects a log call could be handed (`req.headers.authorization`, `body.password` …). */
 const SECRET_FIELDS = ['authorization', 'cookie', 'set-cookie', 'password', 'secret', 'token', 'access_token', 'refresh_token', 'code', 'code_verifier', 'key', 'api_key', 'signing_secret', 'client_secret'];
+/** An error's `code` is the driver's errno or SQLSTATE (`ECONNREFUSED`, `40P01`), which an operator needs: never an OAuth code. */
+const ERRORS = new Set(['err', 'error']);
 const PARENTS = ['headers', 'body', 'query', 'params', 'data', 'payload', 'err', 'error', 'req', 'res', 'request', 'response', 'req.headers', 'res.headers', 'request.headers', 'response.headers', 'err.config.headers'];
 /**
  * Named paths only: pino's redaction compiles them to direct lookups, which cost nothing
  * measurable per line, while a wildcard (`*.token`) walks every member of every line and made a
  * request's log line about 15 times dearer (≈ 100 µs instead of ≈ 8 µs).
  */
-export const REDACT_PATHS = [...SECRET_FIELDS.map((f) => `["${f}"]`), ...PARENTS.flatMap((p) => SECRET_FIELDS.map((f) => `${p}["${f}"]`))];
+export const REDACT_PATHS = [...SECRET_FIELDS.map((f) => `["${f}"]`), ...PARENTS.flatMap((p) => SECRET_FIELDS.filter((f) => !(f === 'code' && ERRORS.has(p))).map((f) => `${p}["${f}"]`))];
 
 export interface LoggerOptions {
   level?: LogLevel;
@@ -42,6 +45,12 @@ export interface LoggerOptions {
   stream: NodeJS.WritableStream & { isTTY?: boolean };
   /** The file descriptor behind `stream` when it is the process's own (2): JSON lines go to it through the buffered destination. */
   fd?: number;
+  /**
+   * The log is the process's own (a serving process): in JSON, what a library writes with
+   * console.warn or console.error (oidc-provider's notice of an unsupported runtime on Node 20)
+   * becomes a line of the log, at warn or error, instead of plain text among the JSON lines.
+   */
+  ownsConsole?: boolean;
 }
 
 export function createLogger(opts: LoggerOptions): Logger {
@@ -54,7 +63,12 @@ export function createLogger(opts: LoggerOptions): Logger {
     formatters: { level: (label: string) => ({ level: label }) },
   };
   if (format === 'pretty') return pino(options, pretty({ destination: opts.stream, sync: true, colorize: !!opts.stream.isTTY, ignore: 'pid', translateTime: 'SYS:HH:MM:ss.l' }));
-  return pino(options, opts.fd === undefined ? opts.stream : bufferedDestination(opts.fd));
+  const logger = pino(options, opts.fd === undefined ? opts.stream : bufferedDestination(opts.fd));
+  if (opts.ownsConsole) {
+    console.warn = (...args: unknown[]) => logger.warn(formatText(...args));
+    console.error = (...args: unknown[]) => logger.error(formatText(...args));
+  }
+  return logger;
 }
 
 /** What one answered request's log line holds (compose/request-log.ts, serve/observe.ts): ids and figures, never a header, body or query. */

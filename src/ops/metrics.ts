@@ -9,7 +9,7 @@
  * The backlog figures (webhook messages, outbox, outreach, the database pool, the live release)
  * are gauges computed when scraped, by the collectors the composition adds (`gauges`).
  */
-import { Counter, collectDefaultMetrics, Gauge, Histogram, type MetricObjectWithValues, type MetricValueWithName, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type MetricObjectWithValues, type MetricValue, type MetricValueWithName, Registry } from 'prom-client';
 import type { MetricsSource } from './ops-server.js';
 
 /** What request handling reports (compose/workspace-app.ts, on every response). */
@@ -108,28 +108,35 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
     this.rerankWaiting.set(workspaces);
   }
 
-  /** Gauges computed when scraped; a collector that throws leaves its gauge without a sample for that scrape. */
+  /** Gauges computed when scraped; a collector that throws or answers undefined leaves its gauge without a sample for that scrape. */
   gauges(specs: readonly GaugeSpec[]): void {
-    for (const spec of specs) {
-      new Gauge({
-        name: spec.name,
-        help: spec.help,
-        labelNames: spec.labelNames ?? [],
-        registers: [this.registry],
-        async collect() {
-          this.reset();
-          let v: GaugeValue;
-          try {
-            v = await spec.collect();
-          } catch {
-            return;
-          }
-          if (v === undefined) return;
-          if (typeof v === 'number') this.set(v);
-          else for (const s of v) this.set(s.labels, s.value);
-        },
-      });
+    for (const spec of specs) new ScrapedGauge(spec, [this.registry]);
+  }
+}
+
+/**
+ * A gauge whose samples are what its collector answers at each scrape, and nothing when the
+ * figure is unknown. prom-client's own collect-then-set answers 0 for an unlabelled gauge left
+ * unset (its reset sets 0), so a backlog read that failed, or a release age with nothing
+ * published, read as an empty backlog or a release just published.
+ */
+class ScrapedGauge extends Gauge<string> {
+  constructor(
+    private readonly spec: GaugeSpec,
+    registers: Registers,
+  ) {
+    super({ name: spec.name, help: spec.help, labelNames: spec.labelNames ?? [], registers });
+  }
+
+  override async get(): Promise<MetricObjectWithValues<MetricValue<string>>> {
+    let v: GaugeValue;
+    try {
+      v = await this.spec.collect();
+    } catch {
+      v = undefined;
     }
+    const values = v === undefined ? [] : typeof v === 'number' ? [{ labels: {}, value: v }] : v.map((s) => ({ labels: s.labels, value: s.value }));
+    return { ...(await super.get()), values };
   }
 }
 

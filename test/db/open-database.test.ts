@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { sql } from 'kysely';
-import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { dialects, freshDb, pgUrl, type TestDb } from '../helpers/db.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { CONNECT_TIMEOUT_MS, connectTimeoutMs } from '../../src/db/index.js';
 import { isDatabaseUnavailable } from '../../src/db/errors.js';
@@ -145,5 +145,70 @@ describe('a PostgreSQL server that accepts connections and never answers', () =>
     expect(connectTimeoutMs(`${url}?sslmode=disable&connect_timeout=1`)).toBe(2_000);
     expect(connectTimeoutMs(`${url}?connect_timeout=0`)).toBe(0);
     expect(() => connectTimeoutMs(`${url}?connect_timeout=10s`)).toThrow(/connect_timeout must be a whole number of seconds/);
+  });
+});
+
+describe.skipIf(!pgUrl)(`a PostgreSQL connection lost while it is in use${pgUrl ? '' : ' (skipped: set DATABASE_URL)'}`, () => {
+  // Between the process and the server, a proxy of the test's own that cuts a connection the moment
+  // it carries the marker: the server or the network going away under a statement in flight.
+  const MARKER = 'storelens_cut_here';
+  let t: TestDb;
+  let proxy: Server;
+  const pairs = new Set<Socket>();
+  beforeAll(async () => {
+    t = await freshDb('PostgreSQL');
+    const server = new URL(pgUrl!);
+    proxy = createServer((client) => {
+      const upstream = connect(Number(server.port || 5432), server.hostname);
+      pairs.add(client).add(upstream);
+      const cut = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('data', (chunk: Buffer) => (chunk.includes(MARKER) ? cut() : upstream.write(chunk)));
+      upstream.on('data', (chunk: Buffer) => client.write(chunk));
+      for (const s of [client, upstream]) {
+        s.on('error', cut);
+        s.on('close', () => (pairs.delete(s), cut()));
+      }
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    for (const s of pairs) s.destroy();
+    await new Promise((resolve) => proxy.close(resolve));
+    await t?.cleanup();
+  });
+
+  it('fails the transaction as unavailable, the process goes on, and the pool connects again', async () => {
+    const url = new URL(t.databaseUrl!);
+    url.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const db = await openDatabase({ databaseUrl: url.toString() });
+    // Before: pg emits 'error' on a client that loses its server while checked out, which nothing
+    // listened to: the exception ended the process (a worker died with the database's first blip).
+    const uncaught: unknown[] = [];
+    const record = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', record);
+    try {
+      const failures = { statement: undefined as unknown, next: undefined as unknown };
+      const written = await db
+        .write(async (trx) => {
+          failures.statement = await sql`select ${sql.lit(MARKER)} as marker`.execute(trx).then(() => 'answered', (e: unknown) => e);
+          failures.next = await sql`select 1 as one`.execute(trx).then(() => 'answered', (e: unknown) => e);
+        })
+        .then(() => 'committed', (e: unknown) => e);
+      expect(uncaught).toEqual([]);
+      expect((failures.statement as Error).message).toMatch(/Connection terminated unexpectedly/);
+      // The transaction's next statement, on the client that lost its server, and the write as a
+      // whole: unavailable (an API request answers 503, not 500).
+      expect((failures.next as Error).message).toMatch(/not queryable/);
+      for (const e of [failures.statement, failures.next, written]) expect(isDatabaseUnavailable(e)).toBe(true);
+      await db.ping();
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(db.kysely);
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      process.off('uncaughtException', record);
+      await db.close();
+    }
   });
 });

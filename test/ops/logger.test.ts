@@ -14,6 +14,36 @@ it('censors credentials at the top level and under the objects a log call is han
   expect(line.req.headers.authorization).toBe('[redacted]');
 });
 
+it("keeps an error's code (the driver's errno or SQLSTATE), while an OAuth code under a request is censored", () => {
+  let out = '';
+  const stream = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+  const log = createLogger({ stream, format: 'json', level: 'info' });
+  const err = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
+  log.error({ err, query: { code: 'oauth-code-1' }, body: { code: 'oauth-code-2' } }, 'api error');
+  const line = JSON.parse(out.trim());
+  // Before: "code":"[redacted]", and an operator could not tell a refused connection from a deadlock (40P01).
+  expect(line.err.code).toBe('ECONNREFUSED');
+  for (const secret of ['oauth-code-1', 'oauth-code-2']) expect(out).not.toContain(secret);
+});
+
+it("makes a library's console.warn and console.error lines of the process's JSON log", () => {
+  let out = '';
+  const stream = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+  const { warn, error } = console;
+  try {
+    createLogger({ stream, format: 'json', level: 'info', ownsConsole: true });
+    console.warn('oidc-provider WARNING: %s', 'Unsupported runtime.');
+    console.error(new Error('boom'));
+  } finally {
+    Object.assign(console, { warn, error });
+  }
+  const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { level: string; msg: string });
+  expect(lines.map((l) => [l.level, l.msg.split('\n')[0]])).toEqual([
+    ['warn', 'oidc-provider WARNING: Unsupported runtime.'],
+    ['error', 'Error: boom'],
+  ]);
+});
+
 it('gathers the lines logged to a file descriptor and writes every one out on flushLog', async () => {
   const { mkdtempSync, openSync, readFileSync, closeSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');

@@ -11,6 +11,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { Metrics } from '../../src/ops/metrics.js';
+import { releaseMetrics } from '../../src/commands/ops.js';
+import { backlogGauges } from '../../src/compose/backlog-metrics.js';
+import type { LivePublication } from '../../src/serve/live-publication.js';
+import { dialects, freshDb, openAgain } from '../helpers/db.js';
 import { hasDue } from '../../src/webhooks/messages-store.js';
 import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
 import { capturedEnv } from '../helpers/cli.js';
@@ -189,6 +193,36 @@ describe('/-/metrics', () => {
       await api.close();
     }
   });
+
+  it('gives the release age no sample while nothing is published, not an age of 0', async () => {
+    const metrics = new Metrics({ processMetrics: false });
+    releaseMetrics(metrics, { current: null } as unknown as LivePublication);
+    const s = samples(await metrics.text());
+    // Before: storelens_release_age_seconds 0 (prom-client answers 0 for an unlabelled gauge left unset), a release just published.
+    expect([...s.keys()].filter((k) => k.startsWith('storelens_release_'))).toEqual([]);
+  });
+
+  for (const d of dialects)
+    it.skipIf(d.skip)(`reports no backlog while the database does not answer, not an empty one (${d.label})`, async () => {
+      const t = await freshDb(d.name);
+      const db = await openAgain(t);
+      const scrape = async () => {
+        const metrics = new Metrics({ processMetrics: false });
+        metrics.gauges(backlogGauges(db, () => new Date()));
+        return samples(await metrics.text());
+      };
+      const backlog = ['storelens_webhook_messages_pending', 'storelens_webhook_oldest_pending_age_seconds', 'storelens_outbox_undispatched_events', 'storelens_outbox_lag_seconds', 'storelens_outreach_steps_sending'];
+      try {
+        const up = await scrape();
+        expect(backlog.map((name) => up.get(name))).toEqual([0, 0, 0, 0, 0]);
+        await db.close();
+        const down = await scrape();
+        // Before: every backlog gauge 0 (an empty backlog) while its read failed, so a backlog alert went quiet during an outage.
+        expect(backlog.filter((name) => down.has(name))).toEqual([]);
+      } finally {
+        await t.cleanup();
+      }
+    });
 
   it('is not served when no operations listener is asked for, and never on the serving port', async () => {
     const dir = await dirs.make();

@@ -11,9 +11,11 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { runWorker } from '../../src/commands/worker.js';
+import { runServe } from '../../src/commands/serve.js';
 import { DATABASE_DOWN } from '../../src/compose/health-checks.js';
 import { Health } from '../../src/ops/health.js';
 import { startServer } from '../../src/serve/server.js';
@@ -171,6 +173,102 @@ describe.skipIf(!pgUrl)(`probes over PostgreSQL${pgUrl ? '' : ' (skipped: set DA
       await t.cleanup();
     }
   });
+});
+
+describe.skipIf(!pgUrl)(`while a process starts${pgUrl ? '' : ' (skipped: set DATABASE_URL)'}`, () => {
+  for (const which of ['api', 'worker'] as const)
+    it(`${which}: alive and not ready (\`starting\`) on its operations listener while its database is migrated, then ready`, async () => {
+      const t = await freshDb('PostgreSQL');
+      // A long migration (an upgrade's): the migrator waits for its lock table, which this holds.
+      const holder = new pg.Client({ connectionString: t.databaseUrl });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('lock table kysely_migration_lock in access exclusive mode');
+      const opsPort = await freePort();
+      const opts = { host: '127.0.0.1', db: '', databaseUrl: t.databaseUrl, opsPort };
+      const running = which === 'api' ? runApi({ ...opts, port: 0, requestsOnly: true }, capturedEnv().env, false) : runWorker(opts, capturedEnv().env, false);
+      const ops = `http://127.0.0.1:${opsPort}`;
+      try {
+        // Before: nothing listened until the database was migrated (and, for api, ranked), so the
+        // documented liveness probe restarted a process whose start took over 30 s, mid-migration.
+        await until(() => probe(ops, 'liveness').then((r) => r.status === 200, () => false));
+        const starting = await probe(ops, 'readiness');
+        expect(starting).toMatchObject({ status: 503, body: { failed: ['starting'] } });
+        expect(starting.body.detail).toMatch(/^starting: the process is starting: opening and migrating the database/);
+        expect(await (await fetch(`${ops}/-/metrics`)).text()).toMatch(/^storelens_readiness_check\{check="starting"\} 0$/m);
+      } finally {
+        await holder.query('commit');
+        await holder.end();
+      }
+      const started = await running;
+      try {
+        const ready = await probe(ops, 'readiness');
+        expect(ready.status).toBe(200);
+        expect(ready.body.checks).toEqual([{ name: 'database', status: 'pass' }, { name: 'draining', status: 'pass' }]);
+      } finally {
+        await started.close();
+        await t.cleanup();
+      }
+    }, 60_000);
+
+  for (const which of ['api', 'worker'] as const)
+    it(`${which}: a SIGTERM while it starts turns readiness to \`draining\` at once, and it stops once started`, async () => {
+      const t = await freshDb('PostgreSQL');
+      const holder = new pg.Client({ connectionString: t.databaseUrl });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('lock table kysely_migration_lock in access exclusive mode');
+      const opsPort = await freePort();
+      const opts = { host: '127.0.0.1', db: '', databaseUrl: t.databaseUrl, opsPort };
+      // With its signal handlers, as the command line runs it: it resolves once stopped.
+      const running = which === 'api' ? runApi({ ...opts, port: 0, requestsOnly: true }, capturedEnv().env) : runWorker(opts, capturedEnv().env);
+      const ops = `http://127.0.0.1:${opsPort}`;
+      try {
+        await until(() => probe(ops, 'liveness').then((r) => r.status === 200, () => false));
+        process.emit('SIGTERM');
+        const stopping = await probe(ops, 'readiness');
+        // Before: `starting` alone, as if the process were going to serve.
+        expect(stopping).toMatchObject({ status: 503, body: { failed: ['starting', 'draining'] } });
+      } finally {
+        await holder.query('commit');
+        await holder.end();
+      }
+      await running;
+      await expect(fetch(`${ops}/-/liveness`)).rejects.toThrow();
+      await t.cleanup();
+    }, 60_000);
+
+  it('serve --api: alive and not ready (`starting`) on its operations listener while its database is migrated, then ready', async () => {
+    const t = await freshDb('PostgreSQL');
+    const dir = await dirs.make();
+    await generate(join(dir, 'panel'), { stores: 60, from: '2026-08', to: '2026-09', seed: 'starting' });
+    await publishPanel(join(dir, 'panel'), join(dir, 'out'));
+    const holder = new pg.Client({ connectionString: t.databaseUrl });
+    await holder.connect();
+    await holder.query('begin');
+    await holder.query('lock table kysely_migration_lock in access exclusive mode');
+    const opsPort = await freePort();
+    const env = capturedEnv();
+    const running = runServe({ out: join(dir, 'out'), port: 0, host: '127.0.0.1', api: true, db: '', databaseUrl: t.databaseUrl, opsPort }, env.env);
+    const ops = `http://127.0.0.1:${opsPort}`;
+    try {
+      await until(() => probe(ops, 'liveness').then((r) => r.status === 200, () => false));
+      expect(await probe(ops, 'readiness')).toMatchObject({ status: 503, body: { failed: ['starting'] } });
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+    try {
+      await until(() => /stop with Ctrl-C/.test(env.stderr()));
+      const ready = await probe(ops, 'readiness');
+      expect(ready.status).toBe(200);
+      expect(ready.body.checks.map((c: { name: string }) => c.name)).toEqual(['database', 'release', 'draining']);
+    } finally {
+      process.emit('SIGTERM');
+      await running;
+      await t.cleanup();
+    }
+  }, 60_000);
 });
 
 /** A PostgreSQL server of the test's own: initdb in a temporary folder, on a free port, run as the `postgres` user when root. */

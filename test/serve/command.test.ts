@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { runServe } from '../../src/commands/serve.js';
 import { isCliError } from '../../src/core/errors.js';
 import { startServer } from '../../src/serve/server.js';
 import { capturedEnv } from '../helpers/cli.js';
-import { samplePublicationFiles, writePublication } from '../helpers/publication.js';
+import { samplePublicationFiles, switchCurrent, writePublication } from '../helpers/publication.js';
 import { until } from '../helpers/wait.js';
 
 let out: string;
@@ -81,6 +81,32 @@ describe('storelens serve', () => {
       process.emit('SIGTERM');
       await running;
     }
+  });
+
+  it('tells its own notices as JSON log lines (a failed load at warn): only the banner of URLs is plain text', async () => {
+    await writePublication(out, samplePublicationFiles({ runId: 'json', months: ['2025-01'] }), { latest_month: '2025-01' });
+    const { env, stderr } = fakeEnv();
+    const running = runServe({ out, port: 0, host: '127.0.0.1', logFormat: 'json', opsPort: 0 }, env);
+    await until(() => /stop with Ctrl-C/.test(stderr()));
+    // A release that cannot be loaded: the previous one goes on being served, and that is a failure.
+    await mkdir(path.join(out, '.releases', 'broken'), { recursive: true });
+    await writeFile(path.join(out, '.releases', 'broken', 'manifest.json'), '{');
+    await switchCurrent(out, 'broken');
+    await until(() => /not loaded/.test(stderr()));
+    process.emit('SIGTERM');
+    await running;
+    const lines = stderr().split('\n').filter((l) => l !== '');
+    const banner = lines.filter((l) => !l.startsWith('{'));
+    // Before: the publication loaded, the probes' URLs, the failed load, the signal and the stop were plain text among the JSON.
+    expect(banner[0]).toMatch(/^storelens serve: listening on http:/);
+    expect(banner.slice(1).every((l) => l.startsWith('  '))).toBe(true);
+    const entries = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, string>);
+    const told = (re: RegExp) => entries.find((e) => re.test(e.msg));
+    expect(told(/^storelens serve: serving publication \S+ from .* latest month 2025-01/)).toMatchObject({ level: 'info', process: 'storelens serve' });
+    expect(told(/^storelens serve: probes at http:/)).toMatchObject({ level: 'info', process: 'storelens serve' });
+    expect(told(/^storelens serve: publication not loaded, still serving the previous one/)).toMatchObject({ level: 'warn', process: 'storelens serve' });
+    expect(told(/^storelens serve: SIGTERM: finishing requests in flight/)).toMatchObject({ level: 'info' });
+    expect(entries.at(-1)).toMatchObject({ level: 'info', process: 'storelens serve', msg: 'storelens serve: stopped (SIGTERM)' });
   });
 
   it('exits 2 on a bad port and 1 on a port in use', async () => {
