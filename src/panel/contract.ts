@@ -62,6 +62,33 @@ export function absentNotes(absent: ReadonlyMap<string, string[]>): string[] {
 }
 
 /**
+ * The code a deprecated or informal country code stands for, by the runtime's locale data ("UK"
+ * → "GB", "DD" → "DE"), or undefined for a code that stands for itself (or that the runtime does
+ * not know: a user-assigned "XX" is kept as it is).
+ */
+export function countryAlias(code: string): string | undefined {
+  if (!/^[A-Z]{2}$/.test(code)) return undefined;
+  const canonical = Intl.getCanonicalLocales(`und-${code}`)[0]!.slice('und-'.length);
+  return canonical !== code ? canonical : undefined;
+}
+
+/**
+ * A note for each country code of the panel that is another code's alias (countryAlias), with the
+ * months that hold it (`codes`: month → the country codes holding stores in it). Such a code is
+ * published as a country of its own, beside the code it stands for and under the same name.
+ */
+export function aliasNotes(codes: Iterable<readonly [string, Iterable<string>]>): string[] {
+  const months = new Map<string, string[]>();
+  for (const [month, values] of codes) {
+    for (const code of values) if (countryAlias(code)) months.set(code, [...(months.get(code) ?? []), month]);
+  }
+  return [...months].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, ms]) => {
+    const to = countryAlias(code)!;
+    return `country ${code} (${ms.sort().join(', ')}) is an old or informal code for ${to}: its stores are published as a country of their own, beside ${to}'s and under the same name; write ${to} in the panel files`;
+  });
+}
+
+/**
  * Checks every file's columns before any work: refuses the run with the first error. Returns
  * the notes on optional columns left out.
  */
@@ -145,6 +172,7 @@ export async function checkPanel(files: readonly PanelFile[], allowShrink: boole
   const findings: string[] = [];
   const absent = new Map<string, string[]>();
   const sizes = new Map<string, MonthSize>();
+  const countries: Array<[string, string[]]> = [];
   const duck: Duck = await openDuck();
   try {
     for (const f of files) {
@@ -156,6 +184,7 @@ export async function checkPanel(files: readonly PanelFile[], allowShrink: boole
         const { select, rows } = await checkFile(duck, f, 'checked');
         sizes.set(f.month, { file: f, stores: rows });
         findings.push(...(await amountsPastExact(duck, f, select)));
+        countries.push([f.month, (await duck.all<{ country: string }>(`SELECT DISTINCT country FROM (${select}) WHERE country IS NOT NULL`)).map((r) => r.country)]);
         await duck.run('DROP TABLE IF EXISTS checked');
       } catch (e) {
         if (!(e instanceof CliError)) throw e;
@@ -168,7 +197,7 @@ export async function checkPanel(files: readonly PanelFile[], allowShrink: boole
   findings.push(...checkMonthSizes(sizes, allowShrink));
   return {
     findings,
-    notes: absentNotes(absent),
+    notes: [...absentNotes(absent), ...aliasNotes(countries)],
     months: files.map((f) => ({ month: f.month, file: f.file, stores: sizes.get(f.month)?.stores ?? null })),
   };
 }

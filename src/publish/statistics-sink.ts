@@ -5,6 +5,7 @@
  */
 import { CliError } from '../core/errors.js';
 import { nextMonth, previousMonth } from '../core/panel-contract.js';
+import { aliasNotes } from '../panel/contract.js';
 import { storesChanged } from '../panel/fingerprint.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
 import { openDuck, type DuckMemory } from '../panel/duck.js';
@@ -272,6 +273,7 @@ function keptState(s: StatisticsRun, plan: StatisticsPlan, built: BuiltStatistic
   }
   const cells = Object.fromEntries(Object.entries(state.cells ?? {}).filter(([m]) => before.includes(m)));
   for (const [m, v] of built.computed?.cells ?? []) cells[m] = v;
+  for (const note of aliasNotes([...(built.computed?.cells ?? [])].map(([m, v]) => [m, v.country ?? []] as const))) s.onWarning?.(note);
   return { suppression, fingerprints, cells };
 }
 

@@ -472,6 +472,22 @@ describe('publish --check', () => {
   });
 });
 
+describe('a country code that stands for another (UK for GB)', () => {
+  it('is warned of by publish --check and by publish, naming the month and the code to write, as the pages would list it beside GB under the same name', async () => {
+    const dir = await defective((t) => editRowOf('country', 'UK', 2)(editRowOf('country', 'UK', 3)(t)));
+    const check = await runCli(['publish', '--check', '--input', dir]);
+    expect(check.code, check.stderr).toBe(0);
+    const warning = /warning: country UK \(2026-09\) is an old or informal code for GB: .* write GB in the panel files\n/;
+    expect(check.stderr).toMatch(warning);
+    const out = path.join(await dirs.make(), 'out');
+    const run = await runCli(['publish', '--input', dir, '--all', '--out', out, '--runs', `${out}.runs`, '--cards', 'none']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(warning);
+    // A code the runtime does not know (user-assigned, as the tests' own XX) is no alias.
+    expect((await runCli(['publish', '--check', '--input', clean.csv.panel])).stderr).not.toMatch(/informal code/);
+  });
+});
+
 describe('what the contract accepts publishes the clean figures', () => {
   it('reads a file whose every line break is CRLF, those inside values too, as the clean panel', async () => {
     const dir = await defective((t) => t.replace(/\r?\n/g, '\r\n'));
