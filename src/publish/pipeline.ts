@@ -18,7 +18,7 @@ import { phaseClock, type Phase } from './phases.js';
 import { PORT } from '../core/defaults.js';
 import { manifestKey } from '../core/public-paths.js';
 import { publishedBaseUrl, readPublication, type Publication } from './publication.js';
-import { checkOutputFolder } from './release.js';
+import { checkOutputFolder, publicationId } from './release.js';
 import { checkRunsFolder, discardRuns, lockRunsFolder, planPrivateRuns, switchRunsFolder } from './runs-sink.js';
 import { assembleStatistics, buildStatistics, countStats, isUnchanged, planStatistics, switchPublication, type AssembledStatistics, type StatisticsPlan, type StatisticsRun } from './statistics-sink.js';
 
@@ -140,7 +140,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const s: StatisticsRun = { ...o, baseUrl: await runBaseUrl(o, old), files, panelMonths, hashes, report, memory };
     const plan = await planStatistics(s, old);
     // The runs folder's sinks: what they write is decided (and the contacts file checked) before anything is written.
-    const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes);
+    const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes, o.out, await publicationId(o.out));
     const contacts = runs && (await carryContacts(o.input, runs.runsDir, runs.contacts, cacheRead, hashCache, o.fileClock, { dir: carryDir, limitBytes: o.memoryLimit }));
     const runsLock = await lockRunsFolder(runs, contacts);
     let switched = false;

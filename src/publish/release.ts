@@ -36,6 +36,17 @@ export async function resolveCurrentRelease(outDir: string): Promise<string | nu
 }
 
 /**
+ * The publication an output folder holds, named by its first release (the oldest its live list
+ * names, or the live release itself when it keeps no list), or null when nothing is published
+ * there (or only by hand). It never changes while the folder is published into, whatever its path.
+ */
+export async function publicationId(outDir: string): Promise<string | null> {
+  const dir = await realpath(path.join(outDir, RELEASES_DIR, CURRENT_LINK)).catch(() => null);
+  if (dir === null) return null;
+  return (await readReleaseIndex(dir))?.releases[0]?.id ?? path.basename(dir);
+}
+
+/**
  * The id of a release completed at `completedAt`: its basic ISO 8601 time and six random hex
  * digits. Chosen before the release is assembled, so its artifacts can link to themselves
  * (the feed's correction items link to the release's change list).
