@@ -106,10 +106,28 @@ describe('progress on a terminal', () => {
   });
 });
 
+/** The text of a section of docs/publishing.md, from its heading to the next one. */
+const section = (heading: string): string => {
+  const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/publishing.md'), 'utf8');
+  const at = doc.indexOf(`\n${heading}\n`);
+  expect(at, heading).toBeGreaterThan(-1);
+  const rest = doc.slice(at + heading.length + 2);
+  return rest.slice(0, rest.search(/^## /m) === -1 ? undefined : rest.search(/^## /m));
+};
+
 describe('docs/publishing.md', () => {
   it('describes every phase --json reports, in order', () => {
-    const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/publishing.md'), 'utf8');
-    const rows = [...doc.matchAll(/^\| `([a-z]+)` \|/gm)].map((m) => m[1]);
+    const rows = [...section('## One run, phase by phase').matchAll(/^\| `([a-z]+)` \|/gm)].map((m) => m[1]);
     expect(rows).toEqual([...PHASES]);
+  });
+
+  it('describes every field of the --json summary, in the order publish prints them', async () => {
+    const root = await dirs.make();
+    const input = path.join(root, 'panel');
+    await writePanel(input);
+    const c = capturedEnv();
+    expect(await main(['node', 'storelens', 'publish', '--input', input, '--out', path.join(root, 'out'), '--runs', path.join(root, 'runs'), '--all', '--cards', 'none', '--json'], c.env)).toBe(0);
+    const rows = [...section('## What `--json` says').matchAll(/^\| (`[a-z_]+`(?:, `[a-z_]+`)*) \|/gm)].flatMap((m) => m[1].split(', ').map((f) => f.slice(1, -1)));
+    expect(rows).toEqual(Object.keys(JSON.parse(c.stdout())));
   });
 });
