@@ -5,7 +5,7 @@
  * (a killed CI job's pid, reused in the next container, even by the publish that finds it).
  */
 import { randomBytes } from 'node:crypto';
-import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 
@@ -48,6 +48,39 @@ async function owner(file: string, text: string): Promise<number | null> {
   return now === undefined || now === start ? pid : null;
 }
 
+/** Why a folder cannot be written, for the errors a publish cannot go on after. */
+const UNWRITABLE: Record<string, string> = {
+  EROFS: 'it is on a read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOSPC: 'no space left on its device',
+  EDQUOT: 'the disk quota is exceeded',
+};
+
+/**
+ * Makes `dir` and its parents (mkdir -p), resolving to the first folder it made. Where that
+ * fails, the error names the folder and the real reason: Node's recursive mkdir answers ENOENT
+ * ("no such file or directory") on a read-only file system, so the first missing folder is made
+ * alone to learn it.
+ */
+export async function makeFolder(dir: string, what: string): Promise<string | undefined> {
+  try {
+    return await mkdir(dir, { recursive: true });
+  } catch (e) {
+    let err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT') {
+      let missing = path.resolve(dir);
+      while (!(await stat(path.dirname(missing)).then(() => true, () => false)) && path.dirname(missing) !== missing) missing = path.dirname(missing);
+      err = await mkdir(missing).then(() => err, (again: NodeJS.ErrnoException) => again);
+    }
+    throw unwritable(dir, what, err);
+  }
+}
+
+/** `e` as a CliError naming the folder when it says the folder cannot be written; else `e`. */
+const unwritable = (dir: string, what: string, e: NodeJS.ErrnoException): Error =>
+  e.code && e.code in UNWRITABLE ? new CliError(`${dir}: cannot write in this ${what}: ${UNWRITABLE[e.code]} (${e.code}); nothing was written`, 1) : e;
+
 export interface Lock {
   release(): Promise<void>;
 }
@@ -59,7 +92,10 @@ export interface Lock {
 export async function acquireLock(outDir: string, what = 'output folder'): Promise<Lock> {
   const file = path.join(outDir, LOCK_FILE);
   const mine = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(mine, await lockText());
+  // The first file a publish writes in the folder: one it cannot write in is said here, named.
+  await writeFile(mine, await lockText()).catch((e: NodeJS.ErrnoException) => {
+    throw unwritable(outDir, what, e);
+  });
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {

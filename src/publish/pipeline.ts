@@ -4,7 +4,7 @@
  * the contact source (contacts-sink.ts) go to the runs folder, switched only once the
  * publication has succeeded. Identical input rewrites nothing.
  */
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { checkHeaders } from '../panel/contract.js';
@@ -13,7 +13,7 @@ import { SLUGS, type Slug } from '../stats/types.js';
 import type { CardsMode } from './artifacts.js';
 import { carryContacts } from './contacts-sink.js';
 import { hashPanelCached, readHashCache, writeHashCache, type FileClock } from './hash-cache.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, makeFolder } from './lock.js';
 import { phaseClock, type Phase } from './phases.js';
 import { PORT } from '../core/defaults.js';
 import { manifestKey } from '../core/public-paths.js';
@@ -181,7 +181,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
  */
 async function intoOutputFolder<T>(out: string, scratch: string[], f: (wrote: () => void) => Promise<T>): Promise<T> {
   const existed = await stat(out).then(() => true, () => false);
-  await mkdir(out, { recursive: true });
+  await makeFolder(out, 'output folder');
   const lock = await acquireLock(out);
   let wrote = false;
   try {

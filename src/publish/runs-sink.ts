@@ -4,13 +4,13 @@
  * the one the folder holds are written from the statistics' own DuckDB load (compute.ts); the
  * runs index is pointed at them only once the publication itself has succeeded.
  */
-import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isWithin, readRunsIndex, runDir, signalsRunId, staleRuns, switchRunsIndex } from '../panel/runs.js';
 import { CliError } from '../core/errors.js';
 import { pruneContactSources, writeContactSource, type CarriedContacts } from './contacts-sink.js';
 import type { RunsRequest } from './compute.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, makeFolder } from './lock.js';
 import { publicationId } from './release.js';
 
 export interface PrivateRuns {
@@ -54,7 +54,7 @@ export async function planPrivateRuns(runsDir: string, months: readonly string[]
  */
 export async function lockRunsFolder(runs: PrivateRuns | undefined, contacts: CarriedContacts | undefined): Promise<Awaited<ReturnType<typeof acquireLock>> | undefined> {
   if (runs === undefined || (!runs.request && !contacts)) return undefined;
-  const created = await mkdir(runs.runsDir, { recursive: true });
+  const created = await makeFolder(runs.runsDir, 'runs folder');
   const lock = await acquireLock(runs.runsDir, 'runs folder');
   const owner = await readRunsIndex(runs.runsDir).then((index) => index.publication, () => undefined);
   if (owner !== undefined && owner !== runs.publication) {
