@@ -8,6 +8,11 @@ export interface Progress {
    * own with its time (`publish: reading 2.3s`).
    */
   phase(name: string): void;
+  /**
+   * A line of its own (a warning), written whole on a terminal: the progress line is cleared
+   * first and drawn again below it, so the two never share a line.
+   */
+  note(line: string): void;
   done(message: string): void;
 }
 
@@ -24,6 +29,12 @@ export function progress(env: Env, task: string, { now = Date.now }: ProgressOpt
   const started = now();
   const elapsed = () => `${((now() - started) / 1000).toFixed(1)}s`;
   let current: { name: string; since: number } | undefined;
+  /** what the progress line says now (on a terminal), drawn again after a note */
+  let shown: string | undefined;
+  const show = (text: string) => {
+    shown = text;
+    env.stderr.write(`\r\x1b[2K${task}: ${text} (${elapsed()})`);
+  };
   const endPhase = () => {
     if (tty && current && now() - current.since >= PHASE_LINE_MS) {
       env.stderr.write(`\r\x1b[2K${task}: ${current.name} ${((now() - current.since) / 1000).toFixed(1)}s\n`);
@@ -34,13 +45,19 @@ export function progress(env: Env, task: string, { now = Date.now }: ProgressOpt
     phase: (name) => {
       endPhase();
       current = { name, since: now() };
-      if (tty) env.stderr.write(`\r\x1b[2K${task}: ${name} (${elapsed()})`);
+      if (tty) show(name);
     },
     update: (message) => {
-      if (tty) env.stderr.write(`\r\x1b[2K${task}: ${message} (${elapsed()})`);
+      if (tty) show(message);
+    },
+    note: (line) => {
+      if (!tty) return void env.stderr.write(`${line}\n`);
+      env.stderr.write(`\r\x1b[2K${line}\n`);
+      if (shown !== undefined) show(shown);
     },
     done: (message) => {
       endPhase();
+      shown = undefined;
       if (tty) env.stderr.write(`\r\x1b[2K${task}: ${message} in ${elapsed()}\n`);
     },
   };

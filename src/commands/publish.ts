@@ -25,7 +25,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
     now: env.now,
     onProgress: (m) => bar.update(m),
     onPhase: (p) => bar.phase(p),
-    onWarning: (m) => env.stderr.write(`warning: ${m}\n`),
+    onWarning: (m) => bar.note(`warning: ${m}`),
     allowShrink: flags.allowShrink,
     memoryLimit: flags.memoryLimit,
   });

@@ -4,7 +4,7 @@
  * (signals.parquet), content-addressed by a run id, so a store's whole signal history exists and
  * an unchanged month is never rewritten.
  *
- *   <runs>/index.json                        {"runs_version":1,"months":{"2026-01":"<run-id>", …}}
+ *   <runs>/index.json                        {"runs_version":1,"months":{"2026-01":"<run-id>", …},"publication":"<release id>"}
  *   <runs>/<month>/<run-id>/stores.<format>  a copy of <month>'s panel file (csv, parquet or ndjson), one row per store
  *   <runs>/<month>/<run-id>/signals.parquet  the month's signals (vs the calendar-previous month)
  *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores","signals","signals_version","stores_file","stores_sha256"}
@@ -23,6 +23,7 @@ import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
+import { isReleaseId } from '../core/public-paths.js';
 import { SIGNALS_VERSION, signalsSql } from './signals.js';
 import { previousMonth } from '../core/panel-contract.js';
 import { lit, toNumber, type Duck } from './duck.js';
@@ -35,6 +36,12 @@ export interface RunsIndex {
   months: Record<string, string>;
   /** The contact source's id (contacts/source.ts), when the panel has one. */
   contacts?: string;
+  /**
+   * The publication whose publish wrote the folder (its output folder's first release id,
+   * publish/release.ts publicationId): publish writes no other publication's runs into it.
+   * Absent in folders written before it was kept (the next publish that writes records it).
+   */
+  publication?: string;
 }
 
 export interface RunInfo {
@@ -80,7 +87,8 @@ export async function readRunsIndex(runsDir: string): Promise<RunsIndex> {
     typeof index.months === 'object' &&
     index.months !== null &&
     Object.values(index.months).every((v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)) &&
-    (index.contacts === undefined || (typeof index.contacts === 'string' && /^[0-9a-f]{64}$/.test(index.contacts)));
+    (index.contacts === undefined || (typeof index.contacts === 'string' && /^[0-9a-f]{64}$/.test(index.contacts))) &&
+    (index.publication === undefined || (typeof index.publication === 'string' && isReleaseId(index.publication)));
   if (!ok) throw new CliError(`${file}: not a runs index (expected {"runs_version":1,"months":{…}}); move it away and publish again to rewrite every run`);
   return index as RunsIndex;
 }
@@ -185,17 +193,19 @@ async function renameDir(from: string, to: string): Promise<void> {
 
 /**
  * Points index.json at the given runs (other months keep theirs) and, when `contacts` is given,
- * at that contact source (null: none), atomically, then removes every other entry (superseded
- * runs, leftovers of interrupted writes) of those months' folders.
+ * at that contact source (null: none), and names `publication` as the folder's (absent: the
+ * one it names stays), atomically, then removes every other entry (superseded runs, leftovers
+ * of interrupted writes) of those months' folders.
  */
-export async function switchRunsIndex(runsDir: string, runs: ReadonlyMap<string, string>, contacts?: string | null): Promise<void> {
+export async function switchRunsIndex(runsDir: string, runs: ReadonlyMap<string, string>, contacts?: string | null, publication?: string | null): Promise<void> {
   if (runs.size === 0 && contacts === undefined) return;
   const index = await readRunsIndex(runsDir);
   const months = { ...index.months };
   for (const [m, id] of runs) months[m] = id;
   const sorted = Object.fromEntries(Object.entries(months).sort(([a], [b]) => (a < b ? -1 : 1)));
   const source = contacts === undefined ? index.contacts : (contacts ?? undefined);
-  const next: RunsIndex = { runs_version: 1, months: sorted, ...(source ? { contacts: source } : {}) };
+  const owner = publication ?? index.publication;
+  const next: RunsIndex = { runs_version: 1, months: sorted, ...(source ? { contacts: source } : {}), ...(owner ? { publication: owner } : {}) };
   const file = path.join(runsDir, RUNS_INDEX);
   await mkdir(runsDir, { recursive: true });
   const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;

@@ -1,9 +1,11 @@
 /**
- * One publish at a time per output folder: a lock file holding the owner's pid. A lock whose
- * process is gone (a killed publish) is stale and taken over.
+ * One publish at a time per output folder: a lock file holding the owner's pid and, where the
+ * system tells it (Linux), when that process started. A lock whose process is gone (a killed
+ * publish) is stale and taken over, and so is one whose pid another process has since been given
+ * (a killed CI job's pid, reused in the next container, even by the publish that finds it).
  */
 import { randomBytes } from 'node:crypto';
-import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 
@@ -18,6 +20,67 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/**
+ * When process `pid` started, in clock ticks since boot (field 22 of /proc/<pid>/stat), or
+ * undefined where that is not known (no /proc, another system).
+ */
+async function startOf(pid: number): Promise<string | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
+  const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields?.[19] && /^\d+$/.test(fields[19]) ? fields[19] : undefined;
+}
+
+/** What a lock file holds: `<pid> <start>` (`<pid>` alone where the start is not known, or from an earlier version). */
+const lockText = async (): Promise<string> => `${[process.pid, await startOf(process.pid)].filter((x) => x !== undefined).join(' ')}\n`;
+
+/** Lock files this process holds: one naming this process's pid that is not among them was taken by an earlier process. */
+const held = new Set<string>();
+
+/** The owner of lock `file`, while the process it names is the one that took it; null for a stale lock. */
+async function owner(file: string, text: string): Promise<number | null> {
+  const [pidText, start] = text.trim().split(' ');
+  const pid = Number(pidText);
+  if (pid === process.pid) return held.has(file) ? pid : null;
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return null;
+  if (start === undefined) return pid;
+  const now = await startOf(pid);
+  return now === undefined || now === start ? pid : null;
+}
+
+/** Why a folder cannot be written, for the errors a publish cannot go on after. */
+const UNWRITABLE: Record<string, string> = {
+  EROFS: 'it is on a read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOSPC: 'no space left on its device',
+  EDQUOT: 'the disk quota is exceeded',
+};
+
+/**
+ * Makes `dir` and its parents (mkdir -p), resolving to the first folder it made. Where that
+ * fails, the error names the folder and the real reason: Node's recursive mkdir answers ENOENT
+ * ("no such file or directory") on a read-only file system, so the first missing folder is made
+ * alone to learn it.
+ */
+export async function makeFolder(dir: string, what: string): Promise<string | undefined> {
+  try {
+    return await mkdir(dir, { recursive: true });
+  } catch (e) {
+    let err = e as NodeJS.ErrnoException;
+    if (err.code === 'ENOENT') {
+      let missing = path.resolve(dir);
+      while (!(await stat(path.dirname(missing)).then(() => true, () => false)) && path.dirname(missing) !== missing) missing = path.dirname(missing);
+      err = await mkdir(missing).then(() => err, (again: NodeJS.ErrnoException) => again);
+    }
+    throw unwritable(dir, what, err);
+  }
+}
+
+/** `e` as a CliError naming the folder when it says the folder cannot be written; else `e`. */
+const unwritable = (dir: string, what: string, e: NodeJS.ErrnoException): Error =>
+  e.code && e.code in UNWRITABLE ? new CliError(`${dir}: cannot write in this ${what}: ${UNWRITABLE[e.code]} (${e.code}); nothing was written`, 1) : e;
+
 export interface Lock {
   release(): Promise<void>;
 }
@@ -29,22 +92,31 @@ export interface Lock {
 export async function acquireLock(outDir: string, what = 'output folder'): Promise<Lock> {
   const file = path.join(outDir, LOCK_FILE);
   const mine = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(mine, `${process.pid}\n`);
+  // The first file a publish writes in the folder: one it cannot write in is said here, named.
+  await writeFile(mine, await lockText()).catch((e: NodeJS.ErrnoException) => {
+    throw unwritable(outDir, what, e);
+  });
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await link(mine, file);
+        held.add(file);
         await removeOrphans(outDir);
-        return { release: () => rm(file, { force: true }) };
+        return {
+          release: async () => {
+            held.delete(file);
+            await rm(file, { force: true });
+          },
+        };
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+      const pid = await owner(file, await readFile(file, 'utf8').catch(() => ''));
+      if (pid !== null) {
         const who = pid === process.pid ? 'another publish in this process' : `another publish (pid ${pid})`;
         throw new CliError(`${outDir}: ${who} is writing this ${what}; run again when it has finished`, 1);
       }
-      await rm(file, { force: true }); // stale: its process is gone
+      await rm(file, { force: true }); // stale: its process is gone (or its pid is another process's now)
     }
     throw new CliError(`${outDir}: could not take the publish lock ${file}`, 1);
   } finally {

@@ -52,7 +52,11 @@ export class ObjectStore {
     const blob = await this.blobPath(createHash('sha256').update(bytes).digest('hex'));
     if (await stat(blob).catch(missing)) return blob;
     const tmp = path.join(this.dir, `${path.basename(blob)}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
-    await writeFile(tmp, bytes);
+    // A write that fails part-way (a full disk) leaves no half blob.
+    await writeFile(tmp, bytes).catch(async (e: unknown) => {
+      await rm(tmp, { force: true }).catch(() => {});
+      throw e;
+    });
     await rename(tmp, blob);
     this.inodes.add(inodeOf(await stat(blob)));
     return blob;

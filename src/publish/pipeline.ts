@@ -4,7 +4,7 @@
  * the contact source (contacts-sink.ts) go to the runs folder, switched only once the
  * publication has succeeded. Identical input rewrites nothing.
  */
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { checkHeaders } from '../panel/contract.js';
@@ -13,12 +13,12 @@ import { SLUGS, type Slug } from '../stats/types.js';
 import type { CardsMode } from './artifacts.js';
 import { carryContacts } from './contacts-sink.js';
 import { hashPanelCached, readHashCache, writeHashCache, type FileClock } from './hash-cache.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, makeFolder } from './lock.js';
 import { phaseClock, type Phase } from './phases.js';
 import { PORT } from '../core/defaults.js';
 import { manifestKey } from '../core/public-paths.js';
 import { publishedBaseUrl, readPublication, type Publication } from './publication.js';
-import { checkOutputFolder } from './release.js';
+import { checkOutputFolder, publicationId } from './release.js';
 import { checkRunsFolder, discardRuns, lockRunsFolder, planPrivateRuns, switchRunsFolder } from './runs-sink.js';
 import { assembleStatistics, buildStatistics, countStats, isUnchanged, planStatistics, switchPublication, type AssembledStatistics, type StatisticsPlan, type StatisticsRun } from './statistics-sink.js';
 
@@ -140,7 +140,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
     const s: StatisticsRun = { ...o, baseUrl: await runBaseUrl(o, old), files, panelMonths, hashes, report, memory };
     const plan = await planStatistics(s, old);
     // The runs folder's sinks: what they write is decided (and the contacts file checked) before anything is written.
-    const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes);
+    const runs = o.runs === undefined ? undefined : await planPrivateRuns(o.runs, plan.candidates, hashes, o.out, await publicationId(o.out));
     const contacts = runs && (await carryContacts(o.input, runs.runsDir, runs.contacts, cacheRead, hashCache, o.fileClock, { dir: carryDir, limitBytes: o.memoryLimit }));
     const runsLock = await lockRunsFolder(runs, contacts);
     let switched = false;
@@ -181,7 +181,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
  */
 async function intoOutputFolder<T>(out: string, scratch: string[], f: (wrote: () => void) => Promise<T>): Promise<T> {
   const existed = await stat(out).then(() => true, () => false);
-  await mkdir(out, { recursive: true });
+  await makeFolder(out, 'output folder');
   const lock = await acquireLock(out);
   let wrote = false;
   try {

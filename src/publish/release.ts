@@ -36,6 +36,17 @@ export async function resolveCurrentRelease(outDir: string): Promise<string | nu
 }
 
 /**
+ * The publication an output folder holds, named by its first release (the oldest its live list
+ * names, or the live release itself when it keeps no list), or null when nothing is published
+ * there (or only by hand). It never changes while the folder is published into, whatever its path.
+ */
+export async function publicationId(outDir: string): Promise<string | null> {
+  const dir = await realpath(path.join(outDir, RELEASES_DIR, CURRENT_LINK)).catch(() => null);
+  if (dir === null) return null;
+  return (await readReleaseIndex(dir))?.releases[0]?.id ?? path.basename(dir);
+}
+
+/**
  * The id of a release completed at `completedAt`: its basic ISO 8601 time and six random hex
  * digits. Chosen before the release is assembled, so its artifacts can link to themselves
  * (the feed's correction items link to the release's change list).
@@ -49,7 +60,8 @@ export type ReleaseFile = { path: string; bytes: Buffer | string } | { path: str
  * Writes a complete publication, with the list of releases that ends with it, into a staging
  * folder, then makes it live with one atomic rename of the `current` symlink. Killed at any
  * instant, the previous publication and its list stay whole and live; each file is linked from
- * its blob, and blobs no listed release links any more are removed after the switch.
+ * its blob, and blobs no listed release links any more are removed after the switch (or when
+ * staging fails, with the staging folder).
  */
 export async function writeRelease(outDir: string, files: ReleaseFile[], completedAt: string, doing: ReleaseDoing, id = newReleaseId(completedAt)): Promise<string> {
   const releases = path.join(outDir, RELEASES_DIR);
@@ -59,7 +71,17 @@ export async function writeRelease(outDir: string, files: ReleaseFile[], complet
   const index = nextReleaseIndex(live?.index ?? null, live && { id: live.id, completedAt: live.completedAt }, id, completedAt, doing);
   files = [...files, { path: RELEASE_INDEX_FILE, bytes: JSON.stringify(index, null, 2) + '\n' }];
   const staging = path.join(releases, `${id}.tmp`);
-  await stageFiles(await ObjectStore.open(releases), staging, files);
+  try {
+    await stageFiles(await ObjectStore.open(releases), staging, files);
+  } catch (e) {
+    // A run that fails while staging (a full disk) takes back what it wrote: the staging folder,
+    // and the blobs only it linked. The live release links every blob it needs.
+    // Best effort: the failure itself is what the run reports.
+    await rm(staging, { recursive: true, force: true })
+      .then(() => collectBlobs(releases))
+      .catch(() => {});
+    throw e;
+  }
   await rename(staging, path.join(releases, id));
   const tmpLink = path.join(releases, `${CURRENT_LINK}.${id}.tmp`);
   await symlink(id, tmpLink);

@@ -4,13 +4,14 @@
  * the one the folder holds are written from the statistics' own DuckDB load (compute.ts); the
  * runs index is pointed at them only once the publication itself has succeeded.
  */
-import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isWithin, readRunsIndex, runDir, signalsRunId, staleRuns, switchRunsIndex } from '../panel/runs.js';
 import { CliError } from '../core/errors.js';
 import { pruneContactSources, writeContactSource, type CarriedContacts } from './contacts-sink.js';
 import type { RunsRequest } from './compute.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, makeFolder } from './lock.js';
+import { publicationId } from './release.js';
 
 export interface PrivateRuns {
   runsDir: string;
@@ -22,6 +23,10 @@ export interface PrivateRuns {
   request: RunsRequest | undefined;
   /** the contact source's id the runs index names now */
   contacts: string | undefined;
+  /** the publication of the output folder (release.ts publicationId; null: nothing published there yet) */
+  publication: string | null;
+  /** the output folder, for messages */
+  out: string;
 }
 
 /** Refuses a runs folder inside the public output folder, or the output inside it. */
@@ -32,22 +37,33 @@ export async function checkRunsFolder(runsDir: string | undefined, out: string):
 }
 
 /** The runs of `months` (the months this publish processes) that the runs folder does not hold yet. */
-export async function planPrivateRuns(runsDir: string, months: readonly string[], hashes: ReadonlyMap<string, string>): Promise<PrivateRuns> {
+export async function planPrivateRuns(runsDir: string, months: readonly string[], hashes: ReadonlyMap<string, string>, out: string, publication: string | null): Promise<PrivateRuns> {
   const runIds = new Map(months.map((m) => [m, signalsRunId(m, hashes)] as const));
   const index = await readRunsIndex(runsDir);
   const stale = await staleRuns(runsDir, index, runIds);
-  return { runsDir, months: stale, runIds, request: stale.length === 0 ? undefined : { runsDir, months: stale, hashes }, contacts: index.contacts };
+  return { runsDir, months: stale, runIds, request: stale.length === 0 ? undefined : { runsDir, months: stale, hashes }, contacts: index.contacts, publication, out };
 }
 
 /**
- * One writer per runs folder too (two publishes with different --out may share it): taken only
- * when something is written there. A runs folder (and its parents) this publish created is
- * removed again on release when it holds nothing: a refused publish leaves the folders as they were.
+ * One writer per runs folder too, taken only when something is written there. Two output
+ * folders publishing the same panel may share a runs folder (neither writes anything the other
+ * did not); a publish that would write into the runs of another publication is refused (exit 2),
+ * so the runs the API ingests never mix two panels (a trial --out beside the default --runs). A
+ * runs folder (and its parents) this publish created is removed again on release when it holds
+ * nothing: a refused publish leaves the folders as they were.
  */
 export async function lockRunsFolder(runs: PrivateRuns | undefined, contacts: CarriedContacts | undefined): Promise<Awaited<ReturnType<typeof acquireLock>> | undefined> {
   if (runs === undefined || (!runs.request && !contacts)) return undefined;
-  const created = await mkdir(runs.runsDir, { recursive: true });
+  const created = await makeFolder(runs.runsDir, 'runs folder');
   const lock = await acquireLock(runs.runsDir, 'runs folder');
+  const owner = await readRunsIndex(runs.runsDir).then((index) => index.publication, () => undefined);
+  if (owner !== undefined && owner !== runs.publication) {
+    await lock.release();
+    throw new CliError(
+      `--runs ${runs.runsDir} holds the stores and signals of another publication (first released ${owner}), not of --out ${runs.out} (${runs.publication === null ? 'nothing published there yet' : `first released ${runs.publication}`}): ` +
+        `writing this panel's runs there would mix two panels in what the API ingests; give --out ${runs.out} a runs folder of its own with --runs, or move ${runs.runsDir} away to start it afresh`,
+    );
+  }
   return {
     release: async () => {
       await lock.release();
@@ -84,6 +100,8 @@ export async function switchRunsFolder(runs: PrivateRuns | undefined, contacts: 
   if (runs === undefined || (!runs.request && !contacts)) return;
   if (contacts) await writeContactSource(runs.runsDir, contacts, progress);
   progress('switching the runs index');
-  await switchRunsIndex(runs.runsDir, new Map(runs.months.map((m) => [m, runs.runIds.get(m)!])), contacts ? contacts.id : undefined);
+  // A first publish has its publication only now that its release is switched in.
+  const publication = runs.publication ?? (await publicationId(runs.out));
+  await switchRunsIndex(runs.runsDir, new Map(runs.months.map((m) => [m, runs.runIds.get(m)!])), contacts ? contacts.id : undefined, publication);
   if (contacts) await pruneContactSources(runs.runsDir, contacts);
 }

@@ -169,7 +169,7 @@ export const SETTINGS = [
   { name: 'all', flag: '--all', value: toggle, help: 'publish every month in the panel', commands: ['publish'] },
   { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder', commands: ['publish'] },
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, help: `public base URL used in canonical URLs, citations and cards (default: the one --out is published at; http://localhost:${PORT} for a new output folder); a --month run keeps the publication's, --all moves it`, commands: ['publish'] },
-  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private folder for every store\'s features and monthly signals (never inside --out)', commands: ['publish'] },
+  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private folder for every store\'s features and monthly signals (never inside --out; of one publication: another --out writing other runs into it is refused)', commands: ['publish'] },
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
   {
     name: 'memoryLimit',

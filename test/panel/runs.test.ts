@@ -49,7 +49,8 @@ describe('the runs folder of a first publish', () => {
   it('indexes one run per month, named by the run id of the contract', async () => {
     const hashes = await hashPanel(await listPanel(s.input));
     const index = await readRunsIndex(s.runs);
-    expect(index).toEqual({ runs_version: 1, months: Object.fromEntries([JAN, FEB, MAR].map((m) => [m, signalsRunId(m, hashes)])) });
+    const [first] = (JSON.parse(await readFile(path.join(s.out, '.releases', 'current', 'releases.json'), 'utf8')) as { releases: Array<{ id: string }> }).releases;
+    expect(index).toEqual({ runs_version: 1, months: Object.fromEntries([JAN, FEB, MAR].map((m) => [m, signalsRunId(m, hashes)])), publication: first.id });
     // sha256 of {signals_version, month, panel: [previous month's file hash or null, this month's]}
     const { createHash } = await import('node:crypto');
     const expected = createHash('sha256').update(JSON.stringify({ signals_version: SIGNALS_VERSION, month: JAN, panel: [null, hashes.get(JAN)] })).digest('hex');
@@ -183,6 +184,36 @@ describe('a runs folder that overlaps the output folder', () => {
     const r = await runCli(['publish', '--input', s.input, '--out', s.out, '--runs', path.join(s.root, 'link', 'runs'), '--all', '--cards', 'none']);
     expect(r.code).toBe(2);
     expect(await readdir(s.out)).toEqual([]);
+  });
+});
+
+describe('a runs folder shared by two output folders', () => {
+  it('takes a second output folder of the same panel, which writes nothing into it', async () => {
+    const s = await setup();
+    await publishPanel(s.input, s.out, { runs: s.runs });
+    const before = await snapshotTree(s.runs);
+    const other = await publishPanel(s.input, path.join(s.root, 'staging'), { runs: s.runs });
+    expect(other).toMatchObject({ changed: true, runs: [] });
+    expect(await snapshotTree(s.runs)).toEqual(before);
+  });
+
+  it("is refused (exit 2, naming both) for another panel's output folder, before anything is written, where it would have mixed the two panels' runs", async () => {
+    const s = await setup();
+    await publishPanel(s.input, s.out, { runs: s.runs });
+    const before = await snapshotTree(s.runs);
+    // A trial panel, published into a trial output folder beside the same (default) runs folder.
+    const trial = path.join(s.root, 'trial-panel');
+    await writePanel(trial, { ...PANEL, [FEB]: PANEL[FEB].map((r) => (r.store_id === 'old-in-first-month' ? base('old-in-first-month', { monthly_visits: '9000' }) : r)) });
+    const trialOut = path.join(s.root, 'trial-out');
+    const r = await runCli(['publish', '--input', trial, '--out', trialOut, '--runs', s.runs, '--all', '--cards', 'none']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--runs ${s.runs} holds the stores and signals of another publication`);
+    expect(r.stderr).toContain(`not of --out ${trialOut} (nothing published there yet)`);
+    expect(await snapshotTree(s.runs)).toEqual(before);
+    expect(await exists(trialOut)).toBe(false);
+    // The runs folder's own publication still corrects into it.
+    await writePanel(s.input, { ...PANEL, [FEB]: PANEL[FEB].map((r) => (r.store_id === 'old-in-first-month' ? base('old-in-first-month', { monthly_visits: '9000' }) : r)) });
+    expect((await publishPanel(s.input, s.out, { runs: s.runs, months: FEB })).runs).toEqual([FEB, MAR]);
   });
 });
 

@@ -4,6 +4,9 @@
  * whose panel is in `data/`) is refused before anything is written, never emptied; a publication
  * made by hand (a manifest at its top) is still published into.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { cp, lstat, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,5 +64,36 @@ describe('publish --out', () => {
     const r = await publishCli(corrected, handMade, path.join(await dirs.make(), 'runs'));
     expect(r.code, r.stderr).toBe(0);
     for (const name of ['api', 'data', 'manifest.json']) expect((await lstat(path.join(handMade, name))).isSymbolicLink()).toBe(true);
+  });
+});
+
+// A read-only volume (a CI job's `:ro` mount): Node's recursive mkdir says "no such file or
+// directory" there, and the lock's own file name is no folder a user gave. Mounting needs root:
+// elsewhere the test is skipped.
+describe('an output or runs folder on a read-only file system', () => {
+  const ro = mkdtempSync(path.join(tmpdir(), 'storelens-read-only-'));
+  let mounted = false;
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', ro], { stdio: 'ignore' });
+    mounted = true;
+  } catch {
+    mounted = false;
+  }
+  afterAll(() => {
+    if (mounted) execFileSync('umount', [ro], { stdio: 'ignore' });
+    rmSync(ro, { recursive: true, force: true });
+  });
+
+  it.skipIf(!mounted).each([
+    ['a new --out', (root: string) => ({ out: path.join(ro, 'out', 'site'), runs: path.join(root, 'runs'), named: `${path.join(ro, 'out', 'site')}: cannot write in this output folder` })],
+    ['an existing --out', (root: string) => ({ out: ro, runs: path.join(root, 'runs'), named: `${ro}: cannot write in this output folder` })],
+    ['a new --runs', (root: string) => ({ out: path.join(root, 'out'), runs: path.join(ro, 'runs'), named: `${path.join(ro, 'runs')}: cannot write in this runs folder` })],
+  ])('names %s as on a read-only file system (exit 1), and writes nothing', async (_what, place) => {
+    const root = await dirs.make();
+    const { out, runs, named } = place(root);
+    const r = await publishCli(panel, out, runs);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${named}: it is on a read-only file system (EROFS); nothing was written`);
+    expect(await readdir(root)).toEqual([]);
   });
 });

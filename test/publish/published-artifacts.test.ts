@@ -5,6 +5,7 @@
  * exit 1; a dead owner's lock is taken over).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Parser from 'rss-parser';
@@ -188,7 +189,7 @@ describe('the publish lock', () => {
     await flipColumn(path.join(changed, `${FEB}.csv`), 'llms_txt', 12);
     const first = spawnBin(publishArgs(changed, dir));
     const lock = path.join(dir, LOCK_FILE);
-    for (let waited = 0; (await readFile(lock, 'utf8').catch(() => '')).trim() !== String(first.child.pid); waited += 20) {
+    for (let waited = 0; (await readFile(lock, 'utf8').catch(() => '')).split(/\s/)[0] !== String(first.child.pid); waited += 20) {
       if (waited > 60_000) throw new Error('the first publish never took the lock');
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -231,6 +232,38 @@ describe('the publish lock', () => {
     const outcome = results.map((r) => (r.status === 'rejected' ? String(r.reason) : `published ${r.value.release}`));
     expect(outcome.filter((o) => /another publish .* is writing this output folder/.test(o)), outcome.join('\n')).toHaveLength(1);
     expect(outcome.filter((o) => o.startsWith('published'))).toHaveLength(1);
+    expect(await exists(path.join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  // A killed publish's pid given to another process since (the next CI container's, where pids
+  // start again from 1): the lock names when its process started, and that one started later.
+  it.skipIf(!existsSync('/proc/self/stat'))('takes over a lock whose pid a live process other than its publish has now', async () => {
+    const dir = await copyOfOut();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)']);
+    try {
+      const stat = await readFile(`/proc/${holder.pid}/stat`, 'utf8');
+      const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+      // Taken by that very process: refused.
+      await writeFile(path.join(dir, LOCK_FILE), `${holder.pid} ${started}\n`);
+      const refused = await runBin(publishArgs(input, dir));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`another publish (pid ${holder.pid}) is writing this output folder`);
+      // Taken by a process of the same pid that started earlier: taken over.
+      await writeFile(path.join(dir, LOCK_FILE), `${holder.pid} ${Number(started) - 1}\n`);
+      const r = await runBin(publishArgs(input, dir));
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ changed: false });
+      expect(await exists(path.join(dir, LOCK_FILE))).toBe(false);
+    } finally {
+      holder.kill();
+    }
+  });
+
+  // `docker run … storelens publish` is pid 1 in every container: a killed one's lock names the next one's pid.
+  it("takes over a lock holding this very process's pid that an earlier process took", async () => {
+    const dir = await copyOfOut();
+    await writeFile(path.join(dir, LOCK_FILE), `${process.pid}\n`);
+    expect(await publishPanel(input, dir)).toMatchObject({ changed: false });
     expect(await exists(path.join(dir, LOCK_FILE))).toBe(false);
   });
 

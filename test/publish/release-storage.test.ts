@@ -9,7 +9,7 @@
  * two months, which the tests that start from it copy (copyTree: links kept) before changing it.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, cp, lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, lstat, mkdir, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { monthRange } from '../../src/core/panel-contract.js';
@@ -195,6 +195,23 @@ describe('releases stored by content', () => {
     expect(await ino(ids[2]!, 'b/c.txt')).toBe(await ino(ids[0]!, 'a.txt'));
     expect(await ino(ids[1]!, 'b/c.txt')).toBe(await ino(ids[0]!, 'b/c.txt'));
     expect(await readFile(path.join(out, '.releases', ids[1]!, 'a.txt'), 'utf8')).toBe('three');
+  });
+
+  // A disk that fills while a release is staged: the failed run takes back what it wrote.
+  it('leaves no staging folder and no blob behind when writing a release fails, the live release as it was', async () => {
+    const out = path.join(await dirs.make(), 'out');
+    const doing = { months_added: [], months_corrected: [], methodology_versions: [], feed_items: [] };
+    const manifest = (n: number) => ({ path: 'manifest.json', bytes: `{"completed_at":"${at(n)().toISOString()}"}` });
+    const live = await writeRelease(out, [manifest(0), { path: 'a.txt', bytes: 'one' }], at(0)().toISOString(), doing);
+    const releases = path.join(out, '.releases');
+    const before = { top: (await readdir(releases)).sort(), objects: (await filesOf(path.join(releases, '.objects'))).sort() };
+    // The second file cannot be linked (its folder would be the first file): the run fails while staging.
+    const failing = writeRelease(out, [manifest(1), { path: 'a.txt', bytes: 'fresh bytes' }, { path: 'a.txt/b.txt', bytes: 'more fresh bytes' }], at(1)().toISOString(), doing);
+    await expect(failing).rejects.toThrow();
+    expect((await readdir(releases)).sort()).toEqual(before.top);
+    expect((await filesOf(path.join(releases, '.objects'))).sort()).toEqual(before.objects);
+    expect(await readFile(path.join(releases, 'current', 'a.txt'), 'utf8')).toBe('one');
+    expect(path.basename(await realpath(path.join(releases, 'current')))).toBe(live);
   });
 
   it('takes over an output folder written before content addressing, keeping its releases byte for byte', async () => {
