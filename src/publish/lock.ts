@@ -3,6 +3,8 @@
  * system tells it (Linux), when that process started. A lock whose process is gone (a killed
  * publish) is stale and taken over, and so is one whose pid another process has since been given
  * (a killed CI job's pid, reused in the next container, even by the publish that finds it).
+ * A stale lock is removed under a takeover guard, so publishes that find it at once take it one
+ * at a time (removeStale).
  */
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -97,7 +99,7 @@ export async function acquireLock(outDir: string, what = 'output folder'): Promi
     throw unwritable(outDir, what, e);
   });
   try {
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 10; attempt++) {
       try {
         await link(mine, file);
         held.add(file);
@@ -111,16 +113,42 @@ export async function acquireLock(outDir: string, what = 'output folder'): Promi
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
-      const pid = await owner(file, await readFile(file, 'utf8').catch(() => ''));
+      const text = await readFile(file, 'utf8').catch(() => '');
+      const pid = await owner(file, text);
       if (pid !== null) {
         const who = pid === process.pid ? 'another publish in this process' : `another publish (pid ${pid})`;
         throw new CliError(`${outDir}: ${who} is writing this ${what}; run again when it has finished`, 1);
       }
-      await rm(file, { force: true }); // stale: its process is gone (or its pid is another process's now)
+      await removeStale(file, text, mine); // stale: its process is gone (or its pid is another process's now)
     }
     throw new CliError(`${outDir}: could not take the publish lock ${file}`, 1);
   } finally {
     await rm(mine, { force: true });
+  }
+}
+
+/**
+ * Removes the lock `file` if it still holds `stale`, holding `file`.takeover meanwhile (linked from
+ * `mine`, as the lock is): of the publishes that found the same stale lock, one removes it; one
+ * that read it before another took the lock over would otherwise remove that fresh lock, and both
+ * would hold it. A takeover guard whose process is gone (killed in those few steps) is removed.
+ */
+async function removeStale(file: string, stale: string, mine: string): Promise<void> {
+  const guard = `${file}.takeover`;
+  try {
+    await link(mine, guard);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const text = await readFile(guard, 'utf8').catch(() => null);
+    if (text !== null && (await owner(guard, text)) === null) await rm(guard, { force: true });
+    return;
+  }
+  held.add(guard);
+  try {
+    if ((await readFile(file, 'utf8').catch(() => null)) === stale) await rm(file, { force: true });
+  } finally {
+    held.delete(guard);
+    await rm(guard, { force: true });
   }
 }
 

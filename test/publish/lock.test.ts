@@ -1,0 +1,34 @@
+/**
+ * The publish lock (src/publish/lock.ts) taken over from a killed publish: of the publishes that
+ * find the same stale lock at once, exactly one takes it. Removing a stale lock and taking it are
+ * two steps; a publish that removed the lock another had just taken over would hold it beside it.
+ */
+import { readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { acquireLock, LOCK_FILE } from '../../src/publish/lock.js';
+import { tempDirs } from '../helpers/tmp.js';
+
+const dirs = tempDirs('storelens-lock-');
+afterAll(() => dirs.removeAll());
+
+/** A pid no process has (past the kernel's pid_max). */
+const GONE = 2 ** 30;
+
+describe('a stale lock found by several publishes at once', () => {
+  it('is taken by exactly one of them, every round; the others are told another publish is writing', async () => {
+    const dir = await dirs.make();
+    const taken: number[] = [];
+    for (let round = 0; round < 60; round++) {
+      await writeFile(path.join(dir, LOCK_FILE), `${GONE}\n`);
+      const tries = await Promise.allSettled(Array.from({ length: 3 }, () => acquireLock(dir)));
+      const held = tries.filter((t) => t.status === 'fulfilled');
+      taken.push(held.length);
+      for (const t of tries) if (t.status === 'rejected') expect(String(t.reason)).toMatch(/another publish in this process is writing/);
+      for (const t of held) await t.value.release();
+    }
+    expect(taken.filter((n) => n !== 1)).toEqual([]);
+    // Nothing of the takeovers is left behind.
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
