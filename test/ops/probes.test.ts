@@ -175,19 +175,34 @@ describe.skipIf(!pgUrl)(`probes over PostgreSQL${pgUrl ? '' : ' (skipped: set DA
   });
 });
 
+/** A long migration's wait (an upgrade's): the migrator waits for its lock table, held here until `release`. */
+async function holdMigrations(databaseUrl: string | undefined): Promise<{ release: () => Promise<void> }> {
+  const holder = new pg.Client({ connectionString: databaseUrl });
+  await holder.connect();
+  await holder.query('begin');
+  await holder.query('lock table kysely_migration_lock in access exclusive mode');
+  return {
+    release: async () => {
+      await holder.query('commit');
+      await holder.end();
+    },
+  };
+}
+
+/** `which` starting on a fresh PostgreSQL database while its migration waits (holdMigrations), and its operations listener's URL. */
+async function startWhileMigrating(which: 'api' | 'worker', signals: boolean) {
+  const t = await freshDb('PostgreSQL');
+  const migrating = await holdMigrations(t.databaseUrl);
+  const opsPort = await freePort();
+  const opts = { host: '127.0.0.1', db: '', databaseUrl: t.databaseUrl, opsPort };
+  const running = which === 'api' ? runApi({ ...opts, port: 0, requestsOnly: true }, capturedEnv().env, signals) : runWorker(opts, capturedEnv().env, signals);
+  return { t, running, ops: `http://127.0.0.1:${opsPort}`, migrating };
+}
+
 describe.skipIf(!pgUrl)(`while a process starts${pgUrl ? '' : ' (skipped: set DATABASE_URL)'}`, () => {
   for (const which of ['api', 'worker'] as const)
     it(`${which}: alive and not ready (\`starting\`) on its operations listener while its database is migrated, then ready`, async () => {
-      const t = await freshDb('PostgreSQL');
-      // A long migration (an upgrade's): the migrator waits for its lock table, which this holds.
-      const holder = new pg.Client({ connectionString: t.databaseUrl });
-      await holder.connect();
-      await holder.query('begin');
-      await holder.query('lock table kysely_migration_lock in access exclusive mode');
-      const opsPort = await freePort();
-      const opts = { host: '127.0.0.1', db: '', databaseUrl: t.databaseUrl, opsPort };
-      const running = which === 'api' ? runApi({ ...opts, port: 0, requestsOnly: true }, capturedEnv().env, false) : runWorker(opts, capturedEnv().env, false);
-      const ops = `http://127.0.0.1:${opsPort}`;
+      const { t, running, ops, migrating } = await startWhileMigrating(which, false);
       try {
         // Before: nothing listened until the database was migrated (and, for api, ranked), so the
         // documented liveness probe restarted a process whose start took over 30 s, mid-migration.
@@ -197,8 +212,7 @@ describe.skipIf(!pgUrl)(`while a process starts${pgUrl ? '' : ' (skipped: set DA
         expect(starting.body.detail).toMatch(/^starting: the process is starting: opening and migrating the database/);
         expect(await (await fetch(`${ops}/-/metrics`)).text()).toMatch(/^storelens_readiness_check\{check="starting"\} 0$/m);
       } finally {
-        await holder.query('commit');
-        await holder.end();
+        await migrating.release();
       }
       const started = await running;
       try {
@@ -213,16 +227,8 @@ describe.skipIf(!pgUrl)(`while a process starts${pgUrl ? '' : ' (skipped: set DA
 
   for (const which of ['api', 'worker'] as const)
     it(`${which}: a SIGTERM while it starts turns readiness to \`draining\` at once, and it stops once started`, async () => {
-      const t = await freshDb('PostgreSQL');
-      const holder = new pg.Client({ connectionString: t.databaseUrl });
-      await holder.connect();
-      await holder.query('begin');
-      await holder.query('lock table kysely_migration_lock in access exclusive mode');
-      const opsPort = await freePort();
-      const opts = { host: '127.0.0.1', db: '', databaseUrl: t.databaseUrl, opsPort };
       // With its signal handlers, as the command line runs it: it resolves once stopped.
-      const running = which === 'api' ? runApi({ ...opts, port: 0, requestsOnly: true }, capturedEnv().env) : runWorker(opts, capturedEnv().env);
-      const ops = `http://127.0.0.1:${opsPort}`;
+      const { t, running, ops, migrating } = await startWhileMigrating(which, true);
       try {
         await until(() => probe(ops, 'liveness').then((r) => r.status === 200, () => false));
         process.emit('SIGTERM');
@@ -230,8 +236,7 @@ describe.skipIf(!pgUrl)(`while a process starts${pgUrl ? '' : ' (skipped: set DA
         // Before: `starting` alone, as if the process were going to serve.
         expect(stopping).toMatchObject({ status: 503, body: { failed: ['starting', 'draining'] } });
       } finally {
-        await holder.query('commit');
-        await holder.end();
+        await migrating.release();
       }
       await running;
       await expect(fetch(`${ops}/-/liveness`)).rejects.toThrow();
@@ -243,10 +248,7 @@ describe.skipIf(!pgUrl)(`while a process starts${pgUrl ? '' : ' (skipped: set DA
     const dir = await dirs.make();
     await generate(join(dir, 'panel'), { stores: 60, from: '2026-08', to: '2026-09', seed: 'starting' });
     await publishPanel(join(dir, 'panel'), join(dir, 'out'));
-    const holder = new pg.Client({ connectionString: t.databaseUrl });
-    await holder.connect();
-    await holder.query('begin');
-    await holder.query('lock table kysely_migration_lock in access exclusive mode');
+    const migrating = await holdMigrations(t.databaseUrl);
     const opsPort = await freePort();
     const env = capturedEnv();
     const running = runServe({ out: join(dir, 'out'), port: 0, host: '127.0.0.1', api: true, db: '', databaseUrl: t.databaseUrl, opsPort }, env.env);
@@ -255,8 +257,7 @@ describe.skipIf(!pgUrl)(`while a process starts${pgUrl ? '' : ' (skipped: set DA
       await until(() => probe(ops, 'liveness').then((r) => r.status === 200, () => false));
       expect(await probe(ops, 'readiness')).toMatchObject({ status: 503, body: { failed: ['starting'] } });
     } finally {
-      await holder.query('commit');
-      await holder.end();
+      await migrating.release();
     }
     try {
       await until(() => /stop with Ctrl-C/.test(env.stderr()));
