@@ -25,6 +25,8 @@ const CROSSINGS: Record<string, string> = {
   'src/oauth/store.ts → member_sessions': 'a grant is recorded only while the browser session that consented still exists, checked under that lock',
   'src/accounts/ranking-reads.ts → store_signals': "the in-market filters join the loaded panel's signals in the ranking's query",
   'src/accounts/ranking-reads.ts → ingested_months': "the in-market filters join the loaded panel's months in the ranking's query",
+  'src/contacts/store.ts → store_months': "ingest's warning of contacts whose store no ingested month holds joins the loaded panel's stores in one query",
+  'src/contacts/store.ts → ingested_months': "ingest's warning of contacts whose store no ingested month holds joins the loaded panel's months in one query",
   'src/wallet/statements.ts → accounts': "a month's statement counts the accounts delivered in it, in the billing transaction",
 };
 
