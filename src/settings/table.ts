@@ -232,7 +232,7 @@ export const SETTINGS = [
     value: oneOf('level', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     env: 'STORELENS_LOG_LEVEL',
     default: 'info',
-    help: 'the least severe log line written (one JSON line per request and per piece of background work, at info; a failure at warn)',
+    help: 'the least severe log line written (one JSON line per request, the probes aside, and per piece of background work, at info; a failure at warn)',
     commands: ['serve', 'start', 'api', 'worker'],
   },
   {
