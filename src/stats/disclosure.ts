@@ -101,9 +101,13 @@ function cohortGivenAway(agg: MonthAgg, built: BuiltMonth): boolean {
   }
 }
 
-/** Names the earlier releases of the month a refusal takes into account. */
-const releasesOf = (earlier: EarlierReleases | undefined, month: string): string =>
-  earlier?.releases.length ? ` (with what the earlier release(s) ${earlier.releases.join(', ')} of ${month} published)` : '';
+/** Names the earlier releases of the month a refusal takes into account: each of a few, the first and last of many. */
+export function releasesOf(earlier: EarlierReleases | undefined, month: string): string {
+  const ids = earlier?.releases ?? [];
+  if (ids.length === 0) return '';
+  const named = ids.length <= 3 ? `the earlier release(s) ${ids.join(', ')}` : `the ${ids.length} earlier releases (${ids[0]} to ${ids[ids.length - 1]})`;
+  return ` (with what ${named} of ${month} published)`;
+}
 
 function describe(f: Finding): string {
   const what = f.metric ? `${f.figure} of ${f.metric}` : f.figure;
