@@ -143,11 +143,9 @@ export function checkMonthSizes(sizes: ReadonlyMap<string, MonthSize>, allowShri
  * cell adds up past it. Amounts are never negative, so a cell's sum passes only if the month's
  * total does, and the whole panel's cell is the month's total: the same months refused.
  */
-async function amountsPastExact(duck: Duck, f: PanelFile, select: string): Promise<string[]> {
-  const amounts = PANEL_COLUMNS.filter((c) => c.nonNegative);
-  const [totals] = await duck.all<Record<string, string | null>>(`SELECT ${amounts.map((c) => `CAST(sum(${ident(c.name)}) AS VARCHAR) AS ${ident(c.name)}`).join(', ')} FROM (${select})`);
-  return amounts.flatMap((c) => {
-    const total = totals[c.name];
+function amountsPastExact(totals: Record<string, unknown>, f: PanelFile): string[] {
+  return AMOUNTS.flatMap((c) => {
+    const total = totals[c.name] as string | null;
     try {
       if (total !== null) toNumber(total);
       return [];
@@ -155,6 +153,15 @@ async function amountsPastExact(duck: Duck, f: PanelFile, select: string): Promi
       return [`${f.file}: month ${f.month}: the values of ${c.name} add up past what publish counts exactly (${total}): a value in the file is far too large; publish would refuse the month`];
     }
   });
+}
+
+const AMOUNTS = PANEL_COLUMNS.filter((c) => c.nonNegative);
+
+/** One scan of a checked file's typed rows (`select`): each amount's month total (amountsPastExact) and the country codes it holds (aliasNotes). */
+async function monthTotals(duck: Duck, select: string): Promise<{ totals: Record<string, unknown>; countries: string[] }> {
+  const sums = AMOUNTS.map((c) => `CAST(sum(${ident(c.name)}) AS VARCHAR) AS ${ident(c.name)}`).join(', ');
+  const [totals] = await duck.all<Record<string, unknown>>(`SELECT ${sums}, list(DISTINCT country) FILTER (WHERE country IS NOT NULL) AS countries FROM (${select})`);
+  return { totals, countries: (totals.countries as string[] | null) ?? [] };
 }
 
 /** What `checkPanel` found: refusals (`findings`), notes, and each month's stores. */
@@ -183,8 +190,9 @@ export async function checkPanel(files: readonly PanelFile[], allowShrink: boole
         if (found.errors.length) continue;
         const { select, rows } = await checkFile(duck, f, 'checked');
         sizes.set(f.month, { file: f, stores: rows });
-        findings.push(...(await amountsPastExact(duck, f, select)));
-        countries.push([f.month, (await duck.all<{ country: string }>(`SELECT DISTINCT country FROM (${select}) WHERE country IS NOT NULL`)).map((r) => r.country)]);
+        const scanned = await monthTotals(duck, select);
+        findings.push(...amountsPastExact(scanned.totals, f));
+        countries.push([f.month, scanned.countries]);
         await duck.run('DROP TABLE IF EXISTS checked');
       } catch (e) {
         if (!(e instanceof CliError)) throw e;
