@@ -25,8 +25,9 @@ export async function publishedBefore(outDir: string, old: Publication | null, m
   const out = new Map<string, EarlierReleases>();
   if (old === null) return out;
   const kept = old.state.earlier;
-  const wanted = [...months].filter((m) => publishedMonths(old.state).includes(m));
-  if (kept === undefined || wanted.some((m) => kept[m] === undefined)) return readEarlierReleases(outDir, publishedMonths(old.state));
+  const published = publishedMonths(old.state);
+  const wanted = [...months].filter((m) => published.includes(m));
+  if (kept === undefined || wanted.some((m) => kept[m] === undefined)) return readEarlierReleases(outDir, published);
   for (const m of wanted) {
     const own: Stat[] = [];
     for (const slug of SLUGS) {
