@@ -156,7 +156,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
           `${cardless} stat(s) of ${assembled.latest} have no share card (--cards none): the embed snippets on their pages point at images that answer 404 until a publish with --cards latest renders them`,
         );
       }
-      await switchRunsFolder(runs, contacts, report.progress);
+      await switchRunsFolder(runs, contacts, release, report.progress);
       switched = true;
       // The caches are kept with a new release only: a run that changes nothing touches nothing.
       if (release !== null) {

@@ -11,7 +11,6 @@ import { CliError } from '../core/errors.js';
 import { pruneContactSources, writeContactSource, type CarriedContacts } from './contacts-sink.js';
 import type { RunsRequest } from './compute.js';
 import { acquireLock, makeFolder } from './lock.js';
-import { publicationId } from './release.js';
 
 export interface PrivateRuns {
   runsDir: string;
@@ -94,14 +93,15 @@ export async function discardRuns(runs: PrivateRuns): Promise<void> {
 
 /**
  * Points the runs index at the runs written and at the contact source carried (its data
- * written first, older sources pruned after): only once the publication itself has succeeded.
+ * written first, older sources pruned after): only once the publication itself has succeeded
+ * (`release`, the release it switched in, or null when it switched none in).
  */
-export async function switchRunsFolder(runs: PrivateRuns | undefined, contacts: CarriedContacts | undefined, progress: (message: string) => void): Promise<void> {
+export async function switchRunsFolder(runs: PrivateRuns | undefined, contacts: CarriedContacts | undefined, release: string | null, progress: (message: string) => void): Promise<void> {
   if (runs === undefined || (!runs.request && !contacts)) return;
   if (contacts) await writeContactSource(runs.runsDir, contacts, progress);
   progress('switching the runs index');
-  // A first publish has its publication only now that its release is switched in.
-  const publication = runs.publication ?? (await publicationId(runs.out));
+  // A first publish's publication is named by the release it has just switched in.
+  const publication = runs.publication ?? release;
   await switchRunsIndex(runs.runsDir, new Map(runs.months.map((m) => [m, runs.runIds.get(m)!])), contacts ? contacts.id : undefined, publication);
   if (contacts) await pruneContactSources(runs.runsDir, contacts);
 }
