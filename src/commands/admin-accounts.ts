@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
-import { firstNonUtf8Line, notUtf8 } from '../panel/read-errors.js';
+import { firstNonUtf8Line, NDJSON_BOM, notUtf8 } from '../panel/read-errors.js';
 import { type AccountInput, importAccounts } from '../accounts/store.js';
 import { ImportLine } from '../accounts/imported.js';
 import { ingestedMonths } from '../ingest/index.js';
@@ -26,7 +26,7 @@ export function parseAccountsNdjson(file: string, text: string): AccountInput[] 
     try {
       value = JSON.parse(line);
     } catch {
-      if (i === 0 && line.startsWith('\ufeff')) throw new CliError(`${file}: line 1: the file starts with a byte order mark (BOM), which NDJSON does not take: save it as UTF-8 without BOM`);
+      if (i === 0 && line.startsWith('\ufeff')) throw new CliError(`${file}: line 1: ${NDJSON_BOM}`);
       throw new CliError(`${file}: line ${i + 1}: not valid JSON`);
     }
     // U+0000 and a lone surrogate reach a string only through a \u escape; no database column keeps them.

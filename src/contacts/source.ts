@@ -23,7 +23,7 @@ import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE, STORE_ID_MAX } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
-import { emptyFile, firstNonUtf8Line, notUtf8, printable, requireFile, wrongSeparator } from '../panel/read-errors.js';
+import { emptyFile, firstNonUtf8Line, NDJSON_BOM, notUtf8, printable, requireFile, wrongSeparator } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 
 export const CONTACTS_DIR = 'contacts';
@@ -133,8 +133,7 @@ function ndjsonRecord(file: string, row: number, line: string): RawRecord {
   try {
     v = JSON.parse(line);
   } catch (e) {
-    // A byte order mark (PowerShell 5 and some editors write one) is no JSON: said as the panel says it.
-    if (row === 1 && line.startsWith('\ufeff')) throw new CliError(`${file}: row 1: the file starts with a byte order mark (BOM), which NDJSON does not take: save it as UTF-8 without BOM`, 2);
+    if (row === 1 && line.startsWith('\ufeff')) throw new CliError(`${file}: row 1: ${NDJSON_BOM}`, 2);
     throw new CliError(`${file}: row ${row}: not JSON (${firstLine(e)})`, 2);
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: expected a JSON object`, 2);

@@ -84,6 +84,9 @@ function csvReadError(f: ReadFile, message: string): CliError | null {
   return new CliError(`${f.file}: row ${line[1]}: ${words}`);
 }
 
+/** A byte order mark (PowerShell 5 and some editors write one) is no JSON, and DuckDB refuses it: said so of an NDJSON file's first line. */
+export const NDJSON_BOM = 'the file starts with a byte order mark (BOM), which NDJSON does not take: save it as UTF-8 without BOM';
+
 /**
  * The first NDJSON record that is not one JSON object of UTF-8 text, counted from 1 as the docs
  * count records (blank lines are no records); null when every record parses.
@@ -95,8 +98,7 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
     const text = line.toString('utf8');
     if (text.trim() === '') return null;
     record++;
-    // A byte order mark (PowerShell 5 and some editors write one) is no JSON, and DuckDB refuses it.
-    if (record === 1 && text.startsWith('\ufeff')) return 'the file starts with a byte order mark (BOM), which NDJSON does not take: save it as UTF-8 without BOM';
+    if (record === 1 && text.startsWith('\ufeff')) return NDJSON_BOM;
     let value: unknown;
     try {
       value = JSON.parse(text);
