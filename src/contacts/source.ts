@@ -201,6 +201,8 @@ function checkContact(file: string, { row, cells }: RawRecord): StoreContact {
     if (s !== null && s.length > TEXT_MAX) throw bad(column, `longer than ${TEXT_MAX} characters`);
     return s;
   };
+  // 12.5 would read as "12.5" here and is refused by the panel (panel/read.ts): no store's id.
+  if (typeof cells.store_id === 'number' && !Number.isInteger(cells.store_id)) throw bad('store_id', `a number with a fraction (${cells.store_id}) is no store id: write the id as a JSON string or an integer`);
   const storeId = text('store_id');
   // A store id of only spaces is as empty as none, as in the panel (every other id keeps every character).
   if (storeId === null || storeId.trim() === '') throw bad('store_id', 'store_id is required and empty');

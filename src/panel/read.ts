@@ -259,11 +259,15 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   // name is wrong), and publishing it as this month would publish another month's figures.
   // A store id longer than the API takes: an account no request could name.
   const tooLong = `length(${storeId}) + length(regexp_replace(${storeId}, '[^\\x{10000}-\\x{10FFFF}]', '', 'g')) > ${STORE_ID_MAX}`;
+  // An NDJSON store id written as a number with a fraction or an exponent (1e3, 1000.0) reads as
+  // "1000.0", where the contact source (and a person) reads 1000: refused, as no store's id.
+  const fraction = sourceTypes.get('store_id') === 'JSON' ? `json_type(r.store_id) = 'DOUBLE'` : 'FALSE';
   const createdType = sourceTypes.get('created_month');
   const createdLater = createdType === undefined ? 'FALSE' : `${convert('r.created_month', 'month', createdType)} > ${lit(f.month)}`;
-  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string; long: string | null }>(
+  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string; long: string | null; fraction: string | null }>(
     `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(*) FILTER (WHERE ${where}) AS bad_rows, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows, ` +
-      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul, min(${rowid}) FILTER (WHERE ${createdLater}) AS later, count(*) FILTER (WHERE ${createdLater}) AS later_rows, min(${rowid}) FILTER (WHERE ${tooLong}) AS long FROM ${from} r`,
+      `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul, min(${rowid}) FILTER (WHERE ${createdLater}) AS later, count(*) FILTER (WHERE ${createdLater}) AS later_rows, min(${rowid}) FILTER (WHERE ${tooLong}) AS long, ` +
+      `min(${rowid}) FILTER (WHERE ${fraction}) AS fraction FROM ${from} r`,
   );
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
@@ -273,6 +277,10 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}${floatHint(col, sourceTypes.get(col.name)!)}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
+  }
+  if (check.fraction !== null) {
+    const [{ value }] = await duck.all<{ value: string }>(`SELECT ${storeId} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.fraction)}`);
+    throw new CliError(`${f.file}: row ${rowNumber(f.format, toNumber(check.fraction))}, column store_id: a number with a fraction or an exponent (read as ${value}) is no store id: write the id as a JSON string or an integer`);
   }
   if (check.long !== null) {
     throw new CliError(`${f.file}: row ${rowNumber(f.format, toNumber(check.long))}, column store_id: longer than ${STORE_ID_MAX} characters, the longest store id the API takes`);

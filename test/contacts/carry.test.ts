@@ -113,5 +113,12 @@ describe('the contact source carried a record at a time', () => {
     const rounded = await both('contacts.ndjson', '{"store_id":"s1","email":"a@x.example"}\n{"store_id":9007199254740993,"email":"b@x.example"}\n');
     expect(rounded.memory).toMatch(/^error: .*contacts\.ndjson: row 2, column store_id: a number too large to read exactly \(9007199254740992\): write it as a JSON string$/);
     expect(rounded.streamed).toBe(rounded.memory);
+    // An exponent is read as the integer it is (the panel refuses 1e3, and reads 1000 as "1000"); a fraction is no store id.
+    const exponent = await both('contacts.ndjson', '{"store_id":1e3,"email":"a@x.example"}\n');
+    expect(exponent.memory).toContain('"store_id":"1000"');
+    expect(exponent.streamed).toBe(exponent.memory);
+    const fraction = await both('contacts.ndjson', '{"store_id":"s1","email":"a@x.example"}\n{"store_id":12.5,"email":"b@x.example"}\n');
+    expect(fraction.memory).toMatch(/^error: .*contacts\.ndjson: row 2, column store_id: a number with a fraction \(12\.5\) is no store id: write the id as a JSON string or an integer$/);
+    expect(fraction.streamed).toBe(fraction.memory);
   });
 });
