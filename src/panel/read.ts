@@ -32,9 +32,13 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
   }
   const files: PanelFile[] = [];
   const seen = new Map<string, string>();
+  const unread: string[] = [];
   for (const name of names.sort()) {
     const ext = path.extname(name).slice(1);
-    if (!['csv', 'parquet', 'ndjson'].includes(ext)) continue;
+    if (!['csv', 'parquet', 'ndjson'].includes(ext)) {
+      unread.push(name);
+      continue;
+    }
     // The contact source beside the panel (contacts/source.ts) is not a month.
     if (CONTACTS_FILE.test(name)) continue;
     const m = PANEL_FILE.exec(name);
@@ -47,8 +51,34 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
     seen.set(m[1], name);
     files.push({ month: m[1], file: path.join(dir, name), name, format: ext as PanelFormat });
   }
+  const contacts = names.some((n) => CONTACTS_FILE.test(n));
+  for (const name of unread) {
+    // A month's delivery (or the contact source) publish would not read: left out without a
+    // word, its month would be missing from the release (its contacts gone from the workspace).
+    const month = /^(\d{4}-\d{2})\./.exec(name)?.[1];
+    if (month !== undefined ? !seen.has(month) : /^contacts\./i.test(name) && !contacts) throw new CliError(`${path.join(dir, name)}: ${unreadable(name, month ?? 'contacts')}`);
+  }
   if (files.length === 0) throw new CliError(`${dir}: no panel files (expected YYYY-MM.csv, .parquet or .ndjson)`);
   return files.sort((a, b) => a.month.localeCompare(b.month));
+}
+
+const COMPRESSED: Record<string, string> = { gz: 'gunzip', gzip: 'gunzip', bz2: 'bunzip2', xz: 'unxz', zst: 'unzstd', zip: 'unzip' };
+
+/**
+ * Why a file named for a month (or as the contact source) is not one publish reads, and what to
+ * do: publish reads a month's file as plain .csv, .parquet or .ndjson, named in lower case.
+ */
+function unreadable(name: string, stem: string): string {
+  const reads = 'publish reads a month as YYYY-MM.csv, .parquet or .ndjson (the contact source as contacts.csv, .parquet or .ndjson)';
+  const parts = name.split('.');
+  const last = parts[parts.length - 1]!.toLowerCase();
+  const tool = COMPRESSED[last];
+  if (tool) return `compressed (.${last}): decompress it first (${tool} ${name}); ${reads}`;
+  if (['csv', 'parquet', 'ndjson'].includes(last)) return `named in capitals: rename it ${stem}.${last}; ${reads}`;
+  if (last === 'jsonl' || last === 'json') return `rename it ${stem}.ndjson if it holds one JSON object per line; ${reads}`;
+  if (last === 'xlsx' || last === 'xls' || last === 'ods') return `a spreadsheet: save it as CSV (${stem}.csv); ${reads}`;
+  if (last === 'tsv' || last === 'txt') return `save it comma-separated as ${stem}.csv; ${reads}`;
+  return `not a file publish reads; ${reads}`;
 }
 
 /**

@@ -118,6 +118,36 @@ describe('every file of the panel folder is a file that can be read', () => {
   });
 });
 
+describe('a month or contact file publish would not read is named, not left out', () => {
+  // A vendor's 2026-09.csv.gz was skipped without a word: the release stopped at 2026-08, exit 0
+  // (and a contacts.csv.gz emptied the workspace's contacts at the next ingest).
+  it.each([
+    ['2026-09.csv', '2026-09.csv.gz', /2026-09\.csv\.gz: compressed \(\.gz\): decompress it first \(gunzip 2026-09\.csv\.gz\)/],
+    ['2026-09.csv', '2026-09.CSV', /2026-09\.CSV: named in capitals: rename it 2026-09\.csv/],
+    ['2026-09.csv', '2026-09.xlsx', /2026-09\.xlsx: a spreadsheet: save it as CSV \(2026-09\.csv\)/],
+    ['2026-09.csv', '2026-09.jsonl', /2026-09\.jsonl: rename it 2026-09\.ndjson if it holds one JSON object per line/],
+    ['contacts.csv', 'contacts.csv.gz', /contacts\.csv\.gz: compressed \(\.gz\): decompress it first \(gunzip contacts\.csv\.gz\)/],
+    ['contacts.csv', 'CONTACTS.CSV', /CONTACTS\.CSV: named in capitals: rename it contacts\.csv/],
+  ])('refuses %s delivered as %s (exit 2), by publish and publish --check', async (from, to, message) => {
+    const dir = await copyOf('csv');
+    const bytes = await readFile(path.join(dir, from));
+    await rm(path.join(dir, from));
+    await writeFile(path.join(dir, to), to.endsWith('.gz') ? gzipSync(bytes) : bytes);
+    await refused(dir, message);
+    const r = await runCli(['publish', '--check', '--input', dir]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(message)]);
+  });
+
+  it('leaves out a copy beside the file it read (a backup, the compressed original)', async () => {
+    const dir = await copyOf('csv');
+    const bytes = await readFile(path.join(dir, '2026-09.csv'));
+    await writeFile(path.join(dir, '2026-09.csv.bak'), 'not, read\n');
+    await writeFile(path.join(dir, '2026-09.csv.gz'), gzipSync(bytes));
+    await writeFile(path.join(dir, 'contacts.csv.gz'), gzipSync(await readFile(path.join(dir, 'contacts.csv'))));
+    expect((await runCli(['publish', '--check', '--input', dir])).code).toBe(0);
+  });
+});
+
 describe('every month holds stores', () => {
   it('names an empty file as empty, once, not as every column missing', async () => {
     // It was "the required column store_id is missing (columns: json)" for NDJSON, and with
