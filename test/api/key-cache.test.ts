@@ -17,6 +17,15 @@ import { SETTLE } from '../helpers/wait.js';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 
+/** A workspace named `name` with an owner and an admin, and a read key the admin made. */
+async function workspaceKey(db: Db, name: string) {
+  const ws = await createWorkspace(db.kysely, name, NOW);
+  await upsertMember(db.kysely, ws.id, 'owner@example.com', 'owner', NOW);
+  await upsertMember(db.kysely, ws.id, 'admin@example.com', 'admin', NOW);
+  const issued = await issueApiKey(db, { workspaceId: ws.id, name: 'k', scopes: ['read:accounts'], createdBy: 'admin@example.com', now: NOW });
+  return { ws, id: issued.id, hash: hashApiKey(issued.key) };
+}
+
 describe.skipIf(!pgUrl)('the key cache on PostgreSQL', () => {
   let t: TestDb;
   let cache: KeyCache;
@@ -30,13 +39,7 @@ describe.skipIf(!pgUrl)('the key cache on PostgreSQL', () => {
     await t?.cleanup();
   });
 
-  const keyIn = async (name: string) => {
-    const ws = await createWorkspace(t.db.kysely, name, NOW);
-    await upsertMember(t.db.kysely, ws.id, 'owner@example.com', 'owner', NOW);
-    await upsertMember(t.db.kysely, ws.id, 'admin@example.com', 'admin', NOW);
-    const issued = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: ['read:accounts'], createdBy: 'admin@example.com', now: NOW });
-    return { ws, id: issued.id, hash: hashApiKey(issued.key) };
-  };
+  const keyIn = (name: string) => workspaceKey(t.db, name);
   const find = (hash: string) => cache.find(t.db.kysely, hash);
 
   it('answers a remembered key without a round trip', async () => {
@@ -98,13 +101,7 @@ describe('the key cache on SQLite', () => {
     await t?.cleanup();
   });
 
-  const keyIn = async (name: string) => {
-    const ws = await createWorkspace(t.db.kysely, name, NOW);
-    await upsertMember(t.db.kysely, ws.id, 'owner@example.com', 'owner', NOW);
-    await upsertMember(t.db.kysely, ws.id, 'admin@example.com', 'admin', NOW);
-    const issued = await issueApiKey(t.db, { workspaceId: ws.id, name: 'k', scopes: ['read:accounts'], createdBy: 'admin@example.com', now: NOW });
-    return { ws, id: issued.id, hash: hashApiKey(issued.key) };
-  };
+  const keyIn = (name: string) => workspaceKey(t.db, name);
   const find = (hash: string) => cache.find(t.db.kysely, hash);
 
   it('answers a remembered key with one statement (the revision), not the lookup', async () => {
