@@ -248,6 +248,14 @@ describe('a record that cannot be read is refused in words', () => {
     await refused(dir, /2026-09\.csv: row 5: not UTF-8 encoded/);
   });
 
+  it('says a record that repeats the header row, as two exports joined into one file have', async () => {
+    const dir = await defective((t) => {
+      const text = lines(records(t));
+      return [...text.slice(0, 4), text[0], ...text.slice(4)].join('');
+    });
+    await refused(dir, /2026-09\.csv: row 5, column \w+: expected .*, got "\w+" \(the row repeats the header: two files joined into one\?\)/);
+  });
+
   it('says a .csv is gzip-compressed, without printing its bytes', async () => {
     const dir = await defective((t) => gzipSync(t));
     await refused(dir, /2026-09\.csv: gzip-compressed .*decompress it/);
