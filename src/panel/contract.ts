@@ -3,7 +3,9 @@
  * every file's columns, checked before any work, and the size of every month. `checkPanel` runs
  * every check on every file and collects what it finds (`publish --check`).
  */
+import { stat } from 'node:fs/promises';
 import { closestMatch } from 'leven';
+import { hashFile } from '../core/hash-file.js';
 import { CliError } from '../core/errors.js';
 import { PANEL_COLUMNS, previousMonth, SHRINK_RATIO } from '../core/panel-contract.js';
 import { ident } from '../core/sql.js';
@@ -164,6 +166,35 @@ async function monthTotals(duck: Duck, select: string): Promise<{ totals: Record
   return { totals, countries: (totals.countries as string[] | null) ?? [] };
 }
 
+/**
+ * A month file with the bytes of an earlier month's (`hashes`: month → sha256 of its file): that
+ * month's delivery sent again under the next one's name passes every other check (its stores
+ * were all created by then) and would publish the earlier month's figures as its own. Warned, not
+ * refused: a panel of only attributes that did not change (no visits, no counts) repeats itself.
+ */
+export function repeatedMonths(files: readonly PanelFile[], hashes: ReadonlyMap<string, string>): string[] {
+  const first = new Map<string, PanelFile>();
+  const found: string[] = [];
+  for (const f of files) {
+    const hash = hashes.get(f.month);
+    if (hash === undefined) continue;
+    const earlier = first.get(hash);
+    if (earlier === undefined) first.set(hash, f);
+    else found.push(`${f.file}: the same bytes as ${earlier.name} (sha256 ${hash.slice(0, 12)}…): ${earlier.month}'s file delivered again as ${f.month}? every figure of ${f.month} is ${earlier.month}'s; if ${f.month}'s own file differs, put it there and publish again`);
+  }
+  return found;
+}
+
+/** The sha256 of each file that has the size of another (only those can repeat one), by month. */
+async function hashesOfSameSize(files: readonly PanelFile[]): Promise<Map<string, string>> {
+  const sizes = await Promise.all(files.map((f) => stat(f.file).then((s) => s.size)));
+  const hashes = new Map<string, string>();
+  for (const [i, f] of files.entries()) {
+    if (sizes.filter((size) => size === sizes[i]).length > 1) hashes.set(f.month, await hashFile(f.file));
+  }
+  return hashes;
+}
+
 /** What `checkPanel` found: refusals (`findings`), notes, and each month's stores. */
 export interface PanelCheck {
   findings: string[];
@@ -205,7 +236,7 @@ export async function checkPanel(files: readonly PanelFile[], allowShrink: boole
   findings.push(...checkMonthSizes(sizes, allowShrink));
   return {
     findings,
-    notes: [...absentNotes(absent), ...aliasNotes(countries)],
+    notes: [...absentNotes(absent), ...aliasNotes(countries), ...repeatedMonths(files, await hashesOfSameSize(files))],
     months: files.map((f) => ({ month: f.month, file: f.file, stores: sizes.get(f.month)?.stores ?? null })),
   };
 }

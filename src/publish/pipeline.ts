@@ -7,7 +7,7 @@
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
-import { checkHeaders } from '../panel/contract.js';
+import { checkHeaders, repeatedMonths } from '../panel/contract.js';
 import { listPanel } from '../panel/read.js';
 import { SLUGS, type Slug } from '../stats/types.js';
 import type { CardsMode } from './artifacts.js';
@@ -127,6 +127,7 @@ export async function publish(o: PublishOptions): Promise<PublishSummary> {
   report.progress('hashing panel files');
   const cacheRead = await readHashCache(o.out);
   const { hashes, cache: hashCache } = await hashPanelCached(files, cacheRead, o.fileClock);
+  for (const note of repeatedMonths(files, hashes)) o.onWarning?.(note);
   const spillDir = path.join(o.out, SPILL_DIR);
   const memory = { limitBytes: o.memoryLimit, spillDir };
   const finish = (summary: Omit<PublishSummary, 'phases'>): PublishSummary => {

@@ -148,6 +148,25 @@ describe('a month or contact file publish would not read is named, not left out'
   });
 });
 
+describe('a month file that is another month\'s delivered again', () => {
+  it('is warned of by publish and --check (every other check passes such a file)', async () => {
+    // August's file sent again as September's published August's figures as September's without a word.
+    for (const format of ['csv', 'ndjson', 'parquet'] as const) {
+      const dir = await copyOf(format);
+      await cp(path.join(dir, `2026-08.${format}`), path.join(dir, `2026-09.${format}`));
+      const message = new RegExp(`warning: .*2026-09\\.${format}: the same bytes as 2026-08\\.${format} \\(sha256 [0-9a-f]{12}…\\): 2026-08's file delivered again as 2026-09\\? every figure of 2026-09 is 2026-08's`);
+      const out = path.join(await dirs.make(), 'out');
+      const published = await runCli(['publish', '--input', dir, '--all', '--out', out, '--runs', `${out}.runs`, '--cards', 'none']);
+      expect([published.code, published.stderr]).toEqual([0, expect.stringMatching(message)]);
+      const checked = await runCli(['publish', '--check', '--input', dir]);
+      expect([checked.code, checked.stderr]).toEqual([0, expect.stringMatching(message)]);
+    }
+    // Months that differ are not warned of.
+    const r = await runCli(['publish', '--check', '--input', clean.csv.panel]);
+    expect([r.code, r.stderr]).toEqual([0, expect.not.stringContaining('the same bytes')]);
+  });
+});
+
 describe('every month holds stores', () => {
   it('names an empty file as empty, once, not as every column missing', async () => {
     // It was "the required column store_id is missing (columns: json)" for NDJSON, and with
@@ -214,7 +233,7 @@ describe('a record that cannot be read is refused in words', () => {
     // September's delivery saved as 2026-08.csv once published as August's figures, exit 0.
     for (const format of ['csv', 'ndjson', 'parquet'] as const) {
       const dir = await copyOf(format);
-      await cp(path.join(dir, `2026-09.${format}`), path.join(dir, `2026-08.${format}`));
+      await rename(path.join(dir, `2026-09.${format}`), path.join(dir, `2026-08.${format}`));
       await refused(dir, new RegExp(`2026-08\\.${format}: row \\d+, column created_month: the store was created in 2026-09, after 2026-08, the month the file is named for`), format);
     }
   });
