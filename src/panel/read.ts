@@ -304,7 +304,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const col = PANEL_COLUMNS.find((c) => c.name === name)!;
     const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const row = rowNumber(f.format, toNumber(check.bad));
-    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}${floatHint(col, sourceTypes.get(col.name)!)}${value === col.name ? ' (the row repeats the header: two files joined into one?)' : ''}`;
+    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}${floatHint(col, sourceTypes.get(col.name)!)}${value === col.name ? ' (the row repeats the header: two files joined into one?)' : ''}${col.type === 'month' && /^\d{4}-\d{2}-\d{2}/.test(value ?? '') ? ` (a date: write its month, ${value!.slice(0, 7)})` : ''}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
   }

@@ -267,6 +267,11 @@ describe('a record that cannot be read is refused in words', () => {
     await refused(dir, /2026-09\.csv: row 5: not UTF-8 encoded/);
   });
 
+  it('says a created_month given as a date, and the month to write', async () => {
+    const dir = await defective(editRowOf('created_month', '2025-11-14'));
+    await refused(dir, /2026-09\.csv: row 5, column created_month: expected a month YYYY-MM, got "2025-11-14" \(a date: write its month, 2025-11\)/);
+  });
+
   it('says a record that repeats the header row, as two exports joined into one file have', async () => {
     const dir = await defective((t) => {
       const text = lines(records(t));
