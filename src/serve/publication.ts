@@ -16,6 +16,16 @@ import { readReleaseIndex, RELEASE_INDEX_FILE, type ReleaseIndex } from '../publ
 
 export const ARTIFACT_CACHE = 'public, s-maxage=3600';
 
+/**
+ * `Expires` beside a Cache-Control without max-age: already past, for a browser's cache.
+ * `s-maxage` speaks to shared caches only, so a browser, given no freshness of its own, would
+ * guess one from Last-Modified (RFC 9111 §4.2.2: Chromium takes a tenth of its age, days for a
+ * month-old figure) and show a page or document superseded by a correction that long, without
+ * asking. With it, a browser revalidates each time (a 304 while nothing changed); a shared
+ * cache ignores Expires beside s-maxage (§5.3), so a CDN keeps its hour.
+ */
+export const EXPIRED = 'Thu, 01 Jan 1970 00:00:00 GMT';
+
 /** Content types served from disk on demand rather than held in memory. */
 export const ON_DISK_CONTENT_TYPES: ReadonlySet<string> = new Set(['image/png']);
 
@@ -269,6 +279,7 @@ export function makeArtifact(
 ): Artifact {
   const validators = [
     'Cache-Control', cacheControl,
+    ...(cacheControl.includes('max-age=') ? [] : ['Expires', EXPIRED]), // (`s-maxage=` is not `max-age=`)
     'ETag', entry.etag,
     'Last-Modified', entry.last_modified,
     'Access-Control-Allow-Origin', '*',

@@ -2,7 +2,8 @@
  * The public statistics read by a script on another web origin, in real Chromium (playwright-core
  * driving Debian's /usr/bin/chromium; skipped with a message when it is missing — CI installs
  * it): a newsroom's chart fetches /api/data/{slug}, reads its ETag, and revalidates with
- * If-None-Match, which makes the browser ask a CORS preflight (OPTIONS) first. The page is
+ * If-None-Match, which makes the browser ask a CORS preflight (OPTIONS) first; and after a
+ * correction it reads the corrected document through the browser's own cache. The page is
  * served by a second server, so its origin is not serve's.
  */
 import { existsSync } from 'node:fs';
@@ -23,12 +24,13 @@ describe.skipIf(!existsSync(CHROMIUM))('public statistics from another origin in
   const dirs = tempDirs('storelens-cors-');
   let server: RunningServer;
   let release: WrittenRelease;
+  let out: string;
   let site: http.Server;
   let siteUrl: string;
   let context: BrowserContext;
 
   beforeAll(async () => {
-    const out = await dirs.make();
+    out = await dirs.make();
     release = await writePublication(out, samplePublicationFiles({ runId: 'run-A', months: ['2025-01', '2025-02'] }));
     server = await startServer({ out, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
     site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>newsroom</title>'));
@@ -62,5 +64,18 @@ describe.skipIf(!existsSync(CHROMIUM))('public statistics from another origin in
       }
     }, url);
     expect(seen).toEqual({ status: 200, slug: 'agentic-commerce', etag: release.manifest.files['api/data/agentic-commerce.json'].etag, revalidated: 304 });
+  });
+
+  it('reads a correction at once through the browser cache, which never guesses a freshness from Last-Modified', async () => {
+    const page = await context.newPage();
+    await page.goto(siteUrl);
+    const url = `${server.url}/api/data/agentic-commerce`;
+    // A plain fetch, as a chart loading its data does: the browser's HTTP cache decides.
+    const read = () => page.evaluate(async (u: string) => ((await (await fetch(u)).json()) as { completed_at: string }).completed_at, url);
+    expect(await read()).toBe('run-A');
+    // Last-Modified is the run's, long past: a tenth of that age would be weeks of guessed freshness.
+    await writePublication(out, samplePublicationFiles({ runId: 'run-B', months: ['2025-01', '2025-02'] }));
+    await server.serve.live.refresh();
+    expect(await read()).toBe('run-B');
   });
 });

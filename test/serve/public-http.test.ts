@@ -73,6 +73,8 @@ describe('artifact responses', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(contentType);
     expect(res.headers.get('cache-control')).toBe('public, s-maxage=3600');
+    // For a browser, which reads no s-maxage: already stale, so it revalidates rather than guess a freshness from Last-Modified.
+    expect(res.headers.get('expires')).toBe('Thu, 01 Jan 1970 00:00:00 GMT');
     expect(res.headers.get('etag')).toBe(entry.etag);
     expect(res.headers.get('last-modified')).toBe(entry.last_modified);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -86,7 +88,7 @@ describe('artifact responses', () => {
     const head = await raw(server.url, url, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
-    for (const h of ['content-type', 'content-length', 'cache-control', 'etag', 'last-modified', 'access-control-allow-origin']) {
+    for (const h of ['content-type', 'content-length', 'cache-control', 'expires', 'etag', 'last-modified', 'access-control-allow-origin']) {
       expect(head.headers[h], h).toBe(get.headers[h]);
     }
   });
@@ -123,6 +125,7 @@ describe('conditional requests', () => {
     expect(res.headers.etag).toBe(etag());
     expect(res.headers['last-modified']).toBe(release.manifest.files['api/data/agentic-commerce.json'].last_modified);
     expect(res.headers['cache-control']).toBe('public, s-maxage=3600');
+    expect(res.headers.expires).toBe('Thu, 01 Jan 1970 00:00:00 GMT');
     expect(res.headers['access-control-allow-origin']).toBe('*');
   });
 

@@ -27,6 +27,7 @@ describe('loadPublication', () => {
       'Content-Type', 'text/csv; charset=utf-8',
       'Content-Length', String(a.body!.length),
       'Cache-Control', 'public, s-maxage=3600',
+      'Expires', 'Thu, 01 Jan 1970 00:00:00 GMT',
       'ETag', release.manifest.files['api/data/agentic-commerce.csv'].etag,
       'Last-Modified', release.manifest.files['api/data/agentic-commerce.csv'].last_modified,
       'Access-Control-Allow-Origin', '*',

@@ -75,6 +75,7 @@ describe('a release URL', () => {
     const url = `/releases/${first}${DOC}`;
     const ok = await raw(server.url, url);
     expect(ok.headers['cache-control']).toBe(IMMUTABLE);
+    expect(ok.headers.expires, 'its max-age is every cache\'s freshness').toBeUndefined();
     expect(ok.headers['last-modified']).toBe(T1.toUTCString());
     const notModified = await raw(server.url, url, { headers: { 'If-None-Match': ok.headers.etag as string } });
     expect(notModified.status).toBe(304);
