@@ -20,7 +20,7 @@ import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
-import { CONTACTS_FILE, STORE_ID_MAX } from '../core/panel-contract.js';
+import { CONTACTS_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
 import { emptyFile, firstNonUtf8Line, NDJSON_BOM, notUtf8, printable, requireFile, wrongSeparator } from '../panel/read-errors.js';
@@ -30,6 +30,7 @@ export const CONTACTS_DIR = 'contacts';
 export const CONTACTS_DATA = 'contacts.ndjson';
 const COLUMNS = ['store_id', 'name', 'email', 'role', 'source'] as const;
 const TEXT_MAX = 200;
+const SCIENTIFIC = new RegExp(`^(?:${SCIENTIFIC_ID})$`);
 
 /** One record of the source as read: its row number (as a person would count it) and its cells. */
 interface RawRecord {
@@ -207,6 +208,7 @@ function checkContact(file: string, { row, cells }: RawRecord): StoreContact {
   // A store id of only spaces is as empty as none, as in the panel (every other id keeps every character).
   if (storeId === null || storeId.trim() === '') throw bad('store_id', 'store_id is required and empty');
   if (storeId.length > STORE_ID_MAX) throw bad('store_id', `longer than ${STORE_ID_MAX} characters`);
+  if (SCIENTIFIC.test(storeId.trim())) throw bad('store_id', scientificIdSays(storeId));
   const rawEmail = text('email');
   if (rawEmail === null || rawEmail.trim() === '') throw bad('email', 'email is required and empty');
   const email = normaliseEmail(rawEmail);

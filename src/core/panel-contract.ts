@@ -53,6 +53,12 @@ export const DIMENSIONS = ['country', 'category', 'plan'] as const;
 export type DimensionName = (typeof DIMENSIONS)[number] | 'app';
 
 export const PANEL_FILE = /^(\d{4}-\d{2})\.(csv|parquet|ndjson)$/;
+/** A store id a spreadsheet wrote in scientific notation (1.23457E+11), its digits past the sixth lost: a regular expression for DuckDB and JavaScript alike. */
+export const SCIENTIFIC_ID = '[0-9](\\.[0-9]+)?[eE]\\+[0-9]+';
+/** What is wrong with such a store id, in words. */
+export const scientificIdSays = (id: string): string =>
+  `${JSON.stringify(id)} is a number in scientific notation, as a spreadsheet saves a long id it read as a number: its digits are lost; export the store ids as text`;
+
 /** The contact source beside the month files (contacts/source.ts reads it): not a month. */
 export const CONTACTS_FILE = /^contacts\.(csv|parquet|ndjson)$/;
 

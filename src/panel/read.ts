@@ -8,7 +8,7 @@ import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
-import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
+import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
 import { emptyFile, ndjsonReadError, readError, requireFile, sniffFile, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
@@ -292,12 +292,15 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   // An NDJSON store id written as a number with a fraction or an exponent (1e3, 1000.0) reads as
   // "1000.0", where the contact source (and a person) reads 1000: refused, as no store's id.
   const fraction = sourceTypes.get('store_id') === 'JSON' ? `json_type(r.store_id) = 'DOUBLE'` : 'FALSE';
+  // A spreadsheet that read long numeric ids as numbers saves them as 1.23457E+11: their digits
+  // are lost, and stores that shared the first six become one (a "duplicate" said without cause).
+  const scientific = `(contains(${storeId}, 'E+') OR contains(${storeId}, 'e+')) AND regexp_full_match(trim(${storeId}), ${lit(SCIENTIFIC_ID)})`;
   const createdType = sourceTypes.get('created_month');
   const createdLater = createdType === undefined ? 'FALSE' : `${convert('r.created_month', 'month', createdType)} > ${lit(f.month)}`;
-  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string; long: string | null; fraction: string | null }>(
+  const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string; long: string | null; fraction: string | null; scientific: string | null }>(
     `SELECT min(${rowid}) FILTER (WHERE ${where}) AS bad, count(*) FILTER (WHERE ${where}) AS bad_rows, count(DISTINCT hash(${storeId})) = count(*) AS unique, count(*) AS rows, ` +
       `min(${rowid}) FILTER (WHERE ${nulWhere}) AS nul, min(${rowid}) FILTER (WHERE ${createdLater}) AS later, count(*) FILTER (WHERE ${createdLater}) AS later_rows, min(${rowid}) FILTER (WHERE ${tooLong}) AS long, ` +
-      `min(${rowid}) FILTER (WHERE ${fraction}) AS fraction FROM ${from} r`,
+      `min(${rowid}) FILTER (WHERE ${fraction}) AS fraction, min(${rowid}) FILTER (WHERE ${scientific}) AS scientific FROM ${from} r`,
   );
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
@@ -311,6 +314,10 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   if (check.fraction !== null) {
     const [{ value }] = await duck.all<{ value: string }>(`SELECT ${storeId} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.fraction)}`);
     throw new CliError(`${f.file}: row ${rowNumber(f.format, toNumber(check.fraction))}, column store_id: a number with a fraction or an exponent (read as ${value}) is no store id: write the id as a JSON string or an integer`);
+  }
+  if (check.scientific !== null) {
+    const [{ value }] = await duck.all<{ value: string }>(`SELECT ${storeId} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.scientific)}`);
+    throw new CliError(`${f.file}: row ${rowNumber(f.format, toNumber(check.scientific))}, column store_id: ${scientificIdSays(value)}`);
   }
   if (check.long !== null) {
     throw new CliError(`${f.file}: row ${rowNumber(f.format, toNumber(check.long))}, column store_id: longer than ${STORE_ID_MAX} characters, the longest store id the API takes`);

@@ -91,6 +91,8 @@ describe('the contact source carried a record at a time', () => {
     ['a quote never closed', 'contacts.csv', 'store_id,email,name\ns1,a@x.example,"Ann\n', 'row 2: a quoted value is never closed (unterminated quote)'],
     // Only spaces: as empty as none in the panel, and a contact no store could ever match.
     ['a store id of only spaces', 'contacts.csv', 'store_id,email\n   ,a@x.example\n', 'row 2, column store_id: store_id is required and empty'],
+    // A spreadsheet's 1.23457E+11 named no store: the contact was carried, then matched nothing.
+    ['a store id in scientific notation', 'contacts.csv', 'store_id,email\n1.23457E+11,a@x.example\n', 'row 2, column store_id: "1.23457E+11" is a number in scientific notation, as a spreadsheet saves a long id it read as a number'],
     // A lone surrogate was carried, then written by the drivers as U+FFFD.
     ['an unpaired surrogate', 'contacts.ndjson', '{"store_id":"s1","email":"a@x.example","name":"Ann \\ud800"}\n', 'row 1, column name: must not contain U+0000 or an unpaired surrogate'],
     // A spreadsheet set to another list separator: "the required column store_id is missing (columns: store_id;email)".

@@ -267,6 +267,17 @@ describe('a record that cannot be read is refused in words', () => {
     await refused(dir, /2026-09\.csv: row 5: not UTF-8 encoded/);
   });
 
+  it('names a store id a spreadsheet saved in scientific notation (its digits lost), before the duplicates it makes', async () => {
+    // 123456789012 and 123457000001 both became 1.23457E+11: "duplicate store_id", its cause unsaid.
+    const dir = await defective((t) => {
+      const rows = records(t);
+      rows[4][column(rows, 'store_id')] = '1.23457E+11';
+      rows[6][column(rows, 'store_id')] = '1.23457E+11';
+      return csvOf(rows);
+    });
+    await refused(dir, /2026-09\.csv: row 5, column store_id: "1\.23457E\+11" is a number in scientific notation, as a spreadsheet saves a long id it read as a number: its digits are lost; export the store ids as text/);
+  });
+
   it('says a created_month given as a date, and the month to write', async () => {
     const dir = await defective(editRowOf('created_month', '2025-11-14'));
     await refused(dir, /2026-09\.csv: row 5, column created_month: expected a month YYYY-MM, got "2025-11-14" \(a date: write its month, 2025-11\)/);
