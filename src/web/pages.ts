@@ -63,6 +63,8 @@ const CHOICE_LABELS: Record<AccessChoice, string> = {
 export interface IntegrationsView {
   email: string;
   csrf: string;
+  /** The Create key form's one-time token: the form sent twice issues one key. */
+  formToken: string;
   workspace: Membership;
   workspaces: Membership[];
   keys: ApiKeyInfo[];
@@ -88,7 +90,7 @@ export function integrationsPage(v: IntegrationsView): string {
     : '';
   const createForm = manage
     ? `<h3>Create key</h3><form method="post" action="/integrations/keys?workspace=${ws}">
-<input type="hidden" name="csrf" value="${esc(v.csrf)}">
+<input type="hidden" name="csrf" value="${esc(v.csrf)}"><input type="hidden" name="form" value="${esc(v.formToken)}">
 <label for="key-name">Name</label><input id="key-name" name="name" type="text" required maxlength="100">
 <fieldset><legend>Access (at least one)</legend>
 ${(Object.keys(ACCESS_CHOICES) as AccessChoice[]).map((c) => `<div><input type="checkbox" id="choice-${c}" name="access" value="${c}"> <label for="choice-${c}">${esc(CHOICE_LABELS[c])}</label></div>`).join('\n')}

@@ -4,7 +4,7 @@
  * `/integrations` (the MCP URL; create, list and revoke API keys). Every form carries a CSRF
  * token; only an owner or admin of the workspace creates and revokes keys.
  */
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { issueApiKey, KeyCreatorRefused, KeyManagerRefused, revokeKeyAsMember, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, addressSubject, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
@@ -16,7 +16,8 @@ import { type OAuthServer, revokeMemberGrants } from '../oauth/index.js';
 import { registerInteractions } from './interactions.js';
 import { integrationsPage, invitePage, messagePage, signInPage } from './pages.js';
 import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, type CookieSite, type SignedIn } from './session.js';
-import { tokenHash } from '../core/tokens.js';
+import { randomToken, tokenHash } from '../core/tokens.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 export interface WebOptions {
   db: Db;
@@ -28,6 +29,15 @@ export interface WebOptions {
 }
 
 type Form = Record<string, string | string[] | undefined>;
+
+/** The one-time token a Create key form carries (`randomToken`'s shape). */
+const FORM_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The id of the key a Create key form issues: one per form shown, so the same form sent again
+ * (a double click, a reload, Back and resubmit) meets the key it issued, on the primary key.
+ */
+const keyIdOfForm = (workspaceId: string, formToken: string): string => `key_${hash('sha256', `${workspaceId}\n${formToken}`, 'hex').slice(0, 20)}`;
 
 export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
   const { db } = opts;
@@ -182,7 +192,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
   const page = async (req: FastifyRequest, reply: FastifyReply, who: { s: SignedIn; ws: Membership; all: Membership[] }, status = 200, extra: { created?: { name: string; key: string; prefix: string }; error?: string } = {}) => {
     const keys = await listApiKeys(db.kysely, who.ws.workspace_id);
     return html(reply, status, (nonce) =>
-      integrationsPage({ email: who.s.email, csrf: who.s.csrf, workspace: who.ws, workspaces: who.all, keys, mcpUrl: `${originOf(req)}/api/v1/mcp`, nonce, ...extra }),
+      integrationsPage({ email: who.s.email, csrf: who.s.csrf, formToken: randomToken(), workspace: who.ws, workspaces: who.all, keys, mcpUrl: `${originOf(req)}/api/v1/mcp`, nonce, ...extra }),
     );
   };
 
@@ -226,12 +236,23 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     const choices = raw.filter(isAccessChoice) as AccessChoice[];
     if (!name || name.length > 100) return page(req, reply, m.who, 400, { error: 'Give the key a name (up to 100 characters).' });
     if (choices.length === 0 || choices.length !== raw.length) return page(req, reply, m.who, 400, { error: 'Choose at least one kind of access.' });
+    const formToken = one(m.form.form);
+    if (formToken === undefined || !FORM_TOKEN.test(formToken)) return page(req, reply, m.who, 400, { error: 'The form expired; nothing was changed. Please try again.' });
+    const id = keyIdOfForm(m.who.ws.workspace_id, formToken);
     // The role is checked again under the lock a removal or a role change takes.
-    const issued = await issueApiKey(db, { workspaceId: m.who.ws.workspace_id, name, scopes: keyScopes(choices), createdBy: m.who.s.email, now: now(), creatorManages: true }).catch((e: unknown) => {
+    const issued = await issueApiKey(db, { id, workspaceId: m.who.ws.workspace_id, name, scopes: keyScopes(choices), createdBy: m.who.s.email, now: now(), creatorManages: true }).catch((e: unknown) => {
       if (e instanceof KeyCreatorRefused) return null;
+      if (isUniqueViolation(e)) return 'sent before' as const;
       throw e;
     });
     if (!issued) return roleChanged(reply);
+    if (issued === 'sent before') {
+      const earlier = await getApiKey(db.kysely, m.who.ws.workspace_id, id);
+      if (!earlier) throw new Error(`key ${id} conflicted but is not in workspace ${m.who.ws.workspace_id}`);
+      return page(req, reply, m.who, 409, {
+        error: `This form was sent already: it created the key “${earlier.name}” (${earlier.prefix}), whose value was shown that once. If you did not copy it, revoke that key and create another.`,
+      });
+    }
     return page(req, reply, m.who, 201, { created: { name: issued.name, key: issued.key, prefix: issued.prefix } });
   });
 

@@ -89,6 +89,39 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
     expect(await page.getByRole('alert').textContent()).toMatch(/at least one/);
   });
 
+  it('issues one key from a Create key form sent again, by a reload or two submissions at once', async () => {
+    const page = await newPage();
+    await page.goto(`${origin}/signin`);
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/integrations/);
+    const named = (name: string) => h.db.kysely.selectFrom('api_keys').select(['id', 'prefix']).where('name', '=', name).execute();
+
+    await page.getByLabel('Name').fill('sent twice');
+    await page.locator('#choice-reports').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.locator('#new-key').textContent())!;
+    // Reloading the answer sends the form again: it finds the key it issued, and shows no value.
+    const again = await page.reload();
+    expect(again?.status()).toBe(409);
+    const [issued, ...more] = await named('sent twice');
+    expect(more).toEqual([]);
+    expect(await page.getByRole('alert').textContent()).toContain(`sent already: it created the key “sent twice” (${issued!.prefix})`);
+    expect(await page.locator('#new-key').count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+
+    // The same form sent twice at once (a double click): one key, the other answer says so.
+    await page.goto(`${origin}/integrations`);
+    const create = page.locator('form[action^="/integrations/keys?"]');
+    const form = { csrf: await create.locator('input[name=csrf]').inputValue(), form: await create.locator('input[name=form]').inputValue(), name: 'double click', access: 'read' };
+    const action = `${origin}${await create.getAttribute('action')}`;
+    const send = () => page.request.post(action, { form });
+    const statuses = (await Promise.all([send(), send()])).map((r) => r.status()).sort();
+    expect(statuses).toEqual([201, 409]);
+    expect(await named('double click')).toHaveLength(1);
+  });
+
   it('shows a member the keys without controls, and refuses a forged revoke', async () => {
     await upsertMember(h.db.kysely, ws.id, 'member@example.com', 'member', new Date());
     await setPasswordHash(h.db.kysely, 'member@example.com', await hashPassword('member password 1'), new Date());
