@@ -168,17 +168,26 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
   /**
    * The signed-in member and the workspace of the page (`?workspace=`, default the first), or a
-   * redirect to sign in. A workspace named that is not theirs (never, or no more: left while its
+   * redirect to sign in (a form: the sign-in form, saying why). A workspace named that is not theirs (never, or no more: left while its
    * page was open) is a 404, never another of their workspaces: a form acts where it says or not at all.
    */
   const signedIn = async (req: FastifyRequest, reply: FastifyReply): Promise<{ s: SignedIn; ws: Membership; all: Membership[] } | undefined> => {
     const s = await currentSession(db, req, now());
     const all = s ? await membershipsOf(db.kysely, s.email) : [];
+    const wanted = one((req.query as Form).workspace);
     if (!s || all.length === 0) {
-      await reply.redirect(`/signin?next=${encodeURIComponent(req.url)}`, 303);
+      if (req.method === 'GET') {
+        await reply.redirect(`/signin?next=${encodeURIComponent(req.url)}`, 303);
+        return undefined;
+      }
+      // A form of a page whose session ended meanwhile: said here, and the sign-in leads back to
+      // the page (the form's own address answers POST only).
+      const next = `/integrations${wanted === undefined ? '' : `?workspace=${encodeURIComponent(wanted)}`}`;
+      const csrf = preSessionCsrf(site(req, reply));
+      const error = s ? 'You are no longer a member of any workspace; nothing was changed.' : 'Your session ended, so nothing was changed. Sign in to go on.';
+      await html(reply, 401, (nonce) => signInPage({ csrf, next, nonce, error, email: s?.email }));
       return undefined;
     }
-    const wanted = one((req.query as Form).workspace);
     const ws = wanted === undefined ? all[0] : all.find((m) => m.workspace_id === wanted);
     if (!ws) {
       await html(reply, 404, (nonce) =>

@@ -144,6 +144,27 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
     expect(still.revoked_at).toBeNull();
   });
 
+  it('asks to sign in again when the session ended while the page was open, and leads back to the page', async () => {
+    const page = await newPage();
+    await page.goto(`${origin}/signin`);
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/integrations/);
+    await page.getByLabel('Name').fill('after the session');
+    await page.locator('#choice-read').check();
+    h.clock.advance(13 * 3600_000);
+    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Create key' }).click()]);
+    expect(answer.status()).toBe(401);
+    expect(await page.getByRole('alert').textContent()).toBe('Your session ended, so nothing was changed. Sign in to go on.');
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${origin}/integrations?workspace=${ws.id}`);
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(1);
+    expect(await h.db.kysely.selectFrom('api_keys').select('id').where('name', '=', 'after the session').execute()).toEqual([]);
+  });
+
   it('refuses a form without the CSRF token', async () => {
     const page = await newPage();
     const r = await page.request.post(`${origin}/signin`, { form: { email: 'owner@example.com', password: 'correct horse battery' }, maxRedirects: 0 });
