@@ -54,6 +54,16 @@ export function messagePage(title: string, text: string, nonce: string, link: { 
   return layout(title, `<h1>${esc(title)}</h1><section><p>${esc(text)}</p><p><a href="${esc(link.href)}">${esc(link.text)}</a></p></section>`, nonce);
 }
 
+/** The answer to a Sign out form of an earlier sign-in: who is signed in now, and a Sign out of this session. */
+export function signOutPage(o: { email: string; csrf: string; nonce: string }): string {
+  return layout(
+    'Sign out',
+    `<h1>Sign out</h1><section><p>That Sign out button was from an earlier sign-in, so nothing was done: this browser is signed in as <strong>${esc(o.email)}</strong>.</p>
+<form method="post" action="/signout"><input type="hidden" name="csrf" value="${esc(o.csrf)}"><p><button type="submit">Sign out</button> <a href="/integrations">Back to Integrations</a></p></form></section>`,
+    o.nonce,
+  );
+}
+
 const CHOICE_LABELS: Record<AccessChoice, string> = {
   read: 'Read access (read:accounts, read:watch)',
   'write-outcomes': 'Write outcomes (write:outcomes)',

@@ -14,7 +14,7 @@ import type { Db } from '../db/database.js';
 import { findWorkspace } from '../workspaces/store.js';
 import { type OAuthServer, revokeMemberGrants } from '../oauth/index.js';
 import { registerInteractions } from './interactions.js';
-import { integrationsPage, invitePage, messagePage, signInPage } from './pages.js';
+import { integrationsPage, invitePage, messagePage, signInPage, signOutPage } from './pages.js';
 import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, type CookieSite, type SignedIn } from './session.js';
 import { randomToken, tokenHash } from '../core/tokens.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -112,8 +112,11 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
   app.post('/signout', async (req, reply) => {
     const s = await currentSession(db, req, now());
+    // A form of an earlier session (this browser signed in again since, maybe as someone else):
+    // signing out here would only drop the cookie, leaving the session and its assistants on.
+    if (s && !sameToken(s.csrf, one(((req.body ?? {}) as Form).csrf))) return html(reply, 403, (nonce) => signOutPage({ email: s.email, csrf: s.csrf, nonce }));
     // Signing out also disconnects the member's assistants, in every workspace.
-    if (s && sameToken(s.csrf, one(((req.body ?? {}) as Form).csrf)))
+    if (s)
       await db.write(async (trx) => {
         // The member's rows first, as recording a consent locks its row: a consent under way
         // either ends before (and is revoked here) or finds this session gone.

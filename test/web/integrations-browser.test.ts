@@ -2,6 +2,8 @@
  * Integrations → API & MCP in real Chromium: an invited owner sets a password and lands on the
  * page, creates a key with each choice and sees it once, the key works on the API, revoking it
  * stops it; a plain member sees the list without controls and cannot revoke by a forged POST.
+ * A form sent twice, after its session ended, or from the page of an earlier sign-in does what
+ * the person expects: one key, the sign-in form back to the page, no half sign-out.
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -163,6 +165,34 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
     await page.waitForURL(`${origin}/integrations?workspace=${ws.id}`);
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(1);
     expect(await h.db.kysely.selectFrom('api_keys').select('id').where('name', '=', 'after the session').execute()).toEqual([]);
+  });
+
+  it('keeps the browser signed in when Sign out comes from the page of an earlier sign-in, and offers its own', async () => {
+    const signIn = async (page: Page) => {
+      await page.goto(`${origin}/signin`);
+      await page.getByLabel('Email').fill('owner@example.com');
+      await page.getByLabel('Password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/integrations/);
+    };
+    const sessions = async () => (await h.db.kysely.selectFrom('member_sessions').select('token_hash').where('email', '=', 'owner@example.com').execute()).length;
+    const before = await sessions();
+    const earlier = await newPage();
+    await signIn(earlier);
+    // Another tab signs in again: the earlier tab's session ends, its page stays open.
+    const later = await browser.newPage();
+    await signIn(later);
+    expect(await sessions()).toBe(before + 1);
+
+    const [answer] = await Promise.all([earlier.waitForResponse((r) => r.request().method() === 'POST'), earlier.getByRole('button', { name: 'Sign out' }).click()]);
+    expect(answer.status()).toBe(403);
+    expect(await earlier.locator('main').textContent()).toContain('nothing was done: this browser is signed in as owner@example.com');
+    expect(await sessions()).toBe(before + 1);
+    expect((await later.reload())?.url()).toMatch(/\/integrations$/);
+
+    await earlier.getByRole('button', { name: 'Sign out' }).click();
+    await earlier.waitForURL(/\/signin$/);
+    expect(await sessions()).toBe(before);
   });
 
   it('refuses a form without the CSRF token', async () => {
