@@ -85,6 +85,14 @@ export interface IntegrationsView {
   nonce: string;
 }
 
+/**
+ * The Copy button: to the clipboard, or, where the page may not write it (a page over http from
+ * another machine is no secure context; a denied permission), the key selected for Ctrl+C.
+ */
+const COPY_SCRIPT = `document.getElementById('copy-key').addEventListener('click',async()=>{const key=document.getElementById('new-key'),said=document.getElementById('copied');\
+try{await navigator.clipboard.writeText(key.textContent);said.textContent='Copied';}\
+catch{getSelection().selectAllChildren(key);said.textContent='Selected: press Ctrl+C (⌘C on a Mac) to copy it.';}});`;
+
 export function integrationsPage(v: IntegrationsView): string {
   const manage = v.workspace.role === 'owner' || v.workspace.role === 'admin';
   const ws = encodeURIComponent(v.workspace.workspace_id);
@@ -96,7 +104,7 @@ export function integrationsPage(v: IntegrationsView): string {
     ? `<section class="notice" aria-live="polite"><h3>Key “${esc(v.created.name)}” created</h3>
 <p>Copy it now: it is shown this once and stored only as a hash.</p>
 <p><output id="new-key">${esc(v.created.key)}</output> <button type="button" class="secondary" id="copy-key">Copy</button> <span id="copied" role="status"></span></p>
-<script nonce="${v.nonce}">document.getElementById('copy-key').addEventListener('click',async()=>{await navigator.clipboard.writeText(document.getElementById('new-key').textContent);document.getElementById('copied').textContent='Copied';});</script></section>`
+<script nonce="${v.nonce}">${COPY_SCRIPT}</script></section>`
     : '';
   const createForm = manage
     ? `<h3>Create key</h3><form method="post" action="/integrations/keys?workspace=${ws}">

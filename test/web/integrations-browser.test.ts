@@ -104,6 +104,10 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
     await page.locator('#choice-reports').check();
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.locator('#new-key').textContent())!;
+    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.locator('#copied').textContent()).toBe('Copied');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
     // Reloading the answer sends the form again: it finds the key it issued, and shows no value.
     const again = await page.reload();
     expect(again?.status()).toBe(409);
@@ -193,6 +197,36 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
     await earlier.getByRole('button', { name: 'Sign out' }).click();
     await earlier.waitForURL(/\/signin$/);
     expect(await sessions()).toBe(before);
+  });
+
+  it('selects the new key for copying by hand where the page may not write the clipboard (http, not this machine)', async () => {
+    // A host name other than localhost over http: no secure context, so no navigator.clipboard.
+    const port = new URL(origin).port;
+    const insecure = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'storelens-chromium-')), {
+      executablePath: CHROMIUM,
+      args: [...ARGS, '--host-resolver-rules=MAP storelens.test 127.0.0.1'],
+      headless: true,
+    });
+    try {
+      const page = await insecure.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`http://storelens.test:${port}/signin`);
+      await page.getByLabel('Email').fill('owner@example.com');
+      await page.getByLabel('Password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/integrations/);
+      expect(await page.evaluate('isSecureContext')).toBe(false);
+      await page.getByLabel('Name').fill('copied by hand');
+      await page.locator('#choice-read').check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await expect.poll(() => page.locator('#copied').textContent()).toBe('Selected: press Ctrl+C (⌘C on a Mac) to copy it.');
+      expect(await page.evaluate('getSelection().toString()')).toBe(await page.locator('#new-key').textContent());
+      expect(errors).toEqual([]);
+    } finally {
+      await insecure.close();
+    }
   });
 
   it('refuses a form without the CSRF token', async () => {
