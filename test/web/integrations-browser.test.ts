@@ -33,6 +33,14 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
     return browser.newPage();
   };
 
+  /** Signs the owner in on the sign-in form the page shows, and waits for where it leads. */
+  const signInOwner = async (page: Page, to: string | RegExp = /\/integrations/) => {
+    await page.getByLabel('Email').fill('owner@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(to);
+  };
+
   beforeAll(async () => {
     h = await startApi(d.name);
     ws = await workspace(h.db);
@@ -82,10 +90,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
     const page = await newPage();
     await setPasswordHash(h.db.kysely, 'owner@example.com', await hashPassword('correct horse battery'), new Date());
     await page.goto(`${origin}/signin`);
-    await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/integrations/);
+    await signInOwner(page);
     await page.getByLabel('Name').fill('nothing');
     await page.getByRole('button', { name: 'Create key' }).click();
     expect(await page.getByRole('alert').textContent()).toMatch(/at least one/);
@@ -94,10 +99,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
   it('issues one key from a Create key form sent again, by a reload or two submissions at once', async () => {
     const page = await newPage();
     await page.goto(`${origin}/signin`);
-    await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/integrations/);
+    await signInOwner(page);
     const named = (name: string) => h.db.kysely.selectFrom('api_keys').select(['id', 'prefix']).where('name', '=', name).execute();
 
     await page.getByLabel('Name').fill('sent twice');
@@ -153,20 +155,14 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
   it('asks to sign in again when the session ended while the page was open, and leads back to the page', async () => {
     const page = await newPage();
     await page.goto(`${origin}/signin`);
-    await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/integrations/);
+    await signInOwner(page);
     await page.getByLabel('Name').fill('after the session');
     await page.locator('#choice-read').check();
     h.clock.advance(13 * 3600_000);
     const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Create key' }).click()]);
     expect(answer.status()).toBe(401);
     expect(await page.getByRole('alert').textContent()).toBe('Your session ended, so nothing was changed. Sign in to go on.');
-    await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${origin}/integrations?workspace=${ws.id}`);
+    await signInOwner(page, `${origin}/integrations?workspace=${ws.id}`);
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(1);
     expect(await h.db.kysely.selectFrom('api_keys').select('id').where('name', '=', 'after the session').execute()).toEqual([]);
   });
@@ -174,10 +170,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
   it('keeps the browser signed in when Sign out comes from the page of an earlier sign-in, and offers its own', async () => {
     const signIn = async (page: Page) => {
       await page.goto(`${origin}/signin`);
-      await page.getByLabel('Email').fill('owner@example.com');
-      await page.getByLabel('Password').fill('correct horse battery');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/integrations/);
+      await signInOwner(page);
     };
     const sessions = async () => (await h.db.kysely.selectFrom('member_sessions').select('token_hash').where('email', '=', 'owner@example.com').execute()).length;
     const before = await sessions();
@@ -212,10 +205,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(`http://storelens.test:${port}/signin`);
-      await page.getByLabel('Email').fill('owner@example.com');
-      await page.getByLabel('Password').fill('correct horse battery');
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/integrations/);
+      await signInOwner(page);
       expect(await page.evaluate('isSecureContext')).toBe(false);
       await page.getByLabel('Name').fill('copied by hand');
       await page.locator('#choice-read').check();
