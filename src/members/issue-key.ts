@@ -36,12 +36,14 @@ export async function lockKeyManager(trx: Kysely<Database>, workspaceId: string,
  * (`createdBy`, a member's email) must be an owner or admin of the workspace, checked under the
  * workspace row lock that removing a member or changing a role takes: a member removed or
  * demoted meanwhile gets no key (KeyCreatorRefused). Without it, role checks are the caller's.
+ * With `id`, the key takes that id: a second issue under the same id fails on the primary key
+ * (a unique violation), so a form sent twice issues one key.
  */
 export async function issueApiKey(
   db: Db,
-  k: { workspaceId: string; name: string; scopes: readonly Scope[]; createdBy: string; now: Date; creatorManages?: boolean },
+  k: { workspaceId: string; name: string; scopes: readonly Scope[]; createdBy: string; now: Date; creatorManages?: boolean; id?: string },
 ): Promise<IssuedKey> {
-  const g = generateApiKey();
+  const g = { ...generateApiKey(), ...(k.id !== undefined && { id: k.id }) };
   await db.write(async (trx) => {
     if (k.creatorManages) await lockKeyManager(trx, k.workspaceId, k.createdBy, KeyCreatorRefused);
     await insertApiKey(trx, {

@@ -139,6 +139,10 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
       },
       features: {
         devInteractions: { enabled: false },
+        // No RP-initiated logout: assistants end a connection by revoking their tokens, members by
+        // Sign out. Its default pages (unstyled, with no CSP, and a notice on stdout when first
+        // shown) would answer anyone who opens /oauth/session/end.
+        rpInitiatedLogout: { enabled: false },
         // No registration access token: nothing here reads or updates a registration after it
         // (each token would be one more row kept for ever).
         registration: { enabled: true, issueRegistrationAccessToken: false },

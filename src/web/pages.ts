@@ -54,6 +54,16 @@ export function messagePage(title: string, text: string, nonce: string, link: { 
   return layout(title, `<h1>${esc(title)}</h1><section><p>${esc(text)}</p><p><a href="${esc(link.href)}">${esc(link.text)}</a></p></section>`, nonce);
 }
 
+/** The answer to a Sign out form of an earlier sign-in: who is signed in now, and a Sign out of this session. */
+export function signOutPage(o: { email: string; csrf: string; nonce: string }): string {
+  return layout(
+    'Sign out',
+    `<h1>Sign out</h1><section><p>That Sign out button was from an earlier sign-in, so nothing was done: this browser is signed in as <strong>${esc(o.email)}</strong>.</p>
+<form method="post" action="/signout"><input type="hidden" name="csrf" value="${esc(o.csrf)}"><p><button type="submit">Sign out</button> <a href="/integrations">Back to Integrations</a></p></form></section>`,
+    o.nonce,
+  );
+}
+
 const CHOICE_LABELS: Record<AccessChoice, string> = {
   read: 'Read access (read:accounts, read:watch)',
   'write-outcomes': 'Write outcomes (write:outcomes)',
@@ -63,6 +73,8 @@ const CHOICE_LABELS: Record<AccessChoice, string> = {
 export interface IntegrationsView {
   email: string;
   csrf: string;
+  /** The Create key form's one-time token: the form sent twice issues one key. */
+  formToken: string;
   workspace: Membership;
   workspaces: Membership[];
   keys: ApiKeyInfo[];
@@ -72,6 +84,14 @@ export interface IntegrationsView {
   error?: string;
   nonce: string;
 }
+
+/**
+ * The Copy button: to the clipboard, or, where the page may not write it (a page over http from
+ * another machine is no secure context; a denied permission), the key selected for Ctrl+C.
+ */
+const COPY_SCRIPT = `document.getElementById('copy-key').addEventListener('click',async()=>{const key=document.getElementById('new-key'),said=document.getElementById('copied');\
+try{await navigator.clipboard.writeText(key.textContent);said.textContent='Copied';}\
+catch{getSelection().selectAllChildren(key);said.textContent='Selected: press Ctrl+C (⌘C on a Mac) to copy it.';}});`;
 
 export function integrationsPage(v: IntegrationsView): string {
   const manage = v.workspace.role === 'owner' || v.workspace.role === 'admin';
@@ -84,11 +104,11 @@ export function integrationsPage(v: IntegrationsView): string {
     ? `<section class="notice" aria-live="polite"><h3>Key “${esc(v.created.name)}” created</h3>
 <p>Copy it now: it is shown this once and stored only as a hash.</p>
 <p><output id="new-key">${esc(v.created.key)}</output> <button type="button" class="secondary" id="copy-key">Copy</button> <span id="copied" role="status"></span></p>
-<script nonce="${v.nonce}">document.getElementById('copy-key').addEventListener('click',async()=>{await navigator.clipboard.writeText(document.getElementById('new-key').textContent);document.getElementById('copied').textContent='Copied';});</script></section>`
+<script nonce="${v.nonce}">${COPY_SCRIPT}</script></section>`
     : '';
   const createForm = manage
     ? `<h3>Create key</h3><form method="post" action="/integrations/keys?workspace=${ws}">
-<input type="hidden" name="csrf" value="${esc(v.csrf)}">
+<input type="hidden" name="csrf" value="${esc(v.csrf)}"><input type="hidden" name="form" value="${esc(v.formToken)}">
 <label for="key-name">Name</label><input id="key-name" name="name" type="text" required maxlength="100">
 <fieldset><legend>Access (at least one)</legend>
 ${(Object.keys(ACCESS_CHOICES) as AccessChoice[]).map((c) => `<div><input type="checkbox" id="choice-${c}" name="access" value="${c}"> <label for="choice-${c}">${esc(CHOICE_LABELS[c])}</label></div>`).join('\n')}

@@ -4,7 +4,7 @@
  * `/integrations` (the MCP URL; create, list and revoke API keys). Every form carries a CSRF
  * token; only an owner or admin of the workspace creates and revokes keys.
  */
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { issueApiKey, KeyCreatorRefused, KeyManagerRefused, revokeKeyAsMember, deleteSession, deleteSessionsOf, findOpenInvite, membershipsOf, passwordHashOf, setPasswordHash, useInvite, type Membership, PASSWORD_MIN, hashPassword, passwordMatches, addressSubject, admitSignIn, clearFailures, type ThrottleSubject } from '../members/index.js';
 import { type AccessChoice, isAccessChoice, keyScopes } from '../api/scopes.js';
@@ -14,9 +14,10 @@ import type { Db } from '../db/database.js';
 import { findWorkspace } from '../workspaces/store.js';
 import { type OAuthServer, revokeMemberGrants } from '../oauth/index.js';
 import { registerInteractions } from './interactions.js';
-import { integrationsPage, invitePage, messagePage, signInPage } from './pages.js';
+import { integrationsPage, invitePage, messagePage, signInPage, signOutPage } from './pages.js';
 import { currentSession, endSessionCookie, preSessionCsrf, preSessionCsrfOk, safeNext, sameToken, startSession, type CookieSite, type SignedIn } from './session.js';
-import { tokenHash } from '../core/tokens.js';
+import { randomToken, tokenHash } from '../core/tokens.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 export interface WebOptions {
   db: Db;
@@ -28,6 +29,15 @@ export interface WebOptions {
 }
 
 type Form = Record<string, string | string[] | undefined>;
+
+/** The one-time token a Create key form carries (`randomToken`'s shape). */
+const FORM_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The id of the key a Create key form issues: one per form shown, so the same form sent again
+ * (a double click, a reload, Back and resubmit) meets the key it issued, on the primary key.
+ */
+const keyIdOfForm = (workspaceId: string, formToken: string): string => `key_${hash('sha256', `${workspaceId}\n${formToken}`, 'hex').slice(0, 20)}`;
 
 export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
   const { db } = opts;
@@ -102,8 +112,11 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
   app.post('/signout', async (req, reply) => {
     const s = await currentSession(db, req, now());
+    // A form of an earlier session (this browser signed in again since, maybe as someone else):
+    // signing out here would only drop the cookie, leaving the session and its assistants on.
+    if (s && !sameToken(s.csrf, one(((req.body ?? {}) as Form).csrf))) return html(reply, 403, (nonce) => signOutPage({ email: s.email, csrf: s.csrf, nonce }));
     // Signing out also disconnects the member's assistants, in every workspace.
-    if (s && sameToken(s.csrf, one(((req.body ?? {}) as Form).csrf)))
+    if (s)
       await db.write(async (trx) => {
         // The member's rows first, as recording a consent locks its row: a consent under way
         // either ends before (and is revoked here) or finds this session gone.
@@ -158,17 +171,26 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
 
   /**
    * The signed-in member and the workspace of the page (`?workspace=`, default the first), or a
-   * redirect to sign in. A workspace named that is not theirs (never, or no more: left while its
+   * redirect to sign in (a form: the sign-in form, saying why). A workspace named that is not theirs (never, or no more: left while its
    * page was open) is a 404, never another of their workspaces: a form acts where it says or not at all.
    */
   const signedIn = async (req: FastifyRequest, reply: FastifyReply): Promise<{ s: SignedIn; ws: Membership; all: Membership[] } | undefined> => {
     const s = await currentSession(db, req, now());
     const all = s ? await membershipsOf(db.kysely, s.email) : [];
+    const wanted = one((req.query as Form).workspace);
     if (!s || all.length === 0) {
-      await reply.redirect(`/signin?next=${encodeURIComponent(req.url)}`, 303);
+      if (req.method === 'GET') {
+        await reply.redirect(`/signin?next=${encodeURIComponent(req.url)}`, 303);
+        return undefined;
+      }
+      // A form of a page whose session ended meanwhile: said here, and the sign-in leads back to
+      // the page (the form's own address answers POST only).
+      const next = `/integrations${wanted === undefined ? '' : `?workspace=${encodeURIComponent(wanted)}`}`;
+      const csrf = preSessionCsrf(site(req, reply));
+      const error = s ? 'You are no longer a member of any workspace; nothing was changed.' : 'Your session ended, so nothing was changed. Sign in to go on.';
+      await html(reply, 401, (nonce) => signInPage({ csrf, next, nonce, error, email: s?.email }));
       return undefined;
     }
-    const wanted = one((req.query as Form).workspace);
     const ws = wanted === undefined ? all[0] : all.find((m) => m.workspace_id === wanted);
     if (!ws) {
       await html(reply, 404, (nonce) =>
@@ -182,7 +204,7 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
   const page = async (req: FastifyRequest, reply: FastifyReply, who: { s: SignedIn; ws: Membership; all: Membership[] }, status = 200, extra: { created?: { name: string; key: string; prefix: string }; error?: string } = {}) => {
     const keys = await listApiKeys(db.kysely, who.ws.workspace_id);
     return html(reply, status, (nonce) =>
-      integrationsPage({ email: who.s.email, csrf: who.s.csrf, workspace: who.ws, workspaces: who.all, keys, mcpUrl: `${originOf(req)}/api/v1/mcp`, nonce, ...extra }),
+      integrationsPage({ email: who.s.email, csrf: who.s.csrf, formToken: randomToken(), workspace: who.ws, workspaces: who.all, keys, mcpUrl: `${originOf(req)}/api/v1/mcp`, nonce, ...extra }),
     );
   };
 
@@ -226,12 +248,23 @@ export const webPlugin: FastifyPluginAsync<WebOptions> = async (app, opts) => {
     const choices = raw.filter(isAccessChoice) as AccessChoice[];
     if (!name || name.length > 100) return page(req, reply, m.who, 400, { error: 'Give the key a name (up to 100 characters).' });
     if (choices.length === 0 || choices.length !== raw.length) return page(req, reply, m.who, 400, { error: 'Choose at least one kind of access.' });
+    const formToken = one(m.form.form);
+    if (formToken === undefined || !FORM_TOKEN.test(formToken)) return page(req, reply, m.who, 400, { error: 'The form expired; nothing was changed. Please try again.' });
+    const id = keyIdOfForm(m.who.ws.workspace_id, formToken);
     // The role is checked again under the lock a removal or a role change takes.
-    const issued = await issueApiKey(db, { workspaceId: m.who.ws.workspace_id, name, scopes: keyScopes(choices), createdBy: m.who.s.email, now: now(), creatorManages: true }).catch((e: unknown) => {
+    const issued = await issueApiKey(db, { id, workspaceId: m.who.ws.workspace_id, name, scopes: keyScopes(choices), createdBy: m.who.s.email, now: now(), creatorManages: true }).catch((e: unknown) => {
       if (e instanceof KeyCreatorRefused) return null;
+      if (isUniqueViolation(e)) return 'sent before' as const;
       throw e;
     });
     if (!issued) return roleChanged(reply);
+    if (issued === 'sent before') {
+      const earlier = await getApiKey(db.kysely, m.who.ws.workspace_id, id);
+      if (!earlier) throw new Error(`key ${id} conflicted but is not in workspace ${m.who.ws.workspace_id}`);
+      return page(req, reply, m.who, 409, {
+        error: `This form was sent already: it created the key “${earlier.name}” (${earlier.prefix}), whose value was shown that once. If you did not copy it, revoke that key and create another.`,
+      });
+    }
     return page(req, reply, m.who, 201, { created: { name: issued.name, key: issued.key, prefix: issued.prefix } });
   });
 

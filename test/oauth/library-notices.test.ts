@@ -1,7 +1,8 @@
 /**
  * `storelens api`'s stdout may be read by a machine and its stderr is the JSON log: the OAuth
  * library (oidc-provider) prints nothing to either, at start or when an assistant signs in,
- * exchanges its code from a browser app (CORS), asks for an ID token and revokes its token.
+ * exchanges its code from a browser app (CORS), asks for an ID token and revokes its token, nor
+ * when anyone opens the sign-out pages it would have by default (they are off).
  * The library prints a notice the first time a default it wants an application to set is used.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -76,6 +77,8 @@ for (const d of dialects)
         expect(await mcp()).toBe(200);
         expect((await revoke(tokens.refresh_token, 'assistant')).status).toBe(200);
         expect(await mcp()).toBe(401);
+        // The library's sign-out pages (RP-initiated logout, which no assistant here uses), opened by anyone.
+        for (const path of ['/oauth/session/end', '/oauth/session/end/success']) expect((await fetch(`${origin}${path}`)).status).toBe(404);
       } finally {
         await p.stop();
         await t.cleanup();

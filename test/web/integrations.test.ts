@@ -74,6 +74,16 @@ for (const d of dialects)
       expect(await keysOf(theirs)).toEqual([]);
     });
 
+    it('answers a form of the member removed from their last workspace with the sign-in form, saying so, and creates nothing', async () => {
+      const csrf = csrfOf((await browser.open(`/integrations?workspace=${mine.id}`)).page!.html);
+      await removeMember(h.db.kysely, mine.id, EMAIL);
+      const created = (await browser.open(`/integrations/keys?workspace=${mine.id}`, { method: 'POST', form: { csrf, name: 'After leaving', access: 'read' } })).page!;
+      expect(created.status).toBe(401);
+      expect(created.html).toContain('You are no longer a member of any workspace; nothing was changed.');
+      expect(created.html).toContain(`name="next" value="/integrations?workspace=${mine.id}"`);
+      expect(await keysOf(mine)).toEqual([]);
+    });
+
     // Two processes on one PostgreSQL database: the page's server, and `storelens members add`
     // demoting the member, whose transaction holds the workspace lock while the revoke arrives.
     it.skipIf(d.name !== 'PostgreSQL')('revokes nothing for an owner demoted while the revoke waits for the workspace lock', async () => {
