@@ -27,6 +27,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
     onPhase: (p) => bar.phase(p),
     onWarning: (m) => bar.note(`warning: ${m}`),
     allowShrink: flags.allowShrink,
+    allowNewIds: flags.allowNewIds,
     memoryLimit: flags.memoryLimit,
   });
   bar.done(summary.changed ? `published ${summary.months.length} month(s)` : 'no changes');
@@ -54,7 +55,7 @@ export async function runPublish(flags: Config<'publish'>, env: Env): Promise<vo
  */
 async function runCheck(flags: Config<'publish'>, env: Env): Promise<void> {
   const files = await listPanel(flags.input);
-  const found = await checkPanel(files, flags.allowShrink ?? false);
+  const found = await checkPanel(files, flags.allowShrink ?? false, flags.allowNewIds ?? false);
   const source = await findContactsFile(flags.input);
   const contacts = source && (await contactsFinding(source));
   if (contacts) found.findings.push(contacts);

@@ -48,6 +48,13 @@ export const PANEL_COLUMNS: readonly PanelColumn[] = [
  */
 export const SHRINK_RATIO = 0.5;
 
+/**
+ * A month sharing fewer than this share of its store ids with the month before (of the smaller
+ * of the two) is refused (ids rewritten, every store read as closed and opened again) unless
+ * publish is given --allow-new-ids.
+ */
+export const ID_OVERLAP_RATIO = 0.5;
+
 /** The breakdown dimensions of every page (apps only on platform-apps). */
 export const DIMENSIONS = ['country', 'category', 'plan'] as const;
 export type DimensionName = (typeof DIMENSIONS)[number] | 'app';

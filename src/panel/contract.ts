@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { closestMatch } from 'leven';
 import { hashFile } from '../core/hash-file.js';
 import { CliError } from '../core/errors.js';
-import { PANEL_COLUMNS, previousMonth, SHRINK_RATIO } from '../core/panel-contract.js';
+import { ID_OVERLAP_RATIO, PANEL_COLUMNS, previousMonth, SHRINK_RATIO } from '../core/panel-contract.js';
 import { ident } from '../core/sql.js';
 import { openDuck, toNumber, type Duck } from './duck.js';
 import { checkFile, readColumns, type PanelFile } from './read.js';
@@ -139,6 +139,31 @@ export function checkMonthSizes(sizes: ReadonlyMap<string, MonthSize>, allowShri
   return found;
 }
 
+/** A month and the month before it: their stores, and the store ids they share. */
+export interface MonthOverlap {
+  file: PanelFile;
+  stores: number;
+  before: number;
+  shared: number;
+}
+
+/**
+ * A month sharing few of its store ids with the month before (ID_OVERLAP_RATIO of the smaller
+ * month), unless `allowNewIds`: the ids were rewritten (a spreadsheet dropping leading zeros, a
+ * new id scheme), and every store would read as closed and opened again — its trends gone, a
+ * closing and an opening signal each, in every workspace that follows it. Null when it shares enough.
+ */
+export function checkIdOverlap(o: MonthOverlap, allowNewIds: boolean): string | null {
+  const { file, stores, before, shared } = o;
+  if (allowNewIds || stores === 0 || before === 0 || shared >= ID_OVERLAP_RATIO * Math.min(stores, before)) return null;
+  const share = `${((100 * shared) / stores).toFixed(1)}%`;
+  return (
+    `${file.file}: month ${file.month} shares ${shared} of its ${stores} store ids with the ${before} of ${previousMonth(file.month)} (${share}): were the ids rewritten ` +
+    '(leading zeros dropped by a spreadsheet, a new id scheme)? every store would read as closed and opened again, its trends and history lost; ' +
+    'publish it with --allow-new-ids if the stores did change'
+  );
+}
+
 /**
  * The amounts publish sums (product counts, visits, revenue) whose month total passes what it
  * counts exactly (2^53): publish refuses such a month while aggregating, when the figure of a
@@ -195,6 +220,21 @@ async function hashesOfSameSize(files: readonly PanelFile[]): Promise<Map<string
   return hashes;
 }
 
+/**
+ * checkIdOverlap of a checked month (`select`, its typed rows) against the month before, whose
+ * ids the previous call kept (`before`: its stores, undefined when it was not checked); keeps
+ * this month's ids for the next.
+ */
+async function idsMoved(duck: Duck, f: PanelFile, select: string, stores: number, before: number | undefined, allowNewIds: boolean): Promise<string | null> {
+  let found: string | null = null;
+  if (before !== undefined && !allowNewIds) {
+    const [{ shared }] = await duck.all<{ shared: unknown }>(`SELECT count(*) AS shared FROM (${select}) c SEMI JOIN ids_before b ON b.store_id = c.store_id`);
+    found = checkIdOverlap({ file: f, stores, before, shared: toNumber(shared) }, allowNewIds);
+  }
+  await duck.run(`CREATE OR REPLACE TEMP TABLE ids_before AS SELECT store_id FROM (${select})`);
+  return found;
+}
+
 /** What `checkPanel` found: refusals (`findings`), notes, and each month's stores. */
 export interface PanelCheck {
   findings: string[];
@@ -206,7 +246,7 @@ export interface PanelCheck {
  * Runs every input check on every file, writing nothing: each file's columns, then its records
  * (the first bad record of each file), then the size of every month against the month before.
  */
-export async function checkPanel(files: readonly PanelFile[], allowShrink: boolean): Promise<PanelCheck> {
+export async function checkPanel(files: readonly PanelFile[], allowShrink: boolean, allowNewIds = false): Promise<PanelCheck> {
   const findings: string[] = [];
   const absent = new Map<string, string[]>();
   const sizes = new Map<string, MonthSize>();
@@ -221,6 +261,8 @@ export async function checkPanel(files: readonly PanelFile[], allowShrink: boole
         if (found.errors.length) continue;
         const { select, rows } = await checkFile(duck, f, 'checked');
         sizes.set(f.month, { file: f, stores: rows });
+        const moved = await idsMoved(duck, f, select, rows, sizes.get(previousMonth(f.month))?.stores, allowNewIds);
+        if (moved) findings.push(moved);
         const scanned = await monthTotals(duck, select);
         findings.push(...amountsPastExact(scanned.totals, f));
         countries.push([f.month, scanned.countries]);

@@ -6,7 +6,7 @@ import { CliError } from '../core/errors.js';
 import { previousMonth } from '../core/panel-contract.js';
 import { aggregatePanel, registerMacros, type MonthStates } from '../panel/aggregate.js';
 import { lit, openDuck, toNumber, type Duck, type DuckMemory } from '../panel/duck.js';
-import { checkMonthSizes } from '../panel/contract.js';
+import { checkIdOverlap, checkMonthSizes } from '../panel/contract.js';
 import { loadPanel, type PanelFile } from '../panel/read.js';
 import { writeRun, type RunInfo, type WriteRunsOptions } from '../panel/runs.js';
 import type { MonthAgg } from '../stats/aggregate.js';
@@ -72,7 +72,7 @@ export interface ComputeOptions {
    * The months loaded must hold stores; those of `shrinkChecked` (the months whose input is new
    * or changed) not far fewer than the month before, unless `allowShrink` (panel/contract.ts).
    */
-  sizes?: { shrinkChecked: ReadonlySet<string>; allowShrink: boolean };
+  sizes?: { shrinkChecked: ReadonlySet<string>; allowShrink: boolean; allowNewIds?: boolean };
   /** what DuckDB may hold in memory, and where it spills the rest */
   memory?: DuckMemory;
   /**
@@ -132,6 +132,12 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       // Every month aggregated here is fingerprinted too: its aggregates may be kept and build it later.
       const monthStates: MonthStates = { read, keep: states?.keep };
       ({ aggs, fingerprints } = await aggregatePanel(duck, toAggregate, toAggregate, (m) => report.progress(`aggregating ${m}`), visit, monthStates));
+      // The stores a month shares with the month before are the statistics' matched cohort.
+      for (const m of toAggregate.filter((x) => !sizes?.shrinkChecked || sizes.shrinkChecked.has(x))) {
+        const before = stores.get(previousMonth(m));
+        const moved = before === undefined ? null : checkIdOverlap({ file: byMonth.get(m)!, stores: stores.get(m)!, before, shared: aggs.get(m)!.all.cohort }, sizes?.allowNewIds ?? false);
+        if (moved) throw new CliError(moved);
+      }
     } finally {
       duck.close();
     }

@@ -53,6 +53,8 @@ export interface PublishOptions {
   onAudit?: (seconds: number) => void;
   /** publish a month holding far fewer stores than the month before (panel/contract.ts) */
   allowShrink?: boolean;
+  /** publish a month sharing few store ids with the month before (panel/contract.ts) */
+  allowNewIds?: boolean;
   /**
    * Bytes of memory the panel's DuckDB database may hold (absent: DuckDB's default, 80% of the
    * machine's). Whatever the limit, what does not fit spills to SPILL_DIR in the output folder.

@@ -49,6 +49,8 @@ export interface StatisticsRun {
   onAudit?: (seconds: number) => void;
   /** a month far smaller than the month before is published (panel/contract.ts) */
   allowShrink?: boolean;
+  /** a month sharing few store ids with the month before is published (panel/contract.ts) */
+  allowNewIds?: boolean;
   /** what DuckDB may hold in memory and where it spills the rest */
   memory?: DuckMemory;
 }
@@ -157,7 +159,7 @@ export async function buildStatistics(s: StatisticsRun, plan: StatisticsPlan, ru
   const storedCells = plan.state.cells ?? {};
   const kept = plan.before.filter((m) => !plan.months.includes(m));
   const known = unionOf(kept.map((m) => storedCells[m] ?? {}));
-  const aggregates = await aggregateCache(s, plan, { shrinkChecked: plan.changedInput, allowShrink: s.allowShrink ?? false });
+  const aggregates = await aggregateCache(s, plan, { shrinkChecked: plan.changedInput, allowShrink: s.allowShrink ?? false, allowNewIds: s.allowNewIds ?? false });
   let months = plan.months;
   let computed = months.length || runsRequest ? await aggregates.compute(months, { known, listedAs: kept.length ? plan.oldUniverse : undefined, runs: runsRequest }) : undefined;
   if (computed?.relisted) {

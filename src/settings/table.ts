@@ -187,6 +187,13 @@ export const SETTINGS = [
     commands: ['publish'],
   },
   {
+    name: 'allowNewIds',
+    flag: '--allow-new-ids',
+    value: toggle,
+    help: 'publish a month sharing fewer than half its store ids with the month before (refused otherwise, as ids rewritten: leading zeros dropped, a new id scheme)',
+    commands: ['publish'],
+  },
+  {
     name: 'check',
     flag: '--check',
     value: toggle,

@@ -148,6 +148,26 @@ describe('a month or contact file publish would not read is named, not left out'
   });
 });
 
+describe('a month whose store ids were rewritten', () => {
+  it('is refused naming the ids it shares with the month before, unless --allow-new-ids, by publish and --check', async () => {
+    // Every store read as closed and opened again: a new-store rate of 100%, no trend, and a
+    // closing and an opening signal for each store in every workspace that follows it.
+    const dir = await defective((t) => {
+      const rows = records(t);
+      const id = column(rows, 'store_id');
+      return csvOf(rows.map((r, i) => (i === 0 || i % 10 === 0 ? r : r.map((v, k) => (k === id ? `x-${v}` : v)))));
+    });
+    const message = /2026-09\.csv: month 2026-09 shares \d+ of its \d+ store ids with the \d+ of 2026-08 \(\d+\.\d%\): were the ids rewritten \(leading zeros dropped by a spreadsheet, a new id scheme\)\?.*--allow-new-ids/;
+    await refused(dir, message);
+    const checked = await runCli(['publish', '--check', '--input', dir]);
+    expect([checked.code, checked.stdout]).toEqual([2, expect.stringMatching(message)]);
+    expect((await runCli(['publish', '--check', '--input', dir, '--allow-new-ids'])).code).toBe(0);
+    const out = path.join(await dirs.make(), 'out');
+    const r = await runCli(['publish', '--input', dir, '--all', '--allow-new-ids', '--out', out, '--runs', `${out}.runs`, '--cards', 'none']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
 describe('a month file that is another month\'s delivered again', () => {
   it('is warned of by publish and --check (every other check passes such a file)', async () => {
     // August's file sent again as September's published August's figures as September's without a word.
