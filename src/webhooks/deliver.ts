@@ -2,7 +2,8 @@
  * The delivery worker: fans outbox events out into messages, claims due messages with a lease,
  * POSTs each to its endpoint signed per Standard Webhooks, and records the attempt. Sends run
  * concurrently off the worker loop (pump() only starts them), at most PER_ENDPOINT at once per
- * endpoint, so one slow or dead endpoint never delays the others.
+ * endpoint (one while its latest attempt failed: claimDue), so one slow or dead endpoint never
+ * delays the others, nor do many that are down.
  *
  * At-least-once: a message is marked only after its answer; a worker that dies mid-send leaves
  * the lease to run out and the next claim sends it again with the same `webhook-id`.

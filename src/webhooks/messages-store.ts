@@ -259,7 +259,7 @@ export async function hasDue(q: Kysely<Database>, nowMs: number): Promise<boolea
 
 /**
  * Claims up to `limit` due messages for `workerId` until `leaseUntilMs`, at most `perEndpoint`
- * in flight per endpoint across all workers. The endpoints with due messages are locked first
+ * in flight per endpoint across all workers, and one while the endpoint's latest attempt failed. The endpoints with due messages are locked first
  * (on PostgreSQL `FOR UPDATE SKIP LOCKED`: an endpoint another worker is claiming for is left to
  * it), so an endpoint's messages in flight are counted and claimed by one worker at a time; on
  * SQLite the single writer does the same.
@@ -277,13 +277,18 @@ export async function claimDue(
       .where((eb) => eb.or([eb('claimed_until_ms', 'is', null), eb('claimed_until_ms', '<=', o.nowMs)]));
   let endpoints = trx
     .selectFrom('webhook_endpoints')
-    .select('id')
+    .select(['id', 'failing_since_ms'])
     .where(sentTo)
     .where('id', 'in', due(trx).select('endpoint_id'))
     .orderBy('id');
   if (dialect === 'postgres') endpoints = endpoints.forNoKeyUpdate().skipLocked();
-  const mine = (await endpoints.execute()).map((e) => e.id);
-  if (mine.length === 0) return [];
+  const locked = await endpoints.execute();
+  if (locked.length === 0) return [];
+  const mine = locked.map((e) => e.id);
+  // An endpoint whose latest attempt failed (a receiver down, or one that never answers) has one
+  // message in flight until an attempt succeeds: at four each, sixteen such endpoints with a
+  // backlog took every send of a worker, 15 s a turn, and every other endpoint waited behind them.
+  const cap = new Map(locked.map((e) => [e.id, e.failing_since_ms === null ? o.perEndpoint : 1]));
   const inflight = await trx
     .selectFrom('webhook_deliveries')
     .select(['endpoint_id', (eb) => eb.fn.countAll<number>().as('n')])
@@ -293,14 +298,14 @@ export async function claimDue(
     .groupBy('endpoint_id')
     .execute();
   const busy = new Map(inflight.map((r) => [r.endpoint_id, Number(r.n)]));
-  const open = mine.filter((id) => (busy.get(id) ?? 0) < o.perEndpoint);
+  const open = mine.filter((id) => (busy.get(id) ?? 0) < cap.get(id)!);
   if (open.length === 0) return [];
   const candidates = await due(trx).select(['id', 'endpoint_id']).where('endpoint_id', 'in', open).orderBy('next_attempt_ms').orderBy('seq').limit(o.limit * 4).execute();
   const picked: string[] = [];
   for (const c of candidates) {
     if (picked.length >= o.limit) break;
     const n = busy.get(c.endpoint_id) ?? 0;
-    if (n >= o.perEndpoint) continue;
+    if (n >= cap.get(c.endpoint_id)!) continue;
     busy.set(c.endpoint_id, n + 1);
     picked.push(c.id);
   }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, freshIdem } from '../helpers/api.js';
+import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { JITTER, LEASE_MS, RETRY_AFTER_CAP_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
@@ -270,6 +270,41 @@ for (const d of dialects) {
         w.abandon();
       } finally {
         await slowRx.close();
+      }
+    });
+
+    it("sixteen dead endpoints with a backlog do not hold up another workspace's messages: an endpoint whose last attempt failed has one in flight", async () => {
+      const deadRx = await startReceiver();
+      try {
+        // Their receivers take the first round and answer 503 when the test says; after that they never answer.
+        let answer!: () => void;
+        const firstRound = new Promise<void>((r) => (answer = r));
+        let dead = false;
+        deadRx.respond = () => (dead ? { status: 200, hang: true } : { status: 503, after: firstRound });
+        for (let i = 0; i < 16; i++) await register({ url: deadRx.url(`/dead${i}`) });
+        await h.emit(Array.from({ length: 10 }, (_, i) => ({ type: 'store.signal' as const, data: { i } })));
+        await h.db.write((trx) => fanOut(trx, h.db.dialect, h.clock.now()));
+        const other = await workspace(h.db);
+        const otherKey = await apiKey(h.db, other.id, ['manage:webhooks']);
+        const victim = (await call(h.base, 'POST', '/webhooks', { key: otherKey, idem: freshIdem(), body: { url: rx.url() } })).body;
+        h.clock.advance(1);
+        await h.emit([{ type: 'deal.created' }], other.id);
+        const w = h.deliverer();
+        // The first round fills the process's 64 sends with the dead endpoints' older messages.
+        expect(await w.pump()).toBe(64);
+        await until(() => deadRx.received.length === 64);
+        dead = true;
+        answer();
+        await w.drain();
+        // Before: the next turn sent four more of each dead endpoint's backlog (older than the other
+        // workspace's message), every turn until that backlog was gone, 15 s a turn.
+        expect(await w.pump()).toBe(17);
+        await until(() => rx.received.length === 1);
+        verify(victim.secret, rx.received[0]);
+        await until(() => deadRx.received.length === 64 + 16);
+        w.abandon();
+      } finally {
+        await deadRx.close();
       }
     });
 
