@@ -5,51 +5,48 @@
  * test's own that stops carrying it; the turns are triggered by the test, not by the clock.
  */
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startBackground } from '../../src/compose/background.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { taskFailureLog } from '../../src/compose/task-failures.js';
 import { webhookRuntime } from '../../src/webhooks/runtime.js';
 import { fakeClock } from '../helpers/api.js';
-import { freshDb, pgUrl, type TestDb } from '../helpers/db.js';
+import { freshDb, pgUrl } from '../helpers/db.js';
+
+/** A proxy to PostgreSQL that the test takes down (its connections cut, new ones closed at once) and up again. */
+async function cuttableProxy(): Promise<{ url: (databaseUrl: string) => string; down: () => void; up: () => void; close: () => Promise<void> }> {
+  const server = new URL(pgUrl!);
+  const pairs = new Set<Socket>();
+  let isDown = false;
+  const proxy: Server = createServer((client) => {
+    if (isDown) return void client.destroy();
+    const upstream = connect(Number(server.port || 5432), server.hostname);
+    pairs.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    for (const s of [client, upstream]) {
+      s.on('error', () => undefined);
+      s.on('close', () => {
+        pairs.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const cutAll = () => pairs.forEach((s) => s.destroy());
+  return {
+    url: (databaseUrl) => Object.assign(new URL(databaseUrl), { host: `127.0.0.1:${(proxy.address() as AddressInfo).port}` }).toString(),
+    down: () => ((isDown = true), cutAll()),
+    up: () => void (isDown = false),
+    close: () => (cutAll(), new Promise<void>((resolve) => proxy.close(() => resolve()))),
+  };
+}
 
 describe.skipIf(!pgUrl)(`the delivery loop while PostgreSQL does not answer${pgUrl ? '' : ' (skipped: set DATABASE_URL)'}`, () => {
-  let t: TestDb;
-  let proxy: Server;
-  let down = false;
-  const pairs = new Set<Socket>();
-  const cutAll = () => {
-    for (const s of pairs) s.destroy();
-  };
-  beforeAll(async () => {
-    t = await freshDb('PostgreSQL');
-    const server = new URL(pgUrl!);
-    proxy = createServer((client) => {
-      if (down) return void client.destroy();
-      const upstream = connect(Number(server.port || 5432), server.hostname);
-      pairs.add(client).add(upstream);
-      client.pipe(upstream).pipe(client);
-      for (const s of [client, upstream]) {
-        s.on('error', () => undefined);
-        s.on('close', () => {
-          pairs.delete(s);
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  });
-  afterAll(async () => {
-    cutAll();
-    await new Promise((resolve) => proxy.close(resolve));
-    await t?.cleanup();
-  });
-
   it('says once that the database is unavailable, and once that it answers again with the number of failed turns', async () => {
-    const url = new URL(t.databaseUrl!);
-    url.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const db = await openDatabase({ databaseUrl: url.toString() });
+    const t = await freshDb('PostgreSQL');
+    const proxy = await cuttableProxy();
+    const db = await openDatabase({ databaseUrl: proxy.url(t.databaseUrl!) });
     const clock = fakeClock(new Date().toISOString());
     const lines: string[] = [];
     // Delivery alone, its periodic turn an hour away: the test runs each turn.
@@ -61,15 +58,14 @@ describe.skipIf(!pgUrl)(`the delivery loop while PostgreSQL does not answer${pgU
     try {
       await bg.worker.idle();
       expect(lines).toEqual([]);
-      down = true;
-      cutAll();
+      proxy.down();
       for (let i = 0; i < 5; i++) {
         await turn();
         clock.advance(1_500);
       }
       // Before: one "deliver failed (will retry)" line per turn, every 250 ms in `storelens worker`, and none when it was over.
       expect(lines).toEqual([expect.stringMatching(/^the database is unavailable \(deliver: .+\): the background tasks retry on their turns, and this log says once when it answers again$/)]);
-      down = false;
+      proxy.up();
       await turn();
       expect(lines.slice(1)).toEqual([`the database answers again: 5 turns of background tasks failed in 7.5 s (since ${new Date(clock.now().getTime() - 7_500).toISOString()})`]);
       await turn();
@@ -77,6 +73,8 @@ describe.skipIf(!pgUrl)(`the delivery loop while PostgreSQL does not answer${pgU
     } finally {
       await bg.stop();
       await db.close();
+      await proxy.close();
+      await t.cleanup();
     }
   });
 });
