@@ -273,7 +273,27 @@ for (const d of dialects) {
       }
     });
 
-    it("sixteen dead endpoints with a backlog do not hold up another workspace's messages: an endpoint whose last attempt failed has one in flight", async () => {
+    /**
+     * Endpoints with ten messages each, fanned out, in a workspace of their own per list of URLs;
+     * then another workspace's endpoint on `rx` and one message for it, newer than that backlog.
+     */
+    const backlogAndAnother = async (urlsByWorkspace: string[][]) => {
+      for (const urls of urlsByWorkspace) {
+        const ws = await workspace(h.db);
+        const key = await apiKey(h.db, ws.id, ['manage:webhooks']);
+        for (const url of urls) expect((await call(h.base, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url } })).status).toBe(201);
+        await h.emit(Array.from({ length: 10 }, (_, i) => ({ type: 'store.signal' as const, data: { i } })), ws.id);
+      }
+      await h.db.write((trx) => fanOut(trx, h.db.dialect, h.clock.now()));
+      const other = await workspace(h.db);
+      const key = await apiKey(h.db, other.id, ['manage:webhooks']);
+      const another = (await call(h.base, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url: rx.url() } })).body as { secret: string };
+      h.clock.advance(1);
+      await h.emit([{ type: 'deal.created' }], other.id);
+      return another;
+    };
+
+    it("sixteen dead endpoints of four workspaces, with a backlog, do not hold up another workspace's messages: an endpoint whose last attempt failed has one in flight", async () => {
       const deadRx = await startReceiver();
       try {
         // Their receivers take the first round and answer 503 when the test says; after that they never answer.
@@ -281,14 +301,7 @@ for (const d of dialects) {
         const firstRound = new Promise<void>((r) => (answer = r));
         let dead = false;
         deadRx.respond = () => (dead ? { status: 200, hang: true } : { status: 503, after: firstRound });
-        for (let i = 0; i < 16; i++) await register({ url: deadRx.url(`/dead${i}`) });
-        await h.emit(Array.from({ length: 10 }, (_, i) => ({ type: 'store.signal' as const, data: { i } })));
-        await h.db.write((trx) => fanOut(trx, h.db.dialect, h.clock.now()));
-        const other = await workspace(h.db);
-        const otherKey = await apiKey(h.db, other.id, ['manage:webhooks']);
-        const victim = (await call(h.base, 'POST', '/webhooks', { key: otherKey, idem: freshIdem(), body: { url: rx.url() } })).body;
-        h.clock.advance(1);
-        await h.emit([{ type: 'deal.created' }], other.id);
+        const victim = await backlogAndAnother([0, 1, 2, 3].map((k) => [0, 1, 2, 3].map((i) => deadRx.url(`/dead${k}-${i}`))));
         const w = h.deliverer();
         // The first round fills the process's 64 sends with the dead endpoints' older messages.
         expect(await w.pump()).toBe(64);
@@ -305,6 +318,25 @@ for (const d of dialects) {
         w.abandon();
       } finally {
         await deadRx.close();
+      }
+    });
+
+    it("one workspace's slow receivers take at most half of a worker's sends: another workspace's message leaves at once", async () => {
+      const slowRx = await startReceiver();
+      try {
+        // Sixteen endpoints whose receivers take their time (they answer nothing while the test runs), with a backlog.
+        slowRx.respond = () => ({ status: 200, hang: true });
+        const victim = await backlogAndAnother([Array.from({ length: 16 }, (_, i) => slowRx.url(`/slow${i}`))]);
+        const w = h.deliverer();
+        // Before: the slow endpoints' older messages took all 64 sends, and the other workspace's
+        // message waited for them every turn until their backlog was gone.
+        expect(await w.pump()).toBe(32 + 1);
+        await until(() => rx.received.length === 1 && slowRx.received.length === 32);
+        verify(victim.secret, rx.received[0]);
+        expect(await w.pump()).toBe(0);
+        w.abandon();
+      } finally {
+        await slowRx.close();
       }
     });
 
