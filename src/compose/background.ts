@@ -29,6 +29,7 @@
 import type { BackgroundOptions, BackgroundTask, TaskFactory, TaskName } from '../api/tasks.js';
 import type { Db } from '../db/database.js';
 import { MODULES } from './modules.js';
+import { taskFailureLog } from './task-failures.js';
 import { startWorker, type Worker } from './task-loop.js';
 
 export type { BackgroundOptions } from '../api/tasks.js';
@@ -56,7 +57,16 @@ export function startBackground(db: Db, opts: BackgroundOptions): Background {
     }
   const metrics = opts.metrics;
   const warn = opts.warn ?? opts.log;
-  const worker = startWorker(tasks, (task, e) => warn(`${task} failed (will retry): ${(e as Error).message}`), metrics && ((task, s, failed) => metrics.ran(task, s, failed)));
+  // A database outage is told when it starts and when it ends, not at every failed turn (compose/task-failures.ts).
+  const failures = taskFailureLog(warn, opts.now);
+  const worker = startWorker(
+    tasks,
+    (task, e) => failures.failed(task, e),
+    (task, s, failed) => {
+      metrics?.ran(task, s, failed);
+      if (!failed) failures.ran(task);
+    },
+  );
   // Those that ask to run at once (the first ranking); the first look at the runs folder is on the ingest task's first turn.
   const atStart = Object.entries(tasks).filter(([, t]) => t.atStart).map(([name]) => name as TaskName);
   const afterEveryWrite = Object.entries(tasks).filter(([, t]) => t.afterEveryWrite).map(([name]) => name as TaskName);

@@ -1,7 +1,8 @@
 /** Classifies database errors so the API answers 503 (temporarily unavailable), not 500. */
 
 const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004', '40001', '40P01', '55P03']);
-const NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+/** A connection refused, cut or timed out; a name that does not resolve; a host that is down (EHOSTUNREACH: nothing answers for its address on its network). */
+const NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
 export function isDatabaseUnavailable(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;

@@ -2,7 +2,9 @@
  * The delivery worker: fans outbox events out into messages, claims due messages with a lease,
  * POSTs each to its endpoint signed per Standard Webhooks, and records the attempt. Sends run
  * concurrently off the worker loop (pump() only starts them), at most PER_ENDPOINT at once per
- * endpoint, so one slow or dead endpoint never delays the others.
+ * endpoint (one while its latest attempt failed: claimDue) and half of maxInFlight per workspace,
+ * so one slow or dead endpoint never delays the others, nor do many that are down, nor one
+ * workspace's many slow receivers other workspaces' messages.
  *
  * At-least-once: a message is marked only after its answer; a worker that dies mid-send leaves
  * the lease to run out and the next claim sends it again with the same `webhook-id`.
@@ -48,6 +50,8 @@ export interface DelivererOptions {
   /** Most sends in flight in this process. */
   maxInFlight?: number;
   perEndpoint?: number;
+  /** Most sends in flight in this process for one workspace (default half of maxInFlight), so other workspaces always have sends left. */
+  perWorkspace?: number;
   /** A name for the claims of this worker (default: random). */
   workerId?: string;
   /** Told when a send settles (the worker loop pumps again: more may be due). */
@@ -94,9 +98,12 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
   const workerId = opts.workerId ?? `wkr_${randomBytes(6).toString('hex')}`;
   const maxInFlight = opts.maxInFlight ?? 64;
   const perEndpoint = opts.perEndpoint ?? PER_ENDPOINT;
+  const perWorkspace = opts.perWorkspace ?? Math.max(perEndpoint, Math.floor(maxInFlight / 2));
   const random = opts.random ?? Math.random;
   const log = opts.log ?? (() => undefined);
   const inFlight = new Set<Promise<void>>();
+  /** Sends in flight by workspace (claimDue keeps each within perWorkspace). */
+  const sending = new Map<string, number>();
   /** Pumps under way (a caller may start the next before the last resolves). */
   const pumps = new Set<Promise<number>>();
   let stopped = false;
@@ -143,10 +150,14 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
   };
 
   const start = (m: ClaimedMessage) => {
+    const ws = m.delivery.workspace_id;
+    sending.set(ws, (sending.get(ws) ?? 0) + 1);
     const p: Promise<void> = attempt(m)
       .catch((e) => log(`recording delivery ${m.delivery.id} failed (its lease runs out and it is sent again): ${(e as Error).message}`))
       .finally(() => {
         inFlight.delete(p);
+        if (sending.get(ws) === 1) sending.delete(ws);
+        else sending.set(ws, sending.get(ws)! - 1);
         if (!stopped && !abandoned) opts.onSettled?.();
       });
     inFlight.add(p);
@@ -167,7 +178,7 @@ export function createDeliverer(db: Db, opts: DelivererOptions): Deliverer {
     if (await hasUndispatched(db.kysely)) while (!stopped && (await db.write((trx) => fanOut(trx, db.dialect, now))) === 500);
     const room = maxInFlight - inFlight.size;
     if (room <= 0 || stopped || !(await hasDue(db.kysely, nowMs)) || stopped) return 0;
-    const ids = await db.write((trx) => claimDue(trx, db.dialect, { nowMs, leaseUntilMs: nowMs + LEASE_MS, workerId, limit: room, perEndpoint }));
+    const ids = await db.write((trx) => claimDue(trx, db.dialect, { nowMs, leaseUntilMs: nowMs + LEASE_MS, workerId, limit: room, perEndpoint, perWorkspace, sending }));
     if (ids.length === 0 || abandoned) return 0;
     const claimed = await loadClaimed(db.kysely, ids);
     if (abandoned) return 0;

@@ -112,6 +112,17 @@ for (const d of dialects) {
   });
 }
 
+describe('a PostgreSQL server the network cannot reach', () => {
+  // Node's error for a server whose machine is down (no answer to ARP on its network): before,
+  // only a refused, reset or timed-out connection counted, so it was a 500 to API callers, not a
+  // 503, a start that did not name the database, and a failure of every background turn rather
+  // than one outage (a worker said so four times a second).
+  it('counts a host that is down (EHOSTUNREACH) as unavailable', () => {
+    const e = Object.assign(new Error('connect EHOSTUNREACH 10.0.0.5:5432'), { code: 'EHOSTUNREACH', syscall: 'connect' });
+    expect(isDatabaseUnavailable(e)).toBe(true);
+  });
+});
+
 describe('a PostgreSQL server that accepts connections and never answers', () => {
   let server: Server;
   let port: number;

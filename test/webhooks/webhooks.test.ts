@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, freshIdem } from '../helpers/api.js';
+import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { type Answer, type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { JITTER, LEASE_MS, RETRY_AFTER_CAP_MS, RETRY_SCHEDULE_MS } from '../../src/webhooks/deliver.js';
@@ -267,6 +267,73 @@ for (const d of dialects) {
         }
         expect(slowRx.received.length).toBeLessThanOrEqual(4);
         for (const r of rx.received) verify(fast.secret, r);
+        w.abandon();
+      } finally {
+        await slowRx.close();
+      }
+    });
+
+    /**
+     * Endpoints with ten messages each, fanned out, in a workspace of their own per list of URLs;
+     * then another workspace's endpoint on `rx` and one message for it, newer than that backlog.
+     */
+    const backlogAndAnother = async (urlsByWorkspace: string[][]) => {
+      for (const urls of urlsByWorkspace) {
+        const ws = await workspace(h.db);
+        const key = await apiKey(h.db, ws.id, ['manage:webhooks']);
+        for (const url of urls) expect((await call(h.base, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url } })).status).toBe(201);
+        await h.emit(Array.from({ length: 10 }, (_, i) => ({ type: 'store.signal' as const, data: { i } })), ws.id);
+      }
+      await h.db.write((trx) => fanOut(trx, h.db.dialect, h.clock.now()));
+      const other = await workspace(h.db);
+      const key = await apiKey(h.db, other.id, ['manage:webhooks']);
+      const another = (await call(h.base, 'POST', '/webhooks', { key, idem: freshIdem(), body: { url: rx.url() } })).body as { secret: string };
+      h.clock.advance(1);
+      await h.emit([{ type: 'deal.created' }], other.id);
+      return another;
+    };
+
+    it("sixteen dead endpoints of four workspaces, with a backlog, do not hold up another workspace's messages: an endpoint whose last attempt failed has one in flight", async () => {
+      const deadRx = await startReceiver();
+      try {
+        // Their receivers take the first round and answer 503 when the test says; after that they never answer.
+        let answer!: () => void;
+        const firstRound = new Promise<void>((r) => (answer = r));
+        let dead = false;
+        deadRx.respond = () => (dead ? { status: 200, hang: true } : { status: 503, after: firstRound });
+        const victim = await backlogAndAnother([0, 1, 2, 3].map((k) => [0, 1, 2, 3].map((i) => deadRx.url(`/dead${k}-${i}`))));
+        const w = h.deliverer();
+        // The first round fills the process's 64 sends with the dead endpoints' older messages.
+        expect(await w.pump()).toBe(64);
+        await until(() => deadRx.received.length === 64);
+        dead = true;
+        answer();
+        await w.drain();
+        // Before: the next turn sent four more of each dead endpoint's backlog (older than the other
+        // workspace's message), every turn until that backlog was gone, 15 s a turn.
+        expect(await w.pump()).toBe(17);
+        await until(() => rx.received.length === 1);
+        verify(victim.secret, rx.received[0]);
+        await until(() => deadRx.received.length === 64 + 16);
+        w.abandon();
+      } finally {
+        await deadRx.close();
+      }
+    });
+
+    it("one workspace's slow receivers take at most half of a worker's sends: another workspace's message leaves at once", async () => {
+      const slowRx = await startReceiver();
+      try {
+        // Sixteen endpoints whose receivers take their time (they answer nothing while the test runs), with a backlog.
+        slowRx.respond = () => ({ status: 200, hang: true });
+        const victim = await backlogAndAnother([Array.from({ length: 16 }, (_, i) => slowRx.url(`/slow${i}`))]);
+        const w = h.deliverer();
+        // Before: the slow endpoints' older messages took all 64 sends, and the other workspace's
+        // message waited for them every turn until their backlog was gone.
+        expect(await w.pump()).toBe(32 + 1);
+        await until(() => rx.received.length === 1 && slowRx.received.length === 32);
+        verify(victim.secret, rx.received[0]);
+        expect(await w.pump()).toBe(0);
         w.abandon();
       } finally {
         await slowRx.close();
