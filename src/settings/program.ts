@@ -53,8 +53,17 @@ function option(s: SettingDef, command: CommandName | null): Option {
   if (s.value.arg && !s.value.repeatable) onlyOnce(o, s);
   const fallback = command ? defaultFor(s, command) : undefined;
   if (fallback !== undefined) o.default(fallback, Array.isArray(fallback) ? fallback.join(',') : undefined);
-  if (s.required) o.makeOptionMandatory();
   return o;
+}
+
+/**
+ * A required option left out is refused here, once commander has refused unknown options, not
+ * by commander's own mandatory check, which runs first: `publish --inptu x` would say that
+ * --input is missing, never that --inptu is unknown (and meant --input).
+ */
+function requireOptions(cmd: Command, settings: readonly SettingDef[]): void {
+  const missing = settings.find((s) => s.required && s.flag && cmd.getOptionValue(s.name) === undefined);
+  if (missing) cmd.error(`error: required option '${flagWithArg(missing)}' not specified`, { code: 'commander.missingMandatoryOptionValue', exitCode: 2 });
 }
 
 function environmentHelp(settings: readonly SettingDef[]): string {
@@ -77,6 +86,7 @@ function addCommand(parent: Command, def: CommandDef, name: string, env: Env, on
   if (envHelp) cmd.addHelpText('after', envHelp);
   cmd.action(async () => {
     const command = def.name as CommandName;
+    requireOptions(cmd, settings);
     const config = resolveConfig(command, { value: (n) => cmd.getOptionValue(n), source: (n) => cmd.getOptionValueSource(n) }, env.env);
     await onCommand({ command, config, args: cmd.processedArgs as string[] } as Invocation);
   });
