@@ -74,7 +74,10 @@ function environmentHelp(settings: readonly SettingDef[]): string {
 }
 
 function addCommand(parent: Command, def: CommandDef, name: string, env: Env, onCommand: (i: Invocation) => Promise<void>): void {
-  const cmd = parent.command(name, { hidden: def.hidden }).description(def.summary);
+  const cmd = parent
+    .command(name, { hidden: def.hidden })
+    .description(def.summary)
+    .showHelpAfterError(`(see: ${PROGRAM.name} ${def.name} --help)`);
   for (const a of def.args ?? []) {
     const arg = new Argument(argumentUsage(a), a.help);
     if (a.choices) arg.choices(a.choices);
@@ -109,7 +112,13 @@ export function buildProgram(env: Env, onCommand: (invocation: Invocation) => Pr
     .description(PROGRAM.summary)
     .version(packageVersion(), '-V, --version', 'print the version of storelens and exit')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => env.stdout.write(s), writeErr: (s) => env.stderr.write(s) });
+    .configureOutput({
+      writeOut: (s) => env.stdout.write(s),
+      writeErr: (s) => env.stderr.write(s),
+      // Commander's refusals begin as storelens's own do (`storelens: STORELENS_LOG_LEVEL: …`),
+      // so one bad value reads the same from a flag as from its variable.
+      outputError: (s, write) => write(s.replace(/^error: /, `${PROGRAM.name}: `)),
+    });
   for (const s of GLOBAL_SETTINGS) program.addOption(option(s, null));
   const groups = new Map<string, Command>();
   for (const def of COMMANDS as readonly CommandDef[]) {

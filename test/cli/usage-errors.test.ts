@@ -33,7 +33,16 @@ describe('a mistyped flag', () => {
   it('still leaves a required option left out refused by name', async () => {
     const r = await runCli(['generate', '--out', 'x', '--from', '2025-01']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("error: required option '--to <YYYY-MM>' not specified");
+    expect(r.stderr).toBe("storelens: required option '--to <YYYY-MM>' not specified\n(see: storelens generate --help)\n");
+  });
+
+  it('is refused as storelens refuses the same value from its variable, with where to read more', async () => {
+    const fromFlag = await runCli(['serve', '--log-level', 'loud']);
+    const fromVar = capturedEnv(undefined, { STORELENS_LOG_LEVEL: 'loud' });
+    expect(await main(['node', 'storelens', 'serve'], fromVar.env)).toBe(2);
+    expect(fromFlag.code).toBe(2);
+    expect(fromFlag.stderr).toBe(`storelens: option '--log-level <level>' argument 'loud' is invalid. Allowed choices are fatal, error, warn, info, debug, trace, silent.\n(see: storelens serve --help)\n`);
+    expect(fromVar.stderr()).toMatch(/^storelens: STORELENS_LOG_LEVEL: "loud" is not one of/);
   });
 });
 
