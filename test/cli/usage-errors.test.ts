@@ -4,15 +4,13 @@
  * cannot be written, named with the flag or the folder rather than the system's EEXIST, ENOTDIR
  * or a DuckDB IO error.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { capturedEnv, runCli } from '../helpers/cli.js';
-import { tempDirs } from '../helpers/tmp.js';
+import { readOnlyMount, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs();
 afterEach(() => dirs.removeAll());
@@ -93,21 +91,8 @@ describe('a folder flag naming a file', () => {
   });
 });
 
-// A read-only volume: mounting needs root, elsewhere the test is skipped (as in
-// test/publish/output-folder.test.ts).
 describe('generate into a folder that cannot be written', () => {
-  const ro = mkdtempSync(path.join(tmpdir(), 'storelens-read-only-'));
-  let mounted = false;
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', ro], { stdio: 'ignore' });
-    mounted = true;
-  } catch {
-    mounted = false;
-  }
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [ro], { stdio: 'ignore' });
-    rmSync(ro, { recursive: true, force: true });
-  });
+  const { dir: ro, mounted } = readOnlyMount();
 
   it.skipIf(!mounted).each([
     ['an existing --out', ro],
