@@ -4,6 +4,7 @@ import { CliError } from '../core/errors.js';
 import { monthIndex } from '../core/panel-contract.js';
 import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
+import { makeFolder } from '../publish/lock.js';
 import { progress } from './progress.js';
 import type { Config } from '../settings/config.js';
 
@@ -19,6 +20,7 @@ export async function runGenerate(flags: Config<'generate'>, env: Env): Promise<
   if (flags.stores * months > GENERATE_LIMITS.storeMonths) {
     throw new CliError(`--stores ${n(flags.stores)} over ${months} months (--from ${flags.from} to --to ${flags.to}) is ${n(flags.stores * months)} store-months: generate makes at most ${n(GENERATE_LIMITS.storeMonths)}; give fewer stores or months`);
   }
+  await makeFolder(flags.out, 'panel folder');
   const duck = await openDuck();
   const bar = progress(env, 'generate');
   try {

@@ -7,7 +7,8 @@
  * at a time (removeStale).
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 
@@ -60,14 +61,18 @@ const UNWRITABLE: Record<string, string> = {
 };
 
 /**
- * Makes `dir` and its parents (mkdir -p), resolving to the first folder it made. Where that
+ * Makes `dir` and its parents (mkdir -p), resolving to the first folder it made, and makes sure
+ * it can be written in (a folder already there, too). Where that
  * fails, the error names the folder and the real reason: Node's recursive mkdir answers ENOENT
  * ("no such file or directory") on a read-only file system, so the first missing folder is made
  * alone to learn it.
  */
 export async function makeFolder(dir: string, what: string): Promise<string | undefined> {
   try {
-    return await mkdir(dir, { recursive: true });
+    const created = await mkdir(dir, { recursive: true });
+    // A folder that is there already is made without a write: whether it can be written is asked.
+    await access(dir, constants.W_OK | constants.X_OK);
+    return created;
   } catch (e) {
     let err = e as NodeJS.ErrnoException;
     if (err.code === 'ENOENT') {

@@ -32,9 +32,18 @@ export function resolveConfig<C extends CommandName>(command: C, flags: FlagValu
   const config: Record<string, unknown> = {};
   for (const s of settingsOf(command)) {
     const value = resolveOne(s, command, flags, vars);
+    const problem = value === undefined ? undefined : s.value.problem?.(value);
+    if (problem) throw new CliError(`${origin(s, flags, vars, String(value))}: ${problem}`, 2);
     config[s.name] = Array.isArray(value) ? Object.freeze([...value]) : value;
   }
   return Object.freeze(config) as Config<C>;
+}
+
+/** A setting's value as the operator gave it: after its flag, its variable, or as the default of the flag. */
+function origin(s: SettingDef, flags: FlagValues, vars: Readonly<Record<string, string | undefined>>, value: string): string {
+  if (s.flag && flags.source(s.name) === 'cli') return `${s.flag} ${value}`;
+  if (s.env && vars[s.env]) return `${s.env}=${value}`;
+  return `${s.flag ?? s.env} ${value} (the default)`;
 }
 
 function resolveOne(s: SettingDef, command: CommandName, flags: FlagValues, vars: Readonly<Record<string, string | undefined>>): unknown {

@@ -53,8 +53,17 @@ function option(s: SettingDef, command: CommandName | null): Option {
   if (s.value.arg && !s.value.repeatable) onlyOnce(o, s);
   const fallback = command ? defaultFor(s, command) : undefined;
   if (fallback !== undefined) o.default(fallback, Array.isArray(fallback) ? fallback.join(',') : undefined);
-  if (s.required) o.makeOptionMandatory();
   return o;
+}
+
+/**
+ * A required option left out is refused here, once commander has refused unknown options, not
+ * by commander's own mandatory check, which runs first: `publish --inptu x` would say that
+ * --input is missing, never that --inptu is unknown (and meant --input).
+ */
+function requireOptions(cmd: Command, settings: readonly SettingDef[]): void {
+  const missing = settings.find((s) => s.required && s.flag && cmd.getOptionValue(s.name) === undefined);
+  if (missing) cmd.error(`error: required option '${flagWithArg(missing)}' not specified`, { code: 'commander.missingMandatoryOptionValue', exitCode: 2 });
 }
 
 function environmentHelp(settings: readonly SettingDef[]): string {
@@ -65,7 +74,10 @@ function environmentHelp(settings: readonly SettingDef[]): string {
 }
 
 function addCommand(parent: Command, def: CommandDef, name: string, env: Env, onCommand: (i: Invocation) => Promise<void>): void {
-  const cmd = parent.command(name, { hidden: def.hidden }).description(def.summary);
+  const cmd = parent
+    .command(name, { hidden: def.hidden })
+    .description(def.summary)
+    .showHelpAfterError(`(see: ${PROGRAM.name} ${def.name} --help)`);
   for (const a of def.args ?? []) {
     const arg = new Argument(argumentUsage(a), a.help);
     if (a.choices) arg.choices(a.choices);
@@ -77,6 +89,7 @@ function addCommand(parent: Command, def: CommandDef, name: string, env: Env, on
   if (envHelp) cmd.addHelpText('after', envHelp);
   cmd.action(async () => {
     const command = def.name as CommandName;
+    requireOptions(cmd, settings);
     const config = resolveConfig(command, { value: (n) => cmd.getOptionValue(n), source: (n) => cmd.getOptionValueSource(n) }, env.env);
     await onCommand({ command, config, args: cmd.processedArgs as string[] } as Invocation);
   });
@@ -99,7 +112,13 @@ export function buildProgram(env: Env, onCommand: (invocation: Invocation) => Pr
     .description(PROGRAM.summary)
     .version(packageVersion(), '-V, --version', 'print the version of storelens and exit')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => env.stdout.write(s), writeErr: (s) => env.stderr.write(s) });
+    .configureOutput({
+      writeOut: (s) => env.stdout.write(s),
+      writeErr: (s) => env.stderr.write(s),
+      // Commander's refusals begin as storelens's own do (`storelens: STORELENS_LOG_LEVEL: …`),
+      // so one bad value reads the same from a flag as from its variable.
+      outputError: (s, write) => write(s.replace(/^error: /, `${PROGRAM.name}: `)),
+    });
   for (const s of GLOBAL_SETTINGS) program.addOption(option(s, null));
   const groups = new Map<string, Command>();
   for (const def of COMMANDS as readonly CommandDef[]) {

@@ -7,7 +7,7 @@ import { ROLES } from '../core/roles.js';
 import { API_PORT, DB_PATH, GENERATE_LIMITS, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../core/wallet-visibilities.js';
-import { addressBlocks, envSwitch, httpOrigin, httpUrl, memberEmail, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, positiveIntAtMost, seedRange, serverKey, someOf, text, texts, toggle, type Value } from './values.js';
+import { addressBlocks, envSwitch, folder, httpOrigin, httpUrl, memberEmail, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, positiveIntAtMost, seedRange, serverKey, someOf, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -156,7 +156,7 @@ export const GLOBAL_SETTINGS = [{ name: 'debug', flag: '--debug', value: toggle,
 
 export const SETTINGS = [
   // generate
-  { name: 'out', flag: '--out', value: text('dir'), required: true, help: 'folder to write the panel into', commands: ['generate'] },
+  { name: 'out', flag: '--out', value: folder, required: true, help: 'folder to write the panel into', commands: ['generate'] },
   { name: 'stores', flag: '--stores', value: positiveIntAtMost(GENERATE_LIMITS.stores, 'stores generate makes'), default: 2000, help: `number of distinct stores over the whole period (at most ${GENERATE_LIMITS.stores.toLocaleString('en-US')}; with --from and --to at most ${GENERATE_LIMITS.months} months and ${GENERATE_LIMITS.storeMonths.toLocaleString('en-US')} store-months)`, commands: ['generate'] },
   { name: 'from', flag: '--from', value: month, required: true, help: 'first month', commands: ['generate'] },
   { name: 'to', flag: '--to', value: month, required: true, help: 'last month', commands: ['generate'] },
@@ -164,12 +164,12 @@ export const SETTINGS = [
   { name: 'format', flag: '--format', value: oneOf('format', ['csv', 'parquet', 'ndjson']), default: 'csv', help: 'file format', commands: ['generate'] },
   { name: 'truth', flag: '--truth', value: text('file'), help: 'also write each last-month store\'s hidden true propensity {store_id, p} (CSV, or NDJSON for .ndjson) for the learning benchmark', commands: ['generate'] },
   // publish
-  { name: 'input', flag: '--input', value: text('dir'), required: true, help: 'panel folder: YYYY-MM.csv | .parquet | .ndjson files', commands: ['publish'] },
+  { name: 'input', flag: '--input', value: folder, required: true, help: 'panel folder: YYYY-MM.csv | .parquet | .ndjson files', commands: ['publish'] },
   { name: 'month', flag: '--month', value: month, help: 'publish (or correct) one month', commands: ['publish'] },
   { name: 'all', flag: '--all', value: toggle, help: 'publish every month in the panel', commands: ['publish'] },
-  { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder', commands: ['publish'] },
+  { name: 'out', flag: '--out', value: folder, default: OUT_DIR, help: 'output folder', commands: ['publish'] },
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, help: `public base URL used in canonical URLs, citations and cards (default: the one --out is published at; http://localhost:${PORT} for a new output folder); a --month run keeps the publication's, --all moves it`, commands: ['publish'] },
-  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private folder for every store\'s features and monthly signals (never inside --out; of one publication: another --out writing other runs into it is refused)', commands: ['publish'] },
+  { name: 'runs', flag: '--runs', value: folder, default: RUNS_DIR, help: 'private folder for every store\'s features and monthly signals (never inside --out; of one publication: another --out writing other runs into it is refused)', commands: ['publish'] },
   { name: 'cards', flag: '--cards', value: oneOf('which', ['latest', 'all', 'none']), default: 'latest', help: 'PNG share cards to render', commands: ['publish'] },
   {
     name: 'memoryLimit',
@@ -202,7 +202,7 @@ export const SETTINGS = [
   },
   { name: 'json', flag: '--json', value: toggle, help: 'print a summary as JSON on stdout', commands: ['generate', 'publish'] },
   // serve, start, api
-  { name: 'out', flag: '--out', value: text('dir'), default: OUT_DIR, help: 'output folder written by publish (the api and the worker cite its statistics in growth reports)', commands: ['serve', 'api', 'worker'] },
+  { name: 'out', flag: '--out', value: folder, default: OUT_DIR, help: 'output folder written by publish (the api and the worker cite its statistics in growth reports)', commands: ['serve', 'api', 'worker'] },
   { name: 'port', flag: '--port', value: port, default: PORT, defaultFor: { api: API_PORT }, help: 'port to listen on (0: any free port)', commands: LISTENERS },
   { name: 'host', flag: '--host', value: text('host'), default: HOST, help: 'interface to listen on', commands: LISTENERS },
   { name: 'api', flag: '--api', value: toggle, help: 'also mount the workspace REST API under /api/v1', commands: ['serve'] },
@@ -251,7 +251,7 @@ export const SETTINGS = [
     commands: ['serve', 'start', 'api', 'worker'],
   },
   // ingest (and the API servers, which ingest on start and whenever publish writes a new run)
-  { name: 'runs', flag: '--runs', value: text('dir'), default: RUNS_DIR, help: 'private runs folder publish writes (per-store features and signals) and the API ingests', commands: ['ingest', 'api', 'serve', 'start', 'worker'] },
+  { name: 'runs', flag: '--runs', value: folder, default: RUNS_DIR, help: 'private runs folder publish writes (per-store features and signals) and the API ingests', commands: ['ingest', 'api', 'serve', 'start', 'worker'] },
   // administration
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
   { name: 'workspace', flag: '--workspace', value: text('w'), help: 'workspace id or name (instead of the first argument)', commands: ['workspaces activate'] },
@@ -350,7 +350,7 @@ export const SETTINGS = [
   { name: 'ingestStores', flag: '--ingest-stores', value: positiveInt, env: 'BENCH_STORES', default: 20_000, help: 'stores per month in the ingest benchmark runs (BENCH_STORES sets both)', commands: ['bench'] },
   { name: 'from', flag: '--from', value: month, env: 'BENCH_FROM', default: '2025-10', help: 'first month of the publish benchmark panel', commands: ['bench'] },
   { name: 'to', flag: '--to', value: month, env: 'BENCH_TO', default: '2026-10', help: 'last month of the publish benchmark panel', commands: ['bench'] },
-  { name: 'data', flag: '--data', value: text('dir'), env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },
+  { name: 'data', flag: '--data', value: folder, env: 'BENCH_DATA', default: 'bench-data', help: 'folder caching the generated benchmark panels between runs', commands: ['bench'] },
   { name: 'learningSeeds', flag: '--learning-seeds', value: seedRange, env: 'BENCH_LEARNING_SEEDS', default: 10, help: 'seeds the learning benchmark runs: n for seeds 1 to n (fewer for a quick look; the documented figures take 10), or a-b (11-20: seeds the model\'s settings were not chosen on)', commands: ['bench'] },
   { name: 'learningRules', flag: '--learning-rules', value: someOf('list', LEARNING_RULES), env: 'BENCH_LEARNING_RULES', default: LEARNING_RULES, help: `hidden rules the learning benchmark runs, comma-separated: ${LEARNING_RULES.join(', ')}`, commands: ['bench'] },
   { name: 'databaseUrl', env: 'DATABASE_URL', value: text('url'), help: 'a postgres:// URL: the api and scale-out benchmarks also run on PostgreSQL, each in a schema of its own there (skipped without it)', commands: ['bench'] },

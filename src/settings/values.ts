@@ -3,6 +3,7 @@
  * or throws an InvalidArgumentError saying what is wrong (commander names the flag in front of it).
  * Numbers are strict decimal digits: `0x10`, `1e2`, `+5`, ` 5` and `5.0` are refused.
  */
+import { statSync } from 'node:fs';
 import { isMonth } from '../core/month.js';
 import { serverKeyBytes } from '../core/server-key.js';
 import { InvalidArgumentError } from 'commander';
@@ -16,6 +17,12 @@ export interface Value<T> {
   /** The flag may be given several times; the values are concatenated (T is then an array). */
   readonly repeatable?: boolean;
   parse(raw: string): T;
+  /**
+   * What makes a value unusable where the command is run (a folder that is a file), or
+   * undefined: checked on the value the command gets, whether from its flag, its variable or
+   * its default, before anything runs.
+   */
+  problem?(value: T): string | undefined;
 }
 
 const DIGITS = /^[0-9]+$/;
@@ -176,6 +183,22 @@ export function parseText(raw: string): string {
   if (raw.trim() === '') throw new InvalidArgumentError(`"${raw}" is empty: give a value`);
   return raw;
 }
+
+/**
+ * A folder a command reads or writes: absent is for the command to say (publish creates its
+ * output, serve waits for it), but a file there, or a file where a folder of its path should be,
+ * can never be one; writing into it failed with the system's EEXIST or ENOTDIR (exit 1).
+ */
+function folderProblem(dir: string): string | undefined {
+  try {
+    return statSync(dir).isDirectory() ? undefined : 'is a file, not a folder';
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'is not a folder: a file is in its path' : undefined;
+  }
+}
+
+/** A folder (`--out`, `--runs`, `--input`): any text but an empty one, naming no file. */
+export const folder: Value<string> = { arg: 'dir', parse: parseText, problem: folderProblem };
 
 /** Text that may be given several times (`--category a --category b`): the list of them, in order. */
 export const texts = (arg: string): Value<readonly string[]> => ({ arg, repeatable: true, parse: (raw) => [parseText(raw)] });

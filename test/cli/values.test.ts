@@ -50,7 +50,7 @@ describe('--port', () => {
     const r = await run(command, '--port', value);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`option '--port <port>' argument '${value}' is invalid. "${value}" is not a port number (0-65535)`);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringContaining('is not a port number'), `(see: storelens ${command} --help)`]);
     expect(r.stdout).toBe('');
   });
 });
@@ -216,7 +216,7 @@ describe('an empty value', () => {
   it('given to --db, exits 2 naming the flag: SQLite would open a temporary database, and workspaces create answered 0 keeping nothing', async () => {
     const r = await run('workspaces', 'create', 'acme', '--db', '', '--json');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: option '--db <path>' argument '' is invalid. "" is empty: give a value\n`);
+    expect(r.stderr).toBe(`storelens: option '--db <path>' argument '' is invalid. "" is empty: give a value\n(see: storelens workspaces create --help)\n`);
     expect(r.stdout).toBe('');
   });
 
@@ -228,7 +228,7 @@ describe('an empty value', () => {
   ])('is bad usage (exit 2) before anything runs: %s %s %s %j', async (...args) => {
     const r = await run(...args);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: option '--[a-z-]+ <[a-z|]+>' argument '\s*' is invalid\. "\s*" is empty: give a value\n$/);
+    expect(r.stderr).toMatch(/^storelens: option '--[a-z-]+ <[a-z|]+>' argument '\s*' is invalid\. "\s*" is empty: give a value\n\(see: storelens [a-z -]+ --help\)\n$/);
     expect(r.stdout).toBe('');
   });
 });

@@ -2,12 +2,34 @@
  * Temporary folders for tests (each test its own, removed afterwards) and snapshots of a
  * folder tree, to prove that a run left an output folder exactly as it was.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { lstat, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll } from 'vitest';
+
+/**
+ * An empty read-only file system (a CI job's `:ro` mount), mounted at a new folder for the file's
+ * tests and unmounted after them; mounting needs root, so `mounted` is false elsewhere (skip).
+ */
+export function readOnlyMount(): { dir: string; mounted: boolean } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'storelens-read-only-'));
+  let mounted = false;
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', dir], { stdio: 'ignore' });
+    mounted = true;
+  } catch {
+    mounted = false;
+  }
+  afterAll(() => {
+    if (mounted) execFileSync('umount', [dir], { stdio: 'ignore' });
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir, mounted };
+}
 
 /** Temp folders made through `make`; `removeAll` (for afterEach/afterAll) deletes them. */
 export function tempDirs(prefix = 'storelens-test-') {

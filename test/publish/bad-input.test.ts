@@ -54,7 +54,7 @@ describe('publish rejects a bad panel folder', () => {
 
   it('names an input that is a file, not a folder', async () => {
     const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS) });
-    await expectRejected(['--input', path.join(dir, '2026-01.csv'), '--all'], /2026-01\.csv: not a folder/);
+    await expectRejected(['--input', path.join(dir, '2026-01.csv'), '--all'], /--input \S*2026-01\.csv: is a file, not a folder/);
   });
 
   it('names a folder with no panel files', async () => {

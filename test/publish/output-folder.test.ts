@@ -4,15 +4,12 @@
  * whose panel is in `data/`) is refused before anything is written, never emptied; a publication
  * made by hand (a manifest at its top) is still published into.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { cp, lstat, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, publishPanel, runCli } from '../helpers/cli.js';
 import { flipColumn, liveRelease } from '../helpers/published.js';
-import { exists, tempDirs } from '../helpers/tmp.js';
+import { exists, readOnlyMount, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-output-folder-');
 afterAll(() => dirs.removeAll());
@@ -71,18 +68,7 @@ describe('publish --out', () => {
 // directory" there, and the lock's own file name is no folder a user gave. Mounting needs root:
 // elsewhere the test is skipped.
 describe('an output or runs folder on a read-only file system', () => {
-  const ro = mkdtempSync(path.join(tmpdir(), 'storelens-read-only-'));
-  let mounted = false;
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,ro', 'tmpfs', ro], { stdio: 'ignore' });
-    mounted = true;
-  } catch {
-    mounted = false;
-  }
-  afterAll(() => {
-    if (mounted) execFileSync('umount', [ro], { stdio: 'ignore' });
-    rmSync(ro, { recursive: true, force: true });
-  });
+  const { dir: ro, mounted } = readOnlyMount();
 
   it.skipIf(!mounted).each([
     ['a new --out', (root: string) => ({ out: path.join(ro, 'out', 'site'), runs: path.join(root, 'runs'), named: `${path.join(ro, 'out', 'site')}: cannot write in this output folder` })],
