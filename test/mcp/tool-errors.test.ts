@@ -1,0 +1,91 @@
+/**
+ * The mistakes an assistant's model makes in a tool's arguments, answered through the client
+ * libraries assistants ship — `@modelcontextprotocol/sdk` 1.x and `@modelcontextprotocol/client`
+ * 2.x — over a real socket, as tool errors whose problem names what the model sent (the argument,
+ * not the REST header it stands for), so that the model can correct the call it made.
+ */
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/api/scopes.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
+import { seedAccounts } from '../helpers/accounts.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
+import { dialects } from '../helpers/db.js';
+import { mcpClient, toolJson } from '../helpers/mcp.js';
+
+const PROBLEM = 'https://storelens.dev/problems/';
+
+type Result = { content?: unknown; isError?: boolean; structuredContent?: unknown };
+/** The little of a client both SDK lines share. */
+interface Assistant {
+  callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<Result>;
+  close(): Promise<void>;
+}
+
+const SDKS: { name: string; connect(base: string, key: string): Promise<Assistant> }[] = [
+  {
+    name: '@modelcontextprotocol/sdk 1.x',
+    async connect(base, key) {
+      const client = new Sdk1Client({ name: 'tool-errors-sdk1', version: '1.0.0' });
+      await client.connect(new Sdk1Transport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      return client as unknown as Assistant;
+    },
+  },
+  {
+    name: '@modelcontextprotocol/client 2.x',
+    async connect(base, key) {
+      return (await mcpClient(base, { key })).client as unknown as Assistant;
+    },
+  },
+];
+
+/** The problem of a tool error, as the assistant reads it. */
+function problemOf(r: Result, type: string): { detail: string; errors?: { path: string; message: string }[] } {
+  expect(r.isError, JSON.stringify(r.content)).toBe(true);
+  expect(r.structuredContent).toBeUndefined();
+  const problem = toolJson(r);
+  expect(problem.type).toBe(PROBLEM + type);
+  return problem;
+}
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`tool errors in the words of the call on ${d.label}`, () => {
+    let h: Harness;
+    let ws: Workspace;
+    let key: string;
+
+    beforeAll(async () => {
+      h = await startApi(d.name, { rateLimits: { read: 1000, write: 1000, report: 5 } });
+      ws = await workspace(h.db);
+      key = await apiKey(h.db, ws.id, SCOPES);
+      await seedAccounts(h.db, ws.id, [{ store_id: 'errs-a', score: 0.9, domain: 'a.example' }]);
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    for (const sdk of SDKS) {
+      describe(sdk.name, () => {
+        let assistant: Assistant;
+        beforeAll(async () => {
+          assistant = await sdk.connect(h.base, key);
+        });
+        afterAll(async () => {
+          await assistant?.close();
+        });
+
+        it('says once that a currency is not in capitals', async () => {
+          const r = await assistant.callTool({ name: 'create_deal', arguments: { store_id: 'errs-a', title: 'Lower case', currency: 'eur' } });
+          const problem = problemOf(r, 'invalid-body');
+          expect(problem.errors).toEqual([{ path: 'currency', message: 'must be an ISO 4217 currency code in capitals, e.g. EUR' }]);
+          expect(problem.detail).toBe('currency: must be an ISO 4217 currency code in capitals, e.g. EUR');
+          // One in capitals that is no currency is still refused, once.
+          const unknown = problemOf(await assistant.callTool({ name: 'create_deal', arguments: { store_id: 'errs-a', title: 'No such', currency: 'XYZ' } }), 'invalid-body');
+          expect(unknown.errors).toHaveLength(1);
+        });
+
+      });
+    }
+  });
+}
