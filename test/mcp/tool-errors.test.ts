@@ -75,6 +75,16 @@ for (const d of dialects) {
           await assistant?.close();
         });
 
+        it('refuses an argument the tool does not take as unknown even when given as a list, and a list for one it takes as one value too many', async () => {
+          const unknown = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { store_ids: ['errs-a'] } }), 'invalid-parameters');
+          expect(unknown.errors).toEqual([{ path: '', message: 'Unrecognized key: "store_ids"' }]);
+          const listed = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { status: ['open', 'working'] } }), 'invalid-parameters');
+          expect(listed.errors).toEqual([{ path: 'status', message: 'given more than once; send it once' }]);
+          // REST alike: a repeated parameter the operation does not take is unknown, not repeated.
+          expect((await call(h.base, 'GET', '/accounts?store_ids=a&store_ids=b', { key })).body).toMatchObject({ errors: [{ path: '', message: 'Unrecognized key: "store_ids"' }] });
+        });
+
+
         it('says once that a currency is not in capitals', async () => {
           const r = await assistant.callTool({ name: 'create_deal', arguments: { store_id: 'errs-a', title: 'Lower case', currency: 'eur' } });
           const problem = problemOf(r, 'invalid-body');
