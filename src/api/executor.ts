@@ -53,6 +53,11 @@ export interface OperationRequest {
    * window (IdempotencyRunner.windowKey), so an identical call made later is a call of its own.
    */
   idempotencyKeyDerived?: true;
+  /**
+   * Arguments the transport could not carry into the request (an MCP tool's `idempotency_key`
+   * that is not text): refused as REST refuses an unusable Idempotency-Key, first of the 400s.
+   */
+  malformed?: { path: string; message: string }[];
   /** Set when the answer's body is not sent (HEAD): HandlerContext.delivers is false, and the answer is not kept in the read cache. */
   bodyless?: true;
 }
@@ -207,6 +212,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     // REST reads a body within the limit before anything else is checked; one built from an MCP
     // tool's arguments is held to it here, at the same point.
     if (req.rawBody !== undefined && Buffer.byteLength(req.rawBody) > bodyLimit) throw bodyTooLarge(bodyLimit);
+    if (req.malformed?.length) throw new ApiProblem('invalid-parameters', req.malformed.map((e) => `${e.path}: ${e.message}`).join('; '), {}, { errors: req.malformed });
     const given = isMutating(route) ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
     const idemKey = given !== undefined && req.idempotencyKeyDerived ? await idempotency.windowKey(auth.workspace.id, given) : given;
     const params = validate(route.params, storableValues(req.params), 'invalid-parameters');

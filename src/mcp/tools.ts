@@ -129,15 +129,16 @@ export function operationTool(route: AnyRoute): OperationTool {
         if (paramNames.has(name)) put(p, name, scalarText(value));
         else if (queryNames.has(name)) put(q, name, scalarText(value));
         else if (headerArgs.has(name)) h[headerArgs.get(name)!] = String(scalarText(value));
-        // A number is written as REST would send it in a header; any other non-text is no key, and
-        // is refused as an unknown parameter (400) rather than replaced by a derived key.
-        else if (mutating && name === IDEMPOTENCY_ARG && (typeof value === 'string' || typeof value === 'number')) idem = String(value);
+        else if (mutating && name === IDEMPOTENCY_ARG) idem = typeof value === 'number' ? String(value) : value;
         else if (nestedBody && name === 'body') Object.assign(body, { [BODY]: value });
         // A body field, or a name no schema declares: the body's strict schema refuses it (400), or
         // without a body it is an unknown query parameter, as in a REST URL.
         else if (route.body && !nestedBody) put(body, name, value);
         else put(q, name, scalarText(value));
       }
+      // A number is written as REST would send it in a header; any other non-text is no key, and
+      // is refused (400) rather than replaced by a derived key.
+      const malformed = idem !== undefined && typeof idem !== 'string' ? [{ path: IDEMPOTENCY_ARG, message: `must be text (got ${describeJson(idem)}); leave it out to have one derived from the call` }] : undefined;
       const derived = mutating && typeof idem !== 'string';
       // The If-Match condition as the fingerprint reads it: `if_match` 3 and "3" are one call.
       const keyed = 'if-match' in h ? { ...args, [headerArg('If-Match')]: ifMatchCondition(h['if-match']) } : args;
@@ -151,6 +152,7 @@ export function operationTool(route: AnyRoute): OperationTool {
         target: `mcp:${route.operationId}?${canonicalJson({ ...p, ...q })}`,
         // Kept under the key of the first such call's 24-hour window (executor: windowKey).
         ...(derived ? { idempotencyKeyDerived: true as const } : {}),
+        ...(malformed ? { malformed } : {}),
       };
     },
   };
@@ -166,6 +168,9 @@ const BODY = Symbol('body') as unknown as string;
 function put(o: Record<string, unknown>, name: string, value: unknown): void {
   Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
 }
+
+/** What kind of JSON value an argument is, as an assistant would say it. */
+const describeJson = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 /** A path or query value as REST receives it: text (numbers and booleans as written in a URL). */
 function scalarText(v: unknown): unknown {

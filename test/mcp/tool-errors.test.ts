@@ -75,6 +75,15 @@ for (const d of dialects) {
           await assistant?.close();
         });
 
+        it('refuses an idempotency_key that is not text as that, not as an argument the tool does not take', async () => {
+          for (const [given, said] of [[null, 'null'], [true, 'a boolean'], [{ id: 'k' }, 'an object'], [['k'], 'a list']] as const) {
+            const r = await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'errs-a', action: 'discovery', note: 'odd key', idempotency_key: given } });
+            expect(problemOf(r, 'invalid-parameters').errors).toEqual([{ path: 'idempotency_key', message: `must be text (got ${said}); leave it out to have one derived from the call` }]);
+          }
+          expect(await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', 'odd key').execute()).toEqual([]);
+        });
+
+
         it('refuses an argument the tool does not take as unknown even when given as a list, and a list for one it takes as one value too many', async () => {
           const unknown = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { store_ids: ['errs-a'] } }), 'invalid-parameters');
           expect(unknown.errors).toEqual([{ path: '', message: 'Unrecognized key: "store_ids"' }]);
