@@ -54,8 +54,12 @@ function objectSchema(schema: z.ZodType | undefined): { properties: Record<strin
 /** An HTTP header name as an argument name: `If-Match` ⇒ `if_match`. */
 const headerArg = (header: string): string => header.toLowerCase().replace(/-/g, '_');
 
-/** The request headers an operation's text may name, which a tool takes as arguments. */
-const HEADER_WORDS = /\b(If-Match|Idempotency-Key)\b(?! (?:header )?of the REST call)/g;
+/**
+ * The request headers an operation's text may name (however cased: a problem names a parameter
+ * `if-match`), which a tool takes as arguments; with the word "header" after them, which an
+ * argument is not.
+ */
+const HEADER_WORDS = /\b(If-Match|Idempotency-Key)\b(?! (?:header )?of the REST call)(?: header)?/gi;
 
 /**
  * An operation's text (written for REST: openapi.json shows it too) as a tool's: a request header
@@ -63,7 +67,20 @@ const HEADER_WORDS = /\b(If-Match|Idempotency-Key)\b(?! (?:header )?of the REST 
  * `idempotency_key`), in a description or in every description of a schema. An assistant sets no
  * header; the mapping itself stays said where an argument is described.
  */
-const inToolWords = (text: string): string => text.replace(HEADER_WORDS, headerArg);
+const inToolWords = (text: string): string => text.replace(HEADER_WORDS, (_words, header: string) => headerArg(header));
+
+/**
+ * A problem answered to a tool call, in the tool's words (inToolWords): its detail and each of
+ * its `errors` name the argument the assistant gave (`if_match`, `idempotency_key`) where REST's
+ * name the header (`if-match: must be…`, "needs an Idempotency-Key header"), which an assistant
+ * can neither set nor find among the tool's arguments. Its `type` and `title` stay those of the
+ * problem type.
+ */
+export function problemInToolWords(problem: Json): Json {
+  const words = (v: unknown) => (typeof v === 'string' ? inToolWords(v) : v);
+  const errors = Array.isArray(problem.errors) ? { errors: (problem.errors as unknown[]).map((e) => (e && typeof e === 'object' ? { ...e, path: words((e as Json).path), message: words((e as Json).message) } : e)) } : {};
+  return { ...problem, detail: words(problem.detail), ...errors };
+}
 
 /** A JSON Schema with every description in a tool's words (inToolWords); its other strings as they are. */
 function schemaInToolWords<T>(v: T): T {

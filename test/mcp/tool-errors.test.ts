@@ -75,6 +75,24 @@ for (const d of dialects) {
           await assistant?.close();
         });
 
+        it('names if_match and idempotency_key in their problems, where REST names the headers', async () => {
+          const deal = (await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'errs-a', title: 'Relaunch' } })).body as { id: string };
+          const weak = problemOf(await assistant.callTool({ name: 'update_deal', arguments: { id: deal.id, if_match: 'W/"1"', value: 7 } }), 'invalid-parameters');
+          expect(weak.errors).toEqual([{ path: 'if_match', message: 'must be the version the change is based on, e.g. 3 or "3", or *' }]);
+          expect(weak.detail).toBe('if_match: must be the version the change is based on, e.g. 3 or "3", or *');
+
+          const outcome = { store_id: 'errs-a', action: 'discovery' };
+          const empty = problemOf(await assistant.callTool({ name: 'record_outcome', arguments: { ...outcome, idempotency_key: '' } }), 'idempotency-key-required');
+          expect(empty.detail).toBe('This operation needs an idempotency_key: a stable logical request ID.');
+          const long = problemOf(await assistant.callTool({ name: 'record_outcome', arguments: { ...outcome, idempotency_key: 'k'.repeat(256) } }), 'idempotency-key-required');
+          expect(long.detail).toBe('The idempotency_key must be at most 255 characters.');
+
+          // REST, whose caller sets headers, is told about the headers.
+          const rest = await call(h.base, 'PATCH', `/deals/${deal.id}`, { key, idem: freshIdem(), body: { value: 7 }, headers: { 'if-match': 'W/"1"' } });
+          expect(rest.body).toMatchObject({ errors: [{ path: 'if-match' }] });
+          expect((await call(h.base, 'POST', '/outcomes', { key, idem: 'k'.repeat(256), body: outcome })).body).toMatchObject({ detail: 'The Idempotency-Key header must be at most 255 characters.' });
+        });
+
         it('refuses an idempotency_key that is not text as that, not as an argument the tool does not take', async () => {
           for (const [given, said] of [[null, 'null'], [true, 'a boolean'], [{ id: 'k' }, 'an object'], [['k'], 'a list']] as const) {
             const r = await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'errs-a', action: 'discovery', note: 'odd key', idempotency_key: given } });
@@ -82,7 +100,6 @@ for (const d of dialects) {
           }
           expect(await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', 'odd key').execute()).toEqual([]);
         });
-
 
         it('refuses an argument the tool does not take as unknown even when given as a list, and a list for one it takes as one value too many', async () => {
           const unknown = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { store_ids: ['errs-a'] } }), 'invalid-parameters');
@@ -93,7 +110,6 @@ for (const d of dialects) {
           expect((await call(h.base, 'GET', '/accounts?store_ids=a&store_ids=b', { key })).body).toMatchObject({ errors: [{ path: '', message: 'Unrecognized key: "store_ids"' }] });
         });
 
-
         it('says once that a currency is not in capitals', async () => {
           const r = await assistant.callTool({ name: 'create_deal', arguments: { store_id: 'errs-a', title: 'Lower case', currency: 'eur' } });
           const problem = problemOf(r, 'invalid-body');
@@ -103,7 +119,6 @@ for (const d of dialects) {
           const unknown = problemOf(await assistant.callTool({ name: 'create_deal', arguments: { store_id: 'errs-a', title: 'No such', currency: 'XYZ' } }), 'invalid-body');
           expect(unknown.errors).toHaveLength(1);
         });
-
       });
     }
   });
