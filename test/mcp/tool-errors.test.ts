@@ -4,44 +4,18 @@
  * 2.x — over a real socket, as tool errors whose problem names what the model sent (the argument,
  * not the REST header it stands for), so that the model can correct the call it made.
  */
-import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/api/scopes.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
-import { mcpClient, toolJson } from '../helpers/mcp.js';
+import { type Assistant, SDKS, type ToolResult, toolJson } from '../helpers/mcp.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 
-type Result = { content?: unknown; isError?: boolean; structuredContent?: unknown };
-/** The little of a client both SDK lines share. */
-interface Assistant {
-  callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<Result>;
-  close(): Promise<void>;
-}
-
-const SDKS: { name: string; connect(base: string, key: string): Promise<Assistant> }[] = [
-  {
-    name: '@modelcontextprotocol/sdk 1.x',
-    async connect(base, key) {
-      const client = new Sdk1Client({ name: 'tool-errors-sdk1', version: '1.0.0' });
-      await client.connect(new Sdk1Transport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-      return client as unknown as Assistant;
-    },
-  },
-  {
-    name: '@modelcontextprotocol/client 2.x',
-    async connect(base, key) {
-      return (await mcpClient(base, { key })).client as unknown as Assistant;
-    },
-  },
-];
-
 /** The problem of a tool error, as the assistant reads it. */
-function problemOf(r: Result, type: string): { detail: string; errors?: { path: string; message: string }[] } {
+function problemOf(r: ToolResult, type: string): { detail: string; errors?: { path: string; message: string }[] } {
   expect(r.isError, JSON.stringify(r.content)).toBe(true);
   expect(r.structuredContent).toBeUndefined();
   const problem = toolJson(r);
