@@ -53,6 +53,11 @@ export interface OperationRequest {
    * window (IdempotencyRunner.windowKey), so an identical call made later is a call of its own.
    */
   idempotencyKeyDerived?: true;
+  /**
+   * Arguments the transport could not carry into the request (an MCP tool's `idempotency_key`
+   * that is not text): refused as REST refuses an unusable Idempotency-Key, first of the 400s.
+   */
+  malformed?: { path: string; message: string }[];
   /** Set when the answer's body is not sent (HEAD): HandlerContext.delivers is false, and the answer is not kept in the read cache. */
   bodyless?: true;
 }
@@ -207,10 +212,11 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     // REST reads a body within the limit before anything else is checked; one built from an MCP
     // tool's arguments is held to it here, at the same point.
     if (req.rawBody !== undefined && Buffer.byteLength(req.rawBody) > bodyLimit) throw bodyTooLarge(bodyLimit);
+    if (req.malformed?.length) throw new ApiProblem('invalid-parameters', req.malformed.map((e) => `${e.path}: ${e.message}`).join('; '), {}, { errors: req.malformed });
     const given = isMutating(route) ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
     const idemKey = given !== undefined && req.idempotencyKeyDerived ? await idempotency.windowKey(auth.workspace.id, given) : given;
     const params = validate(route.params, storableValues(req.params), 'invalid-parameters');
-    const query = validate(route.query ?? EMPTY, storableValues(singleValued(req.query)), 'invalid-parameters');
+    const query = validate(route.query ?? EMPTY, storableValues(singleValued(req.query, route.query ?? EMPTY)), 'invalid-parameters');
     if (route.headers) validate(route.headers, req.headers, 'invalid-parameters');
     if (isMutating(route)) refuseUnevaluableIfMatch(route, req.headers['if-match']);
     const input = route.body ? jsonBody(req.rawBody) : undefined;
@@ -345,10 +351,16 @@ function refuseUnevaluableIfMatch(route: AnyRoute, ifMatch: string | string[] | 
   throw new ApiProblem('invalid-parameters', `if-match: ${message}`, {}, { errors: [{ path: 'if-match', message }] });
 }
 
-/** The query as given, or a 400 naming every parameter given more than once. */
-function singleValued(query: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The query as given, or a 400 naming every parameter of the operation given more than once (an
+ * MCP tool's argument given as a list arrives the same way). A name the operation does not take
+ * is left to its schema, which refuses it as unknown however often it came: told to send it
+ * once, a caller would send it again.
+ */
+function singleValued(query: Record<string, unknown>, schema: z.ZodType): Record<string, unknown> {
+  const declared = schema instanceof z.ZodObject ? schema.shape : {};
   let repeated: string[] | undefined;
-  for (const name in query) if (Array.isArray(query[name])) (repeated ??= []).push(name);
+  for (const name in query) if (Array.isArray(query[name]) && Object.hasOwn(declared, name)) (repeated ??= []).push(name);
   if (!repeated) return query;
   const errors = repeated.map((path) => ({ path, message: 'given more than once; send it once' }));
   throw new ApiProblem('invalid-parameters', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {}, { errors });

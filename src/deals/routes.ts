@@ -19,7 +19,8 @@ const Email = z.string().max(EMAIL_MAX).regex(EMAIL_AS_SENT, 'must be an email a
 const CURRENCY_MESSAGE = 'must be an ISO 4217 currency code in capitals, e.g. EUR';
 const Currency = z
   .string()
-  .regex(CURRENCY_AS_SENT, CURRENCY_MESSAGE)
+  // Not in capitals is not looked up as well: the one thing to fix is said once.
+  .regex(CURRENCY_AS_SENT, { message: CURRENCY_MESSAGE, abort: true })
   .refine((c) => CURRENCIES.has(c), CURRENCY_MESSAGE)
   .describe('ISO 4217 code in capitals, e.g. `EUR`; one the server does not know (`XYZ`) ⇒ 400');
 const CloseDate = z.iso.date().describe('YYYY-MM-DD');

@@ -18,7 +18,7 @@ import { ApiProblem, isApiProblem, methodNotAllowed, sendProblem } from '../api/
 import { type AnyRoute, type CallKind, isMutating } from '../api/route-def.js';
 import { SCOPES } from '../api/scopes.js';
 import { type PublicationSource, registerStatisticsResources } from './resources.js';
-import { callerOf, operationTools } from './tools.js';
+import { callerOf, operationTools, problemInToolWords } from './tools.js';
 
 export const MCP_PATH = '/mcp';
 /**
@@ -279,9 +279,10 @@ const REPLAYED_PROBLEM_NOTE =
 function toolResult(r: OperationResponse, requestId: string): CallToolResult {
   const replayed = r.headers['idempotent-replayed'] === 'true';
   const meta = { 'storelens/status': r.status, ...(replayed ? { 'storelens/idempotent-replayed': true } : {}), ...(r.headers['retry-after'] ? { 'storelens/retry-after': Number(r.headers['retry-after']) } : {}) };
-  // A problem names the request that carried the call, as a REST problem body does.
+  // A problem names the request that carried the call, as a REST problem body does, and the
+  // arguments of the call rather than the headers REST would have been sent.
   if (r.problem) {
-    const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify({ ...(JSON.parse(r.body) as object), request_id: requestId }) }];
+    const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify({ ...problemInToolWords(JSON.parse(r.body) as Record<string, unknown>), request_id: requestId }) }];
     if (replayed) content.push({ type: 'text', text: REPLAYED_PROBLEM_NOTE });
     return { content, isError: true, _meta: meta };
   }

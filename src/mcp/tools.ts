@@ -54,8 +54,12 @@ function objectSchema(schema: z.ZodType | undefined): { properties: Record<strin
 /** An HTTP header name as an argument name: `If-Match` ⇒ `if_match`. */
 const headerArg = (header: string): string => header.toLowerCase().replace(/-/g, '_');
 
-/** The request headers an operation's text may name, which a tool takes as arguments. */
-const HEADER_WORDS = /\b(If-Match|Idempotency-Key)\b(?! (?:header )?of the REST call)/g;
+/**
+ * The request headers an operation's text may name (however cased: a problem names a parameter
+ * `if-match`), which a tool takes as arguments; with the word "header" after them, which an
+ * argument is not.
+ */
+const HEADER_WORDS = /\b(If-Match|Idempotency-Key)\b(?! (?:header )?of the REST call)(?: header)?/gi;
 
 /**
  * An operation's text (written for REST: openapi.json shows it too) as a tool's: a request header
@@ -63,7 +67,20 @@ const HEADER_WORDS = /\b(If-Match|Idempotency-Key)\b(?! (?:header )?of the REST 
  * `idempotency_key`), in a description or in every description of a schema. An assistant sets no
  * header; the mapping itself stays said where an argument is described.
  */
-const inToolWords = (text: string): string => text.replace(HEADER_WORDS, headerArg);
+const inToolWords = (text: string): string => text.replace(HEADER_WORDS, (_words, header: string) => headerArg(header));
+
+/**
+ * A problem answered to a tool call, in the tool's words (inToolWords): its detail and each of
+ * its `errors` name the argument the assistant gave (`if_match`, `idempotency_key`) where REST's
+ * name the header (`if-match: must be…`, "needs an Idempotency-Key header"), which an assistant
+ * can neither set nor find among the tool's arguments. Its `type` and `title` stay those of the
+ * problem type.
+ */
+export function problemInToolWords(problem: Json): Json {
+  const words = (v: unknown) => (typeof v === 'string' ? inToolWords(v) : v);
+  const errors = Array.isArray(problem.errors) ? { errors: (problem.errors as unknown[]).map((e) => (e && typeof e === 'object' ? { ...e, path: words((e as Json).path), message: words((e as Json).message) } : e)) } : {};
+  return { ...problem, detail: words(problem.detail), ...errors };
+}
 
 /** A JSON Schema with every description in a tool's words (inToolWords); its other strings as they are. */
 function schemaInToolWords<T>(v: T): T {
@@ -129,15 +146,16 @@ export function operationTool(route: AnyRoute): OperationTool {
         if (paramNames.has(name)) put(p, name, scalarText(value));
         else if (queryNames.has(name)) put(q, name, scalarText(value));
         else if (headerArgs.has(name)) h[headerArgs.get(name)!] = String(scalarText(value));
-        // A number is written as REST would send it in a header; any other non-text is no key, and
-        // is refused as an unknown parameter (400) rather than replaced by a derived key.
-        else if (mutating && name === IDEMPOTENCY_ARG && (typeof value === 'string' || typeof value === 'number')) idem = String(value);
+        else if (mutating && name === IDEMPOTENCY_ARG) idem = typeof value === 'number' ? String(value) : value;
         else if (nestedBody && name === 'body') Object.assign(body, { [BODY]: value });
         // A body field, or a name no schema declares: the body's strict schema refuses it (400), or
         // without a body it is an unknown query parameter, as in a REST URL.
         else if (route.body && !nestedBody) put(body, name, value);
         else put(q, name, scalarText(value));
       }
+      // A number is written as REST would send it in a header; any other non-text is no key, and
+      // is refused (400) rather than replaced by a derived key.
+      const malformed = idem !== undefined && typeof idem !== 'string' ? [{ path: IDEMPOTENCY_ARG, message: `must be text (got ${describeJson(idem)}); leave it out to have one derived from the call` }] : undefined;
       const derived = mutating && typeof idem !== 'string';
       // The If-Match condition as the fingerprint reads it: `if_match` 3 and "3" are one call.
       const keyed = 'if-match' in h ? { ...args, [headerArg('If-Match')]: ifMatchCondition(h['if-match']) } : args;
@@ -151,6 +169,7 @@ export function operationTool(route: AnyRoute): OperationTool {
         target: `mcp:${route.operationId}?${canonicalJson({ ...p, ...q })}`,
         // Kept under the key of the first such call's 24-hour window (executor: windowKey).
         ...(derived ? { idempotencyKeyDerived: true as const } : {}),
+        ...(malformed ? { malformed } : {}),
       };
     },
   };
@@ -166,6 +185,9 @@ const BODY = Symbol('body') as unknown as string;
 function put(o: Record<string, unknown>, name: string, value: unknown): void {
   Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
 }
+
+/** What kind of JSON value an argument is, as an assistant would say it. */
+const describeJson = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
 /** A path or query value as REST receives it: text (numbers and booleans as written in a URL). */
 function scalarText(v: unknown): unknown {

@@ -1,5 +1,7 @@
 /** An MCP client of the official SDK, connected over real HTTP to a test server's /api/v1/mcp. */
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 export interface McpTestClient {
   client: Client;
@@ -22,3 +24,34 @@ export function toolJson(r: { content?: unknown; isError?: boolean }): any {
   const content = r.content as { type: string; text: string }[];
   return JSON.parse(content[0]!.text);
 }
+
+/** A tool call's answer, as both SDK lines give it. */
+export type ToolResult = { content?: unknown; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> };
+
+/** The little of a client both SDK lines share. */
+export interface Assistant {
+  listTools(): Promise<{ tools: { name: string; outputSchema?: unknown }[] }>;
+  callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<ToolResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * The client libraries assistants ship — `@modelcontextprotocol/sdk` 1.x and
+ * `@modelcontextprotocol/client` 2.x — each connecting to `{base}/mcp` with an API key.
+ */
+export const SDKS: { name: string; connect(base: string, key: string): Promise<Assistant> }[] = [
+  {
+    name: '@modelcontextprotocol/sdk 1.x',
+    async connect(base, key) {
+      const client = new Sdk1Client({ name: 'storelens-test-sdk1', version: '1.0.0' });
+      await client.connect(new Sdk1Transport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      return client as unknown as Assistant;
+    },
+  },
+  {
+    name: '@modelcontextprotocol/client 2.x',
+    async connect(base, key) {
+      return (await mcpClient(base, { key })).client as unknown as Assistant;
+    },
+  },
+];

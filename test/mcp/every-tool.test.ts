@@ -11,8 +11,6 @@
  * the per-tool error matrix, which the executor and the MCP layer decide whatever the database,
  * runs once, on SQLite.
  */
-import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAccounts } from '../../src/accounts/store.js';
@@ -31,41 +29,15 @@ import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { seedAccounts, seedSixtyStores } from '../helpers/accounts.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects, freshDb } from '../helpers/db.js';
-import { mcpClient } from '../helpers/mcp.js';
+import { type Assistant, SDKS, type ToolResult } from '../helpers/mcp.js';
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const ALL_AVAILABLE = Object.fromEntries(ROUTES.map((r) => [r.operationId, 'available' as const]));
 
-type Result = { content?: unknown; structuredContent?: unknown; isError?: boolean; _meta?: Record<string, unknown> };
-/** The little of a client both SDK lines share. */
-interface Assistant {
-  listTools(): Promise<{ tools: { name: string; outputSchema?: unknown }[] }>;
-  callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<Result>;
-  close(): Promise<void>;
-}
-
-const SDKS: { name: string; connect(base: string, key: string): Promise<Assistant> }[] = [
-  {
-    name: '@modelcontextprotocol/sdk 1.x',
-    async connect(base, key) {
-      const client = new Sdk1Client({ name: 'every-tool-sdk1', version: '1.0.0' });
-      await client.connect(new Sdk1Transport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-      return client as unknown as Assistant;
-    },
-  },
-  {
-    name: '@modelcontextprotocol/client 2.x',
-    async connect(base, key) {
-      const { client } = await mcpClient(base, { key });
-      return client as unknown as Assistant;
-    },
-  },
-];
-
-const textOf = (r: Result) => (r.content as { type: string; text: string }[])[0]!.text;
+const textOf = (r: ToolResult) => (r.content as { type: string; text: string }[])[0]!.text;
 
 /** A tool error as the assistant reads it: isError, the problem+json as text, no structured content for the output schema to refuse. */
-function expectProblem(r: Result, status: number, type?: string): Record<string, unknown> {
+function expectProblem(r: ToolResult, status: number, type?: string): Record<string, unknown> {
   expect(r.isError, textOf(r)).toBe(true);
   expect(r.structuredContent).toBeUndefined();
   const problem = JSON.parse(textOf(r)) as Record<string, unknown>;
@@ -197,7 +169,7 @@ for (const d of dialects) {
         let wsId: string;
         const made: Made = {};
         /** The answer each operation gave on its success path. */
-        const answered = new Map<string, Result>();
+        const answered = new Map<string, ToolResult>();
 
         beforeAll(async () => {
           const mine = await seeded();

@@ -1,0 +1,99 @@
+/**
+ * The mistakes an assistant's model makes in a tool's arguments, answered through the client
+ * libraries assistants ship — `@modelcontextprotocol/sdk` 1.x and `@modelcontextprotocol/client`
+ * 2.x — over a real socket, as tool errors whose problem names what the model sent (the argument,
+ * not the REST header it stands for), so that the model can correct the call it made.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/api/scopes.js';
+import type { Workspace } from '../../src/workspaces/tables.js';
+import { seedAccounts } from '../helpers/accounts.js';
+import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
+import { dialects } from '../helpers/db.js';
+import { type Assistant, SDKS, type ToolResult, toolJson } from '../helpers/mcp.js';
+
+const PROBLEM = 'https://storelens.dev/problems/';
+
+/** The problem of a tool error, as the assistant reads it. */
+function problemOf(r: ToolResult, type: string): { detail: string; errors?: { path: string; message: string }[] } {
+  expect(r.isError, JSON.stringify(r.content)).toBe(true);
+  expect(r.structuredContent).toBeUndefined();
+  const problem = toolJson(r);
+  expect(problem.type).toBe(PROBLEM + type);
+  return problem;
+}
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`tool errors in the words of the call on ${d.label}`, () => {
+    let h: Harness;
+    let ws: Workspace;
+    let key: string;
+
+    beforeAll(async () => {
+      h = await startApi(d.name, { rateLimits: { read: 1000, write: 1000, report: 5 } });
+      ws = await workspace(h.db);
+      key = await apiKey(h.db, ws.id, SCOPES);
+      await seedAccounts(h.db, ws.id, [{ store_id: 'errs-a', score: 0.9, domain: 'a.example' }]);
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    for (const sdk of SDKS) {
+      describe(sdk.name, () => {
+        let assistant: Assistant;
+        beforeAll(async () => {
+          assistant = await sdk.connect(h.base, key);
+        });
+        afterAll(async () => {
+          await assistant?.close();
+        });
+
+        it('names if_match and idempotency_key in their problems, where REST names the headers', async () => {
+          const deal = (await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'errs-a', title: 'Relaunch' } })).body as { id: string };
+          const weak = problemOf(await assistant.callTool({ name: 'update_deal', arguments: { id: deal.id, if_match: 'W/"1"', value: 7 } }), 'invalid-parameters');
+          expect(weak.errors).toEqual([{ path: 'if_match', message: 'must be the version the change is based on, e.g. 3 or "3", or *' }]);
+          expect(weak.detail).toBe('if_match: must be the version the change is based on, e.g. 3 or "3", or *');
+
+          const outcome = { store_id: 'errs-a', action: 'discovery' };
+          const empty = problemOf(await assistant.callTool({ name: 'record_outcome', arguments: { ...outcome, idempotency_key: '' } }), 'idempotency-key-required');
+          expect(empty.detail).toBe('This operation needs an idempotency_key: a stable logical request ID.');
+          const long = problemOf(await assistant.callTool({ name: 'record_outcome', arguments: { ...outcome, idempotency_key: 'k'.repeat(256) } }), 'idempotency-key-required');
+          expect(long.detail).toBe('The idempotency_key must be at most 255 characters.');
+
+          // REST, whose caller sets headers, is told about the headers.
+          const rest = await call(h.base, 'PATCH', `/deals/${deal.id}`, { key, idem: freshIdem(), body: { value: 7 }, headers: { 'if-match': 'W/"1"' } });
+          expect(rest.body).toMatchObject({ errors: [{ path: 'if-match' }] });
+          expect((await call(h.base, 'POST', '/outcomes', { key, idem: 'k'.repeat(256), body: outcome })).body).toMatchObject({ detail: 'The Idempotency-Key header must be at most 255 characters.' });
+        });
+
+        it('refuses an idempotency_key that is not text as that, not as an argument the tool does not take', async () => {
+          for (const [given, said] of [[null, 'null'], [true, 'a boolean'], [{ id: 'k' }, 'an object'], [['k'], 'a list']] as const) {
+            const r = await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'errs-a', action: 'discovery', note: 'odd key', idempotency_key: given } });
+            expect(problemOf(r, 'invalid-parameters').errors).toEqual([{ path: 'idempotency_key', message: `must be text (got ${said}); leave it out to have one derived from the call` }]);
+          }
+          expect(await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', 'odd key').execute()).toEqual([]);
+        });
+
+        it('refuses an argument the tool does not take as unknown even when given as a list, and a list for one it takes as one value too many', async () => {
+          const unknown = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { store_ids: ['errs-a'] } }), 'invalid-parameters');
+          expect(unknown.errors).toEqual([{ path: '', message: 'Unrecognized key: "store_ids"' }]);
+          const listed = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { status: ['open', 'working'] } }), 'invalid-parameters');
+          expect(listed.errors).toEqual([{ path: 'status', message: 'given more than once; send it once' }]);
+          // REST alike: a repeated parameter the operation does not take is unknown, not repeated.
+          expect((await call(h.base, 'GET', '/accounts?store_ids=a&store_ids=b', { key })).body).toMatchObject({ errors: [{ path: '', message: 'Unrecognized key: "store_ids"' }] });
+        });
+
+        it('says once that a currency is not in capitals', async () => {
+          const r = await assistant.callTool({ name: 'create_deal', arguments: { store_id: 'errs-a', title: 'Lower case', currency: 'eur' } });
+          const problem = problemOf(r, 'invalid-body');
+          expect(problem.errors).toEqual([{ path: 'currency', message: 'must be an ISO 4217 currency code in capitals, e.g. EUR' }]);
+          expect(problem.detail).toBe('currency: must be an ISO 4217 currency code in capitals, e.g. EUR');
+          // One in capitals that is no currency is still refused, once.
+          const unknown = problemOf(await assistant.callTool({ name: 'create_deal', arguments: { store_id: 'errs-a', title: 'No such', currency: 'XYZ' } }), 'invalid-body');
+          expect(unknown.errors).toHaveLength(1);
+        });
+      });
+    }
+  });
+}
