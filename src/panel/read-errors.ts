@@ -19,13 +19,16 @@ export interface ReadFile {
 }
 
 /** Magic numbers of the compressions a delivery may arrive in. */
-const COMPRESSIONS: { name: string; magic: number[]; tool: string }[] = [
-  { name: 'gzip', magic: [0x1f, 0x8b], tool: 'gunzip' },
-  { name: 'zstd', magic: [0x28, 0xb5, 0x2f, 0xfd], tool: 'unzstd' },
-  { name: 'bzip2', magic: [0x42, 0x5a, 0x68], tool: 'bunzip2' },
-  { name: 'xz', magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], tool: 'unxz' },
-  { name: 'zip', magic: [0x50, 0x4b, 0x03, 0x04], tool: 'unzip' },
+const COMPRESSIONS: { name: string; magic: number[]; tool: string; extensions: string[] }[] = [
+  { name: 'gzip', magic: [0x1f, 0x8b], tool: 'gunzip', extensions: ['gz', 'gzip'] },
+  { name: 'zstd', magic: [0x28, 0xb5, 0x2f, 0xfd], tool: 'unzstd', extensions: ['zst'] },
+  { name: 'bzip2', magic: [0x42, 0x5a, 0x68], tool: 'bunzip2', extensions: ['bz2'] },
+  { name: 'xz', magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], tool: 'unxz', extensions: ['xz'] },
+  { name: 'zip', magic: [0x50, 0x4b, 0x03, 0x04], tool: 'unzip', extensions: ['zip'] },
 ];
+
+/** The tool that decompresses a file named with `extension` (lower case, no dot), if it names a compression. */
+export const decompressorOf = (extension: string): string | undefined => COMPRESSIONS.find((c) => c.extensions.includes(extension))?.tool;
 
 /**
  * Refuses a file that is compressed (whatever its name says) or, for text formats, UTF-16

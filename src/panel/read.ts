@@ -9,7 +9,7 @@ import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
-import { emptyFile, ndjsonReadError, readError, requireFile, sniffFile, type PanelFormat } from './read-errors.js';
+import { decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
 
@@ -62,8 +62,6 @@ export async function listPanel(dir: string): Promise<PanelFile[]> {
   return files.sort((a, b) => a.month.localeCompare(b.month));
 }
 
-const COMPRESSED: Record<string, string> = { gz: 'gunzip', gzip: 'gunzip', bz2: 'bunzip2', xz: 'unxz', zst: 'unzstd', zip: 'unzip' };
-
 /**
  * Why a file named for a month (or as the contact source) is not one publish reads, and what to
  * do: publish reads a month's file as plain .csv, .parquet or .ndjson, named in lower case.
@@ -72,7 +70,7 @@ function unreadable(name: string, stem: string): string {
   const reads = 'publish reads a month as YYYY-MM.csv, .parquet or .ndjson (the contact source as contacts.csv, .parquet or .ndjson)';
   const parts = name.split('.');
   const last = parts[parts.length - 1]!.toLowerCase();
-  const tool = COMPRESSED[last];
+  const tool = decompressorOf(last);
   if (tool) return `compressed (.${last}): decompress it first (${tool} ${name}); ${reads}`;
   if (['csv', 'parquet', 'ndjson'].includes(last)) return `named in capitals: rename it ${stem}.${last}; ${reads}`;
   if (last === 'jsonl' || last === 'json') return `rename it ${stem}.ndjson if it holds one JSON object per line; ${reads}`;
