@@ -6,6 +6,8 @@ import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { makeFolder } from '../publish/lock.js';
 import { progress } from './progress.js';
+import { untilSignal } from './until-signal.js';
+import { rm } from 'node:fs/promises';
 import type { Config } from '../settings/config.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -20,14 +22,27 @@ export async function runGenerate(flags: Config<'generate'>, env: Env): Promise<
   if (flags.stores * months > GENERATE_LIMITS.storeMonths) {
     throw new CliError(`--stores ${n(flags.stores)} over ${months} months (--from ${flags.from} to --to ${flags.to}) is ${n(flags.stores * months)} store-months: generate makes at most ${n(GENERATE_LIMITS.storeMonths)}; give fewer stores or months`);
   }
-  await makeFolder(flags.out, 'panel folder');
+  const created = await makeFolder(flags.out, 'panel folder');
   const duck = await openDuck();
   const bar = progress(env, 'generate');
+  // Ctrl-C or SIGTERM ends generate as a failed run ends: the files it was writing are taken
+  // back (panel/generate.ts), so no panel short of its later months is left to publish.
+  const signals = untilSignal();
+  let stoppedBy: NodeJS.Signals | undefined;
+  void signals.signal.then((signal) => {
+    stoppedBy = signal;
+    duck.interrupt();
+  });
   try {
     const files = await generatePanel(duck, flags, (m) => bar.update(`month ${m}`));
     bar.done(`wrote ${files.length} files to ${flags.out}`);
     if (flags.json) env.stdout.write(JSON.stringify({ out: flags.out, stores: flags.stores, files }) + '\n');
+  } catch (e) {
+    if (created) await rm(created, { recursive: true, force: true });
+    if (stoppedBy) throw new CliError(`generate stopped by ${stoppedBy}: ${flags.out} is left as it was`, stoppedBy === 'SIGINT' ? 130 : 143);
+    throw e;
   } finally {
+    signals.cancel();
     duck.close();
   }
 }

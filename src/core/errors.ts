@@ -2,8 +2,8 @@
 export class CliError extends Error {
   constructor(
     message: string,
-    /** 1 = failure, 2 = bad usage or bad input. */
-    readonly exitCode: 1 | 2 = 2,
+    /** 1 = failure, 2 = bad usage or bad input, 128 + n = stopped by signal n (SIGINT 130, SIGTERM 143). */
+    readonly exitCode: 1 | 2 | 130 | 143 = 2,
   ) {
     super(message);
     this.name = 'CliError';

@@ -7,6 +7,11 @@ export interface Duck {
   run(sql: string): Promise<void>;
   /** Runs a query; values come back as JSON-ish: BIGINT, HUGEINT and DECIMAL as strings. */
   all<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  /**
+   * Stops the statement running (DuckDB's interrupt) and refuses every later one: a run stopped
+   * by a signal fails at its next statement, so its own cleanup runs.
+   */
+  interrupt(): void;
   close(): void;
 }
 
@@ -25,12 +30,24 @@ export async function openDuck(options: { threads?: number } & DuckMemory = {}):
   if (options.spillDir !== undefined) config.temp_directory = options.spillDir;
   const instance = await DuckDBInstance.create(':memory:', config);
   const conn = await instance.connect();
+  let interrupted = false;
+  const open = () => {
+    if (interrupted) throw new Error('interrupted');
+  };
   return {
     conn,
     run: async (sql) => {
+      open();
       await conn.run(sql);
     },
-    all: async <T>(sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as T[],
+    all: async <T>(sql: string) => {
+      open();
+      return (await conn.runAndReadAll(sql)).getRowObjectsJson() as T[];
+    },
+    interrupt: () => {
+      interrupted = true;
+      conn.interrupt();
+    },
     close: () => {
       conn.closeSync();
       instance.closeSync();

@@ -3,7 +3,7 @@
  * (seed, store, column), never `random()`, so the same seed gives byte-identical files on any
  * number of threads.
  */
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { lit, type Duck } from './duck.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS, monthRange, PLANS, type Plan } from '../core/panel-contract.js';
@@ -69,13 +69,11 @@ const ROLES: Array<[string, number]> = [['Founder', 5], ['CEO', 3], ['Head of Ma
 const SOURCES: Array<[string, number]> = [['company site', 5], ['trade fair 2025', 2], ['press release', 2], ['partner referral', 1], ['+imported, "legacy"', 0.2]];
 
 /**
- * Writes contacts.csv from gen_store: 1–3 contacts for about CONTACT_SHARE of the stores, each
+ * Writes the contact source (contacts.csv) to `to` from gen_store: 1–3 contacts for about CONTACT_SHARE of the stores, each
  * with an email at the store's domain (some with the domain in capitals, which ingest
  * normalises), and now and then a hostile name, role or source.
  */
-async function writeContacts(duck: Duck, out: string): Promise<string> {
-  const file = path.join(out, 'contacts.csv');
-  const tmp = `${file}.tmp`;
+async function writeContacts(duck: Duck, to: string): Promise<void> {
   const first = `[${FIRST_NAMES.map(lit).join(', ')}][1 + floor(u(i, 'cf' || k) * ${FIRST_NAMES.length})::INT]`;
   const last = `[${LAST_NAMES.map(lit).join(', ')}][1 + floor(u(i, 'cl' || k) * ${LAST_NAMES.length})::INT]`;
   const host = `coalesce(domain, 'shop' || i || '.example')`;
@@ -93,9 +91,7 @@ async function writeContacts(duck: Duck, out: string): Promise<string> {
               FROM gen_store, range(1 + floor(u(i, 'cnum') * 3)::INT) r(k)
               WHERE u(i, 'contacts') < ${CONTACT_SHARE})
       ) ORDER BY i, k
-    ) TO ${lit(tmp)} (FORMAT csv, HEADER true)`);
-  await rename(tmp, file);
-  return file;
+    ) TO ${lit(to)} (FORMAT csv, HEADER true)`);
 }
 
 /** Share of missing values per column per month. */
@@ -155,7 +151,48 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
     FROM base`);
 
   await mkdir(o.out, { recursive: true });
-  const written: string[] = [];
+  const staged = new StagedFiles();
+  try {
+    await writeMonths(duck, o, months, staged, onMonth);
+    await writeContacts(duck, staged.at(path.join(o.out, 'contacts.csv')));
+    if (o.truth) await writeTruth(duck, o.truth, staged.at(o.truth), M, LATENT);
+    await staged.moveIn();
+  } catch (e) {
+    await staged.discard();
+    throw e;
+  } finally {
+    await duck.run(`DROP TABLE IF EXISTS gen_store`).catch(() => {});
+    await duck.run(`DROP TABLE IF EXISTS gen_ids`).catch(() => {});
+  }
+  return months.map((month) => path.join(o.out, `${month}.${o.format}`));
+}
+
+/**
+ * Files written beside their place (`<file>.tmp`) and moved in together once every one is
+ * written: a run that fails or is stopped half way leaves the folder as it found it (a panel
+ * missing its later months would publish as it is).
+ */
+class StagedFiles {
+  private readonly files: string[] = [];
+
+  /** Where to write `file` until moveIn. */
+  at(file: string): string {
+    this.files.push(file);
+    return `${file}.tmp`;
+  }
+
+  async moveIn(): Promise<void> {
+    for (const file of this.files) await rename(`${file}.tmp`, file);
+  }
+
+  async discard(): Promise<void> {
+    await Promise.all(this.files.map((file) => rm(`${file}.tmp`, { force: true })));
+  }
+}
+
+/** Each month's file of the panel, from gen_store. */
+async function writeMonths(duck: Duck, o: GenerateOptions, months: readonly string[], staged: StagedFiles, onMonth?: (month: string) => void): Promise<void> {
+  const M = months.length;
   const planOrder: readonly string[] = PLANS;
   for (let t = 0; t < M; t++) {
     const month = months[t];
@@ -176,16 +213,8 @@ export async function generatePanel(duck: Duck, o: GenerateOptions, onMonth?: (m
         ${AD_COLUMNS.map((c) => adopt(c, NULL_RATE.ads)).join(',\n        ')},
         ${AGENTIC_COLUMNS.map((c) => adopt(c, NULL_RATE.agentic)).join(',\n        ')}
       FROM gen_store WHERE b <= ${t} AND d > ${t}`;
-    const file = path.join(o.out, `${month}.${o.format}`);
-    const tmp = `${file}.tmp`;
+    const to = staged.at(path.join(o.out, `${month}.${o.format}`));
     const format = { csv: `(FORMAT csv, HEADER true)`, parquet: `(FORMAT parquet, COMPRESSION zstd)`, ndjson: `(FORMAT json)` }[o.format];
-    await duck.run(`COPY (${select} ORDER BY i) TO ${lit(tmp)} ${format}`);
-    await rename(tmp, file);
-    written.push(file);
+    await duck.run(`COPY (${select} ORDER BY i) TO ${lit(to)} ${format}`);
   }
-  await writeContacts(duck, o.out);
-  if (o.truth) await writeTruth(duck, o.truth, M, LATENT);
-  await duck.run(`DROP TABLE gen_store`);
-  await duck.run(`DROP TABLE gen_ids`);
-  return written;
 }

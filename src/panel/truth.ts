@@ -13,7 +13,6 @@
  * the prior raises the score), and the fresh activity the prior rightly values (a plan upgrade,
  * a new ad channel, an agentic feature adopted, apps installed).
  */
-import { rename } from 'node:fs/promises';
 import { lit, type Duck } from './duck.js';
 import { AD_COLUMNS, AGENTIC_COLUMNS } from '../core/panel-contract.js';
 
@@ -92,14 +91,15 @@ function logitSql(M: number, L: Latent): string {
     .join(' + ');
 }
 
-/** Writes {store_id, p} for every store of the last month: CSV, or NDJSON when the file ends in .ndjson/.json. */
-export async function writeTruth(duck: Duck, file: string, M: number, latent: Latent): Promise<void> {
+/**
+ * Writes {store_id, p} for every store of the last month to `to`: CSV, or NDJSON when `file`
+ * (the name it is written for) ends in .ndjson/.json.
+ */
+export async function writeTruth(duck: Duck, file: string, to: string, M: number, latent: Latent): Promise<void> {
   const t1 = M - 1;
-  const tmp = `${file}.tmp`;
   const format = /\.(nd)?json$/i.test(file) ? '(FORMAT json)' : '(FORMAT csv, HEADER true)';
   await duck.run(`
     COPY (SELECT store_id, round(1 / (1 + exp(-(${logitSql(M, latent)}))), 6) AS p
           FROM gen_store WHERE b <= ${t1} AND d > ${t1} ORDER BY i)
-    TO ${lit(tmp)} ${format}`);
-  await rename(tmp, file);
+    TO ${lit(to)} ${format}`);
 }

@@ -8,8 +8,9 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContactsFile } from '../../src/contacts/source.js';
 import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';
-import { runCli } from '../helpers/cli.js';
-import { exists, tempDirs } from '../helpers/tmp.js';
+import { main } from '../../src/cli.js';
+import { capturedEnv, FIXED_NOW, runCli } from '../helpers/cli.js';
+import { copyTree, exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-generate-');
 const ARGS = ['--stores', '3000', '--from', '2026-01', '--to', '2026-02'];
@@ -138,5 +139,42 @@ describe('storelens generate', () => {
     for (const c of contacts) expect(c.email.slice(c.email.indexOf('@'))).toBe(c.email.slice(c.email.indexOf('@')).toLowerCase());
     const raw = await readFile(path.join(csvA, 'contacts.csv'), 'utf8');
     expect(raw).toMatch(/@[^,\n]*[A-Z]/);
+  });
+
+  /**
+   * `generate` stopped by a signal once the first month is written (the progress line of the
+   * second month raises it: a terminal's stderr, as a person at a terminal has).
+   */
+  async function stoppedGenerate(out: string, signal: NodeJS.Signals, seed: string) {
+    const c = capturedEnv(FIXED_NOW, {});
+    Object.assign(c.env.stderr, { isTTY: true });
+    const write = c.env.stderr.write.bind(c.env.stderr);
+    c.env.stderr.write = ((chunk: string, ...rest: never[]) => {
+      if (String(chunk).includes('month 2026-02')) process.emit(signal, signal);
+      return write(chunk, ...rest);
+    }) as typeof c.env.stderr.write;
+    const listeners = process.listenerCount(signal);
+    const code = await main(['node', 'storelens', 'generate', '--out', out, ...ARGS, '--seed', seed], c.env);
+    expect(process.listenerCount(signal)).toBe(listeners);
+    return { code, stderr: c.stderr() };
+  }
+
+  it('stopped by Ctrl-C half way, leaves a panel it was writing over as it was, with nothing of its own', async () => {
+    const out = path.join(await dirs.make(), 'panel');
+    await copyTree(csvA, out);
+    const before = await snapshotTree(out);
+    const r = await stoppedGenerate(out, 'SIGINT', '63');
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain(`storelens: generate stopped by SIGINT: ${out} is left as it was`);
+    // Not the first month of seed 63 beside the second month of seed 62, nor a .tmp of either.
+    expect(await snapshotTree(out)).toEqual(before);
+  });
+
+  it('stopped by SIGTERM half way, removes the folders it made', async () => {
+    const parent = await dirs.make();
+    const r = await stoppedGenerate(path.join(parent, 'new', 'panel'), 'SIGTERM', '62');
+    expect(r.code).toBe(143);
+    expect(r.stderr).toContain('generate stopped by SIGTERM');
+    expect(await readdir(parent)).toEqual([]);
   });
 });
