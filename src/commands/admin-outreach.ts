@@ -1,6 +1,8 @@
 /** storelens outreach sender W --url URL --as EMAIL: the workspace's delivery adapter for outreach steps. */
 import { clearSender, getSender, setSender } from '../outreach/store.js';
 import type { Env } from '../core/env.js';
+import { CliError } from '../core/errors.js';
+import { checkTarget, RefusedTarget, systemResolver } from '../outbound/ssrf.js';
 import type { Config } from '../settings/config.js';
 import { loadSecretBox, newSigningSecret } from '../outbound/secrets.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
@@ -17,9 +19,19 @@ export async function senderCommand(workspace: string, opts: Config<'outreach se
       const s = await getSender(db.kysely, ws.id);
       return output(env, opts, { workspace_id: ws.id, url: s?.url ?? null }, s ? `Outreach sender of ${ws.name}: ${s.url}` : `No outreach sender for ${ws.name}: steps are held`);
     }
+    const url = opts.url;
+    // The guard every delivery runs (outreach/task.ts), run now: a URL it refuses would fail and
+    // refund every step, the cause found only in the workers' log. A name that does not resolve
+    // yet (not published, a DNS outage) may: it is set, with a warning.
+    try {
+      await checkTarget(url, { resolve: systemResolver, allowLocal: opts.webhooksAllowLocal ?? false });
+    } catch (e) {
+      if (!(e instanceof RefusedTarget)) throw e;
+      if (!e.unresolved) throw new CliError(`--url ${url} cannot receive outreach steps: ${e.message}`);
+      env.stderr.write(`warning: ${e.message}: each step fails (and is refunded) until it does\n`);
+    }
     const box = await loadSecretBox(db.kysely, { key: opts.secretKey, previous: opts.previousSecretKey });
     const secret = newSigningSecret();
-    const url = opts.url;
     await db.write((trx) => setSender(trx, ws.id, url, box.seal(secret), env.now()));
     output(env, opts, { workspace_id: ws.id, url, secret }, `Outreach sender of ${ws.name}: ${url}\nSigning secret (shown once): ${secret}`);
   });

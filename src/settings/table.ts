@@ -318,8 +318,8 @@ export const SETTINGS = [
     flag: '--webhooks-allow-local',
     env: 'STORELENS_WEBHOOKS_ALLOW_LOCAL',
     value: envSwitch,
-    help: 'local development and tests only: webhook endpoints, and the client metadata documents of assistants signing in with OAuth, may use http and loopback addresses (off by default)',
-    commands: ['serve', 'start', 'api', 'worker'],
+    help: 'local development and tests only: webhook endpoints, outreach senders, and the client metadata documents of assistants signing in with OAuth, may use http and loopback addresses (off by default)',
+    commands: ['serve', 'start', 'api', 'worker', 'outreach sender'],
   },
   {
     name: 'secretKey',

@@ -120,9 +120,29 @@ for (const d of dialects) {
       expect(usage.filter((x: any) => x.kind === 'debit').map((x: any) => x.unit)).toEqual(['outreach_enrollment']);
     });
 
+    it('refuses a sender URL every delivery would refuse (http, a private address), keeping the sender it had', async () => {
+      const { ws } = await setup();
+      const set = (url: string, ...more: string[]) => run('outreach', 'sender', ws.name, '--url', url, ...more, '--as', 'owner@example.com');
+      const first = await set(receiver.url('/sender'), '--webhooks-allow-local');
+      expect(first.code, first.stderr).toBe(0);
+      for (const [url, why] of [
+        [receiver.url('/sender').replace('hooks.test', '127.0.0.1'), /127\.0\.0\.1 is a loopback address; only public addresses are allowed/],
+        ['http://sender.example/steps', /https/],
+        ['https://10.1.2.3/steps', /10\.1\.2\.3 is a private address/],
+      ] as const) {
+        const r = await set(url);
+        expect(r.code, url).toBe(2);
+        expect(r.stderr).toMatch(new RegExp(`^storelens: --url ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot receive outreach steps: `));
+        expect(r.stderr).toMatch(why);
+      }
+      expect((await run('outreach', 'sender', ws.name, '--as', 'owner@example.com', '--json')).json).toMatchObject({ url: receiver.url('/sender') });
+      // A name that does not resolve yet may: set, with a warning.
+      expect(first.stderr).toMatch(/^warning: the host hooks\.test does not resolve .*: each step fails \(and is refunded\) until it does$/m);
+    });
+
     it('sends each due step signed to the sender, debits it and records it for supervision', async () => {
       const { ws, key, cadence, contact } = await setup({ funds: '10' });
-      const sender = await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com', '--json');
+      const sender = await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--webhooks-allow-local', '--as', 'owner@example.com', '--json');
       expect(sender.code, sender.stderr).toBe(0);
       const before = receiver.received.length;
       const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
@@ -144,7 +164,7 @@ for (const d of dialects) {
 
     it('posts a step whose worker died after charging it on a later run, once, with the same webhook-id; its charge stands', async () => {
       const { ws, key, cadence, contact } = await setup({ funds: '10' });
-      const sender = await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com', '--json');
+      const sender = await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--webhooks-allow-local', '--as', 'owner@example.com', '--json');
       expect(sender.code, sender.stderr).toBe(0);
       const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
       const before = receiver.received.length;
@@ -170,7 +190,7 @@ for (const d of dialects) {
 
     it('refunds a step whose worker died after charging it when the sender refuses it on the later run', async () => {
       const { ws, key, cadence, contact } = await setup({ funds: '10' });
-      expect((await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com')).code).toBe(0);
+      expect((await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--webhooks-allow-local', '--as', 'owner@example.com')).code).toBe(0);
       const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
       const lost = await dyingWorker();
       h.clock.advance(SEND_CLAIM_MS);
@@ -190,7 +210,7 @@ for (const d of dialects) {
 
     it('sends nothing of a step whose worker died once its enrollment was stopped meanwhile: failed and refunded', async () => {
       const { ws, key, cadence, contact } = await setup({ funds: '10' });
-      expect((await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com')).code).toBe(0);
+      expect((await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--webhooks-allow-local', '--as', 'owner@example.com')).code).toBe(0);
       const e = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
       await dyingWorker();
       expect((await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: { store_id: 'store-b', action: 'won', value: 10 } })).status).toBe(200);
@@ -225,7 +245,7 @@ for (const d of dialects) {
 
     it('stops every running enrollment when pilot access is withdrawn: nothing more sent or charged', async () => {
       const { ws, key, cadence, contact } = await setup({ funds: '10' });
-      const sender = await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--as', 'owner@example.com', '--json');
+      const sender = await run('outreach', 'sender', ws.name, '--url', receiver.url('/sender'), '--webhooks-allow-local', '--as', 'owner@example.com', '--json');
       expect(sender.code, sender.stderr).toBe(0);
       const a = await enroll(key, { store_id: 'store-a', contact_id: await contact('store-a'), cadence_id: cadence });
       const b = await enroll(key, { store_id: 'store-b', contact_id: await contact('store-b'), cadence_id: cadence });
