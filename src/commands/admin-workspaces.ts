@@ -1,6 +1,7 @@
 /** storelens workspaces create | list | pilot | activate | wallet-visibility */
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { addActivation, createWorkspace, findWorkspace, listWorkspaces, setPilotAccess } from '../workspaces/store.js';
 import { setWalletVisibility, WALLET_VISIBILITIES, walletVisibility, type WalletVisibility } from '../workspaces/store.js';
 import { stopWorkspaceEnrollments } from '../outreach/store.js';
@@ -12,8 +13,15 @@ export async function createWorkspaceCommand(name: string, opts: Config<'workspa
   if (!trimmed) throw new CliError('workspace name must not be empty');
   // The first command of a new installation (README, getting started): it creates the database.
   await withAdminDb(opts, env, async (db) => {
-    if (await findWorkspace(db.kysely, trimmed)) throw new CliError(`a workspace named "${trimmed}" already exists`);
-    const ws = await createWorkspace(db.kysely, trimmed, env.now());
+    const taken = (other: string) => new CliError(`a workspace named "${other}" already exists${other === trimmed ? '' : ` (names that differ only in case are one name)`}`);
+    const existing = await findWorkspace(db.kysely, trimmed);
+    if (existing?.id === trimmed) throw new CliError(`"${trimmed}" is the id of workspace "${existing.name}": give the new workspace another name`);
+    if (existing) throw taken(existing.name);
+    // The unique name key decides a race with another process creating the same name.
+    const ws = await createWorkspace(db.kysely, trimmed, env.now()).catch(async (e: unknown) => {
+      const winner = isUniqueViolation(e) ? await findWorkspace(db.kysely, trimmed) : undefined;
+      throw winner ? taken(winner.name) : e;
+    });
     output(env, opts, { id: ws.id, name: ws.name }, `Created workspace ${ws.name} (${ws.id})`);
   }, { create: true });
 }

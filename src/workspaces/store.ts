@@ -1,23 +1,28 @@
 /** Workspaces and their settings. */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { newId } from '../db/ids.js';
 import { lockRows } from '../db/locks.js';
 import type { Database } from '../db/database.js';
+import { nameKey } from './name-key.js';
 import type { Workspace } from './tables.js';
 import type { WalletVisibility } from '../core/wallet-visibilities.js';
 
 export async function createWorkspace(q: Kysely<Database>, name: string, now: Date): Promise<Workspace> {
-  const row = { id: newId('ws'), name, created_at: now.toISOString() };
+  const row = { id: newId('ws'), name, name_key: nameKey(name), created_at: now.toISOString() };
   await q.insertInto('workspaces').values(row).execute();
   return (await findWorkspace(q, row.id))!;
 }
 
-/** Finds a workspace by id or by its unique name. */
+/**
+ * Finds a workspace by id or by name: its own name first, then a name that differs only in case
+ * (names are unique that way: name-key.ts).
+ */
 export async function findWorkspace(q: Kysely<Database>, idOrName: string): Promise<Workspace | undefined> {
   return q
     .selectFrom('workspaces')
-    .selectAll()
-    .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName)]))
+    .select(['id', 'name', 'pilot_access', 'activations', 'ranking_version', 'accounts_version', 'created_at'])
+    .where((eb) => eb.or([eb('id', '=', idOrName), eb('name', '=', idOrName), eb('name_key', '=', nameKey(idOrName))]))
+    .orderBy(sql`CASE WHEN id = ${idOrName} OR name = ${idOrName} THEN 0 ELSE 1 END`)
     .orderBy('created_at')
     .executeTakeFirst();
 }

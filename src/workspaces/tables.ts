@@ -7,6 +7,8 @@ import type { Generated, Selectable } from 'kysely';
 export interface WorkspacesTable {
   id: string;
   name: string;
+  /** The name as names are compared (name-key.ts), unique; null only in rows written without it (tests' own inserts). */
+  name_key: string | null;
   /** 1 when the workspace has approved pilot access (pilot operations). */
   pilot_access: Generated<number>;
   /** JSON array of activation names this workspace has (activation-gated operations). */
@@ -27,7 +29,7 @@ export interface WorkspacePreferencesTable {
 }
 
 /** A workspace as the API sees it (ranking_seq is the ranking writer's own counter). */
-export type Workspace = Omit<Selectable<WorkspacesTable>, 'ranking_seq'>;
+export type Workspace = Omit<Selectable<WorkspacesTable>, 'ranking_seq' | 'name_key'>;
 
 /** The workspaces tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WorkspacesTables {

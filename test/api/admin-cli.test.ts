@@ -37,6 +37,14 @@ for (const d of dialects) {
       const dup = await run('workspaces', 'create', 'globex', '--json');
       expect(dup.code).toBe(2);
       expect(dup.stderr).toMatch(/already exists/);
+      // Names that differ only in case are one name: refused, and found either way.
+      const cased = await run('workspaces', 'create', 'Globex', '--json');
+      expect(cased.code).toBe(2);
+      expect(cased.stderr).toBe('storelens: a workspace named "globex" already exists (names that differ only in case are one name)\n');
+      expect((await run('members', 'list', 'GLOBEX', '--json')).json).toMatchObject({ workspace_id: r.json.id });
+      const byId = await run('workspaces', 'create', r.json.id);
+      expect(byId.code).toBe(2);
+      expect(byId.stderr).toMatch(/is the id of workspace "globex"/);
     });
 
     it('records an activation named after the workspace or with --workspace, and refuses two different workspaces', async () => {
