@@ -1,8 +1,12 @@
 /** Classifies database errors so the API answers 503 (temporarily unavailable), not 500. */
 
 const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004', '40001', '40P01', '55P03']);
-/** A connection refused, cut or timed out; a name that does not resolve; a host that is down (EHOSTUNREACH: nothing answers for its address on its network). */
-const NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+/**
+ * A connection refused, cut or timed out; a name that does not resolve, or whose resolver did not
+ * answer (EAI_AGAIN); a host that is down (EHOSTUNREACH: nothing answers for its address on its
+ * network) or a network with no route to it (ENETUNREACH, ENETDOWN: an interface or VPN down).
+ */
+const NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
 
 export function isDatabaseUnavailable(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;

@@ -117,8 +117,13 @@ describe('a PostgreSQL server the network cannot reach', () => {
   // only a refused, reset or timed-out connection counted, so it was a 500 to API callers, not a
   // 503, a start that did not name the database, and a failure of every background turn rather
   // than one outage (a worker said so four times a second).
-  it('counts a host that is down (EHOSTUNREACH) as unavailable', () => {
-    const e = Object.assign(new Error('connect EHOSTUNREACH 10.0.0.5:5432'), { code: 'EHOSTUNREACH', syscall: 'connect' });
+  it.each([
+    ['a host that is down', 'connect EHOSTUNREACH 10.0.0.5:5432', 'EHOSTUNREACH'],
+    ['a network with no route to it', 'connect ENETUNREACH 10.0.0.5:5432', 'ENETUNREACH'],
+    ['a network that is down', 'connect ENETDOWN 10.0.0.5:5432', 'ENETDOWN'],
+    ['a resolver that did not answer', 'getaddrinfo EAI_AGAIN db.internal', 'EAI_AGAIN'],
+  ])('counts %s as unavailable', (_what, message, code) => {
+    const e = Object.assign(new Error(message), { code, syscall: code === 'EAI_AGAIN' ? 'getaddrinfo' : 'connect' });
     expect(isDatabaseUnavailable(e)).toBe(true);
   });
 });
