@@ -93,20 +93,22 @@ export function addressRefusal(address: string, allowLocal: boolean): string | n
   const range = ip.range();
   if (range === 'unicast') return null;
   if (range === 'loopback' && allowLocal) return null;
-  return `${ip.toString()}${via} is a ${RANGE_NAMES[range] ?? range} address`;
+  const name = RANGE_NAMES[range];
+  return name ? `${ip.toString()}${via} is ${name} address` : `${ip.toString()}${via} is in the ${range} range`;
 }
 
+/** ipaddr.js's ranges in words, each with its article; another range is named as ipaddr.js names it. */
 const RANGE_NAMES: Record<string, string> = {
-  unspecified: 'unspecified',
-  broadcast: 'broadcast',
-  multicast: 'multicast',
-  linkLocal: 'link-local',
-  loopback: 'loopback',
-  carrierGradeNat: 'carrier-grade NAT (100.64.0.0/10)',
-  private: 'private',
-  reserved: 'reserved',
-  uniqueLocal: 'unique-local (private)',
-  deprecatedSiteLocal: 'site-local (private)',
+  unspecified: 'an unspecified',
+  broadcast: 'a broadcast',
+  multicast: 'a multicast',
+  linkLocal: 'a link-local',
+  loopback: 'a loopback',
+  carrierGradeNat: 'a carrier-grade NAT (100.64.0.0/10)',
+  private: 'a private',
+  reserved: 'a reserved',
+  uniqueLocal: 'a unique-local (private)',
+  deprecatedSiteLocal: 'a site-local (private)',
 };
 
 const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
