@@ -72,6 +72,9 @@ function unreadable(name: string, stem: string): string {
   const last = parts[parts.length - 1]!.toLowerCase();
   const tool = decompressorOf(last);
   if (tool) return `compressed (.${last}): decompress it first (${tool} ${name}); ${reads}`;
+  if (['part', 'partial', 'crdownload', 'download', 'tmp'].includes(last)) {
+    return `an unfinished download or copy (.${last}): publish once it is complete, or remove it if what wrote it stopped; ${reads}`;
+  }
   if (['csv', 'parquet', 'ndjson'].includes(last)) return `named in capitals: rename it ${stem}.${last}; ${reads}`;
   if (last === 'jsonl' || last === 'json') return `rename it ${stem}.ndjson if it holds one JSON object per line; ${reads}`;
   if (last === 'xlsx' || last === 'xls' || last === 'ods') return `a spreadsheet: save it as CSV (${stem}.csv); ${reads}`;

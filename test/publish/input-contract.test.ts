@@ -126,6 +126,9 @@ describe('a month or contact file publish would not read is named, not left out'
     ['2026-09.csv', '2026-09.CSV', /2026-09\.CSV: named in capitals: rename it 2026-09\.csv/],
     ['2026-09.csv', '2026-09.xlsx', /2026-09\.xlsx: a spreadsheet: save it as CSV \(2026-09\.csv\)/],
     ['2026-09.csv', '2026-09.jsonl', /2026-09\.jsonl: rename it 2026-09\.ndjson if it holds one JSON object per line/],
+    // A browser's download still under way, or what a stopped copy left.
+    ['2026-09.csv', '2026-09.csv.crdownload', /2026-09\.csv\.crdownload: an unfinished download or copy \(\.crdownload\): publish once it is complete/],
+    ['2026-09.csv', '2026-09.csv.part', /2026-09\.csv\.part: an unfinished download or copy \(\.part\)/],
     ['contacts.csv', 'contacts.csv.gz', /contacts\.csv\.gz: compressed \(\.gz\): decompress it first \(gunzip contacts\.csv\.gz\)/],
     ['contacts.csv', 'CONTACTS.CSV', /CONTACTS\.CSV: named in capitals: rename it contacts\.csv/],
   ])('refuses %s delivered as %s (exit 2), by publish and publish --check', async (from, to, message) => {
