@@ -3,15 +3,10 @@
  * approvals (a key reused past its replay window, each with a report of its own) keeps the
  * oldest; the newer is denied and its report failed, as a denial ends it; nothing else moves.
  */
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/compose/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../helpers/db.js';
 
-const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0023'));
-const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-afterAll(() => db.destroy());
+const { db, before, after } = databaseBeforeMigration('0023');
 
 const approval = (id: string, seq: number, key: string) => ({
   id, workspace_id: 'ws_1', seq, status: 'pending', unit: 'growth_report', quantity: 1, amount: 500, currency: 'USD', price_version: 1,
@@ -21,12 +16,12 @@ const report = (id: string, seq: number) => ({ id: `rep_${id}`, workspace_id: 'w
 
 describe('migration 0023 over duplicate pending approvals', () => {
   it('denies all but the oldest of a cause, fails what the denied ones held back, and then refuses a second pending one', async () => {
-    await migrateToLatest(db, before);
+    await before();
     await db.insertInto('workspaces').values({ id: 'ws_1', name: 'w', created_at: '2026-01-01T00:00:00.000Z' }).execute();
     await db.insertInto('approvals').values([approval('a1', 1, 'K'), approval('a2', 2, 'K'), approval('b1', 3, 'other')]).execute();
     await db.insertInto('growth_reports').values([report('a1', 1), report('a2', 2), report('b1', 3)]).execute();
 
-    expect(await migrateToLatest(db, migrations)).toContain('0023_one_pending_approval');
+    expect(await after()).toContain('0023_one_pending_approval');
 
     const approvals = await db.selectFrom('approvals').select(['id', 'status', 'decided_by']).orderBy('id').execute();
     expect(approvals).toEqual([

@@ -4,19 +4,12 @@
  * contract — the `imported` term carrying the score's logit, then the reasons with contribution 0
  * — and a scored row's evidence is left as it was.
  */
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EvidenceItem } from '../../src/accounts/routes.js';
-import { migrations } from '../../src/compose/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { databaseBeforeMigration } from '../helpers/db.js';
 
-const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0025'));
-// Up to the last migration that keeps a row per account in rankings (0029 packs them in blocks).
-const through0028 = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0029'));
-const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-afterAll(() => db.destroy());
+const { db, before, after } = databaseBeforeMigration('0025');
 
 const rank = (pos: number, store_id: string, score: number, model_version: number) => ({ workspace_id: 'ws_1', version: 2, pos, store_id, score, logit: model_version ? 1.5 : 0, in_market: 1, explore: 0, model_version });
 const detail = (store_id: string, evidence: unknown) => ({ workspace_id: 'ws_1', gen: 1, store_id, domain: null, country: null, category: null, plan: null, evidence: JSON.stringify(evidence), signals: '[]' });
@@ -24,7 +17,7 @@ const scoredEvidence = [{ kind: 'intercept', key: 'intercept', detail: 'Starting
 
 describe('migration 0025 over rows imported before it', () => {
   it('gives imported rows their score\'s logit and the declared evidence, keeping every reason, and leaves scored rows alone', async () => {
-    await migrateToLatest(db, before);
+    await before();
     await db.insertInto('workspaces').values({ id: 'ws_1', name: 'w', created_at: '2026-01-01T00:00:00.000Z' }).execute();
     await db.insertInto('ranking_versions').values({ workspace_id: 'ws_1', version: 2, gen: 1, state: 'current', rows: 3, created_at: '2026-01-01T00:00:00.000Z', created_ms: 0 }).execute();
     await db.insertInto('rankings').values([rank(1, 'documented', 0.91, 0), rank(2, 'odd', 0.6, 0), rank(3, 'scored', 0.8, 3)]).execute();
@@ -37,7 +30,8 @@ describe('migration 0025 over rows imported before it', () => {
       ])
       .execute();
 
-    expect(await migrateToLatest(db, through0028)).toContain('0025_imported_evidence');
+    // Up to the last migration that keeps a row per account in rankings (0029 packs them in blocks).
+    expect(await after('0029')).toContain('0025_imported_evidence');
 
     const rows = await db.selectFrom('rankings as r').innerJoin('ranking_details as d', 'd.store_id', 'r.store_id').select(['r.store_id', 'r.logit', 'd.evidence']).orderBy('r.pos').execute();
     const [documented, odd, scored] = rows.map((r) => ({ ...r, evidence: JSON.parse(r.evidence) }));

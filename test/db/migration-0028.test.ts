@@ -4,20 +4,15 @@
  * (accounts/positions.ts), so a store of any kept version is found where it was, and a store
  * the version did not hold is not.
  */
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bucketOf, positionIn } from '../../src/accounts/positions.js';
-import { migrations } from '../../src/compose/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { databaseBeforeMigration } from '../helpers/db.js';
 
-const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0028'));
-const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-afterAll(() => db.destroy());
+const { db, before, after } = databaseBeforeMigration('0028');
 
 describe('migration 0028 over versions written before it', () => {
   it('keeps every store of every version at its position, in the buckets, and drops ranking_positions', async () => {
-    await migrateToLatest(db, before);
+    await before();
     await db.insertInto('workspaces').values({ id: 'ws_1', name: 'w', created_at: '2026-01-01T00:00:00.000Z' }).execute();
     const stores = (version: number) => Array.from({ length: 3_000 + version }, (_, i) => `store-${version}-${String(i).padStart(5, '0')}`);
     for (const [version, state] of [[2, 'superseded'], [3, 'current']] as const) {
@@ -31,7 +26,7 @@ describe('migration 0028 over versions written before it', () => {
       }
     }
 
-    expect(await migrateToLatest(db, migrations)).toContain('0028_ranking_position_buckets');
+    expect(await after()).toContain('0028_ranking_position_buckets');
 
     for (const version of [2, 3]) {
       const buckets = new Map(

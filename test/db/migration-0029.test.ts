@@ -4,16 +4,11 @@
  * did — each position's store, score, logit, logit sd (null kept null), marks and model version —
  * and knows its in-market count; rankings is dropped.
  */
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BLOCK_ROWS, type BlockColumns, decodeBlock } from '../../src/accounts/blocks.js';
-import { migrations } from '../../src/compose/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { databaseBeforeMigration } from '../helpers/db.js';
 
-const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0029'));
-const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-afterAll(() => db.destroy());
+const { db, before, after } = databaseBeforeMigration('0029');
 
 const row = (version: number, pos: number) => ({
   workspace_id: 'ws_1',
@@ -30,7 +25,7 @@ const row = (version: number, pos: number) => ({
 
 describe('migration 0029 over versions written before it', () => {
   it('keeps every row of every version at its position, in its blocks, and drops rankings', async () => {
-    await migrateToLatest(db, before);
+    await before();
     await db.insertInto('workspaces').values({ id: 'ws_1', name: 'w', created_at: '2026-01-01T00:00:00.000Z' }).execute();
     const sizes = { 2: 2 * BLOCK_ROWS + 17, 3: BLOCK_ROWS };
     for (const [version, state] of [[2, 'superseded'], [3, 'current']] as const) {
@@ -39,7 +34,7 @@ describe('migration 0029 over versions written before it', () => {
       for (let i = 1; i <= n; i += 100) await db.insertInto('rankings').values(Array.from({ length: Math.min(100, n - i + 1) }, (_, j) => row(version, i + j))).execute();
     }
 
-    expect(await migrateToLatest(db, migrations)).toContain('0029_ranking_blocks');
+    expect(await after()).toContain('0029_ranking_blocks');
 
     for (const version of [2, 3] as const) {
       const blocks = await db.selectFrom('ranking_blocks').selectAll().where('workspace_id', '=', 'ws_1').where('version', '=', version).orderBy('block').execute();

@@ -5,20 +5,15 @@
  * the fan-outs after it dispatch exactly the events that were still waiting, across gaps in the
  * numbers (pruned events, or events numbered by time before 0017).
  */
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/compose/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { describe, expect, it } from 'vitest';
 import { fanOut, hasUndispatched } from '../../src/webhooks/messages-store.js';
+import { databaseBeforeMigration } from '../helpers/db.js';
 
-const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0032'));
-const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-afterAll(() => db.destroy());
+const { db, before, after } = databaseBeforeMigration('0032');
 
 describe('migration 0032 over an outbox written before it', () => {
   it('puts each workspace cursor before its first event not fanned out, and the next fan-out does exactly those', async () => {
-    await migrateToLatest(db, before);
+    await before();
     const at = '2026-01-01T00:00:00.000Z';
     for (const id of ['ws_1', 'ws_2', 'ws_3', 'ws_4']) await db.insertInto('workspaces').values({ id, name: id, created_at: at }).execute();
     const events: [string, number, number][] = [
@@ -33,7 +28,7 @@ describe('migration 0032 over an outbox written before it', () => {
     // ws_3's events were pruned: its numbers remain.
     await db.insertInto('outbox_sequences').values([{ workspace_id: 'ws_1', last_seq: 5 }, { workspace_id: 'ws_2', last_seq: 3 }, { workspace_id: 'ws_3', last_seq: 2 }, { workspace_id: 'ws_4', last_seq: 1_700_000_000_900_000 }]).execute();
 
-    expect(await migrateToLatest(db, migrations)).toContain('0032_outbox_dispatched_cursor');
+    expect(await after()).toContain('0032_outbox_dispatched_cursor');
 
     const cursors = await db.selectFrom('outbox_sequences').select(['workspace_id', 'dispatched_seq']).orderBy('workspace_id').execute();
     expect(cursors.map((c) => [c.workspace_id, Number(c.dispatched_seq)])).toEqual([['ws_1', 3], ['ws_2', 3], ['ws_3', 2], ['ws_4', 1_700_000_000_499_999]]);

@@ -2,19 +2,14 @@
  * Migration 0034_webhook_failure_streak over endpoints written before it: an endpoint failing now
  * gets the time of its latest attempt as its last failure (its streak goes on), any other none.
  */
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/compose/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../helpers/db.js';
 
-const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0034'));
-const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-afterAll(() => db.destroy());
+const { db, before, after } = databaseBeforeMigration('0034');
 
 describe('migration 0034 over endpoints written before it', () => {
   it("sets a failing endpoint's last failure to its latest attempt, and no other's", async () => {
-    await migrateToLatest(db, before);
+    await before();
     const at = '2026-01-01T00:00:00.000Z';
     await db.insertInto('workspaces').values({ id: 'ws_1', name: 'ws_1', created_at: at }).execute();
     const endpoint = (id: string, failingSince: number | null) =>
@@ -28,7 +23,7 @@ describe('migration 0034 over endpoints written before it', () => {
       await db.insertInto('webhook_attempts').values({ id: `att_${n}`, delivery_id: id, attempt: 1, started_ms: startedMs, duration_ms: 1, status_code: 500, error: 'HTTP 500' }).execute();
     }
 
-    expect(await migrateToLatest(db, migrations)).toContain('0034_webhook_failure_streak');
+    expect(await after()).toContain('0034_webhook_failure_streak');
 
     const rows = await db.selectFrom('webhook_endpoints').select(['id', 'failing_since_ms', 'last_failure_ms']).orderBy('id').execute();
     expect(rows.map((r) => [r.id, r.failing_since_ms, r.last_failure_ms])).toEqual([['whe_failing', 1_000, 9_000], ['whe_fine', null, null]]);

@@ -3,19 +3,14 @@
  * accounts to an agent but never added money had no wallet, so the monthly statement never billed
  * it; it gets a wallet opened at the migration, and the others are left as they were.
  */
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/compose/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../helpers/db.js';
 
-const before = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < '0035'));
-const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-afterAll(() => db.destroy());
+const { db, before, after } = databaseBeforeMigration('0035');
 
 describe('migration 0035 over workspaces without a wallet', () => {
   it('opens a wallet, empty and dated now, for each workspace with delivered accounts and none', async () => {
-    await migrateToLatest(db, before);
+    await before();
     const at = '2026-01-01T00:00:00.000Z';
     for (const id of ['ws_delivered', 'ws_undelivered', 'ws_funded']) await db.insertInto('workspaces').values({ id, name: id, created_at: at }).execute();
     const account = (workspace_id: string, store_id: string, delivered_at: string | null) => ({ workspace_id, store_id, status: 'open', delivered_to_agent: delivered_at ? 1 : 0, delivered_at, updated_at: at });
@@ -23,7 +18,7 @@ describe('migration 0035 over workspaces without a wallet', () => {
     await db.insertInto('wallets').values({ workspace_id: 'ws_funded', currency: 'USD', balance: 700, plan: 'standard', created_at: at, ledger_seq: 1, ledger_at: at }).execute();
 
     const started = new Date().toISOString();
-    expect(await migrateToLatest(db, migrations)).toContain('0035_wallets_of_delivered');
+    expect(await after()).toContain('0035_wallets_of_delivered');
 
     const wallets = await db.selectFrom('wallets').selectAll().orderBy('workspace_id').execute();
     expect(wallets.map((w) => [w.workspace_id, Number(w.balance), w.plan, w.currency])).toEqual([

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { type Kysely, sql } from 'kysely';
-import { type Database, openDatabase, type Db } from '../../src/compose/database.js';
+import BetterSqlite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { type Database, migrations, openDatabase, type Db } from '../../src/compose/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 
 export const pgUrl: string | undefined = process.env.DATABASE_URL;
 
@@ -108,4 +110,17 @@ export async function lockWaiter(q: Kysely<Database>): Promise<void> {
     if (Number(rows[0]!.n) > 0) return;
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * For a test of migration `key` (e.g. '0032') over data written before it: an in-memory SQLite
+ * database, `before()` migrating it up to that migration (not including it) and `after()` through
+ * every migration, or up to `until` (not including it), resolving to the names applied. Closed
+ * after the file's tests.
+ */
+export function databaseBeforeMigration(key: string): { db: Kysely<any>; before(): Promise<string[]>; after(until?: string): Promise<string[]> } {
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite(':memory:') }) });
+  afterAll(() => db.destroy());
+  const upTo = (end: string) => Object.fromEntries(Object.entries(migrations).filter(([k]) => k < end));
+  return { db, before: () => migrateToLatest(db, upTo(key)), after: (until) => migrateToLatest(db, until === undefined ? migrations : upTo(until)) };
 }
