@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { MONTH } from '../core/month.js';
-import { STORE_ID_MAX } from '../core/panel-contract.js';
+import { SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX } from '../core/panel-contract.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
@@ -100,10 +100,30 @@ const country = z
     return z.NEVER;
   });
 
+const SCIENTIFIC = new RegExp(`^(?:${SCIENTIFIC_ID})$`);
+
+/**
+ * A store id as the panel's and the contact source's NDJSON take it, so an account imports under
+ * the id its store has there: text, every character kept (only spaces is as empty as none), or a
+ * whole JSON number taken as its digits (`12345` ⇒ "12345"). Refused as they refuse it: a number
+ * with a fraction, one past 2^53 (rounded when the line was parsed: its digits would be another
+ * id's), and an id a spreadsheet wrote in scientific notation (1.23457E+11, its digits lost).
+ */
+const storeId = z
+  .union([z.string(), z.number()], { error: 'must be a string (or a whole number, taken as its digits)' })
+  .transform((v, ctx) => {
+    if (typeof v === 'string') return v;
+    if (!Number.isInteger(v)) ctx.addIssue({ code: 'custom', message: `a number with a fraction (${v}) is no store id: write the id as a JSON string or an integer` });
+    else if (!Number.isSafeInteger(v)) ctx.addIssue({ code: 'custom', message: `a number too large to read exactly (${v}): write it as a JSON string` });
+    else return String(v);
+    return z.NEVER;
+  })
+  .pipe(text(STORE_ID_MAX).refine((id) => id.trim() !== '', 'must not be empty or only spaces'))
+  .refine((id) => !SCIENTIFIC.test(id.trim()), { error: (issue) => scientificIdSays(issue.input as string) });
+
 /** One line of an import file: the account row contract's fields an importer supplies. */
 export const ImportLine = z.strictObject({
-  // A store id of only spaces is as empty as none, as in the panel (every other id keeps every character).
-  store_id: text(STORE_ID_MAX).refine((id) => id.trim() !== '', 'must not be empty or only spaces'),
+  store_id: storeId,
   score: z.number().min(0, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)').max(1, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)'),
   domain: storeText(253),
   country,

@@ -107,6 +107,8 @@ export interface RankingWrite {
   basedOn?: number;
   /** More writes in the transaction that makes the version current. */
   onCurrent?: (trx: Kysely<Database>, version: number) => Promise<void>;
+  /** Stops the write between two parts (a Ctrl-C of `accounts import`): the version is taken back, none becomes current. */
+  signal?: AbortSignal;
   now: Date;
 }
 
@@ -163,9 +165,11 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
     : Array.isArray(w.details)
       ? sortedDetails(w.details)
       : (w.details as DetailSource);
+  const go = () => w.signal?.throwIfAborted();
   try {
     // A new generation's details, and the accounts they name, RANKING_CHUNK a transaction.
     for (let i = 0; i < details.count; i += RANKING_CHUNK) {
+      go();
       await run(async (trx) => {
         const d = Array.from({ length: Math.min(details.count, i + RANKING_CHUNK) - i }, (_, j) => details.at(i + j));
         await insertDetails(trx, workspaceId, gen, d);
@@ -177,14 +181,17 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
     // The rows, in blocks of BLOCK_ROWS positions (accounts/blocks.ts), BLOCKS_PART blocks a transaction.
     const blocks = Math.ceil(n / BLOCK_ROWS);
     for (let b = 0; b < blocks; b += BLOCKS_PART) {
+      go();
       await run((trx) => insertBlocks(trx, workspaceId, version, c, b, Math.min(blocks, b + BLOCKS_PART)));
       await new Promise((r) => setTimeout(r, PART_GAP_MS));
     }
     for (let i = 0; i < buckets.length; i += BUCKETS_PART) {
+      go();
       await run((trx) => insertBuckets(trx, workspaceId, version, buckets, i, i + BUCKETS_PART));
       await new Promise((r) => setTimeout(r, PART_GAP_MS));
     }
     if (w.details && w.carryDetails && current !== null) await run((trx) => carryDetails(trx, workspaceId, current, gen));
+    go();
   } catch (e) {
     await deleteVersion(run, workspaceId, version).catch(() => undefined);
     throw e;

@@ -67,8 +67,8 @@ export async function upsertAccounts(trx: Kysely<Database>, workspaceId: string,
  * in parts, each its own short write, and the version becomes current in one more. Takes the
  * Db, since it opens those writes itself.
  */
-export async function importAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
-  return importInto(inWrites(db), db.kysely, workspaceId, accounts, now);
+export async function importAccounts(db: Db, workspaceId: string, accounts: readonly AccountInput[], now: Date, signal?: AbortSignal): Promise<UpsertResult> {
+  return importInto(inWrites(db), db.kysely, workspaceId, accounts, now, signal);
 }
 
 /** Tries of an import whose ranking another writer (a re-rank) replaced while it was written. */
@@ -79,16 +79,17 @@ const IMPORT_TRIES = 5;
  * (compare-and-set: a re-rank that got there first is never overwritten by rows read before it);
  * else reads the new current version and writes again.
  */
-async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
+async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date, signal?: AbortSignal): Promise<UpsertResult> {
   const listed = dedupe(accounts);
   for (let i = 0; i < IMPORT_TRIES; i++) {
-    const done = await importOnce(run, q, workspaceId, listed, now);
+    signal?.throwIfAborted();
+    const done = await importOnce(run, q, workspaceId, listed, now, signal);
     if (done) return done;
   }
   throw new Error(`the ranking of workspace ${workspaceId} changed under ${IMPORT_TRIES} imports in a row; try again`);
 }
 
-async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, listed: readonly AccountInput[], now: Date): Promise<UpsertResult | null> {
+async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, listed: readonly AccountInput[], now: Date, signal?: AbortSignal): Promise<UpsertResult | null> {
   const current = await currentRanking(q, workspaceId);
   const before = new Map(current.rows.map((r) => [r.store_id, r]));
   const ranked = new Map<string, RankedRow>(
@@ -118,7 +119,7 @@ async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, li
     signals: JSON.stringify(a.signals ?? []),
   }));
   const statuses = new Map(listed.filter((a) => a.status !== undefined).map((a) => [a.store_id, a.status!]));
-  const made = await writeRanking(run, workspaceId, await startRanking(run, workspaceId, true, now), { rows: [...ranked.values()], details, carryDetails: true, statuses, basedOn: current.version, now });
+  const made = await writeRanking(run, workspaceId, await startRanking(run, workspaceId, true, now), { rows: [...ranked.values()], details, carryDetails: true, statuses, basedOn: current.version, signal, now });
   if (!made) return null;
   const updated = listed.filter((a) => before.has(a.store_id));
   const reranked = updated.some((a) => {

@@ -1,50 +1,103 @@
 /** storelens accounts import FILE: NDJSON, one account per line with at least store_id and score, each store_id once (accounts/imported.ts). */
 import { isUtf8 } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
-import { firstNonUtf8Line, NDJSON_BOM, notUtf8 } from '../panel/read-errors.js';
+import { fileLines, LineTooLong, NDJSON_BOM, notUtf8 } from '../panel/read-errors.js';
 import { type AccountInput, importAccounts } from '../accounts/store.js';
 import { ImportLine } from '../accounts/imported.js';
 import { ingestedMonths } from '../ingest/index.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';
+import { untilSignal } from './until-signal.js';
 
 /**
- * Parses and validates every line first, so a bad file writes nothing. A store_id listed on two
- * lines is refused, naming both: which line was meant is the importer's to say (as the panel and
- * contact files refuse a repeated store), and a file imports exactly as many accounts as lines.
+ * The longest line an import reads, in bytes. An account line holds at most 100 reasons of a few
+ * hundred characters (some 100 KB even with every character \u-escaped): a longer one is a file
+ * that is not NDJSON (a JSON array, an export without line breaks), said as such rather than
+ * gathered whole.
  */
-export function parseAccountsNdjson(file: string, text: string): AccountInput[] {
-  const out: AccountInput[] = [];
-  const firstLine = new Map<string, number>();
-  const lines = text.split(/\r?\n/);
-  lines.forEach((line, i) => {
+export const IMPORT_LINE_MAX = 16 * 1024 * 1024;
+
+/**
+ * The lines of an import file checked one at a time, counted from 1, and the accounts they make.
+ * A store_id listed on two lines is refused, naming both: which line was meant is the importer's
+ * to say (as the panel and contact files refuse a repeated store), and a file imports exactly as
+ * many accounts as lines.
+ */
+class ImportLines {
+  readonly accounts: AccountInput[] = [];
+  private readonly firstLine = new Map<string, number>();
+
+  constructor(private readonly file: string) {}
+
+  add(n: number, line: string): void {
+    const { file } = this;
     if (!line.trim()) return;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      if (i === 0 && line.startsWith('\ufeff')) throw new CliError(`${file}: line 1: ${NDJSON_BOM}`);
-      throw new CliError(`${file}: line ${i + 1}: not valid JSON`);
+      if (n === 1 && line.startsWith('\ufeff')) throw new CliError(`${file}: line 1: ${NDJSON_BOM}`);
+      throw new CliError(`${file}: line ${n}: not valid JSON`);
+    }
+    if (Array.isArray(value)) {
+      throw new CliError(`${file}: line ${n}: a JSON array, where NDJSON has one account object per line: write each account on a line of its own`);
     }
     // U+0000 and a lone surrogate reach a string only through a \u escape; no database column keeps them.
     const unkept = line.includes('\\u') ? unstorablePath(value) : null;
-    if (unkept !== null) throw new CliError(`${file}: line ${i + 1}: field ${unkept}: ${UNSTORABLE}`);
+    if (unkept !== null) throw new CliError(`${file}: line ${n}: field ${unkept}: ${UNSTORABLE}`);
     const r = ImportLine.safeParse(value);
     if (!r.success) {
       const issue = r.error.issues[0]!;
-      throw new CliError(`${file}: line ${i + 1}: field ${issue.path.join('.') || '(line)'}: ${issue.message}`);
+      throw new CliError(`${file}: line ${n}: field ${issue.path.join('.') || '(line)'}: ${issue.message}`);
     }
-    const first = firstLine.get(r.data.store_id);
+    const first = this.firstLine.get(r.data.store_id);
     if (first !== undefined) {
-      throw new CliError(`${file}: line ${i + 1}: field store_id: duplicate store_id ${JSON.stringify(r.data.store_id)} (first at line ${first}); an account appears once per file`);
+      throw new CliError(`${file}: line ${n}: field store_id: duplicate store_id ${JSON.stringify(r.data.store_id)} (first at line ${first}); an account appears once per file`);
     }
-    firstLine.set(r.data.store_id, i + 1);
-    out.push(r.data);
-  });
-  return out;
+    this.firstLine.set(r.data.store_id, n);
+    this.accounts.push(r.data);
+  }
+
+  /** The accounts, once every line is read; a file of no account (blank, as a failed export leaves) is refused, as the panel and contact files refuse one. */
+  done(): AccountInput[] {
+    if (this.accounts.length === 0) throw new CliError(`${this.file}: line 1: the file is empty (no accounts): nothing to import`);
+    return this.accounts;
+  }
+}
+
+/** Parses and validates every line of an import file's text (the file read by readAccountsNdjson). */
+export function parseAccountsNdjson(file: string, text: string): AccountInput[] {
+  const lines = new ImportLines(file);
+  text.split(/\r?\n/).forEach((line, i) => lines.add(i + 1, line));
+  return lines.done();
+}
+
+/**
+ * Reads and validates every line of an import file before anything is written, so a bad file
+ * writes nothing. Streamed line by line: a file of a million accounts with their reasons passes
+ * the longest string JavaScript holds (512 MiB), and reads as a small one does.
+ */
+export async function readAccountsNdjson(file: string): Promise<AccountInput[]> {
+  const lines = new ImportLines(file);
+  let n = 0;
+  try {
+    for await (const bytes of fileLines(file, IMPORT_LINE_MAX)) {
+      n++;
+      // Read as UTF-8 with replacement, Latin-1's é would become U+FFFD in a store id, silently.
+      if (!isUtf8(bytes)) throw notUtf8(file, n);
+      const line = bytes.toString('utf8');
+      lines.add(n, line.endsWith('\r') ? line.slice(0, -1) : line);
+    }
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    if (e instanceof LineTooLong) {
+      throw new CliError(`${file}: line ${e.line}: longer than ${IMPORT_LINE_MAX / 1024 / 1024} MiB, which no account line is: NDJSON has one account object per line (a JSON array or a file without line breaks is not NDJSON)`);
+    }
+    throw new CliError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return lines.done();
 }
 
 /** The path (`evidence.0.detail`) of the first member name or string of `value` no database keeps as it is, or null. */
@@ -60,19 +113,27 @@ function unstorablePath(value: unknown, at: string[] = []): string | null {
 }
 
 export async function importAccountsCommand(file: string, opts: Config<'accounts import'>, env: Env): Promise<void> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (e) {
-    throw new CliError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  // Read as UTF-8 with replacement, Latin-1's é would become U+FFFD in a store id, silently.
-  if (!isUtf8(bytes)) throw notUtf8(file, (await firstNonUtf8Line(file)) ?? 1);
-  const text = bytes.toString('utf8');
-  const accounts = parseAccountsNdjson(file, text);
+  const accounts = await readAccountsNdjson(file);
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
-    const r = await importAccounts(db, ws.id, accounts, env.now());
+    // Ctrl-C or SIGTERM stops the import between two parts of its writing: the version it was
+    // writing is taken back, so the workspace's accounts stay as they were, and it says so.
+    const stop = new AbortController();
+    const signals = untilSignal();
+    let stoppedBy: NodeJS.Signals | undefined;
+    void signals.signal.then((signal) => {
+      stoppedBy = signal;
+      stop.abort();
+    });
+    let r: Awaited<ReturnType<typeof importAccounts>>;
+    try {
+      r = await importAccounts(db, ws.id, accounts, env.now(), stop.signal);
+    } catch (e) {
+      if (stoppedBy) throw new CliError(`accounts import stopped by ${stoppedBy}: nothing imported (the accounts of ${ws.name} are as they were)`, stoppedBy === 'SIGINT' ? 130 : 143);
+      throw e;
+    } finally {
+      signals.cancel();
+    }
     // Once store data is ingested the ranking owns the accounts: the next re-rank (seconds after,
     // in a running api) replaces these rows. Said, not left to be found by their absence.
     const months = await ingestedMonths(db.kysely);

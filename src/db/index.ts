@@ -146,6 +146,10 @@ async function openSqlite(path: string): Promise<Opened> {
   database.pragma('foreign_keys = ON');
   // Readers of packed columns in SQL (db/binary.ts; PostgreSQL has them as SQL functions).
   for (const [name, fn] of Object.entries(SQLITE_BINARY_FUNCTIONS)) database.function(name, { deterministic: true }, fn);
+  // lower() of every letter, as PostgreSQL's is in a UTF-8 database and as SQLite's ICU extension
+  // makes it: the built-in one lowers A–Z only, so a search "in any case" (find_contacts) never
+  // found "ÉLODIE", even typed as written, against a pattern lowered in JavaScript.
+  database.function('lower', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s === null ? null : String(s).toLowerCase()));
   // Checkpoints run in a worker (see checkpointer.ts), started with the first write batch.
   const file = path !== ':memory:' && path !== '' ? path : undefined;
   if (file) database.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);

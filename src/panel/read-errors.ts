@@ -125,18 +125,44 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
   return null;
 }
 
-/** The lines of a file as bytes, without their `\n`, the last one too when the file does not end with one. */
-async function* fileLines(file: string): AsyncGenerator<Buffer> {
-  let rest: Buffer = Buffer.alloc(0);
+/** A line of a file longer than a reader takes (`fileLines`' `max`), counted from 1. */
+export class LineTooLong extends Error {
+  constructor(
+    readonly line: number,
+    readonly max: number,
+  ) {
+    super(`line ${line} is longer than ${max} bytes`);
+  }
+}
+
+/**
+ * The lines of a file as bytes, without their `\n`, the last one too when the file does not end
+ * with one. Streamed, a line's pieces joined once: a file past the longest string JavaScript holds
+ * (512 MiB) reads as well as a small one, and a long line costs its length. Past `max` bytes a
+ * line throws LineTooLong instead of being gathered.
+ */
+export async function* fileLines(file: string, max = Infinity): AsyncGenerator<Buffer> {
+  let parts: Buffer[] = [];
+  let length = 0;
+  let line = 1;
   for await (const chunk of createReadStream(file)) {
-    let buf: Buffer = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+    let buf = chunk as Buffer;
     for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a)) {
-      yield buf.subarray(0, nl);
+      if (length + nl > max) throw new LineTooLong(line, max);
+      parts.push(buf.subarray(0, nl));
+      yield parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+      parts = [];
+      length = 0;
+      line++;
       buf = buf.subarray(nl + 1);
     }
-    rest = buf;
+    if (buf.length) {
+      length += buf.length;
+      if (length > max) throw new LineTooLong(line, max);
+      parts.push(buf);
+    }
   }
-  if (rest.length) yield rest;
+  if (parts.length) yield Buffer.concat(parts);
 }
 
 /**

@@ -88,6 +88,22 @@ describe('an import line', () => {
     expect(refusal(line)).toMatch(message);
   });
 
+  it('takes a whole-number store id as its digits, as the panel and the contact source take it', () => {
+    // Refused ("expected string, received number"): a CRM export of numeric store ids could not be
+    // imported, though the panel and the contact file read the same line as the id "12345".
+    const [a] = parseAccountsNdjson('f.ndjson', '{"store_id":12345,"score":0.5}');
+    expect(a!.store_id).toBe('12345');
+  });
+
+  it.each([
+    // Taken as written, "1.23457E+11" became an account no panel store ever matched.
+    ['an id a spreadsheet wrote in scientific notation', '{"store_id":"1.23457E+11","score":0.5}', /line 2: field store_id: "1\.23457E\+11" is a number in scientific notation, .*export the store ids as text/],
+    ['a number with a fraction', '{"store_id":12.5,"score":0.5}', /line 2: field store_id: a number with a fraction \(12\.5\) is no store id/],
+    ['a number past 2^53, already rounded', '{"store_id":12345678901234567890,"score":0.5}', /line 2: field store_id: a number too large to read exactly/],
+  ])('refuses %s as a store id, as the panel and the contact source do', (_what, line, message) => {
+    expect(refusal(line)).toMatch(message);
+  });
+
   it('is refused when its store_id is already on an earlier line, naming both lines', () => {
     expect(refusal('{"store_id":"ok","score":0.7}')).toBe('f.ndjson: line 2: field store_id: duplicate store_id "ok" (first at line 1); an account appears once per file');
   });

@@ -270,6 +270,18 @@ for (const d of dialects) {
         expect(names(await find('?q=ann&store_id=north', key2))).toEqual(['ann']);
       });
 
+      it('finds a name or role in any case of letters past A–Z, typed as written or not', async () => {
+        // On SQLite lower() lowered A–Z only: "ÉLODIE Dupont" was found by no search of her first
+        // name, not even "ÉLODIE" as written, while PostgreSQL found her.
+        const ws3 = await workspace(h.db);
+        const key3 = await apiKey(h.db, ws3.id, ['read:accounts', 'write:contacts']);
+        await seedAccounts(h.db, ws3.id, [{ store_id: 'alpen', score: 0.5 }]);
+        expect((await add({ store_id: 'alpen', email: 'elodie@alpen.example', name: 'ÉLODIE Dupont', role: 'GESCHÄFTSFÜHRERIN' }, key3)).status).toBe(201);
+        for (const query of ['?name=ÉLODIE', '?name=élodie', '?q=geschäftsführerin', '?q=Geschäfts']) {
+          expect(names(await find(encodeURI(query), key3)), query).toEqual(['elodie']);
+        }
+      });
+
       it('pages with next_cursor, and refuses a cursor for other filters or a tampered one', async () => {
         const seen: string[] = [];
         let cursor: string | null = null;
