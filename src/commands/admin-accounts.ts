@@ -9,7 +9,7 @@ import { ImportLine } from '../accounts/imported.js';
 import { ingestedMonths } from '../ingest/index.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';
-import { untilSignal } from './until-signal.js';
+import { stoppable } from './until-signal.js';
 
 /**
  * The longest line an import reads, in bytes. An account line holds at most 100 reasons of a few
@@ -118,22 +118,10 @@ export async function importAccountsCommand(file: string, opts: Config<'accounts
     const ws = await requireWorkspace(db, opts.workspace);
     // Ctrl-C or SIGTERM stops the import between two parts of its writing: the version it was
     // writing is taken back, so the workspace's accounts stay as they were, and it says so.
-    const stop = new AbortController();
-    const signals = untilSignal();
-    let stoppedBy: NodeJS.Signals | undefined;
-    void signals.signal.then((signal) => {
-      stoppedBy = signal;
-      stop.abort();
-    });
-    let r: Awaited<ReturnType<typeof importAccounts>>;
-    try {
-      r = await importAccounts(db, ws.id, accounts, env.now(), stop.signal);
-    } catch (e) {
-      if (stoppedBy) throw new CliError(`accounts import stopped by ${stoppedBy}: nothing imported (the accounts of ${ws.name} are as they were)`, stoppedBy === 'SIGINT' ? 130 : 143);
-      throw e;
-    } finally {
-      signals.cancel();
-    }
+    const r = await stoppable(
+      (abort) => importAccounts(db, ws.id, accounts, env.now(), abort),
+      (signal) => `accounts import stopped by ${signal}: nothing imported (the accounts of ${ws.name} are as they were)`,
+    );
     // Once store data is ingested the ranking owns the accounts: the next re-rank (seconds after,
     // in a running api) replaces these rows. Said, not left to be found by their absence.
     const months = await ingestedMonths(db.kysely);

@@ -6,7 +6,7 @@ import { openDuck } from '../panel/duck.js';
 import { generatePanel } from '../panel/generate.js';
 import { makeFolder } from '../publish/lock.js';
 import { progress } from './progress.js';
-import { untilSignal } from './until-signal.js';
+import { stoppable } from './until-signal.js';
 import { rm } from 'node:fs/promises';
 import type { Config } from '../settings/config.js';
 
@@ -25,24 +25,22 @@ export async function runGenerate(flags: Config<'generate'>, env: Env): Promise<
   const created = await makeFolder(flags.out, 'panel folder');
   const duck = await openDuck();
   const bar = progress(env, 'generate');
-  // Ctrl-C or SIGTERM ends generate as a failed run ends: the files it was writing are taken
-  // back (panel/generate.ts), so no panel short of its later months is left to publish.
-  const signals = untilSignal();
-  let stoppedBy: NodeJS.Signals | undefined;
-  void signals.signal.then((signal) => {
-    stoppedBy = signal;
-    duck.interrupt();
-  });
   try {
-    const files = await generatePanel(duck, flags, (m) => bar.update(`month ${m}`));
+    // Ctrl-C or SIGTERM ends generate as a failed run ends: the files it was writing are taken
+    // back (panel/generate.ts), so no panel short of its later months is left to publish.
+    const files = await stoppable(
+      (abort) => {
+        abort.addEventListener('abort', () => duck.interrupt(), { once: true });
+        return generatePanel(duck, flags, (m) => bar.update(`month ${m}`));
+      },
+      (signal) => `generate stopped by ${signal}: ${flags.out} is left as it was`,
+    );
     bar.done(`wrote ${files.length} files to ${flags.out}`);
     if (flags.json) env.stdout.write(JSON.stringify({ out: flags.out, stores: flags.stores, files }) + '\n');
   } catch (e) {
     if (created) await rm(created, { recursive: true, force: true });
-    if (stoppedBy) throw new CliError(`generate stopped by ${stoppedBy}: ${flags.out} is left as it was`, stoppedBy === 'SIGINT' ? 130 : 143);
     throw e;
   } finally {
-    signals.cancel();
     duck.close();
   }
 }

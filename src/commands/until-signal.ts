@@ -4,6 +4,8 @@
  * (the worker loop's own timers are unref'd). Its handlers are removed once a signal came, so
  * a second Ctrl-C during the shutdown stops the process at once.
  */
+import { CliError } from '../core/errors.js';
+
 export interface SignalWait {
   /** Resolves with the first signal. */
   readonly signal: Promise<NodeJS.Signals>;
@@ -23,4 +25,28 @@ export function untilSignal(signals: readonly NodeJS.Signals[] = ['SIGTERM', 'SI
     for (const [s, h] of handlers) process.on(s, h);
   });
   return { signal, cancel };
+}
+
+/**
+ * A one-shot command's work (`generate`, `accounts import`) stopped by Ctrl-C or SIGTERM: the
+ * first signal aborts `work`'s AbortSignal, the work stops and takes back what it wrote, and its
+ * failure becomes the command's answer: `stopped(signal)` with exit code 130 (SIGINT) or 143
+ * (SIGTERM). Work that ends anyway once signalled (it had nothing left to stop) ends as it ended.
+ */
+export async function stoppable<T>(work: (abort: AbortSignal) => Promise<T>, stopped: (signal: NodeJS.Signals) => string): Promise<T> {
+  const abort = new AbortController();
+  const signals = untilSignal();
+  let stoppedBy: NodeJS.Signals | undefined;
+  void signals.signal.then((signal) => {
+    stoppedBy = signal;
+    abort.abort();
+  });
+  try {
+    return await work(abort.signal);
+  } catch (e) {
+    if (stoppedBy) throw new CliError(stopped(stoppedBy), stoppedBy === 'SIGINT' ? 130 : 143);
+    throw e;
+  } finally {
+    signals.cancel();
+  }
 }
