@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import Parser from 'rss-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDirs } from '../helpers/tmp.js';
+import { copyTree, tempDirs } from '../helpers/tmp.js';
 
 const BIN = join(resolve(import.meta.dirname, '../..'), 'bin/storelens.js');
 const dirs = tempDirs('storelens-start-');
@@ -36,9 +36,21 @@ interface Started {
   stop(): Promise<number | null>;
 }
 
-/** `storelens start` in a new empty folder, on a free loopback port, once it serves. */
-async function start(port: number, extra: string[] = []): Promise<Started> {
+/**
+ * The folder of the newcomer's run (the first test) once it stopped: its demo panel, publication,
+ * runs and database. The later tests start again in a copy of it, as a person runs `npm start` a
+ * second time with other flags: the pages, feed and cookies are published anew for them, where
+ * generating the demo panel and computing its figures again would test nothing more.
+ */
+let newcomer: string | undefined;
+
+/**
+ * `storelens start` in a new folder (empty, or a copy of `from`), on a free loopback port, once
+ * it serves.
+ */
+async function start(port: number, extra: string[] = [], from?: string): Promise<Started & { cwd: string }> {
   const cwd = await dirs.make();
+  if (from) await copyTree(`${from}/.`, cwd);
   const env: Record<string, string> = { ...(process.env as Record<string, string>), TZ: 'UTC' };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--host', '127.0.0.1', ...extra], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -57,7 +69,7 @@ async function start(port: number, extra: string[] = []): Promise<Started> {
       });
       void exited.then((code) => fail(new Error(`storelens start exited (${code}):\n${err}`)));
     });
-    return { printed, key: /\b(slk_[A-Za-z0-9_-]+)/.exec(printed)![1]!, stop };
+    return { printed, key: /\b(slk_[A-Za-z0-9_-]+)/.exec(printed)![1]!, stop, cwd };
   } catch (e) {
     await stop();
     throw e;
@@ -69,6 +81,7 @@ describe('storelens start in an empty folder', () => {
     const port = await freePort();
     const s = await start(port);
     try {
+      expect(s.printed).toMatch(/generating a demo panel/);
       const base = /storelens is running on (http:\/\/\S+)/.exec(s.printed)![1]!;
       expect(base).toBe(`http://127.0.0.1:${port}`);
       const accounts = await fetch(`${base}/api/v1/accounts?limit=3`, { headers: { authorization: `Bearer ${s.key}` } });
@@ -87,22 +100,7 @@ describe('storelens start in an empty folder', () => {
     } finally {
       expect(await s.stop()).toBe(0);
     }
-  }, 180_000);
-
-  it('with --port 0, publishes its pages and feed at the port it bound, and says so', async () => {
-    const s = await start(0);
-    try {
-      const base = /storelens is running on (http:\/\/\S+)/.exec(s.printed)![1]!;
-      expect(base).toMatch(/^http:\/\/127\.0\.0\.1:[1-9][0-9]*$/);
-      const feed = await new Parser().parseString(await (await fetch(`${base}/data/rss.xml`)).text());
-      expect(feed.items.length).toBeGreaterThan(0);
-      expect(feed.link).toBe(`${base}/`);
-      expect(feed.items.every((i) => i.link?.startsWith(`${base}/`)), feed.items.map((i) => i.link).join(' ')).toBe(true);
-      const html = await (await fetch(`${base}/data/agentic-commerce`)).text();
-      expect(html).toContain(`<link rel="canonical" href="${base}/data/agentic-commerce">`);
-    } finally {
-      expect(await s.stop()).toBe(0);
-    }
+    newcomer = s.cwd;
   }, 180_000);
 
   it('refuses a port in use at once (exit 1, naming it), before generating or publishing anything', async () => {
@@ -126,11 +124,29 @@ describe('storelens start in an empty folder', () => {
       await new Promise((done) => taken.close(done));
     }
   }, 60_000);
+});
+
+describe('storelens start again, in the folder of a run that stopped', () => {
+  it('with --port 0, publishes its pages and feed at the port it bound, and says so', async () => {
+    const s = await start(0, [], newcomer);
+    try {
+      const base = /storelens is running on (http:\/\/\S+)/.exec(s.printed)![1]!;
+      expect(base).toMatch(/^http:\/\/127\.0\.0\.1:[1-9][0-9]*$/);
+      const feed = await new Parser().parseString(await (await fetch(`${base}/data/rss.xml`)).text());
+      expect(feed.items.length).toBeGreaterThan(0);
+      expect(feed.link).toBe(`${base}/`);
+      expect(feed.items.every((i) => i.link?.startsWith(`${base}/`)), feed.items.map((i) => i.link).join(' ')).toBe(true);
+      const html = await (await fetch(`${base}/data/agentic-commerce`)).text();
+      expect(html).toContain(`<link rel="canonical" href="${base}/data/agentic-commerce">`);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  }, 180_000);
 
   it('with --public-url, names the public origin in its pages, feed and OAuth metadata, and sets Secure cookies', async () => {
     const port = await freePort();
     const PUBLIC = 'https://demo.storelens.example';
-    const s = await start(port, ['--public-url', PUBLIC]);
+    const s = await start(port, ['--public-url', PUBLIC], newcomer);
     try {
       expect(s.printed).toContain(`storelens is running on http://127.0.0.1:${port}, reached at ${PUBLIC}`);
       const local = `http://127.0.0.1:${port}`;

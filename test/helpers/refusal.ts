@@ -3,35 +3,35 @@
  * output folder byte for byte (inodes, mtimes, links) as it was, and an --out that did not exist
  * still absent, as is the --runs folder that did not exist.
  */
-import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { runCli } from './cli.js';
-import { exists, snapshotTree, type tempDirs } from './tmp.js';
+import { copyTree, exists, snapshotTree, type tempDirs } from './tmp.js';
 
 /**
- * Runs publish with `args` twice: over a copy of the `published` folder (which must not change)
- * and with an --out that does not exist (which must stay absent). Returns stderr.
+ * Runs publish with `args` twice, at once: over a copy of the `published` folder (which must not
+ * change) and with an --out that does not exist (which must stay absent). Returns stderr.
  */
 export async function expectRefused(published: string, dirs: ReturnType<typeof tempDirs>, args: string[], message: RegExp): Promise<string> {
   const tmp = await dirs.make();
   const out = path.join(tmp, 'published');
-  await cp(published, out, { recursive: true, verbatimSymlinks: true });
+  // As publish left it: links, hard links between a release and its blobs, and mtimes kept.
+  await copyTree(published, out);
   const before = await snapshotTree(out);
-  let stderr = '';
-  for (const target of [out, path.join(tmp, 'absent')]) {
-    const r = await runCli(['publish', ...args, '--out', target, '--runs', `${target}.runs`, '--cards', 'none']);
+  const runs = await Promise.all(
+    [out, path.join(tmp, 'absent')].map((target) => runCli(['publish', ...args, '--out', target, '--runs', `${target}.runs`, '--cards', 'none'])),
+  );
+  for (const r of runs) {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(message);
     // A refused command line is followed by where to read its usage, a line of its own.
     expect(r.stderr.trim().split('\n').filter((l) => l !== '(see: storelens publish --help)'), 'one line, no stack trace').toHaveLength(1);
     expect(r.stdout).toBe('');
-    stderr = r.stderr;
   }
   expect(await snapshotTree(out)).toEqual(before);
   expect(await exists(path.join(tmp, 'absent'))).toBe(false);
   // Neither runs folder existed: a refused publish leaves none behind, not even an empty one.
   expect(await exists(`${out}.runs`), 'runs folder left behind').toBe(false);
   expect(await exists(path.join(tmp, 'absent.runs')), 'runs folder left behind').toBe(false);
-  return stderr;
+  return runs[1].stderr;
 }

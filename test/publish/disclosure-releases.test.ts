@@ -22,7 +22,7 @@ import { readPublication } from '../../src/publish/publication.js';
 import type { EarlierReleases } from '../../src/stats/releases.js';
 import { attackReleasesPublished, releaseFolders, type ReleasesAttackOptions, type ReleasesReport } from '../helpers/attack-published.js';
 import { readRelease } from '../helpers/published-reader.js';
-import { tempDirs } from '../helpers/tmp.js';
+import { copyTree, tempDirs } from '../helpers/tmp.js';
 import { stores, writePanel, type HandStore } from '../stats/hand-panel.js';
 
 const dirs = tempDirs('storelens-releases-attack-');
@@ -57,17 +57,30 @@ async function shows(folder: string, month: string, metric: string, cells: strin
   return `${metric} all=${f('all')?.n ?? '-'} ${cells.map((c) => `${c}=${f(`country:${c}`)?.suppressed ? '-' : f(`country:${c}`)?.n}`).join(' ')}`;
 }
 
-/**
- * A publication and its corrections: `panels[0]` published in full, each later panel republished
- * (`months` of each correction) into the same output folder; the old panel folders are kept.
- */
-async function publishVersions(base: HandStore[], edits: Array<{ months: string; edit: (dir: string) => Promise<void> }>, prepare?: (dir: string) => Promise<void>) {
+/** `base` written as panel v0 (then `prepare`d) and published in full into `out`, in a new folder. */
+async function firstVersion(base: HandStore[], prepare?: (dir: string) => Promise<void>): Promise<string> {
   const root = await dirs.make();
+  await writePanel(path.join(root, 'v0'), base);
+  await prepare?.(path.join(root, 'v0'));
+  await publishPanel(path.join(root, 'v0'), path.join(root, 'out'), { now: () => T(1) });
+  return root;
+}
+
+/**
+ * A publication and its corrections: `panels[0]` published in full (or a copy of `first`, such a
+ * first version made once for several tests), each later panel republished (`months` of each
+ * correction) into the same output folder; the old panel folders are kept.
+ */
+async function publishVersions(base: HandStore[] | Promise<string>, edits: Array<{ months: string; edit: (dir: string) => Promise<void> }>, prepare?: (dir: string) => Promise<void>) {
+  let root: string;
+  if (Array.isArray(base)) root = await firstVersion(base, prepare);
+  else {
+    // A copy as publish left it: links, hard links and mtimes kept.
+    root = await dirs.make();
+    await copyTree(`${await base}/.`, root);
+  }
   const out = path.join(root, 'out');
   const panels = [path.join(root, 'v0')];
-  await writePanel(panels[0]!, base);
-  await prepare?.(panels[0]!);
-  await publishPanel(panels[0]!, out, { now: () => T(1) });
   for (const [i, { months, edit }] of edits.entries()) {
     const next = path.join(root, `v${i + 1}`);
     await cp(panels.at(-1)!, next, { recursive: true });
@@ -112,11 +125,15 @@ const addStore = (month: string, like: string, id: string, change: (r: Row) => R
 const removeStore = (month: string, id: string) => (dir: string) => editMonth(dir, month, (rows) => rows.filter((r) => r.store_id !== id));
 const changeStore = (month: string, id: string, change: (r: Row) => Row) => (dir: string) => editMonth(dir, month, (rows) => rows.map((r) => (r.store_id === id ? change(r) : r)));
 
+/** Issue 24's first release, published once for both corrections (made by the first that needs it). */
+let issueFirst: Promise<string> | undefined;
+
 for (const [month, where] of [[J, 'the last month'], [M, 'a middle month (republished with the month after it)']] as const) {
   describe(`issue 24: countries of 29 (ZZ), 30 (YY) and 31 (XX) stores, one ZZ store added to ${where} and republished`, () => {
     let v: Awaited<ReturnType<typeof publishVersions>>;
     beforeAll(async () => {
-      v = await publishVersions(issuePanel(), [{ months: month, edit: addStore(month, 'zz-0001', 'zz-added') }], unknownAds);
+      issueFirst ??= firstVersion(issuePanel(), unknownAds);
+      v = await publishVersions(issueFirst, [{ months: month, edit: addStore(month, 'zz-0001', 'zz-added') }]);
       for (const [i, folder] of v.folders.entries()) {
         for (const m of month === J ? [J] : [M, J]) console.log(`issue 24 (${month}), release ${i}, ${m}: ${await shows(folder, m, 'any_ads_share', ['XX', 'YY', 'ZZ'])}; ${await shows(folder, m, 'active_stores', ['XX', 'YY', 'ZZ'])}`);
       }
