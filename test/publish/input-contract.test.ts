@@ -28,14 +28,13 @@ const SPEC = { stores: 200, seed: '34', from: '2026-08', to: '2026-09' };
 const clean: Record<string, { panel: string; published: string }> = {};
 
 beforeAll(async () => {
-  await Promise.all(
-    (['csv', 'ndjson', 'parquet'] as const).map(async (format) => {
-      const [panel, published] = await Promise.all([shared.make(), shared.make()]);
-      await generate(panel, { ...SPEC, format });
-      await publishPanel(panel, published);
-      clean[format] = { panel, published };
-    }),
-  );
+  for (const format of ['csv', 'ndjson', 'parquet'] as const) {
+    const panel = await shared.make();
+    const published = await shared.make();
+    await generate(panel, { ...SPEC, format });
+    await publishPanel(panel, published);
+    clean[format] = { panel, published };
+  }
 });
 afterAll(() => shared.removeAll());
 afterEach(() => dirs.removeAll());
@@ -175,20 +174,16 @@ describe('a month whose store ids were rewritten', () => {
 describe('a month file that is another month\'s delivered again', () => {
   it('is warned of by publish and --check (every other check passes such a file)', async () => {
     // August's file sent again as September's published August's figures as September's without a word.
-    await Promise.all(
-      (['csv', 'ndjson', 'parquet'] as const).map(async (format) => {
-        const dir = await copyOf(format);
-        await cp(path.join(dir, `2026-08.${format}`), path.join(dir, `2026-09.${format}`));
-        const message = new RegExp(`warning: .*2026-09\\.${format}: the same bytes as 2026-08\\.${format} \\(sha256 [0-9a-f]{12}…\\): 2026-08's file delivered again as 2026-09\\? every figure of 2026-09 is 2026-08's`);
-        const out = path.join(await dirs.make(), 'out');
-        const [published, checked] = await Promise.all([
-          runCli(['publish', '--input', dir, '--all', '--out', out, '--runs', `${out}.runs`, '--cards', 'none']),
-          runCli(['publish', '--check', '--input', dir]),
-        ]);
-        expect([published.code, published.stderr]).toEqual([0, expect.stringMatching(message)]);
-        expect([checked.code, checked.stderr]).toEqual([0, expect.stringMatching(message)]);
-      }),
-    );
+    for (const format of ['csv', 'ndjson', 'parquet'] as const) {
+      const dir = await copyOf(format);
+      await cp(path.join(dir, `2026-08.${format}`), path.join(dir, `2026-09.${format}`));
+      const message = new RegExp(`warning: .*2026-09\\.${format}: the same bytes as 2026-08\\.${format} \\(sha256 [0-9a-f]{12}…\\): 2026-08's file delivered again as 2026-09\\? every figure of 2026-09 is 2026-08's`);
+      const out = path.join(await dirs.make(), 'out');
+      const published = await runCli(['publish', '--input', dir, '--all', '--out', out, '--runs', `${out}.runs`, '--cards', 'none']);
+      expect([published.code, published.stderr]).toEqual([0, expect.stringMatching(message)]);
+      const checked = await runCli(['publish', '--check', '--input', dir]);
+      expect([checked.code, checked.stderr]).toEqual([0, expect.stringMatching(message)]);
+    }
     // Months that differ are not warned of.
     const r = await runCli(['publish', '--check', '--input', clean.csv.panel]);
     expect([r.code, r.stderr]).toEqual([0, expect.not.stringContaining('the same bytes')]);
