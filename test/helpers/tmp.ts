@@ -53,25 +53,14 @@ export type TreeEntry =
   | { kind: 'link'; target: string }
   | { kind: 'dir' };
 
-/**
- * The sha256 of file contents already read, by what identifies one state of one file: device,
- * inode, size, mtime and ctime in nanoseconds. A write moves a file's ctime to the time of the
- * write, which no process can set back; the clock it reads is coarse (a few milliseconds), so only
- * a file whose ctime was over a second old when it was read is remembered across snapshots. Within
- * one snapshot, the hard links of a release to its blobs are read once.
- */
-const hashes = new Map<string, string>();
-const SETTLED_NS = 1_000_000_000n;
-
+/** The sha256 of a file, read once per state of the file within one snapshot (a release's hard links to its blobs share one). */
 async function sha256Of(file: string, st: BigIntStats, seen: Map<string, string>): Promise<string> {
   const key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  let sha = seen.get(key) ?? hashes.get(key);
+  let sha = seen.get(key);
   if (sha === undefined) {
-    const readAt = BigInt(Date.now()) * 1_000_000n;
     sha = createHash('sha256').update(await readFile(file)).digest('hex');
-    if (readAt - st.ctimeNs > SETTLED_NS) hashes.set(key, sha);
+    seen.set(key, sha);
   }
-  seen.set(key, sha);
   return sha;
 }
 
