@@ -38,6 +38,12 @@ export interface GaugeSpec {
   help: string;
   labelNames?: readonly string[];
   collect(): GaugeValue | Promise<GaugeValue>;
+  /**
+   * Read at the very start of a scrape, before any collector runs: a figure the scrape's own work
+   * would move (the database pool, whose connections the backlog reads and the readiness check
+   * take meanwhile) is the process's, not the scrape's.
+   */
+  beforeOthers?: boolean;
 }
 
 export type GaugeValue = number | readonly { labels: Record<string, string>; value: number }[] | undefined;
@@ -55,6 +61,7 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   private readonly taskSeconds: Histogram<'task'>;
   private readonly rerankSeconds: Histogram;
   private readonly rerankWaiting: Gauge;
+  private readonly readFirst: ScrapedGauge[] = [];
 
   constructor(opts: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -79,6 +86,7 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   }
 
   text(): Promise<string> {
+    for (const g of this.readFirst) g.sample();
     return this.registry.metrics();
   }
 
@@ -110,7 +118,10 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
 
   /** Gauges computed when scraped; a collector that throws or answers undefined leaves its gauge without a sample for that scrape. */
   gauges(specs: readonly GaugeSpec[]): void {
-    for (const spec of specs) new ScrapedGauge(spec, [this.registry]);
+    for (const spec of specs) {
+      const gauge = new ScrapedGauge(spec, [this.registry]);
+      if (spec.beforeOthers) this.readFirst.push(gauge);
+    }
   }
 }
 
@@ -121,6 +132,9 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
  * published, read as an empty backlog or a release just published.
  */
 class ScrapedGauge extends Gauge<string> {
+  /** What sample() read at the start of the scrape under way, for get() to answer. */
+  private sampled: Promise<GaugeValue> | undefined;
+
   constructor(
     private readonly spec: GaugeSpec,
     registers: Registers,
@@ -128,15 +142,24 @@ class ScrapedGauge extends Gauge<string> {
     super({ name: spec.name, help: spec.help, labelNames: spec.labelNames ?? [], registers });
   }
 
+  sample(): void {
+    this.sampled = this.read();
+  }
+
   override async get(): Promise<MetricObjectWithValues<MetricValue<string>>> {
-    let v: GaugeValue;
-    try {
-      v = await this.spec.collect();
-    } catch {
-      v = undefined;
-    }
+    const read = this.sampled ?? this.read();
+    this.sampled = undefined;
+    const v = await read;
     const values = v === undefined ? [] : typeof v === 'number' ? [{ labels: {}, value: v }] : v.map((s) => ({ labels: s.labels, value: s.value }));
     return { ...(await super.get()), values };
+  }
+
+  private async read(): Promise<GaugeValue> {
+    try {
+      return await this.spec.collect();
+    } catch {
+      return undefined;
+    }
   }
 }
 

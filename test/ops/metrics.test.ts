@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Counter, Histogram, Registry } from 'prom-client';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
@@ -220,6 +221,40 @@ describe('/-/metrics', () => {
         // Before: every backlog gauge 0 (an empty backlog) while its read failed, so a backlog alert went quiet during an outage.
         expect(backlog.filter((name) => down.has(name))).toEqual([]);
       } finally {
+        await t.cleanup();
+      }
+    });
+
+  for (const d of dialects)
+    it.skipIf(d.skip)(`reports the database pool as the process uses it, not as the scrape's own reads do (${d.label})`, async () => {
+      const t = await freshDb(d.name);
+      const db = d.name === 'PostgreSQL' ? await openDatabase({ databaseUrl: t.databaseUrl, poolSize: 1 }) : await openAgain(t);
+      const scrape = async () => {
+        const metrics = new Metrics({ processMetrics: false });
+        metrics.gauges(backlogGauges(db, () => new Date()));
+        return samples(await metrics.text());
+      };
+      const pool = (s: Map<string, number>) => [s.get('storelens_db_pool_connections{state="busy"}'), s.get('storelens_db_pool_waiting')];
+      try {
+        // Before: `storelens_db_pool_waiting 3` on an idle PostgreSQL process, the backlog's three reads of the scrape itself.
+        expect(pool(await scrape())).toEqual([0, 0]);
+        if (d.name === 'PostgreSQL') {
+          // Its one connection held by a transaction, and one statement waiting for it.
+          let release!: () => void;
+          const held = db.kysely.transaction().execute(async (trx) => {
+            await sql`select 1`.execute(trx);
+            await new Promise<void>((resolve) => (release = resolve));
+          });
+          await until(() => db.pool().size - db.pool().idle === 1);
+          const waiting = sql`select 1`.execute(db.kysely);
+          await until(() => db.pool().waiting === 1);
+          const busy = scrape();
+          release();
+          expect(pool(await busy)).toEqual([1, 1]);
+          await Promise.all([held, waiting]);
+        }
+      } finally {
+        await db.close();
         await t.cleanup();
       }
     });
