@@ -240,16 +240,16 @@ describe('/-/metrics', () => {
         expect(pool(await scrape())).toEqual([0, 0]);
         if (d.name === 'PostgreSQL') {
           // Its one connection held by a transaction, and one statement waiting for it.
-          let release!: () => void;
+          let release: (() => void) | undefined;
           const held = db.kysely.transaction().execute(async (trx) => {
             await sql`select 1`.execute(trx);
             await new Promise<void>((resolve) => (release = resolve));
           });
-          await until(() => db.pool().size - db.pool().idle === 1);
+          await until(() => release !== undefined);
           const waiting = sql`select 1`.execute(db.kysely);
           await until(() => db.pool().waiting === 1);
           const busy = scrape();
-          release();
+          release!();
           expect(pool(await busy)).toEqual([1, 1]);
           await Promise.all([held, waiting]);
         }
