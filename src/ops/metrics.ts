@@ -56,6 +56,7 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   private readonly requests = new RequestCounts();
   private readonly refusals: Counter<'kind'>;
   private readonly replays: Counter<'operation'>;
+  private readonly probes: Counter<'probe' | 'status'>;
   private readonly taskRuns: Counter<'task'>;
   private readonly taskFailures: Counter<'task'>;
   private readonly taskSeconds: Histogram<'task'>;
@@ -69,6 +70,7 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
     new RequestHistogram(this.requests, registers);
     this.refusals = new Counter({ name: 'storelens_rate_limit_refusals_total', help: 'Calls refused by the per-key rate limit (429), by call kind.', labelNames: ['kind'], registers });
     this.replays = new Counter({ name: 'storelens_idempotent_replays_total', help: 'Writes answered from the stored result of their Idempotency-Key, by operation.', labelNames: ['operation'], registers });
+    this.probes = new Counter({ name: 'storelens_probe_requests_total', help: 'Liveness and readiness probes answered (on the serving port and the operations listener), by probe and status code.', labelNames: ['probe', 'status'], registers });
     this.taskRuns = new Counter({ name: 'storelens_task_runs_total', help: 'Turns of each background task run by this process.', labelNames: ['task'], registers });
     this.taskFailures = new Counter({ name: 'storelens_task_failures_total', help: 'Turns of each background task that failed (it runs again on its next turn).', labelNames: ['task'], registers });
     this.taskSeconds = new Histogram({ name: 'storelens_task_duration_seconds', help: 'Duration of a turn of each background task.', labelNames: ['task'], buckets: TASK_BUCKETS, registers });
@@ -100,6 +102,11 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
 
   replayed(operation: string): void {
     this.replays.inc({ operation });
+  }
+
+  /** A probe answered (ops/health.ts): counted apart from the requests, whose rates, errors and latencies are the callers'. */
+  probe(probe: string, status: number): void {
+    this.probes.inc({ probe, status: String(status) });
   }
 
   ran(task: string, seconds: number, failed: boolean): void {
