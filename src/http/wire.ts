@@ -99,7 +99,12 @@ function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): S
     fastifyHandler(req, res);
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => send(res, EXPECTATION_FAILED));
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWith(socket, NOT_A_PROXY));
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    // Node hands the socket over without its own error listener: a client that resets the
+    // connection (unread bytes at its close) raised an 'error' nobody heard, which ended the process.
+    socket.on('error', () => socket.destroy());
+    endWith(socket, NOT_A_PROXY);
+  });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => answerAsOrdinary(server, req, socket, head));
   server.keepAliveTimeout = t.keepAliveMs ?? 72_000;
   server.requestTimeout = t.requestMs ?? 30_000;
