@@ -22,6 +22,7 @@ import { capturedEnv } from '../helpers/cli.js';
 import { mcpClient } from '../helpers/mcp.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { tempDirs } from '../helpers/tmp.js';
+import { sendRaw, WIRE_CASES } from '../helpers/wire.js';
 import { until } from '../helpers/wait.js';
 
 const dirs = tempDirs('storelens-metrics-');
@@ -258,6 +259,38 @@ describe('/-/metrics', () => {
         await t.cleanup();
       }
     });
+
+  it('counts and logs the requests the HTTP edge refuses before any route, as `unmatched`, each once', async () => {
+    const dir = await dirs.make();
+    const env = capturedEnv();
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db'), opsPort: 0, requestsOnly: true, logFormat: 'json' }, env.env, false);
+    try {
+      const origin = new URL(api.url).origin;
+      // Chunk extensions over the limit fail in the body of a request already routed: that request's line tells it (aborted).
+      const refused = WIRE_CASES.filter((c) => c.kind !== 'payload-too-large');
+      const expected = new Map<string, number>();
+      for (const c of refused) {
+        expect((await sendRaw(origin, c.request)).status, c.name).toBe(c.status);
+        const sample = `storelens_http_requests_total{operation="unmatched",status="${c.status}"}`;
+        expected.set(sample, (expected.get(sample) ?? 0) + 1);
+      }
+      // Before: none of them was counted, nor written to the log.
+      const s = await until(async () => {
+        const got = samples(await (await fetch(`${api.ops!.url}/-/metrics`)).text());
+        return got.get('storelens_http_request_duration_seconds_count{operation="unmatched"}') === refused.length ? got : undefined;
+      });
+      expect(new Map([...s].filter(([k]) => k.startsWith('storelens_http_requests_total')))).toEqual(expected);
+      const lines = env
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"request"'))
+        .map((l) => JSON.parse(l) as { operation: string; status: number; reqId: string });
+      expect(lines.map((l) => [l.operation, l.status])).toEqual(refused.map((c) => ['unmatched', c.status]));
+      expect(lines.every((l) => l.reqId.length > 0)).toBe(true);
+    } finally {
+      await api.close();
+    }
+  });
 
   it('is not served when no operations listener is asked for, and never on the serving port', async () => {
     const dir = await dirs.make();
