@@ -28,7 +28,16 @@ export default async function refreshTask(task: RefreshTask): Promise<RefreshRes
     opened = undefined;
     return null;
   }
-  // The process that started this thread opened (and migrated) the database first.
-  opened ??= openSqlDatabase(workerData as OpenDatabaseOptions);
-  return (await refreshLeased(await opened, task.workspaceId, new Date(task.now))) ?? null;
+  // The process that started this thread opened (and migrated) the database first. An open that
+  // failed (the database away at that moment) is tried again at the next task: before, its
+  // rejection was kept, and every re-rank failed with it until the process restarted.
+  let opening = opened;
+  if (!opening) {
+    const open: Promise<Db> = openSqlDatabase(workerData as OpenDatabaseOptions);
+    opened = opening = open;
+    open.catch(() => {
+      if (opened === open) opened = undefined;
+    });
+  }
+  return (await refreshLeased(await opening, task.workspaceId, new Date(task.now))) ?? null;
 }

@@ -13,6 +13,7 @@ export interface OpsOptions {
 /** Opens the listener when `--ops-port` is given; undefined otherwise. A busy port or a bad host fails the command. */
 export async function openOps(opts: OpsOptions, health: Health, metrics: Metrics | undefined, label: string, note: (line: string) => void): Promise<OpsListener | undefined> {
   if (opts.opsPort === undefined) return undefined;
+  if (metrics) health.countProbes((probe, status) => metrics.probe(probe, status));
   metrics?.gauges([
     {
       name: 'storelens_readiness_check',

@@ -2,6 +2,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { answerProbe, type Health } from '../ops/health.js';
+import { observeEdge } from '../ops/edge-answers.js';
+import type { Logger } from '../ops/logger.js';
 import { apiErrorHandler } from '../api/error-handler.js';
 import { BODY_LIMIT } from '../api/plugin.js';
 import { ApiProblem, sendProblem } from '../api/problems.js';
@@ -26,7 +28,12 @@ export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInst
     bodyLimit: opts.bodyLimit ?? BODY_LIMIT,
     routerOptions: { maxParamLength: 500 },
     // Wire errors, framework errors and absolute-form targets as problems (http/wire.ts).
-    ...wireServerOptions({ timeouts, trustedProxies, answerFirst: health && ((req, res) => answerProbe(health, req, res)) }),
+    ...wireServerOptions({
+      timeouts,
+      trustedProxies,
+      answerFirst: health && ((req, res) => answerProbe(health, req, res)),
+      onAnswered: observeEdge({ metrics: appOptions.metrics, log: appOptions.requestLog ? (loggerInstance as Logger | undefined) : undefined }),
+    }),
   });
   // Callback style: no promise per response.
   app.addHook('onSend', (_req, reply, payload, done) => {

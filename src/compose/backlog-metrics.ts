@@ -61,6 +61,8 @@ export function backlogGauges(db: Db, now: () => Date): GaugeSpec[] {
       name: 'storelens_db_pool_connections',
       help: 'Connections of this process to the database, by state (SQLite: its one connection).',
       labelNames: ['state'],
+      // The scrape's own reads (the backlog above, the readiness check) are not the process's load.
+      beforeOthers: true,
       collect: () => {
         const p = db.pool();
         return [
@@ -69,6 +71,6 @@ export function backlogGauges(db: Db, now: () => Date): GaugeSpec[] {
         ];
       },
     },
-    { name: 'storelens_db_pool_waiting', help: 'Callers waiting for a database connection (SQLite: writes queued for the next group commit).', collect: () => db.pool().waiting },
+    { name: 'storelens_db_pool_waiting', help: 'Callers waiting for a database connection (SQLite: writes queued for the next group commit).', collect: () => db.pool().waiting, beforeOthers: true },
   ];
 }

@@ -8,9 +8,19 @@ const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08
  */
 const NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
 
+/**
+ * PostgreSQL ends the session with every error of severity FATAL (or PANIC): the server refused
+ * the connection (`database "…" is not currently accepting connections`, 55000; a database that
+ * does not exist, 3D000; a password that no longer works, 28P01) or ended it (57P01, 25P03 …).
+ * Whatever its SQLSTATE, nothing on that connection answers any more.
+ */
+const PG_SESSION_ENDED = new Set(['FATAL', 'PANIC']);
+
 export function isDatabaseUnavailable(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   if (e instanceof DatabaseUnavailable) return true;
+  const severity = (e as { severity?: unknown }).severity;
+  if (typeof severity === 'string' && PG_SESSION_ENDED.has(severity)) return true;
   const code = (e as { code?: unknown }).code;
   if (typeof code !== 'string') {
     const msg = (e as { message?: unknown }).message;

@@ -51,6 +51,22 @@ export interface WireOptions {
    * the client address is the connection's.
    */
   trustedProxies?: readonly string[];
+  /**
+   * Told of every request this edge answers itself, before any handler (malformed, ambiguous,
+   * an expectation or a CONNECT refused, bytes the parser could not read, a URL Fastify could not
+   * route): the app's own counting and request lines never see them.
+   */
+  onAnswered?: (answer: EdgeAnswer) => void;
+}
+
+/** A request the edge answered itself (WireOptions.onAnswered). */
+export interface EdgeAnswer {
+  /** The request's id (X-Request-Id; for bytes that were no request, a new one, told to the log only). */
+  reqId: string;
+  /** Empty when the parser could not read the request line. */
+  method: string;
+  status: number;
+  seconds: number;
 }
 
 type WireServerOptions = Required<Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'frameworkErrors' | 'genReqId' | 'requestIdHeader'>> &
@@ -60,8 +76,8 @@ type WireServerOptions = Required<Pick<FastifyServerOptions, 'serverFactory' | '
 export function wireServerOptions(opts: WireOptions = {}): WireServerOptions {
   return {
     serverFactory: (fastifyHandler) => createWireServer(fastifyHandler, opts),
-    clientErrorHandler: answerClientError,
-    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: opts.onAnswered ? (error, socket) => answerClientError(error, socket, opts.onAnswered) : answerClientError,
+    frameworkErrors: opts.onAnswered ? (error, request, reply) => answerFrameworkError(error, request, reply, opts.onAnswered) : answerFrameworkError,
     // The id the edge gave the request (below), for the request's log lines and problem bodies.
     genReqId: (req) => (req as Identified)[REQUEST_ID] ?? randomUUID(),
     requestIdHeader: false,
@@ -85,21 +101,34 @@ export function requestIdOf(header: string | string[] | undefined): string {
 }
 
 function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): Server {
-  const answerFirst = opts.answerFirst;
+  const { answerFirst, onAnswered } = opts;
   const t = opts.timeouts ?? {};
   // Host is checked below, so that its absence is answered as a problem too.
   const options = { requireHostHeader: false, connectionsCheckingInterval: t.checkMs ?? 30_000 };
+  const told = (req: IncomingMessage, id: string, status: number, start: number) => onAnswered?.({ reqId: id, method: req.method ?? '', status, seconds: (performance.now() - start) / 1000 });
   const server = createServer(options, (req, res) => {
+    const start = performance.now();
     const id = requestIdOf(req.headers['x-request-id']);
     (req as Identified)[REQUEST_ID] = id;
     res.setHeader('x-request-id', id);
-    if (answerMalformed(req, res)) return;
+    if (answerMalformed(req, res)) return told(req, id, res.statusCode, start);
     if (answerFirst !== undefined && answerFirst(req, res)) return;
-    if (answerAmbiguous(req, res)) return;
+    if (answerAmbiguous(req, res)) return told(req, id, res.statusCode, start);
     fastifyHandler(req, res);
   });
-  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => send(res, EXPECTATION_FAILED));
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWith(socket, NOT_A_PROXY));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const id = requestIdOf(req.headers['x-request-id']);
+    res.setHeader('x-request-id', id);
+    send(res, EXPECTATION_FAILED);
+    told(req, id, EXPECTATION_FAILED.status, performance.now());
+  });
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    // Node hands the socket over without its own error listener: a client that resets the
+    // connection (unread bytes at its close) raised an 'error' nobody heard, which ended the process.
+    socket.on('error', () => socket.destroy());
+    endWith(socket, NOT_A_PROXY);
+    told(req, randomUUID(), NOT_A_PROXY.status, performance.now());
+  });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => answerAsOrdinary(server, req, socket, head));
   server.keepAliveTimeout = t.keepAliveMs ?? 72_000;
   server.requestTimeout = t.requestMs ?? 30_000;
@@ -242,7 +271,7 @@ const LINGER_MS = 2_000;
  * Fastify's `clientErrorHandler` (Node's 'clientError'): the parser failed, so there is no
  * request, only the socket; the answer follows any response still under way on it.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, onAnswered?: (answer: EdgeAnswer) => void): void {
   const inFlight = inFlightOn(socket);
   // The failure is in the body of the request being answered: it gets this answer instead, unless its own has begun.
   const ownBody = inFlight !== null && !inFlight.req.complete;
@@ -253,6 +282,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const p = CLIENT_ERRORS[error.code ?? ''] ?? UNPARSABLE;
   if (ownBody) endNow(socket, p);
   else endWith(socket, p);
+  // A body cut short is the request in flight's (its own line tells it); anything else was no request the app saw.
+  if (!ownBody) onAnswered?.({ reqId: randomUUID(), method: '', status: p.status, seconds: 0 });
 }
 
 function inFlightOn(socket: Duplex): ServerResponse | null {
@@ -282,9 +313,10 @@ function endNow(socket: Duplex, p: WireProblem): void {
 }
 
 /** Fastify's `frameworkErrors`: what Fastify rejects before routing (a malformed URL, an over-long parameter). */
-export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, onAnswered?: (answer: EdgeAnswer) => void): void {
   const body = (error.statusCode ?? 500) >= 500
     ? problemBody('internal-error', 'The server could not answer this request.')
     : problemBody('invalid-request', 'The request URL or headers could not be read.');
   void reply.code(body.status).header('cache-control', 'no-store').type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+  onAnswered?.({ reqId: request.id, method: request.method, status: body.status, seconds: reply.elapsedTime / 1000 });
 }

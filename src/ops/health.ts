@@ -14,6 +14,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
+import { CLIENT_CLOSED_REQUEST } from './logger.js';
 
 export const LIVENESS_PATH = '/-/liveness';
 export const READINESS_PATH = '/-/readiness';
@@ -33,10 +34,17 @@ export interface CheckOutcome {
 /** How long one check may take before it counts as failed. */
 export const CHECK_TIMEOUT_MS = 2_000;
 
+/** Which probe a request asked. */
+export type Probe = 'liveness' | 'readiness';
+
+/** Told of every probe answered, on either listener (the process's metrics: `storelens_probe_requests_total`). */
+export type ProbeCounter = (probe: Probe, status: number) => void;
+
 export class Health {
   private readonly checks: ReadinessCheck[] = [];
   private drainingSince: number | undefined;
   private startingAs: string | undefined;
+  private counted: ProbeCounter | undefined;
 
   constructor(checks: readonly ReadinessCheck[] = []) {
     this.checks.push(...checks);
@@ -45,6 +53,17 @@ export class Health {
   add(check: ReadinessCheck): this {
     this.checks.push(check);
     return this;
+  }
+
+  /** From now on every probe answered is told to `count`. */
+  countProbes(count: ProbeCounter): this {
+    this.counted = count;
+    return this;
+  }
+
+  /** A probe was answered with `status` (answerProbe). */
+  answered(probe: Probe, status: number): void {
+    this.counted?.(probe, status);
   }
 
   /** Until started(), readiness answers 503 `starting`, saying what the process is doing (its other checks may not be added yet). */
@@ -99,27 +118,32 @@ export function answerProbe(health: Health, req: IncomingMessage, res: ServerRes
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   if (path !== LIVENESS_PATH && path !== READINESS_PATH) return false;
+  const probe: Probe = path === LIVENESS_PATH ? 'liveness' : 'readiness';
+  const write = (status: number, type: string, body: unknown, headers: Record<string, string> = {}) => {
+    health.answered(probe, res.destroyed ? CLIENT_CLOSED_REQUEST : status);
+    send(res, req, status, type, body, headers);
+  };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    write(res, req, 405, PROBLEM_CONTENT_TYPE, problemBody('method-not-allowed', `${req.method} is not allowed here; allowed: GET, HEAD.`), { allow: 'GET, HEAD' });
+    write(405, PROBLEM_CONTENT_TYPE, problemBody('method-not-allowed', `${req.method} is not allowed here; allowed: GET, HEAD.`), { allow: 'GET, HEAD' });
     return true;
   }
-  if (path === LIVENESS_PATH) {
-    write(res, req, 200, 'application/json', { status: 'alive' });
+  if (probe === 'liveness') {
+    write(200, 'application/json', { status: 'alive' });
     return true;
   }
   health.readiness().then(
     ({ ready, checks }) => {
-      if (ready) return write(res, req, 200, 'application/json', { status: 'ready', checks });
+      if (ready) return write(200, 'application/json', { status: 'ready', checks });
       const failed = checks.filter((c) => c.status === 'fail');
       const detail = failed.map((c) => `${c.name}: ${c.detail}`).join('; ');
-      write(res, req, 503, PROBLEM_CONTENT_TYPE, problemBody('not-ready', detail, { failed: failed.map((c) => c.name), checks }), { 'retry-after': '5' });
+      write(503, PROBLEM_CONTENT_TYPE, problemBody('not-ready', detail, { failed: failed.map((c) => c.name), checks }), { 'retry-after': '5' });
     },
-    () => write(res, req, 503, PROBLEM_CONTENT_TYPE, problemBody('not-ready', 'the checks could not run')),
+    () => write(503, PROBLEM_CONTENT_TYPE, problemBody('not-ready', 'the checks could not run')),
   );
   return true;
 }
 
-function write(res: ServerResponse, req: IncomingMessage, status: number, type: string, body: unknown, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, req: IncomingMessage, status: number, type: string, body: unknown, headers: Record<string, string> = {}): void {
   if (res.writableEnded || res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });

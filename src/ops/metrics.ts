@@ -38,6 +38,12 @@ export interface GaugeSpec {
   help: string;
   labelNames?: readonly string[];
   collect(): GaugeValue | Promise<GaugeValue>;
+  /**
+   * Read at the very start of a scrape, before any collector runs: a figure the scrape's own work
+   * would move (the database pool, whose connections the backlog reads and the readiness check
+   * take meanwhile) is the process's, not the scrape's.
+   */
+  beforeOthers?: boolean;
 }
 
 export type GaugeValue = number | readonly { labels: Record<string, string>; value: number }[] | undefined;
@@ -50,11 +56,13 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   private readonly requests = new RequestCounts();
   private readonly refusals: Counter<'kind'>;
   private readonly replays: Counter<'operation'>;
+  private readonly probes: Counter<'probe' | 'status'>;
   private readonly taskRuns: Counter<'task'>;
   private readonly taskFailures: Counter<'task'>;
   private readonly taskSeconds: Histogram<'task'>;
   private readonly rerankSeconds: Histogram;
   private readonly rerankWaiting: Gauge;
+  private readonly readFirst: ScrapedGauge[] = [];
 
   constructor(opts: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -62,6 +70,7 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
     new RequestHistogram(this.requests, registers);
     this.refusals = new Counter({ name: 'storelens_rate_limit_refusals_total', help: 'Calls refused by the per-key rate limit (429), by call kind.', labelNames: ['kind'], registers });
     this.replays = new Counter({ name: 'storelens_idempotent_replays_total', help: 'Writes answered from the stored result of their Idempotency-Key, by operation.', labelNames: ['operation'], registers });
+    this.probes = new Counter({ name: 'storelens_probe_requests_total', help: 'Liveness and readiness probes answered (on the serving port and the operations listener), by probe and status code.', labelNames: ['probe', 'status'], registers });
     this.taskRuns = new Counter({ name: 'storelens_task_runs_total', help: 'Turns of each background task run by this process.', labelNames: ['task'], registers });
     this.taskFailures = new Counter({ name: 'storelens_task_failures_total', help: 'Turns of each background task that failed (it runs again on its next turn).', labelNames: ['task'], registers });
     this.taskSeconds = new Histogram({ name: 'storelens_task_duration_seconds', help: 'Duration of a turn of each background task.', labelNames: ['task'], buckets: TASK_BUCKETS, registers });
@@ -79,6 +88,7 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
   }
 
   text(): Promise<string> {
+    for (const g of this.readFirst) g.sample();
     return this.registry.metrics();
   }
 
@@ -92,6 +102,11 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
 
   replayed(operation: string): void {
     this.replays.inc({ operation });
+  }
+
+  /** A probe answered (ops/health.ts): counted apart from the requests, whose rates, errors and latencies are the callers'. */
+  probe(probe: string, status: number): void {
+    this.probes.inc({ probe, status: String(status) });
   }
 
   ran(task: string, seconds: number, failed: boolean): void {
@@ -110,7 +125,10 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
 
   /** Gauges computed when scraped; a collector that throws or answers undefined leaves its gauge without a sample for that scrape. */
   gauges(specs: readonly GaugeSpec[]): void {
-    for (const spec of specs) new ScrapedGauge(spec, [this.registry]);
+    for (const spec of specs) {
+      const gauge = new ScrapedGauge(spec, [this.registry]);
+      if (spec.beforeOthers) this.readFirst.push(gauge);
+    }
   }
 }
 
@@ -121,6 +139,9 @@ export class Metrics implements MetricsSource, RequestMetrics, TaskMetrics {
  * published, read as an empty backlog or a release just published.
  */
 class ScrapedGauge extends Gauge<string> {
+  /** What sample() read at the start of the scrape under way, for get() to answer. */
+  private sampled: Promise<GaugeValue> | undefined;
+
   constructor(
     private readonly spec: GaugeSpec,
     registers: Registers,
@@ -128,15 +149,24 @@ class ScrapedGauge extends Gauge<string> {
     super({ name: spec.name, help: spec.help, labelNames: spec.labelNames ?? [], registers });
   }
 
+  sample(): void {
+    this.sampled = this.read();
+  }
+
   override async get(): Promise<MetricObjectWithValues<MetricValue<string>>> {
-    let v: GaugeValue;
-    try {
-      v = await this.spec.collect();
-    } catch {
-      v = undefined;
-    }
+    const read = this.sampled ?? this.read();
+    this.sampled = undefined;
+    const v = await read;
     const values = v === undefined ? [] : typeof v === 'number' ? [{ labels: {}, value: v }] : v.map((s) => ({ labels: s.labels, value: s.value }));
     return { ...(await super.get()), values };
+  }
+
+  private async read(): Promise<GaugeValue> {
+    try {
+      return await this.spec.collect();
+    } catch {
+      return undefined;
+    }
   }
 }
 

@@ -28,6 +28,8 @@ import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
 import { isPublicPath, pageUrl, publicRequestPath, SLUGS } from '../core/public-paths.js';
 import { answerProbe, type Health } from '../ops/health.js';
+import { observeEdge } from '../ops/edge-answers.js';
+import type { Logger } from '../ops/logger.js';
 import type { RequestMetrics } from '../ops/metrics.js';
 import { observePublic } from './observe.js';
 
@@ -96,7 +98,12 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     routerOptions: { maxParamLength: 500 },
     // Wire errors, framework errors and absolute-form targets (http/wire.ts); public paths
     // are answered there, before Fastify.
-    ...wireServerOptions({ timeouts: opts.timeouts, trustedProxies: opts.trustedProxies, answerFirst: health ? (req, res) => answerProbe(health, req, res) || handlePublic(req, res) : handlePublic }),
+    ...wireServerOptions({
+      timeouts: opts.timeouts,
+      trustedProxies: opts.trustedProxies,
+      answerFirst: health ? (req, res) => answerProbe(health, req, res) || handlePublic(req, res) : handlePublic,
+      onAnswered: observeEdge({ metrics: opts.metrics, log: opts.requestLog ? (opts.loggerInstance as Logger | undefined) : undefined }),
+    }),
   });
   app.addHook('onClose', async () => live.close());
   // Not the folder's path: readiness is answered on the public port too (the banner names it).

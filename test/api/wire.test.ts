@@ -1,5 +1,5 @@
 /** The standalone api server on the wire: what Node rejects is a problem too, and absolute-form targets work. */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoWithAccounts } from '../helpers/accounts.js';
 import { expectWireProblem, sendRaw, sendRawUntilClosed, WIRE_CASES } from '../helpers/wire.js';
@@ -20,6 +20,22 @@ describe('requests rejected before routing', () => {
     expectWireProblem(res, c.status, c.kind);
     expect(res.closed).toBe(c.closes);
     if (c.closes) expect(res.headers.connection).toBe('close');
+  });
+});
+
+describe('a CONNECT whose client resets the connection', () => {
+  // Node hands a CONNECT's socket to the server without an error listener: a client that closed
+  // with the answer unread (a reset) raised an 'error' nobody heard, and the process ended (any
+  // caller could stop `storelens api` or `serve` with one request).
+  it('is closed on the server, which goes on answering', async () => {
+    const closedOnServer = new Promise<void>((resolve) => h.app.server.once('connect', (_req, socket: Socket) => socket.once('close', () => resolve())));
+    const client = connect(Number(new URL(origin).port), '127.0.0.1');
+    client.on('error', () => undefined);
+    client.write('CONNECT storelens.test:443 HTTP/1.1\r\nHost: storelens.test:443\r\n\r\n');
+    await new Promise((resolve) => client.once('data', resolve));
+    client.resetAndDestroy();
+    await closedOnServer;
+    expect((await sendRaw(origin, 'GET /nope HTTP/1.1\r\nHost: storelens.test\r\n\r\n')).status).toBe(404);
   });
 });
 

@@ -4,7 +4,9 @@
  * failure at every turn. The outage is a real one: a PostgreSQL connection through a proxy of the
  * test's own that stops carrying it; the turns are triggered by the test, not by the clock.
  */
+import { randomBytes } from 'node:crypto';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startBackground } from '../../src/compose/background.js';
 import { openDatabase } from '../../src/compose/database.js';
@@ -75,6 +77,42 @@ describe.skipIf(!pgUrl)(`the delivery loop while PostgreSQL does not answer${pgU
       await db.close();
       await proxy.close();
       await t.cleanup();
+    }
+  });
+});
+
+describe.skipIf(!pgUrl)(`the delivery loop while PostgreSQL refuses connections to its database${pgUrl ? '' : ' (skipped: set DATABASE_URL)'}`, () => {
+  // What an operator does to take a database out of service without stopping the server: its
+  // connections ended, new ones refused (FATAL 55000, "not currently accepting connections").
+  it('says once that the database is unavailable, and once that it answers again', async () => {
+    const name = `sl_refuse_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create database "${name}"`);
+    const db = await openDatabase({ databaseUrl: Object.assign(new URL(pgUrl!), { pathname: `/${name}` }).toString() });
+    const clock = fakeClock(new Date().toISOString());
+    const lines: string[] = [];
+    const bg = startBackground(db, { now: clock.now, log: () => undefined, warn: (l) => lines.push(l), only: ['deliver'], deliverEveryMs: 3_600_000, outbound: await webhookRuntime(db.kysely) });
+    const turn = async () => {
+      bg.worker.trigger('deliver');
+      await bg.worker.idle();
+    };
+    try {
+      await bg.worker.idle();
+      await admin.query(`alter database "${name}" allow_connections false`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      for (let i = 0; i < 4; i++) await turn();
+      // Before: "deliver failed (will retry): database "…" is not currently accepting connections" at every turn.
+      expect(lines).toEqual([expect.stringMatching(/^the database is unavailable \(deliver: .+\): the background tasks retry on their turns/)]);
+      await admin.query(`alter database "${name}" allow_connections true`);
+      await turn();
+      expect(lines.slice(1)).toEqual([expect.stringMatching(/^the database answers again: \d+ turns of background tasks failed/)]);
+    } finally {
+      await bg.stop();
+      await db.close();
+      await admin.query(`alter database "${name}" allow_connections true`);
+      await admin.query(`drop database "${name}" with (force)`);
+      await admin.end();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { dialects, freshDb, pgUrl, type TestDb } from '../helpers/db.js';
 import { openDatabase } from '../../src/compose/database.js';
 import { CONNECT_TIMEOUT_MS, connectTimeoutMs } from '../../src/db/index.js';
@@ -125,6 +126,19 @@ describe('a PostgreSQL server the network cannot reach', () => {
   ])('counts %s as unavailable', (_what, message, code) => {
     const e = Object.assign(new Error(message), { code, syscall: code === 'EAI_AGAIN' ? 'getaddrinfo' : 'connect' });
     expect(isDatabaseUnavailable(e)).toBe(true);
+  });
+});
+
+describe.skipIf(!pgUrl)(`a PostgreSQL server that refuses the connection${pgUrl ? '' : ' (skipped: set DATABASE_URL)'}`, () => {
+  // Its error is FATAL with a SQLSTATE of no connection class (3D000 here; 55000 for a database
+  // not accepting connections, 28P01 for a password that no longer works): before, an API
+  // request answered 500 with a stack in the log, and a worker logged every turn of every task.
+  it('counts a connection ended by a FATAL error as unavailable, whatever its SQLSTATE', async () => {
+    const c = new pg.Client({ connectionString: Object.assign(new URL(pgUrl!), { pathname: '/storelens_no_such_database' }).toString() });
+    const e = await c.connect().then(() => null, (err: unknown) => err);
+    expect(e).toMatchObject({ severity: 'FATAL', code: '3D000' });
+    expect(isDatabaseUnavailable(e)).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { severity: 'ERROR', code: '23505' }))).toBe(false);
   });
 });
 

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Counter, Histogram, Registry } from 'prom-client';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runApi } from '../../src/commands/api.js';
 import { openDatabase } from '../../src/compose/database.js';
@@ -21,6 +22,7 @@ import { capturedEnv } from '../helpers/cli.js';
 import { mcpClient } from '../helpers/mcp.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { tempDirs } from '../helpers/tmp.js';
+import { sendRaw, WIRE_CASES } from '../helpers/wire.js';
 import { until } from '../helpers/wait.js';
 
 const dirs = tempDirs('storelens-metrics-');
@@ -223,6 +225,72 @@ describe('/-/metrics', () => {
         await t.cleanup();
       }
     });
+
+  for (const d of dialects)
+    it.skipIf(d.skip)(`reports the database pool as the process uses it, not as the scrape's own reads do (${d.label})`, async () => {
+      const t = await freshDb(d.name);
+      const db = d.name === 'PostgreSQL' ? await openDatabase({ databaseUrl: t.databaseUrl, poolSize: 1 }) : await openAgain(t);
+      const scrape = async () => {
+        const metrics = new Metrics({ processMetrics: false });
+        metrics.gauges(backlogGauges(db, () => new Date()));
+        return samples(await metrics.text());
+      };
+      const pool = (s: Map<string, number>) => [s.get('storelens_db_pool_connections{state="busy"}'), s.get('storelens_db_pool_waiting')];
+      try {
+        // Before: `storelens_db_pool_waiting 3` on an idle PostgreSQL process, the backlog's three reads of the scrape itself.
+        expect(pool(await scrape())).toEqual([0, 0]);
+        if (d.name === 'PostgreSQL') {
+          // Its one connection held by a transaction, and one statement waiting for it.
+          let release: (() => void) | undefined;
+          const held = db.kysely.transaction().execute(async (trx) => {
+            await sql`select 1`.execute(trx);
+            await new Promise<void>((resolve) => (release = resolve));
+          });
+          await until(() => release !== undefined);
+          const waiting = sql`select 1`.execute(db.kysely);
+          await until(() => db.pool().waiting === 1);
+          const busy = scrape();
+          release!();
+          expect(pool(await busy)).toEqual([1, 1]);
+          await Promise.all([held, waiting]);
+        }
+      } finally {
+        await db.close();
+        await t.cleanup();
+      }
+    });
+
+  it('counts and logs the requests the HTTP edge refuses before any route, as `unmatched`, each once', async () => {
+    const dir = await dirs.make();
+    const env = capturedEnv();
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: join(dir, 'api.db'), opsPort: 0, requestsOnly: true, logFormat: 'json' }, env.env, false);
+    try {
+      const origin = new URL(api.url).origin;
+      // Chunk extensions over the limit fail in the body of a request already routed: that request's line tells it (aborted).
+      const refused = WIRE_CASES.filter((c) => c.kind !== 'payload-too-large');
+      const expected = new Map<string, number>();
+      for (const c of refused) {
+        expect((await sendRaw(origin, c.request)).status, c.name).toBe(c.status);
+        const sample = `storelens_http_requests_total{operation="unmatched",status="${c.status}"}`;
+        expected.set(sample, (expected.get(sample) ?? 0) + 1);
+      }
+      // Before: none of them was counted, nor written to the log.
+      const s = await until(async () => {
+        const got = samples(await (await fetch(`${api.ops!.url}/-/metrics`)).text());
+        return got.get('storelens_http_request_duration_seconds_count{operation="unmatched"}') === refused.length ? got : undefined;
+      });
+      expect(new Map([...s].filter(([k]) => k.startsWith('storelens_http_requests_total')))).toEqual(expected);
+      const lines = env
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"request"'))
+        .map((l) => JSON.parse(l) as { operation: string; status: number; reqId: string });
+      expect(lines.map((l) => [l.operation, l.status])).toEqual(refused.map((c) => ['unmatched', c.status]));
+      expect(lines.every((l) => l.reqId.length > 0)).toBe(true);
+    } finally {
+      await api.close();
+    }
+  });
 
   it('is not served when no operations listener is asked for, and never on the serving port', async () => {
     const dir = await dirs.make();

@@ -63,6 +63,15 @@ describe('probes over SQLite', () => {
       renameSync(`${file}.moved`, file);
       expect((await probe(api.ops!.url, 'readiness')).status).toBe(200);
       expect((await probe(origin(api.url), 'readiness')).status).toBe(200);
+      // Every probe answered, on either port, is counted by probe and status, apart from the
+      // requests (whose rate, errors and latency are the callers'): before, none was counted.
+      const metrics = await (await fetch(`${api.ops!.url}/-/metrics`)).text();
+      const counted = metrics.split('\n').filter((l) => /^storelens_(probe|http)_requests_total\{/.test(l));
+      expect(counted.sort()).toEqual([
+        'storelens_probe_requests_total{probe="liveness",status="200"} 4',
+        'storelens_probe_requests_total{probe="readiness",status="200"} 4',
+        'storelens_probe_requests_total{probe="readiness",status="503"} 2',
+      ]);
     } finally {
       await api.close();
     }
