@@ -1,5 +1,6 @@
 /** Maps every error inside /api/v1 to a problem; 5xx bodies never carry internals. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { describeFailure } from '../core/errors.js';
 import { isDatabaseUnavailable, violatedConstraint } from '../db/errors.js';
 import { ApiProblem, isApiProblem, sendProblem } from './problems.js';
 
@@ -31,7 +32,10 @@ export function toProblem(err: unknown, bodyLimit: number): ApiProblem {
 export function apiErrorHandler(bodyLimit: number) {
   return (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const p = toProblem(err, bodyLimit);
-    if (p.status >= 500) req.log.error({ err }, 'api error');
+    // A database that does not answer fails every request until it does: each is told in one
+    // warning naming the cause, not as an error with the stack of code that did nothing wrong.
+    if (p.status === 503 && isDatabaseUnavailable(err)) req.log.warn({ cause: describeFailure(err) }, 'database unavailable');
+    else if (p.status >= 500) req.log.error({ err }, 'api error');
     return sendProblem(reply, p);
   };
 }
