@@ -8,9 +8,10 @@
 import { existsSync } from 'node:fs';
 import { Piscina } from 'piscina';
 import type { Db } from '../db/database.js';
+import { DatabaseUnavailable } from '../db/errors.js';
 import { builtWorkerPath } from '../core/threads.js';
 import { refreshLeased, type RefreshResult, workspaceIds } from './refresh.js';
-import type { RefreshTask } from './refresh-thread.js';
+import type { RefreshTask, Unavailable } from './refresh-thread.js';
 import type { TaskMetrics } from '../ops/metrics.js';
 
 export interface Refresher {
@@ -59,7 +60,7 @@ export function startRefresher(db: Db, metrics?: Pick<TaskMetrics, 'reranked' | 
     return { where: 'in-process', refreshAll: (now, stopping = () => false) => each(now, stopping, (id) => refreshLeased(db, id, now)), close: async () => {} };
   }
   // Started by the first re-ranking (a process that never re-ranks never starts the thread).
-  let pool: Piscina<RefreshTask, RefreshResult | null> | undefined;
+  let pool: Piscina<RefreshTask, RefreshResult | Unavailable | null> | undefined;
   return {
     where: 'thread',
     refreshAll: (now, stopping = () => false) =>
@@ -72,7 +73,9 @@ export function startRefresher(db: Db, metrics?: Pick<TaskMetrics, 'reranked' | 
           workerData: { ...db.options, poolSize: 2 },
           resourceLimits: { maxYoungGenerationSizeMb: REFRESH_YOUNG_GENERATION_MB },
         });
-        return (await pool.run({ kind: 'refresh', now: now.toISOString(), workspaceId })) ?? undefined;
+        const r = await pool.run({ kind: 'refresh', now: now.toISOString(), workspaceId });
+        if (r && 'unavailable' in r) throw new DatabaseUnavailable(r.unavailable.message, { code: r.unavailable.code });
+        return r ?? undefined;
       }),
     close: async () => {
       if (!pool) return;

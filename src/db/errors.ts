@@ -31,10 +31,15 @@ export function isDatabaseUnavailable(e: unknown): boolean {
 
 /** The database did not answer when opened: which one, and why in the driver's words (pg's "timeout expired" said in full). */
 export class DatabaseUnavailable extends Error {
-  constructor(location: string, cause: Error, connectMs: number) {
+  constructor(message: string, options: { cause?: Error; code?: string } = {}) {
+    super(message, { cause: options.cause });
+    (this as { code?: string }).code = options.code ?? (options.cause as { code?: string } | undefined)?.code;
+  }
+
+  /** `location` (e.g. `PostgreSQL db on host`) did not answer when opened, for the reason `cause` gives. */
+  static at(location: string, cause: Error, connectMs: number): DatabaseUnavailable {
     const why = /^timeout expired$/i.test(cause.message) ? `no connection within ${connectMs / 1000} s (connect_timeout)` : cause.message;
-    super(`${location} does not answer: ${why}`, { cause });
-    (this as { code?: string }).code = (cause as { code?: string }).code;
+    return new DatabaseUnavailable(`${location} does not answer: ${why}`, { cause });
   }
 }
 

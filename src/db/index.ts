@@ -112,7 +112,7 @@ export async function openSqlDatabase<DB>(opts: OpenDatabaseOptions, migrations?
     return { ...(db as Opened<DB>), appliedMigrations: applied, options: isPostgresUrl(opts.databaseUrl) ? { databaseUrl: opts.databaseUrl, poolSize: opts.poolSize } : { dbPath: opts.dbPath ?? DB_PATH } };
   } catch (e) {
     await db.close();
-    if (db.dialect === 'postgres' && isDatabaseUnavailable(e)) throw new DatabaseUnavailable(db.location, e as Error, connectTimeoutMs(opts.databaseUrl!));
+    if (db.dialect === 'postgres' && isDatabaseUnavailable(e)) throw DatabaseUnavailable.at(db.location, e as Error, connectTimeoutMs(opts.databaseUrl!));
     throw e;
   }
 }
