@@ -3,10 +3,8 @@
  * opened twice, and the ranking it writes is the one readers see — the same as an in-process
  * re-ranking of the same inputs would write.
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { startRefresher } from '../../src/accounts/refresher.js';
@@ -14,7 +12,7 @@ import { openDatabase } from '../../src/compose/database.js';
 import { currentRows } from '../../src/accounts/ranking-reads.js';
 import { workspace } from '../helpers/api.js';
 import { seedRun, type SeedSignal, type SeedStore } from '../helpers/accounts.js';
-import { dialects, freshDb, pgUrl, type TestDb } from '../helpers/db.js';
+import { dialects, freshDb, pgUrl, refusableDatabase, type TestDb } from '../helpers/db.js';
 import { isDatabaseUnavailable } from '../../src/db/errors.js';
 
 const NOW = new Date('2026-11-01T00:00:00Z');
@@ -78,29 +76,24 @@ for (const d of dialects) {
 
 describe.skipIf(!pgUrl)(`the refresher thread when PostgreSQL refused its first connection${pgUrl ? '' : ' (skipped: set DATABASE_URL)'}`, () => {
   it('opens its connection again at the next re-rank once the database takes connections', async () => {
-    const name = `sl_refresher_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    const db = await openDatabase({ databaseUrl: Object.assign(new URL(pgUrl!), { pathname: `/${name}` }).toString() });
+    const served = await refusableDatabase('sl_refresher');
+    const db = await openDatabase({ databaseUrl: served.databaseUrl });
     const refresher = startRefresher(db);
     try {
       const ws = await workspace(db);
       // New connections refused; the process's open one still answers (it lists the workspaces).
-      await admin.query(`alter database "${name}" allow_connections false`);
+      await served.refuse(false);
       const refused = await refresher.refreshAll(NOW).then(() => null, (e: unknown) => e);
       expect(String(refused)).toMatch(/not currently accepting connections/);
       // Told as the database unavailable (one outage line in the log), as on the calling thread.
       expect(isDatabaseUnavailable(refused)).toBe(true);
-      await admin.query(`alter database "${name}" allow_connections true`);
+      await served.accept();
       // Before: the thread kept its failed open, and every re-rank failed so until the process restarted.
       expect((await refresher.refreshAll(NOW)).has(ws.id)).toBe(true);
     } finally {
       await refresher.close();
       await db.close();
-      await admin.query(`alter database "${name}" allow_connections true`);
-      await admin.query(`drop database "${name}" with (force)`);
-      await admin.end();
+      await served.drop();
     }
   });
 });

@@ -4,16 +4,14 @@
  * failure at every turn. The outage is a real one: a PostgreSQL connection through a proxy of the
  * test's own that stops carrying it; the turns are triggered by the test, not by the clock.
  */
-import { randomBytes } from 'node:crypto';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startBackground } from '../../src/compose/background.js';
-import { openDatabase } from '../../src/compose/database.js';
+import { type Db, openDatabase } from '../../src/compose/database.js';
 import { taskFailureLog } from '../../src/compose/task-failures.js';
 import { webhookRuntime } from '../../src/webhooks/runtime.js';
 import { fakeClock } from '../helpers/api.js';
-import { freshDb, pgUrl } from '../helpers/db.js';
+import { freshDb, pgUrl, refusableDatabase } from '../helpers/db.js';
 
 /** A proxy to PostgreSQL that the test takes down (its connections cut, new ones closed at once) and up again. */
 async function cuttableProxy(): Promise<{ url: (databaseUrl: string) => string; down: () => void; up: () => void; close: () => Promise<void> }> {
@@ -44,19 +42,24 @@ async function cuttableProxy(): Promise<{ url: (databaseUrl: string) => string; 
   };
 }
 
+/** The background loop with delivery alone, its periodic turn an hour away: `turn()` runs one; `lines` are its warnings. */
+async function deliveryLoop(db: Db) {
+  const clock = fakeClock(new Date().toISOString());
+  const lines: string[] = [];
+  const bg = startBackground(db, { now: clock.now, log: () => undefined, warn: (l) => lines.push(l), only: ['deliver'], deliverEveryMs: 3_600_000, outbound: await webhookRuntime(db.kysely) });
+  const turn = async () => {
+    bg.worker.trigger('deliver');
+    await bg.worker.idle();
+  };
+  return { bg, clock, lines, turn };
+}
+
 describe.skipIf(!pgUrl)(`the delivery loop while PostgreSQL does not answer${pgUrl ? '' : ' (skipped: set DATABASE_URL)'}`, () => {
   it('says once that the database is unavailable, and once that it answers again with the number of failed turns', async () => {
     const t = await freshDb('PostgreSQL');
     const proxy = await cuttableProxy();
     const db = await openDatabase({ databaseUrl: proxy.url(t.databaseUrl!) });
-    const clock = fakeClock(new Date().toISOString());
-    const lines: string[] = [];
-    // Delivery alone, its periodic turn an hour away: the test runs each turn.
-    const bg = startBackground(db, { now: clock.now, log: () => undefined, warn: (l) => lines.push(l), only: ['deliver'], deliverEveryMs: 3_600_000, outbound: await webhookRuntime(db.kysely) });
-    const turn = async () => {
-      bg.worker.trigger('deliver');
-      await bg.worker.idle();
-    };
+    const { bg, clock, lines, turn } = await deliveryLoop(db);
     try {
       await bg.worker.idle();
       expect(lines).toEqual([]);
@@ -85,34 +88,22 @@ describe.skipIf(!pgUrl)(`the delivery loop while PostgreSQL refuses connections 
   // What an operator does to take a database out of service without stopping the server: its
   // connections ended, new ones refused (FATAL 55000, "not currently accepting connections").
   it('says once that the database is unavailable, and once that it answers again', async () => {
-    const name = `sl_refuse_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    const db = await openDatabase({ databaseUrl: Object.assign(new URL(pgUrl!), { pathname: `/${name}` }).toString() });
-    const clock = fakeClock(new Date().toISOString());
-    const lines: string[] = [];
-    const bg = startBackground(db, { now: clock.now, log: () => undefined, warn: (l) => lines.push(l), only: ['deliver'], deliverEveryMs: 3_600_000, outbound: await webhookRuntime(db.kysely) });
-    const turn = async () => {
-      bg.worker.trigger('deliver');
-      await bg.worker.idle();
-    };
+    const served = await refusableDatabase('sl_refuse');
+    const db = await openDatabase({ databaseUrl: served.databaseUrl });
+    const { bg, lines, turn } = await deliveryLoop(db);
     try {
       await bg.worker.idle();
-      await admin.query(`alter database "${name}" allow_connections false`);
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      await served.refuse();
       for (let i = 0; i < 4; i++) await turn();
       // Before: "deliver failed (will retry): database "…" is not currently accepting connections" at every turn.
       expect(lines).toEqual([expect.stringMatching(/^the database is unavailable \(deliver: .+\): the background tasks retry on their turns/)]);
-      await admin.query(`alter database "${name}" allow_connections true`);
+      await served.accept();
       await turn();
       expect(lines.slice(1)).toEqual([expect.stringMatching(/^the database answers again: \d+ turns of background tasks failed/)]);
     } finally {
       await bg.stop();
       await db.close();
-      await admin.query(`alter database "${name}" allow_connections true`);
-      await admin.query(`drop database "${name}" with (force)`);
-      await admin.end();
+      await served.drop();
     }
   });
 });

@@ -124,3 +124,30 @@ export function databaseBeforeMigration(key: string): { db: Kysely<any>; before(
   const upTo = (end: string) => Object.fromEntries(Object.entries(migrations).filter(([k]) => k < end));
   return { db, before: () => migrateToLatest(db, upTo(key)), after: (until) => migrateToLatest(db, until === undefined ? migrations : upTo(until)) };
 }
+
+/**
+ * A PostgreSQL database of its own (DATABASE_URL's server; tests skip without it) that can be
+ * taken out of service as an operator does without stopping the server: `refuse()` refuses new
+ * connections (FATAL 55000, "not currently accepting connections") and ends the open ones unless
+ * `endOpen` is false, `accept()` takes connections again; `drop()` at the end.
+ */
+export async function refusableDatabase(prefix: string): Promise<{ databaseUrl: string; refuse(endOpen?: boolean): Promise<void>; accept(): Promise<void>; drop(): Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  const accept = async () => void (await admin.query(`alter database "${name}" allow_connections true`));
+  return {
+    databaseUrl: Object.assign(new URL(pgUrl!), { pathname: `/${name}` }).toString(),
+    refuse: async (endOpen = true) => {
+      await admin.query(`alter database "${name}" allow_connections false`);
+      if (endOpen) await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+    },
+    accept,
+    drop: async () => {
+      await accept();
+      await admin.query(`drop database "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
