@@ -11,8 +11,9 @@
  *
  * An imported row's own `in_market` (the file's) is its source; a status does not overwrite it
  * but holds the row off the list (blocks.ts HELD), so a status set back to `open` lists it again
- * as the file had it. Every status decision bumps the workspace's status_seq (store.ts
- * setAccountStatus, in its transaction); a version records the count whose statuses it applied,
+ * as the file had it. Every status decision that moves an account onto or off the list (from or
+ * to one of those statuses) bumps the workspace's status_seq (store.ts setAccountStatus, in its
+ * transaction); a version records the count whose statuses it applied,
  * read before them, and an import's version becomes current only if that count still holds
  * (rankings.ts writeRanking, under the workspace row's lock): a status decided while an import
  * is written sends the import round again, and one decided after its version became current

@@ -21,6 +21,7 @@ import { currentRanking, type PageRow, rankedAccount } from './ranking-reads.js'
 import { type DetailRow, inTransaction, inWrites, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../db/database.js';
 import { importedEvidence, importedLogit } from './imported.js';
+import { NOT_IN_MARKET } from './in-market.js';
 import { type ListedRow, listStatuses, sourceListed, statusEvents, underStatus } from './statuses-list.js';
 import { appendEvents } from '../webhooks/index.js';
 
@@ -73,7 +74,7 @@ export async function importAccounts(db: Db, workspaceId: string, accounts: read
   return importInto(inWrites(db), db.kysely, workspaceId, accounts, now, signal);
 }
 
-/** Tries of an import whose ranking another writer (a re-rank) replaced while it was written. */
+/** Tries of an import whose ranking another writer (a re-rank) replaced, or whose statuses a decision moved, while it was written. */
 const IMPORT_TRIES = 5;
 
 /**
@@ -88,7 +89,7 @@ async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, ac
     const done = await importOnce(run, q, workspaceId, listed, now, signal);
     if (done) return done;
   }
-  throw new Error(`the ranking of workspace ${workspaceId} changed under ${IMPORT_TRIES} imports in a row; try again`);
+  throw new Error(`the ranking of workspace ${workspaceId}, or a status that keeps an account off its list, changed under ${IMPORT_TRIES} imports in a row; try again`);
 }
 
 async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, listed: readonly AccountInput[], now: Date, signal?: AbortSignal): Promise<UpsertResult | null> {
@@ -164,11 +165,11 @@ async function existingAccounts(q: Kysely<Database>, workspaceId: string, storeI
   return out;
 }
 
-/** A status decision: the workspace's accounts change, and the ranking versions' lists must apply it (statuses-list.ts). */
-async function bumpStatusSeq(trx: Kysely<Database>, workspaceId: string): Promise<void> {
+/** A status decision: the workspace's accounts change (a served page is stale) and, when it crosses the list's line, the statuses its ranking versions apply (statuses-list.ts). */
+async function bumpVersions(trx: Kysely<Database>, workspaceId: string, crossesList: boolean): Promise<void> {
   await trx
     .updateTable('workspaces')
-    .set((eb) => ({ accounts_version: eb('accounts_version', '+', 1), status_seq: eb('status_seq', '+', 1) }))
+    .set((eb) => ({ accounts_version: eb('accounts_version', '+', 1), ...(crossesList ? { status_seq: eb('status_seq', '+', 1) } : {}) }))
     .where('id', '=', workspaceId)
     .execute();
 }
@@ -267,9 +268,12 @@ export async function setAccountStatus(trx: Kysely<Database>, workspaceId: strin
     .insertInto('account_statuses')
     .values({ id: sortableId('ast', at), workspace_id: workspaceId, store_id: storeId, status: change.status, note: change.note, actor: change.actor, created_at })
     .execute();
-  // In this transaction, under the workspace row's lock: an import's version, written from the
-  // statuses before this one, becomes current before it or not at all (rankings.ts writeRanking).
-  await bumpStatusSeq(trx, workspaceId);
+  // A decision that moves the account onto or off the list is counted, in this transaction, under
+  // the workspace row's lock: an import's version, written from the statuses before it, becomes
+  // current before it or not at all (rankings.ts writeRanking), and the re-listing applies it to a
+  // version made current before it (statuses-list.ts). Any other only changes what pages show.
+  const crosses = NOT_IN_MARKET.has(String(account.status) as AccountStatus) !== NOT_IN_MARKET.has(change.status);
+  await bumpVersions(trx, workspaceId, crosses);
   return { ...change, created_at };
 }
 

@@ -19,7 +19,7 @@ export interface WorkspacesTable {
   ranking_seq: Generated<number>;
   /** Bumped by every change to the workspace's accounts rows (not by delivery marks): pages read at one version can be reused. */
   accounts_version: Generated<number>;
-  /** Bumped by every status decision (accounts/store.ts setAccountStatus): a ranking version's list records the count it applied. */
+  /** Bumped by every status decision that moves an account onto or off the in-market list (accounts/store.ts setAccountStatus): a ranking version's list records the count it applied. */
   status_seq: Generated<number>;
   created_at: string;
 }

@@ -81,13 +81,26 @@ for (const d of dialects) {
         { store_id: 'C', in_market: false, status: 'open' },
       ]);
       expect(await events(wsId)).toEqual(['store.exited A']);
-      // Nothing more to apply: the next turn writes nothing.
+      // Nothing more to apply: the next turn writes nothing, nor after a decision that keeps B on the list.
+      expect((await rerank(wsId))?.refreshed).toBe(false);
+      await decide(write, 'B', 'working');
       expect((await rerank(wsId))?.refreshed).toBe(false);
 
       await decide(write, 'A', 'open');
       await rerank(wsId);
       expect(await inMarket(read)).toEqual(['A', 'B']);
       expect(await events(wsId)).toEqual(['store.exited A', 'store.entered A']);
+    });
+
+    it('applies, at the first re-rank after the upgrade, a status decided before statuses held imported accounts off the list', async () => {
+      const { wsId, read } = await imported();
+      // As a database written before 0041 holds it: A's decision taken, its list version applying no status (nor saying which).
+      await h.db.kysely.updateTable('accounts').set({ status: 'do_not_contact' }).where('workspace_id', '=', wsId).where('store_id', '=', 'A').execute();
+      await h.db.kysely.updateTable('ranking_versions').set({ status_seq: null }).where('workspace_id', '=', wsId).execute();
+      expect(await inMarket(read)).toEqual(['A', 'B']);
+      await rerank(wsId);
+      expect(await inMarket(read)).toEqual(['B']);
+      expect(await events(wsId)).toEqual(['store.exited A']);
     });
 
     it("keeps the file's own in_market under the status: C, out by the file, stays out when its status is set back to open", async () => {

@@ -1,7 +1,7 @@
 /**
  * 0041_status_seq: which statuses a ranking version's in-market list reflects.
- * `workspaces.status_seq` is bumped with every status decision (accounts/store.ts
- * setAccountStatus); `ranking_versions.status_seq` is the count a version's list was written with
+ * `workspaces.status_seq` is bumped by every status decision that moves an account onto or
+ * off the list (accounts/store.ts setAccountStatus); `ranking_versions.status_seq` is the count a version's list was written with
  * (accounts/statuses-list.ts), null for versions written before (their statuses unknown: a
  * workspace without store data re-applies them once). A workspace whose accounts come only from
  * `storelens accounts import` has no re-ranking to apply a status: its list is written again from
