@@ -3,7 +3,7 @@
  * reads them): block b holds the rows at positions b × BLOCK_ROWS + 1 … (b + 1) × BLOCK_ROWS, each
  * column packed — the store ids as a JSON array, the scores, logits and logit sds as 64-bit floats,
  * the model versions as 32-bit integers and the list marks as a byte (bit 0 in market, bit 1
- * explore), all little-endian. A refit of a million accounts writes about four thousand rows, not a
+ * explore, bit 2 held: listed by its source but kept out by its status), all little-endian. A refit of a million accounts writes about four thousand rows, not a
  * million, and deleting a version deletes as few.
  *
  * SQL reads one row of a block through three functions of (column, row index in the block):
@@ -29,12 +29,20 @@ export interface DecodedBlock {
   /** NaN: unknown (null in a row). */
   logitSd: Float64Array;
   modelVersion: Int32Array;
-  /** Bit 0: in market; bit 1: explore. */
+  /** Bit 0: in market; bit 1: explore; bit 2: held. */
   flags: Uint8Array;
 }
 
 export const IN_MARKET = 1;
 export const EXPLORE = 2;
+/**
+ * Held out of the list by its status: the row's source (the import file's `in_market`) lists it,
+ * but a status that is never in market (accounts/in-market.ts NOT_IN_MARKET) keeps it off. Kept
+ * beside the in-market mark, so a status set back to `open` restores the row as its source had
+ * it (accounts/statuses-list.ts). Never set with IN_MARKET; a version written before it has none,
+ * its in-market mark being then its source's.
+ */
+export const HELD = 4;
 
 /** Row j of a decoded block as a ranking row's scores and marks. */
 export function rowOf(b: DecodedBlock, j: number): Omit<RankingRow, 'pos' | 'store_id'> {

@@ -12,7 +12,7 @@ import type { SignalType } from '../core/signals.js';
 import { prepared } from '../db/prepared.js';
 import { bucketOf, currentPositionSql, currentVersionSql, positionIn } from './positions.js';
 import { blockKey, cachedBlock, cachedHead, forgetHead, keepBlock, keepHead, versionKey, type VersionHead } from './block-cache.js';
-import { BLOCK_ROWS, blockOfSql, type DecodedBlock, decodeBlock, IN_MARKET, rowFromBlockSql, rowOf } from './blocks.js';
+import { BLOCK_ROWS, blockOfSql, type DecodedBlock, decodeBlock, HELD, IN_MARKET, rowFromBlockSql, rowOf } from './blocks.js';
 import { rankingOrder } from './rankings.js';
 import type { Database } from '../db/database.js';
 import type { AccountsTable, RankingBlocksTable, RankingDetailsTable, RankingRow } from './tables.js';
@@ -280,7 +280,10 @@ export function detailsFilter(p: PageQuery): { filters: boolean; sql: RawBuilder
   return { filters: parts.length > 0, sql: parts.length ? sql.join(parts, sql` `) : sql`` };
 }
 
-export type CurrentRow = Pick<RankingRow, 'store_id' | 'score' | 'logit' | 'logit_sd' | 'in_market' | 'explore' | 'model_version'>;
+export type CurrentRow = Pick<RankingRow, 'store_id' | 'score' | 'logit' | 'logit_sd' | 'in_market' | 'explore' | 'model_version'> & {
+  /** 1: held out of the list by its status (accounts/blocks.ts HELD). */
+  held: number;
+};
 
 /** The current ranking (its version, details generation and narrow rows: what a re-ranking compares against). */
 export async function currentRanking(q: Kysely<Database>, workspaceId: string): Promise<{ version: number; gen: number | null; rows: CurrentRow[] }> {
@@ -289,7 +292,7 @@ export async function currentRanking(q: Kysely<Database>, workspaceId: string): 
   const rows: CurrentRow[] = [];
   await eachBlock(q, workspaceId, head.version, (b) => {
     for (let j = 0; j < b.storeIds.length; j++) {
-      rows.push({ store_id: b.storeIds[j], ...rowOf(b, j) });
+      rows.push({ store_id: b.storeIds[j], ...rowOf(b, j), held: b.flags[j] & HELD ? 1 : 0 });
     }
   });
   return { ...head, rows };

@@ -61,6 +61,8 @@ export interface RankedRow {
   logit_sd: number | null;
   in_market: boolean;
   explore: boolean;
+  /** Listed by its source but held out of the list by its status (accounts/blocks.ts HELD; default false). */
+  held?: boolean;
   model_version: number;
   /** Its place in the ranking (0 first), when the writer orders the rows itself; else by score. */
   rank?: number;
@@ -86,6 +88,8 @@ export interface RankedColumns {
   logitSd: Float64Array;
   inMarket: Uint8Array;
   explore: Uint8Array;
+  /** 1: held out of the list by its status (accounts/blocks.ts HELD); absent: none is. */
+  held?: Uint8Array;
   modelVersion: Int32Array;
   order: Uint32Array;
 }
@@ -105,6 +109,12 @@ export interface RankingWrite {
   statuses?: ReadonlyMap<string, AccountStatus>;
   /** The version the rows were computed from: the new one becomes current only if this still is. */
   basedOn?: number;
+  /**
+   * The workspace's status_seq read before the statuses the rows' in-market marks apply: recorded
+   * with the version, which becomes current only if no status was decided since (the workspace
+   * row's lock orders the flip with a status decision, accounts/store.ts setAccountStatus).
+   */
+  statusSeq?: number;
   /** More writes in the transaction that makes the version current. */
   onCurrent?: (trx: Kysely<Database>, version: number) => Promise<void>;
   /** Stops the write between two parts (a Ctrl-C of `accounts import`): the version is taken back, none becomes current. */
@@ -200,9 +210,11 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
   let analyse = false;
   const made = await run(async (trx) => {
     // The workspace row locked first: two writers' flips run one after the other, and the second sees the first's version.
+    // A status decided since the rows were computed is in the row read under the lock (its bump waits for the lock, or was committed before it).
     await lockRows(trx, 'workspaces', { id: workspaceId });
-    const ws = await trx.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+    const ws = await trx.selectFrom('workspaces').select(['ranking_version', 'status_seq']).where('id', '=', workspaceId).executeTakeFirstOrThrow();
     if (w.basedOn !== undefined && ws.ranking_version !== w.basedOn) return false;
+    if (w.statusSeq !== undefined && ws.status_seq !== w.statusSeq) return false;
     await trx
       .updateTable('ranking_versions')
       .set({ state: 'superseded', superseded_ms: w.now.getTime() })
@@ -211,7 +223,7 @@ export async function writeRanking(run: Run, workspaceId: string, v: NewVersion,
       .execute();
     await trx
       .updateTable('ranking_versions')
-      .set({ state: 'current', rows: n, in_market: inMarketCount })
+      .set({ state: 'current', rows: n, in_market: inMarketCount, status_seq: w.statusSeq ?? null })
       .where('workspace_id', '=', workspaceId)
       .where('version', '=', version)
       .execute();
@@ -253,6 +265,7 @@ function columnsOf(rows: readonly RankedRow[]): RankedColumns {
     logitSd: Float64Array.from(source, (r) => r.logit_sd ?? Number.NaN),
     inMarket: Uint8Array.from(source, (r) => (r.in_market ? 1 : 0)),
     explore: Uint8Array.from(source, (r) => (r.explore ? 1 : 0)),
+    held: Uint8Array.from(source, (r) => (r.held ? 1 : 0)),
     modelVersion: Int32Array.from(source, (r) => r.model_version),
     order,
   };
@@ -290,7 +303,7 @@ async function insertBlocks(trx: Kysely<Database>, workspaceId: string, version:
           b.logit[j] = c.logit[k];
           b.logitSd[j] = c.logitSd[k];
           b.modelVersion[j] = c.modelVersion[k];
-          b.flags[j] = c.inMarket[k] | (c.explore[k] << 1);
+          b.flags[j] = c.inMarket[k] | (c.explore[k] << 1) | ((c.held?.[k] ?? 0) << 2);
         }
         const packed = encodeBlock(b);
         row[0] = from + i;

@@ -4,7 +4,9 @@
  * events of what changed — written in one transaction (accounts rows, model, outbox).
  *
  * A refresh is skipped when nothing it reads has moved (the ingested runs, the profile, the
- * outcomes, the statuses): the inputs' stamp is kept with the model.
+ * outcomes, the statuses): the inputs' stamp is kept with the model. Without store data there is
+ * nothing to score: the imported list is written again when a status was decided since
+ * (statuses-list.ts).
  */
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
@@ -25,6 +27,7 @@ import { inputSpace, logitsOf, sigmoid, termMatrix, termsAt, weightsByKey, type 
 import { matchesProfile, type Profile } from './profile.js';
 import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listOrder, NOT_IN_MARKET, scoreOrder, selectInMarketColumns } from './in-market.js';
 import type { AccountStatus } from './statuses.js';
+import { relistStatuses } from './statuses-list.js';
 import type { PriorSds } from './model-types.js';
 
 /** Recent signals shown on an account row. */
@@ -196,7 +199,11 @@ export async function refreshWorkspace(db: Db, workspaceId: string, now: Date, o
   const snap = await snapshots(db.kysely);
   const prev = await db.kysely.selectFrom('workspace_models').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
   const none: RefreshResult = { refreshed: false, model_version: prev?.version ?? 0, accounts: 0, in_market: 0, explore: 0, labels: prev?.labels ?? 0, events: 0 };
-  if (!snap) return none;
+  if (!snap) {
+    // No store data: nothing to score, but the imported list applies the statuses decided since it was written.
+    const relisted = await relistStatuses(db, workspaceId, now);
+    return relisted ? { ...none, refreshed: true, ...relisted } : none;
+  }
   const inputs = await stamp(db.kysely, workspaceId, snap.generation);
   const prevModel = prev ? (JSON.parse(prev.model) as StoredModel) : undefined;
   if (!opts.force && prevModel?.stamp === inputs.all) return none;

@@ -21,6 +21,9 @@ import { currentRanking, type PageRow, rankedAccount } from './ranking-reads.js'
 import { type DetailRow, inTransaction, inWrites, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../db/database.js';
 import { importedEvidence, importedLogit } from './imported.js';
+import { NOT_IN_MARKET } from './in-market.js';
+import { type ListedRow, listStatuses, sourceListed, statusEvents, underStatus } from './statuses-list.js';
+import { appendEvents } from '../webhooks/index.js';
 
 export interface AccountInput {
   store_id: string;
@@ -71,7 +74,7 @@ export async function importAccounts(db: Db, workspaceId: string, accounts: read
   return importInto(inWrites(db), db.kysely, workspaceId, accounts, now, signal);
 }
 
-/** Tries of an import whose ranking another writer (a re-rank) replaced while it was written. */
+/** Tries of an import whose ranking another writer (a re-rank) replaced, or whose statuses a decision moved, while it was written. */
 const IMPORT_TRIES = 5;
 
 /**
@@ -86,14 +89,22 @@ async function importInto(run: Run, q: Kysely<Database>, workspaceId: string, ac
     const done = await importOnce(run, q, workspaceId, listed, now, signal);
     if (done) return done;
   }
-  throw new Error(`the ranking of workspace ${workspaceId} changed under ${IMPORT_TRIES} imports in a row; try again`);
+  throw new Error(`the ranking of workspace ${workspaceId}, or a status that keeps an account off its list, changed under ${IMPORT_TRIES} imports in a row; try again`);
 }
 
 async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, listed: readonly AccountInput[], now: Date, signal?: AbortSignal): Promise<UpsertResult | null> {
+  // The statuses first (with the count they are as of), then the rows they apply to (statuses-list.ts).
+  const statuses = await listStatuses(q, workspaceId);
   const current = await currentRanking(q, workspaceId);
   const before = new Map(current.rows.map((r) => [r.store_id, r]));
+  // The status of a row new to the workspace, when the caller gives one: an existing account keeps its own.
+  const given = listed.filter((a) => a.status !== undefined);
+  const existing = await existingAccounts(q, workspaceId, given.map((a) => a.store_id));
+  const newStatuses = new Map(given.filter((a) => !existing.has(a.store_id)).map((a) => [a.store_id, a.status!]));
+  const statusOf = (id: string) => statuses.held.get(id) ?? newStatuses.get(id);
+  // Every row carried from the current version, its list mark from its source (its own, or held) under its status now.
   const ranked = new Map<string, RankedRow>(
-    current.rows.map((r) => [r.store_id, { ...r, in_market: r.in_market === 1, explore: r.explore === 1 }]),
+    current.rows.map((r) => [r.store_id, { ...r, ...underStatus(sourceListed(r), r.explore === 1, statusOf(r.store_id)) }]),
   );
   const logits = new Map(listed.map((a) => [a.store_id, a.logit ?? importedLogit(a.score)]));
   for (const a of listed) {
@@ -103,8 +114,8 @@ async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, li
       logit: logits.get(a.store_id)!,
       // An imported score comes without the model's posterior: its spread is unknown.
       logit_sd: null,
-      in_market: a.in_market !== false,
-      explore: a.explore === true,
+      // The file's in_market is the row's source: a status that is never in market holds the row off the list.
+      ...underStatus(a.in_market !== false, a.explore === true, statusOf(a.store_id)),
       model_version: a.model_version ?? 0,
     });
   }
@@ -118,21 +129,47 @@ async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, li
     evidence: JSON.stringify(a.model_version ? (a.evidence ?? []) : importedEvidence(a.evidence ?? [], logits.get(a.store_id)!)),
     signals: JSON.stringify(a.signals ?? []),
   }));
-  const statuses = new Map(listed.filter((a) => a.status !== undefined).map((a) => [a.store_id, a.status!]));
-  const made = await writeRanking(run, workspaceId, await startRanking(run, workspaceId, true, now), { rows: [...ranked.values()], details, carryDetails: true, statuses, basedOn: current.version, signal, now });
+  const rows = [...ranked.values()];
+  const next = await startRanking(run, workspaceId, true, now);
+  const made = await writeRanking(run, workspaceId, next, {
+    rows,
+    details,
+    carryDetails: true,
+    statuses: newStatuses,
+    basedOn: current.version,
+    // Current only if no status was decided since the statuses were read: else the import goes round again.
+    statusSeq: statuses.seq,
+    signal,
+    now,
+    // An account its status takes off the list leaves it here, announced as a re-ranking announces it.
+    onCurrent: async (trx) => appendEvents(trx, workspaceId, await statusEvents(trx, workspaceId, next.gen, current.rows, rows.map(listedRow)), now),
+  });
   if (!made) return null;
   const updated = listed.filter((a) => before.has(a.store_id));
   const reranked = updated.some((a) => {
     const old = before.get(a.store_id)!;
-    return old.score !== a.score || old.in_market !== (a.in_market !== false ? 1 : 0);
+    return old.score !== a.score || old.in_market !== (ranked.get(a.store_id)!.in_market ? 1 : 0);
   });
   return { inserted: listed.length - updated.length, updated: updated.length, reranked };
 }
 
-async function bumpAccountsVersion(trx: Kysely<Database>, workspaceId: string): Promise<void> {
+const listedRow = (r: RankedRow): ListedRow => ({ store_id: r.store_id, score: r.score, in_market: r.in_market, held: r.held === true, explore: r.explore, model_version: r.model_version });
+
+/** Those of `storeIds` the workspace has an account row for (whatever its status). */
+async function existingAccounts(q: Kysely<Database>, workspaceId: string, storeIds: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < storeIds.length; i += 500) {
+    const rows = await q.selectFrom('accounts').select('store_id').where('workspace_id', '=', workspaceId).where('store_id', 'in', storeIds.slice(i, i + 500)).execute();
+    for (const r of rows) out.add(r.store_id);
+  }
+  return out;
+}
+
+/** A status decision: the workspace's accounts change (a served page is stale) and, when it crosses the list's line, the statuses its ranking versions apply (statuses-list.ts). */
+async function bumpVersions(trx: Kysely<Database>, workspaceId: string, crossesList: boolean): Promise<void> {
   await trx
     .updateTable('workspaces')
-    .set((eb) => ({ accounts_version: eb('accounts_version', '+', 1) }))
+    .set((eb) => ({ accounts_version: eb('accounts_version', '+', 1), ...(crossesList ? { status_seq: eb('status_seq', '+', 1) } : {}) }))
     .where('id', '=', workspaceId)
     .execute();
 }
@@ -231,7 +268,12 @@ export async function setAccountStatus(trx: Kysely<Database>, workspaceId: strin
     .insertInto('account_statuses')
     .values({ id: sortableId('ast', at), workspace_id: workspaceId, store_id: storeId, status: change.status, note: change.note, actor: change.actor, created_at })
     .execute();
-  await bumpAccountsVersion(trx, workspaceId);
+  // A decision that moves the account onto or off the list is counted, in this transaction, under
+  // the workspace row's lock: an import's version, written from the statuses before it, becomes
+  // current before it or not at all (rankings.ts writeRanking), and the re-listing applies it to a
+  // version made current before it (statuses-list.ts). Any other only changes what pages show.
+  const crosses = NOT_IN_MARKET.has(String(account.status) as AccountStatus) !== NOT_IN_MARKET.has(change.status);
+  await bumpVersions(trx, workspaceId, crosses);
   return { ...change, created_at };
 }
 

@@ -32,6 +32,11 @@ export interface RankingVersionsTable {
   rows: Generated<number>;
   /** Its rows in the in-market list (set when it becomes current). */
   in_market: Generated<number>;
+  /**
+   * The workspace's status_seq whose statuses its in-market list applies (accounts/statuses-list.ts);
+   * null when not known (a re-ranking's, which applies them through its own stamp, or written before 0041).
+   */
+  status_seq: number | null;
   created_at: string;
   created_ms: number;
   superseded_ms: number | null;
@@ -72,7 +77,7 @@ export interface RankingBlocksTable {
   logit_sds: Uint8Array;
   /** 32-bit integers, little-endian. */
   model_versions: Uint8Array;
-  /** A byte a row: bit 0 in market, bit 1 explore. */
+  /** A byte a row: bit 0 in market, bit 1 explore, bit 2 held out of the list by its status (accounts/blocks.ts). */
   flags: Uint8Array;
 }
 

@@ -19,6 +19,8 @@ export interface WorkspacesTable {
   ranking_seq: Generated<number>;
   /** Bumped by every change to the workspace's accounts rows (not by delivery marks): pages read at one version can be reused. */
   accounts_version: Generated<number>;
+  /** Bumped by every status decision that moves an account onto or off the in-market list (accounts/store.ts setAccountStatus): a ranking version's list records the count it applied. */
+  status_seq: Generated<number>;
   created_at: string;
 }
 
@@ -28,8 +30,8 @@ export interface WorkspacePreferencesTable {
   wallet_visibility: 'owners' | 'all';
 }
 
-/** A workspace as the API sees it (ranking_seq is the ranking writer's own counter). */
-export type Workspace = Omit<Selectable<WorkspacesTable>, 'ranking_seq' | 'name_key'>;
+/** A workspace as the API sees it (ranking_seq and status_seq are the ranking writer's own counters). */
+export type Workspace = Omit<Selectable<WorkspacesTable>, 'ranking_seq' | 'status_seq' | 'name_key'>;
 
 /** The workspaces tables, by name: added to the workspace database (db/database.ts) below. */
 export interface WorkspacesTables {
