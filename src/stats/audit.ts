@@ -353,9 +353,11 @@ function auditMetrics(dim: DimensionName, agg: MonthAgg, stats: Published, store
       if (c.value === null || knownEmpty(stores, cellKey(agg.month, c.value))) return;
       const a = c.metrics.get(m.key)!;
       const report = (figure: Figure, interval: [number, number], truth: number, check: boolean) => {
+        const found = check && determined(interval);
+        if (!found && !scope.onInterval) return;
         const finding: Finding = { month: agg.month, dim, value: c.value!, metric: m.key, figure, interval, truth, lowTooTight: false };
         scope.onInterval?.(finding);
-        if (check && determined(interval)) findings.push(finding);
+        if (found) findings.push(finding);
       };
       report('n', intervals[i].n, a.n, !nIsStores);
       report('numerator', intervals[i].num, a.num, true);

@@ -12,7 +12,7 @@
 import { previousMonth, type DimensionName } from '../core/panel-contract.js';
 import type { MonthAgg } from './aggregate.js';
 import { audit, AUDITED_DIMENSIONS, publishedAppSize, publishedCohort, publishedOf, type AuditMonth, type AuditScope, type Finding, type IntervalMemo, type Published } from './audit.js';
-import { buildMonth, noExtraSuppression, type BuiltMonth, type ExtraSuppression } from './build.js';
+import { noExtraSuppression, planMonth, statsOf, type BuiltMonth, type ExtraSuppression } from './build.js';
 import { DisclosureError, guardMonth } from './guard.js';
 import type { IntervalSolver } from './lp.js';
 import { METRICS } from './registry.js';
@@ -53,19 +53,21 @@ export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, ba
   const memo: IntervalMemo = new Map();
   let scope: AuditScope = { memo };
   for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const built = buildMonth(agg, prior?.built, baseUrl, extra);
-    const findings = audit([...(prior ? [prior] : []), { agg, built, earlier }], solver, scope);
+    // The audit reads figures only: their texts are made once, for the month as it is published.
+    const plan = planMonth(agg, prior?.built, extra);
+    const figures = statsOf(plan, agg, prior?.built, baseUrl, false);
+    const findings = audit([...(prior ? [prior] : []), { agg, built: figures, earlier }], solver, scope);
     if (findings.length === 0) {
       // The guard has the last word (guard.ts). A breakdown that cannot hide a second cell's
       // cohort beside a hidden one (a single country, say) gives it away as the total's cohort
       // less nothing: hide the total's cohort, as when every cell is hidden, and audit again.
-      const refusal = guardRefusal(agg, built);
-      if (extra.cohorts.has('all') || !refusal?.cohort) return { built, extra, rounds: round, refusal };
+      const refusal = guardRefusal(agg, figures);
+      if (extra.cohorts.has('all') || !refusal?.cohort) return { built: statsOf(plan, agg, prior?.built, baseUrl, true), extra, rounds: round, refusal };
       extra.cohorts.add('all');
       scope = { memo };
       continue;
     }
-    const stats = hideable(publishedOf(built), earlier);
+    const stats = hideable(publishedOf(figures), earlier);
     const done = new Set<string>();
     const dims = new Set<DimensionName>();
     const solve = new Set<DimensionName>();
