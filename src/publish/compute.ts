@@ -12,9 +12,8 @@ import { writeRun, type RunInfo, type WriteRunsOptions } from '../panel/runs.js'
 import type { MonthAgg } from '../stats/aggregate.js';
 import type { AuditMonth } from '../stats/audit.js';
 import { buildMonth, type BuiltMonth, type ExtraSuppression } from '../stats/build.js';
-import { DisclosureError, protectMonth } from '../stats/disclosure.js';
+import { DisclosureError, guardRefusal, protectMonth } from '../stats/disclosure.js';
 import type { EarlierReleases } from '../stats/releases.js';
-import { guardMonth } from '../stats/guard.js';
 import { loadIntervalSolver } from '../stats/lp.js';
 import { unionOf, universeHash, valuesOf, withUniverse, type CellValues } from '../stats/universe.js';
 import type { Phase } from './phases.js';
@@ -162,8 +161,10 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
     const previous = done.get(previousMonth(m));
     const known = months.includes(m) ? undefined : published.get(m);
     let built: BuiltMonth;
+    let refusal: DisclosureError | null;
     if (known) {
       built = buildMonth(agg, previous?.built, baseUrl, known);
+      refusal = guardRefusal(agg, built);
     } else {
       report.progress(`building ${m} under the protection rule`);
       const t0 = performance.now();
@@ -171,8 +172,12 @@ export async function computeMonths(files: PanelFile[], months: string[], baseUr
       auditSeconds += (performance.now() - t0) / 1000;
       built = p.built;
       extras.set(m, p.extra);
+      // protectMonth ran the guard on what it built.
+      refusal = p.refusal;
     }
-    refuseOnDisclosure(() => guardMonth(agg, built));
+    refuseOnDisclosure(() => {
+      if (refusal) throw refusal;
+    });
     done.set(m, { agg, built, earlier: earlier.get(m) });
     if (months.includes(m)) out.set(m, built);
   }

@@ -101,6 +101,27 @@ export interface AuditScope {
    */
   onInterval?: (f: Finding) => void;
   exact?: boolean;
+  /** intervals already found, for the rounds of one month: a system solved before is not solved again */
+  memo?: IntervalMemo;
+}
+
+/** Intervals found, by everything they are a function of: the system, its targets and what accepts them (intervalsOf). */
+export type IntervalMemo = Map<string, ReadonlyArray<readonly [number, number]>>;
+
+/**
+ * The solver's intervals of `targets`, or those it found before for the same system, targets,
+ * what `enough` accepts of each (`accepts`: every input of `enough` but the interval) and
+ * `exact`. The solver is deterministic (a fresh model, the same calls in the same order): the
+ * same key gives the same intervals, so nothing found differs from solving again.
+ */
+function intervalsOf(solver: IntervalSolver, b: SystemBuilder, targets: number[], accepts: unknown[], scope: AuditScope, enough: (v: number, seen: [number, number]) => boolean): Array<[number, number]> {
+  const solve = () => solver.intervals(b, targets, scope.exact ? undefined : enough);
+  if (!scope.memo) return solve();
+  // JSON alone would write ±Infinity (and -0) as null (and 0).
+  const key = JSON.stringify([b.lower, b.upper, b.rows, targets, accepts, scope.exact === true], (_, x: unknown) => (typeof x === 'number' && (!Number.isFinite(x) || Object.is(x, -0)) ? `#${x === 0 ? '-0' : x}` : x));
+  let found = scope.memo.get(key);
+  if (found === undefined) scope.memo.set(key, (found = solve()));
+  return found.map(([lo, hi]) => [lo, hi]);
 }
 
 /** Every finding over the months in scope (ascending). */
@@ -240,7 +261,8 @@ function auditStores(dim: DimensionName, months: AuditMonth[], published: Publis
   const fine = (t: (typeof targets)[number], interval: [number, number]) =>
     t.figure === 'stores' ? storeCountProtected(interval, t.truth, t.most) : !determined(interval) || t.within?.some((k) => knownEmpty(boxes, k)) === true;
   const byVar = new Map(targets.map((t) => [t.v, t]));
-  const found = solver.intervals(b, targets.map((t) => t.v), scope.exact ? undefined : (v, seen) => fine(byVar.get(v)!, seen));
+  const accepts = targets.map((t) => [t.figure, t.truth, t.most ?? Infinity, t.within?.some((k) => knownEmpty(boxes, k)) === true]);
+  const found = intervalsOf(solver, b, targets.map((t) => t.v), accepts, scope, (v, seen) => fine(byVar.get(v)!, seen));
   targets.forEach((t, i) => {
     const interval = found[i];
     const lowTooTight = t.figure === 'stores' && interval[0] > lowEnough(t.truth);
@@ -287,7 +309,8 @@ function auditApps(months: AuditMonth[], published: Published[], solver: Interva
   });
   const fine = (t: (typeof targets)[number], interval: [number, number]) => storeCountProtected(interval, t.cell.stores, t.most);
   const byVar = new Map(targets.map((t) => [t.v, t]));
-  const found = solver.intervals(b, targets.map((t) => t.v), scope.exact ? undefined : (v, seen) => fine(byVar.get(v)!, seen));
+  const accepts = targets.map((t) => [t.cell.stores, t.most]);
+  const found = intervalsOf(solver, b, targets.map((t) => t.v), accepts, scope, (v, seen) => fine(byVar.get(v)!, seen));
   targets.forEach((t, i) => {
     const finding: Finding = { month: t.month, dim: 'app', value: t.cell.value!, metric: null, figure: 'stores', interval: found[i], truth: t.cell.stores, lowTooTight: false };
     scope.onInterval?.(finding);
@@ -330,9 +353,11 @@ function auditMetrics(dim: DimensionName, agg: MonthAgg, stats: Published, store
       if (c.value === null || knownEmpty(stores, cellKey(agg.month, c.value))) return;
       const a = c.metrics.get(m.key)!;
       const report = (figure: Figure, interval: [number, number], truth: number, check: boolean) => {
+        const found = check && determined(interval);
+        if (!found && !scope.onInterval) return;
         const finding: Finding = { month: agg.month, dim, value: c.value!, metric: m.key, figure, interval, truth, lowTooTight: false };
         scope.onInterval?.(finding);
-        if (check && determined(interval)) findings.push(finding);
+        if (found) findings.push(finding);
       };
       report('n', intervals[i].n, a.n, !nIsStores);
       report('numerator', intervals[i].num, a.num, true);

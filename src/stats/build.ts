@@ -105,6 +105,15 @@ function hiddenSets(
 const hiddenWithCohort = (m: MetricDef): boolean => m.numeratorIsSampleSize === true || m.withinCohort === true;
 
 export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl: string, extra: ExtraSuppression = noExtraSuppression()): BuiltMonth {
+  return statsOf(planMonth(agg, prior, extra), agg, prior, baseUrl, true);
+}
+
+/** What is hidden of one month, figure by figure, in published order: a month's stats are made from it (statsOf). */
+export interface MonthPlan {
+  rows: readonly Row[];
+}
+
+export function planMonth(agg: MonthAgg, prior: BuiltMonth | undefined, extra: ExtraSuppression = noExtraSuppression()): MonthPlan {
   const rows: Row[] = [];
   for (const metric of METRICS) {
     const a = agg.all.metrics.get(metric.key)!;
@@ -156,10 +165,18 @@ export function buildMonth(agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl
 
   const order = new Map(METRICS.map((m, i) => [m.key, i]));
   rows.sort((a, b) => order.get(a.metric.key)! - order.get(b.metric.key)!); // stable: all, then each dimension
+  return { rows };
+}
+
+/**
+ * The stats of a planned month. Without `texts`, their anchor, URL, sentence and citation are
+ * left empty: every figure is as published, for an audit that reads nothing else.
+ */
+export function statsOf(plan: MonthPlan, agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl: string, texts: boolean): BuiltMonth {
   const stats = new Map<Slug, Stat[]>(PAGES.map((p) => [p.slug, []]));
   const out = new Map<string, { hidden: boolean; value: number }>();
-  for (const row of rows) {
-    const stat = toStat(row, agg, prior, baseUrl);
+  for (const row of plan.rows) {
+    const stat = toStat(row, agg, prior, baseUrl, texts);
     stats.get(row.metric.slug)!.push(stat);
     out.set(stat.id, { hidden: row.hidden, value: exactValue(row.metric, row.agg) });
   }
@@ -176,16 +193,15 @@ function deltaPrimary(metric: MetricDef, a: CellAgg, prior: BuiltMonth | undefin
   return a.matched < FLOOR;
 }
 
-function toStat(row: Row, agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl: string): Stat {
+function toStat(row: Row, agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl: string, texts: boolean): Stat {
   const { metric, dim, cell, agg: a, hidden } = row;
-  const page = PAGES.find((p) => p.slug === metric.slug)!;
   const dimension = dimensionString(dim, cell.value);
   const id = statId(metric.key, dimension);
-  const anchor = anchorOf(id);
-  const canonical_url = canonicalUrl(baseUrl, metric.slug, anchor);
-  const scope = scopeText(dim, cell.value);
+  const anchor = texts ? anchorOf(id) : '';
+  const canonical_url = texts ? canonicalUrl(baseUrl, metric.slug, anchor) : '';
   const digits = digitsOf(metric);
   const value = hidden ? null : metric.kind === 'count' ? a.num : round(a.num / a.n, digits);
+  const scope = texts ? scopeText(dim, cell.value) : '';
   return {
     id,
     metric_key: metric.key,
@@ -199,8 +215,8 @@ function toStat(row: Row, agg: MonthAgg, prior: BuiltMonth | undefined, baseUrl:
     suppressed: hidden,
     delta: deltaOf(row, agg, prior, id, digits),
     definition: metric.definition,
-    sentence: sentenceOf(metric, scope, agg.month, hidden ? null : sentenceValue(metric, a, value!), hidden ? null : a.n, !agg.hasPrior && metric.slug === 'platform-trends'),
-    citation: citationOf(page, metric, scope, agg.month, canonical_url),
+    sentence: texts ? sentenceOf(metric, scope, agg.month, hidden ? null : sentenceValue(metric, a, value!), hidden ? null : a.n, !agg.hasPrior && metric.slug === 'platform-trends') : '',
+    citation: texts ? citationOf(PAGES.find((p) => p.slug === metric.slug)!, metric, scope, agg.month, canonical_url) : '',
     month: agg.month,
     methodology_version: metric.methodology_version,
   };

@@ -11,8 +11,8 @@
  */
 import { previousMonth, type DimensionName } from '../core/panel-contract.js';
 import type { MonthAgg } from './aggregate.js';
-import { audit, AUDITED_DIMENSIONS, publishedAppSize, publishedCohort, publishedOf, type AuditMonth, type AuditScope, type Finding, type Published } from './audit.js';
-import { buildMonth, noExtraSuppression, type BuiltMonth, type ExtraSuppression } from './build.js';
+import { audit, AUDITED_DIMENSIONS, publishedAppSize, publishedCohort, publishedOf, type AuditMonth, type AuditScope, type Finding, type IntervalMemo, type Published } from './audit.js';
+import { noExtraSuppression, planMonth, statsOf, type BuiltMonth, type ExtraSuppression } from './build.js';
 import { DisclosureError, guardMonth } from './guard.js';
 import type { IntervalSolver } from './lp.js';
 import { METRICS } from './registry.js';
@@ -32,6 +32,8 @@ export interface ProtectedMonth {
   extra: ExtraSuppression;
   /** audit rounds it took */
   rounds: number;
+  /** the guard's refusal of `built` (guard.ts), null when it passes: run once here, for the caller to act on */
+  refusal: DisclosureError | null;
 }
 
 /**
@@ -46,20 +48,26 @@ export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, ba
   const before = prior ? publishedOf(prior.built) : undefined;
   // A round audits again only the breakdowns the last round's suppression touched (all of them
   // when it touched a total), and solves their store counts again only when it touched those.
-  let scope: AuditScope = {};
+  // A breakdown's system left as it was by a round's suppression is not solved again: its
+  // intervals are those already found (the same system and targets give the same intervals).
+  const memo: IntervalMemo = new Map();
+  let scope: AuditScope = { memo };
   for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const built = buildMonth(agg, prior?.built, baseUrl, extra);
-    const findings = audit([...(prior ? [prior] : []), { agg, built, earlier }], solver, scope);
+    // The audit reads figures only: their texts are made once, for the month as it is published.
+    const plan = planMonth(agg, prior?.built, extra);
+    const figures = statsOf(plan, agg, prior?.built, baseUrl, false);
+    const findings = audit([...(prior ? [prior] : []), { agg, built: figures, earlier }], solver, scope);
     if (findings.length === 0) {
       // The guard has the last word (guard.ts). A breakdown that cannot hide a second cell's
       // cohort beside a hidden one (a single country, say) gives it away as the total's cohort
       // less nothing: hide the total's cohort, as when every cell is hidden, and audit again.
-      if (extra.cohorts.has('all') || !cohortGivenAway(agg, built)) return { built, extra, rounds: round };
+      const refusal = guardRefusal(agg, figures);
+      if (extra.cohorts.has('all') || !refusal?.cohort) return { built: statsOf(plan, agg, prior?.built, baseUrl, true), extra, rounds: round, refusal };
       extra.cohorts.add('all');
-      scope = {};
+      scope = { memo };
       continue;
     }
-    const stats = hideable(publishedOf(built), earlier);
+    const stats = hideable(publishedOf(figures), earlier);
     const done = new Set<string>();
     const dims = new Set<DimensionName>();
     const solve = new Set<DimensionName>();
@@ -85,18 +93,18 @@ export function protectMonth(agg: MonthAgg, previous: AuditMonth | undefined, ba
       }
     }
     if (!more) throw new DisclosureError(describe(findings[0]) + releasesOf(earlier, agg.month));
-    scope = { dims, solve };
+    scope = { dims, solve, memo };
   }
   throw new DisclosureError(`${agg.month}: the protection rule still fails after ${MAX_ROUNDS} rounds of suppression`);
 }
 
-/** True when the guard finds a hidden cohort that the published ones give away (any other failure is the guard's to report). */
-function cohortGivenAway(agg: MonthAgg, built: BuiltMonth): boolean {
+/** The guard's refusal of a built month, or null when it passes. */
+export function guardRefusal(agg: MonthAgg, built: BuiltMonth): DisclosureError | null {
   try {
     guardMonth(agg, built);
-    return false;
+    return null;
   } catch (e) {
-    if (e instanceof DisclosureError) return e.cohort;
+    if (e instanceof DisclosureError) return e;
     throw e;
   }
 }
