@@ -5,7 +5,7 @@ import { modelWeights, unpackEvidence } from './evidence.js';
 import { backtest, type LabelledInputs, type ModelInsightsBody, posteriorSd, shown, topWeights } from './insights.js';
 import { labelsOf } from './labels.js';
 import { listOutcomes } from './outcomes-store.js';
-import { rankingHead } from './ranking-reads.js';
+import { detailColumn, rankingHead } from './ranking-reads.js';
 import type { OutcomeRow } from './tables.js';
 import type { StoredModel } from './refresh.js';
 
@@ -67,18 +67,7 @@ function seenBy(o: OutcomeRow, model: { version: number; fitted_at: string }): b
 /** The labels of `outcomes` with each store's inputs (its stored evidence in details generation `gen`); stores the ranking lacks are left out, as the fit leaves them. */
 async function labelledInputs(q: Kysely<Database>, workspaceId: string, gen: number, outcomes: readonly OutcomeRow[]): Promise<LabelledInputs[]> {
   const labels = labelsOf(outcomes);
-  const evidence = new Map<string, string>();
-  const ids = labels.map((l) => l.store_id);
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await q
-      .selectFrom('ranking_details')
-      .select(['store_id', 'evidence'])
-      .where('workspace_id', '=', workspaceId)
-      .where('gen', '=', gen)
-      .where('store_id', 'in', ids.slice(i, i + 500))
-      .execute();
-    for (const r of rows) evidence.set(r.store_id, r.evidence);
-  }
+  const evidence = await detailColumn(q, workspaceId, gen, 'evidence', labels.map((l) => l.store_id));
   return labels.flatMap((l) => {
     const e = evidence.get(l.store_id);
     return e === undefined ? [] : [{ inputs: unpackEvidence(e) as unknown as { key: string; x: number }[], y: l.y, weight: l.weight }];

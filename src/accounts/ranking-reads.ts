@@ -342,6 +342,22 @@ export async function detailSignals(q: Kysely<Database>, workspaceId: string, ge
   return new Map(rows.map((r) => [r.store_id, r.signals]));
 }
 
+/** One text column of a details generation (signals or evidence) for `storeIds`, read 500 ids a statement. */
+export async function detailColumn(q: Kysely<Database>, workspaceId: string, gen: number, column: 'signals' | 'evidence', storeIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < storeIds.length; i += 500) {
+    const rows = await q
+      .selectFrom('ranking_details')
+      .select(['store_id', column])
+      .where('workspace_id', '=', workspaceId)
+      .where('gen', '=', gen)
+      .where('store_id', 'in', storeIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.store_id, (r as Record<string, string>)[column]!);
+  }
+  return out;
+}
+
 /** Every row of the workspace's current ranking, in ranking order (tests, benchmarks, exports). */
 export async function currentRows(q: Kysely<Database>, workspaceId: string): Promise<PageRow[]> {
   const ws = await q.selectFrom('workspaces').select('ranking_version').where('id', '=', workspaceId).executeTakeFirstOrThrow();

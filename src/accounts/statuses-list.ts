@@ -28,7 +28,7 @@ import { lockRows } from '../db/locks.js';
 import { appendEvents } from '../webhooks/index.js';
 import { RecentSignal } from './events.js';
 import { NOT_IN_MARKET } from './in-market.js';
-import { currentRanking, type CurrentRow } from './ranking-reads.js';
+import { currentRanking, type CurrentRow, detailColumn } from './ranking-reads.js';
 import { inWrites, type RankedRow, startRanking, writeRanking } from './rankings.js';
 import type { AccountStatus } from './statuses.js';
 
@@ -84,17 +84,7 @@ export async function statusEvents(trx: Kysely<Database>, workspaceId: string, g
     return b !== undefined && sourceListed(b) && (r.in_market || r.held) && (b.in_market === 1) !== r.in_market;
   });
   const entered = moved.filter((r) => r.in_market).map((r) => r.store_id);
-  const signals = new Map<string, string>();
-  for (let i = 0; i < entered.length; i += 500) {
-    const rows = await trx
-      .selectFrom('ranking_details')
-      .select(['store_id', 'signals'])
-      .where('workspace_id', '=', workspaceId)
-      .where('gen', '=', gen)
-      .where('store_id', 'in', entered.slice(i, i + 500))
-      .execute();
-    for (const r of rows) signals.set(r.store_id, r.signals);
-  }
+  const signals = await detailColumn(trx, workspaceId, gen, 'signals', entered);
   return moved.map((r): DomainEvent => {
     const model_version = r.model_version;
     if (!r.in_market) return { type: 'store.exited', data: { store_id: r.store_id, transition: 'exited', score: r.score, model_version } };
