@@ -1,14 +1,17 @@
 /**
  * A signed POST to a checked target (outbound/ssrf.ts), as webhook deliveries and outreach steps
- * send it: Standard Webhooks signatures, the connection pinned to the checked address, no
+ * send it: Standard Webhooks signatures, the connection pinned to the checked addresses, no
  * redirect followed, a timeout, the answer's body never read.
  */
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import type { LookupFunction, TcpNetConnectOpts } from 'node:net';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import type { CheckedTarget } from './ssrf.js';
+import type { CheckedTarget, ResolvedAddress } from './ssrf.js';
+
+/** Each address tried in turn (Node's default since 20, said here whatever the process's flags). */
+const everyAddress: Pick<TcpNetConnectOpts, 'autoSelectFamily'> = { autoSelectFamily: true };
 
 /** Success is a 2xx answer within this. */
 export const SEND_TIMEOUT_MS = 15_000;
@@ -26,7 +29,8 @@ export interface SendResult {
 }
 
 /**
- * One POST to a checked target, connected to the checked address only; never follows redirects.
+ * One POST to a checked target, connected to its checked addresses only (each in turn until one
+ * answers); never follows redirects.
  * No answer within `timeoutMs` counted from `startedAt` (performance.now() when the attempt began,
  * its name resolution included; default now) fails it.
  */
@@ -41,10 +45,13 @@ export function send(
   const late: SendResult = { statusCode: null, error: `no answer within ${timeoutMs / 1000} s`, retryAfterMs: null };
   // Nothing left: not even connected, so the receiver never gets a message whose answer nobody waits for.
   if (left <= 0) return Promise.resolve(late);
-  const pinned = target.addresses[0];
+  // Every checked address and no other: a host whose first address does not answer (an IPv6
+  // address without a route, one of several servers down) is reached at the next one, each
+  // tried in turn as Node's Happy Eyeballs (RFC 8305) tries them.
+  const checked = target.addresses;
   const lookup: LookupFunction = (_host, options, cb) => {
-    if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-    else cb(null, pinned.address, pinned.family);
+    if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: ResolvedAddress[]) => void)(null, checked);
+    else cb(null, checked[0].address, checked[0].family);
   };
   const isHttps = target.url.protocol === 'https:';
   const mod = isHttps ? https : http;
@@ -62,6 +69,7 @@ export function send(
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'storelens-webhooks/1' },
         lookup,
+        ...everyAddress,
         agent: false,
         ...(isHttps ? { servername: /^[0-9.]+$|:/.test(target.host) ? undefined : target.host, secureContext: o.ca ? contextWith(o.ca) : undefined } : {}),
       },
@@ -80,9 +88,15 @@ export function send(
       done(late);
       req.destroy();
     }, left);
-    req.on('error', (e) => done({ statusCode: null, error: (e as Error).message, retryAfterMs: null }));
+    req.on('error', (e) => done({ statusCode: null, error: failure(e), retryAfterMs: null }));
     req.end(body);
   });
+}
+
+/** What failed: every address's own failure when each was tried (an AggregateError has no message of its own). */
+function failure(e: unknown): string {
+  if (e instanceof AggregateError && e.errors.length) return [...new Set(e.errors.map((x) => (x as Error).message))].join('; ');
+  return (e as Error).message;
 }
 
 const contexts = new Map<string | Buffer, SecureContext>();
