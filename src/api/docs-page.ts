@@ -1,4 +1,19 @@
 /** A self-contained HTML reference of the API (no external assets), rendered from openapi.json. */
+import { createHash } from 'node:crypto';
+
+const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f5f5f5;padding:.5rem;overflow:auto}
+section{border-top:1px solid #ddd;padding:.5rem 0}.m{font-weight:700}
+.badge{border-radius:3px;padding:0 .4rem;font-size:12px;background:#eee}.available{background:#d6f5d6}.unavailable{background:#f5d6d6}
+table{border-collapse:collapse}td{border:1px solid #ddd;padding:.2rem .5rem}
+`;
+
+/**
+ * The page's Content-Security-Policy: nothing loads, no script runs; its one style sheet is
+ * allowed by its hash (it is the same for every page), so a value of openapi.json that made it
+ * into the page as markup could not style or script it either.
+ */
+export const DOCS_POLICY = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 
 const esc = (s: unknown): string =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -47,13 +62,7 @@ ${op.requestBody ? `<details><summary>Request body</summary><pre>${esc(JSON.stri
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(doc.info.title)}</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
-code,pre{font-family:ui-monospace,monospace;font-size:13px}pre{background:#f5f5f5;padding:.5rem;overflow:auto}
-section{border-top:1px solid #ddd;padding:.5rem 0}.m{font-weight:700}
-.badge{border-radius:3px;padding:0 .4rem;font-size:12px;background:#eee}.available{background:#d6f5d6}.unavailable{background:#f5d6d6}
-table{border-collapse:collapse}td{border:1px solid #ddd;padding:.2rem .5rem}
-</style></head><body>
+<style>${STYLE}</style></head><body>
 <h1>${esc(doc.info.title)}</h1>
 <p>${prose(doc.info.description)}</p>
 <p>Machine-readable: <a href="openapi.json">openapi.json</a></p>

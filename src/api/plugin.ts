@@ -12,7 +12,7 @@ import type { Db } from '../db/database.js';
 import { authenticate, touchIfDue } from './auth.js';
 import { BODY_LIMIT, unreadableJsonBody } from './body.js';
 import { capabilityReader } from './capabilities.js';
-import { docsPage } from './docs-page.js';
+import { DOCS_POLICY, docsPage } from './docs-page.js';
 import { apiErrorHandler } from './error-handler.js';
 import { type Admission, type ExecutorOptions, JSON_TYPE, type OperationExecutor, type OperationResponse, createExecutor } from './executor.js';
 import { buildOpenApi, type DocumentedWebhooks } from './openapi.js';
@@ -153,7 +153,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, opts) => {
   for (const endpoint of opts.endpoints ?? []) endpoint(app, executor, routes);
 
   app.get('/openapi.json', async (_req, reply) => reply.type('application/json; charset=utf-8').send(openApiBuilt().json));
-  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(docsPage(openApiBuilt().doc)));
+  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_POLICY).send(docsPage(openApiBuilt().doc)));
 };
 
 // fatal: bytes that are not UTF-8 are refused, not replaced by U+FFFD; ignoreBOM: a BOM stays and is not JSON.

@@ -218,8 +218,10 @@ export async function oauthServer(db: Db, now: () => Date, opts: OAuthOptions = 
         }
         return (await membershipsOf(db.kysely, emailOfAccount(sub))).length > 0 ? account : undefined;
       },
-      async renderError(ctx: { type: string; body: string }, out: { error: string; error_description?: string }) {
+      async renderError(ctx: { type: string; body: string; set(name: string, value: string): void }, out: { error: string; error_description?: string }) {
         ctx.type = 'html';
+        // Text only: nothing may load, run or frame it.
+        ctx.set('content-security-policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
         ctx.body = errorPage(out.error, out.error_description);
       },
     });
