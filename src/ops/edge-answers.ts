@@ -14,7 +14,9 @@ export const UNMATCHED = 'unmatched';
 export function observeEdge(opts: { metrics?: RequestMetrics; log?: Logger }): ((answer: EdgeAnswer) => void) | undefined {
   const { metrics, log } = opts;
   if (!metrics && !log) return undefined;
-  const write = log ? requestLineWriter(log) : undefined;
+  // A 501 of the edge is the client's doing (CONNECT to a server that is no proxy, a transfer
+  // coding it does not speak): a port scanner's requests are no server failure to alert on.
+  const write = log ? requestLineWriter(log, (status) => (status >= 500 && status !== 501 ? 'error' : 'info')) : undefined;
   return (a) => {
     metrics?.request(UNMATCHED, a.status, a.seconds);
     write?.({ reqId: a.reqId, operation: UNMATCHED, method: a.method, status: a.status, duration_ms: Math.round(a.seconds * 1e4) / 10 });

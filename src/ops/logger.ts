@@ -98,23 +98,26 @@ export function answeredStatus(res: { headersSent: boolean; statusCode: number }
   return aborted && !res.headersSent ? CLIENT_CLOSED_REQUEST : res.statusCode;
 }
 
+/** A request line's level: `error` from status 500 up (the server failed), else `info`. */
+const serverFailed = (status: number): 'error' | 'info' => (status >= 500 ? 'error' : 'info');
+
 /**
- * Writes each request's line to `logger` (`error` from status 500 up, else `info`), the same
+ * Writes each request's line to `logger` (`levelOf` its status: by default `error` from status 500 up, else `info`), the same
  * line pino would write. A serving process logs a line per request, so on the JSON lines of
  * createLogger the line is put together here from its known fields, every string value
  * JSON-escaped: pino's general path (bindings, redaction, serialisation of any object) cost
  * several microseconds a request, a tenth of what answering a page of accounts costs. Any
  * other logger (pretty lines, a test's stream) takes the line through pino.
  */
-export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
+export function requestLineWriter(logger: Logger, levelOf: (status: number) => 'error' | 'info' = serverFailed): (line: RequestLine) => void {
   const destination = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];
   if (!(destination instanceof GatheredLines)) {
-    return (line) => (line.status >= 500 ? logger.error(line, 'request') : logger.info(line, 'request'));
+    return (line) => logger[levelOf(line.status)](line, 'request');
   }
   // The fields pino writes after the level and time, as it has serialised them: its base (pid) and the child's bindings (`process`).
   const fixed = String((logger as unknown as Record<symbol, unknown>)[pino.symbols.chindingsSym] ?? '');
   return (line) => {
-    const level = line.status >= 500 ? 'error' : 'info';
+    const level = levelOf(line.status);
     if (!logger.isLevelEnabled(level)) return;
     let text = `{"level":"${level}"${isoTime()}${fixed},"reqId":${JSON.stringify(line.reqId)},"operation":${JSON.stringify(line.operation)},"method":${JSON.stringify(line.method)},"status":${line.status}`;
     if (line.tool_status !== undefined) text += `,"tool_status":${line.tool_status}`;

@@ -46,7 +46,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the API pages in Chromium', () => {
     expect(status).toBe(200);
     expect(policy).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*';/);
     expect(policy).not.toMatch(/unsafe|script-src/);
-    expect(await page.evaluate(() => getComputedStyle(document.body).maxWidth)).toBe('960px');
+    expect(await page.evaluate('getComputedStyle(document.body).maxWidth')).toBe('960px');
     expect(await page.getByRole('heading', { name: 'Operations' }).count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
