@@ -3,7 +3,8 @@
  * workspace A naming an object of workspace B (in the path, the query or the body) is answered
  * exactly as when naming an object nobody has — the same status, the same problem, the same
  * header names, the same body but for the id itself — and B's objects are left as they were.
- * Every answer A gets, on every operation, carries none of B's ids, names, stores or URLs.
+ * Every answer A gets, on every operation, carries none of B's ids, names, stores or URLs; and
+ * every operation refuses a key of A that lacks its scope.
  *
  * The table below names, for each operation, how to call it and which of its arguments name a
  * workspace's object; an operation added to the route table without an entry fails the first test.
@@ -250,6 +251,16 @@ for (const d of dialects) {
       }
       expect(diffs).toEqual([]);
       expect(await bState()).toEqual(before);
+    });
+
+    it('refuses every operation, 403 insufficient-scope, to a key holding every scope but its own, before anything is read or done', async () => {
+      const refused: unknown[] = [];
+      for (const route of ROUTES) {
+        const key = (await issueApiKey(h.db, { workspaceId: A.workspace!, name: 'all but one', scopes: SCOPES.filter((s) => s !== route.scope), createdBy: 'owner@example.com', now: new Date() })).key;
+        const r = await op(route.operationId, key, TABLE[route.operationId]!.call(A));
+        if (r.status !== 403 || r.body.type !== 'https://storelens.dev/problems/insufficient-scope') refused.push({ op: route.operationId, status: r.status, body: r.body });
+      }
+      expect(refused).toEqual([]);
     });
 
     it("answers A, on every operation, with nothing of B's", async () => {
