@@ -237,16 +237,24 @@ for (const d of dialects) {
       const diffs: unknown[] = [];
       for (const route of ROUTES) {
         const entry = TABLE[route.operationId]!;
+        // JSON, and each other media type the operation answers in (a brief as markdown).
+        const accepts = [undefined, ...Object.keys(route.alternateContent ?? {})];
         for (const ref of entry.refs) {
-          const theirs = B[ref]!;
-          const absent = absentLike(theirs);
-          const rTheirs = await op(route.operationId, keyA, entry.call({ ...A, [ref]: theirs }));
-          const rAbsent = await op(route.operationId, keyA, entry.call({ ...A, [ref]: absent }));
-          const [s1, s2] = [shape(rTheirs, [theirs, absent]), shape(rAbsent, [theirs, absent])];
-          if (JSON.stringify(s1) !== JSON.stringify(s2)) diffs.push({ op: route.operationId, ref, theirs: s1, absent: s2 });
-          // B's object named in the path or the body is not found (a filter of a list may answer an empty page, as for an absent one).
-          const filter = !route.path.includes(`{`) && route.method === 'GET';
-          if (!filter && rTheirs.status !== 404) diffs.push({ op: route.operationId, ref, expected: 404, theirs: s1 });
+          for (const accept of accepts) {
+            const theirs = B[ref]!;
+            const absent = absentLike(theirs);
+            const naming = (id: string) => {
+              const c = entry.call({ ...A, [ref]: id });
+              return accept ? { ...c, headers: { ...c.headers, accept } } : c;
+            };
+            const rTheirs = await op(route.operationId, keyA, naming(theirs));
+            const rAbsent = await op(route.operationId, keyA, naming(absent));
+            const [s1, s2] = [shape(rTheirs, [theirs, absent]), shape(rAbsent, [theirs, absent])];
+            if (JSON.stringify(s1) !== JSON.stringify(s2)) diffs.push({ op: route.operationId, ref, accept, theirs: s1, absent: s2 });
+            // B's object named in the path or the body is not found (a filter of a list may answer an empty page, as for an absent one).
+            const filter = !route.path.includes(`{`) && route.method === 'GET';
+            if (!filter && rTheirs.status !== 404) diffs.push({ op: route.operationId, ref, accept, expected: 404, theirs: s1 });
+          }
         }
       }
       expect(diffs).toEqual([]);
