@@ -6,6 +6,8 @@
  * Every answer A gets, on every operation, carries none of B's ids, names, stores or URLs; and
  * every operation refuses a key of A that lacks its scope.
  *
+ * Each such call is made over REST and as the MCP tool call of the same operation.
+ *
  * The table below names, for each operation, how to call it and which of its arguments name a
  * workspace's object; an operation added to the route table without an entry fails the first test.
  */
@@ -13,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importAccounts } from '../../src/accounts/store.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { ROUTES } from '../../src/compose/modules.js';
+import { operationTools } from '../../src/mcp/tools.js';
 import { newId } from '../../src/db/ids.js';
 import { issueApiKey } from '../../src/members/issue-key.js';
 import { credit } from '../../src/wallet/billing.js';
@@ -150,6 +153,26 @@ for (const d of dialects) {
       return call(h.base, route.method, path + query, { key, body: c.body, headers: c.headers, ...(mutating && { idem: freshIdem() }) });
     }
 
+    /** The same call as an MCP tool call (raw JSON-RPC over HTTP): the tool's status and answer. */
+    async function tool(operationId: string, key: string, c: Call): Promise<{ status: unknown; text: string }> {
+      const t = operationTools(ROUTES).find((x) => x.name === operationId)!;
+      const nested = (t.inputSchema as { properties: Record<string, { description?: string }> }).properties.body?.description === 'The JSON body of the REST call';
+      const body = c.body === undefined ? {} : nested ? { body: c.body } : (c.body as Record<string, unknown>);
+      const headers = Object.fromEntries(Object.entries(c.headers ?? {}).filter(([n]) => n !== 'accept').map(([n, v]) => [n.replace(/-/g, '_'), v]));
+      const args = { ...c.params, ...c.query, ...body, ...headers };
+      const res = await fetch(`${h.base}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: operationId, arguments: args } }),
+      });
+      // One JSON-RPC answer, as JSON or as the one event of a stream.
+      const raw = await res.text();
+      const json = raw.startsWith('{') ? raw : /^data: (.*)$/m.exec(raw)![1]!;
+      const r = JSON.parse(json) as { result: { content: { text: string }[]; _meta?: Record<string, unknown> } };
+      const text = r.result.content.map((x) => x.text).join('\n').replace(/"request_id":"[^"]*"/, '"request_id":"<REQUEST>"');
+      return { status: r.result._meta?.['storelens/status'], text };
+    }
+
     async function ok(operationId: string, key: string, c: Call): Promise<any> {
       const r = await op(operationId, key, c);
       expect(r.status, `${operationId}: ${JSON.stringify(r.body)}`).toBeLessThan(300);
@@ -254,6 +277,12 @@ for (const d of dialects) {
             // B's object named in the path or the body is not found (a filter of a list may answer an empty page, as for an absent one).
             const filter = !route.path.includes(`{`) && route.method === 'GET';
             if (!filter && rTheirs.status !== 404) diffs.push({ op: route.operationId, ref, accept, expected: 404, theirs: s1 });
+            if (accept) continue;
+            // The same through the MCP endpoint: the tool's answer to B's id is the one to an absent id.
+            const [t1, t2] = [await tool(route.operationId, keyA, naming(theirs)), await tool(route.operationId, keyA, naming(absent))];
+            const ided = (t: { status: unknown; text: string }) => ({ status: t.status, text: t.text.split(theirs).join('<ID>').split(absent).join('<ID>') });
+            if (JSON.stringify(ided(t1)) !== JSON.stringify(ided(t2))) diffs.push({ op: `mcp:${route.operationId}`, ref, theirs: ided(t1), absent: ided(t2) });
+            if (!filter && t1.status !== 404) diffs.push({ op: `mcp:${route.operationId}`, ref, expected: 404, theirs: ided(t1) });
           }
         }
       }
