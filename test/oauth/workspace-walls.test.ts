@@ -2,7 +2,7 @@
  * The walls between workspaces for a member signed in through the assistant connector: one
  * member connects an assistant to workspace X and another to workspace Y, each through the
  * official SDK's OAuth sign-in. Each token acts in its own workspace only, and what one spends
- * (its rate limit) is not the other's.
+ * (its rate limit) is not the other's; a consent to a workspace the member is not in is refused.
  */
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,22 @@ for (const d of dialects) {
       await inX?.close();
       await inY?.close();
       await h?.close();
+    });
+
+    it("allows no consent to a workspace the member is not in, existing or not, and records no grant for it", async () => {
+      const z = await workspace(h.db);
+      const origin = h.base.replace(/\/api\/v1$/, '');
+      const answers: string[] = [];
+      for (const id of [z.id, `ws_${'0'.repeat(20)}`]) {
+        const provider = new MemoryProvider('Assistant Z');
+        await expect(connect(h.base, provider)).rejects.toBeInstanceOf(UnauthorizedError);
+        const err = await new HttpBrowser(origin).authorize(provider.authorizationUrl!, { email: EMAIL, password: PASSWORD, workspaceId: id }).catch((e: Error) => e);
+        expect(err).toBeInstanceOf(Error);
+        answers.push(String((err as Error).message).replace(/at \S+/, 'at <page>').replace(/nonce="[^"]*"/g, 'nonce="…"'));
+      }
+      expect(answers[0]).toMatch(/did not lead back to the assistant: 403/);
+      expect(answers[1]).toBe(answers[0]);
+      expect(await h.db.kysely.selectFrom('oauth_grants').select('grant_id').where('workspace_id', '=', z.id).execute()).toEqual([]);
     });
 
     it("reads each workspace's own accounts only", async () => {
