@@ -189,7 +189,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     checkAvailability(route, capability(route), auth.workspace);
     const refusal = refusalOf(route, auth);
     if (refusal) throw new ApiProblem('insufficient-scope', refusal, {}, { required_scope: route.scope });
-    const decision = await limiter.hit(auth.key.id, route.kind, auth.touchDue ? at : undefined);
+    const decision = await limiter.hit(rateBucketOf(auth), route.kind, auth.touchDue ? at : undefined);
     return { auth, headers: decision.headers };
   };
 
@@ -316,6 +316,13 @@ function served(entry: CachedRead): OperationResponse {
     gzipped: () => entry.gzipped,
   };
 }
+
+/**
+ * Whose calls a caller's rate limit counts: an API key's own (a key is one workspace's); a signed-in
+ * member's in this workspace only, as one member's assistants in two workspaces are two callers,
+ * neither spending (nor, by the RateLimit header, seeing) the other's calls.
+ */
+const rateBucketOf = (auth: Authenticated): string => (auth.derivedGrants ? `${auth.key.id} ${auth.workspace.id}` : auth.key.id);
 
 /** A key's scopes follow its creator's role (scopes.ts); a signed-in member's grants were derived from the role at this call. */
 function refusalOf(route: AnyRoute, auth: Authenticated): string | undefined {

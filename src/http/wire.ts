@@ -7,7 +7,9 @@
  *     malformed header, conflicting Content-Length / Transfer-Encoding …) ⇒ 400; request line
  *     and headers over Node's limit ⇒ 431; oversized chunk extensions ⇒ 413; a request not
  *     received in time ⇒ 408; all with `Connection: close` (the parser cannot resume);
- *   - HTTP/1.1 without Host ⇒ 400 (`Connection: close`, as Node would, but as a problem);
+ *   - HTTP/1.1 without Host ⇒ 400 (`Connection: close`, as Node would, but as a problem); so is
+ *     a Host that is no host name or address with an optional port (RFC 9112 §3.2: an invalid
+ *     Host value ⇒ 400), as it may name the server in answers (HOST);
  *   - `Expect` other than `100-continue` ⇒ 417; CONNECT (this is no proxy) ⇒ 501; a transfer
  *     coding other than chunked (Node would hand the coded bytes on as the body) ⇒ 501;
  *   - a request target in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2) is
@@ -20,7 +22,7 @@
  *     other, and the connection goes on answering the next ones, bad ones included.
  *
  * An ordinary origin-form request pays one character test, one scan of its target for `#` and
- * one header lookup here, besides the Host check Node would make anyway; the duplicate-field
+ * one header lookup here, besides the Host check (one regular expression); the duplicate-field
  * scan runs only for what reaches Fastify.
  */
 import { randomUUID } from 'node:crypto';
@@ -170,6 +172,16 @@ export function originForm(target: string): string | null {
 /** Scheme and authority; the host may not be empty (RFC 9110 §4.2.1). */
 const ABSOLUTE = /^https?:\/\/[^/?#@:][^/?#@]*/i;
 
+/**
+ * A Host field as this server takes it (RFC 9110 §7.2: uri-host [":" port]): a name of letters,
+ * digits and `-._~`, an IPv4 address, or an IP literal in brackets, then maybe a port. Where no
+ * public URL is set, the Host names the server in what it answers (the OAuth issuer, the MCP
+ * 401's `WWW-Authenticate: … resource_metadata="…"`, page links), so nothing else may reach them:
+ * a quote would end a quoted header parameter and begin another, a space would break the URL.
+ * Stricter than the RFC's reg-name, whose sub-delims and percent-encoding no DNS name has.
+ */
+const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
 /** Rewrites an absolute-form target in place; answers a request no handler should see. */
 function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url!;
@@ -186,8 +198,9 @@ function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
     send(res, BAD_TARGET);
     return true;
   }
-  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
-    send(res, MISSING_HOST);
+  const host = req.headers.host;
+  if (host === undefined ? req.httpVersionMajor === 1 && req.httpVersionMinor === 1 : !HOST.test(host)) {
+    send(res, host === undefined ? MISSING_HOST : BAD_HOST);
     return true;
   }
   // Node decodes chunked and nothing else (and joins repeated fields): `gzip, chunked` would
@@ -239,6 +252,7 @@ function send(res: ServerResponse, p: WireProblem): void {
 }
 
 const MISSING_HOST = wireProblem('invalid-request', 'An HTTP/1.1 request needs a Host header.', true);
+const BAD_HOST = wireProblem('invalid-request', 'The Host header is not a host name or address (with an optional port).', true);
 const DUPLICATE_HOST = wireProblem('invalid-request', 'The request has more than one Host header.', true);
 const DUPLICATE_AUTHORIZATION = wireProblem('invalid-request', 'The request has more than one Authorization header; send one.', true);
 const DUPLICATE_IDEMPOTENCY_KEY = wireProblem('invalid-request', 'The request has more than one Idempotency-Key header; send one.', true);

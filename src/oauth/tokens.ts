@@ -37,7 +37,8 @@ export async function authenticateAccessToken(db: Db, authorization: string | st
   const issued = typeof token.iat === 'number' ? new Date(token.iat * 1000).toISOString() : at.toISOString();
   return {
     key: {
-      // The rate limits, delivery records and actors of a signed-in member are theirs across sign-ins.
+      // The delivery records and actors of a signed-in member are theirs across sign-ins; so are the
+      // rate limits, per workspace (the executor counts a member's calls in each apart).
       id: `member:${who.email}`,
       workspace_id: workspace.id,
       name: `OAuth sign-in of ${String(token.clientId ?? 'an assistant')}`,

@@ -125,6 +125,10 @@ export const WIRE_CASES: WireCase[] = [
     closes: true,
   },
   { name: 'HTTP/1.1 without Host', request: 'GET /api/v1/accounts HTTP/1.1\r\n\r\n', status: 400, kind: 'invalid-request', closes: true },
+  // The Host may name the server in its answers (a header's quoted parameter, a URL): a quote or a space would break out.
+  { name: 'a Host with a quote', request: 'GET /api/v1/accounts HTTP/1.1\r\nHost: evil.test",error="insufficient_scope\r\n\r\n', status: 400, kind: 'invalid-request', closes: true },
+  { name: 'a Host with a space', request: 'GET /api/v1/accounts HTTP/1.1\r\nHost: a b\r\n\r\n', status: 400, kind: 'invalid-request', closes: true },
+  { name: 'an empty Host', request: 'GET /api/v1/accounts HTTP/1.1\r\nHost: \r\n\r\n', status: 400, kind: 'invalid-request', closes: true },
   {
     name: 'two Host fields',
     request: `GET /api/v1/accounts HTTP/1.1\r\n${HOST}Host: other.test\r\n\r\n`,
