@@ -28,18 +28,26 @@ export const IMPORT_LINE_MAX = 16 * 1024 * 1024;
 class ImportLines {
   readonly accounts: AccountInput[] = [];
   private readonly firstLine = new Map<string, number>();
+  private opening = true;
 
   constructor(private readonly file: string) {}
 
   add(n: number, line: string): void {
     const { file } = this;
     if (!line.trim()) return;
+    const opening = this.opening;
+    this.opening = false;
     let value: unknown;
     try {
       value = JSON.parse(line);
-    } catch {
+    } catch (e) {
+      // A CRM's or a spreadsheet's export: said as such (before its BOM), not as a JSON error.
+      if (opening && csvHeader(line)) {
+        throw new CliError(`${file}: line ${n}: a CSV header (${JSON.stringify(clip(line.replace(/^\ufeff/, '')))}), where the file is NDJSON: one JSON object per line, such as {"store_id":"shop-1001","score":0.91}; convert the CSV to NDJSON first`);
+      }
       if (n === 1 && line.startsWith('\ufeff')) throw new CliError(`${file}: line 1: ${NDJSON_BOM}`);
-      throw new CliError(`${file}: line ${n}: not valid JSON`);
+      const at = /position (\d+)/.exec((e as Error).message);
+      throw new CliError(`${file}: line ${n}: not valid JSON${at ? ` (at character ${Number(at[1]) + 1})` : ''}`);
     }
     if (Array.isArray(value)) {
       throw new CliError(`${file}: line ${n}: a JSON array, where NDJSON has one account object per line: write each account on a line of its own`);
@@ -66,6 +74,21 @@ class ImportLines {
     return this.accounts;
   }
 }
+
+/**
+ * A first line of column names split by a comma, semicolon or tab (store_id among them, or two
+ * names or more, none holding JSON's braces, brackets or colons), rather than a JSON value.
+ */
+function csvHeader(line: string): boolean {
+  const text = line.replace(/^\ufeff/, '').trim();
+  if (/^[[{]/.test(text)) return false;
+  const cells = text.split(/[,;\t]/).map((cell) => cell.trim());
+  if (cells.some((cell) => /^"?store[ _-]?id"?$/i.test(cell))) return true;
+  return cells.length >= 2 && cells.every((cell) => /^"?[^"{}[\]:]{1,100}"?$/.test(cell));
+}
+
+/** A line shown in a message: its first 80 characters. */
+const clip = (line: string) => (line.length > 80 ? `${line.slice(0, 80)}…` : line);
 
 /** Parses and validates every line of an import file's text (the file read by readAccountsNdjson). */
 export function parseAccountsNdjson(file: string, text: string): AccountInput[] {
@@ -137,7 +160,7 @@ export async function importAccountsCommand(file: string, opts: Config<'accounts
       env,
       opts,
       { workspace_id: ws.id, imported, inserted: r.inserted, updated: r.updated },
-      `Imported ${imported} accounts into ${ws.name} (${r.inserted} new, ${r.updated} updated)`,
+      `Imported ${imported} account${imported === 1 ? '' : 's'} into ${ws.name} (${r.inserted} new, ${r.updated} updated)`,
     );
   });
 }

@@ -19,7 +19,7 @@ import { progress } from './progress.js';
 import { publish, type PublishOptions } from '../publish/pipeline.js';
 import { closeOnSignals, startServer } from '../serve/server.js';
 import type { Config } from '../settings/config.js';
-import { listenError } from './listen-error.js';
+import { listenError, probeListen } from './listen-error.js';
 import { openWorkspaceServing } from './serve.js';
 import type { OpsListener } from '../ops/ops-server.js';
 import { openOps, releaseMetrics } from './ops.js';
@@ -37,12 +37,16 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   /** A port taken, told with the other port to try; any other listen error as the flags name it. */
   const portError = (e: unknown) =>
     (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new CliError(`port ${opts.port} is in use: stop the other server or run \`npm start -- --port ${opts.port === API_PORT ? PORT : API_PORT}\``, 1) : listenError(e, opts);
-  // The demo's database, panel and runs live in the state folder; the database is opened first.
+  // A port taken (another `npm start` in this folder, say) is said before anything is opened or
+  // written: opening the database would give the running demo's owner a new password, and
+  // leave a demo key nobody saw.
+  await probeListen(opts).catch((e: unknown) => {
+    throw portError(e);
+  });
+  // The demo's database, panel and runs live in the state folder; the database is opened next.
   await mkdir(STATE_DIR, { recursive: true });
 
   const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses, publicUrl: opts.publicUrl }, env);
-  const demo = await ensureDemoKey(api.db, env.now());
-  const signIn = await resetDemoSignIn(api.db, env.now());
   // Not ready until the demo is published and its accounts are ranked (the port is bound first).
   api.health.starting('generating and publishing the demo panel');
   // The port is bound before anything is generated or published: the pages and the feed name the
@@ -61,7 +65,13 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   const bar = progress(env, 'publish');
   const base: PublishOptions = { input: panel, out, months: 'all', baseUrl, cards: 'none', runs: opts.runs ?? RUNS_DIR, now: env.now, onProgress: (m) => bar.update(m), onPhase: (p) => bar.phase(p) };
   let ops: OpsListener | undefined;
+  let demo: Awaited<ReturnType<typeof ensureDemoKey>>;
+  let signIn: Awaited<ReturnType<typeof resetDemoSignIn>>;
   try {
+    // The demo's key and sign-in once the port is this process's (a port taken between the probe
+    // and the bind changes neither), and before the first ranking, which ranks the demo workspace.
+    demo = await ensureDemoKey(api.db, env.now());
+    signIn = await resetDemoSignIn(api.db, env.now());
     const existing = await readdir(panel).catch(() => [] as string[]);
     if (!existing.some((f) => f.endsWith('.csv'))) {
       log(`generating a demo panel (${DEMO_PANEL.stores} stores, ${DEMO_PANEL.from} to ${DEMO_PANEL.to}) in ${panel}`);

@@ -213,6 +213,33 @@ for (const d of dialects) {
       expect(await countAccounts(h.db.kysely, wsId)).toBe(4);
     });
 
+    it("says a CSV export (a CRM's, or Excel's with its BOM, CRLF and semicolons) is CSV, not NDJSON, and imports nothing of it", async () => {
+      const crm = join(dir, 'crm.csv');
+      writeFileSync(crm, 'store_id,score,domain\nshop-9001,0.5,a.example\n');
+      const excel = join(dir, 'excel.csv');
+      writeFileSync(excel, '\ufeffStore ID;Score;Domain\r\nshop-9001;0,5;a.example\r\n');
+      const other = join(dir, 'other.csv');
+      writeFileSync(other, '\nCompany,Domain,Score\nA,a.example,0.5\n');
+      for (const [file, header, n] of [
+        [crm, 'store_id,score,domain', 1],
+        [excel, 'Store ID;Score;Domain', 1],
+        [other, 'Company,Domain,Score', 2],
+      ] as const) {
+        const r = await run('accounts', 'import', file, '--workspace', 'acme');
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain(`line ${n}: a CSV header (${JSON.stringify(header)}), where the file is NDJSON: one JSON object per line`);
+      }
+      // A line of NDJSON that is not JSON is told where it goes wrong; one account is one account.
+      const broken = join(dir, 'broken.ndjson');
+      writeFileSync(broken, '{"store_id":"shop-9001","score":0.5}\n{"store_id":"shop-9002", score:0.5}\n');
+      const r = await run('accounts', 'import', broken, '--workspace', 'acme');
+      expect(r.stderr).toContain('broken.ndjson: line 2: not valid JSON (at character 26)');
+      expect(await countAccounts(h.db.kysely, wsId)).toBe(4);
+      const one = join(dir, 'one.ndjson');
+      writeFileSync(one, '{"store_id":"shop-1001","score":0.91}\n');
+      expect((await run('accounts', 'import', one, '--workspace', 'acme')).stdout).toBe('Imported 1 account into acme (0 new, 1 updated)\n');
+    });
+
     it('refuses a file that lists one store_id on two lines, naming both, and imports nothing of it', async () => {
       const file = join(dir, 'merged.ndjson');
       writeFileSync(file, '{"store_id":"new-1","score":0.5}\n\n{"store_id":"new-2","score":0.4}\n{"store_id":"new-1","score":0.6}\n{"store_id":"new-1","score":0.7}\n');

@@ -30,6 +30,8 @@ import { DEFAULT_LIMITS } from '../../src/api/rate-limit.js';
 import { type AnyRoute, isMutating } from '../../src/api/route-def.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { parseAccountsNdjson } from '../../src/commands/admin-accounts.js';
+import { IMPORTED_KEY, importedEvidence } from '../../src/accounts/imported.js';
+import { keyDetail } from '../../src/accounts/prior.js';
 import { documentedWebhooks, ROUTES } from '../../src/compose/modules.js';
 import { PROBLEM_BASE, PROBLEM_MEDIA_TYPE, PROBLEM_KINDS } from '../../src/http/problems.js';
 import { EVENT_TYPES } from '../../src/compose/events.js';
@@ -309,6 +311,64 @@ describe('JSON blocks in README.md and docs/', () => {
     for (const kind of ['problem', 'webhook message', 'event payload', 'API object', 'account evidence', 'accounts import (NDJSON)'] satisfies Kind[]) expect(kinds, kind).toContain(kind);
     expect(transcripts.length).toBeGreaterThan(30);
     expect(requests.length).toBeGreaterThan(20);
+  });
+});
+
+// --- accounts as the product words them ---------------------------------------------------------
+
+/** Every account object (`"object": "account"` with its evidence) in a JSON value. */
+function accountsIn(v: unknown, found: Json[] = []): Json[] {
+  if (Array.isArray(v)) for (const item of v) accountsIn(item, found);
+  else if (isObject(v)) {
+    if (v.object === 'account' && Array.isArray(v.evidence)) found.push(v);
+    for (const member of Object.values(v)) accountsIn(member, found);
+  }
+  return found;
+}
+
+const IMPORTED_DETAIL = importedEvidence([], 0)[0]!.detail;
+
+/**
+ * What in an account shown differs from what the product writes: an imported score (model
+ * version 0) has no interval and its `imported` term first; a model's row words its intercept,
+ * its key-worded features and each signal term (the signal's detail, then its month) as the
+ * ranking does.
+ */
+function wordingIssues(a: Json): string[] {
+  const issues: string[] = [];
+  const terms = (a.evidence as unknown[]).filter(isObject);
+  if (a.model_version === 0) {
+    if (terms[0]?.key !== IMPORTED_KEY || terms[0].detail !== IMPORTED_DETAIL) issues.push(`an imported row (model_version 0) starts its evidence with the "${IMPORTED_KEY}" term, worded "${IMPORTED_DETAIL}"`);
+    if (a.logit_sd !== null || a.score_interval !== null) issues.push('an imported row (model_version 0) has logit_sd and score_interval null');
+    return issues;
+  }
+  for (const t of terms) {
+    const key = String(t.key);
+    if (t.kind === 'intercept') {
+      if (key !== 'intercept' || t.detail !== keyDetail('intercept')) issues.push(`a model's intercept is keyed "intercept" and worded "${keyDetail('intercept')}", not ${JSON.stringify(t.detail)}`);
+    } else if (t.kind === 'feature' && keyDetail(key) !== undefined && t.detail !== keyDetail(key)) {
+      issues.push(`feature ${key} is worded "${keyDetail(key)}", not ${JSON.stringify(t.detail)}`);
+    } else if (t.kind === 'signal' && /^signal:[a-z_]+(:earlier)?$/.test(key) && typeof t.month === 'string') {
+      const when = /\((\d{4}-\d{2})(, \d+ months? before its latest data)?\)$/.exec(String(t.detail));
+      if (when?.[1] !== t.month) issues.push(`signal term ${key} is worded as the signal's detail followed by its month, "… (${t.month})", not ${JSON.stringify(t.detail)}`);
+    }
+  }
+  return issues;
+}
+
+const shownAccounts = [
+  ...transcripts.flatMap((t) => accountsIn(parseJson(transcript(t.block)!.body).value).map((a) => ({ block: t.block, a }))),
+  ...jsonBlocks.flatMap((b) => accountsIn(parseJson(withElisions(b.text)).value).map((a) => ({ block: b, a }))),
+];
+
+describe('accounts shown in README.md and docs/', () => {
+  it('finds imported and model-scored accounts among the examples', () => {
+    expect(shownAccounts.some(({ a }) => a.model_version === 0)).toBe(true);
+    expect(shownAccounts.some(({ a }) => (a.model_version as number) > 0)).toBe(true);
+  });
+
+  it.each(shownAccounts.map(({ block, a }) => [`${at(block)} ${String(a.store_id)}`, a] as const))('%s is worded as the product words it', (where, a) => {
+    expect(wordingIssues(a), where).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@
  * proxy that terminates TLS (`--public-url`), its pages, feed, OAuth issuer and cookies name the
  * public origin.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -119,11 +119,49 @@ describe('storelens start in an empty folder', () => {
       expect(err).toContain(`port ${port} is in use: stop the other server or run \`npm start -- --port 8081\``);
       expect(err).not.toMatch(/generating|published/);
       expect(await readdir(cwd)).not.toContain('output');
-      expect(await readdir(join(cwd, '.storelens')).catch(() => [])).not.toContain('demo-panel');
+      // Nor is the database opened: a second `npm start` beside a running one would otherwise give
+      // the demo owner a new password (the running one's printed sign-in failing) and add a key.
+      expect(await readdir(join(cwd, '.storelens')).catch(() => [])).toEqual([]);
     } finally {
       await new Promise((done) => taken.close(done));
     }
   }, 60_000);
+});
+
+describe('storelens start beside a running one, in its folder', () => {
+  it('refuses the port in use and writes nothing: the running demo keeps its sign-in and keys', async () => {
+    expect(newcomer, 'the first test ran').toBeDefined();
+    const s = await start(0, [], newcomer);
+    try {
+      const port = Number(/storelens is running on http:\/\/127\.0\.0\.1:(\d+)/.exec(s.printed)![1]);
+      const db = join(s.cwd, '.storelens', 'demo.db');
+      const keys = () => execFileSync(process.execPath, [BIN, 'keys', 'list', '--workspace', 'demo', '--db', db, '--json'], { encoding: 'utf8' });
+      const before = keys();
+      const env: Record<string, string> = { ...(process.env as Record<string, string>), TZ: 'UTC' };
+      delete env.DATABASE_URL;
+      const child = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--host', '127.0.0.1'], { cwd: s.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      expect(await new Promise<number | null>((done) => child.on('exit', done)), err).toBe(1);
+      expect(err).toContain(`port ${port} is in use`);
+      expect(err).not.toMatch(/applied migrations/);
+      // The running demo's keys and sign-in are as they were: no new key, the printed password works.
+      expect(keys()).toBe(before);
+      const [, email, password] = /signin\s+email (\S+)\s+password (\S+)/.exec(s.printed)!;
+      const page = await fetch(`http://127.0.0.1:${port}/signin`);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+      const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const signedIn = await fetch(`http://127.0.0.1:${port}/signin`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({ csrf, next: '/integrations', email: email!, password: password! }),
+      });
+      expect(signedIn.status).toBe(303);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  }, 180_000);
 });
 
 describe('storelens start again, in the folder of a run that stopped', () => {
