@@ -135,10 +135,11 @@ describe('storelens start beside a running one, in its folder', () => {
     try {
       const port = Number(/storelens is running on http:\/\/127\.0\.0\.1:(\d+)/.exec(s.printed)![1]);
       const db = join(s.cwd, '.storelens', 'demo.db');
-      const keys = () => execFileSync(process.execPath, [BIN, 'keys', 'list', '--workspace', 'demo', '--db', db, '--json'], { encoding: 'utf8' });
-      const before = keys();
+      // The demo's SQLite file, whatever DATABASE_URL the suite runs with (it would win over --db).
       const env: Record<string, string> = { ...(process.env as Record<string, string>), TZ: 'UTC' };
       delete env.DATABASE_URL;
+      const keys = () => execFileSync(process.execPath, [BIN, 'keys', 'list', '--workspace', 'demo', '--db', db, '--json'], { encoding: 'utf8', env });
+      const before = keys();
       const child = spawn(process.execPath, [BIN, 'start', '--port', String(port), '--host', '127.0.0.1'], { cwd: s.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
       child.stderr.on('data', (c: Buffer) => (err += c.toString()));
