@@ -115,7 +115,7 @@ export function deriveHealth(o: WatchObservation): HealthResult {
   const worst = findings.reduce<HealthResult['health']>((w, f) => (RANK[f.level] > RANK[w] ? f.level : w), 'healthy');
   if (worst === 'healthy') {
     const n = o.stores.length;
-    const reason = n === 0 ? `No stores to watch in ${o.month}` : `All ${n} watched store${n === 1 ? '' : 's'} in the panel in ${o.month}, with no sharp fall and no stopped ad channel`;
+    const reason = n === 0 ? `No stores to watch in ${o.month}` : `${n === 1 ? 'The watched store is' : `All ${n} watched stores are`} in the panel in ${o.month}, with no sharp fall and no stopped ad channel`;
     return { health: 'healthy', reason, findings };
   }
   const why = findings.filter((f) => f.level === worst).map((f) => (f.store_id === null ? f.detail : `${f.store_id}: ${f.detail}`));

@@ -126,7 +126,7 @@ for (const d of dialects) {
         const b = (await get(watchOf[s]!)).body;
         return [b.health, b.health_reason, b.checked_month];
       };
-      expect(await health('ok')).toEqual(['healthy', 'All 1 watched store in the panel in 2026-02, with no sharp fall and no stopped ad channel', '2026-02']);
+      expect(await health('ok')).toEqual(['healthy', 'The watched store is in the panel in 2026-02, with no sharp fall and no stopped ad channel', '2026-02']);
       expect(await health('closed')).toEqual(['failing', 'closed: No longer in the panel in 2026-02 (present the month before)', '2026-02']);
       expect(await health('absent')).toEqual(['failing', 'absent: Not in the panel in 2026-02', '2026-02']);
       expect(await health('traffic')).toEqual(['degraded', 'traffic: Monthly visits down 50% (10,000 → 5,000)', '2026-02']);
