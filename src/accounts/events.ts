@@ -1,6 +1,10 @@
 /**
- * The accounts module's events: what a re-ranking (refresh.ts) changed in the in-market list,
- * written in the transaction that makes the new ranking current. A leaf: zod and src/core only.
+ * The accounts module's events: what a new ranking version changed in the in-market list, written
+ * in the transaction that makes it current, whichever writer made it — the re-ranking
+ * (refresh.ts), an import (store.ts importAccounts) or the re-listing of imported accounts under
+ * their statuses (statuses-list.ts) — by one comparison with the version it replaces
+ * (list-changes.ts). store.signal is the re-ranking's only: an import carries no signals. A leaf:
+ * zod and src/core only.
  */
 import { z } from 'zod';
 import { type CatalogueEntry, defineEvent } from '../core/event-declaration.js';
@@ -16,14 +20,19 @@ export const RecentSignal = z.object({
 });
 
 const store_id = z.string();
-const model_version = z.number().int().describe('The workspace model version of the re-ranking');
+const model_version = z
+  .number()
+  .int()
+  .describe("The model version of the store's row: the workspace model version of the re-ranking; 0 for a score imported with `storelens accounts import`");
 const RE_RANKING = 'the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change)';
+/** The import, as the descriptions name it. */
+const IMPORT = '`storelens accounts import`';
 
 export const ACCOUNT_EVENTS = [
   defineEvent({
     type: 'store.entered',
     summary: 'A store joined the in-market list',
-    description: `Emitted by ${RE_RANKING} when the store joined the in-market list.`,
+    description: `Emitted when the store joined the in-market list, by whatever made the new list current: ${RE_RANKING}, or ${IMPORT} (a new or updated account the file lists in market, or one a status had kept off), or, without store data, the re-listing after a status lets an imported account back on.`,
     payload: z.object({
       store_id,
       transition: z.literal('entered'),
@@ -44,7 +53,7 @@ export const ACCOUNT_EVENTS = [
   defineEvent({
     type: 'store.exited',
     summary: 'A store left the in-market list',
-    description: `Emitted by ${RE_RANKING} when the store left the in-market list (its score fell, or an operator set a status such as \`disqualified\`), or the workspace can no longer see it: then \`score\` is null and \`reason\` says so.`,
+    description: `Emitted when the store left the in-market list: by ${RE_RANKING}, as its score fell or an operator set a status such as \`disqualified\`; by ${IMPORT}, as the file says \`"in_market": false\` or the account has such a status; without store data, by the re-listing after such a status. And by a re-ranking when the workspace can no longer see the store: then \`score\` is null and \`reason\` says so.`,
     payload: z.object({
       store_id,
       transition: z.literal('exited'),
@@ -57,7 +66,7 @@ export const ACCOUNT_EVENTS = [
   defineEvent({
     type: 'store.signal',
     summary: 'An in-market store has a new signal',
-    description: `Emitted by ${RE_RANKING} when a store that stays in market has a signal it did not have before: one event per new signal.`,
+    description: `Emitted by ${RE_RANKING} when a store that stays in market has a signal it did not have before: one event per new signal. Never by ${IMPORT}: an import file carries no signals (its \`signal\` evidence items are reasons for the score).`,
     payload: z.object({ store_id, signal: RecentSignal, score: z.number(), model_version }),
     example: {
       store_id: 's-000789',

@@ -253,7 +253,7 @@ function sortedDetails(rows: readonly DetailRow[]): DetailSource {
 const isColumns = (rows: readonly RankedRow[] | RankedColumns): rows is RankedColumns => !Array.isArray(rows);
 
 /** Rows as columns: in store_id order, ranked by their `rank` when every row has one, else by rankingOrder. */
-function columnsOf(rows: readonly RankedRow[]): RankedColumns {
+export function columnsOf(rows: readonly RankedRow[]): RankedColumns {
   const inStoreOrder = rows.every((r, k) => k === 0 || rows[k - 1].store_id < r.store_id);
   const source = inStoreOrder ? rows : [...rows].sort(byStoreId);
   const ranks = source.every((r) => r.rank !== undefined);

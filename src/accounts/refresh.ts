@@ -28,6 +28,7 @@ import { matchesProfile, type Profile } from './profile.js';
 import { canBeInMarket, EXPLORE_EVERY, EXPLORE_SHARE, listOrder, NOT_IN_MARKET, scoreOrder, selectInMarketColumns } from './in-market.js';
 import type { AccountStatus } from './statuses.js';
 import { relistStatuses } from './statuses-list.js';
+import { compareLists, type IdIndex, idIndex, listEvents } from './list-changes.js';
 import type { PriorSds } from './model-types.js';
 
 /** Recent signals shown on an account row. */
@@ -79,36 +80,6 @@ interface WorkspaceInputs {
   matrix: TermMatrix;
   /** 1: visible[k] could be in market with the status open (canBeInMarket). */
   eligibleOpen: Uint8Array;
-}
-
-/** Where each store id is in a refresh's ids (index k), or undefined. */
-export interface IdIndex {
-  get(id: string): number | undefined;
-  has(id: string): boolean;
-}
-
-/**
- * An index of `ids`: by binary search when they are in the order JavaScript compares strings
- * in (the panel's store_id order is, for the ids it has: a million accounts then need no map of a
- * million entries), else a map.
- */
-export function idIndex(ids: readonly string[]): IdIndex {
-  let sorted = true;
-  for (let k = 1; k < ids.length && sorted; k++) sorted = ids[k - 1] < ids[k];
-  if (!sorted) {
-    const map = new Map(ids.map((id, k) => [id, k]));
-    return { get: (id) => map.get(id), has: (id) => map.has(id) };
-  }
-  const get = (id: string): number | undefined => {
-    for (let lo = 0, hi = ids.length - 1; lo <= hi; ) {
-      const mid = (lo + hi) >>> 1;
-      if (ids[mid] === id) return mid;
-      if (ids[mid] < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
-  };
-  return { get, has: (id) => get(id) !== undefined };
 }
 
 /** Per database and workspace, the inputs of the last data stamp: a refit on new labels reuses them. */
@@ -366,7 +337,11 @@ export async function refreshAll(db: Db, now: Date): Promise<Map<string, Refresh
 
 const rowSignal = (g: RecentSignal) => ({ id: g.id, type: g.type, month: g.month, subject: g.subject, detail: g.detail, strength: g.strength });
 
-/** The events of a new ranking against the one before (`before`; `oldSignals`: the signals each row showed, on new data). */
+/**
+ * The events of a new ranking against the one before (`before`; `oldSignals`: the signals each
+ * row showed, on new data): the list's entries and exits as every writer finds them
+ * (list-changes.ts), and store.signal for an account that stays on the list with a new signal.
+ */
 function changeEvents(
   version: number,
   before: KnownRanking,
@@ -374,33 +349,13 @@ function changeEvents(
   now: RankedColumns,
   ws: Pick<WorkspaceInputs, 'visible' | 'indexOf'>,
 ): DomainEvent[] {
-  const events: DomainEvent[] = [];
-  const model_version = version;
-  const n = now.storeIds.length;
-  // Whether each account was in market before, by index; and the accounts no longer visible.
-  let wasIn: Uint8Array;
-  const gone: string[] = [];
-  if (before.ids === now.storeIds) wasIn = before.inMarket;
-  else {
-    wasIn = new Uint8Array(n);
-    before.ids.forEach((id, j) => {
-      const k = ws.indexOf.get(id);
-      if (k === undefined) {
-        if (before.inMarket[j] === 1) gone.push(id);
-      } else wasIn[k] = before.inMarket[j];
-    });
-  }
-  for (let k = 0; k < n; k++) {
-    const isIn = now.inMarket[k] === 1;
-    if (!isIn && wasIn[k] !== 1) continue;
-    const store_id = now.storeIds[k];
-    const score = now.score[k];
-    const signals = () => ws.visible[k].signals.slice(0, ROW_SIGNALS).map(rowSignal);
-    if (isIn && wasIn[k] !== 1) {
-      events.push({ type: 'store.entered', data: { store_id, transition: 'entered', score, explore: now.explore[k] === 1, signals: signals(), model_version } });
-    } else if (!isIn) {
-      events.push({ type: 'store.exited', data: { store_id, transition: 'exited', score, model_version } });
-    } else if (oldSignals.has(store_id)) {
+  const signals = (k: number) => ws.visible[k].signals.slice(0, ROW_SIGNALS).map(rowSignal);
+  return listEvents(compareLists(before, now, ws.indexOf), now, {
+    signals,
+    goneVersion: version,
+    stayed: (k) => {
+      const store_id = now.storeIds[k];
+      if (!oldSignals.has(store_id)) return [];
       // New: not shown before, and recent enough that it would have been shown had it existed
       // (a signal that only moves up into the shown ten is not news).
       // Shown newest month first, then by id (accounts/snapshots.ts).
@@ -408,13 +363,11 @@ function changeEvents(
       const seen = new Set(shown.map((g) => g.id));
       const last = shown.length >= ROW_SIGNALS ? shown[shown.length - 1] : undefined;
       const wouldShow = (g: { id: string; month: string }) => !last || g.month > last.month || (g.month === last.month && g.id < last.id);
-      for (const g of signals()) {
-        if (!seen.has(g.id) && wouldShow(g)) events.push({ type: 'store.signal', data: { store_id, signal: g, score, model_version } });
-      }
-    }
-  }
-  for (const id of gone) events.push({ type: 'store.exited', data: { store_id: id, transition: 'exited', score: null, reason: 'no longer visible', model_version } });
-  return events;
+      return signals(k)
+        .filter((g) => !seen.has(g.id) && wouldShow(g))
+        .map((signal): DomainEvent => ({ type: 'store.signal', data: { store_id, signal, score: now.score[k], model_version: version } }));
+    },
+  });
 }
 
 /** The operator's status of each account that has one other than open. */

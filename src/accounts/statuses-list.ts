@@ -17,19 +17,19 @@
  * read before them, and an import's version becomes current only if that count still holds
  * (rankings.ts writeRanking, under the workspace row's lock): a status decided while an import
  * is written sends the import round again, and one decided after its version became current
- * leaves the counts apart, which the re-listing mends. A status leaving or rejoining the list is
- * announced as the re-ranking announces it (store.exited, store.entered), in the transaction
- * that makes the version current.
+ * leaves the counts apart, which the re-listing mends. A version written here or by an import
+ * announces the accounts that left or joined the list against the version it replaces, whatever
+ * moved them (a status, the file), as the re-ranking announces its own (list-changes.ts:
+ * store.exited, store.entered), in the transaction that makes the version current.
  */
 import type { Kysely } from 'kysely';
 import type { Db, Database } from '../db/database.js';
-import type { DomainEvent } from '../core/event-declaration.js';
 import { lockRows } from '../db/locks.js';
 import { appendEvents } from '../webhooks/index.js';
-import { RecentSignal } from './events.js';
 import { NOT_IN_MARKET } from './in-market.js';
-import { currentRanking, type CurrentRow, detailColumn } from './ranking-reads.js';
-import { inWrites, type RankedRow, startRanking, writeRanking } from './rankings.js';
+import { listBefore, storedListEvents } from './list-changes.js';
+import { currentRanking, type CurrentRow } from './ranking-reads.js';
+import { columnsOf, inWrites, type RankedRow, startRanking, writeRanking } from './rankings.js';
 import type { AccountStatus } from './statuses.js';
 
 /** The statuses that keep accounts off the list, by store id, with the workspace's status_seq read before them. */
@@ -58,46 +58,6 @@ export function underStatus(listed: boolean, explore: boolean, status: AccountSt
 
 /** Whether the row's source lists it: in the list, or held off it by its status. */
 export const sourceListed = (r: Pick<CurrentRow, 'in_market' | 'held'>): boolean => r.in_market === 1 || r.held === 1;
-
-/** A row of a version being written, as statusEvents compares it. */
-export interface ListedRow {
-  store_id: string;
-  score: number;
-  in_market: boolean;
-  held: boolean;
-  explore: boolean;
-  model_version: number;
-}
-
-/**
- * The events of the accounts a status took off the list (store.exited) or let back on
- * (store.entered) between `before` (the version the rows were computed from) and `after`: rows
- * in both whose source lists them in both and whose in-market mark moved. (An import that
- * changes a row's own `in_market` announces nothing, as before statuses applied.) The
- * signals of a row that rejoins are read from the new version's details generation `gen`, in the
- * transaction that makes it current.
- */
-export async function statusEvents(trx: Kysely<Database>, workspaceId: string, gen: number, before: readonly CurrentRow[], after: readonly ListedRow[]): Promise<DomainEvent[]> {
-  const was = new Map(before.map((r) => [r.store_id, r]));
-  const moved = after.filter((r) => {
-    const b = was.get(r.store_id);
-    return b !== undefined && sourceListed(b) && (r.in_market || r.held) && (b.in_market === 1) !== r.in_market;
-  });
-  const entered = moved.filter((r) => r.in_market).map((r) => r.store_id);
-  const signals = await detailColumn(trx, workspaceId, gen, 'signals', entered);
-  return moved.map((r): DomainEvent => {
-    const model_version = r.model_version;
-    if (!r.in_market) return { type: 'store.exited', data: { store_id: r.store_id, transition: 'exited', score: r.score, model_version } };
-    // As the row shows them; an imported row's signals are the importer's (only those in the signal shape are named).
-    const shown = JSON.parse(signals.get(r.store_id) ?? '[]') as unknown[];
-    const recent = shown.flatMap((g) => {
-      const s = RecentSignal.safeParse(g);
-      return s.success ? [s.data] : [];
-    });
-    return { type: 'store.entered', data: { store_id: r.store_id, transition: 'entered', score: r.score, explore: r.explore, signals: recent, model_version } };
-  });
-}
-
 
 /** The version relistStatuses wrote. */
 export interface Relisted {
@@ -130,7 +90,7 @@ export async function relistStatuses(db: Db, workspaceId: string, now: Date): Pr
     const statuses = await listStatuses(db.kysely, workspaceId);
     const current = await currentRanking(db.kysely, workspaceId);
     if (current.gen === null) return null;
-    const rows: (RankedRow & ListedRow)[] = current.rows.map((r) => ({ ...r, ...underStatus(sourceListed(r), r.explore === 1, statuses.held.get(r.store_id)) }));
+    const rows: RankedRow[] = current.rows.map((r) => ({ ...r, ...underStatus(sourceListed(r), r.explore === 1, statuses.held.get(r.store_id)) }));
     const unchanged = rows.every((r, k) => r.in_market === (current.rows[k].in_market === 1) && r.held === (current.rows[k].held === 1) && r.explore === (current.rows[k].explore === 1));
     if (unchanged) {
       // The same list: only the count it applies is recorded, on the version itself, under the lock a flip takes.
@@ -144,22 +104,21 @@ export async function relistStatuses(db: Db, workspaceId: string, now: Date): Pr
       if (recorded) return null;
       continue;
     }
+    // In the version's own order (its rows are read best position first).
+    const columns = columnsOf(rows.map((r, rank) => ({ ...r, rank })));
+    // The same accounts and details: an account that rejoins shows the signals it showed.
+    const events = await storedListEvents(db.kysely, workspaceId, current.gen, listBefore(current.rows), columns);
     const run = inWrites(db);
     const next = await startRanking(run, workspaceId, false, now);
-    let events = 0;
     const made = await writeRanking(run, workspaceId, next, {
-      // In the version's own order (its rows are read best position first).
-      rows: rows.map((r, rank) => ({ ...r, rank })),
+      rows: columns,
       basedOn: current.version,
       statusSeq: statuses.seq,
       now,
-      onCurrent: async (trx) => {
-        const e = await statusEvents(trx, workspaceId, next.gen, current.rows, rows);
-        events = e.length;
-        await appendEvents(trx, workspaceId, e, now);
-      },
+      // Current only if `current` still is: the events are of the version it replaces.
+      onCurrent: (trx) => appendEvents(trx, workspaceId, events, now),
     });
-    if (made) return { accounts: rows.length, in_market: rows.filter((r) => r.in_market).length, explore: rows.filter((r) => r.explore).length, events };
+    if (made) return { accounts: rows.length, in_market: rows.filter((r) => r.in_market).length, explore: rows.filter((r) => r.explore).length, events: events.length };
   }
   throw new Error(`the ranking of workspace ${workspaceId} changed under ${RELIST_TRIES} re-listings in a row; the next re-rank tries again`);
 }

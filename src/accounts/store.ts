@@ -18,11 +18,12 @@ import { lockRows } from '../db/locks.js';
 import { prepared } from '../db/prepared.js';
 import { bucketOf, positionSql } from './positions.js';
 import { currentRanking, type PageRow, rankedAccount } from './ranking-reads.js';
-import { type DetailRow, inTransaction, inWrites, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
+import { columnsOf, type DetailRow, inTransaction, inWrites, type RankedRow, type Run, startRanking, writeRanking } from './rankings.js';
 import type { Database } from '../db/database.js';
 import { importedEvidence, importedLogit } from './imported.js';
 import { NOT_IN_MARKET } from './in-market.js';
-import { type ListedRow, listStatuses, sourceListed, statusEvents, underStatus } from './statuses-list.js';
+import { listBefore, storedListEvents } from './list-changes.js';
+import { listStatuses, sourceListed, underStatus } from './statuses-list.js';
 import { appendEvents } from '../webhooks/index.js';
 
 export interface AccountInput {
@@ -59,7 +60,9 @@ export interface UpsertResult {
 /**
  * Writes the accounts given (the last of a store_id wins) as a new ranking version that carries
  * over every other account of the current one, in the caller's transaction. Re-scored or new
- * rows start a new ranking version; cursors keep walking the one they started on.
+ * rows start a new ranking version; cursors keep walking the one they started on. The accounts
+ * that join or leave the in-market list against the version it replaces are announced
+ * (store.entered, store.exited) in the transaction that makes it current, as a re-ranking's are.
  */
 export async function upsertAccounts(trx: Kysely<Database>, workspaceId: string, accounts: readonly AccountInput[], now: Date): Promise<UpsertResult> {
   return importInto(inTransaction(trx), trx, workspaceId, accounts, now);
@@ -129,7 +132,12 @@ async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, li
     evidence: JSON.stringify(a.model_version ? (a.evidence ?? []) : importedEvidence(a.evidence ?? [], logits.get(a.store_id)!)),
     signals: JSON.stringify(a.signals ?? []),
   }));
-  const rows = [...ranked.values()];
+  const rows = columnsOf([...ranked.values()]);
+  // The accounts that join or leave the list against the version this one replaces, whatever
+  // moves them (the file, a status): the re-ranking's comparison (list-changes.ts). A row of the
+  // file shows the signals it gives (none from a file); a carried row, those it showed.
+  const fileSignals = new Map(listed.filter((a) => a.signals?.length).map((a) => [a.store_id, a.signals!]));
+  const events = await storedListEvents(q, workspaceId, current.gen, listBefore(current.rows), rows, (id) => fileSignals.get(id) ?? (logits.has(id) ? [] : undefined));
   const next = await startRanking(run, workspaceId, true, now);
   const made = await writeRanking(run, workspaceId, next, {
     rows,
@@ -141,8 +149,8 @@ async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, li
     statusSeq: statuses.seq,
     signal,
     now,
-    // An account its status takes off the list leaves it here, announced as a re-ranking announces it.
-    onCurrent: async (trx) => appendEvents(trx, workspaceId, await statusEvents(trx, workspaceId, next.gen, current.rows, rows.map(listedRow)), now),
+    // Current only if `current` still is (basedOn): the events are of the version it replaces, once.
+    onCurrent: (trx) => appendEvents(trx, workspaceId, events, now),
   });
   if (!made) return null;
   const updated = listed.filter((a) => before.has(a.store_id));
@@ -152,8 +160,6 @@ async function importOnce(run: Run, q: Kysely<Database>, workspaceId: string, li
   });
   return { inserted: listed.length - updated.length, updated: updated.length, reranked };
 }
-
-const listedRow = (r: RankedRow): ListedRow => ({ store_id: r.store_id, score: r.score, in_market: r.in_market, held: r.held === true, explore: r.explore, model_version: r.model_version });
 
 /** Those of `storeIds` the workspace has an account row for (whatever its status). */
 async function existingAccounts(q: Kysely<Database>, workspaceId: string, storeIds: readonly string[]): Promise<Set<string>> {

@@ -1,11 +1,11 @@
 /**
- * A refresh finds a store's index among its ids (accounts/refresh.ts idIndex) by binary search
+ * A refresh finds a store's index among its ids (accounts/list-changes.ts idIndex) by binary search
  * when the ids are in JavaScript's string order, else through a map: either way as a map of the
  * ids would, for ids present and absent alike.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { idIndex } from '../../src/accounts/refresh.js';
+import { idIndex } from '../../src/accounts/list-changes.js';
 
 describe('the index of a refresh\'s store ids', () => {
   it('finds what a map finds, whether the ids are in string order or not', () => {

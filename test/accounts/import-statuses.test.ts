@@ -23,6 +23,8 @@ import { mcpClient, toolJson } from '../helpers/mcp.js';
 
 /** A, B and C as an import file lists them: C not in market by the file's own word. */
 const FILE = ['{"store_id":"A","score":0.9}', '{"store_id":"B","score":0.8}', '{"store_id":"C","score":0.7,"in_market":false}'].join('\n');
+/** What importing FILE into an empty workspace announces (C is not on the list). */
+const IMPORTED = ['store.entered A', 'store.entered B'];
 
 type Row = { store_id: string; in_market: boolean; status: string };
 
@@ -80,7 +82,7 @@ for (const d of dialects) {
         { store_id: 'B', in_market: true, status: 'open' },
         { store_id: 'C', in_market: false, status: 'open' },
       ]);
-      expect(await events(wsId)).toEqual(['store.exited A']);
+      expect(await events(wsId)).toEqual([...IMPORTED, 'store.exited A']);
       // Nothing more to apply: the next turn writes nothing, nor after a decision that keeps B on the list.
       expect((await rerank(wsId))?.refreshed).toBe(false);
       await decide(write, 'B', 'working');
@@ -89,7 +91,7 @@ for (const d of dialects) {
       await decide(write, 'A', 'open');
       await rerank(wsId);
       expect(await inMarket(read)).toEqual(['A', 'B']);
-      expect(await events(wsId)).toEqual(['store.exited A', 'store.entered A']);
+      expect(await events(wsId)).toEqual([...IMPORTED, 'store.exited A', 'store.entered A']);
     });
 
     it('applies, at the first re-rank after the upgrade, a status decided before statuses held imported accounts off the list', async () => {
@@ -100,7 +102,7 @@ for (const d of dialects) {
       expect(await inMarket(read)).toEqual(['A', 'B']);
       await rerank(wsId);
       expect(await inMarket(read)).toEqual(['B']);
-      expect(await events(wsId)).toEqual(['store.exited A']);
+      expect(await events(wsId)).toEqual([...IMPORTED, 'store.exited A']);
     });
 
     it("keeps the file's own in_market under the status: C, out by the file, stays out when its status is set back to open", async () => {
@@ -114,7 +116,7 @@ for (const d of dialects) {
       await rerank(wsId);
       expect(await inMarket(read)).toEqual(['A', 'B']);
       // C never was in the list: only B's leaving and coming back are announced.
-      expect(await events(wsId)).toEqual(['store.exited B', 'store.entered B']);
+      expect(await events(wsId)).toEqual([...IMPORTED, 'store.exited B', 'store.entered B']);
     });
 
     it('respects a status in an import made after it, before any re-rank, and announces the account leaving once', async () => {
@@ -124,15 +126,17 @@ for (const d of dialects) {
       expect(again.code, again.stderr).toBe(0);
       // Importing A again listed it again.
       expect(await inMarket(read)).toEqual(['B']);
-      expect(await events(wsId)).toEqual(['store.exited A']);
+      expect(await events(wsId)).toEqual([...IMPORTED, 'store.exited A']);
       expect((await rerank(wsId))?.refreshed).toBe(false);
-      expect(await events(wsId)).toEqual(['store.exited A']);
+      expect(await events(wsId)).toEqual([...IMPORTED, 'store.exited A']);
       // A new file's word on A is kept under the status, and applies once the status allows it.
       writeFileSync(file, '{"store_id":"A","score":0.95,"in_market":false}\n');
       expect((await run('accounts', 'import', file, '--workspace', name)).code).toBe(0);
       await decide(write, 'A', 'open');
       await rerank(wsId);
       expect(await inMarket(read)).toEqual(['B']);
+      // A was off the list throughout (held, then out by its file): nothing more to announce.
+      expect(await events(wsId)).toEqual([...IMPORTED, 'store.exited A']);
     });
 
     it('takes an account off the list when an assistant sets its status through MCP, as over REST', async () => {
@@ -145,7 +149,7 @@ for (const d of dialects) {
         await rerank(wsId);
         const listed = await client.callTool({ name: 'list_accounts', arguments: {} });
         expect(toolJson(listed).data.map((r: Row) => r.store_id)).toEqual(['B']);
-        expect(await events(wsId)).toEqual(['store.exited A']);
+        expect(await events(wsId)).toEqual([...IMPORTED, 'store.exited A']);
       } finally {
         await close();
       }

@@ -1532,7 +1532,7 @@ export interface webhooks {
         put?: never;
         /**
          * A store joined the in-market list
-         * @description Emitted by the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change) when the store joined the in-market list.
+         * @description Emitted when the store joined the in-market list, by whatever made the new list current: the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change), or `storelens accounts import` (a new or updated account the file lists in market, or one a status had kept off), or, without store data, the re-listing after a status lets an imported account back on.
          *
          *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
          */
@@ -1611,7 +1611,7 @@ export interface webhooks {
                                 /** @description In (0, 1] */
                                 strength: number;
                             }[];
-                            /** @description The workspace model version of the re-ranking */
+                            /** @description The model version of the store's row: the workspace model version of the re-ranking; 0 for a score imported with `storelens accounts import` */
                             model_version: number;
                         };
                     };
@@ -1644,7 +1644,7 @@ export interface webhooks {
         put?: never;
         /**
          * A store left the in-market list
-         * @description Emitted by the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change) when the store left the in-market list (its score fell, or an operator set a status such as `disqualified`), or the workspace can no longer see it: then `score` is null and `reason` says so.
+         * @description Emitted when the store left the in-market list: by the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change), as its score fell or an operator set a status such as `disqualified`; by `storelens accounts import`, as the file says `"in_market": false` or the account has such a status; without store data, by the re-listing after such a status. And by a re-ranking when the workspace can no longer see the store: then `score` is null and `reason` says so.
          *
          *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
          */
@@ -1699,7 +1699,7 @@ export interface webhooks {
                             score: number | null;
                             /** @description Set when the store is no longer visible: `no longer visible` */
                             reason?: string;
-                            /** @description The workspace model version of the re-ranking */
+                            /** @description The model version of the store's row: the workspace model version of the re-ranking; 0 for a score imported with `storelens accounts import` */
                             model_version: number;
                         };
                     };
@@ -1732,7 +1732,7 @@ export interface webhooks {
         put?: never;
         /**
          * An in-market store has a new signal
-         * @description Emitted by the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change) when a store that stays in market has a signal it did not have before: one event per new signal.
+         * @description Emitted by the re-ranking of the workspace (after an ingest, an outcome, a status, deal or profile change) when a store that stays in market has a signal it did not have before: one event per new signal. Never by `storelens accounts import`: an import file carries no signals (its `signal` evidence items are reasons for the score).
          *
          *     Sent to every enabled endpoint whose `event_types` include it (or are null), written in the same transaction as the change it describes and delivered at least once: answer 2xx within 15 seconds, and drop duplicates by `webhook-id`. At most 4 messages per endpoint are in flight at once.
          */
@@ -1802,7 +1802,7 @@ export interface webhooks {
                                 strength: number;
                             };
                             score: number;
-                            /** @description The workspace model version of the re-ranking */
+                            /** @description The model version of the store's row: the workspace model version of the re-ranking; 0 for a score imported with `storelens accounts import` */
                             model_version: number;
                         };
                     };
