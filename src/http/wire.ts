@@ -9,7 +9,8 @@
  *     received in time ⇒ 408; all with `Connection: close` (the parser cannot resume);
  *   - HTTP/1.1 without Host ⇒ 400 (`Connection: close`, as Node would, but as a problem); so is
  *     a Host that is no host name or address with an optional port (RFC 9112 §3.2: an invalid
- *     Host value ⇒ 400), as it may name the server in answers (HOST);
+ *     Host value ⇒ 400), as it may name the server in answers (HOST); an HTTP/1.0 request
+ *     without one is taken as naming the address it came in on;
  *   - `Expect` other than `100-continue` ⇒ 417; CONNECT (this is no proxy) ⇒ 501; a transfer
  *     coding other than chunked (Node would hand the coded bytes on as the body) ⇒ 501;
  *   - a request target in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2) is
@@ -182,6 +183,12 @@ const ABSOLUTE = /^https?:\/\/[^/?#@:][^/?#@]*/i;
  */
 const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 
+/** The address and port a connection came in on, as a Host field names them (an IPv6 address in brackets). */
+function localAuthority(socket: { localAddress?: string; localPort?: number }): string {
+  const address = socket.localAddress ?? '127.0.0.1';
+  return `${address.includes(':') ? `[${address}]` : address}:${socket.localPort ?? 80}`;
+}
+
 /** Rewrites an absolute-form target in place; answers a request no handler should see. */
 function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url!;
@@ -203,6 +210,9 @@ function answerMalformed(req: IncomingMessage, res: ServerResponse): boolean {
     send(res, host === undefined ? MISSING_HOST : BAD_HOST);
     return true;
   }
+  // HTTP/1.0 may send no Host: the server is then named by the address the request came in on,
+  // so what names it in an answer (a 401's metadata link, the OAuth issuer) is a URL that works.
+  if (host === undefined) req.headers.host = localAuthority(req.socket);
   // Node decodes chunked and nothing else (and joins repeated fields): `gzip, chunked` would
   // reach the body parser still gzip-coded. RFC 9112 §6.1: an unknown coding ⇒ 501.
   const te = req.headers['transfer-encoding'];

@@ -7,6 +7,7 @@ import { runServe } from '../../src/commands/serve.js';
 import { capturedEnv } from '../helpers/cli.js';
 import { samplePublicationFiles, writePublication } from '../helpers/publication.js';
 import { until } from '../helpers/wait.js';
+import { sendRaw } from '../helpers/wire.js';
 
 let out: string;
 beforeEach(async () => {
@@ -31,6 +32,10 @@ describe('serve --api with the assistant connector', () => {
       expect(prm).toMatchObject({ resource: `${base}/api/v1/mcp`, authorization_servers: [base] });
       const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as any;
       expect(as).toMatchObject({ issuer: base, authorization_endpoint: `${base}/oauth/auth`, token_endpoint: `${base}/oauth/token` });
+      // An HTTP/1.0 request may name no host: the link names the address it came in on, a URL that works.
+      const old = await sendRaw(base, 'POST /api/v1/mcp HTTP/1.0\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+      expect(old.status).toBe(401);
+      expect(old.headers['www-authenticate']).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource/api/v1/mcp"`);
       // The statistics stay where they were.
       expect((await fetch(`${base}/api/data/agentic-commerce`)).status).toBe(200);
     } finally {
