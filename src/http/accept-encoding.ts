@@ -6,9 +6,9 @@
  *   that sends none (a bare script, `curl` without `--compressed`) rarely decodes one.
  * - Codings are case-insensitive; `x-gzip` is `gzip` (§8.4.1.3). A member whose `q` is not a
  *   qvalue (`0`…`1`, three decimals at most) is ignored, as is an unknown coding.
- * - A coding's weight is its own entry's q, else that of `*`, else 0. Identity's is its own
- *   entry's, else that of `*`, else 1: acceptable by default unless excluded (`identity;q=0`,
- *   or `*;q=0` without an `identity` entry).
+ * - A coding's weight is its own entry's q, else that of `*`, else 0 (not acceptable).
+ *   Identity's is its own entry's, else that of `*`; unlisted, it is acceptable (unless `*;q=0`
+ *   excludes it) but comes after any coding listed, so `gzip;q=0.8` asks for gzip.
  * - The offered coding with the highest non-zero weight wins; on a tie the smaller output wins
  *   (br, then gzip, then identity). When nothing offered is acceptable (`identity;q=0` alone,
  *   or `br;q=0, gzip;q=0`), the answer is identity all the same: the RFC's SHOULD for a
@@ -17,7 +17,10 @@
 
 export type ContentCoding = 'br' | 'gzip';
 
-/** The weight (q, 0 to 1) the field gives each coding this server knows. */
+/**
+ * The weight (q, 0 to 1) the field gives each coding this server knows. Identity's orders it
+ * against the others only: at 0 it is still the answer when no coding is acceptable.
+ */
 export interface CodingWeights {
   readonly br: number;
   readonly gzip: number;
@@ -52,7 +55,7 @@ export function parseAcceptEncoding(header: string): CodingWeights {
     else if (coding === 'identity') identity ??= q;
     else if (coding === '*') star ??= q;
   }
-  return { br: br ?? star ?? 0, gzip: gzip ?? star ?? 0, identity: identity ?? star ?? 1 };
+  return { br: br ?? star ?? 0, gzip: gzip ?? star ?? 0, identity: identity ?? star ?? 0 };
 }
 
 /** A parse per distinct field value; browsers send a handful, so this stays small. */
