@@ -5,7 +5,7 @@
  * representation, HEAD, and the live release swapped under a cache of compressed bodies.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,19 @@ describe('a published panel', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers.etag).toBe(withSuffix(release.manifest.files['data/platform-stores.html'].etag, 'br'));
     expect(decoded(res).equals(file)).toBe(true);
+  });
+
+  it('answers 503 when the file to compress has gone from its release folder', async () => {
+    const url = `/releases/${release.id}/data/methodology.md`;
+    await rm(path.join(release.dir, 'data/methodology.md'));
+    for (const ae of ['gzip', 'br']) {
+      const res = await get(server.url, url, { 'accept-encoding': ae });
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.headers['content-encoding']).toBeUndefined();
+    }
+    // The server goes on answering.
+    expect((await get(server.url, `/releases/${release.id}/data/platform-stores`, { 'accept-encoding': 'gzip' })).status).toBe(200);
   });
 });
 
