@@ -59,6 +59,8 @@ export async function runBenchmarks(opts: BenchOptions, log: (line: string) => v
     results.push(
       `serve ${r.path} (${r.bytes} bytes): 200 ${fmt(r.serve.ok, 0)} req/s vs bare node:http ${fmt(r.bare.ok, 0)} (ratio ${fmt(r.ratio.ok)}); ` +
         `304 ${fmt(r.serve.notModified, 0)} vs ${fmt(r.bare.notModified, 0)} (ratio ${fmt(r.ratio.notModified)}) (goal ≥ 0.9)`,
+      `serve ${r.compressed.path} as a browser asks (${r.compressed.coding}: ${r.compressed.sentBytes} bytes of ${r.compressed.bytes}): ` +
+        `first request, compressing, ${fmt(r.compressed.firstMs, 1)} ms; then ${fmt(r.compressed.reqPerSec, 0)} req/s`,
     );
   }
   if (only.has('cards')) {

@@ -1,10 +1,12 @@
 /**
  * The serve benchmark: requests per second for a 200 and a 304 on `/api/data/{slug}`, from the
  * `serve` server and from a bare `node:http` server answering the same bytes and headers from
- * memory, in the same run, alternated round by round so both meet the same machine. Called by
- * `npm run bench`; not a test.
+ * memory, in the same run, alternated round by round so both meet the same machine (no
+ * Accept-Encoding: the file as it is). Then the page `/data/{slug}` as a browser asks for it
+ * (`gzip, deflate, br`): the first request, which compresses it, and the requests per second
+ * once it is compressed. Called by `npm run bench`; not a test.
  */
-import { createServer, type OutgoingHttpHeader, type Server } from 'node:http';
+import { createServer, request, type OutgoingHttpHeader, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { urlPath as publicPath, type Slug } from '../core/public-paths.js';
@@ -41,7 +43,23 @@ export interface ServeBenchResult {
   bare: ReqPerSec;
   /** Median over the rounds of serve / bare measured back to back (goal ≥ 0.9). */
   ratio: ReqPerSec;
+  /** The page asked for as a browser does. */
+  compressed: CompressedPage;
 }
+
+export interface CompressedPage {
+  path: string;
+  /** The file's length, and what went on the wire in `coding`. */
+  bytes: number;
+  sentBytes: number;
+  coding: string;
+  /** The first request, which compresses the page (ms, on loopback). */
+  firstMs: number;
+  /** Requests per second once it is compressed. */
+  reqPerSec: number;
+}
+
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br';
 
 export async function benchServe(opts: ServeBenchOptions): Promise<ServeBenchResult> {
   const slug = opts.slug ?? 'agentic-commerce';
@@ -54,17 +72,21 @@ export async function benchServe(opts: ServeBenchOptions): Promise<ServeBenchRes
   const serve = await startServer({ out: opts.out, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
   const bare = await startBare(artifact.etag, artifact.okHeaders, artifact.notModifiedHeaders, artifact.body);
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+  const pagePath = publicPath({ kind: 'html', slug });
+  const page = (await loadPublication(dir)).byPath.get(pagePath);
+  if (!page) throw new Error(`${opts.out}: ${pagePath} is not published`);
+  let compressed: CompressedPage | undefined;
   const best = { serve: { ok: 0, notModified: 0 }, bare: { ok: 0, notModified: 0 } };
   const ratios: { ok: number[]; notModified: number[] } = { ok: [], notModified: [] };
   try {
-    const run = async (base: string, conditional: boolean, duration = opts.durationSeconds ?? 5) => {
+    const run = async (base: string, conditional: boolean, duration = opts.durationSeconds ?? 5, path = urlPath, headers: Record<string, string> = {}) => {
       const r = await autocannon({
-        url: base + urlPath,
+        url: base + path,
         connections: opts.connections ?? 50,
         pipelining: opts.pipelining ?? 1,
         duration,
         workers: opts.workers ?? 1,
-        headers: conditional ? { 'if-none-match': artifact.etag } : {},
+        headers: conditional ? { 'if-none-match': artifact.etag } : headers,
       });
       if (r.errors || r.timeouts || r['4xx'] || r['5xx']) throw new Error(`bench ${base}: errors in the run`);
       return r.requests.average;
@@ -86,6 +108,13 @@ export async function benchServe(opts: ServeBenchOptions): Promise<ServeBenchRes
         ratios[key].push(pair.serve / pair.bare);
       }
     }
+    const accept = { 'accept-encoding': BROWSER_ACCEPT_ENCODING };
+    const t0 = performance.now();
+    const first = await sizeOf(serve.url + pagePath, accept);
+    const firstMs = performance.now() - t0;
+    const reqPerSec = await run(serve.url, false, undefined, pagePath, accept);
+    compressed = { path: pagePath, bytes: page.bytes, sentBytes: first.bytes, coding: first.coding, firstMs: Math.round(firstMs * 10) / 10, reqPerSec: Math.round(reqPerSec) };
+    opts.log?.(`serve bench: ${pagePath} in ${first.coding}: ${compressed.reqPerSec} req/s`);
   } finally {
     await serve.close();
     await new Promise((r) => bare.close(r));
@@ -96,7 +125,22 @@ export async function benchServe(opts: ServeBenchOptions): Promise<ServeBenchRes
     serve: round0(best.serve),
     bare: round0(best.bare),
     ratio: { ok: median(ratios.ok), notModified: median(ratios.notModified) },
+    compressed: compressed!,
   };
+}
+
+/** One GET: the bytes of its body as sent and its Content-Encoding (`identity` when none). */
+function sizeOf(url: string, headers: Record<string, string>): Promise<{ bytes: number; coding: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers, agent: false }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve({ bytes, coding: res.headers['content-encoding'] ?? 'identity' }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
 }
 
 const round0 = (r: ReqPerSec): ReqPerSec => ({ ok: Math.round(r.ok), notModified: Math.round(r.notModified) });

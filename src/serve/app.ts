@@ -2,7 +2,8 @@
  * The `serve` application: a Fastify instance (no listening here; see server.ts) whose HTTP
  * server answers the public statistics paths (`/api/data…`, `/data…`) with the plain handler
  * of handler.ts (documents from memory, cards streamed from the release folder through a small
- * LRU of bodies), before Fastify's routing, and hands every other path
+ * LRU of bodies, text compressed once per file and coding into another, encoded-body.ts),
+ * before Fastify's routing, and hands every other path
  * to Fastify, where extra plugins (the workspace API under `/api/v1`) are mounted.
  *
  * The public rules (query-string 404, public caching) therefore apply only under the public
@@ -24,6 +25,7 @@ import Fastify, {
 import { httpProblemKind, PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
 import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { bodyCache, type BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
+import { EncodedBodies } from './encoded-body.js';
 import { createPublicHandler, type PublicHandler } from './handler.js';
 import { openLivePublication, type LiveOptions, type LivePublication } from './live-publication.js';
 import { isPublicPath, pageUrl, publicRequestPath, SLUGS } from '../core/public-paths.js';
@@ -54,6 +56,8 @@ export interface ServeAppOptions {
   timeouts?: ServeTimeouts;
   /** Bound of the LRU of recently served card bodies (bytes; 0 = every card GET reads the disk). */
   fileCacheBytes?: number;
+  /** Bound of the LRU of compressed bodies (bytes; encoded-body.ts DEFAULT_ENCODED_CACHE_BYTES). */
+  encodedCacheBytes?: number;
   /** Answers /-/liveness and /-/readiness (ops/health.ts) before the public surface. */
   health?: Health;
   /** The process's log (ops/logger.ts); instead of `logger`. */
@@ -73,6 +77,8 @@ export interface ServeApp {
   readonly handlePublic: PublicHandler;
   /** Recently served card bodies (null when disabled). */
   readonly fileCache: BodyCache | null;
+  /** Compressed bodies of the text artifacts. */
+  readonly encoded: EncodedBodies;
 }
 
 /**
@@ -84,8 +90,10 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   const health = opts.health;
   const cacheBytes = opts.fileCacheBytes ?? DEFAULT_FILE_CACHE_BYTES;
   const fileCache = cacheBytes > 0 ? bodyCache(cacheBytes) : null;
+  const encoded = new EncodedBodies({ maxBytes: opts.encodedCacheBytes, fileCache });
   const bareHandler = createPublicHandler(live, {
     fileCache,
+    encoded,
     // Called at request time only, once `app` exists.
     onError: (error, artifact) => app.log.warn({ err: error, file: artifact.file }, 'card not served'),
   });
@@ -147,5 +155,5 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
     await app.close().catch(() => undefined);
     throw e;
   }
-  return { app, live, handlePublic, fileCache };
+  return { app, live, handlePublic, fileCache, encoded };
 }

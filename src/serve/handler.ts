@@ -7,19 +7,25 @@
  *      headers (problem.ts PREFLIGHT); anything else 405 with `Allow: GET, HEAD, OPTIONS`;
  *   2. a non-empty query string ⇒ 404 (a bare `?` is an empty query); the path is matched with
  *      its percent-encoded unreserved characters decoded (core/public-paths.ts normalizePublicPath);
- *   3. the path in the live publication's table ⇒ 304 when a validator matches, else 200 (a
- *      document's body from memory; a card's streamed from its release folder, see file-body.ts;
- *      a HEAD or a 304 never touches the disk);
+ *   3. the path in the live publication's table ⇒ the representation to send is chosen from
+ *      Accept-Encoding (http/accept-encoding.ts): a text body of a kilobyte or more in br or gzip
+ *      when the client takes it and it comes out smaller (encoded-body.ts, compressed once per
+ *      file and coding), else the file as it is; then 304 when a validator matches that
+ *      representation (its own ETag), else 200 (a document's body from memory; a card's streamed
+ *      from its release folder, see file-body.ts; a HEAD or a 304 of a card never touches the
+ *      disk);
  *   4. otherwise 404 saying why (trailing slash, unknown slug, malformed month, unpublished),
  *      or 503 while nothing at all is published.
  * Paths under `/releases` (releases.ts) take the same checks, answered from the releases the
  * live publication lists.
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import { selectCoding } from '../http/accept-encoding.js';
 import { ifNoneMatchMatches, notModifiedSince } from '../http/conditional.js';
+import { EncodedBodies } from './encoded-body.js';
 import { sendFileBody, type BodyCache, type FileBodyHooks } from './file-body.js';
 import { FILE_UNAVAILABLE, METHOD_NOT_ALLOWED, NO_PUBLICATION, notFoundResponse, PREFLIGHT, type PreparedResponse } from './problem.js';
-import type { Artifact, Publication } from './publication.js';
+import { CONTENT_LENGTH_AT, type Artifact, type Publication, type Representation } from './publication.js';
 import { ReleaseArtifacts } from './releases.js';
 import { isPublicPath, normalizePublicPath, parseReleasePath, resolvePublicPath } from '../core/public-paths.js';
 
@@ -35,10 +41,13 @@ type Headers = OutgoingHttpHeader[];
 export interface PublicHandlerOptions extends FileBodyHooks {
   /** Recently served card bodies; null (the default) reads every card GET from disk. */
   fileCache?: BodyCache | null;
+  /** Compressed bodies (encoded-body.ts); by default a cache of DEFAULT_ENCODED_CACHE_BYTES of its own. */
+  encoded?: EncodedBodies;
 }
 
 export function createPublicHandler(source: PublicationSource, opts: PublicHandlerOptions = {}): PublicHandler {
   const fileCache = opts.fileCache ?? null;
+  const encoded = opts.encoded ?? new EncodedBodies({ fileCache });
   const releases = new ReleaseArtifacts();
   return function handlePublic(req, res) {
     const url = req.url ?? '';
@@ -90,15 +99,46 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
     );
   }
 
-  /** 304 when a validator matches, else 200: a body from memory, or streamed from its file. */
+  /**
+   * The representation Accept-Encoding selects: a compressed one (its body compressed first
+   * when it is not yet, since its ETag stands for it only when it is smaller than the file),
+   * or the file as it is.
+   */
   function answer(req: IncomingMessage, res: ServerResponse, artifact: Artifact, head: boolean): void {
-    const inm = req.headers['if-none-match'];
-    const ims = inm === undefined ? req.headers['if-modified-since'] : undefined;
-    if (
-      inm !== undefined
-        ? ifNoneMatchMatches(inm, artifact.opaqueTag)
-        : ims !== undefined && notModifiedSince(ims, artifact.lastModifiedMs)
-    ) {
+    const encodings = artifact.encodings;
+    const coding = encodings === null ? null : selectCoding(req.headers['accept-encoding']);
+    if (coding === null) return answerIdentity(req, res, artifact, head);
+    const known = encoded.peek(artifact, coding);
+    if (known !== undefined) return answerEncoded(req, res, artifact, encodings![coding], known, head);
+    encoded.encode(artifact, coding).then(
+      (body) => {
+        if (!res.destroyed) answerEncoded(req, res, artifact, encodings![coding], body, head);
+      },
+      (error: Error) => {
+        if (artifact.file !== null) opts.onError?.(error, artifact);
+        if (!res.destroyed && !res.headersSent) send(res, FILE_UNAVAILABLE, head);
+      },
+    );
+  }
+
+  /** The compressed representation `rep`, its bytes `body` (null: not smaller, so the file as it is). */
+  function answerEncoded(req: IncomingMessage, res: ServerResponse, artifact: Artifact, rep: Representation, body: Buffer | null, head: boolean): void {
+    if (body === null) return answerIdentity(req, res, artifact, head);
+    if (notModified(req, rep.opaqueTag, artifact.lastModifiedMs)) {
+      res.writeHead(304, rep.notModifiedHeaders as Headers);
+      res.end();
+      return;
+    }
+    const headers = rep.okHeaders.slice();
+    headers[CONTENT_LENGTH_AT] = String(body.length);
+    res.writeHead(200, headers as Headers);
+    if (head) res.end();
+    else res.end(body);
+  }
+
+  /** 304 when a validator matches, else 200: a body from memory, or streamed from its file. */
+  function answerIdentity(req: IncomingMessage, res: ServerResponse, artifact: Artifact, head: boolean): void {
+    if (notModified(req, artifact.opaqueTag, artifact.lastModifiedMs)) {
       res.writeHead(304, artifact.notModifiedHeaders as Headers);
       res.end();
     } else if (artifact.body !== null) {
@@ -113,6 +153,14 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
       sendFileBody(res, artifact, fileCache, opts);
     }
   }
+}
+
+/** If-None-Match against the representation's ETag (weak comparison), or If-Modified-Since when none is sent. */
+function notModified(req: IncomingMessage, opaqueTag: string, lastModifiedMs: number): boolean {
+  const inm = req.headers['if-none-match'];
+  if (inm !== undefined) return ifNoneMatchMatches(inm, opaqueTag);
+  const ims = req.headers['if-modified-since'];
+  return ims !== undefined && notModifiedSince(ims, lastModifiedMs);
 }
 
 function send(res: ServerResponse, r: PreparedResponse, head: boolean): void {

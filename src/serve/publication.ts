@@ -13,6 +13,8 @@ import type { Manifest } from '../publish/manifest.js';
 import { manifestKeyToPath } from '../core/public-paths.js';
 import { isImfFixdate } from '../http/conditional.js';
 import { readReleaseIndex, RELEASE_INDEX_FILE, type ReleaseIndex } from '../publish/release-index.js';
+import type { ContentCoding } from '../http/accept-encoding.js';
+import { compressible } from './encoded-body.js';
 
 export const ARTIFACT_CACHE = 'public, s-maxage=3600';
 
@@ -46,7 +48,29 @@ interface ArtifactBase {
   readonly okHeaders: readonly string[];
   /** Flat header list of a 304: the same validators and caching, no entity headers. */
   readonly notModifiedHeaders: readonly string[];
+  /**
+   * The compressed representations of a text body worth compressing (encoded-body.ts), each
+   * with its own ETag; null for a card or a small body, which are only ever sent as they are
+   * (and without `Vary: Accept-Encoding`).
+   */
+  readonly encodings: Encodings | null;
 }
+
+export type Encodings = { readonly [coding in ContentCoding]: Representation };
+
+/** One compressed representation of an artifact: the file's bytes in a content coding. */
+export interface Representation {
+  readonly coding: ContentCoding;
+  /** The file's ETag with `-{coding}` inside the quotes, e.g. `"…-gzip"`: strong, and another than the file's. */
+  readonly etag: string;
+  readonly opaqueTag: string;
+  /** Flat header list of a 200 (and a HEAD) but for the value at CONTENT_LENGTH_AT, the encoded length. */
+  readonly okHeaders: readonly string[];
+  readonly notModifiedHeaders: readonly string[];
+}
+
+/** Index of Content-Length's value in a representation's okHeaders. */
+export const CONTENT_LENGTH_AT = 5;
 
 /** An artifact whose bytes are in memory. */
 export interface MemoryArtifact extends ArtifactBase {
@@ -277,15 +301,32 @@ export function makeArtifact(
   file: string | null,
   cacheControl = ARTIFACT_CACHE,
 ): Artifact {
-  const validators = [
+  const encoded = compressible(entry.content_type, entry.bytes);
+  const validators = (etag: string) => [
     'Cache-Control', cacheControl,
     ...(cacheControl.includes('max-age=') ? [] : ['Expires', EXPIRED]), // (`s-maxage=` is not `max-age=`)
-    'ETag', entry.etag,
+    'ETag', etag,
     'Last-Modified', entry.last_modified,
+    // The body depends on Accept-Encoding (any representation of it, this one too): a shared
+    // cache keeps one response per coding asked for.
+    ...(encoded ? ['Vary', 'Accept-Encoding'] : []),
     'Access-Control-Allow-Origin', '*',
     // A script on another origin reads the ETag to revalidate with (Last-Modified it reads anyway).
     'Access-Control-Expose-Headers', 'ETag',
   ];
+  const representation = (coding: ContentCoding): Representation => {
+    const etag = `${entry.etag.slice(0, -1)}-${coding}"`;
+    const notModifiedHeaders = validators(etag);
+    return {
+      coding,
+      etag,
+      opaqueTag: etag.slice(1, -1),
+      // CONTENT_LENGTH_AT: the length's value, set per response.
+      okHeaders: ['Content-Type', entry.content_type, 'Content-Encoding', coding, 'Content-Length', '', ...notModifiedHeaders, 'X-Content-Type-Options', 'nosniff'],
+      notModifiedHeaders,
+    };
+  };
+  const notModifiedHeaders = validators(entry.etag);
   // One object shape for both kinds, so the request path's property reads stay monomorphic.
   return {
     key,
@@ -299,10 +340,11 @@ export function makeArtifact(
     okHeaders: [
       'Content-Type', entry.content_type,
       'Content-Length', String(entry.bytes),
-      ...validators,
+      ...notModifiedHeaders,
       'X-Content-Type-Options', 'nosniff',
     ],
-    notModifiedHeaders: validators,
+    notModifiedHeaders,
+    encodings: encoded ? { br: representation('br'), gzip: representation('gzip') } : null,
     body,
     file,
   } as Artifact;

@@ -8,9 +8,10 @@
  * URLs point at the server under test; `serve` picks the publication up without a restart.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import type { StatsDocument } from '../../src/stats/types.js';
@@ -41,13 +42,15 @@ describe.skipIf(!existsSync(CHROMIUM))(`/data/${SLUG} in Chromium`, () => {
   let context: BrowserContext;
   let page: Page;
   let doc: StatsDocument;
+  let out: string;
+  let pageResponse: Response | null;
   const errors: string[] = [];
 
   beforeAll(async () => {
     ensureRenderBuilt();
     const root = await dirs.make();
     const input = path.join(root, 'panel');
-    const out = path.join(root, 'out');
+    out = path.join(root, 'out');
     await generate(input, { stores: 300, seed: 'browser', from: '2026-01', to: '2026-02' });
     await narrowPanel(input, ['US', 'GB']);
     server = await startServer({ out, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
@@ -61,8 +64,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`/data/${SLUG} in Chromium`, () => {
     // The browser's own /favicon.ico request is the one 404 a page cannot avoid.
     page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.status()} ${r.url()}`));
     await page.setViewportSize({ width: 1280, height: 900 });
-    const res = await page.goto(`${server.url}/data/${SLUG}`, { waitUntil: 'load' });
-    expect(res?.status()).toBe(200);
+    pageResponse = await page.goto(`${server.url}/data/${SLUG}`, { waitUntil: 'load' });
+    expect(pageResponse?.status()).toBe(200);
   }, 180_000);
 
   afterAll(async () => {
@@ -123,6 +126,19 @@ describe.skipIf(!existsSync(CHROMIUM))(`/data/${SLUG} in Chromium`, () => {
     );
     expect(sizes).toEqual(urls.map((u) => [u, 1200, 630]));
     expect(errors).toEqual([]);
+  });
+
+  it('receives the page compressed (Chromium takes br) and decodes it whole, byte for byte', async () => {
+    const headers = await pageResponse!.allHeaders();
+    const file = await readFile(path.join(out, 'data', `${SLUG}.html`));
+    expect(headers['content-encoding']).toBe('br');
+    expect(headers.vary).toBe('Accept-Encoding');
+    // The bytes on the wire: a fraction of the file.
+    expect(Number(headers['content-length'])).toBeLessThan(file.length / 4);
+    expect((await pageResponse!.body()).equals(file)).toBe(true);
+    // The page's last stat, at the very end of the document, is there to see.
+    const last = doc.stats[doc.stats.length - 1];
+    expect(await page.locator(`tr[id="${last.anchor}"]`).isVisible()).toBe(true);
   });
 
   it('renders the page (screenshot kept for a look by eye)', async () => {
