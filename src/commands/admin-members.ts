@@ -36,15 +36,15 @@ export async function inviteMemberCommand(opts: Config<'members invite'>, env: E
   });
 }
 
-export async function removeMemberCommand(workspace: string, rawEmail: string, opts: Config<'members remove'>, env: Env): Promise<void> {
+export async function removeMemberCommand(rawEmail: string, opts: Config<'members remove'>, env: Env): Promise<void> {
   const email = rawEmail.trim().toLowerCase();
   await withAdminDb(opts, env, async (db) => {
-    const ws = await requireWorkspace(db, workspace);
+    const ws = await requireWorkspace(db, opts.workspace);
     let r;
     try {
       r = await removeMembership(db, { workspaceId: ws.id, email, now: env.now() }, { revokeAssistantGrants: revokeMemberGrants });
     } catch (e) {
-      if (e instanceof MembershipRefused) throw new CliError(`cannot remove ${email} from workspace "${ws.name}": ${e.message} (see: storelens members list ${ws.name})`);
+      if (e instanceof MembershipRefused) throw new CliError(`cannot remove ${email} from workspace "${ws.name}": ${e.message} (see: storelens members list --workspace ${ws.name})`);
       throw e;
     }
     const keys = r.revoked_keys.length;
@@ -57,9 +57,9 @@ export async function removeMemberCommand(workspace: string, rawEmail: string, o
   });
 }
 
-export async function listMembersCommand(workspace: string, opts: Config<'members list'>, env: Env): Promise<void> {
+export async function listMembersCommand(opts: Config<'members list'>, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
-    const ws = await requireWorkspace(db, workspace);
+    const ws = await requireWorkspace(db, opts.workspace);
     const members = await listMembers(db.kysely, ws.id);
     const text = members.length ? members.map((m) => `${m.email}  ${m.role}  added ${m.created_at}`).join('\n') : `No members in ${ws.name}.`;
     output(env, opts, { workspace_id: ws.id, members }, text);

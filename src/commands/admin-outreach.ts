@@ -1,4 +1,4 @@
-/** storelens outreach sender W --url URL --as EMAIL: the workspace's delivery adapter for outreach steps. */
+/** storelens outreach sender --workspace W --url URL --as EMAIL: the workspace's delivery adapter for outreach steps. */
 import { clearSender, getSender, setSender } from '../outreach/store.js';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
@@ -7,9 +7,9 @@ import type { Config } from '../settings/config.js';
 import { loadSecretBox, newSigningSecret } from '../outbound/secrets.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
-export async function senderCommand(workspace: string, opts: Config<'outreach sender'>, env: Env): Promise<void> {
+export async function senderCommand(opts: Config<'outreach sender'>, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
-    const ws = await requireWorkspace(db, workspace);
+    const ws = await requireWorkspace(db, opts.workspace);
     await requireOwnerOrAdmin(db, ws, opts.as, 'set the outreach sender');
     if (opts.clear) {
       await db.write((trx) => clearSender(trx, ws.id));

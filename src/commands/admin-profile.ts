@@ -1,5 +1,5 @@
 /**
- * storelens workspaces profile W — sets (or clears, or prints) the workspace's target profile,
+ * storelens workspaces profile --workspace W (or profile W) — sets (or clears, or prints) the workspace's target profile,
  * owner or admin only. A changed profile changes which stores are the workspace's accounts;
  * the api's ranking refresh notices workspace_profiles.updated_at.
  */
@@ -67,11 +67,11 @@ function describe(p: WorkspaceProfile, name: string): string {
   return `Profile of ${name} (updated ${p.updated_at}):\n${lines.join('\n')}`;
 }
 
-export async function profileCommand(workspace: string, opts: ProfileOptions, env: Env): Promise<void> {
+export async function profileCommand(opts: ProfileOptions, env: Env): Promise<void> {
   const profile = profileFromOptions(opts);
   const as = opts.as;
   await withAdminDb(opts, env, async (db) => {
-    const ws = await requireWorkspace(db, workspace);
+    const ws = await requireWorkspace(db, opts.workspace);
     await requireOwnerOrAdmin(db, ws, as, 'set the profile');
     const stored = profile === undefined ? await getProfile(db.kysely, ws.id) : await db.write((trx) => setProfile(trx, ws.id, profile, env.now()));
     if (profile) for (const w of await unseenValues(db.kysely, profile)) env.stderr.write(`warning: ${w}\n`);

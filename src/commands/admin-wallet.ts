@@ -17,12 +17,12 @@ function amountOf(text: string, what: string): number {
   return n;
 }
 
-export async function creditCommand(workspace: string, amount: string, opts: Config<'wallet credit'>, env: Env): Promise<void> {
+export async function creditCommand(amount: string, opts: Config<'wallet credit'>, env: Env): Promise<void> {
   const minor = amountOf(amount, 'amount');
   if (minor === 0) throw new CliError('amount: a credit must be more than 0', 2);
   if (!opts.reason.trim()) throw new CliError('--reason must not be empty', 2);
   await withAdminDb(opts, env, async (db) => {
-    const ws = await requireWorkspace(db, workspace);
+    const ws = await requireWorkspace(db, opts.workspace);
     await requireOwnerOrAdmin(db, ws, opts.as, 'credit the wallet');
     const now = env.now();
     const key = opts.idempotencyKey ?? newId('cli');
@@ -52,11 +52,11 @@ const ruleValue = (text: string | undefined, what: string): number | null | unde
   return amountOf(text, what);
 };
 
-export async function rulesCommand(workspace: string, opts: Config<'wallet rules'>, env: Env): Promise<void> {
+export async function rulesCommand(opts: Config<'wallet rules'>, env: Env): Promise<void> {
   const autoApproveBelow = ruleValue(opts.autoApproveBelow, '--auto-approve-below');
   const monthlyCap = ruleValue(opts.monthlyCap, '--monthly-cap');
   await withAdminDb(opts, env, async (db) => {
-    const ws = await requireWorkspace(db, workspace);
+    const ws = await requireWorkspace(db, opts.workspace);
     await requireOwnerOrAdmin(db, ws, opts.as, 'set the wallet rules');
     const now = env.now();
     const changes: { auto_approve_below?: number | null; monthly_cap?: number | null } = {};

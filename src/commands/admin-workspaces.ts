@@ -58,17 +58,11 @@ export async function pilotCommand(state: 'on' | 'off', opts: Config<'workspaces
   });
 }
 
-/** `activate W NAME`, or `activate NAME --workspace W`. */
-export async function activateCommand(args: readonly string[], opts: Config<'workspaces activate'>, env: Env): Promise<void> {
-  const [first, second] = args;
-  const { workspace, activation } = second === undefined ? { workspace: opts.workspace, activation: first } : { workspace: first, activation: second };
-  if (workspace === undefined) throw new CliError('name the workspace: storelens workspaces activate W ACTIVATION (or --workspace W)');
-  if (second !== undefined && opts.workspace !== undefined && opts.workspace !== first) {
-    throw new CliError(`two workspaces named: "${first}" and --workspace "${opts.workspace}"`);
-  }
+/** `activate NAME --workspace W` (or `activate W NAME`: src/settings/program.ts reads both). */
+export async function activateCommand(activation: string, opts: Config<'workspaces activate'>, env: Env): Promise<void> {
   const { activationNeeded, namedActivations } = await import('../compose/modules.js');
   await withAdminDb(opts, env, async (db) => {
-    const ws = await requireWorkspace(db, workspace);
+    const ws = await requireWorkspace(db, opts.workspace);
     await db.write((trx) => addActivation(trx, ws.id, activation));
     // Recorded for good (no command withdraws one): a name no operation needs is most likely a typo.
     if (!activationNeeded(activation)) {
@@ -93,15 +87,15 @@ export function parseWalletVisibility(raw: string | undefined): WalletVisibility
 }
 
 /**
- * `wallet-visibility W [owners|all]`: whether a member (role `member`) signed in through the
+ * `wallet-visibility [owners|all] --workspace W` (or `wallet-visibility W [owners|all]`): whether a member (role `member`) signed in through the
  * assistant connector gets read:wallet (members/grants.ts). Owner or admin only; without a
  * value, prints it.
  */
-export async function walletVisibilityCommand(workspace: string, raw: string | undefined, opts: Config<'workspaces wallet-visibility'>, env: Env): Promise<void> {
+export async function walletVisibilityCommand(raw: string | undefined, opts: Config<'workspaces wallet-visibility'>, env: Env): Promise<void> {
   const visibility = parseWalletVisibility(raw);
   const as = opts.as;
   await withAdminDb(opts, env, async (db) => {
-    const ws = await requireWorkspace(db, workspace);
+    const ws = await requireWorkspace(db, opts.workspace);
     await requireOwnerOrAdmin(db, ws, as, visibility === undefined ? 'see the wallet visibility' : 'set the wallet visibility');
     if (visibility !== undefined) await db.write((trx) => setWalletVisibility(trx, ws.id, visibility));
     const stored = await walletVisibility(db.kysely, ws.id);

@@ -2,7 +2,7 @@
  * The option list of docs/cli.md, generated from the settings table between two markers; a test
  * fails when docs/cli.md and the table disagree, and `npm run cli-docs` rewrites the section.
  */
-import { argumentUsage, COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
+import { argumentUsage, COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, orOptionForms, orOptionSetting, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
 
 export const START = '<!-- settings:start -->';
 export const END = '<!-- settings:end -->';
@@ -27,7 +27,12 @@ function usage(def: CommandDef): string {
 
 function section(def: CommandDef): string {
   const lines = [`#### ${code(usage(def))}`, '', `${def.summary[0].toUpperCase()}${def.summary.slice(1)}.`, ''];
-  for (const a of def.args ?? []) lines.push(`- ${code(argumentUsage(a))}: ${a.help}${a.choices ? ` (one of: ${a.choices.join(', ')})` : ''}`);
+  for (const a of def.args ?? []) {
+    if (a.orOption) {
+      const [withFlag, withArgument] = orOptionForms(def, a);
+      lines.push(`- ${code(flagWithArg(orOptionSetting(a)))} or ${code(`<${a.name}>`)}: ${a.help}; ${code(withFlag)} and ${code(withArgument)} are the same command (two different ${a.name}s named both ways are refused)`);
+    } else lines.push(`- ${code(argumentUsage(a))}: ${a.help}${a.choices ? ` (one of: ${a.choices.join(', ')})` : ''}`);
+  }
   if (def.args?.length) lines.push('');
   const settings = settingsOf(def.name as CommandName);
   if (settings.length) {

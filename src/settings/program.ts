@@ -4,12 +4,12 @@
  * read from environment variables. A command's action resolves its frozen Config and hands it on.
  */
 import { readFileSync } from 'node:fs';
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { type Config, resolveConfig } from './config.js';
 import { HiddenValueError } from './values.js';
-import { argumentUsage, COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
+import { type ArgumentDef, argumentUsage, COMMANDS, type CommandDef, type CommandName, GLOBAL_SETTINGS, GROUPS, orOptionForms, orOptionSetting, PROGRAM, type SettingDef, defaultFor, flagWithArg, settingsOf } from './table.js';
 
 /** A parsed command line: the command, its Config and its positional arguments. */
 export type Invocation = { [C in CommandName]: { readonly command: C; readonly config: Config<C>; readonly args: readonly string[] } }[CommandName];
@@ -73,15 +73,83 @@ function environmentHelp(settings: readonly SettingDef[]): string {
   return `\nEnvironment:\n${vars.map((s) => `  ${s.env!.padEnd(width)}  ${s.help}`).join('\n')}\n`;
 }
 
+/** The argument a flag may stand for (`members remove W E` or `members remove E --workspace W`), if any. */
+function orOptionArgument(def: CommandDef): ArgumentDef | undefined {
+  const args = def.args ?? [];
+  if (args.slice(1).some((a) => a.orOption)) throw new Error(`${def.name}: only the first argument may stand for a flag`);
+  return args[0]?.orOption ? args[0] : undefined;
+}
+
+/** How the command is written, as its usage line and help show it: `storelens members remove [options] (--workspace <w> | <workspace>) <email>`. */
+function usageOf(def: CommandDef): string {
+  return ['[options]', ...(def.args ?? []).map(argumentUsage)].join(' ');
+}
+
+/**
+ * The arguments given, once the first argument that a flag may stand for (`workspace`) is told
+ * apart from the others, for every command declaring one — the one rule of src/settings/table.ts's
+ * WORKSPACE_ARG. With more arguments than the others take, the first is the workspace; with
+ * --workspace, the arguments are the others; without it, the first is the workspace as long as
+ * the others' required ones remain. A workspace named both ways, differently, is refused, as is
+ * one named neither way (exit 2, with the usage line). The workspace named by the argument
+ * becomes the flag's value, so the Config holds it whichever way it came.
+ */
+function takeOrOptionArgument(cmd: Command, def: CommandDef, first: ArgumentDef): string[] {
+  const rest = (def.args ?? []).slice(1);
+  const required = rest.filter((a) => !a.optional).length;
+  const given = cmd.args;
+  const s = orOptionSetting(first);
+  const flag = cmd.getOptionValue(s.name) as string | undefined;
+  const usage = `Usage: ${cmd.createHelp().commandUsage(cmd)}`;
+  const positional = given.length > rest.length || (flag === undefined && given.length > required);
+  if (!positional && flag === undefined) {
+    cmd.error(`error: name the ${first.name}: ${flagWithArg(s)}, or as the first argument\n${usage}`, { code: 'commander.missingArgument', exitCode: 2 });
+  }
+  if (positional) {
+    // The argument is read as the flag's value is, so `members list ""` is refused as `--workspace ""` is.
+    let value: unknown;
+    try {
+      value = parseFlag(s, given[0]!);
+    } catch (e) {
+      if (!(e instanceof InvalidArgumentError)) throw e;
+      cmd.error(`error: command-argument value '${given[0]}' is invalid for argument '${first.name}'. ${e.message}`, { code: 'commander.invalidArgument', exitCode: 2 });
+    }
+    if (flag !== undefined && flag !== value) {
+      cmd.error(`error: two ${first.name}s named: "${given[0]}" (the first argument) and "${flag}" (${s.flag}): give one\n${usage}`, { code: 'storelens.conflictingArgument', exitCode: 2 });
+    }
+    cmd.setOptionValueWithSource(s.name, value, 'cli');
+  }
+  const others = positional ? given.slice(1) : [...given];
+  rest.forEach((a, i) => {
+    if (others[i] === undefined) {
+      if (!a.optional) cmd.error(`error: missing required argument '${a.name}'\n${usage}`, { code: 'commander.missingArgument', exitCode: 2 });
+    } else if (a.choices && !a.choices.includes(others[i])) {
+      cmd.error(`error: command-argument value '${others[i]}' is invalid for argument '${a.name}'. Allowed choices are ${a.choices.join(', ')}.`, { code: 'commander.invalidArgument', exitCode: 2 });
+    }
+  });
+  return others;
+}
+
 function addCommand(parent: Command, def: CommandDef, name: string, env: Env, onCommand: (i: Invocation) => Promise<void>): void {
   const cmd = parent
     .command(name, { hidden: def.hidden })
     .description(def.summary)
     .showHelpAfterError(`(see: ${PROGRAM.name} ${def.name} --help)`);
+  const orOption = orOptionArgument(def);
   for (const a of def.args ?? []) {
-    const arg = new Argument(argumentUsage(a), a.help);
-    if (a.choices) arg.choices(a.choices);
+    // With an argument a flag may stand for, every argument is optional to commander, which
+    // counts them by position; takeOrOptionArgument checks them once it is known which is which.
+    const arg = new Argument(orOption ? `[${a.name}]` : argumentUsage(a), a.help);
+    if (a.choices && !orOption) arg.choices(a.choices);
     cmd.addArgument(arg);
+  }
+  if (orOption) {
+    cmd.usage(usageOf(def));
+    const [withFlag, withArgument] = orOptionForms(def, orOption);
+    cmd.addHelpText(
+      'after',
+      `\nName the ${orOption.name} with ${orOptionSetting(orOption).flag} or as the first argument; these are the same command:\n  ${withFlag}\n  ${withArgument}\nTwo different ${orOption.name}s named both ways are refused. No environment variable names it.`,
+    );
   }
   const settings = settingsOf(def.name as CommandName);
   for (const s of settings) if (s.flag) cmd.addOption(option(s, def.name as CommandName));
@@ -89,9 +157,10 @@ function addCommand(parent: Command, def: CommandDef, name: string, env: Env, on
   if (envHelp) cmd.addHelpText('after', envHelp);
   cmd.action(async () => {
     const command = def.name as CommandName;
+    const args = orOption ? takeOrOptionArgument(cmd, def, orOption) : (cmd.processedArgs as string[]);
     requireOptions(cmd, settings);
     const config = resolveConfig(command, { value: (n) => cmd.getOptionValue(n), source: (n) => cmd.getOptionValueSource(n) }, env.env);
-    await onCommand({ command, config, args: cmd.processedArgs as string[] } as Invocation);
+    await onCommand({ command, config, args } as Invocation);
   });
 }
 

@@ -20,10 +20,45 @@ export interface ArgumentDef {
   readonly choices?: readonly string[];
   /** May be left out (only after the required ones). */
   readonly optional?: boolean;
+  /**
+   * The Config key of a setting whose flag may stand for this argument (`workspace`: the first
+   * argument, or --workspace). Only the first argument; src/settings/program.ts reads the rest
+   * of the arguments after it either way.
+   */
+  readonly orOption?: string;
 }
 
-/** An argument as help and README write it: `<name>`, or `[name]` when it may be left out. */
-export const argumentUsage = (a: ArgumentDef): string => (a.optional ? `[${a.name}]` : `<${a.name}>`);
+/**
+ * An argument as help and README write it: `<name>`, `[name]` when it may be left out, and
+ * `(--workspace <w> | <workspace>)` when a flag may stand for it.
+ */
+export function argumentUsage(a: ArgumentDef): string {
+  const own = a.optional ? `[${a.name}]` : `<${a.name}>`;
+  return a.orOption ? `(${flagWithArg(orOptionSetting(a))} | ${own})` : own;
+}
+
+/** The setting whose flag may stand for argument `a` (it names one, with a flag). */
+export function orOptionSetting(a: ArgumentDef): SettingDef {
+  const s = (SETTINGS as readonly SettingDef[]).find((s) => s.name === a.orOption && s.flag);
+  if (!s) throw new Error(`argument ${a.name}: no setting "${a.orOption}" with a flag`);
+  return s;
+}
+
+/**
+ * The two ways of writing `def`, whose first argument `a` a flag may stand for: with the flag
+ * (`storelens members remove --workspace W <email>`) and with the argument (`… remove W <email>`).
+ */
+export function orOptionForms(def: CommandDef, a: ArgumentDef): [string, string] {
+  const words = (def.args ?? []).slice(1).map(argumentUsage);
+  const line = (...first: string[]) => [PROGRAM.name, def.name, ...first, ...words].join(' ');
+  return [line(orOptionSetting(a).flag!, 'W'), line('W')];
+}
+
+/**
+ * The workspace a command acts on, as its first argument or as --workspace: `members remove W
+ * E` and `members remove E --workspace W` are one command (src/settings/program.ts reads both).
+ */
+const WORKSPACE_ARG = { name: 'workspace', help: 'workspace id or name', orOption: 'workspace' } as const satisfies ArgumentDef;
 
 export interface CommandDef {
   /** `generate`, or `keys create` for a subcommand of a group. */
@@ -62,22 +97,19 @@ export const COMMANDS = [
   { name: 'workspaces pilot', summary: 'grant or withdraw approved pilot access (pilot operations)', args: [{ name: 'state', help: 'on or off', choices: ['on', 'off'] }] },
   {
     name: 'workspaces activate',
-    summary: 'record an activation for activation-gated operations: `workspaces activate W growth_reports` (or `workspaces activate growth_reports --workspace W`)',
-    args: [
-      { name: 'workspace', help: 'workspace id or name (with one argument: the activation, and --workspace names the workspace)' },
-      { name: 'activation', help: 'activation name, e.g. growth_reports', optional: true },
-    ],
+    summary: 'record an activation for activation-gated operations (e.g. growth_reports)',
+    args: [WORKSPACE_ARG, { name: 'activation', help: 'activation name, e.g. growth_reports' }],
   },
   {
     name: 'workspaces profile',
     summary: "set the workspace's target profile (which stores are its accounts; owner or admin only); without options, print it",
-    args: [{ name: 'workspace', help: 'workspace id or name' }],
+    args: [WORKSPACE_ARG],
   },
   {
     name: 'workspaces wallet-visibility',
     summary: "set who may read the wallet through the assistant connector (owner or admin only): owners (owners and admins; the default) or all (every member); without a value, print it",
     args: [
-      { name: 'workspace', help: 'workspace id or name' },
+      WORKSPACE_ARG,
       { name: 'visibility', help: `${WALLET_VISIBILITIES.join(' or ')} (left out: print the current value)`, optional: true },
     ],
   },
@@ -86,12 +118,9 @@ export const COMMANDS = [
   {
     name: 'members remove',
     summary: 'remove a member: their browser sessions, assistant sign-ins and the API keys they created end at once, on every process (the last owner cannot be removed)',
-    args: [
-      { name: 'workspace', help: 'workspace id or name' },
-      { name: 'email', help: 'the member to remove' },
-    ],
+    args: [WORKSPACE_ARG, { name: 'email', help: 'the member to remove' }],
   },
-  { name: 'members list', summary: 'list the members of a workspace: email, role, date added', args: [{ name: 'workspace', help: 'workspace id or name' }] },
+  { name: 'members list', summary: 'list the members of a workspace: email, role, date added', args: [WORKSPACE_ARG] },
   { name: 'keys create', summary: 'create an API key; the key is printed once' },
   { name: 'keys list', summary: 'list the keys of a workspace (never the secrets)' },
   { name: 'keys revoke', summary: 'revoke a key', args: [{ name: 'key-id', help: 'key id or prefix' }] },
@@ -100,17 +129,17 @@ export const COMMANDS = [
     name: 'wallet credit',
     summary: "add money to a workspace's wallet (one ledger entry naming you and the reason)",
     args: [
-      { name: 'workspace', help: 'workspace id or name' },
+      WORKSPACE_ARG,
       { name: 'amount', help: 'amount in the currency, e.g. 50 or 50.00 (stored as whole cents)' },
     ],
   },
-  { name: 'wallet rules', summary: 'set the standing rules (auto-approve amount, monthly cap); without options, print them', args: [{ name: 'workspace', help: 'workspace id or name' }] },
+  { name: 'wallet rules', summary: 'set the standing rules (auto-approve amount, monthly cap); without options, print them', args: [WORKSPACE_ARG] },
   { name: 'wallet approve', summary: 'approve a pending charge: the wallet is debited and the work it waits for starts', args: [{ name: 'id', help: 'approval id' }] },
   { name: 'wallet deny', summary: 'deny a pending charge: nothing is debited and the work it waits for does not happen', args: [{ name: 'id', help: 'approval id' }] },
   {
     name: 'outreach sender',
     summary: "set the workspace's outreach sender (a signed webhook to your own sender; the signing secret is printed once); without --url, print it",
-    args: [{ name: 'workspace', help: 'workspace id or name' }],
+    args: [WORKSPACE_ARG],
   },
   {
     name: 'oauth register',
@@ -149,6 +178,9 @@ const WALLET = ['wallet credit', 'wallet rules', 'wallet approve', 'wallet deny'
 const ADMIN_EXISTING = ['workspaces list', 'workspaces pilot', 'workspaces profile', 'workspaces wallet-visibility', 'workspaces activate', 'members add', 'members invite', 'members remove', 'members list', 'keys create', 'keys list', 'keys revoke', 'accounts import', ...WALLET, 'outreach sender', 'oauth register'] as const;
 const ADMIN = ['workspaces create', ...ADMIN_EXISTING] as const;
 const IN_WORKSPACE = ['workspaces pilot', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'] as const;
+/** The commands of one workspace that also take it as their first argument (WORKSPACE_ARG), as they always have. */
+type FirstIsWorkspace = Extract<(typeof COMMANDS)[number], { readonly args: readonly [typeof WORKSPACE_ARG, ...unknown[]] }>['name'];
+const IN_WORKSPACE_OR_FIRST = COMMANDS.filter((c) => 'args' in c && c.args[0] === WORKSPACE_ARG).map((c) => c.name) as FirstIsWorkspace[];
 const LISTENERS = ['serve', 'start', 'api'] as const;
 
 /** Options every command takes (`storelens --debug publish …`). */
@@ -253,8 +285,10 @@ export const SETTINGS = [
   // ingest (and the API servers, which ingest on start and whenever publish writes a new run)
   { name: 'runs', flag: '--runs', value: folder, default: RUNS_DIR, help: 'private runs folder publish writes (per-store features and signals) and the API ingests', commands: ['ingest', 'api', 'serve', 'start', 'worker'] },
   // administration
+  // No environment variable: a STORELENS_WORKSPACE left set in a shell would aim `members remove`,
+  // `wallet credit` or `workspaces pilot off` at a workspace the line does not name (docs/cli.md).
   { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name', commands: IN_WORKSPACE },
-  { name: 'workspace', flag: '--workspace', value: text('w'), help: 'workspace id or name (instead of the first argument)', commands: ['workspaces activate'] },
+  { name: 'workspace', flag: '--workspace', value: text('w'), required: true, help: 'workspace id or name (or give it as the first argument)', commands: IN_WORKSPACE_OR_FIRST },
   { name: 'email', flag: '--email', value: memberEmail, required: true, help: 'member email', commands: ['members add', 'members invite'] },
   { name: 'role', flag: '--role', value: oneOf('role', ROLES), default: 'member', help: 'workspace role of a new member (an existing member keeps theirs)', commands: ['members invite'] },
   { name: 'baseUrl', flag: '--base-url', value: httpUrl, default: `http://localhost:${PORT}`, help: 'the server members open (the invite link starts with it)', commands: ['members invite'] },

@@ -14,6 +14,7 @@ for (const d of dialects) {
     let t: TestDb;
     let app: FastifyInstance;
     let base: string;
+    let acmeId: string;
     const dir = mkdtempSync(join(tmpdir(), 'storelens-cli-'));
 
     const run = adminCli(() => t);
@@ -23,7 +24,7 @@ for (const d of dialects) {
       app = await buildApiApp({ db: t.db });
       await app.listen({ port: 0, host: '127.0.0.1' });
       base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v1`;
-      await seedAcme(run);
+      acmeId = await seedAcme(run);
     });
     afterAll(async () => {
       await app?.close();
@@ -66,6 +67,54 @@ for (const d of dialects) {
       const none = await run('workspaces', 'activate', 'growth_reports');
       expect(none.code).toBe(2);
       expect(none.stderr).toMatch(/name the workspace/);
+    });
+
+    // Each command that has always taken the workspace as its first argument, with arguments and
+    // options that act: the same line with --workspace acme instead must do the same.
+    it.each([
+      ['workspaces activate', ['growth_reports'], []],
+      ['workspaces profile', [], ['--as', 'owner@acme.test', '--countries', 'US,GB']],
+      ['workspaces wallet-visibility', ['all'], ['--as', 'owner@acme.test']],
+      ['members list', [], []],
+      ['members remove', ['leaver@acme.test'], []],
+      ['wallet credit', ['5'], ['--as', 'owner@acme.test', '--reason', 'top-up', '--idempotency-key', 'one-credit']],
+      ['wallet rules', [], ['--as', 'owner@acme.test', '--monthly-cap', '200']],
+      ['outreach sender', [], ['--as', 'owner@acme.test']],
+    ])('%s: --workspace acme and acme as the first argument do the same; globex beside acme, or no workspace, is refused (exit 2)', async (name, rest, options) => {
+      const words = name.split(' ');
+      const leaver = async () => expect((await run('members', 'add', '--workspace', 'acme', '--email', 'leaver@acme.test', '--role', 'member')).code).toBe(0);
+      const members = async () => ((await run('members', 'list', '--workspace', 'acme', '--json')).json as { members: { email: string }[] }).members.map((m) => m.email);
+      if (name === 'members remove') await leaver();
+      const withFlag = await run(...words, '--workspace', 'acme', ...rest, ...options, '--json');
+      expect(withFlag.code, withFlag.stderr).toBe(0);
+      expect(withFlag.json).toMatchObject({ workspace_id: acmeId });
+      if (name === 'members remove') {
+        expect(await members()).not.toContain('leaver@acme.test');
+        await leaver();
+      }
+      const withArgument = await run(...words, 'acme', ...rest, ...options, '--json');
+      expect(withArgument.code, withArgument.stderr).toBe(0);
+      expect(withArgument.json).toEqual(withFlag.json);
+      if (name === 'members remove') {
+        expect(await members()).not.toContain('leaver@acme.test');
+        await leaver();
+      }
+      const conflict = await run(...words, 'acme', ...rest, '--workspace', 'globex', ...options);
+      expect(conflict.code).toBe(2);
+      expect(conflict.stderr).toMatch(/^storelens: two workspaces named: "acme" \(the first argument\) and "globex" \(--workspace\): give one\nUsage: /);
+      const none = await run(...words, ...(name === 'workspaces wallet-visibility' ? [] : rest), ...options);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(new RegExp(`^storelens: name the workspace: --workspace <w>, or as the first argument\nUsage: storelens ${name} \\[options\\] \\(--workspace <w> \\| <workspace>\\)`));
+      // Neither refusal changed anything.
+      if (name === 'members remove') expect(await members()).toContain('leaver@acme.test');
+    });
+
+    it('still removes a member named after the workspace as its first argument: members remove W E', async () => {
+      expect((await run('members', 'add', '--workspace', 'acme', '--email', 'old-script@acme.test', '--role', 'member')).code).toBe(0);
+      const r = await run('members', 'remove', 'acme', 'old-script@acme.test', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json).toMatchObject({ workspace_id: acmeId, email: 'old-script@acme.test', role: 'member' });
+      expect((await run('members', 'list', 'acme')).stdout).not.toContain('old-script@acme.test');
     });
 
     it('lists every workspace, one a line, oldest first: name, id, date created, pilot access, activations', async () => {

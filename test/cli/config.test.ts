@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, parseCommandLine } from '../../src/cli.js';
 import type { Env } from '../../src/core/env.js';
+import { COMMANDS, type CommandDef, type CommandName, argumentUsage, settingsOf } from '../../src/settings/table.js';
 import { capturedEnv } from '../helpers/cli.js';
 
 async function parse(args: string[], vars: Env['env'] = {}) {
@@ -144,5 +145,86 @@ describe('the server key (STORELENS_SECRET_KEY)', () => {
     const c = capturedEnv();
     await main(['node', 'storelens', 'outreach', 'sender', '--help'], c.env);
     expect(c.stdout()).toMatch(/^ {2}STORELENS_SECRET_KEY +server key/m);
+  });
+});
+
+describe('the workspace, named with --workspace or as the first argument', () => {
+  /** The commands that have always taken the workspace as their first argument (scripts use it). */
+  const FIRST_IS_WORKSPACE = ['workspaces activate', 'workspaces profile', 'workspaces wallet-visibility', 'members remove', 'members list', 'wallet credit', 'wallet rules', 'outreach sender'];
+  const firstIsWorkspace = FIRST_IS_WORKSPACE.map((name) => (COMMANDS as readonly CommandDef[]).find((c) => c.name === name)!);
+
+  it('is taken both ways by every command that took it as its first argument, and by no other', () => {
+    expect((COMMANDS as readonly CommandDef[]).filter((c) => c.args?.some((a) => a.orOption)).map((c) => c.name)).toEqual(FIRST_IS_WORKSPACE);
+    // Every command of one workspace takes --workspace; those above take the argument too.
+    const withFlag = COMMANDS.filter((c) => settingsOf(c.name).some((s) => s.name === 'workspace' && s.flag === '--workspace')).map((c) => c.name);
+    expect(withFlag.sort()).toEqual([...firstIsWorkspace.map((c) => c.name), 'workspaces pilot', 'members add', 'members invite', 'keys create', 'keys list', 'keys revoke', 'accounts import'].sort());
+  });
+
+  /** A command line of `def` but for the workspace: each other argument, and the required options other than --workspace. */
+  function lineOf(def: CommandDef, { optional = true } = {}) {
+    const rest = (def.args ?? []).slice(1).filter((a) => optional || !a.optional).map((a) => a.choices?.[0] ?? `${a.name}-value`);
+    const options = settingsOf(def.name as CommandName)
+      .filter((s) => s.required && s.flag && s.name !== 'workspace')
+      .flatMap((s) => [s.flag!, s.value.arg === 'email' ? 'owner@acme.test' : 'x']);
+    const usage = `Usage: storelens ${def.name} [options] (--workspace <w> | <workspace>)${(def.args ?? []).slice(1).map((a) => ` ${argumentUsage(a)}`).join('')}`;
+    return { words: def.name.split(' '), rest, options, usage };
+  }
+
+  it.each(firstIsWorkspace.map((c) => [c.name, c]))('%s: --workspace W and W as the first argument are one command line', async (_, def) => {
+    const { words, rest, options } = lineOf(def);
+    const withFlag = await parse([...words, '--workspace', 'acme', ...rest, ...options]);
+    const flagLast = await parse([...words, ...rest, ...options, '--workspace', 'acme']);
+    const withArgument = await parse([...words, 'acme', ...rest, ...options]);
+    const bothTheSame = await parse([...words, 'acme', ...rest, '--workspace', 'acme', ...options]);
+    expect(withFlag.stderr).toBe('');
+    expect(withFlag.invocation).toMatchObject({ command: def.name, args: rest, config: { workspace: 'acme' } });
+    for (const other of [flagLast, withArgument, bothTheSame]) expect(other.invocation).toEqual(withFlag.invocation);
+  });
+
+  it.each(firstIsWorkspace.map((c) => [c.name, c]))('%s: two different workspaces named both ways are refused, naming both (exit 2)', async (name, def) => {
+    const { words, rest, options, usage } = lineOf(def);
+    const c = capturedEnv();
+    expect(await main(['node', 'storelens', ...words, 'acme', ...rest, '--workspace', 'globex', ...options], c.env)).toBe(2);
+    expect(c.stderr()).toBe(`storelens: two workspaces named: "acme" (the first argument) and "globex" (--workspace): give one\n${usage}\n(see: storelens ${name} --help)\n`);
+    expect(c.stdout()).toBe('');
+  });
+
+  it.each(firstIsWorkspace.map((c) => [c.name, c]))('%s: no workspace either way is refused with the usage line (exit 2), STORELENS_WORKSPACE or not', async (name, def) => {
+    const { words, rest, options, usage } = lineOf(def, { optional: false });
+    for (const vars of [{}, { STORELENS_WORKSPACE: 'acme' }]) {
+      const c = capturedEnv(undefined, vars);
+      expect(await main(['node', 'storelens', ...words, ...rest, ...options], c.env)).toBe(2);
+      expect(c.stderr()).toBe(`storelens: name the workspace: --workspace <w>, or as the first argument\n${usage}\n(see: storelens ${name} --help)\n`);
+    }
+  });
+
+  it.each(firstIsWorkspace.map((c) => [c.name, c]))('%s: --help says both ways', async (name, def) => {
+    const { usage } = lineOf(def);
+    const c = capturedEnv();
+    expect(await main(['node', 'storelens', ...name.split(' '), '--help'], c.env)).toBe(0);
+    const words = (def.args ?? []).slice(1).map((a) => ` ${argumentUsage(a)}`).join('');
+    expect(c.stdout()).toContain(usage);
+    expect(c.stdout()).toContain(`\n  storelens ${name} --workspace W${words}\n  storelens ${name} W${words}\n`);
+  });
+
+  it('reads the first argument as the flag value is read: an empty one is refused as --workspace "" is', async () => {
+    const c = capturedEnv();
+    expect(await main(['node', 'storelens', 'members', 'list', ''], c.env)).toBe(2);
+    expect(c.stderr()).toMatch(/^storelens: command-argument value '' is invalid for argument 'workspace'\. "" is empty/);
+  });
+
+  it('reads the arguments after the workspace as the others: with --workspace, `wallet-visibility all` sets all; without, `wallet-visibility W` prints W', async () => {
+    expect((await parse(['workspaces', 'wallet-visibility', 'all', '--workspace', 'acme', '--as', 'o@acme.test'])).invocation).toMatchObject({ args: ['all'], config: { workspace: 'acme' } });
+    expect((await parse(['workspaces', 'wallet-visibility', 'acme', '--as', 'o@acme.test'])).invocation).toMatchObject({ args: [], config: { workspace: 'acme' } });
+    const missing = await parse(['members', 'remove', '--workspace', 'acme']);
+    expect(missing.invocation).toBeNull();
+    expect(missing.stderr).toMatch(/^storelens: missing required argument 'email'\nUsage: storelens members remove /);
+    const tooMany = await parse(['members', 'list', 'acme', 'globex']);
+    expect(tooMany.invocation).toBeNull();
+    expect(tooMany.stderr).toMatch(/too many arguments/);
+  });
+
+  it('is read from no environment variable: every workspace setting has a flag and no variable', () => {
+    for (const c of COMMANDS) for (const s of settingsOf(c.name).filter((s) => s.name === 'workspace')) expect(s.env, c.name).toBeUndefined();
   });
 });
