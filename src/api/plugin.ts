@@ -6,9 +6,9 @@
  * content-type parser, not-found and error handlers are encapsulated: register it with
  * `{ prefix: '/api/v1' }` next to other routes.
  */
-import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
+import { selectCoding } from '../http/accept-encoding.js';
 import { authenticate, touchIfDue } from './auth.js';
 import { BODY_LIMIT, unreadableJsonBody } from './body.js';
 import { capabilityReader } from './capabilities.js';
@@ -183,8 +183,7 @@ function send(reply: FastifyReply, r: OperationResponse, req: FastifyRequest): F
   if (!r.gzipped) return reply.send(r.body);
   // A cacheable read goes out gzipped to a caller that takes it (compressed once per page).
   reply.header('vary', 'accept-encoding');
-  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : acceptEncoding;
-  if (header === undefined || negotiate(header, ENCODINGS) !== 'gzip') return reply.send(r.body);
+  if (selectCoding(acceptEncoding, GZIP_ONLY) !== 'gzip') return reply.send(r.body);
   return reply.header('content-encoding', 'gzip').send(r.gzipped());
 }
 
@@ -201,7 +200,8 @@ function notModified(r: OperationResponse, req: FastifyRequest): boolean {
 }
 
 /** What a cacheable read can be sent as, preferred first. */
-const ENCODINGS = ['gzip', 'identity'];
+/** The API's pages are kept gzipped: that is the one coding it offers (serve's files are offered in br too). */
+const GZIP_ONLY = { br: false, gzip: true };
 
 function relativePath(url: string, prefix: string): string {
   const path = url.split('?')[0] ?? '';

@@ -51,14 +51,15 @@ for (const d of dialects) {
       expect(plain.headers.vary).toMatch(/accept-encoding/i);
       const page = JSON.parse(plain.bytes.toString('utf8'));
       expect(page.data).toHaveLength(5);
-      for (const accept of ['gzip', 'gzip, deflate, br', 'br;q=1, gzip;q=0.5']) {
+      // Codings are case-insensitive, x-gzip is gzip (RFC 9110 §8.4.1), `*` stands for what is not named.
+      for (const accept of ['gzip', 'gzip, deflate, br', 'br;q=1, gzip;q=0.5', 'GZIP', 'x-gzip', '*']) {
         const zipped = await raw(accept);
         expect(zipped.status).toBe(200);
         expect(zipped.headers['content-encoding']).toBe('gzip');
         expect(zipped.headers.vary).toMatch(/accept-encoding/i);
         expect(JSON.parse(gunzipSync(zipped.bytes).toString('utf8'))).toEqual(page);
       }
-      for (const accept of ['identity', 'gzip;q=0', 'br']) {
+      for (const accept of ['identity', 'gzip;q=0', 'br', 'gzip;q=0, *', 'gzip;q=0.5, identity']) {
         const asIs = await raw(accept);
         expect(asIs.headers['content-encoding']).toBeUndefined();
         expect(JSON.parse(asIs.bytes.toString('utf8'))).toEqual(page);
