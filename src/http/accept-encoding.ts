@@ -1,6 +1,6 @@
 /**
  * Accept-Encoding (RFC 9110 §12.5.3): which content coding a response goes out in, among those
- * the server offers (`br`, `gzip`) and `identity`.
+ * the server offers (`br`, `gzip`) and `identity`; and which bodies are worth offering coded.
  *
  * - No Accept-Encoding at all: identity. The RFC lets a server pick any coding then, but a client
  *   that sends none (a bare script, `curl` without `--compressed`) rarely decodes one.
@@ -87,3 +87,18 @@ export function selectCoding(header: string | string[] | undefined, offer: { br:
 }
 
 const ALL = { br: true, gzip: true };
+
+/** Smallest body offered compressed (bytes). */
+export const COMPRESSIBLE_MIN_BYTES = 1024;
+
+/** Media types whose bodies are text (or text-like markup) and compress. */
+const TEXT_TYPE = /^(?:text\/[a-z0-9.+-]+|application\/(?:json|xml|javascript|[a-z0-9.-]+\+(?:json|xml))|image\/svg\+xml)$/;
+
+/** True for a media type (parameters aside) worth compressing: text, JSON, XML, SVG; never an image or an archive. */
+export function compressibleType(contentType: string): boolean {
+  const semi = contentType.indexOf(';');
+  return TEXT_TYPE.test((semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase());
+}
+
+/** True when an artifact of this type and length is offered compressed. */
+export const compressible = (contentType: string, bytes: number): boolean => bytes >= COMPRESSIBLE_MIN_BYTES && compressibleType(contentType);

@@ -24,26 +24,12 @@ import type { ContentCoding } from '../http/accept-encoding.js';
 import type { BodyCache } from './file-body.js';
 import type { Artifact } from './publication.js';
 
-/** Smallest body offered compressed (bytes). */
-export const COMPRESSIBLE_MIN_BYTES = 1024;
 /** Brotli quality: 5 is within a few percent of 6–9 and as fast as gzip -6 on these files. */
 export const BROTLI_QUALITY = 5;
 /** gzip level (zlib's default). */
 export const GZIP_LEVEL = 6;
 /** Default bound of the cache of compressed bodies: a 20,000-store demo's live files take about 6 MB in both codings. */
 export const DEFAULT_ENCODED_CACHE_BYTES = 32 * 1024 * 1024;
-
-/** Media types whose bodies are text (or text-like markup) and compress. */
-const TEXT_TYPE = /^(?:text\/[a-z0-9.+-]+|application\/(?:json|xml|javascript|[a-z0-9.-]+\+(?:json|xml))|image\/svg\+xml)$/;
-
-/** True for a media type (parameters aside) worth compressing: text, JSON, XML, SVG; never an image or an archive. */
-export function compressibleType(contentType: string): boolean {
-  const semi = contentType.indexOf(';');
-  return TEXT_TYPE.test((semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase());
-}
-
-/** True when an artifact of this type and length is offered compressed. */
-export const compressible = (contentType: string, bytes: number): boolean => bytes >= COMPRESSIBLE_MIN_BYTES && compressibleType(contentType);
 
 /** `false`: the encoded bytes were not smaller than the file. */
 type Kept = Buffer | false;

@@ -13,8 +13,7 @@ import type { Manifest } from '../publish/manifest.js';
 import { manifestKeyToPath } from '../core/public-paths.js';
 import { isImfFixdate } from '../http/conditional.js';
 import { readReleaseIndex, RELEASE_INDEX_FILE, type ReleaseIndex } from '../publish/release-index.js';
-import type { ContentCoding } from '../http/accept-encoding.js';
-import { compressible } from './encoded-body.js';
+import { compressible, type ContentCoding } from '../http/accept-encoding.js';
 
 export const ARTIFACT_CACHE = 'public, s-maxage=3600';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAcceptEncoding, selectCoding } from '../../src/http/accept-encoding.js';
-import { compressible, compressibleType, COMPRESSIBLE_MIN_BYTES } from '../../src/serve/encoded-body.js';
+import { compressible, compressibleType, COMPRESSIBLE_MIN_BYTES, parseAcceptEncoding, selectCoding } from '../../src/http/accept-encoding.js';
 
 describe('selectCoding (RFC 9110 §12.5.3)', () => {
   it.each<[string | undefined, 'br' | 'gzip' | null]>([

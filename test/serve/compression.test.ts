@@ -10,7 +10,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manifestKeyToPath } from '../../src/core/public-paths.js';
-import { COMPRESSIBLE_MIN_BYTES } from '../../src/serve/encoded-body.js';
+import { COMPRESSIBLE_MIN_BYTES } from '../../src/http/accept-encoding.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { generate, publishPanel } from '../helpers/cli.js';
 import { jsonEtag, writePublication, writeRelease, switchCurrent, type FileSpec, type WrittenRelease } from '../helpers/publication.js';
