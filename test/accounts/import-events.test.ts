@@ -21,7 +21,7 @@ import { eventDeclaration, type EventType } from '../../src/compose/events.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import { call, freshIdem, workspace } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
-import { dialects, useTwoHandles } from '../helpers/db.js';
+import { beforeFirstWrite, dialects, useTwoHandles } from '../helpers/db.js';
 import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { settle, startWebhooks, type WebhookHarness } from '../helpers/webhooks.js';
 
@@ -166,17 +166,9 @@ for (const d of dialects) {
       const ws = await workspace(t.db);
       await importAccounts(t.db, ws.id, FIRST, new Date());
       // The other process imports Y, whole, between X's reads and its first write: X's version, computed from FIRST, cannot become current.
-      let raced = false;
-      const racing = Object.create(t.db) as Db;
-      racing.write = async (fn) => {
-        if (!raced) {
-          raced = true;
-          await importAccounts(other, ws.id, Y, new Date());
-        }
-        return t.db.write(fn);
-      };
-      await importAccounts(racing, ws.id, X, new Date());
-      expect(raced).toBe(true);
+      const racing = beforeFirstWrite(t.db, () => importAccounts(other, ws.id, Y, new Date()));
+      await importAccounts(racing.db, ws.id, X, new Date());
+      expect(racing.ran()).toBe(true);
       const events = await listEvents(t.db.kysely, ws.id);
       expect(transitions(events)).toEqual([
         'store.entered a', 'store.entered b',

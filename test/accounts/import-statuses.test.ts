@@ -18,7 +18,7 @@ import type { AccountStatus } from '../../src/accounts/statuses.js';
 import type { Db } from '../../src/compose/database.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
-import { dialects, useTwoHandles } from '../helpers/db.js';
+import { beforeFirstWrite, dialects, useTwoHandles } from '../helpers/db.js';
 import { mcpClient, toolJson } from '../helpers/mcp.js';
 
 /** A, B and C as an import file lists them: C not in market by the file's own word. */
@@ -170,17 +170,9 @@ for (const d of dialects) {
       const ws = await workspace(t.db);
       await importAccounts(t.db, ws.id, accounts, new Date());
       // The other process decides between the import's reads and its first write.
-      let decided = false;
-      const racing = Object.create(t.db) as Db;
-      racing.write = async (fn) => {
-        if (!decided) {
-          decided = true;
-          await decide(other, ws.id, 'do_not_contact');
-        }
-        return t.db.write(fn);
-      };
-      await importAccounts(racing, ws.id, accounts, new Date());
-      expect(decided).toBe(true);
+      const racing = beforeFirstWrite(t.db, () => decide(other, ws.id, 'do_not_contact'));
+      await importAccounts(racing.db, ws.id, accounts, new Date());
+      expect(racing.ran()).toBe(true);
       // No re-rank ran: the import's own version keeps A off (it made A in market again).
       expect(await listedA(t.db, ws.id)).toBe(0);
       expect(await listedA(other, ws.id)).toBe(0);

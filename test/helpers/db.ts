@@ -103,6 +103,23 @@ export function useTwoHandles(dialect: DialectName): () => { t: TestDb; other: D
   return () => ({ t: t!, other: other! });
 }
 
+/**
+ * `db`, whose first write waits for `between` first: another process's work landing between a
+ * reader's reads and its first write, every time. `ran()` says whether it did.
+ */
+export function beforeFirstWrite(db: Db, between: () => Promise<unknown>): { db: Db; ran: () => boolean } {
+  let ran = false;
+  const racing = Object.create(db) as Db;
+  racing.write = async (fn) => {
+    if (!ran) {
+      ran = true;
+      await between();
+    }
+    return db.write(fn);
+  };
+  return { db: racing, ran: () => ran };
+}
+
 /** PostgreSQL: resolves once a session of this database waits for a lock (polled; the test's own timeout bounds it). */
 export async function lockWaiter(q: Kysely<Database>): Promise<void> {
   for (;;) {
