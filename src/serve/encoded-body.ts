@@ -37,9 +37,19 @@ type Kept = Buffer | false;
 /** What a kept entry weighs: its bytes, its key and the entry's own. */
 const weight = (value: Kept, key: string): number => (value === false ? 0 : value.length) + 2 * key.length + 100;
 
+/**
+ * Compressions under way at once, at most. Each holds its file and the coder's working memory
+ * (brotli's about 9 MB), and runs on libuv's thread pool that file reads share: 200 first
+ * requests of distinct files at once held 2.2 GB before there was a bound. A request that finds
+ * them all busy gets the file as it is (always a valid answer), not a queue.
+ */
+export const MAX_CONCURRENT_COMPRESSIONS = 2;
+
 export interface EncodedBodiesOptions {
   /** Bound of the cache, in bytes (DEFAULT_ENCODED_CACHE_BYTES). */
   maxBytes?: number;
+  /** Compressions at once (MAX_CONCURRENT_COMPRESSIONS). */
+  maxConcurrent?: number;
   /** Card bodies recently served (file-body.ts), looked in before a release's file is read. */
   fileCache?: BodyCache | null;
 }
@@ -48,6 +58,7 @@ export class EncodedBodies {
   private readonly kept: LRUCache<string, Kept>;
   private readonly pending = new Map<string, Promise<Buffer | null>>();
   private readonly fileCache: BodyCache | null;
+  private readonly maxConcurrent: number;
   /** Compressions run (not answered from the cache or shared with one in flight). */
   compressions = 0;
 
@@ -55,6 +66,13 @@ export class EncodedBodies {
     const maxBytes = Math.max(1, opts.maxBytes ?? DEFAULT_ENCODED_CACHE_BYTES);
     this.kept = new LRUCache<string, Kept>({ maxSize: maxBytes, maxEntrySize: maxBytes, sizeCalculation: weight });
     this.fileCache = opts.fileCache ?? null;
+    this.maxConcurrent = Math.max(1, opts.maxConcurrent ?? MAX_CONCURRENT_COMPRESSIONS);
+  }
+
+  /** Whether encode() would answer without a compression beyond the bound: known, under way, or a free slot. */
+  available(artifact: Artifact, coding: ContentCoding): boolean {
+    const key = keyOf(artifact, coding);
+    return this.kept.has(key) || this.pending.has(key) || this.pending.size < this.maxConcurrent;
   }
 
   /** The encoded body when known: a Buffer, null when not smaller than the file, undefined when not yet compressed. */
@@ -100,7 +118,8 @@ export class EncodedBodies {
   }
 }
 
-const keyOf = (artifact: Artifact, coding: ContentCoding): string => `${artifact.key}\0${artifact.etag}\0${artifact.bytes}\0${coding}`;
+/** The ETag names the bytes (a hash of them): one file kept once however many releases or paths serve it. */
+const keyOf = (artifact: Artifact, coding: ContentCoding): string => `${artifact.etag}\0${artifact.bytes}\0${coding}`;
 
 function compress(body: Buffer, coding: ContentCoding): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -110,6 +110,8 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
     if (coding === null) return answerIdentity(req, res, artifact, head);
     const known = encoded.peek(artifact, coding);
     if (known !== undefined) return answerEncoded(req, res, artifact, encodings![coding], known, head);
+    // Every compression slot busy with other files: the file as it is rather than a queue.
+    if (!encoded.available(artifact, coding)) return answerIdentity(req, res, artifact, head);
     encoded.encode(artifact, coding).then(
       (body) => {
         if (!res.destroyed) answerEncoded(req, res, artifact, encodings![coding], body, head);

@@ -11,6 +11,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manifestKeyToPath } from '../../src/core/public-paths.js';
 import { COMPRESSIBLE_MIN_BYTES } from '../../src/http/accept-encoding.js';
+import { MAX_CONCURRENT_COMPRESSIONS } from '../../src/serve/encoded-body.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { generate, publishPanel } from '../helpers/cli.js';
 import { jsonEtag, writePublication, writeRelease, switchCurrent, type FileSpec, type WrittenRelease } from '../helpers/publication.js';
@@ -35,11 +36,12 @@ const get = (base: string, url: string, headers: Record<string, string> = {}, me
 describe('a published panel', () => {
   let server: RunningServer;
   let release: { id: string; dir: string; manifest: WrittenRelease['manifest'] };
+  let out: string;
 
   beforeAll(async () => {
     const root = await dirs.make();
     const input = path.join(root, 'panel');
-    const out = path.join(root, 'out');
+    out = path.join(root, 'out');
     await generate(input, { stores: 300, seed: 'codings', from: '2026-01', to: '2026-02' });
     await publishPanel(input, out);
     release = await liveRelease(out);
@@ -116,15 +118,22 @@ describe('a published panel', () => {
 
   it('answers 503 when the file to compress has gone from its release folder', async () => {
     const url = `/releases/${release.id}/data/methodology.md`;
-    await rm(path.join(release.dir, 'data/methodology.md'));
-    for (const ae of ['gzip', 'br']) {
-      const res = await get(server.url, url, { 'accept-encoding': ae });
-      expect(res.status).toBe(503);
-      expect(res.headers['retry-after']).toBe('1');
-      expect(res.headers['content-encoding']).toBeUndefined();
+    // A server that has not compressed those bytes yet (compressions are kept by their ETag).
+    const fresh = await startServer({ out, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
+    try {
+      await fresh.serve.live.refresh();
+      await rm(path.join(release.dir, 'data/methodology.md'));
+      for (const ae of ['gzip', 'br']) {
+        const res = await get(fresh.url, url, { 'accept-encoding': ae });
+        expect(res.status).toBe(503);
+        expect(res.headers['retry-after']).toBe('1');
+        expect(res.headers['content-encoding']).toBeUndefined();
+      }
+      // The server goes on answering.
+      expect((await get(fresh.url, `/releases/${release.id}/data/platform-stores`, { 'accept-encoding': 'gzip' })).status).toBe(200);
+    } finally {
+      await fresh.close();
     }
-    // The server goes on answering.
-    expect((await get(server.url, `/releases/${release.id}/data/platform-stores`, { 'accept-encoding': 'gzip' })).status).toBe(200);
   });
 });
 
@@ -143,6 +152,8 @@ function handMade(runId: string, noise: Buffer): Record<string, FileSpec> {
   return {
     [DOC_KEY]: bigDocument('agentic-commerce', '2025-02', runId),
     'api/data/agentic-commerce/2025-02.json': bigDocument('agentic-commerce', '2025-02', runId),
+    // A month of its own bytes (2025-02's are the latest document's), asked for by one test only.
+    'api/data/agentic-commerce/2025-01.json': bigDocument('agentic-commerce', '2025-01', runId),
     // Zeros: as compressible as bytes get, but a PNG is never sent compressed.
     [CARD_KEY]: { body: Buffer.alloc(64 * 1024) },
     'data/agentic-commerce.md': { body: `# agentic-commerce\n\n${runId}\n` }, // under a kilobyte
@@ -283,7 +294,7 @@ describe('negotiation and validators', () => {
 
   it('compresses a body once for concurrent first requests, and keeps it', async () => {
     const before = server.serve.encoded.compressions;
-    const url = '/api/data/agentic-commerce/2025-02';
+    const url = '/api/data/agentic-commerce/2025-01';
     const answers = await Promise.all(Array.from({ length: 8 }, () => get(server.url, url, { 'accept-encoding': 'gzip' })));
     const again = await get(server.url, url, { 'accept-encoding': 'gzip' });
     expect(server.serve.encoded.compressions - before).toBe(1);
@@ -315,6 +326,29 @@ describe('bounds and swaps', () => {
     }
     expect(server.serve.encoded.compressions).toBe(3);
     expect(server.serve.encoded.heldBytes).toBeLessThanOrEqual(600);
+  });
+
+  it('compresses at most MAX_CONCURRENT_COMPRESSIONS files at once: the next file waits for no slot, it is sent as it is', async () => {
+    const out = await dirs.make();
+    await writePublication(out, handMade('run-A', randomBytes(4096)));
+    server = await startServer({ out, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
+    const { encoded, live } = server.serve;
+    const file = (path: string) => live.current!.byPath.get(path)!;
+    // Three files of distinct bytes: two hold the slots, the third finds none.
+    const under = ['/api/data/agentic-commerce/2025-01', '/api/data/agentic-commerce/2025-02'].map(file);
+    expect(MAX_CONCURRENT_COMPRESSIONS).toBe(under.length);
+    const busy = under.map((a) => encoded.encode(a, 'gzip'));
+    const third = file('/data/platform-stores');
+    expect(encoded.available(third, 'gzip')).toBe(false);
+    // One under way is shared, not a slot more.
+    expect(encoded.available(under[0], 'gzip')).toBe(true);
+    await Promise.all(busy);
+    expect(encoded.available(third, 'gzip')).toBe(true);
+    // The same bytes at another URL (the latest document is its month's) are kept once.
+    const compressions = encoded.compressions;
+    const latest = await get(server.url, DOC, { 'accept-encoding': 'gzip' });
+    expect(latest.headers['content-encoding']).toBe('gzip');
+    expect(encoded.compressions).toBe(compressions);
   });
 
   it('serves the new release compressed after a swap, never the old compressed body', async () => {
