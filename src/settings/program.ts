@@ -103,7 +103,10 @@ function takeOrOptionArgument(cmd: Command, def: CommandDef, first: ArgumentDef)
   const usage = `Usage: ${cmd.createHelp().commandUsage(cmd)}`;
   const positional = given.length > rest.length || (flag === undefined && given.length > required);
   if (!positional && flag === undefined) {
-    cmd.error(`error: name the ${first.name}: ${flagWithArg(s)}, or as the first argument\n${usage}`, { code: 'commander.missingArgument', exitCode: 2 });
+    // One argument short: `members remove W` (the email missing) reads as `members remove E` (the
+    // workspace missing) does, so both are named.
+    const also = given.length > 0 ? ` and the ${rest.filter((a) => !a.optional).map((a) => a.name).join(' and the ')}` : '';
+    cmd.error(`error: name the ${first.name}: ${flagWithArg(s)}, or as the first argument${also}\n${usage}`, { code: 'commander.missingArgument', exitCode: 2 });
   }
   if (positional) {
     // The argument is read as the flag's value is, so `members list ""` is refused as `--workspace ""` is.

@@ -170,6 +170,10 @@ describe('the workspace, named with --workspace or as the first argument', () =>
     return { words: def.name.split(' '), rest, options, usage };
   }
 
+  /** The command's required arguments after the workspace, and how a message one short names them. */
+  const required = (def: CommandDef) => (def.args ?? []).slice(1).filter((a) => !a.optional);
+  const others = (def: CommandDef) => (required(def).length ? ` and the ${required(def).map((a) => a.name).join(' and the ')}` : '');
+
   it.each(firstIsWorkspace.map((c) => [c.name, c]))('%s: --workspace W and W as the first argument are one command line', async (_, def) => {
     const { words, rest, options } = lineOf(def);
     const withFlag = await parse([...words, '--workspace', 'acme', ...rest, ...options]);
@@ -194,8 +198,15 @@ describe('the workspace, named with --workspace or as the first argument', () =>
     for (const vars of [{}, { STORELENS_WORKSPACE: 'acme' }]) {
       const c = capturedEnv(undefined, vars);
       expect(await main(['node', 'storelens', ...words, ...rest, ...options], c.env)).toBe(2);
-      expect(c.stderr()).toBe(`storelens: name the workspace: --workspace <w>, or as the first argument\n${usage}\n(see: storelens ${name} --help)\n`);
+      expect(c.stderr()).toBe(`storelens: name the workspace: --workspace <w>, or as the first argument${others(def)}\n${usage}\n(see: storelens ${name} --help)\n`);
     }
+  });
+
+  it.each(firstIsWorkspace.filter((c) => required(c).length > 0).map((c) => [c.name, c]))('%s: one argument short names the workspace and what follows it (either may be the one missing)', async (name, def) => {
+    const { words, usage } = lineOf(def, { optional: false });
+    const c = capturedEnv();
+    expect(await main(['node', 'storelens', ...words, 'acme'], c.env)).toBe(2);
+    expect(c.stderr()).toBe(`storelens: name the workspace: --workspace <w>, or as the first argument${others(def)}\n${usage}\n(see: storelens ${name} --help)\n`);
   });
 
   it.each(firstIsWorkspace.map((c) => [c.name, c]))('%s: --help says both ways', async (name, def) => {
