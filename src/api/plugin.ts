@@ -199,8 +199,7 @@ function notModified(r: OperationResponse, req: FastifyRequest): boolean {
   return (req.method === 'GET' || req.method === 'HEAD') && ifNoneMatchMatches(ifNoneMatch, etag.slice(1, -1));
 }
 
-/** What a cacheable read can be sent as, preferred first. */
-/** The API's pages are kept gzipped: that is the one coding it offers (serve's files are offered in br too). */
+/** The API's cacheable reads (pages of accounts, which carry no ETag) are kept gzipped: that is the one coding it offers (serve's files are offered in br too). */
 const GZIP_ONLY = { br: false, gzip: true };
 
 function relativePath(url: string, prefix: string): string {

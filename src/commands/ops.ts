@@ -5,6 +5,9 @@ import { Metrics } from '../ops/metrics.js';
 import type { LivePublication } from '../serve/live-publication.js';
 import { listenOps, type OpsListener } from '../ops/ops-server.js';
 
+/** Where the operations listener listens unless told otherwise (it is never the serving port). */
+export const OPS_HOST = '127.0.0.1';
+
 export interface OpsOptions {
   readonly opsPort?: number;
   readonly opsHost?: string;
@@ -22,7 +25,7 @@ export async function openOps(opts: OpsOptions, health: Health, metrics: Metrics
       collect: async () => (await health.readiness()).checks.map((c) => ({ labels: { check: c.name }, value: c.status === 'pass' ? 1 : 0 })),
     },
   ]);
-  const host = opts.opsHost ?? '127.0.0.1';
+  const host = opts.opsHost ?? OPS_HOST;
   try {
     const ops = await listenOps({ port: opts.opsPort, host, health, metrics });
     note(`${label}: probes at ${ops.url}/-/liveness and ${ops.url}/-/readiness${metrics ? `, metrics at ${ops.url}/-/metrics` : ''}`);

@@ -22,7 +22,7 @@ import type { Config } from '../settings/config.js';
 import { listenError, probeListen } from './listen-error.js';
 import { openWorkspaceServing } from './serve.js';
 import type { OpsListener } from '../ops/ops-server.js';
-import { openOps, releaseMetrics } from './ops.js';
+import { OPS_HOST, openOps, releaseMetrics } from './ops.js';
 
 /** The Config of `start`; a programmatic caller may leave out DATABASE_URL. */
 export type StartOptions = Pick<Config<'start'>, 'port' | 'host'> & Partial<Config<'start'>>;
@@ -43,6 +43,12 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   await probeListen(opts).catch((e: unknown) => {
     throw portError(e);
   });
+  // So is the operations port: it is bound after the publish, with the demo's key made already.
+  if (opts.opsPort !== undefined) {
+    await probeListen({ port: opts.opsPort, host: OPS_HOST }).catch((e: unknown) => {
+      throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new CliError(`--ops-port ${opts.opsPort}: already in use on ${OPS_HOST}`, 1) : e;
+    });
+  }
   // The demo's database, panel and runs live in the state folder; the database is opened next.
   await mkdir(STATE_DIR, { recursive: true });
 

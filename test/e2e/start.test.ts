@@ -122,6 +122,14 @@ describe('storelens start in an empty folder', () => {
       // Nor is the database opened: a second `npm start` beside a running one would otherwise give
       // the demo owner a new password (the running one's printed sign-in failing) and add a key.
       expect(await readdir(join(cwd, '.storelens')).catch(() => [])).toEqual([]);
+      // The operations port too, though it is bound only once the demo is published.
+      const ops = spawn(process.execPath, [BIN, 'start', '--port', '0', '--host', '127.0.0.1', '--ops-port', String(port)], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let opsErr = '';
+      ops.stderr.on('data', (c: Buffer) => (opsErr += c.toString()));
+      expect(await new Promise<number | null>((done) => ops.on('exit', done)), opsErr).toBe(1);
+      expect(opsErr).toContain(`--ops-port ${port}: already in use on 127.0.0.1`);
+      expect(await readdir(cwd)).not.toContain('output');
+      expect(await readdir(join(cwd, '.storelens')).catch(() => [])).toEqual([]);
     } finally {
       await new Promise((done) => taken.close(done));
     }
