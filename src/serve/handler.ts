@@ -110,6 +110,14 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
     if (coding === null) return answerIdentity(req, res, artifact, head);
     const known = encoded.peek(artifact, coding);
     if (known !== undefined) return answerEncoded(req, res, artifact, encodings![coding], known, head);
+    // A client holding this representation's tag got it because compressing made the file smaller
+    // (no other way to have it): its revalidation is answered without compressing the file again.
+    const inm = req.headers['if-none-match'];
+    if (inm !== undefined && inm.trim() !== '*' && ifNoneMatchMatches(inm, encodings![coding].opaqueTag)) {
+      res.writeHead(304, encodings![coding].notModifiedHeaders as Headers);
+      res.end();
+      return;
+    }
     // Every compression slot busy with other files: the file as it is rather than a queue.
     if (!encoded.available(artifact, coding)) return answerIdentity(req, res, artifact, head);
     encoded.encode(artifact, coding).then(

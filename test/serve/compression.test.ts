@@ -351,6 +351,23 @@ describe('bounds and swaps', () => {
     expect(encoded.compressions).toBe(compressions);
   });
 
+  it("answers a revalidation of a compressed representation 304 without compressing the file again", async () => {
+    const out = await dirs.make();
+    const release = await writePublication(out, handMade('run-A', randomBytes(4096)));
+    server = await startServer({ out, port: 0, host: '127.0.0.1', live: { pollMs: 0 } });
+    const tag = withSuffix(release.manifest.files[DOC_KEY].etag, 'br');
+    const res = await get(server.url, DOC, { 'accept-encoding': 'br', 'if-none-match': tag });
+    expect(res.status).toBe(304);
+    expect(res.headers.etag).toBe(tag);
+    expect(res.headers.vary).toBe('Accept-Encoding');
+    expect(server.serve.encoded.compressions).toBe(0);
+    // `*` names no representation: which one would be sent is known once it is compressed.
+    const any = await get(server.url, DOC, { 'accept-encoding': 'br', 'if-none-match': '*' });
+    expect(any.status).toBe(304);
+    expect(any.headers.etag).toBe(tag);
+    expect(server.serve.encoded.compressions).toBe(1);
+  });
+
   it('serves the new release compressed after a swap, never the old compressed body', async () => {
     const out = await dirs.make();
     const noise = randomBytes(4096);
