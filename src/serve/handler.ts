@@ -108,21 +108,18 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
     const encodings = artifact.encodings;
     const coding = encodings === null ? null : selectCoding(req.headers['accept-encoding']);
     if (coding === null) return answerIdentity(req, res, artifact, head);
+    const rep = encodings![coding];
     const known = encoded.peek(artifact, coding);
-    if (known !== undefined) return answerEncoded(req, res, artifact, encodings![coding], known, head);
+    if (known !== undefined) return answerEncoded(req, res, artifact, rep, known, head);
     // A client holding this representation's tag got it because compressing made the file smaller
     // (no other way to have it): its revalidation is answered without compressing the file again.
     const inm = req.headers['if-none-match'];
-    if (inm !== undefined && inm.trim() !== '*' && ifNoneMatchMatches(inm, encodings![coding].opaqueTag)) {
-      res.writeHead(304, encodings![coding].notModifiedHeaders as Headers);
-      res.end();
-      return;
-    }
+    if (inm !== undefined && inm.trim() !== '*' && ifNoneMatchMatches(inm, rep.opaqueTag)) return answerNotModified(res, rep);
     // Every compression slot busy with other files: the file as it is rather than a queue.
     if (!encoded.available(artifact, coding)) return answerIdentity(req, res, artifact, head);
     encoded.encode(artifact, coding).then(
       (body) => {
-        if (!res.destroyed) answerEncoded(req, res, artifact, encodings![coding], body, head);
+        if (!res.destroyed) answerEncoded(req, res, artifact, rep, body, head);
       },
       (error: Error) => {
         if (artifact.file !== null) opts.onError?.(error, artifact);
@@ -134,11 +131,7 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
   /** The compressed representation `rep`, its bytes `body` (null: not smaller, so the file as it is). */
   function answerEncoded(req: IncomingMessage, res: ServerResponse, artifact: Artifact, rep: Representation, body: Buffer | null, head: boolean): void {
     if (body === null) return answerIdentity(req, res, artifact, head);
-    if (notModified(req, rep.opaqueTag, artifact.lastModifiedMs)) {
-      res.writeHead(304, rep.notModifiedHeaders as Headers);
-      res.end();
-      return;
-    }
+    if (notModified(req, rep.opaqueTag, artifact.lastModifiedMs)) return answerNotModified(res, rep);
     const headers = rep.okHeaders.slice();
     headers[CONTENT_LENGTH_AT] = String(body.length);
     res.writeHead(200, headers as Headers);
@@ -149,8 +142,7 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
   /** 304 when a validator matches, else 200: a body from memory, or streamed from its file. */
   function answerIdentity(req: IncomingMessage, res: ServerResponse, artifact: Artifact, head: boolean): void {
     if (notModified(req, artifact.opaqueTag, artifact.lastModifiedMs)) {
-      res.writeHead(304, artifact.notModifiedHeaders as Headers);
-      res.end();
+      answerNotModified(res, artifact);
     } else if (artifact.body !== null) {
       res.writeHead(200, artifact.okHeaders as Headers);
       // Node sends no body for HEAD whatever end() is given; skip the copy anyway.
@@ -163,6 +155,12 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
       sendFileBody(res, artifact, fileCache, opts);
     }
   }
+}
+
+/** 304 with the representation's headers (its ETag, Vary, validators), no body. */
+function answerNotModified(res: ServerResponse, rep: Pick<Representation, 'notModifiedHeaders'>): void {
+  res.writeHead(304, rep.notModifiedHeaders as Headers);
+  res.end();
 }
 
 /** If-None-Match against the representation's ETag (weak comparison), or If-Modified-Since when none is sent. */
