@@ -3,24 +3,29 @@
  * stops accepting and closes idle keep-alive connections; the responses in flight are sent with
  * `Connection: close`, so their connections end once answered instead of idling until the
  * grace runs out; after `graceMs` whatever is left is cut.
+ *
+ * The connections are followed, not the requests: a listener on every request (and one on every
+ * response's close) cost a few percent of a 304 (the serve benchmark). At close, each open
+ * connection's response under way is told to close it, and every request after that is too.
  */
 import type { Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** Returns the close function of `server`, whose app `closeApp` closes; safe to call more than once. */
 export function gracefulClose(server: Server, closeApp: () => Promise<void>, graceMs: number): () => Promise<void> {
-  const inFlight = new Set<ServerResponse>();
-  let closing: Promise<void> | null = null;
-  const lastOnItsConnection = (res: ServerResponse) => {
-    if (!res.headersSent) res.setHeader('connection', 'close');
-  };
-  server.on('request', (_req, res: ServerResponse) => {
-    if (closing) lastOnItsConnection(res);
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
   });
+  let closing: Promise<void> | null = null;
+  const lastOnItsConnection = (res: ServerResponse | null | undefined) => {
+    if (res && !res.headersSent) res.setHeader('connection', 'close');
+  };
   return () =>
     (closing ??= (async () => {
-      for (const res of inFlight) lastOnItsConnection(res);
+      server.prependListener('request', (_req, res: ServerResponse) => lastOnItsConnection(res));
+      for (const socket of connections) lastOnItsConnection((socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage);
       const cut = setTimeout(() => server.closeAllConnections(), graceMs);
       try {
         await closeApp();

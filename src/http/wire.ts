@@ -90,6 +90,24 @@ export function wireServerOptions(opts: WireOptions = {}): WireServerOptions {
 
 const REQUEST_ID = Symbol('request id');
 type Identified = IncomingMessage & { [REQUEST_ID]?: string };
+type IdentifiedResponse = ServerResponse & { [REQUEST_ID]?: string };
+
+/**
+ * Writes the head of an answer given before Fastify (the edge's own, the probes', the public
+ * surface's): `headers` and the request's X-Request-Id in one array. The id is not set with
+ * `setHeader` beforehand for these: a header set that way sends every later `writeHead` of an
+ * array through Node's slow path (each field removed, appended and checked again), a tenth of
+ * what a 304 costs (the serve benchmark); Fastify's answers set theirs that way anyway.
+ */
+export function writeAnswerHead(res: ServerResponse, status: number, headers: readonly string[]): void {
+  const id = answerRequestId(res);
+  res.writeHead(status, (id === undefined ? headers : [...headers, 'X-Request-Id', id]) as string[]);
+}
+
+/** The request id the edge gave the request `res` answers (undefined for a response that did not come through it). */
+export function answerRequestId(res: ServerResponse): string | undefined {
+  return (res as IdentifiedResponse)[REQUEST_ID];
+}
 
 /** What an `X-Request-Id` from the caller may be: short, and nothing a header or a log line could misread. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._~:@+=/-]{1,128}$/;
@@ -113,15 +131,16 @@ function createWireServer(fastifyHandler: RequestListener, opts: WireOptions): S
     const start = performance.now();
     const id = requestIdOf(req.headers['x-request-id']);
     (req as Identified)[REQUEST_ID] = id;
-    res.setHeader('x-request-id', id);
+    (res as IdentifiedResponse)[REQUEST_ID] = id;
     if (answerMalformed(req, res)) return told(req, id, res.statusCode, start);
     if (answerFirst !== undefined && answerFirst(req, res)) return;
     if (answerAmbiguous(req, res)) return told(req, id, res.statusCode, start);
+    res.setHeader('x-request-id', id);
     fastifyHandler(req, res);
   });
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const id = requestIdOf(req.headers['x-request-id']);
-    res.setHeader('x-request-id', id);
+    (res as IdentifiedResponse)[REQUEST_ID] = id;
     send(res, EXPECTATION_FAILED);
     told(req, id, EXPECTATION_FAILED.status, performance.now());
   });
@@ -257,7 +276,7 @@ function wireProblem(kind: ProblemKind, detail: string, close: boolean): WirePro
 }
 
 function send(res: ServerResponse, p: WireProblem): void {
-  res.writeHead(p.status, p.headers as string[]);
+  writeAnswerHead(res, p.status, p.headers);
   res.end(p.body);
 }
 

@@ -14,6 +14,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
+import { answerRequestId } from '../http/wire.js';
 import { CLIENT_CLOSED_REQUEST } from './logger.js';
 
 export const LIVENESS_PATH = '/-/liveness';
@@ -146,6 +147,7 @@ export function answerProbe(health: Health, req: IncomingMessage, res: ServerRes
 function send(res: ServerResponse, req: IncomingMessage, status: number, type: string, body: unknown, headers: Record<string, string> = {}): void {
   if (res.writableEnded || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...headers });
+  const id = answerRequestId(res);
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...(id === undefined ? {} : { 'x-request-id': id }), ...headers });
   res.end(req.method === 'HEAD' ? undefined : text);
 }

@@ -12,9 +12,10 @@
  * `pipeline` destroys the stream when the response fails or the client goes away.
  */
 import { close, createReadStream, fstat, open } from 'node:fs';
-import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import { LRUCache } from 'lru-cache';
+import { writeAnswerHead } from '../http/wire.js';
 import { FILE_UNAVAILABLE } from './problem.js';
 import type { FileArtifact } from './publication.js';
 
@@ -62,7 +63,7 @@ export function sendFileBody(
   const cacheKey = cache === null ? '' : artifact.key + '\0' + artifact.etag;
   const cached = cache?.get(cacheKey);
   if (cached !== undefined && cached.length === artifact.bytes) {
-    res.writeHead(200, artifact.okHeaders as OutgoingHttpHeader[]);
+    writeAnswerHead(res, 200, artifact.okHeaders);
     res.end(cached);
     return;
   }
@@ -73,7 +74,7 @@ export function sendFileBody(
       res.destroy();
       return;
     }
-    res.writeHead(FILE_UNAVAILABLE.status, FILE_UNAVAILABLE.headers as OutgoingHttpHeader[]);
+    writeAnswerHead(res, FILE_UNAVAILABLE.status, FILE_UNAVAILABLE.headers);
     res.end(FILE_UNAVAILABLE.body);
   };
   open(artifact.file, 'r', (openError, fd) => {
@@ -87,7 +88,7 @@ export function sendFileBody(
         close(fd, noop); // the client went away while the file was being opened
         return;
       }
-      res.writeHead(200, artifact.okHeaders as OutgoingHttpHeader[]);
+      writeAnswerHead(res, 200, artifact.okHeaders);
       if (artifact.bytes === 0) {
         close(fd, noop);
         res.end();

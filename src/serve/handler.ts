@@ -19,8 +19,9 @@
  * Paths under `/releases` (releases.ts) take the same checks, answered from the releases the
  * live publication lists.
  */
-import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { selectCoding } from '../http/accept-encoding.js';
+import { writeAnswerHead } from '../http/wire.js';
 import { ifNoneMatchMatches, notModifiedSince } from '../http/conditional.js';
 import { EncodedBodies } from './encoded-body.js';
 import { sendFileBody, type BodyCache, type FileBodyHooks } from './file-body.js';
@@ -35,8 +36,6 @@ export type PublicHandler = (req: IncomingMessage, res: ServerResponse) => boole
 export interface PublicationSource {
   readonly current: Publication | null;
 }
-
-type Headers = OutgoingHttpHeader[];
 
 export interface PublicHandlerOptions extends FileBodyHooks {
   /** Recently served card bodies; null (the default) reads every card GET from disk. */
@@ -134,7 +133,7 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
     if (notModified(req, rep.opaqueTag, artifact.lastModifiedMs)) return answerNotModified(res, rep);
     const headers = rep.okHeaders.slice();
     headers[CONTENT_LENGTH_AT] = String(body.length);
-    res.writeHead(200, headers as Headers);
+    writeAnswerHead(res, 200, headers);
     if (head) res.end();
     else res.end(body);
   }
@@ -144,12 +143,12 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
     if (notModified(req, artifact.opaqueTag, artifact.lastModifiedMs)) {
       answerNotModified(res, artifact);
     } else if (artifact.body !== null) {
-      res.writeHead(200, artifact.okHeaders as Headers);
+      writeAnswerHead(res, 200, artifact.okHeaders);
       // Node sends no body for HEAD whatever end() is given; skip the copy anyway.
       if (head) res.end();
       else res.end(artifact.body);
     } else if (head) {
-      res.writeHead(200, artifact.okHeaders as Headers); // headers from the manifest: no disk
+      writeAnswerHead(res, 200, artifact.okHeaders); // headers from the manifest: no disk
       res.end();
     } else {
       sendFileBody(res, artifact, fileCache, opts);
@@ -159,7 +158,7 @@ export function createPublicHandler(source: PublicationSource, opts: PublicHandl
 
 /** 304 with the representation's headers (its ETag, Vary, validators), no body. */
 function answerNotModified(res: ServerResponse, rep: Pick<Representation, 'notModifiedHeaders'>): void {
-  res.writeHead(304, rep.notModifiedHeaders as Headers);
+  writeAnswerHead(res, 304, rep.notModifiedHeaders);
   res.end();
 }
 
@@ -172,7 +171,7 @@ function notModified(req: IncomingMessage, opaqueTag: string, lastModifiedMs: nu
 }
 
 function send(res: ServerResponse, r: PreparedResponse, head: boolean): void {
-  res.writeHead(r.status, r.headers as Headers);
+  writeAnswerHead(res, r.status, r.headers);
   if (head) res.end();
   else res.end(r.body);
 }

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import { answerRequestId } from '../http/wire.js';
 import { publicRequestPath, publicRouteTemplate } from '../core/public-paths.js';
 import { answeredStatus, type Logger, requestLineWriter } from '../ops/logger.js';
 import type { RequestMetrics } from '../ops/metrics.js';
@@ -38,6 +39,6 @@ export function observePublic(handle: PublicHandler, opts: PublicObserving): Pub
     const operation = publicRouteTemplate(publicRequestPath(req.url ?? ''));
     const status = answeredStatus(res, aborted);
     metrics?.request(operation, status, seconds);
-    write?.({ reqId: String(res.getHeader('x-request-id')), operation, method: req.method ?? '', status, ...(aborted ? { aborted } : {}), duration_ms: Math.round(seconds * 1e4) / 10 });
+    write?.({ reqId: String(answerRequestId(res) ?? res.getHeader('x-request-id')), operation, method: req.method ?? '', status, ...(aborted ? { aborted } : {}), duration_ms: Math.round(seconds * 1e4) / 10 });
   }
 }

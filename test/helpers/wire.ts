@@ -9,6 +9,8 @@ export interface WireResponse {
   status: number;
   /** Lower-cased names; the last value of a repeated field. */
   headers: Record<string, string>;
+  /** Every header field in order, names lower-cased (a repeated field appears each time). */
+  fields: [string, string][];
   body: Buffer;
   text: string;
   /** The server closed the connection after this response. */
@@ -19,13 +21,14 @@ export interface WireResponse {
 export function sendRaw(base: string, request: string | Buffer): Promise<WireResponse> {
   const u = new URL(base);
   const bytes = typeof request === 'string' ? Buffer.from(request, 'latin1') : request;
+  const head = bytes.subarray(0, 5).toString('latin1') === 'HEAD '; // no body follows the head
   return new Promise((resolve, reject) => {
     const socket = connect(Number(u.port), u.hostname);
     const chunks: Buffer[] = [];
     let done = false;
     const finish = (closed: boolean) => {
       if (done) return;
-      const parsed = parse(Buffer.concat(chunks));
+      const parsed = parse(Buffer.concat(chunks), head);
       if (parsed === null && !closed) return; // not complete yet
       done = true;
       socket.destroy();
@@ -35,7 +38,7 @@ export function sendRaw(base: string, request: string | Buffer): Promise<WireRes
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
       // A complete response on a connection the server keeps open.
-      const parsed = parse(Buffer.concat(chunks));
+      const parsed = parse(Buffer.concat(chunks), head);
       if (parsed !== null && parsed.headers.connection !== 'close') finish(false);
     });
     socket.on('end', () => finish(true));
@@ -66,19 +69,22 @@ export function sendRawUntilClosed(base: string, request: string): Promise<{ sta
   });
 }
 
-function parse(data: Buffer): Omit<WireResponse, 'closed'> | null {
+function parse(data: Buffer, head = false): Omit<WireResponse, 'closed'> | null {
   const end = data.indexOf('\r\n\r\n');
   if (end === -1) return null;
   const [statusLine, ...lines] = data.subarray(0, end).toString('latin1').split('\r\n');
   const headers: Record<string, string> = {};
+  const fields: [string, string][] = [];
   for (const line of lines) {
     const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    const field: [string, string] = [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+    fields.push(field);
+    headers[field[0]] = field[1];
   }
-  const length = Number(headers['content-length'] ?? 0);
+  const length = head ? 0 : Number(headers['content-length'] ?? 0);
   const body = data.subarray(end + 4);
   if (body.length < length) return null;
-  return { status: Number(statusLine.split(' ')[1]), headers, body: body.subarray(0, length), text: body.subarray(0, length).toString('utf8') };
+  return { status: Number(statusLine.split(' ')[1]), headers, fields, body: body.subarray(0, length), text: body.subarray(0, length).toString('utf8') };
 }
 
 /** Asserts an RFC 7807 problem of `kind` with `status`, and returns its body. */
