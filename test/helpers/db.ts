@@ -120,6 +120,26 @@ export function beforeFirstWrite(db: Db, between: () => Promise<unknown>): { db:
   return { db: racing, ran: () => ran };
 }
 
+/**
+ * `db`, whose first write, its work done and its locks held, waits for `between` before it
+ * commits: another process's work started while this one's is not committed yet, every time.
+ * `ran()` says whether it did.
+ */
+export function beforeFirstCommit(db: Db, between: () => Promise<unknown>): { db: Db; ran: () => boolean } {
+  let ran = false;
+  const racing = Object.create(db) as Db;
+  racing.write = (fn) =>
+    db.write(async (trx) => {
+      const result = await fn(trx);
+      if (!ran) {
+        ran = true;
+        await between();
+      }
+      return result;
+    });
+  return { db: racing, ran: () => ran };
+}
+
 /** PostgreSQL: resolves once a session of this database waits for a lock (polled; the test's own timeout bounds it). */
 export async function lockWaiter(q: Kysely<Database>): Promise<void> {
   for (;;) {
