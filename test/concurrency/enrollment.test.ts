@@ -1,9 +1,9 @@
 /**
- * Pilot access withdrawn (`storelens workspaces pilot off`, another process) while an enrollment
- * is under way: the withdrawal stops every running enrollment in its transaction, so an
- * enrollment admitted while the workspace still had pilot access either sees the withdrawal and
- * starts nothing, or is stopped by it. The withdrawal is made to land between the request's
- * admission and its transaction, or while its transaction holds its locks, every time.
+ * An enrollment racing another process's change of what it checks, the overlap forced the same
+ * way every time. Pilot access withdrawn (`storelens workspaces pilot off`) stops every running
+ * enrollment in its transaction, so an enrollment admitted while the workspace still had pilot
+ * access either sees the withdrawal and starts nothing, or is stopped by it. An account set to
+ * do_not_contact while an enrollment is asked for is never enrolled.
  */
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -12,14 +12,15 @@ import { buildApiApp } from '../../src/compose/api-app.js';
 import { insertCadence } from '../../src/outreach/store.js';
 import { credit } from '../../src/wallet/billing.js';
 import { setPilotAccess } from '../../src/workspaces/store.js';
+import { setAccountStatus } from '../../src/accounts/store.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { apiKey, call, type CallResult, freshIdem, workspace } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
-import { beforeFirstCommit, beforeFirstWrite, dialects, lockWaiter, useTwoHandles } from '../helpers/db.js';
+import { beforeFirstCommit, beforeFirstWrite, dialects, lockWaiter, raceAtCommit, useTwoHandles } from '../helpers/db.js';
 import { seedContact } from './fixture.js';
 
 for (const d of dialects) {
-  describe.skipIf(d.skip)(`an enrollment racing the withdrawal of pilot access on ${d.label}`, () => {
+  describe.skipIf(d.skip)(`an enrollment raced on two handles of one ${d.label} database`, () => {
     const handles = useTwoHandles(d.name);
     const run = adminCli(() => handles().t);
 
@@ -78,6 +79,20 @@ for (const d of dialects) {
       expect(await running()).toEqual([]);
       const row = await t.db.kysely.selectFrom('outreach_enrollments').select(['status', 'stop_reason']).where('id', '=', r.body.id).executeTakeFirstOrThrow();
       expect(row).toEqual({ status: 'stopped', stop_reason: 'pilot access was withdrawn' });
+    });
+
+    it('enrolls no contact of an account whose do_not_contact decision is being committed: 422, nothing charged', async () => {
+      const { t, ws, enroll, running } = await enrollable();
+      const { other } = handles();
+      const decide = (db: Db) => db.write((trx) => setAccountStatus(trx, ws.id, 'store-a', { status: 'do_not_contact', note: null, actor: 'key:test' }, new Date()));
+      const [decided, r] = await raceAtCommit(t.db, decide, () => enroll(other));
+      expect(decided.status).toBe('fulfilled');
+      const answer = (r as PromiseFulfilledResult<CallResult>).value;
+      expect(answer.status, JSON.stringify(answer.body)).toBe(422);
+      expect(answer.body.type).toBe('https://storelens.dev/problems/unprocessable');
+      expect(await running()).toEqual([]);
+      const debits = await t.db.kysely.selectFrom('ledger_entries').select('id').where('workspace_id', '=', ws.id).where('operation_id', '=', 'enroll_outreach').execute();
+      expect(debits).toEqual([]);
     });
   });
 }
