@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { lockAccount, NO_OUTREACH } from '../accounts/index.js';
 import { getContact } from '../contacts/index.js';
+import { holdPilotAccess } from '../workspaces/store.js';
 import { newId } from '../db/ids.js';
 import {
   cadenceSteps,
@@ -155,6 +156,12 @@ export const outreachRoutes = [
       // Locked: a status change to do_not_contact under way is waited for, then seen.
       const account = await lockAccount(tx, workspace.id, body.store_id);
       if (!account) throw new ApiProblem('not-found', `No account "${body.store_id}" in this workspace.`);
+      // Admitted with pilot access, which may have been withdrawn since (it stops every running
+      // enrollment in its transaction): read again, held until the commit, after the account's
+      // lock (a status decision takes the account's, then the workspace's).
+      if (workspace.pilot_access === 1 && !(await holdPilotAccess(tx, workspace.id))) {
+        throw new ApiProblem('pilot-required', 'enroll_outreach is available only to workspaces with approved pilot access, which this workspace no longer has.');
+      }
       const contact = await getContact(tx, workspace.id, body.contact_id);
       if (!contact) throw new ApiProblem('not-found', `No contact "${body.contact_id}" in this workspace.`);
       // The cadence's row lock orders concurrent enrollments in it: the running-enrollment check

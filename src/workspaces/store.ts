@@ -1,7 +1,7 @@
 /** Workspaces and their settings. */
 import { type Kysely, sql } from 'kysely';
 import { newId } from '../db/ids.js';
-import { lockRows } from '../db/locks.js';
+import { lockRows, onPostgres } from '../db/locks.js';
 import type { Database } from '../db/database.js';
 import { nameKey } from './name-key.js';
 import type { Workspace } from './tables.js';
@@ -35,6 +35,19 @@ export async function listWorkspaces(q: Kysely<Database>): Promise<Workspace[]> 
 /** Grants or withdraws approved pilot access (pilot operations). */
 export async function setPilotAccess(q: Kysely<Database>, workspaceId: string, on: boolean): Promise<void> {
   await q.updateTable('workspaces').set({ pilot_access: on ? 1 : 0 }).where('id', '=', workspaceId).execute();
+}
+
+/**
+ * Whether the workspace has pilot access now, its row held shared for the rest of trx (PostgreSQL
+ * FOR SHARE; on SQLite the write transaction holds the one write lock): a withdrawal, which stops
+ * the workspace's running outreach in its own transaction, either committed before and is seen
+ * here, or waits for trx and then sees what trx wrote. Shared, so writes that check it do not wait
+ * for each other.
+ */
+export async function holdPilotAccess(trx: Kysely<Database>, workspaceId: string): Promise<boolean> {
+  let query = trx.selectFrom('workspaces').select('pilot_access').where('id', '=', workspaceId);
+  if (onPostgres(trx)) query = query.forShare();
+  return Number((await query.executeTakeFirst())?.pilot_access) === 1;
 }
 
 /**

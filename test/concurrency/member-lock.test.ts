@@ -16,7 +16,7 @@ import { grantWorkspaceOf, recordGrant } from '../../src/oauth/store.js';
 import { lockMember } from '../../src/members/owners.js';
 import { getMember, removeMember, upsertMember } from '../../src/members/store.js';
 import { workspace } from '../helpers/api.js';
-import { dialects, lockWaiter, useTwoHandles } from '../helpers/db.js';
+import { dialects, useTwoHandles, whileHeld as whileHeldOn } from '../helpers/db.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`an invite racing a role change on two handles of one ${d.label} database`, () => {
@@ -38,30 +38,7 @@ for (const d of dialects) {
     });
 
     /** Runs `hold` in a transaction on the first handle and `race` on the other once `hold` has its locks; resolves to `race`'s outcome. */
-    async function whileHeld<T>(hold: (trx: Kysely<Database>) => Promise<void>, race: () => Promise<T>): Promise<T> {
-      const { t } = handles();
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      let locked!: () => void;
-      const ready = new Promise<void>((r) => (locked = r));
-      const first = t.db.write(async (trx) => {
-        await hold(trx);
-        locked();
-        await held;
-      });
-      await ready;
-      const raced = race();
-      // A refusal may come while the hold is still being let go: handled here, answered below.
-      raced.catch(() => undefined);
-      // On PostgreSQL, `race` is let go only once it waits for a lock `hold` holds (so it has read
-      // whatever it reads before its lock), or once it ended without waiting for one (then it took
-      // no lock `hold` holds: its answer shows what it did); on SQLite its write waits for the one
-      // writer anyway.
-      if (d.name === 'PostgreSQL') await Promise.race([lockWaiter(t.db.kysely), raced.then(() => undefined, () => undefined)]);
-      release();
-      await first;
-      return raced;
-    }
+    const whileHeld = <T>(hold: (trx: Kysely<Database>) => Promise<void>, race: () => Promise<T>): Promise<T> => whileHeldOn(handles().t.db, hold, race);
 
     it('issues no key to an admin whose removal holds the lock when the key is asked for', async () => {
       const { t, other } = handles();

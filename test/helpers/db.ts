@@ -120,6 +120,73 @@ export function beforeFirstWrite(db: Db, between: () => Promise<unknown>): { db:
   return { db: racing, ran: () => ran };
 }
 
+/**
+ * `db`, whose first write, its work done and its locks held, waits for `between` before it
+ * commits: another process's work started while this one's is not committed yet, every time.
+ * `ran()` says whether it did.
+ */
+export function beforeFirstCommit(db: Db, between: () => Promise<unknown>): { db: Db; ran: () => boolean } {
+  let ran = false;
+  const racing = Object.create(db) as Db;
+  racing.write = (fn) =>
+    db.write(async (trx) => {
+      const result = await fn(trx);
+      if (!ran) {
+        ran = true;
+        await between();
+      }
+      return result;
+    });
+  return { db: racing, ran: () => ran };
+}
+
+/**
+ * Runs `hold` in a write transaction on `db` and, once `hold` has its locks, `race` (another
+ * handle's work); `hold` commits once `race` waits for a lock (PostgreSQL: so it has read whatever
+ * it reads before its lock), or once `race` ended without waiting for one (then it took no lock
+ * `hold` holds: its answer shows what it did). On SQLite `race`'s write waits for the one writer
+ * anyway. Resolves to `race`'s outcome.
+ */
+export async function whileHeld<T>(db: Db, hold: (trx: Kysely<Database>) => Promise<unknown>, race: () => Promise<T>): Promise<T> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const ready = new Promise<void>((r) => (locked = r));
+  const first = db.write(async (trx) => {
+    await hold(trx);
+    locked();
+    await held;
+  });
+  // A failure of `hold` before it has its locks: answered below, not waited for forever.
+  first.catch(() => locked());
+  await ready;
+  const raced = race();
+  // A refusal may come while the hold is still being let go: handled here, answered below.
+  raced.catch(() => undefined);
+  if (db.dialect === 'postgres') await Promise.race([lockWaiter(db.kysely), raced.then(() => undefined, () => undefined)]);
+  release();
+  await first;
+  return raced;
+}
+
+/**
+ * `first(db)`, whose first transaction, its writes made and its locks held, waits to commit until
+ * `second()` (another handle's work) waits for a lock (PostgreSQL) or ended: the two overlap the
+ * same way every time. Resolves to both outcomes.
+ */
+export async function raceAtCommit<A, B>(db: Db, first: (db: Db) => Promise<A>, second: () => Promise<B>): Promise<[PromiseSettledResult<A>, PromiseSettledResult<B>]> {
+  let raced: Promise<B> | undefined;
+  const held = beforeFirstCommit(db, async () => {
+    raced = second();
+    raced.catch(() => undefined);
+    if (db.dialect === 'postgres') await Promise.race([lockWaiter(db.kysely), raced.then(() => undefined, () => undefined)]);
+  });
+  const [a] = await Promise.allSettled([first(held.db)]);
+  if (!raced) throw new Error('raceAtCommit: the first made no write');
+  const [b] = await Promise.allSettled([raced]);
+  return [a, b];
+}
+
 /** PostgreSQL: resolves once a session of this database waits for a lock (polled; the test's own timeout bounds it). */
 export async function lockWaiter(q: Kysely<Database>): Promise<void> {
   for (;;) {
