@@ -5825,7 +5825,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description https URL (http only with the local-development setting)
+                     * @description https URL (http only with the local-development setting), at most 2048 characters, without a fragment or credentials; blanks around it are trimmed
                      */
                     url: string;
                     event_types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[];
@@ -5987,7 +5987,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description https URL (http only with the local-development setting)
+                     * @description https URL (http only with the local-development setting), at most 2048 characters, without a fragment or credentials; blanks around it are trimmed
                      */
                     url?: string;
                     event_types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[] | null;
