@@ -6,6 +6,7 @@
  * contributions still add up to the logit, as on every row (the account row contract).
  */
 import { z } from 'zod';
+import { COUNTRY_SAYS, countryCode } from '../core/country.js';
 import { MONTH } from '../core/month.js';
 import { SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX } from '../core/panel-contract.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
@@ -86,17 +87,16 @@ const storeText = (max: number) =>
  * "United Kingdom" is refused: the list's `country` filter takes an ISO code only, so it could
  * never find the account.
  */
-const COUNTRY_MESSAGE = 'must be a two-letter ISO 3166-1 country code, e.g. US or GB (as the panel and the list filter take it)';
 const country = z
   .string()
   .nullable()
   .optional()
   .transform((v, ctx) => {
     if (v == null) return v;
-    const t = v.trim();
-    if (t === '') return null;
-    if (/^[A-Za-z]{2}$/.test(t)) return t.toUpperCase();
-    ctx.addIssue({ code: 'custom', message: `${COUNTRY_MESSAGE}, got ${JSON.stringify(v.slice(0, 40))}` });
+    if (v.trim() === '') return null;
+    const code = countryCode(v);
+    if (code !== null) return code;
+    ctx.addIssue({ code: 'custom', message: `${COUNTRY_SAYS} (as the panel and the list filter take it), got ${JSON.stringify(v.slice(0, 40))}` });
     return z.NEVER;
   });
 

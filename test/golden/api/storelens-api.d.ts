@@ -2077,7 +2077,7 @@ export interface operations {
                 filter?: "in_market" | "all";
                 /** @description Only accounts scoring at least this */
                 min_score?: number;
-                /** @description Only accounts of this country */
+                /** @description Only accounts of this country: a two-letter ISO 3166-1 code, in either case (`gb` finds `GB`) */
                 country?: string;
                 /** @description Only accounts of this category (exact; categories may contain commas) */
                 category?: string;
