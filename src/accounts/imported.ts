@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { COUNTRY_SAYS, countryCode } from '../core/country.js';
 import { MONTH } from '../core/month.js';
-import { SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX } from '../core/panel-contract.js';
+import { storeIdRefusal } from '../core/panel-contract.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
@@ -100,8 +100,6 @@ const country = z
     return z.NEVER;
   });
 
-const SCIENTIFIC = new RegExp(`^(?:${SCIENTIFIC_ID})$`);
-
 /**
  * A store id as the panel's and the contact source's NDJSON take it, so an account imports under
  * the id its store has there: text, every character kept (only spaces is as empty as none), or a
@@ -118,8 +116,12 @@ const storeId = z
     else return String(v);
     return z.NEVER;
   })
-  .pipe(text(STORE_ID_MAX).refine((id) => id.trim() !== '', 'must not be empty or only spaces'))
-  .refine((id) => !SCIENTIFIC.test(id.trim()), { error: (issue) => scientificIdSays(issue.input as string) });
+  .pipe(
+    z.string().superRefine((id, ctx) => {
+      const why = storeIdRefusal(id);
+      if (why !== null) ctx.addIssue({ code: 'custom', message: why });
+    }),
+  );
 
 /** One line of an import file: the account row contract's fields an importer supplies. */
 export const ImportLine = z.strictObject({
