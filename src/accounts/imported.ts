@@ -6,8 +6,9 @@
  * contributions still add up to the logit, as on every row (the account row contract).
  */
 import { z } from 'zod';
+import { COUNTRY_SAYS, countryCode } from '../core/country.js';
 import { MONTH } from '../core/month.js';
-import { SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX } from '../core/panel-contract.js';
+import { storeIdRefusal } from '../core/panel-contract.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
@@ -86,21 +87,18 @@ const storeText = (max: number) =>
  * "United Kingdom" is refused: the list's `country` filter takes an ISO code only, so it could
  * never find the account.
  */
-const COUNTRY_MESSAGE = 'must be a two-letter ISO 3166-1 country code, e.g. US or GB (as the panel and the list filter take it)';
 const country = z
   .string()
   .nullable()
   .optional()
   .transform((v, ctx) => {
     if (v == null) return v;
-    const t = v.trim();
-    if (t === '') return null;
-    if (/^[A-Za-z]{2}$/.test(t)) return t.toUpperCase();
-    ctx.addIssue({ code: 'custom', message: `${COUNTRY_MESSAGE}, got ${JSON.stringify(v.slice(0, 40))}` });
+    if (v.trim() === '') return null;
+    const code = countryCode(v);
+    if (code !== null) return code;
+    ctx.addIssue({ code: 'custom', message: `${COUNTRY_SAYS} (as the panel and the list filter take it), got ${JSON.stringify(v.slice(0, 40))}` });
     return z.NEVER;
   });
-
-const SCIENTIFIC = new RegExp(`^(?:${SCIENTIFIC_ID})$`);
 
 /**
  * A store id as the panel's and the contact source's NDJSON take it, so an account imports under
@@ -118,8 +116,12 @@ const storeId = z
     else return String(v);
     return z.NEVER;
   })
-  .pipe(text(STORE_ID_MAX).refine((id) => id.trim() !== '', 'must not be empty or only spaces'))
-  .refine((id) => !SCIENTIFIC.test(id.trim()), { error: (issue) => scientificIdSays(issue.input as string) });
+  .pipe(
+    z.string().superRefine((id, ctx) => {
+      const why = storeIdRefusal(id);
+      if (why !== null) ctx.addIssue({ code: 'custom', message: why });
+    }),
+  );
 
 /** One line of an import file: the account row contract's fields an importer supplies. */
 export const ImportLine = z.strictObject({

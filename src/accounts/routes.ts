@@ -1,6 +1,7 @@
 /** Accounts: the workspace's scored accounts, their detail, signals and status. */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { COUNTRY_SAYS, countryCode } from '../core/country.js';
 import type { Database, Db } from '../db/database.js';
 import { openWallet, recordSupervision } from '../wallet/index.js';
 import { rowsEvidence } from './evidence.js';
@@ -126,7 +127,11 @@ const listQuery = z.strictObject({
   ...pageQuery,
   filter: z.enum(['in_market', 'all']).default('in_market').describe('`in_market` (default) or `all` scored accounts'),
   min_score: queryDecimal.optional().describe('Only accounts scoring at least this'),
-  country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code in capitals, e.g. US').optional().describe('Only accounts of this country'),
+  country: z
+    .string()
+    .transform((v, ctx) => countryCode(v) ?? (ctx.addIssue({ code: 'custom', message: COUNTRY_SAYS }), z.NEVER))
+    .optional()
+    .describe('Only accounts of this country: a two-letter ISO 3166-1 code, in either case (`gb` finds `GB`)'),
   category: z.string().min(1).max(200).optional().describe('Only accounts of this category (exact; categories may contain commas)'),
   plan: z.string().min(1).max(100).optional().describe('Only accounts on this plan'),
   status: z.enum(ACCOUNT_STATUSES).optional().describe('Only accounts with this status'),

@@ -1,6 +1,6 @@
 /** Schemas shared by several operations. */
 import { z } from 'zod';
-import { STORE_ID_MAX } from '../core/panel-contract.js';
+import { STORE_ID_MAX, storeIdRefusal } from '../core/panel-contract.js';
 
 /** A problem body: the RFC 7807 members, and the extension members some kinds add (docs/rest-api.md). */
 export const Problem = z
@@ -55,8 +55,19 @@ export function page<T extends z.ZodType>(item: T) {
 export const pagedUnder = <P extends z.ZodType>(params: P) => ({ method: 'GET' as const, kind: 'read' as const, params, query: z.strictObject(pageQuery), problems: [400, 404] });
 
 export const idParam = (what: string) => z.strictObject({ id: z.string().min(1).max(200).describe(`Identifier of the ${what}`) });
-/** A store id as the API takes it: the panel's own limit (core/panel-contract.ts), so every store of the panel can be named. */
-export const storeId = z.string().min(1).max(STORE_ID_MAX);
+/**
+ * A store id as the API takes it: by the panel's own rule (core/panel-contract.ts), so every
+ * store of the panel can be named, and an id no panel holds (only spaces, a spreadsheet's
+ * 1.23457E+11) is refused in the words `accounts import` uses rather than looked for.
+ */
+export const storeId = z
+  .string()
+  .min(1, { message: 'must not be empty or only spaces', abort: true })
+  .max(STORE_ID_MAX, { message: `must be at most ${STORE_ID_MAX} characters`, abort: true })
+  .superRefine((id, ctx) => {
+    const why = storeIdRefusal(id);
+    if (why !== null) ctx.addIssue({ code: 'custom', message: why });
+  });
 export const storeParam = z.strictObject({ store_id: storeId.describe('Store identifier of the account') });
 
 /**

@@ -8,14 +8,13 @@ import { Profile } from '../accounts/profile.js';
 import type { Database } from '../db/database.js';
 import { latestMonthValues } from '../ingest/index.js';
 import type { Env } from '../core/env.js';
+import { COUNTRY_SAYS, countryCode } from '../core/country.js';
 import { CliError } from '../core/errors.js';
 import { getProfile, setProfile, type WorkspaceProfile } from '../accounts/profile-store.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
 type ProfileOptions = Config<'workspaces profile'>;
-
-const COUNTRY = /^[A-Z]{2}$/;
 
 /** A comma-separated flag value as a list: items trimmed, none empty. */
 function list(flag: string, raw: string): string[] {
@@ -28,10 +27,12 @@ function list(flag: string, raw: string): string[] {
 export function profileFromOptions(opts: ProfileOptions): Profile | null | undefined {
   const given: Profile = {};
   if (opts.countries !== undefined) {
-    const countries = list('--countries', opts.countries);
-    const bad = countries.find((c) => !COUNTRY.test(c));
-    if (bad !== undefined) throw new CliError(`--countries: "${bad}" is not an ISO 3166-1 alpha-2 code in capitals (e.g. US)`);
-    given.countries = countries;
+    const countries = list('--countries', opts.countries).map((c) => {
+      const code = countryCode(c);
+      if (code === null) throw new CliError(`--countries: "${c}" ${COUNTRY_SAYS}`);
+      return code;
+    });
+    given.countries = [...new Set(countries)];
   }
   const categories = [...(opts.categories !== undefined ? list('--categories', opts.categories) : []), ...(opts.category ?? [])];
   if (opts.category?.some((c) => c.trim() === '')) throw new CliError('--category: must not be empty');

@@ -1,6 +1,6 @@
 /** The workspace app on a server of its own (no listen): problem+json and no-store everywhere, down to the wire. */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
+import { MAX_PARAM_LENGTH, wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { answerProbe, type Health } from '../ops/health.js';
 import { observeEdge } from '../ops/edge-answers.js';
 import type { Logger } from '../ops/logger.js';
@@ -26,7 +26,7 @@ export async function buildApiApp(opts: BuildApiAppOptions): Promise<FastifyInst
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance, logController: new LogController({ disableRequestLogging: true }) } : { logger }),
     bodyLimit: opts.bodyLimit ?? BODY_LIMIT,
-    routerOptions: { maxParamLength: 500 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Wire errors, framework errors and absolute-form targets as problems (http/wire.ts).
     ...wireServerOptions({
       timeouts,

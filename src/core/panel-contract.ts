@@ -66,6 +66,20 @@ export const SCIENTIFIC_ID = '[0-9](\\.[0-9]+)?[eE]\\+[0-9]+';
 export const scientificIdSays = (id: string): string =>
   `${JSON.stringify(id)} is a number in scientific notation, as a spreadsheet saves a long id it read as a number: its digits are lost; export the store ids as text`;
 
+const SCIENTIFIC = new RegExp(`^(?:${SCIENTIFIC_ID})$`);
+
+/**
+ * Why a store id is none, as every door says it (the API, the assistant's tools, `accounts
+ * import`; the panel checks the same in SQL), or null: only spaces is as empty as none, longer
+ * than STORE_ID_MAX, or a spreadsheet's scientific notation. Every other character is kept.
+ */
+export function storeIdRefusal(id: string): string | null {
+  if (id.trim() === '') return 'must not be empty or only spaces';
+  if (id.length > STORE_ID_MAX) return `must be at most ${STORE_ID_MAX} characters`;
+  if (SCIENTIFIC.test(id.trim())) return scientificIdSays(id);
+  return null;
+}
+
 /** The contact source beside the month files (contacts/source.ts reads it): not a month. */
 export const CONTACTS_FILE = /^contacts\.(csv|parquet|ndjson)$/;
 

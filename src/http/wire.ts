@@ -72,6 +72,14 @@ export interface EdgeAnswer {
   seconds: number;
 }
 
+/**
+ * The longest path parameter the router hands on (Fastify's `maxParamLength`). Far above any id
+ * the API takes (a store id is at most 500 characters), so that a longer one reaches the
+ * operation's schema and is refused naming its parameter, as the same id in a body or a tool's
+ * argument is, rather than as a request that could not be read.
+ */
+export const MAX_PARAM_LENGTH = 8 * 1024;
+
 type WireServerOptions = Required<Pick<FastifyServerOptions, 'serverFactory' | 'clientErrorHandler' | 'frameworkErrors' | 'genReqId' | 'requestIdHeader'>> &
   Pick<FastifyServerOptions, 'trustProxy'>;
 

@@ -23,7 +23,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { httpProblemKind, PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
-import { wireServerOptions, type ServerTimeouts } from '../http/wire.js';
+import { MAX_PARAM_LENGTH, wireServerOptions, type ServerTimeouts } from '../http/wire.js';
 import { bodyCache, type BodyCache, DEFAULT_FILE_CACHE_BYTES } from './file-body.js';
 import { EncodedBodies } from './encoded-body.js';
 import { createPublicHandler, type PublicHandler } from './handler.js';
@@ -102,8 +102,8 @@ export async function buildServeApp(opts: ServeAppOptions): Promise<ServeApp> {
   const app = Fastify({
     // The workspace app logs each request itself (compose/request-log.ts), not Fastify.
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance, logController: new LogController({ disableRequestLogging: true }) } : { logger: opts.logger ?? false }),
-    // Mounted APIs take ids up to a few hundred characters.
-    routerOptions: { maxParamLength: 500 },
+    // Mounted APIs refuse a long id naming it (MAX_PARAM_LENGTH).
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Wire errors, framework errors and absolute-form targets (http/wire.ts); public paths
     // are answered there, before Fastify.
     ...wireServerOptions({

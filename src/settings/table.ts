@@ -7,7 +7,7 @@ import { ROLES } from '../core/roles.js';
 import { API_PORT, DB_PATH, GENERATE_LIMITS, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../core/wallet-visibilities.js';
-import { addressBlocks, envSwitch, folder, httpOrigin, httpUrl, memberEmail, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, positiveIntAtMost, seedRange, serverKey, someOf, text, texts, toggle, type Value } from './values.js';
+import { addressBlocks, envSwitch, folder, httpOrigin, httpUrl, memberEmail, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, positiveIntAtMost, seedRange, serverKey, someOf, targetUrlValue, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -322,7 +322,7 @@ export const SETTINGS = [
   { name: 'autoApproveBelow', flag: '--auto-approve-below', value: text('amount|off'), help: 'charges of at least this amount wait for an approval (off: none waits)', commands: ['wallet rules'] },
   { name: 'monthlyCap', flag: '--monthly-cap', value: text('amount|off'), help: 'the most a calendar month may spend (off: no cap)', commands: ['wallet rules'] },
   { name: 'as', flag: '--as', value: memberEmail, required: true, help: 'the owner or admin setting the sender', commands: ['outreach sender'] },
-  { name: 'url', flag: '--url', value: httpUrl, help: "your sender's https URL: each outreach step is POSTed there, signed like webhook deliveries", commands: ['outreach sender'] },
+  { name: 'url', flag: '--url', value: targetUrlValue, help: "your sender's https URL: each outreach step is POSTed there, signed like webhook deliveries", commands: ['outreach sender'] },
   { name: 'clear', flag: '--clear', value: toggle, help: 'remove the sender: steps are held', commands: ['outreach sender'] },
   { name: 'scopes', flag: '--scopes', value: text('list'), help: 'operator grant of further scopes, comma-separated (e.g. manage:webhooks)', commands: ['keys create'] },
   { name: 'redirectUri', flag: '--redirect-uri', value: texts('url'), required: true, help: "where the assistant receives the sign-in's answer (repeat for several)", commands: ['oauth register'] },

@@ -5,6 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { isMonth } from '../core/month.js';
+import { targetUrl } from '../core/target-url.js';
 import { serverKeyBytes } from '../core/server-key.js';
 import { InvalidArgumentError } from 'commander';
 import ipaddr from 'ipaddr.js';
@@ -103,6 +104,14 @@ export function parseHttpUrl(raw: string): string {
   return raw;
 }
 
+/** A target URL (core/target-url.ts) as kept: trimmed; a user name or password refused without being shown. */
+export function parseTargetUrl(raw: string): string {
+  refuseCredentials(raw.trim());
+  const r = targetUrl(raw);
+  if ('refusal' in r) throw new InvalidArgumentError(`${JSON.stringify(raw)} ${r.refusal}`);
+  return r.url;
+}
+
 /**
  * The origin a server is reached at: `http(s)://host[:port]`, nothing after it but one `/`. What
  * is returned is the origin as written by the URL parser (lower-case, no default port, no `/`).
@@ -170,6 +179,8 @@ export const port: Value<number> = { arg: 'port', parse: parsePort };
 export const month: Value<string> = { arg: 'YYYY-MM', parse: parseMonth };
 export const positiveInt: Value<number> = { arg: 'n', parse: parsePositiveInt };
 export const httpUrl: Value<string> = { arg: 'url', parse: parseHttpUrl };
+/** A URL storelens sends signed requests to, by the rule a webhook endpoint's URL follows in the API (core/target-url.ts). */
+export const targetUrlValue: Value<string> = { arg: 'url', parse: parseTargetUrl };
 export const httpOrigin: Value<string> = { arg: 'url', parse: parseHttpOrigin };
 export const addressBlocks: Value<readonly string[]> = { arg: 'cidr', parse: parseAddressBlocks };
 export const nonNegativeInt: Value<number> = { arg: 'n', parse: parseNonNegativeInt };

@@ -27,11 +27,22 @@ import { listPager } from '../api/cursor.js';
 import { ApiProblem, found } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
 import { Deleted, idParam, page, pagedUnder, pageQuery } from '../api/schemas.js';
+import { TARGET_URL_MAX, targetUrl } from '../core/target-url.js';
 
 /** The event types a caller may subscribe to: the catalogue's (compose/events.ts), handed in by the composition. */
 export type EventTypeList = readonly [string, ...string[]];
 
-const Url = z.url({ protocol: /^https?$/ }).max(2048).describe('https URL (http only with the local-development setting)');
+/** The URL rule the outreach sender's `--url` follows too (core/target-url.ts). */
+const Url = z
+  .string()
+  .transform((raw, ctx) => {
+    const r = targetUrl(raw);
+    if ('url' in r) return r.url;
+    ctx.addIssue({ code: 'custom', message: r.refusal });
+    return z.NEVER;
+  })
+  .meta({ format: 'uri' })
+  .describe(`https URL (http only with the local-development setting), at most ${TARGET_URL_MAX} characters, without a fragment or credentials; blanks around it are trimmed`);
 
 /** The endpoint's schemas, which name the event types. */
 function endpointSchemas(eventTypes: EventTypeList) {

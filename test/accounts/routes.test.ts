@@ -154,7 +154,7 @@ for (const d of dialects) {
       it.each([
         ['min_score', 'min_score=high'],
         ['min_score', 'min_score=1e-3'],
-        ['country', 'country=us'],
+        ['country', 'country=Germany'],
         ['country', 'country=USA'],
         ['category', 'category='],
         ['status', 'status=archived'],

@@ -58,7 +58,7 @@ for (const d of dialects) {
     });
 
     it.each([
-      ['--countries', ['--countries', 'us']],
+      ['--countries', ['--countries', 'Germany']],
       ['--countries', ['--countries', 'US,,GB']],
       ['--plans', ['--plans', 'plus,']],
       ['--min-visits', ['--min-visits', '-1']],

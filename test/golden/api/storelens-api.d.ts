@@ -2077,7 +2077,7 @@ export interface operations {
                 filter?: "in_market" | "all";
                 /** @description Only accounts scoring at least this */
                 min_score?: number;
-                /** @description Only accounts of this country */
+                /** @description Only accounts of this country: a two-letter ISO 3166-1 code, in either case (`gb` finds `GB`) */
                 country?: string;
                 /** @description Only accounts of this category (exact; categories may contain commas) */
                 category?: string;
@@ -5825,7 +5825,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description https URL (http only with the local-development setting)
+                     * @description https URL (http only with the local-development setting), at most 2048 characters, without a fragment or credentials; blanks around it are trimmed
                      */
                     url: string;
                     event_types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[];
@@ -5987,7 +5987,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description https URL (http only with the local-development setting)
+                     * @description https URL (http only with the local-development setting), at most 2048 characters, without a fragment or credentials; blanks around it are trimmed
                      */
                     url?: string;
                     event_types?: ("deal.created" | "deal.updated" | "deal.stage_changed" | "contact.created" | "store.entered" | "store.exited" | "store.signal" | "watch.health_changed")[] | null;

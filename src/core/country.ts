@@ -1,0 +1,15 @@
+/**
+ * A country as every door takes it: an ISO 3166-1 alpha-2 code, two letters in either case,
+ * blanks around them ignored, kept in capitals (`gb` ⇒ `GB`). The panel (panel/read.ts, the same
+ * rule in SQL), `accounts import`, the accounts list's `country` filter and `storelens workspaces
+ * profile --countries` all read a country so.
+ */
+
+/** The code in capitals, or null when the text is no two-letter code. */
+export function countryCode(raw: string): string | null {
+  const t = raw.trim();
+  return /^[A-Za-z]{2}$/.test(t) ? t.toUpperCase() : null;
+}
+
+/** What a country must be, in words. */
+export const COUNTRY_SAYS = 'must be a two-letter ISO 3166-1 country code, e.g. US or GB';
