@@ -183,9 +183,9 @@ type Columns = unknown[][];
 /**
  * Runs a DuckDB query and hands its result to `fn` in column batches of about `rows` rows. The
  * next chunk is fetched (on DuckDB's threads) while `fn` writes the batch before it, so reading
- * the run and writing the database overlap rather than take turns.
+ * the run and writing the database overlap rather than take turns. Exported for its test.
  */
-async function streamRows(duck: Duck, query: string, rows: number, fn: (cols: Columns, n: number) => Promise<void>): Promise<void> {
+export async function streamRows(duck: Duck, query: string, rows: number, fn: (cols: Columns, n: number) => Promise<void>): Promise<void> {
   const result = await duck.conn.stream(query);
   let batch: Columns | null = null;
   let n = 0;
@@ -194,13 +194,20 @@ async function streamRows(duck: Duck, query: string, rows: number, fn: (cols: Co
     batch = null;
     n = 0;
   };
-  let next = result.fetchChunk();
+  // A fetch that fails while `fn` is writing is reported when it is awaited: handled from the
+  // start, or Node would take its failure for an unhandled rejection and end the process.
+  const fetchNext = () => {
+    const p = result.fetchChunk();
+    p.catch(() => null);
+    return p;
+  };
+  let next = fetchNext();
   try {
     for (;;) {
       const chunk = await next;
       if (!chunk || chunk.rowCount === 0) break;
       const cols = chunk.getColumns() as unknown[][];
-      next = result.fetchChunk();
+      next = fetchNext();
       if (!batch) batch = cols.map(() => [] as unknown[]);
       for (let c = 0; c < cols.length; c++) {
         const into = batch[c]!;
