@@ -10,6 +10,7 @@
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { inFlightOn } from './wire.js';
 
 /** Returns the close function of `server`, whose app `closeApp` closes; safe to call more than once. */
 export function gracefulClose(server: Server, closeApp: () => Promise<void>, graceMs: number): () => Promise<void> {
@@ -19,13 +20,13 @@ export function gracefulClose(server: Server, closeApp: () => Promise<void>, gra
     socket.once('close', () => connections.delete(socket));
   });
   let closing: Promise<void> | null = null;
-  const lastOnItsConnection = (res: ServerResponse | null | undefined) => {
+  const lastOnItsConnection = (res: ServerResponse | null) => {
     if (res && !res.headersSent) res.setHeader('connection', 'close');
   };
   return () =>
     (closing ??= (async () => {
       server.prependListener('request', (_req, res: ServerResponse) => lastOnItsConnection(res));
-      for (const socket of connections) lastOnItsConnection((socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage);
+      for (const socket of connections) lastOnItsConnection(inFlightOn(socket));
       const cut = setTimeout(() => server.closeAllConnections(), graceMs);
       try {
         await closeApp();

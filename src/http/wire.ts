@@ -337,7 +337,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   if (!ownBody) onAnswered?.({ reqId: randomUUID(), method: '', status: p.status, seconds: 0 });
 }
 
-function inFlightOn(socket: Duplex): ServerResponse | null {
+/** The response being written on a connection (Node's own field, which it keeps for this), or null between requests. */
+export function inFlightOn(socket: Duplex): ServerResponse | null {
   return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
 }
 

@@ -108,7 +108,8 @@ export function parseHttpUrl(raw: string): string {
 export function parseTargetUrl(raw: string): string {
   refuseCredentials(raw.trim());
   const r = targetUrl(raw);
-  if ('refusal' in r) throw new InvalidArgumentError(`${JSON.stringify(raw)} ${r.refusal}`);
+  // Commander's message shows the argument already: it is not repeated (it may hold a token).
+  if ('refusal' in r) throw new InvalidArgumentError(`The URL ${r.refusal}.`);
   return r.url;
 }
 

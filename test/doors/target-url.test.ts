@@ -70,6 +70,8 @@ for (const d of dialects) {
       expect(r.mcp).toEqual({ said: expect.stringMatching(/^error \[\{"path":"url","message":/) });
       expect(r.cli).toEqual({ said: expect.stringMatching(/^exit 2 storelens: option '--url <url>' argument .* is invalid\. /s) });
       for (const said of Object.values(r)) expect((said as { said: string }).said).toMatch(outcome.refused);
+      // The URL may hold a token: the CLI's refusal shows it once (commander's quote of the argument), never again.
+      expect((r.cli as { said: string }).said.split(given.trim()).length - 1).toBe(1);
     });
 
     it('refuses a private address and http at every door, naming why', async () => {
