@@ -11,17 +11,19 @@
  * formats, in any order) give the same id, so publishing them again writes nothing.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
 import { CONTACTS_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
+import { byStoreThenEmail, LineSort, type SortEntry } from './line-sort.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
 import { emptyFile, firstNonUtf8Line, NDJSON_BOM, notUtf8, printable, requireFile, wrongSeparator } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
@@ -173,54 +175,63 @@ export function checkContacts(file: string, records: readonly RawRecord[]): Stor
   const out: StoreContact[] = [];
   const seen = new Map<string, number>();
   for (const record of records) {
-    const contact = checkContact(file, record);
+    const { row, ...contact } = checkContact(file, record);
     const key = `${contact.store_id}\u0000${contact.email}`;
     const first = seen.get(key);
-    if (first !== undefined) throw listedTwice(file, record.row, contact, first);
-    seen.set(key, record.row);
+    if (first !== undefined) throw listedTwice(file, row, contact, first);
+    seen.set(key, row);
     out.push(contact);
   }
   return out;
 }
 
-/** One record checked (checkContacts without the check for a repeated store and email). */
-function checkContact(file: string, { row, cells }: RawRecord): StoreContact {
-  const bad = (column: string, what: string) => new CliError(`${file}: row ${row}, column ${column}: ${what}`, 2);
-  const text = (column: string): string | null => {
-    const v = cells[column];
-    if (v === null || v === undefined) return null;
-    if (typeof v !== 'string' && typeof v !== 'number') throw bad(column, `expected text, got ${JSON.stringify(v)}`);
-    // A JSON number past 2^53 was already rounded when the line was parsed: its text would be another id.
-    if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) throw bad(column, `a number too large to read exactly (${v}): write it as a JSON string`);
-    const s = String(v);
-    // A lone surrogate (an NDJSON \ud800) would be written as U+FFFD by the database drivers.
-    if (unstorable(s)) throw bad(column, `${UNSTORABLE}, which no database column keeps`);
-    return s;
-  };
-  const optional = (column: string): string | null => {
-    const s = text(column)?.trim() || null;
-    if (s !== null && s.length > TEXT_MAX) throw bad(column, `longer than ${TEXT_MAX} characters`);
-    return s;
-  };
+/** A problem of one cell. */
+const bad = (file: string, row: number, column: string, what: string): CliError => new CliError(`${file}: row ${row}, column ${column}: ${what}`, 2);
+
+/** A cell as text (null when absent): a string or number a database column keeps as it is. */
+function cellText(file: string, row: number, column: string, v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'string' && typeof v !== 'number') throw bad(file, row, column, `expected text, got ${JSON.stringify(v)}`);
+  // A JSON number past 2^53 was already rounded when the line was parsed: its text would be another id.
+  if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) throw bad(file, row, column, `a number too large to read exactly (${v}): write it as a JSON string`);
+  const s = String(v);
+  // A lone surrogate (an NDJSON \ud800) would be written as U+FFFD by the database drivers.
+  if (unstorable(s)) throw bad(file, row, column, `${UNSTORABLE}, which no database column keeps`);
+  return s;
+}
+
+/** An optional cell: trimmed, empty ⇒ null, at most TEXT_MAX characters. */
+function optionalText(file: string, row: number, column: string, v: unknown): string | null {
+  const s = cellText(file, row, column, v)?.trim() || null;
+  if (s !== null && s.length > TEXT_MAX) throw bad(file, row, column, `longer than ${TEXT_MAX} characters`);
+  return s;
+}
+
+/** One record checked (checkContacts without the check for a repeated store and email), with its row. */
+function checkContact(file: string, { row, cells }: RawRecord): SortEntry {
   // 12.5 would read as "12.5" here and is refused by the panel (panel/read.ts): no store's id.
-  if (typeof cells.store_id === 'number' && !Number.isInteger(cells.store_id)) throw bad('store_id', `a number with a fraction (${cells.store_id}) is no store id: write the id as a JSON string or an integer`);
-  const storeId = text('store_id');
+  if (typeof cells.store_id === 'number' && !Number.isInteger(cells.store_id)) throw bad(file, row, 'store_id', `a number with a fraction (${cells.store_id}) is no store id: write the id as a JSON string or an integer`);
+  const storeId = cellText(file, row, 'store_id', cells.store_id);
   // A store id of only spaces is as empty as none, as in the panel (every other id keeps every character).
-  if (storeId === null || storeId.trim() === '') throw bad('store_id', 'store_id is required and empty');
-  if (storeId.length > STORE_ID_MAX) throw bad('store_id', `longer than ${STORE_ID_MAX} characters`);
-  if (SCIENTIFIC.test(storeId.trim())) throw bad('store_id', scientificIdSays(storeId));
-  const rawEmail = text('email');
-  if (rawEmail === null || rawEmail.trim() === '') throw bad('email', 'email is required and empty');
+  if (storeId === null || storeId.trim() === '') throw bad(file, row, 'store_id', 'store_id is required and empty');
+  if (storeId.length > STORE_ID_MAX) throw bad(file, row, 'store_id', `longer than ${STORE_ID_MAX} characters`);
+  if (SCIENTIFIC.test(storeId.trim())) throw bad(file, row, 'store_id', scientificIdSays(storeId));
+  const rawEmail = cellText(file, row, 'email', cells.email);
+  if (rawEmail === null || rawEmail.trim() === '') throw bad(file, row, 'email', 'email is required and empty');
   const email = normaliseEmail(rawEmail);
-  if (rawEmail.length > EMAIL_MAX || !isNormalisedEmail(email)) throw bad('email', `expected an email address, got ${JSON.stringify(rawEmail.slice(0, 80))}`);
-  return { store_id: storeId, email, name: optional('name'), role: optional('role'), source: optional('source') };
+  if (rawEmail.length > EMAIL_MAX || !isNormalisedEmail(email)) throw bad(file, row, 'email', `expected an email address, got ${JSON.stringify(rawEmail.slice(0, 80))}`);
+  return {
+    store_id: storeId,
+    email,
+    name: optionalText(file, row, 'name', cells.name),
+    role: optionalText(file, row, 'role', cells.role),
+    source: optionalText(file, row, 'source', cells.source),
+    row,
+  };
 }
 
 const listedTwice = (file: string, row: number, c: Pick<StoreContact, 'store_id' | 'email'>, first: number): CliError =>
   new CliError(`${file}: row ${row}, column email: ${JSON.stringify(c.email)} is listed twice for store ${JSON.stringify(c.store_id)} (first at row ${first})`, 2);
-
-const byStoreThenEmail = (a: StoreContact, b: StoreContact): number =>
-  a.store_id < b.store_id ? -1 : a.store_id > b.store_id ? 1 : a.email < b.email ? -1 : a.email > b.email ? 1 : 0;
 
 /** One contact as a line of contacts.ndjson (without its newline). */
 const contactLine = (r: StoreContact): string => JSON.stringify({ store_id: r.store_id, email: r.email, name: r.name, role: r.role, source: r.source });
@@ -296,7 +307,7 @@ const firstLine = (e: unknown): string => String((e as Error).message ?? e).spli
 export interface CarryScratch {
   /** a private folder of the run: the checked contacts.ndjson waits there until the runs folder takes it */
   dir: string;
-  /** DuckDB's memory limit for the sort (spilling beyond it, into a folder inside `dir`) */
+  /** the run's memory limit: the sort holds at most a quarter of it, 128 MiB at most (spilling beyond it, into a folder inside `dir`) */
   limitBytes?: number;
 }
 
@@ -334,8 +345,11 @@ export async function contactsToCarry(
 /** A record of a contact file, or (first, from CSV and Parquet) the file's columns. */
 type ReadItem = RawRecord | { columns: string[] };
 
-/** The records of a contact file one at a time, in the file's order (readContactsFile's rows and cells). */
-async function* streamRecords(file: string): AsyncGenerator<ReadItem> {
+/**
+ * The records of a contact file in the file's order (readContactsFile's rows and cells), as
+ * many at a time as a read of the file gives: one await per record cost more than checking it.
+ */
+async function* streamRecords(file: string): AsyncGenerator<ReadItem[]> {
   const format = CONTACTS_FILE.exec(path.basename(file))?.[1] ?? path.extname(file).slice(1);
   await checkUtf8(file, format);
   yield* format === 'parquet' ? parquetRecords(file) : format === 'ndjson' ? ndjsonRecords(file) : csvRecords(file);
@@ -355,7 +369,39 @@ async function checkUtf8(file: string, format: string): Promise<void> {
   if (empty) throw empty;
 }
 
-async function* csvRecords(file: string): AsyncGenerator<ReadItem> {
+/**
+ * What a readable stream of objects holds, as many as it holds at a time, in order; its error
+ * after what it gave before it.
+ */
+async function* readBatches<T>(stream: Readable): AsyncGenerator<T[]> {
+  let wake = () => {};
+  let failure: { error: unknown } | undefined;
+  let ended = false;
+  const onReadable = () => wake();
+  const onEnd = () => {
+    ended = true;
+    wake();
+  };
+  const onError = (error: unknown) => {
+    failure = { error };
+    wake();
+  };
+  stream.on('readable', onReadable).on('end', onEnd).on('error', onError);
+  try {
+    for (;;) {
+      const batch: T[] = [];
+      for (let r = stream.read() as T | null; r !== null; r = stream.read() as T | null) batch.push(r);
+      if (batch.length) yield batch;
+      else if (failure) throw failure.error;
+      else if (ended) return;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    stream.off('readable', onReadable).off('end', onEnd).off('error', onError);
+  }
+}
+
+async function* csvRecords(file: string): AsyncGenerator<ReadItem[]> {
   const input = createReadStream(file);
   const parser = parseStream({ bom: true, relax_column_count: false, skip_empty_lines: true });
   input.on('error', (e) => parser.destroy(e));
@@ -363,16 +409,20 @@ async function* csvRecords(file: string): AsyncGenerator<ReadItem> {
   let at: (readonly [string, number])[] | undefined;
   let row = 1;
   try {
-    for await (const r of parser as AsyncIterable<string[]>) {
-      if (at === undefined) {
-        const columns = r.map((h) => h.trim());
-        at = columnsAt(file, columns);
-        yield { columns };
-        continue;
+    for await (const rows of readBatches<string[]>(parser)) {
+      const items: ReadItem[] = [];
+      for (const r of rows) {
+        if (at === undefined) {
+          const columns = r.map((h) => h.trim());
+          at = columnsAt(file, columns);
+          items.push({ columns });
+          continue;
+        }
+        const cells: Record<string, unknown> = {};
+        for (const [c, k] of at) cells[c] = r[k];
+        items.push({ row: ++row, cells });
       }
-      const cells: Record<string, unknown> = {};
-      for (const [c, k] of at) cells[c] = r[k];
-      yield { row: ++row, cells };
+      yield items;
     }
   } catch (e) {
     throw e instanceof CliError ? e : csvError(file, e);
@@ -380,10 +430,10 @@ async function* csvRecords(file: string): AsyncGenerator<ReadItem> {
     input.destroy();
     parser.destroy();
   }
-  if (at === undefined) yield { columns: [] };
+  if (at === undefined) yield [{ columns: [] }];
 }
 
-async function* ndjsonRecords(file: string): AsyncGenerator<ReadItem> {
+async function* ndjsonRecords(file: string): AsyncGenerator<ReadItem[]> {
   const decoder = new StringDecoder('utf8');
   let rest = '';
   let row = 0;
@@ -391,96 +441,116 @@ async function* ndjsonRecords(file: string): AsyncGenerator<ReadItem> {
   for await (const chunk of createReadStream(file)) {
     const lines = (rest + decoder.write(chunk as Buffer)).split('\n');
     rest = lines.pop()!;
+    const items: RawRecord[] = [];
     for (const line of lines) {
       const r = record(line);
-      if (r) yield r;
+      if (r) items.push(r);
     }
+    yield items;
   }
   const r = record(rest + decoder.end());
-  if (r) yield r;
+  if (r) yield [r];
 }
 
-async function* parquetRecords(file: string): AsyncGenerator<ReadItem> {
+async function* parquetRecords(file: string): AsyncGenerator<ReadItem[]> {
   const duck = await openDuck({ threads: 1 });
   try {
     const { columns, query } = await parquetQuery(duck, file);
-    yield { columns };
+    yield [{ columns }];
     const result = await duck.conn.stream(query);
     let row = 0;
-    for await (const rows of result.yieldRowObjectJson()) for (const cells of rows) yield { row: ++row, cells };
+    for await (const rows of result.yieldRowObjectJson()) yield rows.map((cells) => ({ row: ++row, cells }));
   } finally {
     duck.close();
   }
 }
 
-/**
- * The (store, email) order of contactsData as bytes: UTF-16 code units big-endian (JavaScript's
- * string order), the store id ended by U+0000, which no checked cell holds.
- */
-function sortKey(c: StoreContact): Uint8Array {
-  return Buffer.from(`${c.store_id}\u0000${c.email}`, 'utf16le').swap16();
-}
+/** The sort's budget when DuckDB's memory limit says none: at most this much held in memory (about 320,000 contacts). */
+const SORT_BUDGET = 128 * 1024 ** 2;
+
+/** Lines written (and hashed) at a time. */
+const WRITE_ENTRIES = 2048;
 
 /**
  * readContactsFile then contactsData, a record at a time: each record checked as it is read
  * (the first problem in the file's order stopping the run with the same message, a file that
- * cannot be read said first), the checked contacts kept in a DuckDB database (which spills what
- * exceeds its memory), their repeats found and their sorted lines written to `out` there.
+ * cannot be read said first), the checked contacts' lines sorted within a budget (a quarter of
+ * `memory.limitBytes`, at most 128 MiB; beyond it in run files in `memory.spillDir`, else beside
+ * `out`), their repeats found and their sorted lines written to `out`.
  * Returns the contacts id: the bytes are contactsData's.
  */
 export async function writeCheckedContacts(source: string, out: string, memory: DuckMemory = {}): Promise<string> {
-  const duck = await openDuck(memory);
+  const budget = Math.min(SORT_BUDGET, memory.limitBytes === undefined ? Infinity : Math.floor(memory.limitBytes / 4));
+  const sort = new LineSort(memory.spillDir ?? path.dirname(out), budget);
+  let file: WriteStream | undefined;
   let done = false;
   try {
-    await duck.run(`CREATE TABLE contacts (k BLOB, row INTEGER, line VARCHAR)`);
-    const appender = await duck.conn.createAppender('contacts');
     let problem: CliError | undefined;
-    try {
-      for await (const r of streamRecords(source)) {
+    for await (const batch of streamRecords(source)) {
+      for (const r of batch) {
         // After the first problem the rest is only read: a file that cannot be read is said first.
-        if (problem) continue;
+        if (problem) break;
         if ('columns' in r) {
           problem = missingColumn(source, CONTACTS_FILE.exec(path.basename(source))?.[1] ?? path.extname(source).slice(1), r.columns) ?? undefined;
           continue;
         }
-        let c: StoreContact;
+        let c: SortEntry;
         try {
           c = checkContact(source, r);
         } catch (e) {
           if (!(e instanceof CliError)) throw e;
           problem = e;
-          continue;
+          break;
         }
-        appender.appendBlob(sortKey(c));
-        appender.appendInteger(r.row);
-        appender.appendVarchar(contactLine(c));
-        appender.endRow();
+        sort.push(c);
+        if (sort.full) await sort.spill();
       }
-    } finally {
-      appender.closeSync();
     }
-    // Every record kept comes before the problem's: a store and email listed twice among them is the first problem.
-    const [twice] = await duck.all<{ first: number; second: number; line: string }>(
-      `SELECT rows[1] AS first, rows[2] AS second, line FROM (SELECT list_sort(list(row)) AS rows, any_value(line) AS line FROM contacts GROUP BY k HAVING count(*) > 1) ORDER BY second LIMIT 1`,
-    );
-    if (twice) throw listedTwice(source, twice.second, JSON.parse(twice.line) as StoreContact, twice.first);
-    if (problem) throw problem;
     const hash = createHash('sha256');
-    const file = createWriteStream(out);
+    file = createWriteStream(out);
     const failed = once(file, 'error').then(([e]) => Promise.reject(e as Error));
     failed.catch(() => {});
-    const result = await duck.conn.stream(`SELECT line FROM contacts ORDER BY k`);
-    for await (const rows of result.yieldRows()) {
-      const text = rows.map((r) => `${r[0] as string}\n`).join('');
-      hash.update(text);
-      if (!file.write(text)) await Promise.race([once(file, 'drain'), failed]);
+    // Every record kept comes before the problem's: a store and email listed twice among them is
+    // the first problem, the one whose second row comes first (an entry equal to the one before is a repeat).
+    let twice: { first: number; second: number; entry: SortEntry } | undefined;
+    let prev: SortEntry | undefined;
+    let first = 0;
+    let second = Infinity;
+    const endGroup = () => {
+      if (prev && second !== Infinity && (!twice || second < twice.second)) twice = { first, second, entry: prev };
+    };
+    for await (const entries of sort.sorted()) {
+      for (let i = 0; i < entries.length; i += WRITE_ENTRIES) {
+        const lines = entries.slice(i, i + WRITE_ENTRIES);
+        for (const e of lines) {
+          if (prev && e.store_id === prev.store_id && e.email === prev.email) {
+            if (e.row < first) [first, second] = [e.row, first];
+            else if (e.row < second) second = e.row;
+          } else {
+            endGroup();
+            first = e.row;
+            second = Infinity;
+          }
+          prev = e;
+        }
+        if (twice || problem) continue;
+        const bytes = Buffer.from(lines.map(contactLine).join('\n') + '\n');
+        hash.update(bytes);
+        if (!file.write(bytes)) await Promise.race([once(file, 'drain'), failed]);
+      }
     }
+    endGroup();
+    if (twice) throw listedTwice(source, twice.second, twice.entry, twice.first);
+    if (problem) throw problem;
     file.end();
     await Promise.race([once(file, 'finish'), failed]);
     done = true;
     return hash.digest('hex');
   } finally {
-    duck.close();
-    if (!done) await rm(out, { force: true });
+    await sort.close();
+    if (!done) {
+      file?.destroy();
+      await rm(out, { force: true });
+    }
   }
 }

@@ -169,9 +169,26 @@ export async function* fileLines(file: string, max = Infinity): AsyncGenerator<B
  * The first line (counted from 1) of a text file holding bytes that are not UTF-8, or null. A
  * reader that decodes with replacement (csv-parse, JSON.parse of a Buffer) would otherwise turn
  * Latin-1's é into U+FFFD silently; a line break is never part of a multi-byte character, so
- * each line is checked alone.
+ * the lines are UTF-8 exactly when each is, and a read's whole lines are checked at once (the
+ * file is read again line by line to name the line only when some are not).
  */
 export async function firstNonUtf8Line(file: string): Promise<number | null> {
+  let parts: Buffer[] = [];
+  let valid = true;
+  for await (const chunk of createReadStream(file)) {
+    const buf = chunk as Buffer;
+    const first = buf.indexOf(0x0a);
+    if (first < 0) {
+      parts.push(buf);
+      continue;
+    }
+    const last = buf.lastIndexOf(0x0a);
+    parts.push(buf.subarray(0, first));
+    valid = isUtf8(parts.length === 1 ? parts[0]! : Buffer.concat(parts)) && isUtf8(buf.subarray(first + 1, last));
+    if (!valid) break;
+    parts = [buf.subarray(last + 1)];
+  }
+  if (valid && isUtf8(Buffer.concat(parts))) return null;
   let n = 0;
   for await (const line of fileLines(file)) {
     n++;

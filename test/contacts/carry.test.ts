@@ -1,5 +1,5 @@
-// The contact source carried a record at a time (writeCheckedContacts: checked as read, sorted by
-// DuckDB into a file) gives the bytes, id and first problem of the in-memory path (contactsData).
+// The contact source carried a record at a time (writeCheckedContacts: checked as read, sorted
+// into a file) gives the bytes, id and first problem of the in-memory path (contactsData).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
