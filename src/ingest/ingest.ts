@@ -180,11 +180,7 @@ const signalsQuery = (file: string) => `SELECT id, store_id, type, subject, stre
 
 type Columns = unknown[][];
 
-/**
- * Runs a DuckDB query and hands its result to `fn` in column batches of about `rows` rows. The
- * next chunk is fetched (on DuckDB's threads) while `fn` writes the batch before it, so reading
- * the run and writing the database overlap rather than take turns. Exported for its test.
- */
+/** Runs a DuckDB query and hands its result to `fn` in column batches of about `rows` rows. */
 export async function streamRows(duck: Duck, query: string, rows: number, fn: (cols: Columns, n: number) => Promise<void>): Promise<void> {
   const result = await duck.conn.stream(query);
   let batch: Columns | null = null;
@@ -194,34 +190,19 @@ export async function streamRows(duck: Duck, query: string, rows: number, fn: (c
     batch = null;
     n = 0;
   };
-  // A fetch that fails while `fn` is writing is reported when it is awaited: handled from the
-  // start, or Node would take its failure for an unhandled rejection and end the process.
-  const fetchNext = () => {
-    const p = result.fetchChunk();
-    p.catch(() => null);
-    return p;
-  };
-  let next = fetchNext();
-  try {
-    for (;;) {
-      const chunk = await next;
-      if (!chunk || chunk.rowCount === 0) break;
-      const cols = chunk.getColumns() as unknown[][];
-      next = fetchNext();
-      if (!batch) batch = cols.map(() => [] as unknown[]);
-      for (let c = 0; c < cols.length; c++) {
-        const into = batch[c]!;
-        for (const v of cols[c]!) into.push(v);
-      }
-      n += chunk.rowCount;
-      if (n >= rows) await flush();
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const cols = chunk.getColumns() as unknown[][];
+    if (!batch) batch = cols.map(() => [] as unknown[]);
+    for (let c = 0; c < cols.length; c++) {
+      const into = batch[c]!;
+      for (const v of cols[c]!) into.push(v);
     }
-    await flush();
-  } finally {
-    // A write that failed leaves a fetch under way: it is waited for (the connection is used
-    // next, to drop the staged rows) and its own failure, if any, is not the one to report.
-    await next.catch(() => null);
+    n += chunk.rowCount;
+    if (n >= rows) await flush();
   }
+  await flush();
 }
 
 /** A BIGINT from DuckDB (a JS bigint) as a number, refusing one a double cannot hold exactly. */

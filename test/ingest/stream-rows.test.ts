@@ -1,7 +1,8 @@
 /**
- * streamRows fetches the next DuckDB chunk while the batch before it is written: a fetch that
- * fails during that write is the error the load reports, never an unhandled rejection (which
- * ends the process: `storelens start`'s watcher with it).
+ * A DuckDB chunk that fails to read in the middle of a load is the error the load reports, never
+ * an unhandled rejection (which ends the process: `storelens start`'s watcher with it). A fetch
+ * started ahead of the write before it was once tried (no faster: docs/measurements) and had
+ * exactly that bug.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { streamRows } from '../../src/ingest/ingest.js';
