@@ -21,3 +21,10 @@ describe('the runs folder against --all alone', () => {
     expect(runsRatio({ all: run(100), allWithRuns: run(120, 200), again: null })).toBe('1.20× --all --cards none without the runs (goal ≤ 1.25×; 120.00 s vs 100.00 s; CPU time 1.33×)');
   });
 });
+
+describe('the typed read beside an added month and a correction', () => {
+  it('names the least a publish of those months costs against their raw read', async () => {
+    const { typedFloor } = await import('../../src/bench/index.js');
+    expect(typedFloor(0.6, 1.2, 0.2, 0.3)).toBe('; the same months checked and typed as the input contract says, before any statistic: 0.60 s, 3.0× the raw read (CPU 4.0×)');
+  });
+});
