@@ -61,6 +61,13 @@ interface OidcClient {
   redirectUris: string[];
 }
 
+/**
+ * Whether the provider finds client `id` in oauth_records only (a client that registered itself,
+ * or a pre-registered one): any id but an http(s) URL, which may name a Client ID Metadata
+ * Document (https; http on a loopback address for local development), found by fetching it.
+ */
+export const storedClientId = (id: string): boolean => !/^https?:\/\//i.test(id);
+
 export const mcpResourceOf = (origin: string): string => `${origin.replace(/\/$/, '')}${MCP_RESOURCE_PATH}`;
 
 export interface OAuthServer {

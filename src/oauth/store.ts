@@ -39,7 +39,11 @@ export interface OAuthAdapter {
  */
 export const UNUSED_CLIENT_TTL_MS = 24 * 3600_000;
 
-/** Deletes every expired record, and the ownership rows of grants gone with them; resolves to how many clients went. */
+/**
+ * Deletes every expired record, and the ownership rows of grants gone with them; resolves to how
+ * many clients went. A client whose first consent is being recorded meanwhile (recordGrant holds
+ * its row) is waited for, and kept; one deleted first refuses that consent.
+ */
 export async function pruneOAuthRecords(q: Kysely<Database>, at: Date): Promise<{ clients: number }> {
   const clients = await q.deleteFrom('oauth_records').where('model', '=', 'Client').where('expires_ms', '<', at.getTime()).executeTakeFirst();
   await q.deleteFrom('oauth_records').where('expires_ms', '<', at.getTime()).execute();
@@ -148,22 +152,41 @@ export interface GrantOwner {
   client_id: string;
 }
 
+/** What became of a consent: recorded, or refused with nothing kept (its grant revoked). */
+export type GrantRecorded =
+  | 'recorded'
+  /** The consenting browser session had ended (signed out meanwhile). */
+  | 'signed-out'
+  /** The client, one that registered itself, expired or was deleted (pruneOAuthRecords) meanwhile. */
+  | 'client-gone';
+
 /**
  * Records whose a new grant is, and ends the earlier grants of the same member, assistant and
  * workspace (a reconnection replaces them); the member's other grants stay. The membership row
  * is locked first, so two consents of one member at once (on any process) leave one grant, and
  * a removal of the member waits for this one and then revokes the grant (a removal that went
- * first leaves a grant whose tokens the membership check at every call refuses). False when the
- * consenting session had ended (the grant is revoked).
+ * first leaves a grant whose tokens the membership check at every call refuses).
+ *
+ * With `session` (the consenting browser session's token hash), a sign-out that ended it
+ * meanwhile leaves the grant revoked: 'signed-out'. With `storedClient` (a client the provider
+ * finds in oauth_records only: one that registered itself, or a pre-registered one), the client's
+ * row is locked next: a client that registered itself is kept from now on, unless it had
+ * expired or the `oauth` task deleted it meanwhile — then the grant is revoked and nothing is
+ * kept: 'client-gone'. A prune that comes while this one commits waits for it and keeps the client.
  */
-export async function recordGrant(db: Db, grantId: string, owner: GrantOwner, at: Date, session?: string): Promise<boolean> {
+export async function recordGrant(db: Db, grantId: string, owner: GrantOwner, at: Date, opts: { session?: string; storedClient?: boolean } = {}): Promise<GrantRecorded> {
   return db.write(async (trx) => {
     await lockRows(trx, 'members', { workspace_id: owner.workspace_id, email: owner.email });
-    // With `session` (the consenting browser session's token hash): a sign-out, which locks the
-    // member's rows too, that ended it meanwhile leaves the grant revoked, not connected.
-    if (session !== undefined && !(await trx.selectFrom('member_sessions').select('token_hash').where('token_hash', '=', session).executeTakeFirst())) {
+    if (opts.session !== undefined && !(await trx.selectFrom('member_sessions').select('token_hash').where('token_hash', '=', opts.session).executeTakeFirst())) {
       await revokeGrants(trx, [grantId]);
-      return false;
+      return 'signed-out';
+    }
+    // Before any other oauth row is touched: a prune deleting the client holds its row (and no
+    // member's), so this waits for the prune, and the prune never waits for this one's other rows.
+    const [client] = await lockRows(trx, 'oauth_records', { model: 'Client', id: owner.client_id });
+    if (client ? client.expires_ms !== null && Number(client.expires_ms) <= at.getTime() : opts.storedClient) {
+      await revokeGrants(trx, [grantId]);
+      return 'client-gone';
     }
     const earlier = (
       await trx.selectFrom('oauth_grants').select('grant_id').where('email', '=', owner.email).where('workspace_id', '=', owner.workspace_id).where('client_id', '=', owner.client_id).execute()
@@ -171,8 +194,8 @@ export async function recordGrant(db: Db, grantId: string, owner: GrantOwner, at
     await revokeGrants(trx, earlier);
     await trx.insertInto('oauth_grants').values({ grant_id: grantId, ...owner, created_ms: at.getTime() }).execute();
     // A client that registered itself has completed a sign-in: it is kept from now on.
-    await trx.updateTable('oauth_records').set({ expires_ms: null }).where('model', '=', 'Client').where('id', '=', owner.client_id).execute();
-    return true;
+    if (client && client.expires_ms !== null) await trx.updateTable('oauth_records').set({ expires_ms: null }).where('model', '=', 'Client').where('id', '=', owner.client_id).execute();
+    return 'recorded';
   });
 }
 

@@ -10,7 +10,7 @@ import { SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '../api/scopes.js';
 import type { Db } from '../db/database.js';
 import { membershipsOf, type Membership, memberGrants } from '../members/index.js';
 import { walletVisibility } from '../workspaces/store.js';
-import { OAUTH_PREFIX, accountIdOf, mcpResourceOf, type OAuthServer, recordGrant } from '../oauth/index.js';
+import { OAUTH_PREFIX, accountIdOf, mcpResourceOf, type OAuthServer, recordGrant, storedClientId } from '../oauth/index.js';
 import { consentPage, messagePage } from './pages.js';
 import { currentSession, sameToken } from './session.js';
 
@@ -35,6 +35,12 @@ export function appScheme(redirectUri: string): string | undefined {
 const WEB_SCHEMES = new Set(['http:', 'https:', 'javascript:', 'data:', 'blob:', 'file:', 'filesystem:', 'about:', 'vbscript:']);
 
 const OIDC_SCOPES = new Set(['openid', 'offline_access']);
+
+/** The page for an assistant the authorization server no longer knows (its registration expired). */
+const CLIENT_GONE = [
+  'Assistant unknown',
+  'This assistant is not known here any more: an assistant that registered itself is forgotten when no sign-in with it was allowed within 24 hours of its registration. Nothing was allowed. Start the connection again from the assistant.',
+] as const;
 
 export function registerInteractions(app: FastifyInstance, d: { db: Db; now: () => Date; oauth: OAuthServer; originOf: (req: FastifyRequest) => string; html: Html }): void {
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
@@ -62,6 +68,7 @@ export function registerInteractions(app: FastifyInstance, d: { db: Db; now: () 
     const all = s ? await membershipsOf(d.db.kysely, s.email) : [];
     if (!s || all.length === 0) return reply.redirect(`/signin?next=${encodeURIComponent(path(p.details.uid))}`, 303);
     const client = await p.provider.Client.find(String(p.details.params.client_id));
+    if (!client) return d.html(reply, 400, (nonce) => messagePage(...CLIENT_GONE, nonce));
     const workspaces = await grantsByWorkspace(all);
     const redirectTo = String(p.details.params.redirect_uri ?? '');
     // Allow and Deny both lead, through the authorization server, to the assistant's redirect URI.
@@ -110,9 +117,10 @@ export function registerInteractions(app: FastifyInstance, d: { db: Db; now: () 
     for (const resource of resources) grant.addResourceScope(String(resource), (asked.length ? asked : SCOPES).join(' '));
     const grantId = await grant.save();
     // The grant is this workspace's: the member's grants elsewhere stay (several at once).
-    if (!(await recordGrant(d.db, grantId, { email: s.email, workspace_id: membership.workspace_id, client_id: clientId }, d.now(), s.tokenHash))) {
-      return d.html(reply, 403, (nonce) => messagePage('Signed out', 'You signed out meanwhile; nothing was allowed. Sign in and try again.', nonce));
-    }
+    // A client that registered itself and is deleted meanwhile (its 24 hours up): nothing recorded.
+    const recorded = await recordGrant(d.db, grantId, { email: s.email, workspace_id: membership.workspace_id, client_id: clientId }, d.now(), { session: s.tokenHash, storedClient: storedClientId(clientId) });
+    if (recorded === 'signed-out') return d.html(reply, 403, (nonce) => messagePage('Signed out', 'You signed out meanwhile; nothing was allowed. Sign in and try again.', nonce));
+    if (recorded === 'client-gone') return d.html(reply, 400, (nonce) => messagePage(...CLIENT_GONE, nonce));
     const to = await p.provider.interactionResult(req.raw, reply.raw, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
     return reply.redirect(to, 303);
   });

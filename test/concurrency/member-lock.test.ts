@@ -87,9 +87,9 @@ for (const d of dialects) {
           await lockRows(trx, 'members', { email: 'sol@example.com' });
           await deleteSession(trx, `session-${ws.id}`);
         },
-        () => recordGrant(other, `grant-${ws.id}`, { email: 'sol@example.com', workspace_id: ws.id, client_id: 'a' }, now, `session-${ws.id}`),
+        () => recordGrant(other, `grant-${ws.id}`, { email: 'sol@example.com', workspace_id: ws.id, client_id: 'a' }, now, { session: `session-${ws.id}` }),
       );
-      expect(await recorded).toBe(false);
+      expect(await recorded).toBe('signed-out');
       expect(await grantWorkspaceOf(t.db.kysely, `grant-${ws.id}`, now)).toBeUndefined();
     });
   });

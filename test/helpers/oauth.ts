@@ -48,17 +48,27 @@ export class HttpBrowser {
    * consent screen, allowing the workspace named; returns the callback's query (`code`, `iss` …).
    */
   async authorize(authorizationUrl: URL | string, member: { email: string; password: string; workspaceId: string }): Promise<URLSearchParams> {
+    const step = await this.toConsent(authorizationUrl, member);
+    if (step.left) return step.left.searchParams;
+    const done = await this.allow(step.page!, member.workspaceId);
+    if (!done.left) throw new Error(`the consent did not lead back to the assistant: ${done.page?.status} at ${done.page?.url}: ${done.page?.html.slice(0, 300)}`);
+    return done.left.searchParams;
+  }
+
+  /** Follows an authorization URL through sign-in (when this browser is not signed in) to the consent screen (or off the server). */
+  async toConsent(authorizationUrl: URL | string, member: { email: string; password: string }): Promise<{ page?: { url: string; status: number; html: string }; left?: URL }> {
     let step = await this.open(String(authorizationUrl));
     if (step.page && new URL(step.page.url).pathname === '/signin') {
       const signIn = step.page;
       step = await this.open('/signin', { method: 'POST', form: { csrf: field(signIn.html, 'csrf'), next: field(signIn.html, 'next'), email: member.email, password: member.password } });
     }
-    if (step.left) return step.left.searchParams;
-    const consent = step.page!;
-    if (!/\/oauth\/interaction\//.test(consent.url)) throw new Error(`expected the consent screen, got ${consent.status} at ${consent.url}: ${consent.html.slice(0, 300)}`);
-    const done = await this.open(consent.url, { method: 'POST', form: { csrf: field(consent.html, 'csrf'), decision: 'allow', workspace: member.workspaceId } });
-    if (!done.left) throw new Error(`the consent did not lead back to the assistant: ${done.page?.status} at ${done.page?.url}: ${done.page?.html.slice(0, 300)}`);
-    return done.left.searchParams;
+    if (step.page && !/\/oauth\/interaction\//.test(step.page.url)) throw new Error(`expected the consent screen, got ${step.page.status} at ${step.page.url}: ${step.page.html.slice(0, 300)}`);
+    return step;
+  }
+
+  /** Allows the workspace named on the consent screen `consent`: the page it leads to, or off the server. */
+  allow(consent: { url: string; html: string }, workspaceId: string): ReturnType<HttpBrowser['open']> {
+    return this.open(consent.url, { method: 'POST', form: { csrf: field(consent.html, 'csrf'), decision: 'allow', workspace: workspaceId } });
   }
 
   /** Signs out with the Integrations page's form. */

@@ -3,7 +3,8 @@
  * per client address (ten at once, then the address waits, told by 429 and Retry-After), and a
  * client that registered itself and never completed a sign-in is deleted by the background
  * loop's `oauth` task 24 hours on. A client a member signed in with, and one an administrator
- * registered, stay.
+ * registered, stay. A member who allows a client that the task deletes at that moment is told
+ * so, and nothing is kept: no grant, no code.
  */
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,9 +12,9 @@ import { startBackground } from '../../src/compose/background.js';
 import { hashPassword } from '../../src/members/passwords.js';
 import { SIGNIN_THROTTLE } from '../../src/members/signin-throttle.js';
 import { setPasswordHash, upsertMember } from '../../src/members/store.js';
-import { registerOAuthClient } from '../../src/oauth/store.js';
+import { pruneOAuthRecords, registerOAuthClient } from '../../src/oauth/store.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';
-import { dialects } from '../helpers/db.js';
+import { dialects, whileHeld } from '../helpers/db.js';
 import { HttpBrowser, MemoryProvider, REDIRECT } from '../helpers/oauth.js';
 
 const EMAIL = 'kim@example.com';
@@ -85,5 +86,57 @@ for (const d of dialects) describe.skipIf(d.skip)(`dynamic client registration's
     const answer = await fetch(authorize, { redirect: 'manual' });
     expect(answer.status).toBe(400);
     expect(await answer.text()).toContain('invalid_client');
+  });
+  it("refuses a member's Allow with a page that says so, keeping no grant and issuing no code, when the task deletes the client meanwhile", async () => {
+    h = await startApi(d.name);
+    const harness = h;
+    const ws = await workspace(harness.db);
+    await upsertMember(harness.db.kysely, ws.id, EMAIL, 'member', new Date());
+    await setPasswordHash(harness.db.kysely, EMAIL, await hashPassword(PASSWORD), new Date());
+    const late = new MemoryProvider('Late assistant');
+    const connect = () => new Client({ name: 'limits-test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(`${harness.base}/mcp`), { authProvider: late }));
+    await expect(connect()).rejects.toBeInstanceOf(UnauthorizedError);
+    const registered = harness.clock.now().getTime();
+    // The member comes a minute before the client's 24 hours end, and allows; the task runs a minute after them.
+    harness.clock.advance(24 * HOUR - 60_000);
+    const browser = new HttpBrowser(originOf(harness));
+    const consent = (await browser.toConsent(late.authorizationUrl!, { email: EMAIL, password: PASSWORD })).page!;
+    expect(consent.status).toBe(200);
+    const allowed = await whileHeld(harness.db, (trx) => pruneOAuthRecords(trx, new Date(registered + 24 * HOUR + 60_000)), () => browser.allow(consent, ws.id));
+    expect(allowed.left).toBeUndefined();
+    expect(allowed.page).toMatchObject({ status: 400, html: expect.stringContaining('This assistant is not known here any more') });
+    expect(allowed.page!.html).toContain('Nothing was allowed');
+    const kept = async (model: string) => (await harness.db.kysely.selectFrom('oauth_records').select('id').where('model', '=', model).execute()).length;
+    expect(await clientIds(harness)).toEqual([]);
+    expect(await harness.db.kysely.selectFrom('oauth_grants').select('grant_id').execute()).toEqual([]);
+    expect([await kept('Grant'), await kept('AuthorizationCode'), await kept('AccessToken'), await kept('RefreshToken')]).toEqual([0, 0, 0, 0]);
+    // The consent screen, opened again, says the same.
+    const again = await browser.open(consent.url);
+    expect(again.page).toMatchObject({ status: 400, html: expect.stringContaining('This assistant is not known here any more') });
+  });
+  it("refuses an Allow that comes after the client's 24 hours ended, before the task deleted it, and keeps nothing", async () => {
+    h = await startApi(d.name);
+    const harness = h;
+    const ws = await workspace(harness.db);
+    await upsertMember(harness.db.kysely, ws.id, EMAIL, 'member', new Date());
+    await setPasswordHash(harness.db.kysely, EMAIL, await hashPassword(PASSWORD), new Date());
+    const late = new MemoryProvider('Late assistant');
+    const connect = () => new Client({ name: 'limits-test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(`${harness.base}/mcp`), { authProvider: late }));
+    await expect(connect()).rejects.toBeInstanceOf(UnauthorizedError);
+    harness.clock.advance(24 * HOUR - 60_000);
+    const browser = new HttpBrowser(originOf(harness));
+    const consent = (await browser.toConsent(late.authorizationUrl!, { email: EMAIL, password: PASSWORD })).page!;
+    // The member leaves the consent screen open past the client's 24 hours, then allows.
+    harness.clock.advance(120_000);
+    const allowed = await browser.allow(consent, ws.id);
+    expect(allowed.left).toBeUndefined();
+    expect(allowed.page).toMatchObject({ status: 400, html: expect.stringContaining('This assistant is not known here any more') });
+    expect(await harness.db.kysely.selectFrom('oauth_grants').select('grant_id').execute()).toEqual([]);
+    expect(await harness.db.kysely.selectFrom('oauth_records').select('model').where('model', 'in', ['Grant', 'AuthorizationCode', 'AccessToken', 'RefreshToken']).execute()).toEqual([]);
+    // Still expiring: the task deletes it.
+    const bg = startBackground(harness.db, { now: harness.clock.now, log: () => {}, only: ['oauth'] });
+    await bg.worker.idle();
+    await bg.stop();
+    expect(await clientIds(harness)).toEqual([]);
   });
 });

@@ -52,9 +52,9 @@ for (const d of dialects) describe.skipIf(d.skip)(`OAuth grants on ${d.label}`, 
     const now = new Date();
     await db().write((trx) => insertSession(trx, { tokenHash: 'session-live', email: 'sam@example.com', csrf: 'c', now, expiresAt: new Date(now.getTime() + 3600_000) }));
     await grant('s1', 'sam@example.com', 'a');
-    expect(await recordGrant(db(), 's1', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'a' }, at, 'session-live')).toBe(true);
+    expect(await recordGrant(db(), 's1', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'a' }, at, { session: 'session-live' })).toBe('recorded');
     await grant('s2', 'sam@example.com', 'b');
-    expect(await recordGrant(db(), 's2', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'b' }, at, 'session-gone')).toBe(false);
+    expect(await recordGrant(db(), 's2', { email: 'sam@example.com', workspace_id: 'wx', client_id: 'b' }, at, { session: 'session-gone' })).toBe('signed-out');
     expect([await live('s1'), await live('s2'), await tokenOf('s2')]).toEqual([true, false, false]);
   });
 
