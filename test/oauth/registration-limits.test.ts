@@ -87,7 +87,11 @@ for (const d of dialects) describe.skipIf(d.skip)(`dynamic client registration's
     expect(answer.status).toBe(400);
     expect(await answer.text()).toContain('invalid_client');
   });
-  it("refuses a member's Allow with a page that says so, keeping no grant and issuing no code, when the task deletes the client meanwhile", async () => {
+  /**
+   * A member at the consent screen of an assistant that registered itself, a minute before its 24
+   * hours end (never signed in with before).
+   */
+  async function atConsentBeforeExpiry() {
     h = await startApi(d.name);
     const harness = h;
     const ws = await workspace(harness.db);
@@ -97,10 +101,14 @@ for (const d of dialects) describe.skipIf(d.skip)(`dynamic client registration's
     const connect = () => new Client({ name: 'limits-test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(`${harness.base}/mcp`), { authProvider: late }));
     await expect(connect()).rejects.toBeInstanceOf(UnauthorizedError);
     const registered = harness.clock.now().getTime();
-    // The member comes a minute before the client's 24 hours end, and allows; the task runs a minute after them.
     harness.clock.advance(24 * HOUR - 60_000);
     const browser = new HttpBrowser(originOf(harness));
     const consent = (await browser.toConsent(late.authorizationUrl!, { email: EMAIL, password: PASSWORD })).page!;
+    return { harness, ws, browser, consent, registered };
+  }
+
+  it("refuses a member's Allow with a page that says so, keeping no grant and issuing no code, when the task deletes the client meanwhile", async () => {
+    const { harness, ws, browser, consent, registered } = await atConsentBeforeExpiry();
     expect(consent.status).toBe(200);
     const allowed = await whileHeld(harness.db, (trx) => pruneOAuthRecords(trx, new Date(registered + 24 * HOUR + 60_000)), () => browser.allow(consent, ws.id));
     expect(allowed.left).toBeUndefined();
@@ -115,17 +123,7 @@ for (const d of dialects) describe.skipIf(d.skip)(`dynamic client registration's
     expect(again.page).toMatchObject({ status: 400, html: expect.stringContaining('This assistant is not known here any more') });
   });
   it("refuses an Allow that comes after the client's 24 hours ended, before the task deleted it, and keeps nothing", async () => {
-    h = await startApi(d.name);
-    const harness = h;
-    const ws = await workspace(harness.db);
-    await upsertMember(harness.db.kysely, ws.id, EMAIL, 'member', new Date());
-    await setPasswordHash(harness.db.kysely, EMAIL, await hashPassword(PASSWORD), new Date());
-    const late = new MemoryProvider('Late assistant');
-    const connect = () => new Client({ name: 'limits-test', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(`${harness.base}/mcp`), { authProvider: late }));
-    await expect(connect()).rejects.toBeInstanceOf(UnauthorizedError);
-    harness.clock.advance(24 * HOUR - 60_000);
-    const browser = new HttpBrowser(originOf(harness));
-    const consent = (await browser.toConsent(late.authorizationUrl!, { email: EMAIL, password: PASSWORD })).page!;
+    const { harness, ws, browser, consent } = await atConsentBeforeExpiry();
     // The member leaves the consent screen open past the client's 24 hours, then allows.
     harness.clock.advance(120_000);
     const allowed = await browser.allow(consent, ws.id);
