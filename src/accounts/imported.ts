@@ -10,6 +10,7 @@ import { COUNTRY_SAYS, countryCode } from '../core/country.js';
 import { MONTH } from '../core/month.js';
 import { storeIdRefusal } from '../core/panel-contract.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
+import { keptText, trimBlanks } from '../core/text.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
 const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
@@ -70,9 +71,9 @@ function issueMessage(issue: z.core.$ZodIssue): string {
 }
 
 /**
- * A text of the store as the panel types it (panel/read.ts): trimmed, Unicode NFC, empty ⇒ null.
- * So an imported account reads as the same store ingested from the panel, and the list's exact
- * filters (`category`, `plan`) find it.
+ * A text of the store as the panel types it (core/text.ts: blanks trimmed, CRLF read as LF,
+ * Unicode NFC, nothing left ⇒ null). So an imported account reads as the same store ingested
+ * from the panel, and the list's exact filters (`category`, `plan`) find it.
  */
 const storeText = (max: number) =>
   z
@@ -80,7 +81,7 @@ const storeText = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .nullable()
     .optional()
-    .transform((v) => (v == null ? v : v.trim().normalize('NFC') || null));
+    .transform((v) => (v == null ? v : keptText(v)));
 
 /**
  * A country as the panel takes it: two letters, kept in capitals (`gb` ⇒ `GB`), empty ⇒ null.
@@ -93,7 +94,7 @@ const country = z
   .optional()
   .transform((v, ctx) => {
     if (v == null) return v;
-    if (v.trim() === '') return null;
+    if (trimBlanks(v) === '') return null;
     const code = countryCode(v);
     if (code !== null) return code;
     ctx.addIssue({ code: 'custom', message: `${COUNTRY_SAYS} (as the panel and the list filter take it), got ${JSON.stringify(v.slice(0, 40))}` });

@@ -9,6 +9,7 @@ import type { Database } from '../db/database.js';
 import { latestMonthValues } from '../ingest/index.js';
 import type { Env } from '../core/env.js';
 import { COUNTRY_SAYS, countryCode } from '../core/country.js';
+import { trimBlanks } from '../core/text.js';
 import { CliError } from '../core/errors.js';
 import { getProfile, setProfile, type WorkspaceProfile } from '../accounts/profile-store.js';
 import type { Config } from '../settings/config.js';
@@ -16,9 +17,9 @@ import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './ad
 
 type ProfileOptions = Config<'workspaces profile'>;
 
-/** A comma-separated flag value as a list: items trimmed, none empty. */
+/** A comma-separated flag value as a list: items trimmed of blanks (as the panel trims its text: core/text.ts), none empty. */
 function list(flag: string, raw: string): string[] {
-  const items = raw.split(',').map((s) => s.trim());
+  const items = raw.split(',').map(trimBlanks);
   if (items.some((s) => s === '')) throw new CliError(`${flag}: empty item in "${raw}" (comma-separated, no empty entries)`);
   return [...new Set(items)];
 }

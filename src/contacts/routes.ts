@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EMAIL_MAX, normaliseEmail } from '../core/email.js';
+import { keptText } from '../core/text.js';
 import { storeVisible } from '../workspaces/visibility.js';
 import { contactSuggestions, findContacts, getContact, storeContact, toContactView, updateContact } from './store.js';
 import { addContact } from './add-contact.js';
@@ -29,10 +30,17 @@ const email = z
   .max(EMAIL_MAX)
   .regex(EMAIL_AS_SENT, 'must be an email address')
   .describe('An email address; stored trimmed with its domain lower-cased, and unique in the workspace');
-// Trimmed, as the contact source's name and role are (contacts/source.ts) and a deal's title is:
-// one person reads alike whichever door they came in by; only blanks ⇒ 400.
-const name = z.string().trim().min(1, 'must not be empty or only blanks').max(200);
-const role = z.string().trim().min(1, 'must not be empty or only blanks').max(200);
+// Kept as every door keeps text (core/text.ts: blanks trimmed, CRLF read as LF, Unicode NFC), as
+// the contact source's name and role are: one person reads alike whichever door they came in by;
+// nothing left ⇒ 400 (leave the field out, or clear it with null).
+const keptField = () =>
+  z
+    .string()
+    .overwrite((s) => keptText(s) ?? '')
+    .min(1, 'must not be empty or only spaces')
+    .max(200);
+const name = keptField();
+const role = keptField();
 
 const DISCOVER_MAX = 100;
 

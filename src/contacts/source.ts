@@ -21,18 +21,18 @@ import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
-import { CONTACTS_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX } from '../core/panel-contract.js';
+import { CONTACTS_FILE, storeIdRefusal } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { byStoreThenEmail, LineSort, type SortEntry } from './line-sort.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
 import { emptyFile, firstNonUtf8Line, NDJSON_BOM, notUtf8, printable, requireFile, wrongSeparator } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
+import { keptText } from '../core/text.js';
 
 export const CONTACTS_DIR = 'contacts';
 export const CONTACTS_DATA = 'contacts.ndjson';
 const COLUMNS = ['store_id', 'name', 'email', 'role', 'source'] as const;
 const TEXT_MAX = 200;
-const SCIENTIFIC = new RegExp(`^(?:${SCIENTIFIC_ID})$`);
 
 /** One record of the source as read: its row number (as a person would count it) and its cells. */
 interface RawRecord {
@@ -168,14 +168,18 @@ async function readParquet(file: string): Promise<{ columns: string[]; records: 
 }
 
 /**
- * The checked rows: store_id and email required (the email normalised), name, role and source
- * optional text (trimmed; empty ⇒ null), no U+0000 anywhere, one row per (store, email).
+ * The checked rows: store_id and email required (the store id as every door takes one, the
+ * email normalised), name, role and source optional text kept as every door keeps text
+ * (core/text.ts: blanks trimmed, CRLF read as LF, Unicode NFC; nothing left ⇒ null), no U+0000
+ * anywhere, one row per (store, email). `carried`: rows publish already checked (the runs
+ * folder's), checked again but their text kept as it is (keeping it again could change it: the
+ * panel's CRLF rule reads CR CR LF as CR LF).
  */
-export function checkContacts(file: string, records: readonly RawRecord[]): StoreContact[] {
+export function checkContacts(file: string, records: readonly RawRecord[], carried = false): StoreContact[] {
   const out: StoreContact[] = [];
   const seen = new Map<string, number>();
   for (const record of records) {
-    const { row, ...contact } = checkContact(file, record);
+    const { row, ...contact } = checkContact(file, record, carried);
     const key = `${contact.store_id}\u0000${contact.email}`;
     const first = seen.get(key);
     if (first !== undefined) throw listedTwice(file, row, contact, first);
@@ -200,22 +204,23 @@ function cellText(file: string, row: number, column: string, v: unknown): string
   return s;
 }
 
-/** An optional cell: trimmed, empty ⇒ null, at most TEXT_MAX characters. */
-function optionalText(file: string, row: number, column: string, v: unknown): string | null {
-  const s = cellText(file, row, column, v)?.trim() || null;
+/** An optional cell kept as every door keeps text (core/text.ts; as it is when `carried`), nothing left ⇒ null, at most TEXT_MAX characters. */
+function optionalText(file: string, row: number, column: string, v: unknown, carried: boolean): string | null {
+  const cell = cellText(file, row, column, v);
+  const s = cell === null ? null : carried ? cell : keptText(cell);
   if (s !== null && s.length > TEXT_MAX) throw bad(file, row, column, `longer than ${TEXT_MAX} characters`);
   return s;
 }
 
 /** One record checked (checkContacts without the check for a repeated store and email), with its row. */
-function checkContact(file: string, { row, cells }: RawRecord): SortEntry {
+function checkContact(file: string, { row, cells }: RawRecord, carried = false): SortEntry {
   // 12.5 would read as "12.5" here and is refused by the panel (panel/read.ts): no store's id.
   if (typeof cells.store_id === 'number' && !Number.isInteger(cells.store_id)) throw bad(file, row, 'store_id', `a number with a fraction (${cells.store_id}) is no store id: write the id as a JSON string or an integer`);
-  const storeId = cellText(file, row, 'store_id', cells.store_id);
-  // A store id of only spaces is as empty as none, as in the panel (every other id keeps every character).
-  if (storeId === null || storeId.trim() === '') throw bad(file, row, 'store_id', 'store_id is required and empty');
-  if (storeId.length > STORE_ID_MAX) throw bad(file, row, 'store_id', `longer than ${STORE_ID_MAX} characters`);
-  if (SCIENTIFIC.test(storeId.trim())) throw bad(file, row, 'store_id', scientificIdSays(storeId));
+  const storeId = cellText(file, row, 'store_id', cells.store_id) ?? '';
+  // A store id as every door takes one (the API, `accounts import`, the panel in SQL): only
+  // blanks is as empty as none; every other id keeps every character.
+  const refused = storeIdRefusal(storeId);
+  if (refused !== null) throw bad(file, row, 'store_id', refused);
   const rawEmail = cellText(file, row, 'email', cells.email);
   if (rawEmail === null || rawEmail.trim() === '') throw bad(file, row, 'email', 'email is required and empty');
   const email = normaliseEmail(rawEmail);
@@ -223,9 +228,9 @@ function checkContact(file: string, { row, cells }: RawRecord): SortEntry {
   return {
     store_id: storeId,
     email,
-    name: optionalText(file, row, 'name', cells.name),
-    role: optionalText(file, row, 'role', cells.role),
-    source: optionalText(file, row, 'source', cells.source),
+    name: optionalText(file, row, 'name', cells.name, carried),
+    role: optionalText(file, row, 'role', cells.role, carried),
+    source: optionalText(file, row, 'source', cells.source, carried),
     row,
   };
 }
@@ -298,7 +303,7 @@ export async function readContactsRun(runsDir: string, id: string): Promise<Stor
   const got = createHash('sha256').update(bytes).digest('hex');
   if (got !== id) throw new CliError(`${file}: its content does not match its id (sha256 ${got.slice(0, 12)}…, index.json says ${id.slice(0, 12)}…); publish again to rewrite it`, 2);
   const { records } = await readNdjson(file);
-  return checkContacts(file, records);
+  return checkContacts(file, records, true);
 }
 
 const firstLine = (e: unknown): string => String((e as Error).message ?? e).split('\n')[0]!;

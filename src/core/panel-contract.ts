@@ -1,6 +1,7 @@
 /** The input contract of a monthly panel (DESIGN.md "Input contract"). */
 
 import { nextMonth } from './month.js';
+import { trimBlanks } from './text.js';
 
 export type ColumnType = 'string' | 'country' | 'month' | 'integer' | 'decimal' | 'apps' | 'boolean';
 
@@ -70,13 +71,15 @@ const SCIENTIFIC = new RegExp(`^(?:${SCIENTIFIC_ID})$`);
 
 /**
  * Why a store id is none, as every door says it (the API, the assistant's tools, `accounts
- * import`; the panel checks the same in SQL), or null: only spaces is as empty as none, longer
- * than STORE_ID_MAX, or a spreadsheet's scientific notation. Every other character is kept.
+ * import`, the contact source; the panel checks the same in SQL), or null: only blanks (those
+ * the panel trims: core/text.ts) is as empty as none, longer than STORE_ID_MAX, or a
+ * spreadsheet's scientific notation. Every other character is kept.
  */
 export function storeIdRefusal(id: string): string | null {
-  if (id.trim() === '') return 'must not be empty or only spaces';
+  const trimmed = trimBlanks(id);
+  if (trimmed === '') return 'must not be empty or only spaces';
   if (id.length > STORE_ID_MAX) return `must be at most ${STORE_ID_MAX} characters`;
-  if (SCIENTIFIC.test(id.trim())) return scientificIdSays(id);
+  if (SCIENTIFIC.test(trimmed)) return scientificIdSays(id);
   return null;
 }
 

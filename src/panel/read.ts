@@ -9,6 +9,7 @@ import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
+import { keptTextSql, trimBlanksSql } from '../core/text.js';
 import { decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
@@ -112,13 +113,14 @@ const rowNumber = (format: PanelFormat, rowid: number): number => rowid + (forma
 
 /** SQL that converts a raw cell to its typed value, NULL for empty (and for invalid: see isBad). */
 function convert(v: string, type: ColumnType, sourceType: string): string {
-  const text = `nullif(trim(${asText(v, sourceType)}), '')`;
+  const text = `nullif(${trimBlanksSql(asText(v, sourceType))}, '')`;
   switch (type) {
     case 'string':
-      // A line break inside a value reads the same whether the file ends its lines with CRLF or LF.
-      return `nfc_normalize(replace(${text}, chr(13) || chr(10), chr(10)))`;
+      // Text as every door keeps it (core/text.ts): a line break inside a value reads the same
+      // whether the file ends its lines with CRLF or LF.
+      return keptTextSql(asText(v, sourceType));
     case 'apps':
-      return `CASE WHEN ${text} IS NOT NULL THEN list_sort(list_distinct(list_filter(list_transform(string_split(${text}, ';'), x -> trim(x)), x -> x <> ''))) END`;
+      return `CASE WHEN ${text} IS NOT NULL THEN list_sort(list_distinct(list_filter(list_transform(string_split(${text}, ';'), x -> ${trimBlanksSql('x')}), x -> x <> ''))) END`;
     case 'country':
       return `CASE WHEN regexp_full_match(${text}, '[A-Za-z]{2}') THEN upper(${text}) END`;
     case 'month':
@@ -269,11 +271,11 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
       // A count or an amount below zero is outside its domain: refused as a value that does not convert.
       const typed = convert(v, c.type, t);
       const bad = c.nonNegative ? `coalesce(${typed} < 0, TRUE)` : `${typed} IS NULL`;
-      return { c, sql: nativeOk(c.type, t) ? `(${v} IS NOT NULL AND ${v} < 0)` : `(${v} IS NOT NULL AND (${nested} OR (trim(${asText(v, t)}) <> '' AND ${bad})))` };
+      return { c, sql: nativeOk(c.type, t) ? `(${v} IS NOT NULL AND ${v} < 0)` : `(${v} IS NOT NULL AND (${nested} OR (${trimBlanksSql(asText(v, t))} <> '' AND ${bad})))` };
     });
   const storeId = asText('store_id', sourceTypes.get('store_id')!);
   // A store id of only spaces is as empty as a blank cell (every other id keeps every character).
-  const missingId = `(store_id IS NULL OR trim(${storeId}) = '')`;
+  const missingId = `(store_id IS NULL OR ${trimBlanksSql(storeId)} = '')`;
   const cases = [`WHEN ${missingId} THEN 'store_id'`, ...badChecks.map(({ c, sql }) => `WHEN ${sql} THEN ${lit(c.name)}`)].join(' ');
   const where = [missingId, ...badChecks.map((b) => b.sql)].join(' OR ');
   // One scan answers both checks: the first bad cell's row, and whether any store id repeats
@@ -295,7 +297,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   const fraction = sourceTypes.get('store_id') === 'JSON' ? `json_type(r.store_id) = 'DOUBLE'` : 'FALSE';
   // A spreadsheet that read long numeric ids as numbers saves them as 1.23457E+11: their digits
   // are lost, and stores that shared the first six become one (a "duplicate" said without cause).
-  const scientific = `(contains(${storeId}, 'E+') OR contains(${storeId}, 'e+')) AND regexp_full_match(trim(${storeId}), ${lit(SCIENTIFIC_ID)})`;
+  const scientific = `(contains(${storeId}, 'E+') OR contains(${storeId}, 'e+')) AND regexp_full_match(${trimBlanksSql(storeId)}, ${lit(SCIENTIFIC_ID)})`;
   const createdType = sourceTypes.get('created_month');
   const createdLater = createdType === undefined ? 'FALSE' : `${convert('r.created_month', 'month', createdType)} > ${lit(f.month)}`;
   const [check] = await duck.all<{ bad: string | null; bad_rows: string; unique: boolean; rows: string; nul: string | null; later: string | null; later_rows: string; long: string | null; fraction: string | null; scientific: string | null }>(

@@ -90,7 +90,10 @@ describe('the contact source carried a record at a time', () => {
     ['a quote inside an unquoted value', 'contacts.csv', 'store_id,email,name\ns1,a@x.example,Ann "Jo" Lee\n', 'row 2: a quote inside a value that is not quoted whole'],
     ['a quote never closed', 'contacts.csv', 'store_id,email,name\ns1,a@x.example,"Ann\n', 'row 2: a quoted value is never closed (unterminated quote)'],
     // Only spaces: as empty as none in the panel, and a contact no store could ever match.
-    ['a store id of only spaces', 'contacts.csv', 'store_id,email\n   ,a@x.example\n', 'row 2, column store_id: store_id is required and empty'],
+    // In the words of every other door that takes a store id (core/panel-contract.ts storeIdRefusal).
+    ['a store id of only spaces', 'contacts.csv', 'store_id,email\n   ,a@x.example\n', 'row 2, column store_id: must not be empty or only spaces'],
+    ['a store id of only blanks the panel trims', 'contacts.csv', 'store_id,email\n\u00a0\u3000,a@x.example\n', 'row 2, column store_id: must not be empty or only spaces'],
+    ['a store id longer than the API takes', 'contacts.csv', `store_id,email\n${'s'.repeat(501)},a@x.example\n`, 'row 2, column store_id: must be at most 500 characters'],
     // A spreadsheet's 1.23457E+11 named no store: the contact was carried, then matched nothing.
     ['a store id in scientific notation', 'contacts.csv', 'store_id,email\n1.23457E+11,a@x.example\n', 'row 2, column store_id: "1.23457E+11" is a number in scientific notation, as a spreadsheet saves a long id it read as a number'],
     // A lone surrogate was carried, then written by the drivers as U+FFFD.

@@ -7,49 +7,33 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES } from '../../src/api/scopes.js';
-import { adminCli } from '../helpers/cli.js';
-import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
+import { describe, expect, it } from 'vitest';
+import { call, freshIdem } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
-import { type Assistant, SDKS, toolJson } from '../helpers/mcp.js';
-import { tempDirs } from '../helpers/tmp.js';
+import { useDoors } from '../helpers/doors.js';
+import { toolJson } from '../helpers/mcp.js';
 
-const KEPT = [' shop-1 ', 'Cafe\u0301', 'Caf\u00e9', '00123', 's'.repeat(500), '\u00e9'.repeat(500), '\u{1F6CD}'.repeat(250), 'a/b?c#d%e'];
+// A tab is no blank to the panel (core/text.ts): an id of one is an id there, and at every door.
+const KEPT = [' shop-1 ', '\t', 'Cafe\u0301', 'Caf\u00e9', '00123', 's'.repeat(500), '\u00e9'.repeat(500), '\u{1F6CD}'.repeat(250), 'a/b?c#d%e'];
 const REFUSED: [what: string, given: string, said: RegExp][] = [
   ['only spaces', '   ', /^must not be empty or only spaces$/],
+  ['only blanks the panel trims', '\u00a0\u3000', /^must not be empty or only spaces$/],
   ['a spreadsheet\'s scientific notation', '1.23457E+11', /is a number in scientific notation, as a spreadsheet saves a long id/],
   ['501 characters', 's'.repeat(501), /^must be at most 500 characters$/],
 ];
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`a store id through every door (${d.label})`, () => {
-    let h: Harness;
-    let key: string;
-    let wsId: string;
-    let assistant: Assistant;
-    const run = adminCli(() => h.t);
-    const dirs = tempDirs('storelens-doors-');
+    const doors = useDoors(d.name);
 
     const importFile = async (...ids: string[]) => {
-      const file = path.join(await dirs.make(), 'accounts.ndjson');
+      const file = path.join(await doors.dirs.make(), 'accounts.ndjson');
       await writeFile(file, ids.map((store_id) => `${JSON.stringify({ store_id, score: 0.5 })}\n`).join(''));
-      return { file, r: await run('accounts', 'import', file, '--workspace', wsId) };
+      return { file, r: await doors.run('accounts', 'import', file, '--workspace', doors.wsId) };
     };
 
-    beforeAll(async () => {
-      h = await startApi(d.name, { rateLimits: { read: 10_000, write: 10_000, report: 10 } });
-      wsId = (await workspace(h.db)).id;
-      key = await apiKey(h.db, wsId, SCOPES);
-      assistant = await SDKS[0]!.connect(h.base, key);
-    });
-    afterAll(async () => {
-      await assistant?.close();
-      await h?.close();
-      await dirs.removeAll();
-    });
-
     it('keeps every character of an id at every door: what import kept, REST and the tools find as it is', async () => {
+      const { h, key, assistant } = doors;
       const { r } = await importFile(...KEPT);
       expect(r.code, r.stderr).toBe(0);
       for (const id of KEPT) {
@@ -63,6 +47,7 @@ for (const d of dialects) {
     });
 
     it.each(REFUSED)('refuses %s at every door in the same words', async (_what, given, said) => {
+      const { h, key, assistant } = doors;
       const { file, r } = await importFile(given);
       expect(r.code).toBe(2);
       expect(r.stderr.startsWith(`storelens: ${file}: line 1: field store_id: `), r.stderr).toBe(true);

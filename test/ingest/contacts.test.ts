@@ -122,7 +122,7 @@ for (const d of dialects) {
       await writeFile(file, '{"store_id":"a","email":"a@B.example"}\n{"store_id":"a","email":"a@b.EXAMPLE"}\n');
       await expect(publishPanel(panel, out, { runs })).rejects.toThrow(`${file}: row 2, column email: "a@b.example" is listed twice for store "a" (first at row 1)`);
       await writeFile(file, '{"store_id":"","email":"a@b.example"}\n');
-      await expect(publishPanel(panel, out, { runs })).rejects.toThrow(`${file}: row 1, column store_id: store_id is required and empty`);
+      await expect(publishPanel(panel, out, { runs })).rejects.toThrow(`${file}: row 1, column store_id: must not be empty or only spaces`);
       const csv = path.join(panel, 'contacts.csv');
       await rm(file);
       await writeFile(csv, 'store_id,name\na,Ann\n');
