@@ -29,9 +29,9 @@ export interface PanelRow {
 /** month → store_id → row */
 export type Panel = Map<string, Map<string, PanelRow>>;
 
-/** DuckDB's trim() removes spaces only (not tabs or newlines). */
+/** DuckDB's trim() removes the Unicode space separators (the space, NBSP, U+3000 …), not tabs or line breaks. */
 const text = (raw: string | undefined): string | null => {
-  const t = (raw ?? '').replace(/^ +| +$/g, '');
+  const t = (raw ?? '').replace(/^\p{Zs}+|\p{Zs}+$/gu, '');
   return t === '' ? null : t;
 };
 const int = (raw: string | undefined): number | null => (text(raw) === null ? null : Number(text(raw)));
