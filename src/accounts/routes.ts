@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { COUNTRY_SAYS, countryCode } from '../core/country.js';
+import { keptText } from '../core/text.js';
 import type { Database, Db } from '../db/database.js';
 import { openWallet, recordSupervision } from '../wallet/index.js';
 import { rowsEvidence } from './evidence.js';
@@ -123,6 +124,18 @@ const queryDecimal = z.preprocess((v, ctx) => {
   return z.NEVER;
 }, z.number());
 
+/**
+ * A text filter, kept as the panel keeps a store's text (core/text.ts: blanks trimmed, Unicode
+ * NFC): the value as the panel file wrote it finds the stores the panel kept; then compared
+ * exactly. Only blanks ⇒ 400.
+ */
+const keptFilter = (max: number) =>
+  z
+    .string()
+    .overwrite((s) => keptText(s) ?? '')
+    .min(1, 'must not be empty or only spaces')
+    .max(max);
+
 const listQuery = z.strictObject({
   ...pageQuery,
   filter: z.enum(['in_market', 'all']).default('in_market').describe('`in_market` (default) or `all` scored accounts'),
@@ -132,8 +145,8 @@ const listQuery = z.strictObject({
     .transform((v, ctx) => countryCode(v) ?? (ctx.addIssue({ code: 'custom', message: COUNTRY_SAYS }), z.NEVER))
     .optional()
     .describe('Only accounts of this country: a two-letter ISO 3166-1 code, in either case (`gb` finds `GB`)'),
-  category: z.string().min(1).max(200).optional().describe('Only accounts of this category (exact; categories may contain commas)'),
-  plan: z.string().min(1).max(100).optional().describe('Only accounts on this plan'),
+  category: keptFilter(200).optional().describe('Only accounts of this category (exact; categories may contain commas)'),
+  plan: keptFilter(100).optional().describe('Only accounts on this plan'),
   status: z.enum(ACCOUNT_STATUSES).optional().describe('Only accounts with this status'),
   signal_type: z.enum(SIGNAL_TYPES).optional().describe('Only accounts with a signal of this type (in any ingested month, or since `signals_since`)'),
   signals_since: MONTH_TEXT.optional().describe('Only accounts with a signal (of `signal_type` when given) in this month or later'),

@@ -9,7 +9,7 @@ import type { Database } from '../db/database.js';
 import { latestMonthValues } from '../ingest/index.js';
 import type { Env } from '../core/env.js';
 import { COUNTRY_SAYS, countryCode } from '../core/country.js';
-import { trimBlanks } from '../core/text.js';
+import { keptText } from '../core/text.js';
 import { CliError } from '../core/errors.js';
 import { getProfile, setProfile, type WorkspaceProfile } from '../accounts/profile-store.js';
 import type { Config } from '../settings/config.js';
@@ -17,9 +17,13 @@ import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './ad
 
 type ProfileOptions = Config<'workspaces profile'>;
 
-/** A comma-separated flag value as a list: items trimmed of blanks (as the panel trims its text: core/text.ts), none empty. */
+/**
+ * A comma-separated flag value as a list: items kept as the panel keeps its text (core/text.ts:
+ * blanks trimmed, Unicode NFC), so an item written as the panel file writes it matches the
+ * panel's value; none empty.
+ */
 function list(flag: string, raw: string): string[] {
-  const items = raw.split(',').map(trimBlanks);
+  const items = raw.split(',').map((s) => keptText(s) ?? '');
   if (items.some((s) => s === '')) throw new CliError(`${flag}: empty item in "${raw}" (comma-separated, no empty entries)`);
   return [...new Set(items)];
 }
@@ -35,8 +39,10 @@ export function profileFromOptions(opts: ProfileOptions): Profile | null | undef
     });
     given.countries = [...new Set(countries)];
   }
-  const categories = [...(opts.categories !== undefined ? list('--categories', opts.categories) : []), ...(opts.category ?? [])];
-  if (opts.category?.some((c) => c.trim() === '')) throw new CliError('--category: must not be empty');
+  // One category as written (not split at commas), kept as the panel keeps its text.
+  const one = (opts.category ?? []).map((c) => keptText(c));
+  if (one.some((c) => c === null)) throw new CliError('--category: must not be empty');
+  const categories = [...(opts.categories !== undefined ? list('--categories', opts.categories) : []), ...(one as string[])];
   if (categories.length) given.categories = [...new Set(categories)];
   if (opts.plans !== undefined) given.plans = list('--plans', opts.plans);
   const bounds = [

@@ -17,6 +17,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getProfile } from '../../src/accounts/profile-store.js';
 import { refreshWorkspace } from '../../src/accounts/refresh.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';
@@ -27,7 +28,7 @@ import { apiKey, call, freshIdem, workspace } from '../helpers/api.js';
 import { FIXED_NOW, publishPanel } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 import { useDoors } from '../helpers/doors.js';
-import { toolJson } from '../helpers/mcp.js';
+import { SDKS, toolJson } from '../helpers/mcp.js';
 import { base } from '../helpers/signals-panel.js';
 
 /** Given ⇒ kept by every door (null: no value). */
@@ -154,6 +155,54 @@ for (const d of dialects) {
       }
       const two = KEPT.map((k) => [k, k]);
       expect(answered).toEqual({ rest: two, mcp: two, patch: two, listed: two });
+    });
+  });
+}
+
+for (const d of dialects) {
+  describe.skipIf(d.skip)(`a store text asked for as the panel file wrote it (${d.label})`, () => {
+    const doors = useDoors(d.name);
+    // What a person copies from the panel file (a decomposed é, blanks around it) finds the
+    // store the panel kept (NFC, trimmed): at the list's filters, in the tool and in the profile.
+    const CATEGORY = '\u00a0Cafe\u0301 ';
+    const PLAN = ' Plu\u0301s\u3000';
+
+    it('finds it with the list filters (REST and the tool) and sees it through a workspace profile', async () => {
+      const { h, run, dirs } = doors;
+      const duck = await openDuck({ threads: 1 });
+      const dir = await dirs.make();
+      const [panel, out, runs] = ['panel', 'out', 'runs'].map((p) => path.join(dir, p));
+      await mkdir(panel);
+      const stores = [base('cafe-1', { category: CATEGORY, plan: PLAN }), base('toys-1', { category: 'Toys', plan: 'Basic' })] as Record<string, string>[];
+      await writeRows(duck, panel, '2026-01', 'csv', PANEL_COLUMNS.map((c) => c.name), stores);
+      duck.close();
+      await publishPanel(panel, out, { runs });
+      await ingestRuns(h.db, runs, { now: () => FIXED_NOW });
+      const ws = await workspace(h.db);
+      const key = await apiKey(h.db, ws.id, SCOPES);
+      const assistant = await SDKS[0]!.connect(h.base, key);
+      try {
+        const profile = await run('workspaces', 'profile', '--workspace', ws.id, '--as', 'owner@example.com', '--categories', CATEGORY, '--plans', PLAN);
+        expect(profile.code, profile.stderr).toBe(0);
+        expect(profile.stderr).toBe('');
+        expect((await getProfile(h.db.kysely, ws.id)).profile).toEqual({ categories: ['Caf\u00e9'], plans: ['Pl\u00fas'] });
+        const one = await run('workspaces', 'profile', '--workspace', ws.id, '--as', 'owner@example.com', '--category', CATEGORY);
+        expect(one.code, one.stderr).toBe(0);
+        expect((await getProfile(h.db.kysely, ws.id)).profile).toEqual({ categories: ['Caf\u00e9'] });
+        await refreshWorkspace(h.db, ws.id, h.clock.now());
+        const ids = (r: { body: { data: { store_id: string }[] } }) => r.body.data.map((a) => a.store_id);
+        expect(ids(await call(h.base, 'GET', '/accounts?filter=all', { key }))).toEqual(['cafe-1']);
+        const byCategory = await call(h.base, 'GET', `/accounts?filter=all&category=${encodeURIComponent(CATEGORY)}`, { key });
+        const byPlan = await call(h.base, 'GET', `/accounts?filter=all&plan=${encodeURIComponent(PLAN)}`, { key });
+        expect([byCategory.status, ids(byCategory), byPlan.status, ids(byPlan)]).toEqual([200, ['cafe-1'], 200, ['cafe-1']]);
+        const tool = await assistant.callTool({ name: 'list_accounts', arguments: { filter: 'all', category: CATEGORY, plan: PLAN } });
+        expect(toolJson(tool).data.map((a: { store_id: string }) => a.store_id)).toEqual(['cafe-1']);
+        // Only blanks is no category: refused, naming the filter, as the other doors refuse it.
+        const blank = await call(h.base, 'GET', `/accounts?filter=all&category=${encodeURIComponent('\u00a0 ')}`, { key });
+        expect([blank.status, blank.body.errors]).toEqual([400, [{ path: 'category', message: 'must not be empty or only spaces' }]]);
+      } finally {
+        await assistant.close();
+      }
     });
   });
 }
