@@ -168,10 +168,13 @@ export const contactRoutes = [
     problems: [400, 404, 409],
     async handler({ tx, workspace, body }) {
       if (!(await storeVisible(tx, workspace.id, body.store_id))) throw notVisible(body.store_id);
-      const roles = body.roles && new Set(body.roles.map((r) => r.trim().toLowerCase()));
+      // A role compared in any case, each side kept as every door keeps text (core/text.ts: CRLF
+      // read as LF, Unicode NFC), so a role given as the contact source's file wrote it finds it.
+      const fold = (r: string) => (keptText(r) ?? '').trim().toLowerCase();
+      const roles = body.roles && new Set(body.roles.map(fold));
       const found = await contactSuggestions(tx, workspace.id, body.store_id, roles ? undefined : DISCOVER_MAX);
       const data = found
-        .filter((s) => !roles || (s.role !== null && roles.has(s.role.trim().toLowerCase())))
+        .filter((s) => !roles || (s.role !== null && roles.has(fold(s.role))))
         .slice(0, DISCOVER_MAX)
         .map((s) => ({ object: 'contact_suggestion' as const, store_id: s.store_id, name: s.name, email: s.email, role: s.role, source: s.source }));
       return { status: 200, body: { object: 'list' as const, data } };
