@@ -70,10 +70,18 @@ function missingColumn(file: string, format: string, columns: readonly string[])
   return missing ? new CliError(`${file}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${columns.join(', ') || 'none'})`, 2) : null;
 }
 
+/**
+ * How a contact CSV is parsed (in memory and streamed alike). Every line may end CRLF, LF or CR,
+ * whatever the first line ends with: a file whose header was saved LF and whose records were
+ * appended CRLF would otherwise leave a CR at the end of each record's last cell, which the text
+ * rule (core/text.ts) keeps.
+ */
+const CSV_OPTIONS = { bom: true, relax_column_count: false, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] };
+
 async function readCsv(file: string): Promise<{ columns: string[]; records: RawRecord[] }> {
   let rows: string[][];
   try {
-    rows = parse(await readFile(file), { bom: true, relax_column_count: false, skip_empty_lines: true }) as string[][];
+    rows = parse(await readFile(file), CSV_OPTIONS) as string[][];
   } catch (e) {
     throw csvError(file, e);
   }
@@ -408,7 +416,7 @@ async function* readBatches<T>(stream: Readable): AsyncGenerator<T[]> {
 
 async function* csvRecords(file: string): AsyncGenerator<ReadItem[]> {
   const input = createReadStream(file);
-  const parser = parseStream({ bom: true, relax_column_count: false, skip_empty_lines: true });
+  const parser = parseStream(CSV_OPTIONS);
   input.on('error', (e) => parser.destroy(e));
   input.pipe(parser);
   let at: (readonly [string, number])[] | undefined;

@@ -48,6 +48,16 @@ describe('the contact source carried a record at a time', () => {
     expect(empty).toEqual({ memory: '', streamed: '' });
   });
 
+  it('reads a file whose lines end alike or not (a header saved LF, records appended CRLF) as the same contacts', async () => {
+    // The last column's cells kept a CR of their own: "Buyer\r" (JavaScript's trim once removed it;
+    // the text rule keeps a line break at an end, as the panel does).
+    const lf = await both('contacts.csv', 'store_id,email,name,role\ns1,a@x.example,Ann,Buyer\ns2,b@x.example,Bo,CEO\n');
+    const mixed = await both('contacts.csv', 'store_id,email,name,role\ns1,a@x.example,Ann,Buyer\r\ns2,b@x.example,Bo,CEO\r\n');
+    const crlf = await both('contacts.csv', 'store_id,email,name,role\r\ns1,a@x.example,Ann,Buyer\r\ns2,b@x.example,Bo,CEO\r\n');
+    expect(lf.memory).toContain('"role":"Buyer"');
+    expect([mixed, crlf]).toEqual([lf, lf]);
+  });
+
   it('says the first problem in the file, a store and email listed twice included, and a file that cannot be read first', async () => {
     for (const text of [
       'store_id,name,email\na,x,a@x.example\na,z,a@x.example\nb,y,bad\n',
