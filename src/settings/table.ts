@@ -299,7 +299,7 @@ export const SETTINGS = [
   { name: 'as', flag: '--as', value: memberEmail, required: true, help: 'the owner or admin setting the profile', commands: ['workspaces profile'] },
   { name: 'countries', flag: '--countries', value: text('list'), help: 'ISO 3166-1 alpha-2 codes, comma-separated (e.g. US,GB)', commands: ['workspaces profile'] },
   { name: 'categories', flag: '--categories', value: text('list'), help: 'panel categories, comma-separated (use --category for one containing a comma)', commands: ['workspaces profile'] },
-  { name: 'category', flag: '--category', value: texts('name'), help: 'one panel category, as written (repeatable; may contain commas)', commands: ['workspaces profile'] },
+  { name: 'category', flag: '--category', value: texts('name'), help: 'one panel category, kept as the panel keeps text: blanks at the ends trimmed, Unicode NFC (repeatable; may contain commas)', commands: ['workspaces profile'] },
   { name: 'plans', flag: '--plans', value: text('list'), help: 'plans, comma-separated (e.g. plus,advanced)', commands: ['workspaces profile'] },
   { name: 'minVisits', flag: '--min-visits', value: nonNegativeInt, help: 'at least this many monthly visits', commands: ['workspaces profile'] },
   { name: 'maxVisits', flag: '--max-visits', value: nonNegativeInt, help: 'at most this many monthly visits', commands: ['workspaces profile'] },
