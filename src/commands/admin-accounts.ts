@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
-import { fileLines, LineTooLong, NDJSON_BOM, notUtf8 } from '../panel/read-errors.js';
+import { fileLines, LineTooLong, NDJSON_BOM, notUtf8, sniffFile } from '../panel/read-errors.js';
 import { type AccountInput, importAccounts } from '../accounts/store.js';
 import { ImportLine } from '../accounts/imported.js';
 import { ingestedMonths } from '../ingest/index.js';
@@ -18,6 +18,9 @@ import { stoppable } from './until-signal.js';
  * gathered whole.
  */
 export const IMPORT_LINE_MAX = 16 * 1024 * 1024;
+
+/** A JSON array, on one line or pretty-printed over many, where the file is NDJSON. */
+const ARRAY = 'a JSON array, where NDJSON has one account object per line: write each account on a line of its own';
 
 /**
  * The lines of an import file checked one at a time, counted from 1, and the accounts they make.
@@ -46,12 +49,11 @@ class ImportLines {
         throw new CliError(`${file}: line ${n}: a CSV header (${JSON.stringify(clip(line.replace(/^\ufeff/, '')))}), where the file is NDJSON: one JSON object per line, such as {"store_id":"shop-1001","score":0.91}; convert the CSV to NDJSON first`);
       }
       if (n === 1 && line.startsWith('\ufeff')) throw new CliError(`${file}: line 1: ${NDJSON_BOM}`);
+      if (opening && line.trimStart().startsWith('[')) throw new CliError(`${file}: line ${n}: ${ARRAY}`);
       const at = /position (\d+)/.exec((e as Error).message);
       throw new CliError(`${file}: line ${n}: not valid JSON${at ? ` (at character ${Number(at[1]) + 1})` : ''}`);
     }
-    if (Array.isArray(value)) {
-      throw new CliError(`${file}: line ${n}: a JSON array, where NDJSON has one account object per line: write each account on a line of its own`);
-    }
+    if (Array.isArray(value)) throw new CliError(`${file}: line ${n}: ${ARRAY}`);
     // U+0000 and a lone surrogate reach a string only through a \u escape; no database column keeps them.
     const unkept = line.includes('\\u') ? unstorablePath(value) : null;
     if (unkept !== null) throw new CliError(`${file}: line ${n}: field ${unkept}: ${UNSTORABLE}`);
@@ -106,6 +108,8 @@ export async function readAccountsNdjson(file: string): Promise<AccountInput[]> 
   const lines = new ImportLines(file);
   let n = 0;
   try {
+    // A compressed or UTF-16 file said as such, not as Latin-1.
+    await sniffFile({ file, format: 'ndjson' });
     for await (const bytes of fileLines(file, IMPORT_LINE_MAX)) {
       n++;
       // Read as UTF-8 with replacement, Latin-1's é would become U+FFFD in a store id, silently.

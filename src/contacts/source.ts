@@ -25,7 +25,7 @@ import { CONTACTS_FILE, storeIdRefusal } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { byStoreThenEmail, LineSort, type SortEntry } from './line-sort.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
-import { emptyFile, firstNonUtf8Line, NDJSON_BOM, notUtf8, printable, requireFile, wrongSeparator } from '../panel/read-errors.js';
+import { emptyFile, firstNonUtf8Line, NDJSON_ARRAY, NDJSON_BOM, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 import { keptText } from '../core/text.js';
 
@@ -140,6 +140,7 @@ async function readNdjson(file: string): Promise<{ columns: null; records: RawRe
 
 /** One NDJSON line of a contact file (not blank) as its record: a JSON object, or a CliError naming the row. */
 function ndjsonRecord(file: string, row: number, line: string): RawRecord {
+  if (row === 1 && line.trimStart().startsWith('[')) throw new CliError(`${file}: row 1: ${NDJSON_ARRAY}`, 2);
   let v: unknown;
   try {
     v = JSON.parse(line);
@@ -375,6 +376,8 @@ async function* streamRecords(file: string): AsyncGenerator<ReadItem[]> {
  * header and no records is one).
  */
 async function checkUtf8(file: string, format: string): Promise<void> {
+  // A compressed or UTF-16 file said as such, as the panel says it, not as Latin-1 or as a header "PK".
+  await sniffFile({ file, format: format as PanelFormat });
   if (format === 'parquet') return;
   const line = await firstNonUtf8Line(file);
   if (line !== null) throw notUtf8(file, line);

@@ -29,7 +29,7 @@ export const STORE_ID_MAX = 500;
 
 export const PANEL_COLUMNS: readonly PanelColumn[] = [
   { name: 'store_id', type: 'string' },
-  // Only the private runs carry the domain (no published figure reads it).
+  // Only the private runs carry the domain; the custom-domain share reads it (unknown without it).
   { name: 'domain', type: 'string', optional: true },
   { name: 'country', type: 'country' },
   { name: 'category', type: 'string' },

@@ -44,11 +44,21 @@ export async function sniffFile(f: ReadFile): Promise<void> {
     await handle.close();
   }
   const packed = COMPRESSIONS.find((c) => c.magic.every((b, i) => head[i] === b));
+  if (packed?.name === 'zip') {
+    // A spreadsheet (.xlsx, .ods) is a zip archive: renamed .csv, it is no CSV once unzipped either.
+    throw new CliError(`${f.file}: a zip archive (its first bytes are zip's), such as a spreadsheet (.xlsx, .ods) renamed: save the sheet as ${kind(f)}, or unzip the archive first`);
+  }
   if (packed) {
-    throw new CliError(`${f.file}: ${packed.name}-compressed (its first bytes are ${packed.name}'s): decompress it (${packed.tool}) first; a panel file is plain ${kind(f)}`);
+    throw new CliError(`${f.file}: ${packed.name}-compressed (its first bytes are ${packed.name}'s): decompress it (${packed.tool}) first; it is read as plain ${kind(f)}`);
   }
   if (f.format !== 'parquet' && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
     throw new CliError(`${f.file}: not UTF-8 encoded (it starts with a UTF-16 byte order mark): save it as UTF-8`);
+  }
+  // UTF-16 without a byte order mark: every letter of the header beside a NUL byte. Read on, its
+  // header named each column with NULs between the letters: "the required column store_id is
+  // missing (columns: store_id, …)".
+  if (f.format !== 'parquet' && head.length >= 4 && ((head[1] === 0 && head[3] === 0 && head[0] !== 0) || (head[0] === 0 && head[2] === 0 && head[1] !== 0))) {
+    throw new CliError(`${f.file}: not UTF-8 encoded (UTF-16: a NUL byte beside every letter, without a byte order mark): save it as UTF-8`);
   }
 }
 
@@ -91,6 +101,23 @@ function csvReadError(f: ReadFile, message: string): CliError | null {
 export const NDJSON_BOM = 'the file starts with a byte order mark (BOM), which NDJSON does not take: save it as UTF-8 without BOM';
 
 /**
+ * A file that is one JSON array (a JSON export, pretty-printed or on one line), said so of its
+ * first line: read as NDJSON, its first record was "cut off", or its objects one column named json.
+ */
+export const NDJSON_ARRAY = 'the file is a JSON array, where NDJSON has one JSON object per line: write each record on a line of its own, without the brackets (jq -c \'.[]\')';
+
+/** True when a text file's first character that is not blank is `[`: a JSON array, not NDJSON. */
+export async function startsAsArray(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    return /^\s*\[/.test(buffer.subarray(0, bytesRead).toString('latin1'));
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * The first NDJSON record that is not one JSON object of UTF-8 text, counted from 1 as the docs
  * count records (blank lines are no records); null when every record parses.
  */
@@ -102,6 +129,7 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
     if (text.trim() === '') return null;
     record++;
     if (record === 1 && text.startsWith('\ufeff')) return NDJSON_BOM;
+    if (record === 1 && text.trimStart().startsWith('[')) return NDJSON_ARRAY;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -111,7 +139,10 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
       const at = /position (\d+)/.exec(m);
       return `record ${record} is not valid JSON${at ? ` (at character ${Number(at[1]) + 1})` : ''}`;
     }
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? null : `record ${record} is not a JSON object`;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return `record ${record} is not a JSON object`;
+    // JSON.parse keeps the last of a key named twice; DuckDB refuses the record, naming no row.
+    const twice = duplicateKey(text);
+    return twice === null ? null : `record ${record} names the key ${JSON.stringify(printable(twice, 60))} twice: keep one (which value is meant only the file can say)`;
   };
   const check = (line: Buffer): CliError | null => {
     const why = fault(line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line);
@@ -121,6 +152,34 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
   for await (const line of fileLines(f.file)) {
     const found = check(line);
     if (found) return found;
+  }
+  return null;
+}
+
+/** The first key an object of `text` (valid JSON) names twice, at any depth, or null. */
+export function duplicateKey(text: string): string | null {
+  // One set of keys per open object (null for an array); a string is a key right after `{` or an object's `,`.
+  const open: (Set<string> | null)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const keys = open[open.length - 1];
+      if (expectKey && keys) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (keys.has(key)) return key;
+        keys.add(key);
+        expectKey = false;
+      }
+      i = end;
+    } else if (c === '{') {
+      open.push(new Set());
+      expectKey = true;
+    } else if (c === '[') open.push(null);
+    else if (c === '}' || c === ']') open.pop();
+    else if (c === ',') expectKey = !!open[open.length - 1];
   }
   return null;
 }
@@ -264,6 +323,50 @@ export async function readError(f: ReadFile, message: string): Promise<CliError>
     const e = await ndjsonReadError(f);
     if (e) return e;
   }
+  if (f.format === 'csv' && /state machine reached an invalid state/i.test(message) && (await firstLineEnd(f.file)) === 'CR') {
+    // Records ended by a CR alone, and a line feed in a value that is not quoted: DuckDB's "state machine reached an invalid state".
+    return new CliError(
+      `${f.file}: its lines end with a carriage return alone (CR, as old Mac spreadsheets save CSV), and a line feed (LF) stands in a value that is not quoted: ` +
+        'save it as CSV with LF or CRLF line ends, a value holding a line break quoted whole',
+    );
+  }
+  if (f.format === 'parquet' && /No magic bytes found at end of file|too small to be a Parquet file/i.test(message)) {
+    const e = await notParquet(f);
+    if (e) return e;
+  }
   const what = f.format === 'parquet' ? 'not a readable Parquet file' : `cannot be read as ${f.format.toUpperCase()}`;
   return new CliError(`${f.file}: ${what}: ${printable(message.split('\n')[0].replace(/^[A-Za-z ]*Error: /, ''))}`);
+}
+
+/** The first bytes of a file (at most `n`). */
+async function firstBytes(file: string, n: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(n), 0, n, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** How a text file's first line ends: CR alone, CRLF, LF, or null (no line break in its first 64 KiB). */
+async function firstLineEnd(file: string): Promise<'CR' | 'CRLF' | 'LF' | null> {
+  const head = await firstBytes(file, 1 << 16);
+  const at = head.findIndex((b) => b === 0x0d || b === 0x0a);
+  if (at < 0 || (head[at] === 0x0d && at + 1 === head.length)) return null;
+  return head[at] === 0x0a ? 'LF' : head[at + 1] === 0x0a ? 'CRLF' : 'CR';
+}
+
+/**
+ * Why a file named .parquet has no Parquet footer, in words, or null: empty, cut short (it begins
+ * as Parquet: a copy or a download that stopped), or another format under a .parquet name.
+ */
+async function notParquet(f: ReadFile): Promise<CliError | null> {
+  const size = (await stat(f.file)).size;
+  if (size === 0) return new CliError(`${f.file}: the file is empty (0 bytes): an export or a copy that failed? deliver the month's Parquet file again`);
+  const head = await firstBytes(f.file, 4);
+  if (head.toString('latin1') === 'PAR1') {
+    return new CliError(`${f.file}: not a readable Parquet file: cut short (it begins as Parquet but lacks the end every Parquet file has: a copy or a download that stopped?): deliver the whole file again`);
+  }
+  return new CliError(`${f.file}: not a Parquet file (it does not begin with Parquet's bytes, PAR1: another format named .parquet?): save the month as Parquet, or name it for its format (.csv, .ndjson)`);
 }

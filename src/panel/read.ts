@@ -10,7 +10,7 @@ import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
 import { keptTextSql, trimBlanksSql } from '../core/text.js';
-import { decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, type PanelFormat } from './read-errors.js';
+import { decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, startsAsArray, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
 
@@ -203,13 +203,31 @@ export async function readColumns(duck: Duck, f: PanelFile): Promise<string[]> {
  * with its row (read-errors.ts).
  */
 async function ndjsonKeys(duck: Duck, f: PanelFile): Promise<string[]> {
+  // A JSON array reads as one column of lists of records: said as an array, not as every column missing.
+  const array = (await startsAsArray(f.file)) && (await ndjsonReadError(f));
+  if (array) throw array;
   const sampled = (await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM read_json(${lit(f.file)}, format = 'newline_delimited')`));
   // Records that are not all objects read as one JSON column: name the record that is not.
   const notObjects = sampled.length === 1 && sampled[0]!.column_type === 'JSON' && (await ndjsonReadError(f));
   if (notObjects) throw notObjects;
   const all = await duck.all<{ k: string }>(`SELECT DISTINCT unnest(json_keys(json)) AS k FROM read_ndjson_objects(${lit(f.file)}) WHERE json_type(json) = 'OBJECT' ORDER BY k`);
   const first = sampled.map((d) => d.column_name);
-  return [...first, ...all.map((r) => r.k).filter((k) => !first.includes(k))];
+  const keys = [...first, ...all.map((r) => r.k).filter((k) => !first.includes(k))];
+  // DuckDB reads keys that differ only in case (plan, Plan) as one column, and refused the file
+  // with "Duplicate struct entry name": said as the records' keys, and which to keep.
+  const byCase = new Map<string, string>();
+  for (const k of keys) {
+    const other = byCase.get(k.toLowerCase());
+    if (other !== undefined) {
+      const [kept, odd] = CONTRACT_NAMES.has(k) ? [k, other] : [other, k];
+      throw new CliError(
+        `${f.file}: column ${JSON.stringify(odd)}: the records name both ${JSON.stringify(kept)} and ${JSON.stringify(odd)}, keys that differ only in case and cannot be read apart: ` +
+          `write ${CONTRACT_NAMES.has(kept) ? kept : 'one of them'} in every record`,
+      );
+    }
+    byCase.set(k.toLowerCase(), k);
+  }
+  return keys;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IMPORT_LINE_MAX, readAccountsNdjson } from '../../src/commands/admin-accounts.js';
 
@@ -55,6 +56,11 @@ describe('an accounts import file', () => {
 
   it.each([
     ['a JSON array', '[{"store_id":"a","score":0.5}]\n', /array\.ndjson: line 1: a JSON array, where NDJSON has one account object per line/],
+    // Was "line 1: not valid JSON": a JSON export pretty-printed over many lines.
+    ['a pretty-printed JSON array', '[\n  {"store_id":"a","score":0.5},\n  {"store_id":"b","score":0.5}\n]\n', /array\.ndjson: line 1: a JSON array, where NDJSON has one account object per line/],
+    // Were "line 1: not UTF-8 encoded (…, as Latin-1 or Windows-1252 write é)" and "line 1: not valid JSON (at character 2)".
+    ['a gzip-compressed file', gzipSync('{"store_id":"a","score":0.5}\n'), /array\.ndjson: gzip-compressed \(its first bytes are gzip's\): decompress it \(gunzip\) first/],
+    ['UTF-16 without a byte order mark', Buffer.from('{"store_id":"a","score":0.5}\n', 'utf16le'), /array\.ndjson: not UTF-8 encoded \(UTF-16: a NUL byte beside every letter, without a byte order mark\)/],
     ['an empty file', '', /array\.ndjson: line 1: the file is empty \(no accounts\): nothing to import/],
     ['a file of blank lines, as a failed export leaves', '\r\n  \n\n', /array\.ndjson: line 1: the file is empty \(no accounts\)/],
     ['a line of Latin-1', Buffer.from('{"store_id":"a","score":0.5}\n{"store_id":"caf\xe9","score":0.5}\n', 'latin1'), /array\.ndjson: line 2: not UTF-8 encoded/],

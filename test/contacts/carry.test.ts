@@ -2,6 +2,7 @@
 // into a file) gives the bytes, id and first problem of the in-memory path (contactsData).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactsData, readContactsFile, writeCheckedContacts } from '../../src/contacts/source.js';
@@ -115,6 +116,13 @@ describe('the contact source carried a record at a time', () => {
     ['an empty NDJSON file', 'contacts.ndjson', '', 'row 1: the file is empty (no records)'],
     ['a CSV file of blank lines', 'contacts.csv', '\n\r\n', 'row 1: the file is empty (no header row naming the columns, and no records)'],
     ['a byte order mark in NDJSON', 'contacts.ndjson', '\ufeff{"store_id":"s1","email":"a@x.example"}\n', 'row 1: the file starts with a byte order mark (BOM), which NDJSON does not take'],
+    // Said as Latin-1 ("line 1: not UTF-8 encoded …, as Latin-1 or Windows-1252 write é"), or a
+    // spreadsheet as "the required column store_id is missing (columns: PK)": the panel says what they are.
+    ['a gzip-compressed CSV', 'contacts.csv', gzipSync('store_id,email\ns1,a@x.example\n'), 'gzip-compressed (its first bytes are gzip\'s): decompress it (gunzip) first'],
+    ['UTF-16 without a byte order mark', 'contacts.csv', Buffer.from('store_id,email\ns1,caf\u00e9@x.example\n', 'utf16le'), 'not UTF-8 encoded (UTF-16: a NUL byte beside every letter, without a byte order mark)'],
+    ['a spreadsheet renamed .csv', 'contacts.csv', Buffer.from('PK\x03\x04\x14\x00\x06\x00\x08\x00', 'latin1'), 'a zip archive (its first bytes are zip\'s), such as a spreadsheet (.xlsx, .ods) renamed'],
+    // Was "row 1: not JSON (Unexpected end of JSON input)".
+    ['a JSON array', 'contacts.ndjson', '[\n  {"store_id":"s1","email":"a@x.example"},\n  {"store_id":"s2","email":"b@x.example"}\n]\n', 'row 1: the file is a JSON array, where NDJSON has one JSON object per line'],
   ])('refuses %s, naming the row as the panel does, alike on both paths', async (_what, name, text, message) => {
     const { memory, streamed } = await both(name, text);
     expect(memory).toContain(`${name}: ${message}`);

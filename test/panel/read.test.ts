@@ -3,7 +3,7 @@
  * Store ids keep every character; dimensions are trimmed, NFC-normalised, countries upper-cased;
  * empty = unknown; the same rows read alike from CSV, NDJSON and Parquet.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lit, openDuck, type Duck } from '../../src/panel/duck.js';
@@ -134,4 +134,51 @@ describe('months without stores', () => {
       expect(feb.all.metrics.get('returning_store_share')).toMatchObject({ e: 3, n: 0, num: 0 });
     },
   );
+});
+
+describe('a file that cannot be read, said in words', () => {
+  const header = 'store_id,country,category,plan,created_month,product_count,monthly_visits,est_monthly_revenue_usd,apps,ads_meta,ads_google,ads_tiktok,ads_pinterest,llms_txt,product_schema,agent_checkout,mcp_server,ai_crawlers_allowed';
+  const row = (id: string, category = 'pets') => `${id},US,${category},basic,2025-01,1,2,3.00,,true,false,false,false,false,false,false,false,false`;
+  const csv = [header, row('a', '"Vintage\nCollectibles"'), row('b')].join('\n') + '\n';
+  const record = (id: string, extra = '') => JSON.stringify({ store_id: id, country: 'US', category: 'pets', plan: 'basic', created_month: '2025-01', product_count: 1, monthly_visits: 2, est_monthly_revenue_usd: 3, apps: null, ads_meta: true, ads_google: false, ads_tiktok: false, ads_pinterest: false, llms_txt: false, product_schema: false, agent_checkout: false, mcp_server: false, ai_crawlers_allowed: false }).replace(/}$/, `${extra}}`);
+  const parquet = async (dir: string): Promise<Buffer> => {
+    const duck = await openDuck();
+    try {
+      await writeFile(path.join(dir, 'src.csv'), csv);
+      await duck.run(`COPY (SELECT * FROM read_csv(${lit(path.join(dir, 'src.csv'))}, all_varchar = true)) TO ${lit(path.join(dir, 'p.parquet'))} (FORMAT parquet)`);
+      return await readFile(path.join(dir, 'p.parquet'));
+    } finally {
+      duck.close();
+    }
+  };
+
+  it.each<[string, string, (dir: string) => Promise<string | Buffer>, RegExp]>([
+    // Read on, its header named store_id with NULs between the letters: "the required column store_id is missing (columns: store_id, …)".
+    ['UTF-16 without a byte order mark', '2026-01.csv', async () => Buffer.from(csv, 'utf16le'), /2026-01\.csv: not UTF-8 encoded \(UTF-16: a NUL byte beside every letter, without a byte order mark\): save it as UTF-8$/],
+    // Was "row 1: record 1 is cut off", and on one line "the required column store_id is missing (columns: json)".
+    ['a pretty-printed JSON array', '2026-01.ndjson', async () => `[\n  ${record('a')},\n  ${record('b')}\n]\n`, /2026-01\.ndjson: row 1: the file is a JSON array, where NDJSON has one JSON object per line/],
+    ['a JSON array on one line', '2026-01.ndjson', async () => `[${record('a')},${record('b')}]`, /2026-01\.ndjson: row 1: the file is a JSON array, where NDJSON has one JSON object per line/],
+    // DuckDB's "JSON transform error … has duplicate key", naming no row a person counts.
+    ['a record naming a key twice', '2026-01.ndjson', async () => `${record('a')}\n${record('b', ',"plan":"plus"')}\n`, /2026-01\.ndjson: row 2: record 2 names the key "plan" twice: keep one/],
+    // DuckDB's "Duplicate struct entry name", naming neither key.
+    ['records naming a key in two cases', '2026-01.ndjson', async () => `${record('a')}\n${record('b').replace('"plan"', '"Plan"')}\n`, /2026-01\.ndjson: column "Plan": the records name both "plan" and "Plan", keys that differ only in case/],
+    // DuckDB's "The CSV Parser state machine reached an invalid state".
+    ['CR line ends and a line feed in a value not quoted', '2026-01.csv', async () => csv.replace(/\n(?=[a-z]|$)/g, '\r').replace('"Vintage\nCollectibles"', 'Vintage\nCollectibles'), /2026-01\.csv: its lines end with a carriage return alone \(CR, .*a line feed \(LF\) stands in a value that is not quoted: save it as CSV with LF or CRLF line ends/],
+    // DuckDB's "No magic bytes found at end of file" for all three.
+    ['a Parquet file cut short', '2026-01.parquet', async (dir) => (await parquet(dir)).subarray(0, 300), /2026-01\.parquet: not a readable Parquet file: cut short .*deliver the whole file again$/],
+    ['a CSV file named .parquet', '2026-01.parquet', async () => csv, /2026-01\.parquet: not a Parquet file \(it does not begin with Parquet's bytes, PAR1/],
+    ['an empty Parquet file', '2026-01.parquet', async () => '', /2026-01\.parquet: the file is empty \(0 bytes\)/],
+    ['a spreadsheet renamed .csv', '2026-01.csv', async () => Buffer.from('PK\x03\x04\x14\x00\x06\x00', 'latin1'), /2026-01\.csv: a zip archive \(its first bytes are zip's\), such as a spreadsheet \(\.xlsx, \.ods\) renamed: save the sheet as CSV text/],
+  ])('refuses %s', async (_what, name, content, message) => {
+    const dir = await dirs.make();
+    await writeFile(path.join(dir, name), await content(dir));
+    await rm(path.join(dir, 'src.csv'), { force: true });
+    await rm(path.join(dir, 'p.parquet'), { force: true });
+    const duck = await openDuck();
+    try {
+      await expect(loadPanel(duck, await listPanel(dir))).rejects.toThrow(message);
+    } finally {
+      duck.close();
+    }
+  });
 });
