@@ -35,14 +35,7 @@ export const decompressorOf = (extension: string): string | undefined => COMPRES
  * encoded: read from its first bytes, before any parser sees it.
  */
 export async function sniffFile(f: ReadFile): Promise<void> {
-  const handle = await open(f.file, 'r');
-  let head: Buffer;
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(8), 0, 8, 0);
-    head = buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+  const head = await firstBytes(f.file, 8);
   const packed = COMPRESSIONS.find((c) => c.magic.every((b, i) => head[i] === b));
   if (packed?.name === 'zip') {
     // A spreadsheet (.xlsx, .ods) is a zip archive: renamed .csv, it is no CSV once unzipped either.
@@ -108,13 +101,7 @@ export const NDJSON_ARRAY = 'the file is a JSON array, where NDJSON has one JSON
 
 /** True when a text file's first character that is not blank is `[`: a JSON array, not NDJSON. */
 export async function startsAsArray(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
-    return /^\s*\[/.test(buffer.subarray(0, bytesRead).toString('latin1'));
-  } finally {
-    await handle.close();
-  }
+  return /^\s*\[/.test((await firstBytes(file, 4096)).toString('latin1'));
 }
 
 /**
@@ -258,14 +245,9 @@ export async function firstNonUtf8Line(file: string): Promise<number | null> {
 
 /** True when a text file holds nothing but blanks (an empty delivery), read from its first 64 KiB. */
 async function blank(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
-  try {
-    const size = 1 << 16;
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(size), 0, size, 0);
-    return bytesRead < size && buffer.subarray(0, bytesRead).toString('utf8').trim() === '';
-  } finally {
-    await handle.close();
-  }
+  const size = 1 << 16;
+  const head = await firstBytes(file, size);
+  return head.length < size && head.toString('utf8').trim() === '';
 }
 
 /**
