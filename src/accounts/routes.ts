@@ -2,7 +2,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { COUNTRY_SAYS, countryCode } from '../core/country.js';
-import { keptText } from '../core/text.js';
 import type { Database, Db } from '../db/database.js';
 import { openWallet, recordSupervision } from '../wallet/index.js';
 import { rowsEvidence } from './evidence.js';
@@ -17,7 +16,7 @@ import { ApiProblem } from '../api/problems.js';
 import { decodeCursor, encodeCursor, filterHash, listPager } from '../api/cursor.js';
 import { defineRoute } from '../api/route-def.js';
 import { RecentSignal } from './events.js';
-import { page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
+import { keptString, page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
 import { contactsOfStore, Contact } from '../contacts/index.js';
 import { MIN_SAMPLE, ModelInsights } from './insights.js';
 import { scoreInterval } from './fit.js';
@@ -124,18 +123,6 @@ const queryDecimal = z.preprocess((v, ctx) => {
   return z.NEVER;
 }, z.number());
 
-/**
- * A text filter, kept as the panel keeps a store's text (core/text.ts: blanks trimmed, Unicode
- * NFC): the value as the panel file wrote it finds the stores the panel kept; then compared
- * exactly. Only blanks ⇒ 400.
- */
-const keptFilter = (max: number) =>
-  z
-    .string()
-    .overwrite((s) => keptText(s) ?? '')
-    .min(1, 'must not be empty or only spaces')
-    .max(max);
-
 const listQuery = z.strictObject({
   ...pageQuery,
   filter: z.enum(['in_market', 'all']).default('in_market').describe('`in_market` (default) or `all` scored accounts'),
@@ -145,8 +132,8 @@ const listQuery = z.strictObject({
     .transform((v, ctx) => countryCode(v) ?? (ctx.addIssue({ code: 'custom', message: COUNTRY_SAYS }), z.NEVER))
     .optional()
     .describe('Only accounts of this country: a two-letter ISO 3166-1 code, in either case (`gb` finds `GB`)'),
-  category: keptFilter(200).optional().describe('Only accounts of this category (exact; categories may contain commas)'),
-  plan: keptFilter(100).optional().describe('Only accounts on this plan'),
+  category: keptString(200).optional().describe('Only accounts of this category (exact; categories may contain commas)'),
+  plan: keptString(100).optional().describe('Only accounts on this plan'),
   status: z.enum(ACCOUNT_STATUSES).optional().describe('Only accounts with this status'),
   signal_type: z.enum(SIGNAL_TYPES).optional().describe('Only accounts with a signal of this type (in any ingested month, or since `signals_since`)'),
   signals_since: MONTH_TEXT.optional().describe('Only accounts with a signal (of `signal_type` when given) in this month or later'),

@@ -1,6 +1,7 @@
 /** Schemas shared by several operations. */
 import { z } from 'zod';
 import { STORE_ID_MAX, storeIdRefusal } from '../core/panel-contract.js';
+import { keptText } from '../core/text.js';
 
 /** A problem body: the RFC 7807 members, and the extension members some kinds add (docs/rest-api.md). */
 export const Problem = z
@@ -68,6 +69,18 @@ export const storeId = z
     const why = storeIdRefusal(id);
     if (why !== null) ctx.addIssue({ code: 'custom', message: why });
   });
+/**
+ * A text field or filter kept as every door keeps text (core/text.ts: blanks trimmed, CRLF read as
+ * LF, Unicode NFC), at most `max` characters; nothing left ⇒ 400. The OpenAPI document and the
+ * MCP tools see a plain string.
+ */
+export const keptString = (max: number) =>
+  z
+    .string()
+    .overwrite((s) => keptText(s) ?? '')
+    .min(1, 'must not be empty or only spaces')
+    .max(max);
+
 export const storeParam = z.strictObject({ store_id: storeId.describe('Store identifier of the account') });
 
 /**

@@ -14,7 +14,7 @@ import { Contact } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
-import { EMAIL_AS_SENT, idParam, page, pageQuery, storeId } from '../api/schemas.js';
+import { EMAIL_AS_SENT, idParam, keptString, page, pageQuery, storeId } from '../api/schemas.js';
 
 const ContactSuggestion = z.object({
   object: z.literal('contact_suggestion'),
@@ -33,14 +33,8 @@ const email = z
 // Kept as every door keeps text (core/text.ts: blanks trimmed, CRLF read as LF, Unicode NFC), as
 // the contact source's name and role are: one person reads alike whichever door they came in by;
 // nothing left ⇒ 400 (leave the field out, or clear it with null).
-const keptField = () =>
-  z
-    .string()
-    .overwrite((s) => keptText(s) ?? '')
-    .min(1, 'must not be empty or only spaces')
-    .max(200);
-const name = keptField();
-const role = keptField();
+const name = keptString(200);
+const role = keptString(200);
 
 const DISCOVER_MAX = 100;
 
