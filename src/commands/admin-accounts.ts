@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
-import { fileLines, LineTooLong, NDJSON_BOM, notUtf8, sniffFile } from '../panel/read-errors.js';
+import { fileLines, keyNamedTwice, LineTooLong, NDJSON_BOM, notUtf8, sniffFile } from '../panel/read-errors.js';
 import { type AccountInput, importAccounts } from '../accounts/store.js';
 import { ImportLine } from '../accounts/imported.js';
 import { ingestedMonths } from '../ingest/index.js';
@@ -54,6 +54,8 @@ class ImportLines {
       throw new CliError(`${file}: line ${n}: not valid JSON${at ? ` (at character ${Number(at[1]) + 1})` : ''}`);
     }
     if (Array.isArray(value)) throw new CliError(`${file}: line ${n}: ${ARRAY}`);
+    const twice = value !== null && typeof value === 'object' ? keyNamedTwice(line, value) : null;
+    if (twice !== null) throw new CliError(`${file}: line ${n}: ${twice}`);
     // U+0000 and a lone surrogate reach a string only through a \u escape; no database column keeps them.
     const unkept = line.includes('\\u') ? unstorablePath(value) : null;
     if (unkept !== null) throw new CliError(`${file}: line ${n}: field ${unkept}: ${UNSTORABLE}`);

@@ -128,8 +128,8 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return `record ${record} is not a JSON object`;
     // JSON.parse keeps the last of a key named twice; DuckDB refuses the record, naming no row.
-    const twice = duplicateKey(text);
-    return twice === null ? null : `record ${record} names the key ${JSON.stringify(printable(twice, 60))} twice: keep one (which value is meant only the file can say)`;
+    const twice = keyNamedTwice(text, value);
+    return twice === null ? null : `record ${record} ${twice}`;
   };
   const check = (line: Buffer): CliError | null => {
     const why = fault(line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line);
@@ -141,6 +141,19 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
     if (found) return found;
   }
   return null;
+}
+
+/**
+ * "names the key "plan" twice: keep one …" when the JSON object `text` (parsed as `value`) names
+ * a key twice, at any depth, or null: JSON.parse keeps the last value, so a record that means two
+ * things would be read as one silently. Every NDJSON door (the panel, the contact source, `accounts
+ * import`) refuses it in these words. A line naming no more keys than its object has is not scanned.
+ */
+export function keyNamedTwice(text: string, value: object): string | null {
+  const keysWritten = text.match(/"\s*:/g)?.length ?? 0;
+  if (keysWritten <= Object.keys(value).length) return null;
+  const twice = duplicateKey(text);
+  return twice === null ? null : `names the key ${JSON.stringify(printable(twice, 60))} twice: keep one (which value is meant only the file can say)`;
 }
 
 /** The first key an object of `text` (valid JSON) names twice, at any depth, or null. */

@@ -122,6 +122,8 @@ describe('the contact source carried a record at a time', () => {
     ['UTF-16 without a byte order mark', 'contacts.csv', Buffer.from('store_id,email\ns1,caf\u00e9@x.example\n', 'utf16le'), 'not UTF-8 encoded (UTF-16: a NUL byte beside every letter, without a byte order mark)'],
     ['a spreadsheet renamed .csv', 'contacts.csv', Buffer.from('PK\x03\x04\x14\x00\x06\x00\x08\x00', 'latin1'), 'a zip archive (its first bytes are zip\'s), such as a spreadsheet (.xlsx, .ods) renamed'],
     // Was "row 1: not JSON (Unexpected end of JSON input)".
+    // Was carried with the last email: JSON.parse keeps the last value of a key named twice, where the panel refuses the record.
+    ['a record naming a key twice', 'contacts.ndjson', '{"store_id":"s1","email":"a@x.example"}\n{"store_id":"s2","email":"b@x.example","email":"c@x.example"}\n', 'row 2: names the key "email" twice: keep one (which value is meant only the file can say)'],
     ['a JSON array', 'contacts.ndjson', '[\n  {"store_id":"s1","email":"a@x.example"},\n  {"store_id":"s2","email":"b@x.example"}\n]\n', 'row 1: the file is a JSON array, where NDJSON has one JSON object per line'],
   ])('refuses %s, naming the row as the panel does, alike on both paths', async (_what, name, text, message) => {
     const { memory, streamed } = await both(name, text);
