@@ -54,7 +54,8 @@ class ImportLines {
       throw new CliError(`${file}: line ${n}: not valid JSON${at ? ` (at character ${Number(at[1]) + 1})` : ''}`);
     }
     if (Array.isArray(value)) throw new CliError(`${file}: line ${n}: ${ARRAY}`);
-    const twice = value !== null && typeof value === 'object' ? keyNamedTwice(line, value) : null;
+    if (value === null || typeof value !== 'object') throw new CliError(`${file}: line ${n}: not a JSON object (${clip(JSON.stringify(value))}): NDJSON has one account object per line`);
+    const twice = keyNamedTwice(line, value);
     if (twice !== null) throw new CliError(`${file}: line ${n}: ${twice}`);
     // U+0000 and a lone surrogate reach a string only through a \u escape; no database column keeps them.
     const unkept = line.includes('\\u') ? unstorablePath(value) : null;

@@ -326,6 +326,9 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const col = PANEL_COLUMNS.find((c) => c.name === name)!;
+    // A record of `null` reads as a row of nulls: said as what it is, not as an empty store id.
+    const notObject = col.name === 'store_id' && f.format === 'ndjson' ? await ndjsonReadError(f) : null;
+    if (notObject) throw notObject;
     const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const row = rowNumber(f.format, toNumber(check.bad));
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}${floatHint(col, sourceTypes.get(col.name)!)}${value === col.name ? ' (the row repeats the header: two files joined into one?)' : ''}${col.type === 'month' && /^\d{4}-\d{2}-\d{2}/.test(value ?? '') ? ` (a date: write its month, ${value!.slice(0, 7)})` : ''}`;

@@ -63,6 +63,8 @@ describe('an accounts import file', () => {
     ['UTF-16 without a byte order mark', Buffer.from('{"store_id":"a","score":0.5}\n', 'utf16le'), /array\.ndjson: not UTF-8 encoded \(UTF-16: a NUL byte beside every letter, without a byte order mark\)/],
     // Was imported with the last score: JSON.parse keeps the last value of a key named twice, where the panel refuses the record.
     ['a line naming a key twice', '{"store_id":"a","score":0.5}\n{"store_id":"b","score":0.9,"score":0.1}\n', /array\.ndjson: line 2: names the key "score" twice: keep one \(which value is meant only the file can say\)/],
+    // Was "field (line): Invalid input: expected object, received null", zod's words.
+    ['a line of null', '{"store_id":"a","score":0.5}\nnull\n', /array\.ndjson: line 2: not a JSON object \(null\): NDJSON has one account object per line/],
     ['an empty file', '', /array\.ndjson: line 1: the file is empty \(no accounts\): nothing to import/],
     ['a file of blank lines, as a failed export leaves', '\r\n  \n\n', /array\.ndjson: line 1: the file is empty \(no accounts\)/],
     ['a line of Latin-1', Buffer.from('{"store_id":"a","score":0.5}\n{"store_id":"caf\xe9","score":0.5}\n', 'latin1'), /array\.ndjson: line 2: not UTF-8 encoded/],

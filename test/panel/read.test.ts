@@ -160,6 +160,8 @@ describe('a file that cannot be read, said in words', () => {
     ['a JSON array on one line', '2026-01.ndjson', async () => `[${record('a')},${record('b')}]`, /2026-01\.ndjson: row 1: the file is a JSON array, where NDJSON has one JSON object per line/],
     // DuckDB's "JSON transform error … has duplicate key", naming no row a person counts.
     ['a record naming a key twice', '2026-01.ndjson', async () => `${record('a')}\n${record('b', ',"plan":"plus"')}\n`, /2026-01\.ndjson: row 2: record 2 names the key "plan" twice: keep one/],
+    // A line `null` read as a row of nulls: "row 2, column store_id: store_id is required and empty".
+    ['a record of null', '2026-01.ndjson', async () => `${record('a')}\nnull\n${record('b')}\n`, /2026-01\.ndjson: row 2: record 2 is not a JSON object$/],
     // DuckDB's "Duplicate struct entry name", naming neither key.
     ['records naming a key in two cases', '2026-01.ndjson', async () => `${record('a')}\n${record('b').replace('"plan"', '"Plan"')}\n`, /2026-01\.ndjson: column "Plan": the records name both "plan" and "Plan", keys that differ only in case/],
     // DuckDB's "The CSV Parser state machine reached an invalid state".
