@@ -21,6 +21,7 @@ import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import type { StoreContact } from './store.js';
 import { CliError } from '../core/errors.js';
+import { writeAnew } from '../core/runs-contract.js';
 import { CONTACTS_FILE, storeIdRefusal } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { byStoreThenEmail, LineSort, type SortEntry } from './line-sort.js';
@@ -312,7 +313,7 @@ export async function readContactsRun(runsDir: string, id: string): Promise<Stor
     throw new CliError(`${file}: ${e.code === 'ENOENT' ? 'missing (index.json names this contact source, but its folder is incomplete or gone)' : e.message}`, 2);
   });
   const got = createHash('sha256').update(bytes).digest('hex');
-  if (got !== id) throw new CliError(`${file}: its content does not match its id (sha256 ${got.slice(0, 12)}…, index.json says ${id.slice(0, 12)}…); publish again to rewrite it`, 2);
+  if (got !== id) throw new CliError(`${file}: its content does not match its id (sha256 ${got.slice(0, 12)}…, index.json says ${id.slice(0, 12)}…); ${writeAnew(path.dirname(file))}`, 2);
   const { records } = await readNdjson(file);
   return checkContacts(file, records, true);
 }

@@ -4,7 +4,7 @@
  *   <runs>/index.json                        {"runs_version":1,"months":{"2026-01":"<run-id>", …}}
  *   <runs>/<month>/<run-id>/stores.<format>  <month>'s panel file as published (csv, parquet or ndjson)
  *   <runs>/<month>/<run-id>/signals.parquet  the month's signals
- *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores":N,"signals":N,"signals_version":"…","stores_file":"stores.<format>","stores_sha256":"…"}
+ *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores":N,"signals":N,"signals_version":"…","stores_file":"stores.<format>","stores_sha256":"…","signals_sha256":"…"}
  *
  * Everything read here is checked (shape, names, types, counts; the stores by the panel's own
  * input contract, panel/read.ts, and by their sha256) and a problem names the file, the row and
@@ -15,7 +15,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { hashFile } from '../core/hash-file.js';
-import { RUNS_INDEX, RUNS_VERSION } from '../core/runs-contract.js';
+import { RUNS_INDEX, RUNS_VERSION, writeAnew } from '../core/runs-contract.js';
 import { MONTH } from '../core/month.js';
 import { type Duck, lit, toNumber } from '../panel/duck.js';
 import { checkFile, readColumns, type PanelFile, type PanelFormat } from '../panel/read.js';
@@ -139,17 +139,19 @@ export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
   if (typeof meta.stores_sha256 !== 'string' || !RUN_ID.test(meta.stores_sha256)) throw new CliError(`${runJson}: field "stores_sha256" must be 64 hex digits, got ${JSON.stringify(meta.stores_sha256)}`, 2);
   const stores: PanelFile = { month: run.month, file: path.join(run.dir, meta.stores_file as string), name: meta.stores_file as string, format };
   const signals = path.join(run.dir, 'signals.parquet');
-  const sha256 = await hashFile(stores.file).catch((e: NodeJS.ErrnoException) => {
-    throw new CliError(`${stores.file}: ${e.code === 'ENOENT' ? 'missing (index.json names this run, but its folder is incomplete or gone)' : e.message}`, 2);
-  });
-  if (sha256 !== meta.stores_sha256) throw new CliError(`${stores.file}: its content does not match run.json (sha256 ${sha256.slice(0, 12)}…, run.json says ${meta.stores_sha256.slice(0, 12)}…); publish again to rewrite it`, 2);
+  if (meta.signals_sha256 !== undefined && (typeof meta.signals_sha256 !== 'string' || !RUN_ID.test(meta.signals_sha256))) {
+    throw new CliError(`${runJson}: field "signals_sha256" must be 64 hex digits, got ${JSON.stringify(meta.signals_sha256)}`, 2);
+  }
+  await checkHash(stores.file, meta.stores_sha256, run.dir);
+  // Runs written before publish kept the signals' sha256 are checked by their rows alone.
+  if (meta.signals_sha256 !== undefined) await checkHash(signals, meta.signals_sha256, run.dir);
   const typed = await typedStores(duck, stores, 'run_stores');
   await duck.run(`DROP TABLE IF EXISTS run_stores`);
   const storesCount = typed.rows;
   await checkSchema(duck, signals, SIGNALS_SCHEMA);
   const signalsCount = await checkRows(duck, signals, signalProblems(run.month));
-  if (storesCount !== meta.stores) throw new CliError(`${stores.file}: ${storesCount} rows, ${runJson} says ${String(meta.stores)}`, 2);
-  if (signalsCount !== meta.signals) throw new CliError(`${signals}: ${signalsCount} rows, ${runJson} says ${String(meta.signals)}`, 2);
+  if (storesCount !== meta.stores) throw damaged(stores.file, `${storesCount} rows, ${runJson} says ${String(meta.stores)}`, run.dir);
+  if (signalsCount !== meta.signals) throw damaged(signals, `${signalsCount} rows, ${runJson} says ${String(meta.signals)}`, run.dir);
   return { stores, ...(typed.staged ? {} : { storesSelect: typed.select }), signals, stores_count: storesCount, signals_count: signalsCount };
 }
 
@@ -188,9 +190,20 @@ function flagList(columns: readonly string[], name: (c: string) => string): stri
   return `[${lists.join(', ')}][1 + ${mask}]`;
 }
 
+/** A file of the run folder `dir` that is not as its run.json says, and the way out. */
+const damaged = (file: string, what: string, dir: string) => new CliError(`${file}: ${what}; ${writeAnew(dir)}`, 2);
+
+/** Refuses `file` of the run folder `dir` when its sha256 is not `expected` (run.json's). */
+async function checkHash(file: string, expected: string, dir: string): Promise<void> {
+  const sha256 = await hashFile(file).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === 'ENOENT' ? damaged(file, 'missing (index.json names this run, but its folder is incomplete)', dir) : new CliError(`${file}: ${e.message}`, 2);
+  });
+  if (sha256 !== expected) throw damaged(file, `its content does not match run.json (sha256 ${sha256.slice(0, 12)}…, run.json says ${expected.slice(0, 12)}…)`, dir);
+}
+
 async function checkSchema(duck: Duck, file: string, schema: Record<string, string>): Promise<void> {
   const found = await stat(file).catch(() => null);
-  if (!found?.isFile()) throw new CliError(`${file}: missing (index.json names this run, but its folder is incomplete or gone)`, 2);
+  if (!found?.isFile()) throw damaged(file, 'missing (index.json names this run, but its folder is incomplete)', path.dirname(file));
   let cols: { column_name: string; column_type: string }[];
   try {
     cols = await duck.all(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`);

@@ -7,7 +7,7 @@
  *   <runs>/index.json                        {"runs_version":1,"months":{"2026-01":"<run-id>", …},"publication":"<release id>"}
  *   <runs>/<month>/<run-id>/stores.<format>  a copy of <month>'s panel file (csv, parquet or ndjson), one row per store
  *   <runs>/<month>/<run-id>/signals.parquet  the month's signals (vs the calendar-previous month)
- *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores","signals","signals_version","stores_file","stores_sha256"}
+ *   <runs>/<month>/<run-id>/run.json         {"month","run_id","stores","signals","signals_version","stores_file","stores_sha256","signals_sha256"}
  *   <runs>/contacts/<contacts-id>/…          the contact source (contacts/source.ts), named by index.json "contacts"
  *
  * The stores are the panel file itself, not a typed copy: publish would otherwise encode every
@@ -23,6 +23,7 @@ import { mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
+import { hashFile } from '../core/hash-file.js';
 import { isReleaseId } from '../core/public-paths.js';
 import { SIGNALS_VERSION, signalsSql } from './signals.js';
 import { previousMonth } from '../core/panel-contract.js';
@@ -54,6 +55,8 @@ export interface RunInfo {
   stores_file: string;
   /** sha256 hex of that file (the panel file's, as the run id names it) */
   stores_sha256: string;
+  /** sha256 hex of signals.parquet (absent in runs written before it was kept: ingest then checks its rows alone) */
+  signals_sha256?: string;
 }
 
 /**
@@ -146,7 +149,8 @@ export async function writeRun(duck: Duck, panel: PanelFile, stores: number, cur
     // as it makes them, none held back for the ones before it.
     const signalsQuery = signalsSql(month, cur, prev ?? `(SELECT * FROM ${cur} LIMIT 0)`, prev !== null);
     const signals = await inAnyOrder(duck, async () => toNumber((await duck.all<{ Count: unknown }>(`COPY (${signalsQuery}) TO ${lit(path.join(tmp, 'signals.parquet'))} (FORMAT parquet)`))[0].Count));
-    const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION, stores_file: storesFile, stores_sha256: sha256 };
+    const signalsSha256 = await hashFile(path.join(tmp, 'signals.parquet'));
+    const info: RunInfo = { month, run_id: runId, stores, signals, signals_version: SIGNALS_VERSION, stores_file: storesFile, stores_sha256: sha256, signals_sha256: signalsSha256 };
     await writeFile(path.join(tmp, 'run.json'), JSON.stringify(info) + '\n');
     await renameDir(tmp, final);
     return info;

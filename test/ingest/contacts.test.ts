@@ -171,6 +171,29 @@ for (const d of dialects) {
       }
     });
 
+    it('refuses a contact source whose file was changed with the way out, which works: publish writes its folder anew once removed', async () => {
+      const dir = await dirs.make();
+      const fresh = path.join(dir, 'runs');
+      await generate(path.join(dir, 'panel'), { stores: 200, from: '2026-01', to: '2026-02', seed: 'changed' });
+      await publishPanel(path.join(dir, 'panel'), path.join(dir, 'out'), { runs: fresh });
+      const id = (await index(fresh)).contacts!;
+      const folder = path.join(fresh, 'contacts', id);
+      const file = path.join(folder, 'contacts.ndjson');
+      await writeFile(file, (await readFile(file, 'utf8')).replace(/\n[^\n]*\n$/, '\n'));
+      // Publish keeps the folder it finds ("no changes"): "publish again to rewrite it" was no way out.
+      await publishPanel(path.join(dir, 'panel'), path.join(dir, 'out'), { runs: fresh });
+      const other = await freshDb(d.name);
+      try {
+        await expect(ingestRuns(other.db, fresh, opts)).rejects.toThrow(`${file}: its content does not match its id (sha256 `);
+        await expect(ingestRuns(other.db, fresh, opts)).rejects.toThrow(`…); remove its folder (${folder}) and publish again, which writes the folder anew`);
+        await rm(folder, { recursive: true });
+        await publishPanel(path.join(dir, 'panel'), path.join(dir, 'out'), { runs: fresh });
+        expect((await ingestRuns(other.db, fresh, opts)).contacts).toBeGreaterThan(0);
+      } finally {
+        await other.cleanup();
+      }
+    });
+
     it('empties store_contacts once the panel has no contacts file', async () => {
       await publishPanel(panel, out, { runs });
       expect((await index(runs)).contacts).toBeUndefined();

@@ -4,11 +4,13 @@
  * and the next one, runs written even when the statistics are already published, and a runs
  * folder that overlaps the public output refused before anything is written.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lit, openDuck } from '../../src/panel/duck.js';
-import { readRunsIndex, signalsRunId, writeRun } from '../../src/panel/runs.js';
+import { readRunsIndex, runDir, signalsRunId, writeRun } from '../../src/panel/runs.js';
+import { checkRun } from '../../src/ingest/runs-folder.js';
 import { hashPanel } from '../../src/publish/run-id.js';
 import { listPanel } from '../../src/panel/read.js';
 import { SIGNALS_VERSION } from '../../src/panel/signals.js';
@@ -18,6 +20,7 @@ import { PANEL_COLUMNS } from '../../src/core/panel-contract.js';
 import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-runs-');
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 afterAll(() => dirs.removeAll());
 
 /** A fresh panel folder, output folder and runs folder. */
@@ -52,7 +55,6 @@ describe('the runs folder of a first publish', () => {
     const [first] = (JSON.parse(await readFile(path.join(s.out, '.releases', 'current', 'releases.json'), 'utf8')) as { releases: Array<{ id: string }> }).releases;
     expect(index).toEqual({ runs_version: 1, months: Object.fromEntries([JAN, FEB, MAR].map((m) => [m, signalsRunId(m, hashes)])), publication: first.id });
     // sha256 of {signals_version, month, panel: [previous month's file hash or null, this month's]}
-    const { createHash } = await import('node:crypto');
     const expected = createHash('sha256').update(JSON.stringify({ signals_version: SIGNALS_VERSION, month: JAN, panel: [null, hashes.get(JAN)] })).digest('hex');
     expect(index.months[JAN]).toBe(expected);
     for (const m of [JAN, FEB, MAR]) {
@@ -68,6 +70,7 @@ describe('the runs folder of a first publish', () => {
     expect(info).toEqual({
       month: FEB, run_id: index.months[FEB], stores: PANEL[FEB].length, signals: 14, signals_version: SIGNALS_VERSION,
       stores_file: 'stores.csv', stores_sha256: hashes.get(FEB),
+      signals_sha256: createHash('sha256').update(await readFile(path.join(s.runs, FEB, index.months[FEB], 'signals.parquet'))).digest('hex'),
     });
   });
 
@@ -148,6 +151,33 @@ describe('publishing again', () => {
     } finally {
       duck.close();
     }
+  });
+
+  it("has ingest refuse a run whose signals are not the ones run.json names, with the way out, and writes the folder anew once it is removed", async () => {
+    const t = await setup();
+    await publishPanel(t.input, t.out, { runs: t.runs });
+    const index = await readRunsIndex(t.runs);
+    const dir = (m: string) => runDir(t.runs, m, index.months[m]!);
+    const check = async (m: string) => {
+      const duck = await openDuck();
+      try {
+        return await checkRun(duck, { month: m, runId: index.months[m]!, dir: dir(m) });
+      } finally {
+        duck.close();
+      }
+    };
+    // Another month's signals in place of the run's (refused without the way out before: publish then said "no changes").
+    await copyFile(path.join(dir(MAR), 'signals.parquet'), path.join(dir(FEB), 'signals.parquet'));
+    await expect(check(FEB)).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(new RegExp(`^${escape(path.join(dir(FEB), 'signals.parquet'))}: its content does not match run.json \\(sha256 [0-9a-f]{12}…, run\\.json says [0-9a-f]{12}…\\); remove its folder \\(${escape(dir(FEB))}\\) and publish again, which writes the folder anew$`)),
+    });
+    // Publish keeps a run folder whose run.json is there ("no changes"), and writes a removed one anew.
+    await publishPanel(t.input, t.out, { runs: t.runs });
+    await expect(check(FEB)).rejects.toThrow('its content does not match run.json');
+    await rm(dir(FEB), { recursive: true });
+    await publishPanel(t.input, t.out, { runs: t.runs });
+    expect((await check(FEB)).signals_count).toBe(14);
   });
 
   it('takes over a complete run folder left by a publish that stopped before switching the index', async () => {
