@@ -25,7 +25,7 @@ import { CONTACTS_FILE, storeIdRefusal } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { byStoreThenEmail, LineSort, type SortEntry } from './line-sort.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
-import { emptyFile, firstNonUtf8Line, NDJSON_ARRAY, NDJSON_BOM, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
+import { BLANK_LINE, csvSeparatorFault, emptyFile, firstNonUtf8Line, isBlankRecord, NDJSON_ARRAY, NDJSON_BOM, noHeader, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 import { keptText } from '../core/text.js';
 
@@ -62,9 +62,9 @@ export async function readContactsFile(file: string): Promise<StoreContact[]> {
   return checkContacts(file, records);
 }
 
-/** The first required column a contact file's header lacks, as its refusal (a header separated by `;` said once), or null. */
+/** The first required column a contact file's header lacks, as its refusal (a header separated by `;`, or no header, said once), or null. */
 function missingColumn(file: string, format: string, columns: readonly string[]): CliError | null {
-  const separated = format === 'csv' ? wrongSeparator(columns, 'store_id') : null;
+  const separated = format === 'csv' ? (wrongSeparator(columns, 'store_id') ?? noHeader(columns, COLUMNS)) : null;
   if (separated) return new CliError(`${file}: ${separated}`, 2);
   const missing = ['store_id', 'email'].find((c) => !columns.includes(c));
   return missing ? new CliError(`${file}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${columns.join(', ') || 'none'})`, 2) : null;
@@ -83,7 +83,7 @@ async function readCsv(file: string): Promise<{ columns: string[]; records: RawR
   try {
     rows = parse(await readFile(file), CSV_OPTIONS) as string[][];
   } catch (e) {
-    throw csvError(file, e);
+    throw await csvError(file, e);
   }
   const [header = [], ...body] = rows;
   const columns = header.map((h) => h.trim());
@@ -111,11 +111,16 @@ function columnsAt(file: string, columns: readonly string[]): (readonly [string,
 
 /**
  * A csv-parse error in the panel's words (panel/read-errors.ts): the row, counted as records
- * with the header as row 1 (a value's line breaks do not count), and what is wrong.
+ * with the header as row 1 (a value's line breaks do not count), and what is wrong; a header
+ * separated otherwise (a quote beside a `;` stops the parse) said as such, read after the failure.
  */
-function csvError(file: string, e: unknown): CliError {
-  const err = e as Error & { code?: string; records?: number };
+async function csvError(file: string, e: unknown): Promise<CliError> {
+  const err = e as Error & { code?: string; records?: number; record?: string[] };
+  const separated = await csvSeparatorFault(file, 'store_id');
+  if (separated) return new CliError(`${file}: ${separated}`, 2);
   if (typeof err.records !== 'number') return new CliError(`${file}: ${firstLine(e)}`, 2);
+  // A line of only spaces is read as a record of one value: said as what it is.
+  if (err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && err.record?.length === 1 && isBlankRecord(err.record[0]!)) return new CliError(`${file}: row ${err.records + 1}: ${BLANK_LINE}`, 2);
   const fields = /expect (\d+), got (\d+)/.exec(err.message);
   const words =
     err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && fields
@@ -441,7 +446,7 @@ async function* csvRecords(file: string): AsyncGenerator<ReadItem[]> {
       yield items;
     }
   } catch (e) {
-    throw e instanceof CliError ? e : csvError(file, e);
+    throw e instanceof CliError ? e : await csvError(file, e);
   } finally {
     input.destroy();
     parser.destroy();

@@ -8,6 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { constants } from 'node:fs';
 import { access, open, readlink, stat } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import { CliError } from '../core/errors.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
@@ -67,7 +68,7 @@ export const printable = (s: string, max = 200): string => {
 const NOT_UTF8 = 'not UTF-8 encoded (a byte sequence that is not UTF-8, as Latin-1 or Windows-1252 write é): save the file as UTF-8';
 
 /** DuckDB's CSV errors name the line; say it as file, row and what is wrong in words. */
-function csvReadError(f: ReadFile, message: string): CliError | null {
+async function csvReadError(f: ReadFile, message: string): Promise<CliError | null> {
   const line = /CSV Error on Line: (\d+)/.exec(message);
   if (!line) return null;
   // DuckDB prints the error line, "Original Line:" and the record (it may span lines), then
@@ -77,7 +78,17 @@ function csvReadError(f: ReadFile, message: string): CliError | null {
   const original = lines.findIndex((l) => l.startsWith('Original Line'));
   const fixes = lines.findIndex((l, i) => i > original && /^Possible (fixes|Solution)/.test(l));
   const reason = original >= 0 && fixes > original ? (lines.slice(original + 1, fixes).filter(Boolean).pop() ?? '') : '';
+  // The record as DuckDB shows it (its first 10,000 bytes; after a CRLF line end, from the LF).
+  const record = (/\nOriginal Line: ([\s\S]*?)\n(Expected Number of Columns|Maximum line size)/.exec(message)?.[1] ?? '').replace(/^[\r\n]+/, '');
   const fields = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(reason);
+  const tooLong = /Maximum line size of (\d+) bytes exceeded\. Actual Size: ?(\d+) bytes/.exec(reason);
+  if (tooLong) {
+    // DuckDB shows the line's first 10,000 bytes: the value it cuts runs on past them.
+    const column = (await csvHeader(f.file))[fieldAt(record)];
+    return new CliError(`${f.file}: row ${line[1]}${column === undefined ? '' : `, column ${column}`}: ${lineTooLong(Number(tooLong[2]), Number(tooLong[1]))}`);
+  }
+  // A line of only spaces is read as a record of one value: said as what it is.
+  if (fields && fields[2] === '1' && isBlankRecord(record)) return new CliError(`${f.file}: row ${line[1]}: ${BLANK_LINE}`);
   const words = fields
     ? `${fields[2]} fields where the header has ${fields[1]} (Expected Number of Columns: ${fields[1]} Found: ${fields[2]})`
     : /not utf-8 encoded/i.test(reason)
@@ -88,6 +99,32 @@ function csvReadError(f: ReadFile, message: string): CliError | null {
           ? printable(reason)
           : 'malformed record';
   return new CliError(`${f.file}: row ${line[1]}: ${words}`);
+}
+
+/** What a CSV line of `bytes`, past the `max` a reader takes, is told (after `row N, column C: `). */
+const lineTooLong = (bytes: number, max: number): string =>
+  `the line is ${bytes.toLocaleString('en-US')} bytes long, past the ${max.toLocaleString('en-US')} bytes a CSV line may be: a value that long is no panel value (a document pasted into a cell?); shorten it, or leave its column out of the file`;
+
+/** The place (from 0) of the value a CSV line (quote and escape `"`, separator `,`) ends in: its separators outside quotes. */
+function fieldAt(line: string): number {
+  let quoted = false;
+  let at = 0;
+  for (const c of line) {
+    if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) at++;
+  }
+  return at;
+}
+
+/**
+ * The header of a CSV file, parsed by csv-parse (DuckDB then reads it without sniffing). A
+ * column without a name (a trailing comma on every line, as spreadsheets export) is named
+ * `column<N>` by its place: one of the file's own columns, ignored like any other.
+ */
+export async function csvHeader(file: string): Promise<string[]> {
+  const head = await firstBytes(file, 1 << 20);
+  const rows = parse(head, { to_line: 1, bom: true, relax_column_count: true }) as string[][];
+  return (rows[0] ?? []).map((name, i) => (name.trim() === '' ? `column${i + 1}` : name));
 }
 
 /** A byte order mark (PowerShell 5 and some editors write one) is no JSON, and DuckDB refuses it: said so of an NDJSON file's first line. */
@@ -278,16 +315,50 @@ export async function requireFile(file: string, what: string): Promise<void> {
 
 const SEPARATORS: Record<string, string> = { ';': 'semicolons', '\t': 'tabs', '|': 'vertical bars' };
 
+/** A header cell as it names a column: blanks and a quote around it aside. */
+const unquoted = (cell: string): string => cell.trim().replace(/^"(.*)"$/s, '$1').trim();
+
 /**
  * What is wrong with a CSV header of one column that names `column` once split at a semicolon,
  * a tab or a vertical bar (a spreadsheet set to another list separator, a TSV named .csv), or
- * null: said once, rather than every column missing.
+ * null: said once, rather than every column missing. `header` is the header as read, or (a read
+ * that failed: csvFault) its line as it stands, where a quote beside the separator stops a reader
+ * that splits at commas (a spreadsheet quotes a value holding its separator, or every value).
  */
 export function wrongSeparator(header: readonly string[], column: string): string | null {
-  if (header.length !== 1) return null;
-  const sep = Object.keys(SEPARATORS).find((s) => header[0]!.split(s).some((c) => c.trim() === column));
+  if (header.length !== 1 || header[0]!.split(',').some((c) => unquoted(c) === column)) return null;
+  const sep = Object.keys(SEPARATORS).find((s) => header[0]!.split(s).some((c) => unquoted(c) === column));
   if (sep === undefined) return null;
-  return `row 1: the header is one column, ${JSON.stringify(printable(header[0]!, 60))}: the file is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
+  const names = header[0]!.split(sep).map(unquoted).join(sep);
+  return `row 1: the header ${JSON.stringify(printable(names, 60))} is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
+}
+
+/** How a header is compared with the columns a file should have: case, spaces, dashes and dots aside. */
+export const comparable = (name: string): string => name.trim().toLowerCase().replace(/[\s.-]+/g, '_');
+
+/**
+ * What a CSV header naming none of the `known` columns is told, once, or null: its first line is
+ * a record (an export without its header row, or a file of that one line), not each column missing.
+ */
+export function noHeader(header: readonly string[], known: readonly string[]): string | null {
+  const names = new Set(known.map(comparable));
+  if (header.some((h) => names.has(comparable(h)))) return null;
+  return `row 1: no header row: the first line names none of the columns (${known.slice(0, 2).join(', ')}, …) and begins ${JSON.stringify(printable(header[0] ?? '', 60))}: the first line of a CSV file names its columns; add the header row`;
+}
+
+/** A record of one value of only spaces or tabs: a line blank, but not empty (a CSV reader skips an empty line only). */
+export const isBlankRecord = (value: string): boolean => /^[ \t]+$/.test(value);
+
+/** What a CSV record that is a line of only spaces or tabs is told (after `row N: `). */
+export const BLANK_LINE = 'the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line';
+
+/**
+ * A CSV file whose read failed, told by its first line when that line is separated otherwise
+ * (wrongSeparator, naming `column`), or null: read after the failure, from the file's first bytes.
+ */
+export async function csvSeparatorFault(file: string, column: string): Promise<string | null> {
+  const head = (await firstBytes(file, 1 << 16)).toString('utf8').replace(/^\ufeff/, '');
+  return wrongSeparator([head.split(/[\r\n]/, 1)[0]!], column);
 }
 
 /** What a text file not in UTF-8 is told (file, line: firstNonUtf8Line). */
@@ -297,7 +368,10 @@ export const notUtf8 = (file: string, line: number): CliError => new CliError(`$
 export async function readError(f: ReadFile, message: string): Promise<CliError> {
   await sniffFile(f);
   if (f.format === 'csv') {
-    const e = csvReadError(f, message);
+    // A header separated otherwise stops the read as a quote out of place, or the header itself.
+    const separated = await csvSeparatorFault(f.file, 'store_id');
+    if (separated) return new CliError(`${f.file}: ${separated}`);
+    const e = await csvReadError(f, message);
     if (e) return e;
     if (/not utf-8 encoded/i.test(message)) return new CliError(`${f.file}: ${NOT_UTF8}`);
   }

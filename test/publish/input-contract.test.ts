@@ -88,7 +88,7 @@ describe('the header is checked against the contract before any work', () => {
     // quoting the whole header, and a warning that the optional domain column was left out.
     for (const [sep, words] of [[';', 'semicolons'], ['\t', 'tabs']] as const) {
       const dir = await defective((t) => t.replaceAll(',', sep));
-      const message = new RegExp(`2026-09\\.csv: row 1: the header is one column, "store_id.domain.*": the file is separated by ${words}, where a CSV file is separated by commas`);
+      const message = new RegExp(`2026-09\\.csv: row 1: the header "store_id.domain.*" is separated by ${words}, where a CSV file is separated by commas`);
       await refused(dir, message);
       const r = await runCli(['publish', '--check', '--input', dir]);
       expect(r.code).toBe(2);
