@@ -25,7 +25,7 @@ import { CONTACTS_FILE, storeIdRefusal } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { byStoreThenEmail, LineSort, type SortEntry } from './line-sort.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
-import { BLANK_LINE, csvSeparatorFault, emptyFile, firstNonUtf8Line, isBlankRecord, NDJSON_ARRAY, NDJSON_BOM, noHeader, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
+import { csvParseError, emptyFile, firstNonUtf8Line, NDJSON_ARRAY, NDJSON_BOM, noHeader, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 import { keptText } from '../core/text.js';
 
@@ -83,7 +83,7 @@ async function readCsv(file: string): Promise<{ columns: string[]; records: RawR
   try {
     rows = parse(await readFile(file), CSV_OPTIONS) as string[][];
   } catch (e) {
-    throw await csvError(file, e);
+    throw await csvParseError(file, e);
   }
   const [header = [], ...body] = rows;
   const columns = header.map((h) => h.trim());
@@ -107,30 +107,6 @@ function columnsAt(file: string, columns: readonly string[]): (readonly [string,
   const twice = COLUMNS.find((c) => columns.indexOf(c) !== columns.lastIndexOf(c));
   if (twice) throw new CliError(`${file}: row 1, column ${twice}: the header names ${twice} twice`, 2);
   return COLUMNS.map((c) => [c, columns.indexOf(c)] as const).filter(([, k]) => k >= 0);
-}
-
-/**
- * A csv-parse error in the panel's words (panel/read-errors.ts): the row, counted as records
- * with the header as row 1 (a value's line breaks do not count), and what is wrong; a header
- * separated otherwise (a quote beside a `;` stops the parse) said as such, read after the failure.
- */
-async function csvError(file: string, e: unknown): Promise<CliError> {
-  const err = e as Error & { code?: string; records?: number; record?: string[] };
-  const separated = await csvSeparatorFault(file, 'store_id');
-  if (separated) return new CliError(`${file}: ${separated}`, 2);
-  if (typeof err.records !== 'number') return new CliError(`${file}: ${firstLine(e)}`, 2);
-  // A line of only spaces is read as a record of one value: said as what it is.
-  if (err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && err.record?.length === 1 && isBlankRecord(err.record[0]!)) return new CliError(`${file}: row ${err.records + 1}: ${BLANK_LINE}`, 2);
-  const fields = /expect (\d+), got (\d+)/.exec(err.message);
-  const words =
-    err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && fields
-      ? `${fields[2]} fields where the header has ${fields[1]} (a value holding a comma is quoted whole: "Lee, Ann")`
-      : err.code === 'CSV_QUOTE_NOT_CLOSED'
-        ? 'a quoted value is never closed (unterminated quote)'
-        : err.code === 'CSV_INVALID_CLOSING_QUOTE' || err.code === 'INVALID_OPENING_QUOTE'
-          ? 'a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")'
-          : printable(firstLine(e));
-  return new CliError(`${file}: row ${err.records + 1}: ${words}`, 2);
 }
 
 async function readNdjson(file: string): Promise<{ columns: null; records: RawRecord[] }> {
@@ -446,7 +422,7 @@ async function* csvRecords(file: string): AsyncGenerator<ReadItem[]> {
       yield items;
     }
   } catch (e) {
-    throw e instanceof CliError ? e : await csvError(file, e);
+    throw e instanceof CliError ? e : await csvParseError(file, e);
   } finally {
     input.destroy();
     parser.destroy();

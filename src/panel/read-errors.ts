@@ -90,15 +90,54 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
   // A line of only spaces is read as a record of one value: said as what it is.
   if (fields && fields[2] === '1' && isBlankRecord(record)) return new CliError(`${f.file}: row ${line[1]}: ${BLANK_LINE}`);
   const words = fields
-    ? `${fields[2]} fields where the header has ${fields[1]} (Expected Number of Columns: ${fields[1]} Found: ${fields[2]})`
+    ? fieldCount(Number(fields[2]), Number(fields[1]))
     : /not utf-8 encoded/i.test(reason)
       ? NOT_UTF8
       : /unterminated quote/i.test(reason)
-        ? 'a quoted value is never closed (unterminated quote)'
+        ? UNCLOSED_QUOTE
         : reason
           ? printable(reason)
           : 'malformed record';
   return new CliError(`${f.file}: row ${line[1]}: ${words}`);
+}
+
+/** What a CSV record of `found` values where the header has `expected` is told (after `row N: `). */
+const fieldCount = (found: number, expected: number): string =>
+  `${found} fields where the header has ${expected}${found > expected ? ' (a value holding a comma is quoted whole: "Lee, Ann")' : ''}`;
+
+const UNCLOSED_QUOTE = 'a quoted value is never closed (unterminated quote)';
+
+/** What a header line holding an odd number of quotes is told: a reader's quote runs on into the records, and its fault is said there. */
+const HEADER_QUOTE = 'row 1: the header opens a quote it does not close on its line: quote a column name whole, or not at all';
+
+/** The first line of a text file (from its first 64 KiB), without a byte order mark. */
+async function headLine(file: string): Promise<string> {
+  return (await firstBytes(file, 1 << 16)).toString('utf8').replace(/^\ufeff/, '').split(/[\r\n]/, 1)[0]!;
+}
+
+/**
+ * A csv-parse error (the contact source's records, the panel's header) in the words DuckDB's are
+ * said in: the row, counted as records with the header as row 1 (a value's line breaks do not
+ * count), and what is wrong; a header separated otherwise (a quote beside a `;` stops the parse)
+ * said as such, read after the failure.
+ */
+export async function csvParseError(file: string, e: unknown): Promise<CliError> {
+  const err = e as Error & { code?: string; records?: number; record?: string[] };
+  const separated = await csvSeparatorFault(file, 'store_id');
+  if (separated) return new CliError(`${file}: ${separated}`);
+  if (typeof err.records !== 'number') return new CliError(`${file}: ${printable(err.message.split('\n')[0]!)}`);
+  if (err.records === 0 && (await headLine(file)).split('"').length % 2 === 0) return new CliError(`${file}: ${HEADER_QUOTE}`);
+  const row = `${file}: row ${err.records + 1}`;
+  const fields = /expect (\d+), got (\d+)/.exec(err.message);
+  if (err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && fields) {
+    // A line of only spaces is read as a record of one value: said as what it is.
+    return new CliError(`${row}: ${err.record?.length === 1 && isBlankRecord(err.record[0]!) ? BLANK_LINE : fieldCount(Number(fields[2]), Number(fields[1]))}`);
+  }
+  if (err.code === 'CSV_QUOTE_NOT_CLOSED') return new CliError(`${row}: ${UNCLOSED_QUOTE}`);
+  if (err.code === 'CSV_INVALID_CLOSING_QUOTE' || err.code === 'INVALID_OPENING_QUOTE') {
+    return new CliError(`${row}: a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")`);
+  }
+  return new CliError(`${row}: ${printable(err.message.split('\n')[0]!)}`);
 }
 
 /** What a CSV line of `bytes`, past the `max` a reader takes, is told (after `row N, column C: `). */
@@ -123,7 +162,14 @@ function fieldAt(line: string): number {
  */
 export async function csvHeader(file: string): Promise<string[]> {
   const head = await firstBytes(file, 1 << 20);
-  const rows = parse(head, { to_line: 1, bom: true, relax_column_count: true }) as string[][];
+  let rows: string[][];
+  try {
+    rows = parse(head, { to_line: 1, bom: true, relax_column_count: true }) as string[][];
+  } catch (e) {
+    throw await csvParseError(file, e);
+  }
+  // A quote the header opens and never closes ends csv-parse's first line nowhere: no row at all.
+  if (rows.length === 0 && head.toString('utf8').trim() !== '') throw new CliError(`${file}: ${HEADER_QUOTE}`);
   return (rows[0] ?? []).map((name, i) => (name.trim() === '' ? `column${i + 1}` : name));
 }
 
@@ -357,8 +403,7 @@ export const BLANK_LINE = 'the line holds only spaces or tabs (blank, but not em
  * (wrongSeparator, naming `column`), or null: read after the failure, from the file's first bytes.
  */
 export async function csvSeparatorFault(file: string, column: string): Promise<string | null> {
-  const head = (await firstBytes(file, 1 << 16)).toString('utf8').replace(/^\ufeff/, '');
-  return wrongSeparator([head.split(/[\r\n]/, 1)[0]!], column);
+  return wrongSeparator([await headLine(file)], column);
 }
 
 /** What a text file not in UTF-8 is told (file, line: firstNonUtf8Line). */

@@ -75,6 +75,25 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     () => 'row 4: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
   ],
   [
+    // The panel's was DuckDB's "(Expected Number of Columns: 19 Found: 20)".
+    'a record holding a comma in a value not quoted',
+    (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0] + ',Lee', ...csvLines(rows.slice(3))].join('\n') + '\n',
+    (rows) => `row 3: ${rows[0]!.length + 1} fields where the header has ${rows[0]!.length} (a value holding a comma is quoted whole: "Lee, Ann")`,
+  ],
+  [
+    // The panel read no header at all: each column "missing (columns: none)"; the contact source
+    // said a quote inside a value, where the quote closed in a record further on.
+    'a quote the header opens and never closes',
+    (rows) => `"${stringify(rows)}`,
+    () => 'row 1: the header opens a quote it does not close on its line: quote a column name whole, or not at all',
+  ],
+  [
+    // The panel's was csv-parse's "cannot be read as CSV: Invalid Opening Quote: a quote is found on field 1 at line 1, value is "na"".
+    'a quote inside a header cell not quoted whole',
+    (rows) => stringify([rows[0]!.map((c, k) => (k === 1 ? `${c.slice(0, 2)}"${c.slice(2)}"` : c)), ...rows.slice(1)], { quote: false }),
+    () => 'row 1: a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")',
+  ],
+  [
     // A file of one record: each column "missing", or the panel's "the header names false twice" six times.
     'one line, a record and no header',
     (rows) => stringify(rows.slice(1, 2)),
