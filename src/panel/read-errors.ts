@@ -1,8 +1,10 @@
 /**
- * What is wrong with a panel file that cannot be read, said in words: compression and encoding
- * are recognised from the file's first bytes, a CSV record's fault from DuckDB's report, an
- * NDJSON record's by reading the file up to it (DuckDB's line numbers count neither from the
- * record nor from 1 reliably). Nothing of the file's bytes is echoed but printable text.
+ * What is wrong with a panel file (or the contact source) that cannot be read, said in words, the
+ * same at every door that reads CSV: compression and encoding are recognised from the file's first
+ * bytes, a CSV record's fault from DuckDB's report or csv-parse's (its header, once the read
+ * failed, from the file's first line), an NDJSON record's by reading the file up to it (DuckDB's
+ * line numbers count neither from the record nor from 1 reliably). Nothing of the file's bytes is
+ * echoed but printable text.
  */
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
@@ -384,12 +386,13 @@ export const comparable = (name: string): string => name.trim().toLowerCase().re
 
 /**
  * What a CSV header naming none of the `known` columns is told, once, or null: its first line is
- * a record (an export without its header row, or a file of that one line), not each column missing.
+ * a record (an export without its header row, or a file of that one line) or another file's
+ * header, said so rather than each column missing (or a value "named twice").
  */
 export function noHeader(header: readonly string[], known: readonly string[]): string | null {
   const names = new Set(known.map(comparable));
   if (header.some((h) => names.has(comparable(h)))) return null;
-  return `row 1: no header row: the first line names none of the columns (${known.slice(0, 2).join(', ')}, …) and begins ${JSON.stringify(printable(header[0] ?? '', 60))}: the first line of a CSV file names its columns; add the header row`;
+  return `row 1: the first line names none of the columns (${known.slice(0, 2).join(', ')}, …) and begins ${JSON.stringify(printable(header[0] ?? '', 60))}: is the header row left out, or is it another file? the first line of a CSV file names its columns`;
 }
 
 /** A record of one value of only spaces or tabs: a line blank, but not empty (a CSV reader skips an empty line only). */

@@ -97,12 +97,12 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     // A file of one record: each column "missing", or the panel's "the header names false twice" six times.
     'one line, a record and no header',
     (rows) => stringify(rows.slice(1, 2)),
-    (rows) => `row 1: no header row: the first line names none of the columns (${rows[0]![0]}, ${rows[0]![1]}, …) and begins ${JSON.stringify(rows[1]![0])}: the first line of a CSV file names its columns; add the header row`,
+    (rows) => `row 1: the first line names none of the columns (${rows[0]![0]}, ${rows[0]![1]}, …) and begins ${JSON.stringify(rows[1]![0])}: is the header row left out, or is it another file? the first line of a CSV file names its columns`,
   ],
   [
     'records without their header row',
     (rows) => stringify(rows.slice(1)),
-    (rows) => `row 1: no header row: the first line names none of the columns (${rows[0]![0]}, ${rows[0]![1]}, …) and begins ${JSON.stringify(rows[1]![0])}: the first line of a CSV file names its columns; add the header row`,
+    (rows) => `row 1: the first line names none of the columns (${rows[0]![0]}, ${rows[0]![1]}, …) and begins ${JSON.stringify(rows[1]![0])}: is the header row left out, or is it another file? the first line of a CSV file names its columns`,
   ],
 ];
 
