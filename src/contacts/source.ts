@@ -26,7 +26,7 @@ import { CONTACTS_FILE, storeIdRefusal } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { byStoreThenEmail, LineSort, type SortEntry } from './line-sort.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
-import { emptyFile, firstNonUtf8Line, keyNamedTwice, NDJSON_ARRAY, NDJSON_BOM, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
+import { csvParseError, emptyFile, firstNonUtf8Line, keyNamedTwice, NDJSON_ARRAY, NDJSON_BOM, noHeader, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 import { keptText } from '../core/text.js';
 
@@ -63,9 +63,9 @@ export async function readContactsFile(file: string): Promise<StoreContact[]> {
   return checkContacts(file, records);
 }
 
-/** The first required column a contact file's header lacks, as its refusal (a header separated by `;` said once), or null. */
+/** The first required column a contact file's header lacks, as its refusal (a header separated by `;`, or no header, said once), or null. */
 function missingColumn(file: string, format: string, columns: readonly string[]): CliError | null {
-  const separated = format === 'csv' ? wrongSeparator(columns, 'store_id') : null;
+  const separated = format === 'csv' ? (wrongSeparator(columns, 'store_id') ?? noHeader(columns, COLUMNS)) : null;
   if (separated) return new CliError(`${file}: ${separated}`, 2);
   const missing = ['store_id', 'email'].find((c) => !columns.includes(c));
   return missing ? new CliError(`${file}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${columns.join(', ') || 'none'})`, 2) : null;
@@ -84,7 +84,7 @@ async function readCsv(file: string): Promise<{ columns: string[]; records: RawR
   try {
     rows = parse(await readFile(file), CSV_OPTIONS) as string[][];
   } catch (e) {
-    throw csvError(file, e);
+    throw await csvParseError(file, e);
   }
   const [header = [], ...body] = rows;
   const columns = header.map((h) => h.trim());
@@ -108,25 +108,6 @@ function columnsAt(file: string, columns: readonly string[]): (readonly [string,
   const twice = COLUMNS.find((c) => columns.indexOf(c) !== columns.lastIndexOf(c));
   if (twice) throw new CliError(`${file}: row 1, column ${twice}: the header names ${twice} twice`, 2);
   return COLUMNS.map((c) => [c, columns.indexOf(c)] as const).filter(([, k]) => k >= 0);
-}
-
-/**
- * A csv-parse error in the panel's words (panel/read-errors.ts): the row, counted as records
- * with the header as row 1 (a value's line breaks do not count), and what is wrong.
- */
-function csvError(file: string, e: unknown): CliError {
-  const err = e as Error & { code?: string; records?: number };
-  if (typeof err.records !== 'number') return new CliError(`${file}: ${firstLine(e)}`, 2);
-  const fields = /expect (\d+), got (\d+)/.exec(err.message);
-  const words =
-    err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && fields
-      ? `${fields[2]} fields where the header has ${fields[1]} (a value holding a comma is quoted whole: "Lee, Ann")`
-      : err.code === 'CSV_QUOTE_NOT_CLOSED'
-        ? 'a quoted value is never closed (unterminated quote)'
-        : err.code === 'CSV_INVALID_CLOSING_QUOTE' || err.code === 'INVALID_OPENING_QUOTE'
-          ? 'a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")'
-          : printable(firstLine(e));
-  return new CliError(`${file}: row ${err.records + 1}: ${words}`, 2);
 }
 
 async function readNdjson(file: string): Promise<{ columns: null; records: RawRecord[] }> {
@@ -444,7 +425,7 @@ async function* csvRecords(file: string): AsyncGenerator<ReadItem[]> {
       yield items;
     }
   } catch (e) {
-    throw e instanceof CliError ? e : csvError(file, e);
+    throw e instanceof CliError ? e : await csvParseError(file, e);
   } finally {
     input.destroy();
     parser.destroy();

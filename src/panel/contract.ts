@@ -11,12 +11,9 @@ import { ID_OVERLAP_RATIO, PANEL_COLUMNS, previousMonth, SHRINK_RATIO } from '..
 import { ident } from '../core/sql.js';
 import { openDuck, toNumber, type Duck } from './duck.js';
 import { checkFile, readColumns, type PanelFile } from './read.js';
-import { wrongSeparator } from './read-errors.js';
+import { comparable, noHeader, wrongSeparator } from './read-errors.js';
 
 const KNOWN = PANEL_COLUMNS.map((c) => c.name);
-
-/** How a header cell is compared with the contract's names: case, spaces, dashes and dots aside. */
-const comparable = (name: string): string => name.trim().toLowerCase().replace(/[\s.-]+/g, '_');
 
 /** Columns a file's header names wrongly: errors refuse the run; `absent` are optional columns left out. */
 export interface ColumnFindings {
@@ -50,6 +47,9 @@ export function checkColumns(f: PanelFile, columns: readonly string[]): ColumnFi
     misspelt.set(known, c);
     errors.push(`${at(JSON.stringify(c))}: unknown column, close to ${known} which is missing: rename it ${known}`);
   }
+  // A first line naming no column, nor one close to a column, is a record: said once.
+  const headless = f.format === 'csv' && misspelt.size === 0 ? noHeader(columns, KNOWN) : null;
+  if (headless) return { errors: [`${f.file}: ${headless}`], absent: [] };
   const absent: string[] = [];
   for (const k of missing.filter((k) => !misspelt.has(k))) {
     if (PANEL_COLUMNS.find((c) => c.name === k)!.optional) absent.push(k);

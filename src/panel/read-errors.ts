@@ -1,13 +1,16 @@
 /**
- * What is wrong with a panel file that cannot be read, said in words: compression and encoding
- * are recognised from the file's first bytes, a CSV record's fault from DuckDB's report, an
- * NDJSON record's by reading the file up to it (DuckDB's line numbers count neither from the
- * record nor from 1 reliably). Nothing of the file's bytes is echoed but printable text.
+ * What is wrong with a panel file (or the contact source) that cannot be read, said in words, the
+ * same at every door that reads CSV: compression and encoding are recognised from the file's first
+ * bytes, a CSV record's fault from DuckDB's report or csv-parse's (its header, once the read
+ * failed, from the file's first line), an NDJSON record's by reading the file up to it (DuckDB's
+ * line numbers count neither from the record nor from 1 reliably). Nothing of the file's bytes is
+ * echoed but printable text.
  */
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { constants } from 'node:fs';
 import { access, open, readlink, stat } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import { CliError } from '../core/errors.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
@@ -67,7 +70,7 @@ export const printable = (s: string, max = 200): string => {
 const NOT_UTF8 = 'not UTF-8 encoded (a byte sequence that is not UTF-8, as Latin-1 or Windows-1252 write é): save the file as UTF-8';
 
 /** DuckDB's CSV errors name the line; say it as file, row and what is wrong in words. */
-function csvReadError(f: ReadFile, message: string): CliError | null {
+async function csvReadError(f: ReadFile, message: string): Promise<CliError | null> {
   const line = /CSV Error on Line: (\d+)/.exec(message);
   if (!line) return null;
   // DuckDB prints the error line, "Original Line:" and the record (it may span lines), then
@@ -77,17 +80,99 @@ function csvReadError(f: ReadFile, message: string): CliError | null {
   const original = lines.findIndex((l) => l.startsWith('Original Line'));
   const fixes = lines.findIndex((l, i) => i > original && /^Possible (fixes|Solution)/.test(l));
   const reason = original >= 0 && fixes > original ? (lines.slice(original + 1, fixes).filter(Boolean).pop() ?? '') : '';
+  // The record as DuckDB shows it (its first 10,000 bytes; after a CRLF line end, from the LF).
+  const record = (/\nOriginal Line: ([\s\S]*?)\n(Expected Number of Columns|Maximum line size)/.exec(message)?.[1] ?? '').replace(/^[\r\n]+/, '');
   const fields = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(reason);
+  const tooLong = /Maximum line size of (\d+) bytes exceeded\. Actual Size: ?(\d+) bytes/.exec(reason);
+  if (tooLong) {
+    // DuckDB shows the line's first 10,000 bytes: the value it cuts runs on past them.
+    const column = (await csvHeader(f.file))[fieldAt(record)];
+    return new CliError(`${f.file}: row ${line[1]}${column === undefined ? '' : `, column ${column}`}: ${lineTooLong(Number(tooLong[2]), Number(tooLong[1]))}`);
+  }
+  // A line of only spaces is read as a record of one value: said as what it is.
+  if (fields && fields[2] === '1' && isBlankRecord(record)) return new CliError(`${f.file}: row ${line[1]}: ${BLANK_LINE}`);
   const words = fields
-    ? `${fields[2]} fields where the header has ${fields[1]} (Expected Number of Columns: ${fields[1]} Found: ${fields[2]})`
+    ? fieldCount(Number(fields[2]), Number(fields[1]))
     : /not utf-8 encoded/i.test(reason)
       ? NOT_UTF8
       : /unterminated quote/i.test(reason)
-        ? 'a quoted value is never closed (unterminated quote)'
+        ? UNCLOSED_QUOTE
         : reason
           ? printable(reason)
           : 'malformed record';
   return new CliError(`${f.file}: row ${line[1]}: ${words}`);
+}
+
+/** What a CSV record of `found` values where the header has `expected` is told (after `row N: `). */
+const fieldCount = (found: number, expected: number): string =>
+  `${found} fields where the header has ${expected}${found > expected ? ' (a value holding a comma is quoted whole: "Lee, Ann")' : ''}`;
+
+const UNCLOSED_QUOTE = 'a quoted value is never closed (unterminated quote)';
+
+/** What a header line holding an odd number of quotes is told: a reader's quote runs on into the records, and its fault is said there. */
+const HEADER_QUOTE = 'row 1: the header opens a quote it does not close on its line: quote a column name whole, or not at all';
+
+/** The first line of a text file (from its first 64 KiB), without a byte order mark. */
+async function headLine(file: string): Promise<string> {
+  return (await firstBytes(file, 1 << 16)).toString('utf8').replace(/^\ufeff/, '').split(/[\r\n]/, 1)[0]!;
+}
+
+/**
+ * A csv-parse error (the contact source's records, the panel's header) in the words DuckDB's are
+ * said in: the row, counted as records with the header as row 1 (a value's line breaks do not
+ * count), and what is wrong; a header separated otherwise (a quote beside a `;` stops the parse)
+ * said as such, read after the failure.
+ */
+export async function csvParseError(file: string, e: unknown): Promise<CliError> {
+  const err = e as Error & { code?: string; records?: number; record?: string[] };
+  const separated = await csvSeparatorFault(file, 'store_id');
+  if (separated) return new CliError(`${file}: ${separated}`);
+  if (typeof err.records !== 'number') return new CliError(`${file}: ${printable(err.message.split('\n')[0]!)}`);
+  if (err.records === 0 && (await headLine(file)).split('"').length % 2 === 0) return new CliError(`${file}: ${HEADER_QUOTE}`);
+  const row = `${file}: row ${err.records + 1}`;
+  const fields = /expect (\d+), got (\d+)/.exec(err.message);
+  if (err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && fields) {
+    // A line of only spaces is read as a record of one value: said as what it is.
+    return new CliError(`${row}: ${err.record?.length === 1 && isBlankRecord(err.record[0]!) ? BLANK_LINE : fieldCount(Number(fields[2]), Number(fields[1]))}`);
+  }
+  if (err.code === 'CSV_QUOTE_NOT_CLOSED') return new CliError(`${row}: ${UNCLOSED_QUOTE}`);
+  if (err.code === 'CSV_INVALID_CLOSING_QUOTE' || err.code === 'INVALID_OPENING_QUOTE') {
+    return new CliError(`${row}: a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")`);
+  }
+  return new CliError(`${row}: ${printable(err.message.split('\n')[0]!)}`);
+}
+
+/** What a CSV line of `bytes`, past the `max` a reader takes, is told (after `row N, column C: `). */
+const lineTooLong = (bytes: number, max: number): string =>
+  `the line is ${bytes.toLocaleString('en-US')} bytes long, past the ${max.toLocaleString('en-US')} bytes a CSV line may be: a value that long is no panel value (a document pasted into a cell?); shorten it, or leave its column out of the file`;
+
+/** The place (from 0) of the value a CSV line (quote and escape `"`, separator `,`) ends in: its separators outside quotes. */
+function fieldAt(line: string): number {
+  let quoted = false;
+  let at = 0;
+  for (const c of line) {
+    if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) at++;
+  }
+  return at;
+}
+
+/**
+ * The header of a CSV file, parsed by csv-parse (DuckDB then reads it without sniffing). A
+ * column without a name (a trailing comma on every line, as spreadsheets export) is named
+ * `column<N>` by its place: one of the file's own columns, ignored like any other.
+ */
+export async function csvHeader(file: string): Promise<string[]> {
+  const head = await firstBytes(file, 1 << 20);
+  let rows: string[][];
+  try {
+    rows = parse(head, { to_line: 1, bom: true, relax_column_count: true }) as string[][];
+  } catch (e) {
+    throw await csvParseError(file, e);
+  }
+  // A quote the header opens and never closes ends csv-parse's first line nowhere: no row at all.
+  if (rows.length === 0 && head.toString('utf8').trim() !== '') throw new CliError(`${file}: ${HEADER_QUOTE}`);
+  return (rows[0] ?? []).map((name, i) => (name.trim() === '' ? `column${i + 1}` : name));
 }
 
 /** A byte order mark (PowerShell 5 and some editors write one) is no JSON, and DuckDB refuses it: said so of an NDJSON file's first line. */
@@ -291,16 +376,50 @@ export async function requireFile(file: string, what: string): Promise<void> {
 
 const SEPARATORS: Record<string, string> = { ';': 'semicolons', '\t': 'tabs', '|': 'vertical bars' };
 
+/** A header cell as it names a column: blanks and a quote around it aside. */
+const unquoted = (cell: string): string => cell.trim().replace(/^"(.*)"$/s, '$1').trim();
+
 /**
  * What is wrong with a CSV header of one column that names `column` once split at a semicolon,
  * a tab or a vertical bar (a spreadsheet set to another list separator, a TSV named .csv), or
- * null: said once, rather than every column missing.
+ * null: said once, rather than every column missing. `header` is the header as read, or (a read
+ * that failed: csvFault) its line as it stands, where a quote beside the separator stops a reader
+ * that splits at commas (a spreadsheet quotes a value holding its separator, or every value).
  */
 export function wrongSeparator(header: readonly string[], column: string): string | null {
-  if (header.length !== 1) return null;
-  const sep = Object.keys(SEPARATORS).find((s) => header[0]!.split(s).some((c) => c.trim() === column));
+  if (header.length !== 1 || header[0]!.split(',').some((c) => unquoted(c) === column)) return null;
+  const sep = Object.keys(SEPARATORS).find((s) => header[0]!.split(s).some((c) => unquoted(c) === column));
   if (sep === undefined) return null;
-  return `row 1: the header is one column, ${JSON.stringify(printable(header[0]!, 60))}: the file is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
+  const names = header[0]!.split(sep).map(unquoted).join(sep);
+  return `row 1: the header ${JSON.stringify(printable(names, 60))} is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
+}
+
+/** How a header is compared with the columns a file should have: case, spaces, dashes and dots aside. */
+export const comparable = (name: string): string => name.trim().toLowerCase().replace(/[\s.-]+/g, '_');
+
+/**
+ * What a CSV header naming none of the `known` columns is told, once, or null: its first line is
+ * a record (an export without its header row, or a file of that one line) or another file's
+ * header, said so rather than each column missing (or a value "named twice").
+ */
+export function noHeader(header: readonly string[], known: readonly string[]): string | null {
+  const names = new Set(known.map(comparable));
+  if (header.some((h) => names.has(comparable(h)))) return null;
+  return `row 1: the first line names none of the columns (${known.slice(0, 2).join(', ')}, …) and begins ${JSON.stringify(printable(header[0] ?? '', 60))}: is the header row left out, or is it another file? the first line of a CSV file names its columns`;
+}
+
+/** A record of one value of only spaces or tabs: a line blank, but not empty (a CSV reader skips an empty line only). */
+export const isBlankRecord = (value: string): boolean => /^[ \t]+$/.test(value);
+
+/** What a CSV record that is a line of only spaces or tabs is told (after `row N: `). */
+export const BLANK_LINE = 'the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line';
+
+/**
+ * A CSV file whose read failed, told by its first line when that line is separated otherwise
+ * (wrongSeparator, naming `column`), or null: read after the failure, from the file's first bytes.
+ */
+export async function csvSeparatorFault(file: string, column: string): Promise<string | null> {
+  return wrongSeparator([await headLine(file)], column);
 }
 
 /** What a text file not in UTF-8 is told (file, line: firstNonUtf8Line). */
@@ -310,7 +429,10 @@ export const notUtf8 = (file: string, line: number): CliError => new CliError(`$
 export async function readError(f: ReadFile, message: string): Promise<CliError> {
   await sniffFile(f);
   if (f.format === 'csv') {
-    const e = csvReadError(f, message);
+    // A header separated otherwise stops the read as a quote out of place, or the header itself.
+    const separated = await csvSeparatorFault(f.file, 'store_id');
+    if (separated) return new CliError(`${f.file}: ${separated}`);
+    const e = await csvReadError(f, message);
     if (e) return e;
     if (/not utf-8 encoded/i.test(message)) return new CliError(`${f.file}: ${NOT_UTF8}`);
   }

@@ -2,15 +2,14 @@
  * Reading and validating a panel folder into the DuckDB table `panel`. Anything wrong in the
  * input stops with a CliError (exit 2) naming file, row and column; nothing is written.
  */
-import { open, readdir, stat } from 'node:fs/promises';
-import { parse } from 'csv-parse/sync';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
 import { keptTextSql, trimBlanksSql } from '../core/text.js';
-import { decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, startsAsArray, type PanelFormat } from './read-errors.js';
+import { csvHeader, decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, startsAsArray, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
 
@@ -81,22 +80,6 @@ function unreadable(name: string, stem: string): string {
   if (last === 'xlsx' || last === 'xls' || last === 'ods') return `a spreadsheet: save it as CSV (${stem}.csv); ${reads}`;
   if (last === 'tsv' || last === 'txt') return `save it comma-separated as ${stem}.csv; ${reads}`;
   return `not a file publish reads; ${reads}`;
-}
-
-/**
- * The header of a CSV file, parsed by csv-parse (DuckDB then reads it without sniffing). A
- * column without a name (a trailing comma on every line, as spreadsheets export) is named
- * `column<N>` by its place: one of the file's own columns, ignored like any other.
- */
-async function csvHeader(file: string): Promise<string[]> {
-  const handle = await open(file, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(1 << 20), 0, 1 << 20, 0);
-    const rows = parse(buffer.subarray(0, bytesRead), { to_line: 1, bom: true, relax_column_count: true }) as string[][];
-    return (rows[0] ?? []).map((name, i) => (name.trim() === '' ? `column${i + 1}` : name));
-  } finally {
-    await handle.close();
-  }
 }
 
 async function sourceSql(duck: Duck, f: PanelFile): Promise<string> {

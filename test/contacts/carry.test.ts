@@ -110,7 +110,7 @@ describe('the contact source carried a record at a time', () => {
     // A lone surrogate was carried, then written by the drivers as U+FFFD.
     ['an unpaired surrogate', 'contacts.ndjson', '{"store_id":"s1","email":"a@x.example","name":"Ann \\ud800"}\n', 'row 1, column name: must not contain U+0000 or an unpaired surrogate'],
     // A spreadsheet set to another list separator: "the required column store_id is missing (columns: store_id;email)".
-    ['a header separated by semicolons', 'contacts.csv', 'store_id;email\ns1;a@x.example\n', 'row 1: the header is one column, "store_id;email": the file is separated by semicolons, where a CSV file is separated by commas'],
+    ['a header separated by semicolons', 'contacts.csv', 'store_id;email\ns1;a@x.example\n', 'row 1: the header "store_id;email" is separated by semicolons, where a CSV file is separated by commas'],
     // A failed export: an empty NDJSON file was carried as a source of no contacts, and ingest
     // then emptied the workspace's; an empty CSV was "the required column store_id is missing".
     ['an empty NDJSON file', 'contacts.ndjson', '', 'row 1: the file is empty (no records)'],

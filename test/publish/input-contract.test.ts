@@ -88,7 +88,7 @@ describe('the header is checked against the contract before any work', () => {
     // quoting the whole header, and a warning that the optional domain column was left out.
     for (const [sep, words] of [[';', 'semicolons'], ['\t', 'tabs']] as const) {
       const dir = await defective((t) => t.replaceAll(',', sep));
-      const message = new RegExp(`2026-09\\.csv: row 1: the header is one column, "store_id.domain.*": the file is separated by ${words}, where a CSV file is separated by commas`);
+      const message = new RegExp(`2026-09\\.csv: row 1: the header "store_id.domain.*" is separated by ${words}, where a CSV file is separated by commas`);
       await refused(dir, message);
       const r = await runCli(['publish', '--check', '--input', dir]);
       expect(r.code).toBe(2);
@@ -228,12 +228,12 @@ describe('a record that cannot be read is refused in words', () => {
 
   it('says the field counts of a record with too few fields', async () => {
     const dir = await defective(editRow5((r) => r.slice(0, 17)));
-    await refused(dir, /2026-09\.csv: row 5: 17 fields where the header has 19 \(Expected Number of Columns: 19 Found: 17\)/);
+    await refused(dir, /2026-09\.csv: row 5: 17 fields where the header has 19$/m);
   });
 
   it('says the field counts of a record with too many fields', async () => {
     const dir = await defective(editRow5((r) => [...r, 'x']));
-    await refused(dir, /2026-09\.csv: row 5: 20 fields where the header has 19 \(Expected Number of Columns: 19 Found: 20\)/);
+    await refused(dir, /2026-09\.csv: row 5: 20 fields where the header has 19 \(a value holding a comma is quoted whole: "Lee, Ann"\)$/m);
   });
 
   it('names a bad value at its row when the file has a column of its own named rowid (CSV and NDJSON)', async () => {
