@@ -191,9 +191,10 @@ export async function startsAsArray(file: string): Promise<boolean> {
 
 /**
  * The first NDJSON record that is not one JSON object of UTF-8 text, counted from 1 as the docs
- * count records (blank lines are no records); null when every record parses.
+ * count records (blank lines are no records); null when every record parses (of the first
+ * `records`, when given: the file is read no further).
  */
-export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
+export async function ndjsonReadError(f: ReadFile, records = Infinity): Promise<CliError | null> {
   let record = 0;
   const fault = (line: Buffer): string | null => {
     if (!isUtf8(line)) return NOT_UTF8;
@@ -224,6 +225,7 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
   for await (const line of fileLines(f.file)) {
     const found = check(line);
     if (found) return found;
+    if (record >= records) return null;
   }
   return null;
 }
