@@ -389,11 +389,13 @@ const unquoted = (cell: string): string => cell.trim().replace(/^"(.*)"$/s, '$1'
  * that splits at commas (a spreadsheet quotes a value holding its separator, or every value).
  */
 export function wrongSeparator(header: readonly string[], column: string): string | null {
-  if (header.length !== 1 || header[0]!.split(',').some((c) => unquoted(c) === column)) return null;
-  const sep = Object.keys(SEPARATORS).find((s) => header[0]!.split(s).some((c) => unquoted(c) === column));
+  // Compared as a header is (comparable): a name written otherwise (Store_ID) is still a header.
+  const names = (sep: string) => header[0]!.split(sep).some((c) => comparable(unquoted(c)) === column);
+  if (header.length !== 1 || names(',')) return null;
+  const sep = Object.keys(SEPARATORS).find(names);
   if (sep === undefined) return null;
-  const names = header[0]!.split(sep).map(unquoted).join(sep);
-  return `row 1: the header ${JSON.stringify(printable(names, 60))} is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
+  const line = header[0]!.split(sep).map(unquoted).join(sep);
+  return `row 1: the header ${JSON.stringify(printable(line, 60))} is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
 }
 
 /** How a header is compared with the columns a file should have: case, spaces, dashes and dots aside. */
