@@ -291,7 +291,8 @@ export async function pruneContactsRuns(runsDir: string, keep: string | null): P
 export async function readContactsRun(runsDir: string, id: string): Promise<StoreContact[]> {
   const file = path.join(contactsDir(runsDir, id), CONTACTS_DATA);
   const bytes = await readFile(file).catch((e: NodeJS.ErrnoException) => {
-    throw new CliError(`${file}: ${e.code === 'ENOENT' ? 'missing (index.json names this contact source, but its folder is incomplete or gone)' : e.message}`, 2);
+    const what = e.code === 'ENOENT' ? `missing (index.json names this contact source, but its folder is incomplete or gone); ${writeAnew(path.dirname(file))}` : e.message;
+    throw new CliError(`${file}: ${what}`, 2);
   });
   const got = createHash('sha256').update(bytes).digest('hex');
   if (got !== id) throw new CliError(`${file}: its content does not match its id (sha256 ${got.slice(0, 12)}…, index.json says ${id.slice(0, 12)}…); ${writeAnew(path.dirname(file))}`, 2);

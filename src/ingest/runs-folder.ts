@@ -117,13 +117,13 @@ const STORES_FILES: Record<string, PanelFormat> = { 'stores.csv': 'csv', 'stores
 export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
   const runJson = path.join(run.dir, 'run.json');
   const text = await readFile(runJson, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw new CliError(`${runJson}: ${e.code === 'ENOENT' ? 'missing (index.json names this run, but its folder is incomplete or gone)' : e.message}`, 2);
+    throw e.code === 'ENOENT' ? damaged(runJson, 'missing (index.json names this run, but its folder is incomplete or gone)', run.dir) : new CliError(`${runJson}: ${e.message}`, 2);
   });
   let meta: unknown;
   try {
     meta = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`${runJson}: not JSON (${(e as Error).message})`, 2);
+    throw damaged(runJson, `not JSON (${(e as Error).message})`, run.dir);
   }
   if (!isObject(meta)) throw new CliError(`${runJson}: expected an object`, 2);
   if (meta.month !== run.month) throw new CliError(`${runJson}: field "month" is ${JSON.stringify(meta.month)}, index.json says ${run.month}`, 2);

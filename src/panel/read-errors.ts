@@ -191,9 +191,10 @@ export async function startsAsArray(file: string): Promise<boolean> {
 
 /**
  * The first NDJSON record that is not one JSON object of UTF-8 text, counted from 1 as the docs
- * count records (blank lines are no records); null when every record parses.
+ * count records (blank lines are no records); null when every record parses (of the first
+ * `records`, when given: the file is read no further).
  */
-export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
+export async function ndjsonReadError(f: ReadFile, records = Infinity): Promise<CliError | null> {
   let record = 0;
   const fault = (line: Buffer): string | null => {
     if (!isUtf8(line)) return NOT_UTF8;
@@ -224,6 +225,7 @@ export async function ndjsonReadError(f: ReadFile): Promise<CliError | null> {
   for await (const line of fileLines(f.file)) {
     const found = check(line);
     if (found) return found;
+    if (record >= records) return null;
   }
   return null;
 }
@@ -387,11 +389,13 @@ const unquoted = (cell: string): string => cell.trim().replace(/^"(.*)"$/s, '$1'
  * that splits at commas (a spreadsheet quotes a value holding its separator, or every value).
  */
 export function wrongSeparator(header: readonly string[], column: string): string | null {
-  if (header.length !== 1 || header[0]!.split(',').some((c) => unquoted(c) === column)) return null;
-  const sep = Object.keys(SEPARATORS).find((s) => header[0]!.split(s).some((c) => unquoted(c) === column));
+  // Compared as a header is (comparable): a name written otherwise (Store_ID) is still a header.
+  const names = (sep: string) => header[0]!.split(sep).some((c) => comparable(unquoted(c)) === column);
+  if (header.length !== 1 || names(',')) return null;
+  const sep = Object.keys(SEPARATORS).find(names);
   if (sep === undefined) return null;
-  const names = header[0]!.split(sep).map(unquoted).join(sep);
-  return `row 1: the header ${JSON.stringify(printable(names, 60))} is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
+  const line = header[0]!.split(sep).map(unquoted).join(sep);
+  return `row 1: the header ${JSON.stringify(printable(line, 60))} is separated by ${SEPARATORS[sep]}, where a CSV file is separated by commas; save it as comma-separated CSV`;
 }
 
 /** How a header is compared with the columns a file should have: case, spaces, dashes and dots aside. */

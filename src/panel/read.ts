@@ -309,11 +309,12 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
   if (check.bad !== null) {
     const [{ col: name }] = await duck.all<{ col: string }>(`SELECT CASE ${cases} END AS col FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
     const col = PANEL_COLUMNS.find((c) => c.name === name)!;
-    // A record of `null` reads as a row of nulls: said as what it is, not as an empty store id.
-    const notObject = col.name === 'store_id' && f.format === 'ndjson' ? await ndjsonReadError(f) : null;
+    const row = rowNumber(f.format, toNumber(check.bad));
+    // A record of `null` reads as a row of nulls: said as what it is, not as an empty store id
+    // (the records up to this row read again: a record of null before it would be the bad row).
+    const notObject = col.name === 'store_id' && f.format === 'ndjson' ? await ndjsonReadError(f, row) : null;
     if (notObject) throw notObject;
     const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
-    const row = rowNumber(f.format, toNumber(check.bad));
     const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}${floatHint(col, sourceTypes.get(col.name)!)}${value === col.name ? ' (the row repeats the header: two files joined into one?)' : ''}${col.type === 'month' && /^\d{4}-\d{2}-\d{2}/.test(value ?? '') ? ` (a date: write its month, ${value!.slice(0, 7)})` : ''}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);

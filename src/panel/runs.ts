@@ -29,7 +29,7 @@ import { SIGNALS_VERSION, signalsSql } from './signals.js';
 import { previousMonth } from '../core/panel-contract.js';
 import { lit, toNumber, type Duck } from './duck.js';
 import type { PanelFile } from './read.js';
-import { RUNS_INDEX, RUNS_VERSION } from '../core/runs-contract.js';
+import { RUNS_INDEX, RUNS_VERSION, writeAnew } from '../core/runs-contract.js';
 
 export interface RunsIndex {
   runs_version: 1;
@@ -184,14 +184,18 @@ async function inAnyOrder<T>(duck: Duck, f: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Moves a finished run folder into place; one already there (same run id ⇒ same content) wins. */
+/**
+ * Moves a finished run folder into place; one already there (same run id ⇒ same content) wins.
+ * A folder there without its run.json (one is renamed into place whole) was left incomplete.
+ */
 async function renameDir(from: string, to: string): Promise<void> {
   try {
     await rename(from, to);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if ((code === 'ENOTEMPTY' || code === 'EEXIST') && (await exists(path.join(to, 'run.json')))) return;
-    throw e;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw e;
+    if (await exists(path.join(to, 'run.json'))) return;
+    throw new CliError(`${to}: a run folder without its run.json (incomplete: a copy that stopped?); ${writeAnew(to)}`, 2);
   }
 }
 

@@ -64,6 +64,12 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     (rows) => `row 1: the header ${semicolons(rows)} is separated by semicolons, where a CSV file is separated by commas; save it as comma-separated CSV`,
   ],
   [
+    // Its column names written otherwise (Store_ID): "the first line names none of the columns … is the header row left out?".
+    'separated by semicolons, its column names capitalised',
+    (rows) => stringify(rows.map((r, i) => (i === 0 ? r.map((c) => c.replace(/(^|_)[a-z]/g, (m) => m.toUpperCase())) : r)), { delimiter: ';' }),
+    (rows) => `row 1: the header ${semicolons([rows[0]!.map((c) => c.replace(/(^|_)[a-z]/g, (m) => m.toUpperCase()))])} is separated by semicolons, where a CSV file is separated by commas; save it as comma-separated CSV`,
+  ],
+  [
     // DuckDB's "1 fields where the header has 19 (Expected Number of Columns: 19 Found: 1)".
     'a line of spaces among the records',
     (rows) => [...csvLines(rows.slice(0, 2)), '   ', ...csvLines(rows.slice(2))].join('\n') + '\n',

@@ -171,7 +171,7 @@ for (const d of dialects) {
       }
     });
 
-    it('refuses a contact source whose file was changed with the way out, which works: publish writes its folder anew once removed', async () => {
+    it('refuses a contact source whose file was changed or is gone with the way out, which works: publish writes its folder anew once removed', async () => {
       const dir = await dirs.make();
       const fresh = path.join(dir, 'runs');
       await generate(path.join(dir, 'panel'), { stores: 200, from: '2026-01', to: '2026-02', seed: 'changed' });
@@ -191,6 +191,17 @@ for (const d of dialects) {
         expect((await ingestRuns(other.db, fresh, opts)).contacts).toBeGreaterThan(0);
       } finally {
         await other.cleanup();
+      }
+      // Its file gone, the folder left: the same way out.
+      await rm(file);
+      const third = await freshDb(d.name);
+      try {
+        await expect(ingestRuns(third.db, fresh, opts)).rejects.toThrow(`${file}: missing (index.json names this contact source, but its folder is incomplete or gone); remove its folder (${folder}) and publish again, which writes the folder anew`);
+        await rm(folder, { recursive: true });
+        await publishPanel(path.join(dir, 'panel'), path.join(dir, 'out'), { runs: fresh });
+        expect((await ingestRuns(third.db, fresh, opts)).contacts).toBeGreaterThan(0);
+      } finally {
+        await third.cleanup();
       }
     });
 

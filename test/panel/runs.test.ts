@@ -180,6 +180,30 @@ describe('publishing again', () => {
     expect((await check(FEB)).signals_count).toBe(14);
   });
 
+  it('has ingest refuse a run folder that lost its run.json with the way out, which works (publish stopped on it in a system error before)', async () => {
+    const t = await setup();
+    await publishPanel(t.input, t.out, { runs: t.runs });
+    const index = await readRunsIndex(t.runs);
+    const dir = runDir(t.runs, FEB, index.months[FEB]!);
+    const check = async () => {
+      const duck = await openDuck();
+      try {
+        return await checkRun(duck, { month: FEB, runId: index.months[FEB]!, dir });
+      } finally {
+        duck.close();
+      }
+    };
+    // A copy of the runs folder that stopped before run.json: the stores and signals are there.
+    await rm(path.join(dir, 'run.json'));
+    const wayOut = `remove its folder (${dir}) and publish again, which writes the folder anew`;
+    await expect(check()).rejects.toMatchObject({ exitCode: 2, message: `${path.join(dir, 'run.json')}: missing (index.json names this run, but its folder is incomplete or gone); ${wayOut}` });
+    // Publish finds the run to write, and the folder in its way: "ENOTEMPTY: directory not empty, rename …".
+    await expect(publishPanel(t.input, t.out, { runs: t.runs })).rejects.toMatchObject({ exitCode: 2, message: `${dir}: a run folder without its run.json (incomplete: a copy that stopped?); ${wayOut}` });
+    await rm(dir, { recursive: true });
+    await publishPanel(t.input, t.out, { runs: t.runs });
+    expect((await check()).signals_count).toBe(14);
+  });
+
   it('takes over a complete run folder left by a publish that stopped before switching the index', async () => {
     const s = await setup();
     await publishPanel(s.input, s.out, { runs: s.runs });
