@@ -63,6 +63,10 @@ class ImportLines {
     const r = ImportLine.safeParse(value);
     if (!r.success) {
       const issue = r.error.issues[0]!;
+      // A key the line format does not have (a CRM's own column, a typo): named as the field it is, with the ones there are.
+      if (issue.code === 'unrecognized_keys' && issue.path.length === 0) {
+        throw new CliError(`${file}: line ${n}: field ${issue.keys[0]}: not a field of an account line (an account line has ${Object.keys(ImportLine.shape).join(', ')})`);
+      }
       throw new CliError(`${file}: line ${n}: field ${issue.path.join('.') || '(line)'}: ${issue.message}`);
     }
     const first = this.firstLine.get(r.data.store_id);
