@@ -136,15 +136,18 @@ export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
   }
   const format = typeof meta.stores_file === 'string' && Object.hasOwn(STORES_FILES, meta.stores_file) ? STORES_FILES[meta.stores_file] : undefined;
   if (!format) throw new CliError(`${runJson}: field "stores_file" must be one of ${Object.keys(STORES_FILES).join(', ')}, got ${JSON.stringify(meta.stores_file)}`, 2);
-  if (typeof meta.stores_sha256 !== 'string' || !RUN_ID.test(meta.stores_sha256)) throw new CliError(`${runJson}: field "stores_sha256" must be 64 hex digits, got ${JSON.stringify(meta.stores_sha256)}`, 2);
+  const sha256Field = (field: 'stores_sha256' | 'signals_sha256'): string => {
+    const v = meta[field];
+    if (typeof v !== 'string' || !RUN_ID.test(v)) throw new CliError(`${runJson}: field "${field}" must be 64 hex digits, got ${JSON.stringify(v)}`, 2);
+    return v;
+  };
+  const storesSha256 = sha256Field('stores_sha256');
+  // Runs written before publish kept the signals' sha256 are checked by their rows alone.
+  const signalsSha256 = meta.signals_sha256 === undefined ? undefined : sha256Field('signals_sha256');
   const stores: PanelFile = { month: run.month, file: path.join(run.dir, meta.stores_file as string), name: meta.stores_file as string, format };
   const signals = path.join(run.dir, 'signals.parquet');
-  if (meta.signals_sha256 !== undefined && (typeof meta.signals_sha256 !== 'string' || !RUN_ID.test(meta.signals_sha256))) {
-    throw new CliError(`${runJson}: field "signals_sha256" must be 64 hex digits, got ${JSON.stringify(meta.signals_sha256)}`, 2);
-  }
-  await checkHash(stores.file, meta.stores_sha256, run.dir);
-  // Runs written before publish kept the signals' sha256 are checked by their rows alone.
-  if (meta.signals_sha256 !== undefined) await checkHash(signals, meta.signals_sha256, run.dir);
+  await checkHash(stores.file, storesSha256, run.dir);
+  if (signalsSha256 !== undefined) await checkHash(signals, signalsSha256, run.dir);
   const typed = await typedStores(duck, stores, 'run_stores');
   await duck.run(`DROP TABLE IF EXISTS run_stores`);
   const storesCount = typed.rows;
@@ -190,20 +193,23 @@ function flagList(columns: readonly string[], name: (c: string) => string): stri
   return `[${lists.join(', ')}][1 + ${mask}]`;
 }
 
+/** What a file of a run folder whose run.json is there, but not the file, is told. */
+const MISSING = 'missing (index.json names this run, but its folder is incomplete)';
+
 /** A file of the run folder `dir` that is not as its run.json says, and the way out. */
 const damaged = (file: string, what: string, dir: string) => new CliError(`${file}: ${what}; ${writeAnew(dir)}`, 2);
 
 /** Refuses `file` of the run folder `dir` when its sha256 is not `expected` (run.json's). */
 async function checkHash(file: string, expected: string, dir: string): Promise<void> {
   const sha256 = await hashFile(file).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === 'ENOENT' ? damaged(file, 'missing (index.json names this run, but its folder is incomplete)', dir) : new CliError(`${file}: ${e.message}`, 2);
+    throw e.code === 'ENOENT' ? damaged(file, MISSING, dir) : new CliError(`${file}: ${e.message}`, 2);
   });
   if (sha256 !== expected) throw damaged(file, `its content does not match run.json (sha256 ${sha256.slice(0, 12)}…, run.json says ${expected.slice(0, 12)}…)`, dir);
 }
 
 async function checkSchema(duck: Duck, file: string, schema: Record<string, string>): Promise<void> {
   const found = await stat(file).catch(() => null);
-  if (!found?.isFile()) throw damaged(file, 'missing (index.json names this run, but its folder is incomplete)', path.dirname(file));
+  if (!found?.isFile()) throw damaged(file, MISSING, path.dirname(file));
   let cols: { column_name: string; column_type: string }[];
   try {
     cols = await duck.all(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`);
