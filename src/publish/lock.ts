@@ -4,7 +4,9 @@
  * publish) is stale and taken over, and so is one whose pid another process has since been given
  * (a killed CI job's pid, reused in the next container, even by the publish that finds it).
  * A stale lock is removed under a takeover guard, so publishes that find it at once take it one
- * at a time (removeStale).
+ * at a time (removeStale). Within one process, tries for the same lock take turns (acquireLock):
+ * the lock files of one process all hold the same text, so only the process can tell its own
+ * tries apart.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -92,11 +94,30 @@ export interface Lock {
   release(): Promise<void>;
 }
 
+/** The try under way in this process for each lock file, which the next try for it waits on. */
+const turns = new Map<string, Promise<unknown>>();
+
 /**
  * Takes the lock: the pid is written to a private file first, then linked to the lock path,
  * so the lock never exists without its owner's pid (link fails when the lock exists).
+ * Tries in this process for the same lock run one after another. Run at once, one try could
+ * read the lock (or takeover guard) another had just linked before that other learned of its
+ * link and entered it in `held`: it holds this process's text, so it looked left by an earlier
+ * process with this pid, was removed as stale, and both tries held the lock (seen on a loaded
+ * CI machine, where a finished link can wait for its callback).
  */
-export async function acquireLock(outDir: string, what = 'output folder'): Promise<Lock> {
+export function acquireLock(outDir: string, what = 'output folder'): Promise<Lock> {
+  const file = path.resolve(outDir, LOCK_FILE);
+  const taking = (turns.get(file) ?? Promise.resolve()).then(() => takeLock(outDir, what));
+  const turn = taking.catch(() => undefined);
+  turns.set(file, turn);
+  void turn.then(() => {
+    if (turns.get(file) === turn) turns.delete(file);
+  });
+  return taking;
+}
+
+async function takeLock(outDir: string, what: string): Promise<Lock> {
   const file = path.join(outDir, LOCK_FILE);
   const mine = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   // The first file a publish writes in the folder: one it cannot write in is said here, named.

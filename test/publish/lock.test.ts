@@ -2,6 +2,7 @@
  * The publish lock (src/publish/lock.ts) taken over from a killed publish: of the publishes that
  * find the same stale lock at once, exactly one takes it. Removing a stale lock and taking it are
  * two steps; a publish that removed the lock another had just taken over would hold it beside it.
+ * The tries here run in one process, whose lock files all hold the same text.
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
