@@ -214,13 +214,13 @@ async function checkSchema(duck: Duck, file: string, schema: Record<string, stri
   try {
     cols = await duck.all(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`);
   } catch (e) {
-    throw new CliError(`${file}: not a readable Parquet file (${firstLine(e)})`, 2);
+    throw damaged(file, `not a readable Parquet file (${firstLine(e)})`, path.dirname(file));
   }
   const types = new Map(cols.map((c) => [c.column_name, c.column_type]));
   for (const [name, type] of Object.entries(schema)) {
     const got = types.get(name);
-    if (got === undefined) throw new CliError(`${file}: column "${name}" is missing`, 2);
-    if (got !== type) throw new CliError(`${file}: column "${name}" is ${got}, expected ${type}`, 2);
+    if (got === undefined) throw damaged(file, `column "${name}" is missing`, path.dirname(file));
+    if (got !== type) throw damaged(file, `column "${name}" is ${got}, expected ${type}`, path.dirname(file));
   }
 }
 
@@ -256,7 +256,7 @@ async function checkRows(duck: Duck, file: string, problems: readonly RowProblem
   );
   for (let i = 0; i < problems.length; i++) {
     const row = r?.[`p${i}`];
-    if (row !== null && row !== undefined) throw new CliError(`${file}: row ${String(row)}: field "${problems[i]!.field}" ${problems[i]!.says}`, 2);
+    if (row !== null && row !== undefined) throw damaged(file, `row ${String(row)}: field "${problems[i]!.field}" ${problems[i]!.says}`, path.dirname(file));
   }
   return Number(r?.n ?? 0);
 }
