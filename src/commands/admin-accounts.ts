@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
-import { fileLines, keyNamedTwice, LineTooLong, NDJSON_BOM, notUtf8, sniffFile } from '../panel/read-errors.js';
+import { clip, fileLines, keyNamedTwice, LineTooLong, NDJSON_BOM, notAnObject, notUtf8, sniffFile } from '../panel/read-errors.js';
 import { type AccountInput, importAccounts } from '../accounts/store.js';
 import { ImportLine } from '../accounts/imported.js';
 import { ingestedMonths } from '../ingest/index.js';
@@ -54,7 +54,7 @@ class ImportLines {
       throw new CliError(`${file}: line ${n}: not valid JSON${at ? ` (at character ${Number(at[1]) + 1})` : ''}`);
     }
     if (Array.isArray(value)) throw new CliError(`${file}: line ${n}: ${ARRAY}`);
-    if (value === null || typeof value !== 'object') throw new CliError(`${file}: line ${n}: not a JSON object (${clip(JSON.stringify(value))}): NDJSON has one account object per line`);
+    if (value === null || typeof value !== 'object') throw new CliError(`${file}: line ${n}: ${notAnObject(value, 'account')}`);
     const twice = keyNamedTwice(line, value);
     if (twice !== null) throw new CliError(`${file}: line ${n}: ${twice}`);
     // U+0000 and a lone surrogate reach a string only through a \u escape; no database column keeps them.
@@ -95,9 +95,6 @@ function csvHeader(line: string): boolean {
   if (cells.some((cell) => /^"?store[ _-]?id"?$/i.test(cell))) return true;
   return cells.length >= 2 && cells.every((cell) => /^"?[^"{}[\]:]{1,100}"?$/.test(cell));
 }
-
-/** A line shown in a message: its first 80 characters. */
-const clip = (line: string) => (line.length > 80 ? `${line.slice(0, 80)}…` : line);
 
 /** Parses and validates every line of an import file's text (the file read by readAccountsNdjson). */
 export function parseAccountsNdjson(file: string, text: string): AccountInput[] {

@@ -26,7 +26,7 @@ import { CONTACTS_FILE, storeIdRefusal } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { byStoreThenEmail, LineSort, type SortEntry } from './line-sort.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
-import { csvParseError, emptyFile, firstNonUtf8Line, keyNamedTwice, NDJSON_ARRAY, NDJSON_BOM, noHeader, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
+import { csvParseError, emptyFile, firstNonUtf8Line, keyNamedTwice, NDJSON_ARRAY, NDJSON_BOM, noHeader, notAnObject, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 import { keptText } from '../core/text.js';
 
@@ -130,7 +130,7 @@ function ndjsonRecord(file: string, row: number, line: string): RawRecord {
     if (row === 1 && line.startsWith('\ufeff')) throw new CliError(`${file}: row 1: ${NDJSON_BOM}`, 2);
     throw new CliError(`${file}: row ${row}: not JSON (${firstLine(e)})`, 2);
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: expected a JSON object`, 2);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: ${notAnObject(v, 'contact')}`, 2);
   const twice = keyNamedTwice(line, v);
   if (twice !== null) throw new CliError(`${file}: row ${row}: ${twice}`, 2);
   return { row, cells: v as Record<string, unknown> };

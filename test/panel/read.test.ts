@@ -161,10 +161,10 @@ describe('a file that cannot be read, said in words', () => {
     // DuckDB's "JSON transform error … has duplicate key", naming no row a person counts.
     ['a record naming a key twice', '2026-01.ndjson', async () => `${record('a')}\n${record('b', ',"plan":"plus"')}\n`, /2026-01\.ndjson: row 2: record 2 names the key "plan" twice: keep one/],
     // A line `null` read as a row of nulls: "row 2, column store_id: store_id is required and empty".
-    ['a record of null', '2026-01.ndjson', async () => `${record('a')}\nnull\n${record('b')}\n`, /2026-01\.ndjson: row 2: record 2 is not a JSON object$/],
+    ['a record of null', '2026-01.ndjson', async () => `${record('a')}\nnull\n${record('b')}\n`, /2026-01\.ndjson: row 2: record 2 is not a JSON object \(null\): NDJSON has one store object per line$/],
     // The first bad row is said, not a later record of null (the file was read to its end to find it).
     ['an empty store id before a record of null', '2026-01.ndjson', async () => `${record('a')}\n\n${record('')}\n${record('b')}\nnull\n`, /2026-01\.ndjson: row 2, column store_id: store_id is required and empty \(and 1 more row/],
-    ['a record of null after blank lines', '2026-01.ndjson', async () => `${record('a')}\n\n  \n${record('b')}\nnull\n${record('')}\n`, /2026-01\.ndjson: row 3: record 3 is not a JSON object$/],
+    ['a record of null after blank lines', '2026-01.ndjson', async () => `${record('a')}\n\n  \n${record('b')}\nnull\n${record('')}\n`, /2026-01\.ndjson: row 3: record 3 is not a JSON object \(null\): NDJSON has one store object per line$/],
     // DuckDB's "Duplicate struct entry name", naming neither key.
     ['records naming a key in two cases', '2026-01.ndjson', async () => `${record('a')}\n${record('b').replace('"plan"', '"Plan"')}\n`, /2026-01\.ndjson: column "Plan": the records name both "plan" and "Plan", keys that differ only in case/],
     // DuckDB's "The CSV Parser state machine reached an invalid state".
