@@ -10,6 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { constants } from 'node:fs';
 import { access, open, readlink, stat } from 'node:fs/promises';
+import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { CliError } from '../core/errors.js';
 
@@ -71,8 +72,9 @@ const NOT_UTF8 = 'not UTF-8 encoded (a byte sequence that is not UTF-8, as Latin
 
 /** DuckDB's CSV errors name the line; say it as file, row and what is wrong in words. */
 async function csvReadError(f: ReadFile, message: string): Promise<CliError | null> {
-  const line = /CSV Error on Line: (\d+)/.exec(message);
-  if (!line) return null;
+  const at = /CSV Error on Line: (\d+)/.exec(message);
+  if (!at) return null;
+  const line = [at[0], String(await rowOfRecord(f.file, Number(at[1])))] as const;
   // DuckDB prints the error line, "Original Line:" and the record (it may span lines), then
   // the reason, then "Possible fixes:" or "Possible Solution:": the reason is the last line
   // before them that is not the record's.
@@ -101,6 +103,22 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
           ? printable(reason)
           : 'malformed record';
   return new CliError(`${f.file}: row ${line[1]}: ${words}`);
+}
+
+/**
+ * The row a panel message names for DuckDB's CSV record `n` (its "Line", which counts records,
+ * a quoted value's line breaks not, and empty lines as records): the rows of every other message,
+ * at the panel and at the contact source, skip empty lines, so those before it are taken off.
+ */
+async function rowOfRecord(file: string, n: number): Promise<number> {
+  let empty = 0;
+  try {
+    const records = createReadStream(file).pipe(parseStream({ bom: true, skip_empty_lines: false, relax_column_count: true, relax_quotes: true, to: n - 1, record_delimiter: ['\r\n', '\n', '\r'] }));
+    for await (const r of records as AsyncIterable<string[]>) if (r.length === 1 && r[0] === '') empty++;
+  } catch {
+    return n; // a file csv-parse cannot read to there: DuckDB's count, as it is
+  }
+  return n - empty;
 }
 
 /** What a CSV record of `found` values where the header has `expected` is told (after `row N: `). */

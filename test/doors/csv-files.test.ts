@@ -87,6 +87,18 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     (rows) => `row 3: ${rows[0]!.length + 1} fields where the header has ${rows[0]!.length} (a value holding a comma is quoted whole: "Lee, Ann")`,
   ],
   [
+    // The panel's row was DuckDB's record count, the empty line counted (row 4), where every other
+    // message, at the panel and the contact source, counts rows without the empty lines.
+    'an empty line, then a record holding a comma in a value not quoted',
+    (rows) => [...csvLines(rows.slice(0, 2)), '', csvLines([rows[2]!])[0] + ',Lee', ...csvLines(rows.slice(3))].join('\n') + '\n',
+    (rows) => `row 3: ${rows[0]!.length + 1} fields where the header has ${rows[0]!.length} (a value holding a comma is quoted whole: "Lee, Ann")`,
+  ],
+  [
+    'two empty lines and a value holding a line break, then a line of spaces',
+    (rows) => [...csvLines(rows.slice(0, 2)), '', ...csvLines([rows[2]!.map((c, k) => (k === 2 ? 'Ann\nLee' : c))]), '', '   ', ...csvLines(rows.slice(3))].join('\r\n') + '\r\n',
+    () => 'row 4: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
+  ],
+  [
     // The panel read no header at all: each column "missing (columns: none)"; the contact source
     // said a quote inside a value, where the quote closed in a record further on.
     'a quote the header opens and never closes',
