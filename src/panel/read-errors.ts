@@ -111,12 +111,16 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
  * at the panel and at the contact source, skip empty lines, so those before it are taken off.
  */
 async function rowOfRecord(file: string, n: number): Promise<number> {
+  if (n <= 1) return n;
+  const source = createReadStream(file);
   let empty = 0;
   try {
-    const records = createReadStream(file).pipe(parseStream({ bom: true, skip_empty_lines: false, relax_column_count: true, relax_quotes: true, to: n - 1, record_delimiter: ['\r\n', '\n', '\r'] }));
+    const records = source.pipe(parseStream({ bom: true, skip_empty_lines: false, relax_column_count: true, relax_quotes: true, to: n - 1, record_delimiter: ['\r\n', '\n', '\r'] }));
     for await (const r of records as AsyncIterable<string[]>) if (r.length === 1 && r[0] === '') empty++;
   } catch {
     return n; // a file csv-parse cannot read to there: DuckDB's count, as it is
+  } finally {
+    source.destroy(); // the records before it are read: not the rest of the file
   }
   return n - empty;
 }
