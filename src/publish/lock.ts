@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { setTimeout } from 'node:timers/promises';
 import path from 'node:path';
 import { CliError } from '../core/errors.js';
 
@@ -145,7 +146,9 @@ async function takeLock(outDir: string, what: string): Promise<Lock> {
         const who = pid === process.pid ? 'another publish in this process' : `another publish (pid ${pid})`;
         throw new CliError(`${outDir}: ${who} is writing this ${what}; run again when it has finished`, 1);
       }
-      await removeStale(file, text, mine); // stale: its process is gone (or its pid is another process's now)
+      // Stale: its process is gone (or its pid is another process's now). While another publish
+      // is taking it over, this one gives it a moment before it looks again.
+      if (!(await removeStale(file, text, mine))) await setTimeout(10 * (attempt + 1));
     }
     throw new CliError(`${outDir}: could not take the publish lock ${file}`, 1);
   } finally {
@@ -158,16 +161,19 @@ async function takeLock(outDir: string, what: string): Promise<Lock> {
  * `mine`, as the lock is): of the publishes that found the same stale lock, one removes it; one
  * that read it before another took the lock over would otherwise remove that fresh lock, and both
  * would hold it. A takeover guard whose process is gone (killed in those few steps) is removed.
+ * False when another publish is taking the lock over.
  */
-async function removeStale(file: string, stale: string, mine: string): Promise<void> {
+async function removeStale(file: string, stale: string, mine: string): Promise<boolean> {
   const guard = `${file}.takeover`;
   try {
     await link(mine, guard);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     const text = await readFile(guard, 'utf8').catch(() => null);
-    if (text !== null && (await owner(guard, text)) === null) await rm(guard, { force: true });
-    return;
+    if (text === null) return true; // its takeover has just ended
+    if ((await owner(guard, text)) !== null) return false;
+    await rm(guard, { force: true });
+    return true;
   }
   held.add(guard);
   try {
@@ -176,6 +182,7 @@ async function removeStale(file: string, stale: string, mine: string): Promise<v
     held.delete(guard);
     await rm(guard, { force: true });
   }
+  return true;
 }
 
 /** Pid files of publishes killed before they linked or removed them. */
