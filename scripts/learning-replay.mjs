@@ -6,7 +6,8 @@
 // seed 1: explore first and mostly the top under the generator's truth, every round's P@50 and the
 // wins). `npm run build` first.
 //   node scripts/learning-replay.mjs --seeds 1-10 [--rules "plan rule,two-part rule"]
-//     [--arms "explore first|mostly top|explore first, by score|mostly top, by score"]
+//     [--arms "explore first|mostly top|explore first, by score|mostly top, by score|mostly top, kg"]
+//     [--c 1000 --scale brier2 --first 0 (the arm "mostly top, kg": scripts/kg-pick.mjs)]
 //     [--cache DIR (default: the system's temp folder)]
 // Prints each arm's P@50 in the list's order after every round, P@50 by score, the wins, ρ before
 // any outcome, the rounds the list by score would have worked otherwise, and a summary per arm.
@@ -26,6 +27,8 @@ const { loadSnapshots } = await im('accounts/snapshots.js');
 const model = await im('accounts/model.js');
 const fitm = await im('accounts/fit.js');
 const inm = await im('accounts/in-market.js');
+const { kgOptions, kgPicks } = await import('./kg-pick.mjs');
+const KG = kgOptions(args);
 const NOW = new Date('2026-11-01T00:00:00Z');
 const CACHE = args.cache ?? path.join(os.tmpdir(), 'storelens-learning-replay');
 await mkdir(CACHE, { recursive: true });
@@ -68,8 +71,9 @@ for (let seed = s0; seed <= (s1 ?? s0); seed++) {
     const truth = parts === undefined ? new Map(p.truth) : twoPartTruth(stores, latest, parts);
     for (const arm of ARMS) {
       const byScore = arm.endsWith(', by score');
+      const kgArm = arm.endsWith(', kg');
       const every = byScore ? 0 : inm.EXPLORE_EVERY;
-      const policy = byScore ? arm.slice(0, -', by score'.length) : arm;
+      const policy = byScore || kgArm ? arm.slice(0, arm.lastIndexOf(', ')) : arm;
       const labels = [];
       const labelledSet = new Set();
       const rank = () => {
@@ -85,18 +89,25 @@ for (let seed = s0; seed <= (s1 ?? s0); seed++) {
         const list = inm.selectInMarketColumns({ score, logit, sd, eligible, labelled }, byScore, inm.EXPLORE_SHARE);
         const order = inm.listOrder(labelled, byScore, list, every);
         const all = Array.from(order, (k) => ({ store_id: ids[k], score: score[k], in_market: list.inMarket[k], explore: list.explore[k] }));
-        return { all, answered: all.filter((r) => r.in_market) };
+        return { all, answered: all.filter((r) => r.in_market), cov, logit, score, sd, byScore };
       };
-      let { all, answered } = rank();
+      let ranked = rank();
+      let { all, answered } = ranked;
       const asRead = () => [...answered, ...all.filter((r) => !r.in_market)];
       const measure = () => precision(asRead(), truth, labelledSet, 50, holdable).ep;
       const rho = spearmanByPosition(answered.filter((r) => r.explore === 0));
       const listed = [measure()];
       const scored = [];
       let wins = 0, reordered = 0;
+      const kgRounds = [];
       for (let round = 1; round <= rounds; round++) {
         const read = asRead();
-        const picked = nextRound(policy, read, labelledSet);
+        let picked = nextRound(policy, read, labelledSet);
+        if (kgArm) {
+          const kg = kgPicks({ model, read, ranked, labels, labelledSet, indexOf, ids, eligible, matrix, options: KG });
+          picked = kg.picked;
+          kgRounds.push({ wins: picked.filter((id) => draw(seed, id) < (truth.get(id) ?? 0)).length, trade: kg.trade, measures: kg.measures });
+        }
         const same = new Set(nextRound(policy, [...byScoreRows(answered), ...all.filter((r) => !r.in_market)], labelledSet));
         if (picked.some((id) => !same.has(id))) reordered++;
         for (const id of picked) {
@@ -105,13 +116,14 @@ for (let seed = s0; seed <= (s1 ?? s0); seed++) {
           labels.push({ id, y: won ? 1 : 0 });
           labelledSet.add(id);
         }
-        ({ all, answered } = rank());
+        ranked = rank();
+        ({ all, answered } = ranked);
         listed.push(measure());
       }
       const ep = precision(byScoreRows(all), truth, labelledSet).ep;
       const worked = parts ? parts.map((_, k) => `${[...labelledSet].filter((id) => rulePart(stores[indexOf.get(id)], parts) === k).length}/${stores.filter((s) => s.month === latest && rulePart(s, parts) === k).length}`).join(',') : '';
       results.push({ seed, rule, arm, listed: listed[rounds], ep, wins, rho, reordered });
-      console.log(`seed ${seed} ${rule} | ${arm}: listed ${listed.map((x) => x.toFixed(2)).join(' ')} | by score ${ep.toFixed(2)} | wins ${wins} | rho ${rho.toFixed(2)} | reord ${reordered} ${worked}`);
+      console.log(`seed ${seed} ${rule} | ${arm}: listed ${listed.map((x) => x.toFixed(2)).join(' ')} | by score ${ep.toFixed(2)} | wins ${wins} | rho ${rho.toFixed(2)} | reord ${reordered} ${worked}${kgArm ? ` | round wins ${kgRounds.map((r) => r.wins).join(' ')} | trade ${kgRounds.map((r) => r.trade.toFixed(1)).join(' ')} | pq/sd/brier ${kgRounds.map((r) => r.measures).join(' ')}` : ''}`);
     }
   }
 }
