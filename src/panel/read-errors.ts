@@ -83,7 +83,7 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
   const fixes = lines.findIndex((l, i) => i > original && /^Possible (fixes|Solution)/.test(l));
   const reason = original >= 0 && fixes > original ? (lines.slice(original + 1, fixes).filter(Boolean).pop() ?? '') : '';
   // The record as DuckDB shows it (its first 10,000 bytes; after a CRLF line end, from the LF).
-  const record = (/\nOriginal Line: ([\s\S]*?)\n(Expected Number of Columns|Maximum line size)/.exec(message)?.[1] ?? '').replace(/^[\r\n]+/, '');
+  const record = (/\nOriginal Line: ([\s\S]*?)\n(Expected Number of Columns|Maximum line size|Value with unterminated quote)/.exec(message)?.[1] ?? '').replace(/^[\r\n]+/, '');
   const fields = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(reason);
   const tooLong = /Maximum line size of (\d+) bytes exceeded\. Actual Size: ?(\d+) bytes/.exec(reason);
   if (tooLong) {
@@ -98,7 +98,7 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
     : /not utf-8 encoded/i.test(reason)
       ? NOT_UTF8
       : /unterminated quote/i.test(reason)
-        ? UNCLOSED_QUOTE
+        ? quoteFault(record)
         : reason
           ? printable(reason)
           : 'malformed record';
@@ -131,6 +131,24 @@ const fieldCount = (found: number, expected: number): string =>
 
 const UNCLOSED_QUOTE = 'a quoted value is never closed (unterminated quote)';
 
+/** What a quote in a value CSV does not read is told (`"AU"x`, `"Ann "Jo" Lee"`), where a reader stops on it. */
+const QUOTE_INSIDE = 'a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")';
+
+/**
+ * What DuckDB's "unterminated quote" in `record` is: a value whose quote runs on unclosed, or
+ * text after a quote that closed (`"AU"x`, which DuckDB says the same of), told as the contact
+ * source's reader (csv-parse) tells it.
+ */
+function quoteFault(record: string): string {
+  try {
+    parse(record, { relax_column_count: true });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'CSV_INVALID_CLOSING_QUOTE' || code === 'INVALID_OPENING_QUOTE') return QUOTE_INSIDE;
+  }
+  return UNCLOSED_QUOTE;
+}
+
 /** What a header line holding an odd number of quotes is told: a reader's quote runs on into the records, and its fault is said there. */
 const HEADER_QUOTE = 'row 1: the header opens a quote it does not close on its line: quote a column name whole, or not at all';
 
@@ -158,9 +176,7 @@ export async function csvParseError(file: string, e: unknown): Promise<CliError>
     return new CliError(`${row}: ${err.record?.length === 1 && isBlankRecord(err.record[0]!) ? BLANK_LINE : fieldCount(Number(fields[2]), Number(fields[1]))}`);
   }
   if (err.code === 'CSV_QUOTE_NOT_CLOSED') return new CliError(`${row}: ${UNCLOSED_QUOTE}`);
-  if (err.code === 'CSV_INVALID_CLOSING_QUOTE' || err.code === 'INVALID_OPENING_QUOTE') {
-    return new CliError(`${row}: a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")`);
-  }
+  if (err.code === 'CSV_INVALID_CLOSING_QUOTE' || err.code === 'INVALID_OPENING_QUOTE') return new CliError(`${row}: ${QUOTE_INSIDE}`);
   return new CliError(`${row}: ${printable(err.message.split('\n')[0]!)}`);
 }
 

@@ -99,6 +99,17 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     () => 'row 4: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
   ],
   [
+    // The panel's was "a quoted value is never closed (unterminated quote)", of a quote that closed.
+    'text after a quoted value\'s closing quote',
+    (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0]!.replace(/^([^,]*),([^,]*),/, '$1,"$2"x,'), ...csvLines(rows.slice(3))].join('\n') + '\n',
+    () => 'row 3: a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")',
+  ],
+  [
+    'a quote inside a quoted value, not doubled',
+    (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0]!.replace(/^([^,]*),([^,]*),/, '$1,"Ann "Jo" Lee",'), ...csvLines(rows.slice(3))].join('\n') + '\n',
+    () => 'row 3: a quote inside a value that is not quoted whole (quote the value and double each quote in it: "Ann ""Jo"" Lee")',
+  ],
+  [
     // The panel read no header at all: each column "missing (columns: none)"; the contact source
     // said a quote inside a value, where the quote closed in a record further on.
     'a quote the header opens and never closes',
