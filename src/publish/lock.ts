@@ -135,9 +135,15 @@ async function takeLock(outDir: string, file: string, what: string): Promise<Loc
         held.add(file);
         await removeOrphans(outDir);
         return {
+          // Held until its file is gone: a try in this process that found it meanwhile, no
+          // longer held, would remove it as left by an earlier process with this pid and take
+          // the lock, whose file this removal, come late, would then take away.
           release: async () => {
-            held.delete(file);
-            await rm(file, { force: true });
+            try {
+              await rm(file, { force: true });
+            } finally {
+              held.delete(file);
+            }
           },
         };
       } catch (e) {
