@@ -13,8 +13,13 @@
 //   sd     the mean posterior sd of the candidates' logits
 //   brier  the mean squared residual (y − p)² of the accounts worked so far at today's chances
 //          (--first before any outcome, 0.25 unless told); brier2 the same, squared
+// A --c, --scale or --first mistyped is refused: its trade, NaN, would pick as "mostly top" does.
+const SCALES = ['pq', 'pq2', 'one', 'sd', 'brier', 'brier2'];
 export function kgOptions(args) {
-  return { c: Number(args.c ?? 10), scale: args.scale ?? 'pq', first: Number(args.first ?? 0.25) };
+  const options = { c: Number(args.c ?? 10), scale: args.scale ?? 'pq', first: Number(args.first ?? 0.25) };
+  for (const name of ['c', 'first']) if (!Number.isFinite(options[name])) throw new Error(`--${name} ${args[name]}: not a number`);
+  if (!SCALES.includes(options.scale)) throw new Error(`--scale ${options.scale}: one of ${SCALES.join(', ')}`);
+  return options;
 }
 const POOL = 400, BEST = 50, CANDIDATES = 50;
 // Σx for a row's terms, and xᵀ(Σx) for another row's.

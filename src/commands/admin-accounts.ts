@@ -54,7 +54,7 @@ class ImportLines {
       throw new CliError(`${file}: line ${n}: not valid JSON${at ? ` (at character ${Number(at[1]) + 1})` : ''}`);
     }
     if (Array.isArray(value)) throw new CliError(`${file}: line ${n}: ${ARRAY}`);
-    if (value === null || typeof value !== 'object') throw new CliError(`${file}: line ${n}: ${notAnObject(value, 'account')}`);
+    if (value === null || typeof value !== 'object') throw new CliError(`${file}: line ${n}: ${notAnObject(line, 'account')}`);
     const twice = keyNamedTwice(line, value);
     if (twice !== null) throw new CliError(`${file}: line ${n}: ${twice}`);
     // U+0000 and a lone surrogate reach a string only through a \u escape; no database column keeps them.

@@ -130,7 +130,7 @@ function ndjsonRecord(file: string, row: number, line: string): RawRecord {
     if (row === 1 && line.startsWith('\ufeff')) throw new CliError(`${file}: row 1: ${NDJSON_BOM}`, 2);
     throw new CliError(`${file}: row ${row}: not JSON (${firstLine(e)})`, 2);
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: ${notAnObject(v, 'contact')}`, 2);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new CliError(`${file}: row ${row}: ${notAnObject(line, 'contact')}`, 2);
   const twice = keyNamedTwice(line, v);
   if (twice !== null) throw new CliError(`${file}: row ${row}: ${twice}`, 2);
   return { row, cells: v as Record<string, unknown> };

@@ -223,10 +223,11 @@ export const NDJSON_BOM = 'the file starts with a byte order mark (BOM), which N
 export const NDJSON_ARRAY = 'the file is a JSON array, where NDJSON has one JSON object per line: write each record on a line of its own, without the brackets (jq -c \'.[]\')';
 
 /**
- * What an NDJSON line that parsed as JSON but is no object (null, a number, a text, an array) is
- * told at every door that reads NDJSON: what it is, and that each line holds one `what` object.
+ * What an NDJSON `line` that parsed as JSON but is no object (null, a number, a text, an array) is
+ * told at every door that reads NDJSON: what it is, as written (1e400 parses as Infinity, which
+ * JSON.stringify writes null), and that each line holds one `what` object.
  */
-export const notAnObject = (value: unknown, what: string): string => `not a JSON object (${clip(JSON.stringify(value))}): NDJSON has one ${what} object per line`;
+export const notAnObject = (line: string, what: string): string => `not a JSON object (${clip(line.trim())}): NDJSON has one ${what} object per line`;
 
 /** A line of a file as a message quotes it: its first 80 characters. */
 export const clip = (line: string): string => (line.length > 80 ? `${line.slice(0, 80)}…` : line);
@@ -259,7 +260,7 @@ export async function ndjsonReadError(f: ReadFile, records = Infinity): Promise<
       const at = /position (\d+)/.exec(m);
       return `record ${record} is not valid JSON${at ? ` (at character ${Number(at[1]) + 1})` : ''}`;
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return `record ${record} is ${notAnObject(value, 'store')}`;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return `record ${record} is ${notAnObject(text, 'store')}`;
     // JSON.parse keeps the last of a key named twice; DuckDB refuses the record, naming no row.
     const twice = keyNamedTwice(text, value);
     return twice === null ? null : `record ${record} ${twice}`;

@@ -109,7 +109,7 @@ const turns = new Map<string, Promise<unknown>>();
  */
 export function acquireLock(outDir: string, what = 'output folder'): Promise<Lock> {
   const file = path.resolve(outDir, LOCK_FILE);
-  const taking = (turns.get(file) ?? Promise.resolve()).then(() => takeLock(outDir, what));
+  const taking = (turns.get(file) ?? Promise.resolve()).then(() => takeLock(outDir, file, what));
   const turn = taking.catch(() => undefined);
   turns.set(file, turn);
   void turn.then(() => {
@@ -118,8 +118,11 @@ export function acquireLock(outDir: string, what = 'output folder'): Promise<Loc
   return taking;
 }
 
-async function takeLock(outDir: string, what: string): Promise<Lock> {
-  const file = path.join(outDir, LOCK_FILE);
+/**
+ * One try for lock `file` (the folder's lock file, its path resolved: `held` knows a lock this
+ * process holds by that path, however the folder was named, as ./out, out/ or /srv/out).
+ */
+async function takeLock(outDir: string, file: string, what: string): Promise<Lock> {
   const mine = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   // The first file a publish writes in the folder: one it cannot write in is said here, named.
   await writeFile(mine, await lockText()).catch((e: NodeJS.ErrnoException) => {
@@ -132,9 +135,15 @@ async function takeLock(outDir: string, what: string): Promise<Lock> {
         held.add(file);
         await removeOrphans(outDir);
         return {
+          // Held until its file is gone: a try in this process that found it meanwhile, no
+          // longer held, would remove it as left by an earlier process with this pid and take
+          // the lock, whose file this removal, come late, would then take away.
           release: async () => {
-            held.delete(file);
-            await rm(file, { force: true });
+            try {
+              await rm(file, { force: true });
+            } finally {
+              held.delete(file);
+            }
           },
         };
       } catch (e) {

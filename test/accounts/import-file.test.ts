@@ -65,6 +65,8 @@ describe('an accounts import file', () => {
     ['a line naming a key twice', '{"store_id":"a","score":0.5}\n{"store_id":"b","score":0.9,"score":0.1}\n', /array\.ndjson: line 2: names the key "score" twice: keep one \(which value is meant only the file can say\)/],
     // Was "field (line): Invalid input: expected object, received null", zod's words.
     ['a line of null', '{"store_id":"a","score":0.5}\nnull\n', /array\.ndjson: line 2: not a JSON object \(null\): NDJSON has one account object per line/],
+    // Was "(null)": JSON.parse reads 1e400 as Infinity, which JSON.stringify writes null.
+    ['a line of a number past a double', '{"store_id":"a","score":0.5}\n1e400\n', /array\.ndjson: line 2: not a JSON object \(1e400\): NDJSON has one account object per line/],
     ['an empty file', '', /array\.ndjson: line 1: the file is empty \(no accounts\): nothing to import/],
     ['a file of blank lines, as a failed export leaves', '\r\n  \n\n', /array\.ndjson: line 1: the file is empty \(no accounts\)/],
     ['a line of Latin-1', Buffer.from('{"store_id":"a","score":0.5}\n{"store_id":"caf\xe9","score":0.5}\n', 'latin1'), /array\.ndjson: line 2: not UTF-8 encoded/],

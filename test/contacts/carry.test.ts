@@ -125,6 +125,8 @@ describe('the contact source carried a record at a time', () => {
     // Was carried with the last email: JSON.parse keeps the last value of a key named twice, where the panel refuses the record.
     // Was "row 2: expected a JSON object", where the panel and import say what the line is.
     ['a record that is a number', 'contacts.ndjson', '{"store_id":"s1","email":"a@x.example"}\n42\n', 'row 2: not a JSON object (42): NDJSON has one contact object per line'],
+    // Was "(null)": JSON.parse reads 1e400 as Infinity, which JSON.stringify writes null.
+    ['a record that is a number past a double', 'contacts.ndjson', '{"store_id":"s1","email":"a@x.example"}\n 1e400\n', 'row 2: not a JSON object (1e400): NDJSON has one contact object per line'],
     ['a record naming a key twice', 'contacts.ndjson', '{"store_id":"s1","email":"a@x.example"}\n{"store_id":"s2","email":"b@x.example","email":"c@x.example"}\n', 'row 2: names the key "email" twice: keep one (which value is meant only the file can say)'],
     ['a JSON array', 'contacts.ndjson', '[\n  {"store_id":"s1","email":"a@x.example"},\n  {"store_id":"s2","email":"b@x.example"}\n]\n', 'row 1: the file is a JSON array, where NDJSON has one JSON object per line'],
   ])('refuses %s, naming the row as the panel does, alike on both paths', async (_what, name, text, message) => {

@@ -33,3 +33,16 @@ describe('a stale lock found by several publishes at once', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 });
+
+describe('a lock this process holds', () => {
+  it('refuses a try in this process that names the folder of the lock it holds otherwise (relative, absolute)', async () => {
+    const dir = await dirs.make();
+    const lock = await acquireLock(dir);
+    // Was taken beside it: the lock names this process and was not known as held under the
+    // other name, so it looked left by an earlier process with this pid, and was removed.
+    await expect(acquireLock(path.relative(process.cwd(), dir))).rejects.toThrow(/another publish in this process is writing this output folder/);
+    await expect(acquireLock(`${dir}/`)).rejects.toThrow(/another publish in this process is writing this output folder/);
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
