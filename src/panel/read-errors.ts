@@ -116,9 +116,10 @@ async function rowOfRecord(file: string, n: number): Promise<number> {
   let empty = 0;
   try {
     const records = source.pipe(parseStream({ bom: true, skip_empty_lines: false, relax_column_count: true, relax_quotes: true, to: n - 1, record_delimiter: ['\r\n', '\n', '\r'] }));
+    source.once('error', (e) => records.destroy(e)); // a file gone meanwhile: DuckDB's count, below
     for await (const r of records as AsyncIterable<string[]>) if (r.length === 1 && r[0] === '') empty++;
   } catch {
-    return n; // a file csv-parse cannot read to there: DuckDB's count, as it is
+    return n; // a file csv-parse cannot read to there (or gone): DuckDB's count, as it is
   } finally {
     source.destroy(); // the records before it are read: not the rest of the file
   }
