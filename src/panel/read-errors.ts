@@ -197,22 +197,30 @@ function fieldAt(line: string): number {
 }
 
 /**
- * The header of a CSV file, parsed by csv-parse (DuckDB then reads it without sniffing). A
- * column without a name (a trailing comma on every line, as spreadsheets export) is named
- * `column<N>` by its place: one of the file's own columns, ignored like any other.
+ * The header of a CSV file, parsed by csv-parse (DuckDB then reads it without sniffing), and the
+ * empty lines before it (`skip`: the header is the first line that is not empty, as the contact
+ * source's reader takes it). A column without a name (a trailing comma on every line, as
+ * spreadsheets export) is named `column<N>` by its place: one of the file's own columns,
+ * ignored like any other.
  */
-export async function csvHeader(file: string): Promise<string[]> {
+export async function csvLayout(file: string): Promise<{ header: string[]; skip: number }> {
   const head = await firstBytes(file, 1 << 20);
+  // A byte order mark aside, the empty lines it begins with (CRLF, LF or CR each).
+  let at = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  let skip = 0;
+  for (; head[at] === 0x0a || head[at] === 0x0d; at++) if (head[at] === 0x0a || head[at + 1] !== 0x0a) skip++;
   let rows: string[][];
   try {
-    rows = parse(head, { to_line: 1, bom: true, relax_column_count: true }) as string[][];
+    rows = parse(skip ? head.subarray(at) : head, { to_line: 1, bom: true, relax_column_count: true }) as string[][];
   } catch (e) {
     throw await csvParseError(file, e);
   }
   // A quote the header opens and never closes ends csv-parse's first line nowhere: no row at all.
   if (rows.length === 0 && head.toString('utf8').trim() !== '') throw new CliError(`${file}: ${HEADER_QUOTE}`);
-  return (rows[0] ?? []).map((name, i) => (name.trim() === '' ? `column${i + 1}` : name));
+  return { header: (rows[0] ?? []).map((name, i) => (name.trim() === '' ? `column${i + 1}` : name)), skip };
 }
+
+export const csvHeader = async (file: string): Promise<string[]> => (await csvLayout(file)).header;
 
 /** A byte order mark (PowerShell 5 and some editors write one) is no JSON, and DuckDB refuses it: said so of an NDJSON file's first line. */
 export const NDJSON_BOM = 'the file starts with a byte order mark (BOM), which NDJSON does not take: save it as UTF-8 without BOM';

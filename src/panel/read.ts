@@ -9,7 +9,7 @@ import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
 import { keptTextSql, trimBlanksSql } from '../core/text.js';
-import { csvHeader, decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, startsAsArray, type PanelFormat } from './read-errors.js';
+import { csvHeader, csvLayout, decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, startsAsArray, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
 
@@ -85,10 +85,11 @@ function unreadable(name: string, stem: string): string {
 async function sourceSql(duck: Duck, f: PanelFile): Promise<string> {
   if (f.format === 'ndjson') return ndjsonSql(duck, f);
   if (f.format === 'parquet') return `read_parquet(${lit(f.file)})`;
-  const header = await csvHeader(f.file);
+  const { header, skip } = await csvLayout(f.file);
   if (header.length === 0) throw new CliError(`${f.file}: row 1: no header row (the first row names the columns)`);
   const columns = `{${header.map((h) => `${lit(h)}: 'VARCHAR'`).join(', ')}}`;
-  return `read_csv(${lit(f.file)}, header = true, auto_detect = false, columns = ${columns}, delim = ',', quote = '"', escape = '"')`;
+  // Empty lines before the header are skipped (DuckDB would take the first for the header).
+  return `read_csv(${lit(f.file)}, header = true, auto_detect = false, columns = ${columns}, delim = ',', quote = '"', escape = '"'${skip ? `, skip = ${skip}` : ''})`;
 }
 
 /** Row number a person would look for: CSV counts its header as row 1; other formats count records from 1. */

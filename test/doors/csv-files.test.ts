@@ -94,6 +94,12 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     (rows) => `row 3: ${rows[0]!.length + 1} fields where the header has ${rows[0]!.length} (a value holding a comma is quoted whole: "Lee, Ann")`,
   ],
   [
+    // The panel took the first empty line for its header: "the first line names none of the columns … and begins "column1"".
+    'empty lines before the header, then a record holding a comma in a value not quoted',
+    (rows) => ['', '', ...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0] + ',Lee', ...csvLines(rows.slice(3))].join('\r\n') + '\r\n',
+    (rows) => `row 3: ${rows[0]!.length + 1} fields where the header has ${rows[0]!.length} (a value holding a comma is quoted whole: "Lee, Ann")`,
+  ],
+  [
     'two empty lines and a value holding a line break, then a line of spaces',
     (rows) => [...csvLines(rows.slice(0, 2)), '', ...csvLines([rows[2]!.map((c, k) => (k === 2 ? 'Ann\nLee' : c))]), '', '   ', ...csvLines(rows.slice(3))].join('\r\n') + '\r\n',
     () => 'row 4: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
@@ -149,6 +155,17 @@ describe('a messy CSV file is refused in the same words at every door that reads
       expect(check.stdout.trim().split('\n')).toEqual([line]);
     });
   }
+});
+
+describe('empty lines before a CSV file\'s header', () => {
+  it('are skipped at every door: the files read as they do without them', async () => {
+    const dir = await dirs.make();
+    await cp(clean, dir, { recursive: true });
+    for (const name of DOORS) await writeFile(path.join(dir, name), `\n\n${await readFile(path.join(clean, name), 'utf8')}`);
+    const [before, after] = await Promise.all([clean, dir].map((d) => runCli(['publish', '--check', '--input', d])));
+    expect([after!.code, after!.stderr.replace(dir, '<panel>')]).toEqual([0, before!.stderr.replace(clean, '<panel>')]);
+    expect(before!.stderr).toMatch(/and contacts\.csv: \d+ store-months, every check passed/);
+  });
 });
 
 describe('a panel CSV line longer than DuckDB reads', () => {
