@@ -159,7 +159,9 @@ async function takeLock(outDir: string, file: string, what: string): Promise<Loc
       // is taking it over, this one gives it a moment before it looks again.
       if (!(await removeStale(file, text, mine))) await setTimeout(10 * (attempt + 1));
     }
-    throw new CliError(`${outDir}: could not take the publish lock ${file}`, 1);
+    // Where a process's start is not known (no /proc), a guard left by a killed publish whose pid
+    // another process has since been given looks held for ever: what to remove is named.
+    throw new CliError(`${outDir}: could not take the publish lock ${file}: its process is gone, and another publish kept taking it over (${file}.takeover); if no publish is running, remove both files and run again`, 1);
   } finally {
     await rm(mine, { force: true });
   }

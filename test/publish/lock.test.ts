@@ -4,7 +4,7 @@
  * two steps; a publish that removed the lock another had just taken over would hold it beside it.
  * The tries here run in one process, whose lock files all hold the same text.
  */
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireLock, LOCK_FILE } from '../../src/publish/lock.js';
@@ -44,5 +44,22 @@ describe('a lock this process holds', () => {
     await expect(acquireLock(`${dir}/`)).rejects.toThrow(/another publish in this process is writing this output folder/);
     await lock.release();
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('a stale lock whose takeover guard looks held for ever', () => {
+  it('is refused after a few tries, naming both files to remove when no publish is running', async () => {
+    // A killed publish's guard whose pid a live process has since been given, where its start is
+    // not known (no /proc): here the guard names the live parent process with its real start.
+    const dir = await dirs.make();
+    const stat = await readFile(`/proc/${process.ppid}/stat`, 'utf8');
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const lock = path.join(dir, LOCK_FILE);
+    await writeFile(lock, `${GONE}\n`);
+    await writeFile(`${lock}.takeover`, `${process.ppid} ${start}\n`);
+    await expect(acquireLock(dir)).rejects.toThrow(
+      `${dir}: could not take the publish lock ${lock}: its process is gone, and another publish kept taking it over (${lock}.takeover); if no publish is running, remove both files and run again`,
+    );
+    expect((await readdir(dir)).sort()).toEqual([LOCK_FILE, `${LOCK_FILE}.takeover`]);
   });
 });
