@@ -1,6 +1,6 @@
 /** Schemas shared by several operations. */
 import { z } from 'zod';
-import { STORE_ID_MAX, storeIdRefusal } from '../core/panel-contract.js';
+import { STORE_ID_EMPTY, STORE_ID_MAX, storeIdRefusal } from '../core/panel-contract.js';
 import { keptText } from '../core/text.js';
 
 /** A problem body: the RFC 7807 members, and the extension members some kinds add (docs/rest-api.md). */
@@ -63,7 +63,7 @@ export const idParam = (what: string) => z.strictObject({ id: z.string().min(1).
  */
 export const storeId = z
   .string()
-  .min(1, { message: 'must not be empty or only spaces', abort: true })
+  .min(1, { message: STORE_ID_EMPTY, abort: true })
   .max(STORE_ID_MAX, { message: `must be at most ${STORE_ID_MAX} characters`, abort: true })
   .superRefine((id, ctx) => {
     const why = storeIdRefusal(id);

@@ -69,6 +69,9 @@ export const scientificIdSays = (id: string): string =>
 
 const SCIENTIFIC = new RegExp(`^(?:${SCIENTIFIC_ID})$`);
 
+/** What a store id that is empty, or only blanks, is told at every door (the panel's SQL check too). */
+export const STORE_ID_EMPTY = 'must not be empty or only spaces';
+
 /**
  * Why a store id is none, as every door says it (the API, the assistant's tools, `accounts
  * import`, the contact source; the panel checks the same in SQL), or null: only blanks (those
@@ -77,7 +80,7 @@ const SCIENTIFIC = new RegExp(`^(?:${SCIENTIFIC_ID})$`);
  */
 export function storeIdRefusal(id: string): string | null {
   const trimmed = trimBlanks(id);
-  if (trimmed === '') return 'must not be empty or only spaces';
+  if (trimmed === '') return STORE_ID_EMPTY;
   if (id.length > STORE_ID_MAX) return `must be at most ${STORE_ID_MAX} characters`;
   if (SCIENTIFIC.test(trimmed)) return scientificIdSays(id);
   return null;

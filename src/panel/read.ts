@@ -7,7 +7,7 @@ import path from 'node:path';
 import { CliError } from '../core/errors.js';
 import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
-import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
+import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_EMPTY, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
 import { keptTextSql, trimBlanksSql } from '../core/text.js';
 import { csvHeader, csvLayout, decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, startsAsArray, type PanelFormat } from './read-errors.js';
 
@@ -316,7 +316,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const notObject = col.name === 'store_id' && f.format === 'ndjson' ? await ndjsonReadError(f, row) : null;
     if (notObject) throw notObject;
     const [{ value }] = await duck.all<{ value: string | null }>(`SELECT ${asText(ident(col.name), sourceTypes.get(col.name)!)} AS value FROM ${from} WHERE ${rowid} = ${toNumber(check.bad)}`);
-    const what = col.name === 'store_id' ? 'store_id is required and empty' : `expected ${expected(col, value)}, got ${JSON.stringify(value)}${floatHint(col, sourceTypes.get(col.name)!)}${value === col.name ? ' (the row repeats the header: two files joined into one?)' : ''}${col.type === 'month' && /^\d{4}-\d{2}-\d{2}/.test(value ?? '') ? ` (a date: write its month, ${value!.slice(0, 7)})` : ''}`;
+    const what = col.name === 'store_id' ? STORE_ID_EMPTY : `expected ${expected(col, value)}, got ${JSON.stringify(value)}${floatHint(col, sourceTypes.get(col.name)!)}${value === col.name ? ' (the row repeats the header: two files joined into one?)' : ''}${col.type === 'month' && /^\d{4}-\d{2}-\d{2}/.test(value ?? '') ? ` (a date: write its month, ${value!.slice(0, 7)})` : ''}`;
     const more = toNumber(check.bad_rows) - 1;
     throw new CliError(`${f.file}: row ${row}, column ${col.name}: ${what}${more ? ` (and ${more} more row(s) of this file with a bad value)` : ''}`);
   }

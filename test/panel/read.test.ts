@@ -163,7 +163,7 @@ describe('a file that cannot be read, said in words', () => {
     // A line `null` read as a row of nulls: "row 2, column store_id: store_id is required and empty".
     ['a record of null', '2026-01.ndjson', async () => `${record('a')}\nnull\n${record('b')}\n`, /2026-01\.ndjson: row 2: record 2 is not a JSON object \(null\): NDJSON has one store object per line$/],
     // The first bad row is said, not a later record of null (the file was read to its end to find it).
-    ['an empty store id before a record of null', '2026-01.ndjson', async () => `${record('a')}\n\n${record('')}\n${record('b')}\nnull\n`, /2026-01\.ndjson: row 2, column store_id: store_id is required and empty \(and 1 more row/],
+    ['an empty store id before a record of null', '2026-01.ndjson', async () => `${record('a')}\n\n${record('')}\n${record('b')}\nnull\n`, /2026-01\.ndjson: row 2, column store_id: must not be empty or only spaces \(and 1 more row/],
     // Was "(null)": JSON.parse reads 1e400 as Infinity, which JSON.stringify writes null.
     ['a record of a number past a double', '2026-01.ndjson', async () => `${record('a')}\n1e400\n`, /2026-01\.ndjson: row 2: record 2 is not a JSON object \(1e400\): NDJSON has one store object per line$/],
     ['a record of null after blank lines', '2026-01.ndjson', async () => `${record('a')}\n\n  \n${record('b')}\nnull\n${record('')}\n`, /2026-01\.ndjson: row 3: record 3 is not a JSON object \(null\): NDJSON has one store object per line$/],

@@ -95,7 +95,7 @@ describe('publish rejects a bad panel folder', () => {
 
   it('names an empty store_id', async () => {
     const dir = await panelOf({ '2026-01.csv': csv(...GOOD_ROWS, ',x.example,US,toys,plus,2025-03,5,true') });
-    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 4, column store_id: store_id is required and empty/);
+    await expectRejected(['--input', dir, '--all'], /2026-01\.csv: row 4, column store_id: must not be empty or only spaces/);
   });
 
   it.each([

@@ -479,7 +479,7 @@ describe('an NDJSON value is read as the file writes it, wherever its record sta
 describe('a store id of only spaces', () => {
   it('is an empty store id, named at its row', async () => {
     const dir = await defective(editRowOf('store_id', '   '));
-    await refused(dir, /2026-09\.csv: row 5, column store_id: store_id is required and empty/);
+    await refused(dir, /2026-09\.csv: row 5, column store_id: must not be empty or only spaces/);
   });
 });
 
