@@ -4,8 +4,8 @@
  * file was gone let the next try remove that file as left by an earlier process with this pid and
  * take the lock; the late removal then took away the next holder's lock file, and a publish in
  * another process could take the lock beside it. Run in a process of its own whose lock module's
- * first removal of a lock file waits 100 ms (a module hook; dist/: `npm test` builds it first),
- * as the test files share their modules.
+ * first removal of a lock file waits until the next try has ended (a module hook; dist/:
+ * `npm test` builds it first), as the test files share their modules.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -20,7 +20,7 @@ afterAll(() => dirs.removeAll());
 
 const LOCK_JS = pathToFileURL(path.resolve('dist/publish/lock.js')).href;
 
-/** node:fs/promises as the lock module sees it: its first removal of a lock file waits 100 ms. */
+/** node:fs/promises as the lock module sees it: its first removal of a lock file waits until the script opens the gate. */
 const SLOW_FS = `
 import * as fs from 'node:fs/promises';
 export * from 'node:fs/promises';
@@ -28,7 +28,7 @@ let first = true;
 export async function rm(file, options) {
   if (first && String(file).endsWith('/${LOCK_FILE}')) {
     first = false;
-    await new Promise((r) => setTimeout(r, 100));
+    await globalThis.lockRemovalGate;
   }
   return fs.rm(file, options);
 }
@@ -42,16 +42,23 @@ export async function resolve(specifier, context, next) {
 }
 `;
 
-/** Takes the lock, releases it and meanwhile tries it again; prints how the try ended and the folder after each step. */
+/**
+ * Takes the lock, releases it and, while its file's removal waits, tries it again (the removal
+ * goes on once that try has ended, however long it took); prints how the try ended and the
+ * folder after each step.
+ */
 const TRY = `
 import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));
 const { acquireLock } = await import(${JSON.stringify(LOCK_JS)});
 const { readdir } = await import('node:fs/promises');
 const dir = process.argv[1];
+let open;
+globalThis.lockRemovalGate = new Promise((r) => (open = r));
 const first = await acquireLock(dir);
 const releasing = first.release();
 const next = await acquireLock(dir).then((lock) => ({ lock, said: 'held' }), (e) => ({ said: 'refused: ' + e.message }));
+open();
 await releasing;
 const after = await readdir(dir);
 await next.lock?.release();
