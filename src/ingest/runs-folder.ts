@@ -117,13 +117,13 @@ const STORES_FILES: Record<string, PanelFormat> = { 'stores.csv': 'csv', 'stores
 export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
   const runJson = path.join(run.dir, 'run.json');
   const text = await readFile(runJson, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    throw e.code === 'ENOENT' ? damaged(runJson, 'missing (index.json names this run, but its folder is incomplete or gone)', run.dir) : new CliError(`${runJson}: ${e.message}`, 2);
+    throw e.code === 'ENOENT' ? damaged(runJson, 'missing (index.json names this run, but its folder is incomplete or gone)') : new CliError(`${runJson}: ${e.message}`, 2);
   });
   let meta: unknown;
   try {
     meta = JSON.parse(text);
   } catch (e) {
-    throw damaged(runJson, `not JSON (${(e as Error).message})`, run.dir);
+    throw damaged(runJson, `not JSON (${(e as Error).message})`);
   }
   if (!isObject(meta)) throw new CliError(`${runJson}: expected an object`, 2);
   if (meta.month !== run.month) throw new CliError(`${runJson}: field "month" is ${JSON.stringify(meta.month)}, index.json says ${run.month}`, 2);
@@ -146,15 +146,15 @@ export async function checkRun(duck: Duck, run: RunRef): Promise<RunFiles> {
   const signalsSha256 = meta.signals_sha256 === undefined ? undefined : sha256Field('signals_sha256');
   const stores: PanelFile = { month: run.month, file: path.join(run.dir, meta.stores_file as string), name: meta.stores_file as string, format };
   const signals = path.join(run.dir, 'signals.parquet');
-  await checkHash(stores.file, storesSha256, run.dir);
-  if (signalsSha256 !== undefined) await checkHash(signals, signalsSha256, run.dir);
+  await checkHash(stores.file, storesSha256);
+  if (signalsSha256 !== undefined) await checkHash(signals, signalsSha256);
   const typed = await typedStores(duck, stores, 'run_stores');
   await duck.run(`DROP TABLE IF EXISTS run_stores`);
   const storesCount = typed.rows;
   await checkSchema(duck, signals, SIGNALS_SCHEMA);
   const signalsCount = await checkRows(duck, signals, signalProblems(run.month));
-  if (storesCount !== meta.stores) throw damaged(stores.file, `${storesCount} rows, ${runJson} says ${String(meta.stores)}`, run.dir);
-  if (signalsCount !== meta.signals) throw damaged(signals, `${signalsCount} rows, ${runJson} says ${String(meta.signals)}`, run.dir);
+  if (storesCount !== meta.stores) throw damaged(stores.file, `${storesCount} rows, ${runJson} says ${String(meta.stores)}`);
+  if (signalsCount !== meta.signals) throw damaged(signals, `${signalsCount} rows, ${runJson} says ${String(meta.signals)}`);
   return { stores, ...(typed.staged ? {} : { storesSelect: typed.select }), signals, stores_count: storesCount, signals_count: signalsCount };
 }
 
@@ -196,31 +196,31 @@ function flagList(columns: readonly string[], name: (c: string) => string): stri
 /** What a file of a run folder whose run.json is there, but not the file, is told. */
 const MISSING = 'missing (index.json names this run, but its folder is incomplete)';
 
-/** A file of the run folder `dir` that is not as its run.json says, and the way out. */
-const damaged = (file: string, what: string, dir: string) => new CliError(`${file}: ${what}; ${writeAnew(dir)}`, 2);
+/** A file of a run folder that is not as its run.json says, and the way out (its folder written anew). */
+const damaged = (file: string, what: string) => new CliError(`${file}: ${what}; ${writeAnew(path.dirname(file))}`, 2);
 
-/** Refuses `file` of the run folder `dir` when its sha256 is not `expected` (run.json's). */
-async function checkHash(file: string, expected: string, dir: string): Promise<void> {
+/** Refuses a run folder's `file` when its sha256 is not `expected` (run.json's). */
+async function checkHash(file: string, expected: string): Promise<void> {
   const sha256 = await hashFile(file).catch((e: NodeJS.ErrnoException) => {
-    throw e.code === 'ENOENT' ? damaged(file, MISSING, dir) : new CliError(`${file}: ${e.message}`, 2);
+    throw e.code === 'ENOENT' ? damaged(file, MISSING) : new CliError(`${file}: ${e.message}`, 2);
   });
-  if (sha256 !== expected) throw damaged(file, `its content does not match run.json (sha256 ${sha256.slice(0, 12)}…, run.json says ${expected.slice(0, 12)}…)`, dir);
+  if (sha256 !== expected) throw damaged(file, `its content does not match run.json (sha256 ${sha256.slice(0, 12)}…, run.json says ${expected.slice(0, 12)}…)`);
 }
 
 async function checkSchema(duck: Duck, file: string, schema: Record<string, string>): Promise<void> {
   const found = await stat(file).catch(() => null);
-  if (!found?.isFile()) throw damaged(file, MISSING, path.dirname(file));
+  if (!found?.isFile()) throw damaged(file, MISSING);
   let cols: { column_name: string; column_type: string }[];
   try {
     cols = await duck.all(`DESCRIBE SELECT * FROM read_parquet(${lit(file)})`);
   } catch (e) {
-    throw damaged(file, `not a readable Parquet file (${firstLine(e)})`, path.dirname(file));
+    throw damaged(file, `not a readable Parquet file (${firstLine(e)})`);
   }
   const types = new Map(cols.map((c) => [c.column_name, c.column_type]));
   for (const [name, type] of Object.entries(schema)) {
     const got = types.get(name);
-    if (got === undefined) throw damaged(file, `column "${name}" is missing`, path.dirname(file));
-    if (got !== type) throw damaged(file, `column "${name}" is ${got}, expected ${type}`, path.dirname(file));
+    if (got === undefined) throw damaged(file, `column "${name}" is missing`);
+    if (got !== type) throw damaged(file, `column "${name}" is ${got}, expected ${type}`);
   }
 }
 
@@ -256,7 +256,7 @@ async function checkRows(duck: Duck, file: string, problems: readonly RowProblem
   );
   for (let i = 0; i < problems.length; i++) {
     const row = r?.[`p${i}`];
-    if (row !== null && row !== undefined) throw damaged(file, `row ${String(row)}: field "${problems[i]!.field}" ${problems[i]!.says}`, path.dirname(file));
+    if (row !== null && row !== undefined) throw damaged(file, `row ${String(row)}: field "${problems[i]!.field}" ${problems[i]!.says}`);
   }
   return Number(r?.n ?? 0);
 }

@@ -74,7 +74,7 @@ const NOT_UTF8 = 'not UTF-8 encoded (a byte sequence that is not UTF-8, as Latin
 async function csvReadError(f: ReadFile, message: string): Promise<CliError | null> {
   const at = /CSV Error on Line: (\d+)/.exec(message);
   if (!at) return null;
-  const line = [at[0], String(await rowOfRecord(f.file, Number(at[1])))] as const;
+  const row = await rowOfRecord(f.file, Number(at[1]));
   // DuckDB prints the error line, "Original Line:" and the record (it may span lines), then
   // the reason, then "Possible fixes:" or "Possible Solution:": the reason is the last line
   // before them that is not the record's.
@@ -89,10 +89,10 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
   if (tooLong) {
     // DuckDB shows the line's first 10,000 bytes: the value it cuts runs on past them.
     const column = (await csvHeader(f.file))[fieldAt(record)];
-    return new CliError(`${f.file}: row ${line[1]}${column === undefined ? '' : `, column ${column}`}: ${lineTooLong(Number(tooLong[2]), Number(tooLong[1]))}`);
+    return new CliError(`${f.file}: row ${row}${column === undefined ? '' : `, column ${column}`}: ${lineTooLong(Number(tooLong[2]), Number(tooLong[1]))}`);
   }
   // A line of only spaces is read as a record of one value: said as what it is.
-  if (fields && fields[2] === '1' && isBlankRecord(record)) return new CliError(`${f.file}: row ${line[1]}: ${BLANK_LINE}`);
+  if (fields && fields[2] === '1' && isBlankRecord(record)) return new CliError(`${f.file}: row ${row}: ${BLANK_LINE}`);
   const words = fields
     ? fieldCount(Number(fields[2]), Number(fields[1]))
     : /not utf-8 encoded/i.test(reason)
@@ -102,7 +102,7 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
         : reason
           ? printable(reason)
           : 'malformed record';
-  return new CliError(`${f.file}: row ${line[1]}: ${words}`);
+  return new CliError(`${f.file}: row ${row}: ${words}`);
 }
 
 /**
