@@ -186,11 +186,10 @@ async function removeStale(file: string, stale: string, mine: string): Promise<b
     await rm(guard, { force: true });
     return true;
   }
-  held.add(guard);
+  // Not entered in `held`: tries in this process take turns, so no other of them reads this guard.
   try {
     if ((await readFile(file, 'utf8').catch(() => null)) === stale) await rm(file, { force: true });
   } finally {
-    held.delete(guard);
     await rm(guard, { force: true });
   }
   return true;
