@@ -3,7 +3,7 @@
  * The row stays when the profile is cleared (profile JSON `null`), so its updated_at tells a
  * ranking refresh that the visible set changed either way.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Profile } from './profile.js';
 import type { Database } from '../db/database.js';
 
@@ -22,14 +22,25 @@ export async function getProfile(q: Kysely<Database>, workspaceId: string): Prom
   return { workspace_id: workspaceId, profile: stored === null ? null : Profile.parse(stored), updated_at: row.updated_at };
 }
 
-/** Sets (or, with null, clears) the workspace's profile; validated with the Profile schema. */
+/**
+ * Sets (or, with null, clears) the workspace's profile; validated with the Profile schema. Its
+ * updated_at never goes back: a writer whose clock is behind the last one's (another machine's
+ * `workspaces profile`) keeps the later time, so whoever reads updated_at as "changed since"
+ * still sees the change. ISO 8601 times in UTC order as text.
+ */
 export async function setProfile(trx: Kysely<Database>, workspaceId: string, profile: Profile | null, now: Date): Promise<WorkspaceProfile> {
   const value = profile === null ? null : Profile.parse(profile);
   const row = { workspace_id: workspaceId, profile: JSON.stringify(value), updated_at: now.toISOString() };
-  await trx
+  const stored = await trx
     .insertInto('workspace_profiles')
     .values(row)
-    .onConflict((oc) => oc.column('workspace_id').doUpdateSet({ profile: row.profile, updated_at: row.updated_at }))
-    .execute();
-  return { workspace_id: workspaceId, profile: value, updated_at: row.updated_at };
+    .onConflict((oc) =>
+      oc.column('workspace_id').doUpdateSet({
+        profile: row.profile,
+        updated_at: sql<string>`case when workspace_profiles.updated_at > excluded.updated_at then workspace_profiles.updated_at else excluded.updated_at end`,
+      }),
+    )
+    .returning('updated_at')
+    .executeTakeFirstOrThrow();
+  return { workspace_id: workspaceId, profile: value, updated_at: stored.updated_at };
 }

@@ -1,6 +1,6 @@
 /** `storelens workspaces profile W`: owner/admin only, validated, `--json` prints what is stored. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getProfile } from '../../src/accounts/profile-store.js';
+import { getProfile, setProfile } from '../../src/accounts/profile-store.js';
 import { seedRun } from '../helpers/accounts.js';
 import { adminCli, seedAcme } from '../helpers/cli.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
@@ -94,6 +94,13 @@ for (const d of dialects) {
         'warning: --categories: no store of 2026-03 (the latest month ingested) has the category "Toys": values are compared exactly; the workspace sees no store of it',
       ]);
       expect((await profile('--as', 'owner@acme.test', '--categories', 'apparel', '--json')).stderr).toBe('');
+    });
+
+    it('keeps the later updated_at when a writer whose clock is behind sets the profile after it', async () => {
+      // Another machine's `workspaces profile` wrote at 10:00; this one's clock says 09:00.
+      await t.db.write((trx) => setProfile(trx, wsId, { plans: ['basic'] }, new Date('2026-02-01T10:00:00.000Z')));
+      expect((await profile('--as', 'owner@acme.test', '--plans', 'plus', '--json')).code).toBe(0);
+      expect(await getProfile(t.db.kysely, wsId)).toEqual({ workspace_id: wsId, profile: { plans: ['plus'] }, updated_at: '2026-02-01T10:00:00.000Z' });
     });
 
     it('names the workspace it cannot find', async () => {
