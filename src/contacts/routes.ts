@@ -59,9 +59,10 @@ export const contactRoutes = [
     query: z.strictObject({
       ...pageQuery,
       email: z.string().min(1).max(EMAIL_MAX).optional().describe('Only the contact with this email (trimmed, domain in any case)'),
-      name: z.string().min(1).max(200).optional().describe('Only contacts whose name contains this, in any case'),
+      // Kept as the names and roles it searches are (NFC above all): `e` + U+0301 finds "élodie".
+      name: keptString(200).optional().describe('Only contacts whose name contains this, in any case'),
       store_id: storeId.optional().describe("Only this store's contacts"),
-      q: z.string().min(1).max(200).optional().describe('Only contacts whose name, email, role or store id contains this, in any case'),
+      q: keptString(200).optional().describe('Only contacts whose name, email, role or store id contains this, in any case'),
     }),
     response: page(Contact),
     problems: [400, 404],

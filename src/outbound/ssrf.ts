@@ -166,7 +166,7 @@ export async function checkTarget(raw: string, opts: GuardOptions): Promise<Chec
   }
   for (const a of addresses) {
     const why = addressRefusal(a.address, opts.allowLocal);
-    if (why) throw new RefusedTarget(host === a.address ? `${why}; only public addresses are allowed` : `${host} resolves to ${why}; only public addresses are allowed`);
+    if (why) throw new RefusedTarget(host === a.address ? `${why}; only public addresses are allowed` : `${host} resolves to ${a.address}: ${why}; only public addresses are allowed`);
   }
   return { url, host, addresses };
 }

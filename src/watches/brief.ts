@@ -1,7 +1,8 @@
 /**
  * A watch's brief: a plain-words summary of the latest checked month's changes in the watched
  * stores, as JSON and as markdown. Pure: built from the watch, its latest receipt and that
- * month's events.
+ * month's events. The receipt says which stores the watch holds: a month's events outlive a
+ * store removed since (or one the managed watch's ranking let go), and are not its changes.
  */
 import type { WatchHealth, WatchType } from './types.js';
 
@@ -29,7 +30,7 @@ export interface Brief {
 
 export interface BriefInput {
   watch: { id: string; type: WatchType; client_name: string | null; health: WatchHealth; health_reason: string };
-  receipt: { month: string; run_id: string; stores_checked: number } | undefined;
+  receipt: { month: string; run_id: string; store_ids: readonly string[] } | undefined;
   changes: readonly BriefChange[];
 }
 
@@ -38,13 +39,14 @@ const TITLES: Record<WatchType, string> = { managed: 'Managed watch', self_direc
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function buildBrief({ watch, receipt, changes }: BriefInput): Brief {
-  const storeChanges = changes.filter((c) => c.kind !== 'health_changed');
+  const checked = new Set(receipt?.store_ids);
+  const storeChanges = changes.filter((c) => c.kind !== 'health_changed' && (c.store_id === null || checked.has(c.store_id)));
   const stores = new Set(storeChanges.filter((c) => c.store_id !== null).map((c) => c.store_id));
   const concerns = storeChanges.filter((c) => c.level === 'degraded' || c.level === 'failing').length;
   let summary: string;
   if (!receipt) summary = 'Not checked yet: the watch is checked after the next ingest of the panel.';
   else {
-    const head = `In ${receipt.month}, ${plural(receipt.stores_checked, 'watched store')} checked`;
+    const head = `In ${receipt.month}, ${plural(receipt.store_ids.length, 'watched store')} checked`;
     summary =
       storeChanges.length === 0
         ? `${head}: no changes. Health: ${watch.health}.`
@@ -59,7 +61,7 @@ export function buildBrief({ watch, receipt, changes }: BriefInput): Brief {
     run_id: receipt?.run_id ?? null,
     health: watch.health,
     health_reason: watch.health_reason,
-    stores_checked: receipt?.stores_checked ?? 0,
+    stores_checked: receipt?.store_ids.length ?? 0,
     summary,
     changes: storeChanges.map(({ store_id, domain, kind, level, detail }) => ({ store_id, domain, kind, level, detail })),
   };

@@ -313,7 +313,7 @@ export const watchRoutes = [
       const changes = receipt ? await pageWatchEvents(db.kysely, w.id, undefined, 10_000, receipt.month) : [];
       const brief = buildBrief({
         watch: w,
-        receipt: receipt && { month: receipt.month, run_id: receipt.run_id, stores_checked: (JSON.parse(receipt.store_ids) as string[]).length },
+        receipt: receipt && { month: receipt.month, run_id: receipt.run_id, store_ids: JSON.parse(receipt.store_ids) as string[] },
         changes: changes.sort(byStore),
       });
       const markdown = query.format === 'markdown' || (query.format === undefined && acceptsMarkdown(headers.accept));

@@ -108,7 +108,10 @@ export async function updateWebhookEndpoint(trx: Kysely<Database>, workspaceId: 
   if (change.event_types !== undefined) set.event_types = change.event_types === null ? null : JSON.stringify([...change.event_types]);
   if (change.description !== undefined) set.description = change.description;
   if (change.enabled === false && current.disabled_at === null) Object.assign(set, { disabled_at: now.toISOString(), disabled_reason: 'disabled by the API (PATCH enabled: false)' });
-  if (change.enabled === true) Object.assign(set, { disabled_at: null, disabled_reason: null, failing_since_ms: null });
+  // Only turning a disabled endpoint back on starts afresh: `enabled: true` sent to one that is on
+  // (a client re-sending its whole configuration) must not restart the failure streak that
+  // disables a dead receiver after five days.
+  if (change.enabled === true && current.disabled_at !== null) Object.assign(set, { disabled_at: null, disabled_reason: null, failing_since_ms: null });
   await trx.updateTable('webhook_endpoints').set(set).where('id', '=', id).execute();
   return { ...current, ...set };
 }

@@ -101,6 +101,37 @@ for (const d of dialects) {
       });
     });
 
+    describe('body members', () => {
+      it('answers 400 naming a member its object gives twice, and records nothing', async () => {
+        const ws = await workspace(h.db);
+        const k = await apiKey(h.db, ws.id, ['write:outcomes']);
+        const bodies: [string, string][] = [
+          ['{"store_id":"s1","action":"won","action":"lost"}', 'action'],
+          ['{"store_id":"s1","action":"won","\\u0061ction":"lost","lost_reason":"budget"}', 'action'],
+          ['{"store_id":"s1","action":"won","note":"a,\\"note\\":","note":"b"}', 'note'],
+        ];
+        for (const [rawBody, path] of bodies) {
+          const r = await call(h.base, 'POST', '/outcomes', { key: k, idem: freshIdem(), rawBody });
+          expectProblem(r, 400, 'invalid-body');
+          expect(r.body.errors).toEqual([{ path, message: 'given more than once in its object; send it once' }]);
+        }
+        expect(await listOutcomes(h.db.kysely, ws.id)).toEqual([]);
+      });
+      it('names a repeated member inside a nested object or list by its path', async () => {
+        const ws = await workspace(h.db);
+        await importAccounts(h.db, ws.id, [{ store_id: 'shop', score: 1 }], new Date());
+        const k = await apiKey(h.db, ws.id, ['write:watch']);
+        const rawBody = '{"type":"self_directed","store_ids":["shop",{"a":1,"b":{"a":2},"a":3}]}';
+        const r = await call(h.base, 'POST', '/watches', { key: k, idem: freshIdem(), rawBody });
+        expectProblem(r, 400, 'invalid-body');
+        expect(r.body.errors).toEqual([{ path: 'store_ids.1.a', message: 'given more than once in its object; send it once' }]);
+      });
+      it('takes a body whose repeated name is only text inside a string value', async () => {
+        const rawBody = '{"store_id":"s1","action":"won","note":"{\\"action\\":1}"}';
+        expect((await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), rawBody })).status).toBe(200);
+      });
+    });
+
     describe('If-Match', () => {
       it('answers 400 for an If-Match on a change of a resource without a version, and changes nothing', async () => {
         const ws = await workspace(h.db);

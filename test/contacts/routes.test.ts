@@ -283,6 +283,20 @@ for (const d of dialects) {
         }
       });
 
+      it('finds a name or role typed in decomposed form (e + U+0301), as names are kept composed', async () => {
+        const ws3 = await workspace(h.db);
+        const key3 = await apiKey(h.db, ws3.id, ['read:accounts', 'write:contacts']);
+        await seedAccounts(h.db, ws3.id, [{ store_id: 'alpen', score: 0.5 }]);
+        expect((await add({ store_id: 'alpen', email: 'elodie@alpen.example', name: 'Élodie Dupont', role: 'Gérante' }, key3)).status).toBe(201);
+        for (const [param, value] of [['name', 'E\u0301lodie'], ['name', 'e\u0301lodie'], ['q', 'ge\u0301rante'], ['q', ' e\u0301lodie ']]) {
+          expect(names(await find(`?${param}=${encodeURIComponent(value!)}`, key3)), `${param}=${value}`).toEqual(['elodie']);
+        }
+        for (const query of ['?name=%20', '?q=%20%20']) {
+          const r = await find(query, key3);
+          expect([r.status, r.body.errors]).toEqual([400, [{ path: query.slice(1, query.indexOf('=')), message: 'must not be empty or only spaces' }]]);
+        }
+      });
+
       it('pages with next_cursor, and refuses a cursor for other filters or a tampered one', async () => {
         const seen: string[] = [];
         let cursor: string | null = null;

@@ -22,6 +22,15 @@ describe('addressRefusal', () => {
 });
 
 describe('name resolution', () => {
+  it('names the address a refused host resolves to, then why that address is refused', async () => {
+    const guard = (addresses: string[]) => ({ resolve: async (): Promise<ResolvedAddress[]> => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })), allowLocal: false });
+    await expect(checkTarget('https://hooks.test/', guard(['10.0.0.7']))).rejects.toMatchObject({
+      message: 'hooks.test resolves to 10.0.0.7: 10.0.0.7 is a private address; only public addresses are allowed',
+    });
+    await expect(checkTarget('https://hooks.test/', guard(['93.184.216.34', '::ffff:7f00:1']))).rejects.toMatchObject({
+      message: 'hooks.test resolves to ::ffff:7f00:1: 127.0.0.1 (embedded in ::ffff:7f00:1, ipv4Mapped) is a loopback address; only public addresses are allowed',
+    });
+  });
   it('gives up on a host that does not answer in time, as on one that does not resolve', async () => {
     const guard = { resolve: () => new Promise<never>(() => undefined), allowLocal: false, resolveTimeoutMs: 10 };
     await expect(checkTarget('https://slow.test/hook', guard)).rejects.toMatchObject({ message: 'the host slow.test did not resolve within 0.01 s', unresolved: true });

@@ -254,6 +254,21 @@ for (const d of dialects) {
       expect((await call(h.base, 'GET', `/watches/${w.body.id}/brief?format=pdf`, { key: read })).status).toBe(400);
     });
 
+    it('leaves a store the watch no longer holds out of the brief of the month it was checked in', async () => {
+      const w = await add({ type: 'client', client_name: 'Trimmed', store_ids: ['ok', 'traffic', 'ads'] });
+      await evaluateWatches(h.db, h.clock.now());
+      const removed = await call(h.base, 'DELETE', `/watches/${w.body.id}/stores/traffic`, { key: write, idem: freshIdem() });
+      expect(removed.status).toBe(200);
+      await evaluateWatches(h.db, h.clock.now());
+      // February is checked again with two stores; traffic's fall in February is no change of this watch.
+      const json = (await call(h.base, 'GET', `/watches/${w.body.id}/brief`, { key: read })).body;
+      expect(json).toMatchObject({ month: '2026-02', stores_checked: 2 });
+      expect(json.changes.map((c: { store_id: string }) => c.store_id)).toEqual(['ads', 'ok']);
+      expect(json.summary).toMatch(/^In 2026-02, 2 watched stores checked: 2 changes in 2 stores, 1 concern\. /);
+      const md = (await call(h.base, 'GET', `/watches/${w.body.id}/brief?format=markdown`, { key: read })).body;
+      expect(md).not.toContain('**traffic**');
+    });
+
     it('resizes, cancels (paused, one event) and restarts the managed watch over the in-market accounts', async () => {
       const none = await call(h.base, 'GET', '/watch/managed', { key: read });
       expect(none.body).toMatchObject({ object: 'managed_watch', id: null, status: 'none', capacity: 0, in_market_accounts: 3 });

@@ -421,6 +421,24 @@ for (const d of dialects) {
       expect(got.disabled_reason).toMatch(/5 days/);
     });
 
+    it('keeps the failure streak of an endpoint that is on when a PATCH says enabled: true again', async () => {
+      const ep = await endpoint();
+      rx.respond = () => ({ status: 500 });
+      const w = h.deliverer();
+      for (let step = 0; step < 12; step++) {
+        // A client re-asserting its whole configuration halfway through the receiver's outage.
+        if (step === 6) expect((await call(h.base, 'PATCH', `/webhooks/${ep.id}`, { key: h.key, idem: freshIdem(), body: { url: rx.url(), enabled: true } })).status).toBe(200);
+        await h.emit([{ type: 'deal.updated', data: { step } }]);
+        await settle(w);
+        h.clock.advance(10 * HOUR);
+      }
+      await h.emit([{ type: 'deal.updated', data: { step: 12 } }]);
+      await settle(w);
+      // Before, the PATCH restarted the streak: the endpoint stayed on after five days of failures.
+      const got = (await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).body;
+      expect([got.enabled, got.disabled_reason]).toEqual([false, expect.stringMatching(/5 days/)]);
+    });
+
     it('does not disable a quiet endpoint for one failure days after its last one: a streak of failures needs no gap longer than 12 hours', async () => {
       const ep = await endpoint();
       rx.respond = () => ({ status: 500 });
