@@ -153,9 +153,12 @@ function quoteFault(record: string): string {
 /** What a header line holding an odd number of quotes is told: a reader's quote runs on into the records, and its fault is said there. */
 const HEADER_QUOTE = 'row 1: the header opens a quote it does not close on its line: quote a column name whole, or not at all';
 
-/** The first line of a text file (from its first 64 KiB), without a byte order mark. */
+/**
+ * The header line of a CSV file (from its first 64 KiB): its first line that is not empty, as
+ * csvLayout and the contact source's reader take the header, without a byte order mark.
+ */
 async function headLine(file: string): Promise<string> {
-  return (await firstBytes(file, 1 << 16)).toString('utf8').replace(/^\ufeff/, '').split(/[\r\n]/, 1)[0]!;
+  return (await firstBytes(file, 1 << 16)).toString('utf8').replace(/^\ufeff/, '').replace(/^[\r\n]+/, '').split(/[\r\n]/, 1)[0]!;
 }
 
 /**
@@ -166,8 +169,8 @@ async function headLine(file: string): Promise<string> {
  */
 export async function csvParseError(file: string, e: unknown): Promise<CliError> {
   const err = e as Error & { code?: string; records?: number; record?: string[] };
-  const separated = await csvSeparatorFault(file, 'store_id');
-  if (separated) return new CliError(`${file}: ${separated}`);
+  const head = await csvHeadFault(file, 'store_id');
+  if (head) return new CliError(`${file}: ${head}`);
   if (typeof err.records !== 'number') return new CliError(`${file}: ${printable(err.message.split('\n')[0]!)}`);
   if (err.records === 0 && (await headLine(file)).split('"').length % 2 === 0) return new CliError(`${file}: ${HEADER_QUOTE}`);
   const row = `${file}: row ${err.records + 1}`;
@@ -217,6 +220,8 @@ export async function csvLayout(file: string): Promise<{ header: string[]; skip:
   }
   // A quote the header opens and never closes ends csv-parse's first line nowhere: no row at all.
   if (rows.length === 0 && head.toString('utf8').trim() !== '') throw new CliError(`${file}: ${HEADER_QUOTE}`);
+  // A line of spaces before the header is read as a header of one column: said as what it is.
+  if (rows[0]?.length === 1 && isBlankRecord(rows[0][0]!)) throw new CliError(`${file}: row 1: ${BLANK_LINE}`);
   return { header: (rows[0] ?? []).map((name, i) => (name.trim() === '' ? `column${i + 1}` : name)), skip };
 }
 
@@ -469,18 +474,23 @@ export function noHeader(header: readonly string[], known: readonly string[]): s
   return `row 1: the first line names none of the columns (${known.slice(0, 2).join(', ')}, …) and begins ${JSON.stringify(printable(header[0] ?? '', 60))}: is the header row left out, or is it another file? the first line of a CSV file names its columns`;
 }
 
-/** A record of one value of only spaces or tabs: a line blank, but not empty (a CSV reader skips an empty line only). */
-export const isBlankRecord = (value: string): boolean => /^[ \t]+$/.test(value);
+/**
+ * A record of one value of only spaces or tabs: a line blank, but not empty (a CSV reader skips an
+ * empty line only). A space is any the text rule trims (core/text.ts: the no-break space too).
+ */
+export const isBlankRecord = (value: string): boolean => /^[\p{Zs}\t]+$/u.test(value);
 
 /** What a CSV record that is a line of only spaces or tabs is told (after `row N: `). */
 export const BLANK_LINE = 'the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line';
 
 /**
- * A CSV file whose read failed, told by its first line when that line is separated otherwise
- * (wrongSeparator, naming `column`), or null: read after the failure, from the file's first bytes.
+ * A CSV file whose read failed, told by its header line (headLine) when that line is blank (a
+ * line of spaces before the header is read as the header) or separated otherwise (wrongSeparator,
+ * naming `column`), or null: read after the failure, from the file's first bytes.
  */
-export async function csvSeparatorFault(file: string, column: string): Promise<string | null> {
-  return wrongSeparator([await headLine(file)], column);
+async function csvHeadFault(file: string, column: string): Promise<string | null> {
+  const line = await headLine(file);
+  return isBlankRecord(line) ? `row 1: ${BLANK_LINE}` : wrongSeparator([line], column);
 }
 
 /** What a text file not in UTF-8 is told (file, line: firstNonUtf8Line). */
@@ -490,9 +500,9 @@ export const notUtf8 = (file: string, line: number): CliError => new CliError(`$
 export async function readError(f: ReadFile, message: string): Promise<CliError> {
   await sniffFile(f);
   if (f.format === 'csv') {
-    // A header separated otherwise stops the read as a quote out of place, or the header itself.
-    const separated = await csvSeparatorFault(f.file, 'store_id');
-    if (separated) return new CliError(`${f.file}: ${separated}`);
+    // A header separated otherwise stops the read as a quote out of place, or the header itself; a blank one as a record of too many fields.
+    const head = await csvHeadFault(f.file, 'store_id');
+    if (head) return new CliError(`${f.file}: ${head}`);
     const e = await csvReadError(f, message);
     if (e) return e;
     if (/not utf-8 encoded/i.test(message)) return new CliError(`${f.file}: ${NOT_UTF8}`);

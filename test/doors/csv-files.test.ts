@@ -58,6 +58,13 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     (rows) => `row 1: the header ${semicolons(rows)} is separated by semicolons, where a CSV file is separated by commas; save it as comma-separated CSV`,
   ],
   [
+    // Empty lines before the header are skipped, but the separator was looked for in the first
+    // line, empty: "row 2: a quote inside a value that is not quoted whole …".
+    'empty lines, then a header separated by semicolons, a value quoted',
+    (rows) => `\n\n${stringify(withSemicolon(rows), { delimiter: ';' })}`,
+    (rows) => `row 1: the header ${semicolons(rows)} is separated by semicolons, where a CSV file is separated by commas; save it as comma-separated CSV`,
+  ],
+  [
     // "2 fields where the header has 1 (a value holding a comma is quoted whole …)" at the contact source.
     'separated by semicolons, a value holding a comma',
     (rows) => stringify(rows.map((r, i) => (i === 1 ? r.map((c, k) => (k === 1 ? 'Lee, Ann' : c)) : r)), { delimiter: ';', quote: false }),
@@ -79,6 +86,19 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     'a line of a tab and spaces among the records',
     (rows) => [...csvLines(rows.slice(0, 3)), ' \t ', ...csvLines(rows.slice(3))].join('\r\n') + '\r\n',
     () => 'row 4: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
+  ],
+  [
+    // A no-break space is a space to the text rule: the line read as "1 fields where the header has 19".
+    'a line of no-break spaces among the records',
+    (rows) => [...csvLines(rows.slice(0, 2)), '\u00a0\u00a0', ...csvLines(rows.slice(2))].join('\n') + '\n',
+    () => 'row 3: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
+  ],
+  [
+    // Read as the header: the panel's "the first line names none of the columns … and begins "column1"",
+    // the contact source's "row 2: 5 fields where the header has 1".
+    'a line of spaces before the header',
+    (rows) => `  \n${stringify(rows)}`,
+    () => 'row 1: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
   ],
   [
     // The panel's was DuckDB's "(Expected Number of Columns: 19 Found: 20)".
