@@ -13,6 +13,7 @@ import { access, open, readlink, stat } from 'node:fs/promises';
 import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { CliError } from '../core/errors.js';
+import { lineEndFault, lineEndWords } from './line-ends.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
 
@@ -93,6 +94,9 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
   }
   // A line of only spaces is read as a record of one value: said as what it is.
   if (fields && fields[2] === '1' && isBlankRecord(record)) return new CliError(`${f.file}: row ${row}: ${BLANK_LINE}`);
+  // A lone CR in a line (where the lines end with CRLF) ended the record there, and a part of it is told as too few fields.
+  const ends = fields ? await lineEndFault(f.file) : null;
+  if (ends && ends.row <= row) return new CliError(`${f.file}: ${lineEndWords(ends)}`);
   const words = fields
     ? fieldCount(Number(fields[2]), Number(fields[1]))
     : /not utf-8 encoded/i.test(reason)
@@ -175,6 +179,9 @@ export async function csvParseError(file: string, e: unknown): Promise<CliError>
   if (err.records === 0 && (await headLine(file)).split('"').length % 2 === 0) return new CliError(`${file}: ${HEADER_QUOTE}`);
   const row = `${file}: row ${err.records + 1}`;
   const fields = /expect (\d+), got (\d+)/.exec(err.message);
+  // A lone CR in a line (where the lines end otherwise) ended the record there, and a part of it is told as too few fields.
+  const ends = err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' ? await lineEndFault(file, true) : null;
+  if (ends && ends.row <= err.records + 1) return new CliError(`${file}: ${lineEndWords(ends)}`);
   if (err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && fields) {
     // A line of only spaces is read as a record of one value: said as what it is.
     return new CliError(`${row}: ${err.record?.length === 1 && isBlankRecord(err.record[0]!) ? BLANK_LINE : fieldCount(Number(fields[2]), Number(fields[1]))}`);
@@ -511,12 +518,10 @@ export async function readError(f: ReadFile, message: string): Promise<CliError>
     const e = await ndjsonReadError(f);
     if (e) return e;
   }
-  if (f.format === 'csv' && /state machine reached an invalid state/i.test(message) && (await firstLineEnd(f.file)) === 'CR') {
-    // Records ended by a CR alone, and a line feed in a value that is not quoted: DuckDB's "state machine reached an invalid state".
-    return new CliError(
-      `${f.file}: its lines end with a carriage return alone (CR, as old Mac spreadsheets save CSV), and a line feed (LF) stands in a value that is not quoted: ` +
-        'save it as CSV with LF or CRLF line ends, a value holding a line break quoted whole',
-    );
+  if (f.format === 'csv' && /state machine reached an invalid state/i.test(message)) {
+    // A line that ends unlike the header (DuckDB reads every line end as the first line's) is DuckDB's "state machine reached an invalid state".
+    const ends = await lineEndFault(f.file);
+    if (ends) return new CliError(`${f.file}: ${lineEndWords(ends)}`);
   }
   if (f.format === 'parquet' && /No magic bytes found at end of file|too small to be a Parquet file/i.test(message)) {
     const e = await notParquet(f);
@@ -535,14 +540,6 @@ async function firstBytes(file: string, n: number): Promise<Buffer> {
   } finally {
     await handle.close();
   }
-}
-
-/** How a text file's first line ends: CR alone, CRLF, LF, or null (no line break in its first 64 KiB). */
-async function firstLineEnd(file: string): Promise<'CR' | 'CRLF' | 'LF' | null> {
-  const head = await firstBytes(file, 1 << 16);
-  const at = head.findIndex((b) => b === 0x0d || b === 0x0a);
-  if (at < 0 || (head[at] === 0x0d && at + 1 === head.length)) return null;
-  return head[at] === 0x0a ? 'LF' : head[at + 1] === 0x0a ? 'CRLF' : 'CR';
 }
 
 /**

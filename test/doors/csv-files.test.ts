@@ -125,6 +125,25 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     () => 'row 4: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
   ],
   [
+    // The contact source's reader ended the record at the CR: "row 3: 1 fields where the header has 5";
+    // the panel's was DuckDB's "cannot be read as CSV: The CSV Parser state machine reached an invalid state".
+    'a carriage return alone in a value not quoted, the lines ending LF',
+    (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0]!.replace(/^([^,]*),/, '$1\rx,'), ...csvLines(rows.slice(3))].join('\n') + '\n',
+    () => "row 3: a carriage return alone (CR) stands in the line, where the file's lines end with LF: a reader takes it for a line end and cuts the record in two; remove it, or quote the value that holds it whole",
+  ],
+  [
+    // The panel's was DuckDB's "row 3: 1 fields where the header has 19".
+    'a carriage return alone in a value not quoted, the lines ending CRLF',
+    (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0]!.replace(/^([^,]*),/, '$1\rx,'), ...csvLines(rows.slice(3))].join('\r\n') + '\r\n',
+    () => "row 3: a carriage return alone (CR) stands in the line, where the file's lines end with CRLF: a reader takes it for a line end and cuts the record in two; remove it, or quote the value that holds it whole",
+  ],
+  [
+    // The contact source's was "row 3: 1 fields where the header has 5".
+    'lines ending with a carriage return alone, and a line feed in a value not quoted',
+    (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0]!.replace(/^([^,]*),/, '$1\nx,'), ...csvLines(rows.slice(3))].join('\r') + '\r',
+    () => 'its lines end with a carriage return alone (CR, as old Mac spreadsheets save CSV), and a line feed (LF) stands in a value that is not quoted: save it as CSV with LF or CRLF line ends, a value holding a line break quoted whole',
+  ],
+  [
     // The panel's was "a quoted value is never closed (unterminated quote)", of a quote that closed.
     'text after a quoted value\'s closing quote',
     (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0]!.replace(/^([^,]*),([^,]*),/, '$1,"$2"x,'), ...csvLines(rows.slice(3))].join('\n') + '\n',
@@ -185,6 +204,23 @@ describe('empty lines before a CSV file\'s header', () => {
     const [before, after] = await Promise.all([clean, dir].map((d) => runCli(['publish', '--check', '--input', d])));
     expect([after!.code, after!.stderr.replace(dir, '<panel>')]).toEqual([0, before!.stderr.replace(clean, '<panel>')]);
     expect(before!.stderr).toMatch(/and contacts\.csv: \d+ store-months, every check passed/);
+  });
+});
+
+describe('a CSV file whose header ends CRLF and whose records end LF', () => {
+  it('is read by the contact source as the same file with one kind of line end, and refused by the panel naming the row', async () => {
+    // The panel's was DuckDB's "cannot be read as CSV: The CSV Parser state machine reached an invalid state".
+    const dir = await dirs.make();
+    await cp(clean, dir, { recursive: true });
+    for (const name of DOORS) await writeFile(path.join(dir, name), (await readFile(path.join(clean, name), 'utf8')).replace('\n', '\r\n'));
+    const r = await runCli(['publish', '--check', '--input', dir]);
+    expect([r.code, r.stdout.trim()]).toEqual([
+      2,
+      `${path.join(dir, '2026-09.csv')}: row 2: the line ends with LF where the header ends with CRLF (line ends mixed in one file, as lines added by another program leave them), which the panel's reader cannot read: save the file with one kind of line end, all CRLF or all LF`,
+    ]);
+    await cp(path.join(clean, '2026-09.csv'), path.join(dir, '2026-09.csv'));
+    const [before, after] = await Promise.all([clean, dir].map((d) => runCli(['publish', '--check', '--input', d])));
+    expect([after!.code, after!.stderr.replace(dir, '<panel>')]).toEqual([0, before!.stderr.replace(clean, '<panel>')]);
   });
 });
 
