@@ -22,8 +22,10 @@ export interface LineEndFault {
  * in the row it stands in (it is taken for text in the line, not as its end). With `mixed`, LF and
  * CRLF may follow each other (the contact source's reader takes either): only a CR alone where
  * the header ends otherwise, or an LF in a file whose lines end with a CR alone, is unlike it.
+ * With `toRow`, the file is read no further than that row (a reader's fault there is explained
+ * by a line end before it, or not at all).
  */
-export async function lineEndFault(file: string, mixed = false): Promise<LineEndFault | null> {
+export async function lineEndFault(file: string, { mixed = false, toRow = Infinity } = {}): Promise<LineEndFault | null> {
   let header: LineEnd | null = null;
   let row = 1;
   let quoted = false;
@@ -40,6 +42,7 @@ export async function lineEndFault(file: string, mixed = false): Promise<LineEnd
     return null;
   };
   for await (const chunk of createReadStream(file)) {
+    if (row > toRow) return null;
     for (const b of chunk as Buffer) {
       if (cr) {
         cr = false;

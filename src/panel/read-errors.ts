@@ -95,7 +95,7 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
   // A line of only spaces is read as a record of one value: said as what it is.
   if (fields && fields[2] === '1' && isBlankRecord(record)) return new CliError(`${f.file}: row ${row}: ${BLANK_LINE}`);
   // A lone CR in a line (where the lines end with CRLF) ended the record there, and a part of it is told as too few fields.
-  const ends = fields ? await lineEndFault(f.file) : null;
+  const ends = fields ? await lineEndFault(f.file, { toRow: row }) : null;
   if (ends && ends.row <= row) return new CliError(`${f.file}: ${lineEndWords(ends)}`);
   const words = fields
     ? fieldCount(Number(fields[2]), Number(fields[1]))
@@ -180,7 +180,7 @@ export async function csvParseError(file: string, e: unknown): Promise<CliError>
   const row = `${file}: row ${err.records + 1}`;
   const fields = /expect (\d+), got (\d+)/.exec(err.message);
   // A lone CR in a line (where the lines end otherwise) ended the record there, and a part of it is told as too few fields.
-  const ends = err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' ? await lineEndFault(file, true) : null;
+  const ends = err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' ? await lineEndFault(file, { mixed: true, toRow: err.records + 1 }) : null;
   if (ends && ends.row <= err.records + 1) return new CliError(`${file}: ${lineEndWords(ends)}`);
   if (err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && fields) {
     // A line of only spaces is read as a record of one value: said as what it is.
