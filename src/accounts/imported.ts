@@ -73,15 +73,16 @@ function issueMessage(issue: z.core.$ZodIssue): string {
 /**
  * A text of the store as the panel types it (core/text.ts: blanks trimmed, CRLF read as LF,
  * Unicode NFC, nothing left ⇒ null). So an imported account reads as the same store ingested
- * from the panel, and the list's exact filters (`category`, `plan`) find it.
+ * from the panel, and the list's exact filters (`category`, `plan`) find it. Its length is the
+ * kept text's, as the contact source measures its text: the blanks trimmed off are no part of it.
  */
 const storeText = (max: number) =>
   z
     .string()
-    .max(max, `must be at most ${max} characters`)
     .nullable()
     .optional()
-    .transform((v) => (v == null ? v : keptText(v)));
+    .transform((v) => (v == null ? v : keptText(v)))
+    .pipe(z.string().max(max, `must be at most ${max} characters`).nullable().optional());
 
 /**
  * A country as the panel takes it: two letters, kept in capitals (`gb` ⇒ `GB`), empty ⇒ null.

@@ -13,6 +13,7 @@ import { access, open, readlink, stat } from 'node:fs/promises';
 import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { CliError } from '../core/errors.js';
+import { lineEndFault, lineEndWords } from './line-ends.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
 
@@ -93,6 +94,9 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
   }
   // A line of only spaces is read as a record of one value: said as what it is.
   if (fields && fields[2] === '1' && isBlankRecord(record)) return new CliError(`${f.file}: row ${row}: ${BLANK_LINE}`);
+  // A lone CR in a line (where the lines end with CRLF) ended the record there, and a part of it is told as too few fields.
+  const ends = fields ? await lineEndFault(f.file, { mixed: true, toRow: row }) : null;
+  if (ends && ends.row <= row) return new CliError(`${f.file}: ${lineEndWords(ends)}`);
   const words = fields
     ? fieldCount(Number(fields[2]), Number(fields[1]))
     : /not utf-8 encoded/i.test(reason)
@@ -153,10 +157,21 @@ function quoteFault(record: string): string {
 /** What a header line holding an odd number of quotes is told: a reader's quote runs on into the records, and its fault is said there. */
 const HEADER_QUOTE = 'row 1: the header opens a quote it does not close on its line: quote a column name whole, or not at all';
 
-/** The first line of a text file (from its first 64 KiB), without a byte order mark. */
+/**
+ * The header line of a CSV file (from its first 64 KiB): its first line that is not empty, as
+ * csvLayout and the contact source's reader take the header, without a byte order mark.
+ */
 async function headLine(file: string): Promise<string> {
-  return (await firstBytes(file, 1 << 16)).toString('utf8').replace(/^\ufeff/, '').split(/[\r\n]/, 1)[0]!;
+  return (await firstBytes(file, 1 << 16)).toString('utf8').replace(/^\ufeff/, '').replace(/^[\r\n]+/, '').split(/[\r\n]/, 1)[0]!;
 }
+
+/**
+ * How csv-parse reads a CSV file's records (the contact source's, in memory and streamed alike, and
+ * a panel file of mixed line ends: stage-csv.ts). Every line may end CRLF, LF or CR, whatever the
+ * first line ends with: a file whose header was saved LF and whose records were appended CRLF would
+ * otherwise leave a CR at the end of each record's last cell, which the text rule (core/text.ts) keeps.
+ */
+export const CSV_OPTIONS = { bom: true, relax_column_count: false, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] };
 
 /**
  * A csv-parse error (the contact source's records, the panel's header) in the words DuckDB's are
@@ -166,12 +181,15 @@ async function headLine(file: string): Promise<string> {
  */
 export async function csvParseError(file: string, e: unknown): Promise<CliError> {
   const err = e as Error & { code?: string; records?: number; record?: string[] };
-  const separated = await csvSeparatorFault(file, 'store_id');
-  if (separated) return new CliError(`${file}: ${separated}`);
+  const head = await csvHeadFault(file, 'store_id');
+  if (head) return new CliError(`${file}: ${head}`);
   if (typeof err.records !== 'number') return new CliError(`${file}: ${printable(err.message.split('\n')[0]!)}`);
   if (err.records === 0 && (await headLine(file)).split('"').length % 2 === 0) return new CliError(`${file}: ${HEADER_QUOTE}`);
   const row = `${file}: row ${err.records + 1}`;
   const fields = /expect (\d+), got (\d+)/.exec(err.message);
+  // A lone CR in a line (where the lines end otherwise) ended the record there, and a part of it is told as too few fields.
+  const ends = err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' ? await lineEndFault(file, { mixed: true, toRow: err.records + 1 }) : null;
+  if (ends && ends.row <= err.records + 1) return new CliError(`${file}: ${lineEndWords(ends)}`);
   if (err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && fields) {
     // A line of only spaces is read as a record of one value: said as what it is.
     return new CliError(`${row}: ${err.record?.length === 1 && isBlankRecord(err.record[0]!) ? BLANK_LINE : fieldCount(Number(fields[2]), Number(fields[1]))}`);
@@ -217,6 +235,8 @@ export async function csvLayout(file: string): Promise<{ header: string[]; skip:
   }
   // A quote the header opens and never closes ends csv-parse's first line nowhere: no row at all.
   if (rows.length === 0 && head.toString('utf8').trim() !== '') throw new CliError(`${file}: ${HEADER_QUOTE}`);
+  // A line of spaces before the header is read as a header of one column: said as what it is.
+  if (rows[0]?.length === 1 && isBlankRecord(rows[0][0]!)) throw new CliError(`${file}: row 1: ${BLANK_LINE}`);
   return { header: (rows[0] ?? []).map((name, i) => (name.trim() === '' ? `column${i + 1}` : name)), skip };
 }
 
@@ -469,18 +489,23 @@ export function noHeader(header: readonly string[], known: readonly string[]): s
   return `row 1: the first line names none of the columns (${known.slice(0, 2).join(', ')}, …) and begins ${JSON.stringify(printable(header[0] ?? '', 60))}: is the header row left out, or is it another file? the first line of a CSV file names its columns`;
 }
 
-/** A record of one value of only spaces or tabs: a line blank, but not empty (a CSV reader skips an empty line only). */
-export const isBlankRecord = (value: string): boolean => /^[ \t]+$/.test(value);
+/**
+ * A record of one value of only spaces or tabs: a line blank, but not empty (a CSV reader skips an
+ * empty line only). A space is any the text rule trims (core/text.ts: the no-break space too).
+ */
+export const isBlankRecord = (value: string): boolean => /^[\p{Zs}\t]+$/u.test(value);
 
 /** What a CSV record that is a line of only spaces or tabs is told (after `row N: `). */
 export const BLANK_LINE = 'the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line';
 
 /**
- * A CSV file whose read failed, told by its first line when that line is separated otherwise
- * (wrongSeparator, naming `column`), or null: read after the failure, from the file's first bytes.
+ * A CSV file whose read failed, told by its header line (headLine) when that line is blank (a
+ * line of spaces before the header is read as the header) or separated otherwise (wrongSeparator,
+ * naming `column`), or null: read after the failure, from the file's first bytes.
  */
-export async function csvSeparatorFault(file: string, column: string): Promise<string | null> {
-  return wrongSeparator([await headLine(file)], column);
+async function csvHeadFault(file: string, column: string): Promise<string | null> {
+  const line = await headLine(file);
+  return isBlankRecord(line) ? `row 1: ${BLANK_LINE}` : wrongSeparator([line], column);
 }
 
 /** What a text file not in UTF-8 is told (file, line: firstNonUtf8Line). */
@@ -490,9 +515,9 @@ export const notUtf8 = (file: string, line: number): CliError => new CliError(`$
 export async function readError(f: ReadFile, message: string): Promise<CliError> {
   await sniffFile(f);
   if (f.format === 'csv') {
-    // A header separated otherwise stops the read as a quote out of place, or the header itself.
-    const separated = await csvSeparatorFault(f.file, 'store_id');
-    if (separated) return new CliError(`${f.file}: ${separated}`);
+    // A header separated otherwise stops the read as a quote out of place, or the header itself; a blank one as a record of too many fields.
+    const head = await csvHeadFault(f.file, 'store_id');
+    if (head) return new CliError(`${f.file}: ${head}`);
     const e = await csvReadError(f, message);
     if (e) return e;
     if (/not utf-8 encoded/i.test(message)) return new CliError(`${f.file}: ${NOT_UTF8}`);
@@ -501,12 +526,10 @@ export async function readError(f: ReadFile, message: string): Promise<CliError>
     const e = await ndjsonReadError(f);
     if (e) return e;
   }
-  if (f.format === 'csv' && /state machine reached an invalid state/i.test(message) && (await firstLineEnd(f.file)) === 'CR') {
-    // Records ended by a CR alone, and a line feed in a value that is not quoted: DuckDB's "state machine reached an invalid state".
-    return new CliError(
-      `${f.file}: its lines end with a carriage return alone (CR, as old Mac spreadsheets save CSV), and a line feed (LF) stands in a value that is not quoted: ` +
-        'save it as CSV with LF or CRLF line ends, a value holding a line break quoted whole',
-    );
+  if (f.format === 'csv' && /state machine reached an invalid state/i.test(message)) {
+    // A CR alone where the lines end otherwise (or an LF where they end with CR) is DuckDB's "state machine reached an invalid state".
+    const ends = await lineEndFault(f.file, { mixed: true });
+    if (ends) return new CliError(`${f.file}: ${lineEndWords(ends)}`);
   }
   if (f.format === 'parquet' && /No magic bytes found at end of file|too small to be a Parquet file/i.test(message)) {
     const e = await notParquet(f);
@@ -525,14 +548,6 @@ async function firstBytes(file: string, n: number): Promise<Buffer> {
   } finally {
     await handle.close();
   }
-}
-
-/** How a text file's first line ends: CR alone, CRLF, LF, or null (no line break in its first 64 KiB). */
-async function firstLineEnd(file: string): Promise<'CR' | 'CRLF' | 'LF' | null> {
-  const head = await firstBytes(file, 1 << 16);
-  const at = head.findIndex((b) => b === 0x0d || b === 0x0a);
-  if (at < 0 || (head[at] === 0x0d && at + 1 === head.length)) return null;
-  return head[at] === 0x0a ? 'LF' : head[at + 1] === 0x0a ? 'CRLF' : 'CR';
 }
 
 /**

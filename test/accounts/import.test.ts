@@ -82,6 +82,14 @@ describe('an import line', () => {
     expect(b).toMatchObject({ country: null, category: null, plan: null });
   });
 
+  it('measures category, plan and domain once kept: the blanks trimmed off count for nothing', () => {
+    // Measured as written, a category of 200 characters padded with spaces was refused ("must be
+    // at most 200 characters") though it is kept as 200 characters.
+    const padded = { store_id: 's', score: 0.5, category: `  ${'c'.repeat(200)}  `, plan: `\u00a0${'p'.repeat(100)} `, domain: ` ${'d'.repeat(253)}` };
+    expect(refusal(JSON.stringify(padded))).toBe('accepted');
+    expect(refusal(JSON.stringify({ store_id: 's', score: 0.5, category: ` ${'c'.repeat(201)} ` }))).toMatch(/line 2: field category: must be at most 200 characters$/);
+  });
+
   it.each([
     ['a country name', '{"store_id":"s","score":0.5,"country":"United Kingdom"}', /line 2: field country: must be a two-letter ISO 3166-1 country code, e.g\. US or GB .*got "United Kingdom"/],
     ['a store id of only spaces', '{"store_id":"   ","score":0.5}', /line 2: field store_id: must not be empty or only spaces/],

@@ -58,6 +58,13 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     (rows) => `row 1: the header ${semicolons(rows)} is separated by semicolons, where a CSV file is separated by commas; save it as comma-separated CSV`,
   ],
   [
+    // Empty lines before the header are skipped, but the separator was looked for in the first
+    // line, empty: "row 2: a quote inside a value that is not quoted whole …".
+    'empty lines, then a header separated by semicolons, a value quoted',
+    (rows) => `\n\n${stringify(withSemicolon(rows), { delimiter: ';' })}`,
+    (rows) => `row 1: the header ${semicolons(rows)} is separated by semicolons, where a CSV file is separated by commas; save it as comma-separated CSV`,
+  ],
+  [
     // "2 fields where the header has 1 (a value holding a comma is quoted whole …)" at the contact source.
     'separated by semicolons, a value holding a comma',
     (rows) => stringify(rows.map((r, i) => (i === 1 ? r.map((c, k) => (k === 1 ? 'Lee, Ann' : c)) : r)), { delimiter: ';', quote: false }),
@@ -79,6 +86,19 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     'a line of a tab and spaces among the records',
     (rows) => [...csvLines(rows.slice(0, 3)), ' \t ', ...csvLines(rows.slice(3))].join('\r\n') + '\r\n',
     () => 'row 4: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
+  ],
+  [
+    // A no-break space is a space to the text rule: the line read as "1 fields where the header has 19".
+    'a line of no-break spaces among the records',
+    (rows) => [...csvLines(rows.slice(0, 2)), '\u00a0\u00a0', ...csvLines(rows.slice(2))].join('\n') + '\n',
+    () => 'row 3: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
+  ],
+  [
+    // Read as the header: the panel's "the first line names none of the columns … and begins "column1"",
+    // the contact source's "row 2: 5 fields where the header has 1".
+    'a line of spaces before the header',
+    (rows) => `  \n${stringify(rows)}`,
+    () => 'row 1: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
   ],
   [
     // The panel's was DuckDB's "(Expected Number of Columns: 19 Found: 20)".
@@ -103,6 +123,25 @@ const FAULTS: [what: string, edit: (rows: string[][]) => string, said: (rows: st
     'two empty lines and a value holding a line break, then a line of spaces',
     (rows) => [...csvLines(rows.slice(0, 2)), '', ...csvLines([rows[2]!.map((c, k) => (k === 2 ? 'Ann\nLee' : c))]), '', '   ', ...csvLines(rows.slice(3))].join('\r\n') + '\r\n',
     () => 'row 4: the line holds only spaces or tabs (blank, but not empty: an empty line is skipped, this one is read as a record of one value): delete the line',
+  ],
+  [
+    // The contact source's reader ended the record at the CR: "row 3: 1 fields where the header has 5";
+    // the panel's was DuckDB's "cannot be read as CSV: The CSV Parser state machine reached an invalid state".
+    'a carriage return alone in a value not quoted, the lines ending LF',
+    (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0]!.replace(/^([^,]*),/, '$1\rx,'), ...csvLines(rows.slice(3))].join('\n') + '\n',
+    () => "row 3: a carriage return alone (CR) stands in the line, where the file's lines end with LF: a reader takes it for a line end and cuts the record in two; remove it, or quote the value that holds it whole",
+  ],
+  [
+    // The panel's was DuckDB's "row 3: 1 fields where the header has 19".
+    'a carriage return alone in a value not quoted, the lines ending CRLF',
+    (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0]!.replace(/^([^,]*),/, '$1\rx,'), ...csvLines(rows.slice(3))].join('\r\n') + '\r\n',
+    () => "row 3: a carriage return alone (CR) stands in the line, where the file's lines end with CRLF: a reader takes it for a line end and cuts the record in two; remove it, or quote the value that holds it whole",
+  ],
+  [
+    // The contact source's was "row 3: 1 fields where the header has 5".
+    'lines ending with a carriage return alone, and a line feed in a value not quoted',
+    (rows) => [...csvLines(rows.slice(0, 2)), csvLines([rows[2]!])[0]!.replace(/^([^,]*),/, '$1\nx,'), ...csvLines(rows.slice(3))].join('\r') + '\r',
+    () => 'its lines end with a carriage return alone (CR, as old Mac spreadsheets save CSV), and a line feed (LF) stands in a value that is not quoted: save it as CSV with LF or CRLF line ends, a value holding a line break quoted whole',
   ],
   [
     // The panel's was "a quoted value is never closed (unterminated quote)", of a quote that closed.
@@ -164,6 +203,22 @@ describe('empty lines before a CSV file\'s header', () => {
     for (const name of DOORS) await writeFile(path.join(dir, name), `\n\n${await readFile(path.join(clean, name), 'utf8')}`);
     const [before, after] = await Promise.all([clean, dir].map((d) => runCli(['publish', '--check', '--input', d])));
     expect([after!.code, after!.stderr.replace(dir, '<panel>')]).toEqual([0, before!.stderr.replace(clean, '<panel>')]);
+    expect(before!.stderr).toMatch(/and contacts\.csv: \d+ store-months, every check passed/);
+  });
+});
+
+describe('CSV files whose header ends CRLF and whose records end LF, or the other way', () => {
+  it('are read at every door as the same files with one kind of line end', async () => {
+    // The panel's was DuckDB's "cannot be read as CSV: The CSV Parser state machine reached an invalid state".
+    const dir = await dirs.make();
+    await cp(clean, dir, { recursive: true });
+    const crlfHeader = (text: string) => text.replace('\n', '\r\n');
+    const crlfRecords = (text: string) => text.replace(/(?<=\n[\s\S]*)\n/g, '\r\n');
+    for (const [name, edit] of [['2026-08.csv', crlfRecords], ['2026-09.csv', crlfHeader], ['contacts.csv', crlfHeader]] as const) {
+      await writeFile(path.join(dir, name), edit(await readFile(path.join(clean, name), 'utf8')));
+    }
+    const [before, after] = await Promise.all([clean, dir].map((d) => runCli(['publish', '--check', '--input', d])));
+    expect([after!.code, after!.stdout, after!.stderr.replace(dir, '<panel>')]).toEqual([0, '', before!.stderr.replace(clean, '<panel>')]);
     expect(before!.stderr).toMatch(/and contacts\.csv: \d+ store-months, every check passed/);
   });
 });
