@@ -26,7 +26,7 @@ import { CONTACTS_FILE, storeIdRefusal } from '../core/panel-contract.js';
 import { type Duck, lit, openDuck, type DuckMemory } from '../panel/duck.js';
 import { byStoreThenEmail, LineSort, type SortEntry } from './line-sort.js';
 import { EMAIL_MAX, isNormalisedEmail, normaliseEmail } from '../core/email.js';
-import { CSV_OPTIONS, csvParseError, emptyFile, firstNonUtf8Line, keyNamedTwice, NDJSON_ARRAY, NDJSON_BOM, noHeader, notAnObject, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
+import { csvParseError, emptyFile, firstNonUtf8Line, keyNamedTwice, NDJSON_ARRAY, NDJSON_BOM, noHeader, notAnObject, notUtf8, printable, requireFile, sniffFile, wrongSeparator, type PanelFormat } from '../panel/read-errors.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
 import { keptText } from '../core/text.js';
 
@@ -71,6 +71,13 @@ function missingColumn(file: string, format: string, columns: readonly string[])
   return missing ? new CliError(`${file}: row 1, column ${missing}: the required column ${missing} is missing (columns: ${columns.join(', ') || 'none'})`, 2) : null;
 }
 
+/**
+ * How a contact CSV is parsed (in memory and streamed alike). Every line may end CRLF, LF or CR,
+ * whatever the first line ends with: a file whose header was saved LF and whose records were
+ * appended CRLF would otherwise leave a CR at the end of each record's last cell, which the text
+ * rule (core/text.ts) keeps.
+ */
+const CSV_OPTIONS = { bom: true, relax_column_count: false, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] };
 
 async function readCsv(file: string): Promise<{ columns: string[]; records: RawRecord[] }> {
   let rows: string[][];

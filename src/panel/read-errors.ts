@@ -166,14 +166,6 @@ async function headLine(file: string): Promise<string> {
 }
 
 /**
- * How csv-parse reads a CSV file's records (the contact source's, in memory and streamed alike, and
- * a panel file of mixed line ends: stage-csv.ts). Every line may end CRLF, LF or CR, whatever the
- * first line ends with: a file whose header was saved LF and whose records were appended CRLF would
- * otherwise leave a CR at the end of each record's last cell, which the text rule (core/text.ts) keeps.
- */
-export const CSV_OPTIONS = { bom: true, relax_column_count: false, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] };
-
-/**
  * A csv-parse error (the contact source's records, the panel's header) in the words DuckDB's are
  * said in: the row, counted as records with the header as row 1 (a value's line breaks do not
  * count), and what is wrong; a header separated otherwise (a quote beside a `;` stops the parse)

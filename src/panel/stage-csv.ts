@@ -1,15 +1,15 @@
 /**
  * A panel CSV file whose lines end partly LF and partly CRLF (a header saved on one system, records
  * appended on another), staged as the same file with one kind of line end is: DuckDB takes the
- * first line's end for every line's and cannot read it, the contact source's reader (csv-parse,
- * CSV_OPTIONS) takes either. Only after DuckDB's read failed: the normal path is DuckDB's alone.
+ * first line's end for every line's and cannot read it, the contact source's reader (csv-parse)
+ * takes either. Only after DuckDB's read failed: the normal path is DuckDB's alone.
  */
 import { createReadStream } from 'node:fs';
 import { parse as parseStream } from 'csv-parse';
 import { CliError } from '../core/errors.js';
 import { ident, type Duck } from './duck.js';
 import { lineEndFault } from './line-ends.js';
-import { CSV_OPTIONS, csvParseError } from './read-errors.js';
+import { csvParseError } from './read-errors.js';
 
 /** True when a CSV file's first line end unlike its header's is an LF where it ends CRLF, or the other way. */
 export async function mixesLfAndCrlf(file: string): Promise<boolean> {
@@ -27,7 +27,7 @@ export async function stageMixedLineEnds(duck: Duck, file: string, header: reado
   const at = columns.map((c) => header.indexOf(c));
   const appender = await duck.conn.createAppender(table);
   const input = createReadStream(file);
-  const records = input.pipe(parseStream(CSV_OPTIONS));
+  const records = input.pipe(parseStream({ bom: true, skip_empty_lines: true, record_delimiter: ['\r\n', '\n', '\r'] }));
   input.once('error', (e) => records.destroy(e));
   let first = true;
   try {
