@@ -1,9 +1,8 @@
 /**
  * How a CSV file's lines end, read only after a read of it failed: DuckDB takes every line of a
  * file to end as its first line does (a header saved CRLF, records appended LF stop it as "The
- * CSV Parser state machine reached an invalid state": stage-csv.ts reads such a file), and a
- * carriage return alone where the lines end otherwise cuts a record in two at any reader (said in
- * words, naming the row, at every door).
+ * CSV Parser state machine reached an invalid state"), and a carriage return alone where the lines
+ * end otherwise cuts a record in two at any reader. Said in words, naming the row, at every door.
  */
 import { createReadStream } from 'node:fs';
 
@@ -62,11 +61,14 @@ export async function lineEndFault(file: string, { mixed = false, toRow = Infini
   return cr ? end('CR') : null;
 }
 
-/** What a line end unlike the header's (lineEndFault with `mixed`: a CR alone either way) is told (after `<file>: `). */
-export function lineEndWords({ row, header }: LineEndFault): string {
+/** What a line end unlike the header's is told (after `<file>: `). */
+export function lineEndWords({ row, header, found }: LineEndFault): string {
   if (header === 'CR') {
     // Records ended by a CR alone, and a line feed in a value that is not quoted.
     return 'its lines end with a carriage return alone (CR, as old Mac spreadsheets save CSV), and a line feed (LF) stands in a value that is not quoted: save it as CSV with LF or CRLF line ends, a value holding a line break quoted whole';
   }
-  return `row ${row}: a carriage return alone (CR) stands in the line, where the file's lines end with ${header}: a reader takes it for a line end and cuts the record in two; remove it, or quote the value that holds it whole`;
+  if (found === 'CR') {
+    return `row ${row}: a carriage return alone (CR) stands in the line, where the file's lines end with ${header}: a reader takes it for a line end and cuts the record in two; remove it, or quote the value that holds it whole`;
+  }
+  return `row ${row}: the line ends with ${found} where the header ends with ${header} (line ends mixed in one file, as lines added by another program leave them), which the panel's reader cannot read: save the file with one kind of line end, all CRLF or all LF`;
 }

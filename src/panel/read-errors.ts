@@ -95,7 +95,7 @@ async function csvReadError(f: ReadFile, message: string): Promise<CliError | nu
   // A line of only spaces is read as a record of one value: said as what it is.
   if (fields && fields[2] === '1' && isBlankRecord(record)) return new CliError(`${f.file}: row ${row}: ${BLANK_LINE}`);
   // A lone CR in a line (where the lines end with CRLF) ended the record there, and a part of it is told as too few fields.
-  const ends = fields ? await lineEndFault(f.file, { mixed: true, toRow: row }) : null;
+  const ends = fields ? await lineEndFault(f.file, { toRow: row }) : null;
   if (ends && ends.row <= row) return new CliError(`${f.file}: ${lineEndWords(ends)}`);
   const words = fields
     ? fieldCount(Number(fields[2]), Number(fields[1]))
@@ -519,8 +519,8 @@ export async function readError(f: ReadFile, message: string): Promise<CliError>
     if (e) return e;
   }
   if (f.format === 'csv' && /state machine reached an invalid state/i.test(message)) {
-    // A CR alone where the lines end otherwise (or an LF where they end with CR) is DuckDB's "state machine reached an invalid state".
-    const ends = await lineEndFault(f.file, { mixed: true });
+    // A line that ends unlike the header (DuckDB reads every line end as the first line's) is DuckDB's "state machine reached an invalid state".
+    const ends = await lineEndFault(f.file);
     if (ends) return new CliError(`${f.file}: ${lineEndWords(ends)}`);
   }
   if (f.format === 'parquet' && /No magic bytes found at end of file|too small to be a Parquet file/i.test(message)) {

@@ -9,7 +9,6 @@ import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_EMPTY, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
 import { keptTextSql, trimBlanksSql } from '../core/text.js';
-import { mixesLfAndCrlf, stageMixedLineEnds } from './stage-csv.js';
 import { csvHeader, csvLayout, decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, startsAsArray, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
@@ -230,20 +229,6 @@ async function ndjsonSql(duck: Duck, f: PanelFile): Promise<string> {
 
 const CONTRACT_NAMES: ReadonlySet<string> = new Set(PANEL_COLUMNS.map((c) => c.name));
 
-/**
- * Stages the `columns` of a CSV or NDJSON file DuckDB reads as `source` in `table`. A CSV file
- * whose lines end partly LF, partly CRLF, which DuckDB cannot read, is staged by the contact
- * source's reader instead (stage-csv.ts): once DuckDB's read failed, the normal path as it was.
- */
-async function stage(duck: Duck, f: PanelFile, source: string, columns: string[], table: string): Promise<void> {
-  try {
-    await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT ${columns.map((c) => ident(c)).join(', ')} FROM ${source}`);
-  } catch (e) {
-    if (f.format !== 'csv' || !/state machine reached an invalid state/i.test((e as Error).message) || !(await mixesLfAndCrlf(f.file))) throw e;
-    await stageMixedLineEnds(duck, f.file, (await csvLayout(f.file)).header, columns, table);
-  }
-}
-
 /** Validates one file; returns the SELECT that reads it typed and its number of rows. CSV and NDJSON are staged in `table`. */
 export async function checkFile(duck: Duck, f: PanelFile, table: string): Promise<{ select: string; rows: number; staged: boolean }> {
   // Parquet is scanned in place (typed columns need no text round trip; file_row_number gives
@@ -259,7 +244,7 @@ export async function checkFile(duck: Duck, f: PanelFile, table: string): Promis
     const source = await sourceSql(duck, f);
     const all = await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${source}`);
     const kept = all.filter((d) => CONTRACT_NAMES.has(d.column_name));
-    if (kept.length) await stage(duck, f, source, kept.map((d) => d.column_name), table);
+    if (kept.length) await duck.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT ${kept.map((d) => ident(d.column_name)).join(', ')} FROM ${source}`);
     return all;
   });
   if (!described.some((d) => d.column_name === 'store_id')) {

@@ -207,19 +207,20 @@ describe('empty lines before a CSV file\'s header', () => {
   });
 });
 
-describe('CSV files whose header ends CRLF and whose records end LF, or the other way', () => {
-  it('are read at every door as the same files with one kind of line end', async () => {
+describe('a CSV file whose header ends CRLF and whose records end LF', () => {
+  it('is read by the contact source as the same file with one kind of line end, and refused by the panel naming the row', async () => {
     // The panel's was DuckDB's "cannot be read as CSV: The CSV Parser state machine reached an invalid state".
     const dir = await dirs.make();
     await cp(clean, dir, { recursive: true });
-    const crlfHeader = (text: string) => text.replace('\n', '\r\n');
-    const crlfRecords = (text: string) => text.replace(/(?<=\n[\s\S]*)\n/g, '\r\n');
-    for (const [name, edit] of [['2026-08.csv', crlfRecords], ['2026-09.csv', crlfHeader], ['contacts.csv', crlfHeader]] as const) {
-      await writeFile(path.join(dir, name), edit(await readFile(path.join(clean, name), 'utf8')));
-    }
+    for (const name of DOORS) await writeFile(path.join(dir, name), (await readFile(path.join(clean, name), 'utf8')).replace('\n', '\r\n'));
+    const r = await runCli(['publish', '--check', '--input', dir]);
+    expect([r.code, r.stdout.trim()]).toEqual([
+      2,
+      `${path.join(dir, '2026-09.csv')}: row 2: the line ends with LF where the header ends with CRLF (line ends mixed in one file, as lines added by another program leave them), which the panel's reader cannot read: save the file with one kind of line end, all CRLF or all LF`,
+    ]);
+    await cp(path.join(clean, '2026-09.csv'), path.join(dir, '2026-09.csv'));
     const [before, after] = await Promise.all([clean, dir].map((d) => runCli(['publish', '--check', '--input', d])));
-    expect([after!.code, after!.stdout, after!.stderr.replace(dir, '<panel>')]).toEqual([0, '', before!.stderr.replace(clean, '<panel>')]);
-    expect(before!.stderr).toMatch(/and contacts\.csv: \d+ store-months, every check passed/);
+    expect([after!.code, after!.stderr.replace(dir, '<panel>')]).toEqual([0, before!.stderr.replace(clean, '<panel>')]);
   });
 });
 
