@@ -21,7 +21,7 @@ import { BODY_LIMIT } from './body.js';
 import type { KeyLookup } from './key-cache.js';
 import type { Capability, CapabilityLookup } from './capabilities.js';
 import { bodyTooLarge, toProblem } from './error-handler.js';
-import { repeatedMember } from './json-members.js';
+import { repeatedMember } from '../core/json-members.js';
 import { fingerprint, type IdempotentResult, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
 import { ApiProblem, type ApiProblemKind, isApiProblem } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
@@ -406,7 +406,7 @@ function jsonBody(raw: string | undefined): unknown {
     if (raw.startsWith('\ufeff')) throw new ApiProblem('malformed-json', 'The request body starts with a byte order mark (U+FEFF), which JSON sent over a network does not carry (RFC 8259 §8.1): send it without.');
     throw new ApiProblem('malformed-json', 'The request body is not valid JSON.');
   }
-  const repeated = repeatedMember(raw);
+  const repeated = repeatedMember(raw)?.join('.');
   if (repeated !== undefined) {
     const errors = [{ path: repeated, message: 'given more than once in its object; send it once' }];
     throw new ApiProblem('invalid-body', `${repeated}: ${errors[0]!.message}`, {}, { errors });

@@ -13,6 +13,7 @@ import { access, open, readlink, stat } from 'node:fs/promises';
 import { parse as parseStream } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { CliError } from '../core/errors.js';
+import { repeatedMember } from '../core/json-members.js';
 import { lineEndFault, lineEndWords } from './line-ends.js';
 
 export type PanelFormat = 'csv' | 'parquet' | 'ndjson';
@@ -308,36 +309,8 @@ export async function ndjsonReadError(f: ReadFile, records = Infinity): Promise<
 export function keyNamedTwice(text: string, value: object): string | null {
   const keysWritten = text.match(/"\s*:/g)?.length ?? 0;
   if (keysWritten <= Object.keys(value).length) return null;
-  const twice = duplicateKey(text);
-  return twice === null ? null : `names the key ${JSON.stringify(printable(twice, 60))} twice: keep one (which value is meant only the file can say)`;
-}
-
-/** The first key an object of `text` (valid JSON) names twice, at any depth, or null. */
-export function duplicateKey(text: string): string | null {
-  // One set of keys per open object (null for an array); a string is a key right after `{` or an object's `,`.
-  const open: (Set<string> | null)[] = [];
-  let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      let end = i + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      const keys = open[open.length - 1];
-      if (expectKey && keys) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (keys.has(key)) return key;
-        keys.add(key);
-        expectKey = false;
-      }
-      i = end;
-    } else if (c === '{') {
-      open.push(new Set());
-      expectKey = true;
-    } else if (c === '[') open.push(null);
-    else if (c === '}' || c === ']') open.pop();
-    else if (c === ',') expectKey = !!open[open.length - 1];
-  }
-  return null;
+  const twice = repeatedMember(text)?.at(-1);
+  return twice === undefined ? null : `names the key ${JSON.stringify(printable(twice, 60))} twice: keep one (which value is meant only the file can say)`;
 }
 
 /** A line of a file longer than a reader takes (`fileLines`' `max`), counted from 1. */

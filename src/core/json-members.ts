@@ -2,20 +2,21 @@
  * Repeated member names in a JSON body. RFC 8259 §4 leaves an object with a name twice to the
  * parser: JSON.parse keeps the last, a proxy, a log or the client's own validator may read the
  * first, so `{"stage": "won", "stage": "lost"}` would mean one thing to them and another here.
- * A body is refused instead, as a query parameter given twice is.
+ * The API refuses such a body (api/executor.ts), as it does a query parameter given twice; every
+ * NDJSON door refuses such a record (panel/read-errors.ts keyNamedTwice).
  */
 
 type Frame = { kind: 'object'; names: Set<string>; name: string | undefined; expectName: boolean } | { kind: 'array'; index: number };
 
 /** A frame's part of a path: the member being read, or the element's index. */
-const segment = (f: Frame): string | undefined => (f.kind === 'object' ? f.name : String(f.index));
+const segment = (f: Frame): string => (f.kind === 'object' ? f.name! : String(f.index));
 
 /**
- * The path (`steps.1.day`, as a schema's errors name it) of the first member whose name its object
- * already has, or undefined. `text` is JSON that JSON.parse accepted; names compare as decoded
- * (`"a"` and `"\u0061"` are one name).
+ * The path (`['steps', '1', 'day']`: the enclosing members' names and elements' indices, then the
+ * name) of the first member whose name its object already has, or undefined. `text` is JSON that
+ * JSON.parse accepted; names compare as decoded (`"a"` and `"\u0061"` are one name).
  */
-export function repeatedMember(text: string): string | undefined {
+export function repeatedMember(text: string): string[] | undefined {
   const stack: Frame[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -26,7 +27,7 @@ export function repeatedMember(text: string): string | undefined {
       if (top?.kind === 'object' && top.expectName) {
         const literal = text.slice(i, end + 1);
         const name = literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
-        if (top.names.has(name)) return [...stack.slice(0, -1).map(segment), name].join('.');
+        if (top.names.has(name)) return [...stack.slice(0, -1).map(segment), name];
         top.names.add(name);
         top.name = name;
         top.expectName = false;
