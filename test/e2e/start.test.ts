@@ -11,7 +11,7 @@ import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import Parser from 'rss-parser';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyTree, tempDirs } from '../helpers/tmp.js';
 
 const BIN = join(resolve(import.meta.dirname, '../..'), 'bin/storelens.js');
@@ -136,11 +136,23 @@ describe('storelens start in an empty folder', () => {
   }, 60_000);
 });
 
-describe('storelens start beside a running one, in its folder', () => {
-  it('refuses the port in use and writes nothing: the running demo keeps its sign-in and keys', async () => {
-    expect(newcomer, 'the first test ran').toBeDefined();
-    const s = await start(0, [], newcomer);
-    try {
+describe('storelens start again, in the folder of a run that stopped', () => {
+  /**
+   * One `start --port 0` in a copy of the newcomer's folder, for the tests that need a demo
+   * running there: its pages, and a second start beside it. Its exit on SIGTERM is checked once
+   * it stopped.
+   */
+  describe('with --port 0', () => {
+    let s: Started & { cwd: string };
+    beforeAll(async () => {
+      expect(newcomer, 'the first test ran').toBeDefined();
+      s = await start(0, [], newcomer);
+    }, 180_000);
+    afterAll(async () => {
+      if (s) expect(await s.stop()).toBe(0);
+    });
+
+    it('a second start beside it, in its folder, refuses the port in use and writes nothing: the running demo keeps its sign-in and keys', async () => {
       const port = Number(/storelens is running on http:\/\/127\.0\.0\.1:(\d+)/.exec(s.printed)![1]);
       const db = join(s.cwd, '.storelens', 'demo.db');
       // The demo's SQLite file, whatever DATABASE_URL the suite runs with (it would win over --db).
@@ -167,16 +179,9 @@ describe('storelens start beside a running one, in its folder', () => {
         body: new URLSearchParams({ csrf, next: '/integrations', email: email!, password: password! }),
       });
       expect(signedIn.status).toBe(303);
-    } finally {
-      expect(await s.stop()).toBe(0);
-    }
-  }, 180_000);
-});
+    }, 120_000);
 
-describe('storelens start again, in the folder of a run that stopped', () => {
-  it('with --port 0, publishes its pages and feed at the port it bound, and says so', async () => {
-    const s = await start(0, [], newcomer);
-    try {
+    it('publishes its pages and feed at the port it bound, and says so', async () => {
       const base = /storelens is running on (http:\/\/\S+)/.exec(s.printed)![1]!;
       expect(base).toMatch(/^http:\/\/127\.0\.0\.1:[1-9][0-9]*$/);
       const feed = await new Parser().parseString(await (await fetch(`${base}/data/rss.xml`)).text());
@@ -185,10 +190,8 @@ describe('storelens start again, in the folder of a run that stopped', () => {
       expect(feed.items.every((i) => i.link?.startsWith(`${base}/`)), feed.items.map((i) => i.link).join(' ')).toBe(true);
       const html = await (await fetch(`${base}/data/agentic-commerce`)).text();
       expect(html).toContain(`<link rel="canonical" href="${base}/data/agentic-commerce">`);
-    } finally {
-      expect(await s.stop()).toBe(0);
-    }
-  }, 180_000);
+    });
+  });
 
   it('with --public-url, names the public origin in its pages, feed and OAuth metadata, and sets Secure cookies', async () => {
     const port = await freePort();
