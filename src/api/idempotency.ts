@@ -10,22 +10,11 @@ import { type Claim, claimIdempotencyKey, claimIdempotencyKeyWith, completeIdemp
 import { runStatements } from '../db/prepared.js';
 import type { Database } from '../db/database.js';
 import { ApiProblem, isApiProblem } from './problems.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import type { OperationResult, WritePlan } from './route-def.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_MAX = 255;
-
-/** JSON with object keys sorted at every level, so key order does not change the fingerprint. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 /**
  * What a request asks, as one hash: method, operation, path parameters, body, and the If-Match

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { Authenticated } from '../api/auth.js';
 import type { OperationRequest } from '../api/executor.js';
 import { IDEMPOTENCY_KEY_MAX } from '../api/idempotency.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import { type AnyRoute, isMutating } from '../api/route-def.js';
 import { ifMatchCondition, jsonSchema } from '../api/schemas.js';
 
@@ -211,18 +212,7 @@ export function callerOf(auth: Authenticated): string {
   return auth.derivedGrants ? `member ${auth.key.workspace_id} ${auth.key.created_by} via ${auth.client}` : `key ${auth.key.id}`;
 }
 
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}
+
 
 let cache: Map<readonly AnyRoute[], OperationTool[]> | undefined;
 /** The tools of a route table, built once per table. */

@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { builtWorkerPath } from '../core/threads.js';
-import { renderCard } from './card-render.js';
 import type { CardInput } from './page.js';
 
 export interface RenderCardsOptions {
@@ -22,6 +21,8 @@ export function cardWorkerPath(moduleUrl: string = import.meta.url): string {
 }
 
 async function renderInProcess(cards: CardInput[], onProgress?: RenderCardsOptions['onProgress']): Promise<Buffer[]> {
+  // Loaded here, not with this module: publish imports it whether or not it renders cards.
+  const { renderCard } = await import('./card-render.js');
   const out: Buffer[] = [];
   for (const card of cards) {
     out.push(await renderCard(card));

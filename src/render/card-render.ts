@@ -1,34 +1,12 @@
 /**
- * One share card, in process: CardInput → satori SVG → @resvg/resvg-js PNG (1200×630).
- * Also the card's content hash, which decides whether a published card is re-rendered.
+ * One share card, in process: CardInput → satori SVG → @resvg/resvg-js PNG (1200×630). Loaded
+ * only when cards are rendered (card-pool.ts, card-worker.ts): satori takes half a second to load.
  */
-import { createHash } from 'node:crypto';
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import { CARD_HEIGHT, CARD_WIDTH, cardElement } from './card-element.js';
 import { loadCardFonts } from './card-fonts.js';
 import type { CardInput } from './page.js';
-
-/**
- * Bump whenever the card's look changes (layout, fonts, colours, formatting): every card hash
- * changes with it, so the next publish re-renders every card.
- */
-export const CARD_RENDERER_VERSION = 'card-v2';
-
-/** JSON with object keys sorted at every level and undefined members dropped. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
-
-/** sha256 (hex) of the renderer version and the canonical JSON of the card's input. */
-export function cardHash(card: CardInput): string {
-  return createHash('sha256').update(`${CARD_RENDERER_VERSION}\n${canonicalJson(card)}`).digest('hex');
-}
 
 const LINE_BREAKS = /\r\n|[\r\n\t\u2028\u2029\u0085]/g;
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;

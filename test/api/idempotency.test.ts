@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canonicalJson, fingerprint } from '../../src/api/idempotency.js';
+import { fingerprint } from '../../src/api/idempotency.js';
+import { canonicalJson } from '../../src/core/canonical-json.js';
 import { listOutcomes } from '../../src/accounts/outcomes-store.js';
 import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { dialects } from '../helpers/db.js';

@@ -1,13 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  CARD_RENDERER_VERSION,
-  cardHash,
-  cardWorkerPath,
-  cleanCardText,
-  pageCardInputs,
-  renderCard,
-  renderCards,
-} from '../../src/render/card.js';
+import { CARD_RENDERER_VERSION, cardHash, cardWorkerPath, pageCardInputs, renderCards } from '../../src/render/card.js';
+import { cleanCardText, renderCard } from '../../src/render/card-render.js';
 import type { CardInput } from '../../src/render/page.js';
 import { ensureRenderBuilt } from './build-dist.js';
 import { fixturePage } from './fixture-page.js';
