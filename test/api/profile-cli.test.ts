@@ -96,11 +96,19 @@ for (const d of dialects) {
       expect((await profile('--as', 'owner@acme.test', '--categories', 'apparel', '--json')).stderr).toBe('');
     });
 
-    it('keeps the later updated_at when a writer whose clock is behind sets the profile after it', async () => {
-      // Another machine's `workspaces profile` wrote at 10:00; this one's clock says 09:00.
+    it('moves updated_at past the last one when a writer whose clock is behind sets the profile after it', async () => {
+      // Another machine's `workspaces profile` wrote at 10:00, and a reader saw it; this one's clock says 09:00.
       await t.db.write((trx) => setProfile(trx, wsId, { plans: ['basic'] }, new Date('2026-02-01T10:00:00.000Z')));
-      expect((await profile('--as', 'owner@acme.test', '--plans', 'plus', '--json')).code).toBe(0);
-      expect(await getProfile(t.db.kysely, wsId)).toEqual({ workspace_id: wsId, profile: { plans: ['plus'] }, updated_at: '2026-02-01T10:00:00.000Z' });
+      const seen = (await getProfile(t.db.kysely, wsId)).updated_at!;
+      const r = await profile('--as', 'owner@acme.test', '--plans', 'plus', '--json');
+      // Kept at 10:00 (or put back to 09:00), the reader's "changed since 10:00" found no change.
+      const later = { workspace_id: wsId, profile: { plans: ['plus'] }, updated_at: '2026-02-01T10:00:00.001Z' };
+      expect(r.code).toBe(0);
+      expect(await getProfile(t.db.kysely, wsId)).toEqual(later);
+      expect(later.updated_at > seen).toBe(true);
+      // Across a second boundary too, in the same text form.
+      await t.db.write((trx) => setProfile(trx, wsId, { plans: ['basic'] }, new Date('2026-02-01T10:59:59.999Z')));
+      expect((await t.db.write((trx) => setProfile(trx, wsId, { plans: ['plus'] }, new Date('2026-02-01T09:00:00.000Z')))).updated_at).toBe('2026-02-01T11:00:00.000Z');
     });
 
     it('names the workspace it cannot find', async () => {
