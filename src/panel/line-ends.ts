@@ -13,6 +13,8 @@ export interface LineEndFault {
   row: number;
   header: LineEnd;
   found: LineEnd;
+  /** It ends an empty line, which is no row: the one after row `row - 1` (as a last line, it has no row `row`). */
+  empty: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function lineEndFault(file: string, { mixed = false, toRow = Infini
   const end = (found: LineEnd): LineEndFault | null => {
     if (header === null && !filled) return null; // an empty line before the header
     if (header === null) header = found;
-    else if (found !== header && !(mixed && found !== 'CR' && header !== 'CR')) return { row, header, found };
+    else if (found !== header && !(mixed && found !== 'CR' && header !== 'CR')) return { row, header, found, empty: !filled };
     if (filled) row++;
     filled = false;
     return null;
@@ -62,7 +64,7 @@ export async function lineEndFault(file: string, { mixed = false, toRow = Infini
 }
 
 /** What a line end unlike the header's is told (after `<file>: `). */
-export function lineEndWords({ row, header, found }: LineEndFault): string {
+export function lineEndWords({ row, header, found, empty }: LineEndFault): string {
   if (header === 'CR') {
     // Records ended by a CR alone, and a line feed in a value that is not quoted.
     return 'its lines end with a carriage return alone (CR, as old Mac spreadsheets save CSV), and a line feed (LF) stands in a value that is not quoted: save it as CSV with LF or CRLF line ends, a value holding a line break quoted whole';
@@ -70,5 +72,6 @@ export function lineEndWords({ row, header, found }: LineEndFault): string {
   if (found === 'CR') {
     return `row ${row}: a carriage return alone (CR) stands in the line, where the file's lines end with ${header}: a reader takes it for a line end and cuts the record in two; remove it, or quote the value that holds it whole`;
   }
-  return `row ${row}: the line ends with ${found} where the header ends with ${header} (line ends mixed in one file, as lines added by another program leave them), which the panel's reader cannot read: save the file with one kind of line end, all CRLF or all LF`;
+  const line = empty ? `row ${row - 1}: the empty line after it` : `row ${row}: the line`;
+  return `${line} ends with ${found} where the header ends with ${header} (line ends mixed in one file, as lines added by another program leave them), which the panel's reader cannot read: save the file with one kind of line end, all CRLF or all LF`;
 }

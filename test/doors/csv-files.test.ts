@@ -224,6 +224,23 @@ describe('a CSV file whose header ends CRLF and whose records end LF', () => {
   });
 });
 
+describe('a CRLF panel CSV file ending with an empty line ended LF', () => {
+  it('names the last row, the empty line after it, and the line ends', async () => {
+    // The empty line is no row: the message named row 59 of a file whose last row is 58.
+    const dir = await dirs.make();
+    await cp(clean, dir, { recursive: true });
+    const file = path.join(dir, '2026-09.csv');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, `${text.replaceAll('\n', '\r\n')}\n`);
+    const last = (parse(text) as string[][]).length;
+    const r = await runCli(['publish', '--check', '--input', dir]);
+    expect([r.code, r.stdout.trim()]).toEqual([
+      2,
+      `${file}: row ${last}: the empty line after it ends with LF where the header ends with CRLF (line ends mixed in one file, as lines added by another program leave them), which the panel's reader cannot read: save the file with one kind of line end, all CRLF or all LF`,
+    ]);
+  });
+});
+
 describe('a panel CSV line longer than DuckDB reads', () => {
   it('names its row, its column and the limit, in words', async () => {
     // DuckDB's "Maximum line size of 2000000 bytes exceeded. Actual Size:2200128 bytes."
