@@ -10,7 +10,6 @@ import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Env } from '../core/env.js';
 import { ensureDemoKey, resetDemoSignIn } from '../compose/demo.js';
-import { ingestRuns } from '../ingest/ingest.js';
 import { API_PORT, OUT_DIR, PORT, RUNS_DIR, STATE_DIR } from '../core/defaults.js';
 import { CliError } from '../core/errors.js';
 import { openDuck } from '../panel/duck.js';
@@ -50,7 +49,10 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     });
   }
   // The demo's database, panel and runs live in the state folder; the database is opened next.
+  // The runs folder is made now: the worker loop looks into it from its first turn, and a runs
+  // folder not there yet would be warned of while the first publish is still writing it.
   await mkdir(STATE_DIR, { recursive: true });
+  await mkdir(opts.runs ?? RUNS_DIR, { recursive: true });
 
   const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses, publicUrl: opts.publicUrl }, env);
   // Not ready until the demo is published and its accounts are ranked (the port is bound first).
@@ -92,10 +94,11 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
     const first = await publish(base);
     bar.done(first.changed ? `published ${first.months.length} months to ${out}` : `${out} is up to date`);
     await server.serve.live.refresh();
-    // Accounts before the banner: load the runs publish wrote and score the demo workspace.
-    const ingested = await ingestRuns(api.db, opts.runs ?? RUNS_DIR, { now: env.now });
-    if (ingested.months.length) log(`ingested ${ingested.months.length} months of store data (${ingested.stores} store rows, ${ingested.signals} signals)`);
-    api.background.worker.trigger('refresh');
+    // Accounts before the banner: the worker loads the runs publish wrote, then re-ranks the demo
+    // workspace and checks its watches. Its own ingest task does it, so the runs are loaded once:
+    // a second ingest here raced the loop's poll of the runs folder (two rankings, or a warning
+    // that "another ingest" was loading).
+    api.background.worker.trigger('ingest');
     await api.background.worker.idle();
     ops = await openOps(opts, api.health, api.metrics && releaseMetrics(api.metrics, server.serve.live), 'storelens start', (line) => env.stderr.write(`${line}\n`));
   } catch (e) {

@@ -31,6 +31,8 @@ const freePort = () =>
 interface Started {
   /** What it printed on stderr once it was serving. */
   printed: string;
+  /** What it has printed on stderr so far. */
+  stderr(): string;
   key: string;
   /** Resolves to the exit code once it stopped. */
   stop(): Promise<number | null>;
@@ -69,7 +71,7 @@ async function start(port: number, extra: string[] = [], from?: string): Promise
       });
       void exited.then((code) => fail(new Error(`storelens start exited (${code}):\n${err}`)));
     });
-    return { printed, key: /\b(slk_[A-Za-z0-9_-]+)/.exec(printed)![1]!, stop, cwd };
+    return { printed, stderr: () => err, key: /\b(slk_[A-Za-z0-9_-]+)/.exec(printed)![1]!, stop, cwd };
   } catch (e) {
     await stop();
     throw e;
@@ -100,6 +102,15 @@ describe('storelens start in an empty folder', () => {
     } finally {
       expect(await s.stop()).toBe(0);
     }
+    // The runs publish wrote were loaded once and the demo ranked once on them, with no warning
+    // on the way: no "no runs folder" while the first publish wrote it, no second ingest racing
+    // the worker's own.
+    const said = s.stderr();
+    const warned = said.split('\n').filter((l) => /"level":"warn"|no runs folder|another ingest/.test(l));
+    // (oidc-provider's own warning on Node 20: docs/assistant.md)
+    expect(warned.filter((l) => !l.includes('oidc-provider WARNING'))).toEqual([]);
+    expect(said.match(/storelens start: ingested /g)).toHaveLength(1);
+    expect(said.match(/re-ranked workspace \S+: [1-9]/g)).toHaveLength(1);
     newcomer = s.cwd;
   }, 180_000);
 
