@@ -2075,7 +2075,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `in_market` (default) or `all` scored accounts */
                 filter?: "in_market" | "all";
-                /** @description Only accounts scoring at least this */
+                /** @description Only accounts scoring at least this: a score, 0–1 (e.g. 0.7); outside ⇒ 400 */
                 min_score?: number;
                 /** @description Only accounts of this country: a two-letter ISO 3166-1 code, in either case (`gb` finds `GB`) */
                 country?: string;
