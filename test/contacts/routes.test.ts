@@ -319,12 +319,28 @@ for (const d of dialects) {
         expect((await find(`?limit=1&cursor=${c}`, read)).status).toBe(400);
       });
 
-      it("never lists another workspace's contacts, and answers 404 for a store the workspace cannot see", async () => {
+      it("never lists another workspace's contacts; a store filter naming a store the workspace cannot see finds none, as list_deals answers", async () => {
         const mine = (await find('?limit=200', read)).body.data.map((c: { id: string }) => c.id);
         for (const id of Object.values(added)) expect(mine).not.toContain(id);
         expect((await find('?q=mail.example', read)).body.data).toEqual([]);
-        expect((await find('?store_id=east', read)).status).toBe(404);
+        // A filter narrows the workspace's own contacts: another workspace's store (with contacts
+        // there) and a store nobody has answer alike, an empty page, as deals do.
+        for (const store of ['east', 'nowhere']) {
+          const contacts = await find(`?store_id=${store}`, read);
+          const deals = await call(h.base, 'GET', `/deals?store_id=${store}`, { key: read });
+          expect([contacts.status, contacts.body.data]).toEqual([200, []]);
+          expect([deals.status, deals.body.data]).toEqual([200, []]);
+        }
         expect((await find('?limit=0', read)).status).toBe(400);
+      });
+
+      it('answers 400 invalid-parameters naming `email` for an email filter that is no email address, as list_deals does for owner_email', async () => {
+        for (const bad of ['notanemail', 'ann@', '@north.example', ' ', `${'a'.repeat(320)}@x.example`]) {
+          const contacts = await find(`?email=${encodeURIComponent(bad)}`, read);
+          const deals = await call(h.base, 'GET', `/deals?owner_email=${encodeURIComponent(bad)}`, { key: read });
+          expect([contacts.status, contacts.body.type, contacts.body.errors], bad).toEqual([400, `${PROBLEM}invalid-parameters`, [{ path: 'email', message: expect.any(String) }]]);
+          expect([deals.status, deals.body.errors], bad).toEqual([400, [{ path: 'owner_email', message: contacts.body.errors[0].message }]]);
+        }
       });
     });
 
