@@ -125,10 +125,14 @@ const storeId = z
     }),
   );
 
+const SCORE_SAYS = 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)';
+/** A score as a caller writes one (an imported score, the list's `min_score`): a probability, 0–1. */
+export const Score = z.number().min(0, SCORE_SAYS).max(1, SCORE_SAYS);
+
 /** One line of an import file: the account row contract's fields an importer supplies. */
 export const ImportLine = z.strictObject({
   store_id: storeId,
-  score: z.number().min(0, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)').max(1, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)'),
+  score: Score,
   domain: storeText(253),
   country,
   category: storeText(200),

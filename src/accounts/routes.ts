@@ -19,6 +19,7 @@ import { RecentSignal } from './events.js';
 import { keptString, page, pagedUnder, pageQuery, storeParam } from '../api/schemas.js';
 import { contactsOfStore, Contact } from '../contacts/index.js';
 import { MIN_SAMPLE, ModelInsights } from './insights.js';
+import { Score } from './imported.js';
 import { scoreInterval } from './fit.js';
 import { modelInsights } from './insights-store.js';
 
@@ -115,18 +116,23 @@ const AccountDetail = Account.extend({
   contacts: z.array(Contact).describe("The workspace's contacts at this store, oldest first"),
 });
 
-/** A decimal number in a query string: `0.7`, `1`, `-2.5`; nothing else (no exponent, no hex, no blanks). */
-const queryDecimal = z.preprocess((v, ctx) => {
-  if (typeof v !== 'string') return v;
-  if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(v)) return Number(v);
-  ctx.addIssue({ code: 'custom', message: `must be a decimal number such as 0.7 (got ${JSON.stringify(v.slice(0, 20))})` });
-  return z.NEVER;
-}, z.number());
+/**
+ * A decimal number in a query string: `0.7`, `1`, `-2.5`; nothing else (no exponent, no hex, no
+ * blanks). A number passed as such (a transport with typed arguments) is taken as it is; `schema`
+ * then checks its range.
+ */
+const queryDecimal = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v, ctx) => {
+    if (typeof v !== 'string') return v;
+    if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(v)) return Number(v);
+    ctx.addIssue({ code: 'custom', message: `must be a decimal number such as 0.7 (got ${JSON.stringify(v.slice(0, 20))})` });
+    return z.NEVER;
+  }, schema);
 
 const listQuery = z.strictObject({
   ...pageQuery,
   filter: z.enum(['in_market', 'all']).default('in_market').describe('`in_market` (default) or `all` scored accounts'),
-  min_score: queryDecimal.optional().describe('Only accounts scoring at least this'),
+  min_score: queryDecimal(Score).optional().describe('Only accounts scoring at least this: a score, 0–1 (e.g. 0.7); outside ⇒ 400'),
   country: z
     .string()
     .transform((v, ctx) => countryCode(v) ?? (ctx.addIssue({ code: 'custom', message: COUNTRY_SAYS }), z.NEVER))

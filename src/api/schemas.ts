@@ -1,5 +1,6 @@
 /** Schemas shared by several operations. */
 import { z } from 'zod';
+import { EMAIL_MAX, normaliseEmail } from '../core/email.js';
 import { STORE_ID_EMPTY, STORE_ID_MAX, storeIdRefusal } from '../core/panel-contract.js';
 import { keptText } from '../core/text.js';
 
@@ -132,8 +133,30 @@ export function ifMatchVersion(headers: Record<string, string | string[] | undef
  */
 export const EMAIL_AS_SENT = new RegExp(`^\\s*(?:${z.regexes.email.source.slice(1, -1)})\\s*$`);
 
+/**
+ * An email address in a body or a filter (a contact's, a deal's owner): one EMAIL_AS_SENT takes, at
+ * most as long as a contact's, and kept as a contact's is (core/email.ts: trimmed, the domain
+ * lower-cased). Anything else ⇒ 400 naming the field or parameter, wherever an email is taken.
+ */
+export const Email = z.string().max(EMAIL_MAX).regex(EMAIL_AS_SENT, 'must be an email address').trim().pipe(z.email()).transform(normaliseEmail);
+
 /** A currency as a request may send it: three capitals (which ISO 4217 codes exist is the server's list). */
 export const CURRENCY_AS_SENT = /^[A-Z]{3}$/;
+
+/**
+ * The body of a PATCH: the fields it may change, each optional, and at least one of them given
+ * (`null`, which clears a field, counts): `{}` changes nothing and is refused, 400 invalid-body,
+ * on every PATCH alike. `hint` adds what the message should say besides the fields' names.
+ * openapi.json says it with `minProperties: 1`.
+ */
+export function patchBody<S extends z.ZodRawShape>(shape: S, hint?: string) {
+  const names = Object.keys(shape);
+  const fields = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('');
+  return z
+    .strictObject(shape)
+    .refine((b) => Object.values(b).some((v) => v !== undefined), `name at least one field to change (${fields})${hint ? `; ${hint}` : ''}`)
+    .meta({ minProperties: 1 });
+}
 
 export const Deleted = <const O extends string>(object: O) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
 

@@ -4,7 +4,6 @@
  * from the data team's contact source without creating any.
  */
 import { z } from 'zod';
-import { EMAIL_MAX, normaliseEmail } from '../core/email.js';
 import { keptText } from '../core/text.js';
 import { storeVisible } from '../workspaces/visibility.js';
 import { contactSuggestions, findContacts, getContact, storeContact, toContactView, updateContact } from './store.js';
@@ -14,7 +13,7 @@ import { Contact } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
-import { EMAIL_AS_SENT, idParam, keptString, page, pageQuery, storeId } from '../api/schemas.js';
+import { Email, idParam, keptString, page, pageQuery, patchBody, storeId } from '../api/schemas.js';
 
 const ContactSuggestion = z.object({
   object: z.literal('contact_suggestion'),
@@ -25,11 +24,7 @@ const ContactSuggestion = z.object({
   source: z.string().nullable().describe("Where the data team's contact source found the contact"),
 });
 
-const email = z
-  .string()
-  .max(EMAIL_MAX)
-  .regex(EMAIL_AS_SENT, 'must be an email address')
-  .describe('An email address; stored trimmed with its domain lower-cased, and unique in the workspace');
+const email = Email.describe('An email address; stored trimmed with its domain lower-cased, and unique in the workspace');
 // Kept as every door keeps text (core/text.ts: blanks trimmed, CRLF read as LF, Unicode NFC), as
 // the contact source's name and role are: one person reads alike whichever door they came in by;
 // nothing left ⇒ 400 (leave the field out, or clear it with null).
@@ -53,22 +48,21 @@ export const contactRoutes = [
     path: '/contacts',
     summary: 'Find existing contacts',
     description:
-      "The workspace's contacts, oldest first, paged. `email` (exact, compared normalised), `name` (part of it, any case), `store_id` (exact) and `q` (part of the name, email, role or store id, any case) narrow the list and combine; a cursor continues only the walk of the filters it was issued for (other filters ⇒ 400). A `store_id` the workspace cannot see ⇒ 404.",
+      "The workspace's contacts, oldest first, paged. `email` (exact, compared normalised), `name` (part of it, any case), `store_id` (exact) and `q` (part of the name, email, role or store id, any case) narrow the list and combine; a cursor continues only the walk of the filters it was issued for (other filters ⇒ 400). Filters narrow the workspace's own contacts and look nothing up: a `store_id` it has no contacts at (another workspace's store included) gives an empty page, and one it no longer sees still finds its contacts; an `email` that is no email address ⇒ 400.",
     scope: 'read:accounts',
     kind: 'read',
     query: z.strictObject({
       ...pageQuery,
-      email: z.string().min(1).max(EMAIL_MAX).optional().describe('Only the contact with this email (trimmed, domain in any case)'),
+      email: Email.optional().describe('Only the contact with this email (trimmed, domain in any case); text that is no email address ⇒ 400'),
       // Kept as the names and roles it searches are (NFC above all): `e` + U+0301 finds "élodie".
       name: keptString(200).optional().describe('Only contacts whose name contains this, in any case'),
       store_id: storeId.optional().describe("Only this store's contacts"),
       q: keptString(200).optional().describe('Only contacts whose name, email, role or store id contains this, in any case'),
     }),
     response: page(Contact),
-    problems: [400, 404],
+    problems: [400],
     async handler({ db, workspace, query, cursorSecret }) {
-      const filters = { email: query.email === undefined ? undefined : normaliseEmail(query.email), name: query.name, store_id: query.store_id, q: query.q };
-      if (filters.store_id !== undefined && !(await storeVisible(db.kysely, workspace.id, filters.store_id))) throw notVisible(filters.store_id);
+      const filters = { email: query.email, name: query.name, store_id: query.store_id, q: query.q };
       const p = listPager(cursorSecret, workspace.id, { contacts: filters }, query.cursor);
       const after = p.after && { created_at: new Date(p.after.s).toISOString(), id: p.after.i };
       const rows = await findContacts(db.kysely, workspace.id, { email: filters.email, name: filters.name, storeId: filters.store_id, text: filters.q, after, limit: query.limit + 1 });
@@ -105,15 +99,14 @@ export const contactRoutes = [
     problems: [400, 404, 409],
     async handler({ tx, workspace, key, body, now }) {
       if (!(await storeVisible(tx, workspace.id, body.store_id))) throw notVisible(body.store_id);
-      const address = normaliseEmail(body.email);
-      const known = await storeContact(tx, body.store_id, address);
+      const known = await storeContact(tx, body.store_id, body.email);
       const at = now.toISOString();
       const contact = await addContact(tx, {
         id: newId('con'),
         workspace_id: workspace.id,
         store_id: body.store_id,
         name: body.name ?? null,
-        email: address,
+        email: body.email,
         role: body.role ?? null,
         source: known ? 'discovered' : 'manual',
         source_detail: known?.source ?? null,
@@ -121,7 +114,7 @@ export const contactRoutes = [
         created_at: at,
         updated_at: at,
       }, now);
-      if ('existing' in contact) throw duplicate(address, contact.existing);
+      if ('existing' in contact) throw duplicate(body.email, contact.existing);
       return { status: 201, body: contact };
     },
   }),
@@ -136,15 +129,12 @@ export const contactRoutes = [
     scope: 'write:contacts',
     kind: 'write',
     params: idParam('contact'),
-    body: z
-      .strictObject({ email: email.optional(), name: name.nullable().optional(), role: role.nullable().optional() })
-      .refine((b) => Object.values(b).some((v) => v !== undefined), 'name at least one field to change (email, name or role)'),
+    body: patchBody({ email: email.optional(), name: name.nullable().optional(), role: role.nullable().optional() }),
     response: Contact,
     problems: [400, 404, 409],
     async handler({ tx, workspace, params, body, now }) {
-      const address = body.email === undefined ? undefined : normaliseEmail(body.email);
-      const row = await updateContact(tx, workspace.id, params.id, { name: body.name, role: body.role, email: address }, now);
-      if (row && 'taken' in row) throw duplicate(address!, row.taken);
+      const row = await updateContact(tx, workspace.id, params.id, { name: body.name, role: body.role, email: body.email }, now);
+      if (row && 'taken' in row) throw duplicate(body.email!, row.taken);
       if (!row) throw noContact(params.id);
       return { status: 200, body: toContactView(row) };
     },

@@ -1,6 +1,5 @@
 /** Deals: the workspace's pipeline — deals on its visible stores, their stages, notes and history. */
 import { z } from 'zod';
-import { EMAIL_MAX, normaliseEmail } from '../core/email.js';
 import { storeVisible } from '../workspaces/visibility.js';
 import { addDealNote, type ChangeResult, type Deal as DealView, getDeal, listDealHistory, listDealNotes, listDeals } from './store.js';
 import { createDeal, moveDealStage, updateDeal } from './pipeline.js';
@@ -10,12 +9,10 @@ import { Deal } from './events.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem } from '../api/problems.js';
 import { byIdRoute, defineRoute } from '../api/route-def.js';
-import { CURRENCY_AS_SENT, EMAIL_AS_SENT, IF_MATCH, idParam, ifMatchVersion, page, pagedUnder, pageQuery, storeId } from '../api/schemas.js';
+import { CURRENCY_AS_SENT, Email, IF_MATCH, idParam, ifMatchVersion, page, pagedUnder, pageQuery, patchBody, storeId } from '../api/schemas.js';
 
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
-/** Kept as a contact's email is (core/email.ts): at most as long, trimmed, the domain lower-cased. */
-const Email = z.string().max(EMAIL_MAX).regex(EMAIL_AS_SENT, 'must be an email address').trim().pipe(z.email()).transform(normaliseEmail);
 const CURRENCY_MESSAGE = 'must be an ISO 4217 currency code in capitals, e.g. EUR';
 const Currency = z
   .string()
@@ -96,15 +93,16 @@ const CreateDeal = z
   .superRefine(lostRule)
   .meta({ allOf: lostSchema });
 
-const UpdateDeal = z
-  .strictObject({
+const UpdateDeal = patchBody(
+  {
     title: fields.title.optional(),
     value: fields.value.optional().describe('null clears it'),
     currency: fields.currency.optional().describe('null clears it'),
     owner_email: fields.owner_email.optional().describe('null clears it'),
     expected_close_date: fields.expected_close_date.optional().describe('null clears it'),
-  })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), 'name at least one field to change (the stage moves with move_deal_stage)');
+  },
+  'the stage moves with move_deal_stage',
+);
 
 const MoveStage = z.strictObject(stageInput).superRefine(lostRule).meta({ allOf: lostSchema });
 
@@ -141,7 +139,7 @@ export const dealRoutes = [
     method: 'GET',
     path: '/deals',
     summary: 'List deals',
-    description: "The workspace's deals in creation order (a walk sees each deal once), narrowed by `stage`, `store_id`, `owner_email` and `updated_since`, which combine. A cursor only continues the walk with the filters it was issued for (other filters ⇒ 400).",
+    description: "The workspace's deals in creation order (a walk sees each deal once), narrowed by `stage`, `store_id`, `owner_email` and `updated_since`, which combine. A cursor only continues the walk with the filters it was issued for (other filters ⇒ 400). Filters narrow the workspace's own deals and look nothing up: a `store_id` it has no deals of (another workspace's store included) gives an empty page, and one it no longer sees still finds its deals; an `owner_email` that is no email address ⇒ 400.",
     scope: 'read:accounts',
     kind: 'read',
     query: z.strictObject({
@@ -213,7 +211,7 @@ export const dealRoutes = [
     path: '/deals/{id}',
     summary: 'Update a deal',
     description:
-      'Changes title, value, currency, owner_email or expected_close_date (null clears a field; the stage moves with move_deal_stage). With `If-Match: <version>` the change applies only to that version: a stale one ⇒ 409 (of two changes based on one version exactly one wins). Each changed field is one history entry. Emits `deal.updated` with the changes; a change that changes nothing emits nothing and keeps the version.',
+      'Changes title, value, currency, owner_email or expected_close_date (null clears a field; the stage moves with move_deal_stage); a body naming none ⇒ 400. With `If-Match: <version>` the change applies only to that version: a stale one ⇒ 409 (of two changes based on one version exactly one wins). Each changed field is one history entry. Emits `deal.updated` with the changes; a change that changes nothing emits nothing and keeps the version.',
     scope: 'write:deals',
     kind: 'write',
     params: idParam('deal'),

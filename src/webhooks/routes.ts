@@ -26,7 +26,7 @@ import { checkTarget, RefusedTarget } from '../outbound/ssrf.js';
 import { listPager } from '../api/cursor.js';
 import { ApiProblem, found } from '../api/problems.js';
 import { defineRoute } from '../api/route-def.js';
-import { Deleted, idParam, page, pagedUnder, pageQuery } from '../api/schemas.js';
+import { Deleted, idParam, page, pagedUnder, pageQuery, patchBody } from '../api/schemas.js';
 import { TARGET_URL_MAX, targetUrl } from '../core/target-url.js';
 
 /** The event types a caller may subscribe to: the catalogue's (compose/events.ts), handed in by the composition. */
@@ -270,10 +270,10 @@ export function webhookRoutes(eventTypes: EventTypeList) {
     path: '/webhooks/{id}',
     summary: 'Change an event-notification endpoint',
     description:
-      'Changes the URL (checked like at registration), the event types (null: every type), the description, or enables/disables the endpoint. Enabling clears the reason it was disabled; events that happened while it was disabled are not sent (use recover).',
+      'Changes the URL (checked like at registration), the event types (null: every type), the description, or enables/disables the endpoint; a body naming none ⇒ 400. Enabling clears the reason it was disabled; events that happened while it was disabled are not sent (use recover).',
     kind: 'write',
     params: endpointParams,
-    body: z.strictObject({
+    body: patchBody({
       url: Url.optional(),
       event_types: EventTypes.nullable().optional(),
       description: z.string().max(500).nullable().optional(),

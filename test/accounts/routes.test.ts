@@ -154,6 +154,10 @@ for (const d of dialects) {
       it.each([
         ['min_score', 'min_score=high'],
         ['min_score', 'min_score=1e-3'],
+        // A score is a probability: a 0–100 score or a negative one is refused, not taken as "none" or "all".
+        ['min_score', 'min_score=70'],
+        ['min_score', 'min_score=1.5'],
+        ['min_score', 'min_score=-0.1'],
         ['country', 'country=Germany'],
         ['country', 'country=USA'],
         ['category', 'category='],
@@ -166,6 +170,11 @@ for (const d of dialects) {
         expect(r.status).toBe(400);
         expect(r.body.type).toBe(PROBLEM + 'invalid-parameters');
         expect(r.body.errors.map((e: { path: string }) => e.path)).toEqual([field]);
+      });
+
+      it('takes min_score at both ends of 0–1', async () => {
+        expect(ids(await list('filter=all&min_score=0'))).toEqual(ids(await list('filter=all')));
+        expect(ids(await list('filter=all&min_score=1'))).toEqual([]);
       });
 
       it('returns the row shape with status, model version, explore, signals and typed evidence', async () => {

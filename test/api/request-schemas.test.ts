@@ -1,9 +1,9 @@
 /**
  * openapi.json's request schemas say what the server refuses: a body the declared schema takes
  * is not refused as invalid (400) by the server, and one it refuses is — checked over real HTTP
- * for the deal and contact bodies, with the schema validated as a generated client would (ajv
- * with formats). The email pattern both share is held against the server's own reading (trim,
- * then zod's email) for any text.
+ * for the deal and contact bodies and the empty body of every PATCH, with the schema validated as
+ * a generated client would (ajv with formats). The email pattern both share is held against the
+ * server's own reading (trim, then zod's email) for any text.
  */
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -35,9 +35,10 @@ for (const d of dialects) {
     const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
 
     beforeAll(async () => {
-      h = await startApi(d.name, { operations: WORKING, rateLimits: { read: 100_000, write: 100_000, report: 100_000 } });
+      // Every PATCH available too (their empty bodies are refused alike, below).
+      h = await startApi(d.name, { operations: { ...WORKING, update_webhook: 'available', resize_managed_watch: 'available' }, rateLimits: { read: 100_000, write: 100_000, report: 100_000 } });
       const ws = await workspace(h.db);
-      key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals', 'write:contacts']);
+      key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals', 'write:contacts', 'manage:webhooks', 'write:watch']);
       await seedAccounts(h.db, ws.id, [{ store_id: 'rs-a', score: 0.9 }]);
       doc = (await call(h.base, 'GET', '/openapi.json')).body;
     });
@@ -80,6 +81,18 @@ for (const d of dialects) {
       expect(seen.filter(([, schema, server]) => schema !== server)).toEqual([]);
       // Both refuse something, and both take something: the cases say something.
       expect(new Set(seen.map(([, , server]) => server))).toEqual(new Set([true, false]));
+    });
+
+    it('declares and refuses an empty change (`{}`) on every PATCH alike: the schema refuses it and the server answers 400 invalid-body', async () => {
+      const patches = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) => (ops.patch ? [[path, ops.patch] as const] : []));
+      expect(patches.map(([, op]) => op.operationId)).toEqual(expect.arrayContaining(['update_deal', 'update_contact', 'update_webhook']));
+      for (const [path, op] of patches) {
+        const validate = ajv.compile(op.requestBody.content['application/json'].schema);
+        expect(validate({}), op.operationId).toBe(false);
+        // Refused as it is, before the id is looked for.
+        const r = await call(h.base, 'PATCH', path.replace('{id}', 'nothing-by-this-id'), { key, idem: freshIdem(), body: {} });
+        expect([r.status, r.body.type], op.operationId).toEqual([400, 'https://storelens.dev/problems/invalid-body']);
+      }
     });
 
     it('agrees on a contact body: the email with or without blanks around it, and its length', async () => {

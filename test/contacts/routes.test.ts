@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replaceStoreContacts } from '../../src/contacts/store.js';
 import { listEvents } from '../../src/webhooks/outbox.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
-import { seedAccounts } from '../helpers/accounts.js';
+import { refreshWorkspace } from '../../src/accounts/refresh.js';
+import { setProfile } from '../../src/accounts/profile-store.js';
+import { seedAccounts, seedRun } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
@@ -319,12 +321,49 @@ for (const d of dialects) {
         expect((await find(`?limit=1&cursor=${c}`, read)).status).toBe(400);
       });
 
-      it("never lists another workspace's contacts, and answers 404 for a store the workspace cannot see", async () => {
+      it("never lists another workspace's contacts; a store filter naming a store the workspace cannot see finds none, as list_deals answers", async () => {
         const mine = (await find('?limit=200', read)).body.data.map((c: { id: string }) => c.id);
         for (const id of Object.values(added)) expect(mine).not.toContain(id);
         expect((await find('?q=mail.example', read)).body.data).toEqual([]);
-        expect((await find('?store_id=east', read)).status).toBe(404);
+        // A filter narrows the workspace's own contacts: another workspace's store (with contacts
+        // there) and a store nobody has answer alike, an empty page, as deals do.
+        for (const store of ['east', 'nowhere']) {
+          const contacts = await find(`?store_id=${store}`, read);
+          const deals = await call(h.base, 'GET', `/deals?store_id=${store}`, { key: read });
+          expect([contacts.status, contacts.body.data]).toEqual([200, []]);
+          expect([deals.status, deals.body.data]).toEqual([200, []]);
+        }
         expect((await find('?limit=0', read)).status).toBe(400);
+      });
+
+      it('finds the contacts (and deals) at a store the workspace no longer sees by its store filter, while the store itself answers 404', async () => {
+        const ws3 = await workspace(h.db);
+        const key3 = await apiKey(h.db, ws3.id, ['read:accounts', 'write:contacts', 'write:deals']);
+        const stores = [{ store_id: 'lv-us', country: 'US' }, { store_id: 'lv-gb', country: 'GB' }];
+        await seedRun(h.db, '2026-10', 'run-lv', stores, stores.map((st) => ({ store_id: st.store_id, type: 'app_installed' as const, subject: 'klaviyo' })));
+        await refreshWorkspace(h.db, ws3.id, h.clock.now());
+        const contact = await add({ store_id: 'lv-gb', email: 'gwen@lv.example' }, key3);
+        expect(contact.status).toBe(201);
+        const deal = await call(h.base, 'POST', '/deals', { key: key3, idem: freshIdem(), body: { store_id: 'lv-gb', title: 'Before the profile' } });
+        expect(deal.status).toBe(201);
+        // The profile leaves GB out: the store is no longer one of the workspace's accounts.
+        await h.db.write((trx) => setProfile(trx, ws3.id, { countries: ['US'] }, h.clock.now()));
+        await refreshWorkspace(h.db, ws3.id, h.clock.now());
+        expect((await call(h.base, 'GET', '/accounts/lv-gb', { key: key3 })).status).toBe(404);
+        expect((await add({ store_id: 'lv-gb', email: 'late@lv.example' }, key3)).status).toBe(404);
+        const found = await find('?store_id=lv-gb', key3);
+        expect([found.status, found.body.data.map((c: { id: string }) => c.id)]).toEqual([200, [contact.body.id]]);
+        const deals = await call(h.base, 'GET', '/deals?store_id=lv-gb', { key: key3 });
+        expect([deals.status, deals.body.data.map((x: { id: string }) => x.id)]).toEqual([200, [deal.body.id]]);
+      });
+
+      it('answers 400 invalid-parameters naming `email` for an email filter that is no email address, as list_deals does for owner_email', async () => {
+        for (const bad of ['notanemail', 'ann@', '@north.example', ' ', `${'a'.repeat(320)}@x.example`]) {
+          const contacts = await find(`?email=${encodeURIComponent(bad)}`, read);
+          const deals = await call(h.base, 'GET', `/deals?owner_email=${encodeURIComponent(bad)}`, { key: read });
+          expect([contacts.status, contacts.body.type, contacts.body.errors], bad).toEqual([400, `${PROBLEM}invalid-parameters`, [{ path: 'email', message: expect.any(String) }]]);
+          expect([deals.status, deals.body.errors], bad).toEqual([400, [{ path: 'owner_email', message: contacts.body.errors[0].message }]]);
+        }
       });
     });
 

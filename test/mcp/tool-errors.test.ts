@@ -84,6 +84,18 @@ for (const d of dialects) {
           expect((await call(h.base, 'GET', '/accounts?store_ids=a&store_ids=b', { key })).body).toMatchObject({ errors: [{ path: '', message: 'Unrecognized key: "store_ids"' }] });
         });
 
+        it('refuses a min_score outside 0–1 as REST does, naming it, and declares the range in the tool', async () => {
+          const rest = (await call(h.base, 'GET', '/accounts?filter=all&min_score=70', { key })).body;
+          expect(rest.errors).toEqual([{ path: 'min_score', message: expect.stringMatching(/between 0 and 1/) }]);
+          for (const given of [70, -0.5, '1.5']) {
+            const problem = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { filter: 'all', min_score: given } }), 'invalid-parameters');
+            expect(problem.errors).toEqual(rest.errors);
+          }
+          expect(toolJson(await assistant.callTool({ name: 'list_accounts', arguments: { filter: 'all', min_score: 0.5 } })).data.map((a: { store_id: string }) => a.store_id)).toEqual(['errs-a']);
+          const tool = (await assistant.listTools()).tools.find((t) => t.name === 'list_accounts');
+          expect(tool).toMatchObject({ inputSchema: { properties: { min_score: { minimum: 0, maximum: 1 } } } });
+        });
+
         it('says once that a currency is not in capitals', async () => {
           const r = await assistant.callTool({ name: 'create_deal', arguments: { store_id: 'errs-a', title: 'Lower case', currency: 'eur' } });
           const problem = problemOf(r, 'invalid-body');

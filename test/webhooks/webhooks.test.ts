@@ -340,6 +340,17 @@ for (const d of dialects) {
       }
     });
 
+    it('answers an empty change (`{}`) 400 invalid-body naming the fields, as deals and contacts do, and leaves the endpoint as it was', async () => {
+      const ep = await endpoint({ description: 'CRM' });
+      const before = (await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).body;
+      const r = await call(h.base, 'PATCH', `/webhooks/${ep.id}`, { key: h.key, idem: freshIdem(), body: {} });
+      expect([r.status, r.contentType]).toEqual([400, expect.stringMatching(/^application\/problem\+json/)]);
+      expect(r.body).toMatchObject({ type: 'https://storelens.dev/problems/invalid-body', detail: 'name at least one field to change (url, event_types, description or enabled)' });
+      expect((await call(h.base, 'GET', `/webhooks/${ep.id}`, { key: h.key })).body).toEqual(before);
+      // A field given null (clearing it) is a change.
+      expect((await call(h.base, 'PATCH', `/webhooks/${ep.id}`, { key: h.key, idem: freshIdem(), body: { description: null } })).body).toMatchObject({ description: null });
+    });
+
     it('stops delivering to a deleted or disabled endpoint; enabling resumes; 410 disables it and says why', async () => {
       const ep = await endpoint();
       const w = h.deliverer();

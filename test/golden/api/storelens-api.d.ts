@@ -184,7 +184,7 @@ export interface paths {
         };
         /**
          * List deals
-         * @description The workspace's deals in creation order (a walk sees each deal once), narrowed by `stage`, `store_id`, `owner_email` and `updated_since`, which combine. A cursor only continues the walk with the filters it was issued for (other filters ⇒ 400).
+         * @description The workspace's deals in creation order (a walk sees each deal once), narrowed by `stage`, `store_id`, `owner_email` and `updated_since`, which combine. A cursor only continues the walk with the filters it was issued for (other filters ⇒ 400). Filters narrow the workspace's own deals and look nothing up: a `store_id` it has no deals of (another workspace's store included) gives an empty page, and one it no longer sees still finds its deals; an `owner_email` that is no email address ⇒ 400.
          *
          *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
@@ -224,7 +224,7 @@ export interface paths {
         head?: never;
         /**
          * Update a deal
-         * @description Changes title, value, currency, owner_email or expected_close_date (null clears a field; the stage moves with move_deal_stage). With `If-Match: <version>` the change applies only to that version: a stale one ⇒ 409 (of two changes based on one version exactly one wins). Each changed field is one history entry. Emits `deal.updated` with the changes; a change that changes nothing emits nothing and keeps the version.
+         * @description Changes title, value, currency, owner_email or expected_close_date (null clears a field; the stage moves with move_deal_stage); a body naming none ⇒ 400. With `If-Match: <version>` the change applies only to that version: a stale one ⇒ 409 (of two changes based on one version exactly one wins). Each changed field is one history entry. Emits `deal.updated` with the changes; a change that changes nothing emits nothing and keeps the version.
          *
          *     Scope: `write:deals`. Call kind: write (20 per minute per key). Availability: available.
          */
@@ -312,7 +312,7 @@ export interface paths {
         };
         /**
          * Find existing contacts
-         * @description The workspace's contacts, oldest first, paged. `email` (exact, compared normalised), `name` (part of it, any case), `store_id` (exact) and `q` (part of the name, email, role or store id, any case) narrow the list and combine; a cursor continues only the walk of the filters it was issued for (other filters ⇒ 400). A `store_id` the workspace cannot see ⇒ 404.
+         * @description The workspace's contacts, oldest first, paged. `email` (exact, compared normalised), `name` (part of it, any case), `store_id` (exact) and `q` (part of the name, email, role or store id, any case) narrow the list and combine; a cursor continues only the walk of the filters it was issued for (other filters ⇒ 400). Filters narrow the workspace's own contacts and look nothing up: a `store_id` it has no contacts at (another workspace's store included) gives an empty page, and one it no longer sees still finds its contacts; an `email` that is no email address ⇒ 400.
          *
          *     Scope: `read:accounts`. Call kind: read (120 per minute per key). Availability: available.
          */
@@ -926,7 +926,7 @@ export interface paths {
         head?: never;
         /**
          * Change an event-notification endpoint
-         * @description Changes the URL (checked like at registration), the event types (null: every type), the description, or enables/disables the endpoint. Enabling clears the reason it was disabled; events that happened while it was disabled are not sent (use recover).
+         * @description Changes the URL (checked like at registration), the event types (null: every type), the description, or enables/disables the endpoint; a body naming none ⇒ 400. Enabling clears the reason it was disabled; events that happened while it was disabled are not sent (use recover).
          *
          *     Scope: `manage:webhooks`. Call kind: write (20 per minute per key). Availability: available.
          */
@@ -2075,7 +2075,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `in_market` (default) or `all` scored accounts */
                 filter?: "in_market" | "all";
-                /** @description Only accounts scoring at least this */
+                /** @description Only accounts scoring at least this: a score, 0–1 (e.g. 0.7); outside ⇒ 400 */
                 min_score?: number;
                 /** @description Only accounts of this country: a two-letter ISO 3166-1 code, in either case (`gb` finds `GB`) */
                 country?: string;
@@ -3443,7 +3443,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
-                /** @description Only the contact with this email (trimmed, domain in any case) */
+                /** @description Only the contact with this email (trimmed, domain in any case); text that is no email address ⇒ 400 */
                 email?: string;
                 /** @description Only contacts whose name contains this, in any case */
                 name?: string;
