@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/api/scopes.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
+import { WORKING } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { type Assistant, SDKS, type ToolResult, toolJson } from '../helpers/mcp.js';
@@ -30,7 +31,7 @@ for (const d of dialects) {
     let key: string;
 
     beforeAll(async () => {
-      h = await startApi(d.name, { rateLimits: { read: 1000, write: 1000, report: 5 } });
+      h = await startApi(d.name, { rateLimits: { read: 1000, write: 1000, report: 5 }, operations: { ...WORKING, create_outreach_cadence: 'available' } });
       ws = await workspace(h.db);
       key = await apiKey(h.db, ws.id, SCOPES);
       await seedAccounts(h.db, ws.id, [{ store_id: 'errs-a', score: 0.9, domain: 'a.example' }]);
@@ -42,8 +43,15 @@ for (const d of dialects) {
     for (const sdk of SDKS) {
       describe(sdk.name, () => {
         let assistant: Assistant;
+        /** What the next message sent names twice: its text `from` is sent as `to`. */
+        let twice: { from: string; to: string } | undefined;
+        const namingTwice: typeof fetch = (input, init) => {
+          const body = typeof init?.body === 'string' && twice ? init.body.replace(twice.from, twice.to) : init?.body;
+          twice = undefined;
+          return fetch(input, { ...init, body });
+        };
         beforeAll(async () => {
-          assistant = await sdk.connect(h.base, key);
+          assistant = await sdk.connect(h.base, key, namingTwice);
         });
         afterAll(async () => {
           await assistant?.close();
@@ -82,6 +90,36 @@ for (const d of dialects) {
           expect(listed.errors).toEqual([{ path: 'status', message: 'given more than once; send it once' }]);
           // REST alike: a repeated parameter the operation does not take is unknown, not repeated.
           expect((await call(h.base, 'GET', '/accounts?store_ids=a&store_ids=b', { key })).body).toMatchObject({ errors: [{ path: '', message: 'Unrecognized key: "store_ids"' }] });
+        });
+
+        it('refuses arguments naming a member twice as REST refuses the repeated parameter or body member, rather than taking the last', async () => {
+          // A body field: invalid-body, as REST's body naming it twice; nothing is recorded.
+          twice = { from: '"note":"second"', to: '"note":"first","note":"second"' };
+          const body = problemOf(await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'errs-a', action: 'discovery', note: 'second' } }), 'invalid-body');
+          expect(body.errors).toEqual([{ path: 'note', message: 'given more than once in its object; send it once' }]);
+          expect(await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', 'second').execute()).toEqual([]);
+          const rest = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), rawBody: '{"store_id":"errs-a","action":"discovery","note":"first","note":"second"}' });
+          expect(rest.body).toMatchObject({ type: `${PROBLEM}invalid-body`, errors: body.errors });
+
+          // A member inside a body field, by its path.
+          twice = { from: '"day":3', to: '"day":0,"day":3' };
+          const nested = problemOf(await assistant.callTool({ name: 'create_outreach_cadence', arguments: { name: 'twice', steps: [{ day: 3, name: 'intro' }] } }), 'invalid-body');
+          expect(nested.errors).toEqual([{ path: 'steps.0.day', message: 'given more than once in its object; send it once' }]);
+
+          // A query parameter: invalid-parameters, as REST's URL giving it twice — even right after
+          // the same read without the repetition, whose answer the server keeps.
+          expect((await assistant.callTool({ name: 'list_accounts', arguments: { status: 'open' } })).isError).toBeFalsy();
+          twice = { from: '"status":"open"', to: '"status":"working","status":"open"' };
+          const query = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { status: 'open' } }), 'invalid-parameters');
+          expect(query.errors).toEqual([{ path: 'status', message: 'given more than once; send it once' }]);
+          expect((await call(h.base, 'GET', '/accounts?status=working&status=open', { key })).body).toMatchObject({ errors: query.errors });
+        });
+
+        it('refuses a message naming a member twice outside the arguments as a JSON-RPC error the client throws', async () => {
+          twice = { from: '"name":"get_account"', to: '"name":"list_accounts","name":"get_account"' };
+          await expect(assistant.callTool({ name: 'get_account', arguments: { store_id: 'errs-a' } })).rejects.toThrow('params.name is given more than once in its object; send it once');
+          // The connection goes on.
+          expect((await assistant.callTool({ name: 'get_account', arguments: { store_id: 'errs-a' } })).isError).toBeFalsy();
         });
 
         it('says once that a currency is not in capitals', async () => {
