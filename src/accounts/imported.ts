@@ -125,10 +125,13 @@ const storeId = z
     }),
   );
 
+/** What a score (or a bound on one) out of 0–1 is told: scores are probabilities. */
+export const SCORE_RANGE_SAYS = 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)';
+
 /** One line of an import file: the account row contract's fields an importer supplies. */
 export const ImportLine = z.strictObject({
   store_id: storeId,
-  score: z.number().min(0, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)').max(1, 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)'),
+  score: z.number().min(0, SCORE_RANGE_SAYS).max(1, SCORE_RANGE_SAYS),
   domain: storeText(253),
   country,
   category: storeText(200),

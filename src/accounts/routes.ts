@@ -20,6 +20,7 @@ import { keptString, page, pagedUnder, pageQuery, storeParam } from '../api/sche
 import { contactsOfStore, Contact } from '../contacts/index.js';
 import { MIN_SAMPLE, ModelInsights } from './insights.js';
 import { scoreInterval } from './fit.js';
+import { SCORE_RANGE_SAYS } from './imported.js';
 import { modelInsights } from './insights-store.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
@@ -115,18 +116,26 @@ const AccountDetail = Account.extend({
   contacts: z.array(Contact).describe("The workspace's contacts at this store, oldest first"),
 });
 
-/** A decimal number in a query string: `0.7`, `1`, `-2.5`; nothing else (no exponent, no hex, no blanks). */
-const queryDecimal = z.preprocess((v, ctx) => {
-  if (typeof v !== 'string') return v;
-  if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(v)) return Number(v);
-  ctx.addIssue({ code: 'custom', message: `must be a decimal number such as 0.7 (got ${JSON.stringify(v.slice(0, 20))})` });
-  return z.NEVER;
-}, z.number());
+/**
+ * A decimal number in a query string: `0.7`, `1`, `-2.5`; nothing else (no exponent, no hex, no
+ * blanks). A number passed as such (a transport with typed arguments) is taken as it is; `schema`
+ * then checks its range.
+ */
+const queryDecimal = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v, ctx) => {
+    if (typeof v !== 'string') return v;
+    if (/^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(v)) return Number(v);
+    ctx.addIssue({ code: 'custom', message: `must be a decimal number such as 0.7 (got ${JSON.stringify(v.slice(0, 20))})` });
+    return z.NEVER;
+  }, schema);
 
 const listQuery = z.strictObject({
   ...pageQuery,
   filter: z.enum(['in_market', 'all']).default('in_market').describe('`in_market` (default) or `all` scored accounts'),
-  min_score: queryDecimal.optional().describe('Only accounts scoring at least this'),
+  // A score is a probability: a bound out of 0–1 (70 meant as 70 %) would list nothing, or everything.
+  min_score: queryDecimal(z.number().min(0, SCORE_RANGE_SAYS).max(1, SCORE_RANGE_SAYS))
+    .optional()
+    .describe('Only accounts scoring at least this: a probability from 0 to 1, e.g. 0.7'),
   country: z
     .string()
     .transform((v, ctx) => countryCode(v) ?? (ctx.addIssue({ code: 'custom', message: COUNTRY_SAYS }), z.NEVER))

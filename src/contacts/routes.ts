@@ -58,7 +58,8 @@ export const contactRoutes = [
     kind: 'read',
     query: z.strictObject({
       ...pageQuery,
-      email: z.string().min(1).max(EMAIL_MAX).optional().describe('Only the contact with this email (trimmed, domain in any case)'),
+      // Every contact's email is an address: a filter that is none would find nothing, silently.
+      email: email.optional().describe('Only the contact with this email address (trimmed, domain in any case); part of one: `q`'),
       // Kept as the names and roles it searches are (NFC above all): `e` + U+0301 finds "élodie".
       name: keptString(200).optional().describe('Only contacts whose name contains this, in any case'),
       store_id: storeId.optional().describe("Only this store's contacts"),

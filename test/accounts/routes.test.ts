@@ -154,6 +154,8 @@ for (const d of dialects) {
       it.each([
         ['min_score', 'min_score=high'],
         ['min_score', 'min_score=1e-3'],
+        ['min_score', 'min_score=70'],
+        ['min_score', 'min_score=-0.1'],
         ['country', 'country=Germany'],
         ['country', 'country=USA'],
         ['category', 'category='],

@@ -122,6 +122,24 @@ for (const d of dialects) {
           expect((await assistant.callTool({ name: 'get_account', arguments: { store_id: 'errs-a' } })).isError).toBeFalsy();
         });
 
+        it('refuses a filter that could match nothing, naming it and saying what it takes, as REST does', async () => {
+          // A score is a probability: 70 meant as 70 % listed nothing, as if no account were that good.
+          for (const min_score of [70, -0.5, '1.5']) {
+            const r = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { min_score } }), 'invalid-parameters');
+            expect(r.errors).toEqual([{ path: 'min_score', message: 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)' }]);
+          }
+          expect((await call(h.base, 'GET', '/accounts?min_score=70', { key })).body).toMatchObject({ type: `${PROBLEM}invalid-parameters`, errors: [{ path: 'min_score', message: 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)' }] });
+          expect((await assistant.callTool({ name: 'list_accounts', arguments: { min_score: 0.5 } })).isError).toBeFalsy();
+
+          // Every contact's email is an address; a part of one is what `q` finds.
+          const email = problemOf(await assistant.callTool({ name: 'find_contacts', arguments: { email: 'ana at errs-a' } }), 'invalid-parameters');
+          expect(email.errors).toEqual([{ path: 'email', message: 'must be an email address' }]);
+          expect((await call(h.base, 'GET', '/contacts?email=ana%20at%20errs-a', { key })).body).toMatchObject({ type: `${PROBLEM}invalid-parameters`, errors: email.errors });
+          const tools = (await assistant.listTools()).tools as { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[];
+          expect(tools.find((t) => t.name === 'list_accounts')!.inputSchema.properties.min_score).toMatchObject({ minimum: 0, maximum: 1 });
+          expect(tools.find((t) => t.name === 'find_contacts')!.inputSchema.properties.email!.description).toContain('`q`');
+        });
+
         it('says once that a currency is not in capitals', async () => {
           const r = await assistant.callTool({ name: 'create_deal', arguments: { store_id: 'errs-a', title: 'Lower case', currency: 'eur' } });
           const problem = problemOf(r, 'invalid-body');

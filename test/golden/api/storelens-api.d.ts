@@ -2075,7 +2075,7 @@ export interface operations {
                 cursor?: string;
                 /** @description `in_market` (default) or `all` scored accounts */
                 filter?: "in_market" | "all";
-                /** @description Only accounts scoring at least this */
+                /** @description Only accounts scoring at least this: a probability from 0 to 1, e.g. 0.7 */
                 min_score?: number;
                 /** @description Only accounts of this country: a two-letter ISO 3166-1 code, in either case (`gb` finds `GB`) */
                 country?: string;
@@ -3443,7 +3443,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
-                /** @description Only the contact with this email (trimmed, domain in any case) */
+                /** @description Only the contact with this email address (trimmed, domain in any case); part of one: `q` */
                 email?: string;
                 /** @description Only contacts whose name contains this, in any case */
                 name?: string;
