@@ -75,6 +75,21 @@ for (const d of dialects) {
           expect((await call(h.base, 'POST', '/outcomes', { key, idem: 'k'.repeat(256), body: outcome })).body).toMatchObject({ detail: 'The Idempotency-Key header must be at most 255 characters.' });
         });
 
+        it('answers a stale if_match with the version to read again, as REST does, and the change made on it goes through', async () => {
+          const deal = (await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'errs-a', title: 'Stale' } })).body as { id: string; version: number };
+          for (const name of ['update_deal', 'move_deal_stage']) {
+            const change = name === 'update_deal' ? { value: 9 } : { stage: 'proposal' };
+            const stale = await assistant.callTool({ name, arguments: { id: deal.id, if_match: deal.version + 5, ...change } });
+            expect(stale.isError, name).toBe(true);
+            expect(toolJson(stale)).toMatchObject({ type: `${PROBLEM}conflict`, status: 409, current_version: deal.version, detail: `The deal is at version ${deal.version}, not ${deal.version + 5}: read it again and apply the change to the current version.` });
+            const rest = await call(h.base, name === 'update_deal' ? 'PATCH' : 'POST', name === 'update_deal' ? `/deals/${deal.id}` : `/deals/${deal.id}/stage`, { key, idem: freshIdem(), body: change, headers: { 'if-match': String(deal.version + 5) } });
+            expect(rest.body).toMatchObject({ type: `${PROBLEM}conflict`, detail: toolJson(stale).detail });
+            const fresh = await assistant.callTool({ name, arguments: { id: deal.id, if_match: deal.version, ...change } });
+            expect(fresh.isError, name).toBeFalsy();
+            deal.version = (fresh.structuredContent as { version: number }).version;
+          }
+        });
+
         it('refuses an idempotency_key that is not text as that, not as an argument the tool does not take', async () => {
           for (const [given, said] of [[null, 'null'], [true, 'a boolean'], [{ id: 'k' }, 'an object'], [['k'], 'a list']] as const) {
             const r = await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'errs-a', action: 'discovery', note: 'odd key', idempotency_key: given } });
