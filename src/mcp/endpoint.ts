@@ -182,8 +182,8 @@ interface SentArguments {
 /**
  * An MCP request body as sent, before the SDK parses it: its tool calls' SentArguments by message
  * id, or the JSON-RPC error refusing a message that names a member twice elsewhere than in a tool
- * call's arguments (`"method"` twice, a batch), which the SDK would read one way and a proxy or the
- * client's log another. The error has the SDK's form for a message it cannot take (HTTP 400,
+ * call's arguments (`"name"` twice in a tools/call, anywhere in a batch), which the SDK would read
+ * one way and a proxy or the client's log another. The error has the SDK's form for a message it cannot take (HTTP 400,
  * `-32600`), with the message's id when it has one.
  */
 function asSent(body: unknown): { calls?: Map<RequestId, SentArguments>; refused?: string } {
