@@ -9,8 +9,10 @@ export interface McpTestClient {
 }
 
 /** A client calling with an API key (`Authorization: Bearer …`) or through an OAuth provider. */
-export async function mcpClient(base: string, auth: { key?: string; provider?: OAuthClientProvider } = {}, fetch?: typeof globalThis.fetch): Promise<McpTestClient> {
-  const client = new Client({ name: 'storelens-test', version: '1.0.0' });
+export async function mcpClient(base: string, auth: { key?: string; provider?: OAuthClientProvider } = {}, fetch?: typeof globalThis.fetch, protocol?: '2026-07-28'): Promise<McpTestClient> {
+  // By default the 2.x client speaks the 2025 revisions (initialize, then the calls); pinned, it
+  // speaks the current one (server/discover, then calls carrying their own metadata).
+  const client = new Client({ name: 'storelens-test', version: '1.0.0' }, protocol ? { versionNegotiation: { mode: { pin: protocol } } } : undefined);
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
     ...(auth.key ? { requestInit: { headers: { authorization: `Bearer ${auth.key}` } } } : {}),
     ...(auth.provider ? { authProvider: auth.provider } : {}),
@@ -38,7 +40,8 @@ export interface Assistant {
 
 /**
  * The client libraries assistants ship — `@modelcontextprotocol/sdk` 1.x and
- * `@modelcontextprotocol/client` 2.x — each connecting to `{base}/mcp` with an API key (through
+ * `@modelcontextprotocol/client` 2.x, the latter on the 2025 revisions (its default) and on the
+ * current one — each connecting to `{base}/mcp` with an API key (through
  * `fetch` when given: one that sees or changes what goes over the wire).
  */
 export const SDKS: { name: string; connect(base: string, key: string, fetch?: typeof globalThis.fetch): Promise<Assistant> }[] = [
@@ -54,6 +57,12 @@ export const SDKS: { name: string; connect(base: string, key: string, fetch?: ty
     name: '@modelcontextprotocol/client 2.x',
     async connect(base, key, fetch) {
       return (await mcpClient(base, { key }, fetch)).client as unknown as Assistant;
+    },
+  },
+  {
+    name: '@modelcontextprotocol/client 2.x on 2026-07-28',
+    async connect(base, key, fetch) {
+      return (await mcpClient(base, { key }, fetch, '2026-07-28')).client as unknown as Assistant;
     },
   },
 ];
