@@ -59,6 +59,12 @@ export interface OperationRequest {
    * that is not text): refused as REST refuses an unusable Idempotency-Key, first of the 400s.
    */
   malformed?: { path: string; message: string }[];
+  /**
+   * The path (`note`, `steps.1.day`) of a body member the transport was sent twice, which its own
+   * parse of the message dropped (an MCP tool's arguments: the SDK keeps the last): refused as
+   * REST refuses a body naming a member twice.
+   */
+  repeatedMember?: string;
   /** Set when the answer's body is not sent (HEAD): HandlerContext.delivers is false, and the answer is not kept in the read cache. */
   bodyless?: true;
 }
@@ -196,7 +202,8 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
 
   const perform = async (route: AnyRoute, req: OperationRequest, { auth }: Admission): Promise<OperationResponse> => {
     // A read answered before in this workspace at the same data versions: the same body again.
-    const cacheKey = isMutating(route) || route.headers ? undefined : `${route.operationId} ${auth.workspace.id} ${req.target}`;
+    // Never for a request the transport could not carry as sent (malformed): it is refused below.
+    const cacheKey = isMutating(route) || route.headers || req.malformed ? undefined : `${route.operationId} ${auth.workspace.id} ${req.target}`;
     const stamp = `${auth.workspace.accounts_version}:${auth.workspace.ranking_version}`;
     const flightKey = cacheKey === undefined ? undefined : `${stamp} ${cacheKey}`;
     if (cacheKey !== undefined) {
@@ -220,7 +227,7 @@ export async function createExecutor(opts: ExecutorOptions): Promise<OperationEx
     const query = validate(route.query ?? EMPTY, storableValues(singleValued(req.query, route.query ?? EMPTY)), 'invalid-parameters');
     if (route.headers) validate(route.headers, req.headers, 'invalid-parameters');
     if (isMutating(route)) refuseUnevaluableIfMatch(route, req.headers['if-match']);
-    const input = route.body ? jsonBody(req.rawBody) : undefined;
+    const input = route.body ? jsonBody(req.rawBody, req.repeatedMember) : undefined;
     const body = validate(route.body, input, 'invalid-body');
     const { handler, plan } = route;
     if (!handler && !(plan && idemKey !== undefined)) throw new ApiProblem('operation-unavailable', `${route.operationId} is not available yet.`);
@@ -391,7 +398,8 @@ function validate(schema: z.ZodType | undefined, input: unknown, kind: ApiProble
   throw new ApiProblem(kind, detail || 'The request is invalid.', {}, { errors: issues });
 }
 
-function jsonBody(raw: string | undefined): unknown {
+/** The body as JSON; `repeated` is the member the transport found named twice (OperationRequest.repeatedMember). */
+function jsonBody(raw: string | undefined, repeated?: string): unknown {
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw new ApiProblem('invalid-body', 'This operation needs a JSON body (Content-Type: application/json).');
   }
@@ -406,7 +414,7 @@ function jsonBody(raw: string | undefined): unknown {
     if (raw.startsWith('\ufeff')) throw new ApiProblem('malformed-json', 'The request body starts with a byte order mark (U+FEFF), which JSON sent over a network does not carry (RFC 8259 §8.1): send it without.');
     throw new ApiProblem('malformed-json', 'The request body is not valid JSON.');
   }
-  const repeated = repeatedMember(raw)?.join('.');
+  repeated ??= repeatedMember(raw)?.join('.');
   if (repeated !== undefined) {
     const errors = [{ path: repeated, message: 'given more than once in its object; send it once' }];
     throw new ApiProblem('invalid-body', `${repeated}: ${errors[0]!.message}`, {}, { errors });

@@ -53,7 +53,7 @@ export const contactRoutes = [
     kind: 'read',
     query: z.strictObject({
       ...pageQuery,
-      email: Email.optional().describe('Only the contact with this email (trimmed, domain in any case); text that is no email address ⇒ 400'),
+      email: Email.optional().describe('Only the contact with this email (trimmed, domain in any case); text that is no email address ⇒ 400; part of one: `q`'),
       // Kept as the names and roles it searches are (NFC above all): `e` + U+0301 finds "élodie".
       name: keptString(200).optional().describe('Only contacts whose name contains this, in any case'),
       store_id: storeId.optional().describe("Only this store's contacts"),

@@ -17,6 +17,7 @@ import { toProblem } from '../api/error-handler.js';
 import { ApiProblem, isApiProblem, methodNotAllowed, sendProblem } from '../api/problems.js';
 import { type AnyRoute, type CallKind, isMutating } from '../api/route-def.js';
 import { SCOPES } from '../api/scopes.js';
+import { repeatedMember } from '../core/json-members.js';
 import { type PublicationSource, registerStatisticsResources } from './resources.js';
 import { callerOf, operationTools, problemInToolWords } from './tools.js';
 
@@ -139,7 +140,9 @@ export function registerMcp(app: FastifyInstance, executor: OperationExecutor, r
     },
     handler: async (req, reply) => {
       const caller = callers.get(req)!;
-      caller.protoArguments = argumentsNamingProto(req.body);
+      const sent = asSent(req.body);
+      if (sent.refused) return reply.code(400).type('application/json; charset=utf-8').send(sent.refused);
+      caller.sent = sent.calls;
       const info = caller.auth ? { clientId: caller.auth.key.id, scopes: caller.auth.key.scopes } : { clientId: 'unknown', scopes: [] };
       const res = await handler.fetch(webRequest(req, caller.origin), { authInfo: { token: 'verified', ...info, extra: { caller } } });
       return sendWeb(reply, res);
@@ -154,32 +157,65 @@ type Caller = ({ auth: Authenticated; unavailable?: undefined } | { auth?: undef
   requestId: string;
   /** Told which tool ran and how it answered. */
   call: McpCall;
-  /** The arguments of this request's tool calls that name `__proto__`, as sent (argumentsNamingProto). */
-  protoArguments?: Map<RequestId, Record<string, unknown>>;
+  /** What this request's tool calls sent that the SDK's parse of the message loses (asSent), by message id. */
+  sent?: Map<RequestId, SentArguments>;
 };
 
+/** What a tool call's arguments were as sent, where the SDK's parse of the message tells otherwise. */
+interface SentArguments {
+  /**
+   * The arguments, when they name `__proto__`. The SDK reads a message's arguments with a record
+   * schema, and zod never copies a `__proto__` member (so no parsed object can get another
+   * prototype): the tool would run as if it had not been given, where any other argument the tool
+   * does not declare is refused. Handed the arguments as sent, the executor refuses it as it
+   * refuses any other (400, naming it).
+   */
+  args?: Record<string, unknown>;
+  /**
+   * The path of a member the arguments name twice (`['note']`), of which the parse kept the last
+   * (RFC 8259 leaves a repeated name to the parser): refused as a tool error naming it, as REST
+   * refuses a repeated parameter or body member (OperationTool.request).
+   */
+  repeated?: string[];
+}
+
 /**
- * The arguments of the tools/call messages of an MCP request body that name `__proto__`, as sent,
- * by message id. The SDK reads a message's arguments with a record schema, and zod never copies a
- * `__proto__` member (so no parsed object can get another prototype): the tool would run as if it
- * had not been given, where any other argument the tool does not declare is refused. Handed the
- * arguments as sent, the executor refuses it as it refuses any other (400, naming it).
+ * An MCP request body as sent, before the SDK parses it: its tool calls' SentArguments by message
+ * id, or the JSON-RPC error refusing a message that names a member twice elsewhere than in a tool
+ * call's arguments (`"name"` twice in a tools/call, anywhere in a batch), which the SDK would read
+ * one way and a proxy or the client's log another. The error has the SDK's form for a message it cannot take (HTTP 400,
+ * `-32600`), with the message's id when it has one.
  */
-function argumentsNamingProto(body: unknown): Map<RequestId, Record<string, unknown>> | undefined {
-  // JSON spells the name as it is, or with \u escapes.
-  if (typeof body !== 'string' || !(body.includes('__proto__') || body.includes('\\u'))) return undefined;
+function asSent(body: unknown): { calls?: Map<RequestId, SentArguments>; refused?: string } {
+  if (typeof body !== 'string') return {};
   let message: unknown;
   try {
     message = JSON.parse(body);
   } catch {
-    return undefined;
+    return {}; // the SDK answers its parse error
   }
-  let found: Map<RequestId, Record<string, unknown>> | undefined;
-  for (const m of (Array.isArray(message) ? message : [message]) as { method?: unknown; id?: RequestId; params?: { arguments?: unknown } }[]) {
-    const args = m && typeof m === 'object' && m.method === 'tools/call' && m.id !== undefined ? m.params?.arguments : undefined;
-    if (args && typeof args === 'object' && !Array.isArray(args) && Object.hasOwn(args, '__proto__')) (found ??= new Map()).set(m.id!, args as Record<string, unknown>);
+  type Sent = { method?: unknown; id?: RequestId; params?: { arguments?: unknown } };
+  const single = message && typeof message === 'object' && !Array.isArray(message) ? (message as Sent) : undefined;
+  const isCall = (m: Sent | undefined): m is Sent & { id: RequestId } => !!m && typeof m === 'object' && m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number');
+  let calls: Map<RequestId, SentArguments> | undefined;
+  const repeated = repeatedMember(body);
+  if (repeated) {
+    const [where, args, ...inArguments] = repeated;
+    if (!isCall(single) || where !== 'params' || args !== 'arguments' || inArguments.length === 0) {
+      const id = single && repeated[0] !== 'id' && (typeof single.id === 'string' || typeof single.id === 'number') ? single.id : null;
+      const said = `Bad Request: ${repeated.join('.')} is given more than once in its object; send it once`;
+      return { refused: JSON.stringify({ jsonrpc: '2.0', error: { code: ProtocolErrorCode.InvalidRequest, message: said }, id }) };
+    }
+    (calls ??= new Map()).set(single.id, { repeated: inArguments });
   }
-  return found;
+  // JSON spells the name as it is, or with \u escapes.
+  if (body.includes('__proto__') || body.includes('\\u')) {
+    for (const m of (Array.isArray(message) ? message : [message]) as Sent[]) {
+      const args = isCall(m) ? m.params?.arguments : undefined;
+      if (args && typeof args === 'object' && !Array.isArray(args) && Object.hasOwn(args, '__proto__')) (calls ??= new Map()).set(m.id!, { ...calls.get(m.id!), args: args as Record<string, unknown> });
+    }
+  }
+  return { calls };
 }
 
 /** A problem as the executor would have answered it. */
@@ -219,8 +255,9 @@ function serverFor(ctx: Ctx, caller: Caller): McpServer {
       tool.name,
       { ...config, inputSchema: passThrough(tool.inputSchema), ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}) },
       async (parsed: Record<string, unknown>, { mcpReq }) => {
-        const args = caller.protoArguments?.get(mcpReq.id) ?? parsed ?? {};
-        const r = caller.auth ? await ctx.executor.execute(tool.route, tool.request(args, callerOf(caller.auth)), caller.auth) : problemResponse(caller.unavailable);
+        const sent = caller.sent?.get(mcpReq.id);
+        const args = sent?.args ?? parsed ?? {};
+        const r = caller.auth ? await ctx.executor.execute(tool.route, tool.request(args, callerOf(caller.auth), sent?.repeated), caller.auth) : problemResponse(caller.unavailable);
         caller.call.tool = { name: tool.name, kind: tool.route.kind, status: r.status, replayed: r.headers['idempotent-replayed'] === 'true' };
         return toolResult(r, caller.requestId);
       },

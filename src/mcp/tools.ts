@@ -41,9 +41,11 @@ export interface OperationTool {
   outputSchema?: Json;
   /**
    * This call's arguments as the request REST would have built. `caller` (callerOf) scopes the
-   * Idempotency-Key derived for a mutating call that gave none.
+   * Idempotency-Key derived for a mutating call that gave none. `repeated` is the path of a member
+   * the arguments as sent named twice (`['note']`, `['steps', '1', 'day']`), which the parsed
+   * `args` no longer show: refused as REST refuses a query parameter or a body member given twice.
    */
-  request(args: Record<string, unknown>, caller: string): OperationRequest;
+  request(args: Record<string, unknown>, caller: string, repeated?: readonly string[]): OperationRequest;
 }
 
 function objectSchema(schema: z.ZodType | undefined): { properties: Record<string, Json>; required: string[] } {
@@ -127,6 +129,19 @@ export function operationTool(route: AnyRoute): OperationTool {
   }
   const paramNames = new Set(Object.keys(params.properties));
   const queryNames = new Set(Object.keys(query.properties));
+  /**
+   * Where an argument goes in the request REST would have built. A body field, or a name no schema
+   * declares, goes to the body, whose strict schema refuses it (400); without a body such a name is
+   * an unknown query parameter, as in a REST URL.
+   */
+  const placeOf = (name: string): 'params' | 'query' | 'header' | 'idempotency' | 'nested body' | 'body' | 'unknown' =>
+    paramNames.has(name) ? 'params'
+    : queryNames.has(name) ? 'query'
+    : headerArgs.has(name) ? 'header'
+    : mutating && name === IDEMPOTENCY_ARG ? 'idempotency'
+    : nestedBody && name === 'body' ? 'nested body'
+    : route.body && !nestedBody ? 'body'
+    : 'unknown';
   const parts = [route.summary, route.description && inToolWords(route.description), `REST: ${route.method} /api/v1${route.path} (scope ${route.scope}).`];
 
   return {
@@ -136,7 +151,7 @@ export function operationTool(route: AnyRoute): OperationTool {
     description: parts.filter(Boolean).join('\n\n'),
     inputSchema: { type: 'object', properties: schemaInToolWords(properties), required: [...new Set(required)], additionalProperties: false },
     outputSchema: route.alternateContent ? undefined : jsonSchema(route.response, 'output'),
-    request(args, caller) {
+    request(args, caller, repeated) {
       const p: Record<string, unknown> = {};
       const q: Record<string, unknown> = {};
       const h: Record<string, string> = {};
@@ -144,19 +159,30 @@ export function operationTool(route: AnyRoute): OperationTool {
       let idem: unknown;
       for (const [name, value] of Object.entries(args)) {
         if (value === undefined) continue;
-        if (paramNames.has(name)) put(p, name, scalarText(value));
-        else if (queryNames.has(name)) put(q, name, scalarText(value));
-        else if (headerArgs.has(name)) h[headerArgs.get(name)!] = String(scalarText(value));
-        else if (mutating && name === IDEMPOTENCY_ARG) idem = typeof value === 'number' ? String(value) : value;
-        else if (nestedBody && name === 'body') Object.assign(body, { [BODY]: value });
-        // A body field, or a name no schema declares: the body's strict schema refuses it (400), or
-        // without a body it is an unknown query parameter, as in a REST URL.
-        else if (route.body && !nestedBody) put(body, name, value);
+        const to = placeOf(name);
+        if (to === 'params') put(p, name, scalarText(value));
+        else if (to === 'query') put(q, name, scalarText(value));
+        else if (to === 'header') h[headerArgs.get(name)!] = String(scalarText(value));
+        else if (to === 'idempotency') idem = typeof value === 'number' ? String(value) : value;
+        else if (to === 'nested body') Object.assign(body, { [BODY]: value });
+        else if (to === 'body') put(body, name, value);
         else put(q, name, scalarText(value));
       }
+      const malformed: { path: string; message: string }[] = [];
       // A number is written as REST would send it in a header; any other non-text is no key, and
       // is refused (400) rather than replaced by a derived key.
-      const malformed = idem !== undefined && typeof idem !== 'string' ? [{ path: IDEMPOTENCY_ARG, message: `must be text (got ${describeJson(idem)}); leave it out to have one derived from the call` }] : undefined;
+      if (idem !== undefined && typeof idem !== 'string') malformed.push({ path: IDEMPOTENCY_ARG, message: `must be text (got ${describeJson(idem)}); leave it out to have one derived from the call` });
+      // An argument named twice: REST's words for a query parameter given twice, or for a body
+      // member named twice. A name no schema declares is refused as unknown however often it came,
+      // as in a REST URL; a member inside a parameter's value leaves the value of the wrong type.
+      let repeatedMember: string | undefined;
+      if (repeated?.length) {
+        const [name, ...inside] = repeated as [string, ...string[]];
+        const to = placeOf(name);
+        if (to === 'body') repeatedMember = repeated.join('.');
+        else if (to === 'nested body' && inside.length > 0) repeatedMember = inside.join('.');
+        else if (to !== 'unknown' && inside.length === 0) malformed.push({ path: name, message: 'given more than once; send it once' });
+      }
       const derived = mutating && typeof idem !== 'string';
       // The If-Match condition as the fingerprint reads it: `if_match` 3 and "3" are one call.
       const keyed = 'if-match' in h ? { ...args, [headerArg('If-Match')]: ifMatchCondition(h['if-match']) } : args;
@@ -170,7 +196,8 @@ export function operationTool(route: AnyRoute): OperationTool {
         target: `mcp:${route.operationId}?${canonicalJson({ ...p, ...q })}`,
         // Kept under the key of the first such call's 24-hour window (executor: windowKey).
         ...(derived ? { idempotencyKeyDerived: true as const } : {}),
-        ...(malformed ? { malformed } : {}),
+        ...(malformed.length ? { malformed } : {}),
+        ...(repeatedMember !== undefined ? { repeatedMember } : {}),
       };
     },
   };

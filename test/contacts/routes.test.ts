@@ -273,6 +273,14 @@ for (const d of dialects) {
         expect(names(await find('?q=ann&store_id=north', key2))).toEqual(['ann']);
       });
 
+      it('answers 400 naming email for an email filter that is no address, which would find nothing', async () => {
+        for (const email of ['dan', 'dan at mail.example', 'dan@']) {
+          const r = await find(`?email=${encodeURIComponent(email)}`, key2);
+          expect(r.status, email).toBe(400);
+          expect(r.body).toMatchObject({ type: PROBLEM + 'invalid-parameters', errors: [{ path: 'email', message: 'must be an email address' }] });
+        }
+      });
+
       it('finds a name or role in any case of letters past A–Z, typed as written or not', async () => {
         // On SQLite lower() lowered A–Z only: "ÉLODIE Dupont" was found by no search of her first
         // name, not even "ÉLODIE" as written, while PostgreSQL found her.

@@ -9,11 +9,14 @@ export interface McpTestClient {
 }
 
 /** A client calling with an API key (`Authorization: Bearer …`) or through an OAuth provider. */
-export async function mcpClient(base: string, auth: { key?: string; provider?: OAuthClientProvider } = {}): Promise<McpTestClient> {
-  const client = new Client({ name: 'storelens-test', version: '1.0.0' });
+export async function mcpClient(base: string, auth: { key?: string; provider?: OAuthClientProvider } = {}, fetch?: typeof globalThis.fetch, protocol?: '2026-07-28'): Promise<McpTestClient> {
+  // By default the 2.x client speaks the 2025 revisions (initialize, then the calls); pinned, it
+  // speaks the current one (server/discover, then calls carrying their own metadata).
+  const client = new Client({ name: 'storelens-test', version: '1.0.0' }, protocol ? { versionNegotiation: { mode: { pin: protocol } } } : undefined);
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
     ...(auth.key ? { requestInit: { headers: { authorization: `Bearer ${auth.key}` } } } : {}),
     ...(auth.provider ? { authProvider: auth.provider } : {}),
+    ...(fetch ? { fetch } : {}),
   });
   await client.connect(transport);
   return { client, close: () => client.close() };
@@ -37,21 +40,29 @@ export interface Assistant {
 
 /**
  * The client libraries assistants ship — `@modelcontextprotocol/sdk` 1.x and
- * `@modelcontextprotocol/client` 2.x — each connecting to `{base}/mcp` with an API key.
+ * `@modelcontextprotocol/client` 2.x, the latter on the 2025 revisions (its default) and on the
+ * current one — each connecting to `{base}/mcp` with an API key (through
+ * `fetch` when given: one that sees or changes what goes over the wire).
  */
-export const SDKS: { name: string; connect(base: string, key: string): Promise<Assistant> }[] = [
+export const SDKS: { name: string; connect(base: string, key: string, fetch?: typeof globalThis.fetch): Promise<Assistant> }[] = [
   {
     name: '@modelcontextprotocol/sdk 1.x',
-    async connect(base, key) {
+    async connect(base, key, fetch) {
       const client = new Sdk1Client({ name: 'storelens-test-sdk1', version: '1.0.0' });
-      await client.connect(new Sdk1Transport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+      await client.connect(new Sdk1Transport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } }, ...(fetch ? { fetch } : {}) }));
       return client as unknown as Assistant;
     },
   },
   {
     name: '@modelcontextprotocol/client 2.x',
-    async connect(base, key) {
-      return (await mcpClient(base, { key })).client as unknown as Assistant;
+    async connect(base, key, fetch) {
+      return (await mcpClient(base, { key }, fetch)).client as unknown as Assistant;
+    },
+  },
+  {
+    name: '@modelcontextprotocol/client 2.x on 2026-07-28',
+    async connect(base, key, fetch) {
+      return (await mcpClient(base, { key }, fetch, '2026-07-28')).client as unknown as Assistant;
     },
   },
 ];

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/api/scopes.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
+import { WORKING } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { type Assistant, SDKS, type ToolResult, toolJson } from '../helpers/mcp.js';
@@ -30,7 +31,7 @@ for (const d of dialects) {
     let key: string;
 
     beforeAll(async () => {
-      h = await startApi(d.name, { rateLimits: { read: 1000, write: 1000, report: 5 } });
+      h = await startApi(d.name, { rateLimits: { read: 1000, write: 1000, report: 5 }, operations: { ...WORKING, create_outreach_cadence: 'available' } });
       ws = await workspace(h.db);
       key = await apiKey(h.db, ws.id, SCOPES);
       await seedAccounts(h.db, ws.id, [{ store_id: 'errs-a', score: 0.9, domain: 'a.example' }]);
@@ -42,8 +43,15 @@ for (const d of dialects) {
     for (const sdk of SDKS) {
       describe(sdk.name, () => {
         let assistant: Assistant;
+        /** What the next message sent names twice: its text `from` is sent as `to`. */
+        let twice: { from: string; to: string } | undefined;
+        const namingTwice: typeof fetch = (input, init) => {
+          const body = typeof init?.body === 'string' && twice ? init.body.replace(twice.from, twice.to) : init?.body;
+          twice = undefined;
+          return fetch(input, { ...init, body });
+        };
         beforeAll(async () => {
-          assistant = await sdk.connect(h.base, key);
+          assistant = await sdk.connect(h.base, key, namingTwice);
         });
         afterAll(async () => {
           await assistant?.close();
@@ -67,6 +75,21 @@ for (const d of dialects) {
           expect((await call(h.base, 'POST', '/outcomes', { key, idem: 'k'.repeat(256), body: outcome })).body).toMatchObject({ detail: 'The Idempotency-Key header must be at most 255 characters.' });
         });
 
+        it('answers a stale if_match with the version to read again, as REST does, and the change made on it goes through', async () => {
+          const deal = (await call(h.base, 'POST', '/deals', { key, idem: freshIdem(), body: { store_id: 'errs-a', title: 'Stale' } })).body as { id: string; version: number };
+          for (const name of ['update_deal', 'move_deal_stage']) {
+            const change = name === 'update_deal' ? { value: 9 } : { stage: 'proposal' };
+            const stale = await assistant.callTool({ name, arguments: { id: deal.id, if_match: deal.version + 5, ...change } });
+            expect(stale.isError, name).toBe(true);
+            expect(toolJson(stale)).toMatchObject({ type: `${PROBLEM}conflict`, status: 409, current_version: deal.version, detail: `The deal is at version ${deal.version}, not ${deal.version + 5}: read it again and apply the change to the current version.` });
+            const rest = await call(h.base, name === 'update_deal' ? 'PATCH' : 'POST', name === 'update_deal' ? `/deals/${deal.id}` : `/deals/${deal.id}/stage`, { key, idem: freshIdem(), body: change, headers: { 'if-match': String(deal.version + 5) } });
+            expect(rest.body).toMatchObject({ type: `${PROBLEM}conflict`, detail: toolJson(stale).detail });
+            const fresh = await assistant.callTool({ name, arguments: { id: deal.id, if_match: deal.version, ...change } });
+            expect(fresh.isError, name).toBeFalsy();
+            deal.version = (fresh.structuredContent as { version: number }).version;
+          }
+        });
+
         it('refuses an idempotency_key that is not text as that, not as an argument the tool does not take', async () => {
           for (const [given, said] of [[null, 'null'], [true, 'a boolean'], [{ id: 'k' }, 'an object'], [['k'], 'a list']] as const) {
             const r = await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'errs-a', action: 'discovery', note: 'odd key', idempotency_key: given } });
@@ -84,16 +107,52 @@ for (const d of dialects) {
           expect((await call(h.base, 'GET', '/accounts?store_ids=a&store_ids=b', { key })).body).toMatchObject({ errors: [{ path: '', message: 'Unrecognized key: "store_ids"' }] });
         });
 
-        it('refuses a min_score outside 0–1 as REST does, naming it, and declares the range in the tool', async () => {
-          const rest = (await call(h.base, 'GET', '/accounts?filter=all&min_score=70', { key })).body;
-          expect(rest.errors).toEqual([{ path: 'min_score', message: expect.stringMatching(/between 0 and 1/) }]);
-          for (const given of [70, -0.5, '1.5']) {
-            const problem = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { filter: 'all', min_score: given } }), 'invalid-parameters');
-            expect(problem.errors).toEqual(rest.errors);
+        it('refuses arguments naming a member twice as REST refuses the repeated parameter or body member, rather than taking the last', async () => {
+          // A body field: invalid-body, as REST's body naming it twice; nothing is recorded.
+          twice = { from: '"note":"second"', to: '"note":"first","note":"second"' };
+          const body = problemOf(await assistant.callTool({ name: 'record_outcome', arguments: { store_id: 'errs-a', action: 'discovery', note: 'second' } }), 'invalid-body');
+          expect(body.errors).toEqual([{ path: 'note', message: 'given more than once in its object; send it once' }]);
+          expect(await h.db.kysely.selectFrom('outcomes').select('id').where('workspace_id', '=', ws.id).where('note', '=', 'second').execute()).toEqual([]);
+          const rest = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), rawBody: '{"store_id":"errs-a","action":"discovery","note":"first","note":"second"}' });
+          expect(rest.body).toMatchObject({ type: `${PROBLEM}invalid-body`, errors: body.errors });
+
+          // A member inside a body field, by its path.
+          twice = { from: '"day":3', to: '"day":0,"day":3' };
+          const nested = problemOf(await assistant.callTool({ name: 'create_outreach_cadence', arguments: { name: 'twice', steps: [{ day: 3, name: 'intro' }] } }), 'invalid-body');
+          expect(nested.errors).toEqual([{ path: 'steps.0.day', message: 'given more than once in its object; send it once' }]);
+
+          // A query parameter: invalid-parameters, as REST's URL giving it twice — even right after
+          // the same read without the repetition, whose answer the server keeps.
+          expect((await assistant.callTool({ name: 'list_accounts', arguments: { status: 'open' } })).isError).toBeFalsy();
+          twice = { from: '"status":"open"', to: '"status":"working","status":"open"' };
+          const query = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { status: 'open' } }), 'invalid-parameters');
+          expect(query.errors).toEqual([{ path: 'status', message: 'given more than once; send it once' }]);
+          expect((await call(h.base, 'GET', '/accounts?status=working&status=open', { key })).body).toMatchObject({ errors: query.errors });
+        });
+
+        it('refuses a message naming a member twice outside the arguments as a JSON-RPC error the client throws', async () => {
+          twice = { from: '"name":"get_account"', to: '"name":"list_accounts","name":"get_account"' };
+          await expect(assistant.callTool({ name: 'get_account', arguments: { store_id: 'errs-a' } })).rejects.toThrow('params.name is given more than once in its object; send it once');
+          // The connection goes on.
+          expect((await assistant.callTool({ name: 'get_account', arguments: { store_id: 'errs-a' } })).isError).toBeFalsy();
+        });
+
+        it('refuses a filter that could match nothing, naming it and saying what it takes, as REST does', async () => {
+          // A score is a probability: 70 meant as 70 % listed nothing, as if no account were that good.
+          for (const min_score of [70, -0.5, '1.5']) {
+            const r = problemOf(await assistant.callTool({ name: 'list_accounts', arguments: { min_score } }), 'invalid-parameters');
+            expect(r.errors).toEqual([{ path: 'min_score', message: 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)' }]);
           }
-          expect(toolJson(await assistant.callTool({ name: 'list_accounts', arguments: { filter: 'all', min_score: 0.5 } })).data.map((a: { store_id: string }) => a.store_id)).toEqual(['errs-a']);
-          const tool = (await assistant.listTools()).tools.find((t) => t.name === 'list_accounts');
-          expect(tool).toMatchObject({ inputSchema: { properties: { min_score: { minimum: 0, maximum: 1 } } } });
+          expect((await call(h.base, 'GET', '/accounts?min_score=70', { key })).body).toMatchObject({ type: `${PROBLEM}invalid-parameters`, errors: [{ path: 'min_score', message: 'must be between 0 and 1 (a probability; divide a 0–100 score by 100)' }] });
+          expect((await assistant.callTool({ name: 'list_accounts', arguments: { min_score: 0.5 } })).isError).toBeFalsy();
+
+          // Every contact's email is an address; a part of one is what `q` finds.
+          const email = problemOf(await assistant.callTool({ name: 'find_contacts', arguments: { email: 'ana at errs-a' } }), 'invalid-parameters');
+          expect(email.errors).toEqual([{ path: 'email', message: 'must be an email address' }]);
+          expect((await call(h.base, 'GET', '/contacts?email=ana%20at%20errs-a', { key })).body).toMatchObject({ type: `${PROBLEM}invalid-parameters`, errors: email.errors });
+          const tools = (await assistant.listTools()).tools as { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[];
+          expect(tools.find((t) => t.name === 'list_accounts')!.inputSchema.properties.min_score).toMatchObject({ minimum: 0, maximum: 1 });
+          expect(tools.find((t) => t.name === 'find_contacts')!.inputSchema.properties.email!.description).toContain('`q`');
         });
 
         it('says once that a currency is not in capitals', async () => {

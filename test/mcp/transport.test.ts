@@ -5,8 +5,10 @@
  */
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApiApp } from '../../src/compose/api-app.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { apiKey, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
@@ -122,6 +124,57 @@ for (const d of dialects) {
         });
       });
     }
+
+    it('goes on with a conversation on another server (a restart, another process) that never saw it begin, through both clients', async () => {
+      const other = await buildApiApp({ db: h.db, now: h.clock.now });
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const first = new URL(h.base).origin;
+      let origin = first;
+      // The URL the client was given, answered by whichever server `origin` names now.
+      let elsewhere = 0;
+      const routed: typeof fetch = (input, init) => {
+        if (origin !== first) elsewhere++;
+        return fetch(String(input instanceof Request ? input.url : input).replace(first, origin), init);
+      };
+      try {
+        for (const sdk of SDKS) {
+          origin = first;
+          const assistant = await sdk.connect(new URL(`${h.base}/mcp`), key, routed);
+          expect((await assistant.callTool({ name: 'get_account', arguments: { store_id: 'transport-a' } })).isError).toBeFalsy();
+          origin = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+          const r = await assistant.callTool({ name: 'get_account', arguments: { store_id: 'transport-a' } });
+          expect(r.isError, sdk.name).toBeFalsy();
+          expect(r.structuredContent).toMatchObject({ store_id: 'transport-a' });
+          expect(elsewhere, sdk.name).toBeGreaterThan(0);
+          await assistant.close();
+        }
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('answers a 2.x client resuming with a session id it was never given as any other: the header is ignored, and none is issued', async () => {
+      const wire = recorder();
+      const sessions: (string | null)[] = [];
+      const client = new Client({ name: 'transport-resume', version: '1.0.0' });
+      const seen: typeof fetch = async (input, init) => {
+        const res = await wire.fetch(input, init);
+        sessions.push(res.headers.get('mcp-session-id'));
+        return res;
+      };
+      const transport = new StreamableHTTPClientTransport(new URL(`${h.base}/mcp`), { sessionId: 'kept-from-elsewhere', requestInit: { headers: { authorization: `Bearer ${key}` } }, fetch: seen });
+      // Given a session id, the client takes the connection as already made: no initialize is sent.
+      await client.connect(transport);
+      try {
+        const r = await client.callTool({ name: 'get_account', arguments: { store_id: 'transport-a' } });
+        expect(r.isError).toBeFalsy();
+        expect(r.structuredContent).toMatchObject({ store_id: 'transport-a' });
+        expect(wire.seen.map((e) => [e.method, e.status])).toEqual([['POST', 200]]);
+        expect(sessions).toEqual([null]);
+      } finally {
+        await client.close();
+      }
+    });
 
     it('answers GET, DELETE and every other method but POST with a 405 problem+json and Allow: POST', async () => {
       for (const method of ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS']) {

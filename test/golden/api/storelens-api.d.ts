@@ -3443,7 +3443,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_cursor` of the previous page */
                 cursor?: string;
-                /** @description Only the contact with this email (trimmed, domain in any case); text that is no email address ⇒ 400 */
+                /** @description Only the contact with this email (trimmed, domain in any case); text that is no email address ⇒ 400; part of one: `q` */
                 email?: string;
                 /** @description Only contacts whose name contains this, in any case */
                 name?: string;
