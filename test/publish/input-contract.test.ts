@@ -5,6 +5,13 @@
  * where, the output folder byte for byte unchanged; `publish --check` finds the same, writing
  * nothing. What the contract accepts (BOM, CRLF, reordered and extra columns, blank lines)
  * publishes the clean panel's figures.
+ *
+ * Every defect is in the latest month (2026-09), except where a case says otherwise. A panel read
+ * as the clean one is published over a copy of the clean publication and its runs, as the monthly
+ * job publishes a month's file into the folders of the months before: 2026-09 is read, checked
+ * and published from the edited file, 2026-08, unchanged, is not computed again. A panel whose
+ * figures differ (a flag let it through) is published into a new folder: over the clean
+ * publication it would be a correction, held to what that publication already showed.
  */
 import { cp, readdir, readFile, rename, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -16,7 +23,7 @@ import { lit, openDuck } from '../../src/panel/duck.js';
 import { checkFile } from '../../src/panel/read.js';
 import { generate, publishPanel, readDocument, runCli } from '../helpers/cli.js';
 import { expectRefused } from '../helpers/refusal.js';
-import { exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
+import { copyTree, exists, snapshotTree, tempDirs } from '../helpers/tmp.js';
 import { dialects, freshDb } from '../helpers/db.js';
 import { ingestRuns } from '../../src/ingest/ingest.js';
 import { SLUGS } from '../../src/stats/types.js';
@@ -24,20 +31,31 @@ import { SLUGS } from '../../src/stats/types.js';
 const shared = tempDirs('storelens-contract-shared-');
 const dirs = tempDirs('storelens-contract-');
 const SPEC = { stores: 200, seed: '34', from: '2026-08', to: '2026-09' };
-/** The clean panels (csv, ndjson, parquet) and their publications. */
+/** The clean panels (csv, ndjson, parquet) and their publications, each with its runs folder beside it (`${published}.runs`). */
 const clean: Record<string, { panel: string; published: string }> = {};
 
 beforeAll(async () => {
   for (const format of ['csv', 'ndjson', 'parquet'] as const) {
     const panel = await shared.make();
-    const published = await shared.make();
+    const published = path.join(await shared.make(), 'out');
     await generate(panel, { ...SPEC, format });
-    await publishPanel(panel, published);
+    await publishPanel(panel, published, { runs: `${published}.runs` });
     clean[format] = { panel, published };
   }
 });
 afterAll(() => shared.removeAll());
 afterEach(() => dirs.removeAll());
+
+/**
+ * A copy of a clean publication and of its runs folder (`${out}.runs`), as publish left them
+ * (links, hard links and mtimes kept), for a publish that must pass: returns the output folder.
+ */
+async function publishedCopy(format: 'csv' | 'ndjson' | 'parquet'): Promise<string> {
+  const out = path.join(await dirs.make(), 'out');
+  await copyTree(clean[format].published, out);
+  await copyTree(`${clean[format].published}.runs`, `${out}.runs`);
+  return out;
+}
 
 /** A copy of a clean panel. */
 async function copyOf(format: 'csv' | 'ndjson' | 'parquet'): Promise<string> {
@@ -393,8 +411,8 @@ describe('a column holds one value a cell, as text where the contract says text'
   it('reads a Parquet file with a column of its own named file_row_number as the clean one, and names a bad value at its row', async () => {
     // The file's own columns are ignored; this one was refused as "not a readable Parquet file: Binder Error …".
     const own = await rewrittenParquet(`* EXCLUDE (file_row_number), 42 AS file_row_number`);
-    const out = path.join(await dirs.make(), 'out');
-    await publishPanel(own, out, { runs: `${out}.runs` });
+    const out = await publishedCopy('parquet');
+    expect(await publishPanel(own, out, { runs: `${out}.runs` })).toMatchObject({ changed: true, months: ['2026-09'], runs: ['2026-09'] });
     const [mine, theirs] = await Promise.all([readDocument(out, 'platform-stores', '2026-09'), readDocument(clean.parquet.published, 'platform-stores', '2026-09')]);
     expect(mine.stats).toEqual(theirs.stats);
     // Its runs (the run's stores file is the panel's) ingest whole: once staged, it is staged again to load.
@@ -492,9 +510,8 @@ describe('a value far too large to count', () => {
   it('leaves a runs folder as it was, the runs of the months read before it taken back', async () => {
     // Refused while aggregating, publish once left the runs it had written for every month
     // (complete folders, no index naming them) in the runs folder.
-    const out = path.join(await dirs.make(), 'out');
+    const out = await publishedCopy('csv');
     const runs = `${out}.runs`;
-    await publishPanel(clean.csv.panel, out, { runs });
     const before = await snapshotTree(runs);
     // A correction of both months: each run id changes, so each month's run would be written anew.
     const dir = await copyOf('csv');
@@ -600,8 +617,9 @@ describe('a country code that stands for another (UK for GB)', () => {
 describe('what the contract accepts publishes the clean figures', () => {
   it('reads a file whose every line break is CRLF, those inside values too, as the clean panel', async () => {
     const dir = await defective((t) => t.replace(/\r?\n/g, '\r\n'));
-    const out = path.join(await dirs.make(), 'out');
-    await publishPanel(dir, out);
+    const out = await publishedCopy('csv');
+    // Documents rebuilt from the edited file, not the clean publication's left in place.
+    expect(await publishPanel(dir, out)).toMatchObject({ changed: true, months: ['2026-09'] });
     for (const slug of SLUGS.filter((s) => s !== 'methodology')) {
       const [mine, theirs] = await Promise.all([readDocument(out, slug, '2026-09'), readDocument(clean.csv.published, slug, '2026-09')]);
       expect(mine.stats, slug).toEqual(theirs.stats);
@@ -615,8 +633,9 @@ describe('what the contract accepts publishes the clean figures', () => {
       const text = lines(rows);
       return '\ufeff' + [...text.slice(0, 3), '\n', ...text.slice(3)].join('');
     });
-    const out = path.join(await dirs.make(), 'out');
-    await publishPanel(dir, out);
+    const out = await publishedCopy('csv');
+    // Documents rebuilt from the edited file, not the clean publication's left in place.
+    expect(await publishPanel(dir, out)).toMatchObject({ changed: true, months: ['2026-09'] });
     for (const slug of SLUGS.filter((s) => s !== 'methodology')) {
       const [mine, theirs] = await Promise.all([readDocument(out, slug, '2026-09'), readDocument(clean.csv.published, slug, '2026-09')]);
       expect(mine.stats, slug).toEqual(theirs.stats);
@@ -625,8 +644,9 @@ describe('what the contract accepts publishes the clean figures', () => {
 
   it('reads columns without a name (a trailing comma on every line, twice) as the file\'s own, ignored', async () => {
     const dir = await defective((t) => lines(records(t).map((r) => [...r, '', ''])).join(''));
-    const out = path.join(await dirs.make(), 'out');
-    await publishPanel(dir, out);
+    const out = await publishedCopy('csv');
+    // Documents rebuilt from the edited file, not the clean publication's left in place.
+    expect(await publishPanel(dir, out)).toMatchObject({ changed: true, months: ['2026-09'] });
     const [mine, theirs] = await Promise.all([readDocument(out, 'platform-stores', '2026-09'), readDocument(clean.csv.published, 'platform-stores', '2026-09')]);
     expect(mine.stats).toEqual(theirs.stats);
   });
