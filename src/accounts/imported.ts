@@ -11,6 +11,7 @@ import { MONTH } from '../core/month.js';
 import { storeIdRefusal } from '../core/panel-contract.js';
 import { SIGNAL_TYPES } from '../core/signals.js';
 import { keptText, trimBlanks } from '../core/text.js';
+import { OUTSIDE_INPUT } from '../core/missing-input.js';
 
 const MONTH_TEXT = z.string().regex(MONTH, 'must be a month YYYY-MM');
 const text = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
@@ -41,7 +42,7 @@ const ReasonLine = z.record(z.string(), z.unknown()).transform((item, ctx): Impo
     return z.NEVER;
   }
   const [shape, declared] = 'signal' in item ? [SignalShorthand, false] : 'feature' in item ? [FeatureShorthand, false] : [ImportedReason, true];
-  const r = shape.safeParse(item);
+  const r = shape.safeParse(item, OUTSIDE_INPUT);
   if (!r.success) {
     for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issueMessage(issue), path: issue.path });
     return z.NEVER;

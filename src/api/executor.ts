@@ -32,6 +32,7 @@ import { scopeRefusal } from './scopes.js';
 import { ifMatchCondition } from './schemas.js';
 import { type OutboundRuntime, outboundRuntime } from '../outbound/runtime.js';
 import { UNSTORABLE, unstorable } from '../core/storable-text.js';
+import { OUTSIDE_INPUT } from '../core/missing-input.js';
 
 /** A call of one operation, independent of the transport. */
 export interface OperationRequest {
@@ -391,7 +392,7 @@ function storableValues(values: Record<string, unknown>): Record<string, unknown
 
 function validate(schema: z.ZodType | undefined, input: unknown, kind: ApiProblemKind): any {
   if (!schema) return undefined;
-  const r = schema.safeParse(input);
+  const r = schema.safeParse(input, OUTSIDE_INPUT);
   if (r.success) return r.data;
   const issues = r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
   const detail = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');

@@ -10,6 +10,7 @@ import { ingestedMonths } from '../ingest/index.js';
 import type { Config } from '../settings/config.js';
 import { output, requireWorkspace, withAdminDb } from './admin-db.js';
 import { stoppable } from './until-signal.js';
+import { OUTSIDE_INPUT } from '../core/missing-input.js';
 
 /**
  * The longest line an import reads, in bytes. An account line holds at most 100 reasons of a few
@@ -60,7 +61,7 @@ class ImportLines {
     // U+0000 and a lone surrogate reach a string only through a \u escape; no database column keeps them.
     const unkept = line.includes('\\u') ? unstorablePath(value) : null;
     if (unkept !== null) throw new CliError(`${file}: line ${n}: field ${unkept}: ${UNSTORABLE}`);
-    const r = ImportLine.safeParse(value);
+    const r = ImportLine.safeParse(value, OUTSIDE_INPUT);
     if (!r.success) {
       const issue = r.error.issues[0]!;
       // A key the line format does not have (a CRM's own column, a typo): named as the field it is, with the ones there are.

@@ -14,6 +14,7 @@ import { CliError } from '../core/errors.js';
 import { getProfile, setProfile, type WorkspaceProfile } from '../accounts/profile-store.js';
 import type { Config } from '../settings/config.js';
 import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+import { OUTSIDE_INPUT } from '../core/missing-input.js';
 
 type ProfileOptions = Config<'workspaces profile'>;
 
@@ -61,7 +62,7 @@ export function profileFromOptions(opts: ProfileOptions): Profile | null | undef
     return null;
   }
   if (!any) return undefined;
-  const r = Profile.safeParse(given);
+  const r = Profile.safeParse(given, OUTSIDE_INPUT);
   if (!r.success) {
     const issue = r.error.issues[0]!;
     throw new CliError(`profile ${issue.path.join('.')}: ${issue.message}`);

@@ -56,6 +56,9 @@ describe('an import line', () => {
 
   it.each([
     ['a score outside [0, 1]', '{"store_id":"s","score":87}', /line 2: field score: must be between 0 and 1 .*divide a 0–100 score by 100/],
+    // Was "Invalid input: expected number, received undefined", zod's words for a field left out.
+    ['no score', '{"store_id":"s"}', /line 2: field score: required$/],
+    ['an evidence item without its key', '{"store_id":"s","score":0.5,"evidence":[{"kind":"signal","detail":"d"}]}', /line 2: field evidence\.0\.key: required$/],
     ['a contribution', '{"store_id":"s","score":0.5,"evidence":[{"kind":"signal","key":"k","detail":"d","contribution":0.4}]}', /line 2: field evidence\.0: contribution: an imported score has no model weights/],
     ['an intercept term', '{"store_id":"s","score":0.5,"evidence":[{"kind":"intercept","key":"k","detail":"d"}]}', /line 2: field evidence\.0\.kind: must be "feature" or "signal"/],
     ['an unknown signal type', '{"store_id":"s","score":0.5,"evidence":[{"signal":"went_viral"}]}', /line 2: field evidence\.0\.signal: /],

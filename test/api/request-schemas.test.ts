@@ -11,9 +11,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EMAIL_AS_SENT } from '../../src/api/schemas.js';
+import { SCOPES } from '../../src/api/scopes.js';
 import { seedAccounts } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
-import { WORKING } from '../helpers/capability-manifest.js';
+import { ROUTES } from '../../src/compose/modules.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -35,8 +36,8 @@ for (const d of dialects) {
     const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
 
     beforeAll(async () => {
-      // Every PATCH available too (their empty bodies are refused alike, below).
-      h = await startApi(d.name, { operations: { ...WORKING, update_webhook: 'available', resize_managed_watch: 'available' }, rateLimits: { read: 100_000, write: 100_000, report: 100_000 } });
+      // Every operation available: each body is checked (every PATCH's empty one, every required member left out).
+      h = await startApi(d.name, { operations: Object.fromEntries(ROUTES.map((r) => [r.operationId, 'available'])), rateLimits: { read: 100_000, write: 100_000, report: 100_000 } });
       const ws = await workspace(h.db);
       key = await apiKey(h.db, ws.id, ['read:accounts', 'write:deals', 'write:contacts', 'manage:webhooks', 'write:watch']);
       await seedAccounts(h.db, ws.id, [{ store_id: 'rs-a', score: 0.9 }]);
@@ -93,6 +94,26 @@ for (const d of dialects) {
         const r = await call(h.base, 'PATCH', path.replace('{id}', 'nothing-by-this-id'), { key, idem: freshIdem(), body: {} });
         expect([r.status, r.body.type], op.operationId).toEqual([400, 'https://storelens.dev/problems/invalid-body']);
       }
+    });
+
+    it('says `required` of each required body member left out (a choice with its values), on every operation that takes a body, as its schema declares', async () => {
+      const every = await apiKey(h.db, (await workspace(h.db)).id, SCOPES);
+      const told: string[] = [];
+      for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+        for (const [method, op] of Object.entries(ops)) {
+          const schema = op.requestBody?.content?.['application/json']?.schema;
+          if (!schema?.required?.length) continue;
+          const r = await call(h.base, method.toUpperCase(), path.replace(/\{[a-z_]+\}/g, 'nothing-by-this-id'), { key: every, idem: freshIdem(), body: {} });
+          expect([r.status, r.body.type], op.operationId).toEqual([400, 'https://storelens.dev/problems/invalid-body']);
+          for (const name of schema.required as string[]) {
+            const choices = schema.properties?.[name]?.enum as unknown[] | undefined;
+            const said = choices ? `required: one of ${choices.map((c) => JSON.stringify(c)).join(', ')}` : 'required';
+            expect(r.body.errors, `${op.operationId} ${name}`).toContainEqual({ path: name, message: said });
+          }
+          told.push(op.operationId);
+        }
+      }
+      expect(told).toEqual(expect.arrayContaining(['create_deal', 'add_contact', 'record_outcome', 'register_webhook', 'add_watch', 'enroll_outreach']));
     });
 
     it('agrees on a contact body: the email with or without blanks around it, and its length', async () => {

@@ -5,6 +5,7 @@
  * not the REST header it stands for), so that the model can correct the call it made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEAL_STAGES } from '../../src/core/deal-stages.js';
 import { SCOPES } from '../../src/api/scopes.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { seedAccounts } from '../helpers/accounts.js';
@@ -153,6 +154,18 @@ for (const d of dialects) {
           const tools = (await assistant.listTools()).tools as { name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }[];
           expect(tools.find((t) => t.name === 'list_accounts')!.inputSchema.properties.min_score).toMatchObject({ minimum: 0, maximum: 1 });
           expect(tools.find((t) => t.name === 'find_contacts')!.inputSchema.properties.email!.description).toContain('`q`');
+        });
+
+        it('says `required` of an argument left out, with the choices of one that is a choice, as REST does', async () => {
+          const problem = problemOf(await assistant.callTool({ name: 'record_outcome', arguments: { note: 'no store, no action' } }), 'invalid-body');
+          const stages = DEAL_STAGES.map((s) => JSON.stringify(s)).join(', ');
+          expect(problem.errors).toEqual([
+            { path: 'store_id', message: 'required' },
+            { path: 'action', message: `required: one of ${stages}` },
+          ]);
+          expect(problem.detail).toBe(`store_id: required; action: required: one of ${stages}`);
+          const rest = await call(h.base, 'POST', '/outcomes', { key, idem: freshIdem(), body: { note: 'no store, no action' } });
+          expect(rest.body).toMatchObject({ type: `${PROBLEM}invalid-body`, errors: problem.errors });
         });
 
         it('says once that a currency is not in capitals', async () => {
