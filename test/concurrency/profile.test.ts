@@ -4,15 +4,18 @@
  * answer GET /profile: each write's updated_at is its own and later than the one before it, the
  * profile stored is the last write's, and a reader never sees updated_at go back or a profile
  * with another write's updated_at. (The profile has no HTTP write and no version or If-Match:
- * updated_at is what a reader compares.)
+ * updated_at is what a reader compares.) And an admin removed by another process while the
+ * command checks them sets nothing.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProfile, setProfile } from '../../src/accounts/profile-store.js';
+import { lockMember } from '../../src/members/owners.js';
+import { removeMember, upsertMember } from '../../src/members/store.js';
 import type { Workspace } from '../../src/workspaces/tables.js';
 import { type ApiProcesses, spawnStorelens, startApiProcesses } from '../helpers/api-processes.js';
 import { call } from '../helpers/api.js';
-import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { dialects, freshDb, type TestDb, whileHeld } from '../helpers/db.js';
 import { seedWorkspace } from './fixture.js';
 
 const WRITERS = 12;
@@ -39,7 +42,8 @@ describe.skipIf(pg.skip)(`the workspace profile set by ${WRITERS} processes at o
 
   /**
    * Every writer started while the test holds the profiles table (EXCLUSIVE: reads go on, writes
-   * wait), released together once each waits for it: the barrier. Writer i sets min_visits i.
+   * wait), released together once each waits for a lock (the table, or the workspace row the
+   * first one took): the barrier. Writer i sets min_visits i.
    * Meanwhile a reader on each api process reads GET /profile until it sees `last(writes)`.
    */
   async function race(ws: Workspace, key: string): Promise<{ writes: Written[]; reads: Written[][] }> {
@@ -59,7 +63,7 @@ describe.skipIf(pg.skip)(`the workspace profile set by ${WRITERS} processes at o
     try {
       for (;;) {
         const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock' and query like '%workspace_profiles%'`.execute(t.db.kysely);
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db.kysely);
         if (Number(rows[0]!.n) === WRITERS) break;
         const gone = writers.find((w) => w.child.exitCode !== null);
         if (gone) throw new Error(`a writer exited before the barrier:\n${gone.stderr()}`);
@@ -127,4 +131,25 @@ describe.skipIf(pg.skip)(`the workspace profile set by ${WRITERS} processes at o
     expect(applied.map((w) => w.updated_at)).toEqual(Array.from({ length: WRITERS }, (_, i) => `2099-01-01T00:00:00.${String(i + 1).padStart(3, '0')}Z`));
     for (const seen of reads) for (const s of seen) expect([...writes, { min_visits: 100, updated_at: '2099-01-01T00:00:00.000Z' }]).toContainEqual(s);
   }, 120_000);
+
+  it('sets nothing for an admin whose removal holds the workspace when the profile is set', async () => {
+    const { ws } = await seedWorkspace(t.db, []);
+    await upsertMember(t.db.kysely, ws.id, 'ari@example.com', 'admin', new Date());
+    await t.db.write((trx) => setProfile(trx, ws.id, { plans: ['plus'] }, new Date()));
+    const before = await getProfile(t.db.kysely, ws.id);
+    // `members remove` in another process, its transaction open: to a read, the admin is one still.
+    const set = await whileHeld(
+      t.db,
+      async (trx) => {
+        await lockMember(trx, ws.id, 'ari@example.com');
+        await removeMember(trx, ws.id, 'ari@example.com');
+      },
+      async () => {
+        const p = spawnStorelens(t, ['workspaces', 'profile', ws.name, '--as', 'ari@example.com', '--plans', 'basic']);
+        return { code: (await p.exited).code, stdout: p.stdout(), stderr: p.stderr() };
+      },
+    );
+    expect(set).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('ari@example.com is not a member of workspace') });
+    expect(await getProfile(t.db.kysely, ws.id)).toEqual(before);
+  }, 60_000);
 });
