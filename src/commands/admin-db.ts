@@ -1,11 +1,14 @@
 /** Shared edge of the admin commands: open the database, resolve a workspace, print results. */
 import type { Env } from '../core/env.js';
 import { CliError } from '../core/errors.js';
-import type { Db } from '../db/database.js';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../db/database.js';
 import { type DatabaseChoice, openWorkspaceDb } from '../compose/open-database.js';
 import type { Workspace } from '../workspaces/tables.js';
 import { findWorkspace } from '../workspaces/store.js';
 import { getMember } from '../members/store.js';
+import { lockMember } from '../members/owners.js';
+import type { Member } from '../members/tables.js';
 
 /** What every admin command takes (see the settings table). */
 export interface AdminOptions extends DatabaseChoice {
@@ -33,7 +36,19 @@ export async function requireWorkspace(db: Db, idOrName: string): Promise<Worksp
 
 /** The acting member must be an owner or admin of the workspace. */
 export async function requireOwnerOrAdmin(db: Db, ws: Workspace, email: string, action: string): Promise<'owner' | 'admin'> {
-  const m = await getMember(db.kysely, ws.id, email);
+  return ownerOrAdmin(await getMember(db.kysely, ws.id, email), ws, email, action);
+}
+
+/**
+ * requireOwnerOrAdmin inside the write it allows, under the workspace row's lock that removing a
+ * member or changing a role takes (members/owners.ts): a member removed or demoted since the
+ * check before it is refused, and the write changes nothing.
+ */
+export async function lockOwnerOrAdmin(trx: Kysely<Database>, ws: Workspace, email: string, action: string): Promise<'owner' | 'admin'> {
+  return ownerOrAdmin(await lockMember(trx, ws.id, email), ws, email, action);
+}
+
+function ownerOrAdmin(m: Member | undefined, ws: Workspace, email: string, action: string): 'owner' | 'admin' {
   if (!m) throw new CliError(`${email} is not a member of workspace "${ws.name}"; only an owner or admin can ${action}`);
   if (m.role !== 'owner' && m.role !== 'admin') {
     throw new CliError(`${email} is a ${m.role} of workspace "${ws.name}"; only an owner or admin can ${action}`);
