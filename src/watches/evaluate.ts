@@ -101,7 +101,7 @@ type RecordedFinding = Pick<WatchEventRow, 'id' | 'finding' | 'domain' | 'level'
  * or found saying something else (a new capacity, an older age), ends; a finding without an open
  * event saying it is recorded again, as the next episode of its key. Pure.
  */
-export function reconcileFindings(
+function reconcileFindings(
   recorded: readonly RecordedFinding[],
   found: readonly { key: string; finding: Finding }[],
 ): { end: string[]; record: { key: string; finding: Finding; episode: number }[] } {
