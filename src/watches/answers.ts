@@ -86,6 +86,7 @@ export const toEvent = (e: WatchEventRow): z.output<typeof WatchEvent> => ({
   level: e.level,
   detail: e.detail,
   created_at: e.created_at,
+  ended_at: e.ended_at,
 });
 
 export async function toManaged(q: Kysely<Database>, workspaceId: string, w: WatchRow | undefined): Promise<z.output<typeof ManagedWatch>> {

@@ -1,8 +1,10 @@
 /**
  * A watch's brief: a plain-words summary of the latest checked month's changes in the watched
- * stores, as JSON and as markdown. Pure: built from the watch, its latest receipt and that
- * month's events. The receipt says which stores the watch holds: a month's events outlive a
- * store removed since (or one the managed watch's ranking let go), and are not its changes.
+ * stores, as JSON and as markdown. Pure: built from the watch, its latest receipt and the
+ * findings of that month that held at the latest check (a check ends those it no longer finds,
+ * evaluate.ts). The receipt says which stores the watch holds: a store removed since (or one the
+ * managed watch's ranking let go) is no change of the watch, even in events recorded before
+ * migration 0042 that no check has ended yet.
  */
 import type { WatchHealth, WatchType } from './types.js';
 

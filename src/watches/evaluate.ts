@@ -4,8 +4,9 @@
  * generation moved — the ingested months and their runs, its stores (for the managed watch:
  * its capacity and the in-market accounts), or the current month (staleness) — so a second
  * call with nothing new writes nothing. A check records, in one transaction: the findings of
- * the latest month as watch events, a receipt, the new health and, when the health level
- * changed, exactly one `watch.health_changed` event in the outbox.
+ * the latest month as watch events (a new finding as a new event, one no longer found ended), a
+ * receipt, the new health and, when the health level changed, exactly one `watch.health_changed`
+ * event in the outbox.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -14,9 +15,12 @@ import { countInMarket, inMarketStoreIds } from '../accounts/index.js';
 import { ingestedMonths, visibleStoreMonths, visibleStoreSignals } from '../ingest/index.js';
 import {
   activeWatches,
+  endWatchEvents,
   insertWatchEvents,
   insertWatchReceipt,
+  monthFindingEvents,
   watchStoreIds,
+  type WatchEventRow,
   type WatchRow,
 } from './store.js';
 import { setWatchHealth } from './set-health.js';
@@ -79,9 +83,47 @@ async function observeStores(q: Kysely<Database>, storeIds: readonly string[], m
   });
 }
 
-/** The stable id of a finding: recording the same finding again is a no-op. */
-const findingId = (watchId: string, month: string, f: Finding): string =>
-  `wev_${hash([watchId, month, f.store_id, f.kind, f.subject]).slice(0, 24)}`;
+/** Which finding of a watch's month `f` is: the same store, kind and subject is the same finding. */
+export const findingKey = (watchId: string, month: string, f: Finding): string => hash([watchId, month, f.store_id, f.kind, f.subject]).slice(0, 24);
+
+/**
+ * The id of the event recording a finding for the `episode`-th time in its month (0 the first):
+ * `wev_` and the finding's key the first time (the id events had before migration 0042), so
+ * recording the same event twice is a no-op.
+ */
+const findingEventId = (key: string, episode: number): string => `wev_${episode === 0 ? key : hash([key, episode]).slice(0, 24)}`;
+
+type RecordedFinding = Pick<WatchEventRow, 'id' | 'finding' | 'domain' | 'level' | 'detail' | 'ended_at'>;
+
+/**
+ * What a check of a month changes in the findings already recorded for that month: an open event
+ * whose finding the check found again, saying the same, stays; one whose finding it did not find,
+ * or found saying something else (a new capacity, an older age), ends; a finding without an open
+ * event saying it is recorded again, as the next episode of its key. Pure.
+ */
+function reconcileFindings(
+  recorded: readonly RecordedFinding[],
+  found: readonly { key: string; finding: Finding }[],
+): { end: string[]; record: { key: string; finding: Finding; episode: number }[] } {
+  const open = new Map(recorded.filter((e) => e.ended_at === null && e.finding !== null).map((e) => [e.finding!, e]));
+  const episodes = new Map<string, number>();
+  for (const e of recorded) if (e.finding !== null) episodes.set(e.finding, (episodes.get(e.finding) ?? 0) + 1);
+  const end: string[] = [];
+  const record: { key: string; finding: Finding; episode: number }[] = [];
+  const seen = new Set<string>();
+  for (const { key, finding: f } of found) {
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const e = open.get(key);
+    if (e && e.detail === f.detail && e.level === f.level && e.domain === f.domain) {
+      open.delete(key);
+      continue;
+    }
+    record.push({ key, finding: f, episode: episodes.get(key) ?? 0 });
+  }
+  for (const e of open.values()) end.push(e.id);
+  return { end, record };
+}
 
 export async function evaluateWatches(db: Db, now: Date): Promise<EvaluateSummary> {
   const summary: EvaluateSummary = { checked: 0, changed: 0 };
@@ -137,8 +179,13 @@ async function recordCheck(
   if (Number((await claim.executeTakeFirst()).numUpdatedRows) === 0) return undefined;
   // Re-read the health inside the transaction: a cancel or another check may have moved it.
   const current = await trx.selectFrom('watches').select(['health']).where('id', '=', w.id).executeTakeFirstOrThrow();
-  const events = result.findings.map((f) => ({
-    id: findingId(w.id, latest.month, f),
+  // The month's findings as recorded, read under the claim: no other check of this watch writes them meanwhile.
+  const found = result.findings.map((finding) => ({ key: findingKey(w.id, latest.month, finding), finding }));
+  const { end, record } = reconcileFindings(await monthFindingEvents(trx, w.id, latest.month), found);
+  // Ended first: a finding told again is one open event again (index watch_events_open_finding).
+  await endWatchEvents(trx, end, at);
+  const events: WatchEventRow[] = record.map(({ key, finding: f, episode }) => ({
+    id: findingEventId(key, episode),
     watch_id: w.id,
     month: latest.month,
     store_id: f.store_id,
@@ -146,7 +193,9 @@ async function recordCheck(
     kind: f.kind,
     level: f.level,
     detail: f.detail,
+    finding: key,
     created_at: at,
+    ended_at: null,
   }));
   if (current.health !== result.health) {
     events.push({
@@ -158,7 +207,9 @@ async function recordCheck(
       kind: 'health_changed',
       level: result.health,
       detail: `Health ${current.health} → ${result.health}: ${result.reason}`,
+      finding: null,
       created_at: at,
+      ended_at: null,
     });
   }
   await insertWatchEvents(trx, events);

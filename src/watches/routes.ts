@@ -9,6 +9,7 @@ import {
   addWatchStores,
   deleteWatch,
   getManagedWatch,
+  heldFindingEvents,
   insertWatch,
   lockedWatchCount,
   lockManagedWatch,
@@ -299,7 +300,7 @@ export const watchRoutes = [
     path: '/watches/{id}/brief',
     summary: "Read a watch's brief",
     description:
-      "A plain-words summary of the latest checked month's changes in the watched stores. JSON by default; markdown with `format=markdown`.",
+      "A plain-words summary of the latest checked month: the changes in the watched stores and the watch's findings that held at its latest check (one that stopped holding is left out; the events keep it). JSON by default; markdown with `format=markdown`.",
     scope: 'read:watch',
     kind: 'read',
     params: watchParam,
@@ -310,7 +311,7 @@ export const watchRoutes = [
     async handler({ db, workspace, params, query, headers }) {
       const w = await findWatch(db.kysely, workspace.id, params.id);
       const [receipt] = await pageWatchReceipts(db.kysely, w.id, undefined, 1);
-      const changes = receipt ? await pageWatchEvents(db.kysely, w.id, undefined, 10_000, receipt.month) : [];
+      const changes = receipt ? await heldFindingEvents(db.kysely, w.id, receipt.month) : [];
       const brief = buildBrief({
         watch: w,
         receipt: receipt && { month: receipt.month, run_id: receipt.run_id, store_ids: JSON.parse(receipt.store_ids) as string[] },

@@ -32,6 +32,10 @@ export const WatchEvent = z.object({
   level: health.describe('The health the change points to: `healthy` for an informational change'),
   detail: z.string().describe('Plain words'),
   created_at: z.string(),
+  ended_at: z
+    .string()
+    .nullable()
+    .describe('When a later check of the same month no longer found it (null while it holds, and for `health_changed`); found again later, it is a new event'),
 });
 
 export const ManagedWatch = Watch.omit({ object: true, id: true, status: true }).extend({
@@ -77,7 +81,7 @@ export const WatchBrief = z.object({
   health_reason: z.string(),
   stores_checked: z.number().int(),
   summary: z.string().describe('Plain words'),
-  changes: z.array(BriefChange).describe("That month's changes in the watched stores"),
+  changes: z.array(BriefChange).describe("That month's changes in the watched stores and the watch's findings, as the latest check found them"),
 });
 
 export const storeIds = z.array(storeId).max(WATCH_ADD_MAX);

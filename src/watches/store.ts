@@ -186,10 +186,26 @@ export async function insertWatchEvents(trx: Kysely<Database>, rows: readonly Wa
   }
 }
 
+/** Every finding recorded for the watch's month, ended or not (what a check of the month compares its findings with). */
+export async function monthFindingEvents(q: Kysely<Database>, watchId: string, month: string): Promise<WatchEventRow[]> {
+  return q.selectFrom('watch_events').selectAll().where('watch_id', '=', watchId).where('month', '=', month).where('finding', 'is not', null).orderBy('created_at').orderBy('id').execute();
+}
+
+/** The findings of the watch's month that held at its latest check of that month (what the brief lists). */
+export async function heldFindingEvents(q: Kysely<Database>, watchId: string, month: string): Promise<WatchEventRow[]> {
+  return q.selectFrom('watch_events').selectAll().where('watch_id', '=', watchId).where('month', '=', month).where('finding', 'is not', null).where('ended_at', 'is', null).execute();
+}
+
+/** Ends the events `ids` (those not ended yet): a check of their month no longer found them. */
+export async function endWatchEvents(trx: Kysely<Database>, ids: readonly string[], at: string): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    await trx.updateTable('watch_events').set({ ended_at: at }).where('id', 'in', ids.slice(i, i + 500)).where('ended_at', 'is', null).execute();
+  }
+}
+
 /** A page of a watch's events: newest month first, then id. */
-export async function pageWatchEvents(q: Kysely<Database>, watchId: string, after: { month: string; id: string } | undefined, limit: number, month?: string): Promise<WatchEventRow[]> {
+export async function pageWatchEvents(q: Kysely<Database>, watchId: string, after: { month: string; id: string } | undefined, limit: number): Promise<WatchEventRow[]> {
   let query = q.selectFrom('watch_events').selectAll().where('watch_id', '=', watchId);
-  if (month !== undefined) query = query.where('month', '=', month);
   if (after) query = query.where((eb) => eb.or([eb('month', '<', after.month), eb.and([eb('month', '=', after.month), eb('id', '>', after.id)])]));
   return query.orderBy('month', 'desc').orderBy('id').limit(limit).execute();
 }

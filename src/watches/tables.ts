@@ -43,12 +43,16 @@ export interface WatchEventsTable {
   month: string;
   store_id: string | null;
   domain: string | null;
-  /** A signal type, `revenue_down`, `store_absent` or `health_changed`. */
+  /** A signal type, `revenue_down`, `store_absent`, `data_stale`, `capacity_exceeded` or `health_changed`. */
   kind: string;
   /** The health level the change points to: healthy (informational), degraded or failing. */
   level: WatchHealth;
   detail: string;
+  /** Which finding of the watch's month this is (its store, kind and subject, hashed); null for `health_changed`. */
+  finding: string | null;
   created_at: string;
+  /** When a later check of the same month no longer found it; null while it holds (and for `health_changed`). */
+  ended_at: string | null;
 }
 
 /** Proof of one check: the month and run it read, the stores it checked, the health it found. */

@@ -108,11 +108,12 @@ export function watchRaces(fleet: () => Fleet, d: Dialect): void {
   });
 
   describe('watch checks raced over two database handles', () => {
-    it('emits each watch.health_changed once when two checks of the same ingest run at once', async () => {
+    it('emits each watch.health_changed and records each finding once when two checks of the same ingest run at once', async () => {
       const t = await freshDb(d.name);
       const other = await openAgain(t);
       try {
         const now = new Date('2026-03-10T09:00:00Z');
+        const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
         const ws = await createWorkspace(t.db.kysely, 'checks', now);
         await seedAccounts(t.db, ws.id, [{ store_id: 'a', score: 0.9 }, { store_id: 'b', score: 0.8 }]);
         // Twelve watches of store "a", which the month's run does not have: each becomes failing.
@@ -136,6 +137,23 @@ export function watchRaces(fleet: () => Fleet, d: Dialect): void {
         expect(receipts).toHaveLength(12);
         const recorded = await t.db.kysely.selectFrom('watch_events').select('watch_id').where('kind', '=', 'health_changed').where('watch_id', 'in', watches).execute();
         expect(recorded).toHaveLength(12);
+        // Each watch's finding is recorded once, and holds.
+        const absent = await t.db.kysely.selectFrom('watch_events').select(['watch_id', 'ended_at']).where('kind', '=', 'store_absent').where('watch_id', 'in', watches).execute();
+        expect(absent.map((e) => e.watch_id).sort()).toEqual([...watches].sort());
+        expect(absent.every((e) => e.ended_at === null)).toBe(true);
+
+        // A corrected run has "a" after all, then a later one drops it again: checked by both
+        // handles at once each time, every watch's finding ends once and is told again once.
+        const absentOf = async () =>
+          (await t.db.kysely.selectFrom('watch_events').select(['watch_id', 'ended_at']).where('kind', '=', 'store_absent').where('watch_id', 'in', watches).execute()).map((e) => [e.watch_id, e.ended_at === null]);
+        await seedRun(t.db, '2026-02', 'run-feb-2', [{ store_id: 'a', monthly_visits: 5_000 }, { store_id: 'b', monthly_visits: 5_000 }], []);
+        const ended = await Promise.all([evaluateWatches(t.db, later(1)), evaluateWatches(other, later(1))]);
+        expect(ended[0].checked + ended[1].checked).toBe(12);
+        expect((await absentOf()).sort()).toEqual(watches.map((w) => [w, false]).sort());
+        await seedRun(t.db, '2026-02', 'run-feb-3', [{ store_id: 'b', monthly_visits: 5_000 }], []);
+        const again = await Promise.all([evaluateWatches(t.db, later(2)), evaluateWatches(other, later(2))]);
+        expect(again[0].checked + again[1].checked).toBe(12);
+        expect((await absentOf()).sort()).toEqual(watches.flatMap((w) => [[w, false], [w, true]]).sort());
       } finally {
         await other.close();
         await t.cleanup();

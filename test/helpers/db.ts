@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import BetterSqlite from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Database, migrations, openDatabase, type Db } from '../../src/compose/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
@@ -198,15 +198,47 @@ export async function lockWaiter(q: Kysely<Database>): Promise<void> {
 
 /**
  * For a test of migration `key` (e.g. '0032') over data written before it: an in-memory SQLite
- * database, `before()` migrating it up to that migration (not including it) and `after()` through
- * every migration, or up to `until` (not including it), resolving to the names applied. Closed
- * after the file's tests.
+ * database (or, on PostgreSQL, a private schema of DATABASE_URL's database), `before()` migrating
+ * it up to that migration (not including it) and `after()` through every migration, or up to
+ * `until` (not including it), resolving to the names applied. Closed (the schema dropped) after
+ * the file's tests.
  */
-export function databaseBeforeMigration(key: string): { db: Kysely<any>; before(): Promise<string[]>; after(until?: string): Promise<string[]> } {
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite(':memory:') }) });
-  afterAll(() => db.destroy());
+export function databaseBeforeMigration(key: string, dialect: DialectName = 'SQLite'): { db: Kysely<any>; before(): Promise<string[]>; after(until?: string): Promise<string[]> } {
   const upTo = (end: string) => Object.fromEntries(Object.entries(migrations).filter(([k]) => k < end));
-  return { db, before: () => migrateToLatest(db, upTo(key)), after: (until) => migrateToLatest(db, until === undefined ? migrations : upTo(until)) };
+  if (dialect === 'SQLite') {
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite(':memory:') }) });
+    afterAll(() => db.destroy());
+    return { db, before: () => migrateToLatest(db, upTo(key)), after: (until) => migrateToLatest(db, until === undefined ? migrations : upTo(until)) };
+  }
+  if (!pgUrl) throw new Error('DATABASE_URL is not set');
+  const schema = `m_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const url = new URL(pgUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 2 }) }) });
+  let created = false;
+  afterAll(async () => {
+    await db.destroy();
+    if (created) await adminQuery(`drop schema "${schema}" cascade`);
+  });
+  return {
+    db,
+    before: async () => {
+      await adminQuery(`create schema "${schema}"`);
+      created = true;
+      return migrateToLatest(db, upTo(key), schema);
+    },
+    after: (until) => migrateToLatest(db, until === undefined ? migrations : upTo(until), schema),
+  };
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const c = new pg.Client({ connectionString: pgUrl });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
 }
 
 /**

@@ -588,7 +588,7 @@ export interface paths {
         };
         /**
          * Read a watch's brief
-         * @description A plain-words summary of the latest checked month's changes in the watched stores. JSON by default; markdown with `format=markdown`.
+         * @description A plain-words summary of the latest checked month: the changes in the watched stores and the watch's findings that held at its latest check (one that stopped holding is left out; the events keep it). JSON by default; markdown with `format=markdown`.
          *
          *     Scope: `read:watch`. Call kind: read (120 per minute per key). Availability: available.
          */
@@ -3814,6 +3814,8 @@ export interface operations {
                             /** @description Plain words */
                             detail: string;
                             created_at: string;
+                            /** @description When a later check of the same month no longer found it (null while it holds, and for `health_changed`); found again later, it is a new event */
+                            ended_at: string | null;
                         }[];
                         /** @description Path of the brief of the latest check */
                         latest_brief_url: string | null;
@@ -3910,6 +3912,8 @@ export interface operations {
                             /** @description Plain words */
                             detail: string;
                             created_at: string;
+                            /** @description When a later check of the same month no longer found it (null while it holds, and for `health_changed`); found again later, it is a new event */
+                            ended_at: string | null;
                         }[];
                         /** @description Path of the brief of the latest check */
                         latest_brief_url: string | null;
@@ -4002,6 +4006,8 @@ export interface operations {
                             /** @description Plain words */
                             detail: string;
                             created_at: string;
+                            /** @description When a later check of the same month no longer found it (null while it holds, and for `health_changed`); found again later, it is a new event */
+                            ended_at: string | null;
                         }[];
                         /** @description Path of the brief of the latest check */
                         latest_brief_url: string | null;
@@ -4502,6 +4508,8 @@ export interface operations {
                             /** @description Plain words */
                             detail: string;
                             created_at: string;
+                            /** @description When a later check of the same month no longer found it (null while it holds, and for `health_changed`); found again later, it is a new event */
+                            ended_at: string | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null at the end of the list */
                         next_cursor: string | null;
@@ -4619,7 +4627,7 @@ export interface operations {
                         stores_checked: number;
                         /** @description Plain words */
                         summary: string;
-                        /** @description That month's changes in the watched stores */
+                        /** @description That month's changes in the watched stores and the watch's findings, as the latest check found them */
                         changes: {
                             store_id: string | null;
                             domain: string | null;
