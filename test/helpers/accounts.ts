@@ -14,6 +14,17 @@ export type SeedStore = FixtureStore;
 
 export type SeedSignal = FixtureSignal;
 
+/** A store as the panel has it, healthy for a watch by default: visits and revenue steady, one ad channel. */
+export const steadyStore = (store_id: string, over: Partial<SeedStore> = {}): SeedStore => ({
+  store_id,
+  domain: `${store_id}.example`,
+  country: 'US',
+  monthly_visits: 10_000,
+  est_monthly_revenue_usd: 20_000,
+  ads: ['meta'],
+  ...over,
+});
+
 export const signalId = (month: string, s: SeedSignal): string =>
   `sig_${createHash('md5').update(`${month}\0${s.store_id}\0${s.type}\0${s.subject ?? ''}`).digest('hex')}`;
 

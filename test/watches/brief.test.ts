@@ -6,22 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
-import { seedAccounts, seedRun, type SeedStore } from '../helpers/accounts.js';
+import { seedAccounts, seedRun, steadyStore } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
 
 const OPS = ['get_managed_watch', 'resize_managed_watch', 'add_watch', 'get_watch', 'list_watch_events', 'get_watch_brief'] as const;
 
-const store = (store_id: string, over: Partial<SeedStore> = {}): SeedStore => ({
-  store_id,
-  domain: `${store_id}.example`,
-  country: 'US',
-  monthly_visits: 10_000,
-  est_monthly_revenue_usd: 20_000,
-  ads: ['meta'],
-  ...over,
-});
+const store = steadyStore;
 
 interface Change {
   kind: string;

@@ -10,7 +10,7 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { evaluateWatches } from '../../src/watches/evaluate.js';
 import { insertWatch } from '../../src/watches/store.js';
 import { WATCHES_MAX } from '../../src/watches/types.js';
-import { seedAccounts, seedRun, type SeedStore } from '../helpers/accounts.js';
+import { seedAccounts, seedRun, steadyStore } from '../helpers/accounts.js';
 import { dialects } from '../helpers/db.js';
 import { WORKING } from '../helpers/capability-manifest.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
@@ -34,16 +34,7 @@ const WATCH_OPS = [
   'get_watch_brief',
 ] as const;
 
-/** A store as the panel has it, healthy by default: visits and revenue steady, one ad channel. */
-const store = (store_id: string, over: Partial<SeedStore> = {}): SeedStore => ({
-  store_id,
-  domain: `${store_id}.example`,
-  country: 'US',
-  monthly_visits: 10_000,
-  est_monthly_revenue_usd: 20_000,
-  ads: ['meta'],
-  ...over,
-});
+const store = steadyStore;
 
 const STORES = ['ok', 'closed', 'absent', 'traffic', 'revenue', 'ads', 'flip', 'spare'];
 
