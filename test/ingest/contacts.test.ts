@@ -13,13 +13,31 @@ import { ingestRuns } from '../../src/ingest/ingest.js';
 import { openDuck, lit } from '../../src/panel/duck.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
 import { FIXED_NOW, generate, publishPanel } from '../helpers/cli.js';
-import { tempDirs } from '../helpers/tmp.js';
+import { copyTree, tempDirs } from '../helpers/tmp.js';
 
 const dirs = tempDirs('storelens-contacts-');
 afterAll(() => dirs.removeAll());
 
 const sorted = (rows: readonly StoreContact[]) => [...rows].sort((a, b) => (a.store_id + '\0' + a.email < b.store_id + '\0' + b.email ? -1 : 1));
 const index = async (runs: string) => JSON.parse(await readFile(path.join(runs, 'index.json'), 'utf8')) as { months: Record<string, string>; contacts?: string };
+
+/**
+ * A second, small publication (200 stores, contacts included) for the tests that break a panel or
+ * a runs folder of their own: generated and published once for the file, each test working on its
+ * own copy (links and mtimes kept), in a new folder holding panel/, out/ and runs/.
+ */
+let small: Promise<string> | undefined;
+async function smallPublication(): Promise<string> {
+  small ??= (async () => {
+    const dir = await dirs.make();
+    await generate(path.join(dir, 'panel'), { stores: 200, from: '2026-01', to: '2026-02', seed: 'small' });
+    await publishPanel(path.join(dir, 'panel'), path.join(dir, 'out'), { runs: path.join(dir, 'runs') });
+    return dir;
+  })();
+  const copy = await dirs.make();
+  await copyTree(`${await small}/.`, copy);
+  return copy;
+}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -132,31 +150,29 @@ for (const d of dialects) {
     });
 
     it('stops a publish that writes runs at a bad contact before any run is written, and says so before a bad month file', async () => {
-      const dir = await dirs.make();
+      // The small publication's panel, into a runs folder and an output folder that do not exist yet.
+      const dir = await smallPublication();
       const fresh = path.join(dir, 'panel');
-      const freshRuns = path.join(dir, 'runs');
-      await generate(fresh, { stores: 200, from: '2026-01', to: '2026-02', seed: 'contacts' });
+      const freshRuns = path.join(dir, 'runs-new');
       const file = path.join(fresh, 'contacts.csv');
       await writeFile(file, 'store_id,email\na,a@b.example\nb,not-an-email\n');
       const bad = `${file}: row 3, column email: expected an email address, got "not-an-email"`;
-      await expect(publishPanel(fresh, path.join(dir, 'out'), { runs: freshRuns })).rejects.toThrow(bad);
+      await expect(publishPanel(fresh, path.join(dir, 'out-new'), { runs: freshRuns })).rejects.toThrow(bad);
       expect(await readdir(freshRuns).catch(() => [])).not.toContain('2026-01');
       // A store listed twice in a month file: the month's check (as the panel is read) would refuse it too.
       const month = path.join(fresh, '2026-02.csv');
       const rows = (await readFile(month, 'utf8')).trimEnd().split('\n');
       await writeFile(month, [...rows, rows[1]].join('\n') + '\n');
-      await expect(publishPanel(fresh, path.join(dir, 'out'), { runs: freshRuns })).rejects.toThrow(bad);
+      await expect(publishPanel(fresh, path.join(dir, 'out-new'), { runs: freshRuns })).rejects.toThrow(bad);
       await writeFile(file, 'store_id,email\na,a@b.example\n');
-      await expect(publishPanel(fresh, path.join(dir, 'out'), { runs: freshRuns })).rejects.toThrow(`${month}: row`);
+      await expect(publishPanel(fresh, path.join(dir, 'out-new'), { runs: freshRuns })).rejects.toThrow(`${month}: row`);
     });
 
     it('loads nothing, the contact source included, when a run of the same publication is refused', async () => {
       // The contacts were loaded first, then a month was refused: exit 2 with the contacts of a
       // publication whose months the database did not take.
-      const dir = await dirs.make();
+      const dir = await smallPublication();
       const fresh = path.join(dir, 'runs');
-      await generate(path.join(dir, 'panel'), { stores: 200, from: '2026-01', to: '2026-02', seed: 'refused' });
-      await publishPanel(path.join(dir, 'panel'), path.join(dir, 'out'), { runs: fresh });
       const idx = await index(fresh);
       expect(idx.contacts).toMatch(/^[0-9a-f]{64}$/);
       const stores = path.join(fresh, '2026-02', idx.months['2026-02']!, 'stores.csv');
@@ -172,10 +188,8 @@ for (const d of dialects) {
     });
 
     it('refuses a contact source whose file was changed or is gone with the way out, which works: publish writes its folder anew once removed', async () => {
-      const dir = await dirs.make();
+      const dir = await smallPublication();
       const fresh = path.join(dir, 'runs');
-      await generate(path.join(dir, 'panel'), { stores: 200, from: '2026-01', to: '2026-02', seed: 'changed' });
-      await publishPanel(path.join(dir, 'panel'), path.join(dir, 'out'), { runs: fresh });
       const id = (await index(fresh)).contacts!;
       const folder = path.join(fresh, 'contacts', id);
       const file = path.join(folder, 'contacts.ndjson');
