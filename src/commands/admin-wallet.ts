@@ -9,7 +9,7 @@ import { BalanceLimitError, credit, CreditKeyReusedError } from '../wallet/billi
 import { DecisionError, decide } from '../wallet/approvals.js';
 import { formatAmount, parseAmount } from '../wallet/money.js';
 import { findWorkspace } from '../workspaces/store.js';
-import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+import { lockOwnerOrAdmin, output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
 
 function amountOf(text: string, what: string): number {
   const n = parseAmount(text);
@@ -27,7 +27,11 @@ export async function creditCommand(amount: string, opts: Config<'wallet credit'
     const now = env.now();
     const key = opts.idempotencyKey ?? newId('cli');
     const entry = await db
-      .write((trx) => credit(trx, ws.id, minor, opts.reason.trim(), `member:${opts.as}`, key, now))
+      .write(async (trx) => {
+        // Checked again where it is written: an admin removed or demoted meanwhile credits nothing.
+        await lockOwnerOrAdmin(trx, ws, opts.as, 'credit the wallet');
+        return credit(trx, ws.id, minor, opts.reason.trim(), `member:${opts.as}`, key, now);
+      })
       .catch((e: unknown) => {
         if (e instanceof BalanceLimitError) {
           const w = e.wallet;
@@ -62,7 +66,12 @@ export async function rulesCommand(opts: Config<'wallet rules'>, env: Env): Prom
     const changes: { auto_approve_below?: number | null; monthly_cap?: number | null } = {};
     if (autoApproveBelow !== undefined) changes.auto_approve_below = autoApproveBelow;
     if (monthlyCap !== undefined) changes.monthly_cap = monthlyCap;
-    const w = Object.keys(changes).length ? await db.write((trx) => setRules(trx, ws.id, changes, `member:${opts.as}`, now)) : await readWallet(db.kysely, ws.id, now);
+    const w = Object.keys(changes).length
+      ? await db.write(async (trx) => {
+          await lockOwnerOrAdmin(trx, ws, opts.as, 'set the wallet rules');
+          return setRules(trx, ws.id, changes, `member:${opts.as}`, now);
+        })
+      : await readWallet(db.kysely, ws.id, now);
     const show = (v: number | null) => (v === null ? 'off' : `${formatAmount(v)} ${w.currency}`);
     output(
       env,
@@ -78,12 +87,16 @@ export async function decideCommand(id: string, verdict: 'approved' | 'denied', 
     const a = await getApproval(db.kysely, id);
     if (!a) throw new CliError(`no approval "${id}"`);
     const ws = (await findWorkspace(db.kysely, a.workspace_id))!;
-    await requireOwnerOrAdmin(db, ws, opts.as, verdict === 'approved' ? 'approve charges' : 'deny charges');
+    const action = verdict === 'approved' ? 'approve charges' : 'deny charges';
+    await requireOwnerOrAdmin(db, ws, opts.as, action);
     // The modules whose work waits for an approval register their handlers (reports, outreach) when loaded.
     await import('../compose/modules.js');
     let d;
     try {
-      d = await db.write((trx) => decide(trx, id, verdict, opts.as, env.now()));
+      d = await db.write(async (trx) => {
+        await lockOwnerOrAdmin(trx, ws, opts.as, action);
+        return decide(trx, id, verdict, opts.as, env.now());
+      });
     } catch (e) {
       if (e instanceof DecisionError) throw new CliError(e.message);
       if (isApiProblem(e)) throw new CliError(`cannot approve ${id}: ${e.detail}`, 1);
