@@ -40,12 +40,16 @@ export async function requireOwnerOrAdmin(db: Db, ws: Workspace, email: string, 
 }
 
 /**
- * requireOwnerOrAdmin inside the write it allows, under the workspace row's lock that removing a
- * member or changing a role takes (members/owners.ts): a member removed or demoted since the
- * check before it is refused, and the write changes nothing.
+ * A write an owner or admin makes: `fn` runs in one transaction after requireOwnerOrAdmin's check
+ * is made again under the workspace row's lock that removing a member or changing a role takes
+ * (members/owners.ts), so a member removed or demoted since the check before is refused, and the
+ * write changes nothing.
  */
-export async function lockOwnerOrAdmin(trx: Kysely<Database>, ws: Workspace, email: string, action: string): Promise<'owner' | 'admin'> {
-  return ownerOrAdmin(await lockMember(trx, ws.id, email), ws, email, action);
+export function writeAsOwnerOrAdmin<T>(db: Db, ws: Workspace, email: string, action: string, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.write(async (trx) => {
+    ownerOrAdmin(await lockMember(trx, ws.id, email), ws, email, action);
+    return fn(trx);
+  });
 }
 
 function ownerOrAdmin(m: Member | undefined, ws: Workspace, email: string, action: string): 'owner' | 'admin' {

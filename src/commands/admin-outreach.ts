@@ -5,18 +5,14 @@ import { CliError } from '../core/errors.js';
 import { checkTarget, RefusedTarget, systemResolver } from '../outbound/ssrf.js';
 import type { Config } from '../settings/config.js';
 import { loadSecretBox, newSigningSecret } from '../outbound/secrets.js';
-import { lockOwnerOrAdmin, output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb, writeAsOwnerOrAdmin } from './admin-db.js';
 
 export async function senderCommand(opts: Config<'outreach sender'>, env: Env): Promise<void> {
   await withAdminDb(opts, env, async (db) => {
     const ws = await requireWorkspace(db, opts.workspace);
     await requireOwnerOrAdmin(db, ws, opts.as, 'set the outreach sender');
     if (opts.clear) {
-      await db.write(async (trx) => {
-        // Checked again where it is written: an admin removed or demoted meanwhile changes nothing.
-        await lockOwnerOrAdmin(trx, ws, opts.as, 'set the outreach sender');
-        await clearSender(trx, ws.id);
-      });
+      await writeAsOwnerOrAdmin(db, ws, opts.as, 'set the outreach sender', (trx) => clearSender(trx, ws.id));
       return output(env, opts, { workspace_id: ws.id, url: null }, `No outreach sender for ${ws.name}: steps are held`);
     }
     if (opts.url === undefined) {
@@ -36,10 +32,7 @@ export async function senderCommand(opts: Config<'outreach sender'>, env: Env): 
     }
     const box = await loadSecretBox(db.kysely, { key: opts.secretKey, previous: opts.previousSecretKey });
     const secret = newSigningSecret();
-    await db.write(async (trx) => {
-      await lockOwnerOrAdmin(trx, ws, opts.as, 'set the outreach sender');
-      await setSender(trx, ws.id, url, box.seal(secret), env.now());
-    });
+    await writeAsOwnerOrAdmin(db, ws, opts.as, 'set the outreach sender', (trx) => setSender(trx, ws.id, url, box.seal(secret), env.now()));
     output(env, opts, { workspace_id: ws.id, url, secret }, `Outreach sender of ${ws.name}: ${url}\nSigning secret (shown once): ${secret}`);
   });
 }

@@ -13,7 +13,7 @@ import { keptText } from '../core/text.js';
 import { CliError } from '../core/errors.js';
 import { getProfile, setProfile, type WorkspaceProfile } from '../accounts/profile-store.js';
 import type { Config } from '../settings/config.js';
-import { lockOwnerOrAdmin, output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb, writeAsOwnerOrAdmin } from './admin-db.js';
 import { OUTSIDE_INPUT } from '../core/missing-input.js';
 
 type ProfileOptions = Config<'workspaces profile'>;
@@ -85,11 +85,7 @@ export async function profileCommand(opts: ProfileOptions, env: Env): Promise<vo
     const stored =
       profile === undefined
         ? await getProfile(db.kysely, ws.id)
-        : await db.write(async (trx) => {
-            // Checked again where it is written: an admin removed or demoted meanwhile sets nothing.
-            await lockOwnerOrAdmin(trx, ws, as, 'set the profile');
-            return setProfile(trx, ws.id, profile, env.now());
-          });
+        : await writeAsOwnerOrAdmin(db, ws, as, 'set the profile', (trx) => setProfile(trx, ws.id, profile, env.now()));
     if (profile) for (const w of await unseenValues(db.kysely, profile)) env.stderr.write(`warning: ${w}\n`);
     output(env, opts, { workspace_id: ws.id, profile: stored.profile }, describe(stored, ws.name));
   });

@@ -9,7 +9,7 @@ import { BalanceLimitError, credit, CreditKeyReusedError } from '../wallet/billi
 import { DecisionError, decide } from '../wallet/approvals.js';
 import { formatAmount, parseAmount } from '../wallet/money.js';
 import { findWorkspace } from '../workspaces/store.js';
-import { lockOwnerOrAdmin, output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb, writeAsOwnerOrAdmin } from './admin-db.js';
 
 function amountOf(text: string, what: string): number {
   const n = parseAmount(text);
@@ -26,13 +26,7 @@ export async function creditCommand(amount: string, opts: Config<'wallet credit'
     await requireOwnerOrAdmin(db, ws, opts.as, 'credit the wallet');
     const now = env.now();
     const key = opts.idempotencyKey ?? newId('cli');
-    const entry = await db
-      .write(async (trx) => {
-        // Checked again where it is written: an admin removed or demoted meanwhile credits nothing.
-        await lockOwnerOrAdmin(trx, ws, opts.as, 'credit the wallet');
-        return credit(trx, ws.id, minor, opts.reason.trim(), `member:${opts.as}`, key, now);
-      })
-      .catch((e: unknown) => {
+    const entry = await writeAsOwnerOrAdmin(db, ws, opts.as, 'credit the wallet', (trx) => credit(trx, ws.id, minor, opts.reason.trim(), `member:${opts.as}`, key, now)).catch((e: unknown) => {
         if (e instanceof BalanceLimitError) {
           const w = e.wallet;
           throw new CliError(`amount: crediting ${formatAmount(minor)} ${w.currency} would take the balance of ${ws.name} (${formatAmount(w.balance)} ${w.currency}) over the most a wallet holds, ${formatAmount(MONEY_LIMIT)} ${w.currency}; nothing credited`, 1);
@@ -67,10 +61,7 @@ export async function rulesCommand(opts: Config<'wallet rules'>, env: Env): Prom
     if (autoApproveBelow !== undefined) changes.auto_approve_below = autoApproveBelow;
     if (monthlyCap !== undefined) changes.monthly_cap = monthlyCap;
     const w = Object.keys(changes).length
-      ? await db.write(async (trx) => {
-          await lockOwnerOrAdmin(trx, ws, opts.as, 'set the wallet rules');
-          return setRules(trx, ws.id, changes, `member:${opts.as}`, now);
-        })
+      ? await writeAsOwnerOrAdmin(db, ws, opts.as, 'set the wallet rules', (trx) => setRules(trx, ws.id, changes, `member:${opts.as}`, now))
       : await readWallet(db.kysely, ws.id, now);
     const show = (v: number | null) => (v === null ? 'off' : `${formatAmount(v)} ${w.currency}`);
     output(
@@ -93,10 +84,7 @@ export async function decideCommand(id: string, verdict: 'approved' | 'denied', 
     await import('../compose/modules.js');
     let d;
     try {
-      d = await db.write(async (trx) => {
-        await lockOwnerOrAdmin(trx, ws, opts.as, action);
-        return decide(trx, id, verdict, opts.as, env.now());
-      });
+      d = await writeAsOwnerOrAdmin(db, ws, opts.as, action, (trx) => decide(trx, id, verdict, opts.as, env.now()));
     } catch (e) {
       if (e instanceof DecisionError) throw new CliError(e.message);
       if (isApiProblem(e)) throw new CliError(`cannot approve ${id}: ${e.detail}`, 1);

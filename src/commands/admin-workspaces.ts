@@ -6,7 +6,7 @@ import { addActivation, createWorkspace, findWorkspace, listWorkspaces, setPilot
 import { setWalletVisibility, WALLET_VISIBILITIES, walletVisibility, type WalletVisibility } from '../workspaces/store.js';
 import { stopWorkspaceEnrollments } from '../outreach/store.js';
 import type { Config } from '../settings/config.js';
-import { lockOwnerOrAdmin, output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb, writeAsOwnerOrAdmin } from './admin-db.js';
 
 export async function createWorkspaceCommand(name: string, opts: Config<'workspaces create'>, env: Env): Promise<void> {
   const trimmed = name.trim();
@@ -98,11 +98,7 @@ export async function walletVisibilityCommand(raw: string | undefined, opts: Con
     const ws = await requireWorkspace(db, opts.workspace);
     await requireOwnerOrAdmin(db, ws, as, visibility === undefined ? 'see the wallet visibility' : 'set the wallet visibility');
     if (visibility !== undefined) {
-      await db.write(async (trx) => {
-        // Checked again where it is written: an admin removed or demoted meanwhile changes nothing.
-        await lockOwnerOrAdmin(trx, ws, as, 'set the wallet visibility');
-        await setWalletVisibility(trx, ws.id, visibility);
-      });
+      await writeAsOwnerOrAdmin(db, ws, as, 'set the wallet visibility', (trx) => setWalletVisibility(trx, ws.id, visibility));
     }
     const stored = await walletVisibility(db.kysely, ws.id);
     output(env, opts, { workspace_id: ws.id, wallet_visibility: stored }, `Wallet visibility of ${ws.name}: ${stored} (${VISIBILITY_TEXT[stored]})`);
