@@ -21,7 +21,7 @@ import { BODY_LIMIT } from './body.js';
 import type { KeyLookup } from './key-cache.js';
 import type { Capability, CapabilityLookup } from './capabilities.js';
 import { bodyTooLarge, toProblem } from './error-handler.js';
-import { repeatedMember } from '../core/json-members.js';
+import { GIVEN_TWICE, NAMED_TWICE, repeatedMember } from '../core/json-members.js';
 import { fingerprint, type IdempotentResult, idempotencyKeyOf, idempotencyRunner } from './idempotency.js';
 import { ApiProblem, type ApiProblemKind, isApiProblem } from './problems.js';
 import { DEFAULT_LIMITS, rateLimiter } from './rate-limit.js';
@@ -378,7 +378,7 @@ function singleValued(query: Record<string, unknown>, schema: z.ZodType): Record
   let repeated: string[] | undefined;
   for (const name in query) if (Array.isArray(query[name]) && Object.hasOwn(declared, name)) (repeated ??= []).push(name);
   if (!repeated) return query;
-  const errors = repeated.map((path) => ({ path, message: 'given more than once; send it once' }));
+  const errors = repeated.map((path) => ({ path, message: GIVEN_TWICE }));
   throw new ApiProblem('invalid-parameters', errors.map((e) => `${e.path}: ${e.message}`).join('; '), {}, { errors });
 }
 
@@ -417,7 +417,7 @@ function jsonBody(raw: string | undefined, repeated?: string): unknown {
   }
   repeated ??= repeatedMember(raw)?.join('.');
   if (repeated !== undefined) {
-    const errors = [{ path: repeated, message: 'given more than once in its object; send it once' }];
+    const errors = [{ path: repeated, message: NAMED_TWICE }];
     throw new ApiProblem('invalid-body', `${repeated}: ${errors[0]!.message}`, {}, { errors });
   }
   return value;

@@ -6,6 +6,11 @@
  * NDJSON door refuses such a record (panel/read-errors.ts keyNamedTwice).
  */
 
+/** What a caller is told of a parameter or tool argument given more than once (REST and MCP say the same). */
+export const GIVEN_TWICE = 'given more than once; send it once';
+/** What a caller is told of a JSON member its object names twice. */
+export const NAMED_TWICE = 'given more than once in its object; send it once';
+
 type Frame = { kind: 'object'; names: Set<string>; name: string | undefined; expectName: boolean } | { kind: 'array'; index: number };
 
 /** A frame's part of a path: the member being read, or the element's index. */

@@ -17,7 +17,7 @@ import { toProblem } from '../api/error-handler.js';
 import { ApiProblem, isApiProblem, methodNotAllowed, sendProblem } from '../api/problems.js';
 import { type AnyRoute, type CallKind, isMutating } from '../api/route-def.js';
 import { SCOPES } from '../api/scopes.js';
-import { repeatedMember } from '../core/json-members.js';
+import { NAMED_TWICE, repeatedMember } from '../core/json-members.js';
 import { type PublicationSource, registerStatisticsResources } from './resources.js';
 import { callerOf, operationTools, problemInToolWords } from './tools.js';
 
@@ -203,7 +203,7 @@ function asSent(body: unknown): { calls?: Map<RequestId, SentArguments>; refused
     const [where, args, ...inArguments] = repeated;
     if (!isCall(single) || where !== 'params' || args !== 'arguments' || inArguments.length === 0) {
       const id = single && repeated[0] !== 'id' && (typeof single.id === 'string' || typeof single.id === 'number') ? single.id : null;
-      const said = `Bad Request: ${repeated.join('.')} is given more than once in its object; send it once`;
+      const said = `Bad Request: ${repeated.join('.')} is ${NAMED_TWICE}`;
       return { refused: JSON.stringify({ jsonrpc: '2.0', error: { code: ProtocolErrorCode.InvalidRequest, message: said }, id }) };
     }
     (calls ??= new Map()).set(single.id, { repeated: inArguments });

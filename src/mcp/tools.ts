@@ -12,6 +12,7 @@ import type { Authenticated } from '../api/auth.js';
 import type { OperationRequest } from '../api/executor.js';
 import { IDEMPOTENCY_KEY_MAX } from '../api/idempotency.js';
 import { canonicalJson } from '../core/canonical-json.js';
+import { GIVEN_TWICE } from '../core/json-members.js';
 import { type AnyRoute, isMutating } from '../api/route-def.js';
 import { ifMatchCondition, jsonSchema } from '../api/schemas.js';
 
@@ -181,7 +182,7 @@ export function operationTool(route: AnyRoute): OperationTool {
         const to = placeOf(name);
         if (to === 'body') repeatedMember = repeated.join('.');
         else if (to === 'nested body' && inside.length > 0) repeatedMember = inside.join('.');
-        else if (to !== 'unknown' && inside.length === 0) malformed.push({ path: name, message: 'given more than once; send it once' });
+        else if (to !== 'unknown' && inside.length === 0) malformed.push({ path: name, message: GIVEN_TWICE });
       }
       const derived = mutating && typeof idem !== 'string';
       // The If-Match condition as the fingerprint reads it: `if_match` 3 and "3" are one call.
