@@ -116,6 +116,25 @@ for (const d of dialects) {
       expect(told).toEqual(expect.arrayContaining(['create_deal', 'add_contact', 'record_outcome', 'register_webhook', 'add_watch', 'enroll_outreach']));
     });
 
+    it('names the choices, comma-separated, of each choice body member given a value it does not offer, on every operation that takes a body', async () => {
+      const every = await apiKey(h.db, (await workspace(h.db)).id, SCOPES);
+      const told: string[] = [];
+      for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+        for (const [method, op] of Object.entries(ops)) {
+          const schema = op.requestBody?.content?.['application/json']?.schema;
+          for (const [name, member] of Object.entries((schema?.properties ?? {}) as Record<string, any>)) {
+            if (!Array.isArray(member.enum) || typeof member.enum[0] !== 'string') continue;
+            const r = await call(h.base, method.toUpperCase(), path.replace(/\{[a-z_]+\}/g, 'nothing-by-this-id'), { key: every, idem: freshIdem(), body: { [name]: 'no-such-choice' } });
+            expect([r.status, r.body.type], `${op.operationId} ${name}`).toEqual([400, 'https://storelens.dev/problems/invalid-body']);
+            const said = `expected one of ${member.enum.map((c: string) => JSON.stringify(c)).join(', ')}`;
+            expect(r.body.errors, `${op.operationId} ${name}`).toContainEqual({ path: name, message: said });
+            told.push(`${op.operationId}.${name}`);
+          }
+        }
+      }
+      expect(told).toEqual(expect.arrayContaining(['record_outcome.action', 'move_deal_stage.stage', 'set_account_status.status', 'add_watch.type']));
+    });
+
     it('agrees on a contact body: the email with or without blanks around it, and its length', async () => {
       let n = 0;
       const contact = (email: string) => ({ store_id: 'rs-a', email: email.replace('{n}', String(++n)) });
