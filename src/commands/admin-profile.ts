@@ -87,7 +87,7 @@ export async function profileCommand(opts: ProfileOptions, env: Env): Promise<vo
         ? await getProfile(db.kysely, ws.id)
         : await writeAsOwnerOrAdmin(db, ws, as, 'set the profile', (trx) => setProfile(trx, ws.id, profile, env.now()));
     if (profile) for (const w of await unseenValues(db.kysely, profile)) env.stderr.write(`warning: ${w}\n`);
-    output(env, opts, { workspace_id: ws.id, profile: stored.profile }, describe(stored, ws.name));
+    output(env, opts, { workspace_id: ws.id, profile: stored.profile, updated_at: stored.updated_at }, describe(stored, ws.name));
   });
 }
 

@@ -34,16 +34,16 @@ for (const d of dialects) {
         min_revenue_usd: 1000.5,
         max_products: 900,
       };
-      expect(r.json).toEqual({ workspace_id: wsId, profile: expected });
+      expect(r.json).toEqual({ workspace_id: wsId, profile: expected, updated_at: '2026-02-01T09:00:00.000Z' });
       const stored = await getProfile(t.db.kysely, wsId);
       expect(stored).toEqual({ workspace_id: wsId, profile: expected, updated_at: '2026-02-01T09:00:00.000Z' });
     });
 
     it('replaces the whole profile, prints it without options, and clears it with --clear', async () => {
       expect((await profile('--as', 'admin@acme.test', '--plans', 'plus', '--json')).json.profile).toEqual({ plans: ['plus'] });
-      expect((await profile('--as', 'admin@acme.test', '--json')).json).toEqual({ workspace_id: wsId, profile: { plans: ['plus'] } });
+      expect((await profile('--as', 'admin@acme.test', '--json')).json).toEqual({ workspace_id: wsId, profile: { plans: ['plus'] }, updated_at: '2026-02-01T09:00:00.001Z' });
       expect((await profile('--as', 'admin@acme.test')).stdout).toContain('plans: ["plus"]');
-      expect((await profile('--as', 'admin@acme.test', '--clear', '--json')).json).toEqual({ workspace_id: wsId, profile: null });
+      expect((await profile('--as', 'admin@acme.test', '--clear', '--json')).json).toEqual({ workspace_id: wsId, profile: null, updated_at: '2026-02-01T09:00:00.002Z' });
       expect((await getProfile(t.db.kysely, wsId)).profile).toBeNull();
       expect((await profile('--as', 'admin@acme.test')).stdout).toMatch(/no profile: it sees every store/);
     });
