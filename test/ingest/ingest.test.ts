@@ -242,7 +242,7 @@ for (const d of dialects) {
 
     it('never shows a reader part of a month while a big month loads or is corrected', async () => {
       const runs = await dirs.make();
-      const N = 20_000;
+      const N = 5_000;
       const big: FixtureMonth = { stores: manyStores(N), signals: manyStores(N).filter((_, i) => i % 4 === 0).map((s) => ({ store_id: s.store_id, type: 'traffic_up' as const, strength: 0.3 })) };
       const corrected: FixtureMonth = { stores: manyStores(N, 1), signals: big.signals };
       const reader = t.dbPath ? await openDatabase({ dbPath: t.dbPath }) : await openDatabase({ databaseUrl: t.databaseUrl! });
@@ -261,9 +261,9 @@ for (const d of dialects) {
       })();
       try {
         await writeRuns(runs, { '2026-03': big });
-        await ingestRuns(t.db, runs, { ...opts, chunkRows: 1000 });
+        await ingestRuns(t.db, runs, { ...opts, chunkRows: 250 });
         await writeRuns(runs, { '2026-03': corrected });
-        await ingestRuns(t.db, runs, { ...opts, chunkRows: 1000 });
+        await ingestRuns(t.db, runs, { ...opts, chunkRows: 250 });
       } finally {
         stop = true;
         await poll;
