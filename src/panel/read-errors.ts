@@ -254,10 +254,17 @@ export const notAnObject = (line: string, what: string): string => `not a JSON o
 /** A line of a file as a message quotes it: its first 80 characters. */
 export const clip = (line: string): string => (line.length > 80 ? `${line.slice(0, 80)}…` : line);
 
-/** True when a text file's first character that is not blank is `[`: a JSON array, not NDJSON. */
-export async function startsAsArray(file: string): Promise<boolean> {
-  return /^\s*\[/.test((await firstBytes(file, 4096)).toString('latin1'));
+/**
+ * True when a file starts as no NDJSON file does: with a byte order mark, or with `[` as its
+ * first character that is not blank (a JSON array). DuckDB may read either without a word (a BOM
+ * when it runs on one thread, as it does on a one-CPU machine), so its records are checked first.
+ */
+export async function startsAsNoNdjson(file: string): Promise<boolean> {
+  const start = await firstBytes(file, 4096);
+  return start.subarray(0, 3).equals(UTF8_BOM) || /^\s*\[/.test(start.toString('latin1'));
 }
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /**
  * The first NDJSON record that is not one JSON object of UTF-8 text, counted from 1 as the docs

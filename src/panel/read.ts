@@ -9,7 +9,7 @@ import { ident, lit, toNumber, type Duck } from './duck.js';
 import { isMonth, MONTH_PATTERN } from '../core/month.js';
 import { CONTACTS_FILE, monthIndex, PANEL_COLUMNS, PANEL_FILE, SCIENTIFIC_ID, scientificIdSays, STORE_ID_EMPTY, STORE_ID_MAX, type ColumnType, type PanelColumn } from '../core/panel-contract.js';
 import { keptTextSql, trimBlanksSql } from '../core/text.js';
-import { csvHeader, csvLayout, decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, startsAsArray, type PanelFormat } from './read-errors.js';
+import { csvHeader, csvLayout, decompressorOf, emptyFile, ndjsonReadError, readError, requireFile, sniffFile, startsAsNoNdjson, type PanelFormat } from './read-errors.js';
 
 export type { PanelFormat } from './read-errors.js';
 
@@ -187,9 +187,10 @@ export async function readColumns(duck: Duck, f: PanelFile): Promise<string[]> {
  * with its row (read-errors.ts).
  */
 async function ndjsonKeys(duck: Duck, f: PanelFile): Promise<string[]> {
-  // A JSON array reads as one column of lists of records: said as an array, not as every column missing.
-  const array = (await startsAsArray(f.file)) && (await ndjsonReadError(f));
-  if (array) throw array;
+  // A JSON array reads as one column of lists of records (said as an array, not as every column
+  // missing), and a byte order mark as part of the first key or not at all: said before DuckDB reads.
+  const odd = (await startsAsNoNdjson(f.file)) && (await ndjsonReadError(f, 1));
+  if (odd) throw odd;
   const sampled = (await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM read_json(${lit(f.file)}, format = 'newline_delimited')`));
   // Records that are not all objects read as one JSON column: name the record that is not.
   const notObjects = sampled.length === 1 && sampled[0]!.column_type === 'JSON' && (await ndjsonReadError(f));

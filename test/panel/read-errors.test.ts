@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstNonUtf8Line } from '../../src/panel/read-errors.js';
+import { openDuck } from '../../src/panel/duck.js';
+import { readColumns } from '../../src/panel/read.js';
+import { NDJSON_ARRAY, NDJSON_BOM, firstNonUtf8Line } from '../../src/panel/read-errors.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -45,4 +47,27 @@ describe('firstNonUtf8Line', () => {
       { numRuns: 60 },
     );
   });
+});
+
+describe('an NDJSON file that starts as no NDJSON file does', () => {
+  // DuckDB reads a byte order mark without a word when it runs on one thread (a one-CPU machine's
+  // default) and refuses it on several: the file is refused the same way whatever the machine.
+  for (const threads of [1, 2]) {
+    it(`is refused naming its first record, read by DuckDB on ${threads} thread(s): a byte order mark, a JSON array`, async () => {
+      const record = JSON.stringify({ store_id: 's1', country: 'US' });
+      const duck = await openDuck({ threads });
+      try {
+        for (const [name, text, said] of [
+          ['bom', `\ufeff${record}\n`, NDJSON_BOM],
+          ['array', `[\n  ${record}\n]\n`, NDJSON_ARRAY],
+        ] as const) {
+          const file = path.join(dir, `2026-0${threads}-${name}.ndjson`);
+          await writeFile(file, text);
+          await expect(readColumns(duck, { month: `2026-0${threads}`, file, name: path.basename(file), format: 'ndjson' }), name).rejects.toThrow(`${file}: row 1: ${said}`);
+        }
+      } finally {
+        duck.close();
+      }
+    });
+  }
 });
