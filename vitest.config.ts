@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // With DATABASE_URL: one migrated template database the tests' fresh databases are copied from.
+    globalSetup: ['test/helpers/global-db.ts'],
     environment: 'node',
     pool: 'forks',
     // Two files at a time even on two cores (vitest's default there is one): most files wait on

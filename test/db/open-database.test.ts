@@ -15,7 +15,7 @@ for (const d of dialects) {
   describe.skipIf(d.skip)(`database on ${d.label}`, () => {
     let t: TestDb;
     beforeAll(async () => {
-      t = await freshDb(d.name);
+      t = await freshDb(d.name, { fromScratch: true });
     });
     afterAll(async () => t?.cleanup());
 

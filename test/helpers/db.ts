@@ -2,18 +2,20 @@
  * Fresh databases for tests: a temporary SQLite file always, and a private PostgreSQL schema
  * when DATABASE_URL is set (each test file, and each call, gets its own).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import BetterSqlite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Database, migrations, openDatabase, type Db } from '../../src/compose/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
-export const pgUrl: string | undefined = process.env.DATABASE_URL;
+import { copyPrefix, pgUrl } from './pg-names.js';
+
+export { pgUrl };
 
 export type DialectName = 'SQLite' | 'PostgreSQL';
 
@@ -33,10 +35,17 @@ export interface TestDb {
   cleanup(): Promise<void>;
 }
 
-export async function freshDb(dialect: DialectName, opts: { poolSize?: number } = {}): Promise<TestDb> {
+/**
+ * A fresh database, migrated to the latest schema: SQLite a copy of a file this process migrated
+ * once, PostgreSQL a copy of the suite's template database (test/helpers/global-db.ts).
+ * `fromScratch` runs every migration in it instead (a private schema on PostgreSQL), for a test
+ * of migrating itself.
+ */
+export async function freshDb(dialect: DialectName, opts: { poolSize?: number; fromScratch?: boolean } = {}): Promise<TestDb> {
   if (dialect === 'SQLite') {
     const dir = mkdtempSync(join(tmpdir(), 'storelens-db-'));
     const dbPath = join(dir, 'test.db');
+    if (!opts.fromScratch) copyFileSync(await sqliteTemplate(), dbPath);
     const db = await openDatabase({ dbPath });
     return {
       db,
@@ -48,26 +57,52 @@ export async function freshDb(dialect: DialectName, opts: { poolSize?: number } 
     };
   }
   if (!pgUrl) throw new Error('DATABASE_URL is not set');
-  const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`create schema "${schema}"`);
-  await admin.end();
-  const url = new URL(pgUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  const databaseUrl = url.toString();
+  const template = inject('pgTemplate');
+  if (opts.fromScratch || !template) return freshSchema(opts.poolSize);
+  const name = `${copyPrefix(pgUrl)}${process.pid}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database "${name}" template "${template}"`);
+  const databaseUrl = Object.assign(new URL(pgUrl), { pathname: `/${name}` }).toString();
   const db = await openDatabase({ databaseUrl, poolSize: opts.poolSize });
   return {
     db,
     databaseUrl,
     cleanup: async () => {
       await db.close();
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`drop schema "${schema}" cascade`);
-      await c.end();
+      await adminQuery(`drop database "${name}" with (force)`);
     },
   };
+}
+
+/** A private schema of DATABASE_URL's database, every migration run in it. */
+async function freshSchema(poolSize?: number): Promise<TestDb> {
+  const schema = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create schema "${schema}"`);
+  const url = new URL(pgUrl!);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const databaseUrl = url.toString();
+  const db = await openDatabase({ databaseUrl, poolSize });
+  return {
+    db,
+    databaseUrl,
+    cleanup: async () => {
+      await db.close();
+      await adminQuery(`drop schema "${schema}" cascade`);
+    },
+  };
+}
+
+let migratedSqlite: Promise<string> | undefined;
+
+/** A SQLite file this process migrated to the latest schema (closed, so the file holds it all). */
+function sqliteTemplate(): Promise<string> {
+  migratedSqlite ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'storelens-db-template-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const dbPath = join(dir, 'template.db');
+    await (await openDatabase({ dbPath })).close();
+    return dbPath;
+  })();
+  return migratedSqlite;
 }
 
 /** A second handle on the test database `t`: another connection pool, as another process has. */

@@ -1,0 +1,42 @@
+/**
+ * Runs once before the suite (vitest globalSetup): with DATABASE_URL set, migrates one template
+ * database beside it, from which every test's fresh PostgreSQL database is copied (CREATE DATABASE
+ * … TEMPLATE: about a tenth of a second, where running every migration in a new schema took close
+ * to one). Dropped, with any copy a killed worker left, after the suite.
+ */
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../src/compose/database.js';
+import { copyPrefix, dropCopies, pgUrl } from './pg-names.js';
+
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  const url = pgUrl;
+  if (!url) return undefined;
+  const template = `${copyPrefix(url)}tpl`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await dropCopies(admin, url);
+    await admin.query(`create database "${template}"`);
+    const db = await openDatabase({ databaseUrl: Object.assign(new URL(url), { pathname: `/${template}` }).toString(), poolSize: 1 });
+    await db.close();
+  } finally {
+    await admin.end();
+  }
+  project.provide('pgTemplate', template);
+  return async () => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await dropCopies(c, url);
+    } finally {
+      await c.end();
+    }
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgTemplate: string | undefined;
+  }
+}
