@@ -21,7 +21,8 @@ import { publishedBefore, readEarlierReleases } from '../../src/publish/earlier-
 import { readPublication } from '../../src/publish/publication.js';
 import type { EarlierReleases } from '../../src/stats/releases.js';
 import { attackReleasesPublished, releaseFolders, type ReleasesAttackOptions, type ReleasesReport } from '../helpers/attack-published.js';
-import { readRelease } from '../helpers/published-reader.js';
+import { readRelease, type Release } from '../helpers/published-reader.js';
+import { readPanel, type Panel } from '../panel/panel-rows.js';
 import { copyTree, tempDirs } from '../helpers/tmp.js';
 import { stores, writePanel, type HandStore } from '../stats/hand-panel.js';
 
@@ -31,6 +32,18 @@ afterAll(() => dirs.removeAll());
 const [A, M, J] = ['2026-04', '2026-05', '2026-06'];
 const ALL = [A, M, J];
 const T = (day: number) => new Date(`2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`);
+
+/**
+ * Each release folder and panel folder read once for the file: they are attacked several times
+ * (and logged), and nothing changes them once published (a correction writes a new release folder
+ * and a new panel folder; the tests that tamper with a release or a panel copy it first).
+ */
+const releaseOf = new Map<string, Promise<Release>>();
+const panelOf = new Map<string, Panel>();
+const read = {
+  release: (folder: string) => releaseOf.get(folder) ?? (releaseOf.set(folder, readRelease(folder)), releaseOf.get(folder)!),
+  panel: (dir: string) => panelOf.get(dir) ?? (panelOf.set(dir, readPanel(dir)), panelOf.get(dir)!),
+};
 
 type Row = Record<string, string>;
 async function editMonth(dir: string, month: string, edit: (rows: Row[]) => Row[]): Promise<void> {
@@ -52,7 +65,7 @@ async function report(label: string, found: ReleasesReport): Promise<ReleasesRep
 
 /** What one breakdown of a month shows, for the log: `cell=n` or `cell=-` where hidden. */
 async function shows(folder: string, month: string, metric: string, cells: string[]): Promise<string> {
-  const figs = (await readRelease(folder)).months.get(month)!;
+  const figs = (await read.release(folder)).months.get(month)!;
   const f = (d: string) => figs.get(`${metric}|${d}`);
   return `${metric} all=${f('all')?.n ?? '-'} ${cells.map((c) => `${c}=${f(`country:${c}`)?.suppressed ? '-' : f(`country:${c}`)?.n}`).join(' ')}`;
 }
@@ -95,7 +108,7 @@ async function publishVersions(base: HandStore[] | Promise<string>, edits: Array
 }
 
 async function attack(label: string, versions: Array<{ panel: string; folder: string }>, options: ReleasesAttackOptions = {}) {
-  const found = await report(label, await attackReleasesPublished(versions, options));
+  const found = await report(label, await attackReleasesPublished(versions, { read, ...options }));
   expect(found.disagreements).toEqual([]);
   expect(found.attacked).toBeGreaterThan(0);
   return found;
@@ -180,7 +193,7 @@ for (const [month, where] of [[J, 'the last month'], [M, 'a middle month (republ
           revealed.push(`${code}=${n}`);
         }
         await writeFile(file, JSON.stringify(doc));
-        const found = await attackReleasesPublished([{ panel, folder: leaky }], { stable: [false] });
+        const found = await attackReleasesPublished([{ panel, folder: leaky }], { stable: [false], read: { release: readRelease, panel: read.panel } });
         console.log(`control: ${revealed.join(' ')} revealed; ${found.violations.length} violations, e.g. ${found.violations.find((x) => x.includes(' ZZ stores'))}`);
         expect(revealed.length).toBeGreaterThan(0);
         expect(found.violations.some((x) => x.includes(`${J} ZZ stores`))).toBe(true);
