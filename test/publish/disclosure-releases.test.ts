@@ -11,7 +11,8 @@
  * A second reader knows the suppression rule (hidden cells are the smallest of their breakdown):
  * the cells the floor protects (true size below 30) stay protected against it too.
  */
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -107,8 +108,30 @@ async function publishVersions(base: HandStore[] | Promise<string>, edits: Array
   return { out, panels, folders, versions: panels.map((panel, i) => ({ panel, folder: folders[i]! })) };
 }
 
+/** The bytes an attack reads: a release's `api/data` (JSON and CSV), a panel's month files. */
+async function fingerprint(dir: string, files: (name: string) => boolean): Promise<string> {
+  const hash = createHash('sha256');
+  const entries = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && files(e.name));
+  for (const rel of entries.map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort()) hash.update(`${rel}\0`).update(await readFile(path.join(dir, rel))).update('\0');
+  return hash.digest('hex');
+}
+
+/**
+ * Attacks already run, by the bytes they read and their options: the two issue-24 publications
+ * start from copies of one first release, and "each release alone" attacks that same release,
+ * from the same panel, in both; the attack is deterministic, so the second finds what the first
+ * found (its assertions still run on it).
+ */
+const attacked = new Map<string, Promise<ReleasesReport>>();
+async function attackOnce(versions: Array<{ panel: string; folder: string }>, options: ReleasesAttackOptions): Promise<ReleasesReport> {
+  const bytes = await Promise.all(versions.flatMap((v) => [fingerprint(path.join(v.folder, 'api', 'data'), () => true), fingerprint(v.panel, (n) => /^\d{4}-\d{2}\.csv$/.test(n))]));
+  const key = JSON.stringify([bytes, options]);
+  if (!attacked.has(key)) attacked.set(key, attackReleasesPublished(versions, { read, ...options }));
+  return attacked.get(key)!;
+}
+
 async function attack(label: string, versions: Array<{ panel: string; folder: string }>, options: ReleasesAttackOptions = {}) {
-  const found = await report(label, await attackReleasesPublished(versions, { read, ...options }));
+  const found = await report(label, await attackOnce(versions, options));
   expect(found.disagreements).toEqual([]);
   expect(found.attacked).toBeGreaterThan(0);
   return found;
