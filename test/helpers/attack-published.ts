@@ -8,7 +8,7 @@ import path from 'node:path';
 import { attackRelease, attackReleases, judge, type Bound, type Dim, type Target } from './independent-attacker.js';
 import { truthOf } from './panel-truth.js';
 import { readRelease, type Release } from './published-reader.js';
-import { readPanel } from '../panel/panel-rows.js';
+import { readPanel, type Panel } from '../panel/panel-rows.js';
 
 /** Store counts, returning stores, and the numerators and n of the rare features (where zeros hide). */
 export const FIGURES = (t: Target) => t.figure === 'stores' || t.figure === 'returning' || /mcp_server|agent_ready|agent_checkout|plan_upgrade/.test(t.figure);
@@ -86,6 +86,12 @@ export interface ReleasesAttackOptions {
   stable?: boolean[];
   /** also each earlier release's figures hidden up to it and published later, judged against its own panel */
   earlierHidden?: boolean;
+  /**
+   * How a release folder and a panel folder are read (default: readRelease and readPanel). A file
+   * that attacks the same folders many times can pass readers that read each once: neither the
+   * attack nor the truth changes what they return.
+   */
+  read?: { release: (folder: string) => Promise<Release>; panel: (dir: string) => Panel };
 }
 
 export interface ReleasesReport extends AttackReport {
@@ -102,9 +108,9 @@ export const RELEASE_FIGURES = (t: Target) => FIGURES(t) || t.figure.startsWith(
  * it was published from. With `knowsRule`, only the cells the floor protects (true size below
  * 30) are judged.
  */
-export async function attackReleasesPublished(versions: Array<{ panel: string; folder: string }>, { only = RELEASE_FIGURES, reader = 'diff', knowsRule = false, stable: stables = [true, false], earlierHidden = false }: ReleasesAttackOptions = {}): Promise<ReleasesReport> {
-  const releases: Release[] = await Promise.all(versions.map((v) => readRelease(v.folder)));
-  const panels = versions.map((v) => readPanel(v.panel));
+export async function attackReleasesPublished(versions: Array<{ panel: string; folder: string }>, { only = RELEASE_FIGURES, reader = 'diff', knowsRule = false, stable: stables = [true, false], earlierHidden = false, read = { release: readRelease, panel: readPanel } }: ReleasesAttackOptions = {}): Promise<ReleasesReport> {
+  const releases: Release[] = await Promise.all(versions.map((v) => read.release(v.folder)));
+  const panels = versions.map((v) => read.panel(v.panel));
   const last = releases.length - 1;
   const violations: string[] = [];
   const ruleBroken: string[] = [];

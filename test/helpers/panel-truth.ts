@@ -21,22 +21,49 @@ const DERIVED: Record<string, (r: PanelRow) => boolean | null> = {
   agent_ready_share: (r) => and((['llms_txt', 'product_schema', 'ai_crawlers_allowed'] as const).map((f) => r.flags[f])),
 };
 
-/** The true value of a target figure, where this module knows how to count it. */
+/**
+ * The true value of a target figure, where this module knows how to count it. An attack asks for
+ * the same figures many times (each solve's verdict, each release's difference): a month's rows
+ * are grouped by cell once, and each figure is counted once.
+ */
 export function truthOf(panel: Panel, dim: Dim): (t: Target) => number | undefined {
-  return (t) => {
-    const rows = [...(panel.get(t.month)?.values() ?? [])].filter((r: PanelRow) => (r[dim] ?? UNKNOWN) === t.cell);
-    if (t.figure === 'stores') return rows.length;
-    if (t.figure === 'returning') {
-      const earlier = panel.get(monthBefore(t.month));
-      return earlier ? rows.filter((r) => earlier.has(r.store_id)).length : undefined;
+  const cells = new Map<string, Map<string, PanelRow[]>>();
+  const rowsOf = (month: string, cell: string): PanelRow[] => {
+    let byCell = cells.get(month);
+    if (!byCell) {
+      byCell = new Map();
+      for (const r of panel.get(month)?.values() ?? []) {
+        const key = r[dim] ?? UNKNOWN;
+        const list = byCell.get(key);
+        if (list) list.push(r);
+        else byCell.set(key, [r]);
+      }
+      cells.set(month, byCell);
     }
-    const [part, metric] = t.figure.split(':');
-    if (metric === 'new_stores') return rows.filter((r) => r.created_month === t.month).length;
-    if (metric === 'new_store_rate') return rows.filter((r) => (part === 'n' ? r.created_month !== null : r.created_month === t.month)).length;
-    const derived = DERIVED[metric];
-    if (derived) return rows.filter((r) => (part === 'n' ? derived(r) !== null : derived(r) === true)).length;
-    const flag = FLAG_OF[metric];
-    if (!flag) return undefined;
-    return rows.filter((r) => (part === 'n' ? r.flags[flag] !== null : r.flags[flag] === true)).length;
+    return byCell.get(cell) ?? [];
   };
+  const counted = new Map<string, number | undefined>();
+  return (t) => {
+    const key = `${t.month}\u0000${t.cell}\u0000${t.figure}`;
+    if (counted.has(key)) return counted.get(key);
+    const value = count(panel, rowsOf(t.month, t.cell), t);
+    counted.set(key, value);
+    return value;
+  };
+}
+
+function count(panel: Panel, rows: PanelRow[], t: Target): number | undefined {
+  if (t.figure === 'stores') return rows.length;
+  if (t.figure === 'returning') {
+    const earlier = panel.get(monthBefore(t.month));
+    return earlier ? rows.filter((r) => earlier.has(r.store_id)).length : undefined;
+  }
+  const [part, metric] = t.figure.split(':');
+  if (metric === 'new_stores') return rows.filter((r) => r.created_month === t.month).length;
+  if (metric === 'new_store_rate') return rows.filter((r) => (part === 'n' ? r.created_month !== null : r.created_month === t.month)).length;
+  const derived = DERIVED[metric];
+  if (derived) return rows.filter((r) => (part === 'n' ? derived(r) !== null : derived(r) === true)).length;
+  const flag = FLAG_OF[metric];
+  if (!flag) return undefined;
+  return rows.filter((r) => (part === 'n' ? r.flags[flag] !== null : r.flags[flag] === true)).length;
 }

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggregateMonths, registerMacros } from '../../src/panel/aggregate.js';
-import { openDuck } from '../../src/panel/duck.js';
+import { openDuck, type Duck } from '../../src/panel/duck.js';
 import { generatePanel } from '../../src/panel/generate.js';
 import { listPanel, loadPanel } from '../../src/panel/read.js';
 import type { MonthAgg } from '../../src/stats/aggregate.js';
@@ -22,22 +22,27 @@ import { stores, writePanel, type HandStore } from './hand-panel.js';
 
 const dirs = tempDirs('storelens-audit-');
 let solver: IntervalSolver;
+/**
+ * One DuckDB for the file: every panel is generated, loaded and aggregated in it in turn (each
+ * step replaces what the one before defined: the panel view, the staged files, the macros, and
+ * drops its working tables), as one publish loads its panel into a fresh one.
+ */
+let duck: Duck;
 beforeAll(async () => {
   solver = await loadIntervalSolver();
+  duck = await openDuck();
 });
-afterAll(() => dirs.removeAll());
+afterAll(async () => {
+  duck?.close();
+  await dirs.removeAll();
+});
 
 async function aggregate(dir: string): Promise<MonthAgg[]> {
-  const duck = await openDuck();
-  try {
-    const files = await listPanel(dir);
-    await loadPanel(duck, files, () => {});
-    await registerMacros(duck);
-    const aggs = await aggregateMonths(duck, files.map((f) => f.month));
-    return [...aggs.values()].sort((a, b) => (a.month < b.month ? -1 : 1));
-  } finally {
-    duck.close();
-  }
+  const files = await listPanel(dir);
+  await loadPanel(duck, files, () => {});
+  await registerMacros(duck);
+  const aggs = await aggregateMonths(duck, files.map((f) => f.month));
+  return [...aggs.values()].sort((a, b) => (a.month < b.month ? -1 : 1));
 }
 
 /** Protects month after month; returns every problem the exact audit then finds. */
@@ -61,12 +66,7 @@ describe('the disclosure audit', () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 400, max: 3000 }), fc.string({ minLength: 1, maxLength: 4 }), fc.integer({ min: 2, max: 3 }), async (size, seed, months) => {
         const dir = await dirs.make();
-        const duck = await openDuck();
-        try {
-          await generatePanel(duck, { out: dir, stores: size, seed, from: '2026-01', to: `2026-0${months}`, format: 'csv' });
-        } finally {
-          duck.close();
-        }
+        await generatePanel(duck, { out: dir, stores: size, seed, from: '2026-01', to: `2026-0${months}`, format: 'csv' });
         expect(problems(await aggregate(dir))).toEqual([]);
       }),
       { numRuns: 4 },
