@@ -1,7 +1,34 @@
 /** An MCP client of the official SDK, connected over real HTTP to a test server's /api/v1/mcp. */
 import { Client, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator as Sdk1AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+
+/**
+ * The validator each SDK line checks structured content with by default on Node (its own
+ * AjvJsonSchemaValidator, its own Ajv set-up), shared by every client a test process connects,
+ * so that each distinct schema is compiled once rather than on every connection's tools/list:
+ * compiling the ~70 output schemas was most of a client's CPU (about 0.6 CPU-s a listing), and
+ * a suite connects clients by the dozen. Validation is the same engine, options and schemas;
+ * a schema that fails to compile is not kept and fails again on its next use, as before.
+ */
+function compiledOnce<P extends { getValidator(schema: never): unknown }>(inner: P): P {
+  const compiled = new Map<string, unknown>();
+  return {
+    getValidator(schema: never) {
+      const key = JSON.stringify(schema);
+      let v = compiled.get(key);
+      if (v === undefined) {
+        v = inner.getValidator(schema);
+        compiled.set(key, v);
+      }
+      return v;
+    },
+  } as P;
+}
+const sdk2Validator = compiledOnce(new AjvJsonSchemaValidator());
+const sdk1Validator = compiledOnce(new Sdk1AjvJsonSchemaValidator());
 
 export interface McpTestClient {
   client: Client;
@@ -12,7 +39,7 @@ export interface McpTestClient {
 export async function mcpClient(base: string, auth: { key?: string; provider?: OAuthClientProvider } = {}, fetch?: typeof globalThis.fetch, protocol?: '2026-07-28'): Promise<McpTestClient> {
   // By default the 2.x client speaks the 2025 revisions (initialize, then the calls); pinned, it
   // speaks the current one (server/discover, then calls carrying their own metadata).
-  const client = new Client({ name: 'storelens-test', version: '1.0.0' }, protocol ? { versionNegotiation: { mode: { pin: protocol } } } : undefined);
+  const client = new Client({ name: 'storelens-test', version: '1.0.0' }, { jsonSchemaValidator: sdk2Validator, ...(protocol ? { versionNegotiation: { mode: { pin: protocol } } } : {}) });
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
     ...(auth.key ? { requestInit: { headers: { authorization: `Bearer ${auth.key}` } } } : {}),
     ...(auth.provider ? { authProvider: auth.provider } : {}),
@@ -48,7 +75,7 @@ export const SDKS: { name: string; connect(base: string, key: string, fetch?: ty
   {
     name: '@modelcontextprotocol/sdk 1.x',
     async connect(base, key, fetch) {
-      const client = new Sdk1Client({ name: 'storelens-test-sdk1', version: '1.0.0' });
+      const client = new Sdk1Client({ name: 'storelens-test-sdk1', version: '1.0.0' }, { jsonSchemaValidator: sdk1Validator });
       await client.connect(new Sdk1Transport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } }, ...(fetch ? { fetch } : {}) }));
       return client as unknown as Assistant;
     },
