@@ -28,11 +28,24 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
+      // A copy made ahead (helpers/db.ts) may still be being created by a worker that has
+      // exited: its CREATE DATABASE ends on the server regardless, after which it can be dropped.
+      await settleCopies(c, url);
       await dropCopies(c, url);
     } finally {
       await c.end();
     }
   };
+}
+
+/** Resolves once no session is creating or dropping one of the copies made beside `url`'s database (or after a minute). */
+async function settleCopies(c: pg.Client, url: string): Promise<void> {
+  const making = `^(create|drop) database "${copyPrefix(url)}`;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    const { rows } = await c.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where state = 'active' and query ~* $1", [making]);
+    if (rows[0]!.n === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 declare module 'vitest' {
