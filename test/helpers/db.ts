@@ -14,6 +14,7 @@ import { type Database, migrations, openDatabase, type Db } from '../../src/comp
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 import { copyPrefix, pgUrl } from './pg-names.js';
+import { seedServerSecrets } from './seed-secrets.js';
 
 export { pgUrl };
 
@@ -36,8 +37,9 @@ export interface TestDb {
 }
 
 /**
- * A fresh database, migrated to the latest schema: SQLite a copy of a file this process migrated
- * once, PostgreSQL a copy of the suite's template database (test/helpers/global-db.ts).
+ * A fresh database, migrated to the latest schema, with the server secrets a server's first start
+ * makes (seed-secrets.ts): SQLite a copy of a file this process migrated once, PostgreSQL a copy of
+ * the suite's template database (test/helpers/global-db.ts).
  * `fromScratch` runs every migration in it instead (a private schema on PostgreSQL), for a test
  * of migrating itself.
  */
@@ -111,13 +113,15 @@ async function freshSchema(poolSize?: number): Promise<TestDb> {
 
 let migratedSqlite: Promise<string> | undefined;
 
-/** A SQLite file this process migrated to the latest schema (closed, so the file holds it all). */
+/** A SQLite file this process migrated to the latest schema, its server secrets made (seed-secrets.ts); closed, so the file holds it all. */
 function sqliteTemplate(): Promise<string> {
   migratedSqlite ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'storelens-db-template-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const dbPath = join(dir, 'template.db');
-    await (await openDatabase({ dbPath })).close();
+    const db = await openDatabase({ dbPath });
+    await seedServerSecrets(db);
+    await db.close();
     return dbPath;
   })();
   return migratedSqlite;
