@@ -14,6 +14,7 @@ import { type Database, migrations, openDatabase, type Db } from '../../src/comp
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 import { copyPrefix, pgUrl } from './pg-names.js';
+import { seedServerSecrets } from './seed-secrets.js';
 
 export { pgUrl };
 
@@ -36,8 +37,9 @@ export interface TestDb {
 }
 
 /**
- * A fresh database, migrated to the latest schema: SQLite a copy of a file this process migrated
- * once, PostgreSQL a copy of the suite's template database (test/helpers/global-db.ts).
+ * A fresh database, migrated to the latest schema, with the server secrets a server's first start
+ * makes (seed-secrets.ts): SQLite a copy of a file this process migrated once, PostgreSQL a copy of
+ * the suite's template database (test/helpers/global-db.ts).
  * `fromScratch` runs every migration in it instead (a private schema on PostgreSQL), for a test
  * of migrating itself.
  */
@@ -59,8 +61,11 @@ export async function freshDb(dialect: DialectName, opts: { poolSize?: number; f
   if (!pgUrl) throw new Error('DATABASE_URL is not set');
   const template = inject('pgTemplate');
   if (opts.fromScratch || !template) return freshSchema(opts.poolSize);
-  const name = `${copyPrefix(pgUrl)}${process.pid}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`create database "${name}" template "${template}"`);
+  // The copy made while the previous test ran, if any; the next one is made while this one runs.
+  const copy = spareCopy?.template === template ? spareCopy.name.catch(() => copyOf(template)) : copyOf(template);
+  spareCopy = { template, name: copyOf(template) };
+  spareCopy.name.catch(() => undefined);
+  const name = await copy;
   const databaseUrl = Object.assign(new URL(pgUrl), { pathname: `/${name}` }).toString();
   const db = await openDatabase({ databaseUrl, poolSize: opts.poolSize });
   return {
@@ -68,9 +73,24 @@ export async function freshDb(dialect: DialectName, opts: { poolSize?: number; f
     databaseUrl,
     cleanup: async () => {
       await db.close();
-      await adminQuery(`drop database "${name}" with (force)`);
+      // Not waited for (nothing reads a dropped copy): the next test starts meanwhile.
+      adminQuery(`drop database "${name}" with (force)`).catch(() => undefined);
     },
   };
+}
+
+/**
+ * A copy of the template made ahead, for this process's next freshDb: CREATE DATABASE is a few
+ * tenths of a second of the server's, which the test waited for at every start. One left over
+ * when the process ends (or whose drop it did not finish) is dropped with the other copies after
+ * the suite (global-db.ts).
+ */
+let spareCopy: { template: string; name: Promise<string> } | undefined;
+
+async function copyOf(template: string): Promise<string> {
+  const name = `${copyPrefix(pgUrl!)}${process.pid}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(`create database "${name}" template "${template}"`);
+  return name;
 }
 
 /** A private schema of DATABASE_URL's database, every migration run in it. */
@@ -93,13 +113,15 @@ async function freshSchema(poolSize?: number): Promise<TestDb> {
 
 let migratedSqlite: Promise<string> | undefined;
 
-/** A SQLite file this process migrated to the latest schema (closed, so the file holds it all). */
+/** A SQLite file this process migrated to the latest schema, its server secrets made (seed-secrets.ts); closed, so the file holds it all. */
 function sqliteTemplate(): Promise<string> {
   migratedSqlite ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'storelens-db-template-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const dbPath = join(dir, 'template.db');
-    await (await openDatabase({ dbPath })).close();
+    const db = await openDatabase({ dbPath });
+    await seedServerSecrets(db);
+    await db.close();
     return dbPath;
   })();
   return migratedSqlite;

@@ -238,11 +238,16 @@ for (const d of dialects) {
 
     it('stop() waits for the sends in flight and records them', async () => {
       const ep = await endpoint();
-      rx.respond = () => ({ status: 200, delayMs: 200 });
+      // The receiver answers only once stop() has been called: the send is in flight when it is.
+      let answer!: () => void;
+      rx.respond = () => ({ status: 200, after: new Promise<void>((r) => (answer = r)) });
       await h.emit([{ type: 'contact.created', data: { contact_id: 'c1' } }]);
       const w = h.deliverer();
       expect(await w.pump()).toBe(1);
-      await w.stop();
+      await until(() => rx.received.length === 1);
+      const stopped = w.stop();
+      answer();
+      await stopped;
       expect(rx.received).toHaveLength(1);
       const [entry] = await log(ep.id);
       expect(entry.status).toBe('delivered');
