@@ -155,7 +155,10 @@ describe('a publish killed with SIGKILL', () => {
     const spread = () => ({ from: 'start' as const, ms: Math.round(random() * measured.duration) });
     const inWritePhase = () => ({ from: 'staging' as const, ms: Math.round(random() * measured.writePhase) });
     const planned = SPREAD_TRIALS + WRITE_PHASE_TRIALS;
-    const trials: Array<ReturnType<typeof spread> | ReturnType<typeof inWritePhase>> = [...Array.from({ length: SPREAD_TRIALS }, spread), ...Array.from({ length: WRITE_PHASE_TRIALS }, inWritePhase)];
+    // Stratified: the i-th of n kills falls at random within the i-th n-th of the work, so every
+    // part of a publish gets its kill whatever the seed (uniform draws can leave a phase out).
+    const stratified = (n: number, from: 'start' | 'staging', whole: number) => Array.from({ length: n }, (_, i) => ({ from, ms: Math.round(((i + random()) / n) * whole) }));
+    const trials: Array<ReturnType<typeof spread> | ReturnType<typeof inWritePhase>> = [...stratified(SPREAD_TRIALS, 'start', measured.duration), ...stratified(WRITE_PHASE_TRIALS, 'staging', measured.writePhase)];
     for (let trial = 0; trial < trials.length; trial++) {
       const kill = trials[trial];
       const context = `crash seed ${SEED} (rerun with CRASH_SEED=${SEED}), trial ${trial}: SIGKILL ${kill.ms} ${HAS_PROC ? 'CPU ' : ''}ms after ${kill.from} (publish ${measured.duration} ms, write phase ${measured.writePhase} ms)`;
