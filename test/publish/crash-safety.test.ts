@@ -6,11 +6,17 @@
  *
  * Each publish alternates between panels A and B, which differ in five stores' revenue in the
  * latest month: every publish really writes (documents, CSV, pages, one re-rendered card, the
- * other cards hard-linked). Kills fall at random over the whole measured duration of a publish,
+ * other cards hard-linked). Kills fall at random over the whole measured work of a publish,
  * then at random within its write phase (from the staging folder's appearance to exit), which
  * is only a small part of it. Rerun a failure with CRASH_SEED=<seed printed at the start and in the error>.
+ *
+ * A kill point is a point of progress, not of the clock: the CPU time the publish has spent
+ * (user+sys of all its threads, /proc/<pid>/stat). On a loaded machine a publish takes longer
+ * but spends about the same CPU to reach each phase, so a kill planned at 40% of the measured
+ * publish lands at 40% of the work however slow the machine is (a wall-clock kill there lands
+ * early, or after the exit when the machine got faster). Where /proc is missing, wall time.
  */
-import { watch } from 'node:fs';
+import { readFileSync, watch } from 'node:fs';
 import { cp, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,37 +43,59 @@ const etags: Record<Panel, string> = { A: '', B: '' };
 let out: string;
 let server: RunningServer;
 const events: LiveEvent[] = [];
-/** measured once: wall time of a CLI publish that writes, and of its write phase (ms) */
+/** measured once: the progress (CPU ms, or wall ms without /proc) of a CLI publish that writes, and of its write phase */
 const measured = { duration: 0, writePhase: 0 };
 
 const other = (p: Panel): Panel => (p === 'A' ? 'B' : 'A');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** CPU milliseconds (user+sys, all threads) process `pid` has spent; null once it is gone. */
+function cpuMs(pid: number): number | null {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+const HAS_PROC = cpuMs(process.pid) !== null;
 
 /**
- * Publishes `panel` with the CLI; `kill` (given the moment the staging folder appeared, if it
- * did) says when to SIGKILL it. Resolves with the result and the two timings.
+ * Publishes `panel` with the CLI; `killAfter` says at what progress (CPU ms, see above) to SIGKILL
+ * it: counted from its start, or from the moment the staging folder appeared. Resolves with the
+ * result and the progress of the whole run and of its write phase.
  */
 async function publishCli(panel: Panel, killAfter?: { ms: number; from: 'start' | 'staging' }) {
   const releases = path.join(out, '.releases');
-  let staged: number | null = null;
-  let onStaged: () => void = () => {};
-  const stagedNow = new Promise<void>((r) => (onStaged = r));
-  const watcher = watch(releases, (_event, name) => {
-    if (staged === null && name && /^\d{8}T\d{9}Z-[0-9a-f]{6}\.tmp$/.test(String(name))) {
-      staged = Date.now();
-      onStaged();
-    }
-  });
-  const started = Date.now();
   const run = spawnBin(['publish', '--input', panels[panel], '--all', '--out', out, '--runs', `${out}.runs`, '--base-url', BASE_URL, '--cards', 'latest', '--json']);
-  if (killAfter) {
-    const at = killAfter.from === 'start' ? sleep(killAfter.ms) : stagedNow.then(() => sleep(killAfter.ms));
-    void Promise.race([at, run.done]).then(() => run.child.kill('SIGKILL'));
-  }
+  const started = Date.now();
+  const pid = run.child.pid!;
+  /** the publish's progress so far: the last CPU time read while it ran (or wall ms) */
+  let progress = 0;
+  const read = () => {
+    if (!HAS_PROC) return (progress = Date.now() - started);
+    const cpu = cpuMs(pid);
+    if (cpu !== null) progress = Math.max(progress, cpu);
+    return progress;
+  };
+  let staged: number | null = null;
+  const watcher = watch(releases, (_event, name) => {
+    if (staged === null && name && /^\d{8}T\d{9}Z-[0-9a-f]{6}\.tmp$/.test(String(name))) staged = read();
+  });
+  let exited = false;
+  void run.done.then(() => (exited = true));
+  // Read every few ms (the kill lands at the first reading past its point, a little later when the
+  // test process is slow to be scheduled: still within the same part of the work).
+  const poll = setInterval(() => {
+    if (exited) return;
+    const now = read();
+    if (killAfter && now >= (killAfter.from === 'start' ? 0 : (staged ?? Infinity)) + killAfter.ms) run.child.kill('SIGKILL');
+  }, 5);
   const result: BinResult = await run.done;
-  const ended = Date.now();
+  clearInterval(poll);
   watcher.close();
-  return { result, duration: ended - started, writePhase: staged === null ? null : ended - staged };
+  return { result, duration: progress, writePhase: staged === null ? null : progress - staged };
 }
 
 async function servedPanel(): Promise<Panel> {
@@ -127,10 +155,13 @@ describe('a publish killed with SIGKILL', () => {
     const spread = () => ({ from: 'start' as const, ms: Math.round(random() * measured.duration) });
     const inWritePhase = () => ({ from: 'staging' as const, ms: Math.round(random() * measured.writePhase) });
     const planned = SPREAD_TRIALS + WRITE_PHASE_TRIALS;
-    const trials: Array<ReturnType<typeof spread> | ReturnType<typeof inWritePhase>> = [...Array.from({ length: SPREAD_TRIALS }, spread), ...Array.from({ length: WRITE_PHASE_TRIALS }, inWritePhase)];
+    // Stratified: the i-th of n kills falls at random within the i-th n-th of the work, so every
+    // part of a publish gets its kill whatever the seed (uniform draws can leave a phase out).
+    const stratified = (n: number, from: 'start' | 'staging', whole: number) => Array.from({ length: n }, (_, i) => ({ from, ms: Math.round(((i + random()) / n) * whole) }));
+    const trials: Array<ReturnType<typeof spread> | ReturnType<typeof inWritePhase>> = [...stratified(SPREAD_TRIALS, 'start', measured.duration), ...stratified(WRITE_PHASE_TRIALS, 'staging', measured.writePhase)];
     for (let trial = 0; trial < trials.length; trial++) {
       const kill = trials[trial];
-      const context = `crash seed ${SEED} (rerun with CRASH_SEED=${SEED}), trial ${trial}: SIGKILL ${kill.ms} ms after ${kill.from} (publish ${measured.duration} ms, write phase ${measured.writePhase} ms)`;
+      const context = `crash seed ${SEED} (rerun with CRASH_SEED=${SEED}), trial ${trial}: SIGKILL ${kill.ms} ${HAS_PROC ? 'CPU ' : ''}ms after ${kill.from} (publish ${measured.duration} ms, write phase ${measured.writePhase} ms)`;
       try {
         const target = other(live);
         const { result } = await publishCli(target, kill);
@@ -168,7 +199,7 @@ describe('a publish killed with SIGKILL', () => {
         if (tally.killedInWritePhase === 0) trials.push(inWritePhase());
       }
     }
-    console.info(`crash seed ${SEED}: ${JSON.stringify(tally)} over ${trials.length} trials; publish ${measured.duration} ms, write phase ${measured.writePhase} ms`);
+    console.info(`crash seed ${SEED}: ${JSON.stringify(tally)} over ${trials.length} trials; publish ${measured.duration} ${HAS_PROC ? 'CPU ' : ''}ms, write phase ${measured.writePhase} ms`);
     expect(tally.killed, `crash seed ${SEED}`).toBeGreaterThanOrEqual(planned / 2);
     expect(tally.staleLocks, `crash seed ${SEED}: no kill left a lock to take over`).toBeGreaterThan(0);
     expect(tally.killedInWritePhase, `crash seed ${SEED}: no kill hit the write phase`).toBeGreaterThan(0);
