@@ -13,7 +13,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { type Database, migrations, openDatabase, type Db } from '../../src/compose/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
-import { copyPrefix, pgUrl } from './pg-names.js';
+import { copyName, pgUrl } from './pg-names.js';
 import { seedServerSecrets } from './seed-secrets.js';
 
 export { pgUrl };
@@ -88,7 +88,7 @@ export async function freshDb(dialect: DialectName, opts: { poolSize?: number; f
 let spareCopy: { template: string; name: Promise<string> } | undefined;
 
 async function copyOf(template: string): Promise<string> {
-  const name = `${copyPrefix(pgUrl!)}${process.pid}_${randomBytes(4).toString('hex')}`;
+  const name = copyName(template, randomBytes(4).toString('hex'));
   await adminQuery(`create database "${name}" template "${template}"`);
   return name;
 }
