@@ -56,6 +56,8 @@ export interface IntervalSolver {
 }
 
 const OPTIMAL = 7;
+/** HiGHS's simplex_strategy for the primal simplex */
+const PRIMAL_SIMPLEX = 4;
 const UNBOUNDED = 10;
 
 export class InfeasibleSystemError extends Error {}
@@ -92,8 +94,13 @@ export async function loadIntervalSolver(): Promise<IntervalSolver> {
       });
       try {
         // Measured: without presolve and with the plain simplex, a re-solve after an objective change
-        // takes about 1 ms on small systems (3–10 ms with the defaults).
-        model.options.set({ output_flag: false, log_to_console: false, presolve: 'off', solver: 'simplex', timeless_log: true });
+        // takes about 1 ms on small systems (3–10 ms with the defaults). The primal simplex, not
+        // HiGHS's default dual: only the objective changes between solves, so the last optimal
+        // basis is still primal feasible and the primal simplex goes on from it, where the dual
+        // one starts over from a basis no longer dual feasible. On the demo panel (3,000 stores,
+        // 12 months: 181 systems) the solves take 4.2 CPU-s where they took 6.4, though it finds
+        // fewer targets already settled by an earlier solve's solution (10,337 solves, not 6,524).
+        model.options.set({ output_flag: false, log_to_console: false, presolve: 'off', solver: 'simplex', simplex_strategy: PRIMAL_SIMPLEX, timeless_log: true });
         // Every solution is a point of the system: the values the targets take there are
         // reachable, so they widen what is known to be inside each target's interval.
         const seen = targets.map((): [number, number] => [Infinity, -Infinity]);

@@ -78,8 +78,10 @@ async function start(port: number, extra: string[] = [], from?: string): Promise
   }
 }
 
+// The two tests of an empty folder are independent (each its own folder and port): they run side
+// by side, the refusals (which exit before generating anything) while the newcomer's run publishes.
 describe('storelens start in an empty folder', () => {
-  it('serves the demo publication and API with the key it prints, and stops cleanly on SIGTERM', async () => {
+  it.concurrent('serves the demo publication and API with the key it prints, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
     const s = await start(port);
     try {
@@ -114,7 +116,7 @@ describe('storelens start in an empty folder', () => {
     newcomer = s.cwd;
   }, 180_000);
 
-  it('refuses a port in use at once (exit 1, naming it), before generating or publishing anything', async () => {
+  it.concurrent('refuses a port in use at once (exit 1, naming it), before generating or publishing anything', async () => {
     const taken = createServer();
     await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
     const port = (taken.address() as { port: number }).port;
@@ -148,6 +150,50 @@ describe('storelens start in an empty folder', () => {
 });
 
 describe('storelens start again, in the folder of a run that stopped', () => {
+  const PUBLIC = 'https://demo.storelens.example';
+  /**
+   * The `--public-url` start and the `--port 0` one (below), each in its own copy of the
+   * newcomer's folder on its own port, are started side by side: neither reads or writes the
+   * other's folder. The `--public-url` test comes first and stops its start once read.
+   */
+  let publicRun: Promise<{ port: number; s: Started & { cwd: string } }> | undefined;
+  let portZeroRun: Promise<Started & { cwd: string }> | undefined;
+  beforeAll(() => {
+    expect(newcomer, 'the first test ran').toBeDefined();
+    publicRun = (async () => {
+      const port = await freePort();
+      return { port, s: await start(port, ['--public-url', PUBLIC], newcomer) };
+    })();
+    portZeroRun = start(0, [], newcomer);
+    // A start that failed fails what reads it (below), not this hook.
+    publicRun.catch(() => {});
+    portZeroRun.catch(() => {});
+  });
+  afterAll(async () => {
+    // Each is stopped where it is read; here only if that did not run to its end.
+    await (await publicRun?.catch(() => undefined))?.s.stop();
+    await (await portZeroRun?.catch(() => undefined))?.stop();
+  });
+
+  it('with --public-url, names the public origin in its pages, feed and OAuth metadata, and sets Secure cookies', async () => {
+    const { port, s } = await publicRun!;
+    try {
+      expect(s.printed).toContain(`storelens is running on http://127.0.0.1:${port}, reached at ${PUBLIC}`);
+      const local = `http://127.0.0.1:${port}`;
+      const feed = await new Parser().parseString(await (await fetch(`${local}/data/rss.xml`)).text());
+      expect(feed.items.length).toBeGreaterThan(0);
+      expect(feed.items.every((i) => i.link?.startsWith(`${PUBLIC}/`))).toBe(true);
+      const metadata = (await (await fetch(`${local}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+      expect(metadata.issuer).toBe(PUBLIC);
+      const signin = await fetch(`${local}/signin`);
+      const cookies = signin.headers.getSetCookie();
+      expect(cookies.length).toBeGreaterThan(0);
+      for (const c of cookies) expect(c, c).toMatch(/;\s*Secure/i);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  }, 180_000);
+
   /**
    * One `start --port 0` in a copy of the newcomer's folder, for the tests that need a demo
    * running there: its pages, and a second start beside it. Its exit on SIGTERM is checked once
@@ -157,8 +203,9 @@ describe('storelens start again, in the folder of a run that stopped', () => {
     let s: Started & { cwd: string };
     beforeAll(async () => {
       expect(newcomer, 'the first test ran').toBeDefined();
-      s = await start(0, [], newcomer);
-    }, 180_000);
+      // (started with the --public-url one, which publishes beside it: the time of two)
+      s = await portZeroRun!;
+    }, 300_000);
     afterAll(async () => {
       if (s) expect(await s.stop()).toBe(0);
     });
@@ -204,24 +251,4 @@ describe('storelens start again, in the folder of a run that stopped', () => {
     });
   });
 
-  it('with --public-url, names the public origin in its pages, feed and OAuth metadata, and sets Secure cookies', async () => {
-    const port = await freePort();
-    const PUBLIC = 'https://demo.storelens.example';
-    const s = await start(port, ['--public-url', PUBLIC], newcomer);
-    try {
-      expect(s.printed).toContain(`storelens is running on http://127.0.0.1:${port}, reached at ${PUBLIC}`);
-      const local = `http://127.0.0.1:${port}`;
-      const feed = await new Parser().parseString(await (await fetch(`${local}/data/rss.xml`)).text());
-      expect(feed.items.length).toBeGreaterThan(0);
-      expect(feed.items.every((i) => i.link?.startsWith(`${PUBLIC}/`))).toBe(true);
-      const metadata = (await (await fetch(`${local}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
-      expect(metadata.issuer).toBe(PUBLIC);
-      const signin = await fetch(`${local}/signin`);
-      const cookies = signin.headers.getSetCookie();
-      expect(cookies.length).toBeGreaterThan(0);
-      for (const c of cookies) expect(c, c).toMatch(/;\s*Secure/i);
-    } finally {
-      expect(await s.stop()).toBe(0);
-    }
-  }, 180_000);
 });
