@@ -2,13 +2,14 @@
  * Temporary folders for tests (each test its own, removed afterwards) and snapshots of a
  * folder tree, to prove that a run left an output folder exactly as it was.
  */
-import { execFileSync } from 'node:child_process';
-import { constants, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { chmod, copyFile, link, lstat, lutimes, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, utimes } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll } from 'vitest';
 
 /**
@@ -102,44 +103,8 @@ export const exists = (p: string): Promise<boolean> => lstat(p).then(() => true,
  * A copy of a folder tree as it is: symbolic links as links (`.releases/current` still names its
  * release) and hard links as links (every file of a release and its blob in `.releases/.objects`
  * stay one inode, so collecting unlinked blobs sees the copy as it saw the original). A test's own
- * copy of a publication made once per file. Modes and timestamps are kept (mtimes to the
- * fraction of a microsecond utimes takes, where cp -a kept the nanosecond).
+ * copy of a publication made once per file.
  */
 export async function copyTree(from: string, to: string): Promise<void> {
-  // As `cp -a from to`, in process (spawning cp from a test worker forks its whole heap):
-  // `dir/.` copies what dir holds into `to`; a folder `to` that exists receives `from` by name.
-  const contents = path.basename(from) === '.';
-  const source = contents ? path.dirname(from) : from;
-  const target = !contents && (await lstat(to).then((s) => s.isDirectory(), () => false)) ? path.join(to, path.basename(from)) : to;
-  const linked = new Map<string, string>();
-  const times: Array<[string, BigIntStats]> = [];
-  const copy = async (src: string, dest: string, top: boolean): Promise<void> => {
-    const st = await lstat(src, { bigint: true });
-    if (st.isSymbolicLink()) {
-      await symlink(await readlink(src), dest);
-      await lutimes(dest, seconds(st.atimeNs), seconds(st.mtimeNs));
-    } else if (st.isDirectory()) {
-      if (!(top && contents)) await mkdir(dest).catch((e: NodeJS.ErrnoException) => (top && e.code === 'EEXIST' ? undefined : Promise.reject(e)));
-      for (const name of await readdir(src)) await copy(path.join(src, name), path.join(dest, name), false);
-      await chmod(dest, Number(st.mode) & 0o7777);
-      times.push([dest, st]);
-    } else if (st.isFile()) {
-      // Hard links stay links: every file of a release and its blob in .releases/.objects one inode.
-      const key = `${st.dev}:${st.ino}`;
-      const first = st.nlink > 1n ? linked.get(key) : undefined;
-      if (first !== undefined) return link(first, dest);
-      if (st.nlink > 1n) linked.set(key, dest);
-      await copyFile(src, dest, constants.COPYFILE_EXCL);
-      await chmod(dest, Number(st.mode) & 0o7777);
-      await utimes(dest, seconds(st.atimeNs), seconds(st.mtimeNs));
-    } else {
-      throw new Error(`copyTree: ${src} is neither a file, a folder nor a symbolic link`);
-    }
-  };
-  await copy(source, target, true);
-  // Folders last, innermost first: writing into a folder sets its mtime.
-  for (const [dest, st] of times) await utimes(dest, seconds(st.atimeNs), seconds(st.mtimeNs));
+  await promisify(execFile)('cp', ['-a', from, to]);
 }
-
-/** Nanoseconds since the epoch as the seconds utimes takes. */
-const seconds = (ns: bigint): number => Number(ns / 1_000_000_000n) + Number(ns % 1_000_000_000n) / 1e9;
