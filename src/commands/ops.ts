@@ -1,6 +1,6 @@
 /** The operations listener of a long-running command (`--ops-port`, `--ops-host`: ops/ops-server.ts). */
 import { CliError } from '../core/errors.js';
-import { Health } from '../ops/health.js';
+import { type Health, healthOf } from '../ops/health.js';
 import { Metrics } from '../ops/metrics.js';
 import type { LivePublication } from '../serve/live-publication.js';
 import { listenOps, type OpsListener } from '../ops/ops-server.js';
@@ -11,6 +11,8 @@ export const OPS_HOST = '127.0.0.1';
 export interface OpsOptions {
   readonly opsPort?: number;
   readonly opsHost?: string;
+  /** How long readiness waits for each check, in seconds (`--readiness-timeout`). */
+  readonly readinessTimeout?: number;
 }
 
 /** Opens the listener when `--ops-port` is given; undefined otherwise. A busy port or a bad host fails the command. */
@@ -54,7 +56,7 @@ export interface EarlyOps {
  * 503 `starting` until started(). A busy `--ops-port` fails the command before anything is opened.
  */
 export async function openOpsFirst(opts: OpsOptions, label: string): Promise<EarlyOps> {
-  const health = new Health().starting('the process is starting: opening and migrating the database, ranking what moved');
+  const health = healthOf(opts).starting('the process is starting: opening and migrating the database, ranking what moved');
   const metrics = opts.opsPort !== undefined ? new Metrics() : undefined;
   let told: string | undefined;
   const ops = await openOps(opts, health, metrics, label, (line) => (told = line));

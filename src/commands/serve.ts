@@ -38,7 +38,7 @@ export interface WorkspaceServing extends Serving {
  * run. `close` (after the server) stops ingesting and closes the database.
  */
 export async function openWorkspaceServing(
-  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'logLevel' | 'logFormat' | 'publicUrl'> & Pick<ServingOptions, 'health' | 'metrics'> & { label?: string; out?: string },
+  opts: Pick<ServeOptions, 'db' | 'databaseUrl' | 'runs' | 'webhooksAllowLocal' | 'secretKey' | 'previousSecretKey' | 'validateResponses' | 'opsPort' | 'readinessTimeout' | 'logLevel' | 'logFormat' | 'publicUrl'> & Pick<ServingOptions, 'health' | 'metrics'> & { label?: string; out?: string },
   env: Env,
 ): Promise<WorkspaceServing> {
   const serving = await openServing(opts, env, opts.label ?? 'storelens serve', {

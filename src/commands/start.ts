@@ -54,7 +54,7 @@ export async function runStart(opts: StartOptions, env: Env): Promise<void> {
   await mkdir(STATE_DIR, { recursive: true });
   await mkdir(opts.runs ?? RUNS_DIR, { recursive: true });
 
-  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses, publicUrl: opts.publicUrl }, env);
+  const api = await openWorkspaceServing({ db: path.join(STATE_DIR, 'demo.db'), opsPort: opts.opsPort, readinessTimeout: opts.readinessTimeout, logLevel: opts.logLevel, logFormat: opts.logFormat, databaseUrl: opts.databaseUrl, runs: opts.runs ?? RUNS_DIR, label: 'storelens start', out, webhooksAllowLocal: opts.webhooksAllowLocal, secretKey: opts.secretKey, previousSecretKey: opts.previousSecretKey, validateResponses: opts.validateResponses, publicUrl: opts.publicUrl }, env);
   // Not ready until the demo is published and its accounts are ranked (the port is bound first).
   api.health.starting('generating and publishing the demo panel');
   // The port is bound before anything is generated or published: the pages and the feed name the

@@ -1,6 +1,6 @@
 /** The readiness checks of the workspace database (ops/health.ts runs them). */
 import { type Kysely, sql } from 'kysely';
-import { CHECK_TIMEOUT_MS, type ReadinessCheck } from '../ops/health.js';
+import type { ReadinessCheck } from '../ops/health.js';
 import { type Db, migrations } from './database.js';
 import { isUndefinedTable } from '../db/errors.js';
 
@@ -23,12 +23,12 @@ export function databaseCheck(db: Db, expected: readonly string[] = Object.keys(
   let told: string | undefined;
   return {
     name: 'database',
-    check: async () => {
+    check: async (withinMs) => {
       let applied: Set<string> | undefined;
       try {
         await db.ping();
         // A database that answers but has no migration table (dropped and created again, another one named) is not down.
-        applied = await appliedMigrations(db).catch((e: unknown) => {
+        applied = await appliedMigrations(db, withinMs).catch((e: unknown) => {
           if (isUndefinedTable(e)) return undefined;
           throw e;
         });
@@ -56,12 +56,12 @@ export function databaseCheck(db: Db, expected: readonly string[] = Object.keys(
  * pool. Without one, while a lock held up the read, every probe and scrape left one more
  * connection waiting behind it, until the pool had none left for requests.
  */
-async function appliedMigrations(db: Db): Promise<Set<string>> {
+async function appliedMigrations(db: Db, withinMs: number): Promise<Set<string>> {
   const read = (q: Kysely<any>) => sql<{ name: string }>`select name from kysely_migration`.execute(q);
   const { rows } =
     db.dialect === 'postgres'
       ? await db.kysely.transaction().execute(async (trx) => {
-          await sql`set local statement_timeout = ${sql.raw(String(CHECK_TIMEOUT_MS))}`.execute(trx);
+          await sql`set local statement_timeout = ${sql.raw(String(Math.ceil(withinMs)))}`.execute(trx);
           return read(trx);
         })
       : await read(db.kysely);

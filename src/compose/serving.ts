@@ -13,7 +13,7 @@ import { type Background, type BackgroundOptions, startBackground } from './back
 import type { Db } from './database.js';
 import { type DatabaseChoice, openWorkspaceDb } from './open-database.js';
 import type { WorkspaceAppOptions } from './workspace-app.js';
-import { Health } from '../ops/health.js';
+import { type Health, healthOf } from '../ops/health.js';
 import { databaseCheck } from './health-checks.js';
 import { Metrics } from '../ops/metrics.js';
 import { createLogger, flushLog, type LogFormat, type Logger, type LogLevel } from '../ops/logger.js';
@@ -47,6 +47,8 @@ export interface ServingOptions extends DatabaseChoice, WebhookConfig {
   validateResponses?: boolean;
   /** An operations listener is asked for (`--ops-port`): keep metrics. */
   opsPort?: number;
+  /** How long readiness waits for each check, in seconds (`--readiness-timeout`), when `health` is not given. */
+  readinessTimeout?: number;
   /** The log: least severe level written, and json or pretty (ops/logger.ts). */
   logLevel?: LogLevel;
   logFormat?: LogFormat;
@@ -93,7 +95,7 @@ export async function openServing(
       only: loop.only,
     });
     let closing: Promise<void> | undefined;
-    const health = (opts.health ?? new Health()).add(databaseCheck(db, undefined, warn));
+    const health = (opts.health ?? healthOf(opts)).add(databaseCheck(db, undefined, warn));
     return {
       db,
       outbound,

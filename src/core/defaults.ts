@@ -17,6 +17,13 @@ export const HOST = '127.0.0.1';
 export const PORT = 8080;
 /** `api` alone, beside a `serve` on PORT. */
 export const API_PORT = 8081;
+/**
+ * How long /-/readiness waits for each check before it counts as failed (`--readiness-timeout`):
+ * an orchestrator's probe should wait longer (Kubernetes waits 1 s unless its `timeoutSeconds`
+ * says otherwise), so that it reads the 503 naming the slow check rather than giving up on an
+ * answer still coming.
+ */
+export const READINESS_TIMEOUT_MS = 2_000;
 /** On SIGTERM a server finishes the requests in flight for at most this long, then closes what is left. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 

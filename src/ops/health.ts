@@ -15,15 +15,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../http/problems.js';
 import { answerRequestId } from '../http/wire.js';
+import { READINESS_TIMEOUT_MS } from '../core/defaults.js';
 import { CLIENT_CLOSED_REQUEST } from './logger.js';
 
 export const LIVENESS_PATH = '/-/liveness';
 export const READINESS_PATH = '/-/readiness';
 
-/** One readiness check: resolves undefined when it passes, else what failed (no secret: it is answered to the prober). */
+/**
+ * One readiness check: resolves undefined when it passes, else what failed (no secret: it is
+ * answered to the prober). It is given the milliseconds it has (`--readiness-timeout`): after
+ * them it counts as failed, and work it started on a server should end by then too.
+ */
 export interface ReadinessCheck {
   readonly name: string;
-  check(): Promise<string | undefined> | string | undefined;
+  check(withinMs: number): Promise<string | undefined> | string | undefined;
 }
 
 export interface CheckOutcome {
@@ -32,8 +37,8 @@ export interface CheckOutcome {
   detail?: string;
 }
 
-/** How long one check may take before it counts as failed. */
-export const CHECK_TIMEOUT_MS = 2_000;
+/** How long one check may take before it counts as failed, unless `--readiness-timeout` says otherwise. */
+export const CHECK_TIMEOUT_MS = READINESS_TIMEOUT_MS;
 
 /** Which probe a request asked. */
 export type Probe = 'liveness' | 'readiness';
@@ -47,7 +52,11 @@ export class Health {
   private startingAs: string | undefined;
   private counted: ProbeCounter | undefined;
 
-  constructor(checks: readonly ReadinessCheck[] = []) {
+  /** `timeoutMs`: how long each check may take (CHECK_TIMEOUT_MS unless `--readiness-timeout` is given). */
+  constructor(
+    checks: readonly ReadinessCheck[] = [],
+    readonly timeoutMs: number = CHECK_TIMEOUT_MS,
+  ) {
     this.checks.push(...checks);
   }
 
@@ -90,18 +99,23 @@ export class Health {
   async readiness(): Promise<{ ready: boolean; checks: CheckOutcome[] }> {
     const draining: CheckOutcome = this.draining ? { name: 'draining', status: 'fail', detail: 'the process is stopping (SIGTERM)' } : { name: 'draining', status: 'pass' };
     const starting: CheckOutcome[] = this.startingAs === undefined ? [] : [{ name: 'starting', status: 'fail', detail: this.startingAs }];
-    const checks = [...starting, ...(await Promise.all(this.checks.map(run))), draining];
+    const checks = [...starting, ...(await Promise.all(this.checks.map((c) => run(c, this.timeoutMs)))), draining];
     return { ready: checks.every((c) => c.status === 'pass'), checks };
   }
 }
 
-async function run(c: ReadinessCheck): Promise<CheckOutcome> {
+/** A process's readiness, each check given `readinessTimeout` seconds (`--readiness-timeout`; CHECK_TIMEOUT_MS without it). */
+export function healthOf(opts: { readonly readinessTimeout?: number }): Health {
+  return new Health([], opts.readinessTimeout === undefined ? undefined : opts.readinessTimeout * 1000);
+}
+
+async function run(c: ReadinessCheck, timeoutMs: number): Promise<CheckOutcome> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`), CHECK_TIMEOUT_MS);
+    timer = setTimeout(() => resolve(`no answer within ${timeoutMs / 1000} s`), timeoutMs);
   });
   try {
-    const failed = await Promise.race([Promise.resolve().then(() => c.check()), timeout]);
+    const failed = await Promise.race([Promise.resolve().then(() => c.check(timeoutMs)), timeout]);
     return failed === undefined ? { name: c.name, status: 'pass' } : { name: c.name, status: 'fail', detail: failed };
   } catch (e) {
     return { name: c.name, status: 'fail', detail: (e as Error).message };

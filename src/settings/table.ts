@@ -4,10 +4,10 @@
  * list in docs/cli.md (src/settings/cli-docs.ts; `npm run cli-docs` rewrites it).
  */
 import { ROLES } from '../core/roles.js';
-import { API_PORT, DB_PATH, GENERATE_LIMITS, HOST, OUT_DIR, PORT, RUNS_DIR } from '../core/defaults.js';
+import { API_PORT, DB_PATH, GENERATE_LIMITS, HOST, OUT_DIR, PORT, READINESS_TIMEOUT_MS, RUNS_DIR } from '../core/defaults.js';
 import { ACCESS_CHOICES } from '../api/scopes.js';
 import { WALLET_VISIBILITIES } from '../core/wallet-visibilities.js';
-import { addressBlocks, envSwitch, folder, httpOrigin, httpUrl, memberEmail, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, positiveIntAtMost, seedRange, serverKey, someOf, targetUrlValue, text, texts, toggle, type Value } from './values.js';
+import { addressBlocks, envSwitch, folder, httpOrigin, httpUrl, memberEmail, memorySize, month, nonNegativeInt, nonNegativeNumber, oneOf, port, positiveInt, positiveIntAtMost, seconds, seedRange, serverKey, someOf, targetUrlValue, text, texts, toggle, type Value } from './values.js';
 
 export const PROGRAM = {
   name: 'storelens',
@@ -262,6 +262,15 @@ export const SETTINGS = [
     flag: '--ops-port',
     value: port,
     help: 'operations listener: /-/liveness, /-/readiness and the Prometheus metrics at /-/metrics on this port (off unless given; the probes are also on the serving port of serve, start and api)',
+    commands: ['serve', 'start', 'api', 'worker'],
+  },
+  {
+    name: 'readinessTimeout',
+    flag: '--readiness-timeout',
+    value: seconds,
+    env: 'STORELENS_READINESS_TIMEOUT',
+    default: READINESS_TIMEOUT_MS / 1000,
+    help: "how long /-/readiness waits for each check (the database's answer) before it answers 503 naming the check that did not answer in time; keep it under your orchestrator's probe timeout (Kubernetes' timeoutSeconds, 1 s unless set), so that the probe reads why",
     commands: ['serve', 'start', 'api', 'worker'],
   },
   { name: 'opsHost', flag: '--ops-host', value: text('host'), default: HOST, help: 'interface of the operations listener (loopback by default: expose the metrics only where you mean to)', commands: ['serve', 'start', 'api', 'worker'] },

@@ -160,6 +160,16 @@ export function parseNonNegativeNumber(raw: string): number {
   return Number(raw);
 }
 
+/** The longest `--readiness-timeout`: a probe waiting longer than a minute for an answer is no probe. */
+export const MAX_TIMEOUT_SECONDS = 60;
+
+/** A duration in seconds, more than 0 and at most MAX_TIMEOUT_SECONDS, to the millisecond: `2`, `0.5`. */
+export function parseSeconds(raw: string): number {
+  const s = /^(0|[1-9][0-9]*)(\.[0-9]{1,3})?$/.test(raw) ? Number(raw) : NaN;
+  if (!(s > 0 && s <= MAX_TIMEOUT_SECONDS)) throw new InvalidArgumentError(`"${raw}" is not a number of seconds above 0 and at most ${MAX_TIMEOUT_SECONDS} (e.g. 2 or 0.5; to the millisecond)`);
+  return s;
+}
+
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1000, kib: 1024, m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3, t: 1024 ** 4, tb: 1000 ** 4, tib: 1024 ** 4 };
 /** The least memory a DuckDB instance is given: below it the simplest query fails rather than spills. */
 export const MIN_MEMORY_BYTES = 128 * 1024 ** 2;
@@ -176,6 +186,7 @@ export function parseMemorySize(raw: string): number {
 
 export const seedRange: Value<readonly number[]> = { arg: 'seeds', parse: parseSeedRange };
 export const memorySize: Value<number> = { arg: 'size', parse: parseMemorySize };
+export const seconds: Value<number> = { arg: 'seconds', parse: parseSeconds };
 export const port: Value<number> = { arg: 'port', parse: parsePort };
 export const month: Value<string> = { arg: 'YYYY-MM', parse: parseMonth };
 export const positiveInt: Value<number> = { arg: 'n', parse: parsePositiveInt };

@@ -23,7 +23,7 @@ describe('the Config of a command', () => {
     expect(invocation).toEqual({
       command: 'serve',
       args: [],
-      config: { out: 'output', port: 8080, host: '127.0.0.1', api: false, db: 'storelens.db', opsPort: undefined, opsHost: '127.0.0.1', logLevel: 'info', logFormat: undefined, runs: '.storelens/runs', databaseUrl: undefined, webhooksAllowLocal: false, secretKey: undefined, previousSecretKey: undefined, validateResponses: false },
+      config: { out: 'output', port: 8080, host: '127.0.0.1', api: false, db: 'storelens.db', opsPort: undefined, opsHost: '127.0.0.1', readinessTimeout: 2, logLevel: 'info', logFormat: undefined, runs: '.storelens/runs', databaseUrl: undefined, webhooksAllowLocal: false, secretKey: undefined, previousSecretKey: undefined, validateResponses: false },
     });
     expect(Object.isFrozen(invocation!.config)).toBe(true);
     expect(() => {
@@ -32,8 +32,8 @@ describe('the Config of a command', () => {
   });
 
   it('takes the flags given, parsed', async () => {
-    const { invocation } = await parse(['serve', '--port', '0', '--host', '::1', '--api', '--db', 'x.db', '--out', 'pub', '--runs', 'private/runs']);
-    expect(invocation!.config).toEqual({ out: 'pub', port: 0, host: '::1', api: true, db: 'x.db', opsPort: undefined, opsHost: '127.0.0.1', logLevel: 'info', logFormat: undefined, runs: 'private/runs', databaseUrl: undefined, webhooksAllowLocal: false, secretKey: undefined, previousSecretKey: undefined, validateResponses: false });
+    const { invocation } = await parse(['serve', '--port', '0', '--host', '::1', '--api', '--db', 'x.db', '--out', 'pub', '--runs', 'private/runs', '--readiness-timeout', '0.75']);
+    expect(invocation!.config).toEqual({ out: 'pub', port: 0, host: '::1', api: true, db: 'x.db', opsPort: undefined, opsHost: '127.0.0.1', readinessTimeout: 0.75, logLevel: 'info', logFormat: undefined, runs: 'private/runs', databaseUrl: undefined, webhooksAllowLocal: false, secretKey: undefined, previousSecretKey: undefined, validateResponses: false });
   });
 
   it('listens on 8081 for api alone and 8080 for serve and start', async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main, parseCommandLine } from '../../src/cli.js';
-import { parseAddressBlocks, parseHttpOrigin, parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeedRange } from '../../src/settings/values.js';
+import { parseAddressBlocks, parseHttpOrigin, parseHttpUrl, parseMemorySize, parseMonth, parsePort, parsePositiveInt, parseSeconds, parseSeedRange } from '../../src/settings/values.js';
 import { SETTINGS, type SettingDef } from '../../src/settings/table.js';
 import { capturedEnv } from '../helpers/cli.js';
 
@@ -166,6 +166,30 @@ describe('--memory-limit', () => {
     const r = await run('publish', '--input', 'nowhere', '--all', '--memory-limit', 'lots');
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--memory-limit.*"lots" is not an amount of memory/);
+  });
+});
+
+describe('--readiness-timeout', () => {
+  it.each([
+    ['2', 2],
+    ['0.5', 0.5],
+    ['0.001', 0.001],
+    ['60', 60],
+  ])('reads %j as %d seconds', (raw, seconds) => {
+    expect(parseSeconds(raw)).toBe(seconds);
+  });
+
+  it.each(['0', '0.0001', '61', '-1', '1e3', '1s', '.5', '', 'soon'])('refuses %j', (raw) => {
+    expect(() => parseSeconds(raw)).toThrow(/is not a number of seconds above 0 and at most 60/);
+  });
+
+  it('is bad usage (exit 2) on api, and in STORELENS_READINESS_TIMEOUT, named', async () => {
+    const r = await run('api', '--readiness-timeout', '0');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--readiness-timeout.*"0" is not a number of seconds/);
+    const c = capturedEnv(undefined, { STORELENS_READINESS_TIMEOUT: '2 s' });
+    expect(await main(['node', 'storelens', 'worker'], c.env)).toBe(2);
+    expect(c.stderr()).toMatch(/STORELENS_READINESS_TIMEOUT.*"2 s" is not a number of seconds/);
   });
 });
 

@@ -17,7 +17,7 @@ import { runApi } from '../../src/commands/api.js';
 import { runWorker } from '../../src/commands/worker.js';
 import { runServe } from '../../src/commands/serve.js';
 import { DATABASE_DOWN } from '../../src/compose/health-checks.js';
-import { Health } from '../../src/ops/health.js';
+import { Health, healthOf } from '../../src/ops/health.js';
 import { startServer } from '../../src/serve/server.js';
 import { apiKey, call, workspace } from '../helpers/api.js';
 import { capturedEnv, generate, publishPanel } from '../helpers/cli.js';
@@ -130,6 +130,21 @@ describe('probes over SQLite', () => {
     }
   });
 
+  it('a check that does not answer within --readiness-timeout fails, named, and was told how long it had', async () => {
+    const dir = await dirs.make();
+    const given: number[] = [];
+    const health = healthOf({ readinessTimeout: 0.05 }).add({ name: 'stuck', check: (withinMs) => (given.push(withinMs), new Promise<undefined>(() => {})) });
+    const server = await startServer({ out: join(dir, 'out'), port: 0, host: '127.0.0.1', health, live: { pollMs: 50 } });
+    try {
+      const answer = await probe(server.url, 'readiness');
+      expect(answer).toMatchObject({ status: 503, body: { failed: ['stuck', 'release'] } });
+      expect(answer.body.detail).toBe('stuck: no answer within 0.05 s; release: nothing is published in --out yet');
+      expect(given).toEqual([50]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('serve: not ready until a release is live; ready once one is', async () => {
     const dir = await dirs.make();
     const out = join(dir, 'out');
@@ -156,7 +171,8 @@ describe.skipIf(!pgUrl)(`probes over PostgreSQL${pgUrl ? '' : ' (skipped: set DA
     const t = await freshDb('PostgreSQL');
     const ws = await workspace(t.db);
     const key = await apiKey(t.db, ws.id, ['read:accounts']);
-    const api = await runApi({ port: 0, host: '127.0.0.1', db: '', databaseUrl: t.databaseUrl, opsPort: 0, requestsOnly: true }, capturedEnv().env, false);
+    // Each probe waits --readiness-timeout for the check; the read on the server ends then too.
+    const api = await runApi({ port: 0, host: '127.0.0.1', db: '', databaseUrl: t.databaseUrl, opsPort: 0, requestsOnly: true, readinessTimeout: 0.5 }, capturedEnv().env, false);
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
     let locked!: () => void;
@@ -173,6 +189,8 @@ describe.skipIf(!pgUrl)(`probes over PostgreSQL${pgUrl ? '' : ' (skipped: set DA
       for (let round = 0; round < 3; round++) {
         const answers = await Promise.all(Array.from({ length: 10 }, () => probe(api.ops!.url, 'readiness')));
         expect(answers.map((a) => a.status)).toEqual(Array(10).fill(503));
+        // Which ends it first, the probe's wait or the server's statement timeout, is the event loop's to say.
+        for (const a of answers) expect(a.body.detail).toMatch(/^database: (no answer within 0\.5 s|the database does not answer)/);
       }
       expect((await call(api.url, 'GET', '/accounts?limit=1', { key })).status).toBe(200);
     } finally {
