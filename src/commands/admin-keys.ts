@@ -5,7 +5,7 @@ import { getApiKey, listApiKeys, revokeApiKey } from '../api/keys-store.js';
 import { issueApiKey, KeyCreatorRefused } from '../members/issue-key.js';
 import { ACCESS_CHOICES, type AccessChoice, SCOPES, type Scope, isAccessChoice, isScope, keyScopes } from '../api/scopes.js';
 import type { Config } from '../settings/config.js';
-import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb } from './admin-db.js';
+import { output, requireOwnerOrAdmin, requireWorkspace, withAdminDb, writeAsOwnerOrAdmin } from './admin-db.js';
 
 const list = (s: string | undefined): string[] =>
   (s ?? '')
@@ -83,7 +83,8 @@ export async function revokeKeyCommand(keyId: string, opts: Config<'keys revoke'
     await requireOwnerOrAdmin(db, ws, as, 'revoke keys');
     const key = await getApiKey(db.kysely, ws.id, keyId);
     if (!key) throw new CliError(`no key "${keyId}" in workspace "${ws.name}" (see: storelens keys list --workspace ${ws.name})`);
-    const changed = await revokeApiKey(db.kysely, ws.id, key.id, env.now());
+    // Removed or demoted since the check above: checked again under the lock that takes.
+    const changed = await writeAsOwnerOrAdmin(db, ws, as, 'revoke keys', (trx) => revokeApiKey(trx, ws.id, key.id, env.now()));
     const after = await getApiKey(db.kysely, ws.id, key.id);
     output(
       env,

@@ -2,9 +2,11 @@
  * The owner-or-admin CLI writes run by an admin whom another process is removing from the
  * workspace (over one PostgreSQL database): each command checks the member again inside its write,
  * under the workspace row's lock the removal holds, so it refuses and writes nothing, however the
- * admin was one still when it first read them. (`workspaces profile`: profile.test.ts.)
+ * admin was one still when it first read them. (`workspaces profile`: profile.test.ts; `keys create`:
+ * member-lock.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueApiKey } from '../../src/members/issue-key.js';
 import { lockMember } from '../../src/members/owners.js';
 import { removeMember, upsertMember } from '../../src/members/store.js';
 import { getSender, setSender } from '../../src/outreach/store.js';
@@ -19,11 +21,11 @@ const pg = dialects.find((d) => d.name === 'PostgreSQL')!;
 
 interface Command {
   name: string;
-  /** What the workspace holds before the command, set up; resolves to the approval's id, if one. */
+  /** What the workspace holds before the command, set up; resolves to the id of what it made (an approval, a key), if anything. */
   seed(t: TestDb, ws: Workspace): Promise<string | void>;
-  args(ws: Workspace, approval: string | void): string[];
+  args(ws: Workspace, made: string | void): string[];
   /** What the command would change, as stored now. */
-  state(t: TestDb, ws: Workspace, approval: string | void): Promise<unknown>;
+  state(t: TestDb, ws: Workspace, made: string | void): Promise<unknown>;
 }
 
 const pendingApproval = async (t: TestDb, ws: Workspace): Promise<string> =>
@@ -75,6 +77,12 @@ const COMMANDS: Command[] = [
     args: (ws) => ['outreach', 'sender', ws.name, '--url', 'https://93.184.216.34/hook'],
     state: async (t, ws) => await getSender(t.db.kysely, ws.id),
   },
+  {
+    name: 'keys revoke',
+    seed: async (t, ws) => (await issueApiKey(t.db, { workspaceId: ws.id, name: 'integration', scopes: ['read:accounts'], createdBy: 'owner@example.com', now: new Date() })).id,
+    args: (ws, id) => ['keys', 'revoke', id!, '--workspace', ws.name],
+    state: async (t, _ws, id) => (await t.db.kysely.selectFrom('api_keys').select('revoked_at').where('id', '=', id!).executeTakeFirst())?.revoked_at,
+  },
 ];
 
 describe.skipIf(pg.skip)(`owner-or-admin CLI writes by an admin being removed by another process, over one ${pg.label} database`, () => {
@@ -87,8 +95,8 @@ describe.skipIf(pg.skip)(`owner-or-admin CLI writes by an admin being removed by
   it.each(COMMANDS)('$name changes nothing for an admin whose removal holds the workspace', async (c) => {
     const { ws } = await seedWorkspace(t.db, [], { funds: 10_000 });
     await upsertMember(t.db.kysely, ws.id, 'ari@example.com', 'admin', new Date());
-    const approval = await c.seed(t, ws);
-    const before = await c.state(t, ws, approval);
+    const made = await c.seed(t, ws);
+    const before = await c.state(t, ws, made);
     // `members remove` in another process, its transaction open: to a read, the admin is one still.
     const ran = await whileHeld(
       t.db,
@@ -97,11 +105,11 @@ describe.skipIf(pg.skip)(`owner-or-admin CLI writes by an admin being removed by
         await removeMember(trx, ws.id, 'ari@example.com');
       },
       async () => {
-        const p = spawnStorelens(t, [...c.args(ws, approval), '--as', 'ari@example.com']);
+        const p = spawnStorelens(t, [...c.args(ws, made), '--as', 'ari@example.com']);
         return { code: (await p.exited).code, stdout: p.stdout(), stderr: p.stderr() };
       },
     );
     expect(ran).toEqual({ code: 2, stdout: '', stderr: expect.stringContaining('ari@example.com is not a member of workspace') });
-    expect(await c.state(t, ws, approval)).toEqual(before);
+    expect(await c.state(t, ws, made)).toEqual(before);
   }, 60_000);
 });
