@@ -7,8 +7,7 @@
  * statuses and the re-listing they cause) and however two imports race on two handles, the events,
  * replayed in their order, give the list the workspace ends with.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -24,6 +23,7 @@ import { adminCli } from '../helpers/cli.js';
 import { beforeFirstWrite, dialects, useTwoHandles } from '../helpers/db.js';
 import { type Receiver, startReceiver, verify } from '../helpers/receiver.js';
 import { settle, startWebhooks, type WebhookHarness } from '../helpers/webhooks.js';
+import { suiteTempDir } from '../helpers/tmp.js';
 
 type Event = { type: string; data: Record<string, unknown> };
 
@@ -63,7 +63,7 @@ for (const d of dialects) {
     let h: WebhookHarness;
     let rx: Receiver;
     const run = adminCli(() => h.t);
-    const dir = mkdtempSync(join(tmpdir(), 'storelens-import-events-'));
+    const dir = suiteTempDir('storelens-import-events-');
     let files = 0;
 
     beforeEach(async () => {

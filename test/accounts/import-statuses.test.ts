@@ -6,8 +6,7 @@
  * account again as the file had it. A status decided while an import is written is never lost,
  * with the import and the decision on two handles of one database.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../h
 import { adminCli } from '../helpers/cli.js';
 import { beforeFirstWrite, dialects, useTwoHandles } from '../helpers/db.js';
 import { mcpClient, toolJson } from '../helpers/mcp.js';
+import { suiteTempDir } from '../helpers/tmp.js';
 
 /** A, B and C as an import file lists them: C not in market by the file's own word. */
 const FILE = ['{"store_id":"A","score":0.9}', '{"store_id":"B","score":0.8}', '{"store_id":"C","score":0.7,"in_market":false}'].join('\n');
@@ -32,7 +32,7 @@ for (const d of dialects) {
   describe.skipIf(d.skip)(`statuses of imported accounts (no store data) on ${d.label}`, () => {
     let h: Harness;
     const run = adminCli(() => h.t);
-    const dir = mkdtempSync(join(tmpdir(), 'storelens-import-statuses-'));
+    const dir = suiteTempDir('storelens-import-statuses-');
     let n = 0;
 
     beforeAll(async () => {

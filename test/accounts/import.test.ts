@@ -4,8 +4,7 @@
  * response validation on) and through both MCP SDK lines, whose clients check each answer against
  * the tool's output schema. The file imported is the example of docs/administration.md.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -17,6 +16,7 @@ import { apiKey, call, startApi, type Harness } from '../helpers/api.js';
 import { adminCli } from '../helpers/cli.js';
 import { dialects } from '../helpers/db.js';
 import { mcpClient, toolJson } from '../helpers/mcp.js';
+import { suiteTempDir } from '../helpers/tmp.js';
 
 const section = (() => {
   const guide = readFileSync(new URL('../../docs/administration.md', import.meta.url), 'utf8');
@@ -126,7 +126,7 @@ for (const d of dialects) {
     let h: Harness;
     let key: string;
     let wsId: string;
-    const dir = mkdtempSync(join(tmpdir(), 'storelens-import-'));
+    const dir = suiteTempDir('storelens-import-');
     const run = adminCli(() => h.t);
 
     beforeAll(async () => {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +7,7 @@ import { adminCli, seedAcme } from '../helpers/cli.js';
 import { buildApiApp } from '../../src/compose/api-app.js';
 import { countAccounts } from '../../src/accounts/store.js';
 import { dialects, freshDb, type TestDb } from '../helpers/db.js';
+import { suiteTempDir } from '../helpers/tmp.js';
 
 for (const d of dialects) {
   describe.skipIf(d.skip)(`admin CLI on ${d.label}`, () => {
@@ -15,7 +15,7 @@ for (const d of dialects) {
     let app: FastifyInstance;
     let base: string;
     let acmeId: string;
-    const dir = mkdtempSync(join(tmpdir(), 'storelens-cli-'));
+    const dir = suiteTempDir('storelens-cli-');
 
     const run = adminCli(() => t);
 

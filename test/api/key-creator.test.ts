@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CAPABILITIES_PATH } from '../../src/api/capabilities.js';
@@ -8,6 +7,10 @@ import { insertWebhookEndpoint } from '../../src/webhooks/endpoints-store.js';
 import { removeMember, upsertMember } from '../../src/members/store.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
+import { suiteTempDir } from '../helpers/tmp.js';
+
+/** The manifests the tests write, removed after the file. */
+const CAPS = suiteTempDir('storelens-caps-');
 
 const PROBLEM = 'https://storelens.dev/problems/';
 const OWNER = 'owner@example.com';
@@ -16,7 +19,7 @@ const OWNER = 'owner@example.com';
 function manifestWithAccountStatus(): string {
   const m = JSON.parse(readFileSync(DEFAULT_CAPABILITIES_PATH, 'utf8'));
   m.operations.set_account_status = 'available';
-  const path = join(mkdtempSync(join(tmpdir(), 'caps-')), 'capabilities.json');
+  const path = join(mkdtempSync(join(CAPS, 'm-')), 'capabilities.json');
   writeFileSync(path, JSON.stringify(m));
   return path;
 }

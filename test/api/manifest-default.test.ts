@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CAPABILITIES_PATH, capabilityReader } from '../../src/api/capabilities.js';
@@ -7,6 +6,10 @@ import { IDEMPOTENCY_TTL_MS } from '../../src/api/idempotency.js';
 import { routeById } from '../../src/compose/modules.js';
 import { dialects } from '../helpers/db.js';
 import { apiKey, call, freshIdem, startApi, workspace, type Harness } from '../helpers/api.js';
+import { suiteTempDir } from '../helpers/tmp.js';
+
+/** The manifests the tests write, removed after the file. */
+const CAPS = suiteTempDir('storelens-caps-');
 
 const PROBLEM = 'https://storelens.dev/problems/';
 
@@ -14,7 +17,7 @@ const PROBLEM = 'https://storelens.dev/problems/';
 function manifestWithout(...ids: string[]): string {
   const m = JSON.parse(readFileSync(DEFAULT_CAPABILITIES_PATH, 'utf8'));
   for (const id of ids) delete m.operations[id];
-  const path = join(mkdtempSync(join(tmpdir(), 'caps-')), 'capabilities.json');
+  const path = join(mkdtempSync(join(CAPS, 'm-')), 'capabilities.json');
   writeFileSync(path, JSON.stringify(m));
   return path;
 }
@@ -38,13 +41,13 @@ describe('the capability manifest', () => {
     // An operator who lists it otherwise wins over the plan.
     const m = JSON.parse(readFileSync(DEFAULT_CAPABILITIES_PATH, 'utf8'));
     m.operations.get_wallet = 'unavailable';
-    const path = join(mkdtempSync(join(tmpdir(), 'caps-')), 'capabilities.json');
+    const path = join(mkdtempSync(join(CAPS, 'm-')), 'capabilities.json');
     writeFileSync(path, JSON.stringify(m));
     expect(capabilityReader(path)(routeById('get_wallet')!)).toEqual({ availability: 'unavailable' });
   });
 
   it('makes every operation unavailable when it cannot be read', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'caps-'));
+    const dir = mkdtempSync(join(CAPS, 'm-'));
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{"operations": ');
     for (const path of [broken, join(dir, 'missing.json')]) {

@@ -4,29 +4,22 @@
  * failed sign-in ends on. Each is served with a Content-Security-Policy that lets nothing load or
  * run, and Chromium shows each as meant under it (the reference's style applied, no violation).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type Harness } from '../helpers/api.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-describe.skipIf(!existsSync(CHROMIUM))('the API pages in Chromium', () => {
+describe.skipIf(!HAS_CHROMIUM)('the API pages in Chromium', () => {
   let h: Harness;
-  let profile: string;
   let context: BrowserContext;
 
   beforeAll(async () => {
     h = await startApi('SQLite');
-    profile = mkdtempSync(join(tmpdir(), 'storelens-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true });
+    context = await launchChromium();
   });
   afterAll(async () => {
     await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
     await h?.close();
   });
 

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { currentRanking } from '../../src/accounts/ranking-reads.js';
 import { apiKey, call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { capturedEnv } from '../helpers/cli.js';
+import { suiteTempDir } from '../helpers/tmp.js';
 
 const LIFTED = { read: 100_000, write: 100_000, report: 100_000 };
 
@@ -17,7 +17,7 @@ const LIFTED = { read: 100_000, write: 100_000, report: 100_000 };
 for (const d of dialects) {
   describe.skipIf(d.skip)(`accounts_version on ${d.label}`, () => {
     let h: Harness;
-    const dir = mkdtempSync(join(tmpdir(), 'storelens-accounts-'));
+    const dir = suiteTempDir('storelens-accounts-');
     beforeAll(async () => {
       h = await startApi(d.name, { rateLimits: LIFTED });
     });

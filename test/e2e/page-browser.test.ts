@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page, type Response } from 'playwright-core';
+import type { BrowserContext, Page, Response } from 'playwright-core';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import type { StatsDocument } from '../../src/stats/types.js';
@@ -20,7 +21,6 @@ import { narrowPanel } from '../helpers/published.js';
 import { tempDirs } from '../helpers/tmp.js';
 import { ensureRenderBuilt } from '../render/build-dist.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** The part of the DOM's HTMLImageElement used in the page (the project compiles without DOM types). */
 interface BrowserImage {
   src: string;
@@ -29,14 +29,13 @@ interface BrowserImage {
   onload: (() => void) | null;
   onerror: (() => void) | null;
 }
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SLUG = 'agentic-commerce';
 /** Where the one screenshot goes (overwritten by each run), to look at by eye. */
 const SCREENSHOT = path.join(tmpdir(), 'storelens-e2e-agentic-commerce.png');
 
-if (!existsSync(CHROMIUM)) console.warn(`skipping the browser tests: ${CHROMIUM} is missing (install Debian's chromium; .ci/run does)`);
+if (!HAS_CHROMIUM) console.warn(`skipping the browser tests: ${CHROMIUM} is missing (install Debian's chromium; .ci/run does)`);
 
-describe.skipIf(!existsSync(CHROMIUM))(`/data/${SLUG} in Chromium`, () => {
+describe.skipIf(!HAS_CHROMIUM)(`/data/${SLUG} in Chromium`, () => {
   const dirs = tempDirs('storelens-e2e-');
   let server: RunningServer;
   let context: BrowserContext;
@@ -58,7 +57,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`/data/${SLUG} in Chromium`, () => {
     await server.serve.live.refresh();
     doc = await readDocument(out, SLUG);
 
-    context = await chromium.launchPersistentContext(await dirs.make(), { executablePath: CHROMIUM, args: ARGS, headless: true });
+    context = await launchChromium();
     page = await context.newPage();
     page.on('pageerror', (e) => errors.push(String(e)));
     // The browser's own /favicon.ico request is the one 404 a page cannot avoid.

@@ -2,7 +2,7 @@
  * Fresh databases for tests: a temporary SQLite file always, and a private PostgreSQL schema
  * when DATABASE_URL is set (each test file, and each call, gets its own).
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -47,7 +47,7 @@ export async function freshDb(dialect: DialectName, opts: { poolSize?: number; f
   if (dialect === 'SQLite') {
     const dir = mkdtempSync(join(tmpdir(), 'storelens-db-'));
     const dbPath = join(dir, 'test.db');
-    if (!opts.fromScratch) copyFileSync(await sqliteTemplate(), dbPath);
+    if (!opts.fromScratch) writeFileSync(dbPath, await sqliteTemplate());
     const db = await openDatabase({ dbPath });
     return {
       db,
@@ -111,18 +111,24 @@ async function freshSchema(poolSize?: number): Promise<TestDb> {
   };
 }
 
-let migratedSqlite: Promise<string> | undefined;
+let migratedSqlite: Promise<Buffer> | undefined;
 
-/** A SQLite file this process migrated to the latest schema, its server secrets made (seed-secrets.ts); closed, so the file holds it all. */
-function sqliteTemplate(): Promise<string> {
+/**
+ * The bytes of a SQLite file this process migrated to the latest schema, its server secrets made
+ * (seed-secrets.ts); closed first, so the file held it all, and its folder removed at once.
+ */
+function sqliteTemplate(): Promise<Buffer> {
   migratedSqlite ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'storelens-db-template-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const dbPath = join(dir, 'template.db');
-    const db = await openDatabase({ dbPath });
-    await seedServerSecrets(db);
-    await db.close();
-    return dbPath;
+    try {
+      const dbPath = join(dir, 'template.db');
+      const db = await openDatabase({ dbPath });
+      await seedServerSecrets(db);
+      await db.close();
+      return readFileSync(dbPath);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   })();
   return migratedSqlite;
 }

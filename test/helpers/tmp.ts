@@ -32,6 +32,16 @@ export function readOnlyMount(): { dir: string; mounted: boolean } {
   return { dir, mounted };
 }
 
+/**
+ * A temp folder made now, while the suite (the file, or the describe block it is called in) is
+ * collected, and removed after that suite's tests.
+ */
+export function suiteTempDir(prefix = 'storelens-test-'): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** Temp folders made through `make`; `removeAll` (for afterEach/afterAll) deletes them. */
 export function tempDirs(prefix = 'storelens-test-') {
   const made: string[] = [];

@@ -6,13 +6,11 @@
  * next call, a removal ends access, a token is refused at another audience, a refresh rotates the
  * refresh token, and revocation ends access.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPasswordHash } from '../../src/members/store.js';
 import { registerOAuthClient } from '../../src/oauth/store.js';
@@ -23,8 +21,6 @@ import { call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 import { MemoryProvider } from '../helpers/oauth.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const CLIENT_ID = 'test-assistant';
 const EMAIL = 'ann@example.com';
 const PASSWORD = 'correct horse battery';
@@ -66,7 +62,7 @@ async function connect(base: string, provider: OAuthClientProvider): Promise<{ c
   return { client, transport };
 }
 
-for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the assistant connector's OAuth sign-in in Chromium on ${d.label}`, () => {
+for (const d of dialects) describe.skipIf(!HAS_CHROMIUM || d.skip)(`the assistant connector's OAuth sign-in in Chromium on ${d.label}`, () => {
   let h: Harness;
   let ws: Workspace;
   let browser: BrowserContext;
@@ -83,7 +79,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`the 
     await upsertMember(h.db.kysely, ws.id, EMAIL, 'admin', new Date());
     await setPasswordHash(h.db.kysely, EMAIL, await hashPassword(PASSWORD), new Date());
     await registerOAuthClient(h.db, { client_id: CLIENT_ID, client_name: 'Test assistant', redirect_uris: [cb.url] }, new Date());
-    browser = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'storelens-chromium-')), { executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

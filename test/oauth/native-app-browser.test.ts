@@ -5,10 +5,8 @@
  * form lead to only when the page's form-action names it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/members/passwords.js';
 import { setPasswordHash, upsertMember } from '../../src/members/store.js';
@@ -17,8 +15,6 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const CLIENT_ID = 'native-assistant';
 const REDIRECT = 'com.example.app:/callback';
 const EMAIL = 'ann@example.com';
@@ -27,7 +23,7 @@ const PASSWORD = 'correct horse battery';
 const verifier = randomBytes(32).toString('base64url');
 const challenge = createHash('sha256').update(verifier).digest('base64url');
 
-for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`a native app's sign-in in Chromium on ${d.label}`, () => {
+for (const d of dialects) describe.skipIf(!HAS_CHROMIUM || d.skip)(`a native app's sign-in in Chromium on ${d.label}`, () => {
   let h: Harness;
   let ws: Workspace;
   let browser: BrowserContext;
@@ -40,7 +36,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`a na
     await upsertMember(h.db.kysely, ws.id, EMAIL, 'admin', new Date());
     await setPasswordHash(h.db.kysely, EMAIL, await hashPassword(PASSWORD), new Date());
     await registerOAuthClient(h.db, { client_id: CLIENT_ID, client_name: 'Native assistant', redirect_uris: [REDIRECT] }, new Date());
-    browser = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'storelens-chromium-')), { executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { pageModel } from '../../src/publish/pages.js';
 import { pageCardInputs } from '../../src/render/card-inputs.js';
 import { BASE_URL, publishPanel, readDocument } from '../helpers/cli.js';
@@ -14,6 +14,7 @@ import { tempDirs } from '../helpers/tmp.js';
 import { stores, writePanel } from '../stats/hand-panel.js';
 
 const dirs = tempDirs('storelens-rounded-once-');
+afterAll(() => dirs.removeAll());
 const JAN = '2026-01';
 
 describe('a share of 4 in 53 stores (7.547%, published as 0.0755)', () => {

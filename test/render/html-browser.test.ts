@@ -4,10 +4,11 @@
  * line whose list opens on a click, every embed snippet is there and copies, a link to a stat's
  * embed block opens it, the page fits a phone, and no script fails.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEmbedSnippet } from '../../src/render/embed.js';
 import { statForPeople } from '../../src/render/format.js';
@@ -15,23 +16,21 @@ import { renderHtml } from '../../src/render/html.js';
 import { fixturePage } from './fixture-page.js';
 import { until } from '../helpers/wait.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-describe.skipIf(!existsSync(CHROMIUM))('renderHtml in Chromium', () => {
+describe.skipIf(!HAS_CHROMIUM)('renderHtml in Chromium', () => {
   const model = fixturePage();
   const html = renderHtml(model);
-  let profile: string;
+  let shots: string;
   let context: BrowserContext;
 
   beforeAll(async () => {
-    profile = mkdtempSync(join(tmpdir(), 'storelens-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true });
+    shots = mkdtempSync(join(tmpdir(), 'storelens-screenshots-'));
+    context = await launchChromium();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   });
   afterAll(async () => {
     await context?.close();
-    rmSync(profile, { recursive: true, force: true });
+    rmSync(shots, { recursive: true, force: true });
   });
 
   async function open(width: number): Promise<{ page: Page; errors: string[] }> {
@@ -112,11 +111,11 @@ describe.skipIf(!existsSync(CHROMIUM))('renderHtml in Chromium', () => {
     expect(box!.height).toBeGreaterThan(10);
     const austria = details.getByRole('link', { name: 'Austria' });
     await expect(austria.isVisible()).resolves.toBe(false);
-    const closed = join(profile, 'hidden-cells-closed.png');
+    const closed = join(shots, 'hidden-cells-closed.png');
     await page.screenshot({ path: closed, fullPage: true });
     await summary.click();
     await expect(austria.isVisible()).resolves.toBe(true);
-    const open_ = join(profile, 'hidden-cells-open.png');
+    const open_ = join(shots, 'hidden-cells-open.png');
     await details.screenshot({ path: open_ });
     for (const png of [closed, open_]) expect(readFileSync(png).subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(statSync(open_).size).toBeGreaterThan(1000);

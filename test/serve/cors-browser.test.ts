@@ -6,21 +6,19 @@
  * correction it reads the corrected document through the browser's own cache. The page is
  * served by a second server, so its origin is not serve's.
  */
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { samplePublicationFiles, writePublication, type WrittenRelease } from '../helpers/publication.js';
 import { tempDirs } from '../helpers/tmp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-if (!existsSync(CHROMIUM)) console.warn(`skipping the browser tests: ${CHROMIUM} is missing (install Debian's chromium; .ci/run does)`);
+if (!HAS_CHROMIUM) console.warn(`skipping the browser tests: ${CHROMIUM} is missing (install Debian's chromium; .ci/run does)`);
 
-describe.skipIf(!existsSync(CHROMIUM))('public statistics from another origin in Chromium', () => {
+describe.skipIf(!HAS_CHROMIUM)('public statistics from another origin in Chromium', () => {
   const dirs = tempDirs('storelens-cors-');
   let server: RunningServer;
   let release: WrittenRelease;
@@ -36,7 +34,7 @@ describe.skipIf(!existsSync(CHROMIUM))('public statistics from another origin in
     site = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>newsroom</title>'));
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-    context = await chromium.launchPersistentContext(await dirs.make(), { executablePath: CHROMIUM, args: ARGS, headless: true });
+    context = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -5,10 +5,8 @@
  * A form sent twice, after its session ended, or from the page of an earlier sign-in does what
  * the person expects: one key, the sign-in form back to the page, no half sign-out.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertMember } from '../../src/members/store.js';
 import { inviteMember } from '../../src/members/invite.js';
@@ -18,10 +16,8 @@ import type { Workspace } from '../../src/workspaces/tables.js';
 import { call, startApi, workspace, type Harness } from '../helpers/api.js';
 import { dialects } from '../helpers/db.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Integrations page in Chromium on ${d.label}`, () => {
+for (const d of dialects) describe.skipIf(!HAS_CHROMIUM || d.skip)(`Integrations page in Chromium on ${d.label}`, () => {
   let h: Harness;
   let ws: Workspace;
   let browser: BrowserContext;
@@ -45,7 +41,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
     h = await startApi(d.name);
     ws = await workspace(h.db);
     origin = h.base.replace(/\/api\/v1$/, '');
-    browser = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'storelens-chromium-')), { executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -195,11 +191,7 @@ for (const d of dialects) describe.skipIf(!existsSync(CHROMIUM) || d.skip)(`Inte
   it('selects the new key for copying by hand where the page may not write the clipboard (http, not this machine)', async () => {
     // A host name other than localhost over http: no secure context, so no navigator.clipboard.
     const port = new URL(origin).port;
-    const insecure = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'storelens-chromium-')), {
-      executablePath: CHROMIUM,
-      args: [...ARGS, '--host-resolver-rules=MAP storelens.test 127.0.0.1'],
-      headless: true,
-    });
+    const insecure = await launchChromium(['--host-resolver-rules=MAP storelens.test 127.0.0.1']);
     try {
       const page = await insecure.newPage();
       const errors: string[] = [];
